@@ -1,0 +1,227 @@
+import { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } from 'ibantools';
+import { getCountrySpecifications } from 'ibantools';
+import { z } from 'zod';
+import { BANK_ACCOUNT_STATUSES, BankAccountStatus, PAYMENT_METHODS, PaymentMethod, lenientEnum } from './enums.ts';
+import { listEnvelope } from './common.ts';
+
+// ---------------------------------------------------------------------------
+// Response: lenient.
+// ---------------------------------------------------------------------------
+
+export const BankAccount = z.looseObject({
+  id: z.string().optional(),
+  orgId: z.string().optional(),
+  subOrgId: z.string().nullable().optional(),
+  orgEntityId: z.string().nullable().optional(),
+  createdById: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  isDeleted: z.boolean().optional(),
+  status: lenientEnum(BANK_ACCOUNT_STATUSES).optional(),
+  accountNumber: z.string().optional(),
+  accountName: z.string().optional(),
+  routingNumber: z.string().nullable().optional(),
+  clientBankAccountId: z.string().nullable().optional(),
+  paymentMethod: lenientEnum(PAYMENT_METHODS).optional(),
+  bankName: z.string().optional(),
+  streetLine: z.string().nullable().optional(),
+  city: z.string().nullable().optional(),
+  state: z.string().nullable().optional(),
+  postalCode: z.string().nullable().optional(),
+  country: z.string().optional(),
+});
+export type BankAccount = z.infer<typeof BankAccount>;
+
+export const BankAccountListResponse = listEnvelope(BankAccount);
+export type BankAccountListResponse = z.infer<typeof BankAccountListResponse>;
+
+export const BankAccountFilters = z.object({
+  status: BankAccountStatus.optional(),
+  paymentMethod: PaymentMethod.optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'country must be a two-letter ISO 3166 code like "US"')
+    .optional(),
+  subOrgId: z.string().min(1).optional(),
+});
+export type BankAccountFilters = z.infer<typeof BankAccountFilters>;
+export const BANK_ACCOUNT_FILTER_KEYS = Object.keys(BankAccountFilters.shape) as Array<
+  keyof BankAccountFilters
+>;
+
+// ---------------------------------------------------------------------------
+// Rail rules (DESIGN.md §3): which fields each payment method requires and
+// how each is checked. One schema serves the form and the server.
+// ---------------------------------------------------------------------------
+
+export const BANK_ACCOUNT_TEXT_FIELDS = [
+  'accountName',
+  'accountNumber',
+  'routingNumber',
+  'bankName',
+  'streetLine',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+] as const;
+export type BankAccountTextField = (typeof BANK_ACCOUNT_TEXT_FIELDS)[number];
+
+export const REQUIRED_FIELDS_BY_RAIL: Record<PaymentMethod, readonly BankAccountTextField[]> = {
+  US_ACH: ['accountName', 'accountNumber', 'routingNumber', 'bankName', 'country'],
+  US_WIRE: [
+    'accountName',
+    'accountNumber',
+    'routingNumber',
+    'bankName',
+    'streetLine',
+    'city',
+    'state',
+    'postalCode',
+    'country',
+  ],
+  SEPA: ['accountName', 'accountNumber', 'bankName', 'country'],
+  SWIFT: [
+    'accountName',
+    'accountNumber',
+    'routingNumber',
+    'bankName',
+    'streetLine',
+    'city',
+    'postalCode',
+    'country',
+  ],
+  BANK_TRANSFER: ['accountName', 'accountNumber', 'bankName', 'country'],
+};
+
+export const FIELD_LABELS: Record<BankAccountTextField, string> = {
+  accountName: 'Account holder name',
+  accountNumber: 'Account number',
+  routingNumber: 'Routing number',
+  bankName: 'Bank name',
+  streetLine: 'Street address',
+  city: 'City',
+  state: 'State',
+  postalCode: 'Postal code',
+  country: 'Country',
+};
+
+/** ABA routing number: nine digits whose weighted sum (3,7,1,…) is a multiple of 10. */
+export function isValidAbaRoutingNumber(value: string): boolean {
+  if (!/^\d{9}$/.test(value)) return false;
+  const weights = [3, 7, 1, 3, 7, 1, 3, 7, 1];
+  let total = 0;
+  for (let i = 0; i < 9; i += 1) total += Number(value[i]) * (weights[i] ?? 0);
+  return total % 10 === 0;
+}
+
+function countryUsesIban(country: string): boolean {
+  const spec = getCountrySpecifications()[country];
+  return Boolean(spec?.chars);
+}
+
+function isKnownCountry(country: string): boolean {
+  return country in getCountrySpecifications();
+}
+
+const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
+
+const BankAccountCreateFields = z.strictObject({
+  paymentMethod: PaymentMethod,
+  subOrgId: z.string().trim().min(1).optional(),
+  clientBankAccountId: optionalText(128),
+  accountName: optionalText(140),
+  accountNumber: optionalText(34),
+  routingNumber: optionalText(34),
+  bankName: optionalText(140),
+  streetLine: optionalText(140),
+  city: optionalText(80),
+  state: optionalText(80),
+  postalCode: optionalText(20),
+  country: optionalText(2),
+});
+
+export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((body, ctx) => {
+  const rail = body.paymentMethod;
+  const issue = (field: BankAccountTextField, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [field], message });
+
+  for (const field of REQUIRED_FIELDS_BY_RAIL[rail]) {
+    if (!body[field]) issue(field, `${field} is required for ${rail}`);
+  }
+
+  const country = body.country;
+  if (country && (!/^[A-Z]{2}$/.test(country) || !isKnownCountry(country))) {
+    issue('country', 'country must be a two-letter ISO 3166 code in capitals, like "US"');
+  }
+
+  const accountNumber = body.accountNumber;
+  const routingNumber = body.routingNumber;
+  const iban = accountNumber ? electronicFormatIBAN(accountNumber) ?? '' : '';
+
+  switch (rail) {
+    case 'US_ACH':
+    case 'US_WIRE':
+      if (country && country !== 'US') issue('country', `country must be US for ${rail}`);
+      if (accountNumber && !/^\d{4,17}$/.test(accountNumber)) {
+        issue('accountNumber', 'accountNumber must be 4 to 17 digits');
+      }
+      if (routingNumber && !isValidAbaRoutingNumber(routingNumber)) {
+        issue('routingNumber', 'routingNumber must be a 9-digit ABA routing number with a valid checksum');
+      }
+      break;
+    case 'SEPA':
+      if (accountNumber) {
+        if (!isValidIBAN(iban)) {
+          issue('accountNumber', 'accountNumber must be a valid IBAN for SEPA');
+        } else if (!isSEPACountry(iban.slice(0, 2))) {
+          issue('accountNumber', `accountNumber is an IBAN of ${iban.slice(0, 2)}, which is not a SEPA country`);
+        } else if (country && iban.slice(0, 2) !== country) {
+          issue('country', `country must match the IBAN's country (${iban.slice(0, 2)})`);
+        }
+      }
+      break;
+    case 'SWIFT':
+      if (accountNumber && country && countryUsesIban(country)) {
+        if (!isValidIBAN(iban)) {
+          issue('accountNumber', `accountNumber must be a valid IBAN for ${country}`);
+        } else if (iban.slice(0, 2) !== country) {
+          issue('country', `country must match the IBAN's country (${iban.slice(0, 2)})`);
+        }
+      } else if (accountNumber && !/^[A-Za-z0-9 -]{4,34}$/.test(accountNumber)) {
+        issue('accountNumber', 'accountNumber must be 4 to 34 letters or digits');
+      }
+      if (routingNumber && !isValidBIC(routingNumber.toUpperCase())) {
+        issue('routingNumber', 'routingNumber must be a valid BIC (SWIFT code), like "DEUTDEFF"');
+      }
+      break;
+    case 'BANK_TRANSFER':
+      if (accountNumber && !/^[A-Za-z0-9 -]{4,34}$/.test(accountNumber)) {
+        issue('accountNumber', 'accountNumber must be 4 to 34 letters or digits');
+      }
+      break;
+  }
+}).transform((body) => {
+  // Store IBANs and BICs in their electronic form (no spaces, capitals).
+  const out = { ...body };
+  if (out.accountNumber && (out.paymentMethod === 'SEPA' || out.paymentMethod === 'SWIFT')) {
+    const iban = electronicFormatIBAN(out.accountNumber);
+    if (iban && isValidIBAN(iban)) out.accountNumber = iban;
+  }
+  if (out.routingNumber && out.paymentMethod === 'SWIFT') out.routingNumber = out.routingNumber.toUpperCase();
+  return out;
+});
+export type BankAccountCreateInput = z.input<typeof BankAccountCreateRequest>;
+export type BankAccountCreateRequest = z.output<typeof BankAccountCreateRequest>;
+
+// ---------------------------------------------------------------------------
+// Masking: full numbers never appear in lists or logs.
+// ---------------------------------------------------------------------------
+
+/** "123456789" → "•••• 6789". Short values are masked whole. */
+export function maskAccountNumber(value: string | null | undefined): string {
+  if (!value) return '';
+  const compact = value.replace(/\s+/g, '');
+  if (compact.length <= 4) return '••••';
+  return `•••• ${compact.slice(-4)}`;
+}

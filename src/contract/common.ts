@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+/** Error body of every non-2xx answer: `{message, code?}`; `fields` adds per-field detail. */
+export const ApiErrorBody = z.looseObject({
+  message: z.string(),
+  code: z.string().optional(),
+  fields: z
+    .array(z.object({ field: z.string(), message: z.string() }))
+    .optional(),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
+
+/** Stable machine-readable error codes the sandbox and the console server answer with. */
+export const ERROR_CODES = {
+  validation: 'VALIDATION_ERROR',
+  invalidLimit: 'INVALID_LIMIT',
+  invalidCursor: 'INVALID_CURSOR',
+  invalidFilter: 'INVALID_FILTER',
+  invalidJson: 'INVALID_JSON',
+  notFound: 'NOT_FOUND',
+  routeNotFound: 'ROUTE_NOT_FOUND',
+  methodNotAllowed: 'METHOD_NOT_ALLOWED',
+  duplicateExternalId: 'DUPLICATE_EXTERNAL_ID',
+  conflict: 'CONFLICT',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  internal: 'INTERNAL_ERROR',
+  upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
+} as const;
+
+/** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    results: z.array(item),
+    nextCursor: z.string().nullable().optional(),
+    hasNext: z.boolean().optional(),
+  });
+}
+export type ListEnvelope<T> = { results: T[]; nextCursor?: string | null; hasNext?: boolean };
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/**
+ * `limit` and `cursor` as they arrive in a query string. Strict: a limit
+ * outside 1–100 or not an integer is an error, never silently clamped.
+ */
+export const PageQuery = z.object({
+  limit: z
+    .string()
+    .regex(/^\d+$/, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
+        .max(MAX_PAGE_SIZE, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+    )
+    .optional(),
+  cursor: z.string().min(1, 'cursor must not be empty').optional(),
+});
+
+/** ISO 8601 UTC timestamp, as every `createdAt`/`updatedAt` and time filter. */
+export const IsoTimestamp = z.iso.datetime({ offset: true });
+
+/** What a list call takes: page size, cursor and string filters. */
+export type ListParams<F> = F & { limit?: number; cursor?: string | null };

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import { PositiveDecimalString } from './decimal.ts';
+import {
+  FeeTier,
+  OPERATION_STATUSES,
+  OPERATION_TYPES,
+  PARTY_TYPES,
+  PartyType,
+  ResourceType,
+  TRANSACTION_CATEGORIES,
+  TRANSACTION_STATUSES,
+  TRANSACTION_SUB_CATEGORIES,
+  TRANSACTION_TYPES,
+  TransactionCategory,
+  TransactionStatus,
+  lenientEnum,
+} from './enums.ts';
+import { IsoTimestamp, listEnvelope } from './common.ts';
+
+// ---------------------------------------------------------------------------
+// Responses: lenient. Every field optional, unknown fields kept.
+// ---------------------------------------------------------------------------
+
+export const Party = z.looseObject({
+  type: lenientEnum(PARTY_TYPES).optional(),
+  id: z.string().optional(),
+  subOrgId: z.string().optional(),
+  name: z.string().optional(),
+  address: z.string().optional(),
+  chain: z.string().optional(),
+});
+export type Party = z.infer<typeof Party>;
+
+export const BalanceChange = z.looseObject({
+  party: Party.optional(),
+  asset: z.string().optional(),
+  amount: z.string().optional(),
+  chain: z.string().optional(),
+});
+export type BalanceChange = z.infer<typeof BalanceChange>;
+
+export const BalanceChanges = z.looseObject({
+  changes: z.array(BalanceChange).optional(),
+});
+export type BalanceChanges = z.infer<typeof BalanceChanges>;
+
+export const Operation = z.looseObject({
+  source: Party.optional(),
+  destination: Party.optional(),
+  balanceChanges: BalanceChanges.optional(),
+  sequence: z.number().int().optional(),
+  type: lenientEnum(OPERATION_TYPES).optional(),
+  status: lenientEnum(OPERATION_STATUSES).optional(),
+});
+export type Operation = z.infer<typeof Operation>;
+
+export const TransactionFees = z.looseObject({
+  amount: z.string().optional(),
+  asset: z.string().optional(),
+  amountInFiat: z.string().optional(),
+});
+export type TransactionFees = z.infer<typeof TransactionFees>;
+
+export const Transaction = z.looseObject({
+  id: z.string().optional(),
+  orgId: z.string().optional(),
+  subOrgId: z.string().optional(),
+  vaultId: z.string().optional(),
+  status: lenientEnum(TRANSACTION_STATUSES).optional(),
+  transactionType: lenientEnum(TRANSACTION_TYPES).optional(),
+  category: lenientEnum(TRANSACTION_CATEGORIES).optional(),
+  subCategory: lenientEnum(TRANSACTION_SUB_CATEGORIES).optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  isDeleted: z.boolean().optional(),
+  externalId: z.string().nullable().optional(),
+  memo: z.string().nullable().optional(),
+  source: Party.optional(),
+  destination: Party.optional(),
+  blockChain: z.string().optional(),
+  asset: z.string().optional(),
+  amount: z.string().optional(),
+  amountInUSD: z.string().optional(),
+  txHash: z.string().optional(),
+  operations: z.array(Operation).optional(),
+  balanceChanges: BalanceChanges.optional(),
+  nonce: z.number().int().optional(),
+  error: z.string().optional(),
+  createdById: z.string().optional(),
+  fees: TransactionFees.optional(),
+});
+export type Transaction = z.infer<typeof Transaction>;
+
+export const TransactionListResponse = listEnvelope(Transaction);
+export type TransactionListResponse = z.infer<typeof TransactionListResponse>;
+
+export const FeeData = z.looseObject({
+  expectedFeeInAsset: z.string(),
+  asset: z.string(),
+  expectedFeeInUSD: z.string(),
+  baseFee: z.string().optional(),
+  priorityFee: z.string().optional(),
+});
+export type FeeData = z.infer<typeof FeeData>;
+
+export const EstimatedFeeResponse = z.looseObject({
+  high: FeeData,
+  medium: FeeData,
+  low: FeeData,
+});
+export type EstimatedFeeResponse = z.infer<typeof EstimatedFeeResponse>;
+
+// ---------------------------------------------------------------------------
+// Requests: strict. Unknown fields are refused so a typo never goes unnoticed.
+// ---------------------------------------------------------------------------
+
+const nonEmpty = (field: string) => z.string().trim().min(1, `${field} is required`);
+
+/** A party in a request: only `type` and `id` (TransferPartyData). */
+export const TransferPartyData = z.strictObject({
+  type: PartyType,
+  id: nonEmpty('id'),
+});
+export type TransferPartyData = z.infer<typeof TransferPartyData>;
+
+export const GasParams = z.strictObject({ feeTier: FeeTier });
+export const FeePayer = z.strictObject({ id: nonEmpty('feePayer.id') });
+
+const externalId = z
+  .string()
+  .trim()
+  .min(1, 'externalId must not be empty when given')
+  .max(128, 'externalId must be at most 128 characters');
+const memo = z.string().max(500, 'memo must be at most 500 characters');
+const blockChain = nonEmpty('blockChain');
+const asset = nonEmpty('asset');
+
+export const TransferCreateRequest = z.strictObject({
+  category: z.literal('TRANSFER'),
+  source: TransferPartyData,
+  destination: TransferPartyData,
+  amount: PositiveDecimalString,
+  asset,
+  blockChain,
+  externalId: externalId.optional(),
+  memo: memo.optional(),
+  feePayer: FeePayer.optional(),
+  gasParams: GasParams.optional(),
+});
+export type TransferCreateRequest = z.infer<typeof TransferCreateRequest>;
+
+const hex = (field: string) =>
+  z
+    .string()
+    .regex(/^(0x)?([0-9a-fA-F]{2})+$/, `${field} must be hex bytes, like "0xa9059cbb..."`);
+
+export const EvmCallData = z.strictObject({
+  callData: hex('data.callData'),
+  toAddress: z.string().trim().min(1).optional(),
+});
+export const IcpCanisterCall = z.strictObject({
+  canisterId: nonEmpty('data.canisterId'),
+  method: nonEmpty('data.method'),
+  arg: z.string(),
+});
+export const RawSigning = z.strictObject({ messageHex: hex('data.messageHex') });
+export const MethodAndParams = z.strictObject({
+  method: nonEmpty('data.method'),
+  params: z.record(z.string(), z.unknown()),
+});
+export const ContractCallData = z.union([EvmCallData, IcpCanisterCall, RawSigning, MethodAndParams]);
+export type ContractCallData = z.infer<typeof ContractCallData>;
+
+export const ContractCallCreateRequest = z.strictObject({
+  category: z.literal('CONTRACT_CALL'),
+  vaultId: nonEmpty('vaultId'),
+  blockChain,
+  amount: PositiveDecimalString.optional(),
+  data: ContractCallData.optional(),
+  externalId: externalId.optional(),
+  memo: memo.optional(),
+  gasParams: GasParams.optional(),
+  creationOptions: z.strictObject({ skipPreprocessSimulation: z.boolean().optional() }).optional(),
+});
+export type ContractCallCreateRequest = z.infer<typeof ContractCallCreateRequest>;
+
+export const StakeCreateRequest = z.strictObject({
+  category: z.literal('STAKE'),
+  source: TransferPartyData,
+  asset,
+  blockChain,
+  amount: PositiveDecimalString,
+  resourceType: ResourceType.optional(),
+  externalId: externalId.optional(),
+  memo: memo.optional(),
+  gasParams: GasParams.optional(),
+});
+export type StakeCreateRequest = z.infer<typeof StakeCreateRequest>;
+
+export const DelegateResourceCreateRequest = z.strictObject({
+  category: z.literal('DELEGATE_RESOURCE'),
+  source: TransferPartyData,
+  destination: TransferPartyData,
+  asset,
+  blockChain,
+  amount: PositiveDecimalString,
+  resourceType: ResourceType,
+  externalId: externalId.optional(),
+  memo: memo.optional(),
+  gasParams: GasParams.optional(),
+});
+export type DelegateResourceCreateRequest = z.infer<typeof DelegateResourceCreateRequest>;
+
+/** One path, `category` selects the kind (endpoint 7). */
+export const CreateTransactionRequest = z.discriminatedUnion('category', [
+  TransferCreateRequest,
+  ContractCallCreateRequest,
+  StakeCreateRequest,
+  DelegateResourceCreateRequest,
+]);
+export type CreateTransactionRequest = z.infer<typeof CreateTransactionRequest>;
+export const CREATABLE_CATEGORIES = ['TRANSFER', 'CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const;
+
+export const ReplaceTransactionRequest = z.strictObject({
+  transactionId: nonEmpty('transactionId'),
+});
+export type ReplaceTransactionRequest = z.infer<typeof ReplaceTransactionRequest>;
+
+export const EstimateFeeRequest = z.strictObject({
+  category: z.literal('TRANSFER'),
+  source: TransferPartyData,
+  destination: TransferPartyData,
+  amount: PositiveDecimalString,
+  asset,
+  blockChain,
+});
+export type EstimateFeeRequest = z.infer<typeof EstimateFeeRequest>;
+
+/** Filters of the transaction list (endpoint 4), as query parameters. */
+export const TransactionFilters = z.object({
+  status: TransactionStatus.optional(),
+  category: TransactionCategory.optional(),
+  vaultId: z.string().min(1).optional(),
+  asset: z.string().min(1).optional(),
+  externalId: z.string().min(1).optional(),
+  subOrgId: z.string().min(1).optional(),
+  createdAtGte: IsoTimestamp.optional(),
+  createdAtLte: IsoTimestamp.optional(),
+});
+export type TransactionFilters = z.infer<typeof TransactionFilters>;
+export const TRANSACTION_FILTER_KEYS = Object.keys(TransactionFilters.shape) as Array<
+  keyof TransactionFilters
+>;
