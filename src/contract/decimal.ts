@@ -21,7 +21,10 @@ export const DecimalString = z
 /** A strictly positive decimal string, as create bodies require for `amount`. */
 export const PositiveDecimalString = z
   .string()
-  .regex(UNSIGNED_DECIMAL, 'must be a positive decimal number written as a string, like "12.5"')
+  .regex(UNSIGNED_DECIMAL, {
+    message: 'must be a positive decimal number written as a string, like "12.5"',
+    abort: true,
+  })
   .refine((v) => new Big(v).gt(0), 'must be greater than zero');
 
 export function add(a: string, b: string): string {
