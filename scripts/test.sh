@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# `npm test`: every check and every test, in the order a failure is cheapest
+# to find. Storage and API tests run twice: on PGlite (the embedded default)
+# and on a real PostgreSQL server (skip that one with SKIP_PG=1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reports=.tmp/test-reports
+rm -rf "$reports" && mkdir -p "$reports"
+
+step() { printf '\n=== %s ===\n' "$1"; }
+
+step "typecheck"
+npm run --silent typecheck
+step "lint"
+npm run --silent lint
+
+step "unit, storage and component tests (PGlite)"
+npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
+
+if [ "${SKIP_PG:-}" = "1" ]; then
+  echo "SKIP_PG=1: not running the storage tests against PostgreSQL"
+else
+  step "storage tests (PostgreSQL)"
+  bash scripts/with-postgres.sh npx vitest run --project storage \
+    --reporter=default --reporter=json --outputFile.json="$reports/vitest-pg.json"
+fi
+
+step "browser tests (Playwright, Debian Chromium)"
+bash scripts/ensure-chromium.sh
+npx vite build --logLevel warn
+PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
+
+step "summary"
+node scripts/test-summary.mjs "$reports"
