@@ -1,0 +1,130 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as sandboxSchema from './schema/sandbox.ts';
+
+/**
+ * One connection module for both drivers: PGlite in a directory (the
+ * embedded default) or PostgreSQL through a `pg` pool when DATABASE_URL is
+ * set. The rest of the server sees only `Database`, the query builder both
+ * drivers share, so the same code and migrations run on either.
+ */
+
+export const schema = { ...sandboxSchema };
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/**
+ * Migrations come in two tracks so upstream mode can create the console's
+ * tables without any of the sandbox's (DESIGN.md §6).
+ */
+export type MigrationTrack = 'console' | 'sandbox';
+export const ALL_TRACKS: readonly MigrationTrack[] = ['console', 'sandbox'];
+
+const MIGRATIONS_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+function migrationConfig(track: MigrationTrack) {
+  return {
+    migrationsFolder: path.join(MIGRATIONS_ROOT, track),
+    migrationsSchema: 'drizzle',
+    migrationsTable: `__${track}_migrations`,
+  };
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  /** Applies the given migration tracks, in order; already-applied migrations are skipped. */
+  migrate(tracks?: readonly MigrationTrack[]): Promise<void>;
+  /**
+   * Runs `fn` while holding a database-wide lock, so several servers starting
+   * at once on one PostgreSQL migrate and seed one at a time. On PGlite one
+   * process owns the directory, so there is nothing to lock.
+   */
+  withStartupLock<T>(fn: (db: Database) => Promise<T>): Promise<T>;
+  /** Throws when the database does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseConfig {
+  dataDir: string;
+  databaseUrl: string | undefined;
+}
+
+export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+  if (config.databaseUrl) {
+    return wrapPgPool(new pg.Pool({ connectionString: config.databaseUrl, max: 10 }));
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const client = new PGlite(config.dataDir);
+  await client.waitReady;
+  return wrapPglite(client);
+}
+
+/** Wraps an open PGlite (a directory, in memory, or loaded from a dump). */
+export function wrapPglite(client: PGlite): DatabaseHandle {
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    driver: 'pglite',
+    async migrate(tracks = ALL_TRACKS) {
+      for (const track of tracks) await migratePglite(db, migrationConfig(track));
+    },
+    withStartupLock: (fn) => fn(db),
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+// Any constant works; it only has to be the same for every console server.
+const STARTUP_LOCK_KEY = 0x63757374; // "cust"
+
+export function wrapPgPool(pool: pg.Pool): DatabaseHandle {
+  // An idle client losing its connection must not crash the process; the
+  // pool replaces it and the next query reports any lasting problem.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema });
+
+  async function withLockedClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    try {
+      await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK_KEY]);
+      try {
+        return await fn(client);
+      } finally {
+        await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK_KEY]);
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  return {
+    db,
+    driver: 'postgres',
+    migrate: (tracks = ALL_TRACKS) =>
+      withLockedClient(async (client) => {
+        const locked = drizzlePg({ client, schema });
+        for (const track of tracks) await migratePg(locked, migrationConfig(track));
+      }),
+    withStartupLock: (fn) => withLockedClient((client) => fn(drizzlePg({ client, schema }))),
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    async close() {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}

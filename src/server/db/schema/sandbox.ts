@@ -1,0 +1,271 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgSchema,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { BalanceChanges, Operation, Party, TransactionFees } from '../../../contract/transaction.ts';
+
+/**
+ * The embedded sandbox's own tables: the custody service the API describes.
+ * They live in the `sandbox` PostgreSQL schema so that upstream mode simply has
+ * none of them (its migrations are a separate track; see migrate.ts).
+ *
+ * Amounts are NUMERIC (exact decimals, read back as strings), never floats.
+ * Timestamps are timestamptz with millisecond precision: keyset cursors carry
+ * a JS Date (milliseconds), so stored values must not have more digits than a
+ * cursor can hold, or paging would skip or repeat rows.
+ *
+ * Regenerate migrations after editing:
+ *   npx drizzle-kit generate --config src/server/db/drizzle-sandbox.config.ts
+ */
+export const sandbox = pgSchema('sandbox');
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const amount = (name: string) => numeric(name);
+
+export const organizations = sandbox.table('organizations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+export const subOrgs = sandbox.table(
+  'sub_orgs',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sub_orgs_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const vaults = sandbox.table(
+  'vaults',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    subOrgId: text('sub_org_id').references(() => subOrgs.id),
+    vaultName: text('vault_name').notNull(),
+    /** DEFAULT | EXCHANGE | GAS */
+    vaultType: text('vault_type').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('vaults_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const wallets = sandbox.table(
+  'wallets',
+  {
+    id: text('id').primaryKey(),
+    vaultId: text('vault_id')
+      .notNull()
+      .references(() => vaults.id),
+    blockchain: text('blockchain').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  // One wallet per chain per vault: the engine finds "the vault's address on X".
+  (t) => [uniqueIndex('wallets_vault_chain_uq').on(t.vaultId, t.blockchain)],
+);
+
+export const vaultBalances = sandbox.table(
+  'vault_balances',
+  {
+    vaultId: text('vault_id')
+      .notNull()
+      .references(() => vaults.id),
+    asset: text('asset').notNull(),
+    chain: text('chain').notNull(),
+    amount: amount('amount').notNull().default('0'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.vaultId, t.asset, t.chain] }),
+    // The last line of defence for "balances never go negative".
+    check('vault_balances_non_negative', sql`amount >= 0`),
+  ],
+);
+
+export const assets = sandbox.table(
+  'assets',
+  {
+    symbol: text('symbol').notNull(),
+    blockChain: text('block_chain').notNull(),
+    name: text('name').notNull(),
+    decimals: integer('decimals').notNull(),
+    isNative: boolean('is_native').notNull().default(false),
+    /** Sandbox price for amountInUSD and fee estimates. */
+    usdPrice: amount('usd_price').notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.symbol, t.blockChain] })],
+);
+
+export const contacts = sandbox.table(
+  'contacts',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    subOrgId: text('sub_org_id').references(() => subOrgs.id),
+    name: text('name').notNull(),
+    blockChain: text('block_chain').notNull(),
+    address: text('address').notNull(),
+    /** PENDING | APPROVED | DECLINED */
+    status: text('status').notNull(),
+    assetList: jsonb('asset_list').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('contacts_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+);
+
+export const transactions = sandbox.table(
+  'transactions',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    subOrgId: text('sub_org_id').references(() => subOrgs.id),
+    vaultId: text('vault_id').references(() => vaults.id),
+    status: text('status').notNull(),
+    category: text('category').notNull(),
+    subCategory: text('sub_category'),
+    transactionType: text('transaction_type').notNull(),
+    blockChain: text('block_chain').notNull(),
+    asset: text('asset'),
+    amount: amount('amount'),
+    amountInUsd: amount('amount_in_usd'),
+    externalId: text('external_id'),
+    memo: text('memo'),
+    source: jsonb('source').$type<Party>(),
+    destination: jsonb('destination').$type<Party>(),
+    operations: jsonb('operations').$type<Operation[]>(),
+    balanceChanges: jsonb('balance_changes').$type<BalanceChanges>(),
+    fees: jsonb('fees').$type<TransactionFees>(),
+    feeTier: text('fee_tier'),
+    txHash: text('tx_hash'),
+    nonce: integer('nonce'),
+    error: text('error'),
+    createdById: text('created_by_id'),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Keyset paging reads these backwards (created_at DESC, id DESC; id breaks
+    // ties). Plain ascending columns on purpose: drizzle's .desc() writes
+    // DESC NULLS LAST, which no longer matches a plain ORDER BY … DESC.
+    index('transactions_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    index('transactions_org_status_created_idx').on(t.orgId, t.status, t.createdAt, t.id),
+    index('transactions_org_category_created_idx').on(t.orgId, t.category, t.createdAt, t.id),
+    index('transactions_org_vault_created_idx').on(t.orgId, t.vaultId, t.createdAt, t.id),
+    index('transactions_org_asset_created_idx').on(t.orgId, t.asset, t.createdAt, t.id),
+    // DESIGN.md §3: externalId is unique per organization when given.
+    uniqueIndex('transactions_org_external_id_uq')
+      .on(t.orgId, t.externalId)
+      .where(sql`external_id IS NOT NULL`),
+    index('transactions_tx_hash_idx').on(t.txHash),
+  ],
+);
+
+/** Every status a transaction has held, with when: the console's timeline. */
+export const transactionStatusEvents = sandbox.table(
+  'transaction_status_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id),
+    status: text('status').notNull(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('transaction_status_events_tx_idx').on(t.transactionId, t.at, t.id)],
+);
+
+export const bankAccounts = sandbox.table(
+  'bank_accounts',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    subOrgId: text('sub_org_id').references(() => subOrgs.id),
+    orgEntityId: text('org_entity_id'),
+    createdById: text('created_by_id').notNull(),
+    status: text('status').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    accountNumber: text('account_number').notNull(),
+    accountName: text('account_name').notNull(),
+    routingNumber: text('routing_number'),
+    clientBankAccountId: text('client_bank_account_id'),
+    bankName: text('bank_name').notNull(),
+    streetLine: text('street_line'),
+    city: text('city'),
+    state: text('state'),
+    postalCode: text('postal_code'),
+    country: text('country').notNull(),
+    isDeleted: boolean('is_deleted').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('bank_accounts_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    index('bank_accounts_org_status_idx').on(t.orgId, t.status),
+  ],
+);
+
+/** Approval of a bank account, transaction, contact or vault (DESIGN.md §3). */
+export const changeRequests = sandbox.table(
+  'change_requests',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    /** BANK_ACCOUNT | TRANSACTION | CONTACT | VAULT */
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    /** PENDING | APPROVED | REJECTED */
+    status: text('status').notNull(),
+    /** What the API calls approvalId; distinct from the change request's own id. */
+    approvalId: text('approval_id').notNull().unique(),
+    approvalMessage: text('approval_message').notNull(),
+    createdById: text('created_by_id').notNull(),
+    decidedById: text('decided_by_id'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('change_requests_entity_idx').on(t.entityId, t.createdAt)],
+);
+
+export const apiUsers = sandbox.table('api_users', {
+  id: text('id').primaryKey(),
+  orgId: text('org_id')
+    .notNull()
+    .references(() => organizations.id),
+  name: text('name').notNull(),
+  apiKey: text('api_key').notNull().unique(),
+  /** SPKI DER hex of the user's P-256 key; verifies request tokens and approvals. */
+  publicKey: text('public_key').notNull(),
+  createdAt: createdAt(),
+});

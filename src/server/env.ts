@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of `process.env`. Everything the server needs from its
+ * environment is validated here once, at boot, so a bad value stops the server
+ * with a message naming the variable instead of failing on first use.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const EnvSchema = z.object({
+  PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number from 0 to 65535')
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(z.number().int().min(0).max(65535, 'must be a whole number from 0 to 65535'))
+    .default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DATABASE_URL: z
+    .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
+    .optional(),
+  CUSTODY_BACKEND: z.enum(['sandbox', 'upstream']).default('sandbox'),
+  CUSTODY_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  CUSTODY_API_KEY: z.string().min(1).optional(),
+  CUSTODY_PRIVATE_KEY: z.string().min(1).optional(),
+  SANDBOX_TIME_SCALE: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a number greater than 0, like 1 or 60')
+    .transform((s) => Number(s))
+    .pipe(z.number().positive('must be a number greater than 0, like 1 or 60'))
+    .default(1),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  STATIC_DIR: z.string().min(1).default('dist/web'),
+});
+
+export type CustodyConfig =
+  | { backend: 'sandbox' }
+  | { backend: 'upstream'; baseUrl: string; apiKey: string; privateKey: string };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Absolute path of the embedded PGlite database directory. */
+  dataDir: string;
+  /** When set, PostgreSQL is used instead of PGlite. */
+  databaseUrl: string | undefined;
+  custody: CustodyConfig;
+  sandbox: { timeScale: number };
+  logLevel: LogLevel;
+  /** Absolute path of the built SPA. */
+  staticDir: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads and validates the environment; throws ConfigError listing every problem at once. */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd: string = process.cwd(),
+): AppConfig {
+  // An empty value counts as "not set": `FOO= npm start` and env files with
+  // blank entries are common and should fall back to the default.
+  const raw: Record<string, string | undefined> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = env[key]?.trim();
+    raw[key] = value === '' ? undefined : value;
+  }
+  const parsed = EnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? 'environment');
+        // Never echo secrets back into logs.
+        const shown = key.startsWith('CUSTODY_') || key === 'DATABASE_URL' ? '' : ` (got "${raw[key] ?? ''}")`;
+        return `${key}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+
+  let custody: CustodyConfig = { backend: 'sandbox' };
+  if (e.CUSTODY_BACKEND === 'upstream') {
+    const missing = (['CUSTODY_BASE_URL', 'CUSTODY_API_KEY', 'CUSTODY_PRIVATE_KEY'] as const).filter((k) => !e[k]);
+    if (missing.length > 0) {
+      throw new ConfigError(missing.map((k) => `${k}: is required when CUSTODY_BACKEND=upstream`));
+    }
+    custody = {
+      backend: 'upstream',
+      baseUrl: e.CUSTODY_BASE_URL ?? '',
+      apiKey: e.CUSTODY_API_KEY ?? '',
+      privateKey: e.CUSTODY_PRIVATE_KEY ?? '',
+    };
+  }
+
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    custody,
+    sandbox: { timeScale: e.SANDBOX_TIME_SCALE },
+    logLevel: e.LOG_LEVEL,
+    staticDir: path.resolve(cwd, e.STATIC_DIR),
+  };
+}
