@@ -1,0 +1,38 @@
+import { Button } from './ui/button.tsx';
+
+/**
+ * Previous/Next for cursor-paged lists. The page number is informative only:
+ * with keyset cursors there is no "jump to page 7".
+ */
+export function CursorPagination({
+  label,
+  page,
+  hasPrevious,
+  hasNext,
+  busy,
+  onPrevious,
+  onNext,
+}: {
+  /** Names the navigation landmark, e.g. "Transactions pages". */
+  label: string;
+  page: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+  busy: boolean;
+  onPrevious: () => void;
+  onNext: () => void;
+}) {
+  return (
+    <nav aria-label={label} className="flex items-center justify-between gap-4 py-3">
+      <p className="text-sm text-slate-700">Page {page}</p>
+      <div className="flex gap-2">
+        <Button size="sm" onClick={onPrevious} disabled={!hasPrevious || busy}>
+          <span aria-hidden="true">←</span> Previous page
+        </Button>
+        <Button size="sm" onClick={onNext} disabled={!hasNext || busy}>
+          Next page <span aria-hidden="true">→</span>
+        </Button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,158 @@
+import { chainLabel } from '../../../../contract/chains.ts';
+import { formatAmount } from '../../../../contract/decimal.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { humanize, partyLabel } from '../../../lib/labels.ts';
+
+const COLUMNS = ['Created', 'Status', 'Category', 'Amount', 'Chain', 'Parties', 'Reference'] as const;
+
+function Headers() {
+  return (
+    <TableHeader>
+      <TableRow className="hover:bg-transparent">
+        {COLUMNS.map((column) => (
+          <TableHead key={column} className={column === 'Amount' ? 'text-right' : undefined}>
+            {column === 'Parties' ? (
+              <>
+                Source <span aria-hidden="true">→</span>
+                <span className="sr-only">to</span> destination
+              </>
+            ) : (
+              column
+            )}
+          </TableHead>
+        ))}
+      </TableRow>
+    </TableHeader>
+  );
+}
+
+function Muted({ children }: { children: string }) {
+  return <span className="text-slate-700">{children}</span>;
+}
+
+function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
+  const source = partyLabel(tx.source);
+  const destination = partyLabel(tx.destination);
+  return (
+    <TableRow data-transaction-id={tx.id}>
+      <TableCell className="whitespace-nowrap">
+        {tx.createdAt ? (
+          <time dateTime={tx.createdAt} title={tx.createdAt}>
+            {formatLocalDateTime(tx.createdAt)}
+          </time>
+        ) : (
+          <Muted>—</Muted>
+        )}
+      </TableCell>
+      <TableCell>
+        <StatusBadge status={tx.status} />
+        {tx.status === 'FAILED' && tx.error ? (
+          <span className="mt-1 block max-w-48 truncate text-xs text-red-800" title={tx.error}>
+            {tx.error}
+          </span>
+        ) : null}
+      </TableCell>
+      <TableCell className="whitespace-nowrap">
+        <span className="block">{humanize(tx.category) || '—'}</span>
+        {tx.subCategory ? (
+          <span className="block text-xs text-slate-700">{humanize(tx.subCategory)}</span>
+        ) : null}
+      </TableCell>
+      <TableCell className="text-right whitespace-nowrap tabular-nums">
+        {tx.amount ? (
+          <>
+            <span className="font-medium">{formatAmount(tx.amount)}</span>{' '}
+            <span className="text-slate-700">{tx.asset}</span>
+          </>
+        ) : (
+          <Muted>{tx.asset ?? '—'}</Muted>
+        )}
+      </TableCell>
+      <TableCell className="whitespace-nowrap">{chainLabel(tx.blockChain) || '—'}</TableCell>
+      <TableCell>
+        <span className="block max-w-64 truncate" title={[source, destination].filter(Boolean).join(' → ')}>
+          {source || '—'}
+          {destination ? (
+            <>
+              {' '}
+              <span aria-hidden="true">→</span>
+              <span className="sr-only">to</span> {destination}
+            </>
+          ) : null}
+        </span>
+      </TableCell>
+      <TableCell>
+        {tx.externalId ? (
+          <span className="block max-w-48 truncate font-mono text-xs" title={tx.externalId}>
+            {tx.externalId}
+          </span>
+        ) : null}
+        {tx.memo ? (
+          <span className="block max-w-48 truncate text-xs text-slate-700" title={tx.memo}>
+            {tx.memo}
+          </span>
+        ) : null}
+        {!tx.externalId && !tx.memo ? <Muted>—</Muted> : null}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export function TransactionsTable({
+  transactions,
+  busy = false,
+}: {
+  transactions: Transaction[];
+  /** The rows are the previous page's, shown while the next one loads. */
+  busy?: boolean;
+}) {
+  return (
+    <TableContainer>
+      <Table aria-label="Transactions" aria-busy={busy} className={cn(busy && 'opacity-60')}>
+        <TableCaption>Transactions, newest first</TableCaption>
+        <Headers />
+        <TableBody>
+          {transactions.map((tx, index) => (
+            <TransactionRow key={tx.id ?? index} transaction={tx} />
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+export function TransactionsTableSkeleton({ rows = 8 }: { rows?: number }) {
+  return (
+    <TableContainer>
+      <Table aria-label="Transactions" aria-busy="true">
+        <TableCaption>Loading transactions…</TableCaption>
+        <Headers />
+        <TableBody>
+          {Array.from({ length: rows }, (_, row) => (
+            <TableRow key={row}>
+              {COLUMNS.map((column) => (
+                <TableCell key={column}>
+                  <Skeleton className={column === 'Parties' ? 'w-40' : 'w-20'} />
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,199 @@
+import type { z } from 'zod';
+import {
+  BankAccount,
+  BankAccountListResponse,
+  type BankAccountCreateInput,
+  type BankAccountFilters,
+} from '../../contract/bank-account.ts';
+import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
+import { paths, toQueryString } from '../../contract/paths.ts';
+import {
+  ApprovalActionResponse,
+  ApprovalMessageResponse,
+  AssetListResponse,
+  ContactListResponse,
+  SubOrgListResponse,
+  SupportedChainListResponse,
+  VaultBalances,
+  VaultListResponse,
+  type ApprovalActionRequest,
+} from '../../contract/reference.ts';
+import {
+  EstimatedFeeResponse,
+  Transaction,
+  TransactionListResponse,
+  type CreateTransactionRequest,
+  type EstimateFeeRequest,
+  type ReplaceTransactionRequest,
+  type TransactionFilters,
+} from '../../contract/transaction.ts';
+import { ApiError, NetworkError, ResponseValidationError, isAbortError } from './api-errors.ts';
+
+/**
+ * The SPA's client for the custody API as the console server exposes it on
+ * its own origin. One function per endpoint; every answer is checked against
+ * the contract's (lenient) response schema. No UI side effects here: callers
+ * decide what an error means to the user.
+ */
+
+/** `fetch`, or anything shaped like it — e.g. a Hono app's `app.request` in tests. */
+export type FetchLike = (input: string, init: RequestInit) => Response | Promise<Response>;
+
+export interface ApiClientOptions {
+  /** Defaults to the global `fetch`, looked up at call time. */
+  fetch?: FetchLike;
+  /** Prefix for every path; '' (the default) means the page's own origin. */
+  baseUrl?: string;
+  /** Extra headers per request (a CSRF token, for instance). */
+  headers?: () => Record<string, string>;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export type TransactionListParams = ListParams<TransactionFilters>;
+export type BankAccountListParams = ListParams<BankAccountFilters>;
+export type VaultListParams = ListParams<{ vaultName?: string }>;
+export type ContactListParams = ListParams<{ name?: string }>;
+export type SubOrgListParams = ListParams<Record<never, never>>;
+
+type QueryValue = string | number | null | undefined;
+
+function listQuery(params: ListParams<object>): string {
+  const { limit, cursor, ...filters } = params;
+  return toQueryString({
+    ...(filters as Record<string, QueryValue>),
+    limit: limit ?? DEFAULT_PAGE_SIZE,
+    cursor,
+  });
+}
+
+function statusFallbackMessage(response: Response): string {
+  const text = response.statusText ? ` (${response.statusText})` : '';
+  return `Request failed with status ${response.status}${text}`;
+}
+
+export function createApiClient(options: ApiClientOptions = {}) {
+  const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
+  const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+
+  async function request<S extends z.ZodType>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    schema: S,
+    init: { body?: unknown; signal?: AbortSignal | undefined } = {},
+  ): Promise<z.output<S>> {
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers?.() };
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(init.body);
+    }
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetchFn(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body,
+        credentials: 'same-origin',
+        signal: init.signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      // A cancelled request is not a network problem: let the caller see the abort.
+      if (isAbortError(error) || init.signal?.aborted) throw error;
+      throw new NetworkError(`Could not reach ${path}`, { cause: error });
+    }
+
+    if (!response.ok) throw toApiError(response, text);
+
+    let json: unknown;
+    try {
+      json = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new ResponseValidationError(path, response.status, `${method} ${path} answered with non-JSON content`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ResponseValidationError(
+        path,
+        response.status,
+        `${method} ${path} answered with an unexpected shape`,
+        parsed.error.issues,
+      );
+    }
+    return parsed.data;
+  }
+
+  function toApiError(response: Response, text: string): ApiError {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return new ApiError(response.status, statusFallbackMessage(response));
+    }
+    const parsed = ApiErrorBody.safeParse(json);
+    if (!parsed.success) return new ApiError(response.status, statusFallbackMessage(response));
+    return new ApiError(response.status, parsed.data.message, {
+      code: parsed.data.code,
+      fields: parsed.data.fields,
+    });
+  }
+
+  const get = <S extends z.ZodType>(path: string, schema: S, opts?: RequestOptions) =>
+    request('GET', path, schema, { signal: opts?.signal });
+  const post = <S extends z.ZodType>(path: string, schema: S, body: unknown, opts?: RequestOptions) =>
+    request('POST', path, schema, { body, signal: opts?.signal });
+
+  return {
+    // 1–3: bank accounts
+    listBankAccounts: (params: BankAccountListParams = {}, opts?: RequestOptions) =>
+      get(`${paths.bankAccounts()}${listQuery(params)}`, BankAccountListResponse, opts),
+    getBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
+      get(paths.bankAccount(bankAccountId), BankAccount, opts),
+    createBankAccount: (body: BankAccountCreateInput, opts?: RequestOptions) =>
+      post(paths.bankAccounts(), BankAccount, body, opts),
+
+    // 4–8: transactions
+    listTransactions: (params: TransactionListParams = {}, opts?: RequestOptions) =>
+      get(`${paths.transactions()}${listQuery(params)}`, TransactionListResponse, opts),
+    getTransaction: (transactionId: string, opts?: RequestOptions) =>
+      get(paths.transaction(transactionId), Transaction, opts),
+    replaceTransaction: (body: ReplaceTransactionRequest, opts?: RequestOptions) =>
+      post(paths.replaceTransaction(), Transaction, body, opts),
+    /** One path for every kind: the body's `category` selects transfer, contract call, stake or delegation. */
+    createTransaction: (body: CreateTransactionRequest, opts?: RequestOptions) =>
+      post(paths.transactions(), Transaction, body, opts),
+    estimateFee: (body: EstimateFeeRequest, opts?: RequestOptions) =>
+      post(paths.estimateFee(), EstimatedFeeResponse, body, opts),
+
+    // Supporting reads
+    listVaults: (params: VaultListParams = {}, opts?: RequestOptions) =>
+      get(`${paths.vaults()}${listQuery(params)}`, VaultListResponse, opts),
+    getVaultBalances: (vaultId: string, opts?: RequestOptions) =>
+      get(paths.vaultBalances(vaultId), VaultBalances, opts),
+    listContacts: (params: ContactListParams = {}, opts?: RequestOptions) =>
+      get(`${paths.contacts()}${listQuery(params)}`, ContactListResponse, opts),
+    listAssets: (opts?: RequestOptions) => get(paths.assets(), AssetListResponse, opts),
+    listSupportedChains: (opts?: RequestOptions) =>
+      get(paths.supportedChains(), SupportedChainListResponse, opts),
+    listSubOrgs: (params: SubOrgListParams = {}, opts?: RequestOptions) =>
+      get(`${paths.subOrgs()}${listQuery(params)}`, SubOrgListResponse, opts),
+
+    // Change-request approvals
+    getApprovalMessage: (entityId: string, opts?: RequestOptions) =>
+      get(`${paths.approvalMessage()}${toQueryString({ entityId })}`, ApprovalMessageResponse, opts),
+    actOnApproval: (approvalId: string, body: ApprovalActionRequest, opts?: RequestOptions) =>
+      post(paths.approvalAction(approvalId), ApprovalActionResponse, body, opts),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The browser's client: same origin, global fetch. */
+export const apiClient: ApiClient = createApiClient();
+
+export { ApiError, NetworkError, ResponseValidationError };

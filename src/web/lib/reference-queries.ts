@@ -1,0 +1,30 @@
+import { queryOptions } from '@tanstack/react-query';
+import { apiClient } from './api-client.ts';
+
+/**
+ * Reference data several features read (vaults, assets, chains): shared here
+ * so that no feature imports another feature's internals.
+ */
+export const referenceQueries = {
+  all: () => ['reference'] as const,
+  vaults: () =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'vaults'] as const,
+      // The sandbox and typical organizations have few vaults; the first page
+      // at the maximum size is the whole list for a filter.
+      queryFn: ({ signal }) => apiClient.listVaults({ limit: 100 }, { signal }),
+      staleTime: 5 * 60_000,
+    }),
+  assets: () =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'assets'] as const,
+      queryFn: ({ signal }) => apiClient.listAssets({ signal }),
+      staleTime: 30 * 60_000,
+    }),
+  supportedChains: () =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'supported-chains'] as const,
+      queryFn: ({ signal }) => apiClient.listSupportedChains({ signal }),
+      staleTime: 30 * 60_000,
+    }),
+};

@@ -1,0 +1,32 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRouter } from '@tanstack/react-router';
+import { NotFound, RouteError, RoutePending } from './components/route-fallbacks.tsx';
+import { parseSearch, stringifySearch } from './lib/search-params.ts';
+import { routeTree } from './routeTree.gen.ts';
+
+export interface RouterContext {
+  queryClient: QueryClient;
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    // React Query owns freshness: let every preload and load reach the loader,
+    // whose ensureQueryData answers from the cache when it can.
+    defaultPreloadStaleTime: 0,
+    defaultPendingComponent: RoutePending,
+    defaultErrorComponent: RouteError,
+    defaultNotFoundComponent: NotFound,
+    scrollRestoration: true,
+    parseSearch,
+    stringifySearch,
+  });
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>;
+  }
+}

@@ -1,0 +1,26 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { transactionQueries } from '../features/transactions/api/transaction-queries.ts';
+import { TransactionsPage } from '../features/transactions/components/transactions-page.tsx';
+import { TransactionSearch, toTransactionListParams } from '../features/transactions/search.ts';
+import { referenceQueries } from '../lib/reference-queries.ts';
+
+export const Route = createFileRoute('/transactions')({
+  validateSearch: TransactionSearch,
+  loaderDeps: ({ search }) => toTransactionListParams(search),
+  loader: async ({ context: { queryClient }, deps, cause }) => {
+    void queryClient.prefetchQuery(referenceQueries.vaults());
+    void queryClient.prefetchQuery(referenceQueries.assets());
+    // A failed list is shown in the page (filters stay usable), not as a route error.
+    const list = queryClient.ensureQueryData(transactionQueries.list(deps)).catch(() => undefined);
+    // Paging or filtering within the page keeps the current rows on screen
+    // (placeholder data) instead of holding the navigation.
+    if (cause !== 'stay') await list;
+  },
+  component: TransactionsRoute,
+});
+
+function TransactionsRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return <TransactionsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />;
+}
