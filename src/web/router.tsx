@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRouter } from '@tanstack/react-router';
+import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { NotFound, RouteError, RoutePending } from './components/route-fallbacks.tsx';
 import { parseSearch, stringifySearch } from './lib/search-params.ts';
 import { routeTree } from './routeTree.gen.ts';
@@ -8,9 +8,10 @@ export interface RouterContext {
   queryClient: QueryClient;
 }
 
-export function createAppRouter(queryClient: QueryClient) {
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    ...(history ? { history } : {}),
     context: { queryClient },
     defaultPreload: 'intent',
     // React Query owns freshness: let every preload and load reach the loader,

@@ -45,7 +45,10 @@ export function NotFound() {
       </h1>
       <p className="mt-2 text-slate-700">There is nothing at this address.</p>
       <p className="mt-4">
-        <Link to="/transactions" className="font-medium text-blue-800 underline hover:text-blue-900">
+        <Link
+          to="/transactions"
+          className="font-medium text-blue-800 underline hover:text-blue-900"
+        >
           Go to transactions
         </Link>
       </p>

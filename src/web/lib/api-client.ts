@@ -114,7 +114,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     try {
       json = text === '' ? undefined : JSON.parse(text);
     } catch {
-      throw new ResponseValidationError(path, response.status, `${method} ${path} answered with non-JSON content`);
+      throw new ResponseValidationError(
+        path,
+        response.status,
+        `${method} ${path} answered with non-JSON content`,
+      );
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
@@ -145,8 +149,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
   const get = <S extends z.ZodType>(path: string, schema: S, opts?: RequestOptions) =>
     request('GET', path, schema, { signal: opts?.signal });
-  const post = <S extends z.ZodType>(path: string, schema: S, body: unknown, opts?: RequestOptions) =>
-    request('POST', path, schema, { body, signal: opts?.signal });
+  const post = <S extends z.ZodType>(
+    path: string,
+    schema: S,
+    body: unknown,
+    opts?: RequestOptions,
+  ) => request('POST', path, schema, { body, signal: opts?.signal });
 
   return {
     // 1–3: bank accounts
@@ -185,7 +193,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     // Change-request approvals
     getApprovalMessage: (entityId: string, opts?: RequestOptions) =>
-      get(`${paths.approvalMessage()}${toQueryString({ entityId })}`, ApprovalMessageResponse, opts),
+      get(
+        `${paths.approvalMessage()}${toQueryString({ entityId })}`,
+        ApprovalMessageResponse,
+        opts,
+      ),
     actOnApproval: (approvalId: string, body: ApprovalActionRequest, opts?: RequestOptions) =>
       post(paths.approvalAction(approvalId), ApprovalActionResponse, body, opts),
   };

@@ -17,5 +17,7 @@ export const Route = createFileRoute('/bank-accounts')({
 function BankAccountsRoute() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <BankAccountsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />;
+  return (
+    <BankAccountsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />
+  );
 }

@@ -22,5 +22,7 @@ export const Route = createFileRoute('/transactions')({
 function TransactionsRoute() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <TransactionsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />;
+  return (
+    <TransactionsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />
+  );
 }

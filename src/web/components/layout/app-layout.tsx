@@ -15,7 +15,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
       </a>
       <header className="bg-slate-900 text-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-6 px-4 py-3">
-          <Link to="/transactions" className="flex items-center gap-2 font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white">
+          <Link
+            to="/transactions"
+            className="flex items-center gap-2 font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+          >
             <img src="/favicon.svg" alt="" width={24} height={24} />
             Custody Console
           </Link>

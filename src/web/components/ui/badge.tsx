@@ -36,7 +36,10 @@ export function Badge({
 }: ComponentProps<'span'> & VariantProps<typeof badgeVariants>) {
   return (
     <span className={cn(badgeVariants({ tone }), className)} {...props}>
-      <span aria-hidden="true" className={cn('size-1.5 rounded-full', dotClass[tone ?? 'neutral'])} />
+      <span
+        aria-hidden="true"
+        className={cn('size-1.5 rounded-full', dotClass[tone ?? 'neutral'])}
+      />
       {children}
     </span>
   );

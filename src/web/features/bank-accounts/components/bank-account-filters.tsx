@@ -30,7 +30,9 @@ export function BankAccountFilters({
           id={`${id}-status`}
           value={value.status ?? ''}
           onChange={(e) =>
-            onChange({ status: (e.target.value || undefined) as BankAccountSearchFilters['status'] })
+            onChange({
+              status: (e.target.value || undefined) as BankAccountSearchFilters['status'],
+            })
           }
         >
           <option value="">All statuses</option>
@@ -47,7 +49,8 @@ export function BankAccountFilters({
           value={value.paymentMethod ?? ''}
           onChange={(e) =>
             onChange({
-              paymentMethod: (e.target.value || undefined) as BankAccountSearchFilters['paymentMethod'],
+              paymentMethod: (e.target.value ||
+                undefined) as BankAccountSearchFilters['paymentMethod'],
             })
           }
         >

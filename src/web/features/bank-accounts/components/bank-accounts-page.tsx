@@ -58,7 +58,11 @@ export function BankAccountsPage({
         retrying={query.isFetching}
       >
         {search.cursor ? (
-          <Button size="sm" variant="ghost" onClick={() => onSearchChange(withBankAccountFilters(search, {}))}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => onSearchChange(withBankAccountFilters(search, {}))}
+          >
             Go to first page
           </Button>
         ) : null}
@@ -101,7 +105,9 @@ export function BankAccountsPage({
       <p role="status" className={query.isPending ? 'text-sm text-slate-700' : 'sr-only'}>
         {statusText}
       </p>
-      <div aria-busy={query.isPending || loadingNext}>{content}</div>
+      <div aria-busy={query.isPending || loadingNext} data-testid="bank-accounts-results">
+        {content}
+      </div>
       {data && !query.isError ? (
         <CursorPagination
           label="Bank accounts pages"
@@ -110,7 +116,9 @@ export function BankAccountsPage({
           hasNext={hasNext}
           busy={loadingNext}
           onPrevious={() => onSearchChange(compact({ ...search, ...previousPage(search) }))}
-          onNext={() => nextCursor && onSearchChange(compact({ ...search, ...nextPage(search, nextCursor) }))}
+          onNext={() =>
+            nextCursor && onSearchChange(compact({ ...search, ...nextPage(search, nextCursor) }))
+          }
         />
       ) : null}
     </section>

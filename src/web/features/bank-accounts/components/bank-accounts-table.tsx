@@ -1,4 +1,4 @@
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import {
   Table,
@@ -40,7 +40,13 @@ function Headers() {
 
 const dash = <span className="text-slate-700">—</span>;
 
-export function BankAccountsTable({ accounts, busy = false }: { accounts: BankAccountRow[]; busy?: boolean }) {
+export function BankAccountsTable({
+  accounts,
+  busy = false,
+}: {
+  accounts: BankAccountRow[];
+  busy?: boolean;
+}) {
   return (
     <TableContainer>
       <Table aria-label="Bank accounts" aria-busy={busy} className={cn(busy && 'opacity-60')}>
@@ -58,8 +64,12 @@ export function BankAccountsTable({ accounts, busy = false }: { accounts: BankAc
               <TableCell>
                 <StatusBadge status={account.status} />
               </TableCell>
-              <TableCell className="font-mono whitespace-nowrap">{account.maskedAccountNumber || dash}</TableCell>
-              <TableCell className="font-mono whitespace-nowrap">{account.maskedRoutingNumber || dash}</TableCell>
+              <TableCell className="font-mono whitespace-nowrap">
+                {account.maskedAccountNumber || dash}
+              </TableCell>
+              <TableCell className="font-mono whitespace-nowrap">
+                {account.maskedRoutingNumber || dash}
+              </TableCell>
               <TableCell className="whitespace-nowrap">
                 {account.createdAt ? (
                   <time dateTime={account.createdAt} title={account.createdAt}>
@@ -77,24 +87,6 @@ export function BankAccountsTable({ accounts, busy = false }: { accounts: BankAc
   );
 }
 
-export function BankAccountsTableSkeleton({ rows = 6 }: { rows?: number }) {
-  return (
-    <TableContainer>
-      <Table aria-label="Bank accounts" aria-busy="true">
-        <TableCaption>Loading bank accounts…</TableCaption>
-        <Headers />
-        <TableBody>
-          {Array.from({ length: rows }, (_, row) => (
-            <TableRow key={row}>
-              {COLUMNS.map((column) => (
-                <TableCell key={column}>
-                  <Skeleton className="w-20" />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
-  );
+export function BankAccountsTableSkeleton() {
+  return <TableSkeleton columns={COLUMNS.length} />;
 }

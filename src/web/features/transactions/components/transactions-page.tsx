@@ -5,7 +5,11 @@ import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   compact,
-  hasPreviousPage, nextPage, pageNumber, previousPage } from '../../../lib/paging.ts';
+  hasPreviousPage,
+  nextPage,
+  pageNumber,
+  previousPage,
+} from '../../../lib/paging.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import {
@@ -31,7 +35,9 @@ function useFilterOptions() {
     [vaults.data],
   );
   const assetOptions = useMemo<FilterOption[]>(() => {
-    const symbols = new Set((assets.data ?? []).map((a) => a.symbol).filter((s): s is string => !!s));
+    const symbols = new Set(
+      (assets.data ?? []).map((a) => a.symbol).filter((s): s is string => !!s),
+    );
     return [...symbols].sort().map((s) => ({ value: s, label: s }));
   }, [assets.data]);
 
@@ -71,7 +77,11 @@ export function TransactionsPage({
         retrying={query.isFetching}
       >
         {search.cursor ? (
-          <Button size="sm" variant="ghost" onClick={() => onSearchChange(withTransactionFilters(search, {}))}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => onSearchChange(withTransactionFilters(search, {}))}
+          >
             Go to first page
           </Button>
         ) : null}
@@ -116,7 +126,9 @@ export function TransactionsPage({
       <p role="status" className={query.isPending ? 'text-sm text-slate-700' : 'sr-only'}>
         {statusText}
       </p>
-      <div aria-busy={query.isPending || loadingNext}>{content}</div>
+      <div aria-busy={query.isPending || loadingNext} data-testid="transactions-results">
+        {content}
+      </div>
       {data && !query.isError ? (
         <CursorPagination
           label="Transactions pages"
@@ -125,7 +137,9 @@ export function TransactionsPage({
           hasNext={hasNext}
           busy={loadingNext}
           onPrevious={() => onSearchChange(compact({ ...search, ...previousPage(search) }))}
-          onNext={() => nextCursor && onSearchChange(compact({ ...search, ...nextPage(search, nextCursor) }))}
+          onNext={() =>
+            nextCursor && onSearchChange(compact({ ...search, ...nextPage(search, nextCursor) }))
+          }
         />
       ) : null}
     </section>

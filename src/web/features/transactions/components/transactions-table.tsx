@@ -1,7 +1,7 @@
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import {
   Table,
@@ -17,7 +17,15 @@ import { cn } from '../../../lib/cn.ts';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
 
-const COLUMNS = ['Created', 'Status', 'Category', 'Amount', 'Chain', 'Parties', 'Reference'] as const;
+const COLUMNS = [
+  'Created',
+  'Status',
+  'Category',
+  'Amount',
+  'Chain',
+  'Parties',
+  'Reference',
+] as const;
 
 function Headers() {
   return (
@@ -28,7 +36,7 @@ function Headers() {
             {column === 'Parties' ? (
               <>
                 Source <span aria-hidden="true">→</span>
-                <span className="sr-only">to</span> destination
+                <span className="sr-only"> to</span> destination
               </>
             ) : (
               column
@@ -84,13 +92,16 @@ function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
       </TableCell>
       <TableCell className="whitespace-nowrap">{chainLabel(tx.blockChain) || '—'}</TableCell>
       <TableCell>
-        <span className="block max-w-64 truncate" title={[source, destination].filter(Boolean).join(' → ')}>
+        <span
+          className="block max-w-64 truncate"
+          title={[source, destination].filter(Boolean).join(' → ')}
+        >
           {source || '—'}
           {destination ? (
             <>
               {' '}
               <span aria-hidden="true">→</span>
-              <span className="sr-only">to</span> {destination}
+              <span className="sr-only"> to</span> {destination}
             </>
           ) : null}
         </span>
@@ -135,24 +146,6 @@ export function TransactionsTable({
   );
 }
 
-export function TransactionsTableSkeleton({ rows = 8 }: { rows?: number }) {
-  return (
-    <TableContainer>
-      <Table aria-label="Transactions" aria-busy="true">
-        <TableCaption>Loading transactions…</TableCaption>
-        <Headers />
-        <TableBody>
-          {Array.from({ length: rows }, (_, row) => (
-            <TableRow key={row}>
-              {COLUMNS.map((column) => (
-                <TableCell key={column}>
-                  <Skeleton className={column === 'Parties' ? 'w-40' : 'w-20'} />
-                </TableCell>
-              ))}
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
-  );
+export function TransactionsTableSkeleton() {
+  return <TableSkeleton columns={COLUMNS.length} />;
 }

@@ -1,0 +1,171 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { installFakeApi, json, pagedList } from '../../../test/fake-api.ts';
+import { renderWithQuery } from '../../../test/render.tsx';
+import type { TransactionSearch } from '../search.ts';
+import { TransactionsPage } from './transactions-page.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const reference = {
+  '/api/external/vaults/': () =>
+    json({ results: [{ id: 'v1', vaultName: 'Treasury' }], hasNext: false }),
+  '/api/external/assets/': () => json([{ symbol: 'ETH', blockChain: 'ETHEREUM' }]),
+};
+
+function transaction(overrides: Partial<Transaction>): Transaction {
+  return {
+    id: 'tx_1',
+    status: 'COMPLETED',
+    category: 'TRANSFER',
+    subCategory: 'EXTERNAL_TRANSFER',
+    createdAt: '2025-03-01T12:00:00.000Z',
+    asset: 'ETH',
+    amount: '1',
+    blockChain: 'ETHEREUM',
+    source: { type: 'VAULT', id: 'v1', name: 'Treasury' },
+    destination: { type: 'CONTACT', id: 'c1', name: 'Acme Ltd' },
+    ...overrides,
+  };
+}
+
+function renderPage(search: TransactionSearch = {}) {
+  const onSearchChange = vi.fn();
+  renderWithQuery(<TransactionsPage search={search} onSearchChange={onSearchChange} />);
+  return { onSearchChange };
+}
+
+describe('TransactionsPage', () => {
+  it('shows each transaction with its exact amount, status text, chain and parties', async () => {
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () =>
+        json({
+          results: [
+            transaction({
+              amount: '12345678901234567890.123456789012345678',
+              externalId: 'order-1',
+              memo: 'rent',
+            }),
+            transaction({
+              id: 'tx_2',
+              status: 'FAILED',
+              error: 'insufficient balance',
+              amount: '0.10',
+            }),
+          ],
+          hasNext: false,
+        }),
+    });
+    renderPage();
+
+    const table = await screen.findByRole('table', { name: 'Transactions' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows).toHaveLength(2);
+    const [first, second] = rows as [HTMLElement, HTMLElement];
+    expect(first).toHaveTextContent('12,345,678,901,234,567,890.123456789012345678 ETH');
+    expect(first).toHaveTextContent('Completed');
+    expect(first).toHaveTextContent('Ethereum');
+    expect(first).toHaveTextContent('Treasury → to Acme Ltd');
+    expect(first).toHaveTextContent('order-1');
+    expect(first.querySelector('time')).toHaveAttribute('title', '2025-03-01T12:00:00.000Z');
+    expect(second).toHaveTextContent('0.1 ETH');
+    expect(second).toHaveTextContent('Failed');
+    expect(second).toHaveTextContent('insufficient balance');
+  });
+
+  it('asks for the filters and cursor held in the URL', async () => {
+    const { calls } = installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () => json({ results: [transaction({})], hasNext: false }),
+    });
+    renderPage({ status: 'PENDING', vaultId: 'v1', cursor: 'c2', prev: ['c1'] });
+    await screen.findByRole('table', { name: 'Transactions' });
+
+    const listCall = calls.find((u) => u.pathname === '/api/external/transactions/');
+    expect(Object.fromEntries(listCall?.searchParams ?? [])).toEqual({
+      status: 'PENDING',
+      vaultId: 'v1',
+      cursor: 'c2',
+      limit: '20',
+    });
+  });
+
+  it('moves to the next page and back through the search', async () => {
+    const user = userEvent.setup();
+    const items = Array.from({ length: 45 }, (_, i) => transaction({ id: `tx_${i}` }));
+    installFakeApi({ ...reference, '/api/external/transactions/': (url) => pagedList(items, url) });
+    const { onSearchChange } = renderPage({ status: 'COMPLETED' });
+
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(onSearchChange).toHaveBeenLastCalledWith({ status: 'COMPLETED', cursor: '20' });
+  });
+
+  it('goes back from a later page using the stack in the URL', async () => {
+    const user = userEvent.setup();
+    const items = Array.from({ length: 45 }, (_, i) => transaction({ id: `tx_${i}` }));
+    installFakeApi({ ...reference, '/api/external/transactions/': (url) => pagedList(items, url) });
+    const { onSearchChange } = renderPage({ cursor: '40', prev: ['20'] });
+
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(screen.getByText('Page 3')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    expect(onSearchChange).toHaveBeenLastCalledWith({ cursor: '20' });
+  });
+
+  it('says when no transaction matches and clears the filters', async () => {
+    const user = userEvent.setup();
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () => json({ results: [], hasNext: false, nextCursor: null }),
+    });
+    const { onSearchChange } = renderPage({ externalId: 'nope' });
+
+    expect(await screen.findByText('No transactions match these filters')).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: 'Transactions' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear filters' }));
+    expect(onSearchChange).toHaveBeenLastCalledWith({});
+  });
+
+  it('shows the API error message and retries on request', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () =>
+        fail
+          ? json(
+              { message: 'The custody backend is unavailable', code: 'UPSTREAM_UNAVAILABLE' },
+              503,
+            )
+          : json({ results: [transaction({})], hasNext: false }),
+    });
+    renderPage();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The custody backend is unavailable');
+    fail = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('table', { name: 'Transactions' })).toBeInTheDocument();
+  });
+
+  it('announces loading while the first page is on its way', async () => {
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () => new Promise<Response>(() => {}),
+    });
+    renderPage();
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading transactions…');
+    expect(screen.getByTestId('transactions-results')).toHaveAttribute('aria-busy', 'true');
+    expect(screen.queryByRole('table', { name: 'Transactions' })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,141 @@
+import '@testing-library/jest-dom/vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAppRouter } from './router.tsx';
+import { installFakeApi, json, pagedList } from './test/fake-api.ts';
+import { createTestQueryClient } from './test/render.tsx';
+
+const transactions = Array.from({ length: 45 }, (_, i) => ({
+  id: `tx_${i}`,
+  status: i % 2 ? 'PENDING' : 'COMPLETED',
+  category: 'TRANSFER',
+  createdAt: new Date(Date.UTC(2025, 2, 1, 12) - i * 3_600_000).toISOString(),
+  asset: 'ETH',
+  amount: `${i}.5`,
+  blockChain: 'ETHEREUM',
+  externalId: `order-${i}`,
+}));
+
+beforeEach(() => {
+  vi.stubGlobal('scrollTo', () => {});
+  installFakeApi({
+    '/api/external/transactions/': (url) =>
+      pagedList(
+        transactions.filter(
+          (t) => !url.searchParams.get('status') || t.status === url.searchParams.get('status'),
+        ),
+        url,
+      ),
+    '/api/external/bank_accounts/': (url) =>
+      pagedList(
+        [{ id: 'ba_1', accountName: 'Payroll', accountNumber: '123456789', status: 'APPROVED' }],
+        url,
+      ),
+    '/api/external/vaults/': () => json({ results: [{ id: 'v1', vaultName: 'Treasury' }] }),
+    '/api/external/assets/': () => json([{ symbol: 'ETH' }]),
+  });
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderApp(url: string) {
+  const history = createMemoryHistory({ initialEntries: [url] });
+  const queryClient = createTestQueryClient();
+  const router = createAppRouter(queryClient, history);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return { router, history };
+}
+
+const firstCellTexts = () =>
+  within(screen.getByRole('table', { name: 'Transactions' }))
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => row.textContent ?? '');
+
+describe('the app', () => {
+  it('sends / to /transactions and marks the current nav link', async () => {
+    const { router } = renderApp('/');
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(router.state.location.pathname).toBe('/transactions');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Transactions' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(nav).getByRole('link', { name: 'Bank accounts' })).not.toHaveAttribute(
+      'aria-current',
+    );
+    expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
+    expect(screen.getByRole('main')).toHaveAttribute('id', 'main');
+  });
+
+  it('keeps filters in the URL and resets paging when one changes', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/transactions?cursor=20');
+    await screen.findByRole('table', { name: 'Transactions' });
+
+    await user.selectOptions(screen.getByLabelText('Status'), 'PENDING');
+    await waitFor(() => expect(router.state.location.searchStr).toBe('?status=PENDING'));
+    await waitFor(() => expect(firstCellTexts().every((t) => t.includes('Pending'))).toBe(true));
+  });
+
+  it('pages with Next and Previous, and Back returns to the previous page', async () => {
+    const user = userEvent.setup();
+    const { router, history } = renderApp('/transactions');
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(firstCellTexts()[0]).toContain('order-0');
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-20'));
+    expect(router.state.location.searchStr).toBe('?cursor=20');
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-40'));
+    expect(router.state.location.searchStr).toBe('?cursor=40&prev=20');
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+
+    act(() => history.back());
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-20'));
+    act(() => history.back());
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-0'));
+    expect(router.state.location.searchStr).toBe('');
+  });
+
+  it('goes to the previous page straight from a loaded URL', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/transactions?cursor=40&prev=20');
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-40'));
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-20'));
+    expect(router.state.location.searchStr).toBe('?cursor=20');
+  });
+
+  it('ignores junk in the URL rather than failing the page', async () => {
+    const { router } = renderApp('/transactions?status=NOPE&createdAtGte=yesterday');
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(router.state.location.search).toEqual({});
+  });
+
+  it('shows bank accounts masked', async () => {
+    renderApp('/bank-accounts');
+    const table = await screen.findByRole('table', { name: 'Bank accounts' });
+    expect(table).toHaveTextContent('•••• 6789');
+    expect(document.body.innerHTML).not.toContain('123456789');
+  });
+
+  it('has a not-found page', async () => {
+    renderApp('/nowhere');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to transactions' })).toBeInTheDocument();
+  });
+});
