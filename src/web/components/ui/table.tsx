@@ -1,11 +1,24 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
 
-/** A scrollable region so a wide table never widens the page; focusable for keyboard scrolling. */
-export function TableContainer({ className, ...props }: ComponentProps<'div'>) {
+/**
+ * A scrollable region so a wide table never widens the page. It is
+ * focusable and named, so keyboard users can scroll it too.
+ */
+export function TableContainer({
+  className,
+  label,
+  ...props
+}: ComponentProps<'div'> & { label: string }) {
   return (
     <div
-      className={cn('overflow-x-auto rounded-lg border border-slate-300 bg-white', className)}
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+      className={cn(
+        'overflow-x-auto rounded-lg border border-slate-300 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
+        className,
+      )}
       {...props}
     />
   );

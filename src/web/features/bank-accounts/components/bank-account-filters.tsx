@@ -63,7 +63,7 @@ export function BankAccountFilters({
         </Select>
       </Field>
       {anyActive ? (
-        <Button size="sm" variant="ghost" onClick={onClear} className="mb-1">
+        <Button variant="ghost" onClick={onClear}>
           Reset filters
         </Button>
       ) : null}

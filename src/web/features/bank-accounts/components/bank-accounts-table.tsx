@@ -48,7 +48,7 @@ export function BankAccountsTable({
   busy?: boolean;
 }) {
   return (
-    <TableContainer>
+    <TableContainer label="Bank accounts table">
       <Table aria-label="Bank accounts" aria-busy={busy} className={cn(busy && 'opacity-60')}>
         <TableCaption>Settlement bank accounts, newest first</TableCaption>
         <Headers />

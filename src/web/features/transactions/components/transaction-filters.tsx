@@ -68,7 +68,7 @@ export function TransactionFilters({
       role="search"
       aria-label="Transaction filters"
       onSubmit={onSubmit}
-      className="grid grid-cols-1 gap-3 rounded-lg border border-slate-300 bg-white p-4 sm:grid-cols-2 lg:grid-cols-4 xl:grid-cols-8"
+      className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3 rounded-lg border border-slate-300 bg-white p-4"
     >
       <Field id={fieldId('status')} label="Status">
         <Select
@@ -144,21 +144,21 @@ export function TransactionFilters({
           onDayChange={(day) => onChange({ createdAtLte: day ? endOfUtcDay(day) : undefined })}
         />
       </Field>
-      <Field id={fieldId('external-id')} label="External ID" className="xl:col-span-2">
-        <Input
-          id={fieldId('external-id')}
-          value={externalIdDraft}
-          onChange={(e) => setExternalIdDraft(e.target.value)}
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </Field>
-      <div className="flex flex-wrap items-end gap-2 sm:col-span-2 lg:col-span-4 xl:col-span-8">
-        <Button type="submit" variant="primary" size="sm">
+      <div className="col-span-full flex flex-wrap items-end gap-2">
+        <Field id={fieldId('external-id')} label="External ID" className="w-full sm:w-72">
+          <Input
+            id={fieldId('external-id')}
+            value={externalIdDraft}
+            onChange={(e) => setExternalIdDraft(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </Field>
+        <Button type="submit" variant="primary">
           Apply filters
         </Button>
         {anyActive ? (
-          <Button size="sm" variant="ghost" onClick={onClear}>
+          <Button variant="ghost" onClick={onClear}>
             Reset filters
           </Button>
         ) : null}

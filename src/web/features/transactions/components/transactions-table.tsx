@@ -76,7 +76,7 @@ function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
       </TableCell>
       <TableCell className="whitespace-nowrap">
         <span className="block">{humanize(tx.category) || '—'}</span>
-        {tx.subCategory ? (
+        {tx.subCategory && tx.subCategory !== tx.category ? (
           <span className="block text-xs text-slate-700">{humanize(tx.subCategory)}</span>
         ) : null}
       </TableCell>
@@ -93,7 +93,7 @@ function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
       <TableCell className="whitespace-nowrap">{chainLabel(tx.blockChain) || '—'}</TableCell>
       <TableCell>
         <span
-          className="block max-w-64 truncate"
+          className="block max-w-56 truncate"
           title={[source, destination].filter(Boolean).join(' → ')}
         >
           {source || '—'}
@@ -108,12 +108,12 @@ function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
       </TableCell>
       <TableCell>
         {tx.externalId ? (
-          <span className="block max-w-48 truncate font-mono text-xs" title={tx.externalId}>
+          <span className="block max-w-40 truncate font-mono text-xs" title={tx.externalId}>
             {tx.externalId}
           </span>
         ) : null}
         {tx.memo ? (
-          <span className="block max-w-48 truncate text-xs text-slate-700" title={tx.memo}>
+          <span className="block max-w-40 truncate text-xs text-slate-700" title={tx.memo}>
             {tx.memo}
           </span>
         ) : null}
@@ -132,7 +132,7 @@ export function TransactionsTable({
   busy?: boolean;
 }) {
   return (
-    <TableContainer>
+    <TableContainer label="Transactions table">
       <Table aria-label="Transactions" aria-busy={busy} className={cn(busy && 'opacity-60')}>
         <TableCaption>Transactions, newest first</TableCaption>
         <Headers />
