@@ -161,6 +161,14 @@ export const transactions = sandbox.table(
     balanceChanges: jsonb('balance_changes').$type<BalanceChanges>(),
     fees: jsonb('fees').$type<TransactionFees>(),
     feeTier: text('fee_tier'),
+    /** Vault paying the network fee when not the source (chains with sponsored fees). */
+    feePayerId: text('fee_payer_id'),
+    /** TRON_ENERGY | TRON_BANDWIDTH on STAKE and DELEGATE_RESOURCE. */
+    resourceType: text('resource_type'),
+    /** A contract call's chain-specific `data` payload (7b). */
+    contractData: jsonb('contract_data').$type<Record<string, unknown>>(),
+    /** Set on a replacement: the SUBMITTED transaction it replaces (same nonce, higher fee). */
+    replacesTransactionId: text('replaces_transaction_id'),
     txHash: text('tx_hash'),
     nonce: integer('nonce'),
     error: text('error'),
@@ -183,6 +191,7 @@ export const transactions = sandbox.table(
       .on(t.orgId, t.externalId)
       .where(sql`external_id IS NOT NULL`),
     index('transactions_tx_hash_idx').on(t.txHash),
+    index('transactions_replaces_idx').on(t.replacesTransactionId),
   ],
 );
 

@@ -114,6 +114,10 @@ CREATE TABLE "sandbox"."transactions" (
 	"balance_changes" jsonb,
 	"fees" jsonb,
 	"fee_tier" text,
+	"fee_payer_id" text,
+	"resource_type" text,
+	"contract_data" jsonb,
+	"replaces_transaction_id" text,
 	"tx_hash" text,
 	"nonce" integer,
 	"error" text,
@@ -178,5 +182,6 @@ CREATE INDEX "transactions_org_vault_created_idx" ON "sandbox"."transactions" US
 CREATE INDEX "transactions_org_asset_created_idx" ON "sandbox"."transactions" USING btree ("org_id","asset","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_org_external_id_uq" ON "sandbox"."transactions" USING btree ("org_id","external_id") WHERE external_id IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "transactions_tx_hash_idx" ON "sandbox"."transactions" USING btree ("tx_hash");--> statement-breakpoint
+CREATE INDEX "transactions_replaces_idx" ON "sandbox"."transactions" USING btree ("replaces_transaction_id");--> statement-breakpoint
 CREATE INDEX "vaults_org_created_idx" ON "sandbox"."vaults" USING btree ("org_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "wallets_vault_chain_uq" ON "sandbox"."wallets" USING btree ("vault_id","blockchain");

@@ -1,0 +1,72 @@
+import type { BankAccount, BankAccountFilters } from '../../contract/bank-account.ts';
+import type {
+  Asset,
+  Contact,
+  SubOrg,
+  SupportedChain,
+  Vault,
+  VaultBalances,
+} from '../../contract/reference.ts';
+import type { Transaction, TransactionFilters } from '../../contract/transaction.ts';
+
+/**
+ * The custody API as the console server sees it. Two implementations: the
+ * embedded sandbox (over the database) and upstream (signed HTTP to a real
+ * custody API). Routes speak only to this interface.
+ *
+ * Failures a client should see are thrown as ApiError (src/server/http/api-error.ts)
+ * with the status and `{message, code}` to answer: NOT_FOUND for an unknown
+ * id, INVALID_CURSOR for a cursor this backend did not issue, and so on.
+ */
+
+/** Who is calling. Absent until sign-in and API-user tokens exist. */
+export interface CustodyActor {
+  type: 'API_USER' | 'STAFF';
+  id: string;
+  /** The organization the actor acts in, when the caller already knows it. */
+  orgId?: string;
+}
+
+export interface CustodyContext {
+  actor?: CustodyActor;
+  requestId?: string;
+}
+
+/** A validated page request: `limit` is 1–100; `cursor` is opaque and checked by the backend. */
+export interface PageRequest {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** One page of a keyset-paged list, newest first. `nextCursor` is null on the last page. */
+export interface Page<T> {
+  results: T[];
+  nextCursor: string | null;
+  hasNext: boolean;
+}
+
+export type TransactionListQuery = PageRequest & TransactionFilters;
+export type BankAccountListQuery = PageRequest & BankAccountFilters;
+export type VaultListQuery = PageRequest & { vaultName?: string | undefined };
+export type ContactListQuery = PageRequest & { name?: string | undefined };
+
+export interface CustodyBackend {
+  readonly kind: 'sandbox' | 'upstream';
+
+  // Endpoints 4 and 5.
+  listTransactions(ctx: CustodyContext, query: TransactionListQuery): Promise<Page<Transaction>>;
+  getTransaction(ctx: CustodyContext, transactionId: string): Promise<Transaction>;
+
+  // Endpoints 1 and 2.
+  listBankAccounts(ctx: CustodyContext, query: BankAccountListQuery): Promise<Page<BankAccount>>;
+  getBankAccount(ctx: CustodyContext, bankAccountId: string): Promise<BankAccount>;
+
+  // Supporting reads (DESIGN.md §3).
+  listVaults(ctx: CustodyContext, query: VaultListQuery): Promise<Page<Vault>>;
+  getVault(ctx: CustodyContext, vaultId: string): Promise<Vault>;
+  getVaultBalances(ctx: CustodyContext, vaultId: string): Promise<VaultBalances>;
+  listContacts(ctx: CustodyContext, query: ContactListQuery): Promise<Page<Contact>>;
+  listAssets(ctx: CustodyContext): Promise<Asset[]>;
+  listSupportedChains(ctx: CustodyContext): Promise<SupportedChain[]>;
+  listSubOrgs(ctx: CustodyContext, query: PageRequest): Promise<Page<SubOrg>>;
+}

@@ -1,0 +1,136 @@
+import type { InferSelectModel } from 'drizzle-orm';
+import type { BankAccount } from '../../../contract/bank-account.ts';
+import { add } from '../../../contract/decimal.ts';
+import type { Contact, SubOrg, Vault } from '../../../contract/reference.ts';
+import type { Transaction } from '../../../contract/transaction.ts';
+import type {
+  bankAccounts,
+  contacts,
+  subOrgs,
+  transactions,
+  vaults,
+  wallets,
+} from '../../db/schema/sandbox.ts';
+
+/**
+ * Database rows → wire records. Timestamps become ISO 8601 UTC strings;
+ * NUMERIC values become canonical decimal strings.
+ */
+
+export type TransactionRow = InferSelectModel<typeof transactions>;
+export type BankAccountRow = InferSelectModel<typeof bankAccounts>;
+export type VaultRow = InferSelectModel<typeof vaults>;
+export type WalletRow = InferSelectModel<typeof wallets>;
+export type ContactRow = InferSelectModel<typeof contacts>;
+export type SubOrgRow = InferSelectModel<typeof subOrgs>;
+
+/**
+ * PostgreSQL hands NUMERIC back as written, scale included ("1.500", "0E-8"
+ * is possible after arithmetic); the API answers the canonical form ("1.5").
+ * Adding zero through the decimal module normalises without a float.
+ */
+export function canonicalDecimal(value: string): string {
+  return add(value, '0');
+}
+
+/** Drops null and undefined members: in a transaction, an absent field is "not known yet". */
+function present<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (value !== null && value !== undefined) out[key] = value;
+  }
+  return out as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
+export function toWireTransaction(row: TransactionRow): Transaction {
+  return present({
+    id: row.id,
+    orgId: row.orgId,
+    subOrgId: row.subOrgId,
+    vaultId: row.vaultId,
+    status: row.status,
+    transactionType: row.transactionType,
+    category: row.category,
+    subCategory: row.subCategory,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    isDeleted: row.isDeleted,
+    externalId: row.externalId,
+    memo: row.memo,
+    source: row.source,
+    destination: row.destination,
+    blockChain: row.blockChain,
+    asset: row.asset,
+    amount: row.amount === null ? null : canonicalDecimal(row.amount),
+    amountInUSD: row.amountInUsd === null ? null : canonicalDecimal(row.amountInUsd),
+    txHash: row.txHash,
+    operations: row.operations,
+    balanceChanges: row.balanceChanges,
+    nonce: row.nonce,
+    error: row.error,
+    createdById: row.createdById,
+    fees: row.fees,
+    // Not in the description's Transaction table, but sent on create (7c, 7d); clients keep unknown fields.
+    resourceType: row.resourceType,
+  });
+}
+
+/**
+ * Bank accounts carry their full numbers: this is the API. Masking is the
+ * SPA's job (and the logger's: see logger.ts redaction).
+ */
+export function toWireBankAccount(row: BankAccountRow): BankAccount {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    subOrgId: row.subOrgId,
+    orgEntityId: row.orgEntityId,
+    createdById: row.createdById,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    isDeleted: row.isDeleted,
+    status: row.status,
+    accountNumber: row.accountNumber,
+    accountName: row.accountName,
+    routingNumber: row.routingNumber,
+    clientBankAccountId: row.clientBankAccountId,
+    paymentMethod: row.paymentMethod,
+    bankName: row.bankName,
+    streetLine: row.streetLine,
+    city: row.city,
+    state: row.state,
+    postalCode: row.postalCode,
+    country: row.country,
+  };
+}
+
+export function toWireVault(row: VaultRow, vaultWallets: readonly WalletRow[]): Vault {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    subOrgId: row.subOrgId,
+    vaultName: row.vaultName,
+    vaultType: row.vaultType,
+    wallets: vaultWallets.map((w) => ({ id: w.id, blockchain: w.blockchain, address: w.address })),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function toWireContact(row: ContactRow): Contact {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    subOrgId: row.subOrgId,
+    name: row.name,
+    blockChain: row.blockChain,
+    address: row.address,
+    status: row.status,
+    assetList: row.assetList,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toWireSubOrg(row: SubOrgRow): SubOrg {
+  return { id: row.id, orgId: row.orgId, name: row.name, createdAt: row.createdAt.toISOString() };
+}

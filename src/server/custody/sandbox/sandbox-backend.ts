@@ -1,0 +1,59 @@
+import { asc } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { organizations } from '../../db/schema/sandbox.ts';
+import type { CustodyBackend, CustodyContext } from '../backend.ts';
+import { getBankAccount, listBankAccounts } from './bank-accounts.store.ts';
+import {
+  getVault,
+  getVaultBalances,
+  listAssets,
+  listContacts,
+  listSubOrgs,
+  listSupportedChains,
+  listVaults,
+} from './reference.store.ts';
+import { getTransaction, listTransactions } from './transactions.store.ts';
+
+export interface SandboxBackendOptions {
+  db: Database;
+  /**
+   * The organization a caller without one of its own acts in. Defaults to the
+   * oldest organization, which on a seeded sandbox is the only one.
+   */
+  orgId?: string;
+}
+
+/** The embedded custody service: every read and write over the sandbox's tables. */
+export function createSandboxBackend(options: SandboxBackendOptions): CustodyBackend {
+  const { db } = options;
+  let defaultOrgId = options.orgId;
+
+  async function orgIdFor(ctx: CustodyContext): Promise<string | null> {
+    if (ctx.actor?.orgId) return ctx.actor.orgId;
+    if (!defaultOrgId) {
+      // Not cached while absent: the seed may create the organization later.
+      const [org] = await db
+        .select({ id: organizations.id })
+        .from(organizations)
+        .orderBy(asc(organizations.createdAt), asc(organizations.id))
+        .limit(1);
+      defaultOrgId = org?.id;
+    }
+    return defaultOrgId ?? null;
+  }
+
+  return {
+    kind: 'sandbox',
+    listTransactions: async (ctx, query) => listTransactions(db, await orgIdFor(ctx), query),
+    getTransaction: async (ctx, id) => getTransaction(db, await orgIdFor(ctx), id),
+    listBankAccounts: async (ctx, query) => listBankAccounts(db, await orgIdFor(ctx), query),
+    getBankAccount: async (ctx, id) => getBankAccount(db, await orgIdFor(ctx), id),
+    listVaults: async (ctx, query) => listVaults(db, await orgIdFor(ctx), query),
+    getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
+    getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
+    listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
+    listAssets: async () => listAssets(db),
+    listSupportedChains: async () => listSupportedChains(),
+    listSubOrgs: async (ctx, query) => listSubOrgs(db, await orgIdFor(ctx), query),
+  };
+}

@@ -1,0 +1,82 @@
+import { and, asc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { ERROR_CODES } from '../../../contract/common.ts';
+import type { Transaction } from '../../../contract/transaction.ts';
+import type { Database } from '../../db/client.ts';
+import { transactionStatusEvents, transactions } from '../../db/schema/sandbox.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { Page, TransactionListQuery } from '../backend.ts';
+import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';
+import { toWireTransaction } from './mappers.ts';
+
+/** Reads of endpoints 4 and 5 over the sandbox's tables. */
+
+export async function listTransactions(
+  db: Database,
+  orgId: string | null,
+  query: TransactionListQuery,
+): Promise<Page<Transaction>> {
+  const position = query.cursor ? decodeCursor('transactions', query.cursor) : undefined;
+  if (!orgId) return { results: [], hasNext: false, nextCursor: null };
+
+  const conditions: Array<SQL | undefined> = [
+    eq(transactions.orgId, orgId),
+    query.status ? eq(transactions.status, query.status) : undefined,
+    query.category ? eq(transactions.category, query.category) : undefined,
+    query.vaultId ? eq(transactions.vaultId, query.vaultId) : undefined,
+    query.asset ? eq(transactions.asset, query.asset) : undefined,
+    query.externalId ? eq(transactions.externalId, query.externalId) : undefined,
+    query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
+    query.createdAtGte ? gte(transactions.createdAt, new Date(query.createdAtGte)) : undefined,
+    query.createdAtLte ? lte(transactions.createdAt, new Date(query.createdAtLte)) : undefined,
+    position ? after(transactions, position) : undefined,
+  ];
+
+  return keysetPage(
+    'transactions',
+    query.limit,
+    (take) =>
+      db
+        .select()
+        .from(transactions)
+        .where(and(...conditions))
+        .orderBy(...newestFirst(transactions))
+        .limit(take),
+    toWireTransaction,
+  );
+}
+
+export interface StatusHistoryEntry {
+  status: string;
+  at: string;
+}
+
+/**
+ * One transaction. The sandbox adds `statusHistory` (every status it has
+ * held, oldest first) for the console's timeline; clients of the API ignore
+ * fields they do not know.
+ */
+export async function getTransaction(
+  db: Database,
+  orgId: string | null,
+  transactionId: string,
+): Promise<Transaction & { statusHistory: StatusHistoryEntry[] }> {
+  const [row] = orgId
+    ? await db
+        .select()
+        .from(transactions)
+        .where(and(eq(transactions.orgId, orgId), eq(transactions.id, transactionId)))
+        .limit(1)
+    : [];
+  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No transaction with id "${transactionId}"`);
+
+  const events = await db
+    .select({ status: transactionStatusEvents.status, at: transactionStatusEvents.at })
+    .from(transactionStatusEvents)
+    .where(eq(transactionStatusEvents.transactionId, row.id))
+    .orderBy(asc(transactionStatusEvents.at), asc(transactionStatusEvents.id));
+
+  return {
+    ...toWireTransaction(row),
+    statusHistory: events.map((e) => ({ status: e.status, at: e.at.toISOString() })),
+  };
+}
