@@ -1,0 +1,29 @@
+import { canonicalJson } from '../../auth/canonical-json.ts';
+
+export type ChangeRequestEntityType = 'BANK_ACCOUNT' | 'TRANSACTION' | 'CONTACT' | 'VAULT';
+
+export interface ApprovalMessageInput {
+  approvalId: string;
+  changeRequestId: string;
+  entityType: ChangeRequestEntityType;
+  entityId: string;
+  orgId: string;
+  createdAt: Date;
+}
+
+/**
+ * The text an approver signs (DESIGN.md §3): everything that identifies the
+ * decision, as canonical JSON so a signature made by any client over these
+ * exact bytes verifies.
+ */
+export function approvalMessage(input: ApprovalMessageInput): string {
+  return canonicalJson({
+    type: 'CHANGE_REQUEST_APPROVAL',
+    approvalId: input.approvalId,
+    changeRequestId: input.changeRequestId,
+    entityType: input.entityType,
+    entityId: input.entityId,
+    orgId: input.orgId,
+    createdAt: input.createdAt.toISOString(),
+  });
+}

@@ -1,0 +1,186 @@
+import type { InferInsertModel } from 'drizzle-orm';
+import { CHAINS, type ChainInfo } from '../../../../contract/chains.ts';
+import type { ContactStatus, VaultType } from '../../../../contract/enums.ts';
+import type {
+  assets,
+  contacts,
+  organizations,
+  subOrgs,
+  vaultBalances,
+  vaults,
+  wallets,
+} from '../../../db/schema/sandbox.ts';
+import { fakeAddress, type SeedRandom } from './random.ts';
+
+/**
+ * The organization a first-time user finds: sub-organizations, vaults with a
+ * wallet on every chain and balances, assets, and contacts in every status.
+ */
+
+// Native prices match the fee model's (fee-model-profiles.ts), so a fee's USD
+// value and a transfer's agree.
+export interface AssetSpec {
+  symbol: string;
+  name: string;
+  blockChain: string;
+  decimals: number;
+  isNative: boolean;
+  usdPrice: string;
+  /** Integer range of a typical transfer, for plausible seed amounts. */
+  typical: readonly [number, number];
+}
+
+const STABLE_RANGE = [50, 250_000] as const;
+
+export const ASSET_CATALOG: readonly AssetSpec[] = [
+  { symbol: 'ETH', name: 'Ether', blockChain: 'ETHEREUM', decimals: 18, isNative: true, usdPrice: '3000', typical: [0, 40] },
+  { symbol: 'USDC', name: 'USD Coin', blockChain: 'ETHEREUM', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
+  { symbol: 'USDT', name: 'Tether USD', blockChain: 'ETHEREUM', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
+  { symbol: 'POL', name: 'Polygon Ecosystem Token', blockChain: 'POLYGON', decimals: 18, isNative: true, usdPrice: '0.4', typical: [10, 60_000] },
+  { symbol: 'USDC', name: 'USD Coin', blockChain: 'POLYGON', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
+  { symbol: 'ETH', name: 'Ether', blockChain: 'BASE', decimals: 18, isNative: true, usdPrice: '3000', typical: [0, 25] },
+  { symbol: 'USDC', name: 'USD Coin', blockChain: 'BASE', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
+  { symbol: 'BTC', name: 'Bitcoin', blockChain: 'BITCOIN', decimals: 8, isNative: true, usdPrice: '60000', typical: [0, 4] },
+  { symbol: 'SOL', name: 'Solana', blockChain: 'SOLANA', decimals: 9, isNative: true, usdPrice: '150', typical: [1, 2_500] },
+  { symbol: 'USDC', name: 'USD Coin', blockChain: 'SOLANA', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
+  { symbol: 'TRX', name: 'TRON', blockChain: 'TRON', decimals: 6, isNative: true, usdPrice: '0.12', typical: [100, 800_000] },
+  { symbol: 'USDT', name: 'Tether USD', blockChain: 'TRON', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
+  { symbol: 'ICP', name: 'Internet Computer', blockChain: 'ICP', decimals: 8, isNative: true, usdPrice: '10', typical: [1, 6_000] },
+];
+
+export function assetsOn(chain: string): AssetSpec[] {
+  return ASSET_CATALOG.filter((a) => a.blockChain === chain);
+}
+
+export function nativeAsset(chain: string): AssetSpec {
+  const spec = ASSET_CATALOG.find((a) => a.blockChain === chain && a.isNative);
+  if (!spec) throw new Error(`seed: no native asset for ${chain}`);
+  return spec;
+}
+
+export type OrgRow = InferInsertModel<typeof organizations>;
+export type SubOrgRow = InferInsertModel<typeof subOrgs>;
+export type VaultRow = InferInsertModel<typeof vaults> & { id: string; vaultType: VaultType };
+export type WalletRow = InferInsertModel<typeof wallets>;
+export type BalanceRow = InferInsertModel<typeof vaultBalances>;
+export type AssetRow = InferInsertModel<typeof assets>;
+export type ContactRow = InferInsertModel<typeof contacts> & { status: ContactStatus };
+
+export interface ReferenceData {
+  org: OrgRow & { id: string };
+  subOrgs: Array<SubOrgRow & { id: string }>;
+  vaults: VaultRow[];
+  wallets: WalletRow[];
+  balances: BalanceRow[];
+  assets: AssetRow[];
+  contacts: ContactRow[];
+  /** Staff / API users the seeded history says created things. */
+  creatorIds: string[];
+}
+
+const DAY = 86_400_000;
+
+const VAULT_PLAN: ReadonlyArray<{ name: string; type: VaultType; subOrg: number | null }> = [
+  { name: 'Treasury Main', type: 'DEFAULT', subOrg: 0 },
+  { name: 'Trading Hot Wallet', type: 'EXCHANGE', subOrg: 1 },
+  { name: 'Payments Operations', type: 'DEFAULT', subOrg: 2 },
+  { name: 'Cold Reserve', type: 'DEFAULT', subOrg: null },
+  { name: 'Gas Station', type: 'GAS', subOrg: 0 },
+];
+
+const CONTACT_PLAN: ReadonlyArray<{ name: string; chain: string; status: ContactStatus }> = [
+  { name: 'Coinbase Prime deposit', chain: 'ETHEREUM', status: 'APPROVED' },
+  { name: 'Kraken settlement', chain: 'BITCOIN', status: 'APPROVED' },
+  { name: 'Market maker (Wintermute)', chain: 'ETHEREUM', status: 'APPROVED' },
+  { name: 'Payroll provider', chain: 'POLYGON', status: 'APPROVED' },
+  { name: 'Solana validator rewards', chain: 'SOLANA', status: 'APPROVED' },
+  { name: 'OTC desk Singapore', chain: 'TRON', status: 'APPROVED' },
+  { name: 'Energy lessee', chain: 'TRON', status: 'APPROVED' },
+  { name: 'Base vendor payouts', chain: 'BASE', status: 'APPROVED' },
+  { name: 'ICP node provider', chain: 'ICP', status: 'APPROVED' },
+  { name: 'New exchange account', chain: 'SOLANA', status: 'PENDING' },
+  { name: 'Supplier (awaiting review)', chain: 'ETHEREUM', status: 'PENDING' },
+  { name: 'Bitcoin cold storage partner', chain: 'BITCOIN', status: 'PENDING' },
+  { name: 'Unverified counterparty', chain: 'TRON', status: 'DECLINED' },
+  { name: 'Rejected vendor', chain: 'POLYGON', status: 'DECLINED' },
+];
+
+function chainOf(value: string): ChainInfo {
+  const chain = CHAINS.find((c) => c.value === value);
+  if (!chain) throw new Error(`seed: unknown chain ${value}`);
+  return chain;
+}
+
+export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
+  const longAgo = new Date(now.getTime() - 400 * DAY);
+  const org = { id: rng.uuid(), name: 'Northwind Treasury', createdAt: longAgo };
+  const subOrgs = ['Treasury Reserve', 'Trading Desk', 'Payments Operations'].map((name, i) => ({
+    id: rng.uuid(),
+    orgId: org.id,
+    name,
+    createdAt: new Date(longAgo.getTime() + (i + 1) * DAY),
+  }));
+
+  const vaults: VaultRow[] = VAULT_PLAN.map((plan, i) => ({
+    id: rng.uuid(),
+    orgId: org.id,
+    subOrgId: plan.subOrg === null ? null : (subOrgs[plan.subOrg]?.id ?? null),
+    vaultName: plan.name,
+    vaultType: plan.type,
+    createdAt: new Date(longAgo.getTime() + (10 + i) * DAY),
+  }));
+
+  const wallets: WalletRow[] = [];
+  const balances: BalanceRow[] = [];
+  for (const vault of vaults) {
+    for (const chain of CHAINS) {
+      wallets.push({
+        id: rng.uuid(),
+        vaultId: vault.id,
+        blockchain: chain.value,
+        address: fakeAddress(rng, chain.kind),
+        createdAt: vault.createdAt,
+      });
+      // A gas vault holds only what pays fees.
+      const held = vault.vaultType === 'GAS' ? [nativeAsset(chain.value)] : assetsOn(chain.value);
+      for (const asset of held) {
+        const [lo, hi] = asset.typical;
+        balances.push({
+          vaultId: vault.id,
+          asset: asset.symbol,
+          chain: chain.value,
+          // Roughly 5–40 typical transfers' worth, so seeded history looks affordable.
+          amount: rng.amount(Math.max(lo, 1) * 5, Math.max(hi, 2) * 40, Math.min(asset.decimals, 8)),
+          updatedAt: now,
+        });
+      }
+    }
+  }
+
+  const assets: AssetRow[] = ASSET_CATALOG.map((a) => ({
+    symbol: a.symbol,
+    blockChain: a.blockChain,
+    name: a.name,
+    decimals: a.decimals,
+    isNative: a.isNative,
+    usdPrice: a.usdPrice,
+  }));
+
+  const contacts: ContactRow[] = CONTACT_PLAN.map((plan, i) => {
+    const createdAt = new Date(longAgo.getTime() + (30 + i * 7) * DAY);
+    return {
+      id: rng.uuid(),
+      orgId: org.id,
+      subOrgId: i % 3 === 0 ? null : (subOrgs[i % subOrgs.length]?.id ?? null),
+      name: plan.name,
+      blockChain: plan.chain,
+      address: fakeAddress(rng, chainOf(plan.chain).kind),
+      status: plan.status,
+      assetList: assetsOn(plan.chain).map((a) => a.symbol),
+      createdAt,
+      updatedAt: createdAt,
+    };
+  });
+
+  return { org, subOrgs, vaults, wallets, balances, assets, contacts, creatorIds: [rng.uuid(), rng.uuid(), rng.uuid()] };
+}
