@@ -1,0 +1,92 @@
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Logger } from 'pino';
+import { ERROR_CODES } from '../contract/common.ts';
+import { API_PREFIX } from '../contract/paths.ts';
+import type { CustodyBackend } from './custody/backend.ts';
+import { custodyRoutes } from './custody/routes/custody.routes.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import type { AppConfig } from './env.ts';
+import { ApiError } from './http/api-error.ts';
+import type { AppEnv } from './http/app-env.ts';
+import { spaRoutes } from './http/spa.ts';
+
+export interface CreateAppOptions {
+  config: Pick<AppConfig, 'staticDir'>;
+  backend: CustodyBackend;
+  /** Checked by /healthz. */
+  database: Pick<DatabaseHandle, 'ping' | 'driver'>;
+  logger: Logger;
+}
+
+function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/') || path === '/auth' || path.startsWith('/auth/');
+}
+
+/**
+ * Composes the console server: request ids and logging, /healthz, the custody
+ * API under /api/external, and the SPA for everything else. Errors have one
+ * shape, `{message, code}`, and a 500 never reveals what went wrong inside.
+ */
+export function createApp({ config, backend, database, logger }: CreateAppOptions) {
+  const app = new Hono<AppEnv>();
+
+  // Honours a caller's X-Request-Id (so a proxy's id follows the request) or makes one.
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const log = logger.child({ reqId: c.get('requestId') });
+    c.set('log', log);
+    const started = performance.now();
+    await next();
+    // Path only: query strings may carry identifiers clients consider private.
+    log.info(
+      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+  app.use(secureHeaders());
+  // API answers can hold full bank account numbers: no shared or browser cache keeps them.
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+  });
+
+  app.get('/healthz', async (c) => {
+    try {
+      await database.ping();
+      return c.json({ status: 'ok', db: 'ok', driver: database.driver, backend: backend.kind });
+    } catch (error) {
+      c.get('log').error({ err: error }, 'health check: database did not answer');
+      return c.json({ status: 'unavailable', db: 'error', driver: database.driver, backend: backend.kind }, 503);
+    }
+  });
+
+  app.route(API_PREFIX, custodyRoutes(backend));
+  app.route('/', spaRoutes(config.staticDir));
+
+  app.notFound((c) => {
+    if (isApiPath(c.req.path)) {
+      const hint = c.req.path.endsWith('/') ? '' : ' (custody API paths end with a slash)';
+      return c.json(
+        { message: `No route for ${c.req.method} ${c.req.path}${hint}`, code: ERROR_CODES.routeNotFound },
+        404,
+      );
+    }
+    return c.text('Not found\n', 404);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return c.json(error.toBody(), error.status);
+    if (error instanceof HTTPException && error.status < 500) {
+      return c.json({ message: error.message || 'Bad request', code: ERROR_CODES.validation }, error.status);
+    }
+    (c.get('log') ?? logger).error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
+    return c.json({ message: 'Internal error', code: ERROR_CODES.internal }, 500);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,48 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '../../../contract/common.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { PageRequest } from '../backend.ts';
+
+/**
+ * Query-string parsing for list endpoints: `limit`, `cursor` and the
+ * endpoint's filters, each validated by the contract's schema. A bad value
+ * is a 400 naming the parameter, never a silent default or a 500.
+ * Parameters the endpoint does not know are ignored, as clients may send
+ * filters "when supported".
+ */
+
+export function parsePageRequest(c: Context): PageRequest {
+  const parsed = PageQuery.safeParse({ limit: c.req.query('limit'), cursor: c.req.query('cursor') });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? 'limit');
+    const code = field === 'cursor' ? ERROR_CODES.invalidCursor : ERROR_CODES.invalidLimit;
+    // The contract's messages already name the parameter ("limit must be…").
+    const message = issue?.message ?? `${field} is not valid`;
+    throw new ApiError(400, code, message, [{ field, message }]);
+  }
+  return { limit: parsed.data.limit ?? DEFAULT_PAGE_SIZE, cursor: parsed.data.cursor };
+}
+
+export function parseFilters<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = c.req.query(key);
+    if (value !== undefined) raw[key] = value;
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((issue) => ({
+      field: issue.path.map(String).join('.'),
+      message: issue.message,
+    }));
+    throw new ApiError(
+      400,
+      ERROR_CODES.invalidFilter,
+      fields.map((f) => `${f.field}: ${f.message}`).join('; '),
+      fields,
+    );
+  }
+  return parsed.data;
+}

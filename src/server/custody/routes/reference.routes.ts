@@ -1,0 +1,33 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { routes } from '../../../contract/paths.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import type { CustodyBackend } from '../backend.ts';
+import { custodyContext } from './context.ts';
+import { parseFilters, parsePageRequest } from './list-query.ts';
+
+// The contract names these filters (DESIGN.md §3) but has no schema for them.
+const VaultFilters = z.object({ vaultName: z.string().trim().min(1).max(200).optional() });
+const ContactFilters = z.object({ name: z.string().trim().min(1).max(200).optional() });
+
+/** Supporting reads: vaults, vault balances, contacts, assets, supported chains, sub-organizations. */
+export function referenceRoutes(backend: CustodyBackend) {
+  return new Hono<AppEnv>()
+    .get(routes.vaults, async (c) => {
+      const page = parsePageRequest(c);
+      const query = { ...parseFilters(c, VaultFilters), ...page };
+      return c.json(await backend.listVaults(custodyContext(c), query));
+    })
+    .get(routes.vault, async (c) => c.json(await backend.getVault(custodyContext(c), c.req.param('vaultId'))))
+    .get(routes.vaultBalances, async (c) =>
+      c.json(await backend.getVaultBalances(custodyContext(c), c.req.param('vaultId'))),
+    )
+    .get(routes.contacts, async (c) => {
+      const page = parsePageRequest(c);
+      const query = { ...parseFilters(c, ContactFilters), ...page };
+      return c.json(await backend.listContacts(custodyContext(c), query));
+    })
+    .get(routes.assets, async (c) => c.json(await backend.listAssets(custodyContext(c))))
+    .get(routes.supportedChains, async (c) => c.json(await backend.listSupportedChains(custodyContext(c))))
+    .get(routes.subOrgs, async (c) => c.json(await backend.listSubOrgs(custodyContext(c), parsePageRequest(c))));
+}

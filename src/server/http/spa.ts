@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { AppEnv } from './app-env.ts';
+
+/**
+ * Serves the built SPA from `staticDir` (vite's dist/web):
+ * - /assets/* are content-hashed by vite, so they may be cached for ever;
+ *   a missing one is a plain 404 (answering index.html would hand the browser
+ *   HTML where it expects JavaScript).
+ * - index.html is never cached, so a new deploy is picked up on next load.
+ * - Any other GET that accepts HTML and is not /api or /auth gets index.html:
+ *   client-side routes like /transactions?status=PENDING load the app, which
+ *   then routes itself.
+ */
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const NO_CACHE = 'no-cache';
+// Files copied from public/ keep their names, so they may change between deploys.
+const SHORT_CACHE = 'public, max-age=3600';
+
+const NOT_BUILT =
+  "The console's web app has not been built yet. Run `npm run build` (or `npm start`, which builds it first), then reload this page.\n";
+
+function isServerPath(p: string): boolean {
+  return p === '/api' || p.startsWith('/api/') || p === '/auth' || p.startsWith('/auth/') || p === '/healthz';
+}
+
+/** A browser navigation asks for text/html; curl and fetch() default to any type. */
+function acceptsHtml(c: Context): boolean {
+  const accept = c.req.header('accept');
+  return !accept || accept.includes('text/html') || accept.includes('*/*');
+}
+
+export function spaRoutes(staticDir: string) {
+  const indexPath = path.join(staticDir, 'index.html');
+
+  async function serveIndex(c: Context<AppEnv>) {
+    let html: string;
+    try {
+      // Read per request (it is small): a rebuild is served without a restart.
+      html = await readFile(indexPath, 'utf8');
+    } catch {
+      c.header('Cache-Control', 'no-store');
+      return c.text(NOT_BUILT, 503);
+    }
+    c.header('Cache-Control', NO_CACHE);
+    return c.html(html);
+  }
+
+  // Created on first use once the directory exists: serveStatic complains on
+  // stderr about a missing root, and the SPA may be built after the server starts.
+  const lazyStatic = (cacheControl: string): MiddlewareHandler<AppEnv> => {
+    let handler: MiddlewareHandler<AppEnv> | undefined;
+    return async (c, next) => {
+      if (!handler) {
+        if (!existsSync(staticDir)) return next();
+        handler = serveStatic<AppEnv>({
+          root: staticDir,
+          onFound: (_path, ctx) => {
+            ctx.header('Cache-Control', cacheControl);
+          },
+        });
+      }
+      return handler(c, next);
+    };
+  };
+  const rootFiles = lazyStatic(SHORT_CACHE);
+
+  return new Hono<AppEnv>()
+    .use('/assets/*', lazyStatic(IMMUTABLE))
+    .get('/assets/*', (c) => c.text('Not found\n', 404))
+    .get('/', serveIndex)
+    .get('/index.html', serveIndex)
+    .use('*', async (c, next) => (isServerPath(c.req.path) ? next() : rootFiles(c, next)))
+    .get('*', async (c, next) => {
+      if (isServerPath(c.req.path) || !acceptsHtml(c)) return next();
+      return serveIndex(c);
+    });
+}

@@ -1,0 +1,44 @@
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from './env.ts';
+
+/**
+ * Account and routing numbers, credentials and cookies never reach the logs
+ * (DESIGN.md §5). Request bodies are not logged at all; these paths catch a
+ * record logged by mistake, at the depths our objects have.
+ */
+export const REDACT_PATHS = [
+  'accountNumber',
+  'routingNumber',
+  '*.accountNumber',
+  '*.routingNumber',
+  '*.*.accountNumber',
+  '*.*.routingNumber',
+  'results[*].accountNumber',
+  'results[*].routingNumber',
+  '*.results[*].accountNumber',
+  '*.results[*].routingNumber',
+  'authorization',
+  'cookie',
+  'apiKey',
+  'privateKey',
+  '*.authorization',
+  '*.cookie',
+  '*["api-key"]',
+  '*["set-cookie"]',
+  '*.apiKey',
+  '*.privateKey',
+  '*.headers.authorization',
+  '*.headers.cookie',
+  '*.headers["api-key"]',
+  '*.headers["set-cookie"]',
+];
+
+export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
+    level,
+    base: { service: 'custody-console' },
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  };
+  return destination ? pino(options, destination) : pino(options);
+}

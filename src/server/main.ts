@@ -1,0 +1,57 @@
+import { ConfigError, loadConfig } from './env.ts';
+import { createLogger } from './logger.ts';
+import { startServer } from './server.ts';
+
+/**
+ * `npm run serve` / `npm start`: read the config, start, and stop cleanly on
+ * SIGTERM or SIGINT (stop accepting, finish in-flight requests, close the
+ * database so PGlite flushes and releases its directory, then exit).
+ */
+
+// A request that never ends must not keep a stopping server alive for ever.
+const SHUTDOWN_GRACE_MS = 10_000;
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = createLogger(config.logLevel);
+  const server = await startServer(config, logger);
+  logger.info({ url: server.url, backend: config.custody.backend }, `Custody Console listening on ${server.url}`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    server.close().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'error while shutting down');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Custody Console failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

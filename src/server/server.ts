@@ -1,0 +1,67 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Logger } from 'pino';
+import { createApp } from './app.ts';
+import type { CustodyBackend } from './custody/backend.ts';
+import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
+import { seedSandbox } from './custody/sandbox/seed.ts';
+import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
+import { openDatabase, type DatabaseHandle, type MigrationTrack } from './db/client.ts';
+import type { AppConfig } from './env.ts';
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:8080 */
+  url: string;
+  port: number;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Everything `npm start` does after reading the config: open the database,
+ * migrate, seed an empty sandbox, build the app and listen. Separate from
+ * main.ts so tests can start and stop a real server in-process.
+ */
+export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
+  const database = await openDatabase(config);
+  try {
+    const sandbox = config.custody.backend === 'sandbox';
+    const tracks: MigrationTrack[] = sandbox ? ['console', 'sandbox'] : ['console'];
+    await database.migrate(tracks);
+    logger.info({ driver: database.driver, tracks }, 'database migrated');
+
+    let backend: CustodyBackend;
+    if (config.custody.backend === 'sandbox') {
+      const summary = await database.withStartupLock((db) => seedSandbox(db));
+      if (summary.seeded) logger.info({ counts: summary.counts }, 'sandbox seeded with demo data');
+      backend = createSandboxBackend({ db: database.db });
+    } else {
+      backend = createUpstreamBackend(config.custody.baseUrl);
+    }
+
+    const app = createApp({ config, backend, database, logger });
+    const server = await listen(app.fetch, config.host, config.port);
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    return { url, port, close: () => shutdown(server, database) };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname, port }, () => resolve(server));
+    server.once('error', reject);
+  });
+}
+
+async function shutdown(server: ServerType, database: DatabaseHandle): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    // Idle keep-alive connections would hold close() open until they time out.
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  });
+  await database.close();
+}
