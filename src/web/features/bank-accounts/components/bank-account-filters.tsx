@@ -25,7 +25,7 @@ export function BankAccountFilters({
       onSubmit={(e) => e.preventDefault()}
       className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-300 bg-white p-4"
     >
-      <Field id={`${id}-status`} label="Status" className="w-48">
+      <Field id={`${id}-status`} label="Status" className="w-56">
         <Select
           id={`${id}-status`}
           value={value.status ?? ''}
@@ -43,7 +43,7 @@ export function BankAccountFilters({
           ))}
         </Select>
       </Field>
-      <Field id={`${id}-payment-method`} label="Payment method" className="w-48">
+      <Field id={`${id}-payment-method`} label="Payment method" className="w-56">
         <Select
           id={`${id}-payment-method`}
           value={value.paymentMethod ?? ''}
