@@ -22,7 +22,9 @@ export interface CreateAppOptions {
 }
 
 function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/') || path === '/auth' || path.startsWith('/auth/');
+  return (
+    path === '/api' || path.startsWith('/api/') || path === '/auth' || path.startsWith('/auth/')
+  );
 }
 
 /**
@@ -42,7 +44,12 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
     await next();
     // Path only: query strings may carry identifiers clients consider private.
     log.info(
-      { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });
@@ -59,7 +66,10 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
       return c.json({ status: 'ok', db: 'ok', driver: database.driver, backend: backend.kind });
     } catch (error) {
       c.get('log').error({ err: error }, 'health check: database did not answer');
-      return c.json({ status: 'unavailable', db: 'error', driver: database.driver, backend: backend.kind }, 503);
+      return c.json(
+        { status: 'unavailable', db: 'error', driver: database.driver, backend: backend.kind },
+        503,
+      );
     }
   });
 
@@ -70,7 +80,10 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
     if (isApiPath(c.req.path)) {
       const hint = c.req.path.endsWith('/') ? '' : ' (custody API paths end with a slash)';
       return c.json(
-        { message: `No route for ${c.req.method} ${c.req.path}${hint}`, code: ERROR_CODES.routeNotFound },
+        {
+          message: `No route for ${c.req.method} ${c.req.path}${hint}`,
+          code: ERROR_CODES.routeNotFound,
+        },
         404,
       );
     }
@@ -80,9 +93,15 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
   app.onError((error, c) => {
     if (error instanceof ApiError) return c.json(error.toBody(), error.status);
     if (error instanceof HTTPException && error.status < 500) {
-      return c.json({ message: error.message || 'Bad request', code: ERROR_CODES.validation }, error.status);
+      return c.json(
+        { message: error.message || 'Bad request', code: ERROR_CODES.validation },
+        error.status,
+      );
     }
-    (c.get('log') ?? logger).error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
+    (c.get('log') ?? logger).error(
+      { err: error, method: c.req.method, path: c.req.path },
+      'unhandled error',
+    );
     return c.json({ message: 'Internal error', code: ERROR_CODES.internal }, 500);
   });
 

@@ -23,7 +23,9 @@ const EnvSchema = z.object({
     .url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' })
     .optional(),
   CUSTODY_BACKEND: z.enum(['sandbox', 'upstream']).default('sandbox'),
-  CUSTODY_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  CUSTODY_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
   CUSTODY_API_KEY: z.string().min(1).optional(),
   CUSTODY_PRIVATE_KEY: z.string().min(1).optional(),
   SANDBOX_TIME_SCALE: z
@@ -79,7 +81,8 @@ export function loadConfig(
       parsed.error.issues.map((issue) => {
         const key = String(issue.path[0] ?? 'environment');
         // Never echo secrets back into logs.
-        const shown = key.startsWith('CUSTODY_') || key === 'DATABASE_URL' ? '' : ` (got "${raw[key] ?? ''}")`;
+        const shown =
+          key.startsWith('CUSTODY_') || key === 'DATABASE_URL' ? '' : ` (got "${raw[key] ?? ''}")`;
         return `${key}: ${issue.message}${shown}`;
       }),
     );
@@ -88,7 +91,9 @@ export function loadConfig(
 
   let custody: CustodyConfig = { backend: 'sandbox' };
   if (e.CUSTODY_BACKEND === 'upstream') {
-    const missing = (['CUSTODY_BASE_URL', 'CUSTODY_API_KEY', 'CUSTODY_PRIVATE_KEY'] as const).filter((k) => !e[k]);
+    const missing = (
+      ['CUSTODY_BASE_URL', 'CUSTODY_API_KEY', 'CUSTODY_PRIVATE_KEY'] as const
+    ).filter((k) => !e[k]);
     if (missing.length > 0) {
       throw new ConfigError(missing.map((k) => `${k}: is required when CUSTODY_BACKEND=upstream`));
     }

@@ -25,7 +25,10 @@ async function main(): Promise<void> {
 
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
-  logger.info({ url: server.url, backend: config.custody.backend }, `Custody Console listening on ${server.url}`);
+  logger.info(
+    { url: server.url, backend: config.custody.backend },
+    `Custody Console listening on ${server.url}`,
+  );
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -52,6 +55,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Custody Console failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `Custody Console failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -23,6 +23,8 @@ export class ApiError extends Error {
   }
 
   toBody(): ApiErrorBody {
-    return this.fields ? { message: this.message, code: this.code, fields: this.fields } : { message: this.message, code: this.code };
+    return this.fields
+      ? { message: this.message, code: this.code, fields: this.fields }
+      : { message: this.message, code: this.code };
   }
 }

@@ -25,7 +25,13 @@ const NOT_BUILT =
   "The console's web app has not been built yet. Run `npm run build` (or `npm start`, which builds it first), then reload this page.\n";
 
 function isServerPath(p: string): boolean {
-  return p === '/api' || p.startsWith('/api/') || p === '/auth' || p.startsWith('/auth/') || p === '/healthz';
+  return (
+    p === '/api' ||
+    p.startsWith('/api/') ||
+    p === '/auth' ||
+    p.startsWith('/auth/') ||
+    p === '/healthz'
+  );
 }
 
 /** A browser navigation asks for text/html; curl and fetch() default to any type. */
@@ -54,17 +60,20 @@ export function spaRoutes(staticDir: string) {
   // stderr about a missing root, and the SPA may be built after the server starts.
   const lazyStatic = (cacheControl: string): MiddlewareHandler<AppEnv> => {
     let handler: MiddlewareHandler<AppEnv> | undefined;
+    // serveStatic's onFound runs after its response is built, too late for
+    // c.header(); remember the hit and set the header on the response itself.
+    const served = new WeakSet<Context>();
     return async (c, next) => {
       if (!handler) {
         if (!existsSync(staticDir)) return next();
         handler = serveStatic<AppEnv>({
           root: staticDir,
-          onFound: (_path, ctx) => {
-            ctx.header('Cache-Control', cacheControl);
-          },
+          onFound: (_path, ctx) => void served.add(ctx),
         });
       }
-      return handler(c, next);
+      const res = await handler(c, next);
+      if (res && served.has(c)) res.headers.set('Cache-Control', cacheControl);
+      return res;
     };
   };
   const rootFiles = lazyStatic(SHORT_CACHE);

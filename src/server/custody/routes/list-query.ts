@@ -13,7 +13,10 @@ import type { PageRequest } from '../backend.ts';
  */
 
 export function parsePageRequest(c: Context): PageRequest {
-  const parsed = PageQuery.safeParse({ limit: c.req.query('limit'), cursor: c.req.query('cursor') });
+  const parsed = PageQuery.safeParse({
+    limit: c.req.query('limit'),
+    cursor: c.req.query('cursor'),
+  });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'limit');

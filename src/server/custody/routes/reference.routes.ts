@@ -18,7 +18,9 @@ export function referenceRoutes(backend: CustodyBackend) {
       const query = { ...parseFilters(c, VaultFilters), ...page };
       return c.json(await backend.listVaults(custodyContext(c), query));
     })
-    .get(routes.vault, async (c) => c.json(await backend.getVault(custodyContext(c), c.req.param('vaultId'))))
+    .get(routes.vault, async (c) =>
+      c.json(await backend.getVault(custodyContext(c), c.req.param('vaultId'))),
+    )
     .get(routes.vaultBalances, async (c) =>
       c.json(await backend.getVaultBalances(custodyContext(c), c.req.param('vaultId'))),
     )
@@ -28,6 +30,10 @@ export function referenceRoutes(backend: CustodyBackend) {
       return c.json(await backend.listContacts(custodyContext(c), query));
     })
     .get(routes.assets, async (c) => c.json(await backend.listAssets(custodyContext(c))))
-    .get(routes.supportedChains, async (c) => c.json(await backend.listSupportedChains(custodyContext(c))))
-    .get(routes.subOrgs, async (c) => c.json(await backend.listSubOrgs(custodyContext(c), parsePageRequest(c))));
+    .get(routes.supportedChains, async (c) =>
+      c.json(await backend.listSupportedChains(custodyContext(c))),
+    )
+    .get(routes.subOrgs, async (c) =>
+      c.json(await backend.listSubOrgs(custodyContext(c), parsePageRequest(c))),
+    );
 }

@@ -53,6 +53,7 @@ export async function getBankAccount(
         .where(and(eq(bankAccounts.orgId, orgId), eq(bankAccounts.id, bankAccountId)))
         .limit(1)
     : [];
-  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No bank account with id "${bankAccountId}"`);
+  if (!row)
+    throw new ApiError(404, ERROR_CODES.notFound, `No bank account with id "${bankAccountId}"`);
   return toWireBankAccount(row);
 }

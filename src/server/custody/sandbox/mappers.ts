@@ -34,7 +34,9 @@ export function canonicalDecimal(value: string): string {
 }
 
 /** Drops null and undefined members: in a transaction, an absent field is "not known yet". */
-function present<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], null> } {
+function present<T extends Record<string, unknown>>(
+  record: T,
+): { [K in keyof T]?: Exclude<T[K], null> } {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (value !== null && value !== undefined) out[key] = value;

@@ -10,7 +10,14 @@ import type {
   VaultBalances,
 } from '../../../contract/reference.ts';
 import type { Database } from '../../db/client.ts';
-import { assets, contacts, subOrgs, vaultBalances, vaults, wallets } from '../../db/schema/sandbox.ts';
+import {
+  assets,
+  contacts,
+  subOrgs,
+  vaultBalances,
+  vaults,
+  wallets,
+} from '../../db/schema/sandbox.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { ContactListQuery, Page, PageRequest, VaultListQuery } from '../backend.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';
@@ -49,7 +56,11 @@ async function withWallets(db: Database, rows: VaultRow[]): Promise<Vault[]> {
   return rows.map((r) => toWireVault(r, byVault.get(r.id) ?? []));
 }
 
-export async function listVaults(db: Database, orgId: string | null, query: VaultListQuery): Promise<Page<Vault>> {
+export async function listVaults(
+  db: Database,
+  orgId: string | null,
+  query: VaultListQuery,
+): Promise<Page<Vault>> {
   const position = query.cursor ? decodeCursor('vaults', query.cursor) : undefined;
   if (!orgId) return { ...EMPTY_PAGE, results: [] };
   const conditions: Array<SQL | undefined> = [
@@ -85,14 +96,22 @@ async function findVault(db: Database, orgId: string | null, vaultId: string): P
   return row;
 }
 
-export async function getVault(db: Database, orgId: string | null, vaultId: string): Promise<Vault> {
+export async function getVault(
+  db: Database,
+  orgId: string | null,
+  vaultId: string,
+): Promise<Vault> {
   const row = await findVault(db, orgId, vaultId);
   const [vault] = await withWallets(db, [row]);
   if (!vault) throw new ApiError(404, ERROR_CODES.notFound, `No vault with id "${vaultId}"`);
   return vault;
 }
 
-export async function getVaultBalances(db: Database, orgId: string | null, vaultId: string): Promise<VaultBalances> {
+export async function getVaultBalances(
+  db: Database,
+  orgId: string | null,
+  vaultId: string,
+): Promise<VaultBalances> {
   await findVault(db, orgId, vaultId);
   const rows = await db
     .select()
@@ -138,19 +157,29 @@ export async function listAssets(db: Database): Promise<Asset[]> {
   const chainOrder = new Map(CHAINS.map((c, i) => [c.value, i]));
   rows.sort(
     (a, b) =>
-      (chainOrder.get(a.blockChain) ?? CHAINS.length) - (chainOrder.get(b.blockChain) ?? CHAINS.length) ||
+      (chainOrder.get(a.blockChain) ?? CHAINS.length) -
+        (chainOrder.get(b.blockChain) ?? CHAINS.length) ||
       a.blockChain.localeCompare(b.blockChain) ||
       Number(b.isNative) - Number(a.isNative) ||
       a.symbol.localeCompare(b.symbol),
   );
-  return rows.map((r) => ({ name: r.name, symbol: r.symbol, blockChain: r.blockChain, decimals: r.decimals }));
+  return rows.map((r) => ({
+    name: r.name,
+    symbol: r.symbol,
+    blockChain: r.blockChain,
+    decimals: r.decimals,
+  }));
 }
 
 export function listSupportedChains(): SupportedChain[] {
   return CHAINS.map((c) => ({ value: c.value, label: c.label }));
 }
 
-export async function listSubOrgs(db: Database, orgId: string | null, query: PageRequest): Promise<Page<SubOrg>> {
+export async function listSubOrgs(
+  db: Database,
+  orgId: string | null,
+  query: PageRequest,
+): Promise<Page<SubOrg>> {
   const position = query.cursor ? decodeCursor('sub_orgs', query.cursor) : undefined;
   if (!orgId) return { ...EMPTY_PAGE, results: [] };
   return keysetPage(

@@ -18,7 +18,11 @@ import { approvalMessage, type ChangeRequestEntityType } from './approval-messag
 import { buildBankAccounts } from './seed/bank-account-data.ts';
 import { SeedRandom } from './seed/random.ts';
 import { buildReferenceData } from './seed/reference-data.ts';
-import { buildTransactions, type StatusEventSeedRow, type TransactionSeedRow } from './seed/transaction-data.ts';
+import {
+  buildTransactions,
+  type StatusEventSeedRow,
+  type TransactionSeedRow,
+} from './seed/transaction-data.ts';
 
 /**
  * First-start data for the sandbox (DESIGN.md §4): an organization with
@@ -38,7 +42,17 @@ export interface SeedOptions {
 export interface SeedSummary {
   seeded: boolean;
   organizationId?: string;
-  counts?: Record<'subOrgs' | 'vaults' | 'contacts' | 'assets' | 'bankAccounts' | 'transactions' | 'statusEvents' | 'changeRequests', number>;
+  counts?: Record<
+    | 'subOrgs'
+    | 'vaults'
+    | 'contacts'
+    | 'assets'
+    | 'bankAccounts'
+    | 'transactions'
+    | 'statusEvents'
+    | 'changeRequests',
+    number
+  >;
 }
 
 const DEFAULT_TRANSACTION_COUNT = 360;
@@ -52,7 +66,13 @@ export async function seedSandbox(db: Database, options: SeedOptions = {}): Prom
   const rng = new SeedRandom(options.randomSeed ?? 20_240_601);
 
   const ref = buildReferenceData(rng, now);
-  const accounts = buildBankAccounts(rng, now, ref.org.id, ref.subOrgs.map((s) => s.id), ref.creatorIds);
+  const accounts = buildBankAccounts(
+    rng,
+    now,
+    ref.org.id,
+    ref.subOrgs.map((s) => s.id),
+    ref.creatorIds,
+  );
   const approvedAccounts = accounts.filter((a) => a.status === 'APPROVED');
   const history = buildTransactions(
     { rng, ref, approvedBankAccounts: approvedAccounts },
@@ -61,7 +81,16 @@ export async function seedSandbox(db: Database, options: SeedOptions = {}): Prom
   );
   const requests = [
     ...accounts.map((a) =>
-      changeRequestFor(rng, ref.org.id, 'BANK_ACCOUNT', a.id, a.status, a.createdById, a.createdAt, a.updatedAt),
+      changeRequestFor(
+        rng,
+        ref.org.id,
+        'BANK_ACCOUNT',
+        a.id,
+        a.status,
+        a.createdById,
+        a.createdAt,
+        a.updatedAt,
+      ),
     ),
     ...transactionChangeRequests(rng, ref.org.id, history.transactions, history.events),
   ];
@@ -103,7 +132,11 @@ export async function seedSandbox(db: Database, options: SeedOptions = {}): Prom
 
 // Multi-row inserts in batches: one round trip per few hundred rows, well
 // under PostgreSQL's 65,535 bind parameters per statement.
-async function insertAll<T extends PgTable>(db: Pick<Database, 'insert'>, table: T, rows: ReadonlyArray<InferInsertModel<T>>) {
+async function insertAll<T extends PgTable>(
+  db: Pick<Database, 'insert'>,
+  table: T,
+  rows: ReadonlyArray<InferInsertModel<T>>,
+) {
   for (let i = 0; i < rows.length; i += BATCH) {
     await db.insert(table).values(rows.slice(i, i + BATCH));
   }
@@ -121,7 +154,8 @@ function changeRequestFor(
 ): ChangeRequestRow {
   const id = rng.uuid();
   const approvalId = rng.uuid();
-  const status = entityStatus === 'PENDING' ? 'PENDING' : entityStatus === 'DECLINED' ? 'REJECTED' : 'APPROVED';
+  const status =
+    entityStatus === 'PENDING' ? 'PENDING' : entityStatus === 'DECLINED' ? 'REJECTED' : 'APPROVED';
   const decided = status !== 'PENDING';
   return {
     id,
@@ -130,7 +164,14 @@ function changeRequestFor(
     entityId,
     status,
     approvalId,
-    approvalMessage: approvalMessage({ approvalId, changeRequestId: id, entityType, entityId, orgId, createdAt }),
+    approvalMessage: approvalMessage({
+      approvalId,
+      changeRequestId: id,
+      entityType,
+      entityId,
+      orgId,
+      createdAt,
+    }),
     createdById,
     decidedById: decided ? `approver-${rng.hex(4)}` : null,
     reason: status === 'REJECTED' ? 'Details could not be verified with the counterparty' : null,
@@ -149,7 +190,8 @@ function transactionChangeRequests(
 ): ChangeRequestRow[] {
   const decidedAt = new Map<string, Date>();
   for (const e of events) {
-    if ((e.status === 'APPROVED' || e.status === 'DECLINED') && e.at) decidedAt.set(e.transactionId, e.at);
+    if ((e.status === 'APPROVED' || e.status === 'DECLINED') && e.at)
+      decidedAt.set(e.transactionId, e.at);
   }
   return rows
     .filter((r) => r.createdById && r.status !== 'DRAFT')

@@ -67,7 +67,8 @@ export async function getTransaction(
         .where(and(eq(transactions.orgId, orgId), eq(transactions.id, transactionId)))
         .limit(1)
     : [];
-  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No transaction with id "${transactionId}"`);
+  if (!row)
+    throw new ApiError(404, ERROR_CODES.notFound, `No transaction with id "${transactionId}"`);
 
   const events = await db
     .select({ status: transactionStatusEvents.status, at: transactionStatusEvents.at })

@@ -13,7 +13,12 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { BalanceChanges, Operation, Party, TransactionFees } from '../../../contract/transaction.ts';
+import type {
+  BalanceChanges,
+  Operation,
+  Party,
+  TransactionFees,
+} from '../../../contract/transaction.ts';
 
 /**
  * The embedded sandbox's own tables: the custody service the API describes.
@@ -30,8 +35,10 @@ import type { BalanceChanges, Operation, Party, TransactionFees } from '../../..
  */
 export const sandbox = pgSchema('sandbox');
 
-const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
-const updatedAt = () => timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const createdAt = () =>
+  timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
 const amount = (name: string) => numeric(name);
 
 export const organizations = sandbox.table('organizations', {

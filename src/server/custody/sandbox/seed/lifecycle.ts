@@ -25,7 +25,10 @@ const OUTGOING: readonly TransactionStatus[] = [
   'COMPLETED',
 ];
 
-export function statusPath(status: TransactionStatus, variant: LifecycleVariant): TransactionStatus[] {
+export function statusPath(
+  status: TransactionStatus,
+  variant: LifecycleVariant,
+): TransactionStatus[] {
   if (status === 'DRAFT') return ['DRAFT'];
   if (status === 'DECLINED') return ['PENDING', 'DECLINED'];
   if (status === 'FAILED') {
@@ -34,7 +37,9 @@ export function statusPath(status: TransactionStatus, variant: LifecycleVariant)
       : ['PENDING', 'APPROVED', 'SIGNED', 'SUBMITTED', 'WAITING_CONFIRMATION', 'FAILED'];
   }
   if (variant === 'incoming') {
-    return status === 'COMPLETED' ? ['WAITING_CONFIRMATION', 'COMPLETED'] : ['WAITING_CONFIRMATION'];
+    return status === 'COMPLETED'
+      ? ['WAITING_CONFIRMATION', 'COMPLETED']
+      : ['WAITING_CONFIRMATION'];
   }
   return OUTGOING.slice(0, OUTGOING.indexOf(status) + 1);
 }
@@ -60,7 +65,9 @@ function stepDuration(rng: SeedRandom, from: TransactionStatus, to: TransactionS
     case 'DECLINED':
       return rng.int(10 * MINUTE, 2 * DAY);
     case 'FAILED':
-      return from === 'APPROVED' ? rng.int(3 * SECOND, 60 * SECOND) : rng.int(30 * SECOND, 5 * MINUTE);
+      return from === 'APPROVED'
+        ? rng.int(3 * SECOND, 60 * SECOND)
+        : rng.int(30 * SECOND, 5 * MINUTE);
     default:
       return rng.int(SECOND, MINUTE);
   }

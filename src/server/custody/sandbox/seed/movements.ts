@@ -96,7 +96,15 @@ export function settle(
   const effective: Leg[] =
     legs.length > 0
       ? [...legs]
-      : [{ type: 'TRANSFER', source: fallback.source, destination: fallback.destination ?? fallback.source, chain: fee.chain, onChain: true }];
+      : [
+          {
+            type: 'TRANSFER',
+            source: fallback.source,
+            destination: fallback.destination ?? fallback.source,
+            chain: fee.chain,
+            onChain: true,
+          },
+        ];
   const feeIndex = Math.max(
     effective.findIndex((l) => l.onChain),
     0,

@@ -78,7 +78,8 @@ export class SeedRandom {
    */
   amount(minInt: number, maxInt: number, fractionDigits: number): string {
     const intPart = String(this.int(minInt, maxInt));
-    const frac = fractionDigits > 0 ? this.digits(this.int(0, fractionDigits)).replace(/0+$/, '') : '';
+    const frac =
+      fractionDigits > 0 ? this.digits(this.int(0, fractionDigits)).replace(/0+$/, '') : '';
     const text = frac ? `${intPart}.${frac}` : intPart;
     // A zero draw is rare; any positive value will do instead.
     return /^0(\.0*)?$/.test(text) ? '1' : text;

@@ -33,19 +33,123 @@ export interface AssetSpec {
 const STABLE_RANGE = [50, 250_000] as const;
 
 export const ASSET_CATALOG: readonly AssetSpec[] = [
-  { symbol: 'ETH', name: 'Ether', blockChain: 'ETHEREUM', decimals: 18, isNative: true, usdPrice: '3000', typical: [0, 40] },
-  { symbol: 'USDC', name: 'USD Coin', blockChain: 'ETHEREUM', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
-  { symbol: 'USDT', name: 'Tether USD', blockChain: 'ETHEREUM', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
-  { symbol: 'POL', name: 'Polygon Ecosystem Token', blockChain: 'POLYGON', decimals: 18, isNative: true, usdPrice: '0.4', typical: [10, 60_000] },
-  { symbol: 'USDC', name: 'USD Coin', blockChain: 'POLYGON', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
-  { symbol: 'ETH', name: 'Ether', blockChain: 'BASE', decimals: 18, isNative: true, usdPrice: '3000', typical: [0, 25] },
-  { symbol: 'USDC', name: 'USD Coin', blockChain: 'BASE', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
-  { symbol: 'BTC', name: 'Bitcoin', blockChain: 'BITCOIN', decimals: 8, isNative: true, usdPrice: '60000', typical: [0, 4] },
-  { symbol: 'SOL', name: 'Solana', blockChain: 'SOLANA', decimals: 9, isNative: true, usdPrice: '150', typical: [1, 2_500] },
-  { symbol: 'USDC', name: 'USD Coin', blockChain: 'SOLANA', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
-  { symbol: 'TRX', name: 'TRON', blockChain: 'TRON', decimals: 6, isNative: true, usdPrice: '0.12', typical: [100, 800_000] },
-  { symbol: 'USDT', name: 'Tether USD', blockChain: 'TRON', decimals: 6, isNative: false, usdPrice: '1', typical: STABLE_RANGE },
-  { symbol: 'ICP', name: 'Internet Computer', blockChain: 'ICP', decimals: 8, isNative: true, usdPrice: '10', typical: [1, 6_000] },
+  {
+    symbol: 'ETH',
+    name: 'Ether',
+    blockChain: 'ETHEREUM',
+    decimals: 18,
+    isNative: true,
+    usdPrice: '3000',
+    typical: [0, 40],
+  },
+  {
+    symbol: 'USDC',
+    name: 'USD Coin',
+    blockChain: 'ETHEREUM',
+    decimals: 6,
+    isNative: false,
+    usdPrice: '1',
+    typical: STABLE_RANGE,
+  },
+  {
+    symbol: 'USDT',
+    name: 'Tether USD',
+    blockChain: 'ETHEREUM',
+    decimals: 6,
+    isNative: false,
+    usdPrice: '1',
+    typical: STABLE_RANGE,
+  },
+  {
+    symbol: 'POL',
+    name: 'Polygon Ecosystem Token',
+    blockChain: 'POLYGON',
+    decimals: 18,
+    isNative: true,
+    usdPrice: '0.4',
+    typical: [10, 60_000],
+  },
+  {
+    symbol: 'USDC',
+    name: 'USD Coin',
+    blockChain: 'POLYGON',
+    decimals: 6,
+    isNative: false,
+    usdPrice: '1',
+    typical: STABLE_RANGE,
+  },
+  {
+    symbol: 'ETH',
+    name: 'Ether',
+    blockChain: 'BASE',
+    decimals: 18,
+    isNative: true,
+    usdPrice: '3000',
+    typical: [0, 25],
+  },
+  {
+    symbol: 'USDC',
+    name: 'USD Coin',
+    blockChain: 'BASE',
+    decimals: 6,
+    isNative: false,
+    usdPrice: '1',
+    typical: STABLE_RANGE,
+  },
+  {
+    symbol: 'BTC',
+    name: 'Bitcoin',
+    blockChain: 'BITCOIN',
+    decimals: 8,
+    isNative: true,
+    usdPrice: '60000',
+    typical: [0, 4],
+  },
+  {
+    symbol: 'SOL',
+    name: 'Solana',
+    blockChain: 'SOLANA',
+    decimals: 9,
+    isNative: true,
+    usdPrice: '150',
+    typical: [1, 2_500],
+  },
+  {
+    symbol: 'USDC',
+    name: 'USD Coin',
+    blockChain: 'SOLANA',
+    decimals: 6,
+    isNative: false,
+    usdPrice: '1',
+    typical: STABLE_RANGE,
+  },
+  {
+    symbol: 'TRX',
+    name: 'TRON',
+    blockChain: 'TRON',
+    decimals: 6,
+    isNative: true,
+    usdPrice: '0.12',
+    typical: [100, 800_000],
+  },
+  {
+    symbol: 'USDT',
+    name: 'Tether USD',
+    blockChain: 'TRON',
+    decimals: 6,
+    isNative: false,
+    usdPrice: '1',
+    typical: STABLE_RANGE,
+  },
+  {
+    symbol: 'ICP',
+    name: 'Internet Computer',
+    blockChain: 'ICP',
+    decimals: 8,
+    isNative: true,
+    usdPrice: '10',
+    typical: [1, 6_000],
+  },
 ];
 
 export function assetsOn(chain: string): AssetSpec[] {
@@ -150,7 +254,11 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
           asset: asset.symbol,
           chain: chain.value,
           // Roughly 5–40 typical transfers' worth, so seeded history looks affordable.
-          amount: rng.amount(Math.max(lo, 1) * 5, Math.max(hi, 2) * 40, Math.min(asset.decimals, 8)),
+          amount: rng.amount(
+            Math.max(lo, 1) * 5,
+            Math.max(hi, 2) * 40,
+            Math.min(asset.decimals, 8),
+          ),
           updatedAt: now,
         });
       }
@@ -182,5 +290,14 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
     };
   });
 
-  return { org, subOrgs, vaults, wallets, balances, assets, contacts, creatorIds: [rng.uuid(), rng.uuid(), rng.uuid()] };
+  return {
+    org,
+    subOrgs,
+    vaults,
+    wallets,
+    balances,
+    assets,
+    contacts,
+    creatorIds: [rng.uuid(), rng.uuid(), rng.uuid()],
+  };
 }

@@ -64,7 +64,10 @@ const MEMOS = [
 ];
 
 const REVERTS: Record<string, readonly string[]> = {
-  EVM: ['Execution reverted: ERC20: transfer amount exceeds allowance', 'Execution reverted: out of gas'],
+  EVM: [
+    'Execution reverted: ERC20: transfer amount exceeds allowance',
+    'Execution reverted: out of gas',
+  ],
   SOLANA: ['Transaction simulation failed: custom program error 0x1'],
   TRON: ['Contract validate error: account resource insufficient'],
   UTXO: ['Transaction dropped from mempool: fee below minimum relay fee'],
@@ -77,13 +80,19 @@ function plan(rng: SeedRandom, count: number): Array<[TransactionCategory, Trans
   for (const category of TRANSACTION_CATEGORIES) {
     for (const status of TRANSACTION_STATUSES) out.push([category, status]);
   }
-  while (out.length < count) out.push([rng.weighted(CATEGORY_WEIGHTS), rng.weighted(STATUS_WEIGHTS)]);
+  while (out.length < count)
+    out.push([rng.weighted(CATEGORY_WEIGHTS), rng.weighted(STATUS_WEIGHTS)]);
   return out;
 }
 
-function variantFor(rng: SeedRandom, category: TransactionCategory, status: TransactionStatus): LifecycleVariant {
+function variantFor(
+  rng: SeedRandom,
+  category: TransactionCategory,
+  status: TransactionStatus,
+): LifecycleVariant {
   const canArrive = category === 'TRANSFER' || category === 'TOKEN_TRANSFER';
-  if (canArrive && (status === 'COMPLETED' || status === 'WAITING_CONFIRMATION') && rng.chance(0.3)) return 'incoming';
+  if (canArrive && (status === 'COMPLETED' || status === 'WAITING_CONFIRMATION') && rng.chance(0.3))
+    return 'incoming';
   if (status === 'FAILED') return rng.chance(0.5) ? 'insufficient' : 'reverted';
   return 'outgoing';
 }
@@ -107,7 +116,10 @@ export function buildTransactions(ctx: ShapeContext, now: Date, count: number): 
     for (const t of times) events.push({ transactionId: row.id, status: t.status, at: t.at });
   });
 
-  assignNonces(rows, ref.vaults.map((v) => v.id));
+  assignNonces(
+    rows,
+    ref.vaults.map((v) => v.id),
+  );
   return { transactions: rows, events };
 }
 
@@ -124,7 +136,13 @@ function assemble(
   const createdAt = times[0]?.at ?? new Date();
   const native = nativeAsset(shape.chain);
   const incoming = variant === 'incoming';
-  const tier: FeeTier | null = incoming ? null : rng.weighted<FeeTier>([['HIGH', 5], ['MEDIUM', 3], ['LOW', 2]]);
+  const tier: FeeTier | null = incoming
+    ? null
+    : rng.weighted<FeeTier>([
+        ['HIGH', 5],
+        ['MEDIUM', 3],
+        ['LOW', 2],
+      ]);
   // As the engine does: the fee charged is the chosen tier's estimate when signing.
   const signedAt = times.find((t) => t.status === 'SIGNED')?.at ?? createdAt;
   const estimate = estimateFees({
@@ -134,7 +152,12 @@ function assemble(
     now: signedAt,
   });
   const feeData = feeForTier(estimate, tier ?? 'MEDIUM');
-  const fee: FeeCharge = { payer: shape.feePayer, asset: native.symbol, amount: feeData.expectedFeeInAsset, chain: shape.chain };
+  const fee: FeeCharge = {
+    payer: shape.feePayer,
+    asset: native.symbol,
+    amount: feeData.expectedFeeInAsset,
+    chain: shape.chain,
+  };
   const signed = path.includes('SIGNED') || incoming;
   const broadcast = path.includes('SUBMITTED') || incoming;
   const kind = chainInfo(shape.chain)?.kind ?? 'EVM';
@@ -142,7 +165,10 @@ function assemble(
   let operations = null;
   let balanceChanges = null;
   if (status === 'COMPLETED') {
-    const settled = settle(shape.legs, fee, { source: shape.source, ...(shape.destination ? { destination: shape.destination } : {}) });
+    const settled = settle(shape.legs, fee, {
+      source: shape.source,
+      ...(shape.destination ? { destination: shape.destination } : {}),
+    });
     operations = settled.operations;
     balanceChanges = { changes: settled.changes };
   } else if (status === 'FAILED' && variant === 'reverted') {
@@ -171,13 +197,18 @@ function assemble(
     asset: shape.asset?.symbol ?? null,
     amount: shape.amount,
     amountInUsd: shape.amount && shape.asset ? usdValue(shape.amount, shape.asset.usdPrice) : null,
-    externalId: !incoming && rng.chance(0.4) ? `nw-${shape.category.toLowerCase().replace(/_/g, '-')}-${String(index + 1).padStart(4, '0')}` : null,
+    externalId:
+      !incoming && rng.chance(0.4)
+        ? `nw-${shape.category.toLowerCase().replace(/_/g, '-')}-${String(index + 1).padStart(4, '0')}`
+        : null,
     memo: !incoming && rng.chance(0.5) ? rng.pick(MEMOS) : null,
     source: shape.source,
     destination: shape.destination,
     operations,
     balanceChanges,
-    fees: signed ? { amount: fee.amount, asset: fee.asset, amountInFiat: feeData.expectedFeeInUSD } : null,
+    fees: signed
+      ? { amount: fee.amount, asset: fee.asset, amountInFiat: feeData.expectedFeeInUSD }
+      : null,
     feeTier: tier,
     feePayerId: shape.feePayerVaultId,
     resourceType: shape.resourceType,
@@ -197,7 +228,10 @@ function assemble(
  */
 function assignNonces(rows: TransactionSeedRow[], vaultIds: readonly string[]): void {
   const sent = rows
-    .filter((r) => r.txHash && r.transactionType === 'OUTGOING' && chainInfo(r.blockChain)?.kind === 'EVM')
+    .filter(
+      (r) =>
+        r.txHash && r.transactionType === 'OUTGOING' && chainInfo(r.blockChain)?.kind === 'EVM',
+    )
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   const next = new Map<string, number>();
   for (const row of sent) {

@@ -1,5 +1,5 @@
 import { mul, round } from '../../../../contract/decimal.ts';
-import { CHAINS, chainInfo } from '../../../../contract/chains.ts';
+import { chainInfo } from '../../../../contract/chains.ts';
 import type {
   ResourceType,
   TransactionCategory,
@@ -8,9 +8,30 @@ import type {
 } from '../../../../contract/enums.ts';
 import type { Party } from '../../../../contract/transaction.ts';
 import type { BankAccountSeedRow } from './bank-account-data.ts';
-import { bankAccountParty, contactParty, externalParty, vaultParty, type Leg } from './movements.ts';
+import {
+  bankAccountParty,
+  contactParty,
+  externalParty,
+  vaultParty,
+  type Leg,
+} from './movements.ts';
+import {
+  ROUTERS,
+  STAKING_TARGETS,
+  SWAP_RATES,
+  amountOf,
+  chainFor,
+  contractDataFor,
+  stableOn,
+} from './chain-details.ts';
 import { fakeAddress, type SeedRandom } from './random.ts';
-import { assetsOn, nativeAsset, type AssetSpec, type ReferenceData, type VaultRow } from './reference-data.ts';
+import {
+  assetsOn,
+  nativeAsset,
+  type AssetSpec,
+  type ReferenceData,
+  type VaultRow,
+} from './reference-data.ts';
 
 /**
  * What each category of transaction looks like: its chain and asset, who
@@ -35,78 +56,6 @@ export interface TransactionShape {
   contractData: Record<string, unknown> | null;
 }
 
-const EVM = CHAINS.filter((c) => c.kind === 'EVM').map((c) => c.value);
-const WITH_TOKENS = ['ETHEREUM', 'POLYGON', 'BASE', 'SOLANA', 'TRON'];
-const WITH_CONTRACTS = CHAINS.filter((c) => c.contractCall !== null).map((c) => c.value);
-const STAKING = ['ETHEREUM', 'POLYGON', 'SOLANA', 'TRON', 'ICP'];
-
-const tokensOn = (chain: string) => assetsOn(chain).filter((a) => !a.isNative);
-const stableOn = (rng: SeedRandom, chain: string) => rng.pick(tokensOn(chain));
-
-function amountOf(rng: SeedRandom, asset: AssetSpec): string {
-  return rng.amount(asset.typical[0], asset.typical[1], Math.min(asset.decimals, 6));
-}
-
-export function chainFor(rng: SeedRandom, category: TransactionCategory): string {
-  switch (category) {
-    case 'TOKEN_TRANSFER':
-    case 'ON_RAMP':
-    case 'OFF_RAMP':
-      return rng.pick(WITH_TOKENS);
-    case 'SWAP':
-      return rng.pick([...EVM, 'SOLANA']);
-    case 'TOKEN_APPROVAL':
-    case 'REVOKE_TOKEN_ALLOWANCE':
-      return rng.pick(EVM);
-    case 'CONTRACT_CALL':
-      return rng.pick(WITH_CONTRACTS);
-    case 'STAKE':
-      return rng.pick(STAKING);
-    case 'DELEGATE_RESOURCE':
-      return 'TRON';
-    default:
-      return rng.pick(CHAINS).value;
-  }
-}
-
-// How many units of the stablecoin one native unit buys, and back (no division in seed maths).
-const SWAP_RATES: Record<string, { toStable: string; fromStable: string }> = {
-  ETHEREUM: { toStable: '3000', fromStable: '0.000333333' },
-  BASE: { toStable: '3000', fromStable: '0.000333333' },
-  POLYGON: { toStable: '0.4', fromStable: '2.5' },
-  SOLANA: { toStable: '150', fromStable: '0.006666666' },
-};
-
-const ROUTERS: Record<string, string> = {
-  ETHEREUM: 'Uniswap v3 router',
-  BASE: 'Aerodrome router',
-  POLYGON: 'QuickSwap router',
-  SOLANA: 'Jupiter aggregator',
-};
-
-const STAKING_TARGETS: Record<string, string> = {
-  ETHEREUM: 'Lido staking contract',
-  POLYGON: 'Polygon validator share',
-  SOLANA: 'Stake pool (Marinade)',
-  TRON: 'TRON Stake 2.0',
-  ICP: 'NNS neuron',
-};
-
-function contractDataFor(rng: SeedRandom, chain: string): Record<string, unknown> {
-  switch (chainInfo(chain)?.contractCall) {
-    case 'evm':
-      return { callData: `0xa9059cbb${rng.hex(64)}`, toAddress: fakeAddress(rng, 'EVM') };
-    case 'icp':
-      return { canisterId: 'ryjl3-tyaaa-aaaaa-aaaba-cai', method: 'icrc1_transfer', arg: `4449444c${rng.hex(24)}` };
-    case 'rawSigning':
-      return { messageHex: rng.hex(48) };
-    case 'methodParams':
-      return { method: 'freezeBalanceV2', params: { frozen_balance: rng.int(1000, 90000) * 1_000_000, resource: 'ENERGY' } };
-    default:
-      return {};
-  }
-}
-
 export interface ShapeContext {
   rng: SeedRandom;
   ref: ReferenceData;
@@ -114,7 +63,11 @@ export interface ShapeContext {
 }
 
 /** Builds one transaction's shape; `incoming` asks for value arriving from outside. */
-export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incoming: boolean): TransactionShape {
+export function shapeFor(
+  ctx: ShapeContext,
+  category: TransactionCategory,
+  incoming: boolean,
+): TransactionShape {
   const { rng, ref } = ctx;
   const chain = chainFor(rng, category);
   const native = nativeAsset(chain);
@@ -122,8 +75,15 @@ export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incom
   const vault = rng.pick(working);
   const gasVault = ref.vaults.find((v) => v.vaultType === 'GAS');
   const vp = (v: VaultRow) => vaultParty(v, ref.wallets, chain);
-  const outsider = (name?: string) => externalParty(fakeAddress(rng, chainInfo(chain)?.kind ?? 'EVM'), chain, name);
-  const leg = (source: Party, destination: Party, asset: AssetSpec, amount: string, onChain = true): Leg => ({
+  const outsider = (name?: string) =>
+    externalParty(fakeAddress(rng, chainInfo(chain)?.kind ?? 'EVM'), chain, name);
+  const leg = (
+    source: Party,
+    destination: Party,
+    asset: AssetSpec,
+    amount: string,
+    onChain = true,
+  ): Leg => ({
     type: 'TRANSFER',
     source,
     destination,
@@ -159,18 +119,29 @@ export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incom
   switch (category) {
     case 'TRANSFER':
     case 'TOKEN_TRANSFER': {
-      const asset = category === 'TOKEN_TRANSFER' ? stableOn(rng, chain) : rng.pick(assetsOn(chain));
+      const asset =
+        category === 'TOKEN_TRANSFER' ? stableOn(rng, chain) : rng.pick(assetsOn(chain));
       const amount = amountOf(rng, asset);
       set({ asset, amount });
       if (incoming) {
         const sender = outsider();
-        set({ transactionType: 'INCOMING', subCategory: 'INCOMING_TRANSFER', source: sender, destination: vp(vault), feePayer: sender, feePayerVaultId: null });
+        set({
+          transactionType: 'INCOMING',
+          subCategory: 'INCOMING_TRANSFER',
+          source: sender,
+          destination: vp(vault),
+          feePayer: sender,
+          feePayerVaultId: null,
+        });
       } else if (rng.chance(0.25)) {
         const other = rng.pick(ref.vaults.filter((v) => v.id !== vault.id));
         set({ subCategory: 'INTERNAL_TRANSFER', destination: vp(other) });
       } else {
-        const contacts = ref.contacts.filter((c) => c.blockChain === chain && c.status === 'APPROVED');
-        const to = contacts.length > 0 && rng.chance(0.8) ? contactParty(rng.pick(contacts)) : outsider();
+        const contacts = ref.contacts.filter(
+          (c) => c.blockChain === chain && c.status === 'APPROVED',
+        );
+        const to =
+          contacts.length > 0 && rng.chance(0.8) ? contactParty(rng.pick(contacts)) : outsider();
         set({ subCategory: 'EXTERNAL_TRANSFER', destination: to });
       }
       if (shape.destination) shape.legs = [leg(shape.source, shape.destination, asset, amount)];
@@ -183,7 +154,11 @@ export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incom
       const to = sellNative ? stable : native;
       const amount = amountOf(rng, from);
       const rate = SWAP_RATES[chain] ?? { toStable: '1', fromStable: '1' };
-      const received = round(mul(amount, sellNative ? rate.toStable : rate.fromStable), Math.min(to.decimals, 8), 'down');
+      const received = round(
+        mul(amount, sellNative ? rate.toStable : rate.fromStable),
+        Math.min(to.decimals, 8),
+        'down',
+      );
       const router = outsider(ROUTERS[chain]);
       set({ asset: from, amount, destination: router });
       shape.legs = [
@@ -195,8 +170,16 @@ export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incom
     case 'TOKEN_APPROVAL':
     case 'REVOKE_TOKEN_ALLOWANCE': {
       const asset = stableOn(rng, chain);
-      const amount = category === 'TOKEN_APPROVAL' ? String(rng.pick([1_000, 50_000, 1_000_000, 10_000_000])) : '0';
-      set({ subCategory: 'CONTRACT_CALL', asset, amount, destination: outsider(rng.pick(['Permit2', '1inch router', 'Aave pool'])) });
+      const amount =
+        category === 'TOKEN_APPROVAL'
+          ? String(rng.pick([1_000, 50_000, 1_000_000, 10_000_000]))
+          : '0';
+      set({
+        subCategory: 'CONTRACT_CALL',
+        asset,
+        amount,
+        destination: outsider(rng.pick(['Permit2', '1inch router', 'Aave pool'])),
+      });
       return shape;
     }
     case 'CONTRACT_CALL':
@@ -204,12 +187,22 @@ export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incom
       set({ subCategory: 'CONTRACT_CALL', asset: null, contractData: contractDataFor(rng, chain) });
       return shape;
     case 'STAKE': {
-      const sub = rng.weighted<TransactionSubCategory>([['STAKE', 6], ['UNSTAKE', 2.5], ['CLAIM', 1.5]]);
-      const amount = sub === 'CLAIM' ? rng.amount(0, 3, Math.min(native.decimals, 6)) : amountOf(rng, native);
+      const sub = rng.weighted<TransactionSubCategory>([
+        ['STAKE', 6],
+        ['UNSTAKE', 2.5],
+        ['CLAIM', 1.5],
+      ]);
+      const amount =
+        sub === 'CLAIM' ? rng.amount(0, 3, Math.min(native.decimals, 6)) : amountOf(rng, native);
       const pool = outsider(STAKING_TARGETS[chain]);
       set({ subCategory: sub, amount });
-      if (chain === 'TRON') shape.resourceType = rng.pick(['TRON_ENERGY', 'TRON_BANDWIDTH'] as const);
-      shape.legs = [sub === 'STAKE' ? leg(shape.source, pool, native, amount) : leg(pool, shape.source, native, amount)];
+      if (chain === 'TRON')
+        shape.resourceType = rng.pick(['TRON_ENERGY', 'TRON_BANDWIDTH'] as const);
+      shape.legs = [
+        sub === 'STAKE'
+          ? leg(shape.source, pool, native, amount)
+          : leg(pool, shape.source, native, amount),
+      ];
       return shape;
     }
     case 'ON_RAMP':
@@ -220,17 +213,34 @@ export function shapeFor(ctx: ShapeContext, category: TransactionCategory, incom
       const provider = outsider('Ramp provider settlement');
       set({ subCategory: category, asset, amount });
       if (category === 'ON_RAMP') {
-        set({ transactionType: 'INCOMING', source: bank, destination: vp(vault), feePayer: provider, feePayerVaultId: null });
-        shape.legs = [{ ...leg(bank, provider, asset, amount, false), type: 'DEPOSIT' }, leg(provider, vp(vault), asset, amount)];
+        set({
+          transactionType: 'INCOMING',
+          source: bank,
+          destination: vp(vault),
+          feePayer: provider,
+          feePayerVaultId: null,
+        });
+        shape.legs = [
+          { ...leg(bank, provider, asset, amount, false), type: 'DEPOSIT' },
+          leg(provider, vp(vault), asset, amount),
+        ];
       } else {
         shape.destination = bank;
-        shape.legs = [leg(shape.source, provider, asset, amount), { ...leg(provider, bank, asset, amount, false), type: 'WITHDRAW' }];
+        shape.legs = [
+          leg(shape.source, provider, asset, amount),
+          { ...leg(provider, bank, asset, amount, false), type: 'WITHDRAW' },
+        ];
       }
       return shape;
     }
     case 'DELEGATE_RESOURCE': {
-      const lessees = ref.contacts.filter((c) => c.blockChain === 'TRON' && c.status === 'APPROVED');
-      const to = lessees.length > 0 && rng.chance(0.7) ? contactParty(rng.pick(lessees)) : vp(rng.pick(ref.vaults.filter((v) => v.id !== vault.id)));
+      const lessees = ref.contacts.filter(
+        (c) => c.blockChain === 'TRON' && c.status === 'APPROVED',
+      );
+      const to =
+        lessees.length > 0 && rng.chance(0.7)
+          ? contactParty(rng.pick(lessees))
+          : vp(rng.pick(ref.vaults.filter((v) => v.id !== vault.id)));
       set({
         subCategory: 'DELEGATE_RESOURCE',
         amount: amountOf(rng, native),
