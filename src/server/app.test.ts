@@ -1,0 +1,117 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiErrorBody } from '../contract/common.ts';
+import { paths } from '../contract/paths.ts';
+import { createApp } from './app.ts';
+import type { CustodyBackend } from './custody/backend.ts';
+import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
+import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
+import { createTestApp, type TestApp } from './test/test-app.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** A logger whose lines the test can read. */
+function capturingLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+function appWith(backend: CustodyBackend, database = t.database) {
+  const { logger, lines } = capturingLogger();
+  return {
+    app: createApp({ config: { staticDir: '/nonexistent' }, backend, database, logger }),
+    lines,
+  };
+}
+
+describe('/healthz', () => {
+  it('answers 200 with the database ok', async () => {
+    const res = await t.getJson('/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'ok', db: 'ok', backend: 'sandbox' });
+  });
+
+  it('answers 503 when the database does not', async () => {
+    const broken = {
+      driver: 'pglite' as const,
+      ping: () => Promise.reject(new Error('connection refused')),
+    };
+    const { app } = appWith(createSandboxBackend({ db: t.db }), { ...t.database, ...broken });
+    const res = await app.request('/healthz');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ status: 'unavailable', db: 'error' });
+  });
+});
+
+describe('errors', () => {
+  it('answers an unknown /api route with 404 ROUTE_NOT_FOUND JSON', async () => {
+    for (const url of ['/api/external/nothing/', '/api/nothing', '/auth/nothing']) {
+      const res = await t.getJson(url);
+      expect(res.status, url).toBe(404);
+      expect(ApiErrorBody.parse(res.body).code).toBe('ROUTE_NOT_FOUND');
+    }
+    const noSlash = await t.getJson('/api/external/transactions');
+    expect(ApiErrorBody.parse(noSlash.body).message).toMatch(/end with a slash/);
+  });
+
+  it('turns an unexpected failure into a 500 that reveals nothing, and logs it', async () => {
+    const failing = {
+      ...createSandboxBackend({ db: t.db }),
+      listTransactions: () => Promise.reject(new Error('relation "secret_table" does not exist')),
+    };
+    const { app, lines } = appWith(failing);
+    const res = await app.request(paths.transactions(), {
+      headers: { 'X-Request-Id': 'req-500-test' },
+    });
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ message: 'Internal error', code: 'INTERNAL_ERROR' });
+    expect(text).not.toContain('secret_table');
+    const logged = lines.find((l) => l['msg'] === 'unhandled error');
+    expect(logged?.['reqId']).toBe('req-500-test');
+    expect(JSON.stringify(logged)).toContain('secret_table');
+  });
+
+  it('answers upstream mode with 503 UPSTREAM_UNAVAILABLE rather than pretending', async () => {
+    const { app } = appWith(createUpstreamBackend('https://custody.example.com'));
+    const res = await app.request(paths.bankAccounts());
+    expect(res.status).toBe(503);
+    expect(ApiErrorBody.parse(await res.json()).code).toBe('UPSTREAM_UNAVAILABLE');
+  });
+});
+
+describe('request handling', () => {
+  it('gives every response a request id, keeping a caller’s own', async () => {
+    const own = await t.app.request('/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
+    expect(own.headers.get('X-Request-Id')).toBe('abc-123');
+    const made = await t.app.request('/healthz');
+    expect(made.headers.get('X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('marks API answers uncacheable, since they can hold full account numbers', async () => {
+    const res = await t.app.request(paths.bankAccounts());
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+  });
+
+  it('logs one line per request with the request id, without the query string', async () => {
+    const { app, lines } = appWith(createSandboxBackend({ db: t.db }));
+    await app.request(`${paths.transactions()}?externalId=private-ref`, {
+      headers: { 'X-Request-Id': 'log-line' },
+    });
+    const line = lines.find((l) => l['reqId'] === 'log-line' && l['msg'] === 'request');
+    expect(line).toMatchObject({ method: 'GET', path: paths.transactions(), status: 200 });
+    expect(JSON.stringify(lines)).not.toContain('private-ref');
+  });
+});

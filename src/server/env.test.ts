@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env.ts';
+
+const cwd = '/srv/console';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, cwd);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    expect(loadConfig({}, cwd)).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.join(cwd, '.data'),
+      databaseUrl: undefined,
+      custody: { backend: 'sandbox' },
+      sandbox: { timeScale: 1 },
+      logLevel: 'info',
+      staticDir: path.join(cwd, 'dist/web'),
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '0',
+        HOST: '0.0.0.0',
+        DATA_DIR: '/var/lib/console',
+        DATABASE_URL: 'postgres://u:p@db:5432/custody',
+        SANDBOX_TIME_SCALE: '60',
+        LOG_LEVEL: 'silent',
+        STATIC_DIR: 'build',
+      },
+      cwd,
+    );
+    expect(config).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/console',
+      databaseUrl: 'postgres://u:p@db:5432/custody',
+      sandbox: { timeScale: 60 },
+      logLevel: 'silent',
+      staticDir: path.join(cwd, 'build'),
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '  ', LOG_LEVEL: '' }, cwd)).toMatchObject({
+      port: 8080,
+      databaseUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('names each bad variable at once', () => {
+    const list = problems({
+      PORT: 'eighty',
+      SANDBOX_TIME_SCALE: '0',
+      LOG_LEVEL: 'loud',
+      CUSTODY_BACKEND: 'mock',
+    });
+    expect(list.map((p) => p.split(':')[0]).sort()).toEqual([
+      'CUSTODY_BACKEND',
+      'LOG_LEVEL',
+      'PORT',
+      'SANDBOX_TIME_SCALE',
+    ]);
+    expect(list.join('\n')).toContain('"eighty"');
+  });
+
+  it.each([['70000'], ['-1'], ['8080.5']])('refuses PORT=%s', (port) => {
+    expect(problems({ PORT: port })[0]).toMatch(/^PORT:/);
+  });
+
+  it('refuses a DATABASE_URL that is not PostgreSQL, without echoing it', () => {
+    const [problem] = problems({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    expect(problem).toMatch(/^DATABASE_URL:/);
+    expect(problem).not.toContain('hunter2');
+  });
+
+  it('requires the upstream settings only in upstream mode, never echoing secrets', () => {
+    expect(problems({ CUSTODY_BACKEND: 'upstream' }).map((p) => p.split(':')[0])).toEqual([
+      'CUSTODY_BASE_URL',
+      'CUSTODY_API_KEY',
+      'CUSTODY_PRIVATE_KEY',
+    ]);
+    const config = loadConfig(
+      {
+        CUSTODY_BACKEND: 'upstream',
+        CUSTODY_BASE_URL: 'https://custody.example.com',
+        CUSTODY_API_KEY: 'k',
+        CUSTODY_PRIVATE_KEY: 'pk',
+      },
+      cwd,
+    );
+    expect(config.custody).toEqual({
+      backend: 'upstream',
+      baseUrl: 'https://custody.example.com',
+      apiKey: 'k',
+      privateKey: 'pk',
+    });
+    // Sandbox mode ignores them.
+    expect(loadConfig({ CUSTODY_API_KEY: 'k' }, cwd).custody).toEqual({ backend: 'sandbox' });
+  });
+});

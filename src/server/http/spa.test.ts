@@ -1,0 +1,109 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../app.ts';
+import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+
+// No database needed: the SPA routes never touch it.
+const database = { driver: 'pglite' as const, ping: async () => {} };
+const backend = createUpstreamBackend('https://custody.example.com');
+const INDEX =
+  '<!doctype html><html><body><div id="root"></div><script src="/assets/index-abc123.js"></script></body></html>';
+
+let dir: string;
+let app: App;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'spa-test-'));
+  await mkdir(path.join(dir, 'assets'));
+  await writeFile(path.join(dir, 'index.html'), INDEX);
+  await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+  await writeFile(path.join(dir, 'assets', 'index-abc123.css'), 'body{}');
+  await writeFile(path.join(dir, 'favicon.svg'), '<svg/>');
+  app = createApp({
+    config: { staticDir: dir },
+    backend,
+    database,
+    logger: pino({ level: 'silent' }),
+  });
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const html = { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } };
+
+describe('serving the SPA', () => {
+  it('serves hashed assets for a year, immutable', async () => {
+    const res = await app.request('/assets/index-abc123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('Content-Type')).toMatch(/javascript/);
+    expect(await res.text()).toBe('console.log("app")');
+    expect((await app.request('/assets/index-abc123.css')).headers.get('Content-Type')).toMatch(
+      /css/,
+    );
+  });
+
+  it('answers a missing asset with 404, never with index.html', async () => {
+    const res = await app.request('/assets/index-old999.js', html);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('<div id="root">');
+  });
+
+  it('serves index.html uncached at / and for client routes, query strings included', async () => {
+    for (const url of [
+      '/',
+      '/index.html',
+      '/transactions',
+      '/transactions?status=PENDING&cursor=abc',
+      '/bank-accounts/123',
+    ]) {
+      const res = await app.request(url, html);
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('Cache-Control'), url).toBe('no-cache');
+      expect(res.headers.get('Content-Type'), url).toMatch(/text\/html/);
+      expect(await res.text(), url).toBe(INDEX);
+    }
+  });
+
+  it('serves index.html to clients that accept anything (curl)', async () => {
+    const res = await app.request('/transactions', { headers: { Accept: '*/*' } });
+    expect(res.status).toBe(200);
+  });
+
+  it('serves other files from the build with a short cache', async () => {
+    const res = await app.request('/favicon.svg');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('public, max-age=3600');
+  });
+
+  it('does not answer API, auth or non-HTML requests with the SPA', async () => {
+    const api = await app.request('/api/nothing', html);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+    expect((await app.request('/auth/login', html)).status).toBe(404);
+    expect(
+      (await app.request('/transactions', { headers: { Accept: 'application/json' } })).status,
+    ).toBe(404);
+    expect((await app.request('/transactions', { ...html, method: 'POST' })).status).toBe(404);
+  });
+
+  it('refuses paths that climb out of the build directory', async () => {
+    // (A literal ../ is resolved by URL parsing before it reaches the server.)
+    const res = await app.request('/assets/..%2f..%2fpackage.json');
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('dependencies');
+  });
+
+  it('says to build the SPA when it is not built', async () => {
+    const bare = createApp({
+      config: { staticDir: path.join(dir, 'missing') },
+      backend,
+      database,
+      logger: pino({ level: 'silent' }),
+    });
+    const res = await bare.request('/transactions', html);
+    expect(res.status).toBe(503);
+    expect(await res.text()).toMatch(/npm run build/);
+  });
+});

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { InferInsertModel } from 'drizzle-orm';
+import { CHAINS } from '../../contract/chains.ts';
+import type { Database } from '../db/client.ts';
+import {
+  bankAccounts,
+  contacts,
+  organizations,
+  subOrgs,
+  transactionStatusEvents,
+  transactions,
+  vaultBalances,
+  vaults,
+  wallets,
+} from '../db/schema/sandbox.ts';
+
+/**
+ * Rows a test makes for itself, so what it asserts on is its own data and
+ * not something another test (or the seed) happens to have left.
+ * Defaults are valid and boring; pass what the test is about.
+ */
+
+type Insert<T extends Parameters<Database['insert']>[0]> = InferInsertModel<T>;
+
+export async function createOrg(db: Database, name = 'Test Org') {
+  const [row] = await db.insert(organizations).values({ id: randomUUID(), name }).returning();
+  if (!row) throw new Error('createOrg: nothing inserted');
+  return row;
+}
+
+export async function createSubOrg(db: Database, orgId: string, name = 'Test Sub-org') {
+  const [row] = await db.insert(subOrgs).values({ id: randomUUID(), orgId, name }).returning();
+  if (!row) throw new Error('createSubOrg: nothing inserted');
+  return row;
+}
+
+export async function createVault(
+  db: Database,
+  values: Partial<Insert<typeof vaults>> & { orgId: string },
+  balances: Array<{ asset: string; chain: string; amount: string }> = [],
+) {
+  const [row] = await db
+    .insert(vaults)
+    .values({ id: randomUUID(), vaultName: 'Test Vault', vaultType: 'DEFAULT', ...values })
+    .returning();
+  if (!row) throw new Error('createVault: nothing inserted');
+  await db.insert(wallets).values(
+    CHAINS.map((c) => ({
+      id: randomUUID(),
+      vaultId: row.id,
+      blockchain: c.value,
+      address: `addr-${c.value}-${row.id}`,
+    })),
+  );
+  if (balances.length > 0)
+    await db.insert(vaultBalances).values(balances.map((b) => ({ vaultId: row.id, ...b })));
+  return row;
+}
+
+export async function createTransaction(
+  db: Database,
+  values: Partial<Insert<typeof transactions>> & { orgId: string },
+) {
+  const [row] = await db
+    .insert(transactions)
+    .values({
+      id: randomUUID(),
+      status: 'COMPLETED',
+      category: 'TRANSFER',
+      subCategory: 'EXTERNAL_TRANSFER',
+      transactionType: 'OUTGOING',
+      blockChain: 'ETHEREUM',
+      asset: 'ETH',
+      amount: '1.5',
+      ...values,
+    })
+    .returning();
+  if (!row) throw new Error('createTransaction: nothing inserted');
+  await db
+    .insert(transactionStatusEvents)
+    .values({ transactionId: row.id, status: row.status, at: row.createdAt });
+  return row;
+}
+
+export async function createBankAccount(
+  db: Database,
+  values: Partial<Insert<typeof bankAccounts>> & { orgId: string },
+) {
+  const [row] = await db
+    .insert(bankAccounts)
+    .values({
+      id: randomUUID(),
+      createdById: 'test-user',
+      status: 'PENDING',
+      paymentMethod: 'US_ACH',
+      accountName: 'Test Holder',
+      accountNumber: '123456789',
+      routingNumber: '021000021',
+      bankName: 'Test Bank',
+      country: 'US',
+      ...values,
+    })
+    .returning();
+  if (!row) throw new Error('createBankAccount: nothing inserted');
+  return row;
+}
+
+export async function createContact(
+  db: Database,
+  values: Partial<Insert<typeof contacts>> & { orgId: string },
+) {
+  const [row] = await db
+    .insert(contacts)
+    .values({
+      id: randomUUID(),
+      name: 'Test Contact',
+      blockChain: 'ETHEREUM',
+      address: `0x${randomUUID().replace(/-/g, '')}`,
+      status: 'APPROVED',
+      assetList: ['ETH'],
+      ...values,
+    })
+    .returning();
+  if (!row) throw new Error('createContact: nothing inserted');
+  return row;
+}
+
+/** Distinct, ordered timestamps for rows whose order a test asserts: `minutesAgo(3)` is older than `minutesAgo(1)`. */
+export function minutesAgo(minutes: number, from: Date = new Date()): Date {
+  return new Date(from.getTime() - minutes * 60_000);
+}
