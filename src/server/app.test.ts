@@ -83,6 +83,24 @@ describe('errors', () => {
     expect(JSON.stringify(logged)).toContain('secret_table');
   });
 
+  it('answers a value the database refuses with 400, not 500', async () => {
+    const refusing = {
+      ...createSandboxBackend({ db: t.db }),
+      listTransactions: () =>
+        Promise.reject(
+          new Error('Failed query', {
+            cause: Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), {
+              code: '22021',
+            }),
+          }),
+        ),
+    };
+    const { app } = appWith(refusing);
+    const res = await app.request(paths.transactions());
+    expect(res.status).toBe(400);
+    expect(ApiErrorBody.parse(await res.json()).code).toBe('VALIDATION_ERROR');
+  });
+
   it('answers upstream mode with 503 UPSTREAM_UNAVAILABLE rather than pretending', async () => {
     const { app } = appWith(createUpstreamBackend('https://custody.example.com'));
     const res = await app.request(paths.bankAccounts());

@@ -10,6 +10,7 @@ import { custodyRoutes } from './custody/routes/custody.routes.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
+import { isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { spaRoutes } from './http/spa.ts';
 
@@ -98,10 +99,19 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
         error.status,
       );
     }
-    (c.get('log') ?? logger).error(
-      { err: error, method: c.req.method, path: c.req.path },
-      'unhandled error',
-    );
+    const log = c.get('log') ?? logger;
+    if (isDataException(error)) {
+      // Logged as an error all the same: it may be a value we computed, not one we were sent.
+      log.error({ err: error, method: c.req.method, path: c.req.path }, 'database refused a value');
+      return c.json(
+        {
+          message: 'A parameter has a value the database cannot accept',
+          code: ERROR_CODES.validation,
+        },
+        400,
+      );
+    }
+    log.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return c.json({ message: 'Internal error', code: ERROR_CODES.internal }, 500);
   });
 

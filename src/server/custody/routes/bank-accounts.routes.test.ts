@@ -135,6 +135,11 @@ describe('GET /api/external/bank_accounts/', () => {
     await expectError(`${paths.bankAccounts()}?limit=${limit}`, 400, 'INVALID_LIMIT');
   });
 
+  it('refuses control characters in a filter, and treats such an id as unknown', async () => {
+    await expectError(`${paths.bankAccounts()}?subOrgId=a%00b`, 400, 'INVALID_FILTER');
+    await expectError(paths.bankAccount('\u0000'), 404, 'NOT_FOUND');
+  });
+
   it('refuses a bad cursor with 400 INVALID_CURSOR', async () => {
     await expectError(`${paths.bankAccounts()}?cursor=abc.def`, 400, 'INVALID_CURSOR');
   });

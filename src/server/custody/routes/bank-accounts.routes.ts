@@ -4,7 +4,7 @@ import { routes } from '../../../contract/paths.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from './context.ts';
-import { parseFilters, parsePageRequest } from './list-query.ts';
+import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
 
 /** Endpoints 1 (list) and 2 (get). Responses carry full numbers; the SPA masks them. */
 export function bankAccountRoutes(backend: CustodyBackend) {
@@ -15,6 +15,8 @@ export function bankAccountRoutes(backend: CustodyBackend) {
       return c.json(await backend.listBankAccounts(custodyContext(c), query));
     })
     .get(routes.bankAccount, async (c) => {
-      return c.json(await backend.getBankAccount(custodyContext(c), c.req.param('bankAccountId')));
+      return c.json(
+        await backend.getBankAccount(custodyContext(c), pathId(c, 'bankAccountId', 'bank account')),
+      );
     });
 }

@@ -28,18 +28,26 @@ export function parsePageRequest(c: Context): PageRequest {
   return { limit: parsed.data.limit ?? DEFAULT_PAGE_SIZE, cursor: parsed.data.cursor };
 }
 
+// No identifier, name or code the API deals in contains control characters,
+// and PostgreSQL refuses NUL in text outright.
+const CONTROL_CHARACTERS = /\p{Cc}/u;
+
 export function parseFilters<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
   const raw: Record<string, string> = {};
+  const fields: Array<{ field: string; message: string }> = [];
   for (const key of Object.keys(schema.shape)) {
     const value = c.req.query(key);
-    if (value !== undefined) raw[key] = value;
+    if (value === undefined) continue;
+    if (CONTROL_CHARACTERS.test(value))
+      fields.push({ field: key, message: `${key} must not contain control characters` });
+    raw[key] = value;
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => ({
-      field: issue.path.map(String).join('.'),
-      message: issue.message,
-    }));
+  if (!parsed.success || fields.length > 0) {
+    for (const issue of parsed.error?.issues ?? []) {
+      const field = issue.path.map(String).join('.');
+      if (!fields.some((f) => f.field === field)) fields.push({ field, message: issue.message });
+    }
     throw new ApiError(
       400,
       ERROR_CODES.invalidFilter,
@@ -48,4 +56,16 @@ export function parseFilters<S extends z.ZodObject>(c: Context, schema: S): z.ou
     );
   }
   return parsed.data;
+}
+
+/**
+ * A resource id from the path. One that no record could have (control
+ * characters, absurd length) is simply not found; it never reaches the database.
+ */
+export function pathId(c: Context, name: string, resource: string): string {
+  const id = c.req.param(name) ?? '';
+  if (id === '' || id.length > 200 || CONTROL_CHARACTERS.test(id)) {
+    throw new ApiError(404, ERROR_CODES.notFound, `No ${resource} with that id`);
+  }
+  return id;
 }

@@ -4,7 +4,7 @@ import { routes } from '../../../contract/paths.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from './context.ts';
-import { parseFilters, parsePageRequest } from './list-query.ts';
+import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
 
 // The contract names these filters (DESIGN.md §3) but has no schema for them.
 const VaultFilters = z.object({ vaultName: z.string().trim().min(1).max(200).optional() });
@@ -19,10 +19,10 @@ export function referenceRoutes(backend: CustodyBackend) {
       return c.json(await backend.listVaults(custodyContext(c), query));
     })
     .get(routes.vault, async (c) =>
-      c.json(await backend.getVault(custodyContext(c), c.req.param('vaultId'))),
+      c.json(await backend.getVault(custodyContext(c), pathId(c, 'vaultId', 'vault'))),
     )
     .get(routes.vaultBalances, async (c) =>
-      c.json(await backend.getVaultBalances(custodyContext(c), c.req.param('vaultId'))),
+      c.json(await backend.getVaultBalances(custodyContext(c), pathId(c, 'vaultId', 'vault'))),
     )
     .get(routes.contacts, async (c) => {
       const page = parsePageRequest(c);

@@ -257,6 +257,21 @@ describe('GET /api/external/transactions/', () => {
     expect(body.fields?.[0]?.field).toBe(field);
   });
 
+  it('answers hostile values with 4xx, never 5xx', async () => {
+    await expectError(`${paths.transactions()}?vaultId=%00`, 400, 'INVALID_FILTER');
+    await expectError(`${paths.transactions()}?asset=US%0ADC`, 400, 'INVALID_FILTER');
+    await expectError(paths.transaction('a\u0000b'), 404, 'NOT_FOUND');
+    await expectError(paths.transaction('x'.repeat(5000)), 404, 'NOT_FOUND');
+    // Valid ISO 8601, but outside what PostgreSQL stores: no rows are out there.
+    for (const query of [
+      'createdAtGte=0000-01-01T00:00:00Z',
+      'createdAtLte=9999-12-31T23:59:59Z',
+    ]) {
+      const res = await t.getJson(`${paths.transactions()}?${query}`);
+      expect(res.status, query).toBe(200);
+    }
+  });
+
   it('ignores query parameters it does not know', async () => {
     const res = await t.getJson(`${paths.transactions()}?colour=blue`);
     expect(res.status).toBe(200);

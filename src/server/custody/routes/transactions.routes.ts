@@ -4,7 +4,7 @@ import { TransactionFilters } from '../../../contract/transaction.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from './context.ts';
-import { parseFilters, parsePageRequest } from './list-query.ts';
+import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
 
 /** Endpoints 4 (list) and 5 (get). */
 export function transactionRoutes(backend: CustodyBackend) {
@@ -15,6 +15,8 @@ export function transactionRoutes(backend: CustodyBackend) {
       return c.json(await backend.listTransactions(custodyContext(c), query));
     })
     .get(routes.transaction, async (c) => {
-      return c.json(await backend.getTransaction(custodyContext(c), c.req.param('transactionId')));
+      return c.json(
+        await backend.getTransaction(custodyContext(c), pathId(c, 'transactionId', 'transaction')),
+      );
     });
 }

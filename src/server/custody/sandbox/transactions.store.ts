@@ -10,6 +10,15 @@ import { toWireTransaction } from './mappers.ts';
 
 /** Reads of endpoints 4 and 5 over the sandbox's tables. */
 
+// Valid ISO timestamps PostgreSQL cannot store (year 0000, say) would fail the
+// query; no row lies outside these bounds, so clamping keeps the meaning.
+const EARLIEST = new Date('1900-01-01T00:00:00.000Z');
+const LATEST = new Date('9999-12-31T23:59:59.999Z');
+function storableTime(iso: string): Date {
+  const time = new Date(iso);
+  return time < EARLIEST ? EARLIEST : time > LATEST ? LATEST : time;
+}
+
 export async function listTransactions(
   db: Database,
   orgId: string | null,
@@ -26,8 +35,8 @@ export async function listTransactions(
     query.asset ? eq(transactions.asset, query.asset) : undefined,
     query.externalId ? eq(transactions.externalId, query.externalId) : undefined,
     query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
-    query.createdAtGte ? gte(transactions.createdAt, new Date(query.createdAtGte)) : undefined,
-    query.createdAtLte ? lte(transactions.createdAt, new Date(query.createdAtLte)) : undefined,
+    query.createdAtGte ? gte(transactions.createdAt, storableTime(query.createdAtGte)) : undefined,
+    query.createdAtLte ? lte(transactions.createdAt, storableTime(query.createdAtLte)) : undefined,
     position ? after(transactions, position) : undefined,
   ];
 
