@@ -44,6 +44,12 @@ const amount = (name: string) => numeric(name);
 export const organizations = sandbox.table('organizations', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
+  /**
+   * Approval policy: may an API user approve a change request it created
+   * itself? The provider SDK's create-and-approve helpers expect yes. Staff
+   * never approve their own (four-eyes), whatever this says.
+   */
+  apiUserSelfApproval: boolean('api_user_self_approval').notNull().default(true),
   createdAt: createdAt(),
 });
 
@@ -100,12 +106,18 @@ export const vaultBalances = sandbox.table(
     asset: text('asset').notNull(),
     chain: text('chain').notNull(),
     amount: amount('amount').notNull().default('0'),
+    /**
+     * Reserved at signing by transactions not yet completed (amount + fee),
+     * so concurrent spends from one vault can never overdraw it.
+     */
+    held: amount('held').notNull().default('0'),
     updatedAt: updatedAt(),
   },
   (t) => [
     primaryKey({ columns: [t.vaultId, t.asset, t.chain] }),
     // The last line of defence for "balances never go negative".
     check('vault_balances_non_negative', sql`amount >= 0`),
+    check('vault_balances_held_within_amount', sql`held >= 0 AND held <= amount`),
   ],
 );
 
@@ -180,11 +192,18 @@ export const transactions = sandbox.table(
     nonce: integer('nonce'),
     error: text('error'),
     createdById: text('created_by_id'),
+    /** API_USER | STAFF: who created it, for the approval policy. */
+    createdByType: text('created_by_type'),
+    /** When the lifecycle simulator should next move this transaction; null when it waits or is terminal. */
+    nextStepAt: timestamp('next_step_at', { withTimezone: true, precision: 3 }),
+    /** The sandbox's outcome for this transaction, fixed at creation (e.g. a simulated revert). */
+    simulation: jsonb('simulation').$type<Record<string, unknown>>(),
     isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    index('transactions_next_step_idx').on(t.nextStepAt).where(sql`next_step_at IS NOT NULL`),
     // Keyset paging reads these backwards (created_at DESC, id DESC; id breaks
     // ties). Plain ascending columns on purpose: drizzle's .desc() writes
     // DESC NULLS LAST, which no longer matches a plain ORDER BY … DESC.
@@ -265,7 +284,10 @@ export const changeRequests = sandbox.table(
     approvalId: text('approval_id').notNull().unique(),
     approvalMessage: text('approval_message').notNull(),
     createdById: text('created_by_id').notNull(),
+    /** API_USER | STAFF */
+    createdByType: text('created_by_type').notNull().default('API_USER'),
     decidedById: text('decided_by_id'),
+    decidedByType: text('decided_by_type'),
     reason: text('reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -285,3 +307,14 @@ export const apiUsers = sandbox.table('api_users', {
   publicKey: text('public_key').notNull(),
   createdAt: createdAt(),
 });
+
+/** Request-token ids already used: a `jti` is accepted once within its token's lifetime. */
+export const usedTokenIds = sandbox.table(
+  'used_token_ids',
+  {
+    jti: text('jti').primaryKey(),
+    apiUserId: text('api_user_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('used_token_ids_expires_idx').on(t.expiresAt)],
+);

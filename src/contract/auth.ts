@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { IsoTimestamp, listEnvelope } from './common.ts';
+
+/**
+ * The console's own wire format for staff sign-in, staff management and the
+ * audit log. Not part of the custody API: these live under /auth and
+ * /api/console on the console server.
+ */
+
+export const STAFF_ROLES = ['viewer', 'initiator', 'approver', 'admin'] as const;
+export const StaffRole = z.enum(STAFF_ROLES);
+export type StaffRole = z.infer<typeof StaffRole>;
+
+export const LoginRequest = z.strictObject({
+  email: z.string().trim().toLowerCase().email('email must be an email address'),
+  password: z.string().min(1, 'password is required').max(1024, 'password is too long'),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const StaffMember = z.looseObject({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: StaffRole,
+  /** Sub-organizations the member may act in; null means all of them. */
+  subOrgIds: z.array(z.string()).nullable(),
+  disabled: z.boolean(),
+  createdAt: z.string().optional(),
+});
+export type StaffMember = z.infer<typeof StaffMember>;
+
+export const SessionResponse = z.looseObject({
+  member: StaffMember,
+  orgId: z.string().optional(),
+  csrfToken: z.string(),
+  /** Absolute expiry (8 h after sign-in) and idle expiry (30 min after the last request). */
+  expiresAt: z.string(),
+  idleExpiresAt: z.string(),
+});
+export type SessionResponse = z.infer<typeof SessionResponse>;
+
+/** Staff passwords: long enough to resist guessing, no composition rules (NIST 800-63B). */
+export const StaffPassword = z
+  .string()
+  .min(12, 'password must be at least 12 characters')
+  .max(1024, 'password must be at most 1024 characters');
+
+export const StaffCreateRequest = z.strictObject({
+  email: z.string().trim().toLowerCase().email('email must be an email address'),
+  name: z.string().trim().min(1, 'name is required').max(120, 'name must be at most 120 characters'),
+  role: StaffRole,
+  subOrgIds: z.array(z.string().min(1)).nullable().optional(),
+  password: StaffPassword,
+});
+export type StaffCreateRequest = z.infer<typeof StaffCreateRequest>;
+
+export const StaffUpdateRequest = z.strictObject({
+  name: z.string().trim().min(1).max(120).optional(),
+  role: StaffRole.optional(),
+  subOrgIds: z.array(z.string().min(1)).nullable().optional(),
+  disabled: z.boolean().optional(),
+});
+export type StaffUpdateRequest = z.infer<typeof StaffUpdateRequest>;
+
+export const StaffListResponse = listEnvelope(StaffMember);
+
+export const AUDIT_OUTCOMES = ['success', 'denied', 'failed'] as const;
+export const AuditOutcome = z.enum(AUDIT_OUTCOMES);
+
+export const AuditEntry = z.looseObject({
+  id: z.string(),
+  at: z.string(),
+  actorType: z.string(),
+  actorId: z.string().nullable(),
+  actorName: z.string().nullable().optional(),
+  action: z.string(),
+  entityType: z.string().nullable(),
+  entityId: z.string().nullable(),
+  summary: z.string(),
+  outcome: AuditOutcome,
+  requestId: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export const AuditListResponse = listEnvelope(AuditEntry);
+export type AuditListResponse = z.infer<typeof AuditListResponse>;
+
+export const AuditFilters = z.object({
+  actorId: z.string().min(1).optional(),
+  action: z.string().min(1).optional(),
+  entityType: z.string().min(1).optional(),
+  entityId: z.string().min(1).optional(),
+  outcome: AuditOutcome.optional(),
+  atGte: IsoTimestamp.optional(),
+  atLte: IsoTimestamp.optional(),
+});
+export type AuditFilters = z.infer<typeof AuditFilters>;
+
+export const CSRF_HEADER = 'X-CSRF-Token';
+export const SESSION_COOKIE = 'cc_session';
+
+export const authPaths = {
+  login: '/auth/login',
+  logout: '/auth/logout',
+  session: '/auth/session',
+  staff: '/api/console/staff/',
+  staffMember: (id: string) => `/api/console/staff/${encodeURIComponent(id)}/`,
+  audit: '/api/console/audit/',
+  revealBankAccount: (id: string) => `/api/console/bank_accounts/${encodeURIComponent(id)}/reveal/`,
+} as const;

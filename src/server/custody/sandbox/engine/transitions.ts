@@ -1,0 +1,74 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { TransactionStatus } from '../../../../contract/enums.ts';
+import type { Database } from '../../../db/client.ts';
+import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
+
+/**
+ * The allowed edges of the transaction lifecycle. Every status change in the
+ * sandbox goes through `transition`, so the timeline and this table can
+ * never disagree. Terminal statuses have no way out.
+ */
+export const ALLOWED_TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
+  DRAFT: ['PENDING'],
+  PENDING: ['APPROVED', 'DECLINED', 'FAILED'],
+  APPROVED: ['SIGNED', 'FAILED'],
+  SIGNED: ['SUBMITTED', 'FAILED'],
+  SUBMITTED: ['WAITING_CONFIRMATION', 'FAILED'],
+  WAITING_CONFIRMATION: ['COMPLETED', 'FAILED'],
+  COMPLETED: [],
+  FAILED: [],
+  DECLINED: [],
+};
+
+export function isAllowedTransition(from: TransactionStatus, to: TransactionStatus): boolean {
+  return ALLOWED_TRANSITIONS[from].includes(to);
+}
+
+/** A database or an open database transaction: both run queries the same way. */
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+
+type TransactionRowPatch = Partial<typeof transactions.$inferInsert>;
+
+export interface TransitionInput {
+  transactionId: string;
+  from: TransactionStatus;
+  to: TransactionStatus;
+  at: Date;
+  /** When the simulator should move it next; null to stop (terminal, or waiting for a decision). */
+  nextStepAt: Date | null;
+  /** Other columns to set in the same statement (txHash, nonce, error, operations…). */
+  patch?: TransactionRowPatch;
+}
+
+/**
+ * Moves one transaction from `from` to `to` and records the event, only if it
+ * is still in `from`: a second runner, a restart or a concurrent decision
+ * that lost the race gets `false` and changes nothing. Call it inside the
+ * database transaction that makes the step's other effects (balances), so a
+ * crash can never keep one without the other.
+ */
+export async function transition(db: Executor, input: TransitionInput): Promise<boolean> {
+  if (!isAllowedTransition(input.from, input.to)) {
+    throw new Error(`transaction lifecycle has no edge ${input.from} → ${input.to}`);
+  }
+  const moved = await db
+    .update(transactions)
+    .set({
+      ...input.patch,
+      status: input.to,
+      updatedAt: input.at,
+      nextStepAt: input.nextStepAt,
+    })
+    .where(and(eq(transactions.id, input.transactionId), eq(transactions.status, input.from)))
+    .returning({ id: transactions.id });
+  if (moved.length === 0) return false;
+  await db
+    .insert(transactionStatusEvents)
+    .values({ transactionId: input.transactionId, status: input.to, at: input.at });
+  return true;
+}
+
+/** Locks a transaction row for the rest of the database transaction. */
+export async function lockTransaction(db: Executor, transactionId: string): Promise<void> {
+  await db.execute(sql`SELECT 1 FROM sandbox.transactions WHERE id = ${transactionId} FOR UPDATE`);
+}
