@@ -279,6 +279,30 @@ const ACCOUNTS: ReadonlyArray<{ status: BankAccountStatus; details: Details }> =
   },
 ];
 
+// More approved ACH accounts, so the list runs past one page of 20.
+const MORE_ACH: ReadonlyArray<{ status: BankAccountStatus; details: Details }> = [
+  ['Northwind Card Settlements', '011000015', 'Federal Reserve Bank of Boston'],
+  ['Northwind Marketing Spend', '111000025', 'Federal Reserve Bank of Dallas'],
+  ['Northwind Insurance Claims', '061000052', 'Bank of America (Atlanta)'],
+  ['Northwind Benefits Trust', '021000021', 'JPMorgan Chase Bank'],
+  ['Northwind Capex Reserve', '026009593', 'Bank of America'],
+  ['Northwind Logistics', '121000248', 'Wells Fargo Bank'],
+  ['Northwind Research Grants', '071000013', 'JPMorgan Chase Bank (Chicago)'],
+  ['Northwind Escrow', '044000037', 'JPMorgan Chase Bank (Columbus)'],
+].map(([accountName, routingNumber, bankName], i) => ({
+  status: i % 3 === 2 ? 'PENDING' : 'APPROVED',
+  details: {
+    paymentMethod: 'US_ACH',
+    accountName: accountName ?? '',
+    accountNumber: String(5_100_200_300 + i * 7_919),
+    routingNumber: routingNumber ?? '',
+    bankName: bankName ?? '',
+    country: 'US',
+  },
+}));
+
+const ALL_ACCOUNTS = [...ACCOUNTS, ...MORE_ACH];
+
 const DAY = 86_400_000;
 
 export function buildBankAccounts(
@@ -288,9 +312,12 @@ export function buildBankAccounts(
   subOrgIds: readonly string[],
   creatorIds: readonly string[],
 ): BankAccountSeedRow[] {
-  return ACCOUNTS.map(({ status, details }, i) => {
+  const spacingDays = 84 / ALL_ACCOUNTS.length;
+  return ALL_ACCOUNTS.map(({ status, details }, i) => {
     // Spread over the last 90 days, oldest first, so the list has a history.
-    const createdAt = new Date(now.getTime() - (90 - i * 4) * DAY - rng.int(0, DAY - 1));
+    const createdAt = new Date(
+      Math.round(now.getTime() - (90 - i * spacingDays) * DAY) - rng.int(0, DAY - 1),
+    );
     const decidedAt =
       status === 'PENDING' ? createdAt : new Date(createdAt.getTime() + rng.int(600_000, DAY));
     return {
