@@ -11,14 +11,18 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           include: ['src/contract/**/*.test.ts', 'src/web/lib/**/*.test.ts'],
+          exclude: ['**/*.integration.test.ts'],
         },
       },
       {
         test: {
           name: 'storage',
           environment: 'node',
-          include: ['src/server/**/*.test.ts'],
+          // The SPA's client is tested here too, against the real app in process.
+          include: ['src/server/**/*.test.ts', 'src/web/**/*.integration.test.ts'],
           testTimeout: 60_000,
+          // Two cores: two test files at a time, each with its own database.
+          maxWorkers: 2,
           hookTimeout: 120_000,
         },
       },

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../server/test/test-app.ts';
+import { ApiError, NetworkError } from './api-errors.ts';
+import { createApiClient, type ApiClient } from './api-client.ts';
+
+// The SPA's client against the real console app and a real (seeded) database,
+// in process: what the browser would get, without a browser.
+let testApp: TestApp;
+let client: ApiClient;
+
+beforeAll(async () => {
+  testApp = await createTestApp({ seed: true });
+  client = createApiClient({
+    fetch: (url, init) => testApp.app.request(`http://console.test${url}`, init),
+  });
+});
+afterAll(async () => {
+  await testApp.close();
+});
+
+describe('api client against the real app', () => {
+  it('pages through transactions with the default page size, newest first', async () => {
+    const first = await client.listTransactions({});
+    expect(first.results).toHaveLength(20);
+    expect(first.hasNext).toBe(true);
+    const second = await client.listTransactions({ cursor: first.nextCursor ?? null });
+    const ids = new Set([...first.results, ...second.results].map((t) => t.id));
+    expect(ids.size).toBe(40);
+    const times = [...first.results, ...second.results].map((t) => t.createdAt ?? '');
+    expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it('sends filters as query parameters and blockChain on the wire', async () => {
+    const page = await client.listTransactions({
+      status: 'COMPLETED',
+      category: 'TRANSFER',
+      limit: 5,
+    });
+    expect(page.results.length).toBeGreaterThan(0);
+    for (const t of page.results) {
+      expect(t.status).toBe('COMPLETED');
+      expect(t.category).toBe('TRANSFER');
+      expect(t.blockChain).toBeTruthy();
+    }
+  });
+
+  it('gets one transaction and one bank account by id', async () => {
+    const [tx] = (await client.listTransactions({ limit: 1 })).results;
+    expect((await client.getTransaction(tx?.id ?? '')).id).toBe(tx?.id);
+    const [account] = (await client.listBankAccounts({ status: 'APPROVED', limit: 1 })).results;
+    expect((await client.getBankAccount(account?.id ?? '')).status).toBe('APPROVED');
+  });
+
+  it('turns API refusals into ApiError with status, message and code', async () => {
+    await expect(client.getTransaction('no-such-transaction')).rejects.toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
+    await expect(client.listTransactions({ limit: 101 })).rejects.toMatchObject({
+      status: 400,
+      code: 'INVALID_LIMIT',
+    });
+    const error = await client.listTransactions({ cursor: 'tampered' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('INVALID_CURSOR');
+    expect((error as ApiError).message).toMatch(/cursor/i);
+  });
+
+  it('reports a network failure as a NetworkError, not an ApiError', async () => {
+    const offline = createApiClient({
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
+    await expect(offline.listTransactions({})).rejects.toBeInstanceOf(NetworkError);
+  });
+
+  it('hands the AbortSignal to fetch and passes an abort through untouched', async () => {
+    // app.request ignores signals, so this fetch honours them as a browser's would.
+    const abortable = createApiClient({
+      fetch: (url, init) =>
+        init.signal?.aborted
+          ? Promise.reject(new DOMException('The operation was aborted.', 'AbortError'))
+          : testApp.app.request(`http://console.test${url}`, init),
+    });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await abortable
+      .listTransactions({}, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(error).not.toBeInstanceOf(NetworkError);
+  });
+});
