@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
+import { actAsAdmin } from './test/staff-session.ts';
 import { createTestApp, type TestApp } from './test/test-app.ts';
 
 let t: TestApp;
@@ -27,12 +28,17 @@ function capturingLogger() {
   return { logger: pino({ level: 'info' }, stream), lines };
 }
 
-function appWith(backend: CustodyBackend, database = t.database) {
+async function appWith(backend: CustodyBackend, database = t.database) {
   const { logger, lines } = capturingLogger();
-  return {
-    app: createApp({ config: { staticDir: '/nonexistent' }, backend, database, logger }),
-    lines,
-  };
+  const app = createApp({
+    config: { staticDir: '/nonexistent' },
+    backend,
+    database,
+    logger,
+    auth: { db: t.db, clock: t.clock },
+  });
+  await actAsAdmin(app, t.db, t.clock);
+  return { app, lines };
 }
 
 describe('/healthz', () => {
@@ -47,7 +53,7 @@ describe('/healthz', () => {
       driver: 'pglite' as const,
       ping: () => Promise.reject(new Error('connection refused')),
     };
-    const { app } = appWith(createSandboxBackend({ db: t.db }), { ...t.database, ...broken });
+    const { app } = await appWith(createSandboxBackend({ db: t.db }), { ...t.database, ...broken });
     const res = await app.request('/healthz');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 'unavailable', db: 'error' });
@@ -70,7 +76,7 @@ describe('errors', () => {
       ...createSandboxBackend({ db: t.db }),
       listTransactions: () => Promise.reject(new Error('relation "secret_table" does not exist')),
     };
-    const { app, lines } = appWith(failing);
+    const { app, lines } = await appWith(failing);
     const res = await app.request(paths.transactions(), {
       headers: { 'X-Request-Id': 'req-500-test' },
     });
@@ -95,14 +101,14 @@ describe('errors', () => {
           }),
         ),
     };
-    const { app } = appWith(refusing);
+    const { app } = await appWith(refusing);
     const res = await app.request(paths.transactions());
     expect(res.status).toBe(400);
     expect(ApiErrorBody.parse(await res.json()).code).toBe('VALIDATION_ERROR');
   });
 
   it('answers upstream mode with 503 UPSTREAM_UNAVAILABLE rather than pretending', async () => {
-    const { app } = appWith(createUpstreamBackend('https://custody.example.com'));
+    const { app } = await appWith(createUpstreamBackend('https://custody.example.com'));
     const res = await app.request(paths.bankAccounts());
     expect(res.status).toBe(503);
     expect(ApiErrorBody.parse(await res.json()).code).toBe('UPSTREAM_UNAVAILABLE');
@@ -124,7 +130,7 @@ describe('request handling', () => {
   });
 
   it('logs one line per request with the request id, without the query string', async () => {
-    const { app, lines } = appWith(createSandboxBackend({ db: t.db }));
+    const { app, lines } = await appWith(createSandboxBackend({ db: t.db }));
     await app.request(`${paths.transactions()}?externalId=private-ref`, {
       headers: { 'X-Request-Id': 'log-line' },
     });

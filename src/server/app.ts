@@ -1,13 +1,21 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
+import { apiClientAuth } from './auth/api-client-auth.ts';
+import { auditCustodyMutations } from './auth/audit.ts';
+import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
+import { sessionRoutes } from './auth/session.routes.ts';
+import { systemClock, type Clock } from './auth/session.store.ts';
+import { maskBankAccountsForStaff } from './console/bank-account-masking.ts';
+import { consoleRoutes } from './console/console.routes.ts';
+import { scopedBackend } from './console/scoped-backend.ts';
+import { securityHeaders } from './console/security-headers.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { custodyRoutes } from './custody/routes/custody.routes.ts';
-import type { DatabaseHandle } from './db/client.ts';
+import type { Database, DatabaseHandle } from './db/client.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
 import { isDataException } from './http/database-errors.ts';
@@ -20,6 +28,16 @@ export interface CreateAppOptions {
   /** Checked by /healthz. */
   database: Pick<DatabaseHandle, 'ping' | 'driver'>;
   logger: Logger;
+  /** Staff sign-in, sessions and the audit log, over the console's tables. */
+  auth: {
+    db: Database;
+    /** Tests pass a clock they move by hand; sessions expire against it. */
+    clock?: Clock;
+    /** TRUST_PROXY: believe X-Forwarded-Proto/-Host/-For (only behind a proxy that sets them). */
+    trustProxy?: boolean;
+    /** Sandbox mode: the demo staff are listed by GET /auth/demo-accounts. */
+    demoAccounts?: boolean;
+  };
 }
 
 function isApiPath(path: string): boolean {
@@ -33,8 +51,16 @@ function isApiPath(path: string): boolean {
  * API under /api/external, and the SPA for everything else. Errors have one
  * shape, `{message, code}`, and a 500 never reveals what went wrong inside.
  */
-export function createApp({ config, backend, database, logger }: CreateAppOptions) {
+export function createApp({ config, backend, database, logger, auth }: CreateAppOptions) {
   const app = new Hono<AppEnv>();
+  const authOptions: AuthOptions = {
+    db: auth.db,
+    clock: auth.clock ?? systemClock,
+    trustProxy: auth.trustProxy ?? false,
+    demoAccounts: auth.demoAccounts ?? false,
+  };
+  // Staff see only their sub-organizations, whichever backend answers.
+  const custody = scopedBackend(backend);
 
   // Honours a caller's X-Request-Id (so a proxy's id follows the request) or makes one.
   app.use(requestId());
@@ -54,7 +80,7 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
       'request',
     );
   });
-  app.use(secureHeaders());
+  app.use(securityHeaders(authOptions.trustProxy));
   // API answers can hold full bank account numbers: no shared or browser cache keeps them.
   app.use('/api/*', async (c, next) => {
     await next();
@@ -74,7 +100,17 @@ export function createApp({ config, backend, database, logger }: CreateAppOption
     }
   });
 
-  app.route(API_PREFIX, custodyRoutes(backend));
+  app.route('/', sessionRoutes(authOptions));
+  // Outermost on the API, so refusals by the checks below are recorded too.
+  app.use(`${API_PREFIX}/*`, auditCustodyMutations(authOptions));
+  // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
+  app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients));
+  // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
+  app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
+  app.use(`${API_PREFIX}/bank_accounts/*`, maskBankAccountsForStaff());
+  app.route(API_PREFIX, custodyRoutes(custody));
+  app.use('/api/console/*', consoleApiAuth(authOptions));
+  app.route('/api/console', consoleRoutes(authOptions, custody));
   app.route('/', spaRoutes(config.staticDir));
 
   app.notFound((c) => {

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       sandbox: { timeScale: 1 },
       logLevel: 'info',
       staticDir: path.join(cwd, 'dist/web'),
+      trustProxy: false,
     });
   });
 
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
         SANDBOX_TIME_SCALE: '60',
         LOG_LEVEL: 'silent',
         STATIC_DIR: 'build',
+        TRUST_PROXY: 'true',
       },
       cwd,
     );
@@ -49,6 +51,7 @@ describe('loadConfig', () => {
       sandbox: { timeScale: 60 },
       logLevel: 'silent',
       staticDir: path.join(cwd, 'build'),
+      trustProxy: true,
     });
   });
 

@@ -36,6 +36,12 @@ const EnvSchema = z.object({
     .default(1),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   STATIC_DIR: z.string().min(1).default('dist/web'),
+  // Believe X-Forwarded-Proto/-Host/-For: only when a proxy in front sets them,
+  // or any client could claim HTTPS or another address.
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
+    .transform((s) => s === 'true' || s === '1')
+    .default(false),
 });
 
 export type CustodyConfig =
@@ -54,6 +60,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Absolute path of the built SPA. */
   staticDir: string;
+  /** Honour X-Forwarded-* headers (secure cookies, HSTS, CSRF origin, client address). */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {
@@ -114,5 +122,6 @@ export function loadConfig(
     sandbox: { timeScale: e.SANDBOX_TIME_SCALE },
     logLevel: e.LOG_LEVEL,
     staticDir: path.resolve(cwd, e.STATIC_DIR),
+    trustProxy: e.TRUST_PROXY,
   };
 }

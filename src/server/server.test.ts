@@ -21,6 +21,18 @@ afterAll(() => storage.cleanup());
 
 const logger = pino({ level: 'silent' });
 
+/** GET as the sandbox's demo viewer, signed in over HTTP like a browser would. */
+async function viewerGet(base: string) {
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: base },
+    body: JSON.stringify({ email: 'viewer@sandbox.local', password: 'sandbox-viewer-pass' }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return async (path: string) => (await fetch(`${base}${path}`, { headers: { cookie } })).json();
+}
+
 describe('startServer', () => {
   it('serves seeded data over HTTP, stops, and starts again on the same data without reseeding', async () => {
     const first = await startServer(config, logger);
@@ -30,7 +42,9 @@ describe('startServer', () => {
       db: 'ok',
     });
     const page = TransactionListResponse.parse(
-      await (await fetch(`${first.url}/api/external/transactions/?limit=5`)).json(),
+      await (
+        await viewerGet(first.url)
+      )('/api/external/transactions/?limit=5'),
     );
     expect(page.results).toHaveLength(5);
     await first.close();
@@ -38,11 +52,10 @@ describe('startServer', () => {
 
     const second = await startServer(config, logger);
     try {
-      const again = TransactionListResponse.parse(
-        await (await fetch(`${second.url}/api/external/transactions/?limit=5`)).json(),
-      );
+      const get = await viewerGet(second.url);
+      const again = TransactionListResponse.parse(await get('/api/external/transactions/?limit=5'));
       expect(again.results.map((r) => r.id)).toEqual(page.results.map((r) => r.id));
-      const subOrgs = (await (await fetch(`${second.url}/api/external/sub_orgs/`)).json()) as {
+      const subOrgs = (await get('/api/external/sub_orgs/')) as {
         results: unknown[];
       };
       expect(subOrgs.results).toHaveLength(3);

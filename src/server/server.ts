@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
@@ -34,12 +35,25 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     if (config.custody.backend === 'sandbox') {
       const summary = await database.withStartupLock((db) => seedSandbox(db));
       if (summary.seeded) logger.info({ counts: summary.counts }, 'sandbox seeded with demo data');
+      const demoStaff = await database.withStartupLock((db) => seedDemoStaff(db));
+      if (demoStaff > 0)
+        logger.info({ demoStaff }, 'sandbox demo staff created (see /auth/demo-accounts)');
       backend = createSandboxBackend({ db: database.db });
     } else {
       backend = createUpstreamBackend(config.custody.baseUrl);
     }
 
-    const app = createApp({ config, backend, database, logger });
+    const app = createApp({
+      config,
+      backend,
+      database,
+      logger,
+      auth: {
+        db: database.db,
+        trustProxy: config.trustProxy,
+        demoAccounts: config.custody.backend === 'sandbox',
+      },
+    });
     const server = await listen(app.fetch, config.host, config.port);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;

@@ -27,9 +27,20 @@ export interface CustodyActor {
   orgId?: string;
 }
 
+/**
+ * The sub-organizations a caller may act in. `subOrgIds: null` means all of
+ * them; a list restricts every read to those sub-orgs (lists filter with IN,
+ * gets of anything else answer 404).
+ */
+export interface CustodyScope {
+  subOrgIds: string[] | null;
+}
+
 export interface CustodyContext {
   actor?: CustodyActor;
   requestId?: string;
+  /** Absent for API clients: they see their whole organization. */
+  scope?: CustodyScope;
 }
 
 /** A validated page request: `limit` is 1–100; `cursor` is opaque and checked by the backend. */
@@ -45,10 +56,19 @@ export interface Page<T> {
   hasNext: boolean;
 }
 
-export type TransactionListQuery = PageRequest & TransactionFilters;
-export type BankAccountListQuery = PageRequest & BankAccountFilters;
-export type VaultListQuery = PageRequest & { vaultName?: string | undefined };
-export type ContactListQuery = PageRequest & { name?: string | undefined };
+/**
+ * Set by the scope layer (src/server/console/scoped-backend.ts) for a staff
+ * member restricted to several sub-orgs: an IN filter the stores apply.
+ */
+export interface ScopeFilter {
+  subOrgIds?: string[] | undefined;
+  subOrgId?: string | undefined;
+}
+
+export type TransactionListQuery = PageRequest & TransactionFilters & ScopeFilter;
+export type BankAccountListQuery = PageRequest & BankAccountFilters & ScopeFilter;
+export type VaultListQuery = PageRequest & { vaultName?: string | undefined } & ScopeFilter;
+export type ContactListQuery = PageRequest & { name?: string | undefined } & ScopeFilter;
 
 export interface CustodyBackend {
   readonly kind: 'sandbox' | 'upstream';

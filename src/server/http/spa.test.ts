@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import type { Database } from '../db/client.ts';
 
 // No database needed: the SPA routes never touch it.
 const database = { driver: 'pglite' as const, ping: async () => {} };
@@ -26,6 +27,8 @@ beforeAll(async () => {
     backend,
     database,
     logger: pino({ level: 'silent' }),
+    // The SPA routes never reach the database.
+    auth: { db: {} as Database },
   });
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -101,6 +104,7 @@ describe('serving the SPA', () => {
       backend,
       database,
       logger: pino({ level: 'silent' }),
+      auth: { db: {} as Database },
     });
     const res = await bare.request('/transactions', html);
     expect(res.status).toBe(503);

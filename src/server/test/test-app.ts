@@ -4,7 +4,15 @@ import { createApp, type App } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
+import type { StaffRole } from '../../contract/auth.ts';
 import { createOrg } from './fixtures.ts';
+import {
+  actAsAdmin,
+  createManualClock,
+  signInStaff,
+  type ManualClock,
+  type StaffSession,
+} from './staff-session.ts';
 import { createTestDatabase } from './test-database.ts';
 
 export interface TestApp {
@@ -14,6 +22,20 @@ export interface TestApp {
   /** The organization the app's requests act in. */
   orgId: string;
   seed?: SeedSummary;
+  /** The clock sessions expire against; tests move it by hand. */
+  clock: ManualClock;
+  /**
+   * `app.request` acts as an admin made for this app (every /api call needs a
+   * caller since issue 4) unless the request brings a Cookie or Api-Key;
+   * `anonymous` is the unpatched request, for tests of refusing one.
+   */
+  admin: StaffSession;
+  anonymous: App['request'];
+  /** A new member of that role (all sub-orgs unless given), signed in. */
+  signIn(
+    role: StaffRole,
+    options?: { subOrgIds?: string[] | null; name?: string },
+  ): Promise<StaffSession>;
   /** `app.request` parsed as JSON, with the status. */
   getJson(
     url: string,
@@ -28,9 +50,15 @@ export interface TestApp {
  * organization that the test fills with its own rows.
  */
 export async function createTestApp(
-  options: { seed?: boolean; staticDir?: string } = {},
+  options: {
+    seed?: boolean;
+    staticDir?: string;
+    demoAccounts?: boolean;
+    trustProxy?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
+  const clock = createManualClock();
   let orgId: string;
   let seed: SeedSummary | undefined;
   if (options.seed) {
@@ -44,13 +72,25 @@ export async function createTestApp(
     backend: createSandboxBackend({ db: database.db, orgId }),
     database,
     logger: pino({ level: 'silent' }),
+    auth: {
+      db: database.db,
+      clock,
+      demoAccounts: options.demoAccounts ?? true,
+      trustProxy: options.trustProxy ?? false,
+    },
   });
+  const { admin, anonymous } = await actAsAdmin(app, database.db, clock);
   return {
     app,
     db: database.db,
     database,
     orgId,
     ...(seed ? { seed } : {}),
+    clock,
+    admin,
+    anonymous,
+    signIn: (role, signInOptions = {}) =>
+      signInStaff({ request: anonymous }, database.db, clock, { role, ...signInOptions }),
     async getJson(url, init) {
       const res = await app.request(url, init);
       const text = await res.text();

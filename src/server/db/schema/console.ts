@@ -1,11 +1,110 @@
-import { pgSchema } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  jsonb,
+  pgSchema,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /**
- * The console's own tables (staff, sessions, audit log) live in the `console`
- * PostgreSQL schema, present in both sandbox and upstream mode. Empty for now:
- * staff and sessions arrive with sign-in.
+ * The console's own tables (staff, sessions, sign-in failures, audit log) live
+ * in the `console` PostgreSQL schema, present in both sandbox and upstream
+ * mode. Everything a second console server would need is here, never only in
+ * memory (DESIGN.md §6).
  *
  * Regenerate migrations after editing:
- *   npx drizzle-kit generate --config src/server/db/drizzle-console.config.ts
+ *   npx drizzle-kit generate --config src/server/db/drizzle-console.config.ts --name <name>
  */
 export const consoleSchema = pgSchema('console');
+
+const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
+
+export const staff = consoleSchema.table(
+  'staff',
+  {
+    id: text('id').primaryKey(),
+    /** Stored lowercased so sign-in is case-insensitive and the unique index means what it says. */
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ['viewer', 'initiator', 'approver', 'admin'] }).notNull(),
+    /** Sub-organizations the member may act in; null means all of them. */
+    subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
+    disabled: boolean('disabled').notNull().default(false),
+    /** `scrypt$N$r$p$salt$hash` (see auth/password.ts): parameters travel with the hash. */
+    passwordHash: text('password_hash').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('staff_email_unique').on(t.email)],
+);
+
+export const sessions = consoleSchema.table(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    /** SHA-256 of the cookie's random token: a leaked table cannot be replayed as cookies. */
+    tokenHash: text('token_hash').notNull(),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    csrfToken: text('csrf_token').notNull(),
+    createdAt: at('created_at').notNull(),
+    lastSeenAt: at('last_seen_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [
+    uniqueIndex('sessions_token_hash_unique').on(t.tokenHash),
+    index('sessions_staff_idx').on(t.staffId),
+  ],
+);
+
+/**
+ * Failed sign-ins, counted per account and per address over a sliding window.
+ * In the database so that several console servers agree on the count.
+ */
+export const loginFailures = consoleSchema.table(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: at('at').notNull(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+  },
+  (t) => [
+    index('login_failures_email_idx').on(t.email, t.at),
+    index('login_failures_ip_idx').on(t.ip, t.at),
+  ],
+);
+
+/**
+ * Append-only: no code path updates or deletes a row, and a trigger (migration
+ * 0002) refuses UPDATE and DELETE outright. Ordered by `id`, which only grows.
+ */
+export const auditLog = consoleSchema.table(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: at('at').notNull(),
+    actorType: text('actor_type').notNull(),
+    actorId: text('actor_id'),
+    actorName: text('actor_name'),
+    action: text('action').notNull(),
+    entityType: text('entity_type'),
+    entityId: text('entity_id'),
+    /** Never holds a secret or a full account number. */
+    summary: text('summary').notNull(),
+    outcome: text('outcome', { enum: ['success', 'denied', 'failed'] }).notNull(),
+    requestId: text('request_id'),
+    ip: text('ip'),
+  },
+  (t) => [
+    index('audit_log_actor_idx').on(t.actorId, t.id),
+    index('audit_log_entity_idx').on(t.entityId, t.id),
+    index('audit_log_at_idx').on(t.at),
+  ],
+);

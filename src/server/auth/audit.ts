@@ -1,0 +1,153 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { maskAccountNumber } from '../../contract/bank-account.ts';
+import { API_PREFIX } from '../../contract/paths.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { recordAudit, type AuditOutcome } from './audit.store.ts';
+import { clientIp, isMutation } from './csrf.ts';
+import type { AuthOptions } from './session-auth.ts';
+
+/**
+ * Writing the audit trail (DESIGN.md §5): every mutation and every reveal —
+ * who, what, when, outcome, request id. Custody API mutations are recorded
+ * generically after the handler from the method, path and response; sign-in,
+ * staff management and reveals record themselves through `audit()`.
+ */
+
+export function outcomeOf(status: number): AuditOutcome {
+  if (status < 400) return 'success';
+  return status === 401 || status === 403 ? 'denied' : 'failed';
+}
+
+export interface AuditFields {
+  action: string;
+  entityType?: string | null;
+  entityId?: string | null;
+  summary: string;
+  outcome: AuditOutcome;
+  /** Overrides the request's actor (a failed sign-in has none yet). */
+  actor?: { type: string; id: string | null; name?: string | null };
+}
+
+/** Records one entry for this request's actor. */
+export async function audit(
+  c: Context<AppEnv>,
+  options: AuthOptions,
+  fields: AuditFields,
+): Promise<void> {
+  const actor = c.get('actor');
+  const member = c.get('staff');
+  await recordAudit(options.db, {
+    at: options.clock(),
+    actorType: fields.actor?.type ?? actor?.type ?? 'ANONYMOUS',
+    actorId: fields.actor ? fields.actor.id : (actor?.id ?? null),
+    actorName: fields.actor ? (fields.actor.name ?? null) : (member?.name ?? null),
+    action: fields.action,
+    entityType: fields.entityType ?? null,
+    entityId: fields.entityId ?? null,
+    summary: fields.summary,
+    outcome: fields.outcome,
+    requestId: c.get('requestId'),
+    ip: clientIp(c, options.trustProxy),
+  });
+}
+
+interface MutationKind {
+  action: string;
+  entityType: string;
+}
+
+/** Custody API mutations by path; an unknown one is still recorded, by method and path. */
+function describeMutation(method: string, apiPath: string): MutationKind | null {
+  if (method === 'POST' && apiPath === '/transactions/estimate_fee/') return null; // a read sent as POST
+  if (method === 'POST' && apiPath === '/transactions/')
+    return { action: 'transaction.create', entityType: 'TRANSACTION' };
+  if (method === 'POST' && apiPath === '/transactions/replace_transaction/')
+    return { action: 'transaction.replace', entityType: 'TRANSACTION' };
+  if (method === 'POST' && apiPath === '/bank_accounts/')
+    return { action: 'bank_account.create', entityType: 'BANK_ACCOUNT' };
+  if (method === 'POST' && /^\/change_requests\/approvals\/[^/]+\/action\/$/.test(apiPath))
+    return { action: 'change_request.decide', entityType: 'CHANGE_REQUEST' };
+  return { action: `${method} ${apiPath}`, entityType: 'UNKNOWN' };
+}
+
+// A refusal message could echo a submitted value; long digit runs are masked on the way in.
+function scrub(text: string): string {
+  return text.replace(/[A-Z]{2}\d{2}[A-Z0-9 ]{8,}|\d[\d -]{4,}\d/g, (m) => maskAccountNumber(m));
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function successSummary(
+  kind: MutationKind,
+  body: Record<string, unknown>,
+  decision: string | undefined,
+): string {
+  if (kind.entityType === 'TRANSACTION') {
+    const parts = [
+      str(body['category']),
+      str(body['amount']),
+      str(body['asset']),
+      str(body['blockChain']),
+    ].filter(Boolean);
+    return `${kind.action === 'transaction.replace' ? 'Replacement' : 'Transaction'} ${parts.join(' ')} created, status ${str(body['status']) ?? 'unknown'}`;
+  }
+  if (kind.entityType === 'BANK_ACCOUNT') {
+    const parts = [
+      str(body['paymentMethod']),
+      str(body['country']),
+      maskAccountNumber(str(body['accountNumber'])),
+    ].filter(Boolean);
+    return `Bank account ${parts.join(' ')} created, status ${str(body['status']) ?? 'unknown'}`;
+  }
+  if (kind.entityType === 'CHANGE_REQUEST') {
+    return `Change request ${decision ?? 'decided'}${str(body['status']) ? `, status ${str(body['status'])}` : ''}`;
+  }
+  return 'Succeeded';
+}
+
+/** After-the-handler recorder for /api/external mutations by a known caller. */
+export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const method = c.req.method.toUpperCase();
+    if (!isMutation(method)) return next();
+    const apiPath = c.req.path.slice(API_PREFIX.length);
+    const kind = describeMutation(method, apiPath);
+    if (!kind) return next();
+    let decision: string | undefined;
+    if (kind.entityType === 'CHANGE_REQUEST') {
+      // Only the decision is read from the body: never a signature or a reason's free text.
+      const body = (await c.req.raw
+        .clone()
+        .json()
+        .catch(() => ({}))) as Record<string, unknown>;
+      const action = str(body['action']);
+      decision = action === 'approve' ? 'approved' : action === 'reject' ? 'rejected' : undefined;
+      if (decision) kind.action = `change_request.${action}`;
+    }
+    await next();
+    // Anonymous refusals (401 without any actor) are not worth a row each; everything else is.
+    if (!c.get('actor')) return;
+    const status = c.res.status;
+    const body = (await c.res
+      .clone()
+      .json()
+      .catch(() => ({}))) as Record<string, unknown>;
+    const outcome = outcomeOf(status);
+    const pathId = /^\/change_requests\/approvals\/([^/]+)\/action\/$/.exec(apiPath)?.[1];
+    const entityId =
+      str(body['entityId']) ?? str(body['id']) ?? (pathId ? decodeURIComponent(pathId) : null);
+    const summary =
+      outcome === 'success'
+        ? successSummary(kind, body, decision)
+        : `Refused with ${status}${str(body['code']) ? ` ${str(body['code'])}` : ''}: ${scrub(str(body['message']) ?? 'no message')}`;
+    await audit(c, options, {
+      action: kind.action,
+      entityType: kind.entityType,
+      entityId,
+      summary,
+      outcome,
+    });
+  };
+}

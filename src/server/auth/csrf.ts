@@ -1,0 +1,86 @@
+import { timingSafeEqual } from 'node:crypto';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { CSRF_HEADER } from '../../contract/auth.ts';
+import { ApiError } from '../http/api-error.ts';
+
+/**
+ * CSRF defence for session callers (DESIGN.md §5): a mutation must carry the
+ * session's token in X-CSRF-Token (a page on another origin cannot read it)
+ * and an Origin equal to the server's own (a second, independent check the
+ * browser fills in). Also where a request's own origin and client address are
+ * worked out, honouring X-Forwarded-* only behind a trusted proxy.
+ */
+
+export const CSRF_REJECTED = 'CSRF_REJECTED';
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export function isMutation(method: string): boolean {
+  return MUTATING.has(method.toUpperCase());
+}
+
+function firstForwarded(value: string | undefined): string | undefined {
+  return value?.split(',')[0]?.trim() || undefined;
+}
+
+/** `https://console.example.com`: the scheme and Host this request reached us on. */
+export function requestOrigin(c: Context, trustProxy: boolean): string {
+  const url = new URL(c.req.url);
+  const proto =
+    (trustProxy && firstForwarded(c.req.header('x-forwarded-proto'))) ||
+    url.protocol.replace(/:$/, '');
+  const host =
+    (trustProxy && firstForwarded(c.req.header('x-forwarded-host'))) ||
+    c.req.header('host') ||
+    url.host;
+  return `${proto}://${host}`.toLowerCase();
+}
+
+export function isHttps(c: Context, trustProxy: boolean): boolean {
+  return requestOrigin(c, trustProxy).startsWith('https://');
+}
+
+/** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
+export function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = firstForwarded(c.req.header('x-forwarded-for'));
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // app.request() in tests has no socket.
+    return 'unknown';
+  }
+}
+
+export function assertSameOrigin(c: Context, trustProxy: boolean): void {
+  const origin = c.req.header('origin');
+  if (!origin || origin.toLowerCase() !== requestOrigin(c, trustProxy))
+    throw new ApiError(
+      403,
+      CSRF_REJECTED,
+      origin
+        ? `Requests from ${origin} are not accepted`
+        : 'The Origin header is required for this request',
+    );
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function assertCsrf(c: Context, expectedToken: string, trustProxy: boolean): void {
+  const token = c.req.header(CSRF_HEADER);
+  if (!token || !sameToken(token, expectedToken))
+    throw new ApiError(
+      403,
+      CSRF_REJECTED,
+      token
+        ? `The ${CSRF_HEADER} header does not match this session`
+        : `The ${CSRF_HEADER} header is required for this request`,
+    );
+  assertSameOrigin(c, trustProxy);
+}

@@ -1,0 +1,101 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { SESSION_COOKIE, type StaffRole } from '../../contract/auth.ts';
+import { ERROR_CODES } from '../../contract/common.ts';
+import { API_PREFIX } from '../../contract/paths.ts';
+import type { Database } from '../db/client.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { assertCsrf, isMutation } from './csrf.ts';
+import { requirementFor, roleAllows } from './roles.ts';
+import { resolveSession, type Clock, type SessionLookup } from './session.store.ts';
+
+/**
+ * Who is calling /api/external and /api/console. An API client (Api-Key
+ * header) is checked by the API-client token middleware, which runs first and
+ * sets the actor; everyone else needs a live staff session, and a session's
+ * mutations need the CSRF token and a same-origin Origin. Session callers
+ * are then held to their role and their sub-organization scope.
+ */
+
+export interface AuthOptions {
+  db: Database;
+  clock: Clock;
+  /** Honour X-Forwarded-Proto/-Host/-For: only behind a proxy that sets them (TRUST_PROXY). */
+  trustProxy: boolean;
+  /** Sandbox mode: demo staff exist and /auth/demo-accounts lists them. */
+  demoAccounts: boolean;
+}
+
+export const FORBIDDEN_ROLE = 'FORBIDDEN_ROLE';
+
+const REFUSED_SESSION: Record<Exclude<SessionLookup, { ok: true }>['reason'], string> = {
+  unknown: 'Your session is not valid; sign in again',
+  revoked: 'Your session has ended; sign in again',
+  expired: 'Your session has expired (sessions last 8 hours); sign in again',
+  idle: 'Your session expired after 30 minutes without activity; sign in again',
+  disabled: 'Your session has ended; sign in again',
+};
+
+export function unauthorized(
+  message = 'Sign in or present an API-client token to use this API',
+): ApiError {
+  return new ApiError(401, ERROR_CODES.unauthorized, message);
+}
+
+/** Resolves the session cookie into c.var (staff, session, actor, scope), or throws 401. */
+async function authenticateSession(c: Context<AppEnv>, options: AuthOptions): Promise<void> {
+  const token = getCookie(c, SESSION_COOKIE);
+  if (!token) throw unauthorized();
+  const found = await resolveSession(options.db, token, options.clock());
+  if (!found.ok) throw unauthorized(REFUSED_SESSION[found.reason]);
+  c.set('staff', found.member);
+  c.set('session', { id: found.session.id, csrfToken: found.session.csrfToken });
+  c.set('actor', { type: 'STAFF', id: found.member.id });
+  c.set('scope', { subOrgIds: found.member.subOrgIds ?? null });
+  if (isMutation(c.req.method)) assertCsrf(c, found.session.csrfToken, options.trustProxy);
+}
+
+export function refuseRole(role: StaffRole, action: string): ApiError {
+  const article = role === 'admin' ? 'an' : 'a';
+  return new ApiError(
+    403,
+    FORBIDDEN_ROLE,
+    `You are signed in as ${article} ${role}; the ${role} role cannot ${action}`,
+  );
+}
+
+/** For /api/external/*: an API client's actor, or a staff session held to its role. */
+export function custodyApiAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get('actor')) return next();
+    // An Api-Key the token middleware did not accept never falls back to a cookie.
+    if (c.req.header('api-key') !== undefined)
+      throw unauthorized('The API-client token was not accepted');
+    await authenticateSession(c, options);
+    const role = c.get('staff')?.role ?? 'viewer';
+    const need = requirementFor(c.req.method, c.req.path.slice(API_PREFIX.length));
+    if (!roleAllows(role, need.permission)) throw refuseRole(role, need.action);
+    return next();
+  };
+}
+
+/** For /api/console/*: staff sessions only; each route checks the role it needs. */
+export function consoleApiAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await authenticateSession(c, options);
+    return next();
+  };
+}
+
+export function requireRole(
+  c: Context<AppEnv>,
+  allowed: readonly StaffRole[],
+  action: string,
+): StaffRecordOf {
+  const member = c.get('staff');
+  if (!member) throw unauthorized();
+  if (!allowed.includes(member.role)) throw refuseRole(member.role, action);
+  return member;
+}
+type StaffRecordOf = NonNullable<AppEnv['Variables']['staff']>;

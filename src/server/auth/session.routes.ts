@@ -1,0 +1,181 @@
+import { Hono, type Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { LoginRequest, SESSION_COOKIE, type SessionResponse } from '../../contract/auth.ts';
+import { ERROR_CODES } from '../../contract/common.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { audit } from './audit.ts';
+import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
+import { dummyPasswordHash, verifyPassword } from './password.ts';
+import { clearAccountFailures, loginBlockedUntil, recordLoginFailure } from './rate-limit.ts';
+import { unauthorized, type AuthOptions } from './session-auth.ts';
+import {
+  createSession,
+  idleExpiresAt,
+  resolveSession,
+  revokeSession,
+  SESSION_ABSOLUTE_MS,
+  type SessionRow,
+} from './session.store.ts';
+import { DEMO_STAFF } from './staff-demo.ts';
+import { findStaffByEmail, toWireStaff, type StaffRecord } from './staff.store.ts';
+
+/** /auth: sign in, sign out, who am I, and (sandbox only) the demo accounts. */
+
+export const LOGIN_RATE_LIMITED = 'LOGIN_RATE_LIMITED';
+// One answer for unknown email, wrong password and disabled member: nothing to enumerate.
+const BAD_CREDENTIALS = 'The email or password is not correct';
+
+function sessionResponse(member: StaffRecord, session: SessionRow): SessionResponse {
+  return {
+    member: toWireStaff(member),
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt.toISOString(),
+    idleExpiresAt: idleExpiresAt(session).toISOString(),
+  };
+}
+
+async function parseLogin(c: Context<AppEnv>): Promise<LoginRequest> {
+  const raw: unknown = await c.req.json().catch(() => {
+    throw new ApiError(
+      400,
+      ERROR_CODES.invalidJson,
+      'The request body must be JSON: {"email", "password"}',
+    );
+  });
+  const parsed = LoginRequest.safeParse(raw);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => ({
+      field: i.path.map(String).join('.'),
+      message: i.message,
+    }));
+    throw new ApiError(
+      400,
+      ERROR_CODES.validation,
+      fields.map((f) => `${f.field}: ${f.message}`).join('; '),
+      fields,
+    );
+  }
+  return parsed.data;
+}
+
+export function sessionRoutes(options: AuthOptions) {
+  const { db, clock, trustProxy } = options;
+
+  return new Hono<AppEnv>()
+    .post('/auth/login', async (c) => {
+      // No session yet, so no CSRF token: a same-origin Origin stops login CSRF.
+      assertSameOrigin(c, trustProxy);
+      const { email, password } = await parseLogin(c);
+      const ip = clientIp(c, trustProxy);
+      const now = clock();
+      const attempt = { type: 'ANONYMOUS', id: null, name: email };
+
+      const blockedUntil = await loginBlockedUntil(db, email, ip, now);
+      if (blockedUntil) {
+        const minutes = Math.max(1, Math.ceil((blockedUntil.getTime() - now.getTime()) / 60_000));
+        await audit(c, options, {
+          action: 'auth.login',
+          summary: `Sign-in refused for ${email}: too many failed attempts`,
+          outcome: 'denied',
+          actor: attempt,
+        });
+        c.header('Retry-After', String(minutes * 60));
+        throw new ApiError(
+          429,
+          LOGIN_RATE_LIMITED,
+          `Too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+        );
+      }
+
+      const member = await findStaffByEmail(db, email);
+      // Always run scrypt, so an unknown email takes as long as a wrong password.
+      const matches = await verifyPassword(
+        password,
+        member?.passwordHash ?? (await dummyPasswordHash()),
+      );
+      if (!member || !matches || member.disabled) {
+        await recordLoginFailure(db, email, ip, now);
+        await audit(c, options, {
+          action: 'auth.login',
+          entityType: member ? 'STAFF' : null,
+          entityId: member?.id ?? null,
+          summary: `Sign-in failed for ${email}`,
+          outcome: 'failed',
+          actor: attempt,
+        });
+        throw unauthorized(BAD_CREDENTIALS);
+      }
+
+      await clearAccountFailures(db, email);
+      const { token, row } = await createSession(db, member.id, now, {
+        ip,
+        userAgent: c.req.header('user-agent') ?? null,
+      });
+      setCookie(c, SESSION_COOKIE, token, {
+        httpOnly: true,
+        sameSite: 'Strict',
+        path: '/',
+        secure: isHttps(c, trustProxy),
+        maxAge: SESSION_ABSOLUTE_MS / 1000,
+      });
+      c.set('actor', { type: 'STAFF', id: member.id });
+      c.set('staff', member);
+      await audit(c, options, {
+        action: 'auth.login',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Signed in as ${member.role}`,
+        outcome: 'success',
+      });
+      return c.json(sessionResponse(member, row));
+    })
+    .post('/auth/logout', async (c) => {
+      assertSameOrigin(c, trustProxy);
+      const token = getCookie(c, SESSION_COOKIE);
+      deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c, trustProxy) });
+      if (token) {
+        const found = await resolveSession(db, token, clock());
+        if (found.ok) {
+          // The CSRF token is required to sign out, or another site could end a member's session.
+          assertCsrf(c, found.session.csrfToken, trustProxy);
+          await revokeSession(db, found.session.id, clock());
+          c.set('actor', { type: 'STAFF', id: found.member.id });
+          c.set('staff', found.member);
+          await audit(c, options, {
+            action: 'auth.logout',
+            entityType: 'STAFF',
+            entityId: found.member.id,
+            summary: 'Signed out',
+            outcome: 'success',
+          });
+        }
+      }
+      return c.body(null, 204);
+    })
+    .get('/auth/session', async (c) => {
+      const token = getCookie(c, SESSION_COOKIE);
+      if (!token) throw unauthorized('Not signed in');
+      const found = await resolveSession(db, token, clock());
+      if (!found.ok) throw unauthorized('Your session has ended; sign in again');
+      c.header('Cache-Control', 'no-store');
+      return c.json(sessionResponse(found.member, found.session));
+    })
+    .get('/auth/demo-accounts', (c) => {
+      if (!options.demoAccounts)
+        throw new ApiError(
+          404,
+          ERROR_CODES.routeNotFound,
+          'Demo accounts exist only in sandbox mode',
+        );
+      c.header('Cache-Control', 'no-store');
+      return c.json({
+        results: DEMO_STAFF.map(({ email, name, role, password }) => ({
+          email,
+          name,
+          role,
+          password,
+        })),
+      });
+    });
+}

@@ -1,0 +1,105 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../db/client.ts';
+import { sessions, staff } from '../db/schema/console.ts';
+import type { StaffRecord } from './staff.store.ts';
+
+/**
+ * Staff sessions. The cookie holds a random token; the database keeps only its
+ * SHA-256, so a copy of the table cannot be replayed as cookies. Expiry is
+ * checked against an injectable clock so tests never sleep.
+ */
+
+export type Clock = () => Date;
+export const systemClock: Clock = () => new Date();
+
+export const SESSION_ABSOLUTE_MS = 8 * 60 * 60_000;
+export const SESSION_IDLE_MS = 30 * 60_000;
+// Writing last_seen_at on every request would make each read a write; a
+// minute of slack on a 30-minute idle limit costs nothing.
+const LAST_SEEN_THROTTLE_MS = 60_000;
+
+export type SessionRow = typeof sessions.$inferSelect;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface NewSession {
+  /** Goes into the cookie and nowhere else. */
+  token: string;
+  row: SessionRow;
+}
+
+export async function createSession(
+  db: Database,
+  staffId: string,
+  now: Date,
+  client: { ip?: string | null; userAgent?: string | null } = {},
+): Promise<NewSession> {
+  const token = randomBytes(32).toString('base64url');
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      id: randomUUID(),
+      tokenHash: hashToken(token),
+      staffId,
+      csrfToken: randomBytes(32).toString('base64url'),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
+      ip: client.ip ?? null,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
+    })
+    .returning();
+  if (!row) throw new Error('createSession: nothing inserted');
+  return { token, row };
+}
+
+export function idleExpiresAt(row: SessionRow): Date {
+  return new Date(row.lastSeenAt.getTime() + SESSION_IDLE_MS);
+}
+
+export type SessionLookup =
+  | { ok: true; session: SessionRow; member: StaffRecord }
+  | { ok: false; reason: 'unknown' | 'revoked' | 'expired' | 'idle' | 'disabled' };
+
+/** The live session a cookie token names, touching last_seen_at; or why there is none. */
+export async function resolveSession(
+  db: Database,
+  token: string,
+  now: Date,
+): Promise<SessionLookup> {
+  const [found] = await db
+    .select({ session: sessions, member: staff })
+    .from(sessions)
+    .innerJoin(staff, eq(staff.id, sessions.staffId))
+    .where(eq(sessions.tokenHash, hashToken(token)))
+    .limit(1);
+  if (!found) return { ok: false, reason: 'unknown' };
+  const { session, member } = found;
+  if (session.revokedAt) return { ok: false, reason: 'revoked' };
+  if (member.disabled) return { ok: false, reason: 'disabled' };
+  if (now >= session.expiresAt) return { ok: false, reason: 'expired' };
+  if (now >= idleExpiresAt(session)) return { ok: false, reason: 'idle' };
+  if (now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_THROTTLE_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, session.id));
+    session.lastSeenAt = now;
+  }
+  return { ok: true, session, member };
+}
+
+export async function revokeSession(db: Database, sessionId: string, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+/** Every live session of a member: on disable (and whenever their access must end now). */
+export async function revokeStaffSessions(db: Database, staffId: string, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.staffId, staffId), isNull(sessions.revokedAt)));
+}

@@ -1,0 +1,15 @@
+import { Hono } from 'hono';
+import type { AuthOptions } from '../auth/session-auth.ts';
+import type { CustodyBackend } from '../custody/backend.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { auditRoutes } from './audit.routes.ts';
+import { revealRoutes } from './reveal.routes.ts';
+import { staffRoutes } from './staff.routes.ts';
+
+/** Everything under /api/console: the console's own API, for signed-in staff only. */
+export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
+  return new Hono<AppEnv>()
+    .route('/', staffRoutes(options))
+    .route('/', auditRoutes(options))
+    .route('/', revealRoutes(options, backend));
+}

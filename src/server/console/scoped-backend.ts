@@ -1,0 +1,105 @@
+import { ERROR_CODES } from '../../contract/common.ts';
+import type { CustodyBackend, CustodyContext, Page } from '../custody/backend.ts';
+import { ApiError } from '../http/api-error.ts';
+
+/**
+ * Holds a staff member to their sub-organizations (ctx.scope; null = all).
+ * Wraps whichever backend is configured, so sandbox and upstream behave alike:
+ * - a list asked for a sub-org outside the scope is 404, as if it did not exist;
+ * - a list asked for no sub-org is narrowed to the scope (one sub-org: the
+ *   `subOrgId` filter; several: `subOrgIds`, an IN filter the sandbox stores
+ *   honour), and rows outside the scope are dropped as a last line of defence;
+ * - a get of anything outside the scope is 404.
+ * API clients carry no scope and pass straight through.
+ */
+
+type Scoped = { subOrgId?: string | undefined; subOrgIds?: string[] | undefined };
+
+function allowedIds(ctx: CustodyContext): string[] | null {
+  return ctx.scope?.subOrgIds ?? null;
+}
+
+function notFound(resource: string, id: string): ApiError {
+  return new ApiError(404, ERROR_CODES.notFound, `No ${resource} with id "${id}"`);
+}
+
+export function inScope(ctx: CustodyContext, subOrgId: string | null | undefined): boolean {
+  const ids = allowedIds(ctx);
+  return !ids || (!!subOrgId && ids.includes(subOrgId));
+}
+
+/** The list query narrowed to the caller's scope, or 404 for a sub-org outside it. */
+export function scopeListQuery<Q extends Scoped>(ctx: CustodyContext, query: Q): Q {
+  const ids = allowedIds(ctx);
+  if (!ids) return query;
+  if (query.subOrgId) {
+    if (!ids.includes(query.subOrgId)) throw notFound('sub-organization', query.subOrgId);
+    return query;
+  }
+  if (ids.length === 1) return { ...query, subOrgId: ids[0] };
+  return { ...query, subOrgIds: ids };
+}
+
+function keepInScope<T extends { subOrgId?: string | null | undefined }>(
+  ctx: CustodyContext,
+  page: Page<T>,
+): Page<T> {
+  if (!allowedIds(ctx)) return page;
+  return { ...page, results: page.results.filter((row) => inScope(ctx, row.subOrgId)) };
+}
+
+/**
+ * The create's sub-org: a member with exactly one sub-org gets it by default;
+ * one outside the scope is 404. Returns the body to pass on.
+ */
+export function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
+  ctx: CustodyContext,
+  body: B,
+): B {
+  const ids = allowedIds(ctx);
+  if (!ids) return body;
+  if (body.subOrgId) {
+    if (!ids.includes(body.subOrgId)) throw notFound('sub-organization', body.subOrgId);
+    return body;
+  }
+  return ids.length === 1 ? { ...body, subOrgId: ids[0] } : body;
+}
+
+export function scopedBackend(inner: CustodyBackend): CustodyBackend {
+  const checked = <T extends { subOrgId?: string | null | undefined }>(
+    ctx: CustodyContext,
+    resource: string,
+    id: string,
+    row: T,
+  ): T => {
+    if (!inScope(ctx, row.subOrgId)) throw notFound(resource, id);
+    return row;
+  };
+  return {
+    ...inner,
+    listTransactions: async (ctx, q) =>
+      keepInScope(ctx, await inner.listTransactions(ctx, scopeListQuery(ctx, q))),
+    getTransaction: async (ctx, id) =>
+      checked(ctx, 'transaction', id, await inner.getTransaction(ctx, id)),
+    listBankAccounts: async (ctx, q) =>
+      keepInScope(ctx, await inner.listBankAccounts(ctx, scopeListQuery(ctx, q))),
+    getBankAccount: async (ctx, id) =>
+      checked(ctx, 'bank account', id, await inner.getBankAccount(ctx, id)),
+    listVaults: async (ctx, q) =>
+      keepInScope(ctx, await inner.listVaults(ctx, scopeListQuery(ctx, q))),
+    getVault: async (ctx, id) => checked(ctx, 'vault', id, await inner.getVault(ctx, id)),
+    getVaultBalances: async (ctx, id) => {
+      checked(ctx, 'vault', id, await inner.getVault(ctx, id));
+      return inner.getVaultBalances(ctx, id);
+    },
+    listContacts: async (ctx, q) =>
+      keepInScope(ctx, await inner.listContacts(ctx, scopeListQuery(ctx, q))),
+    listSubOrgs: async (ctx, q) => {
+      const page = await inner.listSubOrgs(ctx, q);
+      const ids = allowedIds(ctx);
+      return ids
+        ? { ...page, results: page.results.filter((s) => !!s.id && ids.includes(s.id)) }
+        : page;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { Hono, type Context } from 'hono';
+import type { z } from 'zod';
+import { StaffCreateRequest, StaffUpdateRequest } from '../../contract/auth.ts';
+import { ERROR_CODES } from '../../contract/common.ts';
+import { audit } from '../auth/audit.ts';
+import { requireRole, type AuthOptions } from '../auth/session-auth.ts';
+import { revokeStaffSessions } from '../auth/session.store.ts';
+import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
+import { pathId } from '../custody/routes/list-query.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { AppEnv } from '../http/app-env.ts';
+
+/** Staff management, admins only: list, create, change role/name/scope, disable. */
+
+async function parseBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
+  const raw: unknown = await c.req.json().catch(() => {
+    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body must be JSON');
+  });
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => ({
+      field: i.path.map(String).join('.') || 'body',
+      message: i.message,
+    }));
+    throw new ApiError(
+      400,
+      ERROR_CODES.validation,
+      fields.map((f) => `${f.field}: ${f.message}`).join('; '),
+      fields,
+    );
+  }
+  return parsed.data;
+}
+
+function describeChanges(changes: z.output<typeof StaffUpdateRequest>): string {
+  const parts: string[] = [];
+  if (changes.name !== undefined) parts.push('name changed');
+  if (changes.role !== undefined) parts.push(`role → ${changes.role}`);
+  if (changes.subOrgIds !== undefined)
+    parts.push(`sub-orgs → ${changes.subOrgIds ? changes.subOrgIds.join(', ') : 'all'}`);
+  if (changes.disabled !== undefined) parts.push(changes.disabled ? 'disabled' : 'enabled');
+  return parts.join('; ') || 'no change';
+}
+
+export function staffRoutes(options: AuthOptions) {
+  const { db, clock } = options;
+  return new Hono<AppEnv>()
+    .get('/staff/', async (c) => {
+      requireRole(c, ['admin'], 'manage staff');
+      const rows = await listStaff(db);
+      return c.json({ results: rows.map(toWireStaff), hasNext: false, nextCursor: null });
+    })
+    .post('/staff/', async (c) => {
+      requireRole(c, ['admin'], 'manage staff');
+      const input = await parseBody(c, StaffCreateRequest);
+      try {
+        const row = await createStaff(db, input);
+        await audit(c, options, {
+          action: 'staff.create',
+          entityType: 'STAFF',
+          entityId: row.id,
+          summary: `Created ${row.email} as ${row.role} (${row.subOrgIds ? `sub-orgs ${row.subOrgIds.join(', ')}` : 'all sub-orgs'})`,
+          outcome: 'success',
+        });
+        return c.json(toWireStaff(row), 201);
+      } catch (error) {
+        if (error instanceof ApiError)
+          await audit(c, options, {
+            action: 'staff.create',
+            entityType: 'STAFF',
+            summary: `Refused: ${error.message}`,
+            outcome: 'failed',
+          });
+        throw error;
+      }
+    })
+    .patch('/staff/:staffId/', async (c) => {
+      const admin = requireRole(c, ['admin'], 'manage staff');
+      const id = pathId(c, 'staffId', 'staff member');
+      const changes = await parseBody(c, StaffUpdateRequest);
+      if (
+        id === admin.id &&
+        (changes.disabled === true || (changes.role && changes.role !== 'admin'))
+      ) {
+        await audit(c, options, {
+          action: 'staff.update',
+          entityType: 'STAFF',
+          entityId: id,
+          summary: 'Refused: an admin cannot disable or demote themselves',
+          outcome: 'denied',
+        });
+        // Otherwise the last admin could lock everyone out of staff management.
+        throw new ApiError(
+          409,
+          'SELF_LOCKOUT',
+          'You cannot disable your own account or remove your own admin role',
+        );
+      }
+      if (!(await getStaff(db, id)))
+        throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+      const row = await updateStaff(db, id, changes);
+      if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+      // A disabled member's access ends now, not when their session would have expired.
+      if (changes.disabled) await revokeStaffSessions(db, id, clock());
+      await audit(c, options, {
+        action: changes.disabled ? 'staff.disable' : 'staff.update',
+        entityType: 'STAFF',
+        entityId: id,
+        summary: `${row.email}: ${describeChanges(changes)}`,
+        outcome: 'success',
+      });
+      return c.json(toWireStaff(row));
+    });
+}

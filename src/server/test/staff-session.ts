@@ -1,0 +1,107 @@
+import type { StaffRole } from '../../contract/auth.ts';
+import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/auth.ts';
+import type { App } from '../app.ts';
+import { hashPassword } from '../auth/password.ts';
+import { createSession, type Clock } from '../auth/session.store.ts';
+import { createStaff, type StaffRecord } from '../auth/staff.store.ts';
+import type { Database } from '../db/client.ts';
+
+/**
+ * Signed-in staff for tests. Every /api request needs a caller (issue 4), so
+ * tests either act as a member made here, or go through /auth/login when
+ * sign-in itself is what they test.
+ */
+
+/** The origin app.request() requests arrive on (its default base URL). */
+export const TEST_ORIGIN = 'http://localhost';
+
+/** A clock the test moves by hand: sessions expire against it, never against real time. */
+export interface ManualClock {
+  (): Date;
+  advance(ms: number): void;
+  set(at: Date): void;
+}
+
+export function createManualClock(start: Date = new Date()): ManualClock {
+  let now = start.getTime();
+  const clock = (() => new Date(now)) as ManualClock;
+  clock.advance = (ms) => void (now += ms);
+  clock.set = (at) => void (now = at.getTime());
+  return clock;
+}
+
+// The cost of a real hash buys nothing in a test; the parameters travel with it.
+const cheapHash = hashPassword('test-password-not-used', { N: 1024, r: 8, p: 1 });
+let counter = 0;
+
+export interface StaffSession {
+  member: StaffRecord;
+  cookie: string;
+  csrfToken: string;
+  /** Adds the session cookie, CSRF token and a same-origin Origin to `init`. */
+  init(init?: RequestInit): RequestInit;
+  /** app.request as this member. */
+  request(url: string, init?: RequestInit): Promise<Response>;
+  /** app.request as this member, parsed as JSON. */
+  json(url: string, init?: RequestInit): Promise<{ status: number; body: unknown }>;
+}
+
+export async function signInStaff(
+  app: Pick<App, 'request'>,
+  db: Database,
+  clock: Clock,
+  options: { role?: StaffRole; subOrgIds?: string[] | null; email?: string; name?: string } = {},
+): Promise<StaffSession> {
+  const role = options.role ?? 'admin';
+  counter += 1;
+  const member = await createStaff(
+    db,
+    {
+      email: options.email ?? `${role}-${counter}-${process.pid}@test.local`,
+      name: options.name ?? `Test ${role} ${counter}`,
+      role,
+      subOrgIds: options.subOrgIds ?? null,
+      password: '',
+    },
+    { passwordHash: await cheapHash },
+  );
+  const { token, row } = await createSession(db, member.id, clock());
+  const cookie = `${SESSION_COOKIE}=${token}`;
+  const init = (given: RequestInit = {}): RequestInit => {
+    const headers = new Headers(given.headers);
+    if (!headers.has('cookie')) headers.set('cookie', cookie);
+    if (!headers.has(CSRF_HEADER)) headers.set(CSRF_HEADER, row.csrfToken);
+    if (!headers.has('origin')) headers.set('origin', TEST_ORIGIN);
+    return { ...given, headers };
+  };
+  const request = (url: string, given?: RequestInit) =>
+    Promise.resolve(app.request(url, init(given)));
+  return {
+    member,
+    cookie,
+    csrfToken: row.csrfToken,
+    init,
+    request,
+    async json(url, given) {
+      const res = await request(url, given);
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    },
+  };
+}
+
+/**
+ * Makes every `app.request` act as a freshly made admin unless the request
+ * brings its own credentials (a Cookie or an Api-Key). For tests about
+ * something else than who is calling; `anonymous` is the unpatched request.
+ */
+export async function actAsAdmin(app: App, db: Database, clock: Clock) {
+  const anonymous = app.request;
+  const admin = await signInStaff({ request: anonymous }, db, clock, { role: 'admin' });
+  app.request = (input, init, ...rest) => {
+    const headers = new Headers(init?.headers);
+    if (headers.has('cookie') || headers.has('api-key')) return anonymous(input, init, ...rest);
+    return anonymous(input, admin.init(init), ...rest);
+  };
+  return { admin, anonymous };
+}
