@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 // and React components in jsdom.
 export default defineConfig({
   test: {
+    // Two cores: two test files at a time, each with its own database.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -21,8 +23,6 @@ export default defineConfig({
           // The SPA's client is tested here too, against the real app in process.
           include: ['src/server/**/*.test.ts', 'src/web/**/*.integration.test.ts'],
           testTimeout: 60_000,
-          // Two cores: two test files at a time, each with its own database.
-          maxWorkers: 2,
           hookTimeout: 120_000,
         },
       },
