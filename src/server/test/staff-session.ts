@@ -34,6 +34,16 @@ export function createManualClock(start: Date = new Date()): ManualClock {
 const cheapHash = hashPassword('test-password-not-used', { N: 1024, r: 8, p: 1 });
 let counter = 0;
 
+function sessionInit(cookie: string, csrfToken: string) {
+  return (given: RequestInit = {}): RequestInit => {
+    const headers = new Headers(given.headers);
+    if (!headers.has('cookie')) headers.set('cookie', cookie);
+    if (!headers.has(CSRF_HEADER)) headers.set(CSRF_HEADER, csrfToken);
+    if (!headers.has('origin')) headers.set('origin', TEST_ORIGIN);
+    return { ...given, headers };
+  };
+}
+
 export interface StaffSession {
   member: StaffRecord;
   cookie: string;
@@ -67,13 +77,7 @@ export async function signInStaff(
   );
   const { token, row } = await createSession(db, member.id, clock());
   const cookie = `${SESSION_COOKIE}=${token}`;
-  const init = (given: RequestInit = {}): RequestInit => {
-    const headers = new Headers(given.headers);
-    if (!headers.has('cookie')) headers.set('cookie', cookie);
-    if (!headers.has(CSRF_HEADER)) headers.set(CSRF_HEADER, row.csrfToken);
-    if (!headers.has('origin')) headers.set('origin', TEST_ORIGIN);
-    return { ...given, headers };
-  };
+  const init = sessionInit(cookie, row.csrfToken);
   const request = (url: string, given?: RequestInit) =>
     Promise.resolve(app.request(url, init(given)));
   return {
@@ -94,14 +98,47 @@ export async function signInStaff(
  * Makes every `app.request` act as a freshly made admin unless the request
  * brings its own credentials (a Cookie or an Api-Key). For tests about
  * something else than who is calling; `anonymous` is the unpatched request.
+ * The admin's session is renewed when the test clock has moved past its
+ * limits, so a test that advances time still has a caller.
  */
 export async function actAsAdmin(app: App, db: Database, clock: Clock) {
   const anonymous = app.request;
-  const admin = await signInStaff({ request: anonymous }, db, clock, { role: 'admin' });
+  let current = await signInStaff({ request: anonymous }, db, clock, { role: 'admin' });
+  let lastUse = clock().getTime();
+  const signedAt = lastUse;
+  const member = current.member;
+  const fresh = async () => {
+    const now = clock().getTime();
+    if (now - lastUse >= 25 * 60_000 || now - signedAt >= 7 * 3600_000) {
+      const { token, row } = await createSession(db, member.id, clock());
+      current = { ...current, cookie: `${SESSION_COOKIE}=${token}`, csrfToken: row.csrfToken };
+      current.init = sessionInit(current.cookie, row.csrfToken);
+    }
+    lastUse = now;
+    return current;
+  };
   app.request = (input, init, ...rest) => {
     const headers = new Headers(init?.headers);
     if (headers.has('cookie') || headers.has('api-key')) return anonymous(input, init, ...rest);
-    return anonymous(input, admin.init(init), ...rest);
+    return fresh().then((s) => anonymous(input, s.init(init), ...rest));
+  };
+  const admin: StaffSession = {
+    get member() {
+      return member;
+    },
+    get cookie() {
+      return current.cookie;
+    },
+    get csrfToken() {
+      return current.csrfToken;
+    },
+    init: (given) => current.init(given),
+    request: (url, given) => Promise.resolve(app.request(url, given)),
+    json: async (url, given) => {
+      const res = await app.request(url, given);
+      const text = await res.text();
+      return { status: res.status, body: text ? (JSON.parse(text) as unknown) : undefined };
+    },
   };
   return { admin, anonymous };
 }

@@ -1,0 +1,303 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSRF_HEADER, SESSION_COOKIE, SessionResponse } from '../../contract/auth.ts';
+import { ApiErrorBody } from '../../contract/common.ts';
+import { paths } from '../../contract/paths.ts';
+import { TEST_ORIGIN } from '../test/staff-session.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createStaff } from './staff.store.ts';
+
+// Sign-in, sessions and CSRF through the real app. TRUST_PROXY is on so a
+// test can speak from several addresses (X-Forwarded-For).
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ trustProxy: true });
+});
+afterAll(() => t.close());
+
+let n = 0;
+async function member(options: { role?: 'viewer' | 'admin'; disabled?: boolean } = {}) {
+  n += 1;
+  const email = `member-${n}@bank.test`;
+  const password = `correct horse ${n} battery`;
+  const row = await createStaff(t.db, {
+    email,
+    name: `Member ${n}`,
+    role: options.role ?? 'viewer',
+    password,
+  });
+  if (options.disabled)
+    await t.admin.request(`/api/console/staff/${row.id}/`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ disabled: true }),
+    });
+  return { ...row, email, password };
+}
+
+function login(email: string, password: string, ip = '198.51.100.1', origin = TEST_ORIGIN) {
+  return t.anonymous('/auth/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin, 'X-Forwarded-For': ip },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+async function signedIn(email: string, password: string) {
+  const res = await login(email, password);
+  expect(res.status).toBe(200);
+  const session = SessionResponse.parse(await res.json());
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const as = (url: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set('cookie', cookie);
+    return t.anonymous(url, { ...init, headers });
+  };
+  return { session, cookie, as };
+}
+
+const post = (csrf: string | undefined, origin: string | null = TEST_ORIGIN) => {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (csrf !== undefined) headers[CSRF_HEADER] = csrf;
+  if (origin !== null) headers['Origin'] = origin;
+  return { method: 'POST', headers, body: '{}' };
+};
+
+describe('POST /auth/login', () => {
+  it('signs in with an HttpOnly, SameSite=Strict cookie and answers the session', async () => {
+    const m = await member();
+    const res = await login(m.email.toUpperCase(), m.password);
+    expect(res.status).toBe(200);
+    const cookie = res.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43};`));
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    expect(cookie).toMatch(/Path=\//);
+    expect(cookie).not.toMatch(/Secure/);
+    const body = SessionResponse.parse(await res.json());
+    expect(body.member).toMatchObject({ email: m.email, role: 'viewer', subOrgIds: null });
+    expect(body.csrfToken.length).toBeGreaterThan(30);
+    expect(Date.parse(body.expiresAt) - t.clock().getTime()).toBe(8 * 3600_000);
+    expect(Date.parse(body.idleExpiresAt) - t.clock().getTime()).toBe(30 * 60_000);
+  });
+
+  it('marks the cookie Secure and sends HSTS behind an HTTPS proxy', async () => {
+    const m = await member();
+    const res = await t.anonymous('/auth/login', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Origin: 'https://console.bank.test',
+        'X-Forwarded-Proto': 'https',
+        'X-Forwarded-Host': 'console.bank.test',
+      },
+      body: JSON.stringify({ email: m.email, password: m.password }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('set-cookie')).toMatch(/Secure/);
+    expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
+  });
+
+  it('gives the same 401 for an unknown email, a wrong password and a disabled member', async () => {
+    const m = await member();
+    const disabled = await member({ disabled: true });
+    const answers = [
+      await login('nobody@bank.test', 'whatever password', '203.0.113.10'),
+      await login(m.email, 'wrong password!!', '203.0.113.11'),
+      await login(disabled.email, disabled.password, '203.0.113.12'),
+    ];
+    const bodies = await Promise.all(answers.map((r) => r.json()));
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401]);
+    expect(bodies[0]).toEqual({
+      message: 'The email or password is not correct',
+      code: 'UNAUTHORIZED',
+    });
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(bodies[2]).toEqual(bodies[0]);
+    for (const r of answers) expect(r.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses a sign-in from a foreign Origin (login CSRF)', async () => {
+    const m = await member();
+    const res = await login(m.email, m.password, '198.51.100.2', 'https://evil.example');
+    expect(res.status).toBe(403);
+    expect(ApiErrorBody.parse(await res.json()).code).toBe('CSRF_REJECTED');
+  });
+
+  it('rate-limits failures per account: the 6th try in 15 minutes is 429, even with the right password', async () => {
+    const m = await member();
+    for (let i = 0; i < 5; i += 1) {
+      // Different addresses: only the account limit applies.
+      expect((await login(m.email, 'wrong password!!', `192.0.2.${i + 1}`)).status).toBe(401);
+    }
+    const limited = await login(m.email, m.password, '192.0.2.99');
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({
+      message: 'Too many failed sign-in attempts; try again in 15 minutes',
+      code: 'LOGIN_RATE_LIMITED',
+    });
+    expect(limited.headers.get('retry-after')).toBe('900');
+    t.clock.advance(15 * 60_000 + 1000);
+    expect((await login(m.email, m.password, '192.0.2.99')).status).toBe(200);
+  });
+
+  it('rate-limits failures per address: 20 failures across accounts block the 21st try', async () => {
+    const ip = '198.51.100.77';
+    for (let i = 0; i < 20; i += 1) {
+      expect((await login(`nobody-${i}@bank.test`, 'wrong password!!', ip)).status).toBe(401);
+    }
+    const m = await member();
+    const limited = await login(m.email, m.password, ip);
+    expect(limited.status).toBe(429);
+    expect(ApiErrorBody.parse(await limited.json()).code).toBe('LOGIN_RATE_LIMITED');
+    expect((await login(m.email, m.password, '198.51.100.78')).status).toBe(200);
+  });
+
+  it('answers a malformed body with 400 naming the field', async () => {
+    const res = await t.anonymous('/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: TEST_ORIGIN },
+      body: JSON.stringify({ email: 'not-an-email', password: '' }),
+    });
+    expect(res.status).toBe(400);
+    expect(ApiErrorBody.parse(await res.json()).fields?.map((f) => f.field)).toEqual([
+      'email',
+      'password',
+    ]);
+  });
+});
+
+describe('sessions', () => {
+  it('answers GET /auth/session while live, 401 without a cookie', async () => {
+    const m = await member();
+    const { as, session } = await signedIn(m.email, m.password);
+    const res = await as('/auth/session');
+    expect(res.status).toBe(200);
+    expect(SessionResponse.parse(await res.json()).csrfToken).toBe(session.csrfToken);
+    expect((await t.anonymous('/auth/session')).status).toBe(401);
+  });
+
+  it('expires after 30 minutes idle, and activity keeps it alive', async () => {
+    const m = await member();
+    const { as } = await signedIn(m.email, m.password);
+    t.clock.advance(29 * 60_000);
+    expect((await as(paths.assets())).status).toBe(200);
+    t.clock.advance(29 * 60_000);
+    expect((await as(paths.assets())).status).toBe(200);
+    t.clock.advance(30 * 60_000);
+    const res = await as(paths.assets());
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      message: 'Your session expired after 30 minutes without activity; sign in again',
+      code: 'UNAUTHORIZED',
+    });
+  });
+
+  it('expires 8 hours after sign-in however active', async () => {
+    const m = await member();
+    const { as } = await signedIn(m.email, m.password);
+    for (let minutes = 0; minutes < 8 * 60 - 20; minutes += 20) {
+      t.clock.advance(20 * 60_000);
+      expect((await as(paths.assets())).status, `after ${minutes + 20} min`).toBe(200);
+    }
+    t.clock.advance(20 * 60_000);
+    const res = await as(paths.assets());
+    expect(res.status).toBe(401);
+    expect(ApiErrorBody.parse(await res.json()).message).toMatch(/8 hours/);
+  });
+
+  it('is revoked by sign-out, which needs the CSRF token', async () => {
+    const m = await member();
+    const { as, session } = await signedIn(m.email, m.password);
+    expect((await as('/auth/logout', post(undefined))).status).toBe(403);
+    const out = await as('/auth/logout', post(session.csrfToken));
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(new RegExp(`${SESSION_COOKIE}=;`));
+    expect((await as(paths.assets())).status).toBe(401);
+    expect((await as('/auth/session')).status).toBe(401);
+  });
+
+  it('is revoked when an admin disables the member', async () => {
+    const m = await member();
+    const { as } = await signedIn(m.email, m.password);
+    expect((await as(paths.assets())).status).toBe(200);
+    const disabled = await t.admin.request(`/api/console/staff/${m.id}/`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ disabled: true }),
+    });
+    expect(disabled.status).toBe(200);
+    expect((await as(paths.assets())).status).toBe(401);
+    // Enabling them again does not bring the old session back.
+    await t.admin.request(`/api/console/staff/${m.id}/`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ disabled: false }),
+    });
+    expect((await as(paths.assets())).status).toBe(401);
+  });
+});
+
+describe('CSRF on mutations by a session', () => {
+  it('refuses a missing token, a wrong token and a foreign or missing Origin with 403 CSRF_REJECTED', async () => {
+    const m = await member({ role: 'admin' });
+    const { as, session } = await signedIn(m.email, m.password);
+    const cases: Array<[string, RequestInit]> = [
+      ['missing token', post(undefined)],
+      ['wrong token', post('x'.repeat(session.csrfToken.length))],
+      ['foreign Origin', post(session.csrfToken, 'https://evil.example')],
+      ['no Origin', post(session.csrfToken, null)],
+    ];
+    for (const [name, init] of cases) {
+      for (const url of [paths.bankAccounts(), '/api/console/staff/']) {
+        const res = await as(url, init);
+        expect(res.status, `${name} ${url}`).toBe(403);
+        expect(ApiErrorBody.parse(await res.json()).code, name).toBe('CSRF_REJECTED');
+      }
+    }
+    // With both, the request reaches the route (and fails its validation instead).
+    const ok = await as('/api/console/staff/', post(session.csrfToken));
+    expect(ok.status).toBe(400);
+  });
+
+  it('answers anonymous API calls with 401 UNAUTHORIZED, reads and writes alike', async () => {
+    for (const [url, init] of [
+      [paths.transactions(), {}],
+      [paths.bankAccounts(), { method: 'POST', body: '{}' }],
+      ['/api/console/audit/', {}],
+    ] as const) {
+      const res = await t.anonymous(url, init);
+      expect(res.status, url).toBe(401);
+      expect(ApiErrorBody.parse(await res.json()).code).toBe('UNAUTHORIZED');
+    }
+    expect((await t.anonymous('/healthz')).status).toBe(200);
+  });
+});
+
+describe('headers', () => {
+  it('sends a CSP without inline script, frame-ancestors none, nosniff and same-origin referrers', async () => {
+    const res = await t.anonymous('/healthz');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self'(;|$)/);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(csp).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('same-origin');
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+});
+
+describe('GET /auth/demo-accounts', () => {
+  it('lists one demo member per role in sandbox mode, and is 404 otherwise', async () => {
+    const res = await t.anonymous('/auth/demo-accounts');
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { results: Array<{ role: string; password: string }> };
+    expect(body.results.map((r) => r.role)).toEqual(['viewer', 'initiator', 'approver', 'admin']);
+    for (const r of body.results) expect(r.password.length).toBeGreaterThanOrEqual(12);
+    const upstream = await createTestApp({ demoAccounts: false });
+    try {
+      expect((await upstream.anonymous('/auth/demo-accounts')).status).toBe(404);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
