@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { BankAccount } from '../../../contract/bank-account.ts';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import type { Database } from '../../db/client.ts';
@@ -24,6 +24,8 @@ export async function listBankAccounts(
     query.paymentMethod ? eq(bankAccounts.paymentMethod, query.paymentMethod) : undefined,
     query.country ? eq(bankAccounts.country, query.country) : undefined,
     query.subOrgId ? eq(bankAccounts.subOrgId, query.subOrgId) : undefined,
+    // A staff member's scope (several sub-orgs); see console/scoped-backend.ts.
+    query.subOrgIds ? inArray(bankAccounts.subOrgId, query.subOrgIds) : undefined,
     position ? after(bankAccounts, position) : undefined,
   ];
 

@@ -66,6 +66,9 @@ export async function listVaults(
   const conditions: Array<SQL | undefined> = [
     eq(vaults.orgId, orgId),
     query.vaultName ? ilike(vaults.vaultName, containsPattern(query.vaultName)) : undefined,
+    // A staff member's scope; see console/scoped-backend.ts.
+    query.subOrgId ? eq(vaults.subOrgId, query.subOrgId) : undefined,
+    query.subOrgIds ? inArray(vaults.subOrgId, query.subOrgIds) : undefined,
     position ? after(vaults, position) : undefined,
   ];
   const page = await keysetPage(
@@ -135,6 +138,8 @@ export async function listContacts(
   const conditions: Array<SQL | undefined> = [
     eq(contacts.orgId, orgId),
     query.name ? ilike(contacts.name, containsPattern(query.name)) : undefined,
+    query.subOrgId ? eq(contacts.subOrgId, query.subOrgId) : undefined,
+    query.subOrgIds ? inArray(contacts.subOrgId, query.subOrgIds) : undefined,
     position ? after(contacts, position) : undefined,
   ];
   return keysetPage(

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import type { Database } from '../../db/client.ts';
@@ -35,6 +35,8 @@ export async function listTransactions(
     query.asset ? eq(transactions.asset, query.asset) : undefined,
     query.externalId ? eq(transactions.externalId, query.externalId) : undefined,
     query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
+    // A staff member's scope (several sub-orgs); see console/scoped-backend.ts.
+    query.subOrgIds ? inArray(transactions.subOrgId, query.subOrgIds) : undefined,
     query.createdAtGte ? gte(transactions.createdAt, storableTime(query.createdAtGte)) : undefined,
     query.createdAtLte ? lte(transactions.createdAt, storableTime(query.createdAtLte)) : undefined,
     position ? after(transactions, position) : undefined,
