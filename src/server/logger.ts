@@ -31,6 +31,21 @@ export const REDACT_PATHS = [
   '*.headers.cookie',
   '*.headers["api-key"]',
   '*.headers["set-cookie"]',
+  // Staff sign-in (issue 4): passwords, session and CSRF tokens, and what they hash to.
+  'password',
+  'passwordHash',
+  'token',
+  'tokenHash',
+  'csrfToken',
+  'privateKeyHex',
+  '*.password',
+  '*.passwordHash',
+  '*.token',
+  '*.tokenHash',
+  '*.csrfToken',
+  '*.privateKeyHex',
+  '*["x-csrf-token"]',
+  '*.headers["x-csrf-token"]',
 ];
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
