@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 data_dir=$(mktemp -d)
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 log=$(mktemp)
-cleanup() { rm -rf "$data_dir" "$log"; }
+jar=$(mktemp)
+cleanup() { rm -rf "$data_dir" "$log" "$jar"; }
 trap cleanup EXIT
 
 PORT=$port DATA_DIR=$data_dir LOG_LEVEL=warn setsid npm start >"$log" 2>&1 &
@@ -18,7 +19,11 @@ for _ in $(seq 1 180); do
   sleep 1
 done
 curl -fsS "$base/transactions" | grep -q '<div id="root">' || { echo "/transactions did not serve the SPA" >&2; exit 1; }
-count=$(curl -fsS "$base/api/external/transactions/?limit=5" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).results.length))")
+# The API needs a caller: sign in as the sandbox's demo viewer, as the sign-in page offers.
+curl -fsS -c "$jar" -H 'Content-Type: application/json' -H "Origin: $base" \
+  -d '{"email":"viewer@sandbox.local","password":"sandbox-viewer-pass"}' "$base/auth/login" >/dev/null \
+  || { echo "demo viewer could not sign in" >&2; exit 1; }
+count=$(curl -fsS -b "$jar" "$base/api/external/transactions/?limit=5" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).results.length))")
 [ "$count" = "5" ] || { echo "expected 5 seeded transactions, got $count" >&2; exit 1; }
 kill -TERM -- "-$pid"
 for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
