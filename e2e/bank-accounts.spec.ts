@@ -1,28 +1,69 @@
-import { expect, test } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 
+interface FullNumbers {
+  accountNumber: string | null;
+  routingNumber?: string | null;
+}
+
+/** The audited reveal, as an admin's session (the page's cookie jar) calls it. */
+async function reveal(request: APIRequestContext, id: string): Promise<FullNumbers> {
+  const response = await request.get(`/api/console/bank_accounts/${id}/reveal/`);
+  expect(response.ok(), await response.text()).toBe(true);
+  return (await response.json()) as FullNumbers;
+}
+
 test.describe('Bank accounts page', () => {
-  test('lists accounts with masked numbers and passes an axe scan', async ({ page, request }) => {
-    const api = await request.get('/api/external/bank_accounts/?limit=20');
+  test('lists accounts with masked numbers and passes an axe scan', async ({ page }) => {
+    const api = await page.request.get('/api/external/bank_accounts/?limit=20');
     expect(api.ok()).toBe(true);
-    const { results } = (await api.json()) as {
-      results: Array<{ accountNumber: string; routingNumber?: string | null }>;
-    };
+    const { results: listed } = (await api.json()) as { results: Array<{ id: string }> };
+    // The list is masked for staff; the full numbers only come from the audited reveal.
+    const full = await Promise.all(listed.map(({ id }) => reveal(page.request, id)));
 
     await page.goto('/transactions');
     await page.getByRole('link', { name: 'Bank accounts' }).click();
     await expect(page).toHaveURL(/\/bank-accounts$/);
     const table = page.getByRole('table', { name: 'Bank accounts' });
-    await expect(table.locator('tbody tr')).toHaveCount(Math.min(20, results.length));
+    await expect(table.locator('tbody tr')).toHaveCount(Math.min(20, listed.length));
     await expect(table).toContainText('•••• ');
 
     const html = await page.content();
-    for (const account of results) {
-      expect(html).not.toContain(account.accountNumber);
+    for (const account of full) {
+      if (account.accountNumber) expect(html).not.toContain(account.accountNumber);
       if (account.routingNumber && account.routingNumber.length > 4)
         expect(html).not.toContain(account.routingNumber);
     }
     await expectNoAxeViolations(page);
+  });
+
+  test("reveals one account's full numbers in place until hidden again", async ({ page }) => {
+    await page.goto('/bank-accounts?paymentMethod=US_ACH');
+    const row = page.getByRole('table', { name: 'Bank accounts' }).locator('tbody tr').first();
+    const id = await row.getAttribute('data-bank-account-id');
+    const full = await reveal(page.request, id ?? '');
+    expect(full.accountNumber).toMatch(/^\d{4,17}$/);
+    await expect(row).not.toContainText(full.accountNumber ?? '');
+
+    await row.getByRole('button', { name: /^Reveal full numbers of / }).click();
+    await expect(row).toContainText(full.accountNumber ?? '');
+    await expect(row).toContainText(full.routingNumber ?? '');
+    await expectNoAxeViolations(page);
+    await row.getByRole('button', { name: /^Hide full numbers of / }).click();
+    await expect(row).not.toContainText(full.accountNumber ?? '');
+    expect(await page.content()).not.toContain(full.accountNumber ?? '');
+  });
+
+  test.describe('as a viewer', () => {
+    test.use({ role: 'viewer' });
+    test('is not offered Reveal', async ({ page }) => {
+      await page.goto('/bank-accounts');
+      const table = page.getByRole('table', { name: 'Bank accounts' });
+      await expect(table.locator('tbody tr').first()).toBeVisible();
+      await expect(table.getByRole('button', { name: /Reveal/ })).toHaveCount(0);
+      await expect(table.getByRole('columnheader', { name: 'Full numbers' })).toHaveCount(0);
+    });
   });
 
   test('filters by status and payment method, held in the URL', async ({ page }) => {
@@ -31,8 +72,11 @@ test.describe('Bank accounts page', () => {
     await page.getByLabel('Payment method').selectOption('SEPA');
     await expect(page).toHaveURL(/status=APPROVED/);
     await expect(page).toHaveURL(/paymentMethod=SEPA/);
-    const rows = page.getByRole('table', { name: 'Bank accounts' }).locator('tbody tr');
-    await expect(rows.first()).toBeVisible();
+    const table = page.getByRole('table', { name: 'Bank accounts' });
+    const rows = table.locator('tbody tr');
+    // The previous rows stay on screen (dimmed, aria-busy) until the filtered page arrives.
+    await expect(table).toHaveAttribute('aria-busy', 'false');
+    await expect(rows.first()).toContainText('SEPA');
     for (const text of await rows.allInnerTexts()) {
       expect(text).toContain('SEPA');
       expect(text).toContain('Approved');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 
 test.describe('Transactions page', () => {

@@ -2,12 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createQueryClient } from './lib/query-client.ts';
-import { createAppRouter } from './router.tsx';
+import { createConsole } from './router.tsx';
 import './styles.css';
 
-const queryClient = createQueryClient();
-const router = createAppRouter(queryClient);
+const { queryClient, router } = createConsole();
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');

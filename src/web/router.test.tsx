@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppRouter } from './router.tsx';
 import { installFakeApi, json, pagedList } from './test/fake-api.ts';
 import { createTestQueryClient } from './test/render.tsx';
+import { sessionFor } from './test/session.ts';
 
 const transactions = Array.from({ length: 45 }, (_, i) => ({
   id: `tx_${i}`,
@@ -22,6 +23,8 @@ const transactions = Array.from({ length: 45 }, (_, i) => ({
 beforeEach(() => {
   vi.stubGlobal('scrollTo', () => {});
   installFakeApi({
+    '/auth/session': () => json(sessionFor('viewer')),
+    '/api/external/sub_orgs/': () => json({ results: [], hasNext: false }),
     '/api/external/transactions/': (url) =>
       pagedList(
         transactions.filter(

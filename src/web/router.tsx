@@ -1,11 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { NotFound, RouteError, RoutePending } from './components/route-fallbacks.tsx';
+import type { SessionResponse } from '../contract/auth.ts';
+import { sendToLogin } from './features/session/send-to-login.ts';
+import { createQueryClient } from './lib/query-client.ts';
 import { parseSearch, stringifySearch } from './lib/search-params.ts';
 import { routeTree } from './routeTree.gen.ts';
 
 export interface RouterContext {
   queryClient: QueryClient;
+  /** Set by the authenticated layout's beforeLoad for the routes beneath it. */
+  session?: SessionResponse;
 }
 
 export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
@@ -24,6 +29,15 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     parseSearch,
     stringifySearch,
   });
+}
+
+/** The query client and router of one console tab, wired so that any 401 leads to /login. */
+export function createConsole(history?: RouterHistory) {
+  const queryClient = createQueryClient({
+    onUnauthorized: () => sendToLogin(router, queryClient),
+  });
+  const router = createAppRouter(queryClient, history);
+  return { queryClient, router };
 }
 
 declare module '@tanstack/react-router' {

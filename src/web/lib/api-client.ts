@@ -1,4 +1,15 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import {
+  AuditListResponse,
+  SessionResponse,
+  StaffListResponse,
+  StaffMember,
+  type AuditFilters,
+  type LoginRequest,
+  type StaffCreateRequest,
+  type StaffUpdateRequest,
+  authPaths,
+} from '../../contract/auth.ts';
 import {
   BankAccount,
   BankAccountListResponse,
@@ -28,6 +39,7 @@ import {
   type TransactionFilters,
 } from '../../contract/transaction.ts';
 import { ApiError, NetworkError, ResponseValidationError, isAbortError } from './api-errors.ts';
+import { csrfHeaders } from './csrf-token.ts';
 
 /**
  * The SPA's client for the custody API as the console server exposes it on
@@ -57,6 +69,30 @@ export type BankAccountListParams = ListParams<BankAccountFilters>;
 export type VaultListParams = ListParams<{ vaultName?: string }>;
 export type ContactListParams = ListParams<{ name?: string }>;
 export type SubOrgListParams = ListParams<Record<never, never>>;
+export type AuditListParams = ListParams<AuditFilters>;
+
+/** GET /auth/demo-accounts (sandbox only): who to sign in as, with their passwords. */
+export const DemoAccount = z.looseObject({
+  email: z.string(),
+  password: z.string(),
+  role: z.string(),
+  name: z.string().optional(),
+});
+export type DemoAccount = z.infer<typeof DemoAccount>;
+// A bare array or a `{results}` envelope: the server may answer either.
+const DemoAccountList = z.union([
+  z.array(DemoAccount),
+  z.looseObject({ results: z.array(DemoAccount) }).transform((r) => r.results),
+]);
+
+/** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, audited server-side. */
+export const RevealedBankAccount = z.looseObject({
+  accountNumber: z.string().nullable(),
+  routingNumber: z.string().nullable().optional(),
+});
+export type RevealedBankAccount = z.infer<typeof RevealedBankAccount>;
+
+const AnyBody = z.unknown();
 
 type QueryValue = string | number | null | undefined;
 
@@ -79,7 +115,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
   async function request<S extends z.ZodType>(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     schema: S,
     init: { body?: unknown; signal?: AbortSignal | undefined } = {},
@@ -155,6 +191,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     opts?: RequestOptions,
   ) => request('POST', path, schema, { body, signal: opts?.signal });
+  const patch = <S extends z.ZodType>(
+    path: string,
+    schema: S,
+    body: unknown,
+    opts?: RequestOptions,
+  ) => request('PATCH', path, schema, { body, signal: opts?.signal });
 
   return {
     // 1–3: bank accounts
@@ -200,12 +242,29 @@ export function createApiClient(options: ApiClientOptions = {}) {
       ),
     actOnApproval: (approvalId: string, body: ApprovalActionRequest, opts?: RequestOptions) =>
       post(paths.approvalAction(approvalId), ApprovalActionResponse, body, opts),
+
+    // The console's own endpoints: staff sign-in, staff management, audit log.
+    getSession: (opts?: RequestOptions) => get(authPaths.session, SessionResponse, opts),
+    login: (body: LoginRequest, opts?: RequestOptions) =>
+      post(authPaths.login, SessionResponse, body, opts),
+    logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
+    listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccountList, opts),
+    listStaff: (params: ListParams<object> = {}, opts?: RequestOptions) =>
+      get(`${authPaths.staff}${listQuery(params)}`, StaffListResponse, opts),
+    createStaff: (body: StaffCreateRequest, opts?: RequestOptions) =>
+      post(authPaths.staff, StaffMember, body, opts),
+    updateStaff: (staffId: string, body: StaffUpdateRequest, opts?: RequestOptions) =>
+      patch(authPaths.staffMember(staffId), StaffMember, body, opts),
+    listAudit: (params: AuditListParams = {}, opts?: RequestOptions) =>
+      get(`${authPaths.audit}${listQuery(params)}`, AuditListResponse, opts),
+    revealBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
+      get(authPaths.revealBankAccount(bankAccountId), RevealedBankAccount, opts),
   };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The browser's client: same origin, global fetch. */
-export const apiClient: ApiClient = createApiClient();
+/** The browser's client: same origin, global fetch, the session's CSRF token on every request. */
+export const apiClient: ApiClient = createApiClient({ headers: csrfHeaders });
 
 export { ApiError, NetworkError, ResponseValidationError };

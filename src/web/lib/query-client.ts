@@ -1,8 +1,21 @@
-import { QueryClient } from '@tanstack/react-query';
-import { isRetryable } from './api-errors.ts';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiError, isRetryable } from './api-errors.ts';
 
-export function createQueryClient(): QueryClient {
+export interface QueryClientOptions {
+  /**
+   * Called when any query or mutation is answered 401: the session is gone
+   * (expired, revoked, signed out in another tab).
+   */
+  onUnauthorized?: (error: ApiError) => void;
+}
+
+export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
+  const onError = (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) options.onUnauthorized?.(error);
+  };
   return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         // Statuses move on their own; lists go stale quickly but not instantly,

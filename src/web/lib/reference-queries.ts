@@ -21,6 +21,13 @@ export const referenceQueries = {
       queryFn: ({ signal }) => apiClient.listAssets({ signal }),
       staleTime: 30 * 60_000,
     }),
+  /** Sub-organizations for the scope switcher; like vaults, one page at the maximum size. */
+  subOrgs: () =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'sub-orgs'] as const,
+      queryFn: ({ signal }) => apiClient.listSubOrgs({ limit: 100 }, { signal }),
+      staleTime: 5 * 60_000,
+    }),
   supportedChains: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'supported-chains'] as const,

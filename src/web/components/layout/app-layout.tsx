@@ -1,41 +1,87 @@
-import { Link } from '@tanstack/react-router';
+import { Link, type LinkProps } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 
 const navLinkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-200 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-[current=page]:bg-slate-700 aria-[current=page]:text-white';
 
-export function AppLayout({ children }: { children: ReactNode }) {
+export interface NavItem {
+  to: NonNullable<LinkProps['to']>;
+  label: string;
+}
+
+export function SkipLink() {
+  return (
+    <a
+      href="#main"
+      className="sr-only rounded-md bg-white px-4 py-2 font-medium text-blue-800 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:outline-2 focus:outline-blue-700"
+    >
+      Skip to content
+    </a>
+  );
+}
+
+export function Brand({ to = '/transactions' }: { to?: NavItem['to'] }) {
+  return (
+    <Link
+      to={to}
+      className="flex items-center gap-2 font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
+    >
+      <img src="/favicon.svg" alt="" width={24} height={24} />
+      Custody Console
+    </Link>
+  );
+}
+
+/**
+ * The signed-in page chrome: brand, main navigation (only what the member
+ * may use), and `account` on the right (scope, member, sign-out).
+ */
+export function AppLayout({
+  navItems,
+  account,
+  children,
+}: {
+  navItems: NavItem[];
+  account?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900">
-      <a
-        href="#main"
-        className="sr-only rounded-md bg-white px-4 py-2 font-medium text-blue-800 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:outline-2 focus:outline-blue-700"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <header className="bg-slate-900 text-white">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-6 px-4 py-3">
-          <Link
-            to="/transactions"
-            className="flex items-center gap-2 font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
-          >
-            <img src="/favicon.svg" alt="" width={24} height={24} />
-            Custody Console
-          </Link>
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3">
+          <Brand />
           <nav aria-label="Main">
-            <ul className="flex gap-1">
-              <li>
-                <Link to="/transactions" className={navLinkClass}>
-                  Transactions
-                </Link>
-              </li>
-              <li>
-                <Link to="/bank-accounts" className={navLinkClass}>
-                  Bank accounts
-                </Link>
-              </li>
+            <ul className="flex flex-wrap gap-1">
+              {navItems.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to} className={navLinkClass}>
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
             </ul>
           </nav>
+          {account ? (
+            <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">{account}</div>
+          ) : null}
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** Chrome for pages outside the signed-in area (sign-in, not found). */
+export function PlainLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="min-h-screen bg-slate-50 text-slate-900">
+      <SkipLink />
+      <header className="bg-slate-900 text-white">
+        <div className="mx-auto flex max-w-7xl items-center px-4 py-3">
+          <Brand />
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">

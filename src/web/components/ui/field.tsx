@@ -2,17 +2,30 @@ import type { ReactNode } from 'react';
 import { cn } from '../../lib/cn.ts';
 import { Label } from './label.tsx';
 
-/** A visible label above its control, with an optional hint tied to it by id. */
+/** The ids a control inside a Field should name in `aria-describedby`. */
+export function describedBy(id: string, { hint, error }: { hint?: unknown; error?: unknown }) {
+  const ids = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean);
+  return ids.length > 0 ? ids.join(' ') : undefined;
+}
+
+/**
+ * A visible label above its control, with an optional hint and error tied
+ * to it by id (`${id}-hint`, `${id}-error`); the error is announced as it
+ * appears. The control itself sets `aria-invalid` and `aria-describedby`
+ * (see `describedBy`).
+ */
 export function Field({
   id,
   label,
   hint,
+  error,
   className,
   children,
 }: {
   id: string;
   label: string;
   hint?: string;
+  error?: string | undefined;
   className?: string;
   children: ReactNode;
 }) {
@@ -23,6 +36,11 @@ export function Field({
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-slate-700">
           {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
+          {error}
         </p>
       ) : null}
     </div>

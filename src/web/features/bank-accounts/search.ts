@@ -2,19 +2,25 @@ import { z } from 'zod';
 import { BankAccountStatus, PaymentMethod } from '../../../contract/enums.ts';
 import type { BankAccountListParams } from '../../lib/api-client.ts';
 import { compact, cursorPageSearch } from '../../lib/paging.ts';
+import { scopeSearch } from '../../lib/scope.ts';
 
 /** `/bank-accounts` search params; unparsable values are dropped. */
 export const BankAccountSearch = z.object({
   status: BankAccountStatus.optional().catch(undefined),
   paymentMethod: PaymentMethod.optional().catch(undefined),
   ...cursorPageSearch,
+  ...scopeSearch,
 });
 export type BankAccountSearch = z.output<typeof BankAccountSearch>;
 export type BankAccountSearchFilters = Pick<BankAccountSearch, 'status' | 'paymentMethod'>;
 
+/** The list call (and query key): filters, the scope as `subOrgId`, the current cursor. */
 export function toBankAccountListParams(search: BankAccountSearch): BankAccountListParams {
-  const { cursor, prev: _prev, ...filters } = search;
-  return compact({ ...filters, cursor });
+  return compact({
+    ...pickBankAccountFilters(search),
+    subOrgId: search.subOrg,
+    cursor: search.cursor,
+  });
 }
 
 export function pickBankAccountFilters(search: BankAccountSearch): BankAccountSearchFilters {

@@ -3,6 +3,7 @@ import { IsoTimestamp } from '../../../contract/common.ts';
 import { TransactionCategory, TransactionStatus } from '../../../contract/enums.ts';
 import type { TransactionListParams } from '../../lib/api-client.ts';
 import { compact, cursorPageSearch } from '../../lib/paging.ts';
+import { scopeSearch } from '../../lib/scope.ts';
 
 const text = (max: number) => z.string().trim().min(1).max(max).optional().catch(undefined);
 
@@ -19,6 +20,7 @@ export const TransactionSearch = z.object({
   createdAtLte: IsoTimestamp.optional().catch(undefined),
   externalId: text(128),
   ...cursorPageSearch,
+  ...scopeSearch,
 });
 export type TransactionSearch = z.output<typeof TransactionSearch>;
 
@@ -37,22 +39,29 @@ export type TransactionSearchFilters = Pick<
   (typeof TRANSACTION_SEARCH_FILTERS)[number]
 >;
 
-/** The list call (and query key) for a search: filters and the current cursor, not the history. */
+/**
+ * The list call (and query key) for a search: filters, the scope as
+ * `subOrgId`, and the current cursor, not the history.
+ */
 export function toTransactionListParams(search: TransactionSearch): TransactionListParams {
-  const { cursor, prev: _prev, ...filters } = search;
-  return compact({ ...filters, cursor });
+  return compact({
+    ...pickTransactionFilters(search),
+    subOrgId: search.subOrg,
+    cursor: search.cursor,
+  });
 }
 
 export function pickTransactionFilters(search: TransactionSearch): TransactionSearchFilters {
-  const { cursor: _cursor, prev: _prev, ...filters } = search;
-  return filters;
+  return compact(
+    Object.fromEntries(TRANSACTION_SEARCH_FILTERS.map((key) => [key, search[key]])),
+  ) as TransactionSearchFilters;
 }
 
 export function hasActiveFilters(search: TransactionSearch): boolean {
   return TRANSACTION_SEARCH_FILTERS.some((key) => search[key] !== undefined);
 }
 
-/** Applies filter changes; any change starts again from the first page. */
+/** Applies filter changes; any change starts again from the first page (the scope stays). */
 export function withTransactionFilters(
   search: TransactionSearch,
   patch: Partial<TransactionSearchFilters>,

@@ -31,9 +31,12 @@ function selectRows(data: BankAccountListResponse) {
 export function BankAccountsPage({
   search,
   onSearchChange,
+  canReveal = false,
 }: {
   search: BankAccountSearch;
   onSearchChange: (next: BankAccountSearch) => void;
+  /** The member's role may reveal full numbers (the server decides; this only offers it). */
+  canReveal?: boolean;
 }) {
   const query = useQuery({
     ...bankAccountQueries.list(toBankAccountListParams(search)),
@@ -79,7 +82,9 @@ export function BankAccountsPage({
       <EmptyState title={search.cursor ? 'No more bank accounts' : 'No bank accounts yet'} />
     );
   } else {
-    content = <BankAccountsTable accounts={query.data.results} busy={loadingNext} />;
+    content = (
+      <BankAccountsTable accounts={query.data.results} busy={loadingNext} canReveal={canReveal} />
+    );
   }
 
   const count = data?.results.length ?? 0;

@@ -1,4 +1,5 @@
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import {
   Table,
@@ -10,9 +11,11 @@ import {
   TableHeader,
   TableRow,
 } from '../../../components/ui/table.tsx';
+import { describeError } from '../../../lib/api-errors.ts';
 import { cn } from '../../../lib/cn.ts';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
+import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import type { BankAccountRow } from '../bank-account-row.ts';
 
 const COLUMNS = [
@@ -26,13 +29,14 @@ const COLUMNS = [
   'Created',
 ] as const;
 
-function Headers() {
+function Headers({ withActions }: { withActions: boolean }) {
   return (
     <TableHeader>
       <TableRow className="hover:bg-transparent">
         {COLUMNS.map((column) => (
           <TableHead key={column}>{column}</TableHead>
         ))}
+        {withActions ? <TableHead>Full numbers</TableHead> : null}
       </TableRow>
     </TableHeader>
   );
@@ -43,47 +47,83 @@ const dash = <span className="text-slate-700">—</span>;
 export function BankAccountsTable({
   accounts,
   busy = false,
+  canReveal = false,
 }: {
   accounts: BankAccountRow[];
   busy?: boolean;
+  /** Offer "Reveal" per row (roles that may see full numbers). */
+  canReveal?: boolean;
 }) {
   return (
     <TableContainer label="Bank accounts table">
       <Table aria-label="Bank accounts" aria-busy={busy} className={cn(busy && 'opacity-60')}>
         <TableCaption>Settlement bank accounts, newest first</TableCaption>
-        <Headers />
+        <Headers withActions={canReveal} />
         <TableBody>
           {accounts.map((account, index) => (
-            <TableRow key={account.id ?? index} data-bank-account-id={account.id}>
-              <TableCell className="font-medium">{account.accountName || dash}</TableCell>
-              <TableCell>{account.bankName || dash}</TableCell>
-              <TableCell className="whitespace-nowrap">
-                {paymentMethodLabel(account.paymentMethod) || dash}
-              </TableCell>
-              <TableCell>{account.country || dash}</TableCell>
-              <TableCell>
-                <StatusBadge status={account.status} />
-              </TableCell>
-              <TableCell className="font-mono whitespace-nowrap">
-                {account.maskedAccountNumber || dash}
-              </TableCell>
-              <TableCell className="font-mono whitespace-nowrap">
-                {account.maskedRoutingNumber || dash}
-              </TableCell>
-              <TableCell className="whitespace-nowrap">
-                {account.createdAt ? (
-                  <time dateTime={account.createdAt} title={account.createdAt}>
-                    {formatLocalDateTime(account.createdAt)}
-                  </time>
-                ) : (
-                  dash
-                )}
-              </TableCell>
-            </TableRow>
+            <AccountRow key={account.id ?? index} account={account} canReveal={canReveal} />
           ))}
         </TableBody>
       </Table>
     </TableContainer>
+  );
+}
+
+function AccountRow({ account, canReveal }: { account: BankAccountRow; canReveal: boolean }) {
+  const reveal = useRevealBankAccount();
+  const revealed = reveal.data;
+  const name = account.accountName || account.bankName || 'this account';
+
+  return (
+    <TableRow data-bank-account-id={account.id}>
+      <TableCell className="font-medium">{account.accountName || dash}</TableCell>
+      <TableCell>{account.bankName || dash}</TableCell>
+      <TableCell className="whitespace-nowrap">
+        {paymentMethodLabel(account.paymentMethod) || dash}
+      </TableCell>
+      <TableCell>{account.country || dash}</TableCell>
+      <TableCell>
+        <StatusBadge status={account.status} />
+      </TableCell>
+      <TableCell className="font-mono whitespace-nowrap" data-revealed={revealed ? '' : undefined}>
+        {revealed ? revealed.accountNumber || dash : account.maskedAccountNumber || dash}
+      </TableCell>
+      <TableCell className="font-mono whitespace-nowrap">
+        {revealed ? revealed.routingNumber || dash : account.maskedRoutingNumber || dash}
+      </TableCell>
+      <TableCell className="whitespace-nowrap">
+        {account.createdAt ? (
+          <time dateTime={account.createdAt} title={account.createdAt}>
+            {formatLocalDateTime(account.createdAt)}
+          </time>
+        ) : (
+          dash
+        )}
+      </TableCell>
+      {canReveal ? (
+        <TableCell className="whitespace-nowrap">
+          {account.id ? (
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={reveal.isPending}
+              aria-label={`${revealed ? 'Hide' : 'Reveal'} full numbers of ${name}`}
+              onClick={() =>
+                // Hiding drops the numbers from memory; revealing again asks (and audits) again.
+                revealed ? reveal.reset() : reveal.mutate(account.id as string)
+              }
+            >
+              {reveal.isPending ? 'Revealing…' : revealed ? 'Hide' : 'Reveal'}
+            </Button>
+          ) : null}
+          {reveal.isError ? (
+            <p role="alert" className="mt-1 max-w-48 text-xs whitespace-normal text-red-800">
+              {describeError(reveal.error)}
+            </p>
+          ) : null}
+        </TableCell>
+      ) : null}
+    </TableRow>
   );
 }
 

@@ -1,10 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { transactionQueries } from '../features/transactions/api/transaction-queries.ts';
-import { TransactionsPage } from '../features/transactions/components/transactions-page.tsx';
-import { TransactionSearch, toTransactionListParams } from '../features/transactions/search.ts';
-import { referenceQueries } from '../lib/reference-queries.ts';
+import { transactionQueries } from '../../features/transactions/api/transaction-queries.ts';
+import { TransactionsPage } from '../../features/transactions/components/transactions-page.tsx';
+import { TransactionSearch, toTransactionListParams } from '../../features/transactions/search.ts';
+import { referenceQueries } from '../../lib/reference-queries.ts';
 
-export const Route = createFileRoute('/transactions')({
+export const Route = createFileRoute('/_authenticated/transactions')({
   validateSearch: TransactionSearch,
   loaderDeps: ({ search }) => toTransactionListParams(search),
   loader: async ({ context: { queryClient }, deps, cause }) => {

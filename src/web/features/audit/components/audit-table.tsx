@@ -1,0 +1,97 @@
+import type { AuditEntry } from '../../../../contract/auth.ts';
+import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { humanize } from '../../../lib/labels.ts';
+
+const COLUMNS = ['Time', 'Actor', 'Action', 'Entity', 'Summary', 'Outcome', 'Request ID'] as const;
+
+const OUTCOME_TONES: Record<AuditEntry['outcome'], BadgeTone> = {
+  success: 'success',
+  denied: 'warning',
+  failed: 'danger',
+};
+
+const dash = <span className="text-slate-700">—</span>;
+
+function Actor({ entry }: { entry: AuditEntry }) {
+  const name = entry.actorName ?? entry.actorId;
+  return (
+    <>
+      <span className="font-medium">{name ?? humanize(entry.actorType)}</span>
+      {name ? (
+        <span className="block text-xs text-slate-700">{humanize(entry.actorType)}</span>
+      ) : null}
+    </>
+  );
+}
+
+export function AuditTable({ entries, busy = false }: { entries: AuditEntry[]; busy?: boolean }) {
+  return (
+    <TableContainer label="Audit log table">
+      <Table aria-label="Audit log" aria-busy={busy} className={cn(busy && 'opacity-60')}>
+        <TableCaption>Every mutation and every reveal of a full number, newest first</TableCaption>
+        <TableHeader>
+          <TableRow className="hover:bg-transparent">
+            {COLUMNS.map((column) => (
+              <TableHead key={column}>{column}</TableHead>
+            ))}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {entries.map((entry) => (
+            <TableRow key={entry.id} data-audit-id={entry.id}>
+              <TableCell className="whitespace-nowrap">
+                <time dateTime={entry.at} title={entry.at}>
+                  {formatLocalDateTime(entry.at)}
+                </time>
+              </TableCell>
+              <TableCell>
+                <Actor entry={entry} />
+              </TableCell>
+              <TableCell className="font-mono text-xs whitespace-nowrap">{entry.action}</TableCell>
+              <TableCell>
+                {entry.entityType || entry.entityId ? (
+                  <>
+                    {entry.entityType ? <span>{humanize(entry.entityType)}</span> : null}
+                    {entry.entityId ? (
+                      <span className="block font-mono text-xs break-all text-slate-700">
+                        {entry.entityId}
+                      </span>
+                    ) : null}
+                  </>
+                ) : (
+                  dash
+                )}
+              </TableCell>
+              <TableCell className="min-w-64">{entry.summary || dash}</TableCell>
+              <TableCell>
+                <Badge tone={OUTCOME_TONES[entry.outcome]} data-outcome={entry.outcome}>
+                  {humanize(entry.outcome)}
+                </Badge>
+              </TableCell>
+              <TableCell className="font-mono text-xs break-all">
+                {entry.requestId ?? dash}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+export function AuditTableSkeleton() {
+  return <TableSkeleton columns={COLUMNS.length} />;
+}

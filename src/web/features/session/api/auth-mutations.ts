@@ -1,0 +1,28 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LoginRequest, SessionResponse } from '../../../../contract/auth.ts';
+import { apiClient } from '../../../lib/api-client.ts';
+import { setCsrfToken } from '../../../lib/csrf-token.ts';
+import { sessionQueries } from './session-queries.ts';
+
+export function useLoginMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: LoginRequest) => apiClient.login(body),
+    onSuccess: (session: SessionResponse) => {
+      setCsrfToken(session.csrfToken);
+      queryClient.setQueryData(sessionQueries.current().queryKey, session);
+    },
+  });
+}
+
+/**
+ * Signs out on the server. Whatever the answer, the browser forgets the
+ * session: the caller then leaves for /login and drops every cached query,
+ * so nothing the member saw stays in memory.
+ */
+export function useLogoutMutation() {
+  return useMutation({
+    mutationFn: () => apiClient.logout(),
+    onSettled: () => setCsrfToken(undefined),
+  });
+}

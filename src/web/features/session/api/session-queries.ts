@@ -1,0 +1,46 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SessionResponse } from '../../../../contract/auth.ts';
+import { ApiError, apiClient } from '../../../lib/api-client.ts';
+import { setCsrfToken } from '../../../lib/csrf-token.ts';
+
+/**
+ * The signed-in member's session, and the CSRF token that goes with it. A
+ * signed-out visitor gets a 401 error, which the authenticated layout turns
+ * into a redirect to /login.
+ */
+async function fetchCurrentSession({ signal }: { signal: AbortSignal }): Promise<SessionResponse> {
+  try {
+    const session = await apiClient.getSession({ signal });
+    setCsrfToken(session.csrfToken);
+    return session;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) setCsrfToken(undefined);
+    throw error;
+  }
+}
+
+export const sessionQueries = {
+  all: () => ['session'] as const,
+  current: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'current'] as const,
+      queryFn: fetchCurrentSession,
+      // The server extends the idle expiry on every request; re-reading the
+      // session once a minute (and on focus) notices expiry or revocation.
+      staleTime: 60_000,
+      retry: false,
+    }),
+  demoAccounts: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'demo-accounts'] as const,
+      queryFn: ({ signal }) => apiClient.listDemoAccounts({ signal }),
+      staleTime: Infinity,
+      // 404 outside sandbox mode: nothing to list, nothing to retry.
+      retry: false,
+    }),
+};
+
+/** The current session as the authenticated layout loaded it (undefined outside that layout). */
+export function useSession(): SessionResponse | undefined {
+  return useQuery(sessionQueries.current()).data;
+}

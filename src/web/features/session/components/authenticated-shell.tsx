@@ -1,0 +1,56 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { AppLayout, type NavItem } from '../../../components/layout/app-layout.tsx';
+import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { useSession } from '../api/session-queries.ts';
+import { can } from '../permissions.ts';
+import { AccountMenu } from './account-menu.tsx';
+import { ScopeSwitcher } from './scope-switcher.tsx';
+
+/**
+ * The signed-in chrome: navigation limited to what the member's role may
+ * use, the scope switcher, and who is signed in.
+ */
+export function AuthenticatedShell({
+  subOrg,
+  onScopeChange,
+  children,
+}: {
+  subOrg: string | undefined;
+  onScopeChange: (subOrg: string | undefined) => void;
+  children: ReactNode;
+}) {
+  const session = useSession();
+  const subOrgs = useQuery(referenceQueries.subOrgs());
+
+  const navItems: NavItem[] = [
+    { to: '/transactions', label: 'Transactions' },
+    { to: '/bank-accounts', label: 'Bank accounts' },
+  ];
+  if (can(session, 'view-audit')) navItems.push({ to: '/audit', label: 'Audit log' });
+  if (can(session, 'manage-staff')) navItems.push({ to: '/staff', label: 'Staff' });
+
+  const scopeName = subOrg
+    ? (subOrgs.data?.results.find((s) => s.id === subOrg)?.name ?? subOrg)
+    : session?.member.subOrgIds
+      ? 'All my sub-organizations'
+      : 'All sub-organizations';
+
+  return (
+    <AppLayout
+      navItems={navItems}
+      account={
+        <>
+          <ScopeSwitcher
+            value={subOrg}
+            allowedSubOrgIds={session?.member.subOrgIds}
+            onChange={onScopeChange}
+          />
+          {session ? <AccountMenu session={session} scopeLabel={scopeName} /> : null}
+        </>
+      }
+    >
+      {children}
+    </AppLayout>
+  );
+}

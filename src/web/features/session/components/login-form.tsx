@@ -1,0 +1,109 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { LoginRequest } from '../../../../contract/auth.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field, describedBy } from '../../../components/ui/field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { ApiError, describeError } from '../../../lib/api-errors.ts';
+import type { DemoAccount } from '../../../lib/api-client.ts';
+import { useLoginMutation } from '../api/auth-mutations.ts';
+import { DemoAccounts } from './demo-accounts.tsx';
+
+type LoginInput = z.input<typeof LoginRequest>;
+
+/** What to say when sign-in fails: the server's own words (the same for an unknown email and a wrong password). */
+function signInErrorMessage(error: unknown): string {
+  if (error instanceof ApiError && error.status === 429) {
+    return error.message || 'Too many sign-in attempts. Wait a few minutes and try again.';
+  }
+  return describeError(error);
+}
+
+/**
+ * Email and password, checked with the same schema as the server's. In
+ * sandbox mode the demo members are listed below, each with a button that
+ * fills the form in.
+ */
+export function LoginForm({
+  onSignedIn,
+  demoAccounts,
+}: {
+  onSignedIn: () => void;
+  demoAccounts?: DemoAccount[] | undefined;
+}) {
+  const id = useId();
+  const emailId = `${id}-email`;
+  const passwordId = `${id}-password`;
+  const submitRef = useRef<HTMLButtonElement>(null);
+  const form = useForm<LoginInput, unknown, LoginRequest>({
+    resolver: zodResolver(LoginRequest),
+    defaultValues: { email: '', password: '' },
+  });
+  const login = useLoginMutation();
+  const { errors } = form.formState;
+
+  const fill = (account: DemoAccount) => {
+    form.setValue('email', account.email, { shouldDirty: true });
+    form.setValue('password', account.password, { shouldDirty: true });
+    form.clearErrors();
+    login.reset();
+    // Enter now signs in as that member.
+    submitRef.current?.focus();
+  };
+
+  const onSubmit = form.handleSubmit((values) =>
+    login.mutate(values, { onSuccess: () => onSignedIn() }),
+  );
+
+  return (
+    <>
+      <form
+        noValidate
+        aria-labelledby={`${id}-title`}
+        onSubmit={(e) => void onSubmit(e)}
+        className="flex flex-col gap-4"
+      >
+        <h2 id={`${id}-title`} className="sr-only">
+          Sign-in form
+        </h2>
+        {login.isError ? (
+          <div
+            role="alert"
+            id={`${id}-server-error`}
+            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+          >
+            {signInErrorMessage(login.error)}
+          </div>
+        ) : null}
+        <Field id={emailId} label="Email" error={errors.email?.message}>
+          <Input
+            id={emailId}
+            type="email"
+            autoComplete="username"
+            aria-invalid={errors.email ? true : undefined}
+            aria-describedby={describedBy(emailId, { error: errors.email })}
+            {...form.register('email')}
+          />
+        </Field>
+        <Field id={passwordId} label="Password" error={errors.password?.message}>
+          <Input
+            id={passwordId}
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={errors.password ? true : undefined}
+            aria-describedby={describedBy(passwordId, { error: errors.password })}
+            {...form.register('password')}
+          />
+        </Field>
+        <Button ref={submitRef} type="submit" variant="primary" disabled={login.isPending}>
+          {login.isPending ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </form>
+      {demoAccounts && demoAccounts.length > 0 ? (
+        <DemoAccounts accounts={demoAccounts} onPick={fill} />
+      ) : null}
+    </>
+  );
+}

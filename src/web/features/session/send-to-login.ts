@@ -1,0 +1,18 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { AnyRouter } from '@tanstack/react-router';
+import { setCsrfToken } from '../../lib/csrf-token.ts';
+import { sessionQueries } from './api/session-queries.ts';
+
+/**
+ * What a 401 from any API call means: the session is gone. Forget it and go
+ * to /login with the page the member was on as the return address. Forms
+ * keep their drafts (usePersistentFormDraft), so nothing typed is lost.
+ */
+export function sendToLogin(router: AnyRouter, queryClient: QueryClient): void {
+  const location = router.latestLocation;
+  // A wrong password on the sign-in page is a 401 too: that one stays put.
+  if (location.pathname === '/login') return;
+  setCsrfToken(undefined);
+  queryClient.removeQueries({ queryKey: sessionQueries.current().queryKey });
+  void router.navigate({ to: '/login', search: { redirect: location.href } });
+}

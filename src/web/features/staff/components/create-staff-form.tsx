@@ -1,0 +1,183 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { STAFF_ROLES, StaffCreateRequest } from '../../../../contract/auth.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field, describedBy } from '../../../components/ui/field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Select } from '../../../components/ui/select.tsx';
+import { ApiError, describeError } from '../../../lib/api-errors.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { usePersistentFormDraft } from '../../../lib/use-persistent-form-draft.ts';
+import { useCreateStaffMember } from '../api/staff-queries.ts';
+
+/**
+ * The contract's create body, with sub-organizations as the form holds them:
+ * "all" or a chosen list (at least one).
+ */
+const CreateStaffFormSchema = StaffCreateRequest.omit({ subOrgIds: true })
+  .extend({ allSubOrgs: z.boolean(), subOrgIds: z.array(z.string()) })
+  .refine((v) => v.allSubOrgs || v.subOrgIds.length > 0, {
+    path: ['subOrgIds'],
+    message: 'choose at least one sub-organization, or all of them',
+  });
+type FormInput = z.input<typeof CreateStaffFormSchema>;
+type FormOutput = z.output<typeof CreateStaffFormSchema>;
+const FIELDS = ['email', 'name', 'role', 'subOrgIds', 'password'] as const;
+
+const DEFAULTS: FormInput = {
+  email: '',
+  name: '',
+  role: 'viewer',
+  allSubOrgs: true,
+  subOrgIds: [],
+  password: '',
+};
+
+export function CreateStaffForm({
+  subOrgOptions,
+}: {
+  subOrgOptions: Array<{ value: string; label: string }>;
+}) {
+  const id = useId();
+  const fieldId = (name: string) => `${id}-${name}`;
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(CreateStaffFormSchema),
+    defaultValues: DEFAULTS,
+  });
+  // An expired session mid-form must not lose what was typed; never the password.
+  const { clearDraft } = usePersistentFormDraft('/staff#create', form, { exclude: ['password'] });
+  const create = useCreateStaffMember();
+  const [created, setCreated] = useState<string | null>(null);
+  const { errors } = form.formState;
+  const allSubOrgs = useWatch({ control: form.control, name: 'allSubOrgs' });
+
+  const onSubmit = form.handleSubmit(({ allSubOrgs: all, subOrgIds, ...rest }) => {
+    setCreated(null);
+    create.mutate(
+      { ...rest, subOrgIds: all ? null : subOrgIds },
+      {
+        onSuccess: (member) => {
+          clearDraft();
+          form.reset(DEFAULTS);
+          setCreated(`${member.name} (${member.email}) was added as ${humanize(member.role)}.`);
+        },
+        onError: (error) => {
+          // The server names the fields it refused: show each next to its control.
+          if (error instanceof ApiError && error.fields) {
+            for (const { field, message } of error.fields) {
+              const name = FIELDS.find((f) => f === field);
+              if (name) form.setError(name, { type: 'server', message }, { shouldFocus: true });
+            }
+          }
+        },
+      },
+    );
+  });
+
+  const control = (name: (typeof FIELDS)[number], hint?: string) => ({
+    id: fieldId(name),
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': describedBy(fieldId(name), { hint, error: errors[name] }),
+  });
+  const fieldLevel = create.error instanceof ApiError && create.error.fields?.length;
+
+  return (
+    <form
+      noValidate
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => void onSubmit(e)}
+      className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4"
+    >
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+        Add a staff member
+      </h2>
+      {create.isError && !fieldLevel ? (
+        <div
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+        >
+          The member could not be added: {describeError(create.error)}
+        </div>
+      ) : null}
+      {created ? (
+        <p
+          role="status"
+          className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900"
+        >
+          {created}
+        </p>
+      ) : null}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field id={fieldId('email')} label="Email" error={errors.email?.message}>
+          <Input
+            type="email"
+            autoComplete="off"
+            {...control('email')}
+            {...form.register('email')}
+          />
+        </Field>
+        <Field id={fieldId('name')} label="Name" error={errors.name?.message}>
+          <Input autoComplete="off" {...control('name')} {...form.register('name')} />
+        </Field>
+        <Field id={fieldId('role')} label="Role" error={errors.role?.message}>
+          <Select {...control('role')} {...form.register('role')}>
+            {STAFF_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {humanize(role)}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        <Field
+          id={fieldId('password')}
+          label="Initial password"
+          hint="At least 12 characters. Share it with the member privately."
+          error={errors.password?.message}
+        >
+          <Input
+            type="password"
+            autoComplete="new-password"
+            {...control('password', 'hint')}
+            {...form.register('password')}
+          />
+        </Field>
+      </div>
+      <fieldset
+        className="flex flex-col gap-2"
+        aria-describedby={errors.subOrgIds ? fieldId('subOrgIds-error') : undefined}
+        aria-invalid={errors.subOrgIds ? true : undefined}
+      >
+        <legend className="text-sm font-medium text-slate-800">Sub-organizations</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" className="size-4" {...form.register('allSubOrgs')} />
+          All sub-organizations
+        </label>
+        {!allSubOrgs
+          ? subOrgOptions.map((option) => (
+              <label key={option.value} className="flex items-center gap-2 pl-6 text-sm">
+                <input
+                  type="checkbox"
+                  className="size-4"
+                  value={option.value}
+                  {...form.register('subOrgIds')}
+                />
+                {option.label}
+              </label>
+            ))
+          : null}
+        {errors.subOrgIds ? (
+          <p id={fieldId('subOrgIds-error')} role="alert" className="text-sm text-red-800">
+            {errors.subOrgIds.message}
+          </p>
+        ) : null}
+      </fieldset>
+      <div>
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          {create.isPending ? 'Adding…' : 'Add staff member'}
+        </Button>
+      </div>
+    </form>
+  );
+}

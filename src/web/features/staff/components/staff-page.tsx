@@ -1,0 +1,105 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { StaffMember } from '../../../../contract/auth.ts';
+import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
+import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import {
+  Table,
+  TableBody,
+  TableCaption,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table.tsx';
+import { humanize } from '../../../lib/labels.ts';
+import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { staffQueries } from '../api/staff-queries.ts';
+import { CreateStaffForm } from './create-staff-form.tsx';
+import { StaffRowActions } from './staff-row-actions.tsx';
+
+const COLUMNS = ['Name', 'Email', 'Role', 'Sub-organizations', 'Status', 'Actions'] as const;
+
+function subOrgText(member: StaffMember, names: Map<string, string>): string {
+  if (!member.subOrgIds) return 'All';
+  return member.subOrgIds.map((id) => names.get(id) ?? id).join(', ') || 'None';
+}
+
+/** `/staff` (admins): the team, and adding to it. */
+export function StaffPage({ currentMemberId }: { currentMemberId: string | undefined }) {
+  const staff = useQuery(staffQueries.list());
+  const subOrgs = useQuery(referenceQueries.subOrgs());
+  const subOrgOptions = useMemo(
+    () =>
+      (subOrgs.data?.results ?? [])
+        .filter((s): s is typeof s & { id: string } => Boolean(s.id))
+        .map((s) => ({ value: s.id, label: s.name || s.id })),
+    [subOrgs.data],
+  );
+  const names = useMemo(
+    () => new Map(subOrgOptions.map((o) => [o.value, o.label])),
+    [subOrgOptions],
+  );
+
+  let content;
+  if (staff.isPending) {
+    content = <TableSkeleton columns={COLUMNS.length} rows={4} />;
+  } else if (staff.isError) {
+    content = (
+      <ErrorState
+        title="Staff could not be loaded"
+        error={staff.error}
+        onRetry={() => void staff.refetch()}
+        retrying={staff.isFetching}
+      />
+    );
+  } else if (staff.data.results.length === 0) {
+    content = <EmptyState title="No staff members yet" />;
+  } else {
+    content = (
+      <TableContainer label="Staff members table">
+        <Table aria-label="Staff members">
+          <TableCaption>Staff members who may sign in to this console</TableCaption>
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              {COLUMNS.map((c) => (
+                <TableHead key={c}>{c}</TableHead>
+              ))}
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {staff.data.results.map((member) => (
+              <TableRow key={member.id} data-staff-id={member.id}>
+                <TableCell className="font-medium">{member.name}</TableCell>
+                <TableCell className="font-mono text-xs">{member.email}</TableCell>
+                <TableCell>{humanize(member.role)}</TableCell>
+                <TableCell>{subOrgText(member, names)}</TableCell>
+                <TableCell>
+                  <Badge tone={member.disabled ? 'danger' : 'success'}>
+                    {member.disabled ? 'Disabled' : 'Active'}
+                  </Badge>
+                </TableCell>
+                <TableCell>
+                  <StaffRowActions member={member} isSelf={member.id === currentMemberId} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    );
+  }
+
+  return (
+    <section aria-labelledby="staff-title" className="flex flex-col gap-6">
+      <title>Staff · Custody Console</title>
+      <h1 id="staff-title" className="text-2xl font-semibold text-slate-900">
+        Staff
+      </h1>
+      <div aria-busy={staff.isPending}>{content}</div>
+      <CreateStaffForm subOrgOptions={subOrgOptions} />
+    </section>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { STAFF_ROLES, type StaffMember, type StaffRole } from '../../../../contract/auth.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Select } from '../../../components/ui/select.tsx';
+import { describeError } from '../../../lib/api-errors.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { useUpdateStaffMember } from '../api/staff-queries.ts';
+
+type Pending = { kind: 'role'; role: StaffRole } | { kind: 'disable' } | { kind: 'enable' };
+
+function question(member: StaffMember, pending: Pending): string {
+  switch (pending.kind) {
+    case 'role':
+      return `Change ${member.name}'s role from ${humanize(member.role)} to ${humanize(pending.role)}?`;
+    case 'disable':
+      return `Disable ${member.name}? They are signed out everywhere and cannot sign in again until enabled.`;
+    case 'enable':
+      return `Enable ${member.name}? They can sign in again.`;
+  }
+}
+
+/**
+ * Role change and disable/enable, each behind an inline confirmation that
+ * takes focus, so neither happens on a stray click.
+ */
+export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSelf: boolean }) {
+  const id = useId();
+  const [role, setRole] = useState<StaffRole>(member.role);
+  const [pending, setPending] = useState<Pending | null>(null);
+  const update = useUpdateStaffMember();
+  const confirmRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (pending) confirmRef.current?.focus();
+  }, [pending]);
+
+  const confirm = () => {
+    if (!pending) return;
+    const body =
+      pending.kind === 'role' ? { role: pending.role } : { disabled: pending.kind === 'disable' };
+    update.mutate({ id: member.id, body }, { onSettled: () => setPending(null) });
+  };
+
+  if (pending) {
+    return (
+      <div role="group" aria-labelledby={`${id}-question`} className="flex flex-col gap-2">
+        <p id={`${id}-question`} className="text-sm text-slate-900">
+          {question(member, pending)}
+        </p>
+        <div className="flex gap-2">
+          <Button
+            ref={confirmRef}
+            size="sm"
+            variant={pending.kind === 'disable' ? 'destructive' : 'primary'}
+            onClick={confirm}
+            disabled={update.isPending}
+          >
+            {update.isPending ? 'Saving…' : 'Confirm'}
+          </Button>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => setPending(null)}
+            disabled={update.isPending}
+          >
+            Cancel
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor={`${id}-role`} className="sr-only">
+          {`Role for ${member.name}`}
+        </label>
+        <Select
+          id={`${id}-role`}
+          value={role}
+          onChange={(e) => setRole(e.target.value as StaffRole)}
+          className="h-8 w-36"
+          disabled={isSelf}
+        >
+          {STAFF_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {humanize(r)}
+            </option>
+          ))}
+        </Select>
+        <Button
+          size="sm"
+          onClick={() => setPending({ kind: 'role', role })}
+          disabled={isSelf || role === member.role}
+          aria-label={`Change role of ${member.name}`}
+        >
+          Change role
+        </Button>
+        <Button
+          size="sm"
+          variant={member.disabled ? 'secondary' : 'ghost'}
+          onClick={() => setPending({ kind: member.disabled ? 'enable' : 'disable' })}
+          disabled={isSelf}
+          aria-label={`${member.disabled ? 'Enable' : 'Disable'} ${member.name}`}
+        >
+          {member.disabled ? 'Enable' : 'Disable'}
+        </Button>
+      </div>
+      {update.isError ? (
+        <p role="alert" className="text-sm text-red-800">
+          {describeError(update.error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { Outlet, createFileRoute, redirect, retainSearchParams } from '@tanstack/react-router';
+import { sessionQueries } from '../features/session/api/session-queries.ts';
+import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
+import { ApiError } from '../lib/api-errors.ts';
+import { referenceQueries } from '../lib/reference-queries.ts';
+import { ScopeSearch } from '../lib/scope.ts';
+
+/**
+ * Every signed-in page sits under this pathless layout. Signed-out visitors
+ * go to /login with the address they asked for; the scope (`?subOrg=`)
+ * follows the member from page to page.
+ */
+export const Route = createFileRoute('/_authenticated')({
+  validateSearch: ScopeSearch,
+  search: { middlewares: [retainSearchParams(['subOrg'])] },
+  beforeLoad: async ({ context: { queryClient }, location }) => {
+    try {
+      const session = await queryClient.ensureQueryData(sessionQueries.current());
+      return { session };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) {
+        throw redirect({ to: '/login', search: { redirect: location.href } });
+      }
+      throw error;
+    }
+  },
+  loader: ({ context: { queryClient } }) => {
+    void queryClient.prefetchQuery(referenceQueries.subOrgs());
+  },
+  component: AuthenticatedLayout,
+});
+
+function AuthenticatedLayout() {
+  const { subOrg } = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <AuthenticatedShell
+      subOrg={subOrg}
+      onScopeChange={(next) =>
+        void navigate({
+          to: '.',
+          // Another scope is another list: paging starts again.
+          search: (prev) => ({ ...prev, subOrg: next, cursor: undefined, prev: undefined }),
+        })
+      }
+    >
+      <Outlet />
+    </AuthenticatedShell>
+  );
+}

@@ -1,0 +1,26 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { NoAccess } from '../../components/no-access.tsx';
+import { auditQueries } from '../../features/audit/api/audit-queries.ts';
+import { AuditPage } from '../../features/audit/components/audit-page.tsx';
+import { AuditSearch, toAuditListParams } from '../../features/audit/search.ts';
+import { can, useCan } from '../../features/session/permissions.ts';
+
+export const Route = createFileRoute('/_authenticated/audit')({
+  validateSearch: AuditSearch,
+  loaderDeps: ({ search }) => toAuditListParams(search),
+  loader: async ({ context: { queryClient, session }, deps, cause }) => {
+    if (!can(session, 'view-audit')) return;
+    // A failed list is shown in the page (filters stay usable), not as a route error.
+    const list = queryClient.ensureQueryData(auditQueries.list(deps)).catch(() => undefined);
+    if (cause !== 'stay') await list;
+  },
+  component: AuditRoute,
+});
+
+function AuditRoute() {
+  const allowed = useCan('view-audit');
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  if (!allowed) return <NoAccess title="the audit log" />;
+  return <AuditPage search={search} onSearchChange={(next) => void navigate({ search: next })} />;
+}

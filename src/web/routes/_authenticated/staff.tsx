@@ -1,0 +1,25 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { NoAccess } from '../../components/no-access.tsx';
+import { useSession } from '../../features/session/api/session-queries.ts';
+import { can, useCan } from '../../features/session/permissions.ts';
+import { staffQueries } from '../../features/staff/api/staff-queries.ts';
+import { StaffPage } from '../../features/staff/components/staff-page.tsx';
+
+export const Route = createFileRoute('/_authenticated/staff')({
+  loader: ({ context: { queryClient, session } }) => {
+    if (!can(session, 'manage-staff')) return;
+    // Errors show in the page with a retry, not as a route error.
+    return queryClient.ensureQueryData(staffQueries.list()).then(
+      () => undefined,
+      () => undefined,
+    );
+  },
+  component: StaffRoute,
+});
+
+function StaffRoute() {
+  const allowed = useCan('manage-staff');
+  const session = useSession();
+  if (!allowed) return <NoAccess title="staff management" />;
+  return <StaffPage currentMemberId={session?.member.id} />;
+}
