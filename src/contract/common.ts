@@ -24,6 +24,16 @@ export const ERROR_CODES = {
   conflict: 'CONFLICT',
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
+  // Change-request approvals.
+  alreadyDecided: 'ALREADY_DECIDED',
+  fourEyes: 'FOUR_EYES',
+  selfApprovalNotAllowed: 'SELF_APPROVAL_NOT_ALLOWED',
+  invalidApprovalSignature: 'INVALID_APPROVAL_SIGNATURE',
+  // API clients (Api-Key + signed token); token failures use the TOKEN_* codes.
+  unknownApiKey: 'UNKNOWN_API_KEY',
+  missingBearerToken: 'MISSING_BEARER_TOKEN',
+  invalidDataSignature: 'INVALID_DATA_SIGNATURE',
+  apiClientsNotAccepted: 'API_CLIENTS_NOT_ACCEPTED',
   internal: 'INTERNAL_ERROR',
   upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
 } as const;

@@ -4,6 +4,7 @@ import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
+import { apiClientAuth } from './auth/api-client-auth.ts';
 import { auditCustodyMutations } from './auth/audit.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
@@ -102,6 +103,8 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
   app.route('/', sessionRoutes(authOptions));
   // Outermost on the API, so refusals by the checks below are recorded too.
   app.use(`${API_PREFIX}/*`, auditCustodyMutations(authOptions));
+  // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
+  app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients));
   // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
   app.use(`${API_PREFIX}/bank_accounts/*`, maskBankAccountsForStaff());

@@ -1,5 +1,12 @@
-import type { BankAccount, BankAccountFilters } from '../../contract/bank-account.ts';
 import type {
+  BankAccount,
+  BankAccountCreateRequest,
+  BankAccountFilters,
+} from '../../contract/bank-account.ts';
+import type {
+  ApprovalActionRequest,
+  ApprovalActionResponse,
+  ApprovalMessageResponse,
   Asset,
   Contact,
   SubOrg,
@@ -80,6 +87,23 @@ export interface CustodyBackend {
   // Endpoints 1 and 2.
   listBankAccounts(ctx: CustodyContext, query: BankAccountListQuery): Promise<Page<BankAccount>>;
   getBankAccount(ctx: CustodyContext, bankAccountId: string): Promise<BankAccount>;
+  // Endpoint 3: created PENDING, with a change request awaiting approval.
+  createBankAccount(ctx: CustodyContext, input: BankAccountCreateRequest): Promise<BankAccount>;
+
+  // Change-request approvals (DESIGN.md §3): the message to sign, then the decision.
+  getApprovalMessage(ctx: CustodyContext, entityId: string): Promise<ApprovalMessageResponse>;
+  decideApproval(
+    ctx: CustodyContext,
+    approvalId: string,
+    request: ApprovalActionRequest,
+  ): Promise<ApprovalActionResponse>;
+
+  /**
+   * The API users API clients authenticate as. Only the sandbox has them: it
+   * is the custody service; upstream mode accepts no API clients.
+   */
+  readonly apiClients?: ApiClientDirectory;
+
 
   // Supporting reads (DESIGN.md §3).
   listVaults(ctx: CustodyContext, query: VaultListQuery): Promise<Page<Vault>>;
@@ -89,4 +113,21 @@ export interface CustodyBackend {
   listAssets(ctx: CustodyContext): Promise<Asset[]>;
   listSupportedChains(ctx: CustodyContext): Promise<SupportedChain[]>;
   listSubOrgs(ctx: CustodyContext, query: PageRequest): Promise<Page<SubOrg>>;
+}
+
+/** An API user as the request-token check needs it. */
+export interface ApiClientRecord {
+  id: string;
+  orgId: string;
+  /** SPKI DER hex of the user's P-256 public key. */
+  publicKey: string;
+}
+
+export interface ApiClientDirectory {
+  findByApiKey(apiKey: string): Promise<ApiClientRecord | undefined>;
+  /**
+   * Records a token's jti until `expiresAt`, atomically; false when it was
+   * already recorded (a replay), so two concurrent requests cannot both pass.
+   */
+  recordTokenId(jti: string, apiUserId: string, expiresAt: Date): Promise<boolean>;
 }

@@ -2,6 +2,9 @@ import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
+import { createApiClientDirectory } from './api-users.store.ts';
+import { decideApproval, getApprovalMessage } from './approvals.ts';
+import { createBankAccount } from './bank-accounts.engine.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts.store.ts';
 import {
   getVault,
@@ -48,6 +51,13 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     getTransaction: async (ctx, id) => getTransaction(db, await orgIdFor(ctx), id),
     listBankAccounts: async (ctx, query) => listBankAccounts(db, await orgIdFor(ctx), query),
     getBankAccount: async (ctx, id) => getBankAccount(db, await orgIdFor(ctx), id),
+    createBankAccount: async (ctx, input) =>
+      createBankAccount(db, await orgIdFor(ctx), ctx.actor, input),
+    getApprovalMessage: async (ctx, entityId) =>
+      getApprovalMessage(db, await orgIdFor(ctx), entityId),
+    decideApproval: async (ctx, approvalId, request) =>
+      decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request),
+    apiClients: createApiClientDirectory(db),
     listVaults: async (ctx, query) => listVaults(db, await orgIdFor(ctx), query),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
     getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),

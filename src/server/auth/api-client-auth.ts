@@ -1,0 +1,115 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { ERROR_CODES } from '../../contract/common.ts';
+import type { ApiClientDirectory } from '../custody/backend.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { DATA_SIGNATURE_FIELD, verifyDataSignature, verifyRequestToken } from './api-token.ts';
+
+/**
+ * API clients on /api/external/* (DESIGN.md §3): a request that carries
+ * `Api-Key` must carry a valid `Authorization: Bearer <token>` signed by that
+ * API user, for this method, path and body, unexpired and never used before.
+ * On success the API user becomes the request's actor (`c.var.actor`), which
+ * the routes hand to the backend through custodyContext(). Every refusal is a
+ * 401 `{message, code}`; a request without `Api-Key` passes through untouched
+ * for the staff-session check.
+ *
+ * `apiClients` is undefined in upstream mode, where the console forwards to
+ * a real custody API and accepts no API clients of its own.
+ */
+
+export interface ApiClientAuthOptions {
+  now?: () => Date;
+}
+
+export function apiClientAuth(
+  apiClients: ApiClientDirectory | undefined,
+  options: ApiClientAuthOptions = {},
+): MiddlewareHandler<AppEnv> {
+  const now = options.now ?? (() => new Date());
+  return async (c, next) => {
+    const apiKey = c.req.header('api-key')?.trim();
+    if (apiKey === undefined) return next();
+    if (!apiClients) {
+      throw refuse(
+        ERROR_CODES.apiClientsNotAccepted,
+        'This console forwards to an upstream custody API and accepts no API clients; call the custody API directly',
+      );
+    }
+    const user = apiKey ? await apiClients.findByApiKey(apiKey) : undefined;
+    if (!user) throw refuse(ERROR_CODES.unknownApiKey, 'No API user has this Api-Key');
+
+    const authorization = c.req.header('authorization');
+    if (!authorization || !/^Bearer\s+\S/i.test(authorization)) {
+      throw refuse(
+        ERROR_CODES.missingBearerToken,
+        'Authorization: Bearer <token> is required with Api-Key: a token signed by this API user for this request',
+      );
+    }
+
+    const body = await readBody(c);
+    // Checked before the token so that a refused body does not burn the token's jti.
+    if (hasDataSignature(body) && !verifyDataSignature(body, user.publicKey)) {
+      throw refuse(
+        ERROR_CODES.invalidDataSignature,
+        `${DATA_SIGNATURE_FIELD} does not verify: it must sign the compact sorted-key JSON of the body without ${DATA_SIGNATURE_FIELD}, with this API user's key`,
+      );
+    }
+
+    const target = requestTarget(c);
+    const result = await verifyRequestToken({
+      token: authorization,
+      apiKey,
+      publicKey: user.publicKey,
+      method: c.req.method,
+      pathWithQuery: target.pathWithQuery,
+      path: target.path,
+      body,
+      now: now(),
+      seenJti: async (jti, expiresAt) => !(await apiClients.recordTokenId(jti, user.id, expiresAt)),
+    });
+    if (!result.ok) throw refuse(result.code, result.message);
+
+    c.set('actor', { type: 'API_USER', id: user.id, orgId: user.orgId });
+    return next();
+  };
+}
+
+function refuse(code: string, message: string): ApiError {
+  return new ApiError(401, code, message);
+}
+
+function hasDataSignature(body: unknown): boolean {
+  return body !== null && typeof body === 'object' && Object.hasOwn(body, DATA_SIGNATURE_FIELD);
+}
+
+/** The parsed JSON body the token's hash covers; undefined for none. */
+async function readBody(c: Context<AppEnv>): Promise<unknown> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined;
+  // Hono caches the text: the route reads the same body again later.
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body is not valid JSON');
+  }
+}
+
+/**
+ * The request target as the client sent it. The token's urlPath is compared
+ * byte for byte, so it must not be re-encoded: on a real server this is the
+ * raw target Node received; under app.request() in tests, the URL's own.
+ */
+function requestTarget(c: Context<AppEnv>): { pathWithQuery: string; path: string } {
+  const incoming = (c.env as { incoming?: { url?: unknown } } | undefined)?.incoming;
+  let pathWithQuery: string;
+  if (typeof incoming?.url === 'string' && incoming.url.startsWith('/')) {
+    pathWithQuery = incoming.url;
+  } else {
+    const url = new URL(c.req.url);
+    pathWithQuery = `${url.pathname}${url.search}`;
+  }
+  const queryAt = pathWithQuery.indexOf('?');
+  return { pathWithQuery, path: queryAt === -1 ? pathWithQuery : pathWithQuery.slice(0, queryAt) };
+}

@@ -1,0 +1,68 @@
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { ERROR_CODES } from '../../../contract/common.ts';
+import { withoutDataSignature } from '../../auth/api-token.ts';
+import { ApiError, type FieldProblem } from '../../http/api-error.ts';
+
+/**
+ * Request bodies of the custody API's mutations: JSON, checked by the
+ * contract's schema, every problem a 400 naming its field. The Python SDK
+ * adds `dataSignatureHex` to every body; the API-client middleware has
+ * already verified it, so here it is simply not part of the request.
+ */
+
+/** The parsed JSON body; undefined when there is none. */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  // Hono caches the text, so the API-client middleware and this read share one parse source.
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body is not valid JSON');
+  }
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const input = withoutDataSignature(body ?? {});
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const fields = fieldProblems(parsed.error, input);
+  throw new ApiError(400, ERROR_CODES.validation, fields.map((f) => f.message).join('; '), fields);
+}
+
+/** One problem per field and rule, each message starting with the field's name. */
+export function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[] {
+  const out: FieldProblem[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        out.push({ field: key, message: `${key} is not a field of this request` });
+      }
+      continue;
+    }
+    const field = issue.path.map(String).join('.');
+    if (field === '') {
+      out.push({ field: 'body', message: 'body must be a JSON object' });
+      continue;
+    }
+    let message = issue.message;
+    // Zod words a missing field as a wrong type or option; say what it is.
+    if (issue.code !== 'custom' && valueAt(input, issue.path) === undefined) {
+      message = `${field} is required`;
+    } else if (!message.startsWith(field)) {
+      message = `${field}: ${message}`;
+    }
+    out.push({ field, message });
+  }
+  return out;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}

@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { BankAccount, BankAccountCreateRequest } from '../../../contract/bank-account.ts';
+import { ERROR_CODES } from '../../../contract/common.ts';
+import type { Database } from '../../db/client.ts';
+import { bankAccounts, changeRequests, subOrgs } from '../../db/schema/sandbox.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { CustodyActor } from '../backend.ts';
+import { approvalMessage } from './approval-message.ts';
+import type { CreatorType } from './approval-policy.ts';
+import { toWireBankAccount } from './mappers.ts';
+
+/**
+ * Endpoint 3: a bank account is created PENDING together with the change
+ * request that will approve or decline it, in one database transaction, so
+ * there is never an account nobody can approve.
+ */
+
+/** createdById of what a caller without credentials creates (possible until sign-in is required). */
+export const ANONYMOUS_CREATOR_ID = 'sandbox-anonymous';
+
+export function creatorOf(actor: CustodyActor | undefined): { id: string; type: CreatorType } {
+  return actor
+    ? { id: actor.id, type: actor.type }
+    : { id: ANONYMOUS_CREATOR_ID, type: 'ANONYMOUS' };
+}
+
+export async function createBankAccount(
+  db: Database,
+  orgId: string | null,
+  actor: CustodyActor | undefined,
+  input: BankAccountCreateRequest,
+  now: Date = new Date(),
+): Promise<BankAccount> {
+  if (!orgId) {
+    throw new ApiError(404, ERROR_CODES.notFound, 'The sandbox has no organization yet');
+  }
+  const creator = creatorOf(actor);
+  const row = await db.transaction(async (tx) => {
+    if (input.subOrgId) {
+      // The foreign key alone would accept another organization's sub-org.
+      const [subOrg] = await tx
+        .select({ id: subOrgs.id })
+        .from(subOrgs)
+        .where(and(eq(subOrgs.id, input.subOrgId), eq(subOrgs.orgId, orgId)))
+        .limit(1);
+      if (!subOrg) {
+        const message = `subOrgId "${input.subOrgId}" is not a sub-organization of this organization`;
+        throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'subOrgId', message }]);
+      }
+    }
+
+    const [account] = await tx
+      .insert(bankAccounts)
+      .values({
+        id: randomUUID(),
+        orgId,
+        subOrgId: input.subOrgId ?? null,
+        createdById: creator.id,
+        status: 'PENDING',
+        paymentMethod: input.paymentMethod,
+        // The rail's schema guarantees these for every rail; '' never reaches here.
+        accountNumber: input.accountNumber ?? '',
+        accountName: input.accountName ?? '',
+        bankName: input.bankName ?? '',
+        country: input.country ?? '',
+        routingNumber: input.routingNumber || null,
+        clientBankAccountId: input.clientBankAccountId || null,
+        streetLine: input.streetLine || null,
+        city: input.city || null,
+        state: input.state || null,
+        postalCode: input.postalCode || null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!account) throw new Error('createBankAccount: nothing inserted');
+
+    const changeRequestId = randomUUID();
+    const approvalId = randomUUID();
+    await tx.insert(changeRequests).values({
+      id: changeRequestId,
+      orgId,
+      entityType: 'BANK_ACCOUNT',
+      entityId: account.id,
+      status: 'PENDING',
+      approvalId,
+      approvalMessage: approvalMessage({
+        approvalId,
+        changeRequestId,
+        entityType: 'BANK_ACCOUNT',
+        entityId: account.id,
+        orgId,
+        createdAt: now,
+      }),
+      createdById: creator.id,
+      createdByType: creator.type,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return account;
+  });
+  return toWireBankAccount(row);
+}
