@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -64,9 +65,23 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
     return wrapPgPool(new pg.Pool({ connectionString: config.databaseUrl, max: 10 }));
   }
   await mkdir(config.dataDir, { recursive: true });
-  const client = new PGlite(config.dataDir);
-  await client.waitReady;
-  return wrapPglite(client);
+  // PGlite has no lock of its own; two processes on one directory corrupt it.
+  const unlock = await lockDataDir(config.dataDir);
+  try {
+    const client = new PGlite(config.dataDir);
+    await client.waitReady;
+    const handle = wrapPglite(client);
+    return {
+      ...handle,
+      async close() {
+        await handle.close();
+        await unlock();
+      },
+    };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
 }
 
 /** Wraps an open PGlite (a directory, in memory, or loaded from a dump). */

@@ -1,0 +1,5 @@
+import { apiUsersCreate } from './api-users.ts';
+import type { CliCommand } from './command.ts';
+
+/** Every CLI command, in the order `--help` lists them. Add a command here and in its own file. */
+export const COMMANDS: readonly CliCommand[] = [apiUsersCreate];
