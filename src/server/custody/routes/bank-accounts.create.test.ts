@@ -246,6 +246,12 @@ describe('POST /api/external/bank_accounts/ refuses, naming each field and rule'
     expect(await res.json()).toMatchObject({ code: 'INVALID_JSON' });
   });
 
+  it('text the database cannot hold (a NUL byte): 400, never a 5xx', async () => {
+    const res = await create({ ...ACH, accountName: 'Null\u0000Byte' });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(ApiErrorBody.parse(res.body).code).toBe('VALIDATION_ERROR');
+  });
+
   it('a sub-org that is unknown or belongs to another organization, creating nothing', async () => {
     const other = await createOrg(t.db, 'Other Org');
     const foreign = await createSubOrg(t.db, other.id);
