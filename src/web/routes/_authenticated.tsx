@@ -1,4 +1,10 @@
-import { Outlet, createFileRoute, redirect, retainSearchParams } from '@tanstack/react-router';
+import {
+  Outlet,
+  createFileRoute,
+  redirect,
+  retainSearchParams,
+  useNavigate,
+} from '@tanstack/react-router';
 import { sessionQueries } from '../features/session/api/session-queries.ts';
 import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
 import { ApiError } from '../lib/api-errors.ts';
@@ -32,7 +38,8 @@ export const Route = createFileRoute('/_authenticated')({
 
 function AuthenticatedLayout() {
   const { subOrg } = Route.useSearch();
-  const navigate = Route.useNavigate();
+  // Not Route.useNavigate(): '.' must mean the page being shown, not this layout.
+  const navigate = useNavigate();
   return (
     <AuthenticatedShell
       subOrg={subOrg}
