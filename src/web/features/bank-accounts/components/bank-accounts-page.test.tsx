@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
@@ -40,10 +40,10 @@ const accounts = [
   },
 ];
 
-function renderPage(search: BankAccountSearch = {}) {
+function renderPage(search: BankAccountSearch = {}, canReveal = false) {
   const onSearchChange = vi.fn();
   const view = renderWithQuery(
-    <BankAccountsPage search={search} onSearchChange={onSearchChange} />,
+    <BankAccountsPage search={search} onSearchChange={onSearchChange} canReveal={canReveal} />,
   );
   return { onSearchChange, ...view };
 }
@@ -114,5 +114,48 @@ describe('BankAccountsPage', () => {
     expect(alert).toHaveTextContent('Bank accounts could not be loaded');
     expect(alert).toHaveTextContent('could not be reached');
     expect(within(alert).getByRole('button', { name: 'Retry' })).toBeEnabled();
+  });
+
+  it('reveals full numbers in place on request, and hides them again', async () => {
+    const user = userEvent.setup();
+    const masked = accounts.map((a) => ({
+      ...a,
+      accountNumber: '•••• 6789',
+      routingNumber: '•••• 0021',
+    }));
+    const { calls } = installFakeApi({
+      '/api/external/bank_accounts/': () => json({ results: masked, hasNext: false }),
+      '/api/console/bank_accounts/ba_1/reveal/': () =>
+        json({ accountNumber: ACCOUNT_NUMBER, routingNumber: ROUTING_NUMBER }),
+    });
+    renderPage({}, true);
+    const table = await screen.findByRole('table', { name: 'Bank accounts' });
+    const row = within(table).getAllByRole('row')[1] as HTMLElement;
+    expect(document.body.innerHTML).not.toContain(ACCOUNT_NUMBER);
+
+    await user.click(
+      within(row).getByRole('button', { name: 'Reveal full numbers of Acme Payroll' }),
+    );
+    await waitFor(() => expect(row).toHaveTextContent(ACCOUNT_NUMBER));
+    expect(row).toHaveTextContent(ROUTING_NUMBER);
+    expect(calls.filter((u) => u.pathname.endsWith('/reveal/'))).toHaveLength(1);
+
+    await user.click(
+      within(row).getByRole('button', { name: 'Hide full numbers of Acme Payroll' }),
+    );
+    expect(row).toHaveTextContent('•••• 6789');
+    expect(document.body.innerHTML).not.toContain(ACCOUNT_NUMBER);
+  });
+
+  it('offers no Reveal to a role that may not', async () => {
+    installFakeApi({
+      '/api/external/bank_accounts/': () => json({ results: accounts, hasNext: false }),
+    });
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Bank accounts' });
+    expect(within(table).queryByRole('button')).not.toBeInTheDocument();
+    expect(
+      within(table).queryByRole('columnheader', { name: 'Full numbers' }),
+    ).not.toBeInTheDocument();
   });
 });

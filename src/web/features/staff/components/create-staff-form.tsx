@@ -147,7 +147,6 @@ export function CreateStaffForm({
       <fieldset
         className="flex flex-col gap-2"
         aria-describedby={errors.subOrgIds ? fieldId('subOrgIds-error') : undefined}
-        aria-invalid={errors.subOrgIds ? true : undefined}
       >
         <legend className="text-sm font-medium text-slate-800">Sub-organizations</legend>
         <label className="flex items-center gap-2 text-sm">

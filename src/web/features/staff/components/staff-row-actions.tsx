@@ -41,6 +41,9 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
     update.mutate({ id: member.id, body }, { onSettled: () => setPending(null) });
   };
 
+  // The server refuses it too: an admin who demoted or disabled themselves could lock everyone out.
+  if (isSelf) return <p className="text-sm text-slate-700">Your own account</p>;
+
   if (pending) {
     return (
       <div role="group" aria-labelledby={`${id}-question`} className="flex flex-col gap-2">
@@ -81,7 +84,6 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
           value={role}
           onChange={(e) => setRole(e.target.value as StaffRole)}
           className="h-8 w-36"
-          disabled={isSelf}
         >
           {STAFF_ROLES.map((r) => (
             <option key={r} value={r}>
@@ -92,7 +94,7 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
         <Button
           size="sm"
           onClick={() => setPending({ kind: 'role', role })}
-          disabled={isSelf || role === member.role}
+          disabled={role === member.role}
           aria-label={`Change role of ${member.name}`}
         >
           Change role
@@ -101,7 +103,6 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
           size="sm"
           variant={member.disabled ? 'secondary' : 'ghost'}
           onClick={() => setPending({ kind: member.disabled ? 'enable' : 'disable' })}
-          disabled={isSelf}
           aria-label={`${member.disabled ? 'Enable' : 'Disable'} ${member.name}`}
         >
           {member.disabled ? 'Enable' : 'Disable'}

@@ -1,0 +1,148 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StaffMember } from '../../../../contract/auth.ts';
+import { installFakeApi, json } from '../../../test/fake-api.ts';
+import { renderWithQuery } from '../../../test/render.tsx';
+import { StaffPage } from './staff-page.tsx';
+
+const members: StaffMember[] = [
+  {
+    id: 's_admin',
+    email: 'alex@example.test',
+    name: 'Alex Admin',
+    role: 'admin',
+    subOrgIds: null,
+    disabled: false,
+  },
+  {
+    id: 's_vera',
+    email: 'vera@example.test',
+    name: 'Vera Viewer',
+    role: 'viewer',
+    subOrgIds: ['so_east'],
+    disabled: false,
+  },
+];
+
+function install(create: (body: unknown) => Response = () => json(members[1], 201)) {
+  return installFakeApi({
+    '/api/console/staff/': (_url, init) =>
+      init.method === 'POST'
+        ? create(JSON.parse(String(init.body)))
+        : json({ results: members, hasNext: false, nextCursor: null }),
+    '/api/console/staff/s_vera/': (_url, init) =>
+      json({ ...members[1], ...(JSON.parse(String(init.body)) as object) }),
+    '/api/external/sub_orgs/': () =>
+      json({
+        results: [
+          { id: 'so_east', name: 'East desk' },
+          { id: 'so_west', name: 'West desk' },
+        ],
+      }),
+  });
+}
+
+beforeEach(() => sessionStorage.clear());
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('StaffPage', () => {
+  it('lists the team, and offers no actions on your own account', async () => {
+    install();
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const table = await screen.findByRole('table', { name: 'Staff members' });
+    const [admin, vera] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
+    expect(admin).toHaveTextContent('Your own account');
+    expect(within(admin).queryByRole('button')).not.toBeInTheDocument();
+    await waitFor(() => expect(vera).toHaveTextContent('East desk'));
+    expect(within(vera).getByRole('button', { name: 'Disable Vera Viewer' })).toBeEnabled();
+  });
+
+  it('changes a role only after confirming', async () => {
+    const user = userEvent.setup();
+    const { fetchStub } = install();
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    await screen.findByRole('table', { name: 'Staff members' });
+
+    await user.selectOptions(screen.getByLabelText('Role for Vera Viewer'), 'approver');
+    await user.click(screen.getByRole('button', { name: 'Change role of Vera Viewer' }));
+    const confirmation = screen.getByRole('group', {
+      name: "Change Vera Viewer's role from Viewer to Approver?",
+    });
+    expect(within(confirmation).getByRole('button', { name: 'Confirm' })).toHaveFocus();
+    expect(fetchStub.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
+
+    await user.click(within(confirmation).getByRole('button', { name: 'Confirm' }));
+    await waitFor(() =>
+      expect(fetchStub.mock.calls.find(([, init]) => init?.method === 'PATCH')?.[1]?.body).toBe(
+        JSON.stringify({ role: 'approver' }),
+      ),
+    );
+  });
+
+  it("shows the server's refusal next to the field it names", async () => {
+    const user = userEvent.setup();
+    install(() =>
+      json(
+        {
+          message: 'email: a staff member with this email already exists',
+          code: 'CONFLICT',
+          fields: [{ field: 'email', message: 'a staff member with this email already exists' }],
+        },
+        409,
+      ),
+    );
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const form = screen.getByRole('form', { name: 'Add a staff member' });
+    await user.type(within(form).getByLabelText('Email'), 'vera@example.test');
+    await user.type(within(form).getByLabelText('Name'), 'Vera Again');
+    await user.type(within(form).getByLabelText('Initial password'), 'a long enough password');
+    await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
+
+    const email = within(form).getByLabelText('Email');
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    expect(email).toHaveAccessibleDescription('a staff member with this email already exists');
+  });
+
+  it('creates a member limited to chosen sub-organizations, and forgets the draft', async () => {
+    const user = userEvent.setup();
+    let sent: unknown;
+    install((body) => {
+      sent = body;
+      return json(
+        { ...members[1], id: 's_new', name: 'Nina New', email: 'nina@example.test' },
+        201,
+      );
+    });
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const form = screen.getByRole('form', { name: 'Add a staff member' });
+    await user.type(within(form).getByLabelText('Email'), 'Nina@Example.test');
+    await user.type(within(form).getByLabelText('Name'), 'Nina New');
+    await user.selectOptions(within(form).getByLabelText('Role'), 'initiator');
+    await user.type(within(form).getByLabelText('Initial password'), 'a long enough password');
+    await user.click(within(form).getByLabelText('All sub-organizations'));
+    await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      'choose at least one sub-organization, or all of them',
+    );
+    expect(sessionStorage.getItem('form-draft:/staff#create')).toContain('Nina New');
+    expect(sessionStorage.getItem('form-draft:/staff#create')).not.toContain('a long enough');
+
+    await user.click(await within(form).findByLabelText('West desk'));
+    await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Nina New');
+    expect(sent).toEqual({
+      email: 'nina@example.test',
+      name: 'Nina New',
+      role: 'initiator',
+      password: 'a long enough password',
+      subOrgIds: ['so_west'],
+    });
+    expect(sessionStorage.getItem('form-draft:/staff#create')).toBeNull();
+    expect(within(form).getByLabelText('Email')).toHaveValue('');
+  });
+});
