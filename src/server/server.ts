@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { createApp } from './app.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
+import { systemClock } from './custody/sandbox/engine/clock.ts';
+import { startSimulator, type RunningSimulator } from './custody/sandbox/engine/simulator.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
@@ -25,6 +27,7 @@ export interface RunningServer {
  */
 export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
   const database = await openDatabase(config);
+  let simulator: RunningSimulator | undefined;
   try {
     const sandbox = config.custody.backend === 'sandbox';
     const tracks: MigrationTrack[] = sandbox ? ['console', 'sandbox'] : ['console'];
@@ -39,6 +42,13 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       if (demoStaff > 0)
         logger.info({ demoStaff }, 'sandbox demo staff created (see /auth/demo-accounts)');
       backend = createSandboxBackend({ db: database.db });
+      // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
+      simulator = startSimulator({
+        db: database.db,
+        clock: systemClock,
+        timeScale: config.sandbox.timeScale,
+        logger,
+      });
     } else {
       backend = createUpstreamBackend(config.custody.baseUrl);
     }
@@ -57,8 +67,9 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     const server = await listen(app.fetch, config.host, config.port);
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    return { url, port, close: () => shutdown(server, database) };
+    return { url, port, close: () => shutdown(server, database, simulator) };
   } catch (error) {
+    await simulator?.stop();
     await database.close();
     throw error;
   }
@@ -75,11 +86,17 @@ function listen(
   });
 }
 
-async function shutdown(server: ServerType, database: DatabaseHandle): Promise<void> {
+async function shutdown(
+  server: ServerType,
+  database: DatabaseHandle,
+  simulator: RunningSimulator | undefined,
+): Promise<void> {
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     // Idle keep-alive connections would hold close() open until they time out.
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
+  // The pass in progress finishes its step (one database transaction) before the database closes.
+  await simulator?.stop();
   await database.close();
 }

@@ -14,7 +14,14 @@ import type {
   Vault,
   VaultBalances,
 } from '../../contract/reference.ts';
-import type { Transaction, TransactionFilters } from '../../contract/transaction.ts';
+import type {
+  CreateTransactionRequest,
+  EstimatedFeeResponse,
+  EstimateFeeRequest,
+  ReplaceTransactionRequest,
+  Transaction,
+  TransactionFilters,
+} from '../../contract/transaction.ts';
 
 /**
  * The custody API as the console server sees it. Two implementations: the
@@ -83,6 +90,10 @@ export interface CustodyBackend {
   // Endpoints 4 and 5.
   listTransactions(ctx: CustodyContext, query: TransactionListQuery): Promise<Page<Transaction>>;
   getTransaction(ctx: CustodyContext, transactionId: string): Promise<Transaction>;
+  // Endpoints 6–8: create (PENDING, with a change request), replace a SUBMITTED one, estimate fees.
+  createTransaction(ctx: CustodyContext, body: CreateTransactionRequest): Promise<Transaction>;
+  replaceTransaction(ctx: CustodyContext, body: ReplaceTransactionRequest): Promise<Transaction>;
+  estimateFee(ctx: CustodyContext, body: EstimateFeeRequest): Promise<EstimatedFeeResponse>;
 
   // Endpoints 1 and 2.
   listBankAccounts(ctx: CustodyContext, query: BankAccountListQuery): Promise<Page<BankAccount>>;
@@ -103,7 +114,6 @@ export interface CustodyBackend {
    * is the custody service; upstream mode accepts no API clients.
    */
   readonly apiClients?: ApiClientDirectory;
-
 
   // Supporting reads (DESIGN.md §3).
   listVaults(ctx: CustodyContext, query: VaultListQuery): Promise<Page<Vault>>;

@@ -15,6 +15,8 @@ import {
   listSupportedChains,
   listVaults,
 } from './reference.store.ts';
+import { createTransactionEngine } from './engine/api.ts';
+import { systemClock, type Clock } from './engine/clock.ts';
 import { getTransaction, listTransactions } from './transactions.store.ts';
 
 export interface SandboxBackendOptions {
@@ -24,11 +26,14 @@ export interface SandboxBackendOptions {
    * oldest organization, which on a seeded sandbox is the only one.
    */
   orgId?: string;
+  /** The engine's time (fees, timestamps); tests pass a TestClock. */
+  clock?: Clock;
 }
 
 /** The embedded custody service: every read and write over the sandbox's tables. */
 export function createSandboxBackend(options: SandboxBackendOptions): CustodyBackend {
   const { db } = options;
+  const engine = createTransactionEngine(db, options.clock ?? systemClock);
   let defaultOrgId = options.orgId;
 
   async function orgIdFor(ctx: CustodyContext): Promise<string | null> {
@@ -49,6 +54,9 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     kind: 'sandbox',
     listTransactions: async (ctx, query) => listTransactions(db, await orgIdFor(ctx), query),
     getTransaction: async (ctx, id) => getTransaction(db, await orgIdFor(ctx), id),
+    createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),
+    replaceTransaction: async (ctx, body) => engine.replace(await orgIdFor(ctx), ctx.actor, body),
+    estimateFee: async (ctx, body) => engine.estimateFee(await orgIdFor(ctx), body),
     listBankAccounts: async (ctx, query) => listBankAccounts(db, await orgIdFor(ctx), query),
     getBankAccount: async (ctx, id) => getBankAccount(db, await orgIdFor(ctx), id),
     createBankAccount: async (ctx, input) =>

@@ -15,7 +15,9 @@ import {
   wallets,
 } from '../../db/schema/sandbox.ts';
 import { approvalMessage, type ChangeRequestEntityType } from './approval-message.ts';
+import { readPlan } from './engine/plan.ts';
 import { buildBankAccounts } from './seed/bank-account-data.ts';
+import { applySeedHolds } from './seed/in-flight.ts';
 import { SeedRandom } from './seed/random.ts';
 import { buildReferenceData } from './seed/reference-data.ts';
 import {
@@ -78,6 +80,11 @@ export async function seedSandbox(db: Database, options: SeedOptions = {}): Prom
     { rng, ref, approvedBankAccounts: approvedAccounts },
     now,
     options.transactionCount ?? DEFAULT_TRANSACTION_COUNT,
+  );
+  // In-flight seeded transactions hold what they will spend, as the engine's signing would have.
+  applySeedHolds(
+    ref.balances,
+    history.transactions.map((t) => readPlan(t.simulation)),
   );
   const requests = [
     ...accounts.map((a) =>

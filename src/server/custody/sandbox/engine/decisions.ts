@@ -1,5 +1,7 @@
-import type { Executor } from './transitions.ts';
-import { transition } from './transitions.ts';
+import { eq } from 'drizzle-orm';
+import { transactions } from '../../../db/schema/sandbox.ts';
+import { wakeReplacedOriginal } from './steps.ts';
+import { transition, type Executor } from './transitions.ts';
 
 /**
  * What an approval decision does to the transaction it approves. The approval
@@ -41,7 +43,7 @@ export async function declineTransaction(
   input: DeclineTransactionInput,
 ): Promise<boolean> {
   const reason = input.reason?.trim();
-  return transition(db, {
+  const declined = await transition(db, {
     transactionId: input.transactionId,
     from: 'PENDING',
     to: 'DECLINED',
@@ -49,4 +51,13 @@ export async function declineTransaction(
     nextStepAt: null,
     patch: reason ? { error: `declined: ${reason}` } : {},
   });
+  if (declined) {
+    // A declined replacement never reaches the chain: the original it would have replaced may land again.
+    const [row] = await db
+      .select({ replacesTransactionId: transactions.replacesTransactionId })
+      .from(transactions)
+      .where(eq(transactions.id, input.transactionId));
+    if (row) await wakeReplacedOriginal(db, row, input.at);
+  }
+  return declined;
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../../contract/enums.ts';
 import type { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 import { estimateFees, feeForTier } from '../fee-model.ts';
+import { inFlightState } from './in-flight.ts';
 import { statusPath, timeline, type LifecycleVariant, type TimedStatus } from './lifecycle.ts';
 import { feeOnly, settle, usdValue, type FeeCharge } from './movements.ts';
 import { fakeTxHash, type SeedRandom } from './random.ts';
@@ -111,7 +112,7 @@ export function buildTransactions(ctx: ShapeContext, now: Date, count: number): 
     const variant = variantFor(rng, category, status);
     const shape = shapeFor(ctx, category, variant === 'incoming');
     const times = timeline(rng, now, statusPath(status, variant), variant);
-    const row = assemble(rng, ctx, shape, status, variant, times, index);
+    const row = assemble(rng, ctx, shape, status, variant, times, index, now);
     rows.push(row);
     for (const t of times) events.push({ transactionId: row.id, status: t.status, at: t.at });
   });
@@ -131,6 +132,7 @@ function assemble(
   variant: LifecycleVariant,
   times: readonly TimedStatus[],
   index: number,
+  now: Date,
 ): TransactionSeedRow {
   const path = times.map((t) => t.status);
   const createdAt = times[0]?.at ?? new Date();
@@ -213,6 +215,7 @@ function assemble(
     feePayerId: shape.feePayerVaultId,
     resourceType: shape.resourceType,
     contractData: shape.contractData,
+    ...inFlightState(times.at(-1)?.at ?? createdAt, now, status, shape.legs, fee),
     txHash: broadcast ? fakeTxHash(rng, kind) : null,
     nonce: null,
     error,

@@ -1,0 +1,71 @@
+import type {
+  CreateTransactionRequest,
+  EstimatedFeeResponse,
+  EstimateFeeRequest,
+  ReplaceTransactionRequest,
+  Transaction,
+} from '../../../../contract/transaction.ts';
+import type { Database } from '../../../db/client.ts';
+import { ApiError } from '../../../http/api-error.ts';
+import type { CustodyActor } from '../../backend.ts';
+import { estimateFees } from '../fee-model.ts';
+import { toWireTransaction } from '../mappers.ts';
+import type { Clock } from './clock.ts';
+import { createTransaction } from './create.ts';
+import { ENGINE_CODES } from './problems.ts';
+import { replaceTransaction } from './replace.ts';
+import { resolveCreate } from './validate-create.ts';
+
+/** The engine's writes as the sandbox backend exposes them (endpoints 6–8). */
+export interface TransactionEngine {
+  create(
+    orgId: string | null,
+    actor: CustodyActor | undefined,
+    body: CreateTransactionRequest,
+  ): Promise<Transaction>;
+  replace(
+    orgId: string | null,
+    actor: CustodyActor | undefined,
+    body: ReplaceTransactionRequest,
+  ): Promise<Transaction>;
+  estimateFee(orgId: string | null, body: EstimateFeeRequest): Promise<EstimatedFeeResponse>;
+}
+
+function requireOrg(orgId: string | null): string {
+  if (!orgId)
+    throw new ApiError(409, ENGINE_CODES.noOrganization, 'The sandbox has no organization yet');
+  return orgId;
+}
+
+export function createTransactionEngine(db: Database, clock: Clock): TransactionEngine {
+  return {
+    async create(orgId, actor, body) {
+      const row = await createTransaction(db, {
+        orgId: requireOrg(orgId),
+        actor,
+        body,
+        now: clock.now(),
+      });
+      return toWireTransaction(row);
+    },
+    async replace(orgId, actor, body) {
+      const row = await replaceTransaction(db, {
+        orgId: requireOrg(orgId),
+        actor,
+        transactionId: body.transactionId,
+        now: clock.now(),
+      });
+      return toWireTransaction(row);
+    },
+    async estimateFee(orgId, body) {
+      // The same checks as a transfer: an estimate for a transfer that could not be made is no help.
+      await resolveCreate(db, requireOrg(orgId), body);
+      return estimateFees({
+        blockChain: body.blockChain,
+        asset: body.asset,
+        amount: body.amount,
+        now: clock.now(),
+      });
+    },
+  };
+}

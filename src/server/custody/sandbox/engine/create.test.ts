@@ -1,0 +1,362 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../../../contract/paths.ts';
+import {
+  changeRequests,
+  transactionStatusEvents,
+  transactions,
+} from '../../../db/schema/sandbox.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  type EngineFixture,
+  type EngineTestApp,
+} from './engine-test-app.ts';
+
+let t: EngineTestApp;
+let f: EngineFixture;
+
+beforeAll(async () => {
+  t = await createEngineTestApp();
+  f = await createEngineFixture(t.db, t.orgId);
+});
+afterAll(() => t.close());
+
+const vault = (id: string) => ({ type: 'VAULT', id });
+const contact = (id: string) => ({ type: 'CONTACT', id });
+const transfer = (over: Record<string, unknown> = {}) => ({
+  category: 'TRANSFER',
+  source: vault(f.treasury.id),
+  destination: contact(f.contacts.eth.id),
+  amount: '0.5',
+  asset: 'ETH',
+  blockChain: 'ETHEREUM',
+  ...over,
+});
+const create = (body: unknown) => t.post(paths.transactions(), body);
+
+/** A 400 whose `fields` name `field` and whose `code` (when given) names the rule. */
+async function expectRefused(body: unknown, field: string, code?: string) {
+  const res = await create(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  const fields = res.body.fields as Array<{ field: string; message: string }>;
+  expect(fields.map((x) => x.field)).toContain(field);
+  if (code) expect(res.body.code).toBe(code);
+  expect(typeof res.body.message).toBe('string');
+  return res.body;
+}
+
+describe('POST /transactions/ creates each kind PENDING', () => {
+  it('a transfer to a contact: EXTERNAL_TRANSFER with enriched parties and its change request', async () => {
+    const res = await create(transfer({ externalId: 'create-contact-1', memo: 'Invoice 7' }));
+    expect(res.status).toBe(200);
+    const tx = res.body;
+    expect(tx).toMatchObject({
+      status: 'PENDING',
+      category: 'TRANSFER',
+      subCategory: 'EXTERNAL_TRANSFER',
+      transactionType: 'OUTGOING',
+      blockChain: 'ETHEREUM',
+      asset: 'ETH',
+      amount: '0.5',
+      amountInUSD: '1500',
+      externalId: 'create-contact-1',
+      memo: 'Invoice 7',
+      vaultId: f.treasury.id,
+      source: { type: 'VAULT', id: f.treasury.id, name: 'Treasury', chain: 'ETHEREUM' },
+      destination: { type: 'CONTACT', id: f.contacts.eth.id, name: 'Exchange', chain: 'ETHEREUM' },
+    });
+    expect((tx.source as { address?: string }).address).toBe(`addr-ETHEREUM-${f.treasury.id}`);
+    for (const absent of ['txHash', 'operations', 'balanceChanges', 'nonce', 'error'])
+      expect(tx).not.toHaveProperty(absent);
+
+    const id = String(tx.id);
+    const events = await t.db
+      .select()
+      .from(transactionStatusEvents)
+      .where(eq(transactionStatusEvents.transactionId, id));
+    expect(events.map((e) => e.status)).toEqual(['PENDING']);
+    const [request] = await t.db
+      .select()
+      .from(changeRequests)
+      .where(eq(changeRequests.entityId, id));
+    expect(request).toMatchObject({ entityType: 'TRANSACTION', status: 'PENDING', orgId: t.orgId });
+    expect(request?.approvalMessage).toContain(request?.approvalId ?? 'missing');
+    expect(request?.createdByType).toBe('STAFF');
+  });
+
+  it('a transfer between vaults: INTERNAL_TRANSFER', async () => {
+    const res = await create(transfer({ destination: vault(f.ops.id) }));
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      subCategory: 'INTERNAL_TRANSFER',
+      destination: { type: 'VAULT', id: f.ops.id, name: 'Operations' },
+    });
+  });
+
+  it('strips the Python SDK dataSignatureHex and takes a fee payer where fees can be sponsored', async () => {
+    const res = await create({
+      category: 'TRANSFER',
+      source: vault(f.treasury.id),
+      destination: contact(f.contacts.tron.id),
+      amount: '25',
+      asset: 'TRX',
+      blockChain: 'TRON',
+      feePayer: { id: f.gas.id },
+      gasParams: { feeTier: 'LOW' },
+      dataSignatureHex: 'abcd',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [row] = await t.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, String(res.body.id)));
+    expect(row).toMatchObject({ feePayerId: f.gas.id, feeTier: 'LOW' });
+  });
+
+  it('a contract call: CONTRACT_CALL with a VAULT source and no asset or destination', async () => {
+    const res = await create({
+      category: 'CONTRACT_CALL',
+      vaultId: f.treasury.id,
+      blockChain: 'ETHEREUM',
+      data: { callData: '0xa9059cbb00', toAddress: '0xabc' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      category: 'CONTRACT_CALL',
+      subCategory: 'CONTRACT_CALL',
+      source: { type: 'VAULT', id: f.treasury.id },
+    });
+    expect(res.body).not.toHaveProperty('asset');
+    expect(res.body).not.toHaveProperty('destination');
+  });
+
+  it('contract calls with each chain’s data variant', async () => {
+    const calls = [
+      {
+        blockChain: 'ICP',
+        data: { canisterId: 'ryjl3-tyaaa-aaaaa-aaaba-cai', method: 'icrc1_transfer', arg: '4449' },
+      },
+      { blockChain: 'SOLANA', data: { messageHex: '0badc0de' } },
+      { blockChain: 'TRON', data: { method: 'freezeBalanceV2', params: { resource: 'ENERGY' } } },
+      { blockChain: 'POLYGON', amount: '1.25', data: { callData: '0x00' } },
+    ];
+    for (const call of calls) {
+      const res = await create({ category: 'CONTRACT_CALL', vaultId: f.treasury.id, ...call });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+  });
+
+  it('a stake and a resource delegation', async () => {
+    const stake = await create({
+      category: 'STAKE',
+      source: vault(f.treasury.id),
+      asset: 'TRX',
+      blockChain: 'TRON',
+      amount: '1000',
+      resourceType: 'TRON_ENERGY',
+    });
+    expect(stake.status, JSON.stringify(stake.body)).toBe(200);
+    expect(stake.body).toMatchObject({
+      category: 'STAKE',
+      subCategory: 'STAKE',
+      resourceType: 'TRON_ENERGY',
+    });
+    const delegate = await create({
+      category: 'DELEGATE_RESOURCE',
+      source: vault(f.treasury.id),
+      destination: contact(f.contacts.tron.id),
+      asset: 'TRX',
+      blockChain: 'TRON',
+      amount: '500',
+      resourceType: 'TRON_BANDWIDTH',
+    });
+    expect(delegate.status, JSON.stringify(delegate.body)).toBe(200);
+    expect(delegate.body).toMatchObject({
+      category: 'DELEGATE_RESOURCE',
+      subCategory: 'DELEGATE_RESOURCE',
+      destination: { type: 'CONTACT', id: f.contacts.tron.id },
+    });
+  });
+});
+
+describe('POST /transactions/ names the field and the rule it breaks', () => {
+  it('shape: an unknown category, a missing field, a bad amount, an unknown field', async () => {
+    await expectRefused({ ...transfer(), category: 'TELEPORT' }, 'category', 'VALIDATION_ERROR');
+    const { source: _s, ...noSource } = transfer();
+    await expectRefused(noSource, 'source', 'VALIDATION_ERROR');
+    await expectRefused(transfer({ amount: '-1' }), 'amount');
+    await expectRefused(transfer({ amount: 1 }), 'amount');
+    await expectRefused(transfer({ colour: 'red' }), 'colour');
+  });
+
+  it('chain and asset', async () => {
+    await expectRefused(transfer({ blockChain: 'DOGECOIN' }), 'blockChain', 'UNSUPPORTED_CHAIN');
+    await expectRefused(transfer({ asset: 'DOGE' }), 'asset', 'ASSET_NOT_ON_CHAIN');
+    await expectRefused(
+      transfer({ asset: 'USDC', amount: '1.1234567' }),
+      'amount',
+      'AMOUNT_PRECISION',
+    );
+    // Trailing zeros add no precision.
+    expect((await create(transfer({ asset: 'USDC', amount: '1.1234560000' }))).status).toBe(200);
+  });
+
+  it('source vault', async () => {
+    await expectRefused(transfer({ source: vault('no-such-vault') }), 'source.id', 'UNKNOWN_VAULT');
+    await expectRefused(
+      transfer({ source: contact(f.contacts.eth.id) }),
+      'source.type',
+      'INVALID_SOURCE_TYPE',
+    );
+  });
+
+  it('destination contact and vault', async () => {
+    await expectRefused(
+      transfer({ destination: contact('nobody') }),
+      'destination.id',
+      'UNKNOWN_CONTACT',
+    );
+    await expectRefused(
+      transfer({ destination: contact(f.contacts.ethPending.id) }),
+      'destination.id',
+      'CONTACT_NOT_APPROVED',
+    );
+    await expectRefused(
+      transfer({ destination: contact(f.contacts.tron.id) }),
+      'destination.id',
+      'CONTACT_WRONG_CHAIN',
+    );
+    await expectRefused(
+      transfer({ destination: contact(f.contacts.ethUsdcOnly.id) }),
+      'destination.id',
+      'ASSET_NOT_ALLOWED_FOR_CONTACT',
+    );
+    await expectRefused(
+      transfer({ destination: vault('nowhere') }),
+      'destination.id',
+      'UNKNOWN_VAULT',
+    );
+    await expectRefused(
+      transfer({ destination: vault(f.treasury.id) }),
+      'destination.id',
+      'SAME_SOURCE_AND_DESTINATION',
+    );
+    await expectRefused(
+      transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: '0xabc' } }),
+      'destination.type',
+      'INVALID_DESTINATION_TYPE',
+    );
+  });
+
+  it('fee payer', async () => {
+    await expectRefused(
+      transfer({ feePayer: { id: f.gas.id } }),
+      'feePayer',
+      'FEE_PAYER_NOT_SUPPORTED',
+    );
+    await expectRefused(
+      transfer({
+        blockChain: 'SOLANA',
+        asset: 'SOL',
+        destination: vault(f.ops.id),
+        feePayer: { id: 'ghost' },
+      }),
+      'feePayer.id',
+      'UNKNOWN_VAULT',
+    );
+  });
+
+  it('stake and delegation rules', async () => {
+    const stake = {
+      category: 'STAKE',
+      source: vault(f.treasury.id),
+      asset: 'BTC',
+      blockChain: 'BITCOIN',
+      amount: '1',
+    };
+    await expectRefused(stake, 'blockChain', 'STAKE_NOT_SUPPORTED');
+    await expectRefused(
+      { ...stake, asset: 'ETH', blockChain: 'ETHEREUM', resourceType: 'TRON_ENERGY' },
+      'resourceType',
+      'RESOURCE_TYPE_NOT_SUPPORTED',
+    );
+    await expectRefused(
+      { ...stake, asset: 'USDT', blockChain: 'TRON' },
+      'asset',
+      'NATIVE_ASSET_REQUIRED',
+    );
+    const delegate = {
+      category: 'DELEGATE_RESOURCE',
+      source: vault(f.treasury.id),
+      destination: vault(f.ops.id),
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      amount: '1',
+      resourceType: 'TRON_ENERGY',
+    };
+    await expectRefused(delegate, 'blockChain', 'DELEGATE_RESOURCE_NOT_SUPPORTED');
+    const { resourceType: _r, ...noResource } = { ...delegate, asset: 'TRX', blockChain: 'TRON' };
+    await expectRefused(noResource, 'resourceType', 'VALIDATION_ERROR');
+  });
+
+  it('contract call rules', async () => {
+    const call = { category: 'CONTRACT_CALL', vaultId: f.treasury.id, blockChain: 'ETHEREUM' };
+    await expectRefused(
+      { ...call, blockChain: 'BITCOIN' },
+      'blockChain',
+      'CONTRACT_CALL_NOT_SUPPORTED',
+    );
+    await expectRefused({ ...call, data: { messageHex: '00' } }, 'data', 'CONTRACT_DATA_MISMATCH');
+    const res = await expectRefused({ ...call, data: { callData: 'not hex' } }, 'data.callData');
+    expect(res.message).toContain('callData');
+    await expectRefused({ ...call, vaultId: 'ghost' }, 'vaultId', 'UNKNOWN_VAULT');
+    await expectRefused({ ...call, amount: '0.0000000000000000001' }, 'amount', 'AMOUNT_PRECISION');
+  });
+
+  it('answers 400, never 5xx, for bodies that are not JSON objects', async () => {
+    for (const body of ['[]', 'null', '"x"', '{', '']) {
+      const res = await t.app.request(paths.transactions(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+    }
+  });
+});
+
+describe('externalId', () => {
+  it('a duplicate is refused with DUPLICATE_EXTERNAL_ID and creates nothing', async () => {
+    expect((await create(transfer({ externalId: 'dup-1' }))).status).toBe(200);
+    const before = await t.db.select({ id: transactions.id }).from(transactions);
+    const res = await expectRefused(
+      transfer({ externalId: 'dup-1', amount: '0.1' }),
+      'externalId',
+      'DUPLICATE_EXTERNAL_ID',
+    );
+    expect(res.message).toContain('dup-1');
+    expect(await t.db.select({ id: transactions.id }).from(transactions)).toHaveLength(
+      before.length,
+    );
+  });
+
+  it('two concurrent creates with one externalId make exactly one transaction', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => create(transfer({ externalId: 'race-1' }))),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 200))
+      expect(r.body.code).toBe('DUPLICATE_EXTERNAL_ID');
+    const rows = await t.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.externalId, 'race-1'));
+    expect(rows).toHaveLength(1);
+    const requests = await t.db
+      .select()
+      .from(changeRequests)
+      .where(eq(changeRequests.entityId, rows[0]?.id ?? ''));
+    expect(requests).toHaveLength(1);
+  });
+});

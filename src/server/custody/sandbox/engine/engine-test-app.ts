@@ -1,0 +1,169 @@
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
+import { createApp, type App } from '../../../app.ts';
+import type { Database, DatabaseHandle } from '../../../db/client.ts';
+import { assets, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
+import { createContact, createOrg, createVault } from '../../../test/fixtures.ts';
+import { actAsAdmin, createManualClock } from '../../../test/staff-session.ts';
+import { createTestDatabase } from '../../../test/test-database.ts';
+import { canonicalDecimal } from '../mappers.ts';
+import { createSandboxBackend } from '../sandbox-backend.ts';
+import { ASSET_CATALOG } from '../seed/reference-data.ts';
+import { TestClock } from './clock.ts';
+import { approveTransaction, declineTransaction } from './decisions.ts';
+import { runDueSteps } from './simulator.ts';
+
+/**
+ * The real app over a real database for the engine's tests, with the engine
+ * on a TestClock: time moves only when a test says so, and the simulator
+ * runs only when a test calls `run()`. Requests act as a signed-in admin.
+ */
+
+export interface EngineTestApp {
+  app: App;
+  db: Database;
+  database: DatabaseHandle;
+  orgId: string;
+  clock: TestClock;
+  post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  get(url: string): Promise<{ status: number; body: Record<string, unknown> }>;
+  approve(transactionId: string): Promise<boolean>;
+  decline(transactionId: string, reason?: string): Promise<boolean>;
+  /** Advances the clock by `ms` (if given) and runs every step then due. */
+  run(ms?: number): Promise<number>;
+  status(transactionId: string): Promise<string | undefined>;
+  balance(vaultId: string, asset: string, chain: string): Promise<{ amount: string; held: string }>;
+  close(): Promise<void>;
+}
+
+export const TIME_SCALE = 1;
+
+export async function createEngineTestApp(
+  options: { database?: DatabaseHandle; orgId?: string; clock?: TestClock } = {},
+): Promise<EngineTestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const db = database.db;
+  const orgId = options.orgId ?? (await createOrg(db)).id;
+  const clock = options.clock ?? new TestClock();
+  const sessionClock = createManualClock();
+  const app = createApp({
+    config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
+    backend: createSandboxBackend({ db, orgId, clock }),
+    database,
+    logger: pino({ level: 'silent' }),
+    auth: { db, clock: sessionClock, demoAccounts: false, trustProxy: false },
+  });
+  await actAsAdmin(app, db, sessionClock);
+
+  const json = async (res: Response) => {
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+  };
+  return {
+    app,
+    db,
+    database,
+    orgId,
+    clock,
+    post: async (url, body) =>
+      json(
+        await app.request(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      ),
+    get: async (url) => json(await app.request(url)),
+    approve: (transactionId) => approveTransaction(db, { transactionId, at: clock.now() }),
+    decline: (transactionId, reason) =>
+      declineTransaction(db, { transactionId, at: clock.now(), reason: reason ?? null }),
+    async run(ms) {
+      if (ms) clock.advance(ms);
+      return runDueSteps(db, clock, { timeScale: TIME_SCALE });
+    },
+    async status(transactionId) {
+      const [row] = await db
+        .select({ status: transactions.status })
+        .from(transactions)
+        .where(eq(transactions.id, transactionId));
+      return row?.status;
+    },
+    async balance(vaultId, asset, chain) {
+      const rows = await db.select().from(vaultBalances).where(eq(vaultBalances.vaultId, vaultId));
+      const row = rows.find((r) => r.asset === asset && r.chain === chain);
+      return {
+        amount: row ? canonicalDecimal(row.amount) : '0',
+        held: row ? canonicalDecimal(row.held) : '0',
+      };
+    },
+    close: () => database.close(),
+  };
+}
+
+export interface EngineFixture {
+  /** Holds ETH, USDC, POL, BTC, SOL, TRX and ICP on their chains. */
+  treasury: { id: string };
+  /** Another vault of ours, holding a little ETH. */
+  ops: { id: string };
+  /** A GAS vault holding SOL and TRX, to pay fees for others. */
+  gas: { id: string };
+  contacts: {
+    eth: { id: string };
+    ethUsdcOnly: { id: string };
+    ethPending: { id: string };
+    tron: { id: string };
+  };
+}
+
+export const TREASURY_BALANCES = [
+  { asset: 'ETH', chain: 'ETHEREUM', amount: '10' },
+  { asset: 'USDC', chain: 'ETHEREUM', amount: '5000' },
+  { asset: 'POL', chain: 'POLYGON', amount: '1000' },
+  { asset: 'BTC', chain: 'BITCOIN', amount: '2' },
+  { asset: 'SOL', chain: 'SOLANA', amount: '50' },
+  { asset: 'TRX', chain: 'TRON', amount: '100000' },
+  { asset: 'ICP', chain: 'ICP', amount: '500' },
+];
+
+/** Assets, three vaults with wallets on every chain, and contacts in the states the rules care about. */
+export async function createEngineFixture(db: Database, orgId: string): Promise<EngineFixture> {
+  await db
+    .insert(assets)
+    .values(
+      ASSET_CATALOG.map((a) => ({
+        symbol: a.symbol,
+        blockChain: a.blockChain,
+        name: a.name,
+        decimals: a.decimals,
+        isNative: a.isNative,
+        usdPrice: a.usdPrice,
+      })),
+    )
+    .onConflictDoNothing();
+  const treasury = await createVault(db, { orgId, vaultName: 'Treasury' }, TREASURY_BALANCES);
+  const ops = await createVault(db, { orgId, vaultName: 'Operations' }, [
+    { asset: 'ETH', chain: 'ETHEREUM', amount: '1' },
+  ]);
+  const gas = await createVault(db, { orgId, vaultName: 'Gas', vaultType: 'GAS' }, [
+    { asset: 'SOL', chain: 'SOLANA', amount: '5' },
+    { asset: 'TRX', chain: 'TRON', amount: '5000' },
+  ]);
+  return {
+    treasury,
+    ops,
+    gas,
+    contacts: {
+      eth: await createContact(db, { orgId, name: 'Exchange', assetList: [] }),
+      ethUsdcOnly: await createContact(db, { orgId, name: 'USDC desk', assetList: ['USDC'] }),
+      ethPending: await createContact(db, { orgId, name: 'New vendor', status: 'PENDING' }),
+      tron: await createContact(db, {
+        orgId,
+        name: 'Energy lessee',
+        blockChain: 'TRON',
+        address: 'TXYZ1234567890abcdefghijklmnopqrs',
+        assetList: [],
+      }),
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import { and, eq } from 'drizzle-orm';
+import type { ChainInfo } from '../../../../contract/chains.ts';
+import type { Party, TransferPartyData } from '../../../../contract/transaction.ts';
+import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
+import type { ContactRow, VaultRow, WalletRow } from '../mappers.ts';
+import { ENGINE_CODES, type Problems } from './problems.ts';
+import type { Executor } from './transitions.ts';
+
+/**
+ * Finding the parties a request names and writing them as the API returns
+ * them (with name, subOrgId, address and chain), or saying which rule a
+ * party breaks.
+ */
+
+export interface ResolvedVault {
+  vault: VaultRow;
+  wallet: WalletRow;
+  party: Party;
+}
+
+export function vaultParty(vault: VaultRow, wallet: WalletRow): Party {
+  return {
+    type: 'VAULT',
+    id: vault.id,
+    name: vault.vaultName,
+    ...(vault.subOrgId ? { subOrgId: vault.subOrgId } : {}),
+    address: wallet.address,
+    chain: wallet.blockchain,
+  };
+}
+
+export function contactParty(contact: ContactRow): Party {
+  return {
+    type: 'CONTACT',
+    id: contact.id,
+    name: contact.name,
+    ...(contact.subOrgId ? { subOrgId: contact.subOrgId } : {}),
+    address: contact.address,
+    chain: contact.blockChain,
+  };
+}
+
+/** A vault of the organization with its wallet on `chain`, or a problem on `field`. */
+export async function resolveVault(
+  db: Executor,
+  problems: Problems,
+  field: string,
+  orgId: string,
+  vaultId: string,
+  chain: ChainInfo,
+): Promise<ResolvedVault | undefined> {
+  const [vault] = await db
+    .select()
+    .from(vaults)
+    .where(and(eq(vaults.orgId, orgId), eq(vaults.id, vaultId)))
+    .limit(1);
+  if (!vault) {
+    problems.add(
+      field,
+      ENGINE_CODES.unknownVault,
+      `no vault with id "${vaultId}" in this organization`,
+    );
+    return undefined;
+  }
+  const [wallet] = await db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.vaultId, vault.id), eq(wallets.blockchain, chain.value)))
+    .limit(1);
+  if (!wallet) {
+    problems.add(
+      field,
+      ENGINE_CODES.noWallet,
+      `vault "${vault.vaultName}" has no wallet on ${chain.value}`,
+    );
+    return undefined;
+  }
+  return { vault, wallet, party: vaultParty(vault, wallet) };
+}
+
+export interface ResolvedDestination {
+  party: Party;
+  /** Set when the destination is one of our vaults: completion credits it. */
+  vault?: VaultRow;
+}
+
+/**
+ * A transfer's receiving party: an APPROVED contact on the chain that accepts
+ * the asset, or another vault of the organization with a wallet on the chain.
+ */
+export async function resolveDestination(
+  db: Executor,
+  problems: Problems,
+  orgId: string,
+  destination: TransferPartyData,
+  chain: ChainInfo,
+  asset: string | undefined,
+): Promise<ResolvedDestination | undefined> {
+  if (destination.type === 'VAULT') {
+    const resolved = await resolveVault(
+      db,
+      problems,
+      'destination.id',
+      orgId,
+      destination.id,
+      chain,
+    );
+    return resolved ? { party: resolved.party, vault: resolved.vault } : undefined;
+  }
+  if (destination.type !== 'CONTACT') {
+    problems.add(
+      'destination.type',
+      ENGINE_CODES.destinationType,
+      `destination.type must be VAULT or CONTACT, not ${destination.type}`,
+    );
+    return undefined;
+  }
+  const [contact] = await db
+    .select()
+    .from(contacts)
+    .where(and(eq(contacts.orgId, orgId), eq(contacts.id, destination.id)))
+    .limit(1);
+  if (!contact) {
+    problems.add(
+      'destination.id',
+      ENGINE_CODES.unknownContact,
+      `no contact with id "${destination.id}" in this organization`,
+    );
+    return undefined;
+  }
+  let ok = true;
+  const refuse = (code: string, message: string) => {
+    ok = false;
+    problems.add('destination.id', code, message);
+  };
+  if (contact.status !== 'APPROVED')
+    refuse(
+      ENGINE_CODES.contactNotApproved,
+      `contact "${contact.name}" is ${contact.status}; only an APPROVED contact can receive`,
+    );
+  if (contact.blockChain !== chain.value)
+    refuse(
+      ENGINE_CODES.contactWrongChain,
+      `contact "${contact.name}" is on ${contact.blockChain}, not ${chain.value}`,
+    );
+  else if (asset && contact.assetList.length > 0 && !contact.assetList.includes(asset))
+    refuse(
+      ENGINE_CODES.contactAsset,
+      `contact "${contact.name}" accepts ${contact.assetList.join(', ')}, not ${asset}`,
+    );
+  return ok ? { party: contactParty(contact) } : undefined;
+}

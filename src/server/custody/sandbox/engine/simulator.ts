@@ -1,0 +1,104 @@
+import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import type { Database } from '../../../db/client.ts';
+import { transactions } from '../../../db/schema/sandbox.ts';
+import type { Clock } from './clock.ts';
+import { advance, type StepConfig } from './steps.ts';
+
+/**
+ * The lifecycle simulator. It keeps nothing in memory: each transaction's
+ * next move is `next_step_at` in the database, so a restarted server (or a
+ * second one on the same PostgreSQL) carries on where the last stopped.
+ */
+
+export interface RunConfig extends StepConfig {
+  /** Upper bound on steps per call, so one call cannot run forever. */
+  maxSteps?: number;
+  logger?: Pick<Logger, 'error'>;
+}
+
+/** How long a step that threw waits before it is tried again. */
+const RETRY_AFTER_MS = 5_000;
+
+/**
+ * Advances every transaction whose next step is due, one step per database
+ * transaction, until none is due. Returns the number of steps taken.
+ * FOR UPDATE SKIP LOCKED lets several servers share the work without two
+ * moving the same transaction.
+ */
+export async function runDueSteps(db: Database, clock: Clock, config: RunConfig): Promise<number> {
+  const maxSteps = config.maxSteps ?? 10_000;
+  let steps = 0;
+  while (steps < maxSteps) {
+    const now = clock.now();
+    let failedId: string | undefined;
+    let moved: boolean;
+    try {
+      moved = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(transactions)
+          .where(and(isNotNull(transactions.nextStepAt), lte(transactions.nextStepAt, now)))
+          .orderBy(asc(transactions.nextStepAt), asc(transactions.id))
+          .limit(1)
+          .for('update', { skipLocked: true });
+        if (!row) return false;
+        failedId = row.id;
+        await advance(tx, row, row.nextStepAt ?? now, config);
+        return true;
+      });
+    } catch (error) {
+      if (!failedId) throw error;
+      // A step that fails would be picked again at once; back it off instead of spinning.
+      config.logger?.error({ err: error, transactionId: failedId }, 'lifecycle step failed');
+      await db
+        .update(transactions)
+        .set({ nextStepAt: new Date(now.getTime() + RETRY_AFTER_MS) })
+        .where(eq(transactions.id, failedId));
+      moved = true;
+    }
+    if (!moved) break;
+    steps += 1;
+  }
+  return steps;
+}
+
+export interface SimulatorOptions extends StepConfig {
+  db: Database;
+  clock: Clock;
+  logger: Pick<Logger, 'error'>;
+  /** Real time between polls. */
+  intervalMs?: number;
+}
+
+export interface RunningSimulator {
+  /** Stops polling and waits for the pass in progress to finish. */
+  stop(): Promise<void>;
+}
+
+export function startSimulator(options: SimulatorOptions): RunningSimulator {
+  const intervalMs = options.intervalMs ?? 250;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> = Promise.resolve();
+
+  const tick = () => {
+    pass = runDueSteps(options.db, options.clock, { ...options, logger: options.logger })
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        options.logger.error({ err: error }, 'lifecycle simulator pass failed'),
+      )
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  timer = setTimeout(tick, 0);
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await pass;
+    },
+  };
+}

@@ -1,0 +1,280 @@
+import { and, eq, isNull, notInArray } from 'drizzle-orm';
+import { chainInfo } from '../../../../contract/chains.ts';
+import { TERMINAL_TRANSACTION_STATUSES, type FeeTier } from '../../../../contract/enums.ts';
+import type { Party, TransactionFees } from '../../../../contract/transaction.ts';
+import { transactions } from '../../../db/schema/sandbox.ts';
+import { confirmationDelaysMs, estimateFees, feeForTier, replacementFeeFor } from '../fee-model.ts';
+import type { TransactionRow } from '../mappers.ts';
+import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
+import { applyBalanceChanges, releaseHolds, reserveHolds } from './balances.ts';
+import { newTxHash, nextNonce } from './chain-artifacts.ts';
+import { holdsFor, readPlan, type SimulationPlan } from './plan.ts';
+import { transition, type Executor } from './transitions.ts';
+
+/**
+ * One step of the lifecycle for one transaction, inside the database
+ * transaction that locked its row: APPROVED → SIGNED → SUBMITTED →
+ * WAITING_CONFIRMATION → COMPLETED, or FAILED where the money says so.
+ * `at` is when the step was due, so a test clock jumped forward (or a
+ * server that was down) plays the lifecycle out with its own timestamps.
+ */
+
+export interface StepConfig {
+  timeScale: number;
+}
+
+const terminal = [...TERMINAL_TRANSACTION_STATUSES];
+
+export async function advance(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  config: StepConfig,
+): Promise<void> {
+  switch (row.status) {
+    case 'APPROVED':
+      return sign(tx, row, at, config);
+    case 'SIGNED':
+      return submit(tx, row, at, config);
+    case 'SUBMITTED':
+      return include(tx, row, at, config);
+    case 'WAITING_CONFIRMATION':
+      return confirm(tx, row, at);
+    default:
+      // Nothing to do (PENDING waits for a decision; terminal is terminal): stop asking.
+      await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
+  }
+}
+
+const tierOf = (row: TransactionRow): FeeTier =>
+  row.feeTier === 'LOW' || row.feeTier === 'MEDIUM' ? row.feeTier : 'HIGH';
+
+function delays(row: TransactionRow, at: Date, config: StepConfig) {
+  return confirmationDelaysMs(row.blockChain, tierOf(row), config.timeScale, at);
+}
+
+const later = (at: Date, ms: number) => new Date(at.getTime() + ms);
+
+/** The plan stored at creation, or one read off the row for transactions made without one. */
+function planOf(row: TransactionRow): SimulationPlan {
+  const stored = readPlan(row.simulation);
+  if (stored) return stored;
+  const source: Party = row.source ?? {
+    type: 'VAULT',
+    id: row.vaultId ?? '',
+    chain: row.blockChain,
+  };
+  const legs =
+    row.destination && row.asset && row.amount
+      ? [
+          {
+            type: 'TRANSFER' as const,
+            source,
+            destination: row.destination,
+            asset: row.asset,
+            amount: row.amount,
+            chain: row.blockChain,
+            onChain: true,
+          },
+        ]
+      : [];
+  return { legs, feePayer: source };
+}
+
+/** The fee charged: the tier's estimate now, or for a replacement at least 10% over the original's. */
+async function feeAtSigning(tx: Executor, row: TransactionRow, at: Date): Promise<TransactionFees> {
+  const native = chainInfo(row.blockChain)?.nativeAsset ?? row.asset ?? '';
+  const estimate = estimateFees({
+    blockChain: row.blockChain,
+    asset: row.asset ?? native,
+    amount: row.amount ?? '0',
+    now: at,
+  });
+  let fee = feeForTier(estimate, tierOf(row));
+  if (row.replacesTransactionId) {
+    const [original] = await tx
+      .select({ fees: transactions.fees })
+      .from(transactions)
+      .where(eq(transactions.id, row.replacesTransactionId));
+    if (original?.fees?.amount) fee = replacementFeeFor(original.fees.amount, estimate);
+  }
+  return { amount: fee.expectedFeeInAsset, asset: fee.asset, amountInFiat: fee.expectedFeeInUSD };
+}
+
+async function sign(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  config: StepConfig,
+): Promise<void> {
+  const plan = planOf(row);
+  const fees = await feeAtSigning(tx, row, at);
+  const holds = holdsFor(plan, fees, row.blockChain);
+  const shortfall = await reserveHolds(tx, holds);
+  if (shortfall) {
+    const { hold, available } = shortfall;
+    const vault = [plan.feePayer, ...plan.legs.map((l) => l.source)].find(
+      (p) => p.id === hold.vaultId,
+    );
+    await transition(tx, {
+      transactionId: row.id,
+      from: 'APPROVED',
+      to: 'FAILED',
+      at,
+      nextStepAt: null,
+      patch: {
+        error: `insufficient balance: vault ${vault?.name ?? hold.vaultId} holds ${available} ${hold.asset} on ${hold.chain}, needs ${hold.amount}`,
+      },
+    });
+    await wakeReplacedOriginal(tx, row, at);
+    return;
+  }
+  await transition(tx, {
+    transactionId: row.id,
+    from: 'APPROVED',
+    to: 'SIGNED',
+    at,
+    nextStepAt: later(at, delays(row, at, config).SIGNED),
+    patch: { fees, simulation: { ...plan, holds } },
+  });
+}
+
+async function submit(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  config: StepConfig,
+): Promise<void> {
+  const evm = chainInfo(row.blockChain)?.kind === 'EVM';
+  const nonce =
+    evm && row.nonce === null && row.vaultId
+      ? await nextNonce(tx, row.vaultId, row.blockChain)
+      : row.nonce;
+  await transition(tx, {
+    transactionId: row.id,
+    from: 'SIGNED',
+    to: 'SUBMITTED',
+    at,
+    // Congestion is judged now: a LOW fee broadcast into a busy chain waits long enough to be replaced.
+    nextStepAt: later(at, delays(row, at, config).SUBMITTED),
+    patch: { txHash: row.txHash ?? newTxHash(row.blockChain), nonce },
+  });
+}
+
+async function include(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  config: StepConfig,
+): Promise<void> {
+  const [active] = await tx
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.replacesTransactionId, row.id),
+        notInArray(transactions.status, terminal),
+      ),
+    )
+    .limit(1);
+  if (active) {
+    // Its replacement is in flight with the same nonce: only one of them can land. It waits,
+    // parked, until the replacement lands (then it fails) or dies before broadcast (then it wakes).
+    await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
+    return;
+  }
+  await transition(tx, {
+    transactionId: row.id,
+    from: 'SUBMITTED',
+    to: 'WAITING_CONFIRMATION',
+    at,
+    nextStepAt: later(at, delays(row, at, config).WAITING_CONFIRMATION),
+  });
+}
+
+async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<void> {
+  const plan = planOf(row);
+  const fees = row.fees?.amount ? row.fees : await feeAtSigning(tx, row, at);
+  const fee: FeeCharge = {
+    payer: plan.feePayer,
+    asset: fees.asset ?? '',
+    amount: fees.amount ?? '0',
+    chain: row.blockChain,
+  };
+  await releaseHolds(tx, plan.holds);
+  if (plan.revert) {
+    // A reverted call still burned its gas: the fee is the only change.
+    const changes = feeOnly(fee);
+    await applyBalanceChanges(tx, row.orgId, changes);
+    await transition(tx, {
+      transactionId: row.id,
+      from: 'WAITING_CONFIRMATION',
+      to: 'FAILED',
+      at,
+      nextStepAt: null,
+      patch: { error: plan.revert, balanceChanges: { changes }, fees },
+    });
+  } else {
+    const settled = settle(plan.legs, fee, {
+      source: row.source ?? plan.feePayer,
+      ...(row.destination ? { destination: row.destination } : {}),
+    });
+    await applyBalanceChanges(tx, row.orgId, settled.changes);
+    await transition(tx, {
+      transactionId: row.id,
+      from: 'WAITING_CONFIRMATION',
+      to: 'COMPLETED',
+      at,
+      nextStepAt: null,
+      patch: { operations: settled.operations, balanceChanges: { changes: settled.changes }, fees },
+    });
+  }
+  if (row.replacesTransactionId) await failReplacedOriginal(tx, row, at);
+}
+
+/** The replacement reached the chain with the original's nonce: the original can never land. */
+async function failReplacedOriginal(
+  tx: Executor,
+  replacement: TransactionRow,
+  at: Date,
+): Promise<void> {
+  const originalId = replacement.replacesTransactionId;
+  if (!originalId) return;
+  const [original] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, originalId), eq(transactions.status, 'SUBMITTED')))
+    .for('update');
+  if (!original) return;
+  const moved = await transition(tx, {
+    transactionId: original.id,
+    from: 'SUBMITTED',
+    to: 'FAILED',
+    at,
+    nextStepAt: null,
+    patch: { error: `replaced by transaction ${replacement.id}, which took its nonce` },
+  });
+  if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds);
+}
+
+/**
+ * A replacement that died before broadcast (declined, or short of funds)
+ * leaves the original free to land: put it back on the simulator's schedule.
+ */
+export async function wakeReplacedOriginal(
+  tx: Executor,
+  replacement: Pick<TransactionRow, 'replacesTransactionId'>,
+  at: Date,
+): Promise<void> {
+  if (!replacement.replacesTransactionId) return;
+  await tx
+    .update(transactions)
+    .set({ nextStepAt: at })
+    .where(
+      and(
+        eq(transactions.id, replacement.replacesTransactionId),
+        eq(transactions.status, 'SUBMITTED'),
+        isNull(transactions.nextStepAt),
+      ),
+    );
+}
