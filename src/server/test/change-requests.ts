@@ -54,7 +54,7 @@ export async function decideAs(
   app: Pick<App, 'request'>,
   user: TestApiUser,
   entityId: string,
-  body: { action: 'approve' | 'reject'; reason?: string; signature?: string | null },
+  body: { action: 'approve' | 'reject'; reason?: string | null; signature?: string | null },
   options: SignOptions = {},
 ) {
   const messageUrl = `${paths.approvalMessage()}${toQueryString({ entityId })}`;

@@ -89,13 +89,13 @@ describe('approving and rejecting a bank account', () => {
     });
   });
 
-  it('as the Python SDK sends it: padded token, dataSignatureHex in the action body', async () => {
+  it('as the Python SDK sends it: padded token, dataSignatureHex in the action body, reason null', async () => {
     const account = await createAccount(alice);
     const res = await decideAs(
       t.app,
       bob,
       account.id ?? '',
-      { action: 'approve' },
+      { action: 'approve', reason: null },
       { sdk: 'python' },
     );
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -151,6 +151,12 @@ describe('POST /api/external/bank_accounts/ creates', () => {
     expect(BankAccount.parse(res.body).subOrgId).toBe(subOrg.id);
   });
 
+  it('with unset optional fields sent as null, as generated SDKs do', async () => {
+    const res = await create({ ...SEPA, routingNumber: null, subOrgId: null, state: null });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(BankAccount.parse(res.body)).toMatchObject({ routingNumber: null, subOrgId: null });
+  });
+
   it('from a Python SDK request: padded token and dataSignatureHex in the body', async () => {
     const res = await create(ACH, { sdk: 'python' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -24,7 +24,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const input = withoutDataSignature(body ?? {});
+  const input = withoutNulls(withoutDataSignature(body ?? {}));
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const fields = fieldProblems(parsed.error, input);
@@ -65,4 +65,14 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
+}
+
+/**
+ * SDKs built from optional fields often send an unset one as null
+ * (`"routingNumber": null`, `"reason": null`); null means "not given" here,
+ * as it does in every response of this API.
+ */
+function withoutNulls(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
 }
