@@ -1,0 +1,223 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cmp, mul } from '../../../../contract/decimal.ts';
+import { paths } from '../../../../contract/paths.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { changeRequests, transactions } from '../../../db/schema/sandbox.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  type EngineFixture,
+  type EngineTestApp,
+} from './engine-test-app.ts';
+
+let t: EngineTestApp;
+let f: EngineFixture;
+
+beforeAll(async () => {
+  t = await createEngineTestApp();
+  f = await createEngineFixture(t.db, t.orgId);
+});
+afterAll(() => t.close());
+
+const HOUR = 3_600_000;
+// Ethereum is congested in minutes 0–14 of every hour: a LOW fee then waits an hour in SUBMITTED.
+const CONGESTED = '2030-01-03T10:01:00.000Z';
+
+const replace = (transactionId: string) => t.post(paths.replaceTransaction(), { transactionId });
+
+async function stuckTransfer(over: Record<string, unknown> = {}): Promise<string> {
+  t.clock.set(CONGESTED);
+  const res = await t.post(paths.transactions(), {
+    category: 'TRANSFER',
+    source: { type: 'VAULT', id: f.treasury.id },
+    destination: { type: 'CONTACT', id: f.contacts.eth.id },
+    amount: '0.1',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    gasParams: { feeTier: 'LOW' },
+    ...over,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = String(res.body.id);
+  await t.approve(id);
+  await t.run(60_000);
+  expect(await t.status(id)).toBe('SUBMITTED');
+  return id;
+}
+
+async function row(id: string) {
+  const [r] = await t.db.select().from(transactions).where(eq(transactions.id, id));
+  if (!r) throw new Error(`no transaction ${id}`);
+  return r;
+}
+
+describe('POST /transactions/replace_transaction/', () => {
+  it('replaces a stuck transaction: PENDING, own id, same parties, same nonce, ≥ 10% more fee, own change request', async () => {
+    const originalId = await stuckTransfer();
+    const original = await row(originalId);
+    const res = await replace(originalId);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const replacement = res.body as Transaction;
+    expect(replacement.id).not.toBe(originalId);
+    expect(replacement).toMatchObject({
+      status: 'PENDING',
+      category: 'TRANSFER',
+      subCategory: 'EXTERNAL_TRANSFER',
+      asset: 'ETH',
+      amount: '0.1',
+      nonce: original.nonce,
+      source: original.source,
+      destination: original.destination,
+    });
+    expect(
+      cmp(replacement.fees?.amount ?? '0', mul(original.fees?.amount ?? '', '1.1')),
+    ).toBeGreaterThanOrEqual(0);
+    const stored = await row(String(replacement.id));
+    expect(stored.replacesTransactionId).toBe(originalId);
+    const requests = await t.db
+      .select()
+      .from(changeRequests)
+      .where(eq(changeRequests.entityId, String(replacement.id)));
+    expect(requests).toHaveLength(1);
+  });
+
+  it('when the replacement completes, the original ends FAILED naming it and its hold is released', async () => {
+    const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    const originalId = await stuckTransfer({ amount: '0.2' });
+    const replacementId = String((await replace(originalId)).body.id);
+    await t.approve(replacementId);
+    // The original's own inclusion time passes while the replacement is in flight: it must not land.
+    await t.run(3 * HOUR);
+    expect(await t.status(replacementId)).toBe('COMPLETED');
+    const original = await row(originalId);
+    expect(original.status).toBe('FAILED');
+    expect(original.error).toContain(replacementId);
+    expect(original.balanceChanges).toBeNull();
+    const replacement = await row(replacementId);
+    expect(replacement.nonce).toBe(original.nonce);
+    const after = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    expect(after.held).toBe(before.held);
+    // Only the replacement's amount and fee left the vault.
+    expect(cmp(after.amount, before.amount)).toBe(-1);
+  });
+
+  it('a declined replacement lets the original land after all', async () => {
+    const originalId = await stuckTransfer({ amount: '0.01' });
+    const replacementId = String((await replace(originalId)).body.id);
+    await t.run(2 * HOUR);
+    // The original came due while its replacement was active: parked in SUBMITTED.
+    expect(await t.status(originalId)).toBe('SUBMITTED');
+    await t.decline(replacementId, 'not needed');
+    await t.run(2 * HOUR);
+    expect(await t.status(originalId)).toBe('COMPLETED');
+  });
+
+  it('refuses each failed precondition with its own code', async () => {
+    const unknown = await replace('no-such-transaction');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('NOT_FOUND');
+
+    const pending = await t.post(paths.transactions(), {
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'VAULT', id: f.ops.id },
+      amount: '0.01',
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+    });
+    const notSubmitted = await replace(String(pending.body.id));
+    expect(notSubmitted.status).toBe(409);
+    expect(notSubmitted.body.code).toBe('NOT_REPLACEABLE_STATUS');
+    expect(notSubmitted.body.message).toContain('PENDING');
+
+    const tron = await t.post(paths.transactions(), {
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'CONTACT', id: f.contacts.tron.id },
+      amount: '1',
+      asset: 'TRX',
+      blockChain: 'TRON',
+    });
+    const unsupported = await replace(String(tron.body.id));
+    expect(unsupported.status).toBe(400);
+    expect(unsupported.body.code).toBe('REPLACEMENT_NOT_SUPPORTED');
+    expect(unsupported.body.message).toContain('TRON');
+
+    const originalId = await stuckTransfer({ amount: '0.02' });
+    const first = await replace(originalId);
+    expect(first.status).toBe(200);
+    const second = await replace(originalId);
+    expect(second.status).toBe(409);
+    expect(second.body.code).toBe('REPLACEMENT_EXISTS');
+    expect(second.body.message).toContain(String(first.body.id));
+
+    const missingId = await t.post(paths.replaceTransaction(), {});
+    expect(missingId.status).toBe(400);
+  });
+
+  it('two concurrent replace calls make one replacement', async () => {
+    const originalId = await stuckTransfer({ amount: '0.03' });
+    const results = await Promise.all([
+      replace(originalId),
+      replace(originalId),
+      replace(originalId),
+    ]);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const replacements = await t.db
+      .select()
+      .from(transactions)
+      .where(eq(transactions.replacesTransactionId, originalId));
+    expect(replacements).toHaveLength(1);
+  });
+});
+
+describe('POST /transactions/estimate_fee/', () => {
+  const body = (over: Record<string, unknown> = {}) => ({
+    category: 'TRANSFER',
+    source: { type: 'VAULT', id: f.treasury.id },
+    destination: { type: 'CONTACT', id: f.contacts.eth.id },
+    amount: '1',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    ...over,
+  });
+
+  it('answers high > medium > low in the native asset, and signing charges the chosen tier’s estimate', async () => {
+    t.clock.set('2030-01-03T12:30:00.000Z');
+    const res = await t.post(paths.estimateFee(), body({ dataSignatureHex: '00' }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const fees = res.body as Record<
+      'high' | 'medium' | 'low',
+      { expectedFeeInAsset: string; asset: string }
+    >;
+    expect(fees.high.asset).toBe('ETH');
+    expect(cmp(fees.high.expectedFeeInAsset, fees.medium.expectedFeeInAsset)).toBe(1);
+    expect(cmp(fees.medium.expectedFeeInAsset, fees.low.expectedFeeInAsset)).toBe(1);
+
+    const created = await t.post(paths.transactions(), {
+      ...body(),
+      gasParams: { feeTier: 'MEDIUM' },
+    });
+    const id = String(created.body.id);
+    await t.approve(id);
+    await t.run();
+    expect((await row(id)).fees?.amount).toBe(fees.medium.expectedFeeInAsset);
+  });
+
+  it('validates parties, asset and chain as a transfer does; an unknown chain is a 400', async () => {
+    const chain = await t.post(paths.estimateFee(), body({ blockChain: 'NARNIA' }));
+    expect(chain.status).toBe(400);
+    expect(chain.body.code).toBe('UNSUPPORTED_CHAIN');
+    const contact = await t.post(
+      paths.estimateFee(),
+      body({ destination: { type: 'CONTACT', id: f.contacts.ethPending.id } }),
+    );
+    expect(contact.status).toBe(400);
+    expect(contact.body.code).toBe('CONTACT_NOT_APPROVED');
+    const asset = await t.post(paths.estimateFee(), body({ asset: 'TRX' }));
+    expect(asset.body.code).toBe('ASSET_NOT_ON_CHAIN');
+    const shape = await t.post(paths.estimateFee(), body({ category: 'STAKE' }));
+    expect(shape.status).toBe(400);
+  });
+});
