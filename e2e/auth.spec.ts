@@ -180,4 +180,31 @@ test.describe('As an admin', () => {
     await row.getByRole('button', { name: 'Confirm' }).click();
     await expect(row).toContainText('Disabled');
   });
+
+  test('a session that ends mid-form signs in again and comes back to what was typed', async ({
+    page,
+    context,
+  }) => {
+    const email = `draft-${Date.now()}@example.com`;
+    await page.goto('/staff');
+    const form = page.getByRole('form', { name: 'Add a staff member' });
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Name').fill('Dana Draft');
+    await form.getByLabel('Role').selectOption('approver');
+    await form.getByLabel('Initial password').fill('a long enough password');
+
+    // The session ends (expiry, revocation) while the member is typing.
+    await context.clearCookies();
+    await form.getByRole('button', { name: 'Add staff member' }).click();
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fstaff$/);
+
+    await signInThroughTheForm(page, 'admin');
+    await expect(page).toHaveURL(/\/staff$/);
+    const restored = page.getByRole('form', { name: 'Add a staff member' });
+    await expect(restored.getByLabel('Email')).toHaveValue(email);
+    await expect(restored.getByLabel('Name')).toHaveValue('Dana Draft');
+    await expect(restored.getByLabel('Role')).toHaveValue('approver');
+    // Never kept: the password is typed again.
+    await expect(restored.getByLabel('Initial password')).toHaveValue('');
+  });
 });

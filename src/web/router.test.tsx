@@ -65,7 +65,8 @@ const firstCellTexts = () =>
     .slice(1)
     .map((row) => row.textContent ?? '');
 
-describe('the app', () => {
+// Whole-app renders in jsdom take seconds under a parallel run; the default 5 s is too tight.
+describe('the app', { timeout: 20_000 }, () => {
   it('sends / to /transactions and marks the current nav link', async () => {
     const { router } = renderApp('/');
     await screen.findByRole('table', { name: 'Transactions' });

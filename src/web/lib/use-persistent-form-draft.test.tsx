@@ -3,7 +3,11 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useForm } from 'react-hook-form';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRAFT_PREFIX, usePersistentFormDraft } from './use-persistent-form-draft.ts';
+import {
+  DRAFT_PREFIX,
+  clearAllFormDrafts,
+  usePersistentFormDraft,
+} from './use-persistent-form-draft.ts';
 
 interface Values {
   email: string;
@@ -88,5 +92,16 @@ describe('usePersistentFormDraft', () => {
     render(<DraftForm />);
     expect(screen.getByLabelText('Note')).toHaveValue('');
     expect(screen.queryByText('Draft restored')).not.toBeInTheDocument();
+  });
+
+  it('forgets every draft, and nothing else, when the member signs out', async () => {
+    const user = userEvent.setup();
+    sessionStorage.setItem('unrelated', 'kept');
+    render(<DraftForm />);
+    await user.type(screen.getByLabelText('Note'), 'private');
+    expect(stored()).not.toBeNull();
+    clearAllFormDrafts();
+    expect(stored()).toBeNull();
+    expect(sessionStorage.getItem('unrelated')).toBe('kept');
   });
 });

@@ -75,3 +75,15 @@ export function usePersistentFormDraft<T extends FieldValues>(
 
   return { restored: draft !== null, clearDraft };
 }
+
+/** Signing out forgets every draft: the next person at this keyboard must not see them. */
+export function clearAllFormDrafts(): void {
+  try {
+    const storage = globalThis.sessionStorage;
+    if (!storage) return;
+    const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i));
+    for (const key of keys) if (key?.startsWith(DRAFT_PREFIX)) storage.removeItem(key);
+  } catch {
+    // Storage unavailable: there are no drafts to forget.
+  }
+}

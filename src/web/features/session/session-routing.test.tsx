@@ -58,7 +58,8 @@ function renderApp(url: string) {
 
 const mainNav = () => screen.getByRole('navigation', { name: 'Main' });
 
-describe('signed out', () => {
+// Whole-app renders in jsdom take seconds under a parallel run; the default 5 s is too tight.
+describe('signed out', { timeout: 20_000 }, () => {
   it('goes to /login with the return address, and back to it after signing in', async () => {
     const user = userEvent.setup();
     session = null;
@@ -98,7 +99,7 @@ describe('signed out', () => {
   });
 });
 
-describe('signed in', () => {
+describe('signed in', { timeout: 20_000 }, () => {
   it('shows who is signed in, and offers admins the audit log and staff', async () => {
     install();
     renderApp('/transactions');
@@ -167,6 +168,7 @@ describe('signed in', () => {
     const { fetchStub } = install();
     const { router } = renderApp('/transactions');
     await screen.findByRole('table', { name: 'Transactions' });
+    sessionStorage.setItem('form-draft:/staff#create', '{"name":"Dana"}');
     session = null;
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
     await screen.findByRole('heading', { name: 'Sign in', level: 1 });
@@ -174,5 +176,7 @@ describe('signed in', () => {
     const logout = fetchStub.mock.calls.find(([u]) => String(u).endsWith('/auth/logout'));
     expect(logout?.[1]?.method).toBe('POST');
     expect((logout?.[1]?.headers as Record<string, string>)['X-CSRF-Token']).toBe('csrf-admin');
+    // What the member typed does not wait there for the next person.
+    expect(sessionStorage.getItem('form-draft:/staff#create')).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import type { SessionResponse } from '../../../../contract/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
+import { clearAllFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
 import { useLogoutMutation } from '../api/auth-mutations.ts';
 
 /** Who is signed in, as what, and the way out. */
@@ -23,8 +24,9 @@ export function AccountMenu({
     logout.mutate(undefined, {
       onSuccess: async () => {
         await router.navigate({ to: '/login' });
-        // Nothing the member saw stays in memory for the next person at the keyboard.
+        // Nothing the member saw or typed stays for the next person at the keyboard.
         queryClient.clear();
+        clearAllFormDrafts();
       },
     });
 
