@@ -65,7 +65,57 @@ export function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
   return ids.length === 1 ? { ...body, subOrgId: ids[0] } : body;
 }
 
+interface PartyRef {
+  type?: string;
+  id?: string;
+}
+
+/** The vaults and contacts a create names: each must be in the member's scope. */
+function namedParties(body: object): PartyRef[] {
+  const b = body as { vaultId?: unknown; source?: unknown; destination?: unknown };
+  const parties: PartyRef[] = [];
+  if (typeof b.vaultId === 'string') parties.push({ type: 'VAULT', id: b.vaultId });
+  for (const p of [b.source, b.destination])
+    if (p && typeof p === 'object') parties.push(p as PartyRef);
+  return parties;
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 export function scopedBackend(inner: CustodyBackend): CustodyBackend {
+  /** 404 unless every vault or contact the body names lies in the scope. */
+  async function checkParties(ctx: CustodyContext, body: object): Promise<void> {
+    if (!allowedIds(ctx)) return;
+    for (const party of namedParties(body)) {
+      if (!party.id) continue;
+      if (party.type === 'VAULT') {
+        const vault = await inner.getVault(ctx, party.id).catch((e: unknown) => {
+          // An unknown vault is the engine's to report, with its own message.
+          if (isNotFound(e)) return null;
+          throw e;
+        });
+        if (vault && !inScope(ctx, vault.subOrgId)) throw notFound('vault', party.id);
+      }
+    }
+  }
+
+  /** The entity a change request is about: a bank account or a transaction, in scope or 404. */
+  async function checkEntity(ctx: CustodyContext, entityId: string): Promise<void> {
+    if (!allowedIds(ctx)) return;
+    for (const get of [inner.getBankAccount, inner.getTransaction, inner.getVault]) {
+      try {
+        const entity = await get(ctx, entityId);
+        if (inScope(ctx, entity.subOrgId)) return;
+        break;
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    }
+    throw new ApiError(404, ERROR_CODES.notFound, `No change request for entity "${entityId}"`);
+  }
+
   const checked = <T extends { subOrgId?: string | null | undefined }>(
     ctx: CustodyContext,
     resource: string,
@@ -81,6 +131,29 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
       keepInScope(ctx, await inner.listTransactions(ctx, scopeListQuery(ctx, q))),
     getTransaction: async (ctx, id) =>
       checked(ctx, 'transaction', id, await inner.getTransaction(ctx, id)),
+    createTransaction: async (ctx, body) => {
+      await checkParties(ctx, body);
+      return inner.createTransaction(ctx, body);
+    },
+    replaceTransaction: async (ctx, body) => {
+      checked(
+        ctx,
+        'transaction',
+        body.transactionId,
+        await inner.getTransaction(ctx, body.transactionId),
+      );
+      return inner.replaceTransaction(ctx, body);
+    },
+    estimateFee: async (ctx, body) => {
+      await checkParties(ctx, body);
+      return inner.estimateFee(ctx, body);
+    },
+    createBankAccount: async (ctx, input) =>
+      inner.createBankAccount(ctx, scopeCreateBody(ctx, input)),
+    getApprovalMessage: async (ctx, entityId) => {
+      await checkEntity(ctx, entityId);
+      return inner.getApprovalMessage(ctx, entityId);
+    },
     listBankAccounts: async (ctx, q) =>
       keepInScope(ctx, await inner.listBankAccounts(ctx, scopeListQuery(ctx, q))),
     getBankAccount: async (ctx, id) =>
