@@ -1,5 +1,6 @@
 import { apiUsersCreate } from './api-users.ts';
 import type { CliCommand } from './command.ts';
+import { staffCreate } from './staff.ts';
 
 /** Every CLI command, in the order `--help` lists them. Add a command here and in its own file. */
-export const COMMANDS: readonly CliCommand[] = [apiUsersCreate];
+export const COMMANDS: readonly CliCommand[] = [apiUsersCreate, staffCreate];
