@@ -14,6 +14,8 @@ export interface Target {
   bankAccountId: string;
   vaultId: string;
   contactId: string;
+  /** The pending approval of the bank account's change request. */
+  approvalId: string;
 }
 
 /** How the scope shows on an endpoint once the role is allowed. */
@@ -130,10 +132,11 @@ export const ENDPOINTS: Endpoint[] = [
   {
     name: 'approval action',
     method: 'POST',
-    url: () => paths.approvalAction('no-such-approval'),
+    // The first allowed member in scope rejects it; later ones get 409 (decided), never 401/403/404.
+    url: (t) => paths.approvalAction(t.approvalId),
     body: () => ({ action: 'reject', reason: 'matrix' }),
     allowed: 'approve',
-    scope: 'not-refused',
+    scope: 'create',
   },
   {
     name: 'list vaults',

@@ -51,7 +51,10 @@ async function makeTarget(name: string): Promise<Target> {
     }),
   });
   const bankAccount = created.body as { id: string };
+  const approval = await t.admin.json(`${paths.approvalMessage()}?entityId=${bankAccount.id}`);
+  const { approvalId } = approval.body as { approvalId: string };
   return {
+    approvalId,
     subOrgId: subOrg.id,
     transactionId: transaction.id,
     bankAccountId: bankAccount.id,

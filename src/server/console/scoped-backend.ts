@@ -150,6 +150,23 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     },
     createBankAccount: async (ctx, input) =>
       inner.createBankAccount(ctx, scopeCreateBody(ctx, input)),
+    decideApproval: async (ctx, approvalId, request) => {
+      if (allowedIds(ctx)) {
+        const entityId = inner.approvalEntityId
+          ? await inner.approvalEntityId(ctx, approvalId)
+          : null;
+        const noApproval = new ApiError(
+          404,
+          ERROR_CODES.notFound,
+          `No approval with id "${approvalId}"`,
+        );
+        if (!entityId) throw noApproval;
+        await checkEntity(ctx, entityId).catch((error: unknown) => {
+          throw isNotFound(error) ? noApproval : error;
+        });
+      }
+      return inner.decideApproval(ctx, approvalId, request);
+    },
     getApprovalMessage: async (ctx, entityId) => {
       await checkEntity(ctx, entityId);
       return inner.getApprovalMessage(ctx, entityId);

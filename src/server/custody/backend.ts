@@ -108,6 +108,12 @@ export interface CustodyBackend {
     approvalId: string,
     request: ApprovalActionRequest,
   ): Promise<ApprovalActionResponse>;
+  /**
+   * The entity an approval is about, or null: lets the scope layer refuse a
+   * member's decision outside their sub-orgs before anything is decided.
+   * Without it, members restricted to some sub-orgs cannot decide at all.
+   */
+  approvalEntityId?(ctx: CustodyContext, approvalId: string): Promise<string | null>;
 
   /**
    * The API users API clients authenticate as. Only the sandbox has them: it

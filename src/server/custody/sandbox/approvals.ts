@@ -153,3 +153,18 @@ async function checkSignature(
     );
   }
 }
+
+/** The entity an approval is about (for the staff scope check), or null when there is no such approval. */
+export async function approvalEntityId(
+  db: Database,
+  orgId: string | null,
+  approvalId: string,
+): Promise<string | null> {
+  if (!orgId) return null;
+  const [row] = await db
+    .select({ entityId: changeRequests.entityId })
+    .from(changeRequests)
+    .where(and(eq(changeRequests.orgId, orgId), eq(changeRequests.approvalId, approvalId)))
+    .limit(1);
+  return row?.entityId ?? null;
+}

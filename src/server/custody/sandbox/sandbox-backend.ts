@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
-import { decideApproval, getApprovalMessage } from './approvals.ts';
+import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals.ts';
 import { createBankAccount } from './bank-accounts.engine.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts.store.ts';
 import {
@@ -65,6 +65,8 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       getApprovalMessage(db, await orgIdFor(ctx), entityId),
     decideApproval: async (ctx, approvalId, request) =>
       decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request),
+    approvalEntityId: async (ctx, approvalId) =>
+      approvalEntityId(db, await orgIdFor(ctx), approvalId),
     apiClients: createApiClientDirectory(db),
     listVaults: async (ctx, query) => listVaults(db, await orgIdFor(ctx), query),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
