@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DRAFT_PREFIX,
+  claimFormDrafts,
   clearAllFormDrafts,
   usePersistentFormDraft,
 } from './use-persistent-form-draft.ts';
@@ -103,5 +104,16 @@ describe('usePersistentFormDraft', () => {
     clearAllFormDrafts();
     expect(stored()).toBeNull();
     expect(sessionStorage.getItem('unrelated')).toBe('kept');
+  });
+
+  it("keeps a member's drafts for that member only", async () => {
+    const user = userEvent.setup();
+    claimFormDrafts('s_ada');
+    render(<DraftForm />);
+    await user.type(screen.getByLabelText('Note'), 'ada typed this');
+    claimFormDrafts('s_ada');
+    expect(stored()).toContain('ada typed this');
+    claimFormDrafts('s_bob');
+    expect(stored()).toBeNull();
   });
 });

@@ -87,3 +87,22 @@ export function clearAllFormDrafts(): void {
     // Storage unavailable: there are no drafts to forget.
   }
 }
+
+const DRAFT_OWNER_KEY = 'form-draft-owner';
+
+/**
+ * Drafts belong to the member who typed them. Called whenever a session is
+ * known: a different member signing in at this tab (after the first one's
+ * session expired) starts with no drafts rather than someone else's.
+ */
+export function claimFormDrafts(memberId: string): void {
+  try {
+    const storage = globalThis.sessionStorage;
+    if (!storage) return;
+    const owner = storage.getItem(DRAFT_OWNER_KEY);
+    if (owner !== null && owner !== memberId) clearAllFormDrafts();
+    storage.setItem(DRAFT_OWNER_KEY, memberId);
+  } catch {
+    // Storage unavailable: there are no drafts to hand over.
+  }
+}

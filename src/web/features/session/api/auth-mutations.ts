@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest, SessionResponse } from '../../../../contract/auth.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
+import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
 import { sessionQueries } from './session-queries.ts';
 
 export function useLoginMutation() {
@@ -10,6 +11,12 @@ export function useLoginMutation() {
     mutationFn: (body: LoginRequest) => apiClient.login(body),
     onSuccess: (session: SessionResponse) => {
       setCsrfToken(session.csrfToken);
+      claimFormDrafts(session.member.id);
+      // Whatever an earlier session left cached (it may have been someone
+      // else's) is dropped; only the new session stays.
+      queryClient.removeQueries({
+        predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0],
+      });
       queryClient.setQueryData(sessionQueries.current().queryKey, session);
     },
   });

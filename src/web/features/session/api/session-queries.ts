@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionResponse } from '../../../../contract/auth.ts';
 import { ApiError, apiClient } from '../../../lib/api-client.ts';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
+import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
 
 /**
  * The signed-in member's session, and the CSRF token that goes with it. A
@@ -12,6 +13,7 @@ async function fetchCurrentSession({ signal }: { signal: AbortSignal }): Promise
   try {
     const session = await apiClient.getSession({ signal });
     setCsrfToken(session.csrfToken);
+    claimFormDrafts(session.member.id);
     return session;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) setCsrfToken(undefined);
