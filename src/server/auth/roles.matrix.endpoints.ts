@@ -24,8 +24,7 @@ export type ScopeKind =
   | 'entity' // an id in the path: inside 200, outside 404
   | 'listed' // no filter: inside's row listed, outside's never
   | 'none' // not scoped (assets, chains, console admin pages): the same either way
-  | 'create' // a mutation naming scoped things: inside reaches the engine, outside 404
-  | 'not-refused'; // mutations whose own rules answer (validation, 404s…): never 401/403
+  | 'create'; // a mutation naming scoped things: inside reaches the engine (its own answer, never 404), outside 404
 
 export interface Endpoint {
   name: string;

@@ -128,9 +128,6 @@ describe('authorization matrix: role × endpoint × scope', () => {
               else expect(res.status, detail).toBe(404);
               expect(res.status, detail).toBeLessThan(500);
               break;
-            case 'not-refused':
-              expect(res.status, detail).toBeLessThan(500);
-              break;
           }
         });
       }

@@ -5,7 +5,9 @@ import { AuditListResponse, StaffMember, type AuditEntry } from '../../contract/
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { createApp } from '../app.ts';
+import { signRequestToken } from '../auth/api-token.ts';
 import { createStaff } from '../auth/staff.store.ts';
+import { createApiUser } from '../custody/sandbox/api-users.store.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { createLogger } from '../logger.ts';
 import { createBankAccount, createSubOrg } from '../test/fixtures.ts';
@@ -189,6 +191,71 @@ describe('account numbers', () => {
   });
 });
 
+describe('API clients', () => {
+  it('get the full numbers the custody API defines, and never fall back to a session cookie', async () => {
+    const subOrg = await createSubOrg(t.db, t.orgId);
+    await createBankAccount(t.db, {
+      orgId: t.orgId,
+      subOrgId: subOrg.id,
+      accountNumber: '123412341234',
+    });
+    const user = await createApiUser(t.db, { orgId: t.orgId, name: 'matrix bot' });
+    const url = `${paths.bankAccounts()}?subOrgId=${subOrg.id}`;
+    const signed = (path: string) => ({
+      'Api-Key': user.apiKey,
+      Authorization: `Bearer ${signRequestToken({ apiKey: user.apiKey, privateKey: user.privateKeyHex, urlPath: path })}`,
+    });
+    const res = await t.anonymous(url, { headers: signed(url) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ results: [{ accountNumber: '123412341234' }] });
+
+    // A bad Api-Key is refused even alongside a valid staff session.
+    const mixed = await t.anonymous(url, {
+      headers: { 'Api-Key': 'not-a-key', Authorization: 'Bearer x', cookie: t.admin.cookie },
+    });
+    expect(mixed.status).toBe(401);
+  });
+
+  it('have their mutations audited as API_USER', async () => {
+    const user = await createApiUser(t.db, { orgId: t.orgId, name: 'audited bot' });
+    const body = {
+      paymentMethod: 'US_ACH',
+      accountName: 'Bot',
+      accountNumber: '99990000',
+      routingNumber: '021000021',
+      bankName: 'Bank',
+      country: 'US',
+    };
+    const url = paths.bankAccounts();
+    const token = signRequestToken({
+      apiKey: user.apiKey,
+      privateKey: user.privateKeyHex,
+      urlPath: url,
+      body,
+    });
+    const res = await t.anonymous(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'Api-Key': user.apiKey,
+        Authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBeLessThan(300);
+    const { id } = (await res.json()) as { id: string };
+    const [entry] = await auditFor(id);
+    expect(entry).toMatchObject({
+      actorType: 'API_USER',
+      actorId: user.id,
+      action: 'bank_account.create',
+      outcome: 'success',
+    });
+    expect(entry?.summary).toContain('•••• 0000');
+    expect(JSON.stringify(entry)).not.toContain('99990000');
+  });
+});
+
 describe('log redaction', () => {
   it('never writes a full account number, a session cookie, a CSRF token or a password', async () => {
     let output = '';
@@ -215,14 +282,23 @@ describe('log redaction', () => {
     expect(login.status).toBe(200);
     const token = (login.headers.get('set-cookie') ?? '').split(';')[0]?.split('=')[1] ?? '';
     const { csrfToken } = (await login.json()) as { csrfToken: string };
-    const account = await createBankAccount(t.db, {
-      orgId: t.orgId,
-      accountNumber: '55667788990011',
-    });
     const member = await signInStaff(app, t.db, t.clock, { role: 'admin' });
+    const created = await member.json(
+      paths.bankAccounts(),
+      json('POST', {
+        paymentMethod: 'US_ACH',
+        accountName: 'Logged Nowhere',
+        accountNumber: '55667788990011',
+        routingNumber: '021000021',
+        bankName: 'Bank',
+        country: 'US',
+      }),
+    );
+    expect(created.status).toBeLessThan(300);
+    const account = created.body as { id: string };
     await member.request(paths.bankAccounts());
     await member.request(`/api/console/bank_accounts/${account.id}/reveal/`);
-    // A failing request logs its error too.
+    // A refused create logs its error too.
     await member.request(paths.bankAccounts(), json('POST', { accountNumber: '55667788990011' }));
 
     expect(output).toContain('"msg":"request"');
