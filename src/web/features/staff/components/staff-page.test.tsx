@@ -76,7 +76,11 @@ describe('StaffPage', () => {
     expect(within(confirmation).getByRole('button', { name: 'Confirm' })).toHaveFocus();
     expect(fetchStub.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
 
-    await user.click(within(confirmation).getByRole('button', { name: 'Confirm' }));
+    await user.click(within(confirmation).getByRole('button', { name: 'Cancel' }));
+    // Focus goes back where the member was.
+    expect(screen.getByLabelText('Role for Vera Viewer')).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Change role of Vera Viewer' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
     await waitFor(() =>
       expect(fetchStub.mock.calls.find(([, init]) => init?.method === 'PATCH')?.[1]?.body).toBe(
         JSON.stringify({ role: 'approver' }),

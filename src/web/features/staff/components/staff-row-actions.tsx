@@ -29,10 +29,25 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
   const [pending, setPending] = useState<Pending | null>(null);
   const update = useUpdateStaffMember();
   const confirmRef = useRef<HTMLButtonElement>(null);
+  const roleSelectRef = useRef<HTMLSelectElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+  // Which control opened the confirmation: focus goes back to it when it closes.
+  const openedBy = useRef<'role' | 'toggle' | null>(null);
 
   useEffect(() => {
-    if (pending) confirmRef.current?.focus();
+    if (pending) {
+      confirmRef.current?.focus();
+    } else if (openedBy.current) {
+      // The role select, not Change role: that button is disabled again once the role is saved.
+      (openedBy.current === 'role' ? roleSelectRef.current : toggleRef.current)?.focus();
+      openedBy.current = null;
+    }
   }, [pending]);
+
+  const open = (next: Pending) => {
+    openedBy.current = next.kind === 'role' ? 'role' : 'toggle';
+    setPending(next);
+  };
 
   const confirm = () => {
     if (!pending) return;
@@ -80,6 +95,7 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
           {`Role for ${member.name}`}
         </label>
         <Select
+          ref={roleSelectRef}
           id={`${id}-role`}
           value={role}
           onChange={(e) => setRole(e.target.value as StaffRole)}
@@ -93,16 +109,17 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
         </Select>
         <Button
           size="sm"
-          onClick={() => setPending({ kind: 'role', role })}
+          onClick={() => open({ kind: 'role', role })}
           disabled={role === member.role}
           aria-label={`Change role of ${member.name}`}
         >
           Change role
         </Button>
         <Button
+          ref={toggleRef}
           size="sm"
           variant={member.disabled ? 'secondary' : 'ghost'}
-          onClick={() => setPending({ kind: member.disabled ? 'enable' : 'disable' })}
+          onClick={() => open({ kind: member.disabled ? 'enable' : 'disable' })}
           aria-label={`${member.disabled ? 'Enable' : 'Disable'} ${member.name}`}
         >
           {member.disabled ? 'Enable' : 'Disable'}
