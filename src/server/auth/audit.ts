@@ -121,8 +121,9 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
       const body = (await c.req.raw
         .clone()
         .json()
-        .catch(() => ({}))) as Record<string, unknown>;
-      const action = str(body['action']);
+        .catch(() => ({}))) as Record<string, unknown> | null;
+      // JSON `null` (or any non-object) is a bad body for the route to refuse, not a crash here.
+      const action = str(body && typeof body === 'object' ? body['action'] : undefined);
       decision = action === 'approve' ? 'approved' : action === 'reject' ? 'rejected' : undefined;
       if (decision) kind.action = `change_request.${action}`;
     }

@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiErrorBody } from '../../../contract/common.ts';
+import { paths, toQueryString } from '../../../contract/paths.ts';
+import { createApiUser } from '../sandbox/api-users.store.ts';
+import { signedInit, type TestApiUser } from '../../test/api-client.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+
+// Hostile input to the endpoints of bank-account creation and approvals,
+// sent by an authenticated API client: whatever arrives, the answer is a
+// 2xx or a 4xx with {message, code}, never a 5xx.
+let t: TestApp;
+let user: TestApiUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await createApiUser(t.db, { orgId: t.orgId, name: 'fuzzer' });
+});
+afterAll(() => t.close());
+
+async function expectNo5xx(method: string, url: string, body?: unknown) {
+  const res = await t.app.request(url, signedInit(user, method, url, body));
+  const text = await res.text();
+  expect(res.status, `${method} ${url} ${JSON.stringify(body)} → ${text}`).toBeLessThan(500);
+  if (res.status >= 400) expect(ApiErrorBody.safeParse(JSON.parse(text)).success, text).toBe(true);
+}
+
+const text = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.constantFrom('', '\u0000', 'DE89370400440532013000', '021000021', 'US'),
+);
+const field = fc.constantFrom(
+  'paymentMethod',
+  'subOrgId',
+  'accountName',
+  'accountNumber',
+  'routingNumber',
+  'bankName',
+  'streetLine',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'clientBankAccountId',
+  'dataSignatureHex',
+);
+const value = fc.oneof(
+  text,
+  fc.constantFrom('US_ACH', 'US_WIRE', 'SEPA', 'SWIFT', 'BANK_TRANSFER'),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(text, { maxLength: 2 }),
+  fc.object({ maxDepth: 1 }),
+);
+const bankAccountBody = fc.oneof(fc.dictionary(field, value), fc.anything({ maxDepth: 2 }));
+
+describe('fuzz: never a 5xx', () => {
+  it('POST bank_accounts with arbitrary bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(bankAccountBody, (body) => expectNo5xx('POST', paths.bankAccounts(), body)),
+      { numRuns: 150 },
+    );
+  });
+
+  it('approval messages and actions with arbitrary ids and bodies', async () => {
+    const actionBody = fc.oneof(
+      fc.record(
+        {
+          action: fc.oneof(fc.constantFrom('approve', 'reject'), text),
+          signature: fc.oneof(text, fc.stringMatching(/^[0-9a-f]{0,80}$/)),
+          reason: fc.oneof(text, fc.constant(null)),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.anything({ maxDepth: 2 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(text, actionBody, async (id, body) => {
+        const message = `${paths.approvalMessage()}${toQueryString({ entityId: id })}`;
+        await expectNo5xx('GET', message);
+        await expectNo5xx('POST', paths.approvalAction(id || 'x'), body);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
