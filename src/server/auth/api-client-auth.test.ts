@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import fc from 'fast-check';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
@@ -184,6 +185,37 @@ describe('API-client requests refused with 401 and a code', () => {
     const res = await app.request(LIST, signedInit(user, 'GET', LIST));
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'API_CLIENTS_NOT_ACCEPTED' });
+  });
+});
+
+describe('API-client fuzz', () => {
+  it('any Api-Key and bearer text is a 401 with a code, never a 5xx', async () => {
+    // Printable ASCII: what an HTTP header can carry at all.
+    const headerText = fc.stringMatching(/^[\x21-\x7e]{0,200}$/);
+    const token = fc.oneof(
+      headerText,
+      fc.tuple(headerText, headerText, headerText).map((parts) => parts.join('.')),
+      fc
+        .tuple(fc.json(), fc.json(), headerText)
+        .map(
+          ([h, p, sig]) =>
+            `${Buffer.from(h).toString('base64url')}.${Buffer.from(p).toString('base64url')}.${sig}`,
+        ),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(headerText, fc.constant(user.apiKey)),
+        token,
+        async (apiKey, jwt) => {
+          const res = await send(LIST, {
+            headers: { 'Api-Key': apiKey, Authorization: `Bearer ${jwt}` },
+          });
+          expect(res.status, JSON.stringify(res.body)).toBe(401);
+          expect(typeof res.body.code).toBe('string');
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
