@@ -4,6 +4,7 @@ import { paths } from '../../contract/paths.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { assets } from '../db/schema/sandbox.ts';
 import { ENDPOINTS, type Endpoint, type Target } from './roles.matrix.endpoints.ts';
 import { ROLE_PERMISSIONS } from './roles.ts';
 
@@ -65,6 +66,15 @@ async function makeTarget(name: string): Promise<Target> {
 
 beforeAll(async () => {
   t = await createTestApp();
+  // So that an allowed create reaches the engine and succeeds, not just passes auth.
+  await t.db.insert(assets).values({
+    symbol: 'ETH',
+    blockChain: 'ETHEREUM',
+    name: 'Ether',
+    decimals: 18,
+    isNative: true,
+    usdPrice: '3000',
+  });
   targets.in = await makeTarget('Inside');
   targets.out = await makeTarget('Outside');
   for (const role of STAFF_ROLES)

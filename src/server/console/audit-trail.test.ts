@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditListResponse, type AuditEntry } from '../../contract/auth.ts';
+import { paths } from '../../contract/paths.ts';
+import { createStaff } from '../auth/staff.store.ts';
+import { assets } from '../db/schema/sandbox.ts';
+import { createContact, createSubOrg, createVault } from '../test/fixtures.ts';
+import { TEST_ORIGIN } from '../test/staff-session.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+
+// What lands in the audit log for sign-in and custody mutations: who, what, outcome, request id.
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.db.insert(assets).values({
+    symbol: 'ETH',
+    blockChain: 'ETHEREUM',
+    name: 'Ether',
+    decimals: 18,
+    isNative: true,
+    usdPrice: '3000',
+  });
+});
+afterAll(() => t.close());
+
+async function audit(query: string): Promise<AuditEntry[]> {
+  const res = await t.admin.json(`/api/console/audit/?limit=100&${query}`);
+  expect(res.status).toBe(200);
+  return AuditListResponse.parse(res.body).results;
+}
+
+const login = (email: string, password: string) =>
+  t.anonymous('/auth/login', {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Origin: TEST_ORIGIN,
+      'X-Request-Id': `login-${password.length}`,
+    },
+    body: JSON.stringify({ email, password }),
+  });
+
+describe('audit trail', () => {
+  it('records sign-in success and failure and sign-out, never the password', async () => {
+    const member = await createStaff(t.db, {
+      email: 'trail@bank.test',
+      name: 'Trail',
+      role: 'viewer',
+      password: 'the right passphrase',
+    });
+    expect((await login('trail@bank.test', 'the wrong passphrase!')).status).toBe(401);
+    const ok = await login('trail@bank.test', 'the right passphrase');
+    expect(ok.status).toBe(200);
+    const cookie = (ok.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { csrfToken } = (await ok.json()) as { csrfToken: string };
+    const out = await t.anonymous('/auth/logout', {
+      method: 'POST',
+      headers: { cookie, 'X-CSRF-Token': csrfToken, Origin: TEST_ORIGIN },
+    });
+    expect(out.status).toBe(204);
+
+    const entries = await audit(`entityId=${member.id}`);
+    expect(entries.map((e) => [e.action, e.outcome, e.actorType])).toEqual([
+      ['auth.logout', 'success', 'STAFF'],
+      ['auth.login', 'success', 'STAFF'],
+      ['auth.login', 'failed', 'ANONYMOUS'],
+    ]);
+    expect(entries[2]?.requestId).toBe('login-21');
+    expect(JSON.stringify(entries)).not.toMatch(/passphrase/);
+    // An unknown email is recorded too, with no entity.
+    await login('ghost@bank.test', 'whatever it is');
+    const ghost = await audit('action=auth.login&outcome=failed');
+    expect(ghost[0]).toMatchObject({ actorName: 'ghost@bank.test', entityId: null });
+  });
+
+  it('records a transaction create with its id and a refused replacement with the reason', async () => {
+    const subOrg = await createSubOrg(t.db, t.orgId);
+    const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id }, [
+      { asset: 'ETH', chain: 'ETHEREUM', amount: '5' },
+    ]);
+    const contact = await createContact(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
+    const initiator = await t.signIn('initiator', { name: 'Ines Initiator' });
+    const created = await initiator.json(paths.transactions(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        category: 'TRANSFER',
+        source: { type: 'VAULT', id: vault.id },
+        destination: { type: 'CONTACT', id: contact.id },
+        blockChain: 'ETHEREUM',
+        asset: 'ETH',
+        amount: '0.5',
+      }),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
+    const { id } = created.body as { id: string };
+    const replaced = await initiator.json(paths.replaceTransaction(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ transactionId: id }),
+    });
+    expect(replaced.status).toBeGreaterThanOrEqual(400);
+
+    const mine = await audit(`actorId=${initiator.member.id}`);
+    expect(mine.map((e) => [e.action, e.outcome, e.actorName])).toEqual([
+      ['transaction.replace', 'failed', 'Ines Initiator'],
+      ['transaction.create', 'success', 'Ines Initiator'],
+    ]);
+    expect(mine[1]).toMatchObject({ entityType: 'TRANSACTION', entityId: id });
+    expect(mine[1]?.summary).toMatch(/TRANSFER 0\.5 ETH ETHEREUM created, status PENDING/);
+    expect(mine[0]?.summary).toMatch(/^Refused with 4\d\d /);
+  });
+});
