@@ -126,11 +126,14 @@ test.describe('As an admin', () => {
     await expect(page).toHaveURL(/action=auth\.login/);
     await page.getByLabel('Outcome').selectOption('success');
     await expect(page).toHaveURL(/outcome=success/);
+    await page.getByLabel('Actor').selectOption({ label: 'Alex Admin (admin@sandbox.local)' });
+    await expect(page).toHaveURL(/actorId=/);
     await expect(table).toHaveAttribute('aria-busy', 'false');
     await expect(table.locator('tbody tr').first()).toContainText('auth.login');
     for (const text of await table.locator('tbody tr').allInnerTexts()) {
       expect(text).toContain('auth.login');
       expect(text).toContain('Success');
+      expect(text).toContain('Alex Admin');
     }
   });
 

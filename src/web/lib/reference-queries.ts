@@ -2,8 +2,8 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiClient } from './api-client.ts';
 
 /**
- * Reference data several features read (vaults, assets, chains): shared here
- * so that no feature imports another feature's internals.
+ * Reference data several features read (vaults, assets, chains, staff):
+ * shared here so that no feature imports another feature's internals.
  */
 export const referenceQueries = {
   all: () => ['reference'] as const,
@@ -27,6 +27,15 @@ export const referenceQueries = {
       queryKey: [...referenceQueries.all(), 'sub-orgs'] as const,
       queryFn: ({ signal }) => apiClient.listSubOrgs({ limit: 100 }, { signal }),
       staleTime: 5 * 60_000,
+    }),
+  /**
+   * Staff members (admins only): the staff page's list and the audit log's
+   * actor filter. Teams are short: one page at the maximum size is all of it.
+   */
+  staffMembers: () =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'staff-members'] as const,
+      queryFn: ({ signal }) => apiClient.listStaff({ limit: 100 }, { signal }),
     }),
   supportedChains: () =>
     queryOptions({

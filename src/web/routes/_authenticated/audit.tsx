@@ -4,12 +4,14 @@ import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { AuditPage } from '../../features/audit/components/audit-page.tsx';
 import { AuditSearch, toAuditListParams } from '../../features/audit/search.ts';
 import { can, useCan } from '../../features/session/permissions.ts';
+import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/audit')({
   validateSearch: AuditSearch,
   loaderDeps: ({ search }) => toAuditListParams(search),
   loader: async ({ context: { queryClient, session }, deps, cause }) => {
     if (!can(session, 'view-audit')) return;
+    void queryClient.prefetchQuery(referenceQueries.staffMembers());
     // A failed list is shown in the page (filters stay usable), not as a route error.
     const list = queryClient.ensureQueryData(auditQueries.list(deps)).catch(() => undefined);
     if (cause !== 'stay') await list;

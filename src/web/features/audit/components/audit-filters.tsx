@@ -9,19 +9,19 @@ import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 import type { AuditSearchFilters } from '../search.ts';
 
-type TextKey = 'action' | 'actorId' | 'entityId';
+type TextKey = 'action' | 'entityId';
 const TEXT_FIELDS: Array<{ key: TextKey; label: string }> = [
   { key: 'action', label: 'Action' },
-  { key: 'actorId', label: 'Actor ID' },
   { key: 'entityId', label: 'Entity ID' },
 ];
 
 function textDrafts(value: AuditSearchFilters): Record<TextKey, string> {
-  return {
-    action: value.action ?? '',
-    actorId: value.actorId ?? '',
-    entityId: value.entityId ?? '',
-  };
+  return { action: value.action ?? '', entityId: value.entityId ?? '' };
+}
+
+export interface ActorOption {
+  value: string;
+  label: string;
 }
 
 /**
@@ -30,10 +30,13 @@ function textDrafts(value: AuditSearchFilters): Record<TextKey, string> {
  */
 export function AuditFilters({
   value,
+  actorOptions,
   onChange,
   onClear,
 }: {
   value: AuditSearchFilters;
+  /** Staff members by name; an actor id from the URL that is not among them stays selectable. */
+  actorOptions: ActorOption[];
   onChange: (patch: Partial<AuditSearchFilters>) => void;
   onClear: () => void;
 }) {
@@ -77,6 +80,23 @@ export function AuditFilters({
           />
         </Field>
       ))}
+      <Field id={fieldId('actor')} label="Actor">
+        <Select
+          id={fieldId('actor')}
+          value={value.actorId ?? ''}
+          onChange={(e) => onChange({ actorId: e.target.value || undefined })}
+        >
+          <option value="">All actors</option>
+          {actorOptions.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+          {value.actorId && !actorOptions.some((o) => o.value === value.actorId) ? (
+            <option value={value.actorId}>{value.actorId}</option>
+          ) : null}
+        </Select>
+      </Field>
       <Field id={fieldId('outcome')} label="Outcome">
         <Select
           id={fieldId('outcome')}

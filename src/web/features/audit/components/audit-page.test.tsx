@@ -59,10 +59,24 @@ describe('AuditPage', () => {
     const user = userEvent.setup();
     const { calls } = installFakeApi({
       '/api/console/audit/': () => json({ results: [entry], hasNext: true, nextCursor: 'c2' }),
+      '/api/console/staff/': () =>
+        json({
+          results: [
+            {
+              id: 's_admin',
+              email: 'alex@example.test',
+              name: 'Alex Admin',
+              role: 'admin',
+              subOrgIds: null,
+              disabled: false,
+            },
+          ],
+        }),
     });
     const { onSearchChange } = renderPage({ outcome: 'denied', atGte: '2025-03-01T00:00:00.000Z' });
     await screen.findByRole('table', { name: 'Audit log' });
-    expect(Object.fromEntries(calls[0]?.searchParams ?? [])).toEqual({
+    const auditCall = calls.find((u) => u.pathname === '/api/console/audit/');
+    expect(Object.fromEntries(auditCall?.searchParams ?? [])).toEqual({
       outcome: 'denied',
       atGte: '2025-03-01T00:00:00.000Z',
       limit: '20',
@@ -75,6 +89,15 @@ describe('AuditPage', () => {
       outcome: 'denied',
       atGte: '2025-03-01T00:00:00.000Z',
       entityId: 'ba_1',
+    });
+    await user.selectOptions(
+      screen.getByLabelText('Actor'),
+      await screen.findByRole('option', { name: 'Alex Admin (alex@example.test)' }),
+    );
+    expect(onSearchChange).toHaveBeenLastCalledWith({
+      outcome: 'denied',
+      atGte: '2025-03-01T00:00:00.000Z',
+      actorId: 's_admin',
     });
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     expect(onSearchChange).toHaveBeenLastCalledWith({

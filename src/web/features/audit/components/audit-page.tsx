@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { CursorPagination } from '../../../components/pagination.tsx';
 import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -9,6 +10,7 @@ import {
   pageNumber,
   previousPage,
 } from '../../../lib/paging.ts';
+import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { auditQueries } from '../api/audit-queries.ts';
 import {
   hasActiveAuditFilters,
@@ -29,6 +31,14 @@ export function AuditPage({
   onSearchChange: (next: AuditSearch) => void;
 }) {
   const query = useQuery(auditQueries.list(toAuditListParams(search)));
+  const staff = useQuery(referenceQueries.staffMembers());
+  const actorOptions = useMemo(
+    () =>
+      (staff.data?.results ?? [])
+        .map((m) => ({ value: m.id, label: `${m.name} (${m.email})` }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [staff.data],
+  );
 
   const clearFilters = () => onSearchChange({});
   const loadingNext = query.isPlaceholderData && query.isFetching;
@@ -89,6 +99,7 @@ export function AuditPage({
       </h1>
       <AuditFilters
         value={pickAuditFilters(search)}
+        actorOptions={actorOptions}
         onChange={(patch) => onSearchChange(withAuditFilters(search, patch))}
         onClear={clearFilters}
       />
