@@ -131,10 +131,14 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
     // Anonymous refusals (401 without any actor) are not worth a row each; everything else is.
     if (!c.get('actor')) return;
     const status = c.res.status;
-    const body = (await c.res
+    const parsed: unknown = await c.res
       .clone()
       .json()
-      .catch(() => ({}))) as Record<string, unknown>;
+      .catch(() => ({}));
+    // Only an object answer has fields to record; anything else (null, a list) has none.
+    const body = (
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}
+    ) as Record<string, unknown>;
     const outcome = outcomeOf(status);
     const pathId = /^\/change_requests\/approvals\/([^/]+)\/action\/$/.exec(apiPath)?.[1];
     const entityId =
