@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { ApiClientDirectory } from '../custody/backend.ts';
+import { readJsonBody } from '../custody/routes/json-body.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { DATA_SIGNATURE_FIELD, verifyDataSignature, verifyRequestToken } from './api-token.ts';
@@ -28,8 +29,20 @@ export function apiClientAuth(
 ): MiddlewareHandler<AppEnv> {
   const now = options.now ?? (() => new Date());
   return async (c, next) => {
+    try {
+      await authenticate(c);
+    } catch (error) {
+      // The code only: keys, tokens and bodies stay out of the logs.
+      if (error instanceof ApiError) c.get('log')?.info({ code: error.code }, 'API client refused');
+      throw error;
+    }
+    return next();
+  };
+
+  /** Sets the actor for a request with Api-Key; does nothing for one without. */
+  async function authenticate(c: Context<AppEnv>): Promise<void> {
     const apiKey = c.req.header('api-key')?.trim();
-    if (apiKey === undefined) return next();
+    if (apiKey === undefined) return;
     if (!apiClients) {
       throw refuse(
         ERROR_CODES.apiClientsNotAccepted,
@@ -71,8 +84,7 @@ export function apiClientAuth(
     if (!result.ok) throw refuse(result.code, result.message);
 
     c.set('actor', { type: 'API_USER', id: user.id, orgId: user.orgId });
-    return next();
-  };
+  }
 }
 
 function refuse(code: string, message: string): ApiError {
@@ -86,14 +98,8 @@ function hasDataSignature(body: unknown): boolean {
 /** The parsed JSON body the token's hash covers; undefined for none. */
 async function readBody(c: Context<AppEnv>): Promise<unknown> {
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return undefined;
-  // Hono caches the text: the route reads the same body again later.
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body is not valid JSON');
-  }
+  // The routes' own reader: the same parse, the same limits, one read of the stream.
+  return readJsonBody(c);
 }
 
 /**

@@ -252,6 +252,15 @@ describe('POST /api/external/bank_accounts/ refuses, naming each field and rule'
     expect(await res.json()).toMatchObject({ code: 'INVALID_JSON' });
   });
 
+  it('a body nested deeper than any request of the API needs: 400 naming body', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100; i += 1) deep = { a: deep };
+    await expectFieldErrors(
+      { ...ACH, clientBankAccountId: deep },
+      { body: /nests deeper than 64/ },
+    );
+  });
+
   it('text the database cannot hold (a NUL byte): 400, never a 5xx', async () => {
     const res = await create({ ...ACH, accountName: 'Null\u0000Byte' });
     expect(res.status, JSON.stringify(res.body)).toBe(400);

@@ -381,30 +381,28 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
       },
     );
 
-    it.fails(
-      'a contract call whose data.params nest 20,000 deep (jsonb JSON.stringify)',
-      async () => {
-        const body = JSON.stringify({
-          category: 'CONTRACT_CALL',
-          vaultId: real.tronVault,
-          blockChain: 'TRON',
-          data: { method: 'transfer', params: { nested: 0 } },
-        }).replace('"nested":0', `"nested":${deepObject(20_000)}`);
-        await expectClean({
-          method: 'POST',
-          url: `${API_PREFIX}${routes.transactions}`,
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-      },
-    );
+    // Fixed: request bodies may nest at most MAX_BODY_DEPTH levels (json-body.ts), a 400 beyond.
+    it('a contract call whose data.params nest 20,000 deep (jsonb JSON.stringify)', async () => {
+      const body = JSON.stringify({
+        category: 'CONTRACT_CALL',
+        vaultId: real.tronVault,
+        blockChain: 'TRON',
+        data: { method: 'transfer', params: { nested: 0 } },
+      }).replace('"nested":0', `"nested":${deepObject(20_000)}`);
+      await expectClean({
+        method: 'POST',
+        url: `${API_PREFIX}${routes.transactions}`,
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    });
 
     const apiClientBodies = {
       'the body hash (canonicalJson)': `{"a":${deepObject(20_000)}}`,
       'dataSignatureHex (canonicalJson)': `{"dataSignatureHex":"abcd","a":${deepObject(20_000)}}`,
     };
     for (const [what, body] of Object.entries(apiClientBodies)) {
-      it.fails(`an API client's body nested 20,000 deep: ${what}`, async () => {
+      it(`an API client's body nested 20,000 deep: ${what}`, async () => {
         const user = await createTestApiUser(t.db, t.orgId, 'fuzz client');
         const url = `${API_PREFIX}${routes.estimateFee}`;
         // A token signed for `{}`: the server hashes the body it received to compare.
