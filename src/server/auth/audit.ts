@@ -142,7 +142,7 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
     const outcome = outcomeOf(status);
     const pathId = /^\/change_requests\/approvals\/([^/]+)\/action\/$/.exec(apiPath)?.[1];
     const entityId =
-      str(body['entityId']) ?? str(body['id']) ?? (pathId ? decodeURIComponent(pathId) : null);
+      str(body['entityId']) ?? str(body['id']) ?? (pathId ? safeDecode(pathId) : null);
     const summary =
       outcome === 'success'
         ? successSummary(kind, body, decision)
@@ -155,4 +155,13 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
       outcome,
     });
   };
+}
+
+/** A path segment as the client meant it; a malformed escape (`%ZZ`) is kept as sent, never a crash. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

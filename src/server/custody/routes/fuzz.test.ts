@@ -366,10 +366,9 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
     }
   });
 
-  // Known 5xx, found by this file: each test passes while the bug is there and fails
-  // once it is fixed — then drop `.fails`.
-  describe('known 5xx (remove .fails when fixed)', () => {
-    it.fails(
+  // 5xx this file found, each fixed and kept as a regression test.
+  describe('once-5xx requests stay 4xx', () => {
+    it(
       'an approvalId that is not a valid percent-escape (audit.ts decodeURIComponent)',
       async () => {
         await expectClean({

@@ -32,21 +32,18 @@ const DAY = 86_400_000;
 
 let database: DatabaseHandle;
 let summary: SeedSummary;
-let seedMs: number;
 beforeAll(async () => {
   database = await createTestDatabase();
-  const started = performance.now();
   summary = await seedSandbox(database.db, { now: NOW });
-  seedMs = performance.now() - started;
 });
 afterAll(() => database.close());
 
 const db = () => database.db;
 
 describe('seedSandbox', () => {
-  it('seeds an empty database quickly, and only once', async () => {
+  // Seeding time is a figure for `npm run bench`, not an assertion on a shared machine.
+  it('seeds an empty database once, and only once', async () => {
     expect(summary.seeded).toBe(true);
-    expect(seedMs).toBeLessThan(10_000);
     const again = await seedSandbox(db());
     expect(again.seeded).toBe(false);
     const [orgs] = await db().select({ n: count() }).from(organizations);
