@@ -93,8 +93,8 @@ async function insertBatches(db: Database, plan: InsertPlan): Promise<number> {
         'COMPLETED', 'TRANSFER', 'EXTERNAL_TRANSFER', 'OUTGOING',
         'ETHEREUM', 'ETH', (g % 997 + 1)::numeric / 100, (g % 997 + 1)::numeric * 30,
         jsonb_build_object('type', 'VAULT', 'id', v.id, 'chain', 'ETHEREUM'),
-        jsonb_build_object('type', 'EXTERNAL_ADDRESS', 'address', '0x' || md5(g::text), 'chain', 'ETHEREUM'),
-        '0x' || md5('tx' || g::text) || md5('h' || g::text),
+        jsonb_build_object('type', 'EXTERNAL_ADDRESS', 'address', '0x' || lpad(to_hex(g::bigint * 7919), 40, '0'), 'chain', 'ETHEREUM'),
+        '0x' || lpad(to_hex(g), 64, '0'),
         'bench', 'API_USER', ts, ts
       FROM generate_series(${from}::int, ${to}::int) AS g
       CROSS JOIN LATERAL (

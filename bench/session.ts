@@ -46,8 +46,20 @@ export async function callJson<T>(
   session: BenchSession,
   spec: RequestSpec,
 ): Promise<{ body: T; ms: number }> {
-  const answer = await send(agent, session.baseUrl, session.headers, spec);
+  const answer = await send(agent, session.baseUrl, session.headers, spec).catch(
+    (error: unknown) => {
+      // A keep-alive socket the server closed (its 5 s idle timeout) just as it was reused:
+      // a GET is safe to send again, on a new socket.
+      if (spec.method !== 'GET' || !isResetSocket(error)) throw error;
+      return send(agent, session.baseUrl, session.headers, spec);
+    },
+  );
   if (answer.status < 200 || answer.status >= 300)
     throw new Error(`${spec.method} ${spec.path}: ${answer.status} ${answer.body.slice(0, 300)}`);
   return { body: JSON.parse(answer.body) as T, ms: Number(answer.latencyNs) / 1e6 };
+}
+
+function isResetSocket(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
