@@ -54,6 +54,7 @@ export const ENGINE_CODES = {
   nativeAssetRequired: 'NATIVE_ASSET_REQUIRED',
   contractCallNotSupported: 'CONTRACT_CALL_NOT_SUPPORTED',
   contractDataMismatch: 'CONTRACT_DATA_MISMATCH',
+  contractDataTooDeep: 'CONTRACT_DATA_TOO_DEEP',
   duplicateExternalId: ERROR_CODES.duplicateExternalId,
   notReplaceableStatus: 'NOT_REPLACEABLE_STATUS',
   replacementNotSupported: 'REPLACEMENT_NOT_SUPPORTED',

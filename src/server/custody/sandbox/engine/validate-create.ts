@@ -7,7 +7,6 @@ import type {
   TransactionSubCategory,
 } from '../../../../contract/enums.ts';
 import type {
-  ContractCallData,
   CreateTransactionRequest,
   EstimateFeeRequest,
   Party,
@@ -16,6 +15,7 @@ import { assets } from '../../../db/schema/sandbox.ts';
 import { STAKING_TARGETS } from '../seed/chain-details.ts';
 import type { Leg } from '../seed/movements.ts';
 import { resolveDestination, resolveVault } from './parties.ts';
+import { dataVariant, MAX_DATA_DEPTH, nestingDepth, VARIANT_SHAPES } from './contract-data.ts';
 import { simulatedRevert, type SimulationPlan } from './plan.ts';
 import { ENGINE_CODES, Problems } from './problems.ts';
 import type { Executor } from './transitions.ts';
@@ -96,20 +96,6 @@ async function checkAsset(
 function usd(amount: string | undefined, price: string | undefined): string | null {
   return amount !== undefined && price !== undefined ? round(mul(amount, price), 2) : null;
 }
-
-function dataVariant(data: ContractCallData): NonNullable<ChainInfo['contractCall']> {
-  if ('callData' in data) return 'evm';
-  if ('canisterId' in data) return 'icp';
-  if ('messageHex' in data) return 'rawSigning';
-  return 'methodParams';
-}
-
-const VARIANT_SHAPES: Record<NonNullable<ChainInfo['contractCall']>, string> = {
-  evm: 'EVM call data {callData, toAddress?}',
-  icp: 'ICP canister call {canisterId, method, arg}',
-  rawSigning: 'raw signing {messageHex}',
-  methodParams: 'method and parameters {method, params}',
-};
 
 export async function resolveCreate(
   db: Executor,
@@ -212,6 +198,12 @@ export async function resolveCreate(
         'blockChain',
         ENGINE_CODES.contractCallNotSupported,
         `${c.value} does not run contract calls`,
+      );
+    else if (body.data && nestingDepth(body.data) > MAX_DATA_DEPTH)
+      problems.add(
+        'data',
+        ENGINE_CODES.contractDataTooDeep,
+        `data nests more than ${MAX_DATA_DEPTH} levels deep`,
       );
     else if (body.data && dataVariant(body.data) !== c.contractCall)
       problems.add(

@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../../../contract/paths.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  type EngineFixture,
+  type EngineTestApp,
+} from './engine-test-app.ts';
+
+let t: EngineTestApp;
+let f: EngineFixture;
+
+beforeAll(async () => {
+  t = await createEngineTestApp();
+  f = await createEngineFixture(t.db, t.orgId);
+});
+afterAll(() => t.close());
+
+const vault = (id: string) => ({ type: 'VAULT', id });
+const contact = (id: string) => ({ type: 'CONTACT', id });
+const transfer = (over: Record<string, unknown> = {}) => ({
+  category: 'TRANSFER',
+  source: vault(f.treasury.id),
+  destination: contact(f.contacts.eth.id),
+  amount: '0.5',
+  asset: 'ETH',
+  blockChain: 'ETHEREUM',
+  ...over,
+});
+const create = (body: unknown) => t.post(paths.transactions(), body);
+
+/** A 400 whose `fields` name `field` and whose `code` (when given) names the rule. */
+async function expectRefused(body: unknown, field: string, code?: string) {
+  const res = await create(body);
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  const fields = res.body.fields as Array<{ field: string; message: string }>;
+  expect(fields.map((x) => x.field)).toContain(field);
+  if (code) expect(res.body.code).toBe(code);
+  expect(typeof res.body.message).toBe('string');
+  return res.body;
+}
+
+describe('POST /transactions/ names the field and the rule it breaks', () => {
+  it('shape: an unknown category, a missing field, a bad amount, an unknown field', async () => {
+    await expectRefused({ ...transfer(), category: 'TELEPORT' }, 'category', 'VALIDATION_ERROR');
+    const { source: _s, ...noSource } = transfer();
+    await expectRefused(noSource, 'source', 'VALIDATION_ERROR');
+    await expectRefused(transfer({ amount: '-1' }), 'amount');
+    await expectRefused(transfer({ amount: 1 }), 'amount');
+    await expectRefused(transfer({ colour: 'red' }), 'colour');
+  });
+
+  it('chain and asset', async () => {
+    await expectRefused(transfer({ blockChain: 'DOGECOIN' }), 'blockChain', 'UNSUPPORTED_CHAIN');
+    await expectRefused(transfer({ asset: 'DOGE' }), 'asset', 'ASSET_NOT_ON_CHAIN');
+    await expectRefused(
+      transfer({ asset: 'USDC', amount: '1.1234567' }),
+      'amount',
+      'AMOUNT_PRECISION',
+    );
+    // Trailing zeros add no precision.
+    expect((await create(transfer({ asset: 'USDC', amount: '1.1234560000' }))).status).toBe(200);
+  });
+
+  it('source vault', async () => {
+    await expectRefused(transfer({ source: vault('no-such-vault') }), 'source.id', 'UNKNOWN_VAULT');
+    await expectRefused(
+      transfer({ source: contact(f.contacts.eth.id) }),
+      'source.type',
+      'INVALID_SOURCE_TYPE',
+    );
+  });
+
+  it('destination contact and vault', async () => {
+    await expectRefused(
+      transfer({ destination: contact('nobody') }),
+      'destination.id',
+      'UNKNOWN_CONTACT',
+    );
+    await expectRefused(
+      transfer({ destination: contact(f.contacts.ethPending.id) }),
+      'destination.id',
+      'CONTACT_NOT_APPROVED',
+    );
+    await expectRefused(
+      transfer({ destination: contact(f.contacts.tron.id) }),
+      'destination.id',
+      'CONTACT_WRONG_CHAIN',
+    );
+    await expectRefused(
+      transfer({ destination: contact(f.contacts.ethUsdcOnly.id) }),
+      'destination.id',
+      'ASSET_NOT_ALLOWED_FOR_CONTACT',
+    );
+    await expectRefused(
+      transfer({ destination: vault('nowhere') }),
+      'destination.id',
+      'UNKNOWN_VAULT',
+    );
+    await expectRefused(
+      transfer({ destination: vault(f.treasury.id) }),
+      'destination.id',
+      'SAME_SOURCE_AND_DESTINATION',
+    );
+    await expectRefused(
+      transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: '0xabc' } }),
+      'destination.type',
+      'INVALID_DESTINATION_TYPE',
+    );
+  });
+
+  it('fee payer', async () => {
+    await expectRefused(
+      transfer({ feePayer: { id: f.gas.id } }),
+      'feePayer',
+      'FEE_PAYER_NOT_SUPPORTED',
+    );
+    await expectRefused(
+      transfer({
+        blockChain: 'SOLANA',
+        asset: 'SOL',
+        destination: vault(f.ops.id),
+        feePayer: { id: 'ghost' },
+      }),
+      'feePayer.id',
+      'UNKNOWN_VAULT',
+    );
+  });
+
+  it('stake and delegation rules', async () => {
+    const stake = {
+      category: 'STAKE',
+      source: vault(f.treasury.id),
+      asset: 'BTC',
+      blockChain: 'BITCOIN',
+      amount: '1',
+    };
+    await expectRefused(stake, 'blockChain', 'STAKE_NOT_SUPPORTED');
+    await expectRefused(
+      { ...stake, asset: 'ETH', blockChain: 'ETHEREUM', resourceType: 'TRON_ENERGY' },
+      'resourceType',
+      'RESOURCE_TYPE_NOT_SUPPORTED',
+    );
+    await expectRefused(
+      { ...stake, asset: 'USDT', blockChain: 'TRON' },
+      'asset',
+      'NATIVE_ASSET_REQUIRED',
+    );
+    const delegate = {
+      category: 'DELEGATE_RESOURCE',
+      source: vault(f.treasury.id),
+      destination: vault(f.ops.id),
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      amount: '1',
+      resourceType: 'TRON_ENERGY',
+    };
+    await expectRefused(delegate, 'blockChain', 'DELEGATE_RESOURCE_NOT_SUPPORTED');
+    const { resourceType: _r, ...noResource } = { ...delegate, asset: 'TRX', blockChain: 'TRON' };
+    await expectRefused(noResource, 'resourceType', 'VALIDATION_ERROR');
+  });
+
+  it('contract call rules', async () => {
+    const call = { category: 'CONTRACT_CALL', vaultId: f.treasury.id, blockChain: 'ETHEREUM' };
+    await expectRefused(
+      { ...call, blockChain: 'BITCOIN' },
+      'blockChain',
+      'CONTRACT_CALL_NOT_SUPPORTED',
+    );
+    await expectRefused({ ...call, data: { messageHex: '00' } }, 'data', 'CONTRACT_DATA_MISMATCH');
+    const res = await expectRefused({ ...call, data: { callData: 'not hex' } }, 'data.callData');
+    expect(res.message).toContain('callData');
+    const shapeless = await expectRefused({ ...call, data: { colour: 'red' } }, 'data');
+    expect(shapeless.message).toContain('callData');
+    await expectRefused({ ...call, vaultId: 'ghost' }, 'vaultId', 'UNKNOWN_VAULT');
+    let params: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 40; i += 1) params = { nested: params };
+    await expectRefused(
+      { ...call, blockChain: 'TRON', data: { method: 'transfer', params } },
+      'data',
+      'CONTRACT_DATA_TOO_DEEP',
+    );
+    await expectRefused({ ...call, amount: '0.0000000000000000001' }, 'amount', 'AMOUNT_PRECISION');
+  });
+
+  it('answers 400, never 5xx, for bodies that are not JSON objects', async () => {
+    for (const body of ['[]', 'null', '"x"', '{', '']) {
+      const res = await t.app.request(paths.transactions(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+    }
+  });
+});
