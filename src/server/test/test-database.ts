@@ -137,6 +137,13 @@ export async function createTestDatabaseConfig(): Promise<TestDatabaseConfig> {
   const { databaseUrl } = loadConfig();
   if (databaseUrl) {
     const scratch = await createPostgresScratch(databaseUrl);
+    // Migrated like the PGlite template below, so callers see the same starting point.
+    const migrator = wrapPgPool(new pg.Pool({ connectionString: scratch.url, max: 1 }));
+    try {
+      await migrator.migrate();
+    } finally {
+      await migrator.close();
+    }
     return {
       dataDir,
       databaseUrl: scratch.url,
