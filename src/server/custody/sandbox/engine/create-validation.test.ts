@@ -6,6 +6,7 @@ import {
   type EngineFixture,
   type EngineTestApp,
 } from './engine-test-app.ts';
+import { createRequests } from './create-requests.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -16,29 +17,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const vault = (id: string) => ({ type: 'VAULT', id });
-const contact = (id: string) => ({ type: 'CONTACT', id });
-const transfer = (over: Record<string, unknown> = {}) => ({
-  category: 'TRANSFER',
-  source: vault(f.treasury.id),
-  destination: contact(f.contacts.eth.id),
-  amount: '0.5',
-  asset: 'ETH',
-  blockChain: 'ETHEREUM',
-  ...over,
-});
-const create = (body: unknown) => t.post(paths.transactions(), body);
-
-/** A 400 whose `fields` name `field` and whose `code` (when given) names the rule. */
-async function expectRefused(body: unknown, field: string, code?: string) {
-  const res = await create(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(400);
-  const fields = res.body.fields as Array<{ field: string; message: string }>;
-  expect(fields.map((x) => x.field)).toContain(field);
-  if (code) expect(res.body.code).toBe(code);
-  expect(typeof res.body.message).toBe('string');
-  return res.body;
-}
+const { vault, contact, transfer, create, expectRefused } = createRequests(
+  () => t,
+  () => f,
+);
 
 describe('POST /transactions/ names the field and the rule it breaks', () => {
   it('shape: an unknown category, a missing field, a bad amount, an unknown field', async () => {

@@ -1,0 +1,35 @@
+import { expect } from 'vitest';
+import { paths } from '../../../../contract/paths.ts';
+import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
+
+/**
+ * Request builders and the refusal check the create tests share. The app and
+ * fixture are read through getters because test files assign them in beforeAll.
+ */
+export function createRequests(app: () => EngineTestApp, fixture: () => EngineFixture) {
+  const vault = (id: string) => ({ type: 'VAULT', id });
+  const contact = (id: string) => ({ type: 'CONTACT', id });
+  const transfer = (over: Record<string, unknown> = {}) => ({
+    category: 'TRANSFER',
+    source: vault(fixture().treasury.id),
+    destination: contact(fixture().contacts.eth.id),
+    amount: '0.5',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    ...over,
+  });
+  const create = (body: unknown) => app().post(paths.transactions(), body);
+
+  /** A 400 whose `fields` name `field` and whose `code` (when given) names the rule. */
+  async function expectRefused(body: unknown, field: string, code?: string) {
+    const res = await create(body);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    const fields = res.body.fields as Array<{ field: string; message: string }>;
+    expect(fields.map((x) => x.field)).toContain(field);
+    if (code) expect(res.body.code).toBe(code);
+    expect(typeof res.body.message).toBe('string');
+    return res.body;
+  }
+
+  return { vault, contact, transfer, create, expectRefused };
+}
