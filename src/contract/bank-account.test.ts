@@ -48,7 +48,12 @@ describe('BankAccountCreateRequest rail rules', () => {
   });
 
   it('checks US account and routing numbers and the country', () => {
-    const errors = fieldErrors({ ...ach, accountNumber: '12ab', routingNumber: '021000022', country: 'CA' });
+    const errors = fieldErrors({
+      ...ach,
+      accountNumber: '12ab',
+      routingNumber: '021000022',
+      country: 'CA',
+    });
     expect(errors.accountNumber).toMatch(/4 to 17 digits/);
     expect(errors.routingNumber).toMatch(/checksum/);
     expect(errors.country).toMatch(/must be US/);
@@ -67,12 +72,13 @@ describe('BankAccountCreateRequest rail rules', () => {
 
   it('refuses a SEPA IBAN whose country differs, or that is invalid', () => {
     const base = { paymentMethod: 'SEPA', accountName: 'A', bankName: 'B' };
-    expect(fieldErrors({ ...base, accountNumber: 'DE89370400440532013000', country: 'FR' }).country).toMatch(
-      /match the IBAN/,
-    );
-    expect(fieldErrors({ ...base, accountNumber: 'DE89370400440532013001', country: 'DE' }).accountNumber).toMatch(
-      /valid IBAN/,
-    );
+    expect(
+      fieldErrors({ ...base, accountNumber: 'DE89370400440532013000', country: 'FR' }).country,
+    ).toMatch(/match the IBAN/);
+    expect(
+      fieldErrors({ ...base, accountNumber: 'DE89370400440532013001', country: 'DE' })
+        .accountNumber,
+    ).toMatch(/valid IBAN/);
   });
 
   it('requires a valid BIC and an IBAN where the SWIFT country uses one', () => {
@@ -89,11 +95,17 @@ describe('BankAccountCreateRequest rail rules', () => {
     };
     expect(BankAccountCreateRequest.safeParse(swift).success).toBe(true);
     expect(fieldErrors({ ...swift, routingNumber: 'NOPE' }).routingNumber).toMatch(/valid BIC/);
-    expect(fieldErrors({ ...swift, accountNumber: '12345678' }).accountNumber).toMatch(/valid IBAN for GB/);
+    expect(fieldErrors({ ...swift, accountNumber: '12345678' }).accountNumber).toMatch(
+      /valid IBAN for GB/,
+    );
     // A country without IBANs takes a plain account number.
     expect(
-      BankAccountCreateRequest.safeParse({ ...swift, country: 'JP', accountNumber: '1234567', routingNumber: 'BOTKJPJT' })
-        .success,
+      BankAccountCreateRequest.safeParse({
+        ...swift,
+        country: 'JP',
+        accountNumber: '1234567',
+        routingNumber: 'BOTKJPJT',
+      }).success,
     ).toBe(true);
   });
 
@@ -122,5 +134,144 @@ describe('maskAccountNumber', () => {
     expect(maskAccountNumber('DE89 3704 0044 0532 0130 00')).toBe('•••• 3000');
     expect(maskAccountNumber('123')).toBe('••••');
     expect(maskAccountNumber(undefined)).toBe('');
+  });
+});
+
+// One rule per case, each with real identifiers: the form and the server share these schemas.
+describe('rail rules, rule by rule', () => {
+  const wire = {
+    ...ach,
+    paymentMethod: 'US_WIRE',
+    streetLine: '383 Madison Ave',
+    city: 'New York',
+    state: 'NY',
+    postalCode: '10179',
+  };
+  const sepa = { paymentMethod: 'SEPA', accountName: 'Acme Europe', bankName: 'Bank' };
+  const swift = {
+    paymentMethod: 'SWIFT',
+    accountName: 'Acme Ltd',
+    accountNumber: 'GB29NWBK60161331926819',
+    routingNumber: 'NWBKGB2L',
+    bankName: 'NatWest',
+    streetLine: '1 Princes St',
+    city: 'London',
+    postalCode: 'EC2R 8BP',
+    country: 'GB',
+  };
+  const transfer = {
+    paymentMethod: 'BANK_TRANSFER',
+    accountName: 'Acme KK',
+    accountNumber: '1234567',
+    bankName: 'MUFG',
+    country: 'JP',
+  };
+
+  it.each([
+    ['021000021', 'JPMorgan Chase, New York'],
+    ['011000015', 'Federal Reserve Bank of Boston'],
+    ['026009593', 'Bank of America, New York'],
+    ['121000248', 'Wells Fargo, San Francisco'],
+    ['322271627', 'JPMorgan Chase, California'],
+  ])('accepts the real ABA routing number %s (%s) on both US rails', (routingNumber) => {
+    expect(BankAccountCreateRequest.safeParse({ ...ach, routingNumber }).success).toBe(true);
+    expect(BankAccountCreateRequest.safeParse({ ...wire, routingNumber }).success).toBe(true);
+  });
+
+  it.each([
+    ['021000022', /checksum/],
+    ['02100002', /9-digit/],
+    ['0210000211', /9-digit/],
+    ['02100002A', /9-digit/],
+  ])('refuses the routing number %s', (routingNumber, message) => {
+    expect(fieldErrors({ ...ach, routingNumber }).routingNumber).toMatch(message);
+  });
+
+  it.each([['123'], ['123456789012345678'], ['12-34-56']])(
+    'refuses the US account number %s (4 to 17 digits)',
+    (accountNumber) => {
+      expect(fieldErrors({ ...ach, accountNumber }).accountNumber).toMatch(/4 to 17 digits/);
+    },
+  );
+
+  it('accepts a complete US_WIRE account and requires its address fields and a US country', () => {
+    expect(BankAccountCreateRequest.safeParse(wire).success).toBe(true);
+    expect(fieldErrors({ ...wire, state: '', postalCode: undefined })).toEqual({
+      state: 'state is required for US_WIRE',
+      postalCode: 'postalCode is required for US_WIRE',
+    });
+    expect(fieldErrors({ ...wire, country: 'GB' }).country).toMatch(/must be US/);
+  });
+
+  it.each([
+    ['DE', 'DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
+    ['FR', 'FR14 2004 1010 0505 0001 3M02 606', 'FR1420041010050500013M02606'],
+    ['NL', 'NL91ABNA0417164300', 'NL91ABNA0417164300'],
+    ['ES', 'ES91 2100 0418 4502 0005 1332', 'ES9121000418450200051332'],
+    ['IT', 'IT60 X054 2811 1010 0000 0123 456', 'IT60X0542811101000000123456'],
+    ['BE', 'be68 5390 0754 7034', 'BE68539007547034'],
+    ['AT', 'AT61 1904 3002 3457 3201', 'AT611904300234573201'],
+  ])(
+    'accepts a SEPA IBAN of %s typed with spaces, stored electronically',
+    (country, typed, stored) => {
+      const parsed = BankAccountCreateRequest.parse({ ...sepa, accountNumber: typed, country });
+      expect(parsed.accountNumber).toBe(stored);
+    },
+  );
+
+  it('refuses a SEPA IBAN with a broken checksum, of a non-SEPA country, or another country', () => {
+    expect(
+      fieldErrors({ ...sepa, accountNumber: 'FR1420041010050500013M02607', country: 'FR' })
+        .accountNumber,
+    ).toMatch(/valid IBAN/);
+    expect(
+      fieldErrors({ ...sepa, accountNumber: 'SA0380000000608010167519', country: 'SA' })
+        .accountNumber,
+    ).toMatch(/not a SEPA country/);
+    expect(
+      fieldErrors({ ...sepa, accountNumber: 'NL91ABNA0417164300', country: 'BE' }).country,
+    ).toBe("country must match the IBAN's country (NL)");
+    expect(fieldErrors({ ...sepa, country: 'DE' })).toEqual({
+      accountNumber: 'accountNumber is required for SEPA',
+    });
+  });
+
+  it.each([['NWBKGB2L'], ['DEUTDEFF'], ['DEUTDEFF500'], ['BNPAFRPPXXX'], ['nwbkgb2l']])(
+    'accepts the BIC %s (with or without a branch code, any case)',
+    (routingNumber) => {
+      const parsed = BankAccountCreateRequest.parse({ ...swift, routingNumber });
+      expect(parsed.routingNumber).toBe(routingNumber.toUpperCase());
+    },
+  );
+
+  it.each([['DEUTDEF'], ['DEUTDEFF50'], ['DEUT1EFF'], ['DEUTDEFF5000']])(
+    'refuses the BIC %s',
+    (routingNumber) => {
+      expect(fieldErrors({ ...swift, routingNumber }).routingNumber).toMatch(/valid BIC/);
+    },
+  );
+
+  it('holds a SWIFT IBAN to its country and requires the address', () => {
+    expect(fieldErrors({ ...swift, accountNumber: 'DE89370400440532013000' }).country).toBe(
+      "country must match the IBAN's country (DE)",
+    );
+    expect(fieldErrors({ ...swift, streetLine: '', city: '' })).toEqual({
+      streetLine: 'streetLine is required for SWIFT',
+      city: 'city is required for SWIFT',
+    });
+  });
+
+  it.each([['us'], ['USA'], ['XX'], ['1A']])('refuses the country code %s', (country) => {
+    expect(fieldErrors({ ...transfer, country }).country).toMatch(/ISO 3166/);
+  });
+
+  it('accepts a BANK_TRANSFER account, with letters allowed, and refuses a too-short number', () => {
+    expect(BankAccountCreateRequest.safeParse(transfer).success).toBe(true);
+    expect(
+      BankAccountCreateRequest.safeParse({ ...transfer, accountNumber: 'AB-1234 56' }).success,
+    ).toBe(true);
+    expect(fieldErrors({ ...transfer, accountNumber: '12' }).accountNumber).toMatch(
+      /4 to 34 letters or digits/,
+    );
   });
 });

@@ -220,4 +220,11 @@ export const ENDPOINTS: Endpoint[] = [
     allowed: REVEAL_ROLES,
     scope: 'entity',
   },
+  {
+    name: 'bank account history',
+    method: 'GET',
+    url: (t) => `/api/console/bank_accounts/${t.bankAccountId}/history/`,
+    allowed: 'read',
+    scope: 'entity',
+  },
 ];

@@ -3,6 +3,7 @@ import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { historyRoutes } from './history.routes.ts';
 import { revealRoutes } from './reveal.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
 
@@ -11,5 +12,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
   return new Hono<AppEnv>()
     .route('/', staffRoutes(options))
     .route('/', auditRoutes(options))
-    .route('/', revealRoutes(options, backend));
+    .route('/', revealRoutes(options, backend))
+    .route('/', historyRoutes(options, backend));
 }

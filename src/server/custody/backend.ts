@@ -3,6 +3,7 @@ import type {
   BankAccountCreateRequest,
   BankAccountFilters,
 } from '../../contract/bank-account.ts';
+import type { ChangeRequestRecord } from '../../contract/change-request.ts';
 import type {
   ApprovalActionRequest,
   ApprovalActionResponse,
@@ -114,6 +115,14 @@ export interface CustodyBackend {
    * Without it, members restricted to some sub-orgs cannot decide at all.
    */
   approvalEntityId?(ctx: CustodyContext, approvalId: string): Promise<string | null>;
+  /**
+   * Every change request about an entity, oldest first: who proposed and who
+   * decided it, when, and the reason. The custody API has no such read, so
+   * only a backend that holds change requests (the sandbox) offers it; the
+   * console falls back to its own audit log otherwise. The caller checks
+   * the entity's scope first.
+   */
+  changeRequestHistory?(ctx: CustodyContext, entityId: string): Promise<ChangeRequestRecord[]>;
 
   /**
    * The API users API clients authenticate as. Only the sandbox has them: it

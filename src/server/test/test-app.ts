@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type App } from '../app.ts';
+import type { CustodyBackend } from '../custody/backend.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
@@ -55,6 +56,8 @@ export async function createTestApp(
     staticDir?: string;
     demoAccounts?: boolean;
     trustProxy?: boolean;
+    /** Wraps the sandbox backend, e.g. to take away an optional method as upstream lacks it. */
+    wrapBackend?: (backend: CustodyBackend) => CustodyBackend;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -69,7 +72,7 @@ export async function createTestApp(
   }
   const app = createApp({
     config: { staticDir: options.staticDir ?? path.join(process.cwd(), '.tmp', 'no-spa-here') },
-    backend: createSandboxBackend({ db: database.db, orgId }),
+    backend: (options.wrapBackend ?? ((b) => b))(createSandboxBackend({ db: database.db, orgId })),
     database,
     logger: pino({ level: 'silent' }),
     auth: {

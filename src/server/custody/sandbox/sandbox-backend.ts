@@ -5,6 +5,7 @@ import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals.ts';
 import { createBankAccount } from './bank-accounts.engine.ts';
+import { changeRequestHistory } from './change-request-history.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts.store.ts';
 import {
   getVault,
@@ -67,6 +68,8 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request),
     approvalEntityId: async (ctx, approvalId) =>
       approvalEntityId(db, await orgIdFor(ctx), approvalId),
+    changeRequestHistory: async (ctx, entityId) =>
+      changeRequestHistory(db, await orgIdFor(ctx), entityId),
     apiClients: createApiClientDirectory(db),
     listVaults: async (ctx, query) => listVaults(db, await orgIdFor(ctx), query),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
