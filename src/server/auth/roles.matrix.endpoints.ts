@@ -16,6 +16,8 @@ export interface Target {
   contactId: string;
   /** The pending approval of the bank account's change request. */
   approvalId: string;
+  /** A transaction from the in-scope vault to this target's contact. */
+  paymentToContactId: string;
 }
 
 /** How the scope shows on an endpoint once the role is allowed. */
@@ -30,12 +32,24 @@ export interface Endpoint {
   name: string;
   method: 'GET' | 'POST' | 'PATCH';
   url(target: Target, ctx: { staffId: string }): string;
-  body?(target: Target): unknown;
+  /** `home` is always the in-scope target: rows about one party keep the others at home. */
+  body?(target: Target, home: Target): unknown;
   /** Who may call it: a permission from roles.ts, or an explicit list of roles. */
   allowed: Permission | readonly StaffRole[];
   scope: ScopeKind;
   /** For 'listed': the id the row carries. */
   listedId?(target: Target): string;
+}
+
+function transfer(vaultId: string, contactId: string) {
+  return {
+    category: 'TRANSFER',
+    source: { type: 'VAULT', id: vaultId },
+    destination: { type: 'CONTACT', id: contactId },
+    blockChain: 'ETHEREUM',
+    asset: 'ETH',
+    amount: '0.01',
+  };
 }
 
 export const ENDPOINTS: Endpoint[] = [
@@ -54,17 +68,18 @@ export const ENDPOINTS: Endpoint[] = [
     scope: 'entity',
   },
   {
-    name: 'create transaction',
+    name: 'create transfer from a vault',
     method: 'POST',
     url: () => paths.transactions(),
-    body: (t) => ({
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: t.vaultId },
-      destination: { type: 'CONTACT', id: t.contactId },
-      blockChain: 'ETHEREUM',
-      asset: 'ETH',
-      amount: '0.01',
-    }),
+    body: (t, home) => transfer(t.vaultId, home.contactId),
+    allowed: 'initiate',
+    scope: 'create',
+  },
+  {
+    name: 'create transfer to a contact',
+    method: 'POST',
+    url: () => paths.transactions(),
+    body: (t, home) => transfer(home.vaultId, t.contactId),
     allowed: 'initiate',
     scope: 'create',
   },
@@ -77,17 +92,26 @@ export const ENDPOINTS: Endpoint[] = [
     scope: 'create',
   },
   {
-    name: 'estimate fee',
+    name: 'replace a payment to a contact',
+    method: 'POST',
+    url: () => paths.replaceTransaction(),
+    body: (t) => ({ transactionId: t.paymentToContactId }),
+    allowed: 'initiate',
+    scope: 'create',
+  },
+  {
+    name: 'estimate fee from a vault',
     method: 'POST',
     url: () => paths.estimateFee(),
-    body: (t) => ({
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: t.vaultId },
-      destination: { type: 'CONTACT', id: t.contactId },
-      blockChain: 'ETHEREUM',
-      asset: 'ETH',
-      amount: '0.01',
-    }),
+    body: (t, home) => transfer(t.vaultId, home.contactId),
+    allowed: 'initiate',
+    scope: 'create',
+  },
+  {
+    name: 'estimate fee to a contact',
+    method: 'POST',
+    url: () => paths.estimateFee(),
+    body: (t, home) => transfer(home.vaultId, t.contactId),
     allowed: 'initiate',
     scope: 'create',
   },

@@ -4,7 +4,8 @@ import { paths } from '../../contract/paths.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { assets } from '../db/schema/sandbox.ts';
+import { eq } from 'drizzle-orm';
+import { assets, vaults } from '../db/schema/sandbox.ts';
 import { ENDPOINTS, type Endpoint, type Target } from './roles.matrix.endpoints.ts';
 import { ROLE_PERMISSIONS } from './roles.ts';
 
@@ -26,7 +27,11 @@ const targets: Record<'in' | 'out', Target> = {} as Record<'in' | 'out', Target>
 const members = {} as Record<StaffRole, StaffSession>;
 let victimId: string;
 
-async function makeTarget(name: string): Promise<Target> {
+/** `homeVault`: the in-scope vault that pays this target's contact (its own for the first). */
+async function makeTarget(
+  name: string,
+  homeVault?: { id: string; subOrgId: string | null },
+): Promise<Target> {
   const subOrg = await createSubOrg(t.db, t.orgId, name);
   const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id }, [
     { asset: 'ETH', chain: 'ETHEREUM', amount: '10' },
@@ -36,6 +41,18 @@ async function makeTarget(name: string): Promise<Target> {
     orgId: t.orgId,
     subOrgId: subOrg.id,
     vaultId: vault.id,
+  });
+  const payer = homeVault ?? vault;
+  // SUBMITTED on Ethereum: replaceable, so only the scope can refuse it.
+  const payment = await createTransaction(t.db, {
+    orgId: t.orgId,
+    subOrgId: payer.subOrgId,
+    vaultId: payer.id,
+    status: 'SUBMITTED',
+    nonce: 7,
+    feeTier: 'LOW',
+    source: { type: 'VAULT', id: payer.id, subOrgId: payer.subOrgId ?? undefined },
+    destination: { type: 'CONTACT', id: contact.id, subOrgId: subOrg.id },
   });
   // Through the API, so it comes with a change request to read the approval message of.
   const created = await t.admin.json(paths.bankAccounts(), {
@@ -61,6 +78,7 @@ async function makeTarget(name: string): Promise<Target> {
     bankAccountId: bankAccount.id,
     vaultId: vault.id,
     contactId: contact.id,
+    paymentToContactId: payment.id,
   };
 }
 
@@ -76,7 +94,8 @@ beforeAll(async () => {
     usdPrice: '3000',
   });
   targets.in = await makeTarget('Inside');
-  targets.out = await makeTarget('Outside');
+  const [homeVault] = await t.db.select().from(vaults).where(eq(vaults.id, targets.in.vaultId));
+  targets.out = await makeTarget('Outside', homeVault);
   for (const role of STAFF_ROLES)
     members[role] = await t.signIn(role, { subOrgIds: [targets.in.subOrgId] });
   victimId = (await t.signIn('viewer')).member.id;
@@ -101,7 +120,7 @@ describe('authorization matrix: role × endpoint × scope', () => {
           const res = await members[role].request(endpoint.url(target, { staffId: victimId }), {
             method: endpoint.method,
             headers: { 'Content-Type': 'application/json' },
-            ...(endpoint.body ? { body: JSON.stringify(endpoint.body(target)) } : {}),
+            ...(endpoint.body ? { body: JSON.stringify(endpoint.body(target, targets.in)) } : {}),
           });
           const body = (await res.json().catch(() => null)) as
             Record<string, unknown> | unknown[] | null;

@@ -9,7 +9,14 @@ import { ApiError } from '../http/api-error.ts';
  * - a list asked for no sub-org is narrowed to the scope (one sub-org: the
  *   `subOrgId` filter; several: `subOrgIds`, an IN filter the sandbox stores
  *   honour), and rows outside the scope are dropped as a last line of defence;
- * - a get of anything outside the scope is 404.
+ * - a get of anything outside the scope is 404;
+ * - a create, fee estimate or replacement may name (as source, destination,
+ *   `vaultId` or `feePayer`) only vaults and contacts of the member's own
+ *   sub-orgs: anything else is 404, as if it did not exist. Organization-level
+ *   vaults and contacts (no sub-org) are out of a restricted member's scope,
+ *   just as they are missing from the lists the member sees (README, "Staff
+ *   sign-in"). A replacement pays whom its original pays, so the original's
+ *   destination is checked too.
  * API clients carry no scope and pass straight through.
  */
 
@@ -66,17 +73,27 @@ export function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
 }
 
 interface PartyRef {
-  type?: string;
-  id?: string;
+  type?: string | undefined;
+  id?: string | undefined;
 }
 
-/** The vaults and contacts a create names: each must be in the member's scope. */
+/** The vaults and contacts a create or estimate names: each must be in the member's scope. */
 function namedParties(body: object): PartyRef[] {
-  const b = body as { vaultId?: unknown; source?: unknown; destination?: unknown };
+  const b = body as {
+    vaultId?: unknown;
+    source?: unknown;
+    destination?: unknown;
+    feePayer?: unknown;
+  };
   const parties: PartyRef[] = [];
   if (typeof b.vaultId === 'string') parties.push({ type: 'VAULT', id: b.vaultId });
   for (const p of [b.source, b.destination])
     if (p && typeof p === 'object') parties.push(p as PartyRef);
+  // A fee payer is a vault (Solana and Tron sponsor fees from another vault).
+  if (b.feePayer && typeof b.feePayer === 'object') {
+    const { id } = b.feePayer as { id?: unknown };
+    if (typeof id === 'string') parties.push({ type: 'VAULT', id });
+  }
   return parties;
 }
 
@@ -84,19 +101,26 @@ function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+/** An unknown id is the engine's to report, with its own message and field. */
+function unlessUnknown<T>(promise: Promise<T>): Promise<T | null> {
+  return promise.catch((e: unknown) => {
+    if (isNotFound(e)) return null;
+    throw e;
+  });
+}
+
 export function scopedBackend(inner: CustodyBackend): CustodyBackend {
-  /** 404 unless every vault or contact the body names lies in the scope. */
-  async function checkParties(ctx: CustodyContext, body: object): Promise<void> {
+  /** 404 unless every vault or contact the parties name lies in the scope. */
+  async function checkParties(ctx: CustodyContext, parties: PartyRef[]): Promise<void> {
     if (!allowedIds(ctx)) return;
-    for (const party of namedParties(body)) {
+    for (const party of parties) {
       if (!party.id) continue;
       if (party.type === 'VAULT') {
-        const vault = await inner.getVault(ctx, party.id).catch((e: unknown) => {
-          // An unknown vault is the engine's to report, with its own message.
-          if (isNotFound(e)) return null;
-          throw e;
-        });
+        const vault = await unlessUnknown(inner.getVault(ctx, party.id));
         if (vault && !inScope(ctx, vault.subOrgId)) throw notFound('vault', party.id);
+      } else if (party.type === 'CONTACT') {
+        const contact = await unlessUnknown(inner.getContact(ctx, party.id));
+        if (contact && !inScope(ctx, contact.subOrgId)) throw notFound('contact', party.id);
       }
     }
   }
@@ -104,7 +128,12 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
   /** The entity a change request is about: a bank account or a transaction, in scope or 404. */
   async function checkEntity(ctx: CustodyContext, entityId: string): Promise<void> {
     if (!allowedIds(ctx)) return;
-    for (const get of [inner.getBankAccount, inner.getTransaction, inner.getVault]) {
+    for (const get of [
+      inner.getBankAccount,
+      inner.getTransaction,
+      inner.getVault,
+      inner.getContact,
+    ]) {
       try {
         const entity = await get(ctx, entityId);
         if (inScope(ctx, entity.subOrgId)) return;
@@ -132,20 +161,23 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     getTransaction: async (ctx, id) =>
       checked(ctx, 'transaction', id, await inner.getTransaction(ctx, id)),
     createTransaction: async (ctx, body) => {
-      await checkParties(ctx, body);
+      await checkParties(ctx, namedParties(body));
       return inner.createTransaction(ctx, body);
     },
     replaceTransaction: async (ctx, body) => {
-      checked(
-        ctx,
-        'transaction',
-        body.transactionId,
-        await inner.getTransaction(ctx, body.transactionId),
-      );
+      if (allowedIds(ctx)) {
+        const original = checked(
+          ctx,
+          'transaction',
+          body.transactionId,
+          await inner.getTransaction(ctx, body.transactionId),
+        );
+        await checkParties(ctx, [original.destination ?? {}]);
+      }
       return inner.replaceTransaction(ctx, body);
     },
     estimateFee: async (ctx, body) => {
-      await checkParties(ctx, body);
+      await checkParties(ctx, namedParties(body));
       return inner.estimateFee(ctx, body);
     },
     createBankAccount: async (ctx, input) =>

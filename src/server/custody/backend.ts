@@ -135,6 +135,8 @@ export interface CustodyBackend {
   getVault(ctx: CustodyContext, vaultId: string): Promise<Vault>;
   getVaultBalances(ctx: CustodyContext, vaultId: string): Promise<VaultBalances>;
   listContacts(ctx: CustodyContext, query: ContactListQuery): Promise<Page<Contact>>;
+  /** One contact, 404 if unknown: the scope layer checks whom a create pays. */
+  getContact(ctx: CustodyContext, contactId: string): Promise<Contact>;
   listAssets(ctx: CustodyContext): Promise<Asset[]>;
   listSupportedChains(ctx: CustodyContext): Promise<SupportedChain[]>;
   listSubOrgs(ctx: CustodyContext, query: PageRequest): Promise<Page<SubOrg>>;

@@ -156,6 +156,22 @@ export async function listContacts(
   );
 }
 
+export async function getContact(
+  db: Database,
+  orgId: string | null,
+  contactId: string,
+): Promise<Contact> {
+  const [row] = orgId
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.orgId, orgId), eq(contacts.id, contactId)))
+        .limit(1)
+    : [];
+  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No contact with id "${contactId}"`);
+  return toWireContact(row);
+}
+
 /** Chain order as in src/contract/chains.ts, the native asset first, then by symbol. */
 export async function listAssets(db: Database): Promise<Asset[]> {
   const rows = await db.select().from(assets);

@@ -8,6 +8,7 @@ import { createBankAccount } from './bank-accounts.engine.ts';
 import { changeRequestHistory } from './change-request-history.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts.store.ts';
 import {
+  getContact,
   getVault,
   getVaultBalances,
   listAssets,
@@ -75,6 +76,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
     getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
     listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
+    getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
     listAssets: async () => listAssets(db),
     listSupportedChains: async () => listSupportedChains(),
     listSubOrgs: async (ctx, query) => listSubOrgs(db, await orgIdFor(ctx), query),

@@ -30,6 +30,7 @@ export function createUpstreamBackend(baseUrl: string): CustodyBackend {
     getVault: unavailable,
     getVaultBalances: unavailable,
     listContacts: unavailable,
+    getContact: unavailable,
     listAssets: unavailable,
     listSupportedChains: unavailable,
     listSubOrgs: unavailable,
