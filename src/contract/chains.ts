@@ -22,16 +22,20 @@ export interface ChainInfo {
   /** EIP-1559 base + priority fee. */
   eip1559: boolean;
   contractCall: ContractCallVariant;
+  /** Staking in the native asset (7c). */
+  stake: boolean;
+  /** TRON's bandwidth and energy: `resourceType` on a stake, and resource delegation (7d). */
+  tronResources: boolean;
 }
 
 export const CHAINS: readonly ChainInfo[] = [
-  { value: 'ETHEREUM', label: 'Ethereum', kind: 'EVM', nativeAsset: 'ETH', supportsReplacement: true, supportsFeePayer: false, eip1559: true, contractCall: 'evm' },
-  { value: 'POLYGON', label: 'Polygon', kind: 'EVM', nativeAsset: 'POL', supportsReplacement: true, supportsFeePayer: false, eip1559: true, contractCall: 'evm' },
-  { value: 'BASE', label: 'Base', kind: 'EVM', nativeAsset: 'ETH', supportsReplacement: true, supportsFeePayer: false, eip1559: true, contractCall: 'evm' },
-  { value: 'BITCOIN', label: 'Bitcoin', kind: 'UTXO', nativeAsset: 'BTC', supportsReplacement: true, supportsFeePayer: false, eip1559: false, contractCall: null },
-  { value: 'SOLANA', label: 'Solana', kind: 'SOLANA', nativeAsset: 'SOL', supportsReplacement: false, supportsFeePayer: true, eip1559: false, contractCall: 'rawSigning' },
-  { value: 'TRON', label: 'Tron', kind: 'TRON', nativeAsset: 'TRX', supportsReplacement: false, supportsFeePayer: true, eip1559: false, contractCall: 'methodParams' },
-  { value: 'ICP', label: 'Internet Computer', kind: 'ICP', nativeAsset: 'ICP', supportsReplacement: false, supportsFeePayer: false, eip1559: false, contractCall: 'icp' },
+  { value: 'ETHEREUM', label: 'Ethereum', kind: 'EVM', nativeAsset: 'ETH', supportsReplacement: true, supportsFeePayer: false, eip1559: true, contractCall: 'evm', stake: true, tronResources: false },
+  { value: 'POLYGON', label: 'Polygon', kind: 'EVM', nativeAsset: 'POL', supportsReplacement: true, supportsFeePayer: false, eip1559: true, contractCall: 'evm', stake: true, tronResources: false },
+  { value: 'BASE', label: 'Base', kind: 'EVM', nativeAsset: 'ETH', supportsReplacement: true, supportsFeePayer: false, eip1559: true, contractCall: 'evm', stake: false, tronResources: false },
+  { value: 'BITCOIN', label: 'Bitcoin', kind: 'UTXO', nativeAsset: 'BTC', supportsReplacement: true, supportsFeePayer: false, eip1559: false, contractCall: null, stake: false, tronResources: false },
+  { value: 'SOLANA', label: 'Solana', kind: 'SOLANA', nativeAsset: 'SOL', supportsReplacement: false, supportsFeePayer: true, eip1559: false, contractCall: 'rawSigning', stake: true, tronResources: false },
+  { value: 'TRON', label: 'Tron', kind: 'TRON', nativeAsset: 'TRX', supportsReplacement: false, supportsFeePayer: true, eip1559: false, contractCall: 'methodParams', stake: true, tronResources: true },
+  { value: 'ICP', label: 'Internet Computer', kind: 'ICP', nativeAsset: 'ICP', supportsReplacement: false, supportsFeePayer: false, eip1559: false, contractCall: 'icp', stake: true, tronResources: false },
 ];
 
 const byValue = new Map(CHAINS.map((c) => [c.value, c]));

@@ -10,6 +10,14 @@ export const ApiErrorBody = z.looseObject({
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
+/**
+ * The console's own request header carrying the written reason for a risky
+ * choice (skipping a contract call's preprocessing simulation), URI-encoded
+ * because header values are Latin-1 only. The console server records it in
+ * the audit log; it is never forwarded to the custody API.
+ */
+export const AUDIT_REASON_HEADER = 'X-Audit-Reason';
+
 /** Stable machine-readable error codes the sandbox and the console server answer with. */
 export const ERROR_CODES = {
   validation: 'VALIDATION_ERROR',

@@ -226,14 +226,19 @@ export const ReplaceTransactionRequest = z.strictObject({
 });
 export type ReplaceTransactionRequest = z.infer<typeof ReplaceTransactionRequest>;
 
-export const EstimateFeeRequest = z.strictObject({
-  category: z.literal('TRANSFER'),
-  source: TransferPartyData,
-  destination: TransferPartyData,
-  amount: PositiveDecimalString,
-  asset,
-  blockChain,
-});
+/**
+ * Endpoint 8 estimates a transfer. The sandbox also estimates the other three
+ * kinds from the fields that decide their fee (README, "Fee tiers"), so every
+ * create form can show a fee before sending: each is its create body without
+ * the fields that only record intent (externalId, memo, tier, options).
+ */
+const notPriced = { externalId: true, memo: true, gasParams: true } as const;
+export const EstimateFeeRequest = z.discriminatedUnion('category', [
+  TransferCreateRequest.omit({ ...notPriced, feePayer: true }),
+  ContractCallCreateRequest.omit({ ...notPriced, creationOptions: true }),
+  StakeCreateRequest.omit(notPriced),
+  DelegateResourceCreateRequest.omit(notPriced),
+]);
 export type EstimateFeeRequest = z.infer<typeof EstimateFeeRequest>;
 
 /** Filters of the transaction list (endpoint 4), as query parameters. */

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { maskAccountNumber } from '../../contract/bank-account.ts';
+import { AUDIT_REASON_HEADER } from '../../contract/common.ts';
 import { API_PREFIX } from '../../contract/paths.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { recordAudit, type AuditOutcome } from './audit.store.ts';
@@ -127,6 +128,8 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
       decision = action === 'approve' ? 'approved' : action === 'reject' ? 'rejected' : undefined;
       if (decision) kind.action = `change_request.${action}`;
     }
+    const skipReason =
+      kind.action === 'transaction.create' ? await skippedSimulation(c) : undefined;
     await next();
     // Anonymous refusals (401 without any actor) are not worth a row each; everything else is.
     if (!c.get('actor')) return;
@@ -151,10 +154,32 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
       action: kind.action,
       entityType: kind.entityType,
       entityId,
-      summary,
+      summary: skipReason === undefined ? summary : `${summary}; ${skipReason}`,
       outcome,
     });
   };
+}
+
+const MAX_REASON_LENGTH = 500;
+
+/**
+ * For a create that asks to skip preprocessing simulation (7b: "use only with
+ * an explicit reason"), the reason the member wrote, as the audit row will say it.
+ */
+async function skippedSimulation(c: Context<AppEnv>): Promise<string | undefined> {
+  const body: unknown = await c.req.raw
+    .clone()
+    .json()
+    .catch(() => null);
+  const options =
+    body && typeof body === 'object' ? (body as Record<string, unknown>)['creationOptions'] : null;
+  if (!options || typeof options !== 'object') return undefined;
+  if ((options as Record<string, unknown>)['skipPreprocessSimulation'] !== true) return undefined;
+  const raw = c.req.header(AUDIT_REASON_HEADER) ?? '';
+  const reason = scrub(safeDecode(raw).trim().slice(0, MAX_REASON_LENGTH));
+  return reason
+    ? `preprocessing simulation skipped, reason: "${reason}"`
+    : 'preprocessing simulation skipped, no reason given';
 }
 
 /** A path segment as the client meant it; a malformed escape (`%ZZ`) is kept as sent, never a crash. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditListResponse, type AuditEntry } from '../../contract/auth.ts';
+import { AUDIT_REASON_HEADER } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { createStaff } from '../auth/staff.store.ts';
 import { assets } from '../db/schema/sandbox.ts';
@@ -108,5 +109,38 @@ describe('audit trail', () => {
     expect(mine[1]).toMatchObject({ entityType: 'TRANSACTION', entityId: id });
     expect(mine[1]?.summary).toMatch(/TRANSFER 0\.5 ETH ETHEREUM created, status PENDING/);
     expect(mine[0]?.summary).toMatch(/^Refused with 4\d\d /);
+  });
+
+  it('records the written reason for skipping a contract call\'s preprocessing simulation', async () => {
+    const vault = await createVault(t.db, { orgId: t.orgId }, [
+      { asset: 'ETH', chain: 'ETHEREUM', amount: '5' },
+    ]);
+    const initiator = await t.signIn('initiator', { name: 'Sam Skipper' });
+    const call = (skip: boolean, reason?: string) =>
+      initiator.json(paths.transactions(), {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          ...(reason ? { [AUDIT_REASON_HEADER]: encodeURIComponent(reason) } : {}),
+        },
+        body: JSON.stringify({
+          category: 'CONTRACT_CALL',
+          vaultId: vault.id,
+          blockChain: 'ETHEREUM',
+          data: { callData: '0xa9059cbb' },
+          creationOptions: { skipPreprocessSimulation: skip },
+        }),
+      });
+    expect((await call(true, 'Simulator down — vendor ticket #4411')).status).toBe(200);
+    expect((await call(true)).status).toBe(200);
+    expect((await call(false, 'ignored when nothing is skipped')).status).toBe(200);
+    const mine = await audit(`actorId=${initiator.member.id}`);
+    expect(mine.map((e) => e.summary)).toEqual([
+      expect.not.stringMatching(/skipped|ignored/),
+      expect.stringMatching(/; preprocessing simulation skipped, no reason given$/),
+      expect.stringMatching(
+        /; preprocessing simulation skipped, reason: "Simulator down — vendor ticket #4411"$/,
+      ),
+    ]);
   });
 });

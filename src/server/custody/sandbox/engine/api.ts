@@ -1,3 +1,4 @@
+import { chainInfo } from '../../../../contract/chains.ts';
 import type {
   CreateTransactionRequest,
   EstimatedFeeResponse,
@@ -58,12 +59,13 @@ export function createTransactionEngine(db: Database, clock: Clock): Transaction
       return toWireTransaction(row);
     },
     async estimateFee(orgId, body) {
-      // The same checks as a transfer: an estimate for a transfer that could not be made is no help.
-      await resolveCreate(db, requireOrg(orgId), body);
+      // The same checks as a create: an estimate for a transaction that could not be made is no help.
+      const resolved = await resolveCreate(db, requireOrg(orgId), body);
+      // What signing charges (steps.ts): a contract call pays as a native transfer.
       return estimateFees({
-        blockChain: body.blockChain,
-        asset: body.asset,
-        amount: body.amount,
+        blockChain: resolved.blockChain,
+        asset: resolved.asset ?? chainInfo(resolved.blockChain)?.nativeAsset ?? '',
+        amount: resolved.amount ?? '0',
         now: clock.now(),
       });
     },

@@ -86,9 +86,27 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     );
     await expectRefused(
       transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: '0xabc' } }),
+      'destination.id',
+      'INVALID_ADDRESS',
+    );
+    await expectRefused(
+      transfer({ destination: { type: 'BANK_ACCOUNT', id: 'bank_1' } }),
       'destination.type',
       'INVALID_DESTINATION_TYPE',
     );
+  });
+
+  it('an external address in the chain\'s format is a destination', async () => {
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const res = await create(transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: address } }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.destination).toMatchObject({ type: 'EXTERNAL_ADDRESS', address });
+    const tron = await expectRefused(
+      transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' } }),
+      'destination.id',
+      'INVALID_ADDRESS',
+    );
+    expect(tron.message).toContain('0x followed by 40 hexadecimal characters');
   });
 
   it('fee payer', async () => {

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { addressProblem } from '../../../../contract/addresses.ts';
 import type { ChainInfo } from '../../../../contract/chains.ts';
 import type { Party, TransferPartyData } from '../../../../contract/transaction.ts';
 import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
@@ -86,7 +87,8 @@ export interface ResolvedDestination {
 
 /**
  * A transfer's receiving party: an APPROVED contact on the chain that accepts
- * the asset, or another vault of the organization with a wallet on the chain.
+ * the asset, another vault of the organization with a wallet on the chain, or
+ * an external address in the chain's format (src/contract/addresses.ts).
  */
 export async function resolveDestination(
   db: Executor,
@@ -107,11 +109,27 @@ export async function resolveDestination(
     );
     return resolved ? { party: resolved.party, vault: resolved.vault } : undefined;
   }
+  if (destination.type === 'EXTERNAL_ADDRESS') {
+    // The address is the party's id: there is no record to look up, only its format to check.
+    const problem = addressProblem(chain.value, destination.id);
+    if (problem) {
+      problems.add('destination.id', ENGINE_CODES.invalidAddress, problem);
+      return undefined;
+    }
+    return {
+      party: {
+        type: 'EXTERNAL_ADDRESS',
+        id: destination.id,
+        address: destination.id,
+        chain: chain.value,
+      },
+    };
+  }
   if (destination.type !== 'CONTACT') {
     problems.add(
       'destination.type',
       ENGINE_CODES.destinationType,
-      `destination.type must be VAULT or CONTACT, not ${destination.type}`,
+      `destination.type must be VAULT, CONTACT or EXTERNAL_ADDRESS, not ${destination.type}`,
     );
     return undefined;
   }

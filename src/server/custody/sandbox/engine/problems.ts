@@ -40,6 +40,7 @@ export const ENGINE_CODES = {
   amountPrecision: 'AMOUNT_PRECISION',
   sourceType: 'INVALID_SOURCE_TYPE',
   destinationType: 'INVALID_DESTINATION_TYPE',
+  invalidAddress: 'INVALID_ADDRESS',
   unknownVault: 'UNKNOWN_VAULT',
   noWallet: 'NO_WALLET_ON_CHAIN',
   unknownContact: 'UNKNOWN_CONTACT',

@@ -220,4 +220,50 @@ describe('POST /transactions/estimate_fee/', () => {
     const shape = await t.post(paths.estimateFee(), body({ category: 'STAKE' }));
     expect(shape.status).toBe(400);
   });
+
+  it('estimates a stake, a delegation and a contract call at what signing would charge', async () => {
+    t.clock.set('2030-01-04T12:30:00.000Z');
+    const source = { type: 'VAULT', id: f.treasury.id };
+    const native = await t.post(paths.estimateFee(), body({ asset: 'ETH' }));
+    const stake = await t.post(paths.estimateFee(), {
+      category: 'STAKE',
+      source,
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      amount: '1',
+    });
+    expect(stake.status, JSON.stringify(stake.body)).toBe(200);
+    expect(stake.body).toEqual(native.body);
+    const call = await t.post(paths.estimateFee(), {
+      category: 'CONTRACT_CALL',
+      vaultId: f.treasury.id,
+      blockChain: 'ETHEREUM',
+      data: { callData: '0xa9059cbb' },
+    });
+    expect(call.status, JSON.stringify(call.body)).toBe(200);
+    expect(call.body).toEqual(native.body);
+    const delegate = await t.post(paths.estimateFee(), {
+      category: 'DELEGATE_RESOURCE',
+      source,
+      destination: { type: 'CONTACT', id: f.contacts.tron.id },
+      asset: 'TRX',
+      blockChain: 'TRON',
+      amount: '10',
+      resourceType: 'TRON_ENERGY',
+    });
+    expect(delegate.status, JSON.stringify(delegate.body)).toBe(200);
+    expect((delegate.body as { high: { asset: string } }).high.asset).toBe('TRX');
+    // The same rules as the create: a delegation off TRON is refused, naming the field.
+    const off = await t.post(paths.estimateFee(), {
+      category: 'DELEGATE_RESOURCE',
+      source,
+      destination: { type: 'CONTACT', id: f.contacts.eth.id },
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      amount: '1',
+      resourceType: 'TRON_ENERGY',
+    });
+    expect(off.status).toBe(400);
+    expect(off.body.code).toBe('DELEGATE_RESOURCE_NOT_SUPPORTED');
+  });
 });

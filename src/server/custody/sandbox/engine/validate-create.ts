@@ -166,17 +166,19 @@ export async function resolveCreate(
       );
   };
   if (body.category === 'STAKE') {
-    if (!STAKING_TARGETS[c.value])
+    if (!c.stake)
       problems.add(
         'blockChain',
         ENGINE_CODES.stakeNotSupported,
-        `the sandbox stakes on ${Object.keys(STAKING_TARGETS).join(', ')}, not ${c.value}`,
+        `the sandbox stakes on ${CHAINS.filter((x) => x.stake)
+          .map((x) => x.value)
+          .join(', ')}, not ${c.value}`,
       );
     else needsNative('Staking');
   }
   if (body.category === 'STAKE') {
     // A delegation off TRON is refused as a whole below; this is for stakes.
-    if (body.resourceType && c.value !== 'TRON')
+    if (body.resourceType && !c.tronResources)
       problems.add(
         'resourceType',
         ENGINE_CODES.resourceTypeNotSupported,
@@ -184,7 +186,7 @@ export async function resolveCreate(
       );
   }
   if (body.category === 'DELEGATE_RESOURCE') {
-    if (c.value !== 'TRON')
+    if (!c.tronResources)
       problems.add(
         'blockChain',
         ENGINE_CODES.delegateNotSupported,

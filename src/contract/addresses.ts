@@ -1,0 +1,54 @@
+import { chainInfo, type ChainKind } from './chains.ts';
+
+/**
+ * What an address looks like on each kind of chain, so the transfer form and
+ * the sandbox refuse the same external addresses with the same words. These
+ * are format checks (alphabet and length), not checksums: a typo that keeps
+ * the format still passes, which is why the review step shows the address in
+ * full before anything is sent.
+ */
+
+interface AddressRule {
+  pattern: RegExp;
+  /** How the rule reads to a person: "0x followed by 40 hexadecimal characters". */
+  description: string;
+}
+
+const BASE58 = '1-9A-HJ-NP-Za-km-z';
+const BECH32 = 'ac-hj-np-z02-9';
+
+export const ADDRESS_RULES: Record<ChainKind, AddressRule> = {
+  EVM: {
+    pattern: /^0x[0-9a-fA-F]{40}$/,
+    description: '0x followed by 40 hexadecimal characters',
+  },
+  UTXO: {
+    pattern: new RegExp(`^(bc1[${BECH32}]{11,71}|[13][${BASE58}]{25,34})$`),
+    description: 'a bc1… (bech32) address or a legacy address starting with 1 or 3',
+  },
+  SOLANA: {
+    pattern: new RegExp(`^[${BASE58}]{32,44}$`),
+    description: '32 to 44 base58 characters',
+  },
+  TRON: {
+    pattern: new RegExp(`^T[${BASE58}]{33}$`),
+    description: 'T followed by 33 base58 characters',
+  },
+  ICP: {
+    pattern: /^([0-9a-fA-F]{64}|[a-z2-7]{5}(-[a-z2-7]{5})*(-[a-z2-7]{1,5})?)$/,
+    description:
+      'a 64-character hexadecimal account identifier or a principal like "ryjl3-tyaaa-aaaaa-aaaba-cai"',
+  },
+};
+
+/**
+ * Why `address` is not an address on `blockChain`, or null when it is one.
+ * A chain this console does not know has no rule: the custody API decides.
+ */
+export function addressProblem(blockChain: string, address: string): string | null {
+  const chain = chainInfo(blockChain);
+  if (!chain) return null;
+  const rule = ADDRESS_RULES[chain.kind];
+  if (rule.pattern.test(address)) return null;
+  return `not a ${chain.label} address: expected ${rule.description}`;
+}
