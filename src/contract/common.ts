@@ -76,7 +76,12 @@ export const PageQuery = z.object({
         .max(MAX_PAGE_SIZE, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
     )
     .optional(),
-  cursor: z.string().min(1, 'cursor must not be empty').optional(),
+  // Both provider SDKs ask for the first page as `?limit=20&cursor=`: an
+  // empty cursor is the first page. Any other cursor must be one the server issued.
+  cursor: z
+    .string()
+    .optional()
+    .transform((cursor) => (cursor === '' ? undefined : cursor)),
 });
 
 /** ISO 8601 UTC timestamp, as every `createdAt`/`updatedAt` and time filter. */

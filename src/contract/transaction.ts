@@ -123,7 +123,8 @@ export const TransferPartyData = z.strictObject({
 });
 export type TransferPartyData = z.infer<typeof TransferPartyData>;
 
-export const GasParams = z.strictObject({ feeTier: FeeTier });
+// The Python SDK sends `"gasParams": {}` when none is chosen: the default tier (HIGH) then.
+export const GasParams = z.strictObject({ feeTier: FeeTier.optional() });
 export const FeePayer = z.strictObject({ id: nonEmpty('feePayer.id') });
 
 const externalId = z

@@ -93,11 +93,22 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /**
- * SDKs built from optional fields often send an unset one as null
- * (`"routingNumber": null`, `"reason": null`); null means "not given" here,
- * as it does in every response of this API.
+ * SDKs built from optional fields send an unset one as null, at every depth:
+ * the Python SDK writes a party as `{"type", "id", "name": null, ...}` and
+ * contract-call data as `{"callData", "toAddress": null}`. null means "not
+ * given" here, as it does in every response of this API. Array elements are
+ * values, not fields, so they stay for the schema to judge (objects inside
+ * them are cleaned). A contract call's `data.params` are the contract's own
+ * arguments, where a null may be meant: they are kept as sent.
  */
-function withoutNulls(body: unknown): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null));
+const OPAQUE_PATHS = new Set(['data.params']);
+
+function withoutNulls(value: unknown, path = ''): unknown {
+  if (value === null || typeof value !== 'object' || OPAQUE_PATHS.has(path)) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutNulls(item, `${path}[]`));
+  const kept: Array<[string, unknown]> = [];
+  for (const [key, child] of Object.entries(value)) {
+    if (child !== null) kept.push([key, withoutNulls(child, path === '' ? key : `${path}.${key}`)]);
+  }
+  return Object.fromEntries(kept);
 }

@@ -229,7 +229,7 @@ export async function resolveCreate(
     subOrgId: from.vault.subOrgId,
     source: from.party,
     destination,
-    feeTier: 'gasParams' in body && body.gasParams ? body.gasParams.feeTier : 'HIGH',
+    feeTier: ('gasParams' in body ? body.gasParams?.feeTier : undefined) ?? 'HIGH',
     feePayerId,
     resourceType: 'resourceType' in body ? (body.resourceType ?? null) : null,
     contractData: body.category === 'CONTRACT_CALL' ? (body.data ?? null) : null,
