@@ -2,13 +2,13 @@ import { createFileRoute } from '@tanstack/react-router';
 import { NoAccess } from '../../components/no-access.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { AuditPage } from '../../features/audit/components/audit-page.tsx';
-import { AuditSearch, toAuditListParams } from '../../features/audit/search.ts';
+import { auditSearch } from '../../features/audit/search.ts';
 import { can, useCan } from '../../features/session/permissions.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/audit')({
-  validateSearch: AuditSearch,
-  loaderDeps: ({ search }) => toAuditListParams(search),
+  validateSearch: auditSearch.schema,
+  loaderDeps: ({ search }) => auditSearch.toListParams(search),
   loader: async ({ context: { queryClient, session }, deps, cause }) => {
     if (!can(session, 'view-audit')) return;
     void queryClient.prefetchQuery(referenceQueries.staffMembers());

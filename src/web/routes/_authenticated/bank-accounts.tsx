@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { bankAccountQueries } from '../../features/bank-accounts/api/bank-account-queries.ts';
 import { BankAccountsPage } from '../../features/bank-accounts/components/bank-accounts-page.tsx';
-import { BankAccountSearch, toBankAccountListParams } from '../../features/bank-accounts/search.ts';
+import { bankAccountSearch } from '../../features/bank-accounts/search.ts';
 import { useCan } from '../../features/session/permissions.ts';
 
 export const Route = createFileRoute('/_authenticated/bank-accounts')({
-  validateSearch: BankAccountSearch,
-  loaderDeps: ({ search }) => toBankAccountListParams(search),
+  validateSearch: bankAccountSearch.schema,
+  loaderDeps: ({ search }) => bankAccountSearch.toListParams(search),
   loader: async ({ context: { queryClient }, deps, cause }) => {
     // A failed list is shown in the page (filters stay usable), not as a route error.
     const list = queryClient.ensureQueryData(bankAccountQueries.list(deps)).catch(() => undefined);

@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { transactionQueries } from '../../features/transactions/api/transaction-queries.ts';
 import { TransactionsPage } from '../../features/transactions/components/transactions-page.tsx';
-import { TransactionSearch, toTransactionListParams } from '../../features/transactions/search.ts';
+import { transactionSearch } from '../../features/transactions/search.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/transactions')({
-  validateSearch: TransactionSearch,
-  loaderDeps: ({ search }) => toTransactionListParams(search),
+  validateSearch: transactionSearch.schema,
+  loaderDeps: ({ search }) => transactionSearch.toListParams(search),
   loader: async ({ context: { queryClient }, deps, cause }) => {
     void queryClient.prefetchQuery(referenceQueries.vaults());
     void queryClient.prefetchQuery(referenceQueries.assets());

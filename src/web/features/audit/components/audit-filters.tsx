@@ -1,10 +1,14 @@
 import { useId, useState, type FormEvent } from 'react';
 import { AUDIT_OUTCOMES } from '../../../../contract/auth.ts';
 import { DayInput } from '../../../components/day-input.tsx';
+import {
+  SelectFilter,
+  enumOptions,
+  type FilterOption,
+} from '../../../components/select-filter.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Select } from '../../../components/ui/select.tsx';
 import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 import type { AuditSearchFilters } from '../search.ts';
@@ -19,10 +23,7 @@ function textDrafts(value: AuditSearchFilters): Record<TextKey, string> {
   return { action: value.action ?? '', entityId: value.entityId ?? '' };
 }
 
-export interface ActorOption {
-  value: string;
-  label: string;
-}
+const OUTCOME_OPTIONS = enumOptions(AUDIT_OUTCOMES, humanize);
 
 /**
  * Outcome and dates apply as they change; the text filters on "Apply
@@ -36,7 +37,7 @@ export function AuditFilters({
 }: {
   value: AuditSearchFilters;
   /** Staff members by name; an actor id from the URL that is not among them stays selectable. */
-  actorOptions: ActorOption[];
+  actorOptions: FilterOption[];
   onChange: (patch: Partial<AuditSearchFilters>) => void;
   onClear: () => void;
 }) {
@@ -80,41 +81,22 @@ export function AuditFilters({
           />
         </Field>
       ))}
-      <Field id={fieldId('actor')} label="Actor">
-        <Select
-          id={fieldId('actor')}
-          value={value.actorId ?? ''}
-          onChange={(e) => onChange({ actorId: e.target.value || undefined })}
-        >
-          <option value="">All actors</option>
-          {actorOptions.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-          {value.actorId && !actorOptions.some((o) => o.value === value.actorId) ? (
-            <option value={value.actorId}>{value.actorId}</option>
-          ) : null}
-        </Select>
-      </Field>
-      <Field id={fieldId('outcome')} label="Outcome">
-        <Select
-          id={fieldId('outcome')}
-          value={value.outcome ?? ''}
-          onChange={(e) =>
-            onChange({
-              outcome: (e.target.value || undefined) as AuditSearchFilters['outcome'],
-            })
-          }
-        >
-          <option value="">All outcomes</option>
-          {AUDIT_OUTCOMES.map((o) => (
-            <option key={o} value={o}>
-              {humanize(o)}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <SelectFilter
+        id={fieldId('actor')}
+        label="Actor"
+        allLabel="All actors"
+        value={value.actorId}
+        options={actorOptions}
+        onChange={(actorId) => onChange({ actorId })}
+      />
+      <SelectFilter
+        id={fieldId('outcome')}
+        label="Outcome"
+        allLabel="All outcomes"
+        value={value.outcome}
+        options={OUTCOME_OPTIONS}
+        onChange={(outcome) => onChange({ outcome })}
+      />
       <Field id={fieldId('from')} label="From (UTC day)">
         <DayInput
           id={fieldId('from')}

@@ -1,24 +1,20 @@
 import { useId, useState, type FormEvent } from 'react';
 import { TRANSACTION_CATEGORIES, TRANSACTION_STATUSES } from '../../../../contract/enums.ts';
 import { DayInput } from '../../../components/day-input.tsx';
+import {
+  SelectFilter,
+  enumOptions,
+  type FilterOption,
+} from '../../../components/select-filter.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Select } from '../../../components/ui/select.tsx';
 import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 import type { TransactionSearchFilters } from '../search.ts';
 
-export interface FilterOption {
-  value: string;
-  label: string;
-}
-
-/** Keeps the URL's current value selectable even when the option list does not (yet) hold it. */
-function withCurrent(options: FilterOption[], current: string | undefined): FilterOption[] {
-  if (!current || options.some((o) => o.value === current)) return options;
-  return [...options, { value: current, label: current }];
-}
+const STATUS_OPTIONS = enumOptions(TRANSACTION_STATUSES, humanize);
+const CATEGORY_OPTIONS = enumOptions(TRANSACTION_CATEGORIES, humanize);
 
 /**
  * Selects and dates apply as soon as they change; External ID applies on
@@ -58,9 +54,6 @@ export function TransactionFilters({
     commitExternalId();
   };
 
-  const selectChange = (key: 'status' | 'category' | 'asset' | 'vaultId') => (raw: string) =>
-    onChange({ [key]: raw === '' ? undefined : raw });
-
   const anyActive = Object.values(value).some((v) => v !== undefined);
 
   return (
@@ -70,62 +63,38 @@ export function TransactionFilters({
       onSubmit={onSubmit}
       className="grid grid-cols-[repeat(auto-fill,minmax(11rem,1fr))] gap-3 rounded-lg border border-slate-300 bg-white p-4"
     >
-      <Field id={fieldId('status')} label="Status">
-        <Select
-          id={fieldId('status')}
-          value={value.status ?? ''}
-          onChange={(e) => selectChange('status')(e.target.value)}
-        >
-          <option value="">All statuses</option>
-          {TRANSACTION_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {humanize(s)}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id={fieldId('category')} label="Category">
-        <Select
-          id={fieldId('category')}
-          value={value.category ?? ''}
-          onChange={(e) => selectChange('category')(e.target.value)}
-        >
-          <option value="">All categories</option>
-          {TRANSACTION_CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {humanize(c)}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id={fieldId('asset')} label="Asset">
-        <Select
-          id={fieldId('asset')}
-          value={value.asset ?? ''}
-          onChange={(e) => selectChange('asset')(e.target.value)}
-        >
-          <option value="">All assets</option>
-          {withCurrent(assetOptions, value.asset).map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field id={fieldId('vault')} label="Vault">
-        <Select
-          id={fieldId('vault')}
-          value={value.vaultId ?? ''}
-          onChange={(e) => selectChange('vaultId')(e.target.value)}
-        >
-          <option value="">All vaults</option>
-          {withCurrent(vaultOptions, value.vaultId).map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+      <SelectFilter
+        id={fieldId('status')}
+        label="Status"
+        allLabel="All statuses"
+        value={value.status}
+        options={STATUS_OPTIONS}
+        onChange={(status) => onChange({ status })}
+      />
+      <SelectFilter
+        id={fieldId('category')}
+        label="Category"
+        allLabel="All categories"
+        value={value.category}
+        options={CATEGORY_OPTIONS}
+        onChange={(category) => onChange({ category })}
+      />
+      <SelectFilter
+        id={fieldId('asset')}
+        label="Asset"
+        allLabel="All assets"
+        value={value.asset}
+        options={assetOptions}
+        onChange={(asset) => onChange({ asset })}
+      />
+      <SelectFilter
+        id={fieldId('vault')}
+        label="Vault"
+        allLabel="All vaults"
+        value={value.vaultId}
+        options={vaultOptions}
+        onChange={(vaultId) => onChange({ vaultId })}
+      />
       <Field id={fieldId('from')} label="From" hint="UTC day, inclusive">
         <DayInput
           id={fieldId('from')}

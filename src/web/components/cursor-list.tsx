@@ -1,0 +1,141 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import type { ListEnvelope } from '../../contract/common.ts';
+import {
+  compact,
+  hasPreviousPage,
+  nextPage,
+  pageNumber,
+  previousPage,
+  type CursorPage,
+} from '../lib/paging.ts';
+import { CursorPagination } from './pagination.tsx';
+import { EmptyState, ErrorState } from './query-state.tsx';
+import { Button } from './ui/button.tsx';
+
+/** How a list page names itself and its rows in headings, status text and empty states. */
+export interface ListNouns {
+  /** The list in a sentence: "transactions", "the audit log". */
+  list: string;
+  /** The page's title: "Transactions", "Audit log". */
+  title: string;
+  /** One row and several: "transaction"/"transactions", "audit entry"/"audit entries". */
+  one: string;
+  many: string;
+}
+
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A cursor-paged list page whose URL search is its whole state: every change
+ * goes through `onSearchChange`, which pushes a history entry, so Back
+ * returns to the previous filters or page, and the cursor stack (`cursor`,
+ * `prev`) lives in the URL. It owns the loading, error, empty and paging
+ * scaffolding; the page supplies its filters, its skeleton and its table.
+ */
+export function CursorListPage<Row, S extends CursorPage>({
+  id,
+  nouns,
+  query,
+  search,
+  onSearchChange,
+  filtersActive = false,
+  filters,
+  skeleton,
+  children,
+}: {
+  /** Prefix of the heading and results ids: `${id}-title`, `${id}-results`. */
+  id: string;
+  nouns: ListNouns;
+  query: UseQueryResult<ListEnvelope<Row>, Error>;
+  search: S;
+  onSearchChange: (next: S) => void;
+  /** Some filter narrows the list: an empty answer offers to clear them. */
+  filtersActive?: boolean;
+  filters?: ReactNode;
+  skeleton: ReactNode;
+  children: (rows: Row[], busy: boolean) => ReactNode;
+}) {
+  const clearFilters = () => onSearchChange({} as S);
+  const loadingNext = query.isPlaceholderData && query.isFetching;
+  const data = query.data;
+  const nextCursor = data?.nextCursor ?? undefined;
+  const hasNext = Boolean(nextCursor) && data?.hasNext !== false;
+  const page = pageNumber(search);
+
+  let content;
+  if (query.isPending) {
+    content = skeleton;
+  } else if (query.isError) {
+    content = (
+      <ErrorState
+        title={`${capitalize(nouns.list)} could not be loaded`}
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      >
+        {search.cursor ? (
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() =>
+              onSearchChange(compact({ ...search, cursor: undefined, prev: undefined }))
+            }
+          >
+            Go to first page
+          </Button>
+        ) : null}
+      </ErrorState>
+    );
+  } else if (query.data.results.length === 0) {
+    content = filtersActive ? (
+      <EmptyState title={`No ${nouns.many} match these filters`}>
+        <Button size="sm" variant="primary" onClick={clearFilters}>
+          Clear filters
+        </Button>
+      </EmptyState>
+    ) : (
+      <EmptyState title={search.cursor ? `No more ${nouns.many}` : `No ${nouns.many} yet`} />
+    );
+  } else {
+    content = children(query.data.results, loadingNext);
+  }
+
+  const count = data?.results.length ?? 0;
+  const statusText = query.isPending
+    ? `Loading ${nouns.list}…`
+    : loadingNext
+      ? `Loading the next page of ${nouns.list}…`
+      : query.isError
+        ? ''
+        : `Showing ${count} ${count === 1 ? nouns.one : nouns.many}, page ${page}.`;
+
+  return (
+    <section aria-labelledby={`${id}-title`} className="flex flex-col gap-4">
+      <title>{`${nouns.title} · Custody Console`}</title>
+      <h1 id={`${id}-title`} className="text-2xl font-semibold text-slate-900">
+        {nouns.title}
+      </h1>
+      {filters}
+      <p role="status" className={query.isPending ? 'text-sm text-slate-700' : 'sr-only'}>
+        {statusText}
+      </p>
+      <div aria-busy={query.isPending || loadingNext} data-testid={`${id}-results`}>
+        {content}
+      </div>
+      {data && !query.isError ? (
+        <CursorPagination
+          label={`${nouns.title} pages`}
+          page={page}
+          hasPrevious={hasPreviousPage(search)}
+          hasNext={hasNext}
+          busy={loadingNext}
+          onPrevious={() => onSearchChange(compact({ ...search, ...previousPage(search) }))}
+          onNext={() =>
+            nextCursor && onSearchChange(compact({ ...search, ...nextPage(search, nextCursor) }))
+          }
+        />
+      ) : null}
+    </section>
+  );
+}
