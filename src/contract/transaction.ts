@@ -61,6 +61,21 @@ export const TransactionFees = z.looseObject({
 });
 export type TransactionFees = z.infer<typeof TransactionFees>;
 
+/** One status a transaction has held and when it got there (the sandbox's `statusHistory`). */
+export const StatusHistoryEntry = z.looseObject({
+  status: lenientEnum(TRANSACTION_STATUSES),
+  at: z.string(),
+});
+export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
+
+/** A replacement (endpoint 6) of the transaction it is listed on. */
+export const ReplacementLink = z.looseObject({
+  id: z.string(),
+  status: lenientEnum(TRANSACTION_STATUSES).optional(),
+  createdAt: z.string().optional(),
+});
+export type ReplacementLink = z.infer<typeof ReplacementLink>;
+
 export const Transaction = z.looseObject({
   id: z.string().optional(),
   orgId: z.string().optional(),
@@ -88,6 +103,12 @@ export const Transaction = z.looseObject({
   error: z.string().optional(),
   createdById: z.string().optional(),
   fees: TransactionFees.optional(),
+  // Beyond the description, on a single transaction from the sandbox: its
+  // timeline, its fee tier, and the replacement links both ways.
+  statusHistory: z.array(StatusHistoryEntry).optional(),
+  gasParams: z.looseObject({ feeTier: z.string().optional() }).optional(),
+  replacesTransactionId: z.string().optional(),
+  replacements: z.array(ReplacementLink).optional(),
 });
 export type Transaction = z.infer<typeof Transaction>;
 

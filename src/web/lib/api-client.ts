@@ -64,6 +64,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** A conditional GET's answer: unchanged (304), or the new body with its ETag. */
+export type Revalidated<T> =
+  { notModified: true } | { notModified: false; data: T; etag: string | null };
+
 export type TransactionListParams = ListParams<TransactionFilters>;
 export type BankAccountListParams = ListParams<BankAccountFilters>;
 export type VaultListParams = ListParams<{ vaultName?: string }>;
@@ -120,7 +124,47 @@ export function createApiClient(options: ApiClientOptions = {}) {
     schema: S,
     init: { body?: unknown; signal?: AbortSignal | undefined } = {},
   ): Promise<z.output<S>> {
-    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers?.() };
+    const { response, text } = await send(method, path, init);
+    if (!response.ok) throw toApiError(response, text);
+    return parseAnswer(method, path, schema, response, text);
+  }
+
+  /**
+   * A conditional GET. The API answers `no-store`, so the browser keeps no
+   * copy of its own: with If-None-Match set here, fetch passes the server's
+   * 304 through as it is (a request carrying a conditional header bypasses
+   * the HTTP cache), and an unchanged resource costs a bodiless answer.
+   */
+  async function revalidate<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    etag: string | null | undefined,
+    opts?: RequestOptions,
+  ): Promise<Revalidated<z.output<S>>> {
+    const { response, text } = await send('GET', path, {
+      signal: opts?.signal,
+      ...(etag ? { headers: { 'If-None-Match': etag } } : {}),
+    });
+    if (response.status === 304) return { notModified: true };
+    if (!response.ok) throw toApiError(response, text);
+    const data = parseAnswer('GET', path, schema, response, text);
+    return { notModified: false, data, etag: response.headers.get('ETag') };
+  }
+
+  async function send(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    path: string,
+    init: {
+      body?: unknown;
+      signal?: AbortSignal | undefined;
+      headers?: Record<string, string>;
+    },
+  ): Promise<{ response: Response; text: string }> {
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      ...options.headers?.(),
+      ...init.headers,
+    };
     let body: string | undefined;
     if (init.body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -143,9 +187,16 @@ export function createApiClient(options: ApiClientOptions = {}) {
       if (isAbortError(error) || init.signal?.aborted) throw error;
       throw new NetworkError(`Could not reach ${path}`, { cause: error });
     }
+    return { response, text };
+  }
 
-    if (!response.ok) throw toApiError(response, text);
-
+  function parseAnswer<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    response: Response,
+    text: string,
+  ): z.output<S> {
     let json: unknown;
     try {
       json = text === '' ? undefined : JSON.parse(text);
@@ -212,6 +263,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       get(`${paths.transactions()}${listQuery(params)}`, TransactionListResponse, opts),
     getTransaction: (transactionId: string, opts?: RequestOptions) =>
       get(paths.transaction(transactionId), Transaction, opts),
+    /** The transaction if it changed since the copy tagged `etag` (304 → `notModified`). */
+    revalidateTransaction: (transactionId: string, etag: string | null, opts?: RequestOptions) =>
+      revalidate(paths.transaction(transactionId), Transaction, etag, opts),
     replaceTransaction: (body: ReplaceTransactionRequest, opts?: RequestOptions) =>
       post(paths.replaceTransaction(), Transaction, body, opts),
     /** One path for every kind: the body's `category` selects transfer, contract call, stake or delegation. */

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { etag } from 'hono/etag';
 import { chainInfo } from '../../../contract/chains.ts';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import { routes } from '../../../contract/paths.ts';
@@ -16,7 +17,14 @@ import { custodyContext } from './context.ts';
 import { parseBody, readJsonBody } from './json-body.ts';
 import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
 
-/** Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee). */
+/**
+ * Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee).
+ *
+ * The get carries a strong ETag over its body: the same row gives the same
+ * bytes on every server sharing the database, so a poll that finds nothing
+ * new is a bodiless 304 whichever server answers it. The body is built (and
+ * scope checked) first, so a 304 only ever answers someone who may read it.
+ */
 export function transactionRoutes(backend: CustodyBackend) {
   return new Hono<AppEnv>()
     .get(routes.transactions, async (c) => {
@@ -37,7 +45,7 @@ export function transactionRoutes(backend: CustodyBackend) {
       const body = parseBody(EstimateFeeRequest, await readJsonBody(c));
       return c.json(await backend.estimateFee(custodyContext(c), body));
     })
-    .get(routes.transaction, async (c) => {
+    .get(routes.transaction, etag(), async (c) => {
       return c.json(
         await backend.getTransaction(custodyContext(c), pathId(c, 'transactionId', 'transaction')),
       );

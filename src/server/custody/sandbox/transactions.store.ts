@@ -61,16 +61,35 @@ export interface StatusHistoryEntry {
   at: string;
 }
 
+/** A replacement of a transaction (endpoint 6), as the original's page links to it. */
+export interface ReplacementLink {
+  id: string;
+  status: string;
+  createdAt: string;
+}
+
+/** What the sandbox adds to a single transaction, beyond the description's fields. */
+export interface TransactionDetailExtras {
+  statusHistory: StatusHistoryEntry[];
+  /** The tier the fee was chosen with, echoed in the create request's shape. */
+  gasParams?: { feeTier?: string };
+  /** On a replacement: the transaction it replaces. */
+  replacesTransactionId?: string;
+  /** On an original: every replacement made of it, oldest first. */
+  replacements: ReplacementLink[];
+}
+
 /**
  * One transaction. The sandbox adds `statusHistory` (every status it has
- * held, oldest first) for the console's timeline; clients of the API ignore
- * fields they do not know.
+ * held, oldest first) for the console's timeline, the fee tier, and the
+ * replacement links both ways, so each page can link to the other; clients
+ * of the API ignore fields they do not know.
  */
 export async function getTransaction(
   db: Database,
   orgId: string | null,
   transactionId: string,
-): Promise<Transaction & { statusHistory: StatusHistoryEntry[] }> {
+): Promise<Transaction & TransactionDetailExtras> {
   const [row] = orgId
     ? await db
         .select()
@@ -81,14 +100,32 @@ export async function getTransaction(
   if (!row)
     throw new ApiError(404, ERROR_CODES.notFound, `No transaction with id "${transactionId}"`);
 
-  const events = await db
-    .select({ status: transactionStatusEvents.status, at: transactionStatusEvents.at })
-    .from(transactionStatusEvents)
-    .where(eq(transactionStatusEvents.transactionId, row.id))
-    .orderBy(asc(transactionStatusEvents.at), asc(transactionStatusEvents.id));
+  const [events, replacements] = await Promise.all([
+    db
+      .select({ status: transactionStatusEvents.status, at: transactionStatusEvents.at })
+      .from(transactionStatusEvents)
+      .where(eq(transactionStatusEvents.transactionId, row.id))
+      .orderBy(asc(transactionStatusEvents.at), asc(transactionStatusEvents.id)),
+    db
+      .select({
+        id: transactions.id,
+        status: transactions.status,
+        createdAt: transactions.createdAt,
+      })
+      .from(transactions)
+      .where(and(eq(transactions.orgId, row.orgId), eq(transactions.replacesTransactionId, row.id)))
+      .orderBy(asc(transactions.createdAt), asc(transactions.id)),
+  ]);
 
   return {
     ...toWireTransaction(row),
     statusHistory: events.map((e) => ({ status: e.status, at: e.at.toISOString() })),
+    ...(row.feeTier ? { gasParams: { feeTier: row.feeTier } } : {}),
+    ...(row.replacesTransactionId ? { replacesTransactionId: row.replacesTransactionId } : {}),
+    replacements: replacements.map((r) => ({
+      id: r.id,
+      status: r.status,
+      createdAt: r.createdAt.toISOString(),
+    })),
   };
 }

@@ -17,9 +17,6 @@ export const transactionQueries = {
       placeholderData: keepPreviousData,
     }),
   details: () => [...transactionQueries.all(), 'detail'] as const,
-  detail: (transactionId: string) =>
-    queryOptions({
-      queryKey: [...transactionQueries.details(), transactionId] as const,
-      queryFn: ({ signal }) => apiClient.getTransaction(transactionId, { signal }),
-    }),
+  /** The key only: the detail query, which polls, lives in get-transaction.ts. */
+  detail: (transactionId: string) => [...transactionQueries.details(), transactionId] as const,
 };
