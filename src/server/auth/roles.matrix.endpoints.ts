@@ -238,6 +238,14 @@ export const ENDPOINTS: Endpoint[] = [
     scope: 'none',
   },
   {
+    // Scoped (a desk's decisions are hidden from another); the matrix's targets are undecided, so both answer an empty list.
+    name: 'approval decisions',
+    method: 'GET',
+    url: (t) => `/api/console/approval_decisions/?entityIds=${t.transactionId},${t.bankAccountId}`,
+    allowed: 'read',
+    scope: 'none',
+  },
+  {
     name: 'reveal account number',
     method: 'GET',
     url: (t) => `/api/console/bank_accounts/${t.bankAccountId}/reveal/`,

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { approvalDecisionRoutes } from './approval-decisions.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { historyRoutes } from './history.routes.ts';
 import { revealRoutes } from './reveal.routes.ts';
@@ -13,5 +14,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', staffRoutes(options))
     .route('/', auditRoutes(options))
     .route('/', revealRoutes(options, backend))
-    .route('/', historyRoutes(options, backend));
+    .route('/', historyRoutes(options, backend))
+    .route('/', approvalDecisionRoutes(options, backend));
 }

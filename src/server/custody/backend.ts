@@ -4,6 +4,7 @@ import type {
   BankAccountFilters,
 } from '../../contract/bank-account.ts';
 import type { ChangeRequestRecord } from '../../contract/change-request.ts';
+import type { ApprovalDecision } from '../../contract/approval-decision.ts';
 import type {
   ApprovalActionRequest,
   ApprovalActionResponse,
@@ -123,6 +124,16 @@ export interface CustodyBackend {
    * the entity's scope first.
    */
   changeRequestHistory?(ctx: CustodyContext, entityId: string): Promise<ChangeRequestRecord[]>;
+  /**
+   * How these entities' change requests were decided (the latest decided one
+   * each; undecided entities are absent). The custody API has no such read,
+   * so only the sandbox offers it; the console falls back to its audit log.
+   * Each carries the entity's sub-org so the caller can hold it to a scope.
+   */
+  approvalDecisions?(
+    ctx: CustodyContext,
+    entityIds: readonly string[],
+  ): Promise<RecordedApprovalDecision[]>;
 
   /**
    * The API users API clients authenticate as. Only the sandbox has them: it
@@ -141,6 +152,8 @@ export interface CustodyBackend {
   listSupportedChains(ctx: CustodyContext): Promise<SupportedChain[]>;
   listSubOrgs(ctx: CustodyContext, query: PageRequest): Promise<Page<SubOrg>>;
 }
+
+export type RecordedApprovalDecision = ApprovalDecision & { subOrgId: string | null };
 
 /** An API user as the request-token check needs it. */
 export interface ApiClientRecord {

@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
+import { approvalDecisions } from './approval-decisions.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals.ts';
 import { createBankAccount } from './bank-accounts.engine.ts';
 import { changeRequestHistory } from './change-request-history.ts';
@@ -71,6 +72,8 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       approvalEntityId(db, await orgIdFor(ctx), approvalId),
     changeRequestHistory: async (ctx, entityId) =>
       changeRequestHistory(db, await orgIdFor(ctx), entityId),
+    approvalDecisions: async (ctx, entityIds) =>
+      approvalDecisions(db, await orgIdFor(ctx), entityIds),
     apiClients: createApiClientDirectory(db),
     listVaults: async (ctx, query) => listVaults(db, await orgIdFor(ctx), query),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),

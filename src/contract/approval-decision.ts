@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ChangeRequestActor } from './change-request.ts';
+
+/**
+ * The console's record of how a change request was decided: who, when, and
+ * the outcome. The custody API answers a decision but never shows it again on
+ * the transaction or bank account, so the console serves it on its own path
+ * (GET /api/console/approval_decisions/?entityIds=a,b,…) for exports and pages.
+ */
+
+export const APPROVAL_DECISIONS_MAX_IDS = 100;
+
+export const ApprovalDecisionQuery = z.object({
+  entityIds: z
+    .string({
+      error: 'entityIds is required: the ids of transactions or bank accounts, comma-separated',
+    })
+    .trim()
+    .min(1, 'entityIds must name at least one id')
+    .transform((s) => [
+      ...new Set(
+        s
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(z.string().max(200, 'each id in entityIds must be at most 200 characters'))
+        .min(1, 'entityIds must name at least one id')
+        .max(
+          APPROVAL_DECISIONS_MAX_IDS,
+          `entityIds must name at most ${APPROVAL_DECISIONS_MAX_IDS} ids`,
+        ),
+    ),
+});
+
+export const ApprovalDecisionOutcome = z.enum(['APPROVED', 'REJECTED']);
+export type ApprovalDecisionOutcome = z.infer<typeof ApprovalDecisionOutcome>;
+
+export const ApprovalDecision = z.looseObject({
+  entityId: z.string(),
+  entityType: z.string(),
+  decision: ApprovalDecisionOutcome,
+  decidedAt: z.string(),
+  /** STAFF or API_USER, named when the console knows the name. */
+  decidedBy: ChangeRequestActor,
+  reason: z.string().nullable().optional(),
+});
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+export const ApprovalDecisionList = z.looseObject({ results: z.array(ApprovalDecision) });
+export type ApprovalDecisionList = z.infer<typeof ApprovalDecisionList>;
+
+export const approvalDecisionsPath = '/api/console/approval_decisions/';
