@@ -12,7 +12,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/contract/**/*.test.ts', 'src/web/lib/**/*.test.ts'],
+          // Pure SPA code anywhere (lib, a feature's api/ or export/), not only lib.
+          include: ['src/contract/**/*.test.ts', 'src/web/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts'],
         },
       },

@@ -41,6 +41,7 @@ export function CursorListPage<Row, S extends CursorPage>({
   onSearchChange,
   filtersActive = false,
   filters,
+  actions,
   skeleton,
   children,
 }: {
@@ -53,6 +54,8 @@ export function CursorListPage<Row, S extends CursorPage>({
   /** Some filter narrows the list: an empty answer offers to clear them. */
   filtersActive?: boolean;
   filters?: ReactNode;
+  /** Beside the heading: commands about the whole list (an export, say). */
+  actions?: ReactNode;
   skeleton: ReactNode;
   children: (rows: Row[], busy: boolean) => ReactNode;
 }) {
@@ -113,9 +116,12 @@ export function CursorListPage<Row, S extends CursorPage>({
   return (
     <section aria-labelledby={`${id}-title`} className="flex flex-col gap-4">
       <title>{`${nouns.title} · Custody Console`}</title>
-      <h1 id={`${id}-title`} className="text-2xl font-semibold text-slate-900">
-        {nouns.title}
-      </h1>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 id={`${id}-title`} className="text-2xl font-semibold text-slate-900">
+          {nouns.title}
+        </h1>
+        {actions}
+      </div>
       {filters}
       <p role="status" className={query.isPending ? 'text-sm text-slate-700' : 'sr-only'}>
         {statusText}

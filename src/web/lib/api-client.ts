@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalDecisionList, approvalDecisionsPath } from '../../contract/approval-decision.ts';
 import {
   AuditListResponse,
   SessionResponse,
@@ -313,6 +314,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
       get(`${authPaths.audit}${listQuery(params)}`, AuditListResponse, opts),
     revealBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
       get(authPaths.revealBankAccount(bankAccountId), RevealedBankAccount, opts),
+    /** Who approved or rejected these transactions or bank accounts, and when (at most 100 ids). */
+    listApprovalDecisions: (entityIds: readonly string[], opts?: RequestOptions) =>
+      get(
+        `${approvalDecisionsPath}${toQueryString({ entityIds: entityIds.join(',') })}`,
+        ApprovalDecisionList,
+        opts,
+      ),
   };
 }
 

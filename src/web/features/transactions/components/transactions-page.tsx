@@ -5,6 +5,7 @@ import type { FilterOption } from '../../../components/select-filter.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import { transactionSearch, type TransactionSearch } from '../search.ts';
+import { ExportTransactions } from './export-transactions.tsx';
 import { TransactionFilters } from './transaction-filters.tsx';
 import { TransactionsTable, TransactionsTableSkeleton } from './transactions-table.tsx';
 
@@ -37,6 +38,12 @@ const NOUNS = {
   many: 'transactions',
 };
 
+/** What an export covers: the list's filters and scope, from the newest transaction on. */
+function exportFilters(search: TransactionSearch) {
+  const { cursor: _cursor, ...filters } = transactionSearch.toListParams(search);
+  return filters;
+}
+
 /** `/transactions`: the URL search is the page's whole state (see CursorListPage). */
 export function TransactionsPage({
   search,
@@ -57,6 +64,7 @@ export function TransactionsPage({
       onSearchChange={onSearchChange}
       filtersActive={transactionSearch.hasFilters(search)}
       skeleton={<TransactionsTableSkeleton />}
+      actions={<ExportTransactions filters={exportFilters(search)} />}
       filters={
         <TransactionFilters
           value={transactionSearch.pickFilters(search)}
