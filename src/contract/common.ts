@@ -44,6 +44,9 @@ export const ERROR_CODES = {
   apiClientsNotAccepted: 'API_CLIENTS_NOT_ACCEPTED',
   internal: 'INTERNAL_ERROR',
   upstreamUnavailable: 'UPSTREAM_UNAVAILABLE',
+  upstreamTimeout: 'UPSTREAM_TIMEOUT',
+  /** The custody API refused the console's own API-user credentials (a configuration problem). */
+  upstreamAuthFailed: 'UPSTREAM_AUTH_FAILED',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

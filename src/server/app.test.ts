@@ -6,6 +6,7 @@ import { paths } from '../contract/paths.ts';
 import { createApp } from './app.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
+import { generateApiUserKeyPair } from './auth/ecdsa-keys.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
 import { actAsAdmin } from './test/staff-session.ts';
 import { createTestApp, type TestApp } from './test/test-app.ts';
@@ -107,11 +108,21 @@ describe('errors', () => {
     expect(ApiErrorBody.parse(await res.json()).code).toBe('VALIDATION_ERROR');
   });
 
-  it('answers upstream mode with 503 UPSTREAM_UNAVAILABLE rather than pretending', async () => {
-    const { app } = await appWith(createUpstreamBackend('https://custody.example.com'));
-    const res = await app.request(paths.bankAccounts());
-    expect(res.status).toBe(503);
-    expect(ApiErrorBody.parse(await res.json()).code).toBe('UPSTREAM_UNAVAILABLE');
+  it('answers 502 UPSTREAM_UNAVAILABLE with the request id when the custody API cannot be reached', async () => {
+    const { app } = await appWith(
+      createUpstreamBackend({
+        // Port 1 on loopback: nothing listens there, the connection is refused.
+        baseUrl: 'http://127.0.0.1:1',
+        apiKey: 'console-api-key',
+        privateKey: generateApiUserKeyPair().privateKeyHex,
+        timeoutMs: 5000,
+        backoffMs: 1,
+        db: t.db,
+      }),
+    );
+    const res = await app.request(paths.bankAccounts(), { headers: { 'X-Request-Id': 'req-502' } });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', requestId: 'req-502' });
   });
 });
 

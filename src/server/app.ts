@@ -100,6 +100,25 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     }
   });
 
+  // Readiness, unlike /healthz: the database and the custody backend both answer.
+  app.get('/readyz', async (c) => {
+    try {
+      await database.ping();
+    } catch (error) {
+      c.get('log').warn({ err: error }, 'readiness: database did not answer');
+      return c.json({ status: 'unavailable', reason: 'the database did not answer' }, 503);
+    }
+    try {
+      await backend.checkReady?.();
+    } catch (error) {
+      const reason =
+        error instanceof ApiError ? error.message : 'the custody backend did not answer';
+      c.get('log').warn({ code: error instanceof ApiError ? error.code : undefined }, 'readiness: custody backend not ready');
+      return c.json({ status: 'unavailable', reason, backend: backend.kind }, 503);
+    }
+    return c.json({ status: 'ready', backend: backend.kind });
+  });
+
   app.route('/', sessionRoutes(authOptions));
   // Outermost on the API, so refusals by the checks below are recorded too.
   app.use(`${API_PREFIX}/*`, auditCustodyMutations(authOptions));
@@ -110,6 +129,10 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
   app.use(`${API_PREFIX}/bank_accounts/*`, maskBankAccountsForStaff());
   app.route(API_PREFIX, custodyRoutes(custody));
   app.use('/api/console/*', consoleApiAuth(authOptions));
+  // Which custody service staff act on: the SPA's header badge.
+  app.get('/api/console/backend', (c) =>
+    c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
+  );
   app.route('/api/console', consoleRoutes(authOptions, custody));
   app.route('/', spaRoutes(config.staticDir));
 
@@ -128,7 +151,10 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
   });
 
   app.onError((error, c) => {
-    if (error instanceof ApiError) return c.json(error.toBody(), error.status);
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.json(error.toBody(), error.status);
+    }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(
         { message: error.message || 'Bad request', code: ERROR_CODES.validation },

@@ -1,5 +1,8 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generateApiUserKeyPair } from './auth/ecdsa-keys.ts';
 import { ConfigError, loadConfig } from './env.ts';
 
 const cwd = '/srv/console';
@@ -95,12 +98,13 @@ describe('loadConfig', () => {
       'CUSTODY_API_KEY',
       'CUSTODY_PRIVATE_KEY',
     ]);
+    const { privateKeyHex } = generateApiUserKeyPair();
     const config = loadConfig(
       {
         CUSTODY_BACKEND: 'upstream',
         CUSTODY_BASE_URL: 'https://custody.example.com',
         CUSTODY_API_KEY: 'k',
-        CUSTODY_PRIVATE_KEY: 'pk',
+        CUSTODY_PRIVATE_KEY: privateKeyHex,
       },
       cwd,
     );
@@ -108,9 +112,36 @@ describe('loadConfig', () => {
       backend: 'upstream',
       baseUrl: 'https://custody.example.com',
       apiKey: 'k',
-      privateKey: 'pk',
+      privateKey: privateKeyHex,
+      timeoutMs: 15_000,
     });
     // Sandbox mode ignores them.
     expect(loadConfig({ CUSTODY_API_KEY: 'k' }, cwd).custody).toEqual({ backend: 'sandbox' });
+  });
+
+  it('reads the private key from CUSTODY_PRIVATE_KEY_FILE and refuses a bad key without echoing it', async () => {
+    const { privateKeyHex } = generateApiUserKeyPair();
+    const dir = await mkdtemp(path.join(tmpdir(), 'custody-env-'));
+    await writeFile(path.join(dir, 'api-user.key'), `${privateKeyHex}\n`);
+    const base = {
+      CUSTODY_BACKEND: 'upstream',
+      CUSTODY_BASE_URL: 'https://custody.example.com',
+      CUSTODY_API_KEY: 'k',
+    };
+    const config = loadConfig(
+      { ...base, CUSTODY_PRIVATE_KEY_FILE: 'api-user.key', CUSTODY_TIMEOUT_MS: '250' },
+      dir,
+    );
+    expect(config.custody).toMatchObject({ privateKey: privateKeyHex, timeoutMs: 250 });
+
+    expect(problems({ ...base, CUSTODY_PRIVATE_KEY_FILE: 'missing.key' })).toEqual([
+      'CUSTODY_PRIVATE_KEY_FILE: cannot read missing.key (ENOENT)',
+    ]);
+    const [bad] = problems({ ...base, CUSTODY_PRIVATE_KEY: 'abcdef0123' });
+    expect(bad).toMatch(/^CUSTODY_PRIVATE_KEY: private key is neither PEM nor PKCS#8/);
+    expect(bad).not.toContain('abcdef0123');
+    expect(problems({ ...base, CUSTODY_PRIVATE_KEY: privateKeyHex, CUSTODY_TIMEOUT_MS: '0' })[0]).toMatch(
+      /^CUSTODY_TIMEOUT_MS:/,
+    );
   });
 });

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parsePrivateKey } from './auth/ecdsa-keys.ts';
 
 /**
  * The only reader of `process.env`. Everything the server needs from its
@@ -28,6 +30,13 @@ const EnvSchema = z.object({
     .optional(),
   CUSTODY_API_KEY: z.string().min(1).optional(),
   CUSTODY_PRIVATE_KEY: z.string().min(1).optional(),
+  CUSTODY_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  CUSTODY_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds from 1 to 600000')
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(z.number().int().min(1).max(600_000, 'must be a whole number of milliseconds from 1 to 600000'))
+    .default(15_000),
   SANDBOX_TIME_SCALE: z
     .string()
     .regex(/^\d+(\.\d+)?$/, 'must be a number greater than 0, like 1 or 60')
@@ -46,7 +55,15 @@ const EnvSchema = z.object({
 
 export type CustodyConfig =
   | { backend: 'sandbox' }
-  | { backend: 'upstream'; baseUrl: string; apiKey: string; privateKey: string };
+  | {
+      backend: 'upstream';
+      baseUrl: string;
+      apiKey: string;
+      /** PKCS#8 DER hex or PEM, from CUSTODY_PRIVATE_KEY or the file CUSTODY_PRIVATE_KEY_FILE names. */
+      privateKey: string;
+      /** CUSTODY_TIMEOUT_MS: how long one upstream request may take. */
+      timeoutMs: number;
+    };
 
 export interface AppConfig {
   port: number;
@@ -99,17 +116,18 @@ export function loadConfig(
 
   let custody: CustodyConfig = { backend: 'sandbox' };
   if (e.CUSTODY_BACKEND === 'upstream') {
-    const missing = (
-      ['CUSTODY_BASE_URL', 'CUSTODY_API_KEY', 'CUSTODY_PRIVATE_KEY'] as const
-    ).filter((k) => !e[k]);
-    if (missing.length > 0) {
-      throw new ConfigError(missing.map((k) => `${k}: is required when CUSTODY_BACKEND=upstream`));
-    }
+    const problems = (['CUSTODY_BASE_URL', 'CUSTODY_API_KEY'] as const)
+      .filter((k) => !e[k])
+      .map((k) => `${k}: is required when CUSTODY_BACKEND=upstream`);
+    const privateKey = readPrivateKey(e.CUSTODY_PRIVATE_KEY, e.CUSTODY_PRIVATE_KEY_FILE, cwd);
+    if (typeof privateKey !== 'string') problems.push(privateKey.problem);
+    if (problems.length > 0) throw new ConfigError(problems);
     custody = {
       backend: 'upstream',
       baseUrl: e.CUSTODY_BASE_URL ?? '',
       apiKey: e.CUSTODY_API_KEY ?? '',
-      privateKey: e.CUSTODY_PRIVATE_KEY ?? '',
+      privateKey: privateKey as string,
+      timeoutMs: e.CUSTODY_TIMEOUT_MS,
     };
   }
 
@@ -124,4 +142,43 @@ export function loadConfig(
     staticDir: path.resolve(cwd, e.STATIC_DIR),
     trustProxy: e.TRUST_PROXY,
   };
+}
+
+/**
+ * The API user's private key from the variable or the file it names, checked
+ * to be a P-256 key now so that a bad one stops the server at boot. Problems
+ * name the variable, never the key.
+ */
+function readPrivateKey(
+  inline: string | undefined,
+  file: string | undefined,
+  cwd: string,
+): string | { problem: string } {
+  if (inline && file) {
+    return {
+      problem: 'CUSTODY_PRIVATE_KEY_FILE: set either CUSTODY_PRIVATE_KEY or CUSTODY_PRIVATE_KEY_FILE, not both',
+    };
+  }
+  const name = file ? 'CUSTODY_PRIVATE_KEY_FILE' : 'CUSTODY_PRIVATE_KEY';
+  let key = inline;
+  if (file) {
+    try {
+      key = readFileSync(path.resolve(cwd, file), 'utf8').trim();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+      return { problem: `${name}: cannot read ${file} (${code})` };
+    }
+  }
+  if (!key) {
+    return {
+      problem:
+        'CUSTODY_PRIVATE_KEY: is required when CUSTODY_BACKEND=upstream (or CUSTODY_PRIVATE_KEY_FILE)',
+    };
+  }
+  try {
+    parsePrivateKey(key);
+  } catch (error) {
+    return { problem: `${name}: ${(error as Error).message}` };
+  }
+  return key;
 }

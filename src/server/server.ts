@@ -50,7 +50,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         logger,
       });
     } else {
-      backend = createUpstreamBackend(config.custody.baseUrl);
+      backend = createUpstreamBackend({ ...config.custody, db: database.db, logger });
     }
 
     const app = createApp({

@@ -9,6 +9,7 @@ import { paths, toQueryString } from '../../contract/paths.ts';
 import { createApp } from '../app.ts';
 import { createApiClientDirectory, createApiUser } from '../custody/sandbox/api-users.store.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import { generateApiUserKeyPair } from './ecdsa-keys.ts';
 import { usedTokenIds } from '../db/schema/sandbox.ts';
 import { signedInit, type SignOptions, type TestApiUser } from '../test/api-client.ts';
 import { createBankAccount, createVault } from '../test/fixtures.ts';
@@ -177,7 +178,13 @@ describe('API-client requests refused with 401 and a code', () => {
   it('an Api-Key in upstream mode, which accepts no API clients', async () => {
     const app = createApp({
       config: { staticDir: '/nonexistent' },
-      backend: createUpstreamBackend('https://custody.example.com'),
+      backend: createUpstreamBackend({
+  baseUrl: 'https://custody.example.com',
+  apiKey: 'console-api-key',
+  privateKey: generateApiUserKeyPair().privateKeyHex,
+  timeoutMs: 1000,
+  db: t.db,
+}),
       database: { driver: 'pglite', ping: async () => {} },
       logger: pino({ level: 'silent' }),
       auth: { db: t.db },

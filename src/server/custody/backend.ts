@@ -88,6 +88,14 @@ export type ContactListQuery = PageRequest & { name?: string | undefined } & Sco
 
 export interface CustodyBackend {
   readonly kind: 'sandbox' | 'upstream';
+  /** Upstream only: the custody API's host, shown to staff so they know where they act. */
+  readonly upstreamHost?: string;
+  /**
+   * GET /readyz: resolves when the backend answers a cheap signed read,
+   * throws (ApiError, with the reason) otherwise. The sandbox has no such
+   * call: its readiness is the database's.
+   */
+  checkReady?(): Promise<void>;
 
   // Endpoints 4 and 5.
   listTransactions(ctx: CustodyContext, query: TransactionListQuery): Promise<Page<Transaction>>;

@@ -13,6 +13,8 @@ export interface FieldProblem {
  */
 export class ApiError extends Error {
   override name = 'ApiError';
+  /** Headers to answer with, e.g. a `Retry-After` passed on from the custody API. */
+  headers: Record<string, string> = {};
   constructor(
     readonly status: ContentfulStatusCode,
     readonly code: string,

@@ -4,12 +4,19 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app.ts';
+import { generateApiUserKeyPair } from '../auth/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
 
 // No database needed: the SPA routes never touch it.
 const database = { driver: 'pglite' as const, ping: async () => {} };
-const backend = createUpstreamBackend('https://custody.example.com');
+const backend = createUpstreamBackend({
+  baseUrl: 'https://custody.example.com',
+  apiKey: 'console-api-key',
+  privateKey: generateApiUserKeyPair().privateKeyHex,
+  timeoutMs: 1000,
+  db: {} as Database,
+});
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script src="/assets/index-abc123.js"></script></body></html>';
 

@@ -108,3 +108,42 @@ export const auditLog = consoleSchema.table(
     index('audit_log_at_idx').on(t.at),
   ],
 );
+
+/**
+ * Upstream mode: which staff member created each entity the console sent to
+ * the custody API. Upstream sees one API user for everyone, so the console's
+ * own four-eyes rule needs this to refuse a member's decision on their own
+ * transaction or bank account. A transaction is recorded by its externalId
+ * before it is sent, so even one whose answer was lost has its creator.
+ */
+export const upstreamCreators = consoleSchema.table(
+  'upstream_creators',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entityType: text('entity_type', { enum: ['TRANSACTION', 'BANK_ACCOUNT'] }).notNull(),
+    /** The custody API's id; null until its answer arrives. */
+    entityId: text('entity_id'),
+    /** Transactions only: unique per organization upstream, so it names one transaction. */
+    externalId: text('external_id'),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('upstream_creators_entity_unique').on(t.entityId),
+    uniqueIndex('upstream_creators_external_unique').on(t.entityType, t.externalId),
+    index('upstream_creators_staff_idx').on(t.staffId),
+  ],
+);
+
+/**
+ * Upstream mode: the entity each approval id belongs to, learnt when the
+ * console fetched the approval message. A decision names only the approval
+ * id, and the console must know the entity to check scope and four-eyes.
+ */
+export const upstreamApprovals = consoleSchema.table('upstream_approvals', {
+  approvalId: text('approval_id').primaryKey(),
+  entityId: text('entity_id').notNull(),
+  seenAt: at('seen_at').notNull().defaultNow(),
+});
