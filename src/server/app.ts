@@ -113,7 +113,10 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     } catch (error) {
       const reason =
         error instanceof ApiError ? error.message : 'the custody backend did not answer';
-      c.get('log').warn({ code: error instanceof ApiError ? error.code : undefined }, 'readiness: custody backend not ready');
+      c.get('log').warn(
+        { code: error instanceof ApiError ? error.code : undefined },
+        'readiness: custody backend not ready',
+      );
       return c.json({ status: 'unavailable', reason, backend: backend.kind }, 503);
     }
     return c.json({ status: 'ready', backend: backend.kind });

@@ -4,6 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../contract/paths.ts';
 import { signRequestToken } from './auth/api-token.ts';
+import { generateApiUserKeyPair } from './auth/ecdsa-keys.ts';
 import { runCli } from './cli/run.ts';
 import { loadConfig } from './env.ts';
 import { startServer } from './server.ts';
@@ -136,7 +137,7 @@ describe('cli arguments', () => {
       CUSTODY_BACKEND: 'upstream',
       CUSTODY_BASE_URL: 'https://custody.example.com',
       CUSTODY_API_KEY: 'k',
-      CUSTODY_PRIVATE_KEY: 'p',
+      CUSTODY_PRIVATE_KEY: generateApiUserKeyPair().privateKeyHex,
     });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/embedded sandbox only/);

@@ -140,8 +140,8 @@ describe('loadConfig', () => {
     const [bad] = problems({ ...base, CUSTODY_PRIVATE_KEY: 'abcdef0123' });
     expect(bad).toMatch(/^CUSTODY_PRIVATE_KEY: private key is neither PEM nor PKCS#8/);
     expect(bad).not.toContain('abcdef0123');
-    expect(problems({ ...base, CUSTODY_PRIVATE_KEY: privateKeyHex, CUSTODY_TIMEOUT_MS: '0' })[0]).toMatch(
-      /^CUSTODY_TIMEOUT_MS:/,
-    );
+    expect(
+      problems({ ...base, CUSTODY_PRIVATE_KEY: privateKeyHex, CUSTODY_TIMEOUT_MS: '0' })[0],
+    ).toMatch(/^CUSTODY_TIMEOUT_MS:/);
   });
 });

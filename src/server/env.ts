@@ -35,7 +35,13 @@ const EnvSchema = z.object({
     .string()
     .regex(/^\d+$/, 'must be a whole number of milliseconds from 1 to 600000')
     .transform((s) => Number.parseInt(s, 10))
-    .pipe(z.number().int().min(1).max(600_000, 'must be a whole number of milliseconds from 1 to 600000'))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1)
+        .max(600_000, 'must be a whole number of milliseconds from 1 to 600000'),
+    )
     .default(15_000),
   SANDBOX_TIME_SCALE: z
     .string()
@@ -156,7 +162,8 @@ function readPrivateKey(
 ): string | { problem: string } {
   if (inline && file) {
     return {
-      problem: 'CUSTODY_PRIVATE_KEY_FILE: set either CUSTODY_PRIVATE_KEY or CUSTODY_PRIVATE_KEY_FILE, not both',
+      problem:
+        'CUSTODY_PRIVATE_KEY_FILE: set either CUSTODY_PRIVATE_KEY or CUSTODY_PRIVATE_KEY_FILE, not both',
     };
   }
   const name = file ? 'CUSTODY_PRIVATE_KEY_FILE' : 'CUSTODY_PRIVATE_KEY';

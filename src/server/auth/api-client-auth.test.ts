@@ -179,12 +179,12 @@ describe('API-client requests refused with 401 and a code', () => {
     const app = createApp({
       config: { staticDir: '/nonexistent' },
       backend: createUpstreamBackend({
-  baseUrl: 'https://custody.example.com',
-  apiKey: 'console-api-key',
-  privateKey: generateApiUserKeyPair().privateKeyHex,
-  timeoutMs: 1000,
-  db: t.db,
-}),
+        baseUrl: 'https://custody.example.com',
+        apiKey: 'console-api-key',
+        privateKey: generateApiUserKeyPair().privateKeyHex,
+        timeoutMs: 1000,
+        db: t.db,
+      }),
       database: { driver: 'pglite', ping: async () => {} },
       logger: pino({ level: 'silent' }),
       auth: { db: t.db },

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionResponse } from '../../contract/auth.ts';
+import { generateApiUserKeyPair } from '../auth/ecdsa-keys.ts';
 import { loadConfig } from '../env.ts';
 import { startServer } from '../server.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from '../test/test-database.ts';
@@ -11,7 +12,7 @@ const UPSTREAM = {
   CUSTODY_BACKEND: 'upstream',
   CUSTODY_BASE_URL: 'https://custody.example.com',
   CUSTODY_API_KEY: 'key',
-  CUSTODY_PRIVATE_KEY: 'not-used-here',
+  CUSTODY_PRIVATE_KEY: generateApiUserKeyPair().privateKeyHex,
   LOG_LEVEL: 'silent',
 };
 

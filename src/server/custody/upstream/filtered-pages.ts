@@ -24,7 +24,9 @@ export async function filteredPage<T extends { subOrgId?: string | null | undefi
   let next = cursor;
   for (let call = 0; call < MAX_UPSTREAM_PAGES; call += 1) {
     const page = await fetchPage(limit - results.length, next);
-    results.push(...page.results.filter((row) => !!row.subOrgId && subOrgIds.includes(row.subOrgId)));
+    results.push(
+      ...page.results.filter((row) => !!row.subOrgId && subOrgIds.includes(row.subOrgId)),
+    );
     next = page.nextCursor ?? undefined;
     if (!page.hasNext || !next) return { results, nextCursor: null, hasNext: false };
     if (results.length >= limit) break;

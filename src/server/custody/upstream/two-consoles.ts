@@ -47,7 +47,9 @@ export interface TwoConsoles {
   close(): Promise<void>;
 }
 
-export async function createTwoConsoles(options: { timeoutMs?: number } = {}): Promise<TwoConsoles> {
+export async function createTwoConsoles(
+  options: { timeoutMs?: number } = {},
+): Promise<TwoConsoles> {
   const b = await createEngineTestApp();
   const fixture = await createEngineFixture(b.db, b.orgId);
   const apiUser = await createApiUser(b.db, { orgId: b.orgId, name: 'Console A' });
@@ -91,7 +93,8 @@ export async function createTwoConsoles(options: { timeoutMs?: number } = {}): P
       timeoutMs: options.timeoutMs ?? 10_000,
       backoffMs: 5,
       db: aDatabase.db,
-      fetch: (input, init) => (bed.intercept ? bed.intercept(send, input, init) : send(input, init)),
+      fetch: (input, init) =>
+        bed.intercept ? bed.intercept(send, input, init) : send(input, init),
     }),
     database: aDatabase,
     logger: pino({ level: 'silent' }),

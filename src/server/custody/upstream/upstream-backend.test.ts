@@ -5,7 +5,13 @@ import { paths, toQueryString } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { usedTokenIds } from '../../db/schema/sandbox.ts';
-import { createBankAccount, createSubOrg, createTransaction, createVault, minutesAgo } from '../../test/fixtures.ts';
+import {
+  createBankAccount,
+  createSubOrg,
+  createTransaction,
+  createVault,
+  minutesAgo,
+} from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { createTwoConsoles, type TwoConsoles } from './two-consoles.ts';
 
@@ -35,7 +41,12 @@ beforeAll(async () => {
   }
   for (const [i, subOrgId] of [sub.east, sub.west, sub.north].entries()) {
     await createVault(t.b.db, { orgId, subOrgId, vaultName: `Vault ${i}` });
-    await createBankAccount(t.b.db, { orgId, subOrgId, accountNumber: `55500011${i}`, status: 'APPROVED' });
+    await createBankAccount(t.b.db, {
+      orgId,
+      subOrgId,
+      accountNumber: `55500011${i}`,
+      status: 'APPROVED',
+    });
   }
   admin = await t.signIn('admin');
   initiator = await t.signIn('initiator');
@@ -49,10 +60,18 @@ const post = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-type ListBody<T = Record<string, unknown>> = { results: T[]; nextCursor: string | null; hasNext: boolean };
+type ListBody<T = Record<string, unknown>> = {
+  results: T[];
+  nextCursor: string | null;
+  hasNext: boolean;
+};
 
 /** Every page of a list through A, following cursors. */
-async function allPages(as: StaffSession, path: string, query: Record<string, string | number> = {}) {
+async function allPages(
+  as: StaffSession,
+  path: string,
+  query: Record<string, string | number> = {},
+) {
   const rows: Array<Record<string, unknown>> = [];
   let cursor: string | undefined;
   for (let n = 0; n < 50; n += 1) {
@@ -94,8 +113,8 @@ describe('reads through A equal what B holds', () => {
   });
 
   it('gets each kind of entity, and the reference data', async () => {
-    const [tx] = (await fromB(`${paths.transactions()}?limit=1`) as ListBody).results;
-    const [account] = (await fromB(`${paths.bankAccounts()}?limit=1`) as ListBody).results;
+    const [tx] = ((await fromB(`${paths.transactions()}?limit=1`)) as ListBody).results;
+    const [account] = ((await fromB(`${paths.bankAccounts()}?limit=1`)) as ListBody).results;
     for (const url of [
       paths.transaction(String(tx?.id)),
       paths.bankAccount(String(account?.id)),
@@ -114,10 +133,16 @@ describe('reads through A equal what B holds', () => {
   });
 
   it('signs every request with a fresh token that B verified and recorded', async () => {
-    const before = await t.b.db.select().from(usedTokenIds).where(eq(usedTokenIds.apiUserId, t.apiUser.id));
+    const before = await t.b.db
+      .select()
+      .from(usedTokenIds)
+      .where(eq(usedTokenIds.apiUserId, t.apiUser.id));
     await admin.json(paths.assets());
     await admin.json(`${paths.transactions()}?limit=3&status=COMPLETED`);
-    const after = await t.b.db.select().from(usedTokenIds).where(eq(usedTokenIds.apiUserId, t.apiUser.id));
+    const after = await t.b.db
+      .select()
+      .from(usedTokenIds)
+      .where(eq(usedTokenIds.apiUserId, t.apiUser.id));
     expect(after.length).toBe(before.length + 2);
     expect(new Set(after.map((r) => r.jti)).size).toBe(after.length);
   });
@@ -145,7 +170,14 @@ describe('creates, estimates, replacement and decisions through A', () => {
         blockChain: 'ETHEREUM',
         data: { callData: '0xa9059cbb00', toAddress: '0xabc' },
       },
-      { category: 'STAKE', source: vault(f.treasury.id), asset: 'TRX', blockChain: 'TRON', amount: '1000', resourceType: 'TRON_ENERGY' },
+      {
+        category: 'STAKE',
+        source: vault(f.treasury.id),
+        asset: 'TRX',
+        blockChain: 'TRON',
+        amount: '1000',
+        resourceType: 'TRON_ENERGY',
+      },
       {
         category: 'DELEGATE_RESOURCE',
         source: vault(f.treasury.id),
@@ -173,7 +205,10 @@ describe('creates, estimates, replacement and decisions through A', () => {
       );
     }
     // B's own rules reach the member unchanged: a 4xx keeps its status and code.
-    const refused = await initiator.json(paths.transactions(), post({ ...bodies[0], externalId: bodies[0]?.externalId }));
+    const refused = await initiator.json(
+      paths.transactions(),
+      post({ ...bodies[0], externalId: bodies[0]?.externalId }),
+    );
     expect(refused).toMatchObject({ status: 400, body: { code: 'DUPLICATE_EXTERNAL_ID' } });
   });
 
@@ -236,19 +271,28 @@ describe('creates, estimates, replacement and decisions through A', () => {
       post({ action: 'approve' }),
     );
     expect(selfDecision).toMatchObject({ status: 403, body: { code: 'FOUR_EYES' } });
-    expect((await fromB(paths.bankAccount(theirId))) as object).toMatchObject({ status: 'PENDING' });
+    expect((await fromB(paths.bankAccount(theirId))) as object).toMatchObject({
+      status: 'PENDING',
+    });
 
-    const decided = await adminSession.json(paths.approvalAction(approvalId), post({ action: 'approve' }));
+    const decided = await adminSession.json(
+      paths.approvalAction(approvalId),
+      post({ action: 'approve' }),
+    );
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
     expect(decided.body).toMatchObject({ success: true, status: 'APPROVED', entityId: account.id });
-    expect((await fromB(paths.bankAccount(account.id))) as object).toMatchObject({ status: 'APPROVED' });
+    expect((await fromB(paths.bankAccount(account.id))) as object).toMatchObject({
+      status: 'APPROVED',
+    });
 
     const rejected = await approver.json(
       paths.approvalAction(theirMessage.approvalId),
       post({ action: 'reject', reason: 'not ours' }),
     );
     expect(rejected.body).toMatchObject({ status: 'REJECTED' });
-    expect((await fromB(paths.bankAccount(theirId))) as object).toMatchObject({ status: 'DECLINED' });
+    expect((await fromB(paths.bankAccount(theirId))) as object).toMatchObject({
+      status: 'DECLINED',
+    });
 
     const audit = AuditListResponse.parse((await admin.json('/api/console/audit/?limit=50')).body);
     const entry = audit.results.find(
@@ -315,27 +359,50 @@ describe('scope through A', () => {
       for (const path of [paths.transactions(), paths.bankAccounts(), paths.vaults()]) {
         const rows = await allPages(member, path, { limit: 4 });
         expect(rows.length, path).toBeGreaterThan(0);
-        expect(rows.every((r) => (allowed as readonly string[]).includes(String(r.subOrgId))), path).toBe(true);
+        expect(
+          rows.every((r) => (allowed as readonly string[]).includes(String(r.subOrgId))),
+          path,
+        ).toBe(true);
         const all = (await fromB(`${path}?limit=100`)) as ListBody;
         expect(rows.map((r) => r.id)).toEqual(
-          all.results.filter((r) => (allowed as readonly string[]).includes(String(r.subOrgId))).map((r) => r.id),
+          all.results
+            .filter((r) => (allowed as readonly string[]).includes(String(r.subOrgId)))
+            .map((r) => r.id),
         );
       }
     }
-    const outside = ((await fromB(`${paths.transactions()}?subOrgId=${sub.north}&limit=1`)) as ListBody).results[0];
+    const outside = (
+      (await fromB(`${paths.transactions()}?subOrgId=${sub.north}&limit=1`)) as ListBody
+    ).results[0];
     expect((await east.json(paths.transaction(String(outside?.id)))).status).toBe(404);
     expect((await east.json(`${paths.transactions()}?subOrgId=${sub.north}`)).status).toBe(404);
 
-    const northAccount = await createBankAccount(t.b.db, { orgId: t.b.orgId, subOrgId: sub.north, accountNumber: '777000111' });
+    const northAccount = await createBankAccount(t.b.db, {
+      orgId: t.b.orgId,
+      subOrgId: sub.north,
+      accountNumber: '777000111',
+    });
     const creator = await t.signIn('initiator');
     const proposal = await creator.json(
       paths.bankAccounts(),
-      post({ paymentMethod: 'US_ACH', subOrgId: sub.north, accountName: 'North Payee', accountNumber: '000999888777', routingNumber: '021000021', bankName: 'Bank', country: 'US' }),
+      post({
+        paymentMethod: 'US_ACH',
+        subOrgId: sub.north,
+        accountName: 'North Payee',
+        accountNumber: '000999888777',
+        routingNumber: '021000021',
+        bankName: 'Bank',
+        country: 'US',
+      }),
     );
     const id = (proposal.body as { id: string }).id;
     expect((await east.json(`${paths.approvalMessage()}?entityId=${id}`)).status).toBe(404);
-    const { approvalId } = ApprovalMessageResponse.parse((await admin.json(`${paths.approvalMessage()}?entityId=${id}`)).body);
-    expect((await east.json(paths.approvalAction(approvalId), post({ action: 'approve' }))).status).toBe(404);
+    const { approvalId } = ApprovalMessageResponse.parse(
+      (await admin.json(`${paths.approvalMessage()}?entityId=${id}`)).body,
+    );
+    expect(
+      (await east.json(paths.approvalAction(approvalId), post({ action: 'approve' }))).status,
+    ).toBe(404);
     expect((await fromB(paths.bankAccount(id))) as object).toMatchObject({ status: 'PENDING' });
     expect((await east.json(paths.bankAccount(northAccount.id))).status).toBe(404);
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { BankAccount, BankAccountListResponse } from '../../../contract/bank-account.ts';
 import type { BankAccountCreateRequest } from '../../../contract/bank-account.ts';
 import { ERROR_CODES, type ListEnvelope } from '../../../contract/common.ts';

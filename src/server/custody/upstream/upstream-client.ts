@@ -167,7 +167,8 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     const error = new ApiError(
       response.status as ContentfulStatusCode,
       body?.code ?? `UPSTREAM_HTTP_${response.status}`,
-      body?.message ?? `The custody API at ${host} refused the request with HTTP ${response.status}`,
+      body?.message ??
+        `The custody API at ${host} refused the request with HTTP ${response.status}`,
       body?.fields,
     );
     const retryAfter = response.headers.get('retry-after');

@@ -1,0 +1,205 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../../contract/paths.ts';
+import { ApprovalMessageResponse } from '../../../contract/reference.ts';
+import type { Transaction } from '../../../contract/transaction.ts';
+import { transactions } from '../../db/schema/sandbox.ts';
+import type { StaffSession } from '../../test/staff-session.ts';
+import { createTwoConsoles, type FetchInterceptor, type TwoConsoles } from './two-consoles.ts';
+
+// What staff see when the custody API misbehaves: B is real, and the test
+// stands between A and B only to lose or hold back an answer.
+const TIMEOUT_MS = 2_000;
+let t: TwoConsoles;
+let initiator: StaffSession;
+beforeAll(async () => {
+  t = await createTwoConsoles({ timeoutMs: TIMEOUT_MS });
+  initiator = await t.signIn('initiator');
+});
+afterAll(() => t.close());
+
+const post = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+const transfer = (externalId: string) => ({
+  category: 'TRANSFER',
+  source: { type: 'VAULT', id: t.fixture.treasury.id },
+  destination: { type: 'CONTACT', id: t.fixture.contacts.eth.id },
+  amount: '0.01',
+  asset: 'ETH',
+  blockChain: 'ETHEREUM',
+  externalId,
+});
+
+/** Resolves never; rejects when A gives up on the call (its timeout). */
+function heldUntilAbort(init: RequestInit | undefined): Promise<Response> {
+  return new Promise((_resolve, reject) => {
+    init?.signal?.addEventListener('abort', () => reject(init.signal?.reason as Error));
+  });
+}
+
+const isCreate = (input: unknown, init: RequestInit | undefined) =>
+  init?.method === 'POST' && String(input).endsWith(paths.transactions());
+
+async function heldInB(externalId: string) {
+  return t.b.db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(and(eq(transactions.orgId, t.b.orgId), eq(transactions.externalId, externalId)));
+}
+
+describe('a create whose answer is lost', () => {
+  it('is found by its externalId and answered, never created twice', async () => {
+    // B creates it; the answer never reaches A.
+    const loseAnswer: FetchInterceptor = async (send, input, init) => {
+      if (!isCreate(input, init)) return send(input, init);
+      await (await send(input, init)).text();
+      return heldUntilAbort(init);
+    };
+    t.intercept = loseAnswer;
+    const externalId = `lost-answer-${Date.now()}`;
+    const res = await initiator.json(paths.transactions(), post(transfer(externalId)));
+    t.intercept = null;
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [row] = await heldInB(externalId);
+    expect(res.body).toMatchObject({ id: row?.id, externalId, status: 'PENDING' });
+
+    // Sending it again cannot double it: B refuses the externalId.
+    const again = await initiator.json(paths.transactions(), post(transfer(externalId)));
+    expect(again).toMatchObject({ status: 400, body: { code: 'DUPLICATE_EXTERNAL_ID' } });
+    expect(await heldInB(externalId)).toHaveLength(1);
+
+    // Another member decides it through A as usual.
+    const admin = await t.signIn('admin');
+    const id = String((res.body as Transaction).id);
+    const { approvalId } = ApprovalMessageResponse.parse(
+      (await admin.json(`${paths.approvalMessage()}?entityId=${id}`)).body,
+    );
+    expect(
+      (
+        await admin.json(
+          paths.approvalAction(approvalId),
+          post({ action: 'reject', reason: 'test' }),
+        )
+      ).status,
+    ).toBe(200);
+  });
+
+  it('that never reached B is a 504 saying that sending it again is safe', async () => {
+    t.intercept = async (send, input, init) =>
+      isCreate(input, init) ? heldUntilAbort(init) : send(input, init);
+    const externalId = `never-sent-${Date.now()}`;
+    const res = await initiator.json(paths.transactions(), post(transfer(externalId)));
+    t.intercept = null;
+    expect(res.status).toBe(504);
+    expect(res.body).toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      requestId: expect.any(String),
+      message: expect.stringContaining('sending it again is safe'),
+    });
+    expect(await heldInB(externalId)).toHaveLength(0);
+  });
+
+  it('records the creator before sending, so the creator cannot approve a reconciled one', async () => {
+    t.intercept = async (send, input, init) => {
+      if (!isCreate(input, init)) return send(input, init);
+      await (await send(input, init)).text();
+      return heldUntilAbort(init);
+    };
+    const creator = await t.signIn('admin');
+    const res = await creator.json(paths.transactions(), post(transfer(`own-${Date.now()}`)));
+    t.intercept = null;
+    const id = String((res.body as Transaction).id);
+    const { approvalId } = ApprovalMessageResponse.parse(
+      (await creator.json(`${paths.approvalMessage()}?entityId=${id}`)).body,
+    );
+    const own = await creator.json(paths.approvalAction(approvalId), post({ action: 'approve' }));
+    expect(own).toMatchObject({ status: 403, body: { code: 'FOUR_EYES' } });
+  });
+});
+
+describe('an upstream that is slow, busy or flaky', () => {
+  it('a read B does not answer in time is 504 UPSTREAM_TIMEOUT with the request id', async () => {
+    t.intercept = async (_send, _input, init) => heldUntilAbort(init);
+    const res = await initiator.request(paths.assets(), { headers: { 'X-Request-Id': 'slow-1' } });
+    t.intercept = null;
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ code: 'UPSTREAM_TIMEOUT', requestId: 'slow-1' });
+  });
+
+  it('a read is retried after a 503 and answers when B recovers', async () => {
+    let calls = 0;
+    t.intercept = async (send, input, init) => {
+      calls += 1;
+      if (calls === 1) return new Response('{"message":"busy"}', { status: 503 });
+      return send(input, init);
+    };
+    const res = await initiator.json(paths.supportedChains());
+    t.intercept = null;
+    expect(res.status).toBe(200);
+    expect(calls).toBe(2);
+  });
+
+  it('a create is never retried blindly after a 5xx: it is looked up instead', async () => {
+    let creates = 0;
+    t.intercept = async (send, input, init) => {
+      if (!isCreate(input, init)) return send(input, init);
+      creates += 1;
+      return new Response('{"message":"upstream broke"}', { status: 500 });
+    };
+    const externalId = `five-hundred-${Date.now()}`;
+    const res = await initiator.json(paths.transactions(), post(transfer(externalId)));
+    t.intercept = null;
+    expect(creates).toBe(1);
+    expect(res).toMatchObject({ status: 502, body: { code: 'UPSTREAM_UNAVAILABLE' } });
+  });
+
+  it('a 429 passes its Retry-After to the browser', async () => {
+    t.intercept = async () =>
+      new Response(JSON.stringify({ message: 'Too many requests', code: 'RATE_LIMITED' }), {
+        status: 429,
+        headers: { 'Content-Type': 'application/json', 'Retry-After': '7' },
+      });
+    const res = await initiator.request(paths.assets());
+    t.intercept = null;
+    expect(res.status).toBe(429);
+    expect(res.headers.get('Retry-After')).toBe('7');
+    expect(await res.json()).toEqual({ message: 'Too many requests', code: 'RATE_LIMITED' });
+  });
+
+  it('B refusing the console API user is a 502 for staff, not a 401 that would sign them out', async () => {
+    t.intercept = async () =>
+      new Response(JSON.stringify({ message: 'bad token', code: 'TOKEN_BAD_SIGNATURE' }), {
+        status: 401,
+      });
+    const res = await initiator.json(paths.assets());
+    t.intercept = null;
+    expect(res).toMatchObject({ status: 502, body: { code: 'UPSTREAM_AUTH_FAILED' } });
+  });
+});
+
+describe('B stopped', () => {
+  it('/readyz is 200 while B answers a signed read, 503 with the reason once it stops; reads are 502', async () => {
+    const ready = await t.a.request('/readyz');
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ status: 'ready', backend: 'upstream' });
+
+    await t.stopB();
+    const notReady = await t.a.request('/readyz');
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toMatchObject({
+      status: 'unavailable',
+      reason: expect.stringContaining('could not be reached'),
+    });
+    const res = await initiator.request(paths.transactions(), {
+      headers: { 'X-Request-Id': 'b-down' },
+    });
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', requestId: 'b-down' });
+    // /healthz is liveness only: A itself is fine.
+    expect((await t.a.request('/healthz')).status).toBe(200);
+  });
+});
