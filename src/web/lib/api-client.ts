@@ -39,7 +39,13 @@ import {
   type ReplaceTransactionRequest,
   type TransactionFilters,
 } from '../../contract/transaction.ts';
-import { ApiError, NetworkError, ResponseValidationError, isAbortError } from './api-errors.ts';
+import {
+  ApiError,
+  NetworkError,
+  ResponseValidationError,
+  isAbortError,
+  parseRetryAfter,
+} from './api-errors.ts';
 import { csrfHeaders } from './csrf-token.ts';
 
 /**
@@ -96,6 +102,13 @@ export const RevealedBankAccount = z.looseObject({
   routingNumber: z.string().nullable().optional(),
 });
 export type RevealedBankAccount = z.infer<typeof RevealedBankAccount>;
+
+/** GET /api/console/backend: which custody service the console acts on. */
+export const BackendInfo = z.looseObject({
+  kind: z.enum(['sandbox', 'upstream']),
+  host: z.string().nullable(),
+});
+export type BackendInfo = z.infer<typeof BackendInfo>;
 
 const AnyBody = z.unknown();
 
@@ -232,6 +245,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return new ApiError(response.status, parsed.data.message, {
       code: parsed.data.code,
       fields: parsed.data.fields,
+      retryAfterSeconds:
+        response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined,
     });
   }
 
@@ -300,6 +315,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
     // The console's own endpoints: staff sign-in, staff management, audit log.
     getSession: (opts?: RequestOptions) => get(authPaths.session, SessionResponse, opts),
+    getBackendInfo: (opts?: RequestOptions) => get('/api/console/backend', BackendInfo, opts),
     login: (body: LoginRequest, opts?: RequestOptions) =>
       post(authPaths.login, SessionResponse, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),

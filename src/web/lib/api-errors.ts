@@ -7,16 +7,23 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly fields: ApiErrorBody['fields'];
+  /** From a 429's `Retry-After`: how long to wait before trying again. */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     status: number,
     message: string,
-    options: { code?: string | undefined; fields?: ApiErrorBody['fields'] } = {},
+    options: {
+      code?: string | undefined;
+      fields?: ApiErrorBody['fields'];
+      retryAfterSeconds?: number | undefined;
+    } = {},
   ) {
     super(message);
     this.status = status;
     this.code = options.code;
     this.fields = options.fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 
@@ -48,7 +55,11 @@ export function isAbortError(error: unknown): boolean {
 
 /** What a person should read for any error a query or mutation may throw. */
 export function describeError(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) {
+    if (error.retryAfterSeconds === undefined) return error.message;
+    const wait = error.retryAfterSeconds;
+    return `${error.message}. Try again in ${wait} second${wait === 1 ? '' : 's'}.`;
+  }
   if (error instanceof NetworkError) {
     return 'The console server could not be reached. Check your connection and try again.';
   }
@@ -65,4 +76,19 @@ export function isRetryable(error: unknown): boolean {
     return error.status >= 500 || error.status === 408 || error.status === 429;
   }
   return error instanceof NetworkError;
+}
+
+/**
+ * A `Retry-After` header in whole seconds: either a number of seconds or an
+ * HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable.
+ */
+export function parseRetryAfter(
+  value: string | null,
+  now: number = Date.now(),
+): number | undefined {
+  if (!value) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number.parseInt(text, 10);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

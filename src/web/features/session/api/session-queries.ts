@@ -32,6 +32,13 @@ export const sessionQueries = {
       staleTime: 60_000,
       retry: false,
     }),
+  /** Sandbox or which upstream host: fixed for the server's lifetime. */
+  backend: () =>
+    queryOptions({
+      queryKey: [...sessionQueries.all(), 'backend'] as const,
+      queryFn: ({ signal }) => apiClient.getBackendInfo({ signal }),
+      staleTime: Infinity,
+    }),
   demoAccounts: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'demo-accounts'] as const,

@@ -5,6 +5,7 @@ import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useSession } from '../api/session-queries.ts';
 import { can } from '../permissions.ts';
 import { AccountMenu } from './account-menu.tsx';
+import { BackendBadge } from './backend-badge.tsx';
 import { ScopeSwitcher } from './scope-switcher.tsx';
 
 /**
@@ -41,6 +42,7 @@ export function AuthenticatedShell({
       navItems={navItems}
       account={
         <>
+          <BackendBadge />
           <ScopeSwitcher
             value={subOrg}
             allowedSubOrgIds={session?.member.subOrgIds}
