@@ -9,9 +9,13 @@ import { defineConfig, devices } from '@playwright/test';
 if (!process.env.E2E_PORT) {
   process.env.E2E_PORT = String(await freePort());
   process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'custody-console-e2e-'));
+  // A console in upstream mode on a second, sandbox console (e2e/upstream-pair.ts).
+  process.env.E2E_UPSTREAM_PORT = String(await freePort());
+  process.env.E2E_UPSTREAM_B_PORT = String(await freePort());
 }
 const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
+const upstreamURL = `http://127.0.0.1:${process.env.E2E_UPSTREAM_PORT}`;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,10 +23,29 @@ function freePort(): Promise<number> {
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
+
+const browser = {
+  ...devices['Desktop Chrome'],
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  },
+};
 
 export default defineConfig({
   testDir: 'e2e',
@@ -39,37 +62,33 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
+    { name: 'chromium', testIgnore: 'upstream.spec.ts', use: browser },
+    // The main flows again, on the console in upstream mode.
+    { name: 'upstream', testMatch: 'upstream.spec.ts', use: { ...browser, baseURL: upstreamURL } },
+  ],
+  webServer: [
     {
-      name: 'chromium',
-      use: {
-        ...devices['Desktop Chrome'],
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-          ],
-        },
+      command: 'npx tsx src/server/main.ts',
+      url: `${baseURL}/healthz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: process.env.E2E_DATA_DIR ?? '',
+        SANDBOX_TIME_SCALE: '600',
+        LOG_LEVEL: 'warn',
       },
     },
-  ],
-  webServer: {
-    command: 'npx tsx src/server/main.ts',
-    url: `${baseURL}/healthz`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: process.env.E2E_DATA_DIR ?? '',
-      SANDBOX_TIME_SCALE: '600',
-      LOG_LEVEL: 'warn',
+    {
+      command: 'npx tsx e2e/upstream-pair.ts',
+      url: `${upstreamURL}/readyz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
     },
-  },
+  ],
 });
