@@ -70,3 +70,17 @@ export function simulatedRevert(input: {
     return `Execution reverted: the memo asked the sandbox to revert (${REVERT_MEMO_TAG})`;
   return undefined;
 }
+
+/**
+ * A documented magic value for a transaction stuck on the chain: a LOW fee
+ * tier transaction whose `memo` contains `[simulate:stuck]` stays SUBMITTED
+ * until a replacement takes its nonce (or, should the replacement die before
+ * broadcast, until it is woken and included). Congestion makes a LOW fee wait
+ * only an hour of chain time, which a fast SANDBOX_TIME_SCALE turns into
+ * seconds: too short for a person (or a browser test) to replace it.
+ */
+export const STUCK_MEMO_TAG = '[simulate:stuck]';
+
+export function simulatedStuck(row: { feeTier: string | null; memo: string | null }): boolean {
+  return row.feeTier === 'LOW' && (row.memo?.toLowerCase().includes(STUCK_MEMO_TAG) ?? false);
+}

@@ -113,6 +113,41 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(await t.status(originalId)).toBe('COMPLETED');
   });
 
+  it('a LOW transfer tagged [simulate:stuck] waits in SUBMITTED until its replacement lands, and each links the other', async () => {
+    t.clock.set('2030-01-03T10:30:00.000Z'); // Ethereum is not congested now
+    const created = await t.post(paths.transactions(), {
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'CONTACT', id: f.contacts.eth.id },
+      amount: '0.01',
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      memo: 'e2e [simulate:stuck]',
+      gasParams: { feeTier: 'LOW' },
+    });
+    const originalId = String(created.body.id);
+    await t.approve(originalId);
+    await t.run(60_000);
+    await t.run(24 * HOUR);
+    expect(await t.status(originalId)).toBe('SUBMITTED');
+
+    const replacementId = String((await replace(originalId)).body.id);
+    const pendingView = (await t.get(paths.transaction(originalId))).body as Transaction;
+    expect(pendingView.gasParams).toEqual({ feeTier: 'LOW' });
+    expect(pendingView.replacements).toEqual([
+      expect.objectContaining({ id: replacementId, status: 'PENDING' }),
+    ]);
+    await t.approve(replacementId);
+    await t.run(HOUR);
+    expect(await t.status(replacementId)).toBe('COMPLETED');
+    const original = (await t.get(paths.transaction(originalId))).body as Transaction;
+    expect(original.status).toBe('FAILED');
+    expect(original.error).toContain(replacementId);
+    const replacement = (await t.get(paths.transaction(replacementId))).body as Transaction;
+    expect(replacement.replacesTransactionId).toBe(originalId);
+    expect(replacement.gasParams).toEqual({ feeTier: 'HIGH' });
+  });
+
   it('refuses each failed precondition with its own code', async () => {
     const unknown = await replace('no-such-transaction');
     expect(unknown.status).toBe(404);

@@ -8,7 +8,7 @@ import type { TransactionRow } from '../mappers.ts';
 import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
 import { applyBalanceChanges, releaseHolds, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
-import { holdsFor, readPlan, type SimulationPlan } from './plan.ts';
+import { holdsFor, readPlan, simulatedStuck, type SimulationPlan } from './plan.ts';
 import { transition, type Executor } from './transitions.ts';
 
 /**
@@ -156,7 +156,7 @@ async function submit(
     to: 'SUBMITTED',
     at,
     // Congestion is judged now: a LOW fee broadcast into a busy chain waits long enough to be replaced.
-    nextStepAt: later(at, delays(row, at, config).SUBMITTED),
+    nextStepAt: simulatedStuck(row) ? null : later(at, delays(row, at, config).SUBMITTED),
     patch: { txHash: row.txHash ?? newTxHash(row.blockChain), nonce },
   });
 }

@@ -1,0 +1,244 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { chainLabel } from '../../../../contract/chains.ts';
+import { formatAmount } from '../../../../contract/decimal.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogActions,
+  DialogClose,
+  DialogContent,
+  DialogTrigger,
+} from '../../../components/ui/dialog.tsx';
+import { describedBy, Field } from '../../../components/ui/field.tsx';
+import { describeError } from '../../../lib/api-errors.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { useSession } from '../../session/api/session-queries.ts';
+import { can } from '../../session/permissions.ts';
+import { DeclineForm, useDecideTransaction } from '../api/decide-transaction.ts';
+
+/**
+ * Approve or decline a PENDING transaction from its page. Who may decide is
+ * the server's rule (approver role, never the creator); the page offers the
+ * buttons only to those the server will accept, and says why to the others.
+ */
+export function DecisionPanel({ transaction: tx }: { transaction: Transaction }) {
+  const session = useSession();
+  const [done, setDone] = useState<string | null>(null);
+  if (tx.status !== 'PENDING') {
+    return done ? (
+      <p role="status" className="text-sm text-green-800">
+        {done}
+      </p>
+    ) : null;
+  }
+
+  let blocked: string | null = null;
+  if (!can(session, 'approve')) {
+    blocked = `Approving or declining needs the approver or admin role; you are signed in as ${session?.member.role ?? 'a member without it'}.`;
+  } else if (session && tx.createdById === session.member.id) {
+    blocked = 'You created this transaction, so another approver must decide it (four-eyes rule).';
+  }
+
+  return (
+    <section
+      aria-labelledby="decision-title"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-4"
+    >
+      <h2 id="decision-title" className="text-lg font-semibold text-slate-900">
+        Awaiting approval
+      </h2>
+      {blocked ? (
+        <p className="mt-1 text-sm text-slate-800" data-testid="decision-blocked">
+          {blocked}
+        </p>
+      ) : (
+        <div className="mt-2 flex flex-wrap gap-2">
+          <ApproveDialog transaction={tx} onDone={setDone} />
+          <DeclineDialog transaction={tx} onDone={setDone} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** What the member is deciding: the figures they must check before money moves. */
+function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
+  const destination = tx.destination;
+  return (
+    <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+      <dt className="text-slate-700">Amount</dt>
+      <dd className="font-medium tabular-nums">
+        {tx.amount ? `${formatAmount(tx.amount)} ${tx.asset ?? ''}` : '—'}
+        {tx.amountInUSD ? (
+          <span className="font-normal text-slate-700">
+            {' '}
+            (≈ {formatAmount(tx.amountInUSD, { minFractionDigits: 2 })} USD)
+          </span>
+        ) : null}
+      </dd>
+      <dt className="text-slate-700">Chain</dt>
+      <dd>{chainLabel(tx.blockChain) || '—'}</dd>
+      <dt className="text-slate-700">Destination</dt>
+      <dd className="min-w-0">
+        {destination?.name ?? humanize(destination?.type) ?? '—'}
+        {destination?.address ? (
+          <span className="block font-mono text-xs break-all">{destination.address}</span>
+        ) : null}
+      </dd>
+      <dt className="text-slate-700">Fee tier</dt>
+      <dd>{tx.gasParams?.feeTier ? humanize(tx.gasParams.feeTier) : 'Not stated'}</dd>
+      {tx.fees?.amount ? (
+        <>
+          <dt className="text-slate-700">Fee</dt>
+          <dd className="tabular-nums">
+            {formatAmount(tx.fees.amount)} {tx.fees.asset}
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+function ApproveDialog({
+  transaction: tx,
+  onDone,
+}: {
+  transaction: Transaction;
+  onDone: (m: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const decide = useDecideTransaction(tx.id ?? '');
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) decide.reset();
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="primary">Approve…</Button>
+      </DialogTrigger>
+      {open ? (
+        <DialogContent
+          title="Approve this transaction?"
+          description="Once approved it is signed and sent to the chain. Check the figures."
+        >
+          <DecisionSummary transaction={tx} />
+          {decide.error ? (
+            <p role="alert" className="mt-3 text-sm text-red-800">
+              {describeError(decide.error)}
+            </p>
+          ) : null}
+          <DialogActions>
+            <DialogClose asChild>
+              <Button>Cancel</Button>
+            </DialogClose>
+            <Button
+              variant="primary"
+              disabled={decide.isPending}
+              onClick={() =>
+                decide.mutate(
+                  { action: 'approve' },
+                  {
+                    onSuccess: () => {
+                      setOpen(false);
+                      onDone('Approved. The timeline follows it to the chain.');
+                    },
+                  },
+                )
+              }
+            >
+              {decide.isPending ? 'Approving…' : 'Approve transaction'}
+            </Button>
+          </DialogActions>
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function DeclineDialog({
+  transaction: tx,
+  onDone,
+}: {
+  transaction: Transaction;
+  onDone: (m: string) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const decide = useDecideTransaction(tx.id ?? '');
+  const form = useForm<DeclineForm>({
+    resolver: zodResolver(DeclineForm),
+    defaultValues: { reason: '' },
+  });
+  const error = form.formState.errors.reason?.message;
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) decide.reset();
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button variant="destructive">Decline…</Button>
+      </DialogTrigger>
+      {open ? (
+        <DialogContent
+          title="Decline this transaction?"
+          description="A declined transaction never moves funds. The reason is kept with it."
+        >
+          <DecisionSummary transaction={tx} />
+          <form
+            className="mt-4"
+            noValidate
+            onSubmit={form.handleSubmit(({ reason }) =>
+              decide.mutate(
+                { action: 'reject', reason },
+                {
+                  onSuccess: () => {
+                    setOpen(false);
+                    form.reset();
+                    onDone('Declined.');
+                  },
+                },
+              ),
+            )}
+          >
+            <Field
+              id="decline-reason"
+              label="Reason for declining"
+              error={error}
+              hint="Required; at most 500 characters."
+            >
+              <textarea
+                id="decline-reason"
+                rows={3}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={describedBy('decline-reason', { hint: true, error })}
+                className="rounded-md border border-slate-400 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-blue-700 aria-invalid:border-red-700"
+                {...form.register('reason')}
+              />
+            </Field>
+            {decide.error ? (
+              <p role="alert" className="mt-3 text-sm text-red-800">
+                {describeError(decide.error)}
+              </p>
+            ) : null}
+            <DialogActions>
+              <DialogClose asChild>
+                <Button>Cancel</Button>
+              </DialogClose>
+              <Button type="submit" variant="destructive" disabled={decide.isPending}>
+                {decide.isPending ? 'Declining…' : 'Decline transaction'}
+              </Button>
+            </DialogActions>
+          </form>
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { cn } from '../../../lib/cn.ts';
+import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { formatDuration, timelineSteps, type StepState } from '../timeline.ts';
+
+const MARKER: Record<StepState, string> = {
+  done: 'border-green-700 bg-green-700',
+  current: 'border-blue-700 bg-white ring-4 ring-blue-200',
+  upcoming: 'border-slate-400 bg-white',
+  failed: 'border-red-700 bg-red-700',
+};
+
+const STATE_TEXT: Record<StepState, string> = {
+  done: 'done',
+  current: 'current step',
+  upcoming: 'not reached yet',
+  failed: 'ended here',
+};
+
+/**
+ * The transaction's lifecycle: each step with when it was reached and how
+ * long after the one before, the current step marked (and announced to
+ * screen readers when it changes), and a failure or decline with its reason.
+ */
+export function StatusTimeline({ transaction }: { transaction: Transaction }) {
+  const steps = timelineSteps(transaction);
+  // Announce changes, not the status the page opened with.
+  const [openedWith] = useState(transaction.status);
+  const changed = transaction.status !== openedWith;
+  const reason = transaction.error ? `: ${transaction.error}` : '';
+
+  return (
+    <section
+      aria-labelledby="timeline-title"
+      className="rounded-lg border border-slate-300 bg-white p-4"
+    >
+      <h2 id="timeline-title" className="text-lg font-semibold text-slate-900">
+        Status timeline
+      </h2>
+      <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">
+        {changed ? `Status changed to ${humanize(transaction.status)}${reason}` : ''}
+      </p>
+      <ol className="mt-3 space-y-0" aria-label="Lifecycle steps">
+        {steps.map((step, i) => (
+          <li
+            key={step.status}
+            data-step={step.status}
+            data-state={step.state}
+            aria-current={step.state === 'current' || step.state === 'failed' ? 'step' : undefined}
+            className="relative flex gap-3 pb-4 last:pb-0"
+          >
+            {i < steps.length - 1 ? (
+              <span
+                aria-hidden="true"
+                className="absolute top-5 left-[0.55rem] h-full w-0.5 bg-slate-300"
+              />
+            ) : null}
+            <span
+              aria-hidden="true"
+              className={cn(
+                'relative mt-1 size-5 shrink-0 rounded-full border-2',
+                MARKER[step.state],
+              )}
+            />
+            <div className="min-w-0">
+              <p
+                className={cn(
+                  'font-medium',
+                  step.state === 'upcoming' ? 'text-slate-700' : 'text-slate-900',
+                  step.state === 'failed' && 'text-red-800',
+                )}
+              >
+                {humanize(step.status)}
+                <span className="sr-only">, {STATE_TEXT[step.state]}</span>
+                {step.state === 'current' ? (
+                  <span
+                    aria-hidden="true"
+                    className="ml-2 rounded bg-blue-100 px-1.5 py-0.5 text-xs text-blue-900"
+                  >
+                    now
+                  </span>
+                ) : null}
+              </p>
+              {step.at ? (
+                <p className="text-sm text-slate-700">
+                  <time dateTime={step.at} title={step.at}>
+                    {formatLocalDateTime(step.at)}
+                  </time>
+                  {step.afterMs !== undefined ? (
+                    <> · {formatDuration(step.afterMs)} after the step before</>
+                  ) : null}
+                </p>
+              ) : step.state !== 'upcoming' ? (
+                <p className="text-sm text-slate-700">Time not recorded</p>
+              ) : null}
+              {step.state === 'failed' && transaction.error ? (
+                <p className="mt-1 text-sm text-red-800">Reason: {transaction.error}</p>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

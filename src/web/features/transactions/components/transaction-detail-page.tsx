@@ -1,0 +1,147 @@
+import { Link } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { formatAmount } from '../../../../contract/decimal.ts';
+import { isTerminalStatus } from '../../../../contract/enums.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { ErrorState } from '../../../components/query-state.tsx';
+import { RoutePending } from '../../../components/route-fallbacks.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { ApiError } from '../../../lib/api-errors.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { useTransactionSnapshot } from '../api/get-transaction.ts';
+import { DecisionPanel } from './decision-panel.tsx';
+import { ReplacePanel } from './replace-panel.tsx';
+import { StatusTimeline } from './status-timeline.tsx';
+import { TransactionMovements, TransactionSummary } from './transaction-facts.tsx';
+
+/** `/transactions/$transactionId`: one transaction, followed until it ends. */
+export function TransactionDetailPage({ transactionId }: { transactionId: string }) {
+  const query = useTransactionSnapshot(transactionId);
+
+  if (query.isPending) return <RoutePending />;
+  if (query.isError && !query.data) {
+    const status = query.error instanceof ApiError ? query.error.status : undefined;
+    if (status === 404 || status === 403)
+      return <Unavailable transactionId={transactionId} forbidden={status === 403} />;
+    return (
+      <ErrorState
+        title="This transaction could not be loaded"
+        error={query.error}
+        onRetry={() => void query.refetch()}
+        retrying={query.isFetching}
+      />
+    );
+  }
+  const tx = query.data.transaction;
+  return (
+    <div className="space-y-4">
+      <title>{`${humanize(tx.category) || 'Transaction'} ${tx.id ?? ''} · Custody Console`}</title>
+      <BackToList />
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-semibold text-slate-900">{heading(tx)}</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
+            <StatusBadge status={tx.status} />
+            <span className="font-mono break-all">{tx.id}</span>
+          </p>
+        </div>
+        <Freshness
+          updatedAt={query.dataUpdatedAt}
+          following={!isTerminalStatus(tx.status)}
+          fetching={query.isFetching}
+          failed={query.isError}
+          onRefresh={() => void query.refetch()}
+        />
+      </header>
+      <DecisionPanel transaction={tx} />
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
+        <div className="space-y-4">
+          <StatusTimeline transaction={tx} />
+          <ReplacePanel transaction={tx} />
+        </div>
+        <div className="space-y-4">
+          <TransactionSummary transaction={tx} />
+          <TransactionMovements transaction={tx} />
+          <details className="rounded-lg border border-slate-300 bg-white p-4">
+            <summary className="cursor-pointer font-medium text-slate-900">Raw JSON</summary>
+            <pre className="mt-2 max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
+              {JSON.stringify(tx, null, 2)}
+            </pre>
+          </details>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function heading(tx: Transaction): string {
+  const kind = humanize(tx.category) || 'Transaction';
+  return tx.amount ? `${kind} of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trim() : kind;
+}
+
+function BackToList() {
+  return (
+    <Link
+      to="/transactions"
+      className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
+    >
+      ← All transactions
+    </Link>
+  );
+}
+
+/** How fresh the page is: "updated N s ago", ticking, and whether it is still following. */
+function Freshness({
+  updatedAt,
+  following,
+  fetching,
+  failed,
+  onRefresh,
+}: {
+  updatedAt: number;
+  following: boolean;
+  fetching: boolean;
+  failed: boolean;
+  onRefresh: () => void;
+}) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(id);
+  }, []);
+  const seconds = Math.max(0, Math.round((now - updatedAt) / 1000));
+  return (
+    <div className="flex items-center gap-3 text-sm text-slate-700">
+      <p data-testid="freshness">
+        Updated {seconds < 2 ? 'just now' : `${seconds} s ago`}
+        {following ? ' · following until it completes' : ' · final status'}
+        {failed ? ' · the last check failed, retrying' : ''}
+      </p>
+      <Button size="sm" onClick={onRefresh} disabled={fetching}>
+        {fetching ? 'Checking…' : 'Refresh'}
+      </Button>
+    </div>
+  );
+}
+
+/** 404 and 403 read the same to a member: there is nothing here they may see. */
+function Unavailable({ transactionId, forbidden }: { transactionId: string; forbidden: boolean }) {
+  return (
+    <section aria-labelledby="unavailable-title" className="py-12">
+      <title>Transaction not available · Custody Console</title>
+      <h1 id="unavailable-title" className="text-2xl font-semibold text-slate-900">
+        {forbidden ? 'You cannot open this transaction' : 'Transaction not found'}
+      </h1>
+      <p className="mt-2 text-slate-700">
+        {forbidden
+          ? 'Your role or sub-organizations do not include this transaction.'
+          : 'There is no transaction with this ID in the sub-organizations you can see. It may belong to another sub-organization, or the link may be mistyped.'}
+      </p>
+      <p className="mt-1 font-mono text-sm break-all text-slate-700">{transactionId}</p>
+      <p className="mt-4">
+        <BackToList />
+      </p>
+    </section>
+  );
+}

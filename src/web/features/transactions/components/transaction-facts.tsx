@@ -1,0 +1,271 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { chainLabel } from '../../../../contract/chains.ts';
+import { formatAmount, isNegative, isZero } from '../../../../contract/decimal.ts';
+import type { BalanceChange, Party, Transaction } from '../../../../contract/transaction.ts';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { explorerTxUrl } from '../../../lib/explorers.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { CopyButton } from './copy-button.tsx';
+
+/** Every field of a transaction as the API describes it, in the order a reviewer reads them. */
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-1 gap-1 py-2 sm:grid-cols-[12rem_1fr]">
+      <dt className="text-sm font-medium text-slate-700">{term}</dt>
+      <dd className="min-w-0 text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+const None = () => <span className="text-slate-700">—</span>;
+
+export function Mono({ children }: { children: ReactNode }) {
+  return <span className="font-mono text-sm break-all">{children}</span>;
+}
+
+/** "+1.5" or "-1.5": a balance change always shows its direction in text, not only colour. */
+export function signedAmount(amount: string): string {
+  const formatted = formatAmount(amount);
+  return isNegative(amount) || isZero(amount) ? formatted : `+${formatted}`;
+}
+
+export function PartyDetails({ party }: { party: Party | undefined }) {
+  if (!party) return <None />;
+  return (
+    <span className="block">
+      <span className="block font-medium">{party.name ?? humanize(party.type) ?? '—'}</span>
+      <span className="block text-sm text-slate-700">
+        {humanize(party.type)}
+        {party.chain ? ` on ${chainLabel(party.chain)}` : ''}
+      </span>
+      {party.address ? (
+        <span className="block">
+          <Mono>{party.address}</Mono>
+        </span>
+      ) : null}
+      {party.id ? <span className="block text-xs text-slate-700">ID {party.id}</span> : null}
+    </span>
+  );
+}
+
+export function TransactionSummary({ transaction: tx }: { transaction: Transaction }) {
+  const vaults = useQuery(referenceQueries.vaults());
+  const vault = vaults.data?.results.find((v) => v.id === tx.vaultId);
+  const explorer = tx.txHash ? explorerTxUrl(tx.blockChain, tx.txHash) : undefined;
+  return (
+    <section
+      aria-labelledby="details-title"
+      className="rounded-lg border border-slate-300 bg-white p-4"
+    >
+      <h2 id="details-title" className="text-lg font-semibold text-slate-900">
+        Details
+      </h2>
+      <dl className="mt-2 divide-y divide-slate-200">
+        <Row term="Status">
+          <StatusBadge status={tx.status} />
+        </Row>
+        {tx.status === 'FAILED' || tx.error ? (
+          <Row term="Error">
+            <span className="text-red-800">{tx.error ?? 'No reason given'}</span>
+          </Row>
+        ) : null}
+        <Row term="Category">
+          {humanize(tx.category) || <None />}
+          {tx.subCategory ? (
+            <span className="text-slate-700"> · {humanize(tx.subCategory)}</span>
+          ) : null}
+          {tx.transactionType ? (
+            <span className="text-slate-700"> · {humanize(tx.transactionType)}</span>
+          ) : null}
+        </Row>
+        <Row term="Amount">
+          {tx.amount ? (
+            <span className="font-medium tabular-nums">
+              {formatAmount(tx.amount)} {tx.asset}
+            </span>
+          ) : (
+            <None />
+          )}
+          {tx.amountInUSD ? (
+            <span className="text-slate-700">
+              {' '}
+              (≈ {formatAmount(tx.amountInUSD, { minFractionDigits: 2 })} USD)
+            </span>
+          ) : null}
+        </Row>
+        <Row term="Chain">{chainLabel(tx.blockChain) || <None />}</Row>
+        <Row term="Vault">
+          {tx.vaultId ? (
+            <>
+              {vault?.vaultName ?? 'Vault'}{' '}
+              <span className="text-xs text-slate-700">ID {tx.vaultId}</span>
+            </>
+          ) : (
+            <None />
+          )}
+        </Row>
+        <Row term="Source">
+          <PartyDetails party={tx.source} />
+        </Row>
+        <Row term="Destination">
+          <PartyDetails party={tx.destination} />
+        </Row>
+        <Row term="Network fee">
+          {tx.fees?.amount ? (
+            <span className="tabular-nums">
+              {formatAmount(tx.fees.amount)} {tx.fees.asset}
+              {tx.fees.amountInFiat ? (
+                <span className="text-slate-700">
+                  {' '}
+                  (≈ {formatAmount(tx.fees.amountInFiat, { minFractionDigits: 2 })} USD)
+                </span>
+              ) : null}
+            </span>
+          ) : (
+            <span className="text-slate-700">Not charged yet</span>
+          )}
+          {tx.gasParams?.feeTier ? (
+            <span className="text-slate-700"> · {humanize(tx.gasParams.feeTier)} tier</span>
+          ) : null}
+        </Row>
+        <Row term="Transaction hash">
+          {tx.txHash ? (
+            <span className="flex flex-wrap items-center gap-2">
+              <Mono>{tx.txHash}</Mono>
+              <CopyButton value={tx.txHash} label="Copy transaction hash" />
+              {explorer ? (
+                <a
+                  href={explorer}
+                  target="_blank"
+                  rel="noreferrer noopener"
+                  className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
+                >
+                  View on {chainLabel(tx.blockChain)} explorer
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              ) : null}
+            </span>
+          ) : (
+            <span className="text-slate-700">Not on the chain yet</span>
+          )}
+        </Row>
+        {tx.nonce !== undefined ? <Row term="Nonce">{tx.nonce}</Row> : null}
+        <Row term="Memo">{tx.memo ? <span className="break-words">{tx.memo}</span> : <None />}</Row>
+        <Row term="External ID">{tx.externalId ? <Mono>{tx.externalId}</Mono> : <None />}</Row>
+        <Row term="Created">
+          {tx.createdAt ? (
+            <time dateTime={tx.createdAt}>{formatLocalDateTime(tx.createdAt)}</time>
+          ) : (
+            <None />
+          )}
+          {tx.createdById ? (
+            <span className="text-xs text-slate-700"> by {tx.createdById}</span>
+          ) : null}
+        </Row>
+        <Row term="Last updated">
+          {tx.updatedAt ? (
+            <time dateTime={tx.updatedAt}>{formatLocalDateTime(tx.updatedAt)}</time>
+          ) : (
+            <None />
+          )}
+        </Row>
+        <Row term="Transaction ID">
+          <Mono>{tx.id}</Mono>
+        </Row>
+      </dl>
+    </section>
+  );
+}
+
+function ChangesTable({ changes, caption }: { changes: BalanceChange[]; caption: string }) {
+  return (
+    <table className="mt-2 w-full text-left text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr className="border-b border-slate-300 text-slate-700">
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Party
+          </th>
+          <th scope="col" className="py-1 pr-3 font-medium">
+            Chain
+          </th>
+          <th scope="col" className="py-1 text-right font-medium">
+            Change
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((change, i) => (
+          <tr key={i} className="border-b border-slate-200 last:border-0">
+            <td className="py-1 pr-3">
+              {change.party?.name ?? change.party?.address ?? humanize(change.party?.type)}
+            </td>
+            <td className="py-1 pr-3">{chainLabel(change.chain)}</td>
+            <td
+              className={`py-1 text-right tabular-nums ${change.amount && isNegative(change.amount) ? 'text-red-800' : 'text-green-800'}`}
+            >
+              {change.amount ? `${signedAmount(change.amount)} ${change.asset ?? ''}` : '—'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The operations in sequence and the balance changes they made, once the transaction settled. */
+export function TransactionMovements({ transaction: tx }: { transaction: Transaction }) {
+  const operations = [...(tx.operations ?? [])].sort(
+    (a, b) => (a.sequence ?? 0) - (b.sequence ?? 0),
+  );
+  const changes = tx.balanceChanges?.changes ?? [];
+  return (
+    <section
+      aria-labelledby="movements-title"
+      className="rounded-lg border border-slate-300 bg-white p-4"
+    >
+      <h2 id="movements-title" className="text-lg font-semibold text-slate-900">
+        Operations and balance changes
+      </h2>
+      {operations.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-700">
+          No operations yet: they are recorded when the transaction settles.
+        </p>
+      ) : (
+        <ol className="mt-2 space-y-3">
+          {operations.map((op, i) => (
+            <li key={op.sequence ?? i} className="rounded-md border border-slate-200 p-3">
+              <h3 className="font-medium text-slate-900">
+                Operation {op.sequence ?? i + 1}: {humanize(op.type)}{' '}
+                <StatusBadge status={op.status} />
+              </h3>
+              <p className="text-sm text-slate-700">
+                From {op.source?.name ?? op.source?.address ?? humanize(op.source?.type) ?? '—'} to{' '}
+                {op.destination?.name ??
+                  op.destination?.address ??
+                  humanize(op.destination?.type) ??
+                  '—'}
+              </p>
+              {op.balanceChanges?.changes?.length ? (
+                <ChangesTable
+                  changes={op.balanceChanges.changes}
+                  caption={`Balance changes of operation ${op.sequence ?? i + 1}`}
+                />
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3 className="mt-4 font-medium text-slate-900">Balance changes</h3>
+      {changes.length === 0 ? (
+        <p className="mt-1 text-sm text-slate-700">None recorded yet.</p>
+      ) : (
+        <ChangesTable changes={changes} caption="Balance changes of the transaction" />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { transactionDetailQuery } from '../../features/transactions/api/get-transaction.ts';
+import { TransactionDetailPage } from '../../features/transactions/components/transaction-detail-page.tsx';
+import { referenceQueries } from '../../lib/reference-queries.ts';
+
+// Not nested in the list's route: the detail is a page of its own, and the
+// list's search params stay in the history entry Back returns to.
+export const Route = createFileRoute('/_authenticated/transactions_/$transactionId')({
+  loader: async ({ context: { queryClient }, params }) => {
+    void queryClient.prefetchQuery(referenceQueries.vaults());
+    // A 404 or no-access answer is the page's to explain, not a route error.
+    await queryClient
+      .ensureQueryData(transactionDetailQuery(params.transactionId))
+      .catch(() => undefined);
+  },
+  component: TransactionDetailRoute,
+});
+
+function TransactionDetailRoute() {
+  const { transactionId } = Route.useParams();
+  return <TransactionDetailPage transactionId={transactionId} />;
+}
