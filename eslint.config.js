@@ -1,7 +1,79 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', 'src/server/test/**', 'src/web/test/**'];
+
+/** The SPA's feature folders, read from disk so a new feature is fenced in without editing this file. */
+const webFeatures = readdirSync('src/web/features', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+/**
+ * Layers point down only (ARCHITECTURE.md, "Layers"). Paths are relative to
+ * the repository root, where `npm run lint` runs. They bind production code;
+ * tests may wire layers together to drive them.
+ */
+const layerZones = [
+  {
+    target: './src/contract',
+    from: ['./src/server', './src/web'],
+    message: 'src/contract depends on nothing but zod, big.js and ibantools.',
+  },
+  {
+    target: './src/web',
+    from: './src/server',
+    message: 'The SPA never imports server code; share through src/contract.',
+  },
+  {
+    target: './src/server',
+    from: './src/web',
+    message: 'The server never imports SPA code; share through src/contract.',
+  },
+  ...webFeatures.map((feature) => ({
+    target: `./src/web/features/${feature}`,
+    from: './src/web/features',
+    except: [`./${feature}`],
+    message:
+      'A feature never imports another feature: share through src/contract, lib or components.',
+  })),
+  {
+    target: ['./src/web/lib', './src/web/components'],
+    from: ['./src/web/features', './src/web/routes'],
+    message: 'lib and components are shared code: they know no feature and no route.',
+  },
+  {
+    target: './src/web/features',
+    from: './src/web/routes',
+    message: 'Routes compose features, never the other way round.',
+  },
+  {
+    target: ['./src/server/http', './src/server/db'],
+    from: ['./src/server/auth', './src/server/console', './src/server/custody', './src/server/cli'],
+    message: 'http and db are the bottom server layers: they know no feature.',
+  },
+  {
+    target: './src',
+    from: [
+      './src/server/test/**',
+      './src/web/test/**',
+      './src/**/*.test.ts',
+      './src/**/*.test.tsx',
+    ],
+    message: 'Production code never imports test code.',
+  },
+];
+
+const testLibraries = [
+  'vitest',
+  '@testing-library/react',
+  '@testing-library/user-event',
+  '@testing-library/dom',
+  'fast-check',
+].map((name) => ({ name, message: 'Production code never imports test libraries.' }));
 
 export default tseslint.config(
   {
@@ -19,7 +91,15 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [importX.createNodeResolver()],
+      // Follow TypeScript files too, or no-cycle would stop at the first .ts import.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       '@typescript-eslint/no-unused-vars': [
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
@@ -41,42 +121,16 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: TEST_FILES,
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'no-restricted-imports': ['error', { paths: testLibraries }],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
-    rules: {
-      ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '../server/*'],
-              message: 'The SPA never imports server code; share through src/contract.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // Integration tests drive the SPA's client against the real server app in process.
-    files: ['src/web/**/*.integration.test.ts'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
-  {
-    files: ['src/contract/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/server/**', '**/web/**'],
-              message: 'src/contract depends on nothing but zod, big.js and ibantools.',
-            },
-          ],
-        },
-      ],
-    },
+    rules: reactHooks.configs.recommended.rules,
   },
 );

@@ -12,8 +12,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          // Pure SPA code anywhere (lib, a feature's api/ or export/), not only lib.
-          include: ['src/contract/**/*.test.ts', 'src/web/**/*.test.ts'],
+          // Pure SPA code anywhere (lib, a feature's api/ or export/), not only lib,
+          // and the lint-rule tests in scripts/.
+          include: ['src/contract/**/*.test.ts', 'src/web/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['**/*.integration.test.ts'],
         },
       },

@@ -18,7 +18,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
     passed += s.expected + (s.flaky ?? 0);
     failed += s.unexpected;
     skipped += s.skipped;
-    console.log(`${file}: ${s.expected} passed, ${s.unexpected} failed${s.flaky ? ` (${s.flaky} flaky)` : ''}`);
+    console.log(
+      `${file}: ${s.expected} passed, ${s.unexpected} failed${s.flaky ? ` (${s.flaky} flaky)` : ''}`,
+    );
   }
 }
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -47,7 +47,11 @@ export const StaffPassword = z
 
 export const StaffCreateRequest = z.strictObject({
   email: z.string().trim().toLowerCase().email('email must be an email address'),
-  name: z.string().trim().min(1, 'name is required').max(120, 'name must be at most 120 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'name is required')
+    .max(120, 'name must be at most 120 characters'),
   role: StaffRole,
   subOrgIds: z.array(z.string().min(1)).nullable().optional(),
   password: StaffPassword,

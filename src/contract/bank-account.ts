@@ -1,7 +1,13 @@
 import { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } from 'ibantools';
 import { getCountrySpecifications } from 'ibantools';
 import { z } from 'zod';
-import { BANK_ACCOUNT_STATUSES, BankAccountStatus, PAYMENT_METHODS, PaymentMethod, lenientEnum } from './enums.ts';
+import {
+  BANK_ACCOUNT_STATUSES,
+  BankAccountStatus,
+  PAYMENT_METHODS,
+  PaymentMethod,
+  lenientEnum,
+} from './enums.ts';
 import { listEnvelope } from './common.ts';
 
 // ---------------------------------------------------------------------------
@@ -124,7 +130,8 @@ function isKnownCountry(country: string): boolean {
   return country in getCountrySpecifications();
 }
 
-const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
+const optionalText = (max: number) =>
+  z.string().trim().max(max, `must be at most ${max} characters`).optional();
 
 const BankAccountCreateFields = z.strictObject({
   paymentMethod: PaymentMethod,
@@ -157,7 +164,7 @@ export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((bod
 
   const accountNumber = body.accountNumber;
   const routingNumber = body.routingNumber;
-  const iban = accountNumber ? electronicFormatIBAN(accountNumber) ?? '' : '';
+  const iban = accountNumber ? (electronicFormatIBAN(accountNumber) ?? '') : '';
 
   switch (rail) {
     case 'US_ACH':
@@ -167,7 +174,10 @@ export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((bod
         issue('accountNumber', 'accountNumber must be 4 to 17 digits');
       }
       if (routingNumber && !isValidAbaRoutingNumber(routingNumber)) {
-        issue('routingNumber', 'routingNumber must be a 9-digit ABA routing number with a valid checksum');
+        issue(
+          'routingNumber',
+          'routingNumber must be a 9-digit ABA routing number with a valid checksum',
+        );
       }
       break;
     case 'SEPA':
@@ -175,7 +185,10 @@ export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((bod
         if (!isValidIBAN(iban)) {
           issue('accountNumber', 'accountNumber must be a valid IBAN for SEPA');
         } else if (!isSEPACountry(iban.slice(0, 2))) {
-          issue('accountNumber', `accountNumber is an IBAN of ${iban.slice(0, 2)}, which is not a SEPA country`);
+          issue(
+            'accountNumber',
+            `accountNumber is an IBAN of ${iban.slice(0, 2)}, which is not a SEPA country`,
+          );
         } else if (country && iban.slice(0, 2) !== country) {
           issue('country', `country must match the IBAN's country (${iban.slice(0, 2)})`);
         }
@@ -208,7 +221,8 @@ export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((bod
     const iban = electronicFormatIBAN(out.accountNumber);
     if (iban && isValidIBAN(iban)) out.accountNumber = iban;
   }
-  if (out.routingNumber && out.paymentMethod === 'SWIFT') out.routingNumber = out.routingNumber.toUpperCase();
+  if (out.routingNumber && out.paymentMethod === 'SWIFT')
+    out.routingNumber = out.routingNumber.toUpperCase();
   return out;
 });
 export type BankAccountCreateInput = z.input<typeof BankAccountCreateRequest>;

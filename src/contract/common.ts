@@ -4,9 +4,7 @@ import { z } from 'zod';
 export const ApiErrorBody = z.looseObject({
   message: z.string(),
   code: z.string().optional(),
-  fields: z
-    .array(z.object({ field: z.string(), message: z.string() }))
-    .optional(),
+  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PositiveDecimalString, add, cmp, formatAmount, neg, round, scale, sub, sum } from './decimal.ts';
+import {
+  PositiveDecimalString,
+  add,
+  cmp,
+  formatAmount,
+  neg,
+  round,
+  scale,
+  sub,
+  sum,
+} from './decimal.ts';
 import { paths, toQueryString } from './paths.ts';
 
 describe('decimal arithmetic', () => {
@@ -22,9 +32,7 @@ describe('decimal arithmetic', () => {
         const s = n.toString().padStart(dp + 1, '0');
         return dp === 0 ? s : `${s.slice(0, -dp)}.${s.slice(-dp)}`;
       });
-    fc.assert(
-      fc.property(amount, amount, (a, b) => cmp(sub(add(a, b), b), a) === 0),
-    );
+    fc.assert(fc.property(amount, amount, (a, b) => cmp(sub(add(a, b), b), a) === 0));
   });
 });
 
@@ -49,8 +57,12 @@ describe('formatAmount', () => {
 describe('paths', () => {
   it('end with a slash and encode ids', () => {
     expect(paths.transaction('a/b')).toBe('/api/external/transactions/a%2Fb/');
-    expect(paths.approvalAction('ap_1')).toBe('/api/external/change_requests/approvals/ap_1/action/');
-    expect(toQueryString({ status: 'PENDING', limit: 20, cursor: null, asset: '' })).toBe('?limit=20&status=PENDING');
+    expect(paths.approvalAction('ap_1')).toBe(
+      '/api/external/change_requests/approvals/ap_1/action/',
+    );
+    expect(toQueryString({ status: 'PENDING', limit: 20, cursor: null, asset: '' })).toBe(
+      '?limit=20&status=PENDING',
+    );
     expect(toQueryString({})).toBe('');
   });
 });

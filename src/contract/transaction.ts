@@ -172,9 +172,7 @@ export const TransferCreateRequest = z.strictObject({
 export type TransferCreateRequest = z.infer<typeof TransferCreateRequest>;
 
 const hex = (field: string) =>
-  z
-    .string()
-    .regex(/^(0x)?([0-9a-fA-F]{2})+$/, `${field} must be hex bytes, like "0xa9059cbb..."`);
+  z.string().regex(/^(0x)?([0-9a-fA-F]{2})+$/, `${field} must be hex bytes, like "0xa9059cbb..."`);
 
 export const EvmCallData = z.strictObject({
   callData: hex('data.callData'),
@@ -190,7 +188,12 @@ export const MethodAndParams = z.strictObject({
   method: nonEmpty('data.method'),
   params: z.record(z.string(), z.unknown()),
 });
-export const ContractCallData = z.union([EvmCallData, IcpCanisterCall, RawSigning, MethodAndParams]);
+export const ContractCallData = z.union([
+  EvmCallData,
+  IcpCanisterCall,
+  RawSigning,
+  MethodAndParams,
+]);
 export type ContractCallData = z.infer<typeof ContractCallData>;
 
 export const ContractCallCreateRequest = z.strictObject({
@@ -241,7 +244,12 @@ export const CreateTransactionRequest = z.discriminatedUnion('category', [
   DelegateResourceCreateRequest,
 ]);
 export type CreateTransactionRequest = z.infer<typeof CreateTransactionRequest>;
-export const CREATABLE_CATEGORIES = ['TRANSFER', 'CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const;
+export const CREATABLE_CATEGORIES = [
+  'TRANSFER',
+  'CONTRACT_CALL',
+  'STAKE',
+  'DELEGATE_RESOURCE',
+] as const;
 
 export const ReplaceTransactionRequest = z.strictObject({
   transactionId: nonEmpty('transactionId'),

@@ -111,7 +111,7 @@ describe('audit trail', () => {
     expect(mine[0]?.summary).toMatch(/^Refused with 4\d\d /);
   });
 
-  it('records the written reason for skipping a contract call\'s preprocessing simulation', async () => {
+  it("records the written reason for skipping a contract call's preprocessing simulation", async () => {
     const vault = await createVault(t.db, { orgId: t.orgId }, [
       { asset: 'ETH', chain: 'ETHEREUM', amount: '5' },
     ]);

@@ -1,3 +1,4 @@
+import type { CustodyActor, CustodyScope } from '../http/app-env.ts';
 import type {
   BankAccount,
   BankAccountCreateRequest,
@@ -35,22 +36,9 @@ import type {
  * id, INVALID_CURSOR for a cursor this backend did not issue, and so on.
  */
 
-/** Who is calling. Absent until sign-in and API-user tokens exist. */
-export interface CustodyActor {
-  type: 'API_USER' | 'STAFF';
-  id: string;
-  /** The organization the actor acts in, when the caller already knows it. */
-  orgId?: string;
-}
-
-/**
- * The sub-organizations a caller may act in. `subOrgIds: null` means all of
- * them; a list restricts every read to those sub-orgs (lists filter with IN,
- * gets of anything else answer 404).
- */
-export interface CustodyScope {
-  subOrgIds: string[] | null;
-}
+// Who is calling and what they may see are properties of the request, set
+// by the auth middleware: declared with the request's context.
+export type { CustodyActor, CustodyScope };
 
 export interface CustodyContext {
   actor?: CustodyActor;

@@ -1,6 +1,22 @@
 import type { Logger } from 'pino';
-import type { StaffRecord } from '../auth/staff.store.ts';
-import type { CustodyActor, CustodyScope } from '../custody/backend.ts';
+import type { staff } from '../db/schema/console.ts';
+
+/** Who is calling: a staff member's session or an API client's signed token. */
+export interface CustodyActor {
+  type: 'API_USER' | 'STAFF';
+  id: string;
+  /** The organization the actor acts in, when the caller already knows it. */
+  orgId?: string;
+}
+
+/**
+ * The sub-organizations a caller may act in. `subOrgIds: null` means all of
+ * them; a list restricts every read to those sub-orgs (lists filter with IN,
+ * gets of anything else answer 404).
+ */
+export interface CustodyScope {
+  subOrgIds: string[] | null;
+}
 
 /** What every request carries through the Hono app. */
 export interface AppEnv {
@@ -11,7 +27,7 @@ export interface AppEnv {
     /** Who is calling: set by the API-client token check or the staff session check. */
     actor?: CustodyActor;
     /** The signed-in member, for session callers only. */
-    staff?: StaffRecord;
+    staff?: typeof staff.$inferSelect;
     /** The session's CSRF token and id, for session callers only. */
     session?: { id: string; csrfToken: string };
     /** Sub-organizations a session caller may see; absent or null means all. */

@@ -1,18 +1,18 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
-import { createApp, type App } from '../../../app.ts';
-import type { Database, DatabaseHandle } from '../../../db/client.ts';
-import { assets, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
-import { createContact, createOrg, createVault } from '../../../test/fixtures.ts';
-import { actAsAdmin, createManualClock } from '../../../test/staff-session.ts';
-import { createTestDatabase } from '../../../test/test-database.ts';
-import { canonicalDecimal } from '../mappers.ts';
-import { createSandboxBackend } from '../sandbox-backend.ts';
-import { ASSET_CATALOG } from '../seed/reference-data.ts';
-import { TestClock } from './clock.ts';
-import { approveTransaction, declineTransaction } from './decisions.ts';
-import { runDueSteps } from './simulator.ts';
+import { createApp, type App } from '../app.ts';
+import type { Database, DatabaseHandle } from '../db/client.ts';
+import { assets, transactions, vaultBalances } from '../db/schema/sandbox.ts';
+import { createContact, createOrg, createVault } from './fixtures.ts';
+import { actAsAdmin, createManualClock } from './staff-session.ts';
+import { createTestDatabase } from './test-database.ts';
+import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
+import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import { ASSET_CATALOG } from '../custody/sandbox/seed/reference-data.ts';
+import { TestClock } from '../custody/sandbox/engine/clock.ts';
+import { approveTransaction, declineTransaction } from '../custody/sandbox/engine/decisions.ts';
+import { runDueSteps } from '../custody/sandbox/engine/simulator.ts';
 
 /**
  * The real app over a real database for the engine's tests, with the engine

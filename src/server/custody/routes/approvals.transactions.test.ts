@@ -7,7 +7,7 @@ import {
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from '../sandbox/engine/engine-test-app.ts';
+} from '../../test/engine-test-app.ts';
 import { signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { decideAs } from '../../test/change-requests.ts';
 

@@ -8,7 +8,7 @@ import {
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from '../sandbox/engine/engine-test-app.ts';
+} from '../../test/engine-test-app.ts';
 import type { TestApiUser } from '../../test/api-client.ts';
 import { sdkRequest, type Sdk } from '../../test/sdk-wire.ts';
 
@@ -24,12 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(
-  sdk: Sdk,
-  method: 'GET' | 'POST',
-  url: string,
-  body?: Record<string, unknown>,
-) {
+async function call(sdk: Sdk, method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) {
   const res = await t.app.request(url, sdkRequest(sdk, client, method, url, body));
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as Record<string, unknown>, text };

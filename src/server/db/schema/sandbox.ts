@@ -203,7 +203,9 @@ export const transactions = sandbox.table(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('transactions_next_step_idx').on(t.nextStepAt).where(sql`next_step_at IS NOT NULL`),
+    index('transactions_next_step_idx')
+      .on(t.nextStepAt)
+      .where(sql`next_step_at IS NOT NULL`),
     // Keyset paging reads these backwards (created_at DESC, id DESC; id breaks
     // ties). Plain ascending columns on purpose: drizzle's .desc() writes
     // DESC NULLS LAST, which no longer matches a plain ORDER BY … DESC.

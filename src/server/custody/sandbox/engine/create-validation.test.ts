@@ -5,8 +5,8 @@ import {
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from './engine-test-app.ts';
-import { createRequests } from './create-requests.ts';
+} from '../../../test/engine-test-app.ts';
+import { createRequests } from '../../../test/create-requests.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -96,13 +96,15 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     );
   });
 
-  it('an external address in the chain\'s format is a destination', async () => {
+  it("an external address in the chain's format is a destination", async () => {
     const address = '0x52908400098527886E0F7030069857D2E4169EE7';
     const res = await create(transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: address } }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.destination).toMatchObject({ type: 'EXTERNAL_ADDRESS', address });
     const tron = await expectRefused(
-      transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' } }),
+      transfer({
+        destination: { type: 'EXTERNAL_ADDRESS', id: 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' },
+      }),
       'destination.id',
       'INVALID_ADDRESS',
     );

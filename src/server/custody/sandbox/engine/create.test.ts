@@ -10,8 +10,8 @@ import {
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from './engine-test-app.ts';
-import { createRequests } from './create-requests.ts';
+} from '../../../test/engine-test-app.ts';
+import { createRequests } from '../../../test/create-requests.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;

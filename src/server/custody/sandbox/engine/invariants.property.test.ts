@@ -18,7 +18,7 @@ import {
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from './engine-test-app.ts';
+} from '../../../test/engine-test-app.ts';
 import { mergeHolds } from './balances.ts';
 import { readPlan } from './plan.ts';
 import { ALLOWED_TRANSITIONS } from './transitions.ts';

@@ -10,7 +10,7 @@ import {
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from './engine-test-app.ts';
+} from '../../../test/engine-test-app.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;

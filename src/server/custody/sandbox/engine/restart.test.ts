@@ -8,7 +8,11 @@ import { transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from '../../../test/test-database.ts';
 import { seedSandbox } from '../seed.ts';
 import { TestClock } from './clock.ts';
-import { createEngineFixture, createEngineTestApp, TIME_SCALE } from './engine-test-app.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  TIME_SCALE,
+} from '../../../test/engine-test-app.ts';
 import { runDueSteps } from './simulator.ts';
 
 const HOUR = 3_600_000;

@@ -9,7 +9,7 @@ import {
   TIME_SCALE,
   type EngineFixture,
   type EngineTestApp,
-} from './engine-test-app.ts';
+} from '../../../test/engine-test-app.ts';
 import { runDueSteps, startSimulator } from './simulator.ts';
 
 let t: EngineTestApp;

@@ -8,7 +8,9 @@ import { transactionStatusEvents, transactions } from '../../../db/schema/sandbo
  * sandbox goes through `transition`, so the timeline and this table can
  * never disagree. Terminal statuses have no way out.
  */
-export const ALLOWED_TRANSITIONS: Readonly<Record<TransactionStatus, readonly TransactionStatus[]>> = {
+export const ALLOWED_TRANSITIONS: Readonly<
+  Record<TransactionStatus, readonly TransactionStatus[]>
+> = {
   DRAFT: ['PENDING'],
   PENDING: ['APPROVED', 'DECLINED', 'FAILED'],
   APPROVED: ['SIGNED', 'FAILED'],

@@ -1,0 +1,88 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `npm run lint` enforces the layers (ARCHITECTURE.md, "Layers"): each case
+ * lints one deliberately wrong file — text placed at a path in the tree,
+ * never written to disk — with the project's own ESLint config.
+ */
+const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+
+async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+}
+
+describe('layer rules', { timeout: 120_000 }, () => {
+  it('accepts an import that points down', async () => {
+    expect(
+      await ruleIds(
+        'src/web/features/audit/layer-probe.ts',
+        "import { cn } from '../../lib/cn.ts';\nexport const probe = cn;\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it.each([
+    [
+      'a feature importing another feature',
+      'src/web/features/audit/layer-probe.ts',
+      "import { transactionSearch } from '../transactions/search.ts';",
+    ],
+    [
+      'lib importing a feature',
+      'src/web/lib/layer-probe.ts',
+      "import { transactionSearch } from '../features/transactions/search.ts';",
+    ],
+    [
+      'a component importing a feature',
+      'src/web/components/layer-probe.ts',
+      "import { auditSearch } from '../features/audit/search.ts';",
+    ],
+    [
+      'the SPA importing server code',
+      'src/web/lib/layer-probe.ts',
+      "import { env } from '../../server/env.ts';",
+    ],
+    [
+      'http importing a feature',
+      'src/server/http/layer-probe.ts',
+      "import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';",
+    ],
+    [
+      'db importing a feature',
+      'src/server/db/layer-probe.ts',
+      "import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';",
+    ],
+    [
+      'production code importing a test helper',
+      'src/server/custody/layer-probe.ts',
+      "import { createTestDatabase } from '../test/test-database.ts';",
+    ],
+    [
+      'src/contract importing the server',
+      'src/contract/layer-probe.ts',
+      "import { env } from '../server/env.ts';",
+    ],
+  ])('refuses %s', async (_name, filePath, importLine) => {
+    const ids = await ruleIds(filePath, `${importLine}\nexport const probe = 1;\n`);
+    expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it('refuses a test library in production code', async () => {
+    const ids = await ruleIds(
+      'src/server/custody/layer-probe.ts',
+      "import { expect } from 'vitest';\nexport const probe = expect;\n",
+    );
+    expect(ids).toContain('no-restricted-imports');
+  });
+
+  it('refuses an import cycle', async () => {
+    // button.tsx imports lib/cn.ts; cn.ts importing the button closes a loop.
+    const ids = await ruleIds(
+      'src/web/lib/cn.ts',
+      "import { Button } from '../components/ui/button.tsx';\nexport const cn = Button;\n",
+    );
+    expect(ids).toContain('import-x/no-cycle');
+  });
+});
