@@ -2,19 +2,19 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { pino } from 'pino';
-import type { StaffRole } from '../../../contract/auth.ts';
-import { createApp, type App } from '../../app.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { createManualClock, signInStaff, type StaffSession } from '../../test/staff-session.ts';
-import { createTestDatabase } from '../../test/test-database.ts';
-import { createApiUser, type CreatedApiUser } from '../sandbox/api-users.store.ts';
+import type { StaffRole } from '../../contract/auth.ts';
+import { createApp, type App } from '../app.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { createManualClock, signInStaff, type StaffSession } from './staff-session.ts';
+import { createTestDatabase } from './test-database.ts';
+import { createApiUser, type CreatedApiUser } from '../custody/sandbox/api-users.store.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
-} from '../sandbox/engine/engine-test-app.ts';
-import { createUpstreamBackend } from './upstream-backend.ts';
+} from './engine-test-app.ts';
+import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 
 /**
  * The upstream test bed: console B in sandbox mode is the custody API,

@@ -13,7 +13,7 @@ import {
   minutesAgo,
 } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTwoConsoles, type TwoConsoles } from './two-consoles.ts';
+import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts';
 
 // Console A (upstream mode) on console B (sandbox) over real HTTP: what staff
 // see through A is what B holds, and A's own rules hold on top.

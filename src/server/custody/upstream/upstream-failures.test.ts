@@ -5,7 +5,11 @@ import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { transactions } from '../../db/schema/sandbox.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTwoConsoles, type FetchInterceptor, type TwoConsoles } from './two-consoles.ts';
+import {
+  createTwoConsoles,
+  type FetchInterceptor,
+  type TwoConsoles,
+} from '../../test/two-consoles.ts';
 
 // What staff see when the custody API misbehaves: B is real, and the test
 // stands between A and B only to lose or hold back an answer.
