@@ -69,6 +69,8 @@ export interface ApiClientOptions {
 
 export interface RequestOptions {
   signal?: AbortSignal;
+  /** Headers for this request only (the audit reason of a create, for instance). */
+  headers?: Record<string, string>;
 }
 
 /** A conditional GET's answer: unchanged (304), or the new body with its ETag. */
@@ -136,7 +138,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     schema: S,
-    init: { body?: unknown; signal?: AbortSignal | undefined } = {},
+    init: {
+      body?: unknown;
+      signal?: AbortSignal | undefined;
+      headers?: Record<string, string>;
+    } = {},
   ): Promise<z.output<S>> {
     const { response, text } = await send(method, path, init);
     if (!response.ok) throw toApiError(response, text);
@@ -257,7 +263,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     schema: S,
     body: unknown,
     opts?: RequestOptions,
-  ) => request('POST', path, schema, { body, signal: opts?.signal });
+  ) => request('POST', path, schema, { body, signal: opts?.signal, headers: opts?.headers });
   const patch = <S extends z.ZodType>(
     path: string,
     schema: S,

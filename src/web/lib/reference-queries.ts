@@ -37,6 +37,20 @@ export const referenceQueries = {
       queryKey: [...referenceQueries.all(), 'staff-members'] as const,
       queryFn: ({ signal }) => apiClient.listStaff({ limit: 100 }, { signal }),
     }),
+  /** Contacts for the create forms' destination picker; like vaults, one page at the maximum size. */
+  contacts: () =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'contacts'] as const,
+      queryFn: ({ signal }) => apiClient.listContacts({ limit: 100 }, { signal }),
+      staleTime: 60_000,
+    }),
+  /** What a vault holds, `{ASSET: {CHAIN: "decimal"}}`: moves with every transaction, so kept briefly. */
+  vaultBalances: (vaultId: string) =>
+    queryOptions({
+      queryKey: [...referenceQueries.all(), 'vault-balances', vaultId] as const,
+      queryFn: ({ signal }) => apiClient.getVaultBalances(vaultId, { signal }),
+      staleTime: 10_000,
+    }),
   supportedChains: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'supported-chains'] as const,

@@ -1,8 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { CursorListPage } from '../../../components/cursor-list.tsx';
 import type { FilterOption } from '../../../components/select-filter.tsx';
+import { buttonVariants } from '../../../components/ui/button.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { useCan } from '../../session/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import { transactionSearch, type TransactionSearch } from '../search.ts';
 import { ExportTransactions } from './export-transactions.tsx';
@@ -54,6 +57,8 @@ export function TransactionsPage({
 }) {
   const query = useQuery(transactionQueries.list(transactionSearch.toListParams(search)));
   const { vaultOptions, assetOptions } = useFilterOptions();
+  // The server refuses a create from anyone else; the entry point is only shown to who may.
+  const canCreate = useCan('create-transaction');
 
   return (
     <CursorListPage
@@ -64,7 +69,16 @@ export function TransactionsPage({
       onSearchChange={onSearchChange}
       filtersActive={transactionSearch.hasFilters(search)}
       skeleton={<TransactionsTableSkeleton />}
-      actions={<ExportTransactions filters={exportFilters(search)} />}
+      actions={
+        <>
+          {canCreate ? (
+            <Link to="/transactions/new" className={buttonVariants({ variant: 'primary' })}>
+              New transaction
+            </Link>
+          ) : null}
+          <ExportTransactions filters={exportFilters(search)} />
+        </>
+      }
       filters={
         <TransactionFilters
           value={transactionSearch.pickFilters(search)}

@@ -1,0 +1,232 @@
+import { useBlocker, useNavigate } from '@tanstack/react-router';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import type { CreateTransactionRequest } from '../../../../../contract/transaction.ts';
+import { Button } from '../../../../components/ui/button.tsx';
+import { ApiError, describeError } from '../../../../lib/api-errors.ts';
+import { usePersistentFormDraft } from '../../../../lib/use-persistent-form-draft.ts';
+import { useCreateTransaction } from '../../api/create-transaction.ts';
+
+/**
+ * What the four create forms share: edit → review → send once → the new
+ * transaction's page. A refusal puts each field the server names back on
+ * the form (`fields`); any error keeps every value; leaving a form with
+ * unsent changes asks first; the values survive an expired session
+ * (usePersistentFormDraft) — the externalId with them, so a send after
+ * signing in again still cannot create a second transaction.
+ */
+export interface CreateFlow<V extends FieldValues> {
+  step: 'edit' | 'review';
+  request: CreateTransactionRequest | null;
+  review: (request: CreateTransactionRequest) => void;
+  backToEdit: () => void;
+  send: () => void;
+  sending: boolean;
+  error: unknown;
+  /** A refusal about something the form has no field for. */
+  formError: string | null;
+  form: UseFormReturn<V, unknown, CreateTransactionRequest>;
+}
+
+const LEAVE_QUESTION = 'Leave this form? The transaction has not been sent.';
+
+export function useCreateFlow<V extends FieldValues>({
+  form,
+  draftKey,
+  fieldFor,
+  auditReason,
+}: {
+  form: UseFormReturn<V, unknown, CreateTransactionRequest>;
+  draftKey: string;
+  /** The form field a server `fields` entry names, if the form has one. */
+  fieldFor: (path: string, values: V) => Path<V> | undefined;
+  auditReason?: () => string | undefined;
+}): CreateFlow<V> {
+  const navigate = useNavigate();
+  const create = useCreateTransaction();
+  // The draft holds the values as typed; the resolver's output (the request) plays no part.
+  const { clearDraft } = usePersistentFormDraft(draftKey, form as unknown as UseFormReturn<V>);
+  const [step, setStep] = useState<'edit' | 'review'>('edit');
+  const [request, setRequest] = useState<CreateTransactionRequest | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  // Set synchronously: a second click in the same frame finds it set before React re-renders.
+  const inFlight = useRef(false);
+  const done = useRef(false);
+  // The first refused field is focused once the form is back on screen.
+  const [focusField, setFocusField] = useState<Path<V> | null>(null);
+  useEffect(() => {
+    if (step !== 'edit' || !focusField) return;
+    form.setFocus(focusField);
+  }, [step, focusField, form]);
+
+  useBlocker({
+    shouldBlockFn: ({ next }) => {
+      if (done.current || !form.formState.isDirty) return false;
+      // An expired session goes to sign-in with the draft saved: nothing to ask.
+      if (next.pathname === '/login') return false;
+      return !globalThis.confirm(LEAVE_QUESTION);
+    },
+    enableBeforeUnload: () => !done.current && form.formState.isDirty,
+  });
+
+  const send = () => {
+    if (!request || inFlight.current || done.current) return;
+    inFlight.current = true;
+    setFormError(null);
+    create.mutate(
+      { body: request, auditReason: auditReason?.() },
+      {
+        onSuccess: (transaction) => {
+          done.current = true;
+          clearDraft();
+          if (!transaction.id) return;
+          // The new transaction's page, where its status timeline follows it live.
+          void navigate({
+            to: '/transactions/$transactionId',
+            params: { transactionId: transaction.id },
+          });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 400 && error.fields?.length) {
+            // Back to the fields, each refusal beside the control it is about.
+            setStep('edit');
+            const values = form.getValues();
+            const unplaced: string[] = [];
+            let first: Path<V> | null = null;
+            for (const { field, message } of error.fields) {
+              const name = fieldFor(field, values);
+              if (!name) {
+                unplaced.push(message);
+                continue;
+              }
+              form.setError(name, { type: 'server', message });
+              first ??= name;
+            }
+            setFocusField(first);
+            if (unplaced.length) setFormError(unplaced.join(' '));
+          }
+        },
+        onSettled: () => {
+          inFlight.current = false;
+        },
+      },
+    );
+  };
+
+  return {
+    step,
+    request,
+    review: (next) => {
+      create.reset();
+      setFocusField(null);
+      setFormError(null);
+      setRequest(next);
+      setStep('review');
+    },
+    backToEdit: () => setStep('edit'),
+    send,
+    sending: create.isPending,
+    error: create.error,
+    formError,
+    form,
+  };
+}
+
+/** The form's frame: its fields while editing, the review while reviewing, errors announced in both. */
+export function CreateFormShell<V extends FieldValues>({
+  id,
+  title,
+  flow,
+  fields,
+  reviewRows,
+}: {
+  id: string;
+  title: string;
+  flow: CreateFlow<V>;
+  fields: ReactNode;
+  reviewRows: ReactNode;
+}) {
+  const sendError =
+    flow.error &&
+    !(flow.error instanceof ApiError && flow.error.status === 400 && flow.error.fields?.length)
+      ? flow.error
+      : null;
+  const onSubmit = flow.form.handleSubmit((request) => flow.review(request));
+
+  if (flow.step === 'review' && flow.request) {
+    return (
+      <section
+        aria-labelledby={`${id}-review-title`}
+        className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4"
+      >
+        <h2
+          id={`${id}-review-title`}
+          className="text-lg font-semibold text-slate-900"
+          tabIndex={-1}
+          ref={(el) => el?.focus()}
+        >
+          Review the {title.toLowerCase()} before sending
+        </h2>
+        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">{reviewRows}</dl>
+        {sendError ? (
+          <div
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+          >
+            Not sent: {describeError(sendError)} Nothing you entered was lost.
+          </div>
+        ) : null}
+        <div className="flex flex-wrap gap-2">
+          <Button
+            variant="primary"
+            onClick={flow.send}
+            disabled={flow.sending}
+            aria-disabled={flow.sending}
+          >
+            {flow.sending ? 'Sending…' : sendError ? 'Check and send again' : 'Send transaction'}
+          </Button>
+          <Button onClick={flow.backToEdit} disabled={flow.sending}>
+            Back to edit
+          </Button>
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <form
+      noValidate
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => void onSubmit(e)}
+      className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4"
+    >
+      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {flow.formError ? (
+        <div
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+        >
+          The custody service refused this {title.toLowerCase()}: {flow.formError}
+        </div>
+      ) : null}
+      {fields}
+      <div>
+        <Button type="submit" variant="primary">
+          Review
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** One line of the review: what a treasurer checks, in words. */
+export function ReviewRow({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-sm font-medium text-slate-700">{term}</dt>
+      <dd className="text-sm break-all text-slate-900">{children}</dd>
+    </>
+  );
+}

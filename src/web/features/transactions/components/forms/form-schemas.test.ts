@@ -1,0 +1,318 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contractCallDefaults,
+  contractCallFieldFor,
+  contractCallFormSchema,
+  type ContractCallFormValues,
+} from './contract-call-schema.ts';
+import {
+  delegateResourceDefaults,
+  delegateResourceFormSchema,
+  type DelegateResourceFormValues,
+} from './delegate-resource-schema.ts';
+import { maxAmount, type FormContext } from './form-rules.ts';
+import { stakeDefaults, stakeFormSchema, type StakeFormValues } from './stake-schema.ts';
+import {
+  transferDefaults,
+  transferFieldFor,
+  transferFormSchema,
+  type TransferFormValues,
+} from './transfer-schema.ts';
+
+const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+/** Each form field with a problem, and its message. */
+function problems(
+  schema: {
+    safeParse: (v: unknown) => {
+      success: boolean;
+      error?: { issues: Array<{ path: PropertyKey[]; message: string }> };
+    };
+  },
+  values: unknown,
+) {
+  const result = schema.safeParse(values);
+  if (result.success) return {};
+  return Object.fromEntries(result.error!.issues.map((i) => [String(i.path[0]), i.message]));
+}
+
+describe('transfer form schema', () => {
+  const valid = (over: Partial<TransferFormValues> = {}): TransferFormValues => ({
+    ...transferDefaults(),
+    sourceVaultId: 'vault-a',
+    blockChain: 'ETHEREUM',
+    asset: 'ETH',
+    destinationContactId: 'contact-1',
+    amount: '1.5',
+    ...over,
+  });
+  const ctx: FormContext = { decimals: 6, balance: '10', feeInAsset: '0.5' };
+
+  it('turns valid values into the contract request, HIGH by default, with the externalId', () => {
+    const result = transferFormSchema(ctx).safeParse(valid({ memo: ' rent ' }));
+    expect(result.success).toBe(true);
+    expect(result.data).toMatchObject({
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: 'vault-a' },
+      destination: { type: 'CONTACT', id: 'contact-1' },
+      amount: '1.5',
+      memo: 'rent',
+      gasParams: { feeTier: 'HIGH' },
+      externalId: expect.stringMatching(/^console-/),
+    });
+    const external = transferFormSchema().safeParse(
+      valid({
+        destinationKind: 'EXTERNAL_ADDRESS',
+        destinationAddress: ETH_ADDRESS,
+        feeTier: 'LOW',
+      }),
+    );
+    expect(external.data).toMatchObject({
+      destination: { type: 'EXTERNAL_ADDRESS', id: ETH_ADDRESS },
+      gasParams: { feeTier: 'LOW' },
+    });
+  });
+
+  it.each<[string, Partial<TransferFormValues>, keyof TransferFormValues, RegExp]>([
+    ['no source vault', { sourceVaultId: '' }, 'sourceVaultId', /choose the vault/],
+    ['no chain', { blockChain: '' }, 'blockChain', /choose a chain/],
+    ['no asset', { asset: '' }, 'asset', /choose an asset/],
+    ['no contact', { destinationContactId: '' }, 'destinationContactId', /approved contact/],
+    [
+      'the source as destination',
+      { destinationKind: 'VAULT', destinationVaultId: 'vault-a' },
+      'destinationVaultId',
+      /other than the source/,
+    ],
+    [
+      'a malformed address',
+      { destinationKind: 'EXTERNAL_ADDRESS', destinationAddress: '0x12' },
+      'destinationAddress',
+      /0x followed by 40/,
+    ],
+    ['a negative amount', { amount: '-1' }, 'amount', /positive decimal/],
+    ['zero', { amount: '0' }, 'amount', /greater than zero/],
+    ['too many decimals', { amount: '1.1234567' }, 'amount', /at most 6 decimal places/],
+    [
+      'more than the balance less the fee',
+      { amount: '9.6' },
+      'amount',
+      /more than the vault holds/,
+    ],
+    ['a memo too long', { memo: 'x'.repeat(501) }, 'memo', /at most 500/],
+    ['no externalId', { externalId: ' ' }, 'externalId', /keep an external ID/],
+    ['an externalId too long', { externalId: 'x'.repeat(129) }, 'externalId', /at most 128/],
+    [
+      'a fee payer where the chain has none',
+      { feePayerVaultId: 'vault-b' },
+      'feePayerVaultId',
+      /does not let another vault/,
+    ],
+  ])('refuses %s on its field', (_, over, field, message) => {
+    expect(problems(transferFormSchema(ctx), valid(over))[field]).toMatch(message);
+  });
+
+  it('allows exactly the balance less the fee; "max" is that, at the asset precision', () => {
+    expect(transferFormSchema(ctx).safeParse(valid({ amount: '9.5' })).success).toBe(true);
+    expect(maxAmount(ctx)).toBe('9.5');
+    expect(maxAmount({ balance: '1.123456789', decimals: 6 })).toBe('1.123456');
+    expect(maxAmount({ balance: '0.1', feeInAsset: '0.2' })).toBe('0');
+  });
+
+  it('puts a server field on the form field it names', () => {
+    expect(transferFieldFor('destination.id', { destinationKind: 'VAULT' })).toBe(
+      'destinationVaultId',
+    );
+    expect(transferFieldFor('feePayer.id', { destinationKind: 'CONTACT' })).toBe('feePayerVaultId');
+    expect(transferFieldFor('source.type', { destinationKind: 'CONTACT' })).toBe('sourceVaultId');
+    expect(transferFieldFor('colour', { destinationKind: 'CONTACT' })).toBeUndefined();
+  });
+});
+
+describe('stake form schema', () => {
+  const valid = (over: Partial<StakeFormValues> = {}): StakeFormValues => ({
+    ...stakeDefaults(),
+    sourceVaultId: 'vault-a',
+    blockChain: 'TRON',
+    asset: 'TRX',
+    amount: '100',
+    ...over,
+  });
+
+  it('makes a STAKE request, with a resource type on TRON', () => {
+    const result = stakeFormSchema().safeParse(valid({ resourceType: 'TRON_ENERGY' }));
+    expect(result.data).toMatchObject({
+      category: 'STAKE',
+      resourceType: 'TRON_ENERGY',
+      asset: 'TRX',
+    });
+    expect(
+      stakeFormSchema().safeParse(valid({ blockChain: 'ETHEREUM', asset: 'ETH' })).success,
+    ).toBe(true);
+  });
+
+  it.each<[string, Partial<StakeFormValues>, keyof StakeFormValues, RegExp]>([
+    ['no vault', { sourceVaultId: '' }, 'sourceVaultId', /choose the vault/],
+    [
+      'a chain without staking',
+      { blockChain: 'BITCOIN', asset: 'BTC' },
+      'blockChain',
+      /not offered on Bitcoin/,
+    ],
+    ['a token', { asset: 'USDT' }, 'asset', /uses TRX/],
+    [
+      'a resource off TRON',
+      { blockChain: 'ETHEREUM', asset: 'ETH', resourceType: 'TRON_ENERGY' },
+      'resourceType',
+      /no TRON resources/,
+    ],
+    ['a bad amount', { amount: '1,5' }, 'amount', /positive decimal/],
+    ['more than the balance', { amount: '11' }, 'amount', /more than the vault holds/],
+    ['no externalId', { externalId: '' }, 'externalId', /keep an external ID/],
+  ])('refuses %s on its field', (_, over, field, message) => {
+    expect(problems(stakeFormSchema({ balance: '10' }), valid(over))[field]).toMatch(message);
+  });
+});
+
+describe('delegate resource form schema', () => {
+  const valid = (over: Partial<DelegateResourceFormValues> = {}): DelegateResourceFormValues => ({
+    ...delegateResourceDefaults(),
+    sourceVaultId: 'vault-a',
+    destinationContactId: 'contact-tron',
+    amount: '10',
+    resourceType: 'TRON_BANDWIDTH',
+    ...over,
+  });
+
+  it('makes a DELEGATE_RESOURCE request on TRON', () => {
+    expect(delegateResourceFormSchema().safeParse(valid()).data).toMatchObject({
+      category: 'DELEGATE_RESOURCE',
+      blockChain: 'TRON',
+      asset: 'TRX',
+      destination: { type: 'CONTACT', id: 'contact-tron' },
+      resourceType: 'TRON_BANDWIDTH',
+    });
+  });
+
+  it.each<[string, Partial<DelegateResourceFormValues>, keyof DelegateResourceFormValues, RegExp]>([
+    ['no resource type', { resourceType: '' }, 'resourceType', /bandwidth or energy/],
+    [
+      'a chain other than Tron',
+      { blockChain: 'ETHEREUM', asset: 'ETH' },
+      'blockChain',
+      /only on Tron/,
+    ],
+    ['no destination', { destinationContactId: '' }, 'destinationContactId', /approved contact/],
+    [
+      'a malformed Tron address',
+      { destinationKind: 'EXTERNAL_ADDRESS', destinationAddress: ETH_ADDRESS },
+      'destinationAddress',
+      /T followed by 33/,
+    ],
+    ['too many decimals', { amount: '1.1234567' }, 'amount', /at most 6 decimal places/],
+  ])('refuses %s on its field', (_, over, field, message) => {
+    expect(problems(delegateResourceFormSchema({ decimals: 6 }), valid(over))[field]).toMatch(
+      message,
+    );
+  });
+});
+
+describe('contract call form schema', () => {
+  const valid = (over: Partial<ContractCallFormValues> = {}): ContractCallFormValues => ({
+    ...contractCallDefaults(),
+    vaultId: 'vault-a',
+    blockChain: 'ETHEREUM',
+    callData: '0xa9059cbb',
+    ...over,
+  });
+
+  it('sends the data variant of the chain, the amount only when given, and the skip flag', () => {
+    expect(contractCallFormSchema().safeParse(valid({ toAddress: ETH_ADDRESS })).data).toEqual({
+      category: 'CONTRACT_CALL',
+      vaultId: 'vault-a',
+      blockChain: 'ETHEREUM',
+      data: { callData: '0xa9059cbb', toAddress: ETH_ADDRESS },
+      externalId: expect.stringMatching(/^console-/),
+      gasParams: { feeTier: 'HIGH' },
+    });
+    const tron = contractCallFormSchema().safeParse(
+      valid({ blockChain: 'TRON', method: 'vote', params: '{"sr": "T1"}', amount: '2' }),
+    );
+    expect(tron.data).toMatchObject({
+      data: { method: 'vote', params: { sr: 'T1' } },
+      amount: '2',
+    });
+    const icp = contractCallFormSchema().safeParse(
+      valid({
+        blockChain: 'ICP',
+        canisterId: 'ryjl3-tyaaa-aaaaa-aaaba-cai',
+        method: 'transfer',
+        arg: '()',
+      }),
+    );
+    expect(icp.data).toMatchObject({
+      data: { canisterId: 'ryjl3-tyaaa-aaaaa-aaaba-cai', method: 'transfer', arg: '()' },
+    });
+    const solana = contractCallFormSchema().safeParse(
+      valid({ blockChain: 'SOLANA', messageHex: 'c0ffee' }),
+    );
+    expect(solana.data).toMatchObject({ data: { messageHex: 'c0ffee' } });
+    const skipped = contractCallFormSchema().safeParse(
+      valid({ skipSimulation: true, skipReason: 'simulator outage, ticket 4411' }),
+    );
+    expect(skipped.data).toMatchObject({ creationOptions: { skipPreprocessSimulation: true } });
+  });
+
+  it.each<[string, Partial<ContractCallFormValues>, keyof ContractCallFormValues, RegExp]>([
+    ['no vault', { vaultId: '' }, 'vaultId', /choose the vault/],
+    [
+      'a chain without contract calls',
+      { blockChain: 'BITCOIN' },
+      'blockChain',
+      /runs no contract calls/,
+    ],
+    ['no call data', { callData: '' }, 'callData', /enter the call data/],
+    ['call data that is not hex', { callData: '0xzz' }, 'callData', /must be hex bytes/],
+    ['a malformed contract address', { toAddress: '0x1' }, 'toAddress', /0x followed by 40/],
+    [
+      'an ICP call without canister',
+      { blockChain: 'ICP', method: 'm' },
+      'canisterId',
+      /canister id/,
+    ],
+    [
+      'a Solana message that is not hex',
+      { blockChain: 'SOLANA', messageHex: 'xyz' },
+      'messageHex',
+      /hex bytes/,
+    ],
+    [
+      'params that are not JSON',
+      { blockChain: 'TRON', method: 'vote', params: '{sr:' },
+      'params',
+      /not valid JSON/,
+    ],
+    [
+      'params that are a list',
+      { blockChain: 'TRON', method: 'vote', params: '[1]' },
+      'params',
+      /JSON object/,
+    ],
+    [
+      'a skip without a reason',
+      { skipSimulation: true, skipReason: 'because' },
+      'skipReason',
+      /at least 10 characters/,
+    ],
+    ['a bad amount', { amount: '0' }, 'amount', /greater than zero/],
+    ['no externalId', { externalId: '' }, 'externalId', /keep an external ID/],
+  ])('refuses %s on its field', (_, over, field, message) => {
+    expect(problems(contractCallFormSchema(), valid(over))[field]).toMatch(message);
+  });
+
+  it('puts server fields about data on the variant field', () => {
+    expect(contractCallFieldFor('data', { blockChain: 'ETHEREUM' })).toBe('callData');
+    expect(contractCallFieldFor('data.params', { blockChain: 'TRON' })).toBe('params');
+    expect(contractCallFieldFor('creationOptions', { blockChain: 'TRON' })).toBe('skipSimulation');
+  });
+});

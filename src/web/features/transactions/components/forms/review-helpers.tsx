@@ -1,0 +1,56 @@
+import { add, formatAmount } from '../../../../../contract/decimal.ts';
+import type { FeeTier } from '../../../../../contract/enums.ts';
+import type { FeeData } from '../../../../../contract/transaction.ts';
+import { humanize } from '../../../../lib/labels.ts';
+import { ReviewRow } from './create-flow.tsx';
+import { describeFee } from './fee-tier-picker.tsx';
+
+/**
+ * The fee and the total that leaves the vault, as a treasurer reads them.
+ * When the vault pays the fee in the asset it sends, the two add up; in
+ * another asset (a token on an EVM chain) they are named side by side.
+ */
+export function FeeAndTotalRows({
+  tier,
+  fee,
+  amount,
+  asset,
+  vault,
+  feePayer,
+}: {
+  tier: FeeTier;
+  fee: FeeData | undefined;
+  amount: string | undefined;
+  asset: string | undefined;
+  vault: string;
+  /** The vault paying the fee when it is not the source. */
+  feePayer?: string | undefined;
+}) {
+  const feeText = fee
+    ? `${humanize(tier)}: ${describeFee(fee)}, as estimated now; the fee charged is the tier's estimate when the transaction is signed`
+    : `${humanize(tier)}: not estimated; the fee is set when the transaction is signed`;
+  let total: string;
+  if (!amount || !asset) {
+    total = fee
+      ? feePayer
+        ? `nothing from ${vault}; ${feePayer} pays the fee of ${formatAmount(fee.expectedFeeInAsset)} ${fee.asset}`
+        : `only the network fee, about ${formatAmount(fee.expectedFeeInAsset)} ${fee.asset}`
+      : 'only the network fee';
+  } else if (feePayer) {
+    total = `${formatAmount(amount)} ${asset}; the fee is paid by ${feePayer}`;
+  } else if (fee && fee.asset === asset) {
+    total = `${formatAmount(add(amount, fee.expectedFeeInAsset))} ${asset} (${formatAmount(amount)} ${asset} plus the ${formatAmount(fee.expectedFeeInAsset)} ${asset} fee)`;
+  } else if (fee) {
+    total = `${formatAmount(amount)} ${asset} plus the fee of ${formatAmount(fee.expectedFeeInAsset)} ${fee.asset}`;
+  } else {
+    total = `${formatAmount(amount)} ${asset} plus the network fee`;
+  }
+  return (
+    <>
+      <ReviewRow term="Network fee">{feeText}</ReviewRow>
+      <ReviewRow term={`Total leaving ${vault}`}>
+        <span data-testid="review-total">{total}</span>
+      </ReviewRow>
+    </>
+  );
+}

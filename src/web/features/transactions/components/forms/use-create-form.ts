@@ -1,0 +1,49 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLayoutEffect, useRef } from 'react';
+import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-hook-form';
+import type { z } from 'zod';
+import type {
+  CreateTransactionRequest,
+  EstimatedFeeResponse,
+} from '../../../../../contract/transaction.ts';
+import { toEstimateBody, useFeeEstimate } from '../../api/fee-estimate.ts';
+import type { FormContext } from './form-rules.ts';
+
+/**
+ * A create form on its schema: the schema is rebuilt from what the pickers
+ * know at validation time (precision, balance, fee), and the fee estimate
+ * follows the request the current values would make.
+ */
+export function useCreateForm<V extends FieldValues>({
+  schema,
+  defaults,
+  toRequest,
+  context,
+}: {
+  schema: (ctx: FormContext) => z.ZodType<CreateTransactionRequest, V>;
+  defaults: () => V;
+  toRequest: (values: V) => CreateTransactionRequest;
+  /** What the pickers know about these values: precision, balance, the fee in the sent asset. */
+  context: (values: V, estimate: EstimatedFeeResponse | undefined) => FormContext;
+}) {
+  const contextRef = useRef<FormContext>({});
+  const form = useForm<V, unknown, CreateTransactionRequest>({
+    resolver: (values, context, options) =>
+      zodResolver(schema(contextRef.current))(values, context, options),
+    defaultValues: defaults() as DefaultValues<V>,
+    // Rules show on Review, then follow each change. Not on blur: an error
+    // appearing as a field loses focus moves the layout under a click.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const values = useWatch({ control: form.control }) as V;
+  const estimate = useFeeEstimate(
+    toEstimateBody(toRequest(values) as unknown as Record<string, unknown>),
+  );
+  const ctx = context(values, estimate.ready ? estimate.query.data : undefined);
+  // Validation runs on the member's events, after this: it sees what the pickers show.
+  useLayoutEffect(() => {
+    contextRef.current = ctx;
+  });
+  return { form, values, estimate, ctx };
+}
