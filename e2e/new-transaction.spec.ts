@@ -1,0 +1,321 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { demoAccount, expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+
+/**
+ * /transactions/new against the sandbox: each form refuses bad input before
+ * sending anything, sends once (double clicks, lost answers), lands on the
+ * new transaction's page, and keeps what was typed when the server refuses.
+ */
+
+const CREATE_PATH = '/api/external/transactions/';
+
+/** Counts create POSTs the page makes. */
+function countCreates(page: Page): () => number {
+  let n = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === CREATE_PATH) n += 1;
+  });
+  return () => n;
+}
+
+async function transactionsWithExternalId(request: APIRequestContext, externalId: string) {
+  const res = await request.get(
+    `${CREATE_PATH}?externalId=${encodeURIComponent(externalId)}&limit=100`,
+  );
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { results: Array<Record<string, unknown>> }).results;
+}
+
+async function openForm(page: Page, category: string) {
+  await page.goto(`/transactions/new?category=${category}`);
+  await expect(page.getByRole('heading', { name: 'New transaction', level: 1 })).toBeVisible();
+  const form = page.getByRole('form');
+  await expect(form).toBeVisible();
+  return form;
+}
+
+/** Picks the option whose text starts with `text` (labels carry balances and addresses). */
+async function choose(select: Locator, text: string) {
+  const option = select.locator('option', { hasText: text }).first();
+  await expect(option).toBeAttached();
+  await select.selectOption((await option.getAttribute('value')) ?? '');
+}
+
+async function fillTransfer(page: Page) {
+  const form = page.getByRole('form', { name: 'Transfer' });
+  await choose(form.getByLabel('From vault'), 'Treasury Main');
+  await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
+  await form.getByLabel('Asset', { exact: true }).selectOption('ETH');
+  await choose(form.getByLabel('Contact', { exact: true }), 'Coinbase Prime deposit');
+  await form.getByLabel(/^Amount/).fill('0.01');
+  return form;
+}
+
+test.describe('New transaction', () => {
+  test('the transactions page offers the entry point to members who may create', async ({
+    page,
+  }) => {
+    await page.goto('/transactions');
+    await page.getByRole('link', { name: 'New transaction' }).click();
+    await expect(page).toHaveURL(/\/transactions\/new/);
+    await expect(page.getByRole('form', { name: 'Transfer' })).toBeVisible();
+  });
+
+  test('transfer: every bad field shows its rule and nothing is sent', async ({ page }) => {
+    const creates = countCreates(page);
+    const form = await openForm(page, 'TRANSFER');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expect(form.getByText('choose the vault to send from')).toBeVisible();
+    await expect(form.getByText('choose a chain', { exact: true })).toBeVisible();
+    await expect(form.getByText('choose an approved contact')).toBeVisible();
+    await expect(form.getByLabel('From vault')).toHaveAttribute('aria-invalid', 'true');
+
+    await fillTransfer(page);
+    await form.getByLabel(/^Amount/).fill('1.0000000000000000001');
+    await form.getByLabel('External ID').fill('');
+    await form.getByRole('radio', { name: 'External address' }).check();
+    await form.getByLabel('Destination address').fill('0xabc');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expect(form.getByText('at most 18 decimal places for this asset')).toBeVisible();
+    await expect(
+      form.getByText(/not a Ethereum address: expected 0x followed by 40/),
+    ).toBeVisible();
+    await expect(form.getByText(/keep an external ID/)).toBeVisible();
+    await form.getByLabel(/^Amount/).fill('999999999');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expect(form.getByText(/more than the vault holds/)).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(creates()).toBe(0);
+  });
+
+  test('transfer: a LOW choice is the fee charged, and a double click creates one transaction', async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    const creates = countCreates(page);
+    await openForm(page, 'TRANSFER');
+    const form = await fillTransfer(page);
+    await expect(form.getByTestId('fee-LOW')).toBeVisible();
+    await expect(form.getByRole('radio', { name: /^High/ })).toBeChecked();
+    await form.getByRole('radio', { name: /^Low/ }).check();
+    await expectNoAxeViolations(page);
+    const externalId = await form.getByLabel('External ID').inputValue();
+    expect(externalId).toMatch(/^console-/);
+    await form.getByRole('button', { name: 'Review' }).click();
+
+    const review = page.getByRole('region', { name: /Review the transfer/ });
+    await expect(review.getByText('0.01 ETH on Ethereum')).toBeVisible();
+    await expect(review.getByTestId('review-total')).toContainText('ETH plus the');
+    await expectNoAxeViolations(page);
+    await review.getByRole('button', { name: 'Send transaction' }).dblclick();
+    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+    const created = await transactionsWithExternalId(page.request, externalId);
+    expect(created).toHaveLength(1);
+    expect(creates()).toBe(1);
+    const id = String(created[0]?.id);
+    expect(page.url()).toContain(`/transactions/${id}`);
+
+    // An approver approves it; the fee charged at signing is the LOW tier's estimate then.
+    const approver = await playwright.request.newContext({ baseURL: baseURL ?? '' });
+    const origin = new URL(baseURL ?? '').origin;
+    const { email, password } = await demoAccount(approver, 'approver');
+    const login = await approver.post('/auth/login', {
+      data: { email, password },
+      headers: { Origin: origin },
+    });
+    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    const message = await approver.get(
+      `/api/external/change_requests/approvals/approval_message/?entityId=${id}`,
+    );
+    const { approvalId } = (await message.json()) as { approvalId: string };
+    const estimateBody = {
+      category: 'TRANSFER',
+      source: created[0]?.source && { type: 'VAULT', id: (created[0].source as { id: string }).id },
+      destination: { type: 'CONTACT', id: (created[0]?.destination as { id: string }).id },
+      amount: '0.01',
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+    };
+    const before = await page.request.post('/api/external/transactions/estimate_fee/', {
+      data: estimateBody,
+      headers: { Origin: origin, 'X-CSRF-Token': await csrf(page) },
+    });
+    const approved = await approver.post(
+      `/api/external/change_requests/approvals/${approvalId}/action/`,
+      {
+        data: { action: 'approve' },
+        headers: { Origin: origin, 'X-CSRF-Token': csrfToken },
+      },
+    );
+    expect(approved.status(), await approved.text()).toBe(200);
+    let fee: string | undefined;
+    await expect
+      .poll(async () => {
+        const tx = (await (await page.request.get(`${CREATE_PATH}${id}/`)).json()) as {
+          fees?: { amount?: string };
+        };
+        fee = tx.fees?.amount;
+        return fee;
+      })
+      .toBeTruthy();
+    const after = await page.request.post('/api/external/transactions/estimate_fee/', {
+      data: estimateBody,
+      headers: { Origin: origin, 'X-CSRF-Token': await csrf(page) },
+    });
+    const lows = [before, after].map(
+      async (r) =>
+        ((await r.json()) as { low: { expectedFeeInAsset: string } }).low.expectedFeeInAsset,
+    );
+    expect(await Promise.all(lows)).toContain(fee);
+    await approver.dispose();
+  });
+
+  test('transfer: a lost answer still ends with one transaction and its page', async ({ page }) => {
+    let dropped = false;
+    await page.route(`**${CREATE_PATH}`, async (route) => {
+      if (route.request().method() !== 'POST' || dropped) return route.fallback();
+      dropped = true;
+      // The server creates it; the browser never hears back.
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await openForm(page, 'TRANSFER');
+    const form = await fillTransfer(page);
+    const externalId = await form.getByLabel('External ID').inputValue();
+    await form.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Send transaction' }).click();
+    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+    const created = await transactionsWithExternalId(page.request, externalId);
+    expect(created).toHaveLength(1);
+    expect(page.url()).toContain(`/transactions/${String(created[0]?.id)}`);
+    expect(dropped).toBe(true);
+  });
+});
+
+async function csrf(page: Page): Promise<string> {
+  const res = await page.request.get('/auth/session');
+  return ((await res.json()) as { csrfToken: string }).csrfToken;
+}
+
+test.describe('New transaction: the other kinds', () => {
+  test('contract call: the variant of the chain, a skipped simulation needs a reason that reaches the audit log', async ({
+    page,
+  }) => {
+    const creates = countCreates(page);
+    const form = await openForm(page, 'CONTRACT_CALL');
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
+    await form.getByLabel('Method').fill('vote');
+    await form.getByLabel('Parameters (JSON object)').fill('{"sr": ');
+    await expect(form.getByText(/Not yet valid: not valid JSON/)).toBeVisible();
+    await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
+    await form.getByLabel('Call data (hex)').fill('0xzz');
+    await form.getByLabel('Skip the preprocessing simulation for this call').check();
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expect(form.getByText(/must be hex bytes/)).toBeVisible();
+    await expect(form.getByText(/write why the simulation must be skipped/)).toBeVisible();
+    await expectNoAxeViolations(page);
+    expect(creates()).toBe(0);
+
+    // Letters only: the audit log masks long digit runs (they could be account numbers).
+    const tag = Math.random()
+      .toString(36)
+      .replace(/[^a-z]/g, '');
+    const reason = `Simulator outage, vendor ticket ${tag}`;
+    await form.getByLabel('Call data (hex)').fill('0xa9059cbb');
+    await form.getByLabel('Why the simulation must be skipped').fill(reason);
+    await form.getByRole('button', { name: 'Review' }).click();
+    const review = page.getByRole('region', { name: /Review the contract call/ });
+    await expect(review.getByText(`Skipped. Reason for the audit log: ${reason}`)).toBeVisible();
+    await expectNoAxeViolations(page);
+    await review.getByRole('button', { name: 'Send transaction' }).click();
+    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+    const audit = await page.request.get('/api/console/audit/?action=transaction.create&limit=20');
+    expect(await audit.text()).toContain(reason);
+  });
+
+  test('stake: a refusal from the server lands on the field it names and keeps every value', async ({
+    page,
+  }) => {
+    // An externalId already used by another transaction: the server refuses it (DUPLICATE_EXTERNAL_ID).
+    const used = await page.request.get(`${CREATE_PATH}?limit=1`);
+    const taken = ((await used.json()) as { results: Array<{ externalId?: string }> }).results.find(
+      (t) => t.externalId,
+    )?.externalId;
+    const form = await openForm(page, 'STAKE');
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
+    await form.getByLabel('Resource (optional)').selectOption('TRON_ENERGY');
+    await form.getByLabel(/^Amount/).fill('5');
+    const externalId = taken ?? `stake-${Date.now()}`;
+    if (!taken) {
+      // No seeded externalId to collide with: make one with a first stake through the API.
+      const headers = { Origin: new URL(page.url()).origin, 'X-CSRF-Token': await csrf(page) };
+      const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
+        results: Array<{ id: string; vaultName: string }>;
+      };
+      const vault = vaults.results.find((v) => v.vaultName === 'Treasury Main');
+      await page.request.post(CREATE_PATH, {
+        headers,
+        data: {
+          category: 'STAKE',
+          source: { type: 'VAULT', id: vault?.id },
+          asset: 'TRX',
+          blockChain: 'TRON',
+          amount: '1',
+          externalId,
+        },
+      });
+    }
+    await form.getByLabel('External ID').fill(externalId);
+    await form.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Send transaction' }).click();
+    const field = page.getByRole('form', { name: 'Stake' }).getByLabel('External ID');
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await expect(field).toBeFocused();
+    await expect(
+      page
+        .getByRole('form', { name: 'Stake' })
+        .getByRole('alert')
+        .filter({ hasText: /externalId/i }),
+    ).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Stake' }).getByLabel(/^Amount/)).toHaveValue('5');
+    await expect(
+      page.getByRole('form', { name: 'Stake' }).getByLabel('Resource (optional)'),
+    ).toHaveValue('TRON_ENERGY');
+    await expectNoAxeViolations(page);
+  });
+
+  test('delegate resource: completed with the keyboard alone', async ({ page }) => {
+    const form = await openForm(page, 'DELEGATE_RESOURCE');
+    await expect(form).toHaveAccessibleName('Resource delegation');
+    const vault = form.getByLabel('Vault', { exact: true });
+    await vault.focus();
+    // Native selects change with the arrow keys; every other step is Tab and typing.
+    await page.keyboard.press('ArrowDown');
+    await expect(vault).not.toHaveValue('');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Chain', { exact: true })).toBeFocused();
+    await expect(form.getByLabel('Chain', { exact: true })).toHaveValue('TRON');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Resource', { exact: true })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab'); // the first destination kind: approved contact
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Contact', { exact: true })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel(/^Amount/)).toBeFocused();
+    await page.keyboard.type('25');
+    await form.getByRole('button', { name: 'Review' }).focus();
+    await page.keyboard.press('Enter');
+    const review = page.getByRole('region', { name: /Review the resource delegation/ });
+    await expect(review).toBeVisible();
+    await expectNoAxeViolations(page);
+    await review.getByRole('button', { name: 'Send transaction' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+  });
+});
