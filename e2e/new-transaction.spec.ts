@@ -116,6 +116,7 @@ test.describe('New transaction', () => {
     expect(creates()).toBe(1);
     const id = String(created[0]?.id);
     expect(page.url()).toContain(`/transactions/${id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer of 0.01 ETH');
 
     // An approver approves it; the fee charged at signing is the LOW tier's estimate then.
     const approver = await playwright.request.newContext({ baseURL: baseURL ?? '' });
@@ -190,6 +191,7 @@ test.describe('New transaction', () => {
     const created = await transactionsWithExternalId(page.request, externalId);
     expect(created).toHaveLength(1);
     expect(page.url()).toContain(`/transactions/${String(created[0]?.id)}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer of 0.01 ETH');
     expect(dropped).toBe(true);
   });
 });
