@@ -203,6 +203,25 @@ describe('rail rules, rule by rule', () => {
     expect(fieldErrors({ ...wire, country: 'GB' }).country).toMatch(/must be US/);
   });
 
+  it.each([['10017'], ['10017-2070'], ['00601']])('accepts the ZIP code %s', (postalCode) => {
+    expect(BankAccountCreateRequest.safeParse({ ...wire, postalCode }).success).toBe(true);
+  });
+
+  it.each([['1001'], ['100172070'], ['10017-20'], ['EC2R 8BP']])(
+    'refuses %s as a US ZIP code',
+    (postalCode) => {
+      expect(fieldErrors({ ...wire, postalCode }).postalCode).toMatch(/US ZIP code/);
+    },
+  );
+
+  it.each([['NY'], ['DC'], ['PR']])('accepts the US state code %s', (state) => {
+    expect(BankAccountCreateRequest.safeParse({ ...wire, state }).success).toBe(true);
+  });
+
+  it.each([['New York'], ['ny'], ['XX']])('refuses %s as a US state', (state) => {
+    expect(fieldErrors({ ...wire, state }).state).toMatch(/two-letter US state code/);
+  });
+
   it.each([
     ['DE', 'DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
     ['FR', 'FR14 2004 1010 0505 0001 3M02 606', 'FR1420041010050500013M02606'],

@@ -121,6 +121,18 @@ export function isValidAbaRoutingNumber(value: string): boolean {
   return total % 10 === 0;
 }
 
+/** USPS codes of the states, DC and the territories ACH and Fedwire reach. */
+export const US_STATES = [
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
+  'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY',
+  'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV',
+  'WI', 'WY', 'DC', 'AS', 'GU', 'MP', 'PR', 'VI',
+] as const;
+const US_STATE_SET: ReadonlySet<string> = new Set(US_STATES);
+
+/** A US ZIP code: five digits, or ZIP+4. */
+export const US_ZIP = /^\d{5}(-\d{4})?$/;
+
 function countryUsesIban(country: string): boolean {
   const spec = getCountrySpecifications()[country];
   return Boolean(spec?.chars);
@@ -178,6 +190,12 @@ export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((bod
           'routingNumber',
           'routingNumber must be a 9-digit ABA routing number with a valid checksum',
         );
+      }
+      if (body.state && !US_STATE_SET.has(body.state)) {
+        issue('state', 'state must be a two-letter US state code in capitals, like "NY"');
+      }
+      if (body.postalCode && !US_ZIP.test(body.postalCode)) {
+        issue('postalCode', 'postalCode must be a US ZIP code: 5 digits, or ZIP+4 like "10017-2070"');
       }
       break;
     case 'SEPA':
