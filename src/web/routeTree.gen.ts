@@ -16,6 +16,8 @@ import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/
 import { Route as AuthenticatedBankAccountsRouteImport } from './routes/_authenticated/bank-accounts'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
 import { Route as AuthenticatedTransactionsRouteImport } from './routes/_authenticated/transactions'
+import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './routes/_authenticated/bank-accounts_.$bankAccountId'
+import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
 
@@ -55,6 +57,18 @@ const AuthenticatedTransactionsRoute =
     path: '/transactions',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedBankAccountsBankAccountIdRoute =
+  AuthenticatedBankAccountsBankAccountIdRouteImport.update({
+    id: '/bank-accounts_/$bankAccountId',
+    path: '/bank-accounts/$bankAccountId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedBankAccountsNewRoute =
+  AuthenticatedBankAccountsNewRouteImport.update({
+    id: '/bank-accounts_/new',
+    path: '/bank-accounts/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedTransactionsTransactionIdRoute =
   AuthenticatedTransactionsTransactionIdRouteImport.update({
     id: '/transactions_/$transactionId',
@@ -75,6 +89,8 @@ export interface FileRoutesByFullPath {
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
+  '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
+  '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -85,6 +101,8 @@ export interface FileRoutesByTo {
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
   '/': typeof AuthenticatedIndexRoute
+  '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
+  '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -97,6 +115,8 @@ export interface FileRoutesById {
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
   '/_authenticated/transactions': typeof AuthenticatedTransactionsRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
+  '/_authenticated/bank-accounts_/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
+  '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -109,6 +129,8 @@ export interface FileRouteTypes {
     | '/bank-accounts'
     | '/staff'
     | '/transactions'
+    | '/bank-accounts/$bankAccountId'
+    | '/bank-accounts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
   fileRoutesByTo: FileRoutesByTo
@@ -119,6 +141,8 @@ export interface FileRouteTypes {
     | '/staff'
     | '/transactions'
     | '/'
+    | '/bank-accounts/$bankAccountId'
+    | '/bank-accounts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
   id:
@@ -130,6 +154,8 @@ export interface FileRouteTypes {
     | '/_authenticated/staff'
     | '/_authenticated/transactions'
     | '/_authenticated/'
+    | '/_authenticated/bank-accounts_/$bankAccountId'
+    | '/_authenticated/bank-accounts_/new'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
   fileRoutesById: FileRoutesById
@@ -190,6 +216,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedTransactionsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/bank-accounts_/$bankAccountId': {
+      id: '/_authenticated/bank-accounts_/$bankAccountId'
+      path: '/bank-accounts/$bankAccountId'
+      fullPath: '/bank-accounts/$bankAccountId'
+      preLoaderRoute: typeof AuthenticatedBankAccountsBankAccountIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/bank-accounts_/new': {
+      id: '/_authenticated/bank-accounts_/new'
+      path: '/bank-accounts/new'
+      fullPath: '/bank-accounts/new'
+      preLoaderRoute: typeof AuthenticatedBankAccountsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/transactions_/$transactionId': {
       id: '/_authenticated/transactions_/$transactionId'
       path: '/transactions/$transactionId'
@@ -213,6 +253,8 @@ interface AuthenticatedRouteChildren {
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
   AuthenticatedTransactionsRoute: typeof AuthenticatedTransactionsRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
+  AuthenticatedBankAccountsBankAccountIdRoute: typeof AuthenticatedBankAccountsBankAccountIdRoute
+  AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
 }
@@ -223,6 +265,9 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
   AuthenticatedTransactionsRoute: AuthenticatedTransactionsRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
+  AuthenticatedBankAccountsBankAccountIdRoute:
+    AuthenticatedBankAccountsBankAccountIdRoute,
+  AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,
   AuthenticatedTransactionsNewRoute: AuthenticatedTransactionsNewRoute,

@@ -17,6 +17,7 @@ import {
   type BankAccountCreateInput,
   type BankAccountFilters,
 } from '../../contract/bank-account.ts';
+import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
 import {
@@ -343,6 +344,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
         ApprovalDecisionList,
         opts,
       ),
+    getBankAccountHistory: (bankAccountId: string, opts?: RequestOptions) =>
+      get(changeRequestPaths.bankAccountHistory(bankAccountId), ChangeRequestHistory, opts),
   };
 }
 

@@ -34,9 +34,9 @@ function writeDraft(storageKey: string, values: Record<string, unknown>): void {
   }
 }
 
-export function usePersistentFormDraft<T extends FieldValues>(
+export function usePersistentFormDraft<T extends FieldValues, C = unknown, O = T>(
   key: string,
-  form: UseFormReturn<T>,
+  form: UseFormReturn<T, C, O>,
   options: { exclude?: ReadonlyArray<keyof T & string> } = {},
 ): { restored: boolean; clearDraft: () => void } {
   const storageKey = `${DRAFT_PREFIX}${key}`;

@@ -16,4 +16,10 @@ export const bankAccountQueries = {
       queryKey: [...bankAccountQueries.details(), bankAccountId] as const,
       queryFn: ({ signal }) => apiClient.getBankAccount(bankAccountId, { signal }),
     }),
+  /** Who proposed and decided the account: under its detail key, so one invalidation covers both. */
+  history: (bankAccountId: string) =>
+    queryOptions({
+      queryKey: [...bankAccountQueries.details(), bankAccountId, 'history'] as const,
+      queryFn: ({ signal }) => apiClient.getBankAccountHistory(bankAccountId, { signal }),
+    }),
 };

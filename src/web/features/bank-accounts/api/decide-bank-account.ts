@@ -1,0 +1,34 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ApprovalAction } from '../../../../contract/reference.ts';
+import { apiClient } from '../../../lib/api-client.ts';
+import { bankAccountQueries } from './bank-account-queries.ts';
+
+export interface BankAccountDecision {
+  bankAccountId: string;
+  action: ApprovalAction;
+  /** Required to reject (the server refuses a reject without one). */
+  reason?: string | undefined;
+}
+
+/**
+ * Approve or decline through the change-request flow, as an API client
+ * would: the account's pending approval, then the decision on it. A staff
+ * member signs nothing (the server acts for them) and is refused their own
+ * proposal (403 FOUR_EYES) whatever this page shows.
+ */
+export function useDecideBankAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ bankAccountId, action, reason }: BankAccountDecision) => {
+      const { approvalId } = await apiClient.getApprovalMessage(bankAccountId);
+      return apiClient.actOnApproval(approvalId, { action, ...(reason ? { reason } : {}) });
+    },
+    // Decided or refused (already decided elsewhere): the account's page and lists are stale.
+    onSettled: async (_data, _error, { bankAccountId }) => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: [...bankAccountQueries.details(), bankAccountId] }),
+        queryClient.invalidateQueries({ queryKey: bankAccountQueries.lists() }),
+      ]);
+    },
+  });
+}

@@ -1,0 +1,62 @@
+import type { ChangeRequestActor, ChangeRequestHistory } from '../../../../contract/change-request.ts';
+import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { humanize } from '../../../lib/labels.ts';
+
+function who(actor: ChangeRequestActor | null): string {
+  if (!actor) return 'someone outside this console';
+  const name = actor.name ?? actor.id;
+  return actor.type === 'API_USER' ? `${name} (API client)` : name;
+}
+
+function When({ at }: { at: string | null }) {
+  if (!at) return null;
+  return (
+    <>
+      {' on '}
+      <time dateTime={at}>{formatLocalDateTime(at)}</time>
+    </>
+  );
+}
+
+/** A change request's decision as the account's status reads it: REJECTED declines it. */
+const outcome = (status: string) => (status === 'REJECTED' ? 'DECLINED' : status);
+
+/** Who proposed the account, who decided it, when, and why: oldest first. */
+export function BankAccountHistory({ history }: { history: ChangeRequestHistory }) {
+  if (history.results.length === 0) {
+    return <p className="text-sm text-slate-700">No proposal or decision is on record.</p>;
+  }
+  return (
+    <ol className="flex flex-col gap-3">
+      {history.results.map((record, index) => (
+        <li
+          key={record.changeRequestId ?? index}
+          className="rounded-md border border-slate-300 bg-white p-3 text-sm"
+        >
+          <p>
+            Proposed by <strong className="font-medium">{who(record.proposedBy)}</strong>
+            <When at={record.proposedAt} />.
+          </p>
+          {record.status === 'PENDING' ? (
+            <p className="mt-1 text-slate-800">Waiting for another member to approve or decline.</p>
+          ) : (
+            <p className="mt-1 flex flex-wrap items-center gap-x-2">
+              <StatusBadge status={outcome(record.status)} />
+              <span>
+                {humanize(outcome(record.status))} by{' '}
+                <strong className="font-medium">{who(record.decidedBy)}</strong>
+                <When at={record.decidedAt} />.
+              </span>
+            </p>
+          )}
+          {record.reason ? (
+            <p className="mt-1">
+              <span className="font-medium">Reason:</span> {record.reason}
+            </p>
+          ) : null}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,152 @@
+import { useEffect, useId, useState } from 'react';
+import type { BankAccount } from '../../../../contract/bank-account.ts';
+import type { ApprovalAction } from '../../../../contract/reference.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog.tsx';
+import { controlClass } from '../../../components/ui/input.tsx';
+import { describeError } from '../../../lib/api-errors.ts';
+import { cn } from '../../../lib/cn.ts';
+import { useDecideBankAccount } from '../api/decide-bank-account.ts';
+import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
+import { BankAccountFields } from './bank-account-fields.tsx';
+
+const REASON_MAX = 500;
+
+/**
+ * The confirmation before a decision: the account in full — its numbers
+ * fetched through the audited reveal as the dialog opens, since checking
+ * them is the point of a second pair of eyes — and, to decline, the reason
+ * the proposer will read. Approving waits until the numbers are shown.
+ * Mount it to open it; unmounting forgets the numbers, reason and outcome.
+ */
+export function DecideBankAccountDialog({
+  account,
+  action,
+  open,
+  onOpenChange,
+  onDecided,
+  subOrgName,
+  proposedBy,
+}: {
+  account: BankAccount & { id: string };
+  action: ApprovalAction;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onDecided: (status: string) => void;
+  subOrgName?: string | undefined;
+  proposedBy?: string | undefined;
+}) {
+  const id = useId();
+  const reveal = useRevealBankAccount();
+  const decide = useDecideBankAccount();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const approve = action === 'approve';
+  const name = account.accountName || 'this bank account';
+
+  // Mounted to be shown: the numbers are fetched (and audited) once per opening,
+  // and leave memory with the dialog (the reveal is never cached).
+  const { mutate: revealNumbers } = reveal;
+  useEffect(() => {
+    if (open) revealNumbers(account.id);
+  }, [open, account.id, revealNumbers]);
+
+  const confirm = () => {
+    const trimmed = reason.trim();
+    if (!approve && !trimmed) {
+      setReasonError('Give a reason to decline: the proposer reads it on the account’s page.');
+      document.getElementById(`${id}-reason`)?.focus();
+      return;
+    }
+    decide.mutate(
+      { bankAccountId: account.id, action, reason: approve ? undefined : trimmed },
+      { onSuccess: (result) => onDecided(result.status ?? (approve ? 'APPROVED' : 'REJECTED')) },
+    );
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !decide.isPending && onOpenChange(next)}>
+      <DialogContent
+        title={approve ? `Approve ${name}?` : `Decline ${name}?`}
+        description={
+          approve
+            ? 'Check every detail against the counterparty’s instructions. Once approved, funds can be sent to this account.'
+            : 'The account will not be usable. The proposer sees your reason on its page.'
+        }
+      >
+        <div aria-live="polite" className="text-sm">
+          {reveal.isPending ? <p className="text-slate-700">Loading the full numbers…</p> : null}
+          {reveal.isError ? (
+            <p role="alert" className="text-red-800">
+              The full numbers could not be shown: {describeError(reveal.error)}
+              {approve ? ' Approval needs them; close and try again.' : ''}
+            </p>
+          ) : null}
+        </div>
+        <BankAccountFields
+          account={account}
+          revealed={reveal.data}
+          subOrgName={subOrgName}
+          proposedBy={proposedBy}
+        />
+        {!approve ? (
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-reason`} className="text-sm font-medium text-slate-800">
+              Reason for declining
+            </label>
+            <textarea
+              id={`${id}-reason`}
+              value={reason}
+              maxLength={REASON_MAX}
+              rows={3}
+              onChange={(e) => {
+                setReason(e.target.value);
+                if (e.target.value.trim()) setReasonError(null);
+              }}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
+              className={cn(controlClass, 'h-auto py-2')}
+            />
+            {reasonError ? (
+              <p id={`${id}-reason-error`} role="alert" className="text-sm text-red-800">
+                {reasonError}
+              </p>
+            ) : (
+              <p id={`${id}-reason-hint`} className="text-xs text-slate-700">
+                Required, at most {REASON_MAX} characters.
+              </p>
+            )}
+          </div>
+        ) : null}
+        {decide.isError ? (
+          <p
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+          >
+            {approve ? 'Not approved' : 'Not declined'}: {describeError(decide.error)}
+          </p>
+        ) : null}
+        <div className="flex flex-wrap justify-end gap-2">
+          <DialogClose asChild>
+            <Button variant="ghost" disabled={decide.isPending}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button
+            variant={approve ? 'primary' : 'destructive'}
+            onClick={confirm}
+            disabled={decide.isPending || (approve && !reveal.data)}
+          >
+            {decide.isPending
+              ? approve
+                ? 'Approving…'
+                : 'Declining…'
+              : approve
+                ? 'Approve bank account'
+                : 'Decline bank account'}
+          </Button>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}

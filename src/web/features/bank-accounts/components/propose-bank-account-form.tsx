@@ -1,0 +1,304 @@
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { useId } from 'react';
+import {
+  useForm,
+  useWatch,
+  type UseFormRegisterReturn,
+  type UseFormReturn,
+} from 'react-hook-form';
+import {
+  US_STATES,
+  type BankAccount,
+  type BankAccountCreateRequest,
+  type BankAccountTextField,
+} from '../../../../contract/bank-account.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Field, describedBy } from '../../../components/ui/field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Select } from '../../../components/ui/select.tsx';
+import { ApiError, describeError } from '../../../lib/api-errors.ts';
+import { cn } from '../../../lib/cn.ts';
+import { paymentMethodLabel } from '../../../lib/labels.ts';
+import { usePersistentFormDraft } from '../../../lib/use-persistent-form-draft.ts';
+import { useCreateBankAccount } from '../api/create-bank-account.ts';
+import {
+  EMPTY_PROPOSAL,
+  RAIL_DESCRIPTIONS,
+  fieldSpec,
+  groupIban,
+  humanizeFieldMessage,
+  isUsRail,
+  proposeResolver,
+  railFields,
+  type ProposeFormField,
+  type ProposeFormValues,
+} from '../rail-fields.ts';
+
+const FORM_FIELDS: readonly ProposeFormField[] = [
+  'accountName',
+  'accountNumber',
+  'routingNumber',
+  'bankName',
+  'streetLine',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'clientBankAccountId',
+];
+
+/**
+ * `/bank-accounts/new`: the rail first, then exactly its fields, each checked
+ * as the member types by the contract's schema. The draft survives an expired
+ * session, but never holds the account or routing number.
+ */
+export function ProposeBankAccountForm({
+  subOrgId,
+  scopeLabel,
+  onProposed,
+}: {
+  /** The scope's sub-organization; the account is proposed there. */
+  subOrgId: string | undefined;
+  /** How the scope is named to the member ("Treasury EU", "the whole organization"). */
+  scopeLabel: string;
+  onProposed: (account: BankAccount) => void;
+}) {
+  const id = useId();
+  const fieldId = (name: string) => `${id}-${name}`;
+  const form = useForm<ProposeFormValues, unknown, BankAccountCreateRequest>({
+    resolver: proposeResolver(subOrgId),
+    defaultValues: EMPTY_PROPOSAL,
+    // Checked when a field is left, then on every keystroke until it is right.
+    mode: 'onTouched',
+  });
+  const { clearDraft } = usePersistentFormDraft('/bank-accounts/new', form, {
+    exclude: ['accountNumber', 'routingNumber'],
+  });
+  const create = useCreateBankAccount();
+  const rail = useWatch({ control: form.control, name: 'paymentMethod' });
+  const { errors } = form.formState;
+
+  const chooseRail = (next: PaymentMethod) => {
+    const country = form.getValues('country');
+    // US rails pay US accounts only; leaving one leaves no stale "US" behind.
+    if (isUsRail(next)) form.setValue('country', 'US');
+    else if (isUsRail(rail) && country === 'US') form.setValue('country', '');
+    form.clearErrors();
+    create.reset();
+  };
+
+  const railRadio = form.register('paymentMethod', {
+    onChange: (e: { target: { value: string } }) => chooseRail(e.target.value as PaymentMethod),
+  });
+
+  const onSubmit = form.handleSubmit((body) => {
+    create.mutate(body, {
+      onSuccess: (account) => {
+        clearDraft();
+        onProposed(account);
+      },
+      onError: (error) => {
+        // The server names the fields it refused: each message lands on its field.
+        if (!(error instanceof ApiError) || !error.fields) return;
+        let focus = true;
+        for (const { field, message } of error.fields) {
+          const name = FORM_FIELDS.find((f) => f === field);
+          if (!name) continue;
+          form.setError(
+            name,
+            { type: 'server', message: humanizeFieldMessage(rail, field, message) },
+            { shouldFocus: focus },
+          );
+          focus = false;
+        }
+      },
+    });
+  });
+
+  const control = (name: ProposeFormField, hint?: string) => ({
+    id: fieldId(name),
+    'aria-invalid': errors[name] ? true : undefined,
+    'aria-describedby': describedBy(fieldId(name), { hint, error: errors[name] }),
+  });
+  const fieldLevel =
+    create.error instanceof ApiError &&
+    create.error.fields?.some((f) => FORM_FIELDS.includes(f.field as ProposeFormField));
+
+  return (
+    <form
+      noValidate
+      aria-labelledby={`${id}-title`}
+      onSubmit={(e) => void onSubmit(e)}
+      className="flex flex-col gap-6 rounded-lg border border-slate-300 bg-white p-4 sm:p-6"
+    >
+      <h2 id={`${id}-title`} className="sr-only">
+        Propose a bank account
+      </h2>
+      <fieldset
+        className="flex flex-col gap-2"
+        aria-describedby={errors.paymentMethod ? fieldId('paymentMethod-error') : undefined}
+      >
+        <legend className="mb-1 text-sm font-medium text-slate-800">1. Payment rail</legend>
+        <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+          {PAYMENT_METHODS.map((method) => {
+            return (
+              <label
+                key={method}
+                className={cn(
+                  'flex cursor-pointer gap-3 rounded-md border p-3 has-checked:border-blue-700 has-checked:bg-blue-50 has-focus-visible:outline-2 has-focus-visible:outline-blue-700',
+                  'border-slate-300',
+                )}
+              >
+                <input
+                  type="radio"
+                  value={method}
+                  className="mt-1 size-4 accent-blue-700"
+                  aria-describedby={`${fieldId('rail')}-${method}`}
+                  {...railRadio}
+                />
+                <span className="flex flex-col gap-0.5">
+                  <span className="text-sm font-medium text-slate-900">
+                    {paymentMethodLabel(method)}
+                  </span>
+                  <span id={`${fieldId('rail')}-${method}`} className="text-xs text-slate-700">
+                    {RAIL_DESCRIPTIONS[method]}
+                  </span>
+                </span>
+              </label>
+            );
+          })}
+        </div>
+        {errors.paymentMethod ? (
+          <p id={fieldId('paymentMethod-error')} role="alert" className="text-sm text-red-800">
+            {errors.paymentMethod.message}
+          </p>
+        ) : null}
+      </fieldset>
+
+      {rail ? (
+        <fieldset className="flex flex-col gap-4">
+          <legend className="mb-1 text-sm font-medium text-slate-800">
+            {`2. ${paymentMethodLabel(rail)} account details`}
+          </legend>
+          <p className="text-sm text-slate-700">
+            Proposed in <strong className="font-medium text-slate-900">{scopeLabel}</strong>.
+            Another member must approve it before it can be paid to.
+          </p>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {railFields(rail).map((name) => (
+              <RailField
+                key={`${rail}-${name}`}
+                rail={rail}
+                name={name}
+                error={errors[name]?.message}
+                control={control}
+                registered={registerRailField(form, rail, name)}
+              />
+            ))}
+            <Field
+              id={fieldId('clientBankAccountId')}
+              label="Your reference (optional)"
+              hint="Your own id for this account (clientBankAccountId), shown on its page."
+              error={errors.clientBankAccountId?.message}
+            >
+              <Input
+                autoComplete="off"
+                {...control('clientBankAccountId', 'hint')}
+                {...form.register('clientBankAccountId')}
+              />
+            </Field>
+          </div>
+        </fieldset>
+      ) : null}
+
+      {create.isError && !fieldLevel ? (
+        <div
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+        >
+          The bank account was not proposed: {describeError(create.error)}
+        </div>
+      ) : null}
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="primary" disabled={create.isPending}>
+          {create.isPending ? 'Proposing…' : 'Propose bank account'}
+        </Button>
+        <p className="text-sm text-slate-700">
+          It starts as Pending and is paid to only once approved.
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function registerRailField(
+  form: UseFormReturn<ProposeFormValues, unknown, BankAccountCreateRequest>,
+  rail: PaymentMethod,
+  name: BankAccountTextField,
+): UseFormRegisterReturn {
+  const spec = fieldSpec(rail, name);
+  const ibanRail = rail === 'SEPA' || rail === 'SWIFT';
+  return form.register(name, {
+    ...(spec.upperCase ? { setValueAs: (v: string) => v.toUpperCase() } : {}),
+    onBlur:
+      name === 'accountNumber' && ibanRail
+        ? () => {
+            // Shown grouped by four, as printed on statements; sent without spaces.
+            const typed = form.getValues('accountNumber');
+            const grouped = groupIban(typed);
+            if (grouped !== typed) form.setValue('accountNumber', grouped);
+            const iban = electronicFormatIBAN(typed);
+            if (rail === 'SEPA' && iban && isValidIBAN(iban) && !form.getValues('country')) {
+              form.setValue('country', iban.slice(0, 2), { shouldValidate: true });
+            }
+          }
+        : undefined,
+  });
+}
+
+function RailField({
+  rail,
+  name,
+  error,
+  control,
+  registered,
+}: {
+  rail: PaymentMethod;
+  name: BankAccountTextField;
+  error: string | undefined;
+  control: (name: ProposeFormField, hint?: string) => Record<string, unknown> & { id: string };
+  registered: UseFormRegisterReturn;
+}) {
+  const spec = fieldSpec(rail, name);
+  const props = control(name, spec.hint);
+  if (name === 'state' && isUsRail(rail)) {
+    return (
+      <Field id={props.id} label={spec.label} hint={spec.hint} error={error}>
+        <Select {...props} {...registered}>
+          <option value="">Choose a state</option>
+          {US_STATES.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    );
+  }
+  const fixedCountry = name === 'country' && isUsRail(rail);
+  return (
+    <Field id={props.id} label={spec.label} hint={spec.hint} error={error}>
+      <Input
+        {...props}
+        {...registered}
+        readOnly={fixedCountry}
+        autoComplete={spec.autoComplete ?? 'off'}
+        inputMode={spec.inputMode}
+        maxLength={spec.maxLength}
+        spellCheck={false}
+        className={cn(spec.upperCase && 'uppercase', fixedCountry && 'bg-slate-100')}
+      />
+    </Field>
+  );
+}

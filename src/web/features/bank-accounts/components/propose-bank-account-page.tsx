@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { BankAccount } from '../../../../contract/bank-account.ts';
+import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';
+
+/** `/bank-accounts/new`: the propose form, in the member's current scope. */
+export function ProposeBankAccountPage({
+  subOrgId,
+  onProposed,
+}: {
+  subOrgId: string | undefined;
+  onProposed: (account: BankAccount) => void;
+}) {
+  const subOrgs = useQuery(referenceQueries.subOrgs());
+  const subOrgName = subOrgs.data?.results.find((s) => s.id === subOrgId)?.name;
+  const scopeLabel = subOrgId
+    ? (subOrgName ?? subOrgId)
+    : 'the whole organization (no sub-organization; choose a scope above to propose it for one)';
+
+  return (
+    <section aria-labelledby="propose-bank-account-title" className="flex flex-col gap-4">
+      <title>Propose a bank account · Custody Console</title>
+      <p>
+        <Link
+          to="/bank-accounts"
+          className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
+        >
+          Back to bank accounts
+        </Link>
+      </p>
+      <h1 id="propose-bank-account-title" className="text-2xl font-semibold text-slate-900">
+        Propose a bank account
+      </h1>
+      <ProposeBankAccountForm subOrgId={subOrgId} scopeLabel={scopeLabel} onProposed={onProposed} />
+    </section>
+  );
+}

@@ -1,0 +1,29 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { bankAccountQueries } from '../../features/bank-accounts/api/bank-account-queries.ts';
+import { BankAccountDetailPage } from '../../features/bank-accounts/components/bank-account-detail-page.tsx';
+import { useSession } from '../../features/session/api/session-queries.ts';
+import { useCan } from '../../features/session/permissions.ts';
+
+export const Route = createFileRoute('/_authenticated/bank-accounts_/$bankAccountId')({
+  loader: async ({ context: { queryClient }, params }) => {
+    // History loads beside the account; failures show in the page with a retry.
+    void queryClient.prefetchQuery(bankAccountQueries.history(params.bankAccountId));
+    await queryClient
+      .ensureQueryData(bankAccountQueries.detail(params.bankAccountId))
+      .catch(() => undefined);
+  },
+  component: BankAccountDetailRoute,
+});
+
+function BankAccountDetailRoute() {
+  const { bankAccountId } = Route.useParams();
+  const session = useSession();
+  const canReveal = useCan('reveal-bank-account');
+  const canApprove = useCan('approve');
+  return (
+    <BankAccountDetailPage
+      bankAccountId={bankAccountId}
+      permissions={{ memberId: session?.member.id, canReveal, canApprove }}
+    />
+  );
+}
