@@ -13,7 +13,8 @@ export function useCreateBankAccount() {
   return useMutation({
     mutationFn: (body: BankAccountCreateRequest) => apiClient.createBankAccount(body),
     onSuccess: async (account) => {
-      if (account.id) queryClient.setQueryData(bankAccountQueries.detail(account.id).queryKey, account);
+      if (account.id)
+        queryClient.setQueryData(bankAccountQueries.detail(account.id).queryKey, account);
       await queryClient.invalidateQueries({ queryKey: bankAccountQueries.lists() });
     },
   });

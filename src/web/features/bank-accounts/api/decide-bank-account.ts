@@ -26,7 +26,9 @@ export function useDecideBankAccount() {
     // Decided or refused (already decided elsewhere): the account's page and lists are stale.
     onSettled: async (_data, _error, { bankAccountId }) => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [...bankAccountQueries.details(), bankAccountId] }),
+        queryClient.invalidateQueries({
+          queryKey: [...bankAccountQueries.details(), bankAccountId],
+        }),
         queryClient.invalidateQueries({ queryKey: bankAccountQueries.lists() }),
       ]);
     },

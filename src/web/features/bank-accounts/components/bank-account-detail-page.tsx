@@ -40,7 +40,11 @@ export function BankAccountDetailPage({
 
   if (account.isPending) {
     return (
-      <section aria-busy="true" aria-label="Loading the bank account" className="flex flex-col gap-3">
+      <section
+        aria-busy="true"
+        aria-label="Loading the bank account"
+        className="flex flex-col gap-3"
+      >
         <Skeleton className="h-8 w-72" />
         <Skeleton className="h-64 w-full" />
       </section>

@@ -1,4 +1,7 @@
-import type { ChangeRequestActor, ChangeRequestHistory } from '../../../../contract/change-request.ts';
+import type {
+  ChangeRequestActor,
+  ChangeRequestHistory,
+} from '../../../../contract/change-request.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';

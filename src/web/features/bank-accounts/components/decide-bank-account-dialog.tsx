@@ -2,7 +2,12 @@ import { useEffect, useId, useState } from 'react';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
 import type { ApprovalAction } from '../../../../contract/reference.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog.tsx';
+import {
+  Dialog,
+  DialogActions,
+  DialogClose,
+  DialogContent,
+} from '../../../components/ui/dialog.tsx';
 import { controlClass } from '../../../components/ui/input.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -74,59 +79,61 @@ export function DecideBankAccountDialog({
             : 'The account will not be usable. The proposer sees your reason on its page.'
         }
       >
-        <div aria-live="polite" className="text-sm">
-          {reveal.isPending ? <p className="text-slate-700">Loading the full numbers…</p> : null}
-          {reveal.isError ? (
-            <p role="alert" className="text-red-800">
-              The full numbers could not be shown: {describeError(reveal.error)}
-              {approve ? ' Approval needs them; close and try again.' : ''}
+        <div className="flex flex-col gap-4">
+          <div aria-live="polite" className="text-sm">
+            {reveal.isPending ? <p className="text-slate-700">Loading the full numbers…</p> : null}
+            {reveal.isError ? (
+              <p role="alert" className="text-red-800">
+                The full numbers could not be shown: {describeError(reveal.error)}
+                {approve ? ' Approval needs them; close and try again.' : ''}
+              </p>
+            ) : null}
+          </div>
+          <BankAccountFields
+            account={account}
+            revealed={reveal.data}
+            subOrgName={subOrgName}
+            proposedBy={proposedBy}
+          />
+          {!approve ? (
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${id}-reason`} className="text-sm font-medium text-slate-800">
+                Reason for declining
+              </label>
+              <textarea
+                id={`${id}-reason`}
+                value={reason}
+                maxLength={REASON_MAX}
+                rows={3}
+                onChange={(e) => {
+                  setReason(e.target.value);
+                  if (e.target.value.trim()) setReasonError(null);
+                }}
+                aria-invalid={reasonError ? true : undefined}
+                aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
+                className={cn(controlClass, 'h-auto py-2')}
+              />
+              {reasonError ? (
+                <p id={`${id}-reason-error`} role="alert" className="text-sm text-red-800">
+                  {reasonError}
+                </p>
+              ) : (
+                <p id={`${id}-reason-hint`} className="text-xs text-slate-700">
+                  Required, at most {REASON_MAX} characters.
+                </p>
+              )}
+            </div>
+          ) : null}
+          {decide.isError ? (
+            <p
+              role="alert"
+              className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+            >
+              {approve ? 'Not approved' : 'Not declined'}: {describeError(decide.error)}
             </p>
           ) : null}
         </div>
-        <BankAccountFields
-          account={account}
-          revealed={reveal.data}
-          subOrgName={subOrgName}
-          proposedBy={proposedBy}
-        />
-        {!approve ? (
-          <div className="flex flex-col gap-1">
-            <label htmlFor={`${id}-reason`} className="text-sm font-medium text-slate-800">
-              Reason for declining
-            </label>
-            <textarea
-              id={`${id}-reason`}
-              value={reason}
-              maxLength={REASON_MAX}
-              rows={3}
-              onChange={(e) => {
-                setReason(e.target.value);
-                if (e.target.value.trim()) setReasonError(null);
-              }}
-              aria-invalid={reasonError ? true : undefined}
-              aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
-              className={cn(controlClass, 'h-auto py-2')}
-            />
-            {reasonError ? (
-              <p id={`${id}-reason-error`} role="alert" className="text-sm text-red-800">
-                {reasonError}
-              </p>
-            ) : (
-              <p id={`${id}-reason-hint`} className="text-xs text-slate-700">
-                Required, at most {REASON_MAX} characters.
-              </p>
-            )}
-          </div>
-        ) : null}
-        {decide.isError ? (
-          <p
-            role="alert"
-            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-          >
-            {approve ? 'Not approved' : 'Not declined'}: {describeError(decide.error)}
-          </p>
-        ) : null}
-        <div className="flex flex-wrap justify-end gap-2">
+        <DialogActions>
           <DialogClose asChild>
             <Button variant="ghost" disabled={decide.isPending}>
               Cancel
@@ -145,7 +152,7 @@ export function DecideBankAccountDialog({
                 ? 'Approve bank account'
                 : 'Decline bank account'}
           </Button>
-        </div>
+        </DialogActions>
       </DialogContent>
     </Dialog>
   );

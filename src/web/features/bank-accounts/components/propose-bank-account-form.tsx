@@ -1,11 +1,6 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { useId } from 'react';
-import {
-  useForm,
-  useWatch,
-  type UseFormRegisterReturn,
-  type UseFormReturn,
-} from 'react-hook-form';
+import { useForm, useWatch, type UseFormRegisterReturn, type UseFormReturn } from 'react-hook-form';
 import {
   US_STATES,
   type BankAccount,
