@@ -18,6 +18,7 @@ import { custodyRoutes } from './custody/routes/custody.routes.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
+import { compressJson } from './http/compress-json.ts';
 import { isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { spaRoutes } from './http/spa.ts';
@@ -81,6 +82,10 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     );
   });
   app.use(securityHeaders(authOptions.trustProxy));
+  // JSON answers of 1 KB and more (a page of 20 transactions is ~15 KB) go
+  // brotli- or gzip-encoded. Outside the checks below: it sees only final answers.
+  app.use('/api/*', compressJson());
+  app.use('/auth/*', compressJson());
   // API answers can hold full bank account numbers: no shared or browser cache keeps them.
   app.use('/api/*', async (c, next) => {
     await next();

@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from './env.ts';
+import { prettyDestination } from './pretty-log.ts';
 
 /**
  * Account and routing numbers, credentials and cookies never reach the logs
@@ -55,5 +56,7 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return destination ? pino(options, destination) : pino(options);
+  if (destination) return pino(options, destination);
+  // A person at a terminal reads lines; everything else (files, pipes, CI) gets JSON.
+  return process.stdout.isTTY ? pino(options, prettyDestination(process.stdout)) : pino(options);
 }

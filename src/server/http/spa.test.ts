@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -7,6 +8,7 @@ import { createApp, type App } from '../app.ts';
 import { generateApiUserKeyPair } from '../auth/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
+import { precompressDirectory } from '../../../scripts/precompress.ts';
 
 // No database needed: the SPA routes never touch it.
 const database = { driver: 'pglite' as const, ping: async () => {} };
@@ -29,6 +31,9 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
   await writeFile(path.join(dir, 'assets', 'index-abc123.css'), 'body{}');
   await writeFile(path.join(dir, 'favicon.svg'), '<svg/>');
+  // A chunk big enough to be worth compressing, precompressed as the build does.
+  await writeFile(path.join(dir, 'assets', 'vendor-def456.js'), BIG_JS);
+  await precompressDirectory(dir);
   app = createApp({
     config: { staticDir: dir },
     backend,
@@ -39,6 +44,8 @@ beforeAll(async () => {
   });
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const BIG_JS = Array.from({ length: 200 }, (_, i) => `export const value${i} = "${i}";`).join('\n');
 
 const html = { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } };
 
@@ -52,6 +59,35 @@ describe('serving the SPA', () => {
     expect((await app.request('/assets/index-abc123.css')).headers.get('Content-Type')).toMatch(
       /css/,
     );
+  });
+
+  it('precompresses only files worth it, and answers brotli, then gzip, by Accept-Encoding', async () => {
+    expect((await readdir(path.join(dir, 'assets'))).sort()).toEqual([
+      'index-abc123.css',
+      'index-abc123.js',
+      'vendor-def456.js',
+      'vendor-def456.js.br',
+      'vendor-def456.js.gz',
+    ]);
+    const url = '/assets/vendor-def456.js';
+    const br = await app.request(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(br.headers.get('Content-Encoding')).toBe('br');
+    expect(br.headers.get('Content-Type')).toMatch(/javascript/);
+    expect(br.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.get('Vary')).toBe('Accept-Encoding');
+    const brBytes = Buffer.from(await br.arrayBuffer());
+    expect(brBytes.length).toBeLessThan(BIG_JS.length / 4);
+    expect(brotliDecompressSync(brBytes).toString()).toBe(BIG_JS);
+
+    const gz = await app.request(url, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(gz.headers.get('Content-Encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(BIG_JS);
+
+    const plain = await app.request(url);
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    // Varies all the same: a shared cache must not hand this copy to a brotli client.
+    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+    expect(await plain.text()).toBe(BIG_JS);
   });
 
   it('answers a missing asset with 404, never with index.html', async () => {

@@ -10,6 +10,10 @@ import type { AppEnv } from './app-env.ts';
  * - /assets/* are content-hashed by vite, so they may be cached for ever;
  *   a missing one is a plain 404 (answering index.html would hand the browser
  *   HTML where it expects JavaScript).
+ * - Files the build precompressed (x.br, x.gz beside x; see
+ *   scripts/precompress.ts) are answered in the encoding the browser accepts,
+ *   brotli first; every such answer varies on Accept-Encoding, so a shared
+ *   cache never hands brotli to a client that did not ask for it.
  * - index.html is never cached, so a new deploy is picked up on next load.
  * - Any other GET that accepts HTML and is not /api or /auth gets index.html:
  *   client-side routes like /transactions?status=PENDING load the app, which
@@ -20,6 +24,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 // Files copied from public/ keep their names, so they may change between deploys.
 const SHORT_CACHE = 'public, max-age=3600';
+
+// The kinds of file the build precompresses (scripts/precompress.ts).
+const COMPRESSIBLE_PATH = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
 
 const NOT_BUILT =
   "The console's web app has not been built yet. Run `npm run build` (or `npm start`, which builds it first), then reload this page.\n";
@@ -68,11 +75,19 @@ export function spaRoutes(staticDir: string) {
         if (!existsSync(staticDir)) return next();
         handler = serveStatic<AppEnv>({
           root: staticDir,
+          precompressed: true,
           onFound: (_path, ctx) => void served.add(ctx),
         });
       }
       const res = await handler(c, next);
-      if (res && served.has(c)) res.headers.set('Cache-Control', cacheControl);
+      if (res && served.has(c)) {
+        res.headers.set('Cache-Control', cacheControl);
+        if (
+          COMPRESSIBLE_PATH.test(c.req.path) &&
+          !res.headers.get('Vary')?.includes('Accept-Encoding')
+        )
+          res.headers.append('Vary', 'Accept-Encoding');
+      }
       return res;
     };
   };

@@ -1,0 +1,61 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+
+// JSON answers are compressed on the wire when the client accepts it.
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(() => t.close());
+
+const LIST = '/api/external/transactions/?limit=20';
+
+describe('compressed JSON answers', () => {
+  it('brotli-encodes a page for a browser, which accepts br', async () => {
+    const res = await t.app.request(LIST, {
+      headers: { 'Accept-Encoding': 'gzip, deflate, br, zstd' },
+    });
+    expect(res.headers.get('Content-Encoding')).toBe('br');
+    const body = JSON.parse(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString());
+    expect(body.results).toHaveLength(20);
+  });
+
+  it('gzips a page of transactions for a client that accepts gzip, and the bytes are the same JSON', async () => {
+    const plain = await t.app.request(LIST);
+    const plainText = await plain.text();
+    expect(plainText.length).toBeGreaterThan(1024);
+    expect(plain.headers.get('Content-Encoding')).toBeNull();
+    expect(plain.headers.get('Vary')).toMatch(/Accept-Encoding/);
+
+    const res = await t.app.request(LIST, { headers: { 'Accept-Encoding': 'gzip, br;q=0' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Encoding')).toBe('gzip');
+    expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.length).toBeLessThan(plainText.length / 3);
+    const body = JSON.parse(gunzipSync(bytes).toString('utf8'));
+    expect(body.results).toHaveLength(20);
+    expect(body).toEqual(JSON.parse(plainText));
+  });
+
+  it('sends identity when the client takes neither', async () => {
+    const res = await t.app.request(LIST, { headers: { 'Accept-Encoding': 'deflate' } });
+    expect(res.headers.get('Content-Encoding')).toBeNull();
+    expect(res.headers.get('Content-Length')).toBe(
+      String((await res.clone().arrayBuffer()).byteLength),
+    );
+    expect((await res.json()).results).toHaveLength(20);
+  });
+
+  it('leaves small answers and errors under 1 KB as they are', async () => {
+    const res = await t.app.request('/api/external/transactions/not-a-real-id/', {
+      headers: { 'Accept-Encoding': 'gzip' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.headers.get('Content-Encoding')).toBeNull();
+    expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
+    expect(await res.json()).toMatchObject({ code: expect.any(String) });
+  });
+});
