@@ -321,3 +321,48 @@ test.describe('New transaction: the other kinds', () => {
     await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
   });
 });
+
+test.describe('New transaction: sessions and roles', () => {
+  test('a session that ends before sending comes back to the same filled form, sent once', async ({
+    page,
+    context,
+  }) => {
+    await openForm(page, 'TRANSFER');
+    const form = await fillTransfer(page);
+    await form.getByLabel('Memo (optional)').fill('rent for March');
+    const externalId = await form.getByLabel('External ID').inputValue();
+    await form.getByRole('button', { name: 'Review' }).click();
+
+    await context.clearCookies();
+    await page.getByRole('button', { name: 'Send transaction' }).click();
+    await expect(page).toHaveURL(/\/login\?redirect=/);
+    const account = await demoAccount(page.request, 'admin');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect(page).toHaveURL(/\/transactions\/new\?category=TRANSFER/);
+    const restored = page.getByRole('form', { name: 'Transfer' });
+    await expect(restored.getByLabel('Memo (optional)')).toHaveValue('rent for March');
+    await expect(restored.getByLabel(/^Amount/)).toHaveValue('0.01');
+    await expect(restored.getByLabel('External ID')).toHaveValue(externalId);
+    await expect(restored.getByLabel('Asset', { exact: true })).toHaveValue('ETH');
+    await restored.getByRole('button', { name: 'Review' }).click();
+    await page.getByRole('button', { name: 'Send transaction' }).click();
+    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+    expect(await transactionsWithExternalId(page.request, externalId)).toHaveLength(1);
+  });
+
+  test.describe('as a viewer', () => {
+    test.use({ role: 'viewer' });
+    test('no entry point, and the page says the role may not create', async ({ page }) => {
+      await page.goto('/transactions');
+      await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
+      await expect(page.getByRole('link', { name: 'New transaction' })).toHaveCount(0);
+      await page.goto('/transactions/new');
+      await expect(
+        page.getByRole('heading', { name: /have access to new transactions/ }),
+      ).toBeVisible();
+    });
+  });
+});
