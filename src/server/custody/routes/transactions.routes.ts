@@ -20,7 +20,8 @@ import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
 /**
  * Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee).
  *
- * The get carries a strong ETag over its body: the same row gives the same
+ * The get carries a weak ETag over its body (weak: the answer may be sent
+ * compressed or not, see http/compress-json.ts): the same row gives the same
  * bytes on every server sharing the database, so a poll that finds nothing
  * new is a bodiless 304 whichever server answers it. The body is built (and
  * scope checked) first, so a 304 only ever answers someone who may read it.
@@ -45,7 +46,7 @@ export function transactionRoutes(backend: CustodyBackend) {
       const body = parseBody(EstimateFeeRequest, await readJsonBody(c));
       return c.json(await backend.estimateFee(custodyContext(c), body));
     })
-    .get(routes.transaction, etag(), async (c) => {
+    .get(routes.transaction, etag({ weak: true }), async (c) => {
       return c.json(
         await backend.getTransaction(custodyContext(c), pathId(c, 'transactionId', 'transaction')),
       );
