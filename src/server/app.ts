@@ -19,7 +19,7 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
 import { compressJson } from './http/compress-json.ts';
-import { isDataException } from './http/database-errors.ts';
+import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { spaRoutes } from './http/spa.ts';
 
@@ -173,13 +173,7 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     if (isDataException(error)) {
       // Logged as an error all the same: it may be a value we computed, not one we were sent.
       log.error({ err: error, method: c.req.method, path: c.req.path }, 'database refused a value');
-      return c.json(
-        {
-          message: 'A parameter has a value the database cannot accept',
-          code: ERROR_CODES.validation,
-        },
-        400,
-      );
+      return c.json({ message: dataExceptionMessage(error), code: ERROR_CODES.validation }, 400);
     }
     log.error({ err: error, method: c.req.method, path: c.req.path }, 'unhandled error');
     return c.json({ message: 'Internal error', code: ERROR_CODES.internal }, 500);

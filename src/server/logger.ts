@@ -1,6 +1,7 @@
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from './env.ts';
 import { prettyDestination } from './pretty-log.ts';
+import { serializeError } from './logged-error.ts';
 
 /**
  * Account and routing numbers, credentials and cookies never reach the logs
@@ -54,6 +55,8 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
     level,
     base: { service: 'custody-console' },
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    // Errors from an allow-list: a database error's text carries the query's parameters.
+    serializers: { err: serializeError, error: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
   };
   if (destination) return pino(options, destination);

@@ -4,6 +4,7 @@ import { LoginRequest, SESSION_COOKIE, type SessionResponse } from '../../contra
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { assertStorableText } from '../http/storable-text.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
@@ -43,6 +44,7 @@ async function parseLogin(c: Context<AppEnv>): Promise<LoginRequest> {
       'The request body must be JSON: {"email", "password"}',
     );
   });
+  assertStorableText(raw);
   const parsed = LoginRequest.safeParse(raw);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => ({

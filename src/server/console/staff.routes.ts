@@ -9,6 +9,7 @@ import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../a
 import { pathId } from '../custody/routes/list-query.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { assertStorableText } from '../http/storable-text.ts';
 
 /** Staff management, admins only: list, create, change role/name/scope, disable. */
 
@@ -16,6 +17,7 @@ async function parseBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Pr
   const raw: unknown = await c.req.json().catch(() => {
     throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body must be JSON');
   });
+  assertStorableText(raw);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => ({

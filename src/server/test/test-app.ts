@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { createApp, type App } from '../app.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
@@ -58,6 +58,8 @@ export async function createTestApp(
     trustProxy?: boolean;
     /** Wraps the sandbox backend, e.g. to take away an optional method as upstream lacks it. */
     wrapBackend?: (backend: CustodyBackend) => CustodyBackend;
+    /** Where the app logs; silent unless a test reads the log. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -74,7 +76,7 @@ export async function createTestApp(
     config: { staticDir: options.staticDir ?? path.join(process.cwd(), '.tmp', 'no-spa-here') },
     backend: (options.wrapBackend ?? ((b) => b))(createSandboxBackend({ db: database.db, orgId })),
     database,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     auth: {
       db: database.db,
       clock,

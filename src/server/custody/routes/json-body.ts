@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import { withoutDataSignature } from '../../auth/api-token.ts';
 import { ApiError, type FieldProblem } from '../../http/api-error.ts';
+import { assertStorableText } from '../../http/storable-text.ts';
 
 /**
  * Request bodies of the custody API's mutations: JSON, checked by the
@@ -33,6 +34,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
     const message = `body nests deeper than ${MAX_BODY_DEPTH} levels`;
     throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'body', message }]);
   }
+  assertStorableText(body);
   return body;
 }
 
