@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
-import { auditCustodyMutations } from './auth/audit.ts';
+import { auditConsoleRefusals, auditCustodyMutations } from './auth/audit.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { systemClock, type Clock } from './auth/session.store.ts';
@@ -127,6 +127,9 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     return c.json({ status: 'ready', backend: backend.kind });
   });
 
+  // Before the routes they watch: a refusal that happens before a route records itself still gets a row.
+  app.use('/auth/*', auditConsoleRefusals(authOptions));
+  app.use('/api/console/*', auditConsoleRefusals(authOptions));
   app.route('/', sessionRoutes(authOptions));
   // Outermost on the API, so refusals by the checks below are recorded too.
   app.use(`${API_PREFIX}/*`, auditCustodyMutations(authOptions));

@@ -4,6 +4,7 @@ import { ERROR_CODES } from '../../contract/common.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema/console.ts';
 import { ApiError } from '../http/api-error.ts';
+import { escapeUnstorable } from '../http/storable-text.ts';
 import type { Page } from '../custody/backend.ts';
 
 /**
@@ -28,19 +29,32 @@ export interface AuditRecord {
   ip?: string | null | undefined;
 }
 
+/**
+ * Whatever a request carried, its row can be stored: text is bounded and its
+ * NULs and unpaired surrogates escaped (a malformed id is recorded as sent,
+ * visibly, rather than making the insert fail and the attempt vanish).
+ */
+function storable(text: string, max: number): string;
+function storable(text: string | null | undefined, max: number): string | null;
+function storable(text: string | null | undefined, max: number): string | null {
+  if (text === null || text === undefined) return null;
+  const bounded = text.length > max ? `${text.slice(0, max)}…` : text;
+  return escapeUnstorable(bounded);
+}
+
 export async function recordAudit(db: Database, entry: AuditRecord): Promise<void> {
   await db.insert(auditLog).values({
     at: entry.at,
-    actorType: entry.actorType,
-    actorId: entry.actorId,
-    actorName: entry.actorName ?? null,
-    action: entry.action,
-    entityType: entry.entityType ?? null,
-    entityId: entry.entityId ?? null,
-    summary: entry.summary.slice(0, 1000),
+    actorType: storable(entry.actorType, 40),
+    actorId: storable(entry.actorId, 200),
+    actorName: storable(entry.actorName, 320),
+    action: storable(entry.action, 300),
+    entityType: storable(entry.entityType, 40),
+    entityId: storable(entry.entityId, 300),
+    summary: storable(entry.summary, 1000),
     outcome: entry.outcome,
-    requestId: entry.requestId ?? null,
-    ip: entry.ip ?? null,
+    requestId: storable(entry.requestId, 300),
+    ip: storable(entry.ip, 100),
   });
 }
 

@@ -50,6 +50,7 @@ export async function audit(
     requestId: c.get('requestId'),
     ip: clientIp(c, options.trustProxy),
   });
+  c.set('audited', true);
 }
 
 interface MutationKind {
@@ -108,6 +109,62 @@ function successSummary(
   return 'Succeeded';
 }
 
+/** The console's audited routes by path, for requests refused before they record themselves. */
+function describeConsoleRequest(
+  method: string,
+  path: string,
+): (MutationKind & { entityId: string | null }) | null {
+  if (path === '/auth/login') return { action: 'auth.login', entityType: 'STAFF', entityId: null };
+  if (path === '/auth/logout')
+    return { action: 'auth.logout', entityType: 'STAFF', entityId: null };
+  const reveal = /^\/api\/console\/bank_accounts\/([^/]*)\/reveal\/?$/.exec(path);
+  if (method === 'GET' && reveal)
+    return {
+      action: 'bank_account.reveal',
+      entityType: 'BANK_ACCOUNT',
+      entityId: safeDecode(reveal[1] ?? ''),
+    };
+  if (!isMutation(method) || !path.startsWith('/api/console/')) return null;
+  if (method === 'POST' && /^\/api\/console\/staff\/?$/.test(path))
+    return { action: 'staff.create', entityType: 'STAFF', entityId: null };
+  const staff = /^\/api\/console\/staff\/([^/]*)\/?$/.exec(path);
+  if (method === 'PATCH' && staff)
+    return { action: 'staff.update', entityType: 'STAFF', entityId: safeDecode(staff[1] ?? '') };
+  return { action: `${method} ${path}`, entityType: 'UNKNOWN', entityId: null };
+}
+
+/**
+ * Sign-in, staff management and reveals record their own rows; this records
+ * the requests to them that were refused before they could (a malformed id or
+ * body, a role or CSRF refusal), so every request that reaches an audited
+ * route leaves one row, whatever its input. Anonymous refusals are left out as
+ * on the custody API, except sign-in, which is anonymous by nature.
+ */
+export function auditConsoleRefusals(options: AuthOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const kind = describeConsoleRequest(c.req.method.toUpperCase(), c.req.path);
+    await next();
+    if (!kind || c.get('audited') || c.res.status < 400) return;
+    if (!c.get('actor') && kind.action !== 'auth.login') return;
+    const parsed: unknown = await c.res
+      .clone()
+      .json()
+      .catch(() => ({}));
+    const body = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
+    await audit(c, options, {
+      action: kind.action,
+      entityType: kind.entityType,
+      entityId: kind.entityId || null,
+      summary: refusalSummary(c.res.status, body),
+      outcome: outcomeOf(c.res.status),
+    });
+  };
+}
+
+function refusalSummary(status: number, body: Record<string, unknown>): string {
+  return `Refused with ${status}${str(body['code']) ? ` ${str(body['code'])}` : ''}: ${scrub(str(body['message']) ?? 'no message')}`;
+}
+
 /** After-the-handler recorder for /api/external mutations by a known caller. */
 export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -147,9 +204,7 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
     const entityId =
       str(body['entityId']) ?? str(body['id']) ?? (pathId ? safeDecode(pathId) : null);
     const summary =
-      outcome === 'success'
-        ? successSummary(kind, body, decision)
-        : `Refused with ${status}${str(body['code']) ? ` ${str(body['code'])}` : ''}: ${scrub(str(body['message']) ?? 'no message')}`;
+      outcome === 'success' ? successSummary(kind, body, decision) : refusalSummary(status, body);
     await audit(c, options, {
       action: kind.action,
       entityType: kind.entityType,

@@ -32,5 +32,7 @@ export interface AppEnv {
     session?: { id: string; csrfToken: string };
     /** Sub-organizations a session caller may see; absent or null means all. */
     scope?: CustodyScope;
+    /** Set once this request has its audit row, so a fallback never writes a second. */
+    audited?: boolean;
   };
 }

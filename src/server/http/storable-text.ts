@@ -18,17 +18,25 @@ function problemWith(text: string): string | undefined {
   return undefined;
 }
 
-function fieldName(path: readonly string[]): string {
-  return path.length === 0 ? 'body' : path.join('.');
+/** A field's path as a linked list, so a walk of a deep body never copies paths. */
+interface PathNode {
+  key: string;
+  parent: PathNode | null;
+}
+
+function fieldName(node: PathNode | null): string {
+  const keys: string[] = [];
+  for (let n = node; n; n = n.parent) keys.push(n.key);
+  return keys.length === 0 ? 'body' : keys.reverse().join('.');
 }
 
 /** Every string and object key in a parsed JSON body whose text cannot be stored, by field. */
 export function unstorableText(body: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  // Iterative: the body's depth is bounded by the reader, but a walk should not depend on it.
-  const stack: Array<[unknown, string[]]> = [[body, []]];
+  // Iterative, and linear in the body's size however deep it nests.
+  const stack: Array<[unknown, PathNode | null]> = [[body, null]];
   while (stack.length > 0) {
-    const [value, path] = stack.pop() as [unknown, string[]];
+    const [value, path] = stack.pop() as [unknown, PathNode | null];
     if (typeof value === 'string') {
       const rule = problemWith(value);
       if (rule) problems.push({ field: fieldName(path), message: `${fieldName(path)} ${rule}` });
@@ -43,7 +51,7 @@ export function unstorableText(body: unknown): FieldProblem[] {
         problems.push({ field: parent, message: `${parent}: a key ${rule}` });
         continue;
       }
-      stack.push([child, [...path, key]]);
+      stack.push([child, { key, parent: path }]);
     }
   }
   return problems.reverse();
@@ -59,4 +67,14 @@ export function assertStorableText(body: unknown): void {
     problems.map((p) => p.message).join('; '),
     problems,
   );
+}
+
+/**
+ * Text the server itself stores (the audit trail) made storable: NUL and
+ * unpaired surrogates written as visible `\uXXXX` escapes, so a request
+ * carrying them is still recorded, and recorded recognisably.
+ */
+export function escapeUnstorable(text: string): string {
+  const unstorable = new RegExp(`\u0000|${UNPAIRED_SURROGATE.source}`, 'g');
+  return text.replace(unstorable, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
