@@ -52,3 +52,13 @@ export function addressProblem(blockChain: string, address: string): string | nu
   if (rule.pattern.test(address)) return null;
   return `not a ${chain.label} address: expected ${rule.description}`;
 }
+
+/**
+ * Whether two spellings name the same address: hexadecimal addresses (EVM,
+ * ICP account ids) ignore letter case, as their checksum casing is optional;
+ * every other format is case-sensitive.
+ */
+export function sameAddress(a: string, b: string): boolean {
+  const hex = /^(0x)?[0-9a-fA-F]+$/;
+  return hex.test(a) && hex.test(b) ? a.toLowerCase() === b.toLowerCase() : a === b;
+}

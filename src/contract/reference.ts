@@ -99,6 +99,10 @@ export const ApprovalActionRequest = z
       .regex(/^([0-9a-fA-F]{2})+$/, 'signature must be hex bytes')
       .optional(),
     reason: z.string().trim().max(500, 'reason must be at most 500 characters').optional(),
+    // Sent by versions of the Python SDK (README, "What the sandbox accepts
+    // from SDK clients"): checked against the approval, never trusted instead of it.
+    entityId: z.string().max(200, 'entityId must be at most 200 characters').optional(),
+    message: z.string().max(10_000, 'message must be at most 10000 characters').optional(),
   })
   .refine((b) => b.action !== 'reject' || Boolean(b.reason), {
     path: ['reason'],

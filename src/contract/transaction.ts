@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sameAddress } from './addresses.ts';
 import { PositiveDecimalString } from './decimal.ts';
 import {
   FeeTier,
@@ -137,12 +138,58 @@ export type EstimatedFeeResponse = z.infer<typeof EstimatedFeeResponse>;
 
 const nonEmpty = (field: string) => z.string().trim().min(1, `${field} is required`);
 
-/** A party in a request: only `type` and `id` (TransferPartyData). */
-export const TransferPartyData = z.strictObject({
-  type: PartyType,
-  id: nonEmpty('id'),
-});
-export type TransferPartyData = z.infer<typeof TransferPartyData>;
+/**
+ * A party in a request (TransferPartyData): `type` and `id`. The provider's
+ * SDKs also send `value`, `name`, `address`, `exchange` and `bank` (README,
+ * "What the sandbox accepts from SDK clients"): `address` must be the party's
+ * address, and on an EXTERNAL_ADDRESS party `value` (the older SDKs' name for
+ * it) and `address` may stand for `id`, the address itself; `name`,
+ * `exchange`, `bank`, and `value` on a vault or contact, describe rather than
+ * choose the party and are ignored.
+ */
+export const TransferPartyData = z
+  .strictObject({
+    type: PartyType,
+    id: z.string().trim().min(1, 'id must not be empty').optional(),
+    value: z.string().trim().min(1, 'value must not be empty').optional(),
+    address: z.string().trim().min(1, 'address must not be empty').optional(),
+    name: z.string().max(200, 'name must be at most 200 characters').optional(),
+    exchange: z.string().max(200, 'exchange must be at most 200 characters').optional(),
+    bank: z.record(z.string(), z.unknown()).optional(),
+  })
+  .superRefine((party, ctx) => {
+    const external = party.type === 'EXTERNAL_ADDRESS';
+    const named = external
+      ? (['id', 'address', 'value'] as const).filter((k) => party[k] !== undefined)
+      : party.id === undefined
+        ? []
+        : (['id'] as const);
+    const [first, ...others] = named;
+    if (!first) {
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        input: undefined,
+        path: ['id'],
+        message: external ? 'id is required: the external address' : 'id is required',
+      });
+      return;
+    }
+    for (const key of others) {
+      if (!sameAddress(party[key] ?? '', party[first] ?? ''))
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `${key} must be the same address as ${first}`,
+        });
+    }
+  })
+  .transform((party) => ({
+    type: party.type,
+    id: party.id ?? party.address ?? party.value ?? '',
+    ...(party.address === undefined ? {} : { address: party.address }),
+  }));
+export type TransferPartyData = z.output<typeof TransferPartyData>;
 
 // The Python SDK sends `"gasParams": {}` when none is chosen: the default tier (HIGH) then.
 export const GasParams = z.strictObject({ feeTier: FeeTier.optional() });

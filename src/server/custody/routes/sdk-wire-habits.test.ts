@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths } from '../../../contract/paths.ts';
+import { ApprovalMessageResponse, Vault } from '../../../contract/reference.ts';
 import { EstimatedFeeResponse, Transaction } from '../../../contract/transaction.ts';
+import { signApprovalMessage } from '../../auth/api-token.ts';
 import { createApiUser } from '../sandbox/api-users.store.ts';
 import {
   createEngineFixture,
@@ -24,8 +26,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(sdk: Sdk, method: 'GET' | 'POST', url: string, body?: Record<string, unknown>) {
-  const res = await t.app.request(url, sdkRequest(sdk, client, method, url, body));
+async function call(
+  sdk: Sdk,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: Record<string, unknown>,
+  urlPath?: string,
+) {
+  const init = sdkRequest(sdk, client, method, url, body, urlPath ? { urlPath } : {});
+  const res = await t.app.request(url, init);
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as Record<string, unknown>, text };
 }
@@ -164,5 +173,220 @@ describe('SDK wire habit: the Python SDK sends every unset field as null, at eve
     });
     expect(created.status, created.text).toBe(200);
     expect(created.body).toMatchObject({ status: 'PENDING', accountName: 'Nulls Inc' });
+  });
+});
+
+/** A vault's address on a chain, as an SDK user reads it: from GET vault. */
+async function walletAddress(vaultId: string, chain: string): Promise<string> {
+  const res = await call('python', 'GET', paths.vault(vaultId));
+  const wallet = Vault.parse(res.body).wallets?.find((w) => w.blockchain === chain);
+  return wallet?.address ?? '';
+}
+
+function expectRefusal(res: { status: number; body: unknown; text: string }, code: string) {
+  expect(res.status, res.text).toBe(400);
+  const body = ApiErrorBody.parse(res.body);
+  expect(body.code).toBe(code);
+  return body;
+}
+
+describe('SDK wire habit: parties carry value, name, address, exchange and bank', () => {
+  const transfer = (source: object, destination: object) => ({
+    source,
+    destination,
+    amount: '0.01',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    category: 'TRANSFER',
+  });
+
+  it("the party's own address and any name are accepted, on estimate_fee and create", async () => {
+    const contact = await call('js', 'GET', `${paths.contacts()}?limit=100&cursor=`);
+    const eth = (contact.body.results as Array<{ id: string; address: string }>).find(
+      (c) => c.id === f.contacts.eth.id,
+    );
+    const source = {
+      type: 'VAULT',
+      id: f.treasury.id,
+      value: null,
+      name: 'what the client calls it',
+      address: await walletAddress(f.treasury.id, 'ETHEREUM'),
+      exchange: null,
+      bank: null,
+    };
+    const destination = {
+      type: 'CONTACT',
+      id: f.contacts.eth.id,
+      value: null,
+      name: null,
+      address: eth?.address.toUpperCase().replace('0X', '0x'),
+      exchange: null,
+      bank: null,
+    };
+    const estimate = await call(
+      'python',
+      'POST',
+      paths.estimateFee(),
+      transfer(source, destination),
+    );
+    expect(estimate.status, estimate.text).toBe(200);
+    const created = await call(
+      'python',
+      'POST',
+      paths.transactions(),
+      transfer(source, destination),
+    );
+    expect(created.status, created.text).toBe(200);
+    // What the response names is the party's record, not what the client called it.
+    expect(Transaction.parse(created.body).source).toMatchObject({ name: 'Treasury' });
+  });
+
+  it("an address that is not the party's is refused: 400 naming destination.address, nothing created", async () => {
+    const before = await call('js', 'GET', `${paths.transactions()}?limit=100&cursor=`);
+    const res = await call(
+      'python',
+      'POST',
+      paths.transactions(),
+      transfer(pythonParty('VAULT', f.treasury.id), {
+        ...pythonParty('CONTACT', f.contacts.eth.id),
+        address: `0x${'1'.repeat(40)}`,
+      }),
+    );
+    const body = expectRefusal(res, 'PARTY_ADDRESS_MISMATCH');
+    expect(body.fields?.map((x) => x.field)).toEqual(['destination.address']);
+    const after = await call('js', 'GET', `${paths.transactions()}?limit=100&cursor=`);
+    expect(ids(after.body)).toEqual(ids(before.body));
+  });
+
+  it('an external address given as value (older SDKs) or address (newer) stands for id', async () => {
+    const external = `0x${'ab'.repeat(20)}`;
+    for (const party of [
+      { type: 'EXTERNAL_ADDRESS', value: external },
+      { type: 'EXTERNAL_ADDRESS', address: external, name: 'Payee', bank: null },
+    ]) {
+      const created = await call('js', 'POST', paths.transactions(), {
+        ...transfer({ type: 'VAULT', id: f.treasury.id }, party),
+      });
+      expect(created.status, created.text).toBe(200);
+      expect(Transaction.parse(created.body).destination).toMatchObject({
+        type: 'EXTERNAL_ADDRESS',
+        address: external,
+      });
+    }
+    const disagreeing = await call(
+      'js',
+      'POST',
+      paths.transactions(),
+      transfer(
+        { type: 'VAULT', id: f.treasury.id },
+        { type: 'EXTERNAL_ADDRESS', id: external, value: `0x${'cd'.repeat(20)}` },
+      ),
+    );
+    expect(expectRefusal(disagreeing, 'VALIDATION_ERROR').fields?.[0]?.field).toBe(
+      'destination.value',
+    );
+  });
+
+  it('fields nobody sends stay refused, naming the field', async () => {
+    const res = await call(
+      'js',
+      'POST',
+      paths.transactions(),
+      transfer(
+        { type: 'VAULT', id: f.treasury.id, walletId: 'w1' },
+        pythonParty('CONTACT', f.contacts.eth.id),
+      ),
+    );
+    expect(expectRefusal(res, 'VALIDATION_ERROR').message).toMatch(
+      /walletId is not a field of this request/,
+    );
+  });
+});
+
+/** The Python SDK's approve as some versions send it: entityId and message echoed in the decision. */
+async function pythonDecision(entityId: string, overrides: Record<string, unknown> = {}) {
+  // requests adds params= after signing: the token's urlPath is the path alone.
+  const path = paths.approvalMessage();
+  const got = await call('python', 'GET', `${path}?entityId=${entityId}`, undefined, path);
+  expect(got.status, got.text).toBe(200);
+  const approval = ApprovalMessageResponse.parse(got.body);
+  return call('python', 'POST', paths.approvalAction(approval.approvalId), {
+    entityId,
+    message: approval.message,
+    signature: signApprovalMessage(approval.message, client.privateKeyHex),
+    action: 'approve',
+    reason: 'ok',
+    ...overrides,
+  });
+}
+
+async function pythonTransfer(memo: string | null = null) {
+  const created = await call('python', 'POST', paths.transactions(), {
+    source: pythonParty('VAULT', f.treasury.id),
+    destination: pythonParty('CONTACT', f.contacts.eth.id),
+    amount: '0.25',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    category: 'TRANSFER',
+    gasParams: {},
+    externalId: null,
+    memo,
+    feePayer: null,
+  });
+  expect(created.status, created.text).toBe(200);
+  return Transaction.parse(created.body);
+}
+
+describe('SDK wire habit: the decision echoes entityId and message', () => {
+  it('echoed as they are, the approval goes through', async () => {
+    const tx = await pythonTransfer();
+    const decided = await pythonDecision(tx.id ?? '');
+    expect(decided.status, decided.text).toBe(200);
+    expect(decided.body).toMatchObject({ success: true, status: 'APPROVED', entityId: tx.id });
+    expect(await t.status(tx.id ?? '')).toBe('APPROVED');
+  });
+
+  it("an entityId that is not the approval's entity: 400 naming entityId, nothing decided", async () => {
+    const tx = await pythonTransfer();
+    const other = await pythonTransfer();
+    const res = await pythonDecision(tx.id ?? '', { entityId: other.id });
+    expect(expectRefusal(res, 'VALIDATION_ERROR').fields?.map((x) => x.field)).toEqual([
+      'entityId',
+    ]);
+    expect(await t.status(tx.id ?? '')).toBe('PENDING');
+    expect(await t.status(other.id ?? '')).toBe('PENDING');
+  });
+
+  it("a message that is not the approval's: 400 naming message, nothing decided", async () => {
+    const tx = await pythonTransfer();
+    const res = await pythonDecision(tx.id ?? '', { message: 'approve everything' });
+    expect(expectRefusal(res, 'VALIDATION_ERROR').fields?.map((x) => x.field)).toEqual(['message']);
+    expect(await t.status(tx.id ?? '')).toBe('PENDING');
+  });
+});
+
+describe('an SDK-shaped transfer from create to COMPLETED', () => {
+  it('Python: nulls at every depth, dataSignatureHex, padded tokens; listed, fetched, approved, completed', async () => {
+    const tx = await pythonTransfer('paid through the Python SDK');
+    expect(tx).toMatchObject({ status: 'PENDING', createdById: client.id });
+
+    const listed = await call('python', 'GET', `${paths.transactions()}?limit=20&cursor=`);
+    expect(ids(listed.body)).toContain(tx.id);
+    const decided = await pythonDecision(tx.id ?? '');
+    expect(decided.status, decided.text).toBe(200);
+
+    // Well past any chain's confirmation time at scale 1, on the engine's test clock.
+    for (let i = 0; i < 20 && (await t.status(tx.id ?? '')) !== 'COMPLETED'; i += 1) {
+      await t.run(10 * 60_000);
+    }
+    const got = await call('python', 'GET', paths.transaction(tx.id ?? ''));
+    expect(got.status, got.text).toBe(200);
+    expect(got.body).toMatchObject({
+      id: tx.id,
+      status: 'COMPLETED',
+      memo: 'paid through the Python SDK',
+      amount: '0.25',
+    });
+    expect(got.body.txHash).toEqual(expect.any(String));
   });
 });

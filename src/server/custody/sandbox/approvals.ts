@@ -89,6 +89,7 @@ export async function decideApproval(
     throw new ApiError(404, ERROR_CODES.notFound, `No approval with id "${approvalId}"`);
   }
   const row = found.request;
+  checkEchoedFields(row, request);
   if (row.status !== 'PENDING') throw alreadyDecided(row);
 
   const policy = decideApprovalPolicy({
@@ -123,6 +124,27 @@ export async function decideApproval(
     await applyDecision(tx, decided, decision, now);
   });
   return { success: true, status: decision, id: row.id, entityId: row.entityId };
+}
+
+/**
+ * The Python SDK echoes the approval's `entityId` and `message` in the
+ * decision. Echoed, they must be this approval's: a mismatch means the client
+ * decides something other than it believes, so nothing is decided.
+ */
+function checkEchoedFields(row: ChangeRequestRow, request: ApprovalActionRequest): void {
+  const fields: Array<{ field: string; message: string }> = [];
+  if (request.entityId !== undefined && request.entityId !== row.entityId)
+    fields.push({
+      field: 'entityId',
+      message: `entityId "${request.entityId}" is not the entity of this approval (${row.entityType} ${row.entityId})`,
+    });
+  if (request.message !== undefined && request.message !== row.approvalMessage)
+    fields.push({
+      field: 'message',
+      message: 'message is not the message of this approval: GET …/approval_message/ again and sign what it returns',
+    });
+  if (fields.length > 0)
+    throw new ApiError(400, ERROR_CODES.validation, fields.map((f) => f.message).join('; '), fields);
 }
 
 function policyError(policy: Extract<ApprovalPolicyDecision, { allowed: false }>): ApiError {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { addressProblem } from '../../../../contract/addresses.ts';
+import { addressProblem, sameAddress } from '../../../../contract/addresses.ts';
 import type { ChainInfo } from '../../../../contract/chains.ts';
 import type { Party, TransferPartyData } from '../../../../contract/transaction.ts';
 import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
@@ -77,6 +77,27 @@ export async function resolveVault(
     return undefined;
   }
   return { vault, wallet, party: vaultParty(vault, wallet) };
+}
+
+/**
+ * The SDKs may send a party's `address` with its id: when they do, it must be
+ * the address the party has on the chain, or the client believes it pays
+ * somewhere it does not.
+ */
+export function checkSentAddress(
+  problems: Problems,
+  field: 'source' | 'destination',
+  sent: TransferPartyData,
+  party: Party | undefined,
+): void {
+  if (sent.address === undefined || !party?.address) return;
+  if (sameAddress(sent.address, party.address)) return;
+  const who = party.name ? `${party.type?.toLowerCase() ?? 'party'} "${party.name}"` : 'this party';
+  problems.add(
+    `${field}.address`,
+    ENGINE_CODES.partyAddressMismatch,
+    `${sent.address} is not the address of ${who} on ${party.chain ?? 'this chain'} (${party.address})`,
+  );
 }
 
 export interface ResolvedDestination {

@@ -41,6 +41,7 @@ export const ENGINE_CODES = {
   sourceType: 'INVALID_SOURCE_TYPE',
   destinationType: 'INVALID_DESTINATION_TYPE',
   invalidAddress: 'INVALID_ADDRESS',
+  partyAddressMismatch: 'PARTY_ADDRESS_MISMATCH',
   unknownVault: 'UNKNOWN_VAULT',
   noWallet: 'NO_WALLET_ON_CHAIN',
   unknownContact: 'UNKNOWN_CONTACT',

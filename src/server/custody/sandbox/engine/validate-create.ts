@@ -14,7 +14,7 @@ import type {
 import { assets } from '../../../db/schema/sandbox.ts';
 import { STAKING_TARGETS } from '../seed/chain-details.ts';
 import type { Leg } from '../seed/movements.ts';
-import { resolveDestination, resolveVault } from './parties.ts';
+import { checkSentAddress, resolveDestination, resolveVault } from './parties.ts';
 import { dataVariant, MAX_DATA_DEPTH, nestingDepth, VARIANT_SHAPES } from './contract-data.ts';
 import { simulatedRevert, type SimulationPlan } from './plan.ts';
 import { ENGINE_CODES, Problems } from './problems.ts';
@@ -120,6 +120,8 @@ export async function resolveCreate(
     ? undefined
     : await resolveVault(db, problems, sourceField, orgId, sourceVaultId, c);
 
+  if (body.category !== 'CONTRACT_CALL') checkSentAddress(problems, 'source', body.source, source?.party);
+
   const asset = body.category === 'CONTRACT_CALL' ? native : body.asset;
   const price = await checkAsset(db, problems, c, asset, body.amount);
 
@@ -128,6 +130,7 @@ export async function resolveCreate(
   if (body.category === 'TRANSFER' || body.category === 'DELEGATE_RESOURCE') {
     const resolved = await resolveDestination(db, problems, orgId, body.destination, c, asset);
     destination = resolved?.party ?? null;
+    checkSentAddress(problems, 'destination', body.destination, resolved?.party);
     destinationIsVault = resolved?.vault !== undefined;
     if (resolved?.vault && resolved.vault.id === source?.vault.id)
       problems.add(
