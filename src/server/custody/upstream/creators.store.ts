@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { upstreamApprovals, upstreamCreators } from '../../db/schema/console.ts';
 
@@ -20,6 +20,24 @@ export async function recordTransactionIntent(
     .onConflictDoNothing();
 }
 
+/** Upstream refused the create outright: nothing was made, the intent goes. */
+export async function forgetTransactionIntent(
+  db: Database,
+  externalId: string,
+  staffId: string,
+): Promise<void> {
+  await db
+    .delete(upstreamCreators)
+    .where(
+      and(
+        eq(upstreamCreators.entityType, 'TRANSACTION'),
+        eq(upstreamCreators.externalId, externalId),
+        eq(upstreamCreators.staffId, staffId),
+        isNull(upstreamCreators.entityId),
+      ),
+    );
+}
+
 /** Once upstream answered (or reconciliation found it): the entity's id. */
 export async function recordCreated(
   db: Database,
@@ -38,6 +56,8 @@ export async function recordCreated(
         and(
           eq(upstreamCreators.entityType, 'TRANSACTION'),
           eq(upstreamCreators.externalId, entry.externalId),
+          eq(upstreamCreators.staffId, entry.staffId),
+          isNull(upstreamCreators.entityId),
         ),
       )
       .returning({ id: upstreamCreators.id });
@@ -55,29 +75,31 @@ export async function recordCreated(
     .onConflictDoNothing();
 }
 
-/** The staff member who created an entity through this console, by its id or (transactions) its externalId. */
-export async function creatorOf(
+/**
+ * Every member who may have created an entity through this console: by its
+ * id, or (transactions) by its externalId, since a member whose create answer
+ * was lost is recorded by that alone. Four-eyes refuses all of them.
+ */
+export async function creatorsOf(
   db: Database,
   entityId: string,
   externalId?: string | null,
-): Promise<string | undefined> {
-  const [byId] = await db
-    .select({ staffId: upstreamCreators.staffId })
-    .from(upstreamCreators)
-    .where(eq(upstreamCreators.entityId, entityId))
-    .limit(1);
-  if (byId || !externalId) return byId?.staffId;
-  const [byExternalId] = await db
+): Promise<string[]> {
+  const rows = await db
     .select({ staffId: upstreamCreators.staffId })
     .from(upstreamCreators)
     .where(
-      and(
-        eq(upstreamCreators.entityType, 'TRANSACTION'),
-        eq(upstreamCreators.externalId, externalId),
-      ),
-    )
-    .limit(1);
-  return byExternalId?.staffId;
+      externalId
+        ? or(
+            eq(upstreamCreators.entityId, entityId),
+            and(
+              eq(upstreamCreators.entityType, 'TRANSACTION'),
+              eq(upstreamCreators.externalId, externalId),
+            ),
+          )
+        : eq(upstreamCreators.entityId, entityId),
+    );
+  return rows.map((r) => r.staffId);
 }
 
 export async function recordApproval(

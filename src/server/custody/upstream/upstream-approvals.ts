@@ -12,7 +12,7 @@ import { signApprovalMessage } from '../../auth/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
-import { approvalEntity, creatorOf, recordApproval } from './creators.store.ts';
+import { approvalEntity, creatorsOf, recordApproval } from './creators.store.ts';
 import { UpstreamFailure, type UpstreamClient, type UpstreamRequest } from './upstream-client.ts';
 
 /**
@@ -57,15 +57,13 @@ export function upstreamApprovalOperations(deps: Deps) {
   }
 
   /** Who created the entity through this console, if anyone did. */
-  async function creator(ctx: CustodyContext, entityId: string): Promise<string | undefined> {
-    const known = await creatorOf(db, entityId);
-    if (known) return known;
-    // A transaction whose create answer was lost is recorded by its externalId only.
+  async function creators(ctx: CustodyContext, entityId: string): Promise<string[]> {
+    // Transactions are recorded by externalId too (before sending), so look it up.
     const transaction = await deps.getTransaction(ctx, entityId).catch((error: unknown) => {
       if (error instanceof ApiError && error.status === 404) return undefined;
       throw error;
     });
-    return transaction?.externalId ? creatorOf(db, entityId, transaction.externalId) : undefined;
+    return creatorsOf(db, entityId, transaction?.externalId);
   }
 
   async function decideApproval(
@@ -85,7 +83,7 @@ export function upstreamApprovalOperations(deps: Deps) {
         `No approval with id "${approvalId}"; open the entity's approval message first`,
       );
     }
-    if ((await creator(ctx, entityId)) === actor.id) {
+    if ((await creators(ctx, entityId)).includes(actor.id)) {
       throw new ApiError(403, ERROR_CODES.fourEyes, FOUR_EYES_MESSAGE);
     }
     // Sign the message as it stands now, and only for the approval the member is deciding.

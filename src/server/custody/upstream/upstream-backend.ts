@@ -24,7 +24,11 @@ import { parsePrivateKey } from '../../auth/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { CustodyBackend, CustodyContext, Page, PageRequest, ScopeFilter } from '../backend.ts';
-import { recordCreated, recordTransactionIntent } from './creators.store.ts';
+import {
+  forgetTransactionIntent,
+  recordCreated,
+  recordTransactionIntent,
+} from './creators.store.ts';
 import { filteredPage } from './filtered-pages.ts';
 import { upstreamApprovalOperations } from './upstream-approvals.ts';
 import { createUpstreamClient, UpstreamFailure, type UpstreamRequest } from './upstream-client.ts';
@@ -233,7 +237,13 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
           retry: false,
         });
       } catch (error) {
-        if (!(error instanceof UpstreamFailure)) throw error;
+        if (!(error instanceof UpstreamFailure)) {
+          // Refused outright (a 4xx): nothing was created under this externalId by this call.
+          if (member && error instanceof ApiError) {
+            await forgetTransactionIntent(db, externalId, member);
+          }
+          throw error;
+        }
         created = await unknownOutcome(ctx, error, 'transaction', async () => {
           const page = await listPage(
             ctx,

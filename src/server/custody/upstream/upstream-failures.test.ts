@@ -125,6 +125,35 @@ describe('a create whose answer is lost', () => {
   });
 });
 
+describe('four-eyes by externalId', () => {
+  it('a member whose create was refused is not its creator; the member whose create landed is', async () => {
+    const externalId = `shared-${Date.now()}`;
+    const first = await t.signIn('admin');
+    const refused = await first.json(
+      paths.transactions(),
+      post({
+        ...transfer(externalId),
+        destination: { type: 'CONTACT', id: t.fixture.contacts.ethPending.id },
+      }),
+    );
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    const second = await t.signIn('admin');
+    const landed = await second.json(paths.transactions(), post(transfer(externalId)));
+    expect(landed.status, JSON.stringify(landed.body)).toBe(200);
+    const id = String((landed.body as Transaction).id);
+    const { approvalId } = ApprovalMessageResponse.parse(
+      (await second.json(`${paths.approvalMessage()}?entityId=${id}`)).body,
+    );
+    const own = await second.json(paths.approvalAction(approvalId), post({ action: 'approve' }));
+    expect(own).toMatchObject({ status: 403, body: { code: 'FOUR_EYES' } });
+    const other = await first.json(
+      paths.approvalAction(approvalId),
+      post({ action: 'reject', reason: 'checked by another member' }),
+    );
+    expect(other).toMatchObject({ status: 200, body: { status: 'REJECTED' } });
+  });
+});
+
 describe('an upstream that is slow, busy or flaky', () => {
   it('a read B does not answer in time is 504 UPSTREAM_TIMEOUT with the request id', async () => {
     t.intercept = async (_send, _input, init) => heldUntilAbort(init);

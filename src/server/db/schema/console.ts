@@ -132,7 +132,12 @@ export const upstreamCreators = consoleSchema.table(
   },
   (t) => [
     uniqueIndex('upstream_creators_entity_unique').on(t.entityId),
-    uniqueIndex('upstream_creators_external_unique').on(t.entityType, t.externalId),
+    // Per member: two members sending one externalId are both its possible creators.
+    uniqueIndex('upstream_creators_external_staff_unique').on(
+      t.entityType,
+      t.externalId,
+      t.staffId,
+    ),
     index('upstream_creators_staff_idx').on(t.staffId),
   ],
 );

@@ -1,0 +1,2 @@
+DROP INDEX "console"."upstream_creators_external_unique";--> statement-breakpoint
+CREATE UNIQUE INDEX "upstream_creators_external_staff_unique" ON "console"."upstream_creators" USING btree ("entity_type","external_id","staff_id");
