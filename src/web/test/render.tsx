@@ -1,4 +1,10 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import {
+  RouterProvider,
+  createMemoryHistory,
+  createRootRoute,
+  createRouter,
+} from '@tanstack/react-router';
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createQueryClient } from '../lib/query-client.ts';
@@ -15,4 +21,26 @@ export function createTestQueryClient(): QueryClient {
 
 export function renderWithQuery(ui: ReactElement, client = createTestQueryClient()) {
   return { client, ...render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>) };
+}
+
+/**
+ * `ui` as the only page of a memory router, for components that render links
+ * or navigate (a row that opens its transaction). `router.state.location`
+ * tells where a click went.
+ */
+export function renderWithRouter(ui: ReactElement, client = createTestQueryClient()) {
+  const rootRoute = createRootRoute({ component: () => ui });
+  const router = createRouter({
+    routeTree: rootRoute,
+    history: createMemoryHistory({ initialEntries: ['/'] }),
+  });
+  return {
+    client,
+    router,
+    ...render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    ),
+  };
 }

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { installFakeApi, json, pagedList } from '../../../test/fake-api.ts';
-import { renderWithQuery } from '../../../test/render.tsx';
+import { renderWithRouter } from '../../../test/render.tsx';
 import type { TransactionSearch } from '../search.ts';
 import { TransactionsPage } from './transactions-page.tsx';
 
@@ -37,8 +37,10 @@ function transaction(overrides: Partial<Transaction>): Transaction {
 
 function renderPage(search: TransactionSearch = {}) {
   const onSearchChange = vi.fn();
-  renderWithQuery(<TransactionsPage search={search} onSearchChange={onSearchChange} />);
-  return { onSearchChange };
+  const { router } = renderWithRouter(
+    <TransactionsPage search={search} onSearchChange={onSearchChange} />,
+  );
+  return { onSearchChange, router };
 }
 
 describe('TransactionsPage', () => {
@@ -65,7 +67,7 @@ describe('TransactionsPage', () => {
     });
     renderPage();
 
-    const table = await screen.findByRole('table', { name: 'Transactions' });
+    const table = await screen.findByRole('table', { name: 'Transactions' }, { timeout: 5000 });
     const rows = within(table).getAllByRole('row').slice(1);
     expect(rows).toHaveLength(2);
     const [first, second] = rows as [HTMLElement, HTMLElement];
@@ -78,6 +80,21 @@ describe('TransactionsPage', () => {
     expect(second).toHaveTextContent('0.1 ETH');
     expect(second).toHaveTextContent('Failed');
     expect(second).toHaveTextContent('insufficient balance');
+  });
+
+  it('opens a transaction from its row: a link for the keyboard, the whole row for the mouse', async () => {
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () =>
+        json({ results: [transaction({ id: 'tx/7', memo: 'rent' })], hasNext: false }),
+    });
+    const { router } = renderPage();
+    const table = await screen.findByRole('table', { name: 'Transactions' }, { timeout: 5000 });
+    const link = within(table).getByRole('link', { name: /open transfer 1 ETH/i });
+    expect(link).toHaveAttribute('href', '/transactions/tx%2F7');
+
+    await userEvent.click(within(table).getByText('rent'));
+    await vi.waitFor(() => expect(router.state.location.pathname).toBe('/transactions/tx%2F7'));
   });
 
   it('asks for the filters and cursor held in the URL', async () => {

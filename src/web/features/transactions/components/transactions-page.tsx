@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { CursorListPage } from '../../../components/cursor-list.tsx';
 import type { FilterOption } from '../../../components/select-filter.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
+import { isTerminalStatus } from '../../../../contract/enums.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useCan } from '../../session/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
@@ -41,6 +42,8 @@ const NOUNS = {
   many: 'transactions',
 };
 
+const LIVE_ROWS_INTERVAL_MS = 10_000;
+
 /** What an export covers: the list's filters and scope, from the newest transaction on. */
 function exportFilters(search: TransactionSearch) {
   const { cursor: _cursor, ...filters } = transactionSearch.toListParams(search);
@@ -55,7 +58,16 @@ export function TransactionsPage({
   search: TransactionSearch;
   onSearchChange: (next: TransactionSearch) => void;
 }) {
-  const query = useQuery(transactionQueries.list(transactionSearch.toListParams(search)));
+  const query = useQuery({
+    ...transactionQueries.list(transactionSearch.toListParams(search)),
+    // Rows still moving (PENDING … WAITING_CONFIRMATION) refresh on their own
+    // with one list request per interval; TanStack Query skips intervals while
+    // the tab is hidden, and once every row shown is terminal it stops.
+    refetchInterval: (q) =>
+      q.state.data?.results.some((tx) => !isTerminalStatus(tx.status))
+        ? LIVE_ROWS_INTERVAL_MS
+        : false,
+  });
   const { vaultOptions, assetOptions } = useFilterOptions();
   // The server refuses a create from anyone else; the entry point is only shown to who may.
   const canCreate = useCan('create-transaction');

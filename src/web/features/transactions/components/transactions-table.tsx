@@ -1,3 +1,5 @@
+import { Link, useNavigate } from '@tanstack/react-router';
+import type { MouseEvent } from 'react';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
@@ -52,16 +54,63 @@ function Muted({ children }: { children: string }) {
   return <span className="text-slate-700">{children}</span>;
 }
 
+/**
+ * A click anywhere on the row opens the transaction, as the link in its first
+ * cell does for the keyboard and for screen readers. Clicks on another
+ * control, modified clicks (new tab: use the link) and selecting text to
+ * copy it are left alone.
+ */
+function openOnRowClick(open: () => void) {
+  return (event: MouseEvent<HTMLTableRowElement>) => {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if ((event.target as Element).closest('a, button, input, select, textarea')) return;
+    if (window.getSelection()?.toString()) return;
+    open();
+  };
+}
+
 function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
+  const navigate = useNavigate();
   const source = partyLabel(tx.source);
   const destination = partyLabel(tx.destination);
+  const id = tx.id;
+  const created = tx.createdAt ? (
+    <time dateTime={tx.createdAt} title={tx.createdAt}>
+      {formatLocalDateTime(tx.createdAt)}
+    </time>
+  ) : (
+    'Unknown time'
+  );
   return (
-    <TableRow data-transaction-id={tx.id}>
+    <TableRow
+      data-transaction-id={id}
+      className={id ? 'cursor-pointer' : undefined}
+      onClick={
+        id
+          ? openOnRowClick(
+              () =>
+                void navigate({
+                  to: '/transactions/$transactionId',
+                  params: { transactionId: id },
+                }),
+            )
+          : undefined
+      }
+    >
       <TableCell className="whitespace-nowrap">
-        {tx.createdAt ? (
-          <time dateTime={tx.createdAt} title={tx.createdAt}>
-            {formatLocalDateTime(tx.createdAt)}
-          </time>
+        {id ? (
+          // A history entry of its own: Back returns to this list with its filters and page.
+          <Link
+            to="/transactions/$transactionId"
+            params={{ transactionId: id }}
+            className="font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+          >
+            {created}
+            <span className="sr-only">
+              {`, open ${humanize(tx.category) || 'transaction'} ${tx.amount ?? ''} ${tx.asset ?? ''}`}
+            </span>
+          </Link>
         ) : (
           <Muted>—</Muted>
         )}
