@@ -2,6 +2,10 @@ import { BankAccountFilters } from '../../../contract/bank-account.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
 /** `/bank-accounts` search params: the contract's filters, scope and cursor stack. */
-export const bankAccountSearch = defineListSearch(BankAccountFilters, ['status', 'paymentMethod']);
+export const bankAccountSearch = defineListSearch(BankAccountFilters, [
+  'status',
+  'paymentMethod',
+  'country',
+]);
 export type BankAccountSearch = ListSearchOf<typeof bankAccountSearch>;
 export type BankAccountSearchFilters = ListFiltersOf<typeof bankAccountSearch>;

@@ -19,11 +19,13 @@ function BankAccountsRoute() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const canReveal = useCan('reveal-bank-account');
+  const canPropose = useCan('create-bank-account');
   return (
     <BankAccountsPage
       search={search}
       onSearchChange={(next) => void navigate({ search: next })}
       canReveal={canReveal}
+      canPropose={canPropose}
     />
   );
 }

@@ -1,7 +1,9 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { BANK_ACCOUNT_STATUSES, PAYMENT_METHODS } from '../../../../contract/enums.ts';
 import { SelectFilter, enumOptions } from '../../../components/select-filter.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Field } from '../../../components/ui/field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
 import { humanize, paymentMethodLabel } from '../../../lib/labels.ts';
 import type { BankAccountSearchFilters } from '../search.ts';
 
@@ -18,7 +20,15 @@ export function BankAccountFilters({
   onClear: () => void;
 }) {
   const id = useId();
-  const anyActive = value.status !== undefined || value.paymentMethod !== undefined;
+  const anyActive =
+    value.status !== undefined || value.paymentMethod !== undefined || value.country !== undefined;
+  // Typed here; applied once it is a whole two-letter code (or cleared).
+  const [country, setCountry] = useState(value.country ?? '');
+  const [shown, setShown] = useState(value.country);
+  if (shown !== value.country) {
+    setShown(value.country);
+    setCountry(value.country ?? '');
+  }
 
   return (
     <form
@@ -45,6 +55,22 @@ export function BankAccountFilters({
         options={PAYMENT_METHOD_OPTIONS}
         onChange={(paymentMethod) => onChange({ paymentMethod })}
       />
+      <Field id={`${id}-country`} label="Country" hint="Two-letter code, like DE" className="w-40">
+        <Input
+          id={`${id}-country`}
+          aria-describedby={`${id}-country-hint`}
+          value={country}
+          maxLength={2}
+          autoComplete="off"
+          className="uppercase"
+          onChange={(e) => {
+            const next = e.target.value.toUpperCase();
+            setCountry(next);
+            if (next === '') onChange({ country: undefined });
+            else if (/^[A-Z]{2}$/.test(next)) onChange({ country: next });
+          }}
+        />
+      </Field>
       {anyActive ? (
         <Button variant="ghost" onClick={onClear}>
           Reset filters

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,6 +7,27 @@ import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithQuery } from '../../../test/render.tsx';
 import type { BankAccountSearch } from '../search.ts';
 import { BankAccountsPage } from './bank-accounts-page.tsx';
+
+// The page alone, without a router: links render as plain anchors to their route.
+vi.mock('@tanstack/react-router', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@tanstack/react-router')>()),
+  Link: ({
+    to,
+    params,
+    search: _search,
+    children,
+    ...rest
+  }: {
+    to: string;
+    params?: Record<string, string>;
+    search?: unknown;
+    children: ReactNode;
+  }) => (
+    <a href={to.replace(/\$(\w+)/g, (_, k: string) => params?.[k] ?? '')} {...rest}>
+      {children}
+    </a>
+  ),
+}));
 
 afterEach(() => {
   cleanup();
@@ -63,6 +85,11 @@ describe('BankAccountsPage', () => {
     expect(ach).toHaveTextContent('Approved');
     expect(sepa).toHaveTextContent('•••• 3000');
     expect(sepa).toHaveTextContent('Pending');
+    // Each row opens its account.
+    expect(within(ach).getByRole('link', { name: 'Acme Payroll' })).toHaveAttribute(
+      'href',
+      '/bank-accounts/ba_1',
+    );
 
     const html = document.documentElement.outerHTML + container.outerHTML;
     for (const secret of [ACCOUNT_NUMBER, ROUTING_NUMBER, IBAN, '3456789', '370400440']) {

@@ -1,4 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { buttonVariants } from '../../../components/ui/button.tsx';
 import type { BankAccountListResponse } from '../../../../contract/bank-account.ts';
 import { CursorListPage } from '../../../components/cursor-list.tsx';
 import { bankAccountQueries } from '../api/bank-account-queries.ts';
@@ -24,11 +26,14 @@ export function BankAccountsPage({
   search,
   onSearchChange,
   canReveal = false,
+  canPropose = false,
 }: {
   search: BankAccountSearch;
   onSearchChange: (next: BankAccountSearch) => void;
   /** The member's role may reveal full numbers (the server decides; this only offers it). */
   canReveal?: boolean;
+  /** The member's role may propose accounts (initiators and admins). */
+  canPropose?: boolean;
 }) {
   const query = useQuery({
     ...bankAccountQueries.list(bankAccountSearch.toListParams(search)),
@@ -45,11 +50,24 @@ export function BankAccountsPage({
       filtersActive={bankAccountSearch.hasFilters(search)}
       skeleton={<BankAccountsTableSkeleton />}
       filters={
-        <BankAccountFilters
-          value={bankAccountSearch.pickFilters(search)}
-          onChange={(patch) => onSearchChange(bankAccountSearch.withFilters(search, patch))}
-          onClear={() => onSearchChange({})}
-        />
+        <>
+          {canPropose ? (
+            <p>
+              <Link
+                to="/bank-accounts/new"
+                search={{ subOrg: search.subOrg }}
+                className={buttonVariants({ variant: 'primary' })}
+              >
+                Propose bank account
+              </Link>
+            </p>
+          ) : null}
+          <BankAccountFilters
+            value={bankAccountSearch.pickFilters(search)}
+            onChange={(patch) => onSearchChange(bankAccountSearch.withFilters(search, patch))}
+            onClear={() => onSearchChange({})}
+          />
+        </>
       }
     >
       {(rows, busy) => <BankAccountsTable accounts={rows} busy={busy} canReveal={canReveal} />}

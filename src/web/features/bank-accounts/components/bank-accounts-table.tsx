@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
@@ -76,7 +77,21 @@ function AccountRow({ account, canReveal }: { account: BankAccountRow; canReveal
 
   return (
     <TableRow data-bank-account-id={account.id}>
-      <TableCell className="font-medium">{account.accountName || dash}</TableCell>
+      <TableCell className="font-medium">
+        {account.id ? (
+          // The name opens the account: a real link, so it works by keyboard and in a new tab.
+          <Link
+            to="/bank-accounts/$bankAccountId"
+            params={{ bankAccountId: account.id }}
+            search={(prev) => ({ subOrg: (prev as { subOrg?: string }).subOrg })}
+            className="text-blue-800 underline hover:text-blue-900"
+          >
+            {account.accountName || account.bankName || 'Bank account'}
+          </Link>
+        ) : (
+          account.accountName || dash
+        )}
+      </TableCell>
       <TableCell>{account.bankName || dash}</TableCell>
       <TableCell className="whitespace-nowrap">
         {paymentMethodLabel(account.paymentMethod) || dash}
