@@ -1,11 +1,11 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STAFF_ROLES, type StaffRole } from '../../../contract/auth.ts';
-import { installFakeApi, json } from '../../test/fake-api.ts';
-import { renderWithQuery } from '../../test/render.tsx';
-import { sessionFor } from '../../test/session.ts';
-import { useSession } from './api/session-queries.ts';
+import { STAFF_ROLES, type StaffRole } from '../../contract/auth.ts';
+import { installFakeApi, json } from '../test/fake-api.ts';
+import { renderWithQuery } from '../test/render.tsx';
+import { sessionFor } from '../test/session.ts';
+import { useSession } from './session-queries.ts';
 import { ACTIONS, can, useCan } from './permissions.ts';
 
 afterEach(() => {

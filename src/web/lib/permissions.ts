@@ -1,5 +1,5 @@
-import type { SessionResponse, StaffRole } from '../../../contract/auth.ts';
-import { useSession } from './api/session-queries.ts';
+import type { SessionResponse, StaffRole } from '../../contract/auth.ts';
+import { useSession } from './session-queries.ts';
 
 /**
  * What each role may do, as the UI reflects it: actions a role cannot take

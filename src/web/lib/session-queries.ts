@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionResponse } from '../../../../contract/auth.ts';
-import { ApiError, apiClient } from '../../../lib/api-client.ts';
-import { setCsrfToken } from '../../../lib/csrf-token.ts';
-import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
+import type { SessionResponse } from '../../contract/auth.ts';
+import { ApiError, apiClient } from './api-client.ts';
+import { setCsrfToken } from './csrf-token.ts';
+import { claimFormDrafts } from './use-persistent-form-draft.ts';
 
 /**
  * The signed-in member's session, and the CSRF token that goes with it. A

@@ -5,7 +5,7 @@ import {
   retainSearchParams,
   useNavigate,
 } from '@tanstack/react-router';
-import { sessionQueries } from '../features/session/api/session-queries.ts';
+import { sessionQueries } from '../lib/session-queries.ts';
 import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
 import { ApiError } from '../lib/api-errors.ts';
 import { referenceQueries } from '../lib/reference-queries.ts';

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { AnyRouter } from '@tanstack/react-router';
 import { setCsrfToken } from '../../lib/csrf-token.ts';
-import { sessionQueries } from './api/session-queries.ts';
+import { sessionQueries } from '../../lib/session-queries.ts';
 
 /**
  * What a 401 from any API call means: the session is gone. Forget it and go

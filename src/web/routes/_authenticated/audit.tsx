@@ -3,7 +3,7 @@ import { NoAccess } from '../../components/no-access.tsx';
 import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { AuditPage } from '../../features/audit/components/audit-page.tsx';
 import { auditSearch } from '../../features/audit/search.ts';
-import { can, useCan } from '../../features/session/permissions.ts';
+import { can, useCan } from '../../lib/permissions.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/audit')({

@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { bankAccountQueries } from '../../features/bank-accounts/api/bank-account-queries.ts';
 import { BankAccountsPage } from '../../features/bank-accounts/components/bank-accounts-page.tsx';
 import { bankAccountSearch } from '../../features/bank-accounts/search.ts';
-import { useCan } from '../../features/session/permissions.ts';
+import { useCan } from '../../lib/permissions.ts';
 
 export const Route = createFileRoute('/_authenticated/bank-accounts')({
   validateSearch: bankAccountSearch.schema,

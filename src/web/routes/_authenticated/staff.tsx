@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NoAccess } from '../../components/no-access.tsx';
-import { useSession } from '../../features/session/api/session-queries.ts';
-import { can, useCan } from '../../features/session/permissions.ts';
+import { useSession } from '../../lib/session-queries.ts';
+import { can, useCan } from '../../lib/permissions.ts';
 import { staffQueries } from '../../features/staff/api/staff-queries.ts';
 import { StaffPage } from '../../features/staff/components/staff-page.tsx';
 

@@ -3,7 +3,7 @@ import type { LoginRequest, SessionResponse } from '../../../../contract/auth.ts
 import { apiClient } from '../../../lib/api-client.ts';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
 import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
-import { sessionQueries } from './session-queries.ts';
+import { sessionQueries } from '../../../lib/session-queries.ts';
 
 export function useLoginMutation() {
   const queryClient = useQueryClient();

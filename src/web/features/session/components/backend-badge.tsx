@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../../components/ui/badge.tsx';
-import { sessionQueries } from '../api/session-queries.ts';
+import { sessionQueries } from '../../../lib/session-queries.ts';
 
 /**
  * Which custody service the console acts on, always in view: the embedded

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { sessionQueries } from '../api/session-queries.ts';
+import { sessionQueries } from '../../../lib/session-queries.ts';
 import { LoginForm } from './login-form.tsx';
 
 /** `/login`. The demo accounts appear only when the server lists them (sandbox mode). */

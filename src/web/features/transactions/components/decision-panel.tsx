@@ -15,8 +15,8 @@ import {
 import { describedBy, Field } from '../../../components/ui/field.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
-import { useSession } from '../../session/api/session-queries.ts';
-import { can } from '../../session/permissions.ts';
+import { useSession } from '../../../lib/session-queries.ts';
+import { can } from '../../../lib/permissions.ts';
 import { DeclineForm, useDecideTransaction } from '../api/decide-transaction.ts';
 
 /**

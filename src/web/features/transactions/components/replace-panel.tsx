@@ -14,7 +14,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { useCan } from '../../session/permissions.ts';
+import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import {
   estimateFeeFor,
