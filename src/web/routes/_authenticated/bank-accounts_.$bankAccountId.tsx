@@ -1,8 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { bankAccountQueries } from '../../features/bank-accounts/api/bank-account-queries.ts';
 import { BankAccountDetailPage } from '../../features/bank-accounts/components/bank-account-detail-page.tsx';
-import { useSession } from '../../features/session/api/session-queries.ts';
-import { useCan } from '../../features/session/permissions.ts';
+import { useSession } from '../../lib/session-queries.ts';
+import { useCan } from '../../lib/permissions.ts';
 
 export const Route = createFileRoute('/_authenticated/bank-accounts_/$bankAccountId')({
   loader: async ({ context: { queryClient }, params }) => {

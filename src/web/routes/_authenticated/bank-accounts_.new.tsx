@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NoAccess } from '../../components/no-access.tsx';
 import { ProposeBankAccountPage } from '../../features/bank-accounts/components/propose-bank-account-page.tsx';
-import { useCan } from '../../features/session/permissions.ts';
+import { useCan } from '../../lib/permissions.ts';
 
 export const Route = createFileRoute('/_authenticated/bank-accounts_/new')({
   component: ProposeBankAccountRoute,

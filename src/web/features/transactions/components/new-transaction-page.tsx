@@ -3,7 +3,7 @@ import { chainInfo } from '../../../../contract/chains.ts';
 import { NoAccess } from '../../../components/no-access.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useCan } from '../../session/permissions.ts';
+import { useCan } from '../../../lib/permissions.ts';
 import type { CreatableCategory } from '../new-transaction-search.ts';
 import { ContractCallForm } from './forms/contract-call-form.tsx';
 import { DelegateResourceForm } from './forms/delegate-resource-form.tsx';

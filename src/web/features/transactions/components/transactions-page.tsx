@@ -6,7 +6,7 @@ import type { FilterOption } from '../../../components/select-filter.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
-import { useCan } from '../../session/permissions.ts';
+import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import { transactionSearch, type TransactionSearch } from '../search.ts';
 import { ExportTransactions } from './export-transactions.tsx';
