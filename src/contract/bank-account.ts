@@ -123,10 +123,62 @@ export function isValidAbaRoutingNumber(value: string): boolean {
 
 /** USPS codes of the states, DC and the territories ACH and Fedwire reach. */
 export const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
-  'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY',
-  'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV',
-  'WI', 'WY', 'DC', 'AS', 'GU', 'MP', 'PR', 'VI',
+  'AL',
+  'AK',
+  'AZ',
+  'AR',
+  'CA',
+  'CO',
+  'CT',
+  'DE',
+  'FL',
+  'GA',
+  'HI',
+  'ID',
+  'IL',
+  'IN',
+  'IA',
+  'KS',
+  'KY',
+  'LA',
+  'ME',
+  'MD',
+  'MA',
+  'MI',
+  'MN',
+  'MS',
+  'MO',
+  'MT',
+  'NE',
+  'NV',
+  'NH',
+  'NJ',
+  'NM',
+  'NY',
+  'NC',
+  'ND',
+  'OH',
+  'OK',
+  'OR',
+  'PA',
+  'RI',
+  'SC',
+  'SD',
+  'TN',
+  'TX',
+  'UT',
+  'VT',
+  'VA',
+  'WA',
+  'WV',
+  'WI',
+  'WY',
+  'DC',
+  'AS',
+  'GU',
+  'MP',
+  'PR',
+  'VI',
 ] as const;
 const US_STATE_SET: ReadonlySet<string> = new Set(US_STATES);
 
@@ -195,7 +247,10 @@ export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((bod
         issue('state', 'state must be a two-letter US state code in capitals, like "NY"');
       }
       if (body.postalCode && !US_ZIP.test(body.postalCode)) {
-        issue('postalCode', 'postalCode must be a US ZIP code: 5 digits, or ZIP+4 like "10017-2070"');
+        issue(
+          'postalCode',
+          'postalCode must be a US ZIP code: 5 digits, or ZIP+4 like "10017-2070"',
+        );
       }
       break;
     case 'SEPA':
