@@ -141,10 +141,16 @@ function checkEchoedFields(row: ChangeRequestRow, request: ApprovalActionRequest
   if (request.message !== undefined && request.message !== row.approvalMessage)
     fields.push({
       field: 'message',
-      message: 'message is not the message of this approval: GET …/approval_message/ again and sign what it returns',
+      message:
+        'message is not the message of this approval: GET …/approval_message/ again and sign what it returns',
     });
   if (fields.length > 0)
-    throw new ApiError(400, ERROR_CODES.validation, fields.map((f) => f.message).join('; '), fields);
+    throw new ApiError(
+      400,
+      ERROR_CODES.validation,
+      fields.map((f) => f.message).join('; '),
+      fields,
+    );
 }
 
 function policyError(policy: Extract<ApprovalPolicyDecision, { allowed: false }>): ApiError {

@@ -120,7 +120,8 @@ export async function resolveCreate(
     ? undefined
     : await resolveVault(db, problems, sourceField, orgId, sourceVaultId, c);
 
-  if (body.category !== 'CONTRACT_CALL') checkSentAddress(problems, 'source', body.source, source?.party);
+  if (body.category !== 'CONTRACT_CALL')
+    checkSentAddress(problems, 'source', body.source, source?.party);
 
   const asset = body.category === 'CONTRACT_CALL' ? native : body.asset;
   const price = await checkAsset(db, problems, c, asset, body.amount);
