@@ -114,8 +114,10 @@ function describeConsoleRequest(
   method: string,
   path: string,
 ): (MutationKind & { entityId: string | null }) | null {
-  if (path === '/auth/login') return { action: 'auth.login', entityType: 'STAFF', entityId: null };
-  if (path === '/auth/logout')
+  // Only a POST signs in or out; any other method there is a route miss, not an attempt.
+  if (method === 'POST' && path === '/auth/login')
+    return { action: 'auth.login', entityType: 'STAFF', entityId: null };
+  if (method === 'POST' && path === '/auth/logout')
     return { action: 'auth.logout', entityType: 'STAFF', entityId: null };
   const reveal = /^\/api\/console\/bank_accounts\/([^/]*)\/reveal\/?$/.exec(path);
   if (method === 'GET' && reveal)

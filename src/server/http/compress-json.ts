@@ -59,8 +59,13 @@ export function compressJson(threshold = 1024): MiddlewareHandler {
     const encoding =
       raw.length >= threshold ? pickEncoding(c.req.header('Accept-Encoding')) : undefined;
     const body = encoding ? await encode(raw, encoding) : raw;
-    // Hono's setter carries the old answer's headers over; then ours go on top.
-    c.res = new Response(new Uint8Array(body), { status: res.status, statusText: res.statusText });
+    // Hono's setter carries the old answer's headers over except Content-Type,
+    // which the new answer must state itself; then ours go on top.
+    c.res = new Response(new Uint8Array(body), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: { 'Content-Type': res.headers.get('Content-Type') ?? 'application/json' },
+    });
     c.res.headers.set('Content-Length', String(body.length));
     if (encoding) c.res.headers.set('Content-Encoding', encoding);
   };

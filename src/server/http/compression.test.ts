@@ -33,6 +33,7 @@ describe('compressed JSON answers', () => {
     expect(res.headers.get('Content-Encoding')).toBe('gzip');
     expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
     expect(res.headers.get('Cache-Control')).toBe('no-store');
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.length).toBeLessThan(plainText.length / 3);
     const body = JSON.parse(gunzipSync(bytes).toString('utf8'));
@@ -56,6 +57,7 @@ describe('compressed JSON answers', () => {
     expect(res.status).toBe(404);
     expect(res.headers.get('Content-Encoding')).toBeNull();
     expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
+    expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
     expect(await res.json()).toMatchObject({ code: expect.any(String) });
   });
 });
