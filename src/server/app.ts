@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
@@ -86,11 +86,14 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
   // brotli- or gzip-encoded. Outside the checks below: it sees only final answers.
   app.use('/api/*', compressJson());
   app.use('/auth/*', compressJson());
-  // API answers can hold full bank account numbers: no shared or browser cache keeps them.
-  app.use('/api/*', async (c, next) => {
+  // API answers can hold full bank account numbers, and /auth answers a session's
+  // CSRF token (or say whether one exists): no shared or browser cache keeps them.
+  const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
     await next();
     c.header('Cache-Control', 'no-store');
-  });
+  };
+  app.use('/api/*', noStore);
+  app.use('/auth/*', noStore);
 
   app.get('/healthz', async (c) => {
     try {

@@ -78,6 +78,8 @@ describe('POST /auth/login', () => {
     expect(body.csrfToken.length).toBeGreaterThan(30);
     expect(Date.parse(body.expiresAt) - t.clock().getTime()).toBe(8 * 3600_000);
     expect(Date.parse(body.idleExpiresAt) - t.clock().getTime()).toBe(30 * 60_000);
+    // The answer carries the CSRF token: no cache may keep it.
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
   });
 
   it('marks the cookie Secure and sends HSTS behind an HTTPS proxy', async () => {
@@ -173,7 +175,11 @@ describe('sessions', () => {
     const res = await as('/auth/session');
     expect(res.status).toBe(200);
     expect(SessionResponse.parse(await res.json()).csrfToken).toBe(session.csrfToken);
-    expect((await t.anonymous('/auth/session')).status).toBe(401);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    const anonymous = await t.anonymous('/auth/session');
+    expect(anonymous.status).toBe(401);
+    // Nor may a cache remember "signed out" for a browser that then signs in.
+    expect(anonymous.headers.get('Cache-Control')).toBe('no-store');
   });
 
   it('expires after 30 minutes idle, and activity keeps it alive', async () => {
