@@ -334,8 +334,19 @@ test.describe('New transaction: sessions and roles', () => {
     await form.getByRole('button', { name: 'Review' }).click();
 
     await context.clearCookies();
-    await page.getByRole('button', { name: 'Send transaction' }).click();
+    // The send notices the ended session, or a background read (the fee
+    // estimate's refresh) does first and takes the member to sign-in before
+    // the click lands: either way nothing is sent. Wait for the click to
+    // settle (done, or given up once the button is gone) before going on.
+    const clicked = page
+      .getByRole('button', { name: 'Send transaction' })
+      .click({ timeout: 5_000 })
+      .then(
+        () => true,
+        () => false,
+      );
     await expect(page).toHaveURL(/\/login\?redirect=/);
+    await clicked;
     const account = await demoAccount(page.request, 'admin');
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);
