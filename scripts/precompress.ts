@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import type { Plugin } from 'vite';
+import { COMPRESSIBLE_FILE } from '../src/server/http/compressible.ts';
 
 /**
  * Writes `x.br` and `x.gz` beside every compressible file of the built SPA, at
@@ -11,7 +12,6 @@ import type { Plugin } from 'vite';
  * src/server/http/spa.ts); a variant that would not be smaller is not written.
  */
 
-const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
 // Below this the headers cost more than the bytes saved.
 const MIN_BYTES = 512;
 
@@ -36,7 +36,7 @@ export interface PrecompressResult {
 export async function precompressDirectory(dir: string): Promise<PrecompressResult> {
   const result: PrecompressResult = { files: 0, bytes: 0, brotliBytes: 0, gzipBytes: 0 };
   for await (const file of files(dir)) {
-    if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
+    if (!COMPRESSIBLE_FILE.test(file) || (await stat(file)).size < MIN_BYTES) continue;
     const raw = await readFile(file);
     const [br, gzipped] = await Promise.all([
       brotli(raw, {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
+import { COMPRESSIBLE_FILE } from './compressible.ts';
 
 /**
  * Serves the built SPA from `staticDir` (vite's dist/web):
@@ -24,9 +25,6 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
 // Files copied from public/ keep their names, so they may change between deploys.
 const SHORT_CACHE = 'public, max-age=3600';
-
-// The kinds of file the build precompresses (scripts/precompress.ts).
-const COMPRESSIBLE_PATH = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest)$/;
 
 const NOT_BUILT =
   "The console's web app has not been built yet. Run `npm run build` (or `npm start`, which builds it first), then reload this page.\n";
@@ -83,7 +81,7 @@ export function spaRoutes(staticDir: string) {
       if (res && served.has(c)) {
         res.headers.set('Cache-Control', cacheControl);
         if (
-          COMPRESSIBLE_PATH.test(c.req.path) &&
+          COMPRESSIBLE_FILE.test(c.req.path) &&
           !res.headers.get('Vary')?.includes('Accept-Encoding')
         )
           res.headers.append('Vary', 'Accept-Encoding');
