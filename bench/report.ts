@@ -32,7 +32,7 @@ export interface BenchSummary {
 export const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 
-function table(header: string[], rows: string[][]): string {
+export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
     cells

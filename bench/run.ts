@@ -2,139 +2,75 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { measureDeepPaging } from './deep-paging.ts';
-import { buildScenarios, CONNECTIONS, measureScenario, type ScenarioRow } from './latency.ts';
-import { keepAliveAgent } from './load.ts';
-import type { InsertPlan } from './million-rows.ts';
-import {
-  formatSummary,
-  latencyTable,
-  mb,
-  type BenchSummary,
-  type MemorySnapshot,
-} from './report.ts';
-import { ServerHost } from './server-host.ts';
-import { signInAsDemoAdmin } from './session.ts';
+import { SECTIONS } from './sections.ts';
 
 /**
- * `npm run bench`: the real console server (sandbox backend, seeded) on a
- * fresh database — a temporary PGlite directory, or a scratch database on
- * DATABASE_URL's server — measured over loopback HTTP as a signed-in admin.
- * Options: --rows N (bulk rows, default 1,000,000), --seconds S and
- * --requests N (per cell budget). Writes .tmp/bench-latest.json.
+ * `npm run bench [-- options]`: runs the sections bench/sections.ts lists
+ * (see bench/section.ts to add one), prints each one's tables and writes
+ * every figure to .tmp/bench-latest.json.
+ *   --only a,b      run only these sections
+ *   --seconds S     length of one load cell (default 5)
+ *   --requests N    request budget of one in-process load cell (default 2000)
+ *   --rows N        bulk rows for the storage section (default 1,000,000)
+ *   --no-build      reuse dist/ instead of running `npm run build` first
+ *   --help          list the sections
  */
 
 const { values: args } = parseArgs({
   options: {
-    rows: { type: 'string', default: '1000000' },
-    seconds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    seconds: { type: 'string', default: '5' },
     requests: { type: 'string', default: '2000' },
+    rows: { type: 'string', default: '1000000' },
+    'no-build': { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
   },
 });
-const ROWS = Number.parseInt(args.rows, 10);
-const budget = {
-  maxRequests: Number.parseInt(args.requests, 10),
-  maxDurationMs: Number(args.seconds) * 1000,
-  warmupRequests: 50,
-};
-const DAY_MS = 86_400_000;
 const OUTPUT = path.join(process.cwd(), '.tmp', 'bench-latest.json');
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const started = performance.now();
-  const host = new ServerHost();
-  const memory: MemorySnapshot[] = [];
-  const snapshot = async (at: string, server = true) => {
-    const own = process.memoryUsage();
-    const worker = server ? await host.memory() : undefined;
-    memory.push({
-      at,
-      rssMb: mb(own.rss),
-      serverHeapMb: worker ? mb(worker.heapUsed) : 0,
-      serverExternalMb: worker ? mb(worker.external) : 0,
-    });
-  };
+  if (args.help) {
+    process.stdout.write(SECTIONS.map((s) => `${s.name}: ${s.about}\n`).join(''));
+    return;
+  }
+  const wanted = args.only?.split(',').map((s) => s.trim());
+  const unknown = wanted?.filter((name) => !SECTIONS.some((s) => s.name === name)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(
+      `no section ${unknown.join(', ')}; sections: ${SECTIONS.map((s) => s.name).join(', ')}`,
+    );
+  const sections = SECTIONS.filter((s) => !wanted || wanted.includes(s.name));
 
-  const summary: BenchSummary = {
+  const started = performance.now();
+  const output: Record<string, unknown> = {
     startedAt: new Date().toISOString(),
-    driver: 'pglite',
     node: process.version,
     cpus: os.availableParallelism(),
-    loadAverage: { start: os.loadavg(), end: [] },
-    budget,
-    latency: [],
-    unavailable: [],
-    memory,
-    totalSeconds: 0,
+    loadAverageAtStart: os.loadavg(),
   };
-
-  try {
-    await snapshot('load generator only', false);
-    summary.driver = await host.prepare();
-    let url = await host.start();
-    progress(`server at ${url} (${summary.driver}, seeded)`);
-    await snapshot('server started, seeded');
-
-    const agent = keepAliveAgent(4);
-    let session = await signInAsDemoAdmin(agent, url);
-    for (const scenario of await buildScenarios(agent, session)) {
-      if (!scenario.available) {
-        summary.unavailable.push({ scenario: scenario.name, reason: scenario.reason });
-        progress(`${scenario.name}: ${scenario.reason}`);
-        continue;
-      }
-      for (const connections of CONNECTIONS) {
-        const row = await measureScenario(session, scenario, connections, budget);
-        summary.latency.push(row);
-        progress(latencyTable([row]).split('\n').at(-1) ?? '');
-        if (row.firstFailure) progress(`  first non-2xx: ${row.firstFailure}`);
-      }
-    }
-    await snapshot('after list/get/create runs');
-
-    await host.stop();
-    const plan: InsertPlan = {
-      count: ROWS,
-      batchSize: 100_000,
-      // Older than all the seeded history (60 days), one second apart.
-      newestAt: new Date(Date.now() - 90 * DAY_MS).toISOString(),
-      spacingMs: 1000,
-    };
-    progress(`inserting ${ROWS.toLocaleString('en')} transactions…`);
-    summary.insert = await host.insert(plan);
-    progress(`inserted in ${(summary.insert.insertMs / 1000).toFixed(1)} s`);
-    url = await host.start();
-    session = await signInAsDemoAdmin(agent, url);
-    await snapshot(`restarted over +${ROWS.toLocaleString('en')} rows`);
-
-    const [list] = await buildScenarios(agent, session);
-    if (list?.available) {
-      const row: ScenarioRow = {
-        ...(await measureScenario(session, list, 10, budget)),
-        scenario: `list (+${Math.round(ROWS / 1000)}k rows)`,
-      };
-      summary.latency.push(row);
-      progress(latencyTable([row]).split('\n').at(-1) ?? '');
-    }
-    summary.deepPaging = await measureDeepPaging(agent, session, plan, {
-      runs: 31,
-      walkPages: 50,
-      depthFraction: 0.9,
+  const texts: string[] = [];
+  for (const section of sections) {
+    progress(`--- ${section.name}: ${section.about}`);
+    const result = await section.run({
+      seconds: Number(args.seconds),
+      requests: Number.parseInt(args.requests, 10),
+      rows: Number.parseInt(args.rows, 10),
+      build: !args['no-build'],
+      progress,
     });
-    await snapshot('after deep paging');
-    agent.destroy();
-  } finally {
-    await host.cleanup().catch((error: unknown) => progress(`cleaning up: ${String(error)}`));
-    await host.terminate();
+    output[section.name] = result.data;
+    texts.push(`\n=== ${section.name} ===\n${result.text}`);
   }
-
-  summary.loadAverage.end = os.loadavg();
-  summary.totalSeconds = (performance.now() - started) / 1000;
+  output.loadAverageAtEnd = os.loadavg();
+  output.totalSeconds = (performance.now() - started) / 1000;
   await mkdir(path.dirname(OUTPUT), { recursive: true });
-  await writeFile(OUTPUT, `${JSON.stringify(summary, null, 2)}\n`);
+  await writeFile(OUTPUT, `${JSON.stringify(output, null, 2)}\n`);
   process.stdout.write(
-    `${formatSummary(summary)}\nwritten to ${path.relative(process.cwd(), OUTPUT)}\n`,
+    `${texts.join('\n')}\n\nload average (1/5/15 min) at start ${(output.loadAverageAtStart as number[]).map((n) => n.toFixed(2)).join(' ')}, at end ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}\n` + `written to ${path.relative(process.cwd(), OUTPUT)}\n`,
   );
 }
 

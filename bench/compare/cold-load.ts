@@ -1,0 +1,132 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { median } from '../load.ts';
+
+/**
+ * Cold loads in headless Debian Chromium: each in a new browser context
+ * (empty cache, no service worker, no open sockets), timed from navigation
+ * start to the moment the page holds `rows` transaction rows — links to
+ * /transactions/<id> inside a table body, in the console and the static page
+ * alike. The moment is taken inside the page by a MutationObserver installed
+ * before any of the page's scripts, so the harness's polling adds nothing.
+ */
+
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface ColdLoad {
+  page: string;
+  runs: number;
+  medianMs: number;
+  minMs: number;
+  maxMs: number;
+  /** Requests of the last load (document, scripts, styles, API calls). */
+  requests: number;
+  /** Bytes on the wire of the last load, as served (the browser asks for br). */
+  transferKb: number;
+  /** JS and CSS the last load fetched, and their size gzipped (the build's .gz beside each). */
+  assets: string[];
+  jsCssGzipKb: number;
+}
+
+declare global {
+  interface Window {
+    __benchRowsAt?: number;
+  }
+}
+
+// A string, not a function: tsx's transform would add helpers (__name) the page does not have.
+const watchRows = (rows: number) => `(() => {
+  const count = () => document.querySelectorAll('tbody tr a[href^="/transactions/"]').length;
+  const observer = new MutationObserver(() => {
+    if (window.__benchRowsAt === undefined && count() >= ${rows}) {
+      window.__benchRowsAt = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+})();`;
+
+async function gzipSize(staticDir: string, asset: string): Promise<number> {
+  const file = path.join(staticDir, asset);
+  const gz = await stat(`${file}.gz`).catch(() => undefined);
+  if (gz) return gz.size;
+  // Too small to be worth precompressing: it travels as it is.
+  return (await readFile(file)).length;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_FLAGS,
+  });
+}
+
+export async function coldLoads(options: {
+  browser: Browser;
+  name: string;
+  url: string;
+  rows: number;
+  runs: number;
+  cookie?: { name: string; value: string };
+  staticDir: string;
+}): Promise<ColdLoad> {
+  const times: number[] = [];
+  let requests = 0;
+  let transfer = 0;
+  let assets: string[] = [];
+  for (let run = 0; run < options.runs; run += 1) {
+    const context = await options.browser.newContext();
+    try {
+      if (options.cookie)
+        await context.addCookies([{ ...options.cookie, url: new URL(options.url).origin }]);
+      const page = await context.newPage();
+      await page.addInitScript(watchRows(options.rows));
+      const seen: Array<Promise<number>> = [];
+      const urls: string[] = [];
+      page.on('requestfinished', (request) => {
+        urls.push(new URL(request.url()).pathname);
+        seen.push(
+          request.sizes().then(
+            (s) => s.responseBodySize + s.responseHeadersSize,
+            () => 0,
+          ),
+        );
+      });
+      await page.goto(options.url, { waitUntil: 'commit' });
+      const handle = await page.waitForFunction(() => window.__benchRowsAt, undefined, {
+        timeout: 60_000,
+        polling: 50,
+      });
+      times.push(Number(await handle.jsonValue()));
+      // Let requests started before the rows showed finish, so the counts are whole.
+      await page.waitForLoadState('networkidle');
+      requests = urls.length;
+      transfer = (await Promise.all(seen)).reduce((a, b) => a + b, 0);
+      assets = urls.filter((u) => /\.(js|css)$/.test(u));
+    } finally {
+      await context.close();
+    }
+  }
+  const gzip = (await Promise.all(assets.map((a) => gzipSize(options.staticDir, a)))).reduce(
+    (a, b) => a + b,
+    0,
+  );
+  const kb = (n: number) => Math.round(n / 102.4) / 10;
+  return {
+    page: options.name,
+    runs: times.length,
+    medianMs: median(times),
+    minMs: Math.min(...times),
+    maxMs: Math.max(...times),
+    requests,
+    transferKb: kb(transfer),
+    assets,
+    jsCssGzipKb: kb(gzip),
+  };
+}

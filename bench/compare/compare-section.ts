@@ -1,0 +1,209 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { SESSION_COOKIE } from '../../src/contract/auth.ts';
+import { paths } from '../../src/contract/paths.ts';
+import { keepAliveAgent } from '../load.ts';
+import type { BenchSection } from '../section.ts';
+import { callJson, signInAsDemoAdmin } from '../session.ts';
+import { coldLoads, launchChromium, type ColdLoad } from './cold-load.ts';
+import { cannon, type CannonRow } from './load.ts';
+import { postgresForBench, startConsole, startJsonServer, type Child } from './processes.ts';
+import { formatCompare, type CompareResult } from './report.ts';
+import { staticTable, type ListedRow } from './static-page.ts';
+
+/**
+ * The console beside what people use instead, in one run on one machine:
+ * json-server 0.17 serving the same 20 rows, a static HTML table of them
+ * served by the console's own server, and the console itself as `npm start`
+ * runs it (compiled, its own process, logs to a file) on PGlite and on
+ * PostgreSQL. Load: autocannon with a signed-in staff cookie on the list
+ * page of 20; cold loads: headless Chromium.
+ */
+
+const LIST = `${paths.transactions()}?limit=20`;
+const COLD_RUNS = 9;
+const STATIC_PAGE = 'bench-static-20.html';
+
+async function listRows(url: string): Promise<{ cookie: string; rows: ListedRow[] }> {
+  const agent = keepAliveAgent(1);
+  try {
+    const session = await signInAsDemoAdmin(agent, url);
+    const { body } = await callJson<{ results: ListedRow[] }>(agent, session, {
+      method: 'GET',
+      path: LIST,
+    });
+    const cookie = session.headers.cookie ?? '';
+    return { cookie, rows: body.results };
+  } finally {
+    agent.destroy();
+  }
+}
+
+async function kbOfBuild(dir: string, pattern: RegExp): Promise<number> {
+  let total = 0;
+  for (const name of await readdir(dir, { recursive: true })) {
+    if (!pattern.test(name)) continue;
+    const gz = await stat(path.join(dir, `${name}.gz`)).catch(() => undefined);
+    total += gz?.size ?? (await stat(path.join(dir, name))).size;
+  }
+  return Math.round(total / 102.4) / 10;
+}
+
+async function scratchDatabase(serverUrl: string) {
+  const name = `custody_bench_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+export const compareSection: BenchSection = {
+  name: 'compare',
+  about:
+    'the console vs json-server 0.17 and a static page: cold loads in Chromium, autocannon on the list page, logging cost, RSS',
+  async run({ seconds, build, progress }) {
+    const work = await mkdtemp(path.join(tmpdir(), 'custody-bench-'));
+    const running: Child[] = [];
+    const stopAll = async () => {
+      for (const child of running.splice(0)) await child.stop();
+    };
+    const result: CompareResult = { seconds, coldLoads: [], load: [], rssMb: {}, unavailable: [] };
+    try {
+      if (build) {
+        progress('building (npm run build)…');
+        execFileSync('npm', ['run', '-s', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      }
+      // A copy of the build, so the static page can sit beside the SPA without touching dist/.
+      const staticDir = path.join(work, 'web');
+      await cp('dist/web', staticDir, { recursive: true });
+      result.wholeAppGzipKb = await kbOfBuild(path.join(staticDir, 'assets'), /\.(js|css)$/);
+      const logFile = (name: string) => path.join(work, `${name}.log`);
+      const authed = (cookie: string) => ({ cookie, accept: 'application/json' });
+
+      // 1. PGlite, request logging at info (the default).
+      progress('console on PGlite, LOG_LEVEL=info…');
+      const pglite = await startConsole({
+        dataDir: path.join(work, 'pglite-info'),
+        logLevel: 'info',
+        staticDir,
+        logFile: logFile('console-pglite-info'),
+      });
+      running.push(pglite);
+      const { cookie, rows } = await listRows(pglite.url);
+      if (rows.length !== 20) throw new Error(`the list page held ${rows.length} rows, not 20`);
+      await writeFile(path.join(staticDir, STATIC_PAGE), staticTable(rows));
+      const dbFile = path.join(work, 'json-server-db.json');
+      await writeFile(dbFile, JSON.stringify({ transactions: rows }));
+
+      const browser = await launchChromium();
+      try {
+        const cookieValue = cookie.slice(`${SESSION_COOKIE}=`.length);
+        const loads: Array<[string, string, boolean]> = [
+          ['static HTML table of the 20 rows', `/${STATIC_PAGE}`, false],
+          ['console /transactions, signed in', '/transactions', true],
+        ];
+        for (const [name, page, signedIn] of loads) {
+          const load: ColdLoad = await coldLoads({
+            browser,
+            name,
+            url: `${pglite.url}${page}`,
+            rows: 20,
+            runs: COLD_RUNS,
+            staticDir,
+            ...(signedIn ? { cookie: { name: SESSION_COOKIE, value: cookieValue } } : {}),
+          });
+          result.coldLoads.push(load);
+          progress(`  ${name}: median ${load.medianMs.toFixed(0)} ms, ${load.requests} requests`);
+        }
+      } finally {
+        await browser.close();
+      }
+
+      const measure = async (target: string, url: string, conns: number, headers = {}) => {
+        const row: CannonRow = await cannon(target, url, conns, seconds, headers);
+        result.load.push(row);
+        progress(
+          `  ${target} ${row.path} ×${conns}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99Ms} ms` +
+            (row.failures ? `, ${row.failures} FAILED` : ''),
+        );
+        return row;
+      };
+      for (const conns of [10, 50])
+        await measure('console PGlite', pglite.url + LIST, conns, authed(cookie));
+      await measure('console PGlite', `${pglite.url}/healthz`, 50);
+      result.rssMb['console PGlite (loaded)'] = await pglite.rssMb();
+      await stopAll();
+
+      // 2. The same with request logging off (warn): what logging costs.
+      progress('console on PGlite, LOG_LEVEL=warn…');
+      const quiet = await startConsole({
+        dataDir: path.join(work, 'pglite-warn'),
+        logLevel: 'warn',
+        staticDir,
+        logFile: logFile('console-pglite-warn'),
+      });
+      running.push(quiet);
+      const quietSession = await listRows(quiet.url);
+      await measure('console PGlite, log warn', `${quiet.url}/healthz`, 50);
+      await measure('console PGlite, log warn', quiet.url + LIST, 50, authed(quietSession.cookie));
+      await stopAll();
+
+      // 3. json-server 0.17 with the same rows.
+      progress('json-server 0.17…');
+      const json = await startJsonServer(dbFile, logFile('json-server'));
+      running.push(json);
+      for (const conns of [10, 50])
+        await measure('json-server 0.17', `${json.url}/transactions`, conns);
+      result.rssMb['json-server 0.17 (loaded)'] = await json.rssMb();
+      await stopAll();
+
+      // 4. PostgreSQL.
+      const postgres = await postgresForBench();
+      if ('unavailable' in postgres) {
+        result.unavailable.push(`console PostgreSQL: ${postgres.unavailable}`);
+        progress(postgres.unavailable);
+      } else {
+        const scratch = await scratchDatabase(postgres.url);
+        try {
+          progress('console on PostgreSQL, LOG_LEVEL=info…');
+          const onPg = await startConsole({
+            dataDir: path.join(work, 'pg-info'),
+            databaseUrl: scratch.url,
+            logLevel: 'info',
+            staticDir,
+            logFile: logFile('console-pg-info'),
+          });
+          running.push(onPg);
+          const pgSession = await listRows(onPg.url);
+          for (const conns of [10, 50])
+            await measure('console PostgreSQL', onPg.url + LIST, conns, authed(pgSession.cookie));
+          result.rssMb['console PostgreSQL (loaded)'] = await onPg.rssMb();
+          await stopAll();
+        } finally {
+          await stopAll();
+          await scratch.drop().catch(() => undefined);
+          await postgres.stop();
+        }
+      }
+    } finally {
+      await stopAll();
+      await rm(work, { recursive: true, force: true });
+    }
+    return { text: formatCompare(result), data: result };
+  },
+};

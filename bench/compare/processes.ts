@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+
+/**
+ * Child processes the comparison measures: the console as `npm start` runs
+ * it (compiled, plain node), json-server, and a private PostgreSQL. Each one
+ * is its own process, so its RSS is its own and the load generator in this
+ * process does not share its event loop.
+ */
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no free port')),
+      );
+    });
+  });
+}
+
+export interface Child {
+  url: string;
+  pid: number;
+  /** Resident set size of the process now, from /proc (the kernel's own count). */
+  rssMb(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Math.round(Number(kb) / 102.4) / 10 : Number.NaN;
+}
+
+async function waitUntilAnswering(
+  child: ChildProcess,
+  url: string,
+  logFile: string,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => (exited = `exited ${code ?? signal}`));
+  while (Date.now() < deadline) {
+    if (exited) break;
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  const tail = readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
+  throw new Error(`${url} did not answer (${exited ?? 'timed out'}); its log ends:\n${tail}`);
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+function spawnLogged(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+): { child: ChildProcess; pid: number } {
+  // Logs go to a file, as a deployed server's would: the cost of writing them is part of the figure.
+  const fd = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, fd] });
+  closeSync(fd);
+  if (child.pid === undefined) throw new Error(`could not start ${args.join(' ')}`);
+  return { child, pid: child.pid };
+}
+
+export interface ConsoleOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  logLevel: 'info' | 'warn';
+  staticDir: string;
+  logFile: string;
+}
+
+/** The built console (`dist/node/server/main.js`), seeded sandbox, on a port of its own. */
+export async function startConsole(options: ConsoleOptions): Promise<Child> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: options.dataDir,
+    LOG_LEVEL: options.logLevel,
+    STATIC_DIR: options.staticDir,
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  };
+  const { child, pid } = spawnLogged(['dist/node/server/main.js'], env, options.logFile);
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(child, `${url}/healthz`, options.logFile, 180_000);
+  return { url, pid, rssMb: () => rssOf(pid), stop: stopper(child) };
+}
+
+/** json-server 0.17 (its own CLI, defaults as shipped) serving `dbFile`. */
+export async function startJsonServer(dbFile: string, logFile: string): Promise<Child> {
+  const port = await freePort();
+  const bin = new URL('../../node_modules/json-server/lib/cli/bin.js', import.meta.url).pathname;
+  const { child, pid } = spawnLogged(
+    [bin, '--host', '127.0.0.1', '--port', String(port), dbFile],
+    { PATH: process.env.PATH },
+    logFile,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(child, `${url}/transactions`, logFile, 60_000);
+  return { url, pid, rssMb: () => rssOf(pid), stop: stopper(child) };
+}
+
+/**
+ * A PostgreSQL for the run: DATABASE_URL when given, else a private, throwaway
+ * server started by scripts/with-postgres.sh (the one CI's storage tests
+ * use), kept alive by a bounded `sleep` and stopped with it.
+ */
+export async function postgresForBench(): Promise<
+  { url: string; stop(): Promise<void> } | { unavailable: string }
+> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const helper = spawn('bash', ['scripts/with-postgres.sh', 'sleep', '3600'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
+  let stderr = '';
+  const url = await new Promise<string | undefined>((resolve) => {
+    helper.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const found = / at (postgres:\/\/\S+)/.exec(stderr)?.[1];
+      if (found) resolve(found);
+    });
+    helper.once('exit', () => resolve(undefined));
+  });
+  if (!url) return { unavailable: `no PostgreSQL: ${stderr.trim().split('\n').at(-1) ?? ''}` };
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        if (helper.exitCode !== null) return resolve();
+        helper.once('exit', () => resolve());
+        // The whole group: `sleep` ends, then the script's trap stops and removes the server.
+        if (helper.pid) process.kill(-helper.pid, 'SIGTERM');
+      }),
+  };
+}

@@ -1,0 +1,151 @@
+import { table } from '../report.ts';
+import type { ColdLoad } from './cold-load.ts';
+import type { CannonRow } from './load.ts';
+
+/** The comparison's printed tables and the ratios the issue's targets are stated in. */
+
+export interface CompareResult {
+  seconds: number;
+  coldLoads: ColdLoad[];
+  load: CannonRow[];
+  rssMb: Record<string, number>;
+  wholeAppGzipKb?: number;
+  unavailable: string[];
+}
+
+const TARGETS = {
+  loadVsStatic: 3,
+  firstLoadGzipKb: 150,
+  wholeAppGzipKb: 350,
+  p99At50Ms: 50,
+  loggingShare: 0.8,
+  rssMb: 350,
+};
+
+const f = (n: number | undefined, digits = 0) =>
+  n === undefined || !Number.isFinite(n) ? '—' : n.toFixed(digits);
+const mark = (ok: boolean) => (ok ? 'met' : 'NOT met');
+
+function find(rows: CannonRow[], target: string, conns: number, pathStart: string) {
+  return rows.find(
+    (r) => r.target === target && r.connections === conns && r.path.startsWith(pathStart),
+  );
+}
+
+export function formatCompare(r: CompareResult): string {
+  const out: string[] = [];
+  const staticLoad = r.coldLoads[0];
+  out.push(
+    'Cold loads in headless Chromium (navigation start → 20 rows in the DOM)',
+    table(
+      [
+        'page',
+        'runs',
+        'median ms',
+        'min',
+        'max',
+        'vs static',
+        'requests',
+        'wire KB',
+        'JS+CSS gzip KB',
+      ],
+      r.coldLoads.map((l) => [
+        l.page,
+        String(l.runs),
+        f(l.medianMs),
+        f(l.minMs),
+        f(l.maxMs),
+        staticLoad ? `${f(l.medianMs / staticLoad.medianMs, 1)}×` : '—',
+        String(l.requests),
+        f(l.transferKb, 1),
+        f(l.jsCssGzipKb, 1),
+      ]),
+    ),
+    '',
+    `Throughput (autocannon, ${r.seconds} s a cell after a 1 s warm-up; failures = non-2xx, errors, timeouts)`,
+  );
+  const base = (conns: number) => find(r.load, 'json-server 0.17', conns, '/transactions');
+  out.push(
+    table(
+      [
+        'server',
+        'path',
+        'conns',
+        'req/s',
+        'vs json-server',
+        'p50 ms',
+        'p99 ms',
+        'max ms',
+        'failures',
+      ],
+      r.load.map((row) => {
+        const json = row.path.startsWith('/healthz') ? undefined : base(row.connections);
+        return [
+          row.target,
+          row.path,
+          String(row.connections),
+          f(row.rps),
+          json ? `${f(row.rps / json.rps, 2)}×` : '—',
+          f(row.p50Ms),
+          f(row.p99Ms),
+          f(row.maxMs),
+          String(row.failures),
+        ];
+      }),
+    ),
+  );
+  for (const u of r.unavailable) out.push(`not measured: ${u}`);
+  out.push(
+    '',
+    table(
+      ['resident memory', 'RSS MB'],
+      Object.entries(r.rssMb).map(([k, v]) => [k, f(v, 1)]),
+    ),
+  );
+
+  // The targets of issue 14, each with its figure.
+  const lines: string[] = [];
+  const consoleLoad = r.coldLoads[1];
+  if (staticLoad && consoleLoad) {
+    const ratio = consoleLoad.medianMs / staticLoad.medianMs;
+    lines.push(
+      `load vs static page: ${f(ratio, 1)}× (target ≤ ${TARGETS.loadVsStatic}×) ${mark(ratio <= TARGETS.loadVsStatic)}`,
+    );
+    lines.push(
+      `first load JS+CSS: ${f(consoleLoad.jsCssGzipKb, 1)} KB gzip (target ≤ ${TARGETS.firstLoadGzipKb}) ${mark(consoleLoad.jsCssGzipKb <= TARGETS.firstLoadGzipKb)}`,
+    );
+  }
+  if (r.wholeAppGzipKb !== undefined)
+    lines.push(
+      `whole app JS+CSS: ${f(r.wholeAppGzipKb, 1)} KB gzip (target ≤ ${TARGETS.wholeAppGzipKb}) ${mark(r.wholeAppGzipKb <= TARGETS.wholeAppGzipKb)}`,
+    );
+  for (const target of ['console PGlite', 'console PostgreSQL']) {
+    for (const conns of [10, 50]) {
+      const row = find(r.load, target, conns, '/api');
+      const json = base(conns);
+      if (!row || !json) continue;
+      const ok =
+        row.rps >= json.rps &&
+        row.failures === 0 &&
+        (conns !== 50 || row.p99Ms <= TARGETS.p99At50Ms);
+      lines.push(
+        `${target} list ×${conns}: ${f(row.rps / json.rps, 2)}× json-server's req/s, p99 ${f(row.p99Ms)} ms` +
+          `${conns === 50 ? ` (target ≥ 1× and p99 ≤ ${TARGETS.p99At50Ms} ms)` : ' (target ≥ 1×)'} ${mark(ok)}`,
+      );
+    }
+  }
+  const on = find(r.load, 'console PGlite', 50, '/healthz');
+  const off = find(r.load, 'console PGlite, log warn', 50, '/healthz');
+  if (on && off) {
+    const share = on.rps / off.rps;
+    lines.push(
+      `/healthz ceiling with request logs (info) vs without (warn): ${f(on.rps)} / ${f(off.rps)} = ${f(share * 100)}% (target ≥ ${TARGETS.loggingShare * 100}%) ${mark(share >= TARGETS.loggingShare)}`,
+    );
+  }
+  for (const [name, rss] of Object.entries(r.rssMb).filter(([k]) => k.startsWith('console')))
+    lines.push(
+      `RSS ${name}: ${f(rss)} MB (target ≤ ${TARGETS.rssMb}) ${mark(rss <= TARGETS.rssMb)}`,
+    );
+  out.push('', 'Targets (issue 14)', ...lines.map((l) => `  ${l}`));
+  return out.join('\n');
+}

@@ -1,0 +1,6 @@
+import { compareSection } from './compare/compare-section.ts';
+import type { BenchSection } from './section.ts';
+import { storageSection } from './storage-section.ts';
+
+/** Every section of `npm run bench`, in the order they run. */
+export const SECTIONS: BenchSection[] = [compareSection, storageSection];
