@@ -11,6 +11,30 @@ export const STAFF_ROLES = ['viewer', 'initiator', 'approver', 'admin'] as const
 export const StaffRole = z.enum(STAFF_ROLES);
 export type StaffRole = z.infer<typeof StaffRole>;
 
+/**
+ * What a role may do, in one vocabulary for both sides: the server holds
+ * every route to one of these (each route declares it), and the SPA offers
+ * only what the member's role holds.
+ *
+ * - read: every read. - initiate: create transactions, replacements, fee
+ *   estimates and bank accounts. - approve: read approval messages and
+ *   approve or reject. - reveal: see a bank account's full numbers (audited).
+ * - admin: everything, plus staff management and the audit log.
+ */
+export const PERMISSIONS = ['read', 'initiate', 'approve', 'reveal', 'admin'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+  viewer: ['read'],
+  initiator: ['read', 'initiate', 'reveal'],
+  approver: ['read', 'approve', 'reveal'],
+  admin: PERMISSIONS,
+};
+
+export function roleAllows(role: StaffRole, permission: Permission): boolean {
+  return ROLE_PERMISSIONS[role].includes(permission);
+}
+
 export const LoginRequest = z.strictObject({
   email: z.string().trim().toLowerCase().email('email must be an email address'),
   password: z.string().min(1, 'password is required').max(1024, 'password is too long'),

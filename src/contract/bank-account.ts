@@ -312,3 +312,25 @@ export function maskAccountNumber(value: string | null | undefined): string {
   if (compact.length <= 4) return '••••';
   return `•••• ${compact.slice(-4)}`;
 }
+
+/**
+ * Free text (a refusal message, a reason a member typed) with every run that
+ * looks like an account number or IBAN masked: such text could echo a
+ * submitted value, and full numbers never reach the audit log.
+ */
+export function maskNumbersIn(text: string): string {
+  return text.replace(/[A-Z]{2}\d{2}[A-Z0-9 ]{8,}|\d[\d -]{4,}\d/g, (m) => maskAccountNumber(m));
+}
+
+/** A bank account as staff may see it: account and routing numbers masked ("•••• 1234"). */
+export function maskBankAccount<T extends { accountNumber?: unknown; routingNumber?: unknown }>(
+  account: T,
+): T {
+  const copy = { ...account };
+  for (const field of ['accountNumber', 'routingNumber'] as const) {
+    const value = copy[field];
+    if (typeof value === 'string' && value !== '')
+      (copy as Record<string, unknown>)[field] = maskAccountNumber(value);
+  }
+  return copy;
+}

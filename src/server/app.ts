@@ -5,11 +5,10 @@ import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
-import { auditConsoleRefusals, auditCustodyMutations } from './auth/audit.ts';
+import { auditRequests } from './auth/audit.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { systemClock, type Clock } from './auth/session.store.ts';
-import { maskBankAccountsForStaff } from './console/bank-account-masking.ts';
 import { consoleRoutes } from './console/console.routes.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
@@ -21,6 +20,7 @@ import { ApiError } from './http/api-error.ts';
 import { compressJson } from './http/compress-json.ts';
 import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { READ, rule } from './http/route-rule.ts';
 import { spaRoutes } from './http/spa.ts';
 
 export interface CreateAppOptions {
@@ -130,21 +130,18 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     return c.json({ status: 'ready', backend: backend.kind });
   });
 
-  // Before the routes they watch: a refusal that happens before a route records itself still gets a row.
-  app.use('/auth/*', auditConsoleRefusals(authOptions));
-  app.use('/api/console/*', auditConsoleRefusals(authOptions));
+  // Before every check and route it watches: what each route declares is audited, refusals too.
+  app.use('/auth/*', auditRequests(authOptions));
+  app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));
-  // Outermost on the API, so refusals by the checks below are recorded too.
-  app.use(`${API_PREFIX}/*`, auditCustodyMutations(authOptions));
   // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
   app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients));
   // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
-  app.use(`${API_PREFIX}/bank_accounts/*`, maskBankAccountsForStaff());
   app.route(API_PREFIX, custodyRoutes(custody));
   app.use('/api/console/*', consoleApiAuth(authOptions));
   // Which custody service staff act on: the SPA's header badge.
-  app.get('/api/console/backend', (c) =>
+  app.get('/api/console/backend', rule(READ), (c) =>
     c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));

@@ -1,17 +1,18 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { maskAccountNumber } from '../../contract/bank-account.ts';
-import { AUDIT_REASON_HEADER } from '../../contract/common.ts';
+import { maskNumbersIn } from '../../contract/bank-account.ts';
 import { API_PREFIX } from '../../contract/paths.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { paramOf, ruleOf, type AuditRule } from '../http/route-rule.ts';
 import { recordAudit, type AuditOutcome } from './audit.store.ts';
 import { clientIp, isMutation } from './csrf.ts';
 import type { AuthOptions } from './session-auth.ts';
 
 /**
- * Writing the audit trail (DESIGN.md §5): every mutation and every reveal —
- * who, what, when, outcome, request id. Custody API mutations are recorded
- * generically after the handler from the method, path and response; sign-in,
- * staff management and reveals record themselves through `audit()`.
+ * Writing the audit trail: every mutation and every reveal — who, what,
+ * when, outcome, request id. Each route declares how it is audited (its
+ * `rule`); custody API mutations are recorded after the handler from that
+ * declaration and the answer; sign-in, staff management and reveals record
+ * themselves through `audit()`.
  */
 
 export function outcomeOf(status: number): AuditOutcome {
@@ -53,146 +54,34 @@ export async function audit(
   c.set('audited', true);
 }
 
-interface MutationKind {
-  action: string;
-  entityType: string;
-}
-
-/** Custody API mutations by path; an unknown one is still recorded, by method and path. */
-function describeMutation(method: string, apiPath: string): MutationKind | null {
-  if (method === 'POST' && apiPath === '/transactions/estimate_fee/') return null; // a read sent as POST
-  if (method === 'POST' && apiPath === '/transactions/')
-    return { action: 'transaction.create', entityType: 'TRANSACTION' };
-  if (method === 'POST' && apiPath === '/transactions/replace_transaction/')
-    return { action: 'transaction.replace', entityType: 'TRANSACTION' };
-  if (method === 'POST' && apiPath === '/bank_accounts/')
-    return { action: 'bank_account.create', entityType: 'BANK_ACCOUNT' };
-  if (method === 'POST' && /^\/change_requests\/approvals\/[^/]+\/action\/$/.test(apiPath))
-    return { action: 'change_request.decide', entityType: 'CHANGE_REQUEST' };
-  return { action: `${method} ${apiPath}`, entityType: 'UNKNOWN' };
-}
-
-// A refusal message could echo a submitted value; long digit runs are masked on the way in.
-function scrub(text: string): string {
-  return text.replace(/[A-Z]{2}\d{2}[A-Z0-9 ]{8,}|\d[\d -]{4,}\d/g, (m) => maskAccountNumber(m));
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function successSummary(
-  kind: MutationKind,
-  body: Record<string, unknown>,
-  decision: string | undefined,
-): string {
-  if (kind.entityType === 'TRANSACTION') {
-    const parts = [
-      str(body['category']),
-      str(body['amount']),
-      str(body['asset']),
-      str(body['blockChain']),
-    ].filter(Boolean);
-    return `${kind.action === 'transaction.replace' ? 'Replacement' : 'Transaction'} ${parts.join(' ')} created, status ${str(body['status']) ?? 'unknown'}`;
-  }
-  if (kind.entityType === 'BANK_ACCOUNT') {
-    const parts = [
-      str(body['paymentMethod']),
-      str(body['country']),
-      maskAccountNumber(str(body['accountNumber'])),
-    ].filter(Boolean);
-    return `Bank account ${parts.join(' ')} created, status ${str(body['status']) ?? 'unknown'}`;
-  }
-  if (kind.entityType === 'CHANGE_REQUEST') {
-    return `Change request ${decision ?? 'decided'}${str(body['status']) ? `, status ${str(body['status'])}` : ''}`;
-  }
-  return 'Succeeded';
-}
-
-/** The console's audited routes by path, for requests refused before they record themselves. */
-function describeConsoleRequest(
-  method: string,
-  path: string,
-): (MutationKind & { entityId: string | null }) | null {
-  // Only a POST signs in or out; any other method there is a route miss, not an attempt.
-  if (method === 'POST' && path === '/auth/login')
-    return { action: 'auth.login', entityType: 'STAFF', entityId: null };
-  if (method === 'POST' && path === '/auth/logout')
-    return { action: 'auth.logout', entityType: 'STAFF', entityId: null };
-  const reveal = /^\/api\/console\/bank_accounts\/([^/]*)\/reveal\/?$/.exec(path);
-  if (method === 'GET' && reveal)
-    return {
-      action: 'bank_account.reveal',
-      entityType: 'BANK_ACCOUNT',
-      entityId: safeDecode(reveal[1] ?? ''),
-    };
-  if (!isMutation(method) || !path.startsWith('/api/console/')) return null;
-  if (method === 'POST' && /^\/api\/console\/staff\/?$/.test(path))
-    return { action: 'staff.create', entityType: 'STAFF', entityId: null };
-  const staff = /^\/api\/console\/staff\/([^/]*)\/?$/.exec(path);
-  if (method === 'PATCH' && staff)
-    return { action: 'staff.update', entityType: 'STAFF', entityId: safeDecode(staff[1] ?? '') };
-  return { action: `${method} ${path}`, entityType: 'UNKNOWN', entityId: null };
-}
-
 /**
- * Sign-in, staff management and reveals record their own rows; this records
- * the requests to them that were refused before they could (a malformed id or
- * body, a role or CSRF refusal), so every request that reaches an audited
- * route leaves one row, whatever its input. Anonymous refusals are left out as
- * on the custody API, except sign-in, which is anonymous by nature.
+ * One audit middleware for /api and /auth, outermost so that refusals by the
+ * checks after it are recorded too. What it records is what the matched
+ * route declares (`audit` in its `rule`, `http/route-rule.ts`): the action,
+ * the entity, a summary of a success. A route whose handler writes its own
+ * rows (sign-in, staff, reveal) declares `selfRecorded`, and this records only
+ * the refusals that left no row (a malformed id or body, a role or CSRF
+ * refusal), so every request that reaches an audited route leaves one row,
+ * whatever its input. A mutation no route answers is recorded by method and
+ * path. Anonymous refusals are left out, except sign-in's.
  */
-export function auditConsoleRefusals(options: AuthOptions): MiddlewareHandler<AppEnv> {
+export function auditRequests(options: AuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const kind = describeConsoleRequest(c.req.method.toUpperCase(), c.req.path);
-    await next();
-    if (!kind || c.get('audited') || c.res.status < 400) return;
-    if (!c.get('actor') && kind.action !== 'auth.login') return;
-    const parsed: unknown = await c.res
-      .clone()
-      .json()
-      .catch(() => ({}));
-    const body = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
-    await audit(c, options, {
-      action: kind.action,
-      entityType: kind.entityType,
-      entityId: kind.entityId || null,
-      summary: refusalSummary(c.res.status, body),
-      outcome: outcomeOf(c.res.status),
-    });
-  };
-}
-
-function refusalSummary(status: number, body: Record<string, unknown>): string {
-  return `Refused with ${status}${str(body['code']) ? ` ${str(body['code'])}` : ''}: ${scrub(str(body['message']) ?? 'no message')}`;
-}
-
-/** After-the-handler recorder for /api/external mutations by a known caller. */
-export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const method = c.req.method.toUpperCase();
-    if (!isMutation(method)) return next();
-    const apiPath = c.req.path.slice(API_PREFIX.length);
-    const kind = describeMutation(method, apiPath);
-    if (!kind) return next();
-    let decision: string | undefined;
-    if (kind.entityType === 'CHANGE_REQUEST') {
-      // Only the decision is read from the body: never a signature or a reason's free text.
-      const body = (await c.req.raw
-        .clone()
-        .json()
-        .catch(() => ({}))) as Record<string, unknown> | null;
-      // JSON `null` (or any non-object) is a bad body for the route to refuse, not a crash here.
-      const action = str(body && typeof body === 'object' ? body['action'] : undefined);
-      decision = action === 'approve' ? 'approved' : action === 'reject' ? 'rejected' : undefined;
-      if (decision) kind.action = `change_request.${action}`;
+    const matched = ruleOf(c);
+    const declared = matched ? matched.rule.audit : unmatchedMutation(c);
+    if (!declared) return next();
+    let action = declared.action;
+    let note: string | undefined;
+    if (declared.fromRequest) {
+      const facts = declared.fromRequest(await requestJson(c), c);
+      action = facts.action ?? action;
+      note = facts.note;
     }
-    const skipReason =
-      kind.action === 'transaction.create' ? await skippedSimulation(c) : undefined;
     await next();
-    // Anonymous refusals (401 without any actor) are not worth a row each; everything else is.
-    if (!c.get('actor')) return;
     const status = c.res.status;
+    if (c.get('audited') || (declared.selfRecorded && status < 400)) return;
+    // Anonymous refusals (401 without any actor) are not worth a row each.
+    if (!c.get('actor') && !declared.anonymous) return;
     const parsed: unknown = await c.res
       .clone()
       .json()
@@ -202,48 +91,45 @@ export function auditCustodyMutations(options: AuthOptions): MiddlewareHandler<A
       parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}
     ) as Record<string, unknown>;
     const outcome = outcomeOf(status);
-    const pathId = /^\/change_requests\/approvals\/([^/]+)\/action\/$/.exec(apiPath)?.[1];
-    const entityId =
-      str(body['entityId']) ?? str(body['id']) ?? (pathId ? safeDecode(pathId) : null);
+    const fromPath =
+      matched && declared.entityParam ? paramOf(matched, c.req.path, declared.entityParam) : null;
     const summary =
-      outcome === 'success' ? successSummary(kind, body, decision) : refusalSummary(status, body);
+      outcome === 'success'
+        ? (declared.summary?.(body, action) ?? 'Succeeded')
+        : refusalSummary(status, body);
     await audit(c, options, {
-      action: kind.action,
-      entityType: kind.entityType,
-      entityId,
-      summary: skipReason === undefined ? summary : `${summary}; ${skipReason}`,
+      action,
+      entityType: declared.entityType,
+      entityId: str(body['entityId']) ?? str(body['id']) ?? (fromPath || null),
+      summary: note === undefined ? summary : `${summary}; ${note}`,
       outcome,
     });
   };
 }
 
-const MAX_REASON_LENGTH = 500;
+/** A mutation under /api that no route answers: still recorded, by method and path. */
+function unmatchedMutation(c: Context<AppEnv>): AuditRule | false {
+  const method = c.req.method.toUpperCase();
+  if (!isMutation(method) || !c.req.path.startsWith('/api/')) return false;
+  const path = c.req.path.startsWith(`${API_PREFIX}/`)
+    ? c.req.path.slice(API_PREFIX.length)
+    : c.req.path;
+  return { action: `${method} ${path}`, entityType: 'UNKNOWN' };
+}
 
-/**
- * For a create that asks to skip preprocessing simulation (7b: "use only with
- * an explicit reason"), the reason the member wrote, as the audit row will say it.
- */
-async function skippedSimulation(c: Context<AppEnv>): Promise<string | undefined> {
-  const body: unknown = await c.req.raw
+/** The request's JSON body, read from a copy (the route reads it again); null if it is not JSON. */
+async function requestJson(c: Context<AppEnv>): Promise<unknown> {
+  return c.req.raw
     .clone()
     .json()
     .catch(() => null);
-  const options =
-    body && typeof body === 'object' ? (body as Record<string, unknown>)['creationOptions'] : null;
-  if (!options || typeof options !== 'object') return undefined;
-  if ((options as Record<string, unknown>)['skipPreprocessSimulation'] !== true) return undefined;
-  const raw = c.req.header(AUDIT_REASON_HEADER) ?? '';
-  const reason = scrub(safeDecode(raw).trim().slice(0, MAX_REASON_LENGTH));
-  return reason
-    ? `preprocessing simulation skipped, reason: "${reason}"`
-    : 'preprocessing simulation skipped, no reason given';
 }
 
-/** A path segment as the client meant it; a malformed escape (`%ZZ`) is kept as sent, never a crash. */
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+// A refusal message could echo a submitted value; long digit runs are masked on the way in.
+function refusalSummary(status: number, body: Record<string, unknown>): string {
+  return `Refused with ${status}${str(body['code']) ? ` ${str(body['code'])}` : ''}: ${maskNumbersIn(str(body['message']) ?? 'no message')}`;
 }

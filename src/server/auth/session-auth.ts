@@ -1,13 +1,18 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { SESSION_COOKIE, type StaffRole } from '../../contract/auth.ts';
+import {
+  roleAllows,
+  SESSION_COOKIE,
+  type Permission,
+  type StaffRole,
+} from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { API_PREFIX } from '../../contract/paths.ts';
 import type { Database } from '../db/client.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { ruleOf } from '../http/route-rule.ts';
 import { assertCsrf, isMutation } from './csrf.ts';
-import { requirementFor, roleAllows } from './roles.ts';
 import { resolveSession, type Clock, type SessionLookup } from './session.store.ts';
 
 /**
@@ -15,7 +20,8 @@ import { resolveSession, type Clock, type SessionLookup } from './session.store.
  * header) is checked by the API-client token middleware, which runs first and
  * sets the actor; everyone else needs a live staff session, and a session's
  * mutations need the CSRF token and a same-origin Origin. Session callers
- * are then held to their role and their sub-organization scope.
+ * are then held to the permission their route declares (`http/route-rule.ts`)
+ * and to their sub-organization scope.
  */
 
 export interface AuthOptions {
@@ -65,6 +71,39 @@ export function refuseRole(role: StaffRole, action: string): ApiError {
   );
 }
 
+interface Requirement {
+  permission: Permission;
+  action: string;
+}
+
+/**
+ * The permission this request's route declares. A request no rule covers (a
+ * route miss, or a route someone forgot to give a rule) fails closed: reads
+ * need `read`, anything else `admin`.
+ */
+function requirementOf(c: Context<AppEnv>): Requirement | null {
+  const declared = ruleOf(c)?.rule;
+  if (declared) {
+    if (declared.permission === 'public') return null;
+    return { permission: declared.permission, action: declared.action };
+  }
+  const method = c.req.method.toUpperCase();
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS')
+    return { permission: 'read', action: 'read' };
+  const path = c.req.path.startsWith(`${API_PREFIX}/`)
+    ? c.req.path.slice(API_PREFIX.length)
+    : c.req.path;
+  return { permission: 'admin', action: `${method} ${path}` };
+}
+
+/** Holds a signed-in member to the permission of the route they called. */
+function authorizeStaff(c: Context<AppEnv>): void {
+  const member = c.get('staff');
+  if (!member) throw unauthorized();
+  const need = requirementOf(c);
+  if (need && !roleAllows(member.role, need.permission)) throw refuseRole(member.role, need.action);
+}
+
 /** For /api/external/*: an API client's actor, or a staff session held to its role. */
 export function custodyApiAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -73,29 +112,16 @@ export function custodyApiAuth(options: AuthOptions): MiddlewareHandler<AppEnv> 
     if (c.req.header('api-key') !== undefined)
       throw unauthorized('The API-client token was not accepted');
     await authenticateSession(c, options);
-    const role = c.get('staff')?.role ?? 'viewer';
-    const need = requirementFor(c.req.method, c.req.path.slice(API_PREFIX.length));
-    if (!roleAllows(role, need.permission)) throw refuseRole(role, need.action);
+    authorizeStaff(c);
     return next();
   };
 }
 
-/** For /api/console/*: staff sessions only; each route checks the role it needs. */
+/** For /api/console/*: staff sessions only, each held to its route's permission. */
 export function consoleApiAuth(options: AuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await authenticateSession(c, options);
+    authorizeStaff(c);
     return next();
   };
 }
-
-export function requireRole(
-  c: Context<AppEnv>,
-  allowed: readonly StaffRole[],
-  action: string,
-): StaffRecordOf {
-  const member = c.get('staff');
-  if (!member) throw unauthorized();
-  if (!allowed.includes(member.role)) throw refuseRole(member.role, action);
-  return member;
-}
-type StaffRecordOf = NonNullable<AppEnv['Variables']['staff']>;

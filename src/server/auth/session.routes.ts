@@ -4,6 +4,7 @@ import { LoginRequest, SESSION_COOKIE, type SessionResponse } from '../../contra
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { rule } from '../http/route-rule.ts';
 import { assertStorableText } from '../http/storable-text.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
@@ -61,101 +62,119 @@ async function parseLogin(c: Context<AppEnv>): Promise<LoginRequest> {
   return parsed.data;
 }
 
+const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as const;
+
 export function sessionRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
 
   return new Hono<AppEnv>()
-    .post('/auth/login', async (c) => {
-      // No session yet, so no CSRF token: a same-origin Origin stops login CSRF.
-      assertSameOrigin(c, trustProxy);
-      const { email, password } = await parseLogin(c);
-      const ip = clientIp(c, trustProxy);
-      const now = clock();
-      const attempt = { type: 'ANONYMOUS', id: null, name: email };
+    .post(
+      '/auth/login',
+      rule({
+        permission: 'public',
+        action: 'sign in',
+        audit: { action: 'auth.login', entityType: 'STAFF', selfRecorded: true, anonymous: true },
+      }),
+      async (c) => {
+        // No session yet, so no CSRF token: a same-origin Origin stops login CSRF.
+        assertSameOrigin(c, trustProxy);
+        const { email, password } = await parseLogin(c);
+        const ip = clientIp(c, trustProxy);
+        const now = clock();
+        const attempt = { type: 'ANONYMOUS', id: null, name: email };
 
-      const blockedUntil = await loginBlockedUntil(db, email, ip, now);
-      if (blockedUntil) {
-        const minutes = Math.max(1, Math.ceil((blockedUntil.getTime() - now.getTime()) / 60_000));
-        await audit(c, options, {
-          action: 'auth.login',
-          summary: `Sign-in refused for ${email}: too many failed attempts`,
-          outcome: 'denied',
-          actor: attempt,
-        });
-        c.header('Retry-After', String(minutes * 60));
-        throw new ApiError(
-          429,
-          LOGIN_RATE_LIMITED,
-          `Too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
-        );
-      }
-
-      const member = await findStaffByEmail(db, email);
-      // Always run scrypt, so an unknown email takes as long as a wrong password.
-      const matches = await verifyPassword(
-        password,
-        member?.passwordHash ?? (await dummyPasswordHash()),
-      );
-      if (!member || !matches || member.disabled) {
-        await recordLoginFailure(db, email, ip, now);
-        await audit(c, options, {
-          action: 'auth.login',
-          entityType: member ? 'STAFF' : null,
-          entityId: member?.id ?? null,
-          summary: `Sign-in failed for ${email}`,
-          outcome: 'failed',
-          actor: attempt,
-        });
-        throw unauthorized(BAD_CREDENTIALS);
-      }
-
-      await clearAccountFailures(db, email);
-      const { token, row } = await createSession(db, member.id, now, {
-        ip,
-        userAgent: c.req.header('user-agent') ?? null,
-      });
-      setCookie(c, SESSION_COOKIE, token, {
-        httpOnly: true,
-        sameSite: 'Strict',
-        path: '/',
-        secure: isHttps(c, trustProxy),
-        maxAge: SESSION_ABSOLUTE_MS / 1000,
-      });
-      c.set('actor', { type: 'STAFF', id: member.id });
-      c.set('staff', member);
-      await audit(c, options, {
-        action: 'auth.login',
-        entityType: 'STAFF',
-        entityId: member.id,
-        summary: `Signed in as ${member.role}`,
-        outcome: 'success',
-      });
-      return c.json(sessionResponse(member, row));
-    })
-    .post('/auth/logout', async (c) => {
-      assertSameOrigin(c, trustProxy);
-      const token = getCookie(c, SESSION_COOKIE);
-      deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c, trustProxy) });
-      if (token) {
-        const found = await resolveSession(db, token, clock());
-        if (found.ok) {
-          // The CSRF token is required to sign out, or another site could end a member's session.
-          assertCsrf(c, found.session.csrfToken, trustProxy);
-          await revokeSession(db, found.session.id, clock());
-          c.set('actor', { type: 'STAFF', id: found.member.id });
-          c.set('staff', found.member);
+        const blockedUntil = await loginBlockedUntil(db, email, ip, now);
+        if (blockedUntil) {
+          const minutes = Math.max(1, Math.ceil((blockedUntil.getTime() - now.getTime()) / 60_000));
           await audit(c, options, {
-            action: 'auth.logout',
-            entityType: 'STAFF',
-            entityId: found.member.id,
-            summary: 'Signed out',
-            outcome: 'success',
+            action: 'auth.login',
+            summary: `Sign-in refused for ${email}: too many failed attempts`,
+            outcome: 'denied',
+            actor: attempt,
           });
+          c.header('Retry-After', String(minutes * 60));
+          throw new ApiError(
+            429,
+            LOGIN_RATE_LIMITED,
+            `Too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+          );
         }
-      }
-      return c.body(null, 204);
-    })
-    .get('/auth/session', async (c) => {
+
+        const member = await findStaffByEmail(db, email);
+        // Always run scrypt, so an unknown email takes as long as a wrong password.
+        const matches = await verifyPassword(
+          password,
+          member?.passwordHash ?? (await dummyPasswordHash()),
+        );
+        if (!member || !matches || member.disabled) {
+          await recordLoginFailure(db, email, ip, now);
+          await audit(c, options, {
+            action: 'auth.login',
+            entityType: member ? 'STAFF' : null,
+            entityId: member?.id ?? null,
+            summary: `Sign-in failed for ${email}`,
+            outcome: 'failed',
+            actor: attempt,
+          });
+          throw unauthorized(BAD_CREDENTIALS);
+        }
+
+        await clearAccountFailures(db, email);
+        const { token, row } = await createSession(db, member.id, now, {
+          ip,
+          userAgent: c.req.header('user-agent') ?? null,
+        });
+        setCookie(c, SESSION_COOKIE, token, {
+          httpOnly: true,
+          sameSite: 'Strict',
+          path: '/',
+          secure: isHttps(c, trustProxy),
+          maxAge: SESSION_ABSOLUTE_MS / 1000,
+        });
+        c.set('actor', { type: 'STAFF', id: member.id });
+        c.set('staff', member);
+        await audit(c, options, {
+          action: 'auth.login',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: `Signed in as ${member.role}`,
+          outcome: 'success',
+        });
+        return c.json(sessionResponse(member, row));
+      },
+    )
+    .post(
+      '/auth/logout',
+      rule({
+        permission: 'public',
+        action: 'sign out',
+        audit: { action: 'auth.logout', entityType: 'STAFF', selfRecorded: true },
+      }),
+      async (c) => {
+        assertSameOrigin(c, trustProxy);
+        const token = getCookie(c, SESSION_COOKIE);
+        deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c, trustProxy) });
+        if (token) {
+          const found = await resolveSession(db, token, clock());
+          if (found.ok) {
+            // The CSRF token is required to sign out, or another site could end a member's session.
+            assertCsrf(c, found.session.csrfToken, trustProxy);
+            await revokeSession(db, found.session.id, clock());
+            c.set('actor', { type: 'STAFF', id: found.member.id });
+            c.set('staff', found.member);
+            await audit(c, options, {
+              action: 'auth.logout',
+              entityType: 'STAFF',
+              entityId: found.member.id,
+              summary: 'Signed out',
+              outcome: 'success',
+            });
+          }
+        }
+        return c.body(null, 204);
+      },
+    )
+    .get('/auth/session', rule(PUBLIC_READ), async (c) => {
       const token = getCookie(c, SESSION_COOKIE);
       if (!token) throw unauthorized('Not signed in');
       const found = await resolveSession(db, token, clock());
@@ -163,7 +182,7 @@ export function sessionRoutes(options: AuthOptions) {
       c.header('Cache-Control', 'no-store');
       return c.json(sessionResponse(found.member, found.session));
     })
-    .get('/auth/demo-accounts', (c) => {
+    .get('/auth/demo-accounts', rule(PUBLIC_READ), (c) => {
       if (!options.demoAccounts)
         throw new ApiError(
           404,

@@ -1,8 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import { ApprovalDecisionQuery, type ApprovalDecision } from '../../contract/approval-decision.ts';
-import { STAFF_ROLES } from '../../contract/auth.ts';
-import { requireRole, type AuthOptions } from '../auth/session-auth.ts';
+import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import { custodyContext } from '../custody/routes/context.ts';
 import { parseFilters } from '../custody/routes/list-query.ts';
@@ -10,6 +9,7 @@ import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { rule } from '../http/route-rule.ts';
 import { inScope } from './scoped-backend.ts';
 
 /**
@@ -24,17 +24,20 @@ import { inScope } from './scoped-backend.ts';
  * not known to the console and stay absent).
  */
 export function approvalDecisionRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get('/approval_decisions/', async (c) => {
-    requireRole(c, STAFF_ROLES, 'read approval decisions');
-    const { entityIds } = parseFilters(c, ApprovalDecisionQuery);
-    const ctx = custodyContext(c);
-    const decisions = backend.approvalDecisions
-      ? (await backend.approvalDecisions(ctx, entityIds))
-          .filter((d) => inScope(ctx, d.subOrgId))
-          .map(({ subOrgId: _subOrgId, ...decision }) => decision)
-      : await decisionsFromAudit(options.db, backend, ctx, entityIds);
-    return c.json({ results: await withStaffNames(options.db, decisions) });
-  });
+  return new Hono<AppEnv>().get(
+    '/approval_decisions/',
+    rule({ permission: 'read', action: 'read approval decisions', audit: false }),
+    async (c) => {
+      const { entityIds } = parseFilters(c, ApprovalDecisionQuery);
+      const ctx = custodyContext(c);
+      const decisions = backend.approvalDecisions
+        ? (await backend.approvalDecisions(ctx, entityIds))
+            .filter((d) => inScope(ctx, d.subOrgId))
+            .map(({ subOrgId: _subOrgId, ...decision }) => decision)
+        : await decisionsFromAudit(options.db, backend, ctx, entityIds);
+      return c.json({ results: await withStaffNames(options.db, decisions) });
+    },
+  );
 }
 
 async function withStaffNames(

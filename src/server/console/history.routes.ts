@@ -1,14 +1,14 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { STAFF_ROLES } from '../../contract/auth.ts';
 import type { ChangeRequestHistory, ChangeRequestRecord } from '../../contract/change-request.ts';
-import { requireRole, type AuthOptions } from '../auth/session-auth.ts';
+import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/routes/context.ts';
 import { pathId } from '../custody/routes/list-query.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { rule } from '../http/route-rule.ts';
 
 /**
  * GET /api/console/bank_accounts/{id}/history/: who proposed the account, who
@@ -18,22 +18,25 @@ import type { AppEnv } from '../http/app-env.ts';
  * sub-organizations is a 404 like the account itself.
  */
 export function historyRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get('/bank_accounts/:bankAccountId/history/', async (c) => {
-    requireRole(c, STAFF_ROLES, 'read bank account history');
-    const id = pathId(c, 'bankAccountId', 'bank account');
-    const ctx = custodyContext(c);
-    await backend.getBankAccount(ctx, id);
-    const fromBackend = backend.changeRequestHistory
-      ? await backend.changeRequestHistory(ctx, id)
-      : null;
-    const results = fromBackend ?? (await historyFromAuditLog(options.db, id));
-    const body: ChangeRequestHistory = {
-      entityId: id,
-      source: fromBackend ? 'change_requests' : 'audit_log',
-      results: await nameStaff(options.db, results),
-    };
-    return c.json(body);
-  });
+  return new Hono<AppEnv>().get(
+    '/bank_accounts/:bankAccountId/history/',
+    rule({ permission: 'read', action: 'read bank account history', audit: false }),
+    async (c) => {
+      const id = pathId(c, 'bankAccountId', 'bank account');
+      const ctx = custodyContext(c);
+      await backend.getBankAccount(ctx, id);
+      const fromBackend = backend.changeRequestHistory
+        ? await backend.changeRequestHistory(ctx, id)
+        : null;
+      const results = fromBackend ?? (await historyFromAuditLog(options.db, id));
+      const body: ChangeRequestHistory = {
+        entityId: id,
+        source: fromBackend ? 'change_requests' : 'audit_log',
+        results: await nameStaff(options.db, results),
+      };
+      return c.json(body);
+    },
+  );
 }
 
 /** Staff are named from the console's own table; API users keep the backend's name. */

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { maskAccountNumber } from '../../contract/bank-account.ts';
 import { audit } from '../auth/audit.ts';
-import { REVEAL_ROLES } from '../auth/roles.ts';
-import { requireRole, type AuthOptions } from '../auth/session-auth.ts';
+import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/routes/context.ts';
 import { pathId } from '../custody/routes/list-query.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { rule } from '../http/route-rule.ts';
 
 /**
  * GET /api/console/bank_accounts/{id}/reveal/: the only way a full account or
@@ -16,45 +16,47 @@ import type { AppEnv } from '../http/app-env.ts';
  * a side record, so it needs no CSRF token; the answer is never cached.
  */
 export function revealRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get('/bank_accounts/:bankAccountId/reveal/', async (c) => {
-    const id = pathId(c, 'bankAccountId', 'bank account');
-    try {
-      requireRole(c, REVEAL_ROLES, 'reveal full account numbers');
-    } catch (error) {
+  return new Hono<AppEnv>().get(
+    '/bank_accounts/:bankAccountId/reveal/',
+    rule({
+      permission: 'reveal',
+      action: 'reveal full account numbers',
+      // A refusal before the handler (the role, a malformed id) is recorded by the audit middleware.
+      audit: {
+        action: 'bank_account.reveal',
+        entityType: 'BANK_ACCOUNT',
+        entityParam: 'bankAccountId',
+        selfRecorded: true,
+      },
+    }),
+    async (c) => {
+      const id = pathId(c, 'bankAccountId', 'bank account');
+      let account;
+      try {
+        account = await backend.getBankAccount(custodyContext(c), id);
+      } catch (error) {
+        if (error instanceof ApiError)
+          await audit(c, options, {
+            action: 'bank_account.reveal',
+            entityType: 'BANK_ACCOUNT',
+            entityId: id,
+            summary: `Refused with ${error.status}: ${error.code}`,
+            outcome: error.status === 404 ? 'failed' : 'denied',
+          });
+        throw error;
+      }
       await audit(c, options, {
         action: 'bank_account.reveal',
         entityType: 'BANK_ACCOUNT',
         entityId: id,
-        summary: 'Refused: role may not reveal account numbers',
-        outcome: 'denied',
+        summary: `Revealed account ${maskAccountNumber(account.accountNumber)}`,
+        outcome: 'success',
       });
-      throw error;
-    }
-    let account;
-    try {
-      account = await backend.getBankAccount(custodyContext(c), id);
-    } catch (error) {
-      if (error instanceof ApiError)
-        await audit(c, options, {
-          action: 'bank_account.reveal',
-          entityType: 'BANK_ACCOUNT',
-          entityId: id,
-          summary: `Refused with ${error.status}: ${error.code}`,
-          outcome: error.status === 404 ? 'failed' : 'denied',
-        });
-      throw error;
-    }
-    await audit(c, options, {
-      action: 'bank_account.reveal',
-      entityType: 'BANK_ACCOUNT',
-      entityId: id,
-      summary: `Revealed account ${maskAccountNumber(account.accountNumber)}`,
-      outcome: 'success',
-    });
-    c.header('Cache-Control', 'no-store');
-    return c.json({
-      accountNumber: account.accountNumber ?? null,
-      routingNumber: account.routingNumber ?? null,
-    });
-  });
+      c.header('Cache-Control', 'no-store');
+      return c.json({
+        accountNumber: account.accountNumber ?? null,
+        routingNumber: account.routingNumber ?? null,
+      });
+    },
+  );
 }

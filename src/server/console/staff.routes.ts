@@ -3,12 +3,13 @@ import type { z } from 'zod';
 import { StaffCreateRequest, StaffUpdateRequest } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { audit } from '../auth/audit.ts';
-import { requireRole, type AuthOptions } from '../auth/session-auth.ts';
+import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
 import { pathId } from '../custody/routes/list-query.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
+import { rule } from '../http/route-rule.ts';
 import { assertStorableText } from '../http/storable-text.ts';
 
 /** Staff management, admins only: list, create, change role/name/scope, disable. */
@@ -47,70 +48,94 @@ function describeChanges(changes: z.output<typeof StaffUpdateRequest>): string {
 export function staffRoutes(options: AuthOptions) {
   const { db, clock } = options;
   return new Hono<AppEnv>()
-    .get('/staff/', async (c) => {
-      requireRole(c, ['admin'], 'manage staff');
-      const rows = await listStaff(db);
-      return c.json({ results: rows.map(toWireStaff), hasNext: false, nextCursor: null });
-    })
-    .post('/staff/', async (c) => {
-      requireRole(c, ['admin'], 'manage staff');
-      const input = await parseBody(c, StaffCreateRequest);
-      try {
-        const row = await createStaff(db, input);
-        await audit(c, options, {
-          action: 'staff.create',
-          entityType: 'STAFF',
-          entityId: row.id,
-          summary: `Created ${row.email} as ${row.role} (${row.subOrgIds ? `sub-orgs ${row.subOrgIds.join(', ')}` : 'all sub-orgs'})`,
-          outcome: 'success',
-        });
-        return c.json(toWireStaff(row), 201);
-      } catch (error) {
-        if (error instanceof ApiError)
+    .get(
+      '/staff/',
+      rule({ permission: 'admin', action: 'manage staff', audit: false }),
+      async (c) => {
+        const rows = await listStaff(db);
+        return c.json({ results: rows.map(toWireStaff), hasNext: false, nextCursor: null });
+      },
+    )
+    .post(
+      '/staff/',
+      rule({
+        permission: 'admin',
+        action: 'manage staff',
+        audit: { action: 'staff.create', entityType: 'STAFF', selfRecorded: true },
+      }),
+      async (c) => {
+        const input = await parseBody(c, StaffCreateRequest);
+        try {
+          const row = await createStaff(db, input);
           await audit(c, options, {
             action: 'staff.create',
             entityType: 'STAFF',
-            summary: `Refused: ${error.message}`,
-            outcome: 'failed',
+            entityId: row.id,
+            summary: `Created ${row.email} as ${row.role} (${row.subOrgIds ? `sub-orgs ${row.subOrgIds.join(', ')}` : 'all sub-orgs'})`,
+            outcome: 'success',
           });
-        throw error;
-      }
-    })
-    .patch('/staff/:staffId/', async (c) => {
-      const admin = requireRole(c, ['admin'], 'manage staff');
-      const id = pathId(c, 'staffId', 'staff member');
-      const changes = await parseBody(c, StaffUpdateRequest);
-      if (
-        id === admin.id &&
-        (changes.disabled === true || (changes.role && changes.role !== 'admin'))
-      ) {
-        await audit(c, options, {
+          return c.json(toWireStaff(row), 201);
+        } catch (error) {
+          if (error instanceof ApiError)
+            await audit(c, options, {
+              action: 'staff.create',
+              entityType: 'STAFF',
+              summary: `Refused: ${error.message}`,
+              outcome: 'failed',
+            });
+          throw error;
+        }
+      },
+    )
+    .patch(
+      '/staff/:staffId/',
+      rule({
+        permission: 'admin',
+        action: 'manage staff',
+        audit: {
           action: 'staff.update',
           entityType: 'STAFF',
+          entityParam: 'staffId',
+          selfRecorded: true,
+        },
+      }),
+      async (c) => {
+        const admin = c.get('staff');
+        if (!admin) throw unauthorized();
+        const id = pathId(c, 'staffId', 'staff member');
+        const changes = await parseBody(c, StaffUpdateRequest);
+        if (
+          id === admin.id &&
+          (changes.disabled === true || (changes.role && changes.role !== 'admin'))
+        ) {
+          await audit(c, options, {
+            action: 'staff.update',
+            entityType: 'STAFF',
+            entityId: id,
+            summary: 'Refused: an admin cannot disable or demote themselves',
+            outcome: 'denied',
+          });
+          // Otherwise the last admin could lock everyone out of staff management.
+          throw new ApiError(
+            409,
+            'SELF_LOCKOUT',
+            'You cannot disable your own account or remove your own admin role',
+          );
+        }
+        if (!(await getStaff(db, id)))
+          throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+        const row = await updateStaff(db, id, changes);
+        if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+        // A disabled member's access ends now, not when their session would have expired.
+        if (changes.disabled) await revokeStaffSessions(db, id, clock());
+        await audit(c, options, {
+          action: changes.disabled ? 'staff.disable' : 'staff.update',
+          entityType: 'STAFF',
           entityId: id,
-          summary: 'Refused: an admin cannot disable or demote themselves',
-          outcome: 'denied',
+          summary: `${row.email}: ${describeChanges(changes)}`,
+          outcome: 'success',
         });
-        // Otherwise the last admin could lock everyone out of staff management.
-        throw new ApiError(
-          409,
-          'SELF_LOCKOUT',
-          'You cannot disable your own account or remove your own admin role',
-        );
-      }
-      if (!(await getStaff(db, id)))
-        throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
-      const row = await updateStaff(db, id, changes);
-      if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
-      // A disabled member's access ends now, not when their session would have expired.
-      if (changes.disabled) await revokeStaffSessions(db, id, clock());
-      await audit(c, options, {
-        action: changes.disabled ? 'staff.disable' : 'staff.update',
-        entityType: 'STAFF',
-        entityId: id,
-        summary: `${row.email}: ${describeChanges(changes)}`,
-        outcome: 'success',
-      });
-      return c.json(toWireStaff(row));
-    });
+        return c.json(toWireStaff(row));
+      },
+    );
 }

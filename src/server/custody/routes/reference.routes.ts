@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { routes } from '../../../contract/paths.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from './context.ts';
 import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
@@ -13,27 +14,29 @@ const ContactFilters = z.object({ name: z.string().trim().min(1).max(200).option
 /** Supporting reads: vaults, vault balances, contacts, assets, supported chains, sub-organizations. */
 export function referenceRoutes(backend: CustodyBackend) {
   return new Hono<AppEnv>()
-    .get(routes.vaults, async (c) => {
+    .get(routes.vaults, rule(READ), async (c) => {
       const page = parsePageRequest(c);
       const query = { ...parseFilters(c, VaultFilters), ...page };
       return c.json(await backend.listVaults(custodyContext(c), query));
     })
-    .get(routes.vault, async (c) =>
+    .get(routes.vault, rule(READ), async (c) =>
       c.json(await backend.getVault(custodyContext(c), pathId(c, 'vaultId', 'vault'))),
     )
-    .get(routes.vaultBalances, async (c) =>
+    .get(routes.vaultBalances, rule(READ), async (c) =>
       c.json(await backend.getVaultBalances(custodyContext(c), pathId(c, 'vaultId', 'vault'))),
     )
-    .get(routes.contacts, async (c) => {
+    .get(routes.contacts, rule(READ), async (c) => {
       const page = parsePageRequest(c);
       const query = { ...parseFilters(c, ContactFilters), ...page };
       return c.json(await backend.listContacts(custodyContext(c), query));
     })
-    .get(routes.assets, async (c) => c.json(await backend.listAssets(custodyContext(c))))
-    .get(routes.supportedChains, async (c) =>
+    .get(routes.assets, rule(READ), async (c) =>
+      c.json(await backend.listAssets(custodyContext(c))),
+    )
+    .get(routes.supportedChains, rule(READ), async (c) =>
       c.json(await backend.listSupportedChains(custodyContext(c))),
     )
-    .get(routes.subOrgs, async (c) =>
+    .get(routes.subOrgs, rule(READ), async (c) =>
       c.json(await backend.listSubOrgs(custodyContext(c), parsePageRequest(c))),
     );
 }

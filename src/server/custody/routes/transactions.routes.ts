@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
+import { maskNumbersIn } from '../../../contract/bank-account.ts';
 import { chainInfo } from '../../../contract/chains.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
+import { AUDIT_REASON_HEADER, ERROR_CODES } from '../../../contract/common.ts';
 import { routes } from '../../../contract/paths.ts';
 import {
   CREATABLE_CATEGORIES,
@@ -12,6 +13,7 @@ import {
 } from '../../../contract/transaction.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
+import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from './context.ts';
 import { parseBody, readJsonBody } from './json-body.ts';
@@ -27,30 +29,67 @@ import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
  * scope checked) first, so a 304 only ever answers someone who may read it.
  */
 export function transactionRoutes(backend: CustodyBackend) {
-  return new Hono<AppEnv>()
-    .get(routes.transactions, async (c) => {
-      const page = parsePageRequest(c);
-      const query = { ...parseFilters(c, TransactionFilters), ...page };
-      return c.json(await backend.listTransactions(custodyContext(c), query));
-    })
-    .post(routes.transactions, async (c) => {
-      const body = parseCreateBody(await readJsonBody(c));
-      // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
-      return c.json(await backend.createTransaction(custodyContext(c), body));
-    })
-    .post(routes.replaceTransaction, async (c) => {
-      const body = parseBody(ReplaceTransactionRequest, await readJsonBody(c));
-      return c.json(await backend.replaceTransaction(custodyContext(c), body));
-    })
-    .post(routes.estimateFee, async (c) => {
-      const body = parseBody(EstimateFeeRequest, await readJsonBody(c));
-      return c.json(await backend.estimateFee(custodyContext(c), body));
-    })
-    .get(routes.transaction, etag({ weak: true }), async (c) => {
-      return c.json(
-        await backend.getTransaction(custodyContext(c), pathId(c, 'transactionId', 'transaction')),
-      );
-    });
+  return (
+    new Hono<AppEnv>()
+      .get(routes.transactions, rule(READ), async (c) => {
+        const page = parsePageRequest(c);
+        const query = { ...parseFilters(c, TransactionFilters), ...page };
+        return c.json(await backend.listTransactions(custodyContext(c), query));
+      })
+      .post(
+        routes.transactions,
+        rule({
+          permission: 'initiate',
+          action: 'create transactions',
+          audit: {
+            action: 'transaction.create',
+            entityType: 'TRANSACTION',
+            fromRequest: (body, c) => ({
+              note: skippedSimulation(body, c.req.header(AUDIT_REASON_HEADER)),
+            }),
+            summary: (answer) => `Transaction ${describe(answer)}`,
+          },
+        }),
+        async (c) => {
+          const body = parseCreateBody(await readJsonBody(c));
+          // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
+          return c.json(await backend.createTransaction(custodyContext(c), body));
+        },
+      )
+      .post(
+        routes.replaceTransaction,
+        rule({
+          permission: 'initiate',
+          action: 'replace transactions',
+          audit: {
+            action: 'transaction.replace',
+            entityType: 'TRANSACTION',
+            summary: (answer) => `Replacement ${describe(answer)}`,
+          },
+        }),
+        async (c) => {
+          const body = parseBody(ReplaceTransactionRequest, await readJsonBody(c));
+          return c.json(await backend.replaceTransaction(custodyContext(c), body));
+        },
+      )
+      // A read sent as POST: not audited.
+      .post(
+        routes.estimateFee,
+        rule({ permission: 'initiate', action: 'estimate transaction fees', audit: false }),
+        async (c) => {
+          const body = parseBody(EstimateFeeRequest, await readJsonBody(c));
+          return c.json(await backend.estimateFee(custodyContext(c), body));
+        },
+      )
+      .get(routes.transaction, rule(READ), etag({ weak: true }), async (c) => {
+        return c.json(
+          await backend.getTransaction(
+            custodyContext(c),
+            pathId(c, 'transactionId', 'transaction'),
+          ),
+        );
+      })
+  );
 }
 
 const DATA_VARIANTS = {
@@ -86,5 +125,45 @@ function parseCreateBody(raw: unknown): CreateTransactionRequest {
       f.field === 'data' ? { field: 'data', message: `data: ${expected}` } : f,
     );
     throw new ApiError(400, error.code, fields.map((f) => f.message).join('; '), fields);
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** "TRANSFER 0.5 ETH ETHEREUM created, status PENDING", for the audit row. */
+function describe(answer: Record<string, unknown>): string {
+  const parts = ['category', 'amount', 'asset', 'blockChain'].map((f) => text(answer[f]));
+  return `${parts.filter(Boolean).join(' ')} created, status ${text(answer['status']) ?? 'unknown'}`;
+}
+
+const MAX_REASON_LENGTH = 500;
+
+/**
+ * For a create that asks to skip preprocessing simulation (7b: "use only with
+ * an explicit reason"), the reason the member wrote, as the audit row says it.
+ */
+function skippedSimulation(body: unknown, reasonHeader: string | undefined): string | undefined {
+  const options =
+    body && typeof body === 'object' ? (body as Record<string, unknown>)['creationOptions'] : null;
+  if (!options || typeof options !== 'object') return undefined;
+  if ((options as Record<string, unknown>)['skipPreprocessSimulation'] !== true) return undefined;
+  const reason = maskNumbersIn(
+    decodeOrKeep(reasonHeader ?? '')
+      .trim()
+      .slice(0, MAX_REASON_LENGTH),
+  );
+  return reason
+    ? `preprocessing simulation skipped, reason: "${reason}"`
+    : 'preprocessing simulation skipped, no reason given';
+}
+
+/** The header is percent-encoded by the SPA; a malformed escape is kept as sent. */
+function decodeOrKeep(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
   }
 }

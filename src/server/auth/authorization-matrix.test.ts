@@ -1,28 +1,63 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STAFF_ROLES, type StaffRole } from '../../contract/auth.ts';
-import { paths } from '../../contract/paths.ts';
-import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
-import type { StaffSession } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { eq } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { roleAllows, STAFF_ROLES, type StaffRole } from '../../contract/auth.ts';
+import { paths } from '../../contract/paths.ts';
 import { assets, vaults } from '../db/schema/sandbox.ts';
-import { ENDPOINTS, type Endpoint, type Target } from './roles.matrix.endpoints.ts';
-import { ROLE_PERMISSIONS } from './roles.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { declaredRules, READ, rule, type DeclaredRoute } from '../http/route-rule.ts';
+import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
+import { CALLS, type Target } from '../test/matrix-calls.ts';
+import type { StaffSession } from '../test/staff-session.ts';
+import { createTestApp } from '../test/test-app.ts';
 
 /**
- * The authorization matrix (issue 4): every role × every endpoint × a target
- * inside and outside the member's sub-organization, each cell asserted.
- * Members are restricted to sub-org A; "out" targets sub-org B's data.
- * The rows live in roles.matrix.endpoints.ts.
+ * The authorization matrix: every role × every route × a target inside and
+ * outside the member's sub-organization, each cell asserted. The rows are the
+ * app's own routes and the permission each declares (`http/route-rule.ts`);
+ * `test/matrix-calls.ts` says only how to call each one. Members are
+ * restricted to sub-org A; "out" targets sub-org B's data.
  */
 
-function roleMay(role: StaffRole, allowed: Endpoint['allowed']): boolean {
-  return typeof allowed === 'string'
-    ? ROLE_PERMISSIONS[role].includes(allowed)
-    : allowed.includes(role);
+const t = await createTestApp();
+const routeKey = (r: Pick<DeclaredRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
+const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/auth/');
+
+/** The /api and /auth routes of an app that declare no rule. */
+function routesWithoutRule(app: Hono<AppEnv>): string[] {
+  return declaredRules(app)
+    .filter((r) => isApi(r.path) && !r.rule)
+    .map(routeKey);
 }
 
-let t: TestApp;
+const apiRoutes = declaredRules(t.app).filter((r) => isApi(r.path));
+const staffRoutes = apiRoutes.flatMap((r) =>
+  r.rule && r.rule.permission !== 'public' ? [{ ...r, permission: r.rule.permission }] : [],
+);
+
+describe('every route declares its rule', () => {
+  it('no /api or /auth route is without one', () => {
+    expect(routesWithoutRule(t.app)).toEqual([]);
+  });
+
+  it('would catch a route added without one', () => {
+    const app = new Hono<AppEnv>()
+      .get('/api/console/ruled/', rule(READ), (c) => c.json({}))
+      .post('/api/console/forgotten/', (c) => c.json({}));
+    expect(routesWithoutRule(app)).toEqual(['POST /api/console/forgotten/']);
+  });
+
+  it('only the /auth routes are open without a session', () => {
+    const open = apiRoutes.filter((r) => r.rule?.permission === 'public').map((r) => r.path);
+    expect(open.length).toBeGreaterThan(0);
+    for (const path of open) expect(path).toMatch(/^\/auth\//);
+  });
+
+  it('the matrix calls every route held to a permission, and nothing else', () => {
+    expect(Object.keys(CALLS).sort()).toEqual(staffRoutes.map(routeKey).sort());
+  });
+});
+
 const targets: Record<'in' | 'out', Target> = {} as Record<'in' | 'out', Target>;
 const members = {} as Record<StaffRole, StaffSession>;
 let victimId: string;
@@ -83,7 +118,6 @@ async function makeTarget(
 }
 
 beforeAll(async () => {
-  t = await createTestApp();
   // So that an allowed create reaches the engine and succeeds, not just passes auth.
   await t.db.insert(assets).values({
     symbol: 'ETH',
@@ -105,17 +139,24 @@ afterAll(() => t.close());
 const cells: string[] = [];
 
 describe('authorization matrix: role × endpoint × scope', () => {
-  for (const endpoint of ENDPOINTS) {
+  const endpoints = staffRoutes.flatMap((route) =>
+    (CALLS[routeKey(route)] ?? []).map((call) => ({
+      ...call,
+      method: route.method,
+      permission: route.permission,
+    })),
+  );
+  for (const endpoint of endpoints) {
     for (const role of STAFF_ROLES) {
       for (const where of ['in', 'out'] as const) {
-        const allowed = roleMay(role, endpoint.allowed);
+        const allowed = roleAllows(role, endpoint.permission);
         const expectation = !allowed
           ? '403 FORBIDDEN_ROLE'
           : where === 'out' && (endpoint.scope === 'filter' || endpoint.scope === 'entity')
             ? '404'
             : 'allowed';
         cells.push(`${endpoint.name}/${role}/${where}`);
-        it(`${endpoint.name} · ${role} · ${where} of scope → ${expectation}`, async () => {
+        it(`${endpoint.name} (${endpoint.permission}) · ${role} · ${where} of scope → ${expectation}`, async () => {
           const target = targets[where];
           const res = await members[role].request(endpoint.url(target, { staffId: victimId }), {
             method: endpoint.method,
@@ -164,7 +205,8 @@ describe('authorization matrix: role × endpoint × scope', () => {
   }
 
   it('has every cell', () => {
-    expect(cells).toHaveLength(ENDPOINTS.length * STAFF_ROLES.length * 2);
+    expect(endpoints.length).toBeGreaterThanOrEqual(staffRoutes.length);
+    expect(cells).toHaveLength(endpoints.length * STAFF_ROLES.length * 2);
     console.info(`authorization matrix: ${cells.length} cells`);
   });
 });
