@@ -15,6 +15,15 @@ export const Wallet = z.looseObject({
 });
 export type Wallet = z.infer<typeof Wallet>;
 
+/** A person who signs for a vault or may only see it (the SDKs' `User`). */
+export const VaultMember = z.looseObject({
+  id: z.string(),
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  email: z.string().optional(),
+});
+export type VaultMember = z.infer<typeof VaultMember>;
+
 export const Vault = z.looseObject({
   id: z.string().optional(),
   orgId: z.string().optional(),
@@ -22,6 +31,12 @@ export const Vault = z.looseObject({
   vaultName: z.string().optional(),
   vaultType: lenientEnum(VAULT_TYPES).optional(),
   wallets: z.array(Wallet).optional(),
+  signers: z.array(VaultMember).optional(),
+  viewers: z.array(VaultMember).optional(),
+  walletsGenerated: z.boolean().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  isDeleted: z.boolean().optional(),
 });
 export type Vault = z.infer<typeof Vault>;
 export const VaultListResponse = listEnvelope(Vault);
@@ -33,12 +48,19 @@ export type VaultBalances = z.infer<typeof VaultBalances>;
 
 export const Contact = z.looseObject({
   id: z.string().optional(),
+  orgId: z.string().optional(),
   name: z.string().optional(),
   blockChain: z.string().optional(),
   address: z.string().optional(),
   status: lenientEnum(CONTACT_STATUSES).optional(),
   assetList: z.array(z.string()).optional(),
   subOrgId: z.string().nullable().optional(),
+  isSmartContractAddress: z.boolean().optional(),
+  isSanctioned: z.boolean().optional(),
+  createdById: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  isDeleted: z.boolean().optional(),
 });
 export type Contact = z.infer<typeof Contact>;
 export const ContactListResponse = listEnvelope(Contact);
@@ -50,6 +72,9 @@ export const Asset = z.looseObject({
   blockChain: z.string().optional(),
   /** Sandbox extra: how many fractional digits an amount may carry. */
   decimals: z.number().int().optional(),
+  /** Provider-defined; the sandbox puts `decimals` and `isNative` here. */
+  details: z.unknown().optional(),
+  logoURL: z.string().optional(),
 });
 export type Asset = z.infer<typeof Asset>;
 export const AssetListResponse = z.array(Asset);

@@ -118,6 +118,7 @@ export async function createContact(
       address: `0x${randomUUID().replace(/-/g, '')}`,
       status: 'APPROVED',
       assetList: ['ETH'],
+      createdById: 'test-user',
       ...values,
     })
     .returning();

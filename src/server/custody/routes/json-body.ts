@@ -58,13 +58,26 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.outp
   throw new ApiError(400, ERROR_CODES.validation, fields.map((f) => f.message).join('; '), fields);
 }
 
+/**
+ * Party fields newer Python SDKs send for ramps and intents. The sandbox
+ * serves no ramps, so they are refused, and the refusal says why (README,
+ * "What the sandbox accepts from SDK clients"); sent as null they are
+ * simply not given.
+ */
+const RAMP_PARTY_FIELDS = new Set(['provider', 'bankDetails', 'paymentRail', 'chain', 'subOrgId']);
+
 /** One problem per field and rule, each message starting with the field's name. */
 export function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[] {
   const out: FieldProblem[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {
+      const inParty = issue.path.length > 0;
       for (const key of issue.keys) {
-        out.push({ field: key, message: `${key} is not a field of this request` });
+        const message =
+          inParty && RAMP_PARTY_FIELDS.has(key)
+            ? `${key} is a ramp party field, and the sandbox serves no ramps`
+            : `${key} is not a field of this request`;
+        out.push({ field: key, message });
       }
       continue;
     }

@@ -301,6 +301,42 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
       /walletId is not a field of this request/,
     );
   });
+
+  it('ramp party fields of newer Python SDKs: null is not given; a value is refused saying why', async () => {
+    const ramp = {
+      provider: null,
+      bankDetails: null,
+      paymentRail: null,
+      chain: null,
+      subOrgId: null,
+    };
+    const unset = await call(
+      'python',
+      'POST',
+      paths.transactions(),
+      transfer(
+        { ...pythonParty('VAULT', f.treasury.id), ...ramp },
+        { ...pythonParty('CONTACT', f.contacts.eth.id), ...ramp },
+      ),
+    );
+    expect(unset.status, unset.text).toBe(200);
+    const set = await call(
+      'python',
+      'POST',
+      paths.transactions(),
+      transfer(pythonParty('VAULT', f.treasury.id), {
+        ...pythonParty('CONTACT', f.contacts.eth.id),
+        ...ramp,
+        provider: 'BRIDGE',
+        paymentRail: 'SEPA',
+      }),
+    );
+    const refusal = expectRefusal(set, 'VALIDATION_ERROR');
+    expect(refusal.fields?.map((x) => x.field).sort()).toEqual(['paymentRail', 'provider']);
+    expect(refusal.message).toMatch(
+      /provider is a ramp party field, and the sandbox serves no ramps/,
+    );
+  });
 });
 
 /** The Python SDK's approve as some versions send it: entityId and message echoed in the decision. */

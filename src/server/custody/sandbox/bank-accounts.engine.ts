@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { BankAccount, BankAccountCreateRequest } from '../../../contract/bank-account.ts';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import type { Database } from '../../db/client.ts';
-import { bankAccounts, changeRequests, subOrgs } from '../../db/schema/sandbox.ts';
+import { bankAccounts, changeRequests, organizations, subOrgs } from '../../db/schema/sandbox.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { CustodyActor } from '../backend.ts';
 import { approvalMessage } from './approval-message.ts';
@@ -37,6 +37,12 @@ export async function createBankAccount(
   }
   const creator = creatorOf(actor);
   const row = await db.transaction(async (tx) => {
+    const [org] = await tx
+      .select({ entityId: organizations.entityId })
+      .from(organizations)
+      .where(eq(organizations.id, orgId))
+      .limit(1);
+    if (!org) throw new ApiError(404, ERROR_CODES.notFound, 'The sandbox has no organization yet');
     if (input.subOrgId) {
       // The foreign key alone would accept another organization's sub-org.
       const [subOrg] = await tx
@@ -56,6 +62,8 @@ export async function createBankAccount(
         id: randomUUID(),
         orgId,
         subOrgId: input.subOrgId ?? null,
+        // The caller cannot choose it: an account belongs to the organization's entity.
+        orgEntityId: org.entityId,
         createdById: creator.id,
         status: 'PENDING',
         paymentMethod: input.paymentMethod,

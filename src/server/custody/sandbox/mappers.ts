@@ -63,7 +63,14 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     destination: row.destination,
     blockChain: row.blockChain,
     asset: row.asset,
-    amount: row.amount === null ? null : canonicalDecimal(row.amount),
+    // The SDKs require an amount on every transaction; a contract call that
+    // sends no native value sends 0 (the description: no asset on a contract call).
+    amount:
+      row.amount !== null
+        ? canonicalDecimal(row.amount)
+        : row.category === 'CONTRACT_CALL'
+          ? '0'
+          : null,
     amountInUSD: row.amountInUsd === null ? null : canonicalDecimal(row.amountInUsd),
     txHash: row.txHash,
     operations: row.operations,
@@ -114,7 +121,12 @@ export function toWireVault(row: VaultRow, vaultWallets: readonly WalletRow[]): 
     vaultName: row.vaultName,
     vaultType: row.vaultType,
     wallets: vaultWallets.map((w) => ({ id: w.id, blockchain: w.blockchain, address: w.address })),
+    walletsGenerated: vaultWallets.length > 0,
+    signers: row.signers,
+    viewers: row.viewers,
     createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    isDeleted: row.isDeleted,
   };
 }
 
@@ -128,8 +140,12 @@ export function toWireContact(row: ContactRow): Contact {
     address: row.address,
     status: row.status,
     assetList: row.assetList,
+    isSmartContractAddress: row.isSmartContractAddress,
+    isSanctioned: row.isSanctioned,
+    createdById: row.createdById,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    isDeleted: row.isDeleted,
   };
 }
 

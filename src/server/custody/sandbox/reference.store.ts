@@ -20,6 +20,7 @@ import {
 } from '../../db/schema/sandbox.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { ContactListQuery, Page, PageRequest, VaultListQuery } from '../backend.ts';
+import { chainLogo } from './chain-logos.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';
 import {
   canonicalDecimal,
@@ -189,11 +190,16 @@ export async function listAssets(db: Database): Promise<Asset[]> {
     symbol: r.symbol,
     blockChain: r.blockChain,
     decimals: r.decimals,
+    details: { decimals: r.decimals, isNative: r.isNative },
   }));
 }
 
 export function listSupportedChains(): SupportedChain[] {
-  return CHAINS.map((c) => ({ value: c.value, label: c.label }));
+  return CHAINS.map((c) => ({
+    value: c.value,
+    label: c.label,
+    logo: chainLogo(c.value, c.nativeAsset),
+  }));
 }
 
 export async function listSubOrgs(

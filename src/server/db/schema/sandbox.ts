@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
 import {
   bigserial,
   boolean,
@@ -13,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { VaultMember } from '../../../contract/reference.ts';
 import type {
   BalanceChanges,
   Operation,
@@ -50,6 +52,10 @@ export const organizations = sandbox.table('organizations', {
    * never approve their own (four-eyes), whatever this says.
    */
   apiUserSelfApproval: boolean('api_user_self_approval').notNull().default(true),
+  /** The organization's legal entity: the `orgEntityId` of the bank accounts it creates. */
+  entityId: text('entity_id')
+    .notNull()
+    .$defaultFn(() => `ent_${randomBytes(6).toString('hex')}`),
   createdAt: createdAt(),
 });
 
@@ -77,7 +83,12 @@ export const vaults = sandbox.table(
     vaultName: text('vault_name').notNull(),
     /** DEFAULT | EXCHANGE | GAS */
     vaultType: text('vault_type').notNull(),
+    /** Who signs for the vault and who may only see it (the SDKs' `signers` and `viewers`). */
+    signers: jsonb('signers').$type<VaultMember[]>().notNull().default([]),
+    viewers: jsonb('viewers').$type<VaultMember[]>().notNull().default([]),
+    isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [index('vaults_org_created_idx').on(t.orgId, t.createdAt, t.id)],
 );
@@ -149,6 +160,10 @@ export const contacts = sandbox.table(
     /** PENDING | APPROVED | DECLINED */
     status: text('status').notNull(),
     assetList: jsonb('asset_list').$type<string[]>().notNull().default([]),
+    isSmartContractAddress: boolean('is_smart_contract_address').notNull().default(false),
+    isSanctioned: boolean('is_sanctioned').notNull().default(false),
+    createdById: text('created_by_id').notNull(),
+    isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,6 +1,7 @@
 import type { InferInsertModel } from 'drizzle-orm';
 import { CHAINS, type ChainInfo } from '../../../../contract/chains.ts';
 import type { ContactStatus, VaultType } from '../../../../contract/enums.ts';
+import type { VaultMember } from '../../../../contract/reference.ts';
 import type {
   assets,
   contacts,
@@ -182,6 +183,13 @@ export interface ReferenceData {
   creatorIds: string[];
 }
 
+/** The people behind `creatorIds`, as vaults name their signers and viewers. */
+const PEOPLE: ReadonlyArray<Omit<VaultMember, 'id'>> = [
+  { firstName: 'Amara', lastName: 'Okafor', email: 'amara.okafor@northwind.example' },
+  { firstName: 'Jonas', lastName: 'Lindqvist', email: 'jonas.lindqvist@northwind.example' },
+  { firstName: 'Mei', lastName: 'Tanaka', email: 'mei.tanaka@northwind.example' },
+];
+
 const DAY = 86_400_000;
 
 const VAULT_PLAN: ReadonlyArray<{ name: string; type: VaultType; subOrg: number | null }> = [
@@ -285,19 +293,24 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
       address: fakeAddress(rng, chainOf(plan.chain).kind),
       status: plan.status,
       assetList: assetsOn(plan.chain).map((a) => a.symbol),
+      createdById: '',
       createdAt,
       updatedAt: createdAt,
     };
   });
 
-  return {
-    org,
-    subOrgs,
-    vaults,
-    wallets,
-    balances,
-    assets,
-    contacts,
-    creatorIds: [rng.uuid(), rng.uuid(), rng.uuid()],
-  };
+  // Drawn last, as before vaults had signers, so every other seeded value stays as it was.
+  const creatorIds = [rng.uuid(), rng.uuid(), rng.uuid()];
+  const people: VaultMember[] = PEOPLE.map((p, i) => ({ id: creatorIds[i] ?? '', ...p }));
+  vaults.forEach((vault, i) => {
+    // Two signers per vault; the third person may only look.
+    vault.signers = people.filter((_, j) => j !== i % people.length);
+    vault.viewers = people.filter((_, j) => j === i % people.length);
+    vault.updatedAt = vault.createdAt;
+  });
+  contacts.forEach((contact, i) => {
+    contact.createdById = creatorIds[i % creatorIds.length] ?? '';
+  });
+
+  return { org, subOrgs, vaults, wallets, balances, assets, contacts, creatorIds };
 }

@@ -160,7 +160,7 @@ export function shapeFor(
         'down',
       );
       const router = outsider(ROUTERS[chain]);
-      set({ asset: from, amount, destination: router });
+      set({ subCategory: 'MARKET_TRADE', asset: from, amount, destination: router });
       shape.legs = [
         { ...leg(shape.source, router, from, amount), type: 'TRADE' },
         { ...leg(router, shape.source, to, received), type: 'TRADE' },
