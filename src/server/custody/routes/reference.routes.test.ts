@@ -107,8 +107,20 @@ describe('assets and chains', () => {
     ]);
     const list = AssetListResponse.parse(await ok(paths.assets()));
     expect(list.filter((a) => a.blockChain === 'ETHEREUM')).toEqual([
-      { symbol: 'ETH', blockChain: 'ETHEREUM', name: 'Ether', decimals: 18 },
-      { symbol: 'USDC', blockChain: 'ETHEREUM', name: 'USD Coin', decimals: 6 },
+      {
+        symbol: 'ETH',
+        blockChain: 'ETHEREUM',
+        name: 'Ether',
+        decimals: 18,
+        details: { decimals: 18, isNative: true },
+      },
+      {
+        symbol: 'USDC',
+        blockChain: 'ETHEREUM',
+        name: 'USD Coin',
+        decimals: 6,
+        details: { decimals: 6, isNative: false },
+      },
     ]);
   });
 
@@ -116,6 +128,8 @@ describe('assets and chains', () => {
     const chains = SupportedChainListResponse.parse(await ok(paths.supportedChains()));
     expect(chains.map((c) => c.value)).toEqual(CHAINS.map((c) => c.value));
     expect(chains[0]?.label).toBe('Ethereum');
+    // The SDKs' ChainData requires a logo: an SVG badge served inline, no third-party image.
+    expect(chains.every((c) => c.logo?.startsWith('data:image/svg+xml,'))).toBe(true);
   });
 });
 
