@@ -1,9 +1,7 @@
 import { useId } from 'react';
-import { Controller } from 'react-hook-form';
 import { formatAmount } from '../../../../../contract/decimal.ts';
-import { Field, describedBy } from '../../../../components/ui/field.tsx';
-import { Input } from '../../../../components/ui/input.tsx';
 import { humanize } from '../../../../lib/labels.ts';
+import { TextField } from './bound-fields.tsx';
 import { CreateFormShell, ReviewRow, useCreateFlow } from './create-flow.tsx';
 import {
   delegateResourceDefaults,
@@ -13,9 +11,9 @@ import {
   type DelegateResourceFormValues,
 } from './delegate-resource-schema.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
-import { FeeTierPicker, feeOf } from './fee-tier-picker.tsx';
 import { chainLabelOf, decimalsOf, vaultName, type PickerData } from './picker-data.ts';
 import { FeeAndTotalRows } from './review-helpers.tsx';
+import { FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
 
@@ -27,7 +25,7 @@ import { useCreateForm } from './use-create-form.ts';
 export function DelegateResourceForm({ data }: { data: PickerData }) {
   const id = useId();
   const f = (name: string) => `${id}-${name}`;
-  const { form, values, estimate } = useCreateForm({
+  const { form, values, estimate, fee } = useCreateForm({
     schema: delegateResourceFormSchema,
     defaults: delegateResourceDefaults,
     context: (v) => ({ decimals: decimalsOf(data, v.asset, v.blockChain) }),
@@ -37,13 +35,6 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
     form,
     draftKey: '/transactions/new#delegate-resource',
     fieldFor: (path, v: DelegateResourceFormValues) => delegateResourceFieldFor(path, v),
-  });
-  const { errors } = form.formState;
-  const fee = feeOf(estimate.ready ? estimate.query.data : undefined, values.feeTier);
-  const a11y = (name: keyof DelegateResourceFormValues, hint?: string) => ({
-    id: f(name),
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': describedBy(f(name), { hint, error: errors[name] }),
   });
   const request = flow.request?.category === 'DELEGATE_RESOURCE' ? flow.request : null;
   const vault = vaultName(data, values.sourceVaultId);
@@ -59,54 +50,16 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
         resourceRequired
       />
       <DestinationFields form={form} values={values} data={data} fieldId={f} />
-      <Field
-        id={f('amount')}
+      <TextField
+        form={form}
+        fieldId={f}
+        name="amount"
         label={values.asset ? `Amount (${values.asset} of staked resource)` : 'Amount'}
         hint="How much of the staked resource to delegate; the vault's balance does not change."
-        error={errors.amount?.message}
-      >
-        <Input
-          inputMode="decimal"
-          autoComplete="off"
-          {...a11y('amount', 'hint')}
-          {...form.register('amount')}
-        />
-      </Field>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={f('memo')} label="Memo (optional)" error={errors.memo?.message}>
-          <Input autoComplete="off" {...a11y('memo')} {...form.register('memo')} />
-        </Field>
-        <Field
-          id={f('externalId')}
-          label="External ID"
-          hint="Your reference; made when the form opened so this delegation is created once."
-          error={errors.externalId?.message}
-        >
-          <Input
-            autoComplete="off"
-            spellCheck={false}
-            {...a11y('externalId', 'hint')}
-            {...form.register('externalId')}
-          />
-        </Field>
-      </div>
-      <Controller
-        control={form.control}
-        name="feeTier"
-        render={({ field, fieldState }) => (
-          <FeeTierPicker
-            id={f('feeTier')}
-            name={field.name}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            blockChain={values.blockChain}
-            ready={estimate.ready}
-            query={estimate.query}
-            error={fieldState.error?.message}
-          />
-        )}
+        inputMode="decimal"
       />
+      <MemoAndExternalIdFields form={form} fieldId={f} noun="delegation" />
+      <FeeTierField form={form} fieldId={f} blockChain={values.blockChain} estimate={estimate} />
     </>
   );
 

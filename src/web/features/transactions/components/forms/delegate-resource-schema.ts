@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { FeeTier, RESOURCE_TYPES } from '../../../../../contract/enums.ts';
 import { DelegateResourceCreateRequest } from '../../../../../contract/transaction.ts';
 import {
   addContractIssues,
@@ -7,48 +6,30 @@ import {
   EXTERNAL_ID_REQUIRED,
   checkAmountAgainst,
   head,
-  newExternalId,
   optional,
   type FormContext,
 } from './form-rules.ts';
-import { stakeLikeIssues } from './stake-schema.ts';
-import { DESTINATION_KINDS, destinationField, destinationParty } from './transfer-schema.ts';
+import { StakeFormValues, stakeDefaults, stakeLikeIssues } from './stake-schema.ts';
+import {
+  destinationDefaults,
+  destinationField,
+  destinationParty,
+  destinationShape,
+} from './transfer-schema.ts';
 
 /**
  * The delegate-resource form (7d): a stake's fields plus the party that
  * receives the bandwidth or energy, with the resource type required.
  */
 export const DelegateResourceFormValues = z.object({
-  sourceVaultId: z.string(),
-  blockChain: z.string(),
-  asset: z.string(),
-  destinationKind: z.enum(DESTINATION_KINDS),
-  destinationContactId: z.string(),
-  destinationVaultId: z.string(),
-  destinationAddress: z.string(),
-  amount: z.string(),
-  resourceType: z.union([z.literal(''), z.enum(RESOURCE_TYPES)]),
-  memo: z.string(),
-  externalId: z.string(),
-  feeTier: FeeTier,
+  ...StakeFormValues.shape,
+  ...destinationShape,
 });
 export type DelegateResourceFormValues = z.infer<typeof DelegateResourceFormValues>;
 
 export function delegateResourceDefaults(): DelegateResourceFormValues {
-  return {
-    sourceVaultId: '',
-    blockChain: 'TRON',
-    asset: 'TRX',
-    destinationKind: 'CONTACT',
-    destinationContactId: '',
-    destinationVaultId: '',
-    destinationAddress: '',
-    amount: '',
-    resourceType: '',
-    memo: '',
-    externalId: newExternalId(),
-    feeTier: 'HIGH',
-  };
+  // Resources are TRON's: the chain and its native asset are the only choice.
+  return { ...stakeDefaults(), blockChain: 'TRON', asset: 'TRX', ...destinationDefaults() };
 }
 
 export function toDelegateResourceRequest(

@@ -1,7 +1,5 @@
-import type { FieldErrors, UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import { chainInfo } from '../../../../../contract/chains.ts';
-import { Field, describedBy } from '../../../../components/ui/field.tsx';
-import { Input } from '../../../../components/ui/input.tsx';
 import {
   contactLabel,
   contactOptions,
@@ -9,7 +7,7 @@ import {
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
-import { SelectField } from './select-field.tsx';
+import { SelectFieldFor, TextField, type FieldId } from './bound-fields.tsx';
 import { DESTINATION_KINDS, type DestinationKind } from './transfer-schema.ts';
 
 const DESTINATION_LABELS: Record<DestinationKind, string> = {
@@ -38,13 +36,11 @@ export function DestinationFields<V extends DestinationValues>({
   form: UseFormReturn<V, unknown, unknown>;
   values: V;
   data: PickerData;
-  fieldId: (name: string) => string;
+  fieldId: FieldId;
 }) {
   // Transfers and delegations name these fields alike.
   const form = anyForm as unknown as UseFormReturn<DestinationValues, unknown, unknown>;
-  const errors = form.formState.errors as FieldErrors<DestinationValues>;
   const chain = chainInfo(values.blockChain);
-  const addressId = fieldId('destinationAddress');
   return (
     <fieldset className="flex flex-col gap-3">
       <legend className="text-sm font-medium text-slate-800">To</legend>
@@ -62,47 +58,37 @@ export function DestinationFields<V extends DestinationValues>({
         ))}
       </div>
       {values.destinationKind === 'CONTACT' ? (
-        <SelectField
-          id={fieldId('destinationContactId')}
+        <SelectFieldFor
+          form={form}
+          fieldId={fieldId}
+          name="destinationContactId"
           label="Contact"
           placeholder={values.blockChain ? 'Choose a contact' : 'Choose a chain first'}
           hint="Only approved contacts on this chain that accept this asset."
           options={contactOptions(data, values.blockChain, values.asset)}
-          error={errors.destinationContactId?.message}
-          {...form.register('destinationContactId')}
         />
       ) : values.destinationKind === 'VAULT' ? (
-        <SelectField
-          id={fieldId('destinationVaultId')}
+        <SelectFieldFor
+          form={form}
+          fieldId={fieldId}
+          name="destinationVaultId"
           label="Destination vault"
           placeholder="Choose a vault"
           options={vaultOptions(data, values.asset, values.blockChain, values.sourceVaultId)}
-          error={errors.destinationVaultId?.message}
-          {...form.register('destinationVaultId')}
         />
       ) : (
-        <Field
-          id={addressId}
+        <TextField
+          form={form}
+          fieldId={fieldId}
+          name="destinationAddress"
           label="Destination address"
           hint={
             chain
               ? `A ${chain.label} address, checked before anything is sent.`
               : 'Choose a chain first.'
           }
-          error={errors.destinationAddress?.message}
-        >
-          <Input
-            id={addressId}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={errors.destinationAddress ? true : undefined}
-            aria-describedby={describedBy(addressId, {
-              hint: true,
-              error: errors.destinationAddress,
-            })}
-            {...form.register('destinationAddress')}
-          />
-        </Field>
+          spellCheck={false}
+        />
       )}
     </fieldset>
   );

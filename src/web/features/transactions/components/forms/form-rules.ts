@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { FeeTier } from '../../../../../contract/enums.ts';
 import { addressProblem } from '../../../../../contract/addresses.ts';
 import { add, cmp, isNegative, round, scale, sub } from '../../../../../contract/decimal.ts';
 
@@ -22,6 +23,33 @@ export interface FormContext {
 /** The API lets it be left out; the console does not, because it is what stops a second send. */
 export const EXTERNAL_ID_REQUIRED =
   'keep an external ID: it is what makes sure this is created only once';
+
+/**
+ * The values a form that sends from a vault holds under the same names
+ * (transfer, stake, delegation), as typed: flat strings the pickers fill.
+ */
+export const sendFormShape = {
+  sourceVaultId: z.string(),
+  blockChain: z.string(),
+  asset: z.string(),
+  amount: z.string(),
+  memo: z.string(),
+  externalId: z.string(),
+  feeTier: FeeTier,
+};
+
+/** A fresh form of that shape: nothing chosen, its own externalId, the HIGH tier. */
+export function sendFormDefaults() {
+  return {
+    sourceVaultId: '',
+    blockChain: '',
+    asset: '',
+    amount: '',
+    memo: '',
+    externalId: newExternalId(),
+    feeTier: 'HIGH' as const,
+  };
+}
 
 /** Every form gets its own reference when it opens, so a retry can never create a second transaction. */
 export function newExternalId(): string {

@@ -3,8 +3,10 @@ import { useMemo } from 'react';
 import { CHAINS, chainInfo, type ChainInfo } from '../../../../../contract/chains.ts';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import type { Asset, Contact, Vault, VaultBalances } from '../../../../../contract/reference.ts';
+import type { FeeData } from '../../../../../contract/transaction.ts';
 import { referenceQueries } from '../../../../lib/reference-queries.ts';
 import { shortAddress } from '../../../../lib/labels.ts';
+import type { FormContext } from './form-rules.ts';
 import type { Option } from './select-field.tsx';
 
 /**
@@ -106,6 +108,23 @@ export function chainOptions(
 
 export function decimalsOf(data: PickerData, asset: string, chain: string): number | undefined {
   return data.assets.find((a) => a.symbol === asset && a.blockChain === chain)?.decimals;
+}
+
+/**
+ * What the pickers know about sending `asset` from `vaultId` on `chain`: its
+ * precision, the vault's balance, and the fee when the vault pays it in that
+ * same asset (pass no fee when another vault pays it).
+ */
+export function sendContext(
+  data: PickerData,
+  { vaultId, asset, chain }: { vaultId: string; asset: string; chain: string },
+  fee: FeeData | undefined,
+): FormContext {
+  return {
+    decimals: decimalsOf(data, asset, chain),
+    balance: balanceOf(data, vaultId, asset, chain),
+    feeInAsset: fee?.asset === asset ? fee.expectedFeeInAsset : undefined,
+  };
 }
 
 export function assetOptions(data: PickerData, chain: string): Option[] {

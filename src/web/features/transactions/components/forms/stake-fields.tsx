@@ -5,7 +5,7 @@ import { RESOURCE_TYPES } from '../../../../../contract/enums.ts';
 import { Field } from '../../../../components/ui/field.tsx';
 import { humanize } from '../../../../lib/labels.ts';
 import { chainOptions, vaultOptions, type PickerData } from './picker-data.ts';
-import { SelectField } from './select-field.tsx';
+import { SelectFieldFor, type FieldId } from './bound-fields.tsx';
 
 /** The fields a stake and a delegation share: vault, chain, its native asset, TRON resource. */
 interface StakeLikeValues {
@@ -26,7 +26,7 @@ export function StakeLikeFields<V extends StakeLikeValues>({
   form: UseFormReturn<V, unknown, unknown>;
   values: V;
   data: PickerData;
-  fieldId: (name: string) => string;
+  fieldId: FieldId;
   offers: (chain: ChainInfo) => boolean;
   resourceRequired: boolean;
 }): ReactNode {
@@ -36,28 +36,29 @@ export function StakeLikeFields<V extends StakeLikeValues>({
   const chain = chainInfo(values.blockChain);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <SelectField
-        id={fieldId('sourceVaultId')}
+      <SelectFieldFor
+        form={form}
+        fieldId={fieldId}
+        name="sourceVaultId"
         label="Vault"
         placeholder="Choose a vault"
         options={vaultOptions(data, values.asset, values.blockChain)}
-        error={errors.sourceVaultId?.message}
-        {...form.register('sourceVaultId')}
       />
-      <SelectField
-        id={fieldId('blockChain')}
+      <SelectFieldFor
+        form={form}
+        fieldId={fieldId}
+        name="blockChain"
         label="Chain"
         placeholder="Choose a chain"
         hint="Only chains where this is offered."
         options={chainOptions(data, values.sourceVaultId, offers)}
-        error={errors.blockChain?.message}
-        {...form.register('blockChain', {
+        rules={{
           onChange: (e: { target: { value: string } }) => {
             const next = chainInfo(e.target.value);
             form.setValue('asset', next?.nativeAsset ?? '');
             if (!next?.tronResources) form.setValue('resourceType', '');
           },
-        })}
+        }}
       />
       <Field
         id={fieldId('asset')}
@@ -74,16 +75,16 @@ export function StakeLikeFields<V extends StakeLikeValues>({
         </output>
       </Field>
       {chain?.tronResources ? (
-        <SelectField
-          id={fieldId('resourceType')}
+        <SelectFieldFor
+          form={form}
+          fieldId={fieldId}
+          name="resourceType"
           label={resourceRequired ? 'Resource' : 'Resource (optional)'}
           placeholder={resourceRequired ? 'Choose bandwidth or energy' : 'None'}
           options={RESOURCE_TYPES.map((r) => ({
             value: r,
             label: humanize(r.replace('TRON_', '')),
           }))}
-          error={errors.resourceType?.message}
-          {...form.register('resourceType')}
         />
       ) : null}
     </div>

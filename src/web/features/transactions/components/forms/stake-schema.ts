@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { chainInfo } from '../../../../../contract/chains.ts';
-import { FeeTier, RESOURCE_TYPES } from '../../../../../contract/enums.ts';
+import { RESOURCE_TYPES } from '../../../../../contract/enums.ts';
 import { StakeCreateRequest } from '../../../../../contract/transaction.ts';
 import {
   addContractIssues,
   EXTERNAL_ID_REQUIRED,
   checkAmountAgainst,
   head,
-  newExternalId,
   optional,
+  sendFormDefaults,
+  sendFormShape,
   type FormContext,
 } from './form-rules.ts';
 
@@ -18,29 +19,14 @@ import {
  * StakeCreateRequest and turned into it on submit.
  */
 export const StakeFormValues = z.object({
-  sourceVaultId: z.string(),
-  blockChain: z.string(),
-  asset: z.string(),
-  amount: z.string(),
+  ...sendFormShape,
   /** '' = none (the only choice off TRON). */
   resourceType: z.union([z.literal(''), z.enum(RESOURCE_TYPES)]),
-  memo: z.string(),
-  externalId: z.string(),
-  feeTier: FeeTier,
 });
 export type StakeFormValues = z.infer<typeof StakeFormValues>;
 
 export function stakeDefaults(): StakeFormValues {
-  return {
-    sourceVaultId: '',
-    blockChain: '',
-    asset: '',
-    amount: '',
-    resourceType: '',
-    memo: '',
-    externalId: newExternalId(),
-    feeTier: 'HIGH',
-  };
+  return { ...sendFormDefaults(), resourceType: '' };
 }
 
 export function toStakeRequest(v: StakeFormValues): StakeCreateRequest {

@@ -1,27 +1,21 @@
 import { useId } from 'react';
-import { Controller } from 'react-hook-form';
 import { chainInfo } from '../../../../../contract/chains.ts';
 import { formatAmount } from '../../../../../contract/decimal.ts';
-import { Button } from '../../../../components/ui/button.tsx';
-import { Field, describedBy } from '../../../../components/ui/field.tsx';
-import { Input } from '../../../../components/ui/input.tsx';
 import { humanize } from '../../../../lib/labels.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { CreateFormShell, ReviewRow, useCreateFlow } from './create-flow.tsx';
-import { FeeTierPicker, feeOf } from './fee-tier-picker.tsx';
-import { maxAmount } from './form-rules.ts';
 import {
   assetOptions,
-  balanceOf,
   chainLabelOf,
   chainOptions,
-  decimalsOf,
+  sendContext,
   vaultName,
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
 import { FeeAndTotalRows } from './review-helpers.tsx';
-import { SelectField } from './select-field.tsx';
+import { SelectFieldFor } from './bound-fields.tsx';
+import { AmountWithMaxField, FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
 import {
   toTransferRequest,
   transferDefaults,
@@ -35,18 +29,16 @@ import { useCreateForm } from './use-create-form.ts';
 export function TransferForm({ data }: { data: PickerData }) {
   const id = useId();
   const f = (name: string) => `${id}-${name}`;
-  const { form, values, estimate, ctx } = useCreateForm({
+  const { form, values, estimate, fee, ctx } = useCreateForm({
     schema: transferFormSchema,
     defaults: transferDefaults,
-    context: (v, estimate) => {
-      const fee = feeOf(estimate, v.feeTier);
-      return {
-        decimals: decimalsOf(data, v.asset, v.blockChain),
-        balance: balanceOf(data, v.sourceVaultId, v.asset, v.blockChain),
-        feeInAsset:
-          !v.feePayerVaultId && fee?.asset === v.asset ? fee.expectedFeeInAsset : undefined,
-      };
-    },
+    // A fee-payer vault pays the fee: the whole balance can be sent.
+    context: (v, fee) =>
+      sendContext(
+        data,
+        { vaultId: v.sourceVaultId, asset: v.asset, chain: v.blockChain },
+        v.feePayerVaultId ? undefined : fee,
+      ),
     toRequest: toTransferRequest,
   });
   const flow = useCreateFlow({
@@ -54,129 +46,61 @@ export function TransferForm({ data }: { data: PickerData }) {
     draftKey: '/transactions/new#transfer',
     fieldFor: (path, v: TransferFormValues) => transferFieldFor(path, v),
   });
-  const { errors } = form.formState;
   const chain = chainInfo(values.blockChain);
-  const fee = feeOf(estimate.ready ? estimate.query.data : undefined, values.feeTier);
-  const balance = balanceOf(data, values.sourceVaultId, values.asset, values.blockChain);
-  const max = maxAmount(ctx);
-  const a11y = (name: keyof TransferFormValues, hint?: string) => ({
-    id: f(name),
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': describedBy(f(name), { hint, error: errors[name] }),
-  });
   const request = flow.request?.category === 'TRANSFER' ? flow.request : null;
   const from = vaultName(data, values.sourceVaultId);
 
   const fields = (
     <>
       <div className="grid gap-4 sm:grid-cols-3">
-        <SelectField
-          id={f('sourceVaultId')}
+        <SelectFieldFor
+          form={form}
+          fieldId={f}
+          name="sourceVaultId"
           label="From vault"
           placeholder="Choose a vault"
           options={vaultOptions(data, values.asset, values.blockChain)}
-          error={errors.sourceVaultId?.message}
-          {...form.register('sourceVaultId')}
         />
-        <SelectField
-          id={f('blockChain')}
+        <SelectFieldFor
+          form={form}
+          fieldId={f}
+          name="blockChain"
           label="Chain"
           placeholder="Choose a chain"
           options={chainOptions(data, values.sourceVaultId)}
-          error={errors.blockChain?.message}
-          {...form.register('blockChain', {
+          rules={{
             onChange: () => {
               form.setValue('asset', '');
               form.setValue('destinationContactId', '');
             },
-          })}
+          }}
         />
-        <SelectField
-          id={f('asset')}
+        <SelectFieldFor
+          form={form}
+          fieldId={f}
+          name="asset"
           label="Asset"
           placeholder={values.blockChain ? 'Choose an asset' : 'Choose a chain first'}
           options={assetOptions(data, values.blockChain)}
-          error={errors.asset?.message}
-          {...form.register('asset')}
         />
       </div>
       <DestinationFields form={form} values={values} data={data} fieldId={f} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field
-          id={f('amount')}
-          label={values.asset ? `Amount (${values.asset})` : 'Amount'}
-          hint={
-            balance !== undefined
-              ? `${formatAmount(balance)} ${values.asset} available${max !== undefined && ctx.feeInAsset ? `; at most ${formatAmount(max)} after the fee` : ''}.`
-              : undefined
-          }
-          error={errors.amount?.message}
-        >
-          <div className="flex gap-2">
-            <Input
-              inputMode="decimal"
-              autoComplete="off"
-              {...a11y('amount', balance !== undefined ? 'hint' : undefined)}
-              {...form.register('amount')}
-            />
-            <Button
-              disabled={max === undefined}
-              onClick={() =>
-                max !== undefined &&
-                form.setValue('amount', max, { shouldDirty: true, shouldValidate: true })
-              }
-            >
-              Max
-            </Button>
-          </div>
-        </Field>
+        <AmountWithMaxField form={form} fieldId={f} asset={values.asset} context={ctx} />
         {chain?.supportsFeePayer ? (
-          <SelectField
-            id={f('feePayerVaultId')}
+          <SelectFieldFor
+            form={form}
+            fieldId={f}
+            name="feePayerVaultId"
             label="Fee paid by"
             placeholder="The source vault"
             hint={`${chain.label} lets another vault pay the network fee.`}
             options={vaultOptions(data, chain.nativeAsset, chain.value, values.sourceVaultId)}
-            error={errors.feePayerVaultId?.message}
-            {...form.register('feePayerVaultId')}
           />
         ) : null}
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={f('memo')} label="Memo (optional)" error={errors.memo?.message}>
-          <Input autoComplete="off" {...a11y('memo')} {...form.register('memo')} />
-        </Field>
-        <Field
-          id={f('externalId')}
-          label="External ID"
-          hint="Your reference; made when the form opened so this transfer is created once."
-          error={errors.externalId?.message}
-        >
-          <Input
-            autoComplete="off"
-            spellCheck={false}
-            {...a11y('externalId', 'hint')}
-            {...form.register('externalId')}
-          />
-        </Field>
-      </div>
-      <Controller
-        control={form.control}
-        name="feeTier"
-        render={({ field, fieldState }) => (
-          <FeeTierPicker
-            id={f('feeTier')}
-            name={field.name}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            blockChain={values.blockChain}
-            ready={estimate.ready}
-            query={estimate.query}
-            error={fieldState.error?.message}
-          />
-        )}
-      />
+      <MemoAndExternalIdFields form={form} fieldId={f} noun="transfer" />
+      <FeeTierField form={form} fieldId={f} blockChain={values.blockChain} estimate={estimate} />
     </>
   );
 

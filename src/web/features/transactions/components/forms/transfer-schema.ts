@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { chainInfo } from '../../../../../contract/chains.ts';
-import { FeeTier } from '../../../../../contract/enums.ts';
 import {
   TransferCreateRequest,
   type TransferPartyData,
@@ -11,8 +10,9 @@ import {
   EXTERNAL_ID_REQUIRED,
   checkAmountAgainst,
   head,
-  newExternalId,
   optional,
+  sendFormDefaults,
+  sendFormShape,
   type FormContext,
 } from './form-rules.ts';
 
@@ -24,38 +24,33 @@ import {
 export const DESTINATION_KINDS = ['CONTACT', 'VAULT', 'EXTERNAL_ADDRESS'] as const;
 export type DestinationKind = (typeof DESTINATION_KINDS)[number];
 
-export const TransferFormValues = z.object({
-  sourceVaultId: z.string(),
-  blockChain: z.string(),
-  asset: z.string(),
+/** Where it goes, as transfers and delegations pick it. */
+export const destinationShape = {
   destinationKind: z.enum(DESTINATION_KINDS),
   destinationContactId: z.string(),
   destinationVaultId: z.string(),
   destinationAddress: z.string(),
-  amount: z.string(),
-  memo: z.string(),
-  externalId: z.string(),
+};
+
+export function destinationDefaults() {
+  return {
+    destinationKind: 'CONTACT' as const,
+    destinationContactId: '',
+    destinationVaultId: '',
+    destinationAddress: '',
+  };
+}
+
+export const TransferFormValues = z.object({
+  ...sendFormShape,
+  ...destinationShape,
   /** '' = the source vault pays its own fee. */
   feePayerVaultId: z.string(),
-  feeTier: FeeTier,
 });
 export type TransferFormValues = z.infer<typeof TransferFormValues>;
 
 export function transferDefaults(): TransferFormValues {
-  return {
-    sourceVaultId: '',
-    blockChain: '',
-    asset: '',
-    destinationKind: 'CONTACT',
-    destinationContactId: '',
-    destinationVaultId: '',
-    destinationAddress: '',
-    amount: '',
-    memo: '',
-    externalId: newExternalId(),
-    feePayerVaultId: '',
-    feeTier: 'HIGH',
-  };
+  return { ...sendFormDefaults(), ...destinationDefaults(), feePayerVaultId: '' };
 }
 
 interface DestinationValues {

@@ -2,11 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useLayoutEffect, useRef } from 'react';
 import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
-import type {
-  CreateTransactionRequest,
-  EstimatedFeeResponse,
-} from '../../../../../contract/transaction.ts';
+import type { FeeTier } from '../../../../../contract/enums.ts';
+import type { CreateTransactionRequest, FeeData } from '../../../../../contract/transaction.ts';
 import { toEstimateBody, useFeeEstimate } from '../../api/fee-estimate.ts';
+import { feeOf } from './fee-tier-picker.tsx';
 import type { FormContext } from './form-rules.ts';
 
 /**
@@ -14,7 +13,7 @@ import type { FormContext } from './form-rules.ts';
  * know at validation time (precision, balance, fee), and the fee estimate
  * follows the request the current values would make.
  */
-export function useCreateForm<V extends FieldValues>({
+export function useCreateForm<V extends FieldValues & { feeTier: FeeTier }>({
   schema,
   defaults,
   toRequest,
@@ -23,8 +22,8 @@ export function useCreateForm<V extends FieldValues>({
   schema: (ctx: FormContext) => z.ZodType<CreateTransactionRequest, V>;
   defaults: () => V;
   toRequest: (values: V) => CreateTransactionRequest;
-  /** What the pickers know about these values: precision, balance, the fee in the sent asset. */
-  context: (values: V, estimate: EstimatedFeeResponse | undefined) => FormContext;
+  /** What the pickers know about these values (precision, balance) and the chosen tier's fee. */
+  context: (values: V, fee: FeeData | undefined) => FormContext;
 }) {
   const contextRef = useRef<FormContext>({});
   const form = useForm<V, unknown, CreateTransactionRequest>({
@@ -40,10 +39,12 @@ export function useCreateForm<V extends FieldValues>({
   const estimate = useFeeEstimate(
     toEstimateBody(toRequest(values) as unknown as Record<string, unknown>),
   );
-  const ctx = context(values, estimate.ready ? estimate.query.data : undefined);
+  // The chosen tier's fee, once the estimate is for the values on screen.
+  const fee = feeOf(estimate.ready ? estimate.query.data : undefined, values.feeTier);
+  const ctx = context(values, fee);
   // Validation runs on the member's events, after this: it sees what the pickers show.
   useLayoutEffect(() => {
     contextRef.current = ctx;
   });
-  return { form, values, estimate, ctx };
+  return { form, values, estimate, fee, ctx };
 }

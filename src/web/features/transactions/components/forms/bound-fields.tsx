@@ -1,0 +1,96 @@
+import type { ComponentProps } from 'react';
+import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
+import { Field, describedBy } from '../../../../components/ui/field.tsx';
+import { Input } from '../../../../components/ui/input.tsx';
+import { SelectField, type Option } from './select-field.tsx';
+
+/**
+ * Controls bound to a create form's field by name: the id, the error and the
+ * ARIA wiring (aria-invalid, aria-describedby naming the hint and the error)
+ * come from the form, so each form only says what is particular to a field.
+ */
+
+/** A form's own id for a field: `useId` keeps two forms on one page apart. */
+export type FieldId = (name: string) => string;
+
+interface Bound<V extends FieldValues> {
+  form: UseFormReturn<V, unknown, unknown>;
+  fieldId: FieldId;
+  name: Path<V>;
+}
+
+const textareaClass =
+  'min-h-24 w-full rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-sm text-slate-900 focus-visible:border-blue-700 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-blue-700 aria-invalid:border-red-700';
+
+/** The field's error and the props its control takes to be labelled, described and marked invalid. */
+export function useBoundControl<V extends FieldValues>(
+  { form, fieldId, name }: Bound<V>,
+  hint: string | undefined,
+) {
+  // Passing formState subscribes the form to errors, so a new one re-renders it.
+  const { error } = form.getFieldState(name, form.formState);
+  const id = fieldId(name);
+  return {
+    id,
+    error: error?.message,
+    control: {
+      id,
+      'aria-invalid': error ? true : undefined,
+      'aria-describedby': describedBy(id, { hint, error }),
+      ...form.register(name),
+    },
+  };
+}
+
+/** A labelled text input (or, `multiline`, a monospace textarea) for one field. */
+export function TextField<V extends FieldValues>({
+  form,
+  fieldId,
+  name,
+  label,
+  hint,
+  className,
+  multiline = false,
+  ...input
+}: Bound<V> & {
+  label: string;
+  hint?: string | undefined;
+  className?: string;
+  multiline?: boolean;
+} & Pick<ComponentProps<'input'>, 'inputMode' | 'spellCheck'>) {
+  const { id, error, control } = useBoundControl({ form, fieldId, name }, hint);
+  return (
+    <Field id={id} label={label} hint={hint} error={error} className={className}>
+      {multiline ? (
+        <textarea className={textareaClass} spellCheck={input.spellCheck} {...control} />
+      ) : (
+        <Input autoComplete="off" {...input} {...control} />
+      )}
+    </Field>
+  );
+}
+
+/** A labelled select for one field, with a "choose…" first option. */
+export function SelectFieldFor<V extends FieldValues>({
+  form,
+  fieldId,
+  name,
+  rules,
+  ...select
+}: Bound<V> & {
+  label: string;
+  hint?: string | undefined;
+  placeholder?: string | undefined;
+  options: Option[];
+  rules?: RegisterOptions<V, Path<V>>;
+}) {
+  const { error } = form.getFieldState(name, form.formState);
+  return (
+    <SelectField
+      id={fieldId(name)}
+      error={error?.message}
+      {...select}
+      {...form.register(name, rules)}
+    />
+  );
+}

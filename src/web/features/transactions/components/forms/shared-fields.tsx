@@ -1,0 +1,149 @@
+import { Controller, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import { formatAmount } from '../../../../../contract/decimal.ts';
+import type { FeeTier } from '../../../../../contract/enums.ts';
+import { Button } from '../../../../components/ui/button.tsx';
+import { Field } from '../../../../components/ui/field.tsx';
+import { Input } from '../../../../components/ui/input.tsx';
+import type { useFeeEstimate } from '../../api/fee-estimate.ts';
+import { TextField, useBoundControl, type FieldId } from './bound-fields.tsx';
+import { FeeTierPicker } from './fee-tier-picker.tsx';
+import { maxAmount, type FormContext } from './form-rules.ts';
+
+/**
+ * Fields more than one create form has under the same name: the amount with
+ * its "Max", the memo and the externalId, the fee tier. Each takes the form
+ * by the names it shares; the forms' schemas give those names the same types.
+ */
+
+interface AmountValues {
+  amount: string;
+}
+interface ExternalIdValues {
+  externalId: string;
+}
+interface MemoValues extends ExternalIdValues {
+  memo: string;
+}
+interface FeeTierValues {
+  feeTier: FeeTier;
+}
+
+// The shared fields have the same names and types in every form that shows them.
+function narrow<T extends FieldValues>(form: unknown) {
+  return form as UseFormReturn<T, unknown, unknown>;
+}
+
+/** The amount sent from the vault: its balance as the hint, and "Max" (balance less a fee paid in the same asset). */
+export function AmountWithMaxField<V extends AmountValues>({
+  form: anyForm,
+  fieldId,
+  asset,
+  context,
+}: {
+  form: UseFormReturn<V, unknown, unknown>;
+  fieldId: FieldId;
+  asset: string;
+  /** What the pickers know: the balance, the precision, the fee paid in this asset. */
+  context: FormContext;
+}) {
+  const form = narrow<AmountValues>(anyForm);
+  const { balance, feeInAsset } = context;
+  const max = maxAmount(context);
+  const hint =
+    balance !== undefined
+      ? `${formatAmount(balance)} ${asset} available${max !== undefined && feeInAsset ? `; at most ${formatAmount(max)} after the fee` : ''}.`
+      : undefined;
+  const { id, error, control } = useBoundControl({ form, fieldId, name: 'amount' }, hint);
+  return (
+    <Field id={id} label={asset ? `Amount (${asset})` : 'Amount'} hint={hint} error={error}>
+      <div className="flex gap-2">
+        <Input inputMode="decimal" autoComplete="off" {...control} />
+        <Button
+          disabled={max === undefined}
+          onClick={() =>
+            max !== undefined &&
+            form.setValue('amount', max, { shouldDirty: true, shouldValidate: true })
+          }
+        >
+          Max
+        </Button>
+      </div>
+    </Field>
+  );
+}
+
+/** The member's reference, made when the form opened: what lets a retry find the first send. */
+export function ExternalIdField<V extends ExternalIdValues>({
+  form: anyForm,
+  fieldId,
+  noun,
+}: {
+  form: UseFormReturn<V, unknown, unknown>;
+  fieldId: FieldId;
+  /** What is created once: "transfer", "call", … */
+  noun: string;
+}) {
+  return (
+    <TextField
+      form={narrow<ExternalIdValues>(anyForm)}
+      fieldId={fieldId}
+      name="externalId"
+      label="External ID"
+      hint={`Your reference; made when the form opened so this ${noun} is created once.`}
+      spellCheck={false}
+    />
+  );
+}
+
+/** Memo and externalId side by side, as transfers, stakes and delegations have them. */
+export function MemoAndExternalIdFields<V extends MemoValues>({
+  form: anyForm,
+  fieldId,
+  noun,
+}: {
+  form: UseFormReturn<V, unknown, unknown>;
+  fieldId: FieldId;
+  noun: string;
+}) {
+  const form = narrow<MemoValues>(anyForm);
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <TextField form={form} fieldId={fieldId} name="memo" label="Memo (optional)" />
+      <ExternalIdField form={form} fieldId={fieldId} noun={noun} />
+    </div>
+  );
+}
+
+/** The fee-tier radio group on the form's own estimate. */
+export function FeeTierField<V extends FeeTierValues>({
+  form: anyForm,
+  fieldId,
+  blockChain,
+  estimate,
+}: {
+  form: UseFormReturn<V, unknown, unknown>;
+  fieldId: FieldId;
+  blockChain: string;
+  estimate: ReturnType<typeof useFeeEstimate>;
+}) {
+  const form = narrow<FeeTierValues>(anyForm);
+  return (
+    <Controller
+      control={form.control}
+      name="feeTier"
+      render={({ field, fieldState }) => (
+        <FeeTierPicker
+          id={fieldId('feeTier')}
+          name={field.name}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          blockChain={blockChain}
+          ready={estimate.ready}
+          query={estimate.query}
+          error={fieldState.error?.message}
+        />
+      )}
+    />
+  );
+}
