@@ -33,6 +33,9 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['src/web/**/*.test.tsx'],
+          // userEvent types key by key in jsdom; on a busy two-core machine a
+          // form test can pass 5 s without being wrong. A limit, not a target.
+          testTimeout: 30_000,
         },
       },
     ],
