@@ -255,6 +255,37 @@ describe('rail rules, rule by rule', () => {
     });
   });
 
+  // Regression: the 34-character limit counted the spaces of a grouped IBAN, so a
+  // Maltese IBAN (31 characters, 38 grouped) or a Brazilian one on SWIFT was refused.
+  it.each([
+    ['SEPA', 'MT84 MALT 0110 0001 2345 MTLC AST0 01S', 'MT'],
+    ['SEPA', 'IT60 X054 2811 1010 0000 0123 456', 'IT'],
+    ['SWIFT', 'BR97 0036 0305 0000 1000 9795 493P 1', 'BR'],
+  ])(
+    'accepts a long %s IBAN typed grouped, %s, and keeps it without spaces',
+    (rail, iban, country) => {
+      const body =
+        rail === 'SEPA'
+          ? { ...sepa, accountNumber: iban, country }
+          : { ...swift, accountNumber: iban, country };
+      const parsed = BankAccountCreateRequest.safeParse(body);
+      expect(parsed.success && parsed.data.accountNumber).toBe(iban.replace(/ /g, ''));
+    },
+  );
+
+  it('names the field when a value is too long', () => {
+    const tooLong = BankAccountCreateRequest.safeParse({
+      ...transfer,
+      accountNumber: 'A'.repeat(35),
+    });
+    expect(tooLong.error?.issues.map((issue) => issue.message)).toContain(
+      'accountNumber must be at most 34 characters, not counting spaces',
+    );
+    expect(fieldErrors({ ...transfer, bankName: 'B'.repeat(141) }).bankName).toBe(
+      'bankName must be at most 140 characters',
+    );
+  });
+
   it.each([['NWBKGB2L'], ['DEUTDEFF'], ['DEUTDEFF500'], ['BNPAFRPPXXX'], ['nwbkgb2l']])(
     'accepts the BIC %s (with or without a branch code, any case)',
     (routingNumber) => {

@@ -194,22 +194,36 @@ function isKnownCountry(country: string): boolean {
   return country in getCountrySpecifications();
 }
 
-const optionalText = (max: number) =>
-  z.string().trim().max(max, `must be at most ${max} characters`).optional();
+/** Messages start with the field's name: the API's rule, and what the form shows beside the label. */
+const optionalText = (field: string, max: number) =>
+  z.string().trim().max(max, `${field} must be at most ${max} characters`).optional();
+
+/** IBAN's longest is 34 characters; spaces (typed, or the form's grouping) do not count toward it. */
+const ACCOUNT_NUMBER_MAX = 34;
+const accountNumberText = z
+  .string()
+  .trim()
+  // A bound on what is parsed at all: a 34-character number grouped by fours is 42.
+  .max(64, 'accountNumber must be at most 64 characters, spaces included')
+  .refine(
+    (value) => value.replace(/\s+/g, '').length <= ACCOUNT_NUMBER_MAX,
+    `accountNumber must be at most ${ACCOUNT_NUMBER_MAX} characters, not counting spaces`,
+  )
+  .optional();
 
 const BankAccountCreateFields = z.strictObject({
   paymentMethod: PaymentMethod,
   subOrgId: z.string().trim().min(1).optional(),
-  clientBankAccountId: optionalText(128),
-  accountName: optionalText(140),
-  accountNumber: optionalText(34),
-  routingNumber: optionalText(34),
-  bankName: optionalText(140),
-  streetLine: optionalText(140),
-  city: optionalText(80),
-  state: optionalText(80),
-  postalCode: optionalText(20),
-  country: optionalText(2),
+  clientBankAccountId: optionalText('clientBankAccountId', 128),
+  accountName: optionalText('accountName', 140),
+  accountNumber: accountNumberText,
+  routingNumber: optionalText('routingNumber', 34),
+  bankName: optionalText('bankName', 140),
+  streetLine: optionalText('streetLine', 140),
+  city: optionalText('city', 80),
+  state: optionalText('state', 80),
+  postalCode: optionalText('postalCode', 20),
+  country: optionalText('country', 2),
 });
 
 export const BankAccountCreateRequest = BankAccountCreateFields.superRefine((body, ctx) => {
