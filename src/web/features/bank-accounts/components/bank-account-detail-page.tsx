@@ -195,6 +195,7 @@ function Decision({
   const [action, setAction] = useState<ApprovalAction | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
+  const decided = useRef(false);
   const pending = account.status === 'PENDING';
   const ownProposal = Boolean(permissions.memberId) && account.createdById === permissions.memberId;
 
@@ -247,13 +248,20 @@ function Decision({
           onOpenChange={(open) => !open && setAction(null)}
           subOrgName={subOrgName}
           proposedBy={proposedBy}
+          onCloseAutoFocus={(event) => {
+            // Decided: the buttons that opened the dialog are going, so focus goes to
+            // what happened instead. (Focused on decision, Radix's own return of focus
+            // to the opener would land after it and win.) Cancelled: back to the opener.
+            if (!decided.current) return;
+            event.preventDefault();
+            outcomeRef.current?.focus();
+          }}
           onDecided={(status) => {
+            decided.current = true;
             setAction(null);
             setOutcome(
               `${humanize(status === 'REJECTED' ? 'DECLINED' : status)}: the decision is recorded.`,
             );
-            // The buttons go once the account is decided: focus goes to what happened.
-            requestAnimationFrame(() => outcomeRef.current?.focus());
           }}
         />
       ) : null}

@@ -32,6 +32,7 @@ export function DecideBankAccountDialog({
   onDecided,
   subOrgName,
   proposedBy,
+  onCloseAutoFocus,
 }: {
   account: BankAccount & { id: string };
   action: ApprovalAction;
@@ -40,6 +41,8 @@ export function DecideBankAccountDialog({
   onDecided: (status: string) => void;
   subOrgName?: string | undefined;
   proposedBy?: string | undefined;
+  /** Where focus goes as the dialog closes; by default back to the control that opened it. */
+  onCloseAutoFocus?: ((event: Event) => void) | undefined;
 }) {
   const id = useId();
   const reveal = useRevealBankAccount();
@@ -72,6 +75,7 @@ export function DecideBankAccountDialog({
   return (
     <Dialog open={open} onOpenChange={(next) => !decide.isPending && onOpenChange(next)}>
       <DialogContent
+        onCloseAutoFocus={onCloseAutoFocus}
         title={approve ? `Approve ${name}?` : `Decline ${name}?`}
         description={
           approve
