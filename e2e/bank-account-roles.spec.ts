@@ -1,0 +1,189 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import {
+  approvalIdFor,
+  auditFor,
+  bankAccountStatus,
+  forgeDecision,
+  proposeByApi,
+} from './bank-account-data.ts';
+import { memberPage } from './transfers.ts';
+
+/**
+ * Who may not decide a bank account, or see its full numbers: the page
+ * offers them nothing, and the server refuses the request they could still
+ * send from that very page (its cookie, its CSRF token, its Origin).
+ */
+
+const decisionButtons = (page: Page) => page.getByRole('button', { name: /^(Approve|Decline)…$/ });
+
+async function stillPending(page: Page, id: string): Promise<void> {
+  expect(await bankAccountStatus(page.request, id)).toBe('PENDING');
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'History' })).toContainText(
+    'Waiting for another member to approve or decline.',
+  );
+}
+
+test.describe('The proposer', () => {
+  test.describe('who may approve others’ proposals (an admin)', () => {
+    test.use({ role: 'admin' });
+
+    test('is told another member decides, is offered no decision, and is refused one sent anyway', async ({
+      page,
+      baseURL,
+    }) => {
+      const account = await proposeByApi(page, baseURL ?? '');
+      await page.goto(`/bank-accounts/${account.id}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);
+      await expect(
+        page.getByText('You proposed this account, so another member must approve or decline it.'),
+      ).toBeVisible();
+      await expect(decisionButtons(page)).toHaveCount(0);
+
+      const approvalId = await approvalIdFor(page.request, account.id);
+      for (const action of ['approve', 'reject'] as const) {
+        const forged = await forgeDecision(page, approvalId, action);
+        expect(forged.status).toBe(403);
+        expect(forged.body.code).toBe('FOUR_EYES');
+      }
+      await stillPending(page, account.id);
+      // Both refusals are on record, under the change request the decision was sent to.
+      const refusals = await auditFor(page.request, approvalId);
+      for (const action of ['change_request.approve', 'change_request.reject'])
+        expect(refusals).toContainEqual(
+          expect.objectContaining({
+            action,
+            actorName: 'Alex Admin',
+            outcome: 'denied',
+            summary: expect.stringContaining('FOUR_EYES') as unknown,
+          }),
+        );
+    });
+  });
+
+  test.describe('who may only propose (an initiator)', () => {
+    test.use({ role: 'initiator' });
+
+    test('is offered no decision and is refused one sent anyway', async ({ page, baseURL }) => {
+      const account = await proposeByApi(page, baseURL ?? '');
+      await page.goto(`/bank-accounts/${account.id}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);
+      await expect(decisionButtons(page)).toHaveCount(0);
+
+      // The approval id is not the secret: it leaks, the server still refuses.
+      const approver = await memberPage(page.context().browser()!, 'approver', baseURL ?? '');
+      const approvalId = await approvalIdFor(approver.request, account.id);
+      await approver.context().close();
+      const forged = await forgeDecision(page, approvalId, 'approve');
+      expect(forged.status).toBe(403);
+      expect(forged.body.code).toBe('FORBIDDEN_ROLE');
+      await stillPending(page, account.id);
+    });
+  });
+});
+
+test.describe('A viewer', () => {
+  test.use({ role: 'viewer' });
+
+  test('is offered no action anywhere, and each one sent anyway is refused', async ({
+    page,
+    baseURL,
+  }) => {
+    const initiator = await memberPage(page.context().browser()!, 'initiator', baseURL ?? '');
+    const account = await proposeByApi(initiator, baseURL ?? '');
+    await initiator.context().close();
+
+    await page.goto('/bank-accounts');
+    await expect(page.getByRole('table', { name: 'Bank accounts' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Propose bank account' })).toHaveCount(0);
+    await page.goto('/bank-accounts/new');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      "You don't have access to proposing bank accounts",
+    );
+    await expect(page.getByRole('form')).toHaveCount(0);
+
+    await page.goto(`/bank-accounts/${account.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);
+    await expect(page.getByRole('region', { name: 'Details' })).toContainText(
+      `•••• ${account.accountNumber.slice(-4)}`,
+    );
+    await expect(page.getByRole('button', { name: /Approve|Decline|Reveal/ })).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    const approver = await memberPage(page.context().browser()!, 'approver', baseURL ?? '');
+    const approvalId = await approvalIdFor(approver.request, account.id);
+    await approver.context().close();
+    const forged = await forgeDecision(page, approvalId, 'approve');
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe('FORBIDDEN_ROLE');
+
+    const revealed = await page.evaluate(async (id) => {
+      const response = await fetch(`/api/console/bank_accounts/${id}/reveal/`);
+      return { status: response.status, body: await response.text() };
+    }, account.id);
+    expect(revealed.status).toBe(403);
+    expect(revealed.body).not.toContain(account.accountNumber);
+
+    const proposed = await page.evaluate(async () => {
+      const session = (await (await fetch('/auth/session')).json()) as { csrfToken: string };
+      const response = await fetch('/api/external/bank_accounts/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken },
+        body: JSON.stringify({
+          paymentMethod: 'US_ACH',
+          accountName: 'Forged by a viewer',
+          accountNumber: '000111222333',
+          routingNumber: '021000021',
+          bankName: 'JPMorgan Chase Bank',
+          country: 'US',
+        }),
+      });
+      return { status: response.status, body: (await response.json()) as { code?: string } };
+    });
+    expect(proposed.status).toBe(403);
+    expect(proposed.body.code).toBe('FORBIDDEN_ROLE');
+    await stillPending(page, account.id);
+
+    // The refused reveal is on record, under the viewer's name.
+    const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
+    expect(await auditFor(admin.request, account.id, 'bank_account.reveal')).toContainEqual(
+      expect.objectContaining({ actorName: 'Vera Viewer', outcome: 'denied' }),
+    );
+    await admin.context().close();
+  });
+});
+
+test.describe('Revealing the full numbers on the account page', () => {
+  test.use({ role: 'initiator' });
+
+  test('shows them in place until hidden, and each reveal is audited', async ({
+    page,
+    baseURL,
+  }) => {
+    const account = await proposeByApi(page, baseURL ?? '');
+    await page.goto(`/bank-accounts/${account.id}`);
+    const details = page.getByRole('region', { name: 'Details' });
+    await expect(details).toContainText(`•••• ${account.accountNumber.slice(-4)}`);
+    await page.getByRole('button', { name: 'Reveal full numbers' }).click();
+    await expect(details).toContainText(account.accountNumber);
+    await expect(details).toContainText(account.routingNumber);
+    await page.getByRole('button', { name: 'Hide full numbers' }).click();
+    await expect(details).not.toContainText(account.accountNumber);
+    expect(await page.content()).not.toContain(account.accountNumber);
+    // Nothing of it kept in the browser's storage either.
+    const stored = await page.evaluate(() =>
+      JSON.stringify({ ...localStorage, ...sessionStorage }),
+    );
+    expect(stored).not.toContain(account.accountNumber);
+
+    const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
+    const reveals = await auditFor(admin.request, account.id, 'bank_account.reveal');
+    expect(reveals).toContainEqual(
+      expect.objectContaining({ actorName: 'Ivan Initiator', outcome: 'success' }),
+    );
+    expect(JSON.stringify(reveals)).not.toContain(account.accountNumber);
+    await admin.context().close();
+  });
+});
