@@ -15,6 +15,7 @@ import { securityHeaders } from './console/security-headers.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { custodyRoutes } from './custody/routes/custody.routes.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
+import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
 import { compressJson } from './http/compress-json.ts';
@@ -82,6 +83,10 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     );
   });
   app.use(securityHeaders(authOptions.trustProxy));
+  // Sessions and transaction reads reused while nothing commits (db/read-cache.ts).
+  const reads = new ReadCache(auth.db);
+  app.use('/api/*', reads.middleware());
+  app.use('/auth/*', reads.middleware());
   // JSON answers of 1 KB and more (a page of 20 transactions is ~15 KB) go
   // brotli- or gzip-encoded. Outside the checks below: it sees only final answers.
   app.use('/api/*', compressJson());

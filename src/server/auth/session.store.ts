@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
+import { cachedRead } from '../db/read-cache.ts';
 import { sessions, staff } from '../db/schema/console.ts';
 import type { StaffRecord } from './staff.store.ts';
 
@@ -70,14 +71,20 @@ export async function resolveSession(
   token: string,
   now: Date,
 ): Promise<SessionLookup> {
-  const [found] = await db
-    .select({ session: sessions, member: staff })
-    .from(sessions)
-    .innerJoin(staff, eq(staff.id, sessions.staffId))
-    .where(eq(sessions.tokenHash, hashToken(token)))
-    .limit(1);
+  const tokenHash = hashToken(token);
+  // Unchanged while nothing commits (db/read-cache.ts): revoking, disabling or a role change is a commit.
+  const [found] = await cachedRead(`session:${tokenHash}`, () =>
+    db
+      .select({ session: sessions, member: staff })
+      .from(sessions)
+      .innerJoin(staff, eq(staff.id, sessions.staffId))
+      .where(eq(sessions.tokenHash, tokenHash))
+      .limit(1),
+  );
   if (!found) return { ok: false, reason: 'unknown' };
-  const { session, member } = found;
+  // A copy: the cached row is shared by every request that finds it.
+  const session = { ...found.session };
+  const member = found.member;
   if (session.revokedAt) return { ok: false, reason: 'revoked' };
   if (member.disabled) return { ok: false, reason: 'disabled' };
   if (now >= session.expiresAt) return { ok: false, reason: 'expired' };

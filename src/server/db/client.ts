@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.ts';
+import { trackPgliteWrites } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -87,6 +88,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHand
 /** Wraps an open PGlite (a directory, in memory, or loaded from a dump). */
 export function wrapPglite(client: PGlite): DatabaseHandle {
   const db = drizzlePglite({ client, schema });
+  trackPgliteWrites(client, db);
   return {
     db,
     driver: 'pglite',

@@ -111,13 +111,28 @@ async function createPostgresDatabase(
   const scratch = await createPostgresScratch(databaseUrl);
   const handle = wrapPgPool(new pg.Pool({ connectionString: scratch.url, max: 5 }));
   if (migrated) await handle.migrate();
-  return {
+  const owned: DatabaseHandle = {
     ...handle,
     async close() {
       await handle.close();
       await scratch.drop();
     },
   };
+  scratchUrls.set(owned, scratch.url);
+  return owned;
+}
+
+const scratchUrls = new WeakMap<DatabaseHandle, string>();
+
+/**
+ * What a second server on the same database would open: on PostgreSQL a pool
+ * of its own on the same database; on PGlite, which one process owns, the
+ * same handle. Closing it leaves the first open.
+ */
+export function openSecondHandle(first: DatabaseHandle): DatabaseHandle {
+  const url = scratchUrls.get(first);
+  if (!url) return { ...first, close: async () => {} };
+  return wrapPgPool(new pg.Pool({ connectionString: url, max: 5 }));
 }
 
 export interface TestDatabaseConfig {

@@ -1,5 +1,6 @@
 import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { cachedRead } from '../../db/read-cache.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
@@ -55,8 +56,18 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
 
   return {
     kind: 'sandbox',
-    listTransactions: async (ctx, query) => listTransactions(db, await orgIdFor(ctx), query),
-    getTransaction: async (ctx, id) => getTransaction(db, await orgIdFor(ctx), id),
+    // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
+    // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
+    listTransactions: async (ctx, query) => {
+      const orgId = await orgIdFor(ctx);
+      return cachedRead(`transactions:${orgId}:${JSON.stringify(query)}`, () =>
+        listTransactions(db, orgId, query),
+      );
+    },
+    getTransaction: async (ctx, id) => {
+      const orgId = await orgIdFor(ctx);
+      return cachedRead(`transaction:${orgId}:${id}`, () => getTransaction(db, orgId, id));
+    },
     createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),
     replaceTransaction: async (ctx, body) => engine.replace(await orgIdFor(ctx), ctx.actor, body),
     estimateFee: async (ctx, body) => engine.estimateFee(await orgIdFor(ctx), body),
