@@ -61,5 +61,9 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   };
   if (destination) return pino(options, destination);
   // A person at a terminal reads lines; everything else (files, pipes, CI) gets JSON.
-  return process.stdout.isTTY ? pino(options, prettyDestination(process.stdout)) : pino(options);
+  if (process.stdout.isTTY) return pino(options, prettyDestination(process.stdout));
+  // Written asynchronously: lines that arrive while a write is in flight go out together in the
+  // next one, instead of one blocking write per request (issue 14 measured that halving the
+  // server's ceiling). pino flushes what is left synchronously when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
