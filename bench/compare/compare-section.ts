@@ -27,7 +27,7 @@ const LIST = `${paths.transactions()}?limit=20`;
 const COLD_RUNS = 9;
 const STATIC_PAGE = 'bench-static-20.html';
 
-async function listRows(url: string): Promise<{ cookie: string; rows: ListedRow[] }> {
+export async function listRows(url: string): Promise<{ cookie: string; rows: ListedRow[] }> {
   const agent = keepAliveAgent(1);
   try {
     const session = await signInAsDemoAdmin(agent, url);

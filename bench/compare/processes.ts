@@ -94,6 +94,8 @@ export interface ConsoleOptions {
   logLevel: 'info' | 'warn';
   staticDir: string;
   logFile: string;
+  /** Extra node flags, e.g. --cpu-prof to profile the server under the bench's load. */
+  nodeArgs?: string[];
 }
 
 /** The built console (`dist/node/server/main.js`), seeded sandbox, on a port of its own. */
@@ -109,7 +111,11 @@ export async function startConsole(options: ConsoleOptions): Promise<Child> {
     STATIC_DIR: options.staticDir,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
   };
-  const { child, pid } = spawnLogged(['dist/node/server/main.js'], env, options.logFile);
+  const { child, pid } = spawnLogged(
+    [...(options.nodeArgs ?? []), 'dist/node/server/main.js'],
+    env,
+    options.logFile,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(child, `${url}/healthz`, options.logFile, 180_000);
   return { url, pid, rssMb: () => rssOf(pid), stop: stopper(child) };
