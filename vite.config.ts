@@ -22,6 +22,7 @@ export default defineConfig({
     outDir: 'dist/web',
     emptyOutDir: true,
     sourcemap: true,
+    manifest: true,
   },
   server: {
     port: 5173,

@@ -5,6 +5,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
+import { preloaderFor } from './route-preload.ts';
 
 /**
  * Serves the built SPA from `staticDir` (vite's dist/web):
@@ -47,6 +48,7 @@ function acceptsHtml(c: Context): boolean {
 
 export function spaRoutes(staticDir: string) {
   const indexPath = path.join(staticDir, 'index.html');
+  const withPreloads = preloaderFor(staticDir);
 
   async function serveIndex(c: Context<AppEnv>) {
     let html: string;
@@ -58,7 +60,8 @@ export function spaRoutes(staticDir: string) {
       return c.text(NOT_BUILT, 503);
     }
     c.header('Cache-Control', NO_CACHE);
-    return c.html(html);
+    // The page's own chunks start loading with the entry (http/route-preload.ts).
+    return c.html(withPreloads(html, c.req.path));
   }
 
   // Created on first use once the directory exists: serveStatic complains on

@@ -1,0 +1,105 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../app.ts';
+import { generateApiUserKeyPair } from '../auth/ecdsa-keys.ts';
+import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import type { Database } from '../db/client.ts';
+import { routePattern } from './route-preload.ts';
+
+// A build's manifest as Vite writes it for TanStack's split route components.
+const split = (route: string) => `src/web/routes/${route}.tsx?tsr-split=component`;
+const MANIFEST = {
+  'index.html': { file: 'assets/index-aaa.js', imports: ['_shared-bbb.js'], isEntry: true },
+  '_shared-bbb.js': { file: 'assets/shared-bbb.js' },
+  '_table-ccc.js': { file: 'assets/table-ccc.js', imports: ['_shared-bbb.js'] },
+  '_form-ddd.js': { file: 'assets/form-ddd.js' },
+  [split('_authenticated')]: { file: 'assets/_authenticated-eee.js' },
+  [split('_authenticated/transactions')]: {
+    file: 'assets/transactions-fff.js',
+    imports: ['_table-ccc.js'],
+  },
+  [split('_authenticated/transactions_.new')]: {
+    file: 'assets/transactions_.new-ggg.js',
+    imports: ['_form-ddd.js'],
+  },
+  [split('_authenticated/transactions_.$transactionId')]: {
+    file: 'assets/transactions_._transactionId-hhh.js',
+  },
+  [split('login')]: { file: 'assets/login-iii.js' },
+};
+const INDEX =
+  '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-aaa.js"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/shared-bbb.js"></head><body><div id="root"></div></body></html>';
+
+let dir: string;
+let app: App;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'preload-test-'));
+  await mkdir(path.join(dir, '.vite'), { recursive: true });
+  await writeFile(path.join(dir, 'index.html'), INDEX);
+  await writeFile(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
+  app = createApp({
+    config: { staticDir: dir },
+    backend: createUpstreamBackend({
+      baseUrl: 'https://custody.example.com',
+      apiKey: 'console-api-key',
+      privateKey: generateApiUserKeyPair().privateKeyHex,
+      timeoutMs: 1000,
+      db: {} as Database,
+    }),
+    database: { driver: 'pglite', ping: async () => {} },
+    logger: pino({ level: 'silent' }),
+    // Serving pages never reaches the database.
+    auth: { db: {} as Database },
+  });
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+async function preloadsOf(url: string): Promise<string[]> {
+  const res = await app.request(url, { headers: { accept: 'text/html' } });
+  expect(res.status).toBe(200);
+  const html = await res.text();
+  return [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(
+    (m) => m[1] ?? '',
+  );
+}
+
+describe('route preloads in index.html', () => {
+  it('names the page’s chunks, its layout’s and their imports, once each', async () => {
+    expect(await preloadsOf('/transactions?status=PENDING')).toEqual([
+      '/assets/shared-bbb.js',
+      '/assets/_authenticated-eee.js',
+      '/assets/transactions-fff.js',
+      '/assets/table-ccc.js',
+    ]);
+  });
+
+  it('prefers a fixed path to a parameter, and loads form code only for the form', async () => {
+    const form = await preloadsOf('/transactions/new');
+    expect(form).toContain('/assets/transactions_.new-ggg.js');
+    expect(form).toContain('/assets/form-ddd.js');
+    expect(form).not.toContain('/assets/transactions_._transactionId-hhh.js');
+    const detail = await preloadsOf('/transactions/0b6f8a52-1111-4222-8333-944445555666');
+    expect(detail).toContain('/assets/transactions_._transactionId-hhh.js');
+    expect(detail).not.toContain('/assets/form-ddd.js');
+    expect(await preloadsOf('/login')).toContain('/assets/login-iii.js');
+  });
+
+  it('adds nothing for a path no route serves', async () => {
+    expect(await preloadsOf('/no-such-page')).toEqual(['/assets/shared-bbb.js']);
+  });
+});
+
+describe('routePattern', () => {
+  it('reads TanStack file-route names', () => {
+    expect(routePattern('_authenticated/index').pattern.test('/')).toBe(true);
+    expect(routePattern('_authenticated/bank-accounts').pattern.test('/bank-accounts/')).toBe(true);
+    const detail = routePattern('_authenticated/bank-accounts_.$bankAccountId');
+    expect(detail.params).toBe(1);
+    expect(detail.pattern.test('/bank-accounts/abc')).toBe(true);
+    expect(detail.pattern.test('/bank-accounts/abc/more')).toBe(false);
+  });
+});
