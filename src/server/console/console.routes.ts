@@ -3,6 +3,7 @@ import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from './approval-decisions.routes.ts';
+import { approvalInboxRoutes } from './approvals.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { historyRoutes } from './history.routes.ts';
 import { revealRoutes } from './reveal.routes.ts';
@@ -15,5 +16,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', auditRoutes(options))
     .route('/', revealRoutes(options, backend))
     .route('/', historyRoutes(options, backend))
-    .route('/', approvalDecisionRoutes(options, backend));
+    .route('/', approvalDecisionRoutes(options, backend))
+    .route('/', approvalInboxRoutes(backend));
 }

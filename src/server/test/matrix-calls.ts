@@ -205,6 +205,13 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'none',
     },
   ],
+  'GET /api/console/approvals/': [
+    {
+      name: 'approvals inbox',
+      url: (t) => `/api/console/approvals/?subOrgId=${t.subOrgId}`,
+      scope: 'filter',
+    },
+  ],
   'GET /api/console/bank_accounts/:bankAccountId/reveal/': [
     {
       name: 'reveal account number',

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { ApprovalDecisionList, approvalDecisionsPath } from '../../contract/approval-decision.ts';
 import {
+  ApprovalInboxResponse,
+  approvalInboxPath,
+  type ApprovalInboxFilters,
+} from '../../contract/approval-inbox.ts';
+import {
   AuditListResponse,
   SessionResponse,
   StaffListResponse,
@@ -84,6 +89,7 @@ export type VaultListParams = ListParams<{ vaultName?: string }>;
 export type ContactListParams = ListParams<{ name?: string }>;
 export type SubOrgListParams = ListParams<Record<never, never>>;
 export type AuditListParams = ListParams<AuditFilters>;
+export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
 
 /** GET /auth/demo-accounts (sandbox only): who to sign in as, with their passwords. */
 export const DemoAccount = z.looseObject({
@@ -346,6 +352,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       ),
     getBankAccountHistory: (bankAccountId: string, opts?: RequestOptions) =>
       get(changeRequestPaths.bankAccountHistory(bankAccountId), ChangeRequestHistory, opts),
+    /** Pending transactions and bank accounts, newest first, with the inbox's counts. */
+    listApprovalInbox: (params: ApprovalInboxParams = {}, opts?: RequestOptions) =>
+      get(`${approvalInboxPath}${listQuery(params)}`, ApprovalInboxResponse, opts),
   };
 }
 

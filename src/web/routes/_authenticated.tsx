@@ -5,7 +5,9 @@ import {
   retainSearchParams,
   useNavigate,
 } from '@tanstack/react-router';
-import { sessionQueries } from '../lib/session-queries.ts';
+import { useApprovalInboxCount } from '../lib/approval-inbox-queries.ts';
+import { can } from '../lib/permissions.ts';
+import { sessionQueries, useSession } from '../lib/session-queries.ts';
 import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
 import { ApiError } from '../lib/api-errors.ts';
 import { referenceQueries } from '../lib/reference-queries.ts';
@@ -40,9 +42,13 @@ function AuthenticatedLayout() {
   const { subOrg } = Route.useSearch();
   // Not Route.useNavigate(): '.' must mean the page being shown, not this layout.
   const navigate = useNavigate();
+  // The inbox is the deciding roles' work list; others are never shown it or asked for its count.
+  const decides = can(useSession(), 'approve');
+  const approvalsCount = useApprovalInboxCount(subOrg, decides);
   return (
     <AuthenticatedShell
       subOrg={subOrg}
+      approvals={decides ? { count: approvalsCount } : undefined}
       onScopeChange={(next) =>
         void navigate({
           to: '.',

@@ -7,6 +7,27 @@ const navLinkClass =
 export interface NavItem {
   to: NonNullable<LinkProps['to']>;
   label: string;
+  /**
+   * A count beside the label (work waiting: the approvals inbox), shown when
+   * above zero; `countLabel` is what a screen reader hears after the label.
+   */
+  count?: number | undefined;
+  countLabel?: (count: number) => string;
+}
+
+function NavCount({ count, label }: { count: number; label: string }) {
+  return (
+    <>
+      <span
+        aria-hidden="true"
+        data-testid="nav-count"
+        className="ml-2 inline-flex min-w-5 items-center justify-center rounded-full bg-amber-300 px-1.5 text-xs font-semibold text-slate-900 tabular-nums"
+      >
+        {count > 99 ? '99+' : count}
+      </span>
+      <span className="sr-only">{`, ${label}`}</span>
+    </>
+  );
 }
 
 export function SkipLink() {
@@ -57,6 +78,12 @@ export function AppLayout({
                 <li key={item.to}>
                   <Link to={item.to} className={navLinkClass}>
                     {item.label}
+                    {item.count ? (
+                      <NavCount
+                        count={item.count}
+                        label={item.countLabel?.(item.count) ?? String(item.count)}
+                      />
+                    ) : null}
                   </Link>
                 </li>
               ))}

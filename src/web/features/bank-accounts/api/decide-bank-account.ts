@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApprovalAction } from '../../../../contract/reference.ts';
 import { apiClient } from '../../../lib/api-client.ts';
+import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
 import { bankAccountQueries } from './bank-account-queries.ts';
 
 export interface BankAccountDecision {
@@ -30,6 +31,7 @@ export function useDecideBankAccount() {
           queryKey: [...bankAccountQueries.details(), bankAccountId],
         }),
         queryClient.invalidateQueries({ queryKey: bankAccountQueries.lists() }),
+        invalidateApprovalInbox(queryClient),
       ]);
     },
   });

@@ -15,10 +15,13 @@ import { ScopeSwitcher } from './scope-switcher.tsx';
 export function AuthenticatedShell({
   subOrg,
   onScopeChange,
+  approvals,
   children,
 }: {
   subOrg: string | undefined;
   onScopeChange: (subOrg: string | undefined) => void;
+  /** For members who decide: the inbox in the navigation, with how many items wait for them. */
+  approvals?: { count: number | undefined } | undefined;
   children: ReactNode;
 }) {
   const session = useSession();
@@ -28,6 +31,13 @@ export function AuthenticatedShell({
     { to: '/transactions', label: 'Transactions' },
     { to: '/bank-accounts', label: 'Bank accounts' },
   ];
+  if (approvals)
+    navItems.push({
+      to: '/approvals',
+      label: 'Approvals',
+      count: approvals.count,
+      countLabel: (n) => `${n} waiting for your decision`,
+    });
   if (can(session, 'view-audit')) navItems.push({ to: '/audit', label: 'Audit log' });
   if (can(session, 'manage-staff')) navItems.push({ to: '/staff', label: 'Staff' });
 

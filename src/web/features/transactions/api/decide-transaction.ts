@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiClient } from '../../../lib/api-client.ts';
+import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
@@ -32,6 +33,7 @@ export function useDecideTransaction(transactionId: string) {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: transactionQueries.detail(transactionId) }),
         queryClient.invalidateQueries({ queryKey: transactionQueries.lists() }),
+        invalidateApprovalInbox(queryClient),
       ]),
   });
 }

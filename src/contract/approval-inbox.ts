@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { BankAccount } from './bank-account.ts';
+import { listEnvelope } from './common.ts';
+import { Transaction } from './transaction.ts';
+
+/**
+ * The console's approvals inbox: every transaction and bank account waiting
+ * for a decision (PENDING) that the signed-in member may see, newest first,
+ * in one cursor-paged list (GET /api/console/approvals/). The custody API
+ * lists each kind on its own; one merged, keyset-paged answer is what lets a
+ * page of the inbox be "the 20 newest items" rather than two lists side by
+ * side.
+ *
+ * Items the member created themselves are listed with `yours: true`: four-eyes
+ * means another member must decide them, so they are shown, never counted
+ * in `actionableCount` (the navigation's badge).
+ */
+
+export const APPROVAL_ITEM_KINDS = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
+export const ApprovalItemKind = z.enum(APPROVAL_ITEM_KINDS);
+export type ApprovalItemKind = z.infer<typeof ApprovalItemKind>;
+
+const itemBase = {
+  id: z.string(),
+  createdAt: z.string().nullable(),
+  subOrgId: z.string().nullable(),
+  createdById: z.string().nullable(),
+  /** The signed-in member created it: another member must decide. */
+  yours: z.boolean(),
+};
+
+export const ApprovalItem = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('TRANSACTION'), ...itemBase, transaction: Transaction }),
+  // Account and routing numbers arrive masked, as on every bank-account read a member makes.
+  z.looseObject({ kind: z.literal('BANK_ACCOUNT'), ...itemBase, bankAccount: BankAccount }),
+]);
+export type ApprovalItem = z.infer<typeof ApprovalItem>;
+
+export const ApprovalInboxResponse = listEnvelope(ApprovalItem).extend({
+  /** Every item in the inbox (all pages) that this member may decide: not their own. */
+  actionableCount: z.number().int().nonnegative(),
+  /** Every item in the inbox, theirs included. */
+  totalCount: z.number().int().nonnegative(),
+});
+export type ApprovalInboxResponse = z.infer<typeof ApprovalInboxResponse>;
+
+/** Filters of the inbox: the scope switcher's sub-org, as on every list. */
+export const ApprovalInboxFilters = z.object({
+  subOrgId: z.string().min(1).optional(),
+});
+export type ApprovalInboxFilters = z.infer<typeof ApprovalInboxFilters>;
+
+export const approvalInboxPath = '/api/console/approvals/';

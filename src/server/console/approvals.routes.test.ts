@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalInboxResponse, approvalInboxPath } from '../../contract/approval-inbox.ts';
+import { ApiErrorBody } from '../../contract/common.ts';
+import { paths } from '../../contract/paths.ts';
+import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import {
+  createBankAccount,
+  createSubOrg,
+  createTransaction,
+  createVault,
+  minutesAgo,
+} from '../test/fixtures.ts';
+import type { StaffSession } from '../test/staff-session.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
+
+// The approvals inbox through the real app and database. Each test works in
+// sub-orgs of its own, so what it lists is only the rows it made.
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+async function desk(name: string) {
+  const subOrg = await createSubOrg(t.db, t.orgId, name);
+  const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
+  return { subOrgId: subOrg.id, vaultId: vault.id };
+}
+
+async function pendingTransaction(
+  d: { subOrgId: string; vaultId: string },
+  createdAt: Date,
+  createdById = 'someone-else',
+) {
+  return createTransaction(t.db, {
+    orgId: t.orgId,
+    subOrgId: d.subOrgId,
+    vaultId: d.vaultId,
+    status: 'PENDING',
+    createdAt,
+    createdById,
+  });
+}
+
+async function pendingAccount(subOrgId: string, createdAt: Date, createdById = 'someone-else') {
+  return createBankAccount(t.db, { orgId: t.orgId, subOrgId, createdAt, createdById });
+}
+
+async function inbox(member: StaffSession, query: string) {
+  const res = await member.json(`${approvalInboxPath}?${query}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return ApprovalInboxResponse.parse(res.body);
+}
+
+describe('GET /api/console/approvals/', () => {
+  it('lists pending transactions and bank accounts together, newest first, numbers masked', async () => {
+    const d = await desk('Inbox desk');
+    const now = new Date();
+    const oldTx = await pendingTransaction(d, minutesAgo(4, now));
+    const account = await pendingAccount(d.subOrgId, minutesAgo(3, now));
+    const newTx = await pendingTransaction(d, minutesAgo(1, now));
+    // Decided or in flight: not waiting for anyone.
+    await createTransaction(t.db, { orgId: t.orgId, subOrgId: d.subOrgId, status: 'APPROVED' });
+    await createBankAccount(t.db, { orgId: t.orgId, subOrgId: d.subOrgId, status: 'APPROVED' });
+
+    const approver = await t.signIn('approver');
+    const body = await inbox(approver, `subOrgId=${d.subOrgId}`);
+    expect(body.results.map((i) => [i.kind, i.id])).toEqual([
+      ['TRANSACTION', newTx.id],
+      ['BANK_ACCOUNT', account.id],
+      ['TRANSACTION', oldTx.id],
+    ]);
+    expect(body).toMatchObject({ totalCount: 3, actionableCount: 3, hasNext: false });
+    const listed = body.results[1];
+    expect(listed?.kind === 'BANK_ACCOUNT' && listed.bankAccount.accountNumber).toBe('•••• 6789');
+    expect(JSON.stringify(body)).not.toContain('123456789');
+  });
+
+  it("marks the member's own items and leaves them out of the count", async () => {
+    const d = await desk('Own items desk');
+    const admin = await t.signIn('admin');
+    const mine = await pendingTransaction(d, minutesAgo(2), admin.member.id);
+    const minedAccount = await pendingAccount(d.subOrgId, minutesAgo(1), admin.member.id);
+    const theirs = await pendingTransaction(d, minutesAgo(3));
+
+    const body = await inbox(admin, `subOrgId=${d.subOrgId}`);
+    const yours = Object.fromEntries(body.results.map((i) => [i.id, i.yours]));
+    expect(yours).toEqual({ [mine.id]: true, [minedAccount.id]: true, [theirs.id]: false });
+    expect(body).toMatchObject({ totalCount: 3, actionableCount: 1 });
+
+    // Another member sees the same items as theirs to decide.
+    const approver = await t.signIn('approver');
+    expect(await inbox(approver, `subOrgId=${d.subOrgId}`)).toMatchObject({ actionableCount: 3 });
+  });
+
+  it('pages with its own cursor: every item once, in order, across pages', async () => {
+    const d = await desk('Paging desk');
+    const now = new Date();
+    const made: string[] = [];
+    // Equal times on purpose: the order must still be total.
+    for (let i = 0; i < 3; i++) made.push((await pendingTransaction(d, minutesAgo(i, now))).id);
+    for (let i = 0; i < 3; i++)
+      made.push((await pendingAccount(d.subOrgId, minutesAgo(i, now))).id);
+
+    const approver = await t.signIn('approver');
+    const all = await inbox(approver, `subOrgId=${d.subOrgId}&limit=100`);
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const page = await inbox(approver, `subOrgId=${d.subOrgId}&limit=4&cursor=${cursor}`);
+      seen.push(...page.results.map((i) => i.id));
+      expect(page.totalCount).toBe(6);
+      if (!page.hasNext) break;
+      cursor = page.nextCursor ?? '';
+    }
+    expect(seen).toEqual(all.results.map((i) => i.id));
+    expect([...seen].sort()).toEqual([...made].sort());
+  });
+
+  it('refuses a cursor it did not issue and a limit out of range, naming the field', async () => {
+    const approver = await t.signIn('approver');
+    for (const [query, code, field] of [
+      ['cursor=bm9wZQ', 'INVALID_CURSOR', 'cursor'],
+      ['cursor=%5B1%2C2%5D', 'INVALID_CURSOR', 'cursor'],
+      ['limit=0', 'INVALID_LIMIT', 'limit'],
+      ['limit=101', 'INVALID_LIMIT', 'limit'],
+    ] as const) {
+      const res = await approver.json(`${approvalInboxPath}?${query}`);
+      expect(res.status, query).toBe(400);
+      const body = ApiErrorBody.parse(res.body);
+      expect(body.code, query).toBe(code);
+      expect(body.message, query).toContain(field);
+    }
+  });
+
+  it('is for the roles that decide: viewers and initiators are refused, strangers asked to sign in', async () => {
+    for (const role of ['viewer', 'initiator'] as const) {
+      const member = await t.signIn(role);
+      const res = await member.json(approvalInboxPath);
+      expect(res.status, role).toBe(403);
+      expect(ApiErrorBody.parse(res.body).message).toContain('approvals inbox');
+    }
+    const res = await t.anonymous(approvalInboxPath);
+    expect(res.status).toBe(401);
+  });
+
+  it('holds a restricted approver to their sub-orgs', async () => {
+    const home = await desk('Home desk');
+    const away = await desk('Away desk');
+    const inside = await pendingAccount(home.subOrgId, minutesAgo(1));
+    const outside = await pendingAccount(away.subOrgId, minutesAgo(1));
+    const approver = await t.signIn('approver', { subOrgIds: [home.subOrgId] });
+
+    const ids = (await inbox(approver, 'limit=100')).results.map((i) => i.id);
+    expect(ids).toContain(inside.id);
+    expect(ids).not.toContain(outside.id);
+    const res = await approver.json(`${approvalInboxPath}?subOrgId=${away.subOrgId}`);
+    expect(res.status).toBe(404);
+  });
+
+  it('drops an item once it is decided', async () => {
+    const d = await desk('Decided desk');
+    const initiator = await t.signIn('initiator');
+    const approver = await t.signIn('approver');
+    const proposed = await initiator.json(paths.bankAccounts(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        paymentMethod: 'US_ACH',
+        subOrgId: d.subOrgId,
+        accountName: 'Inbox LLC',
+        accountNumber: '555000111',
+        routingNumber: '021000021',
+        bankName: 'Bank',
+        country: 'US',
+      }),
+    });
+    expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
+    const id = (proposed.body as { id: string }).id;
+    const before = await inbox(approver, `subOrgId=${d.subOrgId}`);
+    expect(before.results.map((i) => i.id)).toEqual([id]);
+    expect(before.actionableCount).toBe(1);
+
+    const message = await approver.json(`${paths.approvalMessage()}?entityId=${id}`);
+    const { approvalId } = ApprovalMessageResponse.parse(message.body);
+    const decided = await approver.json(paths.approvalAction(approvalId), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'approve' }),
+    });
+    expect(decided.status).toBe(200);
+
+    expect(await inbox(approver, `subOrgId=${d.subOrgId}`)).toMatchObject({
+      results: [],
+      actionableCount: 0,
+      totalCount: 0,
+    });
+  });
+});

@@ -1,0 +1,28 @@
+import { Hono } from 'hono';
+import { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
+import type { CustodyBackend } from '../custody/backend.ts';
+import { custodyContext } from '../custody/routes/context.ts';
+import { parseFilters, parsePageRequest } from '../custody/routes/list-query.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { rule } from '../http/route-rule.ts';
+import { inboxPage, pendingItems } from './approval-inbox.ts';
+
+/**
+ * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions and
+ * bank accounts, newest first (see approval-inbox.ts). For the roles that
+ * decide (the `approve` permission): the inbox is their work list. The
+ * backend given is the scoped one, so a restricted member sees only their
+ * sub-orgs and a sub-org outside them is 404, as on every list.
+ */
+export function approvalInboxRoutes(backend: CustodyBackend) {
+  return new Hono<AppEnv>().get(
+    '/approvals/',
+    rule({ permission: 'approve', action: 'read the approvals inbox', audit: false }),
+    async (c) => {
+      const page = parsePageRequest(c);
+      const { subOrgId } = parseFilters(c, ApprovalInboxFilters);
+      const items = await pendingItems(backend, custodyContext(c), subOrgId);
+      return c.json(inboxPage(items, page));
+    },
+  );
+}

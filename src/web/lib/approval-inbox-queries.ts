@@ -1,0 +1,50 @@
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { apiClient, type ApprovalInboxParams } from './api-client.ts';
+
+/**
+ * The approvals inbox (GET /api/console/approvals/) and the navigation's
+ * count of it. In lib, not in a feature, because three places use it: the
+ * inbox page, the layout's badge, and every decision (transactions and bank
+ * accounts alike), which must drop the count without a reload.
+ */
+
+// Items arrive without anyone acting in this tab (another member proposes):
+// re-read while the tab is visible; TanStack Query also re-reads on focus.
+const INBOX_REFRESH_MS = 30_000;
+
+export const approvalInboxQueries = {
+  all: () => ['approvals'] as const,
+  lists: () => [...approvalInboxQueries.all(), 'list'] as const,
+  list: (params: ApprovalInboxParams) =>
+    queryOptions({
+      queryKey: [...approvalInboxQueries.lists(), params] as const,
+      queryFn: ({ signal }) => apiClient.listApprovalInbox(params, { signal }),
+      placeholderData: keepPreviousData,
+      refetchInterval: INBOX_REFRESH_MS,
+    }),
+  /** The count alone: the smallest page carries the whole inbox's counts. */
+  count: (subOrgId: string | undefined) =>
+    queryOptions({
+      queryKey: [...approvalInboxQueries.all(), 'count', subOrgId ?? null] as const,
+      queryFn: ({ signal }) => apiClient.listApprovalInbox({ subOrgId, limit: 1 }, { signal }),
+      refetchInterval: INBOX_REFRESH_MS,
+      select: (page) => page.actionableCount,
+    }),
+};
+
+/** After any decision: the inbox and its count are stale, whichever item was decided. */
+export function invalidateApprovalInbox(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: approvalInboxQueries.all() });
+}
+
+/**
+ * How many items in the scope wait for this member's decision, for the
+ * navigation's badge; undefined while unknown or when `enabled` is false
+ * (roles that do not decide are never asked: the server would refuse them).
+ */
+export function useApprovalInboxCount(
+  subOrgId: string | undefined,
+  enabled: boolean,
+): number | undefined {
+  return useQuery({ ...approvalInboxQueries.count(subOrgId), enabled }).data;
+}

@@ -1,0 +1,30 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { NoAccess } from '../../components/no-access.tsx';
+import { ApprovalsPage } from '../../features/approvals/components/approvals-page.tsx';
+import { approvalInboxSearch } from '../../features/approvals/search.ts';
+import { approvalInboxQueries } from '../../lib/approval-inbox-queries.ts';
+import { can, useCan } from '../../lib/permissions.ts';
+
+export const Route = createFileRoute('/_authenticated/approvals')({
+  validateSearch: approvalInboxSearch.schema,
+  loaderDeps: ({ search }) => approvalInboxSearch.toListParams(search),
+  loader: async ({ context: { queryClient, session }, deps, cause }) => {
+    if (!can(session, 'approve')) return;
+    // A failed list is shown in the page with a retry, not as a route error.
+    const list = queryClient
+      .ensureQueryData(approvalInboxQueries.list(deps))
+      .catch(() => undefined);
+    if (cause !== 'stay') await list;
+  },
+  component: ApprovalsRoute,
+});
+
+function ApprovalsRoute() {
+  const allowed = useCan('approve');
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  if (!allowed) return <NoAccess title="the approvals inbox" />;
+  return (
+    <ApprovalsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />
+  );
+}
