@@ -13,3 +13,20 @@ export const transactionSearch = defineListSearch(TransactionFilters, [
 ]);
 export type TransactionSearch = ListSearchOf<typeof transactionSearch>;
 export type TransactionSearchFilters = ListFiltersOf<typeof transactionSearch>;
+
+/**
+ * The list as the member last saw it in this tab (filters, page, scope), so
+ * the detail page's "back to transactions" link returns to it, as the
+ * browser's Back does. Kept in memory only: a reload starts from the plain list.
+ */
+let lastListSearch: TransactionSearch | undefined;
+
+export function rememberListSearch(search: TransactionSearch): void {
+  lastListSearch = search;
+}
+
+/** The remembered list, unless the scope has changed since (its cursors belong to the other scope). */
+export function listSearchToReturnTo(subOrg: string | undefined): TransactionSearch {
+  if (!lastListSearch || lastListSearch.subOrg !== subOrg) return { subOrg };
+  return lastListSearch;
+}

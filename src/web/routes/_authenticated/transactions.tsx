@@ -1,7 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { transactionQueries } from '../../features/transactions/api/transaction-queries.ts';
 import { TransactionsPage } from '../../features/transactions/components/transactions-page.tsx';
-import { transactionSearch } from '../../features/transactions/search.ts';
+import { rememberListSearch, transactionSearch } from '../../features/transactions/search.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/transactions')({
@@ -22,6 +23,7 @@ export const Route = createFileRoute('/_authenticated/transactions')({
 function TransactionsRoute() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
+  useEffect(() => rememberListSearch(search), [search]);
   return (
     <TransactionsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />
   );

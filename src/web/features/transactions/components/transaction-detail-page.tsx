@@ -1,4 +1,4 @@
-import { Link } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatAmount } from '../../../../contract/decimal.ts';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
@@ -10,6 +10,7 @@ import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { useTransactionSnapshot } from '../api/get-transaction.ts';
+import { listSearchToReturnTo } from '../search.ts';
 import { DecisionPanel } from './decision-panel.tsx';
 import { ReplacePanel } from './replace-panel.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
@@ -80,10 +81,13 @@ function heading(tx: Transaction): string {
   return tx.amount ? `${kind} of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trim() : kind;
 }
 
+/** To the list with the filters and page the member came from (see listSearchToReturnTo). */
 function BackToList() {
+  const { subOrg } = useSearch({ from: '/_authenticated' });
   return (
     <Link
       to="/transactions"
+      search={listSearchToReturnTo(subOrg)}
       className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
     >
       ← All transactions
