@@ -195,11 +195,14 @@ export type TransferPartyData = z.output<typeof TransferPartyData>;
 export const GasParams = z.strictObject({ feeTier: FeeTier.optional() });
 export const FeePayer = z.strictObject({ id: nonEmpty('feePayer.id') });
 
+// Control characters (\p{Cc}) are refused as the list's externalId filter
+// refuses them: a transaction created with one could never be found by it.
 const externalId = z
   .string()
   .trim()
   .min(1, 'externalId must not be empty when given')
-  .max(128, 'externalId must be at most 128 characters');
+  .max(128, 'externalId must be at most 128 characters')
+  .refine((value) => !/\p{Cc}/u.test(value), 'externalId must not contain control characters');
 const memo = z.string().max(500, 'memo must be at most 500 characters');
 const blockChain = nonEmpty('blockChain');
 const asset = nonEmpty('asset');

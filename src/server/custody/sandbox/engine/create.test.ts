@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../../../contract/paths.ts';
 import {
   changeRequests,
   transactionStatusEvents,
@@ -162,6 +163,30 @@ describe('POST /transactions/ creates each kind PENDING', () => {
 });
 
 describe('externalId', () => {
+  it('control characters are refused on every kind of create, naming externalId, so none is unfindable', async () => {
+    const before = await t.db.select({ id: transactions.id }).from(transactions);
+    const contractCall = {
+      category: 'CONTRACT_CALL',
+      vaultId: f.treasury.id,
+      blockChain: 'ETHEREUM',
+      data: { callData: '0x00' },
+    };
+    for (const externalId of ['inv\u0001-1', 'inv\u001b[31m', 'in\tv-2', 'inv\u0085-3']) {
+      const res = await expectRefused(transfer({ externalId }), 'externalId', 'VALIDATION_ERROR');
+      expect(res.message).toContain('externalId must not contain control characters');
+      await expectRefused({ ...contractCall, externalId }, 'externalId', 'VALIDATION_ERROR');
+    }
+    expect(await t.db.select({ id: transactions.id }).from(transactions)).toHaveLength(
+      before.length,
+    );
+    // The same characters are refused by the list's filter, with the same words.
+    const listed = await t.get(
+      `${paths.transactions()}?externalId=${encodeURIComponent('inv\u0001-1')}`,
+    );
+    expect(listed.status).toBe(400);
+    expect(String(listed.body.message)).toContain('externalId must not contain control characters');
+  });
+
   it('a duplicate is refused with DUPLICATE_EXTERNAL_ID and creates nothing', async () => {
     expect((await create(transfer({ externalId: 'dup-1' }))).status).toBe(200);
     const before = await t.db.select({ id: transactions.id }).from(transactions);
