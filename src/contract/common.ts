@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   invalidCursor: 'INVALID_CURSOR',
   invalidFilter: 'INVALID_FILTER',
   invalidJson: 'INVALID_JSON',
+  bodyTooLarge: 'BODY_TOO_LARGE',
   notFound: 'NOT_FOUND',
   routeNotFound: 'ROUTE_NOT_FOUND',
   methodNotAllowed: 'METHOD_NOT_ALLOWED',

@@ -18,6 +18,7 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
+import { limitBody, MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './http/body-limit.ts';
 import { compressJson } from './http/compress-json.ts';
 import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
@@ -135,6 +136,10 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     return c.json({ status: 'ready', backend: backend.kind });
   });
 
+  // Before anything reads a body (the audit reads some to name the action); the
+  // caller is not identified yet, so like other anonymous refusals it leaves no audit row.
+  app.use('/auth/*', limitBody(MAX_AUTH_BODY_BYTES));
+  app.use('/api/*', limitBody(MAX_API_BODY_BYTES));
   // Before every check and route it watches: what each route declares is audited, refusals too.
   app.use('/auth/*', auditRequests(authOptions));
   app.use('/api/*', auditRequests(authOptions));
