@@ -1,9 +1,17 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE, SessionResponse } from '../../contract/auth.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { loginFailures } from '../db/schema/console.ts';
+import {
+  FREE_FAILURES_PER_ACCOUNT_ADDRESS,
+  FREE_FAILURES_PER_ADDRESS,
+  LOGIN_WINDOW_MS,
+  waitAfter,
+} from './rate-limit.ts';
 import { createStaff } from './staff.store.ts';
 
 // Sign-in, sessions and CSRF through the real app. TRUST_PROXY is on so a
@@ -40,6 +48,14 @@ function login(email: string, password: string, ip = '198.51.100.1', origin = TE
     headers: { 'Content-Type': 'application/json', Origin: origin, 'X-Forwarded-For': ip },
     body: JSON.stringify({ email, password }),
   });
+}
+
+async function failures(email: string, ip: string): Promise<number> {
+  const rows = await t.db
+    .select()
+    .from(loginFailures)
+    .where(and(eq(loginFailures.email, email), eq(loginFailures.ip, ip)));
+  return rows.length;
 }
 
 async function signedIn(email: string, password: string) {
@@ -125,33 +141,74 @@ describe('POST /auth/login', () => {
     expect(ApiErrorBody.parse(await res.json()).code).toBe('CSRF_REJECTED');
   });
 
-  it('rate-limits failures per account: the 6th try in 15 minutes is 429, even with the right password', async () => {
+  it("a stranger's failures slow the stranger, never the owner signing in from another address", async () => {
     const m = await member();
-    for (let i = 0; i < 5; i += 1) {
-      // Different addresses: only the account limit applies.
-      expect((await login(m.email, 'wrong password!!', `192.0.2.${i + 1}`)).status).toBe(401);
+    const stranger = '203.0.113.9';
+    // Many more failures than any lock-out would allow, each as soon as the throttle lets it through.
+    for (let i = 0; i < 12; i += 1) {
+      const res = await login(m.email, `wrong password ${i}!`, stranger);
+      expect(res.status).toBe(401);
+      t.clock.advance(waitAfter(i + 1, FREE_FAILURES_PER_ACCOUNT_ADDRESS));
     }
-    const limited = await login(m.email, m.password, '192.0.2.99');
-    expect(limited.status).toBe(429);
-    expect(await limited.json()).toEqual({
-      message: 'Too many failed sign-in attempts; try again in 15 minutes',
-      code: 'LOGIN_RATE_LIMITED',
-    });
-    expect(limited.headers.get('retry-after')).toBe('900');
-    t.clock.advance(15 * 60_000 + 1000);
-    expect((await login(m.email, m.password, '192.0.2.99')).status).toBe(200);
+    // The owner, from their own address, right away.
+    expect((await login(m.email, m.password, '198.51.100.20')).status).toBe(200);
+    // The stranger's own waits have grown and stay: the owner's success does not reset them.
+    expect(await failures(m.email, stranger)).toBe(12);
   });
 
-  it('rate-limits failures per address: 20 failures across accounts block the 21st try', async () => {
-    const ip = '198.51.100.77';
+  it('waits grow 1 s, 2 s, 4 s… per account and address, the right password included, with the same answer for an unknown email', async () => {
+    const m = await member();
+    const ip = '203.0.113.10';
+    for (const email of [m.email, 'nobody-at-all@bank.test']) {
+      for (let i = 0; i < FREE_FAILURES_PER_ACCOUNT_ADDRESS; i += 1) {
+        expect((await login(email, 'wrong password!!', ip)).status).toBe(401);
+      }
+      // From the 4th failure on, each earns a wait twice the last.
+      for (const waitMs of [1000, 2000, 4000]) {
+        expect((await login(email, 'wrong password!!', ip)).status).toBe(401);
+        const limited = await login(email, m.password, ip);
+        expect(limited.status).toBe(429);
+        expect(limited.headers.get('retry-after')).toBe(String(waitMs / 1000));
+        expect(await limited.json()).toEqual({
+          message: `Too many failed sign-in attempts; try again in ${waitMs / 1000} second${waitMs === 1000 ? '' : 's'}`,
+          code: 'LOGIN_RATE_LIMITED',
+        });
+        t.clock.advance(waitMs - 1);
+        expect((await login(email, m.password, ip)).status).toBe(429);
+        t.clock.advance(1);
+      }
+    }
+    // Once the wait is over the right password works, and clears that address's count.
+    expect((await login(m.email, m.password, ip)).status).toBe(200);
+    expect(await failures(m.email, ip)).toBe(0);
+  });
+
+  it('waits stop growing at 15 minutes, and failures older than an hour no longer count', async () => {
+    const m = await member();
+    const ip = '203.0.113.11';
     for (let i = 0; i < 20; i += 1) {
+      await login(m.email, 'wrong password!!', ip);
+      t.clock.advance(waitAfter(i + 1, FREE_FAILURES_PER_ACCOUNT_ADDRESS));
+    }
+    expect(waitAfter(20, FREE_FAILURES_PER_ACCOUNT_ADDRESS)).toBe(15 * 60_000);
+    t.clock.advance(LOGIN_WINDOW_MS);
+    expect((await login(m.email, 'wrong password!!', ip)).status).toBe(401);
+    expect((await login(m.email, m.password, ip)).status).toBe(200);
+  });
+
+  it('one address trying many accounts slows down after 20 failures, for every account from it, not from elsewhere', async () => {
+    const ip = '198.51.100.77';
+    for (let i = 0; i < FREE_FAILURES_PER_ADDRESS; i += 1) {
       expect((await login(`nobody-${i}@bank.test`, 'wrong password!!', ip)).status).toBe(401);
     }
+    expect((await login('nobody-else@bank.test', 'wrong password!!', ip)).status).toBe(401);
     const m = await member();
     const limited = await login(m.email, m.password, ip);
     expect(limited.status).toBe(429);
     expect(ApiErrorBody.parse(await limited.json()).code).toBe('LOGIN_RATE_LIMITED');
     expect((await login(m.email, m.password, '198.51.100.78')).status).toBe(200);
+    t.clock.advance(1000);
+    expect((await login(m.email, m.password, ip)).status).toBe(200);
   });
 
   it('answers a malformed body with 400 naming the field', async () => {

@@ -9,7 +9,12 @@ import { assertStorableText } from '../http/storable-text.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
-import { clearAccountFailures, loginBlockedUntil, recordLoginFailure } from './rate-limit.ts';
+import {
+  clearFailures,
+  describeWait,
+  loginBlockedUntil,
+  recordLoginFailure,
+} from './rate-limit.ts';
 import { unauthorized, type AuthOptions } from './session-auth.ts';
 import {
   createSession,
@@ -85,18 +90,18 @@ export function sessionRoutes(options: AuthOptions) {
 
         const blockedUntil = await loginBlockedUntil(db, email, ip, now);
         if (blockedUntil) {
-          const minutes = Math.max(1, Math.ceil((blockedUntil.getTime() - now.getTime()) / 60_000));
+          const wait = blockedUntil.getTime() - now.getTime();
           await audit(c, options, {
             action: 'auth.login',
             summary: `Sign-in refused for ${email}: too many failed attempts`,
             outcome: 'denied',
             actor: attempt,
           });
-          c.header('Retry-After', String(minutes * 60));
+          c.header('Retry-After', String(Math.max(1, Math.ceil(wait / 1000))));
           throw new ApiError(
             429,
             LOGIN_RATE_LIMITED,
-            `Too many failed sign-in attempts; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+            `Too many failed sign-in attempts; try again in ${describeWait(wait)}`,
           );
         }
 
@@ -119,7 +124,7 @@ export function sessionRoutes(options: AuthOptions) {
           throw unauthorized(BAD_CREDENTIALS);
         }
 
-        await clearAccountFailures(db, email);
+        await clearFailures(db, email, ip);
         const { token, row } = await createSession(db, member.id, now, {
           ip,
           userAgent: c.req.header('user-agent') ?? null,
