@@ -1,46 +1,20 @@
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { demoAccount, expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import {
+  CREATE_PATH,
+  choose,
+  countCreates,
+  csrf,
+  openForm,
+  transactionsWithExternalId,
+} from './create-forms.ts';
 
 /**
  * /transactions/new against the sandbox: each form refuses bad input before
  * sending anything, sends once (double clicks, lost answers), lands on the
  * new transaction's page, and keeps what was typed when the server refuses.
  */
-
-const CREATE_PATH = '/api/external/transactions/';
-
-/** Counts create POSTs the page makes. */
-function countCreates(page: Page): () => number {
-  let n = 0;
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && new URL(r.url()).pathname === CREATE_PATH) n += 1;
-  });
-  return () => n;
-}
-
-async function transactionsWithExternalId(request: APIRequestContext, externalId: string) {
-  const res = await request.get(
-    `${CREATE_PATH}?externalId=${encodeURIComponent(externalId)}&limit=100`,
-  );
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { results: Array<Record<string, unknown>> }).results;
-}
-
-async function openForm(page: Page, category: string) {
-  await page.goto(`/transactions/new?category=${category}`);
-  await expect(page.getByRole('heading', { name: 'New transaction', level: 1 })).toBeVisible();
-  const form = page.getByRole('form');
-  await expect(form).toBeVisible();
-  return form;
-}
-
-/** Picks the option whose text starts with `text` (labels carry balances and addresses). */
-async function choose(select: Locator, text: string) {
-  const option = select.locator('option', { hasText: text }).first();
-  await expect(option).toBeAttached();
-  await select.selectOption((await option.getAttribute('value')) ?? '');
-}
 
 async function fillTransfer(page: Page) {
   const form = page.getByRole('form', { name: 'Transfer' });
@@ -196,11 +170,6 @@ test.describe('New transaction', () => {
     expect(dropped).toBe(true);
   });
 });
-
-async function csrf(page: Page): Promise<string> {
-  const res = await page.request.get('/auth/session');
-  return ((await res.json()) as { csrfToken: string }).csrfToken;
-}
 
 test.describe('New transaction: the other kinds', () => {
   test('contract call: the variant of the chain, a skipped simulation needs a reason that reaches the audit log', async ({

@@ -1,0 +1,75 @@
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect } from './auth.ts';
+
+/** What the /transactions/new browser tests share: the create endpoint, counting sends, finding results. */
+
+export const CREATE_PATH = '/api/external/transactions/';
+
+/** Counts create POSTs the page makes. */
+export function countCreates(page: Page): () => number {
+  let n = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && new URL(r.url()).pathname === CREATE_PATH) n += 1;
+  });
+  return () => n;
+}
+
+export async function transactionsWithExternalId(
+  request: APIRequestContext,
+  externalId: string,
+): Promise<Array<Record<string, unknown>>> {
+  const res = await request.get(
+    `${CREATE_PATH}?externalId=${encodeURIComponent(externalId)}&limit=100`,
+  );
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { results: Array<Record<string, unknown>> }).results;
+}
+
+export async function openForm(page: Page, category: string): Promise<Locator> {
+  await page.goto(`/transactions/new?category=${category}`);
+  await expect(page.getByRole('heading', { name: 'New transaction', level: 1 })).toBeVisible();
+  const form = page.getByRole('form');
+  await expect(form).toBeVisible();
+  return form;
+}
+
+/** Picks the option whose text starts with `text` (labels carry balances and addresses). */
+export async function choose(select: Locator, text: string): Promise<void> {
+  const option = select.locator('option', { hasText: text }).first();
+  await expect(option).toBeAttached();
+  await select.selectOption((await option.getAttribute('value')) ?? '');
+}
+
+export async function csrf(page: Page): Promise<string> {
+  const res = await page.request.get('/auth/session');
+  return ((await res.json()) as { csrfToken: string }).csrfToken;
+}
+
+/**
+ * Drops the answer to the first create POST at the network layer: the
+ * request reaches the real server (which creates the transaction) and the
+ * browser sees a reset connection instead of its answer.
+ */
+export async function loseFirstCreateAnswer(page: Page): Promise<() => boolean> {
+  let dropped = false;
+  await page.route(`**${CREATE_PATH}`, async (route) => {
+    if (route.request().method() !== 'POST' || dropped) return route.fallback();
+    dropped = true;
+    await route.fetch();
+    await route.abort('connectionreset');
+  });
+  return () => dropped;
+}
+
+/** The new transaction's page, and the one transaction with `externalId` it shows. */
+export async function expectOneTransactionPage(
+  page: Page,
+  externalId: string,
+): Promise<Record<string, unknown>> {
+  await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+  const created = await transactionsWithExternalId(page.request, externalId);
+  expect(created).toHaveLength(1);
+  const [transaction] = created;
+  expect(page.url()).toContain(`/transactions/${String(transaction?.id)}`);
+  return transaction ?? {};
+}

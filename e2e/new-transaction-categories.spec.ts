@@ -1,0 +1,288 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import {
+  choose,
+  countCreates,
+  expectOneTransactionPage,
+  loseFirstCreateAnswer,
+  openForm,
+} from './create-forms.ts';
+
+/**
+ * Contract calls, stakes and resource delegations get what transfers get
+ * (e2e/new-transaction.spec.ts): each bad field named with its rule and
+ * nothing sent, the chosen fee tier on the created transaction, one
+ * transaction for a double click or a lost answer, the form done with the
+ * keyboard alone, and no axe violation on the form, its review or its errors.
+ */
+
+type Category = 'CONTRACT_CALL' | 'STAKE' | 'DELEGATE_RESOURCE';
+
+const FORM_NAME: Record<Category, string> = {
+  CONTRACT_CALL: 'Contract call',
+  STAKE: 'Stake',
+  DELEGATE_RESOURCE: 'Resource delegation',
+};
+
+/** A valid form of each kind, filled with the pointer. */
+const FILL: Record<Category, (form: Locator) => Promise<void>> = {
+  CONTRACT_CALL: async (form) => {
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
+    await form.getByLabel('Call data (hex)').fill('0xa9059cbb');
+  },
+  STAKE: async (form) => {
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
+    await form.getByLabel(/^Amount/).fill('2');
+  },
+  DELEGATE_RESOURCE: async (form) => {
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByLabel('Resource', { exact: true }).selectOption('TRON_BANDWIDTH');
+    await choose(form.getByLabel('Contact', { exact: true }), 'Energy lessee');
+    await form.getByLabel(/^Amount/).fill('10');
+  },
+};
+
+/** The control is marked invalid and its description (hint and error) states the rule. */
+async function expectRule(control: Locator, rule: string | RegExp) {
+  await expect(control).toHaveAttribute('aria-invalid', 'true');
+  await expect(control).toHaveAccessibleDescription(
+    typeof rule === 'string' ? new RegExp(escape(rule)) : rule,
+  );
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Presses Tab until `target` has focus: the way a keyboard user reaches it. */
+async function tabTo(page: Page, target: Locator, most = 80) {
+  for (let i = 0; i < most; i += 1) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  await expect(target).toBeFocused();
+}
+
+/** Picks a native select's option by typing the start of its label, as a keyboard user does. */
+async function typeToChoose(page: Page, select: Locator, prefix: string, value: RegExp | string) {
+  await expect(select).toBeFocused();
+  await page.keyboard.type(prefix);
+  await expect(select).toHaveValue(value);
+}
+
+test.describe('New transaction: invalid input per field', () => {
+  test('stake: each bad field shows its rule, the errors pass axe, and nothing is sent', async ({
+    page,
+  }) => {
+    const creates = countCreates(page);
+    const form = await openForm(page, 'STAKE');
+    await expectNoAxeViolations(page);
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(form.getByLabel('Vault', { exact: true }), 'choose the vault');
+    await expectRule(form.getByLabel('Chain', { exact: true }), 'choose a chain');
+
+    await FILL.STAKE(form);
+    await form.getByLabel(/^Amount/).fill('1.1234567');
+    await form.getByLabel('Memo (optional)').fill('m'.repeat(501));
+    await form.getByLabel('External ID').fill('');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(form.getByLabel(/^Amount/), 'at most 6 decimal places for this asset');
+    await expectRule(form.getByLabel('Memo (optional)'), 'memo must be at most 500 characters');
+    await expectRule(form.getByLabel('External ID'), /keep an external ID/);
+    await expectNoAxeViolations(page);
+
+    await form.getByLabel(/^Amount/).fill('999999999999');
+    await expectRule(form.getByLabel(/^Amount/), /more than the vault holds/);
+    await expect(form.getByLabel('Memo (optional)')).toHaveValue('m'.repeat(501));
+    expect(creates()).toBe(0);
+  });
+
+  test('delegate resource: each bad field shows its rule, the errors pass axe, and nothing is sent', async ({
+    page,
+  }) => {
+    const creates = countCreates(page);
+    const form = await openForm(page, 'DELEGATE_RESOURCE');
+    await expectNoAxeViolations(page);
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(form.getByLabel('Vault', { exact: true }), 'choose the vault');
+    await expectRule(form.getByLabel('Resource', { exact: true }), 'choose bandwidth or energy');
+    await expectRule(form.getByLabel('Contact', { exact: true }), 'choose an approved contact');
+    await expectRule(form.getByLabel(/^Amount/), /positive decimal/);
+    await expectNoAxeViolations(page);
+
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByRole('radio', { name: 'Another vault' }).check();
+    await choose(form.getByLabel('Destination vault'), 'Payments Operations');
+    await form.getByLabel(/^Amount/).fill('0.0000001');
+    await form.getByLabel('External ID').fill('x'.repeat(129));
+    await expectRule(form.getByLabel(/^Amount/), 'at most 6 decimal places for this asset');
+    await expectRule(form.getByLabel('External ID'), 'externalId must be at most 128 characters');
+
+    await form.getByRole('radio', { name: 'External address' }).check();
+    await form.getByLabel('Destination address').fill('0x1234');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(form.getByLabel('Destination address'), /not a Tron address/);
+    await expectNoAxeViolations(page);
+    expect(creates()).toBe(0);
+  });
+
+  test('contract call: each bad field of each variant shows its rule, and nothing is sent', async ({
+    page,
+  }) => {
+    const creates = countCreates(page);
+    const form = await openForm(page, 'CONTRACT_CALL');
+    await expectNoAxeViolations(page);
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(
+      form.getByLabel('Vault', { exact: true }),
+      'choose the vault that makes the call',
+    );
+    await expectRule(form.getByLabel('Chain', { exact: true }), 'choose a chain');
+
+    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(form.getByLabel('Call data (hex)'), 'enter the call data');
+    await form.getByLabel('Call data (hex)').fill('0xa9059cbb');
+    await form.getByLabel('Contract address (optional)').fill('0xnot-an-address');
+    await form.getByLabel(/^Amount sent with the call/).fill('0.0000000000000000001');
+    await form.getByLabel('External ID').fill('');
+    await expectRule(form.getByLabel('Contract address (optional)'), /not a Ethereum address/);
+    await expectRule(
+      form.getByLabel(/^Amount sent with the call/),
+      'at most 18 decimal places for this asset',
+    );
+    await expectRule(form.getByLabel('External ID'), /keep an external ID/);
+    await expectNoAxeViolations(page);
+
+    // The Internet Computer takes a canister call instead of call data.
+    await form.getByLabel('Chain', { exact: true }).selectOption('ICP');
+    await form.getByRole('button', { name: 'Review' }).click();
+    await expectRule(form.getByLabel('Canister ID'), 'enter the canister id');
+    await expectRule(form.getByLabel('Method'), 'enter the method');
+    expect(creates()).toBe(0);
+  });
+});
+
+for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const) {
+  const name = FORM_NAME[category];
+  test.describe(`New transaction: ${name.toLowerCase()} sent once`, () => {
+    test('the chosen fee tier reaches the review and the transaction; a double click creates one', async ({
+      page,
+    }) => {
+      const creates = countCreates(page);
+      const form = await openForm(page, category);
+      await FILL[category](form);
+      // Every tier is priced on the form's own estimate; the choice changes what the review quotes.
+      await expect(form.getByTestId('fee-LOW')).toBeVisible();
+      await expect(form.getByRole('radio', { name: /^High/ })).toBeChecked();
+      await form.getByRole('radio', { name: /^Low/ }).check();
+      const lowFee = ((await form.getByTestId('fee-LOW').textContent()) ?? '').replace(/^: /, '');
+      await form.getByRole('radio', { name: /^Medium/ }).check();
+      const mediumFee = ((await form.getByTestId('fee-MEDIUM').textContent()) ?? '').replace(
+        /^: /,
+        '',
+      );
+      await expect(form.getByRole('radio', { name: /^Medium/ })).toBeChecked();
+      await expectNoAxeViolations(page);
+      const externalId = await form.getByLabel('External ID').inputValue();
+      await form.getByRole('button', { name: 'Review' }).click();
+
+      const review = page.getByRole('region', { name: new RegExp(`Review the ${name}`, 'i') });
+      await expect(review.getByText(`Medium: ${mediumFee}`, { exact: false })).toBeVisible();
+      if (lowFee !== mediumFee) await expect(review.getByText(`Low: ${lowFee}`)).toHaveCount(0);
+      await expectNoAxeViolations(page);
+      await review.getByRole('button', { name: 'Send transaction' }).dblclick();
+      const created = await expectOneTransactionPage(page, externalId);
+      expect(creates()).toBe(1);
+      const detail = await page.request.get(`/api/external/transactions/${String(created.id)}/`);
+      expect(((await detail.json()) as { gasParams?: { feeTier?: string } }).gasParams).toEqual({
+        feeTier: 'MEDIUM',
+      });
+    });
+
+    test('a send whose answer is lost ends with one transaction and its page', async ({ page }) => {
+      const dropped = await loseFirstCreateAnswer(page);
+      const form = await openForm(page, category);
+      await FILL[category](form);
+      const externalId = await form.getByLabel('External ID').inputValue();
+      await form.getByRole('button', { name: 'Review' }).click();
+      await page.getByRole('button', { name: 'Send transaction' }).click();
+      await expectOneTransactionPage(page, externalId);
+      expect(dropped()).toBe(true);
+    });
+  });
+}
+
+test.describe('New transaction: the keyboard alone', () => {
+  test('transfer', async ({ page }) => {
+    const form = await openForm(page, 'TRANSFER');
+    const externalId = await form.getByLabel('External ID').inputValue();
+    await tabTo(page, form.getByLabel('From vault'));
+    await typeToChoose(page, form.getByLabel('From vault'), 'Tre', /.+/);
+    await page.keyboard.press('Tab');
+    await typeToChoose(page, form.getByLabel('Chain', { exact: true }), 'Eth', 'ETHEREUM');
+    await page.keyboard.press('Tab');
+    await typeToChoose(page, form.getByLabel('Asset', { exact: true }), 'ETH', 'ETH');
+    // The destination kind keeps "Approved contact"; Tab passes the radio group.
+    await tabTo(page, form.getByLabel('Contact', { exact: true }));
+    await typeToChoose(page, form.getByLabel('Contact', { exact: true }), 'Coin', /.+/);
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel(/^Amount/)).toBeFocused();
+    await page.keyboard.type('0.01');
+    await tabTo(page, form.getByRole('radio', { name: /^High/ }));
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(form.getByRole('radio', { name: /^Low/ })).toBeChecked();
+    await tabTo(page, form.getByRole('button', { name: 'Review' }));
+    await page.keyboard.press('Enter');
+    const review = page.getByRole('region', { name: /Review the transfer/ });
+    await tabTo(page, review.getByRole('button', { name: 'Send transaction' }));
+    await page.keyboard.press('Enter');
+    await expectOneTransactionPage(page, externalId);
+  });
+
+  test('stake', async ({ page }) => {
+    const form = await openForm(page, 'STAKE');
+    const externalId = await form.getByLabel('External ID').inputValue();
+    await tabTo(page, form.getByLabel('Vault', { exact: true }));
+    await typeToChoose(page, form.getByLabel('Vault', { exact: true }), 'Tre', /.+/);
+    await page.keyboard.press('Tab');
+    await typeToChoose(page, form.getByLabel('Chain', { exact: true }), 'Tro', 'TRON');
+    await page.keyboard.press('Tab');
+    await typeToChoose(page, form.getByLabel('Resource (optional)'), 'Ene', 'TRON_ENERGY');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel(/^Amount/)).toBeFocused();
+    await page.keyboard.type('3');
+    await tabTo(page, form.getByLabel('Memo (optional)'));
+    await page.keyboard.type('keyboard stake');
+    await tabTo(page, form.getByRole('button', { name: 'Review' }));
+    await page.keyboard.press('Enter');
+    const review = page.getByRole('region', { name: /Review the stake/ });
+    await expect(review.getByText('keyboard stake')).toBeVisible();
+    await tabTo(page, review.getByRole('button', { name: 'Send transaction' }));
+    await page.keyboard.press('Enter');
+    await expectOneTransactionPage(page, externalId);
+  });
+
+  test('contract call', async ({ page }) => {
+    const form = await openForm(page, 'CONTRACT_CALL');
+    const externalId = await form.getByLabel('External ID').inputValue();
+    await tabTo(page, form.getByLabel('Vault', { exact: true }));
+    await typeToChoose(page, form.getByLabel('Vault', { exact: true }), 'Tre', /.+/);
+    await page.keyboard.press('Tab');
+    await typeToChoose(page, form.getByLabel('Chain', { exact: true }), 'Eth', 'ETHEREUM');
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Call data (hex)')).toBeFocused();
+    await page.keyboard.type('0xa9059cbb');
+    await tabTo(page, form.getByRole('button', { name: 'Review' }));
+    await page.keyboard.press('Enter');
+    const review = page.getByRole('region', { name: /Review the contract call/ });
+    await tabTo(page, review.getByRole('button', { name: 'Send transaction' }));
+    await page.keyboard.press('Enter');
+    await expectOneTransactionPage(page, externalId);
+  });
+});
