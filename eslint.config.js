@@ -51,9 +51,36 @@ const layerZones = [
     message: 'Routes compose features, never the other way round.',
   },
   {
-    target: ['./src/server/http', './src/server/db'],
+    target: ['./src/server/http', './src/server/db', './src/server/protocol'],
     from: ['./src/server/auth', './src/server/console', './src/server/custody', './src/server/cli'],
-    message: 'http and db are the bottom server layers: they know no feature.',
+    message: 'http, db and protocol are the bottom server layers: they know no feature.',
+  },
+  {
+    target: './src/server/protocol',
+    from: ['./src/server/http', './src/server/db'],
+    message:
+      'protocol (API tokens, canonical JSON, keys) is pure: the sandbox, auth and the upstream client all build on it.',
+  },
+  {
+    target: './src/server/custody',
+    from: ['./src/server/auth', './src/server/console', './src/server/cli'],
+    message:
+      'custody knows no console feature: auth and console build on its backend, never the other way round.',
+  },
+  {
+    target: './src/server/auth',
+    from: ['./src/server/console', './src/server/cli'],
+    message: 'auth knows no console route and no CLI.',
+  },
+  {
+    target: './src/server/console',
+    from: [
+      './src/server/custody/routes',
+      './src/server/custody/sandbox',
+      './src/server/custody/upstream',
+    ],
+    message:
+      'console uses the custody backend through custody/backend.ts and custody/context.ts, never its routes or implementations.',
   },
   {
     target: './src',

@@ -60,6 +60,21 @@ describe('layer rules', { timeout: 120_000 }, () => {
       "import { createTestDatabase } from '../test/test-database.ts';",
     ],
     [
+      'custody importing auth',
+      'src/server/custody/sandbox/layer-probe.ts',
+      "import { audit } from '../../auth/audit.ts';",
+    ],
+    [
+      'console reaching into the custody routes',
+      'src/server/console/layer-probe.ts',
+      "import { parseBody } from '../custody/routes/parse-body.ts';",
+    ],
+    [
+      'the custody protocol importing a feature',
+      'src/server/protocol/layer-probe.ts',
+      "import { audit } from '../auth/audit.ts';",
+    ],
+    [
       'src/contract importing the server',
       'src/contract/layer-probe.ts',
       "import { env } from '../server/env.ts';",

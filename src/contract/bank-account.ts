@@ -56,7 +56,7 @@ export const BANK_ACCOUNT_FILTER_KEYS = Object.keys(BankAccountFilters.shape) as
 >;
 
 // ---------------------------------------------------------------------------
-// Rail rules (DESIGN.md §3): which fields each payment method requires and
+// Rail rules: which fields each payment method requires and
 // how each is checked. One schema serves the form and the server.
 // ---------------------------------------------------------------------------
 

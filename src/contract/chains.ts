@@ -1,6 +1,6 @@
 /**
  * The chains the sandbox speaks, as `blockChain` values on the wire, and the
- * facts about each that both the forms and the engine need (DESIGN.md §3).
+ * facts about each that both the forms and the engine need.
  * An upstream custody API may list more through `supported_chains`; the
  * console treats an unknown chain as supporting none of the optional features.
  */

@@ -89,5 +89,18 @@ export const PageQuery = z.object({
 /** ISO 8601 UTC timestamp, as every `createdAt`/`updatedAt` and time filter. */
 export const IsoTimestamp = z.iso.datetime({ offset: true });
 
+/** A validated page request: `limit` is 1–100; `cursor` is opaque and checked by whoever issued it. */
+export interface PageRequest {
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** One page of a keyset-paged list, newest first, as every list endpoint answers it. `nextCursor` is null on the last page. */
+export interface Page<T> {
+  results: T[];
+  nextCursor: string | null;
+  hasNext: boolean;
+}
+
 /** What a list call takes: page size, cursor and string filters. */
 export type ListParams<F> = F & { limit?: number; cursor?: string | null };

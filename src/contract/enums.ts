@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Value lists of the custody API. The description shows only a few values;
- * the rest come from the provider's public SDKs (DESIGN.md §3).
+ * the rest come from the provider's public SDKs.
  *
  * Request schemas use the strict `z.enum`; response schemas use
  * `lenientEnum`, so a value the upstream adds later is kept instead of

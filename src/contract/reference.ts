@@ -3,7 +3,7 @@ import { CONTACT_STATUSES, VAULT_TYPES, lenientEnum } from './enums.ts';
 import { listEnvelope } from './common.ts';
 
 /**
- * Supporting reads the forms need (DESIGN.md §3): vaults, their balances,
+ * Supporting reads the forms need: vaults, their balances,
  * contacts, assets, supported chains and sub-organizations. Lenient, like
  * every response.
  */

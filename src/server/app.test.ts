@@ -6,7 +6,7 @@ import { paths } from '../contract/paths.ts';
 import { createApp } from './app.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
-import { generateApiUserKeyPair } from './auth/ecdsa-keys.ts';
+import { generateApiUserKeyPair } from './protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
 import { actAsAdmin } from './test/staff-session.ts';
 import { createTestApp, type TestApp } from './test/test-app.ts';

@@ -2,7 +2,7 @@ import { runCli } from './cli/run.ts';
 
 /**
  * `npm run cli -- <command>`: what must happen before anyone can sign in or
- * call the sandbox (DESIGN.md §6). Results go to stdout, everything else to
+ * call the sandbox. Results go to stdout, everything else to
  * stderr; `npm run -s cli -- …` keeps npm's own banner off stdout too.
  */
 

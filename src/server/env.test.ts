@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { generateApiUserKeyPair } from './auth/ecdsa-keys.ts';
+import { generateApiUserKeyPair } from './protocol/ecdsa-keys.ts';
 import { ConfigError, loadConfig } from './env.ts';
 
 const cwd = '/srv/console';

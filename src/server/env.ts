@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parsePrivateKey } from './auth/ecdsa-keys.ts';
+import { parsePrivateKey } from './protocol/ecdsa-keys.ts';
 
 /**
  * The only reader of `process.env`. Everything the server needs from its

@@ -5,7 +5,7 @@ import { serializeError } from './logged-error.ts';
 
 /**
  * Account and routing numbers, credentials and cookies never reach the logs
- * (DESIGN.md §5). Request bodies are not logged at all; these paths catch a
+ * (README, "Security"). Request bodies are not logged at all; these paths catch a
  * record logged by mistake, at the depths our objects have.
  */
 export const REDACT_PATHS = [

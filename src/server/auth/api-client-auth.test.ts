@@ -9,7 +9,7 @@ import { paths, toQueryString } from '../../contract/paths.ts';
 import { createApp } from '../app.ts';
 import { createApiClientDirectory, createApiUser } from '../custody/sandbox/api-users.store.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
-import { generateApiUserKeyPair } from './ecdsa-keys.ts';
+import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { usedTokenIds } from '../db/schema/sandbox.ts';
 import { signedInit, type SignOptions, type TestApiUser } from '../test/api-client.ts';
 import { createBankAccount, createVault } from '../test/fixtures.ts';

@@ -1,13 +1,17 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { ApiClientDirectory } from '../custody/backend.ts';
-import { readJsonBody } from '../custody/routes/json-body.ts';
+import { readJsonBody } from '../http/json-body.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { DATA_SIGNATURE_FIELD, verifyDataSignature, verifyRequestToken } from './api-token.ts';
+import {
+  DATA_SIGNATURE_FIELD,
+  verifyDataSignature,
+  verifyRequestToken,
+} from '../protocol/api-token.ts';
 
 /**
- * API clients on /api/external/* (DESIGN.md §3): a request that carries
+ * API clients on /api/external/*: a request that carries
  * `Api-Key` must carry a valid `Authorization: Bearer <token>` signed by that
  * API user, for this method, path and body, unexpired and never used before.
  * On success the API user becomes the request's actor (`c.var.actor`), which

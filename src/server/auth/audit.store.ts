@@ -5,7 +5,7 @@ import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema/console.ts';
 import { ApiError } from '../http/api-error.ts';
 import { escapeUnstorable } from '../http/storable-text.ts';
-import type { Page } from '../custody/backend.ts';
+import type { Page } from '../../contract/common.ts';
 
 /**
  * The audit log: append-only (inserts here, reads below, nothing else — and a

@@ -5,7 +5,7 @@ import { CSRF_HEADER } from '../../contract/auth.ts';
 import { ApiError } from '../http/api-error.ts';
 
 /**
- * CSRF defence for session callers (DESIGN.md §5): a mutation must carry the
+ * CSRF defence for session callers: a mutation must carry the
  * session's token in X-CSRF-Token (a page on another origin cannot read it)
  * and an Origin equal to the server's own (a second, independent check the
  * browser fills in). Also where a request's own origin and client address are

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionResponse } from '../../contract/auth.ts';
-import { generateApiUserKeyPair } from '../auth/ecdsa-keys.ts';
+import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { loadConfig } from '../env.ts';
 import { startServer } from '../server.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from '../test/test-database.ts';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { AuditFilters } from '../../contract/auth.ts';
 import { listAudit } from '../auth/audit.store.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
-import { parseFilters, parsePageRequest } from '../custody/routes/list-query.ts';
+import { parseFilters, parsePageRequest } from '../http/list-query.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 

@@ -5,7 +5,7 @@ import { AuditListResponse, StaffMember, type AuditEntry } from '../../contract/
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { createApp } from '../app.ts';
-import { signRequestToken } from '../auth/api-token.ts';
+import { signRequestToken } from '../protocol/api-token.ts';
 import { createStaff } from '../auth/staff.store.ts';
 import { createApiUser } from '../custody/sandbox/api-users.store.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';

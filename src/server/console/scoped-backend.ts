@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../../contract/common.ts';
-import type { CustodyBackend, CustodyContext, Page } from '../custody/backend.ts';
+import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
+import type { Page } from '../../contract/common.ts';
 import { ApiError } from '../http/api-error.ts';
 
 /**

@@ -6,19 +6,17 @@ import { audit } from '../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
-import { pathId } from '../custody/routes/list-query.ts';
+import { pathId } from '../http/list-query.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
-import { assertStorableText } from '../http/storable-text.ts';
+import { readJsonBody } from '../http/json-body.ts';
 
 /** Staff management, admins only: list, create, change role/name/scope, disable. */
 
+/** Through the one body reader (nesting limit, storable text); null keeps its meaning here ("all sub-orgs"). */
 async function parseBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  const raw: unknown = await c.req.json().catch(() => {
-    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body must be JSON');
-  });
-  assertStorableText(raw);
+  const raw = await readJsonBody(c);
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => ({

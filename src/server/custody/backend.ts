@@ -1,4 +1,5 @@
 import type { CustodyActor, CustodyScope } from '../http/app-env.ts';
+import type { Page, PageRequest } from '../../contract/common.ts';
 import type {
   BankAccount,
   BankAccountCreateRequest,
@@ -47,19 +48,6 @@ export interface CustodyContext {
   scope?: CustodyScope;
 }
 
-/** A validated page request: `limit` is 1–100; `cursor` is opaque and checked by the backend. */
-export interface PageRequest {
-  limit: number;
-  cursor?: string | undefined;
-}
-
-/** One page of a keyset-paged list, newest first. `nextCursor` is null on the last page. */
-export interface Page<T> {
-  results: T[];
-  nextCursor: string | null;
-  hasNext: boolean;
-}
-
 /**
  * Set by the scope layer (src/server/console/scoped-backend.ts) for a staff
  * member restricted to several sub-orgs: an IN filter the stores apply.
@@ -99,7 +87,7 @@ export interface CustodyBackend {
   // Endpoint 3: created PENDING, with a change request awaiting approval.
   createBankAccount(ctx: CustodyContext, input: BankAccountCreateRequest): Promise<BankAccount>;
 
-  // Change-request approvals (DESIGN.md §3): the message to sign, then the decision.
+  // Change-request approvals: the message to sign, then the decision.
   getApprovalMessage(ctx: CustodyContext, entityId: string): Promise<ApprovalMessageResponse>;
   decideApproval(
     ctx: CustodyContext,
@@ -137,7 +125,7 @@ export interface CustodyBackend {
    */
   readonly apiClients?: ApiClientDirectory;
 
-  // Supporting reads (DESIGN.md §3).
+  // Supporting reads.
   listVaults(ctx: CustodyContext, query: VaultListQuery): Promise<Page<Vault>>;
   getVault(ctx: CustodyContext, vaultId: string): Promise<Vault>;
   getVaultBalances(ctx: CustodyContext, vaultId: string): Promise<VaultBalances>;

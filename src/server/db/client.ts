@@ -25,7 +25,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /**
  * Migrations come in two tracks so upstream mode can create the console's
- * tables without any of the sandbox's (DESIGN.md §6).
+ * tables without any of the sandbox's.
  */
 export type MigrationTrack = 'console' | 'sandbox';
 export const ALL_TRACKS: readonly MigrationTrack[] = ['console', 'sandbox'];

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, bodyHash, signDataSignature, signRequestToken } from '../auth/api-token.ts';
-import { signDer } from '../auth/ecdsa-keys.ts';
+import {
+  canonicalJson,
+  bodyHash,
+  signDataSignature,
+  signRequestToken,
+} from '../protocol/api-token.ts';
+import { signDer } from '../protocol/ecdsa-keys.ts';
 import { createApiUser, type CreatedApiUser } from '../custody/sandbox/api-users.store.ts';
 import type { Database } from '../db/client.ts';
 
 /**
  * An API client for tests: a real API user in the test's database and
- * requests signed the way the provider's SDKs sign them (DESIGN.md §3).
+ * requests signed the way the provider's SDKs sign them.
  */
 
 export type TestApiUser = CreatedApiUser;

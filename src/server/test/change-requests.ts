@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { App } from '../app.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../contract/reference.ts';
-import { signApprovalMessage } from '../auth/api-token.ts';
+import { signApprovalMessage } from '../protocol/api-token.ts';
 import {
   approvalMessage,
   type ChangeRequestEntityType,

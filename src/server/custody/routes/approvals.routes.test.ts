@@ -4,7 +4,7 @@ import { BankAccount, type BankAccountCreateInput } from '../../../contract/bank
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
 import { ApprovalActionResponse } from '../../../contract/reference.ts';
-import { signApprovalMessage } from '../../auth/api-token.ts';
+import { signApprovalMessage } from '../../protocol/api-token.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import { createApiUser } from '../sandbox/api-users.store.ts';
 import { signedInit, type TestApiUser } from '../../test/api-client.ts';

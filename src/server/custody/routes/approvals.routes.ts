@@ -6,9 +6,10 @@ import { ApiError } from '../../http/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
-import { custodyContext } from './context.ts';
-import { parseBody, readJsonBody } from './json-body.ts';
-import { pathId } from './list-query.ts';
+import { custodyContext } from '../context.ts';
+import { readJsonBody } from '../../http/json-body.ts';
+import { parseBody } from './parse-body.ts';
+import { pathId } from '../../http/list-query.ts';
 
 const DECIDED: Record<string, string> = {
   'change_request.approve': 'approved',

@@ -10,9 +10,10 @@ import { routes } from '../../../contract/paths.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
-import { custodyContext } from './context.ts';
-import { parseBody, readJsonBody } from './json-body.ts';
-import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
+import { custodyContext } from '../context.ts';
+import { readJsonBody } from '../../http/json-body.ts';
+import { parseBody } from './parse-body.ts';
+import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts';
 
 /**
  * Endpoints 1 (list), 2 (get) and 3 (create).

@@ -369,7 +369,7 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
       });
     });
 
-    // Fixed: request bodies may nest at most MAX_BODY_DEPTH levels (json-body.ts), a 400 beyond.
+    // Fixed: request bodies may nest at most MAX_BODY_DEPTH levels (http/json-body.ts), a 400 beyond.
     it('a contract call whose data.params nest 20,000 deep (jsonb JSON.stringify)', async () => {
       const body = JSON.stringify({
         category: 'CONTRACT_CALL',

@@ -4,10 +4,10 @@ import { routes } from '../../../contract/paths.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
-import { custodyContext } from './context.ts';
-import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
+import { custodyContext } from '../context.ts';
+import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts';
 
-// The contract names these filters (DESIGN.md §3) but has no schema for them.
+// The contract names these filters but has no schema for them.
 const VaultFilters = z.object({ vaultName: z.string().trim().min(1).max(200).optional() });
 const ContactFilters = z.object({ name: z.string().trim().min(1).max(200).optional() });
 

@@ -3,7 +3,7 @@ import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse, Vault } from '../../../contract/reference.ts';
 import { EstimatedFeeResponse, Transaction } from '../../../contract/transaction.ts';
-import { signApprovalMessage } from '../../auth/api-token.ts';
+import { signApprovalMessage } from '../../protocol/api-token.ts';
 import { createApiUser } from '../sandbox/api-users.store.ts';
 import {
   createEngineFixture,

@@ -15,9 +15,10 @@ import { ApiError } from '../../http/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
-import { custodyContext } from './context.ts';
-import { parseBody, readJsonBody } from './json-body.ts';
-import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
+import { custodyContext } from '../context.ts';
+import { readJsonBody } from '../../http/json-body.ts';
+import { parseBody } from './parse-body.ts';
+import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts';
 
 /**
  * Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee).

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq, lt } from 'drizzle-orm';
-import { generateApiKey, generateApiUserKeyPair } from '../../auth/api-token.ts';
+import { generateApiKey, generateApiUserKeyPair } from '../../protocol/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { apiUsers, organizations, usedTokenIds } from '../../db/schema/sandbox.ts';
 import type { ApiClientDirectory } from '../backend.ts';

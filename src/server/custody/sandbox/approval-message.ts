@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../auth/canonical-json.ts';
+import { canonicalJson } from '../../protocol/canonical-json.ts';
 
 export type ChangeRequestEntityType = 'BANK_ACCOUNT' | 'TRANSACTION' | 'CONTACT' | 'VAULT';
 
@@ -12,7 +12,7 @@ export interface ApprovalMessageInput {
 }
 
 /**
- * The text an approver signs (DESIGN.md §3): everything that identifies the
+ * The text an approver signs: everything that identifies the
  * decision, as canonical JSON so a signature made by any client over these
  * exact bytes verifies.
  */

@@ -5,7 +5,7 @@ import type {
   ApprovalActionResponse,
   ApprovalMessageResponse,
 } from '../../../contract/reference.ts';
-import { verifyApprovalSignature } from '../../auth/api-token.ts';
+import { verifyApprovalSignature } from '../../protocol/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { apiUsers, changeRequests, organizations } from '../../db/schema/sandbox.ts';
 import { ApiError } from '../../http/api-error.ts';
@@ -18,7 +18,7 @@ import {
 } from './approval-policy.ts';
 
 /**
- * Change-request approvals (DESIGN.md §3): the message an approver signs,
+ * Change-request approvals: the message an approver signs,
  * then the decision. A change request is decided once: the decision and its
  * effect on the entity commit together, and the update only applies while the
  * request is still PENDING, so of two concurrent decisions exactly one wins.

@@ -11,14 +11,14 @@ import {
 
 /**
  * The sandbox's fee estimation and chain timing: pure functions of the chain,
- * the asset and a clock (DESIGN.md §4). Fees are computed in the native
+ * the asset and a clock. Fees are computed in the native
  * asset's smallest unit with BigInt and written as decimal strings; decimal
  * strings are compared and scaled only through src/contract/decimal.ts.
  */
 
 /** An estimate depends on floor(now / window): two calls in one window agree. */
 export const ESTIMATE_WINDOW_MS = 30_000;
-/** A replacement must pay at least this multiple of the original fee (DESIGN.md §3). */
+/** A replacement must pay at least this multiple of the original fee. */
 export const REPLACEMENT_FEE_FACTOR = '1.1';
 const WEI_DECIMALS = 18;
 const GWEI_DECIMALS = 9;

@@ -4,7 +4,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ERROR_CODES, IsoTimestamp } from '../../../contract/common.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { Page } from '../backend.ts';
+import type { Page } from '../../../contract/common.ts';
 
 /**
  * Keyset paging, newest first: rows are ordered by (created_at DESC, id DESC)

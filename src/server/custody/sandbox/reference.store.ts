@@ -19,7 +19,8 @@ import {
   wallets,
 } from '../../db/schema/sandbox.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { ContactListQuery, Page, PageRequest, VaultListQuery } from '../backend.ts';
+import type { Page, PageRequest } from '../../../contract/common.ts';
+import type { ContactListQuery, VaultListQuery } from '../backend.ts';
 import { chainLogo } from './chain-logos.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';
 import {
@@ -31,7 +32,7 @@ import {
   type WalletRow,
 } from './mappers.ts';
 
-/** The supporting reads the forms need (DESIGN.md §3): vaults, balances, contacts, assets, chains, sub-orgs. */
+/** The supporting reads the forms need: vaults, balances, contacts, assets, chains, sub-orgs. */
 
 const EMPTY_PAGE = { results: [], hasNext: false, nextCursor: null } as const;
 

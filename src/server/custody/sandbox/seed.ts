@@ -27,7 +27,7 @@ import {
 } from './seed/transaction-data.ts';
 
 /**
- * First-start data for the sandbox (DESIGN.md §4): an organization with
+ * First-start data for the sandbox: an organization with
  * sub-organizations, vaults with wallets and balances, assets, contacts in
  * every status, bank accounts in every rail × status, and a few hundred
  * transactions of every category and status over the last 60 days with their

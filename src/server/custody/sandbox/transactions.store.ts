@@ -4,7 +4,8 @@ import type { Transaction } from '../../../contract/transaction.ts';
 import type { Database } from '../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../db/schema/sandbox.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { Page, TransactionListQuery } from '../backend.ts';
+import type { TransactionListQuery } from '../backend.ts';
+import type { Page } from '../../../contract/common.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';
 import { toWireTransaction } from './mappers.ts';
 

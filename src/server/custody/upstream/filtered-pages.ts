@@ -1,4 +1,4 @@
-import type { Page } from '../backend.ts';
+import type { Page } from '../../../contract/common.ts';
 
 /**
  * A page of an upstream list holding only rows of some sub-organizations,

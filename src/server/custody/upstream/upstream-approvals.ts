@@ -8,7 +8,7 @@ import {
   type ApprovalActionRequest,
 } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
-import { signApprovalMessage } from '../../auth/api-token.ts';
+import { signApprovalMessage } from '../../protocol/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';

@@ -20,10 +20,11 @@ import {
   Transaction,
   TransactionListResponse,
 } from '../../../contract/transaction.ts';
-import { parsePrivateKey } from '../../auth/api-token.ts';
+import { parsePrivateKey } from '../../protocol/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { CustodyBackend, CustodyContext, Page, PageRequest, ScopeFilter } from '../backend.ts';
+import type { CustodyBackend, CustodyContext, ScopeFilter } from '../backend.ts';
+import type { Page, PageRequest } from '../../../contract/common.ts';
 import {
   forgetTransactionIntent,
   recordCreated,

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiErrorBody, ERROR_CODES } from '../../../contract/common.ts';
-import { canonicalJson, signRequestToken } from '../../auth/api-token.ts';
+import { canonicalJson, signRequestToken } from '../../protocol/api-token.ts';
 import { ApiError } from '../../http/api-error.ts';
 
 /**

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiUserKeyPair } from '../../auth/ecdsa-keys.ts';
+import { generateApiUserKeyPair } from '../../protocol/ecdsa-keys.ts';
 import { loadConfig } from '../../env.ts';
 import { createLogger } from '../../logger.ts';
 import { startServer } from '../../server.ts';

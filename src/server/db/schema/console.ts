@@ -13,7 +13,7 @@ import {
  * The console's own tables (staff, sessions, sign-in failures, audit log) live
  * in the `console` PostgreSQL schema, present in both sandbox and upstream
  * mode. Everything a second console server would need is here, never only in
- * memory (DESIGN.md §6).
+ * memory.
  *
  * Regenerate migrations after editing:
  *   npx drizzle-kit generate --config src/server/db/drizzle-console.config.ts --name <name>

@@ -25,7 +25,7 @@ import type {
 /**
  * The embedded sandbox's own tables: the custody service the API describes.
  * They live in the `sandbox` PostgreSQL schema so that upstream mode simply has
- * none of them (its migrations are a separate track; see migrate.ts).
+ * none of them (its migrations are a separate track, `db/migrations/sandbox`, run by `db/client.ts`).
  *
  * Amounts are NUMERIC (exact decimals, read back as strings), never floats.
  * Timestamps are timestamptz with millisecond precision: keyset cursors carry
@@ -229,7 +229,7 @@ export const transactions = sandbox.table(
     index('transactions_org_category_created_idx').on(t.orgId, t.category, t.createdAt, t.id),
     index('transactions_org_vault_created_idx').on(t.orgId, t.vaultId, t.createdAt, t.id),
     index('transactions_org_asset_created_idx').on(t.orgId, t.asset, t.createdAt, t.id),
-    // DESIGN.md §3: externalId is unique per organization when given.
+    // externalId is unique per organization when given.
     uniqueIndex('transactions_org_external_id_uq')
       .on(t.orgId, t.externalId)
       .where(sql`external_id IS NOT NULL`),
@@ -284,7 +284,7 @@ export const bankAccounts = sandbox.table(
   ],
 );
 
-/** Approval of a bank account, transaction, contact or vault (DESIGN.md §3). */
+/** Approval of a bank account, transaction, contact or vault. */
 export const changeRequests = sandbox.table(
   'change_requests',
   {

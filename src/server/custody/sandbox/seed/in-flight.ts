@@ -7,7 +7,7 @@ import type { BalanceRow } from './reference-data.ts';
 
 /**
  * Seeded transactions still in flight carry what the lifecycle simulator
- * needs to finish them (DESIGN.md §4): their plan, their next step's time
+ * needs to finish them: their plan, their next step's time
  * and, once signed, the amounts held on their vaults. So a first-time user
  * sees the seeded history keep moving.
  */

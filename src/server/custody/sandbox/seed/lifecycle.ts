@@ -3,7 +3,7 @@ import type { SeedRandom } from './random.ts';
 
 /**
  * The statuses a seeded transaction passed through to reach its current one,
- * and when: the same edges the lifecycle simulator walks (DESIGN.md §4).
+ * and when: the same edges the lifecycle simulator walks.
  */
 
 export type LifecycleVariant =

@@ -10,7 +10,7 @@ import { canonicalJson } from './canonical-json.ts';
 
 /**
  * ECDSA P-256 / SHA-256 keys and signatures as the custody API's clients use
- * them (DESIGN.md §3): keys as PKCS#8 / SPKI DER in hex or as PEM, signatures
+ * them: keys as PKCS#8 / SPKI DER in hex or as PEM, signatures
  * DER-encoded and, outside the token, written in hex.
  */
 

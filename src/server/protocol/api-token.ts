@@ -10,10 +10,10 @@ import {
 } from './ecdsa-keys.ts';
 
 /**
- * The custody API's API-client token (DESIGN.md §3), both sides: the console
+ * The custody API's API-client token, both sides: the console
  * signs with it in upstream mode, the sandbox verifies it. The helpers it
- * builds on live in canonical-json.ts, ecdsa-keys.ts and webhook-signature.ts
- * and are re-exported here, so that callers need one import for the scheme.
+ * builds on live in canonical-json.ts and ecdsa-keys.ts and are re-exported
+ * here, so that callers need one import for the scheme.
  */
 export { bodyHash, canonicalJson } from './canonical-json.ts';
 export {
@@ -29,7 +29,6 @@ export {
   withoutDataSignature,
   type KeyInput,
 } from './ecdsa-keys.ts';
-export { signWebhook, verifyWebhook } from './webhook-signature.ts';
 
 export const TOKEN_TTL_SECONDS = 120;
 /** Tolerated difference between a client's clock and ours, both ways. */

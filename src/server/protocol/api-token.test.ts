@@ -85,7 +85,7 @@ function handMadeToken(
   return `${input}.${opts.padded ? encoded.padEnd(Math.ceil(encoded.length / 4) * 4, '=') : encoded}`;
 }
 
-// Made with Python's `cryptography` the way the Python SDK does (DESIGN.md §3):
+// Made with Python's `cryptography` the way the Python SDK does:
 // padded base64url, sorted compact JSON, DER signature, dataSignatureHex added after.
 const PYTHON_SDK = {
   publicKeyPem:

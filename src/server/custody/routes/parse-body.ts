@@ -1,54 +1,15 @@
-import type { Context } from 'hono';
 import type { z } from 'zod';
 import { ERROR_CODES } from '../../../contract/common.ts';
-import { withoutDataSignature } from '../../auth/api-token.ts';
+import { withoutDataSignature } from '../../protocol/api-token.ts';
 import { ApiError, type FieldProblem } from '../../http/api-error.ts';
-import { assertStorableText } from '../../http/storable-text.ts';
 
 /**
- * Request bodies of the custody API's mutations: JSON, checked by the
- * contract's schema, every problem a 400 naming its field. The Python SDK
- * adds `dataSignatureHex` to every body; the API-client middleware has
- * already verified it, so here it is simply not part of the request.
+ * Request bodies of the custody API's mutations (read by
+ * `http/json-body.ts`), checked by the contract's schema, every problem a 400
+ * naming its field. The Python SDK adds `dataSignatureHex` to every body; the
+ * API-client middleware has already verified it, so here it is simply not
+ * part of the request.
  */
-
-/**
- * How deep a body may nest. Nothing in the custody API comes close; what does
- * would overflow the stack of every recursive walk after the parse (the body
- * hash, canonical JSON, storing it as jsonb).
- */
-export const MAX_BODY_DEPTH = 64;
-
-/** The parsed JSON body; undefined when there is none. */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  // Hono caches the text, so the API-client middleware and the route read it once.
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch {
-    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body is not valid JSON');
-  }
-  if (depthExceeds(body, MAX_BODY_DEPTH)) {
-    const message = `body nests deeper than ${MAX_BODY_DEPTH} levels`;
-    throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'body', message }]);
-  }
-  assertStorableText(body);
-  return body;
-}
-
-/** Iterative, so that measuring a hostile body cannot overflow the stack itself. */
-function depthExceeds(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop() as [unknown, number];
-    if (current === null || typeof current !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(current)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const input = withoutNulls(withoutDataSignature(body ?? {}));

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '../../../contract/common.ts';
-import { ApiError } from '../../http/api-error.ts';
-import type { PageRequest } from '../backend.ts';
+import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '../../contract/common.ts';
+import { ApiError } from './api-error.ts';
+import type { PageRequest } from '../../contract/common.ts';
 
 /**
  * Query-string parsing for list endpoints: `limit`, `cursor` and the

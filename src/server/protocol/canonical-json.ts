@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The JSON the custody API's clients hash and sign (DESIGN.md §3): compact
+ * The JSON the custody API's clients hash and sign: compact
  * (`,` and `:` without spaces), object keys sorted recursively, arrays in
  * order, non-ASCII characters written as themselves. Both SDKs produce this
  * (Python: `json.dumps(v, sort_keys=True, separators=(",", ":"),

@@ -1,0 +1,49 @@
+import type { Context } from 'hono';
+import { ERROR_CODES } from '../../contract/common.ts';
+import { ApiError } from './api-error.ts';
+import { assertStorableText } from './storable-text.ts';
+
+/**
+ * The one reader of JSON request bodies: parsed once (Hono caches the text,
+ * so the API-client check and the route share the read), nested no deeper
+ * than a limit, and refused, naming the field, if it holds text the database
+ * cannot store.
+ */
+
+/**
+ * How deep a body may nest. Nothing in the custody API comes close; what does
+ * would overflow the stack of every recursive walk after the parse (the body
+ * hash, canonical JSON, storing it as jsonb).
+ */
+export const MAX_BODY_DEPTH = 64;
+
+/** The parsed JSON body; undefined when there is none. */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  // Hono caches the text, so the API-client middleware and the route read it once.
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError(400, ERROR_CODES.invalidJson, 'The request body is not valid JSON');
+  }
+  if (depthExceeds(body, MAX_BODY_DEPTH)) {
+    const message = `body nests deeper than ${MAX_BODY_DEPTH} levels`;
+    throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'body', message }]);
+  }
+  assertStorableText(body);
+  return body;
+}
+
+/** Iterative, so that measuring a hostile body cannot overflow the stack itself. */
+function depthExceeds(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop() as [unknown, number];
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
