@@ -30,7 +30,8 @@ export async function createBankAccount(
   orgId: string | null,
   actor: CustodyActor | undefined,
   input: BankAccountCreateRequest,
-  now: Date = new Date(),
+  /** From the sandbox's clock, like every other time the sandbox stamps. */
+  now: Date,
 ): Promise<BankAccount> {
   if (!orgId) {
     throw new ApiError(404, ERROR_CODES.notFound, 'The sandbox has no organization yet');

@@ -37,7 +37,9 @@ export interface SandboxBackendOptions {
 /** The embedded custody service: every read and write over the sandbox's tables. */
 export function createSandboxBackend(options: SandboxBackendOptions): CustodyBackend {
   const { db } = options;
-  const engine = createTransactionEngine(db, options.clock ?? systemClock);
+  // One clock for everything the sandbox stamps: transactions, fees and bank accounts.
+  const clock = options.clock ?? systemClock;
+  const engine = createTransactionEngine(db, clock);
   let defaultOrgId = options.orgId;
 
   async function orgIdFor(ctx: CustodyContext): Promise<string | null> {
@@ -74,7 +76,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     listBankAccounts: async (ctx, query) => listBankAccounts(db, await orgIdFor(ctx), query),
     getBankAccount: async (ctx, id) => getBankAccount(db, await orgIdFor(ctx), id),
     createBankAccount: async (ctx, input) =>
-      createBankAccount(db, await orgIdFor(ctx), ctx.actor, input),
+      createBankAccount(db, await orgIdFor(ctx), ctx.actor, input, clock.now()),
     getApprovalMessage: async (ctx, entityId) =>
       getApprovalMessage(db, await orgIdFor(ctx), entityId),
     decideApproval: async (ctx, approvalId, request) =>
