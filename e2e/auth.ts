@@ -1,4 +1,5 @@
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { DemoAccountList, type DemoAccount, type StaffRole } from '../src/contract/auth.ts';
 
 /**
  * Signing in for browser tests. The demo staff (one per role) come from the
@@ -8,14 +9,7 @@ import { test as base, expect, type APIRequestContext, type Page } from '@playwr
  * is the page's too. A server without staff sign-in (/auth/session 404) is
  * used as it is.
  */
-export type StaffRole = 'viewer' | 'initiator' | 'approver' | 'admin';
-
-export interface DemoAccount {
-  email: string;
-  password: string;
-  role: StaffRole;
-  name: string;
-}
+export type { StaffRole };
 
 export async function demoAccount(
   request: APIRequestContext,
@@ -23,9 +17,8 @@ export async function demoAccount(
 ): Promise<DemoAccount> {
   const response = await request.get('/auth/demo-accounts');
   expect(response.ok(), 'the sandbox lists its demo accounts').toBe(true);
-  const body = (await response.json()) as { results: DemoAccount[] } | DemoAccount[];
-  const accounts = Array.isArray(body) ? body : body.results;
-  const account = accounts.find((a) => a.role === role);
+  const { results } = DemoAccountList.parse(await response.json());
+  const account = results.find((a) => a.role === role);
   if (!account) throw new Error(`No demo account with the ${role} role`);
   return account;
 }

@@ -92,6 +92,17 @@ export type StaffUpdateRequest = z.infer<typeof StaffUpdateRequest>;
 
 export const StaffListResponse = listEnvelope(StaffMember);
 
+/** GET /auth/demo-accounts (sandbox only): one member per role, with the password to sign in as them. */
+export const DemoAccount = z.looseObject({
+  email: z.string(),
+  password: z.string(),
+  role: StaffRole,
+  name: z.string(),
+});
+export type DemoAccount = z.infer<typeof DemoAccount>;
+export const DemoAccountList = z.object({ results: z.array(DemoAccount) });
+export type DemoAccountList = z.infer<typeof DemoAccountList>;
+
 export const AUDIT_OUTCOMES = ['success', 'denied', 'failed'] as const;
 export const AuditOutcome = z.enum(AUDIT_OUTCOMES);
 

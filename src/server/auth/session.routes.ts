@@ -1,6 +1,11 @@
 import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { LoginRequest, SESSION_COOKIE, type SessionResponse } from '../../contract/auth.ts';
+import {
+  LoginRequest,
+  SESSION_COOKIE,
+  type DemoAccountList,
+  type SessionResponse,
+} from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -195,13 +200,14 @@ export function sessionRoutes(options: AuthOptions) {
           'Demo accounts exist only in sandbox mode',
         );
       c.header('Cache-Control', 'no-store');
-      return c.json({
+      const body: DemoAccountList = {
         results: DEMO_STAFF.map(({ email, name, role, password }) => ({
           email,
           name,
           role,
           password,
         })),
-      });
+      };
+      return c.json(body);
     });
 }

@@ -1,4 +1,4 @@
-import type { StaffRole } from '../../contract/auth.ts';
+import type { DemoAccount } from '../../contract/auth.ts';
 import type { Database } from '../db/client.ts';
 import { createStaff, findStaffByEmail } from './staff.store.ts';
 
@@ -8,14 +8,7 @@ import { createStaff, findStaffByEmail } from './staff.store.ts';
  * role. Never created in upstream mode.
  */
 
-export interface DemoStaff {
-  email: string;
-  name: string;
-  role: StaffRole;
-  password: string;
-}
-
-export const DEMO_STAFF: readonly DemoStaff[] = [
+export const DEMO_STAFF: readonly DemoAccount[] = [
   {
     email: 'viewer@sandbox.local',
     name: 'Vera Viewer',

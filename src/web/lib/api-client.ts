@@ -7,6 +7,7 @@ import {
 } from '../../contract/approval-inbox.ts';
 import {
   AuditListResponse,
+  DemoAccountList,
   SessionResponse,
   StaffListResponse,
   StaffMember,
@@ -92,18 +93,7 @@ export type AuditListParams = ListParams<AuditFilters>;
 export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
 
 /** GET /auth/demo-accounts (sandbox only): who to sign in as, with their passwords. */
-export const DemoAccount = z.looseObject({
-  email: z.string(),
-  password: z.string(),
-  role: z.string(),
-  name: z.string().optional(),
-});
-export type DemoAccount = z.infer<typeof DemoAccount>;
-// A bare array or a `{results}` envelope: the server may answer either.
-const DemoAccountList = z.union([
-  z.array(DemoAccount),
-  z.looseObject({ results: z.array(DemoAccount) }).transform((r) => r.results),
-]);
+const DemoAccounts = DemoAccountList.transform((r) => r.results);
 
 /** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, audited server-side. */
 export const RevealedBankAccount = z.looseObject({
@@ -332,7 +322,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     login: (body: LoginRequest, opts?: RequestOptions) =>
       post(authPaths.login, SessionResponse, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
-    listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccountList, opts),
+    listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
     listStaff: (params: ListParams<object> = {}, opts?: RequestOptions) =>
       get(`${authPaths.staff}${listQuery(params)}`, StaffListResponse, opts),
     createStaff: (body: StaffCreateRequest, opts?: RequestOptions) =>

@@ -1,32 +1,29 @@
-import type { SessionResponse, StaffRole } from '../../contract/auth.ts';
+import { roleAllows, type Permission, type SessionResponse } from '../../contract/auth.ts';
 import { useSession } from './session-queries.ts';
 
 /**
- * What each role may do, as the UI reflects it: actions a role cannot take
- * are not offered. The server enforces the same rules on every request.
+ * What the UI offers a member: an action a role cannot take is not offered.
+ * Which role holds which permission is declared once, in the contract
+ * (`ROLE_PERMISSIONS`), and the server holds every route to it; here each
+ * UI action only names the permission it needs.
  */
-export const ACTIONS = [
-  'view',
-  'create-transaction',
-  'create-bank-account',
-  'reveal-bank-account',
-  'approve',
-  'manage-staff',
-  'view-audit',
-] as const;
-export type Action = (typeof ACTIONS)[number];
+const ACTION_PERMISSION = {
+  view: 'read',
+  'create-transaction': 'initiate',
+  'create-bank-account': 'initiate',
+  'reveal-bank-account': 'reveal',
+  approve: 'approve',
+  'manage-staff': 'admin',
+  'view-audit': 'admin',
+} as const satisfies Record<string, Permission>;
 
-const ROLE_ACTIONS: Record<StaffRole, ReadonlySet<Action>> = {
-  viewer: new Set(['view']),
-  initiator: new Set(['view', 'create-transaction', 'create-bank-account', 'reveal-bank-account']),
-  approver: new Set(['view', 'approve', 'reveal-bank-account']),
-  admin: new Set(ACTIONS),
-};
+export type Action = keyof typeof ACTION_PERMISSION;
+export const ACTIONS = Object.keys(ACTION_PERMISSION) as Action[];
 
 /** Signed out (or not yet known) and disabled members may do nothing. */
 export function can(session: SessionResponse | undefined, action: Action): boolean {
   if (!session || session.member.disabled) return false;
-  return ROLE_ACTIONS[session.member.role].has(action);
+  return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 
 export function useCan(action: Action): boolean {

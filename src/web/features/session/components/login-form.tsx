@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Field, describedBy } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
-import type { DemoAccount } from '../../../lib/api-client.ts';
+import type { DemoAccount } from '../../../../contract/auth.ts';
 import { useLoginMutation } from '../api/auth-mutations.ts';
 import { DemoAccounts } from './demo-accounts.tsx';
 
