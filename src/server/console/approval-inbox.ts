@@ -1,8 +1,8 @@
 import type { ApprovalItem } from '../../contract/approval-inbox.ts';
 import { maskBankAccount, type BankAccount } from '../../contract/bank-account.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ERROR_CODES, type Page, type PageRequest } from '../../contract/common.ts';
 import type { Transaction } from '../../contract/transaction.ts';
-import type { CustodyBackend, CustodyContext, Page, PageRequest } from '../custody/backend.ts';
+import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import { ApiError } from '../http/api-error.ts';
 
 /**

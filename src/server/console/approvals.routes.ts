@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
-import { custodyContext } from '../custody/routes/context.ts';
-import { parseFilters, parsePageRequest } from '../custody/routes/list-query.ts';
+import { custodyContext } from '../custody/context.ts';
+import { parseFilters, parsePageRequest } from '../http/list-query.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { inboxPage, pendingItems } from './approval-inbox.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../app.ts';
-import { generateApiUserKeyPair } from '../auth/ecdsa-keys.ts';
+import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
 import { routePattern } from './route-preload.ts';
