@@ -160,8 +160,15 @@ test.describe('Transaction detail', () => {
     // A second member approves the replacement on its page; the original's page follows.
     await page.goto(`/transactions/${replacementId}`);
     await expect(page.getByText('This transaction replaces')).toBeVisible();
-    await page.getByRole('button', { name: 'Approve…' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Approve transaction' }).click();
+    // With the keyboard alone: the decision button, then the dialog's confirmation.
+    await page.getByRole('button', { name: 'Approve…' }).focus();
+    await page.keyboard.press('Enter');
+    const approveDialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
+    await expect(approveDialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(approveDialog.getByRole('button', { name: 'Approve transaction' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(approveDialog).toBeHidden();
 
     await expect(step(initiator, 'FAILED')).toHaveAttribute('data-state', 'failed', {
       timeout: 25_000,
