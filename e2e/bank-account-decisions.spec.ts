@@ -154,9 +154,16 @@ test.describe('Deciding a bank account, as a second member', () => {
   test('approve with the keyboard alone', async ({ page, baseURL }) => {
     const account = await proposedByInitiator(page, baseURL ?? '');
     await page.goto(`/bank-accounts/${account.id}`);
-    await tabTo(page, page.getByRole('button', { name: 'Approve…' }));
+    const approve = page.getByRole('button', { name: 'Approve…' });
+    await tabTo(page, approve);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: `Approve ${account.accountName}?` });
+    // Escape backs out, and focus is where it was.
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(approve).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(dialog).toContainText(account.accountNumber);
     const confirm = dialog.getByRole('button', { name: 'Approve bank account' });
     await expect(confirm).toBeEnabled();

@@ -196,6 +196,7 @@ function Decision({
   const [outcome, setOutcome] = useState<string | null>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
   const decided = useRef(false);
+  const opener = useRef<HTMLButtonElement | null>(null);
   const pending = account.status === 'PENDING';
   const ownProposal = Boolean(permissions.memberId) && account.createdById === permissions.memberId;
 
@@ -225,10 +226,22 @@ function Decision({
           instructions before approving.
         </p>
         <div className="flex flex-wrap gap-2">
-          <Button variant="primary" onClick={() => setAction('approve')}>
+          <Button
+            variant="primary"
+            onClick={(event) => {
+              opener.current = event.currentTarget;
+              setAction('approve');
+            }}
+          >
             Approve…
           </Button>
-          <Button variant="destructive" onClick={() => setAction('reject')}>
+          <Button
+            variant="destructive"
+            onClick={(event) => {
+              opener.current = event.currentTarget;
+              setAction('reject');
+            }}
+          >
             Decline…
           </Button>
         </div>
@@ -249,12 +262,12 @@ function Decision({
           subOrgName={subOrgName}
           proposedBy={proposedBy}
           onCloseAutoFocus={(event) => {
-            // Decided: the buttons that opened the dialog are going, so focus goes to
-            // what happened instead. (Focused on decision, Radix's own return of focus
-            // to the opener would land after it and win.) Cancelled: back to the opener.
-            if (!decided.current) return;
+            // Radix returns focus to a DialogTrigger, and this dialog has none (it is
+            // mounted to open): left alone, focus would fall to <body>. Cancelled: back
+            // to the button that opened it. Decided: those buttons are going, so to
+            // what happened.
             event.preventDefault();
-            outcomeRef.current?.focus();
+            (decided.current ? outcomeRef.current : opener.current)?.focus();
           }}
           onDecided={(status) => {
             decided.current = true;
