@@ -1,0 +1,169 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { installFakeApi, json } from '../../../test/fake-api.ts';
+import { renderWithQuery } from '../../../test/render.tsx';
+import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  sessionStorage.clear();
+});
+
+const CREATE = '/api/external/bank_accounts/';
+
+function renderForm(
+  create: (body: Record<string, unknown>) => Response = (body) =>
+    json({ id: 'ba_new', status: 'PENDING', ...body }),
+) {
+  const sent: Array<Record<string, unknown>> = [];
+  installFakeApi({
+    [CREATE]: (_url, init) => {
+      const body = JSON.parse(String(init.body)) as Record<string, unknown>;
+      sent.push(body);
+      return create(body);
+    },
+  });
+  const onProposed = vi.fn();
+  renderWithQuery(
+    <ProposeBankAccountForm subOrgId="so_eu" scopeLabel="Treasury EU" onProposed={onProposed} />,
+  );
+  const form = screen.getByRole('form', { name: 'Propose a bank account' });
+  return { form, sent, onProposed, user: userEvent.setup() };
+}
+
+const field = (form: HTMLElement, label: string) => within(form).getByLabelText(label);
+
+describe('ProposeBankAccountForm', () => {
+  it('shows exactly the chosen rail’s fields, under the rail’s names', async () => {
+    const { form, user } = renderForm();
+    expect(within(form).queryByRole('textbox')).not.toBeInTheDocument();
+
+    await user.click(within(form).getByRole('radio', { name: /^SEPA/ }));
+    const sepaLabels = within(form)
+      .getAllByRole('textbox')
+      .map((el) => (el as HTMLInputElement).labels?.[0]?.textContent);
+    expect(sepaLabels).toEqual([
+      'Account holder name',
+      'IBAN',
+      'Bank name',
+      'Country',
+      'Your reference (optional)',
+    ]);
+
+    await user.click(within(form).getByRole('radio', { name: /^US wire/ }));
+    expect(field(form, 'ABA routing number')).toBeInTheDocument();
+    expect(field(form, 'ZIP code')).toBeInTheDocument();
+    expect(within(form).getByRole('combobox', { name: 'State' })).toBeInTheDocument();
+    expect(within(form).queryByLabelText('IBAN')).not.toBeInTheDocument();
+    // US rails pay US accounts: the country is fixed.
+    expect(field(form, 'Country')).toHaveValue('US');
+    expect(field(form, 'Country')).toHaveAttribute('readonly');
+  });
+
+  it('checks a field as it is left, announces the error tied to it, and keeps what was typed', async () => {
+    const { form, user } = renderForm();
+    await user.click(within(form).getByRole('radio', { name: /^US ACH/ }));
+    const routing = field(form, 'ABA routing number');
+    await user.type(routing, '021000022');
+    await user.tab();
+
+    const alert = await within(form).findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'ABA routing number must be a 9-digit ABA routing number with a valid checksum',
+    );
+    expect(routing).toHaveAttribute('aria-invalid', 'true');
+    expect(routing.getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
+    expect(routing).toHaveValue('021000022');
+
+    // Fixed as typed: the error goes at once.
+    await user.clear(routing);
+    await user.type(routing, '021000021');
+    await waitFor(() => expect(routing).not.toHaveAttribute('aria-invalid'));
+    expect(within(form).queryByText(/ABA routing number must be/)).not.toBeInTheDocument();
+  });
+
+  it('groups an IBAN on leaving it, fills in its country, and sends it without spaces', async () => {
+    const { form, sent, onProposed, user } = renderForm();
+    await user.click(within(form).getByRole('radio', { name: /^SEPA/ }));
+    await user.type(field(form, 'Account holder name'), 'Acme Malta Ltd');
+    await user.type(field(form, 'IBAN'), 'mt84malt011000012345mtlcast001s');
+    await user.tab();
+    expect(field(form, 'IBAN')).toHaveValue('MT84 MALT 0110 0001 2345 MTLC AST0 01S');
+    await waitFor(() => expect(field(form, 'Country')).toHaveValue('MT'));
+    await user.type(field(form, 'Bank name'), 'Bank of Valletta');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+
+    await waitFor(() => expect(onProposed).toHaveBeenCalledTimes(1));
+    expect(sent).toEqual([
+      {
+        paymentMethod: 'SEPA',
+        accountName: 'Acme Malta Ltd',
+        accountNumber: 'MT84MALT011000012345MTLCAST001S',
+        bankName: 'Bank of Valletta',
+        country: 'MT',
+        subOrgId: 'so_eu',
+      },
+    ]);
+  });
+
+  it('sends nothing while a rule fails, and focuses the first field to fix', async () => {
+    const { form, sent, user } = renderForm();
+    await user.click(within(form).getByRole('radio', { name: /^SWIFT/ }));
+    await user.type(field(form, 'City'), 'London');
+    await user.type(field(form, 'BIC (SWIFT code)'), 'NWBK12');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+
+    await waitFor(() => expect(field(form, 'Account holder name')).toHaveFocus());
+    expect(within(form).getByText('Account holder name is required for SWIFT')).toBeVisible();
+    expect(
+      within(form).getByText('BIC (SWIFT code) must be a valid BIC (SWIFT code), like "DEUTDEFF"'),
+    ).toBeVisible();
+    expect(field(form, 'City')).toHaveValue('London');
+    expect(field(form, 'City')).not.toHaveAttribute('aria-invalid');
+    expect(sent).toEqual([]);
+  });
+
+  it('puts each field the server refuses on that field, under its label', async () => {
+    const { form, onProposed, user } = renderForm(() =>
+      json(
+        {
+          code: 'VALIDATION_ERROR',
+          message: 'The request has invalid fields',
+          fields: [{ field: 'bankName', message: 'bankName is not a bank this sandbox knows' }],
+        },
+        400,
+      ),
+    );
+    await user.click(within(form).getByRole('radio', { name: /^Bank transfer/ }));
+    await user.type(field(form, 'Account holder name'), 'Acme KK');
+    await user.type(field(form, 'Account number'), '0012345678');
+    await user.type(field(form, 'Bank name'), 'Nowhere Bank');
+    await user.type(field(form, 'Country'), 'jp');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      'Bank name is not a bank this sandbox knows',
+    );
+    await waitFor(() => expect(field(form, 'Bank name')).toHaveFocus());
+    expect(field(form, 'Bank name')).toHaveAttribute('aria-invalid', 'true');
+    expect(field(form, 'Account number')).toHaveValue('0012345678');
+    expect(onProposed).not.toHaveBeenCalled();
+  });
+
+  it('keeps a draft of the tab’s form without the account or routing number', async () => {
+    const { form, user } = renderForm();
+    await user.click(within(form).getByRole('radio', { name: /^US ACH/ }));
+    await user.type(field(form, 'Account holder name'), 'Acme Payroll');
+    await user.type(field(form, 'Account number'), '000123456789');
+    await user.type(field(form, 'ABA routing number'), '021000021');
+    await user.tab();
+
+    await waitFor(() => expect(JSON.stringify({ ...sessionStorage })).toContain('Acme Payroll'));
+    const stored = JSON.stringify({ ...sessionStorage, ...localStorage });
+    expect(stored).not.toContain('000123456789');
+    expect(stored).not.toContain('021000021');
+  });
+});
