@@ -175,6 +175,31 @@ test.describe('Deciding a bank account, as a second member', () => {
     );
   });
 
+  test('a pending account waits in /approvals, and leaves it once approved', async ({
+    page,
+    baseURL,
+  }) => {
+    const account = await proposedByInitiator(page, baseURL ?? '');
+    await page.goto('/approvals');
+    const row = page.locator(`[data-approval-id="${account.id}"]`);
+    await expect(row).toContainText('Bank account');
+    await expect(row).toContainText(account.accountName);
+    await expect(row).not.toContainText(account.accountNumber);
+    await row.getByRole('link', { name: /Review and decide/ }).click();
+    await expect(page).toHaveURL(new RegExp(`/bank-accounts/${account.id}`));
+
+    await page.getByRole('button', { name: 'Approve…' }).click();
+    const dialog = page.getByRole('dialog', { name: `Approve ${account.accountName}?` });
+    await expect(dialog).toContainText(account.accountNumber);
+    await dialog.getByRole('button', { name: 'Approve bank account' }).click();
+    await expect(page.getByRole('status')).toHaveText('Approved: the decision is recorded.');
+
+    await page.getByRole('link', { name: /^Approvals/ }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Approvals' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Waiting for a decision' })).toBeVisible();
+    await expect(row).toHaveCount(0);
+  });
+
   test('an account that does not exist: an error state that passes axe', async ({ page }) => {
     await page.goto('/bank-accounts/ba_does_not_exist');
     await expect(page.getByRole('alert')).toContainText('This bank account could not be loaded');
