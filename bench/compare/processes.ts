@@ -96,6 +96,8 @@ export interface ConsoleOptions {
   logFile: string;
   /** Extra node flags, e.g. --cpu-prof to profile the server under the bench's load. */
   nodeArgs?: string[];
+  /** Extra environment, e.g. SANDBOX_TIME_SCALE for a section that follows lifecycles. */
+  env?: Record<string, string>;
 }
 
 /** The built console (`dist/node/server/main.js`), seeded sandbox, on a port of its own. */
@@ -110,6 +112,7 @@ export async function startConsole(options: ConsoleOptions): Promise<Child> {
     LOG_LEVEL: options.logLevel,
     STATIC_DIR: options.staticDir,
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
   };
   const { child, pid } = spawnLogged(
     [...(options.nodeArgs ?? []), 'dist/node/server/main.js'],
