@@ -6,6 +6,8 @@ import {
   choose,
   countCreates,
   csrf,
+  expectOneTransactionPage,
+  loseFirstCreateAnswer,
   openForm,
   transactionsWithExternalId,
 } from './create-forms.ts';
@@ -149,25 +151,15 @@ test.describe('New transaction', () => {
   });
 
   test('transfer: a lost answer still ends with one transaction and its page', async ({ page }) => {
-    let dropped = false;
-    await page.route(`**${CREATE_PATH}`, async (route) => {
-      if (route.request().method() !== 'POST' || dropped) return route.fallback();
-      dropped = true;
-      // The server creates it; the browser never hears back.
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
+    const dropped = await loseFirstCreateAnswer(page);
     await openForm(page, 'TRANSFER');
     const form = await fillTransfer(page);
     const externalId = await form.getByLabel('External ID').inputValue();
     await form.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Send transaction' }).click();
-    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
-    const created = await transactionsWithExternalId(page.request, externalId);
-    expect(created).toHaveLength(1);
-    expect(page.url()).toContain(`/transactions/${String(created[0]?.id)}`);
+    await expectOneTransactionPage(page, externalId);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer of 0.01 ETH');
-    expect(dropped).toBe(true);
+    expect(dropped()).toBe(true);
   });
 });
 
