@@ -33,6 +33,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['src/web/**/*.test.tsx'],
+          setupFiles: ['src/web/test/setup.ts'],
           // userEvent types key by key in jsdom; on a busy two-core machine a
           // form test can pass 5 s without being wrong. A limit, not a target.
           testTimeout: 30_000,
