@@ -348,3 +348,10 @@ export function maskBankAccount<T extends { accountNumber?: unknown; routingNumb
   }
   return copy;
 }
+
+/** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, for the audited reveal only. */
+export const RevealedBankAccount = z.looseObject({
+  accountNumber: z.string().nullable(),
+  routingNumber: z.string().nullable().optional(),
+});
+export type RevealedBankAccount = z.infer<typeof RevealedBankAccount>;

@@ -142,3 +142,9 @@ export const ApprovalActionResponse = z.looseObject({
   entityId: z.string().optional(),
 });
 export type ApprovalActionResponse = z.infer<typeof ApprovalActionResponse>;
+
+/** The filters GET /vaults/ and GET /contacts/ take (a name contains this text, any case). */
+export const VaultFilters = z.object({ vaultName: z.string().trim().min(1).max(200).optional() });
+export type VaultFilters = z.infer<typeof VaultFilters>;
+export const ContactFilters = z.object({ name: z.string().trim().min(1).max(200).optional() });
+export type ContactFilters = z.infer<typeof ContactFilters>;

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../../contract/common.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
@@ -12,7 +13,6 @@ import { ApiError } from '../http/api-error.ts';
  * worked out, honouring X-Forwarded-* only behind a trusted proxy.
  */
 
-export const CSRF_REJECTED = 'CSRF_REJECTED';
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function isMutation(method: string): boolean {
@@ -59,7 +59,7 @@ export function assertSameOrigin(c: Context, trustProxy: boolean): void {
   if (!origin || origin.toLowerCase() !== requestOrigin(c, trustProxy))
     throw new ApiError(
       403,
-      CSRF_REJECTED,
+      ERROR_CODES.csrfRejected,
       origin
         ? `Requests from ${origin} are not accepted`
         : 'The Origin header is required for this request',
@@ -77,7 +77,7 @@ export function assertCsrf(c: Context, expectedToken: string, trustProxy: boolea
   if (!token || !sameToken(token, expectedToken))
     throw new ApiError(
       403,
-      CSRF_REJECTED,
+      ERROR_CODES.csrfRejected,
       token
         ? `The ${CSRF_HEADER} header does not match this session`
         : `The ${CSRF_HEADER} header is required for this request`,

@@ -33,8 +33,6 @@ export interface AuthOptions {
   demoAccounts: boolean;
 }
 
-export const FORBIDDEN_ROLE = 'FORBIDDEN_ROLE';
-
 const REFUSED_SESSION: Record<Exclude<SessionLookup, { ok: true }>['reason'], string> = {
   unknown: 'Your session is not valid; sign in again',
   revoked: 'Your session has ended; sign in again',
@@ -66,7 +64,7 @@ export function refuseRole(role: StaffRole, action: string): ApiError {
   const article = role === 'admin' ? 'an' : 'a';
   return new ApiError(
     403,
-    FORBIDDEN_ROLE,
+    ERROR_CODES.forbiddenRole,
     `You are signed in as ${article} ${role}; the ${role} role cannot ${action}`,
   );
 }

@@ -34,7 +34,6 @@ import { findStaffByEmail, toWireStaff, type StaffRecord } from './staff.store.t
 
 /** /auth: sign in, sign out, who am I, and (sandbox only) the demo accounts. */
 
-export const LOGIN_RATE_LIMITED = 'LOGIN_RATE_LIMITED';
 // One answer for unknown email, wrong password and disabled member: nothing to enumerate.
 const BAD_CREDENTIALS = 'The email or password is not correct';
 
@@ -105,7 +104,7 @@ export function sessionRoutes(options: AuthOptions) {
           c.header('Retry-After', String(Math.max(1, Math.ceil(wait / 1000))));
           throw new ApiError(
             429,
-            LOGIN_RATE_LIMITED,
+            ERROR_CODES.loginRateLimited,
             `Too many failed sign-in attempts; try again in ${describeWait(wait)}`,
           );
         }

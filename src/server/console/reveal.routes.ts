@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { maskAccountNumber } from '../../contract/bank-account.ts';
+import { maskAccountNumber, type RevealedBankAccount } from '../../contract/bank-account.ts';
 import { audit } from '../auth/audit.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
@@ -53,10 +53,11 @@ export function revealRoutes(options: AuthOptions, backend: CustodyBackend) {
         outcome: 'success',
       });
       c.header('Cache-Control', 'no-store');
-      return c.json({
+      const body: RevealedBankAccount = {
         accountNumber: account.accountNumber ?? null,
         routingNumber: account.routingNumber ?? null,
-      });
+      };
+      return c.json(body);
     },
   );
 }

@@ -116,7 +116,7 @@ export function staffRoutes(options: AuthOptions) {
           // Otherwise the last admin could lock everyone out of staff management.
           throw new ApiError(
             409,
-            'SELF_LOCKOUT',
+            ERROR_CODES.selfLockout,
             'You cannot disable your own account or remove your own admin role',
           );
         }

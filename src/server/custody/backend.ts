@@ -13,10 +13,12 @@ import type {
   ApprovalMessageResponse,
   Asset,
   Contact,
+  ContactFilters,
   SubOrg,
   SupportedChain,
   Vault,
   VaultBalances,
+  VaultFilters,
 } from '../../contract/reference.ts';
 import type {
   CreateTransactionRequest,
@@ -59,8 +61,8 @@ export interface ScopeFilter {
 
 export type TransactionListQuery = PageRequest & TransactionFilters & ScopeFilter;
 export type BankAccountListQuery = PageRequest & BankAccountFilters & ScopeFilter;
-export type VaultListQuery = PageRequest & { vaultName?: string | undefined } & ScopeFilter;
-export type ContactListQuery = PageRequest & { name?: string | undefined } & ScopeFilter;
+export type VaultListQuery = PageRequest & VaultFilters & ScopeFilter;
+export type ContactListQuery = PageRequest & ContactFilters & ScopeFilter;
 
 export interface CustodyBackend {
   readonly kind: 'sandbox' | 'upstream';

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { ERROR_CODES } from '../../contract/common.ts';
 import { bodyHash, canonicalJson } from './canonical-json.ts';
 import {
   isDerEcdsaSignature,
@@ -82,17 +83,18 @@ export function generateApiKey(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** The token's refusals, by the codes the contract declares. */
 export const TOKEN_ERROR_CODES = {
-  malformed: 'TOKEN_MALFORMED',
-  badHeader: 'TOKEN_BAD_HEADER',
-  badSignature: 'TOKEN_BAD_SIGNATURE',
-  expired: 'TOKEN_EXPIRED',
-  notYetValid: 'TOKEN_NOT_YET_VALID',
-  lifetimeTooLong: 'TOKEN_LIFETIME_TOO_LONG',
-  apiKeyMismatch: 'TOKEN_API_KEY_MISMATCH',
-  urlPathMismatch: 'TOKEN_URL_PATH_MISMATCH',
-  bodyMismatch: 'TOKEN_BODY_MISMATCH',
-  replayed: 'TOKEN_REPLAYED',
+  malformed: ERROR_CODES.tokenMalformed,
+  badHeader: ERROR_CODES.tokenBadHeader,
+  badSignature: ERROR_CODES.tokenBadSignature,
+  expired: ERROR_CODES.tokenExpired,
+  notYetValid: ERROR_CODES.tokenNotYetValid,
+  lifetimeTooLong: ERROR_CODES.tokenLifetimeTooLong,
+  apiKeyMismatch: ERROR_CODES.tokenApiKeyMismatch,
+  urlPathMismatch: ERROR_CODES.tokenUrlPathMismatch,
+  bodyMismatch: ERROR_CODES.tokenBodyMismatch,
+  replayed: ERROR_CODES.tokenReplayed,
 } as const;
 export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[keyof typeof TOKEN_ERROR_CODES];
 

@@ -20,6 +20,7 @@ import {
 import {
   BankAccount,
   BankAccountListResponse,
+  RevealedBankAccount,
   type BankAccountCreateInput,
   type BankAccountFilters,
 } from '../../contract/bank-account.ts';
@@ -36,6 +37,8 @@ import {
   VaultBalances,
   VaultListResponse,
   type ApprovalActionRequest,
+  type ContactFilters,
+  type VaultFilters,
 } from '../../contract/reference.ts';
 import {
   EstimatedFeeResponse,
@@ -86,8 +89,8 @@ export type Revalidated<T> =
 
 export type TransactionListParams = ListParams<TransactionFilters>;
 export type BankAccountListParams = ListParams<BankAccountFilters>;
-export type VaultListParams = ListParams<{ vaultName?: string }>;
-export type ContactListParams = ListParams<{ name?: string }>;
+export type VaultListParams = ListParams<VaultFilters>;
+export type ContactListParams = ListParams<ContactFilters>;
 export type SubOrgListParams = ListParams<Record<never, never>>;
 export type AuditListParams = ListParams<AuditFilters>;
 export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
@@ -96,11 +99,6 @@ export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
 const DemoAccounts = DemoAccountList.transform((r) => r.results);
 
 /** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, audited server-side. */
-export const RevealedBankAccount = z.looseObject({
-  accountNumber: z.string().nullable(),
-  routingNumber: z.string().nullable().optional(),
-});
-export type RevealedBankAccount = z.infer<typeof RevealedBankAccount>;
 
 /** GET /api/console/backend: which custody service the console acts on. */
 export const BackendInfo = z.looseObject({

@@ -1,15 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { ContactFilters, VaultFilters } from '../../../contract/reference.ts';
 import { routes } from '../../../contract/paths.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from '../context.ts';
 import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts';
-
-// The contract names these filters but has no schema for them.
-const VaultFilters = z.object({ vaultName: z.string().trim().min(1).max(200).optional() });
-const ContactFilters = z.object({ name: z.string().trim().min(1).max(200).optional() });
 
 /** Supporting reads: vaults, vault balances, contacts, assets, supported chains, sub-organizations. */
 export function referenceRoutes(backend: CustodyBackend) {

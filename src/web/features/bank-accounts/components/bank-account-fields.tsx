@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { BankAccount, BankAccountTextField } from '../../../../contract/bank-account.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import type { RevealedBankAccount } from '../../../lib/api-client.ts';
+import type { RevealedBankAccount } from '../../../../contract/bank-account.ts';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { fieldSpec, groupIban } from '../rail-fields.ts';
