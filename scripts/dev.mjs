@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 const children = [
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'src/server/main.ts'], {
     stdio: 'inherit',
+    // The browser talks to Vite, so Vite's address is the console's public origin.
+    env: { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL || 'http://127.0.0.1:5173' },
   }),
   spawn('npx', ['vite', '--host', '127.0.0.1'], { stdio: 'inherit' }),
 ];

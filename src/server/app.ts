@@ -20,6 +20,7 @@ import type { AppConfig } from './env.ts';
 import { ApiError } from './http/api-error.ts';
 import { limitBody, MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './http/body-limit.ts';
 import { compressJson } from './http/compress-json.ts';
+import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { READ, rule } from './http/route-rule.ts';
@@ -28,6 +29,12 @@ import { spaRoutes } from './http/spa.ts';
 export interface CreateAppOptions {
   config: Pick<AppConfig, 'staticDir'>;
   backend: CustodyBackend;
+  /**
+   * The public origin: the only Host answered, the only Origin of a session's
+   * mutation (http/public-origin.ts). Read per request, since the port is
+   * known only once listening. Default: http://localhost, what app.request() addresses.
+   */
+  origin?: () => OriginPolicy;
   /** Checked by /healthz. */
   database: Pick<DatabaseHandle, 'ping' | 'driver'>;
   logger: Logger;
@@ -54,7 +61,16 @@ function isApiPath(path: string): boolean {
  * API under /api/external, and the SPA for everything else. Errors have one
  * shape, `{message, code}`, and a 500 never reveals what went wrong inside.
  */
-export function createApp({ config, backend, database, logger, auth }: CreateAppOptions) {
+const LOCAL_ORIGIN = originPolicy('http://localhost');
+
+export function createApp({
+  config,
+  backend,
+  database,
+  logger,
+  auth,
+  origin = () => LOCAL_ORIGIN,
+}: CreateAppOptions) {
   const app = new Hono<AppEnv>();
   const authOptions: AuthOptions = {
     db: auth.db,
@@ -135,6 +151,9 @@ export function createApp({ config, backend, database, logger, auth }: CreateApp
     }
     return c.json({ status: 'ready', backend: backend.kind });
   });
+
+  // Health checks above answer whatever Host a load balancer probes with; nothing below does.
+  app.use(knownHostOnly(origin, authOptions.trustProxy));
 
   // Before anything reads a body (the audit reads some to name the action); the
   // caller is not identified yet, so like other anonymous refusals it leaves no audit row.

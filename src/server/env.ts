@@ -51,6 +51,13 @@ const EnvSchema = z.object({
     .default(1),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   STATIC_DIR: z.string().min(1).default('dist/web'),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .refine((u) => ['', '/'].includes(new URL(u).pathname) && !new URL(u).search, {
+      error: 'must be an origin only, like https://console.example.com, without a path',
+    })
+    .transform((u) => new URL(u).origin)
+    .optional(),
   // Believe X-Forwarded-Proto/-Host/-For: only when a proxy in front sets them,
   // or any client could claim HTTPS or another address.
   TRUST_PROXY: z
@@ -85,6 +92,8 @@ export interface AppConfig {
   staticDir: string;
   /** Honour X-Forwarded-* headers (secure cookies, HSTS, CSRF origin, client address). */
   trustProxy: boolean;
+  /** PUBLIC_URL's origin; unset means the listen address (http/public-origin.ts). */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -147,6 +156,7 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     staticDir: path.resolve(cwd, e.STATIC_DIR),
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL,
   };
 }
 

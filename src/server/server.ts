@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { systemClock } from './custody/sandbox/engine/clock.ts';
@@ -53,8 +54,14 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       backend = createUpstreamBackend({ ...config.custody, db: database.db, logger });
     }
 
+    // Set once listening: the default public origin needs the port actually bound.
+    let origin: OriginPolicy | undefined;
     const app = createApp({
       config,
+      origin: () => {
+        if (!origin) throw new Error('request before the server listened');
+        return origin;
+      },
       backend,
       database,
       logger,
@@ -66,6 +73,10 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     });
     const server = await listen(app.fetch, config.host, config.port);
     const port = (server.address() as AddressInfo).port;
+    origin = originPolicy(config.publicUrl ?? defaultPublicUrl(config.host, port), {
+      host: config.host,
+      port,
+    });
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     return { url, port, close: () => shutdown(server, database, simulator) };
   } catch (error) {

@@ -4,6 +4,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { CSRF_HEADER } from '../../contract/auth.ts';
 import { ApiError } from '../http/api-error.ts';
+import type { AppEnv } from '../http/app-env.ts';
 
 /**
  * CSRF defence for session callers: a mutation must carry the
@@ -54,9 +55,11 @@ export function clientIp(c: Context, trustProxy: boolean): string {
   }
 }
 
-export function assertSameOrigin(c: Context, trustProxy: boolean): void {
-  const origin = c.req.header('origin');
-  if (!origin || origin.toLowerCase() !== requestOrigin(c, trustProxy))
+export function assertSameOrigin(c: Context<AppEnv>, trustProxy: boolean): void {
+  const origin = c.req.header('origin')?.toLowerCase();
+  // The public origin (PUBLIC_URL, set by http/public-origin.ts), not the Host a rebinding page chooses.
+  const allowed = c.get('allowedOrigins');
+  if (!origin || !(allowed ? allowed.has(origin) : origin === requestOrigin(c, trustProxy)))
     throw new ApiError(
       403,
       ERROR_CODES.csrfRejected,
@@ -72,7 +75,7 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function assertCsrf(c: Context, expectedToken: string, trustProxy: boolean): void {
+export function assertCsrf(c: Context<AppEnv>, expectedToken: string, trustProxy: boolean): void {
   const token = c.req.header(CSRF_HEADER);
   if (!token || !sameToken(token, expectedToken))
     throw new ApiError(

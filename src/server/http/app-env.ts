@@ -34,5 +34,7 @@ export interface AppEnv {
     scope?: CustodyScope;
     /** Set once this request has its audit row, so a fallback never writes a second. */
     audited?: boolean;
+    /** Origins a session's mutation may come from (http/public-origin.ts). */
+    allowedOrigins?: ReadonlySet<string>;
   };
 }

@@ -15,6 +15,7 @@ import {
   type StaffSession,
 } from './staff-session.ts';
 import { createTestDatabase } from './test-database.ts';
+import { originPolicy } from '../http/public-origin.ts';
 
 export interface TestApp {
   app: App;
@@ -60,6 +61,8 @@ export async function createTestApp(
     wrapBackend?: (backend: CustodyBackend) => CustodyBackend;
     /** Where the app logs; silent unless a test reads the log. */
     logger?: Logger;
+    /** PUBLIC_URL: the only Host answered; http://localhost (what app.request addresses) unless given. */
+    publicUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -72,11 +75,13 @@ export async function createTestApp(
   } else {
     orgId = (await createOrg(database.db)).id;
   }
+  const origin = options.publicUrl ? originPolicy(options.publicUrl) : undefined;
   const app = createApp({
     config: { staticDir: options.staticDir ?? path.join(process.cwd(), '.tmp', 'no-spa-here') },
     backend: (options.wrapBackend ?? ((b) => b))(createSandboxBackend({ db: database.db, orgId })),
     database,
     logger: options.logger ?? pino({ level: 'silent' }),
+    ...(origin ? { origin: () => origin } : {}),
     auth: {
       db: database.db,
       clock,
