@@ -55,12 +55,12 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     }
 
     // Set once listening: the default public origin needs the port actually bound.
-    let origin: OriginPolicy | undefined;
+    const listening: { origin?: OriginPolicy } = {};
     const app = createApp({
       config,
       origin: () => {
-        if (!origin) throw new Error('request before the server listened');
-        return origin;
+        if (!listening.origin) throw new Error('request before the server listened');
+        return listening.origin;
       },
       backend,
       database,
@@ -73,7 +73,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     });
     const server = await listen(app.fetch, config.host, config.port);
     const port = (server.address() as AddressInfo).port;
-    origin = originPolicy(config.publicUrl ?? defaultPublicUrl(config.host, port), {
+    listening.origin = originPolicy(config.publicUrl ?? defaultPublicUrl(config.host, port), {
       host: config.host,
       port,
     });

@@ -72,7 +72,11 @@ describe('API-client requests accepted', () => {
     try {
       // WHATWG URL parsing would turn ' into %27; the client signed what it sent.
       const target = `${paths.vaults()}?vaultName=O'Brien%20Ops`;
-      const headers = signedInit(user, 'GET', target).headers as Record<string, string>;
+      // The test app answers as http://localhost (PUBLIC_URL's stand-in), whatever port it got.
+      const headers = {
+        ...(signedInit(user, 'GET', target).headers as Record<string, string>),
+        host: 'localhost',
+      };
       const { port } = server.address() as AddressInfo;
       const { status, text } = await new Promise<{ status: number; text: string }>(
         (resolve, reject) => {
