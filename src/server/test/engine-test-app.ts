@@ -2,6 +2,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createApp, type App } from '../app.ts';
+import type { OriginPolicy } from '../http/public-origin.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { assets, transactions, vaultBalances } from '../db/schema/sandbox.ts';
 import { createContact, createOrg, createVault } from './fixtures.ts';
@@ -40,7 +41,13 @@ export interface EngineTestApp {
 export const TIME_SCALE = 1;
 
 export async function createEngineTestApp(
-  options: { database?: DatabaseHandle; orgId?: string; clock?: TestClock } = {},
+  options: {
+    database?: DatabaseHandle;
+    orgId?: string;
+    clock?: TestClock;
+    /** The public origin it answers as, when served over HTTP (http/public-origin.ts). */
+    origin?: () => OriginPolicy;
+  } = {},
 ): Promise<EngineTestApp> {
   const database = options.database ?? (await createTestDatabase());
   const db = database.db;
@@ -50,6 +57,7 @@ export async function createEngineTestApp(
   const app = createApp({
     config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
     backend: createSandboxBackend({ db, orgId, clock }),
+    ...(options.origin ? { origin: options.origin } : {}),
     database,
     logger: pino({ level: 'silent' }),
     auth: { db, clock: sessionClock, demoAccounts: false, trustProxy: false },

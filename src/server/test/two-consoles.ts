@@ -4,6 +4,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { pino } from 'pino';
 import type { StaffRole } from '../../contract/auth.ts';
 import { createApp, type App } from '../app.ts';
+import { originPolicy, type OriginPolicy } from '../http/public-origin.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import { createManualClock, signInStaff, type StaffSession } from './staff-session.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -50,11 +51,16 @@ export interface TwoConsoles {
 export async function createTwoConsoles(
   options: { timeoutMs?: number } = {},
 ): Promise<TwoConsoles> {
-  const b = await createEngineTestApp();
+  // B answers as the address it listens on, known once it listens.
+  const bOrigin: { policy?: OriginPolicy } = {};
+  const b = await createEngineTestApp({
+    origin: () => bOrigin.policy ?? originPolicy('http://localhost'),
+  });
   const fixture = await createEngineFixture(b.db, b.orgId);
   const apiUser = await createApiUser(b.db, { orgId: b.orgId, name: 'Console A' });
   const server = await listen(b.app);
   const bUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  bOrigin.policy = originPolicy(bUrl);
   let serving = true;
 
   const aDatabase = await createTestDatabase();
