@@ -51,7 +51,7 @@ export interface TwoConsoles {
 export async function createTwoConsoles(
   options: { timeoutMs?: number } = {},
 ): Promise<TwoConsoles> {
-  // B answers as the address it listens on, known once it listens.
+  // B answers as its listen address too, known once it listens.
   const bOrigin: { policy?: OriginPolicy } = {};
   const b = await createEngineTestApp({
     origin: () => bOrigin.policy ?? originPolicy('http://localhost'),
@@ -60,7 +60,11 @@ export async function createTwoConsoles(
   const apiUser = await createApiUser(b.db, { orgId: b.orgId, name: 'Console A' });
   const server = await listen(b.app);
   const bUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  bOrigin.policy = originPolicy(bUrl);
+  // In-process reads of B (app.request) address http://localhost; A reaches it on its port.
+  bOrigin.policy = originPolicy('http://localhost', {
+    host: '127.0.0.1',
+    port: (server.address() as AddressInfo).port,
+  });
   let serving = true;
 
   const aDatabase = await createTestDatabase();
