@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideApprovalPolicy, type ApprovalPolicyInput } from './approval-policy.ts';
+import { creatorOf, decideApprovalPolicy, type ApprovalPolicyInput } from './approval-policy.ts';
 
 const staff = (id: string) => ({ type: 'STAFF' as const, id });
 const apiUser = (id: string) => ({ type: 'API_USER' as const, id, orgId: 'org-1' });
@@ -92,5 +92,17 @@ describe('approval policy: nobody', () => {
       code: 'UNAUTHORIZED',
       message: 'approving needs an API user or a signed-in staff member',
     });
+  });
+});
+
+describe('creator rule, one for transactions and bank accounts', () => {
+  it('names the caller, or the anonymous creator nobody can match when deciding', () => {
+    expect(creatorOf(staff('m-1'))).toEqual({ id: 'm-1', type: 'STAFF' });
+    expect(creatorOf(apiUser('u-1'))).toEqual({ id: 'u-1', type: 'API_USER' });
+    const anonymous = creatorOf(undefined);
+    expect(anonymous).toEqual({ id: 'sandbox-anonymous', type: 'ANONYMOUS' });
+    expect(
+      decide({ actor: apiUser('u-1'), changeRequest: createdBy(anonymous.type, anonymous.id) }),
+    ).toMatchObject({ allowed: true });
   });
 });

@@ -19,6 +19,23 @@ import type { CustodyActor } from '../backend.ts';
 /** Who created a change request: API_USER, STAFF or ANONYMOUS (a sandbox call with no credentials). */
 export type CreatorType = 'API_USER' | 'STAFF' | 'ANONYMOUS';
 
+/**
+ * createdById of what is created with no actor: only possible below the HTTP
+ * layer (the seed, in-process tests), since every route needs credentials.
+ */
+export const ANONYMOUS_CREATOR_ID = 'sandbox-anonymous';
+
+/**
+ * Who a new transaction or bank account (and its change request) names as
+ * its creator: the caller, or the anonymous creator, whom nobody can match
+ * when deciding. One rule for both kinds of entity.
+ */
+export function creatorOf(actor: CustodyActor | undefined): { id: string; type: CreatorType } {
+  return actor
+    ? { id: actor.id, type: actor.type }
+    : { id: ANONYMOUS_CREATOR_ID, type: 'ANONYMOUS' };
+}
+
 export const ANONYMOUS_APPROVER_MESSAGE = 'approving needs an API user or a signed-in staff member';
 
 export interface ApprovalPolicyInput {

@@ -7,7 +7,8 @@ import { bankAccounts, changeRequests, organizations, subOrgs } from '../../db/s
 import { ApiError } from '../../http/api-error.ts';
 import type { CustodyActor } from '../backend.ts';
 import { approvalMessage } from './approval-message.ts';
-import type { CreatorType } from './approval-policy.ts';
+import { creatorOf } from './approval-policy.ts';
+import { noOrganization } from './engine/problems.ts';
 import { toWireBankAccount } from './mappers.ts';
 
 /**
@@ -15,15 +16,6 @@ import { toWireBankAccount } from './mappers.ts';
  * request that will approve or decline it, in one database transaction, so
  * there is never an account nobody can approve.
  */
-
-/** createdById of what a caller without credentials creates (possible until sign-in is required). */
-export const ANONYMOUS_CREATOR_ID = 'sandbox-anonymous';
-
-export function creatorOf(actor: CustodyActor | undefined): { id: string; type: CreatorType } {
-  return actor
-    ? { id: actor.id, type: actor.type }
-    : { id: ANONYMOUS_CREATOR_ID, type: 'ANONYMOUS' };
-}
 
 export async function createBankAccount(
   db: Database,
@@ -33,9 +25,7 @@ export async function createBankAccount(
   /** From the sandbox's clock, like every other time the sandbox stamps. */
   now: Date,
 ): Promise<BankAccount> {
-  if (!orgId) {
-    throw new ApiError(404, ERROR_CODES.notFound, 'The sandbox has no organization yet');
-  }
+  if (!orgId) throw noOrganization();
   const creator = creatorOf(actor);
   const row = await db.transaction(async (tx) => {
     const [org] = await tx
@@ -43,7 +33,7 @@ export async function createBankAccount(
       .from(organizations)
       .where(eq(organizations.id, orgId))
       .limit(1);
-    if (!org) throw new ApiError(404, ERROR_CODES.notFound, 'The sandbox has no organization yet');
+    if (!org) throw noOrganization();
     if (input.subOrgId) {
       // The foreign key alone would accept another organization's sub-org.
       const [subOrg] = await tx

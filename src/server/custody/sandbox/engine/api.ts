@@ -7,13 +7,12 @@ import type {
   Transaction,
 } from '../../../../contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
-import { ApiError } from '../../../http/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { estimateFees } from '../fee-model.ts';
 import { toWireTransaction } from '../mappers.ts';
 import type { Clock } from './clock.ts';
 import { createTransaction } from './create.ts';
-import { ENGINE_CODES } from './problems.ts';
+import { noOrganization } from './problems.ts';
 import { replaceTransaction } from './replace.ts';
 import { resolveCreate } from './validate-create.ts';
 
@@ -33,8 +32,7 @@ export interface TransactionEngine {
 }
 
 function requireOrg(orgId: string | null): string {
-  if (!orgId)
-    throw new ApiError(409, ENGINE_CODES.noOrganization, 'The sandbox has no organization yet');
+  if (!orgId) throw noOrganization();
   return orgId;
 }
 

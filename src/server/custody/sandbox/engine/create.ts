@@ -10,6 +10,7 @@ import {
 import { ApiError } from '../../../http/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { approvalMessage } from '../approval-message.ts';
+import { creatorOf } from '../approval-policy.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { ENGINE_CODES } from './problems.ts';
 import type { Executor } from './transitions.ts';
@@ -19,9 +20,6 @@ import { resolveCreate } from './validate-create.ts';
  * Endpoint 7: a new transaction starts PENDING with a change request that
  * gates it; nothing moves until that request is approved (decisions.ts).
  */
-
-/** Who created it when the request carries no actor (the sandbox runs without auth until API users exist). */
-export const ANONYMOUS_CREATOR = { id: 'sandbox-anonymous', type: 'API_USER' } as const;
 
 export interface CreateInput {
   orgId: string;
@@ -64,7 +62,7 @@ export async function insertPendingTransaction(
   tx: Executor,
   input: PendingInput,
 ): Promise<TransactionRow> {
-  const creator = input.actor ?? ANONYMOUS_CREATOR;
+  const creator = creatorOf(input.actor);
   const [row] = await tx
     .insert(transactions)
     .values({

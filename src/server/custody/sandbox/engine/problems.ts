@@ -63,3 +63,12 @@ export const ENGINE_CODES = {
   replacementExists: 'REPLACEMENT_EXISTS',
   noOrganization: 'NO_ORGANIZATION',
 } as const;
+
+/**
+ * A sandbox with no organization (an empty database before seeding) can hold
+ * nothing. One answer for every create: 409, the state of the sandbox, not a
+ * missing resource the caller named.
+ */
+export function noOrganization(): ApiError {
+  return new ApiError(409, ENGINE_CODES.noOrganization, 'The sandbox has no organization yet');
+}
