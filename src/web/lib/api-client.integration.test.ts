@@ -4,14 +4,15 @@ import { ApiError, NetworkError } from './api-errors.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
 
 // The SPA's client against the real console app and a real (seeded) database,
-// in process: what the browser would get, without a browser.
+// in process: what the browser would get, without a browser. It addresses the
+// app as http://localhost, the test app's public origin (PUBLIC_URL).
 let testApp: TestApp;
 let client: ApiClient;
 
 beforeAll(async () => {
   testApp = await createTestApp({ seed: true });
   client = createApiClient({
-    fetch: (url, init) => testApp.app.request(`http://console.test${url}`, init),
+    fetch: (url, init) => testApp.app.request(`http://localhost${url}`, init),
   });
 });
 afterAll(async () => {
@@ -79,7 +80,7 @@ describe('api client against the real app', () => {
       fetch: (url, init) =>
         init.signal?.aborted
           ? Promise.reject(new DOMException('The operation was aborted.', 'AbortError'))
-          : testApp.app.request(`http://console.test${url}`, init),
+          : testApp.app.request(`http://localhost${url}`, init),
     });
     const controller = new AbortController();
     controller.abort();
