@@ -2,7 +2,15 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import { createTestDatabase } from '../test/test-database.ts';
-import type { Database, DatabaseHandle } from './client.ts';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  openDatabase,
+  PGLITE_SHARED_BUFFERS,
+  type Database,
+  type DatabaseHandle,
+} from './client.ts';
 import { vaultBalances } from './schema/sandbox.ts';
 
 // Both drivers answer raw SQL with `{ rows }`; the shared Database type cannot say so.
@@ -42,6 +50,36 @@ describe('migrations', () => {
       expect(applied[0]?.n).toBeGreaterThan(0);
     });
     await fresh.ping();
+  });
+});
+
+describe('PGlite in a directory', () => {
+  it('runs with the small buffer pool, and keeps what was written across a reopen', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'custody-client-'));
+    try {
+      const first = await openDatabase({ dataDir, databaseUrl: undefined });
+      try {
+        const [shown] = await rows<{ shared_buffers: string }>(first.db, sql`show shared_buffers`);
+        expect(shown?.shared_buffers).toBe(PGLITE_SHARED_BUFFERS);
+        // The server's sessions and timestamps assume UTC; the start parameters must keep initdb's.
+        const [zone] = await rows<{ TimeZone: string }>(first.db, sql`show timezone`);
+        expect(zone?.TimeZone).toBe('UTC');
+        await first.db.execute(sql`create table kept (v text)`);
+        await first.db.execute(sql`insert into kept values ('written')`);
+      } finally {
+        await first.close();
+      }
+      const second = await openDatabase({ dataDir, databaseUrl: undefined });
+      try {
+        expect(await rows<{ v: string }>(second.db, sql`select v from kept`)).toEqual([
+          { v: 'written' },
+        ]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 
