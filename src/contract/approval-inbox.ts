@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { BankAccount } from './bank-account.ts';
+import { BankAccount } from './bank-account-record.ts';
 import { listEnvelope } from './common.ts';
-import { Transaction } from './transaction.ts';
+import { Transaction } from './transaction-record.ts';
 
 /**
  * The console's approvals inbox: every transaction and bank account waiting

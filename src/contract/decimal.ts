@@ -1,17 +1,16 @@
 import Big from 'big.js';
 import { z } from 'zod';
+import { DECIMAL } from './decimal-format.ts';
 
 /**
  * The one decimal module. Amounts travel as decimal strings and every
  * computation on them goes through big.js here; they never become JS numbers.
  */
 
-const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
-const UNSIGNED_DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
+// Reading and showing amounts needs no maths: the SPA's lists load that half alone.
+export { formatAmount, isDecimalString, scale } from './decimal-format.ts';
 
-export function isDecimalString(value: string): boolean {
-  return DECIMAL.test(value);
-}
+const UNSIGNED_DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 
 /** A signed decimal string as the API sends it ("-1.5", "0", "12.000001"). */
 export const DecimalString = z
@@ -59,31 +58,7 @@ export function sum(values: readonly string[]): string {
   return values.reduce((acc, v) => acc.plus(v), new Big(0)).toFixed();
 }
 
-/** Number of digits after the decimal point as written ("1.50" → 2). */
-export function scale(a: string): number {
-  const dot = a.indexOf('.');
-  return dot === -1 ? 0 : a.length - dot - 1;
-}
-
 /** Rounds to `dp` places, half-up for display and down (toward zero) for charges. */
 export function round(a: string, dp: number, mode: 'down' | 'half-up' = 'half-up'): string {
   return new Big(a).round(dp, mode === 'down' ? Big.roundDown : Big.roundHalfUp).toFixed(dp);
-}
-
-/**
- * Groups the integer part with thousands separators and keeps every
- * fractional digit the API sent (trailing zeros trimmed): a treasury user
- * must see the exact amount, not a float approximation.
- */
-export function formatAmount(a: string, opts: { minFractionDigits?: number } = {}): string {
-  if (!isDecimalString(a)) return a;
-  const negative = a.startsWith('-');
-  const unsigned = negative ? a.slice(1) : a;
-  const [intPart = '0', fracRaw = ''] = unsigned.split('.');
-  let frac = fracRaw.replace(/0+$/, '');
-  const min = opts.minFractionDigits ?? 0;
-  if (frac.length < min) frac = frac.padEnd(min, '0');
-  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const body = frac ? `${grouped}.${frac}` : grouped;
-  return negative && !isZero(a) ? `-${body}` : body;
 }

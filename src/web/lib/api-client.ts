@@ -17,13 +17,14 @@ import {
   type StaffUpdateRequest,
   authPaths,
 } from '../../contract/auth.ts';
+// Answers are parsed with the *-record modules: the request rules (IBAN, decimal maths) load with the forms.
 import {
   BankAccount,
   BankAccountListResponse,
   RevealedBankAccount,
-  type BankAccountCreateInput,
   type BankAccountFilters,
-} from '../../contract/bank-account.ts';
+} from '../../contract/bank-account-record.ts';
+import type { BankAccountCreateInput } from '../../contract/bank-account.ts';
 import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
@@ -44,10 +45,12 @@ import {
   EstimatedFeeResponse,
   Transaction,
   TransactionListResponse,
-  type CreateTransactionRequest,
-  type EstimateFeeRequest,
-  type ReplaceTransactionRequest,
   type TransactionFilters,
+} from '../../contract/transaction-record.ts';
+import type {
+  CreateTransactionRequest,
+  EstimateFeeRequest,
+  ReplaceTransactionRequest,
 } from '../../contract/transaction.ts';
 import {
   ApiError,

@@ -1,4 +1,4 @@
-import { TransactionFilters } from '../../../contract/transaction.ts';
+import { TransactionFilters } from '../../../contract/transaction-record.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
 /** `/transactions` search params: the contract's filters, scope and cursor stack. */

@@ -2,7 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
 import { chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount } from '../../../../contract/decimal.ts';
+import { formatAmount } from '../../../../contract/decimal-format.ts';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import {

@@ -1,6 +1,6 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import { formatAmount } from '../../../../contract/decimal.ts';
+import { formatAmount } from '../../../../contract/decimal-format.ts';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { ErrorState } from '../../../components/query-state.tsx';

@@ -1,7 +1,7 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { MouseEvent } from 'react';
 import { chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount } from '../../../../contract/decimal.ts';
+import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
