@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRouter, type RouterHistory } from '@tanstack/react-router';
 import { NotFound, RouteError, RoutePending } from './components/route-fallbacks.tsx';
-import type { SessionResponse } from '../contract/auth.ts';
 import { sendToLogin } from './features/session/send-to-login.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { parseSearch, stringifySearch } from './lib/search-params.ts';
@@ -9,8 +8,6 @@ import { routeTree } from './routeTree.gen.ts';
 
 export interface RouterContext {
   queryClient: QueryClient;
-  /** Set by the authenticated layout's beforeLoad for the routes beneath it. */
-  session?: SessionResponse;
 }
 
 export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse } from '../../contract/auth.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';
@@ -48,6 +48,15 @@ export const sessionQueries = {
       retry: false,
     }),
 };
+
+/**
+ * The session, from the cache or the request already under way: the
+ * authenticated layout starts it, and a page's loader that depends on the
+ * member's role awaits it here rather than asking again.
+ */
+export function loadSession(queryClient: QueryClient): Promise<SessionResponse> {
+  return queryClient.ensureQueryData(sessionQueries.current());
+}
 
 /** The current session as the authenticated layout loaded it (undefined outside that layout). */
 export function useSession(): SessionResponse | undefined {

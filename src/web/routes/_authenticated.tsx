@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-router';
 import { useApprovalInboxCount } from '../lib/approval-inbox-queries.ts';
 import { can } from '../lib/permissions.ts';
-import { sessionQueries, useSession } from '../lib/session-queries.ts';
+import { loadSession, sessionQueries, useSession } from '../lib/session-queries.ts';
 import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
 import { ApiError } from '../lib/api-errors.ts';
 import { referenceQueries } from '../lib/reference-queries.ts';
@@ -21,19 +21,25 @@ import { ScopeSearch } from '../lib/scope.ts';
 export const Route = createFileRoute('/_authenticated')({
   validateSearch: ScopeSearch,
   search: { middlewares: [retainSearchParams(['subOrg'])] },
-  beforeLoad: async ({ context: { queryClient }, location }) => {
+  // The session is started here and awaited in the loader, not in
+  // beforeLoad: the router runs every loader only after every beforeLoad, so
+  // awaiting it here would hold the page's own data until the session
+  // answered. Now the session, the scope list and the page's data start
+  // together (ARCHITECTURE.md, "First load"); the server refuses the data
+  // without a session whatever the order.
+  beforeLoad: ({ context: { queryClient } }) => {
+    void queryClient.prefetchQuery(sessionQueries.current());
+  },
+  loader: async ({ context: { queryClient }, location }) => {
+    void queryClient.prefetchQuery(referenceQueries.subOrgs());
     try {
-      const session = await queryClient.ensureQueryData(sessionQueries.current());
-      return { session };
+      await loadSession(queryClient);
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         throw redirect({ to: '/login', search: { redirect: location.href } });
       }
       throw error;
     }
-  },
-  loader: ({ context: { queryClient } }) => {
-    void queryClient.prefetchQuery(referenceQueries.subOrgs());
   },
   component: AuthenticatedLayout,
 });

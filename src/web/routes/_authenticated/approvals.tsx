@@ -4,11 +4,14 @@ import { ApprovalsPage } from '../../features/approvals/components/approvals-pag
 import { approvalInboxSearch } from '../../features/approvals/search.ts';
 import { approvalInboxQueries } from '../../lib/approval-inbox-queries.ts';
 import { can, useCan } from '../../lib/permissions.ts';
+import { loadSession } from '../../lib/session-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/approvals')({
   validateSearch: approvalInboxSearch.schema,
   loaderDeps: ({ search }) => approvalInboxSearch.toListParams(search),
-  loader: async ({ context: { queryClient, session }, deps, cause }) => {
+  loader: async ({ context: { queryClient }, deps, cause }) => {
+    // A 401 is the layout's to answer (a redirect to /login).
+    const session = await loadSession(queryClient).catch(() => undefined);
     if (!can(session, 'approve')) return;
     // A failed list is shown in the page with a retry, not as a route error.
     const list = queryClient

@@ -4,12 +4,15 @@ import { auditQueries } from '../../features/audit/api/audit-queries.ts';
 import { AuditPage } from '../../features/audit/components/audit-page.tsx';
 import { auditSearch } from '../../features/audit/search.ts';
 import { can, useCan } from '../../lib/permissions.ts';
+import { loadSession } from '../../lib/session-queries.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/audit')({
   validateSearch: auditSearch.schema,
   loaderDeps: ({ search }) => auditSearch.toListParams(search),
-  loader: async ({ context: { queryClient, session }, deps, cause }) => {
+  loader: async ({ context: { queryClient }, deps, cause }) => {
+    // A 401 is the layout's to answer (a redirect to /login).
+    const session = await loadSession(queryClient).catch(() => undefined);
     if (!can(session, 'view-audit')) return;
     void queryClient.prefetchQuery(referenceQueries.staffMembers());
     // A failed list is shown in the page (filters stay usable), not as a route error.

@@ -1,12 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NoAccess } from '../../components/no-access.tsx';
-import { useSession } from '../../lib/session-queries.ts';
+import { loadSession, useSession } from '../../lib/session-queries.ts';
 import { can, useCan } from '../../lib/permissions.ts';
 import { staffQueries } from '../../features/staff/api/staff-queries.ts';
 import { StaffPage } from '../../features/staff/components/staff-page.tsx';
 
 export const Route = createFileRoute('/_authenticated/staff')({
-  loader: ({ context: { queryClient, session } }) => {
+  loader: async ({ context: { queryClient } }) => {
+    // A 401 is the layout's to answer (a redirect to /login).
+    const session = await loadSession(queryClient).catch(() => undefined);
     if (!can(session, 'manage-staff')) return;
     // Errors show in the page with a retry, not as a route error.
     return queryClient.ensureQueryData(staffQueries.list()).then(
