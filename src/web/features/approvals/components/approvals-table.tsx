@@ -3,23 +3,18 @@ import type { ReactNode } from 'react';
 import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
+import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table.tsx';
-import { cn } from '../../../lib/cn.ts';
+import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize, partyLabel, paymentMethodLabel } from '../../../lib/labels.ts';
 
-const COLUMNS = ['Proposed', 'Kind', 'What', 'Decision'] as const;
+const APPROVALS_TABLE: DataTableSpec = {
+  label: 'Waiting for a decision',
+  caption: 'Transactions and bank accounts waiting for a decision, newest first',
+  columns: ['Proposed', 'Kind', 'What', 'Decision'],
+};
 
 const linkClass =
   'font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700';
@@ -107,32 +102,13 @@ function ApprovalRow({ item }: { item: ApprovalItem }) {
 
 export function ApprovalsTable({ items, busy = false }: { items: ApprovalItem[]; busy?: boolean }) {
   return (
-    <TableContainer label="Approvals table">
-      <Table
-        aria-label="Waiting for a decision"
-        aria-busy={busy}
-        className={cn(busy && 'opacity-60')}
-      >
-        <TableCaption>
-          Transactions and bank accounts waiting for a decision, newest first
-        </TableCaption>
-        <TableHeader>
-          <TableRow className="hover:bg-transparent">
-            {COLUMNS.map((column) => (
-              <TableHead key={column}>{column}</TableHead>
-            ))}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {items.map((item) => (
-            <ApprovalRow key={`${item.kind}-${item.id}`} item={item} />
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    // A transaction and a bank account are told apart by kind, not by id alone.
+    <DataTable spec={APPROVALS_TABLE} rows={items} rowKey={(i) => `${i.kind}-${i.id}`} busy={busy}>
+      {(item) => <ApprovalRow item={item} />}
+    </DataTable>
   );
 }
 
 export function ApprovalsTableSkeleton() {
-  return <TableSkeleton columns={COLUMNS.length} />;
+  return <TableSkeleton columns={APPROVALS_TABLE.columns.length} />;
 }

@@ -1,21 +1,16 @@
 import type { AuditEntry } from '../../../../contract/auth.ts';
+import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table.tsx';
-import { cn } from '../../../lib/cn.ts';
+import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 
-const COLUMNS = ['Time', 'Actor', 'Action', 'Entity', 'Summary', 'Outcome', 'Request ID'] as const;
+const AUDIT_TABLE: DataTableSpec = {
+  label: 'Audit log',
+  caption: 'Every mutation and every reveal of a full number, newest first',
+  columns: ['Time', 'Actor', 'Action', 'Entity', 'Summary', 'Outcome', 'Request ID'],
+};
 
 const OUTCOME_TONES: Record<AuditEntry['outcome'], BadgeTone> = {
   success: 'success',
@@ -37,61 +32,51 @@ function Actor({ entry }: { entry: AuditEntry }) {
   );
 }
 
+function AuditRow({ entry }: { entry: AuditEntry }) {
+  return (
+    <TableRow data-audit-id={entry.id}>
+      <TableCell className="whitespace-nowrap">
+        <time dateTime={entry.at} title={entry.at}>
+          {formatLocalDateTime(entry.at)}
+        </time>
+      </TableCell>
+      <TableCell>
+        <Actor entry={entry} />
+      </TableCell>
+      <TableCell className="font-mono text-xs whitespace-nowrap">{entry.action}</TableCell>
+      <TableCell>
+        {entry.entityType || entry.entityId ? (
+          <>
+            {entry.entityType ? <span>{humanize(entry.entityType)}</span> : null}
+            {entry.entityId ? (
+              <span className="block font-mono text-xs break-all text-slate-700">
+                {entry.entityId}
+              </span>
+            ) : null}
+          </>
+        ) : (
+          dash
+        )}
+      </TableCell>
+      <TableCell className="min-w-64">{entry.summary || dash}</TableCell>
+      <TableCell>
+        <Badge tone={OUTCOME_TONES[entry.outcome]} data-outcome={entry.outcome}>
+          {humanize(entry.outcome)}
+        </Badge>
+      </TableCell>
+      <TableCell className="font-mono text-xs break-all">{entry.requestId ?? dash}</TableCell>
+    </TableRow>
+  );
+}
+
 export function AuditTable({ entries, busy = false }: { entries: AuditEntry[]; busy?: boolean }) {
   return (
-    <TableContainer label="Audit log table">
-      <Table aria-label="Audit log" aria-busy={busy} className={cn(busy && 'opacity-60')}>
-        <TableCaption>Every mutation and every reveal of a full number, newest first</TableCaption>
-        <TableHeader>
-          <TableRow className="hover:bg-transparent">
-            {COLUMNS.map((column) => (
-              <TableHead key={column}>{column}</TableHead>
-            ))}
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {entries.map((entry) => (
-            <TableRow key={entry.id} data-audit-id={entry.id}>
-              <TableCell className="whitespace-nowrap">
-                <time dateTime={entry.at} title={entry.at}>
-                  {formatLocalDateTime(entry.at)}
-                </time>
-              </TableCell>
-              <TableCell>
-                <Actor entry={entry} />
-              </TableCell>
-              <TableCell className="font-mono text-xs whitespace-nowrap">{entry.action}</TableCell>
-              <TableCell>
-                {entry.entityType || entry.entityId ? (
-                  <>
-                    {entry.entityType ? <span>{humanize(entry.entityType)}</span> : null}
-                    {entry.entityId ? (
-                      <span className="block font-mono text-xs break-all text-slate-700">
-                        {entry.entityId}
-                      </span>
-                    ) : null}
-                  </>
-                ) : (
-                  dash
-                )}
-              </TableCell>
-              <TableCell className="min-w-64">{entry.summary || dash}</TableCell>
-              <TableCell>
-                <Badge tone={OUTCOME_TONES[entry.outcome]} data-outcome={entry.outcome}>
-                  {humanize(entry.outcome)}
-                </Badge>
-              </TableCell>
-              <TableCell className="font-mono text-xs break-all">
-                {entry.requestId ?? dash}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable spec={AUDIT_TABLE} rows={entries} busy={busy}>
+      {(entry) => <AuditRow entry={entry} />}
+    </DataTable>
   );
 }
 
 export function AuditTableSkeleton() {
-  return <TableSkeleton columns={COLUMNS.length} />;
+  return <TableSkeleton columns={AUDIT_TABLE.columns.length} />;
 }

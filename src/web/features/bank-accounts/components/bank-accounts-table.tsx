@@ -1,47 +1,35 @@
 import { Link } from '@tanstack/react-router';
+import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table.tsx';
+import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { cn } from '../../../lib/cn.ts';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import type { BankAccountRow } from '../bank-account-row.ts';
 
-const COLUMNS = [
-  'Account name',
-  'Bank',
-  'Payment method',
-  'Country',
-  'Status',
-  'Account number',
-  'Routing number',
-  'Created',
-] as const;
+const BANK_ACCOUNTS_TABLE: DataTableSpec = {
+  label: 'Bank accounts',
+  caption: 'Settlement bank accounts, newest first',
+  columns: [
+    'Account name',
+    'Bank',
+    'Payment method',
+    'Country',
+    'Status',
+    'Account number',
+    'Routing number',
+    'Created',
+  ],
+};
 
-function Headers({ withActions }: { withActions: boolean }) {
-  return (
-    <TableHeader>
-      <TableRow className="hover:bg-transparent">
-        {COLUMNS.map((column) => (
-          <TableHead key={column}>{column}</TableHead>
-        ))}
-        {withActions ? <TableHead>Full numbers</TableHead> : null}
-      </TableRow>
-    </TableHeader>
-  );
-}
+/** With "Reveal" per row, for roles that may see full numbers. */
+const REVEALING_TABLE: DataTableSpec = {
+  ...BANK_ACCOUNTS_TABLE,
+  columns: [...BANK_ACCOUNTS_TABLE.columns, 'Full numbers'],
+};
 
 const dash = <span className="text-slate-700">—</span>;
 
@@ -56,17 +44,9 @@ export function BankAccountsTable({
   canReveal?: boolean;
 }) {
   return (
-    <TableContainer label="Bank accounts table">
-      <Table aria-label="Bank accounts" aria-busy={busy} className={cn(busy && 'opacity-60')}>
-        <TableCaption>Settlement bank accounts, newest first</TableCaption>
-        <Headers withActions={canReveal} />
-        <TableBody>
-          {accounts.map((account, index) => (
-            <AccountRow key={account.id ?? index} account={account} canReveal={canReveal} />
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable spec={canReveal ? REVEALING_TABLE : BANK_ACCOUNTS_TABLE} rows={accounts} busy={busy}>
+      {(account) => <AccountRow account={account} canReveal={canReveal} />}
+    </DataTable>
   );
 }
 
@@ -143,5 +123,5 @@ function AccountRow({ account, canReveal }: { account: BankAccountRow; canReveal
 }
 
 export function BankAccountsTableSkeleton() {
-  return <TableSkeleton columns={COLUMNS.length} />;
+  return <TableSkeleton columns={BANK_ACCOUNTS_TABLE.columns.length} />;
 }

@@ -1,26 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { StaffMember } from '../../../../contract/auth.ts';
+import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
 import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table.tsx';
+import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { staffQueries } from '../api/staff-queries.ts';
 import { CreateStaffForm } from './create-staff-form.tsx';
 import { StaffRowActions } from './staff-row-actions.tsx';
 
-const COLUMNS = ['Name', 'Email', 'Role', 'Sub-organizations', 'Status', 'Actions'] as const;
+const STAFF_TABLE: DataTableSpec = {
+  label: 'Staff members',
+  caption: 'Staff members who may sign in to this console',
+  columns: ['Name', 'Email', 'Role', 'Sub-organizations', 'Status', 'Actions'],
+};
 
 function subOrgText(member: StaffMember, names: Map<string, string>): string {
   if (!member.subOrgIds) return 'All';
@@ -45,7 +41,7 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
 
   let content;
   if (staff.isPending) {
-    content = <TableSkeleton columns={COLUMNS.length} rows={4} />;
+    content = <TableSkeleton columns={STAFF_TABLE.columns.length} rows={4} />;
   } else if (staff.isError) {
     content = (
       <ErrorState
@@ -59,36 +55,24 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
     content = <EmptyState title="No staff members yet" />;
   } else {
     content = (
-      <TableContainer label="Staff members table">
-        <Table aria-label="Staff members">
-          <TableCaption>Staff members who may sign in to this console</TableCaption>
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              {COLUMNS.map((c) => (
-                <TableHead key={c}>{c}</TableHead>
-              ))}
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {staff.data.results.map((member) => (
-              <TableRow key={member.id} data-staff-id={member.id}>
-                <TableCell className="font-medium">{member.name}</TableCell>
-                <TableCell className="font-mono text-xs">{member.email}</TableCell>
-                <TableCell>{humanize(member.role)}</TableCell>
-                <TableCell>{subOrgText(member, names)}</TableCell>
-                <TableCell>
-                  <Badge tone={member.disabled ? 'danger' : 'success'}>
-                    {member.disabled ? 'Disabled' : 'Active'}
-                  </Badge>
-                </TableCell>
-                <TableCell>
-                  <StaffRowActions member={member} isSelf={member.id === currentMemberId} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+      <DataTable spec={STAFF_TABLE} rows={staff.data.results}>
+        {(member) => (
+          <TableRow data-staff-id={member.id}>
+            <TableCell className="font-medium">{member.name}</TableCell>
+            <TableCell className="font-mono text-xs">{member.email}</TableCell>
+            <TableCell>{humanize(member.role)}</TableCell>
+            <TableCell>{subOrgText(member, names)}</TableCell>
+            <TableCell>
+              <Badge tone={member.disabled ? 'danger' : 'success'}>
+                {member.disabled ? 'Disabled' : 'Active'}
+              </Badge>
+            </TableCell>
+            <TableCell>
+              <StaffRowActions member={member} isSelf={member.id === currentMemberId} />
+            </TableCell>
+          </TableRow>
+        )}
+      </DataTable>
     );
   }
 

@@ -3,52 +3,34 @@ import type { MouseEvent } from 'react';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
+import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import {
-  Table,
-  TableBody,
-  TableCaption,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table.tsx';
-import { cn } from '../../../lib/cn.ts';
+import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
 
-const COLUMNS = [
-  'Created',
-  'Status',
-  'Category',
-  'Amount',
-  'Chain',
-  'Parties',
-  'Reference',
-] as const;
-
-function Headers() {
-  return (
-    <TableHeader>
-      <TableRow className="hover:bg-transparent">
-        {COLUMNS.map((column) => (
-          <TableHead key={column} className={column === 'Amount' ? 'text-right' : undefined}>
-            {column === 'Parties' ? (
-              <>
-                Source <span aria-hidden="true">→</span>
-                <span className="sr-only"> to</span> destination
-              </>
-            ) : (
-              column
-            )}
-          </TableHead>
-        ))}
-      </TableRow>
-    </TableHeader>
-  );
-}
+const TRANSACTIONS_TABLE: DataTableSpec = {
+  label: 'Transactions',
+  caption: 'Transactions, newest first',
+  columns: [
+    'Created',
+    'Status',
+    'Category',
+    { name: 'Amount', header: 'Amount', className: 'text-right' },
+    'Chain',
+    {
+      name: 'Parties',
+      header: (
+        <>
+          Source <span aria-hidden="true">→</span>
+          <span className="sr-only"> to</span> destination
+        </>
+      ),
+    },
+    'Reference',
+  ],
+};
 
 function Muted({ children }: { children: string }) {
   return <span className="text-slate-700">{children}</span>;
@@ -181,20 +163,12 @@ export function TransactionsTable({
   busy?: boolean;
 }) {
   return (
-    <TableContainer label="Transactions table">
-      <Table aria-label="Transactions" aria-busy={busy} className={cn(busy && 'opacity-60')}>
-        <TableCaption>Transactions, newest first</TableCaption>
-        <Headers />
-        <TableBody>
-          {transactions.map((tx, index) => (
-            <TransactionRow key={tx.id ?? index} transaction={tx} />
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <DataTable spec={TRANSACTIONS_TABLE} rows={transactions} busy={busy}>
+      {(tx) => <TransactionRow transaction={tx} />}
+    </DataTable>
   );
 }
 
 export function TransactionsTableSkeleton() {
-  return <TableSkeleton columns={COLUMNS.length} />;
+  return <TableSkeleton columns={TRANSACTIONS_TABLE.columns.length} />;
 }
