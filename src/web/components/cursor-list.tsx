@@ -1,6 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ListEnvelope } from '../../contract/common.ts';
+import type { ListFilterKit } from '../lib/list-search.ts';
 import {
   compact,
   hasPreviousPage,
@@ -9,8 +10,10 @@ import {
   previousPage,
   type CursorPage,
 } from '../lib/paging.ts';
+import { DataTable, type DataTableSpec } from './data-table.tsx';
 import { CursorPagination } from './pagination.tsx';
 import { EmptyState, ErrorState } from './query-state.tsx';
+import { TableSkeleton } from './table-skeleton.tsx';
 import { Button } from './ui/button.tsx';
 
 /** How a list page names itself and its rows in headings, status text and empty states. */
@@ -24,41 +27,66 @@ export interface ListNouns {
   many: string;
 }
 
+/**
+ * What makes a list page the one it is, declared once in its page file: ids,
+ * words, which URL search it reads, and the table its rows fill.
+ */
+export interface CursorListSpec<Row extends { id?: string | null }, Search, Filters> {
+  /** Prefix of the heading and results ids: `${id}-title`, `${id}-results`. */
+  id: string;
+  nouns: ListNouns;
+  search: ListFilterKit<Search, Filters>;
+  table: DataTableSpec<Row>;
+}
+
+/** A list page's props: its URL search, and the way to change it (a navigation). */
+export interface ListPageProps<Search> {
+  search: Search;
+  onSearchChange: (next: Search) => void;
+}
+
+/** A filter form's props: the filters now in the URL, and the ways to change or clear them. */
+export interface FilterProps<Filters> {
+  value: Filters;
+  /** Applies a change; the list starts again from its first page. */
+  onChange: (patch: Partial<Filters>) => void;
+  onClear: () => void;
+}
+
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * A cursor-paged list page whose URL search is its whole state: every change
  * goes through `onSearchChange`, which pushes a history entry, so Back
  * returns to the previous filters or page, and the cursor stack (`cursor`,
- * `prev`) lives in the URL. It owns the loading, error, empty and paging
- * scaffolding; the page supplies its filters, its skeleton and its table.
+ * `prev`) lives in the URL. It owns the heading, the loading, error, empty
+ * and paging scaffolding and the table; the page supplies its query, its
+ * filter form and how one row reads.
  */
-export function CursorListPage<Row, S extends CursorPage>({
-  id,
-  nouns,
+export function CursorListPage<
+  Row extends { id?: string | null },
+  S extends CursorPage,
+  F extends object,
+>({
+  spec: { id, nouns, search: searchKit, table },
   query,
   search,
   onSearchChange,
-  filtersActive = false,
+  intro,
   filters,
   actions,
-  skeleton,
   children,
-}: {
-  /** Prefix of the heading and results ids: `${id}-title`, `${id}-results`. */
-  id: string;
-  nouns: ListNouns;
+}: ListPageProps<S> & {
+  spec: CursorListSpec<Row, S, F>;
   query: UseQueryResult<ListEnvelope<Row>, Error>;
-  search: S;
-  onSearchChange: (next: S) => void;
-  /** Some filter narrows the list: an empty answer offers to clear them. */
-  filtersActive?: boolean;
-  filters?: ReactNode;
+  /** Above the filters: what the whole list says (counts, say) or leads to (a create). */
+  intro?: ReactNode;
+  filters?: (props: FilterProps<F>) => ReactNode;
   /** Beside the heading: commands about the whole list (an export, say). */
   actions?: ReactNode;
-  skeleton: ReactNode;
-  children: (rows: Row[], busy: boolean) => ReactNode;
+  children: (row: Row) => ReactNode;
 }) {
+  const filtersActive = searchKit.hasFilters(search);
   const clearFilters = () => onSearchChange({} as S);
   const loadingNext = query.isPlaceholderData && query.isFetching;
   const data = query.data;
@@ -68,7 +96,7 @@ export function CursorListPage<Row, S extends CursorPage>({
 
   let content;
   if (query.isPending) {
-    content = skeleton;
+    content = <TableSkeleton columns={table.columns.length} />;
   } else if (query.isError) {
     content = (
       <ErrorState
@@ -101,7 +129,11 @@ export function CursorListPage<Row, S extends CursorPage>({
       <EmptyState title={search.cursor ? `No more ${nouns.many}` : `No ${nouns.many} yet`} />
     );
   } else {
-    content = children(query.data.results, loadingNext);
+    content = (
+      <DataTable spec={table} rows={query.data.results} busy={loadingNext}>
+        {children}
+      </DataTable>
+    );
   }
 
   const count = data?.results.length ?? 0;
@@ -122,7 +154,12 @@ export function CursorListPage<Row, S extends CursorPage>({
         </h1>
         {actions}
       </div>
-      {filters}
+      {intro}
+      {filters?.({
+        value: searchKit.pickFilters(search),
+        onChange: (patch) => onSearchChange(searchKit.withFilters(search, patch)),
+        onClear: clearFilters,
+      })}
       <p role="status" className={query.isPending ? 'text-sm text-slate-700' : 'sr-only'}>
         {statusText}
       </p>

@@ -16,37 +16,40 @@ import {
  */
 export type DataTableColumn = string | { name: string; header: ReactNode; className?: string };
 
+type Keyed = { id?: string | null | undefined };
+
 /** What a table is, declared once beside its rows: the name, the caption, the columns. */
-export interface DataTableSpec {
+export interface DataTableSpec<Row extends Keyed = Keyed> {
   /** The table's accessible name; its scroll region is named "`label` table". */
   label: string;
   /** What the rows are and their order, for screen readers. */
   caption: string;
   columns: readonly DataTableColumn[];
+  /** A row's React key where its id alone does not tell it apart; by default its id, else its position. */
+  rowKey?: (row: Row, index: number) => string | number;
 }
 
-type Keyed = { id?: string | null | undefined };
+const byId = (row: Keyed, index: number) => row.id ?? index;
 
 /**
  * A named, captioned table inside a focusable scroll region — the shape every
  * list in the console shares. Each row renders itself (a row may hold state,
  * like a reveal); the table owns the region, the caption, the column headers
  * and the dimming while `busy` (the previous page's rows stay on screen while
- * the next page loads). Rows are keyed by their id, else their position.
+ * the next page loads).
  */
 export function DataTable<Row extends Keyed>({
   spec,
   rows,
-  rowKey = (row, index) => row.id ?? index,
   busy,
   children,
 }: {
-  spec: DataTableSpec;
+  spec: DataTableSpec<Row>;
   rows: readonly Row[];
-  rowKey?: (row: Row, index: number) => string | number;
   busy?: boolean;
   children: (row: Row) => ReactNode;
 }) {
+  const rowKey = spec.rowKey ?? byId;
   return (
     <TableContainer label={`${spec.label} table`}>
       <Table aria-label={spec.label} aria-busy={busy} className={cn(busy && 'opacity-60')}>

@@ -1,5 +1,6 @@
-import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiClient, type ApprovalInboxParams } from './api-client.ts';
+import { listQueries } from './list-queries.ts';
 
 /**
  * The approvals inbox (GET /api/console/approvals/) and the navigation's
@@ -12,20 +13,18 @@ import { apiClient, type ApprovalInboxParams } from './api-client.ts';
 // re-read while the tab is visible; TanStack Query also re-reads on focus.
 const INBOX_REFRESH_MS = 30_000;
 
+const inboxLists = listQueries(
+  'approvals',
+  (params: ApprovalInboxParams, signal) => apiClient.listApprovalInbox(params, { signal }),
+  { refetchInterval: INBOX_REFRESH_MS },
+);
+
 export const approvalInboxQueries = {
-  all: () => ['approvals'] as const,
-  lists: () => [...approvalInboxQueries.all(), 'list'] as const,
-  list: (params: ApprovalInboxParams) =>
-    queryOptions({
-      queryKey: [...approvalInboxQueries.lists(), params] as const,
-      queryFn: ({ signal }) => apiClient.listApprovalInbox(params, { signal }),
-      placeholderData: keepPreviousData,
-      refetchInterval: INBOX_REFRESH_MS,
-    }),
+  ...inboxLists,
   /** The count alone: the smallest page carries the whole inbox's counts. */
   count: (subOrgId: string | undefined) =>
     queryOptions({
-      queryKey: [...approvalInboxQueries.all(), 'count', subOrgId ?? null] as const,
+      queryKey: [...inboxLists.all(), 'count', subOrgId ?? null] as const,
       queryFn: ({ signal }) => apiClient.listApprovalInbox({ subOrgId, limit: 1 }, { signal }),
       refetchInterval: INBOX_REFRESH_MS,
       select: (page) => page.actionableCount,

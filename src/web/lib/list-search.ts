@@ -5,28 +5,30 @@ import { scopeSearch } from './scope.ts';
 
 /**
  * One list page's URL search, derived from the contract's filter schema:
- * the filters the page offers, the cursor stack, and — when the list takes
- * `subOrgId` — the scope `?subOrg=`. A value that does not parse is dropped
- * rather than failing the page, so a stale bookmark still opens.
+ * every filter it declares, the cursor stack, and — when the list takes
+ * `subOrgId` — the scope as `?subOrg=` (the scope switcher's, not a filter of
+ * the page). A value that does not parse is dropped rather than failing the
+ * page, so a stale bookmark still opens. A page that offers fewer filters
+ * than the endpoint takes passes the contract's schema with those omitted.
  */
-type FilterShape<Shape extends z.ZodRawShape, K extends keyof Shape> = {
-  [P in K]: z.ZodCatch<z.ZodOptional<Shape[P]>>;
+type FilterKey<Shape extends z.ZodRawShape> = Exclude<keyof Shape & string, 'subOrgId'>;
+type FilterShape<Shape extends z.ZodRawShape> = {
+  [P in FilterKey<Shape>]: z.ZodCatch<z.ZodOptional<Shape[P]>>;
 };
 type ScopeShape<Shape extends z.ZodRawShape> = 'subOrgId' extends keyof Shape
   ? typeof scopeSearch
   : Record<never, never>;
-type SearchShape<Shape extends z.ZodRawShape, K extends keyof Shape> = FilterShape<Shape, K> &
+type SearchShape<Shape extends z.ZodRawShape> = FilterShape<Shape> &
   typeof cursorPageSearch &
   ScopeShape<Shape>;
-type SearchOf<Shape extends z.ZodRawShape, K extends keyof Shape> = {
-  [P in K]?: z.output<Shape[P]>;
+type SearchOf<Shape extends z.ZodRawShape> = {
+  [P in FilterKey<Shape>]?: z.output<Shape[P]>;
 } & CursorPage &
   ('subOrgId' extends keyof Shape ? { subOrg?: string | undefined } : Record<never, never>);
 
-export function defineListSearch<Shape extends z.ZodRawShape, K extends keyof Shape & string>(
-  filters: z.ZodObject<Shape>,
-  filterKeys: readonly K[],
-) {
+export function defineListSearch<Shape extends z.ZodRawShape>(filters: z.ZodObject<Shape>) {
+  type K = FilterKey<Shape>;
+  const filterKeys = Object.keys(filters.shape).filter((key) => key !== 'subOrgId') as K[];
   const scoped = 'subOrgId' in filters.shape;
   const shape: Record<string, z.ZodType> = {};
   for (const key of filterKeys) shape[key] = z.optional(filters.shape[key]!).catch(undefined);
@@ -34,9 +36,9 @@ export function defineListSearch<Shape extends z.ZodRawShape, K extends keyof Sh
     ...shape,
     ...cursorPageSearch,
     ...(scoped ? scopeSearch : {}),
-  } as SearchShape<Shape, K>);
+  } as SearchShape<Shape>);
 
-  type Search = SearchOf<Shape, K>;
+  type Search = SearchOf<Shape>;
   type Filters = Pick<Search, K>;
 
   const pickFilters = (search: Search): Filters =>
@@ -72,3 +74,10 @@ type AnyListSearch = { pickFilters: (search: any) => object };
 export type ListSearchOf<L extends AnyListSearch> = Parameters<L['pickFilters']>[0];
 /** Its filters alone, as the filter form edits them. */
 export type ListFiltersOf<L extends AnyListSearch> = ReturnType<L['pickFilters']>;
+
+/** What a list page's filters need of its search: read them, apply a change, tell if any is set. */
+export interface ListFilterKit<Search, Filters> {
+  pickFilters: (search: Search) => Filters;
+  hasFilters: (search: Search) => boolean;
+  withFilters: (search: Search, patch: Partial<Filters>) => Search;
+}

@@ -1,14 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
-import { CursorListPage } from '../../../components/cursor-list.tsx';
+import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
+import {
+  CursorListPage,
+  type CursorListSpec,
+  type ListPageProps,
+} from '../../../components/cursor-list.tsx';
 import { approvalInboxQueries } from '../../../lib/approval-inbox-queries.ts';
 import { approvalInboxSearch, type ApprovalInboxSearch } from '../search.ts';
-import { ApprovalsTable, ApprovalsTableSkeleton } from './approvals-table.tsx';
+import { APPROVALS_TABLE, ApprovalRow } from './approvals-table.tsx';
 
-const NOUNS = {
-  list: 'the approvals inbox',
-  title: 'Approvals',
-  one: 'item waiting for a decision',
-  many: 'items waiting for a decision',
+const APPROVALS_LIST: CursorListSpec<ApprovalItem, ApprovalInboxSearch, object> = {
+  id: 'approvals',
+  nouns: {
+    list: 'the approvals inbox',
+    title: 'Approvals',
+    one: 'item waiting for a decision',
+    many: 'items waiting for a decision',
+  },
+  search: approvalInboxSearch,
+  table: APPROVALS_TABLE,
 };
 
 /**
@@ -17,24 +27,15 @@ const NOUNS = {
  * the decision is made with what is being approved in full view; items the
  * member created are listed but marked, as another member must decide them.
  */
-export function ApprovalsPage({
-  search,
-  onSearchChange,
-}: {
-  search: ApprovalInboxSearch;
-  onSearchChange: (next: ApprovalInboxSearch) => void;
-}) {
-  const query = useQuery(approvalInboxQueries.list(approvalInboxSearch.toListParams(search)));
+export function ApprovalsPage(props: ListPageProps<ApprovalInboxSearch>) {
+  const query = useQuery(approvalInboxQueries.list(approvalInboxSearch.toListParams(props.search)));
   const counts = query.data;
   return (
     <CursorListPage
-      id="approvals"
-      nouns={NOUNS}
+      spec={APPROVALS_LIST}
       query={query}
-      search={search}
-      onSearchChange={onSearchChange}
-      skeleton={<ApprovalsTableSkeleton />}
-      filters={
+      {...props}
+      intro={
         counts ? (
           <p className="text-sm text-slate-700">
             {counts.actionableCount === 1
@@ -47,7 +48,7 @@ export function ApprovalsPage({
         ) : null
       }
     >
-      {(rows, busy) => <ApprovalsTable items={rows} busy={busy} />}
+      {(item) => <ApprovalRow item={item} />}
     </CursorListPage>
   );
 }

@@ -3,17 +3,18 @@ import type { ReactNode } from 'react';
 import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
-import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
-import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize, partyLabel, paymentMethodLabel } from '../../../lib/labels.ts';
 
-const APPROVALS_TABLE: DataTableSpec = {
+export const APPROVALS_TABLE: DataTableSpec<ApprovalItem> = {
   label: 'Waiting for a decision',
   caption: 'Transactions and bank accounts waiting for a decision, newest first',
   columns: ['Proposed', 'Kind', 'What', 'Decision'],
+  // A transaction and a bank account are told apart by kind, not by id alone.
+  rowKey: (item) => `${item.kind}-${item.id}`,
 };
 
 const linkClass =
@@ -61,7 +62,7 @@ function ItemLink({ item, children }: { item: ApprovalItem; children: ReactNode 
   );
 }
 
-function ApprovalRow({ item }: { item: ApprovalItem }) {
+export function ApprovalRow({ item }: { item: ApprovalItem }) {
   const what = describeItem(item);
   return (
     <TableRow data-approval-id={item.id} data-yours={item.yours || undefined}>
@@ -98,17 +99,4 @@ function ApprovalRow({ item }: { item: ApprovalItem }) {
       </TableCell>
     </TableRow>
   );
-}
-
-export function ApprovalsTable({ items, busy = false }: { items: ApprovalItem[]; busy?: boolean }) {
-  return (
-    // A transaction and a bank account are told apart by kind, not by id alone.
-    <DataTable spec={APPROVALS_TABLE} rows={items} rowKey={(i) => `${i.kind}-${i.id}`} busy={busy}>
-      {(item) => <ApprovalRow item={item} />}
-    </DataTable>
-  );
-}
-
-export function ApprovalsTableSkeleton() {
-  return <TableSkeleton columns={APPROVALS_TABLE.columns.length} />;
 }

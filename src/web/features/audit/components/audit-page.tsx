@@ -1,28 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { CursorListPage } from '../../../components/cursor-list.tsx';
+import {
+  CursorListPage,
+  type CursorListSpec,
+  type ListPageProps,
+} from '../../../components/cursor-list.tsx';
+import type { AuditEntry } from '../../../../contract/auth.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { auditQueries } from '../api/audit-queries.ts';
-import { auditSearch, type AuditSearch } from '../search.ts';
+import { auditSearch, type AuditSearch, type AuditSearchFilters } from '../search.ts';
 import { AuditFilters } from './audit-filters.tsx';
-import { AuditTable, AuditTableSkeleton } from './audit-table.tsx';
+import { AUDIT_TABLE, AuditRow } from './audit-table.tsx';
 
-const NOUNS = {
-  list: 'the audit log',
-  title: 'Audit log',
-  one: 'audit entry',
-  many: 'audit entries',
+const AUDIT_LIST: CursorListSpec<AuditEntry, AuditSearch, AuditSearchFilters> = {
+  id: 'audit',
+  nouns: { list: 'the audit log', title: 'Audit log', one: 'audit entry', many: 'audit entries' },
+  search: auditSearch,
+  table: AUDIT_TABLE,
 };
 
 /** `/audit` (admins): the URL search is the page's whole state (see CursorListPage). */
-export function AuditPage({
-  search,
-  onSearchChange,
-}: {
-  search: AuditSearch;
-  onSearchChange: (next: AuditSearch) => void;
-}) {
-  const query = useQuery(auditQueries.list(auditSearch.toListParams(search)));
+export function AuditPage(props: ListPageProps<AuditSearch>) {
+  const query = useQuery(auditQueries.list(auditSearch.toListParams(props.search)));
   const staff = useQuery(referenceQueries.staffMembers());
   const actorOptions = useMemo(
     () =>
@@ -34,23 +33,12 @@ export function AuditPage({
 
   return (
     <CursorListPage
-      id="audit"
-      nouns={NOUNS}
+      spec={AUDIT_LIST}
       query={query}
-      search={search}
-      onSearchChange={onSearchChange}
-      filtersActive={auditSearch.hasFilters(search)}
-      skeleton={<AuditTableSkeleton />}
-      filters={
-        <AuditFilters
-          value={auditSearch.pickFilters(search)}
-          actorOptions={actorOptions}
-          onChange={(patch) => onSearchChange(auditSearch.withFilters(search, patch))}
-          onClear={() => onSearchChange({})}
-        />
-      }
+      {...props}
+      filters={(filters) => <AuditFilters {...filters} actorOptions={actorOptions} />}
     >
-      {(rows, busy) => <AuditTable entries={rows} busy={busy} />}
+      {(entry) => <AuditRow entry={entry} />}
     </CursorListPage>
   );
 }

@@ -1,12 +1,11 @@
 import type { AuditEntry } from '../../../../contract/auth.ts';
-import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
-import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 
-const AUDIT_TABLE: DataTableSpec = {
+export const AUDIT_TABLE: DataTableSpec<AuditEntry> = {
   label: 'Audit log',
   caption: 'Every mutation and every reveal of a full number, newest first',
   columns: ['Time', 'Actor', 'Action', 'Entity', 'Summary', 'Outcome', 'Request ID'],
@@ -32,7 +31,7 @@ function Actor({ entry }: { entry: AuditEntry }) {
   );
 }
 
-function AuditRow({ entry }: { entry: AuditEntry }) {
+export function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
     <TableRow data-audit-id={entry.id}>
       <TableCell className="whitespace-nowrap">
@@ -67,16 +66,4 @@ function AuditRow({ entry }: { entry: AuditEntry }) {
       <TableCell className="font-mono text-xs break-all">{entry.requestId ?? dash}</TableCell>
     </TableRow>
   );
-}
-
-export function AuditTable({ entries, busy = false }: { entries: AuditEntry[]; busy?: boolean }) {
-  return (
-    <DataTable spec={AUDIT_TABLE} rows={entries} busy={busy}>
-      {(entry) => <AuditRow entry={entry} />}
-    </DataTable>
-  );
-}
-
-export function AuditTableSkeleton() {
-  return <TableSkeleton columns={AUDIT_TABLE.columns.length} />;
 }

@@ -1,15 +1,11 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { apiClient, type BankAccountListParams } from '../../../lib/api-client.ts';
+import { listQueries } from '../../../lib/list-queries.ts';
 
 export const bankAccountQueries = {
-  all: () => ['bank-accounts'] as const,
-  lists: () => [...bankAccountQueries.all(), 'list'] as const,
-  list: (params: BankAccountListParams) =>
-    queryOptions({
-      queryKey: [...bankAccountQueries.lists(), params] as const,
-      queryFn: ({ signal }) => apiClient.listBankAccounts(params, { signal }),
-      placeholderData: keepPreviousData,
-    }),
+  ...listQueries('bank-accounts', (params: BankAccountListParams, signal) =>
+    apiClient.listBankAccounts(params, { signal }),
+  ),
   details: () => [...bankAccountQueries.all(), 'detail'] as const,
   detail: (bankAccountId: string) =>
     queryOptions({

@@ -1,6 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
-import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
@@ -10,7 +9,7 @@ import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import type { BankAccountRow } from '../bank-account-row.ts';
 
-const BANK_ACCOUNTS_TABLE: DataTableSpec = {
+const BANK_ACCOUNTS_TABLE: DataTableSpec<BankAccountRow> = {
   label: 'Bank accounts',
   caption: 'Settlement bank accounts, newest first',
   columns: [
@@ -25,32 +24,26 @@ const BANK_ACCOUNTS_TABLE: DataTableSpec = {
   ],
 };
 
-/** With "Reveal" per row, for roles that may see full numbers. */
-const REVEALING_TABLE: DataTableSpec = {
+const REVEALING_TABLE: DataTableSpec<BankAccountRow> = {
   ...BANK_ACCOUNTS_TABLE,
   columns: [...BANK_ACCOUNTS_TABLE.columns, 'Full numbers'],
 };
 
-const dash = <span className="text-slate-700">—</span>;
-
-export function BankAccountsTable({
-  accounts,
-  busy = false,
-  canReveal = false,
-}: {
-  accounts: BankAccountRow[];
-  busy?: boolean;
-  /** Offer "Reveal" per row (roles that may see full numbers). */
-  canReveal?: boolean;
-}) {
-  return (
-    <DataTable spec={canReveal ? REVEALING_TABLE : BANK_ACCOUNTS_TABLE} rows={accounts} busy={busy}>
-      {(account) => <AccountRow account={account} canReveal={canReveal} />}
-    </DataTable>
-  );
+/** The table, with "Reveal" per row for roles that may see full numbers. */
+export function bankAccountsTable(canReveal: boolean): DataTableSpec<BankAccountRow> {
+  return canReveal ? REVEALING_TABLE : BANK_ACCOUNTS_TABLE;
 }
 
-function AccountRow({ account, canReveal }: { account: BankAccountRow; canReveal: boolean }) {
+const dash = <span className="text-slate-700">—</span>;
+
+export function BankAccountTableRow({
+  account,
+  canReveal,
+}: {
+  account: BankAccountRow;
+  /** Offer "Reveal" (roles that may see full numbers). */
+  canReveal: boolean;
+}) {
   const reveal = useRevealBankAccount();
   const revealed = reveal.data;
   const name = account.accountName || account.bankName || 'this account';
@@ -120,8 +113,4 @@ function AccountRow({ account, canReveal }: { account: BankAccountRow; canReveal
       ) : null}
     </TableRow>
   );
-}
-
-export function BankAccountsTableSkeleton() {
-  return <TableSkeleton columns={BANK_ACCOUNTS_TABLE.columns.length} />;
 }

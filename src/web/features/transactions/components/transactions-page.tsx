@@ -1,17 +1,26 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useMemo } from 'react';
-import { CursorListPage } from '../../../components/cursor-list.tsx';
+import {
+  CursorListPage,
+  type CursorListSpec,
+  type ListPageProps,
+} from '../../../components/cursor-list.tsx';
 import type { FilterOption } from '../../../components/select-filter.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
-import { transactionSearch, type TransactionSearch } from '../search.ts';
+import {
+  transactionSearch,
+  type TransactionSearch,
+  type TransactionSearchFilters,
+} from '../search.ts';
 import { ExportTransactions } from './export-transactions.tsx';
 import { TransactionFilters } from './transaction-filters.tsx';
-import { TransactionsTable, TransactionsTableSkeleton } from './transactions-table.tsx';
+import { TRANSACTIONS_TABLE, TransactionRow } from './transactions-table.tsx';
 
 function useFilterOptions() {
   const vaults = useQuery(referenceQueries.vaults());
@@ -35,12 +44,18 @@ function useFilterOptions() {
   return { vaultOptions, assetOptions };
 }
 
-const NOUNS = {
-  list: 'transactions',
-  title: 'Transactions',
-  one: 'transaction',
-  many: 'transactions',
-};
+const TRANSACTIONS_LIST: CursorListSpec<Transaction, TransactionSearch, TransactionSearchFilters> =
+  {
+    id: 'transactions',
+    nouns: {
+      list: 'transactions',
+      title: 'Transactions',
+      one: 'transaction',
+      many: 'transactions',
+    },
+    search: transactionSearch,
+    table: TRANSACTIONS_TABLE,
+  };
 
 const LIVE_ROWS_INTERVAL_MS = 10_000;
 
@@ -51,15 +66,9 @@ function exportFilters(search: TransactionSearch) {
 }
 
 /** `/transactions`: the URL search is the page's whole state (see CursorListPage). */
-export function TransactionsPage({
-  search,
-  onSearchChange,
-}: {
-  search: TransactionSearch;
-  onSearchChange: (next: TransactionSearch) => void;
-}) {
+export function TransactionsPage(props: ListPageProps<TransactionSearch>) {
   const query = useQuery({
-    ...transactionQueries.list(transactionSearch.toListParams(search)),
+    ...transactionQueries.list(transactionSearch.toListParams(props.search)),
     // Rows still moving (PENDING … WAITING_CONFIRMATION) refresh on their own
     // with one list request per interval; TanStack Query skips intervals while
     // the tab is hidden, and once every row shown is terminal it stops.
@@ -74,13 +83,9 @@ export function TransactionsPage({
 
   return (
     <CursorListPage
-      id="transactions"
-      nouns={NOUNS}
+      spec={TRANSACTIONS_LIST}
       query={query}
-      search={search}
-      onSearchChange={onSearchChange}
-      filtersActive={transactionSearch.hasFilters(search)}
-      skeleton={<TransactionsTableSkeleton />}
+      {...props}
       actions={
         <>
           {canCreate ? (
@@ -88,20 +93,14 @@ export function TransactionsPage({
               New transaction
             </Link>
           ) : null}
-          <ExportTransactions filters={exportFilters(search)} />
+          <ExportTransactions filters={exportFilters(props.search)} />
         </>
       }
-      filters={
-        <TransactionFilters
-          value={transactionSearch.pickFilters(search)}
-          vaultOptions={vaultOptions}
-          assetOptions={assetOptions}
-          onChange={(patch) => onSearchChange(transactionSearch.withFilters(search, patch))}
-          onClear={() => onSearchChange({})}
-        />
-      }
+      filters={(filters) => (
+        <TransactionFilters {...filters} vaultOptions={vaultOptions} assetOptions={assetOptions} />
+      )}
     >
-      {(rows, busy) => <TransactionsTable transactions={rows} busy={busy} />}
+      {(tx) => <TransactionRow transaction={tx} />}
     </CursorListPage>
   );
 }

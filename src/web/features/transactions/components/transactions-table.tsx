@@ -3,14 +3,13 @@ import type { MouseEvent } from 'react';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
-import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
-import { TableSkeleton } from '../../../components/table-skeleton.tsx';
+import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
 
-const TRANSACTIONS_TABLE: DataTableSpec = {
+export const TRANSACTIONS_TABLE: DataTableSpec<Transaction> = {
   label: 'Transactions',
   caption: 'Transactions, newest first',
   columns: [
@@ -52,7 +51,7 @@ function openOnRowClick(open: () => void) {
   };
 }
 
-function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
+export function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
   const navigate = useNavigate();
   const source = partyLabel(tx.source);
   const destination = partyLabel(tx.destination);
@@ -152,23 +151,4 @@ function TransactionRow({ transaction: tx }: { transaction: Transaction }) {
       </TableCell>
     </TableRow>
   );
-}
-
-export function TransactionsTable({
-  transactions,
-  busy = false,
-}: {
-  transactions: Transaction[];
-  /** The rows are the previous page's, shown while the next one loads. */
-  busy?: boolean;
-}) {
-  return (
-    <DataTable spec={TRANSACTIONS_TABLE} rows={transactions} busy={busy}>
-      {(tx) => <TransactionRow transaction={tx} />}
-    </DataTable>
-  );
-}
-
-export function TransactionsTableSkeleton() {
-  return <TableSkeleton columns={TRANSACTIONS_TABLE.columns.length} />;
 }
