@@ -58,3 +58,41 @@ export function SelectFilter<V extends string>({
     </Field>
   );
 }
+
+/** One select of a filter form: which filter it sets, its label, its "All …" option, its options. */
+export interface SelectFilterSpec<Filters> {
+  name: keyof Filters & string;
+  label: string;
+  allLabel: string;
+  options: readonly FilterOption[];
+}
+
+/**
+ * A filter form's selects, in order, each applying its own filter as it
+ * changes; ids are `${idPrefix}-${name}`.
+ */
+export function SelectFilters<Filters extends object>({
+  idPrefix,
+  selects,
+  value,
+  onChange,
+  className,
+}: {
+  idPrefix: string;
+  selects: readonly SelectFilterSpec<Filters>[];
+  value: Filters;
+  onChange: (patch: Partial<Filters>) => void;
+  /** Each select's width, where the form is not a grid. */
+  className?: string;
+}) {
+  return selects.map(({ name, ...select }) => (
+    <SelectFilter
+      key={name}
+      id={`${idPrefix}-${name}`}
+      {...select}
+      className={className}
+      value={value[name] as string | undefined}
+      onChange={(next) => onChange({ [name]: next } as Partial<Filters>)}
+    />
+  ));
+}

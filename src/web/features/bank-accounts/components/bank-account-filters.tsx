@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { BANK_ACCOUNT_STATUSES, PAYMENT_METHODS } from '../../../../contract/enums.ts';
-import { SelectFilter, enumOptions } from '../../../components/select-filter.tsx';
-import { Button } from '../../../components/ui/button.tsx';
+import type { FilterProps } from '../../../components/cursor-list.tsx';
+import { FilterActions, FilterForm, useTextDrafts } from '../../../components/list-filters.tsx';
+import { SelectFilters, enumOptions } from '../../../components/select-filter.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { humanize, paymentMethodLabel } from '../../../lib/labels.ts';
@@ -9,73 +10,52 @@ import type { BankAccountSearchFilters } from '../search.ts';
 
 const STATUS_OPTIONS = enumOptions(BANK_ACCOUNT_STATUSES, humanize);
 const PAYMENT_METHOD_OPTIONS = enumOptions(PAYMENT_METHODS, paymentMethodLabel);
+const TYPED = ['country'] as const;
 
+/** Status and payment method apply as they change; the country once it is a whole code. */
 export function BankAccountFilters({
   value,
   onChange,
   onClear,
-}: {
-  value: BankAccountSearchFilters;
-  onChange: (patch: Partial<BankAccountSearchFilters>) => void;
-  onClear: () => void;
-}) {
+}: FilterProps<BankAccountSearchFilters>) {
   const id = useId();
-  const anyActive =
-    value.status !== undefined || value.paymentMethod !== undefined || value.country !== undefined;
   // Typed here; applied once it is a whole two-letter code (or cleared).
-  const [country, setCountry] = useState(value.country ?? '');
-  const [shown, setShown] = useState(value.country);
-  if (shown !== value.country) {
-    setShown(value.country);
-    setCountry(value.country ?? '');
-  }
+  const typed = useTextDrafts(value, TYPED);
 
   return (
-    <form
-      role="search"
-      aria-label="Bank account filters"
-      onSubmit={(e) => e.preventDefault()}
-      className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-300 bg-white p-4"
-    >
-      <SelectFilter
-        id={`${id}-status`}
-        label="Status"
-        allLabel="All statuses"
+    <FilterForm label="Bank account filters" className="flex flex-wrap items-end">
+      <SelectFilters
+        idPrefix={id}
         className="w-56"
-        value={value.status}
-        options={STATUS_OPTIONS}
-        onChange={(status) => onChange({ status })}
-      />
-      <SelectFilter
-        id={`${id}-payment-method`}
-        label="Payment method"
-        allLabel="All payment methods"
-        className="w-56"
-        value={value.paymentMethod}
-        options={PAYMENT_METHOD_OPTIONS}
-        onChange={(paymentMethod) => onChange({ paymentMethod })}
+        value={value}
+        onChange={onChange}
+        selects={[
+          { name: 'status', label: 'Status', allLabel: 'All statuses', options: STATUS_OPTIONS },
+          {
+            name: 'paymentMethod',
+            label: 'Payment method',
+            allLabel: 'All payment methods',
+            options: PAYMENT_METHOD_OPTIONS,
+          },
+        ]}
       />
       <Field id={`${id}-country`} label="Country" hint="Two-letter code, like DE" className="w-40">
         <Input
           id={`${id}-country`}
           aria-describedby={`${id}-country-hint`}
-          value={country}
+          value={typed.draft('country')}
           maxLength={2}
           autoComplete="off"
           className="uppercase"
           onChange={(e) => {
             const next = e.target.value.toUpperCase();
-            setCountry(next);
+            typed.setDraft('country', next);
             if (next === '') onChange({ country: undefined });
             else if (/^[A-Z]{2}$/.test(next)) onChange({ country: next });
           }}
         />
       </Field>
-      {anyActive ? (
-        <Button variant="ghost" onClick={onClear}>
-          Reset filters
-        </Button>
-      ) : null}
-    </form>
+      <FilterActions value={value} onClear={onClear} apply={false} />
+    </FilterForm>
   );
 }

@@ -1,0 +1,176 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { cn } from '../lib/cn.ts';
+import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../lib/dates.ts';
+import { DayInput } from './day-input.tsx';
+import { Button } from './ui/button.tsx';
+import { Field } from './ui/field.tsx';
+import { Input } from './ui/input.tsx';
+
+/**
+ * The pieces a list's filter form is built from (see `FilterProps` in
+ * cursor-list.tsx): selects and days apply as they change, typed text on
+ * "Apply filters" (or Enter), so typing does not fire a request per key.
+ */
+
+/** The form: a named search landmark; Enter applies the typed filters through `onApply`. */
+export function FilterForm({
+  label,
+  onApply,
+  className,
+  children,
+}: {
+  label: string;
+  onApply?: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply?.();
+  };
+  return (
+    <form
+      role="search"
+      aria-label={label}
+      onSubmit={onSubmit}
+      className={cn('gap-3 rounded-lg border border-slate-300 bg-white p-4', className)}
+    >
+      {children}
+    </form>
+  );
+}
+
+/** "Apply filters" where some filter is typed, and "Reset filters" once any filter is set. */
+export function FilterActions({
+  value,
+  onClear,
+  apply = true,
+}: {
+  value: object;
+  onClear: () => void;
+  apply?: boolean;
+}) {
+  const anyActive = Object.values(value).some((v) => v !== undefined);
+  return (
+    <>
+      {apply ? (
+        <Button type="submit" variant="primary">
+          Apply filters
+        </Button>
+      ) : null}
+      {anyActive ? (
+        <Button variant="ghost" onClick={onClear}>
+          Reset filters
+        </Button>
+      ) : null}
+    </>
+  );
+}
+
+type TextKeys<Filters> = {
+  [K in keyof Filters & string]: Filters[K] extends string | undefined ? K : never;
+}[keyof Filters & string];
+
+/**
+ * The typed text of a form's text filters, kept until applied. When the URL
+ * changes one of them under the form (Reset, Back) the drafts show what it
+ * now says; a select or a day applying meanwhile keeps what is being typed.
+ */
+export function useTextDrafts<Filters extends object, K extends TextKeys<Filters>>(
+  value: Filters,
+  keys: readonly K[],
+) {
+  const read = () => keys.map((key) => (value[key] as string | undefined) ?? '');
+  const [drafts, setDrafts] = useState(read);
+  const [shown, setShown] = useState(read);
+  const now = read();
+  if (now.some((v, i) => v !== shown[i])) {
+    setShown(now);
+    setDrafts(now);
+  }
+  return {
+    draft: (key: K) => drafts[keys.indexOf(key)] ?? '',
+    setDraft: (key: K, text: string) =>
+      setDrafts((d) => d.map((v, i) => (keys[i] === key ? text : v))),
+    /** Applies the trimmed drafts that differ from the URL (an empty one clears its filter), if any. */
+    apply: (onChange: (patch: Partial<Filters>) => void) => {
+      const patch: Record<string, string | undefined> = {};
+      keys.forEach((key, i) => {
+        const next = drafts[i]?.trim() || undefined;
+        if (next !== value[key]) patch[key] = next;
+      });
+      if (Object.keys(patch).length > 0) onChange(patch as Partial<Filters>);
+    },
+  };
+}
+
+/** A typed filter, applied with the form. */
+export function TextFilter({
+  id,
+  label,
+  value,
+  onChange,
+  className,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+  className?: string;
+}) {
+  return (
+    <Field id={id} label={label} className={className}>
+      <Input
+        id={id}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        spellCheck={false}
+        autoComplete="off"
+      />
+    </Field>
+  );
+}
+
+/**
+ * From and To as whole UTC days, setting the filters named in `range`: From
+ * applies as the start of its day and To as the end of its, so both days are
+ * included; neither may cross the other.
+ */
+export function DayRangeFilter<Filters extends object, K extends TextKeys<Filters>>({
+  idPrefix,
+  labels: [fromLabel, toLabel],
+  hint,
+  range: [fromKey, toKey],
+  value,
+  onChange,
+}: {
+  idPrefix: string;
+  labels: readonly [string, string];
+  hint?: string;
+  /** The filters holding the range (ISO timestamps): its start and its end. */
+  range: readonly [K, K];
+  value: Filters;
+  onChange: (patch: Partial<Filters>) => void;
+}) {
+  const from = value[fromKey] as string | undefined;
+  const to = value[toKey] as string | undefined;
+  const ends = [
+    { key: fromKey, end: 'from', label: fromLabel, at: startOfUtcDay, max: utcDayOf(to) },
+    { key: toKey, end: 'to', label: toLabel, at: endOfUtcDay, min: utcDayOf(from) },
+  ];
+  return ends.map(({ key, end, label, at, min, max }) => {
+    const id = `${idPrefix}-${end}`;
+    return (
+      <Field key={end} id={id} label={label} hint={hint}>
+        <DayInput
+          id={id}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+          value={utcDayOf(value[key] as string | undefined)}
+          min={min || undefined}
+          max={max || undefined}
+          onDayChange={(day) => onChange({ [key]: day ? at(day) : undefined } as Partial<Filters>)}
+        />
+      </Field>
+    );
+  });
+}
