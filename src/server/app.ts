@@ -1,5 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
@@ -8,16 +9,16 @@ import { apiClientAuth } from './auth/api-client-auth.ts';
 import { auditRequests } from './auth/audit.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
-import { systemClock, type Clock } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
+import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { custodyRoutes } from './custody/routes/custody.routes.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';
-import { ApiError } from './http/api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { limitBody, MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './http/body-limit.ts';
 import { compressJson } from './http/compress-json.ts';
 import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
@@ -164,7 +165,7 @@ export function createApp({
   app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));
   // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
-  app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients));
+  app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients, { clock: authOptions.clock }));
   // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
   app.route(API_PREFIX, custodyRoutes(custody));
@@ -193,7 +194,8 @@ export function createApp({
   app.onError((error, c) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-      return c.json(error.toBody(), error.status);
+      // The contract's class holds any number; the server only ever throws 4xx/5xx with a body.
+      return c.json(error.toBody(), error.status as ContentfulStatusCode);
     }
     if (error instanceof HTTPException && error.status < 500) {
       return c.json(

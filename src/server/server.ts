@@ -2,10 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { systemClock } from './clock.ts';
 import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
-import { systemClock } from './custody/sandbox/engine/clock.ts';
 import { startSimulator, type RunningSimulator } from './custody/sandbox/engine/simulator.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
@@ -28,6 +28,8 @@ export interface RunningServer {
  */
 export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
   const database = await openDatabase(config);
+  // The one clock every part of the server reads (clock.ts).
+  const clock = systemClock;
   let simulator: RunningSimulator | undefined;
   try {
     const sandbox = config.custody.backend === 'sandbox';
@@ -37,21 +39,21 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
 
     let backend: CustodyBackend;
     if (config.custody.backend === 'sandbox') {
-      const summary = await database.withStartupLock((db) => seedSandbox(db));
+      const summary = await database.withStartupLock((db) => seedSandbox(db, { now: clock.now() }));
       if (summary.seeded) logger.info({ counts: summary.counts }, 'sandbox seeded with demo data');
       const demoStaff = await database.withStartupLock((db) => seedDemoStaff(db));
       if (demoStaff > 0)
         logger.info({ demoStaff }, 'sandbox demo staff created (see /auth/demo-accounts)');
-      backend = createSandboxBackend({ db: database.db });
+      backend = createSandboxBackend({ db: database.db, clock });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
       simulator = startSimulator({
         db: database.db,
-        clock: systemClock,
+        clock,
         timeScale: config.sandbox.timeScale,
         logger,
       });
     } else {
-      backend = createUpstreamBackend({ ...config.custody, db: database.db, logger });
+      backend = createUpstreamBackend({ ...config.custody, db: database.db, logger, clock });
     }
 
     // Set once listening: the default public origin needs the port actually bound.
@@ -67,6 +69,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       logger,
       auth: {
         db: database.db,
+        clock,
         trustProxy: config.trustProxy,
         demoAccounts: config.custody.backend === 'sandbox',
       },

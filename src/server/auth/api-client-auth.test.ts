@@ -233,10 +233,12 @@ describe('API-client fuzz', () => {
 describe('used token ids', () => {
   it('are recorded once, atomically, and purged after they expire', async () => {
     let now = new Date('2030-01-01T00:00:00Z');
-    const directory = createApiClientDirectory(t.db, () => now);
+    const directory = createApiClientDirectory(t.db);
     const jti = `purge-${crypto.randomUUID()}`;
     const results = await Promise.all(
-      [1, 2, 3].map(() => directory.recordTokenId(jti, user.id, new Date(now.getTime() + 150_000))),
+      [1, 2, 3].map(() =>
+        directory.recordTokenId(jti, user.id, new Date(now.getTime() + 150_000), now),
+      ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
 
@@ -245,6 +247,7 @@ describe('used token ids', () => {
       `later-${crypto.randomUUID()}`,
       user.id,
       new Date(now.getTime() + 150_000),
+      now,
     );
     expect(await t.db.select().from(usedTokenIds).where(eq(usedTokenIds.jti, jti))).toEqual([]);
   });

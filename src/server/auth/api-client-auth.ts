@@ -1,8 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '../../contract/common.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import type { ApiClientDirectory } from '../custody/backend.ts';
 import { readJsonBody } from '../http/json-body.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import {
   DATA_SIGNATURE_FIELD,
@@ -24,14 +25,15 @@ import {
  */
 
 export interface ApiClientAuthOptions {
-  now?: () => Date;
+  /** The app's clock: tokens' iat/exp and used token ids are judged against it. */
+  clock?: Clock;
 }
 
 export function apiClientAuth(
   apiClients: ApiClientDirectory | undefined,
   options: ApiClientAuthOptions = {},
 ): MiddlewareHandler<AppEnv> {
-  const now = options.now ?? (() => new Date());
+  const clock = options.clock ?? systemClock;
   return async (c, next) => {
     try {
       await authenticate(c);
@@ -74,6 +76,7 @@ export function apiClientAuth(
     }
 
     const target = requestTarget(c);
+    const now = clock.now();
     const result = await verifyRequestToken({
       token: authorization,
       apiKey,
@@ -82,8 +85,9 @@ export function apiClientAuth(
       pathWithQuery: target.pathWithQuery,
       path: target.path,
       body,
-      now: now(),
-      seenJti: async (jti, expiresAt) => !(await apiClients.recordTokenId(jti, user.id, expiresAt)),
+      now,
+      seenJti: async (jti, expiresAt) =>
+        !(await apiClients.recordTokenId(jti, user.id, expiresAt, now)),
     });
     if (!result.ok) throw refuse(result.code, result.message);
 

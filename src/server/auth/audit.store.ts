@@ -3,7 +3,7 @@ import type { AuditEntry, AuditFilters } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema/console.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import { escapeUnstorable } from '../http/storable-text.ts';
 import type { Page } from '../../contract/common.ts';
 

@@ -39,7 +39,7 @@ export async function audit(
   const actor = c.get('actor');
   const member = c.get('staff');
   await recordAudit(options.db, {
-    at: options.clock(),
+    at: options.clock.now(),
     actorType: fields.actor?.type ?? actor?.type ?? 'ANONYMOUS',
     actorId: fields.actor ? fields.actor.id : (actor?.id ?? null),
     actorName: fields.actor ? (fields.actor.name ?? null) : (member?.name ?? null),

@@ -9,11 +9,12 @@ import {
 import { ERROR_CODES } from '../../contract/common.ts';
 import { API_PREFIX } from '../../contract/paths.ts';
 import type { Database } from '../db/client.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
 import { assertCsrf, isMutation } from './csrf.ts';
-import { resolveSession, type Clock, type SessionLookup } from './session.store.ts';
+import type { Clock } from '../clock.ts';
+import { resolveSession, type SessionLookup } from './session.store.ts';
 
 /**
  * Who is calling /api/external and /api/console. An API client (Api-Key
@@ -51,7 +52,7 @@ export function unauthorized(
 async function authenticateSession(c: Context<AppEnv>, options: AuthOptions): Promise<void> {
   const token = getCookie(c, SESSION_COOKIE);
   if (!token) throw unauthorized();
-  const found = await resolveSession(options.db, token, options.clock());
+  const found = await resolveSession(options.db, token, options.clock.now());
   if (!found.ok) throw unauthorized(REFUSED_SESSION[found.reason]);
   c.set('staff', found.member);
   c.set('session', { id: found.session.id, csrfToken: found.session.csrfToken });

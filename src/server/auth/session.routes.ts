@@ -7,7 +7,7 @@ import {
   type SessionResponse,
 } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { assertStorableText } from '../http/storable-text.ts';
@@ -89,7 +89,7 @@ export function sessionRoutes(options: AuthOptions) {
         assertSameOrigin(c, trustProxy);
         const { email, password } = await parseLogin(c);
         const ip = clientIp(c, trustProxy);
-        const now = clock();
+        const now = clock.now();
         const attempt = { type: 'ANONYMOUS', id: null, name: email };
 
         const blockedUntil = await loginBlockedUntil(db, email, ip, now);
@@ -164,11 +164,11 @@ export function sessionRoutes(options: AuthOptions) {
         const token = getCookie(c, SESSION_COOKIE);
         deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c, trustProxy) });
         if (token) {
-          const found = await resolveSession(db, token, clock());
+          const found = await resolveSession(db, token, clock.now());
           if (found.ok) {
             // The CSRF token is required to sign out, or another site could end a member's session.
             assertCsrf(c, found.session.csrfToken, trustProxy);
-            await revokeSession(db, found.session.id, clock());
+            await revokeSession(db, found.session.id, clock.now());
             c.set('actor', { type: 'STAFF', id: found.member.id });
             c.set('staff', found.member);
             await audit(c, options, {
@@ -186,7 +186,7 @@ export function sessionRoutes(options: AuthOptions) {
     .get('/auth/session', rule(PUBLIC_READ), async (c) => {
       const token = getCookie(c, SESSION_COOKIE);
       if (!token) throw unauthorized('Not signed in');
-      const found = await resolveSession(db, token, clock());
+      const found = await resolveSession(db, token, clock.now());
       if (!found.ok) throw unauthorized('Your session has ended; sign in again');
       c.header('Cache-Control', 'no-store');
       return c.json(sessionResponse(found.member, found.session));

@@ -8,11 +8,8 @@ import type { StaffRecord } from './staff.store.ts';
 /**
  * Staff sessions. The cookie holds a random token; the database keeps only its
  * SHA-256, so a copy of the table cannot be replayed as cookies. Expiry is
- * checked against an injectable clock so tests never sleep.
+ * checked against the injected clock (`src/server/clock.ts`), so tests never sleep.
  */
-
-export type Clock = () => Date;
-export const systemClock: Clock = () => new Date();
 
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60_000;
 export const SESSION_IDLE_MS = 30 * 60_000;

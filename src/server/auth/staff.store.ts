@@ -4,7 +4,7 @@ import type { StaffMember, StaffRole } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { Database } from '../db/client.ts';
 import { staff } from '../db/schema/console.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import { hashPassword } from './password.ts';
 
 /** Staff members in the console database: created by the CLI, by admins, or (sandbox) the demo seed. */

@@ -1,6 +1,6 @@
 import { StaffCreateRequest, STAFF_ROLES } from '../../contract/auth.ts';
 import { createStaff, toWireStaff } from '../auth/staff.store.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import { CliError, UsageError, type CliCommand } from './command.ts';
 
 /**

@@ -7,7 +7,7 @@ import { custodyContext } from '../custody/context.ts';
 import { parseFilters } from '../http/list-query.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { inScope } from './scoped-backend.ts';

@@ -3,7 +3,7 @@ import { maskBankAccount, type BankAccount } from '../../contract/bank-account.t
 import { ERROR_CODES, type Page, type PageRequest } from '../../contract/common.ts';
 import type { Transaction } from '../../contract/transaction.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 
 /**
  * The approvals inbox as one newest-first list over two custody lists

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import type { Page } from '../../contract/common.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 
 /**
  * Holds a staff member to their sub-organizations (ctx.scope; null = all).

@@ -7,7 +7,7 @@ import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
 import { pathId } from '../http/list-query.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { readJsonBody } from '../http/json-body.ts';
@@ -125,7 +125,7 @@ export function staffRoutes(options: AuthOptions) {
         const row = await updateStaff(db, id, changes);
         if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
         // A disabled member's access ends now, not when their session would have expired.
-        if (changes.disabled) await revokeStaffSessions(db, id, clock());
+        if (changes.disabled) await revokeStaffSessions(db, id, clock.now());
         await audit(c, options, {
           action: changes.disabled ? 'staff.disable' : 'staff.update',
           entityType: 'STAFF',

@@ -155,5 +155,5 @@ export interface ApiClientDirectory {
    * Records a token's jti until `expiresAt`, atomically; false when it was
    * already recorded (a replay), so two concurrent requests cannot both pass.
    */
-  recordTokenId(jti: string, apiUserId: string, expiresAt: Date): Promise<boolean>;
+  recordTokenId(jti: string, apiUserId: string, expiresAt: Date, now: Date): Promise<boolean>;
 }

@@ -39,6 +39,7 @@ function isRunning(pid: number): boolean {
 /** Takes the directory's lock; resolves to the function that releases it. */
 export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const file = path.join(dataDir, LOCK_FILE);
+  // Wall time for a person reading the lock; nothing compares it, so it needs no injected clock.
   const content = `${JSON.stringify({ pid: process.pid, at: new Date().toISOString() })}\n`;
   // Written whole under a private name, then linked into place: link() fails
   // if the lock exists, so of two racing processes one wins, and nobody ever

@@ -150,7 +150,7 @@ describe('read cache', () => {
     await list(member);
     await second.db
       .update(sessions)
-      .set({ revokedAt: t.clock() })
+      .set({ revokedAt: t.clock.now() })
       .where(eq(sessions.staffId, member.member.id));
     expect((await member.json(LIST)).status).toBe(401);
   });

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { AppEnv } from './app-env.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 
 /**
  * Request body size limits (README, "Security"), enforced before anything

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ERROR_CODES } from '../../contract/common.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import { assertStorableText } from './storable-text.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '../../contract/common.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import type { PageRequest } from '../../contract/common.ts';
 
 /**

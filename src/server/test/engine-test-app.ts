@@ -11,7 +11,7 @@ import { createTestDatabase } from './test-database.ts';
 import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { ASSET_CATALOG } from '../custody/sandbox/seed/reference-data.ts';
-import { TestClock } from '../custody/sandbox/engine/clock.ts';
+import { TestClock } from './test-clock.ts';
 import { approveTransaction, declineTransaction } from '../custody/sandbox/engine/decisions.ts';
 import { runDueSteps } from '../custody/sandbox/engine/simulator.ts';
 

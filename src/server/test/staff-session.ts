@@ -2,7 +2,9 @@ import type { StaffRole } from '../../contract/auth.ts';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/auth.ts';
 import type { App } from '../app.ts';
 import { hashPassword } from '../auth/password.ts';
-import { createSession, type Clock } from '../auth/session.store.ts';
+import { createSession } from '../auth/session.store.ts';
+import type { Clock } from '../clock.ts';
+import { TestClock } from './test-clock.ts';
 import { createStaff, type StaffRecord } from '../auth/staff.store.ts';
 import type { Database } from '../db/client.ts';
 
@@ -16,18 +18,11 @@ import type { Database } from '../db/client.ts';
 export const TEST_ORIGIN = 'http://localhost';
 
 /** A clock the test moves by hand: sessions expire against it, never against real time. */
-export interface ManualClock {
-  (): Date;
-  advance(ms: number): void;
-  set(at: Date): void;
-}
+export type ManualClock = TestClock;
 
+/** Starts at the real time, since the tokens tests sign for API clients carry the real time. */
 export function createManualClock(start: Date = new Date()): ManualClock {
-  let now = start.getTime();
-  const clock = (() => new Date(now)) as ManualClock;
-  clock.advance = (ms) => void (now += ms);
-  clock.set = (at) => void (now = at.getTime());
-  return clock;
+  return new TestClock(start);
 }
 
 // The cost of a real hash buys nothing in a test; the parameters travel with it.
@@ -75,7 +70,7 @@ export async function signInStaff(
     },
     { passwordHash: await cheapHash },
   );
-  const { token, row } = await createSession(db, member.id, clock());
+  const { token, row } = await createSession(db, member.id, clock.now());
   const cookie = `${SESSION_COOKIE}=${token}`;
   const init = sessionInit(cookie, row.csrfToken);
   const request = (url: string, given?: RequestInit) =>
@@ -104,13 +99,13 @@ export async function signInStaff(
 export async function actAsAdmin(app: App, db: Database, clock: Clock) {
   const anonymous = app.request;
   let current = await signInStaff({ request: anonymous }, db, clock, { role: 'admin' });
-  let lastUse = clock().getTime();
+  let lastUse = clock.now().getTime();
   const signedAt = lastUse;
   const member = current.member;
   const fresh = async () => {
-    const now = clock().getTime();
+    const now = clock.now().getTime();
     if (now - lastUse >= 25 * 60_000 || now - signedAt >= 7 * 3600_000) {
-      const { token, row } = await createSession(db, member.id, clock());
+      const { token, row } = await createSession(db, member.id, clock.now());
       current = { ...current, cookie: `${SESSION_COOKIE}=${token}`, csrfToken: row.csrfToken };
       current.init = sessionInit(current.cookie, row.csrfToken);
     }

@@ -242,16 +242,22 @@ export function createApiClient(options: ApiClientOptions = {}) {
     try {
       json = JSON.parse(text);
     } catch {
-      return new ApiError(response.status, statusFallbackMessage(response));
+      return new ApiError(response.status, undefined, statusFallbackMessage(response));
     }
     const parsed = ApiErrorBody.safeParse(json);
-    if (!parsed.success) return new ApiError(response.status, statusFallbackMessage(response));
-    return new ApiError(response.status, parsed.data.message, {
-      code: parsed.data.code,
-      fields: parsed.data.fields,
-      retryAfterSeconds:
-        response.status === 429 ? parseRetryAfter(response.headers.get('Retry-After')) : undefined,
-    });
+    if (!parsed.success) {
+      return new ApiError(response.status, undefined, statusFallbackMessage(response));
+    }
+    const error = new ApiError(
+      response.status,
+      parsed.data.code,
+      parsed.data.message,
+      parsed.data.fields,
+    );
+    if (response.status === 429) {
+      error.retryAfterSeconds = parseRetryAfter(response.headers.get('Retry-After'));
+    }
+    return error;
   }
 
   const get = <S extends z.ZodType>(path: string, schema: S, opts?: RequestOptions) =>

@@ -1,31 +1,9 @@
 import type { z } from 'zod';
-import type { ApiErrorBody } from '../../contract/common.ts';
 
-/** The API answered with a non-2xx status; `message`/`code` come from its `{message, code}` body. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  readonly status: number;
-  readonly code: string | undefined;
-  readonly fields: ApiErrorBody['fields'];
-  /** From a 429's `Retry-After`: how long to wait before trying again. */
-  readonly retryAfterSeconds: number | undefined;
+// One class for both sides (src/contract/api-error.ts); the SPA imports it from here with its siblings.
+import { ApiError } from '../../contract/api-error.ts';
 
-  constructor(
-    status: number,
-    message: string,
-    options: {
-      code?: string | undefined;
-      fields?: ApiErrorBody['fields'];
-      retryAfterSeconds?: number | undefined;
-    } = {},
-  ) {
-    super(message);
-    this.status = status;
-    this.code = options.code;
-    this.fields = options.fields;
-    this.retryAfterSeconds = options.retryAfterSeconds;
-  }
-}
+export { ApiError };
 
 /** The request never got an HTTP answer (offline, DNS, connection reset, body cut short). */
 export class NetworkError extends Error {

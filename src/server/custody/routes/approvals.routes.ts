@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import { routes } from '../../../contract/paths.ts';
 import { ApprovalActionRequest } from '../../../contract/reference.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import { withoutDataSignature } from '../../protocol/api-token.ts';
-import { ApiError, type FieldProblem } from '../../http/api-error.ts';
+import { ApiError, type FieldProblem } from '../../../contract/api-error.ts';
 
 /**
  * Request bodies of the custody API's mutations (read by

@@ -11,7 +11,7 @@ import {
   ReplaceTransactionRequest,
   TransactionFilters,
 } from '../../../contract/transaction.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';

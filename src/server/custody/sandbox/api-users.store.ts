@@ -54,10 +54,7 @@ export async function defaultOrganizationId(db: Database): Promise<string | unde
 // ones now and then keeps the table the size of a few minutes' traffic.
 const PURGE_INTERVAL_MS = 60_000;
 
-export function createApiClientDirectory(
-  db: Database,
-  clock: () => Date = () => new Date(),
-): ApiClientDirectory {
+export function createApiClientDirectory(db: Database): ApiClientDirectory {
   let lastPurge = 0;
   return {
     async findByApiKey(apiKey) {
@@ -68,8 +65,7 @@ export function createApiClientDirectory(
         .limit(1);
       return row;
     },
-    async recordTokenId(jti, apiUserId, expiresAt) {
-      const now = clock();
+    async recordTokenId(jti, apiUserId, expiresAt, now) {
       if (now.getTime() - lastPurge >= PURGE_INTERVAL_MS) {
         lastPurge = now.getTime();
         await db.delete(usedTokenIds).where(lt(usedTokenIds.expiresAt, now));

@@ -8,7 +8,7 @@ import type {
 import { verifyApprovalSignature } from '../../protocol/api-token.ts';
 import type { Database } from '../../db/client.ts';
 import { apiUsers, changeRequests, organizations } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyActor } from '../backend.ts';
 import { applyDecision, type ChangeRequestDecision } from './approval-effects.ts';
 import {
@@ -72,7 +72,7 @@ export async function decideApproval(
   actor: CustodyActor | undefined,
   approvalId: string,
   request: ApprovalActionRequest,
-  now: Date = new Date(),
+  now: Date,
 ): Promise<ApprovalActionResponse> {
   // Before any lookup: anonymous callers learn nothing about which approvals exist.
   if (!actor) throw new ApiError(401, ERROR_CODES.unauthorized, ANONYMOUS_APPROVER_MESSAGE);

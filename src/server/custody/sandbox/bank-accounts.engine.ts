@@ -4,7 +4,7 @@ import type { BankAccount, BankAccountCreateRequest } from '../../../contract/ba
 import { ERROR_CODES } from '../../../contract/common.ts';
 import type { Database } from '../../db/client.ts';
 import { bankAccounts, changeRequests, organizations, subOrgs } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyActor } from '../backend.ts';
 import { approvalMessage } from './approval-message.ts';
 import { creatorOf } from './approval-policy.ts';

@@ -3,7 +3,7 @@ import type { BankAccount } from '../../../contract/bank-account.ts';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import type { Database } from '../../db/client.ts';
 import { bankAccounts } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { BankAccountListQuery } from '../backend.ts';
 import type { Page } from '../../../contract/common.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import { decodeCursor, encodeCursor } from './keyset.ts';
 
 const position = { createdAt: new Date('2026-01-02T03:04:05.678Z'), id: 'tx-1' };

@@ -3,7 +3,7 @@ import { desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ERROR_CODES, IsoTimestamp } from '../../../contract/common.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { Page } from '../../../contract/common.ts';
 
 /**

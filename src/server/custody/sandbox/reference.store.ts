@@ -18,7 +18,7 @@ import {
   vaults,
   wallets,
 } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { Page, PageRequest } from '../../../contract/common.ts';
 import type { ContactListQuery, VaultListQuery } from '../backend.ts';
 import { chainLogo } from './chain-logos.ts';

@@ -20,7 +20,7 @@ import {
   listVaults,
 } from './reference.store.ts';
 import { createTransactionEngine } from './engine/api.ts';
-import { systemClock, type Clock } from './engine/clock.ts';
+import { systemClock, type Clock } from '../../clock.ts';
 import { getTransaction, listTransactions } from './transactions.store.ts';
 
 export interface SandboxBackendOptions {
@@ -37,7 +37,7 @@ export interface SandboxBackendOptions {
 /** The embedded custody service: every read and write over the sandbox's tables. */
 export function createSandboxBackend(options: SandboxBackendOptions): CustodyBackend {
   const { db } = options;
-  // One clock for everything the sandbox stamps: transactions, fees and bank accounts.
+  // One clock for everything the sandbox stamps: transactions, fees, bank accounts, decisions.
   const clock = options.clock ?? systemClock;
   const engine = createTransactionEngine(db, clock);
   let defaultOrgId = options.orgId;
@@ -80,7 +80,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     getApprovalMessage: async (ctx, entityId) =>
       getApprovalMessage(db, await orgIdFor(ctx), entityId),
     decideApproval: async (ctx, approvalId, request) =>
-      decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request),
+      decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request, clock.now()),
     approvalEntityId: async (ctx, approvalId) =>
       approvalEntityId(db, await orgIdFor(ctx), approvalId),
     changeRequestHistory: async (ctx, entityId) =>

@@ -1,5 +1,6 @@
 import type { InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import { systemClock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import {
   assets,
@@ -36,6 +37,7 @@ import {
  */
 
 export interface SeedOptions {
+  /** The moment seeded times are relative to; the entry point passes its clock's now. */
   now?: Date;
   transactionCount?: number;
   randomSeed?: number;
@@ -64,7 +66,7 @@ type ChangeRequestRow = InferInsertModel<typeof changeRequests>;
 
 /** Seeds an empty sandbox; does nothing when an organization already exists. */
 export async function seedSandbox(db: Database, options: SeedOptions = {}): Promise<SeedSummary> {
-  const now = options.now ?? new Date();
+  const now = options.now ?? systemClock.now();
   const rng = new SeedRandom(options.randomSeed ?? 20_240_601);
 
   const ref = buildReferenceData(rng, now);

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../../contract/common.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import type { Database } from '../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { TransactionListQuery } from '../backend.ts';
 import type { Page } from '../../../contract/common.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';

@@ -10,7 +10,7 @@ import {
 import type { Transaction } from '../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import type { Database } from '../../db/client.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { approvalEntity, creatorsOf, recordApproval } from './creators.store.ts';
 import { UpstreamFailure, type UpstreamClient, type UpstreamRequest } from './upstream-client.ts';

@@ -21,8 +21,9 @@ import {
   TransactionListResponse,
 } from '../../../contract/transaction.ts';
 import { parsePrivateKey } from '../../protocol/api-token.ts';
+import { systemClock, type Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyBackend, CustodyContext, ScopeFilter } from '../backend.ts';
 import type { Page, PageRequest } from '../../../contract/common.ts';
 import {
@@ -54,6 +55,8 @@ export interface UpstreamBackendOptions {
   fetch?: typeof fetch;
   /** Tests shorten the back-off between read attempts. */
   backoffMs?: number;
+  /** Signs tokens and dates a create whose answer was lost (clock.ts). */
+  clock?: Clock;
 }
 
 type Query = Record<string, string | number | null | undefined>;
@@ -63,6 +66,7 @@ const MAX_CONTACT_PAGES = 50;
 
 export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyBackend {
   const { db } = options;
+  const clock = options.clock ?? systemClock;
   const privateKey = parsePrivateKey(options.privateKey);
   const client = createUpstreamClient({
     baseUrl: options.baseUrl,
@@ -70,6 +74,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     privateKey,
     timeoutMs: options.timeoutMs,
     logger: options.logger,
+    clock,
     ...(options.backoffMs === undefined ? {} : { backoffMs: options.backoffMs }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
@@ -298,7 +303,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
       scopedList(ctx, BankAccountListResponse, paths.bankAccounts(), q, true),
     getBankAccount: (ctx, id) => read(ctx, BankAccount, paths.bankAccount(id)),
     async createBankAccount(ctx, input) {
-      const sentAt = Date.now();
+      const sentAt = clock.now().getTime();
       let created: BankAccount;
       try {
         created = await call(ctx, BankAccount, {

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiErrorBody, ERROR_CODES } from '../../../contract/common.ts';
 import { canonicalJson, signRequestToken } from '../../protocol/api-token.ts';
-import { ApiError } from '../../http/api-error.ts';
+import { systemClock, type Clock } from '../../clock.ts';
+import { ApiError } from '../../../contract/api-error.ts';
 
 /**
  * Signed HTTP to the custody API, one fresh token per request, made as the
@@ -31,6 +32,8 @@ export interface UpstreamClientOptions {
   /** Base of the exponential back-off between read attempts. */
   backoffMs?: number;
   fetch?: typeof fetch;
+  /** The token's iat; the budgets below are elapsed time and use the monotonic timers. */
+  clock?: Clock;
 }
 
 export type UpstreamMethod = 'GET' | 'POST';
@@ -69,6 +72,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
   const host = new URL(base).host;
   const attempts = options.readAttempts ?? 3;
   const backoffMs = options.backoffMs ?? 150;
+  const clock = options.clock ?? systemClock;
   const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
   async function attempt(request: UpstreamRequest, deadline: number): Promise<unknown> {
@@ -78,6 +82,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
       privateKey: options.privateKey,
       urlPath: request.path,
       body: request.body,
+      now: clock.now(),
     });
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -96,7 +101,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
         method: request.method,
         headers,
         ...(bodyText === undefined ? {} : { body: bodyText }),
-        signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+        signal: AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now()))),
         redirect: 'manual',
       });
       text = await response.text();
@@ -177,7 +182,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
   }
 
   async function send<T>(request: UpstreamRequest): Promise<T> {
-    const deadline = Date.now() + options.timeoutMs;
+    const deadline = performance.now() + options.timeoutMs;
     for (let n = 1; ; n += 1) {
       try {
         return (await attempt(request, deadline)) as T;
@@ -189,7 +194,7 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
           error.reason === 'unavailable';
         // Full jitter: concurrent retries after an outage do not arrive together.
         const pause = Math.random() * backoffMs * 2 ** (n - 1);
-        if (!retryable || Date.now() + pause >= deadline) throw error;
+        if (!retryable || performance.now() + pause >= deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }

@@ -10,7 +10,7 @@ import type { Database } from '../../../db/client.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { estimateFees } from '../fee-model.ts';
 import { toWireTransaction } from '../mappers.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../../clock.ts';
 import { createTransaction } from './create.ts';
 import { noOrganization } from './problems.ts';
 import { replaceTransaction } from './replace.ts';

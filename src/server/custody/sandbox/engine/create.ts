@@ -7,7 +7,7 @@ import {
   transactionStatusEvents,
   transactions,
 } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../http/api-error.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { approvalMessage } from '../approval-message.ts';
 import { creatorOf } from '../approval-policy.ts';

@@ -12,7 +12,7 @@ import {
 } from '../../../db/schema/sandbox.ts';
 import { createOrg } from '../../../test/fixtures.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
-import { TestClock } from './clock.ts';
+import { TestClock } from '../../../test/test-clock.ts';
 import {
   createEngineFixture,
   createEngineTestApp,

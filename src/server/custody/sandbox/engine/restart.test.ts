@@ -7,7 +7,7 @@ import { openDatabase } from '../../../db/client.ts';
 import { transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from '../../../test/test-database.ts';
 import { seedSandbox } from '../seed.ts';
-import { TestClock } from './clock.ts';
+import { TestClock } from '../../../test/test-clock.ts';
 import {
   createEngineFixture,
   createEngineTestApp,

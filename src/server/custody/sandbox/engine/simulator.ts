@@ -2,7 +2,7 @@ import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
-import type { Clock } from './clock.ts';
+import type { Clock } from '../../../clock.ts';
 import { advance, type StepConfig } from './steps.ts';
 
 /**

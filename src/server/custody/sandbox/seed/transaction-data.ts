@@ -135,7 +135,7 @@ function assemble(
   now: Date,
 ): TransactionSeedRow {
   const path = times.map((t) => t.status);
-  const createdAt = times[0]?.at ?? new Date();
+  const createdAt = times[0]?.at ?? now;
   const native = nativeAsset(shape.chain);
   const incoming = variant === 'incoming';
   const tier: FeeTier | null = incoming

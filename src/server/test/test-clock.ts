@@ -1,13 +1,4 @@
-/**
- * Where the engine reads the time. The lifecycle keeps no timers of its own:
- * every "when" is a timestamp in the database compared with this clock, so
- * tests can jump time forward instead of sleeping.
- */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+import type { Clock } from '../clock.ts';
 
 /** A clock that only moves when told to. */
 export class TestClock implements Clock {
