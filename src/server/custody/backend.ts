@@ -34,7 +34,7 @@ import type {
  * embedded sandbox (over the database) and upstream (signed HTTP to a real
  * custody API). Routes speak only to this interface.
  *
- * Failures a client should see are thrown as ApiError (src/server/http/api-error.ts)
+ * Failures a client should see are thrown as ApiError (src/contract/api-error.ts)
  * with the status and `{message, code}` to answer: NOT_FOUND for an unknown
  * id, INVALID_CURSOR for a cursor this backend did not issue, and so on.
  */
