@@ -24,6 +24,7 @@ import { compressJson } from './http/compress-json.ts';
 import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
+import { requestLog } from './http/request-log.ts';
 import { READ, rule } from './http/route-rule.ts';
 import { spaRoutes } from './http/spa.ts';
 
@@ -84,22 +85,7 @@ export function createApp({
 
   // Honours a caller's X-Request-Id (so a proxy's id follows the request) or makes one.
   app.use(requestId());
-  app.use(async (c, next) => {
-    const log = logger.child({ reqId: c.get('requestId') });
-    c.set('log', log);
-    const started = performance.now();
-    await next();
-    // Path only: query strings may carry identifiers clients consider private.
-    log.info(
-      {
-        method: c.req.method,
-        path: c.req.path,
-        status: c.res.status,
-        ms: Math.round(performance.now() - started),
-      },
-      'request',
-    );
-  });
+  app.use(requestLog(logger));
   app.use(securityHeaders(authOptions.trustProxy));
   // Sessions and transaction reads reused while nothing commits (db/read-cache.ts).
   const reads = new ReadCache(auth.db);
@@ -113,7 +99,8 @@ export function createApp({
   // CSRF token (or say whether one exists): no shared or browser cache keeps them.
   const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {
     await next();
-    c.header('Cache-Control', 'no-store');
+    // On the answer itself: c.header() after a handler rebuilds the answer from its body stream.
+    c.res.headers.set('Cache-Control', 'no-store');
   };
   app.use('/api/*', noStore);
   app.use('/auth/*', noStore);

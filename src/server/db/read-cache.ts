@@ -43,6 +43,18 @@ const localVersions = new WeakMap<Database, () => string>();
 
 const READ_ONLY = /^\s*select\b/i;
 
+// Every answer cachedRead has handed out: shared between requests, so never mutated.
+const sharedAnswers = new WeakSet<object>();
+
+/**
+ * Whether `value` is an answer the read cache shares between requests: it is
+ * never mutated, so what is derived from it alone (its JSON, its compressed
+ * bytes: http/compress-json.ts) can be kept beside it.
+ */
+export function isSharedAnswer(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && sharedAnswers.has(value);
+}
+
 /**
  * Counts writes on a PGlite client that `db` is built over: one after every
  * statement that is not a plain SELECT and after every transaction, counted
@@ -133,5 +145,6 @@ export async function cachedRead<T>(key: string, load: () => Promise<T>): Promis
   if (hit !== undefined) return hit as T;
   const value = await load();
   reads.cache.set(key, version, value);
+  if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
   return value;
 }

@@ -1,6 +1,7 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { isSharedAnswer } from '../db/read-cache.ts';
 
 /**
  * Compresses JSON answers of at least `threshold` bytes, brotli when the client
@@ -10,6 +11,13 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
  * see it (no Content-Length) and would compress even a 60-byte error.
  * An ETag, if any, is left as it is: it names the JSON, not its encoding, and
  * Vary keeps caches from mixing encodings.
+ *
+ * Serializing and compressing were a third of the server's time on the list
+ * page (issue 14's profile). An answer the read cache shares between requests
+ * (db/read-cache.ts: never mutated, replaced when anything commits) is
+ * therefore serialized once and compressed once per encoding, the bytes kept
+ * beside it for as long as the cache keeps it. Any other answer is serialized
+ * and compressed per request, as before.
  */
 
 const brotli = promisify(brotliCompress);
@@ -45,28 +53,93 @@ function encode(raw: Buffer, encoding: Encoding): Promise<Buffer> {
     : gz(raw, { level: 6 });
 }
 
+/** One JSON body and, once asked for, its encodings. */
+class JsonBody {
+  readonly raw: Buffer;
+  private readonly encoded = new Map<Encoding, Promise<Buffer>>();
+
+  constructor(readonly text: string) {
+    this.raw = Buffer.from(text);
+  }
+
+  /** Concurrent requests for the same body share one compression. */
+  encode(encoding: Encoding): Promise<Buffer> {
+    let bytes = this.encoded.get(encoding);
+    if (!bytes) {
+      bytes = encode(this.raw, encoding);
+      this.encoded.set(encoding, bytes);
+      bytes.catch(() => this.encoded.delete(encoding));
+    }
+    return bytes;
+  }
+}
+
+// Keyed by the shared answer itself: dropped with it when the read cache lets it go.
+const sharedBodies = new WeakMap<object, JsonBody>();
+
+function bodyOf(value: unknown): JsonBody {
+  if (!isSharedAnswer(value)) return new JsonBody(JSON.stringify(value));
+  const key = value as object;
+  let body = sharedBodies.get(key);
+  if (!body) {
+    body = new JsonBody(JSON.stringify(value));
+    sharedBodies.set(key, body);
+  }
+  return body;
+}
+
+/** c.json, but through bodyOf; the answer it made is remembered with its body. */
+function jsonThroughBodies(c: Context, made: WeakMap<Response, JsonBody>): Context['json'] {
+  // c.body's overloads, as the one signature c.json forwards to it.
+  const send = c.body as (
+    text: string,
+    arg?: number | ResponseInit,
+    headers?: Record<string, string | string[]>,
+  ) => Response;
+  const json = (
+    value: unknown,
+    arg?: number | ResponseInit,
+    headers?: Record<string, string | string[]>,
+  ): Response => {
+    const body = bodyOf(value);
+    const res = send(body.text, arg, { 'Content-Type': 'application/json', ...headers });
+    made.set(res, body);
+    return res;
+  };
+  return json as unknown as Context['json'];
+}
+
 export function compressJson(threshold = 1024): MiddlewareHandler {
   return async (c, next) => {
+    const made = new WeakMap<Response, JsonBody>();
+    c.json = jsonThroughBodies(c, made);
     await next();
     const res = c.res;
-    if (c.req.method === 'HEAD' || !res.body || res.headers.has('Content-Encoding')) return;
+    if (c.req.method === 'HEAD' || res.headers.has('Content-Encoding')) return;
     if (!res.headers.get('Content-Type')?.startsWith('application/json')) return;
     const vary = res.headers.get('Vary');
     if (!vary?.toLowerCase().includes('accept-encoding')) {
       res.headers.set('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
     }
-    const raw = Buffer.from(await res.arrayBuffer());
+    // The answer c.json made (its bytes known), or one built some other way (read back).
+    const known = made.get(res);
+    if (!known && !res.body) return;
+    const body = known ?? new JsonBody(await res.text());
     const encoding =
-      raw.length >= threshold ? pickEncoding(c.req.header('Accept-Encoding')) : undefined;
-    const body = encoding ? await encode(raw, encoding) : raw;
-    // Hono's setter carries the old answer's headers over except Content-Type,
-    // which the new answer must state itself; then ours go on top.
-    c.res = new Response(new Uint8Array(body), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: { 'Content-Type': res.headers.get('Content-Type') ?? 'application/json' },
-    });
-    c.res.headers.set('Content-Length', String(body.length));
-    if (encoding) c.res.headers.set('Content-Encoding', encoding);
+      body.raw.length >= threshold ? pickEncoding(c.req.header('Accept-Encoding')) : undefined;
+    if (!encoding && known) {
+      res.headers.set('Content-Length', String(body.raw.length));
+      return;
+    }
+    const bytes = encoding ? await body.encode(encoding) : body.raw;
+    const headers = new Headers(res.headers);
+    headers.set('Content-Length', String(bytes.length));
+    if (encoding) headers.set('Content-Encoding', encoding);
+    // Cleared first: hono's setter would otherwise copy the old answer's headers
+    // by rebuilding it from its body stream, the costliest step of the answer.
+    c.res = undefined;
+    // The shared bytes themselves, not a copy: nothing writes to a response body.
+    const payload = bytes as Uint8Array<ArrayBuffer>;
+    c.res = new Response(payload, { status: res.status, headers });
   };
 }

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransaction } from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
 // JSON answers are compressed on the wire when the client accepts it.
@@ -59,5 +60,40 @@ describe('compressed JSON answers', () => {
     expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
     expect(res.headers.get('Content-Type')).toMatch(/^application\/json/);
     expect(await res.json()).toMatchObject({ code: expect.any(String) });
+  });
+
+  it('answers a repeated page with the same bytes, and a new page once a transaction is written', async () => {
+    const br = { headers: { 'Accept-Encoding': 'br' } };
+    const read = async () => {
+      const res = await t.app.request(LIST, br);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('Content-Encoding')).toBe('br');
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(res.headers.get('Content-Length')).toBe(String(bytes.length));
+      return { res, bytes, ids: parseIds(brotliDecompressSync(bytes)) };
+    };
+    const parseIds = (json: Buffer) =>
+      (JSON.parse(json.toString('utf8')) as { results: Array<{ id: string }> }).results.map(
+        (r) => r.id,
+      );
+
+    const first = await read();
+    const again = await read();
+    expect(again.bytes.equals(first.bytes)).toBe(true);
+    // Each answer keeps its own headers: its request id, the security and cache headers.
+    expect(again.res.headers.get('X-Request-Id')).not.toBe(first.res.headers.get('X-Request-Id'));
+    expect(again.res.headers.get('Cache-Control')).toBe('no-store');
+    expect(again.res.headers.get('Content-Security-Policy')).toMatch(/default-src 'self'/);
+    expect(again.res.headers.get('Vary')).toMatch(/Accept-Encoding/);
+
+    const created = await createTransaction(t.db, { orgId: t.orgId });
+    const after = await read();
+    expect(after.ids[0]).toBe(created.id);
+    expect(after.ids).not.toEqual(first.ids);
+    // The same page in gzip and in plain JSON says the same as the brotli one.
+    const gzipped = await t.app.request(LIST, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(parseIds(gunzipSync(Buffer.from(await gzipped.arrayBuffer())))).toEqual(after.ids);
+    const plain = await t.app.request(LIST);
+    expect(parseIds(Buffer.from(await plain.arrayBuffer()))).toEqual(after.ids);
   });
 });
