@@ -206,6 +206,25 @@ describe('POST /auth/login', () => {
       'password',
     ]);
   });
+
+  it('reads its body through the one JSON reader: deep nesting and broken JSON are a 400, never a 500', async () => {
+    const send = (body: string) =>
+      t.anonymous('/auth/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: TEST_ORIGIN },
+        body,
+      });
+    const deep = await send(`{"email":${'['.repeat(3000)}${']'.repeat(3000)},"password":"x"}`);
+    expect(deep.status).toBe(400);
+    expect(ApiErrorBody.parse(await deep.json())).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      fields: [{ field: 'body', message: 'body nests deeper than 64 levels' }],
+    });
+
+    const broken = await send('{"email": "a@bank.test", "password": ');
+    expect(broken.status).toBe(400);
+    expect(ApiErrorBody.parse(await broken.json()).code).toBe('INVALID_JSON');
+  });
 });
 
 describe('sessions', () => {

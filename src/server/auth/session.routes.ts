@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import {
   LoginRequest,
@@ -10,7 +10,7 @@ import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
-import { assertStorableText } from '../http/storable-text.ts';
+import { readJsonBodyAs } from '../http/json-body.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
@@ -46,31 +46,6 @@ function sessionResponse(member: StaffRecord, session: SessionRow): SessionRespo
   };
 }
 
-async function parseLogin(c: Context<AppEnv>): Promise<LoginRequest> {
-  const raw: unknown = await c.req.json().catch(() => {
-    throw new ApiError(
-      400,
-      ERROR_CODES.invalidJson,
-      'The request body must be JSON: {"email", "password"}',
-    );
-  });
-  assertStorableText(raw);
-  const parsed = LoginRequest.safeParse(raw);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({
-      field: i.path.map(String).join('.'),
-      message: i.message,
-    }));
-    throw new ApiError(
-      400,
-      ERROR_CODES.validation,
-      fields.map((f) => `${f.field}: ${f.message}`).join('; '),
-      fields,
-    );
-  }
-  return parsed.data;
-}
-
 const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as const;
 
 export function sessionRoutes(options: AuthOptions) {
@@ -87,7 +62,7 @@ export function sessionRoutes(options: AuthOptions) {
       async (c) => {
         // No session yet, so no CSRF token: a same-origin Origin stops login CSRF.
         assertSameOrigin(c, trustProxy);
-        const { email, password } = await parseLogin(c);
+        const { email, password } = await readJsonBodyAs(c, LoginRequest);
         const ip = clientIp(c, trustProxy);
         const now = clock.now();
         const attempt = { type: 'ANONYMOUS', id: null, name: email };

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import type { z } from 'zod';
 import { StaffCreateRequest, StaffUpdateRequest } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
@@ -10,28 +10,9 @@ import { pathId } from '../http/list-query.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
-import { readJsonBody } from '../http/json-body.ts';
+import { readJsonBodyAs } from '../http/json-body.ts';
 
 /** Staff management, admins only: list, create, change role/name/scope, disable. */
-
-/** Through the one body reader (nesting limit, storable text); null keeps its meaning here ("all sub-orgs"). */
-async function parseBody<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  const raw = await readJsonBody(c);
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({
-      field: i.path.map(String).join('.') || 'body',
-      message: i.message,
-    }));
-    throw new ApiError(
-      400,
-      ERROR_CODES.validation,
-      fields.map((f) => `${f.field}: ${f.message}`).join('; '),
-      fields,
-    );
-  }
-  return parsed.data;
-}
 
 function describeChanges(changes: z.output<typeof StaffUpdateRequest>): string {
   const parts: string[] = [];
@@ -62,7 +43,7 @@ export function staffRoutes(options: AuthOptions) {
         audit: { action: 'staff.create', entityType: 'STAFF', selfRecorded: true },
       }),
       async (c) => {
-        const input = await parseBody(c, StaffCreateRequest);
+        const input = await readJsonBodyAs(c, StaffCreateRequest);
         try {
           const row = await createStaff(db, input);
           await audit(c, options, {
@@ -101,7 +82,7 @@ export function staffRoutes(options: AuthOptions) {
         const admin = c.get('staff');
         if (!admin) throw unauthorized();
         const id = pathId(c, 'staffId', 'staff member');
-        const changes = await parseBody(c, StaffUpdateRequest);
+        const changes = await readJsonBodyAs(c, StaffUpdateRequest);
         if (
           id === admin.id &&
           (changes.disabled === true || (changes.role && changes.role !== 'admin'))

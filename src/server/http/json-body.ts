@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import type { z } from 'zod';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { assertStorableText } from './storable-text.ts';
@@ -34,6 +35,30 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   }
   assertStorableText(body);
   return body;
+}
+
+/**
+ * The body through `readJsonBody`, then parsed with a contract schema: each
+ * issue becomes a 400 VALIDATION_ERROR naming its field (`body` for the whole).
+ * The console's own routes (sign-in, staff) use it; the custody routes parse
+ * with `custody/routes/parse-body.ts`, where null means "not given".
+ */
+export async function readJsonBodyAs<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+): Promise<z.output<S>> {
+  const parsed = schema.safeParse(await readJsonBody(c));
+  if (parsed.success) return parsed.data;
+  const fields = parsed.error.issues.map((i) => ({
+    field: i.path.map(String).join('.') || 'body',
+    message: i.message,
+  }));
+  throw new ApiError(
+    400,
+    ERROR_CODES.validation,
+    fields.map((f) => `${f.field}: ${f.message}`).join('; '),
+    fields,
+  );
 }
 
 /** Iterative, so that measuring a hostile body cannot overflow the stack itself. */
