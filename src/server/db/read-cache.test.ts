@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../contract/paths.ts';
 import { createApp, type App } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
-import type { DatabaseHandle } from './client.ts';
+import type { Database, DatabaseHandle } from './client.ts';
+import { ReadCache } from './read-cache.ts';
 import { staff, sessions } from './schema/console.ts';
 import { transactions } from './schema/sandbox.ts';
 import { createSubOrg, createTransaction } from '../test/fixtures.ts';
@@ -153,5 +154,37 @@ describe('read cache', () => {
       .set({ revokedAt: t.clock.now() })
       .where(eq(sessions.staffId, member.member.id));
     expect((await member.json(LIST)).status).toBe(401);
+  });
+});
+
+describe('snapshot reads on PostgreSQL', () => {
+  /** A database whose snapshot queries answer when the test says. */
+  function heldDatabase() {
+    const queries: Array<(version: string) => void> = [];
+    const db = {
+      execute: () => new Promise((resolve) => queries.push((v) => resolve({ rows: [{ v }] }))),
+    } as unknown as Database;
+    return { cache: new ReadCache(db), queries };
+  }
+
+  it('never answers a request with a snapshot taken before it asked, and shares the next one', async () => {
+    const { cache, queries } = heldDatabase();
+    const first = cache.snapshot();
+    expect(queries).toHaveLength(1);
+    // These arrive while the first query is in flight: it may predate a commit they must see.
+    const second = cache.snapshot();
+    const third = cache.snapshot();
+    expect(queries).toHaveLength(1);
+    queries[0]?.('taken-before');
+    expect(await first).toBe('taken-before');
+    await vi.waitFor(() => expect(queries).toHaveLength(2));
+    queries[1]?.('taken-after');
+    expect(await second).toBe('taken-after');
+    expect(await third).toBe('taken-after');
+    // Nothing in flight: the next request starts its own query at once.
+    const fourth = cache.snapshot();
+    expect(queries).toHaveLength(3);
+    queries[2]?.('latest');
+    expect(await fourth).toBe('latest');
   });
 });

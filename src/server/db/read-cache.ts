@@ -94,9 +94,47 @@ export class ReadCache {
     private readonly maxEntries = 1000,
   ) {}
 
-  async snapshot(): Promise<string> {
+  /** The snapshot query in flight, if any. */
+  private reading: Promise<string> | undefined;
+  /** The query that starts once `reading` is done, shared by requests that arrived meanwhile. */
+  private nextRead: Promise<string> | undefined;
+
+  /**
+   * The database's version now: a snapshot taken after this call began, so it
+   * covers every commit that finished before it (another server's included).
+   * On PostgreSQL concurrent requests share queries: one that arrives while a
+   * query is in flight cannot use that query (it may have been taken before a
+   * commit this request must see), so it waits for the next one, which all the
+   * requests that arrived meanwhile share. At most one query is in flight, and
+   * under load one answers many requests instead of one each.
+   */
+  snapshot(): Promise<string> {
     const local = localVersions.get(this.db);
-    if (local) return local();
+    if (local) return Promise.resolve(local());
+    if (!this.reading) return this.startRead();
+    this.nextRead ??= this.reading.then(
+      () => this.afterRead(),
+      () => this.afterRead(),
+    );
+    return this.nextRead;
+  }
+
+  private afterRead(): Promise<string> {
+    this.nextRead = undefined;
+    return this.startRead();
+  }
+
+  private startRead(): Promise<string> {
+    const read = this.querySnapshot();
+    this.reading = read;
+    const done = () => {
+      if (this.reading === read) this.reading = undefined;
+    };
+    read.then(done, done);
+    return read;
+  }
+
+  private async querySnapshot(): Promise<string> {
     const result = await this.db.execute<{ v: string }>(
       sql`select pg_current_snapshot()::text as v`,
     );
