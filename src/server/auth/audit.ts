@@ -100,11 +100,24 @@ export function auditRequests(options: AuthOptions): MiddlewareHandler<AppEnv> {
     await audit(c, options, {
       action,
       entityType: declared.entityType,
-      entityId: str(body['entityId']) ?? str(body['id']) ?? (fromPath || null),
+      entityId:
+        str(body['entityId']) ?? str(body['id']) ?? (await entityOfPath(declared, fromPath, c)),
       summary: note === undefined ? summary : `${summary}; ${note}`,
       outcome,
     });
   };
+}
+
+/** The entity a refusal names through the path: what the rule maps it to, else the parameter. */
+async function entityOfPath(
+  declared: AuditRule,
+  fromPath: string | null,
+  c: Context<AppEnv>,
+): Promise<string | null> {
+  if (!fromPath) return null;
+  // A lookup that fails (an id no record could have) leaves the row under the parameter.
+  const mapped = await declared.entityOf?.(fromPath, c).catch(() => null);
+  return mapped ?? fromPath;
 }
 
 /** A mutation under /api that no route answers: still recorded, by method and path. */

@@ -72,13 +72,16 @@ describe('four-eyes', () => {
     // Who did what, in the audit trail, without the number.
     const audit = await t.admin.json(`/api/console/audit/?entityId=${account.id}&limit=100`);
     const entries = AuditListResponse.parse(audit.body).results;
+    // One account, one id: the refused decisions are filed under the account too,
+    // like the approval that succeeded, not under the approval id the refused call named.
     expect(entries.map((e) => [e.action, e.outcome, e.actorName])).toEqual([
       ['change_request.approve', 'success', 'Second Pair'],
+      ['change_request.reject', 'denied', 'Creator'],
+      ['change_request.approve', 'denied', 'Creator'],
       ['bank_account.create', 'success', 'Creator'],
     ]);
-    expect(entries[1]?.summary).toMatch(/US_ACH US •••• 2333/);
+    expect(entries[3]?.summary).toMatch(/US_ACH US •••• 2333/);
     expect(JSON.stringify(entries)).not.toContain('000111222333');
-    // The refusals are recorded against the change request (all a refused call names).
     const refusals = await t.admin.json(
       `/api/console/audit/?actorId=${creator.member.id}&outcome=denied`,
     );
@@ -86,11 +89,22 @@ describe('four-eyes', () => {
       AuditListResponse.parse(refusals.body).results.map((e) => [
         e.action,
         e.entityType,
+        e.entityId,
         e.summary,
       ]),
     ).toEqual([
-      ['change_request.reject', 'CHANGE_REQUEST', expect.stringMatching(/403 FOUR_EYES/)],
-      ['change_request.approve', 'CHANGE_REQUEST', expect.stringMatching(/403 FOUR_EYES/)],
+      [
+        'change_request.reject',
+        'CHANGE_REQUEST',
+        account.id,
+        expect.stringMatching(/403 FOUR_EYES/),
+      ],
+      [
+        'change_request.approve',
+        'CHANGE_REQUEST',
+        account.id,
+        expect.stringMatching(/403 FOUR_EYES/),
+      ],
     ]);
   });
 

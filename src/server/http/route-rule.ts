@@ -25,6 +25,13 @@ export interface AuditRule {
   /** The route's path parameter that names the entity, for rows about refusals. */
   entityParam?: string;
   /**
+   * For a refusal, the entity that path parameter leads to when it is not the
+   * entity itself (a decision's approval id → its bank account or transaction),
+   * so that refusals are filed under the same id as the successes. Null: keep
+   * the parameter.
+   */
+  entityOf?(param: string, c: Context<AppEnv>): Promise<string | null>;
+  /**
    * The handler writes its own rows through `audit()` (sign-in, staff, reveal);
    * the middleware records only refusals that left no row.
    */

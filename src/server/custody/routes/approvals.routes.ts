@@ -54,6 +54,10 @@ export function approvalRoutes(backend: CustodyBackend) {
             action: 'change_request.decide',
             entityType: 'CHANGE_REQUEST',
             entityParam: 'approvalId',
+            // A refusal names only the approval; it is filed under the bank account or
+            // transaction it decides, like the approval that succeeds (its answer's entityId).
+            entityOf: async (approvalId, c) =>
+              (await backend.approvalEntityId?.(custodyContext(c), approvalId)) ?? null,
             // Only the decision is read from the body: never a signature or a reason's free text.
             fromRequest: (body) => {
               const decision =
