@@ -4,11 +4,11 @@ import { cachedRead } from '../../db/read-cache.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
-import { approvalDecisions } from './approval-decisions.ts';
-import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals.ts';
-import { createBankAccount } from './bank-accounts.engine.ts';
-import { changeRequestHistory } from './change-request-history.ts';
-import { getBankAccount, listBankAccounts } from './bank-accounts.store.ts';
+import { approvalDecisions } from './approvals/decisions.ts';
+import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/decide.ts';
+import { createBankAccount } from './bank-accounts/create.ts';
+import { changeRequestHistory } from './approvals/history.ts';
+import { getBankAccount, listBankAccounts } from './bank-accounts/store.ts';
 import {
   getContact,
   getVault,

@@ -1,7 +1,12 @@
 import { and, desc, eq, inArray, ne } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { apiUsers, bankAccounts, changeRequests, transactions } from '../../db/schema/sandbox.ts';
-import type { RecordedApprovalDecision } from '../backend.ts';
+import type { Database } from '../../../db/client.ts';
+import {
+  apiUsers,
+  bankAccounts,
+  changeRequests,
+  transactions,
+} from '../../../db/schema/sandbox.ts';
+import type { RecordedApprovalDecision } from '../../backend.ts';
 
 /**
  * How each entity's change request was decided, from the sandbox's own

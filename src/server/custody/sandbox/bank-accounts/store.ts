@@ -1,13 +1,13 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import type { BankAccount } from '../../../contract/bank-account.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
-import type { Database } from '../../db/client.ts';
-import { bankAccounts } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../../contract/api-error.ts';
-import type { BankAccountListQuery } from '../backend.ts';
-import type { Page } from '../../../contract/common.ts';
-import { after, decodeCursor, keysetPage, newestFirst } from './keyset.ts';
-import { toWireBankAccount } from './mappers.ts';
+import type { BankAccount } from '../../../../contract/bank-account.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { Database } from '../../../db/client.ts';
+import { bankAccounts } from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import type { BankAccountListQuery } from '../../backend.ts';
+import type { Page } from '../../../../contract/common.ts';
+import { after, decodeCursor, keysetPage, newestFirst } from '../keyset.ts';
+import { toWireBankAccount } from '../mappers.ts';
 
 /** Reads of endpoints 1 and 2 over the sandbox's tables. */
 

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../contract/common.ts';
-import { bankAccounts, contacts, type changeRequests } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../../contract/api-error.ts';
-import { approveTransaction, declineTransaction } from './engine/decisions.ts';
-import type { Executor } from './engine/transitions.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import { bankAccounts, contacts, type changeRequests } from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import { approveTransaction, declineTransaction } from '../engine/decisions.ts';
+import type { Executor } from '../engine/transitions.ts';
 
 /**
  * What deciding a change request does to its entity. Runs inside the database

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../../../contract/common.ts';
-import type { CustodyActor } from '../backend.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { CustodyActor } from '../../backend.ts';
 
 /**
  * Who may decide a change request (issue 3). A pure function so

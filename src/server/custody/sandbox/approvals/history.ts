@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { ChangeRequestRecord } from '../../../contract/change-request.ts';
-import type { Database } from '../../db/client.ts';
-import { apiUsers, changeRequests } from '../../db/schema/sandbox.ts';
+import type { ChangeRequestRecord } from '../../../../contract/change-request.ts';
+import type { Database } from '../../../db/client.ts';
+import { apiUsers, changeRequests } from '../../../db/schema/sandbox.ts';
 
 /**
  * An entity's change requests, oldest first, as the sandbox recorded them.

@@ -1,4 +1,4 @@
-import { canonicalJson } from '../../protocol/canonical-json.ts';
+import { canonicalJson } from '../../../protocol/canonical-json.ts';
 
 export type ChangeRequestEntityType = 'BANK_ACCOUNT' | 'TRANSACTION' | 'CONTACT' | 'VAULT';
 

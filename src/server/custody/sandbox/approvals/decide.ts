@@ -1,21 +1,21 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../contract/common.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
 import type {
   ApprovalActionRequest,
   ApprovalActionResponse,
   ApprovalMessageResponse,
-} from '../../../contract/reference.ts';
-import { verifyApprovalSignature } from '../../protocol/api-token.ts';
-import type { Database } from '../../db/client.ts';
-import { apiUsers, changeRequests, organizations } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../../contract/api-error.ts';
-import type { CustodyActor } from '../backend.ts';
-import { applyDecision, type ChangeRequestDecision } from './approval-effects.ts';
+} from '../../../../contract/reference.ts';
+import { verifyApprovalSignature } from '../../../protocol/api-token.ts';
+import type { Database } from '../../../db/client.ts';
+import { apiUsers, changeRequests, organizations } from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import type { CustodyActor } from '../../backend.ts';
+import { applyDecision, type ChangeRequestDecision } from './effects.ts';
 import {
   ANONYMOUS_APPROVER_MESSAGE,
   decideApprovalPolicy,
   type ApprovalPolicyDecision,
-} from './approval-policy.ts';
+} from './policy.ts';
 
 /**
  * Change-request approvals: the message an approver signs,

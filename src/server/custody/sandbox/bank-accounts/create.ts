@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { BankAccount, BankAccountCreateRequest } from '../../../contract/bank-account.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
-import type { Database } from '../../db/client.ts';
-import { bankAccounts, changeRequests, organizations, subOrgs } from '../../db/schema/sandbox.ts';
-import { ApiError } from '../../../contract/api-error.ts';
-import type { CustodyActor } from '../backend.ts';
-import { approvalMessage } from './approval-message.ts';
-import { creatorOf } from './approval-policy.ts';
-import { noOrganization } from './engine/problems.ts';
-import { toWireBankAccount } from './mappers.ts';
+import type { BankAccount, BankAccountCreateRequest } from '../../../../contract/bank-account.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { Database } from '../../../db/client.ts';
+import {
+  bankAccounts,
+  changeRequests,
+  organizations,
+  subOrgs,
+} from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import type { CustodyActor } from '../../backend.ts';
+import { approvalMessage } from '../approvals/message.ts';
+import { creatorOf } from '../approvals/policy.ts';
+import { noOrganization } from '../engine/problems.ts';
+import { toWireBankAccount } from '../mappers.ts';
 
 /**
  * Endpoint 3: a bank account is created PENDING together with the change
