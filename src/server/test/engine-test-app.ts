@@ -27,6 +27,8 @@ export interface EngineTestApp {
   database: DatabaseHandle;
   orgId: string;
   clock: TestClock;
+  /** The clock sessions and API-client tokens are judged against (frozen until a test moves it). */
+  authClock: TestClock;
   post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   get(url: string): Promise<{ status: number; body: Record<string, unknown> }>;
   approve(transactionId: string): Promise<boolean>;
@@ -74,6 +76,7 @@ export async function createEngineTestApp(
     database,
     orgId,
     clock,
+    authClock: sessionClock,
     post: async (url, body) =>
       json(
         await app.request(url, {
