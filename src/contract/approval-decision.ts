@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ChangeRequestActor } from './change-request.ts';
 
 /**
@@ -11,29 +11,34 @@ import { ChangeRequestActor } from './change-request.ts';
 export const APPROVAL_DECISIONS_MAX_IDS = 100;
 
 export const ApprovalDecisionQuery = z.object({
-  entityIds: z
-    .string({
-      error: 'entityIds is required: the ids of transactions or bank accounts, comma-separated',
-    })
-    .trim()
-    .min(1, 'entityIds must name at least one id')
-    .transform((s) => [
-      ...new Set(
-        s
-          .split(',')
-          .map((id) => id.trim())
-          .filter(Boolean),
-      ),
-    ])
-    .pipe(
+  entityIds: z.pipe(
+    z.pipe(
       z
-        .array(z.string().max(200, 'each id in entityIds must be at most 200 characters'))
-        .min(1, 'entityIds must name at least one id')
-        .max(
+        .string({
+          error: 'entityIds is required: the ids of transactions or bank accounts, comma-separated',
+        })
+        .check(z.trim(), z.minLength(1, 'entityIds must name at least one id')),
+      z.transform((s: string) => [
+        ...new Set(
+          s
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+        ),
+      ]),
+    ),
+    z
+      .array(
+        z.string().check(z.maxLength(200, 'each id in entityIds must be at most 200 characters')),
+      )
+      .check(
+        z.minLength(1, 'entityIds must name at least one id'),
+        z.maxLength(
           APPROVAL_DECISIONS_MAX_IDS,
           `entityIds must name at most ${APPROVAL_DECISIONS_MAX_IDS} ids`,
         ),
-    ),
+      ),
+  ),
 });
 
 export const ApprovalDecisionOutcome = z.enum(['APPROVED', 'REJECTED']);
@@ -46,7 +51,7 @@ export const ApprovalDecision = z.looseObject({
   decidedAt: z.string(),
   /** STAFF or API_USER, named when the console knows the name. */
   decidedBy: ChangeRequestActor,
-  reason: z.string().nullable().optional(),
+  reason: z.optional(z.nullable(z.string())),
 });
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BankAccount } from './bank-account-record.ts';
 import { listEnvelope } from './common.ts';
 import { Transaction } from './transaction-record.ts';
@@ -22,9 +22,9 @@ export type ApprovalItemKind = z.infer<typeof ApprovalItemKind>;
 
 const itemBase = {
   id: z.string(),
-  createdAt: z.string().nullable(),
-  subOrgId: z.string().nullable(),
-  createdById: z.string().nullable(),
+  createdAt: z.nullable(z.string()),
+  subOrgId: z.nullable(z.string()),
+  createdById: z.nullable(z.string()),
   /** The signed-in member created it: another member must decide. */
   yours: z.boolean(),
 };
@@ -36,17 +36,17 @@ export const ApprovalItem = z.discriminatedUnion('kind', [
 ]);
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 
-export const ApprovalInboxResponse = listEnvelope(ApprovalItem).extend({
+export const ApprovalInboxResponse = z.extend(listEnvelope(ApprovalItem), {
   /** Every item in the inbox (all pages) that this member may decide: not their own. */
-  actionableCount: z.number().int().nonnegative(),
+  actionableCount: z.int().check(z.nonnegative()),
   /** Every item in the inbox, theirs included. */
-  totalCount: z.number().int().nonnegative(),
+  totalCount: z.int().check(z.nonnegative()),
 });
 export type ApprovalInboxResponse = z.infer<typeof ApprovalInboxResponse>;
 
 /** Filters of the inbox: the scope switcher's sub-org, as on every list. */
 export const ApprovalInboxFilters = z.object({
-  subOrgId: z.string().min(1).optional(),
+  subOrgId: z.optional(z.string().check(z.minLength(1))),
 });
 export type ApprovalInboxFilters = z.infer<typeof ApprovalInboxFilters>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { IsoTimestamp, listEnvelope } from './common.ts';
 
 /**
@@ -35,9 +35,16 @@ export function roleAllows(role: StaffRole, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);
 }
 
+/** An email address, trimmed and in lower case before it is checked. */
+const emailAddress = z
+  .string()
+  .check(z.trim(), z.toLowerCase(), z.regex(z.regexes.email, 'email must be an email address'));
+
 export const LoginRequest = z.strictObject({
-  email: z.string().trim().toLowerCase().email('email must be an email address'),
-  password: z.string().min(1, 'password is required').max(1024, 'password is too long'),
+  email: emailAddress,
+  password: z
+    .string()
+    .check(z.minLength(1, 'password is required'), z.maxLength(1024, 'password is too long')),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
@@ -47,15 +54,15 @@ export const StaffMember = z.looseObject({
   name: z.string(),
   role: StaffRole,
   /** Sub-organizations the member may act in; null means all of them. */
-  subOrgIds: z.array(z.string()).nullable(),
+  subOrgIds: z.nullable(z.array(z.string())),
   disabled: z.boolean(),
-  createdAt: z.string().optional(),
+  createdAt: z.optional(z.string()),
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
 export const SessionResponse = z.looseObject({
   member: StaffMember,
-  orgId: z.string().optional(),
+  orgId: z.optional(z.string()),
   csrfToken: z.string(),
   /** Absolute expiry (8 h after sign-in) and idle expiry (30 min after the last request). */
   expiresAt: z.string(),
@@ -66,27 +73,31 @@ export type SessionResponse = z.infer<typeof SessionResponse>;
 /** Staff passwords: long enough to resist guessing, no composition rules (NIST 800-63B). */
 export const StaffPassword = z
   .string()
-  .min(12, 'password must be at least 12 characters')
-  .max(1024, 'password must be at most 1024 characters');
+  .check(
+    z.minLength(12, 'password must be at least 12 characters'),
+    z.maxLength(1024, 'password must be at most 1024 characters'),
+  );
 
 export const StaffCreateRequest = z.strictObject({
-  email: z.string().trim().toLowerCase().email('email must be an email address'),
+  email: emailAddress,
   name: z
     .string()
-    .trim()
-    .min(1, 'name is required')
-    .max(120, 'name must be at most 120 characters'),
+    .check(
+      z.trim(),
+      z.minLength(1, 'name is required'),
+      z.maxLength(120, 'name must be at most 120 characters'),
+    ),
   role: StaffRole,
-  subOrgIds: z.array(z.string().min(1)).nullable().optional(),
+  subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
   password: StaffPassword,
 });
 export type StaffCreateRequest = z.infer<typeof StaffCreateRequest>;
 
 export const StaffUpdateRequest = z.strictObject({
-  name: z.string().trim().min(1).max(120).optional(),
-  role: StaffRole.optional(),
-  subOrgIds: z.array(z.string().min(1)).nullable().optional(),
-  disabled: z.boolean().optional(),
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(120))),
+  role: z.optional(StaffRole),
+  subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
+  disabled: z.optional(z.boolean()),
 });
 export type StaffUpdateRequest = z.infer<typeof StaffUpdateRequest>;
 
@@ -110,27 +121,27 @@ export const AuditEntry = z.looseObject({
   id: z.string(),
   at: z.string(),
   actorType: z.string(),
-  actorId: z.string().nullable(),
-  actorName: z.string().nullable().optional(),
+  actorId: z.nullable(z.string()),
+  actorName: z.optional(z.nullable(z.string())),
   action: z.string(),
-  entityType: z.string().nullable(),
-  entityId: z.string().nullable(),
+  entityType: z.nullable(z.string()),
+  entityId: z.nullable(z.string()),
   summary: z.string(),
   outcome: AuditOutcome,
-  requestId: z.string().nullable(),
+  requestId: z.nullable(z.string()),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditListResponse = listEnvelope(AuditEntry);
 export type AuditListResponse = z.infer<typeof AuditListResponse>;
 
 export const AuditFilters = z.object({
-  actorId: z.string().min(1).optional(),
-  action: z.string().min(1).optional(),
-  entityType: z.string().min(1).optional(),
-  entityId: z.string().min(1).optional(),
-  outcome: AuditOutcome.optional(),
-  atGte: IsoTimestamp.optional(),
-  atLte: IsoTimestamp.optional(),
+  actorId: z.optional(z.string().check(z.minLength(1))),
+  action: z.optional(z.string().check(z.minLength(1))),
+  entityType: z.optional(z.string().check(z.minLength(1))),
+  entityId: z.optional(z.string().check(z.minLength(1))),
+  outcome: z.optional(AuditOutcome),
+  atGte: z.optional(IsoTimestamp),
+  atLte: z.optional(IsoTimestamp),
 });
 export type AuditFilters = z.infer<typeof AuditFilters>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   BANK_ACCOUNT_STATUSES,
   BankAccountStatus,
@@ -22,26 +22,26 @@ import { listEnvelope } from './common.ts';
 // ---------------------------------------------------------------------------
 
 export const BankAccount = z.looseObject({
-  id: z.string().optional(),
-  orgId: z.string().optional(),
-  subOrgId: z.string().nullable().optional(),
-  orgEntityId: z.string().nullable().optional(),
-  createdById: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  isDeleted: z.boolean().optional(),
-  status: lenientEnum(BANK_ACCOUNT_STATUSES).optional(),
-  accountNumber: z.string().optional(),
-  accountName: z.string().optional(),
-  routingNumber: z.string().nullable().optional(),
-  clientBankAccountId: z.string().nullable().optional(),
-  paymentMethod: lenientEnum(PAYMENT_METHODS).optional(),
-  bankName: z.string().optional(),
-  streetLine: z.string().nullable().optional(),
-  city: z.string().nullable().optional(),
-  state: z.string().nullable().optional(),
-  postalCode: z.string().nullable().optional(),
-  country: z.string().optional(),
+  id: z.optional(z.string()),
+  orgId: z.optional(z.string()),
+  subOrgId: z.optional(z.nullable(z.string())),
+  orgEntityId: z.optional(z.nullable(z.string())),
+  createdById: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  isDeleted: z.optional(z.boolean()),
+  status: z.optional(lenientEnum(BANK_ACCOUNT_STATUSES)),
+  accountNumber: z.optional(z.string()),
+  accountName: z.optional(z.string()),
+  routingNumber: z.optional(z.nullable(z.string())),
+  clientBankAccountId: z.optional(z.nullable(z.string())),
+  paymentMethod: z.optional(lenientEnum(PAYMENT_METHODS)),
+  bankName: z.optional(z.string()),
+  streetLine: z.optional(z.nullable(z.string())),
+  city: z.optional(z.nullable(z.string())),
+  state: z.optional(z.nullable(z.string())),
+  postalCode: z.optional(z.nullable(z.string())),
+  country: z.optional(z.string()),
 });
 export type BankAccount = z.infer<typeof BankAccount>;
 
@@ -49,13 +49,12 @@ export const BankAccountListResponse = listEnvelope(BankAccount);
 export type BankAccountListResponse = z.infer<typeof BankAccountListResponse>;
 
 export const BankAccountFilters = z.object({
-  status: BankAccountStatus.optional(),
-  paymentMethod: PaymentMethod.optional(),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'country must be a two-letter ISO 3166 code like "US"')
-    .optional(),
-  subOrgId: z.string().min(1).optional(),
+  status: z.optional(BankAccountStatus),
+  paymentMethod: z.optional(PaymentMethod),
+  country: z.optional(
+    z.string().check(z.regex(/^[A-Z]{2}$/, 'country must be a two-letter ISO 3166 code like "US"')),
+  ),
+  subOrgId: z.optional(z.string().check(z.minLength(1))),
 });
 export type BankAccountFilters = z.infer<typeof BankAccountFilters>;
 export const BANK_ACCOUNT_FILTER_KEYS = Object.keys(BankAccountFilters.shape) as Array<
@@ -98,7 +97,7 @@ export function maskBankAccount<T extends { accountNumber?: unknown; routingNumb
 
 /** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, for the audited reveal only. */
 export const RevealedBankAccount = z.looseObject({
-  accountNumber: z.string().nullable(),
-  routingNumber: z.string().nullable().optional(),
+  accountNumber: z.nullable(z.string()),
+  routingNumber: z.optional(z.nullable(z.string())),
 });
 export type RevealedBankAccount = z.infer<typeof RevealedBankAccount>;

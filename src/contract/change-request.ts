@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The console's record of an entity's change requests: who proposed it, who
@@ -14,19 +14,19 @@ export const CHANGE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as co
 export const ChangeRequestActor = z.looseObject({
   type: z.string(),
   id: z.string(),
-  name: z.string().nullable().optional(),
+  name: z.optional(z.nullable(z.string())),
 });
 export type ChangeRequestActor = z.infer<typeof ChangeRequestActor>;
 
 export const ChangeRequestRecord = z.looseObject({
   /** Absent when the record comes from the audit log, which has no change-request id. */
-  changeRequestId: z.string().nullable().optional(),
+  changeRequestId: z.optional(z.nullable(z.string())),
   status: z.string(),
-  proposedBy: ChangeRequestActor.nullable(),
-  proposedAt: z.string().nullable(),
-  decidedBy: ChangeRequestActor.nullable(),
-  decidedAt: z.string().nullable(),
-  reason: z.string().nullable(),
+  proposedBy: z.nullable(ChangeRequestActor),
+  proposedAt: z.nullable(z.string()),
+  decidedBy: z.nullable(ChangeRequestActor),
+  decidedAt: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
 });
 export type ChangeRequestRecord = z.infer<typeof ChangeRequestRecord>;
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Error body of every non-2xx answer: `{message, code?}`; `fields` adds per-field detail. */
 export const ApiErrorBody = z.looseObject({
   message: z.string(),
-  code: z.string().optional(),
-  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  code: z.optional(z.string()),
+  fields: z.optional(z.array(z.object({ field: z.string(), message: z.string() }))),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBody>;
 
@@ -65,11 +65,11 @@ export const ERROR_CODES = {
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */
-export function listEnvelope<T extends z.ZodType>(item: T) {
+export function listEnvelope<T extends z.ZodMiniType>(item: T) {
   return z.looseObject({
     results: z.array(item),
-    nextCursor: z.string().nullable().optional(),
-    hasNext: z.boolean().optional(),
+    nextCursor: z.optional(z.nullable(z.string())),
+    hasNext: z.optional(z.boolean()),
   });
 }
 export type ListEnvelope<T> = { results: T[]; nextCursor?: string | null; hasNext?: boolean };
@@ -82,24 +82,28 @@ export const MAX_PAGE_SIZE = 100;
  * outside 1–100 or not an integer is an error, never silently clamped.
  */
 export const PageQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^\d+$/, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
-    .transform((s) => Number.parseInt(s, 10))
-    .pipe(
+  limit: z.optional(
+    z.pipe(
+      z.pipe(
+        z
+          .string()
+          .check(z.regex(/^\d+$/, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)),
+        z.transform((s: string) => Number.parseInt(s, 10)),
+      ),
       z
-        .number()
         .int()
-        .min(1, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)
-        .max(MAX_PAGE_SIZE, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
-    )
-    .optional(),
+        .check(
+          z.gte(1, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+          z.lte(MAX_PAGE_SIZE, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`),
+        ),
+    ),
+  ),
   // Both provider SDKs ask for the first page as `?limit=20&cursor=`: an
   // empty cursor is the first page. Any other cursor must be one the server issued.
-  cursor: z
-    .string()
-    .optional()
-    .transform((cursor) => (cursor === '' ? undefined : cursor)),
+  cursor: z.pipe(
+    z.optional(z.string()),
+    z.transform((cursor: string | undefined) => (cursor === '' ? undefined : cursor)),
+  ),
 });
 
 /** ISO 8601 UTC timestamp, as every `createdAt`/`updatedAt` and time filter. */

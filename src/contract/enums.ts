@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Value lists of the custody API. The description shows only a few values;
@@ -10,7 +10,7 @@ import { z } from 'zod';
  */
 export function lenientEnum<const T extends readonly [string, ...string[]]>(
   _values: T,
-): z.ZodType<T[number] | (string & {})> {
+): z.ZodMiniType<T[number] | (string & {})> {
   return z.string();
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CONTACT_STATUSES, VAULT_TYPES, lenientEnum } from './enums.ts';
 import { listEnvelope } from './common.ts';
 
@@ -9,34 +9,34 @@ import { listEnvelope } from './common.ts';
  */
 
 export const Wallet = z.looseObject({
-  id: z.string().optional(),
-  blockchain: z.string().optional(),
-  address: z.string().optional(),
+  id: z.optional(z.string()),
+  blockchain: z.optional(z.string()),
+  address: z.optional(z.string()),
 });
 export type Wallet = z.infer<typeof Wallet>;
 
 /** A person who signs for a vault or may only see it (the SDKs' `User`). */
 export const VaultMember = z.looseObject({
   id: z.string(),
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  email: z.string().optional(),
+  firstName: z.optional(z.string()),
+  lastName: z.optional(z.string()),
+  email: z.optional(z.string()),
 });
 export type VaultMember = z.infer<typeof VaultMember>;
 
 export const Vault = z.looseObject({
-  id: z.string().optional(),
-  orgId: z.string().optional(),
-  subOrgId: z.string().nullable().optional(),
-  vaultName: z.string().optional(),
-  vaultType: lenientEnum(VAULT_TYPES).optional(),
-  wallets: z.array(Wallet).optional(),
-  signers: z.array(VaultMember).optional(),
-  viewers: z.array(VaultMember).optional(),
-  walletsGenerated: z.boolean().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  isDeleted: z.boolean().optional(),
+  id: z.optional(z.string()),
+  orgId: z.optional(z.string()),
+  subOrgId: z.optional(z.nullable(z.string())),
+  vaultName: z.optional(z.string()),
+  vaultType: z.optional(lenientEnum(VAULT_TYPES)),
+  wallets: z.optional(z.array(Wallet)),
+  signers: z.optional(z.array(VaultMember)),
+  viewers: z.optional(z.array(VaultMember)),
+  walletsGenerated: z.optional(z.boolean()),
+  createdAt: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  isDeleted: z.optional(z.boolean()),
 });
 export type Vault = z.infer<typeof Vault>;
 export const VaultListResponse = listEnvelope(Vault);
@@ -47,50 +47,50 @@ export const VaultBalances = z.record(z.string(), z.record(z.string(), z.string(
 export type VaultBalances = z.infer<typeof VaultBalances>;
 
 export const Contact = z.looseObject({
-  id: z.string().optional(),
-  orgId: z.string().optional(),
-  name: z.string().optional(),
-  blockChain: z.string().optional(),
-  address: z.string().optional(),
-  status: lenientEnum(CONTACT_STATUSES).optional(),
-  assetList: z.array(z.string()).optional(),
-  subOrgId: z.string().nullable().optional(),
-  isSmartContractAddress: z.boolean().optional(),
-  isSanctioned: z.boolean().optional(),
-  createdById: z.string().optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  isDeleted: z.boolean().optional(),
+  id: z.optional(z.string()),
+  orgId: z.optional(z.string()),
+  name: z.optional(z.string()),
+  blockChain: z.optional(z.string()),
+  address: z.optional(z.string()),
+  status: z.optional(lenientEnum(CONTACT_STATUSES)),
+  assetList: z.optional(z.array(z.string())),
+  subOrgId: z.optional(z.nullable(z.string())),
+  isSmartContractAddress: z.optional(z.boolean()),
+  isSanctioned: z.optional(z.boolean()),
+  createdById: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  isDeleted: z.optional(z.boolean()),
 });
 export type Contact = z.infer<typeof Contact>;
 export const ContactListResponse = listEnvelope(Contact);
 export type ContactListResponse = z.infer<typeof ContactListResponse>;
 
 export const Asset = z.looseObject({
-  name: z.string().optional(),
-  symbol: z.string().optional(),
-  blockChain: z.string().optional(),
+  name: z.optional(z.string()),
+  symbol: z.optional(z.string()),
+  blockChain: z.optional(z.string()),
   /** Sandbox extra: how many fractional digits an amount may carry. */
-  decimals: z.number().int().optional(),
+  decimals: z.optional(z.int()),
   /** Provider-defined; the sandbox puts `decimals` and `isNative` here. */
-  details: z.unknown().optional(),
-  logoURL: z.string().optional(),
+  details: z.optional(z.unknown()),
+  logoURL: z.optional(z.string()),
 });
 export type Asset = z.infer<typeof Asset>;
 export const AssetListResponse = z.array(Asset);
 
 export const SupportedChain = z.looseObject({
   value: z.string(),
-  label: z.string().optional(),
-  logo: z.string().optional(),
+  label: z.optional(z.string()),
+  logo: z.optional(z.string()),
 });
 export type SupportedChain = z.infer<typeof SupportedChain>;
 export const SupportedChainListResponse = z.array(SupportedChain);
 
 export const SubOrg = z.looseObject({
-  id: z.string().optional(),
-  orgId: z.string().optional(),
-  name: z.string().optional(),
+  id: z.optional(z.string()),
+  orgId: z.optional(z.string()),
+  name: z.optional(z.string()),
 });
 export type SubOrg = z.infer<typeof SubOrg>;
 export const SubOrgListResponse = listEnvelope(SubOrg);
@@ -103,8 +103,8 @@ export type SubOrgListResponse = z.infer<typeof SubOrgListResponse>;
 export const ApprovalMessageResponse = z.looseObject({
   approvalId: z.string(),
   message: z.string(),
-  changeRequestId: z.string().optional(),
-  entityId: z.string().optional(),
+  changeRequestId: z.optional(z.string()),
+  entityId: z.optional(z.string()),
 });
 export type ApprovalMessageResponse = z.infer<typeof ApprovalMessageResponse>;
 
@@ -119,32 +119,43 @@ export type ApprovalAction = z.infer<typeof ApprovalAction>;
 export const ApprovalActionRequest = z
   .strictObject({
     action: ApprovalAction,
-    signature: z
-      .string()
-      .regex(/^([0-9a-fA-F]{2})+$/, 'signature must be hex bytes')
-      .optional(),
-    reason: z.string().trim().max(500, 'reason must be at most 500 characters').optional(),
+    signature: z.optional(
+      z.string().check(z.regex(/^([0-9a-fA-F]{2})+$/, 'signature must be hex bytes')),
+    ),
+    reason: z.optional(
+      z.string().check(z.trim(), z.maxLength(500, 'reason must be at most 500 characters')),
+    ),
     // Sent by versions of the Python SDK (README, "What the sandbox accepts
     // from SDK clients"): checked against the approval, never trusted instead of it.
-    entityId: z.string().max(200, 'entityId must be at most 200 characters').optional(),
-    message: z.string().max(10_000, 'message must be at most 10000 characters').optional(),
+    entityId: z.optional(
+      z.string().check(z.maxLength(200, 'entityId must be at most 200 characters')),
+    ),
+    message: z.optional(
+      z.string().check(z.maxLength(10_000, 'message must be at most 10000 characters')),
+    ),
   })
-  .refine((b) => b.action !== 'reject' || Boolean(b.reason), {
-    path: ['reason'],
-    message: 'reason is required to reject',
-  });
+  .check(
+    z.refine((b) => b.action !== 'reject' || Boolean(b.reason), {
+      path: ['reason'],
+      message: 'reason is required to reject',
+    }),
+  );
 export type ApprovalActionRequest = z.infer<typeof ApprovalActionRequest>;
 
 export const ApprovalActionResponse = z.looseObject({
   success: z.boolean(),
-  status: z.string().optional(),
-  id: z.string().optional(),
-  entityId: z.string().optional(),
+  status: z.optional(z.string()),
+  id: z.optional(z.string()),
+  entityId: z.optional(z.string()),
 });
 export type ApprovalActionResponse = z.infer<typeof ApprovalActionResponse>;
 
 /** The filters GET /vaults/ and GET /contacts/ take (a name contains this text, any case). */
-export const VaultFilters = z.object({ vaultName: z.string().trim().min(1).max(200).optional() });
+export const VaultFilters = z.object({
+  vaultName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+});
 export type VaultFilters = z.infer<typeof VaultFilters>;
-export const ContactFilters = z.object({ name: z.string().trim().min(1).max(200).optional() });
+export const ContactFilters = z.object({
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+});
 export type ContactFilters = z.infer<typeof ContactFilters>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   OPERATION_STATUSES,
   OPERATION_TYPES,
@@ -27,42 +27,42 @@ import { IsoTimestamp, listEnvelope } from './common.ts';
 // ---------------------------------------------------------------------------
 
 export const Party = z.looseObject({
-  type: lenientEnum(PARTY_TYPES).optional(),
-  id: z.string().optional(),
-  subOrgId: z.string().optional(),
-  name: z.string().optional(),
-  address: z.string().optional(),
-  chain: z.string().optional(),
+  type: z.optional(lenientEnum(PARTY_TYPES)),
+  id: z.optional(z.string()),
+  subOrgId: z.optional(z.string()),
+  name: z.optional(z.string()),
+  address: z.optional(z.string()),
+  chain: z.optional(z.string()),
 });
 export type Party = z.infer<typeof Party>;
 
 export const BalanceChange = z.looseObject({
-  party: Party.optional(),
-  asset: z.string().optional(),
-  amount: z.string().optional(),
-  chain: z.string().optional(),
+  party: z.optional(Party),
+  asset: z.optional(z.string()),
+  amount: z.optional(z.string()),
+  chain: z.optional(z.string()),
 });
 export type BalanceChange = z.infer<typeof BalanceChange>;
 
 export const BalanceChanges = z.looseObject({
-  changes: z.array(BalanceChange).optional(),
+  changes: z.optional(z.array(BalanceChange)),
 });
 export type BalanceChanges = z.infer<typeof BalanceChanges>;
 
 export const Operation = z.looseObject({
-  source: Party.optional(),
-  destination: Party.optional(),
-  balanceChanges: BalanceChanges.optional(),
-  sequence: z.number().int().optional(),
-  type: lenientEnum(OPERATION_TYPES).optional(),
-  status: lenientEnum(OPERATION_STATUSES).optional(),
+  source: z.optional(Party),
+  destination: z.optional(Party),
+  balanceChanges: z.optional(BalanceChanges),
+  sequence: z.optional(z.int()),
+  type: z.optional(lenientEnum(OPERATION_TYPES)),
+  status: z.optional(lenientEnum(OPERATION_STATUSES)),
 });
 export type Operation = z.infer<typeof Operation>;
 
 export const TransactionFees = z.looseObject({
-  amount: z.string().optional(),
-  asset: z.string().optional(),
-  amountInFiat: z.string().optional(),
+  amount: z.optional(z.string()),
+  asset: z.optional(z.string()),
+  amountInFiat: z.optional(z.string()),
 });
 export type TransactionFees = z.infer<typeof TransactionFees>;
 
@@ -76,44 +76,44 @@ export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
 /** A replacement (endpoint 6) of the transaction it is listed on. */
 export const ReplacementLink = z.looseObject({
   id: z.string(),
-  status: lenientEnum(TRANSACTION_STATUSES).optional(),
-  createdAt: z.string().optional(),
+  status: z.optional(lenientEnum(TRANSACTION_STATUSES)),
+  createdAt: z.optional(z.string()),
 });
 export type ReplacementLink = z.infer<typeof ReplacementLink>;
 
 export const Transaction = z.looseObject({
-  id: z.string().optional(),
-  orgId: z.string().optional(),
-  subOrgId: z.string().optional(),
-  vaultId: z.string().optional(),
-  status: lenientEnum(TRANSACTION_STATUSES).optional(),
-  transactionType: lenientEnum(TRANSACTION_TYPES).optional(),
-  category: lenientEnum(TRANSACTION_CATEGORIES).optional(),
-  subCategory: lenientEnum(TRANSACTION_SUB_CATEGORIES).optional(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  isDeleted: z.boolean().optional(),
-  externalId: z.string().nullable().optional(),
-  memo: z.string().nullable().optional(),
-  source: Party.optional(),
-  destination: Party.optional(),
-  blockChain: z.string().optional(),
-  asset: z.string().optional(),
-  amount: z.string().optional(),
-  amountInUSD: z.string().optional(),
-  txHash: z.string().optional(),
-  operations: z.array(Operation).optional(),
-  balanceChanges: BalanceChanges.optional(),
-  nonce: z.number().int().optional(),
-  error: z.string().optional(),
-  createdById: z.string().optional(),
-  fees: TransactionFees.optional(),
+  id: z.optional(z.string()),
+  orgId: z.optional(z.string()),
+  subOrgId: z.optional(z.string()),
+  vaultId: z.optional(z.string()),
+  status: z.optional(lenientEnum(TRANSACTION_STATUSES)),
+  transactionType: z.optional(lenientEnum(TRANSACTION_TYPES)),
+  category: z.optional(lenientEnum(TRANSACTION_CATEGORIES)),
+  subCategory: z.optional(lenientEnum(TRANSACTION_SUB_CATEGORIES)),
+  createdAt: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  isDeleted: z.optional(z.boolean()),
+  externalId: z.optional(z.nullable(z.string())),
+  memo: z.optional(z.nullable(z.string())),
+  source: z.optional(Party),
+  destination: z.optional(Party),
+  blockChain: z.optional(z.string()),
+  asset: z.optional(z.string()),
+  amount: z.optional(z.string()),
+  amountInUSD: z.optional(z.string()),
+  txHash: z.optional(z.string()),
+  operations: z.optional(z.array(Operation)),
+  balanceChanges: z.optional(BalanceChanges),
+  nonce: z.optional(z.int()),
+  error: z.optional(z.string()),
+  createdById: z.optional(z.string()),
+  fees: z.optional(TransactionFees),
   // Beyond the description, on a single transaction from the sandbox: its
   // timeline, its fee tier, and the replacement links both ways.
-  statusHistory: z.array(StatusHistoryEntry).optional(),
-  gasParams: z.looseObject({ feeTier: z.string().optional() }).optional(),
-  replacesTransactionId: z.string().optional(),
-  replacements: z.array(ReplacementLink).optional(),
+  statusHistory: z.optional(z.array(StatusHistoryEntry)),
+  gasParams: z.optional(z.looseObject({ feeTier: z.optional(z.string()) })),
+  replacesTransactionId: z.optional(z.string()),
+  replacements: z.optional(z.array(ReplacementLink)),
 });
 export type Transaction = z.infer<typeof Transaction>;
 
@@ -124,8 +124,8 @@ export const FeeData = z.looseObject({
   expectedFeeInAsset: z.string(),
   asset: z.string(),
   expectedFeeInUSD: z.string(),
-  baseFee: z.string().optional(),
-  priorityFee: z.string().optional(),
+  baseFee: z.optional(z.string()),
+  priorityFee: z.optional(z.string()),
 });
 export type FeeData = z.infer<typeof FeeData>;
 
@@ -146,14 +146,14 @@ export const CREATABLE_CATEGORIES = [
 
 /** Filters of the transaction list (endpoint 4), as query parameters. */
 export const TransactionFilters = z.object({
-  status: TransactionStatus.optional(),
-  category: TransactionCategory.optional(),
-  vaultId: z.string().min(1).optional(),
-  asset: z.string().min(1).optional(),
-  externalId: z.string().min(1).optional(),
-  subOrgId: z.string().min(1).optional(),
-  createdAtGte: IsoTimestamp.optional(),
-  createdAtLte: IsoTimestamp.optional(),
+  status: z.optional(TransactionStatus),
+  category: z.optional(TransactionCategory),
+  vaultId: z.optional(z.string().check(z.minLength(1))),
+  asset: z.optional(z.string().check(z.minLength(1))),
+  externalId: z.optional(z.string().check(z.minLength(1))),
+  subOrgId: z.optional(z.string().check(z.minLength(1))),
+  createdAtGte: z.optional(IsoTimestamp),
+  createdAtLte: z.optional(IsoTimestamp),
 });
 export type TransactionFilters = z.infer<typeof TransactionFilters>;
 export const TRANSACTION_FILTER_KEYS = Object.keys(TransactionFilters.shape) as Array<

@@ -66,7 +66,7 @@ export const TransferPartyData = z
 export type TransferPartyData = z.output<typeof TransferPartyData>;
 
 // The Python SDK sends `"gasParams": {}` when none is chosen: the default tier (HIGH) then.
-export const GasParams = z.strictObject({ feeTier: FeeTier.optional() });
+export const GasParams = z.strictObject({ feeTier: z.optional(FeeTier) });
 export const FeePayer = z.strictObject({ id: nonEmpty('feePayer.id') });
 
 // Control characters (\p{Cc}) are refused as the list's externalId filter
@@ -139,7 +139,7 @@ export const StakeCreateRequest = z.strictObject({
   asset,
   blockChain,
   amount: PositiveDecimalString,
-  resourceType: ResourceType.optional(),
+  resourceType: z.optional(ResourceType),
   externalId: externalId.optional(),
   memo: memo.optional(),
   gasParams: GasParams.optional(),

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { StaffCreateRequest, STAFF_ROLES } from '../../contract/auth.ts';
 import { createStaff, toWireStaff } from '../auth/staff.store.ts';
 import { ApiError } from '../../contract/api-error.ts';
@@ -32,7 +33,7 @@ export const staffCreate: CliCommand = {
     },
   },
   validate(options) {
-    const parsed = StaffCreateRequest.omit({ password: true }).safeParse(toRequest(options));
+    const parsed = z.omit(StaffCreateRequest, { password: true }).safeParse(toRequest(options));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new UsageError(

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { assertStorableText } from './storable-text.ts';
@@ -43,11 +43,11 @@ export async function readJsonBody(c: Context): Promise<unknown> {
  * The console's own routes (sign-in, staff) use it; the custody routes parse
  * with `custody/routes/parse-body.ts`, where null means "not given".
  */
-export async function readJsonBodyAs<S extends z.ZodType>(
+export async function readJsonBodyAs<S extends z.core.$ZodType>(
   c: Context,
   schema: S,
 ): Promise<z.output<S>> {
-  const parsed = schema.safeParse(await readJsonBody(c));
+  const parsed = z.safeParse(schema, await readJsonBody(c));
   if (parsed.success) return parsed.data;
   const fields = parsed.error.issues.map((i) => ({
     field: i.path.map(String).join('.') || 'body',

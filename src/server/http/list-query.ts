@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { PageRequest } from '../../contract/common.ts';
@@ -32,17 +32,17 @@ export function parsePageRequest(c: Context): PageRequest {
 // and PostgreSQL refuses NUL in text outright.
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 
-export function parseFilters<S extends z.ZodObject>(c: Context, schema: S): z.output<S> {
+export function parseFilters<S extends z.core.$ZodObject>(c: Context, schema: S): z.output<S> {
   const raw: Record<string, string> = {};
   const fields: Array<{ field: string; message: string }> = [];
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of Object.keys(schema._zod.def.shape)) {
     const value = c.req.query(key);
     if (value === undefined) continue;
     if (CONTROL_CHARACTERS.test(value))
       fields.push({ field: key, message: `${key} must not contain control characters` });
     raw[key] = value;
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = z.safeParse(schema, raw);
   if (!parsed.success || fields.length > 0) {
     for (const issue of parsed.error?.issues ?? []) {
       const field = issue.path.map(String).join('.');

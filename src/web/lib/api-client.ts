@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApprovalDecisionList, approvalDecisionsPath } from '../../contract/approval-decision.ts';
 import {
   ApprovalInboxResponse,
@@ -99,14 +99,17 @@ export type AuditListParams = ListParams<AuditFilters>;
 export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
 
 /** GET /auth/demo-accounts (sandbox only): who to sign in as, with their passwords. */
-const DemoAccounts = DemoAccountList.transform((r) => r.results);
+const DemoAccounts = z.pipe(
+  DemoAccountList,
+  z.transform((r: DemoAccountList) => r.results),
+);
 
 /** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, audited server-side. */
 
 /** GET /api/console/backend: which custody service the console acts on. */
 export const BackendInfo = z.looseObject({
   kind: z.enum(['sandbox', 'upstream']),
-  host: z.string().nullable(),
+  host: z.nullable(z.string()),
 });
 export type BackendInfo = z.infer<typeof BackendInfo>;
 
@@ -132,7 +135,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
   const baseUrl = (options.baseUrl ?? '').replace(/\/+$/, '');
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
 
-  async function request<S extends z.ZodType>(
+  async function request<S extends z.ZodMiniType>(
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     schema: S,
@@ -153,7 +156,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
    * 304 through as it is (a request carrying a conditional header bypasses
    * the HTTP cache), and an unchanged resource costs a bodiless answer.
    */
-  async function revalidate<S extends z.ZodType>(
+  async function revalidate<S extends z.ZodMiniType>(
     path: string,
     schema: S,
     etag: string | null | undefined,
@@ -208,7 +211,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return { response, text };
   }
 
-  function parseAnswer<S extends z.ZodType>(
+  function parseAnswer<S extends z.ZodMiniType>(
     method: string,
     path: string,
     schema: S,
@@ -260,15 +263,15 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return error;
   }
 
-  const get = <S extends z.ZodType>(path: string, schema: S, opts?: RequestOptions) =>
+  const get = <S extends z.ZodMiniType>(path: string, schema: S, opts?: RequestOptions) =>
     request('GET', path, schema, { signal: opts?.signal });
-  const post = <S extends z.ZodType>(
+  const post = <S extends z.ZodMiniType>(
     path: string,
     schema: S,
     body: unknown,
     opts?: RequestOptions,
   ) => request('POST', path, schema, { body, signal: opts?.signal, headers: opts?.headers });
-  const patch = <S extends z.ZodType>(
+  const patch = <S extends z.ZodMiniType>(
     path: string,
     schema: S,
     body: unknown,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ListParams } from '../../contract/common.ts';
 import { compact, cursorPageSearch, type CursorPage } from './paging.ts';
 import { scopeSearch } from './scope.ts';
@@ -11,27 +11,27 @@ import { scopeSearch } from './scope.ts';
  * page, so a stale bookmark still opens. A page that offers fewer filters
  * than the endpoint takes passes the contract's schema with those omitted.
  */
-type FilterKey<Shape extends z.ZodRawShape> = Exclude<keyof Shape & string, 'subOrgId'>;
-type FilterShape<Shape extends z.ZodRawShape> = {
-  [P in FilterKey<Shape>]: z.ZodCatch<z.ZodOptional<Shape[P]>>;
+type FilterKey<Shape extends z.core.$ZodShape> = Exclude<keyof Shape & string, 'subOrgId'>;
+type FilterShape<Shape extends z.core.$ZodShape> = {
+  [P in FilterKey<Shape>]: z.ZodMiniCatch<z.ZodMiniOptional<Shape[P]>>;
 };
-type ScopeShape<Shape extends z.ZodRawShape> = 'subOrgId' extends keyof Shape
+type ScopeShape<Shape extends z.core.$ZodShape> = 'subOrgId' extends keyof Shape
   ? typeof scopeSearch
   : Record<never, never>;
-type SearchShape<Shape extends z.ZodRawShape> = FilterShape<Shape> &
+type SearchShape<Shape extends z.core.$ZodShape> = FilterShape<Shape> &
   typeof cursorPageSearch &
   ScopeShape<Shape>;
-type SearchOf<Shape extends z.ZodRawShape> = {
+type SearchOf<Shape extends z.core.$ZodShape> = {
   [P in FilterKey<Shape>]?: z.output<Shape[P]>;
 } & CursorPage &
   ('subOrgId' extends keyof Shape ? { subOrg?: string | undefined } : Record<never, never>);
 
-export function defineListSearch<Shape extends z.ZodRawShape>(filters: z.ZodObject<Shape>) {
+export function defineListSearch<Shape extends z.core.$ZodShape>(filters: z.ZodMiniObject<Shape>) {
   type K = FilterKey<Shape>;
   const filterKeys = Object.keys(filters.shape).filter((key) => key !== 'subOrgId') as K[];
   const scoped = 'subOrgId' in filters.shape;
-  const shape: Record<string, z.ZodType> = {};
-  for (const key of filterKeys) shape[key] = z.optional(filters.shape[key]!).catch(undefined);
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const key of filterKeys) shape[key] = z.catch(z.optional(filters.shape[key]!), undefined);
   const schema = z.object({
     ...shape,
     ...cursorPageSearch,
@@ -59,12 +59,12 @@ export function defineListSearch<Shape extends z.ZodRawShape>(filters: z.ZodObje
      * The list call (and query key) for a search: the filters, the scope as
      * `subOrgId`, and the current cursor — not the history.
      */
-    toListParams: (search: Search): ListParams<z.output<z.ZodObject<Shape>>> =>
+    toListParams: (search: Search): ListParams<z.output<z.ZodMiniObject<Shape>>> =>
       compact({
         ...pickFilters(search),
         ...(scoped ? { subOrgId: (search as { subOrg?: string }).subOrg } : {}),
         cursor: search.cursor,
-      }) as ListParams<z.output<z.ZodObject<Shape>>>,
+      }) as ListParams<z.output<z.ZodMiniObject<Shape>>>,
   };
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Cursor paging held in the URL. `cursor` is the page being shown (absent on
@@ -12,16 +12,20 @@ export interface CursorPage {
   prev?: string[] | undefined;
 }
 
-const cursorString = z.string().min(1).max(2048);
+const cursorString = z.string().check(z.minLength(1), z.maxLength(2048));
 
 /** Search-param schemas for the paging keys; invalid values fall back to the first page. */
 export const cursorPageSearch = {
-  cursor: cursorString.optional().catch(undefined),
-  prev: z
-    .union([cursorString, z.array(cursorString)])
-    .transform((v) => (Array.isArray(v) ? v : [v]))
-    .optional()
-    .catch(undefined),
+  cursor: z.catch(z.optional(cursorString), undefined),
+  prev: z.catch(
+    z.optional(
+      z.pipe(
+        z.union([cursorString, z.array(cursorString)]),
+        z.transform((v: string | string[]) => (Array.isArray(v) ? v : [v])),
+      ),
+    ),
+    undefined,
+  ),
 };
 
 export function nextPage(page: CursorPage, nextCursor: string): CursorPage {

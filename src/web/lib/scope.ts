@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The sub-organization scope the member is working in, held in the URL as
@@ -6,7 +6,10 @@ import { z } from 'zod';
  * Routes under the authenticated layout retain it across navigation.
  */
 export const scopeSearch = {
-  subOrg: z.string().trim().min(1).max(128).optional().catch(undefined),
+  subOrg: z.catch(
+    z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(128))),
+    undefined,
+  ),
 };
 export const ScopeSearch = z.object(scopeSearch);
 export type ScopeSearch = z.output<typeof ScopeSearch>;

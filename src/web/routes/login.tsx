@@ -1,12 +1,14 @@
 import { createFileRoute, useRouter } from '@tanstack/react-router';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { PlainLayout } from '../components/layout/app-layout.tsx';
 import { LoginPage } from '../features/session/components/login-page.tsx';
 import { safeRedirect } from '../lib/safe-redirect.ts';
 
 export const Route = createFileRoute('/login')({
   // Kept as typed; safeRedirect decides whether it may be followed.
-  validateSearch: z.object({ redirect: z.string().max(4096).optional().catch(undefined) }),
+  validateSearch: z.object({
+    redirect: z.catch(z.optional(z.string().check(z.maxLength(4096))), undefined),
+  }),
   component: LoginRoute,
 });
 

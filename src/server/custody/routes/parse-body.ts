@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import { withoutDataSignature } from '../../protocol/api-token.ts';
 import { ApiError, type FieldProblem } from '../../../contract/api-error.ts';
@@ -11,9 +11,9 @@ import { ApiError, type FieldProblem } from '../../../contract/api-error.ts';
  * part of the request.
  */
 
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): z.output<S> {
   const input = withoutNulls(withoutDataSignature(body ?? {}));
-  const parsed = schema.safeParse(input);
+  const parsed = z.safeParse(schema, input);
   if (parsed.success) return parsed.data;
   const fields = fieldProblems(parsed.error, input);
   throw new ApiError(400, ERROR_CODES.validation, fields.map((f) => f.message).join('; '), fields);

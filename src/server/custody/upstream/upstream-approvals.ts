@@ -30,8 +30,12 @@ interface Deps {
   db: Database;
   client: UpstreamClient;
   privateKey: KeyObject;
-  read: <S extends z.ZodType>(ctx: CustodyContext, schema: S, path: string) => Promise<z.output<S>>;
-  call: <S extends z.ZodType>(
+  read: <S extends z.core.$ZodType>(
+    ctx: CustodyContext,
+    schema: S,
+    path: string,
+  ) => Promise<z.output<S>>;
+  call: <S extends z.core.$ZodType>(
     ctx: CustodyContext,
     schema: S,
     request: Omit<UpstreamRequest, 'requestId'>,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { BankAccount, BankAccountListResponse } from '../../../contract/bank-account.ts';
 import type { BankAccountCreateRequest } from '../../../contract/bank-account.ts';
 import { ERROR_CODES, type ListEnvelope } from '../../../contract/common.ts';
@@ -80,13 +80,13 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
   });
 
   /** One call, its answer checked against the contract; a shape we cannot read is a 502. */
-  async function call<S extends z.ZodType>(
+  async function call<S extends z.core.$ZodType>(
     ctx: CustodyContext,
     schema: S,
     request: Omit<UpstreamRequest, 'requestId'>,
   ): Promise<z.output<S>> {
     const answer = await client.send({ ...request, requestId: ctx.requestId });
-    const parsed = schema.safeParse(answer);
+    const parsed = z.safeParse(schema, answer);
     if (!parsed.success) {
       throw new UpstreamFailure(
         'unavailable',
@@ -97,12 +97,12 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     return parsed.data;
   }
 
-  const read = <S extends z.ZodType>(ctx: CustodyContext, schema: S, path: string) =>
+  const read = <S extends z.core.$ZodType>(ctx: CustodyContext, schema: S, path: string) =>
     call(ctx, schema, { method: 'GET', path, retry: true });
 
   async function listPage<T>(
     ctx: CustodyContext,
-    schema: z.ZodType<ListEnvelope<T>>,
+    schema: z.core.$ZodType<ListEnvelope<T>>,
     path: string,
     query: Query,
     page: PageRequest,
@@ -123,7 +123,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
    */
   async function scopedList<T extends { subOrgId?: string | null | undefined }>(
     ctx: CustodyContext,
-    schema: z.ZodType<ListEnvelope<T>>,
+    schema: z.core.$ZodType<ListEnvelope<T>>,
     path: string,
     q: PageRequest & ScopeFilter,
     upstreamFiltersSubOrg: boolean,

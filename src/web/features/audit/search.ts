@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { AuditFilters } from '../../../contract/auth.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
@@ -5,6 +6,6 @@ import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../l
  * `/audit` search params: the contract's AuditFilters but the entity type,
  * which the page offers no filter for (the log is not scoped), and the cursor stack.
  */
-export const auditSearch = defineListSearch(AuditFilters.omit({ entityType: true }));
+export const auditSearch = defineListSearch(z.omit(AuditFilters, { entityType: true }));
 export type AuditSearch = ListSearchOf<typeof auditSearch>;
 export type AuditSearchFilters = ListFiltersOf<typeof auditSearch>;

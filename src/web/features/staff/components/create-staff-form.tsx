@@ -16,8 +16,16 @@ import { useCreateStaffMember } from '../api/staff-queries.ts';
  * The contract's create body, with sub-organizations as the form holds them:
  * "all" or a chosen list (at least one).
  */
-const CreateStaffFormSchema = StaffCreateRequest.omit({ subOrgIds: true })
-  .extend({ allSubOrgs: z.boolean(), subOrgIds: z.array(z.string()) })
+const { email, name, role, password } = StaffCreateRequest.shape;
+const CreateStaffFormSchema = z
+  .strictObject({
+    email,
+    name,
+    role,
+    password,
+    allSubOrgs: z.boolean(),
+    subOrgIds: z.array(z.string()),
+  })
   .refine((v) => v.allSubOrgs || v.subOrgIds.length > 0, {
     path: ['subOrgIds'],
     message: 'choose at least one sub-organization, or all of them',
