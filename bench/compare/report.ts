@@ -134,12 +134,17 @@ export function formatCompare(r: CompareResult): string {
       );
     }
   }
-  const on = find(r.load, 'console PGlite', 50, '/healthz');
-  const off = find(r.load, 'console PGlite, log warn', 50, '/healthz');
-  if (on && off) {
+  // /healthz pings the database on every answer; the list page is the ceiling that matters.
+  for (const [label, path] of [
+    ['/healthz', '/healthz'],
+    ['list page', '/api'],
+  ] as const) {
+    const on = find(r.load, 'console PGlite', 50, path);
+    const off = find(r.load, 'console PGlite, log warn', 50, path);
+    if (!on || !off) continue;
     const share = on.rps / off.rps;
     lines.push(
-      `/healthz ceiling with request logs (info) vs without (warn): ${f(on.rps)} / ${f(off.rps)} = ${f(share * 100)}% (target ≥ ${TARGETS.loggingShare * 100}%) ${mark(share >= TARGETS.loggingShare)}`,
+      `${label} ceiling with request logs (info) vs without (warn): ${f(on.rps)} / ${f(off.rps)} = ${f(share * 100)}% (target ≥ ${TARGETS.loggingShare * 100}%) ${mark(share >= TARGETS.loggingShare)}`,
     );
   }
   for (const [name, rss] of Object.entries(r.rssMb).filter(([k]) => k.startsWith('console')))
