@@ -6,7 +6,8 @@ import type { OriginPolicy } from '../http/public-origin.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { assets, transactions, vaultBalances } from '../db/schema/sandbox.ts';
 import { createContact, createOrg, createVault } from './fixtures.ts';
-import { actAsAdmin, createManualClock } from './staff-session.ts';
+import { actAsAdmin } from './staff-session.ts';
+import { systemClock } from '../clock.ts';
 import { createTestDatabase } from './test-database.ts';
 import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
@@ -27,8 +28,6 @@ export interface EngineTestApp {
   database: DatabaseHandle;
   orgId: string;
   clock: TestClock;
-  /** The clock sessions and API-client tokens are judged against (frozen until a test moves it). */
-  authClock: TestClock;
   post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   get(url: string): Promise<{ status: number; body: Record<string, unknown> }>;
   approve(transactionId: string): Promise<boolean>;
@@ -55,7 +54,11 @@ export async function createEngineTestApp(
   const db = database.db;
   const orgId = options.orgId ?? (await createOrg(db)).id;
   const clock = options.clock ?? new TestClock();
-  const sessionClock = createManualClock();
+  // Sessions and API-client tokens are judged by the real time here: callers
+  // sign tokens with the real time (as an SDK does), and a frozen clock would
+  // call them "not yet valid" once a slow run passes the allowed skew.
+  // Only the engine runs on the test clock.
+  const sessionClock = systemClock;
   const app = createApp({
     config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
     backend: createSandboxBackend({ db, orgId, clock }),
@@ -76,7 +79,6 @@ export async function createEngineTestApp(
     database,
     orgId,
     clock,
-    authClock: sessionClock,
     post: async (url, body) =>
       json(
         await app.request(url, {

@@ -100,9 +100,6 @@ export async function createTwoConsoles(
       baseUrl: bUrl,
       apiKey: apiUser.apiKey,
       privateKey: apiUser.privateKeyHex,
-      // A and B are two machines sharing one wall time: A mints its tokens on
-      // the clock B judges them by, so a slow test run cannot age them.
-      clock: b.authClock,
       timeoutMs: options.timeoutMs ?? 10_000,
       backoffMs: 5,
       db: aDatabase.db,
