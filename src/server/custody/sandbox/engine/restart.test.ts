@@ -124,5 +124,5 @@ describe('seeded transactions in flight', () => {
     } finally {
       await database.close();
     }
-  });
+  }, 180_000); // seeds 300+ transactions and runs the simulator over all of them: minutes on a loaded 2-core machine
 });
