@@ -28,6 +28,15 @@ export const TRANSACTION_STATUSES = [
 export const TransactionStatus = z.enum(TRANSACTION_STATUSES);
 export type TransactionStatus = z.infer<typeof TransactionStatus>;
 
+/**
+ * The path an outgoing transaction takes when nothing stops it, in order
+ * (README, "Lifecycle"): every status above but the draft and the two that
+ * end it early, FAILED and DECLINED.
+ */
+export const TRANSACTION_LIFECYCLE: readonly TransactionStatus[] = TRANSACTION_STATUSES.filter(
+  (status) => status !== 'DRAFT' && status !== 'FAILED' && status !== 'DECLINED',
+);
+
 export const TERMINAL_TRANSACTION_STATUSES = ['COMPLETED', 'FAILED', 'DECLINED'] as const;
 export function isTerminalStatus(status: string | undefined): boolean {
   return (TERMINAL_TRANSACTION_STATUSES as readonly string[]).includes(status ?? '');

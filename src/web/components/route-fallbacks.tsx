@@ -1,6 +1,6 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { ErrorState } from './query-state.tsx';
 
 /** Shown while a route's loader runs longer than the router's pending delay. */
@@ -38,12 +38,32 @@ export function RouteError({ error }: ErrorComponentProps) {
 
 export function NotFound() {
   return (
-    <section aria-labelledby="not-found-title" className="py-12">
-      <title>Page not found · Custody Console</title>
-      <h1 id="not-found-title" className="text-2xl font-semibold text-slate-900">
-        Page not found
+    <DeadEnd id="not-found" documentTitle="Page not found" heading="Page not found">
+      There is nothing at this address.
+    </DeadEnd>
+  );
+}
+
+/** A page that leads nowhere (nothing here, or not for this role): say why, and offer a way on. */
+export function DeadEnd({
+  id,
+  documentTitle,
+  heading,
+  children,
+}: {
+  /** Prefix of the heading's id. */
+  id: string;
+  documentTitle: string;
+  heading: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="py-12">
+      <title>{`${documentTitle} · Custody Console`}</title>
+      <h1 id={`${id}-title`} className="text-2xl font-semibold text-slate-900">
+        {heading}
       </h1>
-      <p className="mt-2 text-slate-700">There is nothing at this address.</p>
+      <p className="mt-2 text-slate-700">{children}</p>
       <p className="mt-4">
         <Link
           to="/transactions"

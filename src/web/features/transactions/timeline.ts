@@ -1,17 +1,11 @@
+import { TRANSACTION_LIFECYCLE } from '../../../contract/enums.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 
 /**
- * The lifecycle a transaction goes through (README, "Lifecycle"), as the
- * timeline shows it: the main path, and the two branches that end it early.
+ * The lifecycle a transaction goes through, as the timeline shows it: the
+ * contract's main path, and the two branches that end it early.
  */
-export const LIFECYCLE = [
-  'PENDING',
-  'APPROVED',
-  'SIGNED',
-  'SUBMITTED',
-  'WAITING_CONFIRMATION',
-  'COMPLETED',
-] as const;
+const LIFECYCLE: readonly string[] = TRANSACTION_LIFECYCLE;
 
 export type StepState = 'done' | 'current' | 'upcoming' | 'failed';
 
@@ -31,7 +25,7 @@ export function timelineSteps(tx: Pick<Transaction, 'status' | 'statusHistory'>)
     if (!reached.has(entry.status)) reached.set(entry.status, entry.at);
   }
   const current = tx.status ?? '';
-  const mainIndex = (LIFECYCLE as readonly string[]).indexOf(current);
+  const mainIndex = LIFECYCLE.indexOf(current);
 
   let steps: TimelineStep[];
   if (mainIndex >= 0) {

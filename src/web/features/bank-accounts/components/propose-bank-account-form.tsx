@@ -2,6 +2,7 @@ import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { useId } from 'react';
 import { useForm, useWatch, type UseFormRegisterReturn, type UseFormReturn } from 'react-hook-form';
 import {
+  BANK_ACCOUNT_TEXT_FIELDS,
   US_STATES,
   type BankAccount,
   type BankAccountCreateRequest,
@@ -30,16 +31,9 @@ import {
   type ProposeFormValues,
 } from '../rail-fields.ts';
 
+/** Every field the form can show: the contract's account fields and the client's own reference. */
 const FORM_FIELDS: readonly ProposeFormField[] = [
-  'accountName',
-  'accountNumber',
-  'routingNumber',
-  'bankName',
-  'streetLine',
-  'city',
-  'state',
-  'postalCode',
-  'country',
+  ...BANK_ACCOUNT_TEXT_FIELDS,
   'clientBankAccountId',
 ];
 
