@@ -11,6 +11,7 @@ import {
   type CursorPage,
 } from '../lib/paging.ts';
 import { DataTable, type DataTableSpec } from './data-table.tsx';
+import type { Props as FilterProps } from './list-filters.tsx';
 import { CursorPagination } from './pagination.tsx';
 import { EmptyState, ErrorState } from './query-state.tsx';
 import { TableSkeleton } from './table-skeleton.tsx';
@@ -43,14 +44,6 @@ export interface CursorListSpec<Row extends { id?: string | null }, Search, Filt
 export interface ListPageProps<Search> {
   search: Search;
   onSearchChange: (next: Search) => void;
-}
-
-/** A filter form's props: the filters now in the URL, and the ways to change or clear them. */
-export interface FilterProps<Filters> {
-  value: Filters;
-  /** Applies a change; the list starts again from its first page. */
-  onChange: (patch: Partial<Filters>) => void;
-  onClear: () => void;
 }
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

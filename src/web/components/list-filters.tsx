@@ -1,19 +1,127 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { createContext, useContext, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
 import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../lib/dates.ts';
 import { DayInput } from './day-input.tsx';
 import { Button } from './ui/button.tsx';
 import { Field } from './ui/field.tsx';
 import { Input } from './ui/input.tsx';
+import { Select as NativeSelect } from './ui/select.tsx';
 
 /**
- * The pieces a list's filter form is built from (see `FilterProps` in
- * cursor-list.tsx): selects and days apply as they change, typed text on
- * "Apply filters" (or Enter), so typing does not fire a request per key.
+ * The pieces a list's filter form is built from, used as a namespace
+ * (`import * as ListFilter`): `ListFilter.Form` around `ListFilter.Selects`,
+ * `ListFilter.DayRange`, `ListFilter.Text` and `ListFilter.Actions`. Selects
+ * and days apply as they change; typed text on "Apply filters" (or Enter),
+ * so typing does not fire a request per key.
  */
 
+/** A filter form's props: the filters now in the URL, and the ways to change or clear them. */
+export interface Props<Filters> {
+  value: Filters;
+  /** Applies a change; the list starts again from its first page. */
+  onChange: (patch: Partial<Filters>) => void;
+  onClear: () => void;
+}
+
+// The form's id prefix, so each control's id (`${prefix}-${name}`) is unique on the page.
+const IdPrefix = createContext('filter');
+
+/** The id of the form's control for `name`. */
+export function useFieldId(name: string): string {
+  return `${useContext(IdPrefix)}-${name}`;
+}
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** Enum values as options, each labelled by `label` (e.g. `humanize`). */
+export function enumOptions(values: readonly string[], label: (value: string) => string): Option[] {
+  return values.map((value) => ({ value, label: label(value) }));
+}
+
+/**
+ * A list filter as a labelled native select whose first option clears it
+ * ("All statuses"). The URL's current value stays selectable even when the
+ * options do not (yet) hold it — a bookmark naming a vault still loading.
+ * Applies as soon as it changes.
+ */
+export function Select<V extends string>({
+  id,
+  label,
+  allLabel,
+  value,
+  options,
+  onChange,
+  className,
+}: {
+  id: string;
+  label: string;
+  allLabel: string;
+  value: V | undefined;
+  options: readonly Option[];
+  onChange: (value: V | undefined) => void;
+  className?: string;
+}) {
+  const shown =
+    value && !options.some((o) => o.value === value)
+      ? [...options, { value, label: value }]
+      : options;
+  return (
+    <Field id={id} label={label} className={className}>
+      <NativeSelect
+        id={id}
+        value={value ?? ''}
+        onChange={(e) => onChange((e.target.value || undefined) as V | undefined)}
+      >
+        <option value="">{allLabel}</option>
+        {shown.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </NativeSelect>
+    </Field>
+  );
+}
+
+/** One select of a filter form: which filter it sets, its label, its "All …" option, its options. */
+export interface SelectSpec<Filters> {
+  name: keyof Filters & string;
+  label: string;
+  allLabel: string;
+  options: readonly Option[];
+}
+
+/** A filter form's selects, in order, each applying its own filter as it changes. */
+export function Selects<Filters extends object>({
+  selects,
+  value,
+  onChange,
+  className,
+}: {
+  selects: readonly SelectSpec<Filters>[];
+  value: Filters;
+  onChange: (patch: Partial<Filters>) => void;
+  /** Each select's width, where the form is not a grid. */
+  className?: string;
+}) {
+  const prefix = useContext(IdPrefix);
+  return selects.map(({ name, ...select }) => (
+    <Select
+      key={name}
+      id={`${prefix}-${name}`}
+      {...select}
+      className={className}
+      value={value[name] as string | undefined}
+      onChange={(next) => onChange({ [name]: next } as Partial<Filters>)}
+    />
+  ));
+}
+
 /** The form: a named search landmark; Enter applies the typed filters through `onApply`. */
-export function FilterForm({
+export function Form({
   label,
   onApply,
   className,
@@ -24,6 +132,7 @@ export function FilterForm({
   className?: string;
   children: ReactNode;
 }) {
+  const id = useId();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     onApply?.();
@@ -35,13 +144,13 @@ export function FilterForm({
       onSubmit={onSubmit}
       className={cn('gap-3 rounded-lg border border-slate-300 bg-white p-4', className)}
     >
-      {children}
+      <IdPrefix value={id}>{children}</IdPrefix>
     </form>
   );
 }
 
 /** "Apply filters" where some filter is typed, and "Reset filters" once any filter is set. */
-export function FilterActions({
+export function Actions({
   value,
   onClear,
   apply = true,
@@ -105,19 +214,21 @@ export function useTextDrafts<Filters extends object, K extends TextKeys<Filters
 }
 
 /** A typed filter, applied with the form. */
-export function TextFilter({
-  id,
+export function Text({
+  name,
   label,
   value,
   onChange,
   className,
 }: {
-  id: string;
+  /** Names its control's id. */
+  name: string;
   label: string;
   value: string;
   onChange: (text: string) => void;
   className?: string;
 }) {
+  const id = useFieldId(name);
   return (
     <Field id={id} label={label} className={className}>
       <Input
@@ -136,15 +247,13 @@ export function TextFilter({
  * applies as the start of its day and To as the end of its, so both days are
  * included; neither may cross the other.
  */
-export function DayRangeFilter<Filters extends object, K extends TextKeys<Filters>>({
-  idPrefix,
+export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
   labels: [fromLabel, toLabel],
   hint,
   range: [fromKey, toKey],
   value,
   onChange,
 }: {
-  idPrefix: string;
   labels: readonly [string, string];
   hint?: string;
   /** The filters holding the range (ISO timestamps): its start and its end. */
@@ -152,6 +261,7 @@ export function DayRangeFilter<Filters extends object, K extends TextKeys<Filter
   value: Filters;
   onChange: (patch: Partial<Filters>) => void;
 }) {
+  const prefix = useContext(IdPrefix);
   const from = value[fromKey] as string | undefined;
   const to = value[toKey] as string | undefined;
   const ends = [
@@ -159,7 +269,7 @@ export function DayRangeFilter<Filters extends object, K extends TextKeys<Filter
     { key: toKey, end: 'to', label: toLabel, at: endOfUtcDay, min: utcDayOf(from) },
   ];
   return ends.map(({ key, end, label, at, min, max }) => {
-    const id = `${idPrefix}-${end}`;
+    const id = `${prefix}-${end}`;
     return (
       <Field key={end} id={id} label={label} hint={hint}>
         <DayInput

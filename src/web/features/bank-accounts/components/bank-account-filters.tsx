@@ -1,44 +1,35 @@
 import { useId } from 'react';
 import { BANK_ACCOUNT_STATUSES, PAYMENT_METHODS } from '../../../../contract/enums.ts';
-import type { FilterProps } from '../../../components/cursor-list.tsx';
-import { FilterActions, FilterForm, useTextDrafts } from '../../../components/list-filters.tsx';
-import { SelectFilters, enumOptions } from '../../../components/select-filter.tsx';
+import * as ListFilter from '../../../components/list-filters.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { humanize, paymentMethodLabel } from '../../../lib/labels.ts';
 import type { BankAccountSearchFilters } from '../search.ts';
 
-const STATUS_OPTIONS = enumOptions(BANK_ACCOUNT_STATUSES, humanize);
-const PAYMENT_METHOD_OPTIONS = enumOptions(PAYMENT_METHODS, paymentMethodLabel);
-const TYPED = ['country'] as const;
+const SELECTS: ListFilter.SelectSpec<BankAccountSearchFilters>[] = [
+  {
+    name: 'status',
+    label: 'Status',
+    allLabel: 'All statuses',
+    options: ListFilter.enumOptions(BANK_ACCOUNT_STATUSES, humanize),
+  },
+  {
+    name: 'paymentMethod',
+    label: 'Payment method',
+    allLabel: 'All payment methods',
+    options: ListFilter.enumOptions(PAYMENT_METHODS, paymentMethodLabel),
+  },
+];
 
 /** Status and payment method apply as they change; the country once it is a whole code. */
-export function BankAccountFilters({
-  value,
-  onChange,
-  onClear,
-}: FilterProps<BankAccountSearchFilters>) {
+export function BankAccountFilters(filters: ListFilter.Props<BankAccountSearchFilters>) {
   const id = useId();
+  const { onChange } = filters;
   // Typed here; applied once it is a whole two-letter code (or cleared).
-  const typed = useTextDrafts(value, TYPED);
-
+  const typed = ListFilter.useTextDrafts(filters.value, ['country']);
   return (
-    <FilterForm label="Bank account filters" className="flex flex-wrap items-end">
-      <SelectFilters
-        idPrefix={id}
-        className="w-56"
-        value={value}
-        onChange={onChange}
-        selects={[
-          { name: 'status', label: 'Status', allLabel: 'All statuses', options: STATUS_OPTIONS },
-          {
-            name: 'paymentMethod',
-            label: 'Payment method',
-            allLabel: 'All payment methods',
-            options: PAYMENT_METHOD_OPTIONS,
-          },
-        ]}
-      />
+    <ListFilter.Form label="Bank account filters" className="flex flex-wrap items-end">
+      <ListFilter.Selects className="w-56" {...filters} selects={SELECTS} />
       <Field id={`${id}-country`} label="Country" hint="Two-letter code, like DE" className="w-40">
         <Input
           id={`${id}-country`}
@@ -55,7 +46,7 @@ export function BankAccountFilters({
           }}
         />
       </Field>
-      <FilterActions value={value} onClear={onClear} apply={false} />
-    </FilterForm>
+      <ListFilter.Actions {...filters} apply={false} />
+    </ListFilter.Form>
   );
 }

@@ -6,7 +6,7 @@ import {
   type CursorListSpec,
   type ListPageProps,
 } from '../../../components/cursor-list.tsx';
-import type { FilterOption } from '../../../components/select-filter.tsx';
+import type { Option as FilterOption } from '../../../components/list-filters.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
