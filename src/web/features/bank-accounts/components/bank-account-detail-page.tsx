@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import { useRef, useState } from 'react';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
 import type { ApprovalAction } from '../../../../contract/reference.ts';
@@ -15,6 +14,7 @@ import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import { BankAccountFields } from './bank-account-fields.tsx';
 import { BankAccountHistory } from './bank-account-history.tsx';
 import { DecideBankAccountDialog } from './decide-bank-account-dialog.tsx';
+import { BackToBankAccounts } from './back-to-bank-accounts.tsx';
 
 export interface BankAccountPermissions {
   /** The member's id: a member never decides their own proposal. */
@@ -54,7 +54,7 @@ export function BankAccountDetailPage({
     return (
       <section className="flex flex-col gap-4">
         <title>Bank account · Custody Console</title>
-        <BackLink />
+        <BackToBankAccounts />
         <h1 className="text-2xl font-semibold text-slate-900">Bank account</h1>
         <ErrorState
           title="This bank account could not be loaded"
@@ -71,7 +71,7 @@ export function BankAccountDetailPage({
   return (
     <section aria-labelledby="bank-account-title" className="flex flex-col gap-6">
       <title>{`${title} · Bank accounts · Custody Console`}</title>
-      <BackLink />
+      <BackToBankAccounts />
       <div className="flex flex-wrap items-center gap-3">
         <h1 id="bank-account-title" className="text-2xl font-semibold text-slate-900">
           {title}
@@ -112,19 +112,6 @@ export function BankAccountDetailPage({
         {history.data ? <BankAccountHistory history={history.data} /> : null}
       </section>
     </section>
-  );
-}
-
-function BackLink() {
-  return (
-    <p>
-      <Link
-        to="/bank-accounts"
-        className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-      >
-        Back to bank accounts
-      </Link>
-    </p>
   );
 }
 
@@ -181,6 +168,15 @@ function NumbersAndFields({
  * it is pending. Everyone else is told why there is nothing to do; the
  * server refuses the same cases whatever the page offers.
  */
+const DECISIONS: ReadonlyArray<{
+  action: ApprovalAction;
+  variant: 'primary' | 'destructive';
+  label: string;
+}> = [
+  { action: 'approve', variant: 'primary', label: 'Approve…' },
+  { action: 'reject', variant: 'destructive', label: 'Decline…' },
+];
+
 function Decision({
   account,
   permissions,
@@ -226,24 +222,19 @@ function Decision({
           instructions before approving.
         </p>
         <div className="flex flex-wrap gap-2">
-          <Button
-            variant="primary"
-            onClick={(event) => {
-              opener.current = event.currentTarget;
-              setAction('approve');
-            }}
-          >
-            Approve…
-          </Button>
-          <Button
-            variant="destructive"
-            onClick={(event) => {
-              opener.current = event.currentTarget;
-              setAction('reject');
-            }}
-          >
-            Decline…
-          </Button>
+          {DECISIONS.map(({ action, variant, label }) => (
+            <Button
+              key={action}
+              variant={variant}
+              onClick={(event) => {
+                // Focus returns here when the dialog closes.
+                opener.current = event.currentTarget;
+                setAction(action);
+              }}
+            >
+              {label}
+            </Button>
+          ))}
         </div>
       </div>
     );

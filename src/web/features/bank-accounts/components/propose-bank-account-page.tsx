@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';
+import { BackToBankAccounts } from './back-to-bank-accounts.tsx';
 
 /** `/bank-accounts/new`: the propose form, in the member's current scope. */
 export function ProposeBankAccountPage({
@@ -21,14 +21,7 @@ export function ProposeBankAccountPage({
   return (
     <section aria-labelledby="propose-bank-account-title" className="flex flex-col gap-4">
       <title>Propose a bank account · Custody Console</title>
-      <p>
-        <Link
-          to="/bank-accounts"
-          className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-        >
-          Back to bank accounts
-        </Link>
-      </p>
+      <BackToBankAccounts />
       <h1 id="propose-bank-account-title" className="text-2xl font-semibold text-slate-900">
         Propose a bank account
       </h1>

@@ -5,15 +5,9 @@ import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogActions,
-  DialogClose,
-  DialogContent,
-  DialogTrigger,
-} from '../../../components/ui/dialog.tsx';
+import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import { describedBy, Field } from '../../../components/ui/field.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
@@ -112,52 +106,39 @@ function ApproveDialog({
   const [open, setOpen] = useState(false);
   const decide = useDecideTransaction(tx.id ?? '');
   return (
-    <Dialog
+    <ActionDialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) decide.reset();
-      }}
+      onOpenChange={setOpen}
+      onClosed={decide.reset}
+      trigger={<Button variant="primary">Approve…</Button>}
+      title="Approve this transaction?"
+      description="Once approved it is signed and sent to the chain. Check the figures."
     >
-      <DialogTrigger asChild>
-        <Button variant="primary">Approve…</Button>
-      </DialogTrigger>
-      {open ? (
-        <DialogContent
-          title="Approve this transaction?"
-          description="Once approved it is signed and sent to the chain. Check the figures."
+      <DecisionSummary transaction={tx} />
+      <MutationError error={decide.error} />
+      <DialogActions>
+        <DialogClose asChild>
+          <Button>Cancel</Button>
+        </DialogClose>
+        <Button
+          variant="primary"
+          disabled={decide.isPending}
+          onClick={() =>
+            decide.mutate(
+              { action: 'approve' },
+              {
+                onSuccess: () => {
+                  setOpen(false);
+                  onDone('Approved. The timeline follows it to the chain.');
+                },
+              },
+            )
+          }
         >
-          <DecisionSummary transaction={tx} />
-          {decide.error ? (
-            <p role="alert" className="mt-3 text-sm text-red-800">
-              {describeError(decide.error)}
-            </p>
-          ) : null}
-          <DialogActions>
-            <DialogClose asChild>
-              <Button>Cancel</Button>
-            </DialogClose>
-            <Button
-              variant="primary"
-              disabled={decide.isPending}
-              onClick={() =>
-                decide.mutate(
-                  { action: 'approve' },
-                  {
-                    onSuccess: () => {
-                      setOpen(false);
-                      onDone('Approved. The timeline follows it to the chain.');
-                    },
-                  },
-                )
-              }
-            >
-              {decide.isPending ? 'Approving…' : 'Approve transaction'}
-            </Button>
-          </DialogActions>
-        </DialogContent>
-      ) : null}
-    </Dialog>
+          {decide.isPending ? 'Approving…' : 'Approve transaction'}
+        </Button>
+      </DialogActions>
+    </ActionDialog>
   );
 }
 
@@ -176,69 +157,56 @@ function DeclineDialog({
   });
   const error = form.formState.errors.reason?.message;
   return (
-    <Dialog
+    <ActionDialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (!next) decide.reset();
-      }}
+      onOpenChange={setOpen}
+      onClosed={decide.reset}
+      trigger={<Button variant="destructive">Decline…</Button>}
+      title="Decline this transaction?"
+      description="A declined transaction never moves funds. The reason is kept with it."
     >
-      <DialogTrigger asChild>
-        <Button variant="destructive">Decline…</Button>
-      </DialogTrigger>
-      {open ? (
-        <DialogContent
-          title="Decline this transaction?"
-          description="A declined transaction never moves funds. The reason is kept with it."
+      <DecisionSummary transaction={tx} />
+      <form
+        className="mt-4"
+        noValidate
+        onSubmit={form.handleSubmit(({ reason }) =>
+          decide.mutate(
+            { action: 'reject', reason },
+            {
+              onSuccess: () => {
+                setOpen(false);
+                form.reset();
+                onDone('Declined.');
+              },
+            },
+          ),
+        )}
+      >
+        <Field
+          id="decline-reason"
+          label="Reason for declining"
+          error={error}
+          hint="Required; at most 500 characters."
         >
-          <DecisionSummary transaction={tx} />
-          <form
-            className="mt-4"
-            noValidate
-            onSubmit={form.handleSubmit(({ reason }) =>
-              decide.mutate(
-                { action: 'reject', reason },
-                {
-                  onSuccess: () => {
-                    setOpen(false);
-                    form.reset();
-                    onDone('Declined.');
-                  },
-                },
-              ),
-            )}
-          >
-            <Field
-              id="decline-reason"
-              label="Reason for declining"
-              error={error}
-              hint="Required; at most 500 characters."
-            >
-              <textarea
-                id="decline-reason"
-                rows={3}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={describedBy('decline-reason', { hint: true, error })}
-                className="rounded-md border border-slate-400 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-blue-700 aria-invalid:border-red-700"
-                {...form.register('reason')}
-              />
-            </Field>
-            {decide.error ? (
-              <p role="alert" className="mt-3 text-sm text-red-800">
-                {describeError(decide.error)}
-              </p>
-            ) : null}
-            <DialogActions>
-              <DialogClose asChild>
-                <Button>Cancel</Button>
-              </DialogClose>
-              <Button type="submit" variant="destructive" disabled={decide.isPending}>
-                {decide.isPending ? 'Declining…' : 'Decline transaction'}
-              </Button>
-            </DialogActions>
-          </form>
-        </DialogContent>
-      ) : null}
-    </Dialog>
+          <textarea
+            id="decline-reason"
+            rows={3}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy('decline-reason', { hint: true, error })}
+            className="rounded-md border border-slate-400 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-blue-700 aria-invalid:border-red-700"
+            {...form.register('reason')}
+          />
+        </Field>
+        <MutationError error={decide.error} />
+        <DialogActions>
+          <DialogClose asChild>
+            <Button>Cancel</Button>
+          </DialogClose>
+          <Button type="submit" variant="destructive" disabled={decide.isPending}>
+            {decide.isPending ? 'Declining…' : 'Decline transaction'}
+          </Button>
+        </DialogActions>
+      </form>
+    </ActionDialog>
   );
 }

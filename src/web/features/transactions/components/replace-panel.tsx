@@ -5,15 +5,9 @@ import { cmp, formatAmount, mul } from '../../../../contract/decimal.ts';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogActions,
-  DialogClose,
-  DialogContent,
-  DialogTrigger,
-} from '../../../components/ui/dialog.tsx';
+import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import {
@@ -129,62 +123,51 @@ function ReplaceDialog({
   const expected = minimum && high && cmp(high, minimum) > 0 ? high : minimum;
 
   return (
-    <Dialog
+    <ActionDialog
       open={open}
-      onOpenChange={(next) => {
-        onOpenChange(next);
-        if (!next) replace.reset();
-      }}
+      onOpenChange={onOpenChange}
+      onClosed={replace.reset}
+      trigger={<Button variant="primary">Replace with a higher fee…</Button>}
+      title="Replace this transaction?"
+      description="A new transaction with the same nonce and a higher fee is created for approval. When it reaches the chain, this one ends as failed."
     >
-      <DialogTrigger asChild>
-        <Button variant="primary">Replace with a higher fee…</Button>
-      </DialogTrigger>
-      <DialogContent
-        title="Replace this transaction?"
-        description="A new transaction with the same nonce and a higher fee is created for approval. When it reaches the chain, this one ends as failed."
-      >
-        <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-          <dt className="text-slate-700">Current fee</dt>
-          <dd className="tabular-nums">
-            {current ? `${formatAmount(current)} ${tx.fees?.asset ?? ''}` : 'Not known'}
-          </dd>
-          <dt className="text-slate-700">New fee</dt>
-          <dd className="tabular-nums">
-            {expected ? (
-              <>
-                about {formatAmount(expected)} {tx.fees?.asset ?? ''}
-                <span className="block text-xs text-slate-700">
-                  At least 10% more ({minimum ? formatAmount(minimum) : '—'}), or the network&apos;s
-                  high tier when that is more{estimate.isPending ? ' (checking the network…)' : ''}.
-                  The exact fee is set when it is signed.
-                </span>
-              </>
-            ) : (
-              'At least 10% more than the current fee'
-            )}
-          </dd>
-        </dl>
-        {replace.error ? (
-          <p role="alert" className="mt-3 text-sm text-red-800">
-            {describeError(replace.error)}
-          </p>
-        ) : null}
-        {replace.data?.id ? (
-          <p role="status" className="mt-3 text-sm text-green-800">
-            Replacement <TransactionLink id={replace.data.id} /> created; it waits for approval.
-          </p>
-        ) : null}
-        <DialogActions>
-          <DialogClose asChild>
-            <Button>{replace.data ? 'Close' : 'Cancel'}</Button>
-          </DialogClose>
-          {replace.data ? null : (
-            <Button variant="primary" disabled={replace.isPending} onClick={() => replace.mutate()}>
-              {replace.isPending ? 'Checking status and sending…' : 'Send replacement'}
-            </Button>
+      <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+        <dt className="text-slate-700">Current fee</dt>
+        <dd className="tabular-nums">
+          {current ? `${formatAmount(current)} ${tx.fees?.asset ?? ''}` : 'Not known'}
+        </dd>
+        <dt className="text-slate-700">New fee</dt>
+        <dd className="tabular-nums">
+          {expected ? (
+            <>
+              about {formatAmount(expected)} {tx.fees?.asset ?? ''}
+              <span className="block text-xs text-slate-700">
+                At least 10% more ({minimum ? formatAmount(minimum) : '—'}), or the network&apos;s
+                high tier when that is more{estimate.isPending ? ' (checking the network…)' : ''}.
+                The exact fee is set when it is signed.
+              </span>
+            </>
+          ) : (
+            'At least 10% more than the current fee'
           )}
-        </DialogActions>
-      </DialogContent>
-    </Dialog>
+        </dd>
+      </dl>
+      <MutationError error={replace.error} />
+      {replace.data?.id ? (
+        <p role="status" className="mt-3 text-sm text-green-800">
+          Replacement <TransactionLink id={replace.data.id} /> created; it waits for approval.
+        </p>
+      ) : null}
+      <DialogActions>
+        <DialogClose asChild>
+          <Button>{replace.data ? 'Close' : 'Cancel'}</Button>
+        </DialogClose>
+        {replace.data ? null : (
+          <Button variant="primary" disabled={replace.isPending} onClick={() => replace.mutate()}>
+            {replace.isPending ? 'Checking status and sending…' : 'Send replacement'}
+          </Button>
+        )}
+      </DialogActions>
+    </ActionDialog>
   );
 }
