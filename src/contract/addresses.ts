@@ -17,7 +17,7 @@ interface AddressRule {
 const BASE58 = '1-9A-HJ-NP-Za-km-z';
 const BECH32 = 'ac-hj-np-z02-9';
 
-export const ADDRESS_RULES: Record<ChainKind, AddressRule> = {
+const ADDRESS_RULES: Record<ChainKind, AddressRule> = {
   EVM: {
     pattern: /^0x[0-9a-fA-F]{40}$/,
     description: '0x followed by 40 hexadecimal characters',

@@ -8,7 +8,7 @@ import { ChangeRequestActor } from './change-request.ts';
  * (GET /api/console/approval_decisions/?entityIds=a,b,…) for exports and pages.
  */
 
-export const APPROVAL_DECISIONS_MAX_IDS = 100;
+const APPROVAL_DECISIONS_MAX_IDS = 100;
 
 export const ApprovalDecisionQuery = z.object({
   entityIds: z.pipe(
@@ -41,8 +41,8 @@ export const ApprovalDecisionQuery = z.object({
   ),
 });
 
-export const ApprovalDecisionOutcome = z.enum(['APPROVED', 'REJECTED']);
-export type ApprovalDecisionOutcome = z.infer<typeof ApprovalDecisionOutcome>;
+const ApprovalDecisionOutcome = z.enum(['APPROVED', 'REJECTED']);
+type ApprovalDecisionOutcome = z.infer<typeof ApprovalDecisionOutcome>;
 
 export const ApprovalDecision = z.looseObject({
   entityId: z.string(),

@@ -16,10 +16,6 @@ import { Transaction } from './transaction-record.ts';
  * in `actionableCount` (the navigation's badge).
  */
 
-export const APPROVAL_ITEM_KINDS = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
-export const ApprovalItemKind = z.enum(APPROVAL_ITEM_KINDS);
-export type ApprovalItemKind = z.infer<typeof ApprovalItemKind>;
-
 const itemBase = {
   id: z.string(),
   createdAt: z.nullable(z.string()),

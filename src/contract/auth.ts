@@ -21,10 +21,10 @@ export type StaffRole = z.infer<typeof StaffRole>;
  *   approve or reject. - reveal: see a bank account's full numbers (audited).
  * - admin: everything, plus staff management and the audit log.
  */
-export const PERMISSIONS = ['read', 'initiate', 'approve', 'reveal', 'admin'] as const;
+const PERMISSIONS = ['read', 'initiate', 'approve', 'reveal', 'admin'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-export const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
+const ROLE_PERMISSIONS: Record<StaffRole, readonly Permission[]> = {
   viewer: ['read'],
   initiator: ['read', 'initiate', 'reveal'],
   approver: ['read', 'approve', 'reveal'],
@@ -71,7 +71,7 @@ export const SessionResponse = z.looseObject({
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
 /** Staff passwords: long enough to resist guessing, no composition rules (NIST 800-63B). */
-export const StaffPassword = z
+const StaffPassword = z
   .string()
   .check(
     z.minLength(12, 'password must be at least 12 characters'),
@@ -115,7 +115,7 @@ export const DemoAccountList = z.object({ results: z.array(DemoAccount) });
 export type DemoAccountList = z.infer<typeof DemoAccountList>;
 
 export const AUDIT_OUTCOMES = ['success', 'denied', 'failed'] as const;
-export const AuditOutcome = z.enum(AUDIT_OUTCOMES);
+const AuditOutcome = z.enum(AUDIT_OUTCOMES);
 
 export const AuditEntry = z.looseObject({
   id: z.string(),

@@ -57,9 +57,6 @@ export const BankAccountFilters = z.object({
   subOrgId: z.optional(z.string().check(z.minLength(1))),
 });
 export type BankAccountFilters = z.infer<typeof BankAccountFilters>;
-export const BANK_ACCOUNT_FILTER_KEYS = Object.keys(BankAccountFilters.shape) as Array<
-  keyof BankAccountFilters
->;
 
 // ---------------------------------------------------------------------------
 // Masking: full numbers never appear in lists or logs.

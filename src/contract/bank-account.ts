@@ -51,18 +51,6 @@ export const REQUIRED_FIELDS_BY_RAIL: Record<PaymentMethod, readonly BankAccount
   BANK_TRANSFER: ['accountName', 'accountNumber', 'bankName', 'country'],
 };
 
-export const FIELD_LABELS: Record<BankAccountTextField, string> = {
-  accountName: 'Account holder name',
-  accountNumber: 'Account number',
-  routingNumber: 'Routing number',
-  bankName: 'Bank name',
-  streetLine: 'Street address',
-  city: 'City',
-  state: 'State',
-  postalCode: 'Postal code',
-  country: 'Country',
-};
-
 /** ABA routing number: nine digits whose weighted sum (3,7,1,…) is a multiple of 10. */
 export function isValidAbaRoutingNumber(value: string): boolean {
   if (!/^\d{9}$/.test(value)) return false;
@@ -134,7 +122,7 @@ export const US_STATES = [
 const US_STATE_SET: ReadonlySet<string> = new Set(US_STATES);
 
 /** A US ZIP code: five digits, or ZIP+4. */
-export const US_ZIP = /^\d{5}(-\d{4})?$/;
+const US_ZIP = /^\d{5}(-\d{4})?$/;
 
 function countryUsesIban(country: string): boolean {
   const spec = getCountrySpecifications()[country];

@@ -8,8 +8,6 @@ import * as z from 'zod/mini';
  * backend keeps none it can read, from the console's own audit log.
  */
 
-export const CHANGE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
-
 /** A person or API client named by the record; `name` when the console knows it. */
 export const ChangeRequestActor = z.looseObject({
   type: z.string(),

@@ -1,6 +1,5 @@
 import Big from 'big.js';
 import { z } from 'zod';
-import { DECIMAL } from './decimal-format.ts';
 
 /**
  * The one decimal module. Amounts travel as decimal strings and every
@@ -11,11 +10,6 @@ import { DECIMAL } from './decimal-format.ts';
 export { formatAmount, isDecimalString, scale } from './decimal-format.ts';
 
 const UNSIGNED_DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
-
-/** A signed decimal string as the API sends it ("-1.5", "0", "12.000001"). */
-export const DecimalString = z
-  .string()
-  .regex(DECIMAL, 'must be a decimal number written as a string, like "12.5"');
 
 /** A strictly positive decimal string, as create bodies require for `amount`. */
 export const PositiveDecimalString = z

@@ -13,7 +13,7 @@ export const Wallet = z.looseObject({
   blockchain: z.optional(z.string()),
   address: z.optional(z.string()),
 });
-export type Wallet = z.infer<typeof Wallet>;
+type Wallet = z.infer<typeof Wallet>;
 
 /** A person who signs for a vault or may only see it (the SDKs' `User`). */
 export const VaultMember = z.looseObject({

@@ -67,19 +67,19 @@ export const TransactionFees = z.looseObject({
 export type TransactionFees = z.infer<typeof TransactionFees>;
 
 /** One status a transaction has held and when it got there (the sandbox's `statusHistory`). */
-export const StatusHistoryEntry = z.looseObject({
+const StatusHistoryEntry = z.looseObject({
   status: lenientEnum(TRANSACTION_STATUSES),
   at: z.string(),
 });
-export type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
+type StatusHistoryEntry = z.infer<typeof StatusHistoryEntry>;
 
 /** A replacement (endpoint 6) of the transaction it is listed on. */
-export const ReplacementLink = z.looseObject({
+const ReplacementLink = z.looseObject({
   id: z.string(),
   status: z.optional(lenientEnum(TRANSACTION_STATUSES)),
   createdAt: z.optional(z.string()),
 });
-export type ReplacementLink = z.infer<typeof ReplacementLink>;
+type ReplacementLink = z.infer<typeof ReplacementLink>;
 
 export const Transaction = z.looseObject({
   id: z.optional(z.string()),
@@ -156,6 +156,3 @@ export const TransactionFilters = z.object({
   createdAtLte: z.optional(IsoTimestamp),
 });
 export type TransactionFilters = z.infer<typeof TransactionFilters>;
-export const TRANSACTION_FILTER_KEYS = Object.keys(TransactionFilters.shape) as Array<
-  keyof TransactionFilters
->;

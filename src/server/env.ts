@@ -9,7 +9,7 @@ import { parsePrivateKey } from './protocol/ecdsa-keys.ts';
  * with a message naming the variable instead of failing on first use.
  */
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const EnvSchema = z.object({
@@ -66,7 +66,7 @@ const EnvSchema = z.object({
     .default(false),
 });
 
-export type CustodyConfig =
+type CustodyConfig =
   | { backend: 'sandbox' }
   | {
       backend: 'upstream';

@@ -8,7 +8,7 @@ import { serializeError } from './logged-error.ts';
  * (README, "Security"). Request bodies are not logged at all; these paths catch a
  * record logged by mistake, at the depths our objects have.
  */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'accountNumber',
   'routingNumber',
   '*.accountNumber',

@@ -15,7 +15,7 @@ import type { AuthOptions } from './session-auth.ts';
  * themselves through `audit()`.
  */
 
-export function outcomeOf(status: number): AuditOutcome {
+function outcomeOf(status: number): AuditOutcome {
   if (status < 400) return 'success';
   return status === 401 || status === 403 ? 'denied' : 'failed';
 }

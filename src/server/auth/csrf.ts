@@ -25,7 +25,7 @@ function firstForwarded(value: string | undefined): string | undefined {
 }
 
 /** `https://console.example.com`: the scheme and Host this request reached us on. */
-export function requestOrigin(c: Context, trustProxy: boolean): string {
+function requestOrigin(c: Context, trustProxy: boolean): string {
   const url = new URL(c.req.url);
   const proto =
     (trustProxy && firstForwarded(c.req.header('x-forwarded-proto'))) ||

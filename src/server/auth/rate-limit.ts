@@ -27,7 +27,7 @@ export const LOGIN_WINDOW_MS = 60 * 60_000;
 export const FREE_FAILURES_PER_ACCOUNT_ADDRESS = 3;
 /** Failures from one address, over all accounts, before waits begin. */
 export const FREE_FAILURES_PER_ADDRESS = 20;
-export const LONGEST_WAIT_MS = 15 * 60_000;
+const LONGEST_WAIT_MS = 15 * 60_000;
 
 /** How long after its latest failure a counter lets the next try through. */
 export function waitAfter(failures: number, free: number): number {

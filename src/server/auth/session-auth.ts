@@ -61,7 +61,7 @@ async function authenticateSession(c: Context<AppEnv>, options: AuthOptions): Pr
   if (isMutation(c.req.method)) assertCsrf(c, found.session.csrfToken, options.trustProxy);
 }
 
-export function refuseRole(role: StaffRole, action: string): ApiError {
+function refuseRole(role: StaffRole, action: string): ApiError {
   const article = role === 'admin' ? 'an' : 'a';
   return new ApiError(
     403,

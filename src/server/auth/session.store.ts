@@ -12,14 +12,14 @@ import type { StaffRecord } from './staff.store.ts';
  */
 
 export const SESSION_ABSOLUTE_MS = 8 * 60 * 60_000;
-export const SESSION_IDLE_MS = 30 * 60_000;
+const SESSION_IDLE_MS = 30 * 60_000;
 // Writing last_seen_at on every request would make each read a write; a
 // minute of slack on a 30-minute idle limit costs nothing.
 const LAST_SEEN_THROTTLE_MS = 60_000;
 
 export type SessionRow = typeof sessions.$inferSelect;
 
-export function hashToken(token: string): string {
+function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

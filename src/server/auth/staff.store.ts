@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { StaffMember, StaffRole } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { Database } from '../db/client.ts';
@@ -124,9 +124,4 @@ export async function updateStaff(
   if (Object.keys(set).length === 0) return getStaff(db, id);
   const [row] = await db.update(staff).set(set).where(eq(staff.id, id)).returning();
   return row;
-}
-
-export async function countStaff(db: Database): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(staff);
-  return row?.n ?? 0;
 }

@@ -19,14 +19,14 @@ export interface CliIo {
   cwd: string;
 }
 
-export interface CliOption {
+interface CliOption {
   description: string;
   /** Shown in usage: `--name NAME`. */
   valueName: string;
   required?: boolean;
 }
 
-export interface CliRunContext {
+interface CliRunContext {
   db: Database;
   config: AppConfig;
   io: CliIo;

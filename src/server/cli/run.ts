@@ -14,9 +14,9 @@ import { COMMANDS } from './commands.ts';
  * works on a fresh data directory before the server has ever run.
  */
 
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
+const EXIT_OK = 0;
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
 
 const PROGRAM = 'npm run cli --';
 

@@ -37,7 +37,7 @@ export function inScope(ctx: CustodyContext, subOrgId: string | null | undefined
 }
 
 /** The list query narrowed to the caller's scope, or 404 for a sub-org outside it. */
-export function scopeListQuery<Q extends Scoped>(ctx: CustodyContext, query: Q): Q {
+function scopeListQuery<Q extends Scoped>(ctx: CustodyContext, query: Q): Q {
   const ids = allowedIds(ctx);
   if (!ids) return query;
   if (query.subOrgId) {
@@ -63,7 +63,7 @@ function keepInScope<T extends { subOrgId?: string | null | undefined }>(
  * The create's sub-org: a member with exactly one sub-org gets it by default;
  * one outside the scope is 404. Returns the body to pass on.
  */
-export function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
+function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
   ctx: CustodyContext,
   body: B,
 ): B {

@@ -142,7 +142,7 @@ export interface CustodyBackend {
 export type RecordedApprovalDecision = ApprovalDecision & { subOrgId: string | null };
 
 /** An API user as the request-token check needs it. */
-export interface ApiClientRecord {
+interface ApiClientRecord {
   id: string;
   orgId: string;
   /** SPKI DER hex of the user's P-256 public key. */

@@ -10,7 +10,7 @@ import path from 'node:path';
  * and is taken over.
  */
 
-export const LOCK_FILE = 'custody-console.lock';
+const LOCK_FILE = 'custody-console.lock';
 
 export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';

@@ -16,7 +16,7 @@ import { assertStorableText } from './storable-text.ts';
  * would overflow the stack of every recursive walk after the parse (the body
  * hash, canonical JSON, storing it as jsonb).
  */
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_DEPTH = 64;
 
 /** The parsed JSON body; undefined when there is none. */
 export async function readJsonBody(c: Context): Promise<unknown> {

@@ -13,7 +13,7 @@ import { ApiError } from '../../contract/api-error.ts';
  * (PUBLIC_URL the proxy's) and a direct local call both work.
  */
 
-export const UNKNOWN_HOST = 'UNKNOWN_HOST';
+const UNKNOWN_HOST = 'UNKNOWN_HOST';
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
 export interface OriginPolicy {

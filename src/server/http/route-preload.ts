@@ -46,7 +46,7 @@ function layoutsOf(routeFile: string): string[] {
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
-export function routePreloads(manifest: Manifest): RoutePreload[] {
+function routePreloads(manifest: Manifest): RoutePreload[] {
   const filesOf = (key: string, seen = new Set<string>()): string[] => {
     const chunk = manifest[key];
     if (!chunk || seen.has(key)) return [];

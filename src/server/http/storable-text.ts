@@ -31,7 +31,7 @@ function fieldName(node: PathNode | null): string {
 }
 
 /** Every string and object key in a parsed JSON body whose text cannot be stored, by field. */
-export function unstorableText(body: unknown): FieldProblem[] {
+function unstorableText(body: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
   // Iterative, and linear in the body's size however deep it nests.
   const stack: Array<[unknown, PathNode | null]> = [[body, null]];

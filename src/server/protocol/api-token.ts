@@ -31,18 +31,18 @@ export {
   type KeyInput,
 } from './ecdsa-keys.ts';
 
-export const TOKEN_TTL_SECONDS = 120;
+const TOKEN_TTL_SECONDS = 120;
 /** Tolerated difference between a client's clock and ours, both ways. */
-export const CLOCK_SKEW_SECONDS = 30;
+const CLOCK_SKEW_SECONDS = 30;
 /**
  * Longest exp − iat accepted. Bounds how long a leaked token stays usable and
  * how long a used jti must be remembered.
  */
-export const MAX_TOKEN_LIFETIME_SECONDS = 3600;
+const MAX_TOKEN_LIFETIME_SECONDS = 3600;
 
 const TOKEN_HEADER = { alg: 'ES256', typ: 'JWT' } as const;
 
-export interface RequestTokenClaims {
+interface RequestTokenClaims {
   iat: number;
   exp: number;
   urlPath: string;
@@ -96,7 +96,7 @@ export const TOKEN_ERROR_CODES = {
   bodyMismatch: ERROR_CODES.tokenBodyMismatch,
   replayed: ERROR_CODES.tokenReplayed,
 } as const;
-export type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[keyof typeof TOKEN_ERROR_CODES];
+type TokenErrorCode = (typeof TOKEN_ERROR_CODES)[keyof typeof TOKEN_ERROR_CODES];
 
 export type TokenVerification =
   | { ok: true; jti: string; exp: number; claims: RequestTokenClaims }

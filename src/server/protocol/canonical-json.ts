@@ -56,7 +56,7 @@ function write(value: unknown, ancestors: Set<object>): string | undefined {
 }
 
 /** Lowercase hex SHA-256 of a UTF-8 string. */
-export function sha256Hex(text: string): string {
+function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

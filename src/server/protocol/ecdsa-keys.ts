@@ -28,7 +28,7 @@ const SPKI_P256_UNCOMPRESSED = '3059301306072a8648ce3d020106082a8648ce3d03010703
 const SPKI_P256_COMPRESSED = '3039301306072a8648ce3d020106082a8648ce3d030107032200';
 
 /** Hex bytes (optional 0x) to a Buffer, or undefined when it is not hex. */
-export function hexToBytes(text: string): Buffer | undefined {
+function hexToBytes(text: string): Buffer | undefined {
   const match = HEX.exec(text.trim());
   return match?.[1] === undefined ? undefined : Buffer.from(match[1], 'hex');
 }

@@ -107,11 +107,11 @@ const DemoAccounts = z.pipe(
 /** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, audited server-side. */
 
 /** GET /api/console/backend: which custody service the console acts on. */
-export const BackendInfo = z.looseObject({
+const BackendInfo = z.looseObject({
   kind: z.enum(['sandbox', 'upstream']),
   host: z.nullable(z.string()),
 });
-export type BackendInfo = z.infer<typeof BackendInfo>;
+type BackendInfo = z.infer<typeof BackendInfo>;
 
 const AnyBody = z.unknown();
 
@@ -363,4 +363,4 @@ export type ApiClient = ReturnType<typeof createApiClient>;
 /** The browser's client: same origin, global fetch, the session's CSRF token on every request. */
 export const apiClient: ApiClient = createApiClient({ headers: csrfHeaders });
 
-export { ApiError, NetworkError, ResponseValidationError };
+export { ApiError };

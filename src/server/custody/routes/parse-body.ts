@@ -28,7 +28,7 @@ export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): 
 const RAMP_PARTY_FIELDS = new Set(['provider', 'bankDetails', 'paymentRail', 'chain', 'subOrgId']);
 
 /** One problem per field and rule, each message starting with the field's name. */
-export function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[] {
+function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[] {
   const out: FieldProblem[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {

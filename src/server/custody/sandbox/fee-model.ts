@@ -19,7 +19,7 @@ import {
 /** An estimate depends on floor(now / window): two calls in one window agree. */
 export const ESTIMATE_WINDOW_MS = 30_000;
 /** A replacement must pay at least this multiple of the original fee. */
-export const REPLACEMENT_FEE_FACTOR = '1.1';
+const REPLACEMENT_FEE_FACTOR = '1.1';
 const WEI_DECIMALS = 18;
 const GWEI_DECIMALS = 9;
 const USD_DECIMALS = 6;

@@ -57,13 +57,13 @@ export async function listTransactions(
   );
 }
 
-export interface StatusHistoryEntry {
+interface StatusHistoryEntry {
   status: string;
   at: string;
 }
 
 /** A replacement of a transaction (endpoint 6), as the original's page links to it. */
-export interface ReplacementLink {
+interface ReplacementLink {
   id: string;
   status: string;
   createdAt: string;

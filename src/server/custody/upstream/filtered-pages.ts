@@ -12,7 +12,7 @@ import type { Page } from '../../../contract/common.ts';
  */
 
 /** Upstream calls spent on one page before answering with what was found. */
-export const MAX_UPSTREAM_PAGES = 10;
+const MAX_UPSTREAM_PAGES = 10;
 
 export async function filteredPage<T extends { subOrgId?: string | null | undefined }>(
   limit: number,

@@ -36,7 +36,7 @@ export interface UpstreamClientOptions {
   clock?: Clock;
 }
 
-export type UpstreamMethod = 'GET' | 'POST';
+type UpstreamMethod = 'GET' | 'POST';
 
 export interface UpstreamRequest {
   method: UpstreamMethod;

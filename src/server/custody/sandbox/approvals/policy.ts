@@ -23,7 +23,7 @@ export type CreatorType = 'API_USER' | 'STAFF' | 'ANONYMOUS';
  * createdById of what is created with no actor: only possible below the HTTP
  * layer (the seed, in-process tests), since every route needs credentials.
  */
-export const ANONYMOUS_CREATOR_ID = 'sandbox-anonymous';
+const ANONYMOUS_CREATOR_ID = 'sandbox-anonymous';
 
 /**
  * Who a new transaction or bank account (and its change request) names as

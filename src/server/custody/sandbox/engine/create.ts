@@ -150,7 +150,7 @@ function isExternalIdConflict(error: unknown): boolean {
  * usual duplicate a helpful answer; the unique index is what actually
  * guarantees one transaction per externalId when two creates race.
  */
-export async function insertWithDuplicateCheck(
+async function insertWithDuplicateCheck(
   db: Database,
   orgId: string,
   externalId: string | null | undefined,

@@ -19,7 +19,7 @@ export interface ResolvedVault {
   party: Party;
 }
 
-export function vaultParty(vault: VaultRow, wallet: WalletRow): Party {
+function vaultParty(vault: VaultRow, wallet: WalletRow): Party {
   return {
     type: 'VAULT',
     id: vault.id,
@@ -30,7 +30,7 @@ export function vaultParty(vault: VaultRow, wallet: WalletRow): Party {
   };
 }
 
-export function contactParty(contact: ContactRow): Party {
+function contactParty(contact: ContactRow): Party {
   return {
     type: 'CONTACT',
     id: contact.id,

@@ -52,9 +52,9 @@ export function readPlan(value: unknown): SimulationPlan | null {
  * - an ICP or method-and-params call whose `method` contains `revert`;
  * - any transaction whose `memo` contains `[simulate:revert]`.
  */
-export const REVERT_CALL_BYTES = 'deadbeef';
-export const REVERT_METHOD_WORD = 'revert';
-export const REVERT_MEMO_TAG = '[simulate:revert]';
+const REVERT_CALL_BYTES = 'deadbeef';
+const REVERT_METHOD_WORD = 'revert';
+const REVERT_MEMO_TAG = '[simulate:revert]';
 
 export function simulatedRevert(input: {
   data?: Record<string, unknown> | null | undefined;
@@ -79,7 +79,7 @@ export function simulatedRevert(input: {
  * only an hour of chain time, which a fast SANDBOX_TIME_SCALE turns into
  * seconds: too short for a person (or a browser test) to replace it.
  */
-export const STUCK_MEMO_TAG = '[simulate:stuck]';
+const STUCK_MEMO_TAG = '[simulate:stuck]';
 
 export function simulatedStuck(row: { feeTier: string | null; memo: string | null }): boolean {
   return row.feeTier === 'LOW' && (row.memo?.toLowerCase().includes(STUCK_MEMO_TAG) ?? false);

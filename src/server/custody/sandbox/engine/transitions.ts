@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { TransactionStatus } from '../../../../contract/enums.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
@@ -22,7 +22,7 @@ export const ALLOWED_TRANSITIONS: Readonly<
   DECLINED: [],
 };
 
-export function isAllowedTransition(from: TransactionStatus, to: TransactionStatus): boolean {
+function isAllowedTransition(from: TransactionStatus, to: TransactionStatus): boolean {
   return ALLOWED_TRANSITIONS[from].includes(to);
 }
 
@@ -68,9 +68,4 @@ export async function transition(db: Executor, input: TransitionInput): Promise<
     .insert(transactionStatusEvents)
     .values({ transactionId: input.transactionId, status: input.to, at: input.at });
   return true;
-}
-
-/** Locks a transaction row for the rest of the database transaction. */
-export async function lockTransaction(db: Executor, transactionId: string): Promise<void> {
-  await db.execute(sql`SELECT 1 FROM sandbox.transactions WHERE id = ${transactionId} FOR UPDATE`);
 }

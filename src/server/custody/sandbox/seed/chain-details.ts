@@ -10,7 +10,7 @@ const WITH_TOKENS = ['ETHEREUM', 'POLYGON', 'BASE', 'SOLANA', 'TRON'];
 const WITH_CONTRACTS = CHAINS.filter((c) => c.contractCall !== null).map((c) => c.value);
 const STAKING = ['ETHEREUM', 'POLYGON', 'SOLANA', 'TRON', 'ICP'];
 
-export const tokensOn = (chain: string) => assetsOn(chain).filter((a) => !a.isNative);
+const tokensOn = (chain: string) => assetsOn(chain).filter((a) => !a.isNative);
 export const stableOn = (rng: SeedRandom, chain: string) => rng.pick(tokensOn(chain));
 
 export function amountOf(rng: SeedRandom, asset: AssetSpec): string {

@@ -163,12 +163,12 @@ export function nativeAsset(chain: string): AssetSpec {
   return spec;
 }
 
-export type OrgRow = InferInsertModel<typeof organizations>;
-export type SubOrgRow = InferInsertModel<typeof subOrgs>;
+type OrgRow = InferInsertModel<typeof organizations>;
+type SubOrgRow = InferInsertModel<typeof subOrgs>;
 export type VaultRow = InferInsertModel<typeof vaults> & { id: string; vaultType: VaultType };
 export type WalletRow = InferInsertModel<typeof wallets>;
 export type BalanceRow = InferInsertModel<typeof vaultBalances>;
-export type AssetRow = InferInsertModel<typeof assets>;
+type AssetRow = InferInsertModel<typeof assets>;
 export type ContactRow = InferInsertModel<typeof contacts> & { status: ContactStatus };
 
 export interface ReferenceData {
