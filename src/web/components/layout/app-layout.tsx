@@ -67,9 +67,8 @@ export function AppLayout({
   children: ReactNode;
 }) {
   return (
-    <div className="min-h-screen bg-slate-50 text-slate-900">
-      <SkipLink />
-      <header className="bg-slate-900 text-white">
+    <Shell
+      header={
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3">
           <Brand />
           <nav aria-label="Main">
@@ -93,24 +92,34 @@ export function AppLayout({
             <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">{account}</div>
           ) : null}
         </div>
-      </header>
-      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
-        {children}
-      </main>
-    </div>
+      }
+    >
+      {children}
+    </Shell>
   );
 }
 
 /** Chrome for pages outside the signed-in area (sign-in, not found). */
 export function PlainLayout({ children }: { children: ReactNode }) {
   return (
-    <div className="min-h-screen bg-slate-50 text-slate-900">
-      <SkipLink />
-      <header className="bg-slate-900 text-white">
+    <Shell
+      header={
         <div className="mx-auto flex max-w-7xl items-center px-4 py-3">
           <Brand />
         </div>
-      </header>
+      }
+    >
+      {children}
+    </Shell>
+  );
+}
+
+/** What every page sits in: the skip link, the dark header, and the main landmark it skips to. */
+function Shell({ header, children }: { header: ReactNode; children: ReactNode }) {
+  return (
+    <div className="min-h-screen bg-slate-50 text-slate-900">
+      <SkipLink />
+      <header className="bg-slate-900 text-white">{header}</header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
         {children}
       </main>

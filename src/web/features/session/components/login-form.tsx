@@ -13,6 +13,11 @@ import { DemoAccounts } from './demo-accounts.tsx';
 
 type LoginInput = z.input<typeof LoginRequest>;
 
+const FIELDS = [
+  { name: 'email', label: 'Email', type: 'email', autoComplete: 'username' },
+  { name: 'password', label: 'Password', type: 'password', autoComplete: 'current-password' },
+] as const;
+
 /** What to say when sign-in fails: the server's own words (the same for an unknown email and a wrong password). */
 function signInErrorMessage(error: unknown): string {
   if (error instanceof ApiError && error.status === 429) {
@@ -34,8 +39,6 @@ export function LoginForm({
   demoAccounts?: DemoAccount[] | undefined;
 }) {
   const id = useId();
-  const emailId = `${id}-email`;
-  const passwordId = `${id}-password`;
   const submitRef = useRef<HTMLButtonElement>(null);
   const form = useForm<LoginInput, unknown, LoginRequest>({
     resolver: zodResolver(LoginRequest),
@@ -77,26 +80,20 @@ export function LoginForm({
             {signInErrorMessage(login.error)}
           </div>
         ) : null}
-        <Field id={emailId} label="Email" error={errors.email?.message}>
-          <Input
-            id={emailId}
-            type="email"
-            autoComplete="username"
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={describedBy(emailId, { error: errors.email })}
-            {...form.register('email')}
-          />
-        </Field>
-        <Field id={passwordId} label="Password" error={errors.password?.message}>
-          <Input
-            id={passwordId}
-            type="password"
-            autoComplete="current-password"
-            aria-invalid={errors.password ? true : undefined}
-            aria-describedby={describedBy(passwordId, { error: errors.password })}
-            {...form.register('password')}
-          />
-        </Field>
+        {FIELDS.map(({ name, label, ...input }) => {
+          const fieldId = `${id}-${name}`;
+          return (
+            <Field key={name} id={fieldId} label={label} error={errors[name]?.message}>
+              <Input
+                id={fieldId}
+                {...input}
+                aria-invalid={errors[name] ? true : undefined}
+                aria-describedby={describedBy(fieldId, { error: errors[name] })}
+                {...form.register(name)}
+              />
+            </Field>
+          );
+        })}
         <Button ref={submitRef} type="submit" variant="primary" disabled={login.isPending}>
           {login.isPending ? 'Signing in…' : 'Sign in'}
         </Button>

@@ -96,24 +96,38 @@ function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
   );
 }
 
-function ApproveDialog({
-  transaction: tx,
-  onDone,
-}: {
-  transaction: Transaction;
-  onDone: (m: string) => void;
-}) {
+type DecisionDialogProps = { transaction: Transaction; onDone: (message: string) => void };
+
+/**
+ * The dialog's state and its one decision: `decided` closes it and says
+ * what happened; closing it any other way clears a refusal.
+ */
+function useDecisionDialog(tx: Transaction, onDone: (message: string) => void) {
   const [open, setOpen] = useState(false);
   const decide = useDecideTransaction(tx.id ?? '');
+  const decided = (message: string) => {
+    setOpen(false);
+    onDone(message);
+  };
+  return { decide, decided, dialog: { open, onOpenChange: setOpen, onClosed: decide.reset } };
+}
+
+const APPROVE = {
+  trigger: <Button variant="primary">Approve…</Button>,
+  title: 'Approve this transaction?',
+  description: 'Once approved it is signed and sent to the chain. Check the figures.',
+};
+
+const DECLINE = {
+  trigger: <Button variant="destructive">Decline…</Button>,
+  title: 'Decline this transaction?',
+  description: 'A declined transaction never moves funds. The reason is kept with it.',
+};
+
+function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
+  const { decide, decided, dialog } = useDecisionDialog(tx, onDone);
   return (
-    <ActionDialog
-      open={open}
-      onOpenChange={setOpen}
-      onClosed={decide.reset}
-      trigger={<Button variant="primary">Approve…</Button>}
-      title="Approve this transaction?"
-      description="Once approved it is signed and sent to the chain. Check the figures."
-    >
+    <ActionDialog {...dialog} {...APPROVE}>
       <DecisionSummary transaction={tx} />
       <MutationError error={decide.error} />
       <DialogActions>
@@ -126,12 +140,7 @@ function ApproveDialog({
           onClick={() =>
             decide.mutate(
               { action: 'approve' },
-              {
-                onSuccess: () => {
-                  setOpen(false);
-                  onDone('Approved. The timeline follows it to the chain.');
-                },
-              },
+              { onSuccess: () => decided('Approved. The timeline follows it to the chain.') },
             )
           }
         >
@@ -142,29 +151,15 @@ function ApproveDialog({
   );
 }
 
-function DeclineDialog({
-  transaction: tx,
-  onDone,
-}: {
-  transaction: Transaction;
-  onDone: (m: string) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const decide = useDecideTransaction(tx.id ?? '');
+function DeclineDialog({ transaction: tx, onDone }: DecisionDialogProps) {
+  const { decide, decided, dialog } = useDecisionDialog(tx, onDone);
   const form = useForm<DeclineForm>({
     resolver: zodResolver(DeclineForm),
     defaultValues: { reason: '' },
   });
   const error = form.formState.errors.reason?.message;
   return (
-    <ActionDialog
-      open={open}
-      onOpenChange={setOpen}
-      onClosed={decide.reset}
-      trigger={<Button variant="destructive">Decline…</Button>}
-      title="Decline this transaction?"
-      description="A declined transaction never moves funds. The reason is kept with it."
-    >
+    <ActionDialog {...dialog} {...DECLINE}>
       <DecisionSummary transaction={tx} />
       <form
         className="mt-4"
@@ -174,9 +169,8 @@ function DeclineDialog({
             { action: 'reject', reason },
             {
               onSuccess: () => {
-                setOpen(false);
                 form.reset();
-                onDone('Declined.');
+                decided('Declined.');
               },
             },
           ),
