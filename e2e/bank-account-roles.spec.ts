@@ -49,8 +49,8 @@ test.describe('The proposer', () => {
         expect(forged.body.code).toBe('FOUR_EYES');
       }
       await stillPending(page, account.id);
-      // Both refusals are on record, under the change request the decision was sent to.
-      const refusals = await auditFor(page.request, approvalId);
+      // Both refusals are on record, under the account the decision was about.
+      const refusals = await auditFor(page.request, account.id);
       for (const action of ['change_request.approve', 'change_request.reject'])
         expect(refusals).toContainEqual(
           expect.objectContaining({
