@@ -1,4 +1,4 @@
-import type { TransactionStatus } from '../../../../contract/enums.ts';
+import { TRANSACTION_LIFECYCLE, type TransactionStatus } from '../../../../contract/enums.ts';
 import type { SeedRandom } from './random.ts';
 
 /**
@@ -16,15 +16,6 @@ export type LifecycleVariant =
   /** FAILED after broadcast: the chain reverted it (the fee is spent). */
   | 'reverted';
 
-const OUTGOING: readonly TransactionStatus[] = [
-  'PENDING',
-  'APPROVED',
-  'SIGNED',
-  'SUBMITTED',
-  'WAITING_CONFIRMATION',
-  'COMPLETED',
-];
-
 export function statusPath(
   status: TransactionStatus,
   variant: LifecycleVariant,
@@ -41,7 +32,7 @@ export function statusPath(
       ? ['WAITING_CONFIRMATION', 'COMPLETED']
       : ['WAITING_CONFIRMATION'];
   }
-  return OUTGOING.slice(0, OUTGOING.indexOf(status) + 1);
+  return TRANSACTION_LIFECYCLE.slice(0, TRANSACTION_LIFECYCLE.indexOf(status) + 1);
 }
 
 const SECOND = 1000;
