@@ -6,6 +6,9 @@ import type { Browser, Page } from '@playwright/test';
 import { DEMO_STAFF } from '../src/server/auth/staff-demo.ts';
 import { seedSandbox } from '../src/server/custody/sandbox/seed.ts';
 import { ALL_TRACKS, openDatabase } from '../src/server/db/client.ts';
+// The same API setup the browser tests use: a transfer between two seeded
+// ETH vaults, and an approval by another member.
+import { approveByApi, createTransfer } from '../e2e/transfers.ts';
 import { launchChromium } from './compare/cold-load.ts';
 import { startConsole } from './compare/processes.ts';
 import { insertBenchTransactions } from './million-rows.ts';
@@ -55,61 +58,6 @@ async function memberPage(browser: Browser, baseUrl: string, role: Role): Promis
   });
   if (res.status() !== 200) throw new Error(`sign-in as ${role}: ${res.status()}`);
   return page;
-}
-
-async function mutate(page: Page, baseUrl: string, url: string, data: unknown) {
-  const session = (await (await page.request.get('/auth/session')).json()) as { csrfToken: string };
-  const res = await page.request.post(url, {
-    headers: { Origin: baseUrl, 'X-CSRF-Token': session.csrfToken },
-    data,
-  });
-  if (!res.ok()) throw new Error(`POST ${url}: ${res.status()} ${await res.text()}`);
-  return (await res.json()) as Record<string, unknown>;
-}
-
-/** A small ETH transfer between two seeded vaults, PENDING until approved. */
-async function createTransfer(initiator: Page, baseUrl: string): Promise<string> {
-  type Vault = { id: string; wallets?: Array<{ blockchain: string }> };
-  const vaults = (await (
-    await initiator.request.get('/api/external/vaults/?limit=100')
-  ).json()) as {
-    results: Vault[];
-  };
-  const onEthereum = vaults.results.filter((v) =>
-    v.wallets?.some((w) => w.blockchain === 'ETHEREUM'),
-  );
-  let source: Vault | undefined;
-  for (const vault of onEthereum) {
-    const balances = (await (
-      await initiator.request.get(`/api/external/vaults/${vault.id}/balances/`)
-    ).json()) as Record<string, Record<string, string>>;
-    // A threshold check on a seeded balance, not arithmetic on an amount.
-    if ((balances['ETH']?.['ETHEREUM'] ?? '0').replace(/^0*/, '').split('.')[0] !== '') {
-      source = vault;
-      break;
-    }
-  }
-  const destination = onEthereum.find((v) => v.id !== source?.id);
-  if (!source || !destination) throw new Error('no two ETH vaults in the seed');
-  const created = await mutate(initiator, baseUrl, '/api/external/transactions/', {
-    category: 'TRANSFER',
-    source: { type: 'VAULT', id: source.id },
-    destination: { type: 'VAULT', id: destination.id },
-    amount: '0.001',
-    asset: 'ETH',
-    blockChain: 'ETHEREUM',
-  });
-  return String(created['id']);
-}
-
-async function approve(approver: Page, baseUrl: string, id: string): Promise<void> {
-  const message = await approver.request.get(
-    `/api/external/change_requests/approvals/approval_message/?entityId=${id}`,
-  );
-  const { approvalId } = (await message.json()) as { approvalId: string };
-  await mutate(approver, baseUrl, `/api/external/change_requests/approvals/${approvalId}/action/`, {
-    action: 'approve',
-  });
 }
 
 async function waitTerminal(page: Page, id: string): Promise<string> {
@@ -172,7 +120,7 @@ async function followLifecycle(
     await sleep(PENDING_WAIT_MS);
 
     const approvedAt = Date.now();
-    await approve(approver, baseUrl, id);
+    await approveByApi(approver, baseUrl, id);
     const finalStatus = await waitTerminal(approver, id);
     const terminalAt = Date.now();
     const duringLifecycle = hits.filter((h) => h.at >= openedAt && h.at <= terminalAt).length;

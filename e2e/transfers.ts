@@ -1,4 +1,5 @@
 import { expect, type Browser, type Page } from '@playwright/test';
+import { cmp } from '../src/contract/decimal.ts';
 import { signIn, type StaffRole } from './auth.ts';
 
 /**
@@ -39,7 +40,7 @@ export async function createTransfer(
     const balances = (await (
       await page.request.get(`/api/external/vaults/${vault.id}/balances/`)
     ).json()) as Record<string, Record<string, string>>;
-    if (Number.parseFloat(balances.ETH?.ETHEREUM ?? '0') >= 1) {
+    if (cmp(balances.ETH?.ETHEREUM ?? '0', '1') >= 0) {
       source = vault;
       break;
     }
