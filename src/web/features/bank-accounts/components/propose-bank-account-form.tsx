@@ -9,7 +9,7 @@ import {
   type BankAccountTextField,
 } from '../../../../contract/bank-account.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { Field, describedBy } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Select } from '../../../components/ui/select.tsx';
@@ -115,15 +115,12 @@ export function ProposeBankAccountForm({
     create.error.fields?.some((f) => FORM_FIELDS.includes(f.field as ProposeFormField));
 
   return (
-    <form
-      noValidate
-      aria-labelledby={`${id}-title`}
-      onSubmit={(e) => void onSubmit(e)}
-      className="flex flex-col gap-6 rounded-lg border border-slate-300 bg-white p-4 sm:p-6"
+    <FormCard
+      title="Propose a bank account"
+      titleHidden
+      onSubmit={onSubmit}
+      className="gap-6 sm:p-6"
     >
-      <h2 id={`${id}-title`} className="sr-only">
-        Propose a bank account
-      </h2>
       <fieldset
         className="flex flex-col gap-2"
         aria-describedby={errors.paymentMethod ? fieldId('paymentMethod-error') : undefined}
@@ -202,22 +199,17 @@ export function ProposeBankAccountForm({
       ) : null}
 
       {create.isError && !fieldLevel ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-        >
-          The bank account was not proposed: {describeError(create.error)}
-        </div>
+        <FormError>The bank account was not proposed: {describeError(create.error)}</FormError>
       ) : null}
-      <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" variant="primary" disabled={create.isPending}>
-          {create.isPending ? 'Proposing…' : 'Propose bank account'}
-        </Button>
+      <FormActions>
+        <SubmitButton pending={create.isPending} pendingLabel="Proposing…">
+          Propose bank account
+        </SubmitButton>
         <p className="text-sm text-slate-700">
           It starts as Pending and is paid to only once approved.
         </p>
-      </div>
-    </form>
+      </FormActions>
+    </FormCard>
   );
 }
 

@@ -3,7 +3,7 @@ import { useId, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { LoginRequest } from '../../../../contract/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Field, describedBy } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
@@ -62,24 +62,13 @@ export function LoginForm({
 
   return (
     <>
-      <form
-        noValidate
-        aria-labelledby={`${id}-title`}
-        onSubmit={(e) => void onSubmit(e)}
-        className="flex flex-col gap-4"
+      <FormCard
+        frame="plain"
+        title="Sign-in form"
+        titleHidden
+        onSubmit={onSubmit}
+        error={login.isError ? signInErrorMessage(login.error) : null}
       >
-        <h2 id={`${id}-title`} className="sr-only">
-          Sign-in form
-        </h2>
-        {login.isError ? (
-          <div
-            role="alert"
-            id={`${id}-server-error`}
-            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-          >
-            {signInErrorMessage(login.error)}
-          </div>
-        ) : null}
         {FIELDS.map(({ name, label, ...input }) => {
           const fieldId = `${id}-${name}`;
           return (
@@ -94,10 +83,10 @@ export function LoginForm({
             </Field>
           );
         })}
-        <Button ref={submitRef} type="submit" variant="primary" disabled={login.isPending}>
-          {login.isPending ? 'Signing in…' : 'Sign in'}
-        </Button>
-      </form>
+        <SubmitButton ref={submitRef} pending={login.isPending} pendingLabel="Signing in…">
+          Sign in
+        </SubmitButton>
+      </FormCard>
       {demoAccounts && demoAccounts.length > 0 ? (
         <DemoAccounts accounts={demoAccounts} onPick={fill} />
       ) : null}

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { STAFF_ROLES, StaffCreateRequest } from '../../../../contract/auth.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Field, describedBy } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Select } from '../../../components/ui/select.tsx';
@@ -92,23 +92,15 @@ export function CreateStaffForm({
   const fieldLevel = create.error instanceof ApiError && create.error.fields?.length;
 
   return (
-    <form
-      noValidate
-      aria-labelledby={`${id}-title`}
-      onSubmit={(e) => void onSubmit(e)}
-      className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4"
+    <FormCard
+      title="Add a staff member"
+      onSubmit={onSubmit}
+      error={
+        create.isError && !fieldLevel
+          ? `The member could not be added: ${describeError(create.error)}`
+          : null
+      }
     >
-      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
-        Add a staff member
-      </h2>
-      {create.isError && !fieldLevel ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-        >
-          The member could not be added: {describeError(create.error)}
-        </div>
-      ) : null}
       {created ? (
         <p
           role="status"
@@ -180,11 +172,11 @@ export function CreateStaffForm({
           </p>
         ) : null}
       </fieldset>
-      <div>
-        <Button type="submit" variant="primary" disabled={create.isPending}>
-          {create.isPending ? 'Adding…' : 'Add staff member'}
-        </Button>
-      </div>
-    </form>
+      <FormActions>
+        <SubmitButton pending={create.isPending} pendingLabel="Adding…">
+          Add staff member
+        </SubmitButton>
+      </FormActions>
+    </FormCard>
   );
 }

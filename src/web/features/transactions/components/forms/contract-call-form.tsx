@@ -222,12 +222,6 @@ export function ContractCallForm({ data }: { data: PickerData }) {
   ) : null;
 
   return (
-    <CreateFormShell
-      id={id}
-      title="Contract call"
-      flow={flow}
-      fields={fields}
-      reviewRows={reviewRows}
-    />
+    <CreateFormShell title="Contract call" flow={flow} fields={fields} reviewRows={reviewRows} />
   );
 }

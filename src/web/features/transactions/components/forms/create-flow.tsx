@@ -2,6 +2,12 @@ import { useBlocker, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import type { CreateTransactionRequest } from '../../../../../contract/transaction.ts';
+import {
+  FormActions,
+  FormCard,
+  FormError,
+  SubmitButton,
+} from '../../../../components/form-card.tsx';
 import { Button } from '../../../../components/ui/button.tsx';
 import { ApiError, describeError } from '../../../../lib/api-errors.ts';
 import { usePersistentFormDraft } from '../../../../lib/use-persistent-form-draft.ts';
@@ -134,13 +140,11 @@ export function useCreateFlow<V extends FieldValues>({
 
 /** The form's frame: its fields while editing, the review while reviewing, errors announced in both. */
 export function CreateFormShell<V extends FieldValues>({
-  id,
   title,
   flow,
   fields,
   reviewRows,
 }: {
-  id: string;
   title: string;
   flow: CreateFlow<V>;
   fields: ReactNode;
@@ -155,28 +159,12 @@ export function CreateFormShell<V extends FieldValues>({
 
   if (flow.step === 'review' && flow.request) {
     return (
-      <section
-        aria-labelledby={`${id}-review-title`}
-        className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4"
-      >
-        <h2
-          id={`${id}-review-title`}
-          className="text-lg font-semibold text-slate-900"
-          tabIndex={-1}
-          ref={(el) => el?.focus()}
-        >
-          Review the {title.toLowerCase()} before sending
-        </h2>
+      <FormCard title={`Review the ${title.toLowerCase()} before sending`} focusTitle>
         <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">{reviewRows}</dl>
         {sendError ? (
-          <div
-            role="alert"
-            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-          >
-            Not sent: {describeError(sendError)} Nothing you entered was lost.
-          </div>
+          <FormError>Not sent: {describeError(sendError)} Nothing you entered was lost.</FormError>
         ) : null}
-        <div className="flex flex-wrap gap-2">
+        <FormActions>
           <Button
             variant="primary"
             onClick={flow.send}
@@ -188,36 +176,26 @@ export function CreateFormShell<V extends FieldValues>({
           <Button onClick={flow.backToEdit} disabled={flow.sending}>
             Back to edit
           </Button>
-        </div>
-      </section>
+        </FormActions>
+      </FormCard>
     );
   }
 
   return (
-    <form
-      noValidate
-      aria-labelledby={`${id}-title`}
-      onSubmit={(e) => void onSubmit(e)}
-      className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4"
+    <FormCard
+      title={title}
+      onSubmit={onSubmit}
+      error={
+        flow.formError
+          ? `The custody service refused this ${title.toLowerCase()}: ${flow.formError}`
+          : null
+      }
     >
-      <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-900">
-        {title}
-      </h2>
-      {flow.formError ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-        >
-          The custody service refused this {title.toLowerCase()}: {flow.formError}
-        </div>
-      ) : null}
       {fields}
-      <div>
-        <Button type="submit" variant="primary">
-          Review
-        </Button>
-      </div>
-    </form>
+      <FormActions>
+        <SubmitButton>Review</SubmitButton>
+      </FormActions>
+    </FormCard>
   );
 }
 

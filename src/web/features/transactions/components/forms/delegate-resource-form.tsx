@@ -85,7 +85,6 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
 
   return (
     <CreateFormShell
-      id={id}
       title="Resource delegation"
       flow={flow}
       fields={fields}

@@ -63,7 +63,5 @@ export function StakeForm({ data }: { data: PickerData }) {
     </>
   ) : null;
 
-  return (
-    <CreateFormShell id={id} title="Stake" flow={flow} fields={fields} reviewRows={reviewRows} />
-  );
+  return <CreateFormShell title="Stake" flow={flow} fields={fields} reviewRows={reviewRows} />;
 }

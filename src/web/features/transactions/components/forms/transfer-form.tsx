@@ -125,7 +125,5 @@ export function TransferForm({ data }: { data: PickerData }) {
     </>
   ) : null;
 
-  return (
-    <CreateFormShell id={id} title="Transfer" flow={flow} fields={fields} reviewRows={reviewRows} />
-  );
+  return <CreateFormShell title="Transfer" flow={flow} fields={fields} reviewRows={reviewRows} />;
 }
