@@ -36,6 +36,10 @@ test.describe('Deciding a bank account, as a second member', () => {
     page,
     baseURL,
   }) => {
+    // The whole decision in one story: two axe scans, a forged second decision,
+    // an admin's own session reading the audit log, and the list. On a loaded
+    // machine that passes the 30 s default; it gets the tripled budget.
+    test.slow();
     const account = await proposedByInitiator(page, baseURL ?? '');
     await page.goto(`/bank-accounts/${account.id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);
