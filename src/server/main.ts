@@ -1,6 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './env.ts';
+import {
+  isNewPgliteDirectory,
+  prepareInChildProcess,
+  PREPARE_DATABASE_ARG,
+} from './first-start.ts';
 import { createLogger } from './logger.ts';
-import { startServer } from './server.ts';
+import { prepareDatabase, startServer } from './server.ts';
 
 /**
  * `npm run serve` / `npm start`: read the config, start, and stop cleanly on
@@ -24,6 +30,13 @@ async function main(): Promise<void> {
   }
 
   const logger = createLogger(config.logLevel);
+  if (process.argv.includes(PREPARE_DATABASE_ARG)) {
+    await prepareDatabase(config, logger);
+    return;
+  }
+  // A new PGlite directory is created and seeded in a child process (first-start.ts).
+  if (await isNewPgliteDirectory(config))
+    await prepareInChildProcess(fileURLToPath(import.meta.url), logger);
   const server = await startServer(config, logger);
   logger.info(
     { url: server.url, backend: config.custody.backend },

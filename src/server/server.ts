@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
-import { systemClock } from './clock.ts';
+import { systemClock, type Clock } from './clock.ts';
 import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
@@ -32,18 +32,10 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
   try {
-    const sandbox = config.custody.backend === 'sandbox';
-    const tracks: MigrationTrack[] = sandbox ? ['console', 'sandbox'] : ['console'];
-    await database.migrate(tracks);
-    logger.info({ driver: database.driver, tracks }, 'database migrated');
+    await migrateAndSeed(database, config, clock, logger);
 
     let backend: CustodyBackend;
     if (config.custody.backend === 'sandbox') {
-      const summary = await database.withStartupLock((db) => seedSandbox(db, { now: clock.now() }));
-      if (summary.seeded) logger.info({ counts: summary.counts }, 'sandbox seeded with demo data');
-      const demoStaff = await database.withStartupLock((db) => seedDemoStaff(db));
-      if (demoStaff > 0)
-        logger.info({ demoStaff }, 'sandbox demo staff created (see /auth/demo-accounts)');
       backend = createSandboxBackend({ db: database.db, clock });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
       simulator = startSimulator({
@@ -86,6 +78,38 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     await simulator?.stop();
     await database.close();
     throw error;
+  }
+}
+
+/** What every start does before serving: migrate the tracks it needs, seed an empty sandbox. */
+async function migrateAndSeed(
+  database: DatabaseHandle,
+  config: AppConfig,
+  clock: Clock,
+  logger: Logger,
+): Promise<void> {
+  const sandbox = config.custody.backend === 'sandbox';
+  const tracks: MigrationTrack[] = sandbox ? ['console', 'sandbox'] : ['console'];
+  await database.migrate(tracks);
+  logger.info({ driver: database.driver, tracks }, 'database migrated');
+  if (!sandbox) return;
+  const summary = await database.withStartupLock((db) => seedSandbox(db, { now: clock.now() }));
+  if (summary.seeded) logger.info({ counts: summary.counts }, 'sandbox seeded with demo data');
+  const demoStaff = await database.withStartupLock((db) => seedDemoStaff(db));
+  if (demoStaff > 0)
+    logger.info({ demoStaff }, 'sandbox demo staff created (see /auth/demo-accounts)');
+}
+
+/**
+ * Opens the database, migrates and seeds it as a start would, and closes it:
+ * what first-start.ts runs in a child process on a new PGlite directory.
+ */
+export async function prepareDatabase(config: AppConfig, logger: Logger): Promise<void> {
+  const database = await openDatabase(config);
+  try {
+    await migrateAndSeed(database, config, systemClock, logger);
+  } finally {
+    await database.close();
   }
 }
 

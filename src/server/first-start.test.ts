@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TransactionListResponse } from '../contract/transaction.ts';
+import { isNewPgliteDirectory } from './first-start.ts';
+
+// The first start on a new PGlite directory: created and seeded in a child
+// process, then served by the main one as on a restart.
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function newDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'custody-first-start-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npm run serve`'s entry point on `dataDir` (always PGlite), with its log lines kept. */
+async function serve(dataDir: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      LOG_LEVEL: 'info',
+      STATIC_DIR: '/nonexistent-spa',
+    },
+  });
+  children.push(child);
+  const lines: string[] = [];
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const parts = (pending + chunk.toString('utf8')).split('\n');
+    pending = parts.pop() ?? '';
+    lines.push(...parts);
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited early with ${code}`)));
+    const listening = () => {
+      if (lines.some((l) => l.includes('Custody Console listening'))) resolve();
+    };
+    child.stdout?.on('data', listening);
+  });
+  const messages = () => lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { base, messages, stop };
+}
+
+async function firstTransactionIds(base: string): Promise<Array<string | undefined>> {
+  const login = await fetch(`${base}/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: base },
+    body: JSON.stringify({ email: 'viewer@sandbox.local', password: 'sandbox-viewer-pass' }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const res = await fetch(`${base}/api/external/transactions/?limit=5`, { headers: { cookie } });
+  expect(res.status).toBe(200);
+  return TransactionListResponse.parse(await res.json()).results.map((r) => r.id);
+}
+
+describe('first start on PGlite', () => {
+  it('creates and seeds a new directory in a child process, then serves it; a restart does not', async () => {
+    const dir = await newDir();
+    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(true);
+    expect(
+      await isNewPgliteDirectory({ dataDir: path.join(dir, 'absent'), databaseUrl: undefined }),
+    ).toBe(true);
+    // PostgreSQL is never prepared this way.
+    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: 'postgres://x/y' })).toBe(false);
+    const first = await serve(dir);
+    const ids = await firstTransactionIds(first.base);
+    expect(ids).toHaveLength(5);
+    const said = first.messages();
+    const child = said.indexOf(
+      'new data directory: creating and seeding the database in a child process',
+    );
+    expect(child).toBeGreaterThanOrEqual(0);
+    // The child's own lines come after it and before the server listens.
+    expect(said.indexOf('sandbox seeded with demo data')).toBeGreaterThan(child);
+    await first.stop();
+    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(false);
+
+    const second = await serve(dir);
+    expect(await firstTransactionIds(second.base)).toEqual(ids);
+    expect(second.messages()).not.toContain(
+      'new data directory: creating and seeding the database in a child process',
+    );
+    expect(second.messages()).not.toContain('sandbox seeded with demo data');
+    await second.stop();
+  }, 240_000);
+});
