@@ -215,7 +215,7 @@ async function prepareData(dataDir: string): Promise<void> {
   const database = await openDatabase({ dataDir, databaseUrl: undefined });
   try {
     await database.migrate([...ALL_TRACKS]);
-    await seedSandbox(database.db);
+    await seedSandbox(database.db, { now: new Date() });
     await insertBenchTransactions(database.db, {
       count: EXPORT_ROWS,
       batchSize: 5_000,

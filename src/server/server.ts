@@ -95,7 +95,7 @@ async function migrateAndSeed(
   if (!sandbox) return;
   const summary = await database.withStartupLock((db) => seedSandbox(db, { now: clock.now() }));
   if (summary.seeded) logger.info({ counts: summary.counts }, 'sandbox seeded with demo data');
-  const demoStaff = await database.withStartupLock((db) => seedDemoStaff(db));
+  const demoStaff = await database.withStartupLock((db) => seedDemoStaff(db, clock.now()));
   if (demoStaff > 0)
     logger.info({ demoStaff }, 'sandbox demo staff created (see /auth/demo-accounts)');
 }

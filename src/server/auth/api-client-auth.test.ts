@@ -20,8 +20,8 @@ let user: TestApiUser;
 let other: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createApiUser(t.db, { orgId: t.orgId, name: 'client' });
-  other = await createApiUser(t.db, { orgId: t.orgId, name: 'other' });
+  user = await createApiUser(t.db, { orgId: t.orgId, name: 'client', now: new Date() });
+  other = await createApiUser(t.db, { orgId: t.orgId, name: 'other', now: new Date() });
 });
 afterAll(() => t.close());
 

@@ -27,12 +27,16 @@ async function member(options: { role?: 'viewer' | 'admin'; disabled?: boolean }
   n += 1;
   const email = `member-${n}@bank.test`;
   const password = `correct horse ${n} battery`;
-  const row = await createStaff(t.db, {
-    email,
-    name: `Member ${n}`,
-    role: options.role ?? 'viewer',
-    password,
-  });
+  const row = await createStaff(
+    t.db,
+    {
+      email,
+      name: `Member ${n}`,
+      role: options.role ?? 'viewer',
+      password,
+    },
+    { now: t.clock.now() },
+  );
   if (options.disabled)
     await t.admin.request(`/api/console/staff/${row.id}/`, {
       method: 'PATCH',

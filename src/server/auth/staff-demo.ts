@@ -36,11 +36,11 @@ export const DEMO_STAFF: readonly DemoAccount[] = [
 ];
 
 /** Creates whichever demo members are missing; an admin's later changes to them are kept. */
-export async function seedDemoStaff(db: Database): Promise<number> {
+export async function seedDemoStaff(db: Database, now: Date): Promise<number> {
   let created = 0;
   for (const demo of DEMO_STAFF) {
     if (await findStaffByEmail(db, demo.email)) continue;
-    await createStaff(db, { ...demo, subOrgIds: null });
+    await createStaff(db, { ...demo, subOrgIds: null }, { now });
     created += 1;
   }
   return created;

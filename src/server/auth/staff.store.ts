@@ -56,7 +56,7 @@ function normalizeSubOrgs(ids: string[] | null | undefined): string[] | null {
 export async function createStaff(
   db: Database,
   input: NewStaff,
-  options: { passwordHash?: string } = {},
+  options: { now: Date; passwordHash?: string },
 ): Promise<StaffRecord> {
   const values = {
     id: randomUUID(),
@@ -65,6 +65,7 @@ export async function createStaff(
     role: input.role,
     subOrgIds: normalizeSubOrgs(input.subOrgIds),
     passwordHash: options.passwordHash ?? (await hashPassword(input.password)),
+    createdAt: options.now,
   };
   try {
     const [row] = await db.insert(staff).values(values).returning();

@@ -35,7 +35,7 @@ export const apiUsersCreate: CliCommand = {
       throw new UsageError(`--name must be at most ${MAX_NAME_LENGTH} characters`);
     }
   },
-  async run({ db, io }, options) {
+  async run({ db, clock, io }, options) {
     const orgId = options.org ?? (await defaultOrganizationId(db));
     if (!orgId) throw new CliError('The sandbox has no organization to create the API user in');
     if (options.org) {
@@ -46,7 +46,11 @@ export const apiUsersCreate: CliCommand = {
         .limit(1);
       if (!org) throw new CliError(`No organization with id "${options.org}"`);
     }
-    const user = await createApiUser(db, { orgId, name: (options.name ?? '').trim() });
+    const user = await createApiUser(db, {
+      orgId,
+      name: (options.name ?? '').trim(),
+      now: clock.now(),
+    });
     io.stderr(
       `Created API user "${user.name}" (id ${user.id}) in organization ${user.orgId}. ` +
         'The private key is not stored anywhere: keep this output safe.',

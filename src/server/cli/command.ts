@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/client.ts';
 import type { AppConfig } from '../env.ts';
 
@@ -28,6 +29,8 @@ interface CliOption {
 
 interface CliRunContext {
   db: Database;
+  /** The CLI's one clock (clock.ts): what the rows a command writes are stamped with. */
+  clock: Clock;
   config: AppConfig;
   io: CliIo;
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { systemClock } from '../clock.ts';
 import { seedSandbox } from '../custody/sandbox/seed.ts';
 import { DataDirLockedError } from '../db/data-dir-lock.ts';
 import { openDatabase, type MigrationTrack } from '../db/client.ts';
@@ -127,14 +128,16 @@ async function execute(
     }
     throw error;
   }
+  // The one clock of this entry point (clock.ts), as server.ts makes its own.
+  const clock = systemClock;
   try {
     const tracks: MigrationTrack[] = sandbox ? ['console', 'sandbox'] : ['console'];
     await database.migrate(tracks);
     if (sandbox) {
-      const seeded = await database.withStartupLock((db) => seedSandbox(db));
+      const seeded = await database.withStartupLock((db) => seedSandbox(db, { now: clock.now() }));
       if (seeded.seeded) io.stderr('The sandbox was empty: seeded it with demo data');
     }
-    await command.run({ db: database.db, config, io }, options);
+    await command.run({ db: database.db, clock, config, io }, options);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof CliError) {

@@ -41,7 +41,7 @@ export const staffCreate: CliCommand = {
       );
     }
   },
-  async run({ db, io }, options) {
+  async run({ db, clock, io }, options) {
     // One trailing newline is how `echo` and a terminal end the input; it is not part of the password.
     const password = (await io.readStdin()).replace(/\r?\n$/, '');
     const parsed = StaffCreateRequest.safeParse({ ...toRequest(options), password });
@@ -51,7 +51,7 @@ export const staffCreate: CliCommand = {
       );
     }
     try {
-      const member = await createStaff(db, parsed.data);
+      const member = await createStaff(db, parsed.data, { now: clock.now() });
       io.stderr(`Created staff member ${member.email} (${member.role}).`);
       io.stdout(JSON.stringify(toWireStaff(member)));
     } catch (error) {

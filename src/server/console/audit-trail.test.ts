@@ -42,12 +42,11 @@ const login = (email: string, password: string) =>
 
 describe('audit trail', () => {
   it('records sign-in success and failure and sign-out, never the password', async () => {
-    const member = await createStaff(t.db, {
-      email: 'trail@bank.test',
-      name: 'Trail',
-      role: 'viewer',
-      password: 'the right passphrase',
-    });
+    const member = await createStaff(
+      t.db,
+      { email: 'trail@bank.test', name: 'Trail', role: 'viewer', password: 'the right passphrase' },
+      { now: t.clock.now() },
+    );
     expect((await login('trail@bank.test', 'the wrong passphrase!')).status).toBe(401);
     const ok = await login('trail@bank.test', 'the right passphrase');
     expect(ok.status).toBe(200);

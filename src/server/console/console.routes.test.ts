@@ -199,7 +199,7 @@ describe('API clients', () => {
       subOrgId: subOrg.id,
       accountNumber: '123412341234',
     });
-    const user = await createApiUser(t.db, { orgId: t.orgId, name: 'matrix bot' });
+    const user = await createApiUser(t.db, { orgId: t.orgId, name: 'matrix bot', now: new Date() });
     const url = `${paths.bankAccounts()}?subOrgId=${subOrg.id}`;
     const signed = (path: string) => ({
       'Api-Key': user.apiKey,
@@ -217,7 +217,11 @@ describe('API clients', () => {
   });
 
   it('have their mutations audited as API_USER', async () => {
-    const user = await createApiUser(t.db, { orgId: t.orgId, name: 'audited bot' });
+    const user = await createApiUser(t.db, {
+      orgId: t.orgId,
+      name: 'audited bot',
+      now: new Date(),
+    });
     const body = {
       paymentMethod: 'US_ACH',
       accountName: 'Bot',
@@ -273,7 +277,11 @@ describe('log redaction', () => {
       auth: { db: t.db, clock: t.clock },
     });
     const password = 'redaction test passphrase';
-    await createStaff(t.db, { email: 'logs@bank.test', name: 'Logs', role: 'admin', password });
+    await createStaff(
+      t.db,
+      { email: 'logs@bank.test', name: 'Logs', role: 'admin', password },
+      { now: t.clock.now() },
+    );
     const login = await app.request('/auth/login', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: TEST_ORIGIN },

@@ -45,7 +45,7 @@ export function staffRoutes(options: AuthOptions) {
       async (c) => {
         const input = await readJsonBodyAs(c, StaffCreateRequest);
         try {
-          const row = await createStaff(db, input);
+          const row = await createStaff(db, input, { now: clock.now() });
           await audit(c, options, {
             action: 'staff.create',
             entityType: 'STAFF',

@@ -94,9 +94,13 @@ describe('constraints that protect the sandbox', () => {
     const org = await createOrg(handle.db);
     const vault = await createVault(handle.db, { orgId: org.id });
     await expect(
-      handle.db
-        .insert(vaultBalances)
-        .values({ vaultId: vault.id, asset: 'ETH', chain: 'ETHEREUM', amount: '-0.000001' }),
+      handle.db.insert(vaultBalances).values({
+        vaultId: vault.id,
+        asset: 'ETH',
+        chain: 'ETHEREUM',
+        amount: '-0.000001',
+        updatedAt: new Date(),
+      }),
     ).rejects.toThrow();
   });
 

@@ -15,7 +15,7 @@ let member: { email: string; password: string };
 beforeAll(async () => {
   t = await createTestApp({ trustProxy: true, publicUrl: PUBLIC });
   member = { email: 'origin@bank.test', password: 'correct horse origin battery' };
-  await createStaff(t.db, { ...member, name: 'Origin', role: 'initiator' });
+  await createStaff(t.db, { ...member, name: 'Origin', role: 'initiator' }, { now: t.clock.now() });
 });
 afterAll(() => t.close());
 

@@ -17,7 +17,7 @@ import type { Database } from '../db/client.ts';
 export type TestApiUser = CreatedApiUser;
 
 export function createTestApiUser(db: Database, orgId: string, name = 'Test API user') {
-  return createApiUser(db, { orgId, name });
+  return createApiUser(db, { orgId, name, now: new Date() });
 }
 
 export interface SignOptions {

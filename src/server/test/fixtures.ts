@@ -22,14 +22,27 @@ import {
 
 type Insert<T extends Parameters<Database['insert']>[0]> = InferInsertModel<T>;
 
+/**
+ * The app stamps every row with its injected clock (clock.ts) and the tables
+ * have no `now()` default; a fixture row is stamped with the real time unless
+ * the test gives its own.
+ */
+const stamped = (at: Date = new Date()) => ({ createdAt: at, updatedAt: at });
+
 export async function createOrg(db: Database, name = 'Test Org') {
-  const [row] = await db.insert(organizations).values({ id: randomUUID(), name }).returning();
+  const [row] = await db
+    .insert(organizations)
+    .values({ id: randomUUID(), name, createdAt: new Date() })
+    .returning();
   if (!row) throw new Error('createOrg: nothing inserted');
   return row;
 }
 
 export async function createSubOrg(db: Database, orgId: string, name = 'Test Sub-org') {
-  const [row] = await db.insert(subOrgs).values({ id: randomUUID(), orgId, name }).returning();
+  const [row] = await db
+    .insert(subOrgs)
+    .values({ id: randomUUID(), orgId, name, createdAt: new Date() })
+    .returning();
   if (!row) throw new Error('createSubOrg: nothing inserted');
   return row;
 }
@@ -41,7 +54,13 @@ export async function createVault(
 ) {
   const [row] = await db
     .insert(vaults)
-    .values({ id: randomUUID(), vaultName: 'Test Vault', vaultType: 'DEFAULT', ...values })
+    .values({
+      id: randomUUID(),
+      vaultName: 'Test Vault',
+      vaultType: 'DEFAULT',
+      ...stamped(),
+      ...values,
+    })
     .returning();
   if (!row) throw new Error('createVault: nothing inserted');
   await db.insert(wallets).values(
@@ -50,10 +69,13 @@ export async function createVault(
       vaultId: row.id,
       blockchain: c.value,
       address: `addr-${c.value}-${row.id}`,
+      createdAt: row.createdAt,
     })),
   );
   if (balances.length > 0)
-    await db.insert(vaultBalances).values(balances.map((b) => ({ vaultId: row.id, ...b })));
+    await db
+      .insert(vaultBalances)
+      .values(balances.map((b) => ({ vaultId: row.id, updatedAt: row.updatedAt, ...b })));
   return row;
 }
 
@@ -72,6 +94,7 @@ export async function createTransaction(
       blockChain: 'ETHEREUM',
       asset: 'ETH',
       amount: '1.5',
+      ...stamped(),
       ...values,
     })
     .returning();
@@ -98,6 +121,7 @@ export async function createBankAccount(
       routingNumber: '021000021',
       bankName: 'Test Bank',
       country: 'US',
+      ...stamped(),
       ...values,
     })
     .returning();
@@ -119,6 +143,7 @@ export async function createContact(
       status: 'APPROVED',
       assetList: ['ETH'],
       createdById: 'test-user',
+      ...stamped(),
       ...values,
     })
     .returning();

@@ -68,7 +68,7 @@ export async function signInStaff(
       subOrgIds: options.subOrgIds ?? null,
       password: '',
     },
-    { passwordHash: await cheapHash },
+    { now: clock.now(), passwordHash: await cheapHash },
   );
   const { token, row } = await createSession(db, member.id, clock.now());
   const cookie = `${SESSION_COOKIE}=${token}`;

@@ -70,7 +70,7 @@ export async function createTestApp(
   let orgId: string;
   let seed: SeedSummary | undefined;
   if (options.seed) {
-    seed = await seedSandbox(database.db);
+    seed = await seedSandbox(database.db, { now: clock.now() });
     orgId = seed.organizationId ?? '';
   } else {
     orgId = (await createOrg(database.db)).id;

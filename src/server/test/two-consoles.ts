@@ -57,7 +57,7 @@ export async function createTwoConsoles(
     origin: () => bOrigin.policy ?? originPolicy('http://localhost'),
   });
   const fixture = await createEngineFixture(b.db, b.orgId);
-  const apiUser = await createApiUser(b.db, { orgId: b.orgId, name: 'Console A' });
+  const apiUser = await createApiUser(b.db, { orgId: b.orgId, name: 'Console A', now: new Date() });
   const server = await listen(b.app);
   const bUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // In-process reads of B (app.request) address http://localhost; A reaches it on its port.

@@ -17,8 +17,8 @@ let alice: TestApiUser;
 let bob: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  alice = await createApiUser(t.db, { orgId: t.orgId, name: 'alice' });
-  bob = await createApiUser(t.db, { orgId: t.orgId, name: 'bob' });
+  alice = await createApiUser(t.db, { orgId: t.orgId, name: 'alice', now: new Date() });
+  bob = await createApiUser(t.db, { orgId: t.orgId, name: 'bob', now: new Date() });
 });
 afterAll(() => t.close());
 

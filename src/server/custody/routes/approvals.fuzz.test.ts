@@ -13,7 +13,7 @@ let t: TestApp;
 let user: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createApiUser(t.db, { orgId: t.orgId, name: 'fuzzer' });
+  user = await createApiUser(t.db, { orgId: t.orgId, name: 'fuzzer', now: new Date() });
 });
 afterAll(() => t.close());
 

@@ -17,8 +17,8 @@ let alice: TestApiUser;
 let bob: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  alice = await createApiUser(t.db, { orgId: t.orgId, name: 'alice' });
-  bob = await createApiUser(t.db, { orgId: t.orgId, name: 'bob' });
+  alice = await createApiUser(t.db, { orgId: t.orgId, name: 'alice', now: new Date() });
+  bob = await createApiUser(t.db, { orgId: t.orgId, name: 'bob', now: new Date() });
 });
 afterAll(() => t.close());
 
@@ -201,8 +201,8 @@ describe("the organization's self-approval policy", () => {
       .update(organizations)
       .set({ apiUserSelfApproval: false })
       .where(eq(organizations.id, org.id));
-    const carol = await createApiUser(t.db, { orgId: org.id, name: 'carol' });
-    const dave = await createApiUser(t.db, { orgId: org.id, name: 'dave' });
+    const carol = await createApiUser(t.db, { orgId: org.id, name: 'carol', now: new Date() });
+    const dave = await createApiUser(t.db, { orgId: org.id, name: 'dave', now: new Date() });
     const account = await createAccount(carol);
     expect(account.orgId).toBe(org.id);
 
@@ -218,7 +218,7 @@ describe("the organization's self-approval policy", () => {
 
   it("keeps another organization's approvals out of sight: 404", async () => {
     const other = await createOrg(t.db, 'Other Org');
-    const eve = await createApiUser(t.db, { orgId: other.id, name: 'eve' });
+    const eve = await createApiUser(t.db, { orgId: other.id, name: 'eve', now: new Date() });
     const account = await createAccount(alice);
     expectError(
       await decideAs(t.app, eve, account.id ?? '', { action: 'approve' }),

@@ -20,7 +20,7 @@ let client: TestApiUser;
 beforeAll(async () => {
   t = await createEngineTestApp();
   f = await createEngineFixture(t.db, t.orgId);
-  client = await createApiUser(t.db, { orgId: t.orgId, name: 'payments' });
+  client = await createApiUser(t.db, { orgId: t.orgId, name: 'payments', now: new Date() });
 });
 afterAll(() => t.close());
 

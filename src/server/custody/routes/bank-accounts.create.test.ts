@@ -14,7 +14,7 @@ let t: TestApp;
 let user: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createApiUser(t.db, { orgId: t.orgId, name: 'creator' });
+  user = await createApiUser(t.db, { orgId: t.orgId, name: 'creator', now: new Date() });
 });
 afterAll(() => t.close());
 

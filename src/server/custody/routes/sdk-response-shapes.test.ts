@@ -60,7 +60,7 @@ describe('seeded records carry every field the SDKs require', () => {
     const database = await createTestDatabase();
     const seeded = await seedSandbox(database.db, { now: new Date() });
     t = await createEngineTestApp({ database, orgId: seeded.organizationId ?? '' });
-    client = await createApiUser(t.db, { orgId: t.orgId, name: 'shape reader' });
+    client = await createApiUser(t.db, { orgId: t.orgId, name: 'shape reader', now: new Date() });
   });
   afterAll(() => t.close());
 
@@ -106,7 +106,7 @@ describe('records the engine creates carry every field the SDKs require', () => 
   beforeAll(async () => {
     t = await createEngineTestApp();
     f = await createEngineFixture(t.db, t.orgId);
-    client = await createApiUser(t.db, { orgId: t.orgId, name: 'shape creator' });
+    client = await createApiUser(t.db, { orgId: t.orgId, name: 'shape creator', now: new Date() });
   });
   afterAll(() => t.close());
 

@@ -22,7 +22,7 @@ let client: TestApiUser;
 beforeAll(async () => {
   t = await createEngineTestApp();
   f = await createEngineFixture(t.db, t.orgId);
-  client = await createApiUser(t.db, { orgId: t.orgId, name: 'sdk client' });
+  client = await createApiUser(t.db, { orgId: t.orgId, name: 'sdk client', now: new Date() });
 });
 afterAll(() => t.close());
 

@@ -65,7 +65,7 @@ describe('GET /api/external/transactions/{id}/ with If-None-Match', () => {
       .where(eq(transactions.id, tx.id));
     await t.db
       .insert(transactionStatusEvents)
-      .values({ transactionId: tx.id, status: 'WAITING_CONFIRMATION' });
+      .values({ transactionId: tx.id, status: 'WAITING_CONFIRMATION', at: new Date() });
 
     const changed = await get(tx.id, ifNoneMatch(etag));
     expect(changed.status).toBe(200);

@@ -23,7 +23,7 @@ export interface CreatedApiUser {
 
 export async function createApiUser(
   db: Database,
-  input: { orgId: string; name: string },
+  input: { orgId: string; name: string; now: Date },
 ): Promise<CreatedApiUser> {
   const { privateKeyHex, publicKeyHex } = generateApiUserKeyPair();
   const [row] = await db
@@ -34,6 +34,7 @@ export async function createApiUser(
       name: input.name,
       apiKey: generateApiKey(),
       publicKey: publicKeyHex,
+      createdAt: input.now,
     })
     .returning();
   if (!row) throw new Error('createApiUser: nothing inserted');

@@ -44,7 +44,7 @@ describe('seedSandbox', () => {
   // Seeding time is a figure for `npm run bench`, not an assertion on a shared machine.
   it('seeds an empty database once, and only once', async () => {
     expect(summary.seeded).toBe(true);
-    const again = await seedSandbox(db());
+    const again = await seedSandbox(db(), { now: NOW });
     expect(again.seeded).toBe(false);
     const [orgs] = await db().select({ n: count() }).from(organizations);
     const [txs] = await db().select({ n: count() }).from(transactions);

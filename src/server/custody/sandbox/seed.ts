@@ -1,6 +1,5 @@
 import type { InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { systemClock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import {
   assets,
@@ -38,7 +37,7 @@ import {
 
 export interface SeedOptions {
   /** The moment seeded times are relative to; the entry point passes its clock's now. */
-  now?: Date;
+  now: Date;
   transactionCount?: number;
   randomSeed?: number;
 }
@@ -65,8 +64,8 @@ const BATCH = 500;
 type ChangeRequestRow = InferInsertModel<typeof changeRequests>;
 
 /** Seeds an empty sandbox; does nothing when an organization already exists. */
-export async function seedSandbox(db: Database, options: SeedOptions = {}): Promise<SeedSummary> {
-  const now = options.now ?? systemClock.now();
+export async function seedSandbox(db: Database, options: SeedOptions): Promise<SeedSummary> {
+  const { now } = options;
   const rng = new SeedRandom(options.randomSeed ?? 20_240_601);
 
   const ref = buildReferenceData(rng, now);
@@ -87,6 +86,7 @@ export async function seedSandbox(db: Database, options: SeedOptions = {}): Prom
   applySeedHolds(
     ref.balances,
     history.transactions.map((t) => readPlan(t.simulation)),
+    now,
   );
   const requests = [
     ...accounts.map((a) =>

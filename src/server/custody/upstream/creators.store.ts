@@ -13,10 +13,11 @@ export async function recordTransactionIntent(
   db: Database,
   externalId: string,
   staffId: string,
+  at: Date,
 ): Promise<void> {
   await db
     .insert(upstreamCreators)
-    .values({ entityType: 'TRANSACTION', externalId, staffId })
+    .values({ entityType: 'TRANSACTION', externalId, staffId, createdAt: at })
     .onConflictDoNothing();
 }
 
@@ -46,6 +47,7 @@ export async function recordCreated(
     entityId: string;
     staffId: string;
     externalId?: string | null | undefined;
+    at: Date;
   },
 ): Promise<void> {
   if (entry.entityType === 'TRANSACTION' && entry.externalId) {
@@ -71,6 +73,7 @@ export async function recordCreated(
       entityId: entry.entityId,
       externalId: entry.entityType === 'TRANSACTION' ? (entry.externalId ?? null) : null,
       staffId: entry.staffId,
+      createdAt: entry.at,
     })
     .onConflictDoNothing();
 }
@@ -106,10 +109,11 @@ export async function recordApproval(
   db: Database,
   approvalId: string,
   entityId: string,
+  at: Date,
 ): Promise<void> {
   await db
     .insert(upstreamApprovals)
-    .values({ approvalId, entityId })
+    .values({ approvalId, entityId, seenAt: at })
     .onConflictDoUpdate({ target: upstreamApprovals.approvalId, set: { entityId } });
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
+import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
@@ -28,6 +29,7 @@ const FOUR_EYES_MESSAGE =
 
 interface Deps {
   db: Database;
+  clock: Clock;
   client: UpstreamClient;
   privateKey: KeyObject;
   read: <S extends z.core.$ZodType>(
@@ -56,7 +58,7 @@ export function upstreamApprovalOperations(deps: Deps) {
       `${paths.approvalMessage()}${toQueryString({ entityId })}`,
     );
     // A decision names only the approval id: remember whose it is.
-    await recordApproval(db, answer.approvalId, entityId);
+    await recordApproval(db, answer.approvalId, entityId, deps.clock.now());
     return answer;
   }
 

@@ -181,6 +181,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
 
   const approvals = upstreamApprovalOperations({
     db,
+    clock,
     client,
     privateKey,
     read,
@@ -233,7 +234,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
       const externalId = body.externalId ?? `console-${randomUUID()}`;
       const sent = { ...body, externalId };
       const member = staffId(ctx);
-      if (member) await recordTransactionIntent(db, externalId, member);
+      if (member) await recordTransactionIntent(db, externalId, member, clock.now());
       let created: Transaction;
       try {
         created = await call(ctx, Transaction, {
@@ -267,6 +268,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
           entityId: created.id,
           staffId: member,
           externalId,
+          at: clock.now(),
         });
       }
       return created;
@@ -286,6 +288,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
           entityId: created.id,
           staffId: member,
           externalId: created.externalId,
+          at: clock.now(),
         });
       }
       return created;
@@ -324,6 +327,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
           entityType: 'BANK_ACCOUNT',
           entityId: created.id,
           staffId: member,
+          at: clock.now(),
         });
       }
       return created;

@@ -20,6 +20,8 @@ import {
  */
 export const consoleSchema = pgSchema('console');
 
+// No `now()` defaults: every row is stamped from the server's one clock (clock.ts), so an insert
+// that forgets its time fails to compile (or, raw SQL, NOT NULL) instead of taking the database's.
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
 
 export const staff = consoleSchema.table(
@@ -35,7 +37,7 @@ export const staff = consoleSchema.table(
     disabled: boolean('disabled').notNull().default(false),
     /** `scrypt$N$r$p$salt$hash` (see auth/password.ts): parameters travel with the hash. */
     passwordHash: text('password_hash').notNull(),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: at('created_at').notNull(),
   },
   (t) => [uniqueIndex('staff_email_unique').on(t.email)],
 );
@@ -128,7 +130,7 @@ export const upstreamCreators = consoleSchema.table(
     staffId: text('staff_id')
       .notNull()
       .references(() => staff.id),
-    createdAt: at('created_at').notNull().defaultNow(),
+    createdAt: at('created_at').notNull(),
   },
   (t) => [
     uniqueIndex('upstream_creators_entity_unique').on(t.entityId),
@@ -150,5 +152,5 @@ export const upstreamCreators = consoleSchema.table(
 export const upstreamApprovals = consoleSchema.table('upstream_approvals', {
   approvalId: text('approval_id').primaryKey(),
   entityId: text('entity_id').notNull(),
-  seenAt: at('seen_at').notNull().defaultNow(),
+  seenAt: at('seen_at').notNull(),
 });

@@ -37,10 +37,10 @@ import type {
  */
 export const sandbox = pgSchema('sandbox');
 
-const createdAt = () =>
-  timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
-const updatedAt = () =>
-  timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+// No `now()` defaults: every row is stamped from the server's one clock (clock.ts), so an insert
+// that forgets its time fails to compile (or, raw SQL, NOT NULL) instead of taking the database's.
+const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull();
 const amount = (name: string) => numeric(name);
 
 export const organizations = sandbox.table('organizations', {
@@ -247,7 +247,7 @@ export const transactionStatusEvents = sandbox.table(
       .notNull()
       .references(() => transactions.id),
     status: text('status').notNull(),
-    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
   },
   (t) => [index('transaction_status_events_tx_idx').on(t.transactionId, t.at, t.id)],
 );

@@ -10,6 +10,7 @@ import type { Executor } from './transitions.ts';
  * so concurrent spends can never overdraw, and completion moves the money
  * and releases the hold in one statement per balance row. All arithmetic on
  * amounts happens in NUMERIC inside PostgreSQL or in the decimal module.
+ * `at` is the step's time on the engine's clock, stamped as `updatedAt`.
  */
 
 const key = (h: Pick<Hold, 'vaultId' | 'asset' | 'chain'>) =>
@@ -42,6 +43,7 @@ export interface Shortfall {
 export async function reserveHolds(
   db: Executor,
   holds: readonly Hold[],
+  at: Date,
 ): Promise<Shortfall | null> {
   const merged = mergeHolds(holds);
   const available = new Map<string, string>();
@@ -60,7 +62,7 @@ export async function reserveHolds(
   for (const h of merged) {
     const updated = await db
       .update(vaultBalances)
-      .set({ held: sql`${vaultBalances.held} + ${h.amount}::numeric`, updatedAt: sql`now()` })
+      .set({ held: sql`${vaultBalances.held} + ${h.amount}::numeric`, updatedAt: at })
       .where(
         and(
           balanceRow(h),
@@ -76,11 +78,12 @@ export async function reserveHolds(
 export async function releaseHolds(
   db: Executor,
   holds: readonly Hold[] | undefined,
+  at: Date,
 ): Promise<void> {
   for (const h of mergeHolds(holds ?? [])) {
     await db
       .update(vaultBalances)
-      .set({ held: sql`${vaultBalances.held} - ${h.amount}::numeric`, updatedAt: sql`now()` })
+      .set({ held: sql`${vaultBalances.held} - ${h.amount}::numeric`, updatedAt: at })
       .where(balanceRow(h));
   }
 }
@@ -94,6 +97,7 @@ export async function applyBalanceChanges(
   db: Executor,
   orgId: string,
   changes: readonly BalanceChange[],
+  at: Date,
 ): Promise<void> {
   const vaultIds = [
     ...new Set(
@@ -132,7 +136,7 @@ export async function applyBalanceChanges(
         .update(vaultBalances)
         .set({
           amount: sql`${vaultBalances.amount} + ${delta.amount}::numeric`,
-          updatedAt: sql`now()`,
+          updatedAt: at,
         })
         .where(balanceRow(delta))
         .returning({ vaultId: vaultBalances.vaultId });
@@ -146,12 +150,13 @@ export async function applyBalanceChanges(
           asset: delta.asset,
           chain: delta.chain,
           amount: delta.amount,
+          updatedAt: at,
         })
         .onConflictDoUpdate({
           target: [vaultBalances.vaultId, vaultBalances.asset, vaultBalances.chain],
           set: {
             amount: sql`${vaultBalances.amount} + ${delta.amount}::numeric`,
-            updatedAt: sql`now()`,
+            updatedAt: at,
           },
         });
     }

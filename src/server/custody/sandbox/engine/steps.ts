@@ -110,7 +110,7 @@ async function sign(
   const plan = planOf(row);
   const fees = await feeAtSigning(tx, row, at);
   const holds = holdsFor(plan, fees, row.blockChain);
-  const shortfall = await reserveHolds(tx, holds);
+  const shortfall = await reserveHolds(tx, holds, at);
   if (shortfall) {
     const { hold, available } = shortfall;
     const vault = [plan.feePayer, ...plan.legs.map((l) => l.source)].find(
@@ -201,11 +201,11 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
     amount: fees.amount ?? '0',
     chain: row.blockChain,
   };
-  await releaseHolds(tx, plan.holds);
+  await releaseHolds(tx, plan.holds, at);
   if (plan.revert) {
     // A reverted call still burned its gas: the fee is the only change.
     const changes = feeOnly(fee);
-    await applyBalanceChanges(tx, row.orgId, changes);
+    await applyBalanceChanges(tx, row.orgId, changes, at);
     await transition(tx, {
       transactionId: row.id,
       from: 'WAITING_CONFIRMATION',
@@ -219,7 +219,7 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       source: row.source ?? plan.feePayer,
       ...(row.destination ? { destination: row.destination } : {}),
     });
-    await applyBalanceChanges(tx, row.orgId, settled.changes);
+    await applyBalanceChanges(tx, row.orgId, settled.changes, at);
     await transition(tx, {
       transactionId: row.id,
       from: 'WAITING_CONFIRMATION',
@@ -254,7 +254,7 @@ async function failReplacedOriginal(
     nextStepAt: null,
     patch: { error: `replaced by transaction ${replacement.id}, which took its nonce` },
   });
-  if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds);
+  if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
 }
 
 /**

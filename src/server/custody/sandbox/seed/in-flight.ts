@@ -57,13 +57,20 @@ export function inFlightState(
 export function applySeedHolds(
   balances: BalanceRow[],
   plans: ReadonlyArray<SimulationPlan | null>,
+  now: Date,
 ): void {
   for (const hold of mergeHolds(plans.flatMap((p) => p?.holds ?? []))) {
     let row = balances.find(
       (b) => b.vaultId === hold.vaultId && b.asset === hold.asset && b.chain === hold.chain,
     );
     if (!row) {
-      row = { vaultId: hold.vaultId, asset: hold.asset, chain: hold.chain, amount: '0' };
+      row = {
+        vaultId: hold.vaultId,
+        asset: hold.asset,
+        chain: hold.chain,
+        amount: '0',
+        updatedAt: now,
+      };
       balances.push(row);
     }
     const held = add(String(row.held ?? '0'), hold.amount);

@@ -233,14 +233,18 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
     createdAt: new Date(longAgo.getTime() + (i + 1) * DAY),
   }));
 
-  const vaults: VaultRow[] = VAULT_PLAN.map((plan, i) => ({
-    id: rng.uuid(),
-    orgId: org.id,
-    subOrgId: plan.subOrg === null ? null : (subOrgs[plan.subOrg]?.id ?? null),
-    vaultName: plan.name,
-    vaultType: plan.type,
-    createdAt: new Date(longAgo.getTime() + (10 + i) * DAY),
-  }));
+  const vaults: VaultRow[] = VAULT_PLAN.map((plan, i) => {
+    const createdAt = new Date(longAgo.getTime() + (10 + i) * DAY);
+    return {
+      id: rng.uuid(),
+      orgId: org.id,
+      subOrgId: plan.subOrg === null ? null : (subOrgs[plan.subOrg]?.id ?? null),
+      vaultName: plan.name,
+      vaultType: plan.type,
+      createdAt,
+      updatedAt: createdAt,
+    };
+  });
 
   const wallets: WalletRow[] = [];
   const balances: BalanceRow[] = [];
@@ -306,7 +310,6 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
     // Two signers per vault; the third person may only look.
     vault.signers = people.filter((_, j) => j !== i % people.length);
     vault.viewers = people.filter((_, j) => j === i % people.length);
-    vault.updatedAt = vault.createdAt;
   });
   contacts.forEach((contact, i) => {
     contact.createdById = creatorIds[i % creatorIds.length] ?? '';
