@@ -24,21 +24,26 @@ function firstForwarded(value: string | undefined): string | undefined {
   return value?.split(',')[0]?.trim() || undefined;
 }
 
+/** `https` or `http`: the scheme this request reached us on. */
+function requestScheme(c: Context, trustProxy: boolean): string {
+  const forwarded = trustProxy && firstForwarded(c.req.header('x-forwarded-proto'));
+  if (forwarded) return forwarded.toLowerCase();
+  // The URL's own scheme without parsing the URL: this runs on every request
+  // (security-headers.ts), and new URL() was about 2% of the list page's time.
+  return c.req.url.startsWith('https:') ? 'https' : 'http';
+}
+
 /** `https://console.example.com`: the scheme and Host this request reached us on. */
 function requestOrigin(c: Context, trustProxy: boolean): string {
-  const url = new URL(c.req.url);
-  const proto =
-    (trustProxy && firstForwarded(c.req.header('x-forwarded-proto'))) ||
-    url.protocol.replace(/:$/, '');
   const host =
     (trustProxy && firstForwarded(c.req.header('x-forwarded-host'))) ||
     c.req.header('host') ||
-    url.host;
-  return `${proto}://${host}`.toLowerCase();
+    new URL(c.req.url).host;
+  return `${requestScheme(c, trustProxy)}://${host}`.toLowerCase();
 }
 
 export function isHttps(c: Context, trustProxy: boolean): boolean {
-  return requestOrigin(c, trustProxy).startsWith('https://');
+  return requestScheme(c, trustProxy) === 'https';
 }
 
 /** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
