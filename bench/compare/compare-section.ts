@@ -134,8 +134,21 @@ export const compareSection: BenchSection = {
         await browser.close();
       }
 
-      const measure = async (target: string, url: string, conns: number, headers = {}) => {
-        const row: CannonRow = await cannon(target, url, conns, seconds, headers);
+      const measure = async (
+        target: string,
+        server: Child,
+        path: string,
+        conns: number,
+        headers = {},
+      ) => {
+        const row: CannonRow = await cannon(
+          target,
+          server.url + path,
+          conns,
+          seconds,
+          headers,
+          server.pid,
+        );
         result.load.push(row);
         progress(
           `  ${target} ${row.path} ×${conns}: ${row.rps.toFixed(0)} req/s, p99 ${row.p99Ms} ms` +
@@ -144,8 +157,8 @@ export const compareSection: BenchSection = {
         return row;
       };
       for (const conns of [10, 50])
-        await measure('console PGlite', pglite.url + LIST, conns, authed(cookie));
-      await measure('console PGlite', `${pglite.url}/healthz`, 50);
+        await measure('console PGlite', pglite, LIST, conns, authed(cookie));
+      await measure('console PGlite', pglite, '/healthz', 50);
       result.rssMb['console PGlite (loaded)'] = await pglite.rssMb();
       await stopAll();
 
@@ -159,16 +172,15 @@ export const compareSection: BenchSection = {
       });
       running.push(quiet);
       const quietSession = await listRows(quiet.url);
-      await measure('console PGlite, log warn', `${quiet.url}/healthz`, 50);
-      await measure('console PGlite, log warn', quiet.url + LIST, 50, authed(quietSession.cookie));
+      await measure('console PGlite, log warn', quiet, '/healthz', 50);
+      await measure('console PGlite, log warn', quiet, LIST, 50, authed(quietSession.cookie));
       await stopAll();
 
       // 3. json-server 0.17 with the same rows.
       progress('json-server 0.17…');
       const json = await startJsonServer(dbFile, logFile('json-server'));
       running.push(json);
-      for (const conns of [10, 50])
-        await measure('json-server 0.17', `${json.url}/transactions`, conns);
+      for (const conns of [10, 50]) await measure('json-server 0.17', json, '/transactions', conns);
       result.rssMb['json-server 0.17 (loaded)'] = await json.rssMb();
       await stopAll();
 
@@ -191,7 +203,7 @@ export const compareSection: BenchSection = {
           running.push(onPg);
           const pgSession = await listRows(onPg.url);
           for (const conns of [10, 50])
-            await measure('console PostgreSQL', onPg.url + LIST, conns, authed(pgSession.cookie));
+            await measure('console PostgreSQL', onPg, LIST, conns, authed(pgSession.cookie));
           result.rssMb['console PostgreSQL (loaded)'] = await onPg.rssMb();
           await stopAll();
         } finally {

@@ -62,7 +62,8 @@ export function formatCompare(r: CompareResult): string {
       ]),
     ),
     '',
-    `Throughput (autocannon, ${r.seconds} s a cell after a 1 s warm-up; failures = non-2xx, errors, timeouts)`,
+    `Throughput (autocannon, ${r.seconds} s a cell after a 1 s warm-up; failures = non-2xx, errors, timeouts;` +
+      " CPU ms/req = the server process's CPU time per answer, which the machine's load moves least)",
   );
   const base = (conns: number) => find(r.load, 'json-server 0.17', conns, '/transactions');
   out.push(
@@ -77,6 +78,7 @@ export function formatCompare(r: CompareResult): string {
         'p99 ms',
         'max ms',
         'failures',
+        'CPU ms/req',
       ],
       r.load.map((row) => {
         const json = row.path.startsWith('/healthz') ? undefined : base(row.connections);
@@ -90,6 +92,7 @@ export function formatCompare(r: CompareResult): string {
           f(row.p99Ms),
           f(row.maxMs),
           String(row.failures),
+          f(row.cpuMsPerRequest, 2),
         ];
       }),
     ),
