@@ -10,15 +10,7 @@ import {
   RawSigning,
   type ContractCallData,
 } from '../../../../../contract/transaction.ts';
-import {
-  addContractIssues,
-  EXTERNAL_ID_REQUIRED,
-  checkAmountAgainst,
-  head,
-  newExternalId,
-  optional,
-  type FormContext,
-} from './form-rules.ts';
+import { createFormSchema, head, newExternalId, optional, referenceAndTier } from './form-rules.ts';
 
 /**
  * The contract-call form (7b): a vault, a chain, and the `data` variant that
@@ -118,7 +110,6 @@ function dataOf(v: ContractCallFormValues): ContractCallData | undefined {
 
 export function toContractCallRequest(v: ContractCallFormValues): ContractCallCreateRequest {
   const amount = optional(v.amount);
-  const externalId = optional(v.externalId);
   const data = dataOf(v);
   return {
     category: 'CONTRACT_CALL',
@@ -126,8 +117,7 @@ export function toContractCallRequest(v: ContractCallFormValues): ContractCallCr
     blockChain: v.blockChain,
     ...(amount ? { amount } : {}),
     ...(data ? { data } : {}),
-    ...(externalId ? { externalId } : {}),
-    gasParams: { feeTier: v.feeTier },
+    ...referenceAndTier(v),
     ...(v.skipSimulation ? { creationOptions: { skipPreprocessSimulation: true } } : {}),
   };
 }
@@ -157,16 +147,13 @@ export function contractCallFieldFor(
   return own.find((f) => f === first);
 }
 
-export function contractCallFormSchema(ctx: FormContext = {}) {
-  return ContractCallFormValues.superRefine((v, refine) => {
-    const flagged = new Set<string>();
-    const issue = (field: Field, message: string) => {
-      if (flagged.has(field)) return;
-      flagged.add(field);
-      refine.addIssue({ code: 'custom', path: [field], message });
-    };
+export const contractCallFormSchema = createFormSchema({
+  values: ContractCallFormValues,
+  request: ContractCallCreateRequest,
+  toRequest: toContractCallRequest,
+  fieldFor: contractCallFieldFor,
+  rules: (v, issue, contract) => {
     if (!v.vaultId) issue('vaultId', 'choose the vault that makes the call');
-    if (!v.externalId.trim()) issue('externalId', EXTERNAL_ID_REQUIRED);
     const chain = chainInfo(v.blockChain);
     const variant = variantOf(v.blockChain);
     if (!v.blockChain) issue('blockChain', 'choose a chain');
@@ -191,12 +178,8 @@ export function contractCallFormSchema(ctx: FormContext = {}) {
     }
     const data = dataOf(v);
     if (variant && data)
-      addContractIssues(
-        VARIANT_SCHEMAS[variant] as z.ZodType<unknown>,
-        data,
-        (path) => contractCallFieldFor(`data.${path}`, v),
-        flagged,
-        refine,
+      contract(VARIANT_SCHEMAS[variant] as z.ZodType<unknown>, data, (path) =>
+        contractCallFieldFor(`data.${path}`, v),
       );
 
     if (v.skipSimulation) {
@@ -209,15 +192,5 @@ export function contractCallFormSchema(ctx: FormContext = {}) {
       else if (reason.length > SKIP_REASON_MAX)
         issue('skipReason', `at most ${SKIP_REASON_MAX} characters`);
     }
-    addContractIssues(
-      ContractCallCreateRequest,
-      toContractCallRequest(v),
-      (path) => contractCallFieldFor(path, v),
-      flagged,
-      refine,
-    );
-    const amount = optional(v.amount);
-    if (amount && !flagged.has('amount'))
-      checkAmountAgainst(amount, ctx, (message) => issue('amount', message));
-  }).transform(toContractCallRequest);
-}
+  },
+});

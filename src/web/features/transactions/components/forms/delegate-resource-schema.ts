@@ -1,21 +1,14 @@
 import { z } from 'zod';
 import { DelegateResourceCreateRequest } from '../../../../../contract/transaction.ts';
 import {
-  addContractIssues,
-  checkAddress,
-  EXTERNAL_ID_REQUIRED,
-  checkAmountAgainst,
-  head,
-  optional,
-  type FormContext,
-} from './form-rules.ts';
-import { StakeFormValues, stakeDefaults, stakeLikeIssues } from './stake-schema.ts';
-import {
   destinationDefaults,
   destinationField,
+  destinationIssues,
   destinationParty,
   destinationShape,
-} from './transfer-schema.ts';
+} from './destination-schema.ts';
+import { createFormSchema, sendFieldFor, sendRequestPart } from './form-rules.ts';
+import { StakeFormValues, stakeDefaults, stakeLikeIssues } from './stake-schema.ts';
 
 /**
  * The delegate-resource form (7d): a stake's fields plus the party that
@@ -35,20 +28,12 @@ export function delegateResourceDefaults(): DelegateResourceFormValues {
 export function toDelegateResourceRequest(
   v: DelegateResourceFormValues,
 ): DelegateResourceCreateRequest {
-  const externalId = optional(v.externalId);
-  const memo = optional(v.memo);
   return {
     category: 'DELEGATE_RESOURCE',
-    source: { type: 'VAULT', id: v.sourceVaultId },
+    ...sendRequestPart(v),
     destination: destinationParty(v),
-    asset: v.asset,
-    blockChain: v.blockChain,
-    amount: v.amount.trim(),
     // '' fails the contract's enum, which the form reports on resourceType.
     resourceType: v.resourceType as DelegateResourceCreateRequest['resourceType'],
-    ...(externalId ? { externalId } : {}),
-    ...(memo ? { memo } : {}),
-    gasParams: { feeTier: v.feeTier },
   };
 }
 
@@ -56,43 +41,19 @@ export function delegateResourceFieldFor(
   path: string,
   v: Pick<DelegateResourceFormValues, 'destinationKind'>,
 ): keyof DelegateResourceFormValues | undefined {
-  const first = head(path);
-  if (first === 'source') return 'sourceVaultId';
-  if (first === 'destination') return destinationField(v.destinationKind);
-  if (first === 'gasParams') return 'feeTier';
-  const own = ['blockChain', 'asset', 'amount', 'resourceType', 'memo', 'externalId'] as const;
-  return own.find((f) => f === first);
+  return sendFieldFor(path, {
+    destination: destinationField(v.destinationKind),
+    resourceType: 'resourceType',
+  });
 }
 
-export function delegateResourceFormSchema(ctx: FormContext = {}) {
-  return DelegateResourceFormValues.superRefine((v, refine) => {
-    const flagged = new Set<string>();
-    const issue = (field: keyof DelegateResourceFormValues, message: string) => {
-      if (flagged.has(field)) return;
-      flagged.add(field);
-      refine.addIssue({ code: 'custom', path: [field], message });
-    };
+export const delegateResourceFormSchema = createFormSchema({
+  values: DelegateResourceFormValues,
+  request: DelegateResourceCreateRequest,
+  toRequest: toDelegateResourceRequest,
+  fieldFor: delegateResourceFieldFor,
+  rules: (v, issue) => {
     stakeLikeIssues(v, issue, 'DELEGATE_RESOURCE');
-    if (!v.externalId.trim()) issue('externalId', EXTERNAL_ID_REQUIRED);
-    if (v.destinationKind === 'CONTACT' && !v.destinationContactId)
-      issue('destinationContactId', 'choose an approved contact');
-    if (v.destinationKind === 'VAULT') {
-      if (!v.destinationVaultId) issue('destinationVaultId', 'choose the vault to delegate to');
-      else if (v.destinationVaultId === v.sourceVaultId)
-        issue('destinationVaultId', 'choose a vault other than the source');
-    }
-    if (v.destinationKind === 'EXTERNAL_ADDRESS' && v.blockChain) {
-      const problem = checkAddress(v.blockChain, v.destinationAddress);
-      if (problem) issue('destinationAddress', problem);
-    }
-    addContractIssues(
-      DelegateResourceCreateRequest,
-      toDelegateResourceRequest(v),
-      (path) => delegateResourceFieldFor(path, v),
-      flagged,
-      refine,
-    );
-    if (!flagged.has('amount'))
-      checkAmountAgainst(v.amount.trim(), ctx, (message) => issue('amount', message));
-  }).transform(toDelegateResourceRequest);
-}
+    destinationIssues(v, issue, 'delegate');
+  },
+});

@@ -1,4 +1,3 @@
-import type { UseFormReturn } from 'react-hook-form';
 import { chainInfo } from '../../../../../contract/chains.ts';
 import {
   contactLabel,
@@ -7,8 +6,13 @@ import {
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
-import { SelectFieldFor, TextField, type FieldId } from './bound-fields.tsx';
-import { DESTINATION_KINDS, type DestinationKind } from './transfer-schema.ts';
+import {
+  SelectFieldFor,
+  TextField,
+  narrowForm,
+  type BoundForm,
+} from '../../../../components/bound-fields.tsx';
+import { DESTINATION_KINDS, type DestinationKind } from './destination-schema.ts';
 
 const DESTINATION_LABELS: Record<DestinationKind, string> = {
   CONTACT: 'Approved contact',
@@ -32,14 +36,11 @@ export function DestinationFields<V extends DestinationValues>({
   values,
   data,
   fieldId,
-}: {
-  form: UseFormReturn<V, unknown, unknown>;
+}: BoundForm<V> & {
   values: V;
   data: PickerData;
-  fieldId: FieldId;
 }) {
-  // Transfers and delegations name these fields alike.
-  const form = anyForm as unknown as UseFormReturn<DestinationValues, unknown, unknown>;
+  const form = narrowForm<DestinationValues>(anyForm);
   const chain = chainInfo(values.blockChain);
   return (
     <fieldset className="flex flex-col gap-3">

@@ -38,6 +38,8 @@ export const sendFormShape = {
   feeTier: FeeTier,
 };
 
+export type SendFormValues = z.infer<z.ZodObject<typeof sendFormShape>>;
+
 /** A fresh form of that shape: nothing chosen, its own externalId, the HIGH tier. */
 export function sendFormDefaults() {
   return {
@@ -129,4 +131,104 @@ export function optional(value: string): string | undefined {
 /** The request path's first segment, for mapping `fields` the server names to form fields. */
 export function head(path: string): string {
   return path.split('.')[0] ?? path;
+}
+
+/** What every create request takes from its form: the externalId (when kept) and the fee tier. */
+export function referenceAndTier(v: { externalId: string; feeTier: FeeTier }) {
+  const externalId = optional(v.externalId);
+  return { ...(externalId ? { externalId } : {}), gasParams: { feeTier: v.feeTier } };
+}
+
+/** The part of a request sent from a vault (transfer, stake, delegation) that `sendFormShape` holds. */
+export function sendRequestPart(v: SendFormValues) {
+  const memo = optional(v.memo);
+  return {
+    source: { type: 'VAULT' as const, id: v.sourceVaultId },
+    asset: v.asset,
+    blockChain: v.blockChain,
+    amount: v.amount.trim(),
+    ...(memo ? { memo } : {}),
+    ...referenceAndTier(v),
+  };
+}
+
+/** The request's top-level names that `sendFormShape` holds, and the field that holds each. */
+const SEND_FIELDS: Readonly<Record<string, keyof SendFormValues>> = {
+  source: 'sourceVaultId',
+  gasParams: 'feeTier',
+  blockChain: 'blockChain',
+  asset: 'asset',
+  amount: 'amount',
+  memo: 'memo',
+  externalId: 'externalId',
+};
+
+/**
+ * The send form's field a request path (or a server `fields` entry) is
+ * about: the form's `own` names first, then the ones every send form has.
+ */
+export function sendFieldFor<F extends string>(
+  path: string,
+  own: Readonly<Partial<Record<string, F>>> = {},
+): F | keyof SendFormValues | undefined {
+  const first = head(path);
+  // A server may name any path: only own keys count, never Object.prototype's.
+  if (Object.hasOwn(own, first)) return own[first];
+  return Object.hasOwn(SEND_FIELDS, first) ? SEND_FIELDS[first] : undefined;
+}
+
+/** Puts one message on a form field; a field already flagged keeps its first (clearer) one. */
+export type IssueOn<F extends string> = (field: F, message: string) => void;
+
+/**
+ * A create form's schema, as every form builds it: its values as typed; its
+ * own rules (the clearer words, in the order a person reads the form); the
+ * externalId kept; the request it would send run through the contract's
+ * schema, each problem on the field it came from; the amount against what the
+ * pickers know; then the request itself, the resolver's output.
+ */
+export function createFormSchema<V extends { externalId: string; amount: string }, R>({
+  values,
+  request,
+  toRequest,
+  fieldFor,
+  rules,
+}: {
+  values: z.ZodType<V, V>;
+  /** The contract's create schema. */
+  request: z.ZodType<R>;
+  toRequest: (v: V) => R;
+  /** The form field a request path is about. */
+  fieldFor: (path: string, v: V) => (keyof V & string) | undefined;
+  rules: (
+    v: V,
+    issue: IssueOn<keyof V & string>,
+    /** Runs part of the request through a contract schema, as the whole request is run after the rules. */
+    contract: (
+      schema: z.ZodType<unknown>,
+      part: unknown,
+      fieldFor: (path: string) => string | undefined,
+    ) => void,
+  ) => void;
+}) {
+  return (ctx: FormContext = {}) =>
+    values
+      .superRefine((v, refine) => {
+        const flagged = new Set<string>();
+        const issue: IssueOn<keyof V & string> = (field, message) => {
+          if (flagged.has(field)) return;
+          flagged.add(field);
+          refine.addIssue({ code: 'custom', path: [field], message });
+        };
+        rules(v, issue, (schema, part, partFieldFor) =>
+          addContractIssues(schema, part, partFieldFor, flagged, refine),
+        );
+        if (!v.externalId.trim()) issue('externalId', EXTERNAL_ID_REQUIRED);
+        addContractIssues(request, toRequest(v), (path) => fieldFor(path, v), flagged, refine);
+        // Optional on a contract call; elsewhere an empty amount is already the contract's issue.
+        const amount = optional(v.amount);
+        if (amount && !flagged.has('amount'))
+          checkAmountAgainst(amount, ctx, (message) => issue('amount', message));
+      })
+      .transform(toRequest);
 }

@@ -3,14 +3,12 @@ import { chainInfo } from '../../../../../contract/chains.ts';
 import { RESOURCE_TYPES } from '../../../../../contract/enums.ts';
 import { StakeCreateRequest } from '../../../../../contract/transaction.ts';
 import {
-  addContractIssues,
-  EXTERNAL_ID_REQUIRED,
-  checkAmountAgainst,
-  head,
-  optional,
+  createFormSchema,
+  sendFieldFor,
   sendFormDefaults,
   sendFormShape,
-  type FormContext,
+  sendRequestPart,
+  type IssueOn,
 } from './form-rules.ts';
 
 /**
@@ -30,36 +28,21 @@ export function stakeDefaults(): StakeFormValues {
 }
 
 export function toStakeRequest(v: StakeFormValues): StakeCreateRequest {
-  const externalId = optional(v.externalId);
-  const memo = optional(v.memo);
   return {
     category: 'STAKE',
-    source: { type: 'VAULT', id: v.sourceVaultId },
-    asset: v.asset,
-    blockChain: v.blockChain,
-    amount: v.amount.trim(),
+    ...sendRequestPart(v),
     ...(v.resourceType ? { resourceType: v.resourceType } : {}),
-    ...(externalId ? { externalId } : {}),
-    ...(memo ? { memo } : {}),
-    gasParams: { feeTier: v.feeTier },
   };
 }
 
 export function stakeFieldFor(path: string): keyof StakeFormValues | undefined {
-  const first = head(path);
-  if (first === 'source') return 'sourceVaultId';
-  if (first === 'gasParams') return 'feeTier';
-  const own = ['blockChain', 'asset', 'amount', 'resourceType', 'memo', 'externalId'] as const;
-  return own.find((f) => f === first);
+  return sendFieldFor(path, { resourceType: 'resourceType' });
 }
 
 /** Rules a stake and a delegation share: the chain, its native asset and the TRON resource. */
 export function stakeLikeIssues(
   v: { sourceVaultId: string; blockChain: string; asset: string; resourceType: string },
-  issue: (
-    field: 'sourceVaultId' | 'blockChain' | 'asset' | 'resourceType',
-    message: string,
-  ) => void,
+  issue: IssueOn<'sourceVaultId' | 'blockChain' | 'asset' | 'resourceType'>,
   category: 'STAKE' | 'DELEGATE_RESOURCE',
 ): void {
   if (!v.sourceVaultId) issue('sourceVaultId', 'choose the vault');
@@ -77,18 +60,10 @@ export function stakeLikeIssues(
     issue('resourceType', 'choose bandwidth or energy');
 }
 
-export function stakeFormSchema(ctx: FormContext = {}) {
-  return StakeFormValues.superRefine((v, refine) => {
-    const flagged = new Set<string>();
-    const issue = (field: keyof StakeFormValues, message: string) => {
-      if (flagged.has(field)) return;
-      flagged.add(field);
-      refine.addIssue({ code: 'custom', path: [field], message });
-    };
-    stakeLikeIssues(v, issue, 'STAKE');
-    if (!v.externalId.trim()) issue('externalId', EXTERNAL_ID_REQUIRED);
-    addContractIssues(StakeCreateRequest, toStakeRequest(v), stakeFieldFor, flagged, refine);
-    if (!flagged.has('amount'))
-      checkAmountAgainst(v.amount.trim(), ctx, (message) => issue('amount', message));
-  }).transform(toStakeRequest);
-}
+export const stakeFormSchema = createFormSchema({
+  values: StakeFormValues,
+  request: StakeCreateRequest,
+  toRequest: toStakeRequest,
+  fieldFor: stakeFieldFor,
+  rules: (v, issue) => stakeLikeIssues(v, issue, 'STAKE'),
+});

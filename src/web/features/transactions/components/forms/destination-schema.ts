@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { TransferPartyData } from '../../../../../contract/transaction.ts';
+import { checkAddress, type IssueOn } from './form-rules.ts';
+
+/**
+ * Where a transfer or a delegation goes, as both forms pick it: an approved
+ * contact, another vault, or an external address, each in its own field.
+ */
+export const DESTINATION_KINDS = ['CONTACT', 'VAULT', 'EXTERNAL_ADDRESS'] as const;
+export type DestinationKind = (typeof DESTINATION_KINDS)[number];
+
+export const destinationShape = {
+  destinationKind: z.enum(DESTINATION_KINDS),
+  destinationContactId: z.string(),
+  destinationVaultId: z.string(),
+  destinationAddress: z.string(),
+};
+type DestinationValues = z.infer<z.ZodObject<typeof destinationShape>>;
+
+export function destinationDefaults(): DestinationValues {
+  return {
+    destinationKind: 'CONTACT',
+    destinationContactId: '',
+    destinationVaultId: '',
+    destinationAddress: '',
+  };
+}
+
+/** Which form field holds the destination of each kind. */
+export function destinationField(kind: DestinationKind): keyof DestinationValues {
+  if (kind === 'VAULT') return 'destinationVaultId';
+  if (kind === 'EXTERNAL_ADDRESS') return 'destinationAddress';
+  return 'destinationContactId';
+}
+
+export function destinationParty(v: DestinationValues): TransferPartyData {
+  const field = destinationField(v.destinationKind);
+  return { type: v.destinationKind, id: v[field].trim() };
+}
+
+/** The destination's rules: chosen, not the source vault, an address in the chain's format. */
+export function destinationIssues(
+  v: DestinationValues & { sourceVaultId: string; blockChain: string },
+  issue: IssueOn<keyof DestinationValues>,
+  /** What the member does: "send" or "delegate". */
+  verb: string,
+): void {
+  if (v.destinationKind === 'CONTACT' && !v.destinationContactId)
+    issue('destinationContactId', 'choose an approved contact');
+  if (v.destinationKind === 'VAULT') {
+    if (!v.destinationVaultId) issue('destinationVaultId', `choose the vault to ${verb} to`);
+    else if (v.destinationVaultId === v.sourceVaultId)
+      issue('destinationVaultId', 'choose a vault other than the source');
+  }
+  if (v.destinationKind === 'EXTERNAL_ADDRESS' && v.blockChain) {
+    const problem = checkAddress(v.blockChain, v.destinationAddress);
+    if (problem) issue('destinationAddress', problem);
+  }
+}
