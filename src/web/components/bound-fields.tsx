@@ -1,21 +1,36 @@
 import type { ComponentProps } from 'react';
 import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
-import { Field, describedBy } from '../../../../components/ui/field.tsx';
-import { Input } from '../../../../components/ui/input.tsx';
+import { Field, describedBy } from './ui/field.tsx';
+import { Input } from './ui/input.tsx';
 import { SelectField, type Option } from './select-field.tsx';
 
 /**
- * Controls bound to a create form's field by name: the id, the error and the
- * ARIA wiring (aria-invalid, aria-describedby naming the hint and the error)
- * come from the form, so each form only says what is particular to a field.
+ * Controls bound to a react-hook-form field by name: the id, the error and
+ * the ARIA wiring (aria-invalid, aria-describedby naming the hint and the
+ * error) come from the form, so each form only says what is particular to a
+ * field. Used by every form of the console (staff, bank accounts, the
+ * transaction create forms).
  */
 
 /** A form's own id for a field: `useId` keeps two forms on one page apart. */
 export type FieldId = (name: string) => string;
 
-interface Bound<V extends FieldValues> {
+/** What every field control takes: the form and its ids. */
+export interface BoundForm<V extends FieldValues> {
   form: UseFormReturn<V, unknown, unknown>;
   fieldId: FieldId;
+}
+
+/**
+ * The form as a shared field sees it: the fields it shows have the same
+ * names and types in every form that shows them (the forms' schemas spread
+ * the same shapes), so the wider form is read through those names alone.
+ */
+export function narrowForm<T extends FieldValues>(form: unknown) {
+  return form as UseFormReturn<T, unknown, unknown>;
+}
+
+interface Bound<V extends FieldValues> extends BoundForm<V> {
   name: Path<V>;
 }
 
@@ -26,6 +41,7 @@ const textareaClass =
 export function useBoundControl<V extends FieldValues>(
   { form, fieldId, name }: Bound<V>,
   hint: string | undefined,
+  rules?: RegisterOptions<V, Path<V>>,
 ) {
   // Passing formState subscribes the form to errors, so a new one re-renders it.
   const { error } = form.getFieldState(name, form.formState);
@@ -37,7 +53,7 @@ export function useBoundControl<V extends FieldValues>(
       id,
       'aria-invalid': error ? true : undefined,
       'aria-describedby': describedBy(id, { hint, error }),
-      ...form.register(name),
+      ...form.register(name, rules),
     },
   };
 }
@@ -57,7 +73,7 @@ export function TextField<V extends FieldValues>({
   hint?: string | undefined;
   className?: string;
   multiline?: boolean;
-} & Pick<ComponentProps<'input'>, 'inputMode' | 'spellCheck'>) {
+} & Pick<ComponentProps<'input'>, 'inputMode' | 'spellCheck' | 'type' | 'autoComplete'>) {
   const { id, error, control } = useBoundControl({ form, fieldId, name }, hint);
   return (
     <Field id={id} label={label} hint={hint} error={error} className={className}>

@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
-import { Field, describedBy } from '../../../../components/ui/field.tsx';
-import { Select } from '../../../../components/ui/select.tsx';
+import { Field, describedBy } from './ui/field.tsx';
+import { Select } from './ui/select.tsx';
 
 export interface Option {
   value: string;

@@ -38,11 +38,19 @@ export function Field({
           {hint}
         </p>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </div>
   );
+}
+
+/**
+ * A control's error (or a fieldset's), tied to it as `${id}-error` for its
+ * `aria-describedby` and announced as it appears; nothing without one.
+ */
+export function FieldError({ id, error }: { id: string; error: string | undefined }) {
+  return error ? (
+    <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
+      {error}
+    </p>
+  ) : null;
 }

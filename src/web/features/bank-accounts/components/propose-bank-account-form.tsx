@@ -1,6 +1,6 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { useId } from 'react';
-import { useForm, useWatch, type UseFormRegisterReturn, type UseFormReturn } from 'react-hook-form';
+import { useForm, useWatch, type RegisterOptions, type UseFormReturn } from 'react-hook-form';
 import {
   BANK_ACCOUNT_TEXT_FIELDS,
   US_STATES,
@@ -10,7 +10,8 @@ import {
 } from '../../../../contract/bank-account.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
-import { Field, describedBy } from '../../../components/ui/field.tsx';
+import { TextField, useBoundControl, type FieldId } from '../../../components/bound-fields.tsx';
+import { Field, FieldError } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
@@ -105,11 +106,7 @@ export function ProposeBankAccountForm({
     });
   });
 
-  const control = (name: ProposeFormField, hint?: string) => ({
-    id: fieldId(name),
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': describedBy(fieldId(name), { hint, error: errors[name] }),
-  });
+  const bound = { form, fieldId };
   const fieldLevel =
     create.error instanceof ApiError &&
     create.error.fields?.some((f) => FORM_FIELDS.includes(f.field as ProposeFormField));
@@ -155,11 +152,7 @@ export function ProposeBankAccountForm({
             );
           })}
         </div>
-        {errors.paymentMethod ? (
-          <p id={fieldId('paymentMethod-error')} role="alert" className="text-sm text-red-800">
-            {errors.paymentMethod.message}
-          </p>
-        ) : null}
+        <FieldError id={fieldId('paymentMethod')} error={errors.paymentMethod?.message} />
       </fieldset>
 
       {rail ? (
@@ -173,27 +166,14 @@ export function ProposeBankAccountForm({
           </p>
           <div className="grid gap-4 sm:grid-cols-2">
             {railFields(rail).map((name) => (
-              <RailField
-                key={`${rail}-${name}`}
-                rail={rail}
-                name={name}
-                error={errors[name]?.message}
-                control={control}
-                registered={registerRailField(form, rail, name)}
-              />
+              <RailField key={`${rail}-${name}`} {...bound} rail={rail} name={name} />
             ))}
-            <Field
-              id={fieldId('clientBankAccountId')}
+            <TextField
+              {...bound}
+              name="clientBankAccountId"
               label="Your reference (optional)"
               hint="Your own id for this account (clientBankAccountId), shown on its page."
-              error={errors.clientBankAccountId?.message}
-            >
-              <Input
-                autoComplete="off"
-                {...control('clientBankAccountId', 'hint')}
-                {...form.register('clientBankAccountId')}
-              />
-            </Field>
+            />
           </div>
         </fieldset>
       ) : null}
@@ -213,14 +193,17 @@ export function ProposeBankAccountForm({
   );
 }
 
-function registerRailField(
-  form: UseFormReturn<ProposeFormValues, unknown, BankAccountCreateRequest>,
+type ProposeForm = UseFormReturn<ProposeFormValues, unknown, BankAccountCreateRequest>;
+
+/** How a rail's field is read: upper-cased where its spec says, an IBAN grouped when left. */
+function railFieldRules(
+  form: ProposeForm,
   rail: PaymentMethod,
   name: BankAccountTextField,
-): UseFormRegisterReturn {
+): RegisterOptions<ProposeFormValues, BankAccountTextField> {
   const spec = fieldSpec(rail, name);
   const ibanRail = rail === 'SEPA' || rail === 'SWIFT';
-  return form.register(name, {
+  return {
     ...(spec.upperCase ? { setValueAs: (v: string) => v.toUpperCase() } : {}),
     onBlur:
       name === 'accountNumber' && ibanRail
@@ -235,28 +218,30 @@ function registerRailField(
             }
           }
         : undefined,
-  });
+  };
 }
 
 function RailField({
+  form,
+  fieldId,
   rail,
   name,
-  error,
-  control,
-  registered,
 }: {
+  form: ProposeForm;
+  fieldId: FieldId;
   rail: PaymentMethod;
   name: BankAccountTextField;
-  error: string | undefined;
-  control: (name: ProposeFormField, hint?: string) => Record<string, unknown> & { id: string };
-  registered: UseFormRegisterReturn;
 }) {
   const spec = fieldSpec(rail, name);
-  const props = control(name, spec.hint);
+  const { id, error, control } = useBoundControl(
+    { form, fieldId, name },
+    spec.hint,
+    railFieldRules(form, rail, name),
+  );
   if (name === 'state' && isUsRail(rail)) {
     return (
-      <Field id={props.id} label={spec.label} hint={spec.hint} error={error}>
-        <Select {...props} {...registered}>
+      <Field id={id} label={spec.label} hint={spec.hint} error={error}>
+        <Select {...control}>
           <option value="">Choose a state</option>
           {US_STATES.map((code) => (
             <option key={code} value={code}>
@@ -269,10 +254,9 @@ function RailField({
   }
   const fixedCountry = name === 'country' && isUsRail(rail);
   return (
-    <Field id={props.id} label={spec.label} hint={spec.hint} error={error}>
+    <Field id={id} label={spec.label} hint={spec.hint} error={error}>
       <Input
-        {...props}
-        {...registered}
+        {...control}
         readOnly={fixedCountry}
         autoComplete={spec.autoComplete ?? 'off'}
         inputMode={spec.inputMode}

@@ -4,9 +4,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { STAFF_ROLES, StaffCreateRequest } from '../../../../contract/auth.ts';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
-import { Field, describedBy } from '../../../components/ui/field.tsx';
-import { Input } from '../../../components/ui/input.tsx';
-import { Select } from '../../../components/ui/select.tsx';
+import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
+import { FieldError } from '../../../components/ui/field.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { usePersistentFormDraft } from '../../../lib/use-persistent-form-draft.ts';
@@ -33,6 +32,8 @@ const CreateStaffFormSchema = z
 type FormInput = z.input<typeof CreateStaffFormSchema>;
 type FormOutput = z.output<typeof CreateStaffFormSchema>;
 const FIELDS = ['email', 'name', 'role', 'subOrgIds', 'password'] as const;
+
+const ROLE_OPTIONS = STAFF_ROLES.map((role) => ({ value: role, label: humanize(role) }));
 
 const DEFAULTS: FormInput = {
   email: '',
@@ -84,11 +85,7 @@ export function CreateStaffForm({
     );
   });
 
-  const control = (name: (typeof FIELDS)[number], hint?: string) => ({
-    id: fieldId(name),
-    'aria-invalid': errors[name] ? true : undefined,
-    'aria-describedby': describedBy(fieldId(name), { hint, error: errors[name] }),
-  });
+  const bound = { form, fieldId };
   const fieldLevel = create.error instanceof ApiError && create.error.fields?.length;
 
   return (
@@ -110,39 +107,17 @@ export function CreateStaffForm({
         </p>
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={fieldId('email')} label="Email" error={errors.email?.message}>
-          <Input
-            type="email"
-            autoComplete="off"
-            {...control('email')}
-            {...form.register('email')}
-          />
-        </Field>
-        <Field id={fieldId('name')} label="Name" error={errors.name?.message}>
-          <Input autoComplete="off" {...control('name')} {...form.register('name')} />
-        </Field>
-        <Field id={fieldId('role')} label="Role" error={errors.role?.message}>
-          <Select {...control('role')} {...form.register('role')}>
-            {STAFF_ROLES.map((role) => (
-              <option key={role} value={role}>
-                {humanize(role)}
-              </option>
-            ))}
-          </Select>
-        </Field>
-        <Field
-          id={fieldId('password')}
+        <TextField {...bound} name="email" label="Email" type="email" />
+        <TextField {...bound} name="name" label="Name" />
+        <SelectFieldFor {...bound} name="role" label="Role" options={ROLE_OPTIONS} />
+        <TextField
+          {...bound}
+          name="password"
           label="Initial password"
           hint="At least 12 characters. Share it with the member privately."
-          error={errors.password?.message}
-        >
-          <Input
-            type="password"
-            autoComplete="new-password"
-            {...control('password', 'hint')}
-            {...form.register('password')}
-          />
-        </Field>
+          type="password"
+          autoComplete="new-password"
+        />
       </div>
       <fieldset
         className="flex flex-col gap-2"
@@ -166,11 +141,7 @@ export function CreateStaffForm({
               </label>
             ))
           : null}
-        {errors.subOrgIds ? (
-          <p id={fieldId('subOrgIds-error')} role="alert" className="text-sm text-red-800">
-            {errors.subOrgIds.message}
-          </p>
-        ) : null}
+        <FieldError id={fieldId('subOrgIds')} error={errors.subOrgIds?.message} />
       </fieldset>
       <FormActions>
         <SubmitButton pending={create.isPending} pendingLabel="Adding…">

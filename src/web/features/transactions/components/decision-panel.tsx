@@ -12,6 +12,7 @@ import { humanize } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
 import { DeclineForm, useDecideTransaction } from '../api/decide-transaction.ts';
+import { UsdEquivalent } from './usd-equivalent.tsx';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -66,12 +67,7 @@ function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
       <dt className="text-slate-700">Amount</dt>
       <dd className="font-medium tabular-nums">
         {tx.amount ? `${formatAmount(tx.amount)} ${tx.asset ?? ''}` : '—'}
-        {tx.amountInUSD ? (
-          <span className="font-normal text-slate-700">
-            {' '}
-            (≈ {formatAmount(tx.amountInUSD, { minFractionDigits: 2 })} USD)
-          </span>
-        ) : null}
+        <UsdEquivalent value={tx.amountInUSD} />
       </dd>
       <dt className="text-slate-700">Chain</dt>
       <dd>{chainLabel(tx.blockChain) || '—'}</dd>

@@ -9,6 +9,7 @@ import { explorerTxUrl } from '../../../lib/explorers.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { CopyButton } from './copy-button.tsx';
+import { UsdEquivalent } from './usd-equivalent.tsx';
 
 /** Every field of a transaction as the API describes it, in the order a reviewer reads them. */
 
@@ -90,12 +91,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
           ) : (
             <None />
           )}
-          {tx.amountInUSD ? (
-            <span className="text-slate-700">
-              {' '}
-              (≈ {formatAmount(tx.amountInUSD, { minFractionDigits: 2 })} USD)
-            </span>
-          ) : null}
+          <UsdEquivalent value={tx.amountInUSD} />
         </Row>
         <Row term="Chain">{chainLabel(tx.blockChain) || <None />}</Row>
         <Row term="Vault">
@@ -118,12 +114,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
           {tx.fees?.amount ? (
             <span className="tabular-nums">
               {formatAmount(tx.fees.amount)} {tx.fees.asset}
-              {tx.fees.amountInFiat ? (
-                <span className="text-slate-700">
-                  {' '}
-                  (≈ {formatAmount(tx.fees.amountInFiat, { minFractionDigits: 2 })} USD)
-                </span>
-              ) : null}
+              <UsdEquivalent value={tx.fees.amountInFiat} />
             </span>
           ) : (
             <span className="text-slate-700">Not charged yet</span>

@@ -1,5 +1,5 @@
-import { useId } from 'react';
 import { Controller } from 'react-hook-form';
+import { FieldError } from '../../../../components/ui/field.tsx';
 import { chainInfo } from '../../../../../contract/chains.ts';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import {
@@ -12,8 +12,8 @@ import {
   variantOf,
   type ContractCallFormValues,
 } from './contract-call-schema.ts';
-import { SelectFieldFor, TextField } from './bound-fields.tsx';
-import { CreateFormShell, ReviewRow, useCreateFlow } from './create-flow.tsx';
+import { SelectFieldFor, TextField } from '../../../../components/bound-fields.tsx';
+import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import {
   chainLabelOf,
   chainOptions,
@@ -22,15 +22,13 @@ import {
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
-import { FeeAndTotalRows } from './review-helpers.tsx';
+import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { ExternalIdField, FeeTierField } from './shared-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
 
 /** 7b: a vault calls a contract, with the `data` variant its chain takes. */
 export function ContractCallForm({ data }: { data: PickerData }) {
-  const id = useId();
-  const f = (name: string) => `${id}-${name}`;
-  const { form, values, estimate, fee } = useCreateForm({
+  const { form, values, estimate, fee, flow, bound } = useCreateForm({
     schema: contractCallFormSchema,
     defaults: contractCallDefaults,
     // A call sends the chain's native asset, if anything.
@@ -45,19 +43,15 @@ export function ContractCallForm({ data }: { data: PickerData }) {
         fee,
       ),
     toRequest: toContractCallRequest,
-  });
-  const flow = useCreateFlow({
-    form,
     draftKey: '/transactions/new#contract-call',
     fieldFor: (path, v: ContractCallFormValues) => contractCallFieldFor(path, v),
-    auditReason: () =>
-      form.getValues('skipSimulation') ? form.getValues('skipReason').trim() : undefined,
+    auditReason: (v) => (v.skipSimulation ? v.skipReason.trim() : undefined),
   });
   const { errors } = form.formState;
   const chain = chainInfo(values.blockChain);
   const native = chain?.nativeAsset ?? '';
   const variant = variantOf(values.blockChain);
-  const bound = { form, fieldId: f };
+  const f = bound.fieldId;
   const request = flow.request?.category === 'CONTRACT_CALL' ? flow.request : null;
   const vault = vaultName(data, values.vaultId);
   const paramsCheck = variant === 'methodParams' ? parseParams(values.params) : null;
@@ -66,16 +60,14 @@ export function ContractCallForm({ data }: { data: PickerData }) {
     <>
       <div className="grid gap-4 sm:grid-cols-2">
         <SelectFieldFor
-          form={form}
-          fieldId={f}
+          {...bound}
           name="vaultId"
           label="Vault"
           placeholder="Choose a vault"
           options={vaultOptions(data, native, values.blockChain)}
         />
         <SelectFieldFor
-          form={form}
-          fieldId={f}
+          {...bound}
           name="blockChain"
           label="Chain"
           placeholder="Choose a chain"
@@ -176,11 +168,7 @@ export function ContractCallForm({ data }: { data: PickerData }) {
           />
           Skip the preprocessing simulation for this call
         </label>
-        {errors.skipSimulation ? (
-          <p id={`${f('skipSimulation')}-error`} role="alert" className="text-sm text-red-800">
-            {errors.skipSimulation.message}
-          </p>
-        ) : null}
+        <FieldError id={f('skipSimulation')} error={errors.skipSimulation?.message} />
         {values.skipSimulation ? (
           <TextField
             {...bound}
@@ -217,7 +205,7 @@ export function ContractCallForm({ data }: { data: PickerData }) {
           ? `Skipped. Reason for the audit log: ${values.skipReason.trim()}`
           : 'Runs as usual'}
       </ReviewRow>
-      <ReviewRow term="External ID">{request.externalId ?? 'none'}</ReviewRow>
+      <ReferenceRows externalId={request.externalId} />
     </>
   ) : null;
 

@@ -36,18 +36,21 @@ export interface CreateFlow<V extends FieldValues> {
 
 const LEAVE_QUESTION = 'Leave this form? The transaction has not been sent.';
 
+export interface CreateFlowOptions<V extends FieldValues> {
+  form: UseFormReturn<V, unknown, CreateTransactionRequest>;
+  draftKey: string;
+  /** The form field a server `fields` entry names, if the form has one. */
+  fieldFor: (path: string, values: V) => Path<V> | undefined;
+  /** Words for the audit log that travel beside the body (a header), from the values sent. */
+  auditReason?: (values: V) => string | undefined;
+}
+
 export function useCreateFlow<V extends FieldValues>({
   form,
   draftKey,
   fieldFor,
   auditReason,
-}: {
-  form: UseFormReturn<V, unknown, CreateTransactionRequest>;
-  draftKey: string;
-  /** The form field a server `fields` entry names, if the form has one. */
-  fieldFor: (path: string, values: V) => Path<V> | undefined;
-  auditReason?: () => string | undefined;
-}): CreateFlow<V> {
+}: CreateFlowOptions<V>): CreateFlow<V> {
   const navigate = useNavigate();
   const create = useCreateTransaction();
   // The draft holds the values as typed; the resolver's output (the request) plays no part.
@@ -80,7 +83,7 @@ export function useCreateFlow<V extends FieldValues>({
     inFlight.current = true;
     setFormError(null);
     create.mutate(
-      { body: request, auditReason: auditReason?.() },
+      { body: request, auditReason: auditReason?.(form.getValues()) },
       {
         onSuccess: (transaction) => {
           done.current = true;

@@ -1,8 +1,7 @@
-import { useId } from 'react';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
-import { TextField } from './bound-fields.tsx';
-import { CreateFormShell, ReviewRow, useCreateFlow } from './create-flow.tsx';
+import { TextField } from '../../../../components/bound-fields.tsx';
+import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import {
   delegateResourceDefaults,
   delegateResourceFieldFor,
@@ -12,7 +11,7 @@ import {
 } from './delegate-resource-schema.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { chainLabelOf, decimalsOf, vaultName, type PickerData } from './picker-data.ts';
-import { FeeAndTotalRows } from './review-helpers.tsx';
+import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
@@ -23,16 +22,11 @@ import { useCreateForm } from './use-create-form.ts';
  * only the network fee.
  */
 export function DelegateResourceForm({ data }: { data: PickerData }) {
-  const id = useId();
-  const f = (name: string) => `${id}-${name}`;
-  const { form, values, estimate, fee } = useCreateForm({
+  const { values, estimate, fee, flow, bound } = useCreateForm({
     schema: delegateResourceFormSchema,
     defaults: delegateResourceDefaults,
     context: (v) => ({ decimals: decimalsOf(data, v.asset, v.blockChain) }),
     toRequest: toDelegateResourceRequest,
-  });
-  const flow = useCreateFlow({
-    form,
     draftKey: '/transactions/new#delegate-resource',
     fieldFor: (path, v: DelegateResourceFormValues) => delegateResourceFieldFor(path, v),
   });
@@ -42,24 +36,22 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
   const fields = (
     <>
       <StakeLikeFields
-        form={form}
+        {...bound}
         values={values}
         data={data}
-        fieldId={f}
         offers={(c) => c.tronResources}
         resourceRequired
       />
-      <DestinationFields form={form} values={values} data={data} fieldId={f} />
+      <DestinationFields {...bound} values={values} data={data} />
       <TextField
-        form={form}
-        fieldId={f}
+        {...bound}
         name="amount"
         label={values.asset ? `Amount (${values.asset} of staked resource)` : 'Amount'}
         hint="How much of the staked resource to delegate; the vault's balance does not change."
         inputMode="decimal"
       />
-      <MemoAndExternalIdFields form={form} fieldId={f} noun="delegation" />
-      <FeeTierField form={form} fieldId={f} blockChain={values.blockChain} estimate={estimate} />
+      <MemoAndExternalIdFields {...bound} noun="delegation" />
+      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
     </>
   );
 
@@ -78,8 +70,7 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
         asset={undefined}
         vault={vault}
       />
-      {request.memo ? <ReviewRow term="Memo">{request.memo}</ReviewRow> : null}
-      <ReviewRow term="External ID">{request.externalId ?? 'none'}</ReviewRow>
+      <ReferenceRows memo={request.memo} externalId={request.externalId} />
     </>
   ) : null;
 

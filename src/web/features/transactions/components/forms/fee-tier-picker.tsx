@@ -5,6 +5,7 @@ import { formatAmount } from '../../../../../contract/decimal.ts';
 import { FEE_TIERS, type FeeTier } from '../../../../../contract/enums.ts';
 import type { EstimatedFeeResponse, FeeData } from '../../../../../contract/transaction.ts';
 import { Button } from '../../../../components/ui/button.tsx';
+import { FieldError } from '../../../../components/ui/field.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { ESTIMATE_STALE_MS } from '../../api/fee-estimate.ts';
@@ -146,11 +147,7 @@ export function FeeTierPicker({
           </Button>
         </div>
       ) : null}
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={error} />
     </fieldset>
   );
 }

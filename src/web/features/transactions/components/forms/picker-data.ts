@@ -7,7 +7,7 @@ import type { FeeData } from '../../../../../contract/transaction.ts';
 import { referenceQueries } from '../../../../lib/reference-queries.ts';
 import { shortAddress } from '../../../../lib/labels.ts';
 import type { FormContext } from './form-rules.ts';
-import type { Option } from './select-field.tsx';
+import type { Option } from '../../../../components/select-field.tsx';
 
 /**
  * What the create forms pick from, read from the API and narrowed to the

@@ -54,3 +54,19 @@ export function FeeAndTotalRows({
     </>
   );
 }
+
+/** The member's own words on the request: its memo, where it has one, and its externalId. */
+export function ReferenceRows({
+  memo,
+  externalId,
+}: {
+  memo?: string | undefined;
+  externalId: string | undefined;
+}) {
+  return (
+    <>
+      {memo ? <ReviewRow term="Memo">{memo}</ReviewRow> : null}
+      <ReviewRow term="External ID">{externalId ?? 'none'}</ReviewRow>
+    </>
+  );
+}

@@ -1,11 +1,16 @@
-import { Controller, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import { Controller } from 'react-hook-form';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import type { FeeTier } from '../../../../../contract/enums.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { Input } from '../../../../components/ui/input.tsx';
 import type { useFeeEstimate } from '../../api/fee-estimate.ts';
-import { TextField, useBoundControl, type FieldId } from './bound-fields.tsx';
+import {
+  TextField,
+  narrowForm,
+  useBoundControl,
+  type BoundForm,
+} from '../../../../components/bound-fields.tsx';
 import { FeeTierPicker } from './fee-tier-picker.tsx';
 import { maxAmount, type FormContext } from './form-rules.ts';
 
@@ -28,25 +33,18 @@ interface FeeTierValues {
   feeTier: FeeTier;
 }
 
-// The shared fields have the same names and types in every form that shows them.
-function narrow<T extends FieldValues>(form: unknown) {
-  return form as UseFormReturn<T, unknown, unknown>;
-}
-
 /** The amount sent from the vault: its balance as the hint, and "Max" (balance less a fee paid in the same asset). */
 export function AmountWithMaxField<V extends AmountValues>({
   form: anyForm,
   fieldId,
   asset,
   context,
-}: {
-  form: UseFormReturn<V, unknown, unknown>;
-  fieldId: FieldId;
+}: BoundForm<V> & {
   asset: string;
   /** What the pickers know: the balance, the precision, the fee paid in this asset. */
   context: FormContext;
 }) {
-  const form = narrow<AmountValues>(anyForm);
+  const form = narrowForm<AmountValues>(anyForm);
   const { balance, feeInAsset } = context;
   const max = maxAmount(context);
   const hint =
@@ -77,15 +75,13 @@ export function ExternalIdField<V extends ExternalIdValues>({
   form: anyForm,
   fieldId,
   noun,
-}: {
-  form: UseFormReturn<V, unknown, unknown>;
-  fieldId: FieldId;
+}: BoundForm<V> & {
   /** What is created once: "transfer", "call", … */
   noun: string;
 }) {
   return (
     <TextField
-      form={narrow<ExternalIdValues>(anyForm)}
+      form={narrowForm<ExternalIdValues>(anyForm)}
       fieldId={fieldId}
       name="externalId"
       label="External ID"
@@ -100,12 +96,8 @@ export function MemoAndExternalIdFields<V extends MemoValues>({
   form: anyForm,
   fieldId,
   noun,
-}: {
-  form: UseFormReturn<V, unknown, unknown>;
-  fieldId: FieldId;
-  noun: string;
-}) {
-  const form = narrow<MemoValues>(anyForm);
+}: BoundForm<V> & { noun: string }) {
+  const form = narrowForm<MemoValues>(anyForm);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
       <TextField form={form} fieldId={fieldId} name="memo" label="Memo (optional)" />
@@ -120,13 +112,11 @@ export function FeeTierField<V extends FeeTierValues>({
   fieldId,
   blockChain,
   estimate,
-}: {
-  form: UseFormReturn<V, unknown, unknown>;
-  fieldId: FieldId;
+}: BoundForm<V> & {
   blockChain: string;
   estimate: ReturnType<typeof useFeeEstimate>;
 }) {
-  const form = narrow<FeeTierValues>(anyForm);
+  const form = narrowForm<FeeTierValues>(anyForm);
   return (
     <Controller
       control={form.control}

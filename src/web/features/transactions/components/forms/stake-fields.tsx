@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
-import type { FieldErrors, UseFormReturn } from 'react-hook-form';
+import type { FieldErrors } from 'react-hook-form';
 import { chainInfo, type ChainInfo } from '../../../../../contract/chains.ts';
 import { RESOURCE_TYPES } from '../../../../../contract/enums.ts';
 import { Field } from '../../../../components/ui/field.tsx';
 import { humanize } from '../../../../lib/labels.ts';
 import { chainOptions, vaultOptions, type PickerData } from './picker-data.ts';
-import { SelectFieldFor, type FieldId } from './bound-fields.tsx';
+import {
+  SelectFieldFor,
+  narrowForm,
+  type BoundForm,
+} from '../../../../components/bound-fields.tsx';
 
 /** The fields a stake and a delegation share: vault, chain, its native asset, TRON resource. */
 interface StakeLikeValues {
@@ -22,16 +26,13 @@ export function StakeLikeFields<V extends StakeLikeValues>({
   fieldId,
   offers,
   resourceRequired,
-}: {
-  form: UseFormReturn<V, unknown, unknown>;
+}: BoundForm<V> & {
   values: V;
   data: PickerData;
-  fieldId: FieldId;
   offers: (chain: ChainInfo) => boolean;
   resourceRequired: boolean;
 }): ReactNode {
-  // The shared fields have the same names and types in both forms.
-  const form = anyForm as unknown as UseFormReturn<StakeLikeValues, unknown, unknown>;
+  const form = narrowForm<StakeLikeValues>(anyForm);
   const errors = form.formState.errors as FieldErrors<StakeLikeValues>;
   const chain = chainInfo(values.blockChain);
   return (

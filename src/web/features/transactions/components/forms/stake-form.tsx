@@ -1,9 +1,8 @@
-import { useId } from 'react';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
-import { CreateFormShell, ReviewRow, useCreateFlow } from './create-flow.tsx';
+import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import { chainLabelOf, sendContext, vaultName, type PickerData } from './picker-data.ts';
-import { FeeAndTotalRows } from './review-helpers.tsx';
+import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { AmountWithMaxField, FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
 import { stakeDefaults, stakeFieldFor, stakeFormSchema, toStakeRequest } from './stake-schema.ts';
@@ -11,17 +10,12 @@ import { useCreateForm } from './use-create-form.ts';
 
 /** 7c: stake a chain's native asset from a vault. */
 export function StakeForm({ data }: { data: PickerData }) {
-  const id = useId();
-  const f = (name: string) => `${id}-${name}`;
-  const { form, values, estimate, fee, ctx } = useCreateForm({
+  const { values, estimate, fee, ctx, flow, bound } = useCreateForm({
     schema: stakeFormSchema,
     defaults: stakeDefaults,
     context: (v, fee) =>
       sendContext(data, { vaultId: v.sourceVaultId, asset: v.asset, chain: v.blockChain }, fee),
     toRequest: toStakeRequest,
-  });
-  const flow = useCreateFlow({
-    form,
     draftKey: '/transactions/new#stake',
     fieldFor: stakeFieldFor,
   });
@@ -31,16 +25,15 @@ export function StakeForm({ data }: { data: PickerData }) {
   const fields = (
     <>
       <StakeLikeFields
-        form={form}
+        {...bound}
         values={values}
         data={data}
-        fieldId={f}
         offers={(c) => c.stake}
         resourceRequired={false}
       />
-      <AmountWithMaxField form={form} fieldId={f} asset={values.asset} context={ctx} />
-      <MemoAndExternalIdFields form={form} fieldId={f} noun="stake" />
-      <FeeTierField form={form} fieldId={f} blockChain={values.blockChain} estimate={estimate} />
+      <AmountWithMaxField {...bound} asset={values.asset} context={ctx} />
+      <MemoAndExternalIdFields {...bound} noun="stake" />
+      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
     </>
   );
 
@@ -58,8 +51,7 @@ export function StakeForm({ data }: { data: PickerData }) {
         asset={request.asset}
         vault={vault}
       />
-      {request.memo ? <ReviewRow term="Memo">{request.memo}</ReviewRow> : null}
-      <ReviewRow term="External ID">{request.externalId ?? 'none'}</ReviewRow>
+      <ReferenceRows memo={request.memo} externalId={request.externalId} />
     </>
   ) : null;
 

@@ -1,9 +1,8 @@
-import { useId } from 'react';
 import { chainInfo } from '../../../../../contract/chains.ts';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
-import { CreateFormShell, ReviewRow, useCreateFlow } from './create-flow.tsx';
+import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import {
   assetOptions,
   chainLabelOf,
@@ -13,8 +12,8 @@ import {
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
-import { FeeAndTotalRows } from './review-helpers.tsx';
-import { SelectFieldFor } from './bound-fields.tsx';
+import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
+import { SelectFieldFor } from '../../../../components/bound-fields.tsx';
 import { AmountWithMaxField, FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
 import {
   toTransferRequest,
@@ -27,9 +26,7 @@ import { useCreateForm } from './use-create-form.ts';
 
 /** 7a: send an asset from a vault to an approved contact, another vault or an external address. */
 export function TransferForm({ data }: { data: PickerData }) {
-  const id = useId();
-  const f = (name: string) => `${id}-${name}`;
-  const { form, values, estimate, fee, ctx } = useCreateForm({
+  const { form, values, estimate, fee, ctx, flow, bound } = useCreateForm({
     schema: transferFormSchema,
     defaults: transferDefaults,
     // A fee-payer vault pays the fee: the whole balance can be sent.
@@ -40,9 +37,6 @@ export function TransferForm({ data }: { data: PickerData }) {
         v.feePayerVaultId ? undefined : fee,
       ),
     toRequest: toTransferRequest,
-  });
-  const flow = useCreateFlow({
-    form,
     draftKey: '/transactions/new#transfer',
     fieldFor: (path, v: TransferFormValues) => transferFieldFor(path, v),
   });
@@ -54,16 +48,14 @@ export function TransferForm({ data }: { data: PickerData }) {
     <>
       <div className="grid gap-4 sm:grid-cols-3">
         <SelectFieldFor
-          form={form}
-          fieldId={f}
+          {...bound}
           name="sourceVaultId"
           label="From vault"
           placeholder="Choose a vault"
           options={vaultOptions(data, values.asset, values.blockChain)}
         />
         <SelectFieldFor
-          form={form}
-          fieldId={f}
+          {...bound}
           name="blockChain"
           label="Chain"
           placeholder="Choose a chain"
@@ -76,21 +68,19 @@ export function TransferForm({ data }: { data: PickerData }) {
           }}
         />
         <SelectFieldFor
-          form={form}
-          fieldId={f}
+          {...bound}
           name="asset"
           label="Asset"
           placeholder={values.blockChain ? 'Choose an asset' : 'Choose a chain first'}
           options={assetOptions(data, values.blockChain)}
         />
       </div>
-      <DestinationFields form={form} values={values} data={data} fieldId={f} />
+      <DestinationFields {...bound} values={values} data={data} />
       <div className="grid gap-4 sm:grid-cols-2">
-        <AmountWithMaxField form={form} fieldId={f} asset={values.asset} context={ctx} />
+        <AmountWithMaxField {...bound} asset={values.asset} context={ctx} />
         {chain?.supportsFeePayer ? (
           <SelectFieldFor
-            form={form}
-            fieldId={f}
+            {...bound}
             name="feePayerVaultId"
             label="Fee paid by"
             placeholder="The source vault"
@@ -99,8 +89,8 @@ export function TransferForm({ data }: { data: PickerData }) {
           />
         ) : null}
       </div>
-      <MemoAndExternalIdFields form={form} fieldId={f} noun="transfer" />
-      <FeeTierField form={form} fieldId={f} blockChain={values.blockChain} estimate={estimate} />
+      <MemoAndExternalIdFields {...bound} noun="transfer" />
+      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
     </>
   );
 
@@ -119,8 +109,7 @@ export function TransferForm({ data }: { data: PickerData }) {
         vault={from}
         feePayer={request.feePayer ? vaultName(data, request.feePayer.id) : undefined}
       />
-      {request.memo ? <ReviewRow term="Memo">{request.memo}</ReviewRow> : null}
-      <ReviewRow term="External ID">{request.externalId ?? 'none'}</ReviewRow>
+      <ReferenceRows memo={request.memo} externalId={request.externalId} />
       <ReviewRow term="Category">{humanize(request.category)}</ReviewRow>
     </>
   ) : null;

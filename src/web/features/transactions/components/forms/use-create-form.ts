@@ -1,30 +1,39 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLayoutEffect, useRef } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import type { FeeTier } from '../../../../../contract/enums.ts';
 import type { CreateTransactionRequest, FeeData } from '../../../../../contract/transaction.ts';
 import { toEstimateBody, useFeeEstimate } from '../../api/fee-estimate.ts';
+import type { FieldId } from '../../../../components/bound-fields.tsx';
+import { useCreateFlow, type CreateFlowOptions } from './create-flow.tsx';
 import { feeOf } from './fee-tier-picker.tsx';
 import type { FormContext } from './form-rules.ts';
 
 /**
  * A create form on its schema: the schema is rebuilt from what the pickers
- * know at validation time (precision, balance, fee), and the fee estimate
- * follows the request the current values would make.
+ * know at validation time (precision, balance, fee), the fee estimate
+ * follows the request the current values would make, and the form runs the
+ * create flow (edit, review, send once; `create-flow.tsx`). `bound` is what
+ * every field control takes: the form, and the form's own ids (`useId`
+ * keeps two forms on one page apart).
  */
 export function useCreateForm<V extends FieldValues & { feeTier: FeeTier }>({
   schema,
   defaults,
   toRequest,
   context,
+  draftKey,
+  fieldFor,
+  auditReason,
 }: {
   schema: (ctx: FormContext) => z.ZodType<CreateTransactionRequest, V>;
   defaults: () => V;
   toRequest: (values: V) => CreateTransactionRequest;
   /** What the pickers know about these values (precision, balance) and the chosen tier's fee. */
   context: (values: V, fee: FeeData | undefined) => FormContext;
-}) {
+} & Omit<CreateFlowOptions<V>, 'form'>) {
+  const id = useId();
   const contextRef = useRef<FormContext>({});
   const form = useForm<V, unknown, CreateTransactionRequest>({
     resolver: (values, context, options) =>
@@ -46,5 +55,7 @@ export function useCreateForm<V extends FieldValues & { feeTier: FeeTier }>({
   useLayoutEffect(() => {
     contextRef.current = ctx;
   });
-  return { form, values, estimate, fee, ctx };
+  const flow = useCreateFlow({ form, draftKey, fieldFor, auditReason });
+  const fieldId: FieldId = (name) => `${id}-${name}`;
+  return { form, values, estimate, fee, ctx, flow, bound: { form, fieldId } };
 }
