@@ -23,6 +23,16 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     manifest: true,
+    // Everything the entry imports statically (React, the router, the
+    // signed-in shell, the transactions list) in one chunk: a first load is
+    // index.html, one script and one stylesheet, not a score of small chunks
+    // queued on the browser's six connections. Other pages stay split and
+    // import from it (ARCHITECTURE.md, "First load").
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+      },
+    },
   },
   server: {
     port: 5173,

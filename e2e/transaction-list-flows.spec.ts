@@ -48,6 +48,8 @@ test.describe('Transactions list, detail and export', () => {
     await expect(table.locator('tbody tr')).toHaveCount(20);
     await page.getByRole('button', { name: 'Next page' }).click();
     await expect(page.getByText('Page 2', { exact: true })).toBeVisible();
+    // Page 1's rows stay on screen, dimmed, until page 2's arrive.
+    await expect(table).toHaveAttribute('aria-busy', 'false');
     const listUrl = new URL(page.url());
     const firstRow = table.locator('tbody tr').first();
     const id = (await firstRow.getAttribute('data-transaction-id')) ?? '';

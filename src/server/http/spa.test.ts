@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../contract/auth.ts';
 import { createApp, type App } from '../app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
@@ -20,7 +21,7 @@ const backend = createUpstreamBackend({
   db: {} as Database,
 });
 const INDEX =
-  '<!doctype html><html><body><div id="root"></div><script src="/assets/index-abc123.js"></script></body></html>';
+  '<!doctype html><html><head><title>Custody Console</title></head><body><div id="root"></div><script src="/assets/index-abc123.js"></script></body></html>';
 
 let dir: string;
 let app: App;
@@ -110,6 +111,23 @@ describe('serving the SPA', () => {
       expect(res.headers.get('Content-Type'), url).toMatch(/text\/html/);
       expect(await res.text(), url).toBe(INDEX);
     }
+  });
+
+  it('names the first reads of /transactions for preload to a visitor with a session cookie, and no data', async () => {
+    const signedIn = { headers: { ...html.headers, Cookie: `${SESSION_COOKIE}=not-checked-here` } };
+    const res = await app.request('/transactions', signedIn);
+    expect(res.headers.get('Vary')).toBe('Cookie');
+    const page = await res.text();
+    // URLs only: each is an ordinary API request, checked for the session when the browser sends it.
+    expect(page).toBe(
+      INDEX.replace(
+        '</head>',
+        '<link rel="preload" as="fetch" crossorigin href="/auth/session">\n' +
+          '<link rel="preload" as="fetch" crossorigin href="/api/external/transactions/?limit=20">\n</head>',
+      ),
+    );
+    expect(await (await app.request('/transactions', html)).text()).toBe(INDEX);
+    expect(await (await app.request('/bank-accounts', signedIn)).text()).toBe(INDEX);
   });
 
   it('serves index.html to clients that accept anything (curl)', async () => {

@@ -3,8 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { SESSION_COOKIE } from '../../contract/auth.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
+import { dataPreloads, withDataPreloads } from './data-preload.ts';
 import { preloaderFor } from './route-preload.ts';
 
 /**
@@ -60,8 +63,12 @@ export function spaRoutes(staticDir: string) {
       return c.text(NOT_BUILT, 503);
     }
     c.header('Cache-Control', NO_CACHE);
-    // The page's own chunks start loading with the entry (http/route-preload.ts).
-    return c.html(withPreloads(html, c.req.path));
+    // What it preloads depends on the session cookie (http/data-preload.ts).
+    c.header('Vary', 'Cookie');
+    // The page's own chunks start loading with the entry (http/route-preload.ts),
+    // and the reads its rows wait for with them (http/data-preload.ts).
+    const data = dataPreloads(new URL(c.req.url), getCookie(c, SESSION_COOKIE) !== undefined);
+    return c.html(withDataPreloads(withPreloads(html, c.req.path), data));
   }
 
   // Created on first use once the directory exists: serveStatic complains on

@@ -19,6 +19,9 @@ import { ScopeSearch } from '../lib/scope.ts';
  * follows the member from page to page.
  */
 export const Route = createFileRoute('/_authenticated')({
+  // The shell of every signed-in page is in the entry chunk, not split out
+  // (ARCHITECTURE.md, "First load").
+  codeSplitGroupings: [],
   validateSearch: ScopeSearch,
   search: { middlewares: [retainSearchParams(['subOrg'])] },
   // The session is started here and awaited in the loader, not in

@@ -6,6 +6,9 @@ import { rememberListSearch, transactionSearch } from '../../features/transactio
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/transactions')({
+  // The landing page (/ redirects here) rides in the entry chunk instead of a
+  // split chunk fetched after it (ARCHITECTURE.md, "First load").
+  codeSplitGroupings: [],
   validateSearch: transactionSearch.schema,
   loaderDeps: ({ search }) => transactionSearch.toListParams(search),
   loader: async ({ context: { queryClient }, deps, cause }) => {
