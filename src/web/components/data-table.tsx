@@ -7,7 +7,6 @@ import {
   TableContainer,
   TableHead,
   TableHeader,
-  TableRow,
 } from './ui/table.tsx';
 
 /**
@@ -55,7 +54,8 @@ export function DataTable<Row extends Keyed>({
       <Table aria-label={spec.label} aria-busy={busy} className={cn(busy && 'opacity-60')}>
         <TableCaption>{spec.caption}</TableCaption>
         <TableHeader>
-          <TableRow className="hover:bg-transparent">
+          {/* A plain row: the header does not light up on hover as body rows (TableRow) do. */}
+          <tr>
             {spec.columns.map((column) =>
               typeof column === 'string' ? (
                 <TableHead key={column}>{column}</TableHead>
@@ -65,7 +65,7 @@ export function DataTable<Row extends Keyed>({
                 </TableHead>
               ),
             )}
-          </TableRow>
+          </tr>
         </TableHeader>
         <TableBody>
           {rows.map((row, index) => (

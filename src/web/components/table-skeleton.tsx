@@ -13,7 +13,7 @@ export function TableSkeleton({ rows = 8, columns }: { rows?: number; columns: n
         {Array.from({ length: rows }, (_, row) => (
           <div key={row} className="flex gap-6 px-3 py-3">
             {Array.from({ length: columns }, (_, column) => (
-              <Skeleton key={column} className="w-20 flex-1" />
+              <Skeleton key={column} className="h-4 w-20 flex-1" />
             ))}
           </div>
         ))}

@@ -1,8 +1,12 @@
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
-import { controlClass } from './input.tsx';
+import { controlVariants, type ControlPlacement } from './input.tsx';
 
 /** The native select: keyboard, screen-reader and mobile behaviour come for free. */
-export function Select({ className, ...props }: ComponentProps<'select'>) {
-  return <select className={cn(controlClass, 'pr-8', className)} {...props} />;
+export function Select({
+  className,
+  placement,
+  ...props
+}: ComponentProps<'select'> & { placement?: ControlPlacement }) {
+  return <select className={cn(controlVariants({ placement }), 'pr-8', className)} {...props} />;
 }

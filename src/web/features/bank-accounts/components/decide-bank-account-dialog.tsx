@@ -8,9 +8,8 @@ import {
   DialogClose,
   DialogContent,
 } from '../../../components/ui/dialog.tsx';
-import { controlClass } from '../../../components/ui/input.tsx';
+import { controlVariants } from '../../../components/ui/input.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { cn } from '../../../lib/cn.ts';
 import { useDecideBankAccount } from '../api/decide-bank-account.ts';
 import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import { BankAccountFields } from './bank-account-fields.tsx';
@@ -115,7 +114,7 @@ export function DecideBankAccountDialog({
                 }}
                 aria-invalid={reasonError ? true : undefined}
                 aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
-                className={cn(controlClass, 'h-auto py-2')}
+                className={controlVariants({ placement: 'multiline' })}
               />
               {reasonError ? (
                 <p id={`${id}-reason-error`} role="alert" className="text-sm text-red-800">

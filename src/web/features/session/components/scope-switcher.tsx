@@ -53,7 +53,8 @@ export function ScopeSwitcher({
         id={id}
         value={value ?? ''}
         onChange={(e) => onChange(e.target.value || undefined)}
-        className="h-9 w-56 border-slate-500"
+        placement="toolbar"
+        className="w-56"
       >
         <option value="">
           {allowedSubOrgIds ? 'All my sub-organizations' : 'All sub-organizations'}

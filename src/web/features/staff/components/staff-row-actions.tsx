@@ -99,7 +99,8 @@ export function StaffRowActions({ member, isSelf }: { member: StaffMember; isSel
           id={`${id}-role`}
           value={role}
           onChange={(e) => setRole(e.target.value as StaffRole)}
-          className="h-8 w-36"
+          placement="row"
+          className="w-36"
         >
           {STAFF_ROLES.map((r) => (
             <option key={r} value={r}>

@@ -12,6 +12,13 @@ const MARKER: Record<StepState, string> = {
   failed: 'border-red-700 bg-red-700',
 };
 
+const TITLE_COLOR: Record<StepState, string> = {
+  done: 'text-slate-900',
+  current: 'text-slate-900',
+  upcoming: 'text-slate-700',
+  failed: 'text-red-800',
+};
+
 const STATE_TEXT: Record<StepState, string> = {
   done: 'done',
   current: 'current step',
@@ -65,13 +72,7 @@ export function StatusTimeline({ transaction }: { transaction: Transaction }) {
               )}
             />
             <div className="min-w-0">
-              <p
-                className={cn(
-                  'font-medium',
-                  step.state === 'upcoming' ? 'text-slate-700' : 'text-slate-900',
-                  step.state === 'failed' && 'text-red-800',
-                )}
-              >
+              <p className={cn('font-medium', TITLE_COLOR[step.state])}>
                 {humanize(step.status)}
                 <span className="sr-only">, {STATE_TEXT[step.state]}</span>
                 {step.state === 'current' ? (
