@@ -28,43 +28,20 @@ export interface ChainInfo {
   tronResources: boolean;
 }
 
+/** What every EVM chain can do alike; they differ in name, native asset and staking. */
+const EVM = {
+  kind: 'EVM',
+  supportsReplacement: true,
+  supportsFeePayer: false,
+  eip1559: true,
+  contractCall: 'evm',
+  tronResources: false,
+} as const;
+
 export const CHAINS: readonly ChainInfo[] = [
-  {
-    value: 'ETHEREUM',
-    label: 'Ethereum',
-    kind: 'EVM',
-    nativeAsset: 'ETH',
-    supportsReplacement: true,
-    supportsFeePayer: false,
-    eip1559: true,
-    contractCall: 'evm',
-    stake: true,
-    tronResources: false,
-  },
-  {
-    value: 'POLYGON',
-    label: 'Polygon',
-    kind: 'EVM',
-    nativeAsset: 'POL',
-    supportsReplacement: true,
-    supportsFeePayer: false,
-    eip1559: true,
-    contractCall: 'evm',
-    stake: true,
-    tronResources: false,
-  },
-  {
-    value: 'BASE',
-    label: 'Base',
-    kind: 'EVM',
-    nativeAsset: 'ETH',
-    supportsReplacement: true,
-    supportsFeePayer: false,
-    eip1559: true,
-    contractCall: 'evm',
-    stake: false,
-    tronResources: false,
-  },
+  { value: 'ETHEREUM', label: 'Ethereum', nativeAsset: 'ETH', stake: true, ...EVM },
+  { value: 'POLYGON', label: 'Polygon', nativeAsset: 'POL', stake: true, ...EVM },
+  { value: 'BASE', label: 'Base', nativeAsset: 'ETH', stake: false, ...EVM },
   {
     value: 'BITCOIN',
     label: 'Bitcoin',
