@@ -24,31 +24,20 @@ export const BANK_ACCOUNT_TEXT_FIELDS = [
 ] as const;
 export type BankAccountTextField = (typeof BANK_ACCOUNT_TEXT_FIELDS)[number];
 
+// The beneficiary's postal address, which only the wire rails ask for.
+const ADDRESS_FIELDS = ['streetLine', 'city', 'state', 'postalCode'] as const;
+const allFieldsBut = (...skipped: readonly BankAccountTextField[]) =>
+  BANK_ACCOUNT_TEXT_FIELDS.filter((field) => !skipped.includes(field));
+
+/** Each rail's required fields, in the order of BANK_ACCOUNT_TEXT_FIELDS. */
 export const REQUIRED_FIELDS_BY_RAIL: Record<PaymentMethod, readonly BankAccountTextField[]> = {
-  US_ACH: ['accountName', 'accountNumber', 'routingNumber', 'bankName', 'country'],
-  US_WIRE: [
-    'accountName',
-    'accountNumber',
-    'routingNumber',
-    'bankName',
-    'streetLine',
-    'city',
-    'state',
-    'postalCode',
-    'country',
-  ],
-  SEPA: ['accountName', 'accountNumber', 'bankName', 'country'],
-  SWIFT: [
-    'accountName',
-    'accountNumber',
-    'routingNumber',
-    'bankName',
-    'streetLine',
-    'city',
-    'postalCode',
-    'country',
-  ],
-  BANK_TRANSFER: ['accountName', 'accountNumber', 'bankName', 'country'],
+  US_ACH: allFieldsBut(...ADDRESS_FIELDS),
+  US_WIRE: allFieldsBut(),
+  // The IBAN names the bank: no routing number.
+  SEPA: allFieldsBut('routingNumber', ...ADDRESS_FIELDS),
+  // An international wire: the address, but no US state.
+  SWIFT: allFieldsBut('state'),
+  BANK_TRANSFER: allFieldsBut('routingNumber', ...ADDRESS_FIELDS),
 };
 
 /** ABA routing number: nine digits whose weighted sum (3,7,1,…) is a multiple of 10. */
