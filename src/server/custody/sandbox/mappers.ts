@@ -2,7 +2,7 @@ import type { InferSelectModel } from 'drizzle-orm';
 import type { BankAccount } from '../../../contract/bank-account.ts';
 import { add } from '../../../contract/decimal.ts';
 import type { Contact, SubOrg, Vault } from '../../../contract/reference.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+import type { Party, Transaction } from '../../../contract/transaction.ts';
 import type {
   bankAccounts,
   contacts,
@@ -151,4 +151,40 @@ export function toWireContact(row: ContactRow): Contact {
 
 export function toWireSubOrg(row: SubOrgRow): SubOrg {
   return { id: row.id, orgId: row.orgId, name: row.name, createdAt: row.createdAt.toISOString() };
+}
+
+/**
+ * A vault as a transaction names it (source, destination, fee payer): with
+ * its wallet's address on `chain` when it has one there. The engine and the
+ * seed write parties alike.
+ */
+export function vaultParty(
+  vault: Pick<VaultRow, 'id' | 'vaultName'> & { subOrgId?: string | null },
+  wallet: Pick<WalletRow, 'address'> | undefined,
+  chain: string,
+): Party {
+  return {
+    type: 'VAULT',
+    id: vault.id,
+    name: vault.vaultName,
+    ...(vault.subOrgId ? { subOrgId: vault.subOrgId } : {}),
+    ...(wallet ? { address: wallet.address } : {}),
+    chain,
+  };
+}
+
+/** A contact as a transaction names it. */
+export function contactParty(
+  contact: Pick<ContactRow, 'id' | 'name' | 'address' | 'blockChain'> & {
+    subOrgId?: string | null;
+  },
+): Party {
+  return {
+    type: 'CONTACT',
+    id: contact.id,
+    name: contact.name,
+    ...(contact.subOrgId ? { subOrgId: contact.subOrgId } : {}),
+    address: contact.address,
+    chain: contact.blockChain,
+  };
 }

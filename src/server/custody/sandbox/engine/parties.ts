@@ -3,7 +3,7 @@ import { addressProblem, sameAddress } from '../../../../contract/addresses.ts';
 import type { ChainInfo } from '../../../../contract/chains.ts';
 import type { Party, TransferPartyData } from '../../../../contract/transaction.ts';
 import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
-import type { ContactRow, VaultRow, WalletRow } from '../mappers.ts';
+import { contactParty, vaultParty, type VaultRow, type WalletRow } from '../mappers.ts';
 import { ENGINE_CODES, type Problems } from './problems.ts';
 import type { Executor } from './transitions.ts';
 
@@ -17,28 +17,6 @@ export interface ResolvedVault {
   vault: VaultRow;
   wallet: WalletRow;
   party: Party;
-}
-
-function vaultParty(vault: VaultRow, wallet: WalletRow): Party {
-  return {
-    type: 'VAULT',
-    id: vault.id,
-    name: vault.vaultName,
-    ...(vault.subOrgId ? { subOrgId: vault.subOrgId } : {}),
-    address: wallet.address,
-    chain: wallet.blockchain,
-  };
-}
-
-function contactParty(contact: ContactRow): Party {
-  return {
-    type: 'CONTACT',
-    id: contact.id,
-    name: contact.name,
-    ...(contact.subOrgId ? { subOrgId: contact.subOrgId } : {}),
-    address: contact.address,
-    chain: contact.blockChain,
-  };
 }
 
 /** A vault of the organization with its wallet on `chain`, or a problem on `field`. */
@@ -76,7 +54,7 @@ export async function resolveVault(
     );
     return undefined;
   }
-  return { vault, wallet, party: vaultParty(vault, wallet) };
+  return { vault, wallet, party: vaultParty(vault, wallet, wallet.blockchain) };
 }
 
 /**

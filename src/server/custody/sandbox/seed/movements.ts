@@ -2,36 +2,12 @@ import { mul, neg, round } from '../../../../contract/decimal.ts';
 import type { OperationStatus, OperationType } from '../../../../contract/enums.ts';
 import type { BalanceChange, Operation, Party } from '../../../../contract/transaction.ts';
 import type { BankAccountSeedRow } from './bank-account-data.ts';
-import type { ContactRow, VaultRow, WalletRow } from './reference-data.ts';
 
 /**
  * Parties, fees and the operations/balanceChanges of a finished transaction:
  * negative for the debited party, positive for the credited one, and the
  * network fee as its own negative change in the chain's native asset.
  */
-
-export function vaultParty(vault: VaultRow, wallets: readonly WalletRow[], chain: string): Party {
-  const wallet = wallets.find((w) => w.vaultId === vault.id && w.blockchain === chain);
-  return {
-    type: 'VAULT',
-    id: vault.id,
-    name: vault.vaultName,
-    ...(vault.subOrgId ? { subOrgId: vault.subOrgId } : {}),
-    ...(wallet ? { address: wallet.address } : {}),
-    chain,
-  };
-}
-
-export function contactParty(contact: ContactRow): Party {
-  return {
-    type: 'CONTACT',
-    id: contact.id,
-    name: contact.name,
-    ...(contact.subOrgId ? { subOrgId: contact.subOrgId } : {}),
-    address: contact.address,
-    chain: contact.blockChain,
-  };
-}
 
 export function externalParty(address: string, chain: string, name?: string): Party {
   return { type: 'EXTERNAL_ADDRESS', address, chain, ...(name ? { name } : {}) };

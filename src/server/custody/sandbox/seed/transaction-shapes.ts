@@ -8,13 +8,8 @@ import type {
 } from '../../../../contract/enums.ts';
 import type { Party } from '../../../../contract/transaction.ts';
 import type { BankAccountSeedRow } from './bank-account-data.ts';
-import {
-  bankAccountParty,
-  contactParty,
-  externalParty,
-  vaultParty,
-  type Leg,
-} from './movements.ts';
+import { contactParty, vaultParty } from '../mappers.ts';
+import { bankAccountParty, externalParty, type Leg } from './movements.ts';
 import {
   ROUTERS,
   STAKING_TARGETS,
@@ -74,7 +69,12 @@ export function shapeFor(
   const working = ref.vaults.filter((v) => v.vaultType !== 'GAS');
   const vault = rng.pick(working);
   const gasVault = ref.vaults.find((v) => v.vaultType === 'GAS');
-  const vp = (v: VaultRow) => vaultParty(v, ref.wallets, chain);
+  const vp = (v: VaultRow) =>
+    vaultParty(
+      v,
+      ref.wallets.find((w) => w.vaultId === v.id && w.blockchain === chain),
+      chain,
+    );
   const outsider = (name?: string) =>
     externalParty(fakeAddress(rng, chainInfo(chain)?.kind ?? 'EVM'), chain, name);
   const leg = (
