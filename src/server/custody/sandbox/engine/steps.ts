@@ -1,6 +1,10 @@
 import { and, eq, isNull, notInArray } from 'drizzle-orm';
 import { chainInfo } from '../../../../contract/chains.ts';
-import { TERMINAL_TRANSACTION_STATUSES, type FeeTier } from '../../../../contract/enums.ts';
+import {
+  TERMINAL_TRANSACTION_STATUSES,
+  type FeeTier,
+  type TransactionStatus,
+} from '../../../../contract/enums.ts';
 import type { Party, TransactionFees } from '../../../../contract/transaction.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { confirmationDelaysMs, estimateFees, feeForTier, replacementFeeFor } from '../fee-model.ts';
@@ -9,7 +13,7 @@ import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
 import { applyBalanceChanges, releaseHolds, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type SimulationPlan } from './plan.ts';
-import { transition, type Executor } from './transitions.ts';
+import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
  * One step of the lifecycle for one transaction, inside the database
@@ -49,11 +53,44 @@ export async function advance(
 const tierOf = (row: TransactionRow): FeeTier =>
   row.feeTier === 'LOW' || row.feeTier === 'MEDIUM' ? row.feeTier : 'HIGH';
 
-function delays(row: TransactionRow, at: Date, config: StepConfig) {
-  return confirmationDelaysMs(row.blockChain, tierOf(row), config.timeScale, at);
+/**
+ * On along the path to `to`: the step after it falls due once `to` has lasted
+ * its time on this chain at this tier (judged now, congestion included), or
+ * never while `parked` (a stuck broadcast waits for its replacement).
+ */
+function moveOn(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  config: StepConfig,
+  step: {
+    from: TransactionStatus;
+    to: 'SIGNED' | 'SUBMITTED' | 'WAITING_CONFIRMATION';
+    patch?: TransitionInput['patch'];
+    parked?: boolean;
+  },
+): Promise<boolean> {
+  const lasts = () =>
+    confirmationDelaysMs(row.blockChain, tierOf(row), config.timeScale, at)[step.to];
+  return transition(tx, {
+    transactionId: row.id,
+    from: step.from,
+    to: step.to,
+    at,
+    nextStepAt: step.parked ? null : new Date(at.getTime() + lasts()),
+    ...(step.patch ? { patch: step.patch } : {}),
+  });
 }
 
-const later = (at: Date, ms: number) => new Date(at.getTime() + ms);
+/** To a status that ends the lifecycle: no step follows. */
+function end(
+  tx: Executor,
+  transactionId: string,
+  at: Date,
+  step: { from: TransactionStatus; to: 'COMPLETED' | 'FAILED'; patch: TransitionInput['patch'] },
+): Promise<boolean> {
+  return transition(tx, { transactionId, ...step, at, nextStepAt: null });
+}
 
 /** The plan stored at creation, or one read off the row for transactions made without one. */
 function planOf(row: TransactionRow): SimulationPlan {
@@ -116,12 +153,9 @@ async function sign(
     const vault = [plan.feePayer, ...plan.legs.map((l) => l.source)].find(
       (p) => p.id === hold.vaultId,
     );
-    await transition(tx, {
-      transactionId: row.id,
+    await end(tx, row.id, at, {
       from: 'APPROVED',
       to: 'FAILED',
-      at,
-      nextStepAt: null,
       patch: {
         error: `insufficient balance: vault ${vault?.name ?? hold.vaultId} holds ${available} ${hold.asset} on ${hold.chain}, needs ${hold.amount}`,
       },
@@ -129,12 +163,9 @@ async function sign(
     await wakeReplacedOriginal(tx, row, at);
     return;
   }
-  await transition(tx, {
-    transactionId: row.id,
+  await moveOn(tx, row, at, config, {
     from: 'APPROVED',
     to: 'SIGNED',
-    at,
-    nextStepAt: later(at, delays(row, at, config).SIGNED),
     patch: { fees, simulation: { ...plan, holds } },
   });
 }
@@ -150,14 +181,12 @@ async function submit(
     evm && row.nonce === null && row.vaultId
       ? await nextNonce(tx, row.vaultId, row.blockChain)
       : row.nonce;
-  await transition(tx, {
-    transactionId: row.id,
+  // Congestion is judged now: a LOW fee broadcast into a busy chain waits long enough to be replaced.
+  await moveOn(tx, row, at, config, {
     from: 'SIGNED',
     to: 'SUBMITTED',
-    at,
-    // Congestion is judged now: a LOW fee broadcast into a busy chain waits long enough to be replaced.
-    nextStepAt: simulatedStuck(row) ? null : later(at, delays(row, at, config).SUBMITTED),
     patch: { txHash: row.txHash ?? newTxHash(row.blockChain), nonce },
+    parked: simulatedStuck(row),
   });
 }
 
@@ -183,13 +212,7 @@ async function include(
     await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
     return;
   }
-  await transition(tx, {
-    transactionId: row.id,
-    from: 'SUBMITTED',
-    to: 'WAITING_CONFIRMATION',
-    at,
-    nextStepAt: later(at, delays(row, at, config).WAITING_CONFIRMATION),
-  });
+  await moveOn(tx, row, at, config, { from: 'SUBMITTED', to: 'WAITING_CONFIRMATION' });
 }
 
 async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<void> {
@@ -206,12 +229,9 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
     // A reverted call still burned its gas: the fee is the only change.
     const changes = feeOnly(fee);
     await applyBalanceChanges(tx, row.orgId, changes, at);
-    await transition(tx, {
-      transactionId: row.id,
+    await end(tx, row.id, at, {
       from: 'WAITING_CONFIRMATION',
       to: 'FAILED',
-      at,
-      nextStepAt: null,
       patch: { error: plan.revert, balanceChanges: { changes }, fees },
     });
   } else {
@@ -220,12 +240,9 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       ...(row.destination ? { destination: row.destination } : {}),
     });
     await applyBalanceChanges(tx, row.orgId, settled.changes, at);
-    await transition(tx, {
-      transactionId: row.id,
+    await end(tx, row.id, at, {
       from: 'WAITING_CONFIRMATION',
       to: 'COMPLETED',
-      at,
-      nextStepAt: null,
       patch: { operations: settled.operations, balanceChanges: { changes: settled.changes }, fees },
     });
   }
@@ -246,12 +263,9 @@ async function failReplacedOriginal(
     .where(and(eq(transactions.id, originalId), eq(transactions.status, 'SUBMITTED')))
     .for('update');
   if (!original) return;
-  const moved = await transition(tx, {
-    transactionId: original.id,
+  const moved = await end(tx, original.id, at, {
     from: 'SUBMITTED',
     to: 'FAILED',
-    at,
-    nextStepAt: null,
     patch: { error: `replaced by transaction ${replacement.id}, which took its nonce` },
   });
   if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
