@@ -45,6 +45,14 @@ const GWEI = 1_000_000_000n;
 
 const evmUnits = { native: 21_000n, token: 65_000n };
 
+/** Never congested: a cycle with no congested minutes and no surge. */
+const NEVER_CONGESTED: ChainFeeProfile['congestion'] = {
+  periodMinutes: 60,
+  congestedMinutes: 0,
+  offsetMinutes: 0,
+  surgePercent: 100,
+};
+
 export const CHAIN_FEE_PROFILES: Readonly<Record<string, ChainFeeProfile>> = {
   ETHEREUM: {
     blockTimeSeconds: 12,
@@ -113,7 +121,7 @@ export const CHAIN_FEE_PROFILES: Readonly<Record<string, ChainFeeProfile>> = {
     tierPrice: { LOW: 0n, MEDIUM: 20n, HIGH: 50n },
     fixedFee: 0n,
     jitterPercent: 2,
-    congestion: { periodMinutes: 60, congestedMinutes: 0, offsetMinutes: 0, surgePercent: 100 },
+    congestion: NEVER_CONGESTED,
   },
   ICP: {
     blockTimeSeconds: 2,
@@ -126,7 +134,7 @@ export const CHAIN_FEE_PROFILES: Readonly<Record<string, ChainFeeProfile>> = {
     tierPrice: { LOW: 0n, MEDIUM: 500n, HIGH: 1_000n },
     fixedFee: 10_000n,
     jitterPercent: 0,
-    congestion: { periodMinutes: 60, congestedMinutes: 0, offsetMinutes: 0, surgePercent: 100 },
+    congestion: NEVER_CONGESTED,
   },
 };
 
