@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../contract/paths.ts';
 import { assets } from '../db/schema/sandbox.ts';
-import { ASSET_CATALOG } from '../custody/sandbox/seed/reference-data.ts';
+import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
@@ -32,16 +32,7 @@ const ids = {} as Record<
 
 beforeAll(async () => {
   t = await createTestApp();
-  await t.db.insert(assets).values(
-    ASSET_CATALOG.map((a) => ({
-      symbol: a.symbol,
-      blockChain: a.blockChain,
-      name: a.name,
-      decimals: a.decimals,
-      isNative: a.isNative,
-      usdPrice: a.usdPrice,
-    })),
-  );
+  await t.db.insert(assets).values(assetRows());
   const a = await createSubOrg(t.db, t.orgId, 'A');
   const b = await createSubOrg(t.db, t.orgId, 'B');
   ids.subOrgA = a.id;

@@ -11,7 +11,7 @@ import { systemClock } from '../clock.ts';
 import { createTestDatabase } from './test-database.ts';
 import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
-import { ASSET_CATALOG } from '../custody/sandbox/seed/reference-data.ts';
+import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { TestClock } from './test-clock.ts';
 import { approveTransaction, declineTransaction } from '../custody/sandbox/engine/decisions.ts';
 import { runDueSteps } from '../custody/sandbox/engine/simulator.ts';
@@ -141,19 +141,7 @@ export const TREASURY_BALANCES = [
 
 /** Assets, three vaults with wallets on every chain, and contacts in the states the rules care about. */
 export async function createEngineFixture(db: Database, orgId: string): Promise<EngineFixture> {
-  await db
-    .insert(assets)
-    .values(
-      ASSET_CATALOG.map((a) => ({
-        symbol: a.symbol,
-        blockChain: a.blockChain,
-        name: a.name,
-        decimals: a.decimals,
-        isNative: a.isNative,
-        usdPrice: a.usdPrice,
-      })),
-    )
-    .onConflictDoNothing();
+  await db.insert(assets).values(assetRows()).onConflictDoNothing();
   const treasury = await createVault(db, { orgId, vaultName: 'Treasury' }, TREASURY_BALANCES);
   const ops = await createVault(db, { orgId, vaultName: 'Operations' }, [
     { asset: 'ETH', chain: 'ETHEREUM', amount: '1' },

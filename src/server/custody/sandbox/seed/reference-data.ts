@@ -223,6 +223,18 @@ function chainOf(value: string): ChainInfo {
   return chain;
 }
 
+/** The catalogue as rows of the assets table: what the seed inserts, and tests that need assets. */
+export function assetRows(): AssetRow[] {
+  return ASSET_CATALOG.map((a) => ({
+    symbol: a.symbol,
+    blockChain: a.blockChain,
+    name: a.name,
+    decimals: a.decimals,
+    isNative: a.isNative,
+    usdPrice: a.usdPrice,
+  }));
+}
+
 export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
   const longAgo = new Date(now.getTime() - 400 * DAY);
   const org = { id: rng.uuid(), name: 'Northwind Treasury', createdAt: longAgo };
@@ -277,14 +289,7 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
     }
   }
 
-  const assets: AssetRow[] = ASSET_CATALOG.map((a) => ({
-    symbol: a.symbol,
-    blockChain: a.blockChain,
-    name: a.name,
-    decimals: a.decimals,
-    isNative: a.isNative,
-    usdPrice: a.usdPrice,
-  }));
+  const assets = assetRows();
 
   const contacts: ContactRow[] = CONTACT_PLAN.map((plan, i) => {
     const createdAt = new Date(longAgo.getTime() + (30 + i * 7) * DAY);
