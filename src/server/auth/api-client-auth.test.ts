@@ -7,11 +7,16 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths, toQueryString } from '../../contract/paths.ts';
 import { createApp } from '../app.ts';
-import { createApiClientDirectory, createApiUser } from '../custody/sandbox/api-users.store.ts';
+import { createApiClientDirectory } from '../custody/sandbox/api-users.store.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { usedTokenIds } from '../db/schema/sandbox.ts';
-import { signedInit, type SignOptions, type TestApiUser } from '../test/api-client.ts';
+import {
+  createTestApiUser,
+  signedInit,
+  type SignOptions,
+  type TestApiUser,
+} from '../test/api-client.ts';
 import { createBankAccount, createVault } from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
@@ -20,8 +25,8 @@ let user: TestApiUser;
 let other: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createApiUser(t.db, { orgId: t.orgId, name: 'client', now: new Date() });
-  other = await createApiUser(t.db, { orgId: t.orgId, name: 'other', now: new Date() });
+  user = await createTestApiUser(t, 'client');
+  other = await createTestApiUser(t, 'other');
 });
 afterAll(() => t.close());
 
@@ -131,12 +136,14 @@ describe('API-client requests refused with 401 and a code', () => {
     ],
     [
       'an expired token',
-      () => signed('GET', LIST, undefined, { now: new Date(Date.now() - 10 * 60_000) }),
+      () =>
+        signed('GET', LIST, undefined, { now: new Date(user.clock.now().getTime() - 10 * 60_000) }),
       'TOKEN_EXPIRED',
     ],
     [
       'a token from the future',
-      () => signed('GET', LIST, undefined, { now: new Date(Date.now() + 10 * 60_000) }),
+      () =>
+        signed('GET', LIST, undefined, { now: new Date(user.clock.now().getTime() + 10 * 60_000) }),
       'TOKEN_NOT_YET_VALID',
     ],
     [

@@ -7,7 +7,7 @@ import { paths } from '../../contract/paths.ts';
 import { createApp } from '../app.ts';
 import { signRequestToken } from '../protocol/api-token.ts';
 import { createStaff } from '../auth/staff.store.ts';
-import { createApiUser } from '../custody/sandbox/api-users.store.ts';
+import { createTestApiUser } from '../test/api-client.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { createLogger } from '../logger.ts';
 import { createBankAccount, createSubOrg } from '../test/fixtures.ts';
@@ -199,11 +199,11 @@ describe('API clients', () => {
       subOrgId: subOrg.id,
       accountNumber: '123412341234',
     });
-    const user = await createApiUser(t.db, { orgId: t.orgId, name: 'matrix bot', now: new Date() });
+    const user = await createTestApiUser(t, 'matrix bot');
     const url = `${paths.bankAccounts()}?subOrgId=${subOrg.id}`;
     const signed = (path: string) => ({
       'Api-Key': user.apiKey,
-      Authorization: `Bearer ${signRequestToken({ apiKey: user.apiKey, privateKey: user.privateKeyHex, urlPath: path })}`,
+      Authorization: `Bearer ${signRequestToken({ apiKey: user.apiKey, privateKey: user.privateKeyHex, urlPath: path, now: user.clock.now() })}`,
     });
     const res = await t.anonymous(url, { headers: signed(url) });
     expect(res.status).toBe(200);
@@ -217,11 +217,7 @@ describe('API clients', () => {
   });
 
   it('have their mutations audited as API_USER', async () => {
-    const user = await createApiUser(t.db, {
-      orgId: t.orgId,
-      name: 'audited bot',
-      now: new Date(),
-    });
+    const user = await createTestApiUser(t, 'audited bot');
     const body = {
       paymentMethod: 'US_ACH',
       accountName: 'Bot',
@@ -236,6 +232,7 @@ describe('API clients', () => {
       privateKey: user.privateKeyHex,
       urlPath: url,
       body,
+      now: user.clock.now(),
     });
     const res = await t.anonymous(url, {
       method: 'POST',

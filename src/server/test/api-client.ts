@@ -7,6 +7,7 @@ import {
 } from '../protocol/api-token.ts';
 import { signDer } from '../protocol/ecdsa-keys.ts';
 import { createApiUser, type CreatedApiUser } from '../custody/sandbox/api-users.store.ts';
+import type { Clock } from '../clock.ts';
 import type { Database } from '../db/client.ts';
 
 /**
@@ -14,10 +15,30 @@ import type { Database } from '../db/client.ts';
  * requests signed the way the provider's SDKs sign them.
  */
 
-export type TestApiUser = CreatedApiUser;
+export type TestApiUser = CreatedApiUser & {
+  /**
+   * The clock the app judges this user's tokens by: its tokens are signed at
+   * that clock's time, as a real client's are at the real time. A test app
+   * whose clock stands still would otherwise find a token signed with the
+   * real time "not yet valid" once a slow file passes the allowed skew.
+   */
+  clock: Clock;
+};
 
-export function createTestApiUser(db: Database, orgId: string, name = 'Test API user') {
-  return createApiUser(db, { orgId, name, now: new Date() });
+/** What a test app offers to make its API users: its database, organization and auth clock. */
+export interface ApiUserHost {
+  db: Database;
+  orgId: string;
+  authClock: Clock;
+}
+
+export async function createTestApiUser(
+  host: ApiUserHost,
+  name = 'Test API user',
+  orgId = host.orgId,
+): Promise<TestApiUser> {
+  const user = await createApiUser(host.db, { orgId, name, now: host.authClock.now() });
+  return { ...user, clock: host.authClock };
 }
 
 export interface SignOptions {
@@ -27,6 +48,7 @@ export interface SignOptions {
   urlPath?: string;
   /** What the token claims the body is; defaults to the body sent. */
   signedBody?: unknown;
+  /** When the token says it was signed; defaults to the user's clock's time. */
   now?: Date;
   ttlSeconds?: number;
   jti?: string;
@@ -51,7 +73,7 @@ export function signedInit(
     urlPath: options.urlPath ?? url,
     body: 'signedBody' in options ? options.signedBody : body,
     jti: options.jti ?? randomUUID(),
-    ...(options.now ? { now: options.now } : {}),
+    now: options.now ?? user.clock.now(),
     ...(options.ttlSeconds !== undefined ? { ttlSeconds: options.ttlSeconds } : {}),
   };
   const token = sdk === 'python' ? pythonStyleToken(input) : signRequestToken(input);

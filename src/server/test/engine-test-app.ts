@@ -7,7 +7,7 @@ import type { Database, DatabaseHandle } from '../db/client.ts';
 import { assets, transactions, vaultBalances } from '../db/schema/sandbox.ts';
 import { createContact, createOrg, createVault } from './fixtures.ts';
 import { actAsAdmin } from './staff-session.ts';
-import { systemClock } from '../clock.ts';
+import { systemClock, type Clock } from '../clock.ts';
 import { createTestDatabase } from './test-database.ts';
 import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
@@ -27,7 +27,10 @@ export interface EngineTestApp {
   db: Database;
   database: DatabaseHandle;
   orgId: string;
+  /** The engine's clock: lifecycles move only when a test advances it. */
   clock: TestClock;
+  /** The clock sessions and API-client tokens are judged by: the real time. */
+  authClock: Clock;
   post(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
   get(url: string): Promise<{ status: number; body: Record<string, unknown> }>;
   approve(transactionId: string): Promise<boolean>;
@@ -79,6 +82,7 @@ export async function createEngineTestApp(
     database,
     orgId,
     clock,
+    authClock: sessionClock,
     post: async (url, body) =>
       json(
         await app.request(url, {

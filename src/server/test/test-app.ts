@@ -26,6 +26,8 @@ export interface TestApp {
   seed?: SeedSummary;
   /** The clock sessions expire against; tests move it by hand. */
   clock: ManualClock;
+  /** The clock sessions and API-client tokens are judged by: `clock` here. */
+  authClock: ManualClock;
   /**
    * `app.request` acts as an admin made for this app (every /api call needs a
    * caller since issue 4) unless the request brings a Cookie or Api-Key;
@@ -97,6 +99,7 @@ export async function createTestApp(
     orgId,
     ...(seed ? { seed } : {}),
     clock,
+    authClock: clock,
     admin,
     anonymous,
     signIn: (role, signInOptions = {}) =>

@@ -5,9 +5,8 @@ import { paths, toQueryString } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import { Transaction } from '../../../contract/transaction.ts';
 import { contacts, transactionStatusEvents } from '../../db/schema/sandbox.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
 import { createSandboxBackend } from '../sandbox/sandbox-backend.ts';
-import { signedInit, type TestApiUser } from '../../test/api-client.ts';
+import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { changeRequestOf, createChangeRequest, decideAs } from '../../test/change-requests.ts';
 import { createContact, createTransaction, createVault } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -17,8 +16,8 @@ let alice: TestApiUser;
 let bob: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  alice = await createApiUser(t.db, { orgId: t.orgId, name: 'alice', now: new Date() });
-  bob = await createApiUser(t.db, { orgId: t.orgId, name: 'bob', now: new Date() });
+  alice = await createTestApiUser(t, 'alice');
+  bob = await createTestApiUser(t, 'bob');
 });
 afterAll(() => t.close());
 

@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
-import { signedInit, type TestApiUser } from '../../test/api-client.ts';
+import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 // Hostile input to the endpoints of bank-account creation and approvals,
@@ -13,7 +12,7 @@ let t: TestApp;
 let user: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createApiUser(t.db, { orgId: t.orgId, name: 'fuzzer', now: new Date() });
+  user = await createTestApiUser(t, 'fuzzer');
 });
 afterAll(() => t.close());
 

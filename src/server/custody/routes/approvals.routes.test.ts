@@ -6,8 +6,7 @@ import { paths, toQueryString } from '../../../contract/paths.ts';
 import { ApprovalActionResponse } from '../../../contract/reference.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
-import { signedInit, type TestApiUser } from '../../test/api-client.ts';
+import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { changeRequestOf, decideAs } from '../../test/change-requests.ts';
 import { createOrg } from '../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -17,8 +16,8 @@ let alice: TestApiUser;
 let bob: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  alice = await createApiUser(t.db, { orgId: t.orgId, name: 'alice', now: new Date() });
-  bob = await createApiUser(t.db, { orgId: t.orgId, name: 'bob', now: new Date() });
+  alice = await createTestApiUser(t, 'alice');
+  bob = await createTestApiUser(t, 'bob');
 });
 afterAll(() => t.close());
 
@@ -201,8 +200,8 @@ describe("the organization's self-approval policy", () => {
       .update(organizations)
       .set({ apiUserSelfApproval: false })
       .where(eq(organizations.id, org.id));
-    const carol = await createApiUser(t.db, { orgId: org.id, name: 'carol', now: new Date() });
-    const dave = await createApiUser(t.db, { orgId: org.id, name: 'dave', now: new Date() });
+    const carol = await createTestApiUser(t, 'carol', org.id);
+    const dave = await createTestApiUser(t, 'dave', org.id);
     const account = await createAccount(carol);
     expect(account.orgId).toBe(org.id);
 
@@ -218,7 +217,7 @@ describe("the organization's self-approval policy", () => {
 
   it("keeps another organization's approvals out of sight: 404", async () => {
     const other = await createOrg(t.db, 'Other Org');
-    const eve = await createApiUser(t.db, { orgId: other.id, name: 'eve', now: new Date() });
+    const eve = await createTestApiUser(t, 'eve', other.id);
     const account = await createAccount(alice);
     expectError(
       await decideAs(t.app, eve, account.id ?? '', { action: 'approve' }),

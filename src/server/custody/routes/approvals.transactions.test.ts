@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../../contract/paths.ts';
 import { Transaction } from '../../../contract/transaction.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
 } from '../../test/engine-test-app.ts';
-import { signedInit, type TestApiUser } from '../../test/api-client.ts';
+import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { decideAs } from '../../test/change-requests.ts';
 
 // The provider SDK's create-and-approve flow for a transfer, end to end:
@@ -20,7 +19,7 @@ let client: TestApiUser;
 beforeAll(async () => {
   t = await createEngineTestApp();
   f = await createEngineFixture(t.db, t.orgId);
-  client = await createApiUser(t.db, { orgId: t.orgId, name: 'payments', now: new Date() });
+  client = await createTestApiUser(t, 'payments');
 });
 afterAll(() => t.close());
 

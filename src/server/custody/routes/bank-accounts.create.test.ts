@@ -5,16 +5,20 @@ import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import { bankAccounts, changeRequests } from '../../db/schema/sandbox.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
 import { createOrg, createSubOrg } from '../../test/fixtures.ts';
-import { signedInit, type SignOptions, type TestApiUser } from '../../test/api-client.ts';
+import {
+  createTestApiUser,
+  signedInit,
+  type SignOptions,
+  type TestApiUser,
+} from '../../test/api-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;
 let user: TestApiUser;
 beforeAll(async () => {
   t = await createTestApp();
-  user = await createApiUser(t.db, { orgId: t.orgId, name: 'creator', now: new Date() });
+  user = await createTestApiUser(t, 'creator');
 });
 afterAll(() => t.close());
 

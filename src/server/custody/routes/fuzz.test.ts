@@ -391,7 +391,7 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
     };
     for (const [what, body] of Object.entries(apiClientBodies)) {
       it(`an API client's body nested 20,000 deep: ${what}`, async () => {
-        const user = await createTestApiUser(t.db, t.orgId, 'fuzz client');
+        const user = await createTestApiUser(t, 'fuzz client');
         const url = `${API_PREFIX}${routes.estimateFee}`;
         // A token signed for `{}`: the server hashes the body it received to compare.
         const init = signedInit(user, 'POST', url, {});

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../../contract/paths.ts';
 import { TRANSACTION_CATEGORIES } from '../../../contract/enums.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
 import { seedSandbox } from '../sandbox/seed.ts';
-import type { TestApiUser } from '../../test/api-client.ts';
+import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
@@ -60,7 +59,7 @@ describe('seeded records carry every field the SDKs require', () => {
     const database = await createTestDatabase();
     const seeded = await seedSandbox(database.db, { now: new Date() });
     t = await createEngineTestApp({ database, orgId: seeded.organizationId ?? '' });
-    client = await createApiUser(t.db, { orgId: t.orgId, name: 'shape reader', now: new Date() });
+    client = await createTestApiUser(t, 'shape reader');
   });
   afterAll(() => t.close());
 
@@ -106,7 +105,7 @@ describe('records the engine creates carry every field the SDKs require', () => 
   beforeAll(async () => {
     t = await createEngineTestApp();
     f = await createEngineFixture(t.db, t.orgId);
-    client = await createApiUser(t.db, { orgId: t.orgId, name: 'shape creator', now: new Date() });
+    client = await createTestApiUser(t, 'shape creator');
   });
   afterAll(() => t.close());
 

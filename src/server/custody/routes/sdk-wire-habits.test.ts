@@ -4,14 +4,13 @@ import { paths } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse, Vault } from '../../../contract/reference.ts';
 import { EstimatedFeeResponse, Transaction } from '../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
-import { createApiUser } from '../sandbox/api-users.store.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
 } from '../../test/engine-test-app.ts';
-import type { TestApiUser } from '../../test/api-client.ts';
+import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
 import { sdkRequest, type Sdk } from '../../test/sdk-wire.ts';
 
 // Each test is one habit of the provider's SDKs, sent as they send it
@@ -22,7 +21,7 @@ let client: TestApiUser;
 beforeAll(async () => {
   t = await createEngineTestApp();
   f = await createEngineFixture(t.db, t.orgId);
-  client = await createApiUser(t.db, { orgId: t.orgId, name: 'sdk client', now: new Date() });
+  client = await createTestApiUser(t, 'sdk client');
 });
 afterAll(() => t.close());
 
