@@ -13,6 +13,7 @@ import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
 import { DeclineForm, useDecideTransaction } from '../api/decide-transaction.ts';
 import { UsdEquivalent } from './usd-equivalent.tsx';
+import { Panel } from '../../../components/panel.tsx';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -38,13 +39,7 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
   }
 
   return (
-    <section
-      aria-labelledby="decision-title"
-      className="rounded-lg border border-amber-300 bg-amber-50 p-4"
-    >
-      <h2 id="decision-title" className="text-lg font-semibold text-slate-900">
-        Awaiting approval
-      </h2>
+    <Panel title="Awaiting approval" tone="attention">
       {blocked ? (
         <p className="mt-1 text-sm text-slate-800" data-testid="decision-blocked">
           {blocked}
@@ -55,7 +50,7 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
           <DeclineDialog transaction={tx} onDone={setDone} />
         </div>
       )}
-    </section>
+    </Panel>
   );
 }
 

@@ -15,6 +15,7 @@ import {
   replaceBlocker,
   useReplaceTransaction,
 } from '../api/replace-transaction.ts';
+import { Panel } from '../../../components/panel.tsx';
 
 /**
  * Replace a transaction stuck on the chain with one paying a higher fee.
@@ -56,15 +57,9 @@ export function ReplacePanel({ transaction: tx }: { transaction: Transaction }) 
 
 function Section({ children }: { children: ReactNode }) {
   return (
-    <section
-      aria-labelledby="replace-title"
-      className="rounded-lg border border-slate-300 bg-white p-4"
-    >
-      <h2 id="replace-title" className="text-lg font-semibold text-slate-900">
-        Replacement
-      </h2>
+    <Panel title="Replacement">
       <div className="mt-2 space-y-2">{children}</div>
-    </section>
+    </Panel>
   );
 }
 

@@ -4,6 +4,7 @@ import { cn } from '../../../lib/cn.ts';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { formatDuration, timelineSteps, type StepState } from '../timeline.ts';
+import { Panel } from '../../../components/panel.tsx';
 
 const MARKER: Record<StepState, string> = {
   done: 'border-green-700 bg-green-700',
@@ -39,13 +40,7 @@ export function StatusTimeline({ transaction }: { transaction: Transaction }) {
   const reason = transaction.error ? `: ${transaction.error}` : '';
 
   return (
-    <section
-      aria-labelledby="timeline-title"
-      className="rounded-lg border border-slate-300 bg-white p-4"
-    >
-      <h2 id="timeline-title" className="text-lg font-semibold text-slate-900">
-        Status timeline
-      </h2>
+    <Panel title="Status timeline">
       <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">
         {changed ? `Status changed to ${humanize(transaction.status)}${reason}` : ''}
       </p>
@@ -103,6 +98,6 @@ export function StatusTimeline({ transaction }: { transaction: Transaction }) {
           </li>
         ))}
       </ol>
-    </section>
+    </Panel>
   );
 }

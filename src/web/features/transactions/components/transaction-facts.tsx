@@ -10,6 +10,7 @@ import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { CopyButton } from './copy-button.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
+import { Panel } from '../../../components/panel.tsx';
 
 /** Every field of a transaction as the API describes it, in the order a reviewer reads them. */
 
@@ -58,13 +59,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
   const vault = vaults.data?.results.find((v) => v.id === tx.vaultId);
   const explorer = tx.txHash ? explorerTxUrl(tx.blockChain, tx.txHash) : undefined;
   return (
-    <section
-      aria-labelledby="details-title"
-      className="rounded-lg border border-slate-300 bg-white p-4"
-    >
-      <h2 id="details-title" className="text-lg font-semibold text-slate-900">
-        Details
-      </h2>
+    <Panel title="Details">
       <dl className="mt-2 divide-y divide-slate-200">
         <Row term="Status">
           <StatusBadge status={tx.status} />
@@ -168,7 +163,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
           <Mono>{tx.id}</Mono>
         </Row>
       </dl>
-    </section>
+    </Panel>
   );
 }
 
@@ -215,13 +210,7 @@ export function TransactionMovements({ transaction: tx }: { transaction: Transac
   );
   const changes = tx.balanceChanges?.changes ?? [];
   return (
-    <section
-      aria-labelledby="movements-title"
-      className="rounded-lg border border-slate-300 bg-white p-4"
-    >
-      <h2 id="movements-title" className="text-lg font-semibold text-slate-900">
-        Operations and balance changes
-      </h2>
+    <Panel title="Operations and balance changes">
       {operations.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700">
           No operations yet: they are recorded when the transaction settles.
@@ -257,6 +246,6 @@ export function TransactionMovements({ transaction: tx }: { transaction: Transac
       ) : (
         <ChangesTable changes={changes} caption="Balance changes of the transaction" />
       )}
-    </section>
+    </Panel>
   );
 }
