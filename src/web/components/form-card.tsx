@@ -1,17 +1,7 @@
-import { cva, type VariantProps } from 'class-variance-authority';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
+import { panelVariants } from './panel.tsx';
 import { Button, type ButtonProps } from './ui/button.tsx';
-
-const formCardVariants = cva('flex flex-col gap-4', {
-  variants: {
-    frame: {
-      card: 'rounded-lg border border-slate-300 bg-white p-4',
-      plain: '',
-    },
-  },
-  defaultVariants: { frame: 'card' },
-});
 
 /**
  * A form's frame: a heading that names it (`aria-labelledby`, so assistive
@@ -29,7 +19,7 @@ export function FormCard({
   focusTitle = false,
   onSubmit,
   error,
-  frame,
+  frame = 'card',
   className,
   children,
 }: {
@@ -40,9 +30,11 @@ export function FormCard({
   onSubmit?: (event: FormEvent<HTMLFormElement>) => unknown;
   /** What went wrong with the form as a whole; nothing is shown when empty. */
   error?: ReactNode;
+  /** `plain`: no border of its own (the sign-in page's form sits in the page's card). */
+  frame?: 'card' | 'plain';
   className?: string;
   children: ReactNode;
-} & VariantProps<typeof formCardVariants>) {
+}) {
   const titleId = useId();
   const body = (
     <>
@@ -59,7 +51,7 @@ export function FormCard({
       {children}
     </>
   );
-  const frameClass = cn(formCardVariants({ frame }), className);
+  const frameClass = cn('flex flex-col gap-4', frame === 'card' && panelVariants(), className);
   if (!onSubmit) {
     return (
       <section aria-labelledby={titleId} className={frameClass}>

@@ -1,7 +1,8 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import { useId, type ReactNode } from 'react';
 
-const panelVariants = cva('rounded-lg border p-4', {
+/** The look of a titled card: a detail page's panel, a form's frame (`form-card.tsx`). */
+export const panelVariants = cva('rounded-lg border p-4', {
   variants: {
     tone: {
       default: 'border-slate-300 bg-white',
