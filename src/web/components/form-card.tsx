@@ -20,6 +20,7 @@ export function FormCard({
   onSubmit,
   error,
   frame = 'card',
+  roomy = false,
   className,
   children,
 }: {
@@ -32,6 +33,8 @@ export function FormCard({
   error?: ReactNode;
   /** `plain`: no border of its own (the sign-in page's form sits in the page's card). */
   frame?: 'card' | 'plain';
+  /** More room between its parts, and around them on wider screens (a long form of several fieldsets). */
+  roomy?: boolean;
   className?: string;
   children: ReactNode;
 }) {
@@ -51,7 +54,14 @@ export function FormCard({
       {children}
     </>
   );
-  const frameClass = cn('flex flex-col gap-4', frame === 'card' && panelVariants(), className);
+  // cn does not merge conflicting classes (lib/cn.ts): the spacing is chosen here, never overridden.
+  const frameClass = cn(
+    'flex flex-col',
+    roomy ? 'gap-6' : 'gap-4',
+    frame === 'card' && panelVariants(),
+    frame === 'card' && roomy && 'sm:p-6',
+    className,
+  );
   if (!onSubmit) {
     return (
       <section aria-labelledby={titleId} className={frameClass}>

@@ -112,12 +112,7 @@ export function ProposeBankAccountForm({
     create.error.fields?.some((f) => FORM_FIELDS.includes(f.field as ProposeFormField));
 
   return (
-    <FormCard
-      title="Propose a bank account"
-      titleHidden
-      onSubmit={onSubmit}
-      className="gap-6 sm:p-6"
-    >
+    <FormCard title="Propose a bank account" titleHidden onSubmit={onSubmit} roomy>
       <fieldset
         className="flex flex-col gap-2"
         aria-describedby={errors.paymentMethod ? fieldId('paymentMethod-error') : undefined}
