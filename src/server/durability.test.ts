@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionResponse } from '../contract/auth.ts';
 import { paths } from '../contract/paths.ts';
 import { VaultListResponse } from '../contract/reference.ts';
+import { freePort } from './test/served.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from './test/test-database.ts';
 
 // A kill -9 right after the server accepted transactions loses none of them:
@@ -18,17 +18,6 @@ afterAll(async () => {
   for (const child of children) killHard(child);
   await storage.cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 function killHard(child: ChildProcess) {
   // tsx runs the server in a child of its own: kill the whole process group.

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TransactionListResponse } from '../contract/transaction.ts';
 import { isNewPgliteDirectory } from './first-start.ts';
+import { demoViewerGet, freePort } from './test/served.ts';
 
 // The first start on a new PGlite directory: created and seeded in a child
 // process, then served by the main one as on a restart.
@@ -20,17 +20,6 @@ async function newDir(): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'custody-first-start-'));
   dirs.push(dir);
   return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** `npm run serve`'s entry point on `dataDir` (always PGlite), with its log lines kept. */
@@ -75,14 +64,8 @@ async function serve(dataDir: string) {
 }
 
 async function firstTransactionIds(base: string): Promise<Array<string | undefined>> {
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: base },
-    body: JSON.stringify({ email: 'viewer@sandbox.local', password: 'sandbox-viewer-pass' }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const res = await fetch(`${base}/api/external/transactions/?limit=5`, { headers: { cookie } });
+  const get = await demoViewerGet(base);
+  const res = await get('/api/external/transactions/?limit=5');
   expect(res.status).toBe(200);
   return TransactionListResponse.parse(await res.json()).results.map((r) => r.id);
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransactionListResponse } from '../contract/transaction.ts';
 import { loadConfig, type AppConfig } from './env.ts';
 import { startServer } from './server.ts';
+import { demoViewerGet } from './test/served.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from './test/test-database.ts';
 
 // The whole start-up path over real HTTP: open, migrate, seed, listen, stop.
@@ -21,16 +22,10 @@ afterAll(() => storage.cleanup());
 
 const logger = pino({ level: 'silent' });
 
-/** GET as the sandbox's demo viewer, signed in over HTTP like a browser would. */
+/** GET as the sandbox's demo viewer, signed in over HTTP like a browser would, parsed. */
 async function viewerGet(base: string) {
-  const login = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: base },
-    body: JSON.stringify({ email: 'viewer@sandbox.local', password: 'sandbox-viewer-pass' }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return async (path: string) => (await fetch(`${base}${path}`, { headers: { cookie } })).json();
+  const get = await demoViewerGet(base);
+  return async (path: string) => (await get(path)).json();
 }
 
 describe('startServer', () => {
