@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionResponse } from '../contract/auth.ts';
 import { paths } from '../contract/paths.ts';
 import { VaultListResponse } from '../contract/reference.ts';
-import { freePort } from './test/served.ts';
+import { freePort, signInAsDemo } from './test/served.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from './test/test-database.ts';
 
 // A kill -9 right after the server accepted transactions loses none of them:
@@ -64,22 +63,10 @@ async function startServerProcess(): Promise<{ base: string; child: ChildProcess
   return { base, child };
 }
 
-async function signIn(base: string) {
-  const res = await fetch(`${base}/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: base },
-    body: JSON.stringify({ email: 'initiator@sandbox.local', password: 'sandbox-initiator-pass' }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const session = SessionResponse.parse(await res.json());
-  return { cookie, csrf: session.csrfToken };
-}
-
 describe('durability', () => {
   it('a kill -9 just after creates loses no accepted transaction', async () => {
     const first = await startServerProcess();
-    const auth = await signIn(first.base);
+    const auth = await signInAsDemo(first.base, 'initiator');
     const vaults = VaultListResponse.parse(
       await (
         await fetch(`${first.base}${paths.vaults()}?limit=100`, {
@@ -119,7 +106,7 @@ describe('durability', () => {
     await new Promise((resolve) => first.child.once('exit', resolve));
 
     const second = await startServerProcess();
-    const again = await signIn(second.base);
+    const again = await signInAsDemo(second.base, 'initiator');
     for (const [i, id] of accepted.entries()) {
       const res = await fetch(`${second.base}${paths.transaction(id)}`, {
         headers: { cookie: again.cookie },

@@ -1,5 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
+import { SessionResponse, type StaffRole } from '../../contract/auth.ts';
+import { DEMO_STAFF } from '../auth/staff-demo.ts';
 
 /**
  * Helpers for tests of a console served over real HTTP (a started server or
@@ -19,16 +21,27 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Signs in at `base` as the sandbox's demo viewer, as a browser does, and
- * returns a GET that sends that session's cookie.
+ * Signs in at `base` as the sandbox's demo member of `role`, as the sign-in
+ * page offers and a browser does: the session cookie and its CSRF token.
  */
-export async function demoViewerGet(base: string): Promise<(path: string) => Promise<Response>> {
-  const login = await fetch(`${base}/auth/login`, {
+export async function signInAsDemo(
+  base: string,
+  role: StaffRole,
+): Promise<{ cookie: string; csrf: string }> {
+  const account = DEMO_STAFF.find((a) => a.role === role);
+  if (!account) throw new Error(`no demo member with the role ${role}`);
+  const res = await fetch(`${base}/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: base },
-    body: JSON.stringify({ email: 'viewer@sandbox.local', password: 'sandbox-viewer-pass' }),
+    body: JSON.stringify({ email: account.email, password: account.password }),
   });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  expect(res.status).toBe(200);
+  const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return { cookie, csrf: SessionResponse.parse(await res.json()).csrfToken };
+}
+
+/** A GET that sends the session of the sandbox's demo viewer at `base`. */
+export async function demoViewerGet(base: string): Promise<(path: string) => Promise<Response>> {
+  const { cookie } = await signInAsDemo(base, 'viewer');
   return (path: string) => fetch(`${base}${path}`, { headers: { cookie } });
 }
