@@ -71,8 +71,8 @@ function trimZeros(value: string): string {
 }
 
 /**
- * Precision and balance, once the contract's own amount rule holds. Adds at
- * most one issue on `path`.
+ * Precision and balance, once the contract's own amount rule holds. Calls
+ * `issue` at most once.
  */
 export function checkAmountAgainst(
   amount: string,
