@@ -257,7 +257,7 @@ function RailField({
         inputMode={spec.inputMode}
         maxLength={spec.maxLength}
         spellCheck={false}
-        className={cn(spec.upperCase && 'uppercase', fixedCountry && 'bg-slate-100')}
+        className={spec.upperCase ? 'uppercase' : undefined}
       />
     </Field>
   );
