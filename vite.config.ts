@@ -5,8 +5,17 @@ import { defineConfig } from 'vite';
 import { precompress } from './scripts/precompress.ts';
 
 // The router plugin must come before react() so generated route files are
-// transformed by it.
-export default defineConfig({
+// transformed by it. `vite build` makes the SPA (dist/web); `vite build --ssr`
+// makes the server's render of it (dist/ssr, see src/web/entry-server.tsx).
+const ssrBuild = {
+  outDir: 'dist/ssr',
+  emptyOutDir: true,
+  sourcemap: true,
+  copyPublicDir: false,
+  rolldownOptions: { input: 'src/web/entry-server.tsx' },
+};
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     tanstackRouter({
       target: 'react',
@@ -18,22 +27,28 @@ export default defineConfig({
     tailwindcss(),
     precompress(),
   ],
-  build: {
-    outDir: 'dist/web',
-    emptyOutDir: true,
-    sourcemap: true,
-    manifest: true,
-    // Everything the entry imports statically (React, the router, the
-    // signed-in shell, the transactions list) in one chunk: a first load is
-    // index.html, one script and one stylesheet, not a score of small chunks
-    // queued on the browser's six connections. Other pages stay split and
-    // import from it (ARCHITECTURE.md, "First load").
-    rolldownOptions: {
-      output: {
-        codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+  // The server render bundles every package it uses: one file tree the server
+  // imports with no dev dependency installed, React's production build
+  // chosen at build time rather than by NODE_ENV at run time.
+  ssr: { noExternal: true },
+  build: isSsrBuild
+    ? ssrBuild
+    : {
+        outDir: 'dist/web',
+        emptyOutDir: true,
+        sourcemap: true,
+        manifest: true,
+        // Everything the entry imports statically (React, the router, the
+        // signed-in shell, the transactions list) in one chunk: a first load is
+        // index.html, one script and one stylesheet, not a score of small chunks
+        // queued on the browser's six connections. Other pages stay split and
+        // import from it (ARCHITECTURE.md, "First load").
+        rolldownOptions: {
+          output: {
+            codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+          },
+        },
       },
-    },
-  },
   server: {
     port: 5173,
     proxy: {
@@ -42,4 +57,4 @@ export default defineConfig({
       '/healthz': 'http://127.0.0.1:8080',
     },
   },
-});
+}));

@@ -64,13 +64,17 @@ export async function precompressDirectory(dir: string): Promise<PrecompressResu
 /** The Vite plugin: precompresses the output directory once the bundle is written. */
 export function precompress(): Plugin {
   let outDir = '';
+  let serverBuild = false;
   return {
     name: 'custody-console:precompress',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      // The server-render build (dist/ssr) is read from disk by the server, never sent.
+      serverBuild = Boolean(config.build.ssr);
     },
     async closeBundle() {
+      if (serverBuild) return;
       const r = await precompressDirectory(outDir);
       const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
       this.info(

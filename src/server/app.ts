@@ -162,7 +162,11 @@ export function createApp({
     c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
-  app.route('/', spaRoutes(config.staticDir));
+  // A server render reads as the visitor through the whole app, checks and all.
+  app.route(
+    '/',
+    spaRoutes(config.staticDir, { request: (input, init, env) => app.request(input, init, env) }),
+  );
 
   app.notFound((c) => {
     if (isApiPath(c.req.path)) {

@@ -10,10 +10,16 @@ export interface RouterContext {
   queryClient: QueryClient;
 }
 
-export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
+export function createAppRouter(
+  queryClient: QueryClient,
+  history?: RouterHistory,
+  /** A server render (entry-server.tsx): no window, no scroll, loads resolved in one pass. */
+  { isServer }: { isServer?: boolean } = {},
+) {
   return createRouter({
     routeTree,
     ...(history ? { history } : {}),
+    ...(isServer ? { isServer } : {}),
     context: { queryClient },
     defaultPreload: 'intent',
     // React Query owns freshness: let every preload and load reach the loader,
@@ -22,7 +28,9 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
     defaultPendingComponent: RoutePending,
     defaultErrorComponent: RouteError,
     defaultNotFoundComponent: NotFound,
-    scrollRestoration: true,
+    // In the browser only: on the server it would render an inline script,
+    // which the console's CSP refuses and the browser's tree does not have.
+    scrollRestoration: !isServer,
     parseSearch,
     stringifySearch,
   });

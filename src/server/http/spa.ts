@@ -7,8 +7,16 @@ import { getCookie } from 'hono/cookie';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
+import { encode, pickEncoding } from './compress-json.ts';
 import { dataPreloads, withDataPreloads } from './data-preload.ts';
 import { preloaderFor } from './route-preload.ts';
+import {
+  builtRenderer,
+  visitorFetch,
+  withRenderedPage,
+  type InProcessRequest,
+  type PageRenderer,
+} from './server-render.ts';
 
 /**
  * Serves the built SPA from `staticDir` (vite's dist/web):
@@ -20,6 +28,8 @@ import { preloaderFor } from './route-preload.ts';
  *   brotli first; every such answer varies on Accept-Encoding, so a shared
  *   cache never hands brotli to a client that did not ask for it.
  * - index.html is never cached, so a new deploy is picked up on next load.
+ * - For a visitor with a session, the pages the SPA's render entry knows are
+ *   rendered here first (http/server-render.ts): the rows are in the HTML.
  * - Any other GET that accepts HTML and is not /api or /auth gets index.html:
  *   client-side routes like /transactions?status=PENDING load the app, which
  *   then routes itself.
@@ -27,6 +37,7 @@ import { preloaderFor } from './route-preload.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const NO_CACHE = 'no-cache';
+const PRIVATE_NO_CACHE = 'private, no-cache';
 // Files copied from public/ keep their names, so they may change between deploys.
 const SHORT_CACHE = 'public, max-age=3600';
 
@@ -49,9 +60,49 @@ function acceptsHtml(c: Context): boolean {
   return !accept || accept.includes('text/html') || accept.includes('*/*');
 }
 
-export function spaRoutes(staticDir: string) {
+/**
+ * A rendered page is tens of kilobytes of rows and their state: sent brotli-
+ * or gzip-encoded as the browser accepts (the shell alone is about 1 KB).
+ */
+async function sendHtml(c: Context<AppEnv>, html: string): Promise<Response> {
+  c.header('Vary', 'Cookie, Accept-Encoding');
+  const encoding = pickEncoding(c.req.header('Accept-Encoding'));
+  if (!encoding) return c.html(html);
+  const bytes = await encode(Buffer.from(html), encoding);
+  c.header('Content-Encoding', encoding);
+  c.header('Content-Type', 'text/html; charset=UTF-8');
+  return c.body(bytes as Uint8Array<ArrayBuffer>);
+}
+
+export interface SpaOptions {
+  /** The composed app, asked in process for the reads of a server render. */
+  request?: InProcessRequest;
+  /** The render entry; default: the build's dist/ssr beside `staticDir`. */
+  renderer?: () => Promise<PageRenderer | undefined>;
+}
+
+export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
   const indexPath = path.join(staticDir, 'index.html');
   const withPreloads = preloaderFor(staticDir);
+  const renderer = options.renderer ?? builtRenderer(staticDir);
+
+  /** The page rendered as this visitor, or undefined: then the browser renders it alone. */
+  async function rendered(c: Context<AppEnv>) {
+    if (!options.request) return undefined;
+    try {
+      const entry = await renderer();
+      if (!entry) return undefined;
+      const url = new URL(c.req.url);
+      return await entry.renderPage({
+        href: `${url.pathname}${url.search}`,
+        fetch: visitorFetch(c, options.request),
+      });
+    } catch (error) {
+      // The shell still works: the browser renders the page as it would without this.
+      c.get('log').warn({ err: error, path: c.req.path }, 'server render failed; sent the shell');
+      return undefined;
+    }
+  }
 
   async function serveIndex(c: Context<AppEnv>) {
     let html: string;
@@ -62,12 +113,19 @@ export function spaRoutes(staticDir: string) {
       c.header('Cache-Control', 'no-store');
       return c.text(NOT_BUILT, 503);
     }
-    c.header('Cache-Control', NO_CACHE);
-    // What it preloads depends on the session cookie (http/data-preload.ts).
+    // What it holds or preloads depends on the session cookie.
     c.header('Vary', 'Cookie');
+    const signedIn = getCookie(c, SESSION_COOKIE) !== undefined;
+    const page = signedIn ? await rendered(c) : undefined;
+    if (page) {
+      // The visitor's own rows: no shared cache may keep them.
+      c.header('Cache-Control', PRIVATE_NO_CACHE);
+      return sendHtml(c, withRenderedPage(withPreloads(html, c.req.path), page));
+    }
+    c.header('Cache-Control', NO_CACHE);
     // The page's own chunks start loading with the entry (http/route-preload.ts),
     // and the reads its rows wait for with them (http/data-preload.ts).
-    const data = dataPreloads(new URL(c.req.url), getCookie(c, SESSION_COOKIE) !== undefined);
+    const data = dataPreloads(new URL(c.req.url), signedIn);
     return c.html(withDataPreloads(withPreloads(html, c.req.path), data));
   }
 

@@ -60,6 +60,7 @@ import {
   parseRetryAfter,
 } from './api-errors.ts';
 import { csrfHeaders } from './csrf-token.ts';
+import { scopedFetch } from './render-scope.ts';
 
 /**
  * The SPA's client for the custody API as the console server exposes it on
@@ -360,7 +361,11 @@ export function createApiClient(options: ApiClientOptions = {}) {
 
 export type ApiClient = ReturnType<typeof createApiClient>;
 
-/** The browser's client: same origin, global fetch, the session's CSRF token on every request. */
-export const apiClient: ApiClient = createApiClient({ headers: csrfHeaders });
+/**
+ * The browser's client: same origin, global fetch, the session's CSRF token on
+ * every request. During a server render the same client reaches the server
+ * in process, as the visitor (lib/render-scope.ts).
+ */
+export const apiClient: ApiClient = createApiClient({ headers: csrfHeaders, fetch: scopedFetch });
 
 export { ApiError };

@@ -50,3 +50,15 @@ export function formatLocalDateTime(iso: string | undefined): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
 }
+
+/**
+ * A timestamp the same on every machine: `2026-11-24 00:48:50 UTC`. What a
+ * server-rendered page shows until the browser has taken it over and knows
+ * the reader's time zone (components/local-date-time.tsx).
+ */
+export function formatUtcDateTime(iso: string | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

@@ -2,6 +2,7 @@ import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query'
 import type { SessionResponse } from '../../contract/auth.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';
+import { inServerRender } from './render-scope.ts';
 import { claimFormDrafts } from './use-persistent-form-draft.ts';
 
 /**
@@ -12,13 +13,25 @@ import { claimFormDrafts } from './use-persistent-form-draft.ts';
 async function fetchCurrentSession({ signal }: { signal: AbortSignal }): Promise<SessionResponse> {
   try {
     const session = await apiClient.getSession({ signal });
-    setCsrfToken(session.csrfToken);
-    claimFormDrafts(session.member.id);
+    adoptSession(session);
     return session;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) setCsrfToken(undefined);
+    if (error instanceof ApiError && error.status === 401 && !inServerRender())
+      setCsrfToken(undefined);
     throw error;
   }
+}
+
+/**
+ * What this tab does on learning its session: the CSRF token for its
+ * mutations, the member's form drafts. Also called with a session the server
+ * rendered into the page (main.tsx), which no query function fetched here.
+ * Nothing on the server: its module state is shared by every visitor.
+ */
+export function adoptSession(session: SessionResponse): void {
+  if (inServerRender()) return;
+  setCsrfToken(session.csrfToken);
+  claimFormDrafts(session.member.id);
 }
 
 export const sessionQueries = {

@@ -1,6 +1,7 @@
 import { cva, type VariantProps } from 'class-variance-authority';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 /**
  * A text control's look. Its size and border depend on where it sits, so
@@ -30,7 +31,16 @@ export const controlClass = controlVariants();
 
 export type ControlPlacement = NonNullable<VariantProps<typeof controlVariants>['placement']>;
 
-export function Input({ className, ...props }: ComponentProps<'input'>) {
+export function Input({ className, disabled, ...props }: ComponentProps<'input'>) {
+  // What is typed before the browser takes a server-rendered page over would be
+  // lost when it does: the control waits for it (use-hydrated.ts).
+  const live = useHydrated();
   // A read-only input (a value the rail fixes) looks like a disabled one.
-  return <input className={cn(controlClass, 'read-only:bg-slate-100', className)} {...props} />;
+  return (
+    <input
+      className={cn(controlClass, 'read-only:bg-slate-100', className)}
+      disabled={disabled || !live}
+      {...props}
+    />
+  );
 }

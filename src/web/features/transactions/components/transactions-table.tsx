@@ -4,9 +4,9 @@ import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
+import { LocalDateTime } from '../../../components/local-date-time.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
 
 export const TRANSACTIONS_TABLE: DataTableSpec<Transaction> = {
@@ -57,9 +57,7 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
   const destination = partyLabel(tx.destination);
   const id = tx.id;
   const created = tx.createdAt ? (
-    <time dateTime={tx.createdAt} title={tx.createdAt}>
-      {formatLocalDateTime(tx.createdAt)}
-    </time>
+    <LocalDateTime iso={tx.createdAt} title={tx.createdAt} />
   ) : (
     'Unknown time'
   );

@@ -1,0 +1,88 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { dehydrate, type QueryClient } from '@tanstack/react-query';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { renderToString } from 'react-dom/server';
+import { ConsoleApp } from './app.tsx';
+import type { FetchLike } from './lib/api-client.ts';
+import { createQueryClient } from './lib/query-client.ts';
+import { setRenderScopeLookup } from './lib/render-scope.ts';
+import { serverStateScript } from './lib/server-state.ts';
+import { createAppRouter } from './router.tsx';
+
+/**
+ * The server's render of a console page (ARCHITECTURE.md, "Server-rendered
+ * first screen"). Built by `vite build --ssr` into dist/ssr and loaded by the
+ * console server (src/server/http/server-render.ts), which hands it the page's
+ * address and a fetch that answers in process as the visitor: every read is
+ * an ordinary API request, checked for session, permission and scope.
+ *
+ * The page is rendered with the very routes, loaders and components the
+ * browser runs; the browser then starts from the same query cache and
+ * hydrates the markup (main.tsx).
+ */
+
+/** What the server puts in the page: the markup inside #root and the cache it was rendered from. */
+export interface RenderedPage {
+  html: string;
+  /** The dehydrated query cache as a `<script type="application/json">`, to go before #root. */
+  stateScript: string;
+}
+
+export interface RenderRequest {
+  /** Path and query as the browser asked for them (`/transactions?status=PENDING`). */
+  href: string;
+  /** Reaches the console's own API as the visitor (their cookie), in process. */
+  fetch: FetchLike;
+}
+
+/**
+ * Routes whose first screen the server renders. Others (forms that make an
+ * idempotency key when they open, pages that count seconds) are rendered by
+ * the browser alone, as before.
+ */
+const SERVER_RENDERED_ROUTES: ReadonlySet<string> = new Set(['/_authenticated/transactions']);
+
+const requestFetch = new AsyncLocalStorage<FetchLike>();
+setRenderScopeLookup(() => requestFetch.getStore());
+
+/** Every query the loaders started, settled (reference data is started, not awaited). */
+async function settled(queryClient: QueryClient): Promise<void> {
+  const pending = queryClient
+    .getQueryCache()
+    .getAll()
+    .map((query) => query.promise)
+    .filter((promise) => promise !== undefined);
+  await Promise.allSettled(pending);
+}
+
+/**
+ * The page at `href`, or `undefined` when the browser should render it alone:
+ * a route not listed above, a redirect (signed out, a URL the router writes
+ * otherwise), or any read that failed — the browser shows those states as
+ * it always has, rather than a server's version of an error.
+ */
+export function renderPage({ href, fetch }: RenderRequest): Promise<RenderedPage | undefined> {
+  return requestFetch.run(fetch, async () => {
+    const queryClient = createQueryClient();
+    const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [href] }), {
+      isServer: true,
+    });
+    await router.load();
+    const { matches, resolvedLocation } = router.state;
+    if (resolvedLocation === undefined) return undefined;
+    if (!matches.some((match) => SERVER_RENDERED_ROUTES.has(match.routeId))) return undefined;
+    if (matches.some((match) => match.status !== 'success')) return undefined;
+    await settled(queryClient);
+    if (
+      queryClient
+        .getQueryCache()
+        .getAll()
+        .some((query) => query.state.status !== 'success')
+    )
+      return undefined;
+    const html = renderToString(<ConsoleApp queryClient={queryClient} router={router} />);
+    const stateScript = serverStateScript(dehydrate(queryClient));
+    queryClient.clear();
+    return { html, stateScript };
+  });
+}

@@ -1,0 +1,31 @@
+import type { DehydratedState } from '@tanstack/react-query';
+
+/**
+ * The query cache a server render leaves in its page, for the browser to
+ * start from (ARCHITECTURE.md, "Server-rendered first screen"): a
+ * `<script type="application/json">` with this id, never executed. Written by
+ * entry-server.tsx, read by main.tsx.
+ */
+export const SERVER_STATE_ID = 'console-server-state';
+
+/**
+ * The state as a script element. Its JSON is safe inside the element: no `<`
+ * survives, so no `</script>` in a transaction's note or reference can end it
+ * early (nor `<!--` open a comment); `\u003c` reads back as `<` in JSON.parse.
+ */
+export function serverStateScript(state: DehydratedState): string {
+  const json = JSON.stringify(state).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${SERVER_STATE_ID}">${json}</script>`;
+}
+
+/** The state a server render left in this page, or none (a page the browser renders alone). */
+export function readServerState(doc: Document): DehydratedState | undefined {
+  const text = doc.getElementById(SERVER_STATE_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as DehydratedState;
+  } catch {
+    // A page that cannot be read back is rendered afresh, as if never server-rendered.
+    return undefined;
+  }
+}
