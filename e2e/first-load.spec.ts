@@ -2,18 +2,94 @@ import type { Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
 
 /**
- * How /transactions loads, as the browser's network log shows it: the HTML
- * names the session and the list for preload and the SPA uses those answers,
- * the page's data does not wait for the session, and reference data (vaults,
- * assets, sub-organizations) is asked for once however the member moves around.
- * Order is proven by holding answers back until the other request is seen,
- * never by timing.
+ * How the console's first screen loads, as the browser's network log shows it.
+ *
+ * /transactions is rendered on the server (ARCHITECTURE.md, "Server-rendered
+ * first screen"): its rows arrive in the HTML, and the browser takes the page
+ * over without asking for the session or the list again and without a
+ * hydration error. Pages the server leaves to the browser (here `/`, which
+ * redirects to the list) name the session and the list for preload instead,
+ * and their data does not wait for the session. Reference data (vaults,
+ * assets, sub-organizations) is asked for at most once. Order is proven by
+ * holding answers back until the other request is seen, never by timing.
  */
 
 const apiPath = (request: Request) => new URL(request.url()).pathname;
 const isList = (request: Request) => apiPath(request) === '/api/external/transactions/';
+const LIST = '/api/external/transactions/?limit=20';
 
-test('the list is requested while the session is still unanswered', async ({ page }) => {
+/** Every API and auth request the page makes, by path and query, counted. */
+function countRequests(page: import('@playwright/test').Page): Map<string, number> {
+  const asked = new Map<string, number>();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/auth/'))
+      asked.set(url.pathname + url.search, (asked.get(url.pathname + url.search) ?? 0) + 1);
+  });
+  return asked;
+}
+
+test('the rows arrive with the HTML, and the browser takes them over without asking again', async ({
+  page,
+}) => {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  const asked = countRequests(page);
+
+  const response = await page.goto('/transactions');
+  const html = (await response?.text()) ?? '';
+  // Twenty transactions, each a link, before any script has run.
+  expect(html.match(/<a [^>]*href="\/transactions\/[^"/]+"/g)?.length).toBe(20);
+  expect(html).not.toContain('rel="preload" as="fetch"');
+
+  const table = page.getByRole('table', { name: 'Transactions' });
+  await expect(table.locator('tbody tr')).toHaveCount(20);
+  // Live once the browser has taken the page over: the controls were held
+  // disabled until then, so nothing chosen before is lost.
+  const next = page.getByRole('button', { name: 'Next page' });
+  await expect(next).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+  expect(asked.get('/auth/session') ?? 0).toBe(0);
+  expect(asked.get(LIST) ?? 0).toBe(0);
+  expect(problems).toEqual([]);
+
+  // The taken-over page pages on, in the browser, with the rendered session.
+  await next.click();
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(table.locator('tbody tr').first()).toBeVisible();
+  expect(problems).toEqual([]);
+});
+
+test('a server-rendered page signs out: its session and CSRF token came with the HTML', async ({
+  page,
+}) => {
+  await page.goto('/transactions');
+  const signOut = page.getByRole('button', { name: 'Sign out' });
+  await expect(signOut).toBeEnabled();
+  await signOut.click();
+  await expect(page).toHaveURL(/\/login/);
+  // Signed out for the server too: the list is no longer rendered for this browser.
+  const again = await page.request.get('/transactions', { headers: { Accept: 'text/html' } });
+  expect(await again.text()).not.toContain('console-server-state');
+});
+
+test('timestamps read in UTC until the browser takes over, then in the reader’s zone', async ({
+  page,
+}) => {
+  const response = await page.goto('/transactions');
+  expect(await response?.text()).toMatch(
+    /<time [^>]*>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC<\/time>/,
+  );
+  const first = page.getByRole('table', { name: 'Transactions' }).locator('tbody time').first();
+  await expect(first).not.toContainText('UTC');
+});
+
+test('on a page left to the browser, the list is requested while the session is still unanswered', async ({
+  page,
+}) => {
   let listRequested!: () => void;
   const listSeen = new Promise<void>((resolve) => (listRequested = resolve));
   page.on('request', (request) => {
@@ -27,26 +103,20 @@ test('the list is requested while the session is still unanswered', async ({ pag
     await route.continue();
   });
 
-  await page.goto('/transactions');
+  await page.goto('/');
   await expect(
     page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first(),
   ).toBeVisible();
 });
 
-test('the page names its session and list for preload, and the browser asks for each once', async ({
+test('a page left to the browser names its session and list for preload, and the browser asks for each once', async ({
   page,
 }) => {
-  const asked = new Map<string, number>();
-  page.on('request', (request) => {
-    const url = new URL(request.url());
-    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/auth/'))
-      asked.set(url.pathname + url.search, (asked.get(url.pathname + url.search) ?? 0) + 1);
-  });
-
-  const response = await page.goto('/transactions');
+  const asked = countRequests(page);
+  const response = await page.goto('/');
   const html = (await response?.text()) ?? '';
-  const list = '/api/external/transactions/?limit=20';
-  for (const url of ['/auth/session', list])
+  expect(html).not.toContain('console-server-state');
+  for (const url of ['/auth/session', LIST])
     expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${url}">`);
   await expect(
     page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first(),
@@ -56,45 +126,60 @@ test('the page names its session and list for preload, and the browser asks for 
   // The SPA asks for the same URLs with fetch: had the preloaded answers not
   // been used, each would have been requested twice.
   expect(asked.get('/auth/session')).toBe(1);
-  expect(asked.get(list)).toBe(1);
+  expect(asked.get(LIST)).toBe(1);
 });
 
-test('a signed-out visitor gets no data preloads and still lands on the sign-in page', async ({
+test('a signed-out visitor gets neither rows nor data preloads and lands on the sign-in page', async ({
   page,
 }) => {
   await page.context().clearCookies();
   const response = await page.goto('/transactions');
-  expect(await response?.text()).not.toContain('rel="preload" as="fetch"');
+  const html = (await response?.text()) ?? '';
+  expect(html).not.toContain('rel="preload" as="fetch"');
+  expect(html).not.toContain('console-server-state');
   await expect(page).toHaveURL(/\/login/);
 });
 
-test('vaults, assets and sub-organizations are fetched once across pages', async ({ page }) => {
-  const asked = new Map<string, number>();
-  page.on('request', (request) => {
-    const path = apiPath(request);
-    if (/^\/api\/external\/(vaults|assets|sub_orgs)\/$/.test(path))
-      asked.set(path, (asked.get(path) ?? 0) + 1);
+for (const start of ['/', '/transactions']) {
+  test(`vaults, assets and sub-organizations are fetched at most once across pages, from ${start}`, async ({
+    page,
+  }) => {
+    const asked = new Map<string, number>();
+    page.on('request', (request) => {
+      const path = apiPath(request);
+      if (/^\/api\/external\/(vaults|assets|sub_orgs)\/$/.test(path))
+        asked.set(path, (asked.get(path) ?? 0) + 1);
+    });
+
+    await page.goto(start);
+    const rows = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr');
+    await expect(rows.first()).toBeVisible();
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+
+    await nav.getByRole('link', { name: 'Bank accounts' }).click();
+    await expect(page.getByRole('heading', { name: 'Bank accounts', level: 1 })).toBeVisible();
+    await nav.getByRole('link', { name: 'Transactions' }).click();
+    await expect(rows.first()).toBeVisible();
+    // A transaction's page and back to the list.
+    await rows.first().getByRole('link').first().click();
+    await expect(page).toHaveURL(/\/transactions\/[^/]+$/);
+    await page.goBack();
+    await expect(rows.first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+
+    // From `/` the browser asks once; from the server-rendered list it came with the page.
+    for (const path of [
+      '/api/external/vaults/',
+      '/api/external/assets/',
+      '/api/external/sub_orgs/',
+    ])
+      expect(asked.get(path) ?? 0).toBeLessThanOrEqual(1);
+    if (start === '/')
+      expect(Object.fromEntries(asked)).toEqual({
+        '/api/external/vaults/': 1,
+        '/api/external/assets/': 1,
+        '/api/external/sub_orgs/': 1,
+      });
   });
-
-  await page.goto('/transactions');
-  const rows = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr');
-  await expect(rows.first()).toBeVisible();
-  const nav = page.getByRole('navigation', { name: 'Main' });
-
-  await nav.getByRole('link', { name: 'Bank accounts' }).click();
-  await expect(page.getByRole('heading', { name: 'Bank accounts', level: 1 })).toBeVisible();
-  await nav.getByRole('link', { name: 'Transactions' }).click();
-  await expect(rows.first()).toBeVisible();
-  // A transaction's page and back to the list.
-  await rows.first().getByRole('link').first().click();
-  await expect(page).toHaveURL(/\/transactions\/[^/]+$/);
-  await page.goBack();
-  await expect(rows.first()).toBeVisible();
-  await page.waitForLoadState('networkidle');
-
-  expect(Object.fromEntries(asked)).toEqual({
-    '/api/external/vaults/': 1,
-    '/api/external/assets/': 1,
-    '/api/external/sub_orgs/': 1,
-  });
-});
+}

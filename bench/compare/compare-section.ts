@@ -89,8 +89,10 @@ export const compareSection: BenchSection = {
         execFileSync('npm', ['run', '-s', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
       }
       // A copy of the build, so the static page can sit beside the SPA without touching dist/.
+      // The server render's build goes beside it, where the server looks for it (http/server-render.ts).
       const staticDir = path.join(work, 'web');
       await cp('dist/web', staticDir, { recursive: true });
+      await cp('dist/ssr', path.join(work, 'ssr'), { recursive: true });
       result.wholeAppGzipKb = await kbOfBuild(path.join(staticDir, 'assets'), /\.(js|css)$/);
       const logFile = (name: string) => path.join(work, `${name}.log`);
       const authed = (cookie: string) => ({ cookie, accept: 'application/json' });

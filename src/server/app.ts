@@ -26,10 +26,16 @@ import { dataExceptionMessage, isDataException } from './http/database-errors.ts
 import type { AppEnv } from './http/app-env.ts';
 import { requestLog } from './http/request-log.ts';
 import { READ, rule } from './http/route-rule.ts';
+import type { PageRenderer } from './http/server-render.ts';
 import { spaRoutes } from './http/spa.ts';
 
 export interface CreateAppOptions {
   config: Pick<AppConfig, 'staticDir'>;
+  /**
+   * The server render of signed-in pages (http/server-render.ts); default:
+   * the build's dist/ssr beside staticDir. Tests pass the source entry.
+   */
+  pageRenderer?: () => Promise<PageRenderer | undefined>;
   backend: CustodyBackend;
   /**
    * The public origin: the only Host answered, the only Origin of a session's
@@ -67,6 +73,7 @@ const LOCAL_ORIGIN = originPolicy('http://localhost');
 
 export function createApp({
   config,
+  pageRenderer,
   backend,
   database,
   logger,
@@ -165,7 +172,10 @@ export function createApp({
   // A server render reads as the visitor through the whole app, checks and all.
   app.route(
     '/',
-    spaRoutes(config.staticDir, { request: (input, init, env) => app.request(input, init, env) }),
+    spaRoutes(config.staticDir, {
+      request: (input, init, env) => app.request(input, init, env),
+      ...(pageRenderer ? { renderer: pageRenderer } : {}),
+    }),
   );
 
   app.notFound((c) => {

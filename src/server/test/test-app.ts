@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
-import { createApp, type App } from '../app.ts';
+import { createApp, type App, type CreateAppOptions } from '../app.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
@@ -57,6 +57,8 @@ export async function createTestApp(
   options: {
     seed?: boolean;
     staticDir?: string;
+    /** The server render of signed-in pages (app.ts); none unless given. */
+    pageRenderer?: CreateAppOptions['pageRenderer'];
     demoAccounts?: boolean;
     trustProxy?: boolean;
     /** Wraps the sandbox backend, e.g. to take away an optional method as upstream lacks it. */
@@ -80,6 +82,7 @@ export async function createTestApp(
   const origin = options.publicUrl ? originPolicy(options.publicUrl) : undefined;
   const app = createApp({
     config: { staticDir: options.staticDir ?? path.join(process.cwd(), '.tmp', 'no-spa-here') },
+    ...(options.pageRenderer ? { pageRenderer: options.pageRenderer } : {}),
     backend: (options.wrapBackend ?? ((b) => b))(createSandboxBackend({ db: database.db, orgId })),
     database,
     logger: options.logger ?? pino({ level: 'silent' }),
