@@ -1,4 +1,4 @@
-import type { Request } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
 
 /**
@@ -19,7 +19,7 @@ const isList = (request: Request) => apiPath(request) === '/api/external/transac
 const LIST = '/api/external/transactions/?limit=20';
 
 /** Every API and auth request the page makes, by path and query, counted. */
-function countRequests(page: import('@playwright/test').Page): Map<string, number> {
+function countRequests(page: Page): Map<string, number> {
   const asked = new Map<string, number>();
   page.on('request', (request) => {
     const url = new URL(request.url());
