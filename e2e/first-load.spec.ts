@@ -41,8 +41,8 @@ test('the rows arrive with the HTML, and the browser takes them over without ask
 
   const response = await page.goto('/transactions');
   const html = (await response?.text()) ?? '';
-  // Twenty transactions, each a link, before any script has run.
-  expect(html.match(/<a [^>]*href="\/transactions\/[^"/]+"/g)?.length).toBe(20);
+  // Twenty transactions before any script has run.
+  expect(html.match(/<tr [^>]*data-transaction-id="[^"]+"/g)?.length).toBe(20);
   expect(html).not.toContain('rel="preload" as="fetch"');
 
   const table = page.getByRole('table', { name: 'Transactions' });

@@ -29,6 +29,9 @@ curl -fsS -c "$jar" -H 'Content-Type: application/json' -H "Origin: $base" \
   || { echo "demo viewer could not sign in" >&2; exit 1; }
 count=$(curl -fsS -b "$jar" "$base/api/external/transactions/?limit=5" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).results.length))")
 [ "$count" = "5" ] || { echo "expected 5 seeded transactions, got $count" >&2; exit 1; }
+# Signed in, the list's first screen comes rendered by the server: its 20 rows are in the HTML.
+rows=$(curl -fsS -b "$jar" -H 'Accept: text/html' "$base/transactions" | grep -o 'data-transaction-id=' | wc -l)
+[ "$rows" = "20" ] || { echo "expected 20 server-rendered rows in /transactions, got $rows" >&2; exit 1; }
 kill -TERM -- "-$pid"
 for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 if kill -0 "$pid" 2>/dev/null; then echo "npm start did not stop within 10 s of SIGTERM" >&2; kill -KILL -- "-$pid"; exit 1; fi

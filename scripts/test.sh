@@ -27,7 +27,9 @@ fi
 
 step "browser tests (Playwright, Debian Chromium)"
 bash scripts/ensure-chromium.sh
+# The SPA and the server's render of its first screen (dist/web, dist/ssr).
 npx vite build --logLevel warn
+npx vite build --ssr --logLevel warn
 PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test --reporter=list,json
 
 step "summary"
