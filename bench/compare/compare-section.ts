@@ -26,6 +26,21 @@ import { staticTable, type ListedRow } from './static-page.ts';
 const LIST = `${paths.transactions()}?limit=20`;
 const COLD_RUNS = 9;
 const STATIC_PAGE = 'bench-static-20.html';
+const SNAPSHOT_PAGE = 'bench-console-snapshot.html';
+
+/**
+ * The console's server-rendered /transactions as a static file without its
+ * scripts (the app and its state): what that page's markup and stylesheet
+ * cost the browser alone, with no server render and no JavaScript. Splits
+ * the console's cold load into the page's own weight and the rest.
+ */
+async function snapshotPage(url: string, cookie: string): Promise<string> {
+  const res = await fetch(`${url}/transactions`, { headers: { cookie, accept: 'text/html' } });
+  const html = await res.text();
+  if (!html.includes('data-transaction-id='))
+    throw new Error('/transactions was not server-rendered');
+  return html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '');
+}
 
 export async function listRows(url: string): Promise<{ cookie: string; rows: ListedRow[] }> {
   const agent = keepAliveAgent(1);
@@ -109,6 +124,7 @@ export const compareSection: BenchSection = {
       const { cookie, rows } = await listRows(pglite.url);
       if (rows.length !== 20) throw new Error(`the list page held ${rows.length} rows, not 20`);
       await writeFile(path.join(staticDir, STATIC_PAGE), staticTable(rows));
+      await writeFile(path.join(staticDir, SNAPSHOT_PAGE), await snapshotPage(pglite.url, cookie));
       const dbFile = path.join(work, 'json-server-db.json');
       await writeFile(dbFile, JSON.stringify({ transactions: rows }));
 
@@ -118,6 +134,7 @@ export const compareSection: BenchSection = {
         const loads: Array<[string, string, boolean]> = [
           ['static HTML table of the 20 rows', `/${STATIC_PAGE}`, false],
           ['console /transactions, signed in', '/transactions', true],
+          ['its rendered HTML, static, no script', `/${SNAPSHOT_PAGE}`, false],
         ];
         for (const [name, page, signedIn] of loads) {
           const load: ColdLoad = await coldLoads({
@@ -161,6 +178,12 @@ export const compareSection: BenchSection = {
       for (const conns of [10, 50])
         await measure('console PGlite', pglite, LIST, conns, authed(cookie));
       await measure('console PGlite', pglite, '/healthz', 50);
+      // The signed-in list as a browser asks for it: rendered on the server, brotli on the wire.
+      await measure('console PGlite, page', pglite, '/transactions', 10, {
+        cookie,
+        accept: 'text/html',
+        'accept-encoding': 'br',
+      });
       result.rssMb['console PGlite (loaded)'] = await pglite.rssMb();
       await stopAll();
 

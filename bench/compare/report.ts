@@ -108,7 +108,7 @@ export function formatCompare(r: CompareResult): string {
 
   // The targets of issue 14, each with its figure.
   const lines: string[] = [];
-  const consoleLoad = r.coldLoads[1];
+  const consoleLoad = r.coldLoads.find((l) => l.page.startsWith('console /transactions'));
   if (staticLoad && consoleLoad) {
     const ratio = consoleLoad.medianMs / staticLoad.medianMs;
     lines.push(
