@@ -24,7 +24,7 @@ import { createAppRouter } from './router.tsx';
 /** What the server puts in the page: the markup inside #root and the cache it was rendered from. */
 export interface RenderedPage {
   html: string;
-  /** The dehydrated query cache as a `<script type="application/json">`, to go before #root. */
+  /** The dehydrated query cache as a `<script type="application/json">`, to go after #root. */
   stateScript: string;
 }
 

@@ -80,10 +80,15 @@ export function visitorFetch(c: Context<AppEnv>, request: InProcessRequest) {
   };
 }
 
-/** index.html with the rendered page inside #root and its state before the scripts. */
+/**
+ * index.html with the rendered page inside #root and its state right after
+ * it: the rows come first in the bytes the browser parses, and the state
+ * (tens of kilobytes of JSON) is in the document before the app's module
+ * script runs, which waits for the whole document.
+ */
 export function withRenderedPage(html: string, page: RenderedPage): string {
   const root = '<div id="root"></div>';
   if (!html.includes(root)) return html;
   // A function as replacement: `$&` and friends in the page's text stay as typed.
-  return html.replace(root, () => `${page.stateScript}\n    <div id="root">${page.html}</div>`);
+  return html.replace(root, () => `<div id="root">${page.html}</div>\n    ${page.stateScript}`);
 }
