@@ -9,7 +9,7 @@ import type { Database, DatabaseHandle } from './client.ts';
 import { ReadCache } from './read-cache.ts';
 import { staff, sessions } from './schema/console.ts';
 import { transactions } from './schema/sandbox.ts';
-import { createSubOrg, createTransaction } from '../test/fixtures.ts';
+import { createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { openSecondHandle } from '../test/test-database.ts';
@@ -84,6 +84,27 @@ describe('read cache', () => {
     expect(changed.results.find((r) => r.id === created.id)?.status).toBe('COMPLETED');
     const one = await admin.json(paths.transaction(created.id));
     expect((one.body as { status: string }).status).toBe('COMPLETED');
+  });
+
+  it('lists a vault and a sub-organization another server added, and each member only their own vaults', async () => {
+    const admin = await t.signIn('admin');
+    const names = async (path: string, member = admin) =>
+      (
+        (await member.json(path)).body as { results: Array<{ vaultName?: string; name?: string }> }
+      ).results.map((r) => r.vaultName ?? r.name);
+    const vaultsBefore = await names(paths.vaults());
+    const subOrgsBefore = await names(paths.subOrgs());
+    await createVault(second.db, { orgId: t.orgId, subOrgId: subB, vaultName: 'Added on B' });
+    await createSubOrg(second.db, t.orgId, 'Added on B too');
+    expect(await names(paths.vaults())).toEqual(
+      expect.arrayContaining([...vaultsBefore, 'Added on B']),
+    );
+    expect(await names(paths.subOrgs())).toEqual(
+      expect.arrayContaining([...subOrgsBefore, 'Added on B too']),
+    );
+    // The same page, cached for the admin, is not what a member of A alone sees.
+    const memberOfA = await t.signIn('viewer', { subOrgIds: [subA] });
+    expect(await names(paths.vaults(), memberOfA)).not.toContain('Added on B');
   });
 
   it('sees a transaction created through the other server at once', async () => {

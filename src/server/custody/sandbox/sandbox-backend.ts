@@ -88,13 +88,25 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     approvalDecisions: async (ctx, entityIds) =>
       approvalDecisions(db, await orgIdFor(ctx), entityIds),
     apiClients: createApiClientDirectory(db),
-    listVaults: async (ctx, query) => listVaults(db, await orgIdFor(ctx), query),
+    // Reference data every signed-in page reads (and every server render of
+    // the list: http/server-render.ts), reused while nothing commits too.
+    listVaults: async (ctx, query) => {
+      const orgId = await orgIdFor(ctx);
+      return cachedRead(`vaults:${orgId}:${JSON.stringify(query)}`, () =>
+        listVaults(db, orgId, query),
+      );
+    },
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
     getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
     listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
     getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
-    listAssets: async () => listAssets(db),
+    listAssets: async () => cachedRead('assets', () => listAssets(db)),
     listSupportedChains: async () => listSupportedChains(),
-    listSubOrgs: async (ctx, query) => listSubOrgs(db, await orgIdFor(ctx), query),
+    listSubOrgs: async (ctx, query) => {
+      const orgId = await orgIdFor(ctx);
+      return cachedRead(`sub-orgs:${orgId}:${JSON.stringify(query)}`, () =>
+        listSubOrgs(db, orgId, query),
+      );
+    },
   };
 }
