@@ -94,7 +94,8 @@ export function createApp({
   app.use(requestId());
   app.use(requestLog(logger));
   app.use(securityHeaders(authOptions.trustProxy));
-  // Sessions and transaction reads reused while nothing commits (db/read-cache.ts).
+  // Sessions, transaction reads and reference data (vaults, assets, sub-orgs) reused while
+  // nothing commits (db/read-cache.ts).
   const reads = new ReadCache(auth.db);
   app.use('/api/*', reads.middleware());
   app.use('/auth/*', reads.middleware());

@@ -5,7 +5,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './client.ts';
 
 /**
- * Answers of hot reads (the session a cookie names, a page of transactions)
+ * Answers of hot reads (the session a cookie names, a page of transactions,
+ * the reference data every page reads: vaults, assets, sub-organizations)
  * kept in memory and reused only while the database is provably unchanged.
  *
  * The version is PostgreSQL's own snapshot, `pg_current_snapshot()`: the
