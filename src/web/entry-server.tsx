@@ -67,6 +67,9 @@ export function renderPage({ href, fetch }: RenderRequest): Promise<RenderedPage
     const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [href] }), {
       isServer: true,
     });
+    // Another page is left to the browser before any of its reads is made.
+    const planned = router.matchRoutes(router.latestLocation);
+    if (!planned.some((match) => SERVER_RENDERED_ROUTES.has(match.routeId))) return undefined;
     await router.load();
     const { matches, resolvedLocation } = router.state;
     if (resolvedLocation === undefined) return undefined;

@@ -49,6 +49,8 @@ export function builtRenderer(staticDir: string): () => Promise<PageRenderer | u
     loaded = import(pathToFileURL(entry).href).then((mod: Partial<PageRenderer>) =>
       typeof mod.renderPage === 'function' ? (mod as PageRenderer) : undefined,
     );
+    // A build that fails to load is tried again on a later request (after a rebuild).
+    loaded.catch(() => (loaded = undefined));
     return loaded;
   };
 }
