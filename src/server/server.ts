@@ -120,6 +120,14 @@ function listen(
 ): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname, port }, () => resolve(server));
+    // Idle keep-alive connections stay open longer than the load balancers and
+    // HTTP clients that reuse them (60 s is common): with Node's 5 s, a client
+    // reusing a connection the server is closing at that moment gets a reset
+    // (seen as ECONNRESET in a browser test's API request at load).
+    if ('keepAliveTimeout' in server) {
+      server.keepAliveTimeout = 65_000;
+      server.headersTimeout = 66_000;
+    }
     server.once('error', reject);
   });
 }
