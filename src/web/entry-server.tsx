@@ -71,9 +71,9 @@ export function renderPage({ href, fetch }: RenderRequest): Promise<RenderedPage
     const planned = router.matchRoutes(router.latestLocation);
     if (!planned.some((match) => SERVER_RENDERED_ROUTES.has(match.routeId))) return undefined;
     await router.load();
+    // A redirect (no session, a URL the router writes otherwise) resolves no location.
     const { matches, resolvedLocation } = router.state;
     if (resolvedLocation === undefined) return undefined;
-    if (!matches.some((match) => SERVER_RENDERED_ROUTES.has(match.routeId))) return undefined;
     if (matches.some((match) => match.status !== 'success')) return undefined;
     await settled(queryClient);
     if (

@@ -65,7 +65,7 @@ function acceptsHtml(c: Context): boolean {
  * or gzip-encoded as the browser accepts (the shell alone is about 1 KB).
  */
 async function sendHtml(c: Context<AppEnv>, html: string): Promise<Response> {
-  c.header('Vary', 'Cookie, Accept-Encoding');
+  c.header('Vary', 'Accept-Encoding', { append: true });
   const encoding = pickEncoding(c.req.header('Accept-Encoding'));
   if (!encoding) return c.html(html);
   const bytes = await encode(Buffer.from(html), encoding);

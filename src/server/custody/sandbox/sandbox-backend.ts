@@ -56,16 +56,23 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     return defaultOrgId ?? null;
   }
 
+  /** A list read through the read cache, keyed by the organization and the whole query. */
+  async function cachedList<T>(
+    ctx: CustodyContext,
+    kind: string,
+    query: unknown,
+    load: (orgId: string | null) => Promise<T>,
+  ): Promise<T> {
+    const orgId = await orgIdFor(ctx);
+    return cachedRead(`${kind}:${orgId}:${JSON.stringify(query)}`, () => load(orgId));
+  }
+
   return {
     kind: 'sandbox',
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
     // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
-    listTransactions: async (ctx, query) => {
-      const orgId = await orgIdFor(ctx);
-      return cachedRead(`transactions:${orgId}:${JSON.stringify(query)}`, () =>
-        listTransactions(db, orgId, query),
-      );
-    },
+    listTransactions: (ctx, query) =>
+      cachedList(ctx, 'transactions', query, (orgId) => listTransactions(db, orgId, query)),
     getTransaction: async (ctx, id) => {
       const orgId = await orgIdFor(ctx);
       return cachedRead(`transaction:${orgId}:${id}`, () => getTransaction(db, orgId, id));
@@ -90,23 +97,15 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     apiClients: createApiClientDirectory(db),
     // Reference data every signed-in page reads (and every server render of
     // the list: http/server-render.ts), reused while nothing commits too.
-    listVaults: async (ctx, query) => {
-      const orgId = await orgIdFor(ctx);
-      return cachedRead(`vaults:${orgId}:${JSON.stringify(query)}`, () =>
-        listVaults(db, orgId, query),
-      );
-    },
+    listVaults: (ctx, query) =>
+      cachedList(ctx, 'vaults', query, (orgId) => listVaults(db, orgId, query)),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
     getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
     listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
     getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
     listAssets: async () => cachedRead('assets', () => listAssets(db)),
     listSupportedChains: async () => listSupportedChains(),
-    listSubOrgs: async (ctx, query) => {
-      const orgId = await orgIdFor(ctx);
-      return cachedRead(`sub-orgs:${orgId}:${JSON.stringify(query)}`, () =>
-        listSubOrgs(db, orgId, query),
-      );
-    },
+    listSubOrgs: (ctx, query) =>
+      cachedList(ctx, 'sub-orgs', query, (orgId) => listSubOrgs(db, orgId, query)),
   };
 }
