@@ -1,5 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
 
 /**
  * How the console's first screen loads, as the browser's network log shows it.
@@ -85,6 +86,31 @@ test('timestamps read in UTC until the browser takes over, then in the reader’
   );
   const first = page.getByRole('table', { name: 'Transactions' }).locator('tbody time').first();
   await expect(first).not.toContainText('UTC');
+});
+
+test('the page is sent head first, its app after the rows, and its date filters become date pickers', async ({
+  page,
+}) => {
+  const response = await page.goto(
+    `/transactions?createdAtGte=${encodeURIComponent('2026-01-02T00:00:00.000Z')}`,
+  );
+  const html = (await response?.text()) ?? '';
+  const head = html.slice(0, html.indexOf('</head>'));
+  // Painted once the results are parsed, not header-first (http/server-render.ts).
+  expect(head).toContain('<link rel="expect" href="#transactions-results" blocking="render" />');
+  expect(head).not.toContain('<script');
+  expect(html.indexOf('<script type="module"')).toBeGreaterThan(
+    html.indexOf('console-server-state'),
+  );
+  // A plain field holding the day until the app runs, then the browser's date field.
+  expect(html).toMatch(
+    /<input[^>]*type="text"[^>]*placeholder="YYYY-MM-DD"[^>]*value="2026-01-02"/,
+  );
+  const from = page.getByLabel('From', { exact: true });
+  await expect(from).toHaveAttribute('type', 'date');
+  await expect(from).toBeEnabled();
+  await expect(from).toHaveValue('2026-01-02');
+  await expectNoAxeViolations(page);
 });
 
 test('on a page left to the browser, the list is requested while the session is still unanswered', async ({

@@ -28,6 +28,20 @@ export interface RenderedPage {
   stateScript: string;
 }
 
+/**
+ * A page the server will render, known before any read: the server sends the
+ * document's head at once and the rest when `render` settles (server-render.ts).
+ */
+export interface PagePlan {
+  /**
+   * The id of the element that closes the page's first screen (its rows):
+   * the browser is asked not to paint before it has parsed that far.
+   */
+  firstScreenId: string;
+  /** The page, or `undefined` when the browser should render it alone (see `planPage`). */
+  render(): Promise<RenderedPage | undefined>;
+}
+
 export interface RenderRequest {
   /** Path and query as the browser asked for them (`/transactions?status=PENDING`). */
   href: string;
@@ -36,11 +50,14 @@ export interface RenderRequest {
 }
 
 /**
- * Routes whose first screen the server renders. Others (forms that make an
- * idempotency key when they open, pages that count seconds) are rendered by
- * the browser alone, as before.
+ * Routes whose first screen the server renders, each with the id of the
+ * element that closes that screen (its results: components/cursor-list.tsx).
+ * Others (forms that make an idempotency key when they open, pages that
+ * count seconds) are rendered by the browser alone, as before.
  */
-const SERVER_RENDERED_ROUTES: ReadonlySet<string> = new Set(['/_authenticated/transactions']);
+const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
+  ['/_authenticated/transactions', 'transactions-results'],
+]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();
 setRenderScopeLookup(() => requestFetch.getStore());
@@ -56,36 +73,43 @@ async function settled(queryClient: QueryClient): Promise<void> {
 }
 
 /**
- * The page at `href`, or `undefined` when the browser should render it alone:
- * a route not listed above, a redirect (signed out, a URL the router writes
- * otherwise), or any read that failed — the browser shows those states as
- * it always has, rather than a server's version of an error.
+ * The plan for the page at `href`, or `undefined` for a route not listed
+ * above: another page is left to the browser before any of its reads is made.
+ * Its `render` gives `undefined` for a redirect (signed out, a URL the router
+ * writes otherwise) or any read that failed — the browser shows those states
+ * as it always has, rather than a server's version of an error.
  */
-export function renderPage({ href, fetch }: RenderRequest): Promise<RenderedPage | undefined> {
-  return requestFetch.run(fetch, async () => {
-    const queryClient = createQueryClient();
-    const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [href] }), {
-      isServer: true,
-    });
-    // Another page is left to the browser before any of its reads is made.
-    const planned = router.matchRoutes(router.latestLocation);
-    if (!planned.some((match) => SERVER_RENDERED_ROUTES.has(match.routeId))) return undefined;
-    await router.load();
-    // A redirect (no session, a URL the router writes otherwise) resolves no location.
-    const { matches, resolvedLocation } = router.state;
-    if (resolvedLocation === undefined) return undefined;
-    if (matches.some((match) => match.status !== 'success')) return undefined;
-    await settled(queryClient);
-    if (
-      queryClient
-        .getQueryCache()
-        .getAll()
-        .some((query) => query.state.status !== 'success')
-    )
-      return undefined;
-    const html = renderToString(<ConsoleApp queryClient={queryClient} router={router} />);
-    const stateScript = serverStateScript(dehydrate(queryClient));
-    queryClient.clear();
-    return { html, stateScript };
+export function planPage({ href, fetch }: RenderRequest): PagePlan | undefined {
+  const queryClient = createQueryClient();
+  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [href] }), {
+    isServer: true,
   });
+  const planned = router.matchRoutes(router.latestLocation);
+  const firstScreenId = planned
+    .map((match) => SERVER_RENDERED_ROUTES.get(match.routeId))
+    .find((id) => id !== undefined);
+  if (firstScreenId === undefined) return undefined;
+  return {
+    firstScreenId,
+    render: () =>
+      requestFetch.run(fetch, async () => {
+        await router.load();
+        // A redirect (no session, a URL the router writes otherwise) resolves no location.
+        const { matches, resolvedLocation } = router.state;
+        if (resolvedLocation === undefined) return undefined;
+        if (matches.some((match) => match.status !== 'success')) return undefined;
+        await settled(queryClient);
+        if (
+          queryClient
+            .getQueryCache()
+            .getAll()
+            .some((query) => query.state.status !== 'success')
+        )
+          return undefined;
+        const html = renderToString(<ConsoleApp queryClient={queryClient} router={router} />);
+        const stateScript = serverStateScript(dehydrate(queryClient));
+        queryClient.clear();
+        return { html, stateScript };
+      }),
+  };
 }

@@ -1,6 +1,14 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import {
+  brotliCompress,
+  constants,
+  createBrotliCompress,
+  createGzip,
+  gzip,
+  type BrotliCompress,
+  type Gzip,
+} from 'node:zlib';
 import { isSharedAnswer } from '../db/read-cache.ts';
 
 /**
@@ -23,7 +31,7 @@ import { isSharedAnswer } from '../db/read-cache.ts';
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 
 /** The best encoding the header accepts (q=0 refuses one); undefined for none. */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding | undefined {
@@ -40,18 +48,47 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | und
   return undefined;
 }
 
+// Brotli quality 4: about gzip's speed, smaller output; 11 is for build-time assets.
+const BROTLI_QUALITY = 4;
+const GZIP_LEVEL = 6;
+
 /** `raw` in `encoding`, at settings cheap enough for every request. */
 export function encode(raw: Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br'
-    ? // Quality 4: about gzip's speed, smaller output; 11 is for build-time assets.
-      brotli(raw, {
+    ? brotli(raw, {
         params: {
-          [constants.BROTLI_PARAM_QUALITY]: 4,
+          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
           [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
           [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
         },
       })
-    : gz(raw, { level: 6 });
+    : gz(raw, { level: GZIP_LEVEL });
+}
+
+/** A stream encoding text in `encoding` at `encode`'s settings, for a body sent in parts. */
+export function encoder(encoding: Encoding): {
+  stream: BrotliCompress | Gzip;
+  /** Sends what was written so far on to the client, without ending the stream. */
+  flush(): Promise<void>;
+} {
+  if (encoding === 'br') {
+    const stream = createBrotliCompress({
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
+    });
+    return {
+      stream,
+      flush: () =>
+        new Promise((resolve) => stream.flush(constants.BROTLI_OPERATION_FLUSH, resolve)),
+    };
+  }
+  const stream = createGzip({ level: GZIP_LEVEL });
+  return {
+    stream,
+    flush: () => new Promise((resolve) => stream.flush(constants.Z_SYNC_FLUSH, resolve)),
+  };
 }
 
 /** One JSON body and, once asked for, its encodings. */

@@ -59,6 +59,13 @@ describe('the server-rendered transactions list', () => {
     expect(res.headers.get('Vary')).toMatch(/Cookie/);
     const html = await res.text();
     for (const tx of ours) expect(html).toContain(`data-transaction-id="${tx.id}"`);
+    // The first paint waits until the results, which hold the rows, are parsed (spa.ts).
+    expect(html).toContain(
+      '<link rel="expect" href="#transactions-results" blocking="render" />\n  </head>',
+    );
+    expect(html.indexOf('id="transactions-results"')).toBeLessThan(
+      html.indexOf(`data-transaction-id="${ours[1]?.id}"`),
+    );
     expect(html).toContain(`href="/transactions/${ours[0]?.id}"`);
     // Another sub-organization's transaction is in neither the markup nor the state.
     expect(html).not.toContain(theirs.id);

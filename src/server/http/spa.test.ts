@@ -1,15 +1,16 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
 import { createApp, type App } from '../app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
 import { precompressDirectory } from '../../../scripts/precompress.ts';
+import { pageParts, type PageRenderer, type RenderedPage } from './server-render.ts';
 
 // No database needed: the SPA routes never touch it.
 const database = { driver: 'pglite' as const, ping: async () => {} };
@@ -170,5 +171,168 @@ describe('serving the SPA', () => {
     const res = await bare.request('/transactions', html);
     expect(res.status).toBe(503);
     expect(await res.text()).toMatch(/npm run build/);
+  });
+});
+
+describe('a server-rendered page, sent in two parts', () => {
+  // The render entry stands in here; server-render.test.ts runs the real one.
+  // The next render settles when the test releases it, whenever the server asks for it.
+  let release: (page: RenderedPage | undefined) => void = () => {};
+  let rendered = Promise.resolve<RenderedPage | undefined>(undefined);
+  const nextRender = () => {
+    rendered = new Promise((resolve) => (release = resolve));
+  };
+  let failure: Error | undefined;
+  const warnings: string[] = [];
+  let streaming: App;
+  beforeEach(() => {
+    failure = undefined;
+    nextRender();
+  });
+  beforeAll(() => {
+    const renderer: PageRenderer = {
+      planPage: ({ href }) =>
+        href.startsWith('/transactions')
+          ? {
+              firstScreenId: 'tx-results',
+              render: () => (failure ? Promise.reject(failure) : rendered),
+            }
+          : undefined,
+    };
+    streaming = createApp({
+      config: { staticDir: dir },
+      backend,
+      database,
+      logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
+      auth: { db: {} as Database },
+      pageRenderer: () => Promise.resolve(renderer),
+    });
+  });
+
+  const ROWS: RenderedPage = {
+    html: '<section><table><tbody><tr><td>row</td></tr></tbody></table><div id="tx-results"></div></section>',
+    stateScript: '<script type="application/json" id="console-server-state">{}</script>',
+  };
+  const signedIn = (headers: Record<string, string> = {}) => ({
+    headers: { ...html.headers, Cookie: `${SESSION_COOKIE}=a-session`, ...headers },
+  });
+  const decoder = new TextDecoder();
+  async function untilRendered(res: Response, decode: (bytes: Uint8Array) => string) {
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error('no body');
+    const first = await reader.read();
+    const head = decode(first.value ?? new Uint8Array());
+    return {
+      head,
+      async rest(page: RenderedPage | undefined) {
+        release(page);
+        const chunks: Uint8Array[] = [first.value ?? new Uint8Array()];
+        for (let next = await reader.read(); !next.done; next = await reader.read())
+          chunks.push(next.value);
+        return decode(Buffer.concat(chunks));
+      },
+    };
+  }
+
+  it('sends the head before the render has settled, then the rows inside #root', async () => {
+    const res = await streaming.request('/transactions', signedIn());
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('private, no-cache');
+    expect(res.headers.get('Vary')).toMatch(/Cookie/);
+    const page = await untilRendered(res, (b) => decoder.decode(b));
+    // The browser may fetch the app and set up the document while the server renders.
+    expect(page.head).toBe(
+      '<!doctype html><html><head><title>Custody Console</title><link rel="expect" href="#tx-results" blocking="render" />\n  </head><body><div id="root">',
+    );
+    expect(await page.rest(ROWS)).toBe(
+      `${page.head}${ROWS.html}</div>\n    ${ROWS.stateScript}<script src="/assets/index-abc123.js"></script></body></html>`,
+    );
+  });
+
+  it('flushes the head through brotli, and the whole page decodes', async () => {
+    const res = await streaming.request('/transactions', signedIn({ 'Accept-Encoding': 'br' }));
+    expect(res.headers.get('Content-Encoding')).toBe('br');
+    expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
+    const partial = (b: Uint8Array) =>
+      brotliDecompressSync(b, { finishFlush: zlibConstants.BROTLI_OPERATION_FLUSH }).toString();
+    const page = await untilRendered(res, partial);
+    expect(page.head).toMatch(/<div id="root">$/);
+    const whole = await page.rest(ROWS);
+    expect(whole).toContain(`<div id="root">${ROWS.html}</div>`);
+    expect(whole).toMatch(/<\/html>$/);
+  });
+
+  it('closes #root empty when the render gives nothing: the browser renders the page', async () => {
+    const page = await untilRendered(await streaming.request('/transactions', signedIn()), (b) =>
+      decoder.decode(b),
+    );
+    const whole = await page.rest(undefined);
+    expect(whole).toContain('<div id="root"></div><script src="/assets/index-abc123.js">');
+    expect(whole).not.toContain('console-server-state');
+  });
+
+  it('closes #root empty and logs when the render throws; the status stays 200', async () => {
+    failure = new Error('render exploded');
+    const res = await streaming.request('/transactions', signedIn({ 'Accept-Encoding': 'gzip' }));
+    expect(res.status).toBe(200);
+    const whole = gunzipSync(Buffer.from(await res.arrayBuffer())).toString();
+    expect(whole).toContain('<div id="root"></div>');
+    expect(warnings.join('\n')).toMatch(/server render failed; sent the shell/);
+  });
+
+  it('serves another page, and a visitor with no session, as the plain shell in one piece', async () => {
+    for (const res of [
+      await streaming.request('/bank-accounts', signedIn()),
+      await streaming.request('/transactions', html),
+    ]) {
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).toContain('<div id="root"></div>');
+      expect(text).not.toContain('rel="expect"');
+    }
+  });
+});
+
+describe('pageParts', () => {
+  const VITE_INDEX = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Custody Console</title>
+    <script type="module" crossorigin src="/assets/index-aaa.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/route-bbb.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-ccc.css">
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>
+`;
+
+  it('keeps the stylesheet in the head and moves the app after the rows and their state', () => {
+    const parts = pageParts(VITE_INDEX, 'tx-results');
+    if (!parts) throw new Error('no parts');
+    expect(parts.head).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/index-ccc.css">',
+    );
+    expect(parts.head).not.toContain('index-aaa.js');
+    expect(parts.head).not.toContain('route-bbb.js');
+    const tail = parts.tail({ html: '<p>rows</p>', stateScript: '<script id="state"></script>' });
+    expect(tail).toMatch(
+      /^<p>rows<\/p><\/div>\s*<script id="state"><\/script>\s*<script type="module" crossorigin src="\/assets\/index-aaa.js"><\/script>\s*<link rel="modulepreload" crossorigin href="\/assets\/route-bbb.js">\s*<\/body>/,
+    );
+    // The shell keeps its app too.
+    expect(parts.tail(undefined)).toContain(
+      '<script type="module" crossorigin src="/assets/index-aaa.js">',
+    );
+  });
+
+  it('leaves out the expect link when the id is not a plain name', () => {
+    const parts = pageParts(INDEX, '"><script>');
+    expect(parts?.head).not.toContain('expect');
+    expect(parts?.head).toMatch(/<div id="root">$/);
+  });
+
+  it('gives nothing for an index.html without an empty #root', () => {
+    expect(pageParts('<html><body><div id="app"></div></body></html>', 'x')).toBeUndefined();
   });
 });

@@ -1,20 +1,23 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
-import { encode, pickEncoding } from './compress-json.ts';
+import { encoder, pickEncoding } from './compress-json.ts';
 import { dataPreloads, withDataPreloads } from './data-preload.ts';
 import { preloaderFor } from './route-preload.ts';
 import {
   builtRenderer,
+  pageParts,
   visitorFetch,
-  withRenderedPage,
   type InProcessRequest,
+  type PagePlan,
+  type PageParts,
   type PageRenderer,
 } from './server-render.ts';
 
@@ -61,17 +64,41 @@ function acceptsHtml(c: Context): boolean {
 }
 
 /**
- * A rendered page is tens of kilobytes of rows and their state: sent brotli-
- * or gzip-encoded as the browser accepts (the shell alone is about 1 KB).
+ * A rendered page in two parts (server-render.ts, `pageParts`): the head at
+ * once, the rest when the render settles. Tens of kilobytes of rows and their
+ * state, so brotli- or gzip-encoded as the browser accepts, each part flushed
+ * to the client as it is ready. A render that throws is logged and the page
+ * closes as the plain shell; the status is 200 either way.
  */
-async function sendHtml(c: Context<AppEnv>, html: string): Promise<Response> {
+function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Response {
   c.header('Vary', 'Accept-Encoding', { append: true });
-  const encoding = pickEncoding(c.req.header('Accept-Encoding'));
-  if (!encoding) return c.html(html);
-  const bytes = await encode(Buffer.from(html), encoding);
-  c.header('Content-Encoding', encoding);
   c.header('Content-Type', 'text/html; charset=UTF-8');
-  return c.body(bytes as Uint8Array<ArrayBuffer>);
+  // Declared chunked, @hono/node-server writes each part as it comes; otherwise
+  // it waits a moment to see whether the whole body is there to measure, and a
+  // render with nothing to wait for (the read cache) finishes within that moment.
+  c.header('Transfer-Encoding', 'chunked');
+  const encoding = pickEncoding(c.req.header('Accept-Encoding'));
+  const { stream, flush } = encoding
+    ? encoder(encoding)
+    : { stream: new PassThrough(), flush: () => Promise.resolve() };
+  if (encoding) c.header('Content-Encoding', encoding);
+  // A visitor who leaves mid-render destroys the stream; nothing is left to tell.
+  stream.on('error', () => {});
+  stream.write(parts.head);
+  void flush()
+    // A turn of the event loop first, so the head is on the wire before the
+    // render's synchronous work (routing, renderToString) holds the thread.
+    .then(() => new Promise((resolve) => setImmediate(resolve)))
+    .then(() => plan.render())
+    .catch((error: unknown) => {
+      // The shell still works: the browser renders the page as it would without this.
+      c.get('log').warn({ err: error, path: c.req.path }, 'server render failed; sent the shell');
+      return undefined;
+    })
+    .then((page) => {
+      if (!stream.destroyed) stream.end(parts.tail(page));
+    });
+  return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>);
 }
 
 export interface SpaOptions {
@@ -86,19 +113,18 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
   const withPreloads = preloaderFor(staticDir);
   const renderer = options.renderer ?? builtRenderer(staticDir);
 
-  /** The page rendered as this visitor, or undefined: then the browser renders it alone. */
-  async function rendered(c: Context<AppEnv>) {
+  /** The plan for this page as this visitor, or undefined: then the browser renders it alone. */
+  async function planned(c: Context<AppEnv>): Promise<PagePlan | undefined> {
     if (!options.request) return undefined;
     try {
       const entry = await renderer();
       if (!entry) return undefined;
       const url = new URL(c.req.url);
-      return await entry.renderPage({
+      return entry.planPage({
         href: `${url.pathname}${url.search}`,
         fetch: visitorFetch(c, options.request),
       });
     } catch (error) {
-      // The shell still works: the browser renders the page as it would without this.
       c.get('log').warn({ err: error, path: c.req.path }, 'server render failed; sent the shell');
       return undefined;
     }
@@ -116,11 +142,12 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     // What it holds or preloads depends on the session cookie.
     c.header('Vary', 'Cookie');
     const signedIn = getCookie(c, SESSION_COOKIE) !== undefined;
-    const page = signedIn ? await rendered(c) : undefined;
-    if (page) {
+    const plan = signedIn ? await planned(c) : undefined;
+    const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
+    if (plan && parts) {
       // The visitor's own rows: no shared cache may keep them.
       c.header('Cache-Control', PRIVATE_NO_CACHE);
-      return sendHtml(c, withRenderedPage(withPreloads(html, c.req.path), page));
+      return streamPage(c, parts, plan);
     }
     c.header('Cache-Control', NO_CACHE);
     // The page's own chunks start loading with the entry (http/route-preload.ts),

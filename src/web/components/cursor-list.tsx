@@ -33,7 +33,10 @@ export interface ListNouns {
  * words, which URL search it reads, and the table its rows fill.
  */
 export interface CursorListSpec<Row extends { id?: string | null }, Search, Filters> {
-  /** Prefix of the heading and results ids: `${id}-title`, `${id}-results`. */
+  /**
+   * Prefix of the heading and results ids: `${id}-title`, `${id}-results`
+   * (the element that closes a server-rendered first screen: entry-server.tsx).
+   */
   id: string;
   nouns: ListNouns;
   search: ListFilterKit<Search, Filters>;
@@ -156,7 +159,11 @@ export function CursorListPage<
       <p role="status" className={query.isPending ? 'text-sm text-slate-700' : 'sr-only'}>
         {statusText}
       </p>
-      <div aria-busy={query.isPending || loadingNext} data-testid={`${id}-results`}>
+      <div
+        id={`${id}-results`}
+        aria-busy={query.isPending || loadingNext}
+        data-testid={`${id}-results`}
+      >
         {content}
       </div>
       {data && !query.isError ? (
