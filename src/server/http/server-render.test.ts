@@ -63,6 +63,9 @@ describe('the server-rendered transactions list', () => {
     expect(html).toContain(
       '<link rel="expect" href="#transactions-results" blocking="render" />\n  </head>',
     );
+    // The brand mark is drawn in the page, not a separate SVG document to fetch and build.
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('as="image"');
     expect(html.indexOf('id="transactions-results"')).toBeLessThan(
       html.indexOf(`data-transaction-id="${ours[1]?.id}"`),
     );

