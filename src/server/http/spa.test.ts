@@ -171,6 +171,12 @@ describe('serving the SPA', () => {
     const res = await bare.request('/transactions', html);
     expect(res.status).toBe(503);
     expect(await res.text()).toMatch(/npm run build/);
+    // Built after the server started: served at once, not remembered as missing.
+    await mkdir(path.join(dir, 'missing'));
+    await writeFile(path.join(dir, 'missing', 'index.html'), INDEX);
+    const built = await bare.request('/transactions', html);
+    expect(built.status).toBe(200);
+    expect(await built.text()).toContain('<div id="root"></div>');
   });
 });
 
