@@ -67,66 +67,94 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function coldLoads(options: {
-  browser: Browser;
+export interface ColdLoadTarget {
   name: string;
   url: string;
+  cookie?: { name: string; value: string };
+}
+
+interface OneLoad {
+  ms: number;
+  requests: number;
+  transfer: number;
+  assets: string[];
+}
+
+async function loadOnce(browser: Browser, target: ColdLoadTarget, rows: number): Promise<OneLoad> {
+  const context = await browser.newContext();
+  try {
+    if (target.cookie)
+      await context.addCookies([{ ...target.cookie, url: new URL(target.url).origin }]);
+    const page = await context.newPage();
+    await page.addInitScript(watchRows(rows));
+    const seen: Array<Promise<number>> = [];
+    const urls: string[] = [];
+    page.on('requestfinished', (request) => {
+      urls.push(new URL(request.url()).pathname);
+      seen.push(
+        request.sizes().then(
+          (s) => s.responseBodySize + s.responseHeadersSize,
+          () => 0,
+        ),
+      );
+    });
+    await page.goto(target.url, { waitUntil: 'commit' });
+    const handle = await page.waitForFunction(() => window.__benchRowsAt, undefined, {
+      timeout: 60_000,
+      polling: 50,
+    });
+    const ms = Number(await handle.jsonValue());
+    // Let requests started before the rows showed finish, so the counts are whole.
+    await page.waitForLoadState('networkidle');
+    return {
+      ms,
+      requests: urls.length,
+      transfer: (await Promise.all(seen)).reduce((a, b) => a + b, 0),
+      assets: urls.filter((u) => /\.(js|css)$/.test(u)),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * `runs` cold loads of each target, interleaved: round after round, one load
+ * of each in turn. On a shared machine whose load drifts over minutes, every
+ * page then meets the same drift, and the ratios between them hold.
+ */
+export async function coldLoads(options: {
+  browser: Browser;
+  targets: readonly ColdLoadTarget[];
   rows: number;
   runs: number;
-  cookie?: { name: string; value: string };
   staticDir: string;
-}): Promise<ColdLoad> {
-  const times: number[] = [];
-  let requests = 0;
-  let transfer = 0;
-  let assets: string[] = [];
-  for (let run = 0; run < options.runs; run += 1) {
-    const context = await options.browser.newContext();
-    try {
-      if (options.cookie)
-        await context.addCookies([{ ...options.cookie, url: new URL(options.url).origin }]);
-      const page = await context.newPage();
-      await page.addInitScript(watchRows(options.rows));
-      const seen: Array<Promise<number>> = [];
-      const urls: string[] = [];
-      page.on('requestfinished', (request) => {
-        urls.push(new URL(request.url()).pathname);
-        seen.push(
-          request.sizes().then(
-            (s) => s.responseBodySize + s.responseHeadersSize,
-            () => 0,
-          ),
-        );
-      });
-      await page.goto(options.url, { waitUntil: 'commit' });
-      const handle = await page.waitForFunction(() => window.__benchRowsAt, undefined, {
-        timeout: 60_000,
-        polling: 50,
-      });
-      times.push(Number(await handle.jsonValue()));
-      // Let requests started before the rows showed finish, so the counts are whole.
-      await page.waitForLoadState('networkidle');
-      requests = urls.length;
-      transfer = (await Promise.all(seen)).reduce((a, b) => a + b, 0);
-      assets = urls.filter((u) => /\.(js|css)$/.test(u));
-    } finally {
-      await context.close();
-    }
-  }
-  const gzip = (await Promise.all(assets.map((a) => gzipSize(options.staticDir, a)))).reduce(
-    (a, b) => a + b,
-    0,
-  );
+}): Promise<ColdLoad[]> {
+  const loads = options.targets.map(() => [] as OneLoad[]);
+  for (let run = 0; run < options.runs; run += 1)
+    for (const [i, target] of options.targets.entries())
+      loads[i]?.push(await loadOnce(options.browser, target, options.rows));
   const kb = (n: number) => Math.round(n / 102.4) / 10;
-  return {
-    page: options.name,
-    runs: times.length,
-    medianMs: median(times),
-    minMs: Math.min(...times),
-    maxMs: Math.max(...times),
-    requests,
-    transferKb: kb(transfer),
-    assets,
-    jsCssGzipKb: kb(gzip),
-  };
+  return Promise.all(
+    options.targets.map(async (target, i) => {
+      const runs = loads[i] ?? [];
+      const times = runs.map((r) => r.ms);
+      const last = runs.at(-1);
+      const assets = last?.assets ?? [];
+      const gzip = (await Promise.all(assets.map((a) => gzipSize(options.staticDir, a)))).reduce(
+        (a, b) => a + b,
+        0,
+      );
+      return {
+        page: target.name,
+        runs: times.length,
+        medianMs: median(times),
+        minMs: Math.min(...times),
+        maxMs: Math.max(...times),
+        requests: last?.requests ?? 0,
+        transferKb: kb(last?.transfer ?? 0),
+        assets,
+        jsCssGzipKb: kb(gzip),
+      };
+    }),
+  );
 }

@@ -8,10 +8,10 @@ import { paths } from '../../src/contract/paths.ts';
 import { keepAliveAgent } from '../load.ts';
 import type { BenchSection } from '../section.ts';
 import { callJson, signInAsDemoAdmin } from '../session.ts';
-import { coldLoads, launchChromium, type ColdLoad } from './cold-load.ts';
+import { coldLoads, launchChromium } from './cold-load.ts';
 import { cannon, type CannonRow } from './load.ts';
 import { postgresForBench, startConsole, startJsonServer, type Child } from './processes.ts';
-import { formatCompare, type CompareResult } from './report.ts';
+import { formatCompare, JSON_BESIDE_POSTGRES, type CompareResult } from './report.ts';
 import { staticTable, type ListedRow } from './static-page.ts';
 
 /**
@@ -24,7 +24,8 @@ import { staticTable, type ListedRow } from './static-page.ts';
  */
 
 const LIST = `${paths.transactions()}?limit=20`;
-const COLD_RUNS = 9;
+const COLD_RUNS = 15;
+const LOGGING_ROUNDS = 5;
 const STATIC_PAGE = 'bench-static-20.html';
 const SNAPSHOT_PAGE = 'bench-console-snapshot.html';
 
@@ -94,10 +95,19 @@ export const compareSection: BenchSection = {
   async run({ seconds, build, progress }) {
     const work = await mkdtemp(path.join(tmpdir(), 'custody-bench-'));
     const running: Child[] = [];
+    // Up for the whole run, not stopped between phases.
+    const lasting: Child[] = [];
     const stopAll = async () => {
       for (const child of running.splice(0)) await child.stop();
     };
-    const result: CompareResult = { seconds, coldLoads: [], load: [], rssMb: {}, unavailable: [] };
+    const result: CompareResult = {
+      seconds,
+      coldLoads: [],
+      load: [],
+      logging: [],
+      rssMb: {},
+      unavailable: [],
+    };
     try {
       if (build) {
         progress('building (npm run build)…');
@@ -131,23 +141,27 @@ export const compareSection: BenchSection = {
       const browser = await launchChromium();
       try {
         const cookieValue = cookie.slice(`${SESSION_COOKIE}=`.length);
-        const loads: Array<[string, string, boolean]> = [
-          ['static HTML table of the 20 rows', `/${STATIC_PAGE}`, false],
-          ['console /transactions, signed in', '/transactions', true],
-          ['its rendered HTML, static, no script', `/${SNAPSHOT_PAGE}`, false],
-        ];
-        for (const [name, page, signedIn] of loads) {
-          const load: ColdLoad = await coldLoads({
-            browser,
-            name,
-            url: `${pglite.url}${page}`,
-            rows: 20,
-            runs: COLD_RUNS,
-            staticDir,
-            ...(signedIn ? { cookie: { name: SESSION_COOKIE, value: cookieValue } } : {}),
-          });
+        const signedIn = { name: SESSION_COOKIE, value: cookieValue };
+        const loads = await coldLoads({
+          browser,
+          targets: [
+            { name: 'static HTML table of the 20 rows', url: `${pglite.url}/${STATIC_PAGE}` },
+            {
+              name: 'console /transactions, signed in',
+              url: `${pglite.url}/transactions`,
+              cookie: signedIn,
+            },
+            { name: 'its rendered HTML, static, no script', url: `${pglite.url}/${SNAPSHOT_PAGE}` },
+          ],
+          rows: 20,
+          runs: COLD_RUNS,
+          staticDir,
+        });
+        for (const load of loads) {
           result.coldLoads.push(load);
-          progress(`  ${name}: median ${load.medianMs.toFixed(0)} ms, ${load.requests} requests`);
+          progress(
+            `  ${load.page}: median ${load.medianMs.toFixed(0)} ms, ${load.requests} requests`,
+          );
         }
       } finally {
         await browser.close();
@@ -175,9 +189,18 @@ export const compareSection: BenchSection = {
         );
         return row;
       };
-      for (const conns of [10, 50])
+      // json-server with the same rows, up beside the console, each cell of one
+      // followed by the same cell of the other: the ratio between them meets
+      // the machine's drift once.
+      progress('json-server 0.17, taking turns with the console…');
+      // Kept up to the end, for the PostgreSQL cells to take turns with too.
+      const json = await startJsonServer(dbFile, logFile('json-server'));
+      lasting.push(json);
+      for (const conns of [10, 50]) {
         await measure('console PGlite', pglite, LIST, conns, authed(cookie));
-      await measure('console PGlite', pglite, '/healthz', 50);
+        await measure('json-server 0.17', json, '/transactions', conns);
+      }
+      result.rssMb['json-server 0.17 (loaded)'] = await json.rssMb();
       // The signed-in list as a browser asks for it: rendered on the server, brotli on the wire.
       await measure('console PGlite, page', pglite, '/transactions', 10, {
         cookie,
@@ -187,29 +210,50 @@ export const compareSection: BenchSection = {
       result.rssMb['console PGlite (loaded)'] = await pglite.rssMb();
       await stopAll();
 
-      // 2. The same with request logging off (warn): what logging costs.
-      progress('console on PGlite, LOG_LEVEL=warn…');
+      // 2. What request logging costs: two fresh servers of the same build, one
+      // logging each request (info) and one not (warn), with the same history,
+      // up together, their cells taking turns so the machine's drift falls on
+      // both alike.
+      progress('consoles on PGlite, LOG_LEVEL=info and warn, taking turns…');
+      const loud = await startConsole({
+        dataDir: path.join(work, 'pglite-log-info'),
+        logLevel: 'info',
+        staticDir,
+        logFile: logFile('console-pglite-log-info'),
+      });
+      running.push(loud);
       const quiet = await startConsole({
-        dataDir: path.join(work, 'pglite-warn'),
+        dataDir: path.join(work, 'pglite-log-warn'),
         logLevel: 'warn',
         staticDir,
-        logFile: logFile('console-pglite-warn'),
+        logFile: logFile('console-pglite-log-warn'),
       });
       running.push(quiet);
+      const loudSession = await listRows(loud.url);
       const quietSession = await listRows(quiet.url);
-      await measure('console PGlite, log warn', quiet, '/healthz', 50);
-      await measure('console PGlite, log warn', quiet, LIST, 50, authed(quietSession.cookie));
+      for (let round = 1; round <= LOGGING_ROUNDS; round += 1) {
+        for (const [path, onHeaders, offHeaders] of [
+          ['/healthz', {}, {}],
+          [LIST, authed(loudSession.cookie), authed(quietSession.cookie)],
+        ] as const) {
+          const on = await cannon('log info', loud.url + path, 50, seconds, onHeaders, loud.pid);
+          const off = await cannon(
+            'log warn',
+            quiet.url + path,
+            50,
+            seconds,
+            offHeaders,
+            quiet.pid,
+          );
+          result.logging.push({ round, path: on.path, on, off });
+          progress(
+            `  round ${round} ${on.path}: info ${on.rps.toFixed(0)} vs warn ${off.rps.toFixed(0)} req/s`,
+          );
+        }
+      }
       await stopAll();
 
-      // 3. json-server 0.17 with the same rows.
-      progress('json-server 0.17…');
-      const json = await startJsonServer(dbFile, logFile('json-server'));
-      running.push(json);
-      for (const conns of [10, 50]) await measure('json-server 0.17', json, '/transactions', conns);
-      result.rssMb['json-server 0.17 (loaded)'] = await json.rssMb();
-      await stopAll();
-
-      // 4. PostgreSQL.
+      // 3. PostgreSQL.
       const postgres = await postgresForBench();
       if ('unavailable' in postgres) {
         result.unavailable.push(`console PostgreSQL: ${postgres.unavailable}`);
@@ -227,8 +271,10 @@ export const compareSection: BenchSection = {
           });
           running.push(onPg);
           const pgSession = await listRows(onPg.url);
-          for (const conns of [10, 50])
+          for (const conns of [10, 50]) {
             await measure('console PostgreSQL', onPg, LIST, conns, authed(pgSession.cookie));
+            await measure(JSON_BESIDE_POSTGRES, json, '/transactions', conns);
+          }
           result.rssMb['console PostgreSQL (loaded)'] = await onPg.rssMb();
           await stopAll();
         } finally {
@@ -239,6 +285,7 @@ export const compareSection: BenchSection = {
       }
     } finally {
       await stopAll();
+      for (const child of lasting.splice(0)) await child.stop();
       await rm(work, { recursive: true, force: true });
     }
     return { text: formatCompare(result), data: result };
