@@ -131,6 +131,11 @@ test.describe('Transaction detail', () => {
     browser,
     baseURL,
   }) => {
+    // Two members' browsers, a keyboard dialog with an axe scan, and up to
+    // 25 s waiting for the original to fail: the 30 s default cannot hold
+    // that wait (32.7 s in a full run at load 8, after the replacement had
+    // completed). The tripled budget, like the approve-and-watch story's.
+    test.slow();
     const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
     const id = await createTransfer(initiator, baseURL ?? '', {
       feeTier: 'LOW',
