@@ -232,14 +232,14 @@ export const compareSection: BenchSection = {
       const loudSession = await listRows(loud.url);
       const quietSession = await listRows(quiet.url);
       for (let round = 1; round <= LOGGING_ROUNDS; round += 1) {
-        for (const [path, onHeaders, offHeaders] of [
+        for (const [cell, onHeaders, offHeaders] of [
           ['/healthz', {}, {}],
           [LIST, authed(loudSession.cookie), authed(quietSession.cookie)],
         ] as const) {
-          const on = await cannon('log info', loud.url + path, 50, seconds, onHeaders, loud.pid);
+          const on = await cannon('log info', loud.url + cell, 50, seconds, onHeaders, loud.pid);
           const off = await cannon(
             'log warn',
-            quiet.url + path,
+            quiet.url + cell,
             50,
             seconds,
             offHeaders,

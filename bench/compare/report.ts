@@ -97,9 +97,7 @@ export function formatCompare(r: CompareResult): string {
         'CPU ms/req',
       ],
       r.load.map((row) => {
-        const json = row.path.startsWith('/healthz')
-          ? undefined
-          : base(row.connections, row.target);
+        const json = base(row.connections, row.target);
         return [
           row.target,
           row.path,

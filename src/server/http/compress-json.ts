@@ -31,7 +31,7 @@ import { isSharedAnswer } from '../db/read-cache.ts';
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-export type Encoding = 'br' | 'gzip';
+type Encoding = 'br' | 'gzip';
 
 /** The best encoding the header accepts (q=0 refuses one); undefined for none. */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding | undefined {
@@ -48,19 +48,19 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | und
   return undefined;
 }
 
-// Brotli quality 4: about gzip's speed, smaller output; 11 is for build-time assets.
-const BROTLI_QUALITY = 4;
+// Settings cheap enough for every request. Brotli quality 4: about gzip's
+// speed, smaller output; 11 is for build-time assets.
+const BROTLI_PARAMS = {
+  [constants.BROTLI_PARAM_QUALITY]: 4,
+  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+};
 const GZIP_LEVEL = 6;
 
-/** `raw` in `encoding`, at settings cheap enough for every request. */
-export function encode(raw: Buffer, encoding: Encoding): Promise<Buffer> {
+/** `raw` in `encoding`. */
+function encode(raw: Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br'
     ? brotli(raw, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        },
+        params: { ...BROTLI_PARAMS, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
       })
     : gz(raw, { level: GZIP_LEVEL });
 }
@@ -72,12 +72,7 @@ export function encoder(encoding: Encoding): {
   flush(): Promise<void>;
 } {
   if (encoding === 'br') {
-    const stream = createBrotliCompress({
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      },
-    });
+    const stream = createBrotliCompress({ params: BROTLI_PARAMS });
     return {
       stream,
       flush: () =>
