@@ -202,11 +202,13 @@ export const compareSection: BenchSection = {
       }
       result.rssMb['json-server 0.17 (loaded)'] = await json.rssMb();
       // The signed-in list as a browser asks for it: rendered on the server, brotli on the wire.
-      await measure('console PGlite, page', pglite, '/transactions', 10, {
-        cookie,
-        accept: 'text/html',
-        'accept-encoding': 'br',
-      });
+      // At 50 connections too: the memory a server needs while pages are in flight together.
+      for (const conns of [10, 50])
+        await measure('console PGlite, page', pglite, '/transactions', conns, {
+          cookie,
+          accept: 'text/html',
+          'accept-encoding': 'br',
+        });
       result.rssMb['console PGlite (loaded)'] = await pglite.rssMb();
       await stopAll();
 
