@@ -7,6 +7,8 @@ export interface CannonRow {
   target: string;
   path: string;
   connections: number;
+  /** Which of the cell's rounds this was (compare-section.ts, LOAD_ROUNDS), when it has several. */
+  round?: number;
   rps: number;
   p50Ms: number;
   p99Ms: number;
