@@ -24,7 +24,8 @@ export function CursorPagination({
 }) {
   return (
     <nav aria-label={label} className="flex items-center justify-between gap-4 py-3">
-      <p className="text-sm text-slate-700">Page {page}</p>
+      {/* The number names the rows on screen: while the next page loads, the previous one's rows stay (dimmed). */}
+      <p className="text-sm text-slate-700">{busy ? `Loading page ${page}…` : `Page ${page}`}</p>
       <div className="flex gap-2">
         <Button size="sm" onClick={onPrevious} disabled={!hasPrevious || busy}>
           <span aria-hidden="true">←</span> Previous page
