@@ -1,7 +1,11 @@
+import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
+import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
 import { createSubOrg, createTransaction } from '../test/fixtures.ts';
@@ -44,6 +48,26 @@ afterAll(async () => {
 
 const page = (url: string, headers: Record<string, string> = {}) =>
   t.anonymous(url, { headers: { Accept: 'text/html', ...headers } });
+
+/** A GET over real HTTP, addressed to the Host the test app answers as (PUBLIC_URL). */
+function httpGet(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path, headers: { Host: 'localhost', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+  });
+}
 
 function stateOf(html: string): { queries: { queryKey: unknown[]; state: { data: unknown } }[] } {
   const json = STATE.exec(html)?.[1];
@@ -107,6 +131,40 @@ describe('the server-rendered transactions list', () => {
     expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
     const html = brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString('utf8');
     expect(html).toContain(`data-transaction-id="${ours[1]?.id}"`);
+  });
+
+  it('is served over HTTP to many visitors at once, compressed or not, and the server stays up', async () => {
+    // Node 20's Readable.toWeb ended the process here: ten connections asking
+    // for a full page (20 rows, about 150 KB) without compression (curl's
+    // default), each answer whole.
+    const desk = await createSubOrg(t.db, t.orgId, 'Desk');
+    for (let i = 0; i < 20; i += 1)
+      await createTransaction(t.db, { orgId: t.orgId, subOrgId: desk.id, memo: 'm'.repeat(4000) });
+    const member = await t.signIn('viewer', { subOrgIds: [desk.id] });
+    const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    try {
+      const ask = async (encoding: string) => {
+        const { status, body } = await httpGet(port, '/transactions', {
+          Accept: 'text/html',
+          Cookie: member.cookie,
+          'Accept-Encoding': encoding,
+        });
+        expect(status).toBe(200);
+        const html =
+          encoding === 'br' ? brotliDecompressSync(body).toString('utf8') : body.toString('utf8');
+        expect(html.match(/data-transaction-id=/g)).toHaveLength(20);
+        expect(html.trimEnd()).toMatch(/<\/html>$/);
+      };
+      for (let round = 0; round < 5; round += 1)
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) => ask(i % 3 === 0 ? 'br' : 'identity')),
+        );
+      expect((await httpGet(port, '/healthz', {})).status).toBe(200);
+    } finally {
+      server.close();
+    }
   });
 
   it('filters the rows as the URL asks, as the browser would', async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
@@ -11,6 +11,7 @@ import { COMPRESSIBLE_FILE } from './compressible.ts';
 import { encoder, pickEncoding } from './compress-json.ts';
 import { dataPreloads, withDataPreloads } from './data-preload.ts';
 import { preloaderFor } from './route-preload.ts';
+import { toWebStream } from './web-stream.ts';
 import {
   builtRenderer,
   pageParts,
@@ -99,7 +100,7 @@ function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Respo
     .then((page) => {
       if (!stream.destroyed) stream.end(parts.tail(page));
     });
-  return c.body(Readable.toWeb(stream) as ReadableStream<Uint8Array>);
+  return c.body(toWebStream(stream));
 }
 
 export interface SpaOptions {
