@@ -100,6 +100,17 @@ export interface ConsoleOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The node flags `npm run serve` (and so `npm start`) gives the server, read
+ * from package.json: the bench measures the server as it is run.
+ */
+function serveNodeArgs(): string[] {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { serve: string } };
+  const args = /^node (.*?)\s*dist\/node\/server\/main\.js$/.exec(pkg.scripts.serve)?.[1];
+  if (args === undefined) throw new Error(`unexpected serve script: ${pkg.scripts.serve}`);
+  return args.split(/\s+/).filter(Boolean);
+}
+
 /** The built console (`dist/node/server/main.js`), seeded sandbox, on a port of its own. */
 export async function startConsole(options: ConsoleOptions): Promise<Child> {
   const port = await freePort();
@@ -115,7 +126,7 @@ export async function startConsole(options: ConsoleOptions): Promise<Child> {
     ...options.env,
   };
   const { child, pid } = spawnLogged(
-    [...(options.nodeArgs ?? []), 'dist/node/server/main.js'],
+    [...serveNodeArgs(), ...(options.nodeArgs ?? []), 'dist/node/server/main.js'],
     env,
     options.logFile,
   );
