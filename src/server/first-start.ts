@@ -9,7 +9,7 @@ import type { DatabaseConfig } from './db/client.ts';
  * the sandbox. Done in the server's own process, that leaves PGlite's
  * WebAssembly heap at the size creating and seeding needed, and a WebAssembly
  * heap never shrinks: issue 14 measured 350–400 MB resident on a first start
- * against 220–230 MB on a restart over the same directory (README, "Speed").
+ * against 220–230 MB on a restart over the same directory.
  * So main.ts runs that work in a short-lived child process, whose memory goes
  * back to the system when it exits, and then starts as a restart would.
  * PostgreSQL (DATABASE_URL) needs none of this.
