@@ -23,6 +23,13 @@ export interface ColdLoad {
   page: string;
   runs: number;
   medianMs: number;
+  /**
+   * Medians of the document's own timing (Navigation Timing): its first byte
+   * and its last. For a page rendered on the server, the gap between them is
+   * the render as the browser waited for it.
+   */
+  htmlFirstByteMs: number;
+  htmlCompleteMs: number;
   minMs: number;
   maxMs: number;
   /** Requests of the last load (document, scripts, styles, API calls). */
@@ -75,6 +82,8 @@ export interface ColdLoadTarget {
 
 interface OneLoad {
   ms: number;
+  firstByte: number;
+  complete: number;
   requests: number;
   transfer: number;
   assets: string[];
@@ -104,10 +113,16 @@ async function loadOnce(browser: Browser, target: ColdLoadTarget, rows: number):
       polling: 50,
     });
     const ms = Number(await handle.jsonValue());
+    const [firstByte = Number.NaN, complete = Number.NaN] = await page.evaluate(() => {
+      const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+      return nav ? [nav.responseStart, nav.responseEnd] : [];
+    });
     // Let requests started before the rows showed finish, so the counts are whole.
     await page.waitForLoadState('networkidle');
     return {
       ms,
+      firstByte,
+      complete,
       requests: urls.length,
       transfer: (await Promise.all(seen)).reduce((a, b) => a + b, 0),
       assets: urls.filter((u) => /\.(js|css)$/.test(u)),
@@ -148,6 +163,8 @@ export async function coldLoads(options: {
         page: target.name,
         runs: times.length,
         medianMs: median(times),
+        htmlFirstByteMs: median(runs.map((r) => r.firstByte)),
+        htmlCompleteMs: median(runs.map((r) => r.complete)),
         minMs: Math.min(...times),
         maxMs: Math.max(...times),
         requests: last?.requests ?? 0,

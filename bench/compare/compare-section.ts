@@ -169,7 +169,7 @@ export const compareSection: BenchSection = {
         for (const load of loads) {
           result.coldLoads.push(load);
           progress(
-            `  ${load.page}: median ${load.medianMs.toFixed(0)} ms, ${load.requests} requests`,
+            `  ${load.page}: median ${load.medianMs.toFixed(0)} ms (its HTML complete at ${load.htmlCompleteMs.toFixed(0)} ms), ${load.requests} requests`,
           );
         }
       } finally {
