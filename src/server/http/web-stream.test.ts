@@ -57,6 +57,7 @@ describe('toWebStream', () => {
     source.emit('data', Buffer.from('late'));
     source.emit('end');
     source.emit('error', new Error('late'));
+    source.emit('error', new Error('later still'));
   });
 
   it('errors the web stream when the source fails or closes before its end', async () => {

@@ -33,7 +33,8 @@ export function toWebStream(source: Readable): ReadableStream<Uint8Array> {
           if ((controller.desiredSize ?? 0) <= 0) source.pause();
         });
         source.once('end', () => finish(() => controller.close()));
-        source.once('error', (error) => finish(() => controller.error(error)));
+        // on, not once: an error after the first is ignored, never left to throw.
+        source.on('error', (error) => finish(() => controller.error(error)));
         source.once('close', () =>
           finish(() => controller.error(new Error('the stream closed before its end'))),
         );
