@@ -74,13 +74,17 @@ test.describe('Bank accounts page', () => {
     await expect(page).toHaveURL(/paymentMethod=SEPA/);
     const table = page.getByRole('table', { name: 'Bank accounts' });
     const rows = table.locator('tbody tr');
-    // The previous rows stay on screen (dimmed, aria-busy) until the filtered page arrives.
+    // The previous rows stay on screen (dimmed, aria-busy) until the filtered page arrives,
+    // and the address changes before the new page is loaded: wait until every row matches.
+    await expect(async () => {
+      const texts = await rows.allInnerTexts();
+      expect(texts.length).toBeGreaterThan(0);
+      for (const text of texts) {
+        expect(text).toContain('SEPA');
+        expect(text).toContain('Approved');
+      }
+    }).toPass();
     await expect(table).toHaveAttribute('aria-busy', 'false');
-    await expect(rows.first()).toContainText('SEPA');
-    for (const text of await rows.allInnerTexts()) {
-      expect(text).toContain('SEPA');
-      expect(text).toContain('Approved');
-    }
     await page.goBack();
     await expect(page.getByLabel('Payment method')).toHaveValue('');
     await expect(page.getByLabel('Status')).toHaveValue('APPROVED');

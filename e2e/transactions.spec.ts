@@ -25,10 +25,12 @@ test.describe('Transactions page', () => {
     const rows = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr');
     await expect(rows.first()).toBeVisible();
     const statuses = page.getByRole('table', { name: 'Transactions' }).locator('[data-status]');
-    await expect(statuses.first()).toHaveAttribute('data-status', 'COMPLETED');
-    expect(
-      new Set(await statuses.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))),
-    ).toEqual(new Set(['COMPLETED']));
+    // Until the filtered page arrives the previous rows stay on screen, dimmed: wait for it.
+    await expect(async () =>
+      expect(
+        new Set(await statuses.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))),
+      ).toEqual(new Set(['COMPLETED'])),
+    ).toPass();
 
     await page.getByLabel('Category').selectOption('STAKE');
     await expect(page).toHaveURL(/category=STAKE/);
