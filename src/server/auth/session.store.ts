@@ -69,14 +69,17 @@ export async function resolveSession(
   now: Date,
 ): Promise<SessionLookup> {
   const tokenHash = hashToken(token);
-  // Unchanged while nothing commits (db/read-cache.ts): revoking, disabling or a role change is a commit.
-  const [found] = await cachedRead(`session:${tokenHash}`, () =>
-    db
-      .select({ session: sessions, member: staff })
-      .from(sessions)
-      .innerJoin(staff, eq(staff.id, sessions.staffId))
-      .where(eq(sessions.tokenHash, tokenHash))
-      .limit(1),
+  // Unchanged while neither table changes (db/read-cache.ts): revoking, disabling or a role change is a write to one.
+  const [found] = await cachedRead(
+    `session:${tokenHash}`,
+    () =>
+      db
+        .select({ session: sessions, member: staff })
+        .from(sessions)
+        .innerJoin(staff, eq(staff.id, sessions.staffId))
+        .where(eq(sessions.tokenHash, tokenHash))
+        .limit(1),
+    [sessions, staff],
   );
   if (!found) return { ok: false, reason: 'unknown' };
   // A copy: the cached row is shared by every request that finds it.

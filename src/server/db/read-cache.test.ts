@@ -1,12 +1,15 @@
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
+import { integer, pgSchema } from 'drizzle-orm/pg-core';
+import { Hono } from 'hono';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../contract/paths.ts';
 import { createApp, type App } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
-import type { Database, DatabaseHandle } from './client.ts';
-import { ReadCache } from './read-cache.ts';
+import { wrapPglite, type Database, type DatabaseHandle } from './client.ts';
+import { cachedRead, ReadCache, writtenTable } from './read-cache.ts';
 import { staff, sessions } from './schema/console.ts';
 import { transactions } from './schema/sandbox.ts';
 import { createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
@@ -207,5 +210,135 @@ describe('snapshot reads on PostgreSQL', () => {
     expect(queries).toHaveLength(3);
     queries[2]?.('latest');
     expect(await fourth).toBe('latest');
+  });
+});
+
+describe('which table a write changes', () => {
+  it('names the one schema-qualified table of an insert, update or delete', () => {
+    expect(writtenTable('insert into "sandbox"."transactions" ("id") values ($1)')).toBe(
+      'sandbox.transactions',
+    );
+    expect(writtenTable('update "console"."sessions" set "last_seen_at" = $1')).toBe(
+      'console.sessions',
+    );
+    expect(writtenTable('DELETE FROM sandbox.Wallets WHERE id = $1')).toBe('sandbox.wallets');
+    expect(writtenTable('insert into "Odd"."Name"("x") values (1)')).toBe('Odd.Name');
+  });
+
+  it('counts reads and transaction control as no change', () => {
+    for (const text of [
+      'select 1',
+      '  SELECT * from "sandbox"."transactions" for update skip locked',
+      'begin',
+      'commit',
+      'rollback',
+      'savepoint sp1',
+      'release savepoint sp1',
+      'rollback to savepoint sp1',
+      'set transaction isolation level serializable',
+    ])
+      expect(writtenTable(text), text).toBeUndefined();
+  });
+
+  it('counts whatever it does not recognize as a change to any table', () => {
+    for (const text of [
+      'with moved as (update "sandbox"."transactions" set status = $1 returning id) select * from moved',
+      'insert into transactions (id) values (1)',
+      'update only "sandbox"."transactions" set status = $1',
+      'truncate "sandbox"."transactions"',
+      'create table x (id int)',
+      'copy "sandbox"."transactions" from stdin',
+    ])
+      expect(writtenTable(text), text).toBe('*');
+  });
+});
+
+describe('versions per table on PGlite', () => {
+  const s = pgSchema('s');
+  const a = s.table('a', { id: integer('id').primaryKey() });
+  const other = s.table('other', { id: integer('id').primaryKey() });
+  let handle: DatabaseHandle;
+  let client: PGlite;
+
+  beforeAll(async () => {
+    client = new PGlite();
+    handle = wrapPglite(client);
+    await client.exec(
+      'create schema s; create table s.a (id int primary key); create table s.other (id int primary key);',
+    );
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  /** An app answering /a and /any through the cache, with how often each read the database. */
+  function readingApp() {
+    const cache = new ReadCache(handle.db);
+    const loads = { a: 0, any: 0 };
+    const app = new Hono()
+      .use(cache.middleware())
+      .get('/a', async (c) =>
+        c.json(
+          await cachedRead('a', async () => ((loads.a += 1), handle.db.select().from(a)), [a]),
+        ),
+      )
+      .get('/any', async (c) =>
+        c.json(await cachedRead('any', async () => ((loads.any += 1), handle.db.select().from(a)))),
+      );
+    const read = async () => {
+      await app.request('/a');
+      await app.request('/any');
+      return { ...loads };
+    };
+    return { read };
+  }
+
+  it('keeps a read that names its tables across writes to other tables, and only those', async () => {
+    const { read } = readingApp();
+    expect(await read()).toEqual({ a: 1, any: 1 });
+    expect(await read()).toEqual({ a: 1, any: 1 });
+
+    await handle.db.insert(other).values({ id: 1 });
+    // The read of `a` outlives a write to `other`; a read that names no tables does not.
+    expect(await read()).toEqual({ a: 1, any: 2 });
+
+    await handle.db.insert(a).values({ id: 1 });
+    expect(await read()).toEqual({ a: 2, any: 3 });
+
+    // A transaction counts every table its statements named, once it has settled.
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(other).values({ id: 2 });
+    });
+    expect(await read()).toEqual({ a: 2, any: 4 });
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(other).values({ id: 3 });
+      await tx.update(a).set({ id: 2 }).where(eq(a.id, 1));
+    });
+    expect(await read()).toEqual({ a: 3, any: 5 });
+  });
+
+  it('drops every read after a write it cannot attribute to one table', async () => {
+    const { read } = readingApp();
+    expect(await read()).toEqual({ a: 1, any: 1 });
+    await client.exec(
+      'insert into s.other (id) values (10); insert into s.other (id) values (11);',
+    );
+    expect(await read()).toEqual({ a: 2, any: 2 });
+    await client.query(
+      'with x as (insert into s.other (id) values (12) returning id) select * from x',
+    );
+    expect(await read()).toEqual({ a: 3, any: 3 });
+  });
+
+  it('drops a read of a table a rolled-back transaction wrote to', async () => {
+    const { read } = readingApp();
+    expect(await read()).toEqual({ a: 1, any: 1 });
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.insert(a).values({ id: 50 });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await read()).toEqual({ a: 2, any: 2 });
   });
 });

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './client.ts';
 
 /**
@@ -18,8 +19,12 @@ import type { Database } from './client.ts';
  * to keep in step and no messages between servers.
  *
  * On PGlite one process owns the database (db/data-dir-lock.ts), so the
- * version is a counter of this process's writes instead, kept by
- * trackPgliteWrites below: no query at all.
+ * version is a count of this process's writes instead, kept by
+ * trackPgliteWrites below: no query at all. There the count is also kept per
+ * table, and a read that names the tables it reads (`cachedRead`'s `tables`)
+ * is versioned by those alone: the lifecycle simulator's steps, a commit or
+ * two a second while transactions move, then no longer drop the session and
+ * reference data every page reads (README, "Speed").
  *
  * Each request reads the snapshot once, before its first cached read, and
  * a missed read stores its answer under that snapshot: the data it read is
@@ -40,9 +45,64 @@ interface RequestReads {
 }
 
 const scope = new AsyncLocalStorage<RequestReads>();
-const localVersions = new WeakMap<Database, () => string>();
+const localVersions = new WeakMap<Database, LocalWrites>();
 
 const READ_ONLY = /^\s*select\b/i;
+// Statements that change no rows themselves: a rollback only undoes writes
+// that were already counted.
+const CONTROL = /^\s*(?:begin|commit|rollback|savepoint|release|set\s+(?:transaction|local)\b)/i;
+// A write naming its one table, schema-qualified, as drizzle writes them:
+// `insert into "sandbox"."transactions"`, `update "console"."sessions"`.
+const IDENT = String.raw`(?:"([^"]+)"|([a-z_][a-z0-9_]*))`;
+const SINGLE_TABLE_WRITE = new RegExp(
+  String.raw`^\s*(?:insert\s+into|update|delete\s+from)\s+${IDENT}\s*\.\s*${IDENT}(?:\s|\(|$)`,
+  'i',
+);
+
+/** A table's name as the write counts know it: `schema.name`. */
+function tableName(table: PgTable): string {
+  const { schema = 'public', name } = getTableConfig(table);
+  return `${schema}.${name}`;
+}
+
+/**
+ * What a statement changes: nothing (`undefined`: a read, transaction
+ * control), the one table it names, or possibly anything (`'*'`: DDL,
+ * several statements, a CTE, an unqualified name, whatever is not
+ * recognized). Unknown is always counted as anything.
+ */
+export function writtenTable(text: string): string | undefined {
+  if (READ_ONLY.test(text) || CONTROL.test(text)) return undefined;
+  const match = SINGLE_TABLE_WRITE.exec(text);
+  if (!match) return '*';
+  // Quoted identifiers keep their case; unquoted ones fold to lower case, as PostgreSQL does.
+  const schema = match[1] ?? match[2]?.toLowerCase();
+  const name = match[3] ?? match[4]?.toLowerCase();
+  return `${schema}.${name}`;
+}
+
+/** The write counts of one PGlite client (trackPgliteWrites). */
+class LocalWrites {
+  /** Every write: the version of a read that names no tables. */
+  private total = 0;
+  /** Writes that may have changed any table. */
+  private anything = 0;
+  private readonly perTable = new Map<string, number>();
+
+  /** Counts a settled write that changed `tables` (`'*'`: possibly any). */
+  note(tables: Iterable<string>): void {
+    this.total += 1;
+    for (const table of tables) {
+      if (table === '*') this.anything += 1;
+      else this.perTable.set(table, (this.perTable.get(table) ?? 0) + 1);
+    }
+  }
+
+  version(tables?: readonly string[]): string {
+    if (!tables) return `local:${this.total}`;
+    return `local:${this.anything}:${tables.map((t) => this.perTable.get(t) ?? 0).join(':')}`;
+  }
+}
 
 // Every answer cachedRead has handed out: shared between requests, so never mutated.
 const sharedAnswers = new WeakSet<object>();
@@ -57,41 +117,71 @@ export function isSharedAnswer(value: unknown): boolean {
 }
 
 /**
- * Counts writes on a PGlite client that `db` is built over: one after every
- * statement that is not a plain SELECT and after every transaction, counted
- * once it has settled (committed or not). A request that read the count
- * before a write finished may store what it read under the old count; the
- * write's count makes that entry unreachable before the write is answered.
+ * Counts writes on a PGlite client that `db` is built over, in all and per
+ * table: each statement that is not a plain SELECT, and each transaction
+ * with the tables its statements named, counted once it has settled
+ * (committed or not). A request that read a count before a write finished
+ * may store what it read under the old count; the write's count makes that
+ * entry unreachable before the write is answered.
  */
 export function trackPgliteWrites(client: PGlite, db: Database): void {
-  let writes = 0;
-  const counted = async <R>(run: Promise<R>, isWrite: boolean): Promise<R> => {
+  const writes = new LocalWrites();
+  const counted = async <R>(run: Promise<R>, tables: () => Iterable<string>): Promise<R> => {
     try {
       return await run;
     } finally {
-      if (isWrite) writes += 1;
+      writes.note(tables());
     }
   };
-  const query = client.query.bind(client);
+  type Query = (text: string, ...rest: unknown[]) => Promise<unknown>;
+  const query = client.query.bind(client) as Query;
   const exec = client.exec.bind(client);
   const transaction = client.transaction.bind(client);
-  client.query = ((text: string, ...rest: unknown[]) =>
-    counted(
-      (query as (text: string, ...rest: unknown[]) => Promise<unknown>)(text, ...rest),
-      !READ_ONLY.test(text),
-    )) as typeof client.query;
+  client.query = ((text: string, ...rest: unknown[]) => {
+    const table = writtenTable(text);
+    return table === undefined
+      ? query(text, ...rest)
+      : counted(query(text, ...rest), () => [table]);
+  }) as typeof client.query;
   client.exec = ((...args: Parameters<typeof exec>) =>
-    counted(exec(...args), true)) as typeof client.exec;
-  client.transaction = ((...args: Parameters<typeof transaction>) =>
-    counted(transaction(...args), true)) as typeof client.transaction;
-  localVersions.set(db, () => `local:${writes}`);
+    counted(exec(...args), () => ['*'])) as typeof client.exec;
+  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) => {
+    const touched = new Set<string>();
+    return counted(
+      transaction((tx) => callback(recordingWrites(tx, touched))),
+      () => touched,
+    );
+  }) as typeof client.transaction;
+  localVersions.set(db, writes);
+}
+
+/** `tx`, noting in `touched` what each statement run through it may change. */
+function recordingWrites(tx: Transaction, touched: Set<string>): Transaction {
+  return new Proxy(tx, {
+    get(target, key) {
+      if (key === 'query')
+        return (text: string, ...rest: unknown[]) => {
+          const table = writtenTable(text);
+          if (table !== undefined) touched.add(table);
+          return (target.query as (text: string, ...rest: unknown[]) => Promise<unknown>)(
+            text,
+            ...rest,
+          );
+        };
+      if (key === 'exec' || key === 'sql') touched.add('*');
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function'
+        ? (value as (...a: unknown[]) => unknown).bind(target)
+        : value;
+    },
+  });
 }
 
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly db: Database,
+    readonly db: Database,
     private readonly maxEntries = 1000,
   ) {}
 
@@ -111,7 +201,7 @@ export class ReadCache {
    */
   snapshot(): Promise<string> {
     const local = localVersions.get(this.db);
-    if (local) return Promise.resolve(local());
+    if (local) return Promise.resolve(local.version());
     if (!this.reading) return this.startRead();
     this.nextRead ??= this.reading.then(
       () => this.afterRead(),
@@ -174,12 +264,24 @@ export class ReadCache {
  * `load()`'s answer, from the cache when nothing has committed since it was
  * stored. The answer is shared between requests: callers must not mutate it.
  * `key` must name everything the answer depends on (who asks, what filters).
+ * `tables`, when given, must be every table `load` reads: on PGlite the
+ * answer then outlives writes to other tables. On PostgreSQL any commit still
+ * ends it (the snapshot has no tables).
  */
-export async function cachedRead<T>(key: string, load: () => Promise<T>): Promise<T> {
+export async function cachedRead<T>(
+  key: string,
+  load: () => Promise<T>,
+  tables?: readonly PgTable[],
+): Promise<T> {
   const reads = scope.getStore();
   if (!reads) return load();
-  reads.version ??= reads.cache.snapshot();
-  const version = await reads.version;
+  const local = localVersions.get(reads.cache.db);
+  let version: string;
+  if (local && tables) version = local.version(tables.map(tableName));
+  else {
+    reads.version ??= reads.cache.snapshot();
+    version = await reads.version;
+  }
   const hit = reads.cache.get(key, version);
   if (hit !== undefined) return hit as T;
   const value = await load();

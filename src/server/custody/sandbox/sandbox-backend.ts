@@ -1,7 +1,15 @@
 import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
-import { organizations } from '../../db/schema/sandbox.ts';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import {
+  assets,
+  organizations,
+  subOrgs,
+  transactions,
+  vaults,
+  wallets,
+} from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
 import { approvalDecisions } from './approvals/decisions.ts';
@@ -56,15 +64,19 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     return defaultOrgId ?? null;
   }
 
-  /** A list read through the read cache, keyed by the organization and the whole query. */
+  /**
+   * A list read through the read cache, keyed by the organization and the
+   * whole query; `tables` are every table its load reads (db/read-cache.ts).
+   */
   async function cachedList<T>(
     ctx: CustodyContext,
     kind: string,
     query: unknown,
+    tables: readonly PgTable[],
     load: (orgId: string | null) => Promise<T>,
   ): Promise<T> {
     const orgId = await orgIdFor(ctx);
-    return cachedRead(`${kind}:${orgId}:${JSON.stringify(query)}`, () => load(orgId));
+    return cachedRead(`${kind}:${orgId}:${JSON.stringify(query)}`, () => load(orgId), tables);
   }
 
   return {
@@ -72,7 +84,9 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
     // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
     listTransactions: (ctx, query) =>
-      cachedList(ctx, 'transactions', query, (orgId) => listTransactions(db, orgId, query)),
+      cachedList(ctx, 'transactions', query, [transactions], (orgId) =>
+        listTransactions(db, orgId, query),
+      ),
     getTransaction: async (ctx, id) => {
       const orgId = await orgIdFor(ctx);
       return cachedRead(`transaction:${orgId}:${id}`, () => getTransaction(db, orgId, id));
@@ -98,14 +112,14 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     // Reference data every signed-in page reads (and every server render of
     // the list: http/server-render.ts), reused while nothing commits too.
     listVaults: (ctx, query) =>
-      cachedList(ctx, 'vaults', query, (orgId) => listVaults(db, orgId, query)),
+      cachedList(ctx, 'vaults', query, [vaults, wallets], (orgId) => listVaults(db, orgId, query)),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
     getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
     listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
     getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
-    listAssets: async () => cachedRead('assets', () => listAssets(db)),
+    listAssets: async () => cachedRead('assets', () => listAssets(db), [assets]),
     listSupportedChains: async () => listSupportedChains(),
     listSubOrgs: (ctx, query) =>
-      cachedList(ctx, 'sub-orgs', query, (orgId) => listSubOrgs(db, orgId, query)),
+      cachedList(ctx, 'sub-orgs', query, [subOrgs], (orgId) => listSubOrgs(db, orgId, query)),
   };
 }
