@@ -59,10 +59,21 @@ const SINGLE_TABLE_WRITE = new RegExp(
   'i',
 );
 
-/** A table's name as the write counts know it: `schema.name`. */
+const tableNames = new WeakMap<PgTable, string>();
+
+/**
+ * A table's name as the write counts know it: `schema.name`. Kept per table:
+ * getTableConfig builds the table's whole configuration, too much for every
+ * request (it made a cached list answer cost 70% more CPU).
+ */
 function tableName(table: PgTable): string {
-  const { schema = 'public', name } = getTableConfig(table);
-  return `${schema}.${name}`;
+  let name = tableNames.get(table);
+  if (name === undefined) {
+    const config = getTableConfig(table);
+    name = `${config.schema ?? 'public'}.${config.name}`;
+    tableNames.set(table, name);
+  }
+  return name;
 }
 
 /**
