@@ -80,7 +80,10 @@ function tableName(table: PgTable): string {
  * What a statement changes: nothing (`undefined`: a read, transaction
  * control), the one table it names, or possibly anything (`'*'`: DDL,
  * several statements, a CTE, an unqualified name, whatever is not
- * recognized). Unknown is always counted as anything.
+ * recognized). Unknown is always counted as anything. A statement changes
+ * only the table it names because the schema has no cascading foreign keys
+ * and no trigger that writes (db/migrations): one that added either would
+ * have to be counted here too.
  */
 export function writtenTable(text: string): string | undefined {
   if (READ_ONLY.test(text) || CONTROL.test(text)) return undefined;
