@@ -1,3 +1,4 @@
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
@@ -341,4 +342,19 @@ describe('versions per table on PGlite', () => {
     ).rejects.toThrow('changed my mind');
     expect(await read()).toEqual({ a: 2, any: 2 });
   });
+});
+
+it('relies on a schema where a statement changes only the table it names', async () => {
+  // writtenTable's premise: no foreign key cascades or nulls a change into another
+  // table, and the only triggers refuse changes to the audit log (they write nothing).
+  // db/read-cache.ts says what a migration that changes this must change there.
+  const dir = path.join(import.meta.dirname, 'migrations');
+  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.sql'));
+  expect(files.length).toBeGreaterThan(0);
+  for (const file of files) {
+    const text = await readFile(path.join(dir, file), 'utf8');
+    expect(text, file).not.toMatch(/on\s+(delete|update)\s+(cascade|set\s+null|set\s+default)/i);
+    for (const [trigger] of text.matchAll(/create\s+trigger\s+"?\w+"?/gi))
+      expect(trigger, file).toMatch(/"audit_log_(append_only|no_truncate)"/);
+  }
 });
