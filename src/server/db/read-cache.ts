@@ -47,6 +47,9 @@ interface RequestReads {
 const scope = new AsyncLocalStorage<RequestReads>();
 const localVersions = new WeakMap<Database, LocalWrites>();
 
+/** PGlite's `query`, as these wrappers call it. */
+type Query = (text: string, ...rest: unknown[]) => Promise<unknown>;
+
 const READ_ONLY = /^\s*select\b/i;
 // Statements that change no rows themselves: a rollback only undoes writes
 // that were already counted.
@@ -147,7 +150,6 @@ export function trackPgliteWrites(client: PGlite, db: Database): void {
       writes.note(tables());
     }
   };
-  type Query = (text: string, ...rest: unknown[]) => Promise<unknown>;
   const query = client.query.bind(client) as Query;
   const exec = client.exec.bind(client);
   const transaction = client.transaction.bind(client);
@@ -177,10 +179,7 @@ function recordingWrites(tx: Transaction, touched: Set<string>): Transaction {
         return (text: string, ...rest: unknown[]) => {
           const table = writtenTable(text);
           if (table !== undefined) touched.add(table);
-          return (target.query as (text: string, ...rest: unknown[]) => Promise<unknown>)(
-            text,
-            ...rest,
-          );
+          return (target.query as Query)(text, ...rest);
         };
       if (key === 'exec' || key === 'sql') touched.add('*');
       const value: unknown = Reflect.get(target, key, target);
@@ -195,7 +194,7 @@ export class ReadCache {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    readonly db: Database,
+    private readonly db: Database,
     private readonly maxEntries = 1000,
   ) {}
 
@@ -249,6 +248,18 @@ export class ReadCache {
     return version;
   }
 
+  /**
+   * The version a read of `tables` is stored and found under: on PGlite, when
+   * the read names its tables, their write counts; otherwise the request's
+   * one snapshot, read before its first cached read.
+   */
+  versionFor(reads: RequestReads, tables?: readonly PgTable[]): Promise<string> | string {
+    const local = localVersions.get(this.db);
+    if (local && tables) return local.version(tables.map(tableName));
+    reads.version ??= this.snapshot();
+    return reads.version;
+  }
+
   get(key: string, version: string): unknown {
     const entry = this.entries.get(key);
     return entry?.version === version ? entry.value : undefined;
@@ -289,13 +300,7 @@ export async function cachedRead<T>(
 ): Promise<T> {
   const reads = scope.getStore();
   if (!reads) return load();
-  const local = localVersions.get(reads.cache.db);
-  let version: string;
-  if (local && tables) version = local.version(tables.map(tableName));
-  else {
-    reads.version ??= reads.cache.snapshot();
-    version = await reads.version;
-  }
+  const version = await reads.cache.versionFor(reads, tables);
   const hit = reads.cache.get(key, version);
   if (hit !== undefined) return hit as T;
   const value = await load();

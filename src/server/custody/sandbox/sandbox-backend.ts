@@ -1,7 +1,7 @@
 import { asc } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
-import type { PgTable } from 'drizzle-orm/pg-core';
 import {
   assets,
   organizations,
