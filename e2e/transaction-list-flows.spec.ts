@@ -64,7 +64,7 @@ test.describe('Transactions list, detail and export', () => {
     await expect(page.getByText('Page 2', { exact: true })).toBeVisible();
     const back = new URL(page.url());
     expect(back.pathname).toBe('/transactions');
-    for (const key of ['status', 'createdAtLte', 'cursor', 'prev'])
+    for (const key of ['status', 'createdAtLte', 'cursor', 'page'])
       expect(back.searchParams.get(key), key).toBe(listUrl.searchParams.get(key));
     await expect(page.getByLabel('Status')).toHaveValue('COMPLETED');
     await expect(table.locator('tbody tr').first()).toHaveAttribute('data-transaction-id', id);

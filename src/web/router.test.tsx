@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { rememberPrevious } from './lib/paging.ts';
 import { createAppRouter } from './router.tsx';
 import { installFakeApi, json, pagedList } from './test/fake-api.ts';
 import { createTestQueryClient } from './test/render.tsx';
@@ -101,11 +102,11 @@ describe('the app', { timeout: 20_000 }, () => {
 
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     await waitFor(() => expect(firstCellTexts()[0]).toContain('order-20'));
-    expect(router.state.location.searchStr).toBe('?cursor=20');
+    expect(router.state.location.searchStr).toBe('?cursor=20&page=2');
 
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     await waitFor(() => expect(firstCellTexts()[0]).toContain('order-40'));
-    expect(router.state.location.searchStr).toBe('?cursor=40&prev=20');
+    expect(router.state.location.searchStr).toBe('?cursor=40&page=3');
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
 
     act(() => history.back());
@@ -115,13 +116,23 @@ describe('the app', { timeout: 20_000 }, () => {
     expect(router.state.location.searchStr).toBe('');
   });
 
-  it('goes to the previous page straight from a loaded URL', async () => {
+  it('goes to the previous page after a reload, and to the first from a link opened afresh', async () => {
     const user = userEvent.setup();
-    const { router } = renderApp('/transactions?cursor=40&prev=20');
+    // Earlier Next clicks in this tab recorded the way back (a reload keeps session storage).
+    rememberPrevious('20', undefined);
+    rememberPrevious('40', '20');
+    const { router } = renderApp('/transactions?cursor=40&page=3');
     await waitFor(() => expect(firstCellTexts()[0]).toContain('order-40'));
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
     await waitFor(() => expect(firstCellTexts()[0]).toContain('order-20'));
-    expect(router.state.location.searchStr).toBe('?cursor=20');
+    expect(router.state.location.searchStr).toBe('?cursor=20&page=2');
+
+    sessionStorage.clear();
+    await act(() => router.navigate({ to: '/transactions', search: { cursor: '40', page: 3 } }));
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-40'));
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    await waitFor(() => expect(firstCellTexts()[0]).toContain('order-0'));
+    expect(router.state.location.searchStr).toBe('');
   });
 
   it('ignores junk in the URL rather than failing the page', async () => {

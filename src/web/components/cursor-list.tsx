@@ -2,9 +2,11 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { ListEnvelope } from '../../contract/common.ts';
 import type { ListFilterKit } from '../lib/list-search.ts';
+import { useHydrated } from '../lib/use-hydrated.ts';
 import {
   compact,
   hasPreviousPage,
+  knowsPreviousPage,
   nextPage,
   pageNumber,
   previousPage,
@@ -54,8 +56,8 @@ const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /**
  * A cursor-paged list page whose URL search is its whole state: every change
  * goes through `onSearchChange`, which pushes a history entry, so Back
- * returns to the previous filters or page, and the cursor stack (`cursor`,
- * `prev`) lives in the URL. It owns the heading, the loading, error, empty
+ * returns to the previous filters or page; the page's cursor and number live
+ * in the URL, the way back in the tab's session (`lib/paging.ts`). It owns the heading, the loading, error, empty
  * and paging scaffolding and the table; the page supplies its query, its
  * filter form and how one row reads.
  */
@@ -89,6 +91,9 @@ export function CursorListPage<
   const nextCursor = data?.nextCursor ?? undefined;
   const hasNext = Boolean(nextCursor) && data?.hasNext !== false;
   const page = pageNumber(search);
+  // Session storage is the browser's: the server's render (and hydration) say "Previous page".
+  const hydrated = useHydrated();
+  const previousKnown = !hydrated || knowsPreviousPage(search);
 
   let content;
   if (query.isPending) {
@@ -106,7 +111,7 @@ export function CursorListPage<
             size="sm"
             variant="ghost"
             onClick={() =>
-              onSearchChange(compact({ ...search, cursor: undefined, prev: undefined }))
+              onSearchChange(compact({ ...search, cursor: undefined, page: undefined }))
             }
           >
             Go to first page
@@ -171,6 +176,7 @@ export function CursorListPage<
           label={`${nouns.title} pages`}
           page={page}
           hasPrevious={hasPreviousPage(search)}
+          previousLabel={previousKnown ? 'Previous page' : 'First page'}
           hasNext={hasNext}
           busy={loadingNext}
           onPrevious={() => onSearchChange(compact({ ...search, ...previousPage(search) }))}

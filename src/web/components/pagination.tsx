@@ -8,6 +8,7 @@ export function CursorPagination({
   label,
   page,
   hasPrevious,
+  previousLabel = 'Previous page',
   hasNext,
   busy,
   onPrevious,
@@ -17,6 +18,8 @@ export function CursorPagination({
   label: string;
   page: number;
   hasPrevious: boolean;
+  /** "Previous page", or "First page" when the way back is not known (a link opened afresh). */
+  previousLabel?: string;
   hasNext: boolean;
   busy: boolean;
   onPrevious: () => void;
@@ -28,7 +31,7 @@ export function CursorPagination({
       <p className="text-sm text-slate-700">{busy ? `Loading page ${page}…` : `Page ${page}`}</p>
       <div className="flex gap-2">
         <Button size="sm" onClick={onPrevious} disabled={!hasPrevious || busy}>
-          <span aria-hidden="true">←</span> Previous page
+          <span aria-hidden="true">←</span> {previousLabel}
         </Button>
         <Button size="sm" onClick={onNext} disabled={!hasNext || busy}>
           Next page <span aria-hidden="true">→</span>

@@ -7,12 +7,12 @@ import { defineListSearch } from './list-search.ts';
 describe('defineListSearch', () => {
   const transactions = defineListSearch(TransactionFilters);
 
-  it('takes every filter the contract declares, the scope as subOrg and the cursor stack', () => {
+  it('takes every filter the contract declares, the scope as subOrg and the page', () => {
     expect(Object.keys(transactions.schema.shape).sort()).toEqual(
       [
         ...Object.keys(TransactionFilters.shape).filter((key) => key !== 'subOrgId'),
         'cursor',
-        'prev',
+        'page',
         'subOrg',
       ].sort(),
     );
@@ -25,7 +25,7 @@ describe('defineListSearch', () => {
   });
 
   it('starts from the first page when a filter changes, keeping the scope', () => {
-    const search = { status: 'COMPLETED' as const, cursor: 'c3', prev: ['c2'], subOrg: 'org-1' };
+    const search = { status: 'COMPLETED' as const, cursor: 'c3', page: 3, subOrg: 'org-1' };
     expect(transactions.withFilters(search, { status: undefined, asset: 'ETH' })).toEqual({
       asset: 'ETH',
       subOrg: 'org-1',
@@ -35,7 +35,7 @@ describe('defineListSearch', () => {
 
   it('asks the API for the filters, the scope as subOrgId and the current cursor only', () => {
     expect(
-      transactions.toListParams({ vaultId: 'v1', cursor: 'c3', prev: ['c2'], subOrg: 'org-1' }),
+      transactions.toListParams({ vaultId: 'v1', cursor: 'c3', page: 3, subOrg: 'org-1' }),
     ).toEqual({ vaultId: 'v1', subOrgId: 'org-1', cursor: 'c3' });
   });
 

@@ -54,7 +54,7 @@ export function defineListSearch<Shape extends z.core.$ZodShape>(filters: z.ZodM
       filterKeys.some((key) => (search as Record<string, unknown>)[key] !== undefined),
     /** Applies filter changes; any change starts again from the first page (the scope stays). */
     withFilters: (search: Search, patch: Partial<Filters>): Search =>
-      compact({ ...search, ...patch, cursor: undefined, prev: undefined }),
+      compact({ ...search, ...patch, cursor: undefined, page: undefined }),
     /**
      * The list call (and query key) for a search: the filters, the scope as
      * `subOrgId`, and the current cursor — not the history.

@@ -11,9 +11,9 @@ describe('search params', () => {
   });
 
   it('round-trips repeated keys as arrays', () => {
-    const search = { cursor: 'c4', prev: ['c2', 'c3'], status: 'COMPLETED' };
+    const search = { cursor: 'c4', status: ['COMPLETED', 'FAILED'] };
     const str = stringifySearch(search);
-    expect(str).toBe('?cursor=c4&prev=c2&prev=c3&status=COMPLETED');
+    expect(str).toBe('?cursor=c4&status=COMPLETED&status=FAILED');
     expect(parseSearch(str)).toEqual(search);
   });
 

@@ -7,6 +7,7 @@ import { installFakeApi, json, pagedList } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
 import type { TransactionSearch } from '../search.ts';
 import { TransactionsPage } from './transactions-page.tsx';
+import { rememberPrevious } from '../../../lib/paging.ts';
 
 afterEach(() => {
   cleanup();
@@ -102,7 +103,7 @@ describe('TransactionsPage', () => {
       ...reference,
       '/api/external/transactions/': () => json({ results: [transaction({})], hasNext: false }),
     });
-    renderPage({ status: 'PENDING', vaultId: 'v1', cursor: 'c2', prev: ['c1'] });
+    renderPage({ status: 'PENDING', vaultId: 'v1', cursor: 'c2', page: 2 });
     await screen.findByRole('table', { name: 'Transactions' });
 
     const listCall = calls.find((u) => u.pathname === '/api/external/transactions/');
@@ -123,20 +124,34 @@ describe('TransactionsPage', () => {
     await screen.findByRole('table', { name: 'Transactions' });
     expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(onSearchChange).toHaveBeenLastCalledWith({ status: 'COMPLETED', cursor: '20' });
+    expect(onSearchChange).toHaveBeenLastCalledWith({ status: 'COMPLETED', cursor: '20', page: 2 });
   });
 
-  it('goes back from a later page using the stack in the URL', async () => {
+  it('goes back from a later page the way it came', async () => {
     const user = userEvent.setup();
     const items = Array.from({ length: 45 }, (_, i) => transaction({ id: `tx_${i}` }));
     installFakeApi({ ...reference, '/api/external/transactions/': (url) => pagedList(items, url) });
-    const { onSearchChange } = renderPage({ cursor: '40', prev: ['20'] });
+    rememberPrevious('20', undefined);
+    rememberPrevious('40', '20');
+    const { onSearchChange } = renderPage({ cursor: '40', page: 3 });
 
     await screen.findByRole('table', { name: 'Transactions' });
     expect(screen.getByText('Page 3')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
     await user.click(screen.getByRole('button', { name: 'Previous page' }));
-    expect(onSearchChange).toHaveBeenLastCalledWith({ cursor: '20' });
+    expect(onSearchChange).toHaveBeenLastCalledWith({ cursor: '20', page: 2 });
+  });
+
+  it('offers the first page from a later page opened by a link, not knowing the way back', async () => {
+    const user = userEvent.setup();
+    const items = Array.from({ length: 45 }, (_, i) => transaction({ id: `tx_${i}` }));
+    installFakeApi({ ...reference, '/api/external/transactions/': (url) => pagedList(items, url) });
+    const { onSearchChange } = renderPage({ cursor: '40', page: 7 });
+
+    await screen.findByRole('table', { name: 'Transactions' });
+    expect(screen.getByText('Page 7')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'First page' }));
+    expect(onSearchChange).toHaveBeenLastCalledWith({});
   });
 
   it('says when no transaction matches and clears the filters', async () => {
