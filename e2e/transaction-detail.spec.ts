@@ -51,7 +51,7 @@ test.describe('Transaction detail', () => {
     await expect(dialog).toBeHidden();
 
     // No reload: the page's polling carries it through the lifecycle.
-    await expect(step(page, 'COMPLETED')).toHaveAttribute('data-state', 'current', {
+    await expect(step(page, 'COMPLETED')).toHaveAttribute('data-state', 'done', {
       timeout: 25_000,
     });
     for (const s of ['APPROVED', 'SIGNED', 'SUBMITTED', 'WAITING_CONFIRMATION'])

@@ -34,3 +34,36 @@ export function formatAmount(a: string, opts: { minFractionDigits?: number } = {
   // "-0.00" is shown as zero: a valid decimal is zero when it has no digit 1–9.
   return negative && /[1-9]/.test(a) ? `-${body}` : body;
 }
+
+/**
+ * `a` rounded half-up to `dp` decimal places, by its digits (no float, no
+ * big.js: pages that only show amounts must not load it).
+ */
+export function roundDecimalString(a: string, dp: number): string {
+  if (!isDecimalString(a) || scale(a) <= dp) return a;
+  const negative = a.startsWith('-');
+  const [intPart = '0', frac = ''] = (negative ? a.slice(1) : a).split('.');
+  const digits = (intPart + frac.slice(0, dp)).split('').map(Number);
+  if (Number(frac[dp]) >= 5) {
+    let i = digits.length - 1;
+    while (i >= 0 && digits[i] === 9) digits[i--] = 0;
+    if (i >= 0) digits[i]! += 1;
+    else digits.unshift(1);
+  }
+  const whole = digits.join('');
+  const cut = whole.length - dp;
+  const body = dp > 0 ? `${whole.slice(0, cut)}.${whole.slice(cut)}` : whole;
+  const unsigned = body.replace(/^0+(?=\d)/, '');
+  return negative && /[1-9]/.test(unsigned) ? `-${unsigned}` : unsigned;
+}
+
+/**
+ * A US dollar value as a person reads it: to the cent ("9.25" for the API's
+ * "9.249125"), and "< 0.01" for a value that rounds to nothing but is not zero.
+ */
+export function formatUsd(a: string): string {
+  if (!isDecimalString(a)) return a;
+  const cents = roundDecimalString(a, 2);
+  if (!/[1-9]/.test(cents) && /[1-9]/.test(a)) return a.startsWith('-') ? '> -0.01' : '< 0.01';
+  return formatAmount(cents, { minFractionDigits: 2 });
+}

@@ -5,8 +5,10 @@ import {
   add,
   cmp,
   formatAmount,
+  formatUsd,
   neg,
   round,
+  roundDecimalString,
   scale,
   sub,
   sum,
@@ -51,6 +53,40 @@ describe('formatAmount', () => {
     expect(formatAmount('-1000.500')).toBe('-1,000.5');
     expect(formatAmount('5', { minFractionDigits: 2 })).toBe('5.00');
     expect(formatAmount('not a number')).toBe('not a number');
+  });
+});
+
+describe('US dollar values', () => {
+  it('show to the cent, rounded half-up, and say when a value is under a cent', () => {
+    expect(formatUsd('9.249125')).toBe('9.25');
+    expect(formatUsd('9.244999')).toBe('9.24');
+    expect(formatUsd('185916.19')).toBe('185,916.19');
+    expect(formatUsd('999.995')).toBe('1,000.00');
+    expect(formatUsd('12')).toBe('12.00');
+    expect(formatUsd('0.004')).toBe('< 0.01');
+    expect(formatUsd('0')).toBe('0.00');
+    expect(formatUsd('-0.005')).toBe('-0.01');
+  });
+
+  it('rounds by its digits exactly as big.js rounds, for any amount', () => {
+    const amount = fc
+      .tuple(
+        fc.bigInt({ min: -(10n ** 24n), max: 10n ** 24n }),
+        fc.integer({ min: 0, max: 18 }),
+        fc.integer({ min: 0, max: 6 }),
+      )
+      .map(([units, decimals, dp]) => {
+        const digits = (units < 0n ? -units : units).toString().padStart(decimals + 1, '0');
+        const cut = digits.length - decimals;
+        const body = decimals ? `${digits.slice(0, cut)}.${digits.slice(cut)}` : digits;
+        return { value: `${units < 0n ? '-' : ''}${body}`, dp };
+      });
+    fc.assert(
+      fc.property(amount, ({ value, dp }) => {
+        const ours = roundDecimalString(value, dp);
+        expect(cmp(ours, round(value, dp))).toBe(0);
+      }),
+    );
   });
 });
 

@@ -7,7 +7,13 @@ import { z } from 'zod';
  */
 
 // Reading and showing amounts needs no maths: the SPA's lists load that half alone.
-export { formatAmount, isDecimalString, scale } from './decimal-format.ts';
+export {
+  formatAmount,
+  formatUsd,
+  isDecimalString,
+  roundDecimalString,
+  scale,
+} from './decimal-format.ts';
 
 const UNSIGNED_DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 

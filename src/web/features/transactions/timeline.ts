@@ -29,9 +29,12 @@ export function timelineSteps(tx: Pick<Transaction, 'status' | 'statusHistory'>)
 
   let steps: TimelineStep[];
   if (mainIndex >= 0) {
+    // The last step reached is where the transaction is now, unless it is the
+    // end of the road (COMPLETED): then every step is done, none is pending.
+    const finished = mainIndex === LIFECYCLE.length - 1;
     steps = LIFECYCLE.map((status, i) => ({
       status,
-      state: i < mainIndex ? 'done' : i === mainIndex ? 'current' : 'upcoming',
+      state: i < mainIndex || finished ? 'done' : i === mainIndex ? 'current' : 'upcoming',
     }));
   } else {
     // FAILED, DECLINED (or a status this console does not know): the steps

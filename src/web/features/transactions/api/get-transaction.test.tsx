@@ -113,6 +113,10 @@ describe('pollDelay', () => {
       expect(pollDelay(snap(status, 0))).toBe(false);
     expect(pollDelay(undefined)).toBe(false);
   });
+
+  it('does not follow a draft: nothing in the custody API moves it on', () => {
+    expect(pollDelay(snap('DRAFT', 0))).toBe(false);
+  });
 });
 
 describe('useTransactionSnapshot polling', () => {

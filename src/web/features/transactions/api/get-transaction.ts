@@ -10,7 +10,9 @@ import { transactionQueries } from './transaction-queries.ts';
  * 304. Polling starts at 2 s and backs off to 15 s while nothing changes,
  * pauses while the tab is hidden (TanStack Query skips interval refetches
  * when the document is not visible), refreshes when the tab comes back, and
- * stops once the status is terminal.
+ * stops once the status is terminal. A DRAFT is not followed either: nothing
+ * in the custody API moves a draft on (it waits to be submitted where it was
+ * drafted), so the page says so and offers Refresh instead of polling for ever.
  */
 
 export interface TransactionSnapshot {
@@ -28,10 +30,15 @@ export const POLLING = {
   backOff: 1.6,
 } as const;
 
+/** Whether a transaction in `status` may still move on its own, so the page keeps checking. */
+export function isFollowed(status: string | undefined): boolean {
+  return !isTerminalStatus(status) && status !== 'DRAFT';
+}
+
 /** How long until the next poll; false when there is nothing left to follow. */
 export function pollDelay(snapshot: TransactionSnapshot | undefined): number | false {
   // No copy (the first load failed: 404, no access) or a finished transaction.
-  if (!snapshot || isTerminalStatus(snapshot.transaction.status)) return false;
+  if (!snapshot || !isFollowed(snapshot.transaction.status)) return false;
   return Math.min(
     POLLING.maxMs,
     Math.round(POLLING.firstMs * POLLING.backOff ** snapshot.unchangedPolls),

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { cmp, formatAmount, mul } from '../../../../contract/decimal.ts';
+import { UsdEquivalent } from './usd-equivalent.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
@@ -114,8 +115,15 @@ function ReplaceDialog({
   });
   const current = tx.fees?.amount;
   const minimum = current ? mul(current, '1.1') : undefined;
-  const high = estimate.data?.high.expectedFeeInAsset;
-  const expected = minimum && high && cmp(high, minimum) > 0 ? high : minimum;
+  const high = estimate.data?.high;
+  const highIsMore = minimum && high && cmp(high.expectedFeeInAsset, minimum) > 0;
+  const expected = highIsMore ? high.expectedFeeInAsset : minimum;
+  const currentUsd = tx.fees?.amountInFiat;
+  const expectedUsd = highIsMore
+    ? high.expectedFeeInUSD
+    : currentUsd
+      ? mul(currentUsd, '1.1')
+      : undefined;
 
   return (
     <ActionDialog
@@ -129,13 +137,21 @@ function ReplaceDialog({
       <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
         <dt className="text-slate-700">Current fee</dt>
         <dd className="tabular-nums">
-          {current ? `${formatAmount(current)} ${tx.fees?.asset ?? ''}` : 'Not known'}
+          {current ? (
+            <>
+              {formatAmount(current)} {tx.fees?.asset ?? ''}
+              <UsdEquivalent value={currentUsd} />
+            </>
+          ) : (
+            'Not known'
+          )}
         </dd>
         <dt className="text-slate-700">New fee</dt>
         <dd className="tabular-nums">
           {expected ? (
             <>
               about {formatAmount(expected)} {tx.fees?.asset ?? ''}
+              <UsdEquivalent value={expectedUsd} />
               <span className="block text-xs text-slate-700">
                 At least 10% more ({minimum ? formatAmount(minimum) : '—'}), or the network&apos;s
                 high tier when that is more{estimate.isPending ? ' (checking the network…)' : ''}.

@@ -5,6 +5,7 @@ import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { formatDuration, timelineSteps, type StepState } from '../timeline.ts';
 import { Panel } from '../../../components/panel.tsx';
+import { endReason, endReasonTerm } from './transaction-facts.tsx';
 
 const MARKER: Record<StepState, string> = {
   done: 'border-green-700 bg-green-700',
@@ -37,7 +38,7 @@ export function StatusTimeline({ transaction }: { transaction: Transaction }) {
   // Announce changes, not the status the page opened with.
   const [openedWith] = useState(transaction.status);
   const changed = transaction.status !== openedWith;
-  const reason = transaction.error ? `: ${transaction.error}` : '';
+  const reason = transaction.error ? `: ${endReason(transaction)}` : '';
 
   return (
     <Panel title="Status timeline">
@@ -92,7 +93,9 @@ export function StatusTimeline({ transaction }: { transaction: Transaction }) {
                 <p className="text-sm text-slate-700">Time not recorded</p>
               ) : null}
               {step.state === 'failed' && transaction.error ? (
-                <p className="mt-1 text-sm text-red-800">Reason: {transaction.error}</p>
+                <p className="mt-1 text-sm text-red-800">
+                  {endReasonTerm(transaction)}: {endReason(transaction)}
+                </p>
               ) : null}
             </div>
           </li>

@@ -1,7 +1,6 @@
 import { Link, useSearch } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { RoutePending } from '../../../components/route-fallbacks.tsx';
@@ -9,7 +8,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
-import { useTransactionSnapshot } from '../api/get-transaction.ts';
+import { isFollowed, useTransactionSnapshot } from '../api/get-transaction.ts';
 import { listSearchToReturnTo } from '../search.ts';
 import { DecisionPanel } from './decision-panel.tsx';
 import { ReplacePanel } from './replace-panel.tsx';
@@ -49,12 +48,14 @@ export function TransactionDetailPage({ transactionId }: { transactionId: string
         </div>
         <Freshness
           updatedAt={query.dataUpdatedAt}
-          following={!isTerminalStatus(tx.status)}
+          following={isFollowed(tx.status)}
+          draft={tx.status === 'DRAFT'}
           fetching={query.isFetching}
           failed={query.isError}
           onRefresh={() => void query.refetch()}
         />
       </header>
+      {tx.status === 'DRAFT' ? <DraftNotice /> : null}
       <DecisionPanel transaction={tx} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
         <div className="space-y-4">
@@ -99,12 +100,14 @@ function BackToList() {
 function Freshness({
   updatedAt,
   following,
+  draft,
   fetching,
   failed,
   onRefresh,
 }: {
   updatedAt: number;
   following: boolean;
+  draft: boolean;
   fetching: boolean;
   failed: boolean;
   onRefresh: () => void;
@@ -119,13 +122,37 @@ function Freshness({
     <div className="flex items-center gap-3 text-sm text-slate-700">
       <p data-testid="freshness">
         Updated {seconds < 2 ? 'just now' : `${seconds} s ago`}
-        {following ? ' · following until it completes' : ' · final status'}
+        {following
+          ? ' · following until it completes'
+          : draft
+            ? ' · a draft: not followed'
+            : ' · final status'}
         {failed ? ' · the last check failed, retrying' : ''}
       </p>
       <Button size="sm" onClick={onRefresh} disabled={fetching}>
         {fetching ? 'Checking…' : 'Refresh'}
       </Button>
     </div>
+  );
+}
+
+/** A draft has nothing to decide and nothing that moves it here: say what it is and what happens next. */
+function DraftNotice() {
+  return (
+    <section
+      aria-labelledby="draft-title"
+      className="rounded-lg border border-slate-300 bg-slate-50 p-4 text-sm text-slate-800"
+    >
+      <h2 id="draft-title" className="font-semibold text-slate-900">
+        A draft, not yet submitted
+      </h2>
+      <p className="mt-1">
+        It was saved without being sent for approval, so there is nothing to approve or decline yet
+        and no money has moved. The custody API offers no way to submit or discard a draft from this
+        console: it stays as it is until it is submitted where it was drafted. This page does not
+        keep checking it; use Refresh to look again.
+      </p>
+    </section>
   );
 }
 

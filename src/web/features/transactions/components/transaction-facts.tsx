@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount, isNegative, isZero } from '../../../../contract/decimal.ts';
+import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { BalanceChange, Party, Transaction } from '../../../../contract/transaction.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
@@ -54,19 +55,32 @@ export function PartyDetails({ party }: { party: Party | undefined }) {
   );
 }
 
+/** What ended a transaction early, in words: a decline's reason is its approver's, not an error. */
+export function endReasonTerm(tx: Pick<Transaction, 'status'>): string {
+  return tx.status === 'DECLINED' ? 'Reason for declining' : 'Reason it failed';
+}
+
+/** The reason as a person wrote it: the sandbox records a decline's as "declined: <reason>". */
+export function endReason(tx: Pick<Transaction, 'status' | 'error'>): string {
+  const reason = tx.error?.replace(/^declined:\s*/i, '').trim();
+  if (reason) return reason;
+  return tx.status === 'DECLINED' ? 'No reason given by the approver' : 'No reason given';
+}
+
 export function TransactionSummary({ transaction: tx }: { transaction: Transaction }) {
   const vaults = useQuery(referenceQueries.vaults());
   const vault = vaults.data?.results.find((v) => v.id === tx.vaultId);
   const explorer = tx.txHash ? explorerTxUrl(tx.blockChain, tx.txHash) : undefined;
+  const ended = isTerminalStatus(tx.status);
   return (
     <Panel title="Details">
       <dl className="mt-2 divide-y divide-slate-200">
         <Row term="Status">
           <StatusBadge status={tx.status} />
         </Row>
-        {tx.status === 'FAILED' || tx.error ? (
-          <Row term="Error">
-            <span className="text-red-800">{tx.error ?? 'No reason given'}</span>
+        {tx.status === 'FAILED' || tx.status === 'DECLINED' || tx.error ? (
+          <Row term={endReasonTerm(tx)}>
+            <span className="text-red-800">{endReason(tx)}</span>
           </Row>
         ) : null}
         <Row term="Category">
@@ -112,7 +126,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
               <UsdEquivalent value={tx.fees.amountInFiat} />
             </span>
           ) : (
-            <span className="text-slate-700">Not charged yet</span>
+            <span className="text-slate-700">{ended ? 'None charged' : 'Not charged yet'}</span>
           )}
           {tx.gasParams?.feeTier ? (
             <span className="text-slate-700"> · {humanize(tx.gasParams.feeTier)} tier</span>
@@ -136,7 +150,9 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
               ) : null}
             </span>
           ) : (
-            <span className="text-slate-700">Not on the chain yet</span>
+            <span className="text-slate-700">
+              {ended ? 'Never reached the chain' : 'Not on the chain yet'}
+            </span>
           )}
         </Row>
         {tx.nonce !== undefined ? <Row term="Nonce">{tx.nonce}</Row> : null}
@@ -213,7 +229,9 @@ export function TransactionMovements({ transaction: tx }: { transaction: Transac
     <Panel title="Operations and balance changes">
       {operations.length === 0 ? (
         <p className="mt-2 text-sm text-slate-700">
-          No operations yet: they are recorded when the transaction settles.
+          {isTerminalStatus(tx.status)
+            ? `None: the transaction ended ${humanize(tx.status).toLowerCase()} without settling.`
+            : 'No operations yet: they are recorded when the transaction settles.'}
         </p>
       ) : (
         <ol className="mt-2 space-y-3">
@@ -242,7 +260,9 @@ export function TransactionMovements({ transaction: tx }: { transaction: Transac
       )}
       <h3 className="mt-4 font-medium text-slate-900">Balance changes</h3>
       {changes.length === 0 ? (
-        <p className="mt-1 text-sm text-slate-700">None recorded yet.</p>
+        <p className="mt-1 text-sm text-slate-700">
+          {isTerminalStatus(tx.status) ? 'None.' : 'None recorded yet.'}
+        </p>
       ) : (
         <ChangesTable changes={changes} caption="Balance changes of the transaction" />
       )}

@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { chainInfo } from '../../../../../contract/chains.ts';
-import { formatAmount } from '../../../../../contract/decimal.ts';
+import { formatAmount, formatUsd } from '../../../../../contract/decimal.ts';
 import { FEE_TIERS, type FeeTier } from '../../../../../contract/enums.ts';
 import type { EstimatedFeeResponse, FeeData } from '../../../../../contract/transaction.ts';
 import { Button } from '../../../../components/ui/button.tsx';
@@ -35,7 +35,7 @@ function useSecondsSince(at: number | undefined): number | undefined {
 }
 
 export function describeFee(fee: FeeData): string {
-  return `${formatAmount(fee.expectedFeeInAsset)} ${fee.asset} (about $${formatAmount(fee.expectedFeeInUSD, { minFractionDigits: 2 })})`;
+  return `${formatAmount(fee.expectedFeeInAsset)} ${fee.asset} (about ${formatUsd(fee.expectedFeeInUSD)} USD)`;
 }
 
 /**
