@@ -16,7 +16,9 @@ export function TableContainer({
       aria-label={label}
       tabIndex={0}
       className={cn(
-        'overflow-x-auto rounded-lg border border-slate-300 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
+        // relative: the visually hidden text inside (captions, sr-only labels) is absolutely
+        // positioned; without a containing block here it escaped the scroll box and widened the page.
+        'relative overflow-x-auto rounded-lg border border-slate-300 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700',
         className,
       )}
       {...props}

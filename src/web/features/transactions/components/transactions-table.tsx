@@ -121,7 +121,7 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
       <TableCell className="whitespace-nowrap">{chainLabel(tx.blockChain) || '—'}</TableCell>
       <TableCell>
         <span
-          className="block max-w-56 truncate"
+          className="block max-w-48 truncate"
           title={[source, destination].filter(Boolean).join(' → ')}
         >
           {source || '—'}
@@ -136,12 +136,12 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
       </TableCell>
       <TableCell>
         {tx.externalId ? (
-          <span className="block max-w-40 truncate font-mono text-xs" title={tx.externalId}>
+          <span className="block max-w-36 truncate font-mono text-xs" title={tx.externalId}>
             {tx.externalId}
           </span>
         ) : null}
         {tx.memo ? (
-          <span className="block max-w-40 truncate text-xs text-slate-700" title={tx.memo}>
+          <span className="block max-w-36 truncate text-xs text-slate-700" title={tx.memo}>
             {tx.memo}
           </span>
         ) : null}

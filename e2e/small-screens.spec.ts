@@ -1,0 +1,68 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+
+/**
+ * Each page fits the screen it is opened on: nothing makes the page pan
+ * sideways (a wide table scrolls inside its own region instead), and the
+ * transactions table shows all its columns on a desktop screen.
+ */
+
+async function pageWidth(page: Page) {
+  return page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    viewport: window.innerWidth,
+  }));
+}
+
+const PAGES = [
+  { path: '/transactions', ready: { role: 'table', name: 'Transactions' } },
+  { path: '/transactions/new', ready: { role: 'heading', name: 'New transaction' } },
+  { path: '/approvals', ready: { role: 'heading', name: 'Approvals' } },
+  { path: '/bank-accounts', ready: { role: 'table', name: 'Bank accounts' } },
+  { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
+  { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
+  { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
+] as const;
+
+test.describe('at 390 px wide', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  for (const { path, ready } of PAGES) {
+    test(`${path} is no wider than the screen`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();
+      const { scroll, viewport } = await pageWidth(page);
+      expect(scroll, `${path} is ${scroll} px wide on a ${viewport} px screen`).toBeLessThanOrEqual(
+        viewport,
+      );
+    });
+  }
+
+  test('a transaction page is no wider than the screen and passes an axe scan', async ({
+    page,
+  }) => {
+    await page.goto('/transactions');
+    const first = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first();
+    await first.getByRole('link').first().click();
+    await expect(page.getByRole('region', { name: 'Status timeline' })).toBeVisible();
+    const { scroll, viewport } = await pageWidth(page);
+    expect(scroll).toBeLessThanOrEqual(viewport);
+    await expectNoAxeViolations(page);
+  });
+});
+
+test.describe('at 1440 px wide', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('the transactions table shows every column without scrolling', async ({ page }) => {
+    await page.goto('/transactions');
+    const region = page.getByRole('region', { name: 'Transactions table' });
+    await expect(region.locator('tbody tr').first()).toBeVisible();
+    const { clientWidth, scrollWidth } = await region.evaluate((el) => ({
+      clientWidth: el.clientWidth,
+      scrollWidth: el.scrollWidth,
+    }));
+    expect(scrollWidth, 'the table fits its region').toBeLessThanOrEqual(clientWidth);
+  });
+});
