@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/precompress.ts';
 
@@ -27,6 +28,14 @@ export default defineConfig(({ isSsrBuild }) => ({
     tailwindcss(),
     precompress(),
   ],
+  resolve: {
+    alias: {
+      // The dialog's scroll lock injects a <style> the CSP refuses; its rules are in styles.css.
+      'react-style-singleton': fileURLToPath(
+        new URL('src/web/lib/style-singleton.ts', import.meta.url),
+      ),
+    },
+  },
   // The server render bundles every package it uses: one file tree the server
   // imports with no dev dependency installed, React's production build
   // chosen at build time rather than by NODE_ENV at run time.

@@ -1,0 +1,36 @@
+import { expect, test } from './auth.ts';
+import { createTransfer, memberPage } from './transfers.ts';
+
+test.use({ role: 'approver' });
+
+test('a dialog locks the page behind it without breaking the content security policy', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+  const id = await createTransfer(initiator, baseURL ?? '', { memo: 'dialog scroll lock' });
+  await initiator.context().close();
+
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to apply/i.test(message.text()))
+      refused.push(message.text());
+  });
+  // A short screen, so the transaction page scrolls.
+  await page.setViewportSize({ width: 1024, height: 500 });
+  await page.goto(`/transactions/${id}`);
+  await page.getByRole('button', { name: 'Approve…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
+  await expect(dialog).toBeVisible();
+
+  await expect(page.locator('body')).toHaveAttribute('data-scroll-locked', /\d/);
+  expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+  await page.mouse.wheel(0, 2000);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+  expect(refused).toEqual([]);
+});
