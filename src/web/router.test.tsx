@@ -38,6 +38,7 @@ beforeEach(() => {
         [{ id: 'ba_1', accountName: 'Payroll', accountNumber: '123456789', status: 'APPROVED' }],
         url,
       ),
+    '/api/external/transactions/tx_0/': () => json(transactions[0]),
     '/api/external/vaults/': () => json({ results: [{ id: 'v1', vaultName: 'Treasury' }] }),
     '/api/external/assets/': () => json([{ symbol: 'ETH' }]),
   });
@@ -92,6 +93,26 @@ describe('the app', { timeout: 20_000 }, () => {
     await user.selectOptions(screen.getByLabelText('Status'), 'PENDING');
     await waitFor(() => expect(router.state.location.searchStr).toBe('?status=PENDING'));
     await waitFor(() => expect(firstCellTexts().every((t) => t.includes('Pending'))).toBe(true));
+  });
+
+  it('moves focus to the new page’s heading when it left with the old page', async () => {
+    const user = userEvent.setup();
+    renderApp('/transactions');
+    const table = await screen.findByRole('table', { name: 'Transactions' });
+    // Keyboard: the row's link, Enter; the link goes with the list.
+    within(table).getAllByRole('link')[0]!.focus();
+    await user.keyboard('{Enter}');
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 })),
+    );
+    expect(screen.getByRole('heading', { level: 1 })).not.toHaveTextContent('Transactions');
+
+    // A click on the navigation keeps focus where it is: on the link.
+    const bankAccounts = within(nav).getByRole('link', { name: 'Bank accounts' });
+    await user.click(bankAccounts);
+    await screen.findByRole('table', { name: 'Bank accounts' });
+    expect(document.activeElement).toBe(bankAccounts);
   });
 
   it('pages with Next and Previous, and Back returns to the previous page', async () => {

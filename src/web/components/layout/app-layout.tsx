@@ -1,5 +1,5 @@
-import { Link, type LinkProps } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { Link, useRouterState, type LinkProps } from '@tanstack/react-router';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 const navLinkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-200 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-[current=page]:bg-slate-700 aria-[current=page]:text-white';
@@ -136,13 +136,46 @@ export function PlainLayout({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * After a move to another page, a keyboard or screen-reader user whose focus
+ * went with the old page (a row's link, a button that is gone) lands on the
+ * new page's heading, not on `<body>` at the top of the document. Focus that
+ * is still on something (a navigation link) stays where it is; a change of
+ * filters or page within a list is not a move.
+ */
+function useFocusOnPageChange(main: RefObject<HTMLElement | null>) {
+  const pathname = useRouterState({ select: (s) => s.resolvedLocation?.pathname });
+  const seen = useRef(pathname);
+  useEffect(() => {
+    if (seen.current === pathname) return;
+    seen.current = pathname;
+    const frame = requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.isConnected) return;
+      const heading = main.current?.querySelector('h1');
+      if (heading) {
+        heading.tabIndex = -1;
+        heading.focus();
+      } else main.current?.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [pathname, main]);
+}
+
 /** What every page sits in: the skip link, the dark header, and the main landmark it skips to. */
 function Shell({ header, children }: { header: ReactNode; children: ReactNode }) {
+  const main = useRef<HTMLElement>(null);
+  useFocusOnPageChange(main);
   return (
     <div className="min-h-screen bg-slate-50 text-slate-900">
       <SkipLink />
       <header className="bg-slate-900 text-white">{header}</header>
-      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none">
+      <main
+        ref={main}
+        id="main"
+        tabIndex={-1}
+        className="mx-auto max-w-7xl px-4 py-6 focus:outline-none"
+      >
         {children}
       </main>
     </div>
