@@ -1,11 +1,13 @@
 import { hydrate } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { ConsoleApp } from './app.tsx';
+import { keepTabOnChunkFailure } from './lib/chunk-errors.ts';
 import { readServerState } from './lib/server-state.ts';
 import { adoptSession, sessionQueries } from './lib/session-queries.ts';
 import { createConsole } from './router.tsx';
 import './styles.css';
 
+keepTabOnChunkFailure();
 const { queryClient, router } = createConsole();
 
 const rootElement = document.getElementById('root');

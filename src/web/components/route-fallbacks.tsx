@@ -1,7 +1,9 @@
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { isChunkLoadError, reloadWhenReachable } from '../lib/chunk-errors.ts';
 import { ErrorState } from './query-state.tsx';
+import { Button } from './ui/button.tsx';
 
 /** Shown while a route's loader runs longer than the router's pending delay. */
 export function RoutePending() {
@@ -25,6 +27,7 @@ export function RouteError({ error }: ErrorComponentProps) {
     queryErrorResetBoundary.reset();
   }, [queryErrorResetBoundary]);
 
+  if (isChunkLoadError(error)) return <PageCodeUnavailable />;
   return (
     <ErrorState
       title="This page could not be loaded"
@@ -33,6 +36,44 @@ export function RouteError({ error }: ErrorComponentProps) {
         void router.invalidate();
       }}
     />
+  );
+}
+
+/**
+ * The page's code could not be fetched (lib/chunk-errors.ts): most often the
+ * server is unreachable, sometimes the console was updated since the tab
+ * opened. Nothing on the server changed; retrying reloads the tab once the
+ * server answers.
+ */
+function PageCodeUnavailable() {
+  const [state, setState] = useState<'idle' | 'checking' | 'unreachable'>('idle');
+  return (
+    <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-red-900">
+      <h2 className="font-semibold">This page could not be loaded</h2>
+      <p className="mt-1 text-sm">
+        Its code could not be fetched from the console server. The server may be unreachable, or the
+        console was updated since this tab was opened. Nothing was sent.
+      </p>
+      {state === 'unreachable' ? (
+        <p className="mt-1 text-sm font-medium">
+          The console server still cannot be reached. Check your connection and try again.
+        </p>
+      ) : null}
+      <div className="mt-3">
+        <Button
+          size="sm"
+          disabled={state === 'checking'}
+          onClick={() => {
+            setState('checking');
+            void reloadWhenReachable().then((reloading) => {
+              if (!reloading) setState('unreachable');
+            });
+          }}
+        >
+          {state === 'checking' ? 'Checking the server…' : 'Try again'}
+        </Button>
+      </div>
+    </div>
   );
 }
 
