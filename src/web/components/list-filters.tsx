@@ -3,7 +3,7 @@ import { cn } from '../lib/cn.ts';
 import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../lib/dates.ts';
 import { DayInput } from './day-input.tsx';
 import { Button } from './ui/button.tsx';
-import { Field } from './ui/field.tsx';
+import { describedBy, Field } from './ui/field.tsx';
 import { Input } from './ui/input.tsx';
 import { Select as NativeSelect } from './ui/select.tsx';
 
@@ -245,7 +245,10 @@ export function Text({
 /**
  * From and To as whole UTC days, setting the filters named in `range`: From
  * applies as the start of its day and To as the end of its, so both days are
- * included; neither may cross the other.
+ * included. Neither may cross the other: a day that would (typed, since the
+ * picker's min and max do not stop typing) is kept in its field with an error
+ * naming the rule and not applied, rather than listing nothing; a crossed
+ * range in the URL (an old bookmark) is named the same way.
  */
 export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
   labels: [fromLabel, toLabel],
@@ -264,21 +267,45 @@ export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
   const prefix = useContext(IdPrefix);
   const from = value[fromKey] as string | undefined;
   const to = value[toKey] as string | undefined;
+  // A day typed that would cross the other end, held back: which end, and the day.
+  const [refused, setRefused] = useState<{ end: 'from' | 'to'; day: string } | null>(null);
+  const fromDay = utcDayOf(from);
+  const toDay = utcDayOf(to);
+  const crossedInUrl = fromDay !== '' && toDay !== '' && fromDay > toDay;
+  const errorOf = (end: 'from' | 'to'): string | undefined => {
+    if (refused?.end === end)
+      return end === 'from'
+        ? `${fromLabel} must be on or before ${toLabel} (${toDay}).`
+        : `${toLabel} must be on or after ${fromLabel} (${fromDay}).`;
+    if (crossedInUrl && end === 'to')
+      return `${toLabel} is before ${fromLabel}: nothing can match. Change either day.`;
+    return undefined;
+  };
   const ends = [
     { key: fromKey, end: 'from', label: fromLabel, at: startOfUtcDay, max: utcDayOf(to) },
     { key: toKey, end: 'to', label: toLabel, at: endOfUtcDay, min: utcDayOf(from) },
   ];
   return ends.map(({ key, end, label, at, min, max }) => {
     const id = `${prefix}-${end}`;
+    const error = errorOf(end as 'from' | 'to');
     return (
-      <Field key={end} id={id} label={label} hint={hint}>
+      <Field key={end} id={id} label={label} hint={hint} error={error}>
         <DayInput
           id={id}
-          aria-describedby={hint ? `${id}-hint` : undefined}
+          aria-describedby={describedBy(id, { hint, error })}
+          aria-invalid={error ? true : undefined}
           value={utcDayOf(value[key] as string | undefined)}
           min={min || undefined}
           max={max || undefined}
-          onDayChange={(day) => onChange({ [key]: day ? at(day) : undefined } as Partial<Filters>)}
+          onDayChange={(day) => {
+            const crosses = day !== '' && ((min && day < min) || (max && day > max));
+            if (crosses) {
+              setRefused({ end: end as 'from' | 'to', day });
+              return;
+            }
+            setRefused(null);
+            onChange({ [key]: day ? at(day) : undefined } as Partial<Filters>);
+          }}
         />
       </Field>
     );

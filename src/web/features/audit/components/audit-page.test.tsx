@@ -104,6 +104,7 @@ describe('AuditPage', () => {
       outcome: 'denied',
       atGte: '2025-03-01T00:00:00.000Z',
       cursor: 'c2',
+      page: 2,
     });
   });
 

@@ -72,6 +72,29 @@ describe('TransactionFilters', () => {
     expect(onChange).not.toHaveBeenCalled();
   });
 
+  it('refuses a From after To with an error naming the rule, keeping the day typed', () => {
+    const { onChange } = setup({ createdAtLte: '2025-03-10T23:59:59.999Z' });
+    const from = screen.getByLabelText('From');
+    fireEvent.change(from, { target: { value: '2025-03-20' } });
+    expect(onChange).not.toHaveBeenCalled();
+    expect(from).toHaveValue('2025-03-20');
+    expect(from).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'From must be on or before To (2025-03-10).',
+    );
+    expect(from).toHaveAccessibleDescription(expect.stringContaining('must be on or before To'));
+
+    fireEvent.change(from, { target: { value: '2025-03-05' } });
+    expect(onChange).toHaveBeenLastCalledWith({ createdAtGte: '2025-03-05T00:00:00.000Z' });
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('names a crossed range held in the URL instead of listing nothing in silence', () => {
+    setup({ createdAtGte: '2025-03-20T00:00:00.000Z', createdAtLte: '2025-03-10T23:59:59.999Z' });
+    expect(screen.getByRole('alert')).toHaveTextContent('To is before From: nothing can match.');
+    expect(screen.getByLabelText('To')).toHaveAttribute('aria-invalid', 'true');
+  });
+
   it('shows the days held in the URL', () => {
     setup({ createdAtGte: '2025-03-01T00:00:00.000Z', createdAtLte: '2025-03-31T23:59:59.999Z' });
     expect(screen.getByLabelText('From')).toHaveValue('2025-03-01');
