@@ -1,18 +1,17 @@
+import { AUDIT_ACTION_LABELS, auditActionLabel } from '../../../../contract/audit-actions.ts';
 import { AUDIT_OUTCOMES } from '../../../../contract/auth.ts';
 import * as ListFilter from '../../../components/list-filters.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import type { AuditSearchFilters } from '../search.ts';
 
-const TEXT_FIELDS = [
-  { name: 'action', label: 'Action' },
-  { name: 'entityId', label: 'Entity ID' },
-] as const;
+const TEXT_FIELDS = [{ name: 'entityId', label: 'Entity ID' }] as const;
 const TYPED = TEXT_FIELDS.map((field) => field.name);
 
 const OUTCOME_OPTIONS = ListFilter.enumOptions(AUDIT_OUTCOMES, humanize);
+const ACTION_OPTIONS = ListFilter.enumOptions(Object.keys(AUDIT_ACTION_LABELS), auditActionLabel);
 
 /**
- * Actor, outcome and dates apply as they change; the text filters on "Apply
+ * Action, actor, outcome and dates apply as they change; Entity ID on "Apply
  * filters" (or Enter), so typing does not fire a request per key.
  */
 export function AuditFilters({
@@ -41,6 +40,7 @@ export function AuditFilters({
       <ListFilter.Selects
         {...filters}
         selects={[
+          { name: 'action', label: 'Action', allLabel: 'All actions', options: ACTION_OPTIONS },
           { name: 'actorId', label: 'Actor', allLabel: 'All actors', options: actorOptions },
           { name: 'outcome', label: 'Outcome', allLabel: 'All outcomes', options: OUTCOME_OPTIONS },
         ]}

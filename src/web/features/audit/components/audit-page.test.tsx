@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AuditEntry } from '../../../../contract/auth.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
-import { renderWithQuery } from '../../../test/render.tsx';
+import { renderWithRouter } from '../../../test/render.tsx';
 import type { AuditSearch } from '../search.ts';
 import { AuditPage } from './audit-page.tsx';
 
@@ -29,7 +29,7 @@ const entry: AuditEntry = {
 
 function renderPage(search: AuditSearch = {}) {
   const onSearchChange = vi.fn();
-  renderWithQuery(<AuditPage search={search} onSearchChange={onSearchChange} />);
+  renderWithRouter(<AuditPage search={search} onSearchChange={onSearchChange} />);
   return { onSearchChange };
 }
 
@@ -43,6 +43,7 @@ describe('AuditPage', () => {
     const row = within(table).getAllByRole('row')[1];
     for (const text of [
       'Alex Admin',
+      'Full account number revealed',
       'bank_account.reveal',
       'Bank account',
       'ba_1',
@@ -53,6 +54,22 @@ describe('AuditPage', () => {
       expect(row).toHaveTextContent(text);
     }
     expect(row?.querySelector('time')).toHaveAttribute('dateTime', entry.at);
+    expect(within(row!).getByRole('link', { name: 'ba_1, open the bank account' })).toHaveAttribute(
+      'href',
+      '/bank-accounts/ba_1',
+    );
+  });
+
+  it('filters by action from a list of what the log records, in words', async () => {
+    const user = userEvent.setup();
+    installFakeApi({
+      '/api/console/audit/': () => json({ results: [entry], hasNext: false, nextCursor: null }),
+    });
+    const { onSearchChange } = renderPage();
+    await screen.findByRole('table', { name: 'Audit log' });
+    const action = screen.getByRole('combobox', { name: 'Action' });
+    await user.selectOptions(action, 'Declined');
+    expect(onSearchChange).toHaveBeenLastCalledWith({ action: 'change_request.reject' });
   });
 
   it('asks for the filters and cursor in the URL, and applies typed filters on Enter', async () => {

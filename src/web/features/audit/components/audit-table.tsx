@@ -1,3 +1,5 @@
+import { Link } from '@tanstack/react-router';
+import { auditActionLabel } from '../../../../contract/audit-actions.ts';
 import type { AuditEntry } from '../../../../contract/auth.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
@@ -31,6 +33,36 @@ function Actor({ entry }: { entry: AuditEntry }) {
   );
 }
 
+const entityIdClass = 'block font-mono text-xs break-all';
+
+/** The entity's id, a link to its page where it has one (transactions and bank accounts). */
+function EntityId({ entry, id }: { entry: AuditEntry; id: string }) {
+  const link = 'text-blue-800 underline hover:text-blue-900';
+  if (entry.entityType === 'TRANSACTION')
+    return (
+      <Link
+        to="/transactions/$transactionId"
+        params={{ transactionId: id }}
+        className={`${entityIdClass} ${link}`}
+      >
+        {id}
+        <span className="sr-only">, open the transaction</span>
+      </Link>
+    );
+  if (entry.entityType === 'BANK_ACCOUNT')
+    return (
+      <Link
+        to="/bank-accounts/$bankAccountId"
+        params={{ bankAccountId: id }}
+        className={`${entityIdClass} ${link}`}
+      >
+        {id}
+        <span className="sr-only">, open the bank account</span>
+      </Link>
+    );
+  return <span className={`${entityIdClass} text-slate-700`}>{id}</span>;
+}
+
 export function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
     <TableRow data-audit-id={entry.id}>
@@ -42,16 +74,15 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
       <TableCell>
         <Actor entry={entry} />
       </TableCell>
-      <TableCell className="font-mono text-xs whitespace-nowrap">{entry.action}</TableCell>
+      <TableCell>
+        <span className="block whitespace-nowrap">{auditActionLabel(entry.action)}</span>
+        <span className="block font-mono text-xs text-slate-700">{entry.action}</span>
+      </TableCell>
       <TableCell>
         {entry.entityType || entry.entityId ? (
           <>
             {entry.entityType ? <span>{humanize(entry.entityType)}</span> : null}
-            {entry.entityId ? (
-              <span className="block font-mono text-xs break-all text-slate-700">
-                {entry.entityId}
-              </span>
-            ) : null}
+            {entry.entityId ? <EntityId entry={entry} id={entry.entityId} /> : null}
           </>
         ) : (
           dash

@@ -1,0 +1,24 @@
+/**
+ * The audit log's actions as a person reads them. The server records a
+ * stable code (`bank_account.reveal`); the log's page shows the words here
+ * and offers these codes in its Action filter. A code missing from this list
+ * (a newer server) still shows, as its code.
+ */
+export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
+  'auth.login': 'Sign-in',
+  'auth.logout': 'Sign-out',
+  'transaction.create': 'Transaction created',
+  'transaction.replace': 'Transaction replaced',
+  'bank_account.create': 'Bank account proposed',
+  'bank_account.reveal': 'Full account number revealed',
+  'change_request.approve': 'Approved',
+  'change_request.reject': 'Declined',
+  'change_request.decide': 'Decision',
+  'staff.create': 'Member created',
+  'staff.update': 'Member changed',
+};
+
+/** "Full account number revealed" for `bank_account.reveal`; an unknown code as it is. */
+export function auditActionLabel(action: string): string {
+  return AUDIT_ACTION_LABELS[action] ?? action;
+}
