@@ -8,6 +8,7 @@ import {
 import { useApprovalInboxCount } from '../lib/approval-inbox-queries.ts';
 import { can } from '../lib/permissions.ts';
 import { loadSession, sessionQueries, useSession } from '../lib/session-queries.ts';
+import { ShortcutsProvider } from '../components/shortcuts.tsx';
 import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
 import { ApiError } from '../lib/api-errors.ts';
 import { referenceQueries } from '../lib/reference-queries.ts';
@@ -55,18 +56,20 @@ function AuthenticatedLayout() {
   const decides = can(useSession(), 'approve');
   const approvalsCount = useApprovalInboxCount(subOrg, decides);
   return (
-    <AuthenticatedShell
-      subOrg={subOrg}
-      approvals={decides ? { count: approvalsCount } : undefined}
-      onScopeChange={(next) =>
-        void navigate({
-          to: '.',
-          // Another scope is another list: paging starts again.
-          search: (prev) => ({ ...prev, subOrg: next, cursor: undefined, prev: undefined }),
-        })
-      }
-    >
-      <Outlet />
-    </AuthenticatedShell>
+    <ShortcutsProvider>
+      <AuthenticatedShell
+        subOrg={subOrg}
+        approvals={decides ? { count: approvalsCount } : undefined}
+        onScopeChange={(next) =>
+          void navigate({
+            to: '.',
+            // Another scope is another list: paging starts again.
+            search: (prev) => ({ ...prev, subOrg: next, cursor: undefined, page: undefined }),
+          })
+        }
+      >
+        <Outlet />
+      </AuthenticatedShell>
+    </ShortcutsProvider>
   );
 }

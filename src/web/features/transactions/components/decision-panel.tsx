@@ -6,6 +6,7 @@ import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { usePageShortcut } from '../../../components/shortcuts.tsx';
 import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import { describedBy, Field } from '../../../components/ui/field.tsx';
 import { humanize } from '../../../lib/labels.ts';
@@ -117,6 +118,9 @@ const DECLINE = {
 
 function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
   const { decide, decided, dialog } = useDecisionDialog(tx, onDone);
+  usePageShortcut('a', 'Approve this transaction (asks to confirm)', () =>
+    dialog.onOpenChange(true),
+  );
   return (
     <ActionDialog {...dialog} {...APPROVE}>
       <DecisionSummary transaction={tx} />
@@ -144,6 +148,9 @@ function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
 
 function DeclineDialog({ transaction: tx, onDone }: DecisionDialogProps) {
   const { decide, decided, dialog } = useDecisionDialog(tx, onDone);
+  usePageShortcut('d', 'Decline this transaction (asks for a reason)', () =>
+    dialog.onOpenChange(true),
+  );
   const form = useForm<DeclineForm>({
     resolver: zodResolver(DeclineForm),
     defaultValues: { reason: '' },
