@@ -40,4 +40,7 @@ export type ChangeRequestHistory = z.infer<typeof ChangeRequestHistory>;
 export const changeRequestPaths = {
   bankAccountHistory: (id: string) =>
     `/api/console/bank_accounts/${encodeURIComponent(id)}/history/`,
+  /** A transaction's: its creation (the proposal) and each decision on it. */
+  transactionHistory: (id: string) =>
+    `/api/console/transactions/${encodeURIComponent(id)}/history/`,
 } as const;

@@ -113,6 +113,8 @@ export const Transaction = z.looseObject({
   statusHistory: z.optional(z.array(StatusHistoryEntry)),
   gasParams: z.optional(z.looseObject({ feeTier: z.optional(z.string()) })),
   replacesTransactionId: z.optional(z.string()),
+  /** A contract call's data as it was sent (`callData`, `toAddress`, …), on the sandbox's answers. */
+  data: z.optional(z.record(z.string(), z.unknown())),
   replacements: z.optional(z.array(ReplacementLink)),
 });
 export type Transaction = z.infer<typeof Transaction>;

@@ -8,6 +8,7 @@ import { auditRoutes } from './audit.routes.ts';
 import { historyRoutes } from './history.routes.ts';
 import { revealRoutes } from './reveal.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
+import { transactionHistoryRoutes } from './transaction-history.routes.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
 export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
@@ -16,6 +17,7 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', auditRoutes(options))
     .route('/', revealRoutes(options, backend))
     .route('/', historyRoutes(options, backend))
+    .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(backend));
 }

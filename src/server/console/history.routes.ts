@@ -40,7 +40,7 @@ export function historyRoutes(options: AuthOptions, backend: CustodyBackend) {
 }
 
 /** Staff are named from the console's own table; API users keep the backend's name. */
-async function nameStaff(
+export async function nameStaff(
   db: Database,
   records: ChangeRequestRecord[],
 ): Promise<ChangeRequestRecord[]> {
@@ -62,14 +62,19 @@ async function nameStaff(
   }));
 }
 
-const HISTORY_ACTIONS = ['bank_account.create', 'change_request.approve', 'change_request.reject'];
+const DECISION_ACTIONS = ['change_request.approve', 'change_request.reject'];
 
 /**
  * A backend that keeps no readable change requests (upstream): what this
  * console saw happen — the proposal and each decision made through it. The
  * audit log keeps no free text, so the reason is unknown here.
  */
-async function historyFromAuditLog(db: Database, entityId: string): Promise<ChangeRequestRecord[]> {
+export async function historyFromAuditLog(
+  db: Database,
+  entityId: string,
+  /** The action that proposes the entity: its creation. */
+  proposal = 'bank_account.create',
+): Promise<ChangeRequestRecord[]> {
   const rows = await db
     .select()
     .from(auditLog)
@@ -77,7 +82,7 @@ async function historyFromAuditLog(db: Database, entityId: string): Promise<Chan
       and(
         eq(auditLog.entityId, entityId),
         eq(auditLog.outcome, 'success'),
-        inArray(auditLog.action, HISTORY_ACTIONS),
+        inArray(auditLog.action, [proposal, ...DECISION_ACTIONS]),
       ),
     )
     .orderBy(asc(auditLog.id));
@@ -86,7 +91,7 @@ async function historyFromAuditLog(db: Database, entityId: string): Promise<Chan
     const who = row.actorId
       ? { type: row.actorType, id: row.actorId, name: row.actorName ?? null }
       : null;
-    if (row.action === 'bank_account.create') {
+    if (row.action === proposal) {
       records.push({
         changeRequestId: null,
         status: 'PENDING',

@@ -226,4 +226,11 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'entity',
     },
   ],
+  'GET /api/console/transactions/:transactionId/history/': [
+    {
+      name: 'transaction history',
+      url: (t) => `/api/console/transactions/${t.transactionId}/history/`,
+      scope: 'entity',
+    },
+  ],
 };

@@ -353,6 +353,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       ),
     getBankAccountHistory: (bankAccountId: string, opts?: RequestOptions) =>
       get(changeRequestPaths.bankAccountHistory(bankAccountId), ChangeRequestHistory, opts),
+    getTransactionHistory: (transactionId: string, opts?: RequestOptions) =>
+      get(changeRequestPaths.transactionHistory(transactionId), ChangeRequestHistory, opts),
     /** Pending transactions and bank accounts, newest first, with the inbox's counts. */
     listApprovalInbox: (params: ApprovalInboxParams = {}, opts?: RequestOptions) =>
       get(`${approvalInboxPath}${listQuery(params)}`, ApprovalInboxResponse, opts),

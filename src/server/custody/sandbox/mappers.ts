@@ -78,6 +78,8 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     nonce: row.nonce,
     error: row.error,
     createdById: row.createdById,
+    // A contract call's `data` as sent, so an approver can see what it calls.
+    data: row.contractData,
     fees: row.fees,
     // Not in the description's Transaction table, but sent on create (7c, 7d); clients keep unknown fields.
     resourceType: row.resourceType,

@@ -62,10 +62,21 @@ export const STAKING_TARGETS: Record<string, string> = {
   ICP: 'NNS neuron',
 };
 
+/**
+ * A well-formed ERC-20 `transfer(address,uint256)` call built from 64 random
+ * hex digits: the recipient from the first 40, the amount (in the token's
+ * smallest units) from the next 8, so approvers see a call that decodes.
+ */
+function erc20Transfer(random: string): string {
+  const recipient = random.slice(0, 40).padStart(64, '0');
+  const amount = (BigInt(`0x${random.slice(40, 48)}`) * 10n ** 12n).toString(16).padStart(64, '0');
+  return `0xa9059cbb${recipient}${amount}`;
+}
+
 export function contractDataFor(rng: SeedRandom, chain: string): Record<string, unknown> {
   switch (chainInfo(chain)?.contractCall) {
     case 'evm':
-      return { callData: `0xa9059cbb${rng.hex(64)}`, toAddress: fakeAddress(rng, 'EVM') };
+      return { callData: erc20Transfer(rng.hex(64)), toAddress: fakeAddress(rng, 'EVM') };
     case 'icp':
       return {
         canisterId: 'ryjl3-tyaaa-aaaaa-aaaba-cai',

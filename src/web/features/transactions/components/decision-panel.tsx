@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
-import { chainLabel } from '../../../../contract/chains.ts';
+import { chainInfo, chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { Party, Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
 import { usePageShortcut } from '../../../components/shortcuts.tsx';
@@ -12,7 +12,10 @@ import { describedBy, Field } from '../../../components/ui/field.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
+import { useSendOnce } from '../../../lib/use-send-once.ts';
 import { DeclineForm, useDecideTransaction } from '../api/decide-transaction.ts';
+import { ContractCallRows } from './contract-call-details.tsx';
+import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
 
@@ -55,36 +58,91 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
   );
 }
 
-/** What the member is deciding: the figures they must check before money moves. */
-function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
-  const destination = tx.destination;
+/** One fact of the decision summary: a term and what it says. */
+function SummaryRow({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-      <dt className="text-slate-700">Amount</dt>
-      <dd className="font-medium tabular-nums">
-        {tx.amount ? `${formatAmount(tx.amount)} ${tx.asset ?? ''}` : '—'}
+    <>
+      <dt className="text-slate-700">{term}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </>
+  );
+}
+
+/**
+ * What the member is deciding: everything the decision rests on, checked
+ * before money moves — who asked, from where, to whom (and whether that is an
+ * approved contact), how much and what it is worth, the fee, and for a
+ * contract call what it calls (decoded where the console knows the function).
+ */
+export function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
+  const contractCall = tx.category === 'CONTRACT_CALL';
+  return (
+    <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+      <SummaryRow term="What">
+        {humanize(tx.category) || 'Transaction'}
+        {tx.subCategory && tx.subCategory !== tx.category ? ` · ${humanize(tx.subCategory)}` : ''}
+      </SummaryRow>
+      <SummaryRow term="Initiator">
+        <Initiator transaction={tx} />
+      </SummaryRow>
+      <SummaryRow term="From">
+        <PartyLine party={tx.source} />
+      </SummaryRow>
+      {contractCall ? null : (
+        <SummaryRow term="To">
+          <PartyLine party={tx.destination} />
+        </SummaryRow>
+      )}
+      <SummaryRow term={contractCall ? 'Value sent' : 'Amount'}>
+        <span className="font-medium tabular-nums">
+          {contractCall && (!tx.amount || isZeroAmount(tx.amount))
+            ? `None: the call sends no ${nativeOf(tx)}`
+            : tx.amount
+              ? `${formatAmount(tx.amount)} ${tx.asset ?? nativeOf(tx)}`
+              : '—'}
+        </span>
         <UsdEquivalent value={tx.amountInUSD} />
-      </dd>
-      <dt className="text-slate-700">Chain</dt>
-      <dd>{chainLabel(tx.blockChain) || '—'}</dd>
-      <dt className="text-slate-700">Destination</dt>
-      <dd className="min-w-0">
-        {destination?.name ?? humanize(destination?.type) ?? '—'}
-        {destination?.address ? (
-          <span className="block font-mono text-xs break-all">{destination.address}</span>
-        ) : null}
-      </dd>
-      <dt className="text-slate-700">Fee tier</dt>
-      <dd>{tx.gasParams?.feeTier ? humanize(tx.gasParams.feeTier) : 'Not stated'}</dd>
-      {tx.fees?.amount ? (
-        <>
-          <dt className="text-slate-700">Fee</dt>
-          <dd className="tabular-nums">
+      </SummaryRow>
+      <SummaryRow term="Chain">{chainLabel(tx.blockChain) || '—'}</SummaryRow>
+      {contractCall ? <ContractCallRows transaction={tx} Row={SummaryRow} /> : null}
+      <SummaryRow term="Fee">
+        {tx.fees?.amount ? (
+          <span className="tabular-nums">
             {formatAmount(tx.fees.amount)} {tx.fees.asset}
-          </dd>
-        </>
-      ) : null}
+            <UsdEquivalent value={tx.fees.amountInFiat} />
+          </span>
+        ) : (
+          'Set when it is signed'
+        )}
+        {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ' · tier not stated'}
+      </SummaryRow>
+      {tx.memo ? <SummaryRow term="Memo">{tx.memo}</SummaryRow> : null}
     </dl>
+  );
+}
+
+const isZeroAmount = (amount: string) => !/[1-9]/.test(amount);
+const nativeOf = (tx: Transaction) => chainInfo(tx.blockChain)?.nativeAsset ?? 'native coin';
+
+/** A party as an approver checks it: its name, its kind (an approved contact or not), its address. */
+function PartyLine({ party }: { party: Party | undefined }) {
+  if (!party) return <>—</>;
+  const kind =
+    party.type === 'CONTACT'
+      ? 'approved contact'
+      : party.type === 'VAULT'
+        ? 'our vault'
+        : party.type === 'EXTERNAL_ADDRESS'
+          ? 'external address, not an approved contact'
+          : humanize(party.type);
+  return (
+    <span className="block">
+      <span className="font-medium">{party.name ?? humanize(party.type) ?? '—'}</span>
+      {kind ? <span className="text-slate-700"> · {kind}</span> : null}
+      {party.address ? (
+        <span className="block font-mono text-xs break-all">{party.address}</span>
+      ) : null}
+    </span>
   );
 }
 
@@ -97,11 +155,12 @@ type DecisionDialogProps = { transaction: Transaction; onDone: (message: string)
 function useDecisionDialog(tx: Transaction, onDone: (message: string) => void) {
   const [open, setOpen] = useState(false);
   const decide = useDecideTransaction(tx.id ?? '');
+  const send = useSendOnce(decide);
   const decided = (message: string) => {
     setOpen(false);
     onDone(message);
   };
-  return { decide, decided, dialog: { open, onOpenChange: setOpen, onClosed: decide.reset } };
+  return { decide, send, decided, dialog: { open, onOpenChange: setOpen, onClosed: decide.reset } };
 }
 
 const APPROVE = {
@@ -117,7 +176,7 @@ const DECLINE = {
 };
 
 function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
-  const { decide, decided, dialog } = useDecisionDialog(tx, onDone);
+  const { decide, send, decided, dialog } = useDecisionDialog(tx, onDone);
   usePageShortcut('a', 'Approve this transaction (asks to confirm)', () =>
     dialog.onOpenChange(true),
   );
@@ -133,7 +192,7 @@ function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
           variant="primary"
           disabled={decide.isPending}
           onClick={() =>
-            decide.mutate(
+            send(
               { action: 'approve' },
               { onSuccess: () => decided('Approved. The timeline follows it to the chain.') },
             )
@@ -147,7 +206,7 @@ function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
 }
 
 function DeclineDialog({ transaction: tx, onDone }: DecisionDialogProps) {
-  const { decide, decided, dialog } = useDecisionDialog(tx, onDone);
+  const { decide, send, decided, dialog } = useDecisionDialog(tx, onDone);
   usePageShortcut('d', 'Decline this transaction (asks for a reason)', () =>
     dialog.onOpenChange(true),
   );
@@ -163,7 +222,7 @@ function DeclineDialog({ transaction: tx, onDone }: DecisionDialogProps) {
         className="mt-4"
         noValidate
         onSubmit={form.handleSubmit(({ reason }) =>
-          decide.mutate(
+          send(
             { action: 'reject', reason },
             {
               onSuccess: () => {

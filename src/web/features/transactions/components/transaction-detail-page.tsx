@@ -79,7 +79,9 @@ export function TransactionDetailPage({ transactionId }: { transactionId: string
 
 function heading(tx: Transaction): string {
   const kind = humanize(tx.category) || 'Transaction';
-  return tx.amount ? `${kind} of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trim() : kind;
+  // A contract call that sends no value is not "a contract call of 0".
+  if (!tx.amount || (tx.category === 'CONTRACT_CALL' && !/[1-9]/.test(tx.amount))) return kind;
+  return `${kind} of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trim();
 }
 
 /** To the list with the filters and page the member came from (see listSearchToReturnTo). */

@@ -10,6 +10,8 @@ import { explorerTxUrl } from '../../../lib/explorers.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { CopyButton } from './copy-button.tsx';
+import { ContractCallRows } from './contract-call-details.tsx';
+import { PeopleRows } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
 
@@ -116,9 +118,13 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
         <Row term="Source">
           <PartyDetails party={tx.source} />
         </Row>
-        <Row term="Destination">
-          <PartyDetails party={tx.destination} />
-        </Row>
+        {tx.category === 'CONTRACT_CALL' ? (
+          <ContractCallRows transaction={tx} Row={Row} />
+        ) : (
+          <Row term="Destination">
+            <PartyDetails party={tx.destination} />
+          </Row>
+        )}
         <Row term="Network fee">
           {tx.fees?.amount ? (
             <span className="tabular-nums">
@@ -158,16 +164,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
         {tx.nonce !== undefined ? <Row term="Nonce">{tx.nonce}</Row> : null}
         <Row term="Memo">{tx.memo ? <span className="break-words">{tx.memo}</span> : <None />}</Row>
         <Row term="External ID">{tx.externalId ? <Mono>{tx.externalId}</Mono> : <None />}</Row>
-        <Row term="Created">
-          {tx.createdAt ? (
-            <time dateTime={tx.createdAt}>{formatLocalDateTime(tx.createdAt)}</time>
-          ) : (
-            <None />
-          )}
-          {tx.createdById ? (
-            <span className="text-xs text-slate-700"> by {tx.createdById}</span>
-          ) : null}
-        </Row>
+        <PeopleRows transaction={tx} Row={Row} />
         <Row term="Last updated">
           {tx.updatedAt ? (
             <time dateTime={tx.updatedAt}>{formatLocalDateTime(tx.updatedAt)}</time>

@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ChangeRequestActor } from '../../../../contract/change-request.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
+import { apiClient } from '../../../lib/api-client.ts';
+import { transactionQueries } from './transaction-queries.ts';
+
+/**
+ * Who created a transaction and who decided it, named by the console
+ * (GET /api/console/transactions/{id}/history/): the custody API names a
+ * creator only by id. Keyed under the transaction's detail, so a decision's
+ * invalidation of the detail refreshes it too; re-read when the status moves.
+ */
+export const transactionHistoryQuery = (transactionId: string, status: string | undefined) =>
+  queryOptions({
+    queryKey: [...transactionQueries.detail(transactionId), 'history', status] as const,
+    queryFn: ({ signal }) => apiClient.getTransactionHistory(transactionId, { signal }),
+    staleTime: 30_000,
+  });
+
+export function useTransactionHistory(tx: Transaction) {
+  return useQuery({ ...transactionHistoryQuery(tx.id ?? '', tx.status), enabled: Boolean(tx.id) });
+}
+
+/** "Ada Approver", or for an API client "treasury bot (API client)", or the id when nothing names it. */
+export function actorName(actor: ChangeRequestActor | null | undefined): string | undefined {
+  if (!actor) return undefined;
+  const name = actor.name ?? actor.id;
+  return actor.type === 'API_USER' ? `${name} (API client)` : name;
+}
