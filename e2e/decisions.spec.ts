@@ -109,7 +109,10 @@ test('a double-clicked approve records exactly one decision and no failed one', 
   const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
   await dialog.getByRole('button', { name: 'Approve transaction' }).dblclick();
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('status').filter({ hasText: 'Approved.' })).toBeVisible();
+  const outcome = page.getByRole('status').filter({ hasText: 'Approved.' });
+  await expect(outcome).toBeVisible();
+  // Focus lands on the outcome, not on <body>.
+  await expect(outcome).toBeFocused();
   expect(actions).toHaveLength(1);
 
   // What the audit log kept: one approval, nothing failed or refused.

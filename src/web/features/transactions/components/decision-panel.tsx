@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { chainInfo, chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
@@ -27,13 +27,7 @@ import { Panel } from '../../../components/panel.tsx';
 export function DecisionPanel({ transaction: tx }: { transaction: Transaction }) {
   const session = useSession();
   const [done, setDone] = useState<string | null>(null);
-  if (tx.status !== 'PENDING') {
-    return done ? (
-      <p role="status" className="text-sm text-green-800">
-        {done}
-      </p>
-    ) : null;
-  }
+  if (tx.status !== 'PENDING') return done ? <DecisionDone message={done} /> : null;
 
   let blocked: string | null = null;
   if (!can(session, 'approve')) {
@@ -55,6 +49,21 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
         </div>
       )}
     </Panel>
+  );
+}
+
+/**
+ * What the decision did. The dialog's trigger is gone with the pending
+ * state, so focus (which the dialog returns to its trigger) would fall to
+ * <body>: it is put here instead, where the outcome is read.
+ */
+function DecisionDone({ message }: { message: string }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <p ref={ref} tabIndex={-1} role="status" className="text-sm text-green-800 focus:outline-none">
+      {message}
+    </p>
   );
 }
 
