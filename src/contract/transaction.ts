@@ -77,7 +77,9 @@ const externalId = z
   .min(1, 'externalId must not be empty when given')
   .max(128, 'externalId must be at most 128 characters')
   .refine((value) => !/\p{Cc}/u.test(value), 'externalId must not contain control characters');
-const memo = z.string().max(500, 'memo must be at most 500 characters');
+/** How long a memo may be, in characters: the forms count toward it. */
+export const MEMO_MAX_LENGTH = 500;
+const memo = z.string().max(MEMO_MAX_LENGTH, `memo must be at most ${MEMO_MAX_LENGTH} characters`);
 const blockChain = nonEmpty('blockChain');
 const asset = nonEmpty('asset');
 

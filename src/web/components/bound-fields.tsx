@@ -67,22 +67,71 @@ export function TextField<V extends FieldValues>({
   hint,
   className,
   multiline = false,
+  maxChars,
   ...input
 }: Bound<V> & {
   label: string;
   hint?: string | undefined;
   className?: string;
   multiline?: boolean;
+  /** Shows how many of these characters are used (the rule itself is the schema's). */
+  maxChars?: number;
 } & Pick<ComponentProps<'input'>, 'inputMode' | 'spellCheck' | 'type' | 'autoComplete'>) {
   const { id, error, control } = useBoundControl({ form, fieldId, name }, hint);
   return (
     <Field id={id} label={label} hint={hint} error={error} className={className}>
       {multiline ? (
-        <textarea className={textareaClass} spellCheck={input.spellCheck} {...control} />
+        <textarea
+          className={textareaClass}
+          spellCheck={input.spellCheck}
+          {...control}
+          aria-describedby={withCounter(control['aria-describedby'], id, maxChars)}
+        />
       ) : (
-        <Input autoComplete="off" {...input} {...control} />
+        <Input
+          autoComplete="off"
+          {...input}
+          {...control}
+          aria-describedby={withCounter(control['aria-describedby'], id, maxChars)}
+        />
       )}
+      {maxChars ? <CharacterCount form={form} name={name} id={id} max={maxChars} /> : null}
     </Field>
+  );
+}
+
+function withCounter(describedBy: string | undefined, id: string, maxChars: number | undefined) {
+  if (!maxChars) return describedBy;
+  return [describedBy, `${id}-count`].filter(Boolean).join(' ');
+}
+
+/**
+ * "23 of 500 characters": read with the field (aria-describedby), not
+ * announced on every key; past the limit it says by how much.
+ */
+function CharacterCount<V extends FieldValues>({
+  form,
+  name,
+  id,
+  max,
+}: {
+  form: UseFormReturn<V, unknown, unknown>;
+  name: Path<V>;
+  id: string;
+  max: number;
+}) {
+  const value: unknown = form.watch(name);
+  const used = typeof value === 'string' ? value.length : 0;
+  const over = used - max;
+  return (
+    <p
+      id={`${id}-count`}
+      className={over > 0 ? 'text-xs font-medium text-red-800' : 'text-xs text-slate-700'}
+    >
+      {over > 0
+        ? `${used} of ${max} characters: ${over} too many.`
+        : `${used} of ${max} characters.`}
+    </p>
   );
 }
 

@@ -25,3 +25,17 @@ describe('a 429 with Retry-After', () => {
     expect(describeError(error)).toBe('Too many requests. Try again in 12 seconds.');
   });
 });
+
+describe('describeError', () => {
+  it('reads a server message as a sentence, so the console’s own words can follow it', () => {
+    expect(describeError(new ApiError(500, 'INTERNAL_ERROR', 'Internal error'))).toBe(
+      'Internal error.',
+    );
+    expect(describeError(new ApiError(400, 'VALIDATION_ERROR', 'amount must be positive'))).toBe(
+      'Amount must be positive.',
+    );
+    expect(describeError(new ApiError(409, 'CONFLICT', 'Already decided.'))).toBe(
+      'Already decided.',
+    );
+  });
+});

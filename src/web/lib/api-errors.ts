@@ -34,9 +34,10 @@ export function isAbortError(error: unknown): boolean {
 /** What a person should read for any error a query or mutation may throw. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.retryAfterSeconds === undefined) return error.message;
+    const message = asSentence(error.message);
+    if (error.retryAfterSeconds === undefined) return message;
     const wait = error.retryAfterSeconds;
-    return `${error.message}. Try again in ${wait} second${wait === 1 ? '' : 's'}.`;
+    return `${message} Try again in ${wait} second${wait === 1 ? '' : 's'}.`;
   }
   if (error instanceof NetworkError) {
     return 'The console server could not be reached. Check your connection and try again.';
@@ -44,8 +45,20 @@ export function describeError(error: unknown): string {
   if (error instanceof ResponseValidationError) {
     return 'The server sent a response the console does not understand.';
   }
-  if (error instanceof Error && error.message) return error.message;
+  if (error instanceof Error && error.message) return asSentence(error.message);
   return 'Something went wrong.';
+}
+
+/**
+ * A server's message as a sentence, so it reads before and after the
+ * console's own ("Internal error. Nothing you entered was lost."): a capital
+ * first letter and a full stop.
+ */
+export function asSentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?…]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** 4xx answers other than timeouts and rate limits will fail the same way again. */

@@ -1,6 +1,7 @@
 import { Controller } from 'react-hook-form';
 import { formatAmount } from '../../../../../contract/decimal.ts';
 import type { FeeTier } from '../../../../../contract/enums.ts';
+import { MEMO_MAX_LENGTH } from '../../../../../contract/transaction.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { Input } from '../../../../components/ui/input.tsx';
@@ -100,7 +101,13 @@ export function MemoAndExternalIdFields<V extends MemoValues>({
   const form = narrowForm<MemoValues>(anyForm);
   return (
     <div className="grid gap-4 sm:grid-cols-2">
-      <TextField form={form} fieldId={fieldId} name="memo" label="Memo (optional)" />
+      <TextField
+        form={form}
+        fieldId={fieldId}
+        name="memo"
+        label="Memo (optional)"
+        maxChars={MEMO_MAX_LENGTH}
+      />
       <ExternalIdField form={form} fieldId={fieldId} noun={noun} />
     </div>
   );
