@@ -110,7 +110,7 @@ test.describe('New transaction: invalid input per field', () => {
     await expectRule(form.getByLabel('Vault', { exact: true }), 'choose the vault');
     await expectRule(form.getByLabel('Resource', { exact: true }), 'choose bandwidth or energy');
     await expectRule(form.getByLabel('Contact', { exact: true }), 'choose an approved contact');
-    await expectRule(form.getByLabel(/^Amount/), /positive decimal/);
+    await expectRule(form.getByLabel(/^Amount/), /enter an amount above zero/i);
     await expectNoAxeViolations(page);
 
     await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
@@ -150,7 +150,7 @@ test.describe('New transaction: invalid input per field', () => {
     await form.getByLabel('Contract address (optional)').fill('0xnot-an-address');
     await form.getByLabel(/^Amount sent with the call/).fill('0.0000000000000000001');
     await form.getByLabel('External ID').fill('');
-    await expectRule(form.getByLabel('Contract address (optional)'), /not a Ethereum address/);
+    await expectRule(form.getByLabel('Contract address (optional)'), /not an Ethereum address/);
     await expectRule(
       form.getByLabel(/^Amount sent with the call/),
       'at most 18 decimal places for this asset',

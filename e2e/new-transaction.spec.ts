@@ -56,7 +56,7 @@ test.describe('New transaction', () => {
     await expect(form.getByText('at most 18 decimal places for this asset')).toBeVisible();
     // On the field itself: the fee estimate's refusal may quote the same rule.
     await expect(form.getByLabel('Destination address')).toHaveAccessibleDescription(
-      /not a Ethereum address: expected 0x followed by 40/,
+      /not an Ethereum address: expected 0x followed by 40/,
     );
     await expect(form.getByText(/keep an external ID/)).toBeVisible();
     await form.getByLabel(/^Amount/).fill('999999999');
@@ -178,7 +178,7 @@ test.describe('New transaction: the other kinds', () => {
     await form.getByLabel('Call data (hex)').fill('0xzz');
     await form.getByLabel('Skip the preprocessing simulation for this call').check();
     await form.getByRole('button', { name: 'Review' }).click();
-    await expect(form.getByText(/must be hex bytes/)).toBeVisible();
+    await expect(form.getByText(/enter hex bytes/i)).toBeVisible();
     await expect(form.getByText(/write why the simulation must be skipped/)).toBeVisible();
     await expectNoAxeViolations(page);
     expect(creates()).toBe(0);

@@ -50,7 +50,9 @@ export function addressProblem(blockChain: string, address: string): string | nu
   if (!chain) return null;
   const rule = ADDRESS_RULES[chain.kind];
   if (rule.pattern.test(address)) return null;
-  return `not a ${chain.label} address: expected ${rule.description}`;
+  // "an Ethereum address", "a Solana address".
+  const article = /^[AEIOU]/.test(chain.label) ? 'an' : 'a';
+  return `not ${article} ${chain.label} address: expected ${rule.description}`;
 }
 
 /**

@@ -118,8 +118,33 @@ export function addContractIssues<T>(
     const field = fieldFor(issue.path.map(String).join('.')) ?? 'root';
     if (flagged.has(field)) continue;
     flagged.add(field);
-    ctx.addIssue({ code: 'custom', path: [field], message: issue.message });
+    ctx.addIssue({ code: 'custom', path: [field], message: plainMessage(issue.message) });
   }
+}
+
+/**
+ * The contract's messages are written for API clients, naming the wire field
+ * ("data.callData must be hex bytes") and the wire type ("written as a
+ * string"). Under a labelled form field the name is already said and the
+ * wire is not the member's business: the rule stays, in the form's words.
+ */
+const PLAIN_WORDS: ReadonlyArray<[RegExp, string]> = [
+  [
+    /^must be a positive decimal number written as a string, like "12\.5"$/,
+    'enter an amount above zero, like 12.5',
+  ],
+  [
+    /^must be hex bytes, like "(0x[0-9a-f]+)\.\.\."$/,
+    'enter hex bytes (pairs of 0–9 and a–f), like $1…',
+  ],
+  [/^is required$/, 'fill this in'],
+];
+
+export function plainMessage(message: string): string {
+  // "data.callData must…", "asset is required", "source.id: …": the field is the one shown.
+  let text = message.replace(/^[a-z][A-Za-z]*(\.[A-Za-z]+)*(: | (?=must |is |has ))/, '');
+  for (const [pattern, words] of PLAIN_WORDS) text = text.replace(pattern, words);
+  return text;
 }
 
 /** Optional text fields: empty means "not sent". */

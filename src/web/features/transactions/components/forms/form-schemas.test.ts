@@ -90,7 +90,7 @@ describe('transfer form schema', () => {
       'destinationAddress',
       /0x followed by 40/,
     ],
-    ['a negative amount', { amount: '-1' }, 'amount', /positive decimal/],
+    ['a negative amount', { amount: '-1' }, 'amount', /^enter an amount above zero, like 12.5$/],
     ['zero', { amount: '0' }, 'amount', /greater than zero/],
     ['too many decimals', { amount: '1.1234567' }, 'amount', /at most 6 decimal places/],
     [
@@ -166,7 +166,7 @@ describe('stake form schema', () => {
       'resourceType',
       /no TRON resources/,
     ],
-    ['a bad amount', { amount: '1,5' }, 'amount', /positive decimal/],
+    ['a bad amount', { amount: '1,5' }, 'amount', /^enter an amount above zero/],
     ['more than the balance', { amount: '11' }, 'amount', /more than the vault holds/],
     ['no externalId', { externalId: '' }, 'externalId', /keep an external ID/],
   ])('refuses %s on its field', (_, over, field, message) => {
@@ -272,7 +272,12 @@ describe('contract call form schema', () => {
       /runs no contract calls/,
     ],
     ['no call data', { callData: '' }, 'callData', /enter the call data/],
-    ['call data that is not hex', { callData: '0xzz' }, 'callData', /must be hex bytes/],
+    [
+      'call data that is not hex',
+      { callData: '0xzz' },
+      'callData',
+      /^enter hex bytes \(pairs of 0–9 and a–f\)/,
+    ],
     ['a malformed contract address', { toAddress: '0x1' }, 'toAddress', /0x followed by 40/],
     [
       'an ICP call without canister',
