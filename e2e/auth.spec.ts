@@ -89,7 +89,7 @@ test.describe('Signing in', () => {
     await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.com`);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page.getByRole('alert')).toHaveText('The email or password is not correct');
+    await expect(page.getByRole('alert')).toHaveText('The email or password is not correct.');
     await expect(page).toHaveURL(/\/login$/);
   });
 

@@ -40,8 +40,8 @@ test.describe('Transaction detail', () => {
     const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
     await expect(dialog).toBeVisible();
     await expect(dialog).toContainText('0.001 ETH');
-    await expect(dialog).toContainText('Fee tier');
-    await expect(dialog).toContainText('High');
+    await expect(dialog).toContainText('Initiator');
+    await expect(dialog).toContainText('High tier');
     await expectNoAxeViolations(page);
     // Focus moved into the dialog, on its first control; Tab reaches the confirmation.
     await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();

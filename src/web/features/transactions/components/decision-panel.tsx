@@ -13,7 +13,11 @@ import { humanize } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
 import { useSendOnce } from '../../../lib/use-send-once.ts';
-import { DeclineForm, useDecideTransaction } from '../api/decide-transaction.ts';
+import {
+  DeclineForm,
+  useDecideTransaction,
+  type Decision as DecisionVariables,
+} from '../api/decide-transaction.ts';
 import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
@@ -27,6 +31,12 @@ import { Panel } from '../../../components/panel.tsx';
 export function DecisionPanel({ transaction: tx }: { transaction: Transaction }) {
   const session = useSession();
   const [done, setDone] = useState<string | null>(null);
+  // The decision lives here, not in its dialog: once it succeeds the transaction
+  // is no longer pending and the dialogs unmount, and a mutation's callbacks
+  // run only while the component that sent it is mounted.
+  const decide = useDecideTransaction(tx.id ?? '');
+  const send = useSendOnce(decide);
+  const decision = { decide, send };
   if (tx.status !== 'PENDING') return done ? <DecisionDone message={done} /> : null;
 
   let blocked: string | null = null;
@@ -44,8 +54,8 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
         </p>
       ) : (
         <div className="mt-2 flex flex-wrap gap-2">
-          <ApproveDialog transaction={tx} onDone={setDone} />
-          <DeclineDialog transaction={tx} onDone={setDone} />
+          <ApproveDialog transaction={tx} decision={decision} onDone={setDone} />
+          <DeclineDialog transaction={tx} decision={decision} onDone={setDone} />
         </div>
       )}
     </Panel>
@@ -155,16 +165,26 @@ function PartyLine({ party }: { party: Party | undefined }) {
   );
 }
 
-type DecisionDialogProps = { transaction: Transaction; onDone: (message: string) => void };
+interface Decision {
+  decide: ReturnType<typeof useDecideTransaction>;
+  send: (
+    variables: DecisionVariables,
+    options?: Parameters<ReturnType<typeof useDecideTransaction>['mutate']>[1],
+  ) => void;
+}
+type DecisionDialogProps = {
+  transaction: Transaction;
+  decision: Decision;
+  onDone: (message: string) => void;
+};
 
 /**
  * The dialog's state and its one decision: `decided` closes it and says
  * what happened; closing it any other way clears a refusal.
  */
-function useDecisionDialog(tx: Transaction, onDone: (message: string) => void) {
+function useDecisionDialog({ decision, onDone }: DecisionDialogProps) {
   const [open, setOpen] = useState(false);
-  const decide = useDecideTransaction(tx.id ?? '');
-  const send = useSendOnce(decide);
+  const { decide, send } = decision;
   const decided = (message: string) => {
     setOpen(false);
     onDone(message);
@@ -184,8 +204,9 @@ const DECLINE = {
   description: 'A declined transaction never moves funds. The reason is kept with it.',
 };
 
-function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
-  const { decide, send, decided, dialog } = useDecisionDialog(tx, onDone);
+function ApproveDialog(props: DecisionDialogProps) {
+  const tx = props.transaction;
+  const { decide, send, decided, dialog } = useDecisionDialog(props);
   usePageShortcut('a', 'Approve this transaction (asks to confirm)', () =>
     dialog.onOpenChange(true),
   );
@@ -214,8 +235,9 @@ function ApproveDialog({ transaction: tx, onDone }: DecisionDialogProps) {
   );
 }
 
-function DeclineDialog({ transaction: tx, onDone }: DecisionDialogProps) {
-  const { decide, send, decided, dialog } = useDecisionDialog(tx, onDone);
+function DeclineDialog(props: DecisionDialogProps) {
+  const tx = props.transaction;
+  const { decide, send, decided, dialog } = useDecisionDialog(props);
   usePageShortcut('d', 'Decline this transaction (asks for a reason)', () =>
     dialog.onOpenChange(true),
   );

@@ -1,4 +1,3 @@
-import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { LocalDateTime } from '../../../components/local-date-time.tsx';
@@ -23,9 +22,9 @@ export function Initiator({ transaction: tx }: { transaction: Transaction }) {
 }
 
 /**
- * Who created, approved, declined and replaced the transaction, with when,
- * as rows of the page's details. The API's own record of replacements links
- * both ways.
+ * Who created, approved and declined the transaction, with when, as rows of
+ * the page's details. Who replaced it, and when, is said beside each
+ * replacement (replace-panel.tsx).
  */
 export function PeopleRows({
   transaction: tx,
@@ -56,32 +55,6 @@ export function PeopleRows({
             {r.reason ? <span className="block text-sm">Reason: {r.reason}</span> : null}
           </Row>
         ))}
-      {tx.replacesTransactionId ? (
-        <Row term="Replaces">
-          <TransactionLink id={tx.replacesTransactionId} />
-        </Row>
-      ) : null}
-      {(tx.replacements ?? []).map((r) => (
-        <Row key={r.id} term="Replaced by">
-          <TransactionLink id={r.id} />
-          <span className="block text-sm text-slate-700">
-            {r.createdAt ? <LocalDateTime iso={r.createdAt} /> : null} by{' '}
-            <Initiator transaction={{ id: r.id, status: r.status }} />
-          </span>
-        </Row>
-      ))}
     </>
-  );
-}
-
-function TransactionLink({ id }: { id: string }) {
-  return (
-    <Link
-      to="/transactions/$transactionId"
-      params={{ transactionId: id }}
-      className="font-mono text-sm break-all text-blue-800 underline hover:text-blue-900"
-    >
-      {id}
-    </Link>
   );
 }

@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { cmp, formatAmount, mul } from '../../../../contract/decimal.ts';
+import { LocalDateTime } from '../../../components/local-date-time.tsx';
+import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
@@ -89,6 +91,15 @@ function ReplacementLinks({ transaction: tx }: { transaction: Transaction }) {
           {tx.replacements.map((r) => (
             <li key={r.id} className="flex flex-wrap items-center gap-2">
               Replaced by <TransactionLink id={r.id} /> <StatusBadge status={r.status} />
+              <span className="text-slate-700">
+                {r.createdAt ? (
+                  <>
+                    {' '}
+                    on <LocalDateTime iso={r.createdAt} />
+                  </>
+                ) : null}{' '}
+                by <Initiator transaction={{ id: r.id, status: r.status }} />
+              </span>
             </li>
           ))}
         </ul>
