@@ -45,13 +45,13 @@ function signed(cookie: string, csrf: string): Signed {
   return {
     cookie,
     csrf,
-    post: (url, body) =>
+    post: async (url, body) =>
       t.anonymous(url, {
         method: 'POST',
         headers: { ...headers, 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       }),
-    get: (url) => t.anonymous(url, { headers }),
+    get: async (url) => t.anonymous(url, { headers }),
   };
 }
 

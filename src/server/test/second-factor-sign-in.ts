@@ -42,7 +42,12 @@ export async function makeMember(
 }
 
 /** `ip` is an X-Forwarded-For address (apps made with trustProxy), so tests keep apart in the sign-in throttle. */
-export function postAuth(t: Pick<TestApp, 'anonymous'>, path: string, body: unknown, ip?: string) {
+export async function postAuth(
+  t: Pick<TestApp, 'anonymous'>,
+  path: string,
+  body: unknown,
+  ip?: string,
+): Promise<Response> {
   return t.anonymous(path, {
     method: 'POST',
     headers: {
