@@ -45,7 +45,7 @@ export function AccountMenu({
         to="/account"
         className="text-sm font-medium text-white underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-[current=page]:underline"
       >
-        Account
+        Your account
       </Link>
       <Button
         size="sm"
