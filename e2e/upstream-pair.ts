@@ -53,6 +53,9 @@ async function main(): Promise<void> {
     CUSTODY_BASE_URL: b.url,
     CUSTODY_API_KEY: apiUser.apiKey,
     CUSTODY_PRIVATE_KEY: apiUser.privateKeyHex,
+    // The main flows, not the second factor (e2e/second-factor.spec.ts): its approver signs in
+    // with the password alone.
+    STAFF_SECOND_FACTOR: 'optional',
   };
   for (const [role, member] of Object.entries(UPSTREAM_MEMBERS)) {
     await cli(

@@ -71,12 +71,15 @@ export const SessionResponse = z.looseObject({
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
 /** Staff passwords: long enough to resist guessing, no composition rules (NIST 800-63B). */
-const StaffPassword = z
-  .string()
-  .check(
-    z.minLength(12, 'password must be at least 12 characters'),
-    z.maxLength(1024, 'password must be at most 1024 characters'),
-  );
+function staffPassword(field: string) {
+  return z
+    .string()
+    .check(
+      z.minLength(12, `${field} must be at least 12 characters`),
+      z.maxLength(1024, `${field} must be at most 1024 characters`),
+    );
+}
+const StaffPassword = staffPassword('password');
 
 export const StaffCreateRequest = z.strictObject({
   email: emailAddress,
@@ -102,6 +105,133 @@ export const StaffUpdateRequest = z.strictObject({
 export type StaffUpdateRequest = z.infer<typeof StaffUpdateRequest>;
 
 export const StaffListResponse = listEnvelope(StaffMember);
+
+/**
+ * The second factor (TOTP, RFC 6238) and its recovery codes. After the right
+ * password, a member who has a factor, or must enrol one (approvers and
+ * admins by default: the server's STAFF_SECOND_FACTOR), gets a sign-in step
+ * instead of a session: a short-lived, single-use challenge the code
+ * completes at POST /auth/login/second-factor.
+ */
+export const SECOND_FACTOR_STEPS = ['required', 'enrol'] as const;
+
+/** What to add to an authenticator app: the secret as text and as an otpauth:// URI (a QR code of it). */
+export const SecondFactorEnrolment = z.looseObject({
+  /** Base32, as authenticator apps take it typed in. Shown once: never answered again. */
+  secret: z.string(),
+  otpauthUri: z.string(),
+});
+export type SecondFactorEnrolment = z.infer<typeof SecondFactorEnrolment>;
+
+/** POST /auth/login's answer when the password was right but a session needs a second step. */
+export const SecondFactorChallenge = z.looseObject({
+  secondFactor: z.enum(SECOND_FACTOR_STEPS),
+  /** The step's single-use id: sent back with the code, good for `expiresAt` and five wrong codes. */
+  challengeId: z.string(),
+  expiresAt: z.string(),
+  /** Only for `enrol`: the new factor to add and confirm with its first code. */
+  enrolment: z.optional(SecondFactorEnrolment),
+});
+export type SecondFactorChallenge = z.infer<typeof SecondFactorChallenge>;
+
+/** POST /auth/login answers a session, or the second step. */
+export const LoginAnswer = z.union([SecondFactorChallenge, SessionResponse]);
+export type LoginAnswer = z.infer<typeof LoginAnswer>;
+
+export function isSecondFactorChallenge(answer: LoginAnswer): answer is SecondFactorChallenge {
+  return 'secondFactor' in answer && 'challengeId' in answer;
+}
+
+export const TOTP_DIGITS = 6;
+/** Recovery codes: ten characters of Crockford's base32 (no i, l, o, u), shown as `xxxxx-xxxxx`. */
+export const RECOVERY_CODE_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+export const RECOVERY_CODE_LENGTH = 10;
+
+/**
+ * A code as typed: the 6 digits an app shows ("123 456" too), or a recovery
+ * code (case, spaces and the hyphen do not matter). Normalized: digits, or
+ * ten lower-case characters.
+ */
+export const SecondFactorCode = z.string().check(
+  z.maxLength(64, 'code is too long'),
+  z.overwrite((s) => s.replace(/[\s-]/g, '').toLowerCase()),
+  z.regex(
+    /^(\d{6}|[0-9a-hjkmnp-tv-z]{10})$/,
+    'code must be the 6-digit code from your authenticator app, or a recovery code',
+  ),
+);
+
+export const SecondFactorRequest = z.strictObject({
+  challengeId: z
+    .string()
+    .check(z.minLength(1, 'challengeId is required'), z.maxLength(200, 'challengeId is too long')),
+  code: SecondFactorCode,
+});
+export type SecondFactorRequest = z.infer<typeof SecondFactorRequest>;
+
+/** A new session; after an enrolment, with the recovery codes, shown this once. */
+export const SecondFactorSessionResponse = z.extend(SessionResponse, {
+  recoveryCodes: z.optional(z.array(z.string())),
+});
+export type SecondFactorSessionResponse = z.infer<typeof SecondFactorSessionResponse>;
+
+/** GET /api/console/account/second-factor/: the signed-in member's own factor. */
+export const AccountSecondFactor = z.looseObject({
+  enrolled: z.boolean(),
+  enrolledAt: z.nullable(z.string()),
+  recoveryCodesLeft: z.number(),
+  /** Whether sign-in demands one of this member (their role and the server's policy). */
+  required: z.boolean(),
+  /** A sandbox demo member: their password is published, so no factor and no password change. */
+  demoMember: z.boolean(),
+});
+export type AccountSecondFactor = z.infer<typeof AccountSecondFactor>;
+
+const CurrentPassword = z
+  .string()
+  .check(
+    z.minLength(1, 'your current password is required'),
+    z.maxLength(1024, 'password is too long'),
+  );
+
+/** Starting an enrolment (or replacing a factor) asks for the password again. */
+export const EnrolmentStartRequest = z.strictObject({ password: CurrentPassword });
+export type EnrolmentStartRequest = z.infer<typeof EnrolmentStartRequest>;
+
+export const EnrolmentStarted = z.extend(SecondFactorEnrolment, {
+  enrolmentId: z.string(),
+  expiresAt: z.string(),
+});
+export type EnrolmentStarted = z.infer<typeof EnrolmentStarted>;
+
+export const EnrolmentConfirmRequest = z.strictObject({
+  enrolmentId: z
+    .string()
+    .check(z.minLength(1, 'enrolmentId is required'), z.maxLength(200, 'enrolmentId is too long')),
+  code: SecondFactorCode,
+});
+export type EnrolmentConfirmRequest = z.infer<typeof EnrolmentConfirmRequest>;
+
+export const RecoveryCodesRequest = z.strictObject({ password: CurrentPassword });
+export type RecoveryCodesRequest = z.infer<typeof RecoveryCodesRequest>;
+
+/** New recovery codes (the old ones no longer work), shown this once. */
+export const RecoveryCodesResponse = z.looseObject({
+  recoveryCodes: z.array(z.string()),
+  /** After a (re-)enrolment: the member's other sessions, ended. */
+  otherSessionsEnded: z.optional(z.number()),
+});
+export type RecoveryCodesResponse = z.infer<typeof RecoveryCodesResponse>;
+
+export const PasswordChangeRequest = z.strictObject({
+  currentPassword: CurrentPassword,
+  /** The rules of every staff password (the CLI's and the staff page's). */
+  newPassword: staffPassword('newPassword'),
+});
+export type PasswordChangeRequest = z.infer<typeof PasswordChangeRequest>;
+
+export const PasswordChanged = z.looseObject({ otherSessionsEnded: z.number() });
+export type PasswordChanged = z.infer<typeof PasswordChanged>;
 
 /** GET /auth/demo-accounts (sandbox only): one member per role, with the password to sign in as them. */
 export const DemoAccount = z.looseObject({
@@ -156,4 +286,10 @@ export const authPaths = {
   staffMember: (id: string) => `/api/console/staff/${encodeURIComponent(id)}/`,
   audit: '/api/console/audit/',
   revealBankAccount: (id: string) => `/api/console/bank_accounts/${encodeURIComponent(id)}/reveal/`,
+  loginSecondFactor: '/auth/login/second-factor',
+  accountSecondFactor: '/api/console/account/second-factor/',
+  accountEnrolment: '/api/console/account/second-factor/enrolment/',
+  accountEnrolmentConfirm: '/api/console/account/second-factor/enrolment/confirm/',
+  accountRecoveryCodes: '/api/console/account/recovery-codes/',
+  accountPassword: '/api/console/account/password/',
 } as const;

@@ -62,6 +62,13 @@ export const ERROR_CODES = {
   upstreamTimeout: 'UPSTREAM_TIMEOUT',
   /** The custody API refused the console's own API-user credentials (a configuration problem). */
   upstreamAuthFailed: 'UPSTREAM_AUTH_FAILED',
+  // The staff second factor (TOTP) and the account page.
+  secondFactorStepExpired: 'SECOND_FACTOR_STEP_EXPIRED',
+  secondFactorInvalid: 'SECOND_FACTOR_INVALID',
+  secondFactorReplayed: 'SECOND_FACTOR_REPLAYED',
+  secondFactorRateLimited: 'SECOND_FACTOR_RATE_LIMITED',
+  wrongPassword: 'WRONG_PASSWORD',
+  demoMemberFixed: 'DEMO_MEMBER_FIXED',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

@@ -6,7 +6,9 @@ import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
+import { accountRoutes } from './auth/account.routes.ts';
 import { auditRequests } from './auth/audit.ts';
+import type { SecondFactorPolicy } from './auth/second-factor.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { consoleRoutes } from './console/console.routes.ts';
@@ -55,6 +57,8 @@ export interface CreateAppOptions {
     trustProxy?: boolean;
     /** Sandbox mode: the demo staff are listed by GET /auth/demo-accounts. */
     demoAccounts?: boolean;
+    /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
+    secondFactor?: SecondFactorPolicy;
   };
 }
 
@@ -86,6 +90,7 @@ export function createApp({
     clock: auth.clock ?? systemClock,
     trustProxy: auth.trustProxy ?? false,
     demoAccounts: auth.demoAccounts ?? false,
+    secondFactor: auth.secondFactor ?? 'privileged',
   };
   // Staff see only their sub-organizations, whichever backend answers.
   const custody = scopedBackend(backend);
@@ -170,6 +175,8 @@ export function createApp({
     c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
+  // The signed-in member's own password and second factor.
+  app.route('/api/console', accountRoutes(authOptions));
   // A server render reads as the visitor through the whole app, checks and all.
   app.route(
     '/',

@@ -29,7 +29,16 @@ describe('loadConfig', () => {
       logLevel: 'info',
       staticDir: path.join(cwd, 'dist/web'),
       trustProxy: false,
+      secondFactor: 'privileged',
     });
+  });
+
+  it('reads STAFF_SECOND_FACTOR, and names it when it is not one of its values', () => {
+    expect(loadConfig({ STAFF_SECOND_FACTOR: 'all' }, cwd).secondFactor).toBe('all');
+    expect(loadConfig({ STAFF_SECOND_FACTOR: 'optional' }, cwd).secondFactor).toBe('optional');
+    expect(() => loadConfig({ STAFF_SECOND_FACTOR: 'never' }, cwd)).toThrow(
+      'STAFF_SECOND_FACTOR: must be privileged, all or optional (got "never")',
+    );
   });
 
   it('reads every variable', () => {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './auth/second-factor.ts';
 import { parsePrivateKey } from './protocol/ecdsa-keys.ts';
 
 /**
@@ -64,6 +65,11 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
     .transform((s) => s === 'true' || s === '1')
     .default(false),
+  // Who must have a second factor (TOTP) to sign in: approvers and admins, every member, or
+  // nobody (a member who set one up is still asked for it).
+  STAFF_SECOND_FACTOR: z
+    .enum(SECOND_FACTOR_POLICIES, { error: 'must be privileged, all or optional' })
+    .default('privileged'),
 });
 
 type CustodyConfig =
@@ -94,6 +100,8 @@ export interface AppConfig {
   trustProxy: boolean;
   /** PUBLIC_URL's origin; unset means the listen address (http/public-origin.ts). */
   publicUrl: string | undefined;
+  /** STAFF_SECOND_FACTOR: who must have a second factor to sign in. */
+  secondFactor: SecondFactorPolicy;
 }
 
 export class ConfigError extends Error {
@@ -157,6 +165,7 @@ export function loadConfig(
     staticDir: path.resolve(cwd, e.STATIC_DIR),
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
+    secondFactor: e.STAFF_SECOND_FACTOR,
   };
 }
 

@@ -64,6 +64,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         clock,
         trustProxy: config.trustProxy,
         demoAccounts: config.custody.backend === 'sandbox',
+        secondFactor: config.secondFactor,
       },
     });
     const server = await listen(app.fetch, config.host, config.port);

@@ -14,6 +14,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
 import { assertCsrf, isMutation } from './csrf.ts';
 import type { Clock } from '../clock.ts';
+import type { SecondFactorPolicy } from './second-factor.ts';
 import { resolveSession, type SessionLookup } from './session.store.ts';
 
 /**
@@ -32,6 +33,8 @@ export interface AuthOptions {
   trustProxy: boolean;
   /** Sandbox mode: demo staff exist and /auth/demo-accounts lists them. */
   demoAccounts: boolean;
+  /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
+  secondFactor?: SecondFactorPolicy;
 }
 
 const REFUSED_SESSION: Record<Exclude<SessionLookup, { ok: true }>['reason'], string> = {

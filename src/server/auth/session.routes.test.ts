@@ -18,7 +18,8 @@ import { createStaff } from './staff.store.ts';
 // test can speak from several addresses (X-Forwarded-For).
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ trustProxy: true });
+  // The password step; the second factor after it has its own tests (second-factor.routes.test.ts).
+  t = await createTestApp({ trustProxy: true, secondFactor: 'optional' });
 });
 afterAll(() => t.close());
 

@@ -1,11 +1,6 @@
 import { Hono } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import {
-  LoginRequest,
-  SESSION_COOKIE,
-  type DemoAccountList,
-  type SessionResponse,
-} from '../../contract/auth.ts';
+import { deleteCookie, getCookie } from 'hono/cookie';
+import { LoginRequest, SESSION_COOKIE, type DemoAccountList } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -21,30 +16,16 @@ import {
   recordLoginFailure,
 } from './rate-limit.ts';
 import { unauthorized, type AuthOptions } from './session-auth.ts';
-import {
-  createSession,
-  idleExpiresAt,
-  resolveSession,
-  revokeSession,
-  SESSION_ABSOLUTE_MS,
-  type SessionRow,
-} from './session.store.ts';
+import { secondFactorRoutes } from './second-factor.routes.ts';
+import { resolveSession, revokeSession } from './session.store.ts';
+import { afterPassword, sessionResponse } from './sign-in.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
-import { findStaffByEmail, toWireStaff, type StaffRecord } from './staff.store.ts';
+import { findStaffByEmail } from './staff.store.ts';
 
-/** /auth: sign in, sign out, who am I, and (sandbox only) the demo accounts. */
+/** /auth: sign in (and its second step), sign out, who am I, and (sandbox only) the demo accounts. */
 
 // One answer for unknown email, wrong password and disabled member: nothing to enumerate.
 const BAD_CREDENTIALS = 'The email or password is not correct';
-
-function sessionResponse(member: StaffRecord, session: SessionRow): SessionResponse {
-  return {
-    member: toWireStaff(member),
-    csrfToken: session.csrfToken,
-    expiresAt: session.expiresAt.toISOString(),
-    idleExpiresAt: idleExpiresAt(session).toISOString(),
-  };
-}
 
 const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as const;
 
@@ -104,29 +85,11 @@ export function sessionRoutes(options: AuthOptions) {
         }
 
         await clearFailures(db, email, ip);
-        const { token, row } = await createSession(db, member.id, now, {
-          ip,
-          userAgent: c.req.header('user-agent') ?? null,
-        });
-        setCookie(c, SESSION_COOKIE, token, {
-          httpOnly: true,
-          sameSite: 'Strict',
-          path: '/',
-          secure: isHttps(c, trustProxy),
-          maxAge: SESSION_ABSOLUTE_MS / 1000,
-        });
-        c.set('actor', { type: 'STAFF', id: member.id });
-        c.set('staff', member);
-        await audit(c, options, {
-          action: 'auth.login',
-          entityType: 'STAFF',
-          entityId: member.id,
-          summary: `Signed in as ${member.role}`,
-          outcome: 'success',
-        });
-        return c.json(sessionResponse(member, row));
+        // A session, or the second factor's step first (auth/sign-in.ts).
+        return c.json(await afterPassword(c, options, member));
       },
     )
+    .route('/', secondFactorRoutes(options))
     .post(
       '/auth/logout',
       rule({

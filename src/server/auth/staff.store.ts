@@ -126,3 +126,17 @@ export async function updateStaff(
   const [row] = await db.update(staff).set(set).where(eq(staff.id, id)).returning();
   return row;
 }
+
+/** A new password hash (auth/credentials.ts ends the member's other sessions with it). */
+export async function setPasswordHash(
+  db: Database,
+  id: string,
+  passwordHash: string,
+): Promise<boolean> {
+  const [row] = await db
+    .update(staff)
+    .set({ passwordHash })
+    .where(eq(staff.id, id))
+    .returning({ id: staff.id });
+  return row !== undefined;
+}

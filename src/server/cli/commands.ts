@@ -1,6 +1,12 @@
 import { apiUsersCreate } from './api-users.ts';
 import type { CliCommand } from './command.ts';
+import { staffResetFactor, staffResetPassword } from './staff-credentials.ts';
 import { staffCreate } from './staff.ts';
 
 /** Every CLI command, in the order `--help` lists them. Add a command here and in its own file. */
-export const COMMANDS: readonly CliCommand[] = [apiUsersCreate, staffCreate];
+export const COMMANDS: readonly CliCommand[] = [
+  apiUsersCreate,
+  staffCreate,
+  staffResetFactor,
+  staffResetPassword,
+];

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionResponse } from '../../contract/auth.ts';
+import { SecondFactorChallenge } from '../../contract/auth.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { loadConfig } from '../env.ts';
 import { startServer } from '../server.ts';
@@ -44,7 +44,7 @@ async function staffCreate(args: string[], stdin: string) {
 }
 
 describe('npm run cli -- staff create', () => {
-  it('creates a member from a password on stdin, who can then sign in', async () => {
+  it('creates a member from a password on stdin, whose password then signs in', async () => {
     const created = await staffCreate(
       [
         '--email',
@@ -92,7 +92,8 @@ describe('npm run cli -- staff create', () => {
         }),
       });
       expect(res.status).toBe(200);
-      expect(SessionResponse.parse(await res.json()).member.role).toBe('approver');
+      // The password is right; an approver then sets up a second factor before any session.
+      expect(SecondFactorChallenge.parse(await res.json()).secondFactor).toBe('enrol');
     } finally {
       await server.close();
     }

@@ -193,6 +193,42 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'none',
     },
   ],
+  // The caller's own account: every role, and nobody else's.
+  'GET /api/console/account/second-factor/': [
+    { name: 'own second factor', url: () => '/api/console/account/second-factor/', scope: 'none' },
+  ],
+  'POST /api/console/account/second-factor/enrolment/': [
+    {
+      name: 'start a second-factor set-up',
+      url: () => '/api/console/account/second-factor/enrolment/',
+      body: () => ({}),
+      scope: 'none',
+    },
+  ],
+  'POST /api/console/account/second-factor/enrolment/confirm/': [
+    {
+      name: 'confirm a second-factor set-up',
+      url: () => '/api/console/account/second-factor/enrolment/confirm/',
+      body: () => ({}),
+      scope: 'none',
+    },
+  ],
+  'POST /api/console/account/recovery-codes/': [
+    {
+      name: 'replace recovery codes',
+      url: () => '/api/console/account/recovery-codes/',
+      body: () => ({}),
+      scope: 'none',
+    },
+  ],
+  'POST /api/console/account/password/': [
+    {
+      name: 'change own password',
+      url: () => '/api/console/account/password/',
+      body: () => ({}),
+      scope: 'none',
+    },
+  ],
   'GET /api/console/audit/': [
     { name: 'audit log', url: () => '/api/console/audit/', scope: 'none' },
   ],

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { createApp, type App, type CreateAppOptions } from '../app.ts';
+import type { SecondFactorPolicy } from '../auth/second-factor.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
@@ -67,6 +68,8 @@ export async function createTestApp(
     logger?: Logger;
     /** PUBLIC_URL: the only Host answered; http://localhost (what app.request addresses) unless given. */
     publicUrl?: string;
+    /** STAFF_SECOND_FACTOR; `privileged`, the server's default, unless given. */
+    secondFactor?: SecondFactorPolicy;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -92,6 +95,7 @@ export async function createTestApp(
       clock,
       demoAccounts: options.demoAccounts ?? true,
       trustProxy: options.trustProxy ?? false,
+      ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}),
     },
   });
   const { admin, anonymous } = await actAsAdmin(app, database.db, clock);

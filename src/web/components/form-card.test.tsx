@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FormActions, FormCard, SubmitButton } from './form-card.tsx';
 
@@ -68,5 +69,22 @@ describe('SubmitButton', () => {
     );
     expect(screen.getByRole('button', { name: 'Adding…' })).toBeDisabled();
     expect(screen.getByRole('button')).toHaveAttribute('type', 'submit');
+  });
+
+  it('focuses its heading once when it appears, never again as the form re-renders', async () => {
+    function Typed() {
+      const [value, setValue] = useState('');
+      return (
+        <FormCard title="Set up a second factor" focusTitle onSubmit={() => undefined}>
+          <input aria-label="Code" value={value} onChange={(e) => setValue(e.target.value)} />
+        </FormCard>
+      );
+    }
+    render(<Typed />);
+    expect(screen.getByRole('heading', { name: 'Set up a second factor' })).toHaveFocus();
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Code'), '123456');
+    expect(screen.getByLabelText('Code')).toHaveValue('123456');
+    expect(screen.getByLabelText('Code')).toHaveFocus();
   });
 });

@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, type FormEvent, type ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
 import { panelVariants } from './panel.tsx';
 import { Button, type ButtonProps } from './ui/button.tsx';
@@ -39,14 +39,15 @@ export function FormCard({
   children: ReactNode;
 }) {
   const titleId = useId();
+  // One ref for the form's life: a new callback each render would focus the heading again on
+  // every render, taking focus from a field as the member types in it.
+  const focusOnce = useCallback((el: HTMLHeadingElement | null) => el?.focus(), []);
   const body = (
     <>
       <h2
         id={titleId}
         className={titleHidden ? 'sr-only' : 'text-lg font-semibold text-slate-900'}
-        {...(focusTitle
-          ? { tabIndex: -1, ref: (el: HTMLHeadingElement | null) => el?.focus() }
-          : {})}
+        {...(focusTitle ? { tabIndex: -1, ref: focusOnce } : {})}
       >
         {title}
       </h2>

@@ -6,13 +6,24 @@ import {
   type ApprovalInboxFilters,
 } from '../../contract/approval-inbox.ts';
 import {
+  AccountSecondFactor,
   AuditListResponse,
   DemoAccountList,
+  EnrolmentStarted,
+  LoginAnswer,
+  PasswordChanged,
+  RecoveryCodesResponse,
+  SecondFactorSessionResponse,
   SessionResponse,
   StaffListResponse,
   StaffMember,
   type AuditFilters,
+  type EnrolmentConfirmRequest,
+  type EnrolmentStartRequest,
   type LoginRequest,
+  type PasswordChangeRequest,
+  type RecoveryCodesRequest,
+  type SecondFactorRequest,
   type StaffCreateRequest,
   type StaffUpdateRequest,
   authPaths,
@@ -330,8 +341,22 @@ export function createApiClient(options: ApiClientOptions = {}) {
     // The console's own endpoints: staff sign-in, staff management, audit log.
     getSession: (opts?: RequestOptions) => get(authPaths.session, SessionResponse, opts),
     getBackendInfo: (opts?: RequestOptions) => get('/api/console/backend', BackendInfo, opts),
+    /** A session, or the second factor's step (`isSecondFactorChallenge`). */
     login: (body: LoginRequest, opts?: RequestOptions) =>
-      post(authPaths.login, SessionResponse, body, opts),
+      post(authPaths.login, LoginAnswer, body, opts),
+    loginSecondFactor: (body: SecondFactorRequest, opts?: RequestOptions) =>
+      post(authPaths.loginSecondFactor, SecondFactorSessionResponse, body, opts),
+    // The signed-in member's own account.
+    getAccountSecondFactor: (opts?: RequestOptions) =>
+      get(authPaths.accountSecondFactor, AccountSecondFactor, opts),
+    startEnrolment: (body: EnrolmentStartRequest, opts?: RequestOptions) =>
+      post(authPaths.accountEnrolment, EnrolmentStarted, body, opts),
+    confirmEnrolment: (body: EnrolmentConfirmRequest, opts?: RequestOptions) =>
+      post(authPaths.accountEnrolmentConfirm, RecoveryCodesResponse, body, opts),
+    replaceRecoveryCodes: (body: RecoveryCodesRequest, opts?: RequestOptions) =>
+      post(authPaths.accountRecoveryCodes, RecoveryCodesResponse, body, opts),
+    changePassword: (body: PasswordChangeRequest, opts?: RequestOptions) =>
+      post(authPaths.accountPassword, PasswordChanged, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
     listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
     listStaff: (params: ListParams<object> = {}, opts?: RequestOptions) =>

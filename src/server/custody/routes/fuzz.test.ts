@@ -47,6 +47,7 @@ const CUSTODY: Endpoint[] = Object.entries(CUSTODY_METHODS).flatMap(([name, meth
 // Logout is fuzzed anonymously only: as the admin it would end the session the other cases use.
 const CONSOLE: Endpoint[] = [
   { method: 'POST', pattern: '/auth/login' },
+  { method: 'POST', pattern: '/auth/login/second-factor' },
   { method: 'GET', pattern: '/auth/session' },
   { method: 'GET', pattern: '/auth/demo-accounts' },
   { method: 'GET', pattern: '/api/console/staff/' },
@@ -56,6 +57,11 @@ const CONSOLE: Endpoint[] = [
   { method: 'GET', pattern: '/api/console/approvals/' },
   { method: 'GET', pattern: '/api/console/bank_accounts/:bankAccountId/reveal/' },
   { method: 'GET', pattern: '/api/console/bank_accounts/:bankAccountId/history/' },
+  { method: 'GET', pattern: '/api/console/account/second-factor/' },
+  { method: 'POST', pattern: '/api/console/account/second-factor/enrolment/' },
+  { method: 'POST', pattern: '/api/console/account/second-factor/enrolment/confirm/' },
+  { method: 'POST', pattern: '/api/console/account/recovery-codes/' },
+  { method: 'POST', pattern: '/api/console/account/password/' },
 ];
 const ALL = [...CUSTODY, ...CONSOLE];
 const WITH_BODY = ALL.filter((e) => e.method !== 'GET');
@@ -310,7 +316,12 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
   it('anonymous /auth calls: sign-in and sign-out with junk, cookies that are not sessions', async () => {
     const cookie = fc.option(weirdText.map((s) => `cc_session=${enc(s)}`));
     const origin = fc.constantFrom('http://localhost', 'https://evil.example', 'null', undefined);
-    const endpoint = fc.constantFrom('/auth/login', '/auth/logout', '/auth/session');
+    const endpoint = fc.constantFrom(
+      '/auth/login',
+      '/auth/login/second-factor',
+      '/auth/logout',
+      '/auth/session',
+    );
     await fc.assert(
       fc.asyncProperty(endpoint, rawBody, cookie, origin, async (path, body, c, o) => {
         await expectClean(

@@ -1,7 +1,9 @@
 import {
+  bigint,
   bigserial,
   boolean,
   index,
+  integer,
   jsonb,
   pgSchema,
   text,
@@ -154,3 +156,70 @@ export const upstreamApprovals = consoleSchema.table('upstream_approvals', {
   entityId: text('entity_id').notNull(),
   seenAt: at('seen_at').notNull(),
 });
+
+/**
+ * A member's second factor (auth/second-factor.ts): the TOTP secret, the
+ * newest time step accepted (a code of that step or an older one is refused,
+ * so a code seen over a shoulder or in a proxy's log cannot be used again),
+ * and the throttle on guessing this member's second factor — or, on the
+ * account page, their password. A row may hold only the throttle (a member
+ * not enrolled whose password was re-checked).
+ */
+export const staffFactors = consoleSchema.table('staff_factors', {
+  staffId: text('staff_id')
+    .primaryKey()
+    .references(() => staff.id),
+  /** Base32. Never logged, never answered after enrolment; null: not enrolled. */
+  secret: text('secret'),
+  enrolledAt: at('enrolled_at'),
+  /** The newest TOTP time step (30 s since the epoch) accepted from this member. */
+  lastStep: bigint('last_step', { mode: 'number' }),
+  /** Tries in the current window, each counted before it is checked; a success sets it to 0. */
+  failures: integer('failures').notNull().default(0),
+  lastFailureAt: at('last_failure_at'),
+});
+
+/** Ten single-use codes per enrolment, stored as SHA-256 (they are random, not chosen). */
+export const staffRecoveryCodes = consoleSchema.table(
+  'staff_recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    codeHash: text('code_hash').notNull(),
+    createdAt: at('created_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [uniqueIndex('staff_recovery_codes_unique').on(t.staffId, t.codeHash)],
+);
+
+/**
+ * The step between a right password and a session (`verify`: a code of the
+ * member's factor; `enrol`: the first code of a new one), and an enrolment
+ * begun on the account page (`reenrol`). Short-lived, single-use, five
+ * wrong codes each; the id the browser holds is stored as its SHA-256.
+ */
+export const signInChallenges = consoleSchema.table(
+  'sign_in_challenges',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    kind: text('kind', { enum: ['verify', 'enrol', 'reenrol'] }).notNull(),
+    /** enrol and reenrol: the secret being set up, until its first code confirms it. */
+    pendingSecret: text('pending_secret'),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    /** Codes tried, counted before each is checked. */
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: at('used_at'),
+  },
+  (t) => [
+    uniqueIndex('sign_in_challenges_token_hash_unique').on(t.tokenHash),
+    index('sign_in_challenges_staff_idx').on(t.staffId),
+    index('sign_in_challenges_expires_idx').on(t.expiresAt),
+  ],
+);

@@ -1,24 +1,49 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LoginRequest, SessionResponse } from '../../../../contract/auth.ts';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import {
+  isSecondFactorChallenge,
+  type LoginAnswer,
+  type LoginRequest,
+  type SecondFactorRequest,
+  type SessionResponse,
+} from '../../../../contract/auth.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
 import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 
+/** What this tab does with a new session: its CSRF token, its drafts, nothing of an earlier one. */
+export function adoptNewSession(queryClient: QueryClient, session: SessionResponse): void {
+  setCsrfToken(session.csrfToken);
+  claimFormDrafts(session.member.id);
+  // Whatever an earlier session left cached (it may have been someone
+  // else's) is dropped; only the new session stays.
+  queryClient.removeQueries({
+    predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0],
+  });
+  queryClient.setQueryData(sessionQueries.current().queryKey, session);
+}
+
+/** The password step: a session, or the second factor's step (no session yet). */
 export function useLoginMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginRequest) => apiClient.login(body),
-    onSuccess: (session: SessionResponse) => {
-      setCsrfToken(session.csrfToken);
-      claimFormDrafts(session.member.id);
-      // Whatever an earlier session left cached (it may have been someone
-      // else's) is dropped; only the new session stays.
-      queryClient.removeQueries({
-        predicate: (query) => query.queryKey[0] !== sessionQueries.all()[0],
-      });
-      queryClient.setQueryData(sessionQueries.current().queryKey, session);
+    mutationFn: (body: LoginRequest): Promise<LoginAnswer> => apiClient.login(body),
+    onSuccess: (answer) => {
+      if (!isSecondFactorChallenge(answer)) adoptNewSession(queryClient, answer);
     },
+  });
+}
+
+/**
+ * The second step: a code (or a recovery code, or a new factor's first
+ * code). A new factor's recovery codes stay with the caller, which shows
+ * them once; the cached session never holds them.
+ */
+export function useSecondFactorMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: SecondFactorRequest) => apiClient.loginSecondFactor(body),
+    onSuccess: ({ recoveryCodes: _shownOnce, ...session }) => adoptNewSession(queryClient, session),
   });
 }
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRouter } from '@tanstack/react-router';
+import { Link, useRouter } from '@tanstack/react-router';
 import type { SessionResponse } from '../../../../contract/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
@@ -7,7 +7,7 @@ import { humanize } from '../../../lib/labels.ts';
 import { clearAllFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
 import { useLogoutMutation } from '../api/auth-mutations.ts';
 
-/** Who is signed in, as what, and the way out. */
+/** Who is signed in, as what, their account page (password, second factor), and the way out. */
 export function AccountMenu({
   session,
   scopeLabel,
@@ -41,6 +41,12 @@ export function AccountMenu({
         <span className="sr-only">, scope: </span>
         <span>{scopeLabel}</span>
       </p>
+      <Link
+        to="/account"
+        className="text-sm font-medium text-white underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-[current=page]:underline"
+      >
+        Your account
+      </Link>
       <Button
         size="sm"
         variant="secondary"

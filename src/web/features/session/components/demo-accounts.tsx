@@ -20,6 +20,10 @@ export function DemoAccounts({
       <p className="mt-1 text-sm text-slate-700">
         This console runs on the sandbox. Sign in as any of these members to try each role.
       </p>
+      <p className="mt-1 text-sm text-slate-700">
+        Their passwords are published here, so they sign in without a second factor: one would
+        protect nothing. Every other approver and admin sets one up at their first sign-in.
+      </p>
       <ul className="mt-4 flex flex-col gap-3">
         {accounts.map((account) => (
           <li

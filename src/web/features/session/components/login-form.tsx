@@ -1,8 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { LoginRequest } from '../../../../contract/auth.ts';
+import {
+  isSecondFactorChallenge,
+  LoginRequest,
+  type SecondFactorChallenge,
+} from '../../../../contract/auth.ts';
 import { FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Field, describedBy } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
@@ -10,6 +14,7 @@ import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import type { DemoAccount } from '../../../../contract/auth.ts';
 import { useLoginMutation } from '../api/auth-mutations.ts';
 import { DemoAccounts } from './demo-accounts.tsx';
+import { SecondFactorStep } from './second-factor-steps.tsx';
 
 type LoginInput = z.input<typeof LoginRequest>;
 
@@ -27,9 +32,11 @@ function signInErrorMessage(error: unknown): string {
 }
 
 /**
- * Email and password, checked with the same schema as the server's. In
- * sandbox mode the demo members are listed below, each with a button that
- * fills the form in.
+ * Email and password, checked with the same schema as the server's; then,
+ * for a member with a second factor (or who must set one up), its step
+ * (`second-factor-steps.tsx`) before there is a session. In sandbox mode
+ * the demo members are listed below, each with a button that fills the form
+ * in.
  */
 export function LoginForm({
   onSignedIn,
@@ -46,6 +53,9 @@ export function LoginForm({
   });
   const login = useLoginMutation();
   const { errors } = form.formState;
+  const [step, setStep] = useState<SecondFactorChallenge | null>(null);
+  // Why the form is back after a second step ended (expired, too many wrong codes).
+  const [stepEnded, setStepEnded] = useState<string | null>(null);
 
   const fill = (account: DemoAccount) => {
     form.setValue('email', account.email, { shouldDirty: true });
@@ -56,9 +66,26 @@ export function LoginForm({
     submitRef.current?.focus();
   };
 
-  const onSubmit = form.handleSubmit((values) =>
-    login.mutate(values, { onSuccess: () => onSignedIn() }),
-  );
+  const onSubmit = form.handleSubmit((values) => {
+    setStepEnded(null);
+    login.mutate(values, {
+      onSuccess: (answer) => (isSecondFactorChallenge(answer) ? setStep(answer) : onSignedIn()),
+    });
+  });
+
+  if (step)
+    return (
+      <SecondFactorStep
+        challenge={step}
+        onSignedIn={onSignedIn}
+        onRestart={(why) => {
+          setStep(null);
+          login.reset();
+          form.resetField('password');
+          setStepEnded(why ?? null);
+        }}
+      />
+    );
 
   return (
     <>
@@ -67,7 +94,7 @@ export function LoginForm({
         title="Sign-in form"
         titleHidden
         onSubmit={onSubmit}
-        error={login.isError ? signInErrorMessage(login.error) : null}
+        error={login.isError ? signInErrorMessage(login.error) : stepEnded}
       >
         {FIELDS.map(({ name, label, ...input }) => {
           const fieldId = `${id}-${name}`;

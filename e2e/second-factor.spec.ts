@@ -1,0 +1,151 @@
+import type { Browser, Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { tabTo } from './keyboard.ts';
+
+// An approver made on the staff page by the (demo, exempt) admin signs in for
+// the first time: sets up a second factor by keyboard, from the key shown as
+// text, then signs in with a code and once with a recovery code. Codes are
+// computed here with the library the server uses, from the key on screen.
+
+const PASSWORD = 'an approver passphrase';
+
+/** The code of `secret` for the moment `offsetSeconds` from now (as an app on a phone shows it). */
+function codeOf(secret: string, offsetSeconds = 0): string {
+  return new TOTP({
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: Secret.fromBase32(secret),
+  }).generate({ timestamp: Date.now() + offsetSeconds * 1000 });
+}
+
+async function typeInto(page: Page, label: string | RegExp, text: string) {
+  await tabTo(page, page.getByLabel(label));
+  await page.keyboard.type(text);
+}
+
+/** Email and password by keyboard, up to the second step. */
+async function passwordStep(page: Page, email: string) {
+  await page.goto('/login');
+  await typeInto(page, 'Email', email);
+  await typeInto(page, 'Password', PASSWORD);
+  await page.keyboard.press('Enter');
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+async function newPage(browser: Browser, baseURL: string | undefined): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseURL ?? '' });
+  return context.newPage();
+}
+
+test('an approver sets up a second factor at first sign-in, then signs in with a code and a recovery code', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const email = `approver-2fa-${Date.now()}@example.com`;
+  await page.goto('/staff');
+  const form = page.getByRole('form', { name: 'Add a staff member' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Name').fill('Tess Twofactor');
+  await form.getByLabel('Role').selectOption('approver');
+  await form.getByLabel('Initial password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Add staff member' }).click();
+  await expect(form.getByRole('status')).toContainText('Tess Twofactor');
+
+  const approver = await newPage(browser, baseURL);
+  await passwordStep(approver, email);
+
+  // The enrolment step: no session yet.
+  const setUp = approver.getByRole('form', { name: 'Set up a second factor' });
+  await expect(setUp.getByRole('heading', { name: 'Set up a second factor' })).toBeFocused();
+  await expect(
+    setUp.getByRole('img', { name: 'QR code of the key, for an authenticator app' }),
+  ).toBeVisible();
+  await expectNoAxeViolations(approver);
+  expect((await approver.request.get('/auth/session')).status()).toBe(401);
+  const secret = (await setUp.getByTestId('second-factor-key').innerText()).replace(/\s/g, '');
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+  await typeInto(approver, 'Code from your authenticator app', '000000');
+  await approver.keyboard.press('Enter');
+  const code = setUp.getByLabel('Code from your authenticator app');
+  await expect(code).toHaveAttribute('aria-invalid', 'true');
+  await expect(code).toBeFocused();
+  await expect(setUp.getByRole('alert')).toContainText('does not match the new key');
+  await approver.keyboard.press('ControlOrMeta+A');
+  await approver.keyboard.type(codeOf(secret));
+  await approver.keyboard.press('Enter');
+
+  const list = approver.getByRole('list', { name: 'Recovery codes' });
+  await expect(list.getByRole('listitem')).toHaveCount(10);
+  const recoveryCodes = await list.getByRole('listitem').allInnerTexts();
+  await expectNoAxeViolations(approver);
+  await tabTo(approver, approver.getByRole('button', { name: 'I have saved them: continue' }));
+  await approver.keyboard.press('Enter');
+  await expect(approver).toHaveURL(/\/transactions$/);
+  await expect(approver.getByTestId('signed-in-member')).toContainText('Tess Twofactor');
+
+  // The account page says so.
+  await approver.getByRole('link', { name: 'Your account' }).click();
+  const panel = approver.getByRole('region', { name: 'Second factor' });
+  await expect(panel).toContainText('10 recovery codes left');
+  await expectNoAxeViolations(approver);
+  await signOut(approver);
+
+  // A code: the next step's (a phone a little ahead), newer than the one that set it up.
+  await passwordStep(approver, email);
+  const step = approver.getByRole('form', { name: 'Second factor' });
+  const field = step.getByLabel('Code from your authenticator app');
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAttribute('autocomplete', 'one-time-code');
+  await expect(field).toHaveAttribute('inputmode', 'numeric');
+  await expectNoAxeViolations(approver);
+  await approver.keyboard.type(codeOf(secret, 30));
+  await approver.keyboard.press('Enter');
+  await expect(approver).toHaveURL(/\/transactions$/);
+  await signOut(approver);
+
+  // A recovery code, once.
+  const [recovery] = recoveryCodes;
+  await passwordStep(approver, email);
+  await tabTo(approver, approver.getByRole('button', { name: 'Use a recovery code instead' }));
+  await approver.keyboard.press('Enter');
+  await expect(approver.getByLabel('Recovery code')).toBeFocused();
+  await approver.keyboard.type(recovery ?? '');
+  await approver.keyboard.press('Enter');
+  await expect(approver).toHaveURL(/\/transactions$/);
+  await approver.getByRole('link', { name: 'Your account' }).click();
+  await expect(approver.getByRole('region', { name: 'Second factor' })).toContainText(
+    '9 recovery codes left',
+  );
+  await signOut(approver);
+
+  await passwordStep(approver, email);
+  await tabTo(approver, approver.getByRole('button', { name: 'Use a recovery code instead' }));
+  await approver.keyboard.press('Enter');
+  await approver.keyboard.type(recovery ?? '');
+  await approver.keyboard.press('Enter');
+  await expect(approver.getByLabel('Recovery code')).toHaveAttribute('aria-invalid', 'true');
+  await expect(approver.getByRole('alert')).toContainText('recovery code was used already');
+  await approver.context().close();
+});
+
+test.describe('demo members', () => {
+  test.use({ role: 'approver' });
+
+  test('a demo approver is signed in without a second factor, and told why', async ({ page }) => {
+    await page.goto('/account');
+    const panel = page.getByRole('region', { name: 'Second factor' });
+    await expect(panel).toContainText("sandbox's demo members");
+    await expect(panel.getByRole('button')).toHaveCount(0);
+    await expectNoAxeViolations(page);
+  });
+});

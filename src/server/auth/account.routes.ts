@@ -1,0 +1,266 @@
+import { Hono, type Context } from 'hono';
+import {
+  EnrolmentConfirmRequest,
+  EnrolmentStartRequest,
+  PasswordChangeRequest,
+  RecoveryCodesRequest,
+  type AccountSecondFactor,
+  type EnrolmentStarted,
+  type PasswordChanged,
+  type RecoveryCodesResponse,
+} from '../../contract/auth.ts';
+import { ApiError } from '../../contract/api-error.ts';
+import { ERROR_CODES } from '../../contract/common.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { readJsonBodyAs } from '../http/json-body.ts';
+import { rule, type RouteRule } from '../http/route-rule.ts';
+import { audit } from './audit.ts';
+import { replacePassword } from './credentials.ts';
+import { verifyPassword } from './password.ts';
+import { refuseTooMany, stepEnded } from './second-factor.routes.ts';
+import {
+  isDemoMember,
+  isTotpCode,
+  matchTotp,
+  mustHaveFactor,
+  newTotpSecret,
+  otpauthUri,
+} from './second-factor.ts';
+import {
+  claimChallenge,
+  clearMemberFailures,
+  createChallenge,
+  endChallenges,
+  getFactor,
+  isEnrolled,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  revokeOtherSessions,
+  setFactor,
+  tryChallenge,
+  tryMember,
+} from './second-factor.store.ts';
+import { unauthorized, type AuthOptions } from './session-auth.ts';
+import type { StaffRecord } from './staff.store.ts';
+
+/**
+ * /api/console/account/*: the signed-in member's own second factor and
+ * password, for every role. Each change asks for the current password
+ * again (a session left open on a desk is not enough to take the account
+ * over), counted against the member's own throttle before it is checked.
+ * A new password or factor ends the member's other sessions.
+ */
+
+/** Every role holds `read`: these act on the caller's own account only. */
+function own(action: string, audited: string): RouteRule {
+  return {
+    permission: 'read',
+    action,
+    audit: { action: audited, entityType: 'STAFF', selfRecorded: true },
+  };
+}
+
+function refuseDemo(): ApiError {
+  return new ApiError(
+    403,
+    ERROR_CODES.demoMemberFixed,
+    "The sandbox's demo members are shared by everyone who opens it: their password and second factor cannot be changed",
+  );
+}
+
+export function accountRoutes(options: AuthOptions) {
+  const { db, clock } = options;
+  const policy = options.secondFactor ?? 'privileged';
+
+  function me(c: Context<AppEnv>): { member: StaffRecord; sessionId: string } {
+    const member = c.get('staff');
+    const session = c.get('session');
+    if (!member || !session) throw unauthorized();
+    return { member, sessionId: session.id };
+  }
+
+  /** The current password again, under the member's throttle; a wrong one is audited and a 400 naming `field`. */
+  async function confirmPassword(
+    c: Context<AppEnv>,
+    member: StaffRecord,
+    password: string,
+    field: string,
+    action: string,
+  ): Promise<void> {
+    const now = clock.now();
+    const allowed = await tryMember(db, member.id, now);
+    if (!allowed.ok) {
+      await audit(c, options, {
+        action,
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: 'Refused: too many wrong passwords or codes for this account',
+        outcome: 'denied',
+      });
+      throw refuseTooMany(allowed, now);
+    }
+    if (!(await verifyPassword(password, member.passwordHash))) {
+      await audit(c, options, {
+        action,
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: 'Refused: the current password was not correct',
+        outcome: 'failed',
+      });
+      throw new ApiError(400, ERROR_CODES.wrongPassword, 'Your current password is not correct', [
+        { field, message: 'is not correct' },
+      ]);
+    }
+    await clearMemberFailures(db, member.id);
+  }
+
+  return new Hono<AppEnv>()
+    .get(
+      '/account/second-factor/',
+      rule({ permission: 'read', action: 'read', audit: false }),
+      async (c) => {
+        const { member } = me(c);
+        const factor = await getFactor(db, member.id);
+        const enrolled = isEnrolled(factor);
+        const demoMember = isDemoMember(member.email, options.demoAccounts);
+        const body: AccountSecondFactor = {
+          enrolled,
+          enrolledAt: enrolled ? (factor.enrolledAt?.toISOString() ?? null) : null,
+          recoveryCodesLeft: enrolled ? await recoveryCodesLeft(db, member.id) : 0,
+          required: !demoMember && mustHaveFactor(policy, member.role),
+          demoMember,
+        };
+        return c.json(body);
+      },
+    )
+    .post(
+      '/account/second-factor/enrolment/',
+      rule(own('set up their second factor', 'account.second_factor.start')),
+      async (c) => {
+        const { member } = me(c);
+        const { password } = await readJsonBodyAs(c, EnrolmentStartRequest);
+        if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
+        await confirmPassword(c, member, password, 'password', 'account.second_factor.start');
+        const secret = newTotpSecret();
+        const { token, row } = await createChallenge(db, member.id, 'reenrol', clock.now(), secret);
+        await audit(c, options, {
+          action: 'account.second_factor.start',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: 'Began setting up a new second factor',
+          outcome: 'success',
+        });
+        const body: EnrolmentStarted = {
+          enrolmentId: token,
+          expiresAt: row.expiresAt.toISOString(),
+          secret,
+          otpauthUri: otpauthUri(secret, member.email),
+        };
+        return c.json(body);
+      },
+    )
+    .post(
+      '/account/second-factor/enrolment/confirm/',
+      rule(own('set up their second factor', 'account.second_factor.enrol')),
+      async (c) => {
+        const { member, sessionId } = me(c);
+        const { enrolmentId, code } = await readJsonBodyAs(c, EnrolmentConfirmRequest);
+        const now = clock.now();
+        const tried = await tryChallenge(db, enrolmentId, ['reenrol'], now, member.id);
+        // Not a 401: the member's session is fine, only this enrolment has ended.
+        if (!tried.ok)
+          throw stepEnded('This set-up has ended (five minutes, five codes); start again', 400);
+        const secret = tried.challenge.pendingSecret;
+        const step = secret && isTotpCode(code) ? matchTotp(secret, code, now) : null;
+        if (!secret || step === null) {
+          await audit(c, options, {
+            action: 'account.second_factor.enrol',
+            entityType: 'STAFF',
+            entityId: member.id,
+            summary: 'Refused: the first code did not match the new key',
+            outcome: 'failed',
+          });
+          throw new ApiError(
+            400,
+            ERROR_CODES.secondFactorInvalid,
+            "The code does not match the new key: check the entry in your authenticator app and your phone's clock",
+            [{ field: 'code', message: 'does not match the new key' }],
+          );
+        }
+        if (!(await claimChallenge(db, tried.challenge.id, now)))
+          throw stepEnded('This set-up has ended; start again', 400);
+        await setFactor(db, member.id, secret, step, now, { onlyIfNone: false });
+        const recoveryCodes = await replaceRecoveryCodes(db, member.id, now);
+        await endChallenges(db, member.id, now);
+        const otherSessionsEnded = await revokeOtherSessions(db, member.id, sessionId, now);
+        await audit(c, options, {
+          action: 'account.second_factor.enrol',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: `Set up a new second factor; ${recoveryCodes.length} recovery codes issued; ${otherSessionsEnded} other session(s) ended`,
+          outcome: 'success',
+        });
+        const body: RecoveryCodesResponse = { recoveryCodes, otherSessionsEnded };
+        return c.json(body);
+      },
+    )
+    .post(
+      '/account/recovery-codes/',
+      rule(own('replace their recovery codes', 'account.recovery_codes')),
+      async (c) => {
+        const { member } = me(c);
+        const { password } = await readJsonBodyAs(c, RecoveryCodesRequest);
+        if (!isEnrolled(await getFactor(db, member.id)))
+          throw new ApiError(
+            409,
+            ERROR_CODES.conflict,
+            'Set up a second factor first: recovery codes come with it',
+          );
+        await confirmPassword(c, member, password, 'password', 'account.recovery_codes');
+        const recoveryCodes = await replaceRecoveryCodes(db, member.id, clock.now());
+        await audit(c, options, {
+          action: 'account.recovery_codes',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: `Replaced their recovery codes (${recoveryCodes.length} new; the earlier ones no longer work)`,
+          outcome: 'success',
+        });
+        const body: RecoveryCodesResponse = { recoveryCodes };
+        return c.json(body);
+      },
+    )
+    .post(
+      '/account/password/',
+      rule(own('change their password', 'account.password')),
+      async (c) => {
+        const { member, sessionId } = me(c);
+        const { currentPassword, newPassword } = await readJsonBodyAs(c, PasswordChangeRequest);
+        if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
+        if (newPassword === currentPassword)
+          throw new ApiError(
+            400,
+            ERROR_CODES.validation,
+            'newPassword must differ from the current password',
+            [{ field: 'newPassword', message: 'must differ from the current password' }],
+          );
+        await confirmPassword(c, member, currentPassword, 'currentPassword', 'account.password');
+        const now = clock.now();
+        const otherSessionsEnded = await replacePassword(
+          db,
+          member.id,
+          newPassword,
+          now,
+          sessionId,
+        );
+        await audit(c, options, {
+          action: 'account.password',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: `Changed their password; ${otherSessionsEnded} other session(s) ended`,
+          outcome: 'success',
+        });
+        const body: PasswordChanged = { otherSessionsEnded };
+        return c.json(body);
+      },
+    );
+}

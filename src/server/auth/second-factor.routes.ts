@@ -1,0 +1,218 @@
+import { Hono, type Context } from 'hono';
+import { SecondFactorRequest, type SecondFactorSessionResponse } from '../../contract/auth.ts';
+import { ApiError } from '../../contract/api-error.ts';
+import { ERROR_CODES } from '../../contract/common.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { readJsonBodyAs } from '../http/json-body.ts';
+import { rule } from '../http/route-rule.ts';
+import { audit } from './audit.ts';
+import { assertSameOrigin } from './csrf.ts';
+import { describeWait } from './rate-limit.ts';
+import { isTotpCode, matchTotp } from './second-factor.ts';
+import {
+  acceptStep,
+  CHALLENGE_ATTEMPTS,
+  claimChallenge,
+  clearMemberFailures,
+  getFactor,
+  isEnrolled,
+  recoveryCodesLeft,
+  replaceRecoveryCodes,
+  setFactor,
+  tryChallenge,
+  tryMember,
+  useRecoveryCode,
+  type Challenge,
+  type MemberTry,
+} from './second-factor.store.ts';
+import type { AuthOptions } from './session-auth.ts';
+import { startSession } from './sign-in.ts';
+import { getStaff, type StaffRecord } from './staff.store.ts';
+
+/**
+ * POST /auth/login/second-factor: the step after the password. The body
+ * names the step (`challengeId`, from POST /auth/login) and a code: one of
+ * the member's authenticator, a recovery code, or — when the step is an
+ * enrolment — the first code of the new secret. Only then is there a session.
+ *
+ * Limits, each counted before the code is checked: five codes per step
+ * (then the password again), and per member five wrong codes an hour
+ * before waits of 1 s, 2 s, 4 s… up to 15 minutes (someone holding the
+ * password can open any number of steps). A code's time step is accepted
+ * once: a code is refused unless its step is newer than the last accepted.
+ */
+
+const STEP_ENDED = 'This sign-in step has ended; sign in again with your password';
+
+export function stepEnded(message = STEP_ENDED, status = 401): ApiError {
+  return new ApiError(status, ERROR_CODES.secondFactorStepExpired, message);
+}
+
+/** 429 with Retry-After for a member whose wrong codes (or passwords) earned a wait. */
+export function refuseTooMany(blocked: Exclude<MemberTry, { ok: true }>, now: Date): ApiError {
+  const wait = Math.max(0, blocked.retryAt.getTime() - now.getTime());
+  const error = new ApiError(
+    429,
+    ERROR_CODES.secondFactorRateLimited,
+    `Too many wrong codes or passwords for this account; try again in ${describeWait(wait)}`,
+  );
+  error.headers['Retry-After'] = String(Math.max(1, Math.ceil(wait / 1000)));
+  return error;
+}
+
+function triesLeft(challenge: Challenge): string {
+  const left = CHALLENGE_ATTEMPTS - challenge.attempts;
+  return left > 0
+    ? `${left} ${left === 1 ? 'try' : 'tries'} left`
+    : 'sign in again with your password';
+}
+
+export function secondFactorRoutes(options: AuthOptions) {
+  const { db, clock, trustProxy } = options;
+
+  /** A wrong (or reused) code: audited under the member, then refused. */
+  async function refuse(
+    c: Context<AppEnv>,
+    member: StaffRecord,
+    code: 'secondFactorInvalid' | 'secondFactorReplayed',
+    summary: string,
+    message: string,
+  ): Promise<never> {
+    await audit(c, options, {
+      action: 'auth.second_factor',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary,
+      outcome: 'failed',
+      actor: { type: 'ANONYMOUS', id: null, name: member.email },
+    });
+    throw new ApiError(401, ERROR_CODES[code], message, [{ field: 'code', message }]);
+  }
+
+  async function verify(
+    c: Context<AppEnv>,
+    member: StaffRecord,
+    challenge: Challenge,
+    code: string,
+  ): Promise<SecondFactorSessionResponse> {
+    const now = clock.now();
+    const factor = await getFactor(db, member.id);
+    // Reset from the command line since the password was checked.
+    if (!isEnrolled(factor)) throw stepEnded();
+    const allowed = await tryMember(db, member.id, now);
+    if (!allowed.ok) {
+      await audit(c, options, {
+        action: 'auth.second_factor',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Second factor refused for ${member.email}: too many wrong codes`,
+        outcome: 'denied',
+        actor: { type: 'ANONYMOUS', id: null, name: member.email },
+      });
+      throw refuseTooMany(allowed, now);
+    }
+    let via: string;
+    if (isTotpCode(code)) {
+      const step = matchTotp(factor.secret, code, now);
+      if (step === null)
+        return refuse(
+          c,
+          member,
+          'secondFactorInvalid',
+          `Wrong authenticator code for ${member.email} (${challenge.attempts} of ${CHALLENGE_ATTEMPTS} for this sign-in)`,
+          `The code is not correct; ${triesLeft(challenge)}`,
+        );
+      if (!(await acceptStep(db, member.id, factor.secret, step)))
+        return refuse(
+          c,
+          member,
+          'secondFactorReplayed',
+          `Authenticator code refused for ${member.email}: its time step was already used`,
+          'This code was already used; enter the next code your authenticator app shows',
+        );
+      via = 'an authenticator code';
+    } else {
+      if (!(await useRecoveryCode(db, member.id, code, now)))
+        return refuse(
+          c,
+          member,
+          'secondFactorInvalid',
+          `Wrong or used recovery code for ${member.email} (${challenge.attempts} of ${CHALLENGE_ATTEMPTS} for this sign-in)`,
+          `The code is not correct, or that recovery code was used already; ${triesLeft(challenge)}`,
+        );
+      via = `a recovery code (${await recoveryCodesLeft(db, member.id)} left)`;
+    }
+    if (!(await claimChallenge(db, challenge.id, now))) throw stepEnded();
+    await clearMemberFailures(db, member.id);
+    return startSession(c, options, member, `Signed in as ${member.role} with ${via}`);
+  }
+
+  async function enrol(
+    c: Context<AppEnv>,
+    member: StaffRecord,
+    challenge: Challenge,
+    code: string,
+  ): Promise<SecondFactorSessionResponse> {
+    const now = clock.now();
+    const secret = challenge.pendingSecret;
+    if (!secret) throw stepEnded();
+    const step = isTotpCode(code) ? matchTotp(secret, code, now) : null;
+    if (step === null)
+      return refuse(
+        c,
+        member,
+        'secondFactorInvalid',
+        `Wrong first code while setting up a second factor for ${member.email}`,
+        `The code does not match the new key: check the entry in your authenticator app and your phone's clock; ${triesLeft(challenge)}`,
+      );
+    if (!(await claimChallenge(db, challenge.id, now))) throw stepEnded();
+    if (!(await setFactor(db, member.id, secret, step, now, { onlyIfNone: true })))
+      throw stepEnded('A second factor was set up for this account meanwhile; sign in again');
+    const recoveryCodes = await replaceRecoveryCodes(db, member.id, now);
+    await audit(c, options, {
+      action: 'auth.second_factor.enrol',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary: `Set up a second factor at sign-in; ${recoveryCodes.length} recovery codes issued`,
+      outcome: 'success',
+      actor: { type: 'STAFF', id: member.id, name: member.name },
+    });
+    const session = await startSession(
+      c,
+      options,
+      member,
+      `Signed in as ${member.role} with a new second factor`,
+    );
+    return { ...session, recoveryCodes };
+  }
+
+  return new Hono<AppEnv>().post(
+    '/auth/login/second-factor',
+    rule({
+      permission: 'public',
+      action: 'complete a sign-in',
+      // Refusals of a step nobody can tie to a member (unknown, expired) leave no row.
+      audit: { action: 'auth.second_factor', entityType: 'STAFF', selfRecorded: true },
+    }),
+    async (c) => {
+      assertSameOrigin(c, trustProxy);
+      const { challengeId, code } = await readJsonBodyAs(c, SecondFactorRequest);
+      const now = clock.now();
+      const tried = await tryChallenge(db, challengeId, ['verify', 'enrol'], now);
+      if (!tried.ok)
+        throw stepEnded(
+          tried.reason === 'spent'
+            ? 'Too many wrong codes for this sign-in; sign in again with your password'
+            : STEP_ENDED,
+        );
+      const { challenge } = tried;
+      const member = await getStaff(db, challenge.staffId);
+      if (!member || member.disabled) throw stepEnded();
+      return c.json(
+        challenge.kind === 'enrol'
+          ? await enrol(c, member, challenge, code)
+          : await verify(c, member, challenge, code),
+      );
+    },
+  );
+}

@@ -1,0 +1,116 @@
+import type { Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import {
+  SESSION_COOKIE,
+  type LoginAnswer,
+  type SecondFactorChallenge,
+  type SessionResponse,
+} from '../../contract/auth.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { audit } from './audit.ts';
+import { clientIp, isHttps } from './csrf.ts';
+import { isDemoMember, mustHaveFactor, newTotpSecret, otpauthUri } from './second-factor.ts';
+import { createChallenge, getFactor, isEnrolled } from './second-factor.store.ts';
+import type { AuthOptions } from './session-auth.ts';
+import {
+  createSession,
+  idleExpiresAt,
+  SESSION_ABSOLUTE_MS,
+  type SessionRow,
+} from './session.store.ts';
+import { toWireStaff, type StaffRecord } from './staff.store.ts';
+
+/**
+ * The end of a sign-in, shared by POST /auth/login and its second step:
+ * what a right password leads to (a session, or the second factor's step),
+ * and starting the session with its cookie.
+ */
+
+export function sessionResponse(member: StaffRecord, session: SessionRow): SessionResponse {
+  return {
+    member: toWireStaff(member),
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt.toISOString(),
+    idleExpiresAt: idleExpiresAt(session).toISOString(),
+  };
+}
+
+/** A new session for the member: the cookie, the audit row (`summary`), the answer. */
+export async function startSession(
+  c: Context<AppEnv>,
+  options: AuthOptions,
+  member: StaffRecord,
+  summary: string,
+): Promise<SessionResponse> {
+  const { token, row } = await createSession(options.db, member.id, options.clock.now(), {
+    ip: clientIp(c, options.trustProxy),
+    userAgent: c.req.header('user-agent') ?? null,
+  });
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+    secure: isHttps(c, options.trustProxy),
+    maxAge: SESSION_ABSOLUTE_MS / 1000,
+  });
+  c.set('actor', { type: 'STAFF', id: member.id });
+  c.set('staff', member);
+  await audit(c, options, {
+    action: 'auth.login',
+    entityType: 'STAFF',
+    entityId: member.id,
+    summary,
+    outcome: 'success',
+  });
+  return sessionResponse(member, row);
+}
+
+/**
+ * After the right password: a member with a factor is asked for a code, one
+ * who must have a factor and has none sets one up, anyone else is signed
+ * in. Neither step comes with a session, or anything a session can do.
+ */
+export async function afterPassword(
+  c: Context<AppEnv>,
+  options: AuthOptions,
+  member: StaffRecord,
+): Promise<LoginAnswer> {
+  const { db, clock } = options;
+  if (!isDemoMember(member.email, options.demoAccounts)) {
+    const now = clock.now();
+    const policy = options.secondFactor ?? 'privileged';
+    let answer: SecondFactorChallenge | undefined;
+    if (isEnrolled(await getFactor(db, member.id))) {
+      const { token, row } = await createChallenge(db, member.id, 'verify', now);
+      answer = {
+        secondFactor: 'required',
+        challengeId: token,
+        expiresAt: row.expiresAt.toISOString(),
+      };
+    } else if (mustHaveFactor(policy, member.role)) {
+      const secret = newTotpSecret();
+      const { token, row } = await createChallenge(db, member.id, 'enrol', now, secret);
+      answer = {
+        secondFactor: 'enrol',
+        challengeId: token,
+        expiresAt: row.expiresAt.toISOString(),
+        enrolment: { secret, otpauthUri: otpauthUri(secret, member.email) },
+      };
+    }
+    if (answer) {
+      await audit(c, options, {
+        action: 'auth.login',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary:
+          answer.secondFactor === 'required'
+            ? 'Password accepted; the second factor is asked for'
+            : 'Password accepted; a second factor must be set up before signing in',
+        outcome: 'success',
+        actor: { type: 'ANONYMOUS', id: null, name: member.email },
+      });
+      return answer;
+    }
+  }
+  return startSession(c, options, member, `Signed in as ${member.role}`);
+}

@@ -1,0 +1,50 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  EnrolmentConfirmRequest,
+  EnrolmentStartRequest,
+  PasswordChangeRequest,
+  RecoveryCodesRequest,
+} from '../../../../contract/auth.ts';
+import { apiClient } from '../../../lib/api-client.ts';
+
+/** The signed-in member's own account: their second factor and password (/account). */
+export const accountQueries = {
+  all: () => ['account'] as const,
+  secondFactor: () =>
+    queryOptions({
+      queryKey: [...accountQueries.all(), 'second-factor'] as const,
+      queryFn: ({ signal }) => apiClient.getAccountSecondFactor({ signal }),
+    }),
+};
+
+/** Begins setting up a factor (a first one, or a replacement): the password again, then a new key. */
+export function useStartEnrolment() {
+  return useMutation({
+    mutationFn: (body: EnrolmentStartRequest) => apiClient.startEnrolment(body),
+  });
+}
+
+/** The new key's first code: the factor is set, with ten new recovery codes. */
+export function useConfirmEnrolment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EnrolmentConfirmRequest) => apiClient.confirmEnrolment(body),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: accountQueries.secondFactor().queryKey }),
+  });
+}
+
+export function useReplaceRecoveryCodes() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RecoveryCodesRequest) => apiClient.replaceRecoveryCodes(body),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: accountQueries.secondFactor().queryKey }),
+  });
+}
+
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (body: PasswordChangeRequest) => apiClient.changePassword(body),
+  });
+}

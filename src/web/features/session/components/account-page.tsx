@@ -1,0 +1,48 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SessionResponse } from '../../../../contract/auth.ts';
+import { ErrorState } from '../../../components/query-state.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { humanize } from '../../../lib/labels.ts';
+import { accountQueries } from '../api/account-queries.ts';
+import { PasswordChangeForm } from './password-change-form.tsx';
+import { SecondFactorPanel } from './second-factor-panel.tsx';
+
+/** `/account`: the signed-in member's own second factor and password. */
+export function AccountPage({ session }: { session: SessionResponse | undefined }) {
+  const status = useQuery(accountQueries.secondFactor());
+  const member = session?.member;
+  return (
+    <section aria-labelledby="account-title" className="flex max-w-3xl flex-col gap-6">
+      <title>Your account · Custody Console</title>
+      <div>
+        <h1 id="account-title" className="text-2xl font-semibold text-slate-900">
+          Your account
+        </h1>
+        {member ? (
+          <p className="mt-1 text-sm text-slate-700">
+            {member.name} · {member.email} · {humanize(member.role)}
+          </p>
+        ) : null}
+      </div>
+      {status.data ? (
+        <SecondFactorPanel status={status.data} />
+      ) : status.isError ? (
+        <ErrorState
+          title="Your second factor could not be loaded"
+          error={status.error}
+          onRetry={() => void status.refetch()}
+          retrying={status.isFetching}
+        />
+      ) : (
+        <Skeleton className="h-32 w-full" />
+      )}
+      <PasswordChangeForm
+        disabledReason={
+          status.data?.demoMember
+            ? "The sandbox's demo members keep the password shown on the sign-in page."
+            : undefined
+        }
+      />
+    </section>
+  );
+}
