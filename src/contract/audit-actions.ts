@@ -7,6 +7,12 @@
 export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'auth.login': 'Sign-in',
   'auth.logout': 'Sign-out',
+  'auth.second_factor': 'Sign-in code',
+  'auth.second_factor.enrol': 'Second factor set up at sign-in',
+  'account.password': 'Password changed',
+  'account.recovery_codes': 'Recovery codes renewed',
+  'account.second_factor.start': 'Second factor set-up started',
+  'account.second_factor.enrol': 'Second factor set up',
   'transaction.create': 'Transaction created',
   'transaction.replace': 'Transaction replaced',
   'bank_account.create': 'Bank account proposed',
@@ -16,6 +22,9 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'change_request.decide': 'Decision',
   'staff.create': 'Member created',
   'staff.update': 'Member changed',
+  'staff.disable': 'Member disabled',
+  'staff.reset_factor': 'Second factor reset',
+  'staff.reset_password': 'Password reset',
 };
 
 /** "Full account number revealed" for `bank_account.reveal`; an unknown code as it is. */
