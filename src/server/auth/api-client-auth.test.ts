@@ -174,6 +174,19 @@ describe('API-client requests refused with 401 and a code', () => {
     expect(replay).toMatchObject({ status: 401, body: { code: 'TOKEN_REPLAYED' } });
   });
 
+  it("a jti is one API user's: another user may send the same one, each only once", async () => {
+    const jti = crypto.randomUUID();
+    const otherSigned = () => send(LIST, signedInit(other, 'GET', LIST, undefined, { jti }));
+    expect((await signed('GET', LIST, undefined, { jti })).status).toBe(200);
+    const second = await otherSigned();
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(await otherSigned()).toMatchObject({ status: 401, body: { code: 'TOKEN_REPLAYED' } });
+    expect(await signed('GET', LIST, undefined, { jti })).toMatchObject({
+      status: 401,
+      body: { code: 'TOKEN_REPLAYED' },
+    });
+  });
+
   it('a dataSignatureHex that does not verify', async () => {
     const url = paths.bankAccounts();
     const init = signedInit(user, 'POST', url, GOOD_BODY, { sdk: 'python' });

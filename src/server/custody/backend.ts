@@ -152,8 +152,9 @@ interface ApiClientRecord {
 export interface ApiClientDirectory {
   findByApiKey(apiKey: string): Promise<ApiClientRecord | undefined>;
   /**
-   * Records a token's jti until `expiresAt`, atomically; false when it was
-   * already recorded (a replay), so two concurrent requests cannot both pass.
+   * Records a token's jti until `expiresAt`, atomically; false when this API
+   * user already recorded it (a replay), so two concurrent requests cannot
+   * both pass. Another user's jti never counts: each user picks its own.
    */
   recordTokenId(jti: string, apiUserId: string, expiresAt: Date, now: Date): Promise<boolean>;
 }

@@ -325,13 +325,20 @@ export const apiUsers = sandbox.table('api_users', {
   createdAt: createdAt(),
 });
 
-/** Request-token ids already used: a `jti` is accepted once within its token's lifetime. */
+/**
+ * Request-token ids already used: a `jti` is accepted once within its token's
+ * lifetime, per API user. Each user picks its own jtis, so one user's jti
+ * must never refuse another's token (the key is the pair, not the jti).
+ */
 export const usedTokenIds = sandbox.table(
   'used_token_ids',
   {
-    jti: text('jti').primaryKey(),
     apiUserId: text('api_user_id').notNull(),
+    jti: text('jti').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index('used_token_ids_expires_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.apiUserId, t.jti] }),
+    index('used_token_ids_expires_idx').on(t.expiresAt),
+  ],
 );
