@@ -246,29 +246,39 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       patch: { operations: settled.operations, balanceChanges: { changes: settled.changes }, fees },
     });
   }
-  if (row.replacesTransactionId) await failReplacedOriginal(tx, row, at);
+  if (row.replacesTransactionId) await failReplacedChain(tx, row, at);
 }
 
-/** The replacement reached the chain with the original's nonce: the original can never land. */
-async function failReplacedOriginal(
-  tx: Executor,
-  replacement: TransactionRow,
-  at: Date,
-): Promise<void> {
-  const originalId = replacement.replacesTransactionId;
-  if (!originalId) return;
-  const [original] = await tx
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, originalId), eq(transactions.status, 'SUBMITTED')))
-    .for('update');
-  if (!original) return;
-  const moved = await end(tx, original.id, at, {
-    from: 'SUBMITTED',
-    to: 'FAILED',
-    patch: { error: `replaced by transaction ${replacement.id}, which took its nonce` },
-  });
-  if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
+/**
+ * The replacement reached the chain with its original's nonce, which is the
+ * nonce of every transaction it transitively replaces (a replacement of a
+ * replacement carries the same one): none of them can ever land. Each still
+ * SUBMITTED (parked behind its own replacement) ends FAILED naming the one
+ * that landed, and its holds are released. Rows are locked from the landed
+ * one back to the first original: a decision waking an original locks in
+ * the same direction, so the two cannot deadlock.
+ */
+async function failReplacedChain(tx: Executor, landed: TransactionRow, at: Date): Promise<void> {
+  const visited = new Set([landed.id]);
+  let originalId = landed.replacesTransactionId;
+  while (originalId && !visited.has(originalId)) {
+    visited.add(originalId);
+    const [original] = await tx
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, originalId))
+      .for('update');
+    if (!original) return;
+    if (original.status === 'SUBMITTED') {
+      const moved = await end(tx, original.id, at, {
+        from: 'SUBMITTED',
+        to: 'FAILED',
+        patch: { error: `replaced by transaction ${landed.id}, which took its nonce` },
+      });
+      if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
+    }
+    originalId = original.replacesTransactionId;
+  }
 }
 
 /**
