@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import {
   assets,
+  bankAccounts,
   organizations,
   subOrgs,
   transactions,
@@ -16,6 +17,7 @@ import { approvalDecisions } from './approvals/decisions.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/decide.ts';
 import { createBankAccount } from './bank-accounts/create.ts';
 import { changeRequestHistory } from './approvals/history.ts';
+import { pendingApprovals } from './approvals/pending.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts/store.ts';
 import {
   getContact,
@@ -108,6 +110,11 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       changeRequestHistory(db, await orgIdFor(ctx), entityId),
     approvalDecisions: async (ctx, entityIds) =>
       approvalDecisions(db, await orgIdFor(ctx), entityIds),
+    // Every page's navigation asks for the inbox's count: reused while neither table is written.
+    pendingApprovals: (ctx, query) =>
+      cachedList(ctx, 'pending-approvals', query, [transactions, bankAccounts], (orgId) =>
+        pendingApprovals(db, orgId, query),
+      ),
     apiClients: createApiClientDirectory(db),
     // Reference data every signed-in page reads (and every server render of
     // the list: http/server-render.ts), reused while nothing commits too.

@@ -235,6 +235,11 @@ export const transactions = sandbox.table(
       .where(sql`external_id IS NOT NULL`),
     index('transactions_tx_hash_idx').on(t.txHash),
     index('transactions_replaces_idx').on(t.replacesTransactionId),
+    // The approvals inbox in one sub-org (the scope switcher, a restricted
+    // member): its page and count read only the rows waiting for a decision.
+    index('transactions_pending_sub_org_created_idx')
+      .on(t.orgId, t.subOrgId, t.createdAt, t.id)
+      .where(sql`status = 'PENDING'`),
   ],
 );
 
@@ -280,7 +285,11 @@ export const bankAccounts = sandbox.table(
   },
   (t) => [
     index('bank_accounts_org_created_idx').on(t.orgId, t.createdAt, t.id),
-    index('bank_accounts_org_status_idx').on(t.orgId, t.status),
+    // A status filter (the approvals inbox: PENDING) read newest first, as transactions are.
+    index('bank_accounts_org_status_created_idx').on(t.orgId, t.status, t.createdAt, t.id),
+    index('bank_accounts_pending_sub_org_created_idx')
+      .on(t.orgId, t.subOrgId, t.createdAt, t.id)
+      .where(sql`status = 'PENDING'`),
   ],
 );
 
