@@ -104,18 +104,10 @@ async function measureInbox(
       maxMs: result.maxMs,
     });
 
-    const latencies: number[] = [];
-    let cursor = '';
-    while (latencies.length < requests) {
-      const { body, ms } = await callJson<{ nextCursor?: string | null; hasNext?: boolean }>(
-        agent,
-        approver,
-        { method: 'GET', path: `${approvalInboxPath}?limit=${limit}&cursor=${cursor}` },
-      );
-      latencies.push(ms);
-      if (!body.hasNext || !body.nextCursor) break;
-      cursor = body.nextCursor;
-    }
+    // A first walk at another size (cursors of its own), unmeasured: the code path and the
+    // database's plans warm, and the measured walk still misses the read cache on every page.
+    await walk(agent, approver, limit + 2, 20);
+    const latencies = await walk(agent, approver, limit, requests);
     latencies.sort((a, b) => a - b);
     rows.push({
       pending,
@@ -127,6 +119,28 @@ async function measureInbox(
     });
   }
   return rows;
+}
+
+/** The inbox page after page at `limit`, up to `requests` pages: each request's milliseconds. */
+async function walk(
+  agent: http.Agent,
+  approver: BenchSession,
+  limit: number,
+  requests: number,
+): Promise<number[]> {
+  const latencies: number[] = [];
+  let cursor = '';
+  while (latencies.length < requests) {
+    const { body, ms } = await callJson<{ nextCursor?: string | null; hasNext?: boolean }>(
+      agent,
+      approver,
+      { method: 'GET', path: `${approvalInboxPath}?limit=${limit}&cursor=${cursor}` },
+    );
+    latencies.push(ms);
+    if (!body.hasNext || !body.nextCursor) break;
+    cursor = body.nextCursor;
+  }
+  return latencies;
 }
 
 /** PENDING_ITEMS new proposals by the initiator, CREATE_CONNECTIONS at a time. */

@@ -13,20 +13,24 @@ import { toWireBankAccount, toWireTransaction } from '../mappers.ts';
 /**
  * The approvals inbox over the sandbox's tables: PENDING transactions and
  * bank accounts in one newest-first order (createdAt, then kind, then id, all
- * descending). A page reads at most `limit + 1` rows of each table from the
- * position after the cursor (each an index range: `(org, status, createdAt,
- * id)`, or the PENDING-only `(org, subOrg, createdAt, id)` for one sub-org),
- * merges them and keeps `limit`. The counts are COUNT queries over the same
- * indexes: the database counts the waiting rows, none is read out, mapped or
- * sorted (2,000 waiting add about 2 ms on PGlite, bench/approvals-inbox-section.ts).
+ * descending).
+ *
+ * A page reads at most `limit + 1` rows of each table from the position
+ * after the cursor, each a backward range of the `(org, status, createdAt,
+ * id)` index, and merges them. The counts are COUNT queries over that range:
+ * the database counts the waiting rows' index entries, and none is read out,
+ * mapped or sorted. They do not depend on the cursor, so the backend caches
+ * them apart from the pages (sandbox-backend.ts): paging through the inbox
+ * counts once until something is written.
  */
 
 type Table = typeof transactions | typeof bankAccounts;
+type Kind = PendingApproval['kind'];
 
 /** Rows of `kind` strictly after `position` in the inbox's order. */
 function afterPosition(
   table: Table,
-  kind: PendingApproval['kind'],
+  kind: Kind,
   position: PendingApprovalPosition,
 ): SQL | undefined {
   if (kind === position.kind) return after(table, position);
@@ -36,65 +40,53 @@ function afterPosition(
     : lt(table.createdAt, position.createdAt);
 }
 
-function scope(table: Table, orgId: string, query: PendingApprovalsQuery): SQL | undefined {
+function waiting(table: Table, orgId: string, scope: PendingApprovalsQuery): SQL | undefined {
   return and(
     eq(table.orgId, orgId),
     eq(table.status, 'PENDING'),
-    query.subOrgId ? eq(table.subOrgId, query.subOrgId) : undefined,
+    scope.subOrgId ? eq(table.subOrgId, scope.subOrgId) : undefined,
     // A staff member's scope (several sub-orgs); see console/scoped-backend.ts.
-    query.subOrgIds ? inArray(table.subOrgId, query.subOrgIds) : undefined,
+    scope.subOrgIds ? inArray(table.subOrgId, scope.subOrgIds) : undefined,
   );
 }
 
-async function counts(
-  db: Database,
-  table: Table,
-  orgId: string,
-  query: PendingApprovalsQuery,
-): Promise<{ total: number; actionable: number }> {
-  const theirs = query.creatorId
-    ? sql<number>`count(*) filter (where ${table.createdById} is distinct from ${query.creatorId})::int`
-    : sql<number>`count(*)::int`;
-  const [row] = await db
-    .select({ total: sql<number>`count(*)::int`, actionable: theirs })
-    .from(table)
-    .where(scope(table, orgId, query));
-  return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
-}
+export type PendingApprovalPage = Pick<PendingApprovals, 'items' | 'hasNext'>;
+export type PendingApprovalCounts = Pick<PendingApprovals, 'totalCount' | 'actionableCount'>;
 
-const EMPTY: PendingApprovals = { items: [], hasNext: false, totalCount: 0, actionableCount: 0 };
-
-export async function pendingApprovals(
-  db: Database,
-  orgId: string | null,
-  query: PendingApprovalsQuery,
-): Promise<PendingApprovals> {
-  if (!orgId) return EMPTY;
-  const take = query.limit + 1;
-  const where = (table: Table, kind: PendingApproval['kind']) =>
+/** The two reads of a page: each kind's first `limit + 1` rows after the cursor's position. */
+export function pageQueries(db: Database, orgId: string, query: PendingApprovalsQuery) {
+  const where = (table: Table, kind: Kind) =>
     and(
-      scope(table, orgId, query),
+      waiting(table, orgId, query),
       query.after ? afterPosition(table, kind, query.after) : undefined,
     );
-
-  const [txRows, accountRows, txCounts, accountCounts] = await Promise.all([
-    db
+  return {
+    transactions: db
       .select()
       .from(transactions)
       .where(where(transactions, 'TRANSACTION'))
       .orderBy(...newestFirst(transactions))
-      .limit(take),
-    db
+      .limit(query.limit + 1),
+    bankAccounts: db
       .select()
       .from(bankAccounts)
       .where(where(bankAccounts, 'BANK_ACCOUNT'))
       .orderBy(...newestFirst(bankAccounts))
-      .limit(take),
-    counts(db, transactions, orgId, query),
-    counts(db, bankAccounts, orgId, query),
-  ]);
+      .limit(query.limit + 1),
+  };
+}
 
-  // Two newest-first runs merged: at the same instant a transaction comes first. Within a
+export async function pendingApprovalPage(
+  db: Database,
+  orgId: string | null,
+  query: PendingApprovalsQuery,
+): Promise<PendingApprovalPage> {
+  if (!orgId) return { items: [], hasNext: false };
+  const take = query.limit + 1;
+  const reads = pageQueries(db, orgId, query);
+  const [txRows, accountRows] = await Promise.all([reads.transactions, reads.bankAccounts]);
+
+  // Two newest-first runs merged: at one instant a transaction comes first. Within a
   // kind the database's order stands (ids compare by its collation, as the keyset does).
   const merged: PendingApproval[] = [];
   let t = 0;
@@ -110,10 +102,33 @@ export async function pendingApprovals(
       a += 1;
     }
   }
+  return { items: merged.slice(0, query.limit), hasNext: merged.length > query.limit };
+}
+
+/** The query's scope and creator: what the counts depend on (not its cursor or limit). */
+export function countsKey(query: PendingApprovalsQuery) {
+  return { subOrgId: query.subOrgId, subOrgIds: query.subOrgIds, creatorId: query.creatorId };
+}
+
+export async function pendingApprovalCounts(
+  db: Database,
+  orgId: string | null,
+  query: PendingApprovalsQuery,
+): Promise<PendingApprovalCounts> {
+  if (!orgId) return { totalCount: 0, actionableCount: 0 };
+  const count = async (table: Table) => {
+    const theirs = query.creatorId
+      ? sql<number>`count(*) filter (where ${table.createdById} is distinct from ${query.creatorId})::int`
+      : sql<number>`count(*)::int`;
+    const [row] = await db
+      .select({ total: sql<number>`count(*)::int`, actionable: theirs })
+      .from(table)
+      .where(waiting(table, orgId, query));
+    return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
+  };
+  const [tx, accounts] = await Promise.all([count(transactions), count(bankAccounts)]);
   return {
-    items: merged.slice(0, query.limit),
-    hasNext: merged.length > query.limit,
-    totalCount: txCounts.total + accountCounts.total,
-    actionableCount: txCounts.actionable + accountCounts.actionable,
+    totalCount: tx.total + accounts.total,
+    actionableCount: tx.actionable + accounts.actionable,
   };
 }
