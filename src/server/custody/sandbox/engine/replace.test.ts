@@ -1,15 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { add, cmp, mul, sub } from '../../../../contract/decimal.ts';
 import { paths } from '../../../../contract/paths.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
-import { changeRequests, transactions } from '../../../db/schema/sandbox.ts';
+import { changeRequests, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
 } from '../../../test/engine-test-app.ts';
+import { readPlan } from './plan.ts';
+
+const MIGRATIONS = path.join(import.meta.dirname, '../../../db/migrations/sandbox');
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -165,6 +170,50 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(after.held).toBe(before.held);
     const fee = (await row(secondId)).fees?.amount ?? '';
     expect(after.amount).toBe(sub(before.amount, add('0.04', fee)));
+  });
+
+  it('a chain left behind by the old engine (the first still SUBMITTED, holding) is woken by the migration and fails naming the one that landed', async () => {
+    const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    const firstId = await stuckTransfer({ amount: '0.05' });
+    const secondId = String((await replace(firstId)).body.id);
+    await t.approve(secondId);
+    await t.run(5_000);
+    const thirdId = String((await replace(secondId)).body.id);
+    await t.approve(thirdId);
+    await t.run(HOUR);
+    expect(await t.status(thirdId)).toBe('COMPLETED');
+
+    // What the engine before issue 24 left: the first parked in SUBMITTED, its hold still taken.
+    const first = await row(firstId);
+    await t.db
+      .update(transactions)
+      .set({ status: 'SUBMITTED', error: null, nextStepAt: null })
+      .where(eq(transactions.id, firstId));
+    for (const hold of readPlan(first.simulation)?.holds ?? [])
+      await t.db
+        .update(vaultBalances)
+        .set({ held: sql`${vaultBalances.held} + ${hold.amount}::numeric` })
+        .where(
+          and(
+            eq(vaultBalances.vaultId, hold.vaultId),
+            eq(vaultBalances.asset, hold.asset),
+            eq(vaultBalances.chain, hold.chain),
+          ),
+        );
+    expect((await t.balance(f.treasury.id, 'ETH', 'ETHEREUM')).held).not.toBe(before.held);
+    await t.run(HOUR);
+    expect(await t.status(firstId)).toBe('SUBMITTED');
+
+    const migration = await readFile(
+      path.join(MIGRATIONS, '0007_wake_chains_left_submitted.sql'),
+      'utf8',
+    );
+    await t.db.execute(sql.raw(migration));
+    await t.run();
+    const woken = await row(firstId);
+    expect(woken.status).toBe('FAILED');
+    expect(woken.error).toBe(`replaced by transaction ${thirdId}, which took its nonce`);
+    expect((await t.balance(f.treasury.id, 'ETH', 'ETHEREUM')).held).toBe(before.held);
   });
 
   it('a LOW transfer tagged [simulate:stuck] waits in SUBMITTED until its replacement lands, and each links the other', async () => {
