@@ -71,7 +71,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     const seen: string[] = [];
     let cursor = '';
     for (let pages = 0; pages < 50; pages++) {
-      const page = await inbox(member, `${query}&limit=${limit}&cursor=${cursor}`);
+      const page = await inbox(member, `${query}${query && '&'}limit=${limit}&cursor=${cursor}`);
       seen.push(...page.results.map((i) => i.id));
       if (!page.hasNext) return seen;
       cursor = page.nextCursor ?? '';
@@ -265,7 +265,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
       actionableCount: 2,
       hasNext: true,
     });
-    expect(await walk(approver, 'x=1', 1)).toHaveLength(2);
+    expect(await walk(approver, '', 1)).toHaveLength(2);
   });
 
   it('refuses a cursor naming an unknown kind or a time no row can have', async () => {
