@@ -17,8 +17,11 @@ import { callJson, type BenchSession } from './session.ts';
  * sandbox, then again with PENDING_ITEMS more items waiting: transactions and
  * bank accounts an initiator proposed, read by an approver (so they count).
  * One connection, one request at a time: the cost of a read, not throughput.
- * Before issue 24 both reads read every waiting item (PGlite: 3.0 / 2.6 ms
- * p50 seeded, 24 / 21 ms with 2,000 more; PostgreSQL 2.2 / 2.1 and 25 / 21).
+ * Before issue 24 both reads read every waiting item: page / count p50
+ * 5.9 / 4.3 ms seeded and 26 / 22 ms with 2,000 more on PGlite, 4.7 / 3.0
+ * and 19 / 19 ms on PostgreSQL; after, with 2,000 more, 0.7 / 0.5 ms asked
+ * again and 5.4 / 3.2 ms walking on PGlite, 1.2 / 0.9 and 3.0 / 2.4 ms on
+ * PostgreSQL (one run each, a shared 2-core machine at load 5-12).
  */
 
 const PENDING_ITEMS = 2_000;
