@@ -10,6 +10,7 @@ import { createApp } from '../app.ts';
 import { createApiClientDirectory } from '../custody/sandbox/api-users.store.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
+import { isHighS, mirroredSignature } from '../test/ecdsa-mirror.ts';
 import { usedTokenIds } from '../db/schema/sandbox.ts';
 import {
   createTestApiUser,
@@ -172,6 +173,43 @@ describe('API-client requests refused with 401 and a code', () => {
     expect((await signed('GET', LIST, undefined, { jti })).status).toBe(200);
     const replay = await signed('GET', LIST, undefined, { jti });
     expect(replay).toMatchObject({ status: 401, body: { code: 'TOKEN_REPLAYED' } });
+  });
+
+  it("a jti is one API user's: another user may send the same one, each only once", async () => {
+    const jti = crypto.randomUUID();
+    const otherSigned = () => send(LIST, signedInit(other, 'GET', LIST, undefined, { jti }));
+    expect((await signed('GET', LIST, undefined, { jti })).status).toBe(200);
+    const second = await otherSigned();
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(await otherSigned()).toMatchObject({ status: 401, body: { code: 'TOKEN_REPLAYED' } });
+    expect(await signed('GET', LIST, undefined, { jti })).toMatchObject({
+      status: 401,
+      body: { code: 'TOKEN_REPLAYED' },
+    });
+  });
+
+  it('a high-S token is accepted, as the SDKs send them; its low-S twin is the same request, a replay', async () => {
+    const init = signedInit(user, 'GET', LIST);
+    const headers = init.headers as Record<string, string>;
+    const [header, payload, signed] = (headers.Authorization ?? '')
+      .slice('Bearer '.length)
+      .split('.');
+    const signature = Buffer.from(signed ?? '', 'base64url');
+    const [high, low] = isHighS(signature)
+      ? [signature, mirroredSignature(signature)]
+      : [mirroredSignature(signature), signature];
+    const bearer = (der: Buffer) => ({
+      ...init,
+      headers: {
+        ...headers,
+        Authorization: `Bearer ${header}.${payload}.${der.toString('base64url')}`,
+      },
+    });
+    expect((await send(LIST, bearer(high))).status).toBe(200);
+    expect(await send(LIST, bearer(low))).toMatchObject({
+      status: 401,
+      body: { code: 'TOKEN_REPLAYED' },
+    });
   });
 
   it('a dataSignatureHex that does not verify', async () => {

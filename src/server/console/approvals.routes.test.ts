@@ -3,6 +3,8 @@ import { ApprovalInboxResponse, approvalInboxPath } from '../../contract/approva
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import type { CustodyBackend } from '../custody/backend.ts';
+import { transactions } from '../db/schema/sandbox.ts';
 import {
   createBankAccount,
   createSubOrg,
@@ -13,46 +15,70 @@ import {
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 
-// The approvals inbox through the real app and database. Each test works in
-// sub-orgs of its own, so what it lists is only the rows it made.
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
+// The approvals inbox through the real app and database, twice: on the
+// sandbox, which pages and counts in the database (pendingApprovals), and on
+// the same backend without that method, as upstream lacks it, where the
+// console pages the two custody lists itself. Each test works in sub-orgs of
+// its own, so what it lists is only the rows it made.
+const BACKENDS: Array<[string, (backend: CustodyBackend) => CustodyBackend]> = [
+  ['the sandbox (keyset reads and counts)', (backend) => backend],
+  [
+    'a backend without pendingApprovals (as upstream)',
+    (backend) => ({ ...backend, pendingApprovals: undefined }),
+  ],
+];
 
-async function desk(name: string) {
-  const subOrg = await createSubOrg(t.db, t.orgId, name);
-  const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
-  return { subOrgId: subOrg.id, vaultId: vault.id };
-}
-
-async function pendingTransaction(
-  d: { subOrgId: string; vaultId: string },
-  createdAt: Date,
-  createdById = 'someone-else',
-) {
-  return createTransaction(t.db, {
-    orgId: t.orgId,
-    subOrgId: d.subOrgId,
-    vaultId: d.vaultId,
-    status: 'PENDING',
-    createdAt,
-    createdById,
+describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ wrapBackend });
   });
-}
+  afterAll(() => t.close());
 
-async function pendingAccount(subOrgId: string, createdAt: Date, createdById = 'someone-else') {
-  return createBankAccount(t.db, { orgId: t.orgId, subOrgId, createdAt, createdById });
-}
+  async function desk(name: string) {
+    const subOrg = await createSubOrg(t.db, t.orgId, name);
+    const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
+    return { subOrgId: subOrg.id, vaultId: vault.id };
+  }
 
-async function inbox(member: StaffSession, query: string) {
-  const res = await member.json(`${approvalInboxPath}?${query}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return ApprovalInboxResponse.parse(res.body);
-}
+  async function pendingTransaction(
+    d: { subOrgId: string; vaultId: string },
+    createdAt: Date,
+    createdById = 'someone-else',
+  ) {
+    return createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: d.subOrgId,
+      vaultId: d.vaultId,
+      status: 'PENDING',
+      createdAt,
+      createdById,
+    });
+  }
 
-describe('GET /api/console/approvals/', () => {
+  async function pendingAccount(subOrgId: string, createdAt: Date, createdById = 'someone-else') {
+    return createBankAccount(t.db, { orgId: t.orgId, subOrgId, createdAt, createdById });
+  }
+
+  async function inbox(member: StaffSession, query: string) {
+    const res = await member.json(`${approvalInboxPath}?${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return ApprovalInboxResponse.parse(res.body);
+  }
+
+  /** Every page of `query` at `limit`, following nextCursor. */
+  async function walk(member: StaffSession, query: string, limit: number) {
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 0; pages < 50; pages++) {
+      const page = await inbox(member, `${query}${query && '&'}limit=${limit}&cursor=${cursor}`);
+      seen.push(...page.results.map((i) => i.id));
+      if (!page.hasNext) return seen;
+      cursor = page.nextCursor ?? '';
+    }
+    throw new Error('more than 50 pages');
+  }
+
   it('lists pending transactions and bank accounts together, newest first, numbers masked', async () => {
     const d = await desk('Inbox desk');
     const now = new Date();
@@ -195,5 +221,135 @@ describe('GET /api/console/approvals/', () => {
       actionableCount: 0,
       totalCount: 0,
     });
+  });
+
+  it('keeps one total order across kinds at the same instant and across pages of any size', async () => {
+    const d = await desk('Tie desk');
+    const now = new Date();
+    const made: string[] = [];
+    // A transaction and a bank account at each instant: a transaction comes first.
+    for (let i = 0; i < 4; i++) {
+      made.push((await pendingTransaction(d, minutesAgo(i, now))).id);
+      made.push((await pendingAccount(d.subOrgId, minutesAgo(i, now))).id);
+    }
+    const approver = await t.signIn('approver');
+    const all = await inbox(approver, `subOrgId=${d.subOrgId}&limit=100`);
+    expect(all.results.map((i) => i.id)).toEqual(made);
+    for (const limit of [1, 2, 3, 5])
+      expect(await walk(approver, `subOrgId=${d.subOrgId}`, limit), `limit ${limit}`).toEqual(made);
+  });
+
+  it('pages rows of one kind at the same instant, every one once', async () => {
+    const d = await desk('Same instant desk');
+    const at = minutesAgo(1);
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) made.push((await pendingTransaction(d, at)).id);
+    for (let i = 0; i < 3; i++) made.push((await pendingAccount(d.subOrgId, at)).id);
+    const approver = await t.signIn('approver');
+    const seen = await walk(approver, `subOrgId=${d.subOrgId}`, 2);
+    expect(seen).toHaveLength(6);
+    expect([...seen].sort()).toEqual([...made].sort());
+  });
+
+  it('counts for a member of several sub-orgs only what lies in them', async () => {
+    const one = await desk('First of two');
+    const two = await desk('Second of two');
+    const other = await desk('Not theirs');
+    await pendingTransaction(one, minutesAgo(3));
+    await pendingAccount(two.subOrgId, minutesAgo(2));
+    await pendingTransaction(other, minutesAgo(1));
+    await pendingAccount(other.subOrgId, minutesAgo(1));
+    const approver = await t.signIn('approver', { subOrgIds: [one.subOrgId, two.subOrgId] });
+    expect(await inbox(approver, 'limit=1')).toMatchObject({
+      totalCount: 2,
+      actionableCount: 2,
+      hasNext: true,
+    });
+    expect(await walk(approver, '', 1)).toHaveLength(2);
+  });
+
+  it('refuses a cursor naming an unknown kind or a time no row can have', async () => {
+    const approver = await t.signIn('approver');
+    const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
+    for (const key of [
+      [Date.now(), 'CONTACT', 'x'],
+      [8.64e15, 'TRANSACTION', 'x'],
+      [-8.64e15, 'BANK_ACCOUNT', 'x'],
+      [1.5, 'TRANSACTION', 'x'],
+    ]) {
+      const res = await approver.json(`${approvalInboxPath}?cursor=${cursor(key)}`);
+      expect(res.status, JSON.stringify(key)).toBe(400);
+      expect(ApiErrorBody.parse(res.body).code).toBe('INVALID_CURSOR');
+    }
+  });
+});
+
+describe('the approvals inbox on the sandbox', () => {
+  it('reads one page of rows for a page and for the count, however many items wait', async () => {
+    let rowsRead = 0;
+    const t = await createTestApp({
+      wrapBackend: (backend) => ({
+        ...backend,
+        listTransactions: async (ctx, q) => {
+          const page = await backend.listTransactions(ctx, q);
+          rowsRead += page.results.length;
+          return page;
+        },
+        listBankAccounts: async (ctx, q) => {
+          const page = await backend.listBankAccounts(ctx, q);
+          rowsRead += page.results.length;
+          return page;
+        },
+        ...(backend.pendingApprovals && {
+          pendingApprovals: async (ctx, q) => {
+            const found = await backend.pendingApprovals!(ctx, q);
+            rowsRead += found.items.length;
+            return found;
+          },
+        }),
+      }),
+    });
+    try {
+      const now = Date.now();
+      await t.db.insert(transactions).values(
+        Array.from({ length: 250 }, (_, i) => ({
+          id: `pending-${String(i).padStart(3, '0')}`,
+          orgId: t.orgId,
+          status: 'PENDING',
+          category: 'TRANSFER',
+          transactionType: 'OUTGOING',
+          blockChain: 'ETHEREUM',
+          createdById: 'someone-else',
+          createdAt: new Date(now - i * 1000),
+          updatedAt: new Date(now - i * 1000),
+        })),
+      );
+      await createBankAccount(t.db, { orgId: t.orgId, createdAt: new Date(now - 500) });
+      const approver = await t.signIn('approver');
+
+      const count = await approver.json(`${approvalInboxPath}?limit=1`);
+      expect(ApprovalInboxResponse.parse(count.body)).toMatchObject({
+        totalCount: 251,
+        actionableCount: 251,
+      });
+      expect(rowsRead).toBe(1);
+
+      rowsRead = 0;
+      const page = ApprovalInboxResponse.parse(
+        (await approver.json(`${approvalInboxPath}?limit=20`)).body,
+      );
+      expect(page.results.map((i) => i.kind).slice(0, 3)).toEqual([
+        'TRANSACTION',
+        'BANK_ACCOUNT',
+        'TRANSACTION',
+      ]);
+      expect(rowsRead).toBe(20);
+      const next = ApprovalInboxResponse.parse(
+        (await approver.json(`${approvalInboxPath}?limit=20&cursor=${page.nextCursor}`)).body,
+      );
+      expect(next.results[0]?.id).toBe('pending-019');
+    } finally {
+      await t.close();
+    }
   });
 });

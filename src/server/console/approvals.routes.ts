@@ -5,7 +5,7 @@ import { custodyContext } from '../custody/context.ts';
 import { parseFilters, parsePageRequest } from '../http/list-query.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
-import { inboxPage, pendingItems } from './approval-inbox.ts';
+import { approvalInbox } from './approval-inbox.ts';
 
 /**
  * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions and
@@ -21,8 +21,7 @@ export function approvalInboxRoutes(backend: CustodyBackend) {
     async (c) => {
       const page = parsePageRequest(c);
       const { subOrgId } = parseFilters(c, ApprovalInboxFilters);
-      const items = await pendingItems(backend, custodyContext(c), subOrgId);
-      return c.json(inboxPage(items, page));
+      return c.json(await approvalInbox(backend, custodyContext(c), { subOrgId, page }));
     },
   );
 }

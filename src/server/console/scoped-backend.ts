@@ -158,6 +158,7 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     if (!inScope(ctx, row.subOrgId)) throw notFound(resource, id);
     return row;
   };
+  const pending = inner.pendingApprovals;
   return {
     ...inner,
     listTransactions: async (ctx, q) =>
@@ -209,6 +210,19 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     },
     listBankAccounts: async (ctx, q) =>
       keepInScope(ctx, await inner.listBankAccounts(ctx, scopeListQuery(ctx, q))),
+    // Narrowed like a list (its counts too); items outside the scope are dropped as a last line of defence.
+    ...(pending && {
+      pendingApprovals: async (ctx, q) => {
+        const found = await pending(ctx, scopeListQuery(ctx, q));
+        const inside = found.items.filter((item) =>
+          inScope(
+            ctx,
+            item.kind === 'TRANSACTION' ? item.transaction.subOrgId : item.bankAccount.subOrgId,
+          ),
+        );
+        return inside.length === found.items.length ? found : { ...found, items: inside };
+      },
+    }),
     getBankAccount: async (ctx, id) =>
       checked(ctx, 'bank account', id, await inner.getBankAccount(ctx, id)),
     listVaults: async (ctx, q) =>

@@ -59,6 +59,35 @@ export interface ScopeFilter {
   subOrgId?: string | undefined;
 }
 
+/** An item's place in the approvals inbox: newest first, then kind, then id (all descending). */
+export interface PendingApprovalPosition {
+  createdAt: Date;
+  kind: PendingApproval['kind'];
+  id: string;
+}
+
+export interface PendingApprovalsQuery extends ScopeFilter {
+  limit: number;
+  /** The last item of the previous page: the page starts strictly after it. */
+  after?: PendingApprovalPosition | undefined;
+  /** A staff member: what they proposed is counted apart (four-eyes: not theirs to decide). */
+  creatorId?: string | undefined;
+}
+
+export type PendingApproval =
+  | { kind: 'TRANSACTION'; transaction: Transaction }
+  | { kind: 'BANK_ACCOUNT'; bankAccount: BankAccount };
+
+export interface PendingApprovals {
+  /** At most `limit` items after `after`, in the inbox's order. */
+  items: PendingApproval[];
+  hasNext: boolean;
+  /** Every PENDING item in the query's scope, all pages. */
+  totalCount: number;
+  /** Of those, the ones `creatorId` did not propose. */
+  actionableCount: number;
+}
+
 export type TransactionListQuery = PageRequest & TransactionFilters & ScopeFilter;
 export type BankAccountListQuery = PageRequest & BankAccountFilters & ScopeFilter;
 export type VaultListQuery = PageRequest & VaultFilters & ScopeFilter;
@@ -122,6 +151,15 @@ export interface CustodyBackend {
   ): Promise<RecordedApprovalDecision[]>;
 
   /**
+   * The approvals inbox's page and counts in one read: PENDING transactions
+   * and bank accounts together, keyset-paged in the inbox's order, counted
+   * without reading the rows. The custody API has no such read, so only the
+   * sandbox offers it; the console otherwise reads the two lists page by
+   * page (console/approval-inbox.ts).
+   */
+  pendingApprovals?(ctx: CustodyContext, query: PendingApprovalsQuery): Promise<PendingApprovals>;
+
+  /**
    * The API users API clients authenticate as. Only the sandbox has them: it
    * is the custody service; upstream mode accepts no API clients.
    */
@@ -152,8 +190,9 @@ interface ApiClientRecord {
 export interface ApiClientDirectory {
   findByApiKey(apiKey: string): Promise<ApiClientRecord | undefined>;
   /**
-   * Records a token's jti until `expiresAt`, atomically; false when it was
-   * already recorded (a replay), so two concurrent requests cannot both pass.
+   * Records a token's jti until `expiresAt`, atomically; false when this API
+   * user already recorded it (a replay), so two concurrent requests cannot
+   * both pass. Another user's jti never counts: each user picks its own.
    */
   recordTokenId(jti: string, apiUserId: string, expiresAt: Date, now: Date): Promise<boolean>;
 }

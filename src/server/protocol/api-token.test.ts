@@ -10,6 +10,7 @@ import {
   verifyRequestToken,
   type VerifyRequestTokenInput,
 } from './api-token.ts';
+import { isHighS, mirroredSignature } from '../test/ecdsa-mirror.ts';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const NOW_S = NOW.getTime() / 1000;
@@ -246,6 +247,43 @@ describe('verifyRequestToken accepts', () => {
     });
     expect(await check(token(), { now: new Date((NOW_S - 30) * 1000) })).toMatchObject({
       ok: true,
+    });
+  });
+});
+
+// Kept on purpose (issue 24): the SDKs sign with OpenSSL (Node's crypto, Python's
+// `cryptography`) or AWS KMS, none of which normalises s, so about half of their
+// tokens carry a high-S signature. Its twin proves nothing new: the jti is in
+// the signed claims, so a mirrored token is the same request, refused as a replay.
+describe('verifyRequestToken and ECDSA malleability', () => {
+  /** The token with its signature replaced by the other valid one. */
+  const twin = (token: string) => {
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const mirrored = mirroredSignature(Buffer.from(signature, 'base64url'));
+    return `${header}.${payload}.${mirrored.toString('base64url')}`;
+  };
+
+  it('accepts a high-S signature as well as a low-S one, as the SDKs emit both', async () => {
+    const user = apiUser();
+    const first = user.token();
+    const second = user.token();
+    // One of each, whatever the signer drew.
+    const high = isHighS(Buffer.from(first.split('.')[2] ?? '', 'base64url')) ? first : twin(first);
+    const low = isHighS(Buffer.from(second.split('.')[2] ?? '', 'base64url'))
+      ? twin(second)
+      : second;
+    expect(isHighS(Buffer.from(high.split('.')[2] ?? '', 'base64url'))).toBe(true);
+    expect(await user.check(high)).toMatchObject({ ok: true });
+    expect(await user.check(low)).toMatchObject({ ok: true });
+  });
+
+  it('refuses the mirrored twin of a used token as a replay', async () => {
+    const user = apiUser();
+    const token = user.token();
+    expect(await user.check(token)).toMatchObject({ ok: true });
+    expect(await user.check(twin(token))).toMatchObject({
+      ok: false,
+      code: TOKEN_ERROR_CODES.replayed,
     });
   });
 });

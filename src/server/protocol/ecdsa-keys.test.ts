@@ -12,6 +12,7 @@ import {
   verifyDataSignature,
   withoutDataSignature,
 } from './ecdsa-keys.ts';
+import { isHighS, mirroredSignature } from '../test/ecdsa-mirror.ts';
 
 function pemsOf(pair: { privateKeyHex: string; publicKeyHex: string }) {
   const privateKey = createPrivateKey({
@@ -125,6 +126,17 @@ describe('approval signatures', () => {
     expect(verifyApprovalSignature('message', signatureHex, other.publicKeyHex)).toBe(false);
     expect(verifyApprovalSignature('message', 'not hex', pair.publicKeyHex)).toBe(false);
     expect(verifyApprovalSignature('message', '', pair.publicKeyHex)).toBe(false);
+  });
+
+  it('verifies both halves of a signature: the SDKs (OpenSSL, AWS KMS) emit high-S about half the time', () => {
+    const pair = generateApiUserKeyPair();
+    const signature = Buffer.from(signApprovalMessage('message', pair.privateKeyHex), 'hex');
+    const twin = mirroredSignature(signature);
+    expect(isHighS(twin)).toBe(!isHighS(signature));
+    for (const halves of [signature, twin])
+      expect(verifyApprovalSignature('message', halves.toString('hex'), pair.publicKeyHex)).toBe(
+        true,
+      );
   });
 
   it('refuses a raw r‖s signature: the API signs in DER', () => {

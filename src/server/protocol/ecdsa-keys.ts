@@ -124,7 +124,17 @@ export function signDer(data: string, privateKey: KeyInput): Buffer {
   });
 }
 
-/** Checks a DER-encoded ECDSA P-256 / SHA-256 signature; false for anything malformed. */
+/**
+ * Checks a DER-encoded ECDSA P-256 / SHA-256 signature; false for anything
+ * malformed. Both halves of s are accepted, on purpose (issue 24): the
+ * provider's SDKs sign with OpenSSL (Node's crypto, Python's `cryptography`)
+ * or AWS KMS, none of which normalises s, so about half of what they send is
+ * "high-S", and refusing it would fail every other request. Malleability
+ * gives nothing here: no signature is ever an identifier or stored as one. A
+ * request token's twin carries the same signed jti and is refused as a
+ * replay; an approval is decided once (409 ALREADY_DECIDED); a
+ * dataSignatureHex counts only beside a token, whose jti is single-use.
+ */
 export function verifyDer(data: string, signature: Buffer, publicKey: KeyInput): boolean {
   // Parsed outside the try: a misconfigured key is an error, not a bad signature.
   const key = parsePublicKey(publicKey);

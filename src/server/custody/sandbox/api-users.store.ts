@@ -71,8 +71,9 @@ export function createApiClientDirectory(db: Database): ApiClientDirectory {
         lastPurge = now.getTime();
         await db.delete(usedTokenIds).where(lt(usedTokenIds.expiresAt, now));
       }
-      // One statement decides: of two concurrent requests with one jti, the
-      // primary key lets exactly one insert, on PGlite and PostgreSQL alike.
+      // One statement decides: of two concurrent requests with one user's jti,
+      // the primary key (API user, jti) lets exactly one insert, on PGlite and
+      // PostgreSQL alike; another user's token with the same jti is its own.
       const inserted = await db
         .insert(usedTokenIds)
         .values({ jti, apiUserId, expiresAt })

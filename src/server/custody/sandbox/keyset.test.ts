@@ -1,5 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../../contract/api-error.ts';
+import { paths } from '../../../contract/paths.ts';
+import {
+  createBankAccount,
+  createOrg,
+  createSubOrg,
+  createTransaction,
+  minutesAgo,
+} from '../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
 import { decodeCursor, encodeCursor } from './keyset.ts';
 
 const position = { createdAt: new Date('2026-01-02T03:04:05.678Z'), id: 'tx-1' };
@@ -33,5 +42,54 @@ describe('keyset cursors', () => {
       expect((error as ApiError).status).toBe(400);
       expect((error as ApiError).code).toBe('INVALID_CURSOR');
     }
+  });
+});
+
+// The digest has no key: anyone can make a cursor that decodes (README, Security). What
+// one chooses is only where a page starts; the organization and scope come from the caller.
+describe('a cursor made up by the caller', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('moves where a page starts, never what a member may see', async () => {
+    const home = await createSubOrg(t.db, t.orgId, 'Forged home');
+    const away = await createSubOrg(t.db, t.orgId, 'Forged away');
+    const elsewhere = await createOrg(t.db, 'Another organization');
+    const mine = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: home.id,
+      createdAt: minutesAgo(3),
+    });
+    const notMine = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: away.id,
+      createdAt: minutesAgo(2),
+    });
+    const foreign = await createTransaction(t.db, {
+      orgId: elsewhere.id,
+      createdAt: minutesAgo(1),
+    });
+    const foreignAccount = await createBankAccount(t.db, { orgId: elsewhere.id });
+    const member = await t.signIn('viewer', { subOrgIds: [home.id] });
+
+    const forged = (kind: 'transactions' | 'bank_accounts', id: string) =>
+      encodeCursor(kind, { createdAt: new Date('9999-01-01T00:00:00.000Z'), id });
+    const listed = await member.json(
+      `${paths.transactions()}?limit=100&cursor=${forged('transactions', foreign.id)}`,
+    );
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const ids = (listed.body as { results: Array<{ id: string }> }).results.map((r) => r.id);
+    expect(ids).toContain(mine.id);
+    expect(ids).not.toContain(notMine.id);
+    expect(ids).not.toContain(foreign.id);
+
+    const accounts = await t.admin.json(
+      `${paths.bankAccounts()}?limit=100&cursor=${forged('bank_accounts', foreignAccount.id)}`,
+    );
+    expect(accounts.status).toBe(200);
+    expect(JSON.stringify(accounts.body)).not.toContain(foreignAccount.id);
   });
 });

@@ -16,6 +16,16 @@ import type { Page } from '../../../contract/common.ts';
  * to plus a short digest, so a cursor that was edited, truncated or taken
  * from another list is refused with INVALID_CURSOR instead of silently
  * landing somewhere else.
+ *
+ * The digest is a checksum, not a MAC, on purpose (issue 24): anyone can
+ * make a cursor that decodes. A cursor holds a position and nothing else
+ * (no filter, organization or scope), and every query applies the caller's
+ * organization, scope and filters itself; a made-up position only chooses
+ * where a page starts, which paging (or `createdAtLte`) reaches anyway, and
+ * costs what any page costs. A keyed MAC would need a secret every server
+ * on one database shares and keeps across restarts, to guard nothing.
+ * Should a cursor ever carry something the caller must not choose (a
+ * filter, a scope, an offset into another caller's data), make it a MAC.
  */
 
 export type CursorKind = 'transactions' | 'bank_accounts' | 'vaults' | 'contacts' | 'sub_orgs';

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import {
   assets,
+  bankAccounts,
   organizations,
   subOrgs,
   transactions,
@@ -16,6 +17,7 @@ import { approvalDecisions } from './approvals/decisions.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/decide.ts';
 import { createBankAccount } from './bank-accounts/create.ts';
 import { changeRequestHistory } from './approvals/history.ts';
+import { countsKey, pendingApprovalCounts, pendingApprovalPage } from './approvals/pending.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts/store.ts';
 import {
   getContact,
@@ -108,6 +110,20 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       changeRequestHistory(db, await orgIdFor(ctx), entityId),
     approvalDecisions: async (ctx, entityIds) =>
       approvalDecisions(db, await orgIdFor(ctx), entityIds),
+    // Every page's navigation asks for the inbox's count: reused while neither table is
+    // written, and kept apart from the pages, whose cursors do not change it.
+    pendingApprovals: async (ctx, query) => {
+      const tables = [transactions, bankAccounts];
+      const [page, counts] = await Promise.all([
+        cachedList(ctx, 'pending-approvals', query, tables, (orgId) =>
+          pendingApprovalPage(db, orgId, query),
+        ),
+        cachedList(ctx, 'pending-approval-counts', countsKey(query), tables, (orgId) =>
+          pendingApprovalCounts(db, orgId, query),
+        ),
+      ]);
+      return { ...page, ...counts };
+    },
     apiClients: createApiClientDirectory(db),
     // Reference data every signed-in page reads (and every server render of
     // the list: http/server-render.ts), reused while nothing commits too.

@@ -109,6 +109,23 @@ const STUCK_AND_REPLACED: Action[] = [
   { kind: 'advance', ms: 3_600_000 },
 ];
 
+/**
+ * Also run first: a replacement of a replacement. The first is stuck in
+ * congestion, its replacement is approved and broadcast (5 s), then replaced
+ * in turn (the second SUBMITTED one) and that lands: the nonce is spent once.
+ */
+const REPLACED_TWICE: Action[] = [
+  { kind: 'create', from: 0, to: 0, asset: 0, amount: 1, tier: 2, externalId: null, revert: false },
+  { kind: 'approve', pick: 0 },
+  { kind: 'advance', ms: 60_000 },
+  { kind: 'replace', pick: 0 },
+  { kind: 'approve', pick: 0 },
+  { kind: 'advance', ms: 5_000 },
+  { kind: 'replace', pick: 1 },
+  { kind: 'approve', pick: 0 },
+  { kind: 'advance', ms: 3_600_000 },
+];
+
 let database: DatabaseHandle;
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -237,6 +254,34 @@ async function checkInvariants(run: Run, initial: Map<string, string>): Promise<
     expect(path.at(-1), r.id).toBe(r.status);
   }
 
+  // A nonce is spent once: of a transaction and everything that (transitively) replaces it,
+  // at most one lands (completes, or reverts and burns its fee); once one has, the others
+  // are terminal. And nothing waits parked in SUBMITTED without a live replacement to wait for.
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const rootOf = (r: (typeof rows)[number]): string => {
+    let at = r;
+    for (let parent = byId.get(at.replacesTransactionId ?? ''); parent;) {
+      at = parent;
+      parent = byId.get(at.replacesTransactionId ?? '');
+    }
+    return at.id;
+  };
+  const chains = new Map<string, typeof rows>();
+  for (const r of rows) chains.set(rootOf(r), [...(chains.get(rootOf(r)) ?? []), r]);
+  for (const [root, chain] of chains) {
+    const landed = chain.filter(
+      (r) => r.status === 'COMPLETED' || (r.status === 'FAILED' && r.balanceChanges),
+    );
+    const summary = chain.map((r) => `${r.id} ${r.status}`).join(', ');
+    expect(landed.length, `chain of ${root}: ${summary}`).toBeLessThanOrEqual(1);
+    if (landed.length === 1)
+      for (const r of chain) expect(isTerminalStatus(r.status), `chain: ${summary}`).toBe(true);
+  }
+  for (const r of rows.filter((x) => x.status === 'SUBMITTED' && x.nextStepAt === null)) {
+    const live = rows.some((x) => x.replacesTransactionId === r.id && !isTerminalStatus(x.status));
+    expect(live, `${r.id} parked in SUBMITTED with no live replacement`).toBe(true);
+  }
+
   // No externalId twice.
   const externalIds = rows.flatMap((r) => (r.externalId ? [r.externalId] : []));
   expect(new Set(externalIds).size).toBe(externalIds.length);
@@ -317,10 +362,22 @@ describe('engine invariants (property)', () => {
           await checkInvariants(run, initial);
         },
       ),
-      { numRuns: 15, examples: [[STUCK_AND_REPLACED, 3]] },
+      {
+        numRuns: 15,
+        examples: [
+          [STUCK_AND_REPLACED, 3],
+          [REPLACED_TWICE, 3],
+        ],
+      },
     );
     // The example guarantees these whatever the random runs drew.
-    for (const status of ['COMPLETED', 'FAILED', 'DECLINED', 'replacement COMPLETED'])
+    for (const status of [
+      'COMPLETED',
+      'FAILED',
+      'DECLINED',
+      'replacement COMPLETED',
+      'replacement FAILED',
+    ])
       expect([...seen], status).toContain(status);
   }, 120_000);
 });

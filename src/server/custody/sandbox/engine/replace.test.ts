@@ -1,15 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cmp, mul } from '../../../../contract/decimal.ts';
+import { add, cmp, mul, sub } from '../../../../contract/decimal.ts';
 import { paths } from '../../../../contract/paths.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
-import { changeRequests, transactions } from '../../../db/schema/sandbox.ts';
+import { changeRequests, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
   type EngineFixture,
   type EngineTestApp,
 } from '../../../test/engine-test-app.ts';
+import { readPlan } from './plan.ts';
+
+const MIGRATIONS = path.join(import.meta.dirname, '../../../db/migrations/sandbox');
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -111,6 +116,104 @@ describe('POST /transactions/replace_transaction/', () => {
     await t.decline(replacementId, 'not needed');
     await t.run(2 * HOUR);
     expect(await t.status(originalId)).toBe('COMPLETED');
+  });
+
+  it('a replacement of a replacement: when it lands, every transaction it replaced ends FAILED naming it, and only its amount and fee leave the vault', async () => {
+    const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    const firstId = await stuckTransfer({ amount: '0.3' });
+    const secondId = String((await replace(firstId)).body.id);
+    await t.approve(secondId);
+    await t.run(5_000);
+    expect(await t.status(secondId)).toBe('SUBMITTED');
+    const third = await replace(secondId);
+    expect(third.status, JSON.stringify(third.body)).toBe(200);
+    const thirdId = String(third.body.id);
+    expect((await row(thirdId)).nonce).toBe((await row(firstId)).nonce);
+    // The first cannot be replaced a second time while its chain is in flight.
+    expect((await replace(firstId)).body.code).toBe('REPLACEMENT_EXISTS');
+    await t.approve(thirdId);
+    await t.run(3 * HOUR);
+
+    expect(await t.status(thirdId)).toBe('COMPLETED');
+    for (const id of [firstId, secondId]) {
+      const replaced = await row(id);
+      expect(replaced.status, id).toBe('FAILED');
+      expect(replaced.error, id).toBe(`replaced by transaction ${thirdId}, which took its nonce`);
+      expect(replaced.balanceChanges, id).toBeNull();
+      expect(replaced.nextStepAt, id).toBeNull();
+    }
+    const after = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    expect(after.held).toBe(before.held);
+    const fee = (await row(thirdId)).fees?.amount ?? '';
+    expect(after.amount).toBe(sub(before.amount, add('0.3', fee)));
+  });
+
+  it('a declined replacement of a replacement lets the one it replaced land, and the first fails naming that one', async () => {
+    const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    const firstId = await stuckTransfer({ amount: '0.04' });
+    const secondId = String((await replace(firstId)).body.id);
+    await t.approve(secondId);
+    await t.run(5_000);
+    const thirdId = String((await replace(secondId)).body.id);
+    await t.run(HOUR);
+    // Both wait, parked, for the newest to be decided.
+    expect(await t.status(firstId)).toBe('SUBMITTED');
+    expect(await t.status(secondId)).toBe('SUBMITTED');
+    await t.decline(thirdId, 'not needed');
+    await t.run(HOUR);
+
+    expect(await t.status(secondId)).toBe('COMPLETED');
+    const first = await row(firstId);
+    expect(first.status).toBe('FAILED');
+    expect(first.error).toBe(`replaced by transaction ${secondId}, which took its nonce`);
+    const after = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    expect(after.held).toBe(before.held);
+    const fee = (await row(secondId)).fees?.amount ?? '';
+    expect(after.amount).toBe(sub(before.amount, add('0.04', fee)));
+  });
+
+  it('a chain left behind by the old engine (the first still SUBMITTED, holding) is woken by the migration and fails naming the one that landed', async () => {
+    const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
+    const firstId = await stuckTransfer({ amount: '0.05' });
+    const secondId = String((await replace(firstId)).body.id);
+    await t.approve(secondId);
+    await t.run(5_000);
+    const thirdId = String((await replace(secondId)).body.id);
+    await t.approve(thirdId);
+    await t.run(HOUR);
+    expect(await t.status(thirdId)).toBe('COMPLETED');
+
+    // What the engine before issue 24 left: the first parked in SUBMITTED, its hold still taken.
+    const first = await row(firstId);
+    await t.db
+      .update(transactions)
+      .set({ status: 'SUBMITTED', error: null, nextStepAt: null })
+      .where(eq(transactions.id, firstId));
+    for (const hold of readPlan(first.simulation)?.holds ?? [])
+      await t.db
+        .update(vaultBalances)
+        .set({ held: sql`${vaultBalances.held} + ${hold.amount}::numeric` })
+        .where(
+          and(
+            eq(vaultBalances.vaultId, hold.vaultId),
+            eq(vaultBalances.asset, hold.asset),
+            eq(vaultBalances.chain, hold.chain),
+          ),
+        );
+    expect((await t.balance(f.treasury.id, 'ETH', 'ETHEREUM')).held).not.toBe(before.held);
+    await t.run(HOUR);
+    expect(await t.status(firstId)).toBe('SUBMITTED');
+
+    const migration = await readFile(
+      path.join(MIGRATIONS, '0007_wake_chains_left_submitted.sql'),
+      'utf8',
+    );
+    await t.db.execute(sql.raw(migration));
+    await t.run();
+    const woken = await row(firstId);
+    expect(woken.status).toBe('FAILED');
+    expect(woken.error).toBe(`replaced by transaction ${thirdId}, which took its nonce`);
+    expect((await t.balance(f.treasury.id, 'ETH', 'ETHEREUM')).held).toBe(before.held);
   });
 
   it('a LOW transfer tagged [simulate:stuck] waits in SUBMITTED until its replacement lands, and each links the other', async () => {

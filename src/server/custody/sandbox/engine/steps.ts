@@ -1,7 +1,7 @@
-import { and, eq, isNull, notInArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { chainInfo } from '../../../../contract/chains.ts';
 import {
-  TERMINAL_TRANSACTION_STATUSES,
+  isTerminalStatus,
   type FeeTier,
   type TransactionStatus,
 } from '../../../../contract/enums.ts';
@@ -26,8 +26,6 @@ import { transition, type Executor, type TransitionInput } from './transitions.t
 export interface StepConfig {
   timeScale: number;
 }
-
-const terminal = [...TERMINAL_TRANSACTION_STATUSES];
 
 export async function advance(
   tx: Executor,
@@ -196,23 +194,66 @@ async function include(
   at: Date,
   config: StepConfig,
 ): Promise<void> {
-  const [active] = await tx
-    .select({ id: transactions.id })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.replacesTransactionId, row.id),
-        notInArray(transactions.status, terminal),
-      ),
-    )
-    .limit(1);
-  if (active) {
+  const replacements = await replacementsOf(tx, [row.id]);
+  if (replacements.some((r) => !isTerminalStatus(r.status))) {
     // Its replacement is in flight with the same nonce: only one of them can land. It waits,
     // parked, until the replacement lands (then it fails) or dies before broadcast (then it wakes).
     await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
     return;
   }
+  // A chain replaced before a landing failed all of it (issue 24) may have left this one
+  // SUBMITTED behind a replacement of its replacement that took the nonce: it can never land.
+  const landed = await landedAmong(tx, replacements);
+  if (landed) {
+    const moved = await end(tx, row.id, at, {
+      from: 'SUBMITTED',
+      to: 'FAILED',
+      patch: { error: `replaced by transaction ${landed}, which took its nonce` },
+    });
+    if (moved) await releaseHolds(tx, readPlan(row.simulation)?.holds, at);
+    return;
+  }
   await moveOn(tx, row, at, config, { from: 'SUBMITTED', to: 'WAITING_CONFIRMATION' });
+}
+
+interface ReplacementState {
+  id: string;
+  status: string;
+  /** It reached the chain: completed, or reverted and burned its fee. */
+  landed: boolean;
+}
+
+async function replacementsOf(tx: Executor, ids: string[]): Promise<ReplacementState[]> {
+  const rows = await tx
+    .select({
+      id: transactions.id,
+      status: transactions.status,
+      balanceChanges: transactions.balanceChanges,
+    })
+    .from(transactions)
+    .where(inArray(transactions.replacesTransactionId, ids));
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status,
+    landed: r.status === 'COMPLETED' || (r.status === 'FAILED' && r.balanceChanges !== null),
+  }));
+}
+
+/** The one of these replacements, or of theirs, that reached the chain; none while none has. */
+async function landedAmong(
+  tx: Executor,
+  replacements: ReplacementState[],
+): Promise<string | undefined> {
+  const visited = new Set<string>();
+  let level = replacements;
+  while (level.length > 0) {
+    const found = level.find((r) => r.landed);
+    if (found) return found.id;
+    const next = level.filter((r) => !visited.has(r.id)).map((r) => r.id);
+    next.forEach((id) => visited.add(id));
+    level = next.length > 0 ? await replacementsOf(tx, next) : [];
+  }
+  return undefined;
 }
 
 async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<void> {
@@ -246,29 +287,39 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       patch: { operations: settled.operations, balanceChanges: { changes: settled.changes }, fees },
     });
   }
-  if (row.replacesTransactionId) await failReplacedOriginal(tx, row, at);
+  if (row.replacesTransactionId) await failReplacedChain(tx, row, at);
 }
 
-/** The replacement reached the chain with the original's nonce: the original can never land. */
-async function failReplacedOriginal(
-  tx: Executor,
-  replacement: TransactionRow,
-  at: Date,
-): Promise<void> {
-  const originalId = replacement.replacesTransactionId;
-  if (!originalId) return;
-  const [original] = await tx
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.id, originalId), eq(transactions.status, 'SUBMITTED')))
-    .for('update');
-  if (!original) return;
-  const moved = await end(tx, original.id, at, {
-    from: 'SUBMITTED',
-    to: 'FAILED',
-    patch: { error: `replaced by transaction ${replacement.id}, which took its nonce` },
-  });
-  if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
+/**
+ * The replacement reached the chain with its original's nonce, which is the
+ * nonce of every transaction it transitively replaces (a replacement of a
+ * replacement carries the same one): none of them can ever land. Each still
+ * SUBMITTED (parked behind its own replacement) ends FAILED naming the one
+ * that landed, and its holds are released. Rows are locked from the landed
+ * one back to the first original: a decision waking an original locks in
+ * the same direction, so the two cannot deadlock.
+ */
+async function failReplacedChain(tx: Executor, landed: TransactionRow, at: Date): Promise<void> {
+  const visited = new Set([landed.id]);
+  let originalId = landed.replacesTransactionId;
+  while (originalId && !visited.has(originalId)) {
+    visited.add(originalId);
+    const [original] = await tx
+      .select()
+      .from(transactions)
+      .where(eq(transactions.id, originalId))
+      .for('update');
+    if (!original) return;
+    if (original.status === 'SUBMITTED') {
+      const moved = await end(tx, original.id, at, {
+        from: 'SUBMITTED',
+        to: 'FAILED',
+        patch: { error: `replaced by transaction ${landed.id}, which took its nonce` },
+      });
+      if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
+    }
+    originalId = original.replacesTransactionId;
+  }
 }
 
 /**

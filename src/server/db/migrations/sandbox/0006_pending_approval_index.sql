@@ -1,0 +1,2 @@
+DROP INDEX "sandbox"."bank_accounts_org_status_idx";--> statement-breakpoint
+CREATE INDEX "bank_accounts_org_status_created_idx" ON "sandbox"."bank_accounts" USING btree ("org_id","status","created_at","id");
