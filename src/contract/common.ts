@@ -62,6 +62,10 @@ export const ERROR_CODES = {
   upstreamTimeout: 'UPSTREAM_TIMEOUT',
   /** The custody API refused the console's own API-user credentials (a configuration problem). */
   upstreamAuthFailed: 'UPSTREAM_AUTH_FAILED',
+  /** The console's own database cannot be reached (stopped, restarting): 503 with Retry-After. */
+  databaseUnavailable: 'DATABASE_UNAVAILABLE',
+  /** A request body did not arrive within the time allowed: 408. */
+  requestTimeout: 'REQUEST_TIMEOUT',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

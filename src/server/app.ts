@@ -22,7 +22,12 @@ import { ApiError } from '../contract/api-error.ts';
 import { limitBody, MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './http/body-limit.ts';
 import { compressJson } from './http/compress-json.ts';
 import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
-import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  dataExceptionMessage,
+  isDatabaseUnavailable,
+  isDataException,
+} from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { requestLog } from './http/request-log.ts';
 import { READ, rule } from './http/route-rule.ts';
@@ -206,6 +211,18 @@ export function createApp({
       );
     }
     const log = c.get('log') ?? logger;
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug and not the caller's doing: the same request succeeds once the database is back.
+      log.warn({ err: error, method: c.req.method, path: c.req.path }, 'database unavailable');
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return c.json(
+        {
+          message: 'The database is not available at the moment; try again in a few seconds',
+          code: ERROR_CODES.databaseUnavailable,
+        },
+        503,
+      );
+    }
     if (isDataException(error)) {
       // Logged as an error all the same: it may be a value we computed, not one we were sent.
       log.error({ err: error, method: c.req.method, path: c.req.path }, 'database refused a value');

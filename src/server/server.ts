@@ -27,7 +27,7 @@ export interface RunningServer {
  * main.ts so tests can start and stop a real server in-process.
  */
 export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, logger);
   // The one clock every part of the server reads (clock.ts).
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
