@@ -19,7 +19,12 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from '../contract/api-error.ts';
-import { limitBody, MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './http/body-limit.ts';
+import {
+  BODY_READ_TIMEOUT_MS,
+  limitBody,
+  MAX_API_BODY_BYTES,
+  MAX_AUTH_BODY_BYTES,
+} from './http/body-limit.ts';
 import { compressJson } from './http/compress-json.ts';
 import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import {
@@ -48,6 +53,8 @@ export interface CreateAppOptions {
    * known only once listening. Default: http://localhost, what app.request() addresses.
    */
   origin?: () => OriginPolicy;
+  /** How long a request body may take to arrive once read (http/body-limit.ts); tests shorten it. */
+  bodyReadTimeoutMs?: number;
   /** Checked by /healthz. */
   database: Pick<DatabaseHandle, 'ping' | 'driver'>;
   logger: Logger;
@@ -84,6 +91,7 @@ export function createApp({
   logger,
   auth,
   origin = () => LOCAL_ORIGIN,
+  bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
   const app = new Hono<AppEnv>();
   const authOptions: AuthOptions = {
@@ -156,11 +164,14 @@ export function createApp({
   // Health checks above answer whatever Host a load balancer probes with; nothing below does.
   app.use(knownHostOnly(origin, authOptions.trustProxy));
 
-  // Before anything reads a body (the audit reads some to name the action); the
-  // caller is not identified yet, so like other anonymous refusals it leaves no audit row.
-  app.use('/auth/*', limitBody(MAX_AUTH_BODY_BYTES));
-  app.use('/api/*', limitBody(MAX_API_BODY_BYTES));
-  // Before every check and route it watches: what each route declares is audited, refusals too.
+  // Reads nothing: refuses a declared length above the limit and sets the limits the one
+  // body reader keeps (size, and time to arrive). The caller is not identified yet, so like
+  // other anonymous refusals a 413 here leaves no audit row.
+  app.use('/auth/*', limitBody(MAX_AUTH_BODY_BYTES, bodyReadTimeoutMs));
+  app.use('/api/*', limitBody(MAX_API_BODY_BYTES, bodyReadTimeoutMs));
+  // Before every check and route it watches: what each route declares is audited, refusals
+  // too. It reads a body only after the checks, for a caller they identified; the checks read
+  // none before the caller is known (an API client's token is verified from its headers first).
   app.use('/auth/*', auditRequests(authOptions));
   app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));

@@ -36,5 +36,7 @@ export interface AppEnv {
     audited?: boolean;
     /** Origins a session's mutation may come from (http/public-origin.ts). */
     allowedOrigins?: ReadonlySet<string>;
+    /** How large and how slow this request's body may be (http/body-limit.ts). */
+    bodyLimit?: { maxBytes: number; timeoutMs: number };
   };
 }

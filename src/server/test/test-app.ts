@@ -67,6 +67,8 @@ export async function createTestApp(
     logger?: Logger;
     /** PUBLIC_URL: the only Host answered; http://localhost (what app.request addresses) unless given. */
     publicUrl?: string;
+    /** How long a body may take to arrive (app.ts); the app's default unless given. */
+    bodyReadTimeoutMs?: number;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -87,6 +89,7 @@ export async function createTestApp(
     database,
     logger: options.logger ?? pino({ level: 'silent' }),
     ...(origin ? { origin: () => origin } : {}),
+    ...(options.bodyReadTimeoutMs ? { bodyReadTimeoutMs: options.bodyReadTimeoutMs } : {}),
     auth: {
       db: database.db,
       clock,
