@@ -187,6 +187,8 @@ describe('a body is read only for an identified caller, and only for so long (re
         const res = await stalledPost({ ...headers, ...framing });
         expect(res.status, name).toBe(401);
         expect(ApiErrorBody.parse(res.body).code, name).toBe(code);
+        // The rest is not read to keep the connection for another request: it closes.
+        expect(res.headers['connection'], name).toBe('close');
       }
     }
   });

@@ -62,15 +62,21 @@ export function limitBody(
   timeoutMs = BODY_READ_TIMEOUT_MS,
 ): MiddlewareHandler<AppEnv> {
   const limit: BodyLimit = { maxBytes, timeoutMs };
-  return (c, next) => {
+  return async (c, next) => {
     // A GET or HEAD has no body to count (a fetch Request drops one).
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const declared = c.req.header('content-length');
-    if (declared !== undefined && !c.req.header('transfer-encoding')) {
+    const chunked = c.req.header('transfer-encoding') !== undefined;
+    if (declared !== undefined && !chunked) {
       if (Number.parseInt(declared, 10) > maxBytes) throw tooLarge(maxBytes);
     }
     c.set('bodyLimit', limit);
-    return next();
+    await next();
+    // Answered without reading the body (a refusal before the caller was known): the
+    // connection closes after the answer instead of reading the rest to carry another request.
+    const unread = (c.req.bodyCache as BodyCache).text === undefined;
+    if (unread && (chunked || Number.parseInt(declared ?? '0', 10) > 0))
+      c.res.headers.set('Connection', 'close');
   };
 }
 
