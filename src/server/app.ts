@@ -1,14 +1,17 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
+import { SESSION_COOKIE } from '../contract/auth.ts';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
 import { auditRequests } from './auth/audit.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
+import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
@@ -186,11 +189,25 @@ export function createApp({
     c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
-  // A server render reads as the visitor through the whole app, checks and all.
+  // A server render reads as the visitor through the whole app, checks and all; it is
+  // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
+  // from the read cache when it can): a made-up cookie gets the plain shell.
+  const liveSession = async (c: Context<AppEnv>): Promise<boolean> => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (!token) return false;
+    try {
+      return (await reads.run(() => resolveSession(auth.db, token, authOptions.clock.now()))).ok;
+    } catch (error) {
+      // The page is the shell; the browser's own reads get the real answer (a 503, say).
+      c.get('log').warn({ err: error }, 'page: the session could not be looked up');
+      return false;
+    }
+  };
   app.route(
     '/',
     spaRoutes(config.staticDir, {
       request: (input, init, env) => app.request(input, init, env),
+      liveSession,
       ...(pageRenderer ? { renderer: pageRenderer } : {}),
     }),
   );

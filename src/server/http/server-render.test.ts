@@ -79,7 +79,8 @@ describe('the server-rendered transactions list', () => {
   it("holds the member's own rows, in their scope, and the state they were rendered from", async () => {
     const res = await page('/transactions', { Cookie: scoped.cookie });
     expect(res.status).toBe(200);
-    expect(res.headers.get('Cache-Control')).toBe('private, no-cache');
+    // The member's rows and CSRF token: stored by no cache, the browser's own included (issue 24).
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(res.headers.get('Vary')).toMatch(/Cookie/);
     const html = await res.text();
     for (const tx of ours) expect(html).toContain(`data-transaction-id="${tx.id}"`);
