@@ -28,6 +28,7 @@ import {
   MAX_API_BODY_BYTES,
   MAX_AUTH_BODY_BYTES,
 } from './http/body-limit.ts';
+import { cachedProbe } from './http/cached-probe.ts';
 import { compressJson } from './http/compress-json.ts';
 import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import {
@@ -142,7 +143,12 @@ export function createApp({
     }
   });
 
-  // Readiness, unlike /healthz: the database and the custody backend both answer.
+  // Readiness, unlike /healthz: the database and the custody backend both answer. The
+  // backend's probe (upstream: a signed read) runs once at a time and its outcome answers
+  // for 10 s: anonymous callers cannot spend the API user's rate limit.
+  const backendReady = backend.checkReady
+    ? cachedProbe(() => backend.checkReady?.() ?? Promise.resolve(), authOptions.clock)
+    : undefined;
   app.get('/readyz', async (c) => {
     try {
       await database.ping();
@@ -151,7 +157,7 @@ export function createApp({
       return c.json({ status: 'unavailable', reason: 'the database did not answer' }, 503);
     }
     try {
-      await backend.checkReady?.();
+      await backendReady?.();
     } catch (error) {
       const reason =
         error instanceof ApiError ? error.message : 'the custody backend did not answer';

@@ -4,6 +4,7 @@ import { paths } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { transactions } from '../../db/schema/sandbox.ts';
+import { PROBE_FRESH_MS } from '../../http/cached-probe.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import {
   createTwoConsoles,
@@ -221,6 +222,8 @@ describe('B stopped', () => {
     expect(await ready.json()).toMatchObject({ status: 'ready', backend: 'upstream' });
 
     await t.stopB();
+    // The last probe's outcome answers for 10 s (http/cached-probe.ts).
+    t.clock.advance(PROBE_FRESH_MS);
     const notReady = await t.a.request('/readyz');
     expect(notReady.status).toBe(503);
     expect(await notReady.json()).toMatchObject({
