@@ -2,7 +2,6 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
 import { SESSION_COOKIE } from '../contract/auth.ts';
 import { ERROR_CODES } from '../contract/common.ts';
@@ -38,7 +37,7 @@ import {
   isDataException,
 } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
-import { requestLog } from './http/request-log.ts';
+import { requestIds, requestLog } from './http/request-log.ts';
 import { READ, rule } from './http/route-rule.ts';
 import type { PageRenderer } from './http/server-render.ts';
 import { spaRoutes } from './http/spa.ts';
@@ -107,8 +106,8 @@ export function createApp({
   // Staff see only their sub-organizations, whichever backend answers.
   const custody = scopedBackend(backend);
 
-  // Honours a caller's X-Request-Id (so a proxy's id follows the request) or makes one.
-  app.use(requestId());
+  // The server's own id for every request; a caller's well-formed X-Request-Id is logged beside it.
+  app.use(requestIds());
   app.use(requestLog(logger));
   app.use(securityHeaders(authOptions.trustProxy));
   // Sessions, transaction reads and reference data (vaults, assets, sub-orgs) reused while
