@@ -1,6 +1,7 @@
 import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
 import type { BenchSection } from './section.ts';
+import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { storageSection } from './storage-section.ts';
 import { transactionPageSection } from './transaction-page-section.ts';
 
@@ -10,4 +11,5 @@ export const SECTIONS: BenchSection[] = [
   storageSection,
   transactionPageSection,
   approvalsInboxSection,
+  stalledBodiesSection,
 ];

@@ -69,6 +69,10 @@ export const ERROR_CODES = {
   secondFactorRateLimited: 'SECOND_FACTOR_RATE_LIMITED',
   wrongPassword: 'WRONG_PASSWORD',
   demoMemberFixed: 'DEMO_MEMBER_FIXED',
+  /** The console's own database cannot be reached (stopped, restarting): 503 with Retry-After. */
+  databaseUnavailable: 'DATABASE_UNAVAILABLE',
+  /** A request body did not arrive within the time allowed: 408. */
+  requestTimeout: 'REQUEST_TIMEOUT',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

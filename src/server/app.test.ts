@@ -86,7 +86,8 @@ describe('errors', () => {
     expect(JSON.parse(text)).toEqual({ message: 'Internal error', code: 'INTERNAL_ERROR' });
     expect(text).not.toContain('secret_table');
     const logged = lines.find((l) => l['msg'] === 'unhandled error');
-    expect(logged?.['reqId']).toBe('req-500-test');
+    expect(logged?.['reqId']).toBe(res.headers.get('X-Request-Id'));
+    expect(logged?.['callerReqId']).toBe('req-500-test');
     expect(JSON.stringify(logged)).toContain('secret_table');
   });
 
@@ -122,14 +123,17 @@ describe('errors', () => {
     );
     const res = await app.request(paths.bankAccounts(), { headers: { 'X-Request-Id': 'req-502' } });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', requestId: 'req-502' });
+    expect(await res.json()).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      requestId: res.headers.get('X-Request-Id'),
+    });
   });
 });
 
 describe('request handling', () => {
-  it('gives every response a request id, keeping a caller’s own', async () => {
+  it('gives every response its own request id, never the caller’s (logged beside it)', async () => {
     const own = await t.app.request('/healthz', { headers: { 'X-Request-Id': 'abc-123' } });
-    expect(own.headers.get('X-Request-Id')).toBe('abc-123');
+    expect(own.headers.get('X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
     const made = await t.app.request('/healthz');
     expect(made.headers.get('X-Request-Id')).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -145,7 +149,7 @@ describe('request handling', () => {
     await app.request(`${paths.transactions()}?externalId=private-ref`, {
       headers: { 'X-Request-Id': 'log-line' },
     });
-    const line = lines.find((l) => l['reqId'] === 'log-line' && l['msg'] === 'request');
+    const line = lines.find((l) => l['callerReqId'] === 'log-line' && l['msg'] === 'request');
     expect(line).toMatchObject({ method: 'GET', path: paths.transactions(), status: 200 });
     expect(JSON.stringify(lines)).not.toContain('private-ref');
   });

@@ -1,8 +1,9 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { requestId } from 'hono/request-id';
 import type { Logger } from 'pino';
+import { SESSION_COOKIE } from '../contract/auth.ts';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
@@ -11,6 +12,7 @@ import { auditRequests } from './auth/audit.ts';
 import type { SecondFactorPolicy } from './auth/second-factor.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
+import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
@@ -21,12 +23,23 @@ import type { Database, DatabaseHandle } from './db/client.ts';
 import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';
 import { ApiError } from '../contract/api-error.ts';
-import { limitBody, MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './http/body-limit.ts';
+import {
+  BODY_READ_TIMEOUT_MS,
+  limitBody,
+  MAX_API_BODY_BYTES,
+  MAX_AUTH_BODY_BYTES,
+} from './http/body-limit.ts';
+import { cachedProbe } from './http/cached-probe.ts';
 import { compressJson } from './http/compress-json.ts';
 import { knownHostOnly, originPolicy, type OriginPolicy } from './http/public-origin.ts';
-import { dataExceptionMessage, isDataException } from './http/database-errors.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  dataExceptionMessage,
+  isDatabaseUnavailable,
+  isDataException,
+} from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
-import { requestLog } from './http/request-log.ts';
+import { requestIds, requestLog } from './http/request-log.ts';
 import { READ, rule } from './http/route-rule.ts';
 import type { PageRenderer } from './http/server-render.ts';
 import { spaRoutes } from './http/spa.ts';
@@ -45,6 +58,8 @@ export interface CreateAppOptions {
    * known only once listening. Default: http://localhost, what app.request() addresses.
    */
   origin?: () => OriginPolicy;
+  /** How long a request body may take to arrive once read (http/body-limit.ts); tests shorten it. */
+  bodyReadTimeoutMs?: number;
   /** Checked by /healthz. */
   database: Pick<DatabaseHandle, 'ping' | 'driver'>;
   logger: Logger;
@@ -83,6 +98,7 @@ export function createApp({
   logger,
   auth,
   origin = () => LOCAL_ORIGIN,
+  bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
   const app = new Hono<AppEnv>();
   const authOptions: AuthOptions = {
@@ -95,8 +111,8 @@ export function createApp({
   // Staff see only their sub-organizations, whichever backend answers.
   const custody = scopedBackend(backend);
 
-  // Honours a caller's X-Request-Id (so a proxy's id follows the request) or makes one.
-  app.use(requestId());
+  // The server's own id for every request; a caller's well-formed X-Request-Id is logged beside it.
+  app.use(requestIds());
   app.use(requestLog(logger));
   app.use(securityHeaders(authOptions.trustProxy));
   // Sessions, transaction reads and reference data (vaults, assets, sub-orgs) reused while
@@ -131,7 +147,12 @@ export function createApp({
     }
   });
 
-  // Readiness, unlike /healthz: the database and the custody backend both answer.
+  // Readiness, unlike /healthz: the database and the custody backend both answer. The
+  // backend's probe (upstream: a signed read) runs once at a time and its outcome answers
+  // for 10 s: anonymous callers cannot spend the API user's rate limit.
+  const backendReady = backend.checkReady
+    ? cachedProbe(() => backend.checkReady?.() ?? Promise.resolve(), authOptions.clock)
+    : undefined;
   app.get('/readyz', async (c) => {
     try {
       await database.ping();
@@ -140,7 +161,7 @@ export function createApp({
       return c.json({ status: 'unavailable', reason: 'the database did not answer' }, 503);
     }
     try {
-      await backend.checkReady?.();
+      await backendReady?.();
     } catch (error) {
       const reason =
         error instanceof ApiError ? error.message : 'the custody backend did not answer';
@@ -156,11 +177,14 @@ export function createApp({
   // Health checks above answer whatever Host a load balancer probes with; nothing below does.
   app.use(knownHostOnly(origin, authOptions.trustProxy));
 
-  // Before anything reads a body (the audit reads some to name the action); the
-  // caller is not identified yet, so like other anonymous refusals it leaves no audit row.
-  app.use('/auth/*', limitBody(MAX_AUTH_BODY_BYTES));
-  app.use('/api/*', limitBody(MAX_API_BODY_BYTES));
-  // Before every check and route it watches: what each route declares is audited, refusals too.
+  // Reads nothing: refuses a declared length above the limit and sets the limits the one
+  // body reader keeps (size, and time to arrive). The caller is not identified yet, so like
+  // other anonymous refusals a 413 here leaves no audit row.
+  app.use('/auth/*', limitBody(MAX_AUTH_BODY_BYTES, bodyReadTimeoutMs));
+  app.use('/api/*', limitBody(MAX_API_BODY_BYTES, bodyReadTimeoutMs));
+  // Before every check and route it watches: what each route declares is audited, refusals
+  // too. It reads a body only after the checks, for a caller they identified; the checks read
+  // none before the caller is known (an API client's token is verified from its headers first).
   app.use('/auth/*', auditRequests(authOptions));
   app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));
@@ -177,11 +201,25 @@ export function createApp({
   app.route('/api/console', consoleRoutes(authOptions, custody));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
-  // A server render reads as the visitor through the whole app, checks and all.
+  // A server render reads as the visitor through the whole app, checks and all; it is
+  // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
+  // from the read cache when it can): a made-up cookie gets the plain shell.
+  const liveSession = async (c: Context<AppEnv>): Promise<boolean> => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (!token) return false;
+    try {
+      return (await reads.run(() => resolveSession(auth.db, token, authOptions.clock.now()))).ok;
+    } catch (error) {
+      // The page is the shell; the browser's own reads get the real answer (a 503, say).
+      c.get('log').warn({ err: error }, 'page: the session could not be looked up');
+      return false;
+    }
+  };
   app.route(
     '/',
     spaRoutes(config.staticDir, {
       request: (input, init, env) => app.request(input, init, env),
+      liveSession,
       ...(pageRenderer ? { renderer: pageRenderer } : {}),
     }),
   );
@@ -213,6 +251,18 @@ export function createApp({
       );
     }
     const log = c.get('log') ?? logger;
+    if (isDatabaseUnavailable(error)) {
+      // Not a bug and not the caller's doing: the same request succeeds once the database is back.
+      log.warn({ err: error, method: c.req.method, path: c.req.path }, 'database unavailable');
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return c.json(
+        {
+          message: 'The database is not available at the moment; try again in a few seconds',
+          code: ERROR_CODES.databaseUnavailable,
+        },
+        503,
+      );
+    }
     if (isDataException(error)) {
       // Logged as an error all the same: it may be a value we computed, not one we were sent.
       log.error({ err: error, method: c.req.method, path: c.req.path }, 'database refused a value');

@@ -15,6 +15,7 @@ import {
  * API clients on /api/external/*: a request that carries
  * `Api-Key` must carry a valid `Authorization: Bearer <token>` signed by that
  * API user, for this method, path and body, unexpired and never used before.
+ * Everything the headers carry is checked before the body is read.
  * On success the API user becomes the request's actor (`c.var.actor`), which
  * the routes hand to the backend through custodyContext(). Every refusal is a
  * 401 `{message, code}`; a request without `Api-Key` passes through untouched
@@ -66,15 +67,6 @@ export function apiClientAuth(
       );
     }
 
-    const body = await readBody(c);
-    // Checked before the token so that a refused body does not burn the token's jti.
-    if (hasDataSignature(body) && !verifyDataSignature(body, user.publicKey)) {
-      throw refuse(
-        ERROR_CODES.invalidDataSignature,
-        `${DATA_SIGNATURE_FIELD} does not verify: it must sign the compact sorted-key JSON of the body without ${DATA_SIGNATURE_FIELD}, with this API user's key`,
-      );
-    }
-
     const target = requestTarget(c);
     const now = clock.now();
     const result = await verifyRequestToken({
@@ -84,7 +76,19 @@ export function apiClientAuth(
       method: c.req.method,
       pathWithQuery: target.pathWithQuery,
       path: target.path,
-      body,
+      // Read only once the token's signature, key, lifetime, expiry and path have
+      // proven the caller: an unproven caller's body is never buffered.
+      readBody: async () => {
+        const body = await readBody(c);
+        // Checked before the token's jti is recorded, so that a refused body does not burn it.
+        if (hasDataSignature(body) && !verifyDataSignature(body, user.publicKey)) {
+          throw refuse(
+            ERROR_CODES.invalidDataSignature,
+            `${DATA_SIGNATURE_FIELD} does not verify: it must sign the compact sorted-key JSON of the body without ${DATA_SIGNATURE_FIELD}, with this API user's key`,
+          );
+        }
+        return body;
+      },
       now,
       seenJti: async (jti, expiresAt) =>
         !(await apiClients.recordTokenId(jti, user.id, expiresAt, now)),

@@ -62,12 +62,21 @@ export type SessionLookup =
   | { ok: true; session: SessionRow; member: StaffRecord }
   | { ok: false; reason: 'unknown' | 'revoked' | 'expired' | 'idle' | 'disabled' };
 
-/** The live session a cookie token names, touching last_seen_at; or why there is none. */
+/** What createSession puts in a cookie: 32 random bytes, base64url. */
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The live session a cookie token names, touching last_seen_at; or why there
+ * is none. A made-up cookie is cheap (issue 24): one of the wrong shape is
+ * refused before any read, and one of the right shape costs one indexed
+ * lookup and no read-cache slot (only a session found is kept).
+ */
 export async function resolveSession(
   db: Database,
   token: string,
   now: Date,
 ): Promise<SessionLookup> {
+  if (!TOKEN_SHAPE.test(token)) return { ok: false, reason: 'unknown' };
   const tokenHash = hashToken(token);
   // Unchanged while neither table changes (db/read-cache.ts): revoking, disabling or a role change is a write to one.
   const [found] = await cachedRead(
@@ -80,6 +89,7 @@ export async function resolveSession(
         .where(eq(sessions.tokenHash, tokenHash))
         .limit(1),
     [sessions, staff],
+    { keep: (rows) => rows.length > 0 },
   );
   if (!found) return { ok: false, reason: 'unknown' };
   // A copy: the cached row is shared by every request that finds it.

@@ -47,7 +47,8 @@ describe('audit trail', () => {
       { email: 'trail@bank.test', name: 'Trail', role: 'viewer', password: 'the right passphrase' },
       { now: t.clock.now() },
     );
-    expect((await login('trail@bank.test', 'the wrong passphrase!')).status).toBe(401);
+    const wrong = await login('trail@bank.test', 'the wrong passphrase!');
+    expect(wrong.status).toBe(401);
     const ok = await login('trail@bank.test', 'the right passphrase');
     expect(ok.status).toBe(200);
     const cookie = (ok.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -64,7 +65,9 @@ describe('audit trail', () => {
       ['auth.login', 'success', 'STAFF'],
       ['auth.login', 'failed', 'ANONYMOUS'],
     ]);
-    expect(entries[2]?.requestId).toBe('login-21');
+    // The server's own request id, the one its answer named; never the caller's X-Request-Id.
+    expect(entries[2]?.requestId).toBe(wrong.headers.get('X-Request-Id'));
+    expect(entries[2]?.requestId).not.toBe('login-21');
     expect(JSON.stringify(entries)).not.toMatch(/passphrase/);
     // An unknown email is recorded too, with no entity.
     await login('ghost@bank.test', 'whatever it is');

@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { lockDataDir } from './data-dir-lock.ts';
 import { trackPgliteWrites } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
@@ -62,6 +63,17 @@ export interface DatabaseConfig {
   databaseUrl: string | undefined;
 }
 
+/** Where a PostgreSQL pool reports a connection it lost (the server's logger). */
+export type ConnectionErrorLog = Pick<Logger, 'warn'>;
+
+/**
+ * How long a query waits for a PostgreSQL connection (a new one to open, or a
+ * busy pool's to come free) before it fails; the answer is then 503
+ * DATABASE_UNAVAILABLE (http/database-errors.ts). Without it, a database host
+ * that drops packets holds every request for the TCP timeout (minutes).
+ */
+export const PG_CONNECT_TIMEOUT_MS = 10_000;
+
 /**
  * PGlite's shared buffers. PostgreSQL's default (128 MB) is set up and touched
  * at start inside the WebAssembly heap, which never gives memory back: it was
@@ -90,9 +102,17 @@ function compilePgliteAtBaselineTier(): void {
   setFlagsFromString('--liftoff-only');
 }
 
-export async function openDatabase(config: DatabaseConfig): Promise<DatabaseHandle> {
+export async function openDatabase(
+  config: DatabaseConfig,
+  log?: ConnectionErrorLog,
+): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    return wrapPgPool(new pg.Pool({ connectionString: config.databaseUrl, max: 10 }));
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    });
+    return wrapPgPool(pool, log);
   }
   await mkdir(config.dataDir, { recursive: true });
   // PGlite has no lock of its own; two processes on one directory corrupt it.
@@ -140,10 +160,25 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
 // Any constant works; it only has to be the same for every console server.
 const STARTUP_LOCK_KEY = 0x63757374; // "cust"
 
-export function wrapPgPool(pool: pg.Pool): DatabaseHandle {
-  // An idle client losing its connection must not crash the process; the
-  // pool replaces it and the next query reports any lasting problem.
-  pool.on('error', () => {});
+/**
+ * A pool whose connections may be lost at any moment (a restart, a failover,
+ * `pg_terminate_backend`) without taking the process with them. `pg` emits
+ * `error` on a client whose connection fails; an EventEmitter's `error` with
+ * no listener throws, and the pool listens only while a client is idle.
+ * Inside a transaction (checked out between two statements), a terminated
+ * backend's message ended the process (issue 24: 57P01 while ten clients
+ * created and approved). Every client gets a listener of its own when it
+ * connects; the statement that was running fails (503 DATABASE_UNAVAILABLE),
+ * the client, no longer queryable, is dropped when released, and the next
+ * query opens a new connection.
+ */
+export function wrapPgPool(pool: pg.Pool, log?: ConnectionErrorLog): DatabaseHandle {
+  const lost = (error: unknown) =>
+    log?.warn({ err: error }, 'database connection lost; the pool opens a new one');
+  // An idle client losing its connection: the pool removes it.
+  pool.on('error', lost);
+  // A checked-out client losing its connection: its query fails, and release drops it.
+  pool.on('connect', (client) => client.on('error', lost));
   const db = drizzlePg({ client: pool, schema });
 
   async function withLockedClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

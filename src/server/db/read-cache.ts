@@ -260,6 +260,16 @@ export class ReadCache {
     return reads.version;
   }
 
+  /** How many answers are kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Runs `fn` with its cached reads in one scope, as a GET's handlers are (middleware). */
+  run<T>(fn: () => T): T {
+    return scope.run({ cache: this }, fn);
+  }
+
   get(key: string, version: string): unknown {
     const entry = this.entries.get(key);
     return entry?.version === version ? entry.value : undefined;
@@ -297,6 +307,13 @@ export async function cachedRead<T>(
   key: string,
   load: () => Promise<T>,
   tables?: readonly PgTable[],
+  options: {
+    /**
+     * Whether an answer is worth a slot: a key a caller chooses freely (a
+     * session token) must not let made-up ones push real answers out.
+     */
+    keep?: (value: T) => boolean;
+  } = {},
 ): Promise<T> {
   const reads = scope.getStore();
   if (!reads) return load();
@@ -304,6 +321,7 @@ export async function cachedRead<T>(
   const hit = reads.cache.get(key, version);
   if (hit !== undefined) return hit as T;
   const value = await load();
+  if (options.keep && !options.keep(value)) return value;
   reads.cache.set(key, version, value);
   if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
   return value;

@@ -21,7 +21,10 @@ export interface CustodyScope {
 /** What every request carries through the Hono app. */
 export interface AppEnv {
   Variables: {
+    /** The server's own id of this request (http/request-log.ts): answers, logs, audit rows. */
     requestId: string;
+    /** The caller's own X-Request-Id when well-formed: logged beside ours, never in its place. */
+    callerRequestId?: string;
     /** The request's child logger: every line it writes names the request id. */
     log: Logger;
     /** Who is calling: set by the API-client token check or the staff session check. */
@@ -36,5 +39,7 @@ export interface AppEnv {
     audited?: boolean;
     /** Origins a session's mutation may come from (http/public-origin.ts). */
     allowedOrigins?: ReadonlySet<string>;
+    /** How large and how slow this request's body may be (http/body-limit.ts). */
+    bodyLimit?: { maxBytes: number; timeoutMs: number };
   };
 }

@@ -1,6 +1,16 @@
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_COOKIE } from '../../contract/auth.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
+import { auditLog } from '../db/schema/console.ts';
+import { createTestApiUser, signedInit, type TestApiUser } from '../test/api-client.ts';
+import { TEST_ORIGIN } from '../test/staff-session.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
@@ -85,5 +95,135 @@ describe('request body size limit', () => {
     expect(res.status).toBe(413);
     expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'BODY_TOO_LARGE' });
     expect(ApiErrorBody.parse(res.body).message).toContain('16 KiB');
+  });
+});
+
+describe('a body is read only for an identified caller, and only for so long (real HTTP)', () => {
+  // Short, so that a stalled body's 408 comes quickly; the app's own is BODY_READ_TIMEOUT_MS.
+  const DEADLINE_MS = 300;
+  let served: TestApp;
+  let server: ServerType;
+  let port: number;
+  let client: TestApiUser;
+  beforeAll(async () => {
+    served = await createTestApp({ bodyReadTimeoutMs: DEADLINE_MS });
+    client = await createTestApiUser(served, 'stalling client');
+    server = serve({ fetch: served.app.fetch, hostname: '127.0.0.1', port: 0 });
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await served.close();
+  });
+
+  /**
+   * A POST whose body never ends: the headers, `sent` bytes of it, then
+   * nothing. Its answer, if any comes, is one the server gave without the body.
+   */
+  async function stalledPost(
+    headers: Record<string, string>,
+    sent = 64 * 1024,
+  ): Promise<{ status: number; headers: IncomingMessage['headers']; body: unknown }> {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: paths.transactions(),
+      // The test app answers as http://localhost (PUBLIC_URL's stand-in).
+      headers: { Host: 'localhost', 'Content-Type': 'application/json', ...headers },
+    });
+    req.on('error', () => {}); // the server may close the connection after answering
+    req.write('{"memo":"' + 'x'.repeat(sent));
+    try {
+      const [res] = (await once(req, 'response')) as [IncomingMessage];
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      return { status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) };
+    } finally {
+      req.destroy();
+    }
+  }
+
+  const almostOneMiB = { 'Content-Length': String(MAX_API_BODY_BYTES - 1) };
+
+  it('an anonymous caller gets its 401 at once, its body never read', async () => {
+    const expired = signedInit(
+      client,
+      'POST',
+      paths.transactions(),
+      {},
+      {
+        now: new Date(client.clock.now().getTime() - 3_600_000),
+      },
+    ).headers as Record<string, string>;
+    const callers: Array<[string, Record<string, string>, string]> = [
+      ['no credentials', {}, 'UNAUTHORIZED'],
+      [
+        'a made-up session cookie',
+        { Cookie: `${SESSION_COOKIE}=${'A'.repeat(43)}` },
+        'UNAUTHORIZED',
+      ],
+      [
+        'an unknown Api-Key',
+        { 'Api-Key': 'no-such-key', Authorization: 'Bearer x.y.z' },
+        'UNKNOWN_API_KEY',
+      ],
+      [
+        'a garbage token',
+        { 'Api-Key': client.apiKey, Authorization: 'Bearer x.y.z' },
+        'TOKEN_MALFORMED',
+      ],
+      [
+        'an expired token',
+        { 'Api-Key': client.apiKey, Authorization: expired['Authorization'] ?? '' },
+        'TOKEN_EXPIRED',
+      ],
+    ];
+    for (const [name, headers, code] of callers) {
+      // Chunked as well as declared: neither is read.
+      for (const framing of [almostOneMiB, { 'Transfer-Encoding': 'chunked' }]) {
+        const res = await stalledPost({ ...headers, ...framing });
+        expect(res.status, name).toBe(401);
+        expect(ApiErrorBody.parse(res.body).code, name).toBe(code);
+        // The rest is not read to keep the connection for another request: it closes.
+        expect(res.headers['connection'], name).toBe('close');
+      }
+    }
+  });
+
+  it("a signed-in member's body that stalls: 408 REQUEST_TIMEOUT, the connection closed, the refusal audited", async () => {
+    for (const framing of [almostOneMiB, { 'Transfer-Encoding': 'chunked' }]) {
+      const res = await stalledPost({
+        Cookie: served.admin.cookie,
+        'X-CSRF-Token': served.admin.csrfToken,
+        Origin: TEST_ORIGIN,
+        ...framing,
+      });
+      expect(res.status).toBe(408);
+      expect(res.headers['connection']).toBe('close');
+      expect(ApiErrorBody.parse(res.body)).toMatchObject({
+        code: 'REQUEST_TIMEOUT',
+        message: `The request body did not arrive within ${DEADLINE_MS / 1000} s; send it again`,
+      });
+      const requestId = String(res.headers['x-request-id']);
+      const rows = await served.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        action: 'transaction.create',
+        outcome: 'failed',
+        actorType: 'STAFF',
+      });
+      expect(rows[0]?.summary).toMatch(/^Refused with 408 REQUEST_TIMEOUT/);
+    }
+  });
+
+  it("an API client's body is read once its token is proven, and held to the same deadline", async () => {
+    const headers = signedInit(client, 'POST', paths.transactions(), { memo: 'x' })
+      .headers as Record<string, string>;
+    const res = await stalledPost({ ...headers, ...almostOneMiB });
+    expect(res.status).toBe(408);
+    expect(ApiErrorBody.parse(res.body).code).toBe('REQUEST_TIMEOUT');
   });
 });

@@ -2,13 +2,15 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
+import type { AppEnv } from './app-env.ts';
+import { readBodyText } from './body-limit.ts';
 import { assertStorableText } from './storable-text.ts';
 
 /**
- * The one reader of JSON request bodies: parsed once (Hono caches the text,
- * so the API-client check and the route share the read), nested no deeper
- * than a limit, and refused, naming the field, if it holds text the database
- * cannot store.
+ * The one reader of JSON request bodies: read within the body's size and
+ * time limits (http/body-limit.ts), once (the API-client check, the route
+ * and the audit share the read), nested no deeper than a limit, and refused,
+ * naming the field, if it holds text the database cannot store.
  */
 
 /**
@@ -19,9 +21,8 @@ import { assertStorableText } from './storable-text.ts';
 const MAX_BODY_DEPTH = 64;
 
 /** The parsed JSON body; undefined when there is none. */
-export async function readJsonBody(c: Context): Promise<unknown> {
-  // Hono caches the text, so the API-client middleware and the route read it once.
-  const text = await c.req.text();
+export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
+  const text = await readBodyText(c);
   if (text.trim() === '') return undefined;
   let body: unknown;
   try {
@@ -44,7 +45,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
  * with `custody/routes/parse-body.ts`, where null means "not given".
  */
 export async function readJsonBodyAs<S extends z.core.$ZodType>(
-  c: Context,
+  c: Context<AppEnv>,
   schema: S,
 ): Promise<z.output<S>> {
   const parsed = z.safeParse(schema, await readJsonBody(c));

@@ -1,9 +1,8 @@
 import { Hono } from 'hono';
-import { requestId } from 'hono/request-id';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import type { AppEnv } from './app-env.ts';
-import { requestLog } from './request-log.ts';
+import { PARENT_REQUEST_ID, requestIds, requestLog } from './request-log.ts';
 
 function appLogging() {
   const lines: Array<Record<string, unknown>> = [];
@@ -11,9 +10,10 @@ function appLogging() {
     write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>),
   });
   const app = new Hono<AppEnv>()
-    .use(requestId())
+    .use(requestIds())
     .use(requestLog(logger))
     .get('/quiet', (c) => c.text('ok'))
+    .get('/id', (c) => c.text(c.get('requestId')))
     .get('/reports', (c) => {
       c.get('log').warn({ accountNumber: '000123456789', rows: 2 }, 'something to report');
       return c.text('ok');
@@ -24,11 +24,14 @@ function appLogging() {
 describe('request log', () => {
   it('writes one line per request: id, method, path without its query, status', async () => {
     const { app, lines } = appLogging();
-    await app.request('/quiet?externalId=private-ref', { headers: { 'X-Request-Id': 'r-1' } });
+    const res = await app.request('/quiet?externalId=private-ref', {
+      headers: { 'X-Request-Id': 'r-1' },
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
       msg: 'request',
-      reqId: 'r-1',
+      reqId: res.headers.get('X-Request-Id'),
+      callerReqId: 'r-1',
       method: 'GET',
       path: '/quiet',
       status: 200,
@@ -39,9 +42,44 @@ describe('request log', () => {
 
   it("keeps redaction on what a handler logs through the request's logger, with its id", async () => {
     const { app, lines } = appLogging();
-    await app.request('/reports', { headers: { 'X-Request-Id': 'r-2' } });
+    const res = await app.request('/reports', { headers: { 'X-Request-Id': 'r-2' } });
     const reported = lines.find((l) => l['msg'] === 'something to report');
-    expect(reported).toMatchObject({ reqId: 'r-2', rows: 2, accountNumber: '[redacted]' });
+    expect(reported).toMatchObject({
+      reqId: res.headers.get('X-Request-Id'),
+      callerReqId: 'r-2',
+      rows: 2,
+      accountNumber: '[redacted]',
+    });
     expect(JSON.stringify(lines)).not.toContain('000123456789');
+  });
+
+  it("makes every request's id its own; a caller's id is only logged, and only when well-formed", async () => {
+    const { app, lines } = appLogging();
+    for (const [sent, logged] of [
+      ['proxy-7f3a.2', 'proxy-7f3a.2'],
+      ['x'.repeat(64), 'x'.repeat(64)],
+      ['x'.repeat(65), undefined],
+      ['evil\tid', undefined],
+      ['a b', undefined],
+      ['forged"}', undefined],
+      ['', undefined],
+    ] as const) {
+      lines.length = 0;
+      const res = await app.request('/id', { headers: { 'X-Request-Id': sent } });
+      const id = await res.text();
+      expect(id, sent).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('X-Request-Id'), sent).toBe(id);
+      expect(lines[0]?.['reqId'], sent).toBe(id);
+      expect(lines[0]?.['callerReqId'], sent).toBe(logged);
+    }
+    const a = await (await app.request('/id')).text();
+    const b = await (await app.request('/id')).text();
+    expect(a).not.toBe(b);
+  });
+
+  it("gives a request the app makes to itself its page request's id, which no header can", async () => {
+    const { app } = appLogging();
+    const res = await app.request('/id', {}, { [PARENT_REQUEST_ID]: 'page-request-id' });
+    expect(await res.text()).toBe('page-request-id');
   });
 });

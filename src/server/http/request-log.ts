@@ -1,29 +1,67 @@
+import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
 import type { AppEnv } from './app-env.ts';
 
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** A caller's request id worth logging: short, and nothing a log reader could misread. */
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 /**
- * One line per request (`request`: method, path, status, ms, reqId), and the
- * request's logger in c.var.log for anything else a handler reports.
+ * The env key under which a request the app makes to itself (a server
+ * render's reads: http/server-render.ts) names the request it is made for.
+ * Only code in this process sets an env; no header can.
+ */
+export const PARENT_REQUEST_ID = 'parentRequestId';
+
+/**
+ * Every request's id is the server's own (a UUID): it is what the answer's
+ * `X-Request-Id` says, what the audit log records, and what every log line
+ * of the request names (`reqId`). A caller's own `X-Request-Id` (a proxy's,
+ * a client's) is never the request's id — it would let a caller choose what
+ * an audit row says — but when it is well-formed (1 to 64 characters of
+ * `[A-Za-z0-9._-]`) it is logged beside it as `callerReqId`, so the caller's
+ * logs and ours can be joined. A server render's reads carry the page
+ * request's id, so their lines read together with it.
+ */
+export function requestIds(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const parent = (c.env as Record<string, unknown> | undefined)?.[PARENT_REQUEST_ID];
+    const id = typeof parent === 'string' ? parent : randomUUID();
+    c.set('requestId', id);
+    const caller = c.req.header(REQUEST_ID_HEADER);
+    if (caller !== undefined && CALLER_REQUEST_ID.test(caller)) c.set('callerRequestId', caller);
+    c.header(REQUEST_ID_HEADER, id);
+    await next();
+  };
+}
+
+/**
+ * One line per request (`request`: method, path, status, ms, reqId, and
+ * callerReqId when the caller sent one), and the request's logger in c.var.log
+ * for anything else a handler reports.
  *
  * Cheap by construction, since issue 14 measured logging halving the server's
  * ceiling: pino's redaction pass (logger.ts) cost about 130 µs a line, so the
  * request line, whose fields are fixed and carry nothing secret (the path
- * without its query, the id requestId() has already limited to [\w-=]), goes
- * through a child without it. Everything else still goes through redaction,
- * and the per-request child logger is only built if something logs through it.
+ * without its query, the ids requestIds() made or checked), goes through a
+ * child without it. Everything else still goes through redaction, and the
+ * per-request child logger is only built if something logs through it.
  */
 export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
   const lines = logger.child({}, { redact: { paths: [] } });
   return async (c, next) => {
     const reqId = c.get('requestId');
-    c.set('log', lazyChild(logger, { reqId }));
+    const callerReqId = c.get('callerRequestId');
+    const ids = callerReqId === undefined ? { reqId } : { reqId, callerReqId };
+    c.set('log', lazyChild(logger, ids));
     const started = performance.now();
     await next();
     // Path only: query strings may carry identifiers clients consider private.
     lines.info(
       {
-        reqId,
+        ...ids,
         method: c.req.method,
         path: c.req.path,
         status: c.res.status,

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
 import { createSubOrg, createTransaction } from '../test/fixtures.ts';
@@ -79,7 +80,8 @@ describe('the server-rendered transactions list', () => {
   it("holds the member's own rows, in their scope, and the state they were rendered from", async () => {
     const res = await page('/transactions', { Cookie: scoped.cookie });
     expect(res.status).toBe(200);
-    expect(res.headers.get('Cache-Control')).toBe('private, no-cache');
+    // The member's rows and CSRF token: stored by no cache, the browser's own included (issue 24).
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(res.headers.get('Vary')).toMatch(/Cookie/);
     const html = await res.text();
     for (const tx of ours) expect(html).toContain(`data-transaction-id="${tx.id}"`);
@@ -164,6 +166,33 @@ describe('the server-rendered transactions list', () => {
       expect((await httpGet(port, '/healthz', {})).status).toBe(200);
     } finally {
       server.close();
+    }
+  });
+
+  it("logs the render's reads under the page request's own id, with the caller's id beside it", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const logged = await createTestApp({
+      staticDir: dir,
+      pageRenderer: () => import('../../web/entry-server.tsx'),
+      logger: pino(
+        { level: 'info' },
+        { write: (line: string) => void lines.push(JSON.parse(line)) },
+      ),
+    });
+    try {
+      const member = await logged.signIn('viewer');
+      const res = await logged.anonymous('/transactions', {
+        headers: { Accept: 'text/html', Cookie: member.cookie, 'X-Request-Id': 'from-the-proxy' },
+      });
+      expect(await res.text()).toContain('id="transactions-results"');
+      const pageId = res.headers.get('X-Request-Id');
+      expect(pageId).toMatch(/^[0-9a-f-]{36}$/);
+      const reads = lines.filter((l) => l['msg'] === 'request' && l['path'] !== '/transactions');
+      expect(reads.map((l) => l['path'])).toContain('/auth/session');
+      for (const line of reads)
+        expect(line).toMatchObject({ reqId: pageId, callerReqId: 'from-the-proxy' });
+    } finally {
+      await logged.close();
     }
   });
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'hono';
 import type { AppEnv } from './app-env.ts';
+import { PARENT_REQUEST_ID } from './request-log.ts';
 
 /**
  * The signed-in first screen rendered on the server (ARCHITECTURE.md,
@@ -64,7 +65,7 @@ export function builtRenderer(staticDir: string): () => Promise<PageRenderer | u
 
 // The page request's headers that an API request made on its behalf carries:
 // who it is (the cookie), where it was addressed (the Host the server checks),
-// what a trusted proxy said of it, and its id, so its log lines read together.
+// what a trusted proxy said of it, and the caller's own request id.
 const FORWARDED = [
   'cookie',
   'host',
@@ -75,17 +76,25 @@ const FORWARDED = [
   'x-request-id',
 ];
 
-/** A fetch that asks the app in process, as the visitor of the page request `c`. */
+/**
+ * A fetch that asks the app in process, as the visitor of the page request
+ * `c`; its reads take the page request's id (through the env, which no
+ * header can set: http/request-log.ts), so their log lines read together.
+ */
 export function visitorFetch(c: Context<AppEnv>, request: InProcessRequest) {
+  const env = {
+    ...(c.env as Record<string, unknown> | undefined),
+    [PARENT_REQUEST_ID]: c.get('requestId'),
+  };
   return (input: string, init: RequestInit): Response | Promise<Response> => {
     const headers = new Headers(init.headers);
     for (const name of FORWARDED) {
-      const value = name === 'x-request-id' ? c.get('requestId') : c.req.header(name);
+      const value = c.req.header(name);
       if (value) headers.set(name, value);
     }
     // Answered uncompressed: it never leaves the process.
     headers.delete('accept-encoding');
-    return request(new URL(input, c.req.url).href, { ...init, headers }, c.env);
+    return request(new URL(input, c.req.url).href, { ...init, headers }, env);
   };
 }
 

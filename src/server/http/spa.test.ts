@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
 import { createApp, type App } from '../app.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
@@ -114,21 +115,32 @@ describe('serving the SPA', () => {
     }
   });
 
-  it('names the first reads of /transactions for preload to a visitor with a session cookie, and no data', async () => {
-    const signedIn = { headers: { ...html.headers, Cookie: `${SESSION_COOKIE}=not-checked-here` } };
-    const res = await app.request('/transactions', signedIn);
-    expect(res.headers.get('Vary')).toBe('Cookie');
-    const page = await res.text();
-    // URLs only: each is an ordinary API request, checked for the session when the browser sends it.
-    expect(page).toBe(
-      INDEX.replace(
-        '</head>',
-        '<link rel="preload" as="fetch" crossorigin href="/auth/session">\n' +
-          '<link rel="preload" as="fetch" crossorigin href="/api/external/transactions/?limit=20">\n</head>',
-      ),
-    );
-    expect(await (await app.request('/transactions', html)).text()).toBe(INDEX);
-    expect(await (await app.request('/bank-accounts', signedIn)).text()).toBe(INDEX);
+  it('names the first reads of /transactions for preload to a visitor with a live session, and no data', async () => {
+    // Sessions are looked up: this one needs a database.
+    const t = await createTestApp({ staticDir: dir });
+    try {
+      const signedIn = { headers: { ...html.headers, Cookie: t.admin.cookie } };
+      const res = await t.anonymous('/transactions', signedIn);
+      expect(res.headers.get('Vary')).toBe('Cookie');
+      const page = await res.text();
+      // URLs only: each is an ordinary API request, checked for the session when the browser sends it.
+      expect(page).toBe(
+        INDEX.replace(
+          '</head>',
+          '<link rel="preload" as="fetch" crossorigin href="/auth/session">\n' +
+            '<link rel="preload" as="fetch" crossorigin href="/api/external/transactions/?limit=20">\n</head>',
+        ),
+      );
+      expect(await (await t.anonymous('/transactions', html)).text()).toBe(INDEX);
+      expect(await (await t.anonymous('/bank-accounts', signedIn)).text()).toBe(INDEX);
+      // A cookie naming no session: the plain shell, nothing preloaded.
+      for (const cookie of [`${SESSION_COOKIE}=made-up`, `${SESSION_COOKIE}=${'A'.repeat(43)}`]) {
+        const made = { headers: { ...html.headers, Cookie: cookie } };
+        expect(await (await t.anonymous('/transactions', made)).text()).toBe(INDEX);
+      }
+    } finally {
+      await t.close();
+    }
   });
 
   it('serves index.html to clients that accept anything (curl)', async () => {
@@ -190,12 +202,14 @@ describe('a server-rendered page, sent in two parts', () => {
   };
   let failure: Error | undefined;
   const warnings: string[] = [];
-  let streaming: App;
+  let t: TestApp;
+  /** Requests as sent: with the cookie they carry, or none. */
+  let request: App['request'];
   beforeEach(() => {
     failure = undefined;
     nextRender();
   });
-  beforeAll(() => {
+  beforeAll(async () => {
     const renderer: PageRenderer = {
       planPage: ({ href }) =>
         href.startsWith('/transactions')
@@ -205,22 +219,22 @@ describe('a server-rendered page, sent in two parts', () => {
             }
           : undefined,
     };
-    streaming = createApp({
-      config: { staticDir: dir },
-      backend,
-      database,
+    // A database of its own: a page is planned only for a session that resolves.
+    t = await createTestApp({
+      staticDir: dir,
       logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
-      auth: { db: {} as Database },
       pageRenderer: () => Promise.resolve(renderer),
     });
+    request = t.anonymous;
   });
+  afterAll(() => t.close());
 
   const ROWS: RenderedPage = {
     html: '<section><table><tbody><tr><td>row</td></tr></tbody></table><div id="tx-results"></div></section>',
     stateScript: '<script type="application/json" id="console-server-state">{}</script>',
   };
   const signedIn = (headers: Record<string, string> = {}) => ({
-    headers: { ...html.headers, Cookie: `${SESSION_COOKIE}=a-session`, ...headers },
+    headers: { ...html.headers, Cookie: t.admin.cookie, ...headers },
   });
   const decoder = new TextDecoder();
   async function untilRendered(res: Response, decode: (bytes: Uint8Array) => string) {
@@ -241,9 +255,10 @@ describe('a server-rendered page, sent in two parts', () => {
   }
 
   it('sends the head before the render has settled, then the rows inside #root', async () => {
-    const res = await streaming.request('/transactions', signedIn());
+    const res = await request('/transactions', signedIn());
     expect(res.status).toBe(200);
-    expect(res.headers.get('Cache-Control')).toBe('private, no-cache');
+    // The member's rows and CSRF token: stored by no cache, the browser's own included.
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
     expect(res.headers.get('Vary')).toMatch(/Cookie/);
     const page = await untilRendered(res, (b) => decoder.decode(b));
     // The browser may fetch the app and set up the document while the server renders.
@@ -256,7 +271,7 @@ describe('a server-rendered page, sent in two parts', () => {
   });
 
   it('flushes the head through brotli, and the whole page decodes', async () => {
-    const res = await streaming.request('/transactions', signedIn({ 'Accept-Encoding': 'br' }));
+    const res = await request('/transactions', signedIn({ 'Accept-Encoding': 'br' }));
     expect(res.headers.get('Content-Encoding')).toBe('br');
     expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
     const partial = (b: Uint8Array) =>
@@ -269,7 +284,7 @@ describe('a server-rendered page, sent in two parts', () => {
   });
 
   it('closes #root empty when the render gives nothing: the browser renders the page', async () => {
-    const page = await untilRendered(await streaming.request('/transactions', signedIn()), (b) =>
+    const page = await untilRendered(await request('/transactions', signedIn()), (b) =>
       decoder.decode(b),
     );
     const whole = await page.rest(undefined);
@@ -279,7 +294,7 @@ describe('a server-rendered page, sent in two parts', () => {
 
   it('closes #root empty and logs when the render throws; the status stays 200', async () => {
     failure = new Error('render exploded');
-    const res = await streaming.request('/transactions', signedIn({ 'Accept-Encoding': 'gzip' }));
+    const res = await request('/transactions', signedIn({ 'Accept-Encoding': 'gzip' }));
     expect(res.status).toBe(200);
     const whole = gunzipSync(Buffer.from(await res.arrayBuffer())).toString();
     expect(whole).toContain('<div id="root"></div>');
@@ -288,13 +303,53 @@ describe('a server-rendered page, sent in two parts', () => {
 
   it('serves another page, and a visitor with no session, as the plain shell in one piece', async () => {
     for (const res of [
-      await streaming.request('/bank-accounts', signedIn()),
-      await streaming.request('/transactions', html),
+      await request('/bank-accounts', signedIn()),
+      await request('/transactions', html),
     ]) {
       expect(res.status).toBe(200);
       const text = await res.text();
       expect(text).toContain('<div id="root"></div>');
       expect(text).not.toContain('rel="expect"');
+    }
+  });
+});
+
+describe('a made-up session cookie', () => {
+  it('is never planned for a render: one cheap lookup, then the plain shell', async () => {
+    let plans = 0;
+    const renderer: PageRenderer = {
+      planPage: () => {
+        plans += 1;
+        return { firstScreenId: 'tx-results', render: () => Promise.resolve(undefined) };
+      },
+    };
+    const t = await createTestApp({
+      staticDir: dir,
+      pageRenderer: () => Promise.resolve(renderer),
+    });
+    try {
+      for (const cookie of [
+        `${SESSION_COOKIE}=made-up`,
+        `${SESSION_COOKIE}=${'B'.repeat(43)}`,
+        `${SESSION_COOKIE}=${'C'.repeat(43)}`,
+      ]) {
+        const res = await t.anonymous('/transactions', {
+          headers: { ...html.headers, Cookie: cookie },
+        });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('Cache-Control')).toBe('no-cache');
+        expect(await res.text()).toBe(INDEX);
+      }
+      expect(plans).toBe(0);
+      // A live session is planned as before.
+      await (
+        await t.anonymous('/transactions', {
+          headers: { ...html.headers, Cookie: t.admin.cookie },
+        })
+      ).text();
+      expect(plans).toBe(1);
+    } finally {
+      await t.close();
     }
   });
 });

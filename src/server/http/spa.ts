@@ -32,8 +32,9 @@ import {
  *   brotli first; every such answer varies on Accept-Encoding, so a shared
  *   cache never hands brotli to a client that did not ask for it.
  * - index.html is never cached, so a new deploy is picked up on next load.
- * - For a visitor with a session, the pages the SPA's render entry knows are
- *   rendered here first (http/server-render.ts): the rows are in the HTML.
+ * - For a visitor with a live session, the pages the SPA's render entry knows
+ *   are rendered here first (http/server-render.ts): the rows are in the
+ *   HTML, and the page is `no-store`.
  * - Any other GET that accepts HTML and is not /api or /auth gets index.html:
  *   client-side routes like /transactions?status=PENDING load the app, which
  *   then routes itself.
@@ -42,7 +43,9 @@ import {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const INDEX_FRESH_MS = 1000;
 const NO_CACHE = 'no-cache';
-const PRIVATE_NO_CACHE = 'private, no-cache';
+// A rendered page holds the member's rows and their session's CSRF token: kept
+// nowhere, not even in the browser's own cache after they sign out (issue 24).
+const NO_STORE = 'no-store';
 // Files copied from public/ keep their names, so they may change between deploys.
 const SHORT_CACHE = 'public, max-age=3600';
 
@@ -106,6 +109,13 @@ function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Respo
 export interface SpaOptions {
   /** The composed app, asked in process for the reads of a server render. */
   request?: InProcessRequest;
+  /**
+   * Whether the visitor's session cookie names a live session: one lookup
+   * before a page is planned or its reads are preloaded, so a made-up cookie
+   * gets the plain shell, as a visitor without one does. Default: a session
+   * cookie is enough (the reads themselves still check it).
+   */
+  liveSession?: (c: Context<AppEnv>) => Promise<boolean>;
   /** The render entry; default: the build's dist/ssr beside `staticDir`. */
   renderer?: () => Promise<PageRenderer | undefined>;
 }
@@ -157,12 +167,14 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     }
     // What it holds or preloads depends on the session cookie.
     c.header('Vary', 'Cookie');
-    const signedIn = getCookie(c, SESSION_COOKIE) !== undefined;
+    const signedIn =
+      getCookie(c, SESSION_COOKIE) !== undefined &&
+      (options.liveSession ? await options.liveSession(c) : true);
     const plan = signedIn ? await planned(c) : undefined;
     const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
     if (plan && parts) {
-      // The visitor's own rows: no shared cache may keep them.
-      c.header('Cache-Control', PRIVATE_NO_CACHE);
+      // The visitor's own rows and CSRF token: no cache keeps them, the browser's included.
+      c.header('Cache-Control', NO_STORE);
       return streamPage(c, parts, plan);
     }
     c.header('Cache-Control', NO_CACHE);

@@ -115,7 +115,14 @@ export interface VerifyRequestTokenInput {
   /** The same without the query string. */
   path: string;
   /** The parsed JSON body; undefined when the request has none. */
-  body: unknown;
+  body?: unknown;
+  /**
+   * Reads the body instead of `body`, called only once every check the
+   * token's header and claims allow has passed (signature, key, lifetime,
+   * expiry, path): an unproven caller's body is never read. What it throws
+   * is thrown.
+   */
+  readBody?: () => Promise<unknown>;
   now: Date;
   /**
    * Records a jti and answers whether it had been recorded before. It must
@@ -228,9 +235,9 @@ export async function verifyRequestToken(
     );
   }
 
-  const signedBody = BODYLESS_METHODS.has(input.method.toUpperCase())
-    ? undefined
-    : withoutDataSignature(input.body);
+  const bodyless = BODYLESS_METHODS.has(input.method.toUpperCase());
+  const body = bodyless || !input.readBody ? input.body : await input.readBody();
+  const signedBody = bodyless ? undefined : withoutDataSignature(body);
   const expectedHash = bodyHash(signedBody);
   if (claims.body.toLowerCase() !== expectedHash) {
     return fail(

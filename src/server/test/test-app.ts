@@ -70,6 +70,8 @@ export async function createTestApp(
     publicUrl?: string;
     /** STAFF_SECOND_FACTOR; `privileged`, the server's default, unless given. */
     secondFactor?: SecondFactorPolicy;
+    /** How long a body may take to arrive (app.ts); the app's default unless given. */
+    bodyReadTimeoutMs?: number;
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -90,6 +92,7 @@ export async function createTestApp(
     database,
     logger: options.logger ?? pino({ level: 'silent' }),
     ...(origin ? { origin: () => origin } : {}),
+    ...(options.bodyReadTimeoutMs ? { bodyReadTimeoutMs: options.bodyReadTimeoutMs } : {}),
     auth: {
       db: database.db,
       clock,

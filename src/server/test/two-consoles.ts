@@ -6,7 +6,12 @@ import type { StaffRole } from '../../contract/auth.ts';
 import { createApp, type App } from '../app.ts';
 import { originPolicy, type OriginPolicy } from '../http/public-origin.ts';
 import type { DatabaseHandle } from '../db/client.ts';
-import { createManualClock, signInStaff, type StaffSession } from './staff-session.ts';
+import {
+  createManualClock,
+  signInStaff,
+  type ManualClock,
+  type StaffSession,
+} from './staff-session.ts';
 import { createTestDatabase } from './test-database.ts';
 import { createApiUser, type CreatedApiUser } from '../custody/sandbox/api-users.store.ts';
 import {
@@ -40,6 +45,8 @@ export interface TwoConsoles {
   /** A: the console in upstream mode. */
   a: App;
   aDatabase: DatabaseHandle;
+  /** A's clock: its sessions and its /readyz probe's freshness are judged by it. */
+  clock: ManualClock;
   signIn(role: StaffRole, options?: { subOrgIds?: string[] | null }): Promise<StaffSession>;
   /** Set to stand between A and B for the next calls; null to stop. */
   intercept: FetchInterceptor | null;
@@ -76,6 +83,7 @@ export async function createTwoConsoles(
     apiUser,
     a: undefined as unknown as App,
     aDatabase,
+    clock,
     intercept: null,
     signIn: (role, signInOptions = {}) =>
       signInStaff({ request: bed.a.request }, aDatabase.db, clock, { role, ...signInOptions }),

@@ -4,6 +4,7 @@ import { paths } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { transactions } from '../../db/schema/sandbox.ts';
+import { PROBE_FRESH_MS } from '../../http/cached-probe.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import {
   createTwoConsoles,
@@ -160,7 +161,10 @@ describe('an upstream that is slow, busy or flaky', () => {
     const res = await initiator.request(paths.assets(), { headers: { 'X-Request-Id': 'slow-1' } });
     t.intercept = null;
     expect(res.status).toBe(504);
-    expect(await res.json()).toMatchObject({ code: 'UPSTREAM_TIMEOUT', requestId: 'slow-1' });
+    expect(await res.json()).toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      requestId: res.headers.get('X-Request-Id'),
+    });
   });
 
   it('a read is retried after a 503 and answers when B recovers', async () => {
@@ -221,6 +225,8 @@ describe('B stopped', () => {
     expect(await ready.json()).toMatchObject({ status: 'ready', backend: 'upstream' });
 
     await t.stopB();
+    // The last probe's outcome answers for 10 s (http/cached-probe.ts).
+    t.clock.advance(PROBE_FRESH_MS);
     const notReady = await t.a.request('/readyz');
     expect(notReady.status).toBe(503);
     expect(await notReady.json()).toMatchObject({
@@ -231,7 +237,10 @@ describe('B stopped', () => {
       headers: { 'X-Request-Id': 'b-down' },
     });
     expect(res.status).toBe(502);
-    expect(await res.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', requestId: 'b-down' });
+    expect(await res.json()).toMatchObject({
+      code: 'UPSTREAM_UNAVAILABLE',
+      requestId: res.headers.get('X-Request-Id'),
+    });
     // /healthz is liveness only: A itself is fine.
     expect((await t.a.request('/healthz')).status).toBe(200);
   });

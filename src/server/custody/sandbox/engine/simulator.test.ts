@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { paths } from '../../../../contract/paths.ts';
+import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { createTransaction } from '../../../test/fixtures.ts';
 import {
@@ -80,5 +81,48 @@ describe('startSimulator', () => {
     expect(row?.status).toBe('APPROVED');
     expect(row?.nextStepAt?.getTime()).toBe(t.clock.now().getTime() + 5_000);
     expect(await t.status(fine)).toBe('SIGNED');
+  });
+
+  it('keeps polling through a database outage, logs it once, and moves again once it is back', async () => {
+    // The database refuses connections for the first passes (as a stopped PostgreSQL does).
+    let refusals = 6;
+    const away: Database = new Proxy(t.db, {
+      get(target, key, receiver) {
+        if ((key === 'select' || key === 'transaction') && refusals > 0) {
+          refusals -= 1;
+          const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+            code: 'ECONNREFUSED',
+          });
+          return () => {
+            throw refused;
+          };
+        }
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    const logger = { error: vi.fn() };
+    const id = await approvedTransfer();
+    t.clock.advance(3_600_000);
+    const simulator = startSimulator({
+      db: away,
+      clock: t.clock,
+      timeScale: TIME_SCALE,
+      logger,
+      intervalMs: 1,
+    });
+    try {
+      await vi.waitFor(async () => expect(await t.status(id)).toBe('COMPLETED'), {
+        timeout: 10_000,
+        interval: 20,
+      });
+    } finally {
+      await simulator.stop();
+    }
+    expect(refusals).toBe(0);
+    // Once for the whole outage (the other line is the earlier test's broken chain, due again).
+    const outage = logger.error.mock.calls.filter(([, message]) =>
+      /database is unavailable/.test(String(message)),
+    );
+    expect(outage).toHaveLength(1);
   });
 });

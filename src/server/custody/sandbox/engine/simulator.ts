@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { Clock } from '../../../clock.ts';
+import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
 import { advance, type StepConfig } from './steps.ts';
 
 /**
@@ -52,7 +53,8 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
         return true;
       });
     } catch (error) {
-      if (!failedId) throw error;
+      // The database going away is no step's fault: the pass ends, and the loop waits for it.
+      if (!failedId || isDatabaseUnavailable(error)) throw error;
       // A step that fails would be picked again at once; back it off instead of spinning.
       config.logger?.error({ err: error, transactionId: failedId }, 'lifecycle step failed');
       await db
@@ -89,20 +91,46 @@ export interface RunningSimulator {
   stop(): Promise<void>;
 }
 
+/** The longest wait between polls while the database is unavailable. */
+const MAX_OUTAGE_BACKOFF_MS = 10_000;
+
+/**
+ * Polls for due steps until stopped. Nothing a pass throws ends the loop: a
+ * failed pass is logged and the next poll comes as usual. While the database
+ * is unavailable (stopped, restarting: http/database-errors.ts) the polls
+ * back off, doubling up to 10 s, and the outage is logged once, not four
+ * times a second; the first pass that succeeds resumes the usual pace.
+ */
 export function startSimulator(options: SimulatorOptions): RunningSimulator {
   const intervalMs = options.intervalMs ?? 250;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<void> = Promise.resolve();
+  let delay = intervalMs;
+  let outage = false;
 
   const tick = () => {
     pass = runDueSteps(options.db, options.clock, { ...options, logger: options.logger })
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        options.logger.error({ err: error }, 'lifecycle simulator pass failed'),
-      )
+      .then(() => {
+        outage = false;
+        delay = intervalMs;
+      })
+      .catch((error: unknown) => {
+        if (!isDatabaseUnavailable(error)) {
+          delay = intervalMs;
+          options.logger.error({ err: error }, 'lifecycle simulator pass failed');
+          return;
+        }
+        if (!outage)
+          options.logger.error(
+            { err: error },
+            'lifecycle simulator: the database is unavailable; retrying with back-off',
+          );
+        outage = true;
+        delay = Math.min(delay * 2, MAX_OUTAGE_BACKOFF_MS);
+      })
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
+        if (!stopped) timer = setTimeout(tick, delay);
       });
   };
   timer = setTimeout(tick, 0);
