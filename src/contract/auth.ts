@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { IsoTimestamp, listEnvelope } from './common.ts';
+import { displayTextProblem } from './display-text.ts';
 
 /**
  * The console's own wire format for staff sign-in, staff management and the
@@ -78,15 +79,20 @@ const StaffPassword = z
     z.maxLength(1024, 'password must be at most 1024 characters'),
   );
 
+/** A member's name, as approval screens and the audit log show it (display-text.ts). */
+const staffName = z.string().check(
+  z.trim(),
+  z.minLength(1, 'name is required'),
+  z.maxLength(120, 'name must be at most 120 characters'),
+  z.superRefine((value, ctx) => {
+    const problem = displayTextProblem('name', value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
+
 export const StaffCreateRequest = z.strictObject({
   email: emailAddress,
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'name is required'),
-      z.maxLength(120, 'name must be at most 120 characters'),
-    ),
+  name: staffName,
   role: StaffRole,
   subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
   password: StaffPassword,
@@ -94,7 +100,7 @@ export const StaffCreateRequest = z.strictObject({
 export type StaffCreateRequest = z.infer<typeof StaffCreateRequest>;
 
 export const StaffUpdateRequest = z.strictObject({
-  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(120))),
+  name: z.optional(staffName),
   role: z.optional(StaffRole),
   subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
   disabled: z.optional(z.boolean()),
