@@ -58,6 +58,8 @@ export const StaffMember = z.looseObject({
   subOrgIds: z.nullable(z.array(z.string())),
   disabled: z.boolean(),
   createdAt: z.optional(z.string()),
+  /** The member who created this one in the console; null when the CLI or the seed did. */
+  createdBy: z.optional(z.nullable(z.string())),
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
@@ -161,5 +163,6 @@ export const authPaths = {
   staff: '/api/console/staff/',
   staffMember: (id: string) => `/api/console/staff/${encodeURIComponent(id)}/`,
   audit: '/api/console/audit/',
+  /** POST, with the CSRF token: every reveal writes an audit row in the member's name. */
   revealBankAccount: (id: string) => `/api/console/bank_accounts/${encodeURIComponent(id)}/reveal/`,
 } as const;

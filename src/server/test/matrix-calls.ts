@@ -26,6 +26,7 @@ export type ScopeKind =
   | 'entity' // an id in the path: inside 200, outside 404
   | 'listed' // no filter: inside's row listed, outside's never
   | 'none' // not scoped (assets, chains, console admin pages): the same either way
+  | 'unrestricted' // the organization's alone (the audit log): a restricted member is 403 OUTSIDE_ADMIN_SCOPE
   | 'create'; // a mutation naming scoped things: inside reaches the engine (its own answer, never 404), outside 404
 
 export interface Call {
@@ -194,7 +195,7 @@ export const CALLS: Record<string, Call[]> = {
     },
   ],
   'GET /api/console/audit/': [
-    { name: 'audit log', url: () => '/api/console/audit/', scope: 'none' },
+    { name: 'audit log', url: () => '/api/console/audit/', scope: 'unrestricted' },
   ],
   'GET /api/console/approval_decisions/': [
     {
