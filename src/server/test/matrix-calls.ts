@@ -213,9 +213,10 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'filter',
     },
   ],
-  'GET /api/console/bank_accounts/:bankAccountId/reveal/': [
+  'POST /api/console/bank_accounts/:bankAccountId/reveal/': [
     {
       name: 'reveal account number',
+      body: () => ({}),
       url: (t) => `/api/console/bank_accounts/${t.bankAccountId}/reveal/`,
       scope: 'entity',
     },
