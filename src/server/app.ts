@@ -10,6 +10,7 @@ import { auditRequests } from './auth/audit.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -87,8 +88,9 @@ export function createApp({
     trustProxy: auth.trustProxy ?? false,
     demoAccounts: auth.demoAccounts ?? false,
   };
-  // Staff see only their sub-organizations, whichever backend answers.
-  const custody = scopedBackend(backend);
+  // Staff see only their sub-organizations, whichever backend answers; a decision between
+  // members linked by member management is flagged in the audit log.
+  const custody = flagLinkedDecisions(scopedBackend(backend), authOptions);
 
   // Honours a caller's X-Request-Id (so a proxy's id follows the request) or makes one.
   app.use(requestId());
