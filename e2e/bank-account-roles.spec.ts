@@ -119,11 +119,17 @@ test.describe('A viewer', () => {
     expect(forged.status).toBe(403);
     expect(forged.body.code).toBe('FORBIDDEN_ROLE');
 
+    // A reveal is a mutation: a POST with the session's CSRF token, refused here by role.
     const revealed = await page.evaluate(async (id) => {
-      const response = await fetch(`/api/console/bank_accounts/${id}/reveal/`);
+      const session = (await (await fetch('/auth/session')).json()) as { csrfToken: string };
+      const response = await fetch(`/api/console/bank_accounts/${id}/reveal/`, {
+        method: 'POST',
+        headers: { 'X-CSRF-Token': session.csrfToken },
+      });
       return { status: response.status, body: await response.text() };
     }, account.id);
     expect(revealed.status).toBe(403);
+    expect(revealed.body).toContain('FORBIDDEN_ROLE');
     expect(revealed.body).not.toContain(account.accountNumber);
 
     const proposed = await page.evaluate(async () => {

@@ -7,20 +7,30 @@ interface FullNumbers {
   routingNumber?: string | null;
 }
 
-/** The audited reveal, as an admin's session (the page's cookie jar) calls it. */
-async function reveal(request: APIRequestContext, id: string): Promise<FullNumbers> {
-  const response = await request.get(`/api/console/bank_accounts/${id}/reveal/`);
+/**
+ * The audited reveal, as an admin's session (the page's cookie jar) calls it:
+ * a mutation, so a POST from the console's origin with the session's CSRF token.
+ */
+async function reveal(
+  request: APIRequestContext,
+  id: string,
+  baseURL: string | undefined,
+): Promise<FullNumbers> {
+  const session = (await (await request.get('/auth/session')).json()) as { csrfToken: string };
+  const response = await request.post(`/api/console/bank_accounts/${id}/reveal/`, {
+    headers: { Origin: new URL(baseURL ?? '').origin, 'X-CSRF-Token': session.csrfToken },
+  });
   expect(response.ok(), await response.text()).toBe(true);
   return (await response.json()) as FullNumbers;
 }
 
 test.describe('Bank accounts page', () => {
-  test('lists accounts with masked numbers and passes an axe scan', async ({ page }) => {
+  test('lists accounts with masked numbers and passes an axe scan', async ({ page, baseURL }) => {
     const api = await page.request.get('/api/external/bank_accounts/?limit=20');
     expect(api.ok()).toBe(true);
     const { results: listed } = (await api.json()) as { results: Array<{ id: string }> };
     // The list is masked for staff; the full numbers only come from the audited reveal.
-    const full = await Promise.all(listed.map(({ id }) => reveal(page.request, id)));
+    const full = await Promise.all(listed.map(({ id }) => reveal(page.request, id, baseURL)));
 
     await page.goto('/transactions');
     await page.getByRole('link', { name: 'Bank accounts' }).click();
@@ -38,11 +48,14 @@ test.describe('Bank accounts page', () => {
     await expectNoAxeViolations(page);
   });
 
-  test("reveals one account's full numbers in place until hidden again", async ({ page }) => {
+  test("reveals one account's full numbers in place until hidden again", async ({
+    page,
+    baseURL,
+  }) => {
     await page.goto('/bank-accounts?paymentMethod=US_ACH');
     const row = page.getByRole('table', { name: 'Bank accounts' }).locator('tbody tr').first();
     const id = await row.getAttribute('data-bank-account-id');
-    const full = await reveal(page.request, id ?? '');
+    const full = await reveal(page.request, id ?? '', baseURL);
     expect(full.accountNumber).toMatch(/^\d{4,17}$/);
     await expect(row).not.toContainText(full.accountNumber ?? '');
 

@@ -52,6 +52,11 @@ export const ApprovalDecision = z.looseObject({
   /** STAFF or API_USER, named when the console knows the name. */
   decidedBy: ChangeRequestActor,
   reason: z.optional(z.nullable(z.string())),
+  /**
+   * Flagged: the decider created the creator's console account, or the
+   * creator created the decider's: perhaps one person under two names.
+   */
+  linkedAccounts: z.optional(z.boolean()),
 });
 export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { IsoTimestamp, listEnvelope } from './common.ts';
+import { displayTextProblem } from './display-text.ts';
 
 /**
  * The console's own wire format for staff sign-in, staff management and the
@@ -57,6 +58,8 @@ export const StaffMember = z.looseObject({
   subOrgIds: z.nullable(z.array(z.string())),
   disabled: z.boolean(),
   createdAt: z.optional(z.string()),
+  /** The member who created this one in the console; null when the CLI or the seed did. */
+  createdBy: z.optional(z.nullable(z.string())),
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
@@ -81,15 +84,20 @@ function staffPassword(field: string) {
 }
 const StaffPassword = staffPassword('password');
 
+/** A member's name, as approval screens and the audit log show it (display-text.ts). */
+const staffName = z.string().check(
+  z.trim(),
+  z.minLength(1, 'name is required'),
+  z.maxLength(120, 'name must be at most 120 characters'),
+  z.superRefine((value, ctx) => {
+    const problem = displayTextProblem('name', value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
+
 export const StaffCreateRequest = z.strictObject({
   email: emailAddress,
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'name is required'),
-      z.maxLength(120, 'name must be at most 120 characters'),
-    ),
+  name: staffName,
   role: StaffRole,
   subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
   password: StaffPassword,
@@ -97,7 +105,7 @@ export const StaffCreateRequest = z.strictObject({
 export type StaffCreateRequest = z.infer<typeof StaffCreateRequest>;
 
 export const StaffUpdateRequest = z.strictObject({
-  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(120))),
+  name: z.optional(staffName),
   role: z.optional(StaffRole),
   subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
   disabled: z.optional(z.boolean()),
@@ -285,6 +293,7 @@ export const authPaths = {
   staff: '/api/console/staff/',
   staffMember: (id: string) => `/api/console/staff/${encodeURIComponent(id)}/`,
   audit: '/api/console/audit/',
+  /** POST, with the CSRF token: every reveal writes an audit row in the member's name. */
   revealBankAccount: (id: string) => `/api/console/bank_accounts/${encodeURIComponent(id)}/reveal/`,
   loginSecondFactor: '/auth/login/second-factor',
   accountSecondFactor: '/api/console/account/second-factor/',

@@ -1,6 +1,7 @@
 import { electronicFormatIBAN, isSEPACountry, isValidBIC, isValidIBAN } from 'ibantools';
 import { getCountrySpecifications } from 'ibantools';
 import { z } from 'zod';
+import { displayTextProblem } from './display-text.ts';
 import { PaymentMethod } from './enums.ts';
 
 // The account as answered, its filters and masking.
@@ -122,9 +123,20 @@ function isKnownCountry(country: string): boolean {
   return country in getCountrySpecifications();
 }
 
+/** Text an approver reads must read as stored: no control, invisible or text-direction characters. */
+const shownAsIs = (field: string) => (value: string, ctx: z.RefinementCtx) => {
+  const problem = displayTextProblem(field, value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+};
+
 /** Messages start with the field's name: the API's rule, and what the form shows beside the label. */
 const optionalText = (field: string, max: number) =>
-  z.string().trim().max(max, `${field} must be at most ${max} characters`).optional();
+  z
+    .string()
+    .trim()
+    .max(max, `${field} must be at most ${max} characters`)
+    .superRefine(shownAsIs(field))
+    .optional();
 
 /** IBAN's longest is 34 characters; spaces (typed, or the form's grouping) do not count toward it. */
 const ACCOUNT_NUMBER_MAX = 34;
@@ -137,6 +149,7 @@ const accountNumberText = z
     (value) => value.replace(/\s+/g, '').length <= ACCOUNT_NUMBER_MAX,
     `accountNumber must be at most ${ACCOUNT_NUMBER_MAX} characters, not counting spaces`,
   )
+  .superRefine(shownAsIs('accountNumber'))
   .optional();
 
 const BankAccountCreateFields = z.strictObject({

@@ -25,6 +25,11 @@ export const ChangeRequestRecord = z.looseObject({
   decidedBy: z.nullable(ChangeRequestActor),
   decidedAt: z.nullable(z.string()),
   reason: z.nullable(z.string()),
+  /**
+   * Flagged: the decider created the proposer's console account, or the
+   * proposer created the decider's: perhaps one person under two names.
+   */
+  linkedAccounts: z.optional(z.boolean()),
 });
 export type ChangeRequestRecord = z.infer<typeof ChangeRequestRecord>;
 

@@ -37,9 +37,13 @@ export const ERROR_CODES = {
   csrfRejected: 'CSRF_REJECTED',
   loginRateLimited: 'LOGIN_RATE_LIMITED',
   selfLockout: 'SELF_LOCKOUT',
+  /** A sub-organization-restricted admin acting beyond their scope (README, Security). */
+  outsideAdminScope: 'OUTSIDE_ADMIN_SCOPE',
   // Change-request approvals.
   alreadyDecided: 'ALREADY_DECIDED',
   fourEyes: 'FOUR_EYES',
+  /** Upstream: the deciding member may have created it (its create answer was lost or late). */
+  fourEyesUnresolved: 'FOUR_EYES_UNRESOLVED',
   selfApprovalNotAllowed: 'SELF_APPROVAL_NOT_ALLOWED',
   invalidApprovalSignature: 'INVALID_APPROVAL_SIGNATURE',
   // API clients (Api-Key + signed token); token failures use the TOKEN_* codes.

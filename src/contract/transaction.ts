@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sameAddress } from './addresses.ts';
 import { PositiveDecimalString } from './decimal.ts';
+import { displayTextProblem, type DisplayTextKind } from './display-text.ts';
 import { FeeTier, PartyType, ResourceType } from './enums.ts';
 
 // The transaction as answered, its filters and the creatable kinds.
@@ -69,17 +70,34 @@ export type TransferPartyData = z.output<typeof TransferPartyData>;
 export const GasParams = z.strictObject({ feeTier: z.optional(FeeTier) });
 export const FeePayer = z.strictObject({ id: nonEmpty('feePayer.id') });
 
+/** Text an approver reads must read as stored (display-text.ts). */
+const shownAsIs =
+  (field: string, kind: DisplayTextKind = 'one-line') =>
+  (value: string, ctx: z.RefinementCtx) => {
+    const problem = displayTextProblem(field, value, kind);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  };
+
 // Control characters (\p{Cc}) are refused as the list's externalId filter
 // refuses them: a transaction created with one could never be found by it.
+// Invisible and text-direction characters (\p{Cf}) would make two ids look alike.
 const externalId = z
   .string()
   .trim()
   .min(1, 'externalId must not be empty when given')
   .max(128, 'externalId must be at most 128 characters')
-  .refine((value) => !/\p{Cc}/u.test(value), 'externalId must not contain control characters');
+  .refine((value) => !/\p{Cc}/u.test(value), 'externalId must not contain control characters')
+  .superRefine((value, ctx) => {
+    if (/\p{Cc}/u.test(value)) return;
+    shownAsIs('externalId')(value, ctx);
+  });
 /** How long a memo may be, in characters: the forms count toward it. */
 export const MEMO_MAX_LENGTH = 500;
-const memo = z.string().max(MEMO_MAX_LENGTH, `memo must be at most ${MEMO_MAX_LENGTH} characters`);
+// A memo may run over several lines; it may not hide or reorder what it says.
+const memo = z
+  .string()
+  .max(MEMO_MAX_LENGTH, `memo must be at most ${MEMO_MAX_LENGTH} characters`)
+  .superRefine(shownAsIs('memo', 'multi-line'));
 const blockChain = nonEmpty('blockChain');
 const asset = nonEmpty('asset');
 

@@ -14,6 +14,7 @@ import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session
 import { sessionRoutes } from './auth/session.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -108,8 +109,9 @@ export function createApp({
     demoAccounts: auth.demoAccounts ?? false,
     secondFactor: auth.secondFactor ?? 'privileged',
   };
-  // Staff see only their sub-organizations, whichever backend answers.
-  const custody = scopedBackend(backend);
+  // Staff see only their sub-organizations, whichever backend answers; a decision between
+  // members linked by member management is flagged in the audit log.
+  const custody = flagLinkedDecisions(scopedBackend(backend), authOptions);
 
   // The server's own id for every request; a caller's well-formed X-Request-Id is logged beside it.
   app.use(requestIds());

@@ -45,7 +45,7 @@ const cases: Case[] = [
     },
     {
       name: `reveal ${id.slice(0, 12)}`,
-      method: 'GET',
+      method: 'POST',
       url: `/api/console/bank_accounts/${id}/reveal/`,
     },
     {

@@ -152,9 +152,11 @@ describe('authorization matrix: role × endpoint × scope', () => {
         const allowed = roleAllows(role, endpoint.permission);
         const expectation = !allowed
           ? '403 FORBIDDEN_ROLE'
-          : where === 'out' && (endpoint.scope === 'filter' || endpoint.scope === 'entity')
-            ? '404'
-            : 'allowed';
+          : endpoint.scope === 'unrestricted'
+            ? '403 OUTSIDE_ADMIN_SCOPE'
+            : where === 'out' && (endpoint.scope === 'filter' || endpoint.scope === 'entity')
+              ? '404'
+              : 'allowed';
         cells.push(`${endpoint.name}/${role}/${where}`);
         it(`${endpoint.name} (${endpoint.permission}) · ${role} · ${where} of scope → ${expectation}`, async () => {
           const target = targets[where];
@@ -172,6 +174,12 @@ describe('authorization matrix: role × endpoint × scope', () => {
             expect(String((body as { message?: unknown }).message)).toContain(
               `the ${role} role cannot`,
             );
+            return;
+          }
+          if (endpoint.scope === 'unrestricted') {
+            // The matrix's members are restricted to sub-org A.
+            expect(res.status, detail).toBe(403);
+            expect(body, detail).toMatchObject({ code: 'OUTSIDE_ADMIN_SCOPE' });
             return;
           }
           expect([401, 403], detail).not.toContain(res.status);

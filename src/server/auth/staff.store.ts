@@ -20,6 +20,7 @@ export function toWireStaff(row: StaffRecord): StaffMember {
     subOrgIds: row.subOrgIds ?? null,
     disabled: row.disabled,
     createdAt: row.createdAt.toISOString(),
+    createdBy: row.createdBy ?? null,
   };
 }
 
@@ -56,7 +57,8 @@ function normalizeSubOrgs(ids: string[] | null | undefined): string[] | null {
 export async function createStaff(
   db: Database,
   input: NewStaff,
-  options: { now: Date; passwordHash?: string },
+  /** `createdBy`: the admin creating the member through the console (none for the CLI and seed). */
+  options: { now: Date; passwordHash?: string; createdBy?: string | null },
 ): Promise<StaffRecord> {
   const values = {
     id: randomUUID(),
@@ -66,6 +68,7 @@ export async function createStaff(
     subOrgIds: normalizeSubOrgs(input.subOrgIds),
     passwordHash: options.passwordHash ?? (await hashPassword(input.password)),
     createdAt: options.now,
+    createdBy: options.createdBy ?? null,
   };
   try {
     const [row] = await db.insert(staff).values(values).returning();

@@ -10,6 +10,7 @@ import { auditLog, staff } from '../db/schema/console.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
+import { linkedDeciders } from './linked-accounts.ts';
 import { inScope } from './scoped-backend.ts';
 
 /**
@@ -21,7 +22,9 @@ import { inScope } from './scoped-backend.ts';
  * Source: the backend's own change-request records where it keeps them (the
  * sandbox); otherwise the console's audit log, which records every decision
  * made through this console (upstream mode: decisions made elsewhere are
- * not known to the console and stay absent).
+ * not known to the console and stay absent). A decision between members
+ * linked by member management carries `linkedAccounts: true`
+ * (linked-accounts.ts).
  */
 export function approvalDecisionRoutes(options: AuthOptions, backend: CustodyBackend) {
   return new Hono<AppEnv>().get(
@@ -35,8 +38,24 @@ export function approvalDecisionRoutes(options: AuthOptions, backend: CustodyBac
             .filter((d) => inScope(ctx, d.subOrgId))
             .map(({ subOrgId: _subOrgId, ...decision }) => decision)
         : await decisionsFromAudit(options.db, backend, ctx, entityIds);
-      return c.json({ results: await withStaffNames(options.db, decisions) });
+      const named = await withStaffNames(options.db, decisions);
+      return c.json({ results: await withLinkFlags(options.db, named) });
     },
+  );
+}
+
+async function withLinkFlags(
+  db: Database,
+  decisions: ApprovalDecision[],
+): Promise<ApprovalDecision[]> {
+  const linked = await linkedDeciders(
+    db,
+    decisions.map((d) => d.entityId),
+  );
+  return decisions.map((d) =>
+    d.decidedBy.type === 'STAFF' && linked.get(d.entityId)?.has(d.decidedBy.id)
+      ? { ...d, linkedAccounts: true }
+      : d,
   );
 }
 

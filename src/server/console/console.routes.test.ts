@@ -166,19 +166,23 @@ describe('account numbers', () => {
     expect(one.body).toMatchObject({ accountNumber: '•••• 1012' });
 
     const initiator = await t.signIn('initiator');
-    const revealed = await initiator.json(`/api/console/bank_accounts/${account.id}/reveal/`);
+    const reveal = { method: 'POST' };
+    const revealed = await initiator.json(
+      `/api/console/bank_accounts/${account.id}/reveal/`,
+      reveal,
+    );
     expect(revealed.status).toBe(200);
     expect(revealed.body).toEqual({ accountNumber: '987654321012', routingNumber: '021000021' });
 
     const viewer = await t.signIn('viewer');
-    const refused = await viewer.json(`/api/console/bank_accounts/${account.id}/reveal/`);
+    const refused = await viewer.json(`/api/console/bank_accounts/${account.id}/reveal/`, reveal);
     expect(refused.status).toBe(403);
     expect(ApiErrorBody.parse(refused.body).code).toBe('FORBIDDEN_ROLE');
 
     const outside = await t.signIn('admin', { subOrgIds: ['some-other-sub-org'] });
-    expect((await outside.json(`/api/console/bank_accounts/${account.id}/reveal/`)).status).toBe(
-      404,
-    );
+    expect(
+      (await outside.json(`/api/console/bank_accounts/${account.id}/reveal/`, reveal)).status,
+    ).toBe(404);
 
     const entries = await auditFor(account.id);
     expect(entries.map((e) => [e.action, e.outcome, e.actorId])).toEqual([
@@ -303,7 +307,7 @@ describe('log redaction', () => {
     expect(created.status).toBeLessThan(300);
     const account = created.body as { id: string };
     await member.request(paths.bankAccounts());
-    await member.request(`/api/console/bank_accounts/${account.id}/reveal/`);
+    await member.request(`/api/console/bank_accounts/${account.id}/reveal/`, { method: 'POST' });
     // A refused create logs its error too.
     await member.request(paths.bankAccounts(), json('POST', { accountNumber: '55667788990011' }));
 

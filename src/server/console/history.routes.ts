@@ -9,6 +9,7 @@ import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
+import { linkedDeciders } from './linked-accounts.ts';
 
 /**
  * GET /api/console/bank_accounts/{id}/history/: who proposed the account, who
@@ -29,10 +30,16 @@ export function historyRoutes(options: AuthOptions, backend: CustodyBackend) {
         ? await backend.changeRequestHistory(ctx, id)
         : null;
       const results = fromBackend ?? (await historyFromAuditLog(options.db, id));
+      // A decision between members linked by member management is flagged (linked-accounts.ts).
+      const linked = (await linkedDeciders(options.db, [id])).get(id);
       const body: ChangeRequestHistory = {
         entityId: id,
         source: fromBackend ? 'change_requests' : 'audit_log',
-        results: await nameStaff(options.db, results),
+        results: (await nameStaff(options.db, results)).map((r) =>
+          r.decidedBy?.type === 'STAFF' && linked?.has(r.decidedBy.id)
+            ? { ...r, linkedAccounts: true }
+            : r,
+        ),
       };
       return c.json(body);
     },

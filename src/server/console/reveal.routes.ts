@@ -10,13 +10,15 @@ import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 
 /**
- * GET /api/console/bank_accounts/{id}/reveal/: the only way a full account or
+ * POST /api/console/bank_accounts/{id}/reveal/: the only way a full account or
  * routing number reaches a browser, and every call is audited — refusals too.
- * A GET that writes (the audit row) is deliberate: it reads, and the trail is
- * a side record, so it needs no CSRF token; the answer is never cached.
+ * A POST, because it writes (the audit row, in the member's name): like every
+ * mutation it needs the session's CSRF token and the console's own Origin, so
+ * a page on another port or a sibling subdomain, which the SameSite cookie
+ * does not stop, cannot reveal in a member's name. The answer is never cached.
  */
 export function revealRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get(
+  return new Hono<AppEnv>().post(
     '/bank_accounts/:bankAccountId/reveal/',
     rule({
       permission: 'reveal',

@@ -1,6 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../contract/paths.ts';
-import { assets } from '../db/schema/sandbox.ts';
+import { assets, wallets } from '../db/schema/sandbox.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
@@ -26,9 +27,14 @@ const ids = {} as Record<
   | 'orgContact'
   | 'tronA'
   | 'tronB'
-  | 'subOrgA',
+  | 'subOrgA'
+  | 'subOrgB',
   string
 >;
+/** Vault B's and the organization-level vault's Ethereum addresses, as EVM addresses. */
+const VAULT_B_ADDRESS = `0x${'Ab'.repeat(20)}`;
+const ORG_VAULT_ADDRESS = `0x${'Cd'.repeat(20)}`;
+const VAULT_A_ADDRESS = `0x${'Ef'.repeat(20)}`;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -36,6 +42,7 @@ beforeAll(async () => {
   const a = await createSubOrg(t.db, t.orgId, 'A');
   const b = await createSubOrg(t.db, t.orgId, 'B');
   ids.subOrgA = a.id;
+  ids.subOrgB = b.id;
   const balances = [
     { asset: 'ETH', chain: 'ETHEREUM', amount: '10' },
     { asset: 'SOL', chain: 'SOLANA', amount: '50' },
@@ -52,6 +59,16 @@ beforeAll(async () => {
   const tron = { blockChain: 'TRON', address: 'TXYZ1234567890abcdefghijklmnopqrs', assetList: [] };
   ids.tronA = (await createContact(t.db, { orgId, subOrgId: a.id, ...tron })).id;
   ids.tronB = (await createContact(t.db, { orgId, subOrgId: b.id, ...tron })).id;
+  for (const [vaultId, address] of [
+    [ids.vaultB, VAULT_B_ADDRESS],
+    [ids.orgVault, ORG_VAULT_ADDRESS],
+    [ids.vaultA, VAULT_A_ADDRESS],
+  ] as const) {
+    await t.db
+      .update(wallets)
+      .set({ address })
+      .where(and(eq(wallets.vaultId, vaultId), eq(wallets.blockchain, 'ETHEREUM')));
+  }
   restricted = await t.signIn('initiator', { subOrgIds: [a.id] });
   unrestricted = await t.signIn('initiator');
 });
@@ -196,6 +213,109 @@ describe('creates by a member restricted to sub-org A', () => {
     expect((after.body as { results: unknown[] }).results).toHaveLength(
       (before.body as { results: unknown[] }).results.length,
     );
+  });
+});
+
+describe('external addresses of a member restricted to sub-org A', () => {
+  const create = paths.transactions();
+  const external = (address: string) => ({ type: 'EXTERNAL_ADDRESS', id: address });
+
+  it("are refused when they are another sub-org's or an organization-level vault's address", async () => {
+    for (const address of [VAULT_B_ADDRESS, VAULT_B_ADDRESS.toLowerCase(), ORG_VAULT_ADDRESS]) {
+      for (const url of [create, paths.estimateFee()]) {
+        const res = await post(restricted, url, transfer(ids.vaultA, external(address)));
+        expect(res.status, JSON.stringify(res.body)).toBe(404);
+        expect(res.body).toMatchObject({
+          code: 'NOT_FOUND',
+          message: expect.stringContaining('belongs to a vault outside your sub-organizations'),
+        });
+      }
+    }
+    // On another chain too: an EVM address is the same key on every EVM chain.
+    const polygon = transfer(ids.vaultA, external(VAULT_B_ADDRESS), {
+      asset: 'MATIC',
+      blockChain: 'POLYGON',
+    });
+    expect((await post(restricted, create, polygon)).status).toBe(404);
+  });
+
+  it('are accepted when they belong to no vault, or to a vault of sub-org A', async () => {
+    await expectAccepted(
+      restricted,
+      create,
+      transfer(ids.vaultA, external(`0x${'12'.repeat(20)}`)),
+    );
+    await expectAccepted(restricted, create, transfer(ids.vaultA, external(VAULT_A_ADDRESS)));
+  });
+
+  it("are anyone's to pay for an unrestricted member", async () => {
+    await expectAccepted(unrestricted, create, transfer(ids.vaultA, external(VAULT_B_ADDRESS)));
+  });
+});
+
+describe('a duplicate externalId', () => {
+  it('names the original only to a caller who may see it', async () => {
+    const externalId = `dup-${Date.now()}`;
+    const original = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: ids.subOrgB,
+      vaultId: ids.vaultB,
+      externalId,
+    });
+    const body = transfer(ids.vaultA, contact(ids.contactA), { externalId });
+    const hidden = await post(restricted, paths.transactions(), body);
+    expect(hidden).toMatchObject({
+      status: 400,
+      body: {
+        code: 'DUPLICATE_EXTERNAL_ID',
+        fields: [{ field: 'externalId', message: expect.stringContaining('already used') }],
+      },
+    });
+    expect(JSON.stringify(hidden.body)).not.toContain(original.id);
+
+    const seen = await post(unrestricted, paths.transactions(), body);
+    expect(seen).toMatchObject({ status: 400, body: { code: 'DUPLICATE_EXTERNAL_ID' } });
+    expect(JSON.stringify(seen.body)).toContain(original.id);
+
+    // An original in the member's own sub-org is theirs to find.
+    const ownId = `own-${Date.now()}`;
+    const own = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: ids.subOrgA,
+      vaultId: ids.vaultA,
+      externalId: ownId,
+    });
+    const mine = await post(restricted, paths.transactions(), { ...body, externalId: ownId });
+    expect(mine.status).toBe(400);
+    expect(JSON.stringify(mine.body)).toContain(own.id);
+  });
+});
+
+describe('bank accounts proposed by a restricted member', () => {
+  const account = {
+    paymentMethod: 'US_ACH',
+    accountName: 'Scoped Holder',
+    accountNumber: '000123456789',
+    routingNumber: '021000021',
+    bankName: 'Bank',
+    country: 'US',
+  };
+
+  it('of several sub-orgs must name one of them: never the organization level', async () => {
+    const several = await t.signIn('initiator', { subOrgIds: [ids.subOrgA, ids.subOrgB] });
+    const res = await post(several, paths.bankAccounts(), account);
+    expect(res).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', fields: [{ field: 'subOrgId' }] },
+    });
+    expect((res.body as { message: string }).message).toMatch(/^subOrgId is required/);
+    const named = await post(several, paths.bankAccounts(), { ...account, subOrgId: ids.subOrgB });
+    expect(named).toMatchObject({ status: 200, body: { subOrgId: ids.subOrgB } });
+  });
+
+  it('of one sub-org is proposed there by default', async () => {
+    const res = await post(restricted, paths.bankAccounts(), account);
+    expect(res).toMatchObject({ status: 200, body: { subOrgId: ids.subOrgA } });
   });
 });
 

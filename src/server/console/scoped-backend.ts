@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../../contract/common.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import type { Page } from '../../contract/common.ts';
+import type { Vault } from '../../contract/reference.ts';
 import { ApiError } from '../../contract/api-error.ts';
 
 /**
@@ -17,7 +18,17 @@ import { ApiError } from '../../contract/api-error.ts';
  *   vaults and contacts (no sub-org) are out of a restricted member's scope,
  *   just as they are missing from the lists the member sees (README, "Staff
  *   sign-in"). A replacement pays whom its original pays, so the original's
- *   destination is checked too.
+ *   destination is checked too;
+ * - an EXTERNAL_ADDRESS party that is the address of one of the
+ *   organization's vaults outside the scope (on any chain) is refused as that
+ *   vault named by id would be: it would move funds out of the scope in
+ *   disguise;
+ * - a bank account is created in one of the member's sub-orgs: the one they
+ *   name, their only one by default, or a 400 naming `subOrgId` when they
+ *   have several (an organization-level account would be out of their own
+ *   scope, yet approvable by unrestricted members);
+ * - a create refused for a duplicate externalId does not name the original
+ *   unless the caller may see it.
  * API clients carry no scope and pass straight through.
  */
 
@@ -60,8 +71,9 @@ function keepInScope<T extends { subOrgId?: string | null | undefined }>(
 }
 
 /**
- * The create's sub-org: a member with exactly one sub-org gets it by default;
- * one outside the scope is 404. Returns the body to pass on.
+ * The create's sub-org: a member with exactly one sub-org gets it by default,
+ * a member with several must name one (400), and one outside the scope is
+ * 404. Returns the body to pass on.
  */
 function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
   ctx: CustodyContext,
@@ -73,8 +85,19 @@ function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
     if (!ids.includes(body.subOrgId)) throw notFound('sub-organization', body.subOrgId);
     return body;
   }
-  return ids.length === 1 ? { ...body, subOrgId: ids[0] } : body;
+  if (ids.length === 1) return { ...body, subOrgId: ids[0] };
+  const message =
+    'subOrgId is required: you act in several sub-organizations, so name the one the account belongs to';
+  throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'subOrgId', message }]);
 }
+
+/** An address as compared across chains and spellings: EVM hex in any case, with or without 0x. */
+function addressKey(address: string): string {
+  return address.trim().toLowerCase().replace(/^0x/, '');
+}
+
+/** Vaults read through to find whose an external address is: 10,000, beyond any organization. */
+const MAX_VAULT_PAGES = 100;
 
 interface PartyRef {
   type?: string | undefined;
@@ -105,6 +128,10 @@ function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+function isDuplicateExternalId(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.code === ERROR_CODES.duplicateExternalId;
+}
+
 /** An unknown id is the engine's to report, with its own message and field. */
 function unlessUnknown<T>(promise: Promise<T>): Promise<T | null> {
   return promise.catch((e: unknown) => {
@@ -114,9 +141,13 @@ function unlessUnknown<T>(promise: Promise<T>): Promise<T | null> {
 }
 
 export function scopedBackend(inner: CustodyBackend): CustodyBackend {
-  /** 404 unless every vault or contact the parties name lies in the scope. */
+  /**
+   * 404 unless every vault or contact the parties name lies in the scope, and
+   * no external address is a vault's outside it.
+   */
   async function checkParties(ctx: CustodyContext, parties: PartyRef[]): Promise<void> {
     if (!allowedIds(ctx)) return;
+    let outsideAddresses: Map<string, string> | undefined;
     for (const party of parties) {
       if (!party.id) continue;
       if (party.type === 'VAULT') {
@@ -125,8 +156,62 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
       } else if (party.type === 'CONTACT') {
         const contact = await unlessUnknown(inner.getContact(ctx, party.id));
         if (contact && !inScope(ctx, contact.subOrgId)) throw notFound('contact', party.id);
+      } else if (party.type === 'EXTERNAL_ADDRESS') {
+        outsideAddresses ??= await vaultAddressesOutside(ctx);
+        if (outsideAddresses.has(addressKey(party.id))) {
+          throw new ApiError(
+            404,
+            ERROR_CODES.notFound,
+            `No address "${party.id}" you may pay: it belongs to a vault outside your sub-organizations`,
+          );
+        }
       }
     }
+  }
+
+  /** Every wallet address of the organization's vaults outside the scope, to the vault's id. */
+  async function vaultAddressesOutside(ctx: CustodyContext): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const note = (vault: Vault) => {
+      if (inScope(ctx, vault.subOrgId)) return;
+      for (const wallet of vault.wallets ?? [])
+        if (wallet.address) found.set(addressKey(wallet.address), vault.id ?? '');
+    };
+    let cursor: string | undefined;
+    for (let call = 0; call < MAX_VAULT_PAGES; call += 1) {
+      // The inner backend, unscoped: the vaults the member cannot see are the ones that matter.
+      const page = await inner.listVaults(ctx, { limit: 100, cursor });
+      page.results.forEach(note);
+      if (!page.hasNext || !page.nextCursor) return found;
+      cursor = page.nextCursor;
+    }
+    // Not every vault was read: refuse rather than let an unread one be paid as external.
+    throw new ApiError(
+      403,
+      ERROR_CODES.forbidden,
+      'The organization has too many vaults to check an external address against; ask a member of every sub-organization to send it',
+    );
+  }
+
+  /**
+   * A duplicate externalId's refusal names the original; a restricted caller
+   * who may not see it hears only that the id is taken.
+   */
+  async function withoutHiddenOriginal(
+    ctx: CustodyContext,
+    error: ApiError,
+    externalId: string | undefined,
+  ): Promise<ApiError> {
+    if (!allowedIds(ctx) || !externalId) return error;
+    const page = await inner.listTransactions(ctx, { externalId, limit: 1 });
+    const original = page.results[0];
+    if (original && inScope(ctx, original.subOrgId)) return error;
+    const message = `externalId "${externalId}" is already used in this organization; nothing was created`;
+    const hidden = new ApiError(error.status, error.code, message, [
+      { field: 'externalId', message },
+    ]);
+    Object.assign(hidden.headers, error.headers);
+    return hidden;
   }
 
   /** The entity a change request is about: a bank account or a transaction, in scope or 404. */
@@ -167,7 +252,13 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
       checked(ctx, 'transaction', id, await inner.getTransaction(ctx, id)),
     createTransaction: async (ctx, body) => {
       await checkParties(ctx, namedParties(body));
-      return inner.createTransaction(ctx, body);
+      try {
+        return await inner.createTransaction(ctx, body);
+      } catch (error) {
+        throw isDuplicateExternalId(error)
+          ? await withoutHiddenOriginal(ctx, error, body.externalId)
+          : error;
+      }
     },
     replaceTransaction: async (ctx, body) => {
       if (allowedIds(ctx)) {

@@ -11,8 +11,14 @@ import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { readJsonBodyAs } from '../http/json-body.ts';
+import { administers, checkGrantedScope, checkOwnChange } from './admin-scope.ts';
 
-/** Staff management, admins only: list, create, change role/name/scope, disable. */
+/**
+ * Staff management, admins only: list, create, change role/name/scope,
+ * disable. An admin restricted to some sub-organizations administers only
+ * inside them (admin-scope.ts). Each member records who created them, so a
+ * decision between the two is flagged (linked-accounts.ts).
+ */
 
 function describeChanges(changes: z.output<typeof StaffUpdateRequest>): string {
   const parts: string[] = [];
@@ -31,7 +37,9 @@ export function staffRoutes(options: AuthOptions) {
       '/staff/',
       rule({ permission: 'admin', action: 'manage staff', audit: false }),
       async (c) => {
-        const rows = await listStaff(db);
+        const admin = c.get('staff');
+        if (!admin) throw unauthorized();
+        const rows = (await listStaff(db)).filter((member) => administers(admin, member));
         return c.json({ results: rows.map(toWireStaff), hasNext: false, nextCursor: null });
       },
     )
@@ -43,9 +51,12 @@ export function staffRoutes(options: AuthOptions) {
         audit: { action: 'staff.create', entityType: 'STAFF', selfRecorded: true },
       }),
       async (c) => {
+        const admin = c.get('staff');
+        if (!admin) throw unauthorized();
         const input = await readJsonBodyAs(c, StaffCreateRequest);
         try {
-          const row = await createStaff(db, input, { now: clock.now() });
+          checkGrantedScope(admin, input.subOrgIds);
+          const row = await createStaff(db, input, { now: clock.now(), createdBy: admin.id });
           await audit(c, options, {
             action: 'staff.create',
             entityType: 'STAFF',
@@ -60,7 +71,7 @@ export function staffRoutes(options: AuthOptions) {
               action: 'staff.create',
               entityType: 'STAFF',
               summary: `Refused: ${error.message}`,
-              outcome: 'failed',
+              outcome: error.status === 403 ? 'denied' : 'failed',
             });
           throw error;
         }
@@ -101,8 +112,24 @@ export function staffRoutes(options: AuthOptions) {
             'You cannot disable your own account or remove your own admin role',
           );
         }
-        if (!(await getStaff(db, id)))
+        const target = await getStaff(db, id);
+        // A member outside a restricted admin's scope is not theirs to see: as if absent.
+        if (!target || !administers(admin, target))
           throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+        try {
+          if (id === admin.id) checkOwnChange(admin, changes);
+          if (changes.subOrgIds !== undefined) checkGrantedScope(admin, changes.subOrgIds);
+        } catch (error) {
+          if (error instanceof ApiError)
+            await audit(c, options, {
+              action: 'staff.update',
+              entityType: 'STAFF',
+              entityId: id,
+              summary: `Refused: ${error.message}`,
+              outcome: 'denied',
+            });
+          throw error;
+        }
         const row = await updateStaff(db, id, changes);
         if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
         // A disabled member's access ends now, not when their session would have expired.

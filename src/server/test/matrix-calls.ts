@@ -26,6 +26,7 @@ export type ScopeKind =
   | 'entity' // an id in the path: inside 200, outside 404
   | 'listed' // no filter: inside's row listed, outside's never
   | 'none' // not scoped (assets, chains, console admin pages): the same either way
+  | 'unrestricted' // the organization's alone (the audit log): a restricted member is 403 OUTSIDE_ADMIN_SCOPE
   | 'create'; // a mutation naming scoped things: inside reaches the engine (its own answer, never 404), outside 404
 
 export interface Call {
@@ -230,7 +231,7 @@ export const CALLS: Record<string, Call[]> = {
     },
   ],
   'GET /api/console/audit/': [
-    { name: 'audit log', url: () => '/api/console/audit/', scope: 'none' },
+    { name: 'audit log', url: () => '/api/console/audit/', scope: 'unrestricted' },
   ],
   'GET /api/console/approval_decisions/': [
     {
@@ -248,9 +249,10 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'filter',
     },
   ],
-  'GET /api/console/bank_accounts/:bankAccountId/reveal/': [
+  'POST /api/console/bank_accounts/:bankAccountId/reveal/': [
     {
       name: 'reveal account number',
+      body: () => ({}),
       url: (t) => `/api/console/bank_accounts/${t.bankAccountId}/reveal/`,
       scope: 'entity',
     },

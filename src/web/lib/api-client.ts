@@ -116,8 +116,6 @@ const DemoAccounts = z.pipe(
   z.transform((r: DemoAccountList) => r.results),
 );
 
-/** GET /api/console/bank_accounts/{id}/reveal/: the full numbers, audited server-side. */
-
 /** GET /api/console/backend: which custody service the console acts on. */
 const BackendInfo = z.looseObject({
   kind: z.enum(['sandbox', 'upstream']),
@@ -367,8 +365,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       patch(authPaths.staffMember(staffId), StaffMember, body, opts),
     listAudit: (params: AuditListParams = {}, opts?: RequestOptions) =>
       get(`${authPaths.audit}${listQuery(params)}`, AuditListResponse, opts),
+    /** POST …/reveal/ (a mutation: it is audited in the member's name): the full numbers. */
     revealBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
-      get(authPaths.revealBankAccount(bankAccountId), RevealedBankAccount, opts),
+      post(authPaths.revealBankAccount(bankAccountId), RevealedBankAccount, {}, opts),
     /** Who approved or rejected these transactions or bank accounts, and when (at most 100 ids). */
     listApprovalDecisions: (entityIds: readonly string[], opts?: RequestOptions) =>
       get(

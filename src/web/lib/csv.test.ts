@@ -26,6 +26,20 @@ describe('csvCell', () => {
     expect(csvCell('\t=1')).toBe('"\'\t=1"');
   });
 
+  it('sees a formula behind leading spaces, NBSP and invisible characters', () => {
+    expect(csvCell(' =1+1')).toBe(`"' =1+1"`);
+    expect(csvCell('\u00A0=1+1')).toBe(`"'\u00A0=1+1"`);
+    expect(csvCell('\u200B=HYPERLINK("http://x")')).toBe(`"'\u200B=HYPERLINK(""http://x"")"`);
+    expect(csvCell('\uFEFF+1')).toBe(`"'\uFEFF+1"`);
+    expect(csvCell('\u2003\u202E-1+2')).toBe(`"'\u2003\u202E-1+2"`);
+    expect(csvCell('\u3000@SUM(A1)')).toBe(`"'\u3000@SUM(A1)"`);
+    expect(csvCell('\u000B=1')).toBe(`"'\u000B=1"`);
+    expect(csvCell('\uFF1D1+1')).toBe(`"'\uFF1D1+1"`);
+    // Text that merely contains these characters is left alone.
+    expect(csvCell('a =1')).toBe('a =1');
+    expect(csvCell('\u200Bplain')).toBe('\u200Bplain');
+  });
+
   it('keeps a signed decimal amount exactly, since it is data and not a formula', () => {
     expect(csvCell('-0.5')).toBe('-0.5');
     expect(csvCell('-123456789.123456789012345678')).toBe('-123456789.123456789012345678');

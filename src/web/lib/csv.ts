@@ -1,15 +1,19 @@
 /**
  * CSV as RFC 4180 writes it (CRLF line ends, quotes doubled), safe to open in
- * a spreadsheet: a text cell a spreadsheet would run as a formula (starting
- * with = + - @, or a tab or carriage return that some strip first) is
- * prefixed with an apostrophe, which spreadsheets show as text. A plain
- * decimal number such as "-0.5" is data, not a formula, and is written
- * exactly as given — amounts must survive a round trip character for character.
+ * a spreadsheet: a text cell a spreadsheet would run as a formula is prefixed
+ * with an apostrophe, which spreadsheets show as text. A formula starts with
+ * = + - @ (or their full-width forms), possibly after characters a
+ * spreadsheet or the person pasting may strip first: spaces of any kind
+ * (NBSP included), control characters, and invisible format characters such
+ * as U+200B or U+FEFF; a cell starting with a tab or carriage return is
+ * prefixed whatever follows. A plain decimal number such as "-0.5" is data,
+ * not a formula, and is written exactly as given — amounts must survive a
+ * round trip character for character.
  */
 
 export type CsvValue = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^[\t\r]|^[\s\p{Z}\p{Cc}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/u;
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
 const NEEDS_QUOTES = /[",\r\n]|^\s|\s$|^'/;
 

@@ -26,6 +26,12 @@ describe('can', () => {
     expect(allowed.sort()).toEqual([...EXPECTED[role]].sort());
   });
 
+  it('offers an admin of some sub-organizations staff management, not the audit log', () => {
+    const scoped = sessionFor('admin', { subOrgIds: ['so_east'] });
+    expect(can(scoped, 'manage-staff')).toBe(true);
+    expect(can(scoped, 'view-audit')).toBe(false);
+  });
+
   it('offers nothing without a session, or to a disabled member', () => {
     for (const action of ACTIONS) {
       expect(can(undefined, action)).toBe(false);

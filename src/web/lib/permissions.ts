@@ -20,9 +20,14 @@ const ACTION_PERMISSION = {
 export type Action = keyof typeof ACTION_PERMISSION;
 export const ACTIONS = Object.keys(ACTION_PERMISSION) as Action[];
 
-/** Signed out (or not yet known) and disabled members may do nothing. */
+/**
+ * Signed out (or not yet known) and disabled members may do nothing. The
+ * audit log is the organization's: an admin held to some sub-organizations
+ * does not read it (the server refuses with OUTSIDE_ADMIN_SCOPE).
+ */
 export function can(session: SessionResponse | undefined, action: Action): boolean {
   if (!session || session.member.disabled) return false;
+  if (action === 'view-audit' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 

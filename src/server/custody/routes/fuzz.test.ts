@@ -55,7 +55,7 @@ const CONSOLE: Endpoint[] = [
   { method: 'PATCH', pattern: '/api/console/staff/:staffId/' },
   { method: 'GET', pattern: '/api/console/audit/' },
   { method: 'GET', pattern: '/api/console/approvals/' },
-  { method: 'GET', pattern: '/api/console/bank_accounts/:bankAccountId/reveal/' },
+  { method: 'POST', pattern: '/api/console/bank_accounts/:bankAccountId/reveal/' },
   { method: 'GET', pattern: '/api/console/bank_accounts/:bankAccountId/history/' },
   { method: 'GET', pattern: '/api/console/account/second-factor/' },
   { method: 'POST', pattern: '/api/console/account/second-factor/enrolment/' },

@@ -1,11 +1,14 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, like, lte, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { upstreamApprovals, upstreamCreators } from '../../db/schema/console.ts';
 
 /**
  * What the console remembers about entities it sent upstream, in its own
  * database (the `console` schema): who created each one, and which entity an
- * approval id belongs to. Upstream knows only the one API user.
+ * approval id belongs to. Upstream knows only the one API user. Every create
+ * is recorded before it is sent (an intent: no entity id yet) and resolved
+ * when its answer, or a look-up, names the entity; an intent left unresolved
+ * still names its member as a possible creator.
  */
 
 /** Before a transaction is sent: its externalId names its creator even if the answer is lost. */
@@ -37,6 +40,84 @@ export async function forgetTransactionIntent(
         isNull(upstreamCreators.entityId),
       ),
     );
+}
+
+/**
+ * Before a bank account is sent: its creator under the proposal's fingerprint
+ * (bank-account-fingerprint.ts), with an attempt id of its own, since a
+ * member may propose the same account again. Returns the attempt's key.
+ */
+export async function recordBankAccountIntent(
+  db: Database,
+  fingerprint: string,
+  attemptId: string,
+  staffId: string,
+  at: Date,
+): Promise<string> {
+  const key = `${fingerprint}.${attemptId}`;
+  await db
+    .insert(upstreamCreators)
+    .values({ entityType: 'BANK_ACCOUNT', externalId: key, staffId, createdAt: at });
+  return key;
+}
+
+/** The attempt created `entityId`: its intent becomes the account's creator record. */
+export async function resolveBankAccountIntent(
+  db: Database,
+  key: string,
+  entityId: string,
+): Promise<void> {
+  const intent = and(
+    eq(upstreamCreators.entityType, 'BANK_ACCOUNT'),
+    eq(upstreamCreators.externalId, key),
+    isNull(upstreamCreators.entityId),
+  );
+  const [known] = await db
+    .select({ id: upstreamCreators.id })
+    .from(upstreamCreators)
+    .where(eq(upstreamCreators.entityId, entityId))
+    .limit(1);
+  // Already recorded (a reconciled create seen twice): the first record stands.
+  if (known) await db.delete(upstreamCreators).where(intent);
+  else await db.update(upstreamCreators).set({ entityId }).where(intent);
+}
+
+/** Upstream refused the bank account outright: nothing was made, the attempt's intent goes. */
+export async function forgetBankAccountIntent(db: Database, key: string): Promise<void> {
+  await db
+    .delete(upstreamCreators)
+    .where(
+      and(
+        eq(upstreamCreators.entityType, 'BANK_ACCOUNT'),
+        eq(upstreamCreators.externalId, key),
+        isNull(upstreamCreators.entityId),
+      ),
+    );
+}
+
+/**
+ * Members whose bank-account proposal with this fingerprint has no known
+ * outcome (its answer was lost, or has not arrived yet) and was recorded no
+ * later than `notAfter`: any of them may have created the account.
+ */
+export async function unresolvedBankAccountIntents(
+  db: Database,
+  fingerprint: string,
+  notAfter: Date | null,
+): Promise<string[]> {
+  const rows = await db
+    .select({ staffId: upstreamCreators.staffId })
+    .from(upstreamCreators)
+    .where(
+      and(
+        eq(upstreamCreators.entityType, 'BANK_ACCOUNT'),
+        isNull(upstreamCreators.entityId),
+        // The fingerprint is hex: no LIKE wildcard in it.
+        like(upstreamCreators.externalId, `${fingerprint}.%`),
+        notAfter ? lte(upstreamCreators.createdAt, notAfter) : undefined,
+      ),
+    );
+  return [...new Set(rows.map((r) => r.staffId))];
 }
 
 /** Once upstream answered (or reconciliation found it): the entity's id. */

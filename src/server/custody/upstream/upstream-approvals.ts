@@ -7,13 +7,20 @@ import {
   ApprovalMessageResponse,
   type ApprovalActionRequest,
 } from '../../../contract/reference.ts';
+import type { BankAccount } from '../../../contract/bank-account.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
-import { approvalEntity, creatorsOf, recordApproval } from './creators.store.ts';
+import type { BankAccountFingerprint } from './bank-account-fingerprint.ts';
+import {
+  approvalEntity,
+  creatorsOf,
+  recordApproval,
+  unresolvedBankAccountIntents,
+} from './creators.store.ts';
 import { UpstreamFailure, type UpstreamClient, type UpstreamRequest } from './upstream-client.ts';
 
 /**
@@ -22,10 +29,21 @@ import { UpstreamFailure, type UpstreamClient, type UpstreamRequest } from './up
  * four-eyes first, and only then signs the approval message with the API
  * user's key. The audit row names the member (the audit middleware records
  * the request's staff actor).
+ *
+ * A bank account whose create answer was lost or has not arrived yet has no
+ * creator record; the member whose unresolved proposal it matches (same
+ * fingerprint, recorded no later than the account was created) may be its
+ * creator, and is refused too (FOUR_EYES_UNRESOLVED): the console cannot
+ * tell, so it assumes the worst.
  */
 
 const FOUR_EYES_MESSAGE =
   'Four-eyes rule: you created this request; another member must decide (approve or reject) it';
+const FOUR_EYES_UNRESOLVED_MESSAGE =
+  'Four-eyes rule: this bank account matches one you proposed whose answer the console has not received, so you may be its creator; another member must decide (approve or reject) it';
+
+/** Clocks differ between the console and upstream: a minute's slack when matching times. */
+const CLOCK_SLACK_MS = 60_000;
 
 interface Deps {
   db: Database;
@@ -43,6 +61,19 @@ interface Deps {
     request: Omit<UpstreamRequest, 'requestId'>,
   ) => Promise<z.output<S>>;
   getTransaction: (ctx: CustodyContext, id: string) => Promise<Transaction>;
+  getBankAccount: (ctx: CustodyContext, id: string) => Promise<BankAccount>;
+  fingerprint: BankAccountFingerprint;
+}
+
+/** Who created an entity through this console (known), and who may have (an unresolved intent). */
+interface Creators {
+  known: string[];
+  possible: string[];
+}
+
+function unlessNotFound(error: unknown): undefined {
+  if (error instanceof ApiError && error.status === 404) return undefined;
+  throw error;
 }
 
 export function upstreamApprovalOperations(deps: Deps) {
@@ -62,14 +93,21 @@ export function upstreamApprovalOperations(deps: Deps) {
     return answer;
   }
 
-  /** Who created the entity through this console, if anyone did. */
-  async function creators(ctx: CustodyContext, entityId: string): Promise<string[]> {
+  /** Who created the entity through this console, or may have. */
+  async function creators(ctx: CustodyContext, entityId: string): Promise<Creators> {
     // Transactions are recorded by externalId too (before sending), so look it up.
-    const transaction = await deps.getTransaction(ctx, entityId).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) return undefined;
-      throw error;
-    });
-    return creatorsOf(db, entityId, transaction?.externalId);
+    const transaction = await deps.getTransaction(ctx, entityId).catch(unlessNotFound);
+    if (transaction) {
+      return { known: await creatorsOf(db, entityId, transaction.externalId), possible: [] };
+    }
+    const known = await creatorsOf(db, entityId);
+    const account = await deps.getBankAccount(ctx, entityId).catch(unlessNotFound);
+    if (!account) return { known, possible: [] };
+    // Only a proposal recorded before the account existed can be the one that made it.
+    const createdAt = account.createdAt ? Date.parse(account.createdAt) : Number.NaN;
+    const notAfter = Number.isNaN(createdAt) ? null : new Date(createdAt + CLOCK_SLACK_MS);
+    const possible = await unresolvedBankAccountIntents(db, deps.fingerprint(account), notAfter);
+    return { known, possible };
   }
 
   async function decideApproval(
@@ -89,8 +127,12 @@ export function upstreamApprovalOperations(deps: Deps) {
         `No approval with id "${approvalId}"; open the entity's approval message first`,
       );
     }
-    if ((await creators(ctx, entityId)).includes(actor.id)) {
+    const { known, possible } = await creators(ctx, entityId);
+    if (known.includes(actor.id)) {
       throw new ApiError(403, ERROR_CODES.fourEyes, FOUR_EYES_MESSAGE);
+    }
+    if (possible.includes(actor.id)) {
+      throw new ApiError(403, ERROR_CODES.fourEyesUnresolved, FOUR_EYES_UNRESOLVED_MESSAGE);
     }
     // Sign the message as it stands now, and only for the approval the member is deciding.
     const current = await getApprovalMessage(ctx, entityId);

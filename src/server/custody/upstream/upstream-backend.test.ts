@@ -4,6 +4,7 @@ import { AuditListResponse } from '../../../contract/auth.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
+import { auditLog, staff } from '../../db/schema/console.ts';
 import { usedTokenIds } from '../../db/schema/sandbox.ts';
 import {
   createBankAccount,
@@ -340,6 +341,51 @@ describe('creates, estimates, replacement and decisions through A', () => {
     );
     expect(decision.body).toMatchObject({ success: true, status: 'REJECTED' });
     expect(await t.b.status(String(replacement.id))).toBe('DECLINED');
+  });
+});
+
+describe('second accounts through A', () => {
+  it('flags a decision on a bank account whose proposer the decider created', async () => {
+    const proposer = await t.signIn('initiator');
+    // As if the admin had added the proposer through the staff page.
+    await t.aDatabase.db
+      .update(staff)
+      .set({ createdBy: admin.member.id })
+      .where(eq(staff.id, proposer.member.id));
+    const created = await proposer.json(
+      paths.bankAccounts(),
+      post({
+        paymentMethod: 'US_ACH',
+        accountName: 'Linked Through A',
+        accountNumber: '778899001122',
+        routingNumber: '021000021',
+        bankName: 'Bank',
+        country: 'US',
+      }),
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = String((created.body as { id: string }).id);
+    const { approvalId } = ApprovalMessageResponse.parse(
+      (await admin.json(`${paths.approvalMessage()}?entityId=${id}`)).body,
+    );
+    expect(
+      await admin.json(paths.approvalAction(approvalId), post({ action: 'approve' })),
+    ).toMatchObject({ status: 200 });
+    const flags = await t.aDatabase.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, 'change_request.linked_accounts'));
+    expect(flags).toContainEqual(
+      expect.objectContaining({
+        entityId: id,
+        actorId: admin.member.id,
+        entityType: 'BANK_ACCOUNT',
+      }),
+    );
+    const decisions = await proposer.json(`/api/console/approval_decisions/?entityIds=${id}`);
+    expect(decisions.body).toMatchObject({
+      results: [{ decidedBy: { id: admin.member.id }, linkedAccounts: true }],
+    });
   });
 });
 

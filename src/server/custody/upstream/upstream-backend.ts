@@ -26,10 +26,14 @@ import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyBackend, CustodyContext, ScopeFilter } from '../backend.ts';
 import type { Page, PageRequest } from '../../../contract/common.ts';
+import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
 import {
+  forgetBankAccountIntent,
   forgetTransactionIntent,
+  recordBankAccountIntent,
   recordCreated,
   recordTransactionIntent,
+  resolveBankAccountIntent,
 } from './creators.store.ts';
 import { filteredPage } from './filtered-pages.ts';
 import { upstreamApprovalOperations } from './upstream-approvals.ts';
@@ -68,6 +72,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
   const { db } = options;
   const clock = options.clock ?? systemClock;
   const privateKey = parsePrivateKey(options.privateKey);
+  const fingerprint = bankAccountFingerprinter(privateKey);
   const client = createUpstreamClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -187,6 +192,8 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     read,
     call,
     getTransaction,
+    getBankAccount,
+    fingerprint,
   });
 
   /**
@@ -213,6 +220,10 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
 
   async function getTransaction(ctx: CustodyContext, id: string): Promise<Transaction> {
     return read(ctx, Transaction, paths.transaction(id));
+  }
+
+  async function getBankAccount(ctx: CustodyContext, id: string): Promise<BankAccount> {
+    return read(ctx, BankAccount, paths.bankAccount(id));
   }
 
   return {
@@ -304,9 +315,15 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
 
     listBankAccounts: (ctx, q) =>
       scopedList(ctx, BankAccountListResponse, paths.bankAccounts(), q, true),
-    getBankAccount: (ctx, id) => read(ctx, BankAccount, paths.bankAccount(id)),
+    getBankAccount,
     async createBankAccount(ctx, input) {
       const sentAt = clock.now().getTime();
+      // Recorded before sending, as a transaction is by its externalId: an account whose
+      // answer is lost or late still has its possible creator, whom four-eyes refuses.
+      const member = staffId(ctx);
+      const intent = member
+        ? await recordBankAccountIntent(db, fingerprint(input), randomUUID(), member, clock.now())
+        : null;
       let created: BankAccount;
       try {
         created = await call(ctx, BankAccount, {
@@ -316,20 +333,16 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
           retry: false,
         });
       } catch (error) {
-        if (!(error instanceof UpstreamFailure)) throw error;
+        if (!(error instanceof UpstreamFailure)) {
+          // Refused outright (a 4xx): this attempt made nothing.
+          if (intent && error instanceof ApiError) await forgetBankAccountIntent(db, intent);
+          throw error;
+        }
         created = await unknownOutcome(ctx, error, 'bank account', () =>
           findBankAccount(ctx, input, sentAt),
         );
       }
-      const member = staffId(ctx);
-      if (member && created.id) {
-        await recordCreated(db, {
-          entityType: 'BANK_ACCOUNT',
-          entityId: created.id,
-          staffId: member,
-          at: clock.now(),
-        });
-      }
+      if (intent && created.id) await resolveBankAccountIntent(db, intent, created.id);
       return created;
     },
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '../../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
-import { transactions } from '../../db/schema/sandbox.ts';
+import { bankAccounts, transactions } from '../../db/schema/sandbox.ts';
 import { PROBE_FRESH_MS } from '../../http/cached-probe.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import {
@@ -123,6 +123,130 @@ describe('a create whose answer is lost', () => {
     );
     const own = await creator.json(paths.approvalAction(approvalId), post({ action: 'approve' }));
     expect(own).toMatchObject({ status: 403, body: { code: 'FOUR_EYES' } });
+  });
+});
+
+describe('a bank account whose create answer is lost or late', () => {
+  const isBankAccountCreate = (input: unknown, init: RequestInit | undefined) =>
+    init?.method === 'POST' && String(input).endsWith(paths.bankAccounts());
+  const isBankAccountLookUp = (input: unknown, init: RequestInit | undefined) =>
+    (init?.method ?? 'GET') === 'GET' && String(input).includes(`${paths.bankAccounts()}?`);
+
+  const proposal = (accountName: string) => ({
+    paymentMethod: 'US_ACH',
+    accountName,
+    accountNumber: `${Date.now()}`.slice(-12),
+    routingNumber: '021000021',
+    bankName: 'Lost Answer Bank',
+    country: 'US',
+  });
+
+  async function idInB(accountName: string): Promise<string> {
+    const [row] = await t.b.db
+      .select({ id: bankAccounts.id })
+      .from(bankAccounts)
+      .where(and(eq(bankAccounts.orgId, t.b.orgId), eq(bankAccounts.accountName, accountName)));
+    if (!row) throw new Error(`no bank account ${accountName} in B`);
+    return row.id;
+  }
+
+  async function decide(member: StaffSession, entityId: string, action: 'approve' | 'reject') {
+    const message = await member.json(`${paths.approvalMessage()}?entityId=${entityId}`);
+    expect(message.status, JSON.stringify(message.body)).toBe(200);
+    const { approvalId } = ApprovalMessageResponse.parse(message.body);
+    return member.json(
+      paths.approvalAction(approvalId),
+      post({ action, ...(action === 'reject' ? { reason: 'checked' } : {}) }),
+    );
+  }
+
+  it('dropped, with the look-up failing too: its creator cannot approve it; another member can', async () => {
+    t.intercept = async (send, input, init) => {
+      if (isBankAccountCreate(input, init)) {
+        // B creates it; the answer never reaches A.
+        await (await send(input, init)).text();
+        return heldUntilAbort(init);
+      }
+      if (isBankAccountLookUp(input, init))
+        return new Response('{"message":"down"}', { status: 503 });
+      return send(input, init);
+    };
+    const creator = await t.signIn('admin');
+    const accountName = `Dropped Answer ${Date.now()}`;
+    const res = await creator.json(paths.bankAccounts(), post(proposal(accountName)));
+    t.intercept = null;
+    expect(res.status, JSON.stringify(res.body)).toBe(504);
+    expect(res.body).toMatchObject({
+      code: 'UPSTREAM_TIMEOUT',
+      message: expect.stringContaining('not known yet'),
+    });
+
+    const id = await idInB(accountName);
+    const own = await decide(creator, id, 'approve');
+    expect(own).toMatchObject({ status: 403, body: { code: 'FOUR_EYES_UNRESOLVED' } });
+    // Nothing was decided upstream.
+    const [row] = await t.b.db
+      .select({ status: bankAccounts.status })
+      .from(bankAccounts)
+      .where(eq(bankAccounts.id, id));
+    expect(row?.status).toBe('PENDING');
+
+    const other = await t.signIn('approver');
+    expect(await decide(other, id, 'approve')).toMatchObject({ status: 200 });
+  });
+
+  it('slow: while its answer is on its way, its creator cannot approve it; once it lands, still not', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let created!: () => void;
+    const inB = new Promise<void>((resolve) => (created = resolve));
+    t.intercept = async (send, input, init) => {
+      if (!isBankAccountCreate(input, init)) return send(input, init);
+      const answer = await send(input, init);
+      created();
+      await released;
+      return answer;
+    };
+    const creator = await t.signIn('admin');
+    const accountName = `Slow Answer ${Date.now()}`;
+    const pending = creator.json(paths.bankAccounts(), post(proposal(accountName)));
+    await inB;
+    const id = await idInB(accountName);
+    // The creator sees it listed upstream before the console has its answer.
+    expect(await decide(creator, id, 'approve')).toMatchObject({
+      status: 403,
+      body: { code: 'FOUR_EYES_UNRESOLVED' },
+    });
+    release();
+    const res = await pending;
+    t.intercept = null;
+    expect(res).toMatchObject({ status: 200, body: { id } });
+    expect(await decide(creator, id, 'approve')).toMatchObject({
+      status: 403,
+      body: { code: 'FOUR_EYES' },
+    });
+    const other = await t.signIn('approver');
+    expect(await decide(other, id, 'reject')).toMatchObject({ status: 200 });
+  });
+
+  it('a proposal refused outright leaves no intent: its member may decide the same account proposed again by another', async () => {
+    const first = await t.signIn('admin');
+    const accountName = `Refused First ${Date.now()}`;
+    const account = proposal(accountName);
+    t.intercept = async (send, input, init) =>
+      isBankAccountCreate(input, init)
+        ? new Response(JSON.stringify({ message: 'no', code: 'VALIDATION_ERROR' }), {
+            status: 400,
+            headers: { 'Content-Type': 'application/json' },
+          })
+        : send(input, init);
+    expect((await first.json(paths.bankAccounts(), post(account))).status).toBe(400);
+    t.intercept = null;
+    const second = await t.signIn('initiator');
+    expect((await second.json(paths.bankAccounts(), post(account))).status).toBe(200);
+    expect(await decide(first, await idInB(accountName), 'approve')).toMatchObject({
+      status: 200,
+    });
   });
 });
 

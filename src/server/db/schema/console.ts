@@ -9,6 +9,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 /**
@@ -40,6 +41,13 @@ export const staff = consoleSchema.table(
     /** `scrypt$N$r$p$salt$hash` (see auth/password.ts): parameters travel with the hash. */
     passwordHash: text('password_hash').notNull(),
     createdAt: at('created_at').notNull(),
+    /**
+     * The admin who created this member through the console; null for members
+     * made by the CLI or the demo seed. A decision between a member and the
+     * member who created their account is flagged (console/linked-accounts.ts):
+     * it may be one person under two names.
+     */
+    createdBy: text('created_by').references((): AnyPgColumn => staff.id),
   },
   (t) => [uniqueIndex('staff_email_unique').on(t.email)],
 );
@@ -117,8 +125,9 @@ export const auditLog = consoleSchema.table(
  * Upstream mode: which staff member created each entity the console sent to
  * the custody API. Upstream sees one API user for everyone, so the console's
  * own four-eyes rule needs this to refuse a member's decision on their own
- * transaction or bank account. A transaction is recorded by its externalId
- * before it is sent, so even one whose answer was lost has its creator.
+ * transaction or bank account. Both are recorded before they are sent (a
+ * transaction by its externalId, a bank account by its fingerprint), so
+ * even one whose answer was lost, or is still on its way, has its creator.
  */
 export const upstreamCreators = consoleSchema.table(
   'upstream_creators',
@@ -127,7 +136,12 @@ export const upstreamCreators = consoleSchema.table(
     entityType: text('entity_type', { enum: ['TRANSACTION', 'BANK_ACCOUNT'] }).notNull(),
     /** The custody API's id; null until its answer arrives. */
     entityId: text('entity_id'),
-    /** Transactions only: unique per organization upstream, so it names one transaction. */
+    /**
+     * Transactions: their externalId, unique per organization upstream, so it
+     * names one transaction. Bank accounts (no externalId on the wire): a
+     * keyed fingerprint of the proposal (rail, account and routing number,
+     * holder), matched against an account whose creator is otherwise unknown.
+     */
     externalId: text('external_id'),
     staffId: text('staff_id')
       .notNull()

@@ -41,8 +41,11 @@ function renderPage(permissions: BankAccountPermissions) {
     '/api/console/bank_accounts/ba_1/history/': () =>
       json({ entityId: 'ba_1', source: 'change_requests', results: [proposal] }),
     '/api/external/sub_orgs/': () => json({ results: [], hasNext: false }),
-    '/api/console/bank_accounts/ba_1/reveal/': () =>
-      json({ accountNumber: ACCOUNT_NUMBER, routingNumber: '021000021' }),
+    // A reveal is a mutation (audited in the member's name): POST only, as the server answers it.
+    '/api/console/bank_accounts/ba_1/reveal/': (_url, init) =>
+      init.method !== 'POST'
+        ? json({ message: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }, 405)
+        : json({ accountNumber: ACCOUNT_NUMBER, routingNumber: '021000021' }),
     '/api/external/change_requests/approvals/approval_message/': () =>
       json({ approvalId: 'ap_1', message: 'm' }),
     '/api/external/change_requests/approvals/ap_1/action/': (_url, init) => {

@@ -2,6 +2,7 @@ import type {
   ChangeRequestActor,
   ChangeRequestHistory,
 } from '../../../../contract/change-request.ts';
+import { Badge } from '../../../components/ui/badge.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { formatLocalDateTime } from '../../../lib/dates.ts';
 import { humanize } from '../../../lib/labels.ts';
@@ -25,7 +26,10 @@ function When({ at }: { at: string | null }) {
 /** A change request's decision as the account's status reads it: REJECTED declines it. */
 const outcome = (status: string) => (status === 'REJECTED' ? 'DECLINED' : status);
 
-/** Who proposed the account, who decided it, when, and why: oldest first. */
+/**
+ * Who proposed the account, who decided it, when, and why: oldest first. A
+ * decision between members linked by member management is flagged.
+ */
 export function BankAccountHistory({ history }: { history: ChangeRequestHistory }) {
   if (history.results.length === 0) {
     return <p className="text-sm text-slate-700">No proposal or decision is on record.</p>;
@@ -53,6 +57,15 @@ export function BankAccountHistory({ history }: { history: ChangeRequestHistory 
               </span>
             </p>
           )}
+          {record.status !== 'PENDING' && record.linkedAccounts ? (
+            <p className="mt-1 flex flex-wrap items-center gap-x-2 text-slate-900">
+              <Badge tone="warning">Flagged</Badge>
+              <span>
+                Linked accounts: one of these two members created the other&apos;s console account,
+                so they may be one person.
+              </span>
+            </p>
+          ) : null}
           {record.reason ? (
             <p className="mt-1">
               <span className="font-medium">Reason:</span> {record.reason}

@@ -152,8 +152,11 @@ describe('BankAccountsPage', () => {
     }));
     const { calls } = installFakeApi({
       '/api/external/bank_accounts/': () => json({ results: masked, hasNext: false }),
-      '/api/console/bank_accounts/ba_1/reveal/': () =>
-        json({ accountNumber: ACCOUNT_NUMBER, routingNumber: ROUTING_NUMBER }),
+      // A reveal is a mutation (audited in the member's name): POST only, as the server answers it.
+      '/api/console/bank_accounts/ba_1/reveal/': (_url, init) =>
+        init.method !== 'POST'
+          ? json({ message: 'Method not allowed', code: 'METHOD_NOT_ALLOWED' }, 405)
+          : json({ accountNumber: ACCOUNT_NUMBER, routingNumber: ROUTING_NUMBER }),
     });
     renderPage({}, true);
     const table = await screen.findByRole('table', { name: 'Bank accounts' });

@@ -16,19 +16,23 @@ import { useCreateStaffMember } from '../api/staff-queries.ts';
  * "all" or a chosen list (at least one).
  */
 const { email, name, role, password } = StaffCreateRequest.shape;
-const CreateStaffFormSchema = z
-  .strictObject({
-    email,
-    name,
-    role,
-    password,
-    allSubOrgs: z.boolean(),
-    subOrgIds: z.array(z.string()),
-  })
-  .refine((v) => v.allSubOrgs || v.subOrgIds.length > 0, {
-    path: ['subOrgIds'],
-    message: 'choose at least one sub-organization, or all of them',
-  });
+const FormFields = z.strictObject({
+  email,
+  name,
+  role,
+  password,
+  allSubOrgs: z.boolean(),
+  subOrgIds: z.array(z.string()),
+});
+const CreateStaffFormSchema = FormFields.refine((v) => v.allSubOrgs || v.subOrgIds.length > 0, {
+  path: ['subOrgIds'],
+  message: 'choose at least one sub-organization, or all of them',
+});
+/** An admin of some sub-organizations chooses among theirs: "all" is not theirs to grant. */
+const RestrictedFormSchema = FormFields.refine((v) => v.subOrgIds.length > 0, {
+  path: ['subOrgIds'],
+  message: 'choose at least one of the sub-organizations you administer',
+});
 type FormInput = z.input<typeof CreateStaffFormSchema>;
 type FormOutput = z.output<typeof CreateStaffFormSchema>;
 const FIELDS = ['email', 'name', 'role', 'subOrgIds', 'password'] as const;
@@ -46,14 +50,21 @@ const DEFAULTS: FormInput = {
 
 export function CreateStaffForm({
   subOrgOptions,
+  restricted = false,
 }: {
   subOrgOptions: Array<{ value: string; label: string }>;
+  /**
+   * The admin is held to some sub-organizations: they add members to those
+   * only (the options), never to all of them; the server refuses otherwise.
+   */
+  restricted?: boolean;
 }) {
   const id = useId();
   const fieldId = (name: string) => `${id}-${name}`;
+  const defaults: FormInput = restricted ? { ...DEFAULTS, allSubOrgs: false } : DEFAULTS;
   const form = useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(CreateStaffFormSchema),
-    defaultValues: DEFAULTS,
+    resolver: zodResolver(restricted ? RestrictedFormSchema : CreateStaffFormSchema),
+    defaultValues: defaults,
   });
   // An expired session mid-form must not lose what was typed; never the password.
   const { clearDraft } = usePersistentFormDraft('/staff#create', form, { exclude: ['password'] });
@@ -65,11 +76,11 @@ export function CreateStaffForm({
   const onSubmit = form.handleSubmit(({ allSubOrgs: all, subOrgIds, ...rest }) => {
     setCreated(null);
     create.mutate(
-      { ...rest, subOrgIds: all ? null : subOrgIds },
+      { ...rest, subOrgIds: all && !restricted ? null : subOrgIds },
       {
         onSuccess: (member) => {
           clearDraft();
-          form.reset(DEFAULTS);
+          form.reset(defaults);
           setCreated(`${member.name} (${member.email}) was added as ${humanize(member.role)}.`);
         },
         onError: (error) => {
@@ -124,11 +135,17 @@ export function CreateStaffForm({
         aria-describedby={errors.subOrgIds ? fieldId('subOrgIds-error') : undefined}
       >
         <legend className="text-sm font-medium text-slate-800">Sub-organizations</legend>
-        <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" className="size-4" {...form.register('allSubOrgs')} />
-          All sub-organizations
-        </label>
-        {!allSubOrgs
+        {restricted ? (
+          <p className="text-sm text-slate-700">
+            You administer these sub-organizations only: the member may act in some or all of them.
+          </p>
+        ) : (
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4" {...form.register('allSubOrgs')} />
+            All sub-organizations
+          </label>
+        )}
+        {restricted || !allSubOrgs
           ? subOrgOptions.map((option) => (
               <label key={option.value} className="flex items-center gap-2 pl-6 text-sm">
                 <input

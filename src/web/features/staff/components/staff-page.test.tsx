@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffMember } from '../../../../contract/auth.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithQuery } from '../../../test/render.tsx';
+import { sessionFor } from '../../../test/session.ts';
 import { StaffPage } from './staff-page.tsx';
 
 const members: StaffMember[] = [
@@ -26,8 +27,12 @@ const members: StaffMember[] = [
   },
 ];
 
-function install(create: (body: unknown) => Response = () => json(members[1], 201)) {
+function install(
+  create: (body: unknown) => Response = () => json(members[1], 201),
+  session = sessionFor('admin', { id: 's_admin' }),
+) {
   return installFakeApi({
+    '/auth/session': () => json(session),
     '/api/console/staff/': (_url, init) =>
       init.method === 'POST'
         ? create(JSON.parse(String(init.body)))
@@ -148,5 +153,34 @@ describe('StaffPage', () => {
     });
     expect(sessionStorage.getItem('form-draft:/staff#create')).toBeNull();
     expect(within(form).getByLabelText('Email')).toHaveValue('');
+  });
+
+  it('has an admin of some sub-organizations add members to those only, never to all', async () => {
+    const user = userEvent.setup();
+    let sent: unknown;
+    install(
+      (body) => {
+        sent = body;
+        return json({ ...members[1], id: 's_new', name: 'Sam Scoped' }, 201);
+      },
+      sessionFor('admin', { id: 's_east_admin', subOrgIds: ['so_east'] }),
+    );
+    renderWithQuery(<StaffPage currentMemberId="s_east_admin" />);
+    expect(await screen.findByText('You administer members of East desk only.')).toBeVisible();
+    const form = screen.getByRole('form', { name: 'Add a staff member' });
+    expect(within(form).queryByLabelText('All sub-organizations')).not.toBeInTheDocument();
+    await user.type(within(form).getByLabelText('Email'), 'sam@example.test');
+    await user.type(within(form).getByLabelText('Name'), 'Sam Scoped');
+    await user.type(within(form).getByLabelText('Initial password'), 'a long enough password');
+    await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent(
+      'choose at least one of the sub-organizations you administer',
+    );
+    expect(sent).toBeUndefined();
+
+    await user.click(within(form).getByLabelText('East desk'));
+    await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
+    expect(await within(form).findByRole('status')).toHaveTextContent('Sam Scoped');
+    expect(sent).toMatchObject({ subOrgIds: ['so_east'] });
   });
 });

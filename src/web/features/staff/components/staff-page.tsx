@@ -8,6 +8,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { useSession } from '../../../lib/session-queries.ts';
 import { staffQueries } from '../api/staff-queries.ts';
 import { CreateStaffForm } from './create-staff-form.tsx';
 import { StaffRowActions } from './staff-row-actions.tsx';
@@ -23,9 +24,14 @@ function subOrgText(member: StaffMember, names: Map<string, string>): string {
   return member.subOrgIds.map((id) => names.get(id) ?? id).join(', ') || 'None';
 }
 
-/** `/staff` (admins): the team, and adding to it. */
+/**
+ * `/staff` (admins): the team, and adding to it. An admin held to some
+ * sub-organizations sees and adds only members inside them (the server's
+ * rule, README "Security"; their list already holds only those).
+ */
 export function StaffPage({ currentMemberId }: { currentMemberId: string | undefined }) {
   const staff = useQuery(staffQueries.list());
+  const ownScope = useSession()?.member.subOrgIds ?? null;
   const subOrgs = useQuery(referenceQueries.subOrgs());
   const subOrgOptions = useMemo(
     () =>
@@ -82,8 +88,17 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
       <h1 id="staff-title" className="text-2xl font-semibold text-slate-900">
         Staff
       </h1>
+      {ownScope ? (
+        <p className="text-sm text-slate-700">
+          You administer members of {ownScope.map((id) => names.get(id) ?? id).join(', ')} only.
+        </p>
+      ) : null}
       <div aria-busy={staff.isPending}>{content}</div>
-      <CreateStaffForm subOrgOptions={subOrgOptions} />
+      <CreateStaffForm
+        key={ownScope ? 'restricted' : 'all'}
+        subOrgOptions={subOrgOptions}
+        restricted={ownScope !== null}
+      />
     </section>
   );
 }

@@ -1,0 +1,160 @@
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { ApiError } from '../../contract/api-error.ts';
+import { recordAudit } from '../auth/audit.store.ts';
+import type { AuthOptions } from '../auth/session-auth.ts';
+import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
+import type { Database } from '../db/client.ts';
+import { auditLog, staff, upstreamCreators } from '../db/schema/console.ts';
+
+/**
+ * Second accounts (README, Security). Four-eyes stops a member deciding what
+ * they created, but an admin can create another member and sign in as them.
+ * The console cannot tell two people from one person under two names; it can
+ * tell when the two are linked by member management: the decider created the
+ * creator's account, or the creator created the decider's
+ * (`console.staff.created_by`). Such a decision is allowed (they may well be
+ * two people) but flagged: an audit row `change_request.linked_accounts`
+ * beside the decision's own, under the same entity and request id, and
+ * `linkedAccounts: true` on that decision wherever the console shows it
+ * (approval decisions, a bank account's history).
+ */
+
+export const LINKED_DECISION_ACTION = 'change_request.linked_accounts';
+
+interface Member {
+  id: string;
+  name: string;
+  createdBy: string | null;
+}
+
+interface Link {
+  entityType: 'TRANSACTION' | 'BANK_ACCOUNT';
+  entityId: string;
+  decider: Member;
+  creator: Member;
+  /** Who created whose account. */
+  deciderCreatedCreator: boolean;
+}
+
+function unlessNotFound(error: unknown): null {
+  if (error instanceof ApiError && error.status === 404) return null;
+  throw error;
+}
+
+async function members(db: Database, ids: string[]): Promise<Map<string, Member>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: staff.id, name: staff.name, createdBy: staff.createdBy })
+    .from(staff)
+    .where(inArray(staff.id, ids));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The members this console knows as the entity's creators: the backend's and its own record. */
+async function creatorIds(db: Database, entityId: string, createdById: string | undefined) {
+  const recorded = await db
+    .select({ staffId: upstreamCreators.staffId })
+    .from(upstreamCreators)
+    .where(eq(upstreamCreators.entityId, entityId));
+  return [...new Set([createdById, ...recorded.map((r) => r.staffId)])].filter(
+    (id): id is string => !!id,
+  );
+}
+
+async function linkOf(
+  db: Database,
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  approvalId: string,
+): Promise<Link | null> {
+  if (ctx.actor?.type !== 'STAFF') return null;
+  const entityId = await backend.approvalEntityId?.(ctx, approvalId);
+  if (!entityId) return null;
+  const transaction = await backend.getTransaction(ctx, entityId).catch(unlessNotFound);
+  const account = transaction
+    ? null
+    : await backend.getBankAccount(ctx, entityId).catch(unlessNotFound);
+  const entity = transaction ?? account;
+  if (!entity) return null;
+  const creators = await creatorIds(db, entityId, entity.createdById);
+  const known = await members(db, [ctx.actor.id, ...creators]);
+  const decider = known.get(ctx.actor.id);
+  if (!decider) return null;
+  for (const id of creators) {
+    const creator = known.get(id);
+    if (!creator || creator.id === decider.id) continue;
+    const deciderCreatedCreator = creator.createdBy === decider.id;
+    if (deciderCreatedCreator || decider.createdBy === creator.id) {
+      return {
+        entityType: transaction ? 'TRANSACTION' : 'BANK_ACCOUNT',
+        entityId,
+        decider,
+        creator,
+        deciderCreatedCreator,
+      };
+    }
+  }
+  return null;
+}
+
+function summary(link: Link, action: string): string {
+  const decided = action === 'approve' ? 'approved' : 'rejected';
+  const what = link.entityType === 'TRANSACTION' ? 'a transaction' : 'a bank account';
+  const how = link.deciderCreatedCreator
+    ? `${link.decider.name} created ${link.creator.name}'s console account`
+    : `${link.creator.name} created ${link.decider.name}'s console account`;
+  return `Flagged: ${link.decider.name} ${decided} ${what} ${link.creator.name} created, and ${how}`;
+}
+
+/** Wraps the backend: decisions between linked members go through, with their flag recorded. */
+export function flagLinkedDecisions(backend: CustodyBackend, options: AuthOptions): CustodyBackend {
+  return {
+    ...backend,
+    decideApproval: async (ctx, approvalId, request) => {
+      // Known before deciding, so that a read failing afterwards cannot lose the flag.
+      const link = await linkOf(options.db, backend, ctx, approvalId);
+      const answer = await backend.decideApproval(ctx, approvalId, request);
+      if (link) {
+        await recordAudit(options.db, {
+          at: options.clock.now(),
+          actorType: 'STAFF',
+          actorId: link.decider.id,
+          actorName: link.decider.name,
+          action: LINKED_DECISION_ACTION,
+          entityType: link.entityType,
+          entityId: link.entityId,
+          summary: summary(link, request.action),
+          outcome: 'success',
+          requestId: ctx.requestId ?? null,
+        });
+      }
+      return answer;
+    },
+  };
+}
+
+/** For each entity, the members whose decision on it was flagged. */
+export async function linkedDeciders(
+  db: Database,
+  entityIds: readonly string[],
+): Promise<Map<string, Set<string>>> {
+  const found = new Map<string, Set<string>>();
+  if (entityIds.length === 0) return found;
+  const rows = await db
+    .select({ entityId: auditLog.entityId, actorId: auditLog.actorId })
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.action, LINKED_DECISION_ACTION),
+        inArray(auditLog.entityId, [...entityIds]),
+        isNotNull(auditLog.actorId),
+      ),
+    );
+  for (const row of rows) {
+    if (!row.entityId || !row.actorId) continue;
+    const deciders = found.get(row.entityId) ?? new Set<string>();
+    deciders.add(row.actorId);
+    found.set(row.entityId, deciders);
+  }
+  return found;
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "console"."staff" ADD COLUMN "created_by" text;--> statement-breakpoint
+ALTER TABLE "console"."staff" ADD CONSTRAINT "staff_created_by_staff_id_fk" FOREIGN KEY ("created_by") REFERENCES "console"."staff"("id") ON DELETE no action ON UPDATE no action;
