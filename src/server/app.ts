@@ -51,8 +51,8 @@ export interface CreateAppOptions {
     db: Database;
     /** Tests pass a clock they move by hand; sessions expire against it. */
     clock?: Clock;
-    /** TRUST_PROXY: believe X-Forwarded-Proto/-Host/-For (only behind a proxy that sets them). */
-    trustProxy?: boolean;
+    /** TRUST_PROXY: how many proxies in front set X-Forwarded-Proto/-Host/-For (false: none). */
+    trustProxy?: AuthOptions['trustProxy'];
     /** Sandbox mode: the demo staff are listed by GET /auth/demo-accounts. */
     demoAccounts?: boolean;
   };

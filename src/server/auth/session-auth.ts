@@ -12,7 +12,7 @@ import type { Database } from '../db/client.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
-import { assertCsrf, isMutation } from './csrf.ts';
+import { assertCsrf, isMutation, type TrustProxy } from './csrf.ts';
 import type { Clock } from '../clock.ts';
 import { resolveSession, type SessionLookup } from './session.store.ts';
 
@@ -28,8 +28,8 @@ import { resolveSession, type SessionLookup } from './session.store.ts';
 export interface AuthOptions {
   db: Database;
   clock: Clock;
-  /** Honour X-Forwarded-Proto/-Host/-For: only behind a proxy that sets them (TRUST_PROXY). */
-  trustProxy: boolean;
+  /** Honour X-Forwarded-Proto/-Host/-For: only behind proxies that set them (TRUST_PROXY). */
+  trustProxy: TrustProxy;
   /** Sandbox mode: demo staff exist and /auth/demo-accounts lists them. */
   demoAccounts: boolean;
 }
