@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import {
   LoginRequest,
@@ -15,10 +15,11 @@ import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';
 import {
-  clearFailures,
   describeWait,
-  loginBlockedUntil,
-  recordLoginFailure,
+  loginFailed,
+  loginSucceeded,
+  RefusalAudit,
+  reserveLoginAttempt,
 } from './rate-limit.ts';
 import { unauthorized, type AuthOptions } from './session-auth.ts';
 import {
@@ -50,6 +51,35 @@ const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as co
 
 export function sessionRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
+  const refusals = new RefusalAudit();
+
+  /**
+   * A sign-in refused before its password was checked: its row is written
+   * only if the refusal is the first under `key` in a minute, with the count
+   * of those since (rate-limit.ts, RefusalAudit).
+   */
+  async function refuseUnchecked(
+    c: Context<AppEnv>,
+    refusal: { key: string; email: string; reason: string; retryAfterMs: number; error: ApiError },
+  ): Promise<ApiError> {
+    const row = refusals.note(refusal.key, clock.now());
+    if (row) {
+      const more = row.unwritten
+        ? `; ${row.unwritten} more refused since ${row.since?.toISOString()} have no row of their own`
+        : '';
+      await audit(c, options, {
+        action: 'auth.login',
+        summary: `Sign-in refused for ${refusal.email}: ${refusal.reason}${more}`,
+        outcome: 'denied',
+        actor: { type: 'ANONYMOUS', id: null, name: refusal.email },
+      });
+    } else {
+      // Counted into the next row: the audit middleware must not write one either.
+      c.set('audited', true);
+    }
+    c.header('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000))));
+    return refusal.error;
+  }
 
   return new Hono<AppEnv>()
     .post(
@@ -67,21 +97,20 @@ export function sessionRoutes(options: AuthOptions) {
         const now = clock.now();
         const attempt = { type: 'ANONYMOUS', id: null, name: email };
 
-        const blockedUntil = await loginBlockedUntil(db, email, ip, now);
-        if (blockedUntil) {
-          const wait = blockedUntil.getTime() - now.getTime();
-          await audit(c, options, {
-            action: 'auth.login',
-            summary: `Sign-in refused for ${email}: too many failed attempts`,
-            outcome: 'denied',
-            actor: attempt,
+        const reserved = await reserveLoginAttempt(db, email, ip, now);
+        if ('blockedUntil' in reserved) {
+          const wait = reserved.blockedUntil.getTime() - now.getTime();
+          throw await refuseUnchecked(c, {
+            key: `address ${ip}`,
+            email,
+            reason: 'too many failed attempts',
+            retryAfterMs: wait,
+            error: new ApiError(
+              429,
+              ERROR_CODES.loginRateLimited,
+              `Too many failed sign-in attempts; try again in ${describeWait(wait)}`,
+            ),
           });
-          c.header('Retry-After', String(Math.max(1, Math.ceil(wait / 1000))));
-          throw new ApiError(
-            429,
-            ERROR_CODES.loginRateLimited,
-            `Too many failed sign-in attempts; try again in ${describeWait(wait)}`,
-          );
         }
 
         const member = await findStaffByEmail(db, email);
@@ -91,7 +120,7 @@ export function sessionRoutes(options: AuthOptions) {
           member?.passwordHash ?? (await dummyPasswordHash()),
         );
         if (!member || !matches || member.disabled) {
-          await recordLoginFailure(db, email, ip, now);
+          await loginFailed(db, now);
           await audit(c, options, {
             action: 'auth.login',
             entityType: member ? 'STAFF' : null,
@@ -103,7 +132,7 @@ export function sessionRoutes(options: AuthOptions) {
           throw unauthorized(BAD_CREDENTIALS);
         }
 
-        await clearFailures(db, email, ip);
+        await loginSucceeded(db, email, ip, reserved.attempt);
         const { token, row } = await createSession(db, member.id, now, {
           ip,
           userAgent: c.req.header('user-agent') ?? null,
