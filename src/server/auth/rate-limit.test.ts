@@ -152,7 +152,7 @@ describe('refused sign-ins in the audit log', () => {
     expect(await rowsFrom(ip)).toMatchObject([
       {
         outcome: 'denied',
-        summary: 'Sign-in refused for chosen-0@evil.test: too many failed attempts',
+        summary: 'Sign-in refused for chosen-0@evil.test: too many failed sign-in attempts',
       },
     ]);
     t.clock.advance(REFUSAL_AUDIT_INTERVAL_MS - 1);
@@ -166,7 +166,7 @@ describe('refused sign-ins in the audit log', () => {
       outcome: 'denied',
       actorType: 'ANONYMOUS',
       actorName: 'chosen-0@evil.test',
-      summary: `Sign-in refused for chosen-0@evil.test: too many failed attempts; 39 more refused since ${first.toISOString()} have no row of their own`,
+      summary: `Sign-in refused for chosen-0@evil.test: too many failed sign-in attempts; 39 more refused since ${first.toISOString()} have no row of their own`,
     });
   });
 

@@ -85,8 +85,8 @@ export type LoginReservation = { attempt: number } | { blockedUntil: Date };
  * attempt from that address — on this server or another — counts it. The
  * lock is held for two counts and an insert, never for the check itself.
  *
- * Answers the reserved row's id, to hand to `loginSucceeded` or
- * `loginNotChecked`; a failed check leaves the row as the failure it is.
+ * Answers the reserved row's id, to hand to `loginSucceeded`; a failed
+ * check leaves the row as the failure it is.
  */
 export async function reserveLoginAttempt(
   db: Database,
@@ -107,16 +107,16 @@ export async function reserveLoginAttempt(
   });
 }
 
-/** A failed check: its reserved row stays as the failure; rows past the window go. */
-export async function loginFailed(db: Database, now: Date): Promise<void> {
+/**
+ * A failed check: its reserved row stays as the failure, dated now, so the
+ * wait it earns counts from the answer (an attempt may wait its turn for a
+ * check longer than the first wait). Rows past the window go.
+ */
+export async function loginFailed(db: Database, attempt: number, now: Date): Promise<void> {
+  await db.update(loginFailures).set({ at: now }).where(eq(loginFailures.id, attempt));
   await db
     .delete(loginFailures)
     .where(lt(loginFailures.at, new Date(now.getTime() - LOGIN_WINDOW_MS)));
-}
-
-/** An attempt let through but never checked (the server too busy): not a failure. */
-export async function loginNotChecked(db: Database, attempt: number): Promise<void> {
-  await db.delete(loginFailures).where(eq(loginFailures.id, attempt));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import {
   LoginRequest,
@@ -13,15 +13,9 @@ import { rule } from '../http/route-rule.ts';
 import { readJsonBodyAs } from '../http/json-body.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
-import { dummyPasswordHash, verifyPassword } from './password.ts';
-import {
-  describeWait,
-  loginFailed,
-  loginSucceeded,
-  RefusalAudit,
-  reserveLoginAttempt,
-} from './rate-limit.ts';
+import { loginFailed, loginSucceeded } from './rate-limit.ts';
 import { unauthorized, type AuthOptions } from './session-auth.ts';
+import { signInCheck } from './sign-in-check.ts';
 import {
   createSession,
   idleExpiresAt,
@@ -31,7 +25,7 @@ import {
   type SessionRow,
 } from './session.store.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
-import { findStaffByEmail, toWireStaff, type StaffRecord } from './staff.store.ts';
+import { toWireStaff, type StaffRecord } from './staff.store.ts';
 
 /** /auth: sign in, sign out, who am I, and (sandbox only) the demo accounts. */
 
@@ -51,35 +45,7 @@ const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as co
 
 export function sessionRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
-  const refusals = new RefusalAudit();
-
-  /**
-   * A sign-in refused before its password was checked: its row is written
-   * only if the refusal is the first under `key` in a minute, with the count
-   * of those since (rate-limit.ts, RefusalAudit).
-   */
-  async function refuseUnchecked(
-    c: Context<AppEnv>,
-    refusal: { key: string; email: string; reason: string; retryAfterMs: number; error: ApiError },
-  ): Promise<ApiError> {
-    const row = refusals.note(refusal.key, clock.now());
-    if (row) {
-      const more = row.unwritten
-        ? `; ${row.unwritten} more refused since ${row.since?.toISOString()} have no row of their own`
-        : '';
-      await audit(c, options, {
-        action: 'auth.login',
-        summary: `Sign-in refused for ${refusal.email}: ${refusal.reason}${more}`,
-        outcome: 'denied',
-        actor: { type: 'ANONYMOUS', id: null, name: refusal.email },
-      });
-    } else {
-      // Counted into the next row: the audit middleware must not write one either.
-      c.set('audited', true);
-    }
-    c.header('Retry-After', String(Math.max(1, Math.ceil(refusal.retryAfterMs / 1000))));
-    return refusal.error;
-  }
+  const checkSignIn = signInCheck(options);
 
   return new Hono<AppEnv>()
     .post(
@@ -97,30 +63,9 @@ export function sessionRoutes(options: AuthOptions) {
         const now = clock.now();
         const attempt = { type: 'ANONYMOUS', id: null, name: email };
 
-        const reserved = await reserveLoginAttempt(db, email, ip, now);
-        if ('blockedUntil' in reserved) {
-          const wait = reserved.blockedUntil.getTime() - now.getTime();
-          throw await refuseUnchecked(c, {
-            key: `address ${ip}`,
-            email,
-            reason: 'too many failed attempts',
-            retryAfterMs: wait,
-            error: new ApiError(
-              429,
-              ERROR_CODES.loginRateLimited,
-              `Too many failed sign-in attempts; try again in ${describeWait(wait)}`,
-            ),
-          });
-        }
-
-        const member = await findStaffByEmail(db, email);
-        // Always run scrypt, so an unknown email takes as long as a wrong password.
-        const matches = await verifyPassword(
-          password,
-          member?.passwordHash ?? (await dummyPasswordHash()),
-        );
+        const { reservation, member, matches } = await checkSignIn(c, { email, password, ip, now });
         if (!member || !matches || member.disabled) {
-          await loginFailed(db, now);
+          await loginFailed(db, reservation, clock.now());
           await audit(c, options, {
             action: 'auth.login',
             entityType: member ? 'STAFF' : null,
@@ -132,7 +77,7 @@ export function sessionRoutes(options: AuthOptions) {
           throw unauthorized(BAD_CREDENTIALS);
         }
 
-        await loginSucceeded(db, email, ip, reserved.attempt);
+        await loginSucceeded(db, email, ip, reservation);
         const { token, row } = await createSession(db, member.id, now, {
           ip,
           userAgent: c.req.header('user-agent') ?? null,
