@@ -1,11 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-import {
-  roleAllows,
-  SESSION_COOKIE,
-  type Permission,
-  type StaffRole,
-} from '../../contract/auth.ts';
+import { roleAllows, type Permission, type StaffRole } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { API_PREFIX } from '../../contract/paths.ts';
 import type { Database } from '../db/client.ts';
@@ -14,6 +8,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
 import { assertCsrf, isMutation, type TrustProxy } from './csrf.ts';
 import type { Clock } from '../clock.ts';
+import { readSessionCookie } from './session-cookie.ts';
 import { resolveSession, type SessionLookup } from './session.store.ts';
 
 /**
@@ -50,7 +45,7 @@ export function unauthorized(
 
 /** Resolves the session cookie into c.var (staff, session, actor, scope), or throws 401. */
 async function authenticateSession(c: Context<AppEnv>, options: AuthOptions): Promise<void> {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = readSessionCookie(c, options.trustProxy);
   if (!token) throw unauthorized();
   const found = await resolveSession(options.db, token, options.clock.now());
   if (!found.ok) throw unauthorized(REFUSED_SESSION[found.reason]);

@@ -1,20 +1,15 @@
 import { Hono } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import {
-  LoginRequest,
-  SESSION_COOKIE,
-  type DemoAccountList,
-  type SessionResponse,
-} from '../../contract/auth.ts';
+import { LoginRequest, type DemoAccountList, type SessionResponse } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { readJsonBodyAs } from '../http/json-body.ts';
 import { audit } from './audit.ts';
-import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
+import { assertCsrf, assertSameOrigin, clientIp } from './csrf.ts';
 import { loginFailed, loginSucceeded } from './rate-limit.ts';
 import { unauthorized, type AuthOptions } from './session-auth.ts';
+import { clearSessionCookie, readSessionCookie, setSessionCookie } from './session-cookie.ts';
 import { signInCheck } from './sign-in-check.ts';
 import {
   createSession,
@@ -82,13 +77,7 @@ export function sessionRoutes(options: AuthOptions) {
           ip,
           userAgent: c.req.header('user-agent') ?? null,
         });
-        setCookie(c, SESSION_COOKIE, token, {
-          httpOnly: true,
-          sameSite: 'Strict',
-          path: '/',
-          secure: isHttps(c, trustProxy),
-          maxAge: SESSION_ABSOLUTE_MS / 1000,
-        });
+        setSessionCookie(c, trustProxy, token, SESSION_ABSOLUTE_MS / 1000);
         c.set('actor', { type: 'STAFF', id: member.id });
         c.set('staff', member);
         await audit(c, options, {
@@ -110,8 +99,8 @@ export function sessionRoutes(options: AuthOptions) {
       }),
       async (c) => {
         assertSameOrigin(c, trustProxy);
-        const token = getCookie(c, SESSION_COOKIE);
-        deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c, trustProxy) });
+        const token = readSessionCookie(c, trustProxy);
+        clearSessionCookie(c, trustProxy);
         if (token) {
           const found = await resolveSession(db, token, clock.now());
           if (found.ok) {
@@ -133,7 +122,7 @@ export function sessionRoutes(options: AuthOptions) {
       },
     )
     .get('/auth/session', rule(PUBLIC_READ), async (c) => {
-      const token = getCookie(c, SESSION_COOKIE);
+      const token = readSessionCookie(c, trustProxy);
       if (!token) throw unauthorized('Not signed in');
       const found = await resolveSession(db, token, clock.now());
       if (!found.ok) throw unauthorized('Your session has ended; sign in again');

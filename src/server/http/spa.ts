@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { SESSION_COOKIE } from '../../contract/auth.ts';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../contract/auth.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
 import { encoder, pickEncoding } from './compress-json.ts';
@@ -157,7 +157,9 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     }
     // What it holds or preloads depends on the session cookie.
     c.header('Vary', 'Cookie');
-    const signedIn = getCookie(c, SESSION_COOKIE) !== undefined;
+    // Either name (auth/session-cookie.ts): the render's own reads check the one that counts.
+    const signedIn =
+      getCookie(c, SESSION_COOKIE) !== undefined || getCookie(c, HOST_SESSION_COOKIE) !== undefined;
     const plan = signedIn ? await planned(c) : undefined;
     const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
     if (plan && parts) {
