@@ -1,7 +1,13 @@
 import { compareSection } from './compare/compare-section.ts';
 import type { BenchSection } from './section.ts';
+import { signInAbuseSection } from './sign-in-abuse-section.ts';
 import { storageSection } from './storage-section.ts';
 import { transactionPageSection } from './transaction-page-section.ts';
 
 /** Every section of `npm run bench`, in the order they run. */
-export const SECTIONS: BenchSection[] = [compareSection, storageSection, transactionPageSection];
+export const SECTIONS: BenchSection[] = [
+  compareSection,
+  storageSection,
+  transactionPageSection,
+  signInAbuseSection,
+];
