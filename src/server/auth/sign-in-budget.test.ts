@@ -83,7 +83,7 @@ describe('sign-ins through the app', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
       expect(await res.json()).toEqual({
-        message: 'Too many sign-ins are being checked right now; try again in a second',
+        message: 'Too many sign-ins are being checked right now',
         code: 'SIGN_IN_BUSY',
       });
     }

@@ -88,7 +88,7 @@ export function signInCheck(options: AuthOptions) {
         error: new ApiError(
           503,
           ERROR_CODES.signInBusy,
-          'Too many sign-ins are being checked right now; try again in a second',
+          'Too many sign-ins are being checked right now',
         ),
       });
     }
