@@ -2,6 +2,7 @@ import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
+import { signInAbuseSection } from './sign-in-abuse-section.ts';
 import { storageSection } from './storage-section.ts';
 import { transactionPageSection } from './transaction-page-section.ts';
 
@@ -12,4 +13,5 @@ export const SECTIONS: BenchSection[] = [
   transactionPageSection,
   approvalsInboxSection,
   stalledBodiesSection,
+  signInAbuseSection,
 ];

@@ -285,6 +285,12 @@ export type AuditFilters = z.infer<typeof AuditFilters>;
 
 export const CSRF_HEADER = 'X-CSRF-Token';
 export const SESSION_COOKIE = 'cc_session';
+/**
+ * The session cookie's name where the console is served over HTTPS: the
+ * browser keeps a `__Host-` cookie only if it is Secure, for Path=/ and
+ * without a Domain, so a sibling subdomain cannot set one for the console.
+ */
+export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 
 export const authPaths = {
   login: '/auth/login',

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   forbiddenRole: 'FORBIDDEN_ROLE',
   csrfRejected: 'CSRF_REJECTED',
   loginRateLimited: 'LOGIN_RATE_LIMITED',
+  /** Too many sign-ins are being checked at once on this server: try again after Retry-After. */
+  signInBusy: 'SIGN_IN_BUSY',
   selfLockout: 'SELF_LOCKOUT',
   /** A sub-organization-restricted admin acting beyond their scope (README, Security). */
   outsideAdminScope: 'OUTSIDE_ADMIN_SCOPE',

@@ -1,9 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
-import { SESSION_COOKIE } from '../contract/auth.ts';
 import { ERROR_CODES } from '../contract/common.ts';
 import { API_PREFIX } from '../contract/paths.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
@@ -11,6 +9,7 @@ import { accountRoutes } from './auth/account.routes.ts';
 import { auditRequests } from './auth/audit.ts';
 import type { SecondFactorPolicy } from './auth/second-factor.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
+import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
@@ -69,8 +68,8 @@ export interface CreateAppOptions {
     db: Database;
     /** Tests pass a clock they move by hand; sessions expire against it. */
     clock?: Clock;
-    /** TRUST_PROXY: believe X-Forwarded-Proto/-Host/-For (only behind a proxy that sets them). */
-    trustProxy?: boolean;
+    /** TRUST_PROXY: how many proxies in front set X-Forwarded-Proto/-Host/-For (false: none). */
+    trustProxy?: AuthOptions['trustProxy'];
     /** Sandbox mode: the demo staff are listed by GET /auth/demo-accounts. */
     demoAccounts?: boolean;
     /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
@@ -207,7 +206,7 @@ export function createApp({
   // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
   // from the read cache when it can): a made-up cookie gets the plain shell.
   const liveSession = async (c: Context<AppEnv>): Promise<boolean> => {
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = readSessionCookie(c, authOptions.trustProxy);
     if (!token) return false;
     try {
       return (await reads.run(() => resolveSession(auth.db, token, authOptions.clock.now()))).ok;

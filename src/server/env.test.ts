@@ -28,7 +28,7 @@ describe('loadConfig', () => {
       sandbox: { timeScale: 1 },
       logLevel: 'info',
       staticDir: path.join(cwd, 'dist/web'),
-      trustProxy: false,
+      trustProxy: 0,
       secondFactor: 'privileged',
     });
   });
@@ -63,8 +63,17 @@ describe('loadConfig', () => {
       sandbox: { timeScale: 60 },
       logLevel: 'silent',
       staticDir: path.join(cwd, 'build'),
-      trustProxy: true,
+      trustProxy: 1,
     });
+  });
+
+  it('reads TRUST_PROXY as how many proxies are in front: true is one, false none', () => {
+    const hops = (value: string) => loadConfig({ TRUST_PROXY: value }, cwd).trustProxy;
+    expect(['false', '0', 'true', '1', '2'].map(hops)).toEqual([0, 0, 1, 1, 2]);
+    for (const bad of ['yes', '10', '-1', '1.5'])
+      expect(problems({ TRUST_PROXY: bad })).toEqual([
+        `TRUST_PROXY: must be true, false, or how many proxies are in front of the console (0 to 9) (got "${bad}")`,
+      ]);
   });
 
   it('treats empty values as unset', () => {

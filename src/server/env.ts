@@ -59,12 +59,17 @@ const EnvSchema = z.object({
     })
     .transform((u) => new URL(u).origin)
     .optional(),
-  // Believe X-Forwarded-Proto/-Host/-For: only when a proxy in front sets them,
-  // or any client could claim HTTPS or another address.
+  // Believe X-Forwarded-Proto/-Host/-For: only when proxies in front set them,
+  // or any client could claim HTTPS or another address. A number says how many
+  // proxies append to X-Forwarded-For (auth/csrf.ts clientIp); true is one.
   TRUST_PROXY: z
-    .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-    .transform((s) => s === 'true' || s === '1')
-    .default(false),
+    .string()
+    .regex(
+      /^(true|false|\d)$/,
+      'must be true, false, or how many proxies are in front of the console (0 to 9)',
+    )
+    .transform((s) => (s === 'true' ? 1 : s === 'false' ? 0 : Number(s)))
+    .default(0),
   // Who must have a second factor (TOTP) to sign in: approvers and admins, every member, or
   // nobody (a member who set one up is still asked for it).
   STAFF_SECOND_FACTOR: z
@@ -96,8 +101,11 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Absolute path of the built SPA. */
   staticDir: string;
-  /** Honour X-Forwarded-* headers (secure cookies, HSTS, CSRF origin, client address). */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front append to X-Forwarded-For; above 0, X-Forwarded-*
+   * headers are honoured (secure cookies, HSTS, CSRF origin, client address).
+   */
+  trustProxy: number;
   /** PUBLIC_URL's origin; unset means the listen address (http/public-origin.ts). */
   publicUrl: string | undefined;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in. */

@@ -16,6 +16,16 @@ import type { AppEnv } from '../http/app-env.ts';
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/**
+ * TRUST_PROXY: how many proxies in front append to X-Forwarded-For (0 or
+ * false: believe no X-Forwarded-* header; true: one).
+ */
+export type TrustProxy = boolean | number;
+
+function proxyHops(trustProxy: TrustProxy): number {
+  return trustProxy === true ? 1 : trustProxy === false ? 0 : trustProxy;
+}
+
 export function isMutation(method: string): boolean {
   return MUTATING.has(method.toUpperCase());
 }
@@ -25,7 +35,7 @@ function firstForwarded(value: string | undefined): string | undefined {
 }
 
 /** `https` or `http`: the scheme this request reached us on. */
-function requestScheme(c: Context, trustProxy: boolean): string {
+function requestScheme(c: Context, trustProxy: TrustProxy): string {
   const forwarded = trustProxy && firstForwarded(c.req.header('x-forwarded-proto'));
   if (forwarded) return forwarded.toLowerCase();
   // The URL's own scheme without parsing the URL: this runs on every request
@@ -34,7 +44,7 @@ function requestScheme(c: Context, trustProxy: boolean): string {
 }
 
 /** `https://console.example.com`: the scheme and Host this request reached us on. */
-function requestOrigin(c: Context, trustProxy: boolean): string {
+function requestOrigin(c: Context, trustProxy: TrustProxy): string {
   const host =
     (trustProxy && firstForwarded(c.req.header('x-forwarded-host'))) ||
     c.req.header('host') ||
@@ -42,14 +52,30 @@ function requestOrigin(c: Context, trustProxy: boolean): string {
   return `${requestScheme(c, trustProxy)}://${host}`.toLowerCase();
 }
 
-export function isHttps(c: Context, trustProxy: boolean): boolean {
+export function isHttps(c: Context, trustProxy: TrustProxy): boolean {
   return requestScheme(c, trustProxy) === 'https';
 }
 
-/** The caller's address: the socket's, or the first X-Forwarded-For hop behind a trusted proxy. */
-export function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = firstForwarded(c.req.header('x-forwarded-for'));
+/**
+ * The caller's address: the socket's, or behind trusted proxies the address
+ * the outermost of them saw. Each proxy (nginx, an ALB, Envoy) appends the
+ * address it was reached from to X-Forwarded-For, after whatever the client
+ * wrote there, so only the right-most `hops` entries were written by a
+ * proxy: with one proxy the last entry, with two the one before it. Anything
+ * further left is the client's own claim, and believing it let a guesser
+ * pose as any address (a fresh throttle for every guess) or as a victim's
+ * (a wait for the victim).
+ */
+export function clientIp(c: Context, trustProxy: TrustProxy): string {
+  const hops = proxyHops(trustProxy);
+  if (hops > 0) {
+    const entries = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    // Fewer entries than proxies: a proxy that set the header instead of appending; its value is
+    // still the left-most.
+    const forwarded = entries[Math.max(0, entries.length - hops)];
     if (forwarded) return forwarded;
   }
   try {
@@ -60,7 +86,7 @@ export function clientIp(c: Context, trustProxy: boolean): string {
   }
 }
 
-export function assertSameOrigin(c: Context<AppEnv>, trustProxy: boolean): void {
+export function assertSameOrigin(c: Context<AppEnv>, trustProxy: TrustProxy): void {
   const origin = c.req.header('origin')?.toLowerCase();
   // The public origin (PUBLIC_URL, set by http/public-origin.ts), not the Host a rebinding page chooses.
   const allowed = c.get('allowedOrigins');
@@ -80,7 +106,11 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export function assertCsrf(c: Context<AppEnv>, expectedToken: string, trustProxy: boolean): void {
+export function assertCsrf(
+  c: Context<AppEnv>,
+  expectedToken: string,
+  trustProxy: TrustProxy,
+): void {
   const token = c.req.header(CSRF_HEADER);
   if (!token || !sameToken(token, expectedToken))
     throw new ApiError(

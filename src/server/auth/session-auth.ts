@@ -1,20 +1,15 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { getCookie } from 'hono/cookie';
-import {
-  roleAllows,
-  SESSION_COOKIE,
-  type Permission,
-  type StaffRole,
-} from '../../contract/auth.ts';
+import { roleAllows, type Permission, type StaffRole } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { API_PREFIX } from '../../contract/paths.ts';
 import type { Database } from '../db/client.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
-import { assertCsrf, isMutation } from './csrf.ts';
+import { assertCsrf, isMutation, type TrustProxy } from './csrf.ts';
 import type { Clock } from '../clock.ts';
 import type { SecondFactorPolicy } from './second-factor.ts';
+import { readSessionCookie } from './session-cookie.ts';
 import { resolveSession, type SessionLookup } from './session.store.ts';
 
 /**
@@ -29,8 +24,8 @@ import { resolveSession, type SessionLookup } from './session.store.ts';
 export interface AuthOptions {
   db: Database;
   clock: Clock;
-  /** Honour X-Forwarded-Proto/-Host/-For: only behind a proxy that sets them (TRUST_PROXY). */
-  trustProxy: boolean;
+  /** Honour X-Forwarded-Proto/-Host/-For: only behind proxies that set them (TRUST_PROXY). */
+  trustProxy: TrustProxy;
   /** Sandbox mode: demo staff exist and /auth/demo-accounts lists them. */
   demoAccounts: boolean;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
@@ -53,7 +48,7 @@ export function unauthorized(
 
 /** Resolves the session cookie into c.var (staff, session, actor, scope), or throws 401. */
 async function authenticateSession(c: Context<AppEnv>, options: AuthOptions): Promise<void> {
-  const token = getCookie(c, SESSION_COOKIE);
+  const token = readSessionCookie(c, options.trustProxy);
   if (!token) throw unauthorized();
   const found = await resolveSession(options.db, token, options.clock.now());
   if (!found.ok) throw unauthorized(REFUSED_SESSION[found.reason]);

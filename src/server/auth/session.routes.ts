@@ -1,26 +1,20 @@
 import { Hono } from 'hono';
-import { deleteCookie, getCookie } from 'hono/cookie';
-import { LoginRequest, SESSION_COOKIE, type DemoAccountList } from '../../contract/auth.ts';
+import { LoginRequest, type DemoAccountList } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { rule } from '../http/route-rule.ts';
 import { readJsonBodyAs } from '../http/json-body.ts';
 import { audit } from './audit.ts';
-import { assertCsrf, assertSameOrigin, clientIp, isHttps } from './csrf.ts';
-import { dummyPasswordHash, verifyPassword } from './password.ts';
-import {
-  clearFailures,
-  describeWait,
-  loginBlockedUntil,
-  recordLoginFailure,
-} from './rate-limit.ts';
+import { assertCsrf, assertSameOrigin, clientIp } from './csrf.ts';
+import { loginFailed, loginSucceeded } from './rate-limit.ts';
 import { unauthorized, type AuthOptions } from './session-auth.ts';
 import { secondFactorRoutes } from './second-factor.routes.ts';
+import { clearSessionCookie, readSessionCookie } from './session-cookie.ts';
 import { resolveSession, revokeSession } from './session.store.ts';
+import { signInCheck } from './sign-in-check.ts';
 import { afterPassword, sessionResponse } from './sign-in.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
-import { findStaffByEmail } from './staff.store.ts';
 
 /** /auth: sign in (and its second step), sign out, who am I, and (sandbox only) the demo accounts. */
 
@@ -31,6 +25,7 @@ const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as co
 
 export function sessionRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
+  const checkSignIn = signInCheck(options);
 
   return new Hono<AppEnv>()
     .post(
@@ -48,31 +43,9 @@ export function sessionRoutes(options: AuthOptions) {
         const now = clock.now();
         const attempt = { type: 'ANONYMOUS', id: null, name: email };
 
-        const blockedUntil = await loginBlockedUntil(db, email, ip, now);
-        if (blockedUntil) {
-          const wait = blockedUntil.getTime() - now.getTime();
-          await audit(c, options, {
-            action: 'auth.login',
-            summary: `Sign-in refused for ${email}: too many failed attempts`,
-            outcome: 'denied',
-            actor: attempt,
-          });
-          c.header('Retry-After', String(Math.max(1, Math.ceil(wait / 1000))));
-          throw new ApiError(
-            429,
-            ERROR_CODES.loginRateLimited,
-            `Too many failed sign-in attempts; try again in ${describeWait(wait)}`,
-          );
-        }
-
-        const member = await findStaffByEmail(db, email);
-        // Always run scrypt, so an unknown email takes as long as a wrong password.
-        const matches = await verifyPassword(
-          password,
-          member?.passwordHash ?? (await dummyPasswordHash()),
-        );
+        const { reservation, member, matches } = await checkSignIn(c, { email, password, ip, now });
         if (!member || !matches || member.disabled) {
-          await recordLoginFailure(db, email, ip, now);
+          await loginFailed(db, reservation, clock.now());
           await audit(c, options, {
             action: 'auth.login',
             entityType: member ? 'STAFF' : null,
@@ -84,7 +57,7 @@ export function sessionRoutes(options: AuthOptions) {
           throw unauthorized(BAD_CREDENTIALS);
         }
 
-        await clearFailures(db, email, ip);
+        await loginSucceeded(db, email, ip, reservation);
         // A session, or the second factor's step first (auth/sign-in.ts).
         return c.json(await afterPassword(c, options, member));
       },
@@ -99,8 +72,8 @@ export function sessionRoutes(options: AuthOptions) {
       }),
       async (c) => {
         assertSameOrigin(c, trustProxy);
-        const token = getCookie(c, SESSION_COOKIE);
-        deleteCookie(c, SESSION_COOKIE, { path: '/', secure: isHttps(c, trustProxy) });
+        const token = readSessionCookie(c, trustProxy);
+        clearSessionCookie(c, trustProxy);
         if (token) {
           const found = await resolveSession(db, token, clock.now());
           if (found.ok) {
@@ -122,7 +95,7 @@ export function sessionRoutes(options: AuthOptions) {
       },
     )
     .get('/auth/session', rule(PUBLIC_READ), async (c) => {
-      const token = getCookie(c, SESSION_COOKIE);
+      const token = readSessionCookie(c, trustProxy);
       if (!token) throw unauthorized('Not signed in');
       const found = await resolveSession(db, token, clock.now());
       if (!found.ok) throw unauthorized('Your session has ended; sign in again');

@@ -1,17 +1,16 @@
 import type { Context } from 'hono';
-import { setCookie } from 'hono/cookie';
 import {
-  SESSION_COOKIE,
   type LoginAnswer,
   type SecondFactorChallenge,
   type SessionResponse,
 } from '../../contract/auth.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { audit } from './audit.ts';
-import { clientIp, isHttps } from './csrf.ts';
+import { clientIp } from './csrf.ts';
 import { isDemoMember, mustHaveFactor, newTotpSecret, otpauthUri } from './second-factor.ts';
 import { createChallenge, getFactor, isEnrolled } from './second-factor.store.ts';
 import type { AuthOptions } from './session-auth.ts';
+import { setSessionCookie } from './session-cookie.ts';
 import {
   createSession,
   idleExpiresAt,
@@ -46,13 +45,8 @@ export async function startSession(
     ip: clientIp(c, options.trustProxy),
     userAgent: c.req.header('user-agent') ?? null,
   });
-  setCookie(c, SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'Strict',
-    path: '/',
-    secure: isHttps(c, options.trustProxy),
-    maxAge: SESSION_ABSOLUTE_MS / 1000,
-  });
+  // `__Host-` over HTTPS (auth/session-cookie.ts).
+  setSessionCookie(c, options.trustProxy, token, SESSION_ABSOLUTE_MS / 1000);
   c.set('actor', { type: 'STAFF', id: member.id });
   c.set('staff', member);
   await audit(c, options, {

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { isHttps } from '../auth/csrf.ts';
+import { isHttps, type TrustProxy } from '../auth/csrf.ts';
 import type { AppEnv } from '../http/app-env.ts';
 
 /**
@@ -23,7 +23,7 @@ const CSP = {
   frameAncestors: ["'none'"],
 };
 
-export function securityHeaders(trustProxy: boolean): MiddlewareHandler<AppEnv> {
+export function securityHeaders(trustProxy: TrustProxy): MiddlewareHandler<AppEnv> {
   const headers = secureHeaders({
     contentSecurityPolicy: CSP,
     referrerPolicy: 'same-origin',

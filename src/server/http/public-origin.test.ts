@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/auth.ts';
+import { CSRF_HEADER, HOST_SESSION_COOKIE } from '../../contract/auth.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { createStaff } from '../auth/staff.store.ts';
@@ -41,7 +41,7 @@ describe('PUBLIC_URL: the only Host answered, the only Origin of a mutation', ()
   it('signs in as the public origin behind an HTTPS proxy: Secure cookie and HSTS', async () => {
     const { res, cookie } = await signIn();
     expect(res.status).toBe(200);
-    expect(cookie.startsWith(`${SESSION_COOKIE}=`)).toBe(true);
+    expect(cookie.startsWith(`${HOST_SESSION_COOKIE}=`)).toBe(true);
     expect(res.headers.get('set-cookie')).toMatch(/Secure/);
     expect(res.headers.get('strict-transport-security')).toMatch(/max-age=\d+/);
   });

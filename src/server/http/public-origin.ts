@@ -59,7 +59,8 @@ const firstForwarded = (value: string | undefined) => value?.split(',')[0]?.trim
 /** Refuses a request for any `Host` but the public one (421), and hands the allowed origins to the CSRF check. */
 export function knownHostOnly(
   policy: () => OriginPolicy,
-  trustProxy: boolean,
+  /** TRUST_PROXY: false/0, or (true or a number) believe X-Forwarded-Host. */
+  trustProxy: boolean | number,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const p = policy();

@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { SESSION_COOKIE } from '../../contract/auth.ts';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../contract/auth.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
 import { encoder, pickEncoding } from './compress-json.ts';
@@ -167,8 +167,11 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     }
     // What it holds or preloads depends on the session cookie.
     c.header('Vary', 'Cookie');
+    // Either name (auth/session-cookie.ts), and only a session that resolves: a made-up
+    // cookie gets the plain shell.
     const signedIn =
-      getCookie(c, SESSION_COOKIE) !== undefined &&
+      (getCookie(c, SESSION_COOKIE) !== undefined ||
+        getCookie(c, HOST_SESSION_COOKIE) !== undefined) &&
       (options.liveSession ? await options.liveSession(c) : true);
     const plan = signedIn ? await planned(c) : undefined;
     const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);

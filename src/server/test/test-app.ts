@@ -61,7 +61,8 @@ export async function createTestApp(
     /** The server render of signed-in pages (app.ts); none unless given. */
     pageRenderer?: CreateAppOptions['pageRenderer'];
     demoAccounts?: boolean;
-    trustProxy?: boolean;
+    /** TRUST_PROXY: false, true (one proxy) or how many proxies are in front. */
+    trustProxy?: boolean | number;
     /** Wraps the sandbox backend, e.g. to take away an optional method as upstream lacks it. */
     wrapBackend?: (backend: CustodyBackend) => CustodyBackend;
     /** Where the app logs; silent unless a test reads the log. */
