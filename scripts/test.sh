@@ -15,6 +15,8 @@ step "lint"
 npm run --silent lint
 
 step "unit, storage and component tests (PGlite)"
+# The database-outage test starts a PostgreSQL of its own, even in this pass.
+bash scripts/ensure-postgres.sh >/dev/null
 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
 
 if [ "${SKIP_PG:-}" = "1" ]; then

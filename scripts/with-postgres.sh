@@ -14,26 +14,7 @@ if [ "$#" -eq 0 ]; then
   exit 2
 fi
 
-find_pg_bin() {
-  local dir
-  dir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
-  if [ -n "$dir" ] && [ -x "$dir/initdb" ] && [ -x "$dir/pg_ctl" ]; then echo "$dir"; fi
-}
-
-pg_bin=$(find_pg_bin)
-if [ -z "$pg_bin" ]; then
-  if [ "$(id -u)" = "0" ]; then
-    echo "with-postgres: installing Debian's postgresql package…" >&2
-    apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
-    pg_bin=$(find_pg_bin)
-  fi
-  if [ -z "$pg_bin" ]; then
-    echo "with-postgres: PostgreSQL is not installed. Install it with:" >&2
-    echo "  sudo apt-get install -y postgresql" >&2
-    exit 1
-  fi
-fi
+pg_bin=$(bash scripts/ensure-postgres.sh)
 
 # initdb and postgres refuse to run as root: run them as the `postgres` user
 # the Debian package creates.
