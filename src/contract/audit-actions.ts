@@ -20,6 +20,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'change_request.approve': 'Approved',
   'change_request.reject': 'Declined',
   'change_request.decide': 'Decision',
+  'change_request.linked_accounts': 'Decision between linked accounts (flagged)',
   'staff.create': 'Member created',
   'staff.update': 'Member changed',
   'staff.disable': 'Member disabled',
