@@ -1,20 +1,11 @@
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { SIGNED_IN_PAGES } from './pages.ts';
 
 /** With the system in dark mode, the console is dark and every page still passes axe (contrast included). */
 test.use({ colorScheme: 'dark' });
 
-const PAGES = [
-  { path: '/transactions', ready: { role: 'table', name: 'Transactions' } },
-  { path: '/transactions/new', ready: { role: 'heading', name: 'New transaction' } },
-  { path: '/approvals', ready: { role: 'heading', name: 'Approvals' } },
-  { path: '/bank-accounts', ready: { role: 'table', name: 'Bank accounts' } },
-  { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
-  { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
-  { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
-] as const;
-
-for (const { path, ready } of PAGES) {
+for (const { path, ready } of SIGNED_IN_PAGES) {
   test(`${path} is dark and passes an axe scan`, async ({ page }) => {
     await page.goto(path);
     await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { SIGNED_IN_PAGES } from './pages.ts';
 
 /**
  * Each page fits the screen it is opened on: nothing makes the page pan
@@ -15,20 +16,10 @@ async function pageWidth(page: Page) {
   }));
 }
 
-const PAGES = [
-  { path: '/transactions', ready: { role: 'table', name: 'Transactions' } },
-  { path: '/transactions/new', ready: { role: 'heading', name: 'New transaction' } },
-  { path: '/approvals', ready: { role: 'heading', name: 'Approvals' } },
-  { path: '/bank-accounts', ready: { role: 'table', name: 'Bank accounts' } },
-  { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
-  { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
-  { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
-] as const;
-
 test.describe('at 390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  for (const { path, ready } of PAGES) {
+  for (const { path, ready } of SIGNED_IN_PAGES) {
     test(`${path} is no wider than the screen`, async ({ page }) => {
       await page.goto(path);
       await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();

@@ -1,0 +1,10 @@
+/** The signed-in pages a whole-app browser test walks, each with what shows it is ready. */
+export const SIGNED_IN_PAGES = [
+  { path: '/transactions', ready: { role: 'table', name: 'Transactions' } },
+  { path: '/transactions/new', ready: { role: 'heading', name: 'New transaction' } },
+  { path: '/approvals', ready: { role: 'heading', name: 'Approvals' } },
+  { path: '/bank-accounts', ready: { role: 'table', name: 'Bank accounts' } },
+  { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
+  { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
+  { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
+] as const;
