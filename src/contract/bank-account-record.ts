@@ -76,8 +76,22 @@ export function maskAccountNumber(value: string | null | undefined): string {
  * submitted value, and full numbers never reach the audit log.
  */
 export function maskNumbersIn(text: string): string {
-  return text.replace(/[A-Z]{2}\d{2}[A-Z0-9 ]{8,}|\d[\d -]{4,}\d/g, (m) => maskAccountNumber(m));
+  // Ids, hashes and times are kept whole: masking a digit run inside them
+  // corrupted them ("…49fb-b•••• 5498eebac567", "at •••• 1-25T20:07:17Z").
+  return text.replace(MASKED_OR_KEPT, (m, kept: string | undefined) =>
+    kept !== undefined ? kept : maskAccountNumber(m),
+  );
 }
+
+const KEPT_WHOLE = [
+  /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/, // a UUID
+  /0x[0-9a-fA-F]+/, // a hash or address
+  /\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/, // a date or time
+].map((r) => r.source);
+const MASKED_OR_KEPT = new RegExp(
+  `(${KEPT_WHOLE.join('|')})|[A-Z]{2}\\d{2}[A-Z0-9 ]{8,}|\\d[\\d -]{4,}\\d`,
+  'g',
+);
 
 /** A bank account as staff may see it: account and routing numbers masked ("•••• 1234"). */
 export function maskBankAccount<T extends { accountNumber?: unknown; routingNumber?: unknown }>(

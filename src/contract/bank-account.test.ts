@@ -5,6 +5,7 @@ import {
   BankAccountFilters,
   isValidAbaRoutingNumber,
   maskAccountNumber,
+  maskNumbersIn,
 } from './bank-account.ts';
 
 function fieldErrors(input: unknown): Record<string, string> {
@@ -323,5 +324,18 @@ describe('rail rules, rule by rule', () => {
     expect(fieldErrors({ ...transfer, accountNumber: '12' }).accountNumber).toMatch(
       /4 to 34 letters or digits/,
     );
+  });
+});
+
+describe('maskNumbersIn', () => {
+  it('masks what looks like an account number and keeps ids, hashes and times whole', () => {
+    const text =
+      'Approved 3f1c9a2e-1234-49fb-b123-5498eebac567 at 2026-11-25T20:07:17.920Z ' +
+      'tx 0x123456789abcdef0123456 for account 123456789012 on 2026-11-25';
+    expect(maskNumbersIn(text)).toBe(
+      'Approved 3f1c9a2e-1234-49fb-b123-5498eebac567 at 2026-11-25T20:07:17.920Z ' +
+        'tx 0x123456789abcdef0123456 for account •••• 9012 on 2026-11-25',
+    );
+    expect(maskNumbersIn('IBAN DE89370400440532013000')).toBe('IBAN •••• 3000');
   });
 });
