@@ -1,15 +1,13 @@
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { approvalInboxPath } from '../src/contract/approval-inbox.ts';
-import { CSRF_HEADER, SESSION_COOKIE } from '../src/contract/auth.ts';
 import { paths } from '../src/contract/paths.ts';
-import { DEMO_STAFF } from '../src/server/auth/staff-demo.ts';
 import { buildScenarios } from './latency.ts';
-import { keepAliveAgent, percentile, runLoad, send, type RequestSpec } from './load.ts';
+import { keepAliveAgent, percentile, runLoad, type RequestSpec } from './load.ts';
 import { table } from './report.ts';
 import type { BenchSection } from './section.ts';
 import { ServerHost } from './server-host.ts';
-import { callJson, type BenchSession } from './session.ts';
+import { callJson, signInAsDemo, type BenchSession } from './session.ts';
 
 /**
  * Issue 24's finding 16: what one page of the approvals inbox (20 items) and
@@ -28,34 +26,6 @@ const PENDING_ITEMS = 2_000;
 /** One in five of the added items is a bank account, the rest transfers. */
 const ACCOUNT_EVERY = 5;
 const CREATE_CONNECTIONS = 4;
-
-type Role = (typeof DEMO_STAFF)[number]['role'];
-
-async function signIn(agent: http.Agent, baseUrl: string, role: Role): Promise<BenchSession> {
-  const member = DEMO_STAFF.find((d) => d.role === role);
-  if (!member) throw new Error(`no demo ${role} in DEMO_STAFF`);
-  const origin = new URL(baseUrl).origin;
-  const answer = await send(
-    agent,
-    baseUrl,
-    { origin },
-    {
-      method: 'POST',
-      path: '/auth/login',
-      body: JSON.stringify({ email: member.email, password: member.password }),
-    },
-  );
-  const cookie = (answer.headers['set-cookie'] ?? [])
-    .map((line) => line.split(';')[0] ?? '')
-    .find((pair) => pair.startsWith(`${SESSION_COOKIE}=`));
-  if (answer.status !== 200 || !cookie)
-    throw new Error(`sign-in as ${member.email} failed: ${answer.status} ${answer.body}`);
-  const { csrfToken } = JSON.parse(answer.body) as { csrfToken: string };
-  return {
-    baseUrl,
-    headers: { cookie, [CSRF_HEADER]: csrfToken, origin, accept: 'application/json' },
-  };
-}
 
 interface InboxRow {
   pending: string;
@@ -188,8 +158,8 @@ export const approvalsInboxSection: BenchSection = {
       const url = await host.start();
       progress(`server at ${url} (${driver}, seeded)`);
       const agent = keepAliveAgent(CREATE_CONNECTIONS);
-      const approver = await signIn(agent, url, 'approver');
-      const initiator = await signIn(agent, url, 'initiator');
+      const approver = await signInAsDemo(agent, url, 'approver');
+      const initiator = await signInAsDemo(agent, url, 'initiator');
       const countsNow = async () =>
         (await callJson<InboxCounts>(agent, approver, { method: 'GET', path: approvalInboxPath }))
           .body;

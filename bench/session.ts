@@ -14,9 +14,14 @@ export interface BenchSession {
   headers: Record<string, string>;
 }
 
-export async function signInAsDemoAdmin(agent: http.Agent, baseUrl: string): Promise<BenchSession> {
-  const admin = DEMO_STAFF.find((d) => d.role === 'admin');
-  if (!admin) throw new Error('no demo admin in DEMO_STAFF');
+/** Signs in as the sandbox's demo member of `role` (in the bench, none needs a second factor). */
+export async function signInAsDemo(
+  agent: http.Agent,
+  baseUrl: string,
+  role: (typeof DEMO_STAFF)[number]['role'],
+): Promise<BenchSession> {
+  const member = DEMO_STAFF.find((d) => d.role === role);
+  if (!member) throw new Error(`no demo ${role} in DEMO_STAFF`);
   const origin = new URL(baseUrl).origin;
   const answer = await send(
     agent,
@@ -25,19 +30,23 @@ export async function signInAsDemoAdmin(agent: http.Agent, baseUrl: string): Pro
     {
       method: 'POST',
       path: '/auth/login',
-      body: JSON.stringify({ email: admin.email, password: admin.password }),
+      body: JSON.stringify({ email: member.email, password: member.password }),
     },
   );
   const cookie = (answer.headers['set-cookie'] ?? [])
     .map((line) => line.split(';')[0] ?? '')
     .find((pair) => pair.startsWith(`${SESSION_COOKIE}=`));
   if (answer.status !== 200 || !cookie)
-    throw new Error(`sign-in as ${admin.email} failed: ${answer.status} ${answer.body}`);
+    throw new Error(`sign-in as ${member.email} failed: ${answer.status} ${answer.body}`);
   const { csrfToken } = JSON.parse(answer.body) as { csrfToken: string };
   return {
     baseUrl,
     headers: { cookie, [CSRF_HEADER]: csrfToken, origin, accept: 'application/json' },
   };
+}
+
+export function signInAsDemoAdmin(agent: http.Agent, baseUrl: string): Promise<BenchSession> {
+  return signInAsDemo(agent, baseUrl, 'admin');
 }
 
 /** One JSON call as the session; throws unless 2xx. */
