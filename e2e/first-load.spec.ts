@@ -166,6 +166,23 @@ test('a signed-out visitor gets neither rows nor data preloads and lands on the 
   await expect(page).toHaveURL(/\/login/);
 });
 
+test('a signed-out visit to the home page is sent to sign in by the server: no blank page, no refused reads', async ({
+  page,
+}) => {
+  await page.context().clearCookies();
+  const refused: string[] = [];
+  page.on('response', (res) => {
+    if (res.status() === 401) refused.push(new URL(res.url()).pathname);
+  });
+  const response = await page.goto('/');
+  // The first document the browser shows is already the sign-in page's.
+  expect(response?.url()).toMatch(/\/login$/);
+  expect(response?.request().redirectedFrom()?.url()).toMatch(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(refused).toEqual([]);
+});
+
 for (const start of ['/', '/transactions']) {
   test(`vaults, assets and sub-organizations are fetched at most once across pages, from ${start}`, async ({
     page,

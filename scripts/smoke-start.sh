@@ -18,9 +18,9 @@ for _ in $(seq 1 180); do
   if ! kill -0 "$pid" 2>/dev/null; then cat "$log"; echo "npm start exited early" >&2; exit 1; fi
   sleep 1
 done
-curl -fsS "$base/transactions" | grep -q '<div id="root">' || { echo "/transactions did not serve the SPA" >&2; exit 1; }
+curl -fsS "$base/login" | grep -q '<div id="root">' || { echo "/login did not serve the SPA" >&2; exit 1; }
 # The built assets go out precompressed to a browser that accepts brotli.
-asset=$(curl -fsS "$base/" | grep -o '/assets/index-[^"]*\.js' | head -1)
+asset=$(curl -fsS "$base/login" | grep -o '/assets/index-[^"]*\.js' | head -1)
 curl -fsS -o /dev/null -D - -H 'Accept-Encoding: gzip, deflate, br' "$base$asset" | grep -qi '^content-encoding: br' \
   || { echo "$asset was not served brotli-compressed" >&2; exit 1; }
 # The API needs a caller: sign in as the sandbox's demo viewer, as the sign-in page offers.

@@ -205,7 +205,7 @@ export function createApp({
   // A server render reads as the visitor through the whole app, checks and all; it is
   // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
   // from the read cache when it can): a made-up cookie gets the plain shell.
-  const liveSession = async (c: Context<AppEnv>): Promise<boolean> => {
+  const liveSession = async (c: Context<AppEnv>): Promise<boolean | undefined> => {
     const token = readSessionCookie(c, authOptions.trustProxy);
     if (!token) return false;
     try {
@@ -213,7 +213,7 @@ export function createApp({
     } catch (error) {
       // The page is the shell; the browser's own reads get the real answer (a 503, say).
       c.get('log').warn({ err: error }, 'page: the session could not be looked up');
-      return false;
+      return undefined;
     }
   };
   app.route(

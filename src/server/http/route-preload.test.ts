@@ -1,12 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../app.ts';
-import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
-import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
-import type { Database } from '../db/client.ts';
+import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { routePattern } from './route-preload.ts';
 
 // A build's manifest as Vite writes it for TanStack's split route components.
@@ -35,31 +31,22 @@ const INDEX =
   '<link rel="modulepreload" crossorigin href="/assets/shared-bbb.js"></head><body><div id="root"></div></body></html>';
 
 let dir: string;
-let app: App;
+let t: TestApp;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'preload-test-'));
   await mkdir(path.join(dir, '.vite'), { recursive: true });
   await writeFile(path.join(dir, 'index.html'), INDEX);
   await writeFile(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
-  app = createApp({
-    config: { staticDir: dir },
-    backend: createUpstreamBackend({
-      baseUrl: 'https://custody.example.com',
-      apiKey: 'console-api-key',
-      privateKey: generateApiUserKeyPair().privateKeyHex,
-      timeoutMs: 1000,
-      db: {} as Database,
-    }),
-    database: { driver: 'pglite', ping: async () => {} },
-    logger: pino({ level: 'silent' }),
-    // Serving pages never reaches the database.
-    auth: { db: {} as Database },
-  });
+  // Pages other than sign-in are served to a live session only: one of its own.
+  t = await createTestApp({ staticDir: dir });
 });
-afterAll(() => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 async function preloadsOf(url: string): Promise<string[]> {
-  const res = await app.request(url, { headers: { accept: 'text/html' } });
+  const res = await t.anonymous(url, { headers: { accept: 'text/html', Cookie: t.admin.cookie } });
   expect(res.status).toBe(200);
   const html = await res.text();
   return [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map(

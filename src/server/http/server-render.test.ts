@@ -213,12 +213,14 @@ describe('pages left to the browser: the plain shell, never an error', () => {
     expect(html).not.toContain('console-server-state');
   };
 
-  it('a visitor with no session', async () => {
-    await shell(await page('/transactions'));
-  });
-
-  it('a session cookie the server does not know (the browser goes on to sign-in)', async () => {
-    await shell(await page('/transactions', { Cookie: `${SESSION_COOKIE}=not-a-session` }));
+  it('a visitor with no session, or a cookie the server does not know, is sent to sign in', async () => {
+    const cookies: Record<string, string>[] = [{}, { Cookie: `${SESSION_COOKIE}=not-a-session` }];
+    for (const headers of cookies) {
+      const res = await page('/transactions', headers);
+      expect(res.status).toBe(302);
+      expect(res.headers.get('Location')).toBe('/login?redirect=%2Ftransactions');
+    }
+    await shell(await page('/login'));
   });
 
   it('a page the server does not render', async () => {

@@ -99,19 +99,34 @@ describe('serving the SPA', () => {
     expect(await res.text()).not.toContain('<div id="root">');
   });
 
-  it('serves index.html uncached at / and for client routes, query strings included', async () => {
-    for (const url of [
-      '/',
-      '/index.html',
-      '/transactions',
-      '/transactions?status=PENDING&cursor=abc',
-      '/bank-accounts/123',
-    ]) {
+  it('serves index.html uncached for the sign-in page, query strings included', async () => {
+    for (const url of ['/login', '/login?redirect=%2Ftransactions']) {
       const res = await app.request(url, html);
       expect(res.status, url).toBe(200);
       expect(res.headers.get('Cache-Control'), url).toBe('no-cache');
       expect(res.headers.get('Content-Type'), url).toMatch(/text\/html/);
       expect(await res.text(), url).toBe(INDEX);
+    }
+  });
+
+  it('sends a visitor without a session to sign in at once, naming the page to come back to', async () => {
+    // Not the app first: it would ask for the page's reads, meet 401s and only
+    // then route to the sign-in page, blank in between (issue 25).
+    for (const [url, to] of [
+      ['/', '/login'],
+      ['/index.html', '/login'],
+      ['/transactions', '/login?redirect=%2Ftransactions'],
+      [
+        '/transactions?status=PENDING&cursor=abc',
+        '/login?redirect=%2Ftransactions%3Fstatus%3DPENDING%26cursor%3Dabc',
+      ],
+      ['/bank-accounts/123', '/login?redirect=%2Fbank-accounts%2F123'],
+    ] as const) {
+      const res = await app.request(url, html);
+      expect(res.status, url).toBe(302);
+      expect(res.headers.get('Location'), url).toBe(to);
+      expect(res.headers.get('Cache-Control'), url).toBe('no-store');
+      expect(res.headers.get('Vary'), url).toBe('Cookie');
     }
   });
 
@@ -131,12 +146,14 @@ describe('serving the SPA', () => {
             '<link rel="preload" as="fetch" crossorigin href="/api/external/transactions/?limit=20">\n</head>',
         ),
       );
-      expect(await (await t.anonymous('/transactions', html)).text()).toBe(INDEX);
+      expect((await t.anonymous('/transactions', html)).status).toBe(302);
       expect(await (await t.anonymous('/bank-accounts', signedIn)).text()).toBe(INDEX);
-      // A cookie naming no session: the plain shell, nothing preloaded.
+      // A cookie naming no session: sent to sign in, nothing preloaded.
       for (const cookie of [`${SESSION_COOKIE}=made-up`, `${SESSION_COOKIE}=${'A'.repeat(43)}`]) {
         const made = { headers: { ...html.headers, Cookie: cookie } };
-        expect(await (await t.anonymous('/transactions', made)).text()).toBe(INDEX);
+        const res = await t.anonymous('/transactions', made);
+        expect(res.status).toBe(302);
+        expect(res.headers.get('Location')).toBe('/login?redirect=%2Ftransactions');
       }
     } finally {
       await t.close();
@@ -144,7 +161,7 @@ describe('serving the SPA', () => {
   });
 
   it('serves index.html to clients that accept anything (curl)', async () => {
-    const res = await app.request('/transactions', { headers: { Accept: '*/*' } });
+    const res = await app.request('/login', { headers: { Accept: '*/*' } });
     expect(res.status).toBe(200);
   });
 
@@ -186,7 +203,7 @@ describe('serving the SPA', () => {
     // Built after the server started: served at once, not remembered as missing.
     await mkdir(path.join(dir, 'missing'));
     await writeFile(path.join(dir, 'missing', 'index.html'), INDEX);
-    const built = await bare.request('/transactions', html);
+    const built = await bare.request('/login', html);
     expect(built.status).toBe(200);
     expect(await built.text()).toContain('<div id="root"></div>');
   });
@@ -301,10 +318,10 @@ describe('a server-rendered page, sent in two parts', () => {
     expect(warnings.join('\n')).toMatch(/server render failed; sent the shell/);
   });
 
-  it('serves another page, and a visitor with no session, as the plain shell in one piece', async () => {
+  it('serves another page, and the sign-in page, as the plain shell in one piece', async () => {
     for (const res of [
       await request('/bank-accounts', signedIn()),
-      await request('/transactions', html),
+      await request('/login', html),
     ]) {
       expect(res.status).toBe(200);
       const text = await res.text();
@@ -315,7 +332,7 @@ describe('a server-rendered page, sent in two parts', () => {
 });
 
 describe('a made-up session cookie', () => {
-  it('is never planned for a render: one cheap lookup, then the plain shell', async () => {
+  it('is never planned for a render: one cheap lookup, then the sign-in page', async () => {
     let plans = 0;
     const renderer: PageRenderer = {
       planPage: () => {
@@ -336,9 +353,8 @@ describe('a made-up session cookie', () => {
         const res = await t.anonymous('/transactions', {
           headers: { ...html.headers, Cookie: cookie },
         });
-        expect(res.status).toBe(200);
-        expect(res.headers.get('Cache-Control')).toBe('no-cache');
-        expect(await res.text()).toBe(INDEX);
+        expect(res.status).toBe(302);
+        expect(res.headers.get('Location')).toBe('/login?redirect=%2Ftransactions');
       }
       expect(plans).toBe(0);
       // A live session is planned as before.

@@ -38,6 +38,10 @@ import {
  * - Any other GET that accepts HTML and is not /api or /auth gets index.html:
  *   client-side routes like /transactions?status=PENDING load the app, which
  *   then routes itself.
+ * - A visitor known to have no live session is sent to /login at once
+ *   (?redirect= naming the page, as the SPA's own guard does): otherwise the
+ *   app loads, asks for the page's data, meets 401s and only then goes to the
+ *   sign-in page, a blank screen in between (issue 25).
  */
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -51,6 +55,15 @@ const SHORT_CACHE = 'public, max-age=3600';
 
 const NOT_BUILT =
   "The console's web app has not been built yet. Run `npm run build` (or `npm start`, which builds it first), then reload this page.\n";
+
+const LOGIN_PATH = '/login';
+
+/** The sign-in page, naming the page to return to (none for the home page, which picks its own). */
+function signInTarget(url: URL): string {
+  const back = `${url.pathname}${url.search}`;
+  if (url.pathname === '/' || url.pathname === '/index.html') return LOGIN_PATH;
+  return `${LOGIN_PATH}?${new URLSearchParams({ redirect: back }).toString()}`;
+}
 
 function isServerPath(p: string): boolean {
   return (
@@ -112,10 +125,12 @@ export interface SpaOptions {
   /**
    * Whether the visitor's session cookie names a live session: one lookup
    * before a page is planned or its reads are preloaded, so a made-up cookie
-   * gets the plain shell, as a visitor without one does. Default: a session
-   * cookie is enough (the reads themselves still check it).
+   * is sent to sign in, as a visitor without one is. Undefined when it could
+   * not be told (the database is down): then the plain shell, whose own reads
+   * get the real answer. Default: a session cookie is enough (the reads
+   * themselves still check it).
    */
-  liveSession?: (c: Context<AppEnv>) => Promise<boolean>;
+  liveSession?: (c: Context<AppEnv>) => Promise<boolean | undefined>;
   /** The render entry; default: the build's dist/ssr beside `staticDir`. */
   renderer?: () => Promise<PageRenderer | undefined>;
 }
@@ -168,11 +183,18 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     // What it holds or preloads depends on the session cookie.
     c.header('Vary', 'Cookie');
     // Either name (auth/session-cookie.ts), and only a session that resolves: a made-up
-    // cookie gets the plain shell.
-    const signedIn =
-      (getCookie(c, SESSION_COOKIE) !== undefined ||
-        getCookie(c, HOST_SESSION_COOKIE) !== undefined) &&
-      (options.liveSession ? await options.liveSession(c) : true);
+    // cookie is treated as none.
+    const live =
+      getCookie(c, SESSION_COOKIE) !== undefined || getCookie(c, HOST_SESSION_COOKIE) !== undefined
+        ? options.liveSession
+          ? await options.liveSession(c)
+          : true
+        : false;
+    if (live === false && c.req.path !== LOGIN_PATH) {
+      c.header('Cache-Control', NO_STORE);
+      return c.redirect(signInTarget(new URL(c.req.url)), 302);
+    }
+    const signedIn = live === true;
     const plan = signedIn ? await planned(c) : undefined;
     const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
     if (plan && parts) {
