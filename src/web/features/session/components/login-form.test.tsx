@@ -76,6 +76,16 @@ describe('LoginForm', () => {
     );
     expect(onSignedIn).not.toHaveBeenCalled();
     expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid');
+
+    // A new try with a field left empty: its own error only, not the old refusal beside it.
+    await user.clear(screen.getByLabelText('Password'));
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Password')).toHaveAttribute('aria-invalid', 'true'),
+    );
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      'password is required',
+    ]);
   });
 
   it('shows the rate-limit message', async () => {

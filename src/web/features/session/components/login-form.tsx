@@ -66,12 +66,19 @@ export function LoginForm({
     submitRef.current?.focus();
   };
 
-  const onSubmit = form.handleSubmit((values) => {
-    setStepEnded(null);
-    login.mutate(values, {
-      onSuccess: (answer) => (isSecondFactorChallenge(answer) ? setStep(answer) : onSignedIn()),
-    });
-  });
+  // Every try starts afresh: an earlier refusal is not left beside this try's field errors.
+  const onSubmit = form.handleSubmit(
+    (values) => {
+      setStepEnded(null);
+      login.mutate(values, {
+        onSuccess: (answer) => (isSecondFactorChallenge(answer) ? setStep(answer) : onSignedIn()),
+      });
+    },
+    () => {
+      setStepEnded(null);
+      login.reset();
+    },
+  );
 
   if (step)
     return (
