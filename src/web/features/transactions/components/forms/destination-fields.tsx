@@ -50,7 +50,7 @@ export function DestinationFields<V extends DestinationValues>({
           <label key={kind} className="flex items-center gap-2 text-sm">
             <input
               type="radio"
-              className="size-4"
+              className="size-4 shrink-0"
               value={kind}
               {...form.register('destinationKind')}
             />

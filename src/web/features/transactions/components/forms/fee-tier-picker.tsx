@@ -102,7 +102,7 @@ export function FeeTierPicker({
             >
               <input
                 type="radio"
-                className="mt-0.5 size-4"
+                className="mt-0.5 size-4 shrink-0"
                 id={tier === value ? id : undefined}
                 name={name}
                 value={tier}
