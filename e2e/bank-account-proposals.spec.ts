@@ -86,14 +86,15 @@ const RAILS: RailCase[] = [
     label: /^SWIFT/,
     fields: {
       Country: 'GB',
-      'Account number or IBAN': 'GB29NWBK60161331926819',
+      // Not the seeded NatWest account's IBAN: proposing that one again is warned about.
+      'Account number or IBAN': 'GB82WEST12345698765432',
       'BIC (SWIFT code)': 'NWBKGB2L',
       'Bank name': 'NatWest',
       'Street address': '250 Bishopsgate',
       City: 'London',
       'Postal code': 'EC2M 4AA',
     },
-    stored: 'GB29NWBK60161331926819',
+    stored: 'GB82WEST12345698765432',
     routingNumber: 'NWBKGB2L',
     country: 'GB',
   },
@@ -396,6 +397,58 @@ function apiBody() {
     country: 'US',
   };
 }
+
+test.describe('Proposing an account that is already there', () => {
+  test('the form names the identical account, proposes nothing, and proposes it only when asked again', async ({
+    page,
+  }) => {
+    const creates = countCreates(page);
+    const number = usAccountNumber();
+    const achFields = {
+      'Account number': number,
+      'ABA routing number': '021000021',
+      'Bank name': 'JPMorgan Chase Bank',
+    };
+    const first = uniqueName('E2E first');
+    let form = await openForm(page);
+    await form.getByRole('radio', { name: /^US ACH/ }).check();
+    await fill(form, { 'Account holder name': first, ...achFields });
+    await form.getByRole('button', { name: 'Propose bank account' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(first);
+    const firstId = /\/bank-accounts\/([^/?]+)/.exec(page.url())?.[1] ?? '';
+
+    // The same rail and numbers again, under another name.
+    form = await openForm(page);
+    await form.getByRole('radio', { name: /^US ACH/ }).check();
+    await fill(form, { 'Account holder name': uniqueName('E2E again'), ...achFields });
+    await form.getByRole('button', { name: 'Propose bank account' }).click();
+    const warning = form.getByRole('alert').filter({ hasText: 'already in your scope' });
+    await expect(warning).toContainText('Nothing was proposed');
+    await expect(warning).toContainText('Pending');
+    const link = warning.getByRole('link', { name: new RegExp(`${first}.*•••• ${last4(number)}`) });
+    await expect(link).toHaveAttribute('href', `/bank-accounts/${firstId}`);
+    await expect(page).toHaveURL(/\/bank-accounts\/new/);
+    expect(creates()).toBe(1);
+    await expectNoAxeViolations(page);
+
+    await warning.getByRole('button', { name: 'Propose it anyway' }).dblclick();
+    await expect(page).toHaveURL(/\/bank-accounts\/(?!new)[^/?]+(\?|$)/);
+    await expect(page.getByRole('region', { name: 'Details' })).toContainText('Pending');
+    expect(creates()).toBe(2);
+  });
+
+  test('the rail choices are full-size radio buttons at every width', async ({ page }) => {
+    const form = await openForm(page);
+    for (const width of [1440, 1024, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const radio of await form.getByRole('radio').all()) {
+        const box = await radio.boundingBox();
+        expect(box?.width, `${width} px`).toBeCloseTo(16, 0);
+        expect(box?.height, `${width} px`).toBeCloseTo(16, 0);
+      }
+    }
+  });
+});
 
 test.describe('Proposing a bank account with the keyboard alone', () => {
   test('from the list to the new Pending account', async ({ page }) => {

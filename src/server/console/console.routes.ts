@@ -5,6 +5,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from './approval-decisions.routes.ts';
 import { approvalInboxRoutes } from './approvals.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { bankAccountMatchesRoutes } from './bank-account-matches.routes.ts';
 import { historyRoutes } from './history.routes.ts';
 import { revealRoutes } from './reveal.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
@@ -17,6 +18,7 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', auditRoutes(options))
     .route('/', revealRoutes(options, backend))
     .route('/', historyRoutes(options, backend))
+    .route('/', bankAccountMatchesRoutes(backend))
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(backend));

@@ -257,6 +257,20 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'entity',
     },
   ],
+  'POST /api/console/bank_accounts/matches/': [
+    {
+      name: 'identical bank accounts',
+      body: () => ({
+        paymentMethod: 'US_ACH',
+        accountNumber: '11112222',
+        routingNumber: '021000021',
+      }),
+      url: () => '/api/console/bank_accounts/matches/',
+      // Scoped as the lists are; the targets' accounts are decided by earlier cells,
+      // so the scope is proven in bank-account-matches.routes.test.ts instead.
+      scope: 'none',
+    },
+  ],
   'GET /api/console/bank_accounts/:bankAccountId/history/': [
     {
       name: 'bank account history',

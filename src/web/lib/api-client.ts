@@ -36,6 +36,11 @@ import {
   type BankAccountFilters,
 } from '../../contract/bank-account-record.ts';
 import type { BankAccountCreateInput } from '../../contract/bank-account.ts';
+import {
+  BankAccountMatches,
+  bankAccountMatchesPath,
+  type BankAccountMatchRequest,
+} from '../../contract/bank-account-matches.ts';
 import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
@@ -365,6 +370,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       patch(authPaths.staffMember(staffId), StaffMember, body, opts),
     listAudit: (params: AuditListParams = {}, opts?: RequestOptions) =>
       get(`${authPaths.audit}${listQuery(params)}`, AuditListResponse, opts),
+    /** Pending or approved accounts in scope identical to a proposal (a read sent as POST). */
+    findBankAccountMatches: (body: BankAccountMatchRequest, opts?: RequestOptions) =>
+      post(bankAccountMatchesPath, BankAccountMatches, body, opts),
     /** POST …/reveal/ (a mutation: it is audited in the member's name): the full numbers. */
     revealBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
       post(authPaths.revealBankAccount(bankAccountId), RevealedBankAccount, {}, opts),

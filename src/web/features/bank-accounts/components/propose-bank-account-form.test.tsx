@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
-import { renderWithQuery } from '../../../test/render.tsx';
+import { renderWithRouter } from '../../../test/render.tsx';
 import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';
 
 afterEach(() => {
@@ -13,13 +13,20 @@ afterEach(() => {
 });
 
 const CREATE = '/api/external/bank_accounts/';
+const MATCHES = '/api/console/bank_accounts/matches/';
 
-function renderForm(
+async function renderForm(
   create: (body: Record<string, unknown>) => Response = (body) =>
     json({ id: 'ba_new', status: 'PENDING', ...body }),
+  identical: Array<Record<string, unknown>> = [],
 ) {
   const sent: Array<Record<string, unknown>> = [];
+  const checked: Array<Record<string, unknown>> = [];
   installFakeApi({
+    [MATCHES]: (_url, init) => {
+      checked.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return json({ results: identical, complete: true });
+    },
     [CREATE]: (_url, init) => {
       const body = JSON.parse(String(init.body)) as Record<string, unknown>;
       sent.push(body);
@@ -27,18 +34,19 @@ function renderForm(
     },
   });
   const onProposed = vi.fn();
-  renderWithQuery(
+  // In a router: the warning links to the accounts it names.
+  renderWithRouter(
     <ProposeBankAccountForm subOrgId="so_eu" scopeLabel="Treasury EU" onProposed={onProposed} />,
   );
-  const form = screen.getByRole('form', { name: 'Propose a bank account' });
-  return { form, sent, onProposed, user: userEvent.setup() };
+  const form = await screen.findByRole('form', { name: 'Propose a bank account' });
+  return { form, sent, checked, onProposed, user: userEvent.setup() };
 }
 
 const field = (form: HTMLElement, label: string) => within(form).getByLabelText(label);
 
 describe('ProposeBankAccountForm', () => {
   it('shows exactly the chosen rail’s fields, under the rail’s names', async () => {
-    const { form, user } = renderForm();
+    const { form, user } = await renderForm();
     expect(within(form).queryByRole('textbox')).not.toBeInTheDocument();
 
     await user.click(within(form).getByRole('radio', { name: /^SEPA/ }));
@@ -64,7 +72,7 @@ describe('ProposeBankAccountForm', () => {
   });
 
   it('checks a field as it is left, announces the error tied to it, and keeps what was typed', async () => {
-    const { form, user } = renderForm();
+    const { form, user } = await renderForm();
     await user.click(within(form).getByRole('radio', { name: /^US ACH/ }));
     const routing = field(form, 'ABA routing number');
     await user.type(routing, '021000022');
@@ -86,7 +94,7 @@ describe('ProposeBankAccountForm', () => {
   });
 
   it('groups an IBAN on leaving it, fills in its country, and sends it without spaces', async () => {
-    const { form, sent, onProposed, user } = renderForm();
+    const { form, sent, onProposed, user } = await renderForm();
     await user.click(within(form).getByRole('radio', { name: /^SEPA/ }));
     await user.type(field(form, 'Account holder name'), 'Acme Malta Ltd');
     await user.type(field(form, 'IBAN'), 'mt84malt011000012345mtlcast001s');
@@ -109,8 +117,42 @@ describe('ProposeBankAccountForm', () => {
     ]);
   });
 
+  it('warns of an identical account already in scope, and proposes only when asked again', async () => {
+    const existing = {
+      id: 'ba_old',
+      status: 'APPROVED',
+      accountName: 'Acme Malta Ltd',
+      bankName: 'Bank of Valletta',
+      accountNumber: '•••• 001S',
+      paymentMethod: 'SEPA',
+    };
+    const { form, sent, checked, onProposed, user } = await renderForm(undefined, [existing]);
+    await user.click(within(form).getByRole('radio', { name: /^SEPA/ }));
+    await user.type(field(form, 'Account holder name'), 'Acme Malta Ltd');
+    await user.type(field(form, 'IBAN'), 'MT84MALT011000012345MTLCAST001S');
+    await user.tab();
+    await user.type(field(form, 'Bank name'), 'Bank of Valletta');
+    await user.dblClick(within(form).getByRole('button', { name: 'Propose bank account' }));
+
+    const warning = await within(form).findByRole('alert');
+    expect(warning).toHaveTextContent(/already in your scope/);
+    expect(warning).toHaveTextContent(/Nothing was proposed/);
+    expect(within(warning).getByRole('link', { name: /•••• 001S/ })).toBeVisible();
+    // Asked with the full number in the body (never in a URL); nothing proposed.
+    expect(checked[0]).toEqual({
+      paymentMethod: 'SEPA',
+      accountNumber: 'MT84MALT011000012345MTLCAST001S',
+      routingNumber: null,
+    });
+    expect(sent).toEqual([]);
+
+    await user.dblClick(within(warning).getByRole('button', { name: 'Propose it anyway' }));
+    await waitFor(() => expect(onProposed).toHaveBeenCalledTimes(1));
+    expect(sent).toHaveLength(1);
+  });
+
   it('sends nothing while a rule fails, and focuses the first field to fix', async () => {
-    const { form, sent, user } = renderForm();
+    const { form, sent, user } = await renderForm();
     await user.click(within(form).getByRole('radio', { name: /^SWIFT/ }));
     await user.type(field(form, 'City'), 'London');
     await user.type(field(form, 'BIC (SWIFT code)'), 'NWBK12');
@@ -127,7 +169,7 @@ describe('ProposeBankAccountForm', () => {
   });
 
   it('puts each field the server refuses on that field, under its label', async () => {
-    const { form, onProposed, user } = renderForm(() =>
+    const { form, onProposed, user } = await renderForm(() =>
       json(
         {
           code: 'VALIDATION_ERROR',
@@ -154,7 +196,7 @@ describe('ProposeBankAccountForm', () => {
   });
 
   it('keeps a draft of the tab’s form without the account or routing number', async () => {
-    const { form, user } = renderForm();
+    const { form, user } = await renderForm();
     await user.click(within(form).getByRole('radio', { name: /^US ACH/ }));
     await user.type(field(form, 'Account holder name'), 'Acme Payroll');
     await user.type(field(form, 'Account number'), '000123456789');

@@ -1,5 +1,5 @@
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { useId } from 'react';
+import { useId, useRef, useState, type BaseSyntheticEvent } from 'react';
 import { useForm, useWatch, type RegisterOptions, type UseFormReturn } from 'react-hook-form';
 import {
   BANK_ACCOUNT_TEXT_FIELDS,
@@ -8,6 +8,10 @@ import {
   type BankAccountCreateRequest,
   type BankAccountTextField,
 } from '../../../../contract/bank-account.ts';
+import {
+  isSameBankAccount,
+  type BankAccountMatches,
+} from '../../../../contract/bank-account-matches.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { TextField, useBoundControl, type FieldId } from '../../../components/bound-fields.tsx';
@@ -19,6 +23,8 @@ import { cn } from '../../../lib/cn.ts';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { usePersistentFormDraft } from '../../../lib/use-persistent-form-draft.ts';
 import { useCreateBankAccount } from '../api/create-bank-account.ts';
+import { useFindBankAccountMatches } from '../api/find-bank-account-matches.ts';
+import { IdenticalAccountsWarning } from './identical-accounts-warning.tsx';
 import {
   EMPTY_PROPOSAL,
   RAIL_DESCRIPTIONS,
@@ -41,7 +47,9 @@ const FORM_FIELDS: readonly ProposeFormField[] = [
 /**
  * `/bank-accounts/new`: the rail first, then exactly its fields, each checked
  * as the member types by the contract's schema. The draft survives an expired
- * session, but never holds the account or routing number.
+ * session, but never holds the account or routing number. Before it is sent,
+ * the server is asked whether the same account is already pending or approved
+ * in scope; if so, the member is told and must choose to propose it anyway.
  */
 export function ProposeBankAccountForm({
   subOrgId,
@@ -66,6 +74,14 @@ export function ProposeBankAccountForm({
     exclude: ['accountNumber', 'routingNumber'],
   });
   const create = useCreateBankAccount();
+  const check = useFindBankAccountMatches();
+  // What the last check found, and for which proposal: a warning holds only while the
+  // numbers are those it was about.
+  const [identical, setIdentical] = useState<
+    (BankAccountMatches & { for: BankAccountCreateRequest }) | null
+  >(null);
+  // One proposal at a time: a double click delivers both clicks before the button is disabled.
+  const sending = useRef(false);
   const rail = useWatch({ control: form.control, name: 'paymentMethod' });
   const { errors } = form.formState;
 
@@ -82,8 +98,11 @@ export function ProposeBankAccountForm({
     onChange: (e: { target: { value: string } }) => chooseRail(e.target.value as PaymentMethod),
   });
 
-  const onSubmit = form.handleSubmit((body) => {
+  const send = (body: BankAccountCreateRequest) => {
     create.mutate(body, {
+      onSettled: () => {
+        sending.current = false;
+      },
       onSuccess: (account) => {
         clearDraft();
         onProposed(account);
@@ -104,7 +123,47 @@ export function ProposeBankAccountForm({
         }
       },
     });
+  };
+
+  const proposal = (body: BankAccountCreateRequest) => ({
+    paymentMethod: body.paymentMethod,
+    accountNumber: body.accountNumber ?? '',
+    routingNumber: body.routingNumber ?? null,
   });
+
+  const checkThenSend = (body: BankAccountCreateRequest) => {
+    if (sending.current) return;
+    sending.current = true;
+    create.reset();
+    check.mutate(proposal(body), {
+      onSuccess: (found) => {
+        if (found.results.length === 0) {
+          setIdentical(null);
+          send(body);
+          return;
+        }
+        sending.current = false;
+        setIdentical({ ...found, for: body });
+      },
+      onError: () => {
+        sending.current = false;
+      },
+    });
+  };
+  // Handlers built when called, not during render: they read the sending guard.
+  const onSubmit = (event?: BaseSyntheticEvent) => form.handleSubmit(checkThenSend)(event);
+
+  // Only for the proposal the warning was about: changed numbers are checked afresh.
+  const sendAnyway = (body: BankAccountCreateRequest) => {
+    if (!identical || !isSameBankAccount(proposal(identical.for), proposal(body))) {
+      checkThenSend(body);
+      return;
+    }
+    if (sending.current) return;
+    sending.current = true;
+    send(body);
+  };
+  const proposeAnyway = () => form.handleSubmit(sendAnyway)();
 
   const bound = { form, fieldId };
   const fieldLevel =
@@ -131,7 +190,7 @@ export function ProposeBankAccountForm({
                 <input
                   type="radio"
                   value={method}
-                  className="mt-1 size-4 accent-blue-700"
+                  className="mt-1 size-4 shrink-0 accent-blue-700"
                   aria-describedby={`${fieldId('rail')}-${method}`}
                   {...railRadio}
                 />
@@ -176,8 +235,22 @@ export function ProposeBankAccountForm({
       {create.isError && !fieldLevel ? (
         <FormError>The bank account was not proposed: {describeError(create.error)}</FormError>
       ) : null}
+      {check.isError ? (
+        <FormError>
+          The bank account was not proposed: the check for an identical account failed:{' '}
+          {describeError(check.error)}
+        </FormError>
+      ) : null}
+      {identical && !create.isSuccess ? (
+        <IdenticalAccountsWarning
+          matches={identical.results}
+          complete={identical.complete}
+          pending={create.isPending}
+          onProposeAnyway={() => void proposeAnyway()}
+        />
+      ) : null}
       <FormActions>
-        <SubmitButton pending={create.isPending} pendingLabel="Proposing…">
+        <SubmitButton pending={check.isPending || create.isPending} pendingLabel="Proposing…">
           Propose bank account
         </SubmitButton>
         <p className="text-sm text-slate-700">
