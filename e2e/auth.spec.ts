@@ -198,7 +198,11 @@ test.describe('As an admin', () => {
     // The session ends (expiry, revocation) while the member is typing.
     await context.clearCookies();
     await form.getByRole('button', { name: 'Add staff member' }).click();
-    await expect(page).toHaveURL(/\/login\?redirect=%2Fstaff$/);
+    await expect(page).toHaveURL(/\/login\?redirect=%2Fstaff&ended=send$/);
+    // Told that the add was not done, and that the form is waiting.
+    await expect(page.getByRole('status')).toHaveText(
+      'Your session had ended, so what you just sent was not received: nothing was sent and nothing changed. Sign in to go back: anything you had typed in a form is still there.',
+    );
 
     await signInThroughTheForm(page, 'admin');
     await expect(page).toHaveURL(/\/staff$/);

@@ -307,8 +307,14 @@ test.describe('New transaction: sessions and roles', () => {
         () => true,
         () => false,
       );
-    await expect(page).toHaveURL(/\/login\?redirect=/);
+    await expect(page).toHaveURL(/\/login\?redirect=.*&ended=(send|read)$/);
     await clicked;
+    // Whichever request met the ended session first, the page says the draft is waiting;
+    // if it was the send, that nothing was sent.
+    const notice = page.getByRole('status').filter({ hasText: 'Your session ha' });
+    await expect(notice).toContainText('anything you had typed in a form is still there');
+    if (page.url().endsWith('ended=send'))
+      await expect(notice).toContainText('nothing was sent and nothing changed');
     const account = await demoAccount(page.request, 'admin');
     await page.getByLabel('Email').fill(account.email);
     await page.getByLabel('Password').fill(account.password);

@@ -39,7 +39,9 @@ export function createAppRouter(
 /** The query client and router of one console tab, wired so that any 401 leads to /login. */
 export function createConsole(history?: RouterHistory) {
   const queryClient = createQueryClient({
-    onUnauthorized: () => sendToLogin(router, queryClient),
+    // A refused mutation (Send, Approve) did nothing: the sign-in page says so.
+    onUnauthorized: (_error, during) =>
+      sendToLogin(router, queryClient, { unsent: during === 'mutation' }),
   });
   const router = createAppRouter(queryClient, history);
   return { queryClient, router };

@@ -6,16 +6,16 @@ export interface QueryClientOptions {
    * Called when any query or mutation is answered 401: the session is gone
    * (expired, revoked, signed out in another tab).
    */
-  onUnauthorized?: (error: ApiError) => void;
+  onUnauthorized?: (error: ApiError, during: 'query' | 'mutation') => void;
 }
 
 export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
-  const onError = (error: unknown) => {
-    if (error instanceof ApiError && error.status === 401) options.onUnauthorized?.(error);
+  const onError = (during: 'query' | 'mutation') => (error: unknown) => {
+    if (error instanceof ApiError && error.status === 401) options.onUnauthorized?.(error, during);
   };
   return new QueryClient({
-    queryCache: new QueryCache({ onError }),
-    mutationCache: new MutationCache({ onError }),
+    queryCache: new QueryCache({ onError: onError('query') }),
+    mutationCache: new MutationCache({ onError: onError('mutation') }),
     defaultOptions: {
       queries: {
         // Statuses move on their own; lists go stale quickly but not instantly,

@@ -8,16 +8,20 @@ export const Route = createFileRoute('/login')({
   // Kept as typed; safeRedirect decides whether it may be followed.
   validateSearch: z.object({
     redirect: z.catch(z.optional(z.string().check(z.maxLength(4096))), undefined),
+    // Set when a session ended mid-use: under a read, or under something sent (send-to-login.ts).
+    ended: z.catch(z.optional(z.enum(['read', 'send'])), undefined),
   }),
   component: LoginRoute,
 });
 
 function LoginRoute() {
-  const { redirect } = Route.useSearch();
+  const { redirect, ended } = Route.useSearch();
   const router = useRouter();
   return (
     <PlainLayout>
       <LoginPage
+        ended={ended}
+        returnTo={safeRedirect(redirect)}
         onSignedIn={() => void router.navigate({ href: safeRedirect(redirect), replace: true })}
       />
     </PlainLayout>

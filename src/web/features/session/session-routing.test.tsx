@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryHistory } from '@tanstack/react-router';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../contract/api-error.ts';
 import type { SessionResponse } from '../../../contract/auth.ts';
 import { createConsole } from '../../router.tsx';
 import { installFakeApi, json, pagedList, type FakeRoute } from '../../test/fake-api.ts';
@@ -53,7 +54,7 @@ function renderApp(url: string) {
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
-  return { router };
+  return { router, queryClient };
 }
 
 const mainNav = () => screen.getByRole('navigation', { name: 'Main' });
@@ -95,7 +96,30 @@ describe('signed out', { timeout: 20_000 }, () => {
     });
     const { router } = renderApp('/bank-accounts?status=PENDING');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(router.state.location.search).toEqual({ redirect: '/bank-accounts?status=PENDING' });
+    expect(router.state.location.search).toEqual({
+      redirect: '/bank-accounts?status=PENDING',
+      ended: 'read',
+    });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Your session has ended. Sign in to go back: anything you had typed in a form is still there.',
+    );
+  });
+
+  it('a 401 answering something sent says on the sign-in page that nothing was sent', async () => {
+    install();
+    const { router, queryClient } = renderApp('/bank-accounts/new');
+    await screen.findByRole('heading', { name: 'Propose a bank account', level: 1 });
+    session = null;
+    const refused = queryClient.getMutationCache().build(queryClient, {
+      mutationFn: () =>
+        Promise.reject(new ApiError(401, 'UNAUTHORIZED', 'Your session has ended; sign in again')),
+    });
+    await refused.execute(undefined).catch(() => {});
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toEqual({ redirect: '/bank-accounts/new', ended: 'send' });
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      /nothing was sent and nothing changed.*anything you had typed in a form is still there \(type the account and routing numbers again/,
+    );
   });
 });
 
