@@ -24,7 +24,7 @@ import type { Database } from './client.ts';
  * table, and a read that names the tables it reads (`cachedRead`'s `tables`)
  * is versioned by those alone: the lifecycle simulator's steps, a commit or
  * two a second while transactions move, then no longer drop the session and
- * reference data every page reads (README, "Speed").
+ * reference data every page reads (bench/README.md, "What each figure rests on").
  *
  * Each request reads the snapshot once, before its first cached read, and
  * a missed read stores its answer under that snapshot: the data it read is
