@@ -156,6 +156,16 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware: a promise nobody awaits, returns or marks `void` is a mistake
+    // (an unhandled rejection, or work that outlives its request or test).
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['src/web/routeTree.gen.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

@@ -6,12 +6,33 @@ import { describe, expect, it } from 'vitest';
  * lints one deliberately wrong file — text placed at a path in the tree,
  * never written to disk — with the project's own ESLint config.
  */
-const eslint = new ESLint({ cwd: new URL('..', import.meta.url).pathname });
+const cwd = new URL('..', import.meta.url).pathname;
+// The probes' paths are not on disk, where the type-aware rules cannot follow them.
+const eslint = new ESLint({
+  cwd,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+});
 
-async function ruleIds(filePath: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath });
+async function ruleIds(filePath: string, code: string, linter = eslint): Promise<string[]> {
+  const [result] = await linter.lintText(code, { filePath });
   return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
 }
+
+describe('type-aware rules', { timeout: 120_000 }, () => {
+  it('refuses a promise nobody awaits, returns or marks void', async () => {
+    // Linted as the text of a file the project holds, so the types are known.
+    const typed = new ESLint({ cwd });
+    const probe = (body: string) =>
+      `export async function later(): Promise<void> {}\nexport function now(): void {\n  ${body}\n}\n`;
+    expect(await ruleIds('src/contract/decimal.ts', probe('later();'), typed)).toEqual([
+      '@typescript-eslint/no-floating-promises',
+    ]);
+    expect(await ruleIds('src/contract/decimal.ts', probe('void later();'), typed)).toEqual([]);
+  });
+});
 
 describe('layer rules', { timeout: 120_000 }, () => {
   it('accepts an import that points down', async () => {
