@@ -91,6 +91,12 @@ test.describe('Signing in', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toHaveText('The email or password is not correct.');
     await expect(page).toHaveURL(/\/login$/);
+
+    // The next try, with the password left empty: its own field error, not the old refusal too.
+    await page.getByLabel('Password').fill('');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('alert')).toHaveText(['password is required']);
   });
 
   test('the sign-in page passes an axe scan, with and without errors', async ({ page }) => {
