@@ -132,12 +132,15 @@ export interface PageRequest {
   cursor?: string | undefined;
 }
 
-/** One page of a keyset-paged list, newest first, as every list endpoint answers it. `nextCursor` is null on the last page. */
-export interface Page<T> {
+/**
+ * One page of a keyset-paged list, newest first, as every list endpoint answers it. `nextCursor` is null on the last page.
+ * A type, not an interface, so that it meets the contract's loose list envelopes (server/http/mount.ts).
+ */
+export type Page<T> = {
   results: T[];
   nextCursor: string | null;
   hasNext: boolean;
-}
+};
 
 /** What a list call takes: page size, cursor and string filters. */
 export type ListParams<F> = F & { limit?: number; cursor?: string | null };

@@ -13,6 +13,7 @@ import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { securityHeaders } from './console/security-headers.ts';
@@ -195,6 +196,7 @@ export function createApp({
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
   app.route(API_PREFIX, custodyRoutes(custody));
   app.use('/api/console/*', consoleApiAuth(authOptions));
+  app.use(OPENAPI_PATH, consoleApiAuth(authOptions));
   // Which custody service staff act on: the SPA's header badge.
   app.get('/api/console/backend', rule(READ), (c) =>
     c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
@@ -202,6 +204,8 @@ export function createApp({
   app.route('/api/console', consoleRoutes(authOptions, custody));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
+  // Every declared endpoint, as an OpenAPI document (contract/endpoints/).
+  app.route('/', openApiRoutes());
   // A server render reads as the visitor through the whole app, checks and all; it is
   // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
   // from the read cache when it can): a made-up cookie gets the plain shell.

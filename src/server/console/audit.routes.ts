@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { AuditFilters } from '../../contract/auth.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { listAudit as listAuditEndpoint } from '../../contract/endpoints/staff.ts';
 import { listAudit } from '../auth/audit.store.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
-import { parseFilters, parsePageRequest } from '../http/list-query.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 import { checkReadsAuditLog } from './admin-scope.ts';
 
 /**
@@ -14,16 +14,10 @@ import { checkReadsAuditLog } from './admin-scope.ts';
  * admin restricted to some sub-organizations does not read it (admin-scope.ts).
  */
 export function auditRoutes(options: AuthOptions) {
-  return new Hono<AppEnv>().get(
-    '/audit/',
-    rule({ permission: 'admin', action: 'read the audit log', audit: false }),
-    async (c) => {
-      const admin = c.get('staff');
-      if (!admin) throw unauthorized();
-      checkReadsAuditLog(admin);
-      const page = parsePageRequest(c);
-      const filters = parseFilters(c, AuditFilters);
-      return c.json(await listAudit(options.db, { ...filters, ...page }));
-    },
-  );
+  return mount(new Hono<AppEnv>(), CONSOLE_API_PREFIX, listAuditEndpoint, async ({ query }, c) => {
+    const admin = c.get('staff');
+    if (!admin) throw unauthorized();
+    checkReadsAuditLog(admin);
+    return listAudit(options.db, query);
+  });
 }

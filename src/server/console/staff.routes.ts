@@ -1,16 +1,20 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import { StaffCreateRequest, StaffUpdateRequest } from '../../contract/auth.ts';
+import type { StaffUpdateRequest } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import {
+  createStaff as createStaffEndpoint,
+  listStaff as listStaffEndpoint,
+  updateStaff as updateStaffEndpoint,
+} from '../../contract/endpoints/staff.ts';
 import { audit } from '../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
-import { pathId } from '../http/list-query.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
-import { readJsonBodyAs } from '../http/json-body.ts';
+import { mount } from '../http/mount.ts';
 import { administers, checkGrantedScope, checkOwnChange } from './admin-scope.ts';
 
 /**
@@ -32,116 +36,95 @@ function describeChanges(changes: z.output<typeof StaffUpdateRequest>): string {
 
 export function staffRoutes(options: AuthOptions) {
   const { db, clock } = options;
-  return new Hono<AppEnv>()
-    .get(
-      '/staff/',
-      rule({ permission: 'admin', action: 'manage staff', audit: false }),
-      async (c) => {
-        const admin = c.get('staff');
-        if (!admin) throw unauthorized();
-        const rows = (await listStaff(db)).filter((member) => administers(admin, member));
-        return c.json({ results: rows.map(toWireStaff), hasNext: false, nextCursor: null });
-      },
-    )
-    .post(
-      '/staff/',
-      rule({
-        permission: 'admin',
-        action: 'manage staff',
-        audit: { action: 'staff.create', entityType: 'STAFF', selfRecorded: true },
-      }),
-      async (c) => {
-        const admin = c.get('staff');
-        if (!admin) throw unauthorized();
-        const input = await readJsonBodyAs(c, StaffCreateRequest);
-        try {
-          checkGrantedScope(admin, input.subOrgIds);
-          const row = await createStaff(db, input, { now: clock.now(), createdBy: admin.id });
-          await audit(c, options, {
-            action: 'staff.create',
-            entityType: 'STAFF',
-            entityId: row.id,
-            summary: `Created ${row.email} as ${row.role} (${row.subOrgIds ? `sub-orgs ${row.subOrgIds.join(', ')}` : 'all sub-orgs'})`,
-            outcome: 'success',
-          });
-          return c.json(toWireStaff(row), 201);
-        } catch (error) {
-          if (error instanceof ApiError)
-            await audit(c, options, {
-              action: 'staff.create',
-              entityType: 'STAFF',
-              summary: `Refused: ${error.message}`,
-              outcome: error.status === 403 ? 'denied' : 'failed',
-            });
-          throw error;
-        }
-      },
-    )
-    .patch(
-      '/staff/:staffId/',
-      rule({
-        permission: 'admin',
-        action: 'manage staff',
-        audit: {
+  const app = new Hono<AppEnv>();
+  mount(app, CONSOLE_API_PREFIX, listStaffEndpoint, async (_input, c) => {
+    const admin = c.get('staff');
+    if (!admin) throw unauthorized();
+    const rows = (await listStaff(db)).filter((member) => administers(admin, member));
+    return { results: rows.map(toWireStaff), hasNext: false, nextCursor: null };
+  });
+  mount(app, CONSOLE_API_PREFIX, createStaffEndpoint, async ({ body: input }, c) => {
+    const admin = c.get('staff');
+    if (!admin) throw unauthorized();
+    try {
+      checkGrantedScope(admin, input.subOrgIds);
+      const row = await createStaff(db, input, { now: clock.now(), createdBy: admin.id });
+      await audit(c, options, {
+        action: 'staff.create',
+        entityType: 'STAFF',
+        entityId: row.id,
+        summary: `Created ${row.email} as ${row.role} (${row.subOrgIds ? `sub-orgs ${row.subOrgIds.join(', ')}` : 'all sub-orgs'})`,
+        outcome: 'success',
+      });
+      return toWireStaff(row);
+    } catch (error) {
+      if (error instanceof ApiError)
+        await audit(c, options, {
+          action: 'staff.create',
+          entityType: 'STAFF',
+          summary: `Refused: ${error.message}`,
+          outcome: error.status === 403 ? 'denied' : 'failed',
+        });
+      throw error;
+    }
+  });
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    updateStaffEndpoint,
+    async ({ params: { staffId: id }, body: changes }, c) => {
+      const admin = c.get('staff');
+      if (!admin) throw unauthorized();
+
+      if (
+        id === admin.id &&
+        (changes.disabled === true || (changes.role && changes.role !== 'admin'))
+      ) {
+        await audit(c, options, {
           action: 'staff.update',
           entityType: 'STAFF',
-          entityParam: 'staffId',
-          selfRecorded: true,
-        },
-      }),
-      async (c) => {
-        const admin = c.get('staff');
-        if (!admin) throw unauthorized();
-        const id = pathId(c, 'staffId', 'staff member');
-        const changes = await readJsonBodyAs(c, StaffUpdateRequest);
-        if (
-          id === admin.id &&
-          (changes.disabled === true || (changes.role && changes.role !== 'admin'))
-        ) {
+          entityId: id,
+          summary: 'Refused: an admin cannot disable or demote themselves',
+          outcome: 'denied',
+        });
+        // Otherwise the last admin could lock everyone out of staff management.
+        throw new ApiError(
+          409,
+          ERROR_CODES.selfLockout,
+          'You cannot disable your own account or remove your own admin role',
+        );
+      }
+      const target = await getStaff(db, id);
+      // A member outside a restricted admin's scope is not theirs to see: as if absent.
+      if (!target || !administers(admin, target))
+        throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+      try {
+        if (id === admin.id) checkOwnChange(admin, changes);
+        if (changes.subOrgIds !== undefined) checkGrantedScope(admin, changes.subOrgIds);
+      } catch (error) {
+        if (error instanceof ApiError)
           await audit(c, options, {
             action: 'staff.update',
             entityType: 'STAFF',
             entityId: id,
-            summary: 'Refused: an admin cannot disable or demote themselves',
+            summary: `Refused: ${error.message}`,
             outcome: 'denied',
           });
-          // Otherwise the last admin could lock everyone out of staff management.
-          throw new ApiError(
-            409,
-            ERROR_CODES.selfLockout,
-            'You cannot disable your own account or remove your own admin role',
-          );
-        }
-        const target = await getStaff(db, id);
-        // A member outside a restricted admin's scope is not theirs to see: as if absent.
-        if (!target || !administers(admin, target))
-          throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
-        try {
-          if (id === admin.id) checkOwnChange(admin, changes);
-          if (changes.subOrgIds !== undefined) checkGrantedScope(admin, changes.subOrgIds);
-        } catch (error) {
-          if (error instanceof ApiError)
-            await audit(c, options, {
-              action: 'staff.update',
-              entityType: 'STAFF',
-              entityId: id,
-              summary: `Refused: ${error.message}`,
-              outcome: 'denied',
-            });
-          throw error;
-        }
-        const row = await updateStaff(db, id, changes);
-        if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
-        // A disabled member's access ends now, not when their session would have expired.
-        if (changes.disabled) await revokeStaffSessions(db, id, clock.now());
-        await audit(c, options, {
-          action: changes.disabled ? 'staff.disable' : 'staff.update',
-          entityType: 'STAFF',
-          entityId: id,
-          summary: `${row.email}: ${describeChanges(changes)}`,
-          outcome: 'success',
-        });
-        return c.json(toWireStaff(row));
-      },
-    );
+        throw error;
+      }
+      const row = await updateStaff(db, id, changes);
+      if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+      // A disabled member's access ends now, not when their session would have expired.
+      if (changes.disabled) await revokeStaffSessions(db, id, clock.now());
+      await audit(c, options, {
+        action: changes.disabled ? 'staff.disable' : 'staff.update',
+        entityType: 'STAFF',
+        entityId: id,
+        summary: `${row.email}: ${describeChanges(changes)}`,
+        outcome: 'success',
+      });
+      return toWireStaff(row);
+    },
+  );
+  return app;
 }

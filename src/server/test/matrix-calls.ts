@@ -180,6 +180,9 @@ export const CALLS: Record<string, Call[]> = {
   'GET /api/console/backend': [
     { name: 'backend badge', url: () => '/api/console/backend', scope: 'none' },
   ],
+  'GET /api/openapi.json': [
+    { name: 'OpenAPI document', url: () => '/api/openapi.json', scope: 'none' },
+  ],
   'GET /api/console/staff/': [
     { name: 'list staff', url: () => '/api/console/staff/', scope: 'none' },
   ],

@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { listStaff } from '../../contract/endpoints/staff.ts';
 import { apiClient } from './api-client.ts';
 
 /**
@@ -35,7 +36,7 @@ export const referenceQueries = {
   staffMembers: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'staff-members'] as const,
-      queryFn: ({ signal }) => apiClient.listStaff({ limit: 100 }, { signal }),
+      queryFn: ({ signal }) => apiClient.call(listStaff, { query: { limit: 100 } }, { signal }),
     }),
   /** Contacts for the create forms' destination picker; like vaults, one page at the maximum size. */
   contacts: () =>

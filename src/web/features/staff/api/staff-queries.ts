@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { StaffCreateRequest, StaffUpdateRequest } from '../../../../contract/auth.ts';
+import { createStaff, updateStaff } from '../../../../contract/endpoints/staff.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 
@@ -11,7 +12,7 @@ export const staffQueries = {
 export function useCreateStaffMember() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: StaffCreateRequest) => apiClient.createStaff(body),
+    mutationFn: (body: StaffCreateRequest) => apiClient.call(createStaff, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: staffQueries.list().queryKey }),
   });
 }
@@ -20,7 +21,7 @@ export function useUpdateStaffMember() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: StaffUpdateRequest }) =>
-      apiClient.updateStaff(id, body),
+      apiClient.call(updateStaff, { params: { staffId: id }, body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: staffQueries.list().queryKey }),
   });
 }
