@@ -28,6 +28,7 @@ import {
   type StaffUpdateRequest,
   authPaths,
 } from '../../contract/auth.ts';
+import { DisplaySettings, type DisplaySettingsRequest } from '../../contract/display.ts';
 // Answers are parsed with the *-record modules: the request rules (IBAN, decimal maths) load with the forms.
 import {
   BankAccount,
@@ -355,6 +356,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       post(authPaths.accountRecoveryCodes, RecoveryCodesResponse, body, opts),
     changePassword: (body: PasswordChangeRequest, opts?: RequestOptions) =>
       post(authPaths.accountPassword, PasswordChanged, body, opts),
+    /** Time zone and colour scheme: answers the settings now in force. */
+    updateDisplaySettings: (body: DisplaySettingsRequest, opts?: RequestOptions) =>
+      patch(authPaths.accountDisplay, DisplaySettings, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
     listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
     listStaff: (params: ListParams<object> = {}, opts?: RequestOptions) =>
