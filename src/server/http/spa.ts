@@ -6,6 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../contract/auth.ts';
+import type { ColorScheme } from '../../contract/display.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
 import { encoder, pickEncoding } from './compress-json.ts';
@@ -38,6 +39,9 @@ import {
  * - Any other GET that accepts HTML and is not /api or /auth gets index.html:
  *   client-side routes like /transactions?status=PENDING load the app, which
  *   then routes itself.
+ * - A signed-in member's colour scheme, when not the system's, is on the
+ *   page's `<html data-theme>` from the first byte (styles.css), so the first
+ *   paint is in it, rendered page or shell.
  */
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -106,16 +110,31 @@ function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Respo
   return c.body(toWebStream(stream));
 }
 
+/** What a page needs of its visitor's live session before it is planned. */
+export interface PageVisitor {
+  colorScheme: ColorScheme;
+}
+
+/**
+ * index.html with the member's colour scheme on its `<html>`: nothing for
+ * the system's (the stylesheet follows the system by default).
+ */
+export function withColorScheme(html: string, scheme: ColorScheme | undefined): string {
+  if (scheme !== 'light' && scheme !== 'dark') return html;
+  return html.replace(/<html(?=[\s>])/, `<html data-theme="${scheme}"`);
+}
+
 export interface SpaOptions {
   /** The composed app, asked in process for the reads of a server render. */
   request?: InProcessRequest;
   /**
-   * Whether the visitor's session cookie names a live session: one lookup
-   * before a page is planned or its reads are preloaded, so a made-up cookie
-   * gets the plain shell, as a visitor without one does. Default: a session
-   * cookie is enough (the reads themselves still check it).
+   * The visitor's live session, if their session cookie names one: one
+   * lookup before a page is planned or its reads are preloaded, so a made-up
+   * cookie gets the plain shell, as a visitor without one does. Default: a
+   * session cookie is enough (the reads themselves still check it), with the
+   * system's colour scheme.
    */
-  liveSession?: (c: Context<AppEnv>) => Promise<boolean>;
+  liveSession?: (c: Context<AppEnv>) => Promise<PageVisitor | undefined>;
   /** The render entry; default: the build's dist/ssr beside `staticDir`. */
   renderer?: () => Promise<PageRenderer | undefined>;
 }
@@ -158,9 +177,9 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
   }
 
   async function serveIndex(c: Context<AppEnv>) {
-    let html: string;
+    let index: string;
     try {
-      html = await readIndex();
+      index = await readIndex();
     } catch {
       c.header('Cache-Control', 'no-store');
       return c.text(NOT_BUILT, 503);
@@ -169,10 +188,15 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     c.header('Vary', 'Cookie');
     // Either name (auth/session-cookie.ts), and only a session that resolves: a made-up
     // cookie gets the plain shell.
-    const signedIn =
-      (getCookie(c, SESSION_COOKIE) !== undefined ||
-        getCookie(c, HOST_SESSION_COOKIE) !== undefined) &&
-      (options.liveSession ? await options.liveSession(c) : true);
+    const hasCookie =
+      getCookie(c, SESSION_COOKIE) !== undefined || getCookie(c, HOST_SESSION_COOKIE) !== undefined;
+    const visitor: PageVisitor | undefined = !hasCookie
+      ? undefined
+      : options.liveSession
+        ? await options.liveSession(c)
+        : { colorScheme: 'system' };
+    const signedIn = visitor !== undefined;
+    const html = withColorScheme(index, visitor?.colorScheme);
     const plan = signedIn ? await planned(c) : undefined;
     const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
     if (plan && parts) {
