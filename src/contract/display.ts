@@ -11,6 +11,9 @@ import * as z from 'zod/mini';
  * - Locale: the console has one, `CONSOLE_LOCALE`, for amounts and dates
  *   alike, whatever the browser's language: 1,234.56 and Nov 24, 2026.
  * - Colour scheme: the system's (default), or always light, or always dark.
+ *
+ * What a page reads; setting them (the request, the zone's check) is in
+ * display-settings.ts, loaded with the account page.
  */
 
 /** The console's one locale for amounts and dates (decimal-format.ts writes amounts the same way). */
@@ -27,46 +30,8 @@ export type TimeZoneSource = (typeof TIME_ZONE_SOURCES)[number];
 /** When neither the member nor their browser named a zone the server knows. */
 export const FALLBACK_TIME_ZONE = 'UTC';
 
-const MAX_ZONE_LENGTH = 64;
-// IANA names: Area/Location(/More), or a bare name like UTC; never an offset such as +05:30.
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
-
-/**
- * The zone as this runtime's Intl knows it, or undefined when it knows no
- * such zone. Intl matches names without regard to case; the answer takes the
- * spelling of the runtime's own list when it holds the name (`utc` → `UTC`).
- */
-export function knownTimeZone(name: string): string | undefined {
-  if (name.length > MAX_ZONE_LENGTH || !ZONE_NAME.test(name)) return undefined;
-  let resolved: string;
-  try {
-    resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-  const lower = name.toLowerCase();
-  if (resolved.toLowerCase() === lower) return resolved;
-  return listedTimeZones().find((zone) => zone.toLowerCase() === lower) ?? name;
-}
-
-let listed: readonly string[] | undefined;
-/** Every zone this runtime lists, UTC first: the account page's choices. */
-export function listedTimeZones(): readonly string[] {
-  listed ??= [FALLBACK_TIME_ZONE, ...Intl.supportedValuesOf('timeZone')];
-  return listed;
-}
-
-const ZONE_RULE = 'must be an IANA time zone name, such as Europe/Berlin or America/Los_Angeles';
-
-/** A time zone a member chooses: a name this runtime knows, in its own spelling. */
-export const TimeZoneName = z.pipe(
-  z.string({ error: `timeZone ${ZONE_RULE}` }).check(
-    z.trim(),
-    z.minLength(1, `timeZone ${ZONE_RULE}`),
-    z.refine((value) => knownTimeZone(value) !== undefined, `timeZone ${ZONE_RULE}`),
-  ),
-  z.transform((value) => knownTimeZone(value) ?? value),
-);
+/** The longest time-zone name taken (IANA's are at most 30 characters). */
+export const MAX_ZONE_LENGTH = 64;
 
 /**
  * The zone a browser reports at sign-in: only its shape is checked here. A
@@ -89,15 +54,6 @@ export const DisplaySettings = z.looseObject({
   colorScheme: ColorScheme,
 });
 export type DisplaySettings = z.infer<typeof DisplaySettings>;
-
-/** PATCH /api/console/account/display/: either or both; `timeZone: null` goes back to the browser's. */
-export const DisplaySettingsRequest = z.strictObject({
-  timeZone: z.optional(z.nullable(TimeZoneName)),
-  colorScheme: z.optional(
-    z.enum(COLOR_SCHEMES, { error: 'colorScheme must be one of system, light or dark' }),
-  ),
-});
-export type DisplaySettingsRequest = z.input<typeof DisplaySettingsRequest>;
 
 /** The settings in force: the member's choice, else the browser's known zone, else UTC. */
 export function effectiveDisplay(input: {

@@ -12,11 +12,8 @@ import {
 } from '../../contract/auth.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
-import {
-  DisplaySettingsRequest,
-  effectiveDisplay,
-  type DisplaySettings,
-} from '../../contract/display.ts';
+import { DisplaySettingsRequest } from '../../contract/display-settings.ts';
+import { effectiveDisplay, type DisplaySettings } from '../../contract/display.ts';
 import { sessions, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { readJsonBodyAs } from '../http/json-body.ts';

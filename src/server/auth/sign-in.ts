@@ -4,7 +4,8 @@ import {
   type SecondFactorChallenge,
   type SessionResponse,
 } from '../../contract/auth.ts';
-import { effectiveDisplay, knownTimeZone } from '../../contract/display.ts';
+import { knownTimeZone } from '../../contract/display-settings.ts';
+import { effectiveDisplay } from '../../contract/display.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { audit } from './audit.ts';
 import { clientIp } from './csrf.ts';

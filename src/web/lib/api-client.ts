@@ -28,7 +28,8 @@ import {
   type StaffUpdateRequest,
   authPaths,
 } from '../../contract/auth.ts';
-import { DisplaySettings, type DisplaySettingsRequest } from '../../contract/display.ts';
+import type { DisplaySettingsRequest } from '../../contract/display-settings.ts';
+import { DisplaySettings } from '../../contract/display.ts';
 // Answers are parsed with the *-record modules: the request rules (IBAN, decimal maths) load with the forms.
 import {
   BankAccount,

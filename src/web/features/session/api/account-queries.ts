@@ -5,7 +5,7 @@ import type {
   PasswordChangeRequest,
   RecoveryCodesRequest,
 } from '../../../../contract/auth.ts';
-import type { DisplaySettingsRequest } from '../../../../contract/display.ts';
+import type { DisplaySettingsRequest } from '../../../../contract/display-settings.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 

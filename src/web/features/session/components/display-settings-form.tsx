@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
+import { listedTimeZones } from '../../../../contract/display-settings.ts';
 import {
   COLOR_SCHEMES,
-  listedTimeZones,
   type ColorScheme,
   type DisplaySettings,
 } from '../../../../contract/display.ts';
