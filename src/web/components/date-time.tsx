@@ -9,8 +9,9 @@ import { useTimeZone } from '../lib/display.tsx';
  */
 export function DateTime({ iso, title }: { iso: string; title?: string | undefined }) {
   const timeZone = useTimeZone();
+  const utc = formatUtcDateTime(iso);
   return (
-    <time dateTime={iso} title={title ?? `${timeZone} · ${formatUtcDateTime(iso)}`}>
+    <time dateTime={iso} title={title ?? (utc && utc !== iso ? `${timeZone} · ${utc}` : undefined)}>
       {formatDateTime(iso, timeZone)}
     </time>
   );
