@@ -8,7 +8,8 @@ import { expect, test } from './auth.ts';
  * test changes, so concurrent tests cannot move the rows under them.
  */
 
-const weekAgo = () => new Date(Date.now() - 7 * 86_400_000).toISOString();
+/** The day a week ago: the URL's To holds a day, read in the member's zone (UTC for this admin). */
+const weekAgo = () => new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
 
 /** RFC 4180 fields: quotes around fields with commas, quotes or line breaks; "" is a quote. */
 function parseCsv(text: string): string[][] {
@@ -43,7 +44,7 @@ function parseCsv(text: string): string[][] {
 test.describe('Transactions list, detail and export', () => {
   test('back to the list from a transaction keeps the filters and the page', async ({ page }) => {
     const until = weekAgo();
-    await page.goto(`/transactions?status=COMPLETED&createdAtLte=${encodeURIComponent(until)}`);
+    await page.goto(`/transactions?status=COMPLETED&createdAtLte=${until}`);
     const table = page.getByRole('table', { name: 'Transactions' });
     await expect(table.locator('tbody tr')).toHaveCount(20);
     await page.getByRole('button', { name: 'Next page' }).click();
@@ -74,8 +75,8 @@ test.describe('Transactions list, detail and export', () => {
     page,
   }) => {
     const until = weekAgo();
-    const filter = `status=COMPLETED&category=TRANSFER&createdAtLte=${encodeURIComponent(until)}`;
-    await page.goto(`/transactions?${filter}`);
+    const filter = `status=COMPLETED&category=TRANSFER`;
+    await page.goto(`/transactions?${filter}&createdAtLte=${until}`);
     await expect(
       page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first(),
     ).toBeVisible();
@@ -99,7 +100,8 @@ test.describe('Transactions list, detail and export', () => {
     let cursor = '';
     for (;;) {
       const res = await page.request.get(
-        `/api/external/transactions/?${filter}&limit=100&cursor=${cursor}`,
+        // The day's end in the member's zone, UTC: this admin signed in naming none.
+        `/api/external/transactions/?${filter}&createdAtLte=${until}T23:59:59.999Z&limit=100&cursor=${cursor}`,
       );
       expect(res.status()).toBe(200);
       const body = (await res.json()) as {

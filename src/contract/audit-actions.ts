@@ -13,6 +13,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.recovery_codes': 'Recovery codes renewed',
   'account.second_factor.start': 'Second factor set-up started',
   'account.second_factor.enrol': 'Second factor set up',
+  'account.display': 'Display settings changed',
   'transaction.create': 'Transaction created',
   'transaction.replace': 'Transaction replaced',
   'bank_account.create': 'Bank account proposed',

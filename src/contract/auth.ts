@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { IsoTimestamp, listEnvelope } from './common.ts';
 import { displayTextProblem } from './display-text.ts';
+import { BrowserTimeZone, DisplaySettings } from './display.ts';
 
 /**
  * The console's own wire format for staff sign-in, staff management and the
@@ -46,6 +47,8 @@ export const LoginRequest = z.strictObject({
   password: z
     .string()
     .check(z.minLength(1, 'password is required'), z.maxLength(1024, 'password is too long')),
+  /** The browser's time zone, kept on the session as the member's default (contract/display.ts). */
+  timeZone: z.optional(BrowserTimeZone),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
@@ -70,6 +73,8 @@ export const SessionResponse = z.looseObject({
   /** Absolute expiry (8 h after sign-in) and idle expiry (30 min after the last request). */
   expiresAt: z.string(),
   idleExpiresAt: z.string(),
+  /** The member's time zone, where it came from, and their colour scheme. */
+  display: DisplaySettings,
 });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
@@ -174,6 +179,8 @@ export const SecondFactorRequest = z.strictObject({
     .string()
     .check(z.minLength(1, 'challengeId is required'), z.maxLength(200, 'challengeId is too long')),
   code: SecondFactorCode,
+  /** As on the password step: the session starts here. */
+  timeZone: z.optional(BrowserTimeZone),
 });
 export type SecondFactorRequest = z.infer<typeof SecondFactorRequest>;
 
@@ -307,4 +314,6 @@ export const authPaths = {
   accountEnrolmentConfirm: '/api/console/account/second-factor/enrolment/confirm/',
   accountRecoveryCodes: '/api/console/account/recovery-codes/',
   accountPassword: '/api/console/account/password/',
+  /** PATCH: the member's time zone and colour scheme; answers the settings now in force. */
+  accountDisplay: '/api/console/account/display/',
 } as const;

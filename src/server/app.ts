@@ -43,7 +43,7 @@ import type { AppEnv } from './http/app-env.ts';
 import { requestIds, requestLog } from './http/request-log.ts';
 import { READ, rule } from './http/route-rule.ts';
 import type { PageRenderer } from './http/server-render.ts';
-import { spaRoutes } from './http/spa.ts';
+import { spaRoutes, type PageVisitor } from './http/spa.ts';
 
 export interface CreateAppOptions {
   config: Pick<AppConfig, 'staticDir'>;
@@ -209,11 +209,13 @@ export function createApp({
   // A server render reads as the visitor through the whole app, checks and all; it is
   // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
   // from the read cache when it can): a made-up cookie gets the plain shell.
-  const liveSession = async (c: Context<AppEnv>): Promise<boolean | undefined> => {
+  // Its member's colour scheme goes on the page's <html> (http/spa.ts).
+  const liveSession = async (c: Context<AppEnv>): Promise<PageVisitor | null | undefined> => {
     const token = readSessionCookie(c, authOptions.trustProxy);
-    if (!token) return false;
+    if (!token) return null;
     try {
-      return (await reads.run(() => resolveSession(auth.db, token, authOptions.clock.now()))).ok;
+      const found = await reads.run(() => resolveSession(auth.db, token, authOptions.clock.now()));
+      return found.ok ? { colorScheme: found.member.colorScheme } : null;
     } catch (error) {
       // The page is the shell; the browser's own reads get the real answer (a 503, say).
       c.get('log').warn({ err: error }, 'page: the session could not be looked up');

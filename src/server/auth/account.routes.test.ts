@@ -286,3 +286,152 @@ describe('the second factor from the account page', () => {
     expect(await audited(admin.id, 'account.recovery_codes')).toHaveLength(2);
   });
 });
+
+describe('PATCH /api/console/account/display/', () => {
+  /** Signs in with the browser's zone, as the SPA does. */
+  async function signInFrom(member: Pick<TestMember, 'email' | 'password'>, timeZone?: string) {
+    const res = await postAuth(t, '/auth/login', {
+      email: member.email,
+      password: member.password,
+      ...(timeZone === undefined ? {} : { timeZone }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const session = SessionResponse.parse(await res.json());
+    return { session, as: signed(cookieOf(res), session.csrfToken) };
+  }
+
+  function patch(as: Signed, body: unknown) {
+    return t.anonymous('/api/console/account/display/', {
+      method: 'PATCH',
+      headers: {
+        cookie: as.cookie,
+        [CSRF_HEADER]: as.csrf,
+        Origin: TEST_ORIGIN,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
+  async function sessionOf(as: Signed) {
+    const res = await as.get('/auth/session');
+    expect(res.status).toBe(200);
+    return SessionResponse.parse(await res.json());
+  }
+
+  it("a member's zone and scheme apply to their session at once, without signing in again; audited", async () => {
+    const member = await makeMember(t, 'viewer');
+    const { session, as } = await signInFrom(member, 'Europe/Berlin');
+    expect(session.display).toEqual({
+      timeZone: 'Europe/Berlin',
+      timeZoneSource: 'browser',
+      chosenTimeZone: null,
+      browserTimeZone: 'Europe/Berlin',
+      colorScheme: 'system',
+    });
+
+    const res = await patch(as, { timeZone: 'America/Los_Angeles', colorScheme: 'dark' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const chosen = {
+      timeZone: 'America/Los_Angeles',
+      timeZoneSource: 'member',
+      chosenTimeZone: 'America/Los_Angeles',
+      browserTimeZone: 'Europe/Berlin',
+      colorScheme: 'dark',
+    };
+    expect(await res.json()).toEqual(chosen);
+    expect((await sessionOf(as)).display).toEqual(chosen);
+
+    // A session begun elsewhere has its own browser default, and the member's choice over it.
+    const other = await signInFrom(member, 'Asia/Kolkata');
+    expect(other.session.display).toMatchObject({
+      timeZone: 'America/Los_Angeles',
+      timeZoneSource: 'member',
+      browserTimeZone: 'Asia/Kolkata',
+    });
+
+    // null goes back to the browser's zone; the scheme, not named, stays.
+    const back = await patch(as, { timeZone: null });
+    expect(back.status).toBe(200);
+    expect((await sessionOf(as)).display).toEqual({
+      timeZone: 'Europe/Berlin',
+      timeZoneSource: 'browser',
+      chosenTimeZone: null,
+      browserTimeZone: 'Europe/Berlin',
+      colorScheme: 'dark',
+    });
+
+    const rows = await audited(member.id, 'account.display');
+    expect(rows.map((r) => [r.outcome, r.summary])).toEqual([
+      [
+        'success',
+        "Changed their display settings: time zone America/Los_Angeles (was their browser's zone); colour scheme dark (was system)",
+      ],
+      [
+        'success',
+        "Changed their display settings: time zone their browser's zone (was America/Los_Angeles)",
+      ],
+    ]);
+    expect(rows.every((r) => r.actorId === member.id)).toBe(true);
+  });
+
+  it('refuses a zone it does not know, or a scheme it has not, naming the field and the rule; audited', async () => {
+    const member = await makeMember(t, 'initiator');
+    const { as } = await signInFrom(member, 'UTC');
+    for (const [body, field, rule] of [
+      [{ timeZone: 'Mars/Olympus_Mons' }, 'timeZone', 'must be an IANA time zone name'],
+      [{ timeZone: '+05:30' }, 'timeZone', 'must be an IANA time zone name'],
+      [{ timeZone: 'x'.repeat(5000) }, 'timeZone', 'must be an IANA time zone name'],
+      [{ timeZone: 42 }, 'timeZone', 'must be an IANA time zone name'],
+      [{ colorScheme: 'sepia' }, 'colorScheme', 'must be one of system, light or dark'],
+    ] as const) {
+      const res = await patch(as, body);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      const error = await errorOf(res);
+      expect(error.code).toBe('VALIDATION_ERROR');
+      expect(error.fields?.[0]?.field).toBe(field);
+      expect(error.fields?.[0]?.message).toContain(rule);
+    }
+    expect((await sessionOf(as)).display.timeZone).toBe('UTC');
+    // Recorded by the audit middleware, in the member's name.
+    const rows = await t.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, member.id), eq(auditLog.action, 'account.display')));
+    expect(rows).toHaveLength(5);
+    expect(rows.every((r) => r.outcome === 'failed')).toBe(true);
+    expect(rows[0]?.summary).toContain('timeZone');
+  });
+
+  it('a sign-in with a second factor keeps the zone the browser sends with the code', async () => {
+    const member = await makeMember(t, 'approver');
+    const { secret } = await enrolAtSignIn(t, member);
+    t.clock.advance(30_000);
+    const challenge = await passwordStep(t, member);
+    const res = await postAuth(t, '/auth/login/second-factor', {
+      challengeId: challenge.challengeId,
+      code: totpCode(secret, t.clock.now()),
+      timeZone: 'Pacific/Chatham',
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(SessionResponse.parse(await res.json()).display).toMatchObject({
+      timeZone: 'Pacific/Chatham',
+      timeZoneSource: 'browser',
+    });
+  });
+
+  it("takes a zone in Intl's own spelling whatever its case, and any zone Intl knows", async () => {
+    const member = await makeMember(t, 'viewer');
+    const { as } = await signInFrom(member);
+    for (const [given, kept] of [
+      ['america/los_angeles', 'America/Los_Angeles'],
+      ['Asia/Kolkata', 'Asia/Kolkata'],
+      ['Pacific/Chatham', 'Pacific/Chatham'],
+      ['utc', 'UTC'],
+    ] as const) {
+      const res = await patch(as, { timeZone: given });
+      expect(res.status).toBe(200);
+      expect((await sessionOf(as)).display.chosenTimeZone).toBe(kept);
+    }
+  });
+});

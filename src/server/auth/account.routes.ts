@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
   EnrolmentConfirmRequest,
@@ -11,6 +12,9 @@ import {
 } from '../../contract/auth.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
+import { DisplaySettingsRequest } from '../../contract/display-settings.ts';
+import { effectiveDisplay, type DisplaySettings } from '../../contract/display.ts';
+import { sessions, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { readJsonBodyAs } from '../http/json-body.ts';
 import { rule, type RouteRule } from '../http/route-rule.ts';
@@ -44,11 +48,14 @@ import { unauthorized, type AuthOptions } from './session-auth.ts';
 import type { StaffRecord } from './staff.store.ts';
 
 /**
- * /api/console/account/*: the signed-in member's own second factor and
- * password, for every role. Each change asks for the current password
- * again (a session left open on a desk is not enough to take the account
- * over), counted against the member's own throttle before it is checked.
- * A new password or factor ends the member's other sessions.
+ * /api/console/account/*: the signed-in member's own second factor,
+ * password and display settings, for every role. Each change of a
+ * credential asks for the current password again (a session left open on a
+ * desk is not enough to take the account over), counted against the
+ * member's own throttle before it is checked. A new password or factor ends
+ * the member's other sessions. Display settings (time zone, colour scheme)
+ * ask for nothing more, are audited like the rest, and apply to every
+ * session of the member from its next request.
  */
 
 /** Every role holds `read`: these act on the caller's own account only. */
@@ -58,6 +65,23 @@ function own(action: string, audited: string): RouteRule {
     action,
     audit: { action: audited, entityType: 'STAFF', selfRecorded: true },
   };
+}
+
+const zoneWords = (zone: string | null) => zone ?? "their browser's zone";
+
+/** What changed, for the audit row: `Time zone America/Los_Angeles (was their browser's zone)`. */
+function displayChange(
+  before: Pick<StaffRecord, 'timeZone' | 'colorScheme'>,
+  after: Pick<StaffRecord, 'timeZone' | 'colorScheme'>,
+): string {
+  const changes: string[] = [];
+  if (before.timeZone !== after.timeZone)
+    changes.push(`time zone ${zoneWords(after.timeZone)} (was ${zoneWords(before.timeZone)})`);
+  if (before.colorScheme !== after.colorScheme)
+    changes.push(`colour scheme ${after.colorScheme} (was ${before.colorScheme})`);
+  return changes.length > 0
+    ? `Changed their display settings: ${changes.join('; ')}`
+    : 'Saved their display settings unchanged';
 }
 
 function refuseDemo(): ApiError {
@@ -260,6 +284,37 @@ export function accountRoutes(options: AuthOptions) {
           outcome: 'success',
         });
         const body: PasswordChanged = { otherSessionsEnded };
+        return c.json(body);
+      },
+    )
+    .patch(
+      '/account/display/',
+      rule(own('change their display settings', 'account.display')),
+      async (c) => {
+        const { member, sessionId } = me(c);
+        const request = await readJsonBodyAs(c, DisplaySettingsRequest);
+        const next = {
+          timeZone: request.timeZone === undefined ? member.timeZone : request.timeZone,
+          colorScheme: request.colorScheme ?? member.colorScheme,
+        };
+        await db.update(staff).set(next).where(eq(staff.id, member.id));
+        await audit(c, options, {
+          action: 'account.display',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: displayChange(member, next),
+          outcome: 'success',
+        });
+        // The default this session's browser reported at sign-in.
+        const [session] = await db
+          .select({ browserTimeZone: sessions.browserTimeZone })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId));
+        const body: DisplaySettings = effectiveDisplay({
+          chosenTimeZone: next.timeZone,
+          browserTimeZone: session?.browserTimeZone ?? null,
+          colorScheme: next.colorScheme,
+        });
         return c.json(body);
       },
     );

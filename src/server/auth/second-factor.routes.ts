@@ -94,6 +94,7 @@ export function secondFactorRoutes(options: AuthOptions) {
     member: StaffRecord,
     challenge: Challenge,
     code: string,
+    timeZone: string | undefined,
   ): Promise<SecondFactorSessionResponse> {
     const now = clock.now();
     const factor = await getFactor(db, member.id);
@@ -144,7 +145,7 @@ export function secondFactorRoutes(options: AuthOptions) {
     }
     if (!(await claimChallenge(db, challenge.id, now))) throw stepEnded();
     await clearMemberFailures(db, member.id);
-    return startSession(c, options, member, `Signed in as ${member.role} with ${via}`);
+    return startSession(c, options, member, `Signed in as ${member.role} with ${via}`, timeZone);
   }
 
   async function enrol(
@@ -152,6 +153,7 @@ export function secondFactorRoutes(options: AuthOptions) {
     member: StaffRecord,
     challenge: Challenge,
     code: string,
+    timeZone: string | undefined,
   ): Promise<SecondFactorSessionResponse> {
     const now = clock.now();
     const secret = challenge.pendingSecret;
@@ -182,6 +184,7 @@ export function secondFactorRoutes(options: AuthOptions) {
       options,
       member,
       `Signed in as ${member.role} with a new second factor`,
+      timeZone,
     );
     return { ...session, recoveryCodes };
   }
@@ -196,7 +199,7 @@ export function secondFactorRoutes(options: AuthOptions) {
     }),
     async (c) => {
       assertSameOrigin(c, trustProxy);
-      const { challengeId, code } = await readJsonBodyAs(c, SecondFactorRequest);
+      const { challengeId, code, timeZone } = await readJsonBodyAs(c, SecondFactorRequest);
       const now = clock.now();
       const tried = await tryChallenge(db, challengeId, ['verify', 'enrol'], now);
       if (!tried.ok)
@@ -210,8 +213,8 @@ export function secondFactorRoutes(options: AuthOptions) {
       if (!member || member.disabled) throw stepEnded();
       return c.json(
         challenge.kind === 'enrol'
-          ? await enrol(c, member, challenge, code)
-          : await verify(c, member, challenge, code),
+          ? await enrol(c, member, challenge, code, timeZone)
+          : await verify(c, member, challenge, code, timeZone),
       );
     },
   );

@@ -47,11 +47,17 @@ async function member(options: { role?: 'viewer' | 'admin'; disabled?: boolean }
   return { ...row, email, password };
 }
 
-function login(email: string, password: string, ip = '198.51.100.1', origin = TEST_ORIGIN) {
+function login(
+  email: string,
+  password: string,
+  ip = '198.51.100.1',
+  origin = TEST_ORIGIN,
+  extra: Record<string, unknown> = {},
+) {
   return t.anonymous('/auth/login', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: origin, 'X-Forwarded-For': ip },
-    body: JSON.stringify({ email, password }),
+    body: JSON.stringify({ email, password, ...extra }),
   });
 }
 
@@ -368,6 +374,50 @@ describe('GET /auth/demo-accounts', () => {
       expect((await upstream.anonymous('/auth/demo-accounts')).status).toBe(404);
     } finally {
       await upstream.close();
+    }
+  });
+});
+
+describe("the browser's time zone at sign-in", () => {
+  it('is kept on the session as the default, and the session answer says where the zone came from', async () => {
+    const m = await member();
+    const res = await login(m.email, m.password, '198.51.100.91', TEST_ORIGIN, {
+      timeZone: 'America/Los_Angeles',
+    });
+    expect(res.status).toBe(200);
+    const first = SessionResponse.parse(await res.json());
+    expect(first.display).toEqual({
+      timeZone: 'America/Los_Angeles',
+      timeZoneSource: 'browser',
+      chosenTimeZone: null,
+      browserTimeZone: 'America/Los_Angeles',
+      colorScheme: 'system',
+    });
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const again = await t.anonymous('/auth/session', { headers: { cookie } });
+    expect(SessionResponse.parse(await again.json()).display).toEqual(first.display);
+  });
+
+  it('is UTC, said so, when the browser named none or one the server does not know; the sign-in still succeeds', async () => {
+    const m = await member();
+    for (const extra of [{}, { timeZone: 'Atlantis/Lost_City' }, { timeZone: '' }]) {
+      const res = await login(m.email, m.password, '198.51.100.92', TEST_ORIGIN, extra);
+      expect(res.status, JSON.stringify(extra)).toBe(200);
+      expect(SessionResponse.parse(await res.json()).display).toMatchObject({
+        timeZone: 'UTC',
+        timeZoneSource: 'fallback',
+        browserTimeZone: null,
+      });
+    }
+  });
+
+  it('refuses a zone that is not a short string, naming the field', async () => {
+    const m = await member();
+    for (const timeZone of ['x'.repeat(65), 7]) {
+      const res = await login(m.email, m.password, '198.51.100.93', TEST_ORIGIN, { timeZone });
+      expect(res.status).toBe(400);
+      const error = ApiErrorBody.parse(await res.json());
+      expect(error.fields?.[0]?.field).toBe('timeZone');
     }
   });
 });

@@ -38,7 +38,7 @@ export function sessionRoutes(options: AuthOptions) {
       async (c) => {
         // No session yet, so no CSRF token: a same-origin Origin stops login CSRF.
         assertSameOrigin(c, trustProxy);
-        const { email, password } = await readJsonBodyAs(c, LoginRequest);
+        const { email, password, timeZone } = await readJsonBodyAs(c, LoginRequest);
         const ip = clientIp(c, trustProxy);
         const now = clock.now();
         const attempt = { type: 'ANONYMOUS', id: null, name: email };
@@ -59,7 +59,7 @@ export function sessionRoutes(options: AuthOptions) {
 
         await loginSucceeded(db, email, ip, reservation);
         // A session, or the second factor's step first (auth/sign-in.ts).
-        return c.json(await afterPassword(c, options, member));
+        return c.json(await afterPassword(c, options, member, timeZone));
       },
     )
     .route('/', secondFactorRoutes(options))

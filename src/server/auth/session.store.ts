@@ -33,7 +33,7 @@ export async function createSession(
   db: Database,
   staffId: string,
   now: Date,
-  client: { ip?: string | null; userAgent?: string | null } = {},
+  client: { ip?: string | null; userAgent?: string | null; browserTimeZone?: string | null } = {},
 ): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const [row] = await db
@@ -48,6 +48,7 @@ export async function createSession(
       expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_MS),
       ip: client.ip ?? null,
       userAgent: client.userAgent?.slice(0, 512) ?? null,
+      browserTimeZone: client.browserTimeZone ?? null,
     })
     .returning();
   if (!row) throw new Error('createSession: nothing inserted');

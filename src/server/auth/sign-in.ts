@@ -4,6 +4,8 @@ import {
   type SecondFactorChallenge,
   type SessionResponse,
 } from '../../contract/auth.ts';
+import { knownTimeZone } from '../../contract/display-settings.ts';
+import { effectiveDisplay } from '../../contract/display.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { audit } from './audit.ts';
 import { clientIp } from './csrf.ts';
@@ -31,19 +33,38 @@ export function sessionResponse(member: StaffRecord, session: SessionRow): Sessi
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt.toISOString(),
     idleExpiresAt: idleExpiresAt(session).toISOString(),
+    display: effectiveDisplay({
+      chosenTimeZone: member.timeZone,
+      browserTimeZone: session.browserTimeZone,
+      colorScheme: member.colorScheme,
+    }),
   };
 }
 
-/** A new session for the member: the cookie, the audit row (`summary`), the answer. */
+/**
+ * The zone a browser reported at sign-in, kept on the session when the
+ * server knows it; otherwise none (the member then sees UTC, said so on
+ * /account): a browser with newer zone data must not be refused a sign-in.
+ */
+function browserZone(reported: string | undefined): string | null {
+  return reported ? (knownTimeZone(reported) ?? null) : null;
+}
+
+/**
+ * A new session for the member: the cookie, the audit row (`summary`), the
+ * answer. `timeZone`: what the browser reported with the sign-in's last step.
+ */
 export async function startSession(
   c: Context<AppEnv>,
   options: AuthOptions,
   member: StaffRecord,
   summary: string,
+  timeZone: string | undefined,
 ): Promise<SessionResponse> {
   const { token, row } = await createSession(options.db, member.id, options.clock.now(), {
     ip: clientIp(c, options.trustProxy),
     userAgent: c.req.header('user-agent') ?? null,
+    browserTimeZone: browserZone(timeZone),
   });
   // `__Host-` over HTTPS (auth/session-cookie.ts).
   setSessionCookie(c, options.trustProxy, token, SESSION_ABSOLUTE_MS / 1000);
@@ -68,6 +89,7 @@ export async function afterPassword(
   c: Context<AppEnv>,
   options: AuthOptions,
   member: StaffRecord,
+  timeZone: string | undefined,
 ): Promise<LoginAnswer> {
   const { db, clock } = options;
   if (!isDemoMember(member.email, options.demoAccounts)) {
@@ -106,5 +128,5 @@ export async function afterPassword(
       return answer;
     }
   }
-  return startSession(c, options, member, `Signed in as ${member.role}`);
+  return startSession(c, options, member, `Signed in as ${member.role}`, timeZone);
 }

@@ -205,6 +205,67 @@ describe('the server-rendered transactions list', () => {
   });
 });
 
+describe("the member's time zone and colour scheme, from the first byte", () => {
+  let pacific: StaffSession;
+  let evening: { id: string };
+  let utcMorning: { id: string };
+
+  beforeAll(async () => {
+    const desk = await createSubOrg(t.db, t.orgId, 'Los Angeles desk');
+    // 19:00:05 PST on Nov 24, but already Nov 25 in UTC.
+    evening = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: desk.id,
+      createdAt: new Date('2026-11-25T03:00:05.000Z'),
+    });
+    // Nov 24 in UTC, but still the evening of Nov 23 in Los Angeles.
+    utcMorning = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: desk.id,
+      createdAt: new Date('2026-11-24T05:00:00.000Z'),
+    });
+    pacific = await t.signIn('viewer', { subOrgIds: [desk.id] });
+    const res = await pacific.request('/api/console/account/display/', {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeZone: 'America/Los_Angeles', colorScheme: 'dark' }),
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+  });
+
+  it("renders every time in the member's zone, labelled, and their scheme on <html>", async () => {
+    const html = await (await page('/transactions', { Cookie: pacific.cookie })).text();
+    expect(html).toMatch(/^<!doctype html><html data-theme="dark">/);
+    // The browser hydrates from the same session and writes the same text: no UTC first.
+    expect(html).toContain('>Nov 24, 2026, 19:00:05 PST</time>');
+    expect(html).toContain('>Nov 23, 2026, 21:00:00 PST</time>');
+    expect(html).not.toContain(' UTC</time>');
+    // The date filters say which zone their days are in.
+    expect(html).toContain('Days in America/Los_Angeles, both included');
+  });
+
+  it("lists a day's rows by the member's day, not the UTC one", async () => {
+    const html = await (
+      await page('/transactions?createdAtGte=2026-11-24&createdAtLte=2026-11-24', {
+        Cookie: pacific.cookie,
+      })
+    ).text();
+    expect(html).toContain(`data-transaction-id="${evening.id}"`);
+    expect(html).not.toContain(`data-transaction-id="${utcMorning.id}"`);
+    const list = stateOf(html).queries.find((q) => q.queryKey[0] === 'transactions');
+    expect(JSON.stringify(list?.queryKey)).toContain('2026-11-24T08:00:00.000Z');
+  });
+
+  it("leaves the system's scheme alone, and the shell of a page not rendered carries the member's", async () => {
+    const plain = await (await page('/transactions', { Cookie: scoped.cookie })).text();
+    expect(plain).toMatch(/^<!doctype html><html>/);
+    const shell = await (await page('/account', { Cookie: pacific.cookie })).text();
+    expect(shell).toMatch(/^<!doctype html><html data-theme="dark">/);
+    const signedOut = await (await page('/login')).text();
+    expect(signedOut).not.toContain('data-theme');
+  });
+});
+
 describe('pages left to the browser: the plain shell, never an error', () => {
   const shell = async (res: Response) => {
     expect(res.status).toBe(200);

@@ -6,6 +6,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../contract/auth.ts';
+import type { ColorScheme } from '../../contract/display.ts';
 import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
 import { encoder, pickEncoding } from './compress-json.ts';
@@ -42,6 +43,9 @@ import {
  *   (?redirect= naming the page, as the SPA's own guard does): otherwise the
  *   app loads, asks for the page's data, meets 401s and only then goes to the
  *   sign-in page, a blank screen in between (issue 25).
+ * - A signed-in member's colour scheme, when not the system's, is on the
+ *   page's `<html data-theme>` from the first byte (styles.css), so the first
+ *   paint is in it, rendered page or shell.
  */
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -119,18 +123,33 @@ function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Respo
   return c.body(toWebStream(stream));
 }
 
+/** What a page needs of its visitor's live session before it is planned. */
+export interface PageVisitor {
+  colorScheme: ColorScheme;
+}
+
+/**
+ * index.html with the member's colour scheme on its `<html>`: nothing for
+ * the system's (the stylesheet follows the system by default).
+ */
+export function withColorScheme(html: string, scheme: ColorScheme | undefined): string {
+  if (scheme !== 'light' && scheme !== 'dark') return html;
+  return html.replace(/<html(?=[\s>])/, `<html data-theme="${scheme}"`);
+}
+
 export interface SpaOptions {
   /** The composed app, asked in process for the reads of a server render. */
   request?: InProcessRequest;
   /**
-   * Whether the visitor's session cookie names a live session: one lookup
-   * before a page is planned or its reads are preloaded, so a made-up cookie
-   * is sent to sign in, as a visitor without one is. Undefined when it could
-   * not be told (the database is down): then the plain shell, whose own reads
-   * get the real answer. Default: a session cookie is enough (the reads
-   * themselves still check it).
+   * The visitor's live session, if their session cookie names one: one
+   * lookup before a page is planned or its reads are preloaded. Null when it
+   * names none (no cookie, a made-up or ended one): the visitor is sent to
+   * sign in. Undefined when it could not be told (the database is down): the
+   * plain shell, whose own reads get the real answer. Default: a session
+   * cookie is enough (the reads themselves still check it), with the system's
+   * colour scheme.
    */
-  liveSession?: (c: Context<AppEnv>) => Promise<boolean | undefined>;
+  liveSession?: (c: Context<AppEnv>) => Promise<PageVisitor | null | undefined>;
   /** The render entry; default: the build's dist/ssr beside `staticDir`. */
   renderer?: () => Promise<PageRenderer | undefined>;
 }
@@ -173,9 +192,9 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
   }
 
   async function serveIndex(c: Context<AppEnv>) {
-    let html: string;
+    let index: string;
     try {
-      html = await readIndex();
+      index = await readIndex();
     } catch {
       c.header('Cache-Control', 'no-store');
       return c.text(NOT_BUILT, 503);
@@ -184,17 +203,19 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     c.header('Vary', 'Cookie');
     // Either name (auth/session-cookie.ts), and only a session that resolves: a made-up
     // cookie is treated as none.
-    const live =
-      getCookie(c, SESSION_COOKIE) !== undefined || getCookie(c, HOST_SESSION_COOKIE) !== undefined
-        ? options.liveSession
-          ? await options.liveSession(c)
-          : true
-        : false;
-    if (live === false && c.req.path !== LOGIN_PATH) {
+    const hasCookie =
+      getCookie(c, SESSION_COOKIE) !== undefined || getCookie(c, HOST_SESSION_COOKIE) !== undefined;
+    const visitor: PageVisitor | null | undefined = !hasCookie
+      ? null
+      : options.liveSession
+        ? await options.liveSession(c)
+        : { colorScheme: 'system' };
+    if (visitor === null && c.req.path !== LOGIN_PATH) {
       c.header('Cache-Control', NO_STORE);
       return c.redirect(signInTarget(new URL(c.req.url)), 302);
     }
-    const signedIn = live === true;
+    const signedIn = visitor != null;
+    const html = withColorScheme(index, visitor?.colorScheme);
     const plan = signedIn ? await planned(c) : undefined;
     const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
     if (plan && parts) {

@@ -233,6 +233,14 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'none',
     },
   ],
+  'PATCH /api/console/account/display/': [
+    {
+      name: 'change own display settings',
+      url: () => '/api/console/account/display/',
+      body: () => ({}),
+      scope: 'none',
+    },
+  ],
   'GET /api/console/audit/': [
     { name: 'audit log', url: () => '/api/console/audit/', scope: 'unrestricted' },
   ],

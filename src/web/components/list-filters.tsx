@@ -1,6 +1,6 @@
 import { createContext, useContext, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { cn } from '../lib/cn.ts';
-import { endOfUtcDay, startOfUtcDay, utcDayOf } from '../lib/dates.ts';
+import { useTimeZone } from '../lib/display.tsx';
 import { DayInput } from './day-input.tsx';
 import { Button } from './ui/button.tsx';
 import { describedBy, Field } from './ui/field.tsx';
@@ -243,34 +243,33 @@ export function Text({
 }
 
 /**
- * From and To as whole UTC days, setting the filters named in `range`: From
- * applies as the start of its day and To as the end of its, so both days are
- * included. Neither may cross the other: a day that would (typed, since the
- * picker's min and max do not stop typing) is kept in its field with an error
- * naming the rule and not applied, rather than listing nothing; a crossed
- * range in the URL (an old bookmark) is named the same way.
+ * From and To as whole days in the member's time zone, setting the filters
+ * named in `range` to days (`YYYY-MM-DD`): the list reads From as the start
+ * of its day and To as the end of its, there (lib/list-search.ts), so both
+ * days are included; the hint names the zone. Neither may cross the other: a
+ * day that would (typed, since the picker's min and max do not stop typing)
+ * is kept in its field with an error naming the rule and not applied, rather
+ * than listing nothing; a crossed range in the URL (an old bookmark) is named
+ * the same way.
  */
 export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
   labels: [fromLabel, toLabel],
-  hint,
   range: [fromKey, toKey],
   value,
   onChange,
 }: {
   labels: readonly [string, string];
-  hint?: string;
-  /** The filters holding the range (ISO timestamps): its start and its end. */
+  /** The filters holding the range, as days: its start and its end. */
   range: readonly [K, K];
   value: Filters;
   onChange: (patch: Partial<Filters>) => void;
 }) {
   const prefix = useContext(IdPrefix);
-  const from = value[fromKey] as string | undefined;
-  const to = value[toKey] as string | undefined;
+  const hint = `Days in ${useTimeZone()}, both included`;
+  const fromDay = (value[fromKey] as string | undefined) ?? '';
+  const toDay = (value[toKey] as string | undefined) ?? '';
   // A day typed that would cross the other end, held back: which end, and the day.
   const [refused, setRefused] = useState<{ end: 'from' | 'to'; day: string } | null>(null);
-  const fromDay = utcDayOf(from);
-  const toDay = utcDayOf(to);
   const crossedInUrl = fromDay !== '' && toDay !== '' && fromDay > toDay;
   const errorOf = (end: 'from' | 'to'): string | undefined => {
     if (refused?.end === end)
@@ -282,10 +281,10 @@ export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
     return undefined;
   };
   const ends = [
-    { key: fromKey, end: 'from', label: fromLabel, at: startOfUtcDay, max: utcDayOf(to) },
-    { key: toKey, end: 'to', label: toLabel, at: endOfUtcDay, min: utcDayOf(from) },
+    { key: fromKey, end: 'from', label: fromLabel, day: fromDay, max: toDay },
+    { key: toKey, end: 'to', label: toLabel, day: toDay, min: fromDay },
   ];
-  return ends.map(({ key, end, label, at, min, max }) => {
+  return ends.map(({ key, end, label, day: shown, min, max }) => {
     const id = `${prefix}-${end}`;
     const error = errorOf(end as 'from' | 'to');
     return (
@@ -294,7 +293,7 @@ export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
           id={id}
           aria-describedby={describedBy(id, { hint, error })}
           aria-invalid={error ? true : undefined}
-          value={utcDayOf(value[key] as string | undefined)}
+          value={shown}
           min={min || undefined}
           max={max || undefined}
           onDayChange={(day) => {
@@ -304,7 +303,7 @@ export function DayRange<Filters extends object, K extends TextKeys<Filters>>({
               return;
             }
             setRefused(null);
-            onChange({ [key]: day ? at(day) : undefined } as Partial<Filters>);
+            onChange({ [key]: day || undefined } as Partial<Filters>);
           }}
         />
       </Field>

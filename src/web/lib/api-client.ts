@@ -23,6 +23,8 @@ import {
   type SecondFactorRequest,
   authPaths,
 } from '../../contract/auth.ts';
+import type { DisplaySettingsRequest } from '../../contract/display-settings.ts';
+import { DisplaySettings } from '../../contract/display.ts';
 // Answers are parsed with the *-record modules: the request rules (IBAN, decimal maths) load with the forms.
 import {
   BankAccount,
@@ -282,6 +284,12 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     opts?: RequestOptions,
   ) => request('POST', path, schema, { body, signal: opts?.signal, headers: opts?.headers });
+  const patch = <S extends z.ZodMiniType>(
+    path: string,
+    schema: S,
+    body: unknown,
+    opts?: RequestOptions,
+  ) => request('PATCH', path, schema, { body, signal: opts?.signal });
 
   /**
    * Calls a declared endpoint (contract/endpoint.ts): its path from the
@@ -377,6 +385,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       post(authPaths.accountRecoveryCodes, RecoveryCodesResponse, body, opts),
     changePassword: (body: PasswordChangeRequest, opts?: RequestOptions) =>
       post(authPaths.accountPassword, PasswordChanged, body, opts),
+    /** Time zone and colour scheme: answers the settings now in force. */
+    updateDisplaySettings: (body: DisplaySettingsRequest, opts?: RequestOptions) =>
+      patch(authPaths.accountDisplay, DisplaySettings, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
     listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
     /** Pending or approved accounts in scope identical to a proposal (a read sent as POST). */

@@ -1,9 +1,25 @@
+import { CONSOLE_LOCALE } from '../../contract/display.ts';
+
 /**
- * Date filters: the `<input type="date">` value is a calendar day; the API
- * filters on ISO 8601 UTC instants. A day filter covers that whole UTC day.
+ * Times and days in the member's time zone (the session's `display.timeZone`:
+ * their choice on /account, or the browser's zone reported at sign-in).
+ *
+ * - A time is shown as `Nov 24, 2026, 14:03:05 PST`: the console's one locale
+ *   (`CONSOLE_LOCALE`, the amounts' too) whatever the browser's, 24-hour,
+ *   labelled with the zone as US English names it — an abbreviation for the
+ *   US zones and UTC (PST, EDT, HST), otherwise the offset from GMT (GMT+1,
+ *   GMT+5:30, GMT+13:45), so no label is ambiguous. The string is put
+ *   together from the formatter's parts, so the server's render and the
+ *   browser's hydration write the same characters whatever ICU punctuation
+ *   each has.
+ * - A day filter (`YYYY-MM-DD`) covers that whole day in the zone: from the
+ *   first instant whose local date is that day to the last millisecond before
+ *   the next day's, found with the zone's offsets from Intl (DST-correct,
+ *   including a day that does not start at midnight).
  */
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
 
 /** A day a person has finished typing: a real calendar date in a plausible year. */
 export function isCompleteDay(day: string): boolean {
@@ -20,45 +36,114 @@ export function isCompleteDay(day: string): boolean {
   );
 }
 
-export function startOfUtcDay(day: string): string {
-  return `${day}T00:00:00.000Z`;
+// Making a formatter costs far more than using one: one per zone and purpose, kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(kind: 'wall' | 'shown', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let found = formatters.get(key);
+  if (!found) {
+    found = new Intl.DateTimeFormat(CONSOLE_LOCALE, {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: kind === 'wall' ? '2-digit' : 'short',
+      day: kind === 'wall' ? '2-digit' : 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      ...(kind === 'shown' ? { timeZoneName: 'short' } : {}),
+    });
+    formatters.set(key, found);
+  }
+  return found;
 }
 
-export function endOfUtcDay(day: string): string {
-  return `${day}T23:59:59.999Z`;
+function partsOf(kind: 'wall' | 'shown', timeZone: string, at: number) {
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const { type, value } of formatter(kind, timeZone).formatToParts(at)) parts[type] = value;
+  return parts;
 }
 
-/** The UTC day of an ISO instant, as a date input's value ('' when unparsable). */
-export function utcDayOf(iso: string | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString().slice(0, 10);
+/** The zone's wall-clock time at instant `at`, as if it were UTC (ms since the epoch). */
+function wallClock(at: number, timeZone: string): number {
+  const p = partsOf('wall', timeZone, at);
+  return Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
 }
 
-const localDateTime = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+/** The zone's offset from UTC at instant `at`, in ms (Los Angeles in winter: -8 h). */
+export function zoneOffsetMs(at: number, timeZone: string): number {
+  const whole = Math.floor(at / 1000) * 1000;
+  return wallClock(whole, timeZone) - whole;
+}
 
-/** A timestamp in the reader's own time zone, or the raw value when unparsable. */
-export function formatLocalDateTime(iso: string | undefined): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
+/** The first instant (ms) whose date in `timeZone` is `day` (`YYYY-MM-DD`). */
+function dayStartMs(day: string, timeZone: string): number {
+  const midnight = Date.parse(`${day}T00:00:00.000Z`);
+  // The offsets either side of any change that day (a day away: Samoa's 2011 jump was 24 h).
+  const offsets = new Set([
+    zoneOffsetMs(midnight - DAY_MS, timeZone),
+    zoneOffsetMs(midnight + DAY_MS, timeZone),
+  ]);
+  // Midnight under each offset, if the zone has it then; the earlier one when it comes twice.
+  const real = [...offsets]
+    .map((offset) => midnight - offset)
+    .filter((at) => wallClock(at, timeZone) === midnight);
+  if (real.length > 0) return Math.min(...real);
+  // No midnight: the clocks jumped past it, and the day starts at the jump.
+  let before = midnight - Math.max(...offsets); // still the day before
+  let after = midnight - Math.min(...offsets); // already past midnight
+  while (after - before > 1) {
+    const mid = Math.floor((before + after) / 2);
+    if (wallClock(mid, timeZone) >= midnight) after = mid;
+    else before = mid;
+  }
+  return after;
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The start of `day` in `timeZone`, as the ISO instant a list's `…Gte` filter takes. */
+export function startOfDayIn(day: string, timeZone: string): string {
+  return new Date(dayStartMs(day, timeZone)).toISOString();
+}
+
+/** The last millisecond of `day` in `timeZone`, as the ISO instant a list's `…Lte` filter takes. */
+export function endOfDayIn(day: string, timeZone: string): string {
+  return new Date(dayStartMs(nextDay(day), timeZone) - 1).toISOString();
+}
+
+/** The day an instant falls on in `timeZone` (`YYYY-MM-DD`), or '' when unparsable. */
+export function dayOfIn(iso: string | undefined, timeZone: string): string {
+  const at = iso ? Date.parse(iso) : Number.NaN;
+  if (Number.isNaN(at)) return '';
+  return new Date(wallClock(at, timeZone)).toISOString().slice(0, 10);
 }
 
 /**
- * A timestamp the same on every machine: `2026-11-24 00:48:50 UTC`. What a
- * server-rendered page shows until the browser has taken it over and knows
- * the reader's time zone (components/local-date-time.tsx).
+ * `Nov 24, 2026, 14:03:05 PST`: an instant in `timeZone`, labelled with it
+ * (see above); the raw value when it does not parse.
  */
+export function formatDateTime(iso: string | undefined, timeZone: string): string {
+  if (!iso) return '';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const p = partsOf('shown', timeZone, at);
+  return `${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
+}
+
+/** `2026-11-24 22:03:05 UTC`: the same instant in UTC, for a time's tooltip. */
 export function formatUtcDateTime(iso: string | undefined): string {
   if (!iso) return '';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  return `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }

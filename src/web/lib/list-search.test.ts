@@ -39,6 +39,47 @@ describe('defineListSearch', () => {
     ).toEqual({ vaultId: 'v1', subOrgId: 'org-1', cursor: 'c3' });
   });
 
+  it('keeps day filters as days in the URL, and asks for them as instants in the zone given', () => {
+    const days = defineListSearch(TransactionFilters, { days: ['createdAtGte', 'createdAtLte'] });
+    const search = days.schema.parse({
+      createdAtGte: '2026-11-24',
+      createdAtLte: '2026-11-24',
+      page: '2',
+      cursor: 'c2',
+    });
+    expect(search).toMatchObject({ createdAtGte: '2026-11-24', createdAtLte: '2026-11-24' });
+    expect(days.hasDays(search)).toBe(true);
+    expect(days.listDeps(search)).toEqual({
+      createdAtGte: '2026-11-24',
+      createdAtLte: '2026-11-24',
+      cursor: 'c2',
+    });
+    expect(days.toListParams(search, 'America/Los_Angeles')).toEqual({
+      createdAtGte: '2026-11-24T08:00:00.000Z',
+      createdAtLte: '2026-11-25T07:59:59.999Z',
+      cursor: 'c2',
+    });
+    expect(days.toListParams(search, 'Europe/Berlin')).toEqual({
+      createdAtGte: '2026-11-23T23:00:00.000Z',
+      createdAtLte: '2026-11-24T22:59:59.999Z',
+      cursor: 'c2',
+    });
+  });
+
+  it('reads a link from before days were kept (a UTC instant) as its UTC day, and drops nonsense', () => {
+    const days = defineListSearch(TransactionFilters, { days: ['createdAtGte', 'createdAtLte'] });
+    expect(
+      days.schema.parse({
+        createdAtGte: '2025-03-09T00:00:00.000Z',
+        createdAtLte: '2025-03-09T23:59:59.999Z',
+      }),
+    ).toMatchObject({ createdAtGte: '2025-03-09', createdAtLte: '2025-03-09' });
+    const dropped = days.schema.parse({ createdAtGte: 'soon', createdAtLte: '2025-02-30' });
+    expect(dropped.createdAtGte).toBeUndefined();
+    expect(dropped.createdAtLte).toBeUndefined();
+    expect(days.hasDays(dropped)).toBe(false);
+  });
+
   it('leaves out what a page omits from the contract, and the scope of an unscoped list', () => {
     const audit = defineListSearch(z.omit(AuditFilters, { entityType: true }));
     expect(

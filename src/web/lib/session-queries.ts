@@ -71,6 +71,14 @@ export function loadSession(queryClient: QueryClient): Promise<SessionResponse> 
   return queryClient.ensureQueryData(sessionQueries.current());
 }
 
+/**
+ * The member's time zone, for a loader whose list reads days in it (a date
+ * filter): awaits the session, as `loadSession` does.
+ */
+export async function loadTimeZone(queryClient: QueryClient): Promise<string> {
+  return (await loadSession(queryClient)).display.timeZone;
+}
+
 /** The current session as the authenticated layout loaded it (undefined outside that layout). */
 export function useSession(): SessionResponse | undefined {
   return useQuery(sessionQueries.current()).data;

@@ -11,6 +11,7 @@ import { loadSession, sessionQueries, useSession } from '../lib/session-queries.
 import { ShortcutsProvider } from '../components/shortcuts.tsx';
 import { AuthenticatedShell } from '../features/session/components/authenticated-shell.tsx';
 import { ApiError } from '../lib/api-errors.ts';
+import { DisplayProvider } from '../lib/display.tsx';
 import { referenceQueries } from '../lib/reference-queries.ts';
 import { ScopeSearch } from '../lib/scope.ts';
 
@@ -53,23 +54,27 @@ function AuthenticatedLayout() {
   // Not Route.useNavigate(): '.' must mean the page being shown, not this layout.
   const navigate = useNavigate();
   // The inbox is the deciding roles' work list; others are never shown it or asked for its count.
-  const decides = can(useSession(), 'approve');
+  const session = useSession();
+  const decides = can(session, 'approve');
   const approvalsCount = useApprovalInboxCount(subOrg, decides);
   return (
-    <ShortcutsProvider>
-      <AuthenticatedShell
-        subOrg={subOrg}
-        approvals={decides ? { count: approvalsCount } : undefined}
-        onScopeChange={(next) =>
-          void navigate({
-            to: '.',
-            // Another scope is another list: paging starts again.
-            search: (prev) => ({ ...prev, subOrg: next, cursor: undefined, page: undefined }),
-          })
-        }
-      >
-        <Outlet />
-      </AuthenticatedShell>
-    </ShortcutsProvider>
+    // The member's zone and scheme for every page, the server's render included.
+    <DisplayProvider settings={session?.display}>
+      <ShortcutsProvider>
+        <AuthenticatedShell
+          subOrg={subOrg}
+          approvals={decides ? { count: approvalsCount } : undefined}
+          onScopeChange={(next) =>
+            void navigate({
+              to: '.',
+              // Another scope is another list: paging starts again.
+              search: (prev) => ({ ...prev, subOrg: next, cursor: undefined, page: undefined }),
+            })
+          }
+        >
+          <Outlet />
+        </AuthenticatedShell>
+      </ShortcutsProvider>
+    </DisplayProvider>
   );
 }

@@ -62,6 +62,7 @@ const CONSOLE: Endpoint[] = [
   { method: 'POST', pattern: '/api/console/account/second-factor/enrolment/confirm/' },
   { method: 'POST', pattern: '/api/console/account/recovery-codes/' },
   { method: 'POST', pattern: '/api/console/account/password/' },
+  { method: 'PATCH', pattern: '/api/console/account/display/' },
 ];
 const ALL = [...CUSTODY, ...CONSOLE];
 const WITH_BODY = ALL.filter((e) => e.method !== 'GET');

@@ -48,6 +48,14 @@ export const staff = consoleSchema.table(
      * it may be one person under two names.
      */
     createdBy: text('created_by').references((): AnyPgColumn => staff.id),
+    /**
+     * The member's own time zone (an IANA name, checked when set); null: the
+     * zone their browser reported at sign-in (`sessions.browser_time_zone`).
+     */
+    timeZone: text('time_zone'),
+    colorScheme: text('color_scheme', { enum: ['system', 'light', 'dark'] })
+      .notNull()
+      .default('system'),
   },
   (t) => [uniqueIndex('staff_email_unique').on(t.email)],
 );
@@ -68,6 +76,8 @@ export const sessions = consoleSchema.table(
     revokedAt: at('revoked_at'),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The zone the browser reported at sign-in, if the server knows it: the member's default. */
+    browserTimeZone: text('browser_time_zone'),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_unique').on(t.tokenHash),

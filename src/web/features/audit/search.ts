@@ -4,8 +4,11 @@ import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../l
 
 /**
  * `/audit` search params: the contract's AuditFilters but the entity type,
- * which the page offers no filter for (the log is not scoped), and the cursor stack.
+ * which the page offers no filter for (the log is not scoped), and the cursor
+ * stack; From and To as days, read in the member's time zone.
  */
-export const auditSearch = defineListSearch(z.omit(AuditFilters, { entityType: true }));
+export const auditSearch = defineListSearch(z.omit(AuditFilters, { entityType: true }), {
+  days: ['atGte', 'atLte'],
+});
 export type AuditSearch = ListSearchOf<typeof auditSearch>;
 export type AuditSearchFilters = ListFiltersOf<typeof auditSearch>;

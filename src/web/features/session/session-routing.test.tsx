@@ -86,6 +86,7 @@ describe('signed out', { timeout: 20_000 }, () => {
     expect(JSON.parse(String(login?.[1]?.body))).toEqual({
       email: 'viewer@example.test',
       password: 'secret',
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     });
   });
 

@@ -1,8 +1,13 @@
 import { TransactionFilters } from '../../../contract/transaction-record.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
-/** `/transactions` search params: the contract's filters, scope and cursor stack. */
-export const transactionSearch = defineListSearch(TransactionFilters);
+/**
+ * `/transactions` search params: the contract's filters, scope and cursor
+ * stack; From and To as days, read in the member's time zone.
+ */
+export const transactionSearch = defineListSearch(TransactionFilters, {
+  days: ['createdAtGte', 'createdAtLte'],
+});
 export type TransactionSearch = ListSearchOf<typeof transactionSearch>;
 export type TransactionSearchFilters = ListFiltersOf<typeof transactionSearch>;
 

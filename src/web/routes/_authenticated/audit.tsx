@@ -9,14 +9,16 @@ import { referenceQueries } from '../../lib/reference-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/audit')({
   validateSearch: auditSearch.schema,
-  loaderDeps: ({ search }) => auditSearch.toListParams(search),
+  loaderDeps: ({ search }) => auditSearch.listDeps(search),
   loader: async ({ context: { queryClient }, deps, cause }) => {
     // A 401 is the layout's to answer (a redirect to /login).
     const session = await loadSession(queryClient).catch(() => undefined);
-    if (!can(session, 'view-audit')) return;
+    if (!session || !can(session, 'view-audit')) return;
     void queryClient.prefetchQuery(referenceQueries.staffMembers());
     // A failed list is shown in the page (filters stay usable), not as a route error.
-    const list = queryClient.ensureQueryData(auditQueries.list(deps)).catch(() => undefined);
+    // Its From and To are days in the member's zone.
+    const params = auditSearch.toListParams(deps, session.display.timeZone);
+    const list = queryClient.ensureQueryData(auditQueries.list(params)).catch(() => undefined);
     if (cause !== 'stay') await list;
   },
   component: AuditRoute,

@@ -6,7 +6,7 @@ import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { humanize, partyLabel, paymentMethodLabel } from '../../../lib/labels.ts';
 
 export const APPROVALS_TABLE: DataTableSpec<ApprovalItem> = {
@@ -67,13 +67,7 @@ export function ApprovalRow({ item }: { item: ApprovalItem }) {
   return (
     <TableRow data-approval-id={item.id} data-yours={item.yours || undefined}>
       <TableCell className="whitespace-nowrap">
-        {item.createdAt ? (
-          <time dateTime={item.createdAt} title={item.createdAt}>
-            {formatLocalDateTime(item.createdAt)}
-          </time>
-        ) : (
-          'Unknown time'
-        )}
+        {item.createdAt ? <DateTime iso={item.createdAt} /> : 'Unknown time'}
       </TableCell>
       <TableCell className="whitespace-nowrap">
         {item.kind === 'TRANSACTION' ? 'Transaction' : 'Bank account'}

@@ -45,11 +45,7 @@ export function AuditFilters({
           { name: 'outcome', label: 'Outcome', allLabel: 'All outcomes', options: OUTCOME_OPTIONS },
         ]}
       />
-      <ListFilter.DayRange
-        {...filters}
-        labels={['From (UTC day)', 'To (UTC day)']}
-        range={['atGte', 'atLte']}
-      />
+      <ListFilter.DayRange {...filters} labels={['From', 'To']} range={['atGte', 'atLte']} />
       <div className="flex gap-2">
         <ListFilter.Actions {...filters} />
       </div>

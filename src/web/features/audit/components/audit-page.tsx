@@ -6,6 +6,7 @@ import {
   type ListPageProps,
 } from '../../../components/cursor-list.tsx';
 import type { AuditEntry } from '../../../../contract/auth.ts';
+import { useTimeZone } from '../../../lib/display.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { auditQueries } from '../api/audit-queries.ts';
 import { auditSearch, type AuditSearch, type AuditSearchFilters } from '../search.ts';
@@ -21,7 +22,7 @@ const AUDIT_LIST: CursorListSpec<AuditEntry, AuditSearch, AuditSearchFilters> = 
 
 /** `/audit` (admins): the URL search is the page's whole state (see CursorListPage). */
 export function AuditPage(props: ListPageProps<AuditSearch>) {
-  const query = useQuery(auditQueries.list(auditSearch.toListParams(props.search)));
+  const query = useQuery(auditQueries.list(auditSearch.toListParams(props.search, useTimeZone())));
   const staff = useQuery(referenceQueries.staffMembers());
   const actorOptions = useMemo(
     () =>

@@ -4,7 +4,7 @@ import type { AuditEntry } from '../../../../contract/auth.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { humanize } from '../../../lib/labels.ts';
 
 export const AUDIT_TABLE: DataTableSpec<AuditEntry> = {
@@ -67,9 +67,7 @@ export function AuditRow({ entry }: { entry: AuditEntry }) {
   return (
     <TableRow data-audit-id={entry.id}>
       <TableCell className="whitespace-nowrap">
-        <time dateTime={entry.at} title={entry.at}>
-          {formatLocalDateTime(entry.at)}
-        </time>
+        <DateTime iso={entry.at} />
       </TableCell>
       <TableCell>
         <Actor entry={entry} />

@@ -3,7 +3,7 @@ import type { BankAccount, BankAccountTextField } from '../../../../contract/ban
 import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import type { RevealedBankAccount } from '../../../../contract/bank-account.ts';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { fieldSpec, groupIban } from '../rail-fields.ts';
 
@@ -86,19 +86,9 @@ export function BankAccountFields({
         {account.subOrgId ? (subOrgName ?? account.subOrgId) : 'None (the whole organization)'}
       </Row>
       <Row label="Proposed by">{text(proposedBy ?? account.createdById)}</Row>
-      <Row label="Created">
-        {account.createdAt ? (
-          <time dateTime={account.createdAt}>{formatLocalDateTime(account.createdAt)}</time>
-        ) : (
-          dash
-        )}
-      </Row>
+      <Row label="Created">{account.createdAt ? <DateTime iso={account.createdAt} /> : dash}</Row>
       <Row label="Last updated">
-        {account.updatedAt ? (
-          <time dateTime={account.updatedAt}>{formatLocalDateTime(account.updatedAt)}</time>
-        ) : (
-          dash
-        )}
+        {account.updatedAt ? <DateTime iso={account.updatedAt} /> : dash}
       </Row>
       <Row label="Bank account id">
         <span className="font-mono">{text(account.id)}</span>

@@ -4,7 +4,7 @@ import type {
 } from '../../../../contract/change-request.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { humanize } from '../../../lib/labels.ts';
 
 function who(actor: ChangeRequestActor | null): string {
@@ -18,7 +18,7 @@ function When({ at }: { at: string | null }) {
   return (
     <>
       {' on '}
-      <time dateTime={at}>{formatLocalDateTime(at)}</time>
+      <DateTime iso={at} />
     </>
   );
 }

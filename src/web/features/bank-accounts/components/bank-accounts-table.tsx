@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import type { BankAccountRow } from '../bank-account-row.ts';
@@ -80,13 +80,7 @@ export function BankAccountTableRow({
         {revealed ? revealed.routingNumber || dash : account.maskedRoutingNumber || dash}
       </TableCell>
       <TableCell className="whitespace-nowrap">
-        {account.createdAt ? (
-          <time dateTime={account.createdAt} title={account.createdAt}>
-            {formatLocalDateTime(account.createdAt)}
-          </time>
-        ) : (
-          dash
-        )}
+        {account.createdAt ? <DateTime iso={account.createdAt} /> : dash}
       </TableCell>
       {canReveal ? (
         <TableCell className="whitespace-nowrap">

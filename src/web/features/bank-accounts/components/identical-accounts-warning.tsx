@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
-import { LocalDateTime } from '../../../components/local-date-time.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 
@@ -49,7 +49,7 @@ export function IdenticalAccountsWarning({
             ) : null}
             {account.createdAt ? (
               <span>
-                proposed <LocalDateTime iso={account.createdAt} />
+                proposed <DateTime iso={account.createdAt} />
               </span>
             ) : null}
           </li>

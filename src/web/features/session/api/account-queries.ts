@@ -5,7 +5,9 @@ import type {
   PasswordChangeRequest,
   RecoveryCodesRequest,
 } from '../../../../contract/auth.ts';
+import type { DisplaySettingsRequest } from '../../../../contract/display-settings.ts';
 import { apiClient } from '../../../lib/api-client.ts';
+import { sessionQueries } from '../../../lib/session-queries.ts';
 
 /** The signed-in member's own account: their second factor and password (/account). */
 export const accountQueries = {
@@ -40,6 +42,23 @@ export function useReplaceRecoveryCodes() {
     mutationFn: (body: RecoveryCodesRequest) => apiClient.replaceRecoveryCodes(body),
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: accountQueries.secondFactor().queryKey }),
+  });
+}
+
+/**
+ * The member's time zone and colour scheme. The answer goes straight into
+ * the cached session, which every time, date filter and the page's scheme
+ * read: the change shows at once, with no sign-in and no reload (lists
+ * filtered by day ask again, their days now read in the new zone).
+ */
+export function useUpdateDisplaySettings() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DisplaySettingsRequest) => apiClient.updateDisplaySettings(body),
+    onSuccess: (display) =>
+      queryClient.setQueryData(sessionQueries.current().queryKey, (session) =>
+        session ? { ...session, display } : session,
+      ),
   });
 }
 

@@ -7,6 +7,7 @@ import {
   type SessionResponse,
 } from '../../../../contract/auth.ts';
 import { apiClient } from '../../../lib/api-client.ts';
+import { browserTimeZone } from '../../../lib/display.tsx';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
 import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
@@ -23,11 +24,16 @@ export function adoptNewSession(queryClient: QueryClient, session: SessionRespon
   queryClient.setQueryData(sessionQueries.current().queryKey, session);
 }
 
-/** The password step: a session, or the second factor's step (no session yet). */
+/**
+ * The password step: a session, or the second factor's step (no session
+ * yet). Either step that starts a session tells the server the browser's
+ * time zone: the member's default, kept on the session (contract/display.ts).
+ */
 export function useLoginMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginRequest): Promise<LoginAnswer> => apiClient.login(body),
+    mutationFn: (body: LoginRequest): Promise<LoginAnswer> =>
+      apiClient.login({ ...body, timeZone: browserTimeZone() }),
     onSuccess: (answer) => {
       if (!isSecondFactorChallenge(answer)) adoptNewSession(queryClient, answer);
     },
@@ -42,7 +48,8 @@ export function useLoginMutation() {
 export function useSecondFactorMutation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SecondFactorRequest) => apiClient.loginSecondFactor(body),
+    mutationFn: (body: SecondFactorRequest) =>
+      apiClient.loginSecondFactor({ ...body, timeZone: browserTimeZone() }),
     onSuccess: ({ recoveryCodes: _shownOnce, ...session }) => adoptNewSession(queryClient, session),
   });
 }

@@ -159,3 +159,82 @@ describe('AccountPage', () => {
     );
   });
 });
+
+describe('AccountPage: time, numbers and colours', () => {
+  it('states the rule, and saves a zone and a scheme into the session every page reads', async () => {
+    const user = userEvent.setup();
+    const chosen = {
+      timeZone: 'America/Los_Angeles',
+      timeZoneSource: 'member',
+      chosenTimeZone: 'America/Los_Angeles',
+      browserTimeZone: 'Europe/Berlin',
+      colorScheme: 'dark',
+    };
+    const { fetchStub } = installFakeApi({
+      '/api/console/account/second-factor/': () => json(NOT_SET_UP),
+      '/api/console/account/display/': () => json(chosen),
+    });
+    const session = sessionFor(
+      'viewer',
+      {},
+      {
+        timeZone: 'Europe/Berlin',
+        timeZoneSource: 'browser',
+        chosenTimeZone: null,
+        browserTimeZone: 'Europe/Berlin',
+        colorScheme: 'system',
+      },
+    );
+    const { client } = renderWithQuery(<AccountPage session={session} />);
+    client.setQueryData(['session', 'current'], session);
+    const form = screen.getByRole('form', { name: 'Time, numbers and colours' });
+    expect(form).toHaveTextContent('labelled with it');
+    expect(form).toHaveTextContent('Date filters (From, To) mean whole days in that zone');
+    expect(form).toHaveTextContent('English (United States)');
+    const zone = within(form).getByLabelText('Time zone');
+    expect(zone).toHaveValue('');
+    expect(zone).toHaveAccessibleDescription(
+      "In use now: Europe/Berlin, your browser's zone when you signed in.",
+    );
+    expect(within(form).getByRole('option', { name: "Your browser's zone (Europe/Berlin)" }));
+
+    await user.selectOptions(zone, 'America/Los_Angeles');
+    await user.click(within(form).getByRole('radio', { name: /Dark/ }));
+    await user.click(within(form).getByRole('button', { name: 'Save display settings' }));
+    await within(form).findByRole('status');
+    expect(bodyOf(fetchStub, '/api/console/account/display/')).toEqual({
+      timeZone: 'America/Los_Angeles',
+      colorScheme: 'dark',
+    });
+    const [, init] =
+      fetchStub.mock.calls.find(([u]) => String(u).endsWith('/account/display/')) ?? [];
+    expect(init?.method).toBe('PATCH');
+    // Every time and filter reads the cached session: the change shows at once.
+    expect(client.getQueryData(['session', 'current'])).toMatchObject({ display: chosen });
+  });
+
+  it('shows a refused zone at its field', async () => {
+    const user = userEvent.setup();
+    installFakeApi({
+      '/api/console/account/second-factor/': () => json(NOT_SET_UP),
+      '/api/console/account/display/': () =>
+        json(
+          {
+            message: 'timeZone: timeZone must be an IANA time zone name',
+            code: 'VALIDATION_ERROR',
+            fields: [{ field: 'timeZone', message: 'timeZone must be an IANA time zone name' }],
+          },
+          400,
+        ),
+    });
+    renderWithQuery(<AccountPage session={sessionFor('viewer')} />);
+    const form = screen.getByRole('form', { name: 'Time, numbers and colours' });
+    await user.selectOptions(within(form).getByLabelText('Time zone'), 'Asia/Tokyo');
+    await user.click(within(form).getByRole('button', { name: 'Save display settings' }));
+    const zone = within(form).getByLabelText('Time zone');
+    await waitFor(() => expect(zone).toHaveAttribute('aria-invalid', 'true'));
+    expect(zone).toHaveAccessibleDescription(
+      expect.stringContaining('must be an IANA time zone name'),
+    );
+  });
+});

@@ -4,10 +4,11 @@ import { ErrorState } from '../../../components/query-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { accountQueries } from '../api/account-queries.ts';
+import { DisplaySettingsForm } from './display-settings-form.tsx';
 import { PasswordChangeForm } from './password-change-form.tsx';
 import { SecondFactorPanel } from './second-factor-panel.tsx';
 
-/** `/account`: the signed-in member's own second factor and password. */
+/** `/account`: the signed-in member's own display settings, second factor and password. */
 export function AccountPage({ session }: { session: SessionResponse | undefined }) {
   const status = useQuery(accountQueries.secondFactor());
   const member = session?.member;
@@ -24,6 +25,7 @@ export function AccountPage({ session }: { session: SessionResponse | undefined 
           </p>
         ) : null}
       </div>
+      {session ? <DisplaySettingsForm display={session.display} /> : null}
       {status.data ? (
         <SecondFactorPanel status={status.data} />
       ) : status.isError ? (

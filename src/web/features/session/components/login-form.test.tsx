@@ -7,6 +7,8 @@ import { renderWithQuery } from '../../../test/render.tsx';
 import { sessionFor } from '../../../test/session.ts';
 import { LoginForm } from './login-form.tsx';
 
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -54,6 +56,8 @@ describe('LoginForm', () => {
     expect(JSON.parse(String(init?.body))).toEqual({
       email: 'viewer@example.test',
       password: 'secret',
+      // The browser's zone, the member's default (contract/display.ts).
+      timeZone: BROWSER_ZONE,
     });
     expect(client.getQueryData(['session', 'current'])).toMatchObject({
       member: { role: 'viewer' },
@@ -166,6 +170,7 @@ describe('LoginForm: the second factor', () => {
     expect(bodyOf(fetchStub, '/auth/login/second-factor')).toEqual({
       challengeId: 'step-1',
       code: '123456',
+      timeZone: BROWSER_ZONE,
     });
     expect(client.getQueryData(['session', 'current'])).toMatchObject({
       member: { role: 'approver' },
@@ -211,6 +216,7 @@ describe('LoginForm: the second factor', () => {
     expect(bodyOf(fetchStub, '/auth/login/second-factor')).toEqual({
       challengeId: 'step-2',
       code: 'abcde12345',
+      timeZone: BROWSER_ZONE,
     });
   });
 
@@ -289,6 +295,7 @@ describe('LoginForm: the second factor', () => {
     expect(bodyOf(fetchStub, '/auth/login/second-factor')).toEqual({
       challengeId: 'step-4',
       code: '654321',
+      timeZone: BROWSER_ZONE,
     });
     // Signed in, but the codes stay on screen until the member says they saved them.
     expect(onSignedIn).not.toHaveBeenCalled();

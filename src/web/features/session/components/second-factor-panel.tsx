@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { AccountSecondFactor, EnrolmentStarted } from '../../../../contract/auth.ts';
 import { ERROR_CODES } from '../../../../contract/common.ts';
 import { FormActions } from '../../../components/form-card.tsx';
-import { LocalDateTime } from '../../../components/local-date-time.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
@@ -175,7 +175,7 @@ export function SecondFactorPanel({ status }: { status: AccountSecondFactor }) {
             {status.enrolledAt ? (
               <>
                 {' on '}
-                <LocalDateTime iso={status.enrolledAt} />
+                <DateTime iso={status.enrolledAt} />
               </>
             ) : null}
             : every sign-in asks for a code from your authenticator app. {status.recoveryCodesLeft}{' '}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { Transaction } from '../../../../contract/transaction.ts';
-import { LocalDateTime } from '../../../components/local-date-time.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
 import { actorName, useTransactionHistory } from '../api/transaction-history.ts';
 
 /** Who asked for the transaction, by name (the API gives only an id). */
@@ -38,7 +38,7 @@ export function PeopleRows({
   return (
     <>
       <Row term="Created">
-        {tx.createdAt ? <LocalDateTime iso={tx.createdAt} /> : 'Time not recorded'}
+        {tx.createdAt ? <DateTime iso={tx.createdAt} /> : 'Time not recorded'}
         <span className="block text-sm text-slate-700">
           by <Initiator transaction={tx} />
         </span>
@@ -50,7 +50,7 @@ export function PeopleRows({
             key={`${r.changeRequestId ?? ''}${r.decidedAt}`}
             term={r.status === 'APPROVED' ? 'Approved' : 'Declined'}
           >
-            <LocalDateTime iso={r.decidedAt ?? ''} />
+            <DateTime iso={r.decidedAt ?? ''} />
             <span className="block text-sm text-slate-700">by {actorName(r.decidedBy)}</span>
             {r.reason ? <span className="block text-sm">Reason: {r.reason}</span> : null}
           </Row>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { cmp, formatAmount, mul } from '../../../../contract/decimal.ts';
-import { LocalDateTime } from '../../../components/local-date-time.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
 import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
@@ -95,7 +95,7 @@ function ReplacementLinks({ transaction: tx }: { transaction: Transaction }) {
                 {r.createdAt ? (
                   <>
                     {' '}
-                    on <LocalDateTime iso={r.createdAt} />
+                    on <DateTime iso={r.createdAt} />
                   </>
                 ) : null}{' '}
                 by <Initiator transaction={{ id: r.id, status: r.status }} />

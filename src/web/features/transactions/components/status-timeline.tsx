@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { cn } from '../../../lib/cn.ts';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { formatDuration, timelineSteps, type StepState } from '../timeline.ts';
 import { Panel } from '../../../components/panel.tsx';
@@ -82,9 +82,7 @@ export function StatusTimeline({ transaction }: { transaction: Transaction }) {
               </p>
               {step.at ? (
                 <p className="text-sm text-slate-700">
-                  <time dateTime={step.at} title={step.at}>
-                    {formatLocalDateTime(step.at)}
-                  </time>
+                  <DateTime iso={step.at} />
                   {step.afterMs !== undefined ? (
                     <> · {formatDuration(step.afterMs)} after the step before</>
                   ) : null}

@@ -5,7 +5,7 @@ import { formatAmount, isNegative, isZero } from '../../../../contract/decimal.t
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { BalanceChange, Party, Transaction } from '../../../../contract/transaction.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import { formatLocalDateTime } from '../../../lib/dates.ts';
+import { DateTime } from '../../../components/date-time.tsx';
 import { explorerTxUrl } from '../../../lib/explorers.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
@@ -165,13 +165,7 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
         <Row term="Memo">{tx.memo ? <span className="break-words">{tx.memo}</span> : <None />}</Row>
         <Row term="External ID">{tx.externalId ? <Mono>{tx.externalId}</Mono> : <None />}</Row>
         <PeopleRows transaction={tx} Row={Row} />
-        <Row term="Last updated">
-          {tx.updatedAt ? (
-            <time dateTime={tx.updatedAt}>{formatLocalDateTime(tx.updatedAt)}</time>
-          ) : (
-            <None />
-          )}
-        </Row>
+        <Row term="Last updated">{tx.updatedAt ? <DateTime iso={tx.updatedAt} /> : <None />}</Row>
         <Row term="Transaction ID">
           <Mono>{tx.id}</Mono>
         </Row>

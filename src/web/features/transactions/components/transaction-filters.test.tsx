@@ -58,12 +58,14 @@ describe('TransactionFilters', () => {
     expect(onChange).toHaveBeenLastCalledWith({ category: undefined });
   });
 
-  it('turns From and To days into the start and end of the UTC day', () => {
+  it("sets From and To as days, which the list reads in the member's zone (named in the hint)", () => {
     const { onChange } = setup();
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2025-03-01' } });
-    expect(onChange).toHaveBeenLastCalledWith({ createdAtGte: '2025-03-01T00:00:00.000Z' });
+    expect(onChange).toHaveBeenLastCalledWith({ createdAtGte: '2025-03-01' });
     fireEvent.change(screen.getByLabelText('To'), { target: { value: '2025-03-31' } });
-    expect(onChange).toHaveBeenLastCalledWith({ createdAtLte: '2025-03-31T23:59:59.999Z' });
+    expect(onChange).toHaveBeenLastCalledWith({ createdAtLte: '2025-03-31' });
+    // Outside the signed-in layout the zone is UTC.
+    expect(screen.getByLabelText('To')).toHaveAccessibleDescription('Days in UTC, both included');
   });
 
   it('waits for a complete year before filtering by day', () => {
@@ -73,7 +75,7 @@ describe('TransactionFilters', () => {
   });
 
   it('refuses a From after To with an error naming the rule, keeping the day typed', () => {
-    const { onChange } = setup({ createdAtLte: '2025-03-10T23:59:59.999Z' });
+    const { onChange } = setup({ createdAtLte: '2025-03-10' });
     const from = screen.getByLabelText('From');
     fireEvent.change(from, { target: { value: '2025-03-20' } });
     expect(onChange).not.toHaveBeenCalled();
@@ -85,18 +87,18 @@ describe('TransactionFilters', () => {
     expect(from).toHaveAccessibleDescription(expect.stringContaining('must be on or before To'));
 
     fireEvent.change(from, { target: { value: '2025-03-05' } });
-    expect(onChange).toHaveBeenLastCalledWith({ createdAtGte: '2025-03-05T00:00:00.000Z' });
+    expect(onChange).toHaveBeenLastCalledWith({ createdAtGte: '2025-03-05' });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
   it('names a crossed range held in the URL instead of listing nothing in silence', () => {
-    setup({ createdAtGte: '2025-03-20T00:00:00.000Z', createdAtLte: '2025-03-10T23:59:59.999Z' });
+    setup({ createdAtGte: '2025-03-20', createdAtLte: '2025-03-10' });
     expect(screen.getByRole('alert')).toHaveTextContent('To is before From: nothing can match.');
     expect(screen.getByLabelText('To')).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('shows the days held in the URL', () => {
-    setup({ createdAtGte: '2025-03-01T00:00:00.000Z', createdAtLte: '2025-03-31T23:59:59.999Z' });
+    setup({ createdAtGte: '2025-03-01', createdAtLte: '2025-03-31' });
     expect(screen.getByLabelText('From')).toHaveValue('2025-03-01');
     expect(screen.getByLabelText('To')).toHaveValue('2025-03-31');
   });

@@ -42,7 +42,6 @@ export function TransactionFilters({
       <ListFilter.DayRange
         {...filters}
         labels={['From', 'To']}
-        hint="UTC day, inclusive"
         range={['createdAtGte', 'createdAtLte']}
       />
       <div className="col-span-full flex flex-wrap items-end gap-2">

@@ -8,6 +8,8 @@ import { renderWithRouter } from '../../../test/render.tsx';
 import type { TransactionSearch } from '../search.ts';
 import { TransactionsPage } from './transactions-page.tsx';
 import { rememberPrevious } from '../../../lib/paging.ts';
+import { DisplayProvider } from '../../../lib/display.tsx';
+import { effectiveDisplay } from '../../../../contract/display.ts';
 
 afterEach(() => {
   cleanup();
@@ -36,10 +38,23 @@ function transaction(overrides: Partial<Transaction>): Transaction {
   };
 }
 
-function renderPage(search: TransactionSearch = {}) {
+function renderPage(search: TransactionSearch = {}, timeZone?: string) {
   const onSearchChange = vi.fn();
+  const page = <TransactionsPage search={search} onSearchChange={onSearchChange} />;
   const { router } = renderWithRouter(
-    <TransactionsPage search={search} onSearchChange={onSearchChange} />,
+    timeZone ? (
+      <DisplayProvider
+        settings={effectiveDisplay({
+          chosenTimeZone: timeZone,
+          browserTimeZone: null,
+          colorScheme: 'system',
+        })}
+      >
+        {page}
+      </DisplayProvider>
+    ) : (
+      page
+    ),
   );
   return { onSearchChange, router };
 }
@@ -77,7 +92,9 @@ describe('TransactionsPage', () => {
     expect(first).toHaveTextContent('Ethereum');
     expect(first).toHaveTextContent('Treasury → to Acme Ltd');
     expect(first).toHaveTextContent('order-1');
-    expect(first.querySelector('time')).toHaveAttribute('title', '2025-03-01T12:00:00.000Z');
+    // In the member's zone (UTC here, outside the signed-in layout), labelled, with the zone's name in its tooltip.
+    expect(first.querySelector('time')).toHaveTextContent('Mar 1, 2025, 12:00:00 UTC');
+    expect(first.querySelector('time')).toHaveAttribute('title', 'UTC · 2025-03-01 12:00:00 UTC');
     expect(second).toHaveTextContent('0.1 ETH');
     expect(second).toHaveTextContent('Failed');
     expect(second).toHaveTextContent('insufficient balance');
@@ -113,6 +130,29 @@ describe('TransactionsPage', () => {
       cursor: 'c2',
       limit: '20',
     });
+  });
+
+  it("reads From and To as whole days in the member's zone, and shows times there, labelled", async () => {
+    const { calls } = installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () =>
+        json({ results: [transaction({ createdAt: '2026-11-25T03:00:00.000Z' })], hasNext: false }),
+    });
+    renderPage({ createdAtGte: '2026-11-24', createdAtLte: '2026-11-24' }, 'America/Los_Angeles');
+    const table = await screen.findByRole('table', { name: 'Transactions' });
+
+    // Nov 24 in Los Angeles (PST) runs from 08:00 UTC that day to 08:00 UTC the next.
+    const listCall = calls.find((u) => u.pathname === '/api/external/transactions/');
+    expect(Object.fromEntries(listCall?.searchParams ?? [])).toEqual({
+      createdAtGte: '2026-11-24T08:00:00.000Z',
+      createdAtLte: '2026-11-25T07:59:59.999Z',
+      limit: '20',
+    });
+    // 03:00 UTC on Nov 25 is the evening of Nov 24 there.
+    expect(within(table).getByText('Nov 24, 2026, 19:00:00 PST')).toBeInTheDocument();
+    expect(screen.getByLabelText('From')).toHaveAccessibleDescription(
+      'Days in America/Los_Angeles, both included',
+    );
   });
 
   it('moves to the next page and back through the search', async () => {

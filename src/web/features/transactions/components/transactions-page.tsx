@@ -10,6 +10,7 @@ import type { Option as FilterOption } from '../../../components/list-filters.ts
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
+import { useTimeZone } from '../../../lib/display.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
@@ -59,16 +60,17 @@ const TRANSACTIONS_LIST: CursorListSpec<Transaction, TransactionSearch, Transact
 
 const LIVE_ROWS_INTERVAL_MS = 10_000;
 
-/** What an export covers: the list's filters and scope, from the newest transaction on. */
-function exportFilters(search: TransactionSearch) {
-  const { cursor: _cursor, ...filters } = transactionSearch.toListParams(search);
+/** What an export covers: the list's filters (days in `timeZone`) and scope, from the newest transaction on. */
+function exportFilters(search: TransactionSearch, timeZone: string) {
+  const { cursor: _cursor, ...filters } = transactionSearch.toListParams(search, timeZone);
   return filters;
 }
 
 /** `/transactions`: the URL search is the page's whole state (see CursorListPage). */
 export function TransactionsPage(props: ListPageProps<TransactionSearch>) {
+  const timeZone = useTimeZone();
   const query = useQuery({
-    ...transactionQueries.list(transactionSearch.toListParams(props.search)),
+    ...transactionQueries.list(transactionSearch.toListParams(props.search, timeZone)),
     // Rows still moving (PENDING … WAITING_CONFIRMATION) refresh on their own
     // with one list request per interval; TanStack Query skips intervals while
     // the tab is hidden, and once every row shown is terminal it stops.
@@ -93,7 +95,7 @@ export function TransactionsPage(props: ListPageProps<TransactionSearch>) {
               New transaction
             </Link>
           ) : null}
-          <ExportTransactions filters={exportFilters(props.search)} />
+          <ExportTransactions filters={exportFilters(props.search, timeZone)} />
         </>
       }
       filters={(filters) => (

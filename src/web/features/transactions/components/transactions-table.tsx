@@ -4,7 +4,7 @@ import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
-import { LocalDateTime } from '../../../components/local-date-time.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
@@ -56,11 +56,7 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
   const source = partyLabel(tx.source);
   const destination = partyLabel(tx.destination);
   const id = tx.id;
-  const created = tx.createdAt ? (
-    <LocalDateTime iso={tx.createdAt} title={tx.createdAt} />
-  ) : (
-    'Unknown time'
-  );
+  const created = tx.createdAt ? <DateTime iso={tx.createdAt} /> : 'Unknown time';
   return (
     <TableRow
       data-transaction-id={id}
