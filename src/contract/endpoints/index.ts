@@ -1,5 +1,7 @@
 import type { Endpoint } from '../endpoint.ts';
+import * as bankAccounts from './bank-accounts.ts';
 import * as staff from './staff.ts';
+import * as transactions from './transactions.ts';
 
 /**
  * Every declared endpoint, by capability: what the server's OpenAPI document
@@ -7,4 +9,8 @@ import * as staff from './staff.ts';
  * capability modules themselves, never this index, so its bundle holds only
  * the declarations its pages call.
  */
-export const ENDPOINTS: readonly Endpoint[] = [...Object.values(staff)];
+export const ENDPOINTS: readonly Endpoint[] = [
+  ...Object.values(bankAccounts),
+  ...Object.values(staff),
+  ...Object.values(transactions),
+];

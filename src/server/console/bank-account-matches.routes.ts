@@ -1,21 +1,16 @@
 import { Hono } from 'hono';
-import {
-  BankAccountMatchRequest,
-  bankAccountMatchesPath,
-  isSameBankAccount,
-  type BankAccountMatches,
-} from '../../contract/bank-account-matches.ts';
+import { isSameBankAccount, type BankAccountMatches } from '../../contract/bank-account-matches.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { findBankAccountMatches } from '../../contract/endpoints/bank-accounts.ts';
 import { maskBankAccount, type BankAccount } from '../../contract/bank-account.ts';
 import { MAX_PAGE_SIZE } from '../../contract/common.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { readJsonBodyAs } from '../http/json-body.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 
 /** How many accounts on one rail a check reads at most: 20 pages of 100. */
 const MAX_PAGES = 20;
-const CONSOLE_PREFIX = '/api/console';
 const ACTIVE = new Set(['PENDING', 'APPROVED']);
 
 /**
@@ -27,11 +22,11 @@ const ACTIVE = new Set(['PENDING', 'APPROVED']);
  * audited; it needs the permission that proposing does.
  */
 export function bankAccountMatchesRoutes(backend: CustodyBackend) {
-  return new Hono<AppEnv>().post(
-    bankAccountMatchesPath.slice(CONSOLE_PREFIX.length),
-    rule({ permission: 'initiate', action: 'check for identical bank accounts', audit: false }),
-    async (c) => {
-      const proposal = await readJsonBodyAs(c, BankAccountMatchRequest);
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    findBankAccountMatches,
+    async ({ body: proposal }, c) => {
       const ctx = custodyContext(c);
       const results: BankAccount[] = [];
       let cursor: string | undefined;
@@ -54,8 +49,8 @@ export function bankAccountMatchesRoutes(backend: CustodyBackend) {
         cursor = page.hasNext && page.nextCursor ? page.nextCursor : undefined;
       } while (cursor);
       c.header('Cache-Control', 'no-store');
-      const body: BankAccountMatches = { results, complete };
-      return c.json(body);
+      const answer: BankAccountMatches = { results, complete };
+      return answer;
     },
   );
 }

@@ -1,14 +1,15 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
 import type { ChangeRequestHistory, ChangeRequestRecord } from '../../contract/change-request.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { bankAccountHistory } from '../../contract/endpoints/bank-accounts.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
-import { pathId } from '../http/list-query.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 import { linkedDeciders } from './linked-accounts.ts';
 
 /**
@@ -19,11 +20,11 @@ import { linkedDeciders } from './linked-accounts.ts';
  * sub-organizations is a 404 like the account itself.
  */
 export function historyRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get(
-    '/bank_accounts/:bankAccountId/history/',
-    rule({ permission: 'read', action: 'read bank account history', audit: false }),
-    async (c) => {
-      const id = pathId(c, 'bankAccountId', 'bank account');
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    bankAccountHistory,
+    async ({ params: { bankAccountId: id } }, c) => {
       const ctx = custodyContext(c);
       await backend.getBankAccount(ctx, id);
       const fromBackend = backend.changeRequestHistory
@@ -41,7 +42,7 @@ export function historyRoutes(options: AuthOptions, backend: CustodyBackend) {
             : r,
         ),
       };
-      return c.json(body);
+      return body;
     },
   );
 }

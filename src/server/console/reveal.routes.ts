@@ -1,13 +1,14 @@
 import { Hono } from 'hono';
 import { maskAccountNumber, type RevealedBankAccount } from '../../contract/bank-account.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { revealBankAccount } from '../../contract/endpoints/bank-accounts.ts';
 import { audit } from '../auth/audit.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
-import { pathId } from '../http/list-query.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 
 /**
  * POST /api/console/bank_accounts/{id}/reveal/: the only way a full account or
@@ -18,21 +19,11 @@ import { rule } from '../http/route-rule.ts';
  * does not stop, cannot reveal in a member's name. The answer is never cached.
  */
 export function revealRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().post(
-    '/bank_accounts/:bankAccountId/reveal/',
-    rule({
-      permission: 'reveal',
-      action: 'reveal full account numbers',
-      // A refusal before the handler (the role, a malformed id) is recorded by the audit middleware.
-      audit: {
-        action: 'bank_account.reveal',
-        entityType: 'BANK_ACCOUNT',
-        entityParam: 'bankAccountId',
-        selfRecorded: true,
-      },
-    }),
-    async (c) => {
-      const id = pathId(c, 'bankAccountId', 'bank account');
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    revealBankAccount,
+    async ({ params: { bankAccountId: id } }, c) => {
       let account;
       try {
         account = await backend.getBankAccount(custodyContext(c), id);
@@ -59,7 +50,7 @@ export function revealRoutes(options: AuthOptions, backend: CustodyBackend) {
         accountNumber: account.accountNumber ?? null,
         routingNumber: account.routingNumber ?? null,
       };
-      return c.json(body);
+      return body;
     },
   );
 }

@@ -1,11 +1,12 @@
 import { Hono } from 'hono';
 import type { ChangeRequestHistory } from '../../contract/change-request.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { transactionHistory } from '../../contract/endpoints/transactions.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { pathId } from '../http/list-query.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 import { historyFromAuditLog, nameStaff } from './history.routes.ts';
 
 /**
@@ -16,11 +17,11 @@ import { historyFromAuditLog, nameStaff } from './history.routes.ts';
  * backend first, so one outside the member's sub-organizations is a 404).
  */
 export function transactionHistoryRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get(
-    '/transactions/:transactionId/history/',
-    rule({ permission: 'read', action: 'read transaction history', audit: false }),
-    async (c) => {
-      const id = pathId(c, 'transactionId', 'transaction');
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    transactionHistory,
+    async ({ params: { transactionId: id } }, c) => {
       const ctx = custodyContext(c);
       await backend.getTransaction(ctx, id);
       const fromBackend = backend.changeRequestHistory
@@ -33,7 +34,7 @@ export function transactionHistoryRoutes(options: AuthOptions, backend: CustodyB
         source: fromBackend ? 'change_requests' : 'audit_log',
         results: await nameStaff(options.db, results),
       };
-      return c.json(body);
+      return body;
     },
   );
 }

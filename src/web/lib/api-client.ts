@@ -29,16 +29,9 @@ import { DisplaySettings } from '../../contract/display.ts';
 import {
   BankAccount,
   BankAccountListResponse,
-  RevealedBankAccount,
   type BankAccountFilters,
 } from '../../contract/bank-account-record.ts';
 import type { BankAccountCreateInput } from '../../contract/bank-account.ts';
-import {
-  BankAccountMatches,
-  bankAccountMatchesPath,
-  type BankAccountMatchRequest,
-} from '../../contract/bank-account-matches.ts';
-import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
 import {
@@ -390,12 +383,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
       patch(authPaths.accountDisplay, DisplaySettings, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
     listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
-    /** Pending or approved accounts in scope identical to a proposal (a read sent as POST). */
-    findBankAccountMatches: (body: BankAccountMatchRequest, opts?: RequestOptions) =>
-      post(bankAccountMatchesPath, BankAccountMatches, body, opts),
-    /** POST …/reveal/ (a mutation: it is audited in the member's name): the full numbers. */
-    revealBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
-      post(authPaths.revealBankAccount(bankAccountId), RevealedBankAccount, {}, opts),
     /** Who approved or rejected these transactions or bank accounts, and when (at most 100 ids). */
     listApprovalDecisions: (entityIds: readonly string[], opts?: RequestOptions) =>
       get(
@@ -403,10 +390,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
         ApprovalDecisionList,
         opts,
       ),
-    getBankAccountHistory: (bankAccountId: string, opts?: RequestOptions) =>
-      get(changeRequestPaths.bankAccountHistory(bankAccountId), ChangeRequestHistory, opts),
-    getTransactionHistory: (transactionId: string, opts?: RequestOptions) =>
-      get(changeRequestPaths.transactionHistory(transactionId), ChangeRequestHistory, opts),
     /** Pending transactions and bank accounts, newest first, with the inbox's counts. */
     listApprovalInbox: (params: ApprovalInboxParams = {}, opts?: RequestOptions) =>
       get(`${approvalInboxPath}${listQuery(params)}`, ApprovalInboxResponse, opts),

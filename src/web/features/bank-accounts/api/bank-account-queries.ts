@@ -1,4 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
+import { bankAccountHistory } from '../../../../contract/endpoints/bank-accounts.ts';
 import { apiClient, type BankAccountListParams } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 
@@ -16,6 +17,7 @@ export const bankAccountQueries = {
   history: (bankAccountId: string) =>
     queryOptions({
       queryKey: [...bankAccountQueries.details(), bankAccountId, 'history'] as const,
-      queryFn: ({ signal }) => apiClient.getBankAccountHistory(bankAccountId, { signal }),
+      queryFn: ({ signal }) =>
+        apiClient.call(bankAccountHistory, { params: { bankAccountId } }, { signal }),
     }),
 };

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { BankAccountMatchRequest } from '../../../../contract/bank-account-matches.ts';
+import { findBankAccountMatches } from '../../../../contract/endpoints/bank-accounts.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**
@@ -9,7 +10,7 @@ import { apiClient } from '../../../lib/api-client.ts';
  */
 export function useFindBankAccountMatches() {
   return useMutation({
-    mutationFn: (body: BankAccountMatchRequest) => apiClient.findBankAccountMatches(body),
+    mutationFn: (body: BankAccountMatchRequest) => apiClient.call(findBankAccountMatches, { body }),
     gcTime: 0,
   });
 }

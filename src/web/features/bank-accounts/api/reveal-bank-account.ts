@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import { revealBankAccount } from '../../../../contract/endpoints/bank-accounts.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**
@@ -8,7 +9,8 @@ import { apiClient } from '../../../lib/api-client.ts';
  */
 export function useRevealBankAccount() {
   return useMutation({
-    mutationFn: (bankAccountId: string) => apiClient.revealBankAccount(bankAccountId),
+    mutationFn: (bankAccountId: string) =>
+      apiClient.call(revealBankAccount, { params: { bankAccountId } }),
     gcTime: 0,
   });
 }

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ChangeRequestActor } from '../../../../contract/change-request.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
+import { transactionHistory } from '../../../../contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
@@ -13,7 +14,8 @@ import { transactionQueries } from './transaction-queries.ts';
 export const transactionHistoryQuery = (transactionId: string, status: string | undefined) =>
   queryOptions({
     queryKey: [...transactionQueries.detail(transactionId), 'history', status] as const,
-    queryFn: ({ signal }) => apiClient.getTransactionHistory(transactionId, { signal }),
+    queryFn: ({ signal }) =>
+      apiClient.call(transactionHistory, { params: { transactionId } }, { signal }),
     staleTime: 30_000,
   });
 
