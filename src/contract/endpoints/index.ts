@@ -1,4 +1,5 @@
 import type { Endpoint } from '../endpoint.ts';
+import * as account from './account.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as staff from './staff.ts';
 import * as transactions from './transactions.ts';
@@ -10,6 +11,7 @@ import * as transactions from './transactions.ts';
  * the declarations its pages call.
  */
 export const ENDPOINTS: readonly Endpoint[] = [
+  ...Object.values(account),
   ...Object.values(bankAccounts),
   ...Object.values(staff),
   ...Object.values(transactions),

@@ -1,10 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
-  EnrolmentConfirmRequest,
-  EnrolmentStartRequest,
-  PasswordChangeRequest,
-  RecoveryCodesRequest,
   type AccountSecondFactor,
   type EnrolmentStarted,
   type PasswordChanged,
@@ -12,12 +8,19 @@ import {
 } from '../../contract/auth.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
-import { DisplaySettingsRequest } from '../../contract/display-settings.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import {
+  accountSecondFactor,
+  changePassword,
+  confirmEnrolment,
+  replaceRecoveryCodes as replaceRecoveryCodesEndpoint,
+  startEnrolment,
+  updateDisplaySettings,
+} from '../../contract/endpoints/account.ts';
 import { effectiveDisplay, type DisplaySettings } from '../../contract/display.ts';
 import { sessions, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { readJsonBodyAs } from '../http/json-body.ts';
-import { rule, type RouteRule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { replacePassword } from './credentials.ts';
 import { verifyPassword } from './password.ts';
@@ -57,15 +60,6 @@ import type { StaffRecord } from './staff.store.ts';
  * ask for nothing more, are audited like the rest, and apply to every
  * session of the member from its next request.
  */
-
-/** Every role holds `read`: these act on the caller's own account only. */
-function own(action: string, audited: string): RouteRule {
-  return {
-    permission: 'read',
-    action,
-    audit: { action: audited, entityType: 'STAFF', selfRecorded: true },
-  };
-}
 
 const zoneWords = (zone: string | null) => zone ?? "their browser's zone";
 
@@ -138,184 +132,160 @@ export function accountRoutes(options: AuthOptions) {
     await clearMemberFailures(db, member.id);
   }
 
-  return new Hono<AppEnv>()
-    .get(
-      '/account/second-factor/',
-      rule({ permission: 'read', action: 'read', audit: false }),
-      async (c) => {
-        const { member } = me(c);
-        const factor = await getFactor(db, member.id);
-        const enrolled = isEnrolled(factor);
-        const demoMember = isDemoMember(member.email, options.demoAccounts);
-        const body: AccountSecondFactor = {
-          enrolled,
-          enrolledAt: enrolled ? (factor.enrolledAt?.toISOString() ?? null) : null,
-          recoveryCodesLeft: enrolled ? await recoveryCodesLeft(db, member.id) : 0,
-          required: !demoMember && mustHaveFactor(policy, member.role),
-          demoMember,
-        };
-        return c.json(body);
-      },
-    )
-    .post(
-      '/account/second-factor/enrolment/',
-      rule(own('set up their second factor', 'account.second_factor.start')),
-      async (c) => {
-        const { member } = me(c);
-        const { password } = await readJsonBodyAs(c, EnrolmentStartRequest);
-        if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
-        await confirmPassword(c, member, password, 'password', 'account.second_factor.start');
-        const secret = newTotpSecret();
-        const { token, row } = await createChallenge(db, member.id, 'reenrol', clock.now(), secret);
-        await audit(c, options, {
-          action: 'account.second_factor.start',
-          entityType: 'STAFF',
-          entityId: member.id,
-          summary: 'Began setting up a new second factor',
-          outcome: 'success',
-        });
-        const body: EnrolmentStarted = {
-          enrolmentId: token,
-          expiresAt: row.expiresAt.toISOString(),
-          secret,
-          otpauthUri: otpauthUri(secret, member.email),
-        };
-        return c.json(body);
-      },
-    )
-    .post(
-      '/account/second-factor/enrolment/confirm/',
-      rule(own('set up their second factor', 'account.second_factor.enrol')),
-      async (c) => {
-        const { member, sessionId } = me(c);
-        const { enrolmentId, code } = await readJsonBodyAs(c, EnrolmentConfirmRequest);
-        const now = clock.now();
-        const tried = await tryChallenge(db, enrolmentId, ['reenrol'], now, member.id);
-        // Not a 401: the member's session is fine, only this enrolment has ended.
-        if (!tried.ok)
-          throw stepEnded('This set-up has ended (five minutes, five codes); start again', 400);
-        const secret = tried.challenge.pendingSecret;
-        const step = secret && isTotpCode(code) ? matchTotp(secret, code, now) : null;
-        if (!secret || step === null) {
-          await audit(c, options, {
-            action: 'account.second_factor.enrol',
-            entityType: 'STAFF',
-            entityId: member.id,
-            summary: 'Refused: the first code did not match the new key',
-            outcome: 'failed',
-          });
-          throw new ApiError(
-            400,
-            ERROR_CODES.secondFactorInvalid,
-            "The code does not match the new key: check the entry in your authenticator app and your phone's clock",
-            [{ field: 'code', message: 'does not match the new key' }],
-          );
-        }
-        if (!(await claimChallenge(db, tried.challenge.id, now)))
-          throw stepEnded('This set-up has ended; start again', 400);
-        await setFactor(db, member.id, secret, step, now, { onlyIfNone: false });
-        const recoveryCodes = await replaceRecoveryCodes(db, member.id, now);
-        await endChallenges(db, member.id, now);
-        const otherSessionsEnded = await revokeOtherSessions(db, member.id, sessionId, now);
-        await audit(c, options, {
-          action: 'account.second_factor.enrol',
-          entityType: 'STAFF',
-          entityId: member.id,
-          summary: `Set up a new second factor; ${recoveryCodes.length} recovery codes issued; ${otherSessionsEnded} other session(s) ended`,
-          outcome: 'success',
-        });
-        const body: RecoveryCodesResponse = { recoveryCodes, otherSessionsEnded };
-        return c.json(body);
-      },
-    )
-    .post(
-      '/account/recovery-codes/',
-      rule(own('replace their recovery codes', 'account.recovery_codes')),
-      async (c) => {
-        const { member } = me(c);
-        const { password } = await readJsonBodyAs(c, RecoveryCodesRequest);
-        if (!isEnrolled(await getFactor(db, member.id)))
-          throw new ApiError(
-            409,
-            ERROR_CODES.conflict,
-            'Set up a second factor first: recovery codes come with it',
-          );
-        await confirmPassword(c, member, password, 'password', 'account.recovery_codes');
-        const recoveryCodes = await replaceRecoveryCodes(db, member.id, clock.now());
-        await audit(c, options, {
-          action: 'account.recovery_codes',
-          entityType: 'STAFF',
-          entityId: member.id,
-          summary: `Replaced their recovery codes (${recoveryCodes.length} new; the earlier ones no longer work)`,
-          outcome: 'success',
-        });
-        const body: RecoveryCodesResponse = { recoveryCodes };
-        return c.json(body);
-      },
-    )
-    .post(
-      '/account/password/',
-      rule(own('change their password', 'account.password')),
-      async (c) => {
-        const { member, sessionId } = me(c);
-        const { currentPassword, newPassword } = await readJsonBodyAs(c, PasswordChangeRequest);
-        if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
-        if (newPassword === currentPassword)
-          throw new ApiError(
-            400,
-            ERROR_CODES.validation,
-            'newPassword must differ from the current password',
-            [{ field: 'newPassword', message: 'must differ from the current password' }],
-          );
-        await confirmPassword(c, member, currentPassword, 'currentPassword', 'account.password');
-        const now = clock.now();
-        const otherSessionsEnded = await replacePassword(
-          db,
-          member.id,
-          newPassword,
-          now,
-          sessionId,
+  const app = new Hono<AppEnv>();
+  mount(app, CONSOLE_API_PREFIX, accountSecondFactor, async (_input, c) => {
+    const { member } = me(c);
+    const factor = await getFactor(db, member.id);
+    const enrolled = isEnrolled(factor);
+    const demoMember = isDemoMember(member.email, options.demoAccounts);
+    const body: AccountSecondFactor = {
+      enrolled,
+      enrolledAt: enrolled ? (factor.enrolledAt?.toISOString() ?? null) : null,
+      recoveryCodesLeft: enrolled ? await recoveryCodesLeft(db, member.id) : 0,
+      required: !demoMember && mustHaveFactor(policy, member.role),
+      demoMember,
+    };
+    return body;
+  });
+  mount(app, CONSOLE_API_PREFIX, startEnrolment, async ({ body: { password } }, c) => {
+    const { member } = me(c);
+    if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
+    await confirmPassword(c, member, password, 'password', 'account.second_factor.start');
+    const secret = newTotpSecret();
+    const { token, row } = await createChallenge(db, member.id, 'reenrol', clock.now(), secret);
+    await audit(c, options, {
+      action: 'account.second_factor.start',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary: 'Began setting up a new second factor',
+      outcome: 'success',
+    });
+    const body: EnrolmentStarted = {
+      enrolmentId: token,
+      expiresAt: row.expiresAt.toISOString(),
+      secret,
+      otpauthUri: otpauthUri(secret, member.email),
+    };
+    return body;
+  });
+  mount(app, CONSOLE_API_PREFIX, confirmEnrolment, async ({ body: { enrolmentId, code } }, c) => {
+    const { member, sessionId } = me(c);
+    const now = clock.now();
+    const tried = await tryChallenge(db, enrolmentId, ['reenrol'], now, member.id);
+    // Not a 401: the member's session is fine, only this enrolment has ended.
+    if (!tried.ok)
+      throw stepEnded('This set-up has ended (five minutes, five codes); start again', 400);
+    const secret = tried.challenge.pendingSecret;
+    const step = secret && isTotpCode(code) ? matchTotp(secret, code, now) : null;
+    if (!secret || step === null) {
+      await audit(c, options, {
+        action: 'account.second_factor.enrol',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: 'Refused: the first code did not match the new key',
+        outcome: 'failed',
+      });
+      throw new ApiError(
+        400,
+        ERROR_CODES.secondFactorInvalid,
+        "The code does not match the new key: check the entry in your authenticator app and your phone's clock",
+        [{ field: 'code', message: 'does not match the new key' }],
+      );
+    }
+    if (!(await claimChallenge(db, tried.challenge.id, now)))
+      throw stepEnded('This set-up has ended; start again', 400);
+    await setFactor(db, member.id, secret, step, now, { onlyIfNone: false });
+    const recoveryCodes = await replaceRecoveryCodes(db, member.id, now);
+    await endChallenges(db, member.id, now);
+    const otherSessionsEnded = await revokeOtherSessions(db, member.id, sessionId, now);
+    await audit(c, options, {
+      action: 'account.second_factor.enrol',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary: `Set up a new second factor; ${recoveryCodes.length} recovery codes issued; ${otherSessionsEnded} other session(s) ended`,
+      outcome: 'success',
+    });
+    const body: RecoveryCodesResponse = { recoveryCodes, otherSessionsEnded };
+    return body;
+  });
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    replaceRecoveryCodesEndpoint,
+    async ({ body: { password } }, c) => {
+      const { member } = me(c);
+      if (!isEnrolled(await getFactor(db, member.id)))
+        throw new ApiError(
+          409,
+          ERROR_CODES.conflict,
+          'Set up a second factor first: recovery codes come with it',
         );
-        await audit(c, options, {
-          action: 'account.password',
-          entityType: 'STAFF',
-          entityId: member.id,
-          summary: `Changed their password; ${otherSessionsEnded} other session(s) ended`,
-          outcome: 'success',
-        });
-        const body: PasswordChanged = { otherSessionsEnded };
-        return c.json(body);
-      },
-    )
-    .patch(
-      '/account/display/',
-      rule(own('change their display settings', 'account.display')),
-      async (c) => {
-        const { member, sessionId } = me(c);
-        const request = await readJsonBodyAs(c, DisplaySettingsRequest);
-        const next = {
-          timeZone: request.timeZone === undefined ? member.timeZone : request.timeZone,
-          colorScheme: request.colorScheme ?? member.colorScheme,
-        };
-        await db.update(staff).set(next).where(eq(staff.id, member.id));
-        await audit(c, options, {
-          action: 'account.display',
-          entityType: 'STAFF',
-          entityId: member.id,
-          summary: displayChange(member, next),
-          outcome: 'success',
-        });
-        // The default this session's browser reported at sign-in.
-        const [session] = await db
-          .select({ browserTimeZone: sessions.browserTimeZone })
-          .from(sessions)
-          .where(eq(sessions.id, sessionId));
-        const body: DisplaySettings = effectiveDisplay({
-          chosenTimeZone: next.timeZone,
-          browserTimeZone: session?.browserTimeZone ?? null,
-          colorScheme: next.colorScheme,
-        });
-        return c.json(body);
-      },
-    );
+      await confirmPassword(c, member, password, 'password', 'account.recovery_codes');
+      const recoveryCodes = await replaceRecoveryCodes(db, member.id, clock.now());
+      await audit(c, options, {
+        action: 'account.recovery_codes',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Replaced their recovery codes (${recoveryCodes.length} new; the earlier ones no longer work)`,
+        outcome: 'success',
+      });
+      const body: RecoveryCodesResponse = { recoveryCodes };
+      return body;
+    },
+  );
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    changePassword,
+    async ({ body: { currentPassword, newPassword } }, c) => {
+      const { member, sessionId } = me(c);
+      if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
+      if (newPassword === currentPassword)
+        throw new ApiError(
+          400,
+          ERROR_CODES.validation,
+          'newPassword must differ from the current password',
+          [{ field: 'newPassword', message: 'must differ from the current password' }],
+        );
+      await confirmPassword(c, member, currentPassword, 'currentPassword', 'account.password');
+      const now = clock.now();
+      const otherSessionsEnded = await replacePassword(db, member.id, newPassword, now, sessionId);
+      await audit(c, options, {
+        action: 'account.password',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Changed their password; ${otherSessionsEnded} other session(s) ended`,
+        outcome: 'success',
+      });
+      const body: PasswordChanged = { otherSessionsEnded };
+      return body;
+    },
+  );
+  mount(app, CONSOLE_API_PREFIX, updateDisplaySettings, async ({ body: request }, c) => {
+    const { member, sessionId } = me(c);
+    const next = {
+      timeZone: request.timeZone === undefined ? member.timeZone : request.timeZone,
+      colorScheme: request.colorScheme ?? member.colorScheme,
+    };
+    await db.update(staff).set(next).where(eq(staff.id, member.id));
+    await audit(c, options, {
+      action: 'account.display',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary: displayChange(member, next),
+      outcome: 'success',
+    });
+    // The default this session's browser reported at sign-in.
+    const [session] = await db
+      .select({ browserTimeZone: sessions.browserTimeZone })
+      .from(sessions)
+      .where(eq(sessions.id, sessionId));
+    const body: DisplaySettings = effectiveDisplay({
+      chosenTimeZone: next.timeZone,
+      browserTimeZone: session?.browserTimeZone ?? null,
+      colorScheme: next.colorScheme,
+    });
+    return body;
+  });
+  return app;
 }

@@ -6,25 +6,15 @@ import {
   type ApprovalInboxFilters,
 } from '../../contract/approval-inbox.ts';
 import {
-  AccountSecondFactor,
   DemoAccountList,
-  EnrolmentStarted,
   LoginAnswer,
-  PasswordChanged,
-  RecoveryCodesResponse,
   SecondFactorSessionResponse,
   SessionResponse,
   type AuditFilters,
-  type EnrolmentConfirmRequest,
-  type EnrolmentStartRequest,
   type LoginRequest,
-  type PasswordChangeRequest,
-  type RecoveryCodesRequest,
   type SecondFactorRequest,
   authPaths,
 } from '../../contract/auth.ts';
-import type { DisplaySettingsRequest } from '../../contract/display-settings.ts';
-import { DisplaySettings } from '../../contract/display.ts';
 // Answers are parsed with the *-record modules: the request rules (IBAN, decimal maths) load with the forms.
 import {
   BankAccount,
@@ -277,12 +267,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
     body: unknown,
     opts?: RequestOptions,
   ) => request('POST', path, schema, { body, signal: opts?.signal, headers: opts?.headers });
-  const patch = <S extends z.ZodMiniType>(
-    path: string,
-    schema: S,
-    body: unknown,
-    opts?: RequestOptions,
-  ) => request('PATCH', path, schema, { body, signal: opts?.signal });
 
   /**
    * Calls a declared endpoint (contract/endpoint.ts): its path from the
@@ -368,19 +352,6 @@ export function createApiClient(options: ApiClientOptions = {}) {
     loginSecondFactor: (body: SecondFactorRequest, opts?: RequestOptions) =>
       post(authPaths.loginSecondFactor, SecondFactorSessionResponse, body, opts),
     // The signed-in member's own account.
-    getAccountSecondFactor: (opts?: RequestOptions) =>
-      get(authPaths.accountSecondFactor, AccountSecondFactor, opts),
-    startEnrolment: (body: EnrolmentStartRequest, opts?: RequestOptions) =>
-      post(authPaths.accountEnrolment, EnrolmentStarted, body, opts),
-    confirmEnrolment: (body: EnrolmentConfirmRequest, opts?: RequestOptions) =>
-      post(authPaths.accountEnrolmentConfirm, RecoveryCodesResponse, body, opts),
-    replaceRecoveryCodes: (body: RecoveryCodesRequest, opts?: RequestOptions) =>
-      post(authPaths.accountRecoveryCodes, RecoveryCodesResponse, body, opts),
-    changePassword: (body: PasswordChangeRequest, opts?: RequestOptions) =>
-      post(authPaths.accountPassword, PasswordChanged, body, opts),
-    /** Time zone and colour scheme: answers the settings now in force. */
-    updateDisplaySettings: (body: DisplaySettingsRequest, opts?: RequestOptions) =>
-      patch(authPaths.accountDisplay, DisplaySettings, body, opts),
     logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
     listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
     /** Who approved or rejected these transactions or bank accounts, and when (at most 100 ids). */

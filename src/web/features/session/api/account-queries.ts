@@ -6,6 +6,14 @@ import type {
   RecoveryCodesRequest,
 } from '../../../../contract/auth.ts';
 import type { DisplaySettingsRequest } from '../../../../contract/display-settings.ts';
+import {
+  accountSecondFactor,
+  changePassword,
+  confirmEnrolment,
+  replaceRecoveryCodes,
+  startEnrolment,
+  updateDisplaySettings,
+} from '../../../../contract/endpoints/account.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 
@@ -15,14 +23,14 @@ export const accountQueries = {
   secondFactor: () =>
     queryOptions({
       queryKey: [...accountQueries.all(), 'second-factor'] as const,
-      queryFn: ({ signal }) => apiClient.getAccountSecondFactor({ signal }),
+      queryFn: ({ signal }) => apiClient.call(accountSecondFactor, {}, { signal }),
     }),
 };
 
 /** Begins setting up a factor (a first one, or a replacement): the password again, then a new key. */
 export function useStartEnrolment() {
   return useMutation({
-    mutationFn: (body: EnrolmentStartRequest) => apiClient.startEnrolment(body),
+    mutationFn: (body: EnrolmentStartRequest) => apiClient.call(startEnrolment, { body }),
   });
 }
 
@@ -30,7 +38,7 @@ export function useStartEnrolment() {
 export function useConfirmEnrolment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: EnrolmentConfirmRequest) => apiClient.confirmEnrolment(body),
+    mutationFn: (body: EnrolmentConfirmRequest) => apiClient.call(confirmEnrolment, { body }),
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: accountQueries.secondFactor().queryKey }),
   });
@@ -39,7 +47,7 @@ export function useConfirmEnrolment() {
 export function useReplaceRecoveryCodes() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: RecoveryCodesRequest) => apiClient.replaceRecoveryCodes(body),
+    mutationFn: (body: RecoveryCodesRequest) => apiClient.call(replaceRecoveryCodes, { body }),
     onSuccess: () =>
       queryClient.invalidateQueries({ queryKey: accountQueries.secondFactor().queryKey }),
   });
@@ -54,7 +62,7 @@ export function useReplaceRecoveryCodes() {
 export function useUpdateDisplaySettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: DisplaySettingsRequest) => apiClient.updateDisplaySettings(body),
+    mutationFn: (body: DisplaySettingsRequest) => apiClient.call(updateDisplaySettings, { body }),
     onSuccess: (display) =>
       queryClient.setQueryData(sessionQueries.current().queryKey, (session) =>
         session ? { ...session, display } : session,
@@ -64,6 +72,6 @@ export function useUpdateDisplaySettings() {
 
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: PasswordChangeRequest) => apiClient.changePassword(body),
+    mutationFn: (body: PasswordChangeRequest) => apiClient.call(changePassword, { body }),
   });
 }
