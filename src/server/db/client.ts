@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -13,6 +12,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { lockDataDir } from './data-dir-lock.ts';
 import { RemotePglite } from './pglite-remote.ts';
+import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import { trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
@@ -94,26 +94,6 @@ export const PG_CONNECT_TIMEOUT_MS = 10_000;
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
-/**
- * PGlite is PostgreSQL compiled to WebAssembly. V8 compiles it lazily with its
- * baseline compiler (Liftoff) and, by default, recompiles the functions that
- * run often with its optimizing compiler (TurboFan) on background threads.
- * That second tier cost the server about 55 MB of resident memory (the
- * optimized code and what compiling it left in the allocator: 141-159 MB at
- * start instead of 199-241 MB, in paired runs of the same build), and bought
- * little: PostgreSQL's executor is branchy code, and a 20-row list query and
- * a 50,000-row scan ran within noise of each other at either tier (0.3-0.6
- * ms, 12-18 ms). Most answers never reach PGlite at all (db/read-cache.ts).
- * So WebAssembly here stays at the first tier. Set before the module is
- * compiled, which PGlite does when it opens (in its worker thread, the
- * worker sets it: db/pglite-worker.ts); V8's flags are the process's, and
- * WebAssembly is only PGlite's in this process; a PostgreSQL server never
- * calls this.
- */
-export function compilePgliteAtBaselineTier(): void {
-  setFlagsFromString('--liftoff-only');
-}
-
 export interface OpenOptions {
   /**
    * Where PGlite runs: in a worker thread of its own (`worker`: the server,
@@ -122,6 +102,10 @@ export interface OpenOptions {
    * else waits on their event loop, and a worker thread costs its start).
    */
   pgliteThread?: 'worker' | 'this';
+  /** Runs holding the directory's lock before PGlite opens it (first-start.ts). */
+  beforeOpen?(dataDir: string): Promise<void>;
+  /** Runs after PGlite closed it, still holding the lock. */
+  afterClose?(dataDir: string): Promise<void>;
 }
 
 export async function openDatabase(
@@ -142,6 +126,7 @@ export async function openDatabase(
   const unlock = await lockDataDir(config.dataDir);
   let handle: DatabaseHandle;
   try {
+    await options.beforeOpen?.(config.dataDir);
     handle =
       options.pgliteThread === 'worker'
         ? await openInWorker(config.dataDir, log)
@@ -155,6 +140,7 @@ export async function openDatabase(
     async close() {
       try {
         await handle.close();
+        await options.afterClose?.(config.dataDir);
       } finally {
         await unlock();
       }
@@ -163,6 +149,7 @@ export async function openDatabase(
 }
 
 async function openInThisThread(dataDir: string): Promise<DatabaseHandle> {
+  // Baseline-tier WebAssembly only: about 55 MB less resident (db/pglite-tier.ts).
   compilePgliteAtBaselineTier();
   const client = new PGlite(dataDir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],

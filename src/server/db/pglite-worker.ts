@@ -1,7 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
-import { compilePgliteAtBaselineTier, type Database } from './client.ts';
+import type { Database } from './client.ts';
+import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import type { ToWorker, FromWorker, WireError, WorkerStart } from './pglite-protocol.ts';
 import { SharedWriteCounts, trackPgliteWrites } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
@@ -75,7 +76,7 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('db/pglite-worker.ts runs as a worker thread');
   const start = workerData as WorkerStart;
-  // The optimizing tier cost ~55 MB resident for no query speed (db/client.ts).
+  // The optimizing tier cost ~55 MB resident for no query speed (db/pglite-tier.ts).
   compilePgliteAtBaselineTier();
   const client = new PGlite(start.dataDir, {
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${start.sharedBuffers}`],
