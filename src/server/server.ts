@@ -15,6 +15,7 @@ import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
 import { openDatabase, type DatabaseHandle, type MigrationTrack } from './db/client.ts';
+import { beginFirstStart, finishFirstStart } from './first-start.ts';
 import type { AppConfig } from './env.ts';
 
 export interface RunningServer {
@@ -124,9 +125,17 @@ async function migrateAndSeed(
  * what first-start.ts runs in a child process on a new PGlite directory.
  */
 export async function prepareDatabase(config: AppConfig, logger: Logger): Promise<void> {
-  const database = await openDatabase(config);
+  let prepared = false;
+  // Marked unfinished until done, so a first start killed half way begins again (first-start.ts).
+  const database = await openDatabase(config, undefined, {
+    beforeOpen: beginFirstStart,
+    afterClose: async (dataDir) => {
+      if (prepared) await finishFirstStart(dataDir);
+    },
+  });
   try {
     await migrateAndSeed(database, config, systemClock, logger);
+    prepared = true;
   } finally {
     await database.close();
   }
