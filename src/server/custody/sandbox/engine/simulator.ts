@@ -85,9 +85,12 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
       const now = clock.now();
       const limit = Math.min(isolate > 0 ? 1 : batch.next(), maxSteps - steps);
       let picked: string[] = [];
-      const started = performance.now();
+      let started = 0;
       try {
         await db.transaction(async (tx) => {
+          // From inside: the wait for the transaction to begin (PGlite's one connection busy
+          // with a request) is no measure of how many steps fit.
+          started = performance.now();
           const rows = await tx
             .select()
             .from(transactions)
