@@ -20,7 +20,10 @@ import type { Database } from './client.ts';
  *
  * On PGlite one process owns the database (db/data-dir-lock.ts), so the
  * version is a count of this process's writes instead, kept by
- * trackPgliteWrites below: no query at all. There the count is also kept per
+ * trackPgliteWrites below where the writes run: no query at all. The
+ * server's PGlite runs in a worker thread (db/pglite-worker.ts), which
+ * counts in memory it shares with the request thread (SharedWriteCounts),
+ * the simulator's writes in that thread included. There the count is also kept per
  * table, and a read that names the tables it reads (`cachedRead`'s `tables`)
  * is versioned by those alone: the lifecycle simulator's steps, a commit or
  * two a second while transactions move, then no longer drop the session and
