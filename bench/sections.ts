@@ -1,5 +1,7 @@
 import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
+import { killRestartSection } from './embedded-db/kill-restart-section.ts';
+import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { signInAbuseSection } from './sign-in-abuse-section.ts';
@@ -14,4 +16,7 @@ export const SECTIONS: BenchSection[] = [
   approvalsInboxSection,
   stalledBodiesSection,
   signInAbuseSection,
+  pollingPagesSection,
+  operationMixSection,
+  killRestartSection,
 ];

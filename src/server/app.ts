@@ -63,6 +63,11 @@ export interface CreateAppOptions {
   bodyReadTimeoutMs?: number;
   /** Checked by /healthz. */
   database: Pick<DatabaseHandle, 'ping' | 'driver'>;
+  /**
+   * The sandbox's lifecycle simulator, when this server runs one: /readyz
+   * adds how far behind due time it is (engine/simulator.ts, simulatorLag).
+   */
+  simulator?: { lag(): Promise<{ due: number; oldestDueSeconds: number }> };
   logger: Logger;
   /** Staff sign-in, sessions and the audit log, over the console's tables. */
   auth: {
@@ -96,6 +101,7 @@ export function createApp({
   pageRenderer,
   backend,
   database,
+  simulator,
   logger,
   auth,
   origin = () => LOCAL_ORIGIN,
@@ -173,7 +179,12 @@ export function createApp({
       );
       return c.json({ status: 'unavailable', reason, backend: backend.kind }, 503);
     }
-    return c.json({ status: 'ready', backend: backend.kind });
+    // The simulator's lag is detail for an operator, never a reason to take the server out.
+    const lag = await simulator?.lag().catch((error: unknown) => {
+      c.get('log').warn({ err: error }, 'readiness: the simulator lag could not be read');
+      return undefined;
+    });
+    return c.json({ status: 'ready', backend: backend.kind, ...(lag ? { simulator: lag } : {}) });
   });
 
   // Health checks above answer whatever Host a load balancer probes with; nothing below does.

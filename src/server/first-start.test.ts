@@ -1,10 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TransactionListResponse } from '../contract/transaction.ts';
-import { isNewPgliteDirectory } from './first-start.ts';
+import {
+  beginFirstStart,
+  finishFirstStart,
+  FIRST_START_MARK,
+  isNewPgliteDirectory,
+} from './first-start.ts';
 import { demoViewerGet, freePort } from './test/served.ts';
 
 // The first start on a new PGlite directory: created and seeded in a child
@@ -99,5 +104,40 @@ describe('first start on PGlite', () => {
     );
     expect(second.messages()).not.toContain('sandbox seeded with demo data');
     await second.stop();
+  }, 240_000);
+});
+
+describe('a first start cut short', () => {
+  it('is begun again: the directory it left is emptied (all but the lock) and marked until done', async () => {
+    const dir = await newDir();
+    // What a kill -9 half way through creating the database can leave: PG_VERSION and part of the rest.
+    await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
+    await mkdir(path.join(dir, 'base'));
+    await writeFile(path.join(dir, 'base', 'half-written'), 'x');
+    await writeFile(path.join(dir, FIRST_START_MARK), '');
+    await writeFile(path.join(dir, 'custody-console.lock'), '{}');
+    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(true);
+    await beginFirstStart(dir);
+    expect((await readdir(dir)).sort()).toEqual([FIRST_START_MARK, 'custody-console.lock'].sort());
+    await finishFirstStart(dir);
+    expect(await readdir(dir)).toEqual(['custody-console.lock']);
+  });
+
+  it('leaves a database that a finished first start made as it is', async () => {
+    const dir = await newDir();
+    await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
+    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(false);
+    await beginFirstStart(dir);
+    expect(await readdir(dir)).toEqual(['PG_VERSION']);
+  });
+
+  it('starts and serves the sandbox on what a first start killed half way left', async () => {
+    const dir = await newDir();
+    await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
+    await writeFile(path.join(dir, FIRST_START_MARK), '');
+    const server = await serve(dir);
+    expect(await firstTransactionIds(server.base)).toHaveLength(5);
+    await server.stop();
+    expect(await readdir(dir)).not.toContain(FIRST_START_MARK);
   }, 240_000);
 });

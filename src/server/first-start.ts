@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { access } from 'node:fs/promises';
+import { access, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from './db/client.ts';
@@ -18,14 +18,63 @@ import type { DatabaseConfig } from './db/client.ts';
 /** The argument that makes main.ts prepare the database and exit instead of serving. */
 export const PREPARE_DATABASE_ARG = '--prepare-database';
 
-/** Whether `config` names a PGlite directory that holds no database yet. */
+/**
+ * Left in the directory while a first start creates and seeds it, removed
+ * once that is done. A first start killed half way (issue 31's kill -9 and
+ * restart) may have written PG_VERSION and part of the database: without
+ * this mark the next start would open that part as a database and never
+ * start again. With it, the next start knows the directory is its own,
+ * unfinished work, and begins it again.
+ */
+export const FIRST_START_MARK = 'custody-console.first-start';
+/** The lock file (db/data-dir-lock.ts) and its drafts: never removed here. */
+const LOCK_PREFIX = 'custody-console.lock';
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * Whether `config` names a PGlite directory that holds no database yet, or
+ * one whose first start did not finish.
+ */
 export async function isNewPgliteDirectory(config: DatabaseConfig): Promise<boolean> {
   if (config.databaseUrl) return false;
   // Every PostgreSQL data directory has PG_VERSION from initdb on.
-  return access(path.join(config.dataDir, 'PG_VERSION')).then(
-    () => false,
-    () => true,
-  );
+  if (!(await exists(path.join(config.dataDir, 'PG_VERSION')))) return true;
+  return exists(path.join(config.dataDir, FIRST_START_MARK));
+}
+
+/**
+ * Before a first start opens the directory, holding its lock: a directory
+ * a first start left unfinished is emptied (all but the lock), and the mark
+ * is written, to the disk, before anything else. A directory another start
+ * finished meanwhile is left as it is.
+ */
+export async function beginFirstStart(dataDir: string): Promise<void> {
+  const mark = path.join(dataDir, FIRST_START_MARK);
+  const unfinished = await exists(mark);
+  if (!unfinished && (await exists(path.join(dataDir, 'PG_VERSION')))) return;
+  if (unfinished)
+    for (const entry of await readdir(dataDir))
+      if (entry !== FIRST_START_MARK && !entry.startsWith(LOCK_PREFIX))
+        await rm(path.join(dataDir, entry), { recursive: true, force: true });
+  const file = await open(mark, 'w');
+  try {
+    await file.writeFile(
+      'a first start is creating this database; if no process runs, the next start begins again\n',
+    );
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+/** After a first start's database is created, migrated, seeded and closed. */
+export async function finishFirstStart(dataDir: string): Promise<void> {
+  await rm(path.join(dataDir, FIRST_START_MARK), { force: true });
 }
 
 /**

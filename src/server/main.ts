@@ -31,7 +31,12 @@ async function main(): Promise<void> {
 
   const logger = createLogger(config.logLevel);
   if (process.argv.includes(PREPARE_DATABASE_ARG)) {
+    // The server that forked this one is gone (killed): stop too, rather than hold the
+    // directory's lock against its restart. The first start's mark makes the next begin again.
+    const orphaned = () => process.exit(1);
+    process.once('disconnect', orphaned);
     await prepareDatabase(config, logger);
+    process.off('disconnect', orphaned);
     return;
   }
   // A new PGlite directory is created and seeded in a child process (first-start.ts).

@@ -42,6 +42,13 @@ describe('startServer', () => {
       )('/api/external/transactions/?limit=5'),
     );
     expect(page.results).toHaveLength(5);
+    // Readiness as before, with how far the lifecycle simulator is behind for an operator.
+    const ready = (await (await fetch(`${first.url}/readyz`)).json()) as Record<string, unknown>;
+    expect(ready).toMatchObject({
+      status: 'ready',
+      backend: 'sandbox',
+      simulator: { due: expect.any(Number), oldestDueSeconds: expect.any(Number) },
+    });
     await first.close();
     await expect(fetch(`${first.url}/healthz`)).rejects.toThrow();
 

@@ -6,11 +6,16 @@ import { systemClock, type Clock } from './clock.ts';
 import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
-import { startSimulator, type RunningSimulator } from './custody/sandbox/engine/simulator.ts';
+import {
+  simulatorLag,
+  startSimulator,
+  type RunningSimulator,
+} from './custody/sandbox/engine/simulator.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
 import { openDatabase, type DatabaseHandle, type MigrationTrack } from './db/client.ts';
+import { beginFirstStart, finishFirstStart } from './first-start.ts';
 import type { AppConfig } from './env.ts';
 
 export interface RunningServer {
@@ -22,12 +27,20 @@ export interface RunningServer {
 }
 
 /**
+ * Step transactions the simulator runs at once on PostgreSQL: four of the
+ * pool's ten connections, so requests keep the rest. One at a time fell
+ * behind under load (issue 31: 988 steps due, the oldest 43 s overdue).
+ */
+const SIMULATOR_LANES = 4;
+
+/**
  * Everything `npm start` does after reading the config: open the database,
  * migrate, seed an empty sandbox, build the app and listen. Separate from
  * main.ts so tests can start and stop a real server in-process.
  */
 export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
-  const database = await openDatabase(config, logger);
+  // PGlite in a thread of its own: the event loop serving requests never waits on it (issue 31).
+  const database = await openDatabase(config, logger, { pgliteThread: 'worker' });
   // The one clock every part of the server reads (clock.ts).
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
@@ -38,12 +51,17 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     if (config.custody.backend === 'sandbox') {
       backend = createSandboxBackend({ db: database.db, clock });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
-      simulator = startSimulator({
-        db: database.db,
-        clock,
-        timeScale: config.sandbox.timeScale,
-        logger,
-      });
+      // On PGlite it runs in the database's thread, batching steps (db/pglite-worker.ts); on
+      // PostgreSQL here, SIMULATOR_LANES step transactions at once over the pool.
+      simulator = database.simulateInDatabaseThread
+        ? await database.simulateInDatabaseThread(config.sandbox.timeScale)
+        : startSimulator({
+            db: database.db,
+            clock,
+            timeScale: config.sandbox.timeScale,
+            logger,
+            lanes: database.driver === 'postgres' ? SIMULATOR_LANES : 1,
+          });
     } else {
       backend = createUpstreamBackend({ ...config.custody, db: database.db, logger, clock });
     }
@@ -58,6 +76,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       },
       backend,
       database,
+      ...(simulator ? { simulator: { lag: () => simulatorLag(database.db, clock.now()) } } : {}),
       logger,
       auth: {
         db: database.db,
@@ -106,9 +125,17 @@ async function migrateAndSeed(
  * what first-start.ts runs in a child process on a new PGlite directory.
  */
 export async function prepareDatabase(config: AppConfig, logger: Logger): Promise<void> {
-  const database = await openDatabase(config);
+  let prepared = false;
+  // Marked unfinished until done, so a first start killed half way begins again (first-start.ts).
+  const database = await openDatabase(config, undefined, {
+    beforeOpen: beginFirstStart,
+    afterClose: async (dataDir) => {
+      if (prepared) await finishFirstStart(dataDir);
+    },
+  });
   try {
     await migrateAndSeed(database, config, systemClock, logger);
+    prepared = true;
   } finally {
     await database.close();
   }

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -12,7 +11,9 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { lockDataDir } from './data-dir-lock.ts';
-import { trackPgliteWrites } from './read-cache.ts';
+import { RemotePglite } from './pglite-remote.ts';
+import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
+import { trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -56,6 +57,12 @@ export interface DatabaseHandle {
   /** Throws when the database does not answer. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Starts the sandbox's lifecycle simulator in the embedded database's own
+   * thread, beside PGlite (db/pglite-worker.ts); absent when the simulator
+   * runs in the server's thread (PostgreSQL, a PGlite in this thread).
+   */
+  simulateInDatabaseThread?(timeScale: number): Promise<{ stop(): Promise<void> }>;
 }
 
 export interface DatabaseConfig {
@@ -63,8 +70,11 @@ export interface DatabaseConfig {
   databaseUrl: string | undefined;
 }
 
-/** Where a PostgreSQL pool reports a connection it lost (the server's logger). */
-export type ConnectionErrorLog = Pick<Logger, 'warn'>;
+/**
+ * Where a PostgreSQL pool reports a connection it lost, and the embedded
+ * database's thread what its simulator logs (the server's logger).
+ */
+export type ConnectionErrorLog = Pick<Logger, 'warn'> & Partial<Pick<Logger, 'error'>>;
 
 /**
  * How long a query waits for a PostgreSQL connection (a new one to open, or a
@@ -84,27 +94,24 @@ export const PG_CONNECT_TIMEOUT_MS = 10_000;
  */
 export const PGLITE_SHARED_BUFFERS = '16MB';
 
-/**
- * PGlite is PostgreSQL compiled to WebAssembly. V8 compiles it lazily with its
- * baseline compiler (Liftoff) and, by default, recompiles the functions that
- * run often with its optimizing compiler (TurboFan) on background threads.
- * That second tier cost the server about 55 MB of resident memory (the
- * optimized code and what compiling it left in the allocator: 141-159 MB at
- * start instead of 199-241 MB, in paired runs of the same build), and bought
- * little: PostgreSQL's executor is branchy code, and a 20-row list query and
- * a 50,000-row scan ran within noise of each other at either tier (0.3-0.6
- * ms, 12-18 ms). Most answers never reach PGlite at all (db/read-cache.ts).
- * So WebAssembly here stays at the first tier. Set before the module is
- * compiled, which PGlite does when it opens; WebAssembly is only PGlite's in
- * this process, and a PostgreSQL server never calls this.
- */
-function compilePgliteAtBaselineTier(): void {
-  setFlagsFromString('--liftoff-only');
+export interface OpenOptions {
+  /**
+   * Where PGlite runs: in a worker thread of its own (`worker`: the server,
+   * whose event loop must never wait on it, issue 31) or in this thread
+   * (`this`, the default: the CLI, the first-start child, tests; nothing
+   * else waits on their event loop, and a worker thread costs its start).
+   */
+  pgliteThread?: 'worker' | 'this';
+  /** Runs holding the directory's lock before PGlite opens it (first-start.ts). */
+  beforeOpen?(dataDir: string): Promise<void>;
+  /** Runs after PGlite closed it, still holding the lock. */
+  afterClose?(dataDir: string): Promise<void>;
 }
 
 export async function openDatabase(
   config: DatabaseConfig,
   log?: ConnectionErrorLog,
+  options: OpenOptions = {},
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({
@@ -117,24 +124,78 @@ export async function openDatabase(
   await mkdir(config.dataDir, { recursive: true });
   // PGlite has no lock of its own; two processes on one directory corrupt it.
   const unlock = await lockDataDir(config.dataDir);
+  let handle: DatabaseHandle;
   try {
-    compilePgliteAtBaselineTier();
-    const client = new PGlite(config.dataDir, {
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
-    });
-    await client.waitReady;
-    const handle = wrapPglite(client);
-    return {
-      ...handle,
-      async close() {
-        await handle.close();
-        await unlock();
-      },
-    };
+    await options.beforeOpen?.(config.dataDir);
+    handle =
+      options.pgliteThread === 'worker'
+        ? await openInWorker(config.dataDir, log)
+        : await openInThisThread(config.dataDir);
   } catch (error) {
     await unlock();
     throw error;
   }
+  return {
+    ...handle,
+    async close() {
+      try {
+        await handle.close();
+        await options.afterClose?.(config.dataDir);
+      } finally {
+        await unlock();
+      }
+    },
+  };
+}
+
+async function openInThisThread(dataDir: string): Promise<DatabaseHandle> {
+  // Baseline-tier WebAssembly only: about 55 MB less resident (db/pglite-tier.ts).
+  compilePgliteAtBaselineTier();
+  const client = new PGlite(dataDir, {
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+  });
+  await client.waitReady;
+  return wrapPglite(client);
+}
+
+async function openInWorker(dataDir: string, log?: ConnectionErrorLog): Promise<DatabaseHandle> {
+  const remote = new RemotePglite(
+    { dataDir, sharedBuffers: PGLITE_SHARED_BUFFERS },
+    log?.error ? { error: log.error.bind(log) } : undefined,
+  );
+  try {
+    await remote.waitReady;
+  } catch (error) {
+    await remote.close().catch(() => undefined);
+    throw error;
+  }
+  return wrapRemotePglite(remote);
+}
+
+/**
+ * The PGlite of a worker thread (db/pglite-remote.ts) under drizzle's PGlite
+ * driver: the same query builder and migrator as in process; reads cached
+ * against the write counts the worker keeps (db/read-cache.ts).
+ */
+export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
+  const db = drizzlePglite({ client: remote as unknown as PGlite, schema });
+  versionByWriteCounts(db, remote.writeCounts);
+  return {
+    db,
+    driver: 'pglite',
+    async migrate(tracks = ALL_TRACKS) {
+      for (const track of tracks) await migratePglite(db, migrationConfig(track));
+    },
+    withStartupLock: (fn) => fn(db),
+    async ping() {
+      await db.execute(sql`select 1`);
+    },
+    close: () => remote.close(),
+    async simulateInDatabaseThread(timeScale) {
+      await remote.simulate(timeScale);
+      return { stop: () => remote.stopSimulator().catch(() => undefined) };
+    },
+  };
 }
 
 /** Wraps an open PGlite (a directory, in memory, or loaded from a dump). */

@@ -20,7 +20,10 @@ import type { Database } from './client.ts';
  *
  * On PGlite one process owns the database (db/data-dir-lock.ts), so the
  * version is a count of this process's writes instead, kept by
- * trackPgliteWrites below: no query at all. There the count is also kept per
+ * trackPgliteWrites below where the writes run: no query at all. The
+ * server's PGlite runs in a worker thread (db/pglite-worker.ts), which
+ * counts in memory it shares with the request thread (SharedWriteCounts),
+ * the simulator's writes in that thread included. There the count is also kept per
  * table, and a read that names the tables it reads (`cachedRead`'s `tables`)
  * is versioned by those alone: the lifecycle simulator's steps, a commit or
  * two a second while transactions move, then no longer drop the session and
@@ -45,7 +48,7 @@ interface RequestReads {
 }
 
 const scope = new AsyncLocalStorage<RequestReads>();
-const localVersions = new WeakMap<Database, LocalWrites>();
+const localVersions = new WeakMap<Database, WriteCounts>();
 
 /** PGlite's `query`, as these wrappers call it. */
 type Query = (text: string, ...rest: unknown[]) => Promise<unknown>;
@@ -69,7 +72,7 @@ const tableNames = new WeakMap<PgTable, string>();
  * getTableConfig builds the table's whole configuration, too much for every
  * request (it made a cached list answer cost 70% more CPU).
  */
-function tableName(table: PgTable): string {
+export function tableName(table: PgTable): string {
   let name = tableNames.get(table);
   if (name === undefined) {
     const config = getTableConfig(table);
@@ -98,8 +101,62 @@ export function writtenTable(text: string): string | undefined {
   return `${schema}.${name}`;
 }
 
-/** The write counts of one PGlite client (trackPgliteWrites). */
-class LocalWrites {
+/** The write counts of one PGlite database, kept as its writes settle (trackPgliteWrites). */
+export interface WriteCounts {
+  /** Counts a settled write that changed `tables` (`'*'`: possibly any). */
+  note(tables: Iterable<string>): void;
+  /** The version of a read of `tables` (of anything, when not given). */
+  version(tables?: readonly string[]): string;
+}
+
+/**
+ * Write counts shared between threads: the PGlite worker thread counts
+ * (db/pglite-worker.ts), the request thread reads, with no message between
+ * them. The worker counts a write before it answers it, so a request that
+ * sees the answer sees the count. One slot per table of `tables` (the
+ * schema's, known to both threads); a write to any other table counts as a
+ * write to anything.
+ */
+export class SharedWriteCounts implements WriteCounts {
+  private readonly counts: Int32Array;
+  private readonly slots: Map<string, number>;
+
+  static buffer(tables: readonly string[]): SharedArrayBuffer {
+    return new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * (tables.length + 2));
+  }
+
+  constructor(tables: readonly string[], buffer: SharedArrayBuffer) {
+    this.counts = new Int32Array(buffer);
+    this.slots = new Map(tables.map((t, i) => [t, i + 2]));
+  }
+
+  note(tables: Iterable<string>): void {
+    for (const table of tables) Atomics.add(this.counts, this.slots.get(table) ?? 1, 1);
+    Atomics.add(this.counts, 0, 1);
+  }
+
+  version(tables?: readonly string[]): string {
+    if (!tables) return `local:${Atomics.load(this.counts, 0)}`;
+    const anything = Atomics.load(this.counts, 1);
+    return `local:${anything}:${tables
+      .map((t) => {
+        const slot = this.slots.get(t);
+        return slot === undefined ? 0 : Atomics.load(this.counts, slot);
+      })
+      .join(':')}`;
+  }
+}
+
+/**
+ * Makes reads cached over `db` versioned by `counts` instead of a snapshot
+ * query: `db` is a PGlite whose writes are counted where they run.
+ */
+export function versionByWriteCounts(db: Database, counts: WriteCounts): void {
+  localVersions.set(db, counts);
+}
+
+/** The write counts of one PGlite client in this thread (trackPgliteWrites). */
+class LocalWrites implements WriteCounts {
   /** Every write: the version of a read that names no tables. */
   private total = 0;
   /** Writes that may have changed any table. */
@@ -141,8 +198,11 @@ export function isSharedAnswer(value: unknown): boolean {
  * may store what it read under the old count; the write's count makes that
  * entry unreachable before the write is answered.
  */
-export function trackPgliteWrites(client: PGlite, db: Database): void {
-  const writes = new LocalWrites();
+export function trackPgliteWrites(
+  client: PGlite,
+  db: Database | undefined,
+  writes: WriteCounts = new LocalWrites(),
+): void {
   const counted = async <R>(run: Promise<R>, tables: () => Iterable<string>): Promise<R> => {
     try {
       return await run;
@@ -168,7 +228,7 @@ export function trackPgliteWrites(client: PGlite, db: Database): void {
       () => touched,
     );
   }) as typeof client.transaction;
-  localVersions.set(db, writes);
+  if (db) localVersions.set(db, writes);
 }
 
 /** `tx`, noting in `touched` what each statement run through it may change. */

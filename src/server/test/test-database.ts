@@ -135,6 +135,11 @@ export function openSecondHandle(first: DatabaseHandle): DatabaseHandle {
   return wrapPgPool(new pg.Pool({ connectionString: url, max: 5 }));
 }
 
+/** The URL of a test's PostgreSQL database (createTestDatabase), for pools of its own; undefined on PGlite. */
+export function databaseUrlOf(handle: DatabaseHandle): string | undefined {
+  return scratchUrls.get(handle);
+}
+
 export interface TestDatabaseConfig {
   dataDir: string;
   databaseUrl: string | undefined;

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { add, cmp, isNegative, sub } from '../../../../contract/decimal.ts';
+import { add, cmp, isNegative, isZero, sub } from '../../../../contract/decimal.ts';
 import type { BalanceChange } from '../../../../contract/transaction.ts';
 import { vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
 import type { Hold } from './plan.ts';
@@ -8,7 +8,9 @@ import type { Executor } from './transitions.ts';
 /**
  * Vault balances under the lifecycle: holds reserve amount + fee at signing
  * so concurrent spends can never overdraw, and completion moves the money
- * and releases the hold in one statement per balance row. All arithmetic on
+ * and releases the hold in one statement per balance row (moveBalances).
+ * Every step locks balance rows in one order, by mergeHolds' key (vault,
+ * asset, chain), after the transaction rows it locks. All arithmetic on
  * amounts happens in NUMERIC inside PostgreSQL or in the decimal module.
  * `at` is the step's time on the engine's clock, stamped as `updatedAt`.
  */
@@ -75,36 +77,113 @@ export async function reserveHolds(
   return null;
 }
 
-export async function releaseHolds(
-  db: Executor,
-  holds: readonly Hold[] | undefined,
-  at: Date,
-): Promise<void> {
-  for (const h of mergeHolds(holds ?? [])) {
-    await db
-      .update(vaultBalances)
-      .set({ held: sql`${vaultBalances.held} - ${h.amount}::numeric`, updatedAt: at })
-      .where(balanceRow(h));
-  }
+/**
+ * What one step does to one balance row: `held` changes by `held` (negative
+ * releases a hold) and `amount` by `amount` (negative debits, positive
+ * credits), both decimals.
+ */
+interface RowMove {
+  vaultId: string;
+  asset: string;
+  chain: string;
+  held: string;
+  amount: string;
 }
 
 /**
- * Applies a completed transaction's balance changes to the vaults of the
- * organization it names; contacts and outside addresses have no balances
- * here. Debits were reserved at signing, so they always fit.
+ * Ends holds and moves money in one pass over the balance rows, one
+ * statement per row, in the one lock order every step uses (mergeHolds'
+ * key: vault, asset, chain). Two steps touching the same rows (opposite
+ * transfers between two vaults, on two servers) therefore lock them in the
+ * same order and can never deadlock: releasing the debited rows first and
+ * crediting the other vault's afterwards took them in opposite orders
+ * (issue 31, a 40P01 with three servers on one PostgreSQL).
+ *
+ * `release` are holds to end; `changes` a completed transaction's balance
+ * changes, applied to the vaults of the organization it names (contacts and
+ * outside addresses have no balances here). Debits were reserved at
+ * signing, so they always fit. Call it after every transaction row the step
+ * locks: transaction rows first, then balance rows.
  */
-export async function applyBalanceChanges(
+export async function moveBalances(
+  db: Executor,
+  at: Date,
+  input: {
+    release?: readonly Hold[] | undefined;
+    orgId?: string;
+    changes?: readonly BalanceChange[];
+  },
+): Promise<void> {
+  const moves = new Map<string, RowMove>();
+  const moveOf = (h: Pick<Hold, 'vaultId' | 'asset' | 'chain'>): RowMove => {
+    let move = moves.get(key(h));
+    if (!move) {
+      move = { vaultId: h.vaultId, asset: h.asset, chain: h.chain, held: '0', amount: '0' };
+      moves.set(key(h), move);
+    }
+    return move;
+  };
+  for (const h of input.release ?? []) {
+    const move = moveOf(h);
+    move.held = sub(move.held, h.amount);
+  }
+  if (input.orgId && input.changes) {
+    for (const c of await ourVaultChanges(db, input.orgId, input.changes)) {
+      const move = moveOf(c);
+      move.amount = add(move.amount, c.amount);
+    }
+  }
+  const ordered = [...moves.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, move]) => move);
+  for (const move of ordered) {
+    if (isZero(move.held) && isZero(move.amount)) continue;
+    if (isZero(move.held) && !isNegative(move.amount)) {
+      // A credit: the row may not exist yet (the vault's first of this asset).
+      await db
+        .insert(vaultBalances)
+        .values({
+          vaultId: move.vaultId,
+          asset: move.asset,
+          chain: move.chain,
+          amount: move.amount,
+          updatedAt: at,
+        })
+        .onConflictDoUpdate({
+          target: [vaultBalances.vaultId, vaultBalances.asset, vaultBalances.chain],
+          set: {
+            amount: sql`${vaultBalances.amount} + ${move.amount}::numeric`,
+            updatedAt: at,
+          },
+        });
+      continue;
+    }
+    const updated = await db
+      .update(vaultBalances)
+      .set({
+        held: sql`${vaultBalances.held} + ${move.held}::numeric`,
+        amount: sql`${vaultBalances.amount} + ${move.amount}::numeric`,
+        updatedAt: at,
+      })
+      .where(balanceRow(move))
+      .returning({ vaultId: vaultBalances.vaultId });
+    // A hold or a debit always has its row (reserved at signing); if not, the books are wrong: stop.
+    if (updated.length === 0) throw new Error(`balance row ${key(move)} is missing`);
+  }
+}
+
+/** The changes that fall on vaults of `orgId`, as one signed amount per change. */
+async function ourVaultChanges(
   db: Executor,
   orgId: string,
   changes: readonly BalanceChange[],
-  at: Date,
-): Promise<void> {
+): Promise<Hold[]> {
   const vaultIds = [
     ...new Set(
       changes.flatMap((c) => (c.party?.type === 'VAULT' && c.party.id ? [c.party.id] : [])),
     ),
   ];
-  if (vaultIds.length === 0) return;
+  if (vaultIds.length === 0) return [];
   const ours = new Set(
     (
       await db
@@ -114,53 +193,12 @@ export async function applyBalanceChanges(
         .orderBy(asc(vaults.id))
     ).map((v) => v.id),
   );
-  const net = new Map<string, Hold>();
-  for (const c of changes) {
+  return changes.flatMap((c) => {
     const vaultId = c.party?.id;
-    if (
-      c.party?.type !== 'VAULT' ||
-      !vaultId ||
-      !ours.has(vaultId) ||
-      !c.asset ||
-      !c.amount ||
-      !c.chain
-    )
-      continue;
-    const h = { vaultId, asset: c.asset, chain: c.chain, amount: c.amount };
-    const existing = net.get(key(h));
-    net.set(key(h), existing ? { ...existing, amount: add(existing.amount, h.amount) } : h);
-  }
-  for (const delta of mergeHolds([...net.values()])) {
-    if (isNegative(delta.amount)) {
-      const debited = await db
-        .update(vaultBalances)
-        .set({
-          amount: sql`${vaultBalances.amount} + ${delta.amount}::numeric`,
-          updatedAt: at,
-        })
-        .where(balanceRow(delta))
-        .returning({ vaultId: vaultBalances.vaultId });
-      // A debit is always held first, so its row exists; if not, the books are wrong: stop.
-      if (debited.length === 0) throw new Error(`debit of ${key(delta)} has no balance row`);
-    } else {
-      await db
-        .insert(vaultBalances)
-        .values({
-          vaultId: delta.vaultId,
-          asset: delta.asset,
-          chain: delta.chain,
-          amount: delta.amount,
-          updatedAt: at,
-        })
-        .onConflictDoUpdate({
-          target: [vaultBalances.vaultId, vaultBalances.asset, vaultBalances.chain],
-          set: {
-            amount: sql`${vaultBalances.amount} + ${delta.amount}::numeric`,
-            updatedAt: at,
-          },
-        });
-    }
-  }
+    if (c.party?.type !== 'VAULT' || !vaultId || !ours.has(vaultId)) return [];
+    if (!c.asset || !c.amount || !c.chain) return [];
+    return [{ vaultId, asset: c.asset, chain: c.chain, amount: c.amount }];
+  });
 }
 
 function balanceRow(h: Pick<Hold, 'vaultId' | 'asset' | 'chain'>) {

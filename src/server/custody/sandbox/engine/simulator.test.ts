@@ -11,7 +11,8 @@ import {
   type EngineFixture,
   type EngineTestApp,
 } from '../../../test/engine-test-app.ts';
-import { runDueSteps, startSimulator } from './simulator.ts';
+import { inArray } from 'drizzle-orm';
+import { runDueSteps, simulatorLag, startSimulator, type BatchSize } from './simulator.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -124,5 +125,62 @@ describe('startSimulator', () => {
       /database is unavailable/.test(String(message)),
     );
     expect(outage).toHaveLength(1);
+  });
+});
+
+describe('runDueSteps in batches', () => {
+  const batchOf = (size: number): BatchSize & { sizes: number[] } => {
+    const sizes: number[] = [];
+    return { sizes, next: () => size, took: (steps) => void sizes.push(steps) };
+  };
+
+  it('takes due steps earliest first, several per database transaction, and reports its lag', async () => {
+    // Park everything earlier tests left due.
+    await t.run();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push(await approvedTransfer());
+    // Due 100 ms apart, the first created first (a signed one is next due seconds later).
+    const base = t.clock.now().getTime();
+    for (const [i, id] of ids.entries())
+      await t.db
+        .update(transactions)
+        .set({ nextStepAt: new Date(base - (ids.length - i) * 100) })
+        .where(eq(transactions.id, id));
+    expect(await simulatorLag(t.db, t.clock.now())).toEqual({ due: 5, oldestDueSeconds: 0.5 });
+
+    const batch = batchOf(2);
+    const steps = await runDueSteps(t.db, t.clock, { timeScale: TIME_SCALE, batch, maxSteps: 3 });
+    expect(steps).toBe(3);
+    expect(batch.sizes).toEqual([2, 1]);
+    const rows = await t.db
+      .select({ id: transactions.id, status: transactions.status })
+      .from(transactions)
+      .where(inArray(transactions.id, ids));
+    const signed = ids.filter((id) => rows.find((r) => r.id === id)?.status === 'SIGNED');
+    // The three due longest, and only they.
+    expect(signed.sort()).toEqual(ids.slice(0, 3).sort());
+    expect(await simulatorLag(t.db, t.clock.now())).toEqual({ due: 2, oldestDueSeconds: 0.2 });
+    await t.run();
+    expect(await simulatorLag(t.db, t.clock.now())).toEqual({ due: 0, oldestDueSeconds: 0 });
+  });
+
+  it('puts off only the step that throws when a batch fails; the rest of the batch moves', async () => {
+    await t.run();
+    const logger = { error: vi.fn() };
+    const fine = await approvedTransfer();
+    const broken = await createTransaction(t.db, {
+      orgId: t.orgId,
+      status: 'APPROVED',
+      blockChain: 'NOWHERE',
+      nextStepAt: t.clock.now(),
+    });
+    const alsoFine = await approvedTransfer();
+    await runDueSteps(t.db, t.clock, { timeScale: TIME_SCALE, logger, batch: batchOf(10) });
+    expect(logger.error).toHaveBeenCalledTimes(1);
+    expect(await t.status(fine)).toBe('SIGNED');
+    expect(await t.status(alsoFine)).toBe('SIGNED');
+    const [row] = await t.db.select().from(transactions).where(eq(transactions.id, broken.id));
+    expect(row?.status).toBe('APPROVED');
+    expect(row?.nextStepAt?.getTime()).toBe(t.clock.now().getTime() + 5_000);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
@@ -16,56 +16,118 @@ export interface RunConfig extends StepConfig {
   /** Upper bound on steps per call, so one call cannot run forever. */
   maxSteps?: number;
   logger?: Pick<Logger, 'error'>;
+  /** How many steps one database transaction takes (default: one). */
+  batch?: BatchSize;
+  /**
+   * How many transactions run at once (default: one). PostgreSQL serves
+   * several connections; PGlite has one, so there it stays one.
+   */
+  lanes?: number;
+}
+
+/** How many due steps a database transaction takes: told how long each took. */
+export interface BatchSize {
+  next(): number;
+  took(steps: number, ms: number): void;
+}
+
+const ONE_STEP: BatchSize = { next: () => 1, took: () => undefined };
+
+/**
+ * Batches sized to what the store sustains: as many steps as fit in about
+ * `targetMs` at the pace the last full batches went, between 1 and `max`.
+ * For PGlite, where a batch is one commit instead of one per step, and where
+ * every other statement waits while it runs (one connection): `targetMs`
+ * bounds what a request waits behind the simulator.
+ */
+export function adaptiveBatch(targetMs = 25, max = 64): BatchSize {
+  let size = 1;
+  return {
+    next: () => size,
+    took(steps, ms) {
+      // A batch short of its size found nothing more due: it says nothing of the pace.
+      if (steps < size || steps === 0) return;
+      const fits = Math.floor(targetMs / Math.max(ms / steps, 0.01));
+      // Half way there each time: one slow batch (a checkpoint) does not collapse it.
+      size = Math.min(max, Math.max(1, Math.round((size + fits) / 2)));
+    },
+  };
 }
 
 /** How long a step that threw waits before it is tried again. */
 const RETRY_AFTER_MS = 5_000;
 
+const dueAt = (now: Date) =>
+  and(isNotNull(transactions.nextStepAt), lte(transactions.nextStepAt, now));
+
 /**
- * Advances every transaction whose next step is due, one step per database
- * transaction, until none is due. Returns the number of steps taken.
- * FOR UPDATE SKIP LOCKED lets several servers share the work without two
- * moving the same transaction.
+ * Advances every transaction whose next step is due, earliest due first,
+ * until none is due. Returns the number of steps taken. Each database
+ * transaction takes a batch of due steps (`config.batch`, one by default),
+ * and `config.lanes` of them run at once. FOR UPDATE SKIP LOCKED lets lanes
+ * and several servers share the work without two moving the same
+ * transaction. A batch that fails is rolled back and its steps taken again
+ * one per transaction, so only the step that throws is put off.
  */
 export async function runDueSteps(db: Database, clock: Clock, config: RunConfig): Promise<number> {
   const maxSteps = config.maxSteps ?? 10_000;
+  const batch = config.batch ?? ONE_STEP;
   let steps = 0;
-  while (steps < maxSteps) {
-    const now = clock.now();
+  // Steps to take one per transaction, after a batch of them failed.
+  let isolate = 0;
+
+  const lane = async () => {
     // A plain read first: most polls find nothing due, and an empty locking
     // transaction still counts as a write on PGlite, which would drop every
     // cached read four times a second (db/read-cache.ts).
-    if (!(await anyDue(db, now))) break;
-    let failedId: string | undefined;
-    let moved: boolean;
-    try {
-      moved = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(transactions)
-          .where(and(isNotNull(transactions.nextStepAt), lte(transactions.nextStepAt, now)))
-          .orderBy(asc(transactions.nextStepAt), asc(transactions.id))
-          .limit(1)
-          .for('update', { skipLocked: true });
-        if (!row) return false;
-        failedId = row.id;
-        await advance(tx, row, row.nextStepAt ?? now, config);
-        return true;
-      });
-    } catch (error) {
-      // The database going away is no step's fault: the pass ends, and the loop waits for it.
-      if (!failedId || isDatabaseUnavailable(error)) throw error;
-      // A step that fails would be picked again at once; back it off instead of spinning.
-      config.logger?.error({ err: error, transactionId: failedId }, 'lifecycle step failed');
-      await db
-        .update(transactions)
-        .set({ nextStepAt: new Date(now.getTime() + RETRY_AFTER_MS) })
-        .where(eq(transactions.id, failedId));
-      moved = true;
+    if (!(await anyDue(db, clock.now()))) return;
+    while (steps < maxSteps) {
+      const now = clock.now();
+      const limit = Math.min(isolate > 0 ? 1 : batch.next(), maxSteps - steps);
+      let picked: string[] = [];
+      let started = 0;
+      try {
+        await db.transaction(async (tx) => {
+          // From inside: the wait for the transaction to begin (PGlite's one connection busy
+          // with a request) is no measure of how many steps fit.
+          started = performance.now();
+          const rows = await tx
+            .select()
+            .from(transactions)
+            .where(dueAt(now))
+            .orderBy(asc(transactions.nextStepAt), asc(transactions.id))
+            .limit(limit)
+            .for('update', { skipLocked: true });
+          picked = rows.map((r) => r.id);
+          for (const row of rows) await advance(tx, row, row.nextStepAt ?? now, config);
+        });
+        batch.took(picked.length, performance.now() - started);
+      } catch (error) {
+        // The database going away is no step's fault: the pass ends, and the loop waits for it.
+        const [failedId, ...others] = picked;
+        if (!failedId || isDatabaseUnavailable(error)) throw error;
+        if (others.length > 0) {
+          isolate = picked.length;
+          continue;
+        }
+        // A step that fails would be picked again at once; back it off instead of spinning.
+        config.logger?.error({ err: error, transactionId: failedId }, 'lifecycle step failed');
+        await db
+          .update(transactions)
+          .set({ nextStepAt: new Date(now.getTime() + RETRY_AFTER_MS) })
+          .where(eq(transactions.id, failedId));
+      }
+      steps += picked.length;
+      isolate = Math.max(0, isolate - picked.length);
+      // Short of its limit: nothing more was due (or other lanes hold it).
+      if (picked.length < limit) return;
+      // Let what waits on the database (a request) in before the next batch.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    if (!moved) break;
-    steps += 1;
-  }
+  };
+  const lanes = await Promise.allSettled(Array.from({ length: config.lanes ?? 1 }, lane));
+  const failed = lanes.find((l): l is PromiseRejectedResult => l.status === 'rejected');
+  if (failed) throw failed.reason;
   return steps;
 }
 
@@ -73,13 +135,54 @@ async function anyDue(db: Database, now: Date): Promise<boolean> {
   const [due] = await db
     .select({ id: transactions.id })
     .from(transactions)
-    .where(and(isNotNull(transactions.nextStepAt), lte(transactions.nextStepAt, now)))
+    .where(dueAt(now))
     .limit(1);
   return due !== undefined;
 }
 
+/** How far the simulator is behind: what an operator reads in /readyz. */
+export interface SimulatorLag {
+  /** Steps due now and not yet taken (counted up to LAG_COUNT_LIMIT). */
+  due: number;
+  /** How long the oldest of them has been due, in seconds (0 when none is). */
+  oldestDueSeconds: number;
+}
+
+/** The most due steps counted: the answer stays cheap however far behind it is. */
+export const LAG_COUNT_LIMIT = 10_000;
+
+/**
+ * The simulator's lag, read from the database: every server's simulator
+ * shares one schedule (`next_step_at`), so this is the lag of all of them.
+ * Its partial index keeps both the count and the minimum to an index range.
+ */
+export async function simulatorLag(db: Database, now: Date): Promise<SimulatorLag> {
+  const due = dueAt(now);
+  const [oldest] = await db
+    .select({ at: transactions.nextStepAt })
+    .from(transactions)
+    .where(due)
+    .orderBy(asc(transactions.nextStepAt))
+    .limit(1);
+  if (!oldest?.at) return { due: 0, oldestDueSeconds: 0 };
+  const dueRows = db
+    .select({ id: transactions.id })
+    .from(transactions)
+    .where(due)
+    .limit(LAG_COUNT_LIMIT)
+    .as('due_rows');
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(dueRows);
+  return {
+    due: Number(counted?.n ?? 0),
+    oldestDueSeconds: Math.max(0, (now.getTime() - oldest.at.getTime()) / 1000),
+  };
+}
+
 export interface SimulatorOptions extends StepConfig {
   db: Database;
+  /** Steps per database transaction and transactions at once (runDueSteps). */
+  batch?: BatchSize;
+  lanes?: number;
   clock: Clock;
   logger: Pick<Logger, 'error'>;
   /** Real time between polls. */

@@ -10,9 +10,9 @@ import { transactions } from '../../../db/schema/sandbox.ts';
 import { confirmationDelaysMs, estimateFees, feeForTier, replacementFeeFor } from '../fee-model.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
-import { applyBalanceChanges, releaseHolds, reserveHolds } from './balances.ts';
+import { moveBalances, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
-import { holdsFor, readPlan, simulatedStuck, type SimulationPlan } from './plan.ts';
+import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -145,6 +145,13 @@ async function sign(
   const plan = planOf(row);
   const fees = await feeAtSigning(tx, row, at);
   const holds = holdsFor(plan, fees, row.blockChain);
+  // Transaction rows before balance rows: a shortfall wakes the original, so it is locked first.
+  if (row.replacesTransactionId)
+    await tx
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(eq(transactions.id, row.replacesTransactionId))
+      .for('update');
   const shortfall = await reserveHolds(tx, holds, at);
   if (shortfall) {
     const { hold, available } = shortfall;
@@ -210,7 +217,7 @@ async function include(
       to: 'FAILED',
       patch: { error: `replaced by transaction ${landed}, which took its nonce` },
     });
-    if (moved) await releaseHolds(tx, readPlan(row.simulation)?.holds, at);
+    if (moved) await moveBalances(tx, at, { release: readPlan(row.simulation)?.holds });
     return;
   }
   await moveOn(tx, row, at, config, { from: 'SUBMITTED', to: 'WAITING_CONFIRMATION' });
@@ -265,11 +272,13 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
     amount: fees.amount ?? '0',
     chain: row.blockChain,
   };
-  await releaseHolds(tx, plan.holds, at);
+  // Transaction rows first (this one is locked; its replaced chain next), then balance rows.
+  const replacedHolds = row.replacesTransactionId ? await failReplacedChain(tx, row, at) : [];
+  const release = [...(plan.holds ?? []), ...replacedHolds];
   if (plan.revert) {
     // A reverted call still burned its gas: the fee is the only change.
     const changes = feeOnly(fee);
-    await applyBalanceChanges(tx, row.orgId, changes, at);
+    await moveBalances(tx, at, { release, orgId: row.orgId, changes });
     await end(tx, row.id, at, {
       from: 'WAITING_CONFIRMATION',
       to: 'FAILED',
@@ -280,14 +289,13 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       source: row.source ?? plan.feePayer,
       ...(row.destination ? { destination: row.destination } : {}),
     });
-    await applyBalanceChanges(tx, row.orgId, settled.changes, at);
+    await moveBalances(tx, at, { release, orgId: row.orgId, changes: settled.changes });
     await end(tx, row.id, at, {
       from: 'WAITING_CONFIRMATION',
       to: 'COMPLETED',
       patch: { operations: settled.operations, balanceChanges: { changes: settled.changes }, fees },
     });
   }
-  if (row.replacesTransactionId) await failReplacedChain(tx, row, at);
 }
 
 /**
@@ -295,11 +303,13 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
  * nonce of every transaction it transitively replaces (a replacement of a
  * replacement carries the same one): none of them can ever land. Each still
  * SUBMITTED (parked behind its own replacement) ends FAILED naming the one
- * that landed, and its holds are released. Rows are locked from the landed
- * one back to the first original: a decision waking an original locks in
- * the same direction, so the two cannot deadlock.
+ * that landed; the holds it had are returned, for the caller to release with
+ * the landed one's in one pass (moveBalances). Rows are locked from the
+ * landed one back to the first original: a decision waking an original
+ * locks in the same direction, so the two cannot deadlock.
  */
-async function failReplacedChain(tx: Executor, landed: TransactionRow, at: Date): Promise<void> {
+async function failReplacedChain(tx: Executor, landed: TransactionRow, at: Date): Promise<Hold[]> {
+  const released: Hold[] = [];
   const visited = new Set([landed.id]);
   let originalId = landed.replacesTransactionId;
   while (originalId && !visited.has(originalId)) {
@@ -309,17 +319,18 @@ async function failReplacedChain(tx: Executor, landed: TransactionRow, at: Date)
       .from(transactions)
       .where(eq(transactions.id, originalId))
       .for('update');
-    if (!original) return;
+    if (!original) break;
     if (original.status === 'SUBMITTED') {
       const moved = await end(tx, original.id, at, {
         from: 'SUBMITTED',
         to: 'FAILED',
         patch: { error: `replaced by transaction ${landed.id}, which took its nonce` },
       });
-      if (moved) await releaseHolds(tx, readPlan(original.simulation)?.holds, at);
+      if (moved) released.push(...(readPlan(original.simulation)?.holds ?? []));
     }
     originalId = original.replacesTransactionId;
   }
+  return released;
 }
 
 /**

@@ -1,0 +1,74 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startConsole, type Child } from '../compare/processes.ts';
+
+/**
+ * The built console on one store, as `npm start` runs it, with the lifecycle
+ * simulator at SANDBOX_TIME_SCALE 60 (a transfer's lifecycle takes about ten
+ * seconds) and the main thread's event loop watched (event-loop-probe.mjs).
+ */
+
+export type Store = 'pglite' | 'postgres';
+
+const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'event-loop-probe.mjs');
+
+export interface StoreConsole extends Child {
+  store: Store;
+  /** The worst event-loop delay of each 5 s window since `from` (ms since the epoch). */
+  stalls(from: number, to: number): Promise<number[]>;
+}
+
+export async function startStore(
+  store: Store,
+  work: string,
+  postgresUrl: string | undefined,
+): Promise<StoreConsole> {
+  const loopLog = path.join(work, `${store}-event-loop.jsonl`);
+  const child = await startConsole({
+    dataDir: path.join(work, `${store}-data`),
+    ...(store === 'postgres' && postgresUrl ? { databaseUrl: postgresUrl } : {}),
+    logLevel: 'warn',
+    staticDir: path.join(work, 'no-spa'),
+    logFile: path.join(work, `${store}.log`),
+    nodeArgs: ['--import', PROBE],
+    env: { SANDBOX_TIME_SCALE: '60', EVENT_LOOP_LOG: loopLog },
+  });
+  return {
+    ...child,
+    store,
+    async stalls(from, to) {
+      const text = await readFile(loopLog, 'utf8').catch(() => '');
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { at: number; maxMs: number })
+        .filter((w) => w.at > from && w.at <= to + 5_000)
+        .map((w) => w.maxMs);
+    },
+  };
+}
+
+/** A scratch database on `serverUrl`, dropped by `drop()`. */
+export async function scratchPostgres(
+  serverUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `custody_bench_db_${process.pid}_${Date.now()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
