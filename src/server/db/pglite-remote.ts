@@ -70,8 +70,10 @@ function workerScript(): { script: string | URL; eval: boolean; file: string } {
     return { script: url, eval: false, file: url.href };
   }
   const file = new URL('../database-thread.ts', here).href;
+  // Under tsx only (a dev dependency): the compiled server takes the branch above.
+  const loader = 'tsx/esm/api';
   return {
-    script: `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}));`,
+    script: `import(${JSON.stringify(loader)}).then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}));`,
     eval: true,
     file,
   };
