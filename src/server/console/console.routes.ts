@@ -19,5 +19,5 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', historyRoutes(options, backend))
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
-    .route('/', approvalInboxRoutes(backend));
+    .route('/', approvalInboxRoutes(options, backend));
 }

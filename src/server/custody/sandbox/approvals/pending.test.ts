@@ -1,11 +1,21 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.ts';
-import { bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
+import {
+  apiUsers,
+  bankAccounts,
+  changeRequests,
+  transactions,
+} from '../../../db/schema/sandbox.ts';
 import { createOrg, createSubOrg } from '../../../test/fixtures.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
 import type { PendingApprovalsQuery } from '../../backend.ts';
-import { pageQueries, pendingApprovalCounts } from './pending.ts';
+import {
+  initiatorsQuery,
+  pageQueries,
+  pendingApprovalCounts,
+  pendingApprovalPage,
+} from './pending.ts';
 
 /**
  * The inbox's page reads as the database plans them, on a database that was
@@ -16,6 +26,8 @@ import { pageQueries, pendingApprovalCounts } from './pending.ts';
  */
 
 const WAITING = 300;
+/** Change requests decided long ago, beside the waiting ones. */
+const DECIDED = 5_000;
 
 let database: DatabaseHandle;
 let orgId: string;
@@ -60,11 +72,58 @@ beforeAll(async () => {
       updatedAt: at(i + 0.5),
     })),
   );
+  // Every pending item's change request: member-a's and member-b's, and every seventh an API client's.
+  await db.insert(apiUsers).values({
+    id: 'bot',
+    orgId,
+    name: 'Treasury bot',
+    apiKey: 'bot-key',
+    publicKey: 'bot-public-key',
+    createdAt: new Date(now),
+  });
+  const requests = (kind: 'tx' | 'ba') =>
+    Array.from({ length: WAITING }, (_, i) => i)
+      .filter((i) => i % 5 !== 0)
+      .map((i) => ({
+        id: `cr-${kind}-${i}`,
+        orgId,
+        entityType: kind === 'tx' ? 'TRANSACTION' : 'BANK_ACCOUNT',
+        entityId: `${kind}-${i}`,
+        status: 'PENDING',
+        approvalId: `approval-${kind}-${i}`,
+        approvalMessage: 'message',
+        createdById: i % 7 === 0 ? 'bot' : i % 2 === 0 ? 'member-a' : 'member-b',
+        createdByType: i % 7 === 0 ? 'API_USER' : 'STAFF',
+        createdAt: at(i),
+        updatedAt: at(i),
+      }));
+  await db.insert(changeRequests).values([...requests('tx'), ...requests('ba')]);
+  // And, as in any organization that has worked a while, far more decided ones.
+  for (let batch = 0; batch < DECIDED / 1_000; batch++)
+    await db.insert(changeRequests).values(
+      Array.from({ length: 1_000 }, (_, j) => {
+        const i = batch * 1_000 + j;
+        return {
+          id: `cr-old-${i}`,
+          orgId,
+          entityType: 'TRANSACTION',
+          entityId: `old-${i}`,
+          status: 'APPROVED',
+          approvalId: `approval-old-${i}`,
+          approvalMessage: 'message',
+          createdById: 'member-a',
+          createdByType: 'STAFF',
+          createdAt: at(WAITING + i),
+          updatedAt: at(WAITING + i),
+        };
+      }),
+    );
 });
 afterAll(() => database.close());
 
 interface PlanNode {
   'Node Type': string;
+  'Relation Name'?: string;
   'Actual Rows': number;
   'Actual Loops': number;
   Plans?: PlanNode[];
@@ -107,6 +166,34 @@ describe('the inbox page reads', () => {
       expect(scan?.['Actual Rows']).toBeLessThanOrEqual(
         q.subOrgId || q.subOrgIds ? 3 * (q.limit + 1) : q.limit + 1,
       );
+    }
+  });
+
+  it('names who proposed a page’s items with one read of their change requests by index', async () => {
+    const page = await pendingApprovalPage(database.db, orgId, { limit: 20 });
+    const initiators = new Map(
+      page.items.map((item) => [
+        item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id,
+        item.initiator,
+      ]),
+    );
+    expect(initiators.get('tx-1')).toEqual({ type: 'STAFF', id: 'member-b', name: null });
+    expect(initiators.get('ba-2')).toEqual({ type: 'STAFF', id: 'member-a', name: null });
+    expect(initiators.get('tx-7')).toEqual({ type: 'API_USER', id: 'bot', name: 'Treasury bot' });
+    // Decided (no pending change request): nothing names its proposer here.
+    expect(initiators.has('tx-5')).toBe(false);
+
+    const ids = page.items.map((item) =>
+      String(item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id),
+    );
+    const all = nodes(await plan(initiatorsQuery(orgId, ids)));
+    const ofRequests = all.filter((n) => n['Relation Name'] === 'change_requests');
+    // One index lookup per id, one row each: never every change request read to find the page's.
+    expect(ofRequests.length, JSON.stringify(all)).toBeGreaterThan(0);
+    for (const read of ofRequests) {
+      expect(read['Node Type']).not.toBe('Seq Scan');
+      expect(read['Actual Rows']).toBeLessThanOrEqual(1);
+      expect(read['Actual Loops']).toBe(ids.length);
     }
   });
 

@@ -1,8 +1,14 @@
 import { and, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
-import { bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
+import {
+  apiUsers,
+  bankAccounts,
+  changeRequests,
+  transactions,
+} from '../../../db/schema/sandbox.ts';
 import type {
   PendingApproval,
+  PendingApprovalInitiator,
   PendingApprovalPosition,
   PendingApprovals,
   PendingApprovalsQuery,
@@ -22,6 +28,12 @@ import { toWireBankAccount, toWireTransaction } from '../mappers.ts';
  * mapped or sorted. They do not depend on the cursor, so the backend caches
  * them apart from the pages (sandbox-backend.ts): paging through the inbox
  * counts once until something is written.
+ *
+ * Who proposed each item of a page is read in one more query: the pending
+ * change requests of the page's entities (an index seek each on
+ * `change_requests_entity_idx`), with the API user's name where an API
+ * client proposed it, the same record a transaction's or bank account's
+ * history names (approvals/history.ts).
  */
 
 type Table = typeof transactions | typeof bankAccounts;
@@ -102,7 +114,19 @@ export async function pendingApprovalPage(
       a += 1;
     }
   }
-  return { items: merged.slice(0, query.limit), hasNext: merged.length > query.limit };
+  const items = merged.slice(0, query.limit);
+  const initiators = await pendingInitiators(
+    db,
+    orgId,
+    items.map((item) => (item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id)),
+  );
+  return {
+    items: items.map((item) => {
+      const id = item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id;
+      return { ...item, initiator: (id && initiators.get(id)) || null };
+    }),
+    hasNext: merged.length > query.limit,
+  };
 }
 
 /** The query's scope and creator: what the counts depend on (not its cursor or limit). */
@@ -131,4 +155,59 @@ export async function pendingApprovalCounts(
     totalCount: tx.total + accounts.total,
     actionableCount: tx.actionable + accounts.actionable,
   };
+}
+
+/** The tables a page reads, for the read cache (db/read-cache.ts): a stale one would name the wrong initiator. */
+export const PENDING_PAGE_TABLES = [transactions, bankAccounts, changeRequests, apiUsers];
+
+/**
+ * The read of who proposed these entities: each one's PENDING change request
+ * (one at a time: a decision closes it), with an API user's name. One lookup per
+ * id (a lateral join on `change_requests_entity_idx`), not one IN list: on a
+ * database never analyzed (PGlite) the planner priced an IN list of a page's
+ * ids at a tenth of the table and read all of it instead.
+ */
+export function initiatorsQuery(orgId: string, entityIds: readonly string[]): SQL {
+  const ids = sql.join(
+    entityIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return sql`select e.id as "entityId", cr.created_by_type as "type", cr.created_by_id as "id", ${apiUsers.name} as "apiUserName"
+    from unnest(array[${ids}]::text[]) as e(id)
+    cross join lateral (
+      select ${changeRequests.createdByType} as created_by_type, ${changeRequests.createdById} as created_by_id
+      from ${changeRequests}
+      where ${changeRequests.entityId} = e.id and ${changeRequests.orgId} = ${orgId}
+        and ${changeRequests.status} = 'PENDING'
+      limit 1
+    ) as cr
+    left join ${apiUsers} on cr.created_by_type = 'API_USER'
+      and ${apiUsers.id} = cr.created_by_id and ${apiUsers.orgId} = ${orgId}`;
+}
+
+type InitiatorRow = {
+  entityId: string;
+  type: string;
+  id: string;
+  apiUserName: string | null;
+};
+
+/** Who proposed each of these pending entities, by entity id: their open change request's creator. */
+async function pendingInitiators(
+  db: Database,
+  orgId: string,
+  entityIds: ReadonlyArray<string | undefined>,
+): Promise<Map<string, PendingApprovalInitiator>> {
+  const ids = entityIds.filter((id): id is string => Boolean(id));
+  const found = new Map<string, PendingApprovalInitiator>();
+  if (ids.length === 0) return found;
+  const result = await db.execute<InitiatorRow>(initiatorsQuery(orgId, ids));
+  // PGlite answers { rows }, node-postgres a result with rows as well; some drivers the array.
+  const rows = Array.isArray(result)
+    ? (result as InitiatorRow[])
+    : (result as { rows: InitiatorRow[] }).rows;
+  for (const row of rows) {
+    found.set(row.entityId, { type: row.type, id: row.id, name: row.apiUserName ?? null });
+  }
+  return found;
 }
