@@ -10,6 +10,7 @@ import { ERROR_CODES, type Page, type PageRequest } from '../../contract/common.
 import type { Transaction } from '../../contract/transaction.ts';
 import type { CustodyBackend, CustodyContext, PendingApproval } from '../custody/backend.ts';
 import type { Database } from '../db/client.ts';
+import { cachedRead } from '../db/read-cache.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
 import { ApiError } from '../../contract/api-error.ts';
 
@@ -102,14 +103,20 @@ async function auditedCreators(
   return found;
 }
 
-/** The staff members among these ids, by id, with their names as the staff table has them now. */
+/**
+ * The staff members among these ids, by id, with their names as the staff
+ * table has them now: reused while the table is unchanged (db/read-cache.ts),
+ * as every page's navigation asks for the inbox's count.
+ */
 async function staffNames(db: Database, ids: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids)];
+  const unique = [...new Set(ids)].sort();
   if (unique.length === 0) return new Map();
-  const rows = await db
-    .select({ id: staff.id, name: staff.name })
-    .from(staff)
-    .where(inArray(staff.id, unique));
+  const rows = await cachedRead(
+    `inbox-staff-names:${JSON.stringify(unique)}`,
+    () =>
+      db.select({ id: staff.id, name: staff.name }).from(staff).where(inArray(staff.id, unique)),
+    [staff],
+  );
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
