@@ -131,7 +131,8 @@ function Around({
             Previous item<span className="sr-only">{`: ${describeItem(previous)}`}</span>
           </InboxItemLink>
         ) : null}
-        {next ? (
+        {/* Once decided, the next item to decide is offered below instead. */}
+        {next && !decided ? (
           <InboxItemLink item={next} place={place}>
             Next item<span className="sr-only">{`: ${describeItem(next)}`}</span>
           </InboxItemLink>
