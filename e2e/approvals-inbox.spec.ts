@@ -202,6 +202,9 @@ test('an item opened from the inbox leads on: j and k step through it, and after
   await page.keyboard.press('Escape');
   await page.keyboard.press('j');
   await expect(page).not.toHaveURL(new RegExp(`/transactions/${newer}`));
+  // The next item's own page, shown (the URL changes before its data has loaded).
+  const nextId = new URL(page.url()).pathname.split('/').at(-1) ?? '';
+  await expect(page.locator('main').getByText(nextId, { exact: true }).first()).toBeVisible();
   await expect(inbox.getByRole('link', { name: /^Previous item/ })).toBeVisible();
   await page.keyboard.press('k');
   await expect(page).toHaveURL(new RegExp(`/transactions/${newer}`));
