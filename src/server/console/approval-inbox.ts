@@ -104,17 +104,15 @@ async function auditedCreators(
 }
 
 /**
- * The staff members among these ids, by id, with their names as the staff
- * table has them now: reused while the table is unchanged (db/read-cache.ts),
- * as every page's navigation asks for the inbox's count.
+ * Every member's name by id, as the staff table has them now: one read
+ * reused while the table is unchanged (db/read-cache.ts), since every page's
+ * navigation asks for the inbox's count and each page names its proposers.
+ * A console has members by the dozen or hundred, not more.
  */
-async function staffNames(db: Database, ids: readonly string[]): Promise<Map<string, string>> {
-  const unique = [...new Set(ids)].sort();
-  if (unique.length === 0) return new Map();
+async function staffNames(db: Database): Promise<Map<string, string>> {
   const rows = await cachedRead(
-    `inbox-staff-names:${JSON.stringify(unique)}`,
-    () =>
-      db.select({ id: staff.id, name: staff.name }).from(staff).where(inArray(staff.id, unique)),
+    'inbox-staff-names',
+    () => db.select({ id: staff.id, name: staff.name }).from(staff),
     [staff],
   );
   return new Map(rows.map((r) => [r.id, r.name]));
@@ -126,16 +124,8 @@ async function staffNames(db: Database, ids: readonly string[]): Promise<Map<str
  * staff by their name in the staff table.
  */
 async function nameInitiators(db: Database, items: ApprovalItem[]): Promise<ApprovalItem[]> {
-  const staffIds = items.flatMap((item) =>
-    item.initiator
-      ? item.initiator.type === 'STAFF'
-        ? [item.initiator.id]
-        : []
-      : item.createdById
-        ? [item.createdById]
-        : [],
-  );
-  const names = await staffNames(db, staffIds);
+  if (items.length === 0) return items;
+  const names = await staffNames(db);
   return items.map((item) => {
     const who = item.initiator;
     if (who) {

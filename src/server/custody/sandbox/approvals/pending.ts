@@ -29,11 +29,13 @@ import { toWireBankAccount, toWireTransaction } from '../mappers.ts';
  * them apart from the pages (sandbox-backend.ts): paging through the inbox
  * counts once until something is written.
  *
- * Who proposed each item of a page is read in one more query: the pending
- * change requests of the page's entities (an index seek each on
- * `change_requests_entity_idx`), with the API user's name where an API
- * client proposed it, the same record a transaction's or bank account's
- * history names (approvals/history.ts).
+ * Who proposed each item is read with it, in the same query: a subquery per
+ * row returned (limit + 1 of them) finds the row's pending change request by
+ * `change_requests_entity_idx`, with the API user's name where an API client
+ * proposed it — the record a transaction's or bank account's history names
+ * (approvals/history.ts). A query of its own for the page's ids cost a round
+ * trip more per page, and as one IN list it was planned as a scan of every
+ * change request on a database never analyzed.
  */
 
 type Table = typeof transactions | typeof bankAccounts;
@@ -65,6 +67,35 @@ function waiting(table: Table, orgId: string, scope: PendingApprovalsQuery): SQL
 export type PendingApprovalPage = Pick<PendingApprovals, 'items' | 'hasNext'>;
 export type PendingApprovalCounts = Pick<PendingApprovals, 'totalCount' | 'actionableCount'>;
 
+/**
+ * Who proposed the row of `table` the query is on: its PENDING change request's
+ * creator as `[type, id, API user's name]`, or null. One index lookup per row.
+ */
+function proposerOf(table: Table, orgId: string) {
+  // Aliased and qualified by hand: a single-table select writes its own columns unqualified.
+  return sql<unknown>`(
+    select json_build_array(cr.created_by_type, cr.created_by_id, au.name)
+    from ${changeRequests} as cr
+    left join ${apiUsers} as au on cr.created_by_type = 'API_USER'
+      and au.id = cr.created_by_id and au.org_id = ${orgId}
+    where cr.entity_id = ${table}.${sql.identifier('id')} and cr.org_id = ${orgId}
+      and cr.status = 'PENDING'
+    limit 1
+  )`;
+}
+
+/** `proposerOf`'s answer as the backend names an initiator (json arrives parsed or as text, by driver). */
+function initiatorOf(value: unknown): PendingApprovalInitiator {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!Array.isArray(parsed) || typeof parsed[1] !== 'string') return null;
+  const [type, id, name] = parsed as [unknown, string, unknown];
+  return {
+    type: typeof type === 'string' ? type : 'UNKNOWN',
+    id,
+    name: typeof name === 'string' ? name : null,
+  };
+}
+
 /** The two reads of a page: each kind's first `limit + 1` rows after the cursor's position. */
 export function pageQueries(db: Database, orgId: string, query: PendingApprovalsQuery) {
   const where = (table: Table, kind: Kind) =>
@@ -74,13 +105,13 @@ export function pageQueries(db: Database, orgId: string, query: PendingApprovals
     );
   return {
     transactions: db
-      .select()
+      .select({ row: transactions, proposer: proposerOf(transactions, orgId) })
       .from(transactions)
       .where(where(transactions, 'TRANSACTION'))
       .orderBy(...newestFirst(transactions))
       .limit(query.limit + 1),
     bankAccounts: db
-      .select()
+      .select({ row: bankAccounts, proposer: proposerOf(bankAccounts, orgId) })
       .from(bankAccounts)
       .where(where(bankAccounts, 'BANK_ACCOUNT'))
       .orderBy(...newestFirst(bankAccounts))
@@ -106,27 +137,23 @@ export async function pendingApprovalPage(
   while (merged.length < take && (t < txRows.length || a < accountRows.length)) {
     const tx = txRows[t];
     const account = accountRows[a];
-    if (tx && (!account || tx.createdAt.getTime() >= account.createdAt.getTime())) {
-      merged.push({ kind: 'TRANSACTION', transaction: toWireTransaction(tx) });
+    if (tx && (!account || tx.row.createdAt.getTime() >= account.row.createdAt.getTime())) {
+      merged.push({
+        kind: 'TRANSACTION',
+        transaction: toWireTransaction(tx.row),
+        initiator: initiatorOf(tx.proposer),
+      });
       t += 1;
     } else if (account) {
-      merged.push({ kind: 'BANK_ACCOUNT', bankAccount: toWireBankAccount(account) });
+      merged.push({
+        kind: 'BANK_ACCOUNT',
+        bankAccount: toWireBankAccount(account.row),
+        initiator: initiatorOf(account.proposer),
+      });
       a += 1;
     }
   }
-  const items = merged.slice(0, query.limit);
-  const initiators = await pendingInitiators(
-    db,
-    orgId,
-    items.map((item) => (item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id)),
-  );
-  return {
-    items: items.map((item) => {
-      const id = item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id;
-      return { ...item, initiator: (id && initiators.get(id)) || null };
-    }),
-    hasNext: merged.length > query.limit,
-  };
+  return { items: merged.slice(0, query.limit), hasNext: merged.length > query.limit };
 }
 
 /** The query's scope and creator: what the counts depend on (not its cursor or limit). */
@@ -159,55 +186,3 @@ export async function pendingApprovalCounts(
 
 /** The tables a page reads, for the read cache (db/read-cache.ts): a stale one would name the wrong initiator. */
 export const PENDING_PAGE_TABLES = [transactions, bankAccounts, changeRequests, apiUsers];
-
-/**
- * The read of who proposed these entities: each one's PENDING change request
- * (one at a time: a decision closes it), with an API user's name. One lookup per
- * id (a lateral join on `change_requests_entity_idx`), not one IN list: on a
- * database never analyzed (PGlite) the planner priced an IN list of a page's
- * ids at a tenth of the table and read all of it instead.
- */
-export function initiatorsQuery(orgId: string, entityIds: readonly string[]): SQL {
-  const ids = sql.join(
-    entityIds.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  return sql`select e.id as "entityId", cr.created_by_type as "type", cr.created_by_id as "id", ${apiUsers.name} as "apiUserName"
-    from unnest(array[${ids}]::text[]) as e(id)
-    cross join lateral (
-      select ${changeRequests.createdByType} as created_by_type, ${changeRequests.createdById} as created_by_id
-      from ${changeRequests}
-      where ${changeRequests.entityId} = e.id and ${changeRequests.orgId} = ${orgId}
-        and ${changeRequests.status} = 'PENDING'
-      limit 1
-    ) as cr
-    left join ${apiUsers} on cr.created_by_type = 'API_USER'
-      and ${apiUsers.id} = cr.created_by_id and ${apiUsers.orgId} = ${orgId}`;
-}
-
-type InitiatorRow = {
-  entityId: string;
-  type: string;
-  id: string;
-  apiUserName: string | null;
-};
-
-/** Who proposed each of these pending entities, by entity id: their open change request's creator. */
-async function pendingInitiators(
-  db: Database,
-  orgId: string,
-  entityIds: ReadonlyArray<string | undefined>,
-): Promise<Map<string, PendingApprovalInitiator>> {
-  const ids = entityIds.filter((id): id is string => Boolean(id));
-  const found = new Map<string, PendingApprovalInitiator>();
-  if (ids.length === 0) return found;
-  const result = await db.execute<InitiatorRow>(initiatorsQuery(orgId, ids));
-  // PGlite answers { rows }, node-postgres a result with rows as well; some drivers the array.
-  const rows = Array.isArray(result)
-    ? (result as InitiatorRow[])
-    : (result as { rows: InitiatorRow[] }).rows;
-  for (const row of rows) {
-    found.set(row.entityId, { type: row.type, id: row.id, name: row.apiUserName ?? null });
-  }
-  return found;
-}
