@@ -76,6 +76,13 @@ export function ApprovalsPage({
   // Selection holds ids; what is shown decides what is selected, so an item that left
   // the inbox (decided elsewhere) or the page is never approved unseen.
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  // Another page or scope is another list: nothing chosen on one is carried to the next.
+  const listKey = `${props.search.subOrg ?? ''}|${props.search.cursor ?? ''}`;
+  const [chosenOn, setChosenOn] = useState(listKey);
+  if (chosenOn !== listKey) {
+    setChosenOn(listKey);
+    setChosen(new Set());
+  }
   const items = query.data?.results ?? [];
   const selectable = items.filter(
     (item): item is TransactionItem => item.kind === 'TRANSACTION' && !bulkRefusal(item),
