@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { BankAccount } from './bank-account-record.ts';
+import { ChangeRequestActor } from './change-request.ts';
 import { listEnvelope } from './common.ts';
 import { Transaction } from './transaction-record.ts';
 
@@ -14,6 +15,13 @@ import { Transaction } from './transaction-record.ts';
  * Items the member created themselves are listed with `yours: true`: four-eyes
  * means another member must decide them, so they are shown, never counted
  * in `actionableCount` (the navigation's badge).
+ *
+ * Each item carries what an approver scans the inbox for, named by the
+ * server so that no row costs a request of its own: who proposed it
+ * (`initiator`, as the transaction and bank-account pages name them), the
+ * vault a transaction spends from (`vault`), and, in the transaction itself,
+ * its value in USD (`transaction.amountInUSD`, when the custody API values
+ * it). Both backends answer this same shape.
  */
 
 const itemBase = {
@@ -23,10 +31,29 @@ const itemBase = {
   createdById: z.nullable(z.string()),
   /** The signed-in member created it: another member must decide. */
   yours: z.boolean(),
+  /**
+   * Who proposed it, named where the console knows them (a staff member by
+   * their name, an API client by its own); null when nothing this console
+   * records names them (then `createdById` is all there is).
+   */
+  initiator: z.nullable(ChangeRequestActor),
 };
 
+/** The vault a transaction spends from; its name when the custody API or the vault list gives one. */
+export const ApprovalVault = z.looseObject({
+  id: z.string(),
+  name: z.nullable(z.string()),
+});
+export type ApprovalVault = z.infer<typeof ApprovalVault>;
+
 export const ApprovalItem = z.discriminatedUnion('kind', [
-  z.looseObject({ kind: z.literal('TRANSACTION'), ...itemBase, transaction: Transaction }),
+  z.looseObject({
+    kind: z.literal('TRANSACTION'),
+    ...itemBase,
+    /** The source vault; null when the transaction names none. */
+    vault: z.nullable(ApprovalVault),
+    transaction: Transaction,
+  }),
   // Account and routing numbers arrive masked, as on every bank-account read a member makes.
   z.looseObject({ kind: z.literal('BANK_ACCOUNT'), ...itemBase, bankAccount: BankAccount }),
 ]);

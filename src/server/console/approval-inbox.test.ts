@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '../../contract/common.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { createTestDatabase } from '../test/test-database.ts';
 import { approvalInbox, MAX_PENDING_PAGES } from './approval-inbox.ts';
 
 /**
@@ -11,6 +13,13 @@ import { approvalInbox, MAX_PENDING_PAGES } from './approval-inbox.ts';
  * through the real app, on both paths).
  */
 describe('the approvals inbox without pendingApprovals', () => {
+  // The console's own database: it names proposers from the audit log and the staff table.
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+  });
+  afterAll(() => handle.close());
+
   it('reads at most MAX_PENDING_PAGES pages of each kind, and counts what it read', async () => {
     const calls = { transactions: 0, bankAccounts: 0 };
     const endless = <T>(kind: keyof typeof calls, row: (n: number) => T) =>
@@ -36,7 +45,10 @@ describe('the approvals inbox without pendingApprovals', () => {
       })),
     } as unknown as CustodyBackend;
 
-    const answer = await approvalInbox(backend, {}, { subOrgId: undefined, page: { limit: 1 } });
+    const answer = await approvalInbox(backend, {}, handle.db, {
+      subOrgId: undefined,
+      page: { limit: 1 },
+    });
     expect(calls).toEqual({ transactions: MAX_PENDING_PAGES, bankAccounts: MAX_PENDING_PAGES });
     expect(answer.totalCount).toBe(2 * MAX_PENDING_PAGES * 100);
     expect(answer.results.map((i) => i.id)).toEqual(['tx-0']);

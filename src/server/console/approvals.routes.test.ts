@@ -4,7 +4,8 @@ import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../contract/reference.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
-import { transactions } from '../db/schema/sandbox.ts';
+import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
+import { assets, transactions } from '../db/schema/sandbox.ts';
 import {
   createBankAccount,
   createSubOrg,
@@ -100,6 +101,104 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     const listed = body.results[1];
     expect(listed?.kind === 'BANK_ACCOUNT' && listed.bankAccount.accountNumber).toBe('•••• 6789');
     expect(JSON.stringify(body)).not.toContain('123456789');
+  });
+
+  it('names who proposed each item, the vault a transaction spends from, and its USD value', async () => {
+    await t.db.insert(assets).values(assetRows()).onConflictDoNothing();
+    const subOrg = await createSubOrg(t.db, t.orgId, 'Named desk');
+    const hot = await createVault(
+      t.db,
+      { orgId: t.orgId, subOrgId: subOrg.id, vaultName: 'Hot wallet' },
+      [{ asset: 'ETH', chain: 'ETHEREUM', amount: '10' }],
+    );
+    const cold = await createVault(t.db, {
+      orgId: t.orgId,
+      subOrgId: subOrg.id,
+      vaultName: 'Cold store',
+    });
+    const proposer = await t.signIn('initiator', { name: 'Ivy Proposer' });
+    const post = (body: unknown) => ({
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const transfer = await proposer.json(
+      paths.transactions(),
+      post({
+        category: 'TRANSFER',
+        source: { type: 'VAULT', id: hot.id },
+        destination: { type: 'VAULT', id: cold.id },
+        amount: '0.5',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+      }),
+    );
+    expect(transfer.status, JSON.stringify(transfer.body)).toBe(200);
+    const account = await proposer.json(
+      paths.bankAccounts(),
+      post({
+        paymentMethod: 'US_ACH',
+        subOrgId: subOrg.id,
+        accountName: 'Named LLC',
+        accountNumber: '555000999',
+        routingNumber: '021000021',
+        bankName: 'Bank',
+        country: 'US',
+      }),
+    );
+    expect(account.status, JSON.stringify(account.body)).toBe(200);
+    // Made below the API: a member's id is all that names its proposer, or nobody's.
+    const member = await t.signIn('initiator', { name: 'Otto Older' });
+    const older = await pendingTransaction(
+      { subOrgId: subOrg.id, vaultId: hot.id },
+      minutesAgo(5),
+      member.member.id,
+    );
+    const stranger = await pendingAccount(subOrg.id, minutesAgo(6), 'not-a-member');
+
+    const approver = await t.signIn('approver');
+    const body = await inbox(approver, `subOrgId=${subOrg.id}`);
+    const byId = new Map(body.results.map((item) => [item.id, item]));
+    const proposed = { type: 'STAFF', id: proposer.member.id, name: 'Ivy Proposer' };
+    const tx = byId.get((transfer.body as { id: string }).id);
+    expect(tx).toMatchObject({
+      kind: 'TRANSACTION',
+      initiator: proposed,
+      vault: { id: hot.id, name: 'Hot wallet' },
+      yours: false,
+    });
+    // The custody API's own USD value, exact, as a decimal string.
+    expect(tx?.kind === 'TRANSACTION' && tx.transaction.amountInUSD).toMatch(/^[1-9]\d*(\.\d+)?$/);
+    expect(byId.get((account.body as { id: string }).id)).toMatchObject({
+      kind: 'BANK_ACCOUNT',
+      initiator: proposed,
+    });
+    expect(byId.get(older.id)).toMatchObject({
+      initiator: { type: 'STAFF', id: member.member.id, name: 'Otto Older' },
+      vault: { id: hot.id },
+    });
+    expect(byId.get(stranger.id)).toMatchObject({ initiator: null, createdById: 'not-a-member' });
+
+    // The proposer's own items are theirs, whichever record names them.
+    const admin = await t.signIn('admin', { name: 'Ada Admin' });
+    const own = await admin.json(
+      paths.transactions(),
+      post({
+        category: 'TRANSFER',
+        source: { type: 'VAULT', id: hot.id },
+        destination: { type: 'VAULT', id: cold.id },
+        amount: '0.25',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+      }),
+    );
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    const adminView = await inbox(admin, `subOrgId=${subOrg.id}`);
+    expect(adminView.results.find((i) => i.id === (own.body as { id: string }).id)).toMatchObject({
+      yours: true,
+      initiator: { type: 'STAFF', id: admin.member.id, name: 'Ada Admin' },
+    });
+    expect(adminView).toMatchObject({ totalCount: 5, actionableCount: 4 });
   });
 
   it("marks the member's own items and leaves them out of the count", async () => {

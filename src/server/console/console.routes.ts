@@ -21,5 +21,5 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', bankAccountMatchesRoutes(backend))
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
-    .route('/', approvalInboxRoutes(backend));
+    .route('/', approvalInboxRoutes(options, backend));
 }

@@ -5,7 +5,7 @@ import type {
   BankAccountCreateRequest,
   BankAccountFilters,
 } from '../../contract/bank-account.ts';
-import type { ChangeRequestRecord } from '../../contract/change-request.ts';
+import type { ChangeRequestActor, ChangeRequestRecord } from '../../contract/change-request.ts';
 import type { ApprovalDecision } from '../../contract/approval-decision.ts';
 import type {
   ApprovalActionRequest,
@@ -74,9 +74,16 @@ export interface PendingApprovalsQuery extends ScopeFilter {
   creatorId?: string | undefined;
 }
 
+/**
+ * Who proposed a pending item, as its change request records them: an API
+ * user named by the backend; a staff member by id only (the console names
+ * its members). Absent when the backend does not say.
+ */
+export type PendingApprovalInitiator = ChangeRequestActor | null;
+
 export type PendingApproval =
-  | { kind: 'TRANSACTION'; transaction: Transaction }
-  | { kind: 'BANK_ACCOUNT'; bankAccount: BankAccount };
+  | { kind: 'TRANSACTION'; transaction: Transaction; initiator?: PendingApprovalInitiator }
+  | { kind: 'BANK_ACCOUNT'; bankAccount: BankAccount; initiator?: PendingApprovalInitiator };
 
 export interface PendingApprovals {
   /** At most `limit` items after `after`, in the inbox's order. */

@@ -17,7 +17,12 @@ import { approvalDecisions } from './approvals/decisions.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/decide.ts';
 import { createBankAccount } from './bank-accounts/create.ts';
 import { changeRequestHistory } from './approvals/history.ts';
-import { countsKey, pendingApprovalCounts, pendingApprovalPage } from './approvals/pending.ts';
+import {
+  countsKey,
+  PENDING_PAGE_TABLES,
+  pendingApprovalCounts,
+  pendingApprovalPage,
+} from './approvals/pending.ts';
 import { getBankAccount, listBankAccounts } from './bank-accounts/store.ts';
 import {
   getContact,
@@ -111,15 +116,19 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     approvalDecisions: async (ctx, entityIds) =>
       approvalDecisions(db, await orgIdFor(ctx), entityIds),
     // Every page's navigation asks for the inbox's count: reused while neither table is
-    // written, and kept apart from the pages, whose cursors do not change it.
+    // written, and kept apart from the pages, whose cursors do not change it. A page also
+    // reads who proposed its items (change requests, API users' names).
     pendingApprovals: async (ctx, query) => {
-      const tables = [transactions, bankAccounts];
       const [page, counts] = await Promise.all([
-        cachedList(ctx, 'pending-approvals', query, tables, (orgId) =>
+        cachedList(ctx, 'pending-approvals', query, PENDING_PAGE_TABLES, (orgId) =>
           pendingApprovalPage(db, orgId, query),
         ),
-        cachedList(ctx, 'pending-approval-counts', countsKey(query), tables, (orgId) =>
-          pendingApprovalCounts(db, orgId, query),
+        cachedList(
+          ctx,
+          'pending-approval-counts',
+          countsKey(query),
+          [transactions, bankAccounts],
+          (orgId) => pendingApprovalCounts(db, orgId, query),
         ),
       ]);
       return { ...page, ...counts };

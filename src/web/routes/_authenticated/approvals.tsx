@@ -1,7 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { NoAccess } from '../../components/no-access.tsx';
 import { ApprovalsPage } from '../../features/approvals/components/approvals-page.tsx';
 import { approvalInboxSearch } from '../../features/approvals/search.ts';
+import { transactionQueries } from '../../features/transactions/api/transaction-queries.ts';
 import { approvalInboxQueries } from '../../lib/approval-inbox-queries.ts';
 import { can, useCan } from '../../lib/permissions.ts';
 import { loadSession } from '../../lib/session-queries.ts';
@@ -26,8 +28,14 @@ function ApprovalsRoute() {
   const allowed = useCan('approve');
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
+  const queryClient = useQueryClient();
   if (!allowed) return <NoAccess title="the approvals inbox" />;
   return (
-    <ApprovalsPage search={search} onSearchChange={(next) => void navigate({ search: next })} />
+    <ApprovalsPage
+      search={search}
+      onSearchChange={(next) => void navigate({ search: next })}
+      // Approved from the inbox: the transactions' lists and pages no longer say PENDING.
+      onApproved={() => queryClient.invalidateQueries({ queryKey: transactionQueries.all() })}
+    />
   );
 }

@@ -1,11 +1,11 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../db/client.ts';
-import { bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
+import { apiUsers, bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
 import { createOrg, createSubOrg } from '../../../test/fixtures.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
 import type { PendingApprovalsQuery } from '../../backend.ts';
-import { pageQueries, pendingApprovalCounts } from './pending.ts';
+import { pageQueries, pendingApprovalCounts, pendingApprovalPage } from './pending.ts';
 
 /**
  * The inbox's page reads as the database plans them, on a database that was
@@ -60,11 +60,29 @@ beforeAll(async () => {
       updatedAt: at(i + 0.5),
     })),
   );
+  // Every seventh pending transaction and bank account proposed by an API client.
+  await db.insert(apiUsers).values({
+    id: 'bot',
+    orgId,
+    name: 'Treasury bot',
+    apiKey: 'bot-key',
+    publicKey: 'bot-public-key',
+    createdAt: new Date(now),
+  });
+  for (const table of [transactions, bankAccounts])
+    await db
+      .update(table)
+      .set({ createdById: 'bot' })
+      .where(sql`(regexp_replace(${table.id}, '^[a-z]+-', ''))::int % 7 = 0`);
+  await db.update(transactions).set({
+    createdByType: sql`case when ${transactions.createdById} = 'bot' then 'API_USER' else 'STAFF' end`,
+  });
 });
 afterAll(() => database.close());
 
 interface PlanNode {
   'Node Type': string;
+  'Relation Name'?: string;
   'Actual Rows': number;
   'Actual Loops': number;
   Plans?: PlanNode[];
@@ -110,6 +128,21 @@ describe('the inbox page reads', () => {
     }
   });
 
+  it('names who proposed each item of a page, read with it', async () => {
+    const page = await pendingApprovalPage(database.db, orgId, { limit: 20 });
+    const initiators = new Map(
+      page.items.map((item) => [
+        item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id,
+        item.initiator,
+      ]),
+    );
+    expect(initiators.get('tx-1')).toEqual({ type: 'STAFF', id: 'member-b', name: null });
+    expect(initiators.get('tx-7')).toEqual({ type: 'API_USER', id: 'bot', name: 'Treasury bot' });
+    expect(initiators.get('ba-7')).toEqual({ type: 'API_USER', id: 'bot', name: 'Treasury bot' });
+    // A bank account records no creator type: the console looks the id up among its members.
+    expect(initiators.get('ba-2')).toBeNull();
+  });
+
   it('counts the waiting items, and apart those a member did not propose', async () => {
     const pending = WAITING - WAITING / 5;
     expect(await pendingApprovalCounts(database.db, orgId, { limit: 1 })).toEqual({
@@ -121,7 +154,10 @@ describe('the inbox page reads', () => {
       creatorId: 'member-a',
     });
     expect(counts.totalCount).toBe(2 * pending);
-    // member-a made the even ones; of the 240 pending of each kind, 120 are even.
-    expect(counts.actionableCount).toBe(pending);
+    // member-a made the even ones the API client did not (every seventh); the rest are theirs to decide.
+    const byMemberA = Array.from({ length: WAITING }, (_, i) => i).filter(
+      (i) => i % 5 !== 0 && i % 2 === 0 && i % 7 !== 0,
+    ).length;
+    expect(counts.actionableCount).toBe(2 * (pending - byMemberA));
   });
 });

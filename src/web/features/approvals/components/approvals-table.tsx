@@ -1,94 +1,168 @@
-import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
-import { chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount } from '../../../../contract/decimal-format.ts';
+import { formatAmount, formatUsd } from '../../../../contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
+import { InboxItemLink } from '../../../components/inbox-item-navigation.tsx';
+import { DateTime } from '../../../components/date-time.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
-import { DateTime } from '../../../components/date-time.tsx';
-import { humanize, partyLabel, paymentMethodLabel } from '../../../lib/labels.ts';
+import {
+  describeItem,
+  describeItemParts,
+  formatAge,
+  initiatorName,
+  type InboxPlace,
+} from '../../../lib/approval-inbox-items.ts';
+import { bulkRefusal } from '../bulk.ts';
 
-export const APPROVALS_TABLE: DataTableSpec<ApprovalItem> = {
-  label: 'Waiting for a decision',
-  caption: 'Transactions and bank accounts waiting for a decision, newest first',
-  columns: ['Proposed', 'Kind', 'What', 'Decision'],
-  // A transaction and a bank account are told apart by kind, not by id alone.
-  rowKey: (item) => `${item.kind}-${item.id}`,
-};
-
-const linkClass =
-  'font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700';
-
-/** One line naming the item, as a reviewer scans for it: amount and destination, or the account. */
-export function describeItem(item: ApprovalItem): string {
-  if (item.kind === 'TRANSACTION') {
-    const tx = item.transaction;
-    const kind = humanize(tx.category) || 'Transaction';
-    const amount = tx.amount ? ` of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trimEnd() : '';
-    const to = partyLabel(tx.destination);
-    const chain = chainLabel(tx.blockChain);
-    return `${kind}${amount}${to ? ` to ${to}` : ''}${chain ? ` on ${chain}` : ''}`;
-  }
-  const account = item.bankAccount;
-  const rail = paymentMethodLabel(account.paymentMethod);
-  return [
-    `${rail ? `${rail} account` : 'Bank account'} ${account.accountName ?? ''}`.trimEnd(),
-    account.bankName,
-    account.accountNumber,
-  ]
-    .filter(Boolean)
-    .join(' · ');
+/** The table, with the page's select-all checkbox in the first column's heading. */
+export function approvalsTable(selectAll: ReactNode): DataTableSpec<ApprovalItem> {
+  return {
+    label: 'Waiting for a decision',
+    caption: 'Transactions and bank accounts waiting for a decision, newest first',
+    columns: [
+      { name: 'Select', header: selectAll, className: 'w-10 normal-case' },
+      'What',
+      'Initiator',
+      'From vault',
+      { name: 'Value', header: 'Value', className: 'text-right' },
+      'Waiting',
+      'Decision',
+    ],
+    // A transaction and a bank account are told apart by kind, not by id alone.
+    rowKey: (item) => `${item.kind}-${item.id}`,
+  };
 }
 
-function ItemLink({ item, children }: { item: ApprovalItem; children: ReactNode }) {
-  // A history entry of its own: Back returns to this page of the inbox.
-  return item.kind === 'TRANSACTION' ? (
-    <Link
-      to="/transactions/$transactionId"
-      params={{ transactionId: item.id }}
-      className={linkClass}
-    >
-      {children}
-    </Link>
-  ) : (
-    <Link
-      to="/bank-accounts/$bankAccountId"
-      params={{ bankAccountId: item.id }}
-      className={linkClass}
-    >
-      {children}
-    </Link>
+export const checkboxClass =
+  'size-4 accent-blue-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 disabled:opacity-50';
+
+/**
+ * What it is, in full: wrapped, never cut, so a bank account's masked
+ * number (its last four digits) is read at any width; the number itself
+ * stays on one line.
+ */
+function What({ item }: { item: ApprovalItem }) {
+  const { text, number } = describeItemParts(item);
+  return (
+    <>
+      <span className="block text-xs text-slate-700">
+        {item.kind === 'TRANSACTION' ? 'Transaction' : 'Bank account'}
+      </span>
+      <span className="break-words">
+        {text}
+        {number ? (
+          <>
+            {' · '}
+            <span className="whitespace-nowrap">{number}</span>
+          </>
+        ) : null}
+      </span>
+    </>
   );
 }
 
-export function ApprovalRow({ item }: { item: ApprovalItem }) {
+function Initiator({ item }: { item: ApprovalItem }) {
+  const name = initiatorName(item);
+  if (name) return <>{item.yours ? `${name} (you)` : name}</>;
+  return (
+    <span className="text-slate-700" title={item.createdById ?? undefined}>
+      Not recorded by this console
+    </span>
+  );
+}
+
+/** The amount, and its value in USD as the custody API gives it (to the cent). */
+function Value({ item }: { item: ApprovalItem }) {
+  if (item.kind !== 'TRANSACTION') return <span className="text-slate-700">—</span>;
+  const tx = item.transaction;
+  const sendsNothing = !tx.amount || !/[1-9]/.test(tx.amount);
+  return (
+    <>
+      <span className="block whitespace-nowrap">
+        {sendsNothing ? 'No value sent' : `${formatAmount(tx.amount ?? '')} ${tx.asset ?? ''}`}
+      </span>
+      <span className="block text-xs whitespace-nowrap text-slate-700">
+        {tx.amountInUSD ? `≈ ${formatUsd(tx.amountInUSD)} USD` : 'No USD value'}
+      </span>
+    </>
+  );
+}
+
+export interface RowSelection {
+  selected: boolean;
+  onChange: (selected: boolean) => void;
+}
+
+export function ApprovalRow({
+  item,
+  place,
+  now,
+  selection,
+}: {
+  item: ApprovalItem;
+  /** The inbox page the row is on: its item page offers the next item from it. */
+  place: InboxPlace;
+  now: number;
+  selection: RowSelection;
+}) {
   const what = describeItem(item);
+  const refusal = bulkRefusal(item);
   return (
     <TableRow data-approval-id={item.id} data-yours={item.yours || undefined}>
-      <TableCell className="whitespace-nowrap">
-        {item.createdAt ? <DateTime iso={item.createdAt} /> : 'Unknown time'}
-      </TableCell>
-      <TableCell className="whitespace-nowrap">
-        {item.kind === 'TRANSACTION' ? 'Transaction' : 'Bank account'}
-      </TableCell>
       <TableCell>
-        <span className="block max-w-96 truncate" title={what}>
-          {what}
-        </span>
+        <input
+          type="checkbox"
+          className={checkboxClass}
+          checked={!refusal && selection.selected}
+          disabled={Boolean(refusal)}
+          title={refusal ?? undefined}
+          aria-label={
+            refusal ? `Not selectable, ${refusal.toLowerCase()}: ${what}` : `Select ${what}`
+          }
+          onChange={(event) => selection.onChange(event.target.checked)}
+        />
+      </TableCell>
+      <TableCell className="min-w-48">
+        <What item={item} />
+      </TableCell>
+      <TableCell className="min-w-32">
+        <Initiator item={item} />
+      </TableCell>
+      <TableCell className="min-w-28">
+        {item.kind === 'TRANSACTION' ? (
+          (item.vault?.name ?? item.vault?.id ?? <span className="text-slate-700">Not stated</span>)
+        ) : (
+          <span className="text-slate-700">—</span>
+        )}
+      </TableCell>
+      <TableCell className="text-right tabular-nums">
+        <Value item={item} />
+      </TableCell>
+      <TableCell className="whitespace-nowrap">
+        {item.createdAt ? (
+          <>
+            <span className="block">{formatAge(item.createdAt, now)}</span>
+            <span className="block text-xs text-slate-700">
+              <DateTime iso={item.createdAt} />
+            </span>
+          </>
+        ) : (
+          'Unknown time'
+        )}
       </TableCell>
       <TableCell className="whitespace-nowrap">
         {item.yours ? (
           <span className="flex flex-col items-start gap-1">
             <Badge tone="neutral">Yours — another member must decide</Badge>
-            <ItemLink item={item}>
+            <InboxItemLink item={item} place={place}>
               View<span className="sr-only">{` ${what}`}</span>
-            </ItemLink>
+            </InboxItemLink>
           </span>
         ) : (
-          <ItemLink item={item}>
+          <InboxItemLink item={item} place={place}>
             Review and decide<span className="sr-only">{`: ${what}`}</span>
-          </ItemLink>
+          </InboxItemLink>
         )}
       </TableCell>
     </TableRow>

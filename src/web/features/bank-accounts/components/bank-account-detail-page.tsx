@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
 import type { ApprovalAction } from '../../../../contract/reference.ts';
+import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -191,6 +192,7 @@ function Decision({
   const [action, setAction] = useState<ApprovalAction | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
+  const outcomeId = useId();
   const decided = useRef(false);
   const opener = useRef<HTMLButtonElement | null>(null);
   const pending = account.status === 'PENDING';
@@ -199,6 +201,7 @@ function Decision({
   const result = outcome ? (
     <p
       ref={outcomeRef}
+      id={outcomeId}
       tabIndex={-1}
       role="status"
       className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900 focus:outline-2 focus:outline-blue-700"
@@ -243,6 +246,12 @@ function Decision({
   return (
     <>
       {result}
+      {/* Opened from the approvals inbox: its previous and next items, and after a decision the next one to decide. */}
+      <InboxItemNavigation
+        current={{ kind: 'BANK_ACCOUNT', id: account.id, createdAt: account.createdAt }}
+        decided={outcome !== null}
+        outcomeId={outcomeId}
+      />
       {body}
       {action ? (
         <DecideBankAccountDialog
@@ -256,9 +265,12 @@ function Decision({
             // Radix returns focus to a DialogTrigger, and this dialog has none (it is
             // mounted to open): left alone, focus would fall to <body>. Cancelled: back
             // to the button that opened it. Decided: those buttons are going, so to
-            // what happened.
+            // what happened — unless the inbox's next item has taken it already (it is read
+            // with the outcome).
             event.preventDefault();
-            (decided.current ? outcomeRef.current : opener.current)?.focus();
+            if (!decided.current) opener.current?.focus();
+            else if (!document.activeElement || document.activeElement === document.body)
+              outcomeRef.current?.focus();
           }}
           onDecided={(status) => {
             decided.current = true;

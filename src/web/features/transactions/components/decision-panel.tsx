@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { chainInfo, chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Party, Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
 import { usePageShortcut } from '../../../components/shortcuts.tsx';
 import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import { describedBy, Field } from '../../../components/ui/field.tsx';
@@ -27,25 +28,58 @@ import { Panel } from '../../../components/panel.tsx';
  * Approve or decline a PENDING transaction from its page. Who may decide is
  * the server's rule (approver role, never the creator); the page offers the
  * buttons only to those the server will accept, and says why to the others.
+ * Opened from the approvals inbox, the page also leads to the inbox's
+ * previous and next items, and once decided offers the next one to decide
+ * (components/inbox-item-navigation.tsx).
  */
 export function DecisionPanel({ transaction: tx }: { transaction: Transaction }) {
-  const session = useSession();
   const [done, setDone] = useState<string | null>(null);
+  const outcomeId = useId();
   // The decision lives here, not in its dialog: once it succeeds the transaction
   // is no longer pending and the dialogs unmount, and a mutation's callbacks
   // run only while the component that sent it is mounted.
   const decide = useDecideTransaction(tx.id ?? '');
   const send = useSendOnce(decide);
   const decision = { decide, send };
-  if (tx.status !== 'PENDING') return done ? <DecisionDone message={done} /> : null;
+  // One shape before and after the decision, so the inbox's part keeps its place: the outcome,
+  // then the way on through the inbox, then (while pending) the decision itself.
+  const outcome =
+    tx.status !== 'PENDING' && done ? <DecisionDone id={outcomeId} message={done} /> : null;
+  const inbox = (
+    <InboxItemNavigation
+      current={{ kind: 'TRANSACTION', id: tx.id ?? '', createdAt: tx.createdAt }}
+      decided={done !== null}
+      outcomeId={outcomeId}
+    />
+  );
+  return (
+    <>
+      {outcome}
+      {inbox}
+      {tx.status === 'PENDING' ? (
+        <PendingDecision transaction={tx} decision={decision} onDone={setDone} />
+      ) : null}
+    </>
+  );
+}
 
+/** The decision itself, while the transaction waits for one: its buttons, or why there are none. */
+function PendingDecision({
+  transaction: tx,
+  decision,
+  onDone,
+}: {
+  transaction: Transaction;
+  decision: Decision;
+  onDone: (message: string) => void;
+}) {
+  const session = useSession();
   let blocked: string | null = null;
   if (!can(session, 'approve')) {
     blocked = `Approving or declining needs the approver or admin role; you are signed in as ${session?.member.role ?? 'a member without it'}.`;
   } else if (session && tx.createdById === session.member.id) {
     blocked = 'You created this transaction, so another approver must decide it (four-eyes rule).';
   }
-
   return (
     <Panel title="Awaiting approval" tone="attention">
       {blocked ? (
@@ -54,8 +88,8 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
         </p>
       ) : (
         <div className="mt-2 flex flex-wrap gap-2">
-          <ApproveDialog transaction={tx} decision={decision} onDone={setDone} />
-          <DeclineDialog transaction={tx} decision={decision} onDone={setDone} />
+          <ApproveDialog transaction={tx} decision={decision} onDone={onDone} />
+          <DeclineDialog transaction={tx} decision={decision} onDone={onDone} />
         </div>
       )}
     </Panel>
@@ -65,13 +99,24 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
 /**
  * What the decision did. The dialog's trigger is gone with the pending
  * state, so focus (which the dialog returns to its trigger) would fall to
- * <body>: it is put here instead, where the outcome is read.
+ * <body>: it is put here instead, where the outcome is read — unless the
+ * page was opened from the inbox, whose next item then takes focus and is
+ * read with this outcome (aria-describedby).
  */
-function DecisionDone({ message }: { message: string }) {
+function DecisionDone({ id, message }: { id: string; message: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => ref.current?.focus(), []);
+  // Unless the inbox's next item has taken focus already (it is read with this outcome).
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) ref.current?.focus();
+  }, []);
   return (
-    <p ref={ref} tabIndex={-1} role="status" className="text-sm text-green-800 focus:outline-none">
+    <p
+      ref={ref}
+      id={id}
+      tabIndex={-1}
+      role="status"
+      className="text-sm text-green-800 focus:outline-none"
+    >
       {message}
     </p>
   );

@@ -1,0 +1,18 @@
+import type { ApprovalItem } from '../../../contract/approval-inbox.ts';
+
+/**
+ * Why an item cannot be approved together with others, or null when it can.
+ * Only what the inbox can show in full is approved in bulk: a bank account's
+ * approval rests on its full numbers, which the console reveals one account
+ * at a time (an audited read, on the account's page), and a contract call's
+ * on its call data, decoded on its page. One's own items are another
+ * member's to decide (four-eyes; the server refuses them anyway).
+ */
+export function bulkRefusal(item: ApprovalItem): string | null {
+  if (item.yours) return 'Yours: another member must decide it';
+  if (item.kind === 'BANK_ACCOUNT')
+    return 'A bank account is approved on its own page, against its full numbers';
+  if (item.transaction.category === 'CONTRACT_CALL')
+    return 'A contract call is approved on its own page, with its call decoded';
+  return null;
+}

@@ -1,0 +1,148 @@
+import '@testing-library/jest-dom/vitest';
+import { act, cleanup, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
+import { installFakeApi, json } from '../../../test/fake-api.ts';
+import { renderWithRouter } from '../../../test/render.tsx';
+import { ApprovalsPage } from './approvals-page.tsx';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const at = new Date(Date.now() - 3 * 3_600_000 - 60_000).toISOString();
+
+function transfer(id: string, amount: string, over: Partial<ApprovalItem> = {}): ApprovalItem {
+  return {
+    kind: 'TRANSACTION',
+    id,
+    createdAt: at,
+    subOrgId: null,
+    createdById: 'staff_ivan',
+    yours: false,
+    initiator: { type: 'STAFF', id: 'staff_ivan', name: 'Ivan Initiator' },
+    vault: { id: 'v_hot', name: 'Hot wallet' },
+    transaction: {
+      id,
+      status: 'PENDING',
+      category: 'TRANSFER',
+      amount,
+      asset: 'ETH',
+      amountInUSD: '1234.5',
+      blockChain: 'ETHEREUM',
+      destination: {
+        type: 'CONTACT',
+        name: 'Exchange',
+        address: '0xabc0000000000000000000000000000000000001',
+      },
+    },
+    ...over,
+  } as ApprovalItem;
+}
+
+const account: ApprovalItem = {
+  kind: 'BANK_ACCOUNT',
+  id: 'ba_1',
+  createdAt: at,
+  subOrgId: null,
+  createdById: 'staff_ivan',
+  yours: false,
+  initiator: { type: 'STAFF', id: 'staff_ivan', name: 'Ivan Initiator' },
+  bankAccount: {
+    id: 'ba_1',
+    status: 'PENDING',
+    paymentMethod: 'US_ACH',
+    accountName: 'Acme Payroll',
+    bankName: 'JPMorgan Chase',
+    accountNumber: '•••• 6789',
+  },
+} as ApprovalItem;
+
+function renderInbox(results: ApprovalItem[]) {
+  const actions: string[] = [];
+  const api = installFakeApi({
+    '/api/console/approvals/': () =>
+      json({ results, hasNext: false, nextCursor: null, actionableCount: 3, totalCount: 4 }),
+    '/api/external/change_requests/approvals/approval_message/': (url) =>
+      json({ approvalId: `ap_${url.searchParams.get('entityId')}`, message: 'm' }),
+    // The second is decided elsewhere meanwhile: the server refuses it.
+    '/api/external/change_requests/approvals/ap_tx_1/action/': () => {
+      actions.push('tx_1');
+      return json({ success: true, status: 'APPROVED' });
+    },
+    '/api/external/change_requests/approvals/ap_tx_2/action/': () => {
+      actions.push('tx_2');
+      return json({ message: 'This request was already decided', code: 'ALREADY_DECIDED' }, 409);
+    },
+  });
+  renderWithRouter(<ApprovalsPage search={{}} onSearchChange={() => undefined} />);
+  return { ...api, actions, user: userEvent.setup() };
+}
+
+describe('ApprovalsPage', () => {
+  it('says who, from where, what it is worth and how long it has waited', async () => {
+    renderInbox([transfer('tx_1', '0.5'), account]);
+    const row = (await screen.findByText(/^Transfer of 0\.5 ETH/)).closest('tr');
+    if (!row) throw new Error('no row');
+    expect(row).toHaveTextContent('Ivan Initiator');
+    expect(row).toHaveTextContent('Hot wallet');
+    expect(row).toHaveTextContent('≈ 1,234.50 USD');
+    expect(row).toHaveTextContent('3 h ago');
+    expect(row.querySelector('time')).toHaveAttribute('datetime', at);
+    // The account's masked number is whole, on a line of its own, never cut.
+    expect(screen.getByText('•••• 6789')).toHaveClass('whitespace-nowrap');
+  });
+
+  it('approves the selected transactions one by one, once, and says what happened to each', async () => {
+    const { actions, user } = renderInbox([
+      transfer('tx_1', '0.5'),
+      transfer('tx_2', '0.25'),
+      transfer('tx_3', '2', { yours: true }),
+      account,
+    ]);
+    await screen.findByText(/^Transfer of 0\.25 ETH/);
+    const own = screen.getByRole('checkbox', { name: /^Not selectable, yours/ });
+    expect(own).toBeDisabled();
+    expect(
+      screen.getByRole('checkbox', { name: /^Not selectable, a bank account/ }),
+    ).toBeDisabled();
+
+    await user.click(
+      screen.getByRole('checkbox', {
+        name: 'Select every transaction on this page you may approve together',
+      }),
+    );
+    expect(screen.getByRole('group', { name: 'Approve several transactions' })).toHaveTextContent(
+      '2 selected',
+    );
+    await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve 2 transactions?' });
+    const listed = within(dialog).getAllByRole('listitem');
+    expect(listed).toHaveLength(2);
+    expect(listed[0]).toHaveTextContent('0.5 ETH (≈ 1,234.50 USD)');
+    expect(listed[0]).toHaveTextContent('Exchange · approved contact');
+    expect(listed[0]).toHaveTextContent('0xabc0000000000000000000000000000000000001');
+    expect(listed[0]).toHaveTextContent('Hot wallet · our vault');
+
+    // Two clicks before React renders the disabled button, as a fast double click delivers them.
+    const approve = within(dialog).getByRole('button', { name: 'Approve 2 transactions' });
+    act(() => {
+      approve.click();
+      approve.click();
+    });
+    expect(await within(dialog).findByText('Done: 1 approved, 1 not approved.')).toBeVisible();
+    expect(actions).toEqual(['tx_1', 'tx_2']);
+    expect(listed[0]).toHaveTextContent('Approved.');
+    expect(listed[1]).toHaveTextContent('Not approved: This request was already decided.');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    const summary = await screen.findByText('Approved 1 of 2 transactions. 1 not approved:');
+    // Focus goes to what happened, which stays in view with the refusal's reason.
+    expect(summary.closest('[role="status"]')).toHaveFocus();
+    expect(summary.closest('[role="status"]')).toHaveTextContent(
+      'Transfer of 0.25 ETH to Exchange on Ethereum: This request was already decided.',
+    );
+  });
+});

@@ -1,0 +1,237 @@
+import { useState, type ReactNode } from 'react';
+import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
+import { chainLabel } from '../../../../contract/chains.ts';
+import { formatAmount, formatUsd } from '../../../../contract/decimal-format.ts';
+import type { Party } from '../../../../contract/transaction.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogActions,
+  DialogClose,
+  DialogContent,
+  DialogTrigger,
+} from '../../../components/ui/dialog.tsx';
+import { describeError } from '../../../lib/api-errors.ts';
+import { describeItem, initiatorName } from '../../../lib/approval-inbox-items.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { useSendOnce } from '../../../lib/use-send-once.ts';
+import { useApproveTransactions, type BulkOutcome } from '../api/approve-transactions.ts';
+
+type TransactionItem = Extract<ApprovalItem, { kind: 'TRANSACTION' }>;
+
+export interface BatchResult {
+  items: readonly TransactionItem[];
+  outcomes: ReadonlyMap<string, BulkOutcome>;
+}
+
+/**
+ * The confirmation before approving several transactions at once — the most
+ * consequential click in the console, so it lists every selected
+ * transaction with everything its approval rests on (what, from which vault,
+ * to whom and whether that is an approved contact, the amount and its USD
+ * value, the chain, who asked, the fee tier, the memo), then approves them
+ * one by one and says what happened to each. The batch is taken when the
+ * dialog opens, so the inbox refreshing behind it changes nothing; it is
+ * sent once however often the button is pressed, and the dialog cannot be
+ * closed while it is being sent.
+ */
+export function BulkApproveDialog({
+  selected,
+  onApproved,
+  onFinished,
+  onOpenChange,
+  onCloseAutoFocus,
+}: {
+  selected: readonly TransactionItem[];
+  onOpenChange?: (open: boolean) => void;
+  onApproved?: () => Promise<unknown>;
+  /** The batch is over and the dialog closed: what happened to each. */
+  onFinished: (result: BatchResult) => void;
+  onCloseAutoFocus?: (event: Event) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [batch, setBatch] = useState<readonly TransactionItem[]>([]);
+  const [outcomes, setOutcomes] = useState<ReadonlyMap<string, BulkOutcome>>(new Map());
+  const approve = useApproveTransactions(onApproved);
+  const send = useSendOnce(approve);
+  const sending = approve.isPending;
+  // Each item's refusal is caught and reported; the batch itself fails only on the unforeseen.
+  const done = approve.isSuccess || approve.isError;
+  const count = batch.length;
+  const noun = count === 1 ? 'transaction' : 'transactions';
+
+  const openWith = (next: boolean) => {
+    if (sending) return;
+    if (next) {
+      setBatch(selected);
+      setOutcomes(new Map(selected.map((item) => [item.id, { state: 'waiting' }])));
+      approve.reset();
+    } else if (done) {
+      onFinished({ items: batch, outcomes });
+    }
+    setOpen(next);
+    onOpenChange?.(next);
+  };
+
+  const progress = [...outcomes.values()];
+  const approvedCount = progress.filter((o) => o.state === 'approved').length;
+  const refusedCount = progress.filter((o) => o.state === 'refused').length;
+  const position = progress.findIndex((o) => o.state === 'sending') + 1;
+
+  return (
+    <Dialog open={open} onOpenChange={openWith}>
+      <DialogTrigger asChild>
+        <Button variant="primary" size="sm" disabled={selected.length === 0}>
+          Approve selected…
+        </Button>
+      </DialogTrigger>
+      {open ? (
+        <DialogContent
+          title={`Approve ${count} ${noun}?`}
+          description={`Each is approved on its own, in turn, exactly as on its page: the server checks it and records it in the audit log. Once approved, each is signed and sent to the chain. Check every line.`}
+          onCloseAutoFocus={onCloseAutoFocus}
+          onEscapeKeyDown={(event) => sending && event.preventDefault()}
+          onPointerDownOutside={(event) => sending && event.preventDefault()}
+        >
+          <ol className="flex flex-col gap-3" aria-label={`The ${noun} to approve`}>
+            {batch.map((item, index) => (
+              <BatchItem
+                key={item.id}
+                item={item}
+                number={index + 1}
+                outcome={outcomes.get(item.id)}
+              />
+            ))}
+          </ol>
+          <p role="status" className="mt-3 text-sm font-medium text-slate-900">
+            {sending
+              ? `Approving ${position || 1} of ${count}…`
+              : done
+                ? `Done: ${approvedCount} approved${refusedCount ? `, ${refusedCount} not approved` : ''}.`
+                : ''}
+            {approve.isError ? ` The batch stopped: ${describeError(approve.error)}` : ''}
+          </p>
+          <DialogActions>
+            {done ? (
+              <DialogClose asChild>
+                <Button variant="primary">Close</Button>
+              </DialogClose>
+            ) : (
+              <>
+                <DialogClose asChild>
+                  <Button disabled={sending}>Cancel</Button>
+                </DialogClose>
+                <Button
+                  variant="primary"
+                  disabled={sending}
+                  onClick={() =>
+                    send({
+                      transactionIds: batch.map((item) => item.id),
+                      onOutcome: (id, outcome) =>
+                        setOutcomes((old) => new Map(old).set(id, outcome)),
+                    })
+                  }
+                >
+                  {sending ? 'Approving…' : `Approve ${count} ${noun}`}
+                </Button>
+              </>
+            )}
+          </DialogActions>
+        </DialogContent>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-slate-700">{term}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </>
+  );
+}
+
+/** A party as an approver checks it: its name, what it is (an approved contact or not), its address. */
+function PartyFact({ party }: { party: Party | undefined }) {
+  if (!party) return <>Not stated</>;
+  const kind =
+    party.type === 'CONTACT'
+      ? 'approved contact'
+      : party.type === 'VAULT'
+        ? 'our vault'
+        : party.type === 'EXTERNAL_ADDRESS'
+          ? 'external address, not an approved contact'
+          : humanize(party.type);
+  return (
+    <>
+      <span className="font-medium">{party.name ?? humanize(party.type) ?? 'Not named'}</span>
+      {kind ? <span className="text-slate-700"> · {kind}</span> : null}
+      {party.address ? (
+        <span className="block font-mono text-xs break-all">{party.address}</span>
+      ) : null}
+    </>
+  );
+}
+
+function BatchItem({
+  item,
+  number,
+  outcome,
+}: {
+  item: TransactionItem;
+  number: number;
+  outcome: BulkOutcome | undefined;
+}) {
+  const tx = item.transaction;
+  return (
+    <li
+      className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
+      data-batch-item={item.id}
+    >
+      <p className="font-medium text-slate-900">
+        {number}. {describeItem(item)}
+      </p>
+      <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1">
+        <Fact term="Amount">
+          <span className="font-medium tabular-nums">
+            {tx.amount ? `${formatAmount(tx.amount)} ${tx.asset ?? ''}` : 'Not stated'}
+          </span>
+          <span className="text-slate-700">
+            {tx.amountInUSD ? ` (≈ ${formatUsd(tx.amountInUSD)} USD)` : ' (no USD value given)'}
+          </span>
+        </Fact>
+        <Fact term="From">
+          {item.vault?.name ?? item.vault?.id ?? <PartyFact party={tx.source} />}
+          {item.vault ? <span className="text-slate-700"> · our vault</span> : null}
+        </Fact>
+        <Fact term="To">
+          <PartyFact party={tx.destination} />
+        </Fact>
+        <Fact term="Chain">{chainLabel(tx.blockChain) || 'Not stated'}</Fact>
+        <Fact term="Initiator">{initiatorName(item) ?? 'Not recorded by this console'}</Fact>
+        <Fact term="Fee">
+          {tx.fees?.amount ? (
+            <span className="tabular-nums">
+              {formatAmount(tx.fees.amount)} {tx.fees.asset}
+              {tx.fees.amountInFiat ? ` (≈ ${formatUsd(tx.fees.amountInFiat)} USD)` : ''}
+            </span>
+          ) : (
+            'Set when it is signed'
+          )}
+          {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ''}
+        </Fact>
+        {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
+      </dl>
+      <Outcome outcome={outcome} />
+    </li>
+  );
+}
+
+function Outcome({ outcome }: { outcome: BulkOutcome | undefined }) {
+  if (!outcome || outcome.state === 'waiting') return null;
+  if (outcome.state === 'sending') return <p className="mt-2 text-sm text-slate-800">Approving…</p>;
+  if (outcome.state === 'approved')
+    return <p className="mt-2 text-sm font-medium text-green-800">Approved.</p>;
+  return <p className="mt-2 text-sm font-medium text-red-800">Not approved: {outcome.reason}</p>;
+}
