@@ -31,12 +31,13 @@ import { ApiError } from '../../contract/api-error.ts';
  * shows and counts the newest ones.
  *
  * Each item names who proposed it and the vault it spends from, read for the
- * page's items together (never a request per row): the sandbox names the
- * proposer from its change requests; otherwise the console's own audit log
- * of creates names the member who made it through this console (the source
- * the transaction and bank-account histories fall back to), which also
- * decides `yours` there, since upstream every member acts as the one API
- * user. Staff are named from the console's staff table.
+ * page's items together (never a request per row): the sandbox reads the
+ * proposer with each row (its creator, an API client by name); otherwise the
+ * console's own audit log of creates names the member who made it through
+ * this console (the source the transaction and bank-account histories fall
+ * back to), which also decides `yours` there, since upstream every member
+ * acts as the one API user. Staff are named from the console's staff table;
+ * a creator id the backend could not type is looked up among them.
  */
 
 const PAGE_OF_PENDING = 100;

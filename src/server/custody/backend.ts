@@ -75,9 +75,9 @@ export interface PendingApprovalsQuery extends ScopeFilter {
 }
 
 /**
- * Who proposed a pending item, as its change request records them: an API
+ * Who proposed a pending item (the creator its change request names): an API
  * user named by the backend; a staff member by id only (the console names
- * its members). Absent when the backend does not say.
+ * its members). Null or absent when the backend cannot say.
  */
 export type PendingApprovalInitiator = ChangeRequestActor | null;
 

@@ -117,7 +117,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       approvalDecisions(db, await orgIdFor(ctx), entityIds),
     // Every page's navigation asks for the inbox's count: reused while neither table is
     // written, and kept apart from the pages, whose cursors do not change it. A page also
-    // reads who proposed its items (change requests, API users' names).
+    // reads who proposed its items (API users' names).
     pendingApprovals: async (ctx, query) => {
       const [page, counts] = await Promise.all([
         cachedList(ctx, 'pending-approvals', query, PENDING_PAGE_TABLES, (orgId) =>
