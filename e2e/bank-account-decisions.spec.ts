@@ -56,7 +56,8 @@ test.describe('Deciding a bank account, as a second member', () => {
     await expect(dialog).toContainText(account.routingNumber);
     await expect(dialog).toContainText('Ivan Initiator');
     await expectNoAxeViolations(page);
-    await dialog.getByRole('button', { name: 'Approve bank account' }).click();
+    // Double-clicked: one decision is sent (a second would be refused and audited as failed).
+    await dialog.getByRole('button', { name: 'Approve bank account' }).dblclick();
 
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status')).toHaveText('Approved: the decision is recorded.');
@@ -86,6 +87,12 @@ test.describe('Deciding a bank account, as a second member', () => {
     await expect
       .poll(async () => (await auditFor(admin.request, account.id)).map((e) => e.action))
       .toContain('change_request.approve');
+    // One success from the double click; the one failure is the forged decision above.
+    const approvals = (await auditFor(admin.request, account.id)).filter(
+      (e) => e.action === 'change_request.approve',
+    );
+    expect(approvals.filter((e) => e.outcome === 'success')).toHaveLength(1);
+    expect(approvals.filter((e) => e.outcome !== 'success')).toHaveLength(1);
     await admin.context().close();
 
     // The list shows it approved, still masked.

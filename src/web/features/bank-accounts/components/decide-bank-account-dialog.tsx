@@ -1,3 +1,4 @@
+import { useSendOnce } from '../../../lib/use-send-once.ts';
 import { useEffect, useId, useState } from 'react';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
 import type { ApprovalAction } from '../../../../contract/reference.ts';
@@ -46,6 +47,8 @@ export function DecideBankAccountDialog({
   const id = useId();
   const reveal = useRevealBankAccount();
   const decide = useDecideBankAccount();
+  // A double click delivers both clicks before the button is disabled: one decision only.
+  const decideOnce = useSendOnce(decide);
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const approve = action === 'approve';
@@ -65,7 +68,7 @@ export function DecideBankAccountDialog({
       document.getElementById(`${id}-reason`)?.focus();
       return;
     }
-    decide.mutate(
+    decideOnce(
       { bankAccountId: account.id, action, reason: approve ? undefined : trimmed },
       { onSuccess: (result) => onDecided(result.status ?? (approve ? 'APPROVED' : 'REJECTED')) },
     );
