@@ -2,8 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { auditFor, proposeByApi } from './bank-account-data.ts';
-import { cmp } from '../src/contract/decimal.ts';
-import { memberPage } from './transfers.ts';
+import { createTransfer, memberPage } from './transfers.ts';
 
 /**
  * The approvals inbox as an approver works through it (issue 25, item 4),
@@ -32,57 +31,9 @@ async function transaction(page: Page, id: string): Promise<Created> {
 
 const row = (page: Page, id: string) => page.locator(`[data-approval-id="${id}"]`);
 
-interface Vault {
-  id: string;
-  subOrgId?: string | null;
-  wallets?: Array<{ blockchain: string }>;
-}
-
-/**
- * A pending ETH transfer as the member on `page`, like transfers.ts's
- * createTransfer, but from the last funded Ethereum vault in a sub-organization
- * of its own rather than the first: the other specs' transfers (and the
- * navigation count they compare with the inbox) stay in theirs, and the
- * several approvals made here do not change it under them.
- */
-async function proposeTransfer(
-  page: Page,
-  baseURL: string,
-  options: { memo: string; amount?: string },
-): Promise<string> {
-  const session = (await (await page.request.get('/auth/session')).json()) as { csrfToken: string };
-  const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
-    results: Vault[];
-  };
-  const onEthereum = vaults.results.filter((v) =>
-    v.wallets?.some((w) => w.blockchain === 'ETHEREUM'),
-  );
-  const funded: Vault[] = [];
-  for (const vault of onEthereum) {
-    const balances = (await (
-      await page.request.get(`/api/external/vaults/${vault.id}/balances/`)
-    ).json()) as Record<string, Record<string, string>>;
-    if (cmp(balances.ETH?.ETHEREUM ?? '0', '1') >= 0) funded.push(vault);
-  }
-  const first = funded[0];
-  const source = funded.findLast((v) => v.subOrgId && v.subOrgId !== first?.subOrgId) ?? first;
-  const destination = onEthereum.find((v) => v.id !== source?.id);
-  if (!source || !destination) throw new Error('the seed has no two ETH vaults to move between');
-  const response = await page.request.post('/api/external/transactions/', {
-    headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': session.csrfToken },
-    data: {
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: source.id },
-      destination: { type: 'VAULT', id: destination.id },
-      amount: options.amount ?? '0.001',
-      asset: 'ETH',
-      blockChain: 'ETHEREUM',
-      memo: options.memo,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { id: string }).id;
-}
+/** A pending ETH transfer as the member on `page`, kept apart from the other specs' sub-organization. */
+const proposeTransfer = (page: Page, baseURL: string, options: { memo: string; amount?: string }) =>
+  createTransfer(page, baseURL, { ...options, from: 'apart' });
 
 test('each row names the initiator, the vault, the USD value and how long it has waited', async ({
   page,

@@ -20,13 +20,24 @@ export async function memberPage(
 
 interface Vault {
   id: string;
+  subOrgId?: string | null;
   wallets?: Array<{ blockchain: string }>;
 }
 
+/**
+ * `from: 'apart'` spends from the last funded Ethereum vault in another
+ * sub-organization than the first funded one: a spec whose approvals must not
+ * move the counts other specs compare (the navigation badge) keeps to it.
+ */
 export async function createTransfer(
   page: Page,
   baseURL: string,
-  options: { memo?: string; feeTier?: 'LOW' | 'MEDIUM' | 'HIGH'; amount?: string } = {},
+  options: {
+    memo?: string;
+    feeTier?: 'LOW' | 'MEDIUM' | 'HIGH';
+    amount?: string;
+    from?: 'first' | 'apart';
+  } = {},
 ): Promise<string> {
   const session = (await (await page.request.get('/auth/session')).json()) as { csrfToken: string };
   const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
@@ -35,16 +46,21 @@ export async function createTransfer(
   const onEthereum = vaults.results.filter((v) =>
     v.wallets?.some((w) => w.blockchain === 'ETHEREUM'),
   );
-  let source: Vault | undefined;
+  const funded: Vault[] = [];
   for (const vault of onEthereum) {
     const balances = (await (
       await page.request.get(`/api/external/vaults/${vault.id}/balances/`)
     ).json()) as Record<string, Record<string, string>>;
     if (cmp(balances.ETH?.ETHEREUM ?? '0', '1') >= 0) {
-      source = vault;
-      break;
+      funded.push(vault);
+      if (options.from !== 'apart') break;
     }
   }
+  const first = funded[0];
+  const source =
+    options.from === 'apart'
+      ? (funded.findLast((v) => v.subOrgId && v.subOrgId !== first?.subOrgId) ?? first)
+      : first;
   const destination = onEthereum.find((v) => v.id !== source?.id);
   if (!source || !destination) throw new Error('the seed has no two ETH vaults to move between');
   const response = await page.request.post('/api/external/transactions/', {

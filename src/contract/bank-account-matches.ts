@@ -8,9 +8,9 @@ import { PaymentMethod } from './enums.ts';
  * scope, pending or approved, so that an identical account is not proposed
  * twice without a word (issue 25). A POST because the numbers it compares are
  * full: they never go into a URL, where logs and history would keep them.
- * The answer holds the matches masked, like every list.
+ * The answer holds the matches masked, like every list. Declared as an
+ * endpoint in `endpoints/bank-accounts.ts`.
  */
-export const bankAccountMatchesPath = '/api/console/bank_accounts/matches/';
 
 export const BankAccountMatchRequest = z.object({
   paymentMethod: PaymentMethod,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BankAccountMatches, bankAccountMatchesPath } from '../../contract/bank-account-matches.ts';
+import { BankAccountMatches } from '../../contract/bank-account-matches.ts';
+import { findBankAccountMatches } from '../../contract/endpoints/bank-accounts.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../contract/reference.ts';
@@ -32,7 +33,7 @@ async function propose(by: StaffSession, subOrgId: string, accountNumber = IBAN)
 }
 
 async function matches(by: StaffSession, body: unknown) {
-  const res = await by.json(bankAccountMatchesPath, post(body));
+  const res = await by.json(findBankAccountMatches.path, post(body));
   return { status: res.status, body: res.body };
 }
 
