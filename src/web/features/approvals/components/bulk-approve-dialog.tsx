@@ -1,8 +1,9 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount, formatUsd } from '../../../../contract/decimal-format.ts';
 import type { Party } from '../../../../contract/transaction.ts';
+import { Fact } from '../../../components/fact.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -140,15 +141,6 @@ export function BulkApproveDialog({
         </DialogContent>
       ) : null}
     </Dialog>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <>
-      <dt className="text-slate-700">{term}</dt>
-      <dd className="min-w-0">{children}</dd>
-    </>
   );
 }
 

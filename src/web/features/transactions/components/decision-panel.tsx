@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { chainInfo, chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
@@ -23,6 +23,7 @@ import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
+import { Fact } from '../../../components/fact.tsx';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -122,16 +123,6 @@ function DecisionDone({ id, message }: { id: string; message: string }) {
   );
 }
 
-/** One fact of the decision summary: a term and what it says. */
-function SummaryRow({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <>
-      <dt className="text-slate-700">{term}</dt>
-      <dd className="min-w-0">{children}</dd>
-    </>
-  );
-}
-
 /**
  * What the member is deciding: everything the decision rests on, checked
  * before money moves — who asked, from where, to whom (and whether that is an
@@ -142,22 +133,22 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
   const contractCall = tx.category === 'CONTRACT_CALL';
   return (
     <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-      <SummaryRow term="What">
+      <Fact term="What">
         {humanize(tx.category) || 'Transaction'}
         {tx.subCategory && tx.subCategory !== tx.category ? ` · ${humanize(tx.subCategory)}` : ''}
-      </SummaryRow>
-      <SummaryRow term="Initiator">
+      </Fact>
+      <Fact term="Initiator">
         <Initiator transaction={tx} />
-      </SummaryRow>
-      <SummaryRow term="From">
+      </Fact>
+      <Fact term="From">
         <PartyLine party={tx.source} />
-      </SummaryRow>
+      </Fact>
       {contractCall ? null : (
-        <SummaryRow term="To">
+        <Fact term="To">
           <PartyLine party={tx.destination} />
-        </SummaryRow>
+        </Fact>
       )}
-      <SummaryRow term={contractCall ? 'Value sent' : 'Amount'}>
+      <Fact term={contractCall ? 'Value sent' : 'Amount'}>
         <span className="font-medium tabular-nums">
           {contractCall && (!tx.amount || isZeroAmount(tx.amount))
             ? `None: the call sends no ${nativeOf(tx)}`
@@ -166,10 +157,10 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
               : '—'}
         </span>
         <UsdEquivalent value={tx.amountInUSD} />
-      </SummaryRow>
-      <SummaryRow term="Chain">{chainLabel(tx.blockChain) || '—'}</SummaryRow>
-      {contractCall ? <ContractCallRows transaction={tx} Row={SummaryRow} /> : null}
-      <SummaryRow term="Fee">
+      </Fact>
+      <Fact term="Chain">{chainLabel(tx.blockChain) || '—'}</Fact>
+      {contractCall ? <ContractCallRows transaction={tx} Row={Fact} /> : null}
+      <Fact term="Fee">
         {tx.fees?.amount ? (
           <span className="tabular-nums">
             {formatAmount(tx.fees.amount)} {tx.fees.asset}
@@ -179,8 +170,8 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
           'Set when it is signed'
         )}
         {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ' · tier not stated'}
-      </SummaryRow>
-      {tx.memo ? <SummaryRow term="Memo">{tx.memo}</SummaryRow> : null}
+      </Fact>
+      {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
     </dl>
   );
 }
