@@ -11,24 +11,12 @@ import { auditLog } from '../db/schema/console.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../test/api-client.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../test/engine-test-app.ts';
+import { engineTest } from '../test/engine-test.ts';
+import type { EngineFixture, EngineTestApp } from '../test/engine-test-app.ts';
 import { MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './body-limit.ts';
 
-let t: EngineTestApp;
-let f: EngineFixture;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-});
-afterAll(() => t.close());
-
 /** A transfer whose memo pads the JSON body to exactly `bytes` bytes. */
-function transferOfSize(bytes: number): string {
+function transferOfSize(f: EngineFixture, bytes: number): string {
   const body = (memo: string) =>
     JSON.stringify({
       category: 'TRANSFER',
@@ -42,7 +30,12 @@ function transferOfSize(bytes: number): string {
   return body('x'.repeat(bytes - body('').length));
 }
 
-async function post(url: string, body: BodyInit, headers: Record<string, string> = {}) {
+async function post(
+  t: EngineTestApp,
+  url: string,
+  body: BodyInit,
+  headers: Record<string, string> = {},
+) {
   const res = await t.app.request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'http://localhost', ...headers },
@@ -65,33 +58,40 @@ function streamOf(text: string, chunk = 64 * 1024): ReadableStream<Uint8Array> {
 }
 
 describe('request body size limit', () => {
-  it('an API body over the limit: 413 {message, code} before anything reads it', async () => {
-    const res = await post(paths.transactions(), transferOfSize(MAX_API_BODY_BYTES + 1));
-    expect(res.status).toBe(413);
-    const body = ApiErrorBody.parse(res.body);
-    expect(body.code).toBe('BODY_TOO_LARGE');
-    expect(body.message).toContain('1 MiB');
-  });
+  engineTest(
+    'an API body over the limit: 413 {message, code} before anything reads it',
+    async ({ t, f }) => {
+      const res = await post(t, paths.transactions(), transferOfSize(f, MAX_API_BODY_BYTES + 1));
+      expect(res.status).toBe(413);
+      const body = ApiErrorBody.parse(res.body);
+      expect(body.code).toBe('BODY_TOO_LARGE');
+      expect(body.message).toContain('1 MiB');
+    },
+  );
 
-  it('a body sent in chunks without Content-Length is refused once it passes the limit', async () => {
-    const res = await post(
-      paths.transactions(),
-      streamOf('{"memo":"' + 'y'.repeat(3 * MAX_API_BODY_BYTES)),
-    );
-    expect(res.status).toBe(413);
-    expect(ApiErrorBody.parse(res.body).code).toBe('BODY_TOO_LARGE');
-  });
+  engineTest(
+    'a body sent in chunks without Content-Length is refused once it passes the limit',
+    async ({ t }) => {
+      const res = await post(
+        t,
+        paths.transactions(),
+        streamOf('{"memo":"' + 'y'.repeat(3 * MAX_API_BODY_BYTES)),
+      );
+      expect(res.status).toBe(413);
+      expect(ApiErrorBody.parse(res.body).code).toBe('BODY_TOO_LARGE');
+    },
+  );
 
-  it('a body of exactly the limit is read and judged on its content', async () => {
+  engineTest('a body of exactly the limit is read and judged on its content', async ({ t, f }) => {
     // A 500-character memo rule, not the size, refuses it.
-    const res = await post(paths.transactions(), transferOfSize(MAX_API_BODY_BYTES));
+    const res = await post(t, paths.transactions(), transferOfSize(f, MAX_API_BODY_BYTES));
     expect(res.status).toBe(400);
     expect(ApiErrorBody.parse(res.body).fields?.map((x) => x.field)).toEqual(['memo']);
   });
 
-  it('sign-in has its own, smaller limit', async () => {
+  engineTest('sign-in has its own, smaller limit', async ({ t }) => {
     const password = 'p'.repeat(MAX_AUTH_BODY_BYTES);
-    const res = await post('/auth/login', JSON.stringify({ email: 'a@b.example', password }));
+    const res = await post(t, '/auth/login', JSON.stringify({ email: 'a@b.example', password }));
     expect(res.status).toBe(413);
     expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'BODY_TOO_LARGE' });
     expect(ApiErrorBody.parse(res.body).message).toContain('16 KiB');

@@ -2,23 +2,20 @@ import { expect } from 'vitest';
 import { paths } from '../../contract/paths.ts';
 import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
 
-/**
- * Request builders and the refusal check the create tests share. The app and
- * fixture are read through getters because test files assign them in beforeAll.
- */
-export function createRequests(app: () => EngineTestApp, fixture: () => EngineFixture) {
+/** Request builders and the refusal check the create tests share (`engineTest`'s `requests`). */
+export function createRequests(app: EngineTestApp, fixture: EngineFixture) {
   const vault = (id: string) => ({ type: 'VAULT', id });
   const contact = (id: string) => ({ type: 'CONTACT', id });
   const transfer = (over: Record<string, unknown> = {}) => ({
     category: 'TRANSFER',
-    source: vault(fixture().treasury.id),
-    destination: contact(fixture().contacts.eth.id),
+    source: vault(fixture.treasury.id),
+    destination: contact(fixture.contacts.eth.id),
     amount: '0.5',
     asset: 'ETH',
     blockChain: 'ETHEREUM',
     ...over,
   });
-  const create = (body: unknown) => app().post(paths.transactions(), body);
+  const create = (body: unknown) => app.post(paths.transactions(), body);
 
   /** A 400 whose `fields` name `field` and whose `code` (when given) names the rule. */
   async function expectRefused(body: unknown, field: string, code?: string) {

@@ -1,29 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '../../../../contract/paths.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../../test/engine-test-app.ts';
-import { createRequests } from '../../../test/create-requests.ts';
-
-let t: EngineTestApp;
-let f: EngineFixture;
-
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-});
-afterAll(() => t.close());
-
-const { vault, contact, transfer, create, expectRefused } = createRequests(
-  () => t,
-  () => f,
-);
+import { engineTest as it } from '../../../test/engine-test.ts';
 
 describe('POST /transactions/ names the field and the rule it breaks', () => {
-  it('shape: an unknown category, a missing field, a bad amount, an unknown field', async () => {
+  it('shape: an unknown category, a missing field, a bad amount, an unknown field', async ({
+    requests: { transfer, expectRefused },
+  }) => {
     await expectRefused({ ...transfer(), category: 'TELEPORT' }, 'category', 'VALIDATION_ERROR');
     const { source: _s, ...noSource } = transfer();
     await expectRefused(noSource, 'source', 'VALIDATION_ERROR');
@@ -32,7 +14,7 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     await expectRefused(transfer({ colour: 'red' }), 'colour');
   });
 
-  it('chain and asset', async () => {
+  it('chain and asset', async ({ requests: { transfer, create, expectRefused } }) => {
     await expectRefused(transfer({ blockChain: 'DOGECOIN' }), 'blockChain', 'UNSUPPORTED_CHAIN');
     await expectRefused(transfer({ asset: 'DOGE' }), 'asset', 'ASSET_NOT_ON_CHAIN');
     await expectRefused(
@@ -44,7 +26,7 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     expect((await create(transfer({ asset: 'USDC', amount: '1.1234560000' }))).status).toBe(200);
   });
 
-  it('source vault', async () => {
+  it('source vault', async ({ f, requests: { vault, contact, transfer, expectRefused } }) => {
     await expectRefused(transfer({ source: vault('no-such-vault') }), 'source.id', 'UNKNOWN_VAULT');
     await expectRefused(
       transfer({ source: contact(f.contacts.eth.id) }),
@@ -53,7 +35,10 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     );
   });
 
-  it('destination contact and vault', async () => {
+  it('destination contact and vault', async ({
+    f,
+    requests: { vault, contact, transfer, expectRefused },
+  }) => {
     await expectRefused(
       transfer({ destination: contact('nobody') }),
       'destination.id',
@@ -96,7 +81,9 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     );
   });
 
-  it("an external address in the chain's format is a destination", async () => {
+  it("an external address in the chain's format is a destination", async ({
+    requests: { transfer, create, expectRefused },
+  }) => {
     const address = '0x52908400098527886E0F7030069857D2E4169EE7';
     const res = await create(transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: address } }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -111,7 +98,7 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     expect(tron.message).toContain('0x followed by 40 hexadecimal characters');
   });
 
-  it('fee payer', async () => {
+  it('fee payer', async ({ f, requests: { vault, transfer, expectRefused } }) => {
     await expectRefused(
       transfer({ feePayer: { id: f.gas.id } }),
       'feePayer',
@@ -129,7 +116,7 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     );
   });
 
-  it('stake and delegation rules', async () => {
+  it('stake and delegation rules', async ({ f, requests: { vault, expectRefused } }) => {
     const stake = {
       category: 'STAKE',
       source: vault(f.treasury.id),
@@ -162,7 +149,7 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     await expectRefused(noResource, 'resourceType', 'VALIDATION_ERROR');
   });
 
-  it('contract call rules', async () => {
+  it('contract call rules', async ({ f, requests: { expectRefused } }) => {
     const call = { category: 'CONTRACT_CALL', vaultId: f.treasury.id, blockChain: 'ETHEREUM' };
     await expectRefused(
       { ...call, blockChain: 'BITCOIN' },
@@ -185,7 +172,7 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
     await expectRefused({ ...call, amount: '0.0000000000000000001' }, 'amount', 'AMOUNT_PRECISION');
   });
 
-  it('answers 400, never 5xx, for bodies that are not JSON objects', async () => {
+  it('answers 400, never 5xx, for bodies that are not JSON objects', async ({ t }) => {
     for (const body of ['[]', 'null', '"x"', '{', '']) {
       const res = await t.app.request(paths.transactions(), {
         method: 'POST',

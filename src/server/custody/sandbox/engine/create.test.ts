@@ -1,35 +1,19 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '../../../../contract/paths.ts';
 import {
   changeRequests,
   transactionStatusEvents,
   transactions,
 } from '../../../db/schema/sandbox.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../../test/engine-test-app.ts';
-import { createRequests } from '../../../test/create-requests.ts';
-
-let t: EngineTestApp;
-let f: EngineFixture;
-
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-});
-afterAll(() => t.close());
-
-const { vault, contact, transfer, create, expectRefused } = createRequests(
-  () => t,
-  () => f,
-);
+import { engineTest as it } from '../../../test/engine-test.ts';
 
 describe('POST /transactions/ creates each kind PENDING', () => {
-  it('a transfer to a contact: EXTERNAL_TRANSFER with enriched parties and its change request', async () => {
+  it('a transfer to a contact: EXTERNAL_TRANSFER with enriched parties and its change request', async ({
+    t,
+    f,
+    requests: { transfer, create },
+  }) => {
     const res = await create(transfer({ externalId: 'create-contact-1', memo: 'Invoice 7' }));
     expect(res.status).toBe(200);
     const tx = res.body;
@@ -67,7 +51,10 @@ describe('POST /transactions/ creates each kind PENDING', () => {
     expect(request?.createdByType).toBe('STAFF');
   });
 
-  it('a transfer between vaults: INTERNAL_TRANSFER', async () => {
+  it('a transfer between vaults: INTERNAL_TRANSFER', async ({
+    f,
+    requests: { vault, transfer, create },
+  }) => {
     const res = await create(transfer({ destination: vault(f.ops.id) }));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -76,7 +63,11 @@ describe('POST /transactions/ creates each kind PENDING', () => {
     });
   });
 
-  it('strips the Python SDK dataSignatureHex and takes a fee payer where fees can be sponsored', async () => {
+  it('strips the Python SDK dataSignatureHex and takes a fee payer where fees can be sponsored', async ({
+    t,
+    f,
+    requests: { vault, contact, create },
+  }) => {
     const res = await create({
       category: 'TRANSFER',
       source: vault(f.treasury.id),
@@ -96,7 +87,10 @@ describe('POST /transactions/ creates each kind PENDING', () => {
     expect(row).toMatchObject({ feePayerId: f.gas.id, feeTier: 'LOW' });
   });
 
-  it('a contract call: CONTRACT_CALL with a VAULT source and no asset or destination', async () => {
+  it('a contract call: CONTRACT_CALL with a VAULT source and no asset or destination', async ({
+    f,
+    requests: { create },
+  }) => {
     const res = await create({
       category: 'CONTRACT_CALL',
       vaultId: f.treasury.id,
@@ -113,7 +107,7 @@ describe('POST /transactions/ creates each kind PENDING', () => {
     expect(res.body).not.toHaveProperty('destination');
   });
 
-  it('contract calls with each chain’s data variant', async () => {
+  it('contract calls with each chain’s data variant', async ({ f, requests: { create } }) => {
     const calls = [
       {
         blockChain: 'ICP',
@@ -129,7 +123,7 @@ describe('POST /transactions/ creates each kind PENDING', () => {
     }
   });
 
-  it('a stake and a resource delegation', async () => {
+  it('a stake and a resource delegation', async ({ f, requests: { vault, contact, create } }) => {
     const stake = await create({
       category: 'STAKE',
       source: vault(f.treasury.id),
@@ -163,7 +157,11 @@ describe('POST /transactions/ creates each kind PENDING', () => {
 });
 
 describe('externalId', () => {
-  it('control characters are refused on every kind of create, naming externalId, so none is unfindable', async () => {
+  it('control characters are refused on every kind of create, naming externalId, so none is unfindable', async ({
+    t,
+    f,
+    requests: { transfer, expectRefused },
+  }) => {
     const before = await t.db.select({ id: transactions.id }).from(transactions);
     const contractCall = {
       category: 'CONTRACT_CALL',
@@ -187,7 +185,10 @@ describe('externalId', () => {
     expect(String(listed.body.message)).toContain('externalId must not contain control characters');
   });
 
-  it('a duplicate is refused with DUPLICATE_EXTERNAL_ID and creates nothing', async () => {
+  it('a duplicate is refused with DUPLICATE_EXTERNAL_ID and creates nothing', async ({
+    t,
+    requests: { transfer, create, expectRefused },
+  }) => {
     expect((await create(transfer({ externalId: 'dup-1' }))).status).toBe(200);
     const before = await t.db.select({ id: transactions.id }).from(transactions);
     const res = await expectRefused(
@@ -201,7 +202,10 @@ describe('externalId', () => {
     );
   });
 
-  it('two concurrent creates with one externalId make exactly one transaction', async () => {
+  it('two concurrent creates with one externalId make exactly one transaction', async ({
+    t,
+    requests: { transfer, create },
+  }) => {
     const results = await Promise.all(
       Array.from({ length: 6 }, () => create(transfer({ externalId: 'race-1' }))),
     );

@@ -1,29 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { add, cmp, neg, sub, sum } from '../../../../contract/decimal.ts';
 import { paths } from '../../../../contract/paths.ts';
 import type { BalanceChange, Transaction } from '../../../../contract/transaction.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { estimateFees, feeForTier } from '../fee-model.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../../test/engine-test-app.ts';
-
-let t: EngineTestApp;
-let f: EngineFixture;
-
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-});
-afterAll(() => t.close());
+import { engineTest as it } from '../../../test/engine-test.ts';
+import type { EngineFixture, EngineTestApp } from '../../../test/engine-test-app.ts';
 
 const HOUR = 3_600_000;
 
-async function createApproved(body: Record<string, unknown>): Promise<string> {
+async function createApproved(t: EngineTestApp, body: Record<string, unknown>): Promise<string> {
   const res = await t.post(paths.transactions(), body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const id = String(res.body.id);
@@ -32,6 +19,7 @@ async function createApproved(body: Record<string, unknown>): Promise<string> {
 }
 
 async function fetchTx(
+  t: EngineTestApp,
   id: string,
 ): Promise<Transaction & { statusHistory: Array<{ status: string }> }> {
   const res = await t.get(paths.transaction(id));
@@ -39,7 +27,7 @@ async function fetchTx(
   return res.body as Transaction & { statusHistory: Array<{ status: string }> };
 }
 
-const ethTransfer = (over: Record<string, unknown> = {}) => ({
+const ethTransfer = (f: EngineFixture, over: Record<string, unknown> = {}) => ({
   category: 'TRANSFER',
   source: { type: 'VAULT', id: f.treasury.id },
   destination: { type: 'CONTACT', id: f.contacts.eth.id },
@@ -52,9 +40,12 @@ const ethTransfer = (over: Record<string, unknown> = {}) => ({
 const changesOf = (tx: Transaction): BalanceChange[] => tx.balanceChanges?.changes ?? [];
 
 describe('lifecycle', () => {
-  it('runs a transfer to COMPLETED: operations, balance changes summing to minus the fee, balances moved', async () => {
+  it('runs a transfer to COMPLETED: operations, balance changes summing to minus the fee, balances moved', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const id = await createApproved(ethTransfer());
+    const id = await createApproved(t, ethTransfer(f));
     const signingAt = t.clock.now();
     await t.run();
     expect(await t.status(id)).toBe('SIGNED');
@@ -68,7 +59,7 @@ describe('lifecycle', () => {
     });
 
     await t.run(HOUR);
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('COMPLETED');
     expect(tx.statusHistory.map((s) => s.status)).toEqual([
       'PENDING',
@@ -110,13 +101,21 @@ describe('lifecycle', () => {
     });
   });
 
-  it('credits the destination vault of an internal transfer, the fee in the native asset', async () => {
+  it('credits the destination vault of an internal transfer, the fee in the native asset', async ({
+    t,
+    f,
+  }) => {
     const opsBefore = await t.balance(f.ops.id, 'USDC', 'ETHEREUM');
     const id = await createApproved(
-      ethTransfer({ asset: 'USDC', amount: '120.5', destination: { type: 'VAULT', id: f.ops.id } }),
+      t,
+      ethTransfer(f, {
+        asset: 'USDC',
+        amount: '120.5',
+        destination: { type: 'VAULT', id: f.ops.id },
+      }),
     );
     await t.run(HOUR);
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('COMPLETED');
     expect(await t.balance(f.ops.id, 'USDC', 'ETHEREUM')).toEqual({
       amount: add(opsBefore.amount, '120.5'),
@@ -128,10 +127,10 @@ describe('lifecycle', () => {
     expect(eth).toEqual([expect.objectContaining({ amount: neg(tx.fees?.amount ?? '') })]);
   });
 
-  it('charges a sponsoring fee payer, not the source', async () => {
+  it('charges a sponsoring fee payer, not the source', async ({ t, f }) => {
     const gasBefore = await t.balance(f.gas.id, 'TRX', 'TRON');
     const srcBefore = await t.balance(f.treasury.id, 'TRX', 'TRON');
-    const id = await createApproved({
+    const id = await createApproved(t, {
       category: 'TRANSFER',
       source: { type: 'VAULT', id: f.treasury.id },
       destination: { type: 'CONTACT', id: f.contacts.tron.id },
@@ -141,7 +140,7 @@ describe('lifecycle', () => {
       feePayer: { id: f.gas.id },
     });
     await t.run(HOUR);
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('COMPLETED');
     expect(tx.txHash).toMatch(/^[0-9a-f]{64}$/);
     expect(tx).not.toHaveProperty('nonce');
@@ -155,13 +154,17 @@ describe('lifecycle', () => {
     });
   });
 
-  it('fails at signing when the vault cannot cover amount plus fee, holding nothing', async () => {
+  it('fails at signing when the vault cannot cover amount plus fee, holding nothing', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.ops.id, 'ETH', 'ETHEREUM');
     const id = await createApproved(
-      ethTransfer({ source: { type: 'VAULT', id: f.ops.id }, amount: before.amount }),
+      t,
+      ethTransfer(f, { source: { type: 'VAULT', id: f.ops.id }, amount: before.amount }),
     );
     await t.run();
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('FAILED');
     expect(tx.error).toMatch(
       /^insufficient balance: vault Operations holds [\d.]+ ETH on ETHEREUM, needs [\d.]+$/,
@@ -170,9 +173,12 @@ describe('lifecycle', () => {
     expect(await t.balance(f.ops.id, 'ETH', 'ETHEREUM')).toEqual(before);
   });
 
-  it('a contract call with the documented magic value reverts, and the fee is still charged', async () => {
+  it('a contract call with the documented magic value reverts, and the fee is still charged', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const id = await createApproved({
+    const id = await createApproved(t, {
       category: 'CONTRACT_CALL',
       vaultId: f.treasury.id,
       blockChain: 'ETHEREUM',
@@ -180,7 +186,7 @@ describe('lifecycle', () => {
       data: { callData: '0xdeadbeef' },
     });
     await t.run(HOUR);
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('FAILED');
     expect(tx.error).toContain('reverted');
     expect(tx.statusHistory.map((s) => s.status)).toEqual([
@@ -200,41 +206,41 @@ describe('lifecycle', () => {
     });
   });
 
-  it('completes a plain contract call with one operation carrying its fee', async () => {
-    const id = await createApproved({
+  it('completes a plain contract call with one operation carrying its fee', async ({ t, f }) => {
+    const id = await createApproved(t, {
       category: 'CONTRACT_CALL',
       vaultId: f.treasury.id,
       blockChain: 'TRON',
       data: { method: 'freezeBalanceV2', params: {} },
     });
     await t.run(HOUR);
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('COMPLETED');
     expect(tx.operations).toHaveLength(1);
     expect(sum(changesOf(tx).map((c) => c.amount ?? '0'))).toBe(neg(tx.fees?.amount ?? ''));
   });
 
-  it('a declined transaction is terminal and never moves', async () => {
-    const res = await t.post(paths.transactions(), ethTransfer());
+  it('a declined transaction is terminal and never moves', async ({ t, f }) => {
+    const res = await t.post(paths.transactions(), ethTransfer(f));
     const id = String(res.body.id);
     expect(await t.decline(id, 'Unknown counterparty')).toBe(true);
     expect(await t.approve(id)).toBe(false);
     await t.run(HOUR);
-    const tx = await fetchTx(id);
+    const tx = await fetchTx(t, id);
     expect(tx.status).toBe('DECLINED');
     expect(tx.statusHistory.map((s) => s.status)).toEqual(['PENDING', 'DECLINED']);
   });
 
-  it('gives broadcasts from one vault on an EVM chain consecutive nonces', async () => {
-    const a = await createApproved(ethTransfer({ amount: '0.01' }));
-    const b = await createApproved(ethTransfer({ amount: '0.02' }));
+  it('gives broadcasts from one vault on an EVM chain consecutive nonces', async ({ t, f }) => {
+    const a = await createApproved(t, ethTransfer(f, { amount: '0.01' }));
+    const b = await createApproved(t, ethTransfer(f, { amount: '0.02' }));
     await t.run(HOUR);
-    const [ta, tb] = [await fetchTx(a), await fetchTx(b)];
+    const [ta, tb] = [await fetchTx(t, a), await fetchTx(t, b)];
     expect(Math.abs((ta.nonce ?? 0) - (tb.nonce ?? 0))).toBe(1);
   });
 
-  it('shapes txHash per chain', async () => {
-    const sol = await createApproved({
+  it('shapes txHash per chain', async ({ t, f }) => {
+    const sol = await createApproved(t, {
       category: 'TRANSFER',
       source: { type: 'VAULT', id: f.treasury.id },
       destination: { type: 'VAULT', id: f.gas.id },
@@ -243,13 +249,16 @@ describe('lifecycle', () => {
       blockChain: 'SOLANA',
     });
     await t.run(HOUR);
-    expect((await fetchTx(sol)).txHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{88}$/);
+    expect((await fetchTx(t, sol)).txHash).toMatch(/^[1-9A-HJ-NP-Za-km-z]{88}$/);
   });
 
-  it('keeps a LOW fee on a congested chain SUBMITTED for a long time', async () => {
+  it('keeps a LOW fee on a congested chain SUBMITTED for a long time', async ({ t, f }) => {
     // Ethereum is congested in minutes 0–14 of every hour (fee-model-profiles.ts).
     t.clock.set('2030-01-02T09:02:00.000Z');
-    const id = await createApproved(ethTransfer({ amount: '0.01', gasParams: { feeTier: 'LOW' } }));
+    const id = await createApproved(
+      t,
+      ethTransfer(f, { amount: '0.01', gasParams: { feeTier: 'LOW' } }),
+    );
     await t.run(60_000);
     expect(await t.status(id)).toBe('SUBMITTED');
     await t.run(30 * 60_000);
@@ -260,7 +269,7 @@ describe('lifecycle', () => {
 });
 
 describe('integrity under concurrency', () => {
-  it('concurrent transfers from one vault never overdraw it', async () => {
+  it('concurrent transfers from one vault never overdraw it', async ({ t, f }) => {
     const before = await t.balance(f.treasury.id, 'BTC', 'BITCOIN');
     const body = {
       category: 'TRANSFER',

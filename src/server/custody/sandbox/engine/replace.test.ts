@@ -1,37 +1,29 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { add, cmp, mul, sub } from '../../../../contract/decimal.ts';
 import { paths } from '../../../../contract/paths.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { changeRequests, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../../test/engine-test-app.ts';
+import { engineTest as it } from '../../../test/engine-test.ts';
+import type { EngineFixture, EngineTestApp } from '../../../test/engine-test-app.ts';
 import { readPlan } from './plan.ts';
 
 const MIGRATIONS = path.join(import.meta.dirname, '../../../db/migrations/sandbox');
-
-let t: EngineTestApp;
-let f: EngineFixture;
-
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-});
-afterAll(() => t.close());
 
 const HOUR = 3_600_000;
 // Ethereum is congested in minutes 0–14 of every hour: a LOW fee then waits an hour in SUBMITTED.
 const CONGESTED = '2030-01-03T10:01:00.000Z';
 
-const replace = (transactionId: string) => t.post(paths.replaceTransaction(), { transactionId });
+const replace = (t: EngineTestApp, transactionId: string) =>
+  t.post(paths.replaceTransaction(), { transactionId });
 
-async function stuckTransfer(over: Record<string, unknown> = {}): Promise<string> {
+async function stuckTransfer(
+  t: EngineTestApp,
+  f: EngineFixture,
+  over: Record<string, unknown> = {},
+): Promise<string> {
   t.clock.set(CONGESTED);
   const res = await t.post(paths.transactions(), {
     category: 'TRANSFER',
@@ -51,17 +43,20 @@ async function stuckTransfer(over: Record<string, unknown> = {}): Promise<string
   return id;
 }
 
-async function row(id: string) {
+async function row(t: EngineTestApp, id: string) {
   const [r] = await t.db.select().from(transactions).where(eq(transactions.id, id));
   if (!r) throw new Error(`no transaction ${id}`);
   return r;
 }
 
 describe('POST /transactions/replace_transaction/', () => {
-  it('replaces a stuck transaction: PENDING, own id, same parties, same nonce, ≥ 10% more fee, own change request', async () => {
-    const originalId = await stuckTransfer();
-    const original = await row(originalId);
-    const res = await replace(originalId);
+  it('replaces a stuck transaction: PENDING, own id, same parties, same nonce, ≥ 10% more fee, own change request', async ({
+    t,
+    f,
+  }) => {
+    const originalId = await stuckTransfer(t, f);
+    const original = await row(t, originalId);
+    const res = await replace(t, originalId);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const replacement = res.body as Transaction;
     expect(replacement.id).not.toBe(originalId);
@@ -78,7 +73,7 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(
       cmp(replacement.fees?.amount ?? '0', mul(original.fees?.amount ?? '', '1.1')),
     ).toBeGreaterThanOrEqual(0);
-    const stored = await row(String(replacement.id));
+    const stored = await row(t, String(replacement.id));
     expect(stored.replacesTransactionId).toBe(originalId);
     const requests = await t.db
       .select()
@@ -87,19 +82,22 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('when the replacement completes, the original ends FAILED naming it and its hold is released', async () => {
+  it('when the replacement completes, the original ends FAILED naming it and its hold is released', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const originalId = await stuckTransfer({ amount: '0.2' });
-    const replacementId = String((await replace(originalId)).body.id);
+    const originalId = await stuckTransfer(t, f, { amount: '0.2' });
+    const replacementId = String((await replace(t, originalId)).body.id);
     await t.approve(replacementId);
     // The original's own inclusion time passes while the replacement is in flight: it must not land.
     await t.run(3 * HOUR);
     expect(await t.status(replacementId)).toBe('COMPLETED');
-    const original = await row(originalId);
+    const original = await row(t, originalId);
     expect(original.status).toBe('FAILED');
     expect(original.error).toContain(replacementId);
     expect(original.balanceChanges).toBeNull();
-    const replacement = await row(replacementId);
+    const replacement = await row(t, replacementId);
     expect(replacement.nonce).toBe(original.nonce);
     const after = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
     expect(after.held).toBe(before.held);
@@ -107,9 +105,9 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(cmp(after.amount, before.amount)).toBe(-1);
   });
 
-  it('a declined replacement lets the original land after all', async () => {
-    const originalId = await stuckTransfer({ amount: '0.01' });
-    const replacementId = String((await replace(originalId)).body.id);
+  it('a declined replacement lets the original land after all', async ({ t, f }) => {
+    const originalId = await stuckTransfer(t, f, { amount: '0.01' });
+    const replacementId = String((await replace(t, originalId)).body.id);
     await t.run(2 * HOUR);
     // The original came due while its replacement was active: parked in SUBMITTED.
     expect(await t.status(originalId)).toBe('SUBMITTED');
@@ -118,25 +116,28 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(await t.status(originalId)).toBe('COMPLETED');
   });
 
-  it('a replacement of a replacement: when it lands, every transaction it replaced ends FAILED naming it, and only its amount and fee leave the vault', async () => {
+  it('a replacement of a replacement: when it lands, every transaction it replaced ends FAILED naming it, and only its amount and fee leave the vault', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const firstId = await stuckTransfer({ amount: '0.3' });
-    const secondId = String((await replace(firstId)).body.id);
+    const firstId = await stuckTransfer(t, f, { amount: '0.3' });
+    const secondId = String((await replace(t, firstId)).body.id);
     await t.approve(secondId);
     await t.run(5_000);
     expect(await t.status(secondId)).toBe('SUBMITTED');
-    const third = await replace(secondId);
+    const third = await replace(t, secondId);
     expect(third.status, JSON.stringify(third.body)).toBe(200);
     const thirdId = String(third.body.id);
-    expect((await row(thirdId)).nonce).toBe((await row(firstId)).nonce);
+    expect((await row(t, thirdId)).nonce).toBe((await row(t, firstId)).nonce);
     // The first cannot be replaced a second time while its chain is in flight.
-    expect((await replace(firstId)).body.code).toBe('REPLACEMENT_EXISTS');
+    expect((await replace(t, firstId)).body.code).toBe('REPLACEMENT_EXISTS');
     await t.approve(thirdId);
     await t.run(3 * HOUR);
 
     expect(await t.status(thirdId)).toBe('COMPLETED');
     for (const id of [firstId, secondId]) {
-      const replaced = await row(id);
+      const replaced = await row(t, id);
       expect(replaced.status, id).toBe('FAILED');
       expect(replaced.error, id).toBe(`replaced by transaction ${thirdId}, which took its nonce`);
       expect(replaced.balanceChanges, id).toBeNull();
@@ -144,17 +145,20 @@ describe('POST /transactions/replace_transaction/', () => {
     }
     const after = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
     expect(after.held).toBe(before.held);
-    const fee = (await row(thirdId)).fees?.amount ?? '';
+    const fee = (await row(t, thirdId)).fees?.amount ?? '';
     expect(after.amount).toBe(sub(before.amount, add('0.3', fee)));
   });
 
-  it('a declined replacement of a replacement lets the one it replaced land, and the first fails naming that one', async () => {
+  it('a declined replacement of a replacement lets the one it replaced land, and the first fails naming that one', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const firstId = await stuckTransfer({ amount: '0.04' });
-    const secondId = String((await replace(firstId)).body.id);
+    const firstId = await stuckTransfer(t, f, { amount: '0.04' });
+    const secondId = String((await replace(t, firstId)).body.id);
     await t.approve(secondId);
     await t.run(5_000);
-    const thirdId = String((await replace(secondId)).body.id);
+    const thirdId = String((await replace(t, secondId)).body.id);
     await t.run(HOUR);
     // Both wait, parked, for the newest to be decided.
     expect(await t.status(firstId)).toBe('SUBMITTED');
@@ -163,28 +167,31 @@ describe('POST /transactions/replace_transaction/', () => {
     await t.run(HOUR);
 
     expect(await t.status(secondId)).toBe('COMPLETED');
-    const first = await row(firstId);
+    const first = await row(t, firstId);
     expect(first.status).toBe('FAILED');
     expect(first.error).toBe(`replaced by transaction ${secondId}, which took its nonce`);
     const after = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
     expect(after.held).toBe(before.held);
-    const fee = (await row(secondId)).fees?.amount ?? '';
+    const fee = (await row(t, secondId)).fees?.amount ?? '';
     expect(after.amount).toBe(sub(before.amount, add('0.04', fee)));
   });
 
-  it('a chain left behind by the old engine (the first still SUBMITTED, holding) is woken by the migration and fails naming the one that landed', async () => {
+  it('a chain left behind by the old engine (the first still SUBMITTED, holding) is woken by the migration and fails naming the one that landed', async ({
+    t,
+    f,
+  }) => {
     const before = await t.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const firstId = await stuckTransfer({ amount: '0.05' });
-    const secondId = String((await replace(firstId)).body.id);
+    const firstId = await stuckTransfer(t, f, { amount: '0.05' });
+    const secondId = String((await replace(t, firstId)).body.id);
     await t.approve(secondId);
     await t.run(5_000);
-    const thirdId = String((await replace(secondId)).body.id);
+    const thirdId = String((await replace(t, secondId)).body.id);
     await t.approve(thirdId);
     await t.run(HOUR);
     expect(await t.status(thirdId)).toBe('COMPLETED');
 
     // What the engine before issue 24 left: the first parked in SUBMITTED, its hold still taken.
-    const first = await row(firstId);
+    const first = await row(t, firstId);
     await t.db
       .update(transactions)
       .set({ status: 'SUBMITTED', error: null, nextStepAt: null })
@@ -210,13 +217,16 @@ describe('POST /transactions/replace_transaction/', () => {
     );
     await t.db.execute(sql.raw(migration));
     await t.run();
-    const woken = await row(firstId);
+    const woken = await row(t, firstId);
     expect(woken.status).toBe('FAILED');
     expect(woken.error).toBe(`replaced by transaction ${thirdId}, which took its nonce`);
     expect((await t.balance(f.treasury.id, 'ETH', 'ETHEREUM')).held).toBe(before.held);
   });
 
-  it('a LOW transfer tagged [simulate:stuck] waits in SUBMITTED until its replacement lands, and each links the other', async () => {
+  it('a LOW transfer tagged [simulate:stuck] waits in SUBMITTED until its replacement lands, and each links the other', async ({
+    t,
+    f,
+  }) => {
     t.clock.set('2030-01-03T10:30:00.000Z'); // Ethereum is not congested now
     const created = await t.post(paths.transactions(), {
       category: 'TRANSFER',
@@ -234,7 +244,7 @@ describe('POST /transactions/replace_transaction/', () => {
     await t.run(24 * HOUR);
     expect(await t.status(originalId)).toBe('SUBMITTED');
 
-    const replacementId = String((await replace(originalId)).body.id);
+    const replacementId = String((await replace(t, originalId)).body.id);
     const pendingView = (await t.get(paths.transaction(originalId))).body as Transaction;
     expect(pendingView.gasParams).toEqual({ feeTier: 'LOW' });
     expect(pendingView.replacements).toEqual([
@@ -251,8 +261,8 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(replacement.gasParams).toEqual({ feeTier: 'HIGH' });
   });
 
-  it('refuses each failed precondition with its own code', async () => {
-    const unknown = await replace('no-such-transaction');
+  it('refuses each failed precondition with its own code', async ({ t, f }) => {
+    const unknown = await replace(t, 'no-such-transaction');
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('NOT_FOUND');
 
@@ -264,7 +274,7 @@ describe('POST /transactions/replace_transaction/', () => {
       asset: 'ETH',
       blockChain: 'ETHEREUM',
     });
-    const notSubmitted = await replace(String(pending.body.id));
+    const notSubmitted = await replace(t, String(pending.body.id));
     expect(notSubmitted.status).toBe(409);
     expect(notSubmitted.body.code).toBe('NOT_REPLACEABLE_STATUS');
     expect(notSubmitted.body.message).toContain('PENDING');
@@ -277,15 +287,15 @@ describe('POST /transactions/replace_transaction/', () => {
       asset: 'TRX',
       blockChain: 'TRON',
     });
-    const unsupported = await replace(String(tron.body.id));
+    const unsupported = await replace(t, String(tron.body.id));
     expect(unsupported.status).toBe(400);
     expect(unsupported.body.code).toBe('REPLACEMENT_NOT_SUPPORTED');
     expect(unsupported.body.message).toContain('TRON');
 
-    const originalId = await stuckTransfer({ amount: '0.02' });
-    const first = await replace(originalId);
+    const originalId = await stuckTransfer(t, f, { amount: '0.02' });
+    const first = await replace(t, originalId);
     expect(first.status).toBe(200);
-    const second = await replace(originalId);
+    const second = await replace(t, originalId);
     expect(second.status).toBe(409);
     expect(second.body.code).toBe('REPLACEMENT_EXISTS');
     expect(second.body.message).toContain(String(first.body.id));
@@ -294,12 +304,12 @@ describe('POST /transactions/replace_transaction/', () => {
     expect(missingId.status).toBe(400);
   });
 
-  it('two concurrent replace calls make one replacement', async () => {
-    const originalId = await stuckTransfer({ amount: '0.03' });
+  it('two concurrent replace calls make one replacement', async ({ t, f }) => {
+    const originalId = await stuckTransfer(t, f, { amount: '0.03' });
     const results = await Promise.all([
-      replace(originalId),
-      replace(originalId),
-      replace(originalId),
+      replace(t, originalId),
+      replace(t, originalId),
+      replace(t, originalId),
     ]);
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     const replacements = await t.db
@@ -311,7 +321,7 @@ describe('POST /transactions/replace_transaction/', () => {
 });
 
 describe('POST /transactions/estimate_fee/', () => {
-  const body = (over: Record<string, unknown> = {}) => ({
+  const body = (f: EngineFixture, over: Record<string, unknown> = {}) => ({
     category: 'TRANSFER',
     source: { type: 'VAULT', id: f.treasury.id },
     destination: { type: 'CONTACT', id: f.contacts.eth.id },
@@ -321,9 +331,12 @@ describe('POST /transactions/estimate_fee/', () => {
     ...over,
   });
 
-  it('answers high > medium > low in the native asset, and signing charges the chosen tier’s estimate', async () => {
+  it('answers high > medium > low in the native asset, and signing charges the chosen tier’s estimate', async ({
+    t,
+    f,
+  }) => {
     t.clock.set('2030-01-03T12:30:00.000Z');
-    const res = await t.post(paths.estimateFee(), body({ dataSignatureHex: '00' }));
+    const res = await t.post(paths.estimateFee(), body(f, { dataSignatureHex: '00' }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const fees = res.body as Record<
       'high' | 'medium' | 'low',
@@ -334,35 +347,41 @@ describe('POST /transactions/estimate_fee/', () => {
     expect(cmp(fees.medium.expectedFeeInAsset, fees.low.expectedFeeInAsset)).toBe(1);
 
     const created = await t.post(paths.transactions(), {
-      ...body(),
+      ...body(f),
       gasParams: { feeTier: 'MEDIUM' },
     });
     const id = String(created.body.id);
     await t.approve(id);
     await t.run();
-    expect((await row(id)).fees?.amount).toBe(fees.medium.expectedFeeInAsset);
+    expect((await row(t, id)).fees?.amount).toBe(fees.medium.expectedFeeInAsset);
   });
 
-  it('validates parties, asset and chain as a transfer does; an unknown chain is a 400', async () => {
-    const chain = await t.post(paths.estimateFee(), body({ blockChain: 'NARNIA' }));
+  it('validates parties, asset and chain as a transfer does; an unknown chain is a 400', async ({
+    t,
+    f,
+  }) => {
+    const chain = await t.post(paths.estimateFee(), body(f, { blockChain: 'NARNIA' }));
     expect(chain.status).toBe(400);
     expect(chain.body.code).toBe('UNSUPPORTED_CHAIN');
     const contact = await t.post(
       paths.estimateFee(),
-      body({ destination: { type: 'CONTACT', id: f.contacts.ethPending.id } }),
+      body(f, { destination: { type: 'CONTACT', id: f.contacts.ethPending.id } }),
     );
     expect(contact.status).toBe(400);
     expect(contact.body.code).toBe('CONTACT_NOT_APPROVED');
-    const asset = await t.post(paths.estimateFee(), body({ asset: 'TRX' }));
+    const asset = await t.post(paths.estimateFee(), body(f, { asset: 'TRX' }));
     expect(asset.body.code).toBe('ASSET_NOT_ON_CHAIN');
-    const shape = await t.post(paths.estimateFee(), body({ category: 'STAKE' }));
+    const shape = await t.post(paths.estimateFee(), body(f, { category: 'STAKE' }));
     expect(shape.status).toBe(400);
   });
 
-  it('estimates a stake, a delegation and a contract call at what signing would charge', async () => {
+  it('estimates a stake, a delegation and a contract call at what signing would charge', async ({
+    t,
+    f,
+  }) => {
     t.clock.set('2030-01-04T12:30:00.000Z');
     const source = { type: 'VAULT', id: f.treasury.id };
-    const native = await t.post(paths.estimateFee(), body({ asset: 'ETH' }));
+    const native = await t.post(paths.estimateFee(), body(f, { asset: 'ETH' }));
     const stake = await t.post(paths.estimateFee(), {
       category: 'STAKE',
       source,
