@@ -19,10 +19,8 @@ import {
 export { bodyHash, canonicalJson } from './canonical-json.ts';
 export {
   DATA_SIGNATURE_FIELD,
-  KeyFormatError,
   generateApiUserKeyPair,
   parsePrivateKey,
-  parsePublicKey,
   signApprovalMessage,
   signDataSignature,
   verifyApprovalSignature,

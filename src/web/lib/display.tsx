@@ -26,10 +26,6 @@ export function DisplayProvider({
   return <DisplayContext value={value}>{children}</DisplayContext>;
 }
 
-export function useDisplay(): DisplaySettings {
-  return useContext(DisplayContext);
-}
-
 /** The zone every time is shown in and every date filter means. */
 export function useTimeZone(): string {
   return useContext(DisplayContext).timeZone;

@@ -25,11 +25,7 @@ const GWEI_DECIMALS = 9;
 const USD_DECIMALS = 6;
 const PPM = 1_000_000n;
 
-export {
-  CHAIN_FEE_PROFILES,
-  SANDBOX_NATIVE_ASSETS,
-  type ChainFeeProfile,
-} from './fee-model-profiles.ts';
+export { CHAIN_FEE_PROFILES, SANDBOX_NATIVE_ASSETS } from './fee-model-profiles.ts';
 
 interface ChainModel {
   info: ChainInfo;
