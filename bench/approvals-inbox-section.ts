@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { approvalInboxPath } from '../src/contract/approval-inbox.ts';
+import { approvalInbox } from '../src/contract/endpoints/approvals.ts';
 import { paths } from '../src/contract/paths.ts';
 import { buildScenarios } from './latency.ts';
 import { keepAliveAgent, percentile, runLoad, type RequestSpec } from './load.ts';
@@ -65,7 +65,7 @@ async function measureInbox(
       maxRequests: requests,
       maxDurationMs: 60_000,
       warmupRequests: 10,
-      next: () => ({ method: 'GET', path: `${approvalInboxPath}?limit=${limit}` }),
+      next: () => ({ method: 'GET', path: `${approvalInbox.path}?limit=${limit}` }),
     });
     if (result.non2xx > 0) throw new Error(`inbox ${read}: ${result.firstFailure}`);
     rows.push({
@@ -107,7 +107,7 @@ async function walk(
     const { body, ms } = await callJson<{ nextCursor?: string | null; hasNext?: boolean }>(
       agent,
       approver,
-      { method: 'GET', path: `${approvalInboxPath}?limit=${limit}&cursor=${cursor}` },
+      { method: 'GET', path: `${approvalInbox.path}?limit=${limit}&cursor=${cursor}` },
     );
     latencies.push(ms);
     if (!body.hasNext || !body.nextCursor) break;
@@ -161,7 +161,7 @@ export const approvalsInboxSection: BenchSection = {
       const approver = await signInAsDemo(agent, url, 'approver');
       const initiator = await signInAsDemo(agent, url, 'initiator');
       const countsNow = async () =>
-        (await callJson<InboxCounts>(agent, approver, { method: 'GET', path: approvalInboxPath }))
+        (await callJson<InboxCounts>(agent, approver, { method: 'GET', path: approvalInbox.path }))
           .body;
 
       counts.seeded = await countsNow();

@@ -62,5 +62,3 @@ export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
 
 export const ApprovalDecisionList = z.looseObject({ results: z.array(ApprovalDecision) });
 export type ApprovalDecisionList = z.infer<typeof ApprovalDecisionList>;
-
-export const approvalDecisionsPath = '/api/console/approval_decisions/';

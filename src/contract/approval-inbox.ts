@@ -72,5 +72,3 @@ export const ApprovalInboxFilters = z.object({
   subOrgId: z.optional(z.string().check(z.minLength(1))),
 });
 export type ApprovalInboxFilters = z.infer<typeof ApprovalInboxFilters>;
-
-export const approvalInboxPath = '/api/console/approvals/';

@@ -15,7 +15,10 @@ import type { Permission } from './auth.ts';
  * plain `const`, so the SPA's bundle holds only the ones its pages call.
  */
 
-/** Where the console's own API answers (the custody API's is `API_PREFIX`, contract/paths.ts). */
+/** Where the custody API answers: the paths the provider's SDKs call, on the console's origin. */
+export const API_PREFIX = '/api/external';
+
+/** Where the console's own API answers. */
 export const CONSOLE_API_PREFIX = '/api/console';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -31,12 +34,15 @@ export type AuditDeclaration =
       entityParam?: string;
       /** The handler writes its own rows (it knows the entity and the outcome). */
       selfRecorded?: true;
+      /** Sign-in is anonymous by nature: its refusals are recorded without an actor. */
+      anonymous?: true;
     };
 
 export interface Endpoint<
   Path extends string = string,
   Query extends z.ZodMiniObject | undefined = z.ZodMiniObject | undefined,
-  Body extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  // Bodies may be classic zod (the forms' rules, contract/transaction.ts): they load with the forms.
+  Body extends z.core.$ZodType | undefined = z.core.$ZodType | undefined,
   Answer extends z.ZodMiniType = z.ZodMiniType,
 > {
   method: HttpMethod;
@@ -95,7 +101,7 @@ export type CallInput<E extends Endpoint> = ([ParamNames<PathOf<E>>] extends [ne
     : E['paged'] extends true
       ? { query?: QueryInput<E> }
       : { query?: undefined }) &
-  (BodySchemaOf<E> extends z.ZodMiniType
+  (BodySchemaOf<E> extends z.core.$ZodType
     ? { body: z.input<BodySchemaOf<E>> }
     : { body?: undefined });
 
@@ -118,4 +124,21 @@ export function openApiPath(path: string): string {
 /** The names of the path's parameters, in order. */
 export function paramNames(path: string): string[] {
   return [...path.matchAll(/:([A-Za-z]\w*)/g)].map((m) => m[1] ?? '');
+}
+
+/** `METHOD /path/:param/`: how the server's route table and the authorization matrix name an endpoint. */
+export function endpointKey(e: Pick<Endpoint, 'method' | 'path'>): string {
+  return `${e.method} ${e.path}`;
+}
+
+/** Builds a query string from defined, non-empty values, in a stable key order. */
+export function toQueryString(params: Record<string, string | number | null | undefined>): string {
+  const search = new URLSearchParams();
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key];
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  const s = search.toString();
+  return s ? `?${s}` : '';
 }

@@ -1,59 +1,63 @@
+import { API_PREFIX, pathOf, toQueryString } from './endpoint.ts';
+import { approvalMessage, decideApproval } from './endpoints/approvals.ts';
+import { getBankAccount, listBankAccounts } from './endpoints/bank-accounts.ts';
+import {
+  getVault,
+  getVaultBalances,
+  listAssets,
+  listContacts,
+  listSubOrgs,
+  listSupportedChains,
+  listVaults,
+} from './endpoints/reference.ts';
+import { estimateFee, replaceTransaction } from './endpoints/transaction-writes.ts';
+import { getTransaction, listTransactions } from './endpoints/transactions.ts';
+
 /**
- * Every custody API path, with the trailing slash the API requires.
- * `paths` builds concrete URLs (ids encoded); `routes` are the same paths as
- * Hono patterns for the server.
+ * Concrete custody API URLs (ids encoded), for the server's tests, the
+ * bench and the upstream client: each derived from its endpoint's
+ * declaration (contract/endpoints/), which is where a path is written. The
+ * server mounts the declarations and the SPA calls them (`apiClient.call`);
+ * neither needs this table.
  */
 
-export const API_PREFIX = '/api/external';
-
-const seg = (id: string) => encodeURIComponent(id);
+export { API_PREFIX, toQueryString };
 
 export const paths = {
-  bankAccounts: () => `${API_PREFIX}/bank_accounts/`,
-  bankAccount: (bankAccountId: string) => `${API_PREFIX}/bank_accounts/${seg(bankAccountId)}/`,
-  transactions: () => `${API_PREFIX}/transactions/`,
-  transaction: (transactionId: string) => `${API_PREFIX}/transactions/${seg(transactionId)}/`,
-  replaceTransaction: () => `${API_PREFIX}/transactions/replace_transaction/`,
-  estimateFee: () => `${API_PREFIX}/transactions/estimate_fee/`,
-  approvalMessage: () => `${API_PREFIX}/change_requests/approvals/approval_message/`,
-  approvalAction: (approvalId: string) =>
-    `${API_PREFIX}/change_requests/approvals/${seg(approvalId)}/action/`,
-  vaults: () => `${API_PREFIX}/vaults/`,
-  vault: (vaultId: string) => `${API_PREFIX}/vaults/${seg(vaultId)}/`,
-  vaultBalances: (vaultId: string) => `${API_PREFIX}/vaults/${seg(vaultId)}/balances/`,
-  contacts: () => `${API_PREFIX}/contacts/`,
-  assets: () => `${API_PREFIX}/assets/`,
-  supportedChains: () => `${API_PREFIX}/assets/supported_chains/`,
-  subOrgs: () => `${API_PREFIX}/sub_orgs/`,
+  bankAccounts: () => pathOf(listBankAccounts),
+  bankAccount: (bankAccountId: string) => pathOf(getBankAccount, { bankAccountId }),
+  transactions: () => pathOf(listTransactions),
+  transaction: (transactionId: string) => pathOf(getTransaction, { transactionId }),
+  replaceTransaction: () => pathOf(replaceTransaction),
+  estimateFee: () => pathOf(estimateFee),
+  approvalMessage: () => pathOf(approvalMessage),
+  approvalAction: (approvalId: string) => pathOf(decideApproval, { approvalId }),
+  vaults: () => pathOf(listVaults),
+  vault: (vaultId: string) => pathOf(getVault, { vaultId }),
+  vaultBalances: (vaultId: string) => pathOf(getVaultBalances, { vaultId }),
+  contacts: () => pathOf(listContacts),
+  assets: () => pathOf(listAssets),
+  supportedChains: () => pathOf(listSupportedChains),
+  subOrgs: () => pathOf(listSubOrgs),
 } as const;
 
-/** Hono route patterns relative to API_PREFIX. */
+const relative = (e: { path: string }) => e.path.slice(API_PREFIX.length);
+
+/** The same paths as patterns relative to `API_PREFIX` (`/transactions/:transactionId/`). */
 export const routes = {
-  bankAccounts: '/bank_accounts/',
-  bankAccount: '/bank_accounts/:bankAccountId/',
-  transactions: '/transactions/',
-  transaction: '/transactions/:transactionId/',
-  replaceTransaction: '/transactions/replace_transaction/',
-  estimateFee: '/transactions/estimate_fee/',
-  approvalMessage: '/change_requests/approvals/approval_message/',
-  approvalAction: '/change_requests/approvals/:approvalId/action/',
-  vaults: '/vaults/',
-  vault: '/vaults/:vaultId/',
-  vaultBalances: '/vaults/:vaultId/balances/',
-  contacts: '/contacts/',
-  assets: '/assets/',
-  supportedChains: '/assets/supported_chains/',
-  subOrgs: '/sub_orgs/',
+  bankAccounts: relative(listBankAccounts),
+  bankAccount: relative(getBankAccount),
+  transactions: relative(listTransactions),
+  transaction: relative(getTransaction),
+  replaceTransaction: relative(replaceTransaction),
+  estimateFee: relative(estimateFee),
+  approvalMessage: relative(approvalMessage),
+  approvalAction: relative(decideApproval),
+  vaults: relative(listVaults),
+  vault: relative(getVault),
+  vaultBalances: relative(getVaultBalances),
+  contacts: relative(listContacts),
+  assets: relative(listAssets),
+  supportedChains: relative(listSupportedChains),
+  subOrgs: relative(listSubOrgs),
 } as const;
-
-/** Builds a query string from defined, non-empty values, in a stable key order. */
-export function toQueryString(params: Record<string, string | number | null | undefined>): string {
-  const search = new URLSearchParams();
-  for (const key of Object.keys(params).sort()) {
-    const value = params[key];
-    if (value === undefined || value === null || value === '') continue;
-    search.set(key, String(value));
-  }
-  const s = search.toString();
-  return s ? `?${s}` : '';
-}

@@ -5,7 +5,7 @@ import { listEnvelope } from './common.ts';
 /**
  * Supporting reads the forms need: vaults, their balances,
  * contacts, assets, supported chains and sub-organizations. Lenient, like
- * every response.
+ * every response. Change-request approvals are in `approvals.ts`.
  */
 
 export const Wallet = z.looseObject({
@@ -95,60 +95,6 @@ export const SubOrg = z.looseObject({
 export type SubOrg = z.infer<typeof SubOrg>;
 export const SubOrgListResponse = listEnvelope(SubOrg);
 export type SubOrgListResponse = z.infer<typeof SubOrgListResponse>;
-
-// ---------------------------------------------------------------------------
-// Change-request approvals (bank accounts, transactions, contacts, vaults).
-// ---------------------------------------------------------------------------
-
-export const ApprovalMessageResponse = z.looseObject({
-  approvalId: z.string(),
-  message: z.string(),
-  changeRequestId: z.optional(z.string()),
-  entityId: z.optional(z.string()),
-});
-export type ApprovalMessageResponse = z.infer<typeof ApprovalMessageResponse>;
-
-export const ApprovalAction = z.enum(['approve', 'reject']);
-export type ApprovalAction = z.infer<typeof ApprovalAction>;
-
-/**
- * API clients must send `signature` (hex signature of the approval message);
- * a signed-in staff member sends none and the server acts for them. Which
- * case applies is the server's decision, so the schema leaves it optional.
- */
-export const ApprovalActionRequest = z
-  .strictObject({
-    action: ApprovalAction,
-    signature: z.optional(
-      z.string().check(z.regex(/^([0-9a-fA-F]{2})+$/, 'signature must be hex bytes')),
-    ),
-    reason: z.optional(
-      z.string().check(z.trim(), z.maxLength(500, 'reason must be at most 500 characters')),
-    ),
-    // Sent by versions of the Python SDK (README, "What the sandbox accepts
-    // from SDK clients"): checked against the approval, never trusted instead of it.
-    entityId: z.optional(
-      z.string().check(z.maxLength(200, 'entityId must be at most 200 characters')),
-    ),
-    message: z.optional(
-      z.string().check(z.maxLength(10_000, 'message must be at most 10000 characters')),
-    ),
-  })
-  .check(
-    z.refine((b) => b.action !== 'reject' || Boolean(b.reason), {
-      path: ['reason'],
-      message: 'reason is required to reject',
-    }),
-  );
-export type ApprovalActionRequest = z.infer<typeof ApprovalActionRequest>;
-
-export const ApprovalActionResponse = z.looseObject({
-  success: z.boolean(),
-  status: z.optional(z.string()),
-  id: z.optional(z.string()),
-  entityId: z.optional(z.string()),
-});
-export type ApprovalActionResponse = z.infer<typeof ApprovalActionResponse>;
 
 /** The filters GET /vaults/ and GET /contacts/ take (a name contains this text, any case). */
 export const VaultFilters = z.object({

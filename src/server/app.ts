@@ -3,7 +3,8 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
 import { ERROR_CODES } from '../contract/common.ts';
-import { API_PREFIX } from '../contract/paths.ts';
+import { API_PREFIX } from '../contract/endpoint.ts';
+import { backendInfo } from '../contract/endpoints/reference.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
 import { accountRoutes } from './auth/account.routes.ts';
 import { auditRequests } from './auth/audit.ts';
@@ -41,7 +42,7 @@ import {
 } from './http/database-errors.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { requestIds, requestLog } from './http/request-log.ts';
-import { READ, rule } from './http/route-rule.ts';
+import { mount } from './http/mount.ts';
 import type { PageRenderer } from './http/server-render.ts';
 import { spaRoutes, type PageVisitor } from './http/spa.ts';
 
@@ -209,14 +210,14 @@ export function createApp({
   app.use('/api/console/*', consoleApiAuth(authOptions));
   app.use(OPENAPI_PATH, consoleApiAuth(authOptions));
   // Which custody service staff act on: the SPA's header badge.
-  app.get('/api/console/backend', rule(READ), (c) =>
-    c.json({ kind: backend.kind, host: backend.upstreamHost ?? null }),
+  mount(app, '', backendInfo, () =>
+    Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
   // Every declared endpoint, as an OpenAPI document (contract/endpoints/).
-  app.route('/', openApiRoutes());
+  app.route('/api', openApiRoutes());
   // A server render reads as the visitor through the whole app, checks and all; it is
   // planned, and a page's reads preloaded, only for a session that resolves (one lookup,
   // from the read cache when it can): a made-up cookie gets the plain shell.

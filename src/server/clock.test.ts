@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authPaths } from '../contract/auth.ts';
 import { paths } from '../contract/paths.ts';
-import { ApprovalMessageResponse } from '../contract/reference.ts';
+import { ApprovalMessageResponse } from '../contract/approvals.ts';
 import { createApp } from './app.ts';
 import { runDueSteps } from './custody/sandbox/engine/simulator.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';

@@ -1,9 +1,43 @@
 import { BankAccountMatchRequest, BankAccountMatches } from '../bank-account-matches.ts';
-import { RevealedBankAccount } from '../bank-account-record.ts';
+import {
+  BankAccount,
+  BankAccountFilters,
+  BankAccountListResponse,
+  RevealedBankAccount,
+} from '../bank-account-record.ts';
 import { ChangeRequestHistory } from '../change-request.ts';
 import { endpoint } from '../endpoint.ts';
 
-/** The console's own bank-account endpoints, beside the custody API's (server/console/). */
+/**
+ * Reading bank accounts: the custody API's list and get (endpoints 1 and 2),
+ * masked for staff, and the console's own history, audited reveal and
+ * identical-account check. Creating is in `bank-account-writes.ts` (its rail
+ * rules load with the form).
+ */
+
+export const listBankAccounts = endpoint({
+  method: 'GET',
+  path: '/api/external/bank_accounts/',
+  summary:
+    'Bank accounts, newest first, filtered and keyset-paged; account and routing numbers masked for staff.',
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  query: BankAccountFilters,
+  paged: true,
+  answer: BankAccountListResponse,
+});
+
+export const getBankAccount = endpoint({
+  method: 'GET',
+  path: '/api/external/bank_accounts/:bankAccountId/',
+  summary: 'One bank account; numbers masked for staff (the reveal below is the only full read).',
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  resource: 'bank account',
+  answer: BankAccount,
+});
 
 export const bankAccountHistory = endpoint({
   method: 'GET',

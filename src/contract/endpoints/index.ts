@@ -1,18 +1,28 @@
 import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
+import * as approvals from './approvals.ts';
+import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
+import * as consoleEndpoints from './console.ts';
+import * as reference from './reference.ts';
 import * as staff from './staff.ts';
+import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
 
 /**
  * Every declared endpoint, by capability: what the server's OpenAPI document
- * lists and what the route tests hold the app to. The SPA imports the
- * capability modules themselves, never this index, so its bundle holds only
- * the declarations its pages call.
+ * lists, what the route tests hold the app to and what the authorization
+ * matrix calls. The SPA imports the capability modules themselves, never
+ * this index, so its bundle holds only the declarations its pages call.
  */
 export const ENDPOINTS: readonly Endpoint[] = [
-  ...Object.values(account),
-  ...Object.values(bankAccounts),
-  ...Object.values(staff),
   ...Object.values(transactions),
+  ...Object.values(transactionWrites),
+  ...Object.values(bankAccounts),
+  ...Object.values(bankAccountWrites),
+  ...Object.values(approvals),
+  ...Object.values(reference),
+  ...Object.values(staff),
+  ...Object.values(account),
+  ...Object.values(consoleEndpoints),
 ];

@@ -1,7 +1,37 @@
 import { ChangeRequestHistory } from '../change-request.ts';
 import { endpoint } from '../endpoint.ts';
+import { Transaction, TransactionFilters, TransactionListResponse } from '../transaction-record.ts';
 
-/** The console's own transaction endpoints, beside the custody API's (server/console/). */
+/**
+ * Reading transactions: the custody API's list and get (endpoints 4 and 5)
+ * and the console's named history. Written with the record module only, so
+ * the first load (/transactions) carries no create rules; creating,
+ * replacing and estimating are in `transaction-writes.ts`, loaded with the forms.
+ */
+
+export const listTransactions = endpoint({
+  method: 'GET',
+  path: '/api/external/transactions/',
+  summary: 'Transactions, newest first, filtered and keyset-paged.',
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  query: TransactionFilters,
+  paged: true,
+  answer: TransactionListResponse,
+});
+
+export const getTransaction = endpoint({
+  method: 'GET',
+  path: '/api/external/transactions/:transactionId/',
+  summary:
+    'One transaction, with a weak ETag: a poll that finds nothing new is a bodiless 304 (If-None-Match).',
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  resource: 'transaction',
+  answer: Transaction,
+});
 
 export const transactionHistory = endpoint({
   method: 'GET',

@@ -1,8 +1,9 @@
+import { approvalDecisions } from '../../contract/endpoints/approvals.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalDecisionList, approvalDecisionsPath } from '../../contract/approval-decision.ts';
+import { ApprovalDecisionList } from '../../contract/approval-decision.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../contract/approvals.ts';
 import { createSubOrg } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
@@ -53,7 +54,7 @@ async function decide(entityId: string, action: 'approve' | 'reject', reason?: s
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
-const decisionsUrl = (ids: string[]) => `${approvalDecisionsPath}?entityIds=${ids.join(',')}`;
+const decisionsUrl = (ids: string[]) => `${approvalDecisions.path}?entityIds=${ids.join(',')}`;
 
 describe('GET /api/console/approval_decisions/', () => {
   it('names who approved or rejected each entity and when; undecided ones are absent', async () => {
@@ -99,7 +100,7 @@ describe('GET /api/console/approval_decisions/', () => {
   });
 
   it('refuses a missing or oversized id list with a 400 naming entityIds', async () => {
-    const missing = await approver.json(approvalDecisionsPath);
+    const missing = await approver.json(approvalDecisions.path);
     expect(missing.status).toBe(400);
     expect(ApiErrorBody.parse(missing.body).message).toContain('entityIds');
 

@@ -1,15 +1,16 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { ApprovalDecisionQuery, type ApprovalDecision } from '../../contract/approval-decision.ts';
+import type { ApprovalDecision } from '../../contract/approval-decision.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { approvalDecisions } from '../../contract/endpoints/approvals.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
-import { parseFilters } from '../http/list-query.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 import { linkedDeciders } from './linked-accounts.ts';
 import { inScope } from './scoped-backend.ts';
 
@@ -27,11 +28,11 @@ import { inScope } from './scoped-backend.ts';
  * (linked-accounts.ts).
  */
 export function approvalDecisionRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get(
-    '/approval_decisions/',
-    rule({ permission: 'read', action: 'read approval decisions', audit: false }),
-    async (c) => {
-      const { entityIds } = parseFilters(c, ApprovalDecisionQuery);
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    approvalDecisions,
+    async ({ query: { entityIds } }, c) => {
       const ctx = custodyContext(c);
       const decisions = backend.approvalDecisions
         ? (await backend.approvalDecisions(ctx, entityIds))
@@ -39,7 +40,7 @@ export function approvalDecisionRoutes(options: AuthOptions, backend: CustodyBac
             .map(({ subOrgId: _subOrgId, ...decision }) => decision)
         : await decisionsFromAudit(options.db, backend, ctx, entityIds);
       const named = await withStaffNames(options.db, decisions);
-      return c.json({ results: await withLinkFlags(options.db, named) });
+      return { results: await withLinkFlags(options.db, named) };
     },
   );
 }

@@ -1,5 +1,6 @@
+import { approvalInbox } from '../../contract/endpoints/approvals.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalInboxResponse, approvalInboxPath } from '../../contract/approval-inbox.ts';
+import { ApprovalInboxResponse } from '../../contract/approval-inbox.ts';
 import { paths } from '../../contract/paths.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTwoConsoles, type TwoConsoles } from '../test/two-consoles.ts';
@@ -29,7 +30,7 @@ const post = (body: unknown): RequestInit => ({
 });
 
 async function inbox(member: StaffSession) {
-  const res = await member.json(`${approvalInboxPath}?limit=100`);
+  const res = await member.json(`${approvalInbox.path}?limit=100`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return ApprovalInboxResponse.parse(res.body);
 }

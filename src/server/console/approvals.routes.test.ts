@@ -1,8 +1,9 @@
+import { approvalInbox } from '../../contract/endpoints/approvals.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalInboxResponse, approvalInboxPath } from '../../contract/approval-inbox.ts';
+import { ApprovalInboxResponse } from '../../contract/approval-inbox.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../contract/approvals.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { assets, transactions } from '../db/schema/sandbox.ts';
@@ -62,7 +63,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
   }
 
   async function inbox(member: StaffSession, query: string) {
-    const res = await member.json(`${approvalInboxPath}?${query}`);
+    const res = await member.json(`${approvalInbox.path}?${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return ApprovalInboxResponse.parse(res.body);
   }
@@ -250,7 +251,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
       ['limit=0', 'INVALID_LIMIT', 'limit'],
       ['limit=101', 'INVALID_LIMIT', 'limit'],
     ] as const) {
-      const res = await approver.json(`${approvalInboxPath}?${query}`);
+      const res = await approver.json(`${approvalInbox.path}?${query}`);
       expect(res.status, query).toBe(400);
       const body = ApiErrorBody.parse(res.body);
       expect(body.code, query).toBe(code);
@@ -261,11 +262,11 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
   it('is for the roles that decide: viewers and initiators are refused, strangers asked to sign in', async () => {
     for (const role of ['viewer', 'initiator'] as const) {
       const member = await t.signIn(role);
-      const res = await member.json(approvalInboxPath);
+      const res = await member.json(approvalInbox.path);
       expect(res.status, role).toBe(403);
       expect(ApiErrorBody.parse(res.body).message).toContain('approvals inbox');
     }
-    const res = await t.anonymous(approvalInboxPath);
+    const res = await t.anonymous(approvalInbox.path);
     expect(res.status).toBe(401);
   });
 
@@ -279,7 +280,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     const ids = (await inbox(approver, 'limit=100')).results.map((i) => i.id);
     expect(ids).toContain(inside.id);
     expect(ids).not.toContain(outside.id);
-    const res = await approver.json(`${approvalInboxPath}?subOrgId=${away.subOrgId}`);
+    const res = await approver.json(`${approvalInbox.path}?subOrgId=${away.subOrgId}`);
     expect(res.status).toBe(404);
   });
 
@@ -376,7 +377,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
       [-8.64e15, 'BANK_ACCOUNT', 'x'],
       [1.5, 'TRANSACTION', 'x'],
     ]) {
-      const res = await approver.json(`${approvalInboxPath}?cursor=${cursor(key)}`);
+      const res = await approver.json(`${approvalInbox.path}?cursor=${cursor(key)}`);
       expect(res.status, JSON.stringify(key)).toBe(400);
       expect(ApiErrorBody.parse(res.body).code).toBe('INVALID_CURSOR');
     }
@@ -426,7 +427,7 @@ describe('the approvals inbox on the sandbox', () => {
       await createBankAccount(t.db, { orgId: t.orgId, createdAt: new Date(now - 500) });
       const approver = await t.signIn('approver');
 
-      const count = await approver.json(`${approvalInboxPath}?limit=1`);
+      const count = await approver.json(`${approvalInbox.path}?limit=1`);
       expect(ApprovalInboxResponse.parse(count.body)).toMatchObject({
         totalCount: 251,
         actionableCount: 251,
@@ -435,7 +436,7 @@ describe('the approvals inbox on the sandbox', () => {
 
       rowsRead = 0;
       const page = ApprovalInboxResponse.parse(
-        (await approver.json(`${approvalInboxPath}?limit=20`)).body,
+        (await approver.json(`${approvalInbox.path}?limit=20`)).body,
       );
       expect(page.results.map((i) => i.kind).slice(0, 3)).toEqual([
         'TRANSACTION',
@@ -444,7 +445,7 @@ describe('the approvals inbox on the sandbox', () => {
       ]);
       expect(rowsRead).toBe(20);
       const next = ApprovalInboxResponse.parse(
-        (await approver.json(`${approvalInboxPath}?limit=20&cursor=${page.nextCursor}`)).body,
+        (await approver.json(`${approvalInbox.path}?limit=20&cursor=${page.nextCursor}`)).body,
       );
       expect(next.results[0]?.id).toBe('pending-019');
     } finally {

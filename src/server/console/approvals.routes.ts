@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
-import { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
+import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import { approvalInbox } from '../../contract/endpoints/approvals.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
-import { parseFilters, parsePageRequest } from '../http/list-query.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
-import { approvalInbox } from './approval-inbox.ts';
+import { mount } from '../http/mount.ts';
+import { approvalInbox as approvalInbox_ } from './approval-inbox.ts';
 
 /**
  * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions and
@@ -17,15 +17,14 @@ import { approvalInbox } from './approval-inbox.ts';
  * database names who proposed each item (staff, audit log).
  */
 export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBackend) {
-  return new Hono<AppEnv>().get(
-    '/approvals/',
-    rule({ permission: 'approve', action: 'read the approvals inbox', audit: false }),
-    async (c) => {
-      const page = parsePageRequest(c);
-      const { subOrgId } = parseFilters(c, ApprovalInboxFilters);
-      return c.json(
-        await approvalInbox(backend, custodyContext(c), options.db, { subOrgId, page }),
-      );
-    },
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    approvalInbox,
+    ({ query: { subOrgId, limit, cursor } }, c) =>
+      approvalInbox_(backend, custodyContext(c), options.db, {
+        subOrgId,
+        page: { limit, cursor },
+      }),
   );
 }

@@ -3,7 +3,7 @@ import { BankAccountMatches } from '../../contract/bank-account-matches.ts';
 import { findBankAccountMatches } from '../../contract/endpoints/bank-accounts.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../contract/approvals.ts';
 import { createSubOrg } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';

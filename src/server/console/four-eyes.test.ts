@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditListResponse } from '../../contract/auth.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../contract/approvals.ts';
 import { createSubOrg } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';

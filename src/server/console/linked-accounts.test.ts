@@ -4,7 +4,7 @@ import { ApprovalDecisionList } from '../../contract/approval-decision.ts';
 import { CSRF_HEADER, SESSION_COOKIE, StaffMember, type StaffRole } from '../../contract/auth.ts';
 import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
 import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../contract/approvals.ts';
 import { createSession } from '../auth/session.store.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { auditLog } from '../db/schema/console.ts';

@@ -8,9 +8,6 @@ import type {
 import type { ChangeRequestActor, ChangeRequestRecord } from '../../contract/change-request.ts';
 import type { ApprovalDecision } from '../../contract/approval-decision.ts';
 import type {
-  ApprovalActionRequest,
-  ApprovalActionResponse,
-  ApprovalMessageResponse,
   Asset,
   Contact,
   ContactFilters,
@@ -20,6 +17,11 @@ import type {
   VaultBalances,
   VaultFilters,
 } from '../../contract/reference.ts';
+import type {
+  ApprovalActionRequest,
+  ApprovalActionResponse,
+  ApprovalMessageResponse,
+} from '../../contract/approvals.ts';
 import type {
   CreateTransactionRequest,
   EstimatedFeeResponse,

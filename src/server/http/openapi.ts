@@ -1,17 +1,19 @@
 import { Hono } from 'hono';
+import type * as z from 'zod/mini';
 import { toJSONSchema } from 'zod/v4/core';
 import { openApiPath, paramNames, type Endpoint } from '../../contract/endpoint.ts';
+import { openApiDocument as openApiEndpoint } from '../../contract/endpoints/console.ts';
 import { ENDPOINTS } from '../../contract/endpoints/index.ts';
 import type { AppEnv } from './app-env.ts';
-import { READ, rule } from './route-rule.ts';
+import { mount } from './mount.ts';
 
 /** The path /api/openapi.json answers on. */
-export const OPENAPI_PATH = '/api/openapi.json';
+export const OPENAPI_PATH = openApiEndpoint.path;
 
 type Json = Record<string, unknown>;
 
 // A refinement or transform has no JSON Schema: described as any value, never refused.
-const schemaOf = (schema: Endpoint['answer'], io: 'input' | 'output'): Json =>
+const schemaOf = (schema: z.core.$ZodType, io: 'input' | 'output'): Json =>
   toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
 
 function operation(e: Endpoint): Json {
@@ -100,7 +102,7 @@ export function openApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS): Jso
 /** GET /api/openapi.json, built once. */
 export function openApiRoutes() {
   let document: Json | undefined;
-  return new Hono<AppEnv>().get(OPENAPI_PATH, rule(READ), (c) =>
-    c.json((document ??= openApiDocument())),
+  return mount(new Hono<AppEnv>(), '/api', openApiEndpoint, () =>
+    Promise.resolve((document ??= openApiDocument()) as { openapi: string }),
   );
 }

@@ -1,8 +1,9 @@
+import { approvalInbox } from '../../contract/endpoints/approvals.ts';
+import { approvalDecisions } from '../../contract/endpoints/approvals.ts';
 import * as z from 'zod/mini';
-import { ApprovalDecisionList, approvalDecisionsPath } from '../../contract/approval-decision.ts';
+import { ApprovalDecisionList } from '../../contract/approval-decision.ts';
 import {
   ApprovalInboxResponse,
-  approvalInboxPath,
   type ApprovalInboxFilters,
 } from '../../contract/approval-inbox.ts';
 import {
@@ -25,18 +26,20 @@ import type { BankAccountCreateInput } from '../../contract/bank-account.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
 import {
-  ApprovalActionResponse,
-  ApprovalMessageResponse,
   AssetListResponse,
   ContactListResponse,
   SubOrgListResponse,
   SupportedChainListResponse,
   VaultBalances,
   VaultListResponse,
-  type ApprovalActionRequest,
   type ContactFilters,
   type VaultFilters,
 } from '../../contract/reference.ts';
+import {
+  ApprovalActionResponse,
+  ApprovalMessageResponse,
+  type ApprovalActionRequest,
+} from '../../contract/approvals.ts';
 import {
   EstimatedFeeResponse,
   Transaction,
@@ -357,13 +360,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
     /** Who approved or rejected these transactions or bank accounts, and when (at most 100 ids). */
     listApprovalDecisions: (entityIds: readonly string[], opts?: RequestOptions) =>
       get(
-        `${approvalDecisionsPath}${toQueryString({ entityIds: entityIds.join(',') })}`,
+        `${approvalDecisions.path}${toQueryString({ entityIds: entityIds.join(',') })}`,
         ApprovalDecisionList,
         opts,
       ),
     /** Pending transactions and bank accounts, newest first, with the inbox's counts. */
     listApprovalInbox: (params: ApprovalInboxParams = {}, opts?: RequestOptions) =>
-      get(`${approvalInboxPath}${listQuery(params)}`, ApprovalInboxResponse, opts),
+      get(`${approvalInbox.path}${listQuery(params)}`, ApprovalInboxResponse, opts),
   };
 }
 

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BankAccountCreateRequest } from '../../../contract/bank-account.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
 import { Transaction } from '../../../contract/transaction.ts';
 import { contacts, transactionStatusEvents } from '../../db/schema/sandbox.ts';
 import { createSandboxBackend } from '../sandbox/sandbox-backend.ts';

@@ -1,4 +1,8 @@
+import type { Context, Hono } from 'hono';
 import { z } from 'zod';
+import { API_PREFIX, type AnswerOf, type Endpoint } from '../../../contract/endpoint.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount, type MountOptions, type Served } from '../../http/mount.ts';
 import { ERROR_CODES } from '../../../contract/common.ts';
 import { withoutDataSignature } from '../../protocol/api-token.ts';
 import { ApiError, type FieldProblem } from '../../../contract/api-error.ts';
@@ -87,4 +91,23 @@ function withoutNulls(value: unknown, path = ''): unknown {
     if (child !== null) kept.push([key, withoutNulls(child, path === '' ? key : `${path}.${key}`)]);
   }
   return Object.fromEntries(kept);
+}
+
+/**
+ * Mounts a custody API endpoint (contract/endpoints/) on a router served
+ * under `API_PREFIX`: as `http/mount.ts` mounts any declared endpoint, with
+ * the body parsed by `parseBody` (null means "not given"; the Python SDK's
+ * `dataSignatureHex` dropped), as the provider's SDKs send it.
+ */
+export function mountCustody<E extends Endpoint>(
+  app: Hono<AppEnv>,
+  e: E,
+  handler: (input: Served<E>, c: Context<AppEnv>) => Promise<AnswerOf<E> | Response>,
+  options: MountOptions<E> = {},
+): Hono<AppEnv> {
+  const schema = e.body;
+  return mount(app, API_PREFIX, e, handler, {
+    ...(schema ? { body: (raw: unknown) => parseBody(schema, raw) as Served<E>['body'] } : {}),
+    ...options,
+  });
 }

@@ -1,38 +1,33 @@
 import { Hono } from 'hono';
-import { ContactFilters, VaultFilters } from '../../../contract/reference.ts';
-import { routes } from '../../../contract/paths.ts';
+import {
+  getVault,
+  getVaultBalances,
+  listAssets,
+  listContacts,
+  listSubOrgs,
+  listSupportedChains,
+  listVaults,
+} from '../../../contract/endpoints/reference.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from '../context.ts';
-import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts';
+import { mountCustody } from './parse-body.ts';
 
 /** Supporting reads: vaults, vault balances, contacts, assets, supported chains, sub-organizations. */
 export function referenceRoutes(backend: CustodyBackend) {
-  return new Hono<AppEnv>()
-    .get(routes.vaults, rule(READ), async (c) => {
-      const page = parsePageRequest(c);
-      const query = { ...parseFilters(c, VaultFilters), ...page };
-      return c.json(await backend.listVaults(custodyContext(c), query));
-    })
-    .get(routes.vault, rule(READ), async (c) =>
-      c.json(await backend.getVault(custodyContext(c), pathId(c, 'vaultId', 'vault'))),
-    )
-    .get(routes.vaultBalances, rule(READ), async (c) =>
-      c.json(await backend.getVaultBalances(custodyContext(c), pathId(c, 'vaultId', 'vault'))),
-    )
-    .get(routes.contacts, rule(READ), async (c) => {
-      const page = parsePageRequest(c);
-      const query = { ...parseFilters(c, ContactFilters), ...page };
-      return c.json(await backend.listContacts(custodyContext(c), query));
-    })
-    .get(routes.assets, rule(READ), async (c) =>
-      c.json(await backend.listAssets(custodyContext(c))),
-    )
-    .get(routes.supportedChains, rule(READ), async (c) =>
-      c.json(await backend.listSupportedChains(custodyContext(c))),
-    )
-    .get(routes.subOrgs, rule(READ), async (c) =>
-      c.json(await backend.listSubOrgs(custodyContext(c), parsePageRequest(c))),
-    );
+  const app = new Hono<AppEnv>();
+  mountCustody(app, listVaults, ({ query }, c) => backend.listVaults(custodyContext(c), query));
+  mountCustody(app, getVault, ({ params }, c) =>
+    backend.getVault(custodyContext(c), params.vaultId),
+  );
+  mountCustody(app, getVaultBalances, ({ params }, c) =>
+    backend.getVaultBalances(custodyContext(c), params.vaultId),
+  );
+  mountCustody(app, listContacts, ({ query }, c) => backend.listContacts(custodyContext(c), query));
+  mountCustody(app, listAssets, (_input, c) => backend.listAssets(custodyContext(c)));
+  mountCustody(app, listSupportedChains, (_input, c) =>
+    backend.listSupportedChains(custodyContext(c)),
+  );
+  mountCustody(app, listSubOrgs, ({ query }, c) => backend.listSubOrgs(custodyContext(c), query));
+  return app;
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse, Vault } from '../../../contract/reference.ts';
+import { Vault } from '../../../contract/reference.ts';
+import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
 import { EstimatedFeeResponse, Transaction } from '../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import {

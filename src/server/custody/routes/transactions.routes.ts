@@ -3,22 +3,18 @@ import { etag } from 'hono/etag';
 import { maskNumbersIn } from '../../../contract/bank-account.ts';
 import { chainInfo } from '../../../contract/chains.ts';
 import { AUDIT_REASON_HEADER, ERROR_CODES } from '../../../contract/common.ts';
-import { routes } from '../../../contract/paths.ts';
 import {
-  CREATABLE_CATEGORIES,
-  CreateTransactionRequest,
-  EstimateFeeRequest,
-  ReplaceTransactionRequest,
-  TransactionFilters,
-} from '../../../contract/transaction.ts';
+  createTransaction,
+  estimateFee,
+  replaceTransaction,
+} from '../../../contract/endpoints/transaction-writes.ts';
+import { getTransaction, listTransactions } from '../../../contract/endpoints/transactions.ts';
+import { CREATABLE_CATEGORIES, CreateTransactionRequest } from '../../../contract/transaction.ts';
 import { ApiError } from '../../../contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
-import { READ, rule } from '../../http/route-rule.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { custodyContext } from '../context.ts';
-import { readJsonBody } from '../../http/json-body.ts';
-import { parseBody } from './parse-body.ts';
-import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts';
+import { mountCustody, parseBody } from './parse-body.ts';
 
 /**
  * Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee).
@@ -30,67 +26,40 @@ import { parseFilters, parsePageRequest, pathId } from '../../http/list-query.ts
  * scope checked) first, so a 304 only ever answers someone who may read it.
  */
 export function transactionRoutes(backend: CustodyBackend) {
-  return (
-    new Hono<AppEnv>()
-      .get(routes.transactions, rule(READ), async (c) => {
-        const page = parsePageRequest(c);
-        const query = { ...parseFilters(c, TransactionFilters), ...page };
-        return c.json(await backend.listTransactions(custodyContext(c), query));
-      })
-      .post(
-        routes.transactions,
-        rule({
-          permission: 'initiate',
-          action: 'create transactions',
-          audit: {
-            action: 'transaction.create',
-            entityType: 'TRANSACTION',
-            fromRequest: (body, c) => ({
-              note: skippedSimulation(body, c.req.header(AUDIT_REASON_HEADER)),
-            }),
-            summary: (answer) => `Transaction ${describe(answer)}`,
-          },
-        }),
-        async (c) => {
-          const body = parseCreateBody(await readJsonBody(c));
-          // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
-          return c.json(await backend.createTransaction(custodyContext(c), body));
-        },
-      )
-      .post(
-        routes.replaceTransaction,
-        rule({
-          permission: 'initiate',
-          action: 'replace transactions',
-          audit: {
-            action: 'transaction.replace',
-            entityType: 'TRANSACTION',
-            summary: (answer) => `Replacement ${describe(answer)}`,
-          },
-        }),
-        async (c) => {
-          const body = parseBody(ReplaceTransactionRequest, await readJsonBody(c));
-          return c.json(await backend.replaceTransaction(custodyContext(c), body));
-        },
-      )
-      // A read sent as POST: not audited.
-      .post(
-        routes.estimateFee,
-        rule({ permission: 'initiate', action: 'estimate transaction fees', audit: false }),
-        async (c) => {
-          const body = parseBody(EstimateFeeRequest, await readJsonBody(c));
-          return c.json(await backend.estimateFee(custodyContext(c), body));
-        },
-      )
-      .get(routes.transaction, rule(READ), etag({ weak: true }), async (c) => {
-        return c.json(
-          await backend.getTransaction(
-            custodyContext(c),
-            pathId(c, 'transactionId', 'transaction'),
-          ),
-        );
-      })
+  const app = new Hono<AppEnv>();
+  mountCustody(app, listTransactions, ({ query }, c) =>
+    backend.listTransactions(custodyContext(c), query),
   );
+  mountCustody(
+    app,
+    createTransaction,
+    // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
+    ({ body }, c) => backend.createTransaction(custodyContext(c), body),
+    {
+      body: parseCreateBody,
+      audit: {
+        fromRequest: (body, c) => ({
+          note: skippedSimulation(body, c.req.header(AUDIT_REASON_HEADER)),
+        }),
+        summary: (answer) => `Transaction ${describe(answer)}`,
+      },
+    },
+  );
+  mountCustody(
+    app,
+    replaceTransaction,
+    ({ body }, c) => backend.replaceTransaction(custodyContext(c), body),
+    { audit: { summary: (answer) => `Replacement ${describe(answer)}` } },
+  );
+  // A read sent as POST: not audited.
+  mountCustody(app, estimateFee, ({ body }, c) => backend.estimateFee(custodyContext(c), body));
+  mountCustody(
+    app,
+    getTransaction,
+    ({ params }, c) => backend.getTransaction(custodyContext(c), params.transactionId),
+    { before: [etag({ weak: true })] },
+  );
+  return app;
 }
 
 const DATA_VARIANTS = {

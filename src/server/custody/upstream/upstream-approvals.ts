@@ -6,7 +6,7 @@ import {
   ApprovalActionResponse,
   ApprovalMessageResponse,
   type ApprovalActionRequest,
-} from '../../../contract/reference.ts';
+} from '../../../contract/approvals.ts';
 import type { BankAccount } from '../../../contract/bank-account.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';

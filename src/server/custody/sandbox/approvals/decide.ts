@@ -4,7 +4,7 @@ import type {
   ApprovalActionRequest,
   ApprovalActionResponse,
   ApprovalMessageResponse,
-} from '../../../../contract/reference.ts';
+} from '../../../../contract/approvals.ts';
 import { verifyApprovalSignature } from '../../../protocol/api-token.ts';
 import type { Database } from '../../../db/client.ts';
 import { apiUsers, changeRequests, organizations } from '../../../db/schema/sandbox.ts';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApprovalAction } from '../../../../contract/reference.ts';
+import type { ApprovalAction } from '../../../../contract/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
 import { bankAccountQueries } from './bank-account-queries.ts';

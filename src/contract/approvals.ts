@@ -1,0 +1,63 @@
+import * as z from 'zod/mini';
+
+/**
+ * Change-request approvals (bank accounts, transactions, contacts, vaults):
+ * the message an approver reads (and an API client signs), then the
+ * decision. The console's own views of approvals are `approval-inbox.ts`
+ * (what waits for a decision) and `approval-decision.ts` (how each was
+ * decided); their endpoints are declared in `endpoints/approvals.ts`.
+ */
+
+/** GET approval_message's query: the bank account, transaction, contact or vault. */
+export const ApprovalMessageQuery = z.object({ entityId: z.string() });
+export type ApprovalMessageQuery = z.infer<typeof ApprovalMessageQuery>;
+
+export const ApprovalMessageResponse = z.looseObject({
+  approvalId: z.string(),
+  message: z.string(),
+  changeRequestId: z.optional(z.string()),
+  entityId: z.optional(z.string()),
+});
+export type ApprovalMessageResponse = z.infer<typeof ApprovalMessageResponse>;
+
+export const ApprovalAction = z.enum(['approve', 'reject']);
+export type ApprovalAction = z.infer<typeof ApprovalAction>;
+
+/**
+ * API clients must send `signature` (hex signature of the approval message);
+ * a signed-in staff member sends none and the server acts for them. Which
+ * case applies is the server's decision, so the schema leaves it optional.
+ */
+export const ApprovalActionRequest = z
+  .strictObject({
+    action: ApprovalAction,
+    signature: z.optional(
+      z.string().check(z.regex(/^([0-9a-fA-F]{2})+$/, 'signature must be hex bytes')),
+    ),
+    reason: z.optional(
+      z.string().check(z.trim(), z.maxLength(500, 'reason must be at most 500 characters')),
+    ),
+    // Sent by versions of the Python SDK (README, "What the sandbox accepts
+    // from SDK clients"): checked against the approval, never trusted instead of it.
+    entityId: z.optional(
+      z.string().check(z.maxLength(200, 'entityId must be at most 200 characters')),
+    ),
+    message: z.optional(
+      z.string().check(z.maxLength(10_000, 'message must be at most 10000 characters')),
+    ),
+  })
+  .check(
+    z.refine((b) => b.action !== 'reject' || Boolean(b.reason), {
+      path: ['reason'],
+      message: 'reason is required to reject',
+    }),
+  );
+export type ApprovalActionRequest = z.infer<typeof ApprovalActionRequest>;
+
+export const ApprovalActionResponse = z.looseObject({
+  success: z.boolean(),
+  status: z.optional(z.string()),
+  id: z.optional(z.string()),
+  entityId: z.optional(z.string()),
+});
+export type ApprovalActionResponse = z.infer<typeof ApprovalActionResponse>;

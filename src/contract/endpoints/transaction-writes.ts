@@ -1,0 +1,48 @@
+import { endpoint } from '../endpoint.ts';
+import { EstimatedFeeResponse, Transaction } from '../transaction-record.ts';
+import {
+  CreateTransactionRequest,
+  EstimateFeeRequest,
+  ReplaceTransactionRequest,
+} from '../transaction.ts';
+
+/**
+ * Writing transactions (custody API endpoints 6–8). Their bodies are the
+ * forms' rules (classic zod, with big.js and the address rules): this module
+ * loads with the pages that send them, never with the first load.
+ */
+
+export const createTransaction = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/',
+  summary:
+    "Creates a transaction, PENDING with a change request; the body's category selects transfer, contract call, stake or delegation.",
+  action: 'create transactions',
+  permission: 'initiate',
+  audit: { action: 'transaction.create', entityType: 'TRANSACTION' },
+  body: CreateTransactionRequest,
+  // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
+  answer: Transaction,
+});
+
+export const replaceTransaction = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/replace_transaction/',
+  summary: 'Replaces a SUBMITTED transaction (same nonce, a higher fee).',
+  action: 'replace transactions',
+  permission: 'initiate',
+  audit: { action: 'transaction.replace', entityType: 'TRANSACTION' },
+  body: ReplaceTransactionRequest,
+  answer: Transaction,
+});
+
+export const estimateFee = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/estimate_fee/',
+  summary: 'The fee of a transaction at each tier, without creating it (a read sent as POST).',
+  action: 'estimate transaction fees',
+  permission: 'initiate',
+  audit: false,
+  body: EstimateFeeRequest,
+  answer: EstimatedFeeResponse,
+});
