@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { approvalInbox } from '../../contract/endpoints/approvals.ts';
+import { approvalInbox, approvalInboxCount } from '../../contract/endpoints/approvals.ts';
 import { apiClient, type ApprovalInboxParams } from './api-client.ts';
 import { listQueries } from './list-queries.ts';
 
@@ -23,14 +23,14 @@ const inboxLists = listQueries(
 
 export const approvalInboxQueries = {
   ...inboxLists,
-  /** The count alone: the smallest page carries the whole inbox's counts. */
+  /** The count alone (GET /api/console/approvals/count/). */
   count: (subOrgId: string | undefined) =>
     queryOptions({
       queryKey: [...inboxLists.all(), 'count', subOrgId ?? null] as const,
       queryFn: ({ signal }) =>
-        apiClient.call(approvalInbox, { query: { subOrgId, limit: 1 } }, { signal }),
+        apiClient.call(approvalInboxCount, { query: { subOrgId } }, { signal }),
       refetchInterval: INBOX_REFRESH_MS,
-      select: (page) => page.actionableCount,
+      select: (counts) => counts.actionableCount,
     }),
 };
 
