@@ -2,8 +2,25 @@ import tailwindcss from '@tailwindcss/vite';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './scripts/precompress.ts';
+
+/**
+ * An endpoint's `summary` (contract/endpoints/) is for the OpenAPI document
+ * the server publishes; the SPA never reads it. Left out of the browser's
+ * build so that declaring an endpoint once costs the first load nothing.
+ */
+function endpointSummariesServerOnly(): Plugin {
+  const summary = /\n\s*summary:\s*('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`),/g;
+  return {
+    name: 'endpoint-summaries-server-only',
+    apply: (_config, env) => !env.isSsrBuild,
+    transform(code, id) {
+      if (!/\/src\/contract\/endpoints\/[^/]+\.ts$/.test(id)) return null;
+      return { code: code.replace(summary, '\n'), map: null };
+    },
+  };
+}
 
 // The router plugin must come before react() so generated route files are
 // transformed by it. `vite build` makes the SPA (dist/web); `vite build --ssr`
@@ -26,6 +43,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     react(),
     tailwindcss(),
+    endpointSummariesServerOnly(),
     precompress(),
   ],
   resolve: {

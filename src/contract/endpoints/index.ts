@@ -5,6 +5,7 @@ import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as reference from './reference.ts';
+import * as session from './session.ts';
 import * as staff from './staff.ts';
 import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
@@ -25,4 +26,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),
+  ...Object.values(session),
 ];

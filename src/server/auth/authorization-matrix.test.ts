@@ -7,7 +7,10 @@ import { assets, vaults } from '../db/schema/sandbox.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { declaredRules, READ, rule, type DeclaredRoute } from '../http/route-rule.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
-import { CALLS, type Target } from '../test/matrix-calls.ts';
+import { endpoint, endpointKey } from '../../contract/endpoint.ts';
+import { ENDPOINTS } from '../../contract/endpoints/index.ts';
+import { VaultBalances } from '../../contract/reference.ts';
+import { CALLS, derivedCall, OVERRIDES, type Target } from '../test/matrix-calls.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp } from '../test/test-app.ts';
 
@@ -15,8 +18,9 @@ import { createTestApp } from '../test/test-app.ts';
  * The authorization matrix: every role × every route × a target inside and
  * outside the member's sub-organization, each cell asserted. The rows are the
  * app's own routes and the permission each declares (`http/route-rule.ts`);
- * `test/matrix-calls.ts` says only how to call each one. Members are
- * restricted to sub-org A; "out" targets sub-org B's data.
+ * how to call each one is derived from its declaration (contract/endpoints/,
+ * `test/matrix-calls.ts`), with a few overrides where a valid body is needed.
+ * Members are restricted to sub-org A; "out" targets sub-org B's data.
  */
 
 const t = await createTestApp();
@@ -55,6 +59,32 @@ describe('every route declares its rule', () => {
 
   it('the matrix calls every route held to a permission, and nothing else', () => {
     expect(Object.keys(CALLS).sort()).toEqual(staffRoutes.map(routeKey).sort());
+  });
+
+  it('derives the row of an endpoint added to the contract, without a line here', () => {
+    const added = endpoint({
+      method: 'GET',
+      path: '/api/external/vaults/:vaultId/held/',
+      summary: 'An endpoint only this test declares.',
+      action: 'read',
+      permission: 'read',
+      audit: false,
+      resource: 'vault',
+      answer: VaultBalances,
+    });
+    const call = derivedCall(added);
+    expect(call).toMatchObject({
+      name: 'GET /api/external/vaults/:vaultId/held/',
+      scope: 'entity',
+    });
+    expect(call.url({ vaultId: 'v 1' } as Target, { staffId: 's' })).toBe(
+      '/api/external/vaults/v%201/held/',
+    );
+  });
+
+  it('overrides only declared endpoints', () => {
+    const declared = new Set(ENDPOINTS.map(endpointKey));
+    for (const key of Object.keys(OVERRIDES)) expect(declared, key).toContain(key);
   });
 });
 

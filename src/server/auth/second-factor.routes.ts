@@ -1,10 +1,10 @@
 import { Hono, type Context } from 'hono';
-import { SecondFactorRequest, type SecondFactorSessionResponse } from '../../contract/auth.ts';
+import type { SecondFactorSessionResponse } from '../../contract/auth.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
+import { signInSecondFactor } from '../../contract/endpoints/session.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { readJsonBodyAs } from '../http/json-body.ts';
-import { rule } from '../http/route-rule.ts';
+import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { assertSameOrigin } from './csrf.ts';
 import { describeWait } from './rate-limit.ts';
@@ -189,17 +189,11 @@ export function secondFactorRoutes(options: AuthOptions) {
     return { ...session, recoveryCodes };
   }
 
-  return new Hono<AppEnv>().post(
-    '/auth/login/second-factor',
-    rule({
-      permission: 'public',
-      action: 'complete a sign-in',
-      // Refusals of a step nobody can tie to a member (unknown, expired) leave no row.
-      audit: { action: 'auth.second_factor', entityType: 'STAFF', selfRecorded: true },
-    }),
-    async (c) => {
-      assertSameOrigin(c, trustProxy);
-      const { challengeId, code, timeZone } = await readJsonBodyAs(c, SecondFactorRequest);
+  return mount(
+    new Hono<AppEnv>(),
+    '',
+    signInSecondFactor,
+    async ({ body: { challengeId, code, timeZone } }, c) => {
       const now = clock.now();
       const tried = await tryChallenge(db, challengeId, ['verify', 'enrol'], now);
       if (!tried.ok)
@@ -211,11 +205,10 @@ export function secondFactorRoutes(options: AuthOptions) {
       const { challenge } = tried;
       const member = await getStaff(db, challenge.staffId);
       if (!member || member.disabled) throw stepEnded();
-      return c.json(
-        challenge.kind === 'enrol'
-          ? await enrol(c, member, challenge, code, timeZone)
-          : await verify(c, member, challenge, code, timeZone),
-      );
+      return challenge.kind === 'enrol'
+        ? await enrol(c, member, challenge, code, timeZone)
+        : await verify(c, member, challenge, code, timeZone);
     },
+    { guard: (c) => assertSameOrigin(c, trustProxy) },
   );
 }

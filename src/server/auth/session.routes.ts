@@ -1,10 +1,10 @@
-import { Hono } from 'hono';
-import { LoginRequest, type DemoAccountList } from '../../contract/auth.ts';
+import { Hono, type Context } from 'hono';
+import type { DemoAccountList } from '../../contract/auth.ts';
 import { ERROR_CODES } from '../../contract/common.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { rule } from '../http/route-rule.ts';
-import { readJsonBodyAs } from '../http/json-body.ts';
+import { currentSession, demoAccounts, signIn, signOut } from '../../contract/endpoints/session.ts';
+import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp } from './csrf.ts';
 import { loginFailed, loginSucceeded } from './rate-limit.ts';
@@ -21,103 +21,96 @@ import { DEMO_STAFF } from './staff-demo.ts';
 // One answer for unknown email, wrong password and disabled member: nothing to enumerate.
 const BAD_CREDENTIALS = 'The email or password is not correct';
 
-const PUBLIC_READ = { permission: 'public', action: 'read', audit: false } as const;
-
 export function sessionRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
   const checkSignIn = signInCheck(options);
+  // No session yet, so no CSRF token: a same-origin Origin stops login CSRF. Checked before the body is read.
+  const sameOrigin = { guard: (c: Context<AppEnv>) => assertSameOrigin(c, trustProxy) };
 
-  return new Hono<AppEnv>()
-    .post(
-      '/auth/login',
-      rule({
-        permission: 'public',
-        action: 'sign in',
-        audit: { action: 'auth.login', entityType: 'STAFF', selfRecorded: true, anonymous: true },
-      }),
-      async (c) => {
-        // No session yet, so no CSRF token: a same-origin Origin stops login CSRF.
-        assertSameOrigin(c, trustProxy);
-        const { email, password, timeZone } = await readJsonBodyAs(c, LoginRequest);
-        const ip = clientIp(c, trustProxy);
-        const now = clock.now();
-        const attempt = { type: 'ANONYMOUS', id: null, name: email };
+  const app = new Hono<AppEnv>();
+  mount(
+    app,
+    '',
+    signIn,
+    async ({ body: { email, password, timeZone } }, c) => {
+      const ip = clientIp(c, trustProxy);
+      const now = clock.now();
+      const attempt = { type: 'ANONYMOUS', id: null, name: email };
 
-        const { reservation, member, matches } = await checkSignIn(c, { email, password, ip, now });
-        if (!member || !matches || member.disabled) {
-          await loginFailed(db, reservation, clock.now());
-          await audit(c, options, {
-            action: 'auth.login',
-            entityType: member ? 'STAFF' : null,
-            entityId: member?.id ?? null,
-            summary: `Sign-in failed for ${email}`,
-            outcome: 'failed',
-            actor: attempt,
-          });
-          throw unauthorized(BAD_CREDENTIALS);
-        }
+      const { reservation, member, matches } = await checkSignIn(c, { email, password, ip, now });
+      if (!member || !matches || member.disabled) {
+        await loginFailed(db, reservation, clock.now());
+        await audit(c, options, {
+          action: 'auth.login',
+          entityType: member ? 'STAFF' : null,
+          entityId: member?.id ?? null,
+          summary: `Sign-in failed for ${email}`,
+          outcome: 'failed',
+          actor: attempt,
+        });
+        throw unauthorized(BAD_CREDENTIALS);
+      }
 
-        await loginSucceeded(db, email, ip, reservation);
-        // A session, or the second factor's step first (auth/sign-in.ts).
-        return c.json(await afterPassword(c, options, member, timeZone));
-      },
-    )
-    .route('/', secondFactorRoutes(options))
-    .post(
-      '/auth/logout',
-      rule({
-        permission: 'public',
-        action: 'sign out',
-        audit: { action: 'auth.logout', entityType: 'STAFF', selfRecorded: true },
-      }),
-      async (c) => {
-        assertSameOrigin(c, trustProxy);
-        const token = readSessionCookie(c, trustProxy);
-        clearSessionCookie(c, trustProxy);
-        if (token) {
-          const found = await resolveSession(db, token, clock.now());
-          if (found.ok) {
-            // The CSRF token is required to sign out, or another site could end a member's session.
-            assertCsrf(c, found.session.csrfToken, trustProxy);
-            await revokeSession(db, found.session.id, clock.now());
-            c.set('actor', { type: 'STAFF', id: found.member.id });
-            c.set('staff', found.member);
-            await audit(c, options, {
-              action: 'auth.logout',
-              entityType: 'STAFF',
-              entityId: found.member.id,
-              summary: 'Signed out',
-              outcome: 'success',
-            });
-          }
-        }
-        return c.body(null, 204);
-      },
-    )
-    .get('/auth/session', rule(PUBLIC_READ), async (c) => {
+      await loginSucceeded(db, email, ip, reservation);
+      // A session, or the second factor's step first (auth/sign-in.ts).
+      return afterPassword(c, options, member, timeZone);
+    },
+    sameOrigin,
+  );
+  app.route('/', secondFactorRoutes(options));
+  mount(
+    app,
+    '',
+    signOut,
+    async (_input, c) => {
       const token = readSessionCookie(c, trustProxy);
-      if (!token) throw unauthorized('Not signed in');
-      const found = await resolveSession(db, token, clock.now());
-      if (!found.ok) throw unauthorized('Your session has ended; sign in again');
-      c.header('Cache-Control', 'no-store');
-      return c.json(sessionResponse(found.member, found.session));
-    })
-    .get('/auth/demo-accounts', rule(PUBLIC_READ), (c) => {
-      if (!options.demoAccounts)
-        throw new ApiError(
-          404,
-          ERROR_CODES.routeNotFound,
-          'Demo accounts exist only in sandbox mode',
-        );
-      c.header('Cache-Control', 'no-store');
-      const body: DemoAccountList = {
-        results: DEMO_STAFF.map(({ email, name, role, password }) => ({
-          email,
-          name,
-          role,
-          password,
-        })),
-      };
-      return c.json(body);
-    });
+      clearSessionCookie(c, trustProxy);
+      if (token) {
+        const found = await resolveSession(db, token, clock.now());
+        if (found.ok) {
+          // The CSRF token is required to sign out, or another site could end a member's session.
+          assertCsrf(c, found.session.csrfToken, trustProxy);
+          await revokeSession(db, found.session.id, clock.now());
+          c.set('actor', { type: 'STAFF', id: found.member.id });
+          c.set('staff', found.member);
+          await audit(c, options, {
+            action: 'auth.logout',
+            entityType: 'STAFF',
+            entityId: found.member.id,
+            summary: 'Signed out',
+            outcome: 'success',
+          });
+        }
+      }
+      return undefined;
+    },
+    sameOrigin,
+  );
+  mount(app, '', currentSession, async (_input, c) => {
+    const token = readSessionCookie(c, trustProxy);
+    if (!token) throw unauthorized('Not signed in');
+    const found = await resolveSession(db, token, clock.now());
+    if (!found.ok) throw unauthorized('Your session has ended; sign in again');
+    c.header('Cache-Control', 'no-store');
+    return sessionResponse(found.member, found.session);
+  });
+  mount(app, '', demoAccounts, (_input, c) => {
+    if (!options.demoAccounts)
+      throw new ApiError(
+        404,
+        ERROR_CODES.routeNotFound,
+        'Demo accounts exist only in sandbox mode',
+      );
+    c.header('Cache-Control', 'no-store');
+    const body: DemoAccountList = {
+      results: DEMO_STAFF.map(({ email, name, role, password }) => ({
+        email,
+        name,
+        role,
+        password,
+      })),
+    };
+    return Promise.resolve(body);
+  });
+  return app;
 }

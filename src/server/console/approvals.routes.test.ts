@@ -1,4 +1,4 @@
-import { approvalInbox } from '../../contract/endpoints/approvals.ts';
+import { approvalInbox, approvalInboxCount } from '../../contract/endpoints/approvals.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalInboxResponse } from '../../contract/approval-inbox.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
@@ -217,6 +217,15 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     // Another member sees the same items as theirs to decide.
     const approver = await t.signIn('approver');
     expect(await inbox(approver, `subOrgId=${d.subOrgId}`)).toMatchObject({ actionableCount: 3 });
+
+    // The badge's read: the same counts, without the rows.
+    for (const [member, actionableCount] of [
+      [admin, 1],
+      [approver, 3],
+    ] as const) {
+      const counts = await member.json(`${approvalInboxCount.path}?subOrgId=${d.subOrgId}`);
+      expect(counts.body).toEqual({ actionableCount, totalCount: 3 });
+    }
   });
 
   it('pages with its own cursor: every item once, in order, across pages', async () => {

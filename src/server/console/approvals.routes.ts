@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
-import { approvalInbox } from '../../contract/endpoints/approvals.ts';
+import { approvalInbox, approvalInboxCount } from '../../contract/endpoints/approvals.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { custodyContext } from '../custody/context.ts';
@@ -17,8 +17,19 @@ import { approvalInbox as approvalInbox_ } from './approval-inbox.ts';
  * database names who proposed each item (staff, audit log).
  */
 export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBackend) {
+  const app = new Hono<AppEnv>();
+  // The badge's poll: the smallest page carries the whole inbox's counts.
+  mount(app, CONSOLE_API_PREFIX, approvalInboxCount, async ({ query: { subOrgId } }, c) => {
+    const { actionableCount, totalCount } = await approvalInbox_(
+      backend,
+      custodyContext(c),
+      options.db,
+      { subOrgId, page: { limit: 1, cursor: undefined } },
+    );
+    return { actionableCount, totalCount };
+  });
   return mount(
-    new Hono<AppEnv>(),
+    app,
     CONSOLE_API_PREFIX,
     approvalInbox,
     ({ query: { subOrgId, limit, cursor } }, c) =>

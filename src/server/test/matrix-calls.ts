@@ -1,11 +1,37 @@
-import { API_PREFIX, paths, routes } from '../../contract/paths.ts';
+import {
+  endpointKey,
+  paramNames,
+  pathOf,
+  toQueryString,
+  type Endpoint,
+} from '../../contract/endpoint.ts';
+import {
+  approvalDecisions,
+  approvalMessage,
+  decideApproval,
+} from '../../contract/endpoints/approvals.ts';
+import { createBankAccount } from '../../contract/endpoints/bank-account-writes.ts';
+import { findBankAccountMatches } from '../../contract/endpoints/bank-accounts.ts';
+import { ENDPOINTS } from '../../contract/endpoints/index.ts';
+import { listContacts, listSubOrgs, listVaults } from '../../contract/endpoints/reference.ts';
+import { listAudit, updateStaff } from '../../contract/endpoints/staff.ts';
+import {
+  createTransaction,
+  estimateFee,
+  replaceTransaction,
+} from '../../contract/endpoints/transaction-writes.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
- * each route: the cases (URL, body) and how the sub-org scope shows on them.
- * Who may call a route is not here: the matrix reads it from the route's own
- * rule. Keyed by the route as mounted (`METHOD /path/:param/`); a route with
- * a staff permission and no entry here fails the matrix test.
+ * each endpoint: the cases (URL, body) and how the sub-org scope shows on
+ * them. Every declared endpoint (contract/endpoints/) gets its row from its
+ * declaration (`derivedCall`): its path filled with the target's ids, its
+ * `subOrgId` filter, an empty body for a mutation. `OVERRIDES` holds only
+ * the endpoints whose meaningful call needs more (a valid body, a listed
+ * row to look for). Who may call is not here: the matrix reads it from the
+ * mounted route's rule. Keyed as the app's routes are (`METHOD /path/:param/`);
+ * a mounted route with a staff permission that is not declared fails the
+ * matrix test.
  */
 
 export interface Target {
@@ -50,76 +76,91 @@ function transfer(vaultId: string, contactId: string) {
   };
 }
 
-const custody = (method: string, route: keyof typeof routes) =>
-  `${method} ${API_PREFIX}${routes[route]}`;
+/** The target's id each path parameter names; an entity the targets do not hold fails here. */
+const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string> = {
+  transactionId: (t) => t.transactionId,
+  bankAccountId: (t) => t.bankAccountId,
+  vaultId: (t) => t.vaultId,
+  contactId: (t) => t.contactId,
+  approvalId: (t) => t.approvalId,
+  staffId: (_t, ctx) => ctx.staffId,
+};
+/** Path parameters that name something inside a sub-org: outside the member's, 404. */
+const SCOPED_PARAMS = new Set(['transactionId', 'bankAccountId', 'vaultId', 'contactId']);
 
-export const CALLS: Record<string, Call[]> = {
-  [custody('GET', 'transactions')]: [
-    {
-      name: 'list transactions',
-      url: (t) => `${paths.transactions()}?subOrgId=${t.subOrgId}`,
-      scope: 'filter',
-    },
-  ],
-  [custody('GET', 'transaction')]: [
-    { name: 'get transaction', url: (t) => paths.transaction(t.transactionId), scope: 'entity' },
-  ],
-  [custody('POST', 'transactions')]: [
+/**
+ * The call a declaration implies: its path with the target's ids, the
+ * target's sub-org when it filters by one, `{}` for a body (a refusal of it
+ * is still a 4xx after the checks the matrix is about).
+ */
+export function derivedCall(e: Endpoint): Call {
+  const names = paramNames(e.path);
+  for (const name of names)
+    if (!TARGET_IDS[name])
+      throw new Error(`${endpointKey(e)}: the matrix has no target for :${name} (TARGET_IDS)`);
+  const filters = e.query ? Object.keys(e.query._zod.def.shape).includes('subOrgId') : false;
+  return {
+    name: endpointKey(e),
+    url: (t, ctx) =>
+      `${pathOf(e, Object.fromEntries(names.map((n) => [n, TARGET_IDS[n]?.(t, ctx) ?? ''])))}${
+        filters ? toQueryString({ subOrgId: t.subOrgId }) : ''
+      }`,
+    ...(e.body ? { body: () => ({}) } : {}),
+    scope: names.some((n) => SCOPED_PARAMS.has(n)) ? 'entity' : filters ? 'filter' : 'none',
+  };
+}
+
+const at = (e: Endpoint, params: Record<string, string> = {}, query = {}) =>
+  `${pathOf(e, params)}${toQueryString(query)}`;
+
+/** Endpoints whose meaningful call needs more than their declaration says. */
+export const OVERRIDES: Record<string, Call[]> = {
+  [endpointKey(createTransaction)]: [
     {
       name: 'create transfer from a vault',
-      url: () => paths.transactions(),
+      url: () => at(createTransaction),
       body: (t, home) => transfer(t.vaultId, home.contactId),
       scope: 'create',
     },
     {
       name: 'create transfer to a contact',
-      url: () => paths.transactions(),
+      url: () => at(createTransaction),
       body: (t, home) => transfer(home.vaultId, t.contactId),
       scope: 'create',
     },
   ],
-  [custody('POST', 'replaceTransaction')]: [
+  [endpointKey(replaceTransaction)]: [
     {
       name: 'replace transaction',
-      url: () => paths.replaceTransaction(),
+      url: () => at(replaceTransaction),
       body: (t) => ({ transactionId: t.transactionId }),
       scope: 'create',
     },
     {
       name: 'replace a payment to a contact',
-      url: () => paths.replaceTransaction(),
+      url: () => at(replaceTransaction),
       body: (t) => ({ transactionId: t.paymentToContactId }),
       scope: 'create',
     },
   ],
-  [custody('POST', 'estimateFee')]: [
+  [endpointKey(estimateFee)]: [
     {
       name: 'estimate fee from a vault',
-      url: () => paths.estimateFee(),
+      url: () => at(estimateFee),
       body: (t, home) => transfer(t.vaultId, home.contactId),
       scope: 'create',
     },
     {
       name: 'estimate fee to a contact',
-      url: () => paths.estimateFee(),
+      url: () => at(estimateFee),
       body: (t, home) => transfer(home.vaultId, t.contactId),
       scope: 'create',
     },
   ],
-  [custody('GET', 'bankAccounts')]: [
-    {
-      name: 'list bank accounts',
-      url: (t) => `${paths.bankAccounts()}?subOrgId=${t.subOrgId}`,
-      scope: 'filter',
-    },
-  ],
-  [custody('GET', 'bankAccount')]: [
-    { name: 'get bank account', url: (t) => paths.bankAccount(t.bankAccountId), scope: 'entity' },
-  ],
-  [custody('POST', 'bankAccounts')]: [
+  [endpointKey(createBankAccount)]: [
     {
       name: 'create bank account',
-      url: () => paths.bankAccounts(),
+      url: () => at(createBankAccount),
       body: (t) => ({
         paymentMethod: 'US_ACH',
         subOrgId: t.subOrgId,
@@ -132,143 +173,61 @@ export const CALLS: Record<string, Call[]> = {
       scope: 'create',
     },
   ],
-  [custody('GET', 'approvalMessage')]: [
+  [endpointKey(approvalMessage)]: [
     {
       name: 'approval message',
-      url: (t) => `${paths.approvalMessage()}?entityId=${t.bankAccountId}`,
+      url: (t) => at(approvalMessage, {}, { entityId: t.bankAccountId }),
       scope: 'create',
     },
   ],
-  [custody('POST', 'approvalAction')]: [
+  [endpointKey(decideApproval)]: [
     {
       name: 'approval action',
       // The first allowed member in scope rejects it; later ones get 409 (decided), never 401/403/404.
-      url: (t) => paths.approvalAction(t.approvalId),
+      url: (t) => at(decideApproval, { approvalId: t.approvalId }),
       body: () => ({ action: 'reject', reason: 'matrix' }),
       scope: 'create',
     },
   ],
-  [custody('GET', 'vaults')]: [
-    { name: 'list vaults', url: () => paths.vaults(), scope: 'listed', listedId: (t) => t.vaultId },
+  [endpointKey(listVaults)]: [
+    { name: 'list vaults', url: () => at(listVaults), scope: 'listed', listedId: (t) => t.vaultId },
   ],
-  [custody('GET', 'vault')]: [
-    { name: 'get vault', url: (t) => paths.vault(t.vaultId), scope: 'entity' },
-  ],
-  [custody('GET', 'vaultBalances')]: [
-    { name: 'vault balances', url: (t) => paths.vaultBalances(t.vaultId), scope: 'entity' },
-  ],
-  [custody('GET', 'contacts')]: [
+  [endpointKey(listContacts)]: [
     {
       name: 'list contacts',
-      url: () => paths.contacts(),
+      url: () => at(listContacts),
       scope: 'listed',
       listedId: (t) => t.contactId,
     },
   ],
-  [custody('GET', 'assets')]: [{ name: 'list assets', url: () => paths.assets(), scope: 'none' }],
-  [custody('GET', 'supportedChains')]: [
-    { name: 'supported chains', url: () => paths.supportedChains(), scope: 'none' },
-  ],
-  [custody('GET', 'subOrgs')]: [
+  [endpointKey(listSubOrgs)]: [
     {
       name: 'list sub-orgs',
-      url: () => paths.subOrgs(),
+      url: () => at(listSubOrgs),
       scope: 'listed',
       listedId: (t) => t.subOrgId,
     },
   ],
-  'GET /api/console/backend': [
-    { name: 'backend badge', url: () => '/api/console/backend', scope: 'none' },
-  ],
-  'GET /api/openapi.json': [
-    { name: 'OpenAPI document', url: () => '/api/openapi.json', scope: 'none' },
-  ],
-  'GET /api/console/staff/': [
-    { name: 'list staff', url: () => '/api/console/staff/', scope: 'none' },
-  ],
-  'POST /api/console/staff/': [
-    { name: 'create staff', url: () => '/api/console/staff/', body: () => ({}), scope: 'none' },
-  ],
-  'PATCH /api/console/staff/:staffId/': [
+  [endpointKey(updateStaff)]: [
     {
       name: 'update staff',
-      url: (_t, c) => `/api/console/staff/${c.staffId}/`,
+      url: (_t, c) => at(updateStaff, { staffId: c.staffId }),
       body: () => ({ name: 'Renamed' }),
       scope: 'none',
     },
   ],
-  // The caller's own account: every role, and nobody else's.
-  'GET /api/console/account/second-factor/': [
-    { name: 'own second factor', url: () => '/api/console/account/second-factor/', scope: 'none' },
+  [endpointKey(listAudit)]: [
+    { name: 'audit log', url: () => at(listAudit), scope: 'unrestricted' },
   ],
-  'POST /api/console/account/second-factor/enrolment/': [
-    {
-      name: 'start a second-factor set-up',
-      url: () => '/api/console/account/second-factor/enrolment/',
-      body: () => ({}),
-      scope: 'none',
-    },
-  ],
-  'POST /api/console/account/second-factor/enrolment/confirm/': [
-    {
-      name: 'confirm a second-factor set-up',
-      url: () => '/api/console/account/second-factor/enrolment/confirm/',
-      body: () => ({}),
-      scope: 'none',
-    },
-  ],
-  'POST /api/console/account/recovery-codes/': [
-    {
-      name: 'replace recovery codes',
-      url: () => '/api/console/account/recovery-codes/',
-      body: () => ({}),
-      scope: 'none',
-    },
-  ],
-  'POST /api/console/account/password/': [
-    {
-      name: 'change own password',
-      url: () => '/api/console/account/password/',
-      body: () => ({}),
-      scope: 'none',
-    },
-  ],
-  'PATCH /api/console/account/display/': [
-    {
-      name: 'change own display settings',
-      url: () => '/api/console/account/display/',
-      body: () => ({}),
-      scope: 'none',
-    },
-  ],
-  'GET /api/console/audit/': [
-    { name: 'audit log', url: () => '/api/console/audit/', scope: 'unrestricted' },
-  ],
-  'GET /api/console/approval_decisions/': [
+  [endpointKey(approvalDecisions)]: [
     {
       // Scoped (a desk's decisions are hidden from another); the matrix's targets are undecided, so both answer an empty list.
       name: 'approval decisions',
-      url: (t) =>
-        `/api/console/approval_decisions/?entityIds=${t.transactionId},${t.bankAccountId}`,
+      url: (t) => at(approvalDecisions, {}, { entityIds: `${t.transactionId},${t.bankAccountId}` }),
       scope: 'none',
     },
   ],
-  'GET /api/console/approvals/': [
-    {
-      name: 'approvals inbox',
-      url: (t) => `/api/console/approvals/?subOrgId=${t.subOrgId}`,
-      scope: 'filter',
-    },
-  ],
-  'POST /api/console/bank_accounts/:bankAccountId/reveal/': [
-    {
-      name: 'reveal account number',
-      body: () => ({}),
-      url: (t) => `/api/console/bank_accounts/${t.bankAccountId}/reveal/`,
-      scope: 'entity',
-    },
-  ],
-  'POST /api/console/bank_accounts/matches/': [
+  [endpointKey(findBankAccountMatches)]: [
     {
       name: 'identical bank accounts',
       body: () => ({
@@ -276,24 +235,18 @@ export const CALLS: Record<string, Call[]> = {
         accountNumber: '11112222',
         routingNumber: '021000021',
       }),
-      url: () => '/api/console/bank_accounts/matches/',
+      url: () => at(findBankAccountMatches),
       // Scoped as the lists are; the targets' accounts are decided by earlier cells,
       // so the scope is proven in bank-account-matches.routes.test.ts instead.
       scope: 'none',
     },
   ],
-  'GET /api/console/bank_accounts/:bankAccountId/history/': [
-    {
-      name: 'bank account history',
-      url: (t) => `/api/console/bank_accounts/${t.bankAccountId}/history/`,
-      scope: 'entity',
-    },
-  ],
-  'GET /api/console/transactions/:transactionId/history/': [
-    {
-      name: 'transaction history',
-      url: (t) => `/api/console/transactions/${t.transactionId}/history/`,
-      scope: 'entity',
-    },
-  ],
 };
+
+/** Every declared endpoint held to a staff permission, with its calls. */
+export const CALLS: Record<string, Call[]> = Object.fromEntries(
+  ENDPOINTS.filter((e) => e.permission !== 'public').map((e) => [
+    endpointKey(e),
+    OVERRIDES[endpointKey(e)] ?? [derivedCall(e)],
+  ]),
+);

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getTransaction, listTransactions } from '../../contract/endpoints/transactions.ts';
+import { getBankAccount, listBankAccounts } from '../../contract/endpoints/bank-accounts.ts';
 import { createTestApp, type TestApp } from '../../server/test/test-app.ts';
 import { ApiError, NetworkError } from './api-errors.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';
@@ -21,10 +23,12 @@ afterAll(async () => {
 
 describe('api client against the real app', () => {
   it('pages through transactions with the default page size, newest first', async () => {
-    const first = await client.listTransactions({});
+    const first = await client.call(listTransactions, {});
     expect(first.results).toHaveLength(20);
     expect(first.hasNext).toBe(true);
-    const second = await client.listTransactions({ cursor: first.nextCursor ?? null });
+    const second = await client.call(listTransactions, {
+      query: { cursor: first.nextCursor ?? null },
+    });
     const ids = new Set([...first.results, ...second.results].map((t) => t.id));
     expect(ids.size).toBe(40);
     const times = [...first.results, ...second.results].map((t) => t.createdAt ?? '');
@@ -32,10 +36,12 @@ describe('api client against the real app', () => {
   });
 
   it('sends filters as query parameters and blockChain on the wire', async () => {
-    const page = await client.listTransactions({
-      status: 'COMPLETED',
-      category: 'TRANSFER',
-      limit: 5,
+    const page = await client.call(listTransactions, {
+      query: {
+        status: 'COMPLETED',
+        category: 'TRANSFER',
+        limit: 5,
+      },
     });
     expect(page.results.length).toBeGreaterThan(0);
     for (const t of page.results) {
@@ -46,22 +52,32 @@ describe('api client against the real app', () => {
   });
 
   it('gets one transaction and one bank account by id', async () => {
-    const [tx] = (await client.listTransactions({ limit: 1 })).results;
-    expect((await client.getTransaction(tx?.id ?? '')).id).toBe(tx?.id);
-    const [account] = (await client.listBankAccounts({ status: 'APPROVED', limit: 1 })).results;
-    expect((await client.getBankAccount(account?.id ?? '')).status).toBe('APPROVED');
+    const [tx] = (await client.call(listTransactions, { query: { limit: 1 } })).results;
+    expect(
+      (await client.call(getTransaction, { params: { transactionId: tx?.id ?? '' } })).id,
+    ).toBe(tx?.id);
+    const [account] = (
+      await client.call(listBankAccounts, { query: { status: 'APPROVED', limit: 1 } })
+    ).results;
+    expect(
+      (await client.call(getBankAccount, { params: { bankAccountId: account?.id ?? '' } })).status,
+    ).toBe('APPROVED');
   });
 
   it('turns API refusals into ApiError with status, message and code', async () => {
-    await expect(client.getTransaction('no-such-transaction')).rejects.toMatchObject({
+    await expect(
+      client.call(getTransaction, { params: { transactionId: 'no-such-transaction' } }),
+    ).rejects.toMatchObject({
       status: 404,
       code: 'NOT_FOUND',
     });
-    await expect(client.listTransactions({ limit: 101 })).rejects.toMatchObject({
+    await expect(client.call(listTransactions, { query: { limit: 101 } })).rejects.toMatchObject({
       status: 400,
       code: 'INVALID_LIMIT',
     });
-    const error = await client.listTransactions({ cursor: 'tampered' }).catch((e: unknown) => e);
+    const error = await client
+      .call(listTransactions, { query: { cursor: 'tampered' } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('INVALID_CURSOR');
     expect((error as ApiError).message).toMatch(/cursor/i);
@@ -71,7 +87,7 @@ describe('api client against the real app', () => {
     const offline = createApiClient({
       fetch: () => Promise.reject(new TypeError('fetch failed')),
     });
-    await expect(offline.listTransactions({})).rejects.toBeInstanceOf(NetworkError);
+    await expect(offline.call(listTransactions, {})).rejects.toBeInstanceOf(NetworkError);
   });
 
   it('hands the AbortSignal to fetch and passes an abort through untouched', async () => {
@@ -85,7 +101,7 @@ describe('api client against the real app', () => {
     const controller = new AbortController();
     controller.abort();
     const error = await abortable
-      .listTransactions({}, { signal: controller.signal })
+      .call(listTransactions, {}, { signal: controller.signal })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'AbortError' });
     expect(error).not.toBeInstanceOf(NetworkError);

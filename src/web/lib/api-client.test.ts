@@ -1,4 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { getTransaction, listTransactions } from '../../contract/endpoints/transactions.ts';
+import { getBankAccount, listBankAccounts } from '../../contract/endpoints/bank-accounts.ts';
+import { createTransaction } from '../../contract/endpoints/transaction-writes.ts';
+import { createBankAccount } from '../../contract/endpoints/bank-account-writes.ts';
+import { approvalMessage, decideApproval } from '../../contract/endpoints/approvals.ts';
+import { listAssets, listSubOrgs, listVaults } from '../../contract/endpoints/reference.ts';
 import { createApiClient, type FetchLike } from './api-client.ts';
 import { ApiError, NetworkError, ResponseValidationError } from './api-errors.ts';
 
@@ -26,8 +32,10 @@ describe('createApiClient', () => {
     const { fetch, calls } = recordingFetch(() => json(emptyList));
     const client = createApiClient({ fetch, baseUrl: 'http://console.test/' });
 
-    await client.listTransactions();
-    await client.listTransactions({ status: 'COMPLETED', asset: 'ETH', cursor: 'abc', limit: 50 });
+    await client.call(listTransactions, {});
+    await client.call(listTransactions, {
+      query: { status: 'COMPLETED', asset: 'ETH', cursor: 'abc', limit: 50 },
+    });
 
     expect(calls[0]?.url).toBe('http://console.test/api/external/transactions/?limit=20');
     const second = new URL(calls[1]?.url ?? '');
@@ -42,7 +50,7 @@ describe('createApiClient', () => {
 
   it('sends same-origin credentials, Accept JSON and no body on reads', async () => {
     const { fetch, calls } = recordingFetch(() => json(emptyList));
-    await createApiClient({ fetch }).listBankAccounts({ status: 'PENDING' });
+    await createApiClient({ fetch }).call(listBankAccounts, { query: { status: 'PENDING' } });
 
     const { url, init } = calls[0] ?? { url: '', init: {} };
     expect(url).toBe('/api/external/bank_accounts/?limit=20&status=PENDING');
@@ -56,13 +64,15 @@ describe('createApiClient', () => {
   it('posts a create body as JSON with blockChain on the wire', async () => {
     const { fetch, calls } = recordingFetch(() => json({ id: 'tx_1', status: 'PENDING' }, 201));
     const client = createApiClient({ fetch });
-    const created = await client.createTransaction({
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: 'v1' },
-      destination: { type: 'CONTACT', id: 'c1' },
-      amount: '0.000000000000000001',
-      asset: 'ETH',
-      blockChain: 'ETHEREUM',
+    const created = await client.call(createTransaction, {
+      body: {
+        category: 'TRANSFER',
+        source: { type: 'VAULT', id: 'v1' },
+        destination: { type: 'CONTACT', id: 'c1' },
+        amount: '0.000000000000000001',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+      },
     });
 
     expect(created).toMatchObject({ id: 'tx_1', status: 'PENDING' });
@@ -84,9 +94,12 @@ describe('createApiClient', () => {
           : json({ id: 'x' }),
     );
     const client = createApiClient({ fetch });
-    await client.getTransaction('a/b');
-    await client.getApprovalMessage('ba_1');
-    await client.actOnApproval('ap 1', { action: 'approve' });
+    await client.call(getTransaction, { params: { transactionId: 'a/b' } });
+    await client.call(approvalMessage, { query: { entityId: 'ba_1' } });
+    await client.call(decideApproval, {
+      params: { approvalId: 'ap 1' },
+      body: { action: 'approve' },
+    });
 
     expect(calls.map((c) => c.url)).toEqual([
       '/api/external/transactions/a%2Fb/',
@@ -99,7 +112,7 @@ describe('createApiClient', () => {
     const { fetch } = recordingFetch(() =>
       json({ results: [{ id: 't', status: 'SOMETHING_NEW', extra: 1 }], hasNext: false }),
     );
-    const page = await createApiClient({ fetch }).listTransactions();
+    const page = await createApiClient({ fetch }).call(listTransactions, {});
     expect(page.results[0]).toMatchObject({ status: 'SOMETHING_NEW', extra: 1 });
   });
 
@@ -108,7 +121,7 @@ describe('createApiClient', () => {
       json({ message: 'cursor is not valid', code: 'INVALID_CURSOR' }, 400),
     );
     const error = await createApiClient({ fetch })
-      .listTransactions({ cursor: 'zzz' })
+      .call(listTransactions, { query: { cursor: 'zzz' } })
       .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(ApiError);
@@ -125,7 +138,7 @@ describe('createApiClient', () => {
       json({ message: 'Invalid body', code: 'VALIDATION_ERROR', fields }, 422),
     );
     const error = await createApiClient({ fetch })
-      .createBankAccount({ paymentMethod: 'US_ACH' })
+      .call(createBankAccount, { body: { paymentMethod: 'US_ACH' } })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 422, fields });
   });
@@ -135,7 +148,7 @@ describe('createApiClient', () => {
       () => new Response('<html>Bad gateway</html>', { status: 502, statusText: 'Bad Gateway' }),
     );
     const error = await createApiClient({ fetch })
-      .listVaults()
+      .call(listVaults, {})
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 502, code: undefined });
@@ -145,7 +158,7 @@ describe('createApiClient', () => {
   it('reports a failed fetch as a NetworkError', async () => {
     const { fetch } = recordingFetch(() => Promise.reject(new TypeError('fetch failed')));
     const error = await createApiClient({ fetch })
-      .listAssets()
+      .call(listAssets, {})
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(ApiError);
@@ -158,7 +171,7 @@ describe('createApiClient', () => {
         init.signal?.addEventListener('abort', () => reject(init.signal?.reason));
       });
     });
-    const pending = createApiClient({ fetch }).listSubOrgs({}, { signal: controller.signal });
+    const pending = createApiClient({ fetch }).call(listSubOrgs, {}, { signal: controller.signal });
     controller.abort();
     const error = await pending.catch((e: unknown) => e);
     expect(error).not.toBeInstanceOf(NetworkError);
@@ -168,7 +181,7 @@ describe('createApiClient', () => {
   it('rejects a 2xx answer of the wrong shape', async () => {
     const { fetch } = recordingFetch(() => json({ items: [] }));
     const error = await createApiClient({ fetch })
-      .listTransactions()
+      .call(listTransactions, {})
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
   });
@@ -176,7 +189,7 @@ describe('createApiClient', () => {
   it('rejects a 2xx answer that is not JSON', async () => {
     const { fetch } = recordingFetch(() => new Response('<!doctype html>', { status: 200 }));
     const error = await createApiClient({ fetch })
-      .getBankAccount('ba_1')
+      .call(getBankAccount, { params: { bankAccountId: 'ba_1' } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
   });

@@ -1,56 +1,17 @@
-import { approvalInbox } from '../../contract/endpoints/approvals.ts';
-import { approvalDecisions } from '../../contract/endpoints/approvals.ts';
-import * as z from 'zod/mini';
-import { ApprovalDecisionList } from '../../contract/approval-decision.ts';
-import {
-  ApprovalInboxResponse,
-  type ApprovalInboxFilters,
-} from '../../contract/approval-inbox.ts';
-import {
-  DemoAccountList,
-  LoginAnswer,
-  SecondFactorSessionResponse,
-  SessionResponse,
-  type AuditFilters,
-  type LoginRequest,
-  type SecondFactorRequest,
-  authPaths,
-} from '../../contract/auth.ts';
-// Answers are parsed with the *-record modules: the request rules (IBAN, decimal maths) load with the forms.
-import {
-  BankAccount,
-  BankAccountListResponse,
-  type BankAccountFilters,
-} from '../../contract/bank-account-record.ts';
-import type { BankAccountCreateInput } from '../../contract/bank-account.ts';
+import type * as z from 'zod/mini';
+import type { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
+import type { AuditFilters } from '../../contract/auth.ts';
+import type { BankAccountFilters } from '../../contract/bank-account-record.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
-import { paths, toQueryString } from '../../contract/paths.ts';
 import {
-  AssetListResponse,
-  ContactListResponse,
-  SubOrgListResponse,
-  SupportedChainListResponse,
-  VaultBalances,
-  VaultListResponse,
-  type ContactFilters,
-  type VaultFilters,
-} from '../../contract/reference.ts';
-import {
-  ApprovalActionResponse,
-  ApprovalMessageResponse,
-  type ApprovalActionRequest,
-} from '../../contract/approvals.ts';
-import {
-  EstimatedFeeResponse,
-  Transaction,
-  TransactionListResponse,
-  type TransactionFilters,
-} from '../../contract/transaction-record.ts';
-import type {
-  CreateTransactionRequest,
-  EstimateFeeRequest,
-  ReplaceTransactionRequest,
-} from '../../contract/transaction.ts';
+  pathOf,
+  toQueryString,
+  type AnswerOf,
+  type CallInput,
+  type Endpoint,
+} from '../../contract/endpoint.ts';
+import type { ContactFilters, VaultFilters } from '../../contract/reference.ts';
+import type { TransactionFilters } from '../../contract/transaction-record.ts';
 import {
   ApiError,
   NetworkError,
@@ -58,15 +19,14 @@ import {
   isAbortError,
   parseRetryAfter,
 } from './api-errors.ts';
-import { pathOf, type AnswerOf, type CallInput, type Endpoint } from '../../contract/endpoint.ts';
 import { csrfHeaders } from './csrf-token.ts';
 import { scopedFetch } from './render-scope.ts';
 
 /**
- * The SPA's client for the custody API as the console server exposes it on
- * its own origin. One function per endpoint; every answer is checked against
- * the contract's (lenient) response schema. No UI side effects here: callers
- * decide what an error means to the user.
+ * The SPA's client for the console server's own origin: one typed call for
+ * every declared endpoint (contract/endpoints/), each answer checked against
+ * its declared (lenient) schema. No UI side effects here: callers decide
+ * what an error means to the user.
  */
 
 /** `fetch`, or anything shaped like it — e.g. a Hono app's `app.request` in tests. */
@@ -98,21 +58,6 @@ export type ContactListParams = ListParams<ContactFilters>;
 export type SubOrgListParams = ListParams<Record<never, never>>;
 export type AuditListParams = ListParams<AuditFilters>;
 export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
-
-/** GET /auth/demo-accounts (sandbox only): who to sign in as, with their passwords. */
-const DemoAccounts = z.pipe(
-  DemoAccountList,
-  z.transform((r: DemoAccountList) => r.results),
-);
-
-/** GET /api/console/backend: which custody service the console acts on. */
-const BackendInfo = z.looseObject({
-  kind: z.enum(['sandbox', 'upstream']),
-  host: z.nullable(z.string()),
-});
-type BackendInfo = z.infer<typeof BackendInfo>;
-
-const AnyBody = z.unknown();
 
 type QueryValue = string | number | null | undefined;
 
@@ -262,112 +207,49 @@ export function createApiClient(options: ApiClientOptions = {}) {
     return error;
   }
 
-  const get = <S extends z.ZodMiniType>(path: string, schema: S, opts?: RequestOptions) =>
-    request('GET', path, schema, { signal: opts?.signal });
-  const post = <S extends z.ZodMiniType>(
-    path: string,
-    schema: S,
-    body: unknown,
-    opts?: RequestOptions,
-  ) => request('POST', path, schema, { body, signal: opts?.signal, headers: opts?.headers });
+  function target(e: Endpoint, input: object): string {
+    const { params, query } = input as {
+      params?: Record<string, string>;
+      query?: ListParams<Record<string, QueryValue>>;
+    };
+    const search = e.paged
+      ? listQuery(query ?? {})
+      : toQueryString((query ?? {}) as Record<string, QueryValue>);
+    return `${pathOf(e, params)}${search}`;
+  }
 
   /**
    * Calls a declared endpoint (contract/endpoint.ts): its path from the
    * parameters, its query (a paged one with the default page size), its body,
-   * and its answer checked against the declared schema. Endpoints move to
-   * this one call from the functions below as they are declared (issue 26).
+   * and its answer checked against the declared schema.
    */
   function call<E extends Endpoint>(
     e: E,
     input: CallInput<E>,
     opts?: RequestOptions,
   ): Promise<AnswerOf<E>> {
-    const { params, query, body } = input as {
-      params?: Record<string, string>;
-      query?: ListParams<Record<string, QueryValue>>;
-      body?: unknown;
-    };
-    const search = e.paged
-      ? listQuery(query ?? {})
-      : toQueryString((query ?? {}) as Record<string, QueryValue>);
-    return request(e.method, `${pathOf(e, params)}${search}`, e.answer, {
+    const { body } = input as { body?: unknown };
+    return request(e.method, target(e, input), e.answer, {
       ...(body !== undefined ? { body } : {}),
       signal: opts?.signal,
       ...(opts?.headers ? { headers: opts.headers } : {}),
     }) as Promise<AnswerOf<E>>;
   }
 
-  return {
-    call,
-    // 1–3: bank accounts
-    listBankAccounts: (params: BankAccountListParams = {}, opts?: RequestOptions) =>
-      get(`${paths.bankAccounts()}${listQuery(params)}`, BankAccountListResponse, opts),
-    getBankAccount: (bankAccountId: string, opts?: RequestOptions) =>
-      get(paths.bankAccount(bankAccountId), BankAccount, opts),
-    createBankAccount: (body: BankAccountCreateInput, opts?: RequestOptions) =>
-      post(paths.bankAccounts(), BankAccount, body, opts),
+  /**
+   * A declared GET sent conditionally: unchanged since the copy tagged
+   * `etag` (a bodiless 304 → `notModified`), or its new answer and ETag.
+   */
+  function callIfChanged<E extends Endpoint>(
+    e: E,
+    input: CallInput<E>,
+    etag: string | null | undefined,
+    opts?: RequestOptions,
+  ): Promise<Revalidated<AnswerOf<E>>> {
+    return revalidate(target(e, input), e.answer, etag, opts) as Promise<Revalidated<AnswerOf<E>>>;
+  }
 
-    // 4–8: transactions
-    listTransactions: (params: TransactionListParams = {}, opts?: RequestOptions) =>
-      get(`${paths.transactions()}${listQuery(params)}`, TransactionListResponse, opts),
-    getTransaction: (transactionId: string, opts?: RequestOptions) =>
-      get(paths.transaction(transactionId), Transaction, opts),
-    /** The transaction if it changed since the copy tagged `etag` (304 → `notModified`). */
-    revalidateTransaction: (transactionId: string, etag: string | null, opts?: RequestOptions) =>
-      revalidate(paths.transaction(transactionId), Transaction, etag, opts),
-    replaceTransaction: (body: ReplaceTransactionRequest, opts?: RequestOptions) =>
-      post(paths.replaceTransaction(), Transaction, body, opts),
-    /** One path for every kind: the body's `category` selects transfer, contract call, stake or delegation. */
-    createTransaction: (body: CreateTransactionRequest, opts?: RequestOptions) =>
-      post(paths.transactions(), Transaction, body, opts),
-    estimateFee: (body: EstimateFeeRequest, opts?: RequestOptions) =>
-      post(paths.estimateFee(), EstimatedFeeResponse, body, opts),
-
-    // Supporting reads
-    listVaults: (params: VaultListParams = {}, opts?: RequestOptions) =>
-      get(`${paths.vaults()}${listQuery(params)}`, VaultListResponse, opts),
-    getVaultBalances: (vaultId: string, opts?: RequestOptions) =>
-      get(paths.vaultBalances(vaultId), VaultBalances, opts),
-    listContacts: (params: ContactListParams = {}, opts?: RequestOptions) =>
-      get(`${paths.contacts()}${listQuery(params)}`, ContactListResponse, opts),
-    listAssets: (opts?: RequestOptions) => get(paths.assets(), AssetListResponse, opts),
-    listSupportedChains: (opts?: RequestOptions) =>
-      get(paths.supportedChains(), SupportedChainListResponse, opts),
-    listSubOrgs: (params: SubOrgListParams = {}, opts?: RequestOptions) =>
-      get(`${paths.subOrgs()}${listQuery(params)}`, SubOrgListResponse, opts),
-
-    // Change-request approvals
-    getApprovalMessage: (entityId: string, opts?: RequestOptions) =>
-      get(
-        `${paths.approvalMessage()}${toQueryString({ entityId })}`,
-        ApprovalMessageResponse,
-        opts,
-      ),
-    actOnApproval: (approvalId: string, body: ApprovalActionRequest, opts?: RequestOptions) =>
-      post(paths.approvalAction(approvalId), ApprovalActionResponse, body, opts),
-
-    // The console's own endpoints: staff sign-in, staff management, audit log.
-    getSession: (opts?: RequestOptions) => get(authPaths.session, SessionResponse, opts),
-    getBackendInfo: (opts?: RequestOptions) => get('/api/console/backend', BackendInfo, opts),
-    /** A session, or the second factor's step (`isSecondFactorChallenge`). */
-    login: (body: LoginRequest, opts?: RequestOptions) =>
-      post(authPaths.login, LoginAnswer, body, opts),
-    loginSecondFactor: (body: SecondFactorRequest, opts?: RequestOptions) =>
-      post(authPaths.loginSecondFactor, SecondFactorSessionResponse, body, opts),
-    // The signed-in member's own account.
-    logout: (opts?: RequestOptions) => post(authPaths.logout, AnyBody, {}, opts),
-    listDemoAccounts: (opts?: RequestOptions) => get('/auth/demo-accounts', DemoAccounts, opts),
-    /** Who approved or rejected these transactions or bank accounts, and when (at most 100 ids). */
-    listApprovalDecisions: (entityIds: readonly string[], opts?: RequestOptions) =>
-      get(
-        `${approvalDecisions.path}${toQueryString({ entityIds: entityIds.join(',') })}`,
-        ApprovalDecisionList,
-        opts,
-      ),
-    /** Pending transactions and bank accounts, newest first, with the inbox's counts. */
-    listApprovalInbox: (params: ApprovalInboxParams = {}, opts?: RequestOptions) =>
-      get(`${approvalInbox.path}${listQuery(params)}`, ApprovalInboxResponse, opts),
-  };
+  return { call, callIfChanged };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { listAssets } from '../../contract/endpoints/reference.ts';
 import { createApiClient } from './api-client.ts';
 import { ApiError, describeError, parseRetryAfter } from './api-errors.ts';
 
@@ -19,7 +20,7 @@ describe('a 429 with Retry-After', () => {
           headers: { 'Retry-After': '12' },
         }),
     });
-    const error = await client.listAssets().catch((e: unknown) => e);
+    const error = await client.call(listAssets, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).retryAfterSeconds).toBe(12);
     expect(describeError(error)).toBe('Too many requests. Try again in 12 seconds.');

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { approvalInbox, approvalInboxCount } from '../../contract/endpoints/approvals.ts';
 import { apiClient, type ApprovalInboxParams } from './api-client.ts';
 import { listQueries } from './list-queries.ts';
 
@@ -15,19 +16,21 @@ const INBOX_REFRESH_MS = 30_000;
 
 const inboxLists = listQueries(
   'approvals',
-  (params: ApprovalInboxParams, signal) => apiClient.listApprovalInbox(params, { signal }),
+  (params: ApprovalInboxParams, signal) =>
+    apiClient.call(approvalInbox, { query: params }, { signal }),
   { refetchInterval: INBOX_REFRESH_MS },
 );
 
 export const approvalInboxQueries = {
   ...inboxLists,
-  /** The count alone: the smallest page carries the whole inbox's counts. */
+  /** The count alone (GET /api/console/approvals/count/). */
   count: (subOrgId: string | undefined) =>
     queryOptions({
       queryKey: [...inboxLists.all(), 'count', subOrgId ?? null] as const,
-      queryFn: ({ signal }) => apiClient.listApprovalInbox({ subOrgId, limit: 1 }, { signal }),
+      queryFn: ({ signal }) =>
+        apiClient.call(approvalInboxCount, { query: { subOrgId } }, { signal }),
       refetchInterval: INBOX_REFRESH_MS,
-      select: (page) => page.actionableCount,
+      select: (counts) => counts.actionableCount,
     }),
 };
 

@@ -1,4 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
+import {
+  listAssets,
+  listContacts,
+  listSubOrgs,
+  listSupportedChains,
+  listVaults,
+  getVaultBalances,
+} from '../../contract/endpoints/reference.ts';
 import { listStaff } from '../../contract/endpoints/staff.ts';
 import { apiClient } from './api-client.ts';
 
@@ -13,20 +21,20 @@ export const referenceQueries = {
       queryKey: [...referenceQueries.all(), 'vaults'] as const,
       // The sandbox and typical organizations have few vaults; the first page
       // at the maximum size is the whole list for a filter.
-      queryFn: ({ signal }) => apiClient.listVaults({ limit: 100 }, { signal }),
+      queryFn: ({ signal }) => apiClient.call(listVaults, { query: { limit: 100 } }, { signal }),
       staleTime: 5 * 60_000,
     }),
   assets: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'assets'] as const,
-      queryFn: ({ signal }) => apiClient.listAssets({ signal }),
+      queryFn: ({ signal }) => apiClient.call(listAssets, {}, { signal }),
       staleTime: 30 * 60_000,
     }),
   /** Sub-organizations for the scope switcher; like vaults, one page at the maximum size. */
   subOrgs: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'sub-orgs'] as const,
-      queryFn: ({ signal }) => apiClient.listSubOrgs({ limit: 100 }, { signal }),
+      queryFn: ({ signal }) => apiClient.call(listSubOrgs, { query: { limit: 100 } }, { signal }),
       staleTime: 5 * 60_000,
     }),
   /**
@@ -42,20 +50,21 @@ export const referenceQueries = {
   contacts: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'contacts'] as const,
-      queryFn: ({ signal }) => apiClient.listContacts({ limit: 100 }, { signal }),
+      queryFn: ({ signal }) => apiClient.call(listContacts, { query: { limit: 100 } }, { signal }),
       staleTime: 60_000,
     }),
   /** What a vault holds, `{ASSET: {CHAIN: "decimal"}}`: moves with every transaction, so kept briefly. */
   vaultBalances: (vaultId: string) =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'vault-balances', vaultId] as const,
-      queryFn: ({ signal }) => apiClient.getVaultBalances(vaultId, { signal }),
+      queryFn: ({ signal }) =>
+        apiClient.call(getVaultBalances, { params: { vaultId } }, { signal }),
       staleTime: 10_000,
     }),
   supportedChains: () =>
     queryOptions({
       queryKey: [...referenceQueries.all(), 'supported-chains'] as const,
-      queryFn: ({ signal }) => apiClient.listSupportedChains({ signal }),
+      queryFn: ({ signal }) => apiClient.call(listSupportedChains, {}, { signal }),
       staleTime: 30 * 60_000,
     }),
 };

@@ -1,5 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse } from '../../contract/auth.ts';
+import { currentSession, demoAccounts } from '../../contract/endpoints/session.ts';
+import { backendInfo } from '../../contract/endpoints/reference.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';
 import { inServerRender } from './render-scope.ts';
@@ -12,7 +14,7 @@ import { claimFormDrafts } from './use-persistent-form-draft.ts';
  */
 async function fetchCurrentSession({ signal }: { signal: AbortSignal }): Promise<SessionResponse> {
   try {
-    const session = await apiClient.getSession({ signal });
+    const session = await apiClient.call(currentSession, {}, { signal });
     adoptSession(session);
     return session;
   } catch (error) {
@@ -49,13 +51,13 @@ export const sessionQueries = {
   backend: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'backend'] as const,
-      queryFn: ({ signal }) => apiClient.getBackendInfo({ signal }),
+      queryFn: ({ signal }) => apiClient.call(backendInfo, {}, { signal }),
       staleTime: Infinity,
     }),
   demoAccounts: () =>
     queryOptions({
       queryKey: [...sessionQueries.all(), 'demo-accounts'] as const,
-      queryFn: ({ signal }) => apiClient.listDemoAccounts({ signal }),
+      queryFn: async ({ signal }) => (await apiClient.call(demoAccounts, {}, { signal })).results,
       staleTime: Infinity,
       // 404 outside sandbox mode: nothing to list, nothing to retry.
       retry: false,

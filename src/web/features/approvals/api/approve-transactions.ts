@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { approvalMessage, decideApproval } from '../../../../contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
@@ -32,8 +33,11 @@ export function useApproveTransactions(onSettled?: () => Promise<unknown>) {
       for (const id of transactionIds) {
         onOutcome(id, { state: 'sending' });
         try {
-          const { approvalId } = await apiClient.getApprovalMessage(id);
-          await apiClient.actOnApproval(approvalId, { action: 'approve' });
+          const { approvalId } = await apiClient.call(approvalMessage, { query: { entityId: id } });
+          await apiClient.call(decideApproval, {
+            params: { approvalId },
+            body: { action: 'approve' },
+          });
           approved += 1;
           onOutcome(id, { state: 'approved' });
         } catch (error) {

@@ -1,17 +1,22 @@
 import { queryOptions } from '@tanstack/react-query';
-import { bankAccountHistory } from '../../../../contract/endpoints/bank-accounts.ts';
+import {
+  bankAccountHistory,
+  getBankAccount,
+  listBankAccounts,
+} from '../../../../contract/endpoints/bank-accounts.ts';
 import { apiClient, type BankAccountListParams } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 
 export const bankAccountQueries = {
   ...listQueries('bank-accounts', (params: BankAccountListParams, signal) =>
-    apiClient.listBankAccounts(params, { signal }),
+    apiClient.call(listBankAccounts, { query: params }, { signal }),
   ),
   details: () => [...bankAccountQueries.all(), 'detail'] as const,
   detail: (bankAccountId: string) =>
     queryOptions({
       queryKey: [...bankAccountQueries.details(), bankAccountId] as const,
-      queryFn: ({ signal }) => apiClient.getBankAccount(bankAccountId, { signal }),
+      queryFn: ({ signal }) =>
+        apiClient.call(getBankAccount, { params: { bankAccountId } }, { signal }),
     }),
   /** Who proposed and decided the account: under its detail key, so one invalidation covers both. */
   history: (bankAccountId: string) =>

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { BankAccountCreateRequest } from '../../../../contract/bank-account.ts';
+import { createBankAccount } from '../../../../contract/endpoints/bank-account-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { bankAccountQueries } from './bank-account-queries.ts';
 
@@ -11,7 +12,7 @@ import { bankAccountQueries } from './bank-account-queries.ts';
 export function useCreateBankAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: BankAccountCreateRequest) => apiClient.createBankAccount(body),
+    mutationFn: (body: BankAccountCreateRequest) => apiClient.call(createBankAccount, { body }),
     onSuccess: async (account) => {
       if (account.id)
         queryClient.setQueryData(bankAccountQueries.detail(account.id).queryKey, account);

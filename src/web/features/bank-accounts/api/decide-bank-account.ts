@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApprovalAction } from '../../../../contract/approvals.ts';
+import { approvalMessage, decideApproval } from '../../../../contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
 import { bankAccountQueries } from './bank-account-queries.ts';
@@ -21,8 +22,13 @@ export function useDecideBankAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ bankAccountId, action, reason }: BankAccountDecision) => {
-      const { approvalId } = await apiClient.getApprovalMessage(bankAccountId);
-      return apiClient.actOnApproval(approvalId, { action, ...(reason ? { reason } : {}) });
+      const { approvalId } = await apiClient.call(approvalMessage, {
+        query: { entityId: bankAccountId },
+      });
+      return apiClient.call(decideApproval, {
+        params: { approvalId },
+        body: { action, ...(reason ? { reason } : {}) },
+      });
     },
     // Decided or refused (already decided elsewhere): the account's page and lists are stale.
     onSettled: async (_data, _error, { bankAccountId }) => {

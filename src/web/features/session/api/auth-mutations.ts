@@ -6,6 +6,7 @@ import {
   type SecondFactorRequest,
   type SessionResponse,
 } from '../../../../contract/auth.ts';
+import { signIn, signInSecondFactor, signOut } from '../../../../contract/endpoints/session.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { browserTimeZone } from '../../../lib/display.tsx';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
@@ -33,7 +34,7 @@ export function useLoginMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: LoginRequest): Promise<LoginAnswer> =>
-      apiClient.login({ ...body, timeZone: browserTimeZone() }),
+      apiClient.call(signIn, { body: { ...body, timeZone: browserTimeZone() } }),
     onSuccess: (answer) => {
       if (!isSecondFactorChallenge(answer)) adoptNewSession(queryClient, answer);
     },
@@ -49,7 +50,7 @@ export function useSecondFactorMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: SecondFactorRequest) =>
-      apiClient.loginSecondFactor({ ...body, timeZone: browserTimeZone() }),
+      apiClient.call(signInSecondFactor, { body: { ...body, timeZone: browserTimeZone() } }),
     onSuccess: ({ recoveryCodes: _shownOnce, ...session }) => adoptNewSession(queryClient, session),
   });
 }
@@ -61,7 +62,7 @@ export function useSecondFactorMutation() {
  */
 export function useLogoutMutation() {
   return useMutation({
-    mutationFn: () => apiClient.logout(),
+    mutationFn: () => apiClient.call(signOut, {}),
     onSettled: () => setCsrfToken(undefined),
   });
 }

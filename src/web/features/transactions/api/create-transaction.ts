@@ -2,6 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
 import { AUDIT_REASON_HEADER, ERROR_CODES } from '../../../../contract/common.ts';
 import type { CreateTransactionRequest, Transaction } from '../../../../contract/transaction.ts';
+import { createTransaction } from '../../../../contract/endpoints/transaction-writes.ts';
+import { listTransactions } from '../../../../contract/endpoints/transactions.ts';
 import { apiClient, type ApiClient } from '../../../lib/api-client.ts';
 import { ApiError, NetworkError, isAbortError } from '../../../lib/api-errors.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
@@ -33,10 +35,10 @@ export function isUncertain(error: unknown): boolean {
 }
 
 export async function findByExternalId(
-  client: Pick<ApiClient, 'listTransactions'>,
+  client: Pick<ApiClient, 'call'>,
   externalId: string,
 ): Promise<Transaction | undefined> {
-  const page = await client.listTransactions({ externalId, limit: 1 });
+  const page = await client.call(listTransactions, { query: { externalId, limit: 1 } });
   return page.results.find((t) => t.externalId === externalId && t.id);
 }
 
@@ -46,7 +48,7 @@ export async function findByExternalId(
  * duplicate after such an attempt is that attempt's transaction.
  */
 export async function sendTransactionOnce(
-  client: Pick<ApiClient, 'createTransaction' | 'listTransactions'>,
+  client: Pick<ApiClient, 'call'>,
   input: CreateInput,
   unsure: boolean,
   timeoutMs = CREATE_TIMEOUT_MS,
@@ -57,12 +59,16 @@ export async function sendTransactionOnce(
     if (found) return found;
   }
   try {
-    return await client.createTransaction(input.body, {
-      signal: AbortSignal.timeout(timeoutMs),
-      ...(input.auditReason
-        ? { headers: { [AUDIT_REASON_HEADER]: encodeURIComponent(input.auditReason) } }
-        : {}),
-    });
+    return await client.call(
+      createTransaction,
+      { body: input.body },
+      {
+        signal: AbortSignal.timeout(timeoutMs),
+        ...(input.auditReason
+          ? { headers: { [AUDIT_REASON_HEADER]: encodeURIComponent(input.auditReason) } }
+          : {}),
+      },
+    );
   } catch (error) {
     if (
       externalId &&

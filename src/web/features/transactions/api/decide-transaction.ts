@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { approvalMessage, decideApproval } from '../../../../contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
 import { transactionQueries } from './transaction-queries.ts';
@@ -26,8 +27,10 @@ export function useDecideTransaction(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (decision: Decision) => {
-      const { approvalId } = await apiClient.getApprovalMessage(transactionId);
-      return apiClient.actOnApproval(approvalId, decision);
+      const { approvalId } = await apiClient.call(approvalMessage, {
+        query: { entityId: transactionId },
+      });
+      return apiClient.call(decideApproval, { params: { approvalId }, body: decision });
     },
     onSettled: () =>
       Promise.all([

@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Transaction } from '../../../../contract/transaction.ts';
-import type { TransactionListParams } from '../../../lib/api-client.ts';
+import { approvalDecisions } from '../../../../contract/endpoints/approvals.ts';
+import { listTransactions as listEndpoint } from '../../../../contract/endpoints/transactions.ts';
+import type { ApiClient, TransactionListParams } from '../../../lib/api-client.ts';
 import { csvRecords } from '../../../test/parse-csv.ts';
 import { exportFileName, exportTransactionsCsv } from './export-transactions.ts';
 
@@ -34,7 +36,14 @@ function fakeClient(rows: Transaction[]) {
         decidedBy: { type: 'STAFF', id: 's', name: 'Sam' },
       })),
   }));
-  return { listTransactions, listApprovalDecisions };
+  // The client's one call, answered by the endpoint it is given.
+  const call = (async (e: unknown, input: { query?: Record<string, unknown> }) => {
+    if (e === listEndpoint) return listTransactions(input.query as TransactionListParams);
+    if (e === approvalDecisions)
+      return listApprovalDecisions(String(input.query?.['entityIds']).split(','));
+    throw new Error('not an endpoint the export calls');
+  }) as ApiClient['call'];
+  return { call, listTransactions, listApprovalDecisions };
 }
 
 describe('exportTransactionsCsv', () => {

@@ -1,6 +1,8 @@
 import type { ApprovalDecision } from '../../../../contract/approval-decision.ts';
 import { MAX_PAGE_SIZE } from '../../../../contract/common.ts';
 import type { Transaction, TransactionListResponse } from '../../../../contract/transaction.ts';
+import { approvalDecisions } from '../../../../contract/endpoints/approvals.ts';
+import { listTransactions } from '../../../../contract/endpoints/transactions.ts';
 import { apiClient, type ApiClient, type TransactionListParams } from '../../../lib/api-client.ts';
 import { CSV_BOM } from '../../../lib/csv.ts';
 import { transactionCsvHeader, transactionCsvRows } from '../export/transaction-csv.ts';
@@ -16,7 +18,7 @@ export interface ExportTransactionsOptions {
   filters: Omit<TransactionListParams, 'cursor' | 'limit'>;
   signal: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
-  client?: Pick<ApiClient, 'listTransactions' | 'listApprovalDecisions'>;
+  client?: Pick<ApiClient, 'call'>;
 }
 
 /** Lets the browser paint and handle input between pages, so a long export never freezes the page. */
@@ -39,7 +41,11 @@ export async function exportTransactionsCsv({
   const parts: string[] = [CSV_BOM + transactionCsvHeader()];
   const seen = new Set<string>();
   const fetchPage = (cursor: string | undefined) =>
-    client.listTransactions({ ...filters, limit: MAX_PAGE_SIZE, cursor }, { signal });
+    client.call(
+      listTransactions,
+      { query: { ...filters, limit: MAX_PAGE_SIZE, cursor } },
+      { signal },
+    );
 
   let rows = 0;
   let pages = 0;
@@ -61,7 +67,7 @@ export async function exportTransactionsCsv({
       TransactionListResponse | undefined,
     ] = await Promise.all([
       ids.length > 0
-        ? client.listApprovalDecisions(ids, { signal })
+        ? client.call(approvalDecisions, { query: { entityIds: ids.join(',') } }, { signal })
         : Promise.resolve({ results: [] as ApprovalDecision[] }),
       next !== undefined ? fetchPage(next) : Promise.resolve(undefined),
     ]);

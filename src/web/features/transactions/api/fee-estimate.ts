@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { EstimateFeeRequest } from '../../../../contract/transaction.ts';
+import { estimateFee } from '../../../../contract/endpoints/transaction-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**
@@ -19,7 +20,7 @@ export const feeEstimateQueries = {
   estimate: (body: EstimateFeeRequest) =>
     queryOptions({
       queryKey: [...feeEstimateQueries.all(), body] as const,
-      queryFn: ({ signal }) => apiClient.estimateFee(body, { signal }),
+      queryFn: ({ signal }) => apiClient.call(estimateFee, { body }, { signal }),
       staleTime: ESTIMATE_STALE_MS,
       // A failed estimate is shown at once; the member can refresh it.
       retry: false,

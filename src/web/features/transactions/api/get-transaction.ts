@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
+import { getTransaction } from '../../../../contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
@@ -50,9 +51,12 @@ export async function fetchTransactionSnapshot(
   previous: TransactionSnapshot | undefined,
   signal?: AbortSignal,
 ): Promise<TransactionSnapshot> {
-  const answer = await apiClient.revalidateTransaction(transactionId, previous?.etag ?? null, {
-    signal,
-  });
+  const answer = await apiClient.callIfChanged(
+    getTransaction,
+    { params: { transactionId } },
+    previous?.etag ?? null,
+    { signal },
+  );
   if (answer.notModified) {
     // Only sent with an ETag, which only a previous copy provides.
     if (!previous) throw new Error(`${transactionId}: 304 without a copy to keep`);
@@ -90,5 +94,5 @@ export function useTransactionSnapshot(transactionId: string) {
  * on a stale status (replacing a transaction re-reads it right before sending).
  */
 export function readTransactionNow(transactionId: string, signal?: AbortSignal) {
-  return apiClient.getTransaction(transactionId, { signal });
+  return apiClient.call(getTransaction, { params: { transactionId } }, { signal });
 }

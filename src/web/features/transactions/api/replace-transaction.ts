@@ -2,6 +2,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { chainInfo, CHAINS } from '../../../../contract/chains.ts';
 import { isTerminalStatus } from '../../../../contract/enums.ts';
 import { EstimateFeeRequest, type Transaction } from '../../../../contract/transaction.ts';
+import {
+  estimateFee,
+  replaceTransaction,
+} from '../../../../contract/endpoints/transaction-writes.ts';
+import { getTransaction } from '../../../../contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { transactionQueries } from './transaction-queries.ts';
@@ -39,10 +44,10 @@ export function useReplaceTransaction(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
-      const fresh = await apiClient.getTransaction(transactionId);
+      const fresh = await apiClient.call(getTransaction, { params: { transactionId } });
       const blocker = replaceBlocker(fresh);
       if (blocker) throw new ReplaceRefused(`Not sent: ${blocker}`);
-      return apiClient.replaceTransaction({ transactionId });
+      return apiClient.call(replaceTransaction, { body: { transactionId } });
     },
     onSettled: () =>
       Promise.all([
@@ -62,5 +67,5 @@ export async function estimateFeeFor(tx: Transaction, signal?: AbortSignal) {
     asset: tx.asset,
     blockChain: tx.blockChain,
   });
-  return request.success ? apiClient.estimateFee(request.data, { signal }) : null;
+  return request.success ? apiClient.call(estimateFee, { body: request.data }, { signal }) : null;
 }
