@@ -26,6 +26,8 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts', 'src/web/**/*.integration.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Every cached read checked against the tables it declares; READ_CACHE=off honoured.
+          setupFiles: ['src/server/test/read-cache-setup.ts'],
         },
       },
       {

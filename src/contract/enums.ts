@@ -127,3 +127,23 @@ export type VaultType = z.infer<typeof VaultType>;
 export const CONTACT_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
 export const ContactStatus = z.enum(CONTACT_STATUSES);
 export type ContactStatus = z.infer<typeof ContactStatus>;
+
+/** What a change request asks to approve (the `entityType` of its approval message). */
+export const CHANGE_REQUEST_ENTITY_TYPES = [
+  'BANK_ACCOUNT',
+  'TRANSACTION',
+  'CONTACT',
+  'VAULT',
+] as const;
+export type ChangeRequestEntityType = (typeof CHANGE_REQUEST_ENTITY_TYPES)[number];
+
+export const CHANGE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+
+/**
+ * Who created or decided something in the sandbox: an API user, a staff
+ * member, or nobody (ANONYMOUS: created below the HTTP layer, by the seed or
+ * an in-process test; never a decider).
+ */
+export const CREATOR_TYPES = ['API_USER', 'STAFF', 'ANONYMOUS'] as const;
+export type CreatorType = (typeof CREATOR_TYPES)[number];

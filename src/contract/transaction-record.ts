@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import {
+  FEE_TIERS,
   OPERATION_STATUSES,
   OPERATION_TYPES,
   PARTY_TYPES,
@@ -111,7 +112,7 @@ export const Transaction = z.looseObject({
   // Beyond the description, on a single transaction from the sandbox: its
   // timeline, its fee tier, and the replacement links both ways.
   statusHistory: z.optional(z.array(StatusHistoryEntry)),
-  gasParams: z.optional(z.looseObject({ feeTier: z.optional(z.string()) })),
+  gasParams: z.optional(z.looseObject({ feeTier: z.optional(lenientEnum(FEE_TIERS)) })),
   replacesTransactionId: z.optional(z.string()),
   /** A contract call's data as it was sent (`callData`, `toAddress`, …), on the sandbox's answers. */
   data: z.optional(z.record(z.string(), z.unknown())),

@@ -75,6 +75,8 @@ const EnvSchema = z.object({
   STAFF_SECOND_FACTOR: z
     .enum(SECOND_FACTOR_POLICIES, { error: 'must be privileged, all or optional' })
     .default('privileged'),
+  // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
+  READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
 });
 
 type CustodyConfig =
@@ -110,6 +112,8 @@ export interface AppConfig {
   publicUrl: string | undefined;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in. */
   secondFactor: SecondFactorPolicy;
+  /** READ_CACHE: whether hot reads are reused while the database is unchanged (db/read-cache.ts). */
+  readCache: boolean;
 }
 
 export class ConfigError extends Error {
@@ -174,6 +178,7 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
     secondFactor: e.STAFF_SECOND_FACTOR,
+    readCache: e.READ_CACHE === 'on',
   };
 }
 

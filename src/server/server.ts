@@ -15,6 +15,7 @@ import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
 import { openDatabase, type DatabaseHandle, type MigrationTrack } from './db/client.ts';
+import { useReadCache } from './db/read-cache.ts';
 import { beginFirstStart, finishFirstStart } from './first-start.ts';
 import type { AppConfig } from './env.ts';
 
@@ -66,6 +67,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       backend = createUpstreamBackend({ ...config.custody, db: database.db, logger, clock });
     }
 
+    useReadCache(config.readCache);
     // Set once listening: the default public origin needs the port actually bound.
     const listening: { origin?: OriginPolicy } = {};
     const app = createApp({

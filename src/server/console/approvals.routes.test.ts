@@ -421,7 +421,7 @@ describe('the approvals inbox on the sandbox', () => {
     try {
       const now = Date.now();
       await t.db.insert(transactions).values(
-        Array.from({ length: 250 }, (_, i) => ({
+        Array.from({ length: 250 }, (_, i): typeof transactions.$inferInsert => ({
           id: `pending-${String(i).padStart(3, '0')}`,
           orgId: t.orgId,
           status: 'PENDING',

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { lockDataDir } from './data-dir-lock.ts';
 import { RemotePglite } from './pglite-remote.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
-import { trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
+import { readRecorder, trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -25,6 +25,12 @@ import * as sandboxSchema from './schema/sandbox.ts';
 
 export const schema = { ...sandboxSchema };
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Drizzle's options: the schema, and in tests the read cache's statement recorder (db/read-cache.ts). */
+function drizzleOptions() {
+  const logger = readRecorder();
+  return logger ? { schema, logger } : { schema };
+}
 
 /**
  * Migrations come in two tracks so upstream mode can create the console's
@@ -178,7 +184,7 @@ async function openInWorker(dataDir: string, log?: ConnectionErrorLog): Promise<
  * against the write counts the worker keeps (db/read-cache.ts).
  */
 export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
-  const db = drizzlePglite({ client: remote as unknown as PGlite, schema });
+  const db = drizzlePglite({ client: remote as unknown as PGlite, ...drizzleOptions() });
   versionByWriteCounts(db, remote.writeCounts);
   return {
     db,
@@ -200,7 +206,7 @@ export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
 
 /** Wraps an open PGlite (a directory, in memory, or loaded from a dump). */
 export function wrapPglite(client: PGlite): DatabaseHandle {
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, ...drizzleOptions() });
   trackPgliteWrites(client, db);
   return {
     db,
@@ -240,7 +246,7 @@ export function wrapPgPool(pool: pg.Pool, log?: ConnectionErrorLog): DatabaseHan
   pool.on('error', lost);
   // A checked-out client losing its connection: its query fails, and release drops it.
   pool.on('connect', (client) => client.on('error', lost));
-  const db = drizzlePg({ client: pool, schema });
+  const db = drizzlePg({ client: pool, ...drizzleOptions() });
 
   async function withLockedClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();

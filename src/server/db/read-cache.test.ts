@@ -5,18 +5,26 @@ import { eq } from 'drizzle-orm';
 import { integer, pgSchema } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../contract/paths.ts';
 import { createApp, type App } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { wrapPglite, type Database, type DatabaseHandle } from './client.ts';
-import { cachedRead, ReadCache, writtenTable } from './read-cache.ts';
-import { staff, sessions } from './schema/console.ts';
+import {
+  cachedRead,
+  ReadCache,
+  tablesNamed,
+  takeUndeclaredReads,
+  useReadCache,
+  writtenTable,
+} from './read-cache.ts';
+import { auditLog, staff, sessions } from './schema/console.ts';
 import { transactions } from './schema/sandbox.ts';
 import { createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { openSecondHandle } from '../test/test-database.ts';
+import { loadConfig } from '../env.ts';
 
 /**
  * The read cache (db/read-cache.ts) through the real app: answers are reused
@@ -357,4 +365,95 @@ it('relies on a schema where a statement changes only the table it names', async
     for (const [trigger] of text.matchAll(/create\s+trigger\s+"?\w+"?/gi))
       expect(trigger, file).toMatch(/"audit_log_(append_only|no_truncate)"/);
   }
+});
+
+describe('the tables a cached read declares, checked (tests)', () => {
+  afterEach(() => useReadCache(loadConfig().readCache));
+
+  /** Runs `fn` as a GET's handlers run, with a cache of its own. */
+  const inRequest = <T>(fn: () => Promise<T>) => new ReadCache(t.db).run(fn);
+  const sessionsOfStaff = () =>
+    t.db
+      .select({ id: sessions.id })
+      .from(sessions)
+      .innerJoin(staff, eq(staff.id, sessions.staffId))
+      .limit(1);
+
+  it('fails a read that touches a table it did not declare, naming the read and the table', async () => {
+    for (const on of [true, false]) {
+      useReadCache(on);
+      await expect(
+        inRequest(() => cachedRead(`too-few:${on}`, sessionsOfStaff, [staff])),
+      ).rejects.toThrow(
+        'cachedRead "too-few" read console.sessions but declared only console.staff',
+      );
+      // And outside a request, where nothing is cached: the declaration is wrong all the same.
+      await expect(cachedRead('too-few', sessionsOfStaff, [staff])).rejects.toThrow(
+        'console.sessions',
+      );
+      // The test set-up would fail this test for them too, even had a route answered a 500.
+      expect(takeUndeclaredReads()).toHaveLength(2);
+    }
+  });
+
+  it('passes a read that declares every table it touches', async () => {
+    await expect(
+      inRequest(() => cachedRead('enough', sessionsOfStaff, [staff, sessions])),
+    ).resolves.toHaveLength(1);
+  });
+
+  it("lends a nested read's tables to the read around it, whether it was cached or not", async () => {
+    const inner = () => cachedRead('inner', sessionsOfStaff, [staff, sessions]);
+    const outer = (tables: Parameters<typeof cachedRead>[2]) =>
+      cachedRead(
+        'outer',
+        async () => [
+          ...(await inner()),
+          ...(await t.db.select({ id: auditLog.id }).from(auditLog).limit(1)),
+        ],
+        tables,
+      );
+    await inRequest(async () => {
+      await inner();
+      await expect(outer([auditLog])).rejects.toThrow(
+        'read console.staff, console.sessions but declared only console.audit_log',
+      );
+      await expect(outer([auditLog, staff, sessions])).resolves.toBeDefined();
+    });
+    expect(takeUndeclaredReads()).toHaveLength(1);
+  });
+
+  it('reads the tables a statement names, as drizzle and people write them', () => {
+    expect(
+      tablesNamed(
+        'select "transactions"."id" from "sandbox"."transactions" left join "console"."staff" on "staff"."id" = "transactions"."created_by_id"',
+      ),
+    ).toEqual(['sandbox.transactions', 'console.staff']);
+    expect(
+      tablesNamed('update console.sessions set x = 1 where id in (select id from Sandbox.Vaults)'),
+    ).toEqual(['console.sessions', 'sandbox.vaults']);
+    expect(tablesNamed('select pg_current_snapshot()::text as v')).toEqual([]);
+    expect(tablesNamed('select sandbox.next_id(1)')).toEqual([]);
+  });
+
+  it('loads every time with the cache off, and reuses with it on', async () => {
+    let loads = 0;
+    const read = () =>
+      inRequest(async () => {
+        await cachedRead('counted', async () => ((loads += 1), sessionsOfStaff()), [
+          staff,
+          sessions,
+        ]);
+        await cachedRead('counted', async () => ((loads += 1), sessionsOfStaff()), [
+          staff,
+          sessions,
+        ]);
+      });
+    useReadCache(true);
+    await read();
+    expect(loads).toBe(1);
+    useReadCache(false);
+    await read();
+    expect(loads).toBe(3);
+  });
 });

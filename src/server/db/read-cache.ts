@@ -355,6 +355,98 @@ export class ReadCache {
   }
 }
 
+// ---------------------------------------------------------------------------
+// The switch, and the check of each read's tables
+// ---------------------------------------------------------------------------
+
+let cacheOn = true;
+
+/**
+ * Turns the cache on or off for this process (READ_CACHE, env.ts; set at
+ * boot by server.ts, in tests by test/read-cache-setup.ts). Off, every
+ * `cachedRead` loads: the answers must be the same, only slower, which is
+ * what the storage suite's run with READ_CACHE=off proves (scripts/test.sh).
+ */
+export function useReadCache(on: boolean): void {
+  cacheOn = on;
+}
+
+let checking = false;
+/** The tables named by the statements of the cached read running now (checkReadTables). */
+const recording = new AsyncLocalStorage<Set<string>>();
+const undeclared: string[] = [];
+
+/**
+ * From now on, every `cachedRead` that names its tables records the tables
+ * its load's statements name (through `readRecorder`, the drizzle logger
+ * db/client.ts installs while this is on) and throws, naming the read and the
+ * table, when one is not among them: such a read would serve stale answers
+ * after a write to that table. On for the whole test suite
+ * (test/read-cache-setup.ts), never in production (the logger costs a parse
+ * of every statement). A nested `cachedRead` lends its tables to the one
+ * around it, found in the cache or not.
+ */
+export function checkReadTables(): void {
+  checking = true;
+}
+
+/** The drizzle logger that records statements for the check, while checkReadTables is on. */
+export function readRecorder(): { logQuery(query: string): void } | undefined {
+  if (!checking) return undefined;
+  return {
+    logQuery(query) {
+      const touched = recording.getStore();
+      if (touched) for (const table of tablesNamed(query)) touched.add(table);
+    },
+  };
+}
+
+/**
+ * Every undeclared table a cached read touched since the last call, as
+ * messages; the test set-up fails the test that caused one, even where the
+ * thrown error was caught and answered as a 500.
+ */
+export function takeUndeclaredReads(): string[] {
+  return undeclared.splice(0);
+}
+
+// A table of the console's or the sandbox's schema, as drizzle writes it
+// (`"sandbox"."transactions"`) or by hand (`sandbox.transactions`); not a function call.
+const QUALIFIED_TABLE = new RegExp(
+  String.raw`(?:"(console|sandbox)"|\b(console|sandbox))\s*\.\s*${IDENT}(?![\w"]|\s*\()`,
+  'gi',
+);
+
+/** The schema-qualified tables a statement names (`schema.name`), whatever it does with them. */
+export function tablesNamed(text: string): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(QUALIFIED_TABLE)) {
+    const schema = match[1] ?? match[2]?.toLowerCase();
+    const name = match[3] ?? match[4]?.toLowerCase();
+    found.add(`${schema}.${name}`);
+  }
+  return [...found];
+}
+
+/** `load()`, checked against the tables it declares (checkReadTables). */
+async function checkedLoad<T>(key: string, load: () => Promise<T>, declared: readonly string[]) {
+  const touched = new Set<string>();
+  // Awaited inside: a query builder is a thenable that runs only when awaited, and must run in here.
+  const value = await recording.run(touched, async () => await load());
+  const missing = [...touched].filter((table) => !declared.includes(table));
+  if (missing.length > 0) {
+    // The key's first part names the read (`session`, `transactions`, `vaults`…), not who asked.
+    const read = key.split(':')[0];
+    const message =
+      `cachedRead "${read}" read ${missing.join(', ')} but declared only ` +
+      `${declared.join(', ') || 'nothing'}: a write to ${missing.length > 1 ? 'those' : 'that'} ` +
+      `would not end its cached answer (db/read-cache.ts)`;
+    undeclared.push(message);
+    throw new Error(message);
+  }
+  return value;
+}
+
 /**
  * `load()`'s answer, from the cache when nothing has committed since it was
  * stored. The answer is shared between requests: callers must not mutate it.
@@ -375,8 +467,28 @@ export async function cachedRead<T>(
     keep?: (value: T) => boolean;
   } = {},
 ): Promise<T> {
+  if (checking) {
+    const around = recording.getStore();
+    if (around && !tables)
+      throw new Error(`cachedRead "${key.split(':')[0]}" names no tables inside one that does`);
+    const declared = tables?.map(tableName);
+    if (declared) {
+      const checked = () => checkedLoad(key, load, declared);
+      for (const table of declared) around?.add(table);
+      return cachedAnswer(key, checked, tables, options);
+    }
+  }
+  return cachedAnswer(key, load, tables, options);
+}
+
+async function cachedAnswer<T>(
+  key: string,
+  load: () => Promise<T>,
+  tables: readonly PgTable[] | undefined,
+  options: { keep?: (value: T) => boolean },
+): Promise<T> {
   const reads = scope.getStore();
-  if (!reads) return load();
+  if (!reads || !cacheOn) return load();
   const version = await reads.cache.versionFor(reads, tables);
   const hit = reads.cache.get(key, version);
   if (hit !== undefined) return hit as T;

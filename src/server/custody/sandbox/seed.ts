@@ -1,5 +1,6 @@
 import type { InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
+import type { BankAccountStatus, TransactionStatus } from '../../../contract/enums.ts';
 import type { Database } from '../../db/client.ts';
 import {
   assets,
@@ -158,7 +159,7 @@ function changeRequestFor(
   orgId: string,
   entityType: ChangeRequestEntityType,
   entityId: string,
-  entityStatus: string,
+  entityStatus: TransactionStatus | BankAccountStatus,
   createdById: string,
   createdAt: Date,
   decidedAt: Date,

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import { ERROR_CODES } from '../../../contract/common.ts';
+import type { TransactionStatus } from '../../../contract/enums.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import type { Database } from '../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../db/schema/sandbox.ts';
@@ -58,22 +59,21 @@ export async function listTransactions(
 }
 
 interface StatusHistoryEntry {
-  status: string;
+  status: TransactionStatus;
   at: string;
 }
 
 /** A replacement of a transaction (endpoint 6), as the original's page links to it. */
 interface ReplacementLink {
   id: string;
-  status: string;
+  status: TransactionStatus;
   createdAt: string;
 }
 
 /** What the sandbox adds to a single transaction, beyond the description's fields. */
 export interface TransactionDetailExtras {
   statusHistory: StatusHistoryEntry[];
-  /** The tier the fee was chosen with, echoed in the create request's shape. */
-  gasParams?: { feeTier?: string };
+  // gasParams, the tier the fee was chosen with, is the contract's Transaction field.
   /** On a replacement: the transaction it replaces. */
   replacesTransactionId?: string;
   /** On an original: every replacement made of it, oldest first. */

@@ -11,6 +11,9 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { AUDIT_OUTCOMES, STAFF_ROLES } from '../../../contract/auth.ts';
+import { COLOR_SCHEMES } from '../../../contract/display.ts';
+import { oneOf } from './one-of.ts';
 
 /**
  * The console's own tables (staff, sessions, sign-in failures, audit log) live
@@ -23,6 +26,11 @@ import {
  */
 export const consoleSchema = pgSchema('console');
 
+/** What the console records a creator of upstream (upstreamCreators). */
+const UPSTREAM_ENTITY_TYPES = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
+/** The steps a sign-in challenge stands for (signInChallenges). */
+const CHALLENGE_KINDS = ['verify', 'enrol', 'reenrol'] as const;
+
 // No `now()` defaults: every row is stamped from the server's one clock (clock.ts), so an insert
 // that forgets its time fails to compile (or, raw SQL, NOT NULL) instead of taking the database's.
 const at = (name: string) => timestamp(name, { withTimezone: true, precision: 3 });
@@ -34,7 +42,7 @@ export const staff = consoleSchema.table(
     /** Stored lowercased so sign-in is case-insensitive and the unique index means what it says. */
     email: text('email').notNull(),
     name: text('name').notNull(),
-    role: text('role', { enum: ['viewer', 'initiator', 'approver', 'admin'] }).notNull(),
+    role: text('role', { enum: STAFF_ROLES }).notNull(),
     /** Sub-organizations the member may act in; null means all of them. */
     subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
     disabled: boolean('disabled').notNull().default(false),
@@ -53,11 +61,13 @@ export const staff = consoleSchema.table(
      * zone their browser reported at sign-in (`sessions.browser_time_zone`).
      */
     timeZone: text('time_zone'),
-    colorScheme: text('color_scheme', { enum: ['system', 'light', 'dark'] })
-      .notNull()
-      .default('system'),
+    colorScheme: text('color_scheme', { enum: COLOR_SCHEMES }).notNull().default('system'),
   },
-  (t) => [uniqueIndex('staff_email_unique').on(t.email)],
+  (t) => [
+    uniqueIndex('staff_email_unique').on(t.email),
+    oneOf('staff', t.role, STAFF_ROLES),
+    oneOf('staff', t.colorScheme, COLOR_SCHEMES),
+  ],
 );
 
 export const sessions = consoleSchema.table(
@@ -120,7 +130,7 @@ export const auditLog = consoleSchema.table(
     entityId: text('entity_id'),
     /** Never holds a secret or a full account number. */
     summary: text('summary').notNull(),
-    outcome: text('outcome', { enum: ['success', 'denied', 'failed'] }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     requestId: text('request_id'),
     ip: text('ip'),
   },
@@ -128,6 +138,7 @@ export const auditLog = consoleSchema.table(
     index('audit_log_actor_idx').on(t.actorId, t.id),
     index('audit_log_entity_idx').on(t.entityId, t.id),
     index('audit_log_at_idx').on(t.at),
+    oneOf('audit_log', t.outcome, AUDIT_OUTCOMES),
   ],
 );
 
@@ -143,7 +154,7 @@ export const upstreamCreators = consoleSchema.table(
   'upstream_creators',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entityType: text('entity_type', { enum: ['TRANSACTION', 'BANK_ACCOUNT'] }).notNull(),
+    entityType: text('entity_type', { enum: UPSTREAM_ENTITY_TYPES }).notNull(),
     /** The custody API's id; null until its answer arrives. */
     entityId: text('entity_id'),
     /**
@@ -167,6 +178,7 @@ export const upstreamCreators = consoleSchema.table(
       t.staffId,
     ),
     index('upstream_creators_staff_idx').on(t.staffId),
+    oneOf('upstream_creators', t.entityType, UPSTREAM_ENTITY_TYPES),
   ],
 );
 
@@ -232,7 +244,7 @@ export const signInChallenges = consoleSchema.table(
     staffId: text('staff_id')
       .notNull()
       .references(() => staff.id),
-    kind: text('kind', { enum: ['verify', 'enrol', 'reenrol'] }).notNull(),
+    kind: text('kind', { enum: CHALLENGE_KINDS }).notNull(),
     /** enrol and reenrol: the secret being set up, until its first code confirms it. */
     pendingSecret: text('pending_secret'),
     createdAt: at('created_at').notNull(),
@@ -245,5 +257,6 @@ export const signInChallenges = consoleSchema.table(
     uniqueIndex('sign_in_challenges_token_hash_unique').on(t.tokenHash),
     index('sign_in_challenges_staff_idx').on(t.staffId),
     index('sign_in_challenges_expires_idx').on(t.expiresAt),
+    oneOf('sign_in_challenges', t.kind, CHALLENGE_KINDS),
   ],
 );

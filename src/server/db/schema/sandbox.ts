@@ -14,6 +14,21 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  BANK_ACCOUNT_STATUSES,
+  CHANGE_REQUEST_ENTITY_TYPES,
+  CHANGE_REQUEST_STATUSES,
+  CONTACT_STATUSES,
+  CREATOR_TYPES,
+  FEE_TIERS,
+  PAYMENT_METHODS,
+  RESOURCE_TYPES,
+  TRANSACTION_CATEGORIES,
+  TRANSACTION_STATUSES,
+  TRANSACTION_SUB_CATEGORIES,
+  TRANSACTION_TYPES,
+  VAULT_TYPES,
+} from '../../../contract/enums.ts';
 import type { VaultMember } from '../../../contract/reference.ts';
 import type {
   BalanceChanges,
@@ -21,11 +36,16 @@ import type {
   Party,
   TransactionFees,
 } from '../../../contract/transaction.ts';
+import { oneOf } from './one-of.ts';
 
 /**
  * The embedded sandbox's own tables: the custody service the API describes.
  * They live in the `sandbox` PostgreSQL schema so that upstream mode simply has
  * none of them (its migrations are a separate track, `db/migrations/sandbox`, run by `db/client.ts`).
+ *
+ * A column whose values come from a list of the contract is typed by that
+ * list (`text('x', { enum: LIST })`) and checked by the database against it
+ * (`oneOf`): no value is narrowed by hand on its way out.
  *
  * Amounts are NUMERIC (exact decimals, read back as strings), never floats.
  * Timestamps are timestamptz with millisecond precision: keyset cursors carry
@@ -81,8 +101,7 @@ export const vaults = sandbox.table(
       .references(() => organizations.id),
     subOrgId: text('sub_org_id').references(() => subOrgs.id),
     vaultName: text('vault_name').notNull(),
-    /** DEFAULT | EXCHANGE | GAS */
-    vaultType: text('vault_type').notNull(),
+    vaultType: text('vault_type', { enum: VAULT_TYPES }).notNull(),
     /** Who signs for the vault and who may only see it (the SDKs' `signers` and `viewers`). */
     signers: jsonb('signers').$type<VaultMember[]>().notNull().default([]),
     viewers: jsonb('viewers').$type<VaultMember[]>().notNull().default([]),
@@ -90,7 +109,10 @@ export const vaults = sandbox.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('vaults_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+  (t) => [
+    index('vaults_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    oneOf('vaults', t.vaultType, VAULT_TYPES),
+  ],
 );
 
 export const wallets = sandbox.table(
@@ -157,8 +179,7 @@ export const contacts = sandbox.table(
     name: text('name').notNull(),
     blockChain: text('block_chain').notNull(),
     address: text('address').notNull(),
-    /** PENDING | APPROVED | DECLINED */
-    status: text('status').notNull(),
+    status: text('status', { enum: CONTACT_STATUSES }).notNull(),
     assetList: jsonb('asset_list').$type<string[]>().notNull().default([]),
     isSmartContractAddress: boolean('is_smart_contract_address').notNull().default(false),
     isSanctioned: boolean('is_sanctioned').notNull().default(false),
@@ -167,7 +188,10 @@ export const contacts = sandbox.table(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('contacts_org_created_idx').on(t.orgId, t.createdAt, t.id)],
+  (t) => [
+    index('contacts_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    oneOf('contacts', t.status, CONTACT_STATUSES),
+  ],
 );
 
 export const transactions = sandbox.table(
@@ -179,10 +203,10 @@ export const transactions = sandbox.table(
       .references(() => organizations.id),
     subOrgId: text('sub_org_id').references(() => subOrgs.id),
     vaultId: text('vault_id').references(() => vaults.id),
-    status: text('status').notNull(),
-    category: text('category').notNull(),
-    subCategory: text('sub_category'),
-    transactionType: text('transaction_type').notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
+    category: text('category', { enum: TRANSACTION_CATEGORIES }).notNull(),
+    subCategory: text('sub_category', { enum: TRANSACTION_SUB_CATEGORIES }),
+    transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
     blockChain: text('block_chain').notNull(),
     asset: text('asset'),
     amount: amount('amount'),
@@ -194,11 +218,11 @@ export const transactions = sandbox.table(
     operations: jsonb('operations').$type<Operation[]>(),
     balanceChanges: jsonb('balance_changes').$type<BalanceChanges>(),
     fees: jsonb('fees').$type<TransactionFees>(),
-    feeTier: text('fee_tier'),
+    feeTier: text('fee_tier', { enum: FEE_TIERS }),
     /** Vault paying the network fee when not the source (chains with sponsored fees). */
     feePayerId: text('fee_payer_id'),
-    /** TRON_ENERGY | TRON_BANDWIDTH on STAKE and DELEGATE_RESOURCE. */
-    resourceType: text('resource_type'),
+    /** On STAKE and DELEGATE_RESOURCE (TRON). */
+    resourceType: text('resource_type', { enum: RESOURCE_TYPES }),
     /** A contract call's chain-specific `data` payload (7b). */
     contractData: jsonb('contract_data').$type<Record<string, unknown>>(),
     /** Set on a replacement: the SUBMITTED transaction it replaces (same nonce, higher fee). */
@@ -207,8 +231,8 @@ export const transactions = sandbox.table(
     nonce: integer('nonce'),
     error: text('error'),
     createdById: text('created_by_id'),
-    /** API_USER | STAFF: who created it, for the approval policy. */
-    createdByType: text('created_by_type'),
+    /** Who created it, for the approval policy. */
+    createdByType: text('created_by_type', { enum: CREATOR_TYPES }),
     /** When the lifecycle simulator should next move this transaction; null when it waits or is terminal. */
     nextStepAt: timestamp('next_step_at', { withTimezone: true, precision: 3 }),
     /** The sandbox's outcome for this transaction, fixed at creation (e.g. a simulated revert). */
@@ -235,6 +259,13 @@ export const transactions = sandbox.table(
       .where(sql`external_id IS NOT NULL`),
     index('transactions_tx_hash_idx').on(t.txHash),
     index('transactions_replaces_idx').on(t.replacesTransactionId),
+    oneOf('transactions', t.status, TRANSACTION_STATUSES),
+    oneOf('transactions', t.category, TRANSACTION_CATEGORIES),
+    oneOf('transactions', t.subCategory, TRANSACTION_SUB_CATEGORIES),
+    oneOf('transactions', t.transactionType, TRANSACTION_TYPES),
+    oneOf('transactions', t.feeTier, FEE_TIERS),
+    oneOf('transactions', t.resourceType, RESOURCE_TYPES),
+    oneOf('transactions', t.createdByType, CREATOR_TYPES),
   ],
 );
 
@@ -246,10 +277,13 @@ export const transactionStatusEvents = sandbox.table(
     transactionId: text('transaction_id')
       .notNull()
       .references(() => transactions.id),
-    status: text('status').notNull(),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index('transaction_status_events_tx_idx').on(t.transactionId, t.at, t.id)],
+  (t) => [
+    index('transaction_status_events_tx_idx').on(t.transactionId, t.at, t.id),
+    oneOf('transaction_status_events', t.status, TRANSACTION_STATUSES),
+  ],
 );
 
 export const bankAccounts = sandbox.table(
@@ -262,8 +296,8 @@ export const bankAccounts = sandbox.table(
     subOrgId: text('sub_org_id').references(() => subOrgs.id),
     orgEntityId: text('org_entity_id'),
     createdById: text('created_by_id').notNull(),
-    status: text('status').notNull(),
-    paymentMethod: text('payment_method').notNull(),
+    status: text('status', { enum: BANK_ACCOUNT_STATUSES }).notNull(),
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull(),
     accountNumber: text('account_number').notNull(),
     accountName: text('account_name').notNull(),
     routingNumber: text('routing_number'),
@@ -285,6 +319,8 @@ export const bankAccounts = sandbox.table(
     // index of PENDING rows by sub-org, say): PGlite never analyzes, and its planner then took
     // such a small index and sorted every waiting row instead of reading one page.
     index('bank_accounts_org_status_created_idx').on(t.orgId, t.status, t.createdAt, t.id),
+    oneOf('bank_accounts', t.status, BANK_ACCOUNT_STATUSES),
+    oneOf('bank_accounts', t.paymentMethod, PAYMENT_METHODS),
   ],
 );
 
@@ -296,25 +332,29 @@ export const changeRequests = sandbox.table(
     orgId: text('org_id')
       .notNull()
       .references(() => organizations.id),
-    /** BANK_ACCOUNT | TRANSACTION | CONTACT | VAULT */
-    entityType: text('entity_type').notNull(),
+    entityType: text('entity_type', { enum: CHANGE_REQUEST_ENTITY_TYPES }).notNull(),
     entityId: text('entity_id').notNull(),
-    /** PENDING | APPROVED | REJECTED */
-    status: text('status').notNull(),
+    status: text('status', { enum: CHANGE_REQUEST_STATUSES }).notNull(),
     /** What the API calls approvalId; distinct from the change request's own id. */
     approvalId: text('approval_id').notNull().unique(),
     approvalMessage: text('approval_message').notNull(),
     createdById: text('created_by_id').notNull(),
-    /** API_USER | STAFF */
-    createdByType: text('created_by_type').notNull().default('API_USER'),
+    createdByType: text('created_by_type', { enum: CREATOR_TYPES }).notNull().default('API_USER'),
     decidedById: text('decided_by_id'),
-    decidedByType: text('decided_by_type'),
+    /** API_USER or STAFF (nobody decides anonymously); null on decisions seeded before it was kept. */
+    decidedByType: text('decided_by_type', { enum: CREATOR_TYPES }),
     reason: text('reason'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true, precision: 3 }),
   },
-  (t) => [index('change_requests_entity_idx').on(t.entityId, t.createdAt)],
+  (t) => [
+    index('change_requests_entity_idx').on(t.entityId, t.createdAt),
+    oneOf('change_requests', t.entityType, CHANGE_REQUEST_ENTITY_TYPES),
+    oneOf('change_requests', t.status, CHANGE_REQUEST_STATUSES),
+    oneOf('change_requests', t.createdByType, CREATOR_TYPES),
+    oneOf('change_requests', t.decidedByType, CREATOR_TYPES),
+  ],
 );
 
 export const apiUsers = sandbox.table('api_users', {

@@ -1,6 +1,7 @@
+import type { ChangeRequestEntityType } from '../../../../contract/enums.ts';
 import { canonicalJson } from '../../../protocol/canonical-json.ts';
 
-export type ChangeRequestEntityType = 'BANK_ACCOUNT' | 'TRANSACTION' | 'CONTACT' | 'VAULT';
+export type { ChangeRequestEntityType };
 
 export interface ApprovalMessageInput {
   approvalId: string;

@@ -31,7 +31,7 @@ beforeAll(async () => {
     subOrgIds.push((await createSubOrg(db, orgId, name)).id);
   const at = (i: number) => new Date(now - i * 1000);
   await db.insert(transactions).values(
-    Array.from({ length: WAITING }, (_, i) => ({
+    Array.from({ length: WAITING }, (_, i): typeof transactions.$inferInsert => ({
       id: `tx-${i}`,
       orgId,
       subOrgId: subOrgIds[i % 3] ?? null,
@@ -45,7 +45,7 @@ beforeAll(async () => {
     })),
   );
   await db.insert(bankAccounts).values(
-    Array.from({ length: WAITING }, (_, i) => ({
+    Array.from({ length: WAITING }, (_, i): typeof bankAccounts.$inferInsert => ({
       id: `ba-${i}`,
       orgId,
       subOrgId: subOrgIds[i % 3] ?? null,

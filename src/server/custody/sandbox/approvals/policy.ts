@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { CreatorType } from '../../../../contract/enums.ts';
 import type { CustodyActor } from '../../backend.ts';
 
 /**
@@ -15,9 +16,6 @@ import type { CustodyActor } from '../../backend.ts';
  * - An API user proves the decision with a signature of the approval message;
  *   a staff member is already proven by their session and signs nothing.
  */
-
-/** Who created a change request: API_USER, STAFF or ANONYMOUS (a sandbox call with no credentials). */
-export type CreatorType = 'API_USER' | 'STAFF' | 'ANONYMOUS';
 
 /**
  * createdById of what is created with no actor: only possible below the HTTP

@@ -140,7 +140,7 @@ interface Run {
 }
 
 /** The n-th (mod count) of this run's transactions in `status`. */
-async function pickIn(run: Run, status: string, n: number): Promise<string | undefined> {
+async function pickIn(run: Run, status: TransactionStatus, n: number): Promise<string | undefined> {
   if (run.ids.length === 0) return undefined;
   const rows = await run.t.db
     .select({ id: transactions.id })
@@ -243,14 +243,12 @@ async function checkInvariants(run: Run, initial: Map<string, string>): Promise<
 
   // Statuses only move along allowed edges, terminal stays terminal, the row agrees with its timeline.
   for (const r of rows) {
-    const path = events
-      .filter((e) => e.transactionId === r.id)
-      .map((e) => e.status as TransactionStatus);
+    const path = events.filter((e) => e.transactionId === r.id).map((e) => e.status);
     expect(path[0], r.id).toBe('PENDING');
-    for (let i = 1; i < path.length; i += 1) {
-      const from = path[i - 1] as TransactionStatus;
-      expect(ALLOWED_TRANSITIONS[from], `${r.id}: ${path.join(' → ')}`).toContain(path[i]);
-    }
+    path.reduce((from, to) => {
+      expect(ALLOWED_TRANSITIONS[from], `${r.id}: ${path.join(' → ')}`).toContain(to);
+      return to;
+    });
     expect(path.at(-1), r.id).toBe(r.status);
   }
 

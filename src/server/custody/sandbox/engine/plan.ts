@@ -1,3 +1,4 @@
+import type { FeeTier } from '../../../../contract/enums.ts';
 import type { Party, TransactionFees } from '../../../../contract/transaction.ts';
 import type { Leg } from '../seed/movements.ts';
 
@@ -81,6 +82,6 @@ export function simulatedRevert(input: {
  */
 const STUCK_MEMO_TAG = '[simulate:stuck]';
 
-export function simulatedStuck(row: { feeTier: string | null; memo: string | null }): boolean {
+export function simulatedStuck(row: { feeTier: FeeTier | null; memo: string | null }): boolean {
   return row.feeTier === 'LOW' && (row.memo?.toLowerCase().includes(STUCK_MEMO_TAG) ?? false);
 }

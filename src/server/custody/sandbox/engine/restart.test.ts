@@ -1,7 +1,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cmp, sub } from '../../../../contract/decimal.ts';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
+import { isTerminalStatus, type TransactionStatus } from '../../../../contract/enums.ts';
 import { paths } from '../../../../contract/paths.ts';
 import { openDatabase } from '../../../db/client.ts';
 import { transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
@@ -81,7 +81,12 @@ describe('seeded transactions in flight', () => {
     try {
       const now = new Date('2030-01-05T12:30:00.000Z');
       await seedSandbox(database.db, { now });
-      const moving = ['APPROVED', 'SIGNED', 'SUBMITTED', 'WAITING_CONFIRMATION'];
+      const moving: TransactionStatus[] = [
+        'APPROVED',
+        'SIGNED',
+        'SUBMITTED',
+        'WAITING_CONFIRMATION',
+      ];
       const inFlight = await database.db
         .select()
         .from(transactions)

@@ -48,8 +48,8 @@ export async function advance(
   }
 }
 
-const tierOf = (row: TransactionRow): FeeTier =>
-  row.feeTier === 'LOW' || row.feeTier === 'MEDIUM' ? row.feeTier : 'HIGH';
+/** The tier asked for; a row without one (seeded, or made before tiers) goes at HIGH, the create's default. */
+const tierOf = (row: TransactionRow): FeeTier => row.feeTier ?? 'HIGH';
 
 /**
  * On along the path to `to`: the step after it falls due once `to` has lasted
@@ -225,7 +225,7 @@ async function include(
 
 interface ReplacementState {
   id: string;
-  status: string;
+  status: TransactionStatus;
   /** It reached the chain: completed, or reverted and burned its fee. */
   landed: boolean;
 }

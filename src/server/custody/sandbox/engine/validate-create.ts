@@ -3,6 +3,7 @@ import { CHAINS, chainInfo, type ChainInfo } from '../../../../contract/chains.t
 import { add, mul, round, scale } from '../../../../contract/decimal.ts';
 import type {
   FeeTier,
+  ResourceType,
   TransactionCategory,
   TransactionSubCategory,
 } from '../../../../contract/enums.ts';
@@ -41,7 +42,7 @@ export interface ResolvedCreate {
   destination: Party | null;
   feeTier: FeeTier;
   feePayerId: string | null;
-  resourceType: string | null;
+  resourceType: ResourceType | null;
   contractData: Record<string, unknown> | null;
   externalId: string | null;
   memo: string | null;
@@ -243,9 +244,10 @@ export async function resolveCreate(
   };
 }
 
-function subCategoryFor(category: TransactionCategory, toVault: boolean): TransactionSubCategory {
+/** Every kind a create takes but a transfer is a sub-category of its own name. */
+function subCategoryFor(category: Body['category'], toVault: boolean): TransactionSubCategory {
   if (category === 'TRANSFER') return toVault ? 'INTERNAL_TRANSFER' : 'EXTERNAL_TRANSFER';
-  return category as TransactionSubCategory;
+  return category;
 }
 
 function planFor(

@@ -1,0 +1,16 @@
+ALTER TABLE "sandbox"."bank_accounts" ADD CONSTRAINT "bank_accounts_status_in_list" CHECK ("status" IN ('PENDING', 'APPROVED', 'DECLINED'));--> statement-breakpoint
+ALTER TABLE "sandbox"."bank_accounts" ADD CONSTRAINT "bank_accounts_payment_method_in_list" CHECK ("payment_method" IN ('US_ACH', 'US_WIRE', 'SEPA', 'SWIFT', 'BANK_TRANSFER'));--> statement-breakpoint
+ALTER TABLE "sandbox"."change_requests" ADD CONSTRAINT "change_requests_entity_type_in_list" CHECK ("entity_type" IN ('BANK_ACCOUNT', 'TRANSACTION', 'CONTACT', 'VAULT'));--> statement-breakpoint
+ALTER TABLE "sandbox"."change_requests" ADD CONSTRAINT "change_requests_status_in_list" CHECK ("status" IN ('PENDING', 'APPROVED', 'REJECTED'));--> statement-breakpoint
+ALTER TABLE "sandbox"."change_requests" ADD CONSTRAINT "change_requests_created_by_type_in_list" CHECK ("created_by_type" IN ('API_USER', 'STAFF', 'ANONYMOUS'));--> statement-breakpoint
+ALTER TABLE "sandbox"."change_requests" ADD CONSTRAINT "change_requests_decided_by_type_in_list" CHECK ("decided_by_type" IN ('API_USER', 'STAFF', 'ANONYMOUS'));--> statement-breakpoint
+ALTER TABLE "sandbox"."contacts" ADD CONSTRAINT "contacts_status_in_list" CHECK ("status" IN ('PENDING', 'APPROVED', 'DECLINED'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transaction_status_events" ADD CONSTRAINT "transaction_status_events_status_in_list" CHECK ("status" IN ('DRAFT', 'PENDING', 'APPROVED', 'SIGNED', 'SUBMITTED', 'WAITING_CONFIRMATION', 'COMPLETED', 'FAILED', 'DECLINED'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_status_in_list" CHECK ("status" IN ('DRAFT', 'PENDING', 'APPROVED', 'SIGNED', 'SUBMITTED', 'WAITING_CONFIRMATION', 'COMPLETED', 'FAILED', 'DECLINED'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_category_in_list" CHECK ("category" IN ('TRANSFER', 'SWAP', 'TOKEN_TRANSFER', 'TOKEN_APPROVAL', 'CONTRACT_CALL', 'STAKE', 'REVOKE_TOKEN_ALLOWANCE', 'ON_RAMP', 'OFF_RAMP', 'DELEGATE_RESOURCE'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_sub_category_in_list" CHECK ("sub_category" IN ('INCOMING_TRANSFER', 'EXTERNAL_TRANSFER', 'INTERNAL_TRANSFER', 'MARKET_TRADE', 'LIMIT_TRADE', 'CONTRACT_CALL', 'STAKE', 'UNSTAKE', 'CLAIM', 'ON_RAMP', 'OFF_RAMP', 'DELEGATE_RESOURCE'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_transaction_type_in_list" CHECK ("transaction_type" IN ('INCOMING', 'OUTGOING'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_fee_tier_in_list" CHECK ("fee_tier" IN ('HIGH', 'MEDIUM', 'LOW'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_resource_type_in_list" CHECK ("resource_type" IN ('TRON_ENERGY', 'TRON_BANDWIDTH'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_created_by_type_in_list" CHECK ("created_by_type" IN ('API_USER', 'STAFF', 'ANONYMOUS'));--> statement-breakpoint
+ALTER TABLE "sandbox"."vaults" ADD CONSTRAINT "vaults_vault_type_in_list" CHECK ("vault_type" IN ('DEFAULT', 'EXCHANGE', 'GAS'));
