@@ -30,7 +30,16 @@ describe('loadConfig', () => {
       staticDir: path.join(cwd, 'dist/web'),
       trustProxy: 0,
       secondFactor: 'privileged',
+      readCache: true,
     });
+  });
+
+  it('reads READ_CACHE, and names it when it is neither on nor off', () => {
+    expect(loadConfig({ READ_CACHE: 'off' }, cwd).readCache).toBe(false);
+    expect(loadConfig({ READ_CACHE: 'on' }, cwd).readCache).toBe(true);
+    expect(() => loadConfig({ READ_CACHE: 'no' }, cwd)).toThrow(
+      'READ_CACHE: must be on or off (got "no")',
+    );
   });
 
   it('reads STAFF_SECOND_FACTOR, and names it when it is not one of its values', () => {

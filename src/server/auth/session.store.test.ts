@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { Database } from '../db/client.ts';
-import { ReadCache } from '../db/read-cache.ts';
+import { ReadCache, useReadCache } from '../db/read-cache.ts';
+import { loadConfig } from '../env.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { resolveSession } from './session.store.ts';
 
@@ -40,6 +41,9 @@ describe('resolveSession and made-up tokens', () => {
   });
 
   it('keeps no read-cache slot for a well-formed token that names no session', async () => {
+    // What is kept: with the cache on, whatever READ_CACHE says.
+    useReadCache(true);
+    onTestFinished(() => useReadCache(loadConfig().readCache));
     const cache = new ReadCache(t.db);
     const { db, reads } = countingReads();
     for (let i = 0; i < 50; i += 1) {

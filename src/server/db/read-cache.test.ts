@@ -270,6 +270,8 @@ describe('versions per table on PGlite', () => {
   let client: PGlite;
 
   beforeAll(async () => {
+    // What is reused and what is not: with the cache on, whatever READ_CACHE says.
+    useReadCache(true);
     client = new PGlite();
     handle = wrapPglite(client);
     await client.exec(
@@ -277,6 +279,7 @@ describe('versions per table on PGlite', () => {
     );
   });
   afterAll(async () => {
+    useReadCache(loadConfig().readCache);
     await handle.close();
   });
 
