@@ -66,13 +66,19 @@ function tickerFor(intervalMs: number): Ticker {
   return ticker;
 }
 
+// The finest a counting time is shown: whole seconds.
+const SHOWN_MS = 1000;
+
 /**
- * The ticker's instant, read again when no component has kept it counting for
- * a whole interval (a page opened later must not start from an old instant);
- * the same value on calls in a row, as React requires of a snapshot.
+ * The ticker's instant, read again while no component keeps it counting and
+ * it is a second or more away from the clock (a page opened later must not
+ * start from an old instant); the same value on calls in a row, as React
+ * requires of a snapshot.
  */
 function current(ticker: Ticker, intervalMs: number): number {
-  if (ticker.timer === undefined && Date.now() - ticker.now >= intervalMs) ticker.now = Date.now();
+  const now = Date.now();
+  if (ticker.timer === undefined && Math.abs(now - ticker.now) >= Math.min(intervalMs, SHOWN_MS))
+    ticker.now = now;
   return ticker.now;
 }
 
