@@ -1,5 +1,6 @@
 import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
+import { firstScreensSection } from './first-screens-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import type { BenchSection } from './section.ts';
@@ -11,6 +12,7 @@ import { transactionPageSection } from './transaction-page-section.ts';
 /** Every section of `npm run bench`, in the order they run. */
 export const SECTIONS: BenchSection[] = [
   compareSection,
+  firstScreensSection,
   storageSection,
   transactionPageSection,
   approvalsInboxSection,

@@ -1,11 +1,14 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { createTransfer, memberPage } from './transfers.ts';
 
 /**
  * How the console's first screen loads, as the browser's network log shows it.
  *
- * /transactions is rendered on the server (ARCHITECTURE.md, "Server-rendered
+ * Every signed-in page is rendered on the server (here /transactions, a
+ * transaction's page and the approvals inbox; every page's hydration in
+ * server-rendered-pages.spec.ts) (ARCHITECTURE.md, "Server-rendered
  * first screen"): its rows arrive in the HTML, and the browser takes the page
  * over without asking for the session or the list again and without a
  * hydration error. Pages the server leaves to the browser (here `/`, which
@@ -230,3 +233,119 @@ for (const start of ['/', '/transactions']) {
       });
   });
 }
+
+/** Console errors and uncaught errors: a hydration mismatch is reported as one. */
+function watchProblems(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return problems;
+}
+
+test("a transaction's page arrives with its facts and timeline, and the browser asks for neither again", async ({
+  page,
+  baseURL,
+}) => {
+  const memo = `first screen ${Date.now()}`;
+  const id = await createTransfer(page, baseURL ?? '', { memo });
+  const detail = `/api/external/transactions/${id}/`;
+  const history = `/api/console/transactions/${id}/history/`;
+
+  // The HTML alone, as the member's browser is sent it: the page before any script.
+  const first = await page.request.get(`/transactions/${id}`, { headers: { Accept: 'text/html' } });
+  const html = await first.text();
+  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('console-server-state'));
+  expect(root).toContain(memo);
+  expect(root).toContain('Status timeline');
+  expect(root).toMatch(/aria-label="Lifecycle steps"/);
+  // Who created it, named in the first HTML (its history came with the page).
+  expect(root).toContain('Alex Admin');
+  expect(root).not.toContain('Looking up…');
+  expect(html).toContain('<link rel="expect" href="#transaction-page" blocking="render" />');
+
+  const problems = watchProblems(page);
+  const asked = countRequests(page);
+  await page.goto(`/transactions/${id}`);
+  const refresh = page.getByRole('button', { name: 'Refresh' });
+  await expect(refresh).toBeEnabled();
+  await expect(page.getByRole('list', { name: 'Lifecycle steps' })).toBeVisible();
+  // Taken over: nothing in the state is asked for again (the page's polls start 2 s later).
+  expect(asked.get('/auth/session') ?? 0).toBe(0);
+  expect(asked.get(detail) ?? 0).toBe(0);
+  expect(asked.get(history) ?? 0).toBe(0);
+
+  // And the page works: Refresh asks the server for this transaction.
+  const checked = page.waitForResponse((res) => new URL(res.url()).pathname === detail);
+  await refresh.click();
+  await checked;
+  await expect(page.getByTestId('freshness')).toContainText('Updated');
+  expect(problems).toEqual([]);
+});
+
+test.describe('the approvals inbox', () => {
+  test.use({ role: 'approver' });
+
+  test('arrives with its rows, and the browser takes them over without asking again', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // Proposed by another member, in a sub-organization other specs' counts leave alone.
+    const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+    const id = await createTransfer(initiator, baseURL ?? '', {
+      memo: 'inbox first',
+      from: 'apart',
+    });
+    const { subOrgId } = (await (
+      await initiator.request.get(`/api/external/transactions/${id}/`)
+    ).json()) as { subOrgId: string };
+    await initiator.context().close();
+    const url = `/approvals?subOrg=${subOrgId}`;
+
+    const html = await (await page.request.get(url, { headers: { Accept: 'text/html' } })).text();
+    expect(html).toMatch(new RegExp(`<tr [^>]*data-approval-id="${id}"`));
+    expect(html).toContain('Ivan Initiator');
+    expect(html).toContain('<link rel="expect" href="#approvals-results" blocking="render" />');
+
+    const problems = watchProblems(page);
+    const asked = countRequests(page);
+    await page.goto(url);
+    const row = page.locator(`[data-approval-id="${id}"]`);
+    const box = row.getByRole('checkbox');
+    await expect(box).toBeEnabled();
+    await page.waitForLoadState('networkidle');
+    expect(asked.get('/auth/session') ?? 0).toBe(0);
+    // The inbox's page is in the state; only the navigation's count (a page of one) is asked for.
+    const lists = [...asked.keys()].filter(
+      (key) => key.startsWith('/api/console/approvals/') && !key.includes('limit=1'),
+    );
+    expect(lists).toEqual([]);
+
+    // And it works: choosing the row offers to approve it.
+    await box.check();
+    await expect(page.getByRole('group', { name: 'Approve several transactions' })).toContainText(
+      '1 selected',
+    );
+    expect(problems).toEqual([]);
+  });
+});
+
+test("a create form's idempotency key is made in the browser when the form is taken over", async ({
+  page,
+}) => {
+  const keys: string[] = [];
+  for (let load = 0; load < 2; load += 1) {
+    const response = await page.goto('/transactions/new');
+    const html = (await response?.text()) ?? '';
+    expect(html).toContain('<link rel="expect" href="#new-transaction-page" blocking="render" />');
+    // Never in the HTML: a reload of the same page would carry the same key.
+    expect(html).not.toMatch(/console-[0-9a-f]{8}-/);
+    const field = page.getByLabel('External ID');
+    await expect(field).toBeEnabled();
+    await expect(field).toHaveValue(/^console-[0-9a-f-]{36}$/);
+    keys.push(await field.inputValue());
+  }
+  expect(new Set(keys).size).toBe(2);
+});

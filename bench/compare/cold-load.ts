@@ -8,8 +8,15 @@ import { median } from '../load.ts';
  * (empty cache, no service worker, no open sockets), timed from navigation
  * start to the moment the page holds `rows` transaction rows — links to
  * /transactions/<id> inside a table body, in the console and the static page
- * alike. The moment is taken inside the page by a MutationObserver installed
- * before any of the page's scripts, so the harness's polling adds nothing.
+ * alike — or, for a target that names its own `ready`, that many elements
+ * matching its selector. The moment is taken inside the page by a
+ * MutationObserver installed before any of the page's scripts, so the
+ * harness's polling adds nothing. A second moment, `painted`, is the first
+ * animation frame after it, once that frame's layout is done (forced inside
+ * its requestAnimationFrame callback, and reused by the frame): the frame
+ * that paints the rows. A render-blocked document runs no frame before the
+ * block is lifted. Not a task queued after the frame, which would wait
+ * behind the app's own scripts and count them as paint.
  */
 
 export const CHROMIUM_FLAGS = [
@@ -23,6 +30,8 @@ export interface ColdLoad {
   page: string;
   runs: number;
   medianMs: number;
+  /** Median of the moment the rows were laid out and painted (see above). */
+  paintedMedianMs: number;
   /**
    * Medians of the document's own timing (Navigation Timing): its first byte
    * and its last. For a page rendered on the server, the gap between them is
@@ -44,16 +53,22 @@ export interface ColdLoad {
 declare global {
   interface Window {
     __benchRowsAt?: number;
+    __benchPaintedAt?: number;
   }
 }
 
 // A string, not a function: tsx's transform would add helpers (__name) the page does not have.
-const watchRows = (rows: number) => `(() => {
-  const count = () => document.querySelectorAll('tbody tr a[href^="/transactions/"]').length;
+const ROWS_SELECTOR = 'tbody tr a[href^="/transactions/"]';
+const watchRows = (selector: string, rows: number) => `(() => {
+  const count = () => document.querySelectorAll(${JSON.stringify(selector)}).length;
   const observer = new MutationObserver(() => {
     if (window.__benchRowsAt === undefined && count() >= ${rows}) {
       window.__benchRowsAt = performance.now();
       observer.disconnect();
+      requestAnimationFrame(() => {
+        void document.body.offsetHeight;
+        window.__benchPaintedAt = performance.now();
+      });
     }
   });
   observer.observe(document, { childList: true, subtree: true });
@@ -78,10 +93,13 @@ export interface ColdLoadTarget {
   name: string;
   url: string;
   cookie?: { name: string; value: string };
+  /** What shows the page is ready; default `rows` transaction rows in a table body. */
+  ready?: { selector: string; count: number };
 }
 
 interface OneLoad {
   ms: number;
+  painted: number;
   firstByte: number;
   complete: number;
   requests: number;
@@ -95,7 +113,9 @@ async function loadOnce(browser: Browser, target: ColdLoadTarget, rows: number):
     if (target.cookie)
       await context.addCookies([{ ...target.cookie, url: new URL(target.url).origin }]);
     const page = await context.newPage();
-    await page.addInitScript(watchRows(rows));
+    await page.addInitScript(
+      watchRows(target.ready?.selector ?? ROWS_SELECTOR, target.ready?.count ?? rows),
+    );
     const seen: Array<Promise<number>> = [];
     const urls: string[] = [];
     page.on('requestfinished', (request) => {
@@ -108,11 +128,12 @@ async function loadOnce(browser: Browser, target: ColdLoadTarget, rows: number):
       );
     });
     await page.goto(target.url, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(() => window.__benchRowsAt, undefined, {
-      timeout: 60_000,
-      polling: 50,
-    });
-    const ms = Number(await handle.jsonValue());
+    const handle = await page.waitForFunction(
+      () => window.__benchPaintedAt && [window.__benchRowsAt, window.__benchPaintedAt],
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    );
+    const [ms = Number.NaN, painted = Number.NaN] = (await handle.jsonValue()) as number[];
     const [firstByte = Number.NaN, complete = Number.NaN] = await page.evaluate(() => {
       const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
       return nav ? [nav.responseStart, nav.responseEnd] : [];
@@ -121,6 +142,7 @@ async function loadOnce(browser: Browser, target: ColdLoadTarget, rows: number):
     await page.waitForLoadState('networkidle');
     return {
       ms,
+      painted,
       firstByte,
       complete,
       requests: urls.length,
@@ -163,6 +185,7 @@ export async function coldLoads(options: {
         page: target.name,
         runs: times.length,
         medianMs: median(times),
+        paintedMedianMs: median(runs.map((r) => r.painted)),
         htmlFirstByteMs: median(runs.map((r) => r.firstByte)),
         htmlCompleteMs: median(runs.map((r) => r.complete)),
         minMs: Math.min(...times),

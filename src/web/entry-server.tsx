@@ -7,6 +7,7 @@ import type { FetchLike } from './lib/api-client.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { setRenderScopeLookup } from './lib/render-scope.ts';
 import { serverStateScript } from './lib/server-state.ts';
+import { RenderedAtProvider } from './lib/use-now.ts';
 import { createAppRouter } from './router.tsx';
 
 /**
@@ -50,13 +51,24 @@ export interface RenderRequest {
 }
 
 /**
- * Routes whose first screen the server renders, each with the id of the
- * element that closes that screen (its results: components/cursor-list.tsx).
- * Others (forms that make an idempotency key when they open, pages that
- * count seconds) are rendered by the browser alone, as before.
+ * Every signed-in page the server renders, each with the id of the element
+ * that closes its first screen: a list's results (`<id>-results`,
+ * components/cursor-list.tsx), otherwise the page's own outermost element
+ * (`<name>-page`). The browser does not paint before it has parsed that
+ * element (`<link rel="expect" blocking="render">`, http/server-render.ts).
+ * A route not listed here is left to the browser (`/login`, `/`'s redirect).
  */
 const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/transactions', 'transactions-results'],
+  ['/_authenticated/transactions_/$transactionId', 'transaction-page'],
+  ['/_authenticated/transactions_/new', 'new-transaction-page'],
+  ['/_authenticated/approvals', 'approvals-results'],
+  ['/_authenticated/bank-accounts', 'bank-accounts-results'],
+  ['/_authenticated/bank-accounts_/$bankAccountId', 'bank-account-page'],
+  ['/_authenticated/bank-accounts_/new', 'propose-bank-account-page'],
+  ['/_authenticated/audit', 'audit-results'],
+  ['/_authenticated/staff', 'staff-page'],
+  ['/_authenticated/account', 'account-page'],
 ]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();
@@ -106,8 +118,14 @@ export function planPage({ href, fetch }: RenderRequest): PagePlan | undefined {
             .some((query) => query.state.status !== 'success')
         )
           return undefined;
-        const html = renderToString(<ConsoleApp queryClient={queryClient} router={router} />);
-        const stateScript = serverStateScript(dehydrate(queryClient));
+        // Counting components (lib/use-now.ts) render from this instant, and so does hydration.
+        const renderedAt = Date.now();
+        const html = renderToString(
+          <RenderedAtProvider at={renderedAt}>
+            <ConsoleApp queryClient={queryClient} router={router} />
+          </RenderedAtProvider>,
+        );
+        const stateScript = serverStateScript({ queries: dehydrate(queryClient), renderedAt });
         queryClient.clear();
         return { html, stateScript };
       }),

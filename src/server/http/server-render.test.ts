@@ -9,12 +9,12 @@ import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../contract/auth.ts';
-import { createSubOrg, createTransaction } from '../test/fixtures.ts';
+import { createBankAccount, createSubOrg, createTransaction } from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 
-// The signed-in /transactions rendered on the server (http/server-render.ts),
-// through the real app and database, with the SPA's render entry from source.
+// The signed-in pages rendered on the server (http/server-render.ts), through
+// the real app and database, with the SPA's render entry from source.
 const INDEX =
   '<!doctype html><html><head><title>Custody Console</title></head><body><div id="root"></div><script type="module" src="/assets/index-abc.js"></script></body></html>';
 const HOSTILE = '</script><script>alert(1)</script><!--';
@@ -70,7 +70,10 @@ function httpGet(
   });
 }
 
-function stateOf(html: string): { queries: { queryKey: unknown[]; state: { data: unknown } }[] } {
+function stateOf(html: string): {
+  queries: { queryKey: unknown[]; state: { data: unknown } }[];
+  renderedAt: number;
+} {
   const json = STATE.exec(html)?.[1];
   if (json === undefined) throw new Error('the page holds no server state');
   return JSON.parse(json) as ReturnType<typeof stateOf>;
@@ -259,7 +262,8 @@ describe("the member's time zone and colour scheme, from the first byte", () => 
   it("leaves the system's scheme alone, and the shell of a page not rendered carries the member's", async () => {
     const plain = await (await page('/transactions', { Cookie: scoped.cookie })).text();
     expect(plain).toMatch(/^<!doctype html><html>/);
-    const shell = await (await page('/account', { Cookie: pacific.cookie })).text();
+    const shell = await (await page('/', { Cookie: pacific.cookie })).text();
+    expect(shell).not.toContain('console-server-state');
     expect(shell).toMatch(/^<!doctype html><html data-theme="dark">/);
     const signedOut = await (await page('/login')).text();
     expect(signedOut).not.toContain('data-theme');
@@ -284,11 +288,117 @@ describe('pages left to the browser: the plain shell, never an error', () => {
     await shell(await page('/login'));
   });
 
-  it('a page the server does not render', async () => {
-    await shell(await page('/bank-accounts', { Cookie: scoped.cookie }));
+  it('a page the server does not render: the home page, which the browser sends on', async () => {
+    await shell(await page('/', { Cookie: scoped.cookie }));
+  });
+
+  it("a transaction or bank account outside the member's scope: the browser says so", async () => {
+    const res = await page(`/transactions/${theirs.id}`, { Cookie: scoped.cookie });
+    const html = await res.clone().text();
+    await shell(res);
+    expect(html).not.toContain(theirs.id);
+    await shell(await page('/bank-accounts/not-an-account', { Cookie: scoped.cookie }));
   });
 
   it('a list address the router refuses', async () => {
     await shell(await page('/transactions?status=NOT_A_STATUS', { Cookie: scoped.cookie }));
+  });
+});
+
+describe("every signed-in page's first screen, through the same path", () => {
+  let admin: StaffSession;
+  let approver: StaffSession;
+  let pending: { id: string };
+  let account: { id: string };
+
+  beforeAll(async () => {
+    const desk = await createSubOrg(t.db, t.orgId, 'Approvals desk');
+    pending = await createTransaction(t.db, {
+      orgId: t.orgId,
+      subOrgId: desk.id,
+      status: 'PENDING',
+      memo: HOSTILE,
+    });
+    account = await createBankAccount(t.db, {
+      orgId: t.orgId,
+      subOrgId: desk.id,
+      accountName: 'Rendered Payee',
+      accountNumber: '987654321',
+    });
+    admin = await t.signIn('admin');
+    approver = await t.signIn('approver', { subOrgIds: [desk.id] });
+  });
+
+  /** The page as its member gets it: rendered, its first screen named in the head, its state. */
+  async function rendered(url: string, member: StaffSession, firstScreen: string) {
+    const res = await page(url, { Cookie: member.cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Cache-Control')).toBe('no-store');
+    const html = await res.text();
+    expect(html).toContain(`<link rel="expect" href="#${firstScreen}" blocking="render" />`);
+    expect(html).toContain(`id="${firstScreen}"`);
+    // Its text cannot end the state's script: still the state and the app's module only.
+    expect(html.match(/<script/g)).toHaveLength(2);
+    expect(html).not.toContain('<script>alert(1)');
+    const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('console-server-state'));
+    return { html, root, state: stateOf(html) };
+  }
+
+  it("a transaction's page: its facts and status timeline, counted from the render's instant", async () => {
+    const { root, state } = await rendered(
+      `/transactions/${ours[0]?.id}`,
+      scoped,
+      'transaction-page',
+    );
+    expect(root).toContain(ours[0]?.id);
+    expect(root).toContain('Status timeline');
+    // "Updated …" is counted from the instant the state carries (lib/use-now.ts).
+    expect(root).toContain('Updated <!-- -->just now');
+    expect(state.renderedAt).toBeGreaterThan(0);
+    const detail = state.queries.find((q) =>
+      JSON.stringify(q.queryKey).includes(ours[0]?.id ?? '-'),
+    );
+    expect((detail?.state.data as { transaction?: { memo?: string } }).transaction?.memo).toBe(
+      HOSTILE,
+    );
+  });
+
+  it("the approvals inbox: what waits in the approver's scope", async () => {
+    const { root, state } = await rendered('/approvals', approver, 'approvals-results');
+    expect(root).toContain(pending.id);
+    expect(root).toContain(account.id);
+    expect(root).not.toContain(ours[0]?.id);
+    // Waiting times count from the render's instant: the same text in the browser's hydration.
+    expect(root).toContain('just now');
+    expect(state.queries.map((q) => q.queryKey[0])).toContain('approvals');
+  });
+
+  it('bank accounts and an account: masked, as the list and detail show them to staff', async () => {
+    const list = await rendered('/bank-accounts', admin, 'bank-accounts-results');
+    expect(list.root).toContain('Rendered Payee');
+    const detail = await rendered(`/bank-accounts/${account.id}`, admin, 'bank-account-page');
+    expect(detail.root).toContain('Rendered Payee');
+    expect(detail.root).toContain('•••• 4321');
+    for (const html of [list.html, detail.html]) expect(html).not.toContain('987654321');
+  });
+
+  it('the create forms: their fields, and no idempotency key made on the server', async () => {
+    for (const [url, firstScreen] of [
+      ['/transactions/new', 'new-transaction-page'],
+      ['/transactions/new?category=CONTRACT_CALL', 'new-transaction-page'],
+      ['/bank-accounts/new', 'propose-bank-account-page'],
+    ] as const) {
+      const { root } = await rendered(url, admin, firstScreen);
+      // A kind no vault here can do says so instead of showing its form.
+      expect(root).toMatch(url.includes('CONTRACT_CALL') ? /not offered|<form/ : /<form/);
+      // The key is made in the browser when the form is hydrated (ARCHITECTURE.md).
+      expect(root).not.toMatch(/console-[0-9a-f]{8}-/);
+    }
+  });
+
+  it("staff, the audit log and the member's own account", async () => {
+    expect((await rendered('/staff', admin, 'staff-page')).root).toContain('Test viewer');
+    expect((await rendered('/audit', admin, 'audit-results')).root).toContain('Audit log');
+    expect((await rendered('/account', admin, 'account-page')).root).toContain('Your account');
   });
 });

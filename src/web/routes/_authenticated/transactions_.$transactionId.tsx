@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { transactionDetailQuery } from '../../features/transactions/api/get-transaction.ts';
+import { transactionHistoryQuery } from '../../features/transactions/api/transaction-history.ts';
 import { TransactionDetailPage } from '../../features/transactions/components/transaction-detail-page.tsx';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
@@ -9,9 +10,15 @@ export const Route = createFileRoute('/_authenticated/transactions_/$transaction
   loader: async ({ context: { queryClient }, params }) => {
     void queryClient.prefetchQuery(referenceQueries.vaults());
     // A 404 or no-access answer is the page's to explain, not a route error.
-    await queryClient
+    const snapshot = await queryClient
       .ensureQueryData(transactionDetailQuery(params.transactionId))
       .catch(() => undefined);
+    // Who created and decided it, started with the page rather than when it
+    // renders: a server render waits for it, so the names are in the first HTML.
+    if (snapshot)
+      void queryClient.prefetchQuery(
+        transactionHistoryQuery(params.transactionId, snapshot.transaction.status),
+      );
   },
   component: TransactionDetailRoute,
 });

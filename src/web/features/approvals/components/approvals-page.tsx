@@ -11,6 +11,7 @@ import { approvalInboxQueries } from '../../../lib/approval-inbox-queries.ts';
 import { describeItem, type InboxPlace } from '../../../lib/approval-inbox-items.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { pageNumber } from '../../../lib/paging.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { bulkRefusal } from '../bulk.ts';
 import { approvalInboxSearch, type ApprovalInboxSearch } from '../search.ts';
 import { ApprovalRow, approvalsTable, checkboxClass } from './approvals-table.tsx';
@@ -24,16 +25,6 @@ const NOUNS = {
   one: 'item waiting for a decision',
   many: 'items waiting for a decision',
 };
-
-/** Now, again every minute: how long each item has waited. */
-function useMinuteClock(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = window.setInterval(() => setNow(Date.now()), 60_000);
-    return () => window.clearInterval(id);
-  }, []);
-  return now;
-}
 
 /** Moves focus to the next (+1) or previous (-1) item's link in the inbox. */
 function moveItem(step: 1 | -1) {
@@ -65,7 +56,8 @@ export function ApprovalsPage({
 }) {
   const query = useQuery(approvalInboxQueries.list(approvalInboxSearch.toListParams(props.search)));
   const counts = query.data;
-  const now = useMinuteClock();
+  // Now, again every minute: how long each item has waited (the server's instant until hydrated).
+  const now = useNow(60_000);
   const place: InboxPlace = {
     cursor: props.search.cursor ?? null,
     page: props.search.cursor ? pageNumber(props.search) : null,

@@ -70,7 +70,12 @@ export function BankAccountDetailPage({
   const data = account.data;
   const title = data.accountName || 'Bank account';
   return (
-    <section aria-labelledby="bank-account-title" className="flex flex-col gap-6">
+    // The first screen the server renders ends here (entry-server.tsx).
+    <section
+      id="bank-account-page"
+      aria-labelledby="bank-account-title"
+      className="flex flex-col gap-6"
+    >
       <title>{`${title} · Bank accounts · Custody Console`}</title>
       <BackToBankAccounts />
       <div className="flex flex-wrap items-center gap-3">

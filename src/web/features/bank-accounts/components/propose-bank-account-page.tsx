@@ -29,7 +29,12 @@ export function ProposeBankAccountPage({
       'the whole organization (no sub-organization; choose a scope above to propose it for one)';
 
   return (
-    <section aria-labelledby="propose-bank-account-title" className="flex flex-col gap-4">
+    // The first screen the server renders ends here (entry-server.tsx).
+    <section
+      id="propose-bank-account-page"
+      aria-labelledby="propose-bank-account-title"
+      className="flex flex-col gap-4"
+    >
       <title>Propose a bank account · Custody Console</title>
       <BackToBankAccounts />
       <h1 id="propose-bank-account-title" className="text-2xl font-semibold text-slate-900">

@@ -13,7 +13,12 @@ export function AccountPage({ session }: { session: SessionResponse | undefined 
   const status = useQuery(accountQueries.secondFactor());
   const member = session?.member;
   return (
-    <section aria-labelledby="account-title" className="flex max-w-3xl flex-col gap-6">
+    // The first screen the server renders ends here (entry-server.tsx).
+    <section
+      id="account-page"
+      aria-labelledby="account-title"
+      className="flex max-w-3xl flex-col gap-6"
+    >
       <title>Your account · Custody Console</title>
       <div>
         <h1 id="account-title" className="text-2xl font-semibold text-slate-900">

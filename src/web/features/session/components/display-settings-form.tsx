@@ -10,6 +10,8 @@ import { FormActions, FormCard, SubmitButton } from '../../../components/form-ca
 import { Field, FieldError, describedBy } from '../../../components/ui/field.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { useUpdateDisplaySettings } from '../api/account-queries.ts';
 
 const SCHEME_LABELS: Record<ColorScheme, { label: string; hint: string }> = {
@@ -42,14 +44,18 @@ export function DisplaySettingsForm({ display }: { display: DisplaySettings }) {
   const [zone, setZone] = useState(display.chosenTimeZone ?? BROWSER);
   const [scheme, setScheme] = useState<ColorScheme>(display.colorScheme);
   const [saved, setSaved] = useState<string | null>(null);
-  // A moment to show in the zone; fixed for the form's life (the page is never server-rendered).
-  const [now] = useState(() => new Date().toISOString());
+  // A moment to show in the zone: the server's instant while rendered there and
+  // hydrated (lib/use-now.ts), then the browser's, again each minute.
+  const now = new Date(useNow(60_000)).toISOString();
   const update = useUpdateDisplaySettings();
   const fieldErrors = update.error instanceof ApiError ? (update.error.fields ?? []) : [];
   const errorOf = (field: string) => fieldErrors.find((f) => f.field === field)?.message;
   const zoneError = errorOf('timeZone');
   const schemeError = errorOf('colorScheme');
-  const zones = listedTimeZones();
+  // The zones this runtime lists: the browser's list once hydrated (the server's
+  // ICU may list others); until then the select, disabled, holds only the choice.
+  const hydrated = useHydrated();
+  const zones = hydrated ? listedTimeZones() : [];
   const choices =
     display.chosenTimeZone && !zones.includes(display.chosenTimeZone)
       ? [display.chosenTimeZone, ...zones]

@@ -83,7 +83,8 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
   }
 
   return (
-    <section aria-labelledby="staff-title" className="flex flex-col gap-6">
+    // The first screen the server renders ends here (entry-server.tsx).
+    <section id="staff-page" aria-labelledby="staff-title" className="flex flex-col gap-6">
       <title>Staff · Custody Console</title>
       <h1 id="staff-title" className="text-2xl font-semibold text-slate-900">
         Staff

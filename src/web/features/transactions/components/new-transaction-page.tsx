@@ -70,7 +70,12 @@ export function NewTransactionPage({
   else content = <TransferForm key={`${category}-${subOrg}`} data={data} />;
 
   return (
-    <section aria-labelledby="new-transaction-title" className="flex flex-col gap-4">
+    // The first screen the server renders ends here (entry-server.tsx).
+    <section
+      id="new-transaction-page"
+      aria-labelledby="new-transaction-title"
+      className="flex flex-col gap-4"
+    >
       <title>{`New ${CATEGORY_LABELS[category].toLowerCase()} · Custody Console`}</title>
       <h1 id="new-transaction-title" className="text-2xl font-semibold text-slate-900">
         New transaction

@@ -1,5 +1,4 @@
 import { Link, useSearch } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { Transaction } from '../../../../contract/transaction.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
@@ -8,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { isFollowed, useTransactionSnapshot } from '../api/get-transaction.ts';
 import { listSearchToReturnTo } from '../search.ts';
 import { DecisionPanel } from './decision-panel.tsx';
@@ -35,7 +35,8 @@ export function TransactionDetailPage({ transactionId }: { transactionId: string
   }
   const tx = query.data.transaction;
   return (
-    <div className="space-y-4">
+    // The first screen the server renders ends here (entry-server.tsx).
+    <div id="transaction-page" className="space-y-4">
       <title>{`${humanize(tx.category) || 'Transaction'} ${tx.id ?? ''} · Custody Console`}</title>
       <BackToList />
       <header className="flex flex-wrap items-start justify-between gap-3">
@@ -114,11 +115,8 @@ function Freshness({
   failed: boolean;
   onRefresh: () => void;
 }) {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(id);
-  }, []);
+  // The server's instant while rendered there and hydrated, then the browser's clock.
+  const now = useNow(1000);
   const seconds = Math.max(0, Math.round((now - updatedAt) / 1000));
   return (
     <div className="flex items-center gap-3 text-sm text-slate-700">

@@ -1,0 +1,148 @@
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { approvalInboxPath } from '../src/contract/approval-inbox.ts';
+import { SESSION_COOKIE } from '../src/contract/auth.ts';
+import { paths } from '../src/contract/paths.ts';
+import {
+  coldLoads,
+  launchChromium,
+  type ColdLoad,
+  type ColdLoadTarget,
+} from './compare/cold-load.ts';
+import { startConsole, type Child } from './compare/processes.ts';
+import { staticTable, type ListedRow } from './compare/static-page.ts';
+import { keepAliveAgent } from './load.ts';
+import { table } from './report.ts';
+import type { BenchSection } from './section.ts';
+import { callJson, signInAsDemo } from './session.ts';
+
+/**
+ * Issue 26: every signed-in page's first screen is rendered on the server
+ * through one path. Cold loads in Chromium, taking turns in one run, of the
+ * static HTML table of the list's 20 rows, the signed-in `/transactions`,
+ * a transaction's page (`/transactions/<id>`, the newest of that list) and
+ * the approvals inbox (`/approvals`), each ready when its rows are laid out
+ * and painted: the list's 20 row links, the transaction's lifecycle steps,
+ * the inbox's rows (up to 20). Each console page's time is also given as a
+ * ratio to the static page's in the same run, which is what the issue asks
+ * to stay alike: a shared machine's load moves every page together.
+ *
+ * As an approver (the inbox is theirs; they read every sub-organization).
+ */
+
+const RUNS = 15;
+const STATIC_PAGE = 'bench-static-20.html';
+
+interface FirstScreens {
+  loadAverage: number[];
+  loads: ColdLoad[];
+  inboxRows: number;
+}
+
+export const firstScreensSection: BenchSection = {
+  name: 'first-screens',
+  about:
+    'cold loads of /transactions, /transactions/<id> and /approvals (server-rendered) against a static page, as ratios',
+  async run({ build, progress }) {
+    const work = await mkdtemp(path.join(tmpdir(), 'custody-bench-first-'));
+    let server: Child | undefined;
+    try {
+      if (build) {
+        progress('building (npm run build)…');
+        execFileSync('npm', ['run', '-s', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      }
+      const staticDir = path.join(work, 'web');
+      await cp('dist/web', staticDir, { recursive: true });
+      await cp('dist/ssr', path.join(work, 'ssr'), { recursive: true });
+      server = await startConsole({
+        dataDir: path.join(work, 'pglite'),
+        logLevel: 'warn',
+        staticDir,
+        logFile: path.join(work, 'console.log'),
+      });
+      const agent = keepAliveAgent(1);
+      const approver = await signInAsDemo(agent, server.url, 'approver');
+      const { body: list } = await callJson<{ results: ListedRow[] }>(agent, approver, {
+        method: 'GET',
+        path: `${paths.transactions()}?limit=20`,
+      });
+      const { body: inbox } = await callJson<{ results: unknown[] }>(agent, approver, {
+        method: 'GET',
+        path: `${approvalInboxPath}?limit=20`,
+      });
+      agent.destroy();
+      const newest = list.results[0];
+      if (list.results.length !== 20 || !newest)
+        throw new Error(`the list page held ${list.results.length} rows, not 20`);
+      if (inbox.results.length === 0) throw new Error('the seeded inbox is empty');
+      await writeFile(path.join(staticDir, STATIC_PAGE), staticTable(list.results));
+
+      const cookie = approver.headers.cookie ?? '';
+      const signedIn = { name: SESSION_COOKIE, value: cookie.slice(`${SESSION_COOKIE}=`.length) };
+      const targets: ColdLoadTarget[] = [
+        { name: 'static HTML table of the 20 rows', url: `${server.url}/${STATIC_PAGE}` },
+        { name: '/transactions', url: `${server.url}/transactions`, cookie: signedIn },
+        {
+          name: '/transactions/<id>',
+          url: `${server.url}/transactions/${newest.id}`,
+          cookie: signedIn,
+          ready: { selector: '[aria-label="Lifecycle steps"] > li', count: 1 },
+        },
+        {
+          name: '/approvals',
+          url: `${server.url}/approvals`,
+          cookie: signedIn,
+          ready: { selector: 'tbody tr[data-approval-id]', count: inbox.results.length },
+        },
+      ];
+      const loadAverage = loadavg();
+      const browser = await launchChromium();
+      let loads: ColdLoad[];
+      try {
+        loads = await coldLoads({ browser, targets, rows: 20, runs: RUNS, staticDir });
+      } finally {
+        await browser.close();
+      }
+      for (const load of loads)
+        progress(`  ${load.page}: painted at ${load.paintedMedianMs.toFixed(0)} ms (median)`);
+      const result: FirstScreens = { loadAverage, loads, inboxRows: inbox.results.length };
+      return { text: format(result), data: result };
+    } finally {
+      await server?.stop();
+      await rm(work, { recursive: true, force: true });
+    }
+  },
+};
+
+function format({ loadAverage, loads, inboxRows }: FirstScreens): string {
+  const base = loads[0];
+  const ratio = (ms: number, of: number | undefined) => (of ? `${(ms / of).toFixed(2)}×` : '–');
+  const rows = loads.map((load) => [
+    load.page,
+    `${load.paintedMedianMs.toFixed(0)} ms`,
+    ratio(load.paintedMedianMs, base?.paintedMedianMs),
+    `${load.medianMs.toFixed(0)} ms`,
+    ratio(load.medianMs, base?.medianMs),
+    `${load.htmlFirstByteMs.toFixed(0)} / ${load.htmlCompleteMs.toFixed(0)} ms`,
+    String(load.requests),
+    `${load.transferKb} KB`,
+  ]);
+  return [
+    `${RUNS} cold loads of each, taking turns; load average at the start ${loadAverage.map((n) => n.toFixed(2)).join(', ')}; the inbox held ${inboxRows} rows.`,
+    table(
+      [
+        'page',
+        'painted (median)',
+        '× static',
+        'rows parsed (median)',
+        '× static',
+        'HTML first / last byte',
+        'requests',
+        'transfer',
+      ],
+      rows,
+    ),
+  ].join('\n');
+}
