@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { approvalDecisionRoutes } from './approval-decisions.routes.ts';
+import { approvalDecisionRoutes } from './who-decided.routes.ts';
 import { approvalInboxRoutes } from './approvals.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { bankAccountMatchesRoutes } from './bank-account-matches.routes.ts';

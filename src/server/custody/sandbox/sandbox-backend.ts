@@ -13,8 +13,8 @@ import {
 } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
-import { approvalDecisions } from './approvals/decisions.ts';
-import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/decide.ts';
+import { approvalDecisions } from './approvals/latest-decisions.ts';
+import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/approval-action.ts';
 import { createBankAccount } from './bank-accounts/create.ts';
 import { changeRequestHistory } from './approvals/history.ts';
 import {

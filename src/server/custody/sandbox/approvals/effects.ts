@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { ERROR_CODES } from '../../../../contract/common.ts';
 import { bankAccounts, contacts, type changeRequests } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '../../../../contract/api-error.ts';
-import { approveTransaction, declineTransaction } from '../engine/decisions.ts';
+import { approveTransaction, declineTransaction } from '../engine/approval-outcome.ts';
 import type { Executor } from '../engine/transitions.ts';
 
 /**

@@ -18,7 +18,7 @@ import { resolveCreate } from './validate-create.ts';
 
 /**
  * Endpoint 7: a new transaction starts PENDING with a change request that
- * gates it; nothing moves until that request is approved (decisions.ts).
+ * gates it; nothing moves until that request is approved (approval-outcome.ts).
  */
 
 export interface CreateInput {

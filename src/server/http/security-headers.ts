@@ -1,14 +1,14 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { isHttps, type TrustProxy } from '../auth/csrf.ts';
-import type { AppEnv } from '../http/app-env.ts';
+import type { AppEnv } from './app-env.ts';
 
 /**
  * Browser-facing headers (issue 4). The built SPA is one external module
  * script and one stylesheet (no inline script, no injected <style>; React's
  * style props go through the CSSOM, which CSP allows), so 'self' suffices
  * everywhere. HSTS only over HTTPS: on plain HTTP browsers ignore it, and
- * sending it from a dev server invites confusion.
+ * sending it from a dev server invites confusion. Whether a request came
+ * over HTTPS is the caller's to say (auth/csrf.ts's `isHttps`, with TRUST_PROXY).
  */
 const CSP = {
   defaultSrc: ["'self'"],
@@ -23,7 +23,9 @@ const CSP = {
   frameAncestors: ["'none'"],
 };
 
-export function securityHeaders(trustProxy: TrustProxy): MiddlewareHandler<AppEnv> {
+export function securityHeaders(
+  overHttps: (c: Context<AppEnv>) => boolean,
+): MiddlewareHandler<AppEnv> {
   const headers = secureHeaders({
     contentSecurityPolicy: CSP,
     referrerPolicy: 'same-origin',
@@ -32,7 +34,6 @@ export function securityHeaders(trustProxy: TrustProxy): MiddlewareHandler<AppEn
   });
   return async (c, next) => {
     await headers(c, next);
-    if (isHttps(c, trustProxy))
-      c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    if (overHttps(c)) c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   };
 }
