@@ -52,7 +52,13 @@ const layerZones = [
   },
   {
     target: ['./src/server/http', './src/server/db', './src/server/protocol'],
-    from: ['./src/server/auth', './src/server/console', './src/server/custody', './src/server/cli'],
+    from: [
+      './src/server/auth',
+      './src/server/console',
+      './src/server/custody',
+      './src/server/capabilities',
+      './src/server/cli',
+    ],
     message: 'http, db and protocol are the bottom server layers: they know no feature.',
   },
   {
@@ -68,19 +74,33 @@ const layerZones = [
       'custody knows no console feature: auth and console build on its backend, never the other way round.',
   },
   {
+    // What the custody backend composes — each capability's port and its sandbox and upstream
+    // implementations — knows no staff session and no console route, as custody itself.
+    target: [
+      './src/server/capabilities/*/port.ts',
+      './src/server/capabilities/*/sandbox/**',
+      './src/server/capabilities/*/upstream/**',
+    ],
+    from: ['./src/server/auth', './src/server/console', './src/server/cli'],
+    message:
+      "A capability's port and implementations are composed by custody/: they know no auth or console.",
+  },
+  {
     target: './src/server/auth',
-    from: ['./src/server/console', './src/server/cli'],
+    from: ['./src/server/console', './src/server/capabilities', './src/server/cli'],
     message: 'auth knows no console route and no CLI.',
   },
   {
     target: './src/server/console',
     from: [
-      './src/server/custody/routes',
-      './src/server/custody/sandbox',
-      './src/server/custody/upstream',
+      './src/server/custody/routes/**',
+      './src/server/custody/sandbox/**',
+      './src/server/custody/upstream/**',
+      './src/server/capabilities/*/sandbox/**',
+      './src/server/capabilities/*/upstream/**',
     ],
     message:
-      'console uses the custody backend through custody/backend.ts and custody/context.ts, never its routes or implementations.',
+      'console uses the custody backend through custody/backend.ts and custody/context.ts, never its implementations; it composes the capabilities’ routes.',
   },
   {
     target: './src',

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { approvalInboxPath } from '../src/contract/approval-inbox.ts';
+import { approvalInbox } from '../src/contract/endpoints/approvals.ts';
 import { SESSION_COOKIE } from '../src/contract/auth.ts';
 import { paths } from '../src/contract/paths.ts';
 import {
@@ -70,7 +70,7 @@ export const firstScreensSection: BenchSection = {
       });
       const { body: inbox } = await callJson<{ results: unknown[] }>(agent, approver, {
         method: 'GET',
-        path: `${approvalInboxPath}?limit=20`,
+        path: `${approvalInbox.path}?limit=20`,
       });
       agent.destroy();
       const newest = list.results[0];

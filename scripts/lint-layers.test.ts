@@ -91,6 +91,26 @@ describe('layer rules', { timeout: 120_000 }, () => {
       "import { parseBody } from '../custody/routes/parse-body.ts';",
     ],
     [
+      "a capability's sandbox implementation importing auth",
+      'src/server/capabilities/approvals/sandbox/layer-probe.ts',
+      "import { audit } from '../../../auth/audit.ts';",
+    ],
+    [
+      "a capability's port importing the console",
+      'src/server/capabilities/transactions/port.ts',
+      "import { consoleRoutes } from '../../console/console.routes.ts';",
+    ],
+    [
+      "console reaching into a capability's implementation",
+      'src/server/console/layer-probe.ts',
+      "import { approvalMessage } from '../capabilities/approvals/sandbox/message.ts';",
+    ],
+    [
+      'auth importing a capability',
+      'src/server/auth/layer-probe.ts',
+      "import { approvalInbox } from '../capabilities/approvals/inbox.ts';",
+    ],
+    [
       'the custody protocol importing a feature',
       'src/server/protocol/layer-probe.ts',
       "import { audit } from '../auth/audit.ts';",

@@ -8,6 +8,7 @@ import { backendInfo } from '../contract/endpoints/reference.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
 import { accountRoutes } from './auth/account.routes.ts';
 import { auditRequests } from './auth/audit.ts';
+import { isHttps } from './auth/csrf.ts';
 import type { SecondFactorPolicy } from './auth/second-factor.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
@@ -17,7 +18,7 @@ import { consoleRoutes } from './console/console.routes.ts';
 import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
-import { securityHeaders } from './console/security-headers.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { custodyRoutes } from './custody/routes/custody.routes.ts';
@@ -123,7 +124,7 @@ export function createApp({
   // The server's own id for every request; a caller's well-formed X-Request-Id is logged beside it.
   app.use(requestIds());
   app.use(requestLog(logger));
-  app.use(securityHeaders(authOptions.trustProxy));
+  app.use(securityHeaders((c) => isHttps(c, authOptions.trustProxy)));
   // Sessions, transaction reads and reference data (vaults, assets, sub-orgs) reused while
   // nothing commits (db/read-cache.ts).
   const reads = new ReadCache(auth.db);

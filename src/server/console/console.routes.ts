@@ -2,14 +2,14 @@ import { Hono } from 'hono';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { approvalDecisionRoutes } from './approval-decisions.routes.ts';
-import { approvalInboxRoutes } from './approvals.routes.ts';
+import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.routes.ts';
+import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
-import { bankAccountMatchesRoutes } from './bank-account-matches.routes.ts';
-import { historyRoutes } from './history.routes.ts';
-import { revealRoutes } from './reveal.routes.ts';
+import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
+import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
+import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
-import { transactionHistoryRoutes } from './transaction-history.routes.ts';
+import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
 export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {

@@ -13,7 +13,10 @@ import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { TestClock } from './test-clock.ts';
-import { approveTransaction, declineTransaction } from '../custody/sandbox/engine/decisions.ts';
+import {
+  approveTransaction,
+  declineTransaction,
+} from '../custody/sandbox/engine/approval-outcome.ts';
 import { runDueSteps } from '../custody/sandbox/engine/simulator.ts';
 
 /**

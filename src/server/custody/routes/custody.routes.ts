@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../backend.ts';
-import { approvalRoutes } from './approvals.routes.ts';
-import { bankAccountRoutes } from './bank-accounts.routes.ts';
-import { referenceRoutes } from './reference.routes.ts';
-import { transactionRoutes } from './transactions.routes.ts';
+import { approvalRoutes } from '../../capabilities/approvals/approvals.routes.ts';
+import { bankAccountRoutes } from '../../capabilities/bank-accounts/bank-accounts.routes.ts';
+import { referenceRoutes } from '../../capabilities/reference/reference.routes.ts';
+import { transactionRoutes } from '../../capabilities/transactions/transactions.routes.ts';
 
 /** Everything under /api/external, answered by whichever backend is configured. */
 export function custodyRoutes(backend: CustodyBackend) {

@@ -13,17 +13,24 @@ import {
 } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
-import { approvalDecisions } from './approvals/decisions.ts';
-import { approvalEntityId, decideApproval, getApprovalMessage } from './approvals/decide.ts';
-import { createBankAccount } from './bank-accounts/create.ts';
-import { changeRequestHistory } from './approvals/history.ts';
+import { approvalDecisions } from '../../capabilities/approvals/sandbox/latest-decisions.ts';
+import {
+  approvalEntityId,
+  decideApproval,
+  getApprovalMessage,
+} from '../../capabilities/approvals/sandbox/approval-action.ts';
+import { createBankAccount } from '../../capabilities/bank-accounts/sandbox/create.ts';
+import { changeRequestHistory } from '../../capabilities/approvals/sandbox/history.ts';
 import {
   countsKey,
   PENDING_PAGE_TABLES,
   pendingApprovalCounts,
   pendingApprovalPage,
-} from './approvals/pending.ts';
-import { getBankAccount, listBankAccounts } from './bank-accounts/store.ts';
+} from '../../capabilities/approvals/sandbox/pending.ts';
+import {
+  getBankAccount,
+  listBankAccounts,
+} from '../../capabilities/bank-accounts/sandbox/store.ts';
 import {
   getContact,
   getVault,
@@ -33,10 +40,10 @@ import {
   listSubOrgs,
   listSupportedChains,
   listVaults,
-} from './reference.store.ts';
+} from '../../capabilities/reference/sandbox/store.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { getTransaction, listTransactions } from './transactions.store.ts';
+import { getTransaction, listTransactions } from '../../capabilities/transactions/sandbox/store.ts';
 
 export interface SandboxBackendOptions {
   db: Database;

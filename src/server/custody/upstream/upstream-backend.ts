@@ -26,7 +26,7 @@ import type { Database } from '../../db/client.ts';
 import { ApiError } from '../../../contract/api-error.ts';
 import type { CustodyBackend, CustodyContext, ScopeFilter } from '../backend.ts';
 import type { Page, PageRequest } from '../../../contract/common.ts';
-import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
+import { bankAccountFingerprinter } from '../../capabilities/bank-accounts/upstream/fingerprint.ts';
 import {
   forgetBankAccountIntent,
   forgetTransactionIntent,
@@ -36,7 +36,7 @@ import {
   resolveBankAccountIntent,
 } from './creators.store.ts';
 import { filteredPage } from './filtered-pages.ts';
-import { upstreamApprovalOperations } from './upstream-approvals.ts';
+import { upstreamApprovalOperations } from '../../capabilities/approvals/upstream/approvals.ts';
 import { createUpstreamClient, UpstreamFailure, type UpstreamRequest } from './upstream-client.ts';
 
 /**

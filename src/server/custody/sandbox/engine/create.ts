@@ -9,8 +9,8 @@ import {
 } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '../../../../contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
-import { approvalMessage } from '../approvals/message.ts';
-import { creatorOf } from '../approvals/policy.ts';
+import { approvalMessage } from '../../../capabilities/approvals/sandbox/message.ts';
+import { creatorOf } from '../../../capabilities/approvals/sandbox/policy.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { ENGINE_CODES } from './problems.ts';
 import type { Executor } from './transitions.ts';
@@ -18,7 +18,7 @@ import { resolveCreate } from './validate-create.ts';
 
 /**
  * Endpoint 7: a new transaction starts PENDING with a change request that
- * gates it; nothing moves until that request is approved (decisions.ts).
+ * gates it; nothing moves until that request is approved (approval-outcome.ts).
  */
 
 export interface CreateInput {

@@ -1,0 +1,41 @@
+import { Hono } from 'hono';
+import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
+import { approvalInbox, approvalInboxCount } from '../../../contract/endpoints/approvals.ts';
+import type { AuthOptions } from '../../auth/session-auth.ts';
+import type { CustodyBackend } from '../../custody/backend.ts';
+import { custodyContext } from '../../custody/context.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount } from '../../http/mount.ts';
+import { approvalInbox as approvalInbox_ } from './inbox.ts';
+
+/**
+ * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions and
+ * bank accounts, newest first (see approval-inbox.ts). For the roles that
+ * decide (the `approve` permission): the inbox is their work list. The
+ * backend given is the scoped one, so a restricted member sees only their
+ * sub-orgs and a sub-org outside them is 404, as on every list. The console's
+ * database names who proposed each item (staff, audit log).
+ */
+export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBackend) {
+  const app = new Hono<AppEnv>();
+  // The badge's poll: the smallest page carries the whole inbox's counts.
+  mount(app, CONSOLE_API_PREFIX, approvalInboxCount, async ({ query: { subOrgId } }, c) => {
+    const { actionableCount, totalCount } = await approvalInbox_(
+      backend,
+      custodyContext(c),
+      options.db,
+      { subOrgId, page: { limit: 1, cursor: undefined } },
+    );
+    return { actionableCount, totalCount };
+  });
+  return mount(
+    app,
+    CONSOLE_API_PREFIX,
+    approvalInbox,
+    ({ query: { subOrgId, limit, cursor } }, c) =>
+      approvalInbox_(backend, custodyContext(c), options.db, {
+        subOrgId,
+        page: { limit, cursor },
+      }),
+  );
+}

@@ -1,0 +1,339 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type {
+  ApprovalInboxResponse,
+  ApprovalItem,
+  ApprovalVault,
+} from '../../../contract/approval-inbox.ts';
+import { maskBankAccount, type BankAccount } from '../../../contract/bank-account.ts';
+import type { ChangeRequestActor } from '../../../contract/change-request.ts';
+import { ERROR_CODES, type Page, type PageRequest } from '../../../contract/common.ts';
+import type { Transaction } from '../../../contract/transaction.ts';
+import type { CustodyBackend, CustodyContext, PendingApproval } from '../../custody/backend.ts';
+import type { Database } from '../../db/client.ts';
+import { cachedRead } from '../../db/read-cache.ts';
+import { auditLog, staff } from '../../db/schema/console.ts';
+import { ApiError } from '../../../contract/api-error.ts';
+
+/**
+ * The approvals inbox as one newest-first list of PENDING transactions and
+ * PENDING bank accounts, ordered by (createdAt, kind, id) descending and
+ * paged with its own keyset cursor over that order. A cursor names the last
+ * item shown, not an offset, so items decided or added meanwhile never
+ * shift a page onto rows already seen or past rows not yet seen.
+ *
+ * A backend that offers `pendingApprovals` (the sandbox) answers a page and
+ * the counts itself: keyset reads from the cursor's position and COUNT
+ * queries, so a page, and the count each page's navigation asks for, reads
+ * one page of rows however many items wait. The custody API lists the two kinds
+ * apart, each with its own opaque cursor, so upstream the inbox reads the
+ * pending items of both (newest first) and pages them here — at most
+ * MAX_PENDING_PAGES pages of each kind: beyond that many waiting, the inbox
+ * shows and counts the newest ones.
+ *
+ * Each item names who proposed it and the vault it spends from, read for the
+ * page's items together (never a request per row): the sandbox reads the
+ * proposer with each row (its creator, an API client by name); otherwise the
+ * console's own audit log of creates names the member who made it through
+ * this console (the source the transaction and bank-account histories fall
+ * back to), which also decides `yours` there, since upstream every member
+ * acts as the one API user. Staff are named from the console's staff table;
+ * a creator id the backend could not type is looked up among them.
+ */
+
+const PAGE_OF_PENDING = 100;
+/** Upstream: list pages read per kind for one inbox answer (1,000 items of each). */
+export const MAX_PENDING_PAGES = 10;
+
+/** The rows of a custody list, page by page (the backend's own keyset cursors), up to MAX_PENDING_PAGES. */
+async function readNewest<T>(list: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_PENDING_PAGES; pages += 1) {
+    const page = await list(cursor);
+    rows.push(...page.results);
+    if (!page.hasNext || !page.nextCursor || page.nextCursor === cursor) break;
+    cursor = page.nextCursor;
+  }
+  return rows;
+}
+
+/** The creates whose audit rows name an inbox item's proposer (upstream; history.routes.ts reads the same). */
+const CREATE_ACTIONS = ['transaction.create', 'transaction.replace', 'bank_account.create'];
+/** Ids per `IN (…)` list: far below any driver's parameter limit. */
+const IDS_PER_QUERY = 1_000;
+
+function entityIdOf(pending: PendingApproval): string {
+  return (pending.kind === 'TRANSACTION' ? pending.transaction.id : pending.bankAccount.id) ?? '';
+}
+
+function chunks<T>(values: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < values.length; i += IDS_PER_QUERY)
+    out.push(values.slice(i, i + IDS_PER_QUERY));
+  return out;
+}
+
+/** Who this console recorded creating each entity (its successful create's audit row). */
+async function auditedCreators(
+  db: Database,
+  entityIds: readonly string[],
+): Promise<Map<string, ChangeRequestActor>> {
+  const found = new Map<string, ChangeRequestActor>();
+  for (const ids of chunks([...new Set(entityIds.filter(Boolean))])) {
+    const rows = await db
+      .select({
+        entityId: auditLog.entityId,
+        type: auditLog.actorType,
+        id: auditLog.actorId,
+        name: auditLog.actorName,
+      })
+      .from(auditLog)
+      .where(
+        and(
+          inArray(auditLog.entityId, ids),
+          inArray(auditLog.action, CREATE_ACTIONS),
+          eq(auditLog.outcome, 'success'),
+        ),
+      );
+    for (const row of rows) {
+      if (row.entityId && row.id && !found.has(row.entityId)) {
+        found.set(row.entityId, { type: row.type, id: row.id, name: row.name ?? null });
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Every member's name by id, as the staff table has them now: one read
+ * reused while the table is unchanged (db/read-cache.ts), since every page's
+ * navigation asks for the inbox's count and each page names its proposers.
+ * A console has members by the dozen or hundred, not more.
+ */
+async function staffNames(db: Database): Promise<Map<string, string>> {
+  const rows = await cachedRead(
+    'inbox-staff-names',
+    () => db.select({ id: staff.id, name: staff.name }).from(staff),
+    [staff],
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/**
+ * The proposer of each page item, named: the backend's record, else the
+ * console's audit log, else a member whose id the item's createdById is;
+ * staff by their name in the staff table.
+ */
+async function nameInitiators(db: Database, items: ApprovalItem[]): Promise<ApprovalItem[]> {
+  if (items.length === 0) return items;
+  const names = await staffNames(db);
+  return items.map((item) => {
+    const who = item.initiator;
+    if (who) {
+      return who.type === 'STAFF'
+        ? { ...item, initiator: { ...who, name: names.get(who.id) ?? who.name ?? null } }
+        : item;
+    }
+    const member = item.createdById ? names.get(item.createdById) : undefined;
+    return member !== undefined && item.createdById
+      ? { ...item, initiator: { type: 'STAFF', id: item.createdById, name: member } }
+      : item;
+  });
+}
+
+/** The vault a transaction spends from, as it names it. */
+function vaultOf(tx: Transaction): ApprovalVault | null {
+  const source = tx.source?.type === 'VAULT' ? tx.source : undefined;
+  const id = source?.id ?? tx.vaultId;
+  return id ? { id, name: (source?.id === id ? source.name : undefined) ?? null } : null;
+}
+
+/** Names the page's vaults that the transactions left unnamed: one read per distinct vault. */
+async function nameVaults(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  items: ApprovalItem[],
+): Promise<ApprovalItem[]> {
+  const unnamed = new Set<string>();
+  for (const item of items)
+    if (item.kind === 'TRANSACTION' && item.vault && item.vault.name === null)
+      unnamed.add(item.vault.id);
+  if (unnamed.size === 0) return items;
+  const names = new Map<string, string | null>();
+  await Promise.all(
+    [...unnamed].map(async (id) => {
+      // A vault the member may not read, or that is gone, stays unnamed rather than failing the inbox.
+      const vault = await backend.getVault(ctx, id).catch(() => undefined);
+      names.set(id, vault?.vaultName ?? null);
+    }),
+  );
+  return items.map((item) =>
+    item.kind === 'TRANSACTION' && item.vault && item.vault.name === null
+      ? { ...item, vault: { ...item.vault, name: names.get(item.vault.id) ?? null } }
+      : item,
+  );
+}
+
+/** The page's items named for the answer: proposers and vaults. */
+async function named(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  items: ApprovalItem[],
+): Promise<ApprovalItem[]> {
+  return nameVaults(backend, ctx, await nameInitiators(db, items));
+}
+
+function itemOf(
+  ctx: CustodyContext,
+  pending: PendingApproval,
+  recorded?: ChangeRequestActor,
+): ApprovalItem {
+  const row = pending.kind === 'TRANSACTION' ? pending.transaction : pending.bankAccount;
+  const createdById = row.createdById ?? null;
+  const initiator = pending.initiator ?? recorded ?? null;
+  const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : undefined;
+  const base = {
+    id: row.id ?? '',
+    createdAt: row.createdAt ?? null,
+    subOrgId: row.subOrgId ?? null,
+    createdById,
+    // Four-eyes: the sandbox and the upstream console both refuse a creator's own decision;
+    // here it only decides how the item is shown and counted. Upstream the custody API's
+    // createdById is the API user every member acts as: the recorded proposer says who.
+    yours:
+      member !== undefined &&
+      (createdById === member || (initiator?.type === 'STAFF' && initiator.id === member)),
+    initiator,
+  };
+  return pending.kind === 'TRANSACTION'
+    ? {
+        kind: 'TRANSACTION',
+        ...base,
+        vault: vaultOf(pending.transaction),
+        transaction: pending.transaction,
+      }
+    : { kind: 'BANK_ACCOUNT', ...base, bankAccount: maskBankAccount(pending.bankAccount) };
+}
+
+/** One page of the inbox after `page.cursor`, with the counts of the whole inbox. */
+export async function approvalInbox(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  query: { subOrgId: string | undefined; page: PageRequest },
+): Promise<ApprovalInboxResponse> {
+  const after = query.page.cursor ? decodeCursor(query.page.cursor) : null;
+  const scope = query.subOrgId ? { subOrgId: query.subOrgId } : {};
+  if (backend.pendingApprovals) {
+    const found = await backend.pendingApprovals(ctx, {
+      limit: query.page.limit,
+      ...(after ? { after: { createdAt: new Date(after[0]), kind: after[1], id: after[2] } } : {}),
+      ...(ctx.actor?.type === 'STAFF' ? { creatorId: ctx.actor.id } : {}),
+      ...scope,
+    });
+    const results = found.items.map((item) => itemOf(ctx, item));
+    const last = results.at(-1);
+    return {
+      results: await named(backend, ctx, db, results),
+      nextCursor: found.hasNext && last ? encodeCursor(keyOf(last)) : null,
+      hasNext: found.hasNext,
+      actionableCount: found.actionableCount,
+      totalCount: found.totalCount,
+    };
+  }
+  const [transactions, bankAccounts] = await Promise.all([
+    readNewest<Transaction>((cursor) =>
+      backend.listTransactions(ctx, {
+        limit: PAGE_OF_PENDING,
+        cursor,
+        status: 'PENDING',
+        ...scope,
+      }),
+    ),
+    readNewest<BankAccount>((cursor) =>
+      backend.listBankAccounts(ctx, {
+        limit: PAGE_OF_PENDING,
+        cursor,
+        status: 'PENDING',
+        ...scope,
+      }),
+    ),
+  ]);
+  const pending: PendingApproval[] = [
+    ...transactions.map((transaction) => ({ kind: 'TRANSACTION' as const, transaction })),
+    ...bankAccounts.map((bankAccount) => ({ kind: 'BANK_ACCOUNT' as const, bankAccount })),
+  ];
+  // Every item read, not only the page's: which are the member's own decides the count.
+  const creators = await auditedCreators(db, pending.map(entityIdOf));
+  const items = pending
+    .map((p) => itemOf(ctx, p, creators.get(entityIdOf(p))))
+    .sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  const page = inboxPage(items, query.page.limit, after);
+  return { ...page, results: await named(backend, ctx, db, page.results) };
+}
+
+/** An item's place in the inbox: newest first, then kind, then id (both descending), so the order is total. */
+type Key = [time: number, kind: ApprovalItem['kind'], id: string];
+
+function keyOf(item: ApprovalItem): Key {
+  const time = item.createdAt ? Date.parse(item.createdAt) : Number.NaN;
+  // An item without a readable time sorts last rather than breaking the order.
+  return [Number.isFinite(time) ? time : 0, item.kind, item.id];
+}
+
+/** Negative when `a` comes before `b` in the inbox. */
+function compareKeys(a: Key, b: Key): number {
+  if (a[0] !== b[0]) return b[0] - a[0];
+  if (a[1] !== b[1]) return a[1] < b[1] ? 1 : -1;
+  if (a[2] !== b[2]) return a[2] < b[2] ? 1 : -1;
+  return 0;
+}
+
+function encodeCursor(key: Key): string {
+  return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+}
+
+function invalidCursor(): ApiError {
+  const message = 'cursor is not one this list issued: start again without a cursor';
+  return new ApiError(400, ERROR_CODES.invalidCursor, message, [{ field: 'cursor', message }]);
+}
+
+const EARLIEST = Date.UTC(1900, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+function decodeCursor(cursor: string): Key {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 3 ||
+    !Number.isSafeInteger(parsed[0]) ||
+    // A time the database can hold (a made-up one would otherwise fail the query).
+    parsed[0] < EARLIEST ||
+    parsed[0] > LATEST ||
+    (parsed[1] !== 'TRANSACTION' && parsed[1] !== 'BANK_ACCOUNT') ||
+    typeof parsed[2] !== 'string'
+  )
+    throw invalidCursor();
+  return [parsed[0], parsed[1], parsed[2]];
+}
+
+/** One page of the ordered items after `after`, with the counts of all of them. */
+function inboxPage(items: ApprovalItem[], limit: number, after: Key | null) {
+  const rest = after ? items.filter((item) => compareKeys(keyOf(item), after) > 0) : items;
+  const results = rest.slice(0, limit);
+  const hasNext = rest.length > limit;
+  const last = results.at(-1);
+  return {
+    results,
+    nextCursor: hasNext && last ? encodeCursor(keyOf(last)) : null,
+    hasNext,
+    actionableCount: items.filter((item) => !item.yours).length,
+    totalCount: items.length,
+  };
+}

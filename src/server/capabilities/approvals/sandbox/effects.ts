@@ -1,0 +1,93 @@
+import { and, eq } from 'drizzle-orm';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import { bankAccounts, contacts, type changeRequests } from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import {
+  approveTransaction,
+  declineTransaction,
+} from '../../../custody/sandbox/engine/approval-outcome.ts';
+import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
+
+/**
+ * What deciding a change request does to its entity. Runs inside the database
+ * transaction that records the decision: if the entity cannot take it (it
+ * left PENDING some other way), the whole decision rolls back with a 409.
+ */
+
+export type ChangeRequestDecision = 'APPROVED' | 'REJECTED';
+
+type ChangeRequestRow = typeof changeRequests.$inferSelect;
+
+export async function applyDecision(
+  db: Executor,
+  request: ChangeRequestRow,
+  decision: ChangeRequestDecision,
+  at: Date,
+): Promise<void> {
+  const approve = decision === 'APPROVED';
+  let applied: boolean;
+  switch (request.entityType) {
+    case 'BANK_ACCOUNT':
+      applied = await movePendingEntity(
+        db,
+        bankAccounts,
+        request,
+        approve ? 'APPROVED' : 'DECLINED',
+        at,
+      );
+      break;
+    case 'CONTACT':
+      applied = await movePendingEntity(
+        db,
+        contacts,
+        request,
+        approve ? 'APPROVED' : 'DECLINED',
+        at,
+      );
+      break;
+    case 'TRANSACTION':
+      // The lifecycle simulator takes an approved transaction on from here.
+      applied = approve
+        ? await approveTransaction(db, { transactionId: request.entityId, at })
+        : await declineTransaction(db, {
+            transactionId: request.entityId,
+            at,
+            reason: request.reason,
+          });
+      break;
+    case 'VAULT':
+      // A vault has no status of its own: the decided change request is the record.
+      applied = true;
+      break;
+    default:
+      throw new Error(`change request ${request.id} has unknown entity type ${request.entityType}`);
+  }
+  if (!applied) {
+    throw new ApiError(
+      409,
+      ERROR_CODES.conflict,
+      `${request.entityType} ${request.entityId} is no longer PENDING, so this change request cannot change it`,
+    );
+  }
+}
+
+async function movePendingEntity(
+  db: Executor,
+  table: typeof bankAccounts | typeof contacts,
+  request: ChangeRequestRow,
+  status: 'APPROVED' | 'DECLINED',
+  at: Date,
+): Promise<boolean> {
+  const moved = await db
+    .update(table)
+    .set({ status, updatedAt: at })
+    .where(
+      and(
+        eq(table.id, request.entityId),
+        eq(table.orgId, request.orgId),
+        eq(table.status, 'PENDING'),
+      ),
+    )
+    .returning({ id: table.id });
+  return moved.length > 0;
+}

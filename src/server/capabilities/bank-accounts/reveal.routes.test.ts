@@ -1,0 +1,85 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authPaths, CSRF_HEADER } from '../../../contract/auth.ts';
+import { auditLog } from '../../db/schema/console.ts';
+import { createBankAccount, createSubOrg } from '../../test/fixtures.ts';
+import type { StaffSession } from '../../test/staff-session.ts';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+
+/**
+ * Issue 24, finding 8: a reveal writes an audit row in the member's name, so
+ * it is a mutation like any other: a POST with the session's CSRF token from
+ * the console's own origin. A page on another port or a sibling subdomain
+ * (same site, so the SameSite cookie goes along) reveals nothing and writes
+ * no "Revealed" row.
+ */
+
+let t: TestApp;
+let member: StaffSession;
+let accountId: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  const subOrg = await createSubOrg(t.db, t.orgId);
+  accountId = (
+    await createBankAccount(t.db, {
+      orgId: t.orgId,
+      subOrgId: subOrg.id,
+      accountNumber: '445566778899',
+    })
+  ).id;
+  member = await t.signIn('initiator');
+});
+afterAll(() => t.close());
+
+async function revealRows() {
+  return t.db
+    .select()
+    .from(auditLog)
+    .where(
+      and(
+        eq(auditLog.entityId, accountId),
+        eq(auditLog.action, 'bank_account.reveal'),
+        eq(auditLog.outcome, 'success'),
+      ),
+    );
+}
+
+describe('the reveal', () => {
+  it('is a POST with the CSRF token: the full numbers, audited', async () => {
+    const before = (await revealRows()).length;
+    const res = await member.json(authPaths.revealBankAccount(accountId), { method: 'POST' });
+    expect(res).toMatchObject({ status: 200, body: { accountNumber: '445566778899' } });
+    expect(await revealRows()).toHaveLength(before + 1);
+  });
+
+  it('is not a GET: the cookie alone reveals nothing and writes no row', async () => {
+    const before = (await revealRows()).length;
+    const res = await t.anonymous(authPaths.revealBankAccount(accountId), {
+      headers: { cookie: member.cookie },
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await res.text()).not.toContain('445566778899');
+    expect(await revealRows()).toHaveLength(before);
+  });
+
+  it('is refused without the CSRF token or from another origin of the same site', async () => {
+    const before = (await revealRows()).length;
+    const withoutToken = await t.anonymous(authPaths.revealBankAccount(accountId), {
+      method: 'POST',
+      headers: { cookie: member.cookie, origin: 'http://localhost' },
+    });
+    expect(withoutToken.status).toBe(403);
+    expect(await withoutToken.json()).toMatchObject({ code: 'CSRF_REJECTED' });
+    const sibling = await t.anonymous(authPaths.revealBankAccount(accountId), {
+      method: 'POST',
+      headers: {
+        cookie: member.cookie,
+        [CSRF_HEADER]: member.csrfToken,
+        origin: 'http://localhost:8081',
+      },
+    });
+    expect(sibling.status).toBe(403);
+    expect(await sibling.text()).not.toContain('445566778899');
+    expect(await revealRows()).toHaveLength(before);
+  });
+});

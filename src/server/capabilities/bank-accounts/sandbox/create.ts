@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { BankAccount, BankAccountCreateRequest } from '../../../../contract/bank-account.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { Database } from '../../../db/client.ts';
+import {
+  bankAccounts,
+  changeRequests,
+  organizations,
+  subOrgs,
+} from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import type { CustodyActor } from '../../../custody/backend.ts';
+import { approvalMessage } from '../../approvals/sandbox/message.ts';
+import { creatorOf } from '../../approvals/sandbox/policy.ts';
+import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
+import { toWireBankAccount } from '../../../custody/sandbox/mappers.ts';
+
+/**
+ * Endpoint 3: a bank account is created PENDING together with the change
+ * request that will approve or decline it, in one database transaction, so
+ * there is never an account nobody can approve.
+ */
+
+export async function createBankAccount(
+  db: Database,
+  orgId: string | null,
+  actor: CustodyActor | undefined,
+  input: BankAccountCreateRequest,
+  /** From the sandbox's clock, like every other time the sandbox stamps. */
+  now: Date,
+): Promise<BankAccount> {
+  if (!orgId) throw noOrganization();
+  const creator = creatorOf(actor);
+  const row = await db.transaction(async (tx) => {
+    const [org] = await tx
+      .select({ entityId: organizations.entityId })
+      .from(organizations)
+      .where(eq(organizations.id, orgId))
+      .limit(1);
+    if (!org) throw noOrganization();
+    if (input.subOrgId) {
+      // The foreign key alone would accept another organization's sub-org.
+      const [subOrg] = await tx
+        .select({ id: subOrgs.id })
+        .from(subOrgs)
+        .where(and(eq(subOrgs.id, input.subOrgId), eq(subOrgs.orgId, orgId)))
+        .limit(1);
+      if (!subOrg) {
+        const message = `subOrgId "${input.subOrgId}" is not a sub-organization of this organization`;
+        throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'subOrgId', message }]);
+      }
+    }
+
+    const [account] = await tx
+      .insert(bankAccounts)
+      .values({
+        id: randomUUID(),
+        orgId,
+        subOrgId: input.subOrgId ?? null,
+        // The caller cannot choose it: an account belongs to the organization's entity.
+        orgEntityId: org.entityId,
+        createdById: creator.id,
+        status: 'PENDING',
+        paymentMethod: input.paymentMethod,
+        // The rail's schema guarantees these for every rail; '' never reaches here.
+        accountNumber: input.accountNumber ?? '',
+        accountName: input.accountName ?? '',
+        bankName: input.bankName ?? '',
+        country: input.country ?? '',
+        routingNumber: input.routingNumber || null,
+        clientBankAccountId: input.clientBankAccountId || null,
+        streetLine: input.streetLine || null,
+        city: input.city || null,
+        state: input.state || null,
+        postalCode: input.postalCode || null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!account) throw new Error('createBankAccount: nothing inserted');
+
+    const changeRequestId = randomUUID();
+    const approvalId = randomUUID();
+    await tx.insert(changeRequests).values({
+      id: changeRequestId,
+      orgId,
+      entityType: 'BANK_ACCOUNT',
+      entityId: account.id,
+      status: 'PENDING',
+      approvalId,
+      approvalMessage: approvalMessage({
+        approvalId,
+        changeRequestId,
+        entityType: 'BANK_ACCOUNT',
+        entityId: account.id,
+        orgId,
+        createdAt: now,
+      }),
+      createdById: creator.id,
+      createdByType: creator.type,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return account;
+  });
+  return toWireBankAccount(row);
+}

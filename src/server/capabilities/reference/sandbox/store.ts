@@ -1,0 +1,225 @@
+import { and, asc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { CHAINS } from '../../../../contract/chains.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import type {
+  Asset,
+  Contact,
+  SubOrg,
+  SupportedChain,
+  Vault,
+  VaultBalances,
+} from '../../../../contract/reference.ts';
+import type { Database } from '../../../db/client.ts';
+import {
+  assets,
+  contacts,
+  subOrgs,
+  vaultBalances,
+  vaults,
+  wallets,
+} from '../../../db/schema/sandbox.ts';
+import { ApiError } from '../../../../contract/api-error.ts';
+import type { Page, PageRequest } from '../../../../contract/common.ts';
+import type { ContactListQuery, VaultListQuery } from '../../../custody/backend.ts';
+import { chainLogo } from '../../../custody/sandbox/chain-logos.ts';
+import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
+import {
+  canonicalDecimal,
+  toWireContact,
+  toWireSubOrg,
+  toWireVault,
+  type VaultRow,
+  type WalletRow,
+} from '../../../custody/sandbox/mappers.ts';
+
+/** The supporting reads the forms need: vaults, balances, contacts, assets, chains, sub-orgs. */
+
+const EMPTY_PAGE = { results: [], hasNext: false, nextCursor: null } as const;
+
+/** A case-insensitive "contains" pattern with LIKE's wildcards taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+}
+
+async function withWallets(db: Database, rows: VaultRow[]): Promise<Vault[]> {
+  if (rows.length === 0) return [];
+  const walletRows = await db
+    .select()
+    .from(wallets)
+    .where(
+      inArray(
+        wallets.vaultId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(wallets.blockchain));
+  const byVault = new Map<string, WalletRow[]>();
+  for (const w of walletRows) byVault.set(w.vaultId, [...(byVault.get(w.vaultId) ?? []), w]);
+  return rows.map((r) => toWireVault(r, byVault.get(r.id) ?? []));
+}
+
+export async function listVaults(
+  db: Database,
+  orgId: string | null,
+  query: VaultListQuery,
+): Promise<Page<Vault>> {
+  const position = query.cursor ? decodeCursor('vaults', query.cursor) : undefined;
+  if (!orgId) return { ...EMPTY_PAGE, results: [] };
+  const conditions: Array<SQL | undefined> = [
+    eq(vaults.orgId, orgId),
+    query.vaultName ? ilike(vaults.vaultName, containsPattern(query.vaultName)) : undefined,
+    // A staff member's scope; see console/scoped-backend.ts.
+    query.subOrgId ? eq(vaults.subOrgId, query.subOrgId) : undefined,
+    query.subOrgIds ? inArray(vaults.subOrgId, query.subOrgIds) : undefined,
+    position ? after(vaults, position) : undefined,
+  ];
+  const page = await keysetPage(
+    'vaults',
+    query.limit,
+    (take) =>
+      db
+        .select()
+        .from(vaults)
+        .where(and(...conditions))
+        .orderBy(...newestFirst(vaults))
+        .limit(take),
+    (row) => row,
+  );
+  // Wallets for the whole page in one query rather than one per vault.
+  return { ...page, results: await withWallets(db, page.results) };
+}
+
+async function findVault(db: Database, orgId: string | null, vaultId: string): Promise<VaultRow> {
+  const [row] = orgId
+    ? await db
+        .select()
+        .from(vaults)
+        .where(and(eq(vaults.orgId, orgId), eq(vaults.id, vaultId)))
+        .limit(1)
+    : [];
+  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No vault with id "${vaultId}"`);
+  return row;
+}
+
+export async function getVault(
+  db: Database,
+  orgId: string | null,
+  vaultId: string,
+): Promise<Vault> {
+  const row = await findVault(db, orgId, vaultId);
+  const [vault] = await withWallets(db, [row]);
+  if (!vault) throw new ApiError(404, ERROR_CODES.notFound, `No vault with id "${vaultId}"`);
+  return vault;
+}
+
+export async function getVaultBalances(
+  db: Database,
+  orgId: string | null,
+  vaultId: string,
+): Promise<VaultBalances> {
+  await findVault(db, orgId, vaultId);
+  const rows = await db
+    .select()
+    .from(vaultBalances)
+    .where(eq(vaultBalances.vaultId, vaultId))
+    .orderBy(asc(vaultBalances.asset), asc(vaultBalances.chain));
+  const balances: VaultBalances = {};
+  for (const row of rows) {
+    balances[row.asset] = { ...balances[row.asset], [row.chain]: canonicalDecimal(row.amount) };
+  }
+  return balances;
+}
+
+export async function listContacts(
+  db: Database,
+  orgId: string | null,
+  query: ContactListQuery,
+): Promise<Page<Contact>> {
+  const position = query.cursor ? decodeCursor('contacts', query.cursor) : undefined;
+  if (!orgId) return { ...EMPTY_PAGE, results: [] };
+  const conditions: Array<SQL | undefined> = [
+    eq(contacts.orgId, orgId),
+    query.name ? ilike(contacts.name, containsPattern(query.name)) : undefined,
+    query.subOrgId ? eq(contacts.subOrgId, query.subOrgId) : undefined,
+    query.subOrgIds ? inArray(contacts.subOrgId, query.subOrgIds) : undefined,
+    position ? after(contacts, position) : undefined,
+  ];
+  return keysetPage(
+    'contacts',
+    query.limit,
+    (take) =>
+      db
+        .select()
+        .from(contacts)
+        .where(and(...conditions))
+        .orderBy(...newestFirst(contacts))
+        .limit(take),
+    toWireContact,
+  );
+}
+
+export async function getContact(
+  db: Database,
+  orgId: string | null,
+  contactId: string,
+): Promise<Contact> {
+  const [row] = orgId
+    ? await db
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.orgId, orgId), eq(contacts.id, contactId)))
+        .limit(1)
+    : [];
+  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No contact with id "${contactId}"`);
+  return toWireContact(row);
+}
+
+/** Chain order as in src/contract/chains.ts, the native asset first, then by symbol. */
+export async function listAssets(db: Database): Promise<Asset[]> {
+  const rows = await db.select().from(assets);
+  const chainOrder = new Map(CHAINS.map((c, i) => [c.value, i]));
+  rows.sort(
+    (a, b) =>
+      (chainOrder.get(a.blockChain) ?? CHAINS.length) -
+        (chainOrder.get(b.blockChain) ?? CHAINS.length) ||
+      a.blockChain.localeCompare(b.blockChain) ||
+      Number(b.isNative) - Number(a.isNative) ||
+      a.symbol.localeCompare(b.symbol),
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    symbol: r.symbol,
+    blockChain: r.blockChain,
+    decimals: r.decimals,
+    details: { decimals: r.decimals, isNative: r.isNative },
+  }));
+}
+
+export function listSupportedChains(): SupportedChain[] {
+  return CHAINS.map((c) => ({
+    value: c.value,
+    label: c.label,
+    logo: chainLogo(c.value, c.nativeAsset),
+  }));
+}
+
+export async function listSubOrgs(
+  db: Database,
+  orgId: string | null,
+  query: PageRequest,
+): Promise<Page<SubOrg>> {
+  const position = query.cursor ? decodeCursor('sub_orgs', query.cursor) : undefined;
+  if (!orgId) return { ...EMPTY_PAGE, results: [] };
+  return keysetPage(
+    'sub_orgs',
+    query.limit,
+    (take) =>
+      db
+        .select()
+        .from(subOrgs)
+        .where(and(eq(subOrgs.orgId, orgId), position ? after(subOrgs, position) : undefined))
+        .orderBy(...newestFirst(subOrgs))
+        .limit(take),
+    toWireSubOrg,
+  );
+}

@@ -1,0 +1,139 @@
+import { Hono } from 'hono';
+import { etag } from 'hono/etag';
+import { maskNumbersIn } from '../../../contract/bank-account.ts';
+import { chainInfo } from '../../../contract/chains.ts';
+import { AUDIT_REASON_HEADER, ERROR_CODES } from '../../../contract/common.ts';
+import {
+  createTransaction,
+  estimateFee,
+  replaceTransaction,
+} from '../../../contract/endpoints/transaction-writes.ts';
+import { getTransaction, listTransactions } from '../../../contract/endpoints/transactions.ts';
+import { CREATABLE_CATEGORIES, CreateTransactionRequest } from '../../../contract/transaction.ts';
+import { ApiError } from '../../../contract/api-error.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import type { CustodyBackend } from '../../custody/backend.ts';
+import { custodyContext } from '../../custody/context.ts';
+import { mountCustody, parseBody } from '../../custody/routes/parse-body.ts';
+
+/**
+ * Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee).
+ *
+ * The get carries a weak ETag over its body (weak: the answer may be sent
+ * compressed or not, see http/compress-json.ts): the same row gives the same
+ * bytes on every server sharing the database, so a poll that finds nothing
+ * new is a bodiless 304 whichever server answers it. The body is built (and
+ * scope checked) first, so a 304 only ever answers someone who may read it.
+ */
+export function transactionRoutes(backend: CustodyBackend) {
+  const app = new Hono<AppEnv>();
+  mountCustody(app, listTransactions, ({ query }, c) =>
+    backend.listTransactions(custodyContext(c), query),
+  );
+  mountCustody(
+    app,
+    createTransaction,
+    // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
+    ({ body }, c) => backend.createTransaction(custodyContext(c), body),
+    {
+      body: parseCreateBody,
+      audit: {
+        fromRequest: (body, c) => ({
+          note: skippedSimulation(body, c.req.header(AUDIT_REASON_HEADER)),
+        }),
+        summary: (answer) => `Transaction ${describe(answer)}`,
+      },
+    },
+  );
+  mountCustody(
+    app,
+    replaceTransaction,
+    ({ body }, c) => backend.replaceTransaction(custodyContext(c), body),
+    { audit: { summary: (answer) => `Replacement ${describe(answer)}` } },
+  );
+  // A read sent as POST: not audited.
+  mountCustody(app, estimateFee, ({ body }, c) => backend.estimateFee(custodyContext(c), body));
+  mountCustody(
+    app,
+    getTransaction,
+    ({ params }, c) => backend.getTransaction(custodyContext(c), params.transactionId),
+    { before: [etag({ weak: true })] },
+  );
+  return app;
+}
+
+const DATA_VARIANTS = {
+  evm: '{callData (hex), toAddress?}',
+  icp: '{canisterId, method, arg}',
+  rawSigning: '{messageHex (hex)}',
+  methodParams: '{method, params (object)}',
+} as const;
+
+/**
+ * The contract's schema, with two answers it cannot word well itself: which
+ * categories exist, and which `data` variant the chain of a contract call takes.
+ */
+function parseCreateBody(raw: unknown): CreateTransactionRequest {
+  const category =
+    raw && typeof raw === 'object' ? (raw as { category?: unknown }).category : undefined;
+  if (
+    typeof category !== 'string' ||
+    !(CREATABLE_CATEGORIES as readonly string[]).includes(category)
+  ) {
+    const message = `category must be one of ${CREATABLE_CATEGORIES.join(', ')}`;
+    throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'category', message }]);
+  }
+  try {
+    return parseBody(CreateTransactionRequest, raw);
+  } catch (error) {
+    if (!(error instanceof ApiError) || !error.fields?.some((f) => f.field === 'data')) throw error;
+    const chain = chainInfo(String((raw as { blockChain?: unknown }).blockChain ?? ''));
+    const expected = chain?.contractCall
+      ? `on ${chain.value} data must be ${DATA_VARIANTS[chain.contractCall]}`
+      : `data must be one of ${Object.values(DATA_VARIANTS).join(', ')}`;
+    const fields = error.fields.map((f) =>
+      f.field === 'data' ? { field: 'data', message: `data: ${expected}` } : f,
+    );
+    throw new ApiError(400, error.code, fields.map((f) => f.message).join('; '), fields);
+  }
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** "TRANSFER 0.5 ETH ETHEREUM created, status PENDING", for the audit row. */
+function describe(answer: Record<string, unknown>): string {
+  const parts = ['category', 'amount', 'asset', 'blockChain'].map((f) => text(answer[f]));
+  return `${parts.filter(Boolean).join(' ')} created, status ${text(answer['status']) ?? 'unknown'}`;
+}
+
+const MAX_REASON_LENGTH = 500;
+
+/**
+ * For a create that asks to skip preprocessing simulation (7b: "use only with
+ * an explicit reason"), the reason the member wrote, as the audit row says it.
+ */
+function skippedSimulation(body: unknown, reasonHeader: string | undefined): string | undefined {
+  const options =
+    body && typeof body === 'object' ? (body as Record<string, unknown>)['creationOptions'] : null;
+  if (!options || typeof options !== 'object') return undefined;
+  if ((options as Record<string, unknown>)['skipPreprocessSimulation'] !== true) return undefined;
+  const reason = maskNumbersIn(
+    decodeOrKeep(reasonHeader ?? '')
+      .trim()
+      .slice(0, MAX_REASON_LENGTH),
+  );
+  return reason
+    ? `preprocessing simulation skipped, reason: "${reason}"`
+    : 'preprocessing simulation skipped, no reason given';
+}
+
+/** The header is percent-encoded by the SPA; a malformed escape is kept as sent. */
+function decodeOrKeep(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

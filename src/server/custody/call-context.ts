@@ -1,0 +1,21 @@
+import type { CustodyActor, CustodyScope } from '../http/app-env.ts';
+
+// Who is calling and what they may see are properties of the request, set
+// by the auth middleware: declared with the request's context.
+export type { CustodyActor, CustodyScope };
+
+export interface CustodyContext {
+  actor?: CustodyActor;
+  requestId?: string;
+  /** Absent for API clients: they see their whole organization. */
+  scope?: CustodyScope;
+}
+
+/**
+ * Set by the scope layer (src/server/console/scoped-backend.ts) for a staff
+ * member restricted to several sub-orgs: an IN filter the stores apply.
+ */
+export interface ScopeFilter {
+  subOrgIds?: string[] | undefined;
+  subOrgId?: string | undefined;
+}
