@@ -25,7 +25,6 @@ export type ColorScheme = z.infer<typeof ColorScheme>;
 
 /** Where the zone in use came from: the member's setting, their browser at sign-in, or neither (UTC). */
 export const TIME_ZONE_SOURCES = ['member', 'browser', 'fallback'] as const;
-type TimeZoneSource = (typeof TIME_ZONE_SOURCES)[number];
 
 /** When neither the member nor their browser named a zone the server knows. */
 export const FALLBACK_TIME_ZONE = 'UTC';

@@ -138,7 +138,6 @@ export const CHANGE_REQUEST_ENTITY_TYPES = [
 export type ChangeRequestEntityType = (typeof CHANGE_REQUEST_ENTITY_TYPES)[number];
 
 export const CHANGE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
-export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 
 /**
  * Who created or decided something in the sandbox: an API user, a staff

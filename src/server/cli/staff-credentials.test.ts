@@ -111,6 +111,9 @@ describe('npm run cli -- staff reset-factor / reset-password', () => {
         await database.close();
       }
     },
+    // Three console servers start and stop on one database, with scrypt at sign-in each time:
+    // minutes on a loaded machine, where the default 60 s cut it off.
+    180_000,
   );
 
   cliTest(

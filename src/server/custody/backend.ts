@@ -14,7 +14,7 @@ import type { TransactionsPort } from '../capabilities/transactions/port.ts';
  * id, INVALID_CURSOR for a cursor this backend did not issue, and so on.
  */
 
-export type { CustodyActor, CustodyScope, CustodyContext, ScopeFilter } from './call-context.ts';
+export type { CustodyActor, CustodyContext, ScopeFilter } from './call-context.ts';
 export type {
   PendingApproval,
   PendingApprovalInitiator,

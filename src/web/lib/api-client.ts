@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini';
 import type { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
-import type { AuditFilters } from '../../contract/auth.ts';
 import type { BankAccountFilters } from '../../contract/bank-account-record.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import {
@@ -10,7 +9,6 @@ import {
   type CallInput,
   type Endpoint,
 } from '../../contract/endpoint.ts';
-import type { ContactFilters, VaultFilters } from '../../contract/reference.ts';
 import type { TransactionFilters } from '../../contract/transaction-record.ts';
 import {
   ApiError,
@@ -53,10 +51,6 @@ export type Revalidated<T> =
 
 export type TransactionListParams = ListParams<TransactionFilters>;
 export type BankAccountListParams = ListParams<BankAccountFilters>;
-export type VaultListParams = ListParams<VaultFilters>;
-export type ContactListParams = ListParams<ContactFilters>;
-export type SubOrgListParams = ListParams<Record<never, never>>;
-export type AuditListParams = ListParams<AuditFilters>;
 export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
 
 type QueryValue = string | number | null | undefined;

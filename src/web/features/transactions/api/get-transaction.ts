@@ -88,11 +88,3 @@ export const transactionDetailQuery = (transactionId: string) =>
 export function useTransactionSnapshot(transactionId: string) {
   return useQuery(transactionDetailQuery(transactionId));
 }
-
-/**
- * A fresh read that ignores the copy held, for decisions that must not act
- * on a stale status (replacing a transaction re-reads it right before sending).
- */
-export function readTransactionNow(transactionId: string, signal?: AbortSignal) {
-  return apiClient.call(getTransaction, { params: { transactionId } }, { signal });
-}
