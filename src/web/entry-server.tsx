@@ -4,6 +4,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
 import { ConsoleApp } from './app.tsx';
 import type { FetchLike } from './lib/api-client.ts';
+import type { PagePlan, RenderRequest } from '../contract/page-render.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { setRenderScopeLookup } from './lib/render-scope.ts';
 import { serverStateScript } from './lib/server-state.ts';
@@ -21,34 +22,6 @@ import { createAppRouter } from './router.tsx';
  * browser runs; the browser then starts from the same query cache and
  * hydrates the markup (main.tsx).
  */
-
-/** What the server puts in the page: the markup inside #root and the cache it was rendered from. */
-export interface RenderedPage {
-  html: string;
-  /** The dehydrated query cache as a `<script type="application/json">`, to go after #root. */
-  stateScript: string;
-}
-
-/**
- * A page the server will render, known before any read: the server sends the
- * document's head at once and the rest when `render` settles (server-render.ts).
- */
-export interface PagePlan {
-  /**
-   * The id of the element that closes the page's first screen (its rows):
-   * the browser is asked not to paint before it has parsed that far.
-   */
-  firstScreenId: string;
-  /** The page, or `undefined` when the browser should render it alone (see `planPage`). */
-  render(): Promise<RenderedPage | undefined>;
-}
-
-export interface RenderRequest {
-  /** Path and query as the browser asked for them (`/transactions?status=PENDING`). */
-  href: string;
-  /** Reaches the console's own API as the visitor (their cookie), in process. */
-  fetch: FetchLike;
-}
 
 /**
  * Every signed-in page the server renders, each with the id of the element

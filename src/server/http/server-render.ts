@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'hono';
+import type { PageRenderer, RenderedPage } from '../../contract/page-render.ts';
 import type { AppEnv } from './app-env.ts';
 import { PARENT_REQUEST_ID } from './request-log.ts';
 
@@ -15,26 +16,7 @@ import { PARENT_REQUEST_ID } from './request-log.ts';
  * route, a failed read, no SSR build) is served as the plain SPA shell.
  */
 
-/** The markup inside #root, and the `<script>` holding the state it was rendered from. */
-export interface RenderedPage {
-  html: string;
-  stateScript: string;
-}
-
-/** A page the render entry will render: known before its reads (src/web/entry-server.tsx). */
-export interface PagePlan {
-  /** The id of the element that closes the page's first screen. */
-  firstScreenId: string;
-  render(): Promise<RenderedPage | undefined>;
-}
-
-/** The render entry's shape (src/web/entry-server.tsx); the server does not import web code. */
-export interface PageRenderer {
-  planPage(request: {
-    href: string;
-    fetch: (input: string, init: RequestInit) => Response | Promise<Response>;
-  }): PagePlan | undefined;
-}
+export type { PagePlan, PageRenderer, RenderedPage } from '../../contract/page-render.ts';
 
 /** How a request reaches the app in process: the composed app's `request` (app.ts). */
 export type InProcessRequest = (

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
 import { chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount, formatUsd } from '../../../../contract/decimal-format.ts';
-import type { Party } from '../../../../contract/transaction.ts';
 import { Fact } from '../../../components/fact.tsx';
+import { PartySummary } from '../../../components/party-summary.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -144,28 +144,6 @@ export function BulkApproveDialog({
   );
 }
 
-/** A party as an approver checks it: its name, what it is (an approved contact or not), its address. */
-function PartyFact({ party }: { party: Party | undefined }) {
-  if (!party) return <>Not stated</>;
-  const kind =
-    party.type === 'CONTACT'
-      ? 'approved contact'
-      : party.type === 'VAULT'
-        ? 'our vault'
-        : party.type === 'EXTERNAL_ADDRESS'
-          ? 'external address, not an approved contact'
-          : humanize(party.type);
-  return (
-    <>
-      <span className="font-medium">{party.name ?? humanize(party.type) ?? 'Not named'}</span>
-      {kind ? <span className="text-slate-700"> · {kind}</span> : null}
-      {party.address ? (
-        <span className="block font-mono text-xs break-all">{party.address}</span>
-      ) : null}
-    </>
-  );
-}
-
 function BatchItem({
   item,
   number,
@@ -194,11 +172,13 @@ function BatchItem({
           </span>
         </Fact>
         <Fact term="From">
-          {item.vault?.name ?? item.vault?.id ?? <PartyFact party={tx.source} />}
+          {item.vault?.name ?? item.vault?.id ?? (
+            <PartySummary party={tx.source} none="Not stated" />
+          )}
           {item.vault ? <span className="text-slate-700"> · our vault</span> : null}
         </Fact>
         <Fact term="To">
-          <PartyFact party={tx.destination} />
+          <PartySummary party={tx.destination} none="Not stated" />
         </Fact>
         <Fact term="Chain">{chainLabel(tx.blockChain) || 'Not stated'}</Fact>
         <Fact term="Initiator">{initiatorName(item) ?? 'Not recorded by this console'}</Fact>

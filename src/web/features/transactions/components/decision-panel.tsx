@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { chainInfo, chainLabel } from '../../../../contract/chains.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { Party, Transaction } from '../../../../contract/transaction.ts';
+import type { Transaction } from '../../../../contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
@@ -24,6 +24,7 @@ import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
+import { PartySummary } from '../../../components/party-summary.tsx';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -141,11 +142,11 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
         <Initiator transaction={tx} />
       </Fact>
       <Fact term="From">
-        <PartyLine party={tx.source} />
+        <PartySummary party={tx.source} none="—" />
       </Fact>
       {contractCall ? null : (
         <Fact term="To">
-          <PartyLine party={tx.destination} />
+          <PartySummary party={tx.destination} none="—" />
         </Fact>
       )}
       <Fact term={contractCall ? 'Value sent' : 'Amount'}>
@@ -178,28 +179,6 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
 
 const isZeroAmount = (amount: string) => !/[1-9]/.test(amount);
 const nativeOf = (tx: Transaction) => chainInfo(tx.blockChain)?.nativeAsset ?? 'native coin';
-
-/** A party as an approver checks it: its name, its kind (an approved contact or not), its address. */
-function PartyLine({ party }: { party: Party | undefined }) {
-  if (!party) return <>—</>;
-  const kind =
-    party.type === 'CONTACT'
-      ? 'approved contact'
-      : party.type === 'VAULT'
-        ? 'our vault'
-        : party.type === 'EXTERNAL_ADDRESS'
-          ? 'external address, not an approved contact'
-          : humanize(party.type);
-  return (
-    <span className="block">
-      <span className="font-medium">{party.name ?? humanize(party.type) ?? '—'}</span>
-      {kind ? <span className="text-slate-700"> · {kind}</span> : null}
-      {party.address ? (
-        <span className="block font-mono text-xs break-all">{party.address}</span>
-      ) : null}
-    </span>
-  );
-}
 
 interface Decision {
   decide: ReturnType<typeof useDecideTransaction>;
