@@ -25,7 +25,16 @@ import {
  * and SANDBOX_TIME_SCALE 60.
  */
 
-const MEASURE_MS = 60_000;
+/**
+ * For iterating on one store (not the figures the issue reads):
+ * EMBEDDED_BENCH_SECONDS shortens the measured time, EMBEDDED_BENCH_STORES
+ * picks the stores (`pglite`, `postgres`), EMBEDDED_BENCH_NODE_ARGS adds node
+ * flags to the console (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ */
+const MEASURE_MS = Number(process.env.EMBEDDED_BENCH_SECONDS ?? 60) * 1000;
+const STORES = (process.env.EMBEDDED_BENCH_STORES ?? 'pglite,postgres')
+  .split(',')
+  .map((s) => s.trim()) as Store[];
 
 /** Runs `measure` on a console over each store in turn; PostgreSQL is skipped when none can be started. */
 async function onEachStore<T>(
@@ -40,9 +49,11 @@ async function onEachStore<T>(
   const work = await mkdtemp(path.join(tmpdir(), `bench-${name}-`));
   await mkdir(path.join(work, 'no-spa'));
   const results: Partial<Record<Store, T>> = {};
-  const postgres = await postgresForBench();
+  const postgres = STORES.includes('postgres')
+    ? await postgresForBench()
+    : { unavailable: 'not asked for (EMBEDDED_BENCH_STORES)' };
   try {
-    for (const store of ['pglite', 'postgres'] as const) {
+    for (const store of STORES) {
       let scratch: { url: string; drop(): Promise<void> } | undefined;
       if (store === 'postgres') {
         if ('unavailable' in postgres) break;
@@ -214,6 +225,12 @@ export interface MixFigures {
   /** Seconds after the mix until nothing was overdue by more than 1 s (null: not within 60 s). */
   clearedAfterSeconds: number | null;
   serverRssMb: number;
+  /**
+   * The console's CPU time per operation while the mix ran, on its main
+   * thread and its others (the database's, PGlite's thread): what the
+   * machine's other load moves least.
+   */
+  serverCpuMsPerOperation: { main: number; other: number };
   loadAverage: number[];
 }
 
@@ -284,6 +301,7 @@ async function operationMix(console: StoreConsole): Promise<MixFigures> {
     }
   })();
   const started = performance.now();
+  const cpuBefore = await console.cpuMs();
   const clients = Array.from({ length: CLIENTS }, async () => {
     while (!stopped) {
       const op = pick();
@@ -303,6 +321,11 @@ async function operationMix(console: StoreConsole): Promise<MixFigures> {
   stopped = true;
   await Promise.all(clients);
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = await console.cpuMs();
+  const serverCpuMsPerOperation = {
+    main: (cpuAfter.main - cpuBefore.main) / Math.max(1, operations),
+    other: (cpuAfter.other - cpuBefore.other) / Math.max(1, operations),
+  };
   await sampler;
   const serverRssMb = await console.rssMb();
   const loadAverage = os.loadavg();
@@ -332,6 +355,7 @@ async function operationMix(console: StoreConsole): Promise<MixFigures> {
     },
     clearedAfterSeconds,
     serverRssMb,
+    serverCpuMsPerOperation,
     loadAverage,
   };
 }
@@ -344,7 +368,7 @@ export const operationMixSection: BenchSection = {
     const lines = [
       `${CLIENTS} clients, ${MEASURE_MS / 1000} s, mix ${MIX.map(([op, w]) => `${op} ${w}%`).join(', ')} (an approval is two requests):`,
       ...Object.entries(results).flatMap(([store, f]) => [
-        `  ${store.padEnd(8)} ${f.requestsPerSecond.toFixed(0)} operations/s, ${f.failures} failed${f.firstFailure ? ` (${f.firstFailure.slice(0, 120)})` : ''}; RSS ${f.serverRssMb} MB; load ${f.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
+        `  ${store.padEnd(8)} ${f.requestsPerSecond.toFixed(0)} operations/s, server CPU ${f.serverCpuMsPerOperation.main.toFixed(1)} + ${f.serverCpuMsPerOperation.other.toFixed(1)} ms each (main + other threads), ${f.failures} failed${f.firstFailure ? ` (${f.firstFailure.slice(0, 120)})` : ''}; RSS ${f.serverRssMb} MB; load ${f.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
         ...Object.entries(f.operations).map(
           ([op, s]) =>
             `    ${op.padEnd(9)} ${String(s.count).padStart(5)}: p50 ${fmt(s.p50Ms)} ms, p99 ${fmt(s.p99Ms)} ms, max ${fmt(s.maxMs)} ms`,

@@ -16,6 +16,8 @@ const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'event-loo
 
 export interface StoreConsole extends Child {
   store: Store;
+  /** CPU time the console's process has used, in ms: its main thread's and its other threads' (the database's). */
+  cpuMs(): Promise<{ main: number; other: number }>;
   /** The worst event-loop delay of each 5 s window since `from` (ms since the epoch). */
   stalls(from: number, to: number): Promise<number[]>;
 }
@@ -32,12 +34,35 @@ export async function startStore(
     logLevel: 'warn',
     staticDir: path.join(work, 'no-spa'),
     logFile: path.join(work, `${store}.log`),
-    nodeArgs: ['--import', PROBE],
-    env: { SANDBOX_TIME_SCALE: '60', EVENT_LOOP_LOG: loopLog },
+    nodeArgs: [
+      '--import',
+      PROBE,
+      ...(process.env.EMBEDDED_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+    ],
+    env: {
+      SANDBOX_TIME_SCALE: '60',
+      EVENT_LOOP_LOG: loopLog,
+      ...(process.env.TXW ? { TXW: process.env.TXW } : {}),
+      // Where the PGlite thread's time went, each 5 s (db/pglite-stats.ts).
+      ...(process.env.PGLITE_WORKER_STATS
+        ? { PGLITE_WORKER_STATS: process.env.PGLITE_WORKER_STATS }
+        : {}),
+    },
   });
   return {
     ...child,
     store,
+    async cpuMs() {
+      const ticks = async (file: string) => {
+        const stat = await readFile(file, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // utime and stime, in clock ticks (100 a second on Linux).
+        return (Number(fields[11]) + Number(fields[12])) * 10;
+      };
+      const all = await ticks(`/proc/${child.pid}/stat`);
+      const main = await ticks(`/proc/${child.pid}/task/${child.pid}/stat`);
+      return { main, other: all - main };
+    },
     async stalls(from, to) {
       const text = await readFile(loopLog, 'utf8').catch(() => '');
       return text

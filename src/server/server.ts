@@ -11,6 +11,7 @@ import {
   startSimulator,
   type RunningSimulator,
 } from './custody/sandbox/engine/simulator.ts';
+import { startSimulatorThread } from './custody/sandbox/engine/simulator-thread.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
@@ -28,9 +29,9 @@ export interface RunningServer {
 }
 
 /**
- * Step transactions the simulator runs at once on PostgreSQL: four of the
- * pool's ten connections, so requests keep the rest. One at a time fell
- * behind under load (issue 31: 988 steps due, the oldest 43 s overdue).
+ * Step transactions the simulator runs at once on PostgreSQL, over a pool of
+ * its own in its own thread. One at a time fell behind under load (issue 31:
+ * 988 steps due, the oldest 43 s overdue).
  */
 const SIMULATOR_LANES = 4;
 
@@ -53,16 +54,24 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       backend = createSandboxBackend({ db: database.db, clock });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
       // On PGlite it runs in the database's thread, batching steps (db/pglite-worker.ts); on
-      // PostgreSQL here, SIMULATOR_LANES step transactions at once over the pool.
+      // PostgreSQL in a thread of its own, SIMULATOR_LANES step transactions at once over a
+      // pool of its own (engine/simulator-thread.ts).
       simulator = database.simulateInDatabaseThread
         ? await database.simulateInDatabaseThread(config.sandbox.timeScale)
-        : startSimulator({
-            db: database.db,
-            clock,
-            timeScale: config.sandbox.timeScale,
-            logger,
-            lanes: database.driver === 'postgres' ? SIMULATOR_LANES : 1,
-          });
+        : config.databaseUrl
+          ? await startSimulatorThread({
+              databaseUrl: config.databaseUrl,
+              timeScale: config.sandbox.timeScale,
+              db: database.db,
+              logger,
+              lanes: SIMULATOR_LANES,
+            })
+          : startSimulator({
+              db: database.db,
+              clock,
+              timeScale: config.sandbox.timeScale,
+              logger,
+            });
     } else {
       backend = createUpstreamBackend({ ...config.custody, db: database.db, logger, clock });
     }

@@ -2,8 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { openDatabase, type Database, type DatabaseHandle } from './client.ts';
+import { WAIT_LIMITS } from './pglite-remote.ts';
 import type { cachedRead } from './read-cache.ts';
 import { ReadCache } from './read-cache.ts';
 import { sessions } from './schema/console.ts';
@@ -125,5 +126,45 @@ describe('PGlite in a worker thread', () => {
     // Other tables' answers outlive those writes.
     expect(await version([sessions])).toBe(before.sessions);
     expect(await version([vaults])).toBe(before.vaults);
+  });
+
+  it('answers every type as PGlite in process does: the worker sends text, this thread parses it', async () => {
+    const query = sql`select '{a,"b c"}'::text[] as words, '{1,2}'::int[] as numbers,
+      '{"k":[1,{"n":null}]}'::jsonb as doc, '[1]'::json as list, 9007199254740993::int8 as big,
+      true as yes, 1.5::float8 as half, '12.50'::numeric as amount, null::text as nothing,
+      '2024-01-02T03:04:05.123456Z'::timestamptz as at, '\\x0102'::bytea as raw`;
+    const inWorker = (await db.execute(query)) as unknown as { rows: unknown[] };
+    const local = await openDatabase(
+      { dataDir: await mkdtemp(path.join(tmpdir(), 'custody-local-')), databaseUrl: undefined },
+      undefined,
+      { pgliteThread: 'this' },
+    );
+    try {
+      const inProcess = (await local.db.execute(query)) as unknown as { rows: unknown[] };
+      expect(inWorker.rows).toEqual(inProcess.rows);
+      expect(inWorker.rows[0]).toMatchObject({ words: ['a', 'b c'], numbers: [1, 2], yes: true });
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("reads a transaction's statements without a turn of the event loop once it has begun", async () => {
+    await db.execute(sql`delete from t`);
+    // However slow the machine: this is about when the answers are read, not how fast they come.
+    const limits = { ...WAIT_LIMITS };
+    Object.assign(WAIT_LIMITS, { statementMs: 60_000, transactionMs: 60_000 });
+    onTestFinished(() => {
+      Object.assign(WAIT_LIMITS, limits);
+    });
+    const turns: string[] = [];
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into t values (1)`);
+      setImmediate(() => turns.push('event loop'));
+      await tx.execute(sql`insert into t values (2)`);
+      await tx.execute(sql`insert into t values (3)`);
+      turns.push('statements');
+    });
+    expect(turns[0]).toBe('statements');
+    expect(await count()).toBe(3);
   });
 });

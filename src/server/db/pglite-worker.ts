@@ -1,9 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { Database } from './client.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import type { ToWorker, FromWorker, WireError, WorkerStart } from './pglite-protocol.ts';
+import { workerStats } from './pglite-stats.ts';
 import { SharedWriteCounts, trackPgliteWrites } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
@@ -58,10 +59,40 @@ export function toWire(error: unknown): WireError {
   };
 }
 
-/** drizzle asks for some types as their text; which ones it names by OID. */
-function rawParsers(oids: readonly number[] | undefined) {
-  if (!oids) return undefined;
-  return Object.fromEntries(oids.map((oid) => [oid, (value: string) => value]));
+/**
+ * PGlite's parsers in this thread: its defaults for the base types, none for
+ * arrays. PGlite copies its whole parser table into a new object for every
+ * query given parsers of its own, as drizzle's always are: with the 318
+ * entries it has once it has added one for each array type, that copy cost
+ * about half of a point query's time (1.6 against 1.1 ms, in process under
+ * load). The simulator here reads no array column (drizzle parses an array's
+ * text itself); the request thread parses arrays with PGlite's own parsers
+ * (RemotePglite, from `arrayTypes`).
+ */
+function baseParsersOnly(client: PGlite): void {
+  (client as { parsers: Record<number, unknown> }).parsers = { ...types.parsers };
+}
+
+/**
+ * Every type this thread's PGlite would parse, answered as its text instead:
+ * the request thread parses them (RemotePglite, with the parsers its caller
+ * asked for), and text crosses between threads for less than the objects
+ * parsed from it, JSON columns above all.
+ */
+const UNPARSED: Record<number, (value: string) => string> = Object.fromEntries(
+  Object.keys(types.parsers).map((oid) => [Number(oid), (value: string) => value]),
+);
+
+/** The array types PGlite parses, as it finds them when it opens (its _initArrayTypes). */
+async function arrayTypes(client: PGlite): Promise<Array<{ oid: number; typarray: number }>> {
+  const { rows } = await client.query<{ oid: number; typarray: number }>(`
+    select b.oid, b.typarray
+    from pg_catalog.pg_type a
+    left join pg_catalog.pg_type b on b.oid = a.typelem
+    where a.typcategory = 'A'
+    group by b.oid, b.typarray
+    order by b.oid`);
+  return rows;
 }
 
 interface OpenTransaction {
@@ -84,31 +115,47 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
   await client.waitReady;
   const db = drizzle({ client, schema: sandboxSchema }) as unknown as Database;
   trackPgliteWrites(client, undefined, new SharedWriteCounts(start.tables, start.writeCounts));
+  const answered = new Int32Array(start.answered);
+  const arrays = await arrayTypes(client);
+  baseParsersOnly(client);
+  const stats = workerStats();
 
-  const open = new Map<number, OpenTransaction>();
-  let nextTx = 1;
+  /** Transactions the request thread holds, by the id it gave them: open, or opening. */
+  const open = new Map<number, Promise<OpenTransaction>>();
   let simulator: { stop(): Promise<void> } | undefined;
 
-  const begin = () =>
-    new Promise<number>((resolve, reject) => {
-      const id = nextTx++;
+  const begin = (id: number) => {
+    const opening = new Promise<OpenTransaction>((resolve, reject) => {
       let finish: (commit: boolean) => void = () => undefined;
       const decided = new Promise<void>((commit, rollback) => {
         finish = (yes) => (yes ? commit() : rollback(new Rollback()));
       });
-      const settled = client.transaction(async (tx) => {
-        open.set(id, { tx, finish, settled });
-        resolve(id);
+      let began = false;
+      const settled: Promise<unknown> = client.transaction(async (tx) => {
+        began = true;
+        stats?.began(id);
+        resolve({ tx, finish, settled });
         await decided;
       });
       settled.catch((error: unknown) => {
-        if (!open.has(id)) reject(error as Error);
+        if (!began) reject(error as Error);
       });
     });
+    open.set(id, opening);
+    // A transaction that never began is not open: its end finds nothing to settle.
+    opening.catch(() => open.delete(id));
+    return opening;
+  };
 
   const end = async (id: number, commit: boolean) => {
-    const entry = open.get(id);
-    if (!entry) throw new Error(`no open transaction ${id}`);
+    const opening = open.get(id);
+    if (!opening) {
+      // Its first statement failed to begin it: nothing to roll back.
+      if (!commit) return;
+      throw new Error(`no open transaction ${id}`);
+    }
+    stats?.ended(id);
+    const entry = await opening;
     entry.finish(commit);
     try {
       await entry.settled;
@@ -119,26 +166,22 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
     }
   };
 
-  const runner = (id: number | undefined) => {
-    if (id === undefined) return client;
-    const entry = open.get(id);
-    if (!entry) throw new Error(`no open transaction ${id}`);
-    return entry.tx;
+  const runner = async (message: { tx?: number; begin?: true }) => {
+    if (message.tx === undefined) return client;
+    const opening = message.begin ? begin(message.tx) : open.get(message.tx);
+    if (!opening) throw new Error(`no open transaction ${message.tx}`);
+    return (await opening).tx;
   };
 
   const handle = async (message: ToWorker): Promise<unknown> => {
     switch (message.op) {
-      case 'query': {
-        const parsers = rawParsers(message.rawTypes);
-        return runner(message.tx).query(message.text, message.params, {
-          ...(message.rowMode ? { rowMode: message.rowMode } : {}),
-          ...(parsers ? { parsers } : {}),
+      case 'query':
+        return (await runner(message)).query(message.text, message.params, {
+          rowMode: 'array',
+          parsers: UNPARSED,
         });
-      }
       case 'exec':
-        return runner(message.tx).exec(message.text);
-      case 'begin':
-        return begin();
+        return (await runner(message)).exec(message.text);
       case 'end':
         return end(message.tx, message.commit);
       case 'simulate':
@@ -166,13 +209,28 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
     }
   };
 
+  const answer = (message: ToWorker, reply: FromWorker) => {
+    if ((message.op === 'query' || message.op === 'exec') && message.sync) {
+      start.answerPort.postMessage(reply);
+      Atomics.add(answered, 0, 1);
+      Atomics.notify(answered, 0);
+    } else post(reply);
+  };
+
   port.on('message', (message: ToWorker) => {
+    const done = stats?.received(message);
     handle(message).then(
-      (result) => post({ id: message.id, ok: true, result }),
-      (error: unknown) => post({ id: message.id, ok: false, error: toWire(error) }),
+      (result) => {
+        done?.();
+        answer(message, { id: message.id, ok: true, result });
+      },
+      (error: unknown) => {
+        done?.();
+        answer(message, { id: message.id, ok: false, error: toWire(error) });
+      },
     );
   });
-  post({ op: 'ready' });
+  post({ op: 'ready', arrayTypes: arrays });
 }
 
 /** Opens the database and answers the request thread until closed: a worker thread's whole job. */
