@@ -12,13 +12,7 @@ import {
   type EngineTestApp,
 } from '../../../test/engine-test-app.ts';
 import { inArray } from 'drizzle-orm';
-import {
-  adaptiveBatch,
-  runDueSteps,
-  simulatorLag,
-  startSimulator,
-  type BatchSize,
-} from './simulator.ts';
+import { runDueSteps, simulatorLag, startSimulator, type BatchSize } from './simulator.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -188,25 +182,5 @@ describe('runDueSteps in batches', () => {
     const [row] = await t.db.select().from(transactions).where(eq(transactions.id, broken.id));
     expect(row?.status).toBe('APPROVED');
     expect(row?.nextStepAt?.getTime()).toBe(t.clock.now().getTime() + 5_000);
-  });
-});
-
-describe('adaptiveBatch', () => {
-  const settle = (batch: BatchSize, msPerStep: number, overdueMs: number) => {
-    for (let i = 0; i < 20; i += 1) {
-      const size = batch.next();
-      batch.took(size, size * msPerStep, overdueMs);
-    }
-    return batch.next();
-  };
-
-  it('sizes batches to about 25 ms of steps, and three times that while the simulator is behind', () => {
-    expect(settle(adaptiveBatch(), 5, 0)).toBe(5);
-    expect(settle(adaptiveBatch(), 5, 1_999)).toBe(5);
-    expect(settle(adaptiveBatch(), 5, 2_000)).toBe(15);
-    // Caught up again: back to about the usual length (halving the way there, rounded).
-    const batch = adaptiveBatch();
-    expect(settle(batch, 5, 10_000)).toBe(15);
-    expect(settle(batch, 5, 0)).toBeLessThanOrEqual(6);
   });
 });

@@ -25,13 +25,10 @@ export interface RunConfig extends StepConfig {
   lanes?: number;
 }
 
-/**
- * How many due steps a database transaction takes: told how long each took,
- * and how long the first of its steps had been due (`overdueMs`).
- */
+/** How many due steps a database transaction takes: told how long each took. */
 export interface BatchSize {
   next(): number;
-  took(steps: number, ms: number, overdueMs?: number): void;
+  took(steps: number, ms: number): void;
 }
 
 const ONE_STEP: BatchSize = { next: () => 1, took: () => undefined };
@@ -41,26 +38,16 @@ const ONE_STEP: BatchSize = { next: () => 1, took: () => undefined };
  * `targetMs` at the pace the last full batches went, between 1 and `max`.
  * For PGlite, where a batch is one commit instead of one per step, and where
  * every other statement waits while it runs (one connection): `targetMs`
- * bounds what a request waits behind the simulator. While the simulator is
- * behind (a batch's first step was due `behindMs` ago or more) batches aim at
- * `behindFactor` times as long: with requests queued for PGlite's one
- * connection, each batch waits its turn behind them, so its length is the
- * simulator's share of the thread (a quarter to a third of it under the
- * 30-client mix at 25 ms, and 13-24 s behind).
+ * bounds what a request waits behind the simulator.
  */
-export function adaptiveBatch(
-  targetMs = 25,
-  max = 64,
-  { behindMs = 2_000, behindFactor = 3 } = {},
-): BatchSize {
+export function adaptiveBatch(targetMs = 25, max = 64): BatchSize {
   let size = 1;
   return {
     next: () => size,
-    took(steps, ms, overdueMs = 0) {
+    took(steps, ms) {
       // A batch short of its size found nothing more due: it says nothing of the pace.
       if (steps < size || steps === 0) return;
-      const target = overdueMs >= behindMs ? targetMs * behindFactor : targetMs;
-      const fits = Math.floor(target / Math.max(ms / steps, 0.01));
+      const fits = Math.floor(targetMs / Math.max(ms / steps, 0.01));
       // Half way there each time: one slow batch (a checkpoint) does not collapse it.
       size = Math.min(max, Math.max(1, Math.round((size + fits) / 2)));
     },
@@ -99,7 +86,6 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
       const limit = Math.min(isolate > 0 ? 1 : batch.next(), maxSteps - steps);
       let picked: string[] = [];
       let started = 0;
-      let overdueMs = 0;
       try {
         await db.transaction(async (tx) => {
           // From inside: the wait for the transaction to begin (PGlite's one connection busy
@@ -113,10 +99,9 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
             .limit(limit)
             .for('update', { skipLocked: true });
           picked = rows.map((r) => r.id);
-          overdueMs = now.getTime() - (rows[0]?.nextStepAt ?? now).getTime();
           for (const row of rows) await advance(tx, row, row.nextStepAt ?? now, config);
         });
-        batch.took(picked.length, performance.now() - started, overdueMs);
+        batch.took(picked.length, performance.now() - started);
       } catch (error) {
         // The database going away is no step's fault: the pass ends, and the loop waits for it.
         const [failedId, ...others] = picked;
