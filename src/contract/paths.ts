@@ -1,15 +1,7 @@
 import { API_PREFIX, pathOf, toQueryString } from './endpoint.ts';
 import { approvalMessage, decideApproval } from './endpoints/approvals.ts';
 import { getBankAccount, listBankAccounts } from './endpoints/bank-accounts.ts';
-import {
-  getVault,
-  getVaultBalances,
-  listAssets,
-  listContacts,
-  listSubOrgs,
-  listSupportedChains,
-  listVaults,
-} from './endpoints/reference.ts';
+import * as reference from './endpoints/reference.ts';
 import { estimateFee, replaceTransaction } from './endpoints/transaction-writes.ts';
 import { getTransaction, listTransactions } from './endpoints/transactions.ts';
 
@@ -32,13 +24,13 @@ export const paths = {
   estimateFee: () => pathOf(estimateFee),
   approvalMessage: () => pathOf(approvalMessage),
   approvalAction: (approvalId: string) => pathOf(decideApproval, { approvalId }),
-  vaults: () => pathOf(listVaults),
-  vault: (vaultId: string) => pathOf(getVault, { vaultId }),
-  vaultBalances: (vaultId: string) => pathOf(getVaultBalances, { vaultId }),
-  contacts: () => pathOf(listContacts),
-  assets: () => pathOf(listAssets),
-  supportedChains: () => pathOf(listSupportedChains),
-  subOrgs: () => pathOf(listSubOrgs),
+  vaults: () => pathOf(reference.listVaults),
+  vault: (vaultId: string) => pathOf(reference.getVault, { vaultId }),
+  vaultBalances: (vaultId: string) => pathOf(reference.getVaultBalances, { vaultId }),
+  contacts: () => pathOf(reference.listContacts),
+  assets: () => pathOf(reference.listAssets),
+  supportedChains: () => pathOf(reference.listSupportedChains),
+  subOrgs: () => pathOf(reference.listSubOrgs),
 } as const;
 
 const relative = (e: { path: string }) => e.path.slice(API_PREFIX.length);
@@ -53,11 +45,11 @@ export const routes = {
   estimateFee: relative(estimateFee),
   approvalMessage: relative(approvalMessage),
   approvalAction: relative(decideApproval),
-  vaults: relative(listVaults),
-  vault: relative(getVault),
-  vaultBalances: relative(getVaultBalances),
-  contacts: relative(listContacts),
-  assets: relative(listAssets),
-  supportedChains: relative(listSupportedChains),
-  subOrgs: relative(listSubOrgs),
+  vaults: relative(reference.listVaults),
+  vault: relative(reference.getVault),
+  vaultBalances: relative(reference.getVaultBalances),
+  contacts: relative(reference.listContacts),
+  assets: relative(reference.listAssets),
+  supportedChains: relative(reference.listSupportedChains),
+  subOrgs: relative(reference.listSubOrgs),
 } as const;

@@ -67,6 +67,15 @@ function triesLeft(challenge: Challenge): string {
     : 'sign in again with your password';
 }
 
+/** A code sent for a sign-in's second step, with what it is checked against. */
+interface CodeAttempt {
+  c: Context<AppEnv>;
+  member: StaffRecord;
+  challenge: Challenge;
+  code: string;
+  timeZone: string | undefined;
+}
+
 export function secondFactorRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
 
@@ -89,13 +98,14 @@ export function secondFactorRoutes(options: AuthOptions) {
     throw new ApiError(401, ERROR_CODES[code], message, [{ field: 'code', message }]);
   }
 
-  async function verify(
-    c: Context<AppEnv>,
-    member: StaffRecord,
-    challenge: Challenge,
-    code: string,
-    timeZone: string | undefined,
-  ): Promise<SecondFactorSessionResponse> {
+  /** A member proving a factor they have: an authenticator code or a recovery code. */
+  async function verify({
+    c,
+    member,
+    challenge,
+    code,
+    timeZone,
+  }: CodeAttempt): Promise<SecondFactorSessionResponse> {
     const now = clock.now();
     const factor = await getFactor(db, member.id);
     // Reset from the command line since the password was checked.
@@ -148,13 +158,14 @@ export function secondFactorRoutes(options: AuthOptions) {
     return startSession(c, options, member, `Signed in as ${member.role} with ${via}`, timeZone);
   }
 
-  async function enrol(
-    c: Context<AppEnv>,
-    member: StaffRecord,
-    challenge: Challenge,
-    code: string,
-    timeZone: string | undefined,
-  ): Promise<SecondFactorSessionResponse> {
+  /** A member setting up a factor at sign-in: the first code from the new key. */
+  async function enrol({
+    c,
+    member,
+    challenge,
+    code,
+    timeZone,
+  }: CodeAttempt): Promise<SecondFactorSessionResponse> {
     const now = clock.now();
     const secret = challenge.pendingSecret;
     if (!secret) throw stepEnded();
@@ -205,9 +216,8 @@ export function secondFactorRoutes(options: AuthOptions) {
       const { challenge } = tried;
       const member = await getStaff(db, challenge.staffId);
       if (!member || member.disabled) throw stepEnded();
-      return challenge.kind === 'enrol'
-        ? await enrol(c, member, challenge, code, timeZone)
-        : await verify(c, member, challenge, code, timeZone);
+      const attempt: CodeAttempt = { c, member, challenge, code, timeZone };
+      return challenge.kind === 'enrol' ? await enrol(attempt) : await verify(attempt);
     },
     { guard: (c) => assertSameOrigin(c, trustProxy) },
   );

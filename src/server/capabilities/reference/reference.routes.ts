@@ -1,13 +1,5 @@
 import { Hono } from 'hono';
-import {
-  getVault,
-  getVaultBalances,
-  listAssets,
-  listContacts,
-  listSubOrgs,
-  listSupportedChains,
-  listVaults,
-} from '../../../contract/endpoints/reference.ts';
+import * as reference from '../../../contract/endpoints/reference.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
@@ -16,18 +8,24 @@ import { mountCustody } from '../../custody/routes/parse-body.ts';
 /** Supporting reads: vaults, vault balances, contacts, assets, supported chains, sub-organizations. */
 export function referenceRoutes(backend: CustodyBackend) {
   const app = new Hono<AppEnv>();
-  mountCustody(app, listVaults, ({ query }, c) => backend.listVaults(custodyContext(c), query));
-  mountCustody(app, getVault, ({ params }, c) =>
+  mountCustody(app, reference.listVaults, ({ query }, c) =>
+    backend.listVaults(custodyContext(c), query),
+  );
+  mountCustody(app, reference.getVault, ({ params }, c) =>
     backend.getVault(custodyContext(c), params.vaultId),
   );
-  mountCustody(app, getVaultBalances, ({ params }, c) =>
+  mountCustody(app, reference.getVaultBalances, ({ params }, c) =>
     backend.getVaultBalances(custodyContext(c), params.vaultId),
   );
-  mountCustody(app, listContacts, ({ query }, c) => backend.listContacts(custodyContext(c), query));
-  mountCustody(app, listAssets, (_input, c) => backend.listAssets(custodyContext(c)));
-  mountCustody(app, listSupportedChains, (_input, c) =>
+  mountCustody(app, reference.listContacts, ({ query }, c) =>
+    backend.listContacts(custodyContext(c), query),
+  );
+  mountCustody(app, reference.listAssets, (_input, c) => backend.listAssets(custodyContext(c)));
+  mountCustody(app, reference.listSupportedChains, (_input, c) =>
     backend.listSupportedChains(custodyContext(c)),
   );
-  mountCustody(app, listSubOrgs, ({ query }, c) => backend.listSubOrgs(custodyContext(c), query));
+  mountCustody(app, reference.listSubOrgs, ({ query }, c) =>
+    backend.listSubOrgs(custodyContext(c), query),
+  );
   return app;
 }
