@@ -99,13 +99,8 @@ export function secondFactorRoutes(options: AuthOptions) {
   }
 
   /** A member proving a factor they have: an authenticator code or a recovery code. */
-  async function verify({
-    c,
-    member,
-    challenge,
-    code,
-    timeZone,
-  }: CodeAttempt): Promise<SecondFactorSessionResponse> {
+  async function verify(attempt: CodeAttempt): Promise<SecondFactorSessionResponse> {
+    const { c, member, challenge, code, timeZone } = attempt;
     const now = clock.now();
     const factor = await getFactor(db, member.id);
     // Reset from the command line since the password was checked.
@@ -159,13 +154,8 @@ export function secondFactorRoutes(options: AuthOptions) {
   }
 
   /** A member setting up a factor at sign-in: the first code from the new key. */
-  async function enrol({
-    c,
-    member,
-    challenge,
-    code,
-    timeZone,
-  }: CodeAttempt): Promise<SecondFactorSessionResponse> {
+  async function enrol(attempt: CodeAttempt): Promise<SecondFactorSessionResponse> {
+    const { c, member, challenge, code, timeZone } = attempt;
     const now = clock.now();
     const secret = challenge.pendingSecret;
     if (!secret) throw stepEnded();
