@@ -298,22 +298,3 @@ export const SESSION_COOKIE = 'cc_session';
  * without a Domain, so a sibling subdomain cannot set one for the console.
  */
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
-
-export const authPaths = {
-  login: '/auth/login',
-  logout: '/auth/logout',
-  session: '/auth/session',
-  staff: '/api/console/staff/',
-  staffMember: (id: string) => `/api/console/staff/${encodeURIComponent(id)}/`,
-  audit: '/api/console/audit/',
-  /** POST, with the CSRF token: every reveal writes an audit row in the member's name. */
-  revealBankAccount: (id: string) => `/api/console/bank_accounts/${encodeURIComponent(id)}/reveal/`,
-  loginSecondFactor: '/auth/login/second-factor',
-  accountSecondFactor: '/api/console/account/second-factor/',
-  accountEnrolment: '/api/console/account/second-factor/enrolment/',
-  accountEnrolmentConfirm: '/api/console/account/second-factor/enrolment/confirm/',
-  accountRecoveryCodes: '/api/console/account/recovery-codes/',
-  accountPassword: '/api/console/account/password/',
-  /** PATCH: the member's time zone and colour scheme; answers the settings now in force. */
-  accountDisplay: '/api/console/account/display/',
-} as const;

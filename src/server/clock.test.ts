@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authPaths } from '../contract/auth.ts';
+import { signIn } from '../contract/endpoints/session.ts';
+import { listStaff } from '../contract/endpoints/staff.ts';
 import { paths } from '../contract/paths.ts';
 import { ApprovalMessageResponse } from '../contract/approvals.ts';
 import { createApp } from './app.ts';
@@ -67,7 +68,7 @@ describe('every stored timestamp comes from the injected clock', () => {
     const email = 'clocked@bank.test';
     const password = 'a clocked passphrase';
     const res = await admin.json(
-      authPaths.staff,
+      listStaff.path,
       post({ email, name: 'Clocked', role: 'viewer', password }),
     );
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -76,7 +77,7 @@ describe('every stored timestamp comes from the injected clock', () => {
     expect(member?.createdAt).toEqual(createdAt);
 
     const signedInAt = clock.advance(5_000);
-    const login = await app.request(authPaths.login, post({ email, password }));
+    const login = await app.request(signIn.path, post({ email, password }));
     expect(login.status).toBe(200);
     const [session] = await db()
       .select()

@@ -1,4 +1,4 @@
-import { authPaths } from '../../contract/auth.ts';
+import { currentSession } from '../../contract/endpoints/session.ts';
 import { DEFAULT_PAGE_SIZE } from '../../contract/common.ts';
 import { paths, toQueryString } from '../../contract/paths.ts';
 
@@ -51,7 +51,7 @@ export function dataPreloads(url: URL, hasSessionCookie: boolean): string[] {
         ? { subOrgId: undefined }
         : undefined;
   if (scope === undefined) return [];
-  return [authPaths.session, ...(scope ? [transactionsFirstPage(scope.subOrgId)] : [])];
+  return [currentSession.path, ...(scope ? [transactionsFirstPage(scope.subOrgId)] : [])];
 }
 
 const escapeAttribute = (s: string) =>

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authPaths, CSRF_HEADER } from '../../../contract/auth.ts';
+import { CSRF_HEADER } from '../../../contract/auth.ts';
+import { pathOf } from '../../../contract/endpoint.ts';
+import { revealBankAccount } from '../../../contract/endpoints/bank-accounts.ts';
 import { auditLog } from '../../db/schema/console.ts';
 import { createBankAccount, createSubOrg } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
@@ -47,14 +49,16 @@ async function revealRows() {
 describe('the reveal', () => {
   it('is a POST with the CSRF token: the full numbers, audited', async () => {
     const before = (await revealRows()).length;
-    const res = await member.json(authPaths.revealBankAccount(accountId), { method: 'POST' });
+    const res = await member.json(pathOf(revealBankAccount, { bankAccountId: accountId }), {
+      method: 'POST',
+    });
     expect(res).toMatchObject({ status: 200, body: { accountNumber: '445566778899' } });
     expect(await revealRows()).toHaveLength(before + 1);
   });
 
   it('is not a GET: the cookie alone reveals nothing and writes no row', async () => {
     const before = (await revealRows()).length;
-    const res = await t.anonymous(authPaths.revealBankAccount(accountId), {
+    const res = await t.anonymous(pathOf(revealBankAccount, { bankAccountId: accountId }), {
       headers: { cookie: member.cookie },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -64,13 +68,16 @@ describe('the reveal', () => {
 
   it('is refused without the CSRF token or from another origin of the same site', async () => {
     const before = (await revealRows()).length;
-    const withoutToken = await t.anonymous(authPaths.revealBankAccount(accountId), {
-      method: 'POST',
-      headers: { cookie: member.cookie, origin: 'http://localhost' },
-    });
+    const withoutToken = await t.anonymous(
+      pathOf(revealBankAccount, { bankAccountId: accountId }),
+      {
+        method: 'POST',
+        headers: { cookie: member.cookie, origin: 'http://localhost' },
+      },
+    );
     expect(withoutToken.status).toBe(403);
     expect(await withoutToken.json()).toMatchObject({ code: 'CSRF_REJECTED' });
-    const sibling = await t.anonymous(authPaths.revealBankAccount(accountId), {
+    const sibling = await t.anonymous(pathOf(revealBankAccount, { bankAccountId: accountId }), {
       method: 'POST',
       headers: {
         cookie: member.cookie,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authPaths } from '../../../contract/auth.ts';
+import { pathOf } from '../../../contract/endpoint.ts';
+import { listStaff, updateStaff } from '../../../contract/endpoints/staff.ts';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths } from '../../../contract/paths.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
@@ -84,14 +85,14 @@ describe('text approvers read', () => {
 
   it("is refused with a Cf character in a staff member's name, on create and on change", async () => {
     await expectRefused(
-      authPaths.staff,
+      listStaff.path,
       post({ email: 'rtl@bank.test', name: 'Ann\u202E', role: 'viewer', password: 'x'.repeat(12) }),
       'name',
       'U\\+202E',
     );
     const member = await t.signIn('viewer');
     await expectRefused(
-      authPaths.staffMember(member.member.id),
+      pathOf(updateStaff, { staffId: member.member.id }),
       { ...post({ name: 'Bob\uFEFFby' }), method: 'PATCH' },
       'name',
       'U\\+FEFF',
