@@ -35,18 +35,20 @@ async function leaveLock(dir: string, holder: Record<string, unknown>): Promise<
 }
 
 /**
- * A zombie: `sh` starts a child that exits at once and then becomes
- * `sleep`, which never reaps it; it stays a zombie until the sleep ends.
+ * A zombie: `sh` starts a child and then becomes `sleep`, which never reaps
+ * it; the child exits 2 s later and stays a zombie until the sleep ends. A
+ * child that exited at once could be reaped by the shell before its `exec`
+ * (seen under load: the pid was gone, never a zombie).
  */
 async function zombie(): Promise<number> {
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], {
+  const parent = spawn('sh', ['-c', 'sleep 2 & echo $!; exec sleep 60'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(parent);
   const pid = await new Promise<number>((resolve) =>
     parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
   );
-  // It exits as soon as it is scheduled; the kernel's state is the only event there is.
+  // The kernel's state is the only event there is.
   await vi.waitFor(() => expect(stateOf(pid)).toBe('Z'), { timeout: 10_000, interval: 10 });
   return pid;
 }
