@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { SESSION_COOKIE } from '../../src/contract/auth.ts';
 import { paths } from '../../src/contract/paths.ts';
 import { keepAliveAgent } from '../load.ts';
@@ -10,7 +9,13 @@ import type { BenchSection } from '../section.ts';
 import { callJson, signInAsDemoAdmin } from '../session.ts';
 import { coldLoads, launchChromium } from './cold-load.ts';
 import { cannon, type CannonRow } from './load.ts';
-import { postgresForBench, startConsole, startJsonServer, type Child } from './processes.ts';
+import {
+  postgresForBench,
+  scratchPostgres,
+  startConsole,
+  startJsonServer,
+  type Child,
+} from './processes.ts';
 import { formatCompare, JSON_BESIDE_POSTGRES, type CompareResult } from './report.ts';
 import { staticTable, type ListedRow } from './static-page.ts';
 
@@ -75,26 +80,6 @@ async function kbOfBuild(dir: string, pattern: RegExp): Promise<number> {
     total += gz?.size ?? (await stat(path.join(dir, name))).size;
   }
   return Math.round(total / 102.4) / 10;
-}
-
-async function scratchDatabase(serverUrl: string) {
-  const name = `custody_bench_${process.pid}_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
 }
 
 export const compareSection: BenchSection = {
@@ -272,7 +257,7 @@ export const compareSection: BenchSection = {
         result.unavailable.push(`console PostgreSQL: ${postgres.unavailable}`);
         progress(postgres.unavailable);
       } else {
-        const scratch = await scratchDatabase(postgres.url);
+        const scratch = await scratchPostgres(postgres.url);
         try {
           progress('console on PostgreSQL, LOG_LEVEL=info…');
           const onPg = await startConsole({

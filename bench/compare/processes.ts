@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import pg from 'pg';
 
 /**
  * Child processes the comparison measures: the console as `npm start` runs
@@ -181,5 +182,28 @@ export async function postgresForBench(): Promise<
         // The whole group: `sleep` ends, then the script's trap stops and removes the server.
         if (helper.pid) process.kill(-helper.pid, 'SIGTERM');
       }),
+  };
+}
+
+/** A scratch database on `serverUrl`, dropped by `drop()`. */
+export async function scratchPostgres(
+  serverUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `custody_bench_${process.pid}_${Date.now()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
 }

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { postgresForBench } from '../compare/processes.ts';
 import { send } from '../load.ts';
 import type { BenchSection, SectionOptions } from '../section.ts';
-import { scratchPostgres, startStore, type Store, type StoreConsole } from './store.ts';
+import { scratchPostgres } from '../compare/processes.ts';
+import { startStore, type Store, type StoreConsole } from './store.ts';
 import {
   approve,
   createTransfer,

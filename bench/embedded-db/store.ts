@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { startConsole, type Child } from '../compare/processes.ts';
 
 /**
@@ -72,28 +71,5 @@ export async function startStore(
         .filter((w) => w.at > from && w.at <= to + 5_000)
         .map((w) => w.maxMs);
     },
-  };
-}
-
-/** A scratch database on `serverUrl`, dropped by `drop()`. */
-export async function scratchPostgres(
-  serverUrl: string,
-): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `custody_bench_db_${process.pid}_${Date.now()}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
 }
