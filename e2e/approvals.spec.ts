@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { focusLive } from './keyboard.ts';
 
 /**
  * The approvals inbox and its navigation badge against the real server:
@@ -88,13 +89,13 @@ test.describe('Approvals inbox', () => {
     await expect(approvalsLink(page)).toHaveAccessibleName(/waiting for your decision/);
 
     // Keyboard only: from the row's link to the decision on the transfer's page.
-    await transferRow.getByRole('link', { name: /Review and decide/ }).focus();
+    await focusLive(transferRow.getByRole('link', { name: /Review and decide/ }));
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/transactions/${transferId}`));
-    await page.getByRole('button', { name: 'Approve…' }).focus();
+    await focusLive(page.getByRole('button', { name: 'Approve…' }));
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
-    await dialog.getByRole('button', { name: 'Approve transaction' }).focus();
+    await focusLive(dialog.getByRole('button', { name: 'Approve transaction' }));
     await page.keyboard.press('Enter');
     await expect(dialog).toBeHidden();
 

@@ -11,3 +11,15 @@ export async function tabTo(page: Page, target: Locator, limit = 60): Promise<vo
   }
   await expect(target).toBeFocused();
 }
+
+/**
+ * Gives `target` focus once it is live. A server-rendered page shows its
+ * controls disabled until the browser has taken it over (lib/use-hydrated.ts
+ * in the SPA); a disabled control cannot take focus, so a key pressed at once
+ * would land on the page instead.
+ */
+export async function focusLive(target: Locator): Promise<void> {
+  await expect(target).toBeEnabled();
+  await target.focus();
+  await expect(target).toBeFocused();
+}

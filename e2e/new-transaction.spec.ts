@@ -11,6 +11,7 @@ import {
   openForm,
   transactionsWithExternalId,
 } from './create-forms.ts';
+import { focusLive } from './keyboard.ts';
 
 /**
  * /transactions/new against the sandbox: each form refuses bad input before
@@ -256,7 +257,7 @@ test.describe('New transaction: the other kinds', () => {
     const form = await openForm(page, 'DELEGATE_RESOURCE');
     await expect(form).toHaveAccessibleName('Resource delegation');
     const vault = form.getByLabel('Vault', { exact: true });
-    await vault.focus();
+    await focusLive(vault);
     // Native selects change with the arrow keys; every other step is Tab and typing.
     await page.keyboard.press('ArrowDown');
     await expect(vault).not.toHaveValue('');
@@ -273,12 +274,12 @@ test.describe('New transaction: the other kinds', () => {
     await page.keyboard.press('Tab');
     await expect(form.getByLabel(/^Amount/)).toBeFocused();
     await page.keyboard.type('25');
-    await form.getByRole('button', { name: 'Review' }).focus();
+    await focusLive(form.getByRole('button', { name: 'Review' }));
     await page.keyboard.press('Enter');
     const review = page.getByRole('region', { name: /Review the resource delegation/ });
     await expect(review).toBeVisible();
     await expectNoAxeViolations(page);
-    await review.getByRole('button', { name: 'Send transaction' }).focus();
+    await focusLive(review.getByRole('button', { name: 'Send transaction' }));
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
   });

@@ -1,6 +1,7 @@
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { focusLive } from './keyboard.ts';
 
 test.use({ role: 'approver' });
 
@@ -25,7 +26,7 @@ test('keyboard shortcuts move around and open decisions, never send one', async 
   await expect(help).toBeHidden();
 
   // Typing in a field is typing: g then a does nothing there.
-  await page.getByLabel('External ID').focus();
+  await focusLive(page.getByLabel('External ID'));
   await page.keyboard.type('ga');
   await expect(page).toHaveURL(/\/transactions/);
   await expect(page.getByLabel('External ID')).toHaveValue('ga');

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { approveByApi, createTransfer, memberPage } from './transfers.ts';
+import { focusLive } from './keyboard.ts';
 
 /**
  * The transaction detail page against the real server (SANDBOX_TIME_SCALE
@@ -35,7 +36,7 @@ test.describe('Transaction detail', () => {
     await expectNoAxeViolations(page);
 
     const approve = page.getByRole('button', { name: 'Approve…' });
-    await approve.focus();
+    await focusLive(approve);
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
     await expect(dialog).toBeVisible();
@@ -76,18 +77,18 @@ test.describe('Transaction detail', () => {
     const id = await createTransfer(initiator, baseURL ?? '');
     await page.goto(`/transactions/${id}`);
 
-    await page.getByRole('button', { name: 'Decline…' }).focus();
+    await focusLive(page.getByRole('button', { name: 'Decline…' }));
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Decline this transaction?' });
     await expect(dialog).toBeVisible();
-    await dialog.getByRole('button', { name: 'Decline transaction' }).focus();
+    await focusLive(dialog.getByRole('button', { name: 'Decline transaction' }));
     await page.keyboard.press('Enter');
     const reason = dialog.getByLabel('Reason for declining');
     await expect(reason).toHaveAttribute('aria-invalid', 'true');
     await expect(dialog.getByRole('alert')).toHaveText('Give a reason for declining');
     await expectNoAxeViolations(page);
 
-    await reason.focus();
+    await focusLive(reason);
     await page.keyboard.type('Wrong destination vault');
     await page.keyboard.press('Tab'); // to Cancel
     await page.keyboard.press('Tab'); // to Decline transaction
@@ -148,13 +149,13 @@ test.describe('Transaction detail', () => {
       timeout: 15_000,
     });
     const open = initiator.getByRole('button', { name: 'Replace with a higher fee…' });
-    await open.focus();
+    await focusLive(open);
     await initiator.keyboard.press('Enter');
     const dialog = initiator.getByRole('dialog', { name: 'Replace this transaction?' });
     await expect(dialog).toContainText('Current fee');
     await expect(dialog).toContainText('At least 10% more');
     await expectNoAxeViolations(initiator);
-    await dialog.getByRole('button', { name: 'Send replacement' }).focus();
+    await focusLive(dialog.getByRole('button', { name: 'Send replacement' }));
     await initiator.keyboard.press('Enter');
     const created = dialog
       .getByRole('status')
@@ -170,7 +171,7 @@ test.describe('Transaction detail', () => {
     await page.goto(`/transactions/${replacementId}`);
     await expect(page.getByText('This transaction replaces')).toBeVisible();
     // With the keyboard alone: the decision button, then the dialog's confirmation.
-    await page.getByRole('button', { name: 'Approve…' }).focus();
+    await focusLive(page.getByRole('button', { name: 'Approve…' }));
     await page.keyboard.press('Enter');
     const approveDialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
     await expect(approveDialog.getByRole('button', { name: 'Cancel' })).toBeFocused();

@@ -1,4 +1,5 @@
 import { expect, test } from './auth.ts';
+import { focusLive } from './keyboard.ts';
 
 /**
  * The transactions list around the detail page and the export: the way back
@@ -56,10 +57,10 @@ test.describe('Transactions list, detail and export', () => {
     const id = (await firstRow.getAttribute('data-transaction-id')) ?? '';
 
     // Keyboard: the row's link, then the page's own way back.
-    await firstRow.getByRole('link').first().focus();
+    await focusLive(firstRow.getByRole('link').first());
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/transactions/${id}$`));
-    await page.getByRole('link', { name: /All transactions/ }).focus();
+    await focusLive(page.getByRole('link', { name: /All transactions/ }));
     await page.keyboard.press('Enter');
 
     await expect(page.getByText('Page 2', { exact: true })).toBeVisible();

@@ -1,5 +1,6 @@
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { focusLive } from './keyboard.ts';
 
 test.describe('Transactions page', () => {
   test('shows seeded transactions and passes an axe scan', async ({ page }) => {
@@ -53,7 +54,7 @@ test.describe('Transactions page', () => {
     await externalId.press('Enter');
     await expect(page.getByText('No transactions match these filters')).toBeVisible();
     await expectNoAxeViolations(page);
-    await page.getByRole('button', { name: 'Clear filters' }).focus();
+    await focusLive(page.getByRole('button', { name: 'Clear filters' }));
     await page.keyboard.press('Enter');
     await expect(page.getByRole('table', { name: 'Transactions' }).locator('tbody tr')).toHaveCount(
       20,
