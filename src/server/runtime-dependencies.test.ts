@@ -32,6 +32,11 @@ function reachablePackages(): Map<string, string> {
         queue.push(path.resolve(path.dirname(file), spec));
         continue;
       }
+      // The contract's subpath imports (package.json "imports").
+      if (spec.startsWith('#contract/')) {
+        queue.push(path.join(ROOT, 'src/contract', spec.slice('#contract/'.length)));
+        continue;
+      }
       if (spec.startsWith('node:') || builtinModules.includes(spec)) continue;
       const name = spec.startsWith('@')
         ? spec.split('/').slice(0, 2).join('/')

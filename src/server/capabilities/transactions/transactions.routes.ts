@@ -1,16 +1,16 @@
 import { Hono } from 'hono';
 import { etag } from 'hono/etag';
-import { maskNumbersIn } from '../../../contract/bank-account.ts';
-import { chainInfo } from '../../../contract/chains.ts';
-import { AUDIT_REASON_HEADER, ERROR_CODES } from '../../../contract/common.ts';
+import { maskNumbersIn } from '#contract/bank-account.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { AUDIT_REASON_HEADER, ERROR_CODES } from '#contract/common.ts';
 import {
   createTransaction,
   estimateFee,
   replaceTransaction,
-} from '../../../contract/endpoints/transaction-writes.ts';
-import { getTransaction, listTransactions } from '../../../contract/endpoints/transactions.ts';
-import { CREATABLE_CATEGORIES, CreateTransactionRequest } from '../../../contract/transaction.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+} from '#contract/endpoints/transaction-writes.ts';
+import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
+import { CREATABLE_CATEGORIES, CreateTransactionRequest } from '#contract/transaction.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';

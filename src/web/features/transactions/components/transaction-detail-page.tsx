@@ -1,6 +1,6 @@
 import { Link, useSearch } from '@tanstack/react-router';
-import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { RoutePending } from '../../../components/route-fallbacks.tsx';
 import { Button } from '../../../components/ui/button.tsx';
