@@ -65,6 +65,8 @@ test.describe('Approvals inbox', () => {
     browser,
     baseURL,
   }) => {
+    // Room for the badge's 30 s refresh below.
+    test.slow();
     const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
     const transferId = await createTransfer(initiator, baseURL ?? '', { memo: 'e2e inbox' });
     const subOrg = await subOrgOf(initiator, transferId);
@@ -82,9 +84,13 @@ test.describe('Approvals inbox', () => {
     await expect(accountRow).toContainText('••••');
     await expectNoAxeViolations(page);
 
-    // The badge says what the server says waits for this member in this scope.
+    // The badge says what the server says waits for this member in this scope. An item
+    // another spec creates between the badge's read and the API's is caught up by the
+    // badge's own 30 s refresh, hence the longer wait.
     await expect
-      .poll(async () => (await badgeCount(page)) === (await inbox(page, subOrg)).actionableCount)
+      .poll(async () => (await badgeCount(page)) === (await inbox(page, subOrg)).actionableCount, {
+        timeout: 35_000,
+      })
       .toBe(true);
     await expect(approvalsLink(page)).toHaveAccessibleName(/waiting for your decision/);
 
