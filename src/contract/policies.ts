@@ -1,0 +1,215 @@
+import { z } from 'zod';
+import { formatUsd } from './decimal-format.ts';
+import { PositiveDecimalString } from './decimal.ts';
+import { TRANSACTION_CATEGORIES } from './enums.ts';
+
+/**
+ * Approval policies: who must approve what. A policy is an ordered list of
+ * rules, the first that matches an item deciding it, and a fallback for
+ * everything no rule matches. The console holds the policy and applies it the
+ * same way whichever custody backend it speaks to (ARCHITECTURE.md,
+ * "Approval policies").
+ */
+
+/** Where a transaction's value goes, as a rule can name it. */
+export const DESTINATION_KINDS = ['VAULT', 'CONTACT', 'EXTERNAL_ADDRESS', 'BANK_ACCOUNT'] as const;
+export const DestinationKind = z.enum(DESTINATION_KINDS);
+export type DestinationKind = z.infer<typeof DestinationKind>;
+
+/**
+ * Who may start or decide an item, as a rule names them: a member's role, or
+ * an API client (a program holding an API key, as the provider's SDKs do).
+ */
+export const ACTOR_KINDS = ['viewer', 'initiator', 'approver', 'admin', 'api_client'] as const;
+export const ActorKind = z.enum(ACTOR_KINDS);
+export type ActorKind = z.infer<typeof ActorKind>;
+
+/** The roles that may decide at all: a rule's approvers are drawn from these. */
+export const DECIDING_KINDS = ['approver', 'admin', 'api_client'] as const;
+export const DecidingKind = z.enum(DECIDING_KINDS);
+export type DecidingKind = z.infer<typeof DecidingKind>;
+
+const MAX_LIST = 50;
+const ids = (what: string) =>
+  z
+    .array(z.string().trim().min(1, `each ${what} must not be empty`))
+    .min(1, `list at least one ${what}, or leave the condition out`)
+    .max(MAX_LIST, `at most ${MAX_LIST} ${what}s`);
+
+/**
+ * What a rule matches. Every condition given must hold; a list matches any of
+ * its entries; a condition left out matches everything.
+ */
+export const PolicyMatch = z.strictObject({
+  subOrgIds: ids('sub-organization').optional(),
+  categories: z
+    .array(z.enum(TRANSACTION_CATEGORIES))
+    .min(1, 'list at least one category, or leave the condition out')
+    .optional(),
+  assets: ids('asset').optional(),
+  chains: ids('chain').optional(),
+  /** The item's value in USD is at least this (an item with no USD value matches). */
+  amountUsdAtLeast: PositiveDecimalString.optional(),
+  destinationKinds: z
+    .array(DestinationKind)
+    .min(1, 'list at least one destination kind, or leave the condition out')
+    .optional(),
+  initiatorKinds: z
+    .array(ActorKind)
+    .min(1, 'list at least one initiator, or leave the condition out')
+    .optional(),
+  /**
+   * Velocity: the source vault's outflow over the last 24 hours, this item
+   * included, is above this many USD (an item with no USD value matches).
+   */
+  outflow24hUsdAbove: PositiveDecimalString.optional(),
+});
+export type PolicyMatch = z.infer<typeof PolicyMatch>;
+
+/**
+ * Who counts towards a rule's approvals: anyone of the listed kinds, and the
+ * named members whatever their role. Both empty: anyone who may decide.
+ */
+export const Approvers = z.strictObject({
+  kinds: z.array(DecidingKind).max(DECIDING_KINDS.length).default([]),
+  memberIds: z.array(z.string().trim().min(1)).max(MAX_LIST).default([]),
+});
+export type Approvers = z.infer<typeof Approvers>;
+
+export const MAX_APPROVALS = 10;
+
+/** An item a rule lets through once enough eligible approvers approve it. */
+export const AllowOutcome = z.strictObject({
+  action: z.literal('ALLOW'),
+  approvals: z
+    .number()
+    .int('approvals must be a whole number')
+    .min(1, 'at least one approval')
+    .max(MAX_APPROVALS, `at most ${MAX_APPROVALS} approvals`),
+  approvers: Approvers.default({ kinds: [], memberIds: [] }),
+  /**
+   * An API client may approve an item it created itself, as the provider's
+   * SDKs do (create, then approve). A member never counts for their own item.
+   */
+  apiClientMayApproveOwn: z.boolean().default(false),
+});
+export type AllowOutcome = z.infer<typeof AllowOutcome>;
+
+export const PolicyOutcome = z.discriminatedUnion('action', [
+  AllowOutcome,
+  z.strictObject({ action: z.literal('BLOCK') }),
+]);
+export type PolicyOutcome = z.infer<typeof PolicyOutcome>;
+
+export const PolicyRule = z.strictObject({
+  id: z.string().trim().min(1).max(64),
+  name: z.string().trim().min(1, 'give the rule a name').max(80, 'at most 80 characters'),
+  match: PolicyMatch,
+  outcome: PolicyOutcome,
+});
+export type PolicyRule = z.infer<typeof PolicyRule>;
+
+export const MAX_RULES = 100;
+
+/** One kind of item's policy: transactions, or bank accounts and contacts. */
+export const Policy = z
+  .strictObject({
+    rules: z.array(PolicyRule).max(MAX_RULES, `at most ${MAX_RULES} rules`),
+    /** What applies when no rule matches. */
+    fallback: AllowOutcome,
+  })
+  .superRefine((policy, ctx) => {
+    const seen = new Set<string>();
+    policy.rules.forEach((rule, index) => {
+      if (seen.has(rule.id))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['rules', index, 'id'],
+          message: `rule id "${rule.id}" is used twice`,
+        });
+      seen.add(rule.id);
+    });
+  });
+export type Policy = z.infer<typeof Policy>;
+
+/**
+ * A fresh console's policy: today's behaviour. One approval from anyone but
+ * the creator; an API client may approve what it created itself.
+ */
+export const DEFAULT_POLICY: Policy = {
+  rules: [],
+  fallback: {
+    action: 'ALLOW',
+    approvals: 1,
+    approvers: { kinds: [], memberIds: [] },
+    apiClientMayApproveOwn: true,
+  },
+};
+
+/**
+ * What applied to one item when it was created, kept with the item so a
+ * later policy change cannot loosen it.
+ */
+export const FrozenRequirement = z.strictObject({
+  policyVersion: z.number().int().min(0),
+  /** null: the policy's fallback. */
+  ruleId: z.string().nullable(),
+  ruleName: z.string(),
+  outcome: PolicyOutcome,
+});
+export type FrozenRequirement = z.infer<typeof FrozenRequirement>;
+
+const KIND_NAMES: Record<ActorKind, string> = {
+  viewer: 'viewers',
+  initiator: 'initiators',
+  approver: 'approvers',
+  admin: 'admins',
+  api_client: 'API clients',
+};
+
+function oneOf(values: readonly string[]): string {
+  if (values.length <= 1) return values.join('');
+  return `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
+/** Who counts, in words: "approvers or admins", "Ada Approver or admins", "anyone who may approve". */
+export function describeApprovers(approvers: Approvers, nameOf: (id: string) => string): string {
+  const named = [
+    ...approvers.memberIds.map(nameOf),
+    ...approvers.kinds.map((kind) => KIND_NAMES[kind]),
+  ];
+  return named.length === 0 ? 'anyone who may approve' : oneOf(named);
+}
+
+/** An outcome in words: "Blocked", "2 approvals from admins". */
+export function describeOutcome(outcome: PolicyOutcome, nameOf: (id: string) => string): string {
+  if (outcome.action === 'BLOCK') return 'Blocked';
+  const count = outcome.approvals === 1 ? '1 approval' : `${outcome.approvals} approvals`;
+  return `${count} from ${describeApprovers(outcome.approvers, nameOf)}`;
+}
+
+/** A rule's conditions in words: "Transfers ≥ $100,000.00 from sub-org Treasury". */
+export function describeMatch(match: PolicyMatch, nameOf: (id: string) => string): string {
+  const what = match.categories
+    ? oneOf(match.categories.map((c) => c.toLowerCase().replaceAll('_', ' ')))
+    : 'any transaction';
+  const parts = [what.charAt(0).toUpperCase() + what.slice(1)];
+  if (match.assets) parts.push(`in ${oneOf(match.assets)}`);
+  if (match.chains) parts.push(`on ${oneOf(match.chains)}`);
+  if (match.amountUsdAtLeast) parts.push(`≥ $${formatUsd(match.amountUsdAtLeast)}`);
+  if (match.subOrgIds) parts.push(`in ${oneOf(match.subOrgIds.map(nameOf))}`);
+  if (match.destinationKinds)
+    parts.push(
+      `to ${oneOf(match.destinationKinds.map((k) => k.toLowerCase().replaceAll('_', ' ')))}`,
+    );
+  if (match.initiatorKinds)
+    parts.push(`started by ${oneOf(match.initiatorKinds.map((k) => KIND_NAMES[k]))}`);
+  if (match.outflow24hUsdAbove)
+    parts.push(`once the vault's 24 h outflow passes $${formatUsd(match.outflow24hUsdAbove)}`);
+  return parts.join(' ');
+}
+
+/** One line per rule, as the Policies page lists them. */
+export function describeRule(rule: PolicyRule, nameOf: (id: string) => string): string {
+  return `${describeMatch(rule.match, nameOf)} → ${describeOutcome(rule.outcome, nameOf)}`;
+}

@@ -1,0 +1,151 @@
+import { add, cmp } from '#contract/decimal.ts';
+import type {
+  ActorKind,
+  AllowOutcome,
+  DestinationKind,
+  FrozenRequirement,
+  Policy,
+  PolicyMatch,
+  PolicyRule,
+} from '#contract/policies.ts';
+
+/**
+ * The policy engine's pure half: which rule an item falls under, and whether
+ * the decisions collected so far approve it. No storage and no clock; the
+ * callers (creation and decision) freeze the result and record decisions
+ * under a lock, so that two approvers at the same instant are counted once
+ * each (ARCHITECTURE.md, "Approval policies").
+ */
+
+/** Someone who starts or decides an item. */
+export interface PolicyActor {
+  kind: 'staff' | 'api_client';
+  id: string;
+  /** A member's role; API clients have none. */
+  role?: 'viewer' | 'initiator' | 'approver' | 'admin';
+}
+
+/** What a rule can look at, read when the item is created. */
+export interface ItemFacts {
+  subOrgId: string | null;
+  /** Transactions only; a bank account or contact has none, and no category rule matches it. */
+  category?: string;
+  asset?: string;
+  chain?: string;
+  /** The value in USD; null when it cannot be priced (threshold rules then match: fail closed). */
+  amountUsd: string | null;
+  destinationKind?: DestinationKind;
+  initiator: PolicyActor;
+  /** The source vault's completed and in-flight outflow over the last 24 h, in USD, before this item. */
+  outflow24hUsd?: string;
+}
+
+export function actorKind(actor: PolicyActor): ActorKind {
+  return actor.kind === 'api_client' ? 'api_client' : (actor.role ?? 'viewer');
+}
+
+function listed<T extends string>(list: readonly T[] | undefined, value: T | undefined): boolean {
+  return list === undefined || (value !== undefined && list.includes(value));
+}
+
+/** True when every condition the rule gives holds for the item. */
+export function matches(match: PolicyMatch, facts: ItemFacts): boolean {
+  if (match.subOrgIds && (facts.subOrgId === null || !match.subOrgIds.includes(facts.subOrgId)))
+    return false;
+  if (!listed(match.categories as readonly string[] | undefined, facts.category)) return false;
+  if (!listed(match.assets, facts.asset)) return false;
+  if (!listed(match.chains, facts.chain)) return false;
+  if (!listed(match.destinationKinds, facts.destinationKind)) return false;
+  if (!listed(match.initiatorKinds, actorKind(facts.initiator))) return false;
+  if (match.amountUsdAtLeast !== undefined && facts.amountUsd !== null) {
+    if (cmp(facts.amountUsd, match.amountUsdAtLeast) < 0) return false;
+  }
+  if (match.outflow24hUsdAbove !== undefined && facts.amountUsd !== null) {
+    const after = add(facts.outflow24hUsd ?? '0', facts.amountUsd);
+    if (cmp(after, match.outflow24hUsdAbove) <= 0) return false;
+  }
+  return true;
+}
+
+/** The first rule that matches, or null for the fallback. */
+export function ruleFor(policy: Policy, facts: ItemFacts): PolicyRule | null {
+  return policy.rules.find((rule) => matches(rule.match, facts)) ?? null;
+}
+
+/** What the item needs, to be kept with it from its creation on. */
+export function requirementFor(
+  policy: Policy,
+  version: number,
+  facts: ItemFacts,
+): FrozenRequirement {
+  const rule = ruleFor(policy, facts);
+  return rule
+    ? { policyVersion: version, ruleId: rule.id, ruleName: rule.name, outcome: rule.outcome }
+    : {
+        policyVersion: version,
+        ruleId: null,
+        ruleName: 'Default',
+        outcome: policy.fallback,
+      };
+}
+
+/** Whether `actor` counts towards `outcome` for an item `initiator` started. */
+export function isEligible(
+  outcome: AllowOutcome,
+  initiator: PolicyActor,
+  actor: PolicyActor,
+): boolean {
+  const own = actor.kind === initiator.kind && actor.id === initiator.id;
+  if (own && !(actor.kind === 'api_client' && outcome.apiClientMayApproveOwn)) return false;
+  const kind = actorKind(actor);
+  const { kinds, memberIds } = outcome.approvers;
+  if (kinds.length === 0 && memberIds.length === 0)
+    return kind === 'approver' || kind === 'admin' || kind === 'api_client';
+  if (actor.kind === 'staff' && memberIds.includes(actor.id)) return true;
+  return (kinds as readonly string[]).includes(kind);
+}
+
+export interface RecordedDecision {
+  actor: PolicyActor;
+  decision: 'APPROVE' | 'DECLINE';
+}
+
+export interface Tally {
+  state: 'PENDING' | 'APPROVED' | 'DECLINED';
+  /** Distinct eligible approvers, in the order they approved. */
+  approvedBy: PolicyActor[];
+  /** The eligible decline that ended it, if one did. */
+  declinedBy: PolicyActor | null;
+  required: number;
+}
+
+const key = (actor: PolicyActor) => `${actor.kind}:${actor.id}`;
+
+/**
+ * Where an item stands after these decisions, in the order they were
+ * recorded: approved once enough distinct eligible approvers approve,
+ * declined by the first eligible decline. Decisions by the ineligible, a
+ * second decision by the same approver, and anything after the item was
+ * settled count for nothing. A blocked item is never approved.
+ */
+export function tally(
+  requirement: FrozenRequirement,
+  initiator: PolicyActor,
+  decisions: readonly RecordedDecision[],
+): Tally {
+  const { outcome } = requirement;
+  if (outcome.action === 'BLOCK')
+    return { state: 'DECLINED', approvedBy: [], declinedBy: null, required: 0 };
+  const approvedBy: PolicyActor[] = [];
+  const decided = new Set<string>();
+  for (const { actor, decision } of decisions) {
+    if (!isEligible(outcome, initiator, actor) || decided.has(key(actor))) continue;
+    decided.add(key(actor));
+    if (decision === 'DECLINE')
+      return { state: 'DECLINED', approvedBy, declinedBy: actor, required: outcome.approvals };
+    approvedBy.push(actor);
+    if (approvedBy.length >= outcome.approvals)
+      return { state: 'APPROVED', approvedBy, declinedBy: null, required: outcome.approvals };
+  }
+  return { state: 'PENDING', approvedBy, declinedBy: null, required: outcome.approvals };
+}
