@@ -79,6 +79,8 @@ export const ERROR_CODES = {
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** A request body did not arrive within the time allowed: 408. */
   requestTimeout: 'REQUEST_TIMEOUT',
+  /** An approval policy's draft changed after the caller read it (contract/policies.ts): re-read it. */
+  policyDraftChanged: 'POLICY_DRAFT_CHANGED',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
+import { IsoTimestamp } from './common.ts';
 import { formatUsd } from './decimal-format.ts';
 import { PositiveDecimalString } from './decimal.ts';
+import { displayTextProblem } from './display-text.ts';
 import { TRANSACTION_CATEGORIES } from './enums.ts';
 
 /**
@@ -8,7 +10,8 @@ import { TRANSACTION_CATEGORIES } from './enums.ts';
  * rules, the first that matches an item deciding it, and a fallback for
  * everything no rule matches. The console holds the policy and applies it the
  * same way whichever custody backend it speaks to (ARCHITECTURE.md,
- * "Approval policies").
+ * "Approval policies"). One schema serves as the editor's body and the
+ * answer, so every field is required on the wire but the match's conditions.
  */
 
 /** Where a transaction's value goes, as a rule can name it. */
@@ -30,39 +33,38 @@ export const DecidingKind = z.enum(DECIDING_KINDS);
 export type DecidingKind = z.infer<typeof DecidingKind>;
 
 const MAX_LIST = 50;
-const ids = (what: string) =>
-  z
-    .array(z.string().trim().min(1, `each ${what} must not be empty`))
-    .min(1, `list at least one ${what}, or leave the condition out`)
-    .max(MAX_LIST, `at most ${MAX_LIST} ${what}s`);
+
+/** A condition's list: at least one entry (leave the condition out to match everything). */
+function someOf<T extends z.core.SomeType>(item: T, what: string) {
+  return z.optional(
+    z
+      .array(item)
+      .check(
+        z.minLength(1, `list at least one ${what}, or leave the condition out`),
+        z.maxLength(MAX_LIST, `at most ${MAX_LIST} ${what}s`),
+      ),
+  );
+}
+const someId = z.string().check(z.trim(), z.minLength(1, 'an entry must not be empty'));
 
 /**
  * What a rule matches. Every condition given must hold; a list matches any of
  * its entries; a condition left out matches everything.
  */
 export const PolicyMatch = z.strictObject({
-  subOrgIds: ids('sub-organization').optional(),
-  categories: z
-    .array(z.enum(TRANSACTION_CATEGORIES))
-    .min(1, 'list at least one category, or leave the condition out')
-    .optional(),
-  assets: ids('asset').optional(),
-  chains: ids('chain').optional(),
+  subOrgIds: someOf(someId, 'sub-organization'),
+  categories: someOf(z.enum(TRANSACTION_CATEGORIES), 'category'),
+  assets: someOf(someId, 'asset'),
+  chains: someOf(someId, 'chain'),
   /** The item's value in USD is at least this (an item with no USD value matches). */
-  amountUsdAtLeast: PositiveDecimalString.optional(),
-  destinationKinds: z
-    .array(DestinationKind)
-    .min(1, 'list at least one destination kind, or leave the condition out')
-    .optional(),
-  initiatorKinds: z
-    .array(ActorKind)
-    .min(1, 'list at least one initiator, or leave the condition out')
-    .optional(),
+  amountUsdAtLeast: z.optional(PositiveDecimalString),
+  destinationKinds: someOf(DestinationKind, 'destination kind'),
+  initiatorKinds: someOf(ActorKind, 'initiator'),
   /**
    * Velocity: the source vault's outflow over the last 24 hours, this item
    * included, is above this many USD (an item with no USD value matches).
    */
-  outflow24hUsdAbove: PositiveDecimalString.optional(),
+  outflow24hUsdAbove: z.optional(PositiveDecimalString),
 });
 export type PolicyMatch = z.infer<typeof PolicyMatch>;
 
@@ -71,8 +73,8 @@ export type PolicyMatch = z.infer<typeof PolicyMatch>;
  * named members whatever their role. Both empty: anyone who may decide.
  */
 export const Approvers = z.strictObject({
-  kinds: z.array(DecidingKind).max(DECIDING_KINDS.length).default([]),
-  memberIds: z.array(z.string().trim().min(1)).max(MAX_LIST).default([]),
+  kinds: z.array(DecidingKind).check(z.maxLength(DECIDING_KINDS.length)),
+  memberIds: z.array(someId).check(z.maxLength(MAX_LIST, `at most ${MAX_LIST} members`)),
 });
 export type Approvers = z.infer<typeof Approvers>;
 
@@ -82,16 +84,17 @@ export const MAX_APPROVALS = 10;
 export const AllowOutcome = z.strictObject({
   action: z.literal('ALLOW'),
   approvals: z
-    .number()
-    .int('approvals must be a whole number')
-    .min(1, 'at least one approval')
-    .max(MAX_APPROVALS, `at most ${MAX_APPROVALS} approvals`),
-  approvers: Approvers.default({ kinds: [], memberIds: [] }),
+    .int({ error: 'approvals must be a whole number' })
+    .check(
+      z.gte(1, 'at least one approval'),
+      z.lte(MAX_APPROVALS, `at most ${MAX_APPROVALS} approvals`),
+    ),
+  approvers: Approvers,
   /**
    * An API client may approve an item it created itself, as the provider's
    * SDKs do (create, then approve). A member never counts for their own item.
    */
-  apiClientMayApproveOwn: z.boolean().default(false),
+  apiClientMayApproveOwn: z.boolean(),
 });
 export type AllowOutcome = z.infer<typeof AllowOutcome>;
 
@@ -102,8 +105,16 @@ export const PolicyOutcome = z.discriminatedUnion('action', [
 export type PolicyOutcome = z.infer<typeof PolicyOutcome>;
 
 export const PolicyRule = z.strictObject({
-  id: z.string().trim().min(1).max(64),
-  name: z.string().trim().min(1, 'give the rule a name').max(80, 'at most 80 characters'),
+  id: z.string().check(z.trim(), z.minLength(1, 'a rule needs an id'), z.maxLength(64)),
+  name: z.string().check(
+    z.trim(),
+    z.minLength(1, 'give the rule a name'),
+    z.maxLength(80, 'at most 80 characters'),
+    z.superRefine((value, ctx) => {
+      const problem = displayTextProblem('name', value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  ),
   match: PolicyMatch,
   outcome: PolicyOutcome,
 });
@@ -114,22 +125,24 @@ export const MAX_RULES = 100;
 /** One kind of item's policy: transactions, or bank accounts and contacts. */
 export const Policy = z
   .strictObject({
-    rules: z.array(PolicyRule).max(MAX_RULES, `at most ${MAX_RULES} rules`),
+    rules: z.array(PolicyRule).check(z.maxLength(MAX_RULES, `at most ${MAX_RULES} rules`)),
     /** What applies when no rule matches. */
     fallback: AllowOutcome,
   })
-  .superRefine((policy, ctx) => {
-    const seen = new Set<string>();
-    policy.rules.forEach((rule, index) => {
-      if (seen.has(rule.id))
-        ctx.addIssue({
-          code: 'custom',
-          path: ['rules', index, 'id'],
-          message: `rule id "${rule.id}" is used twice`,
-        });
-      seen.add(rule.id);
-    });
-  });
+  .check(
+    z.superRefine((policy, ctx) => {
+      const seen = new Set<string>();
+      policy.rules.forEach((rule, index) => {
+        if (seen.has(rule.id))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['rules', index, 'id'],
+            message: `rule id "${rule.id}" is used twice`,
+          });
+        seen.add(rule.id);
+      });
+    }),
+  );
 export type Policy = z.infer<typeof Policy>;
 
 /**
@@ -151,9 +164,9 @@ export const DEFAULT_POLICY: Policy = {
  * later policy change cannot loosen it.
  */
 export const FrozenRequirement = z.strictObject({
-  policyVersion: z.number().int().min(0),
+  policyVersion: z.int().check(z.nonnegative()),
   /** null: the policy's fallback. */
-  ruleId: z.string().nullable(),
+  ruleId: z.nullable(z.string()),
   ruleName: z.string(),
   outcome: PolicyOutcome,
 });
@@ -213,3 +226,73 @@ export function describeMatch(match: PolicyMatch, nameOf: (id: string) => string
 export function describeRule(rule: PolicyRule, nameOf: (id: string) => string): string {
   return `${describeMatch(rule.match, nameOf)} → ${describeOutcome(rule.outcome, nameOf)}`;
 }
+
+/** The two policies: transactions, and the bank accounts (and contacts) payments may go to. */
+export const POLICY_KINDS = ['transactions', 'accounts'] as const;
+export const PolicyKind = z.enum(POLICY_KINDS);
+export type PolicyKind = z.infer<typeof PolicyKind>;
+
+/**
+ * One version of a policy. A draft is edited by admins (each editor kept);
+ * another admin, none of its editors, publishes it: it becomes the active
+ * version and the one before it is kept, retired, and can be restored the
+ * same way (as a new draft). Version 0 is the built-in DEFAULT_POLICY.
+ */
+export const PolicyVersion = z.strictObject({
+  kind: PolicyKind,
+  /** The active or retired version's number; a draft has none until published. */
+  version: z.nullable(z.int()),
+  status: z.enum(['DRAFT', 'ACTIVE', 'RETIRED']),
+  policy: Policy,
+  /** A draft's revision, raised by each save: publishing names the revision reviewed. */
+  revision: z.int(),
+  /** The version a draft was made from (the active one when it was begun, or the one restored). */
+  basedOn: z.nullable(z.int()),
+  editors: z.array(z.strictObject({ id: z.string(), name: z.string() })),
+  updatedAt: z.nullable(IsoTimestamp),
+  publishedBy: z.nullable(z.strictObject({ id: z.string(), name: z.string() })),
+  publishedAt: z.nullable(IsoTimestamp),
+});
+export type PolicyVersion = z.infer<typeof PolicyVersion>;
+
+export const PolicyState = z.strictObject({
+  active: PolicyVersion,
+  draft: z.nullable(PolicyVersion),
+  /** Every version published before the active one, newest first. */
+  history: z.array(PolicyVersion),
+});
+export type PolicyState = z.infer<typeof PolicyState>;
+
+/** Saves the draft: the whole policy, and the revision it was edited from (0: no draft yet). */
+export const PolicyDraftRequest = z.strictObject({
+  policy: Policy,
+  revision: z.int().check(z.nonnegative()),
+});
+export type PolicyDraftRequest = z.infer<typeof PolicyDraftRequest>;
+
+/** Publishes exactly the draft revision the reviewer read. */
+export const PolicyPublishRequest = z.strictObject({
+  revision: z.int().check(z.positive()),
+});
+
+/** "What would this need?": an item described by the facts a rule can look at. */
+export const PolicyPreviewRequest = z.strictObject({
+  /** Ask the draft instead of the active version. */
+  draft: z.optional(z.boolean()),
+  subOrgId: z.nullable(z.string()),
+  category: z.optional(z.enum(TRANSACTION_CATEGORIES)),
+  asset: z.optional(z.string()),
+  chain: z.optional(z.string()),
+  amountUsd: z.nullable(PositiveDecimalString),
+  destinationKind: z.optional(DestinationKind),
+  initiatorKind: ActorKind,
+  outflow24hUsd: z.optional(PositiveDecimalString),
+});
+export type PolicyPreviewRequest = z.infer<typeof PolicyPreviewRequest>;
+
+export const PolicyPreviewResponse = z.strictObject({
+  requirement: FrozenRequirement,
+  /** The outcome in words: "2 approvals from admins", "Blocked". */
+  summary: z.string(),
+});
+export type PolicyPreviewResponse = z.infer<typeof PolicyPreviewResponse>;

@@ -4,6 +4,7 @@ import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
+import * as policies from './policies.ts';
 import * as reference from './reference.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
@@ -26,5 +27,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),
+  ...Object.values(policies),
   ...Object.values(session),
 ];

@@ -6,6 +6,7 @@ import type { Database } from '../db/client.ts';
 import { staff } from '../db/schema/console.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { hashPassword } from './password.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 
 /** Staff members in the console database: created by the CLI, by admins, or (sandbox) the demo seed. */
 
@@ -30,14 +31,6 @@ export interface NewStaff {
   role: StaffRole;
   subOrgIds?: string[] | null | undefined;
   password: string;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; depth += 1) {
-    if ((e as { code?: unknown }).code === '23505') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** An empty list would lock a member out of everything; treat it as a mistake, not "none". */

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
@@ -13,6 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { AUDIT_OUTCOMES, STAFF_ROLES } from '../../../contract/auth.ts';
 import { COLOR_SCHEMES } from '../../../contract/display.ts';
+import { POLICY_KINDS, type Policy } from '../../../contract/policies.ts';
 import { oneOf } from './one-of.ts';
 
 /**
@@ -258,5 +260,42 @@ export const signInChallenges = consoleSchema.table(
     index('sign_in_challenges_staff_idx').on(t.staffId),
     index('sign_in_challenges_expires_idx').on(t.expiresAt),
     oneOf('sign_in_challenges', t.kind, CHALLENGE_KINDS),
+  ],
+);
+
+const POLICY_STATUSES = ['DRAFT', 'ACTIVE', 'RETIRED'] as const;
+
+/**
+ * Approval policies, every version kept (contract/policies.ts, PolicyVersion).
+ * At most one draft and one active version per kind (partial unique indexes);
+ * no active row: the built-in default, version 0. A draft's `version` is null
+ * until it is published.
+ */
+export const approvalPolicies = consoleSchema.table(
+  'approval_policies',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: POLICY_KINDS }).notNull(),
+    version: integer('version'),
+    status: text('status', { enum: POLICY_STATUSES }).notNull(),
+    document: jsonb('document').$type<Policy>().notNull(),
+    revision: integer('revision').notNull(),
+    basedOn: integer('based_on'),
+    /** Every member who saved this draft: none of them may publish it. */
+    editorIds: jsonb('editor_ids').$type<string[]>().notNull(),
+    updatedAt: at('updated_at').notNull(),
+    publishedBy: text('published_by').references(() => staff.id),
+    publishedAt: at('published_at'),
+  },
+  (t) => [
+    uniqueIndex('approval_policies_version_unique').on(t.kind, t.version),
+    uniqueIndex('approval_policies_one_draft')
+      .on(t.kind)
+      .where(sql`${t.status} = 'DRAFT'`),
+    uniqueIndex('approval_policies_one_active')
+      .on(t.kind)
+      .where(sql`${t.status} = 'ACTIVE'`),
+    oneOf('approval_policies', t.kind, POLICY_KINDS),
+    oneOf('approval_policies', t.status, POLICY_STATUSES),
   ],
 );

@@ -1,0 +1,173 @@
+import { Hono, type Context } from 'hono';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import {
+  discardPolicyDraft,
+  getPolicies,
+  previewPolicy,
+  publishPolicyDraft,
+  restorePolicyVersion,
+  savePolicyDraft,
+} from '#contract/endpoints/policies.ts';
+import { describeOutcome, PolicyKind, type PolicyRule } from '#contract/policies.ts';
+import { audit } from '../../auth/audit.ts';
+import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
+import { outsideAdminScope } from '../../console/admin-scope.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount } from '../../http/mount.ts';
+import { requirementFor } from './evaluate.ts';
+import {
+  activePolicy,
+  discardDraft,
+  policyState,
+  publishDraft,
+  restoreVersion,
+  saveDraft,
+} from './policies.store.ts';
+
+/**
+ * The console's approval policies (contract/endpoints/policies.ts). Reading
+ * is every member's; editing and publishing are for admins of every
+ * sub-organization, since a policy governs them all, and the publisher must
+ * be an admin who did not edit the draft (policies.store.ts).
+ */
+
+function kindOf(value: string): PolicyKind {
+  const parsed = PolicyKind.safeParse(value);
+  if (!parsed.success)
+    throw new ApiError(
+      404,
+      ERROR_CODES.notFound,
+      `No policy kind "${value}": transactions or accounts`,
+    );
+  return parsed.data;
+}
+
+function unrestrictedAdmin(c: Context<AppEnv>) {
+  const member = c.get('staff');
+  if (!member) throw unauthorized();
+  if (member.subOrgIds)
+    throw outsideAdminScope(
+      'Approval policies govern every sub-organization: only an admin of all of them may change one',
+    );
+  return member;
+}
+
+/** How many rules a policy has, and how a change reads in the audit log. */
+function rulesIn(policy: { rules: readonly PolicyRule[] }): string {
+  return policy.rules.length === 1 ? '1 rule' : `${policy.rules.length} rules`;
+}
+
+export function policyRoutes(options: AuthOptions) {
+  const { db, clock } = options;
+  const app = new Hono<AppEnv>();
+
+  /** Runs a change, recording it (or its refusal) in the audit log. */
+  async function audited<T>(
+    c: Context<AppEnv>,
+    action: string,
+    kind: string,
+    run: () => Promise<{ result: T; summary: string }>,
+  ): Promise<T> {
+    try {
+      const { result, summary } = await run();
+      await audit(c, options, {
+        action,
+        entityType: 'POLICY',
+        entityId: kind,
+        summary,
+        outcome: 'success',
+      });
+      return result;
+    } catch (error) {
+      if (error instanceof ApiError)
+        await audit(c, options, {
+          action,
+          entityType: 'POLICY',
+          entityId: kind,
+          summary: `Refused: ${error.message}`,
+          outcome: error.status === 403 ? 'denied' : 'failed',
+        });
+      throw error;
+    }
+  }
+
+  mount(app, CONSOLE_API_PREFIX, getPolicies, ({ params }) => policyState(db, kindOf(params.kind)));
+
+  mount(app, CONSOLE_API_PREFIX, savePolicyDraft, ({ params, body }, c) =>
+    audited(c, 'policy.draft', params.kind, async () => {
+      const member = unrestrictedAdmin(c);
+      const kind = kindOf(params.kind);
+      const saved = await saveDraft(db, kind, body, member, clock.now());
+      return {
+        result: saved,
+        summary: `Saved the ${kind} policy draft (revision ${saved.revision}, ${rulesIn(body.policy)})`,
+      };
+    }),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, discardPolicyDraft, ({ params }, c) =>
+    audited(c, 'policy.discard', params.kind, async () => {
+      unrestrictedAdmin(c);
+      const kind = kindOf(params.kind);
+      if (!(await discardDraft(db, kind)))
+        throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
+      return { result: await policyState(db, kind), summary: `Discarded the ${kind} policy draft` };
+    }),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, publishPolicyDraft, ({ params, body }, c) =>
+    audited(c, 'policy.publish', params.kind, async () => {
+      const member = unrestrictedAdmin(c);
+      const kind = kindOf(params.kind);
+      const { version, basedOn } = await publishDraft(db, kind, body.revision, member, clock.now());
+      const state = await policyState(db, kind);
+      return {
+        result: state,
+        summary: `Published version ${version} of the ${kind} policy (${rulesIn(state.active.policy)}; drafted from version ${basedOn ?? 0})`,
+      };
+    }),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, restorePolicyVersion, ({ params }, c) =>
+    audited(c, 'policy.restore', params.kind, async () => {
+      const member = unrestrictedAdmin(c);
+      const kind = kindOf(params.kind);
+      const version = /^(0|[1-9]\d{0,8})$/.test(params.version) ? Number(params.version) : NaN;
+      if (Number.isNaN(version))
+        throw new ApiError(
+          404,
+          ERROR_CODES.notFound,
+          `No version "${params.version}" of the ${kind} policy`,
+        );
+      const draft = await restoreVersion(db, kind, version, member, clock.now());
+      return {
+        result: draft,
+        summary: `Opened a draft restoring version ${version} of the ${kind} policy`,
+      };
+    }),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, previewPolicy, async ({ params, body }) => {
+    const kind = kindOf(params.kind);
+    const state = body.draft ? (await policyState(db, kind)).draft : null;
+    if (body.draft && !state)
+      throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
+    const { version, policy } = state
+      ? { version: state.version ?? 0, policy: state.policy }
+      : await activePolicy(db, kind);
+    const { initiatorKind, ...facts } = body;
+    const requirement = requirementFor(policy, version, {
+      ...facts,
+      // The preview asks about a kind of initiator, not a person: a made-up one of that kind.
+      initiator:
+        initiatorKind === 'api_client'
+          ? { kind: 'api_client', id: '(preview)' }
+          : { kind: 'staff', id: '(preview)', role: initiatorKind },
+    });
+    return { requirement, summary: describeOutcome(requirement.outcome, (id) => id) };
+  });
+
+  return app;
+}
