@@ -12,6 +12,11 @@ const webFeatures = readdirSync('src/web/features', { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+/** The server's capability folders, read from disk like the features: a new one is fenced in too. */
+const serverCapabilities = readdirSync('src/server/capabilities', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
 /**
  * Layers point down only (ARCHITECTURE.md, "Layers"). Paths are relative to
  * the repository root, where `npm run lint` runs. They bind production code;
@@ -85,6 +90,17 @@ const layerZones = [
     message:
       "A capability's port and implementations are composed by custody/: they know no auth or console.",
   },
+  ...serverCapabilities.map((capability) => ({
+    target: `./src/server/capabilities/${capability}`,
+    from: serverCapabilities
+      .filter((other) => other !== capability)
+      .flatMap((other) => [
+        `./src/server/capabilities/${other}/sandbox`,
+        `./src/server/capabilities/${other}/upstream`,
+      ]),
+    message:
+      "A capability never reaches into another's sandbox or upstream implementation: it uses the other's port (port.ts), or shares through custody/ or console/.",
+  })),
   {
     target: './src/server/auth',
     from: ['./src/server/console', './src/server/capabilities', './src/server/cli'],

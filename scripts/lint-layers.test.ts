@@ -103,7 +103,17 @@ describe('layer rules', { timeout: 120_000 }, () => {
     [
       "console reaching into a capability's implementation",
       'src/server/console/layer-probe.ts',
-      "import { approvalMessage } from '../capabilities/approvals/sandbox/message.ts';",
+      "import { decideApprovalPolicy } from '../capabilities/approvals/sandbox/policy.ts';",
+    ],
+    [
+      "a capability reaching into another's sandbox implementation",
+      'src/server/capabilities/bank-accounts/sandbox/layer-probe.ts',
+      "import { decideApprovalPolicy } from '../../approvals/sandbox/policy.ts';",
+    ],
+    [
+      "a capability's routes reaching into another's upstream implementation",
+      'src/server/capabilities/transactions/layer-probe.ts',
+      "import { approvalsUpstream } from '../approvals/upstream/index.ts';",
     ],
     [
       'auth importing a capability',
@@ -123,6 +133,15 @@ describe('layer rules', { timeout: 120_000 }, () => {
   ])('refuses %s', async (_name, filePath, importLine) => {
     const ids = await ruleIds(filePath, `${importLine}\nexport const probe = 1;\n`);
     expect(ids).toContain('import-x/no-restricted-paths');
+  });
+
+  it("accepts a capability's own implementation and another's port", async () => {
+    expect(
+      await ruleIds(
+        'src/server/capabilities/approvals/upstream/layer-probe.ts',
+        "import type { BankAccountsPort } from '../../bank-accounts/port.ts';\nimport { approvalsSandbox } from '../sandbox/index.ts';\nexport type Probe = BankAccountsPort;\nexport const probe = approvalsSandbox;\n",
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a test library in production code', async () => {

@@ -7,7 +7,7 @@ import { signApprovalMessage } from '../protocol/api-token.ts';
 import {
   approvalMessage,
   type ChangeRequestEntityType,
-} from '../capabilities/approvals/sandbox/message.ts';
+} from '../custody/sandbox/change-request.ts';
 import type { Database } from '../db/client.ts';
 import { changeRequests } from '../db/schema/sandbox.ts';
 import { signedInit, type SignOptions, type TestApiUser } from './api-client.ts';

@@ -12,7 +12,7 @@ import { ApiError } from '../../../contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { linkedDeciders } from '../../console/linked-accounts.ts';
-import { inScope } from '../../console/scoped-backend.ts';
+import { inScope } from '../../console/scope-rules.ts';
 
 /**
  * GET /api/console/approval_decisions/?entityIds=a,b: who approved or

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { ChangeRequestHistory } from '../../../contract/change-request.ts';
 import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
 import { transactionHistory } from '../../../contract/endpoints/transactions.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
@@ -7,7 +6,7 @@ import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
-import { historyFromAuditLog, nameStaff } from '../bank-accounts/history.routes.ts';
+import { changeRequestHistoryOf } from '../../console/change-request-history.ts';
 
 /**
  * GET /api/console/transactions/{id}/history/: who created the transaction
@@ -24,17 +23,7 @@ export function transactionHistoryRoutes(options: AuthOptions, backend: CustodyB
     async ({ params: { transactionId: id } }, c) => {
       const ctx = custodyContext(c);
       await backend.getTransaction(ctx, id);
-      const fromBackend = backend.changeRequestHistory
-        ? await backend.changeRequestHistory(ctx, id)
-        : null;
-      const results =
-        fromBackend ?? (await historyFromAuditLog(options.db, id, 'transaction.create'));
-      const body: ChangeRequestHistory = {
-        entityId: id,
-        source: fromBackend ? 'change_requests' : 'audit_log',
-        results: await nameStaff(options.db, results),
-      };
-      return body;
+      return changeRequestHistoryOf(options.db, backend, ctx, id, 'transaction.create');
     },
   );
 }

@@ -15,10 +15,7 @@ import {
   vaults,
   wallets,
 } from '../../db/schema/sandbox.ts';
-import {
-  approvalMessage,
-  type ChangeRequestEntityType,
-} from '../../capabilities/approvals/sandbox/message.ts';
+import { approvalMessage, type ChangeRequestEntityType } from './change-request.ts';
 import { readPlan } from './engine/plan.ts';
 import { buildBankAccounts } from './seed/bank-account-data.ts';
 import { applySeedHolds } from './seed/in-flight.ts';

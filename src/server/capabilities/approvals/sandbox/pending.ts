@@ -21,12 +21,12 @@ import { toWireBankAccount, toWireTransaction } from '../../../custody/sandbox/m
  * id)` index, and merges them. The counts are COUNT queries over that range:
  * the database counts the waiting rows' index entries, and none is read out,
  * mapped or sorted. They do not depend on the cursor, so the backend caches
- * them apart from the pages (sandbox-backend.ts): paging through the inbox
+ * them apart from the pages (index.ts): paging through the inbox
  * counts once until something is written.
  *
  * Who proposed each item is read with it, in the same query: the row's own
  * creator (`createdById`, and on a transaction `createdByType`: the creator
- * its change request names too, policy.ts's `creatorOf`), with the API
+ * its change request names too, `creatorOf` of custody/sandbox/change-request.ts), with the API
  * user's name joined where an API client proposed it. A lookup of each
  * row's change request instead cost 2 ms more a page on PostgreSQL (42
  * index probes for the limit + 1 rows of both kinds), and as a query of its
@@ -55,7 +55,7 @@ function waiting(table: Table, orgId: string, scope: PendingApprovalsQuery): SQL
     eq(table.orgId, orgId),
     eq(table.status, 'PENDING'),
     scope.subOrgId ? eq(table.subOrgId, scope.subOrgId) : undefined,
-    // A staff member's scope (several sub-orgs); see console/scoped-backend.ts.
+    // A staff member's scope (several sub-orgs); see console/scope-rules.ts.
     scope.subOrgIds ? inArray(table.subOrgId, scope.subOrgIds) : undefined,
   );
 }

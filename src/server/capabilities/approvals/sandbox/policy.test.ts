@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { creatorOf, decideApprovalPolicy, type ApprovalPolicyInput } from './policy.ts';
+import { creatorOf } from '../../../custody/sandbox/change-request.ts';
+import { decideApprovalPolicy, type ApprovalPolicyInput } from './policy.ts';
 
 const staff = (id: string) => ({ type: 'STAFF' as const, id });
 const apiUser = (id: string) => ({ type: 'API_USER' as const, id, orgId: 'org-1' });

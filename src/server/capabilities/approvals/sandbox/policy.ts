@@ -1,5 +1,4 @@
 import { ERROR_CODES } from '../../../../contract/common.ts';
-import type { CreatorType } from '../../../../contract/enums.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 
 /**
@@ -10,29 +9,13 @@ import type { CustodyActor } from '../../../custody/backend.ts';
  *
  * - Nobody anonymous decides anything.
  * - A staff member never approves or rejects a request they created
- *   (four-eyes), whatever their role.
+ *   (four-eyes), whatever their role. Who created it is `creatorOf`'s rule
+ *   (custody/sandbox/change-request.ts).
  * - An API user may decide its own request, as the provider SDK's
  *   create-and-approve helpers expect, unless the organization turned that off.
  * - An API user proves the decision with a signature of the approval message;
  *   a staff member is already proven by their session and signs nothing.
  */
-
-/**
- * createdById of what is created with no actor: only possible below the HTTP
- * layer (the seed, in-process tests), since every route needs credentials.
- */
-const ANONYMOUS_CREATOR_ID = 'sandbox-anonymous';
-
-/**
- * Who a new transaction or bank account (and its change request) names as
- * its creator: the caller, or the anonymous creator, whom nobody can match
- * when deciding. One rule for both kinds of entity.
- */
-export function creatorOf(actor: CustodyActor | undefined): { id: string; type: CreatorType } {
-  return actor
-    ? { id: actor.id, type: actor.type }
-    : { id: ANONYMOUS_CREATOR_ID, type: 'ANONYMOUS' };
-}
 
 export const ANONYMOUS_APPROVER_MESSAGE = 'approving needs an API user or a signed-in staff member';
 

@@ -11,8 +11,7 @@ import {
 } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '../../../../contract/api-error.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
-import { approvalMessage } from '../../approvals/sandbox/message.ts';
-import { creatorOf } from '../../approvals/sandbox/policy.ts';
+import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { toWireBankAccount } from '../../../custody/sandbox/mappers.ts';
 

@@ -25,7 +25,7 @@ export async function listBankAccounts(
     query.paymentMethod ? eq(bankAccounts.paymentMethod, query.paymentMethod) : undefined,
     query.country ? eq(bankAccounts.country, query.country) : undefined,
     query.subOrgId ? eq(bankAccounts.subOrgId, query.subOrgId) : undefined,
-    // A staff member's scope (several sub-orgs); see console/scoped-backend.ts.
+    // A staff member's scope (several sub-orgs); see console/scope-rules.ts.
     query.subOrgIds ? inArray(bankAccounts.subOrgId, query.subOrgIds) : undefined,
     position ? after(bankAccounts, position) : undefined,
   ];

@@ -68,7 +68,7 @@ export async function listVaults(
   const conditions: Array<SQL | undefined> = [
     eq(vaults.orgId, orgId),
     query.vaultName ? ilike(vaults.vaultName, containsPattern(query.vaultName)) : undefined,
-    // A staff member's scope; see console/scoped-backend.ts.
+    // A staff member's scope; see console/scope-rules.ts.
     query.subOrgId ? eq(vaults.subOrgId, query.subOrgId) : undefined,
     query.subOrgIds ? inArray(vaults.subOrgId, query.subOrgIds) : undefined,
     position ? after(vaults, position) : undefined,

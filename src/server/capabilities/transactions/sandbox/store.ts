@@ -37,7 +37,7 @@ export async function listTransactions(
     query.asset ? eq(transactions.asset, query.asset) : undefined,
     query.externalId ? eq(transactions.externalId, query.externalId) : undefined,
     query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
-    // A staff member's scope (several sub-orgs); see console/scoped-backend.ts.
+    // A staff member's scope (several sub-orgs); see console/scope-rules.ts.
     query.subOrgIds ? inArray(transactions.subOrgId, query.subOrgIds) : undefined,
     query.createdAtGte ? gte(transactions.createdAt, storableTime(query.createdAtGte)) : undefined,
     query.createdAtLte ? lte(transactions.createdAt, storableTime(query.createdAtLte)) : undefined,

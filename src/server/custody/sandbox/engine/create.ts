@@ -9,8 +9,7 @@ import {
 } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '../../../../contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
-import { approvalMessage } from '../../../capabilities/approvals/sandbox/message.ts';
-import { creatorOf } from '../../../capabilities/approvals/sandbox/policy.ts';
+import { approvalMessage, creatorOf } from '../change-request.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { ENGINE_CODES } from './problems.ts';
 import type { Executor } from './transitions.ts';

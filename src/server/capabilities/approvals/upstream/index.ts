@@ -1,5 +1,3 @@
-import type { KeyObject } from 'node:crypto';
-import type { z } from 'zod';
 import { ERROR_CODES } from '../../../../contract/common.ts';
 import { paths, toQueryString } from '../../../../contract/paths.ts';
 import {
@@ -7,25 +5,20 @@ import {
   ApprovalMessageResponse,
   type ApprovalActionRequest,
 } from '../../../../contract/approvals.ts';
-import type { BankAccount } from '../../../../contract/bank-account.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
 import { signApprovalMessage } from '../../../protocol/api-token.ts';
-import type { Clock } from '../../../clock.ts';
-import type { Database } from '../../../db/client.ts';
 import { ApiError } from '../../../../contract/api-error.ts';
-import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts';
-import type { BankAccountFingerprint } from '../../bank-accounts/upstream/fingerprint.ts';
+import type { CustodyContext } from '../../../custody/backend.ts';
 import {
   approvalEntity,
   creatorsOf,
   recordApproval,
   unresolvedBankAccountIntents,
 } from '../../../custody/upstream/creators.store.ts';
-import {
-  UpstreamFailure,
-  type UpstreamClient,
-  type UpstreamRequest,
-} from '../../../custody/upstream/upstream-client.ts';
+import { UpstreamFailure } from '../../../custody/upstream/upstream-client.ts';
+import type { UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
+import type { BankAccountsPort } from '../../bank-accounts/port.ts';
+import type { TransactionsPort } from '../../transactions/port.ts';
+import type { ApprovalsPort } from '../port.ts';
 
 /**
  * Change-request approvals through upstream. Upstream knows one API user,
@@ -49,24 +42,14 @@ const FOUR_EYES_UNRESOLVED_MESSAGE =
 /** Clocks differ between the console and upstream: a minute's slack when matching times. */
 const CLOCK_SLACK_MS = 60_000;
 
-interface Deps {
-  db: Database;
-  clock: Clock;
-  client: UpstreamClient;
-  privateKey: KeyObject;
-  read: <S extends z.core.$ZodType>(
-    ctx: CustodyContext,
-    schema: S,
-    path: string,
-  ) => Promise<z.output<S>>;
-  call: <S extends z.core.$ZodType>(
-    ctx: CustodyContext,
-    schema: S,
-    request: Omit<UpstreamRequest, 'requestId'>,
-  ) => Promise<z.output<S>>;
-  getTransaction: (ctx: CustodyContext, id: string) => Promise<Transaction>;
-  getBankAccount: (ctx: CustodyContext, id: string) => Promise<BankAccount>;
-  fingerprint: BankAccountFingerprint;
+/**
+ * The entities an approval is about, read through their own capabilities'
+ * ports: four-eyes needs a transaction's externalId and an account's
+ * fingerprint.
+ */
+interface Entities {
+  transactions: Pick<TransactionsPort, 'getTransaction'>;
+  bankAccounts: Pick<BankAccountsPort, 'getBankAccount'>;
 }
 
 /** Who created an entity through this console (known), and who may have (an unresolved intent). */
@@ -80,7 +63,7 @@ function unlessNotFound(error: unknown): undefined {
   throw error;
 }
 
-export function upstreamApprovalOperations(deps: Deps) {
+export function approvalsUpstream(deps: UpstreamDeps & Entities): ApprovalsPort {
   const { db } = deps;
 
   async function getApprovalMessage(
@@ -100,12 +83,12 @@ export function upstreamApprovalOperations(deps: Deps) {
   /** Who created the entity through this console, or may have. */
   async function creators(ctx: CustodyContext, entityId: string): Promise<Creators> {
     // Transactions are recorded by externalId too (before sending), so look it up.
-    const transaction = await deps.getTransaction(ctx, entityId).catch(unlessNotFound);
+    const transaction = await deps.transactions.getTransaction(ctx, entityId).catch(unlessNotFound);
     if (transaction) {
       return { known: await creatorsOf(db, entityId, transaction.externalId), possible: [] };
     }
     const known = await creatorsOf(db, entityId);
-    const account = await deps.getBankAccount(ctx, entityId).catch(unlessNotFound);
+    const account = await deps.bankAccounts.getBankAccount(ctx, entityId).catch(unlessNotFound);
     if (!account) return { known, possible: [] };
     // Only a proposal recorded before the account existed can be the one that made it.
     const createdAt = account.createdAt ? Date.parse(account.createdAt) : Number.NaN;
@@ -170,8 +153,9 @@ export function upstreamApprovalOperations(deps: Deps) {
     }
   }
 
-  const approvalEntityId: NonNullable<CustodyBackend['approvalEntityId']> = (_ctx, approvalId) =>
-    approvalEntity(db, approvalId);
-
-  return { getApprovalMessage, decideApproval, approvalEntityId };
+  return {
+    getApprovalMessage,
+    decideApproval,
+    approvalEntityId: (_ctx, approvalId) => approvalEntity(db, approvalId),
+  };
 }

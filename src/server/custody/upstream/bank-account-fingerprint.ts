@@ -6,7 +6,7 @@ import { createHash, createHmac, type KeyObject } from 'node:crypto';
  * account: rail, account number, routing number and holder. The creator is
  * recorded under it before sending (creators.store.ts), and an account
  * upstream whose creator is otherwise unknown is matched to it at decision
- * time (upstream-approvals.ts).
+ * time (capabilities/approvals/upstream/).
  *
  * Keyed (HMAC-SHA-256): an account number is a few digits short of
  * guessable, and the console's database holds no account number otherwise.

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bankAccountFingerprinter } from './fingerprint.ts';
+import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
 
 const key = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
 

@@ -1,0 +1,34 @@
+import { cachedRead } from '../../../db/read-cache.ts';
+import { assets, subOrgs, vaults, wallets } from '../../../db/schema/sandbox.ts';
+import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
+import type { ReferencePort } from '../port.ts';
+import {
+  getContact,
+  getVault,
+  getVaultBalances,
+  listAssets,
+  listContacts,
+  listSubOrgs,
+  listSupportedChains,
+  listVaults,
+} from './store.ts';
+
+/**
+ * Reference data over the sandbox's tables. What every signed-in page reads
+ * (and every server render of the list: http/server-render.ts) is reused
+ * while nothing commits too.
+ */
+export function referenceSandbox({ db, orgIdFor, cachedList }: SandboxDeps): ReferencePort {
+  return {
+    listVaults: (ctx, query) =>
+      cachedList(ctx, 'vaults', query, [vaults, wallets], (orgId) => listVaults(db, orgId, query)),
+    getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
+    getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
+    listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
+    getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
+    listAssets: async () => cachedRead('assets', () => listAssets(db), [assets]),
+    listSupportedChains: async () => listSupportedChains(),
+    listSubOrgs: (ctx, query) =>
+      cachedList(ctx, 'sub-orgs', query, [subOrgs], (orgId) => listSubOrgs(db, orgId, query)),
+  };
+}

@@ -1,0 +1,29 @@
+import { cachedRead } from '../../../db/read-cache.ts';
+import { transactions } from '../../../db/schema/sandbox.ts';
+import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
+import type { TransactionsPort } from '../port.ts';
+import { getTransaction, listTransactions } from './store.ts';
+
+/** Transactions over the sandbox's tables: reads here, writes through the engine. */
+export function transactionsSandbox({
+  db,
+  engine,
+  orgIdFor,
+  cachedList,
+}: SandboxDeps): TransactionsPort {
+  return {
+    // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
+    // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
+    listTransactions: (ctx, query) =>
+      cachedList(ctx, 'transactions', query, [transactions], (orgId) =>
+        listTransactions(db, orgId, query),
+      ),
+    getTransaction: async (ctx, id) => {
+      const orgId = await orgIdFor(ctx);
+      return cachedRead(`transaction:${orgId}:${id}`, () => getTransaction(db, orgId, id));
+    },
+    createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),
+    replaceTransaction: async (ctx, body) => engine.replace(await orgIdFor(ctx), ctx.actor, body),
+    estimateFee: async (ctx, body) => engine.estimateFee(await orgIdFor(ctx), body),
+  };
+}
