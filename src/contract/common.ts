@@ -81,6 +81,12 @@ export const ERROR_CODES = {
   requestTimeout: 'REQUEST_TIMEOUT',
   /** An approval policy's draft changed after the caller read it (contract/policies.ts): re-read it. */
   policyDraftChanged: 'POLICY_DRAFT_CHANGED',
+  /** The approval policy's rule for the item blocks it: refused at creation, naming the rule. */
+  policyBlocked: 'POLICY_BLOCKED',
+  /** The item's rule does not count this approver (their role, or not among the named members). */
+  policyNotEligible: 'POLICY_NOT_ELIGIBLE',
+  /** An API client may add only the approval that completes an item's rule; members add the rest. */
+  policyNeedsMoreApprovals: 'POLICY_NEEDS_MORE_APPROVALS',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

@@ -286,7 +286,18 @@ export const PolicyPreviewRequest = z.strictObject({
   amountUsd: z.nullable(PositiveDecimalString),
   destinationKind: z.optional(DestinationKind),
   initiatorKind: ActorKind,
-  outflow24hUsd: z.optional(PositiveDecimalString),
+  outflow24hUsd: z.optional(
+    z.nullable(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^(0|[1-9]\d*)(\.\d+)?$/,
+            'outflow24hUsd must be a decimal number written as a string',
+          ),
+        ),
+    ),
+  ),
 });
 export type PolicyPreviewRequest = z.infer<typeof PolicyPreviewRequest>;
 

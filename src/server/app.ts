@@ -18,6 +18,7 @@ import { consoleRoutes } from './console/console.routes.ts';
 import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
+import { applyPolicies } from './capabilities/policies/guard.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
@@ -119,7 +120,11 @@ export function createApp({
   };
   // Staff see only their sub-organizations, whichever backend answers; a decision between
   // members linked by member management is flagged in the audit log.
-  const custody = flagLinkedDecisions(scopedBackend(backend), authOptions);
+  // Approval policies judge what is created and collect decisions until the frozen rule is met.
+  const custody = flagLinkedDecisions(
+    applyPolicies(scopedBackend(backend), { db: auth.db, clock: authOptions.clock }),
+    authOptions,
+  );
 
   // The server's own id for every request; a caller's well-formed X-Request-Id is logged beside it.
   app.use(requestIds());

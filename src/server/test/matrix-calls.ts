@@ -14,6 +14,13 @@ import { createBankAccount } from '../../contract/endpoints/bank-account-writes.
 import { findBankAccountMatches } from '../../contract/endpoints/bank-accounts.ts';
 import { ENDPOINTS } from '../../contract/endpoints/index.ts';
 import { listContacts, listSubOrgs, listVaults } from '../../contract/endpoints/reference.ts';
+import {
+  discardPolicyDraft,
+  publishPolicyDraft,
+  restorePolicyVersion,
+  savePolicyDraft,
+} from '../../contract/endpoints/policies.ts';
+import { DEFAULT_POLICY } from '../../contract/policies.ts';
 import { listAudit, updateStaff } from '../../contract/endpoints/staff.ts';
 import {
   createTransaction,
@@ -84,6 +91,9 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   contactId: (t) => t.contactId,
   approvalId: (t) => t.approvalId,
   staffId: (_t, ctx) => ctx.staffId,
+  // Approval policies are the organization's, in no sub-org: the transactions policy, version 0.
+  kind: () => 'transactions',
+  version: () => '0',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
 const SCOPED_PARAMS = new Set(['transactionId', 'bankAccountId', 'vaultId', 'contactId']);
@@ -214,6 +224,37 @@ export const OVERRIDES: Record<string, Call[]> = {
       url: (_t, c) => at(updateStaff, { staffId: c.staffId }),
       body: () => ({ name: 'Renamed' }),
       scope: 'none',
+    },
+  ],
+  // Approval policies govern every sub-org: only an unrestricted admin changes one.
+  [endpointKey(savePolicyDraft)]: [
+    {
+      name: 'save a policy draft',
+      url: () => at(savePolicyDraft, { kind: 'transactions' }),
+      body: () => ({ policy: DEFAULT_POLICY, revision: 0 }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(discardPolicyDraft)]: [
+    {
+      name: 'discard the policy draft',
+      url: () => at(discardPolicyDraft, { kind: 'transactions' }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(publishPolicyDraft)]: [
+    {
+      name: 'publish the policy draft',
+      url: () => at(publishPolicyDraft, { kind: 'transactions' }),
+      body: () => ({ revision: 1 }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(restorePolicyVersion)]: [
+    {
+      name: 'restore a policy version',
+      url: () => at(restorePolicyVersion, { kind: 'transactions', version: '0' }),
+      scope: 'unrestricted',
     },
   ],
   [endpointKey(listAudit)]: [

@@ -36,8 +36,11 @@ export interface ItemFacts {
   amountUsd: string | null;
   destinationKind?: DestinationKind;
   initiator: PolicyActor;
-  /** The source vault's completed and in-flight outflow over the last 24 h, in USD, before this item. */
-  outflow24hUsd?: string;
+  /**
+   * The source vault's outflow over the last 24 h, in USD, before this item;
+   * null or absent when it cannot be told (outflow caps then match: fail closed).
+   */
+  outflow24hUsd?: string | null;
 }
 
 export function actorKind(actor: PolicyActor): ActorKind {
@@ -60,8 +63,8 @@ export function matches(match: PolicyMatch, facts: ItemFacts): boolean {
   if (match.amountUsdAtLeast !== undefined && facts.amountUsd !== null) {
     if (cmp(facts.amountUsd, match.amountUsdAtLeast) < 0) return false;
   }
-  if (match.outflow24hUsdAbove !== undefined && facts.amountUsd !== null) {
-    const after = add(facts.outflow24hUsd ?? '0', facts.amountUsd);
+  if (match.outflow24hUsdAbove !== undefined && facts.amountUsd !== null && facts.outflow24hUsd) {
+    const after = add(facts.outflow24hUsd, facts.amountUsd);
     if (cmp(after, match.outflow24hUsdAbove) <= 0) return false;
   }
   return true;

@@ -6,6 +6,7 @@ import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
 import { approvalsSandbox } from '../../capabilities/approvals/sandbox/index.ts';
 import { bankAccountsSandbox } from '../../capabilities/bank-accounts/sandbox/index.ts';
+import { policiesSandbox } from '../../capabilities/policies/sandbox/index.ts';
 import { referenceSandbox } from '../../capabilities/reference/sandbox/index.ts';
 import { transactionsSandbox } from '../../capabilities/transactions/sandbox/index.ts';
 import { createTransactionEngine } from './engine/api.ts';
@@ -62,5 +63,6 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps),
     ...referenceSandbox(deps),
+    ...policiesSandbox(deps),
   };
 }

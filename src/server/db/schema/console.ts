@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgSchema,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -14,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { AUDIT_OUTCOMES, STAFF_ROLES } from '../../../contract/auth.ts';
 import { COLOR_SCHEMES } from '../../../contract/display.ts';
-import { POLICY_KINDS, type Policy } from '../../../contract/policies.ts';
+import { POLICY_KINDS, type FrozenRequirement, type Policy } from '../../../contract/policies.ts';
 import { oneOf } from './one-of.ts';
 
 /**
@@ -297,5 +298,66 @@ export const approvalPolicies = consoleSchema.table(
       .where(sql`${t.status} = 'ACTIVE'`),
     oneOf('approval_policies', t.kind, POLICY_KINDS),
     oneOf('approval_policies', t.status, POLICY_STATUSES),
+  ],
+);
+
+const POLICY_ENTITY_TYPES = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
+const POLICY_ACTOR_TYPES = ['STAFF', 'API_USER'] as const;
+const POLICY_DECISIONS = ['APPROVE', 'DECLINE'] as const;
+const POLICY_SETTLEMENTS = ['APPROVED', 'DECLINED'] as const;
+
+/**
+ * What each item needs, frozen when it was created (contract/policies.ts,
+ * FrozenRequirement): a later policy cannot loosen what is pending. The row is
+ * also the lock decisions on the item take, so two approvers at the same
+ * instant are counted one after the other.
+ */
+export const approvalRequirements = consoleSchema.table(
+  'approval_requirements',
+  {
+    entityId: text('entity_id').primaryKey(),
+    entityType: text('entity_type', { enum: POLICY_ENTITY_TYPES }).notNull(),
+    requirement: jsonb('requirement').$type<FrozenRequirement>().notNull(),
+    initiatorType: text('initiator_type', { enum: POLICY_ACTOR_TYPES }).notNull(),
+    initiatorId: text('initiator_id').notNull(),
+    /** The initiator's role when they created it (null: an API client). */
+    initiatorRole: text('initiator_role', { enum: STAFF_ROLES }),
+    createdAt: at('created_at').notNull(),
+    /** The quorum's outcome once reached; sent to the custody API once, then `sentAt`. */
+    settled: text('settled', { enum: POLICY_SETTLEMENTS }),
+    /** A request sending the outcome holds this while it does; cleared if the send fails. */
+    sendingSince: at('sending_since'),
+    sentAt: at('sent_at'),
+  },
+  (t) => [
+    oneOf('approval_requirements', t.entityType, POLICY_ENTITY_TYPES),
+    oneOf('approval_requirements', t.initiatorType, POLICY_ACTOR_TYPES),
+    oneOf('approval_requirements', t.settled, POLICY_SETTLEMENTS),
+    oneOf('approval_requirements', t.initiatorRole, STAFF_ROLES),
+  ],
+);
+
+/** Each approver's decision on an item, once: the primary key makes a second one a no-op. */
+export const approvalVotes = consoleSchema.table(
+  'approval_votes',
+  {
+    /** The order decisions were recorded in: the tally reads them in it. */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    entityId: text('entity_id')
+      .notNull()
+      .references(() => approvalRequirements.entityId),
+    actorType: text('actor_type', { enum: POLICY_ACTOR_TYPES }).notNull(),
+    actorId: text('actor_id').notNull(),
+    /** The approver's role when they decided (null: an API client). */
+    actorRole: text('actor_role', { enum: STAFF_ROLES }),
+    decision: text('decision', { enum: POLICY_DECISIONS }).notNull(),
+    reason: text('reason'),
+    at: at('at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.entityId, t.actorType, t.actorId] }),
+    oneOf('approval_votes', t.actorType, POLICY_ACTOR_TYPES),
+    oneOf('approval_votes', t.decision, POLICY_DECISIONS),
+    oneOf('approval_votes', t.actorRole, STAFF_ROLES),
   ],
 );

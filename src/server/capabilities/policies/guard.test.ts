@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
+import { Transaction } from '#contract/transaction.ts';
+import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
+import { decideAs } from '../../test/change-requests.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  type EngineFixture,
+  type EngineTestApp,
+} from '../../test/engine-test-app.ts';
+import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
+import { discardDraft, publishDraft, saveDraft } from './policies.store.ts';
+
+/**
+ * Issue 28 through the real app: the console judges each item at creation
+ * against the active policy, freezes the rule on it, collects its members'
+ * decisions and sends the custody API one approval only once the rule is met.
+ */
+
+let t: EngineTestApp;
+let f: EngineFixture;
+let initiator: StaffSession;
+let ada: StaffSession;
+let bo: StaffSession;
+let cy: StaffSession;
+let admin1: StaffSession;
+let admin2: StaffSession;
+let client: TestApiUser;
+beforeAll(async () => {
+  t = await createEngineTestApp();
+  f = await createEngineFixture(t.db, t.orgId);
+  const as = (role: 'initiator' | 'approver' | 'admin', name: string) =>
+    signInStaff(t.app, t.db, t.authClock, { role, name });
+  initiator = await as('initiator', 'Ivy Initiator');
+  ada = await as('approver', 'Ada Approver');
+  bo = await as('approver', 'Bo Approver');
+  cy = await as('admin', 'Cy Admin');
+  admin1 = await as('admin', 'Policy Editor');
+  admin2 = await as('admin', 'Policy Reviewer');
+  client = await createTestApiUser(t, 'payments bot');
+});
+afterAll(() => t.close());
+
+/** Publishes `policy` for transactions: drafted by one admin, published by another. */
+async function usePolicy(policy: Policy) {
+  await discardDraft(t.db, 'transactions');
+  const now = t.authClock.now();
+  const draft = await saveDraft(
+    t.db,
+    'transactions',
+    { policy, revision: 0 },
+    { id: admin1.member.id, name: admin1.member.name },
+    now,
+  );
+  await publishDraft(
+    t.db,
+    'transactions',
+    draft.revision,
+    { id: admin2.member.id, name: admin2.member.name },
+    now,
+  );
+}
+
+const bigNeedsTwo: Policy = {
+  rules: [
+    {
+      id: 'big',
+      name: 'Big transfers',
+      match: { categories: ['TRANSFER'], amountUsdAtLeast: '10000' },
+      outcome: {
+        action: 'ALLOW',
+        approvals: 2,
+        approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+        apiClientMayApproveOwn: false,
+      },
+    },
+    {
+      id: 'no-pending-contacts',
+      name: 'No USDC to contacts',
+      match: { assets: ['USDC'], destinationKinds: ['CONTACT'] },
+      outcome: { action: 'BLOCK' },
+    },
+  ],
+  fallback: DEFAULT_POLICY.fallback,
+};
+
+const send = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/** ETH is $3,000 in the sandbox: 5 ETH is $15,000, 0.25 ETH $750. */
+async function transfer(amount: string, asset = 'ETH') {
+  const res = await initiator.json(
+    paths.transactions(),
+    send({
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'CONTACT', id: f.contacts.eth.id },
+      amount,
+      asset,
+      blockChain: 'ETHEREUM',
+    }),
+  );
+  return res;
+}
+
+async function created(amount: string): Promise<string> {
+  const res = await transfer(amount);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return Transaction.parse(res.body).id ?? '';
+}
+
+async function decide(by: StaffSession, entityId: string, action: 'approve' | 'reject') {
+  const message = await by.json(`${paths.approvalMessage()}?entityId=${entityId}`);
+  expect(message.status, JSON.stringify(message.body)).toBe(200);
+  const { approvalId } = ApprovalMessageResponse.parse(message.body);
+  return by.json(
+    paths.approvalAction(approvalId),
+    send({ action, ...(action === 'reject' ? { reason: 'not this one' } : {}) }),
+  );
+}
+
+describe('approval policies applied', () => {
+  it('a transfer its rule holds to two approvals stays pending at one and moves at two', async () => {
+    await usePolicy(bigNeedsTwo);
+    const id = await created('5');
+
+    const first = await decide(ada, id, 'approve');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({
+      status: 'PENDING',
+      policy: { ruleName: 'Big transfers', approvals: 1, required: 2 },
+    });
+    expect(await t.status(id)).toBe('PENDING');
+    // The same approver twice is still one approval.
+    expect((await decide(ada, id, 'approve')).body).toMatchObject({ policy: { approvals: 1 } });
+    expect(await t.status(id)).toBe('PENDING');
+
+    const second = await decide(cy, id, 'approve');
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect(second.body).toMatchObject({ policy: { approvals: 2, required: 2 } });
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('a transfer under the threshold needs one, as before', async () => {
+    await usePolicy(bigNeedsTwo);
+    const id = await created('0.25');
+    expect((await decide(bo, id, 'approve')).status).toBe(200);
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('one eligible decline ends it at once', async () => {
+    await usePolicy(bigNeedsTwo);
+    const id = await created('5');
+    await decide(ada, id, 'approve');
+    const declined = await decide(bo, id, 'reject');
+    expect(declined.status, JSON.stringify(declined.body)).toBe(200);
+    expect(await t.status(id)).toBe('DECLINED');
+  });
+
+  it('a blocking rule refuses at creation, naming the rule, and creates nothing', async () => {
+    await usePolicy(bigNeedsTwo);
+    const before = await t.get(`${paths.transactions()}?limit=100`);
+    const res = await transfer('10', 'USDC');
+    expect(res.status, JSON.stringify(res.body)).toBe(403);
+    const error = ApiErrorBody.parse(res.body);
+    expect(error.code).toBe('POLICY_BLOCKED');
+    expect(error.message).toContain('"No USDC to contacts"');
+    const after = await t.get(`${paths.transactions()}?limit=100`);
+    expect((after.body.results as unknown[]).length).toBe(
+      (before.body.results as unknown[]).length,
+    );
+  });
+
+  it('a member the rule does not count is refused, naming the rule', async () => {
+    await usePolicy({
+      rules: [
+        {
+          id: 'admins',
+          name: 'Admins only',
+          match: { categories: ['TRANSFER'] },
+          outcome: {
+            action: 'ALLOW',
+            approvals: 1,
+            approvers: { kinds: ['admin'], memberIds: [] },
+            apiClientMayApproveOwn: false,
+          },
+        },
+      ],
+      fallback: DEFAULT_POLICY.fallback,
+    });
+    const id = await created('0.25');
+    const refused = await decide(ada, id, 'approve');
+    expect(refused.status).toBe(403);
+    expect(ApiErrorBody.parse(refused.body)).toMatchObject({ code: 'POLICY_NOT_ELIGIBLE' });
+    expect(ApiErrorBody.parse(refused.body).message).toContain('"Admins only"');
+    expect((await decide(cy, id, 'approve')).status).toBe(200);
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('the rule frozen at creation holds after the policy is loosened', async () => {
+    await usePolicy(bigNeedsTwo);
+    const id = await created('5');
+    await usePolicy(DEFAULT_POLICY);
+    expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
+    expect(await t.status(id)).toBe('PENDING');
+    await decide(bo, id, 'approve');
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('two approvers at the same instant: approved once, neither decision lost', async () => {
+    await usePolicy(bigNeedsTwo);
+    const id = await created('5');
+    const [a, b] = await Promise.all([decide(ada, id, 'approve'), decide(bo, id, 'approve')]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const counts = [a.body, b.body].map(
+      (body) => (body as { policy: { approvals: number } }).policy.approvals,
+    );
+    expect(counts.sort()).toEqual([1, 2]);
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('an API client adds only the approval that completes the rule', async () => {
+    await usePolicy({
+      ...bigNeedsTwo,
+      rules: [
+        {
+          ...bigNeedsTwo.rules[0]!,
+          outcome: {
+            action: 'ALLOW',
+            approvals: 2,
+            approvers: { kinds: ['approver', 'api_client'], memberIds: [] },
+            apiClientMayApproveOwn: false,
+          },
+        },
+      ],
+    });
+    const id = await created('5');
+    const early = await decideAs(t.app, client, id, { action: 'approve' });
+    expect(early.status, JSON.stringify(early.body)).toBe(403);
+    expect(ApiErrorBody.parse(early.body).code).toBe('POLICY_NEEDS_MORE_APPROVALS');
+    expect(await t.status(id)).toBe('PENDING');
+    expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
+    const last = await decideAs(t.app, client, id, { action: 'approve' });
+    expect(last.status, JSON.stringify(last.body)).toBe(200);
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+});

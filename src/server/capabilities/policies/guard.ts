@@ -1,0 +1,284 @@
+import { eq } from 'drizzle-orm';
+import { ApiError } from '#contract/api-error.ts';
+import type { ApprovalActionRequest, ApprovalActionResponse } from '#contract/approvals.ts';
+import type { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import {
+  describeApprovers,
+  type DestinationKind,
+  type FrozenRequirement,
+  type PolicyKind,
+} from '#contract/policies.ts';
+import type { CreateTransactionRequest } from '#contract/transaction.ts';
+import type { Clock } from '../../clock.ts';
+import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
+import type { Database } from '../../db/client.ts';
+import { staff } from '../../db/schema/console.ts';
+import {
+  isEligible,
+  requirementFor,
+  tally,
+  type ItemFacts,
+  type PolicyActor,
+  type Tally,
+} from './evaluate.ts';
+import { activePolicy } from './policies.store.ts';
+import {
+  freezeRequirement,
+  initiatorOf,
+  markSent,
+  recordVote,
+  releaseClaim,
+  requirementOf,
+  decisionsOn,
+} from './votes.store.ts';
+
+/**
+ * Applies the approval policies to whichever custody backend answers
+ * (ARCHITECTURE.md, "Approval policies"): an item is judged when it is
+ * created (a blocking rule refuses it, naming the rule; otherwise the rule is
+ * frozen on it), and its decisions are collected by the console, which sends
+ * the custody API one approval (or the decline) only once the frozen rule is
+ * satisfied. An item whose rule is today's (one approval from anyone but the
+ * creator) goes straight through, as before policies existed.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const DESTINATION_KINDS: Record<string, DestinationKind> = {
+  VAULT: 'VAULT',
+  CONTACT: 'CONTACT',
+  EXTERNAL_ADDRESS: 'EXTERNAL_ADDRESS',
+  BANK_ACCOUNT: 'BANK_ACCOUNT',
+  EXTERNAL_BANK_ACCOUNT: 'BANK_ACCOUNT',
+};
+
+/** Today's rule: nothing for the console to collect; the custody backend's own four-eyes applies. */
+function passesThrough(requirement: FrozenRequirement): boolean {
+  const { outcome } = requirement;
+  return (
+    outcome.action === 'ALLOW' &&
+    outcome.approvals === 1 &&
+    outcome.approvers.kinds.length === 0 &&
+    outcome.approvers.memberIds.length === 0 &&
+    outcome.apiClientMayApproveOwn
+  );
+}
+
+function progressOf(requirement: FrozenRequirement, counted: Tally) {
+  return {
+    ruleName: requirement.ruleName,
+    required: counted.required,
+    approvals: counted.approvedBy.length,
+  };
+}
+
+export function applyPolicies(
+  inner: CustodyBackend,
+  options: { db: Database; clock: Clock },
+): CustodyBackend {
+  const { db, clock } = options;
+
+  async function actorOf(ctx: CustodyContext): Promise<PolicyActor> {
+    const actor = ctx.actor;
+    if (!actor || actor.type === 'API_USER') return { kind: 'api_client', id: actor?.id ?? '' };
+    const [member] = await db
+      .select({ role: staff.role })
+      .from(staff)
+      .where(eq(staff.id, actor.id));
+    return { kind: 'staff', id: actor.id, role: member?.role ?? 'viewer' };
+  }
+
+  async function transactionFacts(
+    ctx: CustodyContext,
+    body: CreateTransactionRequest,
+    initiator: PolicyActor,
+  ): Promise<{ facts: ItemFacts; vaultId: string | undefined }> {
+    const source = 'source' in body ? body.source : undefined;
+    const vaultId =
+      body.category === 'CONTRACT_CALL'
+        ? body.vaultId
+        : source?.type === 'VAULT'
+          ? source.id
+          : undefined;
+    // Through the scoped backend: a vault outside the member's scope is a 404 here already.
+    const vault = vaultId ? await inner.getVault(ctx, vaultId) : undefined;
+    const asset = 'asset' in body ? body.asset : undefined;
+    let amountUsd: string | null = null;
+    if (body.amount === undefined) amountUsd = '0';
+    else if (asset && inner.usdValue)
+      amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount);
+    const destination =
+      body.category === 'CONTRACT_CALL'
+        ? 'EXTERNAL_ADDRESS'
+        : 'destination' in body
+          ? DESTINATION_KINDS[body.destination.type]
+          : undefined;
+    const outflow =
+      vaultId && inner.vaultOutflowUsd
+        ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
+        : null;
+    return {
+      vaultId,
+      facts: {
+        subOrgId: vault?.subOrgId ?? null,
+        category: body.category,
+        ...(asset ? { asset } : {}),
+        chain: body.blockChain,
+        amountUsd,
+        ...(destination ? { destinationKind: destination } : {}),
+        initiator,
+        outflow24hUsd: outflow,
+      },
+    };
+  }
+
+  async function judge(kind: PolicyKind, facts: ItemFacts): Promise<FrozenRequirement> {
+    const { version, policy } = await activePolicy(db, kind);
+    const requirement = requirementFor(policy, version, facts);
+    if (requirement.outcome.action === 'BLOCK')
+      throw new ApiError(
+        403,
+        ERROR_CODES.policyBlocked,
+        `Refused by the approval policy: rule "${requirement.ruleName}" blocks this`,
+      );
+    return requirement;
+  }
+
+  async function freezeOn(
+    created: { id?: string | undefined },
+    entityType: 'TRANSACTION' | 'BANK_ACCOUNT',
+    requirement: FrozenRequirement,
+    initiator: PolicyActor,
+  ) {
+    if (!created.id) return;
+    await freezeRequirement(
+      db,
+      { entityId: created.id, entityType, requirement, initiator },
+      clock.now(),
+    );
+  }
+
+  /** Sends the settled outcome once; a refusal takes back the vote it carried. */
+  async function send(
+    ctx: CustodyContext,
+    approvalId: string,
+    request: ApprovalActionRequest,
+    entityId: string,
+    actor: PolicyActor,
+  ): Promise<ApprovalActionResponse> {
+    try {
+      const answer = await inner.decideApproval(ctx, approvalId, request);
+      await markSent(db, entityId, clock.now());
+      return answer;
+    } catch (error) {
+      const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
+      await releaseClaim(db, entityId, refused ? actor : null);
+      throw error;
+    }
+  }
+
+  return {
+    ...inner,
+
+    async createTransaction(ctx, body) {
+      const initiator = await actorOf(ctx);
+      const { facts } = await transactionFacts(ctx, body, initiator);
+      const requirement = await judge('transactions', facts);
+      const created = await inner.createTransaction(ctx, body);
+      await freezeOn(created, 'TRANSACTION', requirement, initiator);
+      return created;
+    },
+
+    async replaceTransaction(ctx, body) {
+      // A replacement moves the same value again: judged like the original, by who asks.
+      const initiator = await actorOf(ctx);
+      const previous = await requirementOf(db, body.transactionId);
+      const created = await inner.replaceTransaction(ctx, body);
+      if (previous) await freezeOn(created, 'TRANSACTION', previous.requirement, initiator);
+      return created;
+    },
+
+    async createBankAccount(ctx, input: BankAccountCreateRequest) {
+      const initiator = await actorOf(ctx);
+      const requirement = await judge('accounts', {
+        subOrgId: input.subOrgId ?? null,
+        amountUsd: null,
+        destinationKind: 'BANK_ACCOUNT',
+        initiator,
+      });
+      const created = await inner.createBankAccount(ctx, input);
+      await freezeOn(created, 'BANK_ACCOUNT', requirement, initiator);
+      return created;
+    },
+
+    async decideApproval(ctx, approvalId, request) {
+      const entityId = (await inner.approvalEntityId?.(ctx, approvalId)) ?? null;
+      const row = entityId ? await requirementOf(db, entityId) : undefined;
+      if (!entityId || !row || passesThrough(row.requirement))
+        return inner.decideApproval(ctx, approvalId, request);
+
+      const { requirement } = row;
+      const { outcome } = requirement;
+      if (outcome.action === 'BLOCK')
+        throw new ApiError(
+          403,
+          ERROR_CODES.policyBlocked,
+          `Rule "${requirement.ruleName}" blocks this`,
+        );
+      const initiator = initiatorOf(row);
+      const actor = await actorOf(ctx);
+      if (!isEligible(outcome, initiator, actor)) {
+        const own = actor.kind === initiator.kind && actor.id === initiator.id;
+        if (own) return inner.decideApproval(ctx, approvalId, request);
+        throw new ApiError(
+          403,
+          ERROR_CODES.policyNotEligible,
+          `Rule "${requirement.ruleName}" counts approvals from ${describeApprovers(outcome.approvers, () => 'named members')} only; you are not one of them`,
+        );
+      }
+      const decision = request.action === 'approve' ? 'APPROVE' : 'DECLINE';
+
+      // Through the scoped backend: an item outside the member's scope is a 404 before any
+      // vote is kept, and one no longer pending is the custody backend's to answer.
+      const item =
+        row.entityType === 'TRANSACTION'
+          ? await inner.getTransaction(ctx, entityId)
+          : await inner.getBankAccount(ctx, entityId);
+      if (item.status !== 'PENDING') return inner.decideApproval(ctx, approvalId, request);
+
+      if (actor.kind === 'api_client') {
+        // An API client's signature is the custody backend's to check: its vote counts only
+        // once sent, so it may add only the approval that settles the item (or decline).
+        const decisions = await decisionsOn(db, entityId);
+        const after = tally(requirement, initiator, [...decisions, { actor, decision }]);
+        if (after.state === 'PENDING')
+          throw new ApiError(
+            403,
+            ERROR_CODES.policyNeedsMoreApprovals,
+            `Rule "${requirement.ruleName}" needs ${outcome.approvals} approvals: members add them in the console, and an API client only the last`,
+          );
+        const answer = await inner.decideApproval(ctx, approvalId, request);
+        await recordVote(db, entityId, { actor, decision, reason: request.reason }, clock.now());
+        await markSent(db, entityId, clock.now());
+        return answer;
+      }
+
+      const result = await recordVote(
+        db,
+        entityId,
+        { actor, decision, reason: request.reason },
+        clock.now(),
+      );
+      const progress = progressOf(requirement, result.tally);
+      if (result.claimed) {
+        const answer = await send(ctx, approvalId, request, entityId, actor);
+        return { ...answer, policy: progress };
+      }
+      // Settled and sent (or being sent by another request): the custody backend answers as it
+      // does for a decision on a decided item.
+      if (result.tally.state !== 'PENDING') return inner.decideApproval(ctx, approvalId, request);
+      return { success: true, status: 'PENDING', id: approvalId, entityId, policy: progress };
+    },
+  };
+}

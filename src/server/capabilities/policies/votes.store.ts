@@ -1,0 +1,183 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { FrozenRequirement } from '#contract/policies.ts';
+import type { Database } from '../../db/client.ts';
+import { approvalRequirements, approvalVotes } from '../../db/schema/console.ts';
+import { tally, type PolicyActor, type RecordedDecision, type Tally } from './evaluate.ts';
+
+/**
+ * The approvals the console collects under a policy: each item's frozen
+ * requirement, and each approver's one decision. A decision is recorded and
+ * counted under the item's row lock, so two approvers at the same instant are
+ * counted one after the other and exactly one of them claims the sending of
+ * the outcome to the custody API (ARCHITECTURE.md, "Approval policies").
+ */
+
+type RequirementRow = typeof approvalRequirements.$inferSelect;
+
+const STAFF = 'STAFF';
+const API_USER = 'API_USER';
+
+/** A claim older than this was left by a request that died mid-send: another may take it. */
+const CLAIM_EXPIRES_MS = 60_000;
+
+export function actorColumns(actor: PolicyActor) {
+  return {
+    type: actor.kind === 'staff' ? STAFF : API_USER,
+    id: actor.id,
+    role: actor.kind === 'staff' ? (actor.role ?? 'viewer') : null,
+  } as const;
+}
+
+export function initiatorOf(row: RequirementRow): PolicyActor {
+  return row.initiatorType === STAFF
+    ? { kind: 'staff', id: row.initiatorId, role: row.initiatorRole ?? 'viewer' }
+    : { kind: 'api_client', id: row.initiatorId };
+}
+
+/** Keeps what an item needs from its creation on; a second call for it changes nothing. */
+export async function freezeRequirement(
+  db: Database,
+  item: {
+    entityId: string;
+    entityType: 'TRANSACTION' | 'BANK_ACCOUNT';
+    requirement: FrozenRequirement;
+    initiator: PolicyActor;
+  },
+  now: Date,
+): Promise<void> {
+  const initiator = actorColumns(item.initiator);
+  await db
+    .insert(approvalRequirements)
+    .values({
+      entityId: item.entityId,
+      entityType: item.entityType,
+      requirement: item.requirement,
+      initiatorType: initiator.type,
+      initiatorId: initiator.id,
+      initiatorRole: initiator.role,
+      createdAt: now,
+    })
+    .onConflictDoNothing();
+}
+
+export async function requirementOf(
+  db: Pick<Database, 'select'>,
+  entityId: string,
+): Promise<RequirementRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(approvalRequirements)
+    .where(eq(approvalRequirements.entityId, entityId));
+  return row;
+}
+
+export async function decisionsOn(
+  db: Pick<Database, 'select'>,
+  entityId: string,
+): Promise<RecordedDecision[]> {
+  const rows = await db
+    .select()
+    .from(approvalVotes)
+    .where(eq(approvalVotes.entityId, entityId))
+    .orderBy(asc(approvalVotes.seq));
+  return rows.map((r) => ({
+    actor:
+      r.actorType === STAFF
+        ? { kind: 'staff', id: r.actorId, role: r.actorRole ?? 'viewer' }
+        : { kind: 'api_client', id: r.actorId },
+    decision: r.decision,
+  }));
+}
+
+export interface VoteResult {
+  tally: Tally;
+  /** This request settled the item (or found it settled and unsent): it must send the outcome. */
+  claimed: boolean;
+  /** The outcome already reached the custody API. */
+  sent: boolean;
+}
+
+/**
+ * Records `actor`'s decision (a second one by the same approver is ignored)
+ * and counts, under the item's lock. When the count settles the item and no
+ * other request is sending the outcome, this one claims it.
+ */
+export async function recordVote(
+  db: Database,
+  entityId: string,
+  vote: { actor: PolicyActor; decision: 'APPROVE' | 'DECLINE'; reason?: string | undefined },
+  now: Date,
+): Promise<VoteResult> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(approvalRequirements)
+      .where(eq(approvalRequirements.entityId, entityId))
+      .for('update');
+    if (!row) throw new Error(`No frozen requirement for ${entityId}`);
+    if (!row.sentAt) {
+      const actor = actorColumns(vote.actor);
+      await tx
+        .insert(approvalVotes)
+        .values({
+          entityId,
+          actorType: actor.type,
+          actorId: actor.id,
+          actorRole: actor.role,
+          decision: vote.decision,
+          reason: vote.reason ?? null,
+          at: now,
+        })
+        .onConflictDoNothing();
+    }
+    const counted = tally(row.requirement, initiatorOf(row), await decisionsOn(tx, entityId));
+    if (row.sentAt || counted.state === 'PENDING')
+      return { tally: counted, claimed: false, sent: Boolean(row.sentAt) };
+    const busy =
+      row.sendingSince !== null && now.getTime() - row.sendingSince.getTime() < CLAIM_EXPIRES_MS;
+    if (busy) return { tally: counted, claimed: false, sent: false };
+    await tx
+      .update(approvalRequirements)
+      .set({ settled: counted.state, sendingSince: now })
+      .where(eq(approvalRequirements.entityId, entityId));
+    return { tally: counted, claimed: true, sent: false };
+  });
+}
+
+/** The claimed outcome reached the custody API. */
+export async function markSent(db: Database, entityId: string, now: Date): Promise<void> {
+  await db
+    .update(approvalRequirements)
+    .set({ sentAt: now, sendingSince: null })
+    .where(eq(approvalRequirements.entityId, entityId));
+}
+
+/**
+ * The send failed. The claim is released so a retry can send; a refusal by
+ * the custody API (4xx) also takes back the vote it was about, since that
+ * decision did not stand.
+ */
+export async function releaseClaim(
+  db: Database,
+  entityId: string,
+  withdrawn: PolicyActor | null,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (withdrawn) {
+      const actor = actorColumns(withdrawn);
+      await tx
+        .delete(approvalVotes)
+        .where(
+          and(
+            eq(approvalVotes.entityId, entityId),
+            eq(approvalVotes.actorType, actor.type),
+            eq(approvalVotes.actorId, actor.id),
+          ),
+        );
+    }
+    await tx
+      .update(approvalRequirements)
+      .set({ sendingSince: null, settled: null })
+      .where(eq(approvalRequirements.entityId, entityId));
+  });
+}
