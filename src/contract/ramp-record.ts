@@ -29,7 +29,6 @@ export const PAYMENT_RAILS = [
   'WIRE',
   'BLOCKCHAIN',
 ] as const;
-export type PaymentRail = (typeof PAYMENT_RAILS)[number];
 
 /**
  * A bank account as a ramp shows it. A customer's account is masked

@@ -2,7 +2,7 @@ import { paths } from '../../contract/paths.ts';
 import { ApprovalMessageResponse } from '../../contract/approvals.ts';
 import { signApprovalMessage } from '../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from './api-client.ts';
-import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
+import type { EngineTestApp } from './engine-test-app.ts';
 import { createBankAccount, createSubOrg, createVault } from './fixtures.ts';
 import { sdkRequest, type Sdk } from './sdk-wire.ts';
 
@@ -140,5 +140,3 @@ export function jsIntent(fields: Record<string, unknown>) {
 
 /** The Python SDK's G1 TransferPartyData, `asdict`: type, id, value. */
 export const pythonParty = (type: string, id: string) => ({ type, id, value: null });
-
-export type { EngineFixture };
