@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { add, cmp, neg, sub } from '../../../contract/decimal.ts';
 import { paths } from '../../../contract/paths.ts';
 import { RampQuoteResponse, type RampQuote } from '../../../contract/ramps.ts';
@@ -22,7 +22,6 @@ import {
   type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
-import { afterAll } from 'vitest';
 
 // Done when (issue 27): both provider SDKs, unchanged, quote and execute an
 // off-ramp and an on-ramp, and the transactions complete with balance changes
