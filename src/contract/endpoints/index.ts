@@ -5,6 +5,8 @@ import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as policies from './policies.ts';
+import * as rampWrites from './ramp-writes.ts';
+import * as ramps from './ramps.ts';
 import * as reference from './reference.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
@@ -23,6 +25,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(bankAccounts),
   ...Object.values(bankAccountWrites),
   ...Object.values(approvals),
+  ...Object.values(ramps),
+  ...Object.values(rampWrites),
   ...Object.values(reference),
   ...Object.values(staff),
   ...Object.values(account),

@@ -9,6 +9,7 @@ import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
+import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
 
@@ -23,5 +24,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
-    .route('/', policyRoutes(options));
+    .route('/', policyRoutes(options))
+    .route('/', bankAccountRampRoutes(backend));
 }

@@ -1,5 +1,6 @@
 import { approvalsScope } from '../capabilities/approvals/scope.ts';
 import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
+import { rampsScope } from '../capabilities/ramps/scope.ts';
 import { referenceScope } from '../capabilities/reference/scope.ts';
 import { transactionsScope } from '../capabilities/transactions/scope.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
@@ -19,5 +20,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...bankAccountsScope(inner),
     ...approvalsScope(inner),
     ...referenceScope(inner),
+    ...rampsScope(inner),
   };
 }

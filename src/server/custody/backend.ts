@@ -1,6 +1,7 @@
 import type { ApprovalsPort } from '../capabilities/approvals/port.ts';
 import type { BankAccountsPort } from '../capabilities/bank-accounts/port.ts';
 import type { PoliciesPort } from '../capabilities/policies/port.ts';
+import type { RampsPort } from '../capabilities/ramps/port.ts';
 import type { ReferencePort } from '../capabilities/reference/port.ts';
 import type { TransactionsPort } from '../capabilities/transactions/port.ts';
 
@@ -29,7 +30,12 @@ export type { ContactListQuery, VaultListQuery } from '../capabilities/reference
 export type { TransactionListQuery } from '../capabilities/transactions/port.ts';
 
 export interface CustodyBackend
-  extends TransactionsPort, BankAccountsPort, ApprovalsPort, ReferencePort, PoliciesPort {
+  extends TransactionsPort,
+    BankAccountsPort,
+    ApprovalsPort,
+    ReferencePort,
+    PoliciesPort,
+    RampsPort {
   readonly kind: 'sandbox' | 'upstream';
   /** Upstream only: the custody API's host, shown to staff so they know where they act. */
   readonly upstreamHost?: string;

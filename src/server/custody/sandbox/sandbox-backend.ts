@@ -7,6 +7,7 @@ import { createApiClientDirectory } from './api-users.store.ts';
 import { approvalsSandbox } from '../../capabilities/approvals/sandbox/index.ts';
 import { bankAccountsSandbox } from '../../capabilities/bank-accounts/sandbox/index.ts';
 import { policiesSandbox } from '../../capabilities/policies/sandbox/index.ts';
+import { rampsSandbox } from '../../capabilities/ramps/sandbox/index.ts';
 import { referenceSandbox } from '../../capabilities/reference/sandbox/index.ts';
 import { transactionsSandbox } from '../../capabilities/transactions/sandbox/index.ts';
 import { createTransactionEngine } from './engine/api.ts';
@@ -64,5 +65,6 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...approvalsSandbox(deps),
     ...referenceSandbox(deps),
     ...policiesSandbox(deps),
+    ...rampsSandbox(deps),
   };
 }

@@ -7,6 +7,7 @@ import type { Database } from '../../db/client.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { approvalsUpstream } from '../../capabilities/approvals/upstream/index.ts';
 import { bankAccountsUpstream } from '../../capabilities/bank-accounts/upstream/index.ts';
+import { rampsUpstream } from '../../capabilities/ramps/upstream/index.ts';
 import { referenceUpstream } from '../../capabilities/reference/upstream/index.ts';
 import { transactionsUpstream } from '../../capabilities/transactions/upstream/index.ts';
 import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
@@ -73,5 +74,6 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     // Four-eyes reads the entity an approval is about through its own port.
     ...approvalsUpstream({ ...deps, transactions, bankAccounts }),
     ...referenceUpstream(deps),
+    ...rampsUpstream({ ...deps, listTransactions: transactions.listTransactions }),
   };
 }
