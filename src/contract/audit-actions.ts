@@ -16,6 +16,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.display': 'Display settings changed',
   'transaction.create': 'Transaction created',
   'transaction.replace': 'Transaction replaced',
+  'transaction.mark_deposit_done': 'Deposit marked sent',
   'bank_account.create': 'Bank account proposed',
   'bank_account.reveal': 'Full account number revealed',
   'change_request.approve': 'Approved',

@@ -79,6 +79,27 @@ export const ERROR_CODES = {
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** A request body did not arrive within the time allowed: 408. */
   requestTimeout: 'REQUEST_TIMEOUT',
+  // Ramps and FX (issue 27): every refusal a 400 (the Python SDK types 400, not 409).
+  quoteRequired: 'QUOTE_REQUIRED',
+  quoteNotFound: 'QUOTE_NOT_FOUND',
+  quoteExpired: 'QUOTE_EXPIRED',
+  quoteAlreadyUsed: 'QUOTE_ALREADY_USED',
+  /** The quote was priced for another sub-organization than the caller acts in. */
+  quoteOutOfScope: 'QUOTE_OUT_OF_SCOPE',
+  /** The body names other parties, assets, chains or amounts than the quote it executes. */
+  quoteMismatch: 'QUOTE_MISMATCH',
+  amountBelowMinimum: 'AMOUNT_BELOW_MINIMUM',
+  amountAboveMaximum: 'AMOUNT_ABOVE_MAXIMUM',
+  insufficientBalance: 'INSUFFICIENT_BALANCE',
+  /** No provider serves this pair or these parties (a fiat vault, a chain without the asset). */
+  unsupportedRoute: 'UNSUPPORTED_ROUTE',
+  unknownBankAccount: 'UNKNOWN_BANK_ACCOUNT',
+  bankAccountNotApproved: 'BANK_ACCOUNT_NOT_APPROVED',
+  /** The bank account belongs to another sub-organization than the vault it is paired with. */
+  bankAccountOtherSubOrg: 'BANK_ACCOUNT_OTHER_SUB_ORG',
+  railMismatch: 'PAYMENT_RAIL_MISMATCH',
+  notAwaitingDeposit: 'NOT_AWAITING_DEPOSIT',
+  depositAlreadyMarked: 'DEPOSIT_ALREADY_MARKED',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

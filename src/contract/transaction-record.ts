@@ -13,6 +13,13 @@ import {
   lenientEnum,
 } from './enums.ts';
 import { IsoTimestamp, listEnvelope } from './common.ts';
+import {
+  BankDetails,
+  DepositInstructions,
+  PAYMENT_RAILS,
+  RampIntent,
+  RampQuote,
+} from './ramp-record.ts';
 
 /**
  * A transaction as the custody API answers it, the list's filters and the
@@ -34,6 +41,10 @@ export const Party = z.looseObject({
   name: z.optional(z.string()),
   address: z.optional(z.string()),
   chain: z.optional(z.string()),
+  // A ramp's parties (ramp-record.ts): the provider, the rail, the bank as shown (masked).
+  provider: z.optional(z.string()),
+  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
+  bankDetails: z.optional(BankDetails),
 });
 export type Party = z.infer<typeof Party>;
 
@@ -57,6 +68,8 @@ export const Operation = z.looseObject({
   sequence: z.optional(z.int()),
   type: z.optional(lenientEnum(OPERATION_TYPES)),
   status: z.optional(lenientEnum(OPERATION_STATUSES)),
+  /** On a ramp's operations: the liquidity provider that runs the step. */
+  provider: z.optional(z.string()),
 });
 export type Operation = z.infer<typeof Operation>;
 
@@ -117,6 +130,11 @@ export const Transaction = z.looseObject({
   /** A contract call's data as it was sent (`callData`, `toAddress`, …), on the sandbox's answers. */
   data: z.optional(z.record(z.string(), z.unknown())),
   replacements: z.optional(z.array(ReplacementLink)),
+  // A ramp or FX (ramp-record.ts): what was asked, the quote it was made from, and for an
+  // on-ramp or FX, once approved, where to send the money.
+  intent: z.optional(RampIntent),
+  quoteResponse: z.optional(RampQuote),
+  depositInstructions: z.optional(DepositInstructions),
 });
 export type Transaction = z.infer<typeof Transaction>;
 

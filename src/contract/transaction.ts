@@ -81,7 +81,7 @@ const shownAsIs =
 // Control characters (\p{Cc}) are refused as the list's externalId filter
 // refuses them: a transaction created with one could never be found by it.
 // Invisible and text-direction characters (\p{Cf}) would make two ids look alike.
-const externalId = z
+export const externalId = z
   .string()
   .trim()
   .min(1, 'externalId must not be empty when given')
@@ -94,7 +94,7 @@ const externalId = z
 /** How long a memo may be, in characters: the forms count toward it. */
 export const MEMO_MAX_LENGTH = 500;
 // A memo may run over several lines; it may not hide or reorder what it says.
-const memo = z
+export const memo = z
   .string()
   .max(MEMO_MAX_LENGTH, `memo must be at most ${MEMO_MAX_LENGTH} characters`)
   .superRefine(shownAsIs('memo', 'multi-line'));

@@ -4,6 +4,8 @@ import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
+import * as rampWrites from './ramp-writes.ts';
+import * as ramps from './ramps.ts';
 import * as reference from './reference.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
@@ -22,6 +24,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(bankAccounts),
   ...Object.values(bankAccountWrites),
   ...Object.values(approvals),
+  ...Object.values(ramps),
+  ...Object.values(rampWrites),
   ...Object.values(reference),
   ...Object.values(staff),
   ...Object.values(account),

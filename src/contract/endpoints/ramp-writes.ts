@@ -1,0 +1,52 @@
+import { endpoint } from '../endpoint.ts';
+import {
+  IntentCreateRequest,
+  MarkDepositDoneRequest,
+  RampQuoteRequest,
+  RampQuoteResponse,
+} from '../ramps.ts';
+import { Transaction } from '../transaction-record.ts';
+
+/**
+ * Ramps and FX (issue 27): quotes, executing one from an intent, and the
+ * payer's word that a deposit is on its way. A G1 ramp executes through the
+ * create endpoint (`transaction-writes.ts`, category ON_RAMP or OFF_RAMP with
+ * a `quoteId`). Their bodies are the forms' rules (classic zod): this module
+ * loads with the Convert page.
+ */
+
+export const quoteRamp = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/quote/',
+  summary:
+    'Prices an off-ramp, on-ramp or FX with every provider, best first; each quote is used once, before it expires (a read sent as POST).',
+  action: 'quote ramps',
+  permission: 'initiate',
+  audit: false,
+  body: RampQuoteRequest,
+  answer: RampQuoteResponse,
+});
+
+export const createTransactionFromIntent = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/intent/create/',
+  summary:
+    'Executes a quote: a PENDING ramp or FX transaction with a change request; an off-ramp holds its amount from now until it ends.',
+  action: 'create transactions',
+  permission: 'initiate',
+  audit: { action: 'transaction.create', entityType: 'TRANSACTION' },
+  body: IntentCreateRequest,
+  answer: Transaction,
+});
+
+export const markDepositDone = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/mark_deposit_done/',
+  summary:
+    'Says the money of an approved on-ramp or FX is on its way to the deposit instructions: the transaction moves on.',
+  action: 'mark deposits sent',
+  permission: 'initiate',
+  audit: { action: 'transaction.mark_deposit_done', entityType: 'TRANSACTION' },
+  body: MarkDepositDoneRequest,
+  answer: Transaction,
+});

@@ -1,0 +1,159 @@
+import * as z from 'zod/mini';
+import { lenientEnum, PARTY_TYPES } from './enums.ts';
+
+/**
+ * Ramps and FX as the custody API answers them (issue 27): quotes, the
+ * intent a ramp was made from, deposit instructions and bank details as
+ * shown. The description leaves ramps unshown; these shapes are what the
+ * provider's SDKs read (README, "Ramps and FX"). Written with zod/mini, like
+ * every answer a page reads (ARCHITECTURE.md, "First load"); the request
+ * bodies are in ramps.ts, which re-exports this module.
+ */
+
+/** The flows the sandbox prices: crypto → fiat, fiat → crypto, fiat → fiat. */
+export const RAMP_KINDS = ['OFF_RAMP', 'ON_RAMP', 'FX'] as const;
+export type RampKind = (typeof RAMP_KINDS)[number];
+
+/**
+ * Rails as the two SDK generations name them: a bank account's
+ * `paymentMethod` (G1) and an intent's `*PaymentRail` (G2, where a
+ * blockchain leg is `BLOCKCHAIN`). `US_ACH` and `ACH` are the same rail.
+ */
+export const PAYMENT_RAILS = [
+  'US_ACH',
+  'US_WIRE',
+  'SEPA',
+  'SWIFT',
+  'BANK_TRANSFER',
+  'ACH',
+  'WIRE',
+  'BLOCKCHAIN',
+] as const;
+export type PaymentRail = (typeof PAYMENT_RAILS)[number];
+
+/**
+ * A bank account as a ramp shows it. A customer's account is masked
+ * (`accountNumberMasked` "•••• 6789", no full number or routing number);
+ * the sandbox's own deposit account in deposit instructions carries its full
+ * numbers, since the payer must wire to them.
+ */
+export const BankDetails = z.looseObject({
+  bankAccountId: z.optional(z.string()),
+  bankName: z.optional(z.string()),
+  beneficiaryName: z.optional(z.string()),
+  accountName: z.optional(z.string()),
+  accountNumber: z.optional(z.string()),
+  accountNumberMasked: z.optional(z.string()),
+  routingNumber: z.optional(z.string()),
+  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
+  bankAddress: z.optional(z.string()),
+  swiftCode: z.optional(z.string()),
+  swiftBic: z.optional(z.string()),
+  iban: z.optional(z.string()),
+  currency: z.optional(z.string()),
+  country: z.optional(z.string()),
+});
+export type BankDetails = z.infer<typeof BankDetails>;
+
+/** A party of an intent or a quote, as answered. */
+export const IntentParty = z.looseObject({
+  type: z.optional(lenientEnum(PARTY_TYPES)),
+  id: z.optional(z.string()),
+  subOrgId: z.optional(z.string()),
+  name: z.optional(z.string()),
+  address: z.optional(z.string()),
+  chain: z.optional(z.string()),
+  provider: z.optional(z.string()),
+  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
+  bankDetails: z.optional(BankDetails),
+});
+export type IntentParty = z.infer<typeof IntentParty>;
+
+/**
+ * What a ramp was asked to do (the JS SDK's TransactionIntentRequest), as
+ * recorded on the transaction: both SDK shapes are answered in this one.
+ */
+export const RampIntent = z.looseObject({
+  source: z.optional(IntentParty),
+  destination: z.optional(IntentParty),
+  fromAsset: z.optional(z.string()),
+  fromAmount: z.optional(z.string()),
+  fromChain: z.optional(z.string()),
+  fromPaymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
+  toAsset: z.optional(z.string()),
+  toAmount: z.optional(z.string()),
+  toChain: z.optional(z.string()),
+  toPaymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
+});
+export type RampIntent = z.infer<typeof RampIntent>;
+
+/** A quote's fee, in the `from` asset: already inside `finalFromAmount`. */
+export const RampFees = z.looseObject({
+  amount: z.string(),
+  asset: z.string(),
+  amountInFiat: z.optional(z.string()),
+});
+export type RampFees = z.infer<typeof RampFees>;
+
+/**
+ * One provider's price. `finalFromAmount` is everything that leaves the
+ * source (the fee included), `finalToAmount` what arrives; `rate` is
+ * `to` per `from` before the fee. A quote is used once, before `expiresAt`.
+ */
+export const RampQuote = z.looseObject({
+  quoteId: z.string(),
+  subOrgId: z.optional(z.nullable(z.string())),
+  kind: z.optional(lenientEnum(RAMP_KINDS)),
+  rate: z.optional(z.string()),
+  fees: z.optional(RampFees),
+  fromAsset: z.optional(z.string()),
+  fromChain: z.optional(z.string()),
+  toAsset: z.optional(z.string()),
+  toChain: z.optional(z.string()),
+  finalFromAmount: z.optional(z.string()),
+  finalToAmount: z.optional(z.string()),
+  sourceName: z.optional(z.nullable(z.string())),
+  /** ISO 8601 UTC. */
+  expiresAt: z.optional(z.string()),
+  /** How long the provider takes once the money is on its way, in seconds. */
+  estCompletionTimeInSec: z.optional(z.int()),
+  /** The smallest and largest `from` amount this pair takes (the sandbox's). */
+  minFromAmount: z.optional(z.string()),
+  maxFromAmount: z.optional(z.string()),
+});
+export type RampQuote = z.infer<typeof RampQuote>;
+
+/**
+ * POST …/transactions/quote/: every provider's quote, best first (most
+ * arriving). The best quote's fields are repeated at the top level, for the
+ * Python SDK generation that reads one quote there (README, "Ramps and FX").
+ */
+export const RampQuoteResponse = z.looseObject({
+  quotes: z.array(RampQuote),
+  quoteId: z.optional(z.string()),
+  finalToAmount: z.optional(z.string()),
+  finalFromAmount: z.optional(z.string()),
+  fees: z.optional(RampFees),
+  sourceName: z.optional(z.nullable(z.string())),
+  rate: z.optional(z.string()),
+});
+export type RampQuoteResponse = z.infer<typeof RampQuoteResponse>;
+
+/**
+ * Where and how the payer sends the money of an on-ramp or FX, answered once
+ * the transaction is approved (never before its four-eyes).
+ */
+export const DepositInstructions = z.looseObject({
+  type: z.optional(lenientEnum(PARTY_TYPES)),
+  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
+  currency: z.optional(z.string()),
+  /** Exactly what to send, in `currency`. */
+  amount: z.optional(z.string()),
+  bankDetails: z.optional(BankDetails),
+  /** The payment reference the transfer must carry, so the provider can match it. */
+  reference: z.optional(z.string()),
+  asset: z.optional(z.string()),
+  address: z.optional(z.string()),
+  chain: z.optional(z.string()),
+});
+export type DepositInstructions = z.infer<typeof DepositInstructions>;
