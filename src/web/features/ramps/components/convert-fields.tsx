@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { BankAccount } from '../../../../contract/bank-account-record.ts';
 import { formatAmount } from '../../../../contract/decimal-format.ts';
 import type { RampKind } from '../../../../contract/ramp-record.ts';
@@ -43,6 +44,16 @@ export function ConvertFields({
 }) {
   const { form } = bound;
   const account = pickers.accounts.find((a) => a.id === values.bankAccountId);
+  // Once the chosen account's currencies are the select's options: a rail that carries one
+  // currency leaves nothing to choose; a currency the new account's rail does not carry goes.
+  useEffect(() => {
+    if (!account) return;
+    const currencies = currenciesOf(account);
+    const current = form.getValues('currency');
+    if (currencies.length === 1 && current !== currencies[0])
+      form.setValue('currency', currencies[0] ?? '', { shouldDirty: true });
+    else if (current && !currencies.includes(current)) form.setValue('currency', '');
+  }, [account, form]);
   const cryptoSide = (
     <div className="grid gap-4 sm:grid-cols-3">
       <SelectFieldFor
@@ -79,14 +90,6 @@ export function ConvertFields({
         placeholder="Choose an approved account"
         hint="Approved accounts only; numbers masked."
         options={bankAccountOptions(pickers.accounts)}
-        rules={{
-          onChange: (event: { target: { value: string } }) => {
-            const chosen = pickers.accounts.find((a) => a.id === event.target.value);
-            const currencies = currenciesOf(chosen);
-            // One currency on the rail: nothing to choose.
-            form.setValue('currency', currencies.length === 1 ? (currencies[0] ?? '') : '');
-          },
-        }}
       />
       <SelectFieldFor
         {...bound}
