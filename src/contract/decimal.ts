@@ -38,6 +38,14 @@ export function mul(a: string, b: string): string {
   return new Big(a).times(b).toFixed();
 }
 
+/** `a / b` to `dp` places, rounded down (toward zero) or up (away from zero). */
+export function div(a: string, b: string, dp: number, mode: 'down' | 'up' = 'down'): string {
+  return new Big(a)
+    .div(b)
+    .round(dp, mode === 'down' ? Big.roundDown : Big.roundUp)
+    .toFixed(dp);
+}
+
 export function neg(a: string): string {
   return new Big(a).times(-1).toFixed();
 }
@@ -59,6 +67,7 @@ export function sum(values: readonly string[]): string {
 }
 
 /** Rounds to `dp` places, half-up for display and down (toward zero) for charges. */
-export function round(a: string, dp: number, mode: 'down' | 'half-up' = 'half-up'): string {
-  return new Big(a).round(dp, mode === 'down' ? Big.roundDown : Big.roundHalfUp).toFixed(dp);
+export function round(a: string, dp: number, mode: 'down' | 'half-up' | 'up' = 'half-up'): string {
+  const rm = mode === 'down' ? Big.roundDown : mode === 'up' ? Big.roundUp : Big.roundHalfUp;
+  return new Big(a).round(dp, rm).toFixed(dp);
 }

@@ -1,10 +1,7 @@
 import { endpoint } from '../endpoint.ts';
+import { CreateTransactionOrRampRequest } from '../ramps.ts';
 import { EstimatedFeeResponse, Transaction } from '../transaction-record.ts';
-import {
-  CreateTransactionRequest,
-  EstimateFeeRequest,
-  ReplaceTransactionRequest,
-} from '../transaction.ts';
+import { EstimateFeeRequest, ReplaceTransactionRequest } from '../transaction.ts';
 
 /**
  * Writing transactions (custody API endpoints 6–8). Their bodies are the
@@ -16,11 +13,11 @@ export const createTransaction = endpoint({
   method: 'POST',
   path: '/api/external/transactions/',
   summary:
-    "Creates a transaction, PENDING with a change request; the body's category selects transfer, contract call, stake or delegation.",
+    "Creates a transaction, PENDING with a change request; the body's category selects transfer, contract call, stake or delegation, or (ON_RAMP, OFF_RAMP with a quoteId) executes a ramp quote.",
   action: 'create transactions',
   permission: 'initiate',
   audit: { action: 'transaction.create', entityType: 'TRANSACTION' },
-  body: CreateTransactionRequest,
+  body: CreateTransactionOrRampRequest,
   // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
   answer: Transaction,
 });

@@ -8,6 +8,7 @@ import { auditRoutes } from './audit.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
+import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
 
@@ -21,5 +22,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', bankAccountMatchesRoutes(backend))
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
-    .route('/', approvalInboxRoutes(options, backend));
+    .route('/', approvalInboxRoutes(options, backend))
+    .route('/', bankAccountRampRoutes(backend));
 }

@@ -3,6 +3,7 @@ import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import type { Page } from '../../contract/common.ts';
 import type { Vault } from '../../contract/reference.ts';
 import { ApiError } from '../../contract/api-error.ts';
+import { rampsScope } from '../capabilities/ramps/scope.ts';
 
 /**
  * Holds a staff member to their sub-organizations (ctx.scope; null = all).
@@ -332,5 +333,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
         ? { ...page, results: page.results.filter((s) => !!s.id && ids.includes(s.id)) }
         : page;
     },
+    ...rampsScope(inner),
   };
 }

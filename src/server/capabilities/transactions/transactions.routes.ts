@@ -9,7 +9,12 @@ import {
   replaceTransaction,
 } from '../../../contract/endpoints/transaction-writes.ts';
 import { getTransaction, listTransactions } from '../../../contract/endpoints/transactions.ts';
-import { CREATABLE_CATEGORIES, CreateTransactionRequest } from '../../../contract/transaction.ts';
+import {
+  CreateTransactionOrRampRequest,
+  isRampCreate,
+  RAMP_CATEGORIES,
+} from '../../../contract/ramps.ts';
+import { CREATABLE_CATEGORIES } from '../../../contract/transaction.ts';
 import { ApiError } from '../../../contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
@@ -34,7 +39,11 @@ export function transactionRoutes(backend: CustodyBackend) {
     app,
     createTransaction,
     // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
-    ({ body }, c) => backend.createTransaction(custodyContext(c), body),
+    // ON_RAMP and OFF_RAMP execute a quote (capabilities/ramps, the Python SDK's shape).
+    ({ body }, c) =>
+      isRampCreate(body)
+        ? backend.createRampTransaction(custodyContext(c), body)
+        : backend.createTransaction(custodyContext(c), body),
     {
       body: parseCreateBody,
       audit: {
@@ -73,18 +82,17 @@ const DATA_VARIANTS = {
  * The contract's schema, with two answers it cannot word well itself: which
  * categories exist, and which `data` variant the chain of a contract call takes.
  */
-function parseCreateBody(raw: unknown): CreateTransactionRequest {
+const CATEGORIES: readonly string[] = [...CREATABLE_CATEGORIES, ...RAMP_CATEGORIES];
+
+function parseCreateBody(raw: unknown): CreateTransactionOrRampRequest {
   const category =
     raw && typeof raw === 'object' ? (raw as { category?: unknown }).category : undefined;
-  if (
-    typeof category !== 'string' ||
-    !(CREATABLE_CATEGORIES as readonly string[]).includes(category)
-  ) {
-    const message = `category must be one of ${CREATABLE_CATEGORIES.join(', ')}`;
+  if (typeof category !== 'string' || !CATEGORIES.includes(category)) {
+    const message = `category must be one of ${CATEGORIES.join(', ')}`;
     throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'category', message }]);
   }
   try {
-    return parseBody(CreateTransactionRequest, raw);
+    return parseBody(CreateTransactionOrRampRequest, raw);
   } catch (error) {
     if (!(error instanceof ApiError) || !error.fields?.some((f) => f.field === 'data')) throw error;
     const chain = chainInfo(String((raw as { blockChain?: unknown }).blockChain ?? ''));

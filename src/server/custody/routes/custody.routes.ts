@@ -3,6 +3,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { approvalRoutes } from '../../capabilities/approvals/approvals.routes.ts';
 import { bankAccountRoutes } from '../../capabilities/bank-accounts/bank-accounts.routes.ts';
+import { rampRoutes } from '../../capabilities/ramps/ramps.routes.ts';
 import { referenceRoutes } from '../../capabilities/reference/reference.routes.ts';
 import { transactionRoutes } from '../../capabilities/transactions/transactions.routes.ts';
 
@@ -11,6 +12,7 @@ export function custodyRoutes(backend: CustodyBackend) {
   return new Hono<AppEnv>()
     .route('/', bankAccountRoutes(backend))
     .route('/', transactionRoutes(backend))
+    .route('/', rampRoutes(backend))
     .route('/', referenceRoutes(backend))
     .route('/', approvalRoutes(backend));
 }

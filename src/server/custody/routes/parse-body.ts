@@ -24,10 +24,10 @@ export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): 
 }
 
 /**
- * Party fields newer Python SDKs send for ramps and intents. The sandbox
- * serves no ramps, so they are refused, and the refusal says why (README,
- * "What the sandbox accepts from SDK clients"); sent as null they are
- * simply not given.
+ * Party fields newer Python SDKs send for ramps and intents. A ramp's body
+ * takes them (contract/ramps.ts); any other kind refuses them, saying where
+ * a ramp goes (README, "What the sandbox accepts from SDK clients"); sent as
+ * null they are simply not given.
  */
 const RAMP_PARTY_FIELDS = new Set(['provider', 'bankDetails', 'paymentRail', 'chain', 'subOrgId']);
 
@@ -40,7 +40,7 @@ function fieldProblems(error: z.ZodError, input: unknown): FieldProblem[] {
       for (const key of issue.keys) {
         const message =
           inParty && RAMP_PARTY_FIELDS.has(key)
-            ? `${key} is a ramp party field, and the sandbox serves no ramps`
+            ? `${key} is a ramp party field: only a ramp takes it (POST …/transactions/quote/, then intent/create/ or category ON_RAMP/OFF_RAMP with the quoteId)`
             : `${key} is not a field of this request`;
         out.push({ field: key, message });
       }

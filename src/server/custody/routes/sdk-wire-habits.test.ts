@@ -302,7 +302,7 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     );
   });
 
-  it('ramp party fields of newer Python SDKs: null is not given; a value is refused saying why', async () => {
+  it('ramp party fields of newer Python SDKs on a transfer: null is not given; a value is refused saying where ramps go', async () => {
     const ramp = {
       provider: null,
       bankDetails: null,
@@ -334,7 +334,7 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     const refusal = expectRefusal(set, 'VALIDATION_ERROR');
     expect(refusal.fields?.map((x) => x.field).sort()).toEqual(['paymentRail', 'provider']);
     expect(refusal.message).toMatch(
-      /provider is a ramp party field, and the sandbox serves no ramps/,
+      /provider is a ramp party field: only a ramp takes it \(POST …\/transactions\/quote\/, then intent\/create\//,
     );
   });
 });

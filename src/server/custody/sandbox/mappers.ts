@@ -83,6 +83,11 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     fees: row.fees,
     // Not in the description's Transaction table, but sent on create (7c, 7d); clients keep unknown fields.
     resourceType: row.resourceType,
+    // A ramp's (capabilities/ramps); where to send the money only once four-eyes has passed.
+    intent: row.intent,
+    quoteResponse: row.quoteResponse,
+    depositInstructions:
+      row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
   });
 }
 

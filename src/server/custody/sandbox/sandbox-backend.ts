@@ -42,6 +42,7 @@ import {
   listVaults,
 } from '../../capabilities/reference/sandbox/store.ts';
 import { createTransactionEngine } from './engine/api.ts';
+import { rampsSandbox } from '../../capabilities/ramps/sandbox/index.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import { getTransaction, listTransactions } from '../../capabilities/transactions/sandbox/store.ts';
 
@@ -153,5 +154,6 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     listSupportedChains: async () => listSupportedChains(),
     listSubOrgs: (ctx, query) =>
       cachedList(ctx, 'sub-orgs', query, [subOrgs], (orgId) => listSubOrgs(db, orgId, query)),
+    ...rampsSandbox({ db, clock, orgIdFor }),
   };
 }

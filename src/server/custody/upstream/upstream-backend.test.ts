@@ -329,7 +329,7 @@ describe('creates, estimates, replacement and decisions through A', () => {
     const replacement = replaced.body as Transaction;
     expect(await fromB(paths.transaction(String(replacement.id)))).toMatchObject(replacement);
     const again = await initiator.json(paths.replaceTransaction(), post({ transactionId: id }));
-    expect(again).toMatchObject({ status: 409, body: { code: 'REPLACEMENT_EXISTS' } });
+    expect(again).toMatchObject({ status: 400, body: { code: 'REPLACEMENT_EXISTS' } });
 
     // The replacement is the initiator's: an approver decides it, through A, signed by A.
     const replacementMessage = ApprovalMessageResponse.parse(

@@ -37,6 +37,7 @@ import {
 } from './creators.store.ts';
 import { filteredPage } from './filtered-pages.ts';
 import { upstreamApprovalOperations } from '../../capabilities/approvals/upstream/approvals.ts';
+import { rampsUpstream } from '../../capabilities/ramps/upstream/index.ts';
 import { createUpstreamClient, UpstreamFailure, type UpstreamRequest } from './upstream-client.ts';
 
 /**
@@ -358,6 +359,13 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     listAssets: (ctx) => read(ctx, AssetListResponse, paths.assets()),
     listSupportedChains: (ctx) => read(ctx, SupportedChainListResponse, paths.supportedChains()),
     listSubOrgs: (ctx, q) => listPage(ctx, SubOrgListResponse, paths.subOrgs(), {}, q),
+    ...rampsUpstream({
+      db,
+      clock,
+      call,
+      listTransactions: (ctx, q) =>
+        scopedList(ctx, TransactionListResponse, paths.transactions(), q, true),
+    }),
   };
 
   /**

@@ -30,6 +30,8 @@ import {
   VAULT_TYPES,
 } from '../../../contract/enums.ts';
 import type { VaultMember } from '../../../contract/reference.ts';
+import type { DepositInstructions, RampIntent, RampQuote } from '../../../contract/ramp-record.ts';
+import { RAMP_KINDS } from '../../../contract/ramp-record.ts';
 import type {
   BalanceChanges,
   Operation,
@@ -237,6 +239,12 @@ export const transactions = sandbox.table(
     nextStepAt: timestamp('next_step_at', { withTimezone: true, precision: 3 }),
     /** The sandbox's outcome for this transaction, fixed at creation (e.g. a simulated revert). */
     simulation: jsonb('simulation').$type<Record<string, unknown>>(),
+    // A ramp or FX (capabilities/ramps): what was asked, the quote executed, where the payer
+    // sends the money (answered once approved), and the bank account it pays or is funded from.
+    intent: jsonb('intent').$type<RampIntent>(),
+    quoteResponse: jsonb('quote_response').$type<RampQuote>(),
+    depositInstructions: jsonb('deposit_instructions').$type<DepositInstructions>(),
+    bankAccountId: text('bank_account_id'),
     isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -259,6 +267,10 @@ export const transactions = sandbox.table(
       .where(sql`external_id IS NOT NULL`),
     index('transactions_tx_hash_idx').on(t.txHash),
     index('transactions_replaces_idx').on(t.replacesTransactionId),
+    // A bank account's ramps, newest first (GET /api/console/bank_accounts/{id}/ramps/).
+    index('transactions_org_bank_account_created_idx')
+      .on(t.orgId, t.bankAccountId, t.createdAt, t.id)
+      .where(sql`bank_account_id IS NOT NULL`),
     oneOf('transactions', t.status, TRANSACTION_STATUSES),
     oneOf('transactions', t.category, TRANSACTION_CATEGORIES),
     oneOf('transactions', t.subCategory, TRANSACTION_SUB_CATEGORIES),
@@ -321,6 +333,34 @@ export const bankAccounts = sandbox.table(
     index('bank_accounts_org_status_created_idx').on(t.orgId, t.status, t.createdAt, t.id),
     oneOf('bank_accounts', t.status, BANK_ACCOUNT_STATUSES),
     oneOf('bank_accounts', t.paymentMethod, PAYMENT_METHODS),
+  ],
+);
+
+/**
+ * A ramp or FX quote (capabilities/ramps): priced for one organization and
+ * sub-organization, used once (`usedByTransactionId`, set in the database
+ * transaction that creates the ramp), only before `expiresAt`.
+ */
+export const rampQuotes = sandbox.table(
+  'ramp_quotes',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    subOrgId: text('sub_org_id').references(() => subOrgs.id),
+    kind: text('kind', { enum: RAMP_KINDS }).notNull(),
+    /** The route as priced: parties resolved, assets, chains, rails, the side the amount was given on. */
+    route: jsonb('route').$type<Record<string, unknown>>().notNull(),
+    /** The quote as answered. */
+    quote: jsonb('quote').$type<RampQuote>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedByTransactionId: text('used_by_transaction_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ramp_quotes_expires_idx').on(t.expiresAt),
+    oneOf('ramp_quotes', t.kind, RAMP_KINDS),
   ],
 );
 

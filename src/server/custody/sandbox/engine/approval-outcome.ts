@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { transactions } from '../../../db/schema/sandbox.ts';
+import { moveBalances } from './balances.ts';
+import { readPlan } from './plan.ts';
 import { wakeReplacedOriginal } from './steps.ts';
 import { transition, type Executor } from './transitions.ts';
 
@@ -54,10 +56,16 @@ export async function declineTransaction(
   if (declined) {
     // A declined replacement never reaches the chain: the original it would have replaced may land again.
     const [row] = await db
-      .select({ replacesTransactionId: transactions.replacesTransactionId })
+      .select({
+        replacesTransactionId: transactions.replacesTransactionId,
+        simulation: transactions.simulation,
+      })
       .from(transactions)
       .where(eq(transactions.id, input.transactionId));
     if (row) await wakeReplacedOriginal(db, row, input.at);
+    // What was held while it waited (an off-ramp holds from its creation) is free again.
+    const holds = readPlan(row?.simulation)?.holds;
+    if (holds?.length) await moveBalances(db, input.at, { release: holds });
   }
   return declined;
 }

@@ -51,6 +51,8 @@ export interface PendingInput {
   actor: CustodyActor | undefined;
   now: Date;
   values: NewTransaction;
+  /** OUTGOING unless said: an on-ramp comes in (capabilities/ramps). */
+  transactionType?: 'INCOMING' | 'OUTGOING';
 }
 
 /**
@@ -70,7 +72,7 @@ export async function insertPendingTransaction(
       id: randomUUID(),
       orgId: input.orgId,
       status: 'PENDING',
-      transactionType: 'OUTGOING',
+      transactionType: input.transactionType ?? 'OUTGOING',
       createdById: creator.id,
       createdByType: creator.type,
       // Waits for the approval decision; the simulator ignores it until then.
@@ -150,7 +152,7 @@ function isExternalIdConflict(error: unknown): boolean {
  * usual duplicate a helpful answer; the unique index is what actually
  * guarantees one transaction per externalId when two creates race.
  */
-async function insertWithDuplicateCheck(
+export async function insertWithDuplicateCheck(
   db: Database,
   orgId: string,
   externalId: string | null | undefined,

@@ -275,7 +275,7 @@ describe('POST /transactions/replace_transaction/', () => {
       blockChain: 'ETHEREUM',
     });
     const notSubmitted = await replace(t, String(pending.body.id));
-    expect(notSubmitted.status).toBe(409);
+    expect(notSubmitted.status).toBe(400);
     expect(notSubmitted.body.code).toBe('NOT_REPLACEABLE_STATUS');
     expect(notSubmitted.body.message).toContain('PENDING');
 
@@ -296,7 +296,7 @@ describe('POST /transactions/replace_transaction/', () => {
     const first = await replace(t, originalId);
     expect(first.status).toBe(200);
     const second = await replace(t, originalId);
-    expect(second.status).toBe(409);
+    expect(second.status).toBe(400);
     expect(second.body.code).toBe('REPLACEMENT_EXISTS');
     expect(second.body.message).toContain(String(first.body.id));
 

@@ -62,11 +62,13 @@ export async function replaceTransaction(
           },
         ],
       );
+    // State conflicts answer 400 with their code: the Python SDK types a 400, a 409 it does not.
     if (original.status !== 'SUBMITTED')
       throw new ApiError(
-        409,
+        400,
         ENGINE_CODES.notReplaceableStatus,
         `transaction ${original.id} is ${original.status}; only a SUBMITTED transaction can be replaced`,
+        [{ field: 'transactionId', message: `is ${original.status}, not SUBMITTED` }],
       );
     const [active] = await tx
       .select({ id: transactions.id, status: transactions.status })
@@ -80,9 +82,10 @@ export async function replaceTransaction(
       .limit(1);
     if (active)
       throw new ApiError(
-        409,
+        400,
         ENGINE_CODES.replacementExists,
         `transaction ${original.id} already has an active replacement, ${active.id} (${active.status})`,
+        [{ field: 'transactionId', message: `already has an active replacement, ${active.id}` }],
       );
 
     const plan = readPlan(original.simulation);

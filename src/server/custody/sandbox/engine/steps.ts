@@ -13,6 +13,7 @@ import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
 import { moveBalances, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
+import { advanceRamp, isRampRow } from './ramp-lifecycle.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -33,6 +34,8 @@ export async function advance(
   at: Date,
   config: StepConfig,
 ): Promise<void> {
+  // A ramp runs its own operations (ramp-lifecycle.ts).
+  if (isRampRow(row)) return advanceRamp(tx, row, at, config);
   switch (row.status) {
     case 'APPROVED':
       return sign(tx, row, at, config);

@@ -1,0 +1,328 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paths } from '../../../contract/paths.ts';
+import { RampQuoteResponse } from '../../../contract/ramps.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  type EngineFixture,
+  type EngineTestApp,
+} from '../../test/engine-test-app.ts';
+import {
+  createRampFixture,
+  INTENT_CREATE_PATH,
+  MARK_DEPOSIT_PATH,
+  QUOTE_PATH,
+  sdkCaller,
+  type RampFixture,
+  type SdkCaller,
+} from '../../test/ramp-fixtures.ts';
+
+// Done when (issue 27): every refusal is a 400 or 403 with {message, code}, and nothing is held.
+let t: EngineTestApp;
+let f: EngineFixture;
+let r: RampFixture;
+let client: SdkCaller;
+beforeAll(async () => {
+  t = await createEngineTestApp();
+  f = await createEngineFixture(t.db, t.orgId);
+  r = await createRampFixture(t);
+  client = await sdkCaller(t);
+});
+afterAll(() => t.close());
+
+const offRamp = (fields: Record<string, unknown> = {}) => ({
+  intent: {
+    source: { type: 'VAULT', id: f.treasury.id },
+    destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
+    fromAsset: 'USDC',
+    fromAmount: '100',
+    fromChain: 'ETHEREUM',
+    toAsset: 'USD',
+    ...fields,
+  },
+});
+
+async function quoteId(body = offRamp()): Promise<string> {
+  const q = await client.call('js', 'POST', QUOTE_PATH, body);
+  expect(q.status, q.text).toBe(200);
+  return RampQuoteResponse.parse(q.body).quotes[0]?.quoteId ?? '';
+}
+
+function refused(
+  res: { status: number; body: Record<string, unknown>; text: string },
+  code: string,
+  status = 400,
+) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.body).toMatchObject({ code, message: expect.any(String) });
+  return res.body as {
+    message: string;
+    code: string;
+    fields?: Array<{ field: string; message: string }>;
+  };
+}
+
+/** Nothing held on the treasury's USDC, whatever was refused. */
+async function nothingHeld() {
+  expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('0');
+}
+
+describe('quotes refused', () => {
+  it('a PENDING bank account, naming the field', async () => {
+    const res = await client.call('js', 'POST', QUOTE_PATH, {
+      intent: { ...offRamp().intent, destination: { type: 'BANK_ACCOUNT', id: r.pending.id } },
+    });
+    const body = refused(res, 'BANK_ACCOUNT_NOT_APPROVED');
+    expect(body.fields?.[0]?.field).toBe('intent.destination.id');
+    expect(body.message).toContain('PENDING');
+  });
+
+  it('an account of another sub-organization than the vault', async () => {
+    const res = await client.call('js', 'POST', QUOTE_PATH, {
+      intent: { ...offRamp().intent, destination: { type: 'BANK_ACCOUNT', id: r.otherSubOrg.id } },
+    });
+    refused(res, 'BANK_ACCOUNT_OTHER_SUB_ORG');
+  });
+
+  it('under the pair’s minimum and over its maximum, naming both bounds', async () => {
+    const low = refused(
+      await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: '5' })),
+      'AMOUNT_BELOW_MINIMUM',
+    );
+    expect(low.fields?.[0]?.field).toBe('intent.fromAmount');
+    expect(low.message).toMatch(/at least 10 USDC.*at most 1000000/);
+    refused(
+      await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: '2000000' })),
+      'AMOUNT_ABOVE_MAXIMUM',
+    );
+  });
+
+  it('over the vault’s balance (5000 USDC)', async () => {
+    const res = await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: '6000' }));
+    expect(refused(res, 'INSUFFICIENT_BALANCE').message).toContain('can spend 5000 USDC');
+  });
+
+  it('a flow the sandbox does not serve, both amounts, no amount, a rail the account does not use', async () => {
+    refused(
+      await client.call('js', 'POST', QUOTE_PATH, offRamp({ toAsset: 'JPY' })),
+      'UNSUPPORTED_ROUTE',
+    );
+    const both = refused(
+      await client.call('js', 'POST', QUOTE_PATH, offRamp({ toAmount: '50' })),
+      'VALIDATION_ERROR',
+    );
+    expect(both.message).toContain('give fromAmount or toAmount, not both');
+    refused(
+      await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: null })),
+      'VALIDATION_ERROR',
+    );
+    refused(
+      await client.call('js', 'POST', QUOTE_PATH, offRamp({ toPaymentRail: 'SEPA' })),
+      'PAYMENT_RAIL_MISMATCH',
+    );
+    const fiatVault = await client.call('js', 'POST', QUOTE_PATH, {
+      intent: {
+        source: { type: 'VAULT', id: f.treasury.id },
+        destination: { type: 'VAULT', id: f.treasury.id },
+        fromAsset: 'USD',
+        toAsset: 'USDC',
+        toAmount: '50',
+        toChain: 'ETHEREUM',
+      },
+    });
+    refused(fiatVault, 'UNSUPPORTED_ROUTE');
+    await nothingHeld();
+  });
+});
+
+describe('executes refused, nothing held', () => {
+  it('an expired quote (60 s)', async () => {
+    const id = await quoteId();
+    t.clock.advance(60_000);
+    const res = await client.call('js', 'POST', INTENT_CREATE_PATH, {
+      quoteId: id,
+      externalId: 'expired-1',
+    });
+    expect(refused(res, 'QUOTE_EXPIRED').fields?.[0]?.field).toBe('quoteId');
+    await nothingHeld();
+  });
+
+  it('a quote used once already, and two executes at once make one ramp', async () => {
+    const id = await quoteId();
+    const [a, b] = await Promise.all([
+      client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: id, externalId: 'race-a' }),
+      client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: id, externalId: 'race-b' }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const loser = a.status === 400 ? a : b;
+    refused(loser, 'QUOTE_ALREADY_USED');
+    const again = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: id });
+    refused(again, 'QUOTE_ALREADY_USED');
+    // One hold, the winner's.
+    expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('100');
+    const winner = a.status === 200 ? a : b;
+    expect(await t.decline(String(winner.body.id), 'test')).toBe(true);
+    await nothingHeld();
+  });
+
+  it('a quote of another organization is not found; one without a quote is QUOTE_REQUIRED', async () => {
+    refused(
+      await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: 'no-such-quote' }),
+      'QUOTE_NOT_FOUND',
+    );
+    refused(
+      await client.call('js', 'POST', INTENT_CREATE_PATH, {
+        intent: offRamp().intent,
+        quoteId: null,
+      }),
+      'QUOTE_REQUIRED',
+    );
+    refused(
+      await client.call('python', 'POST', paths.transactions(), {
+        source: { type: 'VAULT', id: f.treasury.id, value: null },
+        destination: { type: 'EXTERNAL_BANK_ACCOUNT', id: r.usd.id, value: null },
+        category: 'OFF_RAMP',
+        externalId: null,
+        memo: null,
+      }),
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('an intent that is not the quote’s, naming each field', async () => {
+    const id = await quoteId();
+    const res = await client.call('js', 'POST', INTENT_CREATE_PATH, {
+      intent: {
+        ...offRamp().intent,
+        fromAmount: '120',
+        destination: { type: 'BANK_ACCOUNT', id: r.eur.id },
+      },
+      quoteId: id,
+    });
+    const body = refused(res, 'QUOTE_MISMATCH');
+    expect(body.fields?.map((x) => x.field).sort()).toEqual([
+      'intent.destination.id',
+      'intent.fromAmount',
+    ]);
+    // Refused before use: the quote still executes as quoted.
+    const ok = await client.call('js', 'POST', INTENT_CREATE_PATH, {
+      intent: offRamp().intent,
+      quoteId: id,
+    });
+    expect(ok.status, ok.text).toBe(200);
+    expect(await t.decline(String(ok.body.id))).toBe(true);
+    await nothingHeld();
+  });
+
+  it('a quote priced for another sub-organization than the body names', async () => {
+    const id = await quoteId();
+    const res = await client.call('python', 'POST', INTENT_CREATE_PATH, {
+      intent: null,
+      quoteId: id,
+      externalId: null,
+      memo: null,
+      subOrgId: r.subOrgVault.subOrgId,
+    });
+    refused(res, 'QUOTE_OUT_OF_SCOPE');
+  });
+
+  it('over the balance at execute time (spent since the quote): INSUFFICIENT_BALANCE, nothing held', async () => {
+    const first = await quoteId(offRamp({ fromAmount: '3000' }));
+    const second = await quoteId(offRamp({ fromAmount: '3000' }));
+    const ok = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: first });
+    expect(ok.status, ok.text).toBe(200);
+    const res = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: second });
+    refused(res, 'INSUFFICIENT_BALANCE');
+    expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('3000');
+    // Declined: the hold is released.
+    expect(await t.decline(String(ok.body.id), 'not today')).toBe(true);
+    await nothingHeld();
+    // The refused execute did not use its quote.
+    const retry = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: second });
+    expect(retry.status, retry.text).toBe(200);
+    expect(await t.decline(String(retry.body.id))).toBe(true);
+  });
+
+  it('a provider failure releases the hold and moves nothing', async () => {
+    const before = await t.balance(f.treasury.id, 'USDC', 'ETHEREUM');
+    const id = await quoteId();
+    const created = await client.call('js', 'POST', INTENT_CREATE_PATH, {
+      quoteId: id,
+      memo: 'test [simulate:ramp-fail]',
+    });
+    expect(created.status, created.text).toBe(200);
+    await client.approve('js', String(created.body.id));
+    for (let i = 0; i < 6; i += 1) await t.run(60 * 60_000);
+    const got = await t.get(paths.transaction(String(created.body.id)));
+    expect(got.body).toMatchObject({
+      status: 'FAILED',
+      error: expect.stringContaining('could not complete'),
+    });
+    expect((got.body.operations as Array<{ status: string }>).map((o) => o.status)).toEqual([
+      'REVERSED',
+      'FAILED',
+      'CANCELLED',
+    ]);
+    expect(await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).toEqual(before);
+  });
+});
+
+describe('mark_deposit_done refused', () => {
+  it('on an off-ramp, before approval, twice', async () => {
+    const off = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: await quoteId() });
+    refused(
+      await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: off.body.id }),
+      'NOT_AWAITING_DEPOSIT',
+    );
+    expect(await t.decline(String(off.body.id))).toBe(true);
+    const q = await client.call('js', 'POST', QUOTE_PATH, {
+      intent: {
+        destination: { type: 'VAULT', id: f.treasury.id },
+        fromAsset: 'EUR',
+        fromAmount: '100',
+        toAsset: 'USDC',
+        toChain: 'ETHEREUM',
+      },
+    });
+    expect(q.status, q.text).toBe(200);
+    const on = await client.call('js', 'POST', INTENT_CREATE_PATH, {
+      quoteId: RampQuoteResponse.parse(q.body).quotes[0]?.quoteId,
+    });
+    const pending = refused(
+      await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: on.body.id }),
+      'NOT_AWAITING_DEPOSIT',
+    );
+    expect(pending.message).toContain('PENDING');
+    await client.approve('js', String(on.body.id));
+    const got = await t.get(paths.transaction(String(on.body.id)));
+    expect(got.body.depositInstructions).toMatchObject({ paymentRail: 'SEPA', currency: 'EUR' });
+    expect(
+      (await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: on.body.id })).status,
+    ).toBe(200);
+    refused(
+      await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: on.body.id }),
+      'DEPOSIT_ALREADY_MARKED',
+    );
+  });
+});
+
+describe('replacing a transaction that cannot be replaced', () => {
+  it('a COMPLETED transaction: 400 NOT_REPLACEABLE_STATUS (was 409), naming transactionId', async () => {
+    const created = await client.call('js', 'POST', paths.transactions(), {
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'VAULT', id: f.ops.id },
+      amount: '0.1',
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+    });
+    expect(created.status, created.text).toBe(200);
+    await client.approve('js', String(created.body.id));
+    for (let i = 0; i < 6; i += 1) await t.run(60 * 60_000);
+    expect(await t.status(String(created.body.id))).toBe('COMPLETED');
+    const res = await client.call('python', 'POST', paths.replaceTransaction(), {
+      transactionId: created.body.id,
+    });
+    expect(refused(res, 'NOT_REPLACEABLE_STATUS').fields?.[0]?.field).toBe('transactionId');
+  });
+});

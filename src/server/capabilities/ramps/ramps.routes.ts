@@ -1,0 +1,83 @@
+import { Hono } from 'hono';
+import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
+import {
+  createTransactionFromIntent,
+  markDepositDone,
+  quoteRamp,
+} from '../../../contract/endpoints/ramp-writes.ts';
+import { listBankAccountRamps } from '../../../contract/endpoints/ramps.ts';
+import {
+  FlatQuoteRequest,
+  IntentQuoteRequest,
+  type RampQuoteRequest,
+} from '../../../contract/ramps.ts';
+import type { Transaction } from '../../../contract/transaction.ts';
+import type { CustodyBackend } from '../../custody/backend.ts';
+import { custodyContext } from '../../custody/context.ts';
+import { mountCustody, parseBody } from '../../custody/routes/parse-body.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount } from '../../http/mount.ts';
+
+/**
+ * Ramps and FX on the custody API (issue 27): quotes in both SDK shapes,
+ * executing a quote from an intent, and marking an on-ramp's deposit sent.
+ * The G1 execute (`POST …/transactions/`, ON_RAMP or OFF_RAMP) is the create
+ * endpoint's (transactions.routes.ts).
+ */
+export function rampRoutes(backend: CustodyBackend) {
+  const app = new Hono<AppEnv>();
+  // A read sent as POST: not audited.
+  mountCustody(app, quoteRamp, ({ body }, c) => backend.quoteRamp(custodyContext(c), body), {
+    body: parseQuoteBody,
+  });
+  mountCustody(
+    app,
+    createTransactionFromIntent,
+    ({ body }, c) => backend.createTransactionFromIntent(custodyContext(c), body),
+    { audit: { summary: (answer) => `Ramp ${describeRamp(answer)}` } },
+  );
+  mountCustody(
+    app,
+    markDepositDone,
+    ({ body }, c) => backend.markDepositDone(custodyContext(c), body),
+    {
+      audit: {
+        // A refusal names the transaction it was about (the body's, since the path has none).
+        fromRequest: (body) => ({
+          note: `transaction ${String((body as { transactionId?: unknown } | null)?.transactionId ?? 'not named')}`,
+        }),
+        summary: (answer) =>
+          `Deposit of ${String(answer['id'] ?? 'a ramp')} marked sent, status ${String(answer['status'] ?? 'unknown')}`,
+      },
+    },
+  );
+  return app;
+}
+
+/** The console's own: the ramps of one bank account, for its page. */
+export function bankAccountRampRoutes(backend: CustodyBackend) {
+  return mount(
+    new Hono<AppEnv>(),
+    CONSOLE_API_PREFIX,
+    listBankAccountRamps,
+    ({ params, query }, c) =>
+      backend.listBankAccountRamps(custodyContext(c), params.bankAccountId, query),
+  );
+}
+
+/**
+ * Each shape parsed by its own schema, so a refusal names the fields of the
+ * shape the client meant (a union would only say that neither matched).
+ */
+function parseQuoteBody(raw: unknown): RampQuoteRequest {
+  const intent = raw !== null && typeof raw === 'object' && 'intent' in raw;
+  return intent ? parseBody(IntentQuoteRequest, raw) : parseBody(FlatQuoteRequest, raw);
+}
+
+/** "OFF_RAMP 100 USDC ETHEREUM created, status PENDING", for the audit row. */
+export function describeRamp(answer: Transaction | Record<string, unknown>): string {
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  const a = answer as Record<string, unknown>;
+  const parts = ['category', 'amount', 'asset', 'blockChain'].map((f) => text(a[f]));
+  return `${parts.filter(Boolean).join(' ')} created, status ${text(a['status']) ?? 'unknown'}`;
+}

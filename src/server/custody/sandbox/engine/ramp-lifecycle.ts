@@ -1,0 +1,275 @@
+import { and, eq } from 'drizzle-orm';
+import { ApiError } from '../../../../contract/api-error.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { OperationStatus, TransactionStatus } from '../../../../contract/enums.ts';
+import type { BankDetails, RampKind } from '../../../../contract/ramp-record.ts';
+import type { BalanceChange, Operation, Party } from '../../../../contract/transaction.ts';
+import type { Database } from '../../../db/client.ts';
+import { transactions } from '../../../db/schema/sandbox.ts';
+import type { TransactionRow } from '../mappers.ts';
+import { moveBalances } from './balances.ts';
+import { newTxHash } from './chain-artifacts.ts';
+import { readPlan, type SimulationPlan } from './plan.ts';
+import { transition, type Executor, type TransitionInput } from './transitions.ts';
+
+/**
+ * A ramp's lifecycle in the simulator (README, "Ramps and FX"). Its three
+ * operations run in order, each PENDING → PROCESSING → COMPLETED, over the
+ * transaction's statuses:
+ *
+ * - off-ramp: APPROVED → SIGNED (1, the crypto to the provider, processing)
+ *   → SUBMITTED (1 done, txHash; 2, the trade) → WAITING_CONFIRMATION (2
+ *   done; 3, the payout to the bank) → COMPLETED (3 done; the vault debited
+ *   by the quote's `finalFromAmount`, its hold released);
+ * - on-ramp: APPROVED waits for the payer (`depositInstructions` answered);
+ *   `mark_deposit_done` → SIGNED → SUBMITTED at once (1, the deposit,
+ *   processing; counted received when the simulator next runs, and 2, the
+ *   trade, starts) → WAITING_CONFIRMATION (2 done; 3, the crypto to the
+ *   vault, with its txHash) → COMPLETED (the vault credited `finalToAmount`).
+ *
+ * A failure (the memo's `[simulate:ramp-fail]`, at the trade) marks the trade
+ * FAILED, what follows CANCELLED and what went before REVERSED, ends the
+ * transaction FAILED and releases its hold: nothing moves. Each step lasts a
+ * third of the provider's completion time, divided by SANDBOX_TIME_SCALE.
+ */
+
+/** The simulator's speed (steps.ts's StepConfig, declared here so the two do not import each other). */
+interface StepConfig {
+  timeScale: number;
+}
+
+export interface RampPlan extends SimulationPlan {
+  ramp: {
+    kind: RampKind;
+    provider: string;
+    completionSeconds: number;
+    /** Set when the provider will fail the trade: the transaction's `error`. */
+    fail?: string;
+    /** When the payer said the deposit is on its way (on-ramp, FX). */
+    depositMarkedAt?: string;
+  };
+}
+
+export function readRampPlan(value: unknown): RampPlan | null {
+  const plan = readPlan(value) as RampPlan | null;
+  return plan && typeof plan.ramp === 'object' && plan.ramp !== null ? plan : null;
+}
+
+/** Is this row a ramp the ramp lifecycle moves (as opposed to a seeded historical one)? */
+export function isRampRow(row: Pick<TransactionRow, 'simulation'>): boolean {
+  return readRampPlan(row.simulation) !== null;
+}
+
+/** The provider as a party of a ramp's operations. */
+export function providerParty(provider: string, chain: string): Party {
+  return { type: 'EXTERNAL_ADDRESS', name: provider, provider, ...(chain ? { chain } : {}) };
+}
+
+/**
+ * The sandbox's own settlement accounts, by currency: where an on-ramp's
+ * payer wires. Sandbox data (no customer's), so shown in full: the payer
+ * needs the numbers.
+ */
+export const SANDBOX_DEPOSIT_ACCOUNTS: Readonly<Record<string, BankDetails>> = {
+  USD: {
+    bankName: 'Lakeside Sandbox Bank',
+    beneficiaryName: 'Sandbox Ramp Settlement LLC',
+    accountName: 'Sandbox Ramp Settlement LLC',
+    accountNumber: '000123456789',
+    routingNumber: '021000021',
+    bankAddress: '1 Harbor Plaza, New York, NY 10004',
+    country: 'US',
+  },
+  EUR: {
+    bankName: 'Sandbox Europa Bank',
+    beneficiaryName: 'Sandbox Ramp Settlement GmbH',
+    accountName: 'Sandbox Ramp Settlement GmbH',
+    iban: 'DE89370400440532013000',
+    accountNumber: 'DE89370400440532013000',
+    swiftBic: 'COBADEFFXXX',
+    swiftCode: 'COBADEFFXXX',
+    country: 'DE',
+  },
+  GBP: {
+    bankName: 'Sandbox Albion Bank',
+    beneficiaryName: 'Sandbox Ramp Settlement Ltd',
+    accountName: 'Sandbox Ramp Settlement Ltd',
+    iban: 'GB29NWBK60161331926819',
+    accountNumber: 'GB29NWBK60161331926819',
+    swiftBic: 'NWBKGB2L',
+    swiftCode: 'NWBKGB2L',
+    country: 'GB',
+  },
+};
+
+function stepMs(plan: RampPlan, config: StepConfig): number {
+  return Math.max(1, Math.round((plan.ramp.completionSeconds * 1000) / config.timeScale / 3));
+}
+
+/** The operations with some of them moved to new statuses (by sequence). */
+function withOps(row: TransactionRow, statuses: Record<number, OperationStatus>): Operation[] {
+  return (row.operations ?? []).map((op) => {
+    const status = statuses[op.sequence ?? 0];
+    return status ? { ...op, status } : op;
+  });
+}
+
+function move(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  to: TransactionStatus,
+  nextStepAt: Date | null,
+  patch: TransitionInput['patch'],
+): Promise<boolean> {
+  return transition(tx, {
+    transactionId: row.id,
+    from: row.status,
+    to,
+    at,
+    nextStepAt,
+    ...(patch ? { patch } : {}),
+  });
+}
+
+/** One step of a ramp, inside the database transaction that locked its row (steps.ts's advance). */
+export async function advanceRamp(
+  tx: Executor,
+  row: TransactionRow,
+  at: Date,
+  config: StepConfig,
+): Promise<void> {
+  const plan = readRampPlan(row.simulation);
+  if (!plan) return;
+  const next = new Date(at.getTime() + stepMs(plan, config));
+  const offRamp = plan.ramp.kind === 'OFF_RAMP';
+  const opStatus = (sequence: number) =>
+    row.operations?.find((o) => o.sequence === sequence)?.status;
+  const fail = async () => {
+    const done = await move(tx, row, at, 'FAILED', null, {
+      operations: withOps(row, { 1: 'REVERSED', 2: 'FAILED', 3: 'CANCELLED' }),
+      error: plan.ramp.fail,
+    });
+    if (done) await moveBalances(tx, at, { release: plan.holds });
+  };
+  switch (row.status) {
+    case 'APPROVED':
+      if (!offRamp) {
+        // Waits for the payer: mark_deposit_done moves it on.
+        await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
+        return;
+      }
+      await move(tx, row, at, 'SIGNED', next, { operations: withOps(row, { 1: 'PROCESSING' }) });
+      return;
+    case 'SIGNED':
+      await move(tx, row, at, 'SUBMITTED', offRamp ? next : at, {
+        operations: withOps(
+          row,
+          offRamp ? { 1: 'COMPLETED', 2: 'PROCESSING' } : { 1: 'PROCESSING' },
+        ),
+        ...(offRamp ? { txHash: row.txHash ?? newTxHash(row.blockChain) } : {}),
+      });
+      return;
+    case 'SUBMITTED':
+      if (!offRamp && opStatus(1) === 'PROCESSING') {
+        // The deposit has arrived: the trade starts. Still SUBMITTED.
+        await tx
+          .update(transactions)
+          .set({
+            operations: withOps(row, { 1: 'COMPLETED', 2: 'PROCESSING' }),
+            nextStepAt: next,
+            updatedAt: at,
+          })
+          .where(and(eq(transactions.id, row.id), eq(transactions.status, 'SUBMITTED')));
+        return;
+      }
+      if (plan.ramp.fail) return fail();
+      await move(tx, row, at, 'WAITING_CONFIRMATION', next, {
+        operations: withOps(row, { 2: 'COMPLETED', 3: 'PROCESSING' }),
+        ...(offRamp ? {} : { txHash: row.txHash ?? newTxHash(row.blockChain) }),
+      });
+      return;
+    case 'WAITING_CONFIRMATION': {
+      const changes = netChanges(row);
+      const done = await move(tx, row, at, 'COMPLETED', null, {
+        operations: withOps(row, { 1: 'COMPLETED', 2: 'COMPLETED', 3: 'COMPLETED' }),
+        balanceChanges: { changes },
+      });
+      if (done) await moveBalances(tx, at, { release: plan.holds, orgId: row.orgId, changes });
+      return;
+    }
+    default:
+      await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
+  }
+}
+
+/** The ramp's net effect: what its operations move, the provider's own legs left out. */
+function netChanges(row: TransactionRow): BalanceChange[] {
+  return (row.operations ?? []).flatMap((op) =>
+    (op.balanceChanges?.changes ?? []).filter((c) => c.party?.type !== 'EXTERNAL_ADDRESS'),
+  );
+}
+
+/**
+ * POST …/transactions/mark_deposit_done/: the payer says an approved
+ * on-ramp's money is on its way. Once only; never before approval (the
+ * deposit instructions are not shown before then), never on an off-ramp.
+ */
+export async function markDepositDone(
+  db: Database,
+  input: { orgId: string; transactionId: string; now: Date },
+): Promise<TransactionRow> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.orgId, input.orgId), eq(transactions.id, input.transactionId)))
+      .for('update');
+    if (!row)
+      throw new ApiError(
+        404,
+        ERROR_CODES.notFound,
+        `No transaction with id "${input.transactionId}"`,
+      );
+    const plan = readRampPlan(row.simulation);
+    const refuse = (code: string, message: string) =>
+      new ApiError(400, code, `transactionId: ${message}`, [{ field: 'transactionId', message }]);
+    if (!plan || plan.ramp.kind === 'OFF_RAMP')
+      throw refuse(
+        ERROR_CODES.notAwaitingDeposit,
+        `transaction ${row.id} is ${plan ? 'an off-ramp' : `a ${row.category}`}: only an on-ramp or FX waits for a deposit`,
+      );
+    if (plan.ramp.depositMarkedAt)
+      throw refuse(
+        ERROR_CODES.depositAlreadyMarked,
+        `the deposit of transaction ${row.id} was already marked sent at ${plan.ramp.depositMarkedAt}`,
+      );
+    if (row.status !== 'APPROVED')
+      throw refuse(
+        ERROR_CODES.notAwaitingDeposit,
+        row.status === 'PENDING'
+          ? `transaction ${row.id} is PENDING: it must be approved before its deposit is sent`
+          : `transaction ${row.id} is ${row.status}: it waits for no deposit`,
+      );
+    const marked: RampPlan = {
+      ...plan,
+      ramp: { ...plan.ramp, depositMarkedAt: input.now.toISOString() },
+    };
+    const simulation = { ...marked };
+    await transition(tx, {
+      transactionId: row.id,
+      from: 'APPROVED',
+      to: 'SIGNED',
+      at: input.now,
+      nextStepAt: input.now,
+      patch: { simulation, operations: withOps(row, { 1: 'PROCESSING' }) },
+    });
+    const [moved] = await tx.select().from(transactions).where(eq(transactions.id, row.id));
+    if (!moved) throw new Error('markDepositDone: the row went away');
+    // Straight on to SUBMITTED: the money is on its way, as the SDKs expect to read back.
+    await advanceRamp(tx, moved, input.now, { timeScale: 1 });
+    const [after] = await tx.select().from(transactions).where(eq(transactions.id, row.id));
+    if (!after) throw new Error('markDepositDone: the row went away');
+    return after;
+  });
+}

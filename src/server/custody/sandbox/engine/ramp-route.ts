@@ -1,0 +1,397 @@
+import { and, eq } from 'drizzle-orm';
+import { maskAccountNumber } from '../../../../contract/bank-account-record.ts';
+import { chainInfo } from '../../../../contract/chains.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import { add, scale } from '../../../../contract/decimal.ts';
+import type {
+  FlatQuoteRequest,
+  IntentQuoteRequest,
+  RampIntentInput,
+  RampKind,
+  RampPartyInput,
+} from '../../../../contract/ramps.ts';
+import type { Party } from '../../../../contract/transaction.ts';
+import type { PaymentMethod } from '../../../../contract/enums.ts';
+import { assets, bankAccounts } from '../../../db/schema/sandbox.ts';
+import type { BankAccountRow, VaultRow } from '../mappers.ts';
+import { resolveVault } from './parties.ts';
+import { ENGINE_CODES, Problems } from './problems.ts';
+import { isFiat, isRampCrypto } from './ramp-pricing.ts';
+import type { Executor } from './transitions.ts';
+
+/**
+ * A ramp's route as both SDK generations ask for it (a flat G1 body or a G2
+ * intent), resolved against the sandbox: which flow it is, the vault and the
+ * bank account it involves, each checked, every broken rule named with the
+ * field as the client sent it (`fromAmount` or `intent.fromAmount`).
+ */
+
+/** What a quote request says, whichever shape it came in. */
+export interface RouteRequest {
+  /** `''` for a flat body, `'intent.'` for an intent: how fields are named back. */
+  prefix: '' | 'intent.';
+  /** The G1 body's `category`, when it said one. */
+  category?: 'ON_RAMP' | 'OFF_RAMP' | undefined;
+  source?: RampPartyInput | undefined;
+  destination?: RampPartyInput | undefined;
+  fromAsset?: string | undefined;
+  fromAmount?: string | undefined;
+  fromChain?: string | undefined;
+  fromRail?: string | undefined;
+  toAsset?: string | undefined;
+  toAmount?: string | undefined;
+  toChain?: string | undefined;
+  toRail?: string | undefined;
+  subOrgId?: string | undefined;
+}
+
+export function routeFromIntent(intent: RampIntentInput, subOrgId?: string): RouteRequest {
+  return {
+    prefix: 'intent.',
+    source: intent.source,
+    destination: intent.destination,
+    fromAsset: intent.fromAsset,
+    fromAmount: intent.fromAmount,
+    fromChain: intent.fromChain,
+    fromRail: intent.fromPaymentRail,
+    toAsset: intent.toAsset,
+    toAmount: intent.toAmount,
+    toChain: intent.toChain,
+    toRail: intent.toPaymentRail,
+    subOrgId,
+  };
+}
+
+export function routeFromQuoteRequest(body: IntentQuoteRequest | FlatQuoteRequest): RouteRequest {
+  if ('intent' in body) return routeFromIntent(body.intent, body.subOrgId);
+  // G1's one `paymentMethod` is the rail of the fiat side.
+  return {
+    prefix: '',
+    category: body.category,
+    source: body.source,
+    destination: body.destination,
+    fromAsset: body.fromAsset,
+    fromAmount: body.fromAmount,
+    fromChain: body.fromChain,
+    fromRail: body.category === 'ON_RAMP' ? body.paymentMethod : undefined,
+    toAsset: body.toAsset,
+    toAmount: body.toAmount,
+    toChain: body.toChain,
+    toRail: body.category === 'OFF_RAMP' ? body.paymentMethod : undefined,
+    subOrgId: body.subOrgId,
+  };
+}
+
+/** G1 names a bank account's rail (`US_ACH`), G2 an intent's (`ACH`): one name per rail. */
+export function railName(rail: string): string {
+  if (rail === 'US_ACH') return 'ACH';
+  if (rail === 'US_WIRE') return 'WIRE';
+  return rail;
+}
+
+/** The currencies each bank rail carries in the sandbox. */
+const RAIL_CURRENCIES: Readonly<Record<PaymentMethod, readonly string[]>> = {
+  US_ACH: ['USD'],
+  US_WIRE: ['USD'],
+  SEPA: ['EUR'],
+  SWIFT: ['USD', 'EUR', 'GBP'],
+  BANK_TRANSFER: ['USD', 'EUR', 'GBP'],
+};
+
+/** The rail a payer's bank deposit takes by default, by currency (G2's names). */
+export const DEFAULT_DEPOSIT_RAIL: Readonly<Record<string, string>> = {
+  USD: 'ACH',
+  EUR: 'SEPA',
+  GBP: 'SWIFT',
+};
+
+/** A customer's bank account as a ramp shows it: masked, with its rail. */
+export function bankParty(account: BankAccountRow, type: string): Party {
+  const rail = railName(account.paymentMethod);
+  return {
+    type,
+    id: account.id,
+    name: `${account.accountName} (${account.bankName})`,
+    ...(account.subOrgId ? { subOrgId: account.subOrgId } : {}),
+    paymentRail: rail,
+    bankDetails: {
+      bankAccountId: account.id,
+      bankName: account.bankName,
+      accountName: account.accountName,
+      beneficiaryName: account.accountName,
+      accountNumberMasked: maskAccountNumber(account.accountNumber),
+      paymentRail: rail,
+      country: account.country,
+    },
+  };
+}
+
+export interface ResolvedRoute {
+  kind: RampKind;
+  subOrgId: string | null;
+  source: Party;
+  destination: Party;
+  fromAsset: string;
+  fromChain: string | null;
+  toAsset: string;
+  toChain: string | null;
+  /** The fiat side's rail (G2's names). */
+  fiatRail: string;
+  fromAmount?: string | undefined;
+  toAmount?: string | undefined;
+  vault: VaultRow | null;
+  bankAccount: BankAccountRow | null;
+  /** The ids as the client named them, to hold an execute's body to its quote. */
+  sourceId: string | null;
+  destinationId: string | null;
+}
+
+function kindOf(fromAsset: string, toAsset: string): RampKind | null {
+  if (isRampCrypto(fromAsset) && isFiat(toAsset)) return 'OFF_RAMP';
+  if (isFiat(fromAsset) && isRampCrypto(toAsset)) return 'ON_RAMP';
+  if (isFiat(fromAsset) && isFiat(toAsset) && fromAsset !== toAsset) return 'FX';
+  return null;
+}
+
+const SERVED =
+  'the sandbox ramps USDC and USDT to and from USD, EUR and GBP, and exchanges those currencies';
+
+/** Resolves a quote request's route, or throws a 400 naming every broken rule. */
+export async function resolveRoute(
+  db: Executor,
+  orgId: string,
+  request: RouteRequest,
+): Promise<ResolvedRoute> {
+  const p = request.prefix;
+  const problems = new Problems();
+  const fromAsset = request.fromAsset ?? '';
+  const toAsset = request.toAsset ?? '';
+  const kind = kindOf(fromAsset, toAsset);
+  if (!kind) {
+    const field = isFiat(fromAsset) || isRampCrypto(fromAsset) ? 'toAsset' : 'fromAsset';
+    problems.add(
+      `${p}${field}`,
+      ERROR_CODES.unsupportedRoute,
+      `${fromAsset} → ${toAsset} is not served: ${SERVED}`,
+    );
+    problems.throwIfAny();
+    throw new Error('unreachable');
+  }
+  if (request.category && request.category !== kind)
+    problems.add(
+      'category',
+      ERROR_CODES.quoteMismatch,
+      `${fromAsset} → ${toAsset} is ${kind === 'FX' ? 'an FX' : `an ${kind}`}, not ${request.category}`,
+    );
+  if (kind === 'FX') {
+    problems.add(
+      `${p}toAsset`,
+      ERROR_CODES.unsupportedRoute,
+      'fiat-to-fiat (FX) is not served by the sandbox yet',
+    );
+  }
+  problems.throwIfAny();
+
+  const cryptoSide = kind === 'OFF_RAMP' ? 'from' : 'to';
+  const chainField = `${p}${cryptoSide}Chain`;
+  const chainValue = cryptoSide === 'from' ? request.fromChain : request.toChain;
+  const cryptoAsset = cryptoSide === 'from' ? fromAsset : toAsset;
+  const chain = chainValue ? chainInfo(chainValue) : undefined;
+  if (!chainValue)
+    problems.add(chainField, ERROR_CODES.validation, 'is required: the chain of the digital asset');
+  else if (!chain)
+    problems.add(chainField, ENGINE_CODES.unsupportedChain, `${chainValue} is not a chain here`);
+  else {
+    const [known] = await db
+      .select({ decimals: assets.decimals })
+      .from(assets)
+      .where(and(eq(assets.symbol, cryptoAsset), eq(assets.blockChain, chain.value)))
+      .limit(1);
+    if (!known)
+      problems.add(
+        `${p}${cryptoSide}Asset`,
+        ENGINE_CODES.unknownAsset,
+        `${cryptoAsset} is not an asset on ${chain.value}`,
+      );
+  }
+  for (const side of ['from', 'to'] as const) {
+    const amount = side === 'from' ? request.fromAmount : request.toAmount;
+    const asset = side === 'from' ? fromAsset : toAsset;
+    const places = isFiat(asset) ? 2 : 6;
+    if (amount !== undefined && scale(add(amount, '0')) > places)
+      problems.add(
+        `${p}${side}Amount`,
+        ENGINE_CODES.amountPrecision,
+        `${asset} is written to ${places} decimal places; ${amount} has more`,
+      );
+  }
+  const vaultSide = kind === 'OFF_RAMP' ? 'source' : 'destination';
+  const bankSide = kind === 'OFF_RAMP' ? 'destination' : 'source';
+  const vaultParty = request[vaultSide];
+  const bankPartySent = request[bankSide];
+
+  let vault: VaultRow | null = null;
+  let vaultAnswer: Party | undefined;
+  if (!vaultParty) {
+    problems.add(
+      `${p}${vaultSide}`,
+      ERROR_CODES.validation,
+      `is required: the vault ${kind === 'OFF_RAMP' ? 'paying' : 'receiving'}`,
+    );
+  } else if (vaultParty.type !== 'VAULT') {
+    problems.add(
+      `${p}${vaultSide}.type`,
+      kind === 'OFF_RAMP' ? ENGINE_CODES.sourceType : ENGINE_CODES.destinationType,
+      `must be VAULT on an ${kind}, not ${vaultParty.type}`,
+    );
+  } else if (chain && vaultParty.id) {
+    const found = await resolveVault(
+      db,
+      problems,
+      `${p}${vaultSide}.id`,
+      orgId,
+      vaultParty.id,
+      chain,
+    );
+    if (found) {
+      vault = found.vault;
+      vaultAnswer = found.party;
+    }
+  }
+
+  let account: BankAccountRow | null = null;
+  let bankAnswer: Party | undefined;
+  const bankField = `${p}${bankSide}`;
+  if (kind === 'OFF_RAMP' && !bankPartySent) {
+    problems.add(bankField, ERROR_CODES.validation, 'is required: the approved bank account paid');
+  } else if (bankPartySent) {
+    const type = bankPartySent.type;
+    if (type === 'VAULT' && kind === 'ON_RAMP') {
+      problems.add(
+        `${bankField}.type`,
+        ERROR_CODES.unsupportedRoute,
+        `the sandbox holds no fiat in vaults: leave it out, or send EXTERNAL_BANK_ACCOUNT (the payer's bank) or BANK_ACCOUNT with an approved account's id`,
+      );
+    } else if (type !== 'BANK_ACCOUNT' && type !== 'EXTERNAL_BANK_ACCOUNT') {
+      problems.add(
+        `${bankField}.type`,
+        kind === 'OFF_RAMP' ? ENGINE_CODES.destinationType : ENGINE_CODES.sourceType,
+        `must be BANK_ACCOUNT (or EXTERNAL_BANK_ACCOUNT) with an approved bank account's id, not ${type}`,
+      );
+    } else if (!bankPartySent.id) {
+      if (kind === 'OFF_RAMP')
+        problems.add(
+          `${bankField}.id`,
+          ERROR_CODES.validation,
+          'is required: the approved bank account paid',
+        );
+    } else {
+      account = await findBankAccount(db, problems, `${bankField}.id`, orgId, bankPartySent.id);
+      if (account) bankAnswer = bankParty(account, type);
+    }
+  }
+
+  // The fiat side's rail: the one asked for, which must be the bank account's when there is one.
+  const fiat = kind === 'OFF_RAMP' ? toAsset : fromAsset;
+  const railField =
+    kind === 'OFF_RAMP'
+      ? p
+        ? 'intent.toPaymentRail'
+        : 'paymentMethod'
+      : p
+        ? 'intent.fromPaymentRail'
+        : 'paymentMethod';
+  const asked = kind === 'OFF_RAMP' ? request.toRail : request.fromRail;
+  let fiatRail = asked ? railName(asked) : (DEFAULT_DEPOSIT_RAIL[fiat] ?? 'SWIFT');
+  if (asked === 'BLOCKCHAIN')
+    problems.add(
+      railField,
+      ERROR_CODES.railMismatch,
+      `the ${fiat} side of a ramp is paid by bank, not BLOCKCHAIN`,
+    );
+  if (account) {
+    const accountRail = railName(account.paymentMethod);
+    if (asked && railName(asked) !== accountRail)
+      problems.add(
+        railField,
+        ERROR_CODES.railMismatch,
+        `bank account "${account.accountName}" is paid by ${account.paymentMethod}, not ${asked}`,
+      );
+    fiatRail = accountRail;
+    if (!RAIL_CURRENCIES[account.paymentMethod].includes(fiat))
+      problems.add(
+        `${p}${kind === 'OFF_RAMP' ? 'toAsset' : 'fromAsset'}`,
+        ERROR_CODES.unsupportedRoute,
+        `bank account "${account.accountName}" (${account.paymentMethod}) takes ${RAIL_CURRENCIES[account.paymentMethod].join(', ')}, not ${fiat}`,
+      );
+    if (vault && (account.subOrgId ?? null) !== (vault.subOrgId ?? null))
+      problems.add(
+        `${bankField}.id`,
+        ERROR_CODES.bankAccountOtherSubOrg,
+        `bank account "${account.accountName}" belongs to ${account.subOrgId ? `sub-organization ${account.subOrgId}` : 'the organization itself'}, vault "${vault.vaultName}" to ${vault.subOrgId ? `sub-organization ${vault.subOrgId}` : 'the organization itself'}: a ramp stays within one`,
+      );
+  }
+  const subOrgId = vault?.subOrgId ?? null;
+  if (request.subOrgId && vault && request.subOrgId !== subOrgId)
+    problems.add(
+      'subOrgId',
+      ERROR_CODES.validation,
+      `vault "${vault.vaultName}" belongs to ${subOrgId ? `sub-organization ${subOrgId}` : 'the organization itself'}, not ${request.subOrgId}`,
+    );
+  problems.throwIfAny();
+  if (!vault || !vaultAnswer || !chain) throw new Error('resolveRoute: a vault was not resolved');
+
+  const payerBank: Party = bankAnswer ?? {
+    type: 'EXTERNAL_BANK_ACCOUNT',
+    name: "The payer's bank",
+    paymentRail: fiatRail,
+  };
+  return {
+    kind,
+    subOrgId,
+    source: kind === 'OFF_RAMP' ? vaultAnswer : payerBank,
+    destination: kind === 'OFF_RAMP' ? (bankAnswer ?? payerBank) : vaultAnswer,
+    fromAsset,
+    fromChain: kind === 'OFF_RAMP' ? chain.value : null,
+    toAsset,
+    toChain: kind === 'OFF_RAMP' ? null : chain.value,
+    fiatRail,
+    fromAmount: request.fromAmount,
+    toAmount: request.toAmount,
+    vault,
+    bankAccount: account,
+    sourceId: request.source?.id ?? null,
+    destinationId: request.destination?.id ?? null,
+  };
+}
+
+async function findBankAccount(
+  db: Executor,
+  problems: Problems,
+  field: string,
+  orgId: string,
+  id: string,
+): Promise<BankAccountRow | null> {
+  const [account] = await db
+    .select()
+    .from(bankAccounts)
+    .where(and(eq(bankAccounts.orgId, orgId), eq(bankAccounts.id, id)))
+    .limit(1);
+  if (!account) {
+    problems.add(
+      field,
+      ERROR_CODES.unknownBankAccount,
+      `no bank account with id "${id}" in this organization`,
+    );
+    return null;
+  }
+  if (account.status !== 'APPROVED') {
+    problems.add(
+      field,
+      ERROR_CODES.bankAccountNotApproved,
+      `bank account "${account.accountName}" is ${account.status}; only an APPROVED bank account takes part in a ramp`,
+    );
+    return null;
+  }
+  return account;
+}

@@ -1,0 +1,144 @@
+import { paths } from '../../contract/paths.ts';
+import { ApprovalMessageResponse } from '../../contract/approvals.ts';
+import { signApprovalMessage } from '../protocol/api-token.ts';
+import { createTestApiUser, type TestApiUser } from './api-client.ts';
+import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
+import { createBankAccount, createSubOrg, createVault } from './fixtures.ts';
+import { sdkRequest, type Sdk } from './sdk-wire.ts';
+
+/**
+ * What the ramp tests share: bank accounts in the states a ramp cares about,
+ * an API client calling as either SDK, and the JS SDK's approval as it sends
+ * it (createTransactionFromIntent's usual approval message).
+ */
+
+export const QUOTE_PATH = '/api/external/transactions/quote/';
+export const INTENT_CREATE_PATH = '/api/external/transactions/intent/create/';
+export const MARK_DEPOSIT_PATH = '/api/external/transactions/mark_deposit_done/';
+
+export interface RampFixture {
+  /** APPROVED, US_ACH, of the organization itself (as the engine fixture's vaults are). */
+  usd: { id: string };
+  /** APPROVED, SEPA (EUR). */
+  eur: { id: string };
+  pending: { id: string };
+  /** APPROVED, but of a sub-organization: the organization's vaults may not pay it. */
+  otherSubOrg: { id: string; subOrgId: string };
+  /** A vault of that sub-organization, holding USDC on Ethereum. */
+  subOrgVault: { id: string; subOrgId: string };
+}
+
+export async function createRampFixture(t: EngineTestApp): Promise<RampFixture> {
+  const sub = await createSubOrg(t.db, t.orgId, 'Ramp desk');
+  const usd = await createBankAccount(t.db, {
+    orgId: t.orgId,
+    status: 'APPROVED',
+    accountName: 'Acme Treasury LLC',
+    accountNumber: '987654321',
+  });
+  const eur = await createBankAccount(t.db, {
+    orgId: t.orgId,
+    status: 'APPROVED',
+    paymentMethod: 'SEPA',
+    accountName: 'Acme GmbH',
+    accountNumber: 'DE89370400440532013000',
+    routingNumber: null,
+    country: 'DE',
+  });
+  const pending = await createBankAccount(t.db, { orgId: t.orgId, status: 'PENDING' });
+  const other = await createBankAccount(t.db, {
+    orgId: t.orgId,
+    subOrgId: sub.id,
+    status: 'APPROVED',
+    accountName: 'Desk Account',
+  });
+  const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: sub.id, vaultName: 'Desk' }, [
+    { asset: 'USDC', chain: 'ETHEREUM', amount: '1000' },
+  ]);
+  return {
+    usd,
+    eur,
+    pending,
+    otherSubOrg: { id: other.id, subOrgId: sub.id },
+    subOrgVault: { id: vault.id, subOrgId: sub.id },
+  };
+}
+
+export interface SdkCaller {
+  user: TestApiUser;
+  call(
+    sdk: Sdk,
+    method: 'GET' | 'POST',
+    url: string,
+    body?: Record<string, unknown>,
+    urlPath?: string,
+  ): Promise<{ status: number; body: Record<string, unknown>; text: string }>;
+  /** The SDKs' approve: the approval message (the JS SDK signs its path alone), signed, sent. */
+  approve(sdk: Sdk, entityId: string): Promise<void>;
+}
+
+export async function sdkCaller(t: EngineTestApp, name = 'ramp client'): Promise<SdkCaller> {
+  const user = await createTestApiUser(t, name);
+  const call: SdkCaller['call'] = async (sdk, method, url, body, urlPath) => {
+    const init = sdkRequest(sdk, user, method, url, body, urlPath ? { urlPath } : {});
+    const res = await t.app.request(url, init);
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+      text,
+    };
+  };
+  return {
+    user,
+    call,
+    async approve(sdk, entityId) {
+      const path = paths.approvalMessage();
+      const got = await call(sdk, 'GET', `${path}?entityId=${entityId}`, undefined, path);
+      if (got.status !== 200) throw new Error(`approval message: ${got.text}`);
+      const approval = ApprovalMessageResponse.parse(got.body);
+      const decided = await call(sdk, 'POST', paths.approvalAction(approval.approvalId), {
+        action: 'approve',
+        signature: signApprovalMessage(approval.message, user.privateKeyHex),
+        reason: 'ok',
+      });
+      if (decided.status !== 200) throw new Error(`approval action: ${decided.text}`);
+    },
+  };
+}
+
+/** The JS SDK's party as getQuote writes it: every key, unset ones null. */
+export function jsParty(type: string, id: string | null) {
+  return {
+    type,
+    id,
+    name: null,
+    address: null,
+    provider: null,
+    bankDetails: null,
+    chain: null,
+    paymentRail: null,
+  };
+}
+
+/** The JS SDK's intent: every key present, unset ones null. */
+export function jsIntent(fields: Record<string, unknown>) {
+  return {
+    source: null,
+    destination: null,
+    fromAsset: null,
+    toAsset: null,
+    fromAmount: null,
+    fromChain: null,
+    fromPaymentRail: null,
+    toAmount: null,
+    toChain: null,
+    toPaymentRail: null,
+    ...fields,
+  };
+}
+
+/** The Python SDK's G1 TransferPartyData, `asdict`: type, id, value. */
+export const pythonParty = (type: string, id: string) => ({ type, id, value: null });
+
+export type { EngineFixture };
