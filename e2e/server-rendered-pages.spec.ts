@@ -67,6 +67,8 @@ test('every signed-in page is rendered on the server and hydrated without a mism
       firstScreen: 'propose-bank-account-page',
       shows: 'Propose a bank account',
     },
+    { path: '/convert', firstScreen: 'convert-page', shows: 'Off-ramp' },
+    { path: '/convert?kind=FX', firstScreen: 'convert-page', shows: 'FX' },
     { path: '/audit', firstScreen: 'audit-results', shows: 'Audit log' },
     { path: '/staff', firstScreen: 'staff-page', shows: 'Staff' },
     { path: '/account', firstScreen: 'account-page', shows: 'Your account' },

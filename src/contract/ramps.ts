@@ -276,3 +276,22 @@ export const MarkDepositDoneRequest = z.strictObject({
   transactionId: nonEmpty('transactionId'),
 });
 export type MarkDepositDoneRequest = z.output<typeof MarkDepositDoneRequest>;
+
+/**
+ * What the sandbox's providers convert, for the console's pickers: the fiat
+ * currencies paid out and taken in, the digital assets bought and sold (on
+ * every chain the sandbox lists them on), and the currencies each bank
+ * account rail carries. A route outside these is refused by the quote
+ * (UNSUPPORTED_ROUTE) whatever a client offers.
+ */
+export const RAMP_FIAT_CURRENCIES = ['USD', 'EUR', 'GBP'] as const;
+export const RAMP_ASSETS = ['USDC', 'USDT'] as const;
+export const RAIL_CURRENCIES: Readonly<
+  Record<(typeof PAYMENT_METHODS)[number], readonly string[]>
+> = {
+  US_ACH: ['USD'],
+  US_WIRE: ['USD'],
+  SEPA: ['EUR'],
+  SWIFT: ['USD', 'EUR', 'GBP'],
+  BANK_TRANSFER: ['USD', 'EUR', 'GBP'],
+};

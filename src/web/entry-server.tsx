@@ -39,6 +39,7 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/bank-accounts', 'bank-accounts-results'],
   ['/_authenticated/bank-accounts_/$bankAccountId', 'bank-account-page'],
   ['/_authenticated/bank-accounts_/new', 'propose-bank-account-page'],
+  ['/_authenticated/convert', 'convert-page'],
   ['/_authenticated/audit', 'audit-results'],
   ['/_authenticated/staff', 'staff-page'],
   ['/_authenticated/account', 'account-page'],

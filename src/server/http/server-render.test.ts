@@ -387,6 +387,7 @@ describe("every signed-in page's first screen, through the same path", () => {
       ['/transactions/new', 'new-transaction-page'],
       ['/transactions/new?category=CONTRACT_CALL', 'new-transaction-page'],
       ['/bank-accounts/new', 'propose-bank-account-page'],
+      ['/convert', 'convert-page'],
     ] as const) {
       const { root } = await rendered(url, admin, firstScreen);
       // A kind no vault here can do says so instead of showing its form.

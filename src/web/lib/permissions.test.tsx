@@ -15,7 +15,14 @@ afterEach(() => {
 
 const EXPECTED: Record<StaffRole, string[]> = {
   viewer: ['view'],
-  initiator: ['view', 'create-transaction', 'create-bank-account', 'reveal-bank-account'],
+  initiator: [
+    'view',
+    'create-transaction',
+    'create-bank-account',
+    'convert',
+    'mark-deposit-sent',
+    'reveal-bank-account',
+  ],
   approver: ['view', 'reveal-bank-account', 'approve'],
   admin: [...ACTIONS],
 };

@@ -11,6 +11,9 @@ const ACTION_PERMISSION = {
   view: 'read',
   'create-transaction': 'initiate',
   'create-bank-account': 'initiate',
+  /** A ramp or FX is a transaction created from a quote; marking its deposit sent moves it on. */
+  convert: 'initiate',
+  'mark-deposit-sent': 'initiate',
   'reveal-bank-account': 'reveal',
   approve: 'approve',
   'manage-staff': 'admin',

@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { bankAccountQueries } from '../../features/bank-accounts/api/bank-account-queries.ts';
 import { BankAccountDetailPage } from '../../features/bank-accounts/components/bank-account-detail-page.tsx';
+import { rampQueries } from '../../features/ramps/api/ramp-queries.ts';
+import { BankAccountRamps } from '../../features/ramps/components/bank-account-ramps.tsx';
 import { useSession } from '../../lib/session-queries.ts';
 import { useCan } from '../../lib/permissions.ts';
 
@@ -8,6 +10,7 @@ export const Route = createFileRoute('/_authenticated/bank-accounts_/$bankAccoun
   loader: async ({ context: { queryClient }, params }) => {
     // History loads beside the account; failures show in the page with a retry.
     void queryClient.prefetchQuery(bankAccountQueries.history(params.bankAccountId));
+    void queryClient.prefetchQuery(rampQueries.ofBankAccount(params.bankAccountId));
     await queryClient
       .ensureQueryData(bankAccountQueries.detail(params.bankAccountId))
       .catch(() => undefined);
@@ -24,6 +27,7 @@ function BankAccountDetailRoute() {
     <BankAccountDetailPage
       bankAccountId={bankAccountId}
       permissions={{ memberId: session?.member.id, canReveal, canApprove }}
+      extras={<BankAccountRamps bankAccountId={bankAccountId} />}
     />
   );
 }

@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { transactionDetailQuery } from '../../features/transactions/api/get-transaction.ts';
 import { transactionHistoryQuery } from '../../features/transactions/api/transaction-history.ts';
 import { TransactionDetailPage } from '../../features/transactions/components/transaction-detail-page.tsx';
+import { RampDetails } from '../../features/ramps/components/ramp-details.tsx';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 // Not nested in the list's route: the detail is a page of its own, and the
@@ -25,5 +26,10 @@ export const Route = createFileRoute('/_authenticated/transactions_/$transaction
 
 function TransactionDetailRoute() {
   const { transactionId } = Route.useParams();
-  return <TransactionDetailPage transactionId={transactionId} />;
+  return (
+    <TransactionDetailPage
+      transactionId={transactionId}
+      extras={(transaction, refresh) => <RampDetails transaction={transaction} refresh={refresh} />}
+    />
+  );
 }

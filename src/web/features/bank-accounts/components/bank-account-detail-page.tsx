@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import type { BankAccount } from '../../../../contract/bank-account.ts';
 import type { ApprovalAction } from '../../../../contract/approvals.ts';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
@@ -28,9 +28,12 @@ export interface BankAccountPermissions {
 export function BankAccountDetailPage({
   bankAccountId,
   permissions,
+  extras,
 }: {
   bankAccountId: string;
   permissions: BankAccountPermissions;
+  /** What another feature shows of the account (the ramps paid to it), given by the route. */
+  extras?: ReactNode;
 }) {
   const account = useQuery(bankAccountQueries.detail(bankAccountId));
   const history = useQuery(bankAccountQueries.history(bankAccountId));
@@ -102,6 +105,7 @@ export function BankAccountDetailPage({
           proposedBy={proposedBy}
         />
       </section>
+      {extras}
       <section aria-labelledby="bank-account-history-title" className="flex flex-col gap-2">
         <h2 id="bank-account-history-title" className="text-lg font-semibold text-slate-900">
           History

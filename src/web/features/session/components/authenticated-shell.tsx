@@ -31,6 +31,7 @@ export function AuthenticatedShell({
     { to: '/transactions', label: 'Transactions' },
     { to: '/bank-accounts', label: 'Bank accounts' },
   ];
+  if (can(session, 'convert')) navItems.push({ to: '/convert', label: 'Convert' });
   if (approvals)
     navItems.push({
       to: '/approvals',

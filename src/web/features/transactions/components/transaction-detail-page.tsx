@@ -1,4 +1,5 @@
 import { Link, useSearch } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import { formatAmount } from '#contract/decimal-format.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
@@ -15,8 +16,20 @@ import { ReplacePanel } from './replace-panel.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { TransactionMovements, TransactionSummary } from './transaction-facts.tsx';
 
+/**
+ * What another feature shows of a transaction (a ramp's quote and steps), given
+ * by the route: `refresh` reads the transaction again after an action of its own.
+ */
+export type TransactionExtras = (transaction: Transaction, refresh: () => void) => ReactNode;
+
 /** `/transactions/$transactionId`: one transaction, followed until it ends. */
-export function TransactionDetailPage({ transactionId }: { transactionId: string }) {
+export function TransactionDetailPage({
+  transactionId,
+  extras,
+}: {
+  transactionId: string;
+  extras?: TransactionExtras;
+}) {
   const query = useTransactionSnapshot(transactionId);
 
   if (query.isPending) return <RoutePending />;
@@ -64,6 +77,7 @@ export function TransactionDetailPage({ transactionId }: { transactionId: string
           <ReplacePanel transaction={tx} />
         </div>
         <div className="space-y-4">
+          {extras?.(tx, () => void query.refetch())}
           <TransactionSummary transaction={tx} />
           <TransactionMovements transaction={tx} />
           <details className="rounded-lg border border-slate-300 bg-white p-4">
