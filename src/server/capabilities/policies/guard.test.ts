@@ -12,6 +12,12 @@ import {
   type EngineFixture,
   type EngineTestApp,
 } from '../../test/engine-test-app.ts';
+import {
+  createRampFixture,
+  INTENT_CREATE_PATH,
+  QUOTE_PATH,
+  type RampFixture,
+} from '../../test/ramp-fixtures.ts';
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
 import { discardDraft, publishDraft, saveDraft } from './policies.store.ts';
 
@@ -30,6 +36,7 @@ let cy: StaffSession;
 let admin1: StaffSession;
 let admin2: StaffSession;
 let client: TestApiUser;
+let r: RampFixture;
 beforeAll(async () => {
   t = await createEngineTestApp();
   f = await createEngineFixture(t.db, t.orgId);
@@ -42,6 +49,7 @@ beforeAll(async () => {
   admin1 = await as('admin', 'Policy Editor');
   admin2 = await as('admin', 'Policy Reviewer');
   client = await createTestApiUser(t, 'payments bot');
+  r = await createRampFixture(t);
 });
 afterAll(() => t.close());
 
@@ -249,6 +257,49 @@ describe('approval policies applied', () => {
     expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
     const last = await decideAs(t.app, client, id, { action: 'approve' });
     expect(last.status, JSON.stringify(last.body)).toBe(200);
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('an off-ramp is judged on what its quote made: two approvals where the rule says', async () => {
+    await usePolicy({
+      rules: [
+        {
+          id: 'payouts',
+          name: 'Bank payouts',
+          match: { categories: ['OFF_RAMP'] },
+          outcome: {
+            action: 'ALLOW',
+            approvals: 2,
+            approvers: { kinds: [], memberIds: [] },
+            apiClientMayApproveOwn: false,
+          },
+        },
+      ],
+      fallback: DEFAULT_POLICY.fallback,
+    });
+    const intent = {
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
+      fromAsset: 'USDC',
+      fromAmount: '100',
+      fromChain: 'ETHEREUM',
+      toAsset: 'USD',
+    };
+    const quoted = await cy.json(QUOTE_PATH, send({ intent }));
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+    const quoteId = (quoted.body as { quotes: Array<{ quoteId: string }> }).quotes[0]?.quoteId;
+    const made = await cy.json(
+      INTENT_CREATE_PATH,
+      send({ intent, quoteId, externalId: 'payout-1' }),
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = Transaction.parse(made.body).id ?? '';
+    expect((await decide(ada, id, 'approve')).body).toMatchObject({
+      status: 'PENDING',
+      policy: { ruleName: 'Bank payouts', approvals: 1, required: 2 },
+    });
+    expect(await t.status(id)).toBe('PENDING');
+    await decide(bo, id, 'approve');
     expect(await t.status(id)).toBe('APPROVED');
   });
 });

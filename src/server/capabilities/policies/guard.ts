@@ -9,7 +9,7 @@ import {
   type FrozenRequirement,
   type PolicyKind,
 } from '#contract/policies.ts';
-import type { CreateTransactionRequest } from '#contract/transaction.ts';
+import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
@@ -178,6 +178,29 @@ export function applyPolicies(
     }
   }
 
+  async function judgedAfter(ctx: CustodyContext, created: Transaction): Promise<Transaction> {
+    const initiator = await actorOf(ctx);
+    const asset = created.asset ?? undefined;
+    let amountUsd = created.amountInUSD ?? null;
+    if (amountUsd === null && asset && created.amount && inner.usdValue)
+      amountUsd = await inner.usdValue(ctx, asset, created.blockChain ?? '', created.amount);
+    const destination = created.destination?.type
+      ? DESTINATION_KINDS[created.destination.type]
+      : undefined;
+    const { version, policy } = await activePolicy(db, 'transactions');
+    const requirement = requirementFor(policy, version, {
+      subOrgId: created.subOrgId ?? null,
+      ...(created.category ? { category: created.category } : {}),
+      ...(asset ? { asset } : {}),
+      ...(created.blockChain ? { chain: created.blockChain } : {}),
+      amountUsd,
+      ...(destination ? { destinationKind: destination } : {}),
+      initiator,
+    });
+    await freezeOn(created, 'TRANSACTION', requirement, initiator);
+    return created;
+  }
+
   return {
     ...inner,
 
@@ -197,6 +220,16 @@ export function applyPolicies(
       const created = await inner.replaceTransaction(ctx, body);
       if (previous) await freezeOn(created, 'TRANSACTION', previous.requirement, initiator);
       return created;
+    },
+
+    // A ramp's parties and amounts come from its quote: it is judged on the transaction the
+    // backend made from it. A blocking rule is frozen on it, so it can only be declined.
+    async createTransactionFromIntent(ctx, body) {
+      return judgedAfter(ctx, await inner.createTransactionFromIntent(ctx, body));
+    },
+
+    async createRampTransaction(ctx, body) {
+      return judgedAfter(ctx, await inner.createRampTransaction(ctx, body));
     },
 
     async createBankAccount(ctx, input: BankAccountCreateRequest) {
