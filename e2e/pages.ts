@@ -7,4 +7,5 @@ export const SIGNED_IN_PAGES = [
   { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
   { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
   { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
+  { path: '/policies', ready: { role: 'heading', name: 'Approval policies' } },
 ] as const;

@@ -13,8 +13,8 @@ import type { CheckboxOption } from './checkbox-group.tsx';
 import { OutcomeFields } from './outcome-fields.tsx';
 import { RuleFields, type RuleMove } from './rule-fields.tsx';
 
-/** A new rule's id: unique within its policy, never shown. */
-const ruleId = () => `rule-${crypto.randomUUID().slice(0, 8)}`;
+/** A new rule's id: unique within its policy, never shown (the diff knows a rule by it). */
+const ruleId = () => `rule-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 /**
  * The draft editor (admins of every sub-organization): the whole policy in
