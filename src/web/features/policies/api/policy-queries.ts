@@ -26,7 +26,12 @@ export const policyQueries = {
     }),
 };
 
-/** Every change answers the new state (or the new draft): the page shows it without asking again. */
+/**
+ * Every change answers the new state (or the new draft): the page shows it
+ * without asking again. A refused change (the draft changed, or was published
+ * or discarded, by someone else) reads the state again, so the page shows
+ * what is there now.
+ */
 function useSetState(kind: PolicyKind) {
   const queryClient = useQueryClient();
   const key = policyQueries.state(kind).queryKey;
@@ -36,6 +41,7 @@ function useSetState(kind: PolicyKind) {
       queryClient.setQueryData(key, (old) => (old ? { ...old, draft } : old));
       return queryClient.invalidateQueries({ queryKey: key });
     },
+    refresh: () => queryClient.invalidateQueries({ queryKey: key }),
   };
 }
 
@@ -53,6 +59,7 @@ export function useDiscardPolicyDraft(kind: PolicyKind) {
   return useMutation({
     mutationFn: () => apiClient.call(discardPolicyDraft, { params: { kind } }),
     onSuccess: set.state,
+    onError: set.refresh,
   });
 }
 
@@ -62,6 +69,7 @@ export function usePublishPolicyDraft(kind: PolicyKind) {
     mutationFn: (revision: number) =>
       apiClient.call(publishPolicyDraft, { params: { kind }, body: { revision } }),
     onSuccess: set.state,
+    onError: set.refresh,
   });
 }
 
@@ -71,6 +79,7 @@ export function useRestorePolicyVersion(kind: PolicyKind) {
     mutationFn: (version: number) =>
       apiClient.call(restorePolicyVersion, { params: { kind, version: String(version) } }),
     onSuccess: set.draft,
+    onError: set.refresh,
   });
 }
 

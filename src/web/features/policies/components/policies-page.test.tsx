@@ -121,6 +121,41 @@ describe('PoliciesPage', () => {
     expect(JSON.parse(String(call?.[1]?.body))).toEqual({ revision: 3 });
   });
 
+  it('says so when the draft changed after it was reviewed, and reads it again', async () => {
+    let reads = 0;
+    install(
+      'admin',
+      { active, draft, history: [] },
+      {
+        [URL]: () => {
+          reads += 1;
+          return json({ active, draft: { ...draft, revision: reads > 1 ? 4 : 3 }, history: [] });
+        },
+        [`${URL}draft/publish/`]: () =>
+          json(
+            {
+              message: 'The draft is at revision 4, not 3: read it again',
+              code: 'POLICY_DRAFT_CHANGED',
+            },
+            409,
+          ),
+      },
+    );
+    const user = userEvent.setup();
+    renderWithRouter(<PoliciesPage kind="transactions" />);
+    await user.click(await screen.findByRole('button', { name: 'Publish…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Publish revision 3 of the draft?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Publish policy' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('not 3: read it again.');
+    expect(await screen.findByTestId('draft-facts')).toHaveTextContent('Revision 4');
+    // Opened again, the dialog shows (and would publish) the revision now there.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(screen.getByRole('button', { name: 'Publish…' }));
+    expect(
+      await screen.findByRole('dialog', { name: 'Publish revision 4 of the draft?' }),
+    ).toBeInTheDocument();
+  });
+
   it('shows a viewer the policy and the preview, and no editing controls', async () => {
     install('viewer', { active, draft, history: [] });
     renderWithRouter(<PoliciesPage kind="transactions" />);

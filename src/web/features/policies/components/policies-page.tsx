@@ -163,6 +163,7 @@ function PolicyParts({ kind, state }: { kind: PolicyKind; state: PolicyState }) 
           state={state}
           subOrgs={subOrgOptions}
           members={memberOptions}
+          memberId={session?.member.id}
           onDone={(message) => {
             setEditing(false);
             setDone(message);

@@ -29,12 +29,14 @@ export function PolicyEditor({
   state,
   subOrgs,
   members,
+  memberId,
   onDone,
 }: {
   kind: PolicyKind;
   state: PolicyState;
   subOrgs: CheckboxOption[];
   members: CheckboxOption[];
+  memberId: string | undefined;
   onDone: (message: string | null) => void;
 }) {
   const id = useId();
@@ -140,6 +142,9 @@ export function PolicyEditor({
       <p className="text-sm text-slate-700">
         Rules are tried in order; the first whose conditions all hold decides. Saving keeps the
         draft: another admin, one who did not edit it, publishes it.
+        {state.draft && !state.draft.editors.some((e) => e.id === memberId)
+          ? ' Saving makes you one of its editors, so you will no longer be able to publish it.'
+          : ''}
       </p>
       <p role="status" className="sr-only">
         {announce}
