@@ -1,3 +1,6 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
@@ -90,27 +93,82 @@ async function ask(page: Page, amountUsd: string) {
   return preview.getByTestId('preview-answer');
 }
 
+/**
+ * A policy kind has one draft at a time, by design: two copies of this spec
+ * on one server (a flakiness check running it twice at once) take turns. The
+ * lock is a directory named for the server, held by this process; one left
+ * by a process that is gone is taken over.
+ */
+function lockFor(baseURL: string) {
+  const dir = join(tmpdir(), `custody-console-policies-${new URL(baseURL).port}.lock`);
+  const owner = join(dir, 'pid');
+  const take = () => {
+    try {
+      mkdirSync(dir);
+    } catch {
+      const pid = Number(readFileSync(owner, { encoding: 'utf8', flag: 'a+' }));
+      if (!pid || isAlive(pid)) return false;
+      rmSync(dir, { recursive: true, force: true });
+      return take();
+    }
+    writeFileSync(owner, String(process.pid));
+    held = true;
+    return true;
+  };
+  let held = false;
+  return {
+    acquire: () =>
+      expect
+        .poll(take, { timeout: 60_000, intervals: [250], message: 'the policies lock' })
+        .toBe(true),
+    release: () => {
+      if (held) rmSync(dir, { recursive: true, force: true });
+      held = false;
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // Both admins' browsers outlive the test, so afterAll can put the default back with them.
-let author: Page;
-let reviewer: Page;
+let authorPage: Page | undefined;
+let reviewerPage: Page | undefined;
+let lock: ReturnType<typeof lockFor> | undefined;
 
 test.beforeAll(async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  lock = lockFor(baseURL ?? '');
+  await lock.acquire();
   const context = await browser.newContext({ baseURL: baseURL ?? '' });
-  author = await context.newPage();
+  const author = await context.newPage();
+  authorPage = author;
   await signIn(author, 'admin', baseURL ?? '');
-  reviewer = await secondAdmin(browser, author, baseURL ?? '');
-  await restoreDefault(author, reviewer, baseURL ?? '');
+  reviewerPage = await secondAdmin(browser, author, baseURL ?? '');
+  await restoreDefault(author, reviewerPage, baseURL ?? '');
 });
 
 test.afterAll(async ({ baseURL }) => {
-  await restoreDefault(author, reviewer, baseURL ?? '');
-  await author.context().close();
-  await reviewer.context().close();
+  try {
+    if (authorPage && reviewerPage) await restoreDefault(authorPage, reviewerPage, baseURL ?? '');
+    await authorPage?.context().close();
+    await reviewerPage?.context().close();
+  } finally {
+    lock?.release();
+  }
 });
 
 test('an admin drafts a stricter rule, a second admin reviews the diff and publishes it, and the default comes back the same way', async () => {
   test.setTimeout(90_000);
-  const page = author;
+  const page = authorPage;
+  const reviewer = reviewerPage;
+  if (!page || !reviewer) throw new Error('beforeAll signed in no admins');
 
   // The author drafts by keyboard.
   await page.goto('/policies');
