@@ -8,4 +8,5 @@ export const SIGNED_IN_PAGES = [
   { path: '/convert', ready: { role: 'heading', name: 'Convert' } },
   { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
   { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
+  { path: '/policies', ready: { role: 'heading', name: 'Approval policies' } },
 ] as const;

@@ -72,6 +72,7 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     { path: '/audit', firstScreen: 'audit-results', shows: 'Audit log' },
     { path: '/staff', firstScreen: 'staff-page', shows: 'Staff' },
     { path: '/account', firstScreen: 'account-page', shows: 'Your account' },
+    { path: '/policies', firstScreen: 'policies-page', shows: 'Otherwise' },
   ];
   for (const { path, firstScreen, shows } of pages) {
     await test.step(path, async () => {

@@ -43,6 +43,7 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/audit', 'audit-results'],
   ['/_authenticated/staff', 'staff-page'],
   ['/_authenticated/account', 'account-page'],
+  ['/_authenticated/policies', 'policies-page'],
 ]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();

@@ -17,6 +17,7 @@ import { Route as AuthenticatedApprovalsRouteImport } from './routes/_authentica
 import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/audit'
 import { Route as AuthenticatedBankAccountsRouteImport } from './routes/_authenticated/bank-accounts'
 import { Route as AuthenticatedConvertRouteImport } from './routes/_authenticated/convert'
+import { Route as AuthenticatedPoliciesRouteImport } from './routes/_authenticated/policies'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
 import { Route as AuthenticatedTransactionsRouteImport } from './routes/_authenticated/transactions'
 import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './routes/_authenticated/bank-accounts_.$bankAccountId'
@@ -64,6 +65,11 @@ const AuthenticatedConvertRoute = AuthenticatedConvertRouteImport.update({
   path: '/convert',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedPoliciesRoute = AuthenticatedPoliciesRouteImport.update({
+  id: '/policies',
+  path: '/policies',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedStaffRoute = AuthenticatedStaffRouteImport.update({
   id: '/staff',
   path: '/staff',
@@ -108,6 +114,7 @@ export interface FileRoutesByFullPath {
   '/audit': typeof AuthenticatedAuditRoute
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/convert': typeof AuthenticatedConvertRoute
+  '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
@@ -122,6 +129,7 @@ export interface FileRoutesByTo {
   '/audit': typeof AuthenticatedAuditRoute
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/convert': typeof AuthenticatedConvertRoute
+  '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
   '/': typeof AuthenticatedIndexRoute
@@ -139,6 +147,7 @@ export interface FileRoutesById {
   '/_authenticated/audit': typeof AuthenticatedAuditRoute
   '/_authenticated/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/_authenticated/convert': typeof AuthenticatedConvertRoute
+  '/_authenticated/policies': typeof AuthenticatedPoliciesRoute
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
   '/_authenticated/transactions': typeof AuthenticatedTransactionsRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
@@ -157,6 +166,7 @@ export interface FileRouteTypes {
     | '/audit'
     | '/bank-accounts'
     | '/convert'
+    | '/policies'
     | '/staff'
     | '/transactions'
     | '/bank-accounts/$bankAccountId'
@@ -171,6 +181,7 @@ export interface FileRouteTypes {
     | '/audit'
     | '/bank-accounts'
     | '/convert'
+    | '/policies'
     | '/staff'
     | '/transactions'
     | '/'
@@ -187,6 +198,7 @@ export interface FileRouteTypes {
     | '/_authenticated/audit'
     | '/_authenticated/bank-accounts'
     | '/_authenticated/convert'
+    | '/_authenticated/policies'
     | '/_authenticated/staff'
     | '/_authenticated/transactions'
     | '/_authenticated/'
@@ -259,6 +271,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedConvertRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/policies': {
+      id: '/_authenticated/policies'
+      path: '/policies'
+      fullPath: '/policies'
+      preLoaderRoute: typeof AuthenticatedPoliciesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/staff': {
       id: '/_authenticated/staff'
       path: '/staff'
@@ -310,6 +329,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedAuditRoute: typeof AuthenticatedAuditRoute
   AuthenticatedBankAccountsRoute: typeof AuthenticatedBankAccountsRoute
   AuthenticatedConvertRoute: typeof AuthenticatedConvertRoute
+  AuthenticatedPoliciesRoute: typeof AuthenticatedPoliciesRoute
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
   AuthenticatedTransactionsRoute: typeof AuthenticatedTransactionsRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
@@ -325,6 +345,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedAuditRoute: AuthenticatedAuditRoute,
   AuthenticatedBankAccountsRoute: AuthenticatedBankAccountsRoute,
   AuthenticatedConvertRoute: AuthenticatedConvertRoute,
+  AuthenticatedPoliciesRoute: AuthenticatedPoliciesRoute,
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
   AuthenticatedTransactionsRoute: AuthenticatedTransactionsRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,

@@ -402,4 +402,10 @@ describe("every signed-in page's first screen, through the same path", () => {
     expect((await rendered('/audit', admin, 'audit-results')).root).toContain('Audit log');
     expect((await rendered('/account', admin, 'account-page')).root).toContain('Your account');
   });
+
+  it('the approval policies: the active rules, and the preview form', async () => {
+    const { root } = await rendered('/policies?kind=accounts', admin, 'policies-page');
+    expect(root).toContain('Otherwise');
+    expect(root).toContain('What would this need?');
+  });
 });

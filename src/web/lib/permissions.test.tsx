@@ -33,10 +33,11 @@ describe('can', () => {
     expect(allowed.sort()).toEqual([...EXPECTED[role]].sort());
   });
 
-  it('offers an admin of some sub-organizations staff management, not the audit log', () => {
+  it('offers an admin of some sub-organizations staff management, not the audit log nor policies', () => {
     const scoped = sessionFor('admin', { subOrgIds: ['so_east'] });
     expect(can(scoped, 'manage-staff')).toBe(true);
     expect(can(scoped, 'view-audit')).toBe(false);
+    expect(can(scoped, 'edit-policies')).toBe(false);
   });
 
   it('offers nothing without a session, or to a disabled member', () => {

@@ -18,6 +18,7 @@ const ACTION_PERMISSION = {
   approve: 'approve',
   'manage-staff': 'admin',
   'view-audit': 'admin',
+  'edit-policies': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -25,12 +26,15 @@ export const ACTIONS = Object.keys(ACTION_PERMISSION) as Action[];
 
 /**
  * Signed out (or not yet known) and disabled members may do nothing. The
- * audit log is the organization's: an admin held to some sub-organizations
- * does not read it (the server refuses with OUTSIDE_ADMIN_SCOPE).
+ * audit log and the approval policies are the organization's: an admin held
+ * to some sub-organizations neither reads the one nor changes the other (the
+ * server refuses with OUTSIDE_ADMIN_SCOPE).
  */
 export function can(session: SessionResponse | undefined, action: Action): boolean {
   if (!session || session.member.disabled) return false;
   if (action === 'view-audit' && session.member.subOrgIds) return false;
+  // A policy governs every sub-organization: only an admin of all of them changes one.
+  if (action === 'edit-policies' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 

@@ -39,6 +39,8 @@ export function AuthenticatedShell({
       count: approvals.count,
       countLabel: (n) => `${n} waiting for your decision`,
     });
+  // Every member may read the policies (by their address); the menu offers them to admins.
+  if (can(session, 'manage-staff')) navItems.push({ to: '/policies', label: 'Policies' });
   if (can(session, 'view-audit')) navItems.push({ to: '/audit', label: 'Audit log' });
   if (can(session, 'manage-staff')) navItems.push({ to: '/staff', label: 'Staff' });
 

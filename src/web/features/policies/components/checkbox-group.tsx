@@ -1,0 +1,74 @@
+import { useController, type Control, type FieldPath } from 'react-hook-form';
+import { FieldError } from '../../../components/ui/field.tsx';
+import type { PolicyForm } from '../policy-form.ts';
+
+export interface CheckboxOption {
+  value: string;
+  label: string;
+}
+
+/**
+ * A list condition as a group of checkboxes: a fieldset named by its legend,
+ * the hint and the contract's refusal tied to it, the first box taking focus
+ * when the refusal is the form's first. None chosen: the hint says what that means.
+ */
+export function CheckboxGroup({
+  control,
+  name,
+  id,
+  legend,
+  hint,
+  options,
+}: {
+  control: Control<PolicyForm, unknown, unknown>;
+  name: FieldPath<PolicyForm>;
+  id: string;
+  legend: string;
+  hint?: string;
+  options: CheckboxOption[];
+}) {
+  const { field, fieldState } = useController({ control, name });
+  const chosen = Array.isArray(field.value) ? (field.value as string[]) : [];
+  const error = fieldState.error?.message;
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null]
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <fieldset
+      className="flex min-w-0 flex-col gap-1"
+      aria-describedby={describedBy || undefined}
+      aria-invalid={error ? true : undefined}
+    >
+      <legend className="text-sm font-medium text-slate-800">{legend}</legend>
+      <div className="flex flex-wrap gap-x-4 gap-y-1">
+        {options.map((option, index) => (
+          <label key={option.value} className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4"
+              ref={index === 0 ? field.ref : undefined}
+              name={field.name}
+              value={option.value}
+              checked={chosen.includes(option.value)}
+              onBlur={field.onBlur}
+              onChange={(event) =>
+                field.onChange(
+                  event.target.checked
+                    ? [...chosen, option.value]
+                    : chosen.filter((v) => v !== option.value),
+                )
+              }
+            />
+            {option.label}
+          </label>
+        ))}
+      </div>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-700">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={id} error={error} />
+    </fieldset>
+  );
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POLICY, type Policy } from '../../../contract/policies.ts';
+import { newRule, toForm, toPolicy } from './policy-form.ts';
+
+const policy: Policy = {
+  rules: [
+    {
+      id: 'big',
+      name: 'Big stablecoin transfers',
+      match: {
+        categories: ['TRANSFER'],
+        assets: ['USDC', 'USDT'],
+        amountUsdAtLeast: '10000',
+        destinationKinds: ['EXTERNAL_ADDRESS'],
+      },
+      outcome: {
+        action: 'ALLOW',
+        approvals: 2,
+        approvers: { kinds: ['admin'], memberIds: ['staff_ada'] },
+        apiClientMayApproveOwn: false,
+      },
+    },
+    {
+      id: 'no-ramps',
+      name: 'No off-ramps',
+      match: { categories: ['OFF_RAMP'] },
+      outcome: { action: 'BLOCK' },
+    },
+  ],
+  fallback: DEFAULT_POLICY.fallback,
+};
+
+describe('the editor’s form of a policy', () => {
+  it('gives back the policy it was made from', () => {
+    expect(toPolicy(toForm(policy))).toEqual(policy);
+  });
+
+  it('leaves empty conditions out and reads amounts as people write them', () => {
+    const rule = newRule('r1');
+    rule.match.amountUsdAtLeast = '$10,000';
+    rule.match.chains = ' ETH , , TRX ';
+    expect(
+      toPolicy({ rules: [rule], fallback: toForm(DEFAULT_POLICY).fallback }).rules[0]?.match,
+    ).toEqual({
+      categories: ['TRANSFER'],
+      chains: ['ETH', 'TRX'],
+      amountUsdAtLeast: '10000',
+    });
+  });
+});

@@ -1,0 +1,7 @@
+import * as z from 'zod/mini';
+import { PolicyKind } from '../../../contract/policies.ts';
+
+/** `/policies?kind=`: which policy is shown (transactions unless said; anything else reads as that). */
+export const PoliciesSearch = z.object({
+  kind: z.catch(z.optional(PolicyKind), undefined),
+});
