@@ -18,6 +18,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'transaction.replace': 'Transaction replaced',
   'bank_account.create': 'Bank account proposed',
   'bank_account.reveal': 'Full account number revealed',
+  'contact.create': 'Contact proposed',
+  'contact.update': 'Contact asset list change proposed',
   'change_request.approve': 'Approved',
   'change_request.reject': 'Declined',
   'change_request.decide': 'Decision',

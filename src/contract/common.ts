@@ -79,6 +79,13 @@ export const ERROR_CODES = {
   databaseUnavailable: 'DATABASE_UNAVAILABLE',
   /** A request body did not arrive within the time allowed: 408. */
   requestTimeout: 'REQUEST_TIMEOUT',
+  // The address book (issue 29).
+  /** The entity has a change request awaiting decision: decide it before proposing another change. */
+  changePending: 'CHANGE_PENDING',
+  /** A declined contact is final: propose a new one. */
+  contactDeclined: 'CONTACT_DECLINED',
+  /** The same address on the same chain is already a pending or approved contact of that owner. */
+  duplicateContact: 'DUPLICATE_CONTACT',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

@@ -4,6 +4,8 @@ import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
+import * as contactWrites from './contact-writes.ts';
+import * as contacts from './contacts.ts';
 import * as reference from './reference.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
@@ -23,6 +25,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(bankAccountWrites),
   ...Object.values(approvals),
   ...Object.values(reference),
+  ...Object.values(contacts),
+  ...Object.values(contactWrites),
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),

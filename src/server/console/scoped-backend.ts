@@ -3,6 +3,7 @@ import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import type { Page } from '../../contract/common.ts';
 import type { Vault } from '../../contract/reference.ts';
 import { ApiError } from '../../contract/api-error.ts';
+import { contactsScope } from '../capabilities/contacts/scope.ts';
 
 /**
  * Holds a staff member to their sub-organizations (ctx.scope; null = all).
@@ -246,6 +247,7 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
   const pending = inner.pendingApprovals;
   return {
     ...inner,
+    ...contactsScope(inner),
     listTransactions: async (ctx, q) =>
       keepInScope(ctx, await inner.listTransactions(ctx, scopeListQuery(ctx, q))),
     getTransaction: async (ctx, id) =>
@@ -305,12 +307,13 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...(pending && {
       pendingApprovals: async (ctx, q) => {
         const found = await pending(ctx, scopeListQuery(ctx, q));
-        const inside = found.items.filter((item) =>
-          inScope(
-            ctx,
-            item.kind === 'TRANSACTION' ? item.transaction.subOrgId : item.bankAccount.subOrgId,
-          ),
-        );
+        const owner = (item: (typeof found.items)[number]) =>
+          item.kind === 'TRANSACTION'
+            ? item.transaction.subOrgId
+            : item.kind === 'BANK_ACCOUNT'
+              ? item.bankAccount.subOrgId
+              : item.contact.subOrgId;
+        const inside = found.items.filter((item) => inScope(ctx, owner(item)));
         return inside.length === found.items.length ? found : { ...found, items: inside };
       },
     }),

@@ -3,6 +3,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { approvalRoutes } from '../../capabilities/approvals/approvals.routes.ts';
 import { bankAccountRoutes } from '../../capabilities/bank-accounts/bank-accounts.routes.ts';
+import { contactRoutes } from '../../capabilities/contacts/contacts.routes.ts';
 import { referenceRoutes } from '../../capabilities/reference/reference.routes.ts';
 import { transactionRoutes } from '../../capabilities/transactions/transactions.routes.ts';
 
@@ -12,5 +13,6 @@ export function custodyRoutes(backend: CustodyBackend) {
     .route('/', bankAccountRoutes(backend))
     .route('/', transactionRoutes(backend))
     .route('/', referenceRoutes(backend))
+    .route('/', contactRoutes(backend))
     .route('/', approvalRoutes(backend));
 }

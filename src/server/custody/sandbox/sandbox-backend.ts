@@ -4,7 +4,6 @@ import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import {
   assets,
-  bankAccounts,
   organizations,
   subOrgs,
   transactions,
@@ -23,6 +22,7 @@ import { createBankAccount } from '../../capabilities/bank-accounts/sandbox/crea
 import { changeRequestHistory } from '../../capabilities/approvals/sandbox/history.ts';
 import {
   countsKey,
+  PENDING_COUNT_TABLES,
   PENDING_PAGE_TABLES,
   pendingApprovalCounts,
   pendingApprovalPage,
@@ -41,6 +41,7 @@ import {
   listSupportedChains,
   listVaults,
 } from '../../capabilities/reference/sandbox/store.ts';
+import { contactsSandbox } from '../../capabilities/contacts/sandbox/index.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import { getTransaction, listTransactions } from '../../capabilities/transactions/sandbox/store.ts';
@@ -95,6 +96,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
 
   return {
     kind: 'sandbox',
+    ...contactsSandbox({ db, clock, orgIdFor }),
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
     // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
     listTransactions: (ctx, query) =>
@@ -134,7 +136,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
           ctx,
           'pending-approval-counts',
           countsKey(query),
-          [transactions, bankAccounts],
+          PENDING_COUNT_TABLES,
           (orgId) => pendingApprovalCounts(db, orgId, query),
         ),
       ]);

@@ -37,6 +37,7 @@ import {
 } from './creators.store.ts';
 import { filteredPage } from './filtered-pages.ts';
 import { upstreamApprovalOperations } from '../../capabilities/approvals/upstream/approvals.ts';
+import { contactsUpstream } from '../../capabilities/contacts/upstream/index.ts';
 import { createUpstreamClient, UpstreamFailure, type UpstreamRequest } from './upstream-client.ts';
 
 /**
@@ -229,6 +230,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
   return {
     kind: 'upstream',
     upstreamHost: client.host,
+    ...contactsUpstream({ call }),
     checkReady: async () => {
       await call({}, SupportedChainListResponse, {
         method: 'GET',
