@@ -5,6 +5,8 @@ export const SIGNED_IN_PAGES = [
   { path: '/approvals', ready: { role: 'heading', name: 'Approvals' } },
   { path: '/bank-accounts', ready: { role: 'table', name: 'Bank accounts' } },
   { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
+  { path: '/contacts', ready: { role: 'table', name: 'Contacts' } },
+  { path: '/contacts/new', ready: { role: 'heading', name: 'Propose a contact' } },
   { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
   { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
 ] as const;

@@ -88,12 +88,10 @@ export const ContactCreateRequest = ContactCreateFields.superRefine((body, ctx) 
   ...body,
   address: canonicalContactAddress(body.blockChain, body.address),
 }));
-export type ContactCreateInput = z.input<typeof ContactCreateRequest>;
 export type ContactCreateRequest = z.output<typeof ContactCreateRequest>;
 
 /** PUT /contacts/{id}/: the assets it may receive (the SDKs' `updateContact`). */
 export const ContactUpdateRequest = z.strictObject({
   assetList: assetList,
 });
-export type ContactUpdateInput = z.input<typeof ContactUpdateRequest>;
 export type ContactUpdateRequest = z.output<typeof ContactUpdateRequest>;

@@ -16,10 +16,13 @@ import { Route as AuthenticatedAccountRouteImport } from './routes/_authenticate
 import { Route as AuthenticatedApprovalsRouteImport } from './routes/_authenticated/approvals'
 import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/audit'
 import { Route as AuthenticatedBankAccountsRouteImport } from './routes/_authenticated/bank-accounts'
+import { Route as AuthenticatedContactsRouteImport } from './routes/_authenticated/contacts'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
 import { Route as AuthenticatedTransactionsRouteImport } from './routes/_authenticated/transactions'
 import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './routes/_authenticated/bank-accounts_.$bankAccountId'
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
+import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
+import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
 
@@ -58,6 +61,11 @@ const AuthenticatedBankAccountsRoute =
     path: '/bank-accounts',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContactsRoute = AuthenticatedContactsRouteImport.update({
+  id: '/contacts',
+  path: '/contacts',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedStaffRoute = AuthenticatedStaffRouteImport.update({
   id: '/staff',
   path: '/staff',
@@ -81,6 +89,18 @@ const AuthenticatedBankAccountsNewRoute =
     path: '/bank-accounts/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContactsContactIdRoute =
+  AuthenticatedContactsContactIdRouteImport.update({
+    id: '/contacts_/$contactId',
+    path: '/contacts/$contactId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContactsNewRoute =
+  AuthenticatedContactsNewRouteImport.update({
+    id: '/contacts_/new',
+    path: '/contacts/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedTransactionsTransactionIdRoute =
   AuthenticatedTransactionsTransactionIdRouteImport.update({
     id: '/transactions_/$transactionId',
@@ -101,10 +121,13 @@ export interface FileRoutesByFullPath {
   '/approvals': typeof AuthenticatedApprovalsRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
+  '/contacts': typeof AuthenticatedContactsRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
+  '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
+  '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -114,11 +137,14 @@ export interface FileRoutesByTo {
   '/approvals': typeof AuthenticatedApprovalsRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
+  '/contacts': typeof AuthenticatedContactsRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
   '/': typeof AuthenticatedIndexRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
+  '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
+  '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -130,11 +156,14 @@ export interface FileRoutesById {
   '/_authenticated/approvals': typeof AuthenticatedApprovalsRoute
   '/_authenticated/audit': typeof AuthenticatedAuditRoute
   '/_authenticated/bank-accounts': typeof AuthenticatedBankAccountsRoute
+  '/_authenticated/contacts': typeof AuthenticatedContactsRoute
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
   '/_authenticated/transactions': typeof AuthenticatedTransactionsRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
   '/_authenticated/bank-accounts_/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
+  '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
+  '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -147,10 +176,13 @@ export interface FileRouteTypes {
     | '/approvals'
     | '/audit'
     | '/bank-accounts'
+    | '/contacts'
     | '/staff'
     | '/transactions'
     | '/bank-accounts/$bankAccountId'
     | '/bank-accounts/new'
+    | '/contacts/$contactId'
+    | '/contacts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
   fileRoutesByTo: FileRoutesByTo
@@ -160,11 +192,14 @@ export interface FileRouteTypes {
     | '/approvals'
     | '/audit'
     | '/bank-accounts'
+    | '/contacts'
     | '/staff'
     | '/transactions'
     | '/'
     | '/bank-accounts/$bankAccountId'
     | '/bank-accounts/new'
+    | '/contacts/$contactId'
+    | '/contacts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
   id:
@@ -175,11 +210,14 @@ export interface FileRouteTypes {
     | '/_authenticated/approvals'
     | '/_authenticated/audit'
     | '/_authenticated/bank-accounts'
+    | '/_authenticated/contacts'
     | '/_authenticated/staff'
     | '/_authenticated/transactions'
     | '/_authenticated/'
     | '/_authenticated/bank-accounts_/$bankAccountId'
     | '/_authenticated/bank-accounts_/new'
+    | '/_authenticated/contacts_/$contactId'
+    | '/_authenticated/contacts_/new'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
   fileRoutesById: FileRoutesById
@@ -240,6 +278,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedBankAccountsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/contacts': {
+      id: '/_authenticated/contacts'
+      path: '/contacts'
+      fullPath: '/contacts'
+      preLoaderRoute: typeof AuthenticatedContactsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/staff': {
       id: '/_authenticated/staff'
       path: '/staff'
@@ -268,6 +313,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedBankAccountsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/contacts_/$contactId': {
+      id: '/_authenticated/contacts_/$contactId'
+      path: '/contacts/$contactId'
+      fullPath: '/contacts/$contactId'
+      preLoaderRoute: typeof AuthenticatedContactsContactIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/contacts_/new': {
+      id: '/_authenticated/contacts_/new'
+      path: '/contacts/new'
+      fullPath: '/contacts/new'
+      preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/transactions_/$transactionId': {
       id: '/_authenticated/transactions_/$transactionId'
       path: '/transactions/$transactionId'
@@ -290,11 +349,14 @@ interface AuthenticatedRouteChildren {
   AuthenticatedApprovalsRoute: typeof AuthenticatedApprovalsRoute
   AuthenticatedAuditRoute: typeof AuthenticatedAuditRoute
   AuthenticatedBankAccountsRoute: typeof AuthenticatedBankAccountsRoute
+  AuthenticatedContactsRoute: typeof AuthenticatedContactsRoute
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
   AuthenticatedTransactionsRoute: typeof AuthenticatedTransactionsRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
   AuthenticatedBankAccountsBankAccountIdRoute: typeof AuthenticatedBankAccountsBankAccountIdRoute
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
+  AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
+  AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
 }
@@ -304,12 +366,15 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedApprovalsRoute: AuthenticatedApprovalsRoute,
   AuthenticatedAuditRoute: AuthenticatedAuditRoute,
   AuthenticatedBankAccountsRoute: AuthenticatedBankAccountsRoute,
+  AuthenticatedContactsRoute: AuthenticatedContactsRoute,
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
   AuthenticatedTransactionsRoute: AuthenticatedTransactionsRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
   AuthenticatedBankAccountsBankAccountIdRoute:
     AuthenticatedBankAccountsBankAccountIdRoute,
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
+  AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
+  AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,
   AuthenticatedTransactionsNewRoute: AuthenticatedTransactionsNewRoute,

@@ -15,7 +15,13 @@ afterEach(() => {
 
 const EXPECTED: Record<StaffRole, string[]> = {
   viewer: ['view'],
-  initiator: ['view', 'create-transaction', 'create-bank-account', 'reveal-bank-account'],
+  initiator: [
+    'view',
+    'create-transaction',
+    'create-bank-account',
+    'propose-contact',
+    'reveal-bank-account',
+  ],
   approver: ['view', 'reveal-bank-account', 'approve'],
   admin: [...ACTIONS],
 };

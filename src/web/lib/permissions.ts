@@ -11,6 +11,7 @@ const ACTION_PERMISSION = {
   view: 'read',
   'create-transaction': 'initiate',
   'create-bank-account': 'initiate',
+  'propose-contact': 'initiate',
   'reveal-bank-account': 'reveal',
   approve: 'approve',
   'manage-staff': 'admin',

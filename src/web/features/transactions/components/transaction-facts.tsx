@@ -9,7 +9,7 @@ import { DateTime } from '../../../components/date-time.tsx';
 import { explorerTxUrl } from '../../../lib/explorers.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
-import { CopyButton } from './copy-button.tsx';
+import { CopyButton } from '../../../components/copy-button.tsx';
 import { ContractCallRows } from './contract-call-details.tsx';
 import { PeopleRows } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button } from './ui/button.tsx';
 
 /** Copies `value` to the clipboard and says so (announced), or says it could not. */
 export function CopyButton({ value, label }: { value: string; label: string }) {
