@@ -20,6 +20,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'bank_account.reveal': 'Full account number revealed',
   'contact.create': 'Contact proposed',
   'contact.update': 'Contact asset list change proposed',
+  'vault.create': 'Vault created',
   'change_request.approve': 'Approved',
   'change_request.reject': 'Declined',
   'change_request.decide': 'Decision',

@@ -11,6 +11,8 @@ import * as session from './session.ts';
 import * as staff from './staff.ts';
 import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
+import * as vaultWrites from './vault-writes.ts';
+import * as vaults from './vaults.ts';
 
 /**
  * Every declared endpoint, by capability: what the server's OpenAPI document
@@ -27,6 +29,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(reference),
   ...Object.values(contacts),
   ...Object.values(contactWrites),
+  ...Object.values(vaults),
+  ...Object.values(vaultWrites),
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),

@@ -4,6 +4,7 @@ import type { Page } from '../../contract/common.ts';
 import type { Vault } from '../../contract/reference.ts';
 import { ApiError } from '../../contract/api-error.ts';
 import { contactsScope } from '../capabilities/contacts/scope.ts';
+import { vaultsScope } from '../capabilities/vaults/scope.ts';
 
 /**
  * Holds a staff member to their sub-organizations (ctx.scope; null = all).
@@ -248,6 +249,7 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
   return {
     ...inner,
     ...contactsScope(inner),
+    ...vaultsScope(inner),
     listTransactions: async (ctx, q) =>
       keepInScope(ctx, await inner.listTransactions(ctx, scopeListQuery(ctx, q))),
     getTransaction: async (ctx, id) =>

@@ -1,6 +1,7 @@
 import type { ApprovalsPort } from '../capabilities/approvals/port.ts';
 import type { BankAccountsPort } from '../capabilities/bank-accounts/port.ts';
 import type { ContactsPort } from '../capabilities/contacts/port.ts';
+import type { VaultsPort } from '../capabilities/vaults/port.ts';
 import type { ReferencePort } from '../capabilities/reference/port.ts';
 import type { TransactionsPort } from '../capabilities/transactions/port.ts';
 
@@ -29,7 +30,13 @@ export type { ContactListQuery, VaultListQuery } from '../capabilities/reference
 export type { TransactionListQuery } from '../capabilities/transactions/port.ts';
 
 export interface CustodyBackend
-  extends TransactionsPort, BankAccountsPort, ApprovalsPort, ReferencePort, ContactsPort {
+  extends
+    TransactionsPort,
+    BankAccountsPort,
+    ApprovalsPort,
+    ReferencePort,
+    ContactsPort,
+    VaultsPort {
   readonly kind: 'sandbox' | 'upstream';
   /** Upstream only: the custody API's host, shown to staff so they know where they act. */
   readonly upstreamHost?: string;

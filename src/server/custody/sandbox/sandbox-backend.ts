@@ -42,6 +42,7 @@ import {
   listVaults,
 } from '../../capabilities/reference/sandbox/store.ts';
 import { contactsSandbox } from '../../capabilities/contacts/sandbox/index.ts';
+import { vaultsSandbox } from '../../capabilities/vaults/sandbox/index.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import { getTransaction, listTransactions } from '../../capabilities/transactions/sandbox/store.ts';
@@ -97,6 +98,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
   return {
     kind: 'sandbox',
     ...contactsSandbox({ db, clock, orgIdFor }),
+    ...vaultsSandbox({ db, clock, orgIdFor }),
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
     // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
     listTransactions: (ctx, query) =>

@@ -38,6 +38,7 @@ import {
 import { filteredPage } from './filtered-pages.ts';
 import { upstreamApprovalOperations } from '../../capabilities/approvals/upstream/approvals.ts';
 import { contactsUpstream } from '../../capabilities/contacts/upstream/index.ts';
+import { vaultsUpstream } from '../../capabilities/vaults/upstream/index.ts';
 import { createUpstreamClient, UpstreamFailure, type UpstreamRequest } from './upstream-client.ts';
 
 /**
@@ -231,6 +232,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     kind: 'upstream',
     upstreamHost: client.host,
     ...contactsUpstream({ call }),
+    ...vaultsUpstream({ call }),
     checkReady: async () => {
       await call({}, SupportedChainListResponse, {
         method: 'GET',
