@@ -6,6 +6,8 @@ export const SIGNED_IN_PAGES = [
   { path: '/bank-accounts', ready: { role: 'table', name: 'Bank accounts' } },
   { path: '/bank-accounts/new', ready: { role: 'heading', name: /bank account/i } },
   { path: '/convert', ready: { role: 'heading', name: 'Convert' } },
+  { path: '/contacts', ready: { role: 'table', name: 'Contacts' } },
+  { path: '/contacts/new', ready: { role: 'heading', name: 'Propose a contact' } },
   { path: '/audit', ready: { role: 'table', name: 'Audit log' } },
   { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
   { path: '/policies', ready: { role: 'heading', name: 'Approval policies' } },

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { BankAccount } from './bank-account-record.ts';
 import { ChangeRequestActor } from './change-request.ts';
 import { listEnvelope } from './common.ts';
+import { Contact } from './reference.ts';
 import { Transaction } from './transaction-record.ts';
 
 /**
@@ -56,6 +57,12 @@ export const ApprovalItem = z.discriminatedUnion('kind', [
   }),
   // Account and routing numbers arrive masked, as on every bank-account read a member makes.
   z.looseObject({ kind: z.literal('BANK_ACCOUNT'), ...itemBase, bankAccount: BankAccount }),
+  /**
+   * A contact proposed, or a new asset list for an approved one
+   * (`contact.pendingAssetList`): `createdAt` and `createdById` are the
+   * change request's, so an edit waits from when it was proposed.
+   */
+  z.looseObject({ kind: z.literal('CONTACT'), ...itemBase, contact: Contact }),
 ]);
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 

@@ -30,6 +30,10 @@ export const ChangeRequestRecord = z.looseObject({
    * proposer created the decider's: perhaps one person under two names.
    */
   linkedAccounts: z.optional(z.boolean()),
+  /** What it changes on an entity that already existed (a contact's new asset list); absent for its proposal. */
+  proposedChange: z.optional(
+    z.nullable(z.looseObject({ assetList: z.optional(z.array(z.string())) })),
+  ),
 });
 export type ChangeRequestRecord = z.infer<typeof ChangeRequestRecord>;
 

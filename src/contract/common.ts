@@ -108,6 +108,13 @@ export const ERROR_CODES = {
   railMismatch: 'PAYMENT_RAIL_MISMATCH',
   notAwaitingDeposit: 'NOT_AWAITING_DEPOSIT',
   depositAlreadyMarked: 'DEPOSIT_ALREADY_MARKED',
+  // The address book (issue 29).
+  /** The entity has a change request awaiting decision: decide it before proposing another change. */
+  changePending: 'CHANGE_PENDING',
+  /** A declined contact is final: propose a new one. */
+  contactDeclined: 'CONTACT_DECLINED',
+  /** The same address on the same chain is already a pending or approved contact of that owner. */
+  duplicateContact: 'DUPLICATE_CONTACT',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CONTACT_STATUSES, VAULT_TYPES, lenientEnum } from './enums.ts';
+import { CONTACT_STATUSES, ContactStatus, VAULT_TYPES, lenientEnum } from './enums.ts';
 import { listEnvelope } from './common.ts';
 
 /**
@@ -57,6 +57,13 @@ export const Contact = z.looseObject({
   subOrgId: z.optional(z.nullable(z.string())),
   isSmartContractAddress: z.optional(z.boolean()),
   isSanctioned: z.optional(z.boolean()),
+  tags: z.optional(z.array(z.string())),
+  externalId: z.optional(z.nullable(z.string())),
+  /**
+   * Sandbox extra: an asset list proposed for an approved contact and
+   * awaiting approval (the contact receives only `assetList` until then).
+   */
+  pendingAssetList: z.optional(z.nullable(z.array(z.string()))),
   createdById: z.optional(z.string()),
   createdAt: z.optional(z.string()),
   updatedAt: z.optional(z.string()),
@@ -103,5 +110,11 @@ export const VaultFilters = z.object({
 export type VaultFilters = z.infer<typeof VaultFilters>;
 export const ContactFilters = z.object({
   name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  status: z.optional(ContactStatus),
+  blockChain: z.optional(
+    z.string().check(z.regex(/^[A-Z0-9_]{1,40}$/, 'blockChain is a chain value like "ETHEREUM"')),
+  ),
+  externalId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  subOrgId: z.optional(z.string().check(z.minLength(1))),
 });
 export type ContactFilters = z.infer<typeof ContactFilters>;

@@ -16,12 +16,15 @@ import { Route as AuthenticatedAccountRouteImport } from './routes/_authenticate
 import { Route as AuthenticatedApprovalsRouteImport } from './routes/_authenticated/approvals'
 import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/audit'
 import { Route as AuthenticatedBankAccountsRouteImport } from './routes/_authenticated/bank-accounts'
+import { Route as AuthenticatedContactsRouteImport } from './routes/_authenticated/contacts'
 import { Route as AuthenticatedConvertRouteImport } from './routes/_authenticated/convert'
 import { Route as AuthenticatedPoliciesRouteImport } from './routes/_authenticated/policies'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
 import { Route as AuthenticatedTransactionsRouteImport } from './routes/_authenticated/transactions'
 import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './routes/_authenticated/bank-accounts_.$bankAccountId'
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
+import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
+import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
 
@@ -60,6 +63,11 @@ const AuthenticatedBankAccountsRoute =
     path: '/bank-accounts',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContactsRoute = AuthenticatedContactsRouteImport.update({
+  id: '/contacts',
+  path: '/contacts',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedConvertRoute = AuthenticatedConvertRouteImport.update({
   id: '/convert',
   path: '/convert',
@@ -93,6 +101,18 @@ const AuthenticatedBankAccountsNewRoute =
     path: '/bank-accounts/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedContactsContactIdRoute =
+  AuthenticatedContactsContactIdRouteImport.update({
+    id: '/contacts_/$contactId',
+    path: '/contacts/$contactId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedContactsNewRoute =
+  AuthenticatedContactsNewRouteImport.update({
+    id: '/contacts_/new',
+    path: '/contacts/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedTransactionsTransactionIdRoute =
   AuthenticatedTransactionsTransactionIdRouteImport.update({
     id: '/transactions_/$transactionId',
@@ -113,12 +133,15 @@ export interface FileRoutesByFullPath {
   '/approvals': typeof AuthenticatedApprovalsRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
+  '/contacts': typeof AuthenticatedContactsRoute
   '/convert': typeof AuthenticatedConvertRoute
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
+  '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
+  '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -128,6 +151,7 @@ export interface FileRoutesByTo {
   '/approvals': typeof AuthenticatedApprovalsRoute
   '/audit': typeof AuthenticatedAuditRoute
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
+  '/contacts': typeof AuthenticatedContactsRoute
   '/convert': typeof AuthenticatedConvertRoute
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
@@ -135,6 +159,8 @@ export interface FileRoutesByTo {
   '/': typeof AuthenticatedIndexRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
+  '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
+  '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -146,6 +172,7 @@ export interface FileRoutesById {
   '/_authenticated/approvals': typeof AuthenticatedApprovalsRoute
   '/_authenticated/audit': typeof AuthenticatedAuditRoute
   '/_authenticated/bank-accounts': typeof AuthenticatedBankAccountsRoute
+  '/_authenticated/contacts': typeof AuthenticatedContactsRoute
   '/_authenticated/convert': typeof AuthenticatedConvertRoute
   '/_authenticated/policies': typeof AuthenticatedPoliciesRoute
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
@@ -153,6 +180,8 @@ export interface FileRoutesById {
   '/_authenticated/': typeof AuthenticatedIndexRoute
   '/_authenticated/bank-accounts_/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
+  '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
+  '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
 }
@@ -165,12 +194,15 @@ export interface FileRouteTypes {
     | '/approvals'
     | '/audit'
     | '/bank-accounts'
+    | '/contacts'
     | '/convert'
     | '/policies'
     | '/staff'
     | '/transactions'
     | '/bank-accounts/$bankAccountId'
     | '/bank-accounts/new'
+    | '/contacts/$contactId'
+    | '/contacts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
   fileRoutesByTo: FileRoutesByTo
@@ -180,6 +212,7 @@ export interface FileRouteTypes {
     | '/approvals'
     | '/audit'
     | '/bank-accounts'
+    | '/contacts'
     | '/convert'
     | '/policies'
     | '/staff'
@@ -187,6 +220,8 @@ export interface FileRouteTypes {
     | '/'
     | '/bank-accounts/$bankAccountId'
     | '/bank-accounts/new'
+    | '/contacts/$contactId'
+    | '/contacts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
   id:
@@ -197,6 +232,7 @@ export interface FileRouteTypes {
     | '/_authenticated/approvals'
     | '/_authenticated/audit'
     | '/_authenticated/bank-accounts'
+    | '/_authenticated/contacts'
     | '/_authenticated/convert'
     | '/_authenticated/policies'
     | '/_authenticated/staff'
@@ -204,6 +240,8 @@ export interface FileRouteTypes {
     | '/_authenticated/'
     | '/_authenticated/bank-accounts_/$bankAccountId'
     | '/_authenticated/bank-accounts_/new'
+    | '/_authenticated/contacts_/$contactId'
+    | '/_authenticated/contacts_/new'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
   fileRoutesById: FileRoutesById
@@ -264,6 +302,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedBankAccountsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/contacts': {
+      id: '/_authenticated/contacts'
+      path: '/contacts'
+      fullPath: '/contacts'
+      preLoaderRoute: typeof AuthenticatedContactsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/convert': {
       id: '/_authenticated/convert'
       path: '/convert'
@@ -306,6 +351,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedBankAccountsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/contacts_/$contactId': {
+      id: '/_authenticated/contacts_/$contactId'
+      path: '/contacts/$contactId'
+      fullPath: '/contacts/$contactId'
+      preLoaderRoute: typeof AuthenticatedContactsContactIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/contacts_/new': {
+      id: '/_authenticated/contacts_/new'
+      path: '/contacts/new'
+      fullPath: '/contacts/new'
+      preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/transactions_/$transactionId': {
       id: '/_authenticated/transactions_/$transactionId'
       path: '/transactions/$transactionId'
@@ -328,6 +387,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedApprovalsRoute: typeof AuthenticatedApprovalsRoute
   AuthenticatedAuditRoute: typeof AuthenticatedAuditRoute
   AuthenticatedBankAccountsRoute: typeof AuthenticatedBankAccountsRoute
+  AuthenticatedContactsRoute: typeof AuthenticatedContactsRoute
   AuthenticatedConvertRoute: typeof AuthenticatedConvertRoute
   AuthenticatedPoliciesRoute: typeof AuthenticatedPoliciesRoute
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
@@ -335,6 +395,8 @@ interface AuthenticatedRouteChildren {
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
   AuthenticatedBankAccountsBankAccountIdRoute: typeof AuthenticatedBankAccountsBankAccountIdRoute
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
+  AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
+  AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
 }
@@ -344,6 +406,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedApprovalsRoute: AuthenticatedApprovalsRoute,
   AuthenticatedAuditRoute: AuthenticatedAuditRoute,
   AuthenticatedBankAccountsRoute: AuthenticatedBankAccountsRoute,
+  AuthenticatedContactsRoute: AuthenticatedContactsRoute,
   AuthenticatedConvertRoute: AuthenticatedConvertRoute,
   AuthenticatedPoliciesRoute: AuthenticatedPoliciesRoute,
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
@@ -352,6 +415,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsBankAccountIdRoute:
     AuthenticatedBankAccountsBankAccountIdRoute,
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
+  AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
+  AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,
   AuthenticatedTransactionsNewRoute: AuthenticatedTransactionsNewRoute,

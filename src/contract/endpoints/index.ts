@@ -7,11 +7,15 @@ import * as consoleEndpoints from './console.ts';
 import * as policies from './policies.ts';
 import * as rampWrites from './ramp-writes.ts';
 import * as ramps from './ramps.ts';
+import * as contactWrites from './contact-writes.ts';
+import * as contacts from './contacts.ts';
 import * as reference from './reference.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
 import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
+import * as vaultWrites from './vault-writes.ts';
+import * as vaults from './vaults.ts';
 
 /**
  * Every declared endpoint, by capability: what the server's OpenAPI document
@@ -28,6 +32,10 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),
+  ...Object.values(contacts),
+  ...Object.values(contactWrites),
+  ...Object.values(vaults),
+  ...Object.values(vaultWrites),
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),

@@ -5,6 +5,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.routes.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
+import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
@@ -20,6 +21,7 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', auditRoutes(options))
     .route('/', revealRoutes(options, backend))
     .route('/', historyRoutes(options, backend))
+    .route('/', contactHistoryRoutes(options, backend))
     .route('/', bankAccountMatchesRoutes(backend))
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))

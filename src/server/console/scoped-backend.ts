@@ -1,8 +1,10 @@
 import { approvalsScope } from '../capabilities/approvals/scope.ts';
 import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
+import { contactsScope } from '../capabilities/contacts/scope.ts';
 import { rampsScope } from '../capabilities/ramps/scope.ts';
 import { referenceScope } from '../capabilities/reference/scope.ts';
 import { transactionsScope } from '../capabilities/transactions/scope.ts';
+import { vaultsScope } from '../capabilities/vaults/scope.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 
 /**
@@ -16,6 +18,8 @@ import type { CustodyBackend } from '../custody/backend.ts';
 export function scopedBackend(inner: CustodyBackend): CustodyBackend {
   return {
     ...inner,
+    ...contactsScope(inner),
+    ...vaultsScope(inner),
     ...transactionsScope(inner),
     ...bankAccountsScope(inner),
     ...approvalsScope(inner),

@@ -2,6 +2,8 @@ import type { ApprovalsPort } from '../capabilities/approvals/port.ts';
 import type { BankAccountsPort } from '../capabilities/bank-accounts/port.ts';
 import type { PoliciesPort } from '../capabilities/policies/port.ts';
 import type { RampsPort } from '../capabilities/ramps/port.ts';
+import type { ContactsPort } from '../capabilities/contacts/port.ts';
+import type { VaultsPort } from '../capabilities/vaults/port.ts';
 import type { ReferencePort } from '../capabilities/reference/port.ts';
 import type { TransactionsPort } from '../capabilities/transactions/port.ts';
 
@@ -30,12 +32,15 @@ export type { ContactListQuery, VaultListQuery } from '../capabilities/reference
 export type { TransactionListQuery } from '../capabilities/transactions/port.ts';
 
 export interface CustodyBackend
-  extends TransactionsPort,
+  extends
+    TransactionsPort,
     BankAccountsPort,
     ApprovalsPort,
     ReferencePort,
     PoliciesPort,
-    RampsPort {
+    RampsPort,
+    ContactsPort,
+    VaultsPort {
   readonly kind: 'sandbox' | 'upstream';
   /** Upstream only: the custody API's host, shown to staff so they know where they act. */
   readonly upstreamHost?: string;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   endpointKey,
   paramNames,
@@ -27,6 +28,7 @@ import {
   estimateFee,
   replaceTransaction,
 } from '../../contract/endpoints/transaction-writes.ts';
+import { createContact, updateContact } from '../../contract/endpoints/contact-writes.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
@@ -180,6 +182,29 @@ export const OVERRIDES: Record<string, Call[]> = {
         bankName: 'Bank',
         country: 'US',
       }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(createContact)]: [
+    {
+      name: 'propose contact',
+      url: () => at(createContact),
+      // A fresh address each call: a second proposal of one address is refused as a duplicate.
+      body: (t) => ({
+        name: 'Matrix desk',
+        blockChain: 'ETHEREUM',
+        address: `0x${randomBytes(20).toString('hex')}`,
+        subOrgId: t.subOrgId,
+      }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(updateContact)]: [
+    {
+      name: 'change contact assets',
+      // The first allowed member in scope proposes it; later ones hear CHANGE_PENDING, never 404.
+      url: (t) => at(updateContact, { contactId: t.contactId }),
+      body: () => ({ assetList: ['ETH'] }),
       scope: 'create',
     },
   ],

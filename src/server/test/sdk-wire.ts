@@ -18,7 +18,7 @@ export type Sdk = 'js' | 'python';
 export function sdkRequest(
   sdk: Sdk,
   user: TestApiUser,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   url: string,
   body?: Record<string, unknown>,
   options: Omit<SignOptions, 'sdk'> = {},

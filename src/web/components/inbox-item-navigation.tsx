@@ -50,6 +50,19 @@ export function InboxItemLink({
 }) {
   const state = { approvalInbox: place };
   // A history entry of its own: Back returns to where the member was.
+  if (item.kind === 'CONTACT')
+    return (
+      <Link
+        ref={ref}
+        to="/contacts/$contactId"
+        params={{ contactId: item.id }}
+        state={state}
+        className={className}
+        {...aria}
+      >
+        {children}
+      </Link>
+    );
   return item.kind === 'TRANSACTION' ? (
     <Link
       ref={ref}
@@ -108,6 +121,10 @@ function Around({
   const open = (item: ApprovalItem | undefined) => {
     if (!item) return;
     const state = { approvalInbox: place };
+    if (item.kind === 'CONTACT') {
+      void navigate({ to: '/contacts/$contactId', params: { contactId: item.id }, state });
+      return;
+    }
     void (item.kind === 'TRANSACTION'
       ? navigate({ to: '/transactions/$transactionId', params: { transactionId: item.id }, state })
       : navigate({

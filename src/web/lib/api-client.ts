@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
 import type { BankAccountFilters } from '../../contract/bank-account-record.ts';
+import type { ContactFilters } from '../../contract/reference.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
 import {
   pathOf,
@@ -51,6 +52,7 @@ export type Revalidated<T> =
 
 export type TransactionListParams = ListParams<TransactionFilters>;
 export type BankAccountListParams = ListParams<BankAccountFilters>;
+export type ContactListParams = ListParams<ContactFilters>;
 export type ApprovalInboxParams = ListParams<ApprovalInboxFilters>;
 
 type QueryValue = string | number | null | undefined;

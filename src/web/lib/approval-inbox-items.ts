@@ -98,6 +98,7 @@ export function describeItemParts(item: ApprovalItem): { text: string; number: s
       number: null,
     };
   }
+  if (item.kind === 'CONTACT') return describeContact(item.contact);
   const account = item.bankAccount;
   const rail = paymentMethodLabel(account.paymentMethod);
   const text = [
@@ -107,6 +108,23 @@ export function describeItemParts(item: ApprovalItem): { text: string; number: s
     .filter(Boolean)
     .join(' · ');
   return { text, number: account.accountNumber || null };
+}
+
+/** A contact proposed, or a new asset list for one: its name, chain and short address. */
+function describeContact(contact: Extract<ApprovalItem, { kind: 'CONTACT' }>['contact']) {
+  const chain = chainLabel(contact.blockChain);
+  const name = `${contact.name ?? 'Contact'}${chain ? ` on ${chain}` : ''}`;
+  const assets = (list: readonly string[] | null | undefined) =>
+    list && list.length > 0 ? list.join(', ') : 'any asset';
+  const text = contact.pendingAssetList
+    ? `Asset list of ${name}: ${assets(contact.pendingAssetList)} (approved now: ${assets(contact.assetList)})`
+    : `${name}, receiving ${assets(contact.assetList)}`;
+  return { text, number: contact.address ? shortAddress(contact.address) : null };
+}
+
+/** "0x5aAe…eAed": enough to recognise an address in a row; its page shows it whole. */
+export function shortAddress(address: string): string {
+  return address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 }
 
 /** One line naming the item, as a reviewer scans for it: amount and destination, or the account. */

@@ -21,6 +21,7 @@ const EXPECTED: Record<StaffRole, string[]> = {
     'create-bank-account',
     'convert',
     'mark-deposit-sent',
+    'propose-contact',
     'reveal-bank-account',
   ],
   approver: ['view', 'reveal-bank-account', 'approve'],

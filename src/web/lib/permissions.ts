@@ -14,6 +14,7 @@ const ACTION_PERMISSION = {
   /** A ramp or FX is a transaction created from a quote; marking its deposit sent moves it on. */
   convert: 'initiate',
   'mark-deposit-sent': 'initiate',
+  'propose-contact': 'initiate',
   'reveal-bank-account': 'reveal',
   approve: 'approve',
   'manage-staff': 'admin',

@@ -381,7 +381,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     const approver = await t.signIn('approver');
     const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
     for (const key of [
-      [Date.now(), 'CONTACT', 'x'],
+      [Date.now(), 'VAULT', 'x'],
       [8.64e15, 'TRANSACTION', 'x'],
       [-8.64e15, 'BANK_ACCOUNT', 'x'],
       [1.5, 'TRANSACTION', 'x'],

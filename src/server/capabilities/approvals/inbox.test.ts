@@ -43,6 +43,7 @@ describe('the approvals inbox without pendingApprovals', () => {
         createdAt: createdAt(n),
         accountNumber: '123456789',
       })),
+      listContacts: async () => ({ results: [], hasNext: false, nextCursor: null }),
     } as unknown as CustodyBackend;
 
     const answer = await approvalInbox(backend, {}, handle.db, {

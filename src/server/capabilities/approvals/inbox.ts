@@ -7,6 +7,7 @@ import type {
 import { maskBankAccount, type BankAccount } from '../../../contract/bank-account.ts';
 import type { ChangeRequestActor } from '../../../contract/change-request.ts';
 import { ERROR_CODES, type Page, type PageRequest } from '../../../contract/common.ts';
+import type { Contact } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import type { CustodyBackend, CustodyContext, PendingApproval } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
@@ -58,12 +59,34 @@ async function readNewest<T>(list: (cursor: string | undefined) => Promise<Page<
 }
 
 /** The creates whose audit rows name an inbox item's proposer (upstream; history.routes.ts reads the same). */
-const CREATE_ACTIONS = ['transaction.create', 'transaction.replace', 'bank_account.create'];
+const CREATE_ACTIONS = [
+  'transaction.create',
+  'transaction.replace',
+  'bank_account.create',
+  'contact.create',
+];
 /** Ids per `IN (…)` list: far below any driver's parameter limit. */
 const IDS_PER_QUERY = 1_000;
 
+/** The record an inbox item is about: its id, owner, creator and time. */
+function recordOf(pending: PendingApproval) {
+  switch (pending.kind) {
+    case 'TRANSACTION':
+      return pending.transaction;
+    case 'BANK_ACCOUNT':
+      return pending.bankAccount;
+    case 'CONTACT':
+      // What waits is the change request: an edit waits from when it was proposed, by its proposer.
+      return {
+        ...pending.contact,
+        createdAt: pending.requestedAt,
+        createdById: pending.requestedById,
+      };
+  }
+}
+
 function entityIdOf(pending: PendingApproval): string {
-  return (pending.kind === 'TRANSACTION' ? pending.transaction.id : pending.bankAccount.id) ?? '';
+  return recordOf(pending).id ?? '';
 }
 
 function chunks<T>(values: readonly T[]): T[][] {
@@ -189,7 +212,7 @@ function itemOf(
   pending: PendingApproval,
   recorded?: ChangeRequestActor,
 ): ApprovalItem {
-  const row = pending.kind === 'TRANSACTION' ? pending.transaction : pending.bankAccount;
+  const row = recordOf(pending);
   const createdById = row.createdById ?? null;
   const initiator = pending.initiator ?? recorded ?? null;
   const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : undefined;
@@ -206,14 +229,19 @@ function itemOf(
       (createdById === member || (initiator?.type === 'STAFF' && initiator.id === member)),
     initiator,
   };
-  return pending.kind === 'TRANSACTION'
-    ? {
+  switch (pending.kind) {
+    case 'TRANSACTION':
+      return {
         kind: 'TRANSACTION',
         ...base,
         vault: vaultOf(pending.transaction),
         transaction: pending.transaction,
-      }
-    : { kind: 'BANK_ACCOUNT', ...base, bankAccount: maskBankAccount(pending.bankAccount) };
+      };
+    case 'BANK_ACCOUNT':
+      return { kind: 'BANK_ACCOUNT', ...base, bankAccount: maskBankAccount(pending.bankAccount) };
+    case 'CONTACT':
+      return { kind: 'CONTACT', ...base, contact: pending.contact };
+  }
 }
 
 /** One page of the inbox after `page.cursor`, with the counts of the whole inbox. */
@@ -242,7 +270,7 @@ export async function approvalInbox(
       totalCount: found.totalCount,
     };
   }
-  const [transactions, bankAccounts] = await Promise.all([
+  const [transactions, bankAccounts, contacts] = await Promise.all([
     readNewest<Transaction>((cursor) =>
       backend.listTransactions(ctx, {
         limit: PAGE_OF_PENDING,
@@ -259,10 +287,25 @@ export async function approvalInbox(
         ...scope,
       }),
     ),
+    // Proposed contacts; a change to an approved contact's assets is not listed by the custody API.
+    readNewest<Contact>((cursor) =>
+      backend.listContacts(ctx, {
+        limit: PAGE_OF_PENDING,
+        cursor,
+        status: 'PENDING',
+        ...scope,
+      }),
+    ),
   ]);
   const pending: PendingApproval[] = [
     ...transactions.map((transaction) => ({ kind: 'TRANSACTION' as const, transaction })),
     ...bankAccounts.map((bankAccount) => ({ kind: 'BANK_ACCOUNT' as const, bankAccount })),
+    ...contacts.map((contact) => ({
+      kind: 'CONTACT' as const,
+      contact,
+      requestedAt: contact.createdAt ?? '',
+      requestedById: contact.createdById ?? '',
+    })),
   ];
   // Every item read, not only the page's: which are the member's own decides the count.
   const creators = await auditedCreators(db, pending.map(entityIdOf));
@@ -316,7 +359,7 @@ function decodeCursor(cursor: string): Key {
     // A time the database can hold (a made-up one would otherwise fail the query).
     parsed[0] < EARLIEST ||
     parsed[0] > LATEST ||
-    (parsed[1] !== 'TRANSACTION' && parsed[1] !== 'BANK_ACCOUNT') ||
+    (parsed[1] !== 'TRANSACTION' && parsed[1] !== 'BANK_ACCOUNT' && parsed[1] !== 'CONTACT') ||
     typeof parsed[2] !== 'string'
   )
     throw invalidCursor();

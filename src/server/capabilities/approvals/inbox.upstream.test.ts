@@ -77,7 +77,11 @@ describe('the approvals inbox through an upstream custody API', () => {
     // B knows only the API user A signs as; the inbox still names the member.
     expect(tx?.createdById).toBe(t.apiUser.id);
     expect(byId.get(id(account))).toMatchObject({ kind: 'BANK_ACCOUNT', initiator: byInitiator });
-    expect(seen).toMatchObject({ totalCount: 3, actionableCount: 3 });
+    // The fixture's proposed contact waits too (upstream: a PENDING contact of the list).
+    expect(seen.results.filter((i) => i.kind === 'CONTACT').map((i) => i.id)).toEqual([
+      t.fixture.contacts.ethPending.id,
+    ]);
+    expect(seen).toMatchObject({ totalCount: 4, actionableCount: 4 });
 
     // The admin proposed one: theirs to see, another member's to decide, not counted.
     const adminView = await inbox(admin);
@@ -85,6 +89,6 @@ describe('the approvals inbox through an upstream custody API', () => {
       yours: true,
       initiator: { type: 'STAFF', id: admin.member.id },
     });
-    expect(adminView).toMatchObject({ totalCount: 3, actionableCount: 2 });
+    expect(adminView).toMatchObject({ totalCount: 4, actionableCount: 3 });
   });
 });

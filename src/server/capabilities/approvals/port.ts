@@ -6,6 +6,7 @@ import type {
 } from '../../../contract/approvals.ts';
 import type { BankAccount } from '../../../contract/bank-account.ts';
 import type { ChangeRequestActor, ChangeRequestRecord } from '../../../contract/change-request.ts';
+import type { Contact } from '../../../contract/reference.ts';
 import type { Transaction } from '../../../contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
@@ -33,7 +34,16 @@ export type PendingApprovalInitiator = ChangeRequestActor | null;
 
 export type PendingApproval =
   | { kind: 'TRANSACTION'; transaction: Transaction; initiator?: PendingApprovalInitiator }
-  | { kind: 'BANK_ACCOUNT'; bankAccount: BankAccount; initiator?: PendingApprovalInitiator };
+  | { kind: 'BANK_ACCOUNT'; bankAccount: BankAccount; initiator?: PendingApprovalInitiator }
+  | {
+      kind: 'CONTACT';
+      /** With `pendingAssetList` when what waits is a change to an approved contact. */
+      contact: Contact;
+      /** The change request's: when it was proposed and by whom (an edit's, not the contact's). */
+      requestedAt: string;
+      requestedById: string;
+      initiator?: PendingApprovalInitiator;
+    };
 
 export interface PendingApprovals {
   /** At most `limit` items after `after`, in the inbox's order. */

@@ -61,12 +61,13 @@ export function approvalsScope(inner: CustodyBackend): ApprovalsPort {
     ...(pendingApprovals && {
       pendingApprovals: async (ctx, q) => {
         const found = await pendingApprovals(ctx, scopeListQuery(ctx, q));
-        const inside = found.items.filter((item) =>
-          inScope(
-            ctx,
-            item.kind === 'TRANSACTION' ? item.transaction.subOrgId : item.bankAccount.subOrgId,
-          ),
-        );
+        const owner = (item: (typeof found.items)[number]) =>
+          item.kind === 'TRANSACTION'
+            ? item.transaction.subOrgId
+            : item.kind === 'BANK_ACCOUNT'
+              ? item.bankAccount.subOrgId
+              : item.contact.subOrgId;
+        const inside = found.items.filter((item) => inScope(ctx, owner(item)));
         return inside.length === found.items.length ? found : { ...found, items: inside };
       },
     }),

@@ -9,11 +9,7 @@ import {
   replaceTransaction,
 } from '#contract/endpoints/transaction-writes.ts';
 import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
-import {
-  CreateTransactionOrRampRequest,
-  isRampCreate,
-  RAMP_CATEGORIES,
-} from '#contract/ramps.ts';
+import { CreateTransactionOrRampRequest, isRampCreate, RAMP_CATEGORIES } from '#contract/ramps.ts';
 import { CREATABLE_CATEGORIES } from '#contract/transaction.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';

@@ -19,6 +19,8 @@ export interface ApprovalMessageInput {
   entityId: string;
   orgId: string;
   createdAt: Date;
+  /** A change to an existing entity (an approved contact's new asset list): signed with the rest. */
+  proposedChange?: { assetList: string[] } | null;
 }
 
 /**
@@ -35,6 +37,7 @@ export function approvalMessage(input: ApprovalMessageInput): string {
     entityId: input.entityId,
     orgId: input.orgId,
     createdAt: input.createdAt.toISOString(),
+    ...(input.proposedChange ? { proposedChange: input.proposedChange } : {}),
   });
 }
 

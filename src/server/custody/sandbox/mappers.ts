@@ -149,6 +149,8 @@ export function toWireContact(row: ContactRow): Contact {
     assetList: row.assetList,
     isSmartContractAddress: row.isSmartContractAddress,
     isSanctioned: row.isSanctioned,
+    tags: row.tags,
+    ...(row.externalId ? { externalId: row.externalId } : {}),
     createdById: row.createdById,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

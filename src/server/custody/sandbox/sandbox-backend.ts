@@ -6,10 +6,12 @@ import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
 import { approvalsSandbox } from '../../capabilities/approvals/sandbox/index.ts';
 import { bankAccountsSandbox } from '../../capabilities/bank-accounts/sandbox/index.ts';
+import { contactsSandbox } from '../../capabilities/contacts/sandbox/index.ts';
 import { policiesSandbox } from '../../capabilities/policies/sandbox/index.ts';
 import { rampsSandbox } from '../../capabilities/ramps/sandbox/index.ts';
 import { referenceSandbox } from '../../capabilities/reference/sandbox/index.ts';
 import { transactionsSandbox } from '../../capabilities/transactions/sandbox/index.ts';
+import { vaultsSandbox } from '../../capabilities/vaults/sandbox/index.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import type { SandboxDeps } from './sandbox-deps.ts';
 import { systemClock, type Clock } from '../../clock.ts';
@@ -57,13 +59,16 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
   };
 
   const deps: SandboxDeps = { db, clock, engine, orgIdFor, cachedList };
+  const reference = referenceSandbox(deps);
   return {
     kind: 'sandbox',
     apiClients: createApiClientDirectory(db),
+    ...contactsSandbox(deps),
+    ...vaultsSandbox({ ...deps, reference }),
     ...transactionsSandbox(deps),
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps),
-    ...referenceSandbox(deps),
+    ...reference,
     ...policiesSandbox(deps),
     ...rampsSandbox(deps),
   };

@@ -7,9 +7,11 @@ import type { Database } from '../../db/client.ts';
 import type { CustodyBackend } from '../backend.ts';
 import { approvalsUpstream } from '../../capabilities/approvals/upstream/index.ts';
 import { bankAccountsUpstream } from '../../capabilities/bank-accounts/upstream/index.ts';
+import { contactsUpstream } from '../../capabilities/contacts/upstream/index.ts';
 import { rampsUpstream } from '../../capabilities/ramps/upstream/index.ts';
 import { referenceUpstream } from '../../capabilities/reference/upstream/index.ts';
 import { transactionsUpstream } from '../../capabilities/transactions/upstream/index.ts';
+import { vaultsUpstream } from '../../capabilities/vaults/upstream/index.ts';
 import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
 import { createUpstreamClient } from './upstream-client.ts';
 import { upstreamDeps } from './upstream-deps.ts';
@@ -69,6 +71,8 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
         retry: false,
       });
     },
+    ...contactsUpstream(deps),
+    ...vaultsUpstream(deps),
     ...transactions,
     ...bankAccounts,
     // Four-eyes reads the entity an approval is about through its own port.

@@ -36,7 +36,7 @@ export interface UpstreamClientOptions {
   clock?: Clock;
 }
 
-type UpstreamMethod = 'GET' | 'POST';
+type UpstreamMethod = 'GET' | 'POST' | 'PUT';
 
 export interface UpstreamRequest {
   method: UpstreamMethod;

@@ -40,6 +40,11 @@ import type {
 } from '../../../contract/transaction.ts';
 import { oneOf } from './one-of.ts';
 
+/** A change to an existing entity that a change request asks to approve. */
+export interface ProposedChange {
+  assetList: string[];
+}
+
 /**
  * The embedded sandbox's own tables: the custody service the API describes.
  * They live in the `sandbox` PostgreSQL schema so that upstream mode simply has
@@ -185,6 +190,10 @@ export const contacts = sandbox.table(
     assetList: jsonb('asset_list').$type<string[]>().notNull().default([]),
     isSmartContractAddress: boolean('is_smart_contract_address').notNull().default(false),
     isSanctioned: boolean('is_sanctioned').notNull().default(false),
+    /** Free labels a client gives the contact (the SDKs' `tags`). */
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    /** The client's reference, unique per organization when given (as a transaction's). */
+    externalId: text('external_id'),
     createdById: text('created_by_id').notNull(),
     isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
@@ -192,6 +201,9 @@ export const contacts = sandbox.table(
   },
   (t) => [
     index('contacts_org_created_idx').on(t.orgId, t.createdAt, t.id),
+    uniqueIndex('contacts_org_external_id_uq')
+      .on(t.orgId, t.externalId)
+      .where(sql`external_id IS NOT NULL`),
     oneOf('contacts', t.status, CONTACT_STATUSES),
   ],
 );
@@ -384,12 +396,26 @@ export const changeRequests = sandbox.table(
     /** API_USER or STAFF (nobody decides anonymously); null on decisions seeded before it was kept. */
     decidedByType: text('decided_by_type', { enum: CREATOR_TYPES }),
     reason: text('reason'),
+    /**
+     * What the request changes on an entity that already exists (an approved
+     * contact's new asset list); null when it approves the entity itself.
+     * Applied only when approved: until then the entity keeps what was approved.
+     */
+    proposedChange: jsonb('proposed_change').$type<ProposedChange>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     index('change_requests_entity_idx').on(t.entityId, t.createdAt),
+    // The approvals inbox's contacts: the waiting requests of one kind, newest first.
+    index('change_requests_org_type_status_created_idx').on(
+      t.orgId,
+      t.entityType,
+      t.status,
+      t.createdAt,
+      t.entityId,
+    ),
     oneOf('change_requests', t.entityType, CHANGE_REQUEST_ENTITY_TYPES),
     oneOf('change_requests', t.status, CHANGE_REQUEST_STATUSES),
     oneOf('change_requests', t.createdByType, CREATOR_TYPES),

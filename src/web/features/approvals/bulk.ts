@@ -12,6 +12,8 @@ export function bulkRefusal(item: ApprovalItem): string | null {
   if (item.yours) return 'Yours: another member must decide it';
   if (item.kind === 'BANK_ACCOUNT')
     return 'A bank account is approved on its own page, against its full numbers';
+  if (item.kind === 'CONTACT')
+    return 'A contact is approved on its own page, against its full address';
   if (item.transaction.category === 'CONTRACT_CALL')
     return 'A contract call is approved on its own page, with its call decoded';
   return null;

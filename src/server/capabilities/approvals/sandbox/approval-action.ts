@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { ERROR_CODES } from '../../../../contract/common.ts';
 import type {
   ApprovalActionRequest,
@@ -36,7 +36,7 @@ function alreadyDecided(row: ChangeRequestRow): ApiError {
 }
 
 /**
- * The entity's latest change request. 404 when it has none; 409
+ * The entity's waiting change request, else its latest. 404 when it has none; 409
  * ALREADY_DECIDED when the latest is decided, so a client learns that there
  * is nothing left to sign rather than that the entity does not exist.
  */
@@ -50,7 +50,13 @@ export async function getApprovalMessage(
         .select()
         .from(changeRequests)
         .where(and(eq(changeRequests.orgId, orgId), eq(changeRequests.entityId, entityId)))
-        .orderBy(desc(changeRequests.createdAt), desc(changeRequests.id))
+        // The waiting one first: a contact's asset change may be stamped the same millisecond
+        // as its decided proposal, and only one request about an entity waits at a time.
+        .orderBy(
+          sql`${changeRequests.status} = 'PENDING' desc`,
+          desc(changeRequests.createdAt),
+          desc(changeRequests.id),
+        )
         .limit(1)
     : [];
   if (!row) {

@@ -1,12 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { ERROR_CODES } from '../../../../contract/common.ts';
-import { bankAccounts, contacts, type changeRequests } from '../../../db/schema/sandbox.ts';
+import { bankAccounts, type changeRequests } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '../../../../contract/api-error.ts';
 import {
   approveTransaction,
   declineTransaction,
 } from '../../../custody/sandbox/engine/approval-outcome.ts';
 import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
+import { applyContactDecision } from '../../../custody/sandbox/contact-decision.ts';
 
 /**
  * What deciding a change request does to its entity. Runs inside the database
@@ -37,13 +38,8 @@ export async function applyDecision(
       );
       break;
     case 'CONTACT':
-      applied = await movePendingEntity(
-        db,
-        contacts,
-        request,
-        approve ? 'APPROVED' : 'DECLINED',
-        at,
-      );
+      // Its proposal, or a change to an approved contact's asset list.
+      applied = await applyContactDecision(db, request, approve, at);
       break;
     case 'TRANSACTION':
       // The lifecycle simulator takes an approved transaction on from here.
@@ -73,7 +69,7 @@ export async function applyDecision(
 
 async function movePendingEntity(
   db: Executor,
-  table: typeof bankAccounts | typeof contacts,
+  table: typeof bankAccounts,
   request: ChangeRequestRow,
   status: 'APPROVED' | 'DECLINED',
   at: Date,

@@ -45,5 +45,6 @@ export async function changeRequestHistory(
     decidedBy: actor(row.decidedByType, row.decidedById),
     decidedAt: row.decidedAt ? row.decidedAt.toISOString() : null,
     reason: row.reason,
+    ...(row.proposedChange ? { proposedChange: { assetList: row.proposedChange.assetList } } : {}),
   }));
 }

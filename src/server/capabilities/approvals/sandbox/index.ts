@@ -1,4 +1,3 @@
-import { bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { ApprovalsPort } from '../port.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approval-action.ts';
@@ -6,6 +5,7 @@ import { changeRequestHistory } from './history.ts';
 import { approvalDecisions } from './latest-decisions.ts';
 import {
   countsKey,
+  PENDING_COUNT_TABLES,
   PENDING_PAGE_TABLES,
   pendingApprovalCounts,
   pendingApprovalPage,
@@ -36,7 +36,7 @@ export function approvalsSandbox({ db, clock, orgIdFor, cachedList }: SandboxDep
           ctx,
           'pending-approval-counts',
           countsKey(query),
-          [transactions, bankAccounts],
+          PENDING_COUNT_TABLES,
           (orgId) => pendingApprovalCounts(db, orgId, query),
         ),
       ]);

@@ -132,7 +132,11 @@ describe('the inbox page reads', () => {
     const page = await pendingApprovalPage(database.db, orgId, { limit: 20 });
     const initiators = new Map(
       page.items.map((item) => [
-        item.kind === 'TRANSACTION' ? item.transaction.id : item.bankAccount.id,
+        item.kind === 'TRANSACTION'
+          ? item.transaction.id
+          : item.kind === 'BANK_ACCOUNT'
+            ? item.bankAccount.id
+            : item.contact.id,
         item.initiator,
       ]),
     );

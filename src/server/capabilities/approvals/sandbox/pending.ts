@@ -1,6 +1,13 @@
 import { and, eq, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../../db/client.ts';
-import { apiUsers, bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
+import {
+  apiUsers,
+  bankAccounts,
+  changeRequests,
+  contacts,
+  transactions,
+} from '../../../db/schema/sandbox.ts';
 import type {
   PendingApproval,
   PendingApprovalInitiator,
@@ -9,7 +16,11 @@ import type {
   PendingApprovalsQuery,
 } from '../../../custody/backend.ts';
 import { after, newestFirst } from '../../../custody/sandbox/keyset.ts';
-import { toWireBankAccount, toWireTransaction } from '../../../custody/sandbox/mappers.ts';
+import {
+  toWireBankAccount,
+  toWireContact,
+  toWireTransaction,
+} from '../../../custody/sandbox/mappers.ts';
 
 /**
  * The approvals inbox over the sandbox's tables: PENDING transactions and
@@ -37,18 +48,40 @@ import { toWireBankAccount, toWireTransaction } from '../../../custody/sandbox/m
 type Table = typeof transactions | typeof bankAccounts;
 type Kind = PendingApproval['kind'];
 
+/** The columns a kind is ordered by: its row's time and id (a contact's: its change request's time). */
+type OrderColumns = { createdAt: PgColumn; id: PgColumn };
+
 /** Rows of `kind` strictly after `position` in the inbox's order. */
 function afterPosition(
-  table: Table,
+  columns: OrderColumns,
   kind: Kind,
   position: PendingApprovalPosition,
 ): SQL | undefined {
-  if (kind === position.kind) return after(table, position);
-  // At one instant a TRANSACTION comes before a BANK_ACCOUNT (kind descending).
-  return kind === 'BANK_ACCOUNT'
-    ? lte(table.createdAt, position.createdAt)
-    : lt(table.createdAt, position.createdAt);
+  if (kind === position.kind) return after(columns, position);
+  // At one instant the kinds come in descending order: TRANSACTION, CONTACT, BANK_ACCOUNT.
+  return kind < position.kind
+    ? lte(columns.createdAt, position.createdAt)
+    : lt(columns.createdAt, position.createdAt);
 }
+
+/** A contact waits while a change request about it does: its proposal or an asset-list change. */
+const CONTACT_ORDER: OrderColumns = {
+  createdAt: changeRequests.createdAt,
+  id: changeRequests.entityId,
+};
+
+function contactsWaiting(orgId: string, scope: PendingApprovalsQuery): SQL | undefined {
+  return and(
+    eq(changeRequests.orgId, orgId),
+    eq(changeRequests.entityType, 'CONTACT'),
+    eq(changeRequests.status, 'PENDING'),
+    scope.subOrgId ? eq(contacts.subOrgId, scope.subOrgId) : undefined,
+    scope.subOrgIds ? inArray(contacts.subOrgId, scope.subOrgIds) : undefined,
+  );
+}
+
+const contactOfRequest = (orgId: string) =>
+  and(eq(contacts.id, changeRequests.entityId), eq(contacts.orgId, orgId));
 
 function waiting(table: Table, orgId: string, scope: PendingApprovalsQuery): SQL | undefined {
   return and(
@@ -83,13 +116,26 @@ function initiatorOf(
 const byApiUser = (table: Table, orgId: string) =>
   and(eq(apiUsers.id, table.createdById), eq(apiUsers.orgId, orgId));
 
-/** The two reads of a page: each kind's first `limit + 1` rows after the cursor's position. */
+/** The reads of a page: each kind's first `limit + 1` rows after the cursor's position. */
 export function pageQueries(db: Database, orgId: string, query: PendingApprovalsQuery) {
   const where = (table: Table, kind: Kind) =>
     and(
       waiting(table, orgId, query),
       query.after ? afterPosition(table, kind, query.after) : undefined,
     );
+  const contactsPage = db
+    .select({ request: changeRequests, row: contacts, apiUserName: apiUsers.name })
+    .from(changeRequests)
+    .innerJoin(contacts, contactOfRequest(orgId))
+    .leftJoin(apiUsers, and(eq(apiUsers.id, changeRequests.createdById), eq(apiUsers.orgId, orgId)))
+    .where(
+      and(
+        contactsWaiting(orgId, query),
+        query.after ? afterPosition(CONTACT_ORDER, 'CONTACT', query.after) : undefined,
+      ),
+    )
+    .orderBy(...newestFirst(CONTACT_ORDER))
+    .limit(query.limit + 1);
   return {
     transactions: db
       .select({ row: transactions, apiUserName: apiUsers.name })
@@ -105,6 +151,7 @@ export function pageQueries(db: Database, orgId: string, query: PendingApprovals
       .where(where(bankAccounts, 'BANK_ACCOUNT'))
       .orderBy(...newestFirst(bankAccounts))
       .limit(query.limit + 1),
+    contacts: contactsPage,
   };
 }
 
@@ -116,31 +163,64 @@ export async function pendingApprovalPage(
   if (!orgId) return { items: [], hasNext: false };
   const take = query.limit + 1;
   const reads = pageQueries(db, orgId, query);
-  const [txRows, accountRows] = await Promise.all([reads.transactions, reads.bankAccounts]);
-
-  // Two newest-first runs merged: at one instant a transaction comes first. Within a
-  // kind the database's order stands (ids compare by its collation, as the keyset does).
-  const merged: PendingApproval[] = [];
-  let t = 0;
-  let a = 0;
-  while (merged.length < take && (t < txRows.length || a < accountRows.length)) {
-    const tx = txRows[t];
-    const account = accountRows[a];
-    if (tx && (!account || tx.row.createdAt.getTime() >= account.row.createdAt.getTime())) {
-      merged.push({
-        kind: 'TRANSACTION',
+  const [txRows, accountRows, contactRows] = await Promise.all([
+    reads.transactions,
+    reads.bankAccounts,
+    reads.contacts,
+  ]);
+  const runs: Array<Array<{ at: number; kind: Kind; item: () => PendingApproval }>> = [
+    txRows.map((tx) => ({
+      at: tx.row.createdAt.getTime(),
+      kind: 'TRANSACTION' as const,
+      item: () => ({
+        kind: 'TRANSACTION' as const,
         transaction: toWireTransaction(tx.row),
         initiator: initiatorOf(tx.row.createdById, tx.row.createdByType, tx.apiUserName),
-      });
-      t += 1;
-    } else if (account) {
-      merged.push({
-        kind: 'BANK_ACCOUNT',
+      }),
+    })),
+    contactRows.map(({ request, row, apiUserName }) => ({
+      at: request.createdAt.getTime(),
+      kind: 'CONTACT' as const,
+      item: () => ({
+        kind: 'CONTACT' as const,
+        contact: request.proposedChange
+          ? { ...toWireContact(row), pendingAssetList: request.proposedChange.assetList }
+          : toWireContact(row),
+        requestedAt: request.createdAt.toISOString(),
+        requestedById: request.createdById,
+        initiator: initiatorOf(request.createdById, request.createdByType, apiUserName),
+      }),
+    })),
+    accountRows.map((account) => ({
+      at: account.row.createdAt.getTime(),
+      kind: 'BANK_ACCOUNT' as const,
+      item: () => ({
+        kind: 'BANK_ACCOUNT' as const,
         bankAccount: toWireBankAccount(account.row),
         initiator: initiatorOf(account.row.createdById, null, account.apiUserName),
-      });
-      a += 1;
-    }
+      }),
+    })),
+  ];
+
+  // Newest-first runs merged: at one instant the kinds come in descending order. Within a
+  // kind the database's order stands (ids compare by its collation, as the keyset does).
+  const merged: PendingApproval[] = [];
+  const heads = runs.map(() => 0);
+  while (merged.length < take) {
+    let best = -1;
+    runs.forEach((run, r) => {
+      const head = run[heads[r] ?? 0];
+      const current = best >= 0 ? runs[best]?.[heads[best] ?? 0] : undefined;
+      if (
+        head &&
+        (!current || head.at > current.at || (head.at === current.at && head.kind > current.kind))
+      )
+        best = r;
+    });
+    const next = best >= 0 ? runs[best]?.[heads[best] ?? 0] : undefined;
+    if (!next) break;
+    merged.push(next.item());
+    heads[best] = (heads[best] ?? 0) + 1;
   }
   return { items: merged.slice(0, query.limit), hasNext: merged.length > query.limit };
 }
@@ -166,12 +246,30 @@ export async function pendingApprovalCounts(
       .where(waiting(table, orgId, query));
     return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
   };
-  const [tx, accounts] = await Promise.all([count(transactions), count(bankAccounts)]);
+  const countContacts = async () => {
+    const theirs = query.creatorId
+      ? sql<number>`count(*) filter (where ${changeRequests.createdById} is distinct from ${query.creatorId})::int`
+      : sql<number>`count(*)::int`;
+    const [row] = await db
+      .select({ total: sql<number>`count(*)::int`, actionable: theirs })
+      .from(changeRequests)
+      .innerJoin(contacts, contactOfRequest(orgId))
+      .where(contactsWaiting(orgId, query));
+    return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
+  };
+  const [tx, accounts, contactCount] = await Promise.all([
+    count(transactions),
+    count(bankAccounts),
+    countContacts(),
+  ]);
   return {
-    totalCount: tx.total + accounts.total,
-    actionableCount: tx.actionable + accounts.actionable,
+    totalCount: tx.total + accounts.total + contactCount.total,
+    actionableCount: tx.actionable + accounts.actionable + contactCount.actionable,
   };
 }
 
+/** The tables the counts read, for the read cache (db/read-cache.ts). */
+export const PENDING_COUNT_TABLES = [transactions, bankAccounts, changeRequests, contacts];
+
 /** The tables a page reads, for the read cache (db/read-cache.ts): a stale one would name the wrong initiator. */
-export const PENDING_PAGE_TABLES = [transactions, bankAccounts, apiUsers];
+export const PENDING_PAGE_TABLES = [...PENDING_COUNT_TABLES, apiUsers];

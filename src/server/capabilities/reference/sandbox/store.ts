@@ -10,6 +10,7 @@ import type {
   VaultBalances,
 } from '../../../../contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
+import { pendingAssetLists } from './contact-pending-changes.ts';
 import {
   assets,
   contacts,
@@ -140,11 +141,14 @@ export async function listContacts(
   const conditions: Array<SQL | undefined> = [
     eq(contacts.orgId, orgId),
     query.name ? ilike(contacts.name, containsPattern(query.name)) : undefined,
+    query.status ? eq(contacts.status, query.status) : undefined,
+    query.blockChain ? eq(contacts.blockChain, query.blockChain) : undefined,
+    query.externalId ? eq(contacts.externalId, query.externalId) : undefined,
     query.subOrgId ? eq(contacts.subOrgId, query.subOrgId) : undefined,
     query.subOrgIds ? inArray(contacts.subOrgId, query.subOrgIds) : undefined,
     position ? after(contacts, position) : undefined,
   ];
-  return keysetPage(
+  const page = await keysetPage(
     'contacts',
     query.limit,
     (take) =>
@@ -156,6 +160,7 @@ export async function listContacts(
         .limit(take),
     toWireContact,
   );
+  return { ...page, results: await withPendingAssetLists(db, orgId, page.results) };
 }
 
 export async function getContact(
@@ -171,7 +176,23 @@ export async function getContact(
         .limit(1)
     : [];
   if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No contact with id "${contactId}"`);
-  return toWireContact(row);
+  const [contact] = await withPendingAssetLists(db, orgId ?? '', [toWireContact(row)]);
+  return contact ?? toWireContact(row);
+}
+
+/** Each contact with the asset list proposed for it and awaiting approval, if any. */
+async function withPendingAssetLists(
+  db: Database,
+  orgId: string,
+  list: Contact[],
+): Promise<Contact[]> {
+  const ids = list.flatMap((c) => (c.id ? [c.id] : []));
+  const pending = await pendingAssetLists(db, orgId, ids);
+  return pending.size === 0
+    ? list
+    : list.map((c) =>
+        c.id && pending.has(c.id) ? { ...c, pendingAssetList: pending.get(c.id) } : c,
+      );
 }
 
 /** Chain order as in src/contract/chains.ts, the native asset first, then by symbol. */

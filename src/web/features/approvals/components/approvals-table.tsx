@@ -47,7 +47,13 @@ function What({ item }: { item: ApprovalItem }) {
   return (
     <>
       <span className="block text-xs text-slate-700">
-        {item.kind === 'TRANSACTION' ? 'Transaction' : 'Bank account'}
+        {item.kind === 'TRANSACTION'
+          ? 'Transaction'
+          : item.kind === 'CONTACT'
+            ? item.contact.pendingAssetList
+              ? 'Contact asset change'
+              : 'Contact'
+            : 'Bank account'}
       </span>
       <span className="break-words">
         {text}

@@ -30,6 +30,7 @@ export function AuthenticatedShell({
   const navItems: NavItem[] = [
     { to: '/transactions', label: 'Transactions' },
     { to: '/bank-accounts', label: 'Bank accounts' },
+    { to: '/contacts', label: 'Address book' },
   ];
   if (can(session, 'convert')) navItems.push({ to: '/convert', label: 'Convert' });
   if (approvals)

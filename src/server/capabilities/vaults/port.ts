@@ -1,0 +1,23 @@
+import type { Vault, VaultBalances } from '../../../contract/reference.ts';
+import type {
+  DepositAddressQuery,
+  DepositAddressResponse,
+  DetailedBalance,
+} from '../../../contract/vault.ts';
+import type { VaultCreateRequest } from '../../../contract/vault-writes.ts';
+import type { CustodyContext } from '../../custody/call-context.ts';
+
+/**
+ * Vaults beyond the reference reads, as either backend answers them: their
+ * holdings valued, a balance refresh, deposit addresses, and creation.
+ */
+export interface VaultsPort {
+  getDetailedBalances(ctx: CustodyContext, vaultId: string): Promise<DetailedBalance[]>;
+  updateBalances(ctx: CustodyContext, vaultId: string): Promise<VaultBalances>;
+  getDepositAddress(
+    ctx: CustodyContext,
+    query: DepositAddressQuery,
+  ): Promise<DepositAddressResponse>;
+  /** Created with its wallets and a change request approving it (createVaultWithApproval). */
+  createVault(ctx: CustodyContext, body: VaultCreateRequest): Promise<Vault>;
+}

@@ -1,0 +1,173 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { ApiError } from '../../../../contract/api-error.ts';
+import { CHAINS, chainInfo, chainLabel } from '../../../../contract/chains.ts';
+import { ERROR_CODES } from '../../../../contract/common.ts';
+import { mul, round } from '../../../../contract/decimal.ts';
+import type { Clock } from '../../../clock.ts';
+import type { CustodyContext } from '../../../custody/call-context.ts';
+import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
+import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
+import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts';
+import type { Database } from '../../../db/client.ts';
+import {
+  assets,
+  changeRequests,
+  subOrgs,
+  vaultBalances,
+  vaults,
+  wallets,
+} from '../../../db/schema/sandbox.ts';
+import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
+import type { ReferencePort } from '../../reference/port.ts';
+import type { VaultsPort } from '../port.ts';
+
+/** What vaults need of the sandbox composite (a subset of its SandboxDeps). */
+interface VaultsSandboxDeps {
+  db: Database;
+  clock: Clock;
+  orgIdFor(ctx: CustodyContext): Promise<string | null>;
+  /** Vaults are read through reference data's port, as every capability reads another's. */
+  reference: Pick<ReferencePort, 'getVault' | 'getVaultBalances'>;
+}
+
+function invalid(field: string, message: string): ApiError {
+  return new ApiError(400, ERROR_CODES.validation, message, [{ field, message }]);
+}
+
+export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxDeps): VaultsPort {
+  return {
+    /**
+     * Each balance row with the asset's reference price (assets.usd_price, the
+     * table fees and amountInUSD are valued from) and balance × price to the
+     * cent, through the decimal module.
+     */
+    async getDetailedBalances(ctx, vaultId) {
+      await reference.getVault(ctx, vaultId);
+      const rows = await db
+        .select({ balance: vaultBalances, asset: assets })
+        .from(vaultBalances)
+        .leftJoin(
+          assets,
+          and(eq(assets.symbol, vaultBalances.asset), eq(assets.blockChain, vaultBalances.chain)),
+        )
+        .where(eq(vaultBalances.vaultId, vaultId))
+        .orderBy(asc(vaultBalances.asset), asc(vaultBalances.chain));
+      return rows.map(({ balance, asset }) => {
+        const amount = canonicalDecimal(balance.amount);
+        const price = asset ? canonicalDecimal(asset.usdPrice) : null;
+        return {
+          symbol: balance.asset,
+          balance: amount,
+          name: asset?.name ?? null,
+          chain: balance.chain,
+          tokenAddress: null,
+          price,
+          balanceInUSD: price === null ? null : round(mul(amount, price), 2),
+        };
+      });
+    },
+    // The sandbox's balances move with every completed transaction: nothing to re-read.
+    updateBalances: (ctx, vaultId) => reference.getVaultBalances(ctx, vaultId),
+    async getDepositAddress(ctx, query) {
+      const vault = await reference.getVault(ctx, query.vaultId);
+      const onChains = query.currency
+        ? new Set(
+            (
+              await db
+                .select({ chain: assets.blockChain })
+                .from(assets)
+                .where(eq(assets.symbol, query.currency))
+            ).map((r) => r.chain),
+          )
+        : null;
+      const addresses = (vault.wallets ?? [])
+        .filter((w) => w.blockchain && (!onChains || onChains.has(w.blockchain)))
+        .map((w) => ({
+          id: w.id ?? null,
+          address: w.address ?? null,
+          chain: w.blockchain ?? null,
+          chainName: chainLabel(w.blockchain),
+          label: `${vault.vaultName ?? 'Vault'} on ${chainLabel(w.blockchain)}`,
+          asset: query.currency ?? chainInfo(w.blockchain)?.nativeAsset ?? null,
+        }));
+      return { addresses };
+    },
+    async createVault(ctx, body) {
+      const orgId = await orgIdFor(ctx);
+      if (!orgId) throw noOrganization();
+      const chains = body.chains ?? CHAINS.map((c) => c.value);
+      const unknown = chains.filter((c) => !chainInfo(c));
+      if (unknown.length > 0) {
+        throw invalid(
+          'chains',
+          `chains names ${unknown.join(', ')}, not a chain the sandbox supports`,
+        );
+      }
+      const now = clock.now();
+      const creator = creatorOf(ctx.actor);
+      // Wallet addresses of the sandbox's own making: the shape of each chain's, from no key.
+      const rng = new SeedRandom(randomInt(2 ** 31));
+      const id = await db.transaction(async (tx) => {
+        if (body.subOrgId) {
+          const [subOrg] = await tx
+            .select({ id: subOrgs.id })
+            .from(subOrgs)
+            .where(and(eq(subOrgs.id, body.subOrgId), eq(subOrgs.orgId, orgId)))
+            .limit(1);
+          if (!subOrg) {
+            throw invalid(
+              'subOrgId',
+              `subOrgId "${body.subOrgId}" is not a sub-organization of this organization`,
+            );
+          }
+        }
+        const vaultId = randomUUID();
+        await tx.insert(vaults).values({
+          id: vaultId,
+          orgId,
+          subOrgId: body.subOrgId ?? null,
+          vaultName: body.vaultName,
+          vaultType: 'DEFAULT',
+          createdAt: now,
+          updatedAt: now,
+        });
+        if (chains.length > 0) {
+          await tx.insert(wallets).values(
+            chains.map((chain) => ({
+              id: randomUUID(),
+              vaultId,
+              blockchain: chain,
+              address: fakeAddress(rng, chainInfo(chain)?.kind ?? 'EVM'),
+              createdAt: now,
+            })),
+          );
+        }
+        const changeRequestId = randomUUID();
+        const approvalId = randomUUID();
+        await tx.insert(changeRequests).values({
+          id: changeRequestId,
+          orgId,
+          entityType: 'VAULT',
+          entityId: vaultId,
+          status: 'PENDING',
+          approvalId,
+          approvalMessage: approvalMessage({
+            approvalId,
+            changeRequestId,
+            entityType: 'VAULT',
+            entityId: vaultId,
+            orgId,
+            createdAt: now,
+          }),
+          createdById: creator.id,
+          createdByType: creator.type,
+          createdAt: now,
+          updatedAt: now,
+        });
+        return vaultId;
+      });
+      return reference.getVault(ctx, id);
+    },
+  };
+}

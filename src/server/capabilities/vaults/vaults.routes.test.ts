@@ -1,0 +1,155 @@
+import { describe, expect } from 'vitest';
+import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { ApiErrorBody } from '../../../contract/common.ts';
+import { pathOf, toQueryString } from '../../../contract/endpoint.ts';
+import {
+  getDepositAddress,
+  getDetailedBalances,
+  updateBalances,
+} from '../../../contract/endpoints/vaults.ts';
+import { add, cmp, mul, round } from '../../../contract/decimal.ts';
+import { paths } from '../../../contract/paths.ts';
+import { Vault, VaultBalances } from '../../../contract/reference.ts';
+import { DepositAddressResponse, DetailedBalanceList } from '../../../contract/vault.ts';
+import { signApprovalMessage } from '../../protocol/api-token.ts';
+import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
+import { engineTest } from '../../test/engine-test.ts';
+import type { EngineTestApp } from '../../test/engine-test-app.ts';
+import { TREASURY_BALANCES } from '../../test/engine-test-app.ts';
+import { sdkRequest, type Sdk } from '../../test/sdk-wire.ts';
+import { signInStaff } from '../../test/staff-session.ts';
+import { assets } from '../../db/schema/sandbox.ts';
+
+async function sdkCall(
+  t: EngineTestApp,
+  sdk: Sdk,
+  user: TestApiUser,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: Record<string, unknown>,
+) {
+  const res = await t.app.request(url, sdkRequest(sdk, user, method, url, body));
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as unknown, text };
+}
+
+describe('vaults through both provider SDKs', () => {
+  for (const sdk of ['js', 'python'] as const) {
+    engineTest(
+      `${sdk}: creates a vault and approves it, reads detailed balances, refreshes, finds a deposit address`,
+      async ({ t, f }) => {
+        const user = await createTestApiUser(t, `${sdk} vault client`);
+        const body =
+          sdk === 'python'
+            ? {
+                vaultName: `${sdk} vault`,
+                templateId: null,
+                chains: ['ETHEREUM', 'BITCOIN'],
+                testNetVault: null,
+              }
+            : { vaultName: `${sdk} vault`, templateId: 'tpl-1', chains: ['ETHEREUM', 'BITCOIN'] };
+        const created = await sdkCall(t, sdk, user, 'POST', paths.vaults(), body);
+        expect(created.status, created.text).toBe(200);
+        const vault = Vault.parse(created.body);
+        expect(vault).toMatchObject({ vaultName: `${sdk} vault`, vaultType: 'DEFAULT' });
+        expect(vault.wallets?.map((w) => w.blockchain).sort()).toEqual(['BITCOIN', 'ETHEREUM']);
+
+        // createVaultWithApproval: the same approval message and action as everything else.
+        const messageUrl = `${paths.approvalMessage()}${toQueryString({ entityId: vault.id })}`;
+        const message = ApprovalMessageResponse.parse(
+          (await sdkCall(t, sdk, user, 'GET', messageUrl)).body,
+        );
+        const signature = signApprovalMessage(message.message, user.privateKeyHex);
+        const decided = await sdkCall(
+          t,
+          sdk,
+          user,
+          'POST',
+          paths.approvalAction(message.approvalId),
+          {
+            action: 'approve',
+            signature,
+          },
+        );
+        expect(decided.status, decided.text).toBe(200);
+
+        // Detailed balances of a funded vault: balance × the reference price, to the cent.
+        const detailed = await sdkCall(
+          t,
+          sdk,
+          user,
+          'GET',
+          pathOf(getDetailedBalances, { vaultId: f.treasury.id }),
+        );
+        expect(detailed.status, detailed.text).toBe(200);
+        const lines = DetailedBalanceList.parse(detailed.body);
+        const prices = new Map(
+          (await t.db.select().from(assets)).map((a) => [
+            `${a.symbol}/${a.blockChain}`,
+            a.usdPrice,
+          ]),
+        );
+        for (const held of TREASURY_BALANCES) {
+          const line = lines.find((l) => l.symbol === held.asset && l.chain === held.chain);
+          const price = prices.get(`${held.asset}/${held.chain}`) ?? '0';
+          expect(line, `${held.asset} on ${held.chain}`).toBeDefined();
+          expect(cmp(line?.price ?? '', price)).toBe(0);
+          expect(line?.balanceInUSD).toBe(round(mul(line?.balance ?? '0', price), 2));
+        }
+        expect(
+          cmp(
+            lines.reduce((s, l) => add(s, l.balanceInUSD ?? '0'), '0'),
+            '0',
+          ),
+        ).toBe(1);
+
+        const refreshed = await sdkCall(
+          t,
+          sdk,
+          user,
+          'POST',
+          pathOf(updateBalances, { vaultId: f.treasury.id }),
+        );
+        expect(refreshed.status, refreshed.text).toBe(200);
+        expect(VaultBalances.parse(refreshed.body).ETH?.ETHEREUM).toBeDefined();
+
+        const deposit = await sdkCall(
+          t,
+          sdk,
+          user,
+          'GET',
+          `${pathOf(getDepositAddress)}${toQueryString({ vaultId: vault.id, currency: 'BTC' })}`,
+        );
+        expect(deposit.status, deposit.text).toBe(200);
+        const { addresses } = DepositAddressResponse.parse(deposit.body);
+        expect(addresses).toEqual([
+          expect.objectContaining({
+            chain: 'BITCOIN',
+            asset: 'BTC',
+            address: vault.wallets?.find((w) => w.blockchain === 'BITCOIN')?.address,
+          }),
+        ]);
+      },
+    );
+  }
+
+  engineTest(
+    'an unknown chain is refused naming the field; staff below admin cannot create vaults',
+    async ({ t }) => {
+      const user = await createTestApiUser(t, 'vault rules');
+      const bad = await sdkCall(t, 'js', user, 'POST', paths.vaults(), {
+        vaultName: 'Nowhere',
+        chains: ['NOWHERE'],
+      });
+      expect(bad.status).toBe(400);
+      expect(ApiErrorBody.parse(bad.body).fields?.[0]?.field).toBe('chains');
+      const initiator = await signInStaff(t.app, t.db, t.authClock, { role: 'initiator' });
+      const refused = await initiator.json(paths.vaults(), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ vaultName: 'Not mine to make' }),
+      });
+      expect(refused.status).toBe(403);
+    },
+  );
+});
