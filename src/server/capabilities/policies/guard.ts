@@ -101,8 +101,14 @@ export function applyPolicies(
         : source?.type === 'VAULT'
           ? source.id
           : undefined;
-    // Through the scoped backend: a vault outside the member's scope is a 404 here already.
-    const vault = vaultId ? await inner.getVault(ctx, vaultId) : undefined;
+    // An unknown vault (or one outside the member's scope) is the create's to refuse, with its
+    // own message and field: judged here as belonging to no sub-organization.
+    const vault = vaultId
+      ? await inner.getVault(ctx, vaultId).catch((error: unknown) => {
+          if (error instanceof ApiError && error.status === 404) return undefined;
+          throw error;
+        })
+      : undefined;
     const asset = 'asset' in body ? body.asset : undefined;
     let amountUsd: string | null = null;
     if (body.amount === undefined) amountUsd = '0';
