@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '../../contract/paths.ts';
 import { auditLog } from '../db/schema/console.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { appTest } from '../test/app-test.ts';
 
 /**
  * Every request that reaches an audited route leaves exactly one audit row,
@@ -11,12 +11,6 @@ import { createTestApp, type TestApp } from '../test/test-app.ts';
  * broken or non-text percent-escapes, absurd lengths) and in the body. The
  * row is found by the request id the answer names.
  */
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
 
 const PATH_IDS = ['%00', '%07', '%ZZ', '%ED%A0%80', '%F0%9F%98%80', 'a'.repeat(5_000)];
 const BODY_IDS = ['\u0000', '\u0007', '\ud800', 'x'.repeat(5_000)];
@@ -98,7 +92,7 @@ const cases: Case[] = [
 ];
 
 describe('one audit row per request to an audited route, whatever its input', () => {
-  it.each(cases)('$name', async (c) => {
+  appTest.for(cases)('$name', async (c, { t }) => {
     const init: RequestInit = {
       method: c.method,
       headers: { 'content-type': 'application/json', origin: TEST_ORIGIN },
@@ -114,7 +108,7 @@ describe('one audit row per request to an audited route, whatever its input', ()
     expect(rows[0]?.outcome).not.toBe('success');
   });
 
-  it('records the malformed approval id as sent, visibly', async () => {
+  appTest('records the malformed approval id as sent, visibly', async ({ t }) => {
     const res = await t.admin.request('/api/external/change_requests/approvals/%00/action/', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

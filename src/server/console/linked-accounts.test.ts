@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalDecisionList } from '../../contract/approval-decision.ts';
 import { CSRF_HEADER, SESSION_COOKIE, StaffMember, type StaffRole } from '../../contract/auth.ts';
 import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
@@ -11,7 +11,8 @@ import { auditLog } from '../db/schema/console.ts';
 import { assets } from '../db/schema/sandbox.ts';
 import { createContact, createVault } from '../test/fixtures.ts';
 import { TEST_ORIGIN, type StaffSession } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { appTestWith } from '../test/app-test.ts';
+import type { TestApp } from '../test/test-app.ts';
 
 /**
  * Issue 24, beyond the list: member management cannot be used to approve
@@ -20,20 +21,22 @@ import { createTestApp, type TestApp } from '../test/test-app.ts';
  * and shown flagged on the item's decisions and history.
  */
 
-let t: TestApp;
-let vaultId: string;
-let contactId: string;
-beforeAll(async () => {
-  t = await createTestApp();
+/** An organization-level vault holding ether (the assets it needs put in first). */
+async function orgVault(t: TestApp): Promise<string> {
   await t.db.insert(assets).values(assetRows());
-  vaultId = (
-    await createVault(t.db, { orgId: t.orgId, subOrgId: null }, [
-      { asset: 'ETH', chain: 'ETHEREUM', amount: '10' },
-    ])
-  ).id;
-  contactId = (await createContact(t.db, { orgId: t.orgId, subOrgId: null })).id;
-});
-afterAll(() => t.close());
+  const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: null }, [
+    { asset: 'ETH', chain: 'ETHEREUM', amount: '10' },
+  ]);
+  return vault.id;
+}
+
+const appTest = appTestWith()
+  .extend('vaultId', { scope: 'file' }, ({ t }) => orgVault(t))
+  .extend(
+    'contactId',
+    { scope: 'file' },
+    async ({ t }) => (await createContact(t.db, { orgId: t.orgId, subOrgId: null })).id,
+  );
 
 const post = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -44,7 +47,7 @@ const post = (body: unknown): RequestInit => ({
 let counter = 0;
 
 /** A member the given admin creates through the console, signed in. */
-async function createdBy(admin: StaffSession, role: StaffRole): Promise<StaffSession> {
+async function createdBy(t: TestApp, admin: StaffSession, role: StaffRole): Promise<StaffSession> {
   counter += 1;
   const res = await admin.json(
     '/api/console/staff/',
@@ -107,7 +110,7 @@ async function decide(member: StaffSession, entityId: string, action: 'approve' 
   );
 }
 
-async function flags(entityId: string) {
+async function flags(t: TestApp, entityId: string) {
   return t.db
     .select()
     .from(auditLog)
@@ -123,85 +126,93 @@ async function decisionOf(member: StaffSession, entityId: string) {
 }
 
 describe('a decision between members linked by member management', () => {
-  it('by the admin who created the proposer is allowed, flagged in the audit log, the decisions and the history', async () => {
-    const initiator = await createdBy(t.admin, 'initiator');
-    const accountId = await proposeAccount(initiator);
-    const res = await decide(t.admin, accountId, 'approve');
-    expect(res).toMatchObject({ status: 200, body: { status: 'APPROVED' } });
+  appTest(
+    'by the admin who created the proposer is allowed, flagged in the audit log, the decisions and the history',
+    async ({ t }) => {
+      const initiator = await createdBy(t, t.admin, 'initiator');
+      const accountId = await proposeAccount(initiator);
+      const res = await decide(t.admin, accountId, 'approve');
+      expect(res).toMatchObject({ status: 200, body: { status: 'APPROVED' } });
 
-    const [flag, ...more] = await flags(accountId);
-    expect(more).toHaveLength(0);
-    expect(flag).toMatchObject({
-      actorId: t.admin.member.id,
-      entityType: 'BANK_ACCOUNT',
-      outcome: 'success',
-    });
-    expect(flag?.summary).toBe(
-      `Flagged: ${t.admin.member.name} approved a bank account ${initiator.member.name} created, and ${t.admin.member.name} created ${initiator.member.name}'s console account`,
-    );
-    // Filed beside the decision's own row, under the same request.
-    const [decisionRow] = await t.db
-      .select()
-      .from(auditLog)
-      .where(and(eq(auditLog.entityId, accountId), eq(auditLog.action, 'change_request.approve')));
-    expect(decisionRow?.requestId).toBe(flag?.requestId);
+      const [flag, ...more] = await flags(t, accountId);
+      expect(more).toHaveLength(0);
+      expect(flag).toMatchObject({
+        actorId: t.admin.member.id,
+        entityType: 'BANK_ACCOUNT',
+        outcome: 'success',
+      });
+      expect(flag?.summary).toBe(
+        `Flagged: ${t.admin.member.name} approved a bank account ${initiator.member.name} created, and ${t.admin.member.name} created ${initiator.member.name}'s console account`,
+      );
+      // Filed beside the decision's own row, under the same request.
+      const [decisionRow] = await t.db
+        .select()
+        .from(auditLog)
+        .where(
+          and(eq(auditLog.entityId, accountId), eq(auditLog.action, 'change_request.approve')),
+        );
+      expect(decisionRow?.requestId).toBe(flag?.requestId);
 
-    expect(await decisionOf(initiator, accountId)).toMatchObject({
-      decidedBy: { id: t.admin.member.id },
-      linkedAccounts: true,
-    });
-    const history = ChangeRequestHistory.parse(
-      (await initiator.json(changeRequestPaths.bankAccountHistory(accountId))).body,
-    );
-    expect(history.results.at(-1)).toMatchObject({ status: 'APPROVED', linkedAccounts: true });
-  });
+      expect(await decisionOf(initiator, accountId)).toMatchObject({
+        decidedBy: { id: t.admin.member.id },
+        linkedAccounts: true,
+      });
+      const history = ChangeRequestHistory.parse(
+        (await initiator.json(changeRequestPaths.bankAccountHistory(accountId))).body,
+      );
+      expect(history.results.at(-1)).toMatchObject({ status: 'APPROVED', linkedAccounts: true });
+    },
+  );
 
-  it('by a member whose account the proposer created is flagged too, on a transaction as on a bank account', async () => {
-    const approver = await createdBy(t.admin, 'approver');
-    const created = await t.admin.json(
-      paths.transactions(),
-      post({
-        category: 'TRANSFER',
-        source: { type: 'VAULT', id: vaultId },
-        destination: { type: 'CONTACT', id: contactId },
-        amount: '0.01',
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-      }),
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const transactionId = (created.body as { id: string }).id;
-    expect(await decide(approver, transactionId, 'reject')).toMatchObject({ status: 200 });
-    const [flag] = await flags(transactionId);
-    expect(flag).toMatchObject({ actorId: approver.member.id, entityType: 'TRANSACTION' });
-    expect(flag?.summary).toContain(
-      `rejected a transaction ${t.admin.member.name} created, and ${t.admin.member.name} created ${approver.member.name}'s console account`,
-    );
-    expect(await decisionOf(t.admin, transactionId)).toMatchObject({ linkedAccounts: true });
-  });
+  appTest(
+    'by a member whose account the proposer created is flagged too, on a transaction as on a bank account',
+    async ({ t, vaultId, contactId }) => {
+      const approver = await createdBy(t, t.admin, 'approver');
+      const created = await t.admin.json(
+        paths.transactions(),
+        post({
+          category: 'TRANSFER',
+          source: { type: 'VAULT', id: vaultId },
+          destination: { type: 'CONTACT', id: contactId },
+          amount: '0.01',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+        }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const transactionId = (created.body as { id: string }).id;
+      expect(await decide(approver, transactionId, 'reject')).toMatchObject({ status: 200 });
+      const [flag] = await flags(t, transactionId);
+      expect(flag).toMatchObject({ actorId: approver.member.id, entityType: 'TRANSACTION' });
+      expect(flag?.summary).toContain(
+        `rejected a transaction ${t.admin.member.name} created, and ${t.admin.member.name} created ${approver.member.name}'s console account`,
+      );
+      expect(await decisionOf(t.admin, transactionId)).toMatchObject({ linkedAccounts: true });
+    },
+  );
 
-  it('is not flagged between members no member management links', async () => {
-    const initiator = await createdBy(t.admin, 'initiator');
+  appTest('is not flagged between members no member management links', async ({ t }) => {
+    const initiator = await createdBy(t, t.admin, 'initiator');
     const stranger = await t.signIn('approver');
     const accountId = await proposeAccount(initiator);
     expect(await decide(stranger, accountId, 'approve')).toMatchObject({ status: 200 });
-    expect(await flags(accountId)).toHaveLength(0);
+    expect(await flags(t, accountId)).toHaveLength(0);
     const decision = await decisionOf(initiator, accountId);
     expect(decision?.decidedBy.id).toBe(stranger.member.id);
     expect(decision?.linkedAccounts).toBeUndefined();
     // Nor between two members the same admin created: every member of a team shares one.
-    const sibling = await createdBy(t.admin, 'approver');
+    const sibling = await createdBy(t, t.admin, 'approver');
     const another = await proposeAccount(initiator);
     expect(await decide(sibling, another, 'approve')).toMatchObject({ status: 200 });
-    expect(await flags(another)).toHaveLength(0);
+    expect(await flags(t, another)).toHaveLength(0);
   });
 
-  it('is still held to four-eyes: a member never decides what they created', async () => {
+  appTest('is still held to four-eyes: a member never decides what they created', async ({ t }) => {
     const accountId = await proposeAccount(t.admin);
     expect(await decide(t.admin, accountId, 'approve')).toMatchObject({
       status: 403,
       body: { code: 'FOUR_EYES' },
     });
-    expect(await flags(accountId)).toHaveLength(0);
+    expect(await flags(t, accountId)).toHaveLength(0);
   });
 });

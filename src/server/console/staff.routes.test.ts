@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { AuditListResponse, StaffListResponse, StaffMember } from '../../contract/auth.ts';
 import { ApiErrorBody } from '../../contract/common.ts';
 import { getStaff } from '../auth/staff.store.ts';
-import type { StaffSession } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import type {} from '../test/staff-session.ts';
+import { appTestWith } from '../test/app-test.ts';
+import type {} from '../test/test-app.ts';
 
 /**
  * Issue 24, finding 5: an admin restricted to some sub-organizations
@@ -11,13 +12,9 @@ import { createTestApp, type TestApp } from '../test/test-app.ts';
  * and that an admin of every sub-organization is held to none of it.
  */
 
-let t: TestApp;
-let scoped: StaffSession;
-beforeAll(async () => {
-  t = await createTestApp();
-  scoped = await t.signIn('admin', { subOrgIds: ['so-a', 'so-b'] });
-});
-afterAll(() => t.close());
+const appTest = appTestWith().extend('scoped', { scope: 'file' }, ({ t }) =>
+  t.signIn('admin', { subOrgIds: ['so-a', 'so-b'] }),
+);
 
 const send = (method: string, body: unknown): RequestInit => ({
   method,
@@ -45,7 +42,7 @@ function expectOutsideScope(res: { status: number; body: unknown }, field?: stri
 }
 
 describe('a sub-organization-restricted admin', () => {
-  it('cannot lift, widen or change their own scope or role', async () => {
+  appTest('cannot lift, widen or change their own scope or role', async ({ t, scoped }) => {
     const own = `/api/console/staff/${scoped.member.id}/`;
     expectOutsideScope(await scoped.json(own, send('PATCH', { subOrgIds: null })), 'subOrgIds');
     expectOutsideScope(
@@ -60,23 +57,26 @@ describe('a sub-organization-restricted admin', () => {
     expect(renamed).toMatchObject({ status: 200, body: { name: 'Scoped Admin' } });
   });
 
-  it('creates members only inside their scope, never unrestricted ones', async () => {
-    const url = '/api/console/staff/';
-    expectOutsideScope(await scoped.json(url, send('POST', newMember(null))), 'subOrgIds');
-    expectOutsideScope(await scoped.json(url, send('POST', newMember())), 'subOrgIds');
-    expectOutsideScope(
-      await scoped.json(url, send('POST', newMember(['so-a', 'so-c']))),
-      'subOrgIds',
-    );
-    const created = await scoped.json(url, send('POST', newMember(['so-b'])));
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(StaffMember.parse(created.body)).toMatchObject({
-      subOrgIds: ['so-b'],
-      createdBy: scoped.member.id,
-    });
-  });
+  appTest(
+    'creates members only inside their scope, never unrestricted ones',
+    async ({ scoped }) => {
+      const url = '/api/console/staff/';
+      expectOutsideScope(await scoped.json(url, send('POST', newMember(null))), 'subOrgIds');
+      expectOutsideScope(await scoped.json(url, send('POST', newMember())), 'subOrgIds');
+      expectOutsideScope(
+        await scoped.json(url, send('POST', newMember(['so-a', 'so-c']))),
+        'subOrgIds',
+      );
+      const created = await scoped.json(url, send('POST', newMember(['so-b'])));
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(StaffMember.parse(created.body)).toMatchObject({
+        subOrgIds: ['so-b'],
+        createdBy: scoped.member.id,
+      });
+    },
+  );
 
-  it('sees and changes only members whose scope lies within theirs', async () => {
+  appTest('sees and changes only members whose scope lies within theirs', async ({ t, scoped }) => {
     const inside = await t.signIn('initiator', { subOrgIds: ['so-a'] });
     const wider = await t.signIn('initiator', { subOrgIds: ['so-a', 'so-c'] });
     const everywhere = await t.signIn('viewer');
@@ -114,13 +114,13 @@ describe('a sub-organization-restricted admin', () => {
     });
   });
 
-  it('does not read the audit log', async () => {
+  appTest('does not read the audit log', async ({ scoped }) => {
     const res = await scoped.json('/api/console/audit/');
     expectOutsideScope(res);
     expect(JSON.stringify(res.body)).not.toContain('results');
   });
 
-  it('leaves each refusal on record under their name', async () => {
+  appTest('leaves each refusal on record under their name', async ({ t, scoped }) => {
     const res = await t.admin.json(
       `/api/console/audit/?actorId=${scoped.member.id}&outcome=denied&limit=100`,
     );
@@ -134,22 +134,25 @@ describe('a sub-organization-restricted admin', () => {
 });
 
 describe('an admin of every sub-organization', () => {
-  it('administers everyone, and each member records who created them', async () => {
-    const created = await t.admin.json('/api/console/staff/', send('POST', newMember(null)));
-    expect(created.status).toBe(201);
-    const member = StaffMember.parse(created.body);
-    expect(member).toMatchObject({ subOrgIds: null, createdBy: t.admin.member.id });
-    expect((await getStaff(t.db, member.id))?.createdBy).toBe(t.admin.member.id);
+  appTest(
+    'administers everyone, and each member records who created them',
+    async ({ t, scoped }) => {
+      const created = await t.admin.json('/api/console/staff/', send('POST', newMember(null)));
+      expect(created.status).toBe(201);
+      const member = StaffMember.parse(created.body);
+      expect(member).toMatchObject({ subOrgIds: null, createdBy: t.admin.member.id });
+      expect((await getStaff(t.db, member.id))?.createdBy).toBe(t.admin.member.id);
 
-    const list = StaffListResponse.parse((await t.admin.json('/api/console/staff/')).body);
-    expect(list.results.map((m) => m.id)).toEqual(
-      expect.arrayContaining([member.id, scoped.member.id, t.admin.member.id]),
-    );
-    const widened = await t.admin.json(
-      `/api/console/staff/${scoped.member.id}/`,
-      send('PATCH', { subOrgIds: ['so-a', 'so-b', 'so-c'] }),
-    );
-    expect(widened).toMatchObject({ status: 200, body: { subOrgIds: ['so-a', 'so-b', 'so-c'] } });
-    expect((await t.admin.json('/api/console/audit/')).status).toBe(200);
-  });
+      const list = StaffListResponse.parse((await t.admin.json('/api/console/staff/')).body);
+      expect(list.results.map((m) => m.id)).toEqual(
+        expect.arrayContaining([member.id, scoped.member.id, t.admin.member.id]),
+      );
+      const widened = await t.admin.json(
+        `/api/console/staff/${scoped.member.id}/`,
+        send('PATCH', { subOrgIds: ['so-a', 'so-b', 'so-c'] }),
+      );
+      expect(widened).toMatchObject({ status: 200, body: { subOrgIds: ['so-a', 'so-b', 'so-c'] } });
+      expect((await t.admin.json('/api/console/audit/')).status).toBe(200);
+    },
+  );
 });

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { openApiPath, pathOf } from '../../contract/endpoint.ts';
 import { ENDPOINTS } from '../../contract/endpoints/index.ts';
 import { declaredRules } from './route-rule.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { appTest } from '../test/app-test.ts';
+import type {} from '../test/test-app.ts';
 import { OPENAPI_PATH } from './openapi.ts';
 
 describe('endpoints declared once (contract/endpoints)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('are each mounted by the app with the declared permission and audit action', () => {
+  appTest('are each mounted by the app with the declared permission and audit action', ({ t }) => {
     const mounted = declaredRules(t.app);
     for (const e of ENDPOINTS) {
       const route = mounted.find((r) => r.method === e.method && r.path === e.path);
@@ -24,7 +19,7 @@ describe('endpoints declared once (contract/endpoints)', () => {
     }
   });
 
-  it('are published as an OpenAPI 3.1 document, to signed-in staff', async () => {
+  appTest('are published as an OpenAPI 3.1 document, to signed-in staff', async ({ t }) => {
     expect((await t.anonymous(OPENAPI_PATH)).status).toBe(401);
     const res = await t.admin.json(OPENAPI_PATH);
     expect(res.status).toBe(200);
@@ -48,7 +43,7 @@ describe('endpoints declared once (contract/endpoints)', () => {
     );
   });
 
-  it('fill their paths one encoded segment per parameter', () => {
+  appTest('fill their paths one encoded segment per parameter', () => {
     const e = ENDPOINTS.find((x) => x.path === '/api/console/staff/:staffId/');
     expect(e && pathOf(e, { staffId: 'a/b c' })).toBe('/api/console/staff/a%2Fb%20c/');
     expect(() => e && pathOf(e, {})).toThrow(/needs its staffId/);

@@ -1,22 +1,25 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTestWith } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 // Hostile input to the endpoints of bank-account creation and approvals,
 // sent by an authenticated API client: whatever arrives, the answer is a
 // 2xx or a 4xx with {message, code}, never a 5xx.
-let t: TestApp;
-let user: TestApiUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await createTestApiUser(t, 'fuzzer');
-});
-afterAll(() => t.close());
+const appTest = appTestWith().extend('user', { scope: 'file' }, ({ t }) =>
+  createTestApiUser(t, 'fuzzer'),
+);
 
-async function expectNo5xx(method: string, url: string, body?: unknown) {
+async function expectNo5xx(
+  t: TestApp,
+  user: TestApiUser,
+  method: string,
+  url: string,
+  body?: unknown,
+) {
   const res = await t.app.request(url, signedInit(user, method, url, body));
   const text = await res.text();
   expect(res.status, `${method} ${url} ${JSON.stringify(body)} → ${text}`).toBeLessThan(500);
@@ -55,14 +58,16 @@ const value = fc.oneof(
 const bankAccountBody = fc.oneof(fc.dictionary(field, value), fc.anything({ maxDepth: 2 }));
 
 describe('fuzz: never a 5xx', () => {
-  it('POST bank_accounts with arbitrary bodies', async () => {
+  appTest('POST bank_accounts with arbitrary bodies', async ({ t, user }) => {
     await fc.assert(
-      fc.asyncProperty(bankAccountBody, (body) => expectNo5xx('POST', paths.bankAccounts(), body)),
+      fc.asyncProperty(bankAccountBody, (body) =>
+        expectNo5xx(t, user, 'POST', paths.bankAccounts(), body),
+      ),
       { numRuns: 150 },
     );
   });
 
-  it('approval messages and actions with arbitrary ids and bodies', async () => {
+  appTest('approval messages and actions with arbitrary ids and bodies', async ({ t, user }) => {
     const actionBody = fc.oneof(
       fc.record(
         {
@@ -77,8 +82,8 @@ describe('fuzz: never a 5xx', () => {
     await fc.assert(
       fc.asyncProperty(text, actionBody, async (id, body) => {
         const message = `${paths.approvalMessage()}${toQueryString({ entityId: id })}`;
-        await expectNo5xx('GET', message);
-        await expectNo5xx('POST', paths.approvalAction(id || 'x'), body);
+        await expectNo5xx(t, user, 'GET', message);
+        await expectNo5xx(t, user, 'POST', paths.approvalAction(id || 'x'), body);
       }),
       { numRuns: 150 },
     );

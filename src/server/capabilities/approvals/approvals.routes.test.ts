@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { BankAccount, type BankAccountCreateInput } from '../../../contract/bank-account.ts';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
@@ -9,17 +9,12 @@ import { organizations } from '../../db/schema/sandbox.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { changeRequestOf, decideAs } from '../../test/change-requests.ts';
 import { createOrg } from '../../test/fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTestWith } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
-let t: TestApp;
-let alice: TestApiUser;
-let bob: TestApiUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  alice = await createTestApiUser(t, 'alice');
-  bob = await createTestApiUser(t, 'bob');
-});
-afterAll(() => t.close());
+const appTest = appTestWith()
+  .extend('alice', { scope: 'file' }, ({ t }) => createTestApiUser(t, 'alice'))
+  .extend('bob', { scope: 'file' }, ({ t }) => createTestApiUser(t, 'bob'));
 
 const ACH: BankAccountCreateInput = {
   paymentMethod: 'US_ACH',
@@ -30,14 +25,14 @@ const ACH: BankAccountCreateInput = {
   country: 'US',
 };
 
-async function createAccount(user: TestApiUser) {
+async function createAccount(t: TestApp, user: TestApiUser) {
   const url = paths.bankAccounts();
   const res = await t.app.request(url, signedInit(user, 'POST', url, ACH));
   expect(res.status).toBe(200);
   return BankAccount.parse(await res.json());
 }
 
-async function statusOf(user: TestApiUser, id: string) {
+async function statusOf(t: TestApp, user: TestApiUser, id: string) {
   const url = paths.bankAccount(id);
   return BankAccount.parse(await (await t.app.request(url, signedInit(user, 'GET', url))).json())
     .status;
@@ -51,95 +46,110 @@ function expectError(res: { status: number; body: unknown }, status: number, cod
 }
 
 describe('approving and rejecting a bank account', () => {
-  it('its creator approves it with a signature of the message (create-and-approve): APPROVED', async () => {
-    const account = await createAccount(alice);
-    const res = await decideAs(t.app, alice, account.id ?? '', { action: 'approve' });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const request = await changeRequestOf(t.db, account.id ?? '');
-    expect(ApprovalActionResponse.parse(res.body)).toEqual({
-      success: true,
-      status: 'APPROVED',
-      id: request?.id,
-      entityId: account.id,
-    });
-    expect(await statusOf(alice, account.id ?? '')).toBe('APPROVED');
-    expect(request).toMatchObject({
-      status: 'APPROVED',
-      decidedById: alice.id,
-      decidedByType: 'API_USER',
-      reason: null,
-      decidedAt: expect.any(Date),
-    });
-  });
+  appTest(
+    'its creator approves it with a signature of the message (create-and-approve): APPROVED',
+    async ({ t, alice }) => {
+      const account = await createAccount(t, alice);
+      const res = await decideAs(t.app, alice, account.id ?? '', { action: 'approve' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const request = await changeRequestOf(t.db, account.id ?? '');
+      expect(ApprovalActionResponse.parse(res.body)).toEqual({
+        success: true,
+        status: 'APPROVED',
+        id: request?.id,
+        entityId: account.id,
+      });
+      expect(await statusOf(t, alice, account.id ?? '')).toBe('APPROVED');
+      expect(request).toMatchObject({
+        status: 'APPROVED',
+        decidedById: alice.id,
+        decidedByType: 'API_USER',
+        reason: null,
+        decidedAt: expect.any(Date),
+      });
+    },
+  );
 
-  it('another API user rejects it with a reason: DECLINED, the reason recorded', async () => {
-    const account = await createAccount(alice);
-    const res = await decideAs(t.app, bob, account.id ?? '', {
-      action: 'reject',
-      reason: 'Beneficiary name does not match the contract',
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ success: true, status: 'REJECTED' });
-    expect(await statusOf(alice, account.id ?? '')).toBe('DECLINED');
-    expect(await changeRequestOf(t.db, account.id ?? '')).toMatchObject({
-      status: 'REJECTED',
-      decidedById: bob.id,
-      reason: 'Beneficiary name does not match the contract',
-    });
-  });
-
-  it('as the Python SDK sends it: padded token, dataSignatureHex in the action body, reason null', async () => {
-    const account = await createAccount(alice);
-    const res = await decideAs(
-      t.app,
-      bob,
-      account.id ?? '',
-      { action: 'approve', reason: null },
-      { sdk: 'python' },
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(await statusOf(alice, account.id ?? '')).toBe('APPROVED');
-  });
-
-  it('a reject needs a reason: 400 naming reason, and nothing changes', async () => {
-    const account = await createAccount(alice);
-    const res = await decideAs(t.app, bob, account.id ?? '', { action: 'reject' });
-    const error = expectError(res, 400, 'VALIDATION_ERROR');
-    expect(error.fields).toEqual([{ field: 'reason', message: 'reason is required to reject' }]);
-    expect(await statusOf(alice, account.id ?? '')).toBe('PENDING');
-  });
-
-  it('a decided request cannot be decided again: 409 ALREADY_DECIDED, for the message too', async () => {
-    const account = await createAccount(alice);
-    const first = await decideAs(t.app, bob, account.id ?? '', { action: 'approve' });
-    expect(first.status).toBe(200);
-    const message = await changeRequestOf(t.db, account.id ?? '');
-    const url = paths.approvalAction(first.approvalId ?? '');
-    const again = await t.app.request(
-      url,
-      signedInit(bob, 'POST', url, {
+  appTest(
+    'another API user rejects it with a reason: DECLINED, the reason recorded',
+    async ({ t, alice, bob }) => {
+      const account = await createAccount(t, alice);
+      const res = await decideAs(t.app, bob, account.id ?? '', {
         action: 'reject',
-        reason: 'changed my mind',
-        signature: signApprovalMessage(message?.approvalMessage ?? '', bob.privateKeyHex),
-      }),
-    );
-    const body = expectError(
-      { status: again.status, body: await again.json() },
-      409,
-      'ALREADY_DECIDED',
-    );
-    expect(body.message).toMatch(/already approved at .*cannot be decided again/);
-    // GET approval_message for a decided entity answers 409 as well: nothing is left to sign.
-    expectError(
-      await decideAs(t.app, bob, account.id ?? '', { action: 'approve' }),
-      409,
-      'ALREADY_DECIDED',
-    );
-    expect(await statusOf(alice, account.id ?? '')).toBe('APPROVED');
-  });
+        reason: 'Beneficiary name does not match the contract',
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ success: true, status: 'REJECTED' });
+      expect(await statusOf(t, alice, account.id ?? '')).toBe('DECLINED');
+      expect(await changeRequestOf(t.db, account.id ?? '')).toMatchObject({
+        status: 'REJECTED',
+        decidedById: bob.id,
+        reason: 'Beneficiary name does not match the contract',
+      });
+    },
+  );
 
-  it('of two concurrent decisions exactly one wins', async () => {
-    const account = await createAccount(alice);
+  appTest(
+    'as the Python SDK sends it: padded token, dataSignatureHex in the action body, reason null',
+    async ({ t, alice, bob }) => {
+      const account = await createAccount(t, alice);
+      const res = await decideAs(
+        t.app,
+        bob,
+        account.id ?? '',
+        { action: 'approve', reason: null },
+        { sdk: 'python' },
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(await statusOf(t, alice, account.id ?? '')).toBe('APPROVED');
+    },
+  );
+
+  appTest(
+    'a reject needs a reason: 400 naming reason, and nothing changes',
+    async ({ t, alice, bob }) => {
+      const account = await createAccount(t, alice);
+      const res = await decideAs(t.app, bob, account.id ?? '', { action: 'reject' });
+      const error = expectError(res, 400, 'VALIDATION_ERROR');
+      expect(error.fields).toEqual([{ field: 'reason', message: 'reason is required to reject' }]);
+      expect(await statusOf(t, alice, account.id ?? '')).toBe('PENDING');
+    },
+  );
+
+  appTest(
+    'a decided request cannot be decided again: 409 ALREADY_DECIDED, for the message too',
+    async ({ t, alice, bob }) => {
+      const account = await createAccount(t, alice);
+      const first = await decideAs(t.app, bob, account.id ?? '', { action: 'approve' });
+      expect(first.status).toBe(200);
+      const message = await changeRequestOf(t.db, account.id ?? '');
+      const url = paths.approvalAction(first.approvalId ?? '');
+      const again = await t.app.request(
+        url,
+        signedInit(bob, 'POST', url, {
+          action: 'reject',
+          reason: 'changed my mind',
+          signature: signApprovalMessage(message?.approvalMessage ?? '', bob.privateKeyHex),
+        }),
+      );
+      const body = expectError(
+        { status: again.status, body: await again.json() },
+        409,
+        'ALREADY_DECIDED',
+      );
+      expect(body.message).toMatch(/already approved at .*cannot be decided again/);
+      // GET approval_message for a decided entity answers 409 as well: nothing is left to sign.
+      expectError(
+        await decideAs(t.app, bob, account.id ?? '', { action: 'approve' }),
+        409,
+        'ALREADY_DECIDED',
+      );
+      expect(await statusOf(t, alice, account.id ?? '')).toBe('APPROVED');
+    },
+  );
+
+  appTest('of two concurrent decisions exactly one wins', async ({ t, alice, bob }) => {
+    const account = await createAccount(t, alice);
     const request = await changeRequestOf(t.db, account.id ?? '');
     const url = paths.approvalAction(request?.approvalId ?? '');
     const send = (user: TestApiUser, action: 'approve' | 'reject') =>
@@ -156,15 +166,15 @@ describe('approving and rejecting a bank account', () => {
     );
     expect(statuses.sort()).toEqual([200, 409]);
     const decided = await changeRequestOf(t.db, account.id ?? '');
-    expect(await statusOf(alice, account.id ?? '')).toBe(
+    expect(await statusOf(t, alice, account.id ?? '')).toBe(
       decided?.status === 'APPROVED' ? 'APPROVED' : 'DECLINED',
     );
   });
 });
 
 describe('the signature of an API user', () => {
-  it('is required: 400 naming signature', async () => {
-    const account = await createAccount(alice);
+  appTest('is required: 400 naming signature', async ({ t, alice, bob }) => {
+    const account = await createAccount(t, alice);
     const res = await decideAs(t.app, bob, account.id ?? '', {
       action: 'approve',
       signature: null,
@@ -172,29 +182,32 @@ describe('the signature of an API user', () => {
     expect(expectError(res, 400, 'VALIDATION_ERROR').fields?.[0]?.field).toBe('signature');
   });
 
-  it("must be the approver's own signature of this exact message: else 403 INVALID_APPROVAL_SIGNATURE", async () => {
-    const account = await createAccount(alice);
-    const request = await changeRequestOf(t.db, account.id ?? '');
-    const wrong = [
-      signApprovalMessage(request?.approvalMessage ?? '', alice.privateKeyHex),
-      signApprovalMessage(`${request?.approvalMessage ?? ''} `, bob.privateKeyHex),
-      'deadbeef',
-    ];
-    for (const signature of wrong) {
-      const res = await decideAs(t.app, bob, account.id ?? '', { action: 'approve', signature });
-      expectError(res, 403, 'INVALID_APPROVAL_SIGNATURE');
-    }
-    expectError(
-      await decideAs(t.app, bob, account.id ?? '', { action: 'approve', signature: 'not hex' }),
-      400,
-      'VALIDATION_ERROR',
-    );
-    expect(await statusOf(alice, account.id ?? '')).toBe('PENDING');
-  });
+  appTest(
+    "must be the approver's own signature of this exact message: else 403 INVALID_APPROVAL_SIGNATURE",
+    async ({ t, alice, bob }) => {
+      const account = await createAccount(t, alice);
+      const request = await changeRequestOf(t.db, account.id ?? '');
+      const wrong = [
+        signApprovalMessage(request?.approvalMessage ?? '', alice.privateKeyHex),
+        signApprovalMessage(`${request?.approvalMessage ?? ''} `, bob.privateKeyHex),
+        'deadbeef',
+      ];
+      for (const signature of wrong) {
+        const res = await decideAs(t.app, bob, account.id ?? '', { action: 'approve', signature });
+        expectError(res, 403, 'INVALID_APPROVAL_SIGNATURE');
+      }
+      expectError(
+        await decideAs(t.app, bob, account.id ?? '', { action: 'approve', signature: 'not hex' }),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(await statusOf(t, alice, account.id ?? '')).toBe('PENDING');
+    },
+  );
 });
 
 describe("the organization's self-approval policy", () => {
-  it('off: an API user cannot decide its own request (403), another can', async () => {
+  appTest('off: an API user cannot decide its own request (403), another can', async ({ t }) => {
     const org = await createOrg(t.db, 'Strict Org');
     await t.db
       .update(organizations)
@@ -202,7 +215,7 @@ describe("the organization's self-approval policy", () => {
       .where(eq(organizations.id, org.id));
     const carol = await createTestApiUser(t, 'carol', org.id);
     const dave = await createTestApiUser(t, 'dave', org.id);
-    const account = await createAccount(carol);
+    const account = await createAccount(t, carol);
     expect(account.orgId).toBe(org.id);
 
     for (const action of ['approve', 'reject'] as const) {
@@ -212,13 +225,13 @@ describe("the organization's self-approval policy", () => {
       );
     }
     expect((await decideAs(t.app, dave, account.id ?? '', { action: 'approve' })).status).toBe(200);
-    expect(await statusOf(carol, account.id ?? '')).toBe('APPROVED');
+    expect(await statusOf(t, carol, account.id ?? '')).toBe('APPROVED');
   });
 
-  it("keeps another organization's approvals out of sight: 404", async () => {
+  appTest("keeps another organization's approvals out of sight: 404", async ({ t, alice }) => {
     const other = await createOrg(t.db, 'Other Org');
     const eve = await createTestApiUser(t, 'eve', other.id);
-    const account = await createAccount(alice);
+    const account = await createAccount(t, alice);
     expectError(
       await decideAs(t.app, eve, account.id ?? '', { action: 'approve' }),
       404,
@@ -235,22 +248,25 @@ describe("the organization's self-approval policy", () => {
 });
 
 describe('approval lookups', () => {
-  it('answer 404 for an unknown entity or approval and 400 without entityId', async () => {
-    const unknown = `${paths.approvalMessage()}${toQueryString({ entityId: 'no-such-entity' })}`;
-    const res = await t.app.request(unknown, signedInit(alice, 'GET', unknown));
-    expect(res.status).toBe(404);
-    const bare = paths.approvalMessage();
-    const missing = await t.app.request(bare, signedInit(alice, 'GET', bare));
-    expect(missing.status).toBe(400);
-    expect(await missing.json()).toMatchObject({
-      code: 'VALIDATION_ERROR',
-      fields: [{ field: 'entityId' }],
-    });
-    const action = paths.approvalAction('no-such-approval');
-    const none = await t.app.request(
-      action,
-      signedInit(alice, 'POST', action, { action: 'approve', signature: 'aa' }),
-    );
-    expect(none.status).toBe(404);
-  });
+  appTest(
+    'answer 404 for an unknown entity or approval and 400 without entityId',
+    async ({ t, alice }) => {
+      const unknown = `${paths.approvalMessage()}${toQueryString({ entityId: 'no-such-entity' })}`;
+      const res = await t.app.request(unknown, signedInit(alice, 'GET', unknown));
+      expect(res.status).toBe(404);
+      const bare = paths.approvalMessage();
+      const missing = await t.app.request(bare, signedInit(alice, 'GET', bare));
+      expect(missing.status).toBe(400);
+      expect(await missing.json()).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        fields: [{ field: 'entityId' }],
+      });
+      const action = paths.approvalAction('no-such-approval');
+      const none = await t.app.request(
+        action,
+        signedInit(alice, 'POST', action, { action: 'approve', signature: 'aa' }),
+      );
+      expect(none.status).toBe(404);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { BankAccount, type BankAccountCreateInput } from '../../../contract/bank-account.ts';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
@@ -12,26 +12,35 @@ import {
   type SignOptions,
   type TestApiUser,
 } from '../../test/api-client.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTestWith } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
-let t: TestApp;
-let user: TestApiUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await createTestApiUser(t, 'creator');
-});
-afterAll(() => t.close());
+const appTest = appTestWith().extend('user', { scope: 'file' }, ({ t }) =>
+  createTestApiUser(t, 'creator'),
+);
 
-async function call(method: string, url: string, body?: unknown, options?: SignOptions) {
+async function call(
+  t: TestApp,
+  user: TestApiUser,
+  method: string,
+  url: string,
+  body?: unknown,
+  options?: SignOptions,
+) {
   const res = await t.app.request(url, signedInit(user, method, url, body, options));
   return { status: res.status, body: (await res.json()) as unknown };
 }
 
-const create = (body: unknown, options?: SignOptions) =>
-  call('POST', paths.bankAccounts(), body, options);
+const create = (t: TestApp, user: TestApiUser, body: unknown, options?: SignOptions) =>
+  call(t, user, 'POST', paths.bankAccounts(), body, options);
 
-async function expectFieldErrors(body: unknown, fields: Record<string, RegExp>) {
-  const res = await create(body);
+async function expectFieldErrors(
+  t: TestApp,
+  user: TestApiUser,
+  body: unknown,
+  fields: Record<string, RegExp>,
+) {
+  const res = await create(t, user, body);
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   const error = ApiErrorBody.parse(res.body);
   expect(error.code).toBe('VALIDATION_ERROR');
@@ -87,89 +96,106 @@ const TRANSFER: BankAccountCreateInput = {
 };
 
 describe('POST /api/external/bank_accounts/ creates', () => {
-  it.each([
+  appTest.for([
     ['US_ACH', ACH, { accountNumber: '000123456789', routingNumber: '021000021' }],
     ['US_WIRE', WIRE, { streetLine: '270 Park Avenue', state: 'NY', postalCode: '10017' }],
     // IBANs and BICs are stored in their electronic form.
     ['SEPA', SEPA, { accountNumber: 'DE89370400440532013000', routingNumber: null }],
     ['SWIFT', SWIFT, { accountNumber: 'GB29NWBK60161331926819', routingNumber: 'NWBKGB2L' }],
     ['BANK_TRANSFER', TRANSFER, { accountNumber: '062-000 12345678', country: 'AU' }],
-  ] as const)('a %s account, PENDING, created by the API user', async (rail, body, stored) => {
-    const res = await create(body);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const account = BankAccount.parse(res.body);
-    expect(account).toMatchObject({
-      orgId: t.orgId,
-      subOrgId: null,
-      status: 'PENDING',
-      paymentMethod: rail,
-      createdById: user.id,
-      isDeleted: false,
-      accountName: body.accountName,
-      ...stored,
-    });
-    const again = await call('GET', paths.bankAccount(account.id ?? ''));
-    expect(again.body).toEqual(account);
-  });
+  ] as const)(
+    'a %s account, PENDING, created by the API user',
+    async ([rail, body, stored], { t, user }) => {
+      const res = await create(t, user, body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const account = BankAccount.parse(res.body);
+      expect(account).toMatchObject({
+        orgId: t.orgId,
+        subOrgId: null,
+        status: 'PENDING',
+        paymentMethod: rail,
+        createdById: user.id,
+        isDeleted: false,
+        accountName: body.accountName,
+        ...stored,
+      });
+      const again = await call(t, user, 'GET', paths.bankAccount(account.id ?? ''));
+      expect(again.body).toEqual(account);
+    },
+  );
 
-  it('with a change request whose approval message is served for the account', async () => {
-    const account = BankAccount.parse((await create(ACH)).body);
-    const [request] = await t.db
-      .select()
-      .from(changeRequests)
-      .where(eq(changeRequests.entityId, account.id ?? ''));
-    expect(request).toMatchObject({
-      orgId: t.orgId,
-      entityType: 'BANK_ACCOUNT',
-      status: 'PENDING',
-      createdById: user.id,
-      createdByType: 'API_USER',
-      decidedById: null,
-    });
-    const url = `${paths.approvalMessage()}${toQueryString({ entityId: account.id })}`;
-    const res = await call('GET', url);
-    expect(res.status).toBe(200);
-    const message = ApprovalMessageResponse.parse(res.body);
-    expect(message).toEqual({
-      approvalId: request?.approvalId,
-      message: request?.approvalMessage,
-      changeRequestId: request?.id,
-      entityId: account.id,
-      entityType: 'BANK_ACCOUNT',
-    });
-    expect(JSON.parse(message.message)).toEqual({
-      type: 'CHANGE_REQUEST_APPROVAL',
-      approvalId: request?.approvalId,
-      changeRequestId: request?.id,
-      entityType: 'BANK_ACCOUNT',
-      entityId: account.id,
-      orgId: t.orgId,
-      createdAt: account.createdAt,
-    });
-  });
+  appTest(
+    'with a change request whose approval message is served for the account',
+    async ({ t, user }) => {
+      const account = BankAccount.parse((await create(t, user, ACH)).body);
+      const [request] = await t.db
+        .select()
+        .from(changeRequests)
+        .where(eq(changeRequests.entityId, account.id ?? ''));
+      expect(request).toMatchObject({
+        orgId: t.orgId,
+        entityType: 'BANK_ACCOUNT',
+        status: 'PENDING',
+        createdById: user.id,
+        createdByType: 'API_USER',
+        decidedById: null,
+      });
+      const url = `${paths.approvalMessage()}${toQueryString({ entityId: account.id })}`;
+      const res = await call(t, user, 'GET', url);
+      expect(res.status).toBe(200);
+      const message = ApprovalMessageResponse.parse(res.body);
+      expect(message).toEqual({
+        approvalId: request?.approvalId,
+        message: request?.approvalMessage,
+        changeRequestId: request?.id,
+        entityId: account.id,
+        entityType: 'BANK_ACCOUNT',
+      });
+      expect(JSON.parse(message.message)).toEqual({
+        type: 'CHANGE_REQUEST_APPROVAL',
+        approvalId: request?.approvalId,
+        changeRequestId: request?.id,
+        entityType: 'BANK_ACCOUNT',
+        entityId: account.id,
+        orgId: t.orgId,
+        createdAt: account.createdAt,
+      });
+    },
+  );
 
-  it('in a sub-organization of the organization', async () => {
+  appTest('in a sub-organization of the organization', async ({ t, user }) => {
     const subOrg = await createSubOrg(t.db, t.orgId);
-    const res = await create({ ...SEPA, subOrgId: subOrg.id });
+    const res = await create(t, user, { ...SEPA, subOrgId: subOrg.id });
     expect(res.status).toBe(200);
     expect(BankAccount.parse(res.body).subOrgId).toBe(subOrg.id);
   });
 
-  it('with unset optional fields sent as null, as generated SDKs do', async () => {
-    const res = await create({ ...SEPA, routingNumber: null, subOrgId: null, state: null });
+  appTest('with unset optional fields sent as null, as generated SDKs do', async ({ t, user }) => {
+    const res = await create(t, user, {
+      ...SEPA,
+      routingNumber: null,
+      subOrgId: null,
+      state: null,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(BankAccount.parse(res.body)).toMatchObject({ routingNumber: null, subOrgId: null });
   });
 
-  it('from a Python SDK request: padded token and dataSignatureHex in the body', async () => {
-    const res = await create(ACH, { sdk: 'python' });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(BankAccount.parse(res.body)).toMatchObject({ status: 'PENDING', createdById: user.id });
-  });
+  appTest(
+    'from a Python SDK request: padded token and dataSignatureHex in the body',
+    async ({ t, user }) => {
+      const res = await create(t, user, ACH, { sdk: 'python' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(BankAccount.parse(res.body)).toMatchObject({
+        status: 'PENDING',
+        createdById: user.id,
+      });
+    },
+  );
 });
 
 describe('POST /api/external/bank_accounts/ refuses, naming each field and rule', () => {
-  it.each([
+  appTest.for([
     [
       'a missing ACH routing number',
       { ...ACH, routingNumber: undefined },
@@ -241,12 +267,12 @@ describe('POST /api/external/bank_accounts/ refuses, naming each field and rule'
       { ...ACH, accountName: 'x'.repeat(141) },
       { accountName: /at most 140 characters/ },
     ],
-  ])('%s', async (_name, body, fields) => {
-    await expectFieldErrors(body, fields);
+  ] as const)('%s', async ([_name, body, fields], { t, user }) => {
+    await expectFieldErrors(t, user, body, fields);
   });
 
-  it('a body that is not a JSON object', async () => {
-    await expectFieldErrors([ACH], { body: /body must be a JSON object/ });
+  appTest('a body that is not a JSON object', async ({ t, user }) => {
+    await expectFieldErrors(t, user, [ACH], { body: /body must be a JSON object/ });
     const res = await t.app.request(paths.bankAccounts(), {
       ...signedInit(user, 'POST', paths.bankAccounts()),
       body: '{"paymentMethod":',
@@ -256,41 +282,51 @@ describe('POST /api/external/bank_accounts/ refuses, naming each field and rule'
     expect(await res.json()).toMatchObject({ code: 'INVALID_JSON' });
   });
 
-  it('a body nested deeper than any request of the API needs: 400 naming body', async () => {
-    let deep: unknown = 'x';
-    for (let i = 0; i < 100; i += 1) deep = { a: deep };
-    await expectFieldErrors(
-      { ...ACH, clientBankAccountId: deep },
-      { body: /nests deeper than 64/ },
-    );
-  });
+  appTest(
+    'a body nested deeper than any request of the API needs: 400 naming body',
+    async ({ t, user }) => {
+      let deep: unknown = 'x';
+      for (let i = 0; i < 100; i += 1) deep = { a: deep };
+      await expectFieldErrors(
+        t,
+        user,
+        { ...ACH, clientBankAccountId: deep },
+        { body: /nests deeper than 64/ },
+      );
+    },
+  );
 
-  it('text the database cannot hold (a NUL byte): 400, never a 5xx', async () => {
-    const res = await create({ ...ACH, accountName: 'Null\u0000Byte' });
+  appTest('text the database cannot hold (a NUL byte): 400, never a 5xx', async ({ t, user }) => {
+    const res = await create(t, user, { ...ACH, accountName: 'Null\u0000Byte' });
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(ApiErrorBody.parse(res.body).code).toBe('VALIDATION_ERROR');
   });
 
-  it('a sub-org that is unknown or belongs to another organization, creating nothing', async () => {
-    const other = await createOrg(t.db, 'Other Org');
-    const foreign = await createSubOrg(t.db, other.id);
-    const before = await countAccounts();
-    for (const subOrgId of ['no-such-sub-org', foreign.id]) {
-      await expectFieldErrors(
-        { ...ACH, subOrgId },
-        {
-          subOrgId: new RegExp(
-            `subOrgId "${subOrgId}" is not a sub-organization of this organization`,
-          ),
-        },
-      );
-    }
-    await expectFieldErrors({ ...ACH, routingNumber: 'bad' }, { routingNumber: /ABA/ });
-    expect(await countAccounts()).toBe(before);
-  });
+  appTest(
+    'a sub-org that is unknown or belongs to another organization, creating nothing',
+    async ({ t, user }) => {
+      const other = await createOrg(t.db, 'Other Org');
+      const foreign = await createSubOrg(t.db, other.id);
+      const before = await countAccounts(t);
+      for (const subOrgId of ['no-such-sub-org', foreign.id]) {
+        await expectFieldErrors(
+          t,
+          user,
+          { ...ACH, subOrgId },
+          {
+            subOrgId: new RegExp(
+              `subOrgId "${subOrgId}" is not a sub-organization of this organization`,
+            ),
+          },
+        );
+      }
+      await expectFieldErrors(t, user, { ...ACH, routingNumber: 'bad' }, { routingNumber: /ABA/ });
+      expect(await countAccounts(t)).toBe(before);
+    },
+  );
 });
 
-async function countAccounts(): Promise<number> {
+async function countAccounts(t: TestApp): Promise<number> {
   const [row] = await t.db
     .select({ n: count() })
     .from(bankAccounts)

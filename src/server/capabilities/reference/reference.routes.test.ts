@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CHAINS } from '../../../contract/chains.ts';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths } from '../../../contract/paths.ts';
@@ -13,61 +13,59 @@ import {
 } from '../../../contract/reference.ts';
 import { assets } from '../../db/schema/sandbox.ts';
 import { createContact, createSubOrg, createVault, minutesAgo } from '../../test/fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTest } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-async function ok(url: string) {
+async function ok(t: TestApp, url: string) {
   const res = await t.getJson(url);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
 
 describe('vaults', () => {
-  it('lists vaults with their wallets, filtered by a case-insensitive part of the name', async () => {
-    const vault = await createVault(t.db, {
-      orgId: t.orgId,
-      vaultName: 'Zebra 100% Reserve',
-      vaultType: 'EXCHANGE',
-    });
-    await createVault(t.db, { orgId: t.orgId, vaultName: 'Other' });
-    const page = VaultListResponse.parse(
-      await ok(`${paths.vaults()}?vaultName=${encodeURIComponent('ebra 100%')}`),
-    );
-    expect(page.results.map((v) => v.id)).toEqual([vault.id]);
-    expect(page.results[0]).toMatchObject({
-      orgId: t.orgId,
-      vaultName: 'Zebra 100% Reserve',
-      vaultType: 'EXCHANGE',
-    });
-    expect(page.results[0]?.wallets?.map((w) => w.blockchain).sort()).toEqual(
-      CHAINS.map((c) => c.value).sort(),
-    );
-    // LIKE wildcards in the filter are literal.
-    expect(VaultListResponse.parse(await ok(`${paths.vaults()}?vaultName=_ebra`)).results).toEqual(
-      [],
-    );
-  });
+  appTest(
+    'lists vaults with their wallets, filtered by a case-insensitive part of the name',
+    async ({ t }) => {
+      const vault = await createVault(t.db, {
+        orgId: t.orgId,
+        vaultName: 'Zebra 100% Reserve',
+        vaultType: 'EXCHANGE',
+      });
+      await createVault(t.db, { orgId: t.orgId, vaultName: 'Other' });
+      const page = VaultListResponse.parse(
+        await ok(t, `${paths.vaults()}?vaultName=${encodeURIComponent('ebra 100%')}`),
+      );
+      expect(page.results.map((v) => v.id)).toEqual([vault.id]);
+      expect(page.results[0]).toMatchObject({
+        orgId: t.orgId,
+        vaultName: 'Zebra 100% Reserve',
+        vaultType: 'EXCHANGE',
+      });
+      expect(page.results[0]?.wallets?.map((w) => w.blockchain).sort()).toEqual(
+        CHAINS.map((c) => c.value).sort(),
+      );
+      // LIKE wildcards in the filter are literal.
+      expect(
+        VaultListResponse.parse(await ok(t, `${paths.vaults()}?vaultName=_ebra`)).results,
+      ).toEqual([]);
+    },
+  );
 
-  it('gets one vault, and 404s an unknown one', async () => {
+  appTest('gets one vault, and 404s an unknown one', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
-    expect(Vault.parse(await ok(paths.vault(vault.id))).id).toBe(vault.id);
+    expect(Vault.parse(await ok(t, paths.vault(vault.id))).id).toBe(vault.id);
     const res = await t.getJson(paths.vault('nope'));
     expect(res.status).toBe(404);
     expect(ApiErrorBody.parse(res.body).code).toBe('NOT_FOUND');
   });
 
-  it('answers balances as {ASSET: {CHAIN: decimal}}', async () => {
+  appTest('answers balances as {ASSET: {CHAIN: decimal}}', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId }, [
       { asset: 'ETH', chain: 'ETHEREUM', amount: '12.500000000000000000' },
       { asset: 'ETH', chain: 'BASE', amount: '0.25' },
       { asset: 'USDC', chain: 'ETHEREUM', amount: '1000000' },
     ]);
-    expect(VaultBalances.parse(await ok(paths.vaultBalances(vault.id)))).toEqual({
+    expect(VaultBalances.parse(await ok(t, paths.vaultBalances(vault.id)))).toEqual({
       ETH: { ETHEREUM: '12.5', BASE: '0.25' },
       USDC: { ETHEREUM: '1000000' },
     });
@@ -76,7 +74,7 @@ describe('vaults', () => {
 });
 
 describe('contacts', () => {
-  it('lists contacts newest first, filtered by name', async () => {
+  appTest('lists contacts newest first, filtered by name', async ({ t }) => {
     const older = await createContact(t.db, {
       orgId: t.orgId,
       name: 'Kestrel Exchange',
@@ -89,7 +87,7 @@ describe('contacts', () => {
       createdAt: minutesAgo(1),
     });
     await createContact(t.db, { orgId: t.orgId, name: 'Someone else' });
-    const page = ContactListResponse.parse(await ok(`${paths.contacts()}?name=KESTREL`));
+    const page = ContactListResponse.parse(await ok(t, `${paths.contacts()}?name=KESTREL`));
     expect(page.results.map((c) => c.id)).toEqual([newer.id, older.id]);
     expect(page.results[0]).toMatchObject({
       status: 'PENDING',
@@ -100,12 +98,12 @@ describe('contacts', () => {
 });
 
 describe('assets and chains', () => {
-  it('lists assets with decimals, native asset first per chain', async () => {
+  appTest('lists assets with decimals, native asset first per chain', async ({ t }) => {
     await t.db.insert(assets).values([
       { symbol: 'USDC', blockChain: 'ETHEREUM', name: 'USD Coin', decimals: 6 },
       { symbol: 'ETH', blockChain: 'ETHEREUM', name: 'Ether', decimals: 18, isNative: true },
     ]);
-    const list = AssetListResponse.parse(await ok(paths.assets()));
+    const list = AssetListResponse.parse(await ok(t, paths.assets()));
     expect(list.filter((a) => a.blockChain === 'ETHEREUM')).toEqual([
       {
         symbol: 'ETH',
@@ -124,8 +122,8 @@ describe('assets and chains', () => {
     ]);
   });
 
-  it('lists the supported chains', async () => {
-    const chains = SupportedChainListResponse.parse(await ok(paths.supportedChains()));
+  appTest('lists the supported chains', async ({ t }) => {
+    const chains = SupportedChainListResponse.parse(await ok(t, paths.supportedChains()));
     expect(chains.map((c) => c.value)).toEqual(CHAINS.map((c) => c.value));
     expect(chains[0]?.label).toBe('Ethereum');
     // The SDKs' ChainData requires a logo: an SVG badge served inline, no third-party image.
@@ -134,12 +132,12 @@ describe('assets and chains', () => {
 });
 
 describe('sub-organizations', () => {
-  it('pages sub-organizations newest first', async () => {
+  appTest('pages sub-organizations newest first', async ({ t }) => {
     const a = await createSubOrg(t.db, t.orgId, 'A');
     const b = await createSubOrg(t.db, t.orgId, 'B');
-    const first = SubOrgListResponse.parse(await ok(`${paths.subOrgs()}?limit=1`));
+    const first = SubOrgListResponse.parse(await ok(t, `${paths.subOrgs()}?limit=1`));
     expect(first.hasNext).toBe(true);
-    const all = SubOrgListResponse.parse(await ok(`${paths.subOrgs()}?limit=100`));
+    const all = SubOrgListResponse.parse(await ok(t, `${paths.subOrgs()}?limit=100`));
     expect(all.results.map((s) => s.id)).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(all.results.every((s) => s.orgId === t.orgId)).toBe(true);
     const res = await t.getJson(`${paths.subOrgs()}?limit=0`);

@@ -1,19 +1,17 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths, toQueryString } from '../../../contract/paths.ts';
 import { TransactionListResponse, type Transaction } from '../../../contract/transaction.ts';
 import { transactions } from '../../db/schema/sandbox.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTestWith } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 // Paging over the seeded history (hundreds of rows): the one place tests lean
 // on seed data, because it is the realistic volume a client pages through.
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
-});
-afterAll(() => t.close());
+const appTest = appTestWith({ seed: true });
 
 async function pageThrough(
+  t: TestApp,
   query: Record<string, string | number>,
 ): Promise<{ rows: Transaction[]; pages: number }> {
   const rows: Transaction[] = [];
@@ -47,53 +45,59 @@ function expectNewestFirst(rows: readonly Transaction[]) {
 }
 
 describe('paging through every transaction', () => {
-  it('visits each row exactly once, newest first, ending with hasNext false', async () => {
-    const expected = await t.db
-      .select({ id: transactions.id })
-      .from(transactions)
-      .where(eq(transactions.orgId, t.orgId))
-      .orderBy(desc(transactions.createdAt), desc(transactions.id));
-    expect(expected.length).toBeGreaterThanOrEqual(300);
+  appTest(
+    'visits each row exactly once, newest first, ending with hasNext false',
+    async ({ t }) => {
+      const expected = await t.db
+        .select({ id: transactions.id })
+        .from(transactions)
+        .where(eq(transactions.orgId, t.orgId))
+        .orderBy(desc(transactions.createdAt), desc(transactions.id));
+      expect(expected.length).toBeGreaterThanOrEqual(300);
 
-    const { rows, pages } = await pageThrough({ limit: 17 });
-    expect(rows.map((r) => r.id)).toEqual(expected.map((e) => e.id));
-    expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
-    expect(pages).toBe(Math.ceil(expected.length / 17));
-    expectNewestFirst(rows);
-  });
+      const { rows, pages } = await pageThrough(t, { limit: 17 });
+      expect(rows.map((r) => r.id)).toEqual(expected.map((e) => e.id));
+      expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
+      expect(pages).toBe(Math.ceil(expected.length / 17));
+      expectNewestFirst(rows);
+    },
+  );
 
-  it('pages at the maximum size', async () => {
-    const { rows, pages } = await pageThrough({ limit: 100 });
+  appTest('pages at the maximum size', async ({ t }) => {
+    const { rows, pages } = await pageThrough(t, { limit: 100 });
     expect(pages).toBe(Math.ceil(rows.length / 100));
     expectNewestFirst(rows);
   });
 
-  it('keeps a filter across pages', async () => {
+  appTest('keeps a filter across pages', async ({ t }) => {
     const [{ total } = { total: 0 }] = await t.db
       .select({ total: count() })
       .from(transactions)
       .where(and(eq(transactions.orgId, t.orgId), eq(transactions.status, 'COMPLETED')));
-    const { rows } = await pageThrough({ limit: 25, status: 'COMPLETED' });
+    const { rows } = await pageThrough(t, { limit: 25, status: 'COMPLETED' });
     expect(rows).toHaveLength(total);
     expect(rows.every((r) => r.status === 'COMPLETED')).toBe(true);
     expectNewestFirst(rows);
   });
 
-  it('answers an exact multiple of the page size with hasNext false on the last full page', async () => {
-    const { rows } = await pageThrough({ limit: 100 });
-    const all = rows.length;
-    // Pick a filter window holding exactly 2 × 10 rows: the 20 newest.
-    const lte = rows[0]?.createdAt ?? '';
-    const gte = rows[19]?.createdAt ?? '';
-    const { rows: window, pages } = await pageThrough({
-      limit: 10,
-      createdAtGte: gte,
-      createdAtLte: lte,
-    });
-    const expected = rows.filter((r) => (r.createdAt ?? '') >= gte && (r.createdAt ?? '') <= lte);
-    expect(all).toBeGreaterThan(20);
-    expect(window.map((r) => r.id)).toEqual(expected.map((r) => r.id));
-    // 20 rows unless seeded timestamps happen to tie at the edge.
-    expect(pages).toBe(Math.ceil(expected.length / 10));
-  });
+  appTest(
+    'answers an exact multiple of the page size with hasNext false on the last full page',
+    async ({ t }) => {
+      const { rows } = await pageThrough(t, { limit: 100 });
+      const all = rows.length;
+      // Pick a filter window holding exactly 2 × 10 rows: the 20 newest.
+      const lte = rows[0]?.createdAt ?? '';
+      const gte = rows[19]?.createdAt ?? '';
+      const { rows: window, pages } = await pageThrough(t, {
+        limit: 10,
+        createdAtGte: gte,
+        createdAtLte: lte,
+      });
+      const expected = rows.filter((r) => (r.createdAt ?? '') >= gte && (r.createdAt ?? '') <= lte);
+      expect(all).toBeGreaterThan(20);
+      expect(window.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+      // 20 rows unless seeded timestamps happen to tie at the edge.
+      expect(pages).toBe(Math.ceil(expected.length / 10));
+    },
+  );
 });

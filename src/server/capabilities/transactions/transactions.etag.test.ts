@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '../../../contract/paths.ts';
 import { createApp } from '../../app.ts';
 import { transactionStatusEvents, transactions } from '../../db/schema/sandbox.ts';
 import { createSubOrg, createTransaction, createVault } from '../../test/fixtures.ts';
 import { signInStaff } from '../../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTest } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
 
 /**
@@ -15,13 +16,7 @@ import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
  * holds and an unchanged transaction answers 304 with no body.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-async function submittedTransaction(subOrgId?: string) {
+async function submittedTransaction(t: TestApp, subOrgId?: string) {
   const vault = await createVault(t.db, { orgId: t.orgId, ...(subOrgId ? { subOrgId } : {}) });
   return createTransaction(t.db, {
     orgId: t.orgId,
@@ -31,33 +26,37 @@ async function submittedTransaction(subOrgId?: string) {
   });
 }
 
-const get = (id: string, init?: RequestInit) => t.app.request(paths.transaction(id), init);
+const get = (t: TestApp, id: string, init?: RequestInit) =>
+  t.app.request(paths.transaction(id), init);
 const ifNoneMatch = (etag: string): RequestInit => ({ headers: { 'If-None-Match': etag } });
 
 describe('GET /api/external/transactions/{id}/ with If-None-Match', () => {
-  it('answers 200 with an ETag, then 304 with no body while nothing changed', async () => {
-    const tx = await submittedTransaction();
-    const first = await get(tx.id);
-    expect(first.status).toBe(200);
-    const etag = first.headers.get('ETag');
-    expect(etag).toMatch(/^W\/"[0-9a-f]+"$/);
-    expect((await first.json()) as unknown).toMatchObject({ id: tx.id, status: 'SUBMITTED' });
+  appTest(
+    'answers 200 with an ETag, then 304 with no body while nothing changed',
+    async ({ t }) => {
+      const tx = await submittedTransaction(t);
+      const first = await get(t, tx.id);
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('ETag');
+      expect(etag).toMatch(/^W\/"[0-9a-f]+"$/);
+      expect((await first.json()) as unknown).toMatchObject({ id: tx.id, status: 'SUBMITTED' });
 
-    const again = await get(tx.id, ifNoneMatch(etag ?? ''));
-    expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
-    expect(again.headers.get('ETag')).toBe(etag);
-    // Still never kept by a shared or browser cache: the client revalidates on purpose.
-    expect(again.headers.get('Cache-Control')).toBe('no-store');
+      const again = await get(t, tx.id, ifNoneMatch(etag ?? ''));
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe('');
+      expect(again.headers.get('ETag')).toBe(etag);
+      // Still never kept by a shared or browser cache: the client revalidates on purpose.
+      expect(again.headers.get('Cache-Control')).toBe('no-store');
 
-    // A list of tags, or the strong form of the same tag, matches too (RFC 9110 weak comparison).
-    expect((await get(tx.id, ifNoneMatch(`"other", ${etag ?? ''}`))).status).toBe(304);
-    expect((await get(tx.id, ifNoneMatch((etag ?? '').replace(/^W\//, '')))).status).toBe(304);
-  });
+      // A list of tags, or the strong form of the same tag, matches too (RFC 9110 weak comparison).
+      expect((await get(t, tx.id, ifNoneMatch(`"other", ${etag ?? ''}`))).status).toBe(304);
+      expect((await get(t, tx.id, ifNoneMatch((etag ?? '').replace(/^W\//, '')))).status).toBe(304);
+    },
+  );
 
-  it('answers 200 with a new ETag once the transaction moved on', async () => {
-    const tx = await submittedTransaction();
-    const etag = (await get(tx.id)).headers.get('ETag') ?? '';
+  appTest('answers 200 with a new ETag once the transaction moved on', async ({ t }) => {
+    const tx = await submittedTransaction(t);
+    const etag = (await get(t, tx.id)).headers.get('ETag') ?? '';
 
     await t.db
       .update(transactions)
@@ -67,19 +66,19 @@ describe('GET /api/external/transactions/{id}/ with If-None-Match', () => {
       .insert(transactionStatusEvents)
       .values({ transactionId: tx.id, status: 'WAITING_CONFIRMATION', at: new Date() });
 
-    const changed = await get(tx.id, ifNoneMatch(etag));
+    const changed = await get(t, tx.id, ifNoneMatch(etag));
     expect(changed.status).toBe(200);
     const next = changed.headers.get('ETag');
     expect(next).not.toBe(etag);
     const body = (await changed.json()) as { status: string; statusHistory: unknown[] };
     expect(body.status).toBe('WAITING_CONFIRMATION');
     expect(body.statusHistory).toHaveLength(2);
-    expect((await get(tx.id, ifNoneMatch(next ?? ''))).status).toBe(304);
+    expect((await get(t, tx.id, ifNoneMatch(next ?? ''))).status).toBe(304);
   });
 
-  it('gives the same ETag from a second server over the same database', async () => {
-    const tx = await submittedTransaction();
-    const etag = (await get(tx.id)).headers.get('ETag') ?? '';
+  appTest('gives the same ETag from a second server over the same database', async ({ t }) => {
+    const tx = await submittedTransaction(t);
+    const etag = (await get(t, tx.id)).headers.get('ETag') ?? '';
     const second = createApp({
       config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
       backend: createSandboxBackend({ db: t.db, orgId: t.orgId }),
@@ -92,19 +91,19 @@ describe('GET /api/external/transactions/{id}/ with If-None-Match', () => {
     expect(res.status).toBe(304);
   });
 
-  it('never answers 304 to a member the transaction is out of scope for', async () => {
+  appTest('never answers 304 to a member the transaction is out of scope for', async ({ t }) => {
     const subOrg = await createSubOrg(t.db, t.orgId, 'ETag scope');
     const other = await createSubOrg(t.db, t.orgId, 'ETag elsewhere');
-    const tx = await submittedTransaction(subOrg.id);
-    const etag = (await get(tx.id)).headers.get('ETag') ?? '';
+    const tx = await submittedTransaction(t, subOrg.id);
+    const etag = (await get(t, tx.id)).headers.get('ETag') ?? '';
     const outsider = await t.signIn('viewer', { subOrgIds: [other.id] });
     const res = await outsider.request(paths.transaction(tx.id), ifNoneMatch(etag));
     expect(res.status).toBe(404);
     expect(res.headers.get('ETag')).toBeNull();
   });
 
-  it('answers an unknown id 404 whatever the If-None-Match', async () => {
-    const res = await get('no-such-transaction', ifNoneMatch('*'));
+  appTest('answers an unknown id 404 whatever the If-None-Match', async ({ t }) => {
+    const res = await get(t, 'no-such-transaction', ifNoneMatch('*'));
     expect(res.status).toBe(404);
   });
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths, toQueryString } from '../../../contract/paths.ts';
 import { Transaction, TransactionListResponse } from '../../../contract/transaction.ts';
@@ -10,25 +10,20 @@ import {
   createVault,
   minutesAgo,
 } from '../../test/fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTest } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
-async function list(query: Record<string, string | number | undefined>) {
+async function list(t: TestApp, query: Record<string, string | number | undefined>) {
   const { status, body } = await t.getJson(`${paths.transactions()}${toQueryString(query)}`);
   expect(status, JSON.stringify(body)).toBe(200);
   return TransactionListResponse.parse(body);
 }
 
-async function listIds(query: Record<string, string | number | undefined>) {
-  return (await list({ limit: 100, ...query })).results.map((r) => r.id);
+async function listIds(t: TestApp, query: Record<string, string | number | undefined>) {
+  return (await list(t, { limit: 100, ...query })).results.map((r) => r.id);
 }
 
-async function expectError(url: string, status: number, code: string) {
+async function expectError(t: TestApp, url: string, status: number, code: string) {
   const res = await t.getJson(url);
   expect(res.status, JSON.stringify(res.body)).toBe(status);
   const body = ApiErrorBody.parse(res.body);
@@ -37,7 +32,7 @@ async function expectError(url: string, status: number, code: string) {
 }
 
 describe('GET /api/external/transactions/', () => {
-  it('lists newest first with ISO timestamps and canonical decimal amounts', async () => {
+  appTest('lists newest first with ISO timestamps and canonical decimal amounts', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
     const older = await createTransaction(t.db, {
       orgId: t.orgId,
@@ -52,7 +47,7 @@ describe('GET /api/external/transactions/', () => {
       createdAt: minutesAgo(5),
     });
 
-    const page = await list({ vaultId: vault.id });
+    const page = await list(t, { vaultId: vault.id });
     expect(page.results.map((r) => r.id)).toEqual([newer.id, older.id]);
     expect(page.hasNext).toBe(false);
     expect(page.nextCursor).toBeNull();
@@ -62,7 +57,7 @@ describe('GET /api/external/transactions/', () => {
     expect(page.results[0]?.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
-  it('defaults to 20 per page and accepts 1 and 100', async () => {
+  appTest('defaults to 20 per page and accepts 1 and 100', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
     for (let i = 0; i < 25; i += 1) {
       await createTransaction(t.db, {
@@ -71,55 +66,58 @@ describe('GET /api/external/transactions/', () => {
         createdAt: minutesAgo(i),
       });
     }
-    expect((await list({ vaultId: vault.id })).results).toHaveLength(20);
-    const one = await list({ vaultId: vault.id, limit: 1 });
+    expect((await list(t, { vaultId: vault.id })).results).toHaveLength(20);
+    const one = await list(t, { vaultId: vault.id, limit: 1 });
     expect(one.results).toHaveLength(1);
     expect(one.hasNext).toBe(true);
-    expect((await list({ vaultId: vault.id, limit: 100 })).results).toHaveLength(25);
+    expect((await list(t, { vaultId: vault.id, limit: 100 })).results).toHaveLength(25);
   });
 
-  it('pages through rows sharing one timestamp without losing or repeating any', async () => {
-    const vault = await createVault(t.db, { orgId: t.orgId });
-    const at = minutesAgo(30);
-    const made = [];
-    for (let i = 0; i < 5; i += 1)
-      made.push(
-        await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id, createdAt: at }),
+  appTest(
+    'pages through rows sharing one timestamp without losing or repeating any',
+    async ({ t }) => {
+      const vault = await createVault(t.db, { orgId: t.orgId });
+      const at = minutesAgo(30);
+      const made = [];
+      for (let i = 0; i < 5; i += 1)
+        made.push(
+          await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id, createdAt: at }),
+        );
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await list(t, { vaultId: vault.id, limit: 2, cursor });
+        seen.push(...page.results.map((r) => r.id ?? ''));
+        cursor = page.nextCursor ?? undefined;
+        expect(page.hasNext).toBe(Boolean(page.nextCursor));
+      } while (cursor);
+      expect(seen).toEqual(
+        made
+          .map((m) => m.id)
+          .sort()
+          .reverse(),
       );
+    },
+  );
 
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await list({ vaultId: vault.id, limit: 2, cursor });
-      seen.push(...page.results.map((r) => r.id ?? ''));
-      cursor = page.nextCursor ?? undefined;
-      expect(page.hasNext).toBe(Boolean(page.nextCursor));
-    } while (cursor);
-    expect(seen).toEqual(
-      made
-        .map((m) => m.id)
-        .sort()
-        .reverse(),
-    );
-  });
-
-  it.each([
+  appTest.for([
     ['status', 'FAILED', { status: 'FAILED' }],
     ['category', 'STAKE', { category: 'STAKE' }],
     ['asset', 'USDC', { asset: 'USDC' }],
-  ] as const)('filters by %s', async (filter, value, match) => {
+  ] as const)('filters by %s', async ([filter, value, match], { t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
     const hit = await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id, ...match });
     await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id });
 
-    expect(await listIds({ vaultId: vault.id, [filter]: value })).toEqual([hit.id]);
+    expect(await listIds(t, { vaultId: vault.id, [filter]: value })).toEqual([hit.id]);
     // Alone, too: every result matches and ours is among them.
-    const page = await list({ [filter]: value, limit: 100 });
+    const page = await list(t, { [filter]: value, limit: 100 });
     expect(page.results.every((r) => r[filter] === value)).toBe(true);
     expect(page.results.map((r) => r.id)).toContain(hit.id);
   });
 
-  it('filters by vaultId and subOrgId', async () => {
+  appTest('filters by vaultId and subOrgId', async ({ t }) => {
     const subOrg = await createSubOrg(t.db, t.orgId);
     const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
     const other = await createVault(t.db, { orgId: t.orgId });
@@ -130,11 +128,11 @@ describe('GET /api/external/transactions/', () => {
     });
     await createTransaction(t.db, { orgId: t.orgId, vaultId: other.id });
 
-    expect(await listIds({ vaultId: vault.id })).toEqual([mine.id]);
-    expect(await listIds({ subOrgId: subOrg.id })).toEqual([mine.id]);
+    expect(await listIds(t, { vaultId: vault.id })).toEqual([mine.id]);
+    expect(await listIds(t, { subOrgId: subOrg.id })).toEqual([mine.id]);
   });
 
-  it('finds a transaction by externalId', async () => {
+  appTest('finds a transaction by externalId', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
     const mine = await createTransaction(t.db, {
       orgId: t.orgId,
@@ -142,11 +140,11 @@ describe('GET /api/external/transactions/', () => {
       externalId: 'order-7731',
     });
     await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id, externalId: 'order-7732' });
-    expect(await listIds({ externalId: 'order-7731' })).toEqual([mine.id]);
-    expect(await listIds({ externalId: 'order-nope' })).toEqual([]);
+    expect(await listIds(t, { externalId: 'order-7731' })).toEqual([mine.id]);
+    expect(await listIds(t, { externalId: 'order-nope' })).toEqual([]);
   });
 
-  it('filters by createdAtGte and createdAtLte, both inclusive', async () => {
+  appTest('filters by createdAtGte and createdAtLte, both inclusive', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
     const [a, b, c] = [
       await createTransaction(t.db, {
@@ -166,16 +164,16 @@ describe('GET /api/external/transactions/', () => {
       }),
     ];
     const iso = (d: Date) => d.toISOString();
-    expect(await listIds({ vaultId: vault.id, createdAtGte: iso(b.createdAt) })).toEqual([
+    expect(await listIds(t, { vaultId: vault.id, createdAtGte: iso(b.createdAt) })).toEqual([
       c.id,
       b.id,
     ]);
-    expect(await listIds({ vaultId: vault.id, createdAtLte: iso(b.createdAt) })).toEqual([
+    expect(await listIds(t, { vaultId: vault.id, createdAtLte: iso(b.createdAt) })).toEqual([
       b.id,
       a.id,
     ]);
     expect(
-      await listIds({
+      await listIds(t, {
         vaultId: vault.id,
         createdAtGte: iso(b.createdAt),
         createdAtLte: iso(b.createdAt),
@@ -185,23 +183,24 @@ describe('GET /api/external/transactions/', () => {
     const sameInstantPlusTwo = new Date(b.createdAt.getTime() + 2 * 3_600_000)
       .toISOString()
       .replace('Z', '+02:00');
-    expect(await listIds({ vaultId: vault.id, createdAtGte: sameInstantPlusTwo })).toEqual([
+    expect(await listIds(t, { vaultId: vault.id, createdAtGte: sameInstantPlusTwo })).toEqual([
       c.id,
       b.id,
     ]);
   });
 
-  it('never shows another organization’s transactions', async () => {
+  appTest('never shows another organization’s transactions', async ({ t }) => {
     const otherOrg = await createOrg(t.db, 'Someone else');
     const foreign = await createTransaction(t.db, { orgId: otherOrg.id, externalId: 'foreign-1' });
-    expect(await listIds({ externalId: 'foreign-1' })).toEqual([]);
-    await expectError(paths.transaction(foreign.id), 404, 'NOT_FOUND');
+    expect(await listIds(t, { externalId: 'foreign-1' })).toEqual([]);
+    await expectError(t, paths.transaction(foreign.id), 404, 'NOT_FOUND');
   });
 
-  it.each(['0', '101', 'abc', '1.5', '-1', '', '1e2'])(
+  appTest.for(['0', '101', 'abc', '1.5', '-1', '', '1e2'])(
     'refuses limit=%j with 400 INVALID_LIMIT',
-    async (limit) => {
+    async (limit, { t }) => {
       const body = await expectError(
+        t,
         `${paths.transactions()}?limit=${limit}`,
         400,
         'INVALID_LIMIT',
@@ -211,57 +210,73 @@ describe('GET /api/external/transactions/', () => {
   );
 
   // An empty cursor is the first page (both SDKs send `cursor=`): sdk-wire-habits.test.ts.
-  it('refuses a malformed, edited or foreign cursor with 400 INVALID_CURSOR', async () => {
-    const vault = await createVault(t.db, { orgId: t.orgId });
-    await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id, createdAt: minutesAgo(2) });
-    await createTransaction(t.db, { orgId: t.orgId, vaultId: vault.id, createdAt: minutesAgo(1) });
-    const cursor = (await list({ vaultId: vault.id, limit: 1 })).nextCursor ?? '';
-    expect(cursor).not.toBe('');
+  appTest(
+    'refuses a malformed, edited or foreign cursor with 400 INVALID_CURSOR',
+    async ({ t }) => {
+      const vault = await createVault(t.db, { orgId: t.orgId });
+      await createTransaction(t.db, {
+        orgId: t.orgId,
+        vaultId: vault.id,
+        createdAt: minutesAgo(2),
+      });
+      await createTransaction(t.db, {
+        orgId: t.orgId,
+        vaultId: vault.id,
+        createdAt: minutesAgo(1),
+      });
+      const cursor = (await list(t, { vaultId: vault.id, limit: 1 })).nextCursor ?? '';
+      expect(cursor).not.toBe('');
 
-    const edited = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
-    await createBankAccount(t.db, { orgId: t.orgId, createdAt: minutesAgo(2) });
-    await createBankAccount(t.db, { orgId: t.orgId, createdAt: minutesAgo(1) });
-    const bankAccountsPage = (await t.getJson(`${paths.bankAccounts()}?limit=1`)).body as {
-      nextCursor: string;
-    };
-    expect(bankAccountsPage.nextCursor).toBeTruthy();
-    for (const bad of [
-      'not-a-cursor',
-      edited,
-      bankAccountsPage.nextCursor,
-      cursor.split('.')[0] ?? '',
-      `${cursor}.x`,
-      '%00',
-    ]) {
-      await expectError(
-        `${paths.transactions()}?cursor=${encodeURIComponent(bad)}`,
-        400,
-        'INVALID_CURSOR',
-      );
-    }
-  });
+      const edited = `${cursor.slice(0, 10)}${cursor[10] === 'A' ? 'B' : 'A'}${cursor.slice(11)}`;
+      await createBankAccount(t.db, { orgId: t.orgId, createdAt: minutesAgo(2) });
+      await createBankAccount(t.db, { orgId: t.orgId, createdAt: minutesAgo(1) });
+      const bankAccountsPage = (await t.getJson(`${paths.bankAccounts()}?limit=1`)).body as {
+        nextCursor: string;
+      };
+      expect(bankAccountsPage.nextCursor).toBeTruthy();
+      for (const bad of [
+        'not-a-cursor',
+        edited,
+        bankAccountsPage.nextCursor,
+        cursor.split('.')[0] ?? '',
+        `${cursor}.x`,
+        '%00',
+      ]) {
+        await expectError(
+          t,
+          `${paths.transactions()}?cursor=${encodeURIComponent(bad)}`,
+          400,
+          'INVALID_CURSOR',
+        );
+      }
+    },
+  );
 
-  it.each([
+  appTest.for([
     ['status', 'NOT_A_STATUS'],
     ['category', 'transfer'],
     ['createdAtGte', 'yesterday'],
     ['createdAtLte', '2024-13-45'],
     ['vaultId', ''],
-  ])('refuses %s=%j with 400 INVALID_FILTER naming the field', async (field, value) => {
-    const body = await expectError(
-      `${paths.transactions()}?${field}=${encodeURIComponent(value)}`,
-      400,
-      'INVALID_FILTER',
-    );
-    expect(body.message).toContain(field);
-    expect(body.fields?.[0]?.field).toBe(field);
-  });
+  ] as const)(
+    'refuses %s=%j with 400 INVALID_FILTER naming the field',
+    async ([field, value], { t }) => {
+      const body = await expectError(
+        t,
+        `${paths.transactions()}?${field}=${encodeURIComponent(value)}`,
+        400,
+        'INVALID_FILTER',
+      );
+      expect(body.message).toContain(field);
+      expect(body.fields?.[0]?.field).toBe(field);
+    },
+  );
 
-  it('answers hostile values with 4xx, never 5xx', async () => {
-    await expectError(`${paths.transactions()}?vaultId=%00`, 400, 'INVALID_FILTER');
-    await expectError(`${paths.transactions()}?asset=US%0ADC`, 400, 'INVALID_FILTER');
-    await expectError(paths.transaction('a\u0000b'), 404, 'NOT_FOUND');
-    await expectError(paths.transaction('x'.repeat(5000)), 404, 'NOT_FOUND');
+  appTest('answers hostile values with 4xx, never 5xx', async ({ t }) => {
+    await expectError(t, `${paths.transactions()}?vaultId=%00`, 400, 'INVALID_FILTER');
+    await expectError(t, `${paths.transactions()}?asset=US%0ADC`, 400, 'INVALID_FILTER');
+    await expectError(t, paths.transaction('a\u0000b'), 404, 'NOT_FOUND');
+    await expectError(t, paths.transaction('x'.repeat(5000)), 404, 'NOT_FOUND');
     // Valid ISO 8601, but outside what PostgreSQL stores: no rows are out there.
     for (const query of [
       'createdAtGte=0000-01-01T00:00:00Z',
@@ -272,14 +287,14 @@ describe('GET /api/external/transactions/', () => {
     }
   });
 
-  it('ignores query parameters it does not know', async () => {
+  appTest('ignores query parameters it does not know', async ({ t }) => {
     const res = await t.getJson(`${paths.transactions()}?colour=blue`);
     expect(res.status).toBe(200);
   });
 });
 
 describe('GET /api/external/transactions/{id}/', () => {
-  it('returns the transaction with its status history', async () => {
+  appTest('returns the transaction with its status history', async ({ t }) => {
     const vault = await createVault(t.db, { orgId: t.orgId });
     const made = await createTransaction(t.db, {
       orgId: t.orgId,
@@ -318,8 +333,8 @@ describe('GET /api/external/transactions/{id}/', () => {
     expect(Object.values(tx)).not.toContain(null);
   });
 
-  it('answers 404 NOT_FOUND for an unknown id', async () => {
-    const body = await expectError(paths.transaction('no-such-transaction'), 404, 'NOT_FOUND');
+  appTest('answers 404 NOT_FOUND for an unknown id', async ({ t }) => {
+    const body = await expectError(t, paths.transaction('no-such-transaction'), 404, 'NOT_FOUND');
     expect(body.message).toContain('no-such-transaction');
   });
 });

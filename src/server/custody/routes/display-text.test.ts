@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { pathOf } from '../../../contract/endpoint.ts';
 import { listStaff, updateStaff } from '../../../contract/endpoints/staff.ts';
 import { ApiErrorBody } from '../../../contract/common.ts';
 import { paths } from '../../../contract/paths.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTest } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 /**
  * Issue 24, finding 15: bidi and invisible characters (Unicode Cf) in the text
@@ -11,19 +12,19 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
  * the rule and the character, before anything is created.
  */
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(() => t.close());
-
 const post = (body: unknown): RequestInit => ({
   method: 'POST',
   headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify(body),
 });
 
-async function expectRefused(url: string, init: RequestInit, field: string, char: string) {
+async function expectRefused(
+  t: TestApp,
+  url: string,
+  init: RequestInit,
+  field: string,
+  char: string,
+) {
   const res = await t.admin.json(url, init);
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   const error = ApiErrorBody.parse(res.body);
@@ -35,7 +36,7 @@ async function expectRefused(url: string, init: RequestInit, field: string, char
 }
 
 describe('text approvers read', () => {
-  it("is refused with a Cf character in a bank account's name or bank name", async () => {
+  appTest("is refused with a Cf character in a bank account's name or bank name", async ({ t }) => {
     const account = {
       paymentMethod: 'US_ACH',
       accountName: 'Acme Ltd',
@@ -45,12 +46,14 @@ describe('text approvers read', () => {
       country: 'US',
     };
     await expectRefused(
+      t,
       paths.bankAccounts(),
       post({ ...account, accountName: 'Acme \u202Edtl' }),
       'accountName',
       'U\\+202E',
     );
     await expectRefused(
+      t,
       paths.bankAccounts(),
       post({ ...account, bankName: 'Chase\u200B' }),
       'bankName',
@@ -60,7 +63,7 @@ describe('text approvers read', () => {
     expect((list.body as { results: unknown[] }).results).toHaveLength(0);
   });
 
-  it("is refused with a Cf character in a transaction's memo or externalId", async () => {
+  appTest("is refused with a Cf character in a transaction's memo or externalId", async ({ t }) => {
     const transfer = {
       category: 'TRANSFER',
       source: { type: 'VAULT', id: 'vault-1' },
@@ -70,12 +73,14 @@ describe('text approvers read', () => {
       blockChain: 'ETHEREUM',
     };
     await expectRefused(
+      t,
       paths.transactions(),
       post({ ...transfer, memo: 'payroll \u2066march\u2069' }),
       'memo',
       'U\\+2066',
     );
     await expectRefused(
+      t,
       paths.transactions(),
       post({ ...transfer, externalId: 'inv-1\u200D' }),
       'externalId',
@@ -83,19 +88,29 @@ describe('text approvers read', () => {
     );
   });
 
-  it("is refused with a Cf character in a staff member's name, on create and on change", async () => {
-    await expectRefused(
-      listStaff.path,
-      post({ email: 'rtl@bank.test', name: 'Ann\u202E', role: 'viewer', password: 'x'.repeat(12) }),
-      'name',
-      'U\\+202E',
-    );
-    const member = await t.signIn('viewer');
-    await expectRefused(
-      pathOf(updateStaff, { staffId: member.member.id }),
-      { ...post({ name: 'Bob\uFEFFby' }), method: 'PATCH' },
-      'name',
-      'U\\+FEFF',
-    );
-  });
+  appTest(
+    "is refused with a Cf character in a staff member's name, on create and on change",
+    async ({ t }) => {
+      await expectRefused(
+        t,
+        listStaff.path,
+        post({
+          email: 'rtl@bank.test',
+          name: 'Ann\u202E',
+          role: 'viewer',
+          password: 'x'.repeat(12),
+        }),
+        'name',
+        'U\\+202E',
+      );
+      const member = await t.signIn('viewer');
+      await expectRefused(
+        t,
+        pathOf(updateStaff, { staffId: member.member.id }),
+        { ...post({ name: 'Bob\uFEFFby' }), method: 'PATCH' },
+        'name',
+        'U\\+FEFF',
+      );
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApiError } from '../../../contract/api-error.ts';
 import { paths } from '../../../contract/paths.ts';
 import {
@@ -8,23 +8,24 @@ import {
   createTransaction,
   minutesAgo,
 } from '../../test/fixtures.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTest } from '../../test/app-test.ts';
+import type {} from '../../test/test-app.ts';
 import { decodeCursor, encodeCursor } from './keyset.ts';
 
 const position = { createdAt: new Date('2026-01-02T03:04:05.678Z'), id: 'tx-1' };
 
 describe('keyset cursors', () => {
-  it('round-trips a position, to the millisecond', () => {
+  appTest('round-trips a position, to the millisecond', () => {
     expect(decodeCursor('transactions', encodeCursor('transactions', position))).toEqual(position);
   });
 
-  it('is URL-safe', () => {
+  appTest('is URL-safe', () => {
     expect(encodeCursor('transactions', { ...position, id: 'a/b+c?d' })).toMatch(
       /^[A-Za-z0-9_.-]+$/,
     );
   });
 
-  it.each([
+  appTest.for([
     ['another list', encodeCursor('bank_accounts', position)],
     [
       'an edited body',
@@ -33,7 +34,7 @@ describe('keyset cursors', () => {
     ['no digest', encodeCursor('transactions', position).split('.')[0] ?? ''],
     ['garbage', '!!!'],
     ['valid base64 of non-JSON', `${Buffer.from('hello').toString('base64url')}.xxxxxxxxxxxxxxxx`],
-  ])('refuses %s with INVALID_CURSOR', (_label, cursor) => {
+  ] as const)('refuses %s with INVALID_CURSOR', ([_label, cursor]) => {
     try {
       decodeCursor('transactions', cursor);
       expect.unreachable();
@@ -48,13 +49,7 @@ describe('keyset cursors', () => {
 // The digest has no key: anyone can make a cursor that decodes (README, Security). What
 // one chooses is only where a page starts; the organization and scope come from the caller.
 describe('a cursor made up by the caller', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
-
-  it('moves where a page starts, never what a member may see', async () => {
+  appTest('moves where a page starts, never what a member may see', async ({ t }) => {
     const home = await createSubOrg(t.db, t.orgId, 'Forged home');
     const away = await createSubOrg(t.db, t.orgId, 'Forged away');
     const elsewhere = await createOrg(t.db, 'Another organization');

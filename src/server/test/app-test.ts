@@ -1,0 +1,35 @@
+import { test } from 'vitest';
+import { createTestApp, type TestApp } from './test-app.ts';
+
+type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
+
+/**
+ * The server tests' Vitest fixtures, each made once per test file and only
+ * when a test names it: `t`, the real app over a fresh database
+ * (`createTestApp`, closed after the file's last test), and a signed-in
+ * `viewer`, `initiator` and `approver` of all sub-orgs (`t.admin` is the
+ * admin). `appTest('…', async ({ t, viewer }) => …)`; a file whose app needs
+ * options makes its own: `const appTest = appTestWith({ seed: true })`, and
+ * `prepare` puts in what every test of the file relies on (rows the app's
+ * engine needs, say) once the app is made.
+ */
+export function appTestWith(
+  options: TestAppOptions = {},
+  prepare?: (t: TestApp) => Promise<unknown>,
+) {
+  return (
+    test
+      // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
+      .extend('t', { scope: 'file' }, async ({}, { onCleanup }) => {
+        const app = await createTestApp(options);
+        onCleanup(() => app.close());
+        await prepare?.(app);
+        return app;
+      })
+      .extend('viewer', { scope: 'file' }, ({ t }) => t.signIn('viewer'))
+      .extend('initiator', { scope: 'file' }, ({ t }) => t.signIn('initiator'))
+      .extend('approver', { scope: 'file' }, ({ t }) => t.signIn('approver'))
+  );
+}
+
+export const appTest = appTestWith();
