@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect } from 'vitest';
-import { ApiErrorBody } from '../contract/common.ts';
-import { paths } from '../contract/paths.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import { createApp } from './app.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';

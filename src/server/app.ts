@@ -2,9 +2,9 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { Logger } from 'pino';
-import { ERROR_CODES } from '../contract/common.ts';
-import { API_PREFIX } from '../contract/endpoint.ts';
-import { backendInfo } from '../contract/endpoints/reference.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { API_PREFIX } from '#contract/endpoint.ts';
+import { backendInfo } from '#contract/endpoints/reference.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
 import { accountRoutes } from './auth/account.routes.ts';
 import { auditRequests } from './auth/audit.ts';
@@ -26,7 +26,7 @@ import { custodyRoutes } from './custody/routes/custody.routes.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';
-import { ApiError } from '../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import {
   BODY_READ_TIMEOUT_MS,
   limitBody,

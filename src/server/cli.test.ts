@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { signRequestToken } from './protocol/api-token.ts';
 import { generateApiUserKeyPair } from './protocol/ecdsa-keys.ts';
 import { runCli } from './cli/run.ts';

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '../contract/endpoints/session.ts';
-import { listStaff } from '../contract/endpoints/staff.ts';
-import { paths } from '../contract/paths.ts';
-import { ApprovalMessageResponse } from '../contract/approvals.ts';
+import { signIn } from '#contract/endpoints/session.ts';
+import { listStaff } from '#contract/endpoints/staff.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createApp } from './app.ts';
 import { runDueSteps } from './custody/sandbox/engine/simulator.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TransactionListResponse } from '../contract/transaction.ts';
+import { TransactionListResponse } from '#contract/transaction.ts';
 import {
   beginFirstStart,
   finishFirstStart,

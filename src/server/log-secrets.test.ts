@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { createLogger } from './logger.ts';
 import { createTestApp, type TestApp } from './test/test-app.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TransactionListResponse } from '../contract/transaction.ts';
+import { TransactionListResponse } from '#contract/transaction.ts';
 import { loadConfig, type AppConfig } from './env.ts';
 import { startServer } from './server.ts';
 import { demoViewerGet } from './test/served.ts';

@@ -4,7 +4,7 @@ import { createMemoryHistory } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
 import { ConsoleApp } from './app.tsx';
 import type { FetchLike } from './lib/api-client.ts';
-import type { PagePlan, RenderRequest } from '../contract/page-render.ts';
+import type { PagePlan, RenderRequest } from '#contract/page-render.ts';
 import { createQueryClient } from './lib/query-client.ts';
 import { setRenderScopeLookup } from './lib/render-scope.ts';
 import { serverStateScript } from './lib/server-state.ts';

@@ -7,8 +7,8 @@ import {
   PasswordChanged,
   RecoveryCodesResponse,
   SessionResponse,
-} from '../../contract/auth.ts';
-import { ApiErrorBody } from '../../contract/common.ts';
+} from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
 import { auditLog } from '../db/schema/console.ts';
 import {
   codeStep,

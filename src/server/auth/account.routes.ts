@@ -5,10 +5,10 @@ import {
   type EnrolmentStarted,
   type PasswordChanged,
   type RecoveryCodesResponse,
-} from '../../contract/auth.ts';
-import { ApiError } from '../../contract/api-error.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
-import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+} from '#contract/auth.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   accountSecondFactor,
   changePassword,
@@ -16,8 +16,8 @@ import {
   replaceRecoveryCodes as replaceRecoveryCodesEndpoint,
   startEnrolment,
   updateDisplaySettings,
-} from '../../contract/endpoints/account.ts';
-import { effectiveDisplay, type DisplaySettings } from '../../contract/display.ts';
+} from '#contract/endpoints/account.ts';
+import { effectiveDisplay, type DisplaySettings } from '#contract/display.ts';
 import { sessions, staff } from '../db/schema/console.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';

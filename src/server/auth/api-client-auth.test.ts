@@ -5,7 +5,7 @@ import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths, toQueryString } from '../../contract/paths.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
 import { createApp } from '../app.ts';
 import { createApiClientDirectory } from '../custody/sandbox/api-users.store.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { ApiClientDirectory } from '../custody/backend.ts';
 import { readJsonBody } from '../http/json-body.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import {
   DATA_SIGNATURE_FIELD,

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { paths } from '../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { auditLog } from '../db/schema/console.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
 import { appTest } from '../test/app-test.ts';

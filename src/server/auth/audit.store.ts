@@ -1,11 +1,11 @@
 import { and, desc, eq, gte, lt, lte, type SQL } from 'drizzle-orm';
-import type { AuditEntry, AuditFilters } from '../../contract/auth.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
+import type { AuditEntry, AuditFilters } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog } from '../db/schema/console.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import { escapeUnstorable } from '../http/storable-text.ts';
-import type { Page } from '../../contract/common.ts';
+import type { Page } from '#contract/common.ts';
 
 /**
  * The audit log: append-only (inserts here, reads below, nothing else — and a

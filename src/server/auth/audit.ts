@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { maskNumbersIn } from '../../contract/bank-account.ts';
-import { API_PREFIX } from '../../contract/paths.ts';
+import { maskNumbersIn } from '#contract/bank-account.ts';
+import { API_PREFIX } from '#contract/paths.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { readBodyText } from '../http/body-limit.ts';
 import { paramOf, ruleOf, type AuditRule } from '../http/route-rule.ts';

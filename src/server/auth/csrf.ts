@@ -1,9 +1,9 @@
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { CSRF_HEADER } from '../../contract/auth.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { CSRF_HEADER } from '#contract/auth.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 
 /**

@@ -7,8 +7,8 @@ import {
   SecondFactorChallenge,
   SessionResponse,
   SecondFactorSessionResponse,
-} from '../../contract/auth.ts';
-import { ApiErrorBody } from '../../contract/common.ts';
+} from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
 import { auditLog, staffFactors } from '../db/schema/console.ts';
 import {
   codeStep,

@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
-import type { SecondFactorSessionResponse } from '../../contract/auth.ts';
-import { ApiError } from '../../contract/api-error.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
-import { signInSecondFactor } from '../../contract/endpoints/session.ts';
+import type { SecondFactorSessionResponse } from '#contract/auth.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { signInSecondFactor } from '#contract/endpoints/session.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';

@@ -5,7 +5,7 @@ import {
   RECOVERY_CODE_LENGTH,
   TOTP_DIGITS,
   type StaffRole,
-} from '../../contract/auth.ts';
+} from '#contract/auth.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { roleAllows, type Permission, type StaffRole } from '../../contract/auth.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
-import { API_PREFIX } from '../../contract/paths.ts';
+import { roleAllows, type Permission, type StaffRole } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { API_PREFIX } from '#contract/paths.ts';
 import type { Database } from '../db/client.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
 import { assertCsrf, isMutation, type TrustProxy } from './csrf.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_HEADER, HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../contract/auth.ts';
-import { paths } from '../../contract/paths.ts';
+import { CSRF_HEADER, HOST_SESSION_COOKIE, SESSION_COOKIE } from '#contract/auth.ts';
+import { paths } from '#contract/paths.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { createStaff } from './staff.store.ts';
 

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '../../contract/auth.ts';
+import { HOST_SESSION_COOKIE, SESSION_COOKIE } from '#contract/auth.ts';
 import { isHttps, type TrustProxy } from './csrf.ts';
 
 /**

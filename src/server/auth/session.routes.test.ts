@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_HEADER, SESSION_COOKIE, SessionResponse } from '../../contract/auth.ts';
-import { ApiErrorBody } from '../../contract/common.ts';
-import { paths } from '../../contract/paths.ts';
+import { CSRF_HEADER, SESSION_COOKIE, SessionResponse } from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { loginFailures } from '../db/schema/console.ts';

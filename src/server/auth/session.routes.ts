@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
-import type { DemoAccountList } from '../../contract/auth.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import type { DemoAccountList } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { currentSession, demoAccounts, signIn, signOut } from '../../contract/endpoints/session.ts';
+import { currentSession, demoAccounts, signIn, signOut } from '#contract/endpoints/session.ts';
 import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp } from './csrf.ts';

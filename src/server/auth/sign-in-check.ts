@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { ApiError } from '../../contract/api-error.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { audit } from './audit.ts';
 import { dummyPasswordHash, verifyPassword } from './password.ts';

@@ -3,9 +3,9 @@ import {
   type LoginAnswer,
   type SecondFactorChallenge,
   type SessionResponse,
-} from '../../contract/auth.ts';
-import { knownTimeZone } from '../../contract/display-settings.ts';
-import { effectiveDisplay } from '../../contract/display.ts';
+} from '#contract/auth.ts';
+import { knownTimeZone } from '#contract/display-settings.ts';
+import { effectiveDisplay } from '#contract/display.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { audit } from './audit.ts';
 import { clientIp } from './csrf.ts';

@@ -1,4 +1,4 @@
-import type { DemoAccount } from '../../contract/auth.ts';
+import type { DemoAccount } from '#contract/auth.ts';
 import type { Database } from '../db/client.ts';
 import { createStaff, findStaffByEmail } from './staff.store.ts';
 

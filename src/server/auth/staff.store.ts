@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
-import type { StaffMember, StaffRole } from '../../contract/auth.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
+import type { StaffMember, StaffRole } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { Database } from '../db/client.ts';
 import { staff } from '../db/schema/console.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import { hashPassword } from './password.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 

@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { SecondFactorChallenge, SecondFactorSessionResponse } from '../../contract/auth.ts';
+import { SecondFactorChallenge, SecondFactorSessionResponse } from '#contract/auth.ts';
 import { totpCode } from '../auth/second-factor.ts';
 import { openDatabase } from '../db/client.ts';
 import { auditLog } from '../db/schema/console.ts';

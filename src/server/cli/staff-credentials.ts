@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PasswordChangeRequest } from '../../contract/auth.ts';
+import { PasswordChangeRequest } from '#contract/auth.ts';
 import { recordAudit } from '../auth/audit.store.ts';
 import { replacePassword, resetFactor } from '../auth/credentials.ts';
 import { findStaffByEmail, type StaffRecord } from '../auth/staff.store.ts';

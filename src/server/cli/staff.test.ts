@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { SecondFactorChallenge } from '../../contract/auth.ts';
+import { SecondFactorChallenge } from '#contract/auth.ts';
 import { cliTest } from '../test/cli-test.ts';
 
 describe('npm run cli -- staff create', () => {

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { StaffCreateRequest, STAFF_ROLES } from '../../contract/auth.ts';
+import { StaffCreateRequest, STAFF_ROLES } from '#contract/auth.ts';
 import { createStaff, toWireStaff } from '../auth/staff.store.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import { CliError, UsageError, type CliCommand } from './command.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../../contract/common.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 /**
  * What an admin restricted to some sub-organizations may do (README,

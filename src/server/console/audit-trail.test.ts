@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { AuditListResponse, type AuditEntry } from '../../contract/auth.ts';
-import { AUDIT_REASON_HEADER } from '../../contract/common.ts';
-import { paths } from '../../contract/paths.ts';
+import { AuditListResponse, type AuditEntry } from '#contract/auth.ts';
+import { AUDIT_REASON_HEADER } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import { createStaff } from '../auth/staff.store.ts';
 import { assets } from '../db/schema/sandbox.ts';
 import { createContact, createSubOrg, createVault } from '../test/fixtures.ts';

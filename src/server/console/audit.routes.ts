@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
-import { listAudit as listAuditEndpoint } from '../../contract/endpoints/staff.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import { listAudit as listAuditEndpoint } from '#contract/endpoints/staff.ts';
 import { listAudit } from '../auth/audit.store.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import type { AppEnv } from '../http/app-env.ts';

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { ChangeRequestHistory, ChangeRequestRecord } from '../../contract/change-request.ts';
+import type { ChangeRequestHistory, ChangeRequestRecord } from '#contract/change-request.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { AuditListResponse, StaffMember, type AuditEntry } from '../../contract/auth.ts';
-import { ApiErrorBody } from '../../contract/common.ts';
-import { paths } from '../../contract/paths.ts';
+import { AuditListResponse, StaffMember, type AuditEntry } from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import { createApp } from '../app.ts';
 import { signRequestToken } from '../protocol/api-token.ts';
 import { createStaff } from '../auth/staff.store.ts';

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { ApprovalDecisionList } from '../../contract/approval-decision.ts';
-import { CSRF_HEADER, SESSION_COOKIE, StaffMember, type StaffRole } from '../../contract/auth.ts';
-import { ChangeRequestHistory, changeRequestPaths } from '../../contract/change-request.ts';
-import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/approvals.ts';
+import { ApprovalDecisionList } from '#contract/approval-decision.ts';
+import { CSRF_HEADER, SESSION_COOKIE, StaffMember, type StaffRole } from '#contract/auth.ts';
+import { ChangeRequestHistory, changeRequestPaths } from '#contract/change-request.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSession } from '../auth/session.store.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { auditLog } from '../db/schema/console.ts';

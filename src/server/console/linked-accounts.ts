@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import { recordAudit } from '../auth/audit.store.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';

@@ -1,7 +1,7 @@
-import { ERROR_CODES } from '../../contract/common.ts';
-import type { Page } from '../../contract/common.ts';
-import type { Vault } from '../../contract/reference.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { Page } from '#contract/common.ts';
+import type { Vault } from '#contract/reference.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 
 /**

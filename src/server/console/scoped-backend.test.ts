@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { assets, wallets } from '../db/schema/sandbox.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { AuditListResponse, StaffListResponse, StaffMember } from '../../contract/auth.ts';
-import { ApiErrorBody } from '../../contract/common.ts';
+import { AuditListResponse, StaffListResponse, StaffMember } from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
 import { getStaff } from '../auth/staff.store.ts';
 import type {} from '../test/staff-session.ts';
 import { appTestWith } from '../test/app-test.ts';

@@ -1,18 +1,18 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import type { StaffUpdateRequest } from '../../contract/auth.ts';
-import { ERROR_CODES } from '../../contract/common.ts';
-import { CONSOLE_API_PREFIX } from '../../contract/endpoint.ts';
+import type { StaffUpdateRequest } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   createStaff as createStaffEndpoint,
   listStaff as listStaffEndpoint,
   updateStaff as updateStaffEndpoint,
-} from '../../contract/endpoints/staff.ts';
+} from '#contract/endpoints/staff.ts';
 import { audit } from '../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { administers, checkGrantedScope, checkOwnChange } from './admin-scope.ts';

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../contract/paths.ts';
-import { VaultListResponse } from '../../contract/reference.ts';
+import { paths } from '#contract/paths.ts';
+import { VaultListResponse } from '#contract/reference.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../test/private-postgres.ts';
 import { freePort, signInAsDemo } from '../test/served.ts';
 

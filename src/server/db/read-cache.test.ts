@@ -6,7 +6,7 @@ import { integer, pgSchema } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { createApp, type App } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { wrapPglite, type Database, type DatabaseHandle } from './client.ts';

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { AppEnv } from './app-env.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 /**
  * Request bodies (README, "Security"): limited in size and in time, and read

@@ -1,6 +1,6 @@
-import { currentSession } from '../../contract/endpoints/session.ts';
-import { DEFAULT_PAGE_SIZE } from '../../contract/common.ts';
-import { paths, toQueryString } from '../../contract/paths.ts';
+import { currentSession } from '#contract/endpoints/session.ts';
+import { DEFAULT_PAGE_SIZE } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
 
 /**
  * The API reads a page cannot show its rows without, named in index.html as

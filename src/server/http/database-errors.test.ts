@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../contract/auth.ts';
-import { paths } from '../../contract/paths.ts';
+import { SESSION_COOKIE } from '#contract/auth.ts';
+import { paths } from '#contract/paths.ts';
 import { createApp } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { wrapPgPool, type DatabaseHandle } from '../db/client.ts';

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { ERROR_CODES } from '../../contract/common.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from './app-env.ts';
 import { readBodyText } from './body-limit.ts';
 import { assertStorableText } from './storable-text.ts';

@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '../../contract/common.ts';
-import { ApiError } from '../../contract/api-error.ts';
-import type { PageRequest } from '../../contract/common.ts';
+import { DEFAULT_PAGE_SIZE, ERROR_CODES, PageQuery } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
+import type { PageRequest } from '#contract/common.ts';
 
 /**
  * Query-string parsing for list endpoints: `limit`, `cursor` and the

@@ -1,6 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type * as z from 'zod/mini';
-import type { PageRequest } from '../../contract/common.ts';
+import type { PageRequest } from '#contract/common.ts';
 import {
   paramNames,
   type AnswerOf,
@@ -9,7 +9,7 @@ import {
   type ParamNames,
   type PathOf,
   type QuerySchemaOf,
-} from '../../contract/endpoint.ts';
+} from '#contract/endpoint.ts';
 import type { AppEnv } from './app-env.ts';
 import { readJsonBody, readJsonBodyAs } from './json-body.ts';
 import { parseFilters, parsePageRequest, pathId } from './list-query.ts';

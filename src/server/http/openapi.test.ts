@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { openApiPath, pathOf } from '../../contract/endpoint.ts';
-import { ENDPOINTS } from '../../contract/endpoints/index.ts';
+import { openApiPath, pathOf } from '#contract/endpoint.ts';
+import { ENDPOINTS } from '#contract/endpoints/index.ts';
 import { declaredRules } from './route-rule.ts';
 import { appTest } from '../test/app-test.ts';
 import type {} from '../test/test-app.ts';

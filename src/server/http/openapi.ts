@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import type * as z from 'zod/mini';
 import { toJSONSchema } from 'zod/v4/core';
-import { openApiPath, paramNames, type Endpoint } from '../../contract/endpoint.ts';
-import { openApiDocument as openApiEndpoint } from '../../contract/endpoints/console.ts';
-import { ENDPOINTS } from '../../contract/endpoints/index.ts';
+import { openApiPath, paramNames, type Endpoint } from '#contract/endpoint.ts';
+import { openApiDocument as openApiEndpoint } from '#contract/endpoints/console.ts';
+import { ENDPOINTS } from '#contract/endpoints/index.ts';
 import type { AppEnv } from './app-env.ts';
 import { mount } from './mount.ts';
 

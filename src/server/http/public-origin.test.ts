@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CSRF_HEADER, HOST_SESSION_COOKIE } from '../../contract/auth.ts';
-import { ApiErrorBody } from '../../contract/common.ts';
-import { paths } from '../../contract/paths.ts';
+import { CSRF_HEADER, HOST_SESSION_COOKIE } from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import { createStaff } from '../auth/staff.store.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { defaultPublicUrl, originPolicy } from './public-origin.ts';

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './app-env.ts';
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 /**
  * The console's public origin (PUBLIC_URL; README, "Configuration"): the

@@ -1,6 +1,6 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { Permission } from '../../contract/auth.ts';
+import type { Permission } from '#contract/auth.ts';
 import type { AppEnv } from './app-env.ts';
 
 /**

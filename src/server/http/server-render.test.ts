@@ -8,7 +8,7 @@ import { brotliDecompressSync } from 'node:zlib';
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../contract/auth.ts';
+import { SESSION_COOKIE } from '#contract/auth.ts';
 import { createBankAccount, createSubOrg, createTransaction } from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import type { StaffSession } from '../test/staff-session.ts';

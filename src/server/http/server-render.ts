@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Context } from 'hono';
-import type { PageRenderer, RenderedPage } from '../../contract/page-render.ts';
+import type { PageRenderer, RenderedPage } from '#contract/page-render.ts';
 import type { AppEnv } from './app-env.ts';
 import { PARENT_REQUEST_ID } from './request-log.ts';
 
@@ -16,7 +16,7 @@ import { PARENT_REQUEST_ID } from './request-log.ts';
  * route, a failed read, no SSR build) is served as the plain SPA shell.
  */
 
-export type { PagePlan, PageRenderer, RenderedPage } from '../../contract/page-render.ts';
+export type { PagePlan, PageRenderer, RenderedPage } from '#contract/page-render.ts';
 
 /** How a request reaches the app in process: the composed app's `request` (app.ts). */
 export type InProcessRequest = (

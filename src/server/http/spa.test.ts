@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SESSION_COOKIE } from '../../contract/auth.ts';
+import { SESSION_COOKIE } from '#contract/auth.ts';
 import { createApp, type App } from '../app.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../../contract/common.ts';
-import { ApiError, type FieldProblem } from '../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { ApiError, type FieldProblem } from '#contract/api-error.ts';
 
 /**
  * Text the database cannot keep as sent is refused where a request body is

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { bodyHash, canonicalJson } from './canonical-json.ts';
 import {
   isDerEcdsaSignature,

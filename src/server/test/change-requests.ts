@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { App } from '../app.ts';
-import { paths, toQueryString } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/approvals.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { signApprovalMessage } from '../protocol/api-token.ts';
 import {
   approvalMessage,

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { paths } from '../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
 
 /** Request builders and the refusal check the create tests share (`engineTest`'s `requests`). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InferInsertModel } from 'drizzle-orm';
-import { CHAINS } from '../../contract/chains.ts';
+import { CHAINS } from '#contract/chains.ts';
 import type { Database } from '../db/client.ts';
 import {
   bankAccounts,

@@ -5,30 +5,30 @@ import {
   pathOf,
   toQueryString,
   type Endpoint,
-} from '../../contract/endpoint.ts';
+} from '#contract/endpoint.ts';
 import {
   approvalDecisions,
   approvalMessage,
   decideApproval,
-} from '../../contract/endpoints/approvals.ts';
-import { createBankAccount } from '../../contract/endpoints/bank-account-writes.ts';
-import { findBankAccountMatches } from '../../contract/endpoints/bank-accounts.ts';
-import { ENDPOINTS } from '../../contract/endpoints/index.ts';
-import { listContacts, listSubOrgs, listVaults } from '../../contract/endpoints/reference.ts';
+} from '#contract/endpoints/approvals.ts';
+import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
+import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
+import { ENDPOINTS } from '#contract/endpoints/index.ts';
+import { listContacts, listSubOrgs, listVaults } from '#contract/endpoints/reference.ts';
 import {
   discardPolicyDraft,
   publishPolicyDraft,
   restorePolicyVersion,
   savePolicyDraft,
-} from '../../contract/endpoints/policies.ts';
-import { DEFAULT_POLICY } from '../../contract/policies.ts';
-import { listAudit, updateStaff } from '../../contract/endpoints/staff.ts';
+} from '#contract/endpoints/policies.ts';
+import { DEFAULT_POLICY } from '#contract/policies.ts';
+import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
 import {
   createTransaction,
   estimateFee,
   replaceTransaction,
-} from '../../contract/endpoints/transaction-writes.ts';
-import { createContact, updateContact } from '../../contract/endpoints/contact-writes.ts';
+} from '#contract/endpoints/transaction-writes.ts';
+import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls

@@ -1,5 +1,5 @@
-import { paths } from '../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../contract/approvals.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { signApprovalMessage } from '../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from './api-client.ts';
 import type { EngineTestApp } from './engine-test-app.ts';

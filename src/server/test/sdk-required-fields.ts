@@ -1,4 +1,4 @@
-import { isDecimalString } from '../../contract/decimal.ts';
+import { isDecimalString } from '#contract/decimal.ts';
 
 /**
  * The fields the provider's SDKs cannot do without, per record (README,

@@ -3,7 +3,7 @@ import {
   SecondFactorChallenge,
   SecondFactorSessionResponse,
   type StaffRole,
-} from '../../contract/auth.ts';
+} from '#contract/auth.ts';
 import type { TestApp } from './test-app.ts';
 import { TEST_ORIGIN } from './staff-session.ts';
 import { hashPassword } from '../auth/password.ts';

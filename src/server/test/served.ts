@@ -1,6 +1,6 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { SessionResponse, type StaffRole } from '../../contract/auth.ts';
+import { SessionResponse, type StaffRole } from '#contract/auth.ts';
 import { DEMO_STAFF } from '../auth/staff-demo.ts';
 
 /**

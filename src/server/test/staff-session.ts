@@ -1,5 +1,5 @@
-import type { StaffRole } from '../../contract/auth.ts';
-import { CSRF_HEADER, SESSION_COOKIE } from '../../contract/auth.ts';
+import type { StaffRole } from '#contract/auth.ts';
+import { CSRF_HEADER, SESSION_COOKIE } from '#contract/auth.ts';
 import type { App } from '../app.ts';
 import { hashPassword } from '../auth/password.ts';
 import { createSession } from '../auth/session.store.ts';

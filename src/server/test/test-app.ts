@@ -6,7 +6,7 @@ import type { CustodyBackend } from '../custody/backend.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
-import type { StaffRole } from '../../contract/auth.ts';
+import type { StaffRole } from '#contract/auth.ts';
 import { createOrg } from './fixtures.ts';
 import {
   actAsAdmin,

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { pino } from 'pino';
-import type { StaffRole } from '../../contract/auth.ts';
+import type { StaffRole } from '#contract/auth.ts';
 import { createApp, type App } from '../app.ts';
 import { originPolicy, type OriginPolicy } from '../http/public-origin.ts';
 import type { DatabaseHandle } from '../db/client.ts';

@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import type { ListEnvelope } from '../../contract/common.ts';
+import type { ListEnvelope } from '#contract/common.ts';
 import type { ListFilterKit } from '../lib/list-search.ts';
 import { useHydrated } from '../lib/use-hydrated.ts';
 import {

@@ -10,7 +10,7 @@ import {
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalItem } from '../../contract/approval-inbox.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import type { InboxPlace } from '../lib/approval-inbox-items.ts';
 import { ScopeSearch } from '../lib/scope.ts';
 import { sessionQueries } from '../lib/session-queries.ts';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useRouterState, useSearch } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
-import type { ApprovalItem } from '../../contract/approval-inbox.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { approvalInboxQueries } from '../lib/approval-inbox-queries.ts';
 import {
   describeItem,

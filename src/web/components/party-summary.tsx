@@ -1,4 +1,4 @@
-import type { Party } from '../../contract/transaction.ts';
+import type { Party } from '#contract/transaction.ts';
 import { humanize } from '../lib/labels.ts';
 
 /** What a party is, in the words an approver checks before deciding. */

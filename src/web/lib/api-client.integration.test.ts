@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getTransaction, listTransactions } from '../../contract/endpoints/transactions.ts';
-import { getBankAccount, listBankAccounts } from '../../contract/endpoints/bank-accounts.ts';
+import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
+import { getBankAccount, listBankAccounts } from '#contract/endpoints/bank-accounts.ts';
 import { createTestApp, type TestApp } from '../../server/test/test-app.ts';
 import { ApiError, NetworkError } from './api-errors.ts';
 import { createApiClient, type ApiClient } from './api-client.ts';

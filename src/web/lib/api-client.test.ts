@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { getTransaction, listTransactions } from '../../contract/endpoints/transactions.ts';
-import { getBankAccount, listBankAccounts } from '../../contract/endpoints/bank-accounts.ts';
-import { createTransaction } from '../../contract/endpoints/transaction-writes.ts';
-import { createBankAccount } from '../../contract/endpoints/bank-account-writes.ts';
-import { approvalMessage, decideApproval } from '../../contract/endpoints/approvals.ts';
-import { listAssets, listSubOrgs, listVaults } from '../../contract/endpoints/reference.ts';
+import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
+import { getBankAccount, listBankAccounts } from '#contract/endpoints/bank-accounts.ts';
+import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
+import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
+import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
+import { listAssets, listSubOrgs, listVaults } from '#contract/endpoints/reference.ts';
 import { createApiClient, type FetchLike } from './api-client.ts';
 import { ApiError, NetworkError, ResponseValidationError } from './api-errors.ts';
 

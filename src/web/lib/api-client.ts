@@ -1,16 +1,16 @@
 import type * as z from 'zod/mini';
-import type { ApprovalInboxFilters } from '../../contract/approval-inbox.ts';
-import type { BankAccountFilters } from '../../contract/bank-account-record.ts';
-import type { ContactFilters } from '../../contract/reference.ts';
-import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '../../contract/common.ts';
+import type { ApprovalInboxFilters } from '#contract/approval-inbox.ts';
+import type { BankAccountFilters } from '#contract/bank-account-record.ts';
+import type { ContactFilters } from '#contract/reference.ts';
+import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '#contract/common.ts';
 import {
   pathOf,
   toQueryString,
   type AnswerOf,
   type CallInput,
   type Endpoint,
-} from '../../contract/endpoint.ts';
-import type { TransactionFilters } from '../../contract/transaction-record.ts';
+} from '#contract/endpoint.ts';
+import type { TransactionFilters } from '#contract/transaction-record.ts';
 import {
   ApiError,
   NetworkError,

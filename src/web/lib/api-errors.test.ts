@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listAssets } from '../../contract/endpoints/reference.ts';
+import { listAssets } from '#contract/endpoints/reference.ts';
 import { createApiClient } from './api-client.ts';
 import { ApiError, describeError, parseRetryAfter } from './api-errors.ts';
 

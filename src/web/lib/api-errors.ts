@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 
 // One class for both sides (src/contract/api-error.ts); the SPA imports it from here with its siblings.
-import { ApiError } from '../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 export { ApiError };
 

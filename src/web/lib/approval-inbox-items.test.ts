@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalItem } from '../../contract/approval-inbox.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import {
   compareInboxOrder,
   describeItem,

@@ -1,6 +1,6 @@
-import type { ApprovalItem } from '../../contract/approval-inbox.ts';
-import { chainLabel } from '../../contract/chains.ts';
-import { formatAmount } from '../../contract/decimal-format.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
+import { chainLabel } from '#contract/chains.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
 import { humanize, partyLabel, paymentMethodLabel } from './labels.ts';
 import { compact } from './paging.ts';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { approvalInbox, approvalInboxCount } from '../../contract/endpoints/approvals.ts';
+import { approvalInbox, approvalInboxCount } from '#contract/endpoints/approvals.ts';
 import { apiClient, type ApprovalInboxParams } from './api-client.ts';
 import { listQueries } from './list-queries.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { createApiClient, type FetchLike } from './api-client.ts';
 import { ApiError, NetworkError } from './api-errors.ts';
 import { UncertainSendError, createOnce } from './create-once.ts';

@@ -1,6 +1,6 @@
-import { ERROR_CODES } from '../../contract/common.ts';
-import { listTransactions } from '../../contract/endpoints/transactions.ts';
-import type { Transaction } from '../../contract/transaction-record.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { listTransactions } from '#contract/endpoints/transactions.ts';
+import type { Transaction } from '#contract/transaction-record.ts';
 import type { ApiClient } from './api-client.ts';
 import { ApiError, NetworkError, isAbortError } from './api-errors.ts';
 

@@ -1,4 +1,4 @@
-import { CONSOLE_LOCALE } from '../../contract/display.ts';
+import { CONSOLE_LOCALE } from '#contract/display.ts';
 
 /**
  * Times and days in the member's time zone (the session's `display.timeZone`:

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
-import { effectiveDisplay, type DisplaySettings } from '../../contract/display.ts';
+import { effectiveDisplay, type DisplaySettings } from '#contract/display.ts';
 
 /**
  * The signed-in member's display settings (the session's `display`, see

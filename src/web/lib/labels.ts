@@ -1,4 +1,4 @@
-import type { Party } from '../../contract/transaction.ts';
+import type { Party } from '#contract/transaction.ts';
 
 /** "WAITING_CONFIRMATION" → "Waiting confirmation". For enum values shown to people. */
 export function humanize(value: string | null | undefined): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { AuditFilters } from '../../contract/auth.ts';
-import { TransactionFilters } from '../../contract/transaction.ts';
+import { AuditFilters } from '#contract/auth.ts';
+import { TransactionFilters } from '#contract/transaction.ts';
 import { defineListSearch } from './list-search.ts';
 
 describe('defineListSearch', () => {

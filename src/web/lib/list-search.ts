@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { ListParams } from '../../contract/common.ts';
+import type { ListParams } from '#contract/common.ts';
 import { endOfDayIn, isCompleteDay, startOfDayIn } from './dates.ts';
 import { compact, cursorPageSearch, type CursorPage } from './paging.ts';
 import { scopeSearch } from './scope.ts';

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { STAFF_ROLES, type StaffRole } from '../../contract/auth.ts';
+import { STAFF_ROLES, type StaffRole } from '#contract/auth.ts';
 import { installFakeApi, json } from '../test/fake-api.ts';
 import { renderWithQuery } from '../test/render.tsx';
 import { sessionFor } from '../test/session.ts';

@@ -6,8 +6,8 @@ import {
   listSupportedChains,
   listVaults,
   getVaultBalances,
-} from '../../contract/endpoints/reference.ts';
-import { listStaff } from '../../contract/endpoints/staff.ts';
+} from '#contract/endpoints/reference.ts';
+import { listStaff } from '#contract/endpoints/staff.ts';
 import { apiClient } from './api-client.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { SessionResponse } from '../../contract/auth.ts';
-import { currentSession, demoAccounts } from '../../contract/endpoints/session.ts';
-import { backendInfo } from '../../contract/endpoints/reference.ts';
+import type { SessionResponse } from '#contract/auth.ts';
+import { currentSession, demoAccounts } from '#contract/endpoints/session.ts';
+import { backendInfo } from '#contract/endpoints/reference.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';
 import { inServerRender } from './render-scope.ts';

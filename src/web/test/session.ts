@@ -1,5 +1,5 @@
-import type { SessionResponse, StaffRole } from '../../contract/auth.ts';
-import { effectiveDisplay, type DisplaySettings } from '../../contract/display.ts';
+import type { SessionResponse, StaffRole } from '#contract/auth.ts';
+import { effectiveDisplay, type DisplaySettings } from '#contract/display.ts';
 
 /** A session as GET /auth/session answers it, for a member with `role` (UTC unless `display` says). */
 export function sessionFor(

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { BankAccountCreateRequest } from '../../../contract/bank-account.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import { Transaction } from '../../../contract/transaction.ts';
+import { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { Transaction } from '#contract/transaction.ts';
 import { contacts, transactionStatusEvents } from '../../db/schema/sandbox.ts';
 import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { BankAccount, type BankAccountCreateInput } from '../../../contract/bank-account.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
-import { ApprovalActionResponse } from '../../../contract/approvals.ts';
+import { BankAccount, type BankAccountCreateInput } from '#contract/bank-account.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { ApprovalActionResponse } from '#contract/approvals.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';

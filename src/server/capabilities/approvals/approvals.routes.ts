@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { ERROR_CODES } from '../../../contract/common.ts';
-import { approvalMessage, decideApproval } from '../../../contract/endpoints/approvals.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../../contract/paths.ts';
-import { Transaction } from '../../../contract/transaction.ts';
+import { paths } from '#contract/paths.ts';
+import { Transaction } from '#contract/transaction.ts';
 import {
   createEngineFixture,
   createEngineTestApp,

@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
-import { AuditListResponse } from '../../../contract/auth.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { AuditListResponse } from '#contract/auth.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { appTestWith } from '../../test/app-test.ts';

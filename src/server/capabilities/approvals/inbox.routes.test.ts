@@ -1,9 +1,9 @@
-import { approvalInbox, approvalInboxCount } from '../../../contract/endpoints/approvals.ts';
+import { approvalInbox, approvalInboxCount } from '#contract/endpoints/approvals.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalInboxResponse } from '../../../contract/approval-inbox.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { ApprovalInboxResponse } from '#contract/approval-inbox.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { assetRows } from '../../custody/sandbox/seed/reference-data.ts';
 import { assets, transactions } from '../../db/schema/sandbox.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from '../../../contract/common.ts';
+import type { Page } from '#contract/common.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../test/test-database.ts';

@@ -3,17 +3,17 @@ import type {
   ApprovalInboxResponse,
   ApprovalItem,
   ApprovalVault,
-} from '../../../contract/approval-inbox.ts';
-import { maskBankAccount, type BankAccount } from '../../../contract/bank-account.ts';
-import type { ChangeRequestActor } from '../../../contract/change-request.ts';
-import { ERROR_CODES, type Page, type PageRequest } from '../../../contract/common.ts';
-import type { Contact } from '../../../contract/reference.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+} from '#contract/approval-inbox.ts';
+import { maskBankAccount, type BankAccount } from '#contract/bank-account.ts';
+import type { ChangeRequestActor } from '#contract/change-request.ts';
+import { ERROR_CODES, type Page, type PageRequest } from '#contract/common.ts';
+import type { Contact } from '#contract/reference.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend, CustodyContext, PendingApproval } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { auditLog, staff } from '../../db/schema/console.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 /**
  * The approvals inbox as one newest-first list of PENDING transactions and

@@ -1,7 +1,7 @@
-import { approvalInbox } from '../../../contract/endpoints/approvals.ts';
+import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalInboxResponse } from '../../../contract/approval-inbox.ts';
-import { paths } from '../../../contract/paths.ts';
+import { ApprovalInboxResponse } from '#contract/approval-inbox.ts';
+import { paths } from '#contract/paths.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts';
 

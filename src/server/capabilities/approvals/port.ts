@@ -1,13 +1,13 @@
-import type { ApprovalDecision } from '../../../contract/approval-decision.ts';
+import type { ApprovalDecision } from '#contract/approval-decision.ts';
 import type {
   ApprovalActionRequest,
   ApprovalActionResponse,
   ApprovalMessageResponse,
-} from '../../../contract/approvals.ts';
-import type { BankAccount } from '../../../contract/bank-account.ts';
-import type { ChangeRequestActor, ChangeRequestRecord } from '../../../contract/change-request.ts';
-import type { Contact } from '../../../contract/reference.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+} from '#contract/approvals.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
+import type { ChangeRequestActor, ChangeRequestRecord } from '#contract/change-request.ts';
+import type { Contact } from '#contract/reference.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 /** An item's place in the approvals inbox: newest first, then kind, then id (all descending). */

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../../../contract/common.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import { allowedIds, inScope, isNotFound, scopeListQuery } from '../../console/scope-rules.ts';
 import type { ApprovalsPort } from './port.ts';

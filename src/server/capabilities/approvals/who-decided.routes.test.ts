@@ -1,9 +1,9 @@
-import { approvalDecisions } from '../../../contract/endpoints/approvals.ts';
+import { approvalDecisions } from '#contract/endpoints/approvals.ts';
 import { describe, expect } from 'vitest';
-import { ApprovalDecisionList } from '../../../contract/approval-decision.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { ApprovalDecisionList } from '#contract/approval-decision.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { appTestWith } from '../../test/app-test.ts';

@@ -1,14 +1,14 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { Hono } from 'hono';
-import type { ApprovalDecision } from '../../../contract/approval-decision.ts';
-import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
-import { approvalDecisions } from '../../../contract/endpoints/approvals.ts';
+import type { ApprovalDecision } from '#contract/approval-decision.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import { approvalDecisions } from '#contract/endpoints/approvals.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { Database } from '../../db/client.ts';
 import { auditLog, staff } from '../../db/schema/console.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { linkedDeciders } from '../../console/linked-accounts.ts';

@@ -1,9 +1,9 @@
 import { count, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { BankAccount, type BankAccountCreateInput } from '../../../contract/bank-account.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { BankAccount, type BankAccountCreateInput } from '#contract/bank-account.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { bankAccounts, changeRequests } from '../../db/schema/sandbox.ts';
 import { createOrg, createSubOrg } from '../../test/fixtures.ts';
 import {

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { BankAccount, BankAccountListResponse } from '../../../contract/bank-account.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
+import { BankAccount, BankAccountListResponse } from '#contract/bank-account.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
 import { createBankAccount, createOrg, createSubOrg, minutesAgo } from '../../test/fixtures.ts';
 import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';

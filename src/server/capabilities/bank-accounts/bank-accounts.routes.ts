@@ -1,11 +1,7 @@
 import { Hono, type Context } from 'hono';
-import {
-  maskAccountNumber,
-  maskBankAccount,
-  type BankAccount,
-} from '../../../contract/bank-account.ts';
-import { createBankAccount } from '../../../contract/endpoints/bank-account-writes.ts';
-import { getBankAccount, listBankAccounts } from '../../../contract/endpoints/bank-accounts.ts';
+import { maskAccountNumber, maskBankAccount, type BankAccount } from '#contract/bank-account.ts';
+import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
+import { getBankAccount, listBankAccounts } from '#contract/endpoints/bank-accounts.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeRequestHistory, changeRequestPaths } from '../../../contract/change-request.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { ChangeRequestHistory, changeRequestPaths } from '#contract/change-request.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';

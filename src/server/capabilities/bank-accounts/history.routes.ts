@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import type { ChangeRequestHistory } from '../../../contract/change-request.ts';
-import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
-import { bankAccountHistory } from '../../../contract/endpoints/bank-accounts.ts';
+import type { ChangeRequestHistory } from '#contract/change-request.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import { bankAccountHistory } from '#contract/endpoints/bank-accounts.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';

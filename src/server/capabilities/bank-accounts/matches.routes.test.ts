@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
-import { BankAccountMatches } from '../../../contract/bank-account-matches.ts';
-import { findBankAccountMatches } from '../../../contract/endpoints/bank-accounts.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { BankAccountMatches } from '#contract/bank-account-matches.ts';
+import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { appTestWith } from '../../test/app-test.ts';

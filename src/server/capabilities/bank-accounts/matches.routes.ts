@@ -1,12 +1,9 @@
 import { Hono } from 'hono';
-import {
-  isSameBankAccount,
-  type BankAccountMatches,
-} from '../../../contract/bank-account-matches.ts';
-import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
-import { findBankAccountMatches } from '../../../contract/endpoints/bank-accounts.ts';
-import { maskBankAccount, type BankAccount } from '../../../contract/bank-account.ts';
-import { MAX_PAGE_SIZE } from '../../../contract/common.ts';
+import { isSameBankAccount, type BankAccountMatches } from '#contract/bank-account-matches.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
+import { maskBankAccount, type BankAccount } from '#contract/bank-account.ts';
+import { MAX_PAGE_SIZE } from '#contract/common.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';

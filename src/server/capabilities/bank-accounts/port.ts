@@ -1,9 +1,9 @@
-import type { Page, PageRequest } from '../../../contract/common.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
 import type {
   BankAccount,
   BankAccountCreateRequest,
   BankAccountFilters,
-} from '../../../contract/bank-account.ts';
+} from '#contract/bank-account.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 export type BankAccountListQuery = PageRequest & BankAccountFilters & ScopeFilter;

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { CSRF_HEADER } from '../../../contract/auth.ts';
-import { pathOf } from '../../../contract/endpoint.ts';
-import { revealBankAccount } from '../../../contract/endpoints/bank-accounts.ts';
+import { CSRF_HEADER } from '#contract/auth.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { revealBankAccount } from '#contract/endpoints/bank-accounts.ts';
 import { auditLog } from '../../db/schema/console.ts';
 import { createBankAccount, createSubOrg } from '../../test/fixtures.ts';
 import type {} from '../../test/staff-session.ts';

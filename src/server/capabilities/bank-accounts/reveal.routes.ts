@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
-import { maskAccountNumber, type RevealedBankAccount } from '../../../contract/bank-account.ts';
-import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
-import { revealBankAccount } from '../../../contract/endpoints/bank-accounts.ts';
+import { maskAccountNumber, type RevealedBankAccount } from '#contract/bank-account.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import { revealBankAccount } from '#contract/endpoints/bank-accounts.ts';
 import { audit } from '../../auth/audit.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 

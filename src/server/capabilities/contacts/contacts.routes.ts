@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import { createContact, updateContact } from '../../../contract/endpoints/contact-writes.ts';
-import { getContact } from '../../../contract/endpoints/contacts.ts';
-import type { Contact } from '../../../contract/reference.ts';
+import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
+import { getContact } from '#contract/endpoints/contacts.ts';
+import type { Contact } from '#contract/reference.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody } from '../../custody/routes/parse-body.ts';

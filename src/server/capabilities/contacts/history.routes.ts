@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import type { ChangeRequestHistory } from '../../../contract/change-request.ts';
-import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
-import { contactHistory } from '../../../contract/endpoints/contacts.ts';
+import type { ChangeRequestHistory } from '#contract/change-request.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import { contactHistory } from '#contract/endpoints/contacts.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
 import { linkedDeciders } from '../../console/linked-accounts.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';

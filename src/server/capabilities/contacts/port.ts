@@ -1,5 +1,5 @@
-import type { ContactCreateRequest, ContactUpdateRequest } from '../../../contract/contact.ts';
-import type { Contact } from '../../../contract/reference.ts';
+import type { ContactCreateRequest, ContactUpdateRequest } from '#contract/contact.ts';
+import type { Contact } from '#contract/reference.ts';
 import type { CustodyContext } from '../../custody/call-context.ts';
 
 /**

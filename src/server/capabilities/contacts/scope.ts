@@ -1,6 +1,6 @@
-import { ApiError } from '../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
-import type { Contact } from '../../../contract/reference.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { Contact } from '#contract/reference.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { ContactsPort } from './port.ts';
 

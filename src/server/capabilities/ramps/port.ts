@@ -1,12 +1,12 @@
-import type { Page, PageRequest } from '../../../contract/common.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
 import type {
   IntentCreateRequest,
   MarkDepositDoneRequest,
   RampCreateRequest,
   RampQuoteRequest,
   RampQuoteResponse,
-} from '../../../contract/ramps.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+} from '#contract/ramps.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 export type BankAccountRampsQuery = PageRequest & ScopeFilter;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../../contract/paths.ts';
-import { RampQuoteResponse } from '../../../contract/ramps.ts';
+import { paths } from '#contract/paths.ts';
+import { RampQuoteResponse } from '#contract/ramps.ts';
 import {
   createEngineFixture,
   createEngineTestApp,

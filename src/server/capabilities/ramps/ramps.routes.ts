@@ -1,17 +1,13 @@
 import { Hono } from 'hono';
-import { CONSOLE_API_PREFIX } from '../../../contract/endpoint.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   createTransactionFromIntent,
   markDepositDone,
   quoteRamp,
-} from '../../../contract/endpoints/ramp-writes.ts';
-import { listBankAccountRamps } from '../../../contract/endpoints/ramps.ts';
-import {
-  FlatQuoteRequest,
-  IntentQuoteRequest,
-  type RampQuoteRequest,
-} from '../../../contract/ramps.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+} from '#contract/endpoints/ramp-writes.ts';
+import { listBankAccountRamps } from '#contract/endpoints/ramps.ts';
+import { FlatQuoteRequest, IntentQuoteRequest, type RampQuoteRequest } from '#contract/ramps.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody, parseBody } from '../../custody/routes/parse-body.ts';

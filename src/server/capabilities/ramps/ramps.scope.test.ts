@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import { paths } from '../../../contract/paths.ts';
-import { RampQuoteResponse } from '../../../contract/ramps.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { paths } from '#contract/paths.ts';
+import { RampQuoteResponse } from '#contract/ramps.ts';
 import { auditLog } from '../../db/schema/console.ts';
 import {
   createEngineFixture,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { add, cmp, neg, sub } from '../../../contract/decimal.ts';
-import { paths } from '../../../contract/paths.ts';
-import { RampQuoteResponse, type RampQuote } from '../../../contract/ramps.ts';
-import { Transaction } from '../../../contract/transaction.ts';
+import { add, cmp, neg, sub } from '#contract/decimal.ts';
+import { paths } from '#contract/paths.ts';
+import { RampQuoteResponse, type RampQuote } from '#contract/ramps.ts';
+import { Transaction } from '#contract/transaction.ts';
 import {
   createEngineFixture,
   createEngineTestApp,

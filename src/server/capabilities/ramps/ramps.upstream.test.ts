@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import { paths } from '../../../contract/paths.ts';
-import { RampQuoteResponse } from '../../../contract/ramps.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { paths } from '#contract/paths.ts';
+import { RampQuoteResponse } from '#contract/ramps.ts';
 import { createBankAccount, createSubOrg, createVault } from '../../test/fixtures.ts';
 import { INTENT_CREATE_PATH, MARK_DEPOSIT_PATH, QUOTE_PATH } from '../../test/ramp-fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';

@@ -1,6 +1,6 @@
-import { ApiError } from '../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
-import type { RampIntentInput, RampPartyInput } from '../../../contract/ramps.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { RampIntentInput, RampPartyInput } from '#contract/ramps.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { RampsPort } from './port.ts';
 

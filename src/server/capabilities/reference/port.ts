@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../../../contract/common.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
 import type {
   Asset,
   Contact,
@@ -8,7 +8,7 @@ import type {
   Vault,
   VaultBalances,
   VaultFilters,
-} from '../../../contract/reference.ts';
+} from '#contract/reference.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 export type VaultListQuery = PageRequest & VaultFilters & ScopeFilter;

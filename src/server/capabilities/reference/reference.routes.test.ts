@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { CHAINS } from '../../../contract/chains.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
+import { CHAINS } from '#contract/chains.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import {
   AssetListResponse,
   ContactListResponse,
@@ -10,7 +10,7 @@ import {
   Vault,
   VaultBalances,
   VaultListResponse,
-} from '../../../contract/reference.ts';
+} from '#contract/reference.ts';
 import { assets } from '../../db/schema/sandbox.ts';
 import { createContact, createSubOrg, createVault, minutesAgo } from '../../test/fixtures.ts';
 import { appTest } from '../../test/app-test.ts';

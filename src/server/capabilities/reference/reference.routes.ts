@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import * as reference from '../../../contract/endpoints/reference.ts';
+import * as reference from '#contract/endpoints/reference.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';

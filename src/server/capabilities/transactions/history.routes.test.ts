@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeRequestHistory, changeRequestPaths } from '../../../contract/change-request.ts';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
+import { ChangeRequestHistory, changeRequestPaths } from '#contract/change-request.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createChangeRequest } from '../../test/change-requests.ts';
 import { createSubOrg, createTransaction, createVault } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';

@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../../../contract/common.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
 import type {
   CreateTransactionRequest,
   EstimatedFeeResponse,
@@ -6,7 +6,7 @@ import type {
   ReplaceTransactionRequest,
   Transaction,
   TransactionFilters,
-} from '../../../contract/transaction.ts';
+} from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 export type TransactionListQuery = PageRequest & TransactionFilters & ScopeFilter;

@@ -1,7 +1,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { paths, toQueryString } from '../../../contract/paths.ts';
-import { TransactionListResponse, type Transaction } from '../../../contract/transaction.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { TransactionListResponse, type Transaction } from '#contract/transaction.ts';
 import { transactions } from '../../db/schema/sandbox.ts';
 import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { describe, expect } from 'vitest';
-import { paths } from '../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { createApp } from '../../app.ts';
 import { transactionStatusEvents, transactions } from '../../db/schema/sandbox.ts';
 import { createSubOrg, createTransaction, createVault } from '../../test/fixtures.ts';

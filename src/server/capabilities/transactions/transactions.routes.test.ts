@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
-import { Transaction, TransactionListResponse } from '../../../contract/transaction.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { Transaction, TransactionListResponse } from '#contract/transaction.ts';
 import {
   createBankAccount,
   createOrg,

@@ -1,10 +1,10 @@
-import type { Vault, VaultBalances } from '../../../contract/reference.ts';
+import type { Vault, VaultBalances } from '#contract/reference.ts';
 import type {
   DepositAddressQuery,
   DepositAddressResponse,
   DetailedBalance,
-} from '../../../contract/vault.ts';
-import type { VaultCreateRequest } from '../../../contract/vault-writes.ts';
+} from '#contract/vault.ts';
+import type { VaultCreateRequest } from '#contract/vault-writes.ts';
 import type { CustodyContext } from '../../custody/call-context.ts';
 
 /**

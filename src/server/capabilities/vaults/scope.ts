@@ -1,5 +1,5 @@
-import { ApiError } from '../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { VaultsPort } from './port.ts';
 

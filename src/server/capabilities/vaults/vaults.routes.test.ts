@@ -1,16 +1,16 @@
 import { describe, expect } from 'vitest';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { pathOf, toQueryString } from '../../../contract/endpoint.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { pathOf, toQueryString } from '#contract/endpoint.ts';
 import {
   getDepositAddress,
   getDetailedBalances,
   updateBalances,
-} from '../../../contract/endpoints/vaults.ts';
-import { add, cmp, mul, round } from '../../../contract/decimal.ts';
-import { paths } from '../../../contract/paths.ts';
-import { Vault, VaultBalances } from '../../../contract/reference.ts';
-import { DepositAddressResponse, DetailedBalanceList } from '../../../contract/vault.ts';
+} from '#contract/endpoints/vaults.ts';
+import { add, cmp, mul, round } from '#contract/decimal.ts';
+import { paths } from '#contract/paths.ts';
+import { Vault, VaultBalances } from '#contract/reference.ts';
+import { DepositAddressResponse, DetailedBalanceList } from '#contract/vault.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
 import { engineTest } from '../../test/engine-test.ts';

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { createVault } from '../../../contract/endpoints/vault-writes.ts';
+import { createVault } from '#contract/endpoints/vault-writes.ts';
 import {
   getDepositAddress,
   getDetailedBalances,
   updateBalances,
-} from '../../../contract/endpoints/vaults.ts';
-import type { Vault } from '../../../contract/reference.ts';
+} from '#contract/endpoints/vaults.ts';
+import type { Vault } from '#contract/reference.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody } from '../../custody/routes/parse-body.ts';

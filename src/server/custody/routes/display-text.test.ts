@@ -1,8 +1,8 @@
 import { describe, expect } from 'vitest';
-import { pathOf } from '../../../contract/endpoint.ts';
-import { listStaff, updateStaff } from '../../../contract/endpoints/staff.ts';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { listStaff, updateStaff } from '#contract/endpoints/staff.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
 

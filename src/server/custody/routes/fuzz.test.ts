@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { API_PREFIX, routes } from '../../../contract/paths.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { API_PREFIX, routes } from '#contract/paths.ts';
 import { createTestApiUser, signedInit } from '../../test/api-client.ts';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
 

@@ -1,11 +1,11 @@
 import type { Context, Hono } from 'hono';
 import { z } from 'zod';
-import { API_PREFIX, type AnswerOf, type Endpoint } from '../../../contract/endpoint.ts';
+import { API_PREFIX, type AnswerOf, type Endpoint } from '#contract/endpoint.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount, type MountOptions, type Served } from '../../http/mount.ts';
-import { ERROR_CODES } from '../../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { withoutDataSignature } from '../../protocol/api-token.ts';
-import { ApiError, type FieldProblem } from '../../../contract/api-error.ts';
+import { ApiError, type FieldProblem } from '#contract/api-error.ts';
 
 /**
  * Request bodies of the custody API's mutations (read by

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../../contract/paths.ts';
-import { TRANSACTION_CATEGORIES } from '../../../contract/enums.ts';
+import { paths } from '#contract/paths.ts';
+import { TRANSACTION_CATEGORIES } from '#contract/enums.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import { seedSandbox } from '../sandbox/seed.ts';
 import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiErrorBody } from '../../../contract/common.ts';
-import { paths } from '../../../contract/paths.ts';
-import { Vault } from '../../../contract/reference.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import { EstimatedFeeResponse, Transaction } from '../../../contract/transaction.ts';
+import { ApiErrorBody } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import { Vault } from '#contract/reference.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { EstimatedFeeResponse, Transaction } from '#contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import {
   createEngineFixture,

@@ -1,4 +1,4 @@
-import type { ChangeRequestEntityType, CreatorType } from '../../../contract/enums.ts';
+import type { ChangeRequestEntityType, CreatorType } from '#contract/enums.ts';
 import { canonicalJson } from '../../protocol/canonical-json.ts';
 import type { CustodyActor } from '../call-context.ts';
 

@@ -1,4 +1,4 @@
-import type { FeeTier } from '../../../contract/enums.ts';
+import type { FeeTier } from '#contract/enums.ts';
 
 /**
  * The sandbox's invented but plausible fee market, one profile per chain of

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CHAINS, chainInfo } from '../../../contract/chains.ts';
-import { add, cmp, isDecimalString, mul, scale, sub } from '../../../contract/decimal.ts';
-import { FEE_TIERS } from '../../../contract/enums.ts';
-import { EstimatedFeeResponse } from '../../../contract/transaction.ts';
+import { CHAINS, chainInfo } from '#contract/chains.ts';
+import { add, cmp, isDecimalString, mul, scale, sub } from '#contract/decimal.ts';
+import { FEE_TIERS } from '#contract/enums.ts';
+import { EstimatedFeeResponse } from '#contract/transaction.ts';
 import {
   CHAIN_FEE_PROFILES,
   ESTIMATE_WINDOW_MS,

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { chainInfo, type ChainInfo } from '../../../contract/chains.ts';
-import { add, cmp, isNegative, mul, round } from '../../../contract/decimal.ts';
-import type { FeeTier } from '../../../contract/enums.ts';
-import type { EstimatedFeeResponse, FeeData } from '../../../contract/transaction.ts';
+import { chainInfo, type ChainInfo } from '#contract/chains.ts';
+import { add, cmp, isNegative, mul, round } from '#contract/decimal.ts';
+import type { FeeTier } from '#contract/enums.ts';
+import type { EstimatedFeeResponse, FeeData } from '#contract/transaction.ts';
 import {
   CHAIN_FEE_PROFILES,
   SANDBOX_NATIVE_ASSETS,

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { ApiError } from '../../../contract/api-error.ts';
-import { paths } from '../../../contract/paths.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { paths } from '#contract/paths.ts';
 import {
   createBankAccount,
   createOrg,

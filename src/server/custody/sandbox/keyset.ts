@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { ERROR_CODES, IsoTimestamp } from '../../../contract/common.ts';
-import { ApiError } from '../../../contract/api-error.ts';
-import type { Page } from '../../../contract/common.ts';
+import { ERROR_CODES, IsoTimestamp } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
+import type { Page } from '#contract/common.ts';
 
 /**
  * Keyset paging, newest first: rows are ordered by (created_at DESC, id DESC)

@@ -1,8 +1,8 @@
 import type { InferSelectModel } from 'drizzle-orm';
-import type { BankAccount } from '../../../contract/bank-account.ts';
-import { add } from '../../../contract/decimal.ts';
-import type { Contact, SubOrg, Vault } from '../../../contract/reference.ts';
-import type { Party, Transaction } from '../../../contract/transaction.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
+import { add } from '#contract/decimal.ts';
+import type { Contact, SubOrg, Vault } from '#contract/reference.ts';
+import type { Party, Transaction } from '#contract/transaction.ts';
 import type {
   bankAccounts,
   contacts,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BankAccountCreateRequest } from '../../../contract/bank-account.ts';
-import { CreateTransactionRequest } from '../../../contract/transaction.ts';
+import { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { CreateTransactionRequest } from '#contract/transaction.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import { createSandboxBackend } from './sandbox-backend.ts';

@@ -1,8 +1,8 @@
 import { asc, count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BankAccountCreateRequest } from '../../../contract/bank-account.ts';
-import { CHAINS, chainInfo } from '../../../contract/chains.ts';
-import { isDecimalString, isNegative, neg, sum } from '../../../contract/decimal.ts';
+import { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { CHAINS, chainInfo } from '#contract/chains.ts';
+import { isDecimalString, isNegative, neg, sum } from '#contract/decimal.ts';
 import {
   BANK_ACCOUNT_STATUSES,
   CONTACT_STATUSES,
@@ -10,7 +10,7 @@ import {
   TRANSACTION_CATEGORIES,
   TRANSACTION_STATUSES,
   VAULT_TYPES,
-} from '../../../contract/enums.ts';
+} from '#contract/enums.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import {
   assets,

@@ -1,6 +1,6 @@
 import type { InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { BankAccountStatus, TransactionStatus } from '../../../contract/enums.ts';
+import type { BankAccountStatus, TransactionStatus } from '#contract/enums.ts';
 import type { Database } from '../../db/client.ts';
 import {
   assets,

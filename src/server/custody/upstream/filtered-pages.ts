@@ -1,4 +1,4 @@
-import type { Page } from '../../../contract/common.ts';
+import type { Page } from '#contract/common.ts';
 
 /**
  * A page of an upstream list holding only rows of some sub-organizations,

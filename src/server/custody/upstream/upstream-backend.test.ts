@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditListResponse } from '../../../contract/auth.ts';
-import { paths, toQueryString } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+import { AuditListResponse } from '#contract/auth.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { auditLog, staff } from '../../db/schema/console.ts';
 import { usedTokenIds } from '../../db/schema/sandbox.ts';
 import {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { paths } from '../../../contract/paths.ts';
-import { SupportedChainListResponse } from '../../../contract/reference.ts';
+import { paths } from '#contract/paths.ts';
+import { SupportedChainListResponse } from '#contract/reference.ts';
 import { parsePrivateKey } from '../../protocol/api-token.ts';
 import { systemClock, type Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';

@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { ApiErrorBody, ERROR_CODES } from '../../../contract/common.ts';
+import { ApiErrorBody, ERROR_CODES } from '#contract/common.ts';
 import { canonicalJson, signRequestToken } from '../../protocol/api-token.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { ApiError } from '../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 /**
  * Signed HTTP to the custody API, one fresh token per request, made as the

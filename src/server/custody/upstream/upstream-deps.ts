@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { ListEnvelope, Page, PageRequest } from '../../../contract/common.ts';
-import { toQueryString } from '../../../contract/paths.ts';
+import type { ListEnvelope, Page, PageRequest } from '#contract/common.ts';
+import { toQueryString } from '#contract/paths.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { CustodyContext, ScopeFilter } from '../backend.ts';

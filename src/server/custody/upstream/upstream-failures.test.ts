@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../../contract/paths.ts';
-import { ApprovalMessageResponse } from '../../../contract/approvals.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+import { paths } from '#contract/paths.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { bankAccounts, transactions } from '../../db/schema/sandbox.ts';
 import { PROBE_FRESH_MS } from '../../http/cached-probe.ts';
 import type { StaffSession } from '../../test/staff-session.ts';

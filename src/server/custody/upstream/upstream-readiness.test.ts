@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { PROBE_FRESH_MS } from '../../http/cached-probe.ts';
 import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts';
 

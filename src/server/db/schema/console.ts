@@ -13,9 +13,9 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { AUDIT_OUTCOMES, STAFF_ROLES } from '../../../contract/auth.ts';
-import { COLOR_SCHEMES } from '../../../contract/display.ts';
-import { POLICY_KINDS, type FrozenRequirement, type Policy } from '../../../contract/policies.ts';
+import { AUDIT_OUTCOMES, STAFF_ROLES } from '#contract/auth.ts';
+import { COLOR_SCHEMES } from '#contract/display.ts';
+import { POLICY_KINDS, type FrozenRequirement, type Policy } from '#contract/policies.ts';
 import { oneOf } from './one-of.ts';
 
 /**

@@ -28,16 +28,11 @@ import {
   TRANSACTION_SUB_CATEGORIES,
   TRANSACTION_TYPES,
   VAULT_TYPES,
-} from '../../../contract/enums.ts';
-import type { VaultMember } from '../../../contract/reference.ts';
-import type { DepositInstructions, RampIntent, RampQuote } from '../../../contract/ramp-record.ts';
-import { RAMP_KINDS } from '../../../contract/ramp-record.ts';
-import type {
-  BalanceChanges,
-  Operation,
-  Party,
-  TransactionFees,
-} from '../../../contract/transaction.ts';
+} from '#contract/enums.ts';
+import type { VaultMember } from '#contract/reference.ts';
+import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-record.ts';
+import { RAMP_KINDS } from '#contract/ramp-record.ts';
+import type { BalanceChanges, Operation, Party, TransactionFees } from '#contract/transaction.ts';
 import { oneOf } from './one-of.ts';
 
 /** A change to an existing entity that a change request asks to approve. */

@@ -1,4 +1,4 @@
-import type { ApprovalItem } from '../../../contract/approval-inbox.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
 
 /**
  * Why an item cannot be approved together with others, or null when it can.

@@ -1,4 +1,4 @@
-import { maskAccountNumber, type BankAccount } from '../../../contract/bank-account-record.ts';
+import { maskAccountNumber, type BankAccount } from '#contract/bank-account-record.ts';
 
 /**
  * What the list shows of a bank account. Account and routing numbers are

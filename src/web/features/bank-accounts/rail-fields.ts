@@ -7,8 +7,8 @@ import {
   type BankAccountCreateInput,
   type BankAccountCreateRequest as CreateRequest,
   type BankAccountTextField,
-} from '../../../contract/bank-account.ts';
-import type { PaymentMethod } from '../../../contract/enums.ts';
+} from '#contract/bank-account.ts';
+import type { PaymentMethod } from '#contract/enums.ts';
 import { paymentMethodLabel } from '../../lib/labels.ts';
 
 /**

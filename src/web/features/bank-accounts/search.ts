@@ -1,4 +1,4 @@
-import { BankAccountFilters } from '../../../contract/bank-account-record.ts';
+import { BankAccountFilters } from '#contract/bank-account-record.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
 /** `/bank-accounts` search params: the contract's filters, scope and cursor stack. */

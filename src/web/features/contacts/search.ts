@@ -1,4 +1,4 @@
-import { ContactFilters } from '../../../contract/reference.ts';
+import { ContactFilters } from '#contract/reference.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
 /** `/contacts` search params: the contract's filters, scope and cursor stack. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, type Policy, type PolicyRule } from '../../../contract/policies.ts';
+import { DEFAULT_POLICY, type Policy, type PolicyRule } from '#contract/policies.ts';
 import { diffPolicies } from './policy-diff.ts';
 
 const rule = (id: string, approvals = 2): PolicyRule => ({

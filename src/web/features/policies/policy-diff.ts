@@ -1,4 +1,4 @@
-import type { AllowOutcome, Policy, PolicyRule } from '../../../contract/policies.ts';
+import type { AllowOutcome, Policy, PolicyRule } from '#contract/policies.ts';
 
 /**
  * What a draft changes against the active policy, rule by rule, as a

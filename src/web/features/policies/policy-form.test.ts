@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, type Policy } from '../../../contract/policies.ts';
+import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { newRule, toForm, toPolicy } from './policy-form.ts';
 
 const policy: Policy = {

@@ -9,8 +9,8 @@ import {
   type DestinationKind,
   type PolicyOutcome,
   type PolicyRule,
-} from '../../../contract/policies.ts';
-import type { TransactionCategory } from '../../../contract/enums.ts';
+} from '#contract/policies.ts';
+import type { TransactionCategory } from '#contract/enums.ts';
 
 /**
  * The policy as the editor holds it: every condition present (an empty list

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { cmp, scale } from '../../../contract/decimal.ts';
-import type { RampKind } from '../../../contract/ramp-record.ts';
+import { cmp, scale } from '#contract/decimal.ts';
+import type { RampKind } from '#contract/ramp-record.ts';
 import {
   IntentQuoteRequest,
   RAIL_CURRENCIES,
   RAMP_FIAT_CURRENCIES,
   type RampIntentInput,
-} from '../../../contract/ramps.ts';
-import { MEMO_MAX_LENGTH } from '../../../contract/transaction.ts';
-import type { PaymentMethod } from '../../../contract/enums.ts';
+} from '#contract/ramps.ts';
+import { MEMO_MAX_LENGTH } from '#contract/transaction.ts';
+import type { PaymentMethod } from '#contract/enums.ts';
 
 /**
  * The Convert form (issue 27): what a person picks for an off-ramp (a vault's

@@ -1,8 +1,8 @@
-import { chainLabel } from '../../../contract/chains.ts';
-import type { BankAccount } from '../../../contract/bank-account-record.ts';
-import type { PaymentMethod } from '../../../contract/enums.ts';
-import { RAIL_CURRENCIES, RAMP_ASSETS, RAMP_FIAT_CURRENCIES } from '../../../contract/ramps.ts';
-import type { Asset, Vault } from '../../../contract/reference.ts';
+import { chainLabel } from '#contract/chains.ts';
+import type { BankAccount } from '#contract/bank-account-record.ts';
+import type { PaymentMethod } from '#contract/enums.ts';
+import { RAIL_CURRENCIES, RAMP_ASSETS, RAMP_FIAT_CURRENCIES } from '#contract/ramps.ts';
+import type { Asset, Vault } from '#contract/reference.ts';
 import type { Option } from '../../components/select-field.tsx';
 import { paymentMethodLabel } from '../../lib/labels.ts';
 

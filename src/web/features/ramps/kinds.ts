@@ -1,4 +1,4 @@
-import type { RampKind } from '../../../contract/ramp-record.ts';
+import type { RampKind } from '#contract/ramp-record.ts';
 
 /** The three conversions, as the Convert page names them. */
 export const KIND_LABELS: Record<RampKind, string> = {

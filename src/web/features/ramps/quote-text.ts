@@ -1,5 +1,5 @@
-import { formatAmount } from '../../../contract/decimal-format.ts';
-import type { RampQuote } from '../../../contract/ramp-record.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import type { RampQuote } from '#contract/ramp-record.ts';
 import { paymentMethodLabel } from '../../lib/labels.ts';
 
 /**

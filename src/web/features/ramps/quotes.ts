@@ -1,5 +1,5 @@
-import { cmp } from '../../../contract/decimal.ts';
-import type { RampQuote } from '../../../contract/ramp-record.ts';
+import { cmp } from '#contract/decimal.ts';
+import type { RampQuote } from '#contract/ramp-record.ts';
 
 /** Quotes in the order a treasurer compares them; amounts compared through the decimal module only. */
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CREATABLE_CATEGORIES } from '../../../contract/transaction-record.ts';
+import { CREATABLE_CATEGORIES } from '#contract/transaction-record.ts';
 
 /** `/transactions/new?category=`: which of the four create forms is open (a transfer unless said). */
 export const NewTransactionSearch = z.object({

@@ -1,4 +1,4 @@
-import { TransactionFilters } from '../../../contract/transaction-record.ts';
+import { TransactionFilters } from '#contract/transaction-record.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
 /**

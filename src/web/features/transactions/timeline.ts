@@ -1,5 +1,5 @@
-import { TRANSACTION_LIFECYCLE } from '../../../contract/enums.ts';
-import type { Transaction } from '../../../contract/transaction.ts';
+import { TRANSACTION_LIFECYCLE } from '#contract/enums.ts';
+import type { Transaction } from '#contract/transaction.ts';
 
 /**
  * The lifecycle a transaction goes through, as the timeline shows it: the

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { transactionQueries } from '../../features/transactions/api/transaction-queries.ts';
 import { TransactionsPage } from '../../features/transactions/components/transactions-page.tsx';
 import { rememberListSearch, transactionSearch } from '../../features/transactions/search.ts';
-import { FALLBACK_TIME_ZONE } from '../../../contract/display.ts';
+import { FALLBACK_TIME_ZONE } from '#contract/display.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 import { loadTimeZone } from '../../lib/session-queries.ts';
 

@@ -1,14 +1,14 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type {
   ApprovalActionRequest,
   ApprovalActionResponse,
   ApprovalMessageResponse,
-} from '../../../../contract/approvals.ts';
+} from '#contract/approvals.ts';
 import { verifyApprovalSignature } from '../../../protocol/api-token.ts';
 import type { Database } from '../../../db/client.ts';
 import { apiUsers, changeRequests, organizations } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 import { applyDecision, type ChangeRequestDecision } from './effects.ts';
 import {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { bankAccounts, type changeRequests } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import {
   approveTransaction,
   declineTransaction,

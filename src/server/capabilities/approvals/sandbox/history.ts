@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { ChangeRequestRecord } from '../../../../contract/change-request.ts';
+import type { ChangeRequestRecord } from '#contract/change-request.ts';
 import type { Database } from '../../../db/client.ts';
 import { apiUsers, changeRequests } from '../../../db/schema/sandbox.ts';
 

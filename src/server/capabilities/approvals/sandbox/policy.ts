@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 
 /**

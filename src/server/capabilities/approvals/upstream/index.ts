@@ -1,12 +1,12 @@
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { paths, toQueryString } from '../../../../contract/paths.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
 import {
   ApprovalActionResponse,
   ApprovalMessageResponse,
   type ApprovalActionRequest,
-} from '../../../../contract/approvals.ts';
+} from '#contract/approvals.ts';
 import { signApprovalMessage } from '../../../protocol/api-token.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyContext } from '../../../custody/backend.ts';
 import {
   approvalEntity,

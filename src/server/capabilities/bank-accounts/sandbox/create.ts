@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { BankAccount, BankAccountCreateRequest } from '../../../../contract/bank-account.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { BankAccount, BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { Database } from '../../../db/client.ts';
 import {
   bankAccounts,
@@ -9,7 +9,7 @@ import {
   organizations,
   subOrgs,
 } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import {
   BankAccount,
   BankAccountListResponse,
   type BankAccountCreateRequest,
-} from '../../../../contract/bank-account.ts';
-import { paths } from '../../../../contract/paths.ts';
+} from '#contract/bank-account.ts';
+import { paths } from '#contract/paths.ts';
 import type { CustodyContext } from '../../../custody/backend.ts';
 import {
   forgetBankAccountIntent,

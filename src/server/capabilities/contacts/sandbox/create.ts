@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { ApiError } from '../../../../contract/api-error.ts';
-import { chainInfo } from '../../../../contract/chains.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import type { ContactCreateRequest } from '../../../../contract/contact.ts';
-import type { Contact } from '../../../../contract/reference.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { ContactCreateRequest } from '#contract/contact.ts';
+import type { Contact } from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
 import { assets, changeRequests, contacts, subOrgs } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { ApiError } from '../../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import type { ContactUpdateRequest } from '../../../../contract/contact.ts';
-import type { Contact } from '../../../../contract/reference.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { ContactUpdateRequest } from '#contract/contact.ts';
+import type { Contact } from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
 import { changeRequests, contacts } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';

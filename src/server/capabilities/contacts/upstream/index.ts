@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { pathOf } from '../../../../contract/endpoint.ts';
-import { createContact, updateContact } from '../../../../contract/endpoints/contact-writes.ts';
-import { Contact } from '../../../../contract/reference.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
+import { Contact } from '#contract/reference.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import type { UpstreamRequest } from '../../../custody/upstream/upstream-client.ts';
 import type { ContactsPort } from '../port.ts';

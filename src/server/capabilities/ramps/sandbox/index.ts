@@ -1,7 +1,7 @@
 import { and, eq, inArray, type SQL } from 'drizzle-orm';
-import type { Page } from '../../../../contract/common.ts';
-import type { RampCreateRequest } from '../../../../contract/ramps.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { Page } from '#contract/common.ts';
+import type { RampCreateRequest } from '#contract/ramps.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { ApiError } from '../../../../contract/api-error.ts';
-import type { Page, PageRequest } from '../../../../contract/common.ts';
-import { pathOf } from '../../../../contract/endpoint.ts';
+import { ApiError } from '#contract/api-error.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
+import { pathOf } from '#contract/endpoint.ts';
 import {
   createTransactionFromIntent,
   markDepositDone,
   quoteRamp,
-} from '../../../../contract/endpoints/ramp-writes.ts';
-import { createTransaction } from '../../../../contract/endpoints/transaction-writes.ts';
-import { RampQuoteResponse } from '../../../../contract/ramps.ts';
-import { Transaction, type TransactionFilters } from '../../../../contract/transaction.ts';
+} from '#contract/endpoints/ramp-writes.ts';
+import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
+import { RampQuoteResponse } from '#contract/ramps.ts';
+import { Transaction, type TransactionFilters } from '#contract/transaction.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import {

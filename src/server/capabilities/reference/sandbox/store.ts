@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
-import { CHAINS } from '../../../../contract/chains.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import { CHAINS } from '#contract/chains.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type {
   Asset,
   Contact,
@@ -8,7 +8,7 @@ import type {
   SupportedChain,
   Vault,
   VaultBalances,
-} from '../../../../contract/reference.ts';
+} from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
 import { pendingAssetLists } from './contact-pending-changes.ts';
 import {
@@ -19,8 +19,8 @@ import {
   vaults,
   wallets,
 } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
-import type { Page, PageRequest } from '../../../../contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
 import type { ContactListQuery, VaultListQuery } from '../../../custody/backend.ts';
 import { chainLogo } from '../../../custody/sandbox/chain-logos.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';

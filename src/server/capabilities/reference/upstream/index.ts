@@ -1,6 +1,6 @@
-import { ApiError } from '../../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { paths } from '../../../../contract/paths.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
 import {
   AssetListResponse,
   ContactListResponse,
@@ -10,7 +10,7 @@ import {
   VaultBalances,
   VaultListResponse,
   type Contact,
-} from '../../../../contract/reference.ts';
+} from '#contract/reference.ts';
 import type { CustodyContext } from '../../../custody/backend.ts';
 import type { UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
 import type { ReferencePort } from '../port.ts';

@@ -1,12 +1,12 @@
 import { and, asc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import type { TransactionStatus } from '../../../../contract/enums.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { TransactionStatus } from '#contract/enums.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { TransactionListQuery } from '../../../custody/backend.ts';
-import type { Page } from '../../../../contract/common.ts';
+import type { Page } from '#contract/common.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 

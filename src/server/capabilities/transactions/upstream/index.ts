@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../../../contract/api-error.ts';
-import { paths } from '../../../../contract/paths.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { paths } from '#contract/paths.ts';
 import {
   EstimatedFeeResponse,
   Transaction,
   TransactionListResponse,
-} from '../../../../contract/transaction.ts';
+} from '#contract/transaction.ts';
 import {
   forgetTransactionIntent,
   recordCreated,

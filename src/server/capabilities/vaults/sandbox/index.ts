@@ -1,9 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import { ApiError } from '../../../../contract/api-error.ts';
-import { CHAINS, chainInfo, chainLabel } from '../../../../contract/chains.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { mul, round } from '../../../../contract/decimal.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { CHAINS, chainInfo, chainLabel } from '#contract/chains.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { mul, round } from '#contract/decimal.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import { pathOf, toQueryString } from '../../../../contract/endpoint.ts';
-import { createVault } from '../../../../contract/endpoints/vault-writes.ts';
+import { pathOf, toQueryString } from '#contract/endpoint.ts';
+import { createVault } from '#contract/endpoints/vault-writes.ts';
 import {
   getDepositAddress,
   getDetailedBalances,
   updateBalances,
-} from '../../../../contract/endpoints/vaults.ts';
-import { Vault, VaultBalances } from '../../../../contract/reference.ts';
-import { DepositAddressResponse, DetailedBalanceList } from '../../../../contract/vault.ts';
+} from '#contract/endpoints/vaults.ts';
+import { Vault, VaultBalances } from '#contract/reference.ts';
+import { DepositAddressResponse, DetailedBalanceList } from '#contract/vault.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import type { UpstreamRequest } from '../../../custody/upstream/upstream-client.ts';
 import type { VaultsPort } from '../port.ts';

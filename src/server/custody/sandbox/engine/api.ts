@@ -1,11 +1,11 @@
-import { chainInfo } from '../../../../contract/chains.ts';
+import { chainInfo } from '#contract/chains.ts';
 import type {
   CreateTransactionRequest,
   EstimatedFeeResponse,
   EstimateFeeRequest,
   ReplaceTransactionRequest,
   Transaction,
-} from '../../../../contract/transaction.ts';
+} from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { estimateFees } from '../fee-model.ts';

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { add, cmp, isNegative, isZero, sub } from '../../../../contract/decimal.ts';
-import type { BalanceChange } from '../../../../contract/transaction.ts';
+import { add, cmp, isNegative, isZero, sub } from '#contract/decimal.ts';
+import type { BalanceChange } from '#contract/transaction.ts';
 import { vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
 import type { Hold } from './plan.ts';
 import type { Executor } from './transitions.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNotNull, max } from 'drizzle-orm';
-import { chainInfo } from '../../../../contract/chains.ts';
+import { chainInfo } from '#contract/chains.ts';
 import { transactions, wallets } from '../../../db/schema/sandbox.ts';
 import type { Executor } from './transitions.ts';
 

@@ -1,5 +1,5 @@
-import type { ChainInfo } from '../../../../contract/chains.ts';
-import type { ContractCallData } from '../../../../contract/transaction.ts';
+import type { ChainInfo } from '#contract/chains.ts';
+import type { ContractCallData } from '#contract/transaction.ts';
 
 /** A contract call's `data` (7b): which variant it is, and how deep it may nest. */
 

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { paths } from '../../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { engineTest as it } from '../../../test/engine-test.ts';
 
 describe('POST /transactions/ names the field and the rule it breaks', () => {

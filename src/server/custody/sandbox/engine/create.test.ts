@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { paths } from '../../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import {
   changeRequests,
   transactionStatusEvents,

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, type InferInsertModel } from 'drizzle-orm';
-import type { CreateTransactionRequest } from '../../../../contract/transaction.ts';
+import type { CreateTransactionRequest } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import {
   changeRequests,
   transactionStatusEvents,
   transactions,
 } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { approvalMessage, creatorOf } from '../change-request.ts';
 import type { TransactionRow } from '../mappers.ts';

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { add, cmp, isZero, neg, sum } from '../../../../contract/decimal.ts';
-import { isTerminalStatus, type TransactionStatus } from '../../../../contract/enums.ts';
-import { paths } from '../../../../contract/paths.ts';
+import { add, cmp, isZero, neg, sum } from '#contract/decimal.ts';
+import { isTerminalStatus, type TransactionStatus } from '#contract/enums.ts';
+import { paths } from '#contract/paths.ts';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import {
   transactionStatusEvents,

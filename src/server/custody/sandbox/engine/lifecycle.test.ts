@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { add, cmp, neg, sub, sum } from '../../../../contract/decimal.ts';
-import { paths } from '../../../../contract/paths.ts';
-import type { BalanceChange, Transaction } from '../../../../contract/transaction.ts';
+import { add, cmp, neg, sub, sum } from '#contract/decimal.ts';
+import { paths } from '#contract/paths.ts';
+import type { BalanceChange, Transaction } from '#contract/transaction.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { estimateFees, feeForTier } from '../fee-model.ts';
 import { engineTest as it } from '../../../test/engine-test.ts';

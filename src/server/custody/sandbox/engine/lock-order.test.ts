@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
-import { paths } from '../../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { wrapPgPool, type DatabaseHandle } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import {

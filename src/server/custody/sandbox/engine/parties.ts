@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { addressProblem, sameAddress } from '../../../../contract/addresses.ts';
-import type { ChainInfo } from '../../../../contract/chains.ts';
-import type { Party, TransferPartyData } from '../../../../contract/transaction.ts';
+import { addressProblem, sameAddress } from '#contract/addresses.ts';
+import type { ChainInfo } from '#contract/chains.ts';
+import type { Party, TransferPartyData } from '#contract/transaction.ts';
 import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { contactParty, vaultParty, type VaultRow, type WalletRow } from '../mappers.ts';
 import { ENGINE_CODES, type Problems } from './problems.ts';

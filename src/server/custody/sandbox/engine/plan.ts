@@ -1,5 +1,5 @@
-import type { FeeTier } from '../../../../contract/enums.ts';
-import type { Party, TransactionFees } from '../../../../contract/transaction.ts';
+import type { FeeTier } from '#contract/enums.ts';
+import type { Party, TransactionFees } from '#contract/transaction.ts';
 import type { Leg } from '../seed/movements.ts';
 
 /**

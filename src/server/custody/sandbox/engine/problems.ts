@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
 
 /**
  * Collects every rule a request breaks, so one 400 names all of them: each

@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { ApiError } from '../../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { cmp, mul, neg, round } from '../../../../contract/decimal.ts';
-import type { DepositInstructions, RampIntent } from '../../../../contract/ramp-record.ts';
-import type { Operation, Party } from '../../../../contract/transaction.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { cmp, mul, neg, round } from '#contract/decimal.ts';
+import type { DepositInstructions, RampIntent } from '#contract/ramp-record.ts';
+import type { Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { rampQuotes } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../backend.ts';

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { ApiError } from '../../../../contract/api-error.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import type { OperationStatus, TransactionStatus } from '../../../../contract/enums.ts';
-import type { BankDetails, RampKind } from '../../../../contract/ramp-record.ts';
-import type { BalanceChange, Operation, Party } from '../../../../contract/transaction.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { OperationStatus, TransactionStatus } from '#contract/enums.ts';
+import type { BankDetails, RampKind } from '#contract/ramp-record.ts';
+import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { TransactionRow } from '../mappers.ts';

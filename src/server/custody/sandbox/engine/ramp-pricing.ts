@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { add, cmp, div, mul, round, sub } from '../../../../contract/decimal.ts';
-import type { RampKind } from '../../../../contract/ramp-record.ts';
+import { add, cmp, div, mul, round, sub } from '#contract/decimal.ts';
+import type { RampKind } from '#contract/ramp-record.ts';
 
 /**
  * The sandbox's ramp and FX prices (README, "Ramps and FX"): a reference

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { cmp, mul, round, sub } from '../../../../contract/decimal.ts';
-import type { RampQuote, RampQuoteResponse } from '../../../../contract/ramp-record.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { cmp, mul, round, sub } from '#contract/decimal.ts';
+import type { RampQuote, RampQuoteResponse } from '#contract/ramp-record.ts';
 import type { Database } from '../../../db/client.ts';
 import { rampQuotes, vaultBalances } from '../../../db/schema/sandbox.ts';
 import { Problems } from './problems.ts';

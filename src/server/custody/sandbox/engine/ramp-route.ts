@@ -1,17 +1,17 @@
 import { and, eq } from 'drizzle-orm';
-import { maskAccountNumber } from '../../../../contract/bank-account-record.ts';
-import { chainInfo } from '../../../../contract/chains.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { add, scale } from '../../../../contract/decimal.ts';
+import { maskAccountNumber } from '#contract/bank-account-record.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { add, scale } from '#contract/decimal.ts';
 import type {
   FlatQuoteRequest,
   IntentQuoteRequest,
   RampIntentInput,
   RampKind,
   RampPartyInput,
-} from '../../../../contract/ramps.ts';
-import type { Party } from '../../../../contract/transaction.ts';
-import type { PaymentMethod } from '../../../../contract/enums.ts';
+} from '#contract/ramps.ts';
+import type { Party } from '#contract/transaction.ts';
+import type { PaymentMethod } from '#contract/enums.ts';
 import { assets, bankAccounts } from '../../../db/schema/sandbox.ts';
 import type { BankAccountRow, VaultRow } from '../mappers.ts';
 import { resolveVault } from './parties.ts';

@@ -1,10 +1,10 @@
 import { and, eq, notInArray } from 'drizzle-orm';
-import { chainInfo, CHAINS } from '../../../../contract/chains.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import { TERMINAL_TRANSACTION_STATUSES } from '../../../../contract/enums.ts';
+import { chainInfo, CHAINS } from '#contract/chains.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { TERMINAL_TRANSACTION_STATUSES } from '#contract/enums.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '../../../../contract/api-error.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { estimateFees, replacementFeeFor } from '../fee-model.ts';
 import type { TransactionRow } from '../mappers.ts';

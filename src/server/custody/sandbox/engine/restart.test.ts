@@ -1,8 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cmp, sub } from '../../../../contract/decimal.ts';
-import { isTerminalStatus, type TransactionStatus } from '../../../../contract/enums.ts';
-import { paths } from '../../../../contract/paths.ts';
+import { cmp, sub } from '#contract/decimal.ts';
+import { isTerminalStatus, type TransactionStatus } from '#contract/enums.ts';
+import { paths } from '#contract/paths.ts';
 import { openDatabase } from '../../../db/client.ts';
 import { transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from '../../../test/test-database.ts';

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CSRF_HEADER } from '../../../../contract/auth.ts';
+import { CSRF_HEADER } from '#contract/auth.ts';
 import { loadConfig, type AppConfig } from '../../../env.ts';
 import { startServer } from '../../../server.ts';
 import { signInAsDemo } from '../../../test/served.ts';

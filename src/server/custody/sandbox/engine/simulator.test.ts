@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { paths } from '../../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { createTransaction } from '../../../test/fixtures.ts';

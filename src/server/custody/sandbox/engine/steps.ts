@@ -1,11 +1,7 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import { chainInfo } from '../../../../contract/chains.ts';
-import {
-  isTerminalStatus,
-  type FeeTier,
-  type TransactionStatus,
-} from '../../../../contract/enums.ts';
-import type { Party, TransactionFees } from '../../../../contract/transaction.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { isTerminalStatus, type FeeTier, type TransactionStatus } from '#contract/enums.ts';
+import type { Party, TransactionFees } from '#contract/transaction.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { confirmationDelaysMs, estimateFees, feeForTier, replacementFeeFor } from '../fee-model.ts';
 import type { TransactionRow } from '../mappers.ts';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { TransactionStatus } from '../../../../contract/enums.ts';
+import type { TransactionStatus } from '#contract/enums.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 

@@ -1,17 +1,13 @@
 import { and, eq } from 'drizzle-orm';
-import { CHAINS, chainInfo, type ChainInfo } from '../../../../contract/chains.ts';
-import { add, mul, round, scale } from '../../../../contract/decimal.ts';
+import { CHAINS, chainInfo, type ChainInfo } from '#contract/chains.ts';
+import { add, mul, round, scale } from '#contract/decimal.ts';
 import type {
   FeeTier,
   ResourceType,
   TransactionCategory,
   TransactionSubCategory,
-} from '../../../../contract/enums.ts';
-import type {
-  CreateTransactionRequest,
-  EstimateFeeRequest,
-  Party,
-} from '../../../../contract/transaction.ts';
+} from '#contract/enums.ts';
+import type { CreateTransactionRequest, EstimateFeeRequest, Party } from '#contract/transaction.ts';
 import { assets } from '../../../db/schema/sandbox.ts';
 import { STAKING_TARGETS } from '../seed/chain-details.ts';
 import type { Leg } from '../seed/movements.ts';

@@ -1,5 +1,5 @@
 import type { InferInsertModel } from 'drizzle-orm';
-import type { BankAccountStatus, PaymentMethod } from '../../../../contract/enums.ts';
+import type { BankAccountStatus, PaymentMethod } from '#contract/enums.ts';
 import type { bankAccounts } from '../../../db/schema/sandbox.ts';
 import type { SeedRandom } from './random.ts';
 

@@ -1,5 +1,5 @@
-import { CHAINS, chainInfo } from '../../../../contract/chains.ts';
-import type { TransactionCategory } from '../../../../contract/enums.ts';
+import { CHAINS, chainInfo } from '#contract/chains.ts';
+import type { TransactionCategory } from '#contract/enums.ts';
 import { fakeAddress, type SeedRandom } from './random.ts';
 import { assetsOn, type AssetSpec } from './reference-data.ts';
 

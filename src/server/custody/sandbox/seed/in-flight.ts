@@ -1,5 +1,5 @@
-import { add, cmp } from '../../../../contract/decimal.ts';
-import type { TransactionStatus } from '../../../../contract/enums.ts';
+import { add, cmp } from '#contract/decimal.ts';
+import type { TransactionStatus } from '#contract/enums.ts';
 import { mergeHolds } from '../engine/balances.ts';
 import { holdsFor, type SimulationPlan } from '../engine/plan.ts';
 import type { FeeCharge, Leg } from './movements.ts';

@@ -1,4 +1,4 @@
-import { TRANSACTION_LIFECYCLE, type TransactionStatus } from '../../../../contract/enums.ts';
+import { TRANSACTION_LIFECYCLE, type TransactionStatus } from '#contract/enums.ts';
 import type { SeedRandom } from './random.ts';
 
 /**

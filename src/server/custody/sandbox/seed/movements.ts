@@ -1,6 +1,6 @@
-import { mul, neg, round } from '../../../../contract/decimal.ts';
-import type { OperationStatus, OperationType } from '../../../../contract/enums.ts';
-import type { BalanceChange, Operation, Party } from '../../../../contract/transaction.ts';
+import { mul, neg, round } from '#contract/decimal.ts';
+import type { OperationStatus, OperationType } from '#contract/enums.ts';
+import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import type { BankAccountSeedRow } from './bank-account-data.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { InferInsertModel } from 'drizzle-orm';
-import { CHAINS, type ChainInfo } from '../../../../contract/chains.ts';
-import type { ContactStatus, VaultType } from '../../../../contract/enums.ts';
-import type { VaultMember } from '../../../../contract/reference.ts';
+import { CHAINS, type ChainInfo } from '#contract/chains.ts';
+import type { ContactStatus, VaultType } from '#contract/enums.ts';
+import type { VaultMember } from '#contract/reference.ts';
 import type {
   assets,
   contacts,

@@ -1,12 +1,12 @@
 import type { InferInsertModel } from 'drizzle-orm';
-import { chainInfo } from '../../../../contract/chains.ts';
+import { chainInfo } from '#contract/chains.ts';
 import {
   TRANSACTION_CATEGORIES,
   TRANSACTION_STATUSES,
   type FeeTier,
   type TransactionCategory,
   type TransactionStatus,
-} from '../../../../contract/enums.ts';
+} from '#contract/enums.ts';
 import type { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 import { estimateFees, feeForTier } from '../fee-model.ts';
 import { inFlightState } from './in-flight.ts';

@@ -1,12 +1,12 @@
-import { mul, round } from '../../../../contract/decimal.ts';
-import { chainInfo } from '../../../../contract/chains.ts';
+import { mul, round } from '#contract/decimal.ts';
+import { chainInfo } from '#contract/chains.ts';
 import type {
   ResourceType,
   TransactionCategory,
   TransactionSubCategory,
   TransactionType,
-} from '../../../../contract/enums.ts';
-import type { Party } from '../../../../contract/transaction.ts';
+} from '#contract/enums.ts';
+import type { Party } from '#contract/transaction.ts';
 import type { BankAccountSeedRow } from './bank-account-data.ts';
 import { contactParty, vaultParty } from '../mappers.ts';
 import { bankAccountParty, externalParty, type Leg } from './movements.ts';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { approvalMessage, decideApproval } from '../../../../contract/endpoints/approvals.ts';
+import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';

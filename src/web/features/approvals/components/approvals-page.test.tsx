@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { act, cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
 import { ApprovalsPage } from './approvals-page.tsx';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type Ref } from 'react';
-import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import {
   CursorListPage,
   type CursorListSpec,

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
-import { formatAmount, formatUsd } from '../../../../contract/decimal-format.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
+import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { InboxItemLink } from '../../../components/inbox-item-navigation.tsx';
 import { DateTime } from '../../../components/date-time.tsx';

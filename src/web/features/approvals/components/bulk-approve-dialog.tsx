@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { ApprovalItem } from '../../../../contract/approval-inbox.ts';
-import { chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount, formatUsd } from '../../../../contract/decimal-format.ts';
+import type { ApprovalItem } from '#contract/approval-inbox.ts';
+import { chainLabel } from '#contract/chains.ts';
+import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
 import { Button } from '../../../components/ui/button.tsx';

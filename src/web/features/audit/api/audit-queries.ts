@@ -1,6 +1,6 @@
-import type { AuditFilters } from '../../../../contract/auth.ts';
-import type { ListParams } from '../../../../contract/common.ts';
-import { listAudit } from '../../../../contract/endpoints/staff.ts';
+import type { AuditFilters } from '#contract/auth.ts';
+import type { ListParams } from '#contract/common.ts';
+import { listAudit } from '#contract/endpoints/staff.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 

@@ -1,5 +1,5 @@
-import { AUDIT_ACTION_LABELS, auditActionLabel } from '../../../../contract/audit-actions.ts';
-import { AUDIT_OUTCOMES } from '../../../../contract/auth.ts';
+import { AUDIT_ACTION_LABELS, auditActionLabel } from '#contract/audit-actions.ts';
+import { AUDIT_OUTCOMES } from '#contract/auth.ts';
 import * as ListFilter from '../../../components/list-filters.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import type { AuditSearchFilters } from '../search.ts';

@@ -5,7 +5,7 @@ import {
   type CursorListSpec,
   type ListPageProps,
 } from '../../../components/cursor-list.tsx';
-import type { AuditEntry } from '../../../../contract/auth.ts';
+import type { AuditEntry } from '#contract/auth.ts';
 import { useTimeZone } from '../../../lib/display.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { auditQueries } from '../api/audit-queries.ts';

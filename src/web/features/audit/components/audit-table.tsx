@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
-import { auditActionLabel } from '../../../../contract/audit-actions.ts';
-import type { AuditEntry } from '../../../../contract/auth.ts';
+import { auditActionLabel } from '#contract/audit-actions.ts';
+import type { AuditEntry } from '#contract/auth.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { Badge, type BadgeTone } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';

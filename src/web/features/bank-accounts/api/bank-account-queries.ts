@@ -3,7 +3,7 @@ import {
   bankAccountHistory,
   getBankAccount,
   listBankAccounts,
-} from '../../../../contract/endpoints/bank-accounts.ts';
+} from '#contract/endpoints/bank-accounts.ts';
 import { apiClient, type BankAccountListParams } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { BankAccountCreateRequest } from '../../../../contract/bank-account.ts';
-import { createBankAccount } from '../../../../contract/endpoints/bank-account-writes.ts';
+import type { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { bankAccountQueries } from './bank-account-queries.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import type { BankAccountMatchRequest } from '../../../../contract/bank-account-matches.ts';
-import { findBankAccountMatches } from '../../../../contract/endpoints/bank-accounts.ts';
+import type { BankAccountMatchRequest } from '#contract/bank-account-matches.ts';
+import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { revealBankAccount } from '../../../../contract/endpoints/bank-accounts.ts';
+import { revealBankAccount } from '#contract/endpoints/bank-accounts.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**

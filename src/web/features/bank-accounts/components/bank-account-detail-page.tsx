@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type ReactNode } from 'react';
-import type { BankAccount } from '../../../../contract/bank-account.ts';
-import type { ApprovalAction } from '../../../../contract/approvals.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
+import type { ApprovalAction } from '#contract/approvals.ts';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Button } from '../../../components/ui/button.tsx';

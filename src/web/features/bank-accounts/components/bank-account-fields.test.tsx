@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { BankAccount } from '../../../../contract/bank-account.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
 import { BankAccountFields } from './bank-account-fields.tsx';
 
 afterEach(cleanup);

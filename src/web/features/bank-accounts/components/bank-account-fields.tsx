@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import type { BankAccount, BankAccountTextField } from '../../../../contract/bank-account.ts';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
+import type { BankAccount, BankAccountTextField } from '#contract/bank-account.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from '#contract/enums.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import type { RevealedBankAccount } from '../../../../contract/bank-account.ts';
+import type { RevealedBankAccount } from '#contract/bank-account.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { paymentMethodLabel } from '../../../lib/labels.ts';
 import { fieldSpec, groupIban } from '../rail-fields.ts';

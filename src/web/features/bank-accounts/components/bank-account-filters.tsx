@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { BANK_ACCOUNT_STATUSES, PAYMENT_METHODS } from '../../../../contract/enums.ts';
+import { BANK_ACCOUNT_STATUSES, PAYMENT_METHODS } from '#contract/enums.ts';
 import * as ListFilter from '../../../components/list-filters.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';

@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChangeRequestRecord } from '../../../../contract/change-request.ts';
+import type { ChangeRequestRecord } from '#contract/change-request.ts';
 import { BankAccountHistory } from './bank-account-history.tsx';
 
 afterEach(cleanup);

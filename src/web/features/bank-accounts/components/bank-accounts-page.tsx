@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { buttonVariants } from '../../../components/ui/button.tsx';
-import type { BankAccountListResponse } from '../../../../contract/bank-account.ts';
+import type { BankAccountListResponse } from '#contract/bank-account.ts';
 import {
   CursorListPage,
   type CursorListSpec,

@@ -1,7 +1,7 @@
 import { useSendOnce } from '../../../lib/use-send-once.ts';
 import { useEffect, useId, useState } from 'react';
-import type { BankAccount } from '../../../../contract/bank-account.ts';
-import type { ApprovalAction } from '../../../../contract/approvals.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
+import type { ApprovalAction } from '#contract/approvals.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,

@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import type { BankAccount } from '../../../../contract/bank-account.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';

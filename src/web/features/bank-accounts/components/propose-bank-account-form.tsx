@@ -7,12 +7,9 @@ import {
   type BankAccount,
   type BankAccountCreateRequest,
   type BankAccountTextField,
-} from '../../../../contract/bank-account.ts';
-import {
-  isSameBankAccount,
-  type BankAccountMatches,
-} from '../../../../contract/bank-account-matches.ts';
-import { PAYMENT_METHODS, type PaymentMethod } from '../../../../contract/enums.ts';
+} from '#contract/bank-account.ts';
+import { isSameBankAccount, type BankAccountMatches } from '#contract/bank-account-matches.ts';
+import { PAYMENT_METHODS, type PaymentMethod } from '#contract/enums.ts';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { TextField, useBoundControl, type FieldId } from '../../../components/bound-fields.tsx';
 import { Field, FieldError } from '../../../components/ui/field.tsx';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BankAccount } from '../../../../contract/bank-account.ts';
+import type { BankAccount } from '#contract/bank-account.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';

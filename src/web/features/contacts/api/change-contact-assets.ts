@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { updateContact } from '../../../../contract/endpoints/contact-writes.ts';
+import { updateContact } from '#contract/endpoints/contact-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateContacts } from './invalidate-contacts.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ApprovalAction } from '../../../../contract/approvals.ts';
-import { approvalMessage, decideApproval } from '../../../../contract/endpoints/approvals.ts';
+import type { ApprovalAction } from '#contract/approvals.ts';
+import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateContacts } from './invalidate-contacts.ts';
 

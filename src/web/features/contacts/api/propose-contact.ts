@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ContactCreateRequest } from '../../../../contract/contact.ts';
-import { createContact } from '../../../../contract/endpoints/contact-writes.ts';
+import type { ContactCreateRequest } from '#contract/contact.ts';
+import { createContact } from '#contract/endpoints/contact-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { contactQueries } from './contact-queries.ts';
 import { invalidateContacts } from './invalidate-contacts.ts';

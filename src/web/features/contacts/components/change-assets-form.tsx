@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { Contact } from '../../../../contract/reference.ts';
+import type { Contact } from '#contract/reference.ts';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useChangeContactAssets } from '../api/change-contact-assets.ts';

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useRef, useState } from 'react';
-import type { ApprovalAction } from '../../../../contract/approvals.ts';
-import { chainLabel } from '../../../../contract/chains.ts';
-import type { Contact } from '../../../../contract/reference.ts';
+import type { ApprovalAction } from '#contract/approvals.ts';
+import { chainLabel } from '#contract/chains.ts';
+import type { Contact } from '#contract/reference.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Fact } from '../../../components/fact.tsx';

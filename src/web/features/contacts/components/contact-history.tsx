@@ -1,7 +1,4 @@
-import type {
-  ChangeRequestActor,
-  ChangeRequestHistory,
-} from '../../../../contract/change-request.ts';
+import type { ChangeRequestActor, ChangeRequestHistory } from '#contract/change-request.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { CHAINS, chainLabel } from '../../../../contract/chains.ts';
-import { CONTACT_STATUSES } from '../../../../contract/enums.ts';
-import type { Contact } from '../../../../contract/reference.ts';
+import { CHAINS, chainLabel } from '#contract/chains.ts';
+import { CONTACT_STATUSES } from '#contract/enums.ts';
+import type { Contact } from '#contract/reference.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { CursorListPage, type ListPageProps } from '../../../components/cursor-list.tsx';
 import { DateTime } from '../../../components/date-time.tsx';

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import type { ApprovalAction } from '../../../../contract/approvals.ts';
-import { chainLabel } from '../../../../contract/chains.ts';
-import type { Contact } from '../../../../contract/reference.ts';
+import type { ApprovalAction } from '#contract/approvals.ts';
+import { chainLabel } from '#contract/chains.ts';
+import type { Contact } from '#contract/reference.ts';
 import { Fact } from '../../../components/fact.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {

@@ -6,13 +6,10 @@ import {
   type Resolver,
   type UseFormReturn,
 } from 'react-hook-form';
-import { CHAINS, chainInfo } from '../../../../contract/chains.ts';
-import {
-  canonicalContactAddress,
-  contactAddressProblem,
-} from '../../../../contract/contact-address.ts';
-import { ContactCreateRequest } from '../../../../contract/contact.ts';
-import type { Contact } from '../../../../contract/reference.ts';
+import { CHAINS, chainInfo } from '#contract/chains.ts';
+import { canonicalContactAddress, contactAddressProblem } from '#contract/contact-address.ts';
+import { ContactCreateRequest } from '#contract/contact.ts';
+import type { Contact } from '#contract/reference.ts';
 import { SelectFieldFor, TextField, useBoundControl } from '../../../components/bound-fields.tsx';
 import { Field } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { Contact } from '../../../../contract/reference.ts';
+import type { Contact } from '#contract/reference.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { ProposeContactForm } from './propose-contact-form.tsx';

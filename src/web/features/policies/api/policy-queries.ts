@@ -6,14 +6,14 @@ import {
   publishPolicyDraft,
   restorePolicyVersion,
   savePolicyDraft,
-} from '../../../../contract/endpoints/policies.ts';
+} from '#contract/endpoints/policies.ts';
 import type {
   PolicyDraftRequest,
   PolicyKind,
   PolicyPreviewRequest,
   PolicyState,
   PolicyVersion,
-} from '../../../../contract/policies.ts';
+} from '#contract/policies.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** One key per policy kind: its active version, open draft and history come in one answer. */

@@ -1,4 +1,4 @@
-import type { PolicyVersion } from '../../../../contract/policies.ts';
+import type { PolicyVersion } from '#contract/policies.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { PolicyRules } from './policy-lines.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PolicyVersion } from '../../../../contract/policies.ts';
+import type { PolicyVersion } from '#contract/policies.ts';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';

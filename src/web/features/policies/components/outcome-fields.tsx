@@ -1,5 +1,5 @@
 import { useWatch } from 'react-hook-form';
-import { DECIDING_KINDS, MAX_APPROVALS } from '../../../../contract/policies.ts';
+import { DECIDING_KINDS, MAX_APPROVALS } from '#contract/policies.ts';
 import { TextField, type BoundForm } from '../../../components/bound-fields.tsx';
 import type { PolicyForm } from '../policy-form.ts';
 import { CheckboxGroup, type CheckboxOption } from './checkbox-group.tsx';

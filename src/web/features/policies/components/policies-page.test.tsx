@@ -2,13 +2,13 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { StaffRole } from '../../../../contract/auth.ts';
+import type { StaffRole } from '#contract/auth.ts';
 import {
   DEFAULT_POLICY,
   type Policy,
   type PolicyState,
   type PolicyVersion,
-} from '../../../../contract/policies.ts';
+} from '#contract/policies.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
 import { sessionFor } from '../../../test/session.ts';

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
-import { ERROR_CODES } from '../../../../contract/common.ts';
-import type { Policy, PolicyKind, PolicyState } from '../../../../contract/policies.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { Policy, PolicyKind, PolicyState } from '#contract/policies.ts';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FieldError } from '../../../components/ui/field.tsx';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PolicyVersion } from '../../../../contract/policies.ts';
+import type { PolicyVersion } from '#contract/policies.ts';
 import { MutationError } from '../../../components/action-dialog.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';

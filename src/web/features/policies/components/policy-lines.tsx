@@ -1,9 +1,4 @@
-import {
-  describeOutcome,
-  describeRule,
-  type Policy,
-  type PolicyRule,
-} from '../../../../contract/policies.ts';
+import { describeOutcome, describeRule, type Policy, type PolicyRule } from '#contract/policies.ts';
 import type { PolicyChange } from '../policy-diff.ts';
 
 type NameOf = (id: string) => string;

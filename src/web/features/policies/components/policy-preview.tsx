@@ -8,8 +8,8 @@ import {
   describeOutcome,
   PolicyPreviewRequest,
   type PolicyKind,
-} from '../../../../contract/policies.ts';
-import { TRANSACTION_CATEGORIES } from '../../../../contract/enums.ts';
+} from '#contract/policies.ts';
+import { TRANSACTION_CATEGORIES } from '#contract/enums.ts';
 import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { describeError } from '../../../lib/api-errors.ts';

@@ -1,6 +1,6 @@
 import { useWatch } from 'react-hook-form';
-import { ACTOR_KINDS, DESTINATION_KINDS } from '../../../../contract/policies.ts';
-import { TRANSACTION_CATEGORIES } from '../../../../contract/enums.ts';
+import { ACTOR_KINDS, DESTINATION_KINDS } from '#contract/policies.ts';
+import { TRANSACTION_CATEGORIES } from '#contract/enums.ts';
 import { TextField, type BoundForm } from '../../../components/bound-fields.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { humanize } from '../../../lib/labels.ts';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { createTransactionFromIntent } from '../../../../contract/endpoints/ramp-writes.ts';
-import type { IntentCreateRequest } from '../../../../contract/ramps.ts';
+import { createTransactionFromIntent } from '#contract/endpoints/ramp-writes.ts';
+import type { IntentCreateRequest } from '#contract/ramps.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { UncertainSendError, createOnce } from '../../../lib/create-once.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { markDepositDone } from '../../../../contract/endpoints/ramp-writes.ts';
+import { markDepositDone } from '#contract/endpoints/ramp-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { rampQueries } from './ramp-queries.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { quoteRamp } from '../../../../contract/endpoints/ramp-writes.ts';
-import type { RampIntentInput } from '../../../../contract/ramps.ts';
+import { quoteRamp } from '#contract/endpoints/ramp-writes.ts';
+import type { RampIntentInput } from '#contract/ramps.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { bestFirst } from '../quotes.ts';
 

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { listBankAccounts } from '../../../../contract/endpoints/bank-accounts.ts';
-import { listBankAccountRamps } from '../../../../contract/endpoints/ramps.ts';
+import { listBankAccounts } from '#contract/endpoints/bank-accounts.ts';
+import { listBankAccountRamps } from '#contract/endpoints/ramps.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** Keys from general to specific: every ramp read lives under `ramps`. */

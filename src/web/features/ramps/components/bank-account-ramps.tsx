@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { Transaction } from '../../../../contract/transaction-record.ts';
+import type { Transaction } from '#contract/transaction-record.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';

@@ -1,10 +1,10 @@
 import { useEffect } from 'react';
-import type { BankAccount } from '../../../../contract/bank-account-record.ts';
-import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { RampKind } from '../../../../contract/ramp-record.ts';
-import { RAMP_FIAT_CURRENCIES } from '../../../../contract/ramps.ts';
-import { MEMO_MAX_LENGTH } from '../../../../contract/transaction.ts';
-import type { Asset, Vault } from '../../../../contract/reference.ts';
+import type { BankAccount } from '#contract/bank-account-record.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import type { RampKind } from '#contract/ramp-record.ts';
+import { RAMP_FIAT_CURRENCIES } from '#contract/ramps.ts';
+import { MEMO_MAX_LENGTH } from '#contract/transaction.ts';
+import type { Asset, Vault } from '#contract/reference.ts';
 import {
   SelectFieldFor,
   TextField,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { RAMP_KINDS, type RampKind } from '../../../../contract/ramp-record.ts';
+import { RAMP_KINDS, type RampKind } from '#contract/ramp-record.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useCan } from '../../../lib/permissions.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { chainLabel } from '../../../../contract/chains.ts';
-import type { RampKind, RampQuote } from '../../../../contract/ramp-record.ts';
+import { chainLabel } from '#contract/chains.ts';
+import type { RampKind, RampQuote } from '#contract/ramp-record.ts';
 import { FormActions, FormCard, FormError } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { chainLabel } from '../../../../contract/chains.ts';
-import type { DepositInstructions } from '../../../../contract/ramp-record.ts';
-import type { Transaction } from '../../../../contract/transaction-record.ts';
+import { chainLabel } from '#contract/chains.ts';
+import type { DepositInstructions } from '#contract/ramp-record.ts';
+import type { Transaction } from '#contract/transaction-record.ts';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Panel } from '../../../components/panel.tsx';

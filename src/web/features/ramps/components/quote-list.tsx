@@ -1,4 +1,4 @@
-import type { RampQuote } from '../../../../contract/ramp-record.ts';
+import type { RampQuote } from '#contract/ramp-record.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useNow } from '../../../lib/use-now.ts';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { chainLabel } from '../../../../contract/chains.ts';
-import type { Operation, Party, Transaction } from '../../../../contract/transaction-record.ts';
+import { chainLabel } from '#contract/chains.ts';
+import type { Operation, Party, Transaction } from '#contract/transaction-record.ts';
 import { Fact } from '../../../components/fact.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';

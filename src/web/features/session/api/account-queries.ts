@@ -4,8 +4,8 @@ import type {
   EnrolmentStartRequest,
   PasswordChangeRequest,
   RecoveryCodesRequest,
-} from '../../../../contract/auth.ts';
-import type { DisplaySettingsRequest } from '../../../../contract/display-settings.ts';
+} from '#contract/auth.ts';
+import type { DisplaySettingsRequest } from '#contract/display-settings.ts';
 import {
   accountSecondFactor,
   changePassword,
@@ -13,7 +13,7 @@ import {
   replaceRecoveryCodes,
   startEnrolment,
   updateDisplaySettings,
-} from '../../../../contract/endpoints/account.ts';
+} from '#contract/endpoints/account.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 

@@ -5,8 +5,8 @@ import {
   type LoginRequest,
   type SecondFactorRequest,
   type SessionResponse,
-} from '../../../../contract/auth.ts';
-import { signIn, signInSecondFactor, signOut } from '../../../../contract/endpoints/session.ts';
+} from '#contract/auth.ts';
+import { signIn, signInSecondFactor, signOut } from '#contract/endpoints/session.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { browserTimeZone } from '../../../lib/display.tsx';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useRouter } from '@tanstack/react-router';
-import type { SessionResponse } from '../../../../contract/auth.ts';
+import type { SessionResponse } from '#contract/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AccountSecondFactor } from '../../../../contract/auth.ts';
+import type { AccountSecondFactor } from '#contract/auth.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithQuery } from '../../../test/render.tsx';
 import { sessionFor } from '../../../test/session.ts';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SessionResponse } from '../../../../contract/auth.ts';
+import type { SessionResponse } from '#contract/auth.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { humanize } from '../../../lib/labels.ts';

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import * as z from 'zod/mini';
-import { SecondFactorCode } from '../../../../contract/auth.ts';
+import { SecondFactorCode } from '#contract/auth.ts';
 import { TextField } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
-import type { DemoAccount } from '../../../../contract/auth.ts';
+import type { DemoAccount } from '#contract/auth.ts';
 import { humanize } from '../../../lib/labels.ts';
 
 /** Sandbox only: the seeded demo members, one per role, with their passwords. */

@@ -1,10 +1,6 @@
 import { useId, useState } from 'react';
-import { listedTimeZones } from '../../../../contract/display-settings.ts';
-import {
-  COLOR_SCHEMES,
-  type ColorScheme,
-  type DisplaySettings,
-} from '../../../../contract/display.ts';
+import { listedTimeZones } from '#contract/display-settings.ts';
+import { COLOR_SCHEMES, type ColorScheme, type DisplaySettings } from '#contract/display.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Field, FieldError, describedBy } from '../../../components/ui/field.tsx';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useId } from 'react';
-import type { SecondFactorEnrolment } from '../../../../contract/auth.ts';
+import type { SecondFactorEnrolment } from '#contract/auth.ts';
 
 const QrCode = lazy(() => import('./qr-code.tsx').then((m) => ({ default: m.QrCode })));
 

@@ -6,12 +6,12 @@ import {
   isSecondFactorChallenge,
   LoginRequest,
   type SecondFactorChallenge,
-} from '../../../../contract/auth.ts';
+} from '#contract/auth.ts';
 import { FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Field, describedBy } from '../../../components/ui/field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
-import type { DemoAccount } from '../../../../contract/auth.ts';
+import type { DemoAccount } from '#contract/auth.ts';
 import { useLoginMutation } from '../api/auth-mutations.ts';
 import { DemoAccounts } from './demo-accounts.tsx';
 import { SecondFactorStep } from './second-factor-steps.tsx';

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { PasswordChangeRequest } from '../../../../contract/auth.ts';
+import { PasswordChangeRequest } from '#contract/auth.ts';
 import { TextField } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
-import { EnrolmentStartRequest } from '../../../../contract/auth.ts';
+import { EnrolmentStartRequest } from '#contract/auth.ts';
 import { TextField } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';

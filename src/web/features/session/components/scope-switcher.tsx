@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo } from 'react';
-import type { StaffMember } from '../../../../contract/auth.ts';
+import type { StaffMember } from '#contract/auth.ts';
 import { Select } from '../../../components/ui/select.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 

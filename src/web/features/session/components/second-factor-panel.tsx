@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { AccountSecondFactor, EnrolmentStarted } from '../../../../contract/auth.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { AccountSecondFactor, EnrolmentStarted } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { FormActions } from '../../../components/form-card.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';

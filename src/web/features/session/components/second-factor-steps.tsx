@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { SecondFactorChallenge } from '../../../../contract/auth.ts';
-import { ERROR_CODES } from '../../../../contract/common.ts';
+import type { SecondFactorChallenge } from '#contract/auth.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { useSecondFactorMutation } from '../api/auth-mutations.ts';

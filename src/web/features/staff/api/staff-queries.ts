@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StaffCreateRequest, StaffUpdateRequest } from '../../../../contract/auth.ts';
-import { createStaff, updateStaff } from '../../../../contract/endpoints/staff.ts';
+import type { StaffCreateRequest, StaffUpdateRequest } from '#contract/auth.ts';
+import { createStaff, updateStaff } from '#contract/endpoints/staff.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { STAFF_ROLES, StaffCreateRequest } from '../../../../contract/auth.ts';
+import { STAFF_ROLES, StaffCreateRequest } from '#contract/auth.ts';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
 import { FieldError } from '../../../components/ui/field.tsx';

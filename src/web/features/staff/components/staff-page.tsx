@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { StaffMember } from '../../../../contract/auth.ts';
+import type { StaffMember } from '#contract/auth.ts';
 import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
 import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';

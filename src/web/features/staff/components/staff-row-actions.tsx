@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { STAFF_ROLES, type StaffMember, type StaffRole } from '../../../../contract/auth.ts';
+import { STAFF_ROLES, type StaffMember, type StaffRole } from '#contract/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { describeError } from '../../../lib/api-errors.ts';

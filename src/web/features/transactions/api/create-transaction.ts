@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef } from 'react';
-import { AUDIT_REASON_HEADER } from '../../../../contract/common.ts';
-import type { CreateTransactionRequest, Transaction } from '../../../../contract/transaction.ts';
-import { createTransaction } from '../../../../contract/endpoints/transaction-writes.ts';
+import { AUDIT_REASON_HEADER } from '#contract/common.ts';
+import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
+import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
 import { apiClient, type ApiClient } from '../../../lib/api-client.ts';
 import { UncertainSendError, createOnce } from '../../../lib/create-once.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { approvalMessage, decideApproval } from '../../../../contract/endpoints/approvals.ts';
+import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
 import { transactionQueries } from './transaction-queries.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Transaction } from '../../../../contract/transaction.ts';
-import { approvalDecisions } from '../../../../contract/endpoints/approvals.ts';
-import { listTransactions as listEndpoint } from '../../../../contract/endpoints/transactions.ts';
+import type { Transaction } from '#contract/transaction.ts';
+import { approvalDecisions } from '#contract/endpoints/approvals.ts';
+import { listTransactions as listEndpoint } from '#contract/endpoints/transactions.ts';
 import type { ApiClient, TransactionListParams } from '../../../lib/api-client.ts';
 import { csvRecords } from '../../../test/parse-csv.ts';
 import { exportFileName, exportTransactionsCsv } from './export-transactions.ts';

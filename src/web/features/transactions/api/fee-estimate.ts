@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { EstimateFeeRequest } from '../../../../contract/transaction.ts';
-import { estimateFee } from '../../../../contract/endpoints/transaction-writes.ts';
+import { EstimateFeeRequest } from '#contract/transaction.ts';
+import { estimateFee } from '#contract/endpoints/transaction-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /**

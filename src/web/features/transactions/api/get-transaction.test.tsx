@@ -3,7 +3,7 @@ import { act, cleanup, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../../contract/paths.ts';
+import { paths } from '#contract/paths.ts';
 import { createTestQueryClient } from '../../../test/render.tsx';
 import {
   POLLING,

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
-import { getTransaction } from '../../../../contract/endpoints/transactions.ts';
+import { isTerminalStatus } from '#contract/enums.ts';
+import type { Transaction } from '#contract/transaction.ts';
+import { getTransaction } from '#contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { transactionQueries } from './transaction-queries.ts';
 

@@ -1,12 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { chainInfo, CHAINS } from '../../../../contract/chains.ts';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
-import { EstimateFeeRequest, type Transaction } from '../../../../contract/transaction.ts';
-import {
-  estimateFee,
-  replaceTransaction,
-} from '../../../../contract/endpoints/transaction-writes.ts';
-import { getTransaction } from '../../../../contract/endpoints/transactions.ts';
+import { chainInfo, CHAINS } from '#contract/chains.ts';
+import { isTerminalStatus } from '#contract/enums.ts';
+import { EstimateFeeRequest, type Transaction } from '#contract/transaction.ts';
+import { estimateFee, replaceTransaction } from '#contract/endpoints/transaction-writes.ts';
+import { getTransaction } from '#contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { transactionQueries } from './transaction-queries.ts';

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ChangeRequestActor } from '../../../../contract/change-request.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
-import { transactionHistory } from '../../../../contract/endpoints/transactions.ts';
+import type { ChangeRequestActor } from '#contract/change-request.ts';
+import type { Transaction } from '#contract/transaction.ts';
+import { transactionHistory } from '#contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { transactionQueries } from './transaction-queries.ts';
 

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { sameAddress } from '../../../../contract/addresses.ts';
-import { readCallData, type DecodedCall } from '../../../../contract/call-data.ts';
-import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { sameAddress } from '#contract/addresses.ts';
+import { readCallData, type DecodedCall } from '#contract/call-data.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 
 /**

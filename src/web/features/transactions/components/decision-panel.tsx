@@ -1,9 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { chainInfo, chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { chainInfo, chainLabel } from '#contract/chains.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';

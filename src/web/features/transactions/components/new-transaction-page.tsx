@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { chainInfo } from '../../../../contract/chains.ts';
+import { chainInfo } from '#contract/chains.ts';
 import { NoAccess } from '../../../components/no-access.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { cn } from '../../../lib/cn.ts';

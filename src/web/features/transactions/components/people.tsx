@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { actorName, useTransactionHistory } from '../api/transaction-history.ts';
 

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { cmp, formatAmount, mul } from '../../../../contract/decimal.ts';
+import { cmp, formatAmount, mul } from '#contract/decimal.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Initiator } from './people.tsx';
 import { UsdEquivalent } from './usd-equivalent.tsx';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { isTerminalStatus } from '#contract/enums.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
 import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';

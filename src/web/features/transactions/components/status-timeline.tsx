@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { cn } from '../../../lib/cn.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { humanize } from '../../../lib/labels.ts';

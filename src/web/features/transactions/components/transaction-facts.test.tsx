@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithQuery } from '../../../test/render.tsx';
 import { StatusTimeline } from './status-timeline.tsx';

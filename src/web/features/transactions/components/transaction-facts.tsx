@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount, isNegative, isZero } from '../../../../contract/decimal.ts';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
-import type { BalanceChange, Party, Transaction } from '../../../../contract/transaction.ts';
+import { chainLabel } from '#contract/chains.ts';
+import { formatAmount, isNegative, isZero } from '#contract/decimal.ts';
+import { isTerminalStatus } from '#contract/enums.ts';
+import type { BalanceChange, Party, Transaction } from '#contract/transaction.ts';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { explorerTxUrl } from '../../../lib/explorers.ts';

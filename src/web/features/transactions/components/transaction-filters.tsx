@@ -1,4 +1,4 @@
-import { TRANSACTION_CATEGORIES, TRANSACTION_STATUSES } from '../../../../contract/enums.ts';
+import { TRANSACTION_CATEGORIES, TRANSACTION_STATUSES } from '#contract/enums.ts';
 import * as ListFilter from '../../../components/list-filters.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import type { TransactionSearchFilters } from '../search.ts';

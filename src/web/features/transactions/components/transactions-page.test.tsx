@@ -2,14 +2,14 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { installFakeApi, json, pagedList } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
 import type { TransactionSearch } from '../search.ts';
 import { TransactionsPage } from './transactions-page.tsx';
 import { rememberPrevious } from '../../../lib/paging.ts';
 import { DisplayProvider } from '../../../lib/display.tsx';
-import { effectiveDisplay } from '../../../../contract/display.ts';
+import { effectiveDisplay } from '#contract/display.ts';
 
 afterEach(() => {
   cleanup();

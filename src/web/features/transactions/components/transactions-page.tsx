@@ -8,8 +8,8 @@ import {
 } from '../../../components/cursor-list.tsx';
 import type { Option as FilterOption } from '../../../components/list-filters.tsx';
 import { buttonVariants } from '../../../components/ui/button.tsx';
-import { isTerminalStatus } from '../../../../contract/enums.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { isTerminalStatus } from '#contract/enums.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { useTimeZone } from '../../../lib/display.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useCan } from '../../../lib/permissions.ts';

@@ -1,8 +1,8 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { MouseEvent } from 'react';
-import { chainLabel } from '../../../../contract/chains.ts';
-import { formatAmount } from '../../../../contract/decimal-format.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import { chainLabel } from '#contract/chains.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';

@@ -1,4 +1,4 @@
-import { formatUsd } from '../../../../contract/decimal-format.ts';
+import { formatUsd } from '#contract/decimal-format.ts';
 
 /** " (≈ 1,234.50 USD)" after an amount, to the cent, as the API values it; nothing when it does not. */
 export function UsdEquivalent({ value }: { value: string | null | undefined }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApprovalDecision } from '../../../../contract/approval-decision.ts';
-import type { Transaction } from '../../../../contract/transaction.ts';
+import type { ApprovalDecision } from '#contract/approval-decision.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import { csvRecords } from '../../../test/parse-csv.ts';
 import {
   TRANSACTION_CSV_HEADERS,

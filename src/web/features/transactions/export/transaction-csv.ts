@@ -1,5 +1,5 @@
-import type { ApprovalDecision } from '../../../../contract/approval-decision.ts';
-import type { Party, Transaction } from '../../../../contract/transaction.ts';
+import type { ApprovalDecision } from '#contract/approval-decision.ts';
+import type { Party, Transaction } from '#contract/transaction.ts';
 import { csvLine, type CsvValue } from '../../../lib/csv.ts';
 
 /**

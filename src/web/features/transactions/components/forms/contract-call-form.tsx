@@ -1,7 +1,7 @@
 import { Controller } from 'react-hook-form';
 import { FieldError } from '../../../../components/ui/field.tsx';
-import { chainInfo } from '../../../../../contract/chains.ts';
-import { formatAmount } from '../../../../../contract/decimal.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { formatAmount } from '#contract/decimal.ts';
 import {
   SKIP_REASON_MAX,
   contractCallDefaults,

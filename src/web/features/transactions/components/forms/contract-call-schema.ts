@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { addressProblem } from '../../../../../contract/addresses.ts';
-import { chainInfo, type ContractCallVariant } from '../../../../../contract/chains.ts';
-import { FeeTier } from '../../../../../contract/enums.ts';
+import { addressProblem } from '#contract/addresses.ts';
+import { chainInfo, type ContractCallVariant } from '#contract/chains.ts';
+import { FeeTier } from '#contract/enums.ts';
 import {
   ContractCallCreateRequest,
   EvmCallData,
@@ -9,7 +9,7 @@ import {
   MethodAndParams,
   RawSigning,
   type ContractCallData,
-} from '../../../../../contract/transaction.ts';
+} from '#contract/transaction.ts';
 import { createFormSchema, head, newExternalId, optional, referenceAndTier } from './form-rules.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { useBlocker, useNavigate } from '@tanstack/react-router';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-import type { CreateTransactionRequest } from '../../../../../contract/transaction.ts';
+import type { CreateTransactionRequest } from '#contract/transaction.ts';
 import {
   FormActions,
   FormCard,

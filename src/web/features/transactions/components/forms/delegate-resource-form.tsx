@@ -1,4 +1,4 @@
-import { formatAmount } from '../../../../../contract/decimal.ts';
+import { formatAmount } from '#contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { TextField } from '../../../../components/bound-fields.tsx';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';

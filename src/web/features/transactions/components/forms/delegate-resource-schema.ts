@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DelegateResourceCreateRequest } from '../../../../../contract/transaction.ts';
+import { DelegateResourceCreateRequest } from '#contract/transaction.ts';
 import {
   destinationDefaults,
   destinationField,

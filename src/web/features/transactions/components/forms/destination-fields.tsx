@@ -1,4 +1,4 @@
-import { chainInfo } from '../../../../../contract/chains.ts';
+import { chainInfo } from '#contract/chains.ts';
 import {
   contactLabel,
   contactOptions,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { TransferPartyData } from '../../../../../contract/transaction.ts';
+import type { TransferPartyData } from '#contract/transaction.ts';
 import { checkAddress, type IssueOn } from './form-rules.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { chainInfo } from '../../../../../contract/chains.ts';
-import { formatAmount, formatUsd } from '../../../../../contract/decimal.ts';
-import { FEE_TIERS, type FeeTier } from '../../../../../contract/enums.ts';
-import type { EstimatedFeeResponse, FeeData } from '../../../../../contract/transaction.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { formatAmount, formatUsd } from '#contract/decimal.ts';
+import { FEE_TIERS, type FeeTier } from '#contract/enums.ts';
+import type { EstimatedFeeResponse, FeeData } from '#contract/transaction.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { FieldError } from '../../../../components/ui/field.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { FeeTier } from '../../../../../contract/enums.ts';
-import { addressProblem } from '../../../../../contract/addresses.ts';
-import { add, cmp, isNegative, round, scale, sub } from '../../../../../contract/decimal.ts';
+import { FeeTier } from '#contract/enums.ts';
+import { addressProblem } from '#contract/addresses.ts';
+import { add, cmp, isNegative, round, scale, sub } from '#contract/decimal.ts';
 
 /**
  * Rules the four create forms share. The request rules themselves come from

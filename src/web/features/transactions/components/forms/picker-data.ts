@@ -1,9 +1,9 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { CHAINS, chainInfo, type ChainInfo } from '../../../../../contract/chains.ts';
-import { formatAmount } from '../../../../../contract/decimal.ts';
-import type { Asset, Contact, Vault, VaultBalances } from '../../../../../contract/reference.ts';
-import type { FeeData } from '../../../../../contract/transaction.ts';
+import { CHAINS, chainInfo, type ChainInfo } from '#contract/chains.ts';
+import { formatAmount } from '#contract/decimal.ts';
+import type { Asset, Contact, Vault, VaultBalances } from '#contract/reference.ts';
+import type { FeeData } from '#contract/transaction.ts';
 import { referenceQueries } from '../../../../lib/reference-queries.ts';
 import { shortAddress } from '../../../../lib/labels.ts';
 import type { FormContext } from './form-rules.ts';

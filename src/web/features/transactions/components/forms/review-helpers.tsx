@@ -1,6 +1,6 @@
-import { add, formatAmount } from '../../../../../contract/decimal.ts';
-import type { FeeTier } from '../../../../../contract/enums.ts';
-import type { FeeData } from '../../../../../contract/transaction.ts';
+import { add, formatAmount } from '#contract/decimal.ts';
+import type { FeeTier } from '#contract/enums.ts';
+import type { FeeData } from '#contract/transaction.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { ReviewRow } from './create-flow.tsx';
 import { describeFee } from './fee-tier-picker.tsx';

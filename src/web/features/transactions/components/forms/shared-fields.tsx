@@ -1,7 +1,7 @@
 import { Controller } from 'react-hook-form';
-import { formatAmount } from '../../../../../contract/decimal.ts';
-import type { FeeTier } from '../../../../../contract/enums.ts';
-import { MEMO_MAX_LENGTH } from '../../../../../contract/transaction.ts';
+import { formatAmount } from '#contract/decimal.ts';
+import type { FeeTier } from '#contract/enums.ts';
+import { MEMO_MAX_LENGTH } from '#contract/transaction.ts';
 import { Button } from '../../../../components/ui/button.tsx';
 import { Field } from '../../../../components/ui/field.tsx';
 import { Input } from '../../../../components/ui/input.tsx';

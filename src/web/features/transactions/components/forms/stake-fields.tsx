@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import type { FieldErrors } from 'react-hook-form';
-import { chainInfo, type ChainInfo } from '../../../../../contract/chains.ts';
-import { RESOURCE_TYPES } from '../../../../../contract/enums.ts';
+import { chainInfo, type ChainInfo } from '#contract/chains.ts';
+import { RESOURCE_TYPES } from '#contract/enums.ts';
 import { Field } from '../../../../components/ui/field.tsx';
 import { humanize } from '../../../../lib/labels.ts';
 import { chainOptions, vaultOptions, type PickerData } from './picker-data.ts';

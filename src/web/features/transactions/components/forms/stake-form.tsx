@@ -1,4 +1,4 @@
-import { formatAmount } from '../../../../../contract/decimal.ts';
+import { formatAmount } from '#contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import { chainLabelOf, sendContext, vaultName, type PickerData } from './picker-data.ts';

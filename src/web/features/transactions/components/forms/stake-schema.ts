@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { chainInfo } from '../../../../../contract/chains.ts';
-import { RESOURCE_TYPES } from '../../../../../contract/enums.ts';
-import { StakeCreateRequest } from '../../../../../contract/transaction.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { RESOURCE_TYPES } from '#contract/enums.ts';
+import { StakeCreateRequest } from '#contract/transaction.ts';
 import {
   createFormSchema,
   sendFieldFor,

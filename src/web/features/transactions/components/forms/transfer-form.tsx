@@ -1,5 +1,5 @@
-import { chainInfo } from '../../../../../contract/chains.ts';
-import { formatAmount } from '../../../../../contract/decimal.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { formatAmount } from '#contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { chainInfo } from '../../../../../contract/chains.ts';
-import { TransferCreateRequest } from '../../../../../contract/transaction.ts';
+import { chainInfo } from '#contract/chains.ts';
+import { TransferCreateRequest } from '#contract/transaction.ts';
 import {
   destinationDefaults,
   destinationField,
