@@ -3,6 +3,7 @@ import type { ChangeRequestHistory, ChangeRequestRecord } from '#contract/change
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 import type { Database } from '../db/client.ts';
 import { auditLog, staff } from '../db/schema/console.ts';
+import { linkedDeciders } from './linked-accounts.ts';
 
 /**
  * An entity's change requests as the history pages show them (a transaction's
@@ -111,4 +112,24 @@ async function historyFromAuditLog(
     open.decidedAt = row.at.toISOString();
   }
   return records;
+}
+
+/**
+ * The history with each decision between members linked by member management
+ * flagged (linked-accounts.ts), as a bank account's and a contact's pages show it.
+ */
+export async function withLinkedFlags(
+  db: Database,
+  entityId: string,
+  history: ChangeRequestHistory,
+): Promise<ChangeRequestHistory> {
+  const linked = (await linkedDeciders(db, [entityId])).get(entityId);
+  return {
+    ...history,
+    results: history.results.map((r) =>
+      r.decidedBy?.type === 'STAFF' && linked?.has(r.decidedBy.id)
+        ? { ...r, linkedAccounts: true }
+        : r,
+    ),
+  };
 }

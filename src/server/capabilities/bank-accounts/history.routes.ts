@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { ChangeRequestHistory } from '#contract/change-request.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import { bankAccountHistory } from '#contract/endpoints/bank-accounts.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
@@ -7,8 +6,7 @@ import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
-import { changeRequestHistoryOf } from '../../console/change-request-history.ts';
-import { linkedDeciders } from '../../console/linked-accounts.ts';
+import { changeRequestHistoryOf, withLinkedFlags } from '../../console/change-request-history.ts';
 
 /**
  * GET /api/console/bank_accounts/{id}/history/: who proposed the account, who
@@ -25,24 +23,11 @@ export function historyRoutes(options: AuthOptions, backend: CustodyBackend) {
     async ({ params: { bankAccountId: id } }, c) => {
       const ctx = custodyContext(c);
       await backend.getBankAccount(ctx, id);
-      const history = await changeRequestHistoryOf(
+      return withLinkedFlags(
         options.db,
-        backend,
-        ctx,
         id,
-        'bank_account.create',
+        await changeRequestHistoryOf(options.db, backend, ctx, id, 'bank_account.create'),
       );
-      // A decision between members linked by member management is flagged (linked-accounts.ts).
-      const linked = (await linkedDeciders(options.db, [id])).get(id);
-      const body: ChangeRequestHistory = {
-        ...history,
-        results: history.results.map((r) =>
-          r.decidedBy?.type === 'STAFF' && linked?.has(r.decidedBy.id)
-            ? { ...r, linkedAccounts: true }
-            : r,
-        ),
-      };
-      return body;
     },
   );
 }
