@@ -59,5 +59,21 @@ export const ApprovalActionResponse = z.looseObject({
   status: z.optional(z.string()),
   id: z.optional(z.string()),
   entityId: z.optional(z.string()),
+  /**
+   * The console's own, when an approval policy's rule applies to the item
+   * (contract/policies.ts): the approvals it has of those it needs. With
+   * `status: PENDING`, the decision was recorded and the item waits for more.
+   */
+  policy: z.optional(
+    z.looseObject({ ruleName: z.string(), approvals: z.int(), required: z.int() }),
+  ),
 });
+
+/** What a recorded approval that is not yet enough says to the member who gave it; null otherwise. */
+export function heldApprovalText(answer: ApprovalActionResponse): string | null {
+  if (answer.status !== 'PENDING' || !answer.policy) return null;
+  const { ruleName, approvals, required } = answer.policy;
+  const more = required - approvals;
+  return `Your approval is recorded: ${approvals} of ${required} under the rule "${ruleName}". It waits for ${more} more before anything is sent.`;
+}
 export type ApprovalActionResponse = z.infer<typeof ApprovalActionResponse>;

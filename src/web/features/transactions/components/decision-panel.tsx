@@ -25,6 +25,7 @@ import { UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
+import { heldApprovalText } from '#contract/approvals.ts';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -45,8 +46,8 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
   const decision = { decide, send };
   // One shape before and after the decision, so the inbox's part keeps its place: the outcome,
   // then the way on through the inbox, then (while pending) the decision itself.
-  const outcome =
-    tx.status !== 'PENDING' && done ? <DecisionDone id={outcomeId} message={done} /> : null;
+  // Shown while still pending too: an approval an approval policy holds for more says so.
+  const outcome = done ? <DecisionDone id={outcomeId} message={done} /> : null;
   const inbox = (
     <InboxItemNavigation
       current={{ kind: 'TRANSACTION', id: tx.id ?? '', createdAt: tx.createdAt }}
@@ -239,7 +240,12 @@ function ApproveDialog(props: DecisionDialogProps) {
           onClick={() =>
             send(
               { action: 'approve' },
-              { onSuccess: () => decided('Approved. The timeline follows it to the chain.') },
+              {
+                onSuccess: (answer) =>
+                  decided(
+                    heldApprovalText(answer) ?? 'Approved. The timeline follows it to the chain.',
+                  ),
+              },
             )
           }
         >
