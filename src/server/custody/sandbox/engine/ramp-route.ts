@@ -10,8 +10,8 @@ import type {
   RampKind,
   RampPartyInput,
 } from '#contract/ramps.ts';
+import { RAIL_CURRENCIES } from '#contract/ramps.ts';
 import type { Party } from '#contract/transaction.ts';
-import type { PaymentMethod } from '#contract/enums.ts';
 import { assets, bankAccounts } from '../../../db/schema/sandbox.ts';
 import type { BankAccountRow, VaultRow } from '../mappers.ts';
 import { resolveVault } from './parties.ts';
@@ -88,15 +88,6 @@ export function railName(rail: string): string {
   if (rail === 'US_WIRE') return 'WIRE';
   return rail;
 }
-
-/** The currencies each bank rail carries in the sandbox. */
-const RAIL_CURRENCIES: Readonly<Record<PaymentMethod, readonly string[]>> = {
-  US_ACH: ['USD'],
-  US_WIRE: ['USD'],
-  SEPA: ['EUR'],
-  SWIFT: ['USD', 'EUR', 'GBP'],
-  BANK_TRANSFER: ['USD', 'EUR', 'GBP'],
-};
 
 /** The rail a payer's bank deposit takes by default, by currency (G2's names). */
 export const DEFAULT_DEPOSIT_RAIL: Readonly<Record<string, string>> = {
