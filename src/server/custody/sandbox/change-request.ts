@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { ChangeRequestEntityType, CreatorType } from '#contract/enums.ts';
+import { changeRequests } from '../../db/schema/sandbox.ts';
 import { canonicalJson } from '../../protocol/canonical-json.ts';
 import type { CustodyActor } from '../call-context.ts';
+import type { Executor } from './engine/transitions.ts';
 
 /**
  * What opening a change request takes, shared by everything the sandbox
@@ -57,4 +60,46 @@ export function creatorOf(actor: CustodyActor | undefined): { id: string; type: 
   return actor
     ? { id: actor.id, type: actor.type }
     : { id: ANONYMOUS_CREATOR_ID, type: 'ANONYMOUS' };
+}
+
+/**
+ * Opens the PENDING change request an entity waits on, with the message its
+ * approver signs, inside the caller's database transaction.
+ */
+export async function openChangeRequest(
+  tx: Pick<Executor, 'insert'>,
+  input: {
+    orgId: string;
+    entityType: ChangeRequestEntityType;
+    entityId: string;
+    creator: { id: string; type: CreatorType };
+    now: Date;
+    proposedChange?: { assetList: string[] };
+  },
+): Promise<void> {
+  const { orgId, entityType, entityId, creator, now, proposedChange } = input;
+  const changeRequestId = randomUUID();
+  const approvalId = randomUUID();
+  await tx.insert(changeRequests).values({
+    id: changeRequestId,
+    orgId,
+    entityType,
+    entityId,
+    status: 'PENDING',
+    approvalId,
+    approvalMessage: approvalMessage({
+      approvalId,
+      changeRequestId,
+      entityType,
+      entityId,
+      orgId,
+      createdAt: now,
+      proposedChange,
+    }),
+    ...(proposedChange ? { proposedChange } : {}),
+    createdById: creator.id,
+    createdByType: creator.type,
+    createdAt: now,
+    updatedAt: now,
+  });
 }

@@ -3,15 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import type { BankAccount, BankAccountCreateRequest } from '#contract/bank-account.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { Database } from '../../../db/client.ts';
-import {
-  bankAccounts,
-  changeRequests,
-  organizations,
-  subOrgs,
-} from '../../../db/schema/sandbox.ts';
+import { bankAccounts, organizations, subOrgs } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
-import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
+import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { toWireBankAccount } from '../../../custody/sandbox/mappers.ts';
 
@@ -79,27 +74,12 @@ export async function createBankAccount(
       .returning();
     if (!account) throw new Error('createBankAccount: nothing inserted');
 
-    const changeRequestId = randomUUID();
-    const approvalId = randomUUID();
-    await tx.insert(changeRequests).values({
-      id: changeRequestId,
+    await openChangeRequest(tx, {
       orgId,
       entityType: 'BANK_ACCOUNT',
       entityId: account.id,
-      status: 'PENDING',
-      approvalId,
-      approvalMessage: approvalMessage({
-        approvalId,
-        changeRequestId,
-        entityType: 'BANK_ACCOUNT',
-        entityId: account.id,
-        orgId,
-        createdAt: now,
-      }),
-      createdById: creator.id,
-      createdByType: creator.type,
-      createdAt: now,
-      updatedAt: now,
+      creator,
+      now,
     });
     return account;
   });

@@ -6,12 +6,12 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { ContactCreateRequest } from '#contract/contact.ts';
 import type { Contact } from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
-import { assets, changeRequests, contacts, subOrgs } from '../../../db/schema/sandbox.ts';
+import { assets, contacts, subOrgs } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 import { toWireContact } from '../../../custody/sandbox/mappers.ts';
-import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
+import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
 
 /**
  * A contact is created PENDING together with the change request that will
@@ -161,27 +161,12 @@ export async function createContact(
         .returning();
       if (!contact) throw new Error('createContact: nothing inserted');
 
-      const changeRequestId = randomUUID();
-      const approvalId = randomUUID();
-      await tx.insert(changeRequests).values({
-        id: changeRequestId,
+      await openChangeRequest(tx, {
         orgId,
         entityType: 'CONTACT',
         entityId: contact.id,
-        status: 'PENDING',
-        approvalId,
-        approvalMessage: approvalMessage({
-          approvalId,
-          changeRequestId,
-          entityType: 'CONTACT',
-          entityId: contact.id,
-          orgId,
-          createdAt: now,
-        }),
-        createdById: creator.id,
-        createdByType: creator.type,
-        createdAt: now,
-        updatedAt: now,
+        creator,
+        now,
       });
       return contact;
     });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -9,7 +8,7 @@ import { changeRequests, contacts } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { toWireContact } from '../../../custody/sandbox/mappers.ts';
-import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
+import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
 import { checkAssetList } from './create.ts';
 
 /**
@@ -77,30 +76,15 @@ export async function updateContact(
     }
     await checkAssetList(tx, contact.blockChain, input.assetList);
 
-    const changeRequestId = randomUUID();
-    const approvalId = randomUUID();
     const proposedChange = { assetList: input.assetList };
-    await tx.insert(changeRequests).values({
-      id: changeRequestId,
+
+    await openChangeRequest(tx, {
       orgId,
       entityType: 'CONTACT',
       entityId: contact.id,
-      status: 'PENDING',
-      approvalId,
-      approvalMessage: approvalMessage({
-        approvalId,
-        changeRequestId,
-        entityType: 'CONTACT',
-        entityId: contact.id,
-        orgId,
-        createdAt: now,
-        proposedChange,
-      }),
+      creator,
+      now,
       proposedChange,
-      createdById: creator.id,
-      createdByType: creator.type,
-      createdAt: now,
-      updatedAt: now,
     });
     return { ...toWireContact(contact), pendingAssetList: input.assetList };
   });

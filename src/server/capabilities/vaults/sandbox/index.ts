@@ -10,15 +10,8 @@ import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
 import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts';
 import type { Database } from '../../../db/client.ts';
-import {
-  assets,
-  changeRequests,
-  subOrgs,
-  vaultBalances,
-  vaults,
-  wallets,
-} from '../../../db/schema/sandbox.ts';
-import { approvalMessage, creatorOf } from '../../../custody/sandbox/change-request.ts';
+import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
+import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
 import type { ReferencePort } from '../../reference/port.ts';
 import type { VaultsPort } from '../port.ts';
 
@@ -143,27 +136,12 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
             })),
           );
         }
-        const changeRequestId = randomUUID();
-        const approvalId = randomUUID();
-        await tx.insert(changeRequests).values({
-          id: changeRequestId,
+        await openChangeRequest(tx, {
           orgId,
           entityType: 'VAULT',
           entityId: vaultId,
-          status: 'PENDING',
-          approvalId,
-          approvalMessage: approvalMessage({
-            approvalId,
-            changeRequestId,
-            entityType: 'VAULT',
-            entityId: vaultId,
-            orgId,
-            createdAt: now,
-          }),
-          createdById: creator.id,
-          createdByType: creator.type,
-          createdAt: now,
-          updatedAt: now,
+          creator,
+          now,
         });
         return vaultId;
       });

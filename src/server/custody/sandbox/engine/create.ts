@@ -2,14 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, type InferInsertModel } from 'drizzle-orm';
 import type { CreateTransactionRequest } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
-import {
-  changeRequests,
-  transactionStatusEvents,
-  transactions,
-} from '../../../db/schema/sandbox.ts';
+import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
-import { approvalMessage, creatorOf } from '../change-request.ts';
+import { creatorOf, openChangeRequest } from '../change-request.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { ENGINE_CODES } from './problems.ts';
 import type { Executor } from './transitions.ts';
@@ -84,27 +80,12 @@ export async function insertPendingTransaction(
   await tx
     .insert(transactionStatusEvents)
     .values({ transactionId: row.id, status: 'PENDING', at: input.now });
-  const changeRequestId = randomUUID();
-  const approvalId = randomUUID();
-  await tx.insert(changeRequests).values({
-    id: changeRequestId,
+  await openChangeRequest(tx, {
     orgId: input.orgId,
     entityType: 'TRANSACTION',
     entityId: row.id,
-    status: 'PENDING',
-    approvalId,
-    approvalMessage: approvalMessage({
-      approvalId,
-      changeRequestId,
-      entityType: 'TRANSACTION',
-      entityId: row.id,
-      orgId: input.orgId,
-      createdAt: input.now,
-    }),
-    createdById: creator.id,
-    createdByType: creator.type,
-    createdAt: input.now,
-    updatedAt: input.now,
+    creator,
+    now: input.now,
   });
   return row;
 }
