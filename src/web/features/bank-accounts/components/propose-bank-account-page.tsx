@@ -1,7 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import type { BankAccount } from '#contract/bank-account.ts';
-import { referenceQueries } from '../../../lib/reference-queries.ts';
-import { useSession } from '../../../lib/session-queries.ts';
+import { useProposalScope } from '../../../lib/proposal-scope.ts';
 import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';
 import { BackToBankAccounts } from './back-to-bank-accounts.tsx';
 
@@ -13,20 +11,7 @@ export function ProposeBankAccountPage({
   subOrgId: string | undefined;
   onProposed: (account: BankAccount) => void;
 }) {
-  const subOrgs = useQuery(referenceQueries.subOrgs());
-  // A member held to sub-organizations proposes in one of theirs: their only one by
-  // default, or the one they choose (the server refuses an account in none of them).
-  const own = useSession()?.member.subOrgIds ?? null;
-  const proposedIn = subOrgId ?? (own?.length === 1 ? own[0] : undefined);
-  const subOrgName = subOrgs.data?.results.find((s) => s.id === proposedIn)?.name;
-  let scopeLabel: string;
-  if (proposedIn) scopeLabel = subOrgName ?? proposedIn;
-  else if (own)
-    scopeLabel =
-      'none of your sub-organizations yet: choose one in the scope selector above before proposing';
-  else
-    scopeLabel =
-      'the whole organization (no sub-organization; choose a scope above to propose it for one)';
+  const scopeLabel = useProposalScope(subOrgId);
 
   return (
     // The first screen the server renders ends here (entry-server.tsx).

@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { Contact } from '#contract/reference.ts';
-import { referenceQueries } from '../../../lib/reference-queries.ts';
-import { useSession } from '../../../lib/session-queries.ts';
+import { useProposalScope } from '../../../lib/proposal-scope.ts';
 import { ProposeContactForm } from './propose-contact-form.tsx';
 
 /** `/contacts/new`: the propose form, in the member's current scope. */
@@ -13,19 +11,7 @@ export function ProposeContactPage({
   subOrgId: string | undefined;
   onProposed: (contact: Contact) => void;
 }) {
-  const subOrgs = useQuery(referenceQueries.subOrgs());
-  // A member held to sub-organizations proposes in one of theirs (the server refuses others).
-  const own = useSession()?.member.subOrgIds ?? null;
-  const proposedIn = subOrgId ?? (own?.length === 1 ? own[0] : undefined);
-  const subOrgName = subOrgs.data?.results.find((s) => s.id === proposedIn)?.name;
-  let scopeLabel: string;
-  if (proposedIn) scopeLabel = subOrgName ?? proposedIn;
-  else if (own)
-    scopeLabel =
-      'none of your sub-organizations yet: choose one in the scope selector above before proposing';
-  else
-    scopeLabel =
-      'the whole organization (no sub-organization; choose a scope above to propose it for one)';
+  const scopeLabel = useProposalScope(subOrgId);
   return (
     // The first screen the server renders ends here (entry-server.tsx).
     <section
