@@ -9,13 +9,11 @@ import {
   DialogClose,
   DialogContent,
 } from '../../../components/ui/dialog.tsx';
-import { controlVariants } from '../../../components/ui/input.tsx';
+import { DecisionRefused, DeclineReasonField } from '../../../components/decline-reason-field.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useDecideBankAccount } from '../api/decide-bank-account.ts';
 import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import { BankAccountFields } from './bank-account-fields.tsx';
-
-const REASON_MAX = 500;
 
 /**
  * The confirmation before a decision: the account in full — its numbers
@@ -102,42 +100,17 @@ export function DecideBankAccountDialog({
             proposedBy={proposedBy}
           />
           {!approve ? (
-            <div className="flex flex-col gap-1">
-              <label htmlFor={`${id}-reason`} className="text-sm font-medium text-slate-800">
-                Reason for declining
-              </label>
-              <textarea
-                id={`${id}-reason`}
-                value={reason}
-                maxLength={REASON_MAX}
-                rows={3}
-                onChange={(e) => {
-                  setReason(e.target.value);
-                  if (e.target.value.trim()) setReasonError(null);
-                }}
-                aria-invalid={reasonError ? true : undefined}
-                aria-describedby={reasonError ? `${id}-reason-error` : `${id}-reason-hint`}
-                className={controlVariants({ placement: 'multiline' })}
-              />
-              {reasonError ? (
-                <p id={`${id}-reason-error`} role="alert" className="text-sm text-red-800">
-                  {reasonError}
-                </p>
-              ) : (
-                <p id={`${id}-reason-hint`} className="text-xs text-slate-700">
-                  Required, at most {REASON_MAX} characters.
-                </p>
-              )}
-            </div>
+            <DeclineReasonField
+              id={`${id}-reason`}
+              value={reason}
+              error={reasonError}
+              onChange={(value) => {
+                setReason(value);
+                if (value.trim()) setReasonError(null);
+              }}
+            />
           ) : null}
-          {decide.isError ? (
-            <p
-              role="alert"
-              className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-            >
-              {approve ? 'Not approved' : 'Not declined'}: {describeError(decide.error)}
-            </p>
-          ) : null}
+          <DecisionRefused approve={approve} error={decide.isError ? decide.error : null} />
         </div>
         <DialogActions>
           <DialogClose asChild>

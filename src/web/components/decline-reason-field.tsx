@@ -1,0 +1,60 @@
+import { controlVariants } from './ui/input.tsx';
+import { describeError } from '../lib/api-errors.ts';
+
+const REASON_MAX = 500;
+
+/**
+ * The reason a decline of a proposal (a bank account, a contact) carries,
+ * which the proposer reads: required, at most 500 characters, its error
+ * announced and tied to the field. `id` is the textarea's; an empty reason's
+ * error is the caller's to set (and focus `id`).
+ */
+export function DeclineReasonField({
+  id,
+  value,
+  error,
+  onChange,
+}: {
+  id: string;
+  value: string;
+  error: string | null;
+  /** Called with each edit; a non-blank one should clear `error`. */
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-medium text-slate-800">
+        Reason for declining
+      </label>
+      <textarea
+        id={id}
+        value={value}
+        maxLength={REASON_MAX}
+        rows={3}
+        onChange={(e) => onChange(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        className={controlVariants({ placement: 'multiline' })}
+      />
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-800">
+          {error}
+        </p>
+      ) : (
+        <p id={`${id}-hint`} className="text-xs text-slate-700">
+          Required, at most {REASON_MAX} characters.
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Why a decision was refused, announced in the dialog that sent it. */
+export function DecisionRefused({ approve, error }: { approve: boolean; error: Error | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+      {approve ? 'Not approved' : 'Not declined'}: {describeError(error)}
+    </p>
+  );
+}
