@@ -19,6 +19,8 @@ import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { applyPolicies } from './capabilities/policies/guard.ts';
+import { createLiveHub, type LiveHub } from './capabilities/live/index.ts';
+import { liveRoutes } from './capabilities/live/live.routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
@@ -64,8 +66,13 @@ export interface CreateAppOptions {
   origin?: () => OriginPolicy;
   /** How long a request body may take to arrive once read (http/body-limit.ts); tests shorten it. */
   bodyReadTimeoutMs?: number;
-  /** Checked by /healthz. */
-  database: Pick<DatabaseHandle, 'ping' | 'driver'>;
+  /** Checked by /healthz; PostgreSQL's LISTEN wakes the event stream (capabilities/live/). */
+  database: Pick<DatabaseHandle, 'ping' | 'driver' | 'listen'>;
+  /**
+   * The event stream's hub (`GET /api/console/events`); the server passes its
+   * own to end the streams on shutdown. Default: one over `auth.db`.
+   */
+  live?: LiveHub;
   /**
    * The sandbox's lifecycle simulator, when this server runs one: /readyz
    * adds how far behind due time it is (engine/simulator.ts, simulatorLag).
@@ -107,6 +114,7 @@ export function createApp({
   simulator,
   logger,
   auth,
+  live,
   origin = () => LOCAL_ORIGIN,
   bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
@@ -220,6 +228,16 @@ export function createApp({
     Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
+  // Status changes pushed to the signed-in browsers, each held to its member's sub-orgs.
+  const hub =
+    live ??
+    createLiveHub({
+      backend: backend.kind,
+      database: { db: auth.db, ...(database.listen ? { listen: database.listen } : {}) },
+      clock: authOptions.clock,
+      logger,
+    });
+  app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
   // Every declared endpoint, as an OpenAPI document (contract/endpoints/).

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
+import { createLiveHub, type LiveHub } from './capabilities/live/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
@@ -79,7 +80,10 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     useReadCache(config.readCache);
     // Set once listening: the default public origin needs the port actually bound.
     const listening: { origin?: OriginPolicy } = {};
+    // The browsers' event streams: ended before the server closes, or close() would wait on them.
+    const live = createLiveHub({ backend: config.custody.backend, database, clock, logger });
     const app = createApp({
+      live,
       config,
       origin: () => {
         if (!listening.origin) throw new Error('request before the server listened');
@@ -104,7 +108,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       port,
     });
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    return { url, port, close: () => shutdown(server, database, simulator) };
+    return { url, port, close: () => shutdown(server, database, simulator, live) };
   } catch (error) {
     await simulator?.stop();
     await database.close();
@@ -190,7 +194,9 @@ async function shutdown(
   server: ServerType,
   database: DatabaseHandle,
   simulator: RunningSimulator | undefined,
+  live: LiveHub,
 ): Promise<void> {
+  live.close();
   await new Promise<void>((resolve) => {
     server.close(() => resolve());
     // Idle keep-alive connections would hold close() open until they time out.

@@ -9,6 +9,7 @@ import * as rampWrites from './ramp-writes.ts';
 import * as ramps from './ramps.ts';
 import * as contactWrites from './contact-writes.ts';
 import * as contacts from './contacts.ts';
+import * as live from './live.ts';
 import * as reference from './reference.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
@@ -39,6 +40,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),
+  ...Object.values(live),
   ...Object.values(policies),
   ...Object.values(session),
 ];

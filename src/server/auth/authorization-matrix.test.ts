@@ -195,7 +195,10 @@ describe('authorization matrix: role × endpoint × scope', () => {
             headers: { 'Content-Type': 'application/json' },
             ...(endpoint.body ? { body: JSON.stringify(endpoint.body(target, targets.in)) } : {}),
           });
-          const body = (await res.json().catch(() => null)) as
+          // An event stream (GET /api/console/events) never ends by itself: its status is the answer.
+          const streamed = res.headers.get('content-type')?.startsWith('text/event-stream');
+          if (streamed) await res.body?.cancel();
+          const body = (streamed ? null : await res.json().catch(() => null)) as
             Record<string, unknown> | unknown[] | null;
           const detail = `${res.status} ${JSON.stringify(body).slice(0, 300)}`;
           if (!allowed) {

@@ -69,6 +69,13 @@ export interface DatabaseHandle {
    * runs in the server's thread (PostgreSQL, a PGlite in this thread).
    */
   simulateInDatabaseThread?(timeScale: number): Promise<{ stop(): Promise<void> }>;
+  /**
+   * PostgreSQL: LISTENs on `channel` over a connection of its own, calling
+   * `notify` for each notification and `lost` if that connection fails; the
+   * answer UNLISTENs and gives the connection back. Absent on PGlite (one
+   * process: its writes are counted instead, db/read-cache.ts).
+   */
+  listen?(channel: string, notify: () => void, lost: () => void): Promise<() => Promise<void>>;
 }
 
 export interface DatabaseConfig {
@@ -262,9 +269,42 @@ export function wrapPgPool(pool: pg.Pool, log?: ConnectionErrorLog): DatabaseHan
     }
   }
 
+  // Connections held by listen(): given back before the pool ends, or end() would wait for them.
+  const listeners = new Set<() => Promise<void>>();
+
   return {
     db,
     driver: 'postgres',
+    async listen(channel, notify, lost) {
+      if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+      const client = await pool.connect();
+      let broken = false;
+      const onNotification = (message: pg.Notification) => {
+        if (message.channel === channel) notify();
+      };
+      const onError = () => {
+        broken = true;
+        lost();
+      };
+      client.on('notification', onNotification);
+      client.on('error', onError);
+      const unlisten = async () => {
+        if (!listeners.delete(unlisten)) return;
+        client.off('notification', onNotification);
+        client.off('error', onError);
+        if (!broken) await client.query(`UNLISTEN ${channel}`).catch(() => (broken = true));
+        client.release(broken);
+      };
+      listeners.add(unlisten);
+      try {
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        broken = true;
+        await unlisten();
+        throw error;
+      }
+      return unlisten;
+    },
     migrate: (tracks = ALL_TRACKS) =>
       withLockedClient(async (client) => {
         const locked = drizzlePg({ client, schema });
@@ -275,6 +315,7 @@ export function wrapPgPool(pool: pg.Pool, log?: ConnectionErrorLog): DatabaseHan
       await db.execute(sql`select 1`);
     },
     async close() {
+      await Promise.all([...listeners].map((unlisten) => unlisten()));
       if (!pool.ended) await pool.end();
     },
   };

@@ -155,6 +155,16 @@ export function versionByWriteCounts(db: Database, counts: WriteCounts): void {
   localVersions.set(db, counts);
 }
 
+/**
+ * The write count of `tables` on a PGlite `db` (changes whenever one of them
+ * is written, in this thread or the database's worker), or undefined on
+ * PostgreSQL, whose writes other servers make too. What the event stream's
+ * tail checks before it queries (console/live/hub.ts).
+ */
+export function writeVersion(db: Database, tables: readonly string[]): string | undefined {
+  return localVersions.get(db)?.version(tables);
+}
+
 /** The write counts of one PGlite client in this thread (trackPgliteWrites). */
 class LocalWrites implements WriteCounts {
   /** Every write: the version of a read that names no tables. */

@@ -361,3 +361,38 @@ export const approvalVotes = consoleSchema.table(
     oneOf('approval_votes', t.actorRole, STAFF_ROLES),
   ],
 );
+
+/** The custody webhooks' events, as the console stores them (contract/live-events.ts maps them). */
+export const CUSTODY_EVENT_TYPES = [
+  'TRANSACTION_STATUS_CHANGED',
+  'TRANSACTION_OPERATION_STATUS_CHANGED',
+] as const;
+
+/**
+ * Status changes the custody service reported (upstream mode: its webhooks,
+ * through console/live/sink.ts), in the order they arrived: the log every
+ * console server's event stream tails (console/live/). `event_id` is the
+ * provider's, so a delivery repeated is stored once. A trigger NOTIFYs
+ * `custody_live` at commit (migration 0013), waking the streams of every
+ * server on the database. Rows older than a day are pruned.
+ */
+export const custodyEvents = consoleSchema.table(
+  'custody_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: text('event_id').notNull(),
+    type: text('type', { enum: CUSTODY_EVENT_TYPES }).notNull(),
+    transactionId: text('transaction_id').notNull(),
+    subOrgId: text('sub_org_id'),
+    status: text('status').notNull(),
+    /** When the status changed, as the provider says. */
+    at: at('at').notNull(),
+    /** When this console stored it (the pruning's clock). */
+    receivedAt: at('received_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('custody_events_event_id_key').on(t.eventId),
+    index('custody_events_received_idx').on(t.receivedAt),
+    oneOf('custody_events', t.type, CUSTODY_EVENT_TYPES),
+  ],
+);

@@ -1,0 +1,436 @@
+import type { Logger } from 'pino';
+import { LIVE_STREAM_EVENTS, type LiveEvent } from '#contract/live-events.ts';
+import type { Clock } from '../../clock.ts';
+import type { Database, DatabaseHandle } from '../../db/client.ts';
+import { writeVersion } from '../../db/read-cache.ts';
+import { CUSTODY_EVENTS_KEPT_MS, pruneCustodyEvents } from './custody-source.ts';
+import type { LiveRow, LiveSource } from './source.ts';
+
+/**
+ * One server's fan-out of status changes to the browsers' event streams
+ * (`GET /api/console/events`, live.routes.ts).
+ *
+ * The truth is durable, never in memory: each source (source.ts) is a log in
+ * the database, with ids that only grow. The hub tails them from where it
+ * stands and sends each new row to every open stream whose member may see
+ * its sub-organization; each event's SSE id is the position in every log
+ * after it (`<sandbox>-<custody>`), so a browser that reconnects with
+ * `Last-Event-ID` is sent, from the database, exactly what it missed.
+ *
+ * When to look: on PostgreSQL a trigger NOTIFYs `custody_live` at the commit
+ * of every change (migrations: console 0013, sandbox 0011), and each server
+ * LISTENs, so a change made through any server, the simulator's thread or
+ * the CLI reaches the streams held by every server; a slow poll is the
+ * safety net for a lost connection. On PGlite (one process) the write
+ * counts the database's thread keeps (db/read-cache.ts) are checked every
+ * `pollMs`: no query until a source's table was written.
+ *
+ * A bigserial id is taken when a row is inserted, not when it commits: on
+ * PostgreSQL row 12 can be visible before row 11. The tail stops at such a
+ * gap and waits for it to fill (`gapGraceMs`); an id still missing then was
+ * rolled back, and is passed.
+ *
+ * The hub runs only while a stream is open: the first starts it (the tail
+ * from the logs' heads), the last to close stops it.
+ */
+
+export interface LiveHubOptions {
+  /** [the sandbox's status log (sandbox mode only), the stored webhook events]. */
+  sources: readonly [LiveSource | undefined, LiveSource];
+  database: Pick<DatabaseHandle, 'db' | 'listen'>;
+  clock: Clock;
+  logger: Logger;
+  /** A comment line this often keeps proxies from closing an idle stream (15 s). */
+  heartbeatMs?: number;
+  /** PGlite: how often the write counts are checked; PostgreSQL: the safety-net poll. */
+  pollMs?: number;
+  /** A stream ends after this long (10 min); the browser reconnects with Last-Event-ID, re-checked. */
+  maxStreamMs?: number;
+  /** More missed events than this are not replayed: the browser is told to refetch. */
+  maxReplay?: number;
+  /** How long the tail waits at an id not yet visible before passing it. */
+  gapGraceMs?: number;
+  /** A stream whose unsent bytes pass this is closed (the browser resumes from the database). */
+  maxQueuedBytes?: number;
+}
+
+export const LIVE_CHANNEL = 'custody_live';
+const BATCH = 500;
+
+/** A position in each log, as the SSE id carries it. */
+export type Cursor = readonly [number, number];
+
+export function formatCursor(cursor: Cursor): string {
+  return `${cursor[0]}-${cursor[1]}`;
+}
+
+/** The cursor an SSE id names, or undefined when it is not one this server wrote. */
+export function parseCursor(text: string): Cursor | undefined {
+  const match = /^(\d{1,15})-(\d{1,15})$/.exec(text.trim());
+  if (!match) return undefined;
+  return [Number(match[1]), Number(match[2])];
+}
+
+const encoder = new TextEncoder();
+
+function frame(name: string, id: string | undefined, data: string): Uint8Array {
+  return encoder.encode(
+    `${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${data}\n\n`,
+  );
+}
+
+const HEARTBEAT = encoder.encode(': keep-alive\n\n');
+
+/** What may be sent to a stream: a frame, and the sub-org it is about (undefined: to everyone). */
+interface Outgoing {
+  bytes: Uint8Array;
+  subOrgId?: string | null;
+  /** A change's place in the logs. */
+  position?: Cursor;
+}
+
+export interface LiveStream {
+  /** Sent when the member may see `subOrgId`. */
+  readonly visible: (subOrgId: string | null) => boolean;
+  readonly controller: ReadableStreamDefaultController<Uint8Array>;
+  /** Set while what it missed is read: live frames wait here. */
+  waiting?: Outgoing[];
+  endsAt: number;
+  closed: boolean;
+}
+
+export class LiveHub {
+  private readonly streams = new Set<LiveStream>();
+  private running: Promise<void> | undefined;
+  private positions: [number, number] = [0, 0];
+  private timers: NodeJS.Timeout[] = [];
+  private unlisten: (() => Promise<void>) | undefined;
+  private listening = false;
+  private versions = '';
+  private pumping = false;
+  private again = false;
+  private gap: Array<{ expected: number; since: number } | undefined> = [undefined, undefined];
+  private gapTimer: NodeJS.Timeout | undefined;
+  private lastPrune = 0;
+  private readonly heartbeatMs: number;
+  private readonly pollMs: number;
+  private readonly maxStreamMs: number;
+  private readonly maxReplay: number;
+  private readonly gapGraceMs: number;
+  private readonly maxQueuedBytes: number;
+  /** Events sent to streams since this hub was made: the bench reads it. */
+  sent = 0;
+
+  constructor(private readonly options: LiveHubOptions) {
+    this.heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.pollMs = options.pollMs ?? (options.database.listen ? 5_000 : 50);
+    this.maxStreamMs = options.maxStreamMs ?? 10 * 60_000;
+    this.maxReplay = options.maxReplay ?? 1_000;
+    // PGlite runs one transaction at a time: a gap there was rolled back, and never fills.
+    this.gapGraceMs = options.gapGraceMs ?? (options.database.listen ? 2_000 : 0);
+    this.maxQueuedBytes = options.maxQueuedBytes ?? 1_048_576;
+  }
+
+  /** How many streams are open on this server. */
+  get size(): number {
+    return this.streams.size;
+  }
+
+  private get db(): Database {
+    return this.options.database.db;
+  }
+
+  private tables(): string[] {
+    return this.options.sources.flatMap((s) => (s ? [...s.tables] : []));
+  }
+
+  private start(): Promise<void> {
+    this.running ??= (async () => {
+      const [a, b] = this.options.sources;
+      this.positions = [a ? await a.head() : 0, await b.head()];
+      this.versions = writeVersion(this.db, this.tables()) ?? '';
+      await this.listen();
+      const poll = setInterval(() => this.poll(), this.pollMs);
+      const beat = setInterval(() => this.heartbeat(), this.heartbeatMs);
+      poll.unref();
+      beat.unref();
+      this.timers = [poll, beat];
+    })().catch((error: unknown) => {
+      this.running = undefined;
+      throw error;
+    });
+    return this.running;
+  }
+
+  private async listen(): Promise<void> {
+    const listen = this.options.database.listen;
+    if (!listen || this.listening) return;
+    try {
+      this.unlisten = await listen(
+        LIVE_CHANNEL,
+        () => this.wake(),
+        () => {
+          // The safety-net poll listens again and catches up meanwhile.
+          this.listening = false;
+          this.unlisten = undefined;
+          this.options.logger.warn('live updates: the LISTEN connection was lost');
+        },
+      );
+      this.listening = true;
+    } catch (error) {
+      this.options.logger.warn(
+        { err: error },
+        'live updates: LISTEN failed; polling until it works',
+      );
+    }
+  }
+
+  private stopIfIdle(): void {
+    if (this.streams.size > 0 || !this.running) return;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    clearTimeout(this.gapTimer);
+    this.gapTimer = undefined;
+    const unlisten = this.unlisten;
+    this.unlisten = undefined;
+    this.listening = false;
+    this.running = undefined;
+    void unlisten?.().catch(() => undefined);
+  }
+
+  private poll(): void {
+    const version = writeVersion(this.db, this.tables());
+    if (version === undefined) {
+      void this.listen();
+      this.wake();
+    } else if (version !== this.versions) {
+      this.versions = version;
+      this.wake();
+    }
+  }
+
+  /** Reads the logs past where the hub stands and sends what is new. */
+  wake(): void {
+    if (!this.running) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.pump();
+        } while (this.again && this.running);
+      } catch (error) {
+        this.options.logger.warn({ err: error }, 'live updates: the logs could not be read');
+      } finally {
+        this.pumping = false;
+      }
+    })();
+  }
+
+  private async pump(): Promise<void> {
+    const sources = this.options.sources;
+    for (const index of [0, 1] as const) {
+      const source = sources[index];
+      if (!source) continue;
+      for (;;) {
+        const rows = await source.after(this.positions[index], BATCH);
+        let stopped = false;
+        for (const row of rows) {
+          if (!this.passes(index, row)) {
+            stopped = true;
+            break;
+          }
+          this.positions[index] = row.id;
+          if (row.event) this.broadcast(row.event);
+        }
+        if (stopped || rows.length < BATCH) break;
+      }
+    }
+    await this.prune();
+  }
+
+  /** Whether the tail may move on to `row`: the next id, or a gap waited for long enough. */
+  private passes(index: 0 | 1, row: LiveRow): boolean {
+    const expected = this.positions[index] + 1;
+    if (row.id === expected || this.gapGraceMs <= 0) {
+      this.gap[index] = undefined;
+      return true;
+    }
+    const now = performance.now();
+    const gap = this.gap[index];
+    if (!gap || gap.expected !== expected) {
+      this.gap[index] = { expected, since: now };
+    } else if (now - gap.since >= this.gapGraceMs) {
+      this.gap[index] = undefined;
+      return true;
+    }
+    this.gapTimer ??= setTimeout(
+      () => {
+        this.gapTimer = undefined;
+        this.wake();
+      },
+      Math.min(100, this.gapGraceMs),
+    );
+    this.gapTimer.unref();
+    return false;
+  }
+
+  private async prune(): Promise<void> {
+    const now = this.options.clock.now().getTime();
+    if (now - this.lastPrune < 60 * 60_000) return;
+    this.lastPrune = now;
+    await pruneCustodyEvents(this.db, new Date(now - CUSTODY_EVENTS_KEPT_MS));
+  }
+
+  private broadcast(event: LiveEvent): void {
+    const position: Cursor = [this.positions[0], this.positions[1]];
+    const out: Outgoing = {
+      bytes: frame(LIVE_STREAM_EVENTS.change, formatCursor(position), JSON.stringify(event)),
+      subOrgId: event.subOrgId,
+      position,
+    };
+    for (const stream of this.streams) this.send(stream, out);
+  }
+
+  private send(stream: LiveStream, out: Outgoing): void {
+    if (stream.closed) return;
+    if (out.subOrgId !== undefined && !stream.visible(out.subOrgId)) return;
+    if (stream.waiting) {
+      stream.waiting.push(out);
+      return;
+    }
+    const queued = -(stream.controller.desiredSize ?? 0);
+    if (queued > this.maxQueuedBytes) {
+      // A reader this far behind resumes from the database once it reconnects.
+      this.end(stream);
+      return;
+    }
+    try {
+      stream.controller.enqueue(out.bytes);
+      if (out.subOrgId !== undefined) this.sent += 1;
+    } catch {
+      this.drop(stream);
+    }
+  }
+
+  private heartbeat(): void {
+    const now = this.options.clock.now().getTime();
+    for (const stream of this.streams) {
+      if (now >= stream.endsAt) this.end(stream);
+      else this.send(stream, { bytes: HEARTBEAT });
+    }
+  }
+
+  /**
+   * Opens a stream for a member who may see `visible` sub-orgs, resuming
+   * after `from` when given. Answers the body to send; it ends when the
+   * browser goes away, the stream's time is up or the hub closes.
+   */
+  open(visible: (subOrgId: string | null) => boolean, from?: Cursor): ReadableStream<Uint8Array> {
+    let stream: LiveStream | undefined;
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          stream = {
+            visible,
+            controller,
+            waiting: [],
+            endsAt: this.options.clock.now().getTime() + this.maxStreamMs,
+            closed: false,
+          };
+          this.streams.add(stream);
+          controller.enqueue(encoder.encode('retry: 2000\n\n'));
+          void this.begin(stream, from);
+        },
+        cancel: () => {
+          if (stream) this.drop(stream);
+        },
+      },
+      { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    );
+  }
+
+  /** Starts the tail if needed, sends what was missed, then what waited meanwhile. */
+  private async begin(stream: LiveStream, from: Cursor | undefined): Promise<void> {
+    try {
+      await this.start();
+      if (stream.closed) return;
+      const upTo: Cursor = [this.positions[0], this.positions[1]];
+      const missed = from ? await this.missed(stream, from, upTo) : [];
+      if (stream.closed) return;
+      const waiting = stream.waiting ?? [];
+      stream.waiting = undefined;
+      for (const out of missed) this.send(stream, out);
+      this.send(stream, { bytes: frame(LIVE_STREAM_EVENTS.ready, formatCursor(upTo), '{}') });
+      // What the tail sent while this began and the replay (or the start) already covers is left out.
+      for (const out of waiting)
+        if (!out.position || out.position[0] > upTo[0] || out.position[1] > upTo[1])
+          this.send(stream, out);
+    } catch (error) {
+      this.options.logger.warn({ err: error }, 'live updates: a stream could not start');
+      this.end(stream);
+    }
+  }
+
+  /** What a stream that stood at `from` missed up to `upTo`, or a reset when that cannot be told. */
+  private async missed(stream: LiveStream, from: Cursor, upTo: Cursor): Promise<Outgoing[]> {
+    const reset = (): Outgoing[] => [
+      { bytes: frame(LIVE_STREAM_EVENTS.reset, formatCursor(upTo), '{}') },
+    ];
+    // A position beyond the logs' (another database, or one restored): nothing can be told.
+    if (from[0] > upTo[0] || from[1] > upTo[1]) return reset();
+    const out: Outgoing[] = [];
+    const cursor: [number, number] = [from[0], from[1]];
+    for (const index of [0, 1] as const) {
+      const source = this.options.sources[index];
+      if (!source) continue;
+      while (cursor[index] < upTo[index]) {
+        const rows = await source.after(cursor[index], BATCH, upTo[index]);
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          cursor[index] = row.id;
+          if (!row.event || !stream.visible(row.event.subOrgId)) continue;
+          if (out.length >= this.maxReplay) return reset();
+          out.push({
+            bytes: frame(
+              LIVE_STREAM_EVENTS.change,
+              formatCursor(cursor),
+              JSON.stringify(row.event),
+            ),
+            subOrgId: row.event.subOrgId,
+          });
+        }
+      }
+      cursor[index] = upTo[index];
+    }
+    return out;
+  }
+
+  /** Closes a stream from this side (the browser reconnects). */
+  private end(stream: LiveStream): void {
+    if (stream.closed) return;
+    try {
+      stream.controller.close();
+    } catch {
+      // Already errored or cancelled by the reader.
+    }
+    this.drop(stream);
+  }
+
+  private drop(stream: LiveStream): void {
+    stream.closed = true;
+    stream.waiting = undefined;
+    this.streams.delete(stream);
+    this.stopIfIdle();
+  }
+
+  /** Ends every stream and stops the tail: the server is shutting down. */
+  close(): void {
+    for (const stream of [...this.streams]) this.end(stream);
+    this.stopIfIdle();
+  }
+}
