@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { approvalInbox, approvalInboxCount } from '#contract/endpoints/approvals.ts';
 import { apiClient, type ApprovalInboxParams } from './api-client.ts';
+import { isLive } from './live-updates.ts';
 import { listQueries } from './list-queries.ts';
 
 /**
@@ -11,14 +12,16 @@ import { listQueries } from './list-queries.ts';
  */
 
 // Items arrive without anyone acting in this tab (another member proposes):
-// re-read while the tab is visible; TanStack Query also re-reads on focus.
+// re-read while the tab is visible; TanStack Query also re-reads on focus. Not while
+// the event stream is up (lib/live-updates.ts): an item created or decided refetches it.
 const INBOX_REFRESH_MS = 30_000;
+const inboxRefresh = () => (isLive() ? false : INBOX_REFRESH_MS);
 
 const inboxLists = listQueries(
   'approvals',
   (params: ApprovalInboxParams, signal) =>
     apiClient.call(approvalInbox, { query: params }, { signal }),
-  { refetchInterval: INBOX_REFRESH_MS },
+  { refetchInterval: inboxRefresh },
 );
 
 export const approvalInboxQueries = {
@@ -29,7 +32,7 @@ export const approvalInboxQueries = {
       queryKey: [...inboxLists.all(), 'count', subOrgId ?? null] as const,
       queryFn: ({ signal }) =>
         apiClient.call(approvalInboxCount, { query: { subOrgId } }, { signal }),
-      refetchInterval: INBOX_REFRESH_MS,
+      refetchInterval: inboxRefresh,
       select: (counts) => counts.actionableCount,
     }),
 };

@@ -5,7 +5,14 @@ import {
   retainSearchParams,
   useNavigate,
 } from '@tanstack/react-router';
-import { useApprovalInboxCount } from '../lib/approval-inbox-queries.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { invalidateApprovalInbox, useApprovalInboxCount } from '../lib/approval-inbox-queries.ts';
+import { connectLiveUpdates } from '../lib/live-updates.ts';
+import {
+  invalidateAllTransactions,
+  invalidateTransactionChanges,
+} from '../features/transactions/api/live-changes.ts';
 import { can } from '../lib/permissions.ts';
 import { loadSession, sessionQueries, useSession } from '../lib/session-queries.ts';
 import { ShortcutsProvider } from '../components/shortcuts.tsx';
@@ -49,7 +56,35 @@ export const Route = createFileRoute('/_authenticated')({
   component: AuthenticatedLayout,
 });
 
+/** Statuses that put an item into the approvals inbox or take it out. */
+const INBOX_STATUSES = new Set(['PENDING', 'APPROVED', 'DECLINED', 'FAILED']);
+
+/**
+ * The tab's event stream (lib/live-updates.ts), opened once signed in and
+ * closed on the way out: each change refreshes the transaction's page, the
+ * lists, and the approvals inbox and badge when an item entered or left it.
+ */
+function useLiveUpdates() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      connectLiveUpdates(queryClient, {
+        onChanges(events) {
+          invalidateTransactionChanges(queryClient, events);
+          if (events.some((e) => e.kind === 'transaction.status' && INBOX_STATUSES.has(e.status)))
+            void invalidateApprovalInbox(queryClient);
+        },
+        onResync() {
+          invalidateAllTransactions(queryClient);
+          void invalidateApprovalInbox(queryClient);
+        },
+      }),
+    [queryClient],
+  );
+}
+
 function AuthenticatedLayout() {
+  useLiveUpdates();
   const { subOrg } = Route.useSearch();
   // Not Route.useNavigate(): '.' must mean the page being shown, not this layout.
   const navigate = useNavigate();

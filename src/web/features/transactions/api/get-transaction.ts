@@ -3,6 +3,7 @@ import { isTerminalStatus } from '#contract/enums.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { getTransaction } from '#contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
+import { isLive } from '../../../lib/live-updates.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
@@ -14,6 +15,8 @@ import { transactionQueries } from './transaction-queries.ts';
  * stops once the status is terminal. A DRAFT is not followed either: nothing
  * in the custody API moves a draft on (it waits to be submitted where it was
  * drafted), so the page says so and offers Refresh instead of polling for ever.
+ * While the tab's event stream is up (lib/live-updates.ts) it does not poll at
+ * all: a change of this transaction refetches it.
  */
 
 export interface TransactionSnapshot {
@@ -79,10 +82,11 @@ export const transactionDetailQuery = (transactionId: string) =>
         client.getQueryData<TransactionSnapshot>(queryKey),
         signal,
       ),
-    refetchInterval: (query) => pollDelay(query.state.data),
+    refetchInterval: (query) => (isLive() ? false : pollDelay(query.state.data)),
     refetchIntervalInBackground: false,
-    // Back in the tab: look at once rather than at the next tick.
-    refetchOnWindowFocus: (query) => (pollDelay(query.state.data) === false ? false : 'always'),
+    // Back in the tab: look at once rather than at the next tick (the stream, when up, told it all).
+    refetchOnWindowFocus: (query) =>
+      isLive() || pollDelay(query.state.data) === false ? false : 'always',
   });
 
 export function useTransactionSnapshot(transactionId: string) {

@@ -11,6 +11,7 @@ import { buttonVariants } from '../../../components/ui/button.tsx';
 import { isTerminalStatus } from '#contract/enums.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { useTimeZone } from '../../../lib/display.tsx';
+import { isLive } from '../../../lib/live-updates.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
@@ -73,9 +74,10 @@ export function TransactionsPage(props: ListPageProps<TransactionSearch>) {
     ...transactionQueries.list(transactionSearch.toListParams(props.search, timeZone)),
     // Rows still moving (PENDING … WAITING_CONFIRMATION) refresh on their own
     // with one list request per interval; TanStack Query skips intervals while
-    // the tab is hidden, and once every row shown is terminal it stops.
+    // the tab is hidden, and once every row shown is terminal it stops. Not at all
+    // while the event stream is up (lib/live-updates.ts): a change refetches the list.
     refetchInterval: (q) =>
-      q.state.data?.results.some((tx) => !isTerminalStatus(tx.status))
+      !isLive() && q.state.data?.results.some((tx) => !isTerminalStatus(tx.status))
         ? LIVE_ROWS_INTERVAL_MS
         : false,
   });

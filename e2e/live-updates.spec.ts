@@ -1,0 +1,77 @@
+import type { Page, Request } from '@playwright/test';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { createTransfer, memberPage } from './transfers.ts';
+
+/**
+ * Live updates (issue 30): each tab holds one event stream, and a change made
+ * by another member reaches the pages on screen without polling. One member
+ * watches a transaction's page and the transactions list (two tabs); another,
+ * in a browser context of their own, approves it. While the stream is up, the
+ * watching tabs send no request for the transaction or the list until the
+ * change arrives, even with a minute of their timers run through.
+ */
+
+test.use({ role: 'approver' });
+
+const step = (page: Page, status: string) => page.locator(`[data-step="${status}"]`);
+
+/** The member's reads of the transaction or of a transactions list, as they happen. */
+function recordReads(page: Page, transactionId: string): Request[] {
+  const reads: Request[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() !== 'GET') return;
+    if (
+      path === `/api/external/transactions/${transactionId}/` ||
+      path === '/api/external/transactions/'
+    )
+      reads.push(request);
+  });
+  return reads;
+}
+
+test('an approval by one member moves another member’s timeline and list row, without polling', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+  const id = await createTransfer(initiator, baseURL ?? '', { memo: 'live update' });
+
+  // The watcher: the initiator, its transaction open in one tab and the list in another.
+  const detail = initiator;
+  const list = await initiator.context().newPage();
+  for (const tab of [detail, list]) await tab.clock.install();
+  const detailReads = recordReads(detail, id);
+  const listReads = recordReads(list, id);
+  await detail.goto(`/transactions/${id}`);
+  await list.goto('/transactions');
+  const row = list.locator(`[data-transaction-id="${id}"]`);
+  await expect(step(detail, 'PENDING')).toHaveAttribute('data-state', 'current');
+  await expect(row).toContainText('Pending');
+  for (const tab of [detail, list])
+    await expect(tab.locator('html')).toHaveAttribute('data-live-updates', 'on');
+  // A minute of the watchers' timers: the transaction page polls every 2–15 s and the list
+  // every 10 s while a row still moves, unless the stream is up.
+  const before = detailReads.length + listReads.length;
+  for (const tab of [detail, list]) await tab.clock.runFor(60_000);
+  expect(detailReads.length + listReads.length).toBe(before);
+
+  // The approver decides in a context of their own.
+  await page.goto(`/transactions/${id}`);
+  await page.getByRole('button', { name: 'Approve…' }).click();
+  await page
+    .getByRole('dialog', { name: 'Approve this transaction?' })
+    .getByRole('button', { name: 'Approve transaction' })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'Approved.' })).toBeVisible();
+
+  // Within a second: the watcher's timeline has left PENDING and the list row says so.
+  await expect(step(detail, 'PENDING')).toHaveAttribute('data-state', 'done', { timeout: 1_500 });
+  await expect(row).not.toContainText('Pending', { timeout: 1_500 });
+  // Both pages as updated pass the scan.
+  await expectNoAxeViolations(detail);
+  await expectNoAxeViolations(list);
+  await initiator.context().close();
+});
