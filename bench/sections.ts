@@ -2,6 +2,7 @@ import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
 import { firstScreensSection } from './first-screens-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
+import { liveUpdatesSection } from './live-updates-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
@@ -16,6 +17,7 @@ export const SECTIONS: BenchSection[] = [
   storageSection,
   transactionPageSection,
   approvalsInboxSection,
+  liveUpdatesSection,
   stalledBodiesSection,
   signInAbuseSection,
   pollingPagesSection,

@@ -60,7 +60,7 @@ export function connectLiveUpdates(
   handlers: LiveHandlers,
   options: LiveOptions = {},
 ): () => void {
-  if (typeof EventSource === 'undefined') return () => {};
+  if (typeof EventSource === 'undefined' || typeof document === 'undefined') return () => {};
   const batchMs = options.batchMs ?? 100;
   const downAfterMs = options.downAfterMs ?? 3_000;
   const firstRetryMs = options.retryMs ?? 2_000;

@@ -118,8 +118,6 @@ export class LiveHub {
   private readonly maxReplay: number;
   private readonly gapGraceMs: number;
   private readonly maxQueuedBytes: number;
-  /** Events sent to streams since this hub was made: the bench reads it. */
-  sent = 0;
 
   constructor(private readonly options: LiveHubOptions) {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -311,7 +309,6 @@ export class LiveHub {
     }
     try {
       stream.controller.enqueue(out.bytes);
-      if (out.subOrgId !== undefined) this.sent += 1;
     } catch {
       this.drop(stream);
     }
