@@ -11,7 +11,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 export function listQueries<Name extends string, Params, Page>(
   name: Name,
   fetchPage: (params: Params, signal: AbortSignal) => Promise<Page>,
-  // A function is read at each turn: the inbox's stands still while lib/live-updates.ts's stream is up.
+  // A function is read at each turn: the inbox's slows down while lib/live-updates.ts's stream is up.
   refresh: { staleTime?: number; refetchInterval?: number | (() => number | false) } = {},
 ) {
   const all = () => [name] as const;

@@ -39,7 +39,6 @@ const change = (transactionId: string, status: string): LiveEvent => ({
 
 let client: QueryClient;
 let reads: number;
-let observer: QueryObserver;
 let unsubscribe: () => void;
 
 beforeEach(() => {
@@ -49,7 +48,7 @@ beforeEach(() => {
   client = new QueryClient();
   reads = 0;
   // A page's query that polls every second unless the stream is up, as the transaction page's does.
-  observer = new QueryObserver(client, {
+  const observer = new QueryObserver(client, {
     queryKey: ['polled'],
     queryFn: () => {
       reads += 1;
