@@ -44,7 +44,11 @@ export interface LiveHubOptions {
   heartbeatMs?: number;
   /** PGlite: how often the write counts are checked; PostgreSQL: the safety-net poll. */
   pollMs?: number;
-  /** A stream ends after this long (10 min); the browser reconnects with Last-Event-ID, re-checked. */
+  /**
+   * A stream ends after this long (5 min); the browser reconnects with Last-Event-ID, and the
+   * session, role and scope are checked again: a revoked session or a narrowed scope holds
+   * for at most this long on a stream already open.
+   */
   maxStreamMs?: number;
   /** More missed events than this are not replayed: the browser is told to refetch. */
   maxReplay?: number;
@@ -122,7 +126,7 @@ export class LiveHub {
   constructor(private readonly options: LiveHubOptions) {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.pollMs = options.pollMs ?? (options.database.listen ? 5_000 : 50);
-    this.maxStreamMs = options.maxStreamMs ?? 10 * 60_000;
+    this.maxStreamMs = options.maxStreamMs ?? 5 * 60_000;
     this.maxReplay = options.maxReplay ?? 1_000;
     // PGlite runs one transaction at a time: a gap there was rolled back, and never fills.
     this.gapGraceMs = options.gapGraceMs ?? (options.database.listen ? 2_000 : 0);
