@@ -90,7 +90,7 @@ describe('connectLiveUpdates', () => {
 
     // Down for good: polling resumes and what is on screen is refreshed.
     FakeEventSource.opened[0]?.fail(FakeEventSource.CONNECTING);
-    await vi.advanceTimersByTimeAsync(3_000);
+    await vi.advanceTimersByTimeAsync(5_000);
     expect(isLive()).toBe(false);
     expect(onResync).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(2_000);

@@ -62,7 +62,7 @@ export function connectLiveUpdates(
 ): () => void {
   if (typeof EventSource === 'undefined' || typeof document === 'undefined') return () => {};
   const batchMs = options.batchMs ?? 100;
-  const downAfterMs = options.downAfterMs ?? 3_000;
+  const downAfterMs = options.downAfterMs ?? 5_000;
   const firstRetryMs = options.retryMs ?? 2_000;
 
   let source: EventSource | undefined;
