@@ -36,6 +36,8 @@ test('an approval by one member moves another member’s timeline and list row, 
   browser,
   baseURL,
 }) => {
+  // Three pages, two contexts and four axe scans: more than the default on a loaded machine.
+  test.slow();
   const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
   const id = await createTransfer(initiator, baseURL ?? '', { memo: 'live update' });
 
