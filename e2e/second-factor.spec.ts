@@ -90,7 +90,7 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   await expectNoAxeViolations(approver);
   await tabTo(approver, approver.getByRole('button', { name: 'I have saved them: continue' }));
   await approver.keyboard.press('Enter');
-  await expect(approver).toHaveURL(/\/transactions$/);
+  await expect(approver).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   await expect(approver.getByTestId('signed-in-member')).toContainText('Tess Twofactor');
 
   // The account page says so.
@@ -110,7 +110,7 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   await expectNoAxeViolations(approver);
   await approver.keyboard.type(codeOf(secret, 30));
   await approver.keyboard.press('Enter');
-  await expect(approver).toHaveURL(/\/transactions$/);
+  await expect(approver).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   await signOut(approver);
 
   // A recovery code, once.
@@ -121,7 +121,7 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   await expect(approver.getByLabel('Recovery code')).toBeFocused();
   await approver.keyboard.type(recovery ?? '');
   await approver.keyboard.press('Enter');
-  await expect(approver).toHaveURL(/\/transactions$/);
+  await expect(approver).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   await approver.getByRole('link', { name: 'Your account' }).click();
   await expect(approver.getByRole('region', { name: 'Second factor' })).toContainText(
     '9 recovery codes left',
