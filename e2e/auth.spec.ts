@@ -31,7 +31,9 @@ test.describe('Signing in', () => {
       const may = MAY[role];
       await page.goto('/login');
       const account = await signInThroughTheForm(page, role);
-      await expect(page).toHaveURL(/\/transactions$/);
+      // Signed in, the home page: the overview.
+      await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
 
       const member = page.getByTestId('signed-in-member');
       await expect(member).toContainText(account.name);
@@ -81,7 +83,7 @@ test.describe('Signing in', () => {
   test('a redirect to another site is ignored', async ({ page }) => {
     await page.goto('/login?redirect=https%3A%2F%2Fexample.com%2Fsteal');
     await signInThroughTheForm(page, 'viewer');
-    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/transactions$/);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
   test('a wrong password is refused with the server message, announced', async ({ page }) => {

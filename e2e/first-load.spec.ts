@@ -11,15 +11,14 @@ import { createTransfer, memberPage } from './transfers.ts';
  * server-rendered-pages.spec.ts) (ARCHITECTURE.md, "Server-rendered
  * first screen"): its rows arrive in the HTML, and the browser takes the page
  * over without asking for the session or the list again and without a
- * hydration error. Pages the server leaves to the browser (here `/`, which
- * redirects to the list) name the session and the list for preload instead,
- * and their data does not wait for the session. Reference data (vaults,
+ * hydration error. The home page (`/`, the overview) is rendered too; a page
+ * left to the browser (none, with the render build) would name the session
+ * and the list for preload instead (http/data-preload.test.ts). Reference data (vaults,
  * assets, sub-organizations) is asked for at most once. Order is proven by
  * holding answers back until the other request is seen, never by timing.
  */
 
 const apiPath = (request: Request) => new URL(request.url()).pathname;
-const isList = (request: Request) => apiPath(request) === '/api/external/transactions/';
 const LIST = '/api/external/transactions/?limit=20';
 
 /** Every API and auth request the page makes, by path and query, counted. */
@@ -120,46 +119,21 @@ test('the page is sent head first, its app after the rows, and its date filters 
   await expectNoAxeViolations(page);
 });
 
-test('on a page left to the browser, the list is requested while the session is still unanswered', async ({
-  page,
-}) => {
-  let listRequested!: () => void;
-  const listSeen = new Promise<void>((resolve) => (listRequested = resolve));
-  page.on('request', (request) => {
-    if (isList(request)) listRequested();
-  });
-  // The session's answer is held until the list has been asked for: a page
-  // that waited for the session before asking for its data would never get
-  // either, and its rows would never show.
-  await page.route('**/auth/session', async (route) => {
-    await listSeen;
-    await route.continue();
-  });
-
-  await page.goto('/');
-  await expect(
-    page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first(),
-  ).toBeVisible();
-});
-
-test('a page left to the browser names its session and list for preload, and the browser asks for each once', async ({
+test('the home page arrives rendered: the overview in the first HTML, and the browser asks for neither the session nor its figures again', async ({
   page,
 }) => {
   const asked = countRequests(page);
   const response = await page.goto('/');
   const html = (await response?.text()) ?? '';
-  expect(html).not.toContain('console-server-state');
-  for (const url of ['/auth/session', LIST])
-    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="${url}">`);
-  await expect(
-    page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first(),
-  ).toBeVisible();
+  expect(html).toContain('<link rel="expect" href="#overview-page" blocking="render" />');
+  expect(html).toContain('data-testid="total-usd"');
+  expect(html).toContain('console-server-state');
+  expect(html).not.toContain('rel="preload" as="fetch"');
+  await expect(page.getByTestId('total-usd')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
   await page.waitForLoadState('networkidle');
-
-  // The SPA asks for the same URLs with fetch: had the preloaded answers not
-  // been used, each would have been requested twice.
-  expect(asked.get('/auth/session')).toBe(1);
-  expect(asked.get(LIST)).toBe(1);
+  expect(asked.get('/auth/session') ?? 0).toBe(0);
+  expect([...asked.keys()].filter((url) => url.startsWith('/api/console/overview/'))).toEqual([]);
 });
 
 test('a signed-out visitor gets neither rows nor data preloads and lands on the sign-in page', async ({
@@ -203,8 +177,14 @@ for (const start of ['/', '/transactions']) {
 
     await page.goto(start);
     const rows = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr');
-    await expect(rows.first()).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Main' });
+    if (start === '/') {
+      // The overview first, then its way to the list.
+      await expect(page.getByTestId('total-usd')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+      await nav.getByRole('link', { name: 'Transactions' }).click();
+    }
+    await expect(rows.first()).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
 
     await nav.getByRole('link', { name: 'Bank accounts' }).click();
@@ -218,7 +198,8 @@ for (const start of ['/', '/transactions']) {
     await expect(rows.first()).toBeVisible();
     await page.waitForLoadState('networkidle');
 
-    // From `/` the browser asks once; from the server-rendered list it came with the page.
+    // From `/` the list's vaults and assets are asked for once, when the list opens; the
+    // sub-organizations came with the overview, as everything came with the server-rendered list.
     for (const path of [
       '/api/external/vaults/',
       '/api/external/assets/',
@@ -229,7 +210,6 @@ for (const start of ['/', '/transactions']) {
       expect(Object.fromEntries(asked)).toEqual({
         '/api/external/vaults/': 1,
         '/api/external/assets/': 1,
-        '/api/external/sub_orgs/': 1,
       });
   });
 }

@@ -1,5 +1,7 @@
 /** The signed-in pages a whole-app browser test walks, each with what shows it is ready. */
 export const SIGNED_IN_PAGES = [
+  { path: '/', ready: { role: 'heading', name: 'Overview' } },
+  { path: '/vaults', ready: { role: 'table', name: 'Vaults' } },
   { path: '/transactions', ready: { role: 'table', name: 'Transactions' } },
   { path: '/transactions/new', ready: { role: 'heading', name: 'New transaction' } },
   { path: '/approvals', ready: { role: 'heading', name: 'Approvals' } },

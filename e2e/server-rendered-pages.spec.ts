@@ -46,6 +46,10 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     memo: `ssr-all-${Date.now()}`,
   });
   const account = await proposeByApi(page, baseURL ?? '');
+  const { results: vaults } = (await (
+    await page.request.get('/api/external/vaults/?limit=100')
+  ).json()) as { results: Array<{ id: string; vaultName: string }> };
+  const vaultId = vaults.find((v) => v.vaultName === 'Treasury Main')?.id ?? '';
   const pages: Array<{ path: string; firstScreen: string; shows: RegExp | string }> = [
     { path: '/transactions', firstScreen: 'transactions-results', shows: transactionId },
     { path: `/transactions/${transactionId}`, firstScreen: 'transaction-page', shows: 'Status' },
@@ -73,6 +77,9 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     { path: '/staff', firstScreen: 'staff-page', shows: 'Staff' },
     { path: '/account', firstScreen: 'account-page', shows: 'Your account' },
     { path: '/policies', firstScreen: 'policies-page', shows: 'Otherwise' },
+    { path: '/', firstScreen: 'overview-page', shows: 'Total holdings' },
+    { path: '/vaults', firstScreen: 'vaults-page', shows: 'Treasury Main' },
+    { path: `/vaults/${vaultId}`, firstScreen: 'vault-page', shows: 'Deposit addresses' },
   ];
   for (const { path, firstScreen, shows } of pages) {
     await test.step(path, async () => {

@@ -4,8 +4,7 @@ import { focusLive } from './keyboard.ts';
 
 test.describe('Transactions page', () => {
   test('shows seeded transactions and passes an axe scan', async ({ page }) => {
-    await page.goto('/');
-    await expect(page).toHaveURL(/\/transactions$/);
+    await page.goto('/transactions');
     await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
     const table = page.getByRole('table', { name: 'Transactions' });
     await expect(table.locator('tbody tr')).toHaveCount(20);

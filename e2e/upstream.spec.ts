@@ -12,7 +12,8 @@ async function signInThroughTheForm(page: Page, member: { email: string; passwor
   await page.getByLabel('Email').fill(member.email);
   await page.getByLabel('Password').fill(member.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/transactions$/);
+  // The home page: the overview, its figures read from upstream too.
+  await expect(page.getByTestId('total-usd')).toBeVisible();
 }
 
 async function csrfToken(page: Page): Promise<string> {
@@ -27,6 +28,11 @@ test('a member signs in, sees the upstream host, and pages and filters its trans
   const upstreamHost = `127.0.0.1:${process.env.E2E_UPSTREAM_B_PORT}`;
   await expect(page.getByText(`Upstream: ${upstreamHost}`)).toBeVisible();
   await expect(page.getByText('Sandbox', { exact: true })).toHaveCount(0);
+  await expect(page.getByTestId('priced-at')).toContainText('Valued by the custody service');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Transactions' })
+    .click();
 
   const table = page.getByRole('table', { name: 'Transactions' });
   await expect(table.locator('tbody tr')).toHaveCount(20);

@@ -29,9 +29,12 @@ import { createAppRouter } from './router.tsx';
  * components/cursor-list.tsx), otherwise the page's own outermost element
  * (`<name>-page`). The browser does not paint before it has parsed that
  * element (`<link rel="expect" blocking="render">`, http/server-render.ts).
- * A route not listed here is left to the browser (`/login`, `/`'s redirect).
+ * A route not listed here is left to the browser (`/login`).
  */
 const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
+  ['/_authenticated/', 'overview-page'],
+  ['/_authenticated/vaults', 'vaults-page'],
+  ['/_authenticated/vaults_/$vaultId', 'vault-page'],
   ['/_authenticated/transactions', 'transactions-results'],
   ['/_authenticated/transactions_/$transactionId', 'transaction-page'],
   ['/_authenticated/transactions_/new', 'new-transaction-page'],

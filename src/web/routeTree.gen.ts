@@ -21,12 +21,14 @@ import { Route as AuthenticatedConvertRouteImport } from './routes/_authenticate
 import { Route as AuthenticatedPoliciesRouteImport } from './routes/_authenticated/policies'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
 import { Route as AuthenticatedTransactionsRouteImport } from './routes/_authenticated/transactions'
+import { Route as AuthenticatedVaultsRouteImport } from './routes/_authenticated/vaults'
 import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './routes/_authenticated/bank-accounts_.$bankAccountId'
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
+import { Route as AuthenticatedVaultsVaultIdRouteImport } from './routes/_authenticated/vaults_.$vaultId'
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
   id: '/_authenticated',
@@ -89,6 +91,11 @@ const AuthenticatedTransactionsRoute =
     path: '/transactions',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedVaultsRoute = AuthenticatedVaultsRouteImport.update({
+  id: '/vaults',
+  path: '/vaults',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedBankAccountsBankAccountIdRoute =
   AuthenticatedBankAccountsBankAccountIdRouteImport.update({
     id: '/bank-accounts_/$bankAccountId',
@@ -125,6 +132,12 @@ const AuthenticatedTransactionsNewRoute =
     path: '/transactions/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedVaultsVaultIdRoute =
+  AuthenticatedVaultsVaultIdRouteImport.update({
+    id: '/vaults_/$vaultId',
+    path: '/vaults/$vaultId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedIndexRoute
@@ -138,12 +151,14 @@ export interface FileRoutesByFullPath {
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
+  '/vaults': typeof AuthenticatedVaultsRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
+  '/vaults/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
@@ -156,6 +171,7 @@ export interface FileRoutesByTo {
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
+  '/vaults': typeof AuthenticatedVaultsRoute
   '/': typeof AuthenticatedIndexRoute
   '/bank-accounts/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
@@ -163,6 +179,7 @@ export interface FileRoutesByTo {
   '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
+  '/vaults/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -177,6 +194,7 @@ export interface FileRoutesById {
   '/_authenticated/policies': typeof AuthenticatedPoliciesRoute
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
   '/_authenticated/transactions': typeof AuthenticatedTransactionsRoute
+  '/_authenticated/vaults': typeof AuthenticatedVaultsRoute
   '/_authenticated/': typeof AuthenticatedIndexRoute
   '/_authenticated/bank-accounts_/$bankAccountId': typeof AuthenticatedBankAccountsBankAccountIdRoute
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
@@ -184,6 +202,7 @@ export interface FileRoutesById {
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
+  '/_authenticated/vaults_/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -199,12 +218,14 @@ export interface FileRouteTypes {
     | '/policies'
     | '/staff'
     | '/transactions'
+    | '/vaults'
     | '/bank-accounts/$bankAccountId'
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
+    | '/vaults/$vaultId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
@@ -217,6 +238,7 @@ export interface FileRouteTypes {
     | '/policies'
     | '/staff'
     | '/transactions'
+    | '/vaults'
     | '/'
     | '/bank-accounts/$bankAccountId'
     | '/bank-accounts/new'
@@ -224,6 +246,7 @@ export interface FileRouteTypes {
     | '/contacts/new'
     | '/transactions/$transactionId'
     | '/transactions/new'
+    | '/vaults/$vaultId'
   id:
     | '__root__'
     | '/_authenticated'
@@ -237,6 +260,7 @@ export interface FileRouteTypes {
     | '/_authenticated/policies'
     | '/_authenticated/staff'
     | '/_authenticated/transactions'
+    | '/_authenticated/vaults'
     | '/_authenticated/'
     | '/_authenticated/bank-accounts_/$bankAccountId'
     | '/_authenticated/bank-accounts_/new'
@@ -244,6 +268,7 @@ export interface FileRouteTypes {
     | '/_authenticated/contacts_/new'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
+    | '/_authenticated/vaults_/$vaultId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -337,6 +362,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedTransactionsRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/vaults': {
+      id: '/_authenticated/vaults'
+      path: '/vaults'
+      fullPath: '/vaults'
+      preLoaderRoute: typeof AuthenticatedVaultsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/bank-accounts_/$bankAccountId': {
       id: '/_authenticated/bank-accounts_/$bankAccountId'
       path: '/bank-accounts/$bankAccountId'
@@ -379,6 +411,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedTransactionsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/vaults_/$vaultId': {
+      id: '/_authenticated/vaults_/$vaultId'
+      path: '/vaults/$vaultId'
+      fullPath: '/vaults/$vaultId'
+      preLoaderRoute: typeof AuthenticatedVaultsVaultIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
@@ -392,6 +431,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPoliciesRoute: typeof AuthenticatedPoliciesRoute
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
   AuthenticatedTransactionsRoute: typeof AuthenticatedTransactionsRoute
+  AuthenticatedVaultsRoute: typeof AuthenticatedVaultsRoute
   AuthenticatedIndexRoute: typeof AuthenticatedIndexRoute
   AuthenticatedBankAccountsBankAccountIdRoute: typeof AuthenticatedBankAccountsBankAccountIdRoute
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
@@ -399,6 +439,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
+  AuthenticatedVaultsVaultIdRoute: typeof AuthenticatedVaultsVaultIdRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -411,6 +452,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPoliciesRoute: AuthenticatedPoliciesRoute,
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
   AuthenticatedTransactionsRoute: AuthenticatedTransactionsRoute,
+  AuthenticatedVaultsRoute: AuthenticatedVaultsRoute,
   AuthenticatedIndexRoute: AuthenticatedIndexRoute,
   AuthenticatedBankAccountsBankAccountIdRoute:
     AuthenticatedBankAccountsBankAccountIdRoute,
@@ -420,6 +462,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,
   AuthenticatedTransactionsNewRoute: AuthenticatedTransactionsNewRoute,
+  AuthenticatedVaultsVaultIdRoute: AuthenticatedVaultsVaultIdRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

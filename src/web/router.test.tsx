@@ -41,6 +41,26 @@ beforeEach(() => {
     '/api/external/transactions/tx_0/': () => json(transactions[0]),
     '/api/external/vaults/': () => json({ results: [{ id: 'v1', vaultName: 'Treasury' }] }),
     '/api/external/assets/': () => json([{ symbol: 'ETH' }]),
+    '/api/console/overview/': () =>
+      json({
+        pricedAt: '2025-03-01T12:00:00.000Z',
+        priceSource: 'SANDBOX_REFERENCE',
+        totalUsd: '1234.5',
+        timeZone: 'UTC',
+        byAsset: [{ symbol: 'ETH', balance: '0.5', usd: '1234.5', share: '100.00' }],
+        byChain: [{ chain: 'ETHEREUM', usd: '1234.5', share: '100.00' }],
+        byVault: [{ id: 'v1', name: 'Treasury', subOrgId: null, usd: '1234.5', share: '100.00' }],
+        unpriced: [],
+        waiting: null,
+        inFlight: { count: 0, byStatus: [] },
+        lastDay: {
+          from: '2025-03-01T12:00:00.000Z',
+          outflow: { usd: '0', count: 0, unpriced: 0 },
+          inflow: { usd: '0', count: 0, unpriced: 0 },
+        },
+        outflowByDay: [{ day: '2025-03-01', usd: '0', count: 0, share: '0.00' }],
+        transactionsComplete: true,
+      }),
   });
 });
 
@@ -69,18 +89,18 @@ const firstCellTexts = () =>
 
 // Whole-app renders in jsdom take seconds under a parallel run; the default 5 s is too tight.
 describe('the app', { timeout: 20_000 }, () => {
-  it('sends / to /transactions and marks the current nav link', async () => {
+  it('opens / on the overview and marks the current nav link, and only it', async () => {
     const { router } = renderApp('/');
-    await screen.findByRole('table', { name: 'Transactions' });
-    expect(router.state.location.pathname).toBe('/transactions');
+    await screen.findByRole('heading', { name: 'Overview', level: 1 });
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByTestId('total-usd')).toHaveTextContent('1,234.50 USD');
     const nav = screen.getByRole('navigation', { name: 'Main' });
-    expect(within(nav).getByRole('link', { name: 'Transactions' })).toHaveAttribute(
+    expect(within(nav).getByRole('link', { name: 'Overview' })).toHaveAttribute(
       'aria-current',
       'page',
     );
-    expect(within(nav).getByRole('link', { name: 'Bank accounts' })).not.toHaveAttribute(
-      'aria-current',
-    );
+    for (const other of ['Transactions', 'Vaults'])
+      expect(within(nav).getByRole('link', { name: other })).not.toHaveAttribute('aria-current');
     expect(screen.getByRole('link', { name: 'Skip to content' })).toHaveAttribute('href', '#main');
     expect(screen.getByRole('main')).toHaveAttribute('id', 'main');
   });

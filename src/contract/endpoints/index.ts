@@ -4,6 +4,7 @@ import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
+import * as overview from './overview.ts';
 import * as policies from './policies.ts';
 import * as rampWrites from './ramp-writes.ts';
 import * as ramps from './ramps.ts';
@@ -37,6 +38,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(contactWrites),
   ...Object.values(vaults),
   ...Object.values(vaultWrites),
+  ...Object.values(overview),
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),

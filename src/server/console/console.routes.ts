@@ -8,6 +8,7 @@ import { auditRoutes } from './audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
+import { overviewRoutes } from '../capabilities/overview/overview.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
@@ -27,5 +28,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
     .route('/', policyRoutes(options))
+    .route('/', overviewRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend));
 }

@@ -43,13 +43,9 @@ function plainListScope(search: URLSearchParams): { subOrgId: string | undefined
 /** The API URLs to preload for the page at `url` (path and search); none when not signed in. */
 export function dataPreloads(url: URL, hasSessionCookie: boolean): string[] {
   if (!hasSessionCookie) return [];
-  // The SPA's `/` opens the plain transactions list (routes/_authenticated/index.tsx).
-  const scope =
-    url.pathname === '/transactions'
-      ? plainListScope(url.searchParams)
-      : url.pathname === '/' && url.search === ''
-        ? { subOrgId: undefined }
-        : undefined;
+  // `/` (the overview) reads its figures in the member's zone: the session first, then them.
+  if (url.pathname === '/') return [currentSession.path];
+  const scope = url.pathname === '/transactions' ? plainListScope(url.searchParams) : undefined;
   if (scope === undefined) return [];
   return [currentSession.path, ...(scope ? [transactionsFirstPage(scope.subOrgId)] : [])];
 }

@@ -9,7 +9,12 @@ import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
-import { createBankAccount, createSubOrg, createTransaction } from '../test/fixtures.ts';
+import {
+  createBankAccount,
+  createSubOrg,
+  createTransaction,
+  createVault,
+} from '../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../test/test-app.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 
@@ -25,6 +30,8 @@ let t: TestApp;
 let ours: { id: string }[];
 let theirs: { id: string };
 let scoped: StaffSession;
+let ourVault: { id: string };
+let theirVault: { id: string };
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'server-render-'));
@@ -40,6 +47,16 @@ beforeAll(async () => {
     await createTransaction(t.db, { orgId: t.orgId, subOrgId: mine.id, externalId: 'ref-1' }),
   ];
   theirs = await createTransaction(t.db, { orgId: t.orgId, subOrgId: other.id });
+  ourVault = await createVault(
+    t.db,
+    { orgId: t.orgId, subOrgId: mine.id, vaultName: 'Ours vault' },
+    [{ asset: 'ETH', chain: 'ETHEREUM', amount: '3' }],
+  );
+  theirVault = await createVault(t.db, {
+    orgId: t.orgId,
+    subOrgId: other.id,
+    vaultName: 'Theirs vault',
+  });
   scoped = await t.signIn('viewer', { subOrgIds: [mine.id] });
 });
 afterAll(async () => {
@@ -78,6 +95,33 @@ function stateOf(html: string): {
   if (json === undefined) throw new Error('the page holds no server state');
   return JSON.parse(json) as ReturnType<typeof stateOf>;
 }
+
+describe('the overview and the vaults pages, rendered in the member’s scope', () => {
+  it('the home page holds the overview of their sub-organizations alone', async () => {
+    const html = await (await page('/', { Cookie: scoped.cookie })).text();
+    expect(html).toContain('<link rel="expect" href="#overview-page" blocking="render" />');
+    expect(html).toContain('id="overview-page"');
+    expect(html).toContain('Total holdings');
+    expect(html).toContain(`href="/vaults/${ourVault.id}"`);
+    expect(html).not.toContain(theirVault.id);
+    const state = stateOf(html);
+    const overview = state.queries.find((q) => q.queryKey[0] === 'overview');
+    expect(JSON.stringify(overview?.state.data)).toContain(ourVault.id);
+  });
+
+  it('the vaults list and a vault’s page: balances, deposit addresses and transactions', async () => {
+    const list = await (await page('/vaults', { Cookie: scoped.cookie })).text();
+    expect(list).toContain('id="vaults-page"');
+    expect(list).toContain(`data-vault-id="${ourVault.id}"`);
+    expect(list).not.toContain(theirVault.id);
+    const one = await (await page(`/vaults/${ourVault.id}`, { Cookie: scoped.cookie })).text();
+    expect(one).toContain('<link rel="expect" href="#vault-page" blocking="render" />');
+    expect(one).toContain('data-balance="ETH/ETHEREUM"');
+    expect(one).toContain(`addr-ETHEREUM-${ourVault.id}`);
+    expect(one).toContain('No transactions yet');
+    expect(one).toContain(`href="/transactions?vaultId=${ourVault.id}"`);
+  });
+});
 
 describe('the server-rendered transactions list', () => {
   it("holds the member's own rows, in their scope, and the state they were rendered from", async () => {
@@ -262,7 +306,9 @@ describe("the member's time zone and colour scheme, from the first byte", () => 
   it("leaves the system's scheme alone, and the shell of a page not rendered carries the member's", async () => {
     const plain = await (await page('/transactions', { Cookie: scoped.cookie })).text();
     expect(plain).toMatch(/^<!doctype html><html>/);
-    const shell = await (await page('/', { Cookie: pacific.cookie })).text();
+    const shell = await (
+      await page('/transactions/not-a-transaction', { Cookie: pacific.cookie })
+    ).text();
     expect(shell).not.toContain('console-server-state');
     expect(shell).toMatch(/^<!doctype html><html data-theme="dark">/);
     const signedOut = await (await page('/login')).text();
@@ -288,8 +334,11 @@ describe('pages left to the browser: the plain shell, never an error', () => {
     await shell(await page('/login'));
   });
 
-  it('a page the server does not render: the home page, which the browser sends on', async () => {
-    await shell(await page('/', { Cookie: scoped.cookie }));
+  it('a vault outside the member’s scope: the browser says so', async () => {
+    const res = await page(`/vaults/${theirVault.id}`, { Cookie: scoped.cookie });
+    const html = await res.clone().text();
+    await shell(res);
+    expect(html).not.toContain('Theirs vault');
   });
 
   it("a transaction or bank account outside the member's scope: the browser says so", async () => {

@@ -1,9 +1,9 @@
 /**
  * Where to go after signing in. Only a path on this origin is accepted, so a
  * crafted `/login?redirect=https://evil.example` cannot send a member who
- * just typed their password to another site. Anything else goes home.
+ * just typed their password to another site. Anything else goes home (the overview).
  */
-export const DEFAULT_AFTER_LOGIN = '/transactions';
+export const DEFAULT_AFTER_LOGIN = '/';
 
 const ORIGIN = 'http://console.invalid';
 

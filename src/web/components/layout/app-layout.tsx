@@ -63,7 +63,7 @@ function BrandMark() {
   );
 }
 
-export function Brand({ to = '/transactions' }: { to?: NavItem['to'] }) {
+export function Brand({ to = '/' }: { to?: NavItem['to'] }) {
   return (
     <Link
       to={to}
@@ -97,7 +97,12 @@ export function AppLayout({
             <ul className="flex flex-wrap gap-1">
               {navItems.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to} className={navLinkClass}>
+                  <Link
+                    to={item.to}
+                    className={navLinkClass}
+                    // The home page's path begins every other: it is current only on itself.
+                    activeOptions={{ exact: item.to === '/' }}
+                  >
                     {item.label}
                     {item.count ? (
                       <NavCount

@@ -86,8 +86,11 @@ export interface ResolvedDestination {
 
 /**
  * A transfer's receiving party: an APPROVED contact on the chain that accepts
- * the asset, another vault of the organization with a wallet on the chain, or
- * an external address in the chain's format (src/contract/addresses.ts).
+ * the asset, of the source vault's sub-organization or of the whole
+ * organization; another vault of the organization with a wallet on the
+ * chain; or an external address in the chain's format (src/contract/addresses.ts).
+ * `source` is the vault paying, when it resolved (its sub-organization, null
+ * for an organization-level vault).
  */
 export async function resolveDestination(
   db: Executor,
@@ -96,6 +99,7 @@ export async function resolveDestination(
   destination: TransferPartyData,
   chain: ChainInfo,
   asset: string | undefined,
+  source?: { subOrgId: string | null },
 ): Promise<ResolvedDestination | undefined> {
   if (destination.type === 'VAULT') {
     const resolved = await resolveVault(
@@ -154,6 +158,12 @@ export async function resolveDestination(
     refuse(
       ENGINE_CODES.contactNotApproved,
       `contact "${contact.name}" is ${contact.status}; only an APPROVED contact can receive`,
+    );
+  // A sub-organization's address book is its own: an organization-wide contact serves every vault.
+  if (source && contact.subOrgId !== null && contact.subOrgId !== source.subOrgId)
+    refuse(
+      ENGINE_CODES.contactOtherSubOrg,
+      `contact "${contact.name}" belongs to another sub-organization than the source vault; pay it from a vault of its own sub-organization`,
     );
   if (contact.blockChain !== chain.value)
     refuse(

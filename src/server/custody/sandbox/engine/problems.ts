@@ -48,6 +48,7 @@ export const ENGINE_CODES = {
   contactNotApproved: 'CONTACT_NOT_APPROVED',
   contactWrongChain: 'CONTACT_WRONG_CHAIN',
   contactAsset: 'ASSET_NOT_ALLOWED_FOR_CONTACT',
+  contactOtherSubOrg: 'CONTACT_OF_ANOTHER_SUB_ORG',
   sameParty: 'SAME_SOURCE_AND_DESTINATION',
   feePayerNotSupported: 'FEE_PAYER_NOT_SUPPORTED',
   stakeNotSupported: 'STAKE_NOT_SUPPORTED',

@@ -126,7 +126,15 @@ export async function resolveCreate(
   let destination: Party | null = null;
   let destinationIsVault = false;
   if (body.category === 'TRANSFER' || body.category === 'DELEGATE_RESOURCE') {
-    const resolved = await resolveDestination(db, problems, orgId, body.destination, c, asset);
+    const resolved = await resolveDestination(
+      db,
+      problems,
+      orgId,
+      body.destination,
+      c,
+      asset,
+      source ? { subOrgId: source.vault.subOrgId } : undefined,
+    );
     destination = resolved?.party ?? null;
     checkSentAddress(problems, 'destination', body.destination, resolved?.party);
     destinationIsVault = resolved?.vault !== undefined;

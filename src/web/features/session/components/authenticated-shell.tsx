@@ -28,6 +28,8 @@ export function AuthenticatedShell({
   const subOrgs = useQuery(referenceQueries.subOrgs());
 
   const navItems: NavItem[] = [
+    { to: '/', label: 'Overview' },
+    { to: '/vaults', label: 'Vaults' },
     { to: '/transactions', label: 'Transactions' },
     { to: '/bank-accounts', label: 'Bank accounts' },
     { to: '/contacts', label: 'Address book' },

@@ -1,7 +1,9 @@
 import { lazy, Suspense, useId } from 'react';
 import type { SecondFactorEnrolment } from '#contract/auth.ts';
 
-const QrCode = lazy(() => import('./qr-code.tsx').then((m) => ({ default: m.QrCode })));
+const QrCode = lazy(() =>
+  import('../../../components/qr-code.tsx').then((m) => ({ default: m.QrCode })),
+);
 
 /** The key in groups of four, as authenticator apps show and take it. */
 function grouped(secret: string): string {

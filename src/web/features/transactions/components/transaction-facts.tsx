@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { chainLabel } from '#contract/chains.ts';
 import { formatAmount, isNegative, isZero } from '#contract/decimal.ts';
@@ -53,6 +54,15 @@ export function PartyDetails({ party }: { party: Party | undefined }) {
         </span>
       ) : null}
       {party.id ? <span className="block text-xs text-slate-700">ID {party.id}</span> : null}
+      {party.type === 'VAULT' && party.id ? (
+        <Link
+          to="/vaults/$vaultId"
+          params={{ vaultId: party.id }}
+          className="block text-sm font-medium text-blue-800 underline hover:text-blue-900"
+        >
+          Open the vault<span className="sr-only"> {party.name ?? party.id}</span>
+        </Link>
+      ) : null}
     </span>
   );
 }
@@ -108,7 +118,13 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
         <Row term="Vault">
           {tx.vaultId ? (
             <>
-              {vault?.vaultName ?? 'Vault'}{' '}
+              <Link
+                to="/vaults/$vaultId"
+                params={{ vaultId: tx.vaultId }}
+                className="font-medium text-blue-800 underline hover:text-blue-900"
+              >
+                {vault?.vaultName ?? 'Vault'}
+              </Link>{' '}
               <span className="text-xs text-slate-700">ID {tx.vaultId}</span>
             </>
           ) : (

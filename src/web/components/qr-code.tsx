@@ -1,9 +1,10 @@
 import { encode } from 'uqr';
 
 /**
- * A QR code drawn as one SVG path, for an authenticator app to scan. Loaded
- * only with an enrolment (React.lazy), so the encoder stays out of the
- * sign-in page's script. The same text is always shown beside it.
+ * A QR code drawn as one SVG path, for an app to scan: an authenticator's
+ * enrolment (loaded with React.lazy, so the encoder stays out of the sign-in
+ * page's script) and a vault's deposit address. The same text is always
+ * shown beside it.
  */
 export function QrCode({ value, label }: { value: string; label: string }) {
   const { data } = encode(value, { ecc: 'M', border: 2 });

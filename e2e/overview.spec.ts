@@ -1,0 +1,153 @@
+import type { Page } from '@playwright/test';
+import { formatUsd } from '../src/contract/decimal-format.ts';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { approveByApi, memberPage } from './transfers.ts';
+
+/**
+ * The overview (the home page) against the real server (SANDBOX_TIME_SCALE
+ * 600): its figures, its charts as tables, and its totals following a
+ * transfer through its lifecycle without a reload.
+ */
+
+interface Named {
+  id: string;
+  vaultName?: string;
+  name?: string;
+}
+
+/** 0.01 ETH from Treasury Main to Coinbase Prime deposit (an approved contact of the whole organization). */
+async function payContact(page: Page, baseURL: string): Promise<string> {
+  const session = (await (await page.request.get('/auth/session')).json()) as { csrfToken: string };
+  const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
+    results: Named[];
+  };
+  const contacts = (await (
+    await page.request.get('/api/external/contacts/?limit=100&status=APPROVED')
+  ).json()) as { results: Named[] };
+  const source = vaults.results.find((v) => v.vaultName === 'Treasury Main');
+  const destination = contacts.results.find((c) => c.name === 'Coinbase Prime deposit');
+  if (!source || !destination) throw new Error('the seed has no Treasury Main or Coinbase Prime');
+  const response = await page.request.post('/api/external/transactions/', {
+    headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': session.csrfToken },
+    data: {
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: source.id },
+      destination: { type: 'CONTACT', id: destination.id },
+      amount: '0.01',
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      memo: `overview ${Date.now()}`,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+}
+
+test.describe('Overview', () => {
+  test('the home page shows the holdings, waits, flows and charts, each chart also as a table', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Overview' }),
+    ).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByTestId('total-usd')).toHaveText(/^[\d,]+\.\d{2} USD$/);
+    await expect(page.getByTestId('priced-at')).toContainText('sandbox’s reference prices');
+    // An admin decides: the inbox's count and the way to it.
+    await expect(page.getByTestId('waiting-count')).toHaveText(/^\d+$/);
+    await expect(page.getByRole('link', { name: 'Open the approvals inbox' })).toBeVisible();
+    await expect(page.getByRole('img', { name: /^Holdings by asset:/ })).toBeVisible();
+    await expect(
+      page.getByRole('img', { name: /^Completed outflow per day over the last 30 days/ }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+    await expectNoAxeViolations(page);
+
+    // The chart's figures as a table, opened from the keyboard.
+    const disclosure = page.getByText('Holdings by asset as a table');
+    await disclosure.focus();
+    await page.keyboard.press('Enter');
+    const table = page.getByRole('table', { name: /Holdings by asset: units held/ });
+    await expect(table).toBeVisible();
+    await expect(table.getByRole('rowheader', { name: 'ETH', exact: true })).toBeVisible();
+    const outflow = page.getByText('Outflow per day as a table');
+    await outflow.focus();
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByRole('table', { name: /Completed outflow per day/ }).locator('tbody tr'),
+    ).toHaveCount(30);
+    await expectNoAxeViolations(page);
+
+    // A vault's row leads to its page.
+    await page
+      .getByRole('region', { name: 'Holdings by vault' })
+      .getByRole('link', { name: 'Treasury Main' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Treasury Main', level: 1 })).toBeVisible();
+  });
+
+  test('the totals move when a transfer completes, without a reload', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    // Up to 25 s of lifecycle and a refresh every 10 s after it.
+    test.slow();
+    await page.goto('/');
+    const total = page.getByTestId('total-usd');
+    await expect(total).toHaveText(/USD$/);
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+    const before = await total.textContent();
+    // The same document throughout: a reload would lose this mark.
+    await page.evaluate(() => {
+      (window as unknown as { overviewMark: number }).overviewMark = 1;
+    });
+
+    const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+    const id = await payContact(initiator, baseURL ?? '');
+    const approver = await memberPage(browser, 'approver', baseURL ?? '');
+    await approveByApi(approver, baseURL ?? '', id);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await initiator.request.get(`/api/external/transactions/${id}/`)).json()) as {
+              status: string;
+            }
+          ).status,
+        { timeout: 40_000 },
+      )
+      .toBe('COMPLETED');
+
+    // Completed: the page, re-reading on its own, shows what the server now says, not what it said.
+    // (Seeded transactions complete meanwhile too: the page follows the server, whatever moved it.)
+    await expect
+      .poll(
+        async () => {
+          const now = (await (await page.request.get('/api/console/overview/')).json()) as {
+            totalUsd: string;
+          };
+          return (await total.textContent()) === `${formatUsd(now.totalUsd)} USD`;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    await expect(total).not.toHaveText(before ?? '');
+    expect(
+      await page.evaluate(() => (window as unknown as { overviewMark?: number }).overviewMark),
+    ).toBe(1);
+    await initiator.context().close();
+    await approver.context().close();
+  });
+
+  test('a viewer sees the holdings but no inbox figures', async ({ browser, baseURL }) => {
+    const viewer = await memberPage(browser, 'viewer', baseURL ?? '');
+    await viewer.goto('/');
+    await expect(viewer.getByTestId('total-usd')).toBeVisible();
+    await expect(viewer.getByTestId('waiting-count')).toHaveCount(0);
+    await expectNoAxeViolations(viewer);
+    await viewer.context().close();
+  });
+});

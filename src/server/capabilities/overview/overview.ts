@@ -1,0 +1,281 @@
+import { cmp, sum } from '#contract/decimal.ts';
+import type { TransactionStatus } from '#contract/enums.ts';
+import type { OverviewResponse, VaultHoldingsResponse } from '#contract/overview.ts';
+import type { Transaction } from '#contract/transaction.ts';
+import type {
+  CustodyBackend,
+  CustodyContext,
+  TransactionListQuery,
+} from '../../custody/backend.ts';
+import type { Database } from '../../db/client.ts';
+import { approvalInbox } from '../approvals/inbox.ts';
+import { addTo, percentOf, valueVaults } from './holdings.ts';
+
+/**
+ * The treasury overview of the caller's scope, composed from the custody
+ * API's reads through the scoped backend (either backend answers them):
+ *
+ * - holdings: every vault's detailed balances (holdings.ts), summed by
+ *   asset, chain and vault;
+ * - in flight: transactions neither completed, failed nor declined (drafts
+ *   are not on their way), counted per status;
+ * - flows: COMPLETED transactions by when they completed (their status
+ *   history's COMPLETED entry, else `updatedAt`): out of the scope's vaults
+ *   to anything that is not one of them (a contact, an address, a bank
+ *   account), or into them from outside. A move between two of the scope's
+ *   own vaults is neither. Valued at the transaction's `amountInUSD`;
+ * - waiting: for a member who decides, the approvals inbox's counts and the
+ *   oldest item they may decide (capabilities/approvals/inbox.ts, the very
+ *   list the inbox page pages through).
+ *
+ * Transactions are read page by page, at most MAX_TRANSACTION_PAGES of each
+ * kind; `transactionsComplete` says whether every one was read.
+ */
+
+const IN_FLIGHT: readonly TransactionStatus[] = [
+  'PENDING',
+  'APPROVED',
+  'SIGNED',
+  'SUBMITTED',
+  'WAITING_CONFIRMATION',
+];
+const MAX_TRANSACTION_PAGES = 50;
+const PAGE = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const CHART_DAYS = 30;
+/**
+ * Completed transactions are listed by creation: those created this long
+ * before the chart's first day are read too, so a transfer that took days
+ * to complete still counts on the day it completed.
+ */
+const COMPLETION_LAG_MS = 7 * DAY_MS;
+
+interface Read<T> {
+  rows: T[];
+  complete: boolean;
+}
+
+async function readAll(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  query: Omit<TransactionListQuery, 'limit' | 'cursor'>,
+): Promise<Read<Transaction>> {
+  const rows: Transaction[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < MAX_TRANSACTION_PAGES; pages += 1) {
+    const page = await backend.listTransactions(ctx, { ...query, limit: PAGE, cursor });
+    rows.push(...page.results);
+    if (!page.hasNext || !page.nextCursor || page.nextCursor === cursor)
+      return { rows, complete: true };
+    cursor = page.nextCursor;
+  }
+  return { rows, complete: false };
+}
+
+/** When a completed transaction completed. */
+function completedAt(tx: Transaction): number | undefined {
+  const entry = tx.statusHistory?.findLast((s) => s.status === 'COMPLETED');
+  const at = Date.parse(entry?.at ?? tx.updatedAt ?? tx.createdAt ?? '');
+  return Number.isFinite(at) ? at : undefined;
+}
+
+/** The vault a transaction spends from, and the vault it pays into, as its parties name them. */
+function vaultsOf(tx: Transaction): { from?: string | undefined; to?: string | undefined } {
+  const from =
+    tx.source?.type === 'VAULT'
+      ? tx.source.id
+      : tx.transactionType === 'OUTGOING'
+        ? tx.vaultId
+        : undefined;
+  const to =
+    tx.destination?.type === 'VAULT'
+      ? tx.destination.id
+      : tx.transactionType === 'INCOMING'
+        ? tx.vaultId
+        : undefined;
+  return { from, to };
+}
+
+/** `YYYY-MM-DD` of an instant in `timeZone`. */
+function dayIn(instant: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(instant));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/** The `count` calendar days up to and including `today`, oldest first. */
+export function daysUpTo(today: string, count: number): string[] {
+  const [y, m, d] = today.split('-').map(Number);
+  const base = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1);
+  return Array.from({ length: count }, (_, i) =>
+    new Date(base - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
+}
+
+interface FlowSum {
+  usd: string[];
+  count: number;
+  unpriced: number;
+}
+const emptyFlow = (): FlowSum => ({ usd: [], count: 0, unpriced: 0 });
+function addFlow(flow: FlowSum, tx: Transaction): void {
+  flow.count += 1;
+  if (tx.amountInUSD) flow.usd.push(tx.amountInUSD);
+  else flow.unpriced += 1;
+}
+const flowAnswer = (flow: FlowSum) => ({
+  usd: sum(flow.usd),
+  count: flow.count,
+  unpriced: flow.unpriced,
+});
+
+/** The oldest item the member may decide, and the inbox's counts (null for those who do not decide). */
+async function waitingOn(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  subOrgId: string | undefined,
+): Promise<OverviewResponse['waiting']> {
+  let cursor: string | undefined;
+  let oldest: string | null = null;
+  let counts: { actionableCount: number; totalCount: number } | undefined;
+  for (let pages = 0; pages < MAX_TRANSACTION_PAGES; pages += 1) {
+    const page = await approvalInbox(backend, ctx, db, {
+      subOrgId,
+      page: { limit: PAGE, cursor },
+    });
+    counts ??= { actionableCount: page.actionableCount, totalCount: page.totalCount };
+    // Newest first: the last item the member may decide is the oldest so far.
+    const mine = page.results.filter((item) => !item.yours && item.createdAt);
+    oldest = mine.at(-1)?.createdAt ?? oldest;
+    if (!page.hasNext || !page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return { ...(counts ?? { actionableCount: 0, totalCount: 0 }), oldestAt: oldest };
+}
+
+export interface OverviewOptions {
+  subOrgId: string | undefined;
+  timeZone: string;
+  now: Date;
+  /** The member may decide (the `approve` permission): the inbox is theirs to read. */
+  decides: boolean;
+  priceSource: VaultHoldingsResponse['priceSource'];
+}
+
+export async function readOverview(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  options: OverviewOptions,
+): Promise<OverviewResponse> {
+  const { subOrgId, timeZone, now } = options;
+  const nowMs = now.getTime();
+  const { vaults, totalUsd } = await valueVaults(backend, ctx, subOrgId);
+
+  const assetUnits = new Map<string, string>();
+  const assetUsd = new Map<string, string>();
+  const chainUsd = new Map<string, string>();
+  const unpriced: OverviewResponse['unpriced'] = [];
+  for (const vault of vaults) {
+    for (const h of vault.holdings) {
+      if (h.usd === null) {
+        if (cmp(h.balance, '0') !== 0)
+          unpriced.push({ symbol: h.symbol, chain: h.chain, balance: h.balance });
+        continue;
+      }
+      addTo(assetUnits, h.symbol, h.balance);
+      addTo(assetUsd, h.symbol, h.usd);
+      addTo(chainUsd, h.chain ?? 'UNKNOWN', h.usd);
+    }
+  }
+  const byUsd = <T extends { usd: string }>(a: T, b: T) => cmp(b.usd, a.usd);
+  const byAsset = [...assetUsd]
+    .map(([symbol, usd]) => ({
+      symbol,
+      balance: assetUnits.get(symbol) ?? '0',
+      usd,
+      share: percentOf(usd, totalUsd),
+    }))
+    .sort((a, b) => byUsd(a, b) || a.symbol.localeCompare(b.symbol));
+  const byChain = [...chainUsd]
+    .map(([chain, usd]) => ({ chain, usd, share: percentOf(usd, totalUsd) }))
+    .sort((a, b) => byUsd(a, b) || a.chain.localeCompare(b.chain));
+  const byVault = vaults
+    .map((v) => ({
+      id: v.id,
+      name: v.name,
+      subOrgId: v.subOrgId,
+      usd: v.usd,
+      share: percentOf(v.usd, totalUsd),
+    }))
+    .sort((a, b) => byUsd(a, b) || a.name.localeCompare(b.name));
+
+  const days = daysUpTo(dayIn(nowMs, timeZone), CHART_DAYS);
+  // The chart's first day starts at most 14 hours (the widest offset) before its UTC midnight.
+  const firstDayStart = Date.parse(`${days[0]}T00:00:00Z`) - 14 * 60 * 60 * 1000;
+  const [inFlightReads, completed, waiting] = await Promise.all([
+    Promise.all(IN_FLIGHT.map((status) => readAll(backend, ctx, { status, subOrgId }))),
+    readAll(backend, ctx, {
+      status: 'COMPLETED',
+      subOrgId,
+      createdAtGte: new Date(firstDayStart - COMPLETION_LAG_MS).toISOString(),
+    }),
+    options.decides ? waitingOn(backend, ctx, db, subOrgId) : Promise.resolve(null),
+  ]);
+
+  const ours = new Set(vaults.map((v) => v.id));
+  const dayFrom = nowMs - DAY_MS;
+  const outflow = emptyFlow();
+  const inflow = emptyFlow();
+  const byDay = new Map(days.map((day) => [day, emptyFlow()]));
+  for (const tx of completed.rows) {
+    const at = completedAt(tx);
+    if (at === undefined || at > nowMs) continue;
+    const { from, to } = vaultsOf(tx);
+    const out = from !== undefined && ours.has(from) && !(to !== undefined && ours.has(to));
+    const into = to !== undefined && ours.has(to) && !(from !== undefined && ours.has(from));
+    if (out) {
+      if (at > dayFrom) addFlow(outflow, tx);
+      const day = byDay.get(dayIn(at, timeZone));
+      if (day) addFlow(day, tx);
+    }
+    if (into && at > dayFrom) addFlow(inflow, tx);
+  }
+  const dayTotals = days.map((day) => ({ day, ...flowAnswer(byDay.get(day) ?? emptyFlow()) }));
+  const largest = dayTotals.reduce((max, d) => (cmp(d.usd, max) > 0 ? d.usd : max), '0');
+
+  const byStatus = IN_FLIGHT.map((status, i) => ({
+    status,
+    count: inFlightReads[i]?.rows.length ?? 0,
+  }));
+  return {
+    pricedAt: now.toISOString(),
+    priceSource: options.priceSource,
+    totalUsd,
+    timeZone,
+    byAsset,
+    byChain,
+    byVault,
+    unpriced,
+    waiting,
+    inFlight: { count: byStatus.reduce((n, s) => n + s.count, 0), byStatus },
+    lastDay: {
+      from: new Date(dayFrom).toISOString(),
+      outflow: flowAnswer(outflow),
+      inflow: flowAnswer(inflow),
+    },
+    outflowByDay: dayTotals.map(({ day, usd, count }) => ({
+      day,
+      usd,
+      count,
+      share: percentOf(usd, largest),
+    })),
+    transactionsComplete: completed.complete && inFlightReads.every((r) => r.complete),
+  };
+}

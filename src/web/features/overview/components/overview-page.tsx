@@ -1,0 +1,360 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
+import { chainLabel } from '#contract/chains.ts';
+import { CONSOLE_LOCALE } from '#contract/display.ts';
+import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
+import type { OverviewResponse } from '#contract/overview.ts';
+import { DateTime } from '../../../components/date-time.tsx';
+import { Panel } from '../../../components/panel.tsx';
+import { ErrorState } from '../../../components/query-state.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { formatAge } from '../../../lib/approval-inbox-items.ts';
+import { humanize } from '../../../lib/labels.ts';
+import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { useNow } from '../../../lib/use-now.ts';
+import { overviewQueries } from '../api/overview-queries.ts';
+import { Columns, FiguresTable, HorizontalBars, type Bar } from './charts.tsx';
+
+const usd = (value: string) => `${formatUsd(value)} USD`;
+const linkClass = 'font-medium text-blue-800 underline hover:text-blue-900';
+
+/** "Nov 3" for the member's day `2026-11-03` (a calendar day: no zone moves it). */
+function dayLabel(day: string): string {
+  return new Intl.DateTimeFormat(CONSOLE_LOCALE, {
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T12:00:00Z`));
+}
+
+/** One headline figure: what it is, the number, and what it means or where to go. */
+function Figure({
+  term,
+  testId,
+  children,
+  detail,
+}: {
+  term: string;
+  testId: string;
+  children: ReactNode;
+  detail?: ReactNode;
+}) {
+  return (
+    <div className="rounded-lg border border-slate-300 bg-white p-4">
+      <dt className="text-sm text-slate-700">{term}</dt>
+      <dd className="mt-1">
+        <span
+          className="block text-2xl font-semibold text-slate-900 tabular-nums"
+          data-testid={testId}
+        >
+          {children}
+        </span>
+        {detail ? <span className="mt-1 block text-sm text-slate-700">{detail}</span> : null}
+      </dd>
+    </div>
+  );
+}
+
+function PriceStamp({ data }: { data: OverviewResponse }) {
+  return (
+    <p className="text-sm text-slate-700" data-testid="priced-at">
+      {data.priceSource === 'SANDBOX_REFERENCE'
+        ? 'Valued at the sandbox’s reference prices'
+        : 'Valued by the custody service (its balanceInUSD)'}
+      , read <DateTime iso={data.pricedAt} />. Refreshed every few seconds while this page is open.
+    </p>
+  );
+}
+
+function Waiting({ waiting }: { waiting: NonNullable<OverviewResponse['waiting']> }) {
+  const now = useNow(30_000);
+  return (
+    <Figure
+      term="Waiting for your decision"
+      testId="waiting-count"
+      detail={
+        <>
+          {waiting.oldestAt
+            ? `The oldest came in ${formatAge(waiting.oldestAt, now)}. `
+            : waiting.totalCount > 0
+              ? 'Every item waiting is yours: another member decides. '
+              : 'Nothing waits. '}
+          <Link to="/approvals" className={linkClass}>
+            Open the approvals inbox
+          </Link>
+        </>
+      }
+    >
+      {waiting.actionableCount}
+    </Figure>
+  );
+}
+
+function Headlines({ data }: { data: OverviewResponse }) {
+  const inFlight = data.inFlight.byStatus.filter((s) => s.count > 0);
+  const flow = (f: OverviewResponse['lastDay']['outflow'], noun: string) =>
+    `${f.count} ${noun}${f.count === 1 ? '' : 's'}${
+      f.unpriced > 0 ? `, ${f.unpriced} without a USD value` : ''
+    }`;
+  return (
+    <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+      <Figure
+        term="Total holdings"
+        testId="total-usd"
+        detail={`Across ${data.byVault.length} vault${data.byVault.length === 1 ? '' : 's'}`}
+      >
+        {usd(data.totalUsd)}
+      </Figure>
+      {data.waiting ? <Waiting waiting={data.waiting} /> : null}
+      <Figure
+        term="Transactions in flight"
+        testId="in-flight-count"
+        detail={
+          <>
+            {inFlight.length > 0
+              ? `${inFlight.map((s) => `${s.count} ${humanize(s.status).toLowerCase()}`).join(', ')}. `
+              : 'None on their way. '}
+            <Link to="/transactions" className={linkClass}>
+              All transactions
+            </Link>
+          </>
+        }
+      >
+        {data.inFlight.count}
+      </Figure>
+      <Figure
+        term="Sent out in the last 24 hours"
+        testId="outflow-usd"
+        detail={`${flow(data.lastDay.outflow, 'completed transaction')} to outside the vaults shown`}
+      >
+        {usd(data.lastDay.outflow.usd)}
+      </Figure>
+      <Figure
+        term="Received in the last 24 hours"
+        testId="inflow-usd"
+        detail={`${flow(data.lastDay.inflow, 'completed transaction')} from outside the vaults shown`}
+      >
+        {usd(data.lastDay.inflow.usd)}
+      </Figure>
+    </dl>
+  );
+}
+
+function ByAsset({ data }: { data: OverviewResponse }) {
+  const bars: Bar[] = data.byAsset.map((a) => ({
+    key: a.symbol,
+    label: a.symbol,
+    share: a.share,
+    value: usd(a.usd),
+  }));
+  return (
+    <Panel title="Holdings by asset">
+      <div className="mt-3">
+        {bars.length === 0 ? (
+          <p className="text-sm text-slate-700">Nothing held.</p>
+        ) : (
+          <HorizontalBars
+            bars={bars}
+            description={`Holdings by asset: ${data.byAsset
+              .slice(0, 3)
+              .map((a) => `${a.symbol} ${a.share} %`)
+              .join(
+                ', ',
+              )}${data.byAsset.length > 3 ? ', and others' : ''} of the total. The same figures follow as a table.`}
+          />
+        )}
+        <FiguresTable
+          summary="Holdings by asset as a table"
+          caption="Holdings by asset: units held, value in USD and share of the total"
+          headers={['Asset', 'Held', 'Value (USD)', 'Share']}
+          rows={data.byAsset.map((a) => ({
+            key: a.symbol,
+            cells: [a.symbol, formatAmount(a.balance), formatUsd(a.usd), `${a.share} %`],
+          }))}
+        />
+        {data.unpriced.length > 0 ? (
+          <p className="mt-3 text-sm text-slate-700">
+            Held without a price, so in no total:{' '}
+            {data.unpriced
+              .map(
+                (u) =>
+                  `${formatAmount(u.balance)} ${u.symbol} on ${chainLabel(u.chain ?? undefined)}`,
+              )
+              .join('; ')}
+            .
+          </p>
+        ) : null}
+      </div>
+    </Panel>
+  );
+}
+
+function ByChain({ data }: { data: OverviewResponse }) {
+  return (
+    <Panel title="Holdings by chain">
+      <table className="mt-3 w-full border-collapse text-left text-sm">
+        <caption className="sr-only">Holdings by chain, largest first</caption>
+        <thead className="bg-slate-100">
+          <tr>
+            <th scope="col" className="px-2 py-1 font-medium text-slate-700">
+              Chain
+            </th>
+            <th scope="col" className="px-2 py-1 text-right font-medium text-slate-700">
+              Value (USD)
+            </th>
+            <th scope="col" className="px-2 py-1 text-right font-medium text-slate-700">
+              Share
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.byChain.map((c) => (
+            <tr key={c.chain} className="border-b border-slate-200 last:border-0">
+              <th scope="row" className="px-2 py-1 font-normal">
+                {chainLabel(c.chain)}
+              </th>
+              <td className="px-2 py-1 text-right tabular-nums">{formatUsd(c.usd)}</td>
+              <td className="px-2 py-1 text-right tabular-nums">{c.share} %</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Panel>
+  );
+}
+
+function ByVault({ data }: { data: OverviewResponse }) {
+  const subOrgs = useQuery(referenceQueries.subOrgs());
+  const subOrgName = (id: string | null) =>
+    id ? (subOrgs.data?.results.find((s) => s.id === id)?.name ?? id) : 'Whole organization';
+  return (
+    <Panel title="Holdings by vault">
+      <div
+        className="mt-3 overflow-x-auto"
+        role="region"
+        aria-label="Holdings by vault table"
+        tabIndex={0}
+      >
+        <table className="w-full border-collapse text-left text-sm">
+          <caption className="sr-only">Holdings by vault, largest first</caption>
+          <thead className="bg-slate-100">
+            <tr>
+              <th scope="col" className="px-2 py-1 font-medium text-slate-700">
+                Vault
+              </th>
+              <th scope="col" className="px-2 py-1 font-medium text-slate-700">
+                Sub-organization
+              </th>
+              <th scope="col" className="px-2 py-1 text-right font-medium text-slate-700">
+                Value (USD)
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.byVault.map((v) => (
+              <tr key={v.id} className="border-b border-slate-200 last:border-0">
+                <th scope="row" className="px-2 py-1 font-normal">
+                  <Link to="/vaults/$vaultId" params={{ vaultId: v.id }} className={linkClass}>
+                    {v.name}
+                  </Link>
+                </th>
+                <td className="px-2 py-1">{subOrgName(v.subOrgId)}</td>
+                <td className="px-2 py-1 text-right tabular-nums" data-vault-usd={v.id}>
+                  {formatUsd(v.usd)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="mt-3 text-sm">
+        <Link to="/vaults" className={linkClass}>
+          All vaults, with their chains and balances
+        </Link>
+      </p>
+    </Panel>
+  );
+}
+
+function OutflowChart({ data }: { data: OverviewResponse }) {
+  const bars: Bar[] = data.outflowByDay.map((d) => ({
+    key: d.day,
+    label: dayLabel(d.day),
+    share: d.share,
+    value: usd(d.usd),
+  }));
+  const busiest = data.outflowByDay.find((d) => d.share === '100.00');
+  return (
+    <Panel title="Sent out, last 30 days">
+      <div className="mt-3">
+        <Columns
+          bars={bars}
+          description={`Completed outflow per day over the last 30 days, in ${data.timeZone}${
+            busiest ? `; the most on ${dayLabel(busiest.day)}, ${usd(busiest.usd)}` : '; none'
+          }. The same figures follow as a table.`}
+        />
+        <p className="mt-1 text-xs text-slate-700">Days in {data.timeZone}.</p>
+        <FiguresTable
+          summary="Outflow per day as a table"
+          caption="Completed outflow per day, oldest first"
+          headers={['Day', 'Transactions', 'Value (USD)']}
+          rows={data.outflowByDay.map((d) => ({
+            key: d.day,
+            cells: [dayLabel(d.day), d.count, formatUsd(d.usd)],
+          }))}
+        />
+      </div>
+    </Panel>
+  );
+}
+
+/** `/`: the treasury at a glance, for the scope chosen in the header. */
+export function OverviewPage({
+  subOrgId,
+  timeZone,
+}: {
+  subOrgId: string | undefined;
+  timeZone: string;
+}) {
+  const query = useQuery(overviewQueries.get({ subOrgId, timeZone }));
+  return (
+    // The first screen the server renders ends here (entry-server.tsx).
+    <section id="overview-page" aria-labelledby="overview-title" className="flex flex-col gap-6">
+      <title>Overview · Custody Console</title>
+      <h1 id="overview-title" className="text-2xl font-semibold text-slate-900">
+        Overview
+      </h1>
+      {query.isPending ? (
+        <div aria-busy="true" aria-label="Loading the overview" className="flex flex-col gap-3">
+          <Skeleton className="h-24 w-full" />
+          <Skeleton className="h-64 w-full" />
+        </div>
+      ) : query.isError ? (
+        <ErrorState
+          title="The overview could not be loaded"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+          retrying={query.isFetching}
+        />
+      ) : (
+        <>
+          <PriceStamp data={query.data} />
+          <Headlines data={query.data} />
+          {query.data.transactionsComplete ? null : (
+            <p className="text-sm text-slate-700">
+              Flows and counts are of the most recent transactions only: there are more than this
+              page reads.
+            </p>
+          )}
+          <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+            <ByAsset data={query.data} />
+            <OutflowChart data={query.data} />
+            <ByVault data={query.data} />
+            <ByChain data={query.data} />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
