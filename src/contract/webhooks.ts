@@ -154,7 +154,9 @@ export const CreateWebhookEndpointRequest = z.object({
     }),
   ),
   events: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, `events must each be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`))
+    .array(
+      z.enum(WEBHOOK_EVENT_TYPES, `events must each be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`),
+    )
     .check(
       z.minLength(1, 'events must name at least one event'),
       z.refine((list) => new Set(list).size === list.length, 'events must not repeat an event'),

@@ -15,6 +15,11 @@ import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import {
+  custodyWebhookRoutes,
+  loggingSink,
+  type CustodyEventSink,
+} from './capabilities/webhooks/receiver.routes.ts';
 import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
@@ -72,6 +77,12 @@ export interface CreateAppOptions {
    */
   simulator?: { lag(): Promise<{ due: number; oldestDueSeconds: number }> };
   logger: Logger;
+  /**
+   * The console's receiver of custody webhooks (/api/webhooks/custody/):
+   * CUSTODY_WEBHOOK_KEY (none: it accepts nothing) and where accepted events
+   * go (default: a debug line each, until live updates take them).
+   */
+  custodyWebhooks?: { key: string | null; sink?: CustodyEventSink };
   /** Staff sign-in, sessions and the audit log, over the console's tables. */
   auth: {
     db: Database;
@@ -107,6 +118,7 @@ export function createApp({
   simulator,
   logger,
   auth,
+  custodyWebhooks,
   origin = () => LOCAL_ORIGIN,
   bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
@@ -222,6 +234,17 @@ export function createApp({
   app.route('/api/console', consoleRoutes(authOptions, custody));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
+  // Custody webhooks: no session, the signature is the check (capabilities/webhooks/).
+  app.route(
+    '/',
+    custodyWebhookRoutes({
+      db: auth.db,
+      clock: authOptions.clock,
+      logger,
+      key: custodyWebhooks?.key ?? null,
+      sink: custodyWebhooks?.sink ?? loggingSink(logger),
+    }),
+  );
   // Every declared endpoint, as an OpenAPI document (contract/endpoints/).
   app.route('/api', openApiRoutes());
   // A server render reads as the visitor through the whole app, checks and all; it is

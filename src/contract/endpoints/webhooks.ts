@@ -132,7 +132,8 @@ export const resendFailedWebhookDeliveries = endpoint({
 export const receiveCustodyWebhook = endpoint({
   method: 'POST',
   path: '/api/webhooks/custody/',
-  summary: 'Receives a signed custody webhook (X-Signature, X-Timestamp); answered before processing.',
+  summary:
+    'Receives a signed custody webhook (X-Signature, X-Timestamp); answered before processing.',
   action: 'deliver custody webhooks',
   permission: 'public',
   audit: false,

@@ -93,10 +93,7 @@ export function verifySignature(
   if (!/^[0-9a-f]{64}$/i.test(signature)) return false;
   const given = Buffer.from(signature, 'hex');
   return SIGNATURE_ENCODINGS.some((encoding) => {
-    const expected = Buffer.from(
-      signatureOf(key, canonicalJson(body, encoding), timestamp),
-      'hex',
-    );
+    const expected = Buffer.from(signatureOf(key, canonicalJson(body, encoding), timestamp), 'hex');
     return timingSafeEqual(expected, given);
   });
 }

@@ -53,13 +53,18 @@ export async function recordStatusChange(tx: Executor, change: StatusChange): Pr
       ),
     );
   if (endpoints.length === 0) return;
-  const [row] = await tx.select().from(transactions).where(eq(transactions.id, change.transactionId));
+  const [row] = await tx
+    .select()
+    .from(transactions)
+    .where(eq(transactions.id, change.transactionId));
   if (!row) return;
   const transaction = await transactionDetail(tx, row);
 
   const pending: PendingEvent[] = [];
   // Operations first, in sequence, then the transaction: a ramp's last operation completes, then it does.
-  const before = new Map((change.operationsBefore ?? []).map((op) => [op.sequence ?? 0, op.status]));
+  const before = new Map(
+    (change.operationsBefore ?? []).map((op) => [op.sequence ?? 0, op.status]),
+  );
   for (const op of row.operations ?? []) {
     if (!op.status || before.get(op.sequence ?? 0) === op.status) continue;
     pending.push({
