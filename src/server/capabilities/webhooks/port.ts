@@ -29,7 +29,10 @@ export interface WebhookEndpointsAdmin {
     endpointId: string,
     query: PageRequest & { state?: WebhookDeliveryState | undefined },
   ): Promise<Page<WebhookDelivery>>;
-  /** Queues one delivery again, due now, with a day of retries. */
+  /**
+   * Queues one delivery again, due now, with a day of retries: a delivered
+   * or failed one, or one waiting for its retry after a failed attempt.
+   */
   resend(ctx: CustodyContext, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
   /** Queues every FAILED delivery of the endpoint again; answers how many. */
   resendFailed(ctx: CustodyContext, endpointId: string): Promise<number>;

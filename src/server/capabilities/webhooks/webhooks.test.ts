@@ -435,6 +435,48 @@ describe('the sandbox sends webhooks', () => {
   });
 });
 
+describe('several dispatchers on one database', () => {
+  it('never send one attempt twice, and resend now what waits for its retry', async () => {
+    const r = await receiver('fail');
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const ids = [await transfer('two servers a'), await transfer('two servers b')];
+    await Promise.all(ids.map((id) => complete(id)));
+    r.set('ok');
+    // Two servers' dispatchers polling the same outbox at once.
+    const one = dispatcher();
+    const two = dispatcher();
+    for (let i = 0; i < 20; i += 1) {
+      const [a, b] = await Promise.all([one.poll(), two.poll()]);
+      await Promise.all([one.idle(), two.idle()]);
+      if (a + b === 0) break;
+    }
+    for (const id of ids) expect(statusesOf(r.received, id)).toEqual(LIFECYCLE);
+    const eventIds = r.received.map((x) => x.json.eventId);
+    expect(new Set(eventIds).size).toBe(eventIds.length);
+
+    // A failed attempt waits 30 s for its retry; resent, it goes now.
+    r.set('fail');
+    const late = await transfer('resend now');
+    await deliverDue(one);
+    const [waiting] = await deliveries(endpoint.id);
+    expect(waiting).toMatchObject({ state: 'PENDING', attempts: 1, lastStatusCode: 500 });
+    r.set('ok');
+    const resent = await call(
+      'POST',
+      `/api/console/webhooks/${endpoint.id}/deliveries/${waiting?.id}/resend/`,
+    );
+    expect(resent.body).toMatchObject({
+      state: 'PENDING',
+      nextAttemptAt: clock.now().toISOString(),
+    });
+    await deliverDue(one);
+    expect(statusesOf(r.received, late)).toEqual(['PENDING', 'PENDING']);
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'DELIVERED', attempts: 2 });
+    await disable(endpoint.id);
+  });
+});
+
 describe('where webhooks may go (SSRF)', () => {
   it('refuses private, loopback, link-local and metadata addresses at registration', async () => {
     const strict = makeApp(false);

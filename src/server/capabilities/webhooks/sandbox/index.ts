@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES, type Page } from '#contract/common.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '#contract/webhooks.ts';
@@ -232,7 +232,8 @@ export function webhookEndpointsSandbox(
       const deliveryId = parseDeliveryId(deliveryIdText);
       const now = clock.now();
       await delivery(row.id, deliveryId);
-      // A delivery under way or waiting stays as it is: it is going to be sent anyway.
+      // Delivered or failed: sent again. Waiting for a retry after a failed attempt: sent now.
+      // Never queued before its first attempt (it is about to be sent anyway).
       await db
         .update(webhookDeliveries)
         .set({
@@ -244,7 +245,10 @@ export function webhookEndpointsSandbox(
         .where(
           and(
             eq(webhookDeliveries.id, deliveryId),
-            inArray(webhookDeliveries.state, ['DELIVERED', 'FAILED']),
+            or(
+              inArray(webhookDeliveries.state, ['DELIVERED', 'FAILED']),
+              isNotNull(webhookDeliveries.lastError),
+            ),
           ),
         );
       return delivery(row.id, deliveryId);
