@@ -12,8 +12,9 @@ import { systemClock } from '../../clock.ts';
 import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
 import { approveTransaction } from '../../custody/sandbox/engine/approval-outcome.ts';
 import { runDueSteps } from '../../custody/sandbox/engine/simulator.ts';
+import { transition } from '../../custody/sandbox/engine/transitions.ts';
 import type { Database } from '../../db/client.ts';
-import { createOrg } from '../../test/fixtures.ts';
+import { createOrg, createTransaction } from '../../test/fixtures.ts';
 import { createEngineFixture } from '../../test/engine-test-app.ts';
 import { actAsAdmin } from '../../test/staff-session.ts';
 import { TestClock } from '../../test/test-clock.ts';
@@ -432,6 +433,61 @@ describe('the sandbox sends webhooks', () => {
     expect(waiting?.state).toBe('PENDING');
     await disable(slowEndpoint.id);
     await disable(fastEndpoint.id);
+  });
+});
+
+describe("a ramp's operations", () => {
+  it('each operation whose status a step changes is an event, before the transaction’s own', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url);
+    const row = await createTransaction(db, {
+      orgId,
+      vaultId: f.treasury.id,
+      status: 'SIGNED',
+      category: 'OFF_RAMP',
+      subCategory: 'OFF_RAMP',
+      operations: [
+        { sequence: 1, type: 'TRANSFER', status: 'PROCESSING' },
+        { sequence: 2, type: 'TRADE', status: 'PENDING' },
+        { sequence: 3, type: 'WITHDRAW', status: 'PENDING' },
+      ],
+    });
+    // As the ramp's step does (engine/ramp-lifecycle.ts): the operations move with the status.
+    await db.transaction((tx) =>
+      transition(tx, {
+        transactionId: row.id,
+        from: 'SIGNED',
+        to: 'SUBMITTED',
+        at: clock.now(),
+        nextStepAt: null,
+        patch: {
+          operations: [
+            { sequence: 1, type: 'TRANSFER', status: 'COMPLETED' },
+            { sequence: 2, type: 'TRADE', status: 'PROCESSING' },
+            { sequence: 3, type: 'WITHDRAW', status: 'PENDING' },
+          ],
+        },
+      }),
+    );
+    await deliverDue(dispatcher());
+    const mine = r.received.filter((x) => x.json.data.transaction.id === row.id);
+    expect(
+      mine.map((x) => [
+        x.json.event,
+        (x.json.data.transactionOperation as { sequence?: number; status?: string } | undefined)
+          ?.sequence ?? null,
+        (x.json.data.transactionOperation as { status?: string } | undefined)?.status ??
+          x.json.data.transaction.status,
+      ]),
+    ).toEqual([
+      ['TRANSACTION_OPERATION_STATUS_CHANGED', 1, 'COMPLETED'],
+      ['TRANSACTION_OPERATION_STATUS_CHANGED', 2, 'PROCESSING'],
+      ['TRANSACTION_STATUS_CHANGED', null, 'SUBMITTED'],
+    ]);
+    // The operation's event says which transaction it belongs to.
+    expect(mine[0]?.json.data.transactionOperation).toMatchObject({ transactionId: row.id });
+    await disable(endpoint.id);
   });
 });
 
