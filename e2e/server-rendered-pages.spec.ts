@@ -73,6 +73,7 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     { path: '/staff', firstScreen: 'staff-page', shows: 'Staff' },
     { path: '/account', firstScreen: 'account-page', shows: 'Your account' },
     { path: '/policies', firstScreen: 'policies-page', shows: 'Otherwise' },
+    { path: '/settings/webhooks', firstScreen: 'webhooks-page', shows: 'Register an endpoint' },
   ];
   for (const { path, firstScreen, shows } of pages) {
     await test.step(path, async () => {
