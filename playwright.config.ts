@@ -80,6 +80,8 @@ export default defineConfig({
         DATA_DIR: process.env.E2E_DATA_DIR ?? '',
         SANDBOX_TIME_SCALE: '600',
         LOG_LEVEL: 'warn',
+        // e2e/webhooks.spec.ts's receiver listens on 127.0.0.1 (refused by default: SSRF).
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
       },
     },
     {

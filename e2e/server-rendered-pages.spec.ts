@@ -80,6 +80,7 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     { path: '/', firstScreen: 'overview-page', shows: 'Total holdings' },
     { path: '/vaults', firstScreen: 'vaults-page', shows: 'Treasury Main' },
     { path: `/vaults/${vaultId}`, firstScreen: 'vault-page', shows: 'Deposit addresses' },
+    { path: '/settings/webhooks', firstScreen: 'webhooks-page', shows: 'Register an endpoint' },
   ];
   for (const { path, firstScreen, shows } of pages) {
     await test.step(path, async () => {

@@ -115,6 +115,16 @@ export const ERROR_CODES = {
   contactDeclined: 'CONTACT_DECLINED',
   /** The same address on the same chain is already a pending or approved contact of that owner. */
   duplicateContact: 'DUPLICATE_CONTACT',
+  // Webhooks (issue 30): the sandbox's outgoing endpoints and the console's receiver.
+  /** A webhook URL that points at a private, loopback, link-local or metadata address (SSRF). */
+  webhookTargetRefused: 'WEBHOOK_TARGET_REFUSED',
+  /** Webhook endpoints are the sandbox's: upstream, the provider's dashboard registers them. */
+  webhooksUnavailable: 'WEBHOOKS_UNAVAILABLE',
+  /** The receiver has no CUSTODY_WEBHOOK_KEY: it verifies nothing, so it accepts nothing. */
+  webhookReceiverOff: 'WEBHOOK_RECEIVER_OFF',
+  webhookSignatureInvalid: 'WEBHOOK_SIGNATURE_INVALID',
+  webhookTimestampStale: 'WEBHOOK_TIMESTAMP_STALE',
+  webhookReplayed: 'WEBHOOK_REPLAYED',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

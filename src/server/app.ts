@@ -15,11 +15,17 @@ import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import { custodyWebhookRoutes } from './capabilities/webhooks/receiver.routes.ts';
 import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
 import { scopedBackend } from './console/scoped-backend.ts';
 import { applyPolicies } from './capabilities/policies/guard.ts';
-import { createLiveHub, type LiveHub } from './capabilities/live/index.ts';
+import {
+  createCustodyEventSink,
+  createLiveHub,
+  type CustodyEventSink,
+  type LiveHub,
+} from './capabilities/live/index.ts';
 import { liveRoutes } from './capabilities/live/live.routes.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
@@ -79,6 +85,13 @@ export interface CreateAppOptions {
    */
   simulator?: { lag(): Promise<{ due: number; oldestDueSeconds: number }> };
   logger: Logger;
+  /**
+   * The console's receiver of custody webhooks (/api/webhooks/custody/):
+   * CUSTODY_WEBHOOK_KEY (none: it accepts nothing) and where accepted events
+   * go (default: live updates' store, `console.custody_events`, which every
+   * server's event stream tails).
+   */
+  custodyWebhooks?: { key: string | null; sink?: CustodyEventSink };
   /** Staff sign-in, sessions and the audit log, over the console's tables. */
   auth: {
     db: Database;
@@ -115,6 +128,7 @@ export function createApp({
   logger,
   auth,
   live,
+  custodyWebhooks,
   origin = () => LOCAL_ORIGIN,
   bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
@@ -240,6 +254,17 @@ export function createApp({
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
+  // Custody webhooks: no session, the signature is the check (capabilities/webhooks/).
+  app.route(
+    '/',
+    custodyWebhookRoutes({
+      db: auth.db,
+      clock: authOptions.clock,
+      logger,
+      key: custodyWebhooks?.key ?? null,
+      sink: custodyWebhooks?.sink ?? createCustodyEventSink(auth.db, authOptions.clock),
+    }),
+  );
   // Every declared endpoint, as an OpenAPI document (contract/endpoints/).
   app.route('/api', openApiRoutes());
   // A server render reads as the visitor through the whole app, checks and all; it is

@@ -31,7 +31,31 @@ describe('loadConfig', () => {
       trustProxy: 0,
       secondFactor: 'privileged',
       readCache: true,
+      webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, receiverKey: null },
     });
+  });
+
+  it('reads the webhook variables, naming each refused and never echoing the key', () => {
+    const config = loadConfig(
+      {
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+        WEBHOOK_TIMEOUT_MS: '2500',
+        CUSTODY_WEBHOOK_KEY: 'a-key-of-sixteen-chars',
+      },
+      cwd,
+    );
+    expect(config.webhooks).toEqual({
+      allowPrivateTargets: true,
+      timeoutMs: 2500,
+      receiverKey: 'a-key-of-sixteen-chars',
+    });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'yes' }, cwd)).toThrow(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS: must be 0 or 1 (got "yes")',
+    );
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_MS: '5' }, cwd)).toThrow('WEBHOOK_TIMEOUT_MS');
+    const short = () => loadConfig({ CUSTODY_WEBHOOK_KEY: 'short-secret' }, cwd);
+    expect(short).toThrow('CUSTODY_WEBHOOK_KEY: must be at least 16 characters');
+    expect(short).not.toThrow('short-secret');
   });
 
   it('reads READ_CACHE, and names it when it is neither on nor off', () => {

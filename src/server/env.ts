@@ -77,6 +77,25 @@ const EnvSchema = z.object({
     .default('privileged'),
   // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
   READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  // Webhooks (issue 30). The sandbox refuses endpoints on private, loopback, link-local or
+  // metadata addresses (SSRF) unless this is 1: a receiver on this machine, in development.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
+  // How long one delivery attempt may take, connection to last byte.
+  WEBHOOK_TIMEOUT_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds from 100 to 60000')
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(100)
+        .max(60_000, 'must be a whole number of milliseconds from 100 to 60000'),
+    )
+    .default(10_000),
+  // The key the console's receiver (/api/webhooks/custody/) verifies X-Signature with: the
+  // custody service's webhook verification key. Unset: the receiver accepts nothing.
+  CUSTODY_WEBHOOK_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 type CustodyConfig =
@@ -114,6 +133,14 @@ export interface AppConfig {
   secondFactor: SecondFactorPolicy;
   /** READ_CACHE: whether hot reads are reused while the database is unchanged (db/read-cache.ts). */
   readCache: boolean;
+  webhooks: {
+    /** WEBHOOK_ALLOW_PRIVATE_TARGETS: endpoints may point at private and loopback addresses. */
+    allowPrivateTargets: boolean;
+    /** WEBHOOK_TIMEOUT_MS: one delivery attempt's deadline. */
+    timeoutMs: number;
+    /** CUSTODY_WEBHOOK_KEY: what the console's receiver verifies with; null: it accepts nothing. */
+    receiverKey: string | null;
+  };
 }
 
 export class ConfigError extends Error {
@@ -179,6 +206,11 @@ export function loadConfig(
     publicUrl: e.PUBLIC_URL,
     secondFactor: e.STAFF_SECOND_FACTOR,
     readCache: e.READ_CACHE === 'on',
+    webhooks: {
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      receiverKey: e.CUSTODY_WEBHOOK_KEY ?? null,
+    },
   };
 }
 

@@ -13,6 +13,10 @@ import {
   type RunningSimulator,
 } from './custody/sandbox/engine/simulator.ts';
 import { startSimulatorThread } from './custody/sandbox/engine/simulator-thread.ts';
+import {
+  startWebhookDispatcher,
+  type RunningDispatcher,
+} from './capabilities/webhooks/sandbox/dispatcher.ts';
 import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
 import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
@@ -47,12 +51,23 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
   // The one clock every part of the server reads (clock.ts).
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
+  let webhooks: RunningDispatcher | undefined;
   try {
     await migrateAndSeed(database, config, clock, logger);
 
     let backend: CustodyBackend;
     if (config.custody.backend === 'sandbox') {
-      backend = createSandboxBackend({ db: database.db, clock });
+      const webhookTargets = { allowPrivate: config.webhooks.allowPrivateTargets };
+      backend = createSandboxBackend({ db: database.db, clock, webhookTargets });
+      // Beside the simulator, never inside it: a step only queues its webhooks (the outbox),
+      // and this sends them (capabilities/webhooks/sandbox/dispatcher.ts).
+      webhooks = startWebhookDispatcher({
+        db: database.db,
+        clock,
+        logger,
+        targets: webhookTargets,
+        timeoutMs: config.webhooks.timeoutMs,
+      });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
       // On PGlite it runs in the database's thread, batching steps (db/pglite-worker.ts); on
       // PostgreSQL in a thread of its own, SIMULATOR_LANES step transactions at once over a
@@ -93,6 +108,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       database,
       ...(simulator ? { simulator: { lag: () => simulatorLag(database.db, clock.now()) } } : {}),
       logger,
+      custodyWebhooks: { key: config.webhooks.receiverKey },
       auth: {
         db: database.db,
         clock,
@@ -108,8 +124,9 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       port,
     });
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    return { url, port, close: () => shutdown(server, database, simulator, live) };
+    return { url, port, close: () => shutdown(server, database, simulator, live, webhooks) };
   } catch (error) {
+    await webhooks?.stop();
     await simulator?.stop();
     await database.close();
     throw error;
@@ -195,6 +212,7 @@ async function shutdown(
   database: DatabaseHandle,
   simulator: RunningSimulator | undefined,
   live: LiveHub,
+  webhooks: RunningDispatcher | undefined,
 ): Promise<void> {
   live.close();
   await new Promise<void>((resolve) => {
@@ -204,5 +222,7 @@ async function shutdown(
   });
   // The pass in progress finishes its step (one database transaction) before the database closes.
   await simulator?.stop();
+  // Attempts under way finish (each within its deadline) and are settled before the database closes.
+  await webhooks?.stop();
   await database.close();
 }

@@ -50,6 +50,7 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/staff', 'staff-page'],
   ['/_authenticated/account', 'account-page'],
   ['/_authenticated/policies', 'policies-page'],
+  ['/_authenticated/settings/webhooks', 'webhooks-page'],
 ]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();

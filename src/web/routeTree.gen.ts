@@ -26,6 +26,7 @@ import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './ro
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
+import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
 import { Route as AuthenticatedVaultsVaultIdRouteImport } from './routes/_authenticated/vaults_.$vaultId'
@@ -120,6 +121,12 @@ const AuthenticatedContactsNewRoute =
     path: '/contacts/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedSettingsWebhooksRoute =
+  AuthenticatedSettingsWebhooksRouteImport.update({
+    id: '/settings/webhooks',
+    path: '/settings/webhooks',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedTransactionsTransactionIdRoute =
   AuthenticatedTransactionsTransactionIdRouteImport.update({
     id: '/transactions_/$transactionId',
@@ -156,6 +163,7 @@ export interface FileRoutesByFullPath {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
   '/vaults/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
@@ -177,6 +185,7 @@ export interface FileRoutesByTo {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
   '/vaults/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
@@ -200,6 +209,7 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
   '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
+  '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
   '/_authenticated/vaults_/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
@@ -223,6 +233,7 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
     | '/vaults/$vaultId'
@@ -244,6 +255,7 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
     | '/vaults/$vaultId'
@@ -266,6 +278,7 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts_/new'
     | '/_authenticated/contacts_/$contactId'
     | '/_authenticated/contacts_/new'
+    | '/_authenticated/settings/webhooks'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
     | '/_authenticated/vaults_/$vaultId'
@@ -397,6 +410,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/settings/webhooks': {
+      id: '/_authenticated/settings/webhooks'
+      path: '/settings/webhooks'
+      fullPath: '/settings/webhooks'
+      preLoaderRoute: typeof AuthenticatedSettingsWebhooksRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/transactions_/$transactionId': {
       id: '/_authenticated/transactions_/$transactionId'
       path: '/transactions/$transactionId'
@@ -437,6 +457,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
   AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
+  AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
   AuthenticatedVaultsVaultIdRoute: typeof AuthenticatedVaultsVaultIdRoute
@@ -459,6 +480,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
   AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
   AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
+  AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,
   AuthenticatedTransactionsNewRoute: AuthenticatedTransactionsNewRoute,

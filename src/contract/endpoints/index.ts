@@ -18,6 +18,7 @@ import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
 import * as vaultWrites from './vault-writes.ts';
 import * as vaults from './vaults.ts';
+import * as webhooks from './webhooks.ts';
 
 /**
  * Every declared endpoint, by capability: what the server's OpenAPI document
@@ -45,4 +46,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(live),
   ...Object.values(policies),
   ...Object.values(session),
+  ...Object.values(webhooks),
 ];

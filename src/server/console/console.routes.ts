@@ -14,6 +14,7 @@ import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
+import { webhookRoutes } from '../capabilities/webhooks/webhooks.routes.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
 export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
@@ -29,5 +30,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', approvalInboxRoutes(options, backend))
     .route('/', policyRoutes(options))
     .route('/', overviewRoutes(options, backend))
-    .route('/', bankAccountRampRoutes(backend));
+    .route('/', bankAccountRampRoutes(backend))
+    .route('/', webhookRoutes(options, backend));
 }

@@ -6,6 +6,7 @@ import type { ContactsPort } from '../capabilities/contacts/port.ts';
 import type { VaultsPort } from '../capabilities/vaults/port.ts';
 import type { ReferencePort } from '../capabilities/reference/port.ts';
 import type { TransactionsPort } from '../capabilities/transactions/port.ts';
+import type { WebhooksPort } from '../capabilities/webhooks/port.ts';
 
 /**
  * The custody API as the console server sees it. Two implementations: the
@@ -40,7 +41,8 @@ export interface CustodyBackend
     PoliciesPort,
     RampsPort,
     ContactsPort,
-    VaultsPort {
+    VaultsPort,
+    WebhooksPort {
   readonly kind: 'sandbox' | 'upstream';
   /** Upstream only: the custody API's host, shown to staff so they know where they act. */
   readonly upstreamHost?: string;

@@ -452,6 +452,12 @@ describe("every signed-in page's first screen, through the same path", () => {
     expect((await rendered('/account', admin, 'account-page')).root).toContain('Your account');
   });
 
+  it('the webhook settings: the endpoints and the register form', async () => {
+    const { root } = await rendered('/settings/webhooks', admin, 'webhooks-page');
+    expect(root).toContain('Register an endpoint');
+    expect(root).toContain('Endpoints');
+  });
+
   it('the approval policies: the active rules, and the preview form', async () => {
     const { root } = await rendered('/policies?kind=accounts', admin, 'policies-page');
     expect(root).toContain('Otherwise');

@@ -22,6 +22,15 @@ import {
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
 import { DEFAULT_POLICY } from '#contract/policies.ts';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  resendFailedWebhookDeliveries,
+  resendWebhookDelivery,
+  updateWebhookEndpoint,
+} from '#contract/endpoints/webhooks.ts';
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
 import {
   createTransaction,
@@ -96,6 +105,9 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   // Approval policies are the organization's, in no sub-org: the transactions policy, version 0.
   kind: () => 'transactions',
   version: () => '0',
+  // Webhook endpoints are the organization's: a restricted admin is refused before any lookup.
+  endpointId: () => 'whe_matrix',
+  deliveryId: () => '1',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
 const SCOPED_PARAMS = new Set(['transactionId', 'bankAccountId', 'vaultId', 'contactId']);
@@ -284,6 +296,35 @@ export const OVERRIDES: Record<string, Call[]> = {
   ],
   [endpointKey(listAudit)]: [
     { name: 'audit log', url: () => at(listAudit), scope: 'unrestricted' },
+  ],
+  // Webhook endpoints receive every sub-org's events: only an unrestricted admin manages them.
+  ...Object.fromEntries(
+    [
+      listWebhookEndpoints,
+      deleteWebhookEndpoint,
+      listWebhookDeliveries,
+      resendWebhookDelivery,
+      resendFailedWebhookDeliveries,
+    ].map((e) => [endpointKey(e), [{ ...derivedCall(e), scope: 'unrestricted' as const }]]),
+  ),
+  [endpointKey(createWebhookEndpoint)]: [
+    {
+      name: 'register a webhook endpoint',
+      url: () => at(createWebhookEndpoint),
+      body: () => ({
+        url: 'https://hooks.example.com/custody',
+        events: ['TRANSACTION_STATUS_CHANGED'],
+      }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(updateWebhookEndpoint)]: [
+    {
+      name: 'turn a webhook endpoint off',
+      url: () => at(updateWebhookEndpoint, { endpointId: 'whe_matrix' }),
+      body: () => ({ enabled: false }),
+      scope: 'unrestricted',
+    },
   ],
   [endpointKey(approvalDecisions)]: [
     {

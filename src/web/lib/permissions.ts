@@ -20,6 +20,8 @@ const ACTION_PERMISSION = {
   'manage-staff': 'admin',
   'view-audit': 'admin',
   'edit-policies': 'admin',
+  /** The sandbox's webhook endpoints receive every sub-organization's events. */
+  'manage-webhooks': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -36,6 +38,7 @@ export function can(session: SessionResponse | undefined, action: Action): boole
   if (action === 'view-audit' && session.member.subOrgIds) return false;
   // A policy governs every sub-organization: only an admin of all of them changes one.
   if (action === 'edit-policies' && session.member.subOrgIds) return false;
+  if (action === 'manage-webhooks' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 

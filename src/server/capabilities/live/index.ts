@@ -6,7 +6,7 @@ import { LiveHub, type LiveHubOptions } from './hub.ts';
 import { sandboxStatusSource } from './sandbox/status-source.ts';
 
 export { LiveHub } from './hub.ts';
-export { createCustodyEventSink } from './sink.ts';
+export { createCustodyEventSink, type CustodyEventSink } from './sink.ts';
 
 /**
  * A server's event-stream hub (hub.ts) over the logs its mode has: in

@@ -12,6 +12,8 @@ import { rampsSandbox } from '../../capabilities/ramps/sandbox/index.ts';
 import { referenceSandbox } from '../../capabilities/reference/sandbox/index.ts';
 import { transactionsSandbox } from '../../capabilities/transactions/sandbox/index.ts';
 import { vaultsSandbox } from '../../capabilities/vaults/sandbox/index.ts';
+import { webhooksSandbox } from '../../capabilities/webhooks/sandbox/index.ts';
+import type { TargetPolicy } from '../../capabilities/webhooks/targets.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import type { SandboxDeps } from './sandbox-deps.ts';
 import { systemClock, type Clock } from '../../clock.ts';
@@ -25,6 +27,8 @@ export interface SandboxBackendOptions {
   orgId?: string;
   /** The engine's time (fees, timestamps); tests pass a TestClock. */
   clock?: Clock;
+  /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE_TARGETS); private addresses refused unless given. */
+  webhookTargets?: TargetPolicy;
 }
 
 /**
@@ -71,5 +75,6 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...reference,
     ...policiesSandbox(deps),
     ...rampsSandbox(deps),
+    ...webhooksSandbox(deps, options.webhookTargets ?? { allowPrivate: false }),
   };
 }

@@ -396,3 +396,20 @@ export const custodyEvents = consoleSchema.table(
     oneOf('custody_events', t.type, CUSTODY_EVENT_TYPES),
   ],
 );
+
+/**
+ * Custody webhooks the console's receiver accepted (issue 30), by eventId:
+ * the primary key refuses a replay, and only the request that inserted the
+ * row processes the event. Rows older than the receiver's timestamp window
+ * are not needed to refuse a replay (a stale timestamp is refused first) and
+ * are removed as new ones arrive.
+ */
+export const custodyWebhookReceipts = consoleSchema.table(
+  'custody_webhook_receipts',
+  {
+    eventId: text('event_id').primaryKey(),
+    event: text('event').notNull(),
+    receivedAt: at('received_at').notNull(),
+  },
+  (t) => [index('custody_webhook_receipts_received_idx').on(t.receivedAt)],
+);

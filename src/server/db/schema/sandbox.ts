@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -33,6 +34,12 @@ import type { VaultMember } from '#contract/reference.ts';
 import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-record.ts';
 import { RAMP_KINDS } from '#contract/ramp-record.ts';
 import type { BalanceChanges, Operation, Party, TransactionFees } from '#contract/transaction.ts';
+import {
+  SIGNATURE_ENCODINGS,
+  WEBHOOK_DELIVERY_STATES,
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventType,
+} from '#contract/webhooks.ts';
 import { oneOf } from './one-of.ts';
 
 /** A change to an existing entity that a change request asks to approve. */
@@ -445,5 +452,97 @@ export const usedTokenIds = sandbox.table(
   (t) => [
     primaryKey({ columns: [t.apiUserId, t.jti] }),
     index('used_token_ids_expires_idx').on(t.expiresAt),
+  ],
+);
+
+/**
+ * Webhook endpoints (issue 30): where the sandbox posts an organization's
+ * status changes, as the provider does. The verification key signs every
+ * delivery, so it is kept; the API shows it once, at registration.
+ */
+export const webhookEndpoints = sandbox.table(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events').array().$type<WebhookEventType[]>().notNull(),
+    signatureEncoding: text('signature_encoding', { enum: SIGNATURE_ENCODINGS }).notNull(),
+    verificationKey: text('verification_key').notNull(),
+    enabled: boolean('enabled').notNull(),
+    createdBy: text('created_by'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('webhook_endpoints_org_idx').on(t.orgId, t.createdAt),
+    oneOf('webhook_endpoints', t.signatureEncoding, SIGNATURE_ENCODINGS),
+  ],
+);
+
+/**
+ * The outbox: one row per status change of a transaction or of one of its
+ * operations, written in the database transaction that makes the change
+ * (engine/transitions.ts), and only while the organization has an endpoint
+ * that wants it. `data` is the webhook's `data` as it was at that moment, so
+ * a delivery (or a resend) days later still says what happened then.
+ */
+export const webhookEvents = sandbox.table(
+  'webhook_events',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    /** The webhook's eventId: stable across retries and resends, for de-duplication. */
+    eventId: text('event_id').notNull().unique(),
+    orgId: text('org_id').notNull(),
+    event: text('event', { enum: WEBHOOK_EVENT_TYPES }).notNull(),
+    transactionId: text('transaction_id').notNull(),
+    status: text('status').notNull(),
+    operationSequence: integer('operation_sequence'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [oneOf('webhook_events', t.event, WEBHOOK_EVENT_TYPES)],
+);
+
+/**
+ * One event's delivery to one endpoint: queued with the event, claimed by a
+ * dispatcher (its `next_attempt_at` pushed past the attempt: a lease, so
+ * another server skips it and a crashed one's claim runs out), and its log.
+ */
+export const webhookDeliveries = sandbox.table(
+  'webhook_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    endpointId: text('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventSeq: bigint('event_seq', { mode: 'number' })
+      .notNull()
+      .references(() => webhookEvents.seq),
+    /** The event's transaction: deliveries of one transaction to one endpoint go in order. */
+    transactionId: text('transaction_id').notNull(),
+    state: text('state', { enum: WEBHOOK_DELIVERY_STATES }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Due (PENDING), or the claim's end while an attempt is under way; null once settled. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }),
+    /** Retries stop here: a day after the event (or after a resend). */
+    giveUpAt: timestamp('give_up_at', { withTimezone: true, precision: 3 }).notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, precision: 3 }),
+    lastStatusCode: integer('last_status_code'),
+    lastLatencyMs: integer('last_latency_ms'),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`state = 'PENDING'`),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.transactionId, t.id),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+    oneOf('webhook_deliveries', t.state, WEBHOOK_DELIVERY_STATES),
   ],
 );

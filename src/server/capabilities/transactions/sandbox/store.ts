@@ -1,14 +1,17 @@
-import { and, asc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { TransactionStatus } from '#contract/enums.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
-import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
+import { transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { TransactionListQuery } from '../../../custody/backend.ts';
 import type { Page } from '#contract/common.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
+import {
+  transactionDetail,
+  type TransactionDetailExtras,
+} from '../../../custody/sandbox/transaction-detail.ts';
 
 /** Reads of endpoints 4 and 5 over the sandbox's tables. */
 
@@ -58,33 +61,9 @@ export async function listTransactions(
   );
 }
 
-interface StatusHistoryEntry {
-  status: TransactionStatus;
-  at: string;
-}
-
-/** A replacement of a transaction (endpoint 6), as the original's page links to it. */
-interface ReplacementLink {
-  id: string;
-  status: TransactionStatus;
-  createdAt: string;
-}
-
-/** What the sandbox adds to a single transaction, beyond the description's fields. */
-export interface TransactionDetailExtras {
-  statusHistory: StatusHistoryEntry[];
-  // gasParams, the tier the fee was chosen with, is the contract's Transaction field.
-  /** On a replacement: the transaction it replaces. */
-  replacesTransactionId?: string;
-  /** On an original: every replacement made of it, oldest first. */
-  replacements: ReplacementLink[];
-}
-
 /**
- * One transaction. The sandbox adds `statusHistory` (every status it has
- * held, oldest first) for the console's timeline, the fee tier, and the
- * replacement links both ways, so each page can link to the other; clients
- * of the API ignore fields they do not know.
+ * One transaction, as `transactionDetail` (custody/sandbox/transaction-detail.ts) writes it:
+ * the record with its status history, fee tier and replacement links.
  */
 export async function getTransaction(
   db: Database,
@@ -100,33 +79,5 @@ export async function getTransaction(
     : [];
   if (!row)
     throw new ApiError(404, ERROR_CODES.notFound, `No transaction with id "${transactionId}"`);
-
-  const [events, replacements] = await Promise.all([
-    db
-      .select({ status: transactionStatusEvents.status, at: transactionStatusEvents.at })
-      .from(transactionStatusEvents)
-      .where(eq(transactionStatusEvents.transactionId, row.id))
-      .orderBy(asc(transactionStatusEvents.at), asc(transactionStatusEvents.id)),
-    db
-      .select({
-        id: transactions.id,
-        status: transactions.status,
-        createdAt: transactions.createdAt,
-      })
-      .from(transactions)
-      .where(and(eq(transactions.orgId, row.orgId), eq(transactions.replacesTransactionId, row.id)))
-      .orderBy(asc(transactions.createdAt), asc(transactions.id)),
-  ]);
-
-  return {
-    ...toWireTransaction(row),
-    statusHistory: events.map((e) => ({ status: e.status, at: e.at.toISOString() })),
-    ...(row.feeTier ? { gasParams: { feeTier: row.feeTier } } : {}),
-    ...(row.replacesTransactionId ? { replacesTransactionId: row.replacesTransactionId } : {}),
-    replacements: replacements.map((r) => ({
-      id: r.id,
-      status: r.status,
-      createdAt: r.createdAt.toISOString(),
-    })),
-  };
+  return transactionDetail(db, row);
 }

@@ -5,6 +5,7 @@ import type { Database } from '../../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../backend.ts';
+import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
 import { creatorOf, openChangeRequest } from '../change-request.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { ENGINE_CODES } from './problems.ts';
@@ -80,6 +81,13 @@ export async function insertPendingTransaction(
   await tx
     .insert(transactionStatusEvents)
     .values({ transactionId: row.id, status: 'PENDING', at: input.now });
+  // Its first status is a webhook too (the outbox, in this database transaction).
+  await recordStatusChange(tx, {
+    transactionId: row.id,
+    at: input.now,
+    statusChanged: true,
+    operationsBefore: row.operations,
+  });
   await openChangeRequest(tx, {
     orgId: input.orgId,
     entityType: 'TRANSACTION',

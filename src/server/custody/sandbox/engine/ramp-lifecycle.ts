@@ -9,6 +9,7 @@ import { transactions } from '../../../db/schema/sandbox.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { moveBalances } from './balances.ts';
 import { newTxHash } from './chain-artifacts.ts';
+import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
 import { readPlan, type SimulationPlan } from './plan.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
@@ -128,6 +129,7 @@ function move(
     to,
     at,
     nextStepAt,
+    operationsBefore: row.operations,
     ...(patch ? { patch } : {}),
   });
 }
@@ -181,6 +183,13 @@ export async function advanceRamp(
             updatedAt: at,
           })
           .where(and(eq(transactions.id, row.id), eq(transactions.status, 'SUBMITTED')));
+        // The operations' webhooks, in this database transaction (the transaction's status stays).
+        await recordStatusChange(tx, {
+          transactionId: row.id,
+          at,
+          statusChanged: false,
+          operationsBefore: row.operations,
+        });
         return;
       }
       if (plan.ramp.fail) return fail();
@@ -262,6 +271,7 @@ export async function markDepositDone(
       to: 'SIGNED',
       at: input.now,
       nextStepAt: input.now,
+      operationsBefore: row.operations,
       patch: { simulation, operations: withOps(row, { 1: 'PROCESSING' }) },
     });
     const [moved] = await tx.select().from(transactions).where(eq(transactions.id, row.id));

@@ -1,5 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { TransactionStatus } from '#contract/enums.ts';
+import type { Operation } from '#contract/transaction.ts';
+import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 
@@ -40,6 +42,12 @@ export interface TransitionInput {
   nextStepAt: Date | null;
   /** Other columns to set in the same statement (txHash, nonce, error, operations…). */
   patch?: TransactionRowPatch;
+  /**
+   * The operations before a patch that changes them (the caller holds the
+   * row): each whose status the patch changes is a webhook of its own. Read
+   * here when a patch changes them and this is not given.
+   */
+  operationsBefore?: readonly Operation[] | null;
 }
 
 /**
@@ -47,12 +55,22 @@ export interface TransitionInput {
  * is still in `from`: a second runner, a restart or a concurrent decision
  * that lost the race gets `false` and changes nothing. Call it inside the
  * database transaction that makes the step's other effects (balances), so a
- * crash can never keep one without the other.
+ * crash can never keep one without the other. The change's webhooks are
+ * queued in it too (an outbox: capabilities/webhooks/sandbox/outbox.ts).
  */
 export async function transition(db: Executor, input: TransitionInput): Promise<boolean> {
   if (!isAllowedTransition(input.from, input.to)) {
     throw new Error(`transaction lifecycle has no edge ${input.from} → ${input.to}`);
   }
+  const operationsBefore =
+    input.operationsBefore !== undefined || input.patch?.operations === undefined
+      ? input.operationsBefore
+      : (
+          await db
+            .select({ operations: transactions.operations })
+            .from(transactions)
+            .where(eq(transactions.id, input.transactionId))
+        )[0]?.operations;
   const moved = await db
     .update(transactions)
     .set({
@@ -67,5 +85,12 @@ export async function transition(db: Executor, input: TransitionInput): Promise<
   await db
     .insert(transactionStatusEvents)
     .values({ transactionId: input.transactionId, status: input.to, at: input.at });
+  // The webhooks' outbox, in this same database transaction (capabilities/webhooks/).
+  await recordStatusChange(db, {
+    transactionId: input.transactionId,
+    at: input.at,
+    statusChanged: true,
+    operationsBefore,
+  });
   return true;
 }

@@ -46,6 +46,8 @@ export function AuthenticatedShell({
   if (can(session, 'manage-staff')) navItems.push({ to: '/policies', label: 'Policies' });
   if (can(session, 'view-audit')) navItems.push({ to: '/audit', label: 'Audit log' });
   if (can(session, 'manage-staff')) navItems.push({ to: '/staff', label: 'Staff' });
+  if (can(session, 'manage-webhooks'))
+    navItems.push({ to: '/settings/webhooks', label: 'Webhooks' });
 
   const scopeName = subOrg
     ? (subOrgs.data?.results.find((s) => s.id === subOrg)?.name ?? subOrg)

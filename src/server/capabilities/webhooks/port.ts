@@ -1,0 +1,43 @@
+import type { Page, PageRequest } from '#contract/common.ts';
+import type {
+  CreateWebhookEndpointRequest,
+  WebhookDelivery,
+  WebhookDeliveryState,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+} from '#contract/webhooks.ts';
+import type { CustodyContext } from '../../custody/call-context.ts';
+
+/**
+ * The webhook endpoints the custody service sends to (issue 30). Only the
+ * sandbox has them: it is the custody service. Upstream, the provider's own
+ * dashboard registers them, and the console's routes say so.
+ */
+export interface WebhookEndpointsAdmin {
+  list(ctx: CustodyContext): Promise<WebhookEndpoint[]>;
+  /** Checks the URL (targets.ts) and answers the key, this once. */
+  create(
+    ctx: CustodyContext,
+    body: CreateWebhookEndpointRequest,
+    createdBy: string | null,
+  ): Promise<WebhookEndpointCreated>;
+  setEnabled(ctx: CustodyContext, endpointId: string, enabled: boolean): Promise<WebhookEndpoint>;
+  /** Deletes it with its delivery log; answers it as it was. */
+  remove(ctx: CustodyContext, endpointId: string): Promise<WebhookEndpoint>;
+  deliveries(
+    ctx: CustodyContext,
+    endpointId: string,
+    query: PageRequest & { state?: WebhookDeliveryState | undefined },
+  ): Promise<Page<WebhookDelivery>>;
+  /**
+   * Queues one delivery again, due now, with a day of retries: a delivered
+   * or failed one, or one waiting for its retry after a failed attempt.
+   */
+  resend(ctx: CustodyContext, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** Queues every FAILED delivery of the endpoint again; answers how many. */
+  resendFailed(ctx: CustodyContext, endpointId: string): Promise<number>;
+}
+
+export interface WebhooksPort {
+  readonly webhookEndpoints?: WebhookEndpointsAdmin;
+}

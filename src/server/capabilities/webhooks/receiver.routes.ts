@@ -1,0 +1,174 @@
+import { lt } from 'drizzle-orm';
+import { Hono } from 'hono';
+import type { Logger } from 'pino';
+import * as z from 'zod/mini';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { receiveCustodyWebhook } from '#contract/endpoints/webhooks.ts';
+import { WebhookEvent } from '#contract/webhooks.ts';
+import type { Clock } from '../../clock.ts';
+import type { CustodyEventSink } from '../live/sink.ts';
+import type { Database } from '../../db/client.ts';
+import { custodyWebhookReceipts } from '../../db/schema/console.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount } from '../../http/mount.ts';
+import { verifySignature } from './signing.ts';
+
+/**
+ * The console's receiver of custody webhooks (issue 30): how it learns of
+ * changes from an upstream custody service. No session: the signature is
+ * the check (`X-Signature` over the body's sorted-keys JSON and
+ * `X-Timestamp`, keyed with CUSTODY_WEBHOOK_KEY; either SDK's writing of
+ * non-ASCII is accepted: signing.ts). A timestamp more than five minutes
+ * from the console's clock is refused, and so is an eventId already
+ * received (`console.custody_webhook_receipts`, whose primary key decides
+ * between two at once). The answer goes before the event is processed: the
+ * sink's work never holds the sender.
+ */
+
+/** What the receiver hands on, one per accepted webhook: live updates' store (capabilities/live/sink.ts). */
+export type { CustodyEventSink };
+export type CustodyEvent = Parameters<CustodyEventSink['record']>[0];
+
+/** How far `X-Timestamp` may be from the console's clock, either way. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+/**
+ * How long a receipt is kept: longer than a sender's retries (the sandbox
+ * retries for a day), so a redelivery is still recognised.
+ */
+const RECEIPT_KEPT_MS = 48 * 60 * 60 * 1000;
+
+export interface ReceiverOptions {
+  db: Database;
+  clock: Clock;
+  logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
+  /** CUSTODY_WEBHOOK_KEY; null: the receiver accepts nothing. */
+  key: string | null;
+  sink: CustodyEventSink;
+}
+
+function refused(status: 400 | 401 | 409, code: string, message: string, field?: string) {
+  return new ApiError(status, code, message, field ? [{ field, message }] : undefined);
+}
+
+/** The event a webhook stands for, or a refusal naming what is missing. */
+export function normalise(body: WebhookEvent, receivedAt: Date): CustodyEvent {
+  const { transaction, transactionOperation } = body.data;
+  const operation = body.event === 'TRANSACTION_OPERATION_STATUS_CHANGED';
+  const transactionId = transaction?.id ?? transactionOperation?.transactionId;
+  if (!transactionId)
+    throw refused(
+      400,
+      ERROR_CODES.validation,
+      'data.transaction.id is required: the webhook names no transaction',
+      'data.transaction.id',
+    );
+  const status = operation ? transactionOperation?.status : transaction?.status;
+  if (!status)
+    throw refused(
+      400,
+      ERROR_CODES.validation,
+      operation
+        ? 'data.transactionOperation.status is required on TRANSACTION_OPERATION_STATUS_CHANGED'
+        : 'data.transaction.status is required on TRANSACTION_STATUS_CHANGED',
+      operation ? 'data.transactionOperation.status' : 'data.transaction.status',
+    );
+  return {
+    eventId: body.eventId,
+    kind: operation ? 'transaction.operation.status' : 'transaction.status',
+    transactionId,
+    subOrgId: transaction?.subOrgId ?? null,
+    status,
+    at: transaction?.updatedAt ?? receivedAt.toISOString(),
+  };
+}
+
+export function custodyWebhookRoutes(options: ReceiverOptions) {
+  const { db, clock, logger, key, sink } = options;
+  const app = new Hono<AppEnv>();
+
+  mount(
+    app,
+    '',
+    receiveCustodyWebhook,
+    async ({ body: raw }, c) => {
+      if (!key)
+        throw new ApiError(
+          503,
+          ERROR_CODES.webhookReceiverOff,
+          'This console receives no custody webhooks: CUSTODY_WEBHOOK_KEY is not set',
+        );
+      const signature = c.req.header('x-signature')?.trim() ?? '';
+      const stamp = c.req.header('x-timestamp')?.trim() ?? '';
+      if (!signature)
+        throw refused(
+          401,
+          ERROR_CODES.webhookSignatureInvalid,
+          'X-Signature header is required',
+          'X-Signature',
+        );
+      if (!/^\d{1,12}$/.test(stamp))
+        throw refused(
+          401,
+          ERROR_CODES.webhookTimestampStale,
+          'X-Timestamp header must be unix seconds',
+          'X-Timestamp',
+        );
+      const now = clock.now();
+      const timestamp = Number(stamp);
+      if (Math.abs(now.getTime() / 1000 - timestamp) > WEBHOOK_TOLERANCE_SECONDS)
+        throw refused(
+          401,
+          ERROR_CODES.webhookTimestampStale,
+          `X-Timestamp must be within ${WEBHOOK_TOLERANCE_SECONDS / 60} minutes of the console's clock (${Math.floor(now.getTime() / 1000)}); it is ${timestamp}`,
+          'X-Timestamp',
+        );
+      if (!verifySignature(key, raw, timestamp, signature))
+        throw refused(
+          401,
+          ERROR_CODES.webhookSignatureInvalid,
+          'X-Signature does not sign this body and X-Timestamp with the configured key',
+          'X-Signature',
+        );
+      const parsed = z.safeParse(WebhookEvent, raw);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const field = issue?.path.join('.') || 'body';
+        throw refused(
+          400,
+          ERROR_CODES.validation,
+          `${field}: ${issue?.message ?? 'invalid'}`,
+          field,
+        );
+      }
+      const event = normalise(parsed.data, now);
+      try {
+        await db
+          .insert(custodyWebhookReceipts)
+          .values({ eventId: event.eventId, event: parsed.data.event, receivedAt: now });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        throw refused(
+          409,
+          ERROR_CODES.webhookReplayed,
+          `eventId ${event.eventId} was already received: an event is processed once`,
+          'eventId',
+        );
+      }
+      // Answered first; processed once the answer is on its way.
+      setImmediate(() => {
+        sink.record(event).catch((error: unknown) => {
+          logger.error({ err: error, eventId: event.eventId }, 'custody webhook processing failed');
+        });
+        db.delete(custodyWebhookReceipts)
+          .where(lt(custodyWebhookReceipts.receivedAt, new Date(now.getTime() - RECEIPT_KEPT_MS)))
+          .catch((error: unknown) => logger.warn({ err: error }, 'old webhook receipts kept'));
+      });
+      return { received: true as const, eventId: event.eventId };
+    },
+    { body: (raw) => raw as WebhookEvent },
+  );
+
+  return app;
+}

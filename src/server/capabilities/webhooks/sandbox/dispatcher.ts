@@ -1,0 +1,340 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
+import { WEBHOOK_VERSION, type SignatureEncoding } from '#contract/webhooks.ts';
+import type { Clock } from '../../../clock.ts';
+import type { Database } from '../../../db/client.ts';
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
+import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
+import { canonicalJson, signatureOf } from '../signing.ts';
+import { guardedLookup, isPrivateAddress, type TargetPolicy } from '../targets.ts';
+
+/**
+ * Sends the outbox's deliveries (outbox.ts). Beside the lifecycle simulator,
+ * never inside it: a step only writes its events, so a slow or dead
+ * endpoint cannot hold a lifecycle up. Each poll claims due deliveries in
+ * the database (FOR UPDATE SKIP LOCKED, then `next_attempt_at` pushed past
+ * the attempt: a lease), so several servers on one PostgreSQL never send
+ * one attempt twice, and a server that dies mid-attempt leaves a claim that
+ * runs out. Claims are bounded: `concurrency` attempts at once in all, and
+ * `perEndpoint` per endpoint, so one slow endpoint holds only its own
+ * slots. A transaction's deliveries to an endpoint go in order: one waits
+ * while an earlier one of the same transaction is still PENDING (claimed or
+ * retrying). Each attempt has a deadline (`timeoutMs`), follows no
+ * redirect, and connects only to an address the target policy allows
+ * (targets.ts). A failed attempt is retried after a growing back-off (30 s,
+ * doubling, at most an hour) until a day after the event; then the delivery
+ * is FAILED, and may be resent.
+ */
+
+export interface DispatcherOptions {
+  db: Database;
+  clock: Clock;
+  logger: Pick<Logger, 'warn' | 'error'>;
+  targets: TargetPolicy;
+  /** Each attempt's deadline, connection to last byte (WEBHOOK_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Attempts under way at once, in all. */
+  concurrency?: number;
+  /** Attempts under way at once to one endpoint. */
+  perEndpoint?: number;
+}
+
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+const FIRST_RETRY_MS = 30_000;
+const LONGEST_RETRY_MS = 60 * 60 * 1000;
+/** What a claim adds to the deadline: the attempt's settling write, a slow database. */
+const LEASE_MARGIN_MS = 60_000;
+/** The most of an endpoint's answer kept for its log. */
+const ANSWER_EXCERPT = 200;
+
+/** How long after its `attempts`-th failure a delivery is tried again. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+interface Outcome {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+interface Claimed {
+  id: number;
+  attempts: number;
+  endpointId: string;
+}
+
+export interface WebhookDispatcher {
+  /** Claims what is due (within the free slots) and starts sending it; answers how many it started. */
+  poll(): Promise<number>;
+  /** Resolves once no attempt is under way (to the endpoints `only` accepts, when given). */
+  idle(only?: (endpointId: string) => boolean): Promise<void>;
+}
+
+export function createWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
+  const { db, clock, logger, targets } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  const concurrency = options.concurrency ?? 16;
+  const perEndpoint = options.perEndpoint ?? 4;
+  const running = new Map<number, { endpointId: string; done: Promise<void> }>();
+  const byEndpoint = new Map<string, number>();
+
+  async function claim(endpointId: string, limit: number, now: Date): Promise<Claimed[]> {
+    const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
+    const mine = [...running.keys()];
+    const result = await db.execute<{ id: string | number; attempts: number }>(sql`
+      with due as (
+        select d.id from ${webhookDeliveries} d
+        where d.endpoint_id = ${endpointId}
+          and d.state = 'PENDING'
+          and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+          ${
+            mine.length > 0
+              ? sql`and d.id not in (${sql.join(
+                  mine.map((id) => sql`${id}`),
+                  sql`, `,
+                )})`
+              : sql``
+          }
+          and not exists (
+            select 1 from ${webhookDeliveries} p
+            where p.endpoint_id = d.endpoint_id and p.transaction_id = d.transaction_id
+              and p.state = 'PENDING' and p.id < d.id)
+        order by d.next_attempt_at, d.id
+        limit ${limit}
+        for update of d skip locked)
+      update ${webhookDeliveries} w
+      set next_attempt_at = ${lease.toISOString()}::timestamptz,
+          attempts = w.attempts + 1,
+          last_attempt_at = ${now.toISOString()}::timestamptz
+      from due where w.id = due.id
+      returning w.id, w.attempts`);
+    type Row = { id: string | number; attempts: number };
+    // node-postgres answers {rows}, PGlite's driver the rows themselves.
+    const rows = Array.isArray(result) ? (result as Row[]) : (result as { rows: Row[] }).rows;
+    return rows.map((r) => ({ id: Number(r.id), attempts: Number(r.attempts), endpointId }));
+  }
+
+  async function attempt(claimed: Claimed): Promise<void> {
+    const [found] = await db
+      .select({
+        url: webhookEndpoints.url,
+        key: webhookEndpoints.verificationKey,
+        encoding: webhookEndpoints.signatureEncoding,
+        eventId: webhookEvents.eventId,
+        event: webhookEvents.event,
+        data: webhookEvents.data,
+        giveUpAt: webhookDeliveries.giveUpAt,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .innerJoin(webhookEvents, eq(webhookEvents.seq, webhookDeliveries.eventSeq))
+      .where(eq(webhookDeliveries.id, claimed.id));
+    if (!found) return; // The endpoint was deleted meanwhile.
+    const body = canonicalJson(
+      { event: found.event, version: WEBHOOK_VERSION, eventId: found.eventId, data: found.data },
+      found.encoding as SignatureEncoding,
+    );
+    const timestamp = Math.floor(clock.now().getTime() / 1000);
+    const outcome = await post(found.url, body, {
+      'Content-Type': 'application/json',
+      'User-Agent': 'custody-console-sandbox-webhooks/1',
+      'X-Signature': signatureOf(found.key, body, timestamp),
+      'X-Timestamp': String(timestamp),
+    });
+    const now = clock.now();
+    const delivered = outcome.error === null;
+    const givingUp = !delivered && now.getTime() >= found.giveUpAt.getTime();
+    await db
+      .update(webhookDeliveries)
+      .set({
+        state: delivered ? 'DELIVERED' : givingUp ? 'FAILED' : 'PENDING',
+        nextAttemptAt:
+          delivered || givingUp ? null : new Date(now.getTime() + retryDelayMs(claimed.attempts)),
+        lastStatusCode: outcome.statusCode,
+        lastLatencyMs: Math.round(outcome.latencyMs),
+        lastError: outcome.error,
+        ...(delivered ? { deliveredAt: now } : {}),
+      })
+      .where(
+        and(
+          eq(webhookDeliveries.id, claimed.id),
+          // Only this claim's: a claim that ran out and was taken again is the new holder's.
+          eq(webhookDeliveries.attempts, claimed.attempts),
+          eq(webhookDeliveries.state, 'PENDING'),
+        ),
+      );
+  }
+
+  /** One attempt's HTTP POST: never a redirect, only allowed addresses, within the deadline. */
+  function post(target: string, body: string, headers: Record<string, string>): Promise<Outcome> {
+    const started = performance.now();
+    const done = (statusCode: number | null, error: string | null): Outcome => ({
+      statusCode,
+      latencyMs: performance.now() - started,
+      error,
+    });
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return Promise.resolve(done(null, 'the endpoint URL is not valid'));
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    // A literal address is connected to without a lookup: checked here instead.
+    if (!targets.allowPrivate && isIP(host) && isPrivateAddress(host))
+      return Promise.resolve(done(null, `refused: ${host} is a private or reserved address`));
+    return new Promise((resolve) => {
+      const request = (url.protocol === 'https:' ? https : http).request(url, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup: guardedLookup(targets),
+        agent: false,
+      });
+      let settled = false;
+      const finish = (outcome: Outcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        request.destroy();
+        resolve(outcome);
+      };
+      const deadline = setTimeout(
+        () => finish(done(null, `no answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      request.on('error', (error: NodeJS.ErrnoException) =>
+        finish(
+          done(
+            null,
+            error.code === 'WEBHOOK_TARGET_REFUSED'
+              ? `refused: ${error.message}`
+              : `${error.code ?? 'error'}: ${error.message}`,
+          ),
+        ),
+      );
+      request.on('response', (response) => {
+        const status = response.statusCode ?? 0;
+        let excerpt = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (excerpt.length < ANSWER_EXCERPT) excerpt += chunk;
+        });
+        response.on('error', (error) =>
+          finish(done(status, `the answer broke off: ${error.message}`)),
+        );
+        response.on('end', () => {
+          if (status >= 200 && status < 300) return finish(done(status, null));
+          const said = excerpt.replace(/\s+/g, ' ').trim().slice(0, ANSWER_EXCERPT);
+          const why =
+            status >= 300 && status < 400
+              ? `answered ${status}, a redirect: redirects are not followed`
+              : `answered ${status}`;
+          finish(done(status, said ? `${why}: ${said}` : why));
+        });
+      });
+      request.end(body);
+    });
+  }
+
+  function start(claimed: Claimed) {
+    byEndpoint.set(claimed.endpointId, (byEndpoint.get(claimed.endpointId) ?? 0) + 1);
+    const run = attempt(claimed)
+      .catch((error: unknown) => {
+        // The claim runs out and the delivery is tried again: at least once, never lost.
+        logger.error(
+          { err: error, deliveryId: claimed.id },
+          'webhook delivery could not be settled',
+        );
+      })
+      .finally(() => {
+        running.delete(claimed.id);
+        const left = (byEndpoint.get(claimed.endpointId) ?? 1) - 1;
+        if (left > 0) byEndpoint.set(claimed.endpointId, left);
+        else byEndpoint.delete(claimed.endpointId);
+      });
+    running.set(claimed.id, { endpointId: claimed.endpointId, done: run });
+  }
+
+  return {
+    async poll() {
+      const now = clock.now();
+      // A plain read first: most polls find nothing due.
+      const endpoints = await db
+        .selectDistinct({ id: webhookDeliveries.endpointId })
+        .from(webhookDeliveries)
+        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+        .where(
+          and(
+            eq(webhookDeliveries.state, 'PENDING'),
+            sql`${webhookDeliveries.nextAttemptAt} <= ${now.toISOString()}::timestamptz`,
+            eq(webhookEndpoints.enabled, true),
+          ),
+        )
+        .limit(100);
+      let started = 0;
+      for (const { id } of endpoints) {
+        const free = Math.min(concurrency - running.size, perEndpoint - (byEndpoint.get(id) ?? 0));
+        if (concurrency - running.size <= 0) break;
+        if (free <= 0) continue;
+        for (const claimed of await claim(id, free, now)) {
+          start(claimed);
+          started += 1;
+        }
+      }
+      return started;
+    },
+    async idle(only) {
+      const waiting = () =>
+        [...running.values()].filter((r) => !only || only(r.endpointId)).map((r) => r.done);
+      for (let left = waiting(); left.length > 0; left = waiting()) await Promise.all(left);
+    },
+  };
+}
+
+export interface RunningDispatcher {
+  /** Stops polling and waits for the attempts under way (each within its deadline). */
+  stop(): Promise<void>;
+}
+
+/** Polls every `intervalMs` until stopped; a failed poll is logged, and the next comes as usual. */
+export function startWebhookDispatcher(
+  options: DispatcherOptions & { intervalMs?: number },
+): RunningDispatcher {
+  const dispatcher = createWebhookDispatcher(options);
+  const intervalMs = options.intervalMs ?? 500;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> = Promise.resolve();
+  let outage = false;
+  const tick = () => {
+    pass = dispatcher
+      .poll()
+      .then(() => {
+        outage = false;
+      })
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) {
+          if (!outage) options.logger.warn({ err: error }, 'webhooks: the database is unavailable');
+          outage = true;
+          return;
+        }
+        options.logger.error({ err: error }, 'webhook dispatcher poll failed');
+      })
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await pass;
+      await dispatcher.idle();
+    },
+  };
+}

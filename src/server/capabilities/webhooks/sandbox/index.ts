@@ -1,0 +1,277 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES, type Page } from '#contract/common.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '#contract/webhooks.ts';
+import type { Clock } from '../../../clock.ts';
+import type { CustodyContext } from '../../../custody/call-context.ts';
+import type { Database } from '../../../db/client.ts';
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
+import type { WebhookEndpointsAdmin, WebhooksPort } from '../port.ts';
+import { newVerificationKey } from '../signing.ts';
+import { checkTarget, type TargetPolicy } from '../targets.ts';
+import { RETRY_WINDOW_MS } from './outbox.ts';
+
+/** What the webhooks' sandbox needs of the composite (a structural subset of SandboxDeps). */
+interface WebhooksDeps {
+  db: Database;
+  clock: Clock;
+  orgIdFor(ctx: CustodyContext): Promise<string | null>;
+}
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+const noEndpoint = (id: string) =>
+  new ApiError(404, ERROR_CODES.notFound, `No webhook endpoint with id "${id}"`);
+
+function invalidCursor(): ApiError {
+  const message = 'cursor is not one this list issued: start again without it';
+  return new ApiError(400, ERROR_CODES.invalidCursor, message, [{ field: 'cursor', message }]);
+}
+
+function encodeCursor(id: number): string {
+  return Buffer.from(`webhook-delivery:${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^webhook-delivery:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match?.[1]) throw invalidCursor();
+  return Number(match[1]);
+}
+
+/** The sandbox's webhook endpoints, over its tables (the dispatcher sends: dispatcher.ts). */
+export function webhookEndpointsSandbox(
+  { db, clock, orgIdFor }: WebhooksDeps,
+  targets: TargetPolicy,
+): WebhookEndpointsAdmin {
+  async function orgOf(ctx: CustodyContext): Promise<string> {
+    const orgId = await orgIdFor(ctx);
+    if (!orgId)
+      throw new ApiError(409, ERROR_CODES.conflict, 'The sandbox has no organization yet');
+    return orgId;
+  }
+
+  async function counts(ids: string[]) {
+    const rows =
+      ids.length === 0
+        ? []
+        : await db
+            .select({
+              endpointId: webhookDeliveries.endpointId,
+              state: webhookDeliveries.state,
+              n: sql<number>`count(*)::int`,
+            })
+            .from(webhookDeliveries)
+            .where(inArray(webhookDeliveries.endpointId, ids))
+            .groupBy(webhookDeliveries.endpointId, webhookDeliveries.state);
+    return (id: string) => {
+      const of = (state: string) =>
+        Number(rows.find((r) => r.endpointId === id && r.state === state)?.n ?? 0);
+      return { pending: of('PENDING'), delivered: of('DELIVERED'), failed: of('FAILED') };
+    };
+  }
+
+  function wire(row: EndpointRow, deliveries: WebhookEndpoint['deliveries']): WebhookEndpoint {
+    return {
+      id: row.id,
+      url: row.url,
+      description: row.description,
+      events: row.events,
+      signatureEncoding: row.signatureEncoding,
+      enabled: row.enabled,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      deliveries,
+    };
+  }
+
+  async function find(ctx: CustodyContext, id: string): Promise<EndpointRow> {
+    const orgId = await orgOf(ctx);
+    const [row] = await db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)));
+    if (!row) throw noEndpoint(id);
+    return row;
+  }
+
+  async function described(row: EndpointRow): Promise<WebhookEndpoint> {
+    return wire(row, (await counts([row.id]))(row.id));
+  }
+
+  async function delivery(endpointId: string, deliveryId: number): Promise<WebhookDelivery> {
+    const [row] = await deliveryRows(
+      and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.id, deliveryId)),
+    );
+    if (!row)
+      throw new ApiError(404, ERROR_CODES.notFound, `No webhook delivery with id "${deliveryId}"`);
+    return row;
+  }
+
+  function deliveryRows(where: ReturnType<typeof and>, limit = 1) {
+    return db
+      .select({
+        id: webhookDeliveries.id,
+        eventId: webhookEvents.eventId,
+        event: webhookEvents.event,
+        transactionId: webhookDeliveries.transactionId,
+        status: webhookEvents.status,
+        operationSequence: webhookEvents.operationSequence,
+        state: webhookDeliveries.state,
+        attempts: webhookDeliveries.attempts,
+        lastStatusCode: webhookDeliveries.lastStatusCode,
+        lastLatencyMs: webhookDeliveries.lastLatencyMs,
+        lastError: webhookDeliveries.lastError,
+        lastAttemptAt: webhookDeliveries.lastAttemptAt,
+        nextAttemptAt: webhookDeliveries.nextAttemptAt,
+        deliveredAt: webhookDeliveries.deliveredAt,
+        createdAt: webhookDeliveries.createdAt,
+      })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEvents, eq(webhookEvents.seq, webhookDeliveries.eventSeq))
+      .where(where)
+      .orderBy(desc(webhookDeliveries.id))
+      .limit(limit)
+      .then((rows) =>
+        rows.map((r): WebhookDelivery => ({
+          ...r,
+          id: String(r.id),
+          lastAttemptAt: r.lastAttemptAt?.toISOString() ?? null,
+          // A claimed attempt's lease is no time to show: "due" only while waiting.
+          nextAttemptAt: r.state === 'PENDING' ? (r.nextAttemptAt?.toISOString() ?? null) : null,
+          deliveredAt: r.deliveredAt?.toISOString() ?? null,
+          createdAt: r.createdAt.toISOString(),
+        })),
+      );
+  }
+
+  function parseDeliveryId(value: string): number {
+    if (!/^\d{1,15}$/.test(value))
+      throw new ApiError(404, ERROR_CODES.notFound, `No webhook delivery with id "${value}"`);
+    return Number(value);
+  }
+
+  return {
+    async list(ctx) {
+      const orgId = await orgOf(ctx);
+      const rows = await db
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.orgId, orgId))
+        .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+      const of = await counts(rows.map((r) => r.id));
+      return rows.map((row) => wire(row, of(row.id)));
+    },
+
+    async create(ctx, body, createdBy) {
+      const orgId = await orgOf(ctx);
+      await checkTarget(body.url, targets);
+      const now = clock.now();
+      const verificationKey = newVerificationKey();
+      const [row] = await db
+        .insert(webhookEndpoints)
+        .values({
+          id: `whe_${randomBytes(8).toString('hex')}`,
+          orgId,
+          url: body.url,
+          description: body.description?.trim() || null,
+          events: body.events,
+          signatureEncoding: body.signatureEncoding ?? 'ASCII_ESCAPED',
+          verificationKey,
+          enabled: true,
+          createdBy,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!row) throw new Error('insert into webhook_endpoints returned no row');
+      return { ...wire(row, { pending: 0, delivered: 0, failed: 0 }), verificationKey };
+    },
+
+    async setEnabled(ctx, id, enabled) {
+      const row = await find(ctx, id);
+      const [updated] = await db
+        .update(webhookEndpoints)
+        .set({ enabled, updatedAt: clock.now() })
+        .where(eq(webhookEndpoints.id, row.id))
+        .returning();
+      return described(updated ?? row);
+    },
+
+    async remove(ctx, id) {
+      const row = await find(ctx, id);
+      const answer = await described(row);
+      // Its deliveries go with it (ON DELETE CASCADE); the events stay for other endpoints.
+      await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+      return answer;
+    },
+
+    async deliveries(ctx, endpointId, query): Promise<Page<WebhookDelivery>> {
+      const row = await find(ctx, endpointId);
+      const before = query.cursor ? decodeCursor(query.cursor) : undefined;
+      const rows = await deliveryRows(
+        and(
+          eq(webhookDeliveries.endpointId, row.id),
+          query.state ? eq(webhookDeliveries.state, query.state) : undefined,
+          before !== undefined ? lt(webhookDeliveries.id, before) : undefined,
+        ),
+        query.limit + 1,
+      );
+      const page = rows.slice(0, query.limit);
+      const hasNext = rows.length > query.limit;
+      const last = page.at(-1);
+      return {
+        results: page,
+        hasNext,
+        nextCursor: hasNext && last ? encodeCursor(Number(last.id)) : null,
+      };
+    },
+
+    async resend(ctx, endpointId, deliveryIdText) {
+      const row = await find(ctx, endpointId);
+      const deliveryId = parseDeliveryId(deliveryIdText);
+      const now = clock.now();
+      await delivery(row.id, deliveryId);
+      // Delivered or failed: sent again. Waiting for a retry after a failed attempt: sent now.
+      // Never queued before its first attempt (it is about to be sent anyway).
+      await db
+        .update(webhookDeliveries)
+        .set({
+          state: 'PENDING',
+          nextAttemptAt: now,
+          giveUpAt: new Date(now.getTime() + RETRY_WINDOW_MS),
+          deliveredAt: null,
+        })
+        .where(
+          and(
+            eq(webhookDeliveries.id, deliveryId),
+            or(
+              inArray(webhookDeliveries.state, ['DELIVERED', 'FAILED']),
+              isNotNull(webhookDeliveries.lastError),
+            ),
+          ),
+        );
+      return delivery(row.id, deliveryId);
+    },
+
+    async resendFailed(ctx, endpointId) {
+      const row = await find(ctx, endpointId);
+      const now = clock.now();
+      const resent = await db
+        .update(webhookDeliveries)
+        .set({
+          state: 'PENDING',
+          nextAttemptAt: now,
+          giveUpAt: new Date(now.getTime() + RETRY_WINDOW_MS),
+        })
+        .where(and(eq(webhookDeliveries.endpointId, row.id), eq(webhookDeliveries.state, 'FAILED')))
+        .returning({ id: webhookDeliveries.id });
+      return resent.length;
+    },
+  };
+}
+
+/** The sandbox's part of the custody backend: its webhook endpoints. */
+export function webhooksSandbox(deps: WebhooksDeps, targets: TargetPolicy): WebhooksPort {
+  return { webhookEndpoints: webhookEndpointsSandbox(deps, targets) };
+}

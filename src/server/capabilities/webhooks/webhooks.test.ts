@@ -1,0 +1,758 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { paths } from '#contract/paths.ts';
+import type { Transaction } from '#contract/transaction.ts';
+import type { WebhookDelivery, WebhookEndpointCreated } from '#contract/webhooks.ts';
+import { createApp } from '../../app.ts';
+import { systemClock } from '../../clock.ts';
+import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
+import { approveTransaction } from '../../custody/sandbox/engine/approval-outcome.ts';
+import { runDueSteps } from '../../custody/sandbox/engine/simulator.ts';
+import { transition } from '../../custody/sandbox/engine/transitions.ts';
+import type { Database } from '../../db/client.ts';
+import { createOrg, createTransaction } from '../../test/fixtures.ts';
+import { createEngineFixture } from '../../test/engine-test-app.ts';
+import { actAsAdmin } from '../../test/staff-session.ts';
+import { TestClock } from '../../test/test-clock.ts';
+import { createTestDatabase } from '../../test/test-database.ts';
+import type { CustodyEventSink } from './receiver.routes.ts';
+import { createWebhookDispatcher, type WebhookDispatcher } from './sandbox/dispatcher.ts';
+import { canonicalJson, signatureOf } from './signing.ts';
+import { checkTarget, guardedLookup, isPrivateAddress } from './targets.ts';
+
+/**
+ * Webhooks through the real app on a real database, the engine and the
+ * dispatcher on a TestClock, deliveries to HTTP servers of the test's own.
+ */
+
+// ── The two SDK examples' verification, rewritten here from their files ──────────────────────
+// JavaScript: horcrux01/primevault_api_sdk_js_public, examples/webhook.tsx (sortObjectKeysRecursively
+// leaves arrays as they are; JSON.stringify writes non-ASCII as is).
+function sortKeysLikeJsExample(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    sorted[key] = sortKeysLikeJsExample((value as Record<string, unknown>)[key]);
+  return sorted;
+}
+function jsExampleAccepts(headers: http.IncomingHttpHeaders, body: string, key: string): boolean {
+  const message = JSON.stringify(sortKeysLikeJsExample(JSON.parse(body)));
+  const expected = createHmac('sha256', Buffer.from(key, 'utf-8'))
+    .update(`${message}${parseInt(String(headers['x-timestamp']), 10)}`)
+    .digest('hex');
+  return expected === headers['x-signature'];
+}
+
+// Python: horcrux01/primevault_api_sdk_public, examples/webhooks.py: json.dumps(data,
+// sort_keys=True, separators=(",", ":")), ensure_ascii as Python's default: every dict sorted
+// (inside lists too), every character outside ' '..'~' written \uXXXX (pairs for astral ones).
+function pythonDumps(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value)) throw new Error('no floats in these bodies');
+    return String(value);
+  }
+  if (typeof value === 'string') {
+    let out = '"';
+    for (const unit of Array.from({ length: value.length }, (_, i) => value.charCodeAt(i))) {
+      const c = String.fromCharCode(unit);
+      if (c === '\\') out += '\\\\';
+      else if (c === '"') out += '\\"';
+      else if (c === '\n') out += '\\n';
+      else if (c === '\r') out += '\\r';
+      else if (c === '\t') out += '\\t';
+      else if (c === '\b') out += '\\b';
+      else if (c === '\f') out += '\\f';
+      else if (unit >= 0x20 && unit < 0x7f) out += c;
+      else out += `\\u${unit.toString(16).padStart(4, '0')}`;
+    }
+    return `${out}"`;
+  }
+  if (Array.isArray(value)) return `[${value.map(pythonDumps).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${keys.map((k) => `${pythonDumps(k)}:${pythonDumps(record[k])}`).join(',')}}`;
+}
+function pythonExampleAccepts(headers: http.IncomingHttpHeaders, body: string, key: string) {
+  const message = pythonDumps(JSON.parse(body));
+  const expected = createHmac('sha256', Buffer.from(key, 'utf8'))
+    .update(Buffer.from(`${message}${Number(headers['x-timestamp'])}`, 'utf8'))
+    .digest('hex');
+  return expected === headers['x-signature'];
+}
+
+// ── A receiving server ─────────────────────────────────────────────────────────────────────────
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: {
+    event: string;
+    eventId: string;
+    version: string;
+    data: { transaction: Transaction & { memo?: string }; transactionOperation?: unknown };
+  };
+}
+type Behaviour = 'ok' | 'fail' | 'hang';
+
+async function receiver(initial: Behaviour = 'ok') {
+  let behaviour = initial;
+  const received: Received[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body, json: JSON.parse(body) });
+      if (behaviour === 'hang') hanging.add(res);
+      else if (behaviour === 'fail') res.writeHead(500).end('database down');
+      else res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    set: (next: Behaviour) => (behaviour = next),
+    hanging: () => hanging.size,
+    /** Ends every request left hanging, as a dead endpoint's connection drops. */
+    drop() {
+      for (const res of hanging) res.socket?.destroy();
+      hanging.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ── The app ───────────────────────────────────────────────────────────────────────────────────
+const RECEIVER_KEY = 'test-receiver-key-0123456789';
+const database = await createTestDatabase();
+const db: Database = database.db;
+const orgId = (await createOrg(db)).id;
+const clock = new TestClock();
+const f = await createEngineFixture(db, orgId);
+const recorded: Parameters<CustodyEventSink['record']>[0][] = [];
+let recordedWaiters: Array<() => void> = [];
+const sink: CustodyEventSink = {
+  record(event) {
+    recorded.push(event);
+    for (const w of recordedWaiters) w();
+    recordedWaiters = [];
+    return Promise.resolve();
+  },
+};
+
+function makeApp(allowPrivate: boolean) {
+  return createApp({
+    config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
+    backend: createSandboxBackend({ db, orgId, clock, webhookTargets: { allowPrivate } }),
+    database,
+    logger: pino({ level: 'silent' }),
+    custodyWebhooks: { key: RECEIVER_KEY, sink },
+    auth: { db, clock: systemClock, demoAccounts: false, trustProxy: false },
+  });
+}
+// The tests' receivers are on 127.0.0.1: allowed explicitly (WEBHOOK_ALLOW_PRIVATE_TARGETS=1).
+const app = makeApp(true);
+await actAsAdmin(app, db, systemClock);
+const servers: Array<{ close(): Promise<void> }> = [];
+afterAll(async () => {
+  for (const s of servers) await s.close();
+  await database.close();
+});
+
+async function call(method: string, url: string, body?: unknown) {
+  const res = await app.request(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> };
+}
+
+async function register(
+  url: string,
+  over: Record<string, unknown> = {},
+): Promise<WebhookEndpointCreated> {
+  const res = await call('POST', '/api/console/webhooks/', {
+    url,
+    events: ['TRANSACTION_STATUS_CHANGED', 'TRANSACTION_OPERATION_STATUS_CHANGED'],
+    ...over,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body as WebhookEndpointCreated;
+}
+
+async function disable(id: string) {
+  expect((await call('PATCH', `/api/console/webhooks/${id}/`, { enabled: false })).status).toBe(
+    200,
+  );
+}
+
+function dispatcher(over: Partial<Parameters<typeof createWebhookDispatcher>[0]> = {}) {
+  return createWebhookDispatcher({
+    db,
+    clock,
+    logger: pino({ level: 'silent' }),
+    targets: { allowPrivate: true },
+    timeoutMs: 2_000,
+    ...over,
+  });
+}
+
+/** Polls and waits until nothing more is due now. */
+async function deliverDue(d: WebhookDispatcher) {
+  while ((await d.poll()) > 0) await d.idle();
+}
+
+async function transfer(memo: string): Promise<string> {
+  const res = await call('POST', paths.transactions(), {
+    category: 'TRANSFER',
+    source: { type: 'VAULT', id: f.treasury.id },
+    destination: { type: 'CONTACT', id: f.contacts.eth.id },
+    amount: '0.01',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    memo,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return String(res.body.id);
+}
+
+/** Approves it and runs the simulator on the test clock until it is COMPLETED. */
+async function complete(id: string) {
+  expect(await approveTransaction(db, { transactionId: id, at: clock.now() })).toBe(true);
+  for (let i = 0; i < 20; i += 1) {
+    const tx = await call('GET', paths.transaction(id));
+    if (tx.body.status === 'COMPLETED') return;
+    clock.advance(60_000);
+    await runDueSteps(db, clock, { timeScale: 1 });
+  }
+  throw new Error(`transaction ${id} did not complete`);
+}
+
+async function deliveries(endpointId: string, state?: string): Promise<WebhookDelivery[]> {
+  const res = await call(
+    'GET',
+    `/api/console/webhooks/${endpointId}/deliveries/?limit=100${state ? `&state=${state}` : ''}`,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.results as WebhookDelivery[];
+}
+
+const LIFECYCLE = [
+  'PENDING',
+  'APPROVED',
+  'SIGNED',
+  'SUBMITTED',
+  'WAITING_CONFIRMATION',
+  'COMPLETED',
+];
+
+const statusesOf = (received: Received[], transactionId: string) =>
+  received
+    .filter(
+      (r) =>
+        r.json.event === 'TRANSACTION_STATUS_CHANGED' &&
+        r.json.data.transaction?.id === transactionId,
+    )
+    .map((r) => r.json.data.transaction.status as string);
+
+describe('the sandbox sends webhooks', () => {
+  it('delivers every status of a transfer once per eventId, in order, signed so both SDK examples verify it', async () => {
+    const python = await receiver();
+    const js = await receiver();
+    servers.push(python, js);
+    const pyEndpoint = await register(python.url, { signatureEncoding: 'ASCII_ESCAPED' });
+    const jsEndpoint = await register(js.url, { signatureEncoding: 'UNESCAPED' });
+    expect(pyEndpoint.verificationKey).toMatch(/^whsec_/);
+    // The key is shown once: never listed.
+    const listed = await call('GET', '/api/console/webhooks/');
+    expect(JSON.stringify(listed.body)).not.toContain(pyEndpoint.verificationKey);
+
+    const plain = await transfer('Invoice 42 "rent" \\ March');
+    const accented = await transfer('Café Zürich – 東京 🚀');
+    await complete(plain);
+    await complete(accented);
+    const d = dispatcher();
+    await deliverDue(d);
+
+    for (const r of [python, js]) {
+      expect(statusesOf(r.received, plain)).toEqual(LIFECYCLE);
+      expect(statusesOf(r.received, accented)).toEqual(LIFECYCLE);
+      const ids = r.received.map((x) => x.json.eventId);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const x of r.received) {
+        expect(x.json.version).toBe('2.0.0');
+        // The body sent is the text signed.
+        expect(x.headers['content-type']).toBe('application/json');
+        expect(Number(x.headers['x-timestamp'])).toBe(Math.floor(clock.now().getTime() / 1000));
+      }
+    }
+    // Printable ASCII: both examples verify every delivery, whichever the endpoint chose.
+    for (const [r, key] of [
+      [python, pyEndpoint.verificationKey],
+      [js, jsEndpoint.verificationKey],
+    ] as const) {
+      for (const x of r.received.filter((y) => y.json.data.transaction.id === plain)) {
+        expect(pythonExampleAccepts(x.headers, x.body, key)).toBe(true);
+        expect(jsExampleAccepts(x.headers, x.body, key)).toBe(true);
+      }
+    }
+    // Beyond ASCII the two examples sign different texts: each endpoint's own example verifies.
+    const pyAccented = python.received.filter((y) => y.json.data.transaction.id === accented);
+    const jsAccented = js.received.filter((y) => y.json.data.transaction.id === accented);
+    // Six statuses, and the transfer's operation, COMPLETED with it.
+    expect(pyAccented.map((y) => y.json.event)).toEqual([
+      ...LIFECYCLE.slice(0, -1).map(() => 'TRANSACTION_STATUS_CHANGED'),
+      'TRANSACTION_OPERATION_STATUS_CHANGED',
+      'TRANSACTION_STATUS_CHANGED',
+    ]);
+    expect(pyAccented.at(-2)?.json.data.transactionOperation).toMatchObject({
+      transactionId: accented,
+      status: 'COMPLETED',
+    });
+    for (const x of pyAccented) {
+      expect(x.body).toContain('Caf\\u00e9 Z\\u00fcrich \\u2013 \\u6771\\u4eac \\ud83d\\ude80');
+      expect(pythonExampleAccepts(x.headers, x.body, pyEndpoint.verificationKey)).toBe(true);
+      expect(jsExampleAccepts(x.headers, x.body, pyEndpoint.verificationKey)).toBe(false);
+    }
+    for (const x of jsAccented) {
+      expect(x.json.data.transaction.memo).toBe('Café Zürich – 東京 🚀');
+      expect(jsExampleAccepts(x.headers, x.body, jsEndpoint.verificationKey)).toBe(true);
+      expect(pythonExampleAccepts(x.headers, x.body, jsEndpoint.verificationKey)).toBe(false);
+    }
+    // data.transaction is the transaction as GET answers it, at that status.
+    const last = python.received.filter((y) => y.json.data.transaction.id === plain).at(-1);
+    const now = await call('GET', paths.transaction(plain));
+    expect(last?.json.data.transaction).toEqual(now.body);
+
+    // The log: every delivery DELIVERED at its first attempt, with its status code and latency.
+    const log = await deliveries(pyEndpoint.id);
+    expect(log).toHaveLength(14);
+    for (const entry of log) {
+      expect(entry).toMatchObject({ state: 'DELIVERED', attempts: 1, lastStatusCode: 204 });
+      expect(entry.lastLatencyMs).toBeGreaterThanOrEqual(0);
+    }
+    // Nothing more is due: nothing is sent twice.
+    expect(await d.poll()).toBe(0);
+    await disable(pyEndpoint.id);
+    await disable(jsEndpoint.id);
+  });
+
+  it('retries a failing endpoint with growing back-off for a day, then marks it failed; resent, it arrives', async () => {
+    const r = await receiver('fail');
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const id = await transfer('retry me');
+    const d = dispatcher({ timeoutMs: 300 });
+    await deliverDue(d);
+    let [first] = await deliveries(endpoint.id);
+    expect(first).toMatchObject({ state: 'PENDING', attempts: 1, lastStatusCode: 500 });
+    expect(first?.lastError).toBe('answered 500: database down');
+    const due1 = Date.parse(first?.nextAttemptAt ?? '') - clock.now().getTime();
+    expect(due1).toBe(30_000);
+    // Not before it is due.
+    expect(await d.poll()).toBe(0);
+    clock.advance(30_000);
+    r.set('hang');
+    await deliverDue(d);
+    [first] = await deliveries(endpoint.id);
+    expect(first).toMatchObject({ state: 'PENDING', attempts: 2, lastStatusCode: null });
+    expect(first?.lastError).toBe('no answer within 300 ms');
+    // Growing: a minute after the second failure.
+    expect(Date.parse(first?.nextAttemptAt ?? '') - clock.now().getTime()).toBe(60_000);
+    r.drop();
+
+    // A day later it is given up.
+    r.set('fail');
+    clock.advance(25 * 3600_000);
+    await deliverDue(d);
+    const failed = await deliveries(endpoint.id, 'FAILED');
+    expect(failed.map((x) => x.status)).toEqual(['PENDING']);
+    expect(failed[0]?.attempts).toBe(3);
+
+    // Resend everything failed: delivered, with the same eventId.
+    r.set('ok');
+    const before = r.received.length;
+    const resent = await call('POST', `/api/console/webhooks/${endpoint.id}/resend-failed/`);
+    expect(resent).toEqual({ status: 200, body: { resent: 1 } });
+    await deliverDue(d);
+    expect(r.received.slice(before).map((x) => x.json.eventId)).toEqual([failed[0]?.eventId]);
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'DELIVERED', attempts: 4 });
+
+    // One event resent on its own: sent again with its eventId and body.
+    const [one] = await deliveries(endpoint.id);
+    const again = await call(
+      'POST',
+      `/api/console/webhooks/${endpoint.id}/deliveries/${one?.id}/resend/`,
+    );
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ state: 'PENDING', eventId: one?.eventId });
+    await deliverDue(d);
+    const last = r.received.at(-1);
+    expect(last?.json.eventId).toBe(one?.eventId);
+    expect(last?.json.data.transaction.id).toBe(id);
+    await disable(endpoint.id);
+  });
+
+  it('a slow endpoint holds up neither the lifecycle nor another endpoint', async () => {
+    const slow = await receiver('hang');
+    const fast = await receiver();
+    servers.push(slow, fast);
+    const slowEndpoint = await register(slow.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const fastEndpoint = await register(fast.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const id = await transfer('slow and fast');
+    const d = dispatcher({ timeoutMs: 60_000 });
+    const others = (endpointId: string) => endpointId !== slowEndpoint.id;
+    await d.poll();
+    await d.idle(others);
+    expect(slow.hanging()).toBe(1);
+    // The simulator moves the transfer to the end while the slow endpoint still holds its first.
+    await complete(id);
+    expect((await call('GET', paths.transaction(id))).body.status).toBe('COMPLETED');
+    expect(slow.hanging()).toBe(1);
+    for (let i = 0; i < 10 && (await d.poll()) > 0; i += 1) await d.idle(others);
+    expect(statusesOf(fast.received, id)).toEqual(LIFECYCLE);
+    expect(slow.received).toHaveLength(1);
+    slow.drop();
+    await d.idle();
+    const [waiting] = await deliveries(slowEndpoint.id);
+    expect(waiting?.state).toBe('PENDING');
+    await disable(slowEndpoint.id);
+    await disable(fastEndpoint.id);
+  });
+});
+
+describe("a ramp's operations", () => {
+  it('each operation whose status a step changes is an event, before the transaction’s own', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url);
+    const row = await createTransaction(db, {
+      orgId,
+      vaultId: f.treasury.id,
+      status: 'SIGNED',
+      category: 'OFF_RAMP',
+      subCategory: 'OFF_RAMP',
+      operations: [
+        { sequence: 1, type: 'TRANSFER', status: 'PROCESSING' },
+        { sequence: 2, type: 'TRADE', status: 'PENDING' },
+        { sequence: 3, type: 'WITHDRAW', status: 'PENDING' },
+      ],
+    });
+    // As the ramp's step does (engine/ramp-lifecycle.ts): the operations move with the status.
+    await db.transaction((tx) =>
+      transition(tx, {
+        transactionId: row.id,
+        from: 'SIGNED',
+        to: 'SUBMITTED',
+        at: clock.now(),
+        nextStepAt: null,
+        patch: {
+          operations: [
+            { sequence: 1, type: 'TRANSFER', status: 'COMPLETED' },
+            { sequence: 2, type: 'TRADE', status: 'PROCESSING' },
+            { sequence: 3, type: 'WITHDRAW', status: 'PENDING' },
+          ],
+        },
+      }),
+    );
+    await deliverDue(dispatcher());
+    const mine = r.received.filter((x) => x.json.data.transaction.id === row.id);
+    expect(
+      mine.map((x) => [
+        x.json.event,
+        (x.json.data.transactionOperation as { sequence?: number; status?: string } | undefined)
+          ?.sequence ?? null,
+        (x.json.data.transactionOperation as { status?: string } | undefined)?.status ??
+          x.json.data.transaction.status,
+      ]),
+    ).toEqual([
+      ['TRANSACTION_OPERATION_STATUS_CHANGED', 1, 'COMPLETED'],
+      ['TRANSACTION_OPERATION_STATUS_CHANGED', 2, 'PROCESSING'],
+      ['TRANSACTION_STATUS_CHANGED', null, 'SUBMITTED'],
+    ]);
+    // The operation's event says which transaction it belongs to.
+    expect(mine[0]?.json.data.transactionOperation).toMatchObject({ transactionId: row.id });
+    await disable(endpoint.id);
+  });
+});
+
+describe('several dispatchers on one database', () => {
+  it('never send one attempt twice, and resend now what waits for its retry', async () => {
+    const r = await receiver('fail');
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const ids = [await transfer('two servers a'), await transfer('two servers b')];
+    await Promise.all(ids.map((id) => complete(id)));
+    r.set('ok');
+    // Two servers' dispatchers polling the same outbox at once.
+    const one = dispatcher();
+    const two = dispatcher();
+    for (let i = 0; i < 20; i += 1) {
+      const [a, b] = await Promise.all([one.poll(), two.poll()]);
+      await Promise.all([one.idle(), two.idle()]);
+      if (a + b === 0) break;
+    }
+    for (const id of ids) expect(statusesOf(r.received, id)).toEqual(LIFECYCLE);
+    const eventIds = r.received.map((x) => x.json.eventId);
+    expect(new Set(eventIds).size).toBe(eventIds.length);
+
+    // A failed attempt waits 30 s for its retry; resent, it goes now.
+    r.set('fail');
+    const late = await transfer('resend now');
+    await deliverDue(one);
+    const [waiting] = await deliveries(endpoint.id);
+    expect(waiting).toMatchObject({ state: 'PENDING', attempts: 1, lastStatusCode: 500 });
+    r.set('ok');
+    const resent = await call(
+      'POST',
+      `/api/console/webhooks/${endpoint.id}/deliveries/${waiting?.id}/resend/`,
+    );
+    expect(resent.body).toMatchObject({
+      state: 'PENDING',
+      nextAttemptAt: clock.now().toISOString(),
+    });
+    await deliverDue(one);
+    expect(statusesOf(r.received, late)).toEqual(['PENDING', 'PENDING']);
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'DELIVERED', attempts: 2 });
+    await disable(endpoint.id);
+  });
+});
+
+describe('where webhooks may go (SSRF)', () => {
+  it('refuses private, loopback, link-local and metadata addresses at registration', async () => {
+    const strict = makeApp(false);
+    await actAsAdmin(strict, db, systemClock);
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://10.1.2.3/hook',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+      'http://localhost/hook',
+    ]) {
+      const res = await strict.request('/api/console/webhooks/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url, events: ['TRANSACTION_STATUS_CHANGED'] }),
+      });
+      const body = (await res.json()) as { code: string; fields: Array<{ field: string }> };
+      expect(res.status, url).toBe(400);
+      expect(body.code).toBe('WEBHOOK_TARGET_REFUSED');
+      expect(body.fields[0]?.field).toBe('url');
+    }
+    const bad = await strict.request('/api/console/webhooks/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'ftp://example.com/x', events: [] }),
+    });
+    expect(bad.status).toBe(400);
+    const refusal = (await bad.json()) as { fields: Array<{ field: string; message: string }> };
+    expect(refusal.fields.map((x) => x.field).sort()).toEqual(['events', 'url']);
+  });
+
+  it('classifies addresses, and checks what a name resolves to', async () => {
+    for (const a of [
+      '10.0.0.1',
+      '172.16.5.5',
+      '192.168.1.1',
+      '127.0.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::ffff:10.0.0.1',
+      'fe80::1',
+      'fd00:ec2::254',
+      '::ffff:7f00:1',
+    ])
+      expect(isPrivateAddress(a), a).toBe(true);
+    for (const a of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '93.184.216.34'])
+      expect(isPrivateAddress(a), a).toBe(false);
+    // A public-looking name that resolves inside is refused.
+    await expect(
+      checkTarget('https://hooks.example.test/x', { allowPrivate: false }, () =>
+        Promise.resolve(['203.0.114.9', '10.0.0.7']),
+      ),
+    ).rejects.toMatchObject({ code: 'WEBHOOK_TARGET_REFUSED' });
+    await expect(
+      checkTarget('https://hooks.example.test/x', { allowPrivate: false }, () =>
+        Promise.resolve(['93.184.216.34']),
+      ),
+    ).resolves.toBeUndefined();
+    // At delivery the connection's own lookup refuses a name rebound inside.
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      guardedLookup({ allowPrivate: false }, () => Promise.resolve(['127.0.0.1']))(
+        'rebound.example.test',
+        {},
+        (e) => resolve(e),
+      ),
+    );
+    expect(error?.code).toBe('WEBHOOK_TARGET_REFUSED');
+  });
+
+  it('refuses at delivery an endpoint that points inside, without connecting', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    await transfer('to a private address');
+    await deliverDue(dispatcher({ targets: { allowPrivate: false } }));
+    const [refused] = await deliveries(endpoint.id);
+    expect(refused?.state).toBe('PENDING');
+    expect(refused?.lastError).toBe('refused: 127.0.0.1 is a private or reserved address');
+    expect(r.received).toHaveLength(0);
+    await disable(endpoint.id);
+  });
+});
+
+describe("the console's receiver", () => {
+  const url = '/api/webhooks/custody/';
+  const body = (eventId: string, memo = 'plain') => ({
+    event: 'TRANSACTION_STATUS_CHANGED',
+    version: '2.0.0',
+    eventId,
+    data: {
+      transaction: {
+        id: 'tx-1',
+        orgId,
+        vaultId: 'v',
+        status: 'SIGNED',
+        transactionType: 'OUTGOING',
+        category: 'TRANSFER',
+        subCategory: 'EXTERNAL_TRANSFER',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        updatedAt: '2026-01-01T00:01:00.000Z',
+        isDeleted: false,
+        amount: '1',
+        memo,
+      },
+    },
+  });
+  const send = (payload: unknown, text: string, signature: string, timestamp: number) =>
+    app.request(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'X-Signature': signature,
+        'X-Timestamp': String(timestamp),
+      },
+      body: text,
+    });
+  const now = () => Math.floor(Date.now() / 1000);
+  const nextRecorded = () => new Promise<void>((resolve) => recordedWaiters.push(resolve));
+
+  it('accepts a good signature (either SDK writing), answers, then processes once; refuses a replay', async () => {
+    const payload = body('evt-good-1', 'Café');
+    // Signed as the Python example writes it, sent as JSON.stringify writes it.
+    const ts = now();
+    const waited = nextRecorded();
+    const res = await send(
+      payload,
+      JSON.stringify(payload),
+      signatureOf(RECEIVER_KEY, pythonDumps(payload), ts),
+      ts,
+    );
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ received: true, eventId: 'evt-good-1' });
+    await waited;
+    expect(recorded.filter((e) => e.eventId === 'evt-good-1')).toEqual([
+      {
+        eventId: 'evt-good-1',
+        kind: 'transaction.status',
+        transactionId: 'tx-1',
+        subOrgId: null,
+        status: 'SIGNED',
+        at: '2026-01-01T00:01:00.000Z',
+      },
+    ]);
+    // Signed as the JavaScript example writes it.
+    const other = body('evt-good-2', 'Café');
+    const waited2 = nextRecorded();
+    const text = JSON.stringify(sortKeysLikeJsExample(other));
+    const res2 = await send(other, text, signatureOf(RECEIVER_KEY, text, ts), ts);
+    expect(res2.status).toBe(200);
+    await waited2;
+    // The same request again: refused, and not processed twice.
+    const replay = await send(
+      payload,
+      JSON.stringify(payload),
+      signatureOf(RECEIVER_KEY, pythonDumps(payload), ts),
+      ts,
+    );
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toMatchObject({ code: 'WEBHOOK_REPLAYED' });
+    const later = body('evt-good-3');
+    const waited3 = nextRecorded();
+    const t3 = pythonDumps(later);
+    expect((await send(later, t3, signatureOf(RECEIVER_KEY, t3, ts), ts)).status).toBe(200);
+    await waited3;
+    expect(recorded.filter((e) => e.eventId === 'evt-good-1')).toHaveLength(1);
+  });
+
+  it('refuses a bad signature, a stale timestamp and missing headers, processing nothing', async () => {
+    const count = recorded.length;
+    const payload = body('evt-bad-1');
+    const text = pythonDumps(payload);
+    const ts = now();
+    const wrongKey = await send(payload, text, signatureOf('another-key-0123456789', text, ts), ts);
+    expect(wrongKey.status).toBe(401);
+    expect(await wrongKey.json()).toMatchObject({ code: 'WEBHOOK_SIGNATURE_INVALID' });
+    const tampered = { ...payload, eventId: 'evt-bad-2' };
+    const res = await send(
+      tampered,
+      JSON.stringify(tampered),
+      signatureOf(RECEIVER_KEY, text, ts),
+      ts,
+    );
+    expect(res.status).toBe(401);
+    const stale = ts - 301;
+    const old = await send(payload, text, signatureOf(RECEIVER_KEY, text, stale), stale);
+    expect(old.status).toBe(401);
+    expect(await old.json()).toMatchObject({
+      code: 'WEBHOOK_TIMESTAMP_STALE',
+      fields: [{ field: 'X-Timestamp' }],
+    });
+    const future = ts + 301;
+    expect(
+      (await send(payload, text, signatureOf(RECEIVER_KEY, text, future), future)).status,
+    ).toBe(401);
+    const bare = await app.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
+    expect(bare.status).toBe(401);
+    expect(await bare.json()).toMatchObject({ fields: [{ field: 'X-Signature' }] });
+    // The refused eventId was never recorded: its good delivery is still accepted.
+    const waited = nextRecorded();
+    expect((await send(payload, text, signatureOf(RECEIVER_KEY, text, ts), ts)).status).toBe(200);
+    await waited;
+    expect(recorded.length).toBe(count + 1);
+  });
+
+  it('accepts what the sandbox signs, in either writing', async () => {
+    const payload = body('evt-sandbox-1', '東京');
+    const ts = now();
+    for (const encoding of ['ASCII_ESCAPED', 'UNESCAPED'] as const) {
+      const p = { ...payload, eventId: `evt-sandbox-${encoding}` };
+      const text = canonicalJson(p, encoding);
+      const waited = nextRecorded();
+      expect((await send(p, text, signatureOf(RECEIVER_KEY, text, ts), ts)).status).toBe(200);
+      await waited;
+    }
+  });
+});
