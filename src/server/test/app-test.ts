@@ -1,4 +1,6 @@
 import { test } from 'vitest';
+import type { CustodyBackend } from '../custody/backend.ts';
+import { createSubOrg } from './fixtures.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
 type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
@@ -8,7 +10,7 @@ type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
  * when a test names it: `t`, the real app over a fresh database
  * (`createTestApp`, closed after the file's last test), and a signed-in
  * `viewer`, `initiator` and `approver` of all sub-orgs (`t.admin` is the
- * admin). `appTest('…', async ({ t, viewer }) => …)`; a file whose app needs
+ * admin), and `subOrgId`, a sub-organization of the app's organization. `appTest('…', async ({ t, viewer }) => …)`; a file whose app needs
  * options makes its own: `const appTest = appTestWith({ seed: true })`, and
  * `prepare` puts in what every test of the file relies on (rows the app's
  * engine needs, say) once the app is made.
@@ -29,7 +31,22 @@ export function appTestWith(
       .extend('viewer', { scope: 'file' }, ({ t }) => t.signIn('viewer'))
       .extend('initiator', { scope: 'file' }, ({ t }) => t.signIn('initiator'))
       .extend('approver', { scope: 'file' }, ({ t }) => t.signIn('approver'))
+      .extend(
+        'subOrgId',
+        { scope: 'file' },
+        async ({ t }) => (await createSubOrg(t.db, t.orgId)).id,
+      )
   );
 }
+
+/**
+ * The sandbox without the change-request history that an upstream custody
+ * API does not have: `appTestWith({ wrapBackend: withoutChangeRequestHistory })`
+ * for the console's fallback to its own audit log.
+ */
+export const withoutChangeRequestHistory = (backend: CustodyBackend): CustodyBackend => ({
+  ...backend,
+  changeRequestHistory: undefined,
+});
 
 export const appTest = appTestWith();
