@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { createLogger } from './logger.ts';
 import { appTestWith } from './test/app-test.ts';
+import { capturedLog } from './test/captured-log.ts';
 import type { TestApp } from './test/test-app.ts';
 
 /**
@@ -13,14 +13,8 @@ import type { TestApp } from './test/test-app.ts';
  */
 
 /** Every line the app logged, at every level, from its first request on. */
-let lines = '';
-const stream = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines += chunk.toString();
-    done();
-  },
-});
-const appTest = appTestWith({ logger: createLogger('trace', stream) });
+const log = capturedLog();
+const appTest = appTestWith({ logger: createLogger('trace', log.stream) });
 
 const ACCOUNT = '987654321012';
 const IBAN = 'DE89370400440532013000';
@@ -37,7 +31,7 @@ async function post(t: TestApp, url: string, body: unknown) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-function secretsIn(t: TestApp, log: string): string[] {
+function secretsIn(t: TestApp, text: string): string[] {
   const secrets = [
     ACCOUNT,
     IBAN,
@@ -48,7 +42,7 @@ function secretsIn(t: TestApp, log: string): string[] {
     t.admin.csrfToken,
     'scrypt$',
   ];
-  return secrets.filter((s) => log.includes(s));
+  return secrets.filter((s) => text.includes(s));
 }
 
 const bankAccount = (over: object) => ({
@@ -154,8 +148,8 @@ describe('unstorable text next to secrets', () => {
   appTest(
     'leaves no account number, routing number, password, hash, cookie or token in any log line',
     ({ t }) => {
-      expect(lines).toContain('"msg":"request"');
-      expect(secretsIn(t, lines)).toEqual([]);
+      expect(log.text()).toContain('"msg":"request"');
+      expect(secretsIn(t, log.text())).toEqual([]);
     },
   );
 });

@@ -19,24 +19,27 @@ export function appTestWith(
   options: TestAppOptions = {},
   prepare?: (t: TestApp) => Promise<unknown>,
 ) {
-  return (
-    test
-      // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
-      .extend('t', { scope: 'file' }, async ({}, { onCleanup }) => {
-        const app = await createTestApp(options);
-        onCleanup(() => app.close());
-        await prepare?.(app);
-        return app;
-      })
-      .extend('viewer', { scope: 'file' }, ({ t }) => t.signIn('viewer'))
-      .extend('initiator', { scope: 'file' }, ({ t }) => t.signIn('initiator'))
-      .extend('approver', { scope: 'file' }, ({ t }) => t.signIn('approver'))
-      .extend(
-        'subOrgId',
-        { scope: 'file' },
-        async ({ t }) => (await createSubOrg(t.db, t.orgId)).id,
-      )
-  );
+  return test
+    .extend('t', { scope: 'file' }, appFixture(options, prepare))
+    .extend('viewer', { scope: 'file' }, ({ t }) => t.signIn('viewer'))
+    .extend('initiator', { scope: 'file' }, ({ t }) => t.signIn('initiator'))
+    .extend('approver', { scope: 'file' }, ({ t }) => t.signIn('approver'))
+    .extend('subOrgId', { scope: 'file' }, async ({ t }) => (await createSubOrg(t.db, t.orgId)).id);
+}
+
+/**
+ * A file fixture making an app of its own (closed after the file's last
+ * test): `t`'s, and another for a test that sets two consoles side by side,
+ * `appTestWith(…).extend('upstream', { scope: 'file' }, appFixture({ demoAccounts: false }))`.
+ */
+export function appFixture(options: TestAppOptions, prepare?: (t: TestApp) => Promise<unknown>) {
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
+  return async ({}, { onCleanup }: { onCleanup: (fn: () => Promise<void>) => void }) => {
+    const app = await createTestApp(options);
+    onCleanup(() => app.close());
+    await prepare?.(app);
+    return app;
+  };
 }
 
 /**
