@@ -1,9 +1,19 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'vitest';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { createSubOrg } from './fixtures.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
 
-type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
+type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]> & {
+  /**
+   * A build for the app to serve, file by file (`{ 'index.html': …,
+   * '.vite/manifest.json': … }`): written to a directory of its own, the
+   * app's staticDir, removed with the app.
+   */
+  staticFiles?: Record<string, string>;
+};
 
 /**
  * The server tests' Vitest fixtures, each made once per test file and only
@@ -35,11 +45,25 @@ export function appTestWith(
 export function appFixture(options: TestAppOptions, prepare?: (t: TestApp) => Promise<unknown>) {
   // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
   return async ({}, { onCleanup }: { onCleanup: (fn: () => Promise<void>) => void }) => {
-    const app = await createTestApp(options);
-    onCleanup(() => app.close());
+    const { staticFiles, ...appOptions } = options;
+    const staticDir = staticFiles ? await writeBuild(staticFiles) : undefined;
+    const app = await createTestApp(staticDir ? { ...appOptions, staticDir } : appOptions);
+    onCleanup(async () => {
+      await app.close();
+      if (staticDir) await rm(staticDir, { recursive: true, force: true });
+    });
     await prepare?.(app);
     return app;
   };
+}
+
+async function writeBuild(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'app-test-build-'));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  return dir;
 }
 
 /**
