@@ -1,7 +1,5 @@
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { describe, expect } from 'vitest';
@@ -19,6 +17,7 @@ import {
   type TestApiUser,
 } from '../test/api-client.ts';
 import { createBankAccount, createVault } from '../test/fixtures.ts';
+import { listen } from '../test/served.ts';
 import { appTestWith } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
 
@@ -88,8 +87,7 @@ describe('API-client requests accepted', () => {
 
   appTest('the raw request target over real HTTP, never re-encoded', async ({ t, user }) => {
     const vault = await createVault(t.db, { orgId: t.orgId, vaultName: "O'Brien Ops" });
-    const server = serve({ fetch: t.app.fetch, hostname: '127.0.0.1', port: 0 });
-    await new Promise((resolve) => server.once('listening', resolve));
+    const server = await listen(t.app);
     try {
       // WHATWG URL parsing would turn ' into %27; the client signed what it sent.
       const target = `${paths.vaults()}?vaultName=O'Brien%20Ops`;
@@ -98,14 +96,16 @@ describe('API-client requests accepted', () => {
         ...(signedInit(user, 'GET', target).headers as Record<string, string>),
         host: 'localhost',
       };
-      const { port } = server.address() as AddressInfo;
       const { status, text } = await new Promise<{ status: number; text: string }>(
         (resolve, reject) => {
-          const req = httpRequest({ host: '127.0.0.1', port, path: target, headers }, (res) => {
-            let text = '';
-            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-          });
+          const req = httpRequest(
+            { host: '127.0.0.1', port: server.port, path: target, headers },
+            (res) => {
+              let text = '';
+              res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+            },
+          );
           req.on('error', reject);
           req.end();
         },
@@ -113,7 +113,7 @@ describe('API-client requests accepted', () => {
       expect(status, text).toBe(200);
       expect(JSON.parse(text).results.map((v: { id: string }) => v.id)).toContain(vault.id);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 });

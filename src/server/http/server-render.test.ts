@@ -1,13 +1,11 @@
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync } from 'node:zlib';
-import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { describe, expect } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
 import { appFixture, appTestWith } from '../test/app-test.ts';
 import { capturedLog } from '../test/captured-log.ts';
+import { listen } from '../test/served.ts';
 import {
   createBankAccount,
   createContact,
@@ -251,9 +249,8 @@ describe('the server-rendered transactions list', () => {
           memo: 'm'.repeat(4000),
         });
       const member = await t.signIn('viewer', { subOrgIds: [desk.id] });
-      const server = serve({ fetch: t.app.fetch, port: 0, hostname: '127.0.0.1' });
-      await once(server, 'listening');
-      const { port } = server.address() as AddressInfo;
+      const server = await listen(t.app);
+      const { port } = server;
       try {
         const ask = async (encoding: string) => {
           const { status, body } = await httpGet(port, '/transactions', {
@@ -273,7 +270,7 @@ describe('the server-rendered transactions list', () => {
           );
         expect((await httpGet(port, '/healthz', {})).status).toBe(200);
       } finally {
-        server.close();
+        await server.close();
       }
     },
   );

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { SessionResponse, type StaffRole } from '#contract/auth.ts';
 import { DEMO_STAFF } from '../auth/staff-demo.ts';
@@ -7,6 +9,18 @@ import { DEMO_STAFF } from '../auth/staff-demo.ts';
  * Helpers for tests of a console served over real HTTP (a started server or
  * a spawned `main.ts`), not through `app.request`.
  */
+
+/** `app` served over real HTTP on 127.0.0.1, on a port of its own, until `close`. */
+export async function listen(app: {
+  fetch: Parameters<typeof serve>[0]['fetch'];
+}): Promise<{ port: number; close(): Promise<void> }> {
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 
 /** A TCP port free on 127.0.0.1 at the time of asking. */
 export function freePort(): Promise<number> {
