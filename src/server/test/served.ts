@@ -22,6 +22,22 @@ export async function listen(app: {
   };
 }
 
+/**
+ * Resolves once a started console at `base` answers its health check: polled,
+ * as a starting process sends no event to await. Race it with the child's
+ * exit so a server that dies on start fails the test instead of hanging it.
+ */
+export async function healthy(base: string): Promise<void> {
+  for (;;) {
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100)); // polling a starting process: no event to await
+  }
+}
+
 /** A TCP port free on 127.0.0.1 at the time of asking. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
