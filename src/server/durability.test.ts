@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { VaultListResponse } from '#contract/reference.ts';
-import { freePort, signInAsDemo } from './test/served.ts';
+import { freePort, healthy, signInAsDemo } from './test/served.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from './test/test-database.ts';
 
 // A kill -9 right after the server accepted transactions loses none of them:
@@ -49,16 +49,7 @@ async function startServerProcess(): Promise<{ base: string; child: ChildProcess
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) => reject(new Error(`server exited early with ${code}`))),
   );
-  const ready = (async () => {
-    for (;;) {
-      const ok = await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
-      await new Promise((r) => setTimeout(r, 100)); // polling a starting process: no event to await
-    }
-  })();
+  const ready = healthy(base);
   await Promise.race([ready, exited]);
   return { base, child };
 }

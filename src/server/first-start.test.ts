@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TransactionListResponse } from '#contract/transaction.ts';
 import {
   beginFirstStart,
@@ -10,22 +9,12 @@ import {
   FIRST_START_MARK,
   isNewPgliteDirectory,
 } from './first-start.ts';
+import { scratch } from './test/scratch.ts';
 import { demoViewerGet, freePort } from './test/served.ts';
 
 // The first start on a new PGlite directory: created and seeded in a child
 // process, then served by the main one as on a restart.
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-async function newDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'custody-first-start-'));
-  dirs.push(dir);
-  return dir;
-}
+const { newDir, track } = scratch('custody-first-start-');
 
 /** `npm run serve`'s entry point on `dataDir` (always PGlite), with its log lines kept. */
 async function serve(dataDir: string) {
@@ -42,7 +31,7 @@ async function serve(dataDir: string) {
       STATIC_DIR: '/nonexistent-spa',
     },
   });
-  children.push(child);
+  track(child);
   const lines: string[] = [];
   let pending = '';
   child.stdout?.on('data', (chunk: Buffer) => {

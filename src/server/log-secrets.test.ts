@@ -1,8 +1,9 @@
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { createLogger } from './logger.ts';
-import { createTestApp, type TestApp } from './test/test-app.ts';
+import { appTestWith } from './test/app-test.ts';
+import { capturedLog } from './test/captured-log.ts';
+import type { TestApp } from './test/test-app.ts';
 
 /**
  * No secret reaches a log line, even when a request carries text the
@@ -11,19 +12,9 @@ import { createTestApp, type TestApp } from './test/test-app.ts';
  * log (debug level and up) is searched for them afterwards.
  */
 
-let t: TestApp;
-let lines = '';
-
-beforeAll(async () => {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines += chunk.toString();
-      done();
-    },
-  });
-  t = await createTestApp({ logger: createLogger('trace', stream) });
-});
-afterAll(() => t.close());
+/** Every line the app logged, at every level, from its first request on. */
+const log = capturedLog();
+const appTest = appTestWith({ logger: createLogger('trace', log.stream) });
 
 const ACCOUNT = '987654321012';
 const IBAN = 'DE89370400440532013000';
@@ -31,7 +22,7 @@ const ROUTING = '021000021';
 const BIC = 'DEUTDEFF500';
 const PASSWORD = 'correct horse battery staple';
 
-async function post(url: string, body: unknown) {
+async function post(t: TestApp, url: string, body: unknown) {
   const res = await t.admin.request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -40,7 +31,7 @@ async function post(url: string, body: unknown) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-function secretsIn(log: string): string[] {
+function secretsIn(t: TestApp, text: string): string[] {
   const secrets = [
     ACCOUNT,
     IBAN,
@@ -51,7 +42,7 @@ function secretsIn(log: string): string[] {
     t.admin.csrfToken,
     'scrypt$',
   ];
-  return secrets.filter((s) => log.includes(s));
+  return secrets.filter((s) => text.includes(s));
 }
 
 const bankAccount = (over: object) => ({
@@ -80,32 +71,35 @@ describe('unstorable text next to secrets', () => {
   for (const bad of UNSTORABLE) {
     const label = JSON.stringify(bad);
 
-    it(`bank account create with ${label}: 400 naming the field, nothing secret logged`, async () => {
-      for (const [field, body] of [
-        ['accountName', bankAccount({ accountName: bad })],
-        ['bankName', bankAccount({ bankName: bad })],
-        [
-          'accountName',
-          bankAccount({
-            paymentMethod: 'SWIFT',
-            accountNumber: IBAN,
-            routingNumber: BIC,
-            country: 'DE',
-            streetLine: 'Main 1',
-            city: 'Berlin',
-            postalCode: '10115',
-            accountName: bad,
-          }),
-        ],
-      ] as const) {
-        const res = await post(paths.bankAccounts(), body);
-        expect(res.status, JSON.stringify(res.body)).toBe(400);
-        expect(res.body.message).toContain(field);
-        expect(res.body.fields).toContainEqual(expect.objectContaining({ field }));
-      }
-    });
+    appTest(
+      `bank account create with ${label}: 400 naming the field, nothing secret logged`,
+      async ({ t }) => {
+        for (const [field, body] of [
+          ['accountName', bankAccount({ accountName: bad })],
+          ['bankName', bankAccount({ bankName: bad })],
+          [
+            'accountName',
+            bankAccount({
+              paymentMethod: 'SWIFT',
+              accountNumber: IBAN,
+              routingNumber: BIC,
+              country: 'DE',
+              streetLine: 'Main 1',
+              city: 'Berlin',
+              postalCode: '10115',
+              accountName: bad,
+            }),
+          ],
+        ] as const) {
+          const res = await post(t, paths.bankAccounts(), body);
+          expect(res.status, JSON.stringify(res.body)).toBe(400);
+          expect(res.body.message).toContain(field);
+          expect(res.body.fields).toContainEqual(expect.objectContaining({ field }));
+        }
+      },
+    );
 
-    it(`transaction create with ${label}: 400 naming the field`, async () => {
+    appTest(`transaction create with ${label}: 400 naming the field`, async ({ t }) => {
       for (const [field, body] of [
         ['memo', transfer({ memo: bad })],
         ['externalId', transfer({ externalId: bad })],
@@ -119,24 +113,27 @@ describe('unstorable text next to secrets', () => {
           },
         ],
       ] as const) {
-        const res = await post(paths.transactions(), body);
+        const res = await post(t, paths.transactions(), body);
         expect(res.status, JSON.stringify(res.body)).toBe(400);
         expect(res.body.message).toContain(field);
       }
     });
 
-    it(`staff create with ${label}: 400 naming the field, no password or hash logged`, async () => {
-      const res = await post('/api/console/staff/', {
-        email: `x${Math.random().toString(36).slice(2)}@example.com`,
-        name: bad,
-        role: 'viewer',
-        password: PASSWORD,
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(400);
-      expect(res.body.message).toContain('name');
-    });
+    appTest(
+      `staff create with ${label}: 400 naming the field, no password or hash logged`,
+      async ({ t }) => {
+        const res = await post(t, '/api/console/staff/', {
+          email: `x${Math.random().toString(36).slice(2)}@example.com`,
+          name: bad,
+          role: 'viewer',
+          password: PASSWORD,
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(400);
+        expect(res.body.message).toContain('name');
+      },
+    );
 
-    it(`sign-in with ${label}: 400 naming the field`, async () => {
+    appTest(`sign-in with ${label}: 400 naming the field`, async ({ t }) => {
       const res = await t.anonymous('/auth/login', {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: 'http://localhost' },
@@ -148,8 +145,11 @@ describe('unstorable text next to secrets', () => {
     });
   }
 
-  it('leaves no account number, routing number, password, hash, cookie or token in any log line', () => {
-    expect(lines).toContain('"msg":"request"');
-    expect(secretsIn(lines)).toEqual([]);
-  });
+  appTest(
+    'leaves no account number, routing number, password, hash, cookie or token in any log line',
+    ({ t }) => {
+      expect(log.text()).toContain('"msg":"request"');
+      expect(secretsIn(t, log.text())).toEqual([]);
+    },
+  );
 });

@@ -3,14 +3,21 @@ import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleAllows, STAFF_ROLES, type StaffRole } from '#contract/auth.ts';
 import { paths } from '#contract/paths.ts';
-import { assets, vaults } from '../db/schema/sandbox.ts';
+import { vaults } from '../db/schema/sandbox.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { declaredRules, READ, rule, type DeclaredRoute } from '../http/route-rule.ts';
-import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
+import {
+  createContact,
+  createEther,
+  createSubOrg,
+  createTransaction,
+  createVault,
+} from '../test/fixtures.ts';
 import { endpoint, endpointKey } from '#contract/endpoint.ts';
 import { ENDPOINTS } from '#contract/endpoints/index.ts';
 import { VaultBalances } from '#contract/reference.ts';
 import { CALLS, derivedCall, OVERRIDES, type Target } from '../test/matrix-calls.ts';
+import { proposeBankAccount } from '../test/staff-approvals.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { createTestApp } from '../test/test-app.ts';
 
@@ -121,27 +128,17 @@ async function makeTarget(
     destination: { type: 'CONTACT', id: contact.id, subOrgId: subOrg.id },
   });
   // Through the API, so it comes with a change request to read the approval message of.
-  const created = await t.admin.json(paths.bankAccounts(), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      paymentMethod: 'US_ACH',
-      subOrgId: subOrg.id,
-      accountName: name,
-      accountNumber: '11112222',
-      routingNumber: '021000021',
-      bankName: 'Bank',
-      country: 'US',
-    }),
+  const bankAccountId = await proposeBankAccount(t.admin, subOrg.id, {
+    accountName: name,
+    accountNumber: '11112222',
   });
-  const bankAccount = created.body as { id: string };
-  const approval = await t.admin.json(`${paths.approvalMessage()}?entityId=${bankAccount.id}`);
+  const approval = await t.admin.json(`${paths.approvalMessage()}?entityId=${bankAccountId}`);
   const { approvalId } = approval.body as { approvalId: string };
   return {
     approvalId,
     subOrgId: subOrg.id,
     transactionId: transaction.id,
-    bankAccountId: bankAccount.id,
+    bankAccountId,
     vaultId: vault.id,
     contactId: contact.id,
     paymentToContactId: payment.id,
@@ -150,14 +147,7 @@ async function makeTarget(
 
 beforeAll(async () => {
   // So that an allowed create reaches the engine and succeeds, not just passes auth.
-  await t.db.insert(assets).values({
-    symbol: 'ETH',
-    blockChain: 'ETHEREUM',
-    name: 'Ether',
-    decimals: 18,
-    isNative: true,
-    usdPrice: '3000',
-  });
+  await createEther(t.db);
   targets.in = await makeTarget('Inside');
   const [homeVault] = await t.db.select().from(vaults).where(eq(vaults.id, targets.in.vaultId));
   targets.out = await makeTarget('Outside', homeVault);

@@ -3,24 +3,14 @@ import { AuditListResponse, type AuditEntry } from '#contract/auth.ts';
 import { AUDIT_REASON_HEADER } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import { createStaff } from '../auth/staff.store.ts';
-import { assets } from '../db/schema/sandbox.ts';
-import { createContact, createSubOrg, createVault } from '../test/fixtures.ts';
+import { createContact, createEther, createSubOrg, createVault } from '../test/fixtures.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
 import { appTestWith } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
 
 // What lands in the audit log for sign-in and custody mutations: who, what, outcome, request id.
-// An asset priced, so that an allowed create reaches the engine and succeeds, not just passes auth.
-const appTest = appTestWith({}, async (t: TestApp) => {
-  await t.db.insert(assets).values({
-    symbol: 'ETH',
-    blockChain: 'ETHEREUM',
-    name: 'Ether',
-    decimals: 18,
-    isNative: true,
-    usdPrice: '3000',
-  });
-});
+// Ether priced, so that an allowed create reaches the engine and succeeds, not just passes auth.
+const appTest = appTestWith({}, (t: TestApp) => createEther(t.db));
 
 async function audit(t: TestApp, query: string): Promise<AuditEntry[]> {
   const res = await t.admin.json(`/api/console/audit/?limit=100&${query}`);

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { assets, wallets } from '../db/schema/sandbox.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { createContact, createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { appTestWith } from '../test/app-test.ts';
+import type { TestApp } from '../test/test-app.ts';
 
 /**
  * Whom a member restricted to sub-org A may move funds from and pay, for each
@@ -14,10 +15,7 @@ import { createTestApp, type TestApp } from '../test/test-app.ts';
  * are 404, as if they did not exist; an unrestricted member may use them all.
  */
 
-let t: TestApp;
-let restricted: StaffSession;
-let unrestricted: StaffSession;
-const ids = {} as Record<
+type Ids = Record<
   | 'vaultA'
   | 'gasA'
   | 'vaultB'
@@ -36,8 +34,9 @@ const VAULT_B_ADDRESS = `0x${'Ab'.repeat(20)}`;
 const ORG_VAULT_ADDRESS = `0x${'Cd'.repeat(20)}`;
 const VAULT_A_ADDRESS = `0x${'Ef'.repeat(20)}`;
 
-beforeAll(async () => {
-  t = await createTestApp();
+/** Sub-orgs A and B, their vaults and contacts, and the organization-level ones. */
+async function scopeWorld(t: TestApp): Promise<Ids> {
+  const ids = {} as Ids;
   await t.db.insert(assets).values(assetRows());
   const a = await createSubOrg(t.db, t.orgId, 'A');
   const b = await createSubOrg(t.db, t.orgId, 'B');
@@ -69,10 +68,15 @@ beforeAll(async () => {
       .set({ address })
       .where(and(eq(wallets.vaultId, vaultId), eq(wallets.blockchain, 'ETHEREUM')));
   }
-  restricted = await t.signIn('initiator', { subOrgIds: [a.id] });
-  unrestricted = await t.signIn('initiator');
-});
-afterAll(() => t.close());
+  return ids;
+}
+
+const appTest = appTestWith()
+  .extend('ids', { scope: 'file' }, ({ t }) => scopeWorld(t))
+  .extend('restricted', { scope: 'file' }, ({ t, ids }) =>
+    t.signIn('initiator', { subOrgIds: [ids.subOrgA] }),
+  )
+  .extend('unrestricted', { scope: 'file' }, ({ t }) => t.signIn('initiator'));
 
 const vault = (id: string) => ({ type: 'VAULT', id });
 const contact = (id: string) => ({ type: 'CONTACT', id });
@@ -113,30 +117,33 @@ async function expectAccepted(member: StaffSession, url: string, body: unknown) 
 describe('creates by a member restricted to sub-org A', () => {
   const create = paths.transactions();
 
-  it('pays a contact of sub-org A, not one of sub-org B nor an organization-level one', async () => {
-    await expectAccepted(restricted, create, transfer(ids.vaultA, contact(ids.contactA)));
-    await expectHidden(
-      restricted,
-      create,
-      transfer(ids.vaultA, contact(ids.contactB)),
-      ids.contactB,
-    );
-    await expectHidden(
-      restricted,
-      create,
-      transfer(ids.vaultA, contact(ids.orgContact)),
-      ids.orgContact,
-    );
-  });
+  appTest(
+    'pays a contact of sub-org A, not one of sub-org B nor an organization-level one',
+    async ({ ids, restricted }) => {
+      await expectAccepted(restricted, create, transfer(ids.vaultA, contact(ids.contactA)));
+      await expectHidden(
+        restricted,
+        create,
+        transfer(ids.vaultA, contact(ids.contactB)),
+        ids.contactB,
+      );
+      await expectHidden(
+        restricted,
+        create,
+        transfer(ids.vaultA, contact(ids.orgContact)),
+        ids.orgContact,
+      );
+    },
+  );
 
-  it('sends to a vault of sub-org A only', async () => {
+  appTest('sends to a vault of sub-org A only', async ({ ids, restricted }) => {
     await expectAccepted(restricted, create, transfer(ids.vaultA, vault(ids.gasA)));
     await expectHidden(restricted, create, transfer(ids.vaultA, vault(ids.vaultB)), ids.vaultB);
     await expectHidden(restricted, create, transfer(ids.vaultA, vault(ids.orgVault)), ids.orgVault);
     await expectHidden(restricted, create, transfer(ids.vaultB, contact(ids.contactA)), ids.vaultB);
   });
 
-  it('has fees paid by a vault of sub-org A only', async () => {
+  appTest('has fees paid by a vault of sub-org A only', async ({ ids, restricted }) => {
     const solana = (feePayer: string) =>
       transfer(ids.vaultA, vault(ids.gasA), {
         asset: 'SOL',
@@ -149,27 +156,30 @@ describe('creates by a member restricted to sub-org A', () => {
     await expectAccepted(restricted, create, { ...ok, source: vault(ids.vaultA) });
   });
 
-  it('stakes and calls contracts from a vault of sub-org A only', async () => {
-    const stake = (from: string) => ({
-      category: 'STAKE',
-      source: vault(from),
-      asset: 'SOL',
-      blockChain: 'SOLANA',
-      amount: '1',
-    });
-    await expectAccepted(restricted, create, stake(ids.vaultA));
-    await expectHidden(restricted, create, stake(ids.vaultB), ids.vaultB);
-    const call = (from: string) => ({
-      category: 'CONTRACT_CALL',
-      vaultId: from,
-      blockChain: 'ETHEREUM',
-      data: { callData: '0xa9059cbb' },
-    });
-    await expectAccepted(restricted, create, call(ids.vaultA));
-    await expectHidden(restricted, create, call(ids.orgVault), ids.orgVault);
-  });
+  appTest(
+    'stakes and calls contracts from a vault of sub-org A only',
+    async ({ ids, restricted }) => {
+      const stake = (from: string) => ({
+        category: 'STAKE',
+        source: vault(from),
+        asset: 'SOL',
+        blockChain: 'SOLANA',
+        amount: '1',
+      });
+      await expectAccepted(restricted, create, stake(ids.vaultA));
+      await expectHidden(restricted, create, stake(ids.vaultB), ids.vaultB);
+      const call = (from: string) => ({
+        category: 'CONTRACT_CALL',
+        vaultId: from,
+        blockChain: 'ETHEREUM',
+        data: { callData: '0xa9059cbb' },
+      });
+      await expectAccepted(restricted, create, call(ids.vaultA));
+      await expectHidden(restricted, create, call(ids.orgVault), ids.orgVault);
+    },
+  );
 
-  it('delegates resources to a contact of sub-org A only', async () => {
+  appTest('delegates resources to a contact of sub-org A only', async ({ ids, restricted }) => {
     const delegate = (to: string) => ({
       category: 'DELEGATE_RESOURCE',
       source: vault(ids.vaultA),
@@ -183,7 +193,7 @@ describe('creates by a member restricted to sub-org A', () => {
     await expectHidden(restricted, create, delegate(ids.tronB), ids.tronB);
   });
 
-  it('estimates fees for contacts of sub-org A only', async () => {
+  appTest('estimates fees for contacts of sub-org A only', async ({ ids, restricted }) => {
     const estimate = paths.estimateFee();
     await expectAccepted(restricted, estimate, transfer(ids.vaultA, contact(ids.contactA)));
     await expectHidden(
@@ -200,13 +210,16 @@ describe('creates by a member restricted to sub-org A', () => {
     );
   });
 
-  it('leaves an unknown contact to the engine, which names the field', async () => {
-    const res = await post(restricted, create, transfer(ids.vaultA, contact('no-such-contact')));
-    expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'UNKNOWN_CONTACT' });
-  });
+  appTest(
+    'leaves an unknown contact to the engine, which names the field',
+    async ({ ids, restricted }) => {
+      const res = await post(restricted, create, transfer(ids.vaultA, contact('no-such-contact')));
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: 'UNKNOWN_CONTACT' });
+    },
+  );
 
-  it('creates nothing when refused', async () => {
+  appTest('creates nothing when refused', async ({ t, ids, restricted }) => {
     const before = await t.admin.json(`${paths.transactions()}?limit=100`);
     await post(restricted, create, transfer(ids.vaultA, contact(ids.contactB)));
     const after = await t.admin.json(`${paths.transactions()}?limit=100`);
@@ -220,75 +233,84 @@ describe('external addresses of a member restricted to sub-org A', () => {
   const create = paths.transactions();
   const external = (address: string) => ({ type: 'EXTERNAL_ADDRESS', id: address });
 
-  it("are refused when they are another sub-org's or an organization-level vault's address", async () => {
-    for (const address of [VAULT_B_ADDRESS, VAULT_B_ADDRESS.toLowerCase(), ORG_VAULT_ADDRESS]) {
-      for (const url of [create, paths.estimateFee()]) {
-        const res = await post(restricted, url, transfer(ids.vaultA, external(address)));
-        expect(res.status, JSON.stringify(res.body)).toBe(404);
-        expect(res.body).toMatchObject({
-          code: 'NOT_FOUND',
-          message: expect.stringContaining('belongs to a vault outside your sub-organizations'),
-        });
+  appTest(
+    "are refused when they are another sub-org's or an organization-level vault's address",
+    async ({ ids, restricted }) => {
+      for (const address of [VAULT_B_ADDRESS, VAULT_B_ADDRESS.toLowerCase(), ORG_VAULT_ADDRESS]) {
+        for (const url of [create, paths.estimateFee()]) {
+          const res = await post(restricted, url, transfer(ids.vaultA, external(address)));
+          expect(res.status, JSON.stringify(res.body)).toBe(404);
+          expect(res.body).toMatchObject({
+            code: 'NOT_FOUND',
+            message: expect.stringContaining('belongs to a vault outside your sub-organizations'),
+          });
+        }
       }
-    }
-    // On another chain too: an EVM address is the same key on every EVM chain.
-    const polygon = transfer(ids.vaultA, external(VAULT_B_ADDRESS), {
-      asset: 'MATIC',
-      blockChain: 'POLYGON',
-    });
-    expect((await post(restricted, create, polygon)).status).toBe(404);
-  });
+      // On another chain too: an EVM address is the same key on every EVM chain.
+      const polygon = transfer(ids.vaultA, external(VAULT_B_ADDRESS), {
+        asset: 'MATIC',
+        blockChain: 'POLYGON',
+      });
+      expect((await post(restricted, create, polygon)).status).toBe(404);
+    },
+  );
 
-  it('are accepted when they belong to no vault, or to a vault of sub-org A', async () => {
-    await expectAccepted(
-      restricted,
-      create,
-      transfer(ids.vaultA, external(`0x${'12'.repeat(20)}`)),
-    );
-    await expectAccepted(restricted, create, transfer(ids.vaultA, external(VAULT_A_ADDRESS)));
-  });
+  appTest(
+    'are accepted when they belong to no vault, or to a vault of sub-org A',
+    async ({ ids, restricted }) => {
+      await expectAccepted(
+        restricted,
+        create,
+        transfer(ids.vaultA, external(`0x${'12'.repeat(20)}`)),
+      );
+      await expectAccepted(restricted, create, transfer(ids.vaultA, external(VAULT_A_ADDRESS)));
+    },
+  );
 
-  it("are anyone's to pay for an unrestricted member", async () => {
+  appTest("are anyone's to pay for an unrestricted member", async ({ ids, unrestricted }) => {
     await expectAccepted(unrestricted, create, transfer(ids.vaultA, external(VAULT_B_ADDRESS)));
   });
 });
 
 describe('a duplicate externalId', () => {
-  it('names the original only to a caller who may see it', async () => {
-    const externalId = `dup-${Date.now()}`;
-    const original = await createTransaction(t.db, {
-      orgId: t.orgId,
-      subOrgId: ids.subOrgB,
-      vaultId: ids.vaultB,
-      externalId,
-    });
-    const body = transfer(ids.vaultA, contact(ids.contactA), { externalId });
-    const hidden = await post(restricted, paths.transactions(), body);
-    expect(hidden).toMatchObject({
-      status: 400,
-      body: {
-        code: 'DUPLICATE_EXTERNAL_ID',
-        fields: [{ field: 'externalId', message: expect.stringContaining('already used') }],
-      },
-    });
-    expect(JSON.stringify(hidden.body)).not.toContain(original.id);
+  appTest(
+    'names the original only to a caller who may see it',
+    async ({ t, ids, restricted, unrestricted }) => {
+      const externalId = `dup-${Date.now()}`;
+      const original = await createTransaction(t.db, {
+        orgId: t.orgId,
+        subOrgId: ids.subOrgB,
+        vaultId: ids.vaultB,
+        externalId,
+      });
+      const body = transfer(ids.vaultA, contact(ids.contactA), { externalId });
+      const hidden = await post(restricted, paths.transactions(), body);
+      expect(hidden).toMatchObject({
+        status: 400,
+        body: {
+          code: 'DUPLICATE_EXTERNAL_ID',
+          fields: [{ field: 'externalId', message: expect.stringContaining('already used') }],
+        },
+      });
+      expect(JSON.stringify(hidden.body)).not.toContain(original.id);
 
-    const seen = await post(unrestricted, paths.transactions(), body);
-    expect(seen).toMatchObject({ status: 400, body: { code: 'DUPLICATE_EXTERNAL_ID' } });
-    expect(JSON.stringify(seen.body)).toContain(original.id);
+      const seen = await post(unrestricted, paths.transactions(), body);
+      expect(seen).toMatchObject({ status: 400, body: { code: 'DUPLICATE_EXTERNAL_ID' } });
+      expect(JSON.stringify(seen.body)).toContain(original.id);
 
-    // An original in the member's own sub-org is theirs to find.
-    const ownId = `own-${Date.now()}`;
-    const own = await createTransaction(t.db, {
-      orgId: t.orgId,
-      subOrgId: ids.subOrgA,
-      vaultId: ids.vaultA,
-      externalId: ownId,
-    });
-    const mine = await post(restricted, paths.transactions(), { ...body, externalId: ownId });
-    expect(mine.status).toBe(400);
-    expect(JSON.stringify(mine.body)).toContain(own.id);
-  });
+      // An original in the member's own sub-org is theirs to find.
+      const ownId = `own-${Date.now()}`;
+      const own = await createTransaction(t.db, {
+        orgId: t.orgId,
+        subOrgId: ids.subOrgA,
+        vaultId: ids.vaultA,
+        externalId: ownId,
+      });
+      const mine = await post(restricted, paths.transactions(), { ...body, externalId: ownId });
+      expect(mine.status).toBe(400);
+      expect(JSON.stringify(mine.body)).toContain(own.id);
+    },
+  );
 });
 
 describe('bank accounts proposed by a restricted member', () => {
@@ -301,34 +323,47 @@ describe('bank accounts proposed by a restricted member', () => {
     country: 'US',
   };
 
-  it('of several sub-orgs must name one of them: never the organization level', async () => {
-    const several = await t.signIn('initiator', { subOrgIds: [ids.subOrgA, ids.subOrgB] });
-    const res = await post(several, paths.bankAccounts(), account);
-    expect(res).toMatchObject({
-      status: 400,
-      body: { code: 'VALIDATION_ERROR', fields: [{ field: 'subOrgId' }] },
-    });
-    expect((res.body as { message: string }).message).toMatch(/^subOrgId is required/);
-    const named = await post(several, paths.bankAccounts(), { ...account, subOrgId: ids.subOrgB });
-    expect(named).toMatchObject({ status: 200, body: { subOrgId: ids.subOrgB } });
-  });
+  appTest(
+    'of several sub-orgs must name one of them: never the organization level',
+    async ({ t, ids }) => {
+      const several = await t.signIn('initiator', { subOrgIds: [ids.subOrgA, ids.subOrgB] });
+      const res = await post(several, paths.bankAccounts(), account);
+      expect(res).toMatchObject({
+        status: 400,
+        body: { code: 'VALIDATION_ERROR', fields: [{ field: 'subOrgId' }] },
+      });
+      expect((res.body as { message: string }).message).toMatch(/^subOrgId is required/);
+      const named = await post(several, paths.bankAccounts(), {
+        ...account,
+        subOrgId: ids.subOrgB,
+      });
+      expect(named).toMatchObject({ status: 200, body: { subOrgId: ids.subOrgB } });
+    },
+  );
 
-  it('of one sub-org is proposed there by default', async () => {
+  appTest('of one sub-org is proposed there by default', async ({ ids, restricted }) => {
     const res = await post(restricted, paths.bankAccounts(), account);
     expect(res).toMatchObject({ status: 200, body: { subOrgId: ids.subOrgA } });
   });
 });
 
 describe('an unrestricted member', () => {
-  it('may pay organization-level and any sub-org contacts', async () => {
-    const create = paths.transactions();
-    await expectAccepted(unrestricted, create, transfer(ids.orgVault, contact(ids.orgContact)));
-    await expectAccepted(unrestricted, create, transfer(ids.vaultA, contact(ids.contactB)));
-  });
+  appTest(
+    'may pay organization-level and any sub-org contacts',
+    async ({ ids, unrestricted }) => {
+      const create = paths.transactions();
+      await expectAccepted(unrestricted, create, transfer(ids.orgVault, contact(ids.orgContact)));
+      await expectAccepted(unrestricted, create, transfer(ids.vaultA, contact(ids.contactB)));
+    },
+  );
 });
 
 describe('replacement', () => {
-  async function submittedPayment(to: { type: string; id: string; subOrgId?: string }) {
+  async function submittedPayment(
+    t: TestApp,
+    ids: Ids,
+    to: { type: string; id: string; subOrgId?: string },
+  ) {
     return createTransaction(t.db, {
       orgId: t.orgId,
       subOrgId: ids.subOrgA,
@@ -341,28 +376,36 @@ describe('replacement', () => {
     });
   }
 
-  it('of a payment to a contact outside the scope is 404, though the original is readable', async () => {
-    const original = await submittedPayment(contact(ids.orgContact));
-    const read = await restricted.json(paths.transaction(original.id));
-    expect(read.status).toBe(200);
-    await expectHidden(
-      restricted,
-      paths.replaceTransaction(),
-      { transactionId: original.id },
-      ids.orgContact,
-    );
-    const other = await submittedPayment(contact(ids.contactB));
-    await expectHidden(
-      restricted,
-      paths.replaceTransaction(),
-      { transactionId: other.id },
-      ids.contactB,
-    );
-  });
+  appTest(
+    'of a payment to a contact outside the scope is 404, though the original is readable',
+    async ({ t, ids, restricted }) => {
+      const original = await submittedPayment(t, ids, contact(ids.orgContact));
+      const read = await restricted.json(paths.transaction(original.id));
+      expect(read.status).toBe(200);
+      await expectHidden(
+        restricted,
+        paths.replaceTransaction(),
+        { transactionId: original.id },
+        ids.orgContact,
+      );
+      const other = await submittedPayment(t, ids, contact(ids.contactB));
+      await expectHidden(
+        restricted,
+        paths.replaceTransaction(),
+        { transactionId: other.id },
+        ids.contactB,
+      );
+    },
+  );
 
-  it('of a payment to a contact of sub-org A reaches the engine', async () => {
-    const original = await submittedPayment(contact(ids.contactA));
-    const res = await post(restricted, paths.replaceTransaction(), { transactionId: original.id });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  });
+  appTest(
+    'of a payment to a contact of sub-org A reaches the engine',
+    async ({ t, ids, restricted }) => {
+      const original = await submittedPayment(t, ids, contact(ids.contactA));
+      const res = await post(restricted, paths.replaceTransaction(), {
+        transactionId: original.id,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    },
+  );
 });

@@ -1,24 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { scratch } from '../test/scratch.ts';
 import { DataDirLockedError, isRunning, lockDataDir } from './data-dir-lock.ts';
 
 const LOCK_FILE = 'custody-console.lock';
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-async function newDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'custody-lock-'));
-  dirs.push(dir);
-  return dir;
-}
+const { newDir, track } = scratch('custody-lock-');
 
 function stateOf(pid: number): string | undefined {
   try {
@@ -44,7 +33,7 @@ async function zombie(): Promise<number> {
   const parent = spawn('sh', ['-c', 'sleep 2 & echo $!; exec sleep 60'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  children.push(parent);
+  track(parent);
   const pid = await new Promise<number>((resolve) =>
     parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
   );
@@ -57,7 +46,7 @@ describe('the data-directory lock', () => {
   it('is refused while the process named in it runs', async () => {
     const dir = await newDir();
     const holder = spawn('sleep', ['60'], { stdio: 'ignore' });
-    children.push(holder);
+    track(holder);
     const pid = holder.pid ?? 0;
     await leaveLock(dir, { pid });
     await expect(lockDataDir(dir)).rejects.toBeInstanceOf(DataDirLockedError);

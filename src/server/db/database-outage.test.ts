@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { VaultListResponse } from '#contract/reference.ts';
 import { startPrivatePostgres, type PrivatePostgres } from '../test/private-postgres.ts';
-import { freePort, signInAsDemo } from '../test/served.ts';
+import { freePort, healthy, signInAsDemo } from '../test/served.ts';
 
 /**
  * The console on a PostgreSQL that goes away under it: stopped, restarted,
@@ -46,16 +46,7 @@ async function startServerProcess(databaseUrl: string) {
   child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString('utf8')));
   const exit = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
-  const ready = (async () => {
-    for (;;) {
-      const ok = await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) return;
-      await new Promise((r) => setTimeout(r, 100)); // polling a starting process: no event to await
-    }
-  })();
+  const ready = healthy(base);
   await Promise.race([
     ready,
     exit.then((code) => {

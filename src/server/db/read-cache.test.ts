@@ -1,14 +1,12 @@
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import { integer, pgSchema } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
-import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paths } from '#contract/paths.ts';
-import { createApp, type App } from '../app.ts';
-import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import type { App } from '../app.ts';
 import { wrapPglite, type Database, type DatabaseHandle } from './client.ts';
 import {
   cachedRead,
@@ -22,8 +20,9 @@ import { auditLog, staff, sessions } from './schema/console.ts';
 import { transactions } from './schema/sandbox.ts';
 import { createSubOrg, createTransaction, createVault } from '../test/fixtures.ts';
 import type { StaffSession } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
-import { openSecondHandle } from '../test/test-database.ts';
+import { appTestWith } from '../test/app-test.ts';
+import { secondServer } from '../test/second-server.ts';
+import type { TestApp } from '../test/test-app.ts';
 import { loadConfig } from '../env.ts';
 
 /**
@@ -32,12 +31,6 @@ import { loadConfig } from '../env.ts';
  * server on the same database (its own pool on PostgreSQL), or a write that
  * goes around both (the lifecycle simulator, the CLI, psql).
  */
-
-let t: TestApp;
-let second: DatabaseHandle;
-let b: App;
-let subA: string;
-let subB: string;
 
 const LIST = `${paths.transactions()}?limit=50`;
 
@@ -51,124 +44,137 @@ async function list(member: StaffSession): Promise<Listed> {
   return res.body as Listed;
 }
 
-beforeAll(async () => {
-  t = await createTestApp();
-  second = openSecondHandle(t.database);
-  b = createApp({
-    config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
-    backend: createSandboxBackend({ db: second.db, orgId: t.orgId }),
-    database: second,
-    logger: pino({ level: 'silent' }),
-    auth: { db: second.db, clock: t.clock },
-  });
-  subA = (await createSubOrg(t.db, t.orgId, 'A')).id;
-  subB = (await createSubOrg(t.db, t.orgId, 'B')).id;
-});
-
-afterAll(async () => {
-  await second.close();
-  await t.close();
-});
+/** `b`: a second server on the same database, `second` its handle; `subA`, `subB` two sub-orgs. */
+const appTest = appTestWith()
+  .extend('server', { scope: 'file' }, async ({ t }, { onCleanup }) => {
+    const server = secondServer(t);
+    onCleanup(() => server.close());
+    return server;
+  })
+  .extend('b', { scope: 'file' }, ({ server }) => server.app)
+  .extend('second', { scope: 'file' }, ({ server }) => server.handle)
+  .extend('subA', { scope: 'file' }, async ({ t }) => (await createSubOrg(t.db, t.orgId, 'A')).id)
+  .extend('subB', { scope: 'file' }, async ({ t }) => (await createSubOrg(t.db, t.orgId, 'B')).id);
 
 /** The same member's session, sent to server B instead of A. */
-function onB(member: StaffSession) {
+function onB(b: App, member: StaffSession) {
   return (url: string, init?: RequestInit) => b.request(url, member.init(init));
 }
 
 describe('read cache', () => {
-  it('lists a transaction another server created, and a status another process changed', async () => {
-    const admin = await t.signIn('admin');
-    const before = await list(admin);
-    const created = await createTransaction(second.db, { orgId: t.orgId, status: 'PENDING' });
-    const after = await list(admin);
-    expect(after.results.map((r) => r.id)).toContain(created.id);
-    expect(after.results).toHaveLength(before.results.length + 1);
+  appTest(
+    'lists a transaction another server created, and a status another process changed',
+    async ({ t, second }) => {
+      const admin = await t.signIn('admin');
+      const before = await list(admin);
+      const created = await createTransaction(second.db, { orgId: t.orgId, status: 'PENDING' });
+      const after = await list(admin);
+      expect(after.results.map((r) => r.id)).toContain(created.id);
+      expect(after.results).toHaveLength(before.results.length + 1);
 
-    // Twice in a row with nothing in between: the same answer (from the cache or not).
-    const again = await list(admin);
-    expect(again).toEqual(after);
+      // Twice in a row with nothing in between: the same answer (from the cache or not).
+      const again = await list(admin);
+      expect(again).toEqual(after);
 
-    await second.db
-      .update(transactions)
-      .set({ status: 'COMPLETED' })
-      .where(eq(transactions.id, created.id));
-    const changed = await list(admin);
-    expect(changed.results.find((r) => r.id === created.id)?.status).toBe('COMPLETED');
-    const one = await admin.json(paths.transaction(created.id));
-    expect((one.body as { status: string }).status).toBe('COMPLETED');
-  });
+      await second.db
+        .update(transactions)
+        .set({ status: 'COMPLETED' })
+        .where(eq(transactions.id, created.id));
+      const changed = await list(admin);
+      expect(changed.results.find((r) => r.id === created.id)?.status).toBe('COMPLETED');
+      const one = await admin.json(paths.transaction(created.id));
+      expect((one.body as { status: string }).status).toBe('COMPLETED');
+    },
+  );
 
-  it('lists a vault and a sub-organization another server added, and each member only their own vaults', async () => {
-    const admin = await t.signIn('admin');
-    const names = async (path: string, member = admin) =>
-      (
-        (await member.json(path)).body as { results: Array<{ vaultName?: string; name?: string }> }
-      ).results.map((r) => r.vaultName ?? r.name);
-    const vaultsBefore = await names(paths.vaults());
-    const subOrgsBefore = await names(paths.subOrgs());
-    await createVault(second.db, { orgId: t.orgId, subOrgId: subB, vaultName: 'Added on B' });
-    await createSubOrg(second.db, t.orgId, 'Added on B too');
-    expect(await names(paths.vaults())).toEqual(
-      expect.arrayContaining([...vaultsBefore, 'Added on B']),
-    );
-    expect(await names(paths.subOrgs())).toEqual(
-      expect.arrayContaining([...subOrgsBefore, 'Added on B too']),
-    );
-    // The same page, cached for the admin, is not what a member of A alone sees.
-    const memberOfA = await t.signIn('viewer', { subOrgIds: [subA] });
-    expect(await names(paths.vaults(), memberOfA)).not.toContain('Added on B');
-  });
+  appTest(
+    'lists a vault and a sub-organization another server added, and each member only their own vaults',
+    async ({ t, second, subA, subB }) => {
+      const admin = await t.signIn('admin');
+      const names = async (path: string, member = admin) =>
+        (
+          (await member.json(path)).body as {
+            results: Array<{ vaultName?: string; name?: string }>;
+          }
+        ).results.map((r) => r.vaultName ?? r.name);
+      const vaultsBefore = await names(paths.vaults());
+      const subOrgsBefore = await names(paths.subOrgs());
+      await createVault(second.db, { orgId: t.orgId, subOrgId: subB, vaultName: 'Added on B' });
+      await createSubOrg(second.db, t.orgId, 'Added on B too');
+      expect(await names(paths.vaults())).toEqual(
+        expect.arrayContaining([...vaultsBefore, 'Added on B']),
+      );
+      expect(await names(paths.subOrgs())).toEqual(
+        expect.arrayContaining([...subOrgsBefore, 'Added on B too']),
+      );
+      // The same page, cached for the admin, is not what a member of A alone sees.
+      const memberOfA = await t.signIn('viewer', { subOrgIds: [subA] });
+      expect(await names(paths.vaults(), memberOfA)).not.toContain('Added on B');
+    },
+  );
 
-  it('sees a transaction created through the other server at once', async () => {
-    const admin = await t.signIn('admin');
-    await list(admin);
-    const created = await createTransaction(second.db, { orgId: t.orgId });
-    const fromB = await onB(admin)(LIST);
-    expect(((await fromB.json()) as Listed).results.map((r) => r.id)).toContain(created.id);
-    expect((await list(admin)).results.map((r) => r.id)).toContain(created.id);
-  });
+  appTest(
+    'sees a transaction created through the other server at once',
+    async ({ t, second, b }) => {
+      const admin = await t.signIn('admin');
+      await list(admin);
+      const created = await createTransaction(second.db, { orgId: t.orgId });
+      const fromB = await onB(b, admin)(LIST);
+      expect(((await fromB.json()) as Listed).results.map((r) => r.id)).toContain(created.id);
+      expect((await list(admin)).results.map((r) => r.id)).toContain(created.id);
+    },
+  );
 
-  it('keeps each member to their own sub-organizations when they list the same page', async () => {
-    const inA = await createTransaction(t.db, { orgId: t.orgId, subOrgId: subA });
-    const inB = await createTransaction(t.db, { orgId: t.orgId, subOrgId: subB });
-    const memberA = await t.signIn('viewer', { subOrgIds: [subA] });
-    const memberB = await t.signIn('viewer', { subOrgIds: [subB] });
-    const seenByA = (await list(memberA)).results.map((r) => r.id);
-    const seenByB = (await list(memberB)).results.map((r) => r.id);
-    expect(seenByA).toContain(inA.id);
-    expect(seenByA).not.toContain(inB.id);
-    expect(seenByB).toContain(inB.id);
-    expect(seenByB).not.toContain(inA.id);
-    expect((await memberB.json(paths.transaction(inA.id))).status).toBe(404);
-  });
+  appTest(
+    'keeps each member to their own sub-organizations when they list the same page',
+    async ({ t, subA, subB }) => {
+      const inA = await createTransaction(t.db, { orgId: t.orgId, subOrgId: subA });
+      const inB = await createTransaction(t.db, { orgId: t.orgId, subOrgId: subB });
+      const memberA = await t.signIn('viewer', { subOrgIds: [subA] });
+      const memberB = await t.signIn('viewer', { subOrgIds: [subB] });
+      const seenByA = (await list(memberA)).results.map((r) => r.id);
+      const seenByB = (await list(memberB)).results.map((r) => r.id);
+      expect(seenByA).toContain(inA.id);
+      expect(seenByA).not.toContain(inB.id);
+      expect(seenByB).toContain(inB.id);
+      expect(seenByB).not.toContain(inA.id);
+      expect((await memberB.json(paths.transaction(inA.id))).status).toBe(404);
+    },
+  );
 
-  it('refuses a session at once when it is signed out on the other server', async () => {
-    const member = await t.signIn('viewer');
-    await list(member);
-    const out = await onB(member)('/auth/logout', { method: 'POST' });
-    expect(out.status).toBeLessThan(300);
-    expect((await member.json(LIST)).status).toBe(401);
-  });
+  appTest(
+    'refuses a session at once when it is signed out on the other server',
+    async ({ t, b }) => {
+      const member = await t.signIn('viewer');
+      await list(member);
+      const out = await onB(b, member)('/auth/logout', { method: 'POST' });
+      expect(out.status).toBeLessThan(300);
+      expect((await member.json(LIST)).status).toBe(401);
+    },
+  );
 
-  it('refuses a member at once when another server disables them', async () => {
+  appTest('refuses a member at once when another server disables them', async ({ t, second }) => {
     const member = await t.signIn('viewer');
     await list(member);
     await second.db.update(staff).set({ disabled: true }).where(eq(staff.id, member.member.id));
     expect((await member.json(LIST)).status).toBe(401);
   });
 
-  it('follows a change of sub-organizations made on the other server', async () => {
-    const inB = await createTransaction(t.db, { orgId: t.orgId, subOrgId: subB });
-    const member = await t.signIn('viewer', { subOrgIds: [subA] });
-    expect((await list(member)).results.map((r) => r.id)).not.toContain(inB.id);
-    await second.db
-      .update(staff)
-      .set({ subOrgIds: [subA, subB] })
-      .where(eq(staff.id, member.member.id));
-    expect((await list(member)).results.map((r) => r.id)).toContain(inB.id);
-  });
+  appTest(
+    'follows a change of sub-organizations made on the other server',
+    async ({ t, second, subA, subB }) => {
+      const inB = await createTransaction(t.db, { orgId: t.orgId, subOrgId: subB });
+      const member = await t.signIn('viewer', { subOrgIds: [subA] });
+      expect((await list(member)).results.map((r) => r.id)).not.toContain(inB.id);
+      await second.db
+        .update(staff)
+        .set({ subOrgIds: [subA, subB] })
+        .where(eq(staff.id, member.member.id));
+      expect((await list(member)).results.map((r) => r.id)).toContain(inB.id);
+    },
+  );
 
-  it('expires an idle session though nothing was written', async () => {
+  appTest('expires an idle session though nothing was written', async ({ t }) => {
     const member = await t.signIn('viewer');
     await list(member);
     await list(member);
@@ -179,7 +185,7 @@ describe('read cache', () => {
     t.clock.advance(-31 * 60_000);
   });
 
-  it('refuses a session revoked by a direct database write', async () => {
+  appTest('refuses a session revoked by a direct database write', async ({ t, second }) => {
     const member = await t.signIn('viewer');
     await list(member);
     await second.db
@@ -200,30 +206,33 @@ describe('snapshot reads on PostgreSQL', () => {
     return { cache: new ReadCache(db), queries };
   }
 
-  it('never answers a request with a snapshot taken before it asked, and shares the next one', async () => {
-    const { cache, queries } = heldDatabase();
-    const first = cache.snapshot();
-    expect(queries).toHaveLength(1);
-    // These arrive while the first query is in flight: it may predate a commit they must see.
-    const second = cache.snapshot();
-    const third = cache.snapshot();
-    expect(queries).toHaveLength(1);
-    queries[0]?.('taken-before');
-    expect(await first).toBe('taken-before');
-    await vi.waitFor(() => expect(queries).toHaveLength(2));
-    queries[1]?.('taken-after');
-    expect(await second).toBe('taken-after');
-    expect(await third).toBe('taken-after');
-    // Nothing in flight: the next request starts its own query at once.
-    const fourth = cache.snapshot();
-    expect(queries).toHaveLength(3);
-    queries[2]?.('latest');
-    expect(await fourth).toBe('latest');
-  });
+  appTest(
+    'never answers a request with a snapshot taken before it asked, and shares the next one',
+    async () => {
+      const { cache, queries } = heldDatabase();
+      const first = cache.snapshot();
+      expect(queries).toHaveLength(1);
+      // These arrive while the first query is in flight: it may predate a commit they must see.
+      const second = cache.snapshot();
+      const third = cache.snapshot();
+      expect(queries).toHaveLength(1);
+      queries[0]?.('taken-before');
+      expect(await first).toBe('taken-before');
+      await vi.waitFor(() => expect(queries).toHaveLength(2));
+      queries[1]?.('taken-after');
+      expect(await second).toBe('taken-after');
+      expect(await third).toBe('taken-after');
+      // Nothing in flight: the next request starts its own query at once.
+      const fourth = cache.snapshot();
+      expect(queries).toHaveLength(3);
+      queries[2]?.('latest');
+      expect(await fourth).toBe('latest');
+    },
+  );
 });
 
 describe('which table a write changes', () => {
-  it('names the one schema-qualified table of an insert, update or delete', () => {
+  appTest('names the one schema-qualified table of an insert, update or delete', () => {
     expect(writtenTable('insert into "sandbox"."transactions" ("id") values ($1)')).toBe(
       'sandbox.transactions',
     );
@@ -234,7 +243,7 @@ describe('which table a write changes', () => {
     expect(writtenTable('insert into "Odd"."Name"("x") values (1)')).toBe('Odd.Name');
   });
 
-  it('counts reads and transaction control as no change', () => {
+  appTest('counts reads and transaction control as no change', () => {
     for (const text of [
       'select 1',
       '  SELECT * from "sandbox"."transactions" for update skip locked',
@@ -249,7 +258,7 @@ describe('which table a write changes', () => {
       expect(writtenTable(text), text).toBeUndefined();
   });
 
-  it('counts whatever it does not recognize as a change to any table', () => {
+  appTest('counts whatever it does not recognize as a change to any table', () => {
     for (const text of [
       'with moved as (update "sandbox"."transactions" set status = $1 returning id) select * from moved',
       'insert into transactions (id) values (1)',
@@ -305,31 +314,34 @@ describe('versions per table on PGlite', () => {
     return { read };
   }
 
-  it('keeps a read that names its tables across writes to other tables, and only those', async () => {
-    const { read } = readingApp();
-    expect(await read()).toEqual({ a: 1, any: 1 });
-    expect(await read()).toEqual({ a: 1, any: 1 });
+  appTest(
+    'keeps a read that names its tables across writes to other tables, and only those',
+    async () => {
+      const { read } = readingApp();
+      expect(await read()).toEqual({ a: 1, any: 1 });
+      expect(await read()).toEqual({ a: 1, any: 1 });
 
-    await handle.db.insert(other).values({ id: 1 });
-    // The read of `a` outlives a write to `other`; a read that names no tables does not.
-    expect(await read()).toEqual({ a: 1, any: 2 });
+      await handle.db.insert(other).values({ id: 1 });
+      // The read of `a` outlives a write to `other`; a read that names no tables does not.
+      expect(await read()).toEqual({ a: 1, any: 2 });
 
-    await handle.db.insert(a).values({ id: 1 });
-    expect(await read()).toEqual({ a: 2, any: 3 });
+      await handle.db.insert(a).values({ id: 1 });
+      expect(await read()).toEqual({ a: 2, any: 3 });
 
-    // A transaction counts every table its statements named, once it has settled.
-    await handle.db.transaction(async (tx) => {
-      await tx.insert(other).values({ id: 2 });
-    });
-    expect(await read()).toEqual({ a: 2, any: 4 });
-    await handle.db.transaction(async (tx) => {
-      await tx.insert(other).values({ id: 3 });
-      await tx.update(a).set({ id: 2 }).where(eq(a.id, 1));
-    });
-    expect(await read()).toEqual({ a: 3, any: 5 });
-  });
+      // A transaction counts every table its statements named, once it has settled.
+      await handle.db.transaction(async (tx) => {
+        await tx.insert(other).values({ id: 2 });
+      });
+      expect(await read()).toEqual({ a: 2, any: 4 });
+      await handle.db.transaction(async (tx) => {
+        await tx.insert(other).values({ id: 3 });
+        await tx.update(a).set({ id: 2 }).where(eq(a.id, 1));
+      });
+      expect(await read()).toEqual({ a: 3, any: 5 });
+    },
+  );
 
-  it('drops every read after a write it cannot attribute to one table', async () => {
+  appTest('drops every read after a write it cannot attribute to one table', async () => {
     const { read } = readingApp();
     expect(await read()).toEqual({ a: 1, any: 1 });
     await client.exec(
@@ -342,7 +354,7 @@ describe('versions per table on PGlite', () => {
     expect(await read()).toEqual({ a: 3, any: 3 });
   });
 
-  it('drops a read of a table a rolled-back transaction wrote to', async () => {
+  appTest('drops a read of a table a rolled-back transaction wrote to', async () => {
     const { read } = readingApp();
     expect(await read()).toEqual({ a: 1, any: 1 });
     await expect(
@@ -377,59 +389,65 @@ describe('the tables a cached read declares, checked (tests)', () => {
   afterEach(() => useReadCache(loadConfig().readCache));
 
   /** Runs `fn` as a GET's handlers run, with a cache of its own. */
-  const inRequest = <T>(fn: () => Promise<T>) => new ReadCache(t.db).run(fn);
-  const sessionsOfStaff = () =>
+  const inRequest = <T>(t: TestApp, fn: () => Promise<T>) => new ReadCache(t.db).run(fn);
+  const sessionsOfStaff = (t: TestApp) =>
     t.db
       .select({ id: sessions.id })
       .from(sessions)
       .innerJoin(staff, eq(staff.id, sessions.staffId))
       .limit(1);
 
-  it('fails a read that touches a table it did not declare, naming the read and the table', async () => {
-    for (const on of [true, false]) {
-      useReadCache(on);
-      await expect(
-        inRequest(() => cachedRead(`too-few:${on}`, sessionsOfStaff, [staff])),
-      ).rejects.toThrow(
-        'cachedRead "too-few" read console.sessions but declared only console.staff',
-      );
-      // And outside a request, where nothing is cached: the declaration is wrong all the same.
-      await expect(cachedRead('too-few', sessionsOfStaff, [staff])).rejects.toThrow(
-        'console.sessions',
-      );
-      // The test set-up would fail this test for them too, even had a route answered a 500.
-      expect(takeUndeclaredReads()).toHaveLength(2);
-    }
-  });
+  appTest(
+    'fails a read that touches a table it did not declare, naming the read and the table',
+    async ({ t }) => {
+      for (const on of [true, false]) {
+        useReadCache(on);
+        await expect(
+          inRequest(t, () => cachedRead(`too-few:${on}`, () => sessionsOfStaff(t), [staff])),
+        ).rejects.toThrow(
+          'cachedRead "too-few" read console.sessions but declared only console.staff',
+        );
+        // And outside a request, where nothing is cached: the declaration is wrong all the same.
+        await expect(cachedRead('too-few', () => sessionsOfStaff(t), [staff])).rejects.toThrow(
+          'console.sessions',
+        );
+        // The test set-up would fail this test for them too, even had a route answered a 500.
+        expect(takeUndeclaredReads()).toHaveLength(2);
+      }
+    },
+  );
 
-  it('passes a read that declares every table it touches', async () => {
+  appTest('passes a read that declares every table it touches', async ({ t }) => {
     await expect(
-      inRequest(() => cachedRead('enough', sessionsOfStaff, [staff, sessions])),
+      inRequest(t, () => cachedRead('enough', () => sessionsOfStaff(t), [staff, sessions])),
     ).resolves.toHaveLength(1);
   });
 
-  it("lends a nested read's tables to the read around it, whether it was cached or not", async () => {
-    const inner = () => cachedRead('inner', sessionsOfStaff, [staff, sessions]);
-    const outer = (tables: Parameters<typeof cachedRead>[2]) =>
-      cachedRead(
-        'outer',
-        async () => [
-          ...(await inner()),
-          ...(await t.db.select({ id: auditLog.id }).from(auditLog).limit(1)),
-        ],
-        tables,
-      );
-    await inRequest(async () => {
-      await inner();
-      await expect(outer([auditLog])).rejects.toThrow(
-        'read console.staff, console.sessions but declared only console.audit_log',
-      );
-      await expect(outer([auditLog, staff, sessions])).resolves.toBeDefined();
-    });
-    expect(takeUndeclaredReads()).toHaveLength(1);
-  });
+  appTest(
+    "lends a nested read's tables to the read around it, whether it was cached or not",
+    async ({ t }) => {
+      const inner = () => cachedRead('inner', () => sessionsOfStaff(t), [staff, sessions]);
+      const outer = (tables: Parameters<typeof cachedRead>[2]) =>
+        cachedRead(
+          'outer',
+          async () => [
+            ...(await inner()),
+            ...(await t.db.select({ id: auditLog.id }).from(auditLog).limit(1)),
+          ],
+          tables,
+        );
+      await inRequest(t, async () => {
+        await inner();
+        await expect(outer([auditLog])).rejects.toThrow(
+          'read console.staff, console.sessions but declared only console.audit_log',
+        );
+        await expect(outer([auditLog, staff, sessions])).resolves.toBeDefined();
+      });
+      expect(takeUndeclaredReads()).toHaveLength(1);
+    },
+  );
 
-  it('reads the tables a statement names, as drizzle and people write them', () => {
+  appTest('reads the tables a statement names, as drizzle and people write them', () => {
     expect(
       tablesNamed(
         'select "transactions"."id" from "sandbox"."transactions" left join "console"."staff" on "staff"."id" = "transactions"."created_by_id"',
@@ -442,15 +460,15 @@ describe('the tables a cached read declares, checked (tests)', () => {
     expect(tablesNamed('select sandbox.next_id(1)')).toEqual([]);
   });
 
-  it('loads every time with the cache off, and reuses with it on', async () => {
+  appTest('loads every time with the cache off, and reuses with it on', async ({ t }) => {
     let loads = 0;
     const read = () =>
-      inRequest(async () => {
-        await cachedRead('counted', async () => ((loads += 1), sessionsOfStaff()), [
+      inRequest(t, async () => {
+        await cachedRead('counted', async () => ((loads += 1), sessionsOfStaff(t)), [
           staff,
           sessions,
         ]);
-        await cachedRead('counted', async () => ((loads += 1), sessionsOfStaff()), [
+        await cachedRead('counted', async () => ((loads += 1), sessionsOfStaff(t)), [
           staff,
           sessions,
         ]);

@@ -1,16 +1,15 @@
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import { auditLog } from '../db/schema/console.ts';
-import { createTestApiUser, signedInit, type TestApiUser } from '../test/api-client.ts';
+import { createTestApiUser, signedInit } from '../test/api-client.ts';
 import { TEST_ORIGIN } from '../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { appTestWith } from '../test/app-test.ts';
+import { listen } from '../test/served.ts';
 import { engineTest } from '../test/engine-test.ts';
 import type { EngineFixture, EngineTestApp } from '../test/engine-test-app.ts';
 import { MAX_API_BODY_BYTES, MAX_AUTH_BODY_BYTES } from './body-limit.ts';
@@ -98,30 +97,24 @@ describe('request body size limit', () => {
   });
 });
 
-describe('a body is read only for an identified caller, and only for so long (real HTTP)', () => {
-  // Short, so that a stalled body's 408 comes quickly; the app's own is BODY_READ_TIMEOUT_MS.
-  const DEADLINE_MS = 300;
-  let served: TestApp;
-  let server: ServerType;
-  let port: number;
-  let client: TestApiUser;
-  beforeAll(async () => {
-    served = await createTestApp({ bodyReadTimeoutMs: DEADLINE_MS });
-    client = await createTestApiUser(served, 'stalling client');
-    server = serve({ fetch: served.app.fetch, hostname: '127.0.0.1', port: 0 });
-    await once(server, 'listening');
-    port = (server.address() as AddressInfo).port;
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
-    await served.close();
+// Short, so that a stalled body's 408 comes quickly; the app's own is BODY_READ_TIMEOUT_MS.
+const DEADLINE_MS = 300;
+/** The app served over real HTTP (`port`), and an API client of it. */
+const servedTest = appTestWith({ bodyReadTimeoutMs: DEADLINE_MS })
+  .extend('client', { scope: 'file' }, ({ t }) => createTestApiUser(t, 'stalling client'))
+  .extend('port', { scope: 'file' }, async ({ t }, { onCleanup }) => {
+    const server = await listen(t.app);
+    onCleanup(() => server.close());
+    return server.port;
   });
 
+describe('a body is read only for an identified caller, and only for so long (real HTTP)', () => {
   /**
    * A POST whose body never ends: the headers, `sent` bytes of it, then
    * nothing. Its answer, if any comes, is one the server gave without the body.
    */
   async function stalledPost(
+    port: number,
     headers: Record<string, string>,
     sent = 64 * 1024,
   ): Promise<{ status: number; headers: IncomingMessage['headers']; body: unknown }> {
@@ -148,82 +141,91 @@ describe('a body is read only for an identified caller, and only for so long (re
 
   const almostOneMiB = { 'Content-Length': String(MAX_API_BODY_BYTES - 1) };
 
-  it('an anonymous caller gets its 401 at once, its body never read', async () => {
-    const expired = signedInit(
-      client,
-      'POST',
-      paths.transactions(),
-      {},
-      {
-        now: new Date(client.clock.now().getTime() - 3_600_000),
-      },
-    ).headers as Record<string, string>;
-    const callers: Array<[string, Record<string, string>, string]> = [
-      ['no credentials', {}, 'UNAUTHORIZED'],
-      [
-        'a made-up session cookie',
-        { Cookie: `${SESSION_COOKIE}=${'A'.repeat(43)}` },
-        'UNAUTHORIZED',
-      ],
-      [
-        'an unknown Api-Key',
-        { 'Api-Key': 'no-such-key', Authorization: 'Bearer x.y.z' },
-        'UNKNOWN_API_KEY',
-      ],
-      [
-        'a garbage token',
-        { 'Api-Key': client.apiKey, Authorization: 'Bearer x.y.z' },
-        'TOKEN_MALFORMED',
-      ],
-      [
-        'an expired token',
-        { 'Api-Key': client.apiKey, Authorization: expired['Authorization'] ?? '' },
-        'TOKEN_EXPIRED',
-      ],
-    ];
-    for (const [name, headers, code] of callers) {
-      // Chunked as well as declared: neither is read.
-      for (const framing of [almostOneMiB, { 'Transfer-Encoding': 'chunked' }]) {
-        const res = await stalledPost({ ...headers, ...framing });
-        expect(res.status, name).toBe(401);
-        expect(ApiErrorBody.parse(res.body).code, name).toBe(code);
-        // The rest is not read to keep the connection for another request: it closes.
-        expect(res.headers['connection'], name).toBe('close');
+  servedTest(
+    'an anonymous caller gets its 401 at once, its body never read',
+    async ({ client, port }) => {
+      const expired = signedInit(
+        client,
+        'POST',
+        paths.transactions(),
+        {},
+        {
+          now: new Date(client.clock.now().getTime() - 3_600_000),
+        },
+      ).headers as Record<string, string>;
+      const callers: Array<[string, Record<string, string>, string]> = [
+        ['no credentials', {}, 'UNAUTHORIZED'],
+        [
+          'a made-up session cookie',
+          { Cookie: `${SESSION_COOKIE}=${'A'.repeat(43)}` },
+          'UNAUTHORIZED',
+        ],
+        [
+          'an unknown Api-Key',
+          { 'Api-Key': 'no-such-key', Authorization: 'Bearer x.y.z' },
+          'UNKNOWN_API_KEY',
+        ],
+        [
+          'a garbage token',
+          { 'Api-Key': client.apiKey, Authorization: 'Bearer x.y.z' },
+          'TOKEN_MALFORMED',
+        ],
+        [
+          'an expired token',
+          { 'Api-Key': client.apiKey, Authorization: expired['Authorization'] ?? '' },
+          'TOKEN_EXPIRED',
+        ],
+      ];
+      for (const [name, headers, code] of callers) {
+        // Chunked as well as declared: neither is read.
+        for (const framing of [almostOneMiB, { 'Transfer-Encoding': 'chunked' }]) {
+          const res = await stalledPost(port, { ...headers, ...framing });
+          expect(res.status, name).toBe(401);
+          expect(ApiErrorBody.parse(res.body).code, name).toBe(code);
+          // The rest is not read to keep the connection for another request: it closes.
+          expect(res.headers['connection'], name).toBe('close');
+        }
       }
-    }
-  });
+    },
+  );
 
-  it("a signed-in member's body that stalls: 408 REQUEST_TIMEOUT, the connection closed, the refusal audited", async () => {
-    for (const framing of [almostOneMiB, { 'Transfer-Encoding': 'chunked' }]) {
-      const res = await stalledPost({
-        Cookie: served.admin.cookie,
-        'X-CSRF-Token': served.admin.csrfToken,
-        Origin: TEST_ORIGIN,
-        ...framing,
-      });
+  servedTest(
+    "a signed-in member's body that stalls: 408 REQUEST_TIMEOUT, the connection closed, the refusal audited",
+    async ({ t, port }) => {
+      for (const framing of [almostOneMiB, { 'Transfer-Encoding': 'chunked' }]) {
+        const res = await stalledPost(port, {
+          Cookie: t.admin.cookie,
+          'X-CSRF-Token': t.admin.csrfToken,
+          Origin: TEST_ORIGIN,
+          ...framing,
+        });
+        expect(res.status).toBe(408);
+        expect(res.headers['connection']).toBe('close');
+        expect(ApiErrorBody.parse(res.body)).toMatchObject({
+          code: 'REQUEST_TIMEOUT',
+          message: `The request body did not arrive within ${DEADLINE_MS / 1000} s; send it again`,
+        });
+        const requestId = String(res.headers['x-request-id']);
+        const rows = await t.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({
+          action: 'transaction.create',
+          outcome: 'failed',
+          actorType: 'STAFF',
+        });
+        expect(rows[0]?.summary).toMatch(/^Refused with 408 REQUEST_TIMEOUT/);
+      }
+    },
+  );
+
+  servedTest(
+    "an API client's body is read once its token is proven, and held to the same deadline",
+    async ({ client, port }) => {
+      const headers = signedInit(client, 'POST', paths.transactions(), { memo: 'x' })
+        .headers as Record<string, string>;
+      const res = await stalledPost(port, { ...headers, ...almostOneMiB });
       expect(res.status).toBe(408);
-      expect(res.headers['connection']).toBe('close');
-      expect(ApiErrorBody.parse(res.body)).toMatchObject({
-        code: 'REQUEST_TIMEOUT',
-        message: `The request body did not arrive within ${DEADLINE_MS / 1000} s; send it again`,
-      });
-      const requestId = String(res.headers['x-request-id']);
-      const rows = await served.db.select().from(auditLog).where(eq(auditLog.requestId, requestId));
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({
-        action: 'transaction.create',
-        outcome: 'failed',
-        actorType: 'STAFF',
-      });
-      expect(rows[0]?.summary).toMatch(/^Refused with 408 REQUEST_TIMEOUT/);
-    }
-  });
-
-  it("an API client's body is read once its token is proven, and held to the same deadline", async () => {
-    const headers = signedInit(client, 'POST', paths.transactions(), { memo: 'x' })
-      .headers as Record<string, string>;
-    const res = await stalledPost({ ...headers, ...almostOneMiB });
-    expect(res.status).toBe(408);
-    expect(ApiErrorBody.parse(res.body).code).toBe('REQUEST_TIMEOUT');
-  });
+      expect(ApiErrorBody.parse(res.body).code).toBe('REQUEST_TIMEOUT');
+    },
+  );
 });

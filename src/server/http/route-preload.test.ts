@@ -1,8 +1,6 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { describe, expect } from 'vitest';
+import { appTestWith } from '../test/app-test.ts';
+import type { TestApp } from '../test/test-app.ts';
 import { routePattern } from './route-preload.ts';
 
 // A build's manifest as Vite writes it for TanStack's split route components.
@@ -30,22 +28,12 @@ const INDEX =
   '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-aaa.js"></script>' +
   '<link rel="modulepreload" crossorigin href="/assets/shared-bbb.js"></head><body><div id="root"></div></body></html>';
 
-let dir: string;
-let t: TestApp;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'preload-test-'));
-  await mkdir(path.join(dir, '.vite'), { recursive: true });
-  await writeFile(path.join(dir, 'index.html'), INDEX);
-  await writeFile(path.join(dir, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
-  // Pages other than sign-in are served to a live session only: one of its own.
-  t = await createTestApp({ staticDir: dir });
-});
-afterAll(async () => {
-  await t.close();
-  await rm(dir, { recursive: true, force: true });
+// Pages other than sign-in are served to a live session only: one of its own.
+const appTest = appTestWith({
+  staticFiles: { 'index.html': INDEX, '.vite/manifest.json': JSON.stringify(MANIFEST) },
 });
 
-async function preloadsOf(url: string): Promise<string[]> {
+async function preloadsOf(t: TestApp, url: string): Promise<string[]> {
   const res = await t.anonymous(url, { headers: { accept: 'text/html', Cookie: t.admin.cookie } });
   expect(res.status).toBe(200);
   const html = await res.text();
@@ -55,8 +43,8 @@ async function preloadsOf(url: string): Promise<string[]> {
 }
 
 describe('route preloads in index.html', () => {
-  it('names the page’s chunks, its layout’s and their imports, once each', async () => {
-    expect(await preloadsOf('/transactions?status=PENDING')).toEqual([
+  appTest('names the page’s chunks, its layout’s and their imports, once each', async ({ t }) => {
+    expect(await preloadsOf(t, '/transactions?status=PENDING')).toEqual([
       '/assets/shared-bbb.js',
       '/assets/_authenticated-eee.js',
       '/assets/transactions-fff.js',
@@ -64,24 +52,27 @@ describe('route preloads in index.html', () => {
     ]);
   });
 
-  it('prefers a fixed path to a parameter, and loads form code only for the form', async () => {
-    const form = await preloadsOf('/transactions/new');
-    expect(form).toContain('/assets/transactions_.new-ggg.js');
-    expect(form).toContain('/assets/form-ddd.js');
-    expect(form).not.toContain('/assets/transactions_._transactionId-hhh.js');
-    const detail = await preloadsOf('/transactions/0b6f8a52-1111-4222-8333-944445555666');
-    expect(detail).toContain('/assets/transactions_._transactionId-hhh.js');
-    expect(detail).not.toContain('/assets/form-ddd.js');
-    expect(await preloadsOf('/login')).toContain('/assets/login-iii.js');
-  });
+  appTest(
+    'prefers a fixed path to a parameter, and loads form code only for the form',
+    async ({ t }) => {
+      const form = await preloadsOf(t, '/transactions/new');
+      expect(form).toContain('/assets/transactions_.new-ggg.js');
+      expect(form).toContain('/assets/form-ddd.js');
+      expect(form).not.toContain('/assets/transactions_._transactionId-hhh.js');
+      const detail = await preloadsOf(t, '/transactions/0b6f8a52-1111-4222-8333-944445555666');
+      expect(detail).toContain('/assets/transactions_._transactionId-hhh.js');
+      expect(detail).not.toContain('/assets/form-ddd.js');
+      expect(await preloadsOf(t, '/login')).toContain('/assets/login-iii.js');
+    },
+  );
 
-  it('adds nothing for a path no route serves', async () => {
-    expect(await preloadsOf('/no-such-page')).toEqual(['/assets/shared-bbb.js']);
+  appTest('adds nothing for a path no route serves', async ({ t }) => {
+    expect(await preloadsOf(t, '/no-such-page')).toEqual(['/assets/shared-bbb.js']);
   });
 });
 
 describe('routePattern', () => {
-  it('reads TanStack file-route names', () => {
+  appTest('reads TanStack file-route names', () => {
     expect(routePattern('_authenticated/index').pattern.test('/')).toBe(true);
     expect(routePattern('_authenticated/bank-accounts').pattern.test('/bank-accounts/')).toBe(true);
     const detail = routePattern('_authenticated/bank-accounts_.$bankAccountId');

@@ -2,6 +2,23 @@ import { expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
 
+/** A create body moving `amount` ETH on Ethereum from the fixture's treasury vault to its ops vault. */
+export function treasuryToOps(
+  fixture: EngineFixture,
+  amount: string,
+  over: Record<string, unknown> = {},
+) {
+  return {
+    category: 'TRANSFER',
+    source: { type: 'VAULT', id: fixture.treasury.id },
+    destination: { type: 'VAULT', id: fixture.ops.id },
+    amount,
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+    ...over,
+  };
+}
+
 /** Request builders and the refusal check the create tests share (`engineTest`'s `requests`). */
 export function createRequests(app: EngineTestApp, fixture: EngineFixture) {
   const vault = (id: string) => ({ type: 'VAULT', id });

@@ -3,6 +3,7 @@ import type { InferInsertModel } from 'drizzle-orm';
 import { CHAINS } from '#contract/chains.ts';
 import type { Database } from '../db/client.ts';
 import {
+  assets,
   bankAccounts,
   contacts,
   organizations,
@@ -154,4 +155,16 @@ export async function createContact(
 /** Distinct, ordered timestamps for rows whose order a test asserts: `minutesAgo(3)` is older than `minutesAgo(1)`. */
 export function minutesAgo(minutes: number, from: Date = new Date()): Date {
   return new Date(from.getTime() - minutes * 60_000);
+}
+
+/** Ether on Ethereum, priced at $3,000: so that an allowed create reaches the engine and succeeds. */
+export async function createEther(db: Database) {
+  await db.insert(assets).values({
+    symbol: 'ETH',
+    blockChain: 'ETHEREUM',
+    name: 'Ether',
+    decimals: 18,
+    isNative: true,
+    usdPrice: '3000',
+  });
 }

@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { SessionResponse, type StaffRole } from '#contract/auth.ts';
 import { DEMO_STAFF } from '../auth/staff-demo.ts';
@@ -7,6 +9,34 @@ import { DEMO_STAFF } from '../auth/staff-demo.ts';
  * Helpers for tests of a console served over real HTTP (a started server or
  * a spawned `main.ts`), not through `app.request`.
  */
+
+/** `app` served over real HTTP on 127.0.0.1, on a port of its own, until `close`. */
+export async function listen(app: {
+  fetch: Parameters<typeof serve>[0]['fetch'];
+}): Promise<{ port: number; close(): Promise<void> }> {
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Resolves once a started console at `base` answers its health check: polled,
+ * as a starting process sends no event to await. Race it with the child's
+ * exit so a server that dies on start fails the test instead of hanging it.
+ */
+export async function healthy(base: string): Promise<void> {
+  for (;;) {
+    const ok = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100)); // polling a starting process: no event to await
+  }
+}
 
 /** A TCP port free on 127.0.0.1 at the time of asking. */
 export function freePort(): Promise<number> {

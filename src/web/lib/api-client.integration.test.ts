@@ -1,41 +1,35 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
 import { getBankAccount, listBankAccounts } from '#contract/endpoints/bank-accounts.ts';
-import { createTestApp, type TestApp } from '../../server/test/test-app.ts';
+import { appTestWith } from '../../server/test/app-test.ts';
 import { ApiError, NetworkError } from './api-errors.ts';
-import { createApiClient, type ApiClient } from './api-client.ts';
+import { createApiClient } from './api-client.ts';
 
 // The SPA's client against the real console app and a real (seeded) database,
 // in process: what the browser would get, without a browser. It addresses the
 // app as http://localhost, the test app's public origin (PUBLIC_URL).
-let testApp: TestApp;
-let client: ApiClient;
-
-beforeAll(async () => {
-  testApp = await createTestApp({ seed: true });
-  client = createApiClient({
-    fetch: (url, init) => testApp.app.request(`http://localhost${url}`, init),
-  });
-});
-afterAll(async () => {
-  await testApp.close();
-});
+const appTest = appTestWith({ seed: true }).extend('client', { scope: 'file' }, ({ t }) =>
+  createApiClient({ fetch: (url, init) => t.app.request(`http://localhost${url}`, init) }),
+);
 
 describe('api client against the real app', () => {
-  it('pages through transactions with the default page size, newest first', async () => {
-    const first = await client.call(listTransactions, {});
-    expect(first.results).toHaveLength(20);
-    expect(first.hasNext).toBe(true);
-    const second = await client.call(listTransactions, {
-      query: { cursor: first.nextCursor ?? null },
-    });
-    const ids = new Set([...first.results, ...second.results].map((t) => t.id));
-    expect(ids.size).toBe(40);
-    const times = [...first.results, ...second.results].map((t) => t.createdAt ?? '');
-    expect([...times].sort().reverse()).toEqual(times);
-  });
+  appTest(
+    'pages through transactions with the default page size, newest first',
+    async ({ client }) => {
+      const first = await client.call(listTransactions, {});
+      expect(first.results).toHaveLength(20);
+      expect(first.hasNext).toBe(true);
+      const second = await client.call(listTransactions, {
+        query: { cursor: first.nextCursor ?? null },
+      });
+      const ids = new Set([...first.results, ...second.results].map((t) => t.id));
+      expect(ids.size).toBe(40);
+      const times = [...first.results, ...second.results].map((t) => t.createdAt ?? '');
+      expect([...times].sort().reverse()).toEqual(times);
+    },
+  );
 
-  it('sends filters as query parameters and blockChain on the wire', async () => {
+  appTest('sends filters as query parameters and blockChain on the wire', async ({ client }) => {
     const page = await client.call(listTransactions, {
       query: {
         status: 'COMPLETED',
@@ -51,7 +45,7 @@ describe('api client against the real app', () => {
     }
   });
 
-  it('gets one transaction and one bank account by id', async () => {
+  appTest('gets one transaction and one bank account by id', async ({ client }) => {
     const [tx] = (await client.call(listTransactions, { query: { limit: 1 } })).results;
     expect(
       (await client.call(getTransaction, { params: { transactionId: tx?.id ?? '' } })).id,
@@ -64,7 +58,7 @@ describe('api client against the real app', () => {
     ).toBe('APPROVED');
   });
 
-  it('turns API refusals into ApiError with status, message and code', async () => {
+  appTest('turns API refusals into ApiError with status, message and code', async ({ client }) => {
     await expect(
       client.call(getTransaction, { params: { transactionId: 'no-such-transaction' } }),
     ).rejects.toMatchObject({
@@ -83,20 +77,20 @@ describe('api client against the real app', () => {
     expect((error as ApiError).message).toMatch(/cursor/i);
   });
 
-  it('reports a network failure as a NetworkError, not an ApiError', async () => {
+  appTest('reports a network failure as a NetworkError, not an ApiError', async () => {
     const offline = createApiClient({
       fetch: () => Promise.reject(new TypeError('fetch failed')),
     });
     await expect(offline.call(listTransactions, {})).rejects.toBeInstanceOf(NetworkError);
   });
 
-  it('hands the AbortSignal to fetch and passes an abort through untouched', async () => {
+  appTest('hands the AbortSignal to fetch and passes an abort through untouched', async ({ t }) => {
     // app.request ignores signals, so this fetch honours them as a browser's would.
     const abortable = createApiClient({
       fetch: (url, init) =>
         init.signal?.aborted
           ? Promise.reject(new DOMException('The operation was aborted.', 'AbortError'))
-          : testApp.app.request(`http://localhost${url}`, init),
+          : t.app.request(`http://localhost${url}`, init),
     });
     const controller = new AbortController();
     controller.abort();

@@ -1,29 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { Transaction } from '#contract/transaction.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
-import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
+import type { EngineFixture, EngineTestApp } from '../../test/engine-test-app.ts';
+import { engineTest } from '../../test/engine-test.ts';
+import { signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { decideAs } from '../../test/change-requests.ts';
 
 // The provider SDK's create-and-approve flow for a transfer, end to end:
 // create through the API, approve through the change request, let the
 // simulator run it to completion.
-let t: EngineTestApp;
-let f: EngineFixture;
-let client: TestApiUser;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-  client = await createTestApiUser(t, 'payments');
-});
-afterAll(() => t.close());
 
-async function createTransfer(memo: string) {
+/** The three a test works with: the app, its vaults and contacts, the API client. */
+interface Bed {
+  t: EngineTestApp;
+  f: EngineFixture;
+  client: TestApiUser;
+}
+
+async function createTransfer({ t, f, client }: Bed, memo: string) {
   const url = paths.transactions();
   const body = {
     category: 'TRANSFER',
@@ -40,8 +34,8 @@ async function createTransfer(memo: string) {
 }
 
 describe('a transfer created by an API client and approved by it', () => {
-  it('goes PENDING → APPROVED → … → COMPLETED', async () => {
-    const tx = await createTransfer('create and approve');
+  engineTest('goes PENDING → APPROVED → … → COMPLETED', async ({ t, f, client }) => {
+    const tx = await createTransfer({ t, f, client }, 'create and approve');
     expect(tx).toMatchObject({ status: 'PENDING', createdById: client.id });
     const res = await decideAs(t.app, client, tx.id ?? '', { action: 'approve' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -53,8 +47,8 @@ describe('a transfer created by an API client and approved by it', () => {
     expect(await t.status(tx.id ?? '')).toBe('COMPLETED');
   });
 
-  it('rejected, it ends DECLINED and never moves again', async () => {
-    const tx = await createTransfer('create and reject');
+  engineTest('rejected, it ends DECLINED and never moves again', async ({ t, f, client }) => {
+    const tx = await createTransfer({ t, f, client }, 'create and reject');
     const res = await decideAs(t.app, client, tx.id ?? '', {
       action: 'reject',
       reason: 'Wrong amount',

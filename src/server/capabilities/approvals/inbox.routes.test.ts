@@ -1,10 +1,8 @@
 import { approvalInbox, approvalInboxCount } from '#contract/endpoints/approvals.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalInboxResponse } from '#contract/approval-inbox.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
-import { ApprovalMessageResponse } from '#contract/approvals.ts';
-import type { CustodyBackend } from '../../custody/backend.ts';
 import { assetRows } from '../../custody/sandbox/seed/reference-data.ts';
 import { assets, transactions } from '../../db/schema/sandbox.ts';
 import {
@@ -14,54 +12,72 @@ import {
   createVault,
   minutesAgo,
 } from '../../test/fixtures.ts';
+import { appTestWith } from '../../test/app-test.ts';
+import { decideAsStaff, proposeBankAccount } from '../../test/staff-approvals.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 // The approvals inbox through the real app and database, twice: on the
 // sandbox, which pages and counts in the database (pendingApprovals), and on
 // the same backend without that method, as upstream lacks it, where the
 // console pages the two custody lists itself. Each test works in sub-orgs of
 // its own, so what it lists is only the rows it made.
-const BACKENDS: Array<[string, (backend: CustodyBackend) => CustodyBackend]> = [
-  ['the sandbox (keyset reads and counts)', (backend) => backend],
+const BACKENDS = [
+  ['the sandbox (keyset reads and counts)', appTestWith()],
   [
     'a backend without pendingApprovals (as upstream)',
-    (backend) => ({ ...backend, pendingApprovals: undefined }),
+    appTestWith({ wrapBackend: (backend) => ({ ...backend, pendingApprovals: undefined }) }),
   ],
-];
+] as const;
 
-describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ wrapBackend });
+async function desk(t: TestApp, name: string) {
+  const subOrg = await createSubOrg(t.db, t.orgId, name);
+  const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
+  return { subOrgId: subOrg.id, vaultId: vault.id };
+}
+
+async function pendingTransaction(
+  t: TestApp,
+  d: { subOrgId: string; vaultId: string },
+  createdAt: Date,
+  createdById = 'someone-else',
+) {
+  return createTransaction(t.db, {
+    orgId: t.orgId,
+    subOrgId: d.subOrgId,
+    vaultId: d.vaultId,
+    status: 'PENDING',
+    createdAt,
+    createdById,
   });
-  afterAll(() => t.close());
+}
 
-  async function desk(name: string) {
-    const subOrg = await createSubOrg(t.db, t.orgId, name);
-    const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: subOrg.id });
-    return { subOrgId: subOrg.id, vaultId: vault.id };
-  }
+async function pendingAccount(
+  t: TestApp,
+  subOrgId: string,
+  createdAt: Date,
+  createdById = 'someone-else',
+) {
+  return createBankAccount(t.db, { orgId: t.orgId, subOrgId, createdAt, createdById });
+}
 
-  async function pendingTransaction(
-    d: { subOrgId: string; vaultId: string },
-    createdAt: Date,
-    createdById = 'someone-else',
-  ) {
-    return createTransaction(t.db, {
-      orgId: t.orgId,
-      subOrgId: d.subOrgId,
-      vaultId: d.vaultId,
-      status: 'PENDING',
-      createdAt,
-      createdById,
-    });
-  }
+/** `member` asks to move `amount` ETH between two vaults; the console's answer. */
+function transfer(member: StaffSession, from: string, to: string, amount: string) {
+  return member.json(paths.transactions(), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: from },
+      destination: { type: 'VAULT', id: to },
+      amount,
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+    }),
+  });
+}
 
-  async function pendingAccount(subOrgId: string, createdAt: Date, createdById = 'someone-else') {
-    return createBankAccount(t.db, { orgId: t.orgId, subOrgId, createdAt, createdById });
-  }
-
+describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, appTest) => {
   async function inbox(member: StaffSession, query: string) {
     const res = await member.json(`${approvalInbox.path}?${query}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -81,133 +97,110 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     throw new Error('more than 50 pages');
   }
 
-  it('lists pending transactions and bank accounts together, newest first, numbers masked', async () => {
-    const d = await desk('Inbox desk');
-    const now = new Date();
-    const oldTx = await pendingTransaction(d, minutesAgo(4, now));
-    const account = await pendingAccount(d.subOrgId, minutesAgo(3, now));
-    const newTx = await pendingTransaction(d, minutesAgo(1, now));
-    // Decided or in flight: not waiting for anyone.
-    await createTransaction(t.db, { orgId: t.orgId, subOrgId: d.subOrgId, status: 'APPROVED' });
-    await createBankAccount(t.db, { orgId: t.orgId, subOrgId: d.subOrgId, status: 'APPROVED' });
+  appTest(
+    'lists pending transactions and bank accounts together, newest first, numbers masked',
+    async ({ t }) => {
+      const d = await desk(t, 'Inbox desk');
+      const now = new Date();
+      const oldTx = await pendingTransaction(t, d, minutesAgo(4, now));
+      const account = await pendingAccount(t, d.subOrgId, minutesAgo(3, now));
+      const newTx = await pendingTransaction(t, d, minutesAgo(1, now));
+      // Decided or in flight: not waiting for anyone.
+      await createTransaction(t.db, { orgId: t.orgId, subOrgId: d.subOrgId, status: 'APPROVED' });
+      await createBankAccount(t.db, { orgId: t.orgId, subOrgId: d.subOrgId, status: 'APPROVED' });
 
-    const approver = await t.signIn('approver');
-    const body = await inbox(approver, `subOrgId=${d.subOrgId}`);
-    expect(body.results.map((i) => [i.kind, i.id])).toEqual([
-      ['TRANSACTION', newTx.id],
-      ['BANK_ACCOUNT', account.id],
-      ['TRANSACTION', oldTx.id],
-    ]);
-    expect(body).toMatchObject({ totalCount: 3, actionableCount: 3, hasNext: false });
-    const listed = body.results[1];
-    expect(listed?.kind === 'BANK_ACCOUNT' && listed.bankAccount.accountNumber).toBe('•••• 6789');
-    expect(JSON.stringify(body)).not.toContain('123456789');
-  });
+      const approver = await t.signIn('approver');
+      const body = await inbox(approver, `subOrgId=${d.subOrgId}`);
+      expect(body.results.map((i) => [i.kind, i.id])).toEqual([
+        ['TRANSACTION', newTx.id],
+        ['BANK_ACCOUNT', account.id],
+        ['TRANSACTION', oldTx.id],
+      ]);
+      expect(body).toMatchObject({ totalCount: 3, actionableCount: 3, hasNext: false });
+      const listed = body.results[1];
+      expect(listed?.kind === 'BANK_ACCOUNT' && listed.bankAccount.accountNumber).toBe('•••• 6789');
+      expect(JSON.stringify(body)).not.toContain('123456789');
+    },
+  );
 
-  it('names who proposed each item, the vault a transaction spends from, and its USD value', async () => {
-    await t.db.insert(assets).values(assetRows()).onConflictDoNothing();
-    const subOrg = await createSubOrg(t.db, t.orgId, 'Named desk');
-    const hot = await createVault(
-      t.db,
-      { orgId: t.orgId, subOrgId: subOrg.id, vaultName: 'Hot wallet' },
-      [{ asset: 'ETH', chain: 'ETHEREUM', amount: '10' }],
-    );
-    const cold = await createVault(t.db, {
-      orgId: t.orgId,
-      subOrgId: subOrg.id,
-      vaultName: 'Cold store',
-    });
-    const proposer = await t.signIn('initiator', { name: 'Ivy Proposer' });
-    const post = (body: unknown) => ({
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    const transfer = await proposer.json(
-      paths.transactions(),
-      post({
-        category: 'TRANSFER',
-        source: { type: 'VAULT', id: hot.id },
-        destination: { type: 'VAULT', id: cold.id },
-        amount: '0.5',
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-      }),
-    );
-    expect(transfer.status, JSON.stringify(transfer.body)).toBe(200);
-    const account = await proposer.json(
-      paths.bankAccounts(),
-      post({
-        paymentMethod: 'US_ACH',
+  appTest(
+    'names who proposed each item, the vault a transaction spends from, and its USD value',
+    async ({ t }) => {
+      await t.db.insert(assets).values(assetRows()).onConflictDoNothing();
+      const subOrg = await createSubOrg(t.db, t.orgId, 'Named desk');
+      const hot = await createVault(
+        t.db,
+        { orgId: t.orgId, subOrgId: subOrg.id, vaultName: 'Hot wallet' },
+        [{ asset: 'ETH', chain: 'ETHEREUM', amount: '10' }],
+      );
+      const cold = await createVault(t.db, {
+        orgId: t.orgId,
         subOrgId: subOrg.id,
+        vaultName: 'Cold store',
+      });
+      const proposer = await t.signIn('initiator', { name: 'Ivy Proposer' });
+      const proposed = await transfer(proposer, hot.id, cold.id, '0.5');
+      expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
+      const accountId = await proposeBankAccount(proposer, subOrg.id, {
         accountName: 'Named LLC',
         accountNumber: '555000999',
-        routingNumber: '021000021',
-        bankName: 'Bank',
-        country: 'US',
-      }),
-    );
-    expect(account.status, JSON.stringify(account.body)).toBe(200);
-    // Made below the API: a member's id is all that names its proposer, or nobody's.
-    const member = await t.signIn('initiator', { name: 'Otto Older' });
-    const older = await pendingTransaction(
-      { subOrgId: subOrg.id, vaultId: hot.id },
-      minutesAgo(5),
-      member.member.id,
-    );
-    const stranger = await pendingAccount(subOrg.id, minutesAgo(6), 'not-a-member');
+      });
+      // Made below the API: a member's id is all that names its proposer, or nobody's.
+      const member = await t.signIn('initiator', { name: 'Otto Older' });
+      const older = await pendingTransaction(
+        t,
+        { subOrgId: subOrg.id, vaultId: hot.id },
+        minutesAgo(5),
+        member.member.id,
+      );
+      const stranger = await pendingAccount(t, subOrg.id, minutesAgo(6), 'not-a-member');
 
-    const approver = await t.signIn('approver');
-    const body = await inbox(approver, `subOrgId=${subOrg.id}`);
-    const byId = new Map(body.results.map((item) => [item.id, item]));
-    const proposed = { type: 'STAFF', id: proposer.member.id, name: 'Ivy Proposer' };
-    const tx = byId.get((transfer.body as { id: string }).id);
-    expect(tx).toMatchObject({
-      kind: 'TRANSACTION',
-      initiator: proposed,
-      vault: { id: hot.id, name: 'Hot wallet' },
-      yours: false,
-    });
-    // The custody API's own USD value, exact, as a decimal string.
-    expect(tx?.kind === 'TRANSACTION' && tx.transaction.amountInUSD).toMatch(/^[1-9]\d*(\.\d+)?$/);
-    expect(byId.get((account.body as { id: string }).id)).toMatchObject({
-      kind: 'BANK_ACCOUNT',
-      initiator: proposed,
-    });
-    expect(byId.get(older.id)).toMatchObject({
-      initiator: { type: 'STAFF', id: member.member.id, name: 'Otto Older' },
-      vault: { id: hot.id },
-    });
-    expect(byId.get(stranger.id)).toMatchObject({ initiator: null, createdById: 'not-a-member' });
+      const approver = await t.signIn('approver');
+      const body = await inbox(approver, `subOrgId=${subOrg.id}`);
+      const byId = new Map(body.results.map((item) => [item.id, item]));
+      const proposedBy = { type: 'STAFF', id: proposer.member.id, name: 'Ivy Proposer' };
+      const tx = byId.get((proposed.body as { id: string }).id);
+      expect(tx).toMatchObject({
+        kind: 'TRANSACTION',
+        initiator: proposedBy,
+        vault: { id: hot.id, name: 'Hot wallet' },
+        yours: false,
+      });
+      // The custody API's own USD value, exact, as a decimal string.
+      expect(tx?.kind === 'TRANSACTION' && tx.transaction.amountInUSD).toMatch(
+        /^[1-9]\d*(\.\d+)?$/,
+      );
+      expect(byId.get(accountId)).toMatchObject({
+        kind: 'BANK_ACCOUNT',
+        initiator: proposedBy,
+      });
+      expect(byId.get(older.id)).toMatchObject({
+        initiator: { type: 'STAFF', id: member.member.id, name: 'Otto Older' },
+        vault: { id: hot.id },
+      });
+      expect(byId.get(stranger.id)).toMatchObject({ initiator: null, createdById: 'not-a-member' });
 
-    // The proposer's own items are theirs, whichever record names them.
-    const admin = await t.signIn('admin', { name: 'Ada Admin' });
-    const own = await admin.json(
-      paths.transactions(),
-      post({
-        category: 'TRANSFER',
-        source: { type: 'VAULT', id: hot.id },
-        destination: { type: 'VAULT', id: cold.id },
-        amount: '0.25',
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-      }),
-    );
-    expect(own.status, JSON.stringify(own.body)).toBe(200);
-    const adminView = await inbox(admin, `subOrgId=${subOrg.id}`);
-    expect(adminView.results.find((i) => i.id === (own.body as { id: string }).id)).toMatchObject({
-      yours: true,
-      initiator: { type: 'STAFF', id: admin.member.id, name: 'Ada Admin' },
-    });
-    expect(adminView).toMatchObject({ totalCount: 5, actionableCount: 4 });
-  });
+      // The proposer's own items are theirs, whichever record names them.
+      const admin = await t.signIn('admin', { name: 'Ada Admin' });
+      const own = await transfer(admin, hot.id, cold.id, '0.25');
+      expect(own.status, JSON.stringify(own.body)).toBe(200);
+      const adminView = await inbox(admin, `subOrgId=${subOrg.id}`);
+      expect(adminView.results.find((i) => i.id === (own.body as { id: string }).id)).toMatchObject(
+        {
+          yours: true,
+          initiator: { type: 'STAFF', id: admin.member.id, name: 'Ada Admin' },
+        },
+      );
+      expect(adminView).toMatchObject({ totalCount: 5, actionableCount: 4 });
+    },
+  );
 
-  it("marks the member's own items and leaves them out of the count", async () => {
-    const d = await desk('Own items desk');
+  appTest("marks the member's own items and leaves them out of the count", async ({ t }) => {
+    const d = await desk(t, 'Own items desk');
     const admin = await t.signIn('admin');
-    const mine = await pendingTransaction(d, minutesAgo(2), admin.member.id);
-    const minedAccount = await pendingAccount(d.subOrgId, minutesAgo(1), admin.member.id);
-    const theirs = await pendingTransaction(d, minutesAgo(3));
+    const mine = await pendingTransaction(t, d, minutesAgo(2), admin.member.id);
+    const minedAccount = await pendingAccount(t, d.subOrgId, minutesAgo(1), admin.member.id);
+    const theirs = await pendingTransaction(t, d, minutesAgo(3));
 
     const body = await inbox(admin, `subOrgId=${d.subOrgId}`);
     const yours = Object.fromEntries(body.results.map((i) => [i.id, i.yours]));
@@ -228,14 +221,14 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     }
   });
 
-  it('pages with its own cursor: every item once, in order, across pages', async () => {
-    const d = await desk('Paging desk');
+  appTest('pages with its own cursor: every item once, in order, across pages', async ({ t }) => {
+    const d = await desk(t, 'Paging desk');
     const now = new Date();
     const made: string[] = [];
     // Equal times on purpose: the order must still be total.
-    for (let i = 0; i < 3; i++) made.push((await pendingTransaction(d, minutesAgo(i, now))).id);
+    for (let i = 0; i < 3; i++) made.push((await pendingTransaction(t, d, minutesAgo(i, now))).id);
     for (let i = 0; i < 3; i++)
-      made.push((await pendingAccount(d.subOrgId, minutesAgo(i, now))).id);
+      made.push((await pendingAccount(t, d.subOrgId, minutesAgo(i, now))).id);
 
     const approver = await t.signIn('approver');
     const all = await inbox(approver, `subOrgId=${d.subOrgId}&limit=100`);
@@ -252,38 +245,44 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     expect([...seen].sort()).toEqual([...made].sort());
   });
 
-  it('refuses a cursor it did not issue and a limit out of range, naming the field', async () => {
-    const approver = await t.signIn('approver');
-    for (const [query, code, field] of [
-      ['cursor=bm9wZQ', 'INVALID_CURSOR', 'cursor'],
-      ['cursor=%5B1%2C2%5D', 'INVALID_CURSOR', 'cursor'],
-      ['limit=0', 'INVALID_LIMIT', 'limit'],
-      ['limit=101', 'INVALID_LIMIT', 'limit'],
-    ] as const) {
-      const res = await approver.json(`${approvalInbox.path}?${query}`);
-      expect(res.status, query).toBe(400);
-      const body = ApiErrorBody.parse(res.body);
-      expect(body.code, query).toBe(code);
-      expect(body.message, query).toContain(field);
-    }
-  });
+  appTest(
+    'refuses a cursor it did not issue and a limit out of range, naming the field',
+    async ({ t }) => {
+      const approver = await t.signIn('approver');
+      for (const [query, code, field] of [
+        ['cursor=bm9wZQ', 'INVALID_CURSOR', 'cursor'],
+        ['cursor=%5B1%2C2%5D', 'INVALID_CURSOR', 'cursor'],
+        ['limit=0', 'INVALID_LIMIT', 'limit'],
+        ['limit=101', 'INVALID_LIMIT', 'limit'],
+      ] as const) {
+        const res = await approver.json(`${approvalInbox.path}?${query}`);
+        expect(res.status, query).toBe(400);
+        const body = ApiErrorBody.parse(res.body);
+        expect(body.code, query).toBe(code);
+        expect(body.message, query).toContain(field);
+      }
+    },
+  );
 
-  it('is for the roles that decide: viewers and initiators are refused, strangers asked to sign in', async () => {
-    for (const role of ['viewer', 'initiator'] as const) {
-      const member = await t.signIn(role);
-      const res = await member.json(approvalInbox.path);
-      expect(res.status, role).toBe(403);
-      expect(ApiErrorBody.parse(res.body).message).toContain('approvals inbox');
-    }
-    const res = await t.anonymous(approvalInbox.path);
-    expect(res.status).toBe(401);
-  });
+  appTest(
+    'is for the roles that decide: viewers and initiators are refused, strangers asked to sign in',
+    async ({ t }) => {
+      for (const role of ['viewer', 'initiator'] as const) {
+        const member = await t.signIn(role);
+        const res = await member.json(approvalInbox.path);
+        expect(res.status, role).toBe(403);
+        expect(ApiErrorBody.parse(res.body).message).toContain('approvals inbox');
+      }
+      const res = await t.anonymous(approvalInbox.path);
+      expect(res.status).toBe(401);
+    },
+  );
 
-  it('holds a restricted approver to their sub-orgs', async () => {
-    const home = await desk('Home desk');
-    const away = await desk('Away desk');
-    const inside = await pendingAccount(home.subOrgId, minutesAgo(1));
-    const outside = await pendingAccount(away.subOrgId, minutesAgo(1));
+  appTest('holds a restricted approver to their sub-orgs', async ({ t }) => {
+    const home = await desk(t, 'Home desk');
+    const away = await desk(t, 'Away desk');
+    const inside = await pendingAccount(t, home.subOrgId, minutesAgo(1));
+    const outside = await pendingAccount(t, away.subOrgId, minutesAgo(1));
     const approver = await t.signIn('approver', { subOrgIds: [home.subOrgId] });
 
     const ids = (await inbox(approver, 'limit=100')).results.map((i) => i.id);
@@ -293,37 +292,19 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     expect(res.status).toBe(404);
   });
 
-  it('drops an item once it is decided', async () => {
-    const d = await desk('Decided desk');
+  appTest('drops an item once it is decided', async ({ t }) => {
+    const d = await desk(t, 'Decided desk');
     const initiator = await t.signIn('initiator');
     const approver = await t.signIn('approver');
-    const proposed = await initiator.json(paths.bankAccounts(), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        paymentMethod: 'US_ACH',
-        subOrgId: d.subOrgId,
-        accountName: 'Inbox LLC',
-        accountNumber: '555000111',
-        routingNumber: '021000021',
-        bankName: 'Bank',
-        country: 'US',
-      }),
+    const id = await proposeBankAccount(initiator, d.subOrgId, {
+      accountName: 'Inbox LLC',
+      accountNumber: '555000111',
     });
-    expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
-    const id = (proposed.body as { id: string }).id;
     const before = await inbox(approver, `subOrgId=${d.subOrgId}`);
     expect(before.results.map((i) => i.id)).toEqual([id]);
     expect(before.actionableCount).toBe(1);
 
-    const message = await approver.json(`${paths.approvalMessage()}?entityId=${id}`);
-    const { approvalId } = ApprovalMessageResponse.parse(message.body);
-    const decided = await approver.json(paths.approvalAction(approvalId), {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ action: 'approve' }),
-    });
-    expect(decided.status).toBe(200);
+    await decideAsStaff(approver, id, 'approve');
 
     expect(await inbox(approver, `subOrgId=${d.subOrgId}`)).toMatchObject({
       results: [],
@@ -332,42 +313,47 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     });
   });
 
-  it('keeps one total order across kinds at the same instant and across pages of any size', async () => {
-    const d = await desk('Tie desk');
-    const now = new Date();
-    const made: string[] = [];
-    // A transaction and a bank account at each instant: a transaction comes first.
-    for (let i = 0; i < 4; i++) {
-      made.push((await pendingTransaction(d, minutesAgo(i, now))).id);
-      made.push((await pendingAccount(d.subOrgId, minutesAgo(i, now))).id);
-    }
-    const approver = await t.signIn('approver');
-    const all = await inbox(approver, `subOrgId=${d.subOrgId}&limit=100`);
-    expect(all.results.map((i) => i.id)).toEqual(made);
-    for (const limit of [1, 2, 3, 5])
-      expect(await walk(approver, `subOrgId=${d.subOrgId}`, limit), `limit ${limit}`).toEqual(made);
-  });
+  appTest(
+    'keeps one total order across kinds at the same instant and across pages of any size',
+    async ({ t }) => {
+      const d = await desk(t, 'Tie desk');
+      const now = new Date();
+      const made: string[] = [];
+      // A transaction and a bank account at each instant: a transaction comes first.
+      for (let i = 0; i < 4; i++) {
+        made.push((await pendingTransaction(t, d, minutesAgo(i, now))).id);
+        made.push((await pendingAccount(t, d.subOrgId, minutesAgo(i, now))).id);
+      }
+      const approver = await t.signIn('approver');
+      const all = await inbox(approver, `subOrgId=${d.subOrgId}&limit=100`);
+      expect(all.results.map((i) => i.id)).toEqual(made);
+      for (const limit of [1, 2, 3, 5])
+        expect(await walk(approver, `subOrgId=${d.subOrgId}`, limit), `limit ${limit}`).toEqual(
+          made,
+        );
+    },
+  );
 
-  it('pages rows of one kind at the same instant, every one once', async () => {
-    const d = await desk('Same instant desk');
+  appTest('pages rows of one kind at the same instant, every one once', async ({ t }) => {
+    const d = await desk(t, 'Same instant desk');
     const at = minutesAgo(1);
     const made: string[] = [];
-    for (let i = 0; i < 3; i++) made.push((await pendingTransaction(d, at)).id);
-    for (let i = 0; i < 3; i++) made.push((await pendingAccount(d.subOrgId, at)).id);
+    for (let i = 0; i < 3; i++) made.push((await pendingTransaction(t, d, at)).id);
+    for (let i = 0; i < 3; i++) made.push((await pendingAccount(t, d.subOrgId, at)).id);
     const approver = await t.signIn('approver');
     const seen = await walk(approver, `subOrgId=${d.subOrgId}`, 2);
     expect(seen).toHaveLength(6);
     expect([...seen].sort()).toEqual([...made].sort());
   });
 
-  it('counts for a member of several sub-orgs only what lies in them', async () => {
-    const one = await desk('First of two');
-    const two = await desk('Second of two');
-    const other = await desk('Not theirs');
-    await pendingTransaction(one, minutesAgo(3));
-    await pendingAccount(two.subOrgId, minutesAgo(2));
-    await pendingTransaction(other, minutesAgo(1));
-    await pendingAccount(other.subOrgId, minutesAgo(1));
+  appTest('counts for a member of several sub-orgs only what lies in them', async ({ t }) => {
+    const one = await desk(t, 'First of two');
+    const two = await desk(t, 'Second of two');
+    const other = await desk(t, 'Not theirs');
+    await pendingTransaction(t, one, minutesAgo(3));
+    await pendingAccount(t, two.subOrgId, minutesAgo(2));
+    await pendingTransaction(t, other, minutesAgo(1));
+    await pendingAccount(t, other.subOrgId, minutesAgo(1));
     const approver = await t.signIn('approver', { subOrgIds: [one.subOrgId, two.subOrgId] });
     expect(await inbox(approver, 'limit=1')).toMatchObject({
       totalCount: 2,
@@ -377,7 +363,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
     expect(await walk(approver, '', 1)).toHaveLength(2);
   });
 
-  it('refuses a cursor naming an unknown kind or a time no row can have', async () => {
+  appTest('refuses a cursor naming an unknown kind or a time no row can have', async ({ t }) => {
     const approver = await t.signIn('approver');
     const cursor = (key: unknown) => Buffer.from(JSON.stringify(key)).toString('base64url');
     for (const key of [
@@ -393,32 +379,36 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, wrapBackend
   });
 });
 
+/** Rows the backend's list and pending reads returned, summed: one app's, for the test below. */
+let rowsRead = 0;
+const appTestCountingRows = appTestWith({
+  wrapBackend: (backend) => ({
+    ...backend,
+    listTransactions: async (ctx, q) => {
+      const page = await backend.listTransactions(ctx, q);
+      rowsRead += page.results.length;
+      return page;
+    },
+    listBankAccounts: async (ctx, q) => {
+      const page = await backend.listBankAccounts(ctx, q);
+      rowsRead += page.results.length;
+      return page;
+    },
+    ...(backend.pendingApprovals && {
+      pendingApprovals: async (ctx, q) => {
+        const found = await backend.pendingApprovals!(ctx, q);
+        rowsRead += found.items.length;
+        return found;
+      },
+    }),
+  }),
+});
+
 describe('the approvals inbox on the sandbox', () => {
-  it('reads one page of rows for a page and for the count, however many items wait', async () => {
-    let rowsRead = 0;
-    const t = await createTestApp({
-      wrapBackend: (backend) => ({
-        ...backend,
-        listTransactions: async (ctx, q) => {
-          const page = await backend.listTransactions(ctx, q);
-          rowsRead += page.results.length;
-          return page;
-        },
-        listBankAccounts: async (ctx, q) => {
-          const page = await backend.listBankAccounts(ctx, q);
-          rowsRead += page.results.length;
-          return page;
-        },
-        ...(backend.pendingApprovals && {
-          pendingApprovals: async (ctx, q) => {
-            const found = await backend.pendingApprovals!(ctx, q);
-            rowsRead += found.items.length;
-            return found;
-          },
-        }),
-      }),
-    });
-    try {
+  appTestCountingRows(
+    'reads one page of rows for a page and for the count, however many items wait',
+    async ({ t }) => {
+      rowsRead = 0;
       const now = Date.now();
       await t.db.insert(transactions).values(
         Array.from({ length: 250 }, (_, i): typeof transactions.$inferInsert => ({
@@ -457,8 +447,6 @@ describe('the approvals inbox on the sandbox', () => {
         (await approver.json(`${approvalInbox.path}?limit=20&cursor=${page.nextCursor}`)).body,
       );
       expect(next.results[0]?.id).toBe('pending-019');
-    } finally {
-      await t.close();
-    }
-  });
+    },
+  );
 });

@@ -2,11 +2,10 @@ import { approvalDecisions } from '#contract/endpoints/approvals.ts';
 import { describe, expect } from 'vitest';
 import { ApprovalDecisionList } from '#contract/approval-decision.ts';
 import { ApiErrorBody } from '#contract/common.ts';
-import { paths } from '#contract/paths.ts';
-import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { appTestWith } from '../../test/app-test.ts';
+import { decideAsStaff, proposeBankAccount } from '../../test/staff-approvals.ts';
 import type {} from '../../test/test-app.ts';
 
 // Who decided what, as the console serves it for exports: through the real app and database.
@@ -24,44 +23,9 @@ const appTest = appTestWith()
   .extend('creator', { scope: 'file' }, ({ t }) => t.signIn('initiator', { name: 'Ina Initiator' }))
   .extend('approver', { scope: 'file' }, ({ t }) => t.signIn('approver', { name: 'Abe Approver' }));
 
-const post = (body: unknown): RequestInit => ({
-  method: 'POST',
-  headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify(body),
-});
-
-async function proposeAccount(
-  creator: StaffSession,
-  subOrgId: string,
-  accountNumber: string,
-): Promise<string> {
-  const res = await creator.json(
-    paths.bankAccounts(),
-    post({
-      paymentMethod: 'US_ACH',
-      subOrgId,
-      accountName: 'Decisions LLC',
-      accountNumber,
-      routingNumber: '021000021',
-      bankName: 'Bank',
-      country: 'US',
-    }),
-  );
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return (res.body as { id: string }).id;
-}
-
-async function decide(
-  approver: StaffSession,
-  entityId: string,
-  action: 'approve' | 'reject',
-  reason?: string,
-) {
-  const message = await approver.json(`${paths.approvalMessage()}?entityId=${entityId}`);
-  const { approvalId } = ApprovalMessageResponse.parse(message.body);
-  const res = await approver.json(paths.approvalAction(approvalId), post({ action, reason }));
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
+/** A bank account `creator` proposes in `subOrgId`: the entity decided on. */
+const proposeAccount = (creator: StaffSession, subOrgId: string, accountNumber: string) =>
+  proposeBankAccount(creator, subOrgId, { accountName: 'Decisions LLC', accountNumber });
 
 const decisionsUrl = (ids: string[]) => `${approvalDecisions.path}?entityIds=${ids.join(',')}`;
 
@@ -73,8 +37,8 @@ describe('GET /api/console/approval_decisions/', () => {
       const rejected = await proposeAccount(creator, subOrgB, '100200301');
       const pending = await proposeAccount(creator, subOrgA, '100200302');
       const before = Date.now();
-      await decide(approver, approved, 'approve');
-      await decide(approver, rejected, 'reject', 'wrong beneficiary');
+      await decideAsStaff(approver, approved, 'approve');
+      await decideAsStaff(approver, rejected, 'reject', 'wrong beneficiary');
 
       const viewer = await t.signIn('viewer');
       const res = await viewer.json(decisionsUrl([approved, rejected, pending, 'no-such-id']));
@@ -103,8 +67,8 @@ describe('GET /api/console/approval_decisions/', () => {
     async ({ t, subOrgA, subOrgB, creator, approver }) => {
       const inside = await proposeAccount(creator, subOrgA, '200300400');
       const outside = await proposeAccount(creator, subOrgB, '200300401');
-      await decide(approver, inside, 'approve');
-      await decide(approver, outside, 'approve');
+      await decideAsStaff(approver, inside, 'approve');
+      await decideAsStaff(approver, outside, 'approve');
 
       const deskA = await t.signIn('viewer', { subOrgIds: [subOrgA] });
       const res = await deskA.json(decisionsUrl([inside, outside]));

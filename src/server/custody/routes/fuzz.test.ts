@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApiErrorBody } from '#contract/common.ts';
 import { API_PREFIX, routes } from '#contract/paths.ts';
 import { createTestApiUser, signedInit } from '../../test/api-client.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { appTestWith } from '../../test/app-test.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 /**
  * Hostile input to every endpoint of the console server — the custody API
@@ -67,26 +68,24 @@ const CONSOLE: Endpoint[] = [
 const ALL = [...CUSTODY, ...CONSOLE];
 const WITH_BODY = ALL.filter((e) => e.method !== 'GET');
 
-let t: TestApp;
 /** Real ids from the seed, so some fuzzed requests get past "not found". */
-let real: {
+interface RealIds {
   vault: string;
   tronVault: string;
   transaction: string;
   bankAccount: string;
   /** Another member, so a fuzzed PATCH never narrows the admin the other cases act as. */
   staff: string;
-};
+}
 
-beforeAll(async () => {
-  t = await createTestApp({ seed: true });
+async function realIds(t: TestApp): Promise<RealIds> {
   const first = async (url: string) => {
     const { body } = await t.getJson(url);
     return (body as { results: Array<{ id: string; wallets?: Array<{ blockchain: string }> }> })
       .results;
   };
   const vaults = await first(`${API_PREFIX}/vaults/?limit=100`);
-  real = {
+  return {
     vault: vaults[0]?.id ?? '',
     tronVault:
       vaults.find((v) => v.wallets?.some((w) => w.blockchain === 'TRON'))?.id ??
@@ -96,8 +95,11 @@ beforeAll(async () => {
     bankAccount: (await first(`${API_PREFIX}/bank_accounts/?limit=1`))[0]?.id ?? '',
     staff: (await t.signIn('viewer')).member.id,
   };
-});
-afterAll(() => t.close());
+}
+
+const appTest = appTestWith({ seed: true }).extend('real', { scope: 'file' }, ({ t }) =>
+  realIds(t),
+);
 
 // ---------------------------------------------------------------------------
 // Generators
@@ -193,7 +195,7 @@ const queryString = fc
   })
   .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
 
-function fill(pattern: string, id: string): string {
+function fill(real: RealIds, pattern: string, id: string): string {
   const ids: Record<string, string> = {
     vaultId: real.vault,
     transactionId: real.transaction,
@@ -223,7 +225,11 @@ function describeRequest(r: Sent): string {
 }
 
 /** Sends `r` (as the admin unless `anonymous`) and checks the answer's status and shape. */
-async function expectClean(r: Sent, options: { anonymous?: boolean; status?: number } = {}) {
+async function expectClean(
+  t: TestApp,
+  r: Sent,
+  options: { anonymous?: boolean; status?: number } = {},
+) {
   const headers = Object.fromEntries(
     Object.entries(r.headers ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
   );
@@ -247,41 +253,44 @@ async function expectClean(r: Sent, options: { anonymous?: boolean; status?: num
 const RUNS = { numRuns: 120, interruptAfterTimeLimit: 6_000, markInterruptAsFailure: false };
 
 describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, never a 5xx', () => {
-  it('malformed bodies and content types on every endpoint that takes a body', async () => {
-    const endpoint = fc.constantFrom(...WITH_BODY);
-    await fc.assert(
-      fc.asyncProperty(endpoint, pathId, rawBody, contentType, async (e, id, body, type) => {
-        await expectClean({
-          method: e.method,
-          url: fill(e.pattern, id),
-          headers: { 'content-type': type },
-          body,
-        });
-      }),
-      RUNS,
-    );
-    // Nothing a body said reached Object.prototype.
-    expect(Object.prototype).not.toHaveProperty('polluted');
-  });
+  appTest(
+    'malformed bodies and content types on every endpoint that takes a body',
+    async ({ t, real }) => {
+      const endpoint = fc.constantFrom(...WITH_BODY);
+      await fc.assert(
+        fc.asyncProperty(endpoint, pathId, rawBody, contentType, async (e, id, body, type) => {
+          await expectClean(t, {
+            method: e.method,
+            url: fill(real, e.pattern, id),
+            headers: { 'content-type': type },
+            body,
+          });
+        }),
+        RUNS,
+      );
+      // Nothing a body said reached Object.prototype.
+      expect(Object.prototype).not.toHaveProperty('polluted');
+    },
+  );
 
-  it('malformed ids, limits, cursors and filters on every GET', async () => {
+  appTest('malformed ids, limits, cursors and filters on every GET', async ({ t, real }) => {
     const endpoint = fc.constantFrom(...ALL.filter((e) => e.method === 'GET'));
     await fc.assert(
       fc.asyncProperty(endpoint, pathId, queryString, async (e, id, query) => {
-        await expectClean({ method: 'GET', url: `${fill(e.pattern, id)}${query}` });
+        await expectClean(t, { method: 'GET', url: `${fill(real, e.pattern, id)}${query}` });
       }),
       RUNS,
     );
   });
 
-  it('wrong methods on every path', async () => {
+  appTest('wrong methods on every path', async ({ t, real }) => {
     const endpoint = fc.constantFrom(...ALL);
     const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD');
     await fc.assert(
       fc.asyncProperty(endpoint, method, pathId, async (e, m, id) => {
-        await expectClean({
+        await expectClean(t, {
           method: m,
-          url: fill(e.pattern, id),
+          url: fill(real, e.pattern, id),
           ...(m === 'GET' || m === 'HEAD' ? {} : { body: '{}' }),
           headers: { 'content-type': 'application/json' },
         });
@@ -290,56 +299,64 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
     );
   });
 
-  it('refuses anonymous callers of /api with 401 JSON, whatever they send', async () => {
-    const endpoint = fc.constantFrom(...ALL.filter((e) => e.pattern.startsWith('/api/')));
-    const apiKey = fc.option(weirdText.filter((s) => /^[ -~]*$/.test(s)));
-    await fc.assert(
-      fc.asyncProperty(endpoint, pathId, rawBody, apiKey, async (e, id, body, key) => {
-        const url = fill(e.pattern, id);
-        await expectClean(
-          {
-            method: e.method,
-            url,
-            headers: {
-              'content-type': 'application/json',
-              origin: 'http://localhost',
-              ...(key === null ? {} : { 'api-key': key, authorization: 'Bearer a.b.c' }),
+  appTest(
+    'refuses anonymous callers of /api with 401 JSON, whatever they send',
+    async ({ t, real }) => {
+      const endpoint = fc.constantFrom(...ALL.filter((e) => e.pattern.startsWith('/api/')));
+      const apiKey = fc.option(weirdText.filter((s) => /^[ -~]*$/.test(s)));
+      await fc.assert(
+        fc.asyncProperty(endpoint, pathId, rawBody, apiKey, async (e, id, body, key) => {
+          const url = fill(real, e.pattern, id);
+          await expectClean(
+            t,
+            {
+              method: e.method,
+              url,
+              headers: {
+                'content-type': 'application/json',
+                origin: 'http://localhost',
+                ...(key === null ? {} : { 'api-key': key, authorization: 'Bearer a.b.c' }),
+              },
+              ...(e.method === 'GET' ? {} : { body }),
             },
-            ...(e.method === 'GET' ? {} : { body }),
-          },
-          { anonymous: true, status: 401 },
-        );
-      }),
-      { ...RUNS, numRuns: 60 },
-    );
-  });
+            { anonymous: true, status: 401 },
+          );
+        }),
+        { ...RUNS, numRuns: 60 },
+      );
+    },
+  );
 
-  it('anonymous /auth calls: sign-in and sign-out with junk, cookies that are not sessions', async () => {
-    const cookie = fc.option(weirdText.map((s) => `cc_session=${enc(s)}`));
-    const origin = fc.constantFrom('http://localhost', 'https://evil.example', 'null', undefined);
-    const endpoint = fc.constantFrom(
-      '/auth/login',
-      '/auth/login/second-factor',
-      '/auth/logout',
-      '/auth/session',
-    );
-    await fc.assert(
-      fc.asyncProperty(endpoint, rawBody, cookie, origin, async (path, body, c, o) => {
-        await expectClean(
-          {
-            method: path === '/auth/session' ? 'GET' : 'POST',
-            url: path,
-            headers: { 'content-type': 'application/json', cookie: c ?? undefined, origin: o },
-            ...(path === '/auth/session' ? {} : { body }),
-          },
-          { anonymous: true },
-        );
-      }),
-      { ...RUNS, numRuns: 60 },
-    );
-  });
+  appTest(
+    'anonymous /auth calls: sign-in and sign-out with junk, cookies that are not sessions',
+    async ({ t }) => {
+      const cookie = fc.option(weirdText.map((s) => `cc_session=${enc(s)}`));
+      const origin = fc.constantFrom('http://localhost', 'https://evil.example', 'null', undefined);
+      const endpoint = fc.constantFrom(
+        '/auth/login',
+        '/auth/login/second-factor',
+        '/auth/logout',
+        '/auth/session',
+      );
+      await fc.assert(
+        fc.asyncProperty(endpoint, rawBody, cookie, origin, async (path, body, c, o) => {
+          await expectClean(
+            t,
+            {
+              method: path === '/auth/session' ? 'GET' : 'POST',
+              url: path,
+              headers: { 'content-type': 'application/json', cookie: c ?? undefined, origin: o },
+              ...(path === '/auth/session' ? {} : { body }),
+            },
+            { anonymous: true },
+          );
+        }),
+        { ...RUNS, numRuns: 60 },
+      );
+    },
+  );
 
-  it('deep nesting and huge values inside otherwise valid requests', async () => {
+  appTest('deep nesting and huge values inside otherwise valid requests', async ({ t, real }) => {
     const transfer = {
       category: 'TRANSFER',
       source: { type: 'VAULT', id: real.vault },
@@ -361,7 +378,7 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
       [routes.transactions, { ...transfer, gasParams: '__DEEP__', feePayer: '__DEEP__' }],
     ];
     for (const [route, body] of bodies) {
-      await expectClean({
+      await expectClean(t, {
         method: 'POST',
         url: `${API_PREFIX}${route}`,
         headers: { 'content-type': 'application/json' },
@@ -372,42 +389,48 @@ describe('fuzz: every endpoint answers bad input with a 4xx {message, code}, nev
 
   // 5xx this file found, each fixed and kept as a regression test.
   describe('once-5xx requests stay 4xx', () => {
-    it('an approvalId that is not a valid percent-escape (audit.ts decodeURIComponent)', async () => {
-      await expectClean({
-        method: 'POST',
-        url: `${API_PREFIX}/change_requests/approvals/%ZZ/action/`,
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-    });
+    appTest(
+      'an approvalId that is not a valid percent-escape (audit.ts decodeURIComponent)',
+      async ({ t }) => {
+        await expectClean(t, {
+          method: 'POST',
+          url: `${API_PREFIX}/change_requests/approvals/%ZZ/action/`,
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        });
+      },
+    );
 
     // Fixed: request bodies may nest at most MAX_BODY_DEPTH levels (http/json-body.ts), a 400 beyond.
-    it('a contract call whose data.params nest 20,000 deep (jsonb JSON.stringify)', async () => {
-      const body = JSON.stringify({
-        category: 'CONTRACT_CALL',
-        vaultId: real.tronVault,
-        blockChain: 'TRON',
-        data: { method: 'transfer', params: { nested: 0 } },
-      }).replace('"nested":0', `"nested":${deepObject(20_000)}`);
-      await expectClean({
-        method: 'POST',
-        url: `${API_PREFIX}${routes.transactions}`,
-        headers: { 'content-type': 'application/json' },
-        body,
-      });
-    });
+    appTest(
+      'a contract call whose data.params nest 20,000 deep (jsonb JSON.stringify)',
+      async ({ t, real }) => {
+        const body = JSON.stringify({
+          category: 'CONTRACT_CALL',
+          vaultId: real.tronVault,
+          blockChain: 'TRON',
+          data: { method: 'transfer', params: { nested: 0 } },
+        }).replace('"nested":0', `"nested":${deepObject(20_000)}`);
+        await expectClean(t, {
+          method: 'POST',
+          url: `${API_PREFIX}${routes.transactions}`,
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+      },
+    );
 
     const apiClientBodies = {
       'the body hash (canonicalJson)': `{"a":${deepObject(20_000)}}`,
       'dataSignatureHex (canonicalJson)': `{"dataSignatureHex":"abcd","a":${deepObject(20_000)}}`,
     };
     for (const [what, body] of Object.entries(apiClientBodies)) {
-      it(`an API client's body nested 20,000 deep: ${what}`, async () => {
+      appTest(`an API client's body nested 20,000 deep: ${what}`, async ({ t }) => {
         const user = await createTestApiUser(t, 'fuzz client');
         const url = `${API_PREFIX}${routes.estimateFee}`;
         // A token signed for `{}`: the server hashes the body it received to compare.
         const init = signedInit(user, 'POST', url, {});
-        await expectClean({
+        await expectClean(t, {
           method: 'POST',
           url,
           headers: Object.fromEntries(new Headers(init.headers).entries()),

@@ -13,6 +13,7 @@ import {
   createEngineTestApp,
   TIME_SCALE,
 } from '../../../test/engine-test-app.ts';
+import { treasuryToOps } from '../../../test/create-requests.ts';
 import { runDueSteps } from './simulator.ts';
 
 const HOUR = 3_600_000;
@@ -35,14 +36,7 @@ describe('restart', () => {
     const first = await createEngineTestApp({ database: await openDatabase(config), clock });
     const f = await createEngineFixture(first.db, first.orgId);
     const before = await first.balance(f.treasury.id, 'ETH', 'ETHEREUM');
-    const res = await first.post(paths.transactions(), {
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: f.treasury.id },
-      destination: { type: 'VAULT', id: f.ops.id },
-      amount: '2',
-      asset: 'ETH',
-      blockChain: 'ETHEREUM',
-    });
+    const res = await first.post(paths.transactions(), treasuryToOps(f, '2'));
     const id = String(res.body.id);
     await first.approve(id);
     await first.run(1_500);

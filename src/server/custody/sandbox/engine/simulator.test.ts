@@ -12,6 +12,7 @@ import {
   type EngineTestApp,
 } from '../../../test/engine-test-app.ts';
 import { inArray } from 'drizzle-orm';
+import { treasuryToOps } from '../../../test/create-requests.ts';
 import { runDueSteps, simulatorLag, startSimulator, type BatchSize } from './simulator.ts';
 
 let t: EngineTestApp;
@@ -26,14 +27,7 @@ afterAll(() => t.close());
 const silent = { error: vi.fn() };
 
 async function approvedTransfer(): Promise<string> {
-  const res = await t.post(paths.transactions(), {
-    category: 'TRANSFER',
-    source: { type: 'VAULT', id: f.treasury.id },
-    destination: { type: 'VAULT', id: f.ops.id },
-    amount: '0.1',
-    asset: 'ETH',
-    blockChain: 'ETHEREUM',
-  });
+  const res = await t.post(paths.transactions(), treasuryToOps(f, '0.1'));
   const id = String(res.body.id);
   await t.approve(id);
   return id;
