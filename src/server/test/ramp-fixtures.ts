@@ -3,6 +3,7 @@ import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { signApprovalMessage } from '../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from './api-client.ts';
 import type { EngineTestApp } from './engine-test-app.ts';
+import { engineTest } from './engine-test.ts';
 import { createBankAccount, createSubOrg, createVault } from './fixtures.ts';
 import { sdkRequest, type Sdk } from './sdk-wire.ts';
 
@@ -21,7 +22,10 @@ export interface RampFixture {
   usd: { id: string };
   /** APPROVED, SEPA (EUR). */
   eur: { id: string };
+  /** APPROVED, SWIFT: takes USD, EUR or GBP. */
+  swift: { id: string };
   pending: { id: string };
+  declined: { id: string };
   /** APPROVED, but of a sub-organization: the organization's vaults may not pay it. */
   otherSubOrg: { id: string; subOrgId: string };
   /** A vault of that sub-organization, holding USDC on Ethereum. */
@@ -45,7 +49,17 @@ export async function createRampFixture(t: EngineTestApp): Promise<RampFixture> 
     routingNumber: null,
     country: 'DE',
   });
+  const swift = await createBankAccount(t.db, {
+    orgId: t.orgId,
+    status: 'APPROVED',
+    paymentMethod: 'SWIFT',
+    accountName: 'Acme Ltd',
+    accountNumber: 'GB29NWBK60161331926819',
+    routingNumber: null,
+    country: 'GB',
+  });
   const pending = await createBankAccount(t.db, { orgId: t.orgId, status: 'PENDING' });
+  const declined = await createBankAccount(t.db, { orgId: t.orgId, status: 'DECLINED' });
   const other = await createBankAccount(t.db, {
     orgId: t.orgId,
     subOrgId: sub.id,
@@ -58,7 +72,9 @@ export async function createRampFixture(t: EngineTestApp): Promise<RampFixture> 
   return {
     usd,
     eur,
+    swift,
     pending,
+    declined,
     otherSubOrg: { id: other.id, subOrgId: sub.id },
     subOrgVault: { id: vault.id, subOrgId: sub.id },
   };
@@ -140,3 +156,13 @@ export function jsIntent(fields: Record<string, unknown>) {
 
 /** The Python SDK's G1 TransferPartyData, `asdict`: type, id, value. */
 export const pythonParty = (type: string, id: string) => ({ type, id, value: null });
+
+/**
+ * The ramp tests' Vitest fixtures: the engine's (`t`, `f`, `requests`), then
+ * `r` (createRampFixture's bank accounts and sub-organization vault) and
+ * `client` (an API client calling as either SDK), each made once per file
+ * when a test names it.
+ */
+export const rampTest = engineTest
+  .extend('r', { scope: 'file' }, ({ t }) => createRampFixture(t))
+  .extend('client', { scope: 'file' }, ({ t }) => sdkCaller(t));

@@ -41,6 +41,9 @@ export interface RampsUpstreamDeps {
   ): Promise<Page<Transaction>>;
 }
 
+/** The categories a bank account's conversions are recorded as: ramps, and FX (RAMP). */
+const RAMP_CATEGORIES_LISTED: readonly string[] = ['ON_RAMP', 'OFF_RAMP', 'RAMP'];
+
 /** Upstream pages read for one page of a bank account's ramps before answering with what was found. */
 const MAX_UPSTREAM_PAGES = 10;
 
@@ -138,7 +141,7 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
         results.push(
           ...page.results.filter(
             (t) =>
-              (t.category === 'ON_RAMP' || t.category === 'OFF_RAMP') &&
+              RAMP_CATEGORIES_LISTED.includes(t.category ?? '') &&
               (t.source?.id === bankAccountId || t.destination?.id === bankAccountId) &&
               (!query.subOrgIds || (!!t.subOrgId && query.subOrgIds.includes(t.subOrgId))),
           ),

@@ -126,8 +126,10 @@ export interface ResolvedRoute {
   fromChain: string | null;
   toAsset: string;
   toChain: string | null;
-  /** The fiat side's rail (G2's names). */
+  /** The fiat side's rail (G2's names); an FX's is the payout's, to the approved account. */
   fiatRail: string;
+  /** An FX's deposit rail, from the payer's bank (an on-ramp's is `fiatRail`). */
+  depositRail?: string | undefined;
   fromAmount?: string | undefined;
   toAmount?: string | undefined;
   vault: VaultRow | null;
@@ -174,14 +176,8 @@ export async function resolveRoute(
       ERROR_CODES.quoteMismatch,
       `${fromAsset} → ${toAsset} is ${kind === 'FX' ? 'an FX' : `an ${kind}`}, not ${request.category}`,
     );
-  if (kind === 'FX') {
-    problems.add(
-      `${p}toAsset`,
-      ERROR_CODES.unsupportedRoute,
-      'fiat-to-fiat (FX) is not served by the sandbox yet',
-    );
-  }
   problems.throwIfAny();
+  if (kind === 'FX') return resolveFxRoute(db, orgId, request, problems);
 
   const cryptoSide = kind === 'OFF_RAMP' ? 'from' : 'to';
   const chainField = `${p}${cryptoSide}Chain`;
@@ -385,4 +381,135 @@ async function findBankAccount(
     return null;
   }
   return account;
+}
+
+/** An FX's deposit rail: the one asked for, else the currency's usual one; never a blockchain. */
+function depositRailOf(
+  request: RouteRequest,
+  problems: Problems,
+  field: string,
+  currency: string,
+): string {
+  const asked = request.fromRail;
+  if (asked === 'BLOCKCHAIN')
+    problems.add(field, ERROR_CODES.railMismatch, `${currency} is paid in by bank, not BLOCKCHAIN`);
+  return asked ? railName(asked) : (DEFAULT_DEPOSIT_RAIL[currency] ?? 'SWIFT');
+}
+
+/**
+ * An FX (fiat to fiat): money from the payer's bank (an `EXTERNAL_BANK_ACCOUNT`,
+ * or no source at all) exchanged and paid to an APPROVED bank account, which
+ * must carry the currency paid out. No vault and no chain take part: its
+ * sub-organization is the account's.
+ */
+async function resolveFxRoute(
+  db: Executor,
+  orgId: string,
+  request: RouteRequest,
+  problems: Problems,
+): Promise<ResolvedRoute> {
+  const p = request.prefix;
+  const fromAsset = request.fromAsset ?? '';
+  const toAsset = request.toAsset ?? '';
+  for (const side of ['from', 'to'] as const) {
+    const chain = side === 'from' ? request.fromChain : request.toChain;
+    if (chain)
+      problems.add(
+        `${p}${side}Chain`,
+        ERROR_CODES.unsupportedRoute,
+        `an FX (${fromAsset} → ${toAsset}) moves no digital asset: leave ${side}Chain out`,
+      );
+    const amount = side === 'from' ? request.fromAmount : request.toAmount;
+    if (amount !== undefined && scale(add(amount, '0')) > 2)
+      problems.add(
+        `${p}${side}Amount`,
+        ENGINE_CODES.amountPrecision,
+        `${side === 'from' ? fromAsset : toAsset} is written to 2 decimal places; ${amount} has more`,
+      );
+  }
+  const source = request.source;
+  if (source && source.type !== 'EXTERNAL_BANK_ACCOUNT')
+    problems.add(
+      `${p}source.type`,
+      source.type === 'VAULT' ? ERROR_CODES.unsupportedRoute : ENGINE_CODES.sourceType,
+      source.type === 'VAULT'
+        ? 'the sandbox holds no fiat in vaults: an FX is paid in from your bank; send EXTERNAL_BANK_ACCOUNT or leave the source out'
+        : `must be EXTERNAL_BANK_ACCOUNT (the payer's bank) on an FX, not ${source.type}`,
+    );
+  else if (source?.id)
+    problems.add(
+      `${p}source.id`,
+      ERROR_CODES.unsupportedRoute,
+      "an FX is paid in from the payer's bank by a deposit: leave the id out (the deposit instructions follow its approval)",
+    );
+  const depositRail = depositRailOf(
+    request,
+    problems,
+    p ? 'intent.fromPaymentRail' : 'paymentMethod',
+    fromAsset,
+  );
+
+  const destination = request.destination;
+  const bankField = `${p}destination`;
+  let account: BankAccountRow | null = null;
+  if (!destination)
+    problems.add(bankField, ERROR_CODES.validation, 'is required: the approved bank account paid');
+  else if (destination.type !== 'BANK_ACCOUNT' && destination.type !== 'EXTERNAL_BANK_ACCOUNT')
+    problems.add(
+      `${bankField}.type`,
+      ENGINE_CODES.destinationType,
+      `must be BANK_ACCOUNT with an approved bank account's id on an FX, not ${destination.type}`,
+    );
+  else if (!destination.id)
+    problems.add(
+      `${bankField}.id`,
+      ERROR_CODES.validation,
+      'is required: the approved bank account paid',
+    );
+  else account = await findBankAccount(db, problems, `${bankField}.id`, orgId, destination.id);
+
+  let payoutRail = request.toRail ? railName(request.toRail) : undefined;
+  if (account) {
+    const accountRail = railName(account.paymentMethod);
+    if (payoutRail && payoutRail !== accountRail)
+      problems.add(
+        p ? 'intent.toPaymentRail' : 'paymentMethod',
+        ERROR_CODES.railMismatch,
+        `bank account "${account.accountName}" is paid by ${account.paymentMethod}, not ${request.toRail ?? ''}`,
+      );
+    payoutRail = accountRail;
+    if (!RAIL_CURRENCIES[account.paymentMethod].includes(toAsset))
+      problems.add(
+        `${p}toAsset`,
+        ERROR_CODES.unsupportedRoute,
+        `bank account "${account.accountName}" (${account.paymentMethod}) takes ${RAIL_CURRENCIES[account.paymentMethod].join(', ')}, not ${toAsset}`,
+      );
+    const subOrgId = account.subOrgId ?? null;
+    if (request.subOrgId && request.subOrgId !== subOrgId)
+      problems.add(
+        'subOrgId',
+        ERROR_CODES.bankAccountOtherSubOrg,
+        `bank account "${account.accountName}" belongs to ${subOrgId ? `sub-organization ${subOrgId}` : 'the organization itself'}, not ${request.subOrgId}`,
+      );
+  }
+  problems.throwIfAny();
+  if (!account || !destination) throw new Error('resolveFxRoute: no bank account was resolved');
+  return {
+    kind: 'FX',
+    subOrgId: account.subOrgId ?? null,
+    source: { type: 'EXTERNAL_BANK_ACCOUNT', name: "The payer's bank", paymentRail: depositRail },
+    destination: bankParty(account, destination.type),
+    fromAsset,
+    fromChain: null,
+    toAsset,
+    toChain: null,
+    fiatRail: payoutRail ?? railName(account.paymentMethod),
+    depositRail,
+    fromAmount: request.fromAmount,
+    toAmount: request.toAmount,
+    vault: null,
+    bankAccount: account,
+    sourceId: null,
+    destinationId: destination.id ?? null,
+  };
 }
