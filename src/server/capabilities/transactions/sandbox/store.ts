@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { TransactionStatus } from '#contract/enums.ts';
 import type { Transaction } from '#contract/transaction.ts';
@@ -7,7 +7,7 @@ import { transactionStatusEvents, transactions } from '../../../db/schema/sandbo
 import { ApiError } from '#contract/api-error.ts';
 import type { TransactionListQuery } from '../../../custody/backend.ts';
 import type { Page } from '#contract/common.ts';
-import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
+import { transactionPage } from '../../../custody/sandbox/transaction-page.ts';
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 
 /** Reads of endpoints 4 and 5 over the sandbox's tables. */
@@ -26,36 +26,15 @@ export async function listTransactions(
   orgId: string | null,
   query: TransactionListQuery,
 ): Promise<Page<Transaction>> {
-  const position = query.cursor ? decodeCursor('transactions', query.cursor) : undefined;
-  if (!orgId) return { results: [], hasNext: false, nextCursor: null };
-
-  const conditions: Array<SQL | undefined> = [
-    eq(transactions.orgId, orgId),
+  return transactionPage(db, orgId, query, [
     query.status ? eq(transactions.status, query.status) : undefined,
     query.category ? eq(transactions.category, query.category) : undefined,
     query.vaultId ? eq(transactions.vaultId, query.vaultId) : undefined,
     query.asset ? eq(transactions.asset, query.asset) : undefined,
     query.externalId ? eq(transactions.externalId, query.externalId) : undefined,
-    query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
-    // A staff member's scope (several sub-orgs); see console/scope-rules.ts.
-    query.subOrgIds ? inArray(transactions.subOrgId, query.subOrgIds) : undefined,
     query.createdAtGte ? gte(transactions.createdAt, storableTime(query.createdAtGte)) : undefined,
     query.createdAtLte ? lte(transactions.createdAt, storableTime(query.createdAtLte)) : undefined,
-    position ? after(transactions, position) : undefined,
-  ];
-
-  return keysetPage(
-    'transactions',
-    query.limit,
-    (take) =>
-      db
-        .select()
-        .from(transactions)
-        .where(and(...conditions))
-        .orderBy(...newestFirst(transactions))
-        .limit(take),
-    toWireTransaction,
-  );
+  ]);
 }
 
 interface StatusHistoryEntry {
