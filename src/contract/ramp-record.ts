@@ -44,6 +44,14 @@ export type RampIntent = z.infer<typeof RampIntent>;
 export const RampFees = z.extend(TransactionFees, { amount: z.string(), asset: z.string() });
 export type RampFees = z.infer<typeof RampFees>;
 
+/** One side of a G3 quote: the asset, its amount, the vault on a digital asset's side. */
+export const IntentAsset = z.looseObject({
+  asset: z.string(),
+  amount: z.optional(z.string()),
+  vaultId: z.optional(z.string()),
+});
+export type IntentAsset = z.infer<typeof IntentAsset>;
+
 /**
  * One provider's price. `finalFromAmount` is everything that leaves the
  * source (the fee included), `finalToAmount` what arrives; `rate` is
@@ -69,8 +77,24 @@ export const RampQuote = z.looseObject({
   /** The smallest and largest `from` amount this pair takes (the sandbox's). */
   minFromAmount: z.optional(z.string()),
   maxFromAmount: z.optional(z.string()),
+  /** The parties priced, as shown (a customer's bank account masked). */
+  source: z.optional(Party),
+  destination: z.optional(Party),
+  /** G3's view of the two sides: what goes in and what comes out, with the vault when there is one. */
+  input: z.optional(IntentAsset),
+  output: z.optional(IntentAsset),
 });
 export type RampQuote = z.infer<typeof RampQuote>;
+
+/**
+ * POST …/transactions/v2/quote/: `{quotes}` for the JS SDK's G3 body, a bare
+ * list for the Python SDK's v2 get_quote (README, "Ramps and FX").
+ */
+export const V2QuoteResponse = z.union([
+  z.looseObject({ quotes: z.array(RampQuote) }),
+  z.array(RampQuote),
+]);
+export type V2QuoteResponse = z.infer<typeof V2QuoteResponse>;
 
 /**
  * POST …/transactions/quote/: every provider's quote, best first (most

@@ -17,6 +17,7 @@ import {
   type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
+import { signInStaff } from '../../test/staff-session.ts';
 
 // FX (fiat to fiat, issue 27): money from the payer's bank exchanged and paid to an APPROVED
 // bank account, with deposit instructions like an on-ramp. Bodies as the JS SDK's getQuote and
@@ -218,6 +219,29 @@ describe('FX refused, nothing created', () => {
       subOrgId: r.otherSubOrg.subOrgId,
     });
     refused(res, 'BANK_ACCOUNT_OTHER_SUB_ORG', 'subOrgId');
+  });
+
+  it('a member restricted to a sub-organization: an account outside it is not found (404); its own is priced there', async ({
+    t,
+    r,
+  }) => {
+    const desk = await signInStaff(t.app, t.db, t.authClock, {
+      role: 'initiator',
+      subOrgIds: [r.otherSubOrg.subOrgId],
+    });
+    const post = (intent: unknown) => ({
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ intent }),
+    });
+    const outside = await desk.json(QUOTE_PATH, post(fxIntent(r)));
+    expect(outside).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    const own = await desk.json(
+      QUOTE_PATH,
+      post(fxIntent(r, { destination: jsParty('BANK_ACCOUNT', r.otherSubOrg.id) })),
+    );
+    expect(own.status).toBe(200);
+    expect(RampQuoteResponse.parse(own.body).quotes[0]?.subOrgId).toBe(r.otherSubOrg.subOrgId);
   });
 
   it('under the pair’s minimum and over its maximum, naming both bounds', async ({ r, client }) => {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from '#contract/common.ts';
-import type { RampCreateRequest } from '#contract/ramps.ts';
+import { isV2Intent, type RampCreateRequest } from '#contract/ramps.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
@@ -16,8 +16,10 @@ import {
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
 import { quoteRamp } from '../../../custody/sandbox/engine/ramp-quote.ts';
 import {
-  routeFromIntent,
+  renamedRefusal,
   routeFromQuoteRequest,
+  routeFromV2Intent,
+  routeOfIntent,
   type RouteRequest,
 } from '../../../custody/sandbox/engine/ramp-route.ts';
 import type { BankAccountRampsQuery, RampsPort } from '../port.ts';
@@ -67,11 +69,28 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
   return {
     quoteRamp: async (ctx, body) =>
       quoteRamp(db, await org(ctx), routeFromQuoteRequest(body), clock.now()),
-    createTransactionFromIntent: (ctx, body) =>
-      execute(ctx, body, {
-        sent: body.intent ? routeFromIntent(body.intent) : undefined,
-        subOrgId: body.subOrgId,
-      }),
+    async quoteRampV2(ctx, body) {
+      const orgId = await org(ctx);
+      if (!isV2Intent(body.intent))
+        // The Python SDK's v2 get_quote: the G2 intent, answered as a bare list.
+        return (await quoteRamp(db, orgId, routeFromQuoteRequest(body), clock.now())).quotes;
+      const { route, names } = routeFromV2Intent(body.intent);
+      try {
+        return { quotes: (await quoteRamp(db, orgId, route, clock.now())).quotes };
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
+    },
+    async createTransactionFromIntent(ctx, body) {
+      const { route, names } = body.intent
+        ? routeOfIntent(body.intent)
+        : { route: undefined, names: {} };
+      try {
+        return await execute(ctx, body, { sent: route, subOrgId: body.subOrgId });
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
+    },
     createRampTransaction: (ctx, body) => execute(ctx, body, { sent: flatRoute(body) }),
     async markDepositDone(ctx, body) {
       const row = await markDepositDone(db, {

@@ -6,9 +6,10 @@ import {
   createTransactionFromIntent,
   markDepositDone,
   quoteRamp,
+  quoteRampV2,
 } from '#contract/endpoints/ramp-writes.ts';
 import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
-import { RampQuoteResponse } from '#contract/ramps.ts';
+import { RampQuoteResponse, V2QuoteResponse } from '#contract/ramps.ts';
 import { Transaction, type TransactionFilters } from '#contract/transaction.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import {
@@ -90,6 +91,8 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
     // A price changes nothing upstream: safe to retry like a read.
     quoteRamp: (ctx, body) =>
       deps.call(ctx, RampQuoteResponse, { ...post(quoteRamp, body), retry: true }),
+    quoteRampV2: (ctx, body) =>
+      deps.call(ctx, V2QuoteResponse, { ...post(quoteRampV2, body), retry: true }),
     createTransactionFromIntent: (ctx, body) =>
       execute(ctx, pathOf(createTransactionFromIntent), body),
     createRampTransaction: (ctx, body) => execute(ctx, pathOf(createTransaction), body),

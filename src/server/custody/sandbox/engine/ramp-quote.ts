@@ -81,6 +81,19 @@ export async function quoteRamp(
       estCompletionTimeInSec: q.provider.completionSeconds,
       minFromAmount: limits.min,
       maxFromAmount: limits.max,
+      source: route.source,
+      destination: route.destination,
+      // G3's two sides: what goes in, what comes out, and the vault on the digital asset's.
+      input: {
+        asset: route.fromAsset,
+        amount: q.finalFromAmount,
+        ...(route.kind === 'OFF_RAMP' && route.vault ? { vaultId: route.vault.id } : {}),
+      },
+      output: {
+        asset: route.toAsset,
+        amount: q.finalToAmount,
+        ...(route.kind === 'ON_RAMP' && route.vault ? { vaultId: route.vault.id } : {}),
+      },
       // The older JS and Python types carry the provider's own answer here; the sandbox has none.
       quoteResponseDict: {},
     };

@@ -3,14 +3,16 @@ import { maskAccountNumber } from '#contract/bank-account-record.ts';
 import { chainInfo } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { add, scale } from '#contract/decimal.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type {
   FlatQuoteRequest,
   IntentQuoteRequest,
   RampIntentInput,
   RampKind,
   RampPartyInput,
+  V2IntentInput,
 } from '#contract/ramps.ts';
-import { RAIL_CURRENCIES } from '#contract/ramps.ts';
+import { isV2Intent, RAIL_CURRENCIES } from '#contract/ramps.ts';
 import type { Party } from '#contract/transaction.ts';
 import { assets, bankAccounts } from '../../../db/schema/sandbox.ts';
 import type { BankAccountRow, VaultRow } from '../mappers.ts';
@@ -60,6 +62,88 @@ export function routeFromIntent(intent: RampIntentInput, subOrgId?: string): Rou
     toRail: intent.toPaymentRail,
     subOrgId,
   };
+}
+
+/**
+ * G3 (the newest JS SDK): `{input, output, source?, destination?}`, the
+ * chains and rails on the parties and a vault named by a side's `vaultId`
+ * when no party names it. `names` says where each field the engine names
+ * sits in this shape (`intent.fromAmount` is `intent.input.amount`).
+ */
+export function routeFromV2Intent(intent: V2IntentInput): {
+  route: RouteRequest;
+  names: Record<string, string>;
+} {
+  const names: Record<string, string> = { ...V2_FIELD_NAMES };
+  const problems = new Problems();
+  const side = (which: 'input' | 'output', party: RampPartyInput | undefined) => {
+    const vaultId = intent[which].vaultId;
+    const partyField = which === 'input' ? 'source' : 'destination';
+    if (!vaultId) return party;
+    if (party?.id && party.id !== vaultId)
+      problems.add(
+        `intent.${which}.vaultId`,
+        ERROR_CODES.validation,
+        `is ${vaultId}, but intent.${partyField}.id is ${party.id}: name one vault`,
+      );
+    if (party) return party;
+    names[`intent.${partyField}.type`] = `intent.${which}.vaultId`;
+    names[`intent.${partyField}.id`] = `intent.${which}.vaultId`;
+    return { type: 'VAULT' as const, id: vaultId };
+  };
+  const source = side('input', intent.source);
+  const destination = side('output', intent.destination);
+  problems.throwIfAny();
+  return {
+    names,
+    route: {
+      prefix: 'intent.',
+      source,
+      destination,
+      fromAsset: intent.input.asset,
+      fromAmount: intent.input.amount,
+      fromChain: intent.source?.chain,
+      fromRail: intent.source?.paymentRail,
+      toAsset: intent.output.asset,
+      toAmount: intent.output.amount,
+      toChain: intent.destination?.chain,
+      toRail: intent.destination?.paymentRail,
+    },
+  };
+}
+
+/** Where G3 carries what the engine names after G2's fields. */
+const V2_FIELD_NAMES: Readonly<Record<string, string>> = {
+  'intent.fromAsset': 'intent.input.asset',
+  'intent.fromAmount': 'intent.input.amount',
+  'intent.toAsset': 'intent.output.asset',
+  'intent.toAmount': 'intent.output.amount',
+  'intent.fromChain': 'intent.source.chain',
+  'intent.toChain': 'intent.destination.chain',
+  'intent.fromPaymentRail': 'intent.source.paymentRail',
+  'intent.toPaymentRail': 'intent.destination.paymentRail',
+};
+
+/** A refusal with its fields named as the client's shape names them (`names`), its message to match. */
+export function renamedRefusal(error: unknown, names: Readonly<Record<string, string>>): unknown {
+  if (!(error instanceof ApiError) || !error.fields) return error;
+  const fields = error.fields.map((f) => ({ ...f, field: names[f.field] ?? f.field }));
+  return new ApiError(
+    error.status,
+    error.code,
+    fields.map((f) => `${f.field}: ${f.message}`).join('; '),
+    fields,
+  );
+}
+
+/** The route of a G2 or G3 intent, and how to name its fields back. */
+export function routeOfIntent(intent: RampIntentInput | V2IntentInput): {
+  route: RouteRequest;
+  names: Record<string, string>;
+} {
+  return isV2Intent(intent)
+    ? routeFromV2Intent(intent)
+    : { route: routeFromIntent(intent), names: {} };
 }
 
 export function routeFromQuoteRequest(body: IntentQuoteRequest | FlatQuoteRequest): RouteRequest {
