@@ -1,4 +1,5 @@
 import { paths } from '#contract/paths.ts';
+import { Transaction } from '#contract/transaction.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { signApprovalMessage } from '../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from './api-client.ts';
@@ -166,3 +167,13 @@ export const pythonParty = (type: string, id: string) => ({ type, id, value: nul
 export const rampTest = engineTest
   .extend('r', { scope: 'file' }, ({ t }) => createRampFixture(t))
   .extend('client', { scope: 'file' }, ({ t }) => sdkCaller(t));
+
+/** Runs the simulator until the ramp ends (each step a provider's third, TIME_SCALE 1), and reads it. */
+export async function runRampToEnd(t: EngineTestApp, id: string): Promise<Transaction> {
+  for (let i = 0; i < 20; i += 1) {
+    const status = await t.status(id);
+    if (status === 'COMPLETED' || status === 'FAILED' || status === 'DECLINED') break;
+    await t.run(60 * 60_000);
+  }
+  return Transaction.parse((await t.get(paths.transaction(id))).body);
+}

@@ -13,6 +13,7 @@ import {
   MARK_DEPOSIT_PATH,
   QUOTE_PATH,
   rampTest as it,
+  runRampToEnd,
   type RampFixture,
   type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
@@ -60,15 +61,6 @@ async function bestQuote(client: SdkCaller, intent: Record<string, unknown>): Pr
 async function noneCreated(t: EngineTestApp, externalId: string) {
   const listed = await t.get(`${paths.transactions()}?externalId=${externalId}`);
   expect(TransactionListResponse.parse(listed.body).results).toEqual([]);
-}
-
-async function runToEnd(t: EngineTestApp, id: string): Promise<Transaction> {
-  for (let i = 0; i < 20; i += 1) {
-    const status = await t.status(id);
-    if (status === 'COMPLETED' || status === 'FAILED') break;
-    await t.run(60 * 60_000);
-  }
-  return Transaction.parse((await t.get(paths.transaction(id))).body);
 }
 
 describe('FX through the JS SDK', () => {
@@ -149,7 +141,7 @@ describe('FX through the JS SDK', () => {
     const again = await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: tx.id });
     refused(again, 'DEPOSIT_ALREADY_MARKED', 'transactionId');
 
-    const done = await runToEnd(t, tx.id ?? '');
+    const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(done.txHash).toBeUndefined();
     expect(done.operations?.map((o) => [o.type, o.status])).toEqual([

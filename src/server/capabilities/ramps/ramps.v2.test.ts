@@ -1,10 +1,8 @@
 import { describe, expect } from 'vitest';
 import { sub } from '#contract/decimal.ts';
-import { paths } from '#contract/paths.ts';
 import { RampQuote } from '#contract/ramps.ts';
 import { Transaction } from '#contract/transaction.ts';
-import type { EngineTestApp } from '../../test/engine-test-app.ts';
-import { INTENT_CREATE_PATH, rampTest as it } from '../../test/ramp-fixtures.ts';
+import { INTENT_CREATE_PATH, rampTest as it, runRampToEnd } from '../../test/ramp-fixtures.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 
 // The newest generation (G3) of the JS SDK and the Python SDK's v2, as each builds its bodies:
@@ -20,15 +18,6 @@ import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 //   id 59096450187).
 const V2_QUOTE_PATH = '/api/external/transactions/v2/quote/';
 const EXECUTE_PATH = '/api/external/transactions/execute/';
-
-async function runToEnd(t: EngineTestApp, id: string): Promise<Transaction> {
-  for (let i = 0; i < 20; i += 1) {
-    const status = await t.status(id);
-    if (status === 'COMPLETED' || status === 'FAILED') break;
-    await t.run(60 * 60_000);
-  }
-  return Transaction.parse((await t.get(paths.transaction(id))).body);
-}
 
 /** The Python SDK's v2 party, `asdict`: every key, unset ones null. */
 const pyParty = (type: string, id: string | null) => ({
@@ -81,7 +70,7 @@ describe('JS SDK, newest generation (v2 quote)', () => {
     const tx = Transaction.parse(created.body);
     expect(tx).toMatchObject({ status: 'PENDING', category: 'OFF_RAMP' });
     await client.approve('js', tx.id ?? '');
-    const done = await runToEnd(t, tx.id ?? '');
+    const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).toEqual({
       amount: sub(before.amount, '300'),
@@ -187,7 +176,7 @@ describe('Python SDK v2 (get_quote on v2/quote/, execute/)', () => {
     expect(sdkShapeProblems('transaction', created.body)).toEqual([]);
     const id = String(created.body.id);
     await client.approve('python', id);
-    expect((await runToEnd(t, id)).status).toBe('COMPLETED');
+    expect((await runRampToEnd(t, id)).status).toBe('COMPLETED');
     expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).amount).toBe(
       sub(before.amount, '150'),
     );
