@@ -261,6 +261,87 @@ test.describe('Convert', () => {
     await expect(page.getByRole('button', { name: 'Mark deposit sent…' })).toHaveCount(0);
   });
 
+  test('FX: euros from the organization’s bank to an approved dollar account, quotes compared, approved by a second member, deposit marked sent, COMPLETED', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.slow();
+    const approver = await memberPage(browser, 'approver', baseURL ?? '');
+    const account = await approvedAccount(page, approver, baseURL ?? '', null);
+
+    await page.goto('/convert?kind=FX');
+    const form = page.getByRole('form', { name: /^FX/ });
+    await expect(form.getByLabel('You pay in')).toBeEnabled();
+    await form.getByLabel('You pay in').selectOption('EUR');
+    await form.getByLabel('To bank account').selectOption(account.id);
+    await expect(form.getByLabel('To bank account')).toContainText('•••• ');
+    await expect(form.getByLabel('Paid in')).toHaveValue('USD');
+    await form.getByLabel('Amount (EUR)').fill('1000');
+    await focusLive(form.getByRole('button', { name: 'Get quotes' }));
+    await page.keyboard.press('Enter');
+
+    const quotes = page.getByTestId('quote');
+    await expect(quotes).toHaveCount(3);
+    await expect(page.getByTestId('quote-expiry').first()).toHaveText(/Expires in/);
+    await expect(page.getByTestId('quote-leaves').first()).toContainText('1,000');
+    await expectNoAxeViolations(page);
+    const arrives = (await quotes.first().getByTestId('quote-arrives').textContent()) ?? '';
+    expect(arrives).toContain('USD');
+    await focusLive(page.getByRole('button', { name: 'Review the chosen quote' }));
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('review-leaves')).toContainText("your organization's bank");
+    await expect(page.getByTestId('review-arrives')).toContainText(
+      `${arrives} at ${account.accountName}`,
+    );
+    await expectNoAxeViolations(page);
+    await focusLive(page.getByRole('button', { name: 'Send conversion' }));
+    await page.keyboard.press('Enter');
+
+    await expect(page).toHaveURL(/\/transactions\/[^/]+$/);
+    const transactionId = page.url().split('/').pop() ?? '';
+    await expect(page.getByTestId('ramp-quote-arrives')).toHaveText(arrives);
+    await expect(page.getByTestId('deposit-instructions')).toHaveCount(0);
+
+    // A second member approves, in the browser.
+    await approver.goto(`/transactions/${transactionId}`);
+    await focusLive(approver.getByRole('button', { name: 'Approve…' }));
+    await approver.keyboard.press('Enter');
+    const dialog = approver.getByRole('dialog', { name: 'Approve this transaction?' });
+    await focusLive(dialog.getByRole('button', { name: 'Approve transaction' }));
+    await approver.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await approver.context().close();
+
+    const instructions = page.getByTestId('deposit-instructions');
+    await expect(instructions).toBeVisible({ timeout: 20_000 });
+    await expect(instructions.getByRole('button', { name: 'Copy IBAN' })).toBeVisible();
+    await expect(instructions.getByRole('button', { name: 'Copy reference' })).toBeVisible();
+    await expect(instructions).toContainText('1,000');
+    await expectNoAxeViolations(page);
+
+    await focusLive(page.getByRole('button', { name: 'Mark deposit sent…' }));
+    await page.keyboard.press('Enter');
+    const mark = page.getByRole('dialog', { name: 'Mark the deposit sent?' });
+    await focusLive(mark.getByRole('button', { name: 'Mark deposit sent' }));
+    await page.keyboard.press('Enter');
+    await expect(mark).toBeHidden();
+
+    await expect(step(page, 'COMPLETED')).toHaveAttribute('data-state', 'done', {
+      timeout: 60_000,
+    });
+    const operations = page
+      .getByRole('list', { name: 'Steps of the conversion' })
+      .getByRole('listitem');
+    await expect(operations).toHaveCount(3);
+    for (const op of await operations.all())
+      await expect(op).toHaveAttribute('data-op-status', 'COMPLETED');
+    await expectNoAxeViolations(page);
+
+    await page.goto(`/bank-accounts/${account.id}`);
+    await expect(page.getByTestId('bank-account-ramps')).toContainText(arrives);
+  });
+
   test('a viewer is told why there is nothing to convert', async ({ browser, baseURL }) => {
     const viewer = await memberPage(browser, 'viewer', baseURL ?? '');
     await viewer.goto('/convert');

@@ -53,6 +53,8 @@ export const TRANSACTION_CATEGORIES = [
   'ON_RAMP',
   'OFF_RAMP',
   'DELEGATE_RESOURCE',
+  // The newest JS SDK's category for a conversion through a provider: the sandbox's FX (fiat to fiat).
+  'RAMP',
 ] as const;
 export const TransactionCategory = z.enum(TRANSACTION_CATEGORIES);
 export type TransactionCategory = z.infer<typeof TransactionCategory>;
@@ -74,6 +76,8 @@ export const TRANSACTION_SUB_CATEGORIES = [
   'ON_RAMP',
   'OFF_RAMP',
   'DELEGATE_RESOURCE',
+  // The newest JS SDK's sub-category of a RAMP traded and paid out to a bank: the sandbox's FX.
+  'TRADE_WITHDRAW',
 ] as const;
 export const TransactionSubCategory = z.enum(TRANSACTION_SUB_CATEGORIES);
 export type TransactionSubCategory = z.infer<typeof TransactionSubCategory>;

@@ -1,5 +1,9 @@
 import * as z from 'zod/mini';
 import { lenientEnum, PARTY_TYPES } from './enums.ts';
+import { BankDetails, Party, PAYMENT_RAILS, TransactionFees } from './party-record.ts';
+
+// The shared pieces, for those who import them from here.
+export { BankDetails, PAYMENT_RAILS };
 
 /**
  * Ramps and FX as the custody API answers them (issue 27): quotes, the
@@ -14,59 +18,9 @@ import { lenientEnum, PARTY_TYPES } from './enums.ts';
 export const RAMP_KINDS = ['OFF_RAMP', 'ON_RAMP', 'FX'] as const;
 export type RampKind = (typeof RAMP_KINDS)[number];
 
-/**
- * Rails as the two SDK generations name them: a bank account's
- * `paymentMethod` (G1) and an intent's `*PaymentRail` (G2, where a
- * blockchain leg is `BLOCKCHAIN`). `US_ACH` and `ACH` are the same rail.
- */
-export const PAYMENT_RAILS = [
-  'US_ACH',
-  'US_WIRE',
-  'SEPA',
-  'SWIFT',
-  'BANK_TRANSFER',
-  'ACH',
-  'WIRE',
-  'BLOCKCHAIN',
-] as const;
-
-/**
- * A bank account as a ramp shows it. A customer's account is masked
- * (`accountNumberMasked` "•••• 6789", no full number or routing number);
- * the sandbox's own deposit account in deposit instructions carries its full
- * numbers, since the payer must wire to them.
- */
-export const BankDetails = z.looseObject({
-  bankAccountId: z.optional(z.string()),
-  bankName: z.optional(z.string()),
-  beneficiaryName: z.optional(z.string()),
-  accountName: z.optional(z.string()),
-  accountNumber: z.optional(z.string()),
-  accountNumberMasked: z.optional(z.string()),
-  routingNumber: z.optional(z.string()),
-  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
-  bankAddress: z.optional(z.string()),
-  swiftCode: z.optional(z.string()),
-  swiftBic: z.optional(z.string()),
-  iban: z.optional(z.string()),
-  currency: z.optional(z.string()),
-  country: z.optional(z.string()),
-});
-export type BankDetails = z.infer<typeof BankDetails>;
-
-/** A party of an intent or a quote, as answered. */
-export const IntentParty = z.looseObject({
-  type: z.optional(lenientEnum(PARTY_TYPES)),
-  id: z.optional(z.string()),
-  subOrgId: z.optional(z.string()),
-  name: z.optional(z.string()),
-  address: z.optional(z.string()),
-  chain: z.optional(z.string()),
-  provider: z.optional(z.string()),
-  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
-  bankDetails: z.optional(BankDetails),
-});
-export type IntentParty = z.infer<typeof IntentParty>;
+/** A party of an intent or a quote: a transaction's party (party-record.ts). */
+export const IntentParty = Party;
+export type IntentParty = Party;
 
 /**
  * What a ramp was asked to do (the JS SDK's TransactionIntentRequest), as
@@ -86,13 +40,17 @@ export const RampIntent = z.looseObject({
 });
 export type RampIntent = z.infer<typeof RampIntent>;
 
-/** A quote's fee, in the `from` asset: already inside `finalFromAmount`. */
-export const RampFees = z.looseObject({
-  amount: z.string(),
-  asset: z.string(),
-  amountInFiat: z.optional(z.string()),
-});
+/** A quote's fee, in the `from` asset: already inside `finalFromAmount`. Amount and asset always. */
+export const RampFees = z.extend(TransactionFees, { amount: z.string(), asset: z.string() });
 export type RampFees = z.infer<typeof RampFees>;
+
+/** One side of a G3 quote: the asset, its amount, the vault on a digital asset's side. */
+export const IntentAsset = z.looseObject({
+  asset: z.string(),
+  amount: z.optional(z.string()),
+  vaultId: z.optional(z.string()),
+});
+export type IntentAsset = z.infer<typeof IntentAsset>;
 
 /**
  * One provider's price. `finalFromAmount` is everything that leaves the
@@ -119,23 +77,43 @@ export const RampQuote = z.looseObject({
   /** The smallest and largest `from` amount this pair takes (the sandbox's). */
   minFromAmount: z.optional(z.string()),
   maxFromAmount: z.optional(z.string()),
+  /** The parties priced, as shown (a customer's bank account masked). */
+  source: z.optional(Party),
+  destination: z.optional(Party),
+  /** G3's view of the two sides: what goes in and what comes out, with the vault when there is one. */
+  input: z.optional(IntentAsset),
+  output: z.optional(IntentAsset),
 });
 export type RampQuote = z.infer<typeof RampQuote>;
+
+/**
+ * POST …/transactions/v2/quote/: `{quotes}` for the JS SDK's G3 body, a bare
+ * list for the Python SDK's v2 get_quote (README, "Ramps and FX").
+ */
+export const V2QuoteResponse = z.union([
+  z.looseObject({ quotes: z.array(RampQuote) }),
+  z.array(RampQuote),
+]);
+export type V2QuoteResponse = z.infer<typeof V2QuoteResponse>;
 
 /**
  * POST …/transactions/quote/: every provider's quote, best first (most
  * arriving). The best quote's fields are repeated at the top level, for the
  * Python SDK generation that reads one quote there (README, "Ramps and FX").
  */
-export const RampQuoteResponse = z.looseObject({
-  quotes: z.array(RampQuote),
-  quoteId: z.optional(z.string()),
-  finalToAmount: z.optional(z.string()),
-  finalFromAmount: z.optional(z.string()),
-  fees: z.optional(RampFees),
-  sourceName: z.optional(z.nullable(z.string())),
-  rate: z.optional(z.string()),
-});
+export const RampQuoteResponse = z.extend(
+  z.partial(
+    z.pick(RampQuote, {
+      quoteId: true,
+      finalToAmount: true,
+      finalFromAmount: true,
+      fees: true,
+      sourceName: true,
+      rate: true,
+    }),
+  ),
+  { quotes: z.array(RampQuote) },
+);
 export type RampQuoteResponse = z.infer<typeof RampQuoteResponse>;
 
 /**

@@ -212,17 +212,71 @@ export const FlatQuoteRequest = z
   .superRefine((body, ctx) => oneAmount(body, ctx, ''));
 export type FlatQuoteRequest = z.output<typeof FlatQuoteRequest>;
 
+/**
+ * G3 (the newest JS SDK): one side of an intent, `{asset, amount?, vaultId?}`.
+ * `vaultId` names the vault on a digital asset's side (a fiat vault is not
+ * served).
+ */
+export const IntentAssetInput = z.strictObject({
+  asset: asset('asset'),
+  amount: PositiveDecimalString.optional(),
+  vaultId: z.string().trim().min(1, 'vaultId must not be empty').optional(),
+});
+
+/**
+ * G3's TransactionIntentRequest: `{input, output, source?, destination?}`,
+ * the chains and rails on the parties (`chain`, `paymentRail`).
+ */
+export const V2IntentInput = z.strictObject({
+  input: IntentAssetInput,
+  output: IntentAssetInput,
+  source: RampPartyInput.optional(),
+  destination: RampPartyInput.optional(),
+});
+export type V2IntentInput = z.output<typeof V2IntentInput>;
+
+/** G3: `POST …/transactions/v2/quote/ {intent: {input, output, source?, destination?}}` (the JS SDK's getQuote). */
+export const V2QuoteRequest = z.strictObject({ intent: V2IntentInput }).superRefine((body, ctx) => {
+  const { input, output } = body.intent;
+  if (input.amount !== undefined && output.amount !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['intent', 'output', 'amount'],
+      message: 'intent.output.amount: give input.amount or output.amount, not both',
+    });
+  else if (input.amount === undefined && output.amount === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['intent', 'input', 'amount'],
+      message: 'intent.input.amount is required (or output.amount: the amount to arrive)',
+    });
+});
+export type V2QuoteRequest = z.output<typeof V2QuoteRequest>;
+
+/**
+ * `POST …/transactions/v2/quote/`: the JS SDK's G3 body, or the Python SDK's
+ * v2 get_quote, which posts the G2 intent there (and reads a bare list).
+ */
+export const V2QuoteBody = z.union([V2QuoteRequest, IntentQuoteRequest]);
+export type V2QuoteBody = z.output<typeof V2QuoteBody>;
+
+export function isV2Intent(intent: object): intent is V2IntentInput {
+  return 'input' in intent || 'output' in intent;
+}
+
 /** POST …/transactions/quote/: either shape (the server tells them apart by `intent`). */
 export const RampQuoteRequest = z.union([IntentQuoteRequest, FlatQuoteRequest]);
 export type RampQuoteRequest = z.output<typeof RampQuoteRequest>;
 
 /**
- * POST …/transactions/intent/create/ (G2). `quoteId` is required for every
+ * POST …/transactions/intent/create/ (G2 and G3), and the Python SDK's v2
+ * `POST …/transactions/execute/` with the same body. `quoteId` is required for every
  * ramp and FX (the sandbox prices nothing without a quote); the intent, when
  * sent, must be the quote's.
  */
 export const IntentCreateRequest = z.strictObject({
-  intent: RampIntentInput.optional(),
+  // G2's intent, or G3's (the newest JS SDK sends its own shape here).
+  intent: z.union([V2IntentInput, RampIntentInput]).optional(),
   quoteId: nonEmpty('quoteId').optional(),
   externalId: externalId.optional(),
   memo: memo.optional(),

@@ -3,7 +3,6 @@ import {
   FEE_TIERS,
   OPERATION_STATUSES,
   OPERATION_TYPES,
-  PARTY_TYPES,
   TRANSACTION_CATEGORIES,
   TRANSACTION_STATUSES,
   TRANSACTION_SUB_CATEGORIES,
@@ -13,13 +12,11 @@ import {
   lenientEnum,
 } from './enums.ts';
 import { IsoTimestamp, listEnvelope } from './common.ts';
-import {
-  BankDetails,
-  DepositInstructions,
-  PAYMENT_RAILS,
-  RampIntent,
-  RampQuote,
-} from './ramp-record.ts';
+import { Party, TransactionFees } from './party-record.ts';
+import { DepositInstructions, RampIntent, RampQuote } from './ramp-record.ts';
+
+// A party and a fee as answered, shared with the ramps' answers (party-record.ts).
+export { Party, TransactionFees };
 
 /**
  * A transaction as the custody API answers it, the list's filters and the
@@ -33,20 +30,6 @@ import {
 // ---------------------------------------------------------------------------
 // Responses: lenient. Every field optional, unknown fields kept.
 // ---------------------------------------------------------------------------
-
-export const Party = z.looseObject({
-  type: z.optional(lenientEnum(PARTY_TYPES)),
-  id: z.optional(z.string()),
-  subOrgId: z.optional(z.string()),
-  name: z.optional(z.string()),
-  address: z.optional(z.string()),
-  chain: z.optional(z.string()),
-  // A ramp's parties (ramp-record.ts): the provider, the rail, the bank as shown (masked).
-  provider: z.optional(z.string()),
-  paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
-  bankDetails: z.optional(BankDetails),
-});
-export type Party = z.infer<typeof Party>;
 
 export const BalanceChange = z.looseObject({
   party: z.optional(Party),
@@ -72,13 +55,6 @@ export const Operation = z.looseObject({
   provider: z.optional(z.string()),
 });
 export type Operation = z.infer<typeof Operation>;
-
-export const TransactionFees = z.looseObject({
-  amount: z.optional(z.string()),
-  asset: z.optional(z.string()),
-  amountInFiat: z.optional(z.string()),
-});
-export type TransactionFees = z.infer<typeof TransactionFees>;
 
 /** One status a transaction has held and when it got there (the sandbox's `statusHistory`). */
 const StatusHistoryEntry = z.looseObject({

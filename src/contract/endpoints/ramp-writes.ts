@@ -4,6 +4,8 @@ import {
   MarkDepositDoneRequest,
   RampQuoteRequest,
   RampQuoteResponse,
+  V2QuoteBody,
+  V2QuoteResponse,
 } from '../ramps.ts';
 import { Transaction } from '../transaction-record.ts';
 
@@ -27,6 +29,18 @@ export const quoteRamp = endpoint({
   answer: RampQuoteResponse,
 });
 
+export const quoteRampV2 = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/v2/quote/',
+  summary:
+    'Prices a conversion from the newest JS SDK’s intent {input, output, source?, destination?} ({quotes}, each with input, output and expiresAt), or from the Python SDK’s v2 get_quote (the G2 intent; a bare list).',
+  action: 'quote ramps',
+  permission: 'initiate',
+  audit: false,
+  body: V2QuoteBody,
+  answer: V2QuoteResponse,
+});
+
 export const createTransactionFromIntent = endpoint({
   method: 'POST',
   path: '/api/external/transactions/intent/create/',
@@ -48,5 +62,17 @@ export const markDepositDone = endpoint({
   permission: 'initiate',
   audit: { action: 'transaction.mark_deposit_done', entityType: 'TRANSACTION' },
   body: MarkDepositDoneRequest,
+  answer: Transaction,
+});
+
+export const executeTransactionIntent = endpoint({
+  method: 'POST',
+  path: '/api/external/transactions/execute/',
+  summary:
+    'The Python SDK’s v2 create_transaction_from_intent: the same body and answer as intent/create/ (forwarded there in upstream mode).',
+  action: 'create transactions',
+  permission: 'initiate',
+  audit: { action: 'transaction.create', entityType: 'TRANSACTION' },
+  body: IntentCreateRequest,
   answer: Transaction,
 });

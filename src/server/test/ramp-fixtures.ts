@@ -1,8 +1,10 @@
 import { paths } from '#contract/paths.ts';
+import { Transaction } from '#contract/transaction.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { signApprovalMessage } from '../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from './api-client.ts';
 import type { EngineTestApp } from './engine-test-app.ts';
+import { engineTest } from './engine-test.ts';
 import { createBankAccount, createSubOrg, createVault } from './fixtures.ts';
 import { sdkRequest, type Sdk } from './sdk-wire.ts';
 
@@ -21,7 +23,10 @@ export interface RampFixture {
   usd: { id: string };
   /** APPROVED, SEPA (EUR). */
   eur: { id: string };
+  /** APPROVED, SWIFT: takes USD, EUR or GBP. */
+  swift: { id: string };
   pending: { id: string };
+  declined: { id: string };
   /** APPROVED, but of a sub-organization: the organization's vaults may not pay it. */
   otherSubOrg: { id: string; subOrgId: string };
   /** A vault of that sub-organization, holding USDC on Ethereum. */
@@ -45,7 +50,17 @@ export async function createRampFixture(t: EngineTestApp): Promise<RampFixture> 
     routingNumber: null,
     country: 'DE',
   });
+  const swift = await createBankAccount(t.db, {
+    orgId: t.orgId,
+    status: 'APPROVED',
+    paymentMethod: 'SWIFT',
+    accountName: 'Acme Ltd',
+    accountNumber: 'GB29NWBK60161331926819',
+    routingNumber: null,
+    country: 'GB',
+  });
   const pending = await createBankAccount(t.db, { orgId: t.orgId, status: 'PENDING' });
+  const declined = await createBankAccount(t.db, { orgId: t.orgId, status: 'DECLINED' });
   const other = await createBankAccount(t.db, {
     orgId: t.orgId,
     subOrgId: sub.id,
@@ -58,7 +73,9 @@ export async function createRampFixture(t: EngineTestApp): Promise<RampFixture> 
   return {
     usd,
     eur,
+    swift,
     pending,
+    declined,
     otherSubOrg: { id: other.id, subOrgId: sub.id },
     subOrgVault: { id: vault.id, subOrgId: sub.id },
   };
@@ -140,3 +157,23 @@ export function jsIntent(fields: Record<string, unknown>) {
 
 /** The Python SDK's G1 TransferPartyData, `asdict`: type, id, value. */
 export const pythonParty = (type: string, id: string) => ({ type, id, value: null });
+
+/**
+ * The ramp tests' Vitest fixtures: the engine's (`t`, `f`, `requests`), then
+ * `r` (createRampFixture's bank accounts and sub-organization vault) and
+ * `sdk` (an API client calling as either SDK), each made once per file
+ * when a test names it.
+ */
+export const rampTest = engineTest
+  .extend('r', { scope: 'file' }, ({ t }) => createRampFixture(t))
+  .extend('sdk', { scope: 'file' }, ({ t }) => sdkCaller(t));
+
+/** Runs the simulator until the ramp ends (each step a provider's third, TIME_SCALE 1), and reads it. */
+export async function runRampToEnd(t: EngineTestApp, id: string): Promise<Transaction> {
+  for (let i = 0; i < 20; i += 1) {
+    const status = await t.status(id);
+    if (status === 'COMPLETED' || status === 'FAILED' || status === 'DECLINED') break;
+    await t.run(60 * 60_000);
+  }
+  return Transaction.parse((await t.get(paths.transaction(id))).body);
+}

@@ -5,6 +5,8 @@ import type {
   RampCreateRequest,
   RampQuoteRequest,
   RampQuoteResponse,
+  V2QuoteBody,
+  V2QuoteResponse,
 } from '#contract/ramps.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
@@ -15,7 +17,15 @@ export type BankAccountRampsQuery = PageRequest & ScopeFilter;
 export interface RampsPort {
   /** POST …/transactions/quote/, either SDK shape: every provider's quote, best first. */
   quoteRamp(ctx: CustodyContext, body: RampQuoteRequest): Promise<RampQuoteResponse>;
-  /** POST …/transactions/intent/create/ (G2): a PENDING ramp from a quote. */
+  /**
+   * POST …/transactions/v2/quote/: the JS SDK's G3 intent (answered `{quotes}`)
+   * or the Python SDK's v2 get_quote, a G2 intent (answered as a bare list).
+   */
+  quoteRampV2(ctx: CustodyContext, body: V2QuoteBody): Promise<V2QuoteResponse>;
+  /**
+   * POST …/transactions/intent/create/ (G2 and G3; also the Python SDK's v2
+   * …/transactions/execute/): a PENDING ramp from a quote.
+   */
   createTransactionFromIntent(ctx: CustodyContext, body: IntentCreateRequest): Promise<Transaction>;
   /** POST …/transactions/ with category ON_RAMP or OFF_RAMP and a quoteId (G1). */
   createRampTransaction(ctx: CustodyContext, body: RampCreateRequest): Promise<Transaction>;

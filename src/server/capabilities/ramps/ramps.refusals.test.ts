@@ -1,52 +1,56 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { RampQuoteResponse } from '#contract/ramps.ts';
+import type { EngineFixture, EngineTestApp } from '../../test/engine-test-app.ts';
 import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
-import {
-  createRampFixture,
   INTENT_CREATE_PATH,
   MARK_DEPOSIT_PATH,
   QUOTE_PATH,
-  sdkCaller,
+  rampTest,
   type RampFixture,
   type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
 
 // Done when (issue 27): every refusal is a 400 or 403 with {message, code}, and nothing is held.
-let t: EngineTestApp;
-let f: EngineFixture;
-let r: RampFixture;
-let client: SdkCaller;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-  r = await createRampFixture(t);
-  client = await sdkCaller(t);
-});
-afterAll(() => t.close());
 
-const offRamp = (fields: Record<string, unknown> = {}) => ({
-  intent: {
-    source: { type: 'VAULT', id: f.treasury.id },
-    destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
-    fromAsset: 'USDC',
-    fromAmount: '100',
-    fromChain: 'ETHEREUM',
-    toAsset: 'USD',
-    ...fields,
-  },
-});
-
-async function quoteId(body = offRamp()): Promise<string> {
-  const q = await client.call('js', 'POST', QUOTE_PATH, body);
-  expect(q.status, q.text).toBe(200);
-  return RampQuoteResponse.parse(q.body).quotes[0]?.quoteId ?? '';
+/** This file's helpers, over the ramp fixtures: an off-ramp intent, its best quote, no hold. */
+function helpers({
+  t,
+  f,
+  r,
+  sdk: client,
+}: {
+  t: EngineTestApp;
+  f: EngineFixture;
+  r: RampFixture;
+  sdk: SdkCaller;
+}) {
+  const offRamp = (fields: Record<string, unknown> = {}) => ({
+    intent: {
+      source: { type: 'VAULT', id: f.treasury.id },
+      destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
+      fromAsset: 'USDC',
+      fromAmount: '100',
+      fromChain: 'ETHEREUM',
+      toAsset: 'USD',
+      ...fields,
+    },
+  });
+  return {
+    offRamp,
+    async quoteId(body = offRamp()): Promise<string> {
+      const q = await client.call('js', 'POST', QUOTE_PATH, body);
+      expect(q.status, q.text).toBe(200);
+      return RampQuoteResponse.parse(q.body).quotes[0]?.quoteId ?? '';
+    },
+    /** Nothing held on the treasury's USDC, whatever was refused. */
+    async nothingHeld() {
+      expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('0');
+    },
+  };
 }
+
+const it = rampTest.extend('h', { scope: 'file' }, helpers);
 
 function refused(
   res: { status: number; body: Record<string, unknown>; text: string },
@@ -62,62 +66,67 @@ function refused(
   };
 }
 
-/** Nothing held on the treasury's USDC, whatever was refused. */
-async function nothingHeld() {
-  expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('0');
-}
-
 describe('quotes refused', () => {
-  it('a PENDING bank account, naming the field', async () => {
+  it('a PENDING bank account, naming the field', async ({ r, sdk: client, h }) => {
     const res = await client.call('js', 'POST', QUOTE_PATH, {
-      intent: { ...offRamp().intent, destination: { type: 'BANK_ACCOUNT', id: r.pending.id } },
+      intent: { ...h.offRamp().intent, destination: { type: 'BANK_ACCOUNT', id: r.pending.id } },
     });
     const body = refused(res, 'BANK_ACCOUNT_NOT_APPROVED');
     expect(body.fields?.[0]?.field).toBe('intent.destination.id');
     expect(body.message).toContain('PENDING');
   });
 
-  it('an account of another sub-organization than the vault', async () => {
+  it('an account of another sub-organization than the vault', async ({ r, sdk: client, h }) => {
     const res = await client.call('js', 'POST', QUOTE_PATH, {
-      intent: { ...offRamp().intent, destination: { type: 'BANK_ACCOUNT', id: r.otherSubOrg.id } },
+      intent: {
+        ...h.offRamp().intent,
+        destination: { type: 'BANK_ACCOUNT', id: r.otherSubOrg.id },
+      },
     });
     refused(res, 'BANK_ACCOUNT_OTHER_SUB_ORG');
   });
 
-  it('under the pair’s minimum and over its maximum, naming both bounds', async () => {
+  it('under the pair’s minimum and over its maximum, naming both bounds', async ({
+    sdk: client,
+    h,
+  }) => {
     const low = refused(
-      await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: '5' })),
+      await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ fromAmount: '5' })),
       'AMOUNT_BELOW_MINIMUM',
     );
     expect(low.fields?.[0]?.field).toBe('intent.fromAmount');
     expect(low.message).toMatch(/at least 10 USDC.*at most 1000000/);
     refused(
-      await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: '2000000' })),
+      await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ fromAmount: '2000000' })),
       'AMOUNT_ABOVE_MAXIMUM',
     );
   });
 
-  it('over the vault’s balance (5000 USDC)', async () => {
-    const res = await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: '6000' }));
+  it('over the vault’s balance (5000 USDC)', async ({ sdk: client, h }) => {
+    const res = await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ fromAmount: '6000' }));
     expect(refused(res, 'INSUFFICIENT_BALANCE').message).toContain('can spend 5000 USDC');
   });
 
-  it('a flow the sandbox does not serve, both amounts, no amount, a rail the account does not use', async () => {
+  it('a flow the sandbox does not serve, both amounts, no amount, a rail the account does not use', async ({
+    f,
+    sdk: client,
+    h,
+  }) => {
     refused(
-      await client.call('js', 'POST', QUOTE_PATH, offRamp({ toAsset: 'JPY' })),
+      await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ toAsset: 'JPY' })),
       'UNSUPPORTED_ROUTE',
     );
     const both = refused(
-      await client.call('js', 'POST', QUOTE_PATH, offRamp({ toAmount: '50' })),
+      await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ toAmount: '50' })),
       'VALIDATION_ERROR',
     );
     expect(both.message).toContain('give fromAmount or toAmount, not both');
     refused(
-      await client.call('js', 'POST', QUOTE_PATH, offRamp({ fromAmount: null })),
+      await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ fromAmount: null })),
       'VALIDATION_ERROR',
     );
     refused(
-      await client.call('js', 'POST', QUOTE_PATH, offRamp({ toPaymentRail: 'SEPA' })),
+      await client.call('js', 'POST', QUOTE_PATH, h.offRamp({ toPaymentRail: 'SEPA' })),
       'PAYMENT_RAIL_MISMATCH',
     );
     const fiatVault = await client.call('js', 'POST', QUOTE_PATH, {
@@ -131,24 +140,29 @@ describe('quotes refused', () => {
       },
     });
     refused(fiatVault, 'UNSUPPORTED_ROUTE');
-    await nothingHeld();
+    await h.nothingHeld();
   });
 });
 
 describe('executes refused, nothing held', () => {
-  it('an expired quote (60 s)', async () => {
-    const id = await quoteId();
+  it('an expired quote (60 s)', async ({ t, sdk: client, h }) => {
+    const id = await h.quoteId();
     t.clock.advance(60_000);
     const res = await client.call('js', 'POST', INTENT_CREATE_PATH, {
       quoteId: id,
       externalId: 'expired-1',
     });
     expect(refused(res, 'QUOTE_EXPIRED').fields?.[0]?.field).toBe('quoteId');
-    await nothingHeld();
+    await h.nothingHeld();
   });
 
-  it('a quote used once already, and two executes at once make one ramp', async () => {
-    const id = await quoteId();
+  it('a quote used once already, and two executes at once make one ramp', async ({
+    t,
+    f,
+    sdk: client,
+    h,
+  }) => {
+    const id = await h.quoteId();
     const [a, b] = await Promise.all([
       client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: id, externalId: 'race-a' }),
       client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: id, externalId: 'race-b' }),
@@ -162,17 +176,22 @@ describe('executes refused, nothing held', () => {
     expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('100');
     const winner = a.status === 200 ? a : b;
     expect(await t.decline(String(winner.body.id), 'test')).toBe(true);
-    await nothingHeld();
+    await h.nothingHeld();
   });
 
-  it('a quote of another organization is not found; one without a quote is QUOTE_REQUIRED', async () => {
+  it('a quote of another organization is not found; one without a quote is QUOTE_REQUIRED', async ({
+    f,
+    r,
+    sdk: client,
+    h,
+  }) => {
     refused(
       await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: 'no-such-quote' }),
       'QUOTE_NOT_FOUND',
     );
     refused(
       await client.call('js', 'POST', INTENT_CREATE_PATH, {
-        intent: offRamp().intent,
+        intent: h.offRamp().intent,
         quoteId: null,
       }),
       'QUOTE_REQUIRED',
@@ -189,11 +208,11 @@ describe('executes refused, nothing held', () => {
     );
   });
 
-  it('an intent that is not the quote’s, naming each field', async () => {
-    const id = await quoteId();
+  it('an intent that is not the quote’s, naming each field', async ({ t, r, sdk: client, h }) => {
+    const id = await h.quoteId();
     const res = await client.call('js', 'POST', INTENT_CREATE_PATH, {
       intent: {
-        ...offRamp().intent,
+        ...h.offRamp().intent,
         fromAmount: '120',
         destination: { type: 'BANK_ACCOUNT', id: r.eur.id },
       },
@@ -206,16 +225,20 @@ describe('executes refused, nothing held', () => {
     ]);
     // Refused before use: the quote still executes as quoted.
     const ok = await client.call('js', 'POST', INTENT_CREATE_PATH, {
-      intent: offRamp().intent,
+      intent: h.offRamp().intent,
       quoteId: id,
     });
     expect(ok.status, ok.text).toBe(200);
     expect(await t.decline(String(ok.body.id))).toBe(true);
-    await nothingHeld();
+    await h.nothingHeld();
   });
 
-  it('a quote priced for another sub-organization than the body names', async () => {
-    const id = await quoteId();
+  it('a quote priced for another sub-organization than the body names', async ({
+    r,
+    sdk: client,
+    h,
+  }) => {
+    const id = await h.quoteId();
     const res = await client.call('python', 'POST', INTENT_CREATE_PATH, {
       intent: null,
       quoteId: id,
@@ -226,9 +249,14 @@ describe('executes refused, nothing held', () => {
     refused(res, 'QUOTE_OUT_OF_SCOPE');
   });
 
-  it('over the balance at execute time (spent since the quote): INSUFFICIENT_BALANCE, nothing held', async () => {
-    const first = await quoteId(offRamp({ fromAmount: '3000' }));
-    const second = await quoteId(offRamp({ fromAmount: '3000' }));
+  it('over the balance at execute time (spent since the quote): INSUFFICIENT_BALANCE, nothing held', async ({
+    t,
+    f,
+    sdk: client,
+    h,
+  }) => {
+    const first = await h.quoteId(h.offRamp({ fromAmount: '3000' }));
+    const second = await h.quoteId(h.offRamp({ fromAmount: '3000' }));
     const ok = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: first });
     expect(ok.status, ok.text).toBe(200);
     const res = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: second });
@@ -236,16 +264,16 @@ describe('executes refused, nothing held', () => {
     expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe('3000');
     // Declined: the hold is released.
     expect(await t.decline(String(ok.body.id), 'not today')).toBe(true);
-    await nothingHeld();
+    await h.nothingHeld();
     // The refused execute did not use its quote.
     const retry = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: second });
     expect(retry.status, retry.text).toBe(200);
     expect(await t.decline(String(retry.body.id))).toBe(true);
   });
 
-  it('a provider failure releases the hold and moves nothing', async () => {
+  it('a provider failure releases the hold and moves nothing', async ({ t, f, sdk: client, h }) => {
     const before = await t.balance(f.treasury.id, 'USDC', 'ETHEREUM');
-    const id = await quoteId();
+    const id = await h.quoteId();
     const created = await client.call('js', 'POST', INTENT_CREATE_PATH, {
       quoteId: id,
       memo: 'test [simulate:ramp-fail]',
@@ -268,8 +296,8 @@ describe('executes refused, nothing held', () => {
 });
 
 describe('mark_deposit_done refused', () => {
-  it('on an off-ramp, before approval, twice', async () => {
-    const off = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: await quoteId() });
+  it('on an off-ramp, before approval, twice', async ({ t, f, sdk: client, h }) => {
+    const off = await client.call('js', 'POST', INTENT_CREATE_PATH, { quoteId: await h.quoteId() });
     refused(
       await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: off.body.id }),
       'NOT_AWAITING_DEPOSIT',
@@ -307,7 +335,11 @@ describe('mark_deposit_done refused', () => {
 });
 
 describe('replacing a transaction that cannot be replaced', () => {
-  it('a COMPLETED transaction: 400 NOT_REPLACEABLE_STATUS (was 409), naming transactionId', async () => {
+  it('a COMPLETED transaction: 400 NOT_REPLACEABLE_STATUS (was 409), naming transactionId', async ({
+    t,
+    f,
+    sdk: client,
+  }) => {
     const created = await client.call('js', 'POST', paths.transactions(), {
       category: 'TRANSFER',
       source: { type: 'VAULT', id: f.treasury.id },

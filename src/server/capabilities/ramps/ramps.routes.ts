@@ -2,11 +2,19 @@ import { Hono } from 'hono';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   createTransactionFromIntent,
+  executeTransactionIntent,
   markDepositDone,
   quoteRamp,
+  quoteRampV2,
 } from '#contract/endpoints/ramp-writes.ts';
 import { listBankAccountRamps } from '#contract/endpoints/ramps.ts';
-import { FlatQuoteRequest, IntentQuoteRequest, type RampQuoteRequest } from '#contract/ramps.ts';
+import {
+  FlatQuoteRequest,
+  IntentQuoteRequest,
+  V2QuoteRequest,
+  type RampQuoteRequest,
+  type V2QuoteBody,
+} from '#contract/ramps.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
@@ -26,12 +34,17 @@ export function rampRoutes(backend: CustodyBackend) {
   mountCustody(app, quoteRamp, ({ body }, c) => backend.quoteRamp(custodyContext(c), body), {
     body: parseQuoteBody,
   });
-  mountCustody(
-    app,
-    createTransactionFromIntent,
-    ({ body }, c) => backend.createTransactionFromIntent(custodyContext(c), body),
-    { audit: { summary: (answer) => `Ramp ${describeRamp(answer)}` } },
-  );
+  mountCustody(app, quoteRampV2, ({ body }, c) => backend.quoteRampV2(custodyContext(c), body), {
+    body: parseV2QuoteBody,
+  });
+  // intent/create/ (G2, G3) and the Python SDK's v2 execute/: one body, one backend call.
+  for (const e of [createTransactionFromIntent, executeTransactionIntent])
+    mountCustody(
+      app,
+      e,
+      ({ body }, c) => backend.createTransactionFromIntent(custodyContext(c), body),
+      { audit: { summary: (answer) => `Ramp ${describeRamp(answer)}` } },
+    );
   mountCustody(
     app,
     markDepositDone,
@@ -76,4 +89,13 @@ export function describeRamp(answer: Transaction | Record<string, unknown>): str
   const a = answer as Record<string, unknown>;
   const parts = ['category', 'amount', 'asset', 'blockChain'].map((f) => text(a[f]));
   return `${parts.filter(Boolean).join(' ')} created, status ${text(a['status']) ?? 'unknown'}`;
+}
+
+/** v2/quote/: G3's `{input, output, …}` intent, or the Python SDK's v2 (a G2 intent), each by its own schema. */
+function parseV2QuoteBody(raw: unknown): V2QuoteBody {
+  const intent =
+    raw !== null && typeof raw === 'object' ? (raw as { intent?: unknown }).intent : null;
+  const v2 =
+    intent !== null && typeof intent === 'object' && ('input' in intent || 'output' in intent);
+  return v2 ? parseBody(V2QuoteRequest, raw) : parseBody(IntentQuoteRequest, raw);
 }

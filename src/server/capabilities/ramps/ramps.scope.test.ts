@@ -1,45 +1,31 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { paths } from '#contract/paths.ts';
 import { RampQuoteResponse } from '#contract/ramps.ts';
 import { auditLog } from '../../db/schema/console.ts';
 import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
-import {
-  createRampFixture,
   INTENT_CREATE_PATH,
   MARK_DEPOSIT_PATH,
   QUOTE_PATH,
-  sdkCaller,
+  rampTest,
   type RampFixture,
-  type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
 
 // Staff through the console: a member restricted to the "Ramp desk" sub-organization
 // quotes and executes only with its vaults and bank accounts (404 outside), four-eyes
 // holds for ramps as for every transaction, and marking a deposit is audited.
-let t: EngineTestApp;
-let f: EngineFixture;
-let r: RampFixture;
-let client: SdkCaller;
-let desk: StaffSession;
-let deskApprover: StaffSession;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-  r = await createRampFixture(t);
-  client = await sdkCaller(t);
-  const subOrgIds = [r.subOrgVault.subOrgId];
-  desk = await signInStaff(t.app, t.db, t.authClock, { role: 'admin', subOrgIds });
-  deskApprover = await signInStaff(t.app, t.db, t.authClock, { role: 'approver', subOrgIds });
-});
-afterAll(() => t.close());
+const it = rampTest
+  .extend('desk', { scope: 'file' }, ({ t, r }) =>
+    signInStaff(t.app, t.db, t.authClock, { role: 'admin', subOrgIds: [r.subOrgVault.subOrgId] }),
+  )
+  .extend('deskApprover', { scope: 'file' }, ({ t, r }) =>
+    signInStaff(t.app, t.db, t.authClock, {
+      role: 'approver',
+      subOrgIds: [r.subOrgVault.subOrgId],
+    }),
+  );
 
 const post = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -47,7 +33,7 @@ const post = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-const deskIntent = () => ({
+const deskIntent = (r: RampFixture) => ({
   source: { type: 'VAULT', id: r.subOrgVault.id },
   destination: { type: 'BANK_ACCOUNT', id: r.otherSubOrg.id },
   fromAsset: 'USDC',
@@ -64,21 +50,31 @@ async function decide(member: StaffSession, entityId: string) {
 }
 
 describe('a member restricted to one sub-organization', () => {
-  it('cannot quote with a vault or bank account outside it: 404, as if it did not exist', async () => {
+  it('cannot quote with a vault or bank account outside it: 404, as if it did not exist', async ({
+    f,
+    r,
+    desk,
+  }) => {
     const orgVault = await desk.json(
       QUOTE_PATH,
-      post({ intent: { ...deskIntent(), source: { type: 'VAULT', id: f.treasury.id } } }),
+      post({ intent: { ...deskIntent(r), source: { type: 'VAULT', id: f.treasury.id } } }),
     );
     expect(orgVault).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
     const orgAccount = await desk.json(
       QUOTE_PATH,
-      post({ intent: { ...deskIntent(), destination: { type: 'BANK_ACCOUNT', id: r.usd.id } } }),
+      post({ intent: { ...deskIntent(r), destination: { type: 'BANK_ACCOUNT', id: r.usd.id } } }),
     );
     expect(orgAccount).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
-  it('quotes and executes within it; must send the intent; cannot execute a quote priced elsewhere', async () => {
-    const q = await desk.json(QUOTE_PATH, post({ intent: deskIntent() }));
+  it('quotes and executes within it; must send the intent; cannot execute a quote priced elsewhere', async ({
+    f,
+    r,
+    sdk: client,
+    desk,
+    deskApprover,
+  }) => {
+    const q = await desk.json(QUOTE_PATH, post({ intent: deskIntent(r) }));
     expect(q.status).toBe(200);
     const quote = RampQuoteResponse.parse(q.body).quotes[0];
     expect(quote?.subOrgId).toBe(r.subOrgVault.subOrgId);
@@ -88,7 +84,7 @@ describe('a member restricted to one sub-organization', () => {
     // A quote the organization's API client priced, with the desk's intent pasted on.
     const orgQuote = await client.call('js', 'POST', QUOTE_PATH, {
       intent: {
-        ...deskIntent(),
+        ...deskIntent(r),
         source: { type: 'VAULT', id: f.treasury.id },
         destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
       },
@@ -97,7 +93,7 @@ describe('a member restricted to one sub-organization', () => {
     const foreign = await desk.json(
       INTENT_CREATE_PATH,
       post({
-        intent: deskIntent(),
+        intent: deskIntent(r),
         quoteId: RampQuoteResponse.parse(orgQuote.body).quotes[0]?.quoteId,
       }),
     );
@@ -105,7 +101,7 @@ describe('a member restricted to one sub-organization', () => {
 
     const created = await desk.json(
       INTENT_CREATE_PATH,
-      post({ intent: deskIntent(), quoteId: quote?.quoteId, externalId: 'desk-1' }),
+      post({ intent: deskIntent(r), quoteId: quote?.quoteId, externalId: 'desk-1' }),
     );
     expect(created.status).toBe(200);
     const tx = created.body as { id: string; subOrgId: string; status: string };
@@ -125,7 +121,12 @@ describe('a member restricted to one sub-organization', () => {
     expect(hidden).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
   });
 
-  it('marks an on-ramp’s deposit only in scope; the mark is audited', async () => {
+  it('marks an on-ramp’s deposit only in scope; the mark is audited', async ({
+    t,
+    f,
+    sdk: client,
+    desk,
+  }) => {
     const q = await client.call('js', 'POST', QUOTE_PATH, {
       intent: {
         destination: { type: 'VAULT', id: f.treasury.id },

@@ -1,53 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { add, cmp, neg, sub } from '#contract/decimal.ts';
 import { paths } from '#contract/paths.ts';
 import { RampQuoteResponse, type RampQuote } from '#contract/ramps.ts';
 import { Transaction } from '#contract/transaction.ts';
 import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
-import {
-  createRampFixture,
   INTENT_CREATE_PATH,
   jsIntent,
   jsParty,
   MARK_DEPOSIT_PATH,
   pythonParty,
   QUOTE_PATH,
-  sdkCaller,
-  type RampFixture,
-  type SdkCaller,
+  rampTest,
+  runRampToEnd,
 } from '../../test/ramp-fixtures.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 
 // Done when (issue 27): both provider SDKs, unchanged, quote and execute an
 // off-ramp and an on-ramp, and the transactions complete with balance changes
 // that equal the quote. Requests go on the wire as each SDK sends them.
-let t: EngineTestApp;
-let f: EngineFixture;
-let r: RampFixture;
-let client: SdkCaller;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-  r = await createRampFixture(t);
-  client = await sdkCaller(t);
-});
-afterAll(() => t.close());
-
-/** Runs the simulator until the transaction ends (each step a provider's third, TIME_SCALE 1). */
-async function runToEnd(id: string): Promise<Transaction> {
-  for (let i = 0; i < 20; i += 1) {
-    const status = await t.status(id);
-    if (status === 'COMPLETED' || status === 'FAILED' || status === 'DECLINED') break;
-    await t.run(60 * 60_000);
-  }
-  const got = await t.get(paths.transaction(id));
-  return Transaction.parse(got.body);
-}
+const it = rampTest;
 
 function quoted(body: Record<string, unknown>): RampQuote {
   const parsed = RampQuoteResponse.parse(body);
@@ -57,7 +28,12 @@ function quoted(body: Record<string, unknown>): RampQuote {
 }
 
 describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
-  it('JS SDK (G2 intent): getQuote, createTransactionFromIntent approving through its approval message, COMPLETED with the quoted debit', async () => {
+  it('JS SDK (G2 intent): getQuote, createTransactionFromIntent approving through its approval message, COMPLETED with the quoted debit', async ({
+    t,
+    f,
+    r,
+    sdk: client,
+  }) => {
     const before = await t.balance(f.treasury.id, 'USDC', 'ETHEREUM');
     const intent = jsIntent({
       source: jsParty('VAULT', f.treasury.id),
@@ -102,7 +78,7 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
     expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe(add(before.held, '100'));
 
     await client.approve('js', tx.id ?? '');
-    const done = await runToEnd(tx.id ?? '');
+    const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(done.operations?.map((o) => [o.sequence, o.type, o.status])).toEqual([
       [1, 'TRANSFER', 'COMPLETED'],
@@ -127,7 +103,12 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
     expect(sdkShapeProblems('transaction', done)).toEqual([]);
   });
 
-  it('Python SDK (G1 flat): get_ramp_quote with paymentMethod null and an EXTERNAL_BANK_ACCOUNT, create_off_ramp_transaction, COMPLETED', async () => {
+  it('Python SDK (G1 flat): get_ramp_quote with paymentMethod null and an EXTERNAL_BANK_ACCOUNT, create_off_ramp_transaction, COMPLETED', async ({
+    t,
+    f,
+    r,
+    sdk: client,
+  }) => {
     const before = await t.balance(f.treasury.id, 'USDC', 'ETHEREUM');
     const q = await client.call('python', 'POST', QUOTE_PATH, {
       destination: pythonParty('EXTERNAL_BANK_ACCOUNT', r.usd.id),
@@ -163,7 +144,7 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
     expect(tx).toMatchObject({ status: 'PENDING', category: 'OFF_RAMP', amount: '250' });
     expect(tx.destination).toMatchObject({ type: 'EXTERNAL_BANK_ACCOUNT', id: r.usd.id });
     await client.approve('python', tx.id ?? '');
-    const done = await runToEnd(tx.id ?? '');
+    const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).toEqual({
       amount: sub(before.amount, '250'),
@@ -173,7 +154,11 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
 });
 
 describe('on-ramp, USD to USDC on Polygon', () => {
-  it('JS SDK: deposit instructions only once approved, mark_deposit_done moves it on, the vault is credited the quoted amount', async () => {
+  it('JS SDK: deposit instructions only once approved, mark_deposit_done moves it on, the vault is credited the quoted amount', async ({
+    t,
+    f,
+    sdk: client,
+  }) => {
     const before = await t.balance(f.treasury.id, 'USDC', 'POLYGON');
     const intent = jsIntent({
       source: jsParty('EXTERNAL_BANK_ACCOUNT', null),
@@ -225,7 +210,7 @@ describe('on-ramp, USD to USDC on Polygon', () => {
     const marked = await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: tx.id });
     expect(marked.status, marked.text).toBe(200);
     expect(marked.body).toMatchObject({ status: 'SUBMITTED' });
-    const done = await runToEnd(tx.id ?? '');
+    const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(done.operations?.map((o) => [o.type, o.status])).toEqual([
       ['DEPOSIT', 'COMPLETED'],
@@ -242,7 +227,11 @@ describe('on-ramp, USD to USDC on Polygon', () => {
     expect(debit).toMatchObject({ asset: 'USD', amount: neg(best.finalFromAmount ?? '') });
   });
 
-  it('Python SDK (G1 flat): get_ramp_quote ON_RAMP with paymentMethod US_ACH, create_on_ramp_transaction, mark_deposit_done, COMPLETED', async () => {
+  it('Python SDK (G1 flat): get_ramp_quote ON_RAMP with paymentMethod US_ACH, create_on_ramp_transaction, mark_deposit_done, COMPLETED', async ({
+    t,
+    f,
+    sdk: client,
+  }) => {
     const before = await t.balance(f.treasury.id, 'USDC', 'POLYGON');
     const q = await client.call('python', 'POST', QUOTE_PATH, {
       destination: pythonParty('VAULT', f.treasury.id),
@@ -270,7 +259,7 @@ describe('on-ramp, USD to USDC on Polygon', () => {
     await client.approve('python', id);
     const marked = await client.call('python', 'POST', MARK_DEPOSIT_PATH, { transactionId: id });
     expect(marked.status, marked.text).toBe(200);
-    const done = await runToEnd(id);
+    const done = await runRampToEnd(t, id);
     expect(done.status).toBe('COMPLETED');
     expect(await t.balance(f.treasury.id, 'USDC', 'POLYGON')).toEqual({
       amount: add(before.amount, best.finalToAmount ?? ''),

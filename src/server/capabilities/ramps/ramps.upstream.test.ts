@@ -133,6 +133,76 @@ describe('ramps through an upstream console', () => {
     expect(await runB(id)).toBe('COMPLETED');
   });
 
+  it('FX: quoted, executed, approved by another member, deposit marked, COMPLETED upstream', async () => {
+    const intent = {
+      source: { type: 'EXTERNAL_BANK_ACCOUNT' },
+      destination: { type: 'BANK_ACCOUNT', id: usdAccount },
+      fromAsset: 'EUR',
+      fromAmount: '500',
+      toAsset: 'USD',
+    };
+    const q = await admin.json(QUOTE_PATH, post({ intent }));
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+    const quote = RampQuoteResponse.parse(q.body).quotes[0];
+    const created = await admin.json(
+      INTENT_CREATE_PATH,
+      post({ intent, quoteId: quote?.quoteId, externalId: 'upstream-fx-1' }),
+    );
+    expect(created).toMatchObject({
+      status: 200,
+      body: { status: 'PENDING', category: 'RAMP', subCategory: 'TRADE_WITHDRAW' },
+    });
+    const id = (created.body as { id: string }).id;
+    expect(await decide(admin, id)).toMatchObject({ status: 403, body: { code: 'FOUR_EYES' } });
+    expect((await decide(approver, id)).status).toBe(200);
+    const marked = await initiator.json(MARK_DEPOSIT_PATH, post({ transactionId: id }));
+    expect(marked).toMatchObject({ status: 200, body: { status: 'SUBMITTED' } });
+    expect(await runB(id)).toBe('COMPLETED');
+    const listed = await initiator.json(`/api/console/bank_accounts/${usdAccount}/ramps/`);
+    expect((listed.body as { results: Array<{ id: string }> }).results.map((x) => x.id)).toContain(
+      id,
+    );
+  });
+
+  it('v2: the newest JS SDK’s quote and the Python SDK’s execute/ are forwarded, four-eyes kept', async () => {
+    const v2 = await admin.json(
+      '/api/external/transactions/v2/quote/',
+      post({
+        intent: {
+          input: { asset: 'USDC', amount: '30' },
+          output: { asset: 'USD' },
+          source: { type: 'VAULT', id: t.fixture.treasury.id, chain: 'ETHEREUM' },
+          destination: { type: 'BANK_ACCOUNT', id: usdAccount },
+        },
+      }),
+    );
+    expect(v2.status, JSON.stringify(v2.body)).toBe(200);
+    const [best] = (v2.body as { quotes: Array<{ quoteId: string; input: unknown }> }).quotes;
+    expect(best?.input).toMatchObject({ asset: 'USDC', amount: '30' });
+    const created = await admin.json(
+      '/api/external/transactions/execute/',
+      post({ intent: null, quoteId: best?.quoteId, externalId: 'upstream-v2-1', memo: null }),
+    );
+    expect(created).toMatchObject({
+      status: 200,
+      body: { status: 'PENDING', category: 'OFF_RAMP' },
+    });
+    const id = (created.body as { id: string }).id;
+    expect(await decide(admin, id)).toMatchObject({ status: 403, body: { code: 'FOUR_EYES' } });
+    // A restricted member cannot quote with a vault outside their sub-organization, named by vaultId.
+    const outside = await desk.json(
+      '/api/external/transactions/v2/quote/',
+      post({
+        intent: {
+          input: { asset: 'USDC', amount: '30', vaultId: t.fixture.treasury.id },
+          output: { asset: 'USD' },
+          destination: { type: 'BANK_ACCOUNT', id: usdAccount },
+        },
+      }),
+    );
+    expect(outside).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+  });
+
   it('scope: a restricted member cannot quote with a vault outside their sub-organization', async () => {
     const outside = await desk.json(
       QUOTE_PATH,

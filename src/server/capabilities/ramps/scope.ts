@@ -1,6 +1,11 @@
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { RampIntentInput, RampPartyInput } from '#contract/ramps.ts';
+import {
+  isV2Intent,
+  type RampIntentInput,
+  type RampPartyInput,
+  type V2IntentInput,
+} from '#contract/ramps.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { RampsPort } from './port.ts';
 
@@ -41,7 +46,7 @@ async function unlessUnknown<T>(promise: Promise<T>): Promise<T | null> {
 export function rampsScope(inner: CustodyBackend): RampsPort {
   async function checkParties(
     ctx: CustodyContext,
-    parties: Array<RampPartyInput | undefined>,
+    parties: Array<Pick<RampPartyInput, 'type' | 'id'> | undefined>,
     subOrgId: string | undefined,
   ): Promise<void> {
     if (!allowedIds(ctx)) return;
@@ -59,9 +64,15 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
     }
   }
 
-  const intentParties = (intent: RampIntentInput | undefined) => [
+  // A G3 intent may name a side's vault by `vaultId` alone.
+  const intentParties = (intent: RampIntentInput | V2IntentInput | undefined) => [
     intent?.source,
     intent?.destination,
+    ...(intent && isV2Intent(intent)
+      ? [intent.input.vaultId, intent.output.vaultId].map((id) =>
+          id ? { type: 'VAULT' as const, id } : undefined,
+        )
+      : []),
   ];
 
   return {
@@ -69,6 +80,14 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
       if ('intent' in body) await checkParties(ctx, intentParties(body.intent), body.subOrgId);
       else await checkParties(ctx, [body.source, body.destination], body.subOrgId);
       return inner.quoteRamp(ctx, body);
+    },
+    async quoteRampV2(ctx, body) {
+      await checkParties(
+        ctx,
+        intentParties(body.intent),
+        'subOrgId' in body ? body.subOrgId : undefined,
+      );
+      return inner.quoteRampV2(ctx, body);
     },
     async createTransactionFromIntent(ctx, body) {
       if (allowedIds(ctx) && !body.intent) {

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '#contract/paths.ts';
-import { TRANSACTION_CATEGORIES } from '#contract/enums.ts';
 import { organizations } from '../../db/schema/sandbox.ts';
 import { seedSandbox } from '../sandbox/seed.ts';
 import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
@@ -14,6 +13,7 @@ import {
 import { sdkRequest } from '../../test/sdk-wire.ts';
 import { sdkShapeProblems, type SdkRecordKind } from '../../test/sdk-required-fields.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
+import { SEEDED_CATEGORIES } from '../sandbox/seed/transaction-shapes.ts';
 
 // Every record the seed and the engine produce, read as the Python SDK reads
 // it, carries every field the SDKs' types require (src/server/test/sdk-required-fields.ts).
@@ -65,10 +65,11 @@ describe('seeded records carry every field the SDKs require', () => {
 
   it('transactions of every category, swaps and contract calls included, listed and fetched', async () => {
     const listed = await readAll(t, client, paths.transactions());
-    expect(new Set(listed.map((r) => r.category))).toEqual(new Set(TRANSACTION_CATEGORIES));
+    expect(new Set(listed.map((r) => r.category))).toEqual(new Set(SEEDED_CATEGORIES));
     expect(problemsOf('transaction', listed)).toEqual([]);
     // One of each category fetched by id: the single read has its own extras.
-    const oneEach = TRANSACTION_CATEGORIES.map((c) => listed.find((r) => r.category === c));
+    // Every seeded category (an FX, RAMP, is checked by ramps.fx.test).
+    const oneEach = SEEDED_CATEGORIES.map((c) => listed.find((r) => r.category === c));
     const fetched = await Promise.all(
       oneEach.map((r) => read(t, client, paths.transaction(String(r?.id)))),
     );

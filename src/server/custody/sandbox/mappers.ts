@@ -49,7 +49,8 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     id: row.id,
     orgId: row.orgId,
     subOrgId: row.subOrgId,
-    vaultId: row.vaultId,
+    // The SDKs require a vaultId on every transaction; an FX (RAMP) involves none.
+    vaultId: row.vaultId ?? (row.category === 'RAMP' ? '' : null),
     status: row.status,
     transactionType: row.transactionType,
     category: row.category,

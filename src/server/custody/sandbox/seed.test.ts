@@ -7,7 +7,6 @@ import {
   BANK_ACCOUNT_STATUSES,
   CONTACT_STATUSES,
   PAYMENT_METHODS,
-  TRANSACTION_CATEGORIES,
   TRANSACTION_STATUSES,
   VAULT_TYPES,
 } from '#contract/enums.ts';
@@ -26,6 +25,7 @@ import {
 } from '../../db/schema/sandbox.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import { seedSandbox, type SeedSummary } from './seed.ts';
+import { SEEDED_CATEGORIES } from './seed/transaction-shapes.ts';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -56,7 +56,9 @@ describe('seedSandbox', () => {
     const rows = await db().select().from(transactions);
     expect(rows.length).toBeGreaterThanOrEqual(300);
     const combos = new Set(rows.map((r) => `${r.category}/${r.status}`));
-    for (const category of TRANSACTION_CATEGORIES) {
+    // RAMP (the sandbox's FX) is made only from a live quote: never seeded.
+    expect(rows.filter((r) => r.category === 'RAMP')).toHaveLength(0);
+    for (const category of SEEDED_CATEGORIES) {
       for (const status of TRANSACTION_STATUSES)
         expect(combos, `${category}/${status}`).toContain(`${category}/${status}`);
     }
@@ -147,6 +149,19 @@ describe('seedSandbox', () => {
         ]);
       }
     }
+  });
+
+  it('names the approved bank account of every seeded ramp, as its page lists them', async () => {
+    const rows = await db().select().from(transactions);
+    const accounts = new Map((await db().select().from(bankAccounts)).map((a) => [a.id, a]));
+    const ramps = rows.filter((r) => r.category === 'ON_RAMP' || r.category === 'OFF_RAMP');
+    expect(ramps.length).toBeGreaterThan(0);
+    for (const r of ramps) {
+      const bank = r.category === 'OFF_RAMP' ? r.destination : r.source;
+      expect(r.bankAccountId, `${r.category} ${r.id}`).toBe(bank?.id);
+      expect(accounts.get(r.bankAccountId ?? '')?.status).toBe('APPROVED');
+    }
+    expect(rows.filter((r) => r.bankAccountId && !ramps.includes(r))).toHaveLength(0);
   });
 
   it('has bank accounts in every rail × status that pass the rail rules', async () => {

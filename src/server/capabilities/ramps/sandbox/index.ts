@@ -1,20 +1,25 @@
-import { and, eq, inArray, type SQL } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Page } from '#contract/common.ts';
-import type { RampCreateRequest } from '#contract/ramps.ts';
+import { isV2Intent, type RampCreateRequest } from '#contract/ramps.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
-import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
+import { transactionPage } from '../../../custody/sandbox/transaction-page.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
-import { executeRampQuote } from '../../../custody/sandbox/engine/ramp-create.ts';
+import {
+  executeRampQuote,
+  type ExecuteRampInput,
+} from '../../../custody/sandbox/engine/ramp-create.ts';
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
 import { quoteRamp } from '../../../custody/sandbox/engine/ramp-quote.ts';
 import {
-  routeFromIntent,
+  renamedRefusal,
   routeFromQuoteRequest,
+  routeFromV2Intent,
+  routeOfIntent,
   type RouteRequest,
 } from '../../../custody/sandbox/engine/ramp-route.ts';
 import type { BankAccountRampsQuery, RampsPort } from '../port.ts';
@@ -39,37 +44,54 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
     if (!orgId) throw noOrganization();
     return orgId;
   }
-  const scopeOf = (ctx: CustodyContext) => ctx.scope?.subOrgIds ?? null;
+  /** Executes a quote as the caller: both SDK shapes, each saying what it says of the route. */
+  async function execute(
+    ctx: CustodyContext,
+    body: {
+      quoteId?: string | undefined;
+      externalId?: string | undefined;
+      memo?: string | undefined;
+    },
+    sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId'>,
+  ): Promise<Transaction> {
+    const row = await executeRampQuote(db, {
+      orgId: await org(ctx),
+      actor: ctx.actor,
+      scopeSubOrgIds: ctx.scope?.subOrgIds ?? null,
+      now: clock.now(),
+      quoteId: body.quoteId,
+      externalId: body.externalId,
+      memo: body.memo,
+      ...sent,
+    });
+    return toWireTransaction(row);
+  }
   return {
     quoteRamp: async (ctx, body) =>
       quoteRamp(db, await org(ctx), routeFromQuoteRequest(body), clock.now()),
+    async quoteRampV2(ctx, body) {
+      const orgId = await org(ctx);
+      if (!isV2Intent(body.intent))
+        // The Python SDK's v2 get_quote: the G2 intent, answered as a bare list.
+        return (await quoteRamp(db, orgId, routeFromQuoteRequest(body), clock.now())).quotes;
+      const { route, names } = routeFromV2Intent(body.intent);
+      try {
+        return { quotes: (await quoteRamp(db, orgId, route, clock.now())).quotes };
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
+    },
     async createTransactionFromIntent(ctx, body) {
-      const row = await executeRampQuote(db, {
-        orgId: await org(ctx),
-        actor: ctx.actor,
-        scopeSubOrgIds: scopeOf(ctx),
-        now: clock.now(),
-        quoteId: body.quoteId,
-        sent: body.intent ? routeFromIntent(body.intent) : undefined,
-        subOrgId: body.subOrgId,
-        externalId: body.externalId,
-        memo: body.memo,
-      });
-      return toWireTransaction(row);
+      const { route, names } = body.intent
+        ? routeOfIntent(body.intent)
+        : { route: undefined, names: {} };
+      try {
+        return await execute(ctx, body, { sent: route, subOrgId: body.subOrgId });
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
     },
-    async createRampTransaction(ctx, body) {
-      const row = await executeRampQuote(db, {
-        orgId: await org(ctx),
-        actor: ctx.actor,
-        scopeSubOrgIds: scopeOf(ctx),
-        now: clock.now(),
-        quoteId: body.quoteId,
-        sent: flatRoute(body),
-        externalId: body.externalId,
-        memo: body.memo,
-      });
-      return toWireTransaction(row);
-    },
+    createRampTransaction: (ctx, body) => execute(ctx, body, { sent: flatRoute(body) }),
     async markDepositDone(ctx, body) {
       const row = await markDepositDone(db, {
         orgId: await org(ctx),
@@ -93,31 +115,11 @@ function flatRoute(body: RampCreateRequest): RouteRequest {
   };
 }
 
-async function listBankAccountRamps(
+function listBankAccountRamps(
   db: Database,
   orgId: string | null,
   bankAccountId: string,
   query: BankAccountRampsQuery,
 ): Promise<Page<Transaction>> {
-  const position = query.cursor ? decodeCursor('transactions', query.cursor) : undefined;
-  if (!orgId) return { results: [], hasNext: false, nextCursor: null };
-  const conditions: Array<SQL | undefined> = [
-    eq(transactions.orgId, orgId),
-    eq(transactions.bankAccountId, bankAccountId),
-    query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
-    query.subOrgIds ? inArray(transactions.subOrgId, query.subOrgIds) : undefined,
-    position ? after(transactions, position) : undefined,
-  ];
-  return keysetPage(
-    'transactions',
-    query.limit,
-    (take) =>
-      db
-        .select()
-        .from(transactions)
-        .where(and(...conditions))
-        .orderBy(...newestFirst(transactions))
-        .limit(take),
-    toWireTransaction,
-  );
+  return transactionPage(db, orgId, query, [eq(transactions.bankAccountId, bankAccountId)]);
 }

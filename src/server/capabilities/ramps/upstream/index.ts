@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
 import { ApiError } from '#contract/api-error.ts';
 import type { Page, PageRequest } from '#contract/common.ts';
 import { pathOf } from '#contract/endpoint.ts';
@@ -7,39 +6,35 @@ import {
   createTransactionFromIntent,
   markDepositDone,
   quoteRamp,
+  quoteRampV2,
 } from '#contract/endpoints/ramp-writes.ts';
 import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
-import { RampQuoteResponse } from '#contract/ramps.ts';
+import { RampQuoteResponse, V2QuoteResponse } from '#contract/ramps.ts';
 import { Transaction, type TransactionFilters } from '#contract/transaction.ts';
-import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import {
   forgetTransactionIntent,
   recordCreated,
   recordTransactionIntent,
 } from '../../../custody/upstream/creators.store.ts';
-import {
-  UpstreamFailure,
-  type UpstreamRequest,
-} from '../../../custody/upstream/upstream-client.ts';
-import type { Database } from '../../../db/client.ts';
+import { UpstreamFailure } from '../../../custody/upstream/upstream-client.ts';
+import { staffId, type UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
 import type { RampsPort } from '../port.ts';
 
-/** What the ramps' upstream part needs of the upstream composite. */
-export interface RampsUpstreamDeps {
-  db: Database;
-  clock: Clock;
-  /** One signed call, its answer checked against the contract (upstream-backend.ts). */
-  call<S extends z.core.$ZodType>(
-    ctx: CustodyContext,
-    schema: S,
-    request: Omit<UpstreamRequest, 'requestId'>,
-  ): Promise<z.output<S>>;
+/** What the ramps' upstream part needs of the upstream composite (upstream-deps.ts), and the transactions' list. */
+export type RampsUpstreamDeps = Pick<UpstreamDeps, 'db' | 'clock' | 'call' | 'unknownOutcome'> & {
   listTransactions(
     ctx: CustodyContext,
     query: PageRequest & TransactionFilters,
   ): Promise<Page<Transaction>>;
-}
+};
+
+/** The categories a bank account's conversions are recorded as: ramps, and FX (RAMP). */
+const RAMP_CATEGORIES_LISTED: readonly string[] = ['ON_RAMP', 'OFF_RAMP', 'RAMP'];
+
+/** A POST of an endpoint without path parameters, the body as the caller sent it. */
+const post = (endpoint: Parameters<typeof pathOf>[0], body: unknown) =>
+  ({ method: 'POST', path: pathOf(endpoint), body }) as const;
 
 /** Upstream pages read for one page of a bank account's ramps before answering with what was found. */
 const MAX_UPSTREAM_PAGES = 10;
@@ -53,7 +48,6 @@ const MAX_UPSTREAM_PAGES = 10;
  */
 export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
   const { db, clock } = deps;
-  const staffId = (ctx: CustodyContext) => (ctx.actor?.type === 'STAFF' ? ctx.actor.id : undefined);
 
   async function execute<B extends { externalId?: string | undefined }>(
     ctx: CustodyContext,
@@ -63,7 +57,7 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
     const externalId = body.externalId ?? `console-${randomUUID()}`;
     const member = staffId(ctx);
     if (member) await recordTransactionIntent(db, externalId, member, clock.now());
-    let created: Transaction | undefined;
+    let created: Transaction;
     try {
       created = await deps.call(ctx, Transaction, {
         method: 'POST',
@@ -78,17 +72,9 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
           await forgetTransactionIntent(db, externalId, member);
         throw error;
       }
-      const found = await deps
-        .listTransactions(ctx, { externalId, limit: 1 })
-        .then((page) => page.results[0])
-        .catch(() => undefined);
-      if (!found)
-        throw new UpstreamFailure(
-          error.reason,
-          `${error.message.replace(/ \(request id .*\)$/, '')}; whether the ramp was created is not known yet. Look it up by externalId "${externalId}" before sending it again`,
-          ctx.requestId,
-        );
-      created = found;
+      created = await deps.unknownOutcome(ctx, error, 'ramp', () =>
+        deps.listTransactions(ctx, { externalId, limit: 1 }).then((page) => page.results[0]),
+      );
     }
     if (member && created.id)
       await recordCreated(db, {
@@ -104,23 +90,15 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
   return {
     // A price changes nothing upstream: safe to retry like a read.
     quoteRamp: (ctx, body) =>
-      deps.call(ctx, RampQuoteResponse, {
-        method: 'POST',
-        path: pathOf(quoteRamp),
-        body,
-        retry: true,
-      }),
+      deps.call(ctx, RampQuoteResponse, { ...post(quoteRamp, body), retry: true }),
+    quoteRampV2: (ctx, body) =>
+      deps.call(ctx, V2QuoteResponse, { ...post(quoteRampV2, body), retry: true }),
     createTransactionFromIntent: (ctx, body) =>
       execute(ctx, pathOf(createTransactionFromIntent), body),
     createRampTransaction: (ctx, body) => execute(ctx, pathOf(createTransaction), body),
     // Never retried: marking twice is refused upstream as it is here.
     markDepositDone: (ctx, body) =>
-      deps.call(ctx, Transaction, {
-        method: 'POST',
-        path: pathOf(markDepositDone),
-        body,
-        retry: false,
-      }),
+      deps.call(ctx, Transaction, { ...post(markDepositDone, body), retry: false }),
     /**
      * The custody API lists no ramps by bank account: its transactions are
      * read a page at a time and the ramps naming the account kept, ending on
@@ -138,7 +116,7 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
         results.push(
           ...page.results.filter(
             (t) =>
-              (t.category === 'ON_RAMP' || t.category === 'OFF_RAMP') &&
+              RAMP_CATEGORIES_LISTED.includes(t.category ?? '') &&
               (t.source?.id === bankAccountId || t.destination?.id === bankAccountId) &&
               (!query.subOrgIds || (!!t.subOrgId && query.subOrgIds.includes(t.subOrgId))),
           ),

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, lte, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lte } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
@@ -6,8 +6,7 @@ import { transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { TransactionListQuery } from '../../../custody/backend.ts';
 import type { Page } from '#contract/common.ts';
-import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
-import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
+import { transactionPage } from '../../../custody/sandbox/transaction-page.ts';
 import {
   transactionDetail,
   type TransactionDetailExtras,
@@ -29,36 +28,15 @@ export async function listTransactions(
   orgId: string | null,
   query: TransactionListQuery,
 ): Promise<Page<Transaction>> {
-  const position = query.cursor ? decodeCursor('transactions', query.cursor) : undefined;
-  if (!orgId) return { results: [], hasNext: false, nextCursor: null };
-
-  const conditions: Array<SQL | undefined> = [
-    eq(transactions.orgId, orgId),
+  return transactionPage(db, orgId, query, [
     query.status ? eq(transactions.status, query.status) : undefined,
     query.category ? eq(transactions.category, query.category) : undefined,
     query.vaultId ? eq(transactions.vaultId, query.vaultId) : undefined,
     query.asset ? eq(transactions.asset, query.asset) : undefined,
     query.externalId ? eq(transactions.externalId, query.externalId) : undefined,
-    query.subOrgId ? eq(transactions.subOrgId, query.subOrgId) : undefined,
-    // A staff member's scope (several sub-orgs); see console/scope-rules.ts.
-    query.subOrgIds ? inArray(transactions.subOrgId, query.subOrgIds) : undefined,
     query.createdAtGte ? gte(transactions.createdAt, storableTime(query.createdAtGte)) : undefined,
     query.createdAtLte ? lte(transactions.createdAt, storableTime(query.createdAtLte)) : undefined,
-    position ? after(transactions, position) : undefined,
-  ];
-
-  return keysetPage(
-    'transactions',
-    query.limit,
-    (take) =>
-      db
-        .select()
-        .from(transactions)
-        .where(and(...conditions))
-        .orderBy(...newestFirst(transactions))
-        .limit(take),
-    toWireTransaction,
-  );
+  ]);
 }
 
 /**

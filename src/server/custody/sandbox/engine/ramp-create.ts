@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { cmp, mul, neg, round } from '#contract/decimal.ts';
+import type { TransactionCategory, TransactionSubCategory } from '#contract/enums.ts';
 import type { DepositInstructions, RampIntent } from '#contract/ramp-record.ts';
 import type { Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
@@ -77,18 +78,18 @@ export async function executeRampQuote(
   const route = stored.route as unknown as StoredRoute;
   if (input.sent) checkMatches(route, input.sent);
 
-  if (route.kind === 'FX')
-    throw refuse(ERROR_CODES.unsupportedRoute, 'quoteId', 'FX is not served by the sandbox yet');
   const kind = route.kind;
   const quote = stored.quote;
   const finalFrom = quote.finalFromAmount ?? '0';
   const finalTo = quote.finalToAmount ?? '0';
   const provider = quote.sourceName ?? 'Ramp provider';
-  const offRamp = route.kind === 'OFF_RAMP';
+  const offRamp = kind === 'OFF_RAMP';
+  const fx = kind === 'FX';
+  // An FX moves no digital asset: no chain, no vault.
   const chain = (offRamp ? route.fromChain : route.toChain) ?? '';
   const providerAt = providerParty(provider, chain);
   const vaultParty = offRamp ? route.source : route.destination;
-  const bank = offRamp ? route.destination : route.source;
+  const bank = offRamp || fx ? route.destination : route.source;
   const holds: Hold[] = offRamp
     ? [{ vaultId: route.vaultId, asset: route.fromAsset, chain, amount: finalFrom }]
     : [];
@@ -108,9 +109,8 @@ export async function executeRampQuote(
   const usd = FIAT_USD[route.toAsset] ?? CRYPTO_USD[route.toAsset] ?? '0';
   const values = {
     subOrgId: stored.subOrgId,
-    vaultId: route.vaultId,
-    category: kind,
-    subCategory: kind,
+    vaultId: route.vaultId || null,
+    ...CATEGORIES[kind],
     blockChain: chain,
     asset: offRamp ? route.fromAsset : route.toAsset,
     amount: offRamp ? finalFrom : finalTo,
@@ -140,7 +140,7 @@ export async function executeRampQuote(
       actor: input.actor,
       now: input.now,
       values,
-      transactionType: offRamp ? 'OUTGOING' : 'INCOMING',
+      transactionType: kind === 'ON_RAMP' ? 'INCOMING' : 'OUTGOING',
     });
     const claimed = await tx
       .update(rampQuotes)
@@ -164,6 +164,21 @@ export async function executeRampQuote(
     return row;
   });
 }
+
+/**
+ * The category each kind is recorded as: a ramp as the SDKs' ON_RAMP and
+ * OFF_RAMP; an FX, which no older SDK names, as the newest JS SDK's RAMP
+ * (a conversion through a provider), traded and paid out to a bank
+ * (TRADE_WITHDRAW).
+ */
+const CATEGORIES = {
+  OFF_RAMP: { category: 'OFF_RAMP', subCategory: 'OFF_RAMP' },
+  ON_RAMP: { category: 'ON_RAMP', subCategory: 'ON_RAMP' },
+  FX: { category: 'RAMP', subCategory: 'TRADE_WITHDRAW' },
+} as const satisfies Record<
+  StoredRoute['kind'],
+  { category: TransactionCategory; subCategory: TransactionSubCategory }
+>;
 
 /** A memo containing this makes the provider fail the trade (sandbox only), so clients can test it. */
 export const SIMULATE_FAIL_TAG = '[simulate:ramp-fail]';
@@ -228,17 +243,18 @@ function checkMatches(route: StoredRoute, sent: RouteRequest): void {
 /** The intent as recorded on the transaction, in the G2 shape whichever shape asked. */
 function recordedIntent(route: StoredRoute): RampIntent {
   const offRamp = route.kind === 'OFF_RAMP';
+  const onRamp = route.kind === 'ON_RAMP';
   return {
     source: route.source,
     destination: route.destination,
     fromAsset: route.fromAsset,
     ...(route.fromAmount === undefined ? {} : { fromAmount: route.fromAmount }),
     ...(route.fromChain ? { fromChain: route.fromChain } : {}),
-    fromPaymentRail: offRamp ? 'BLOCKCHAIN' : route.fiatRail,
+    fromPaymentRail: offRamp ? 'BLOCKCHAIN' : (route.depositRail ?? route.fiatRail),
     toAsset: route.toAsset,
     ...(route.toAmount === undefined ? {} : { toAmount: route.toAmount }),
     ...(route.toChain ? { toChain: route.toChain } : {}),
-    toPaymentRail: offRamp ? route.fiatRail : 'BLOCKCHAIN',
+    toPaymentRail: onRamp ? 'BLOCKCHAIN' : route.fiatRail,
   };
 }
 
@@ -281,30 +297,32 @@ function initialOperations(
         change(route.destination, route.toAsset, finalTo, null),
       ]),
     ];
+  // An on-ramp's last step sends the crypto to the vault; an FX's pays the approved account.
   return [
     op(1, 'DEPOSIT', route.source, providerAt, [
       change(route.source, route.fromAsset, neg(finalFrom), null),
     ]),
     op(2, 'TRADE', providerAt, providerAt, []),
-    op(3, 'TRANSFER', providerAt, route.destination, [
+    op(3, route.kind === 'FX' ? 'WITHDRAW' : 'TRANSFER', providerAt, route.destination, [
       change(route.destination, route.toAsset, finalTo, route.toChain),
     ]),
   ];
 }
 
-/** Where the payer wires an on-ramp's money: the sandbox's own account for the currency. */
+/** Where the payer wires an on-ramp's or FX's money: the sandbox's own account for the currency. */
 function depositInstructions(
   route: StoredRoute,
   finalFrom: string,
   quoteId: string,
 ): DepositInstructions {
   const account = SANDBOX_DEPOSIT_ACCOUNTS[route.fromAsset] ?? SANDBOX_DEPOSIT_ACCOUNTS['USD'];
+  const rail = route.depositRail ?? route.fiatRail;
   return {
     type: 'BANK_ACCOUNT',
-    paymentRail: route.fiatRail,
+    paymentRail: rail,
     currency: route.fromAsset,
     amount: finalFrom,
-    bankDetails: { ...account, paymentRail: route.fiatRail, currency: route.fromAsset },
+    bankDetails: { ...account, paymentRail: rail, currency: route.fromAsset },
     reference: `RAMP-${quoteId.replace(/-/g, '').slice(0, 10).toUpperCase()}`,
   };
 }

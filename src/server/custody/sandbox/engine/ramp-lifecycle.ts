@@ -28,6 +28,9 @@ import { transition, type Executor, type TransitionInput } from './transitions.t
  *   trade, starts) → WAITING_CONFIRMATION (2 done; 3, the crypto to the
  *   vault, with its txHash) → COMPLETED (the vault credited `finalToAmount`).
  *
+ * - FX: as an on-ramp, its last step paying the approved bank account (a
+ *   WITHDRAW, no txHash); no vault moves.
+ *
  * A failure (the memo's `[simulate:ramp-fail]`, at the trade) marks the trade
  * FAILED, what follows CANCELLED and what went before REVERSED, ends the
  * transaction FAILED and releases its hold: nothing moves. Each step lasts a
@@ -195,7 +198,10 @@ export async function advanceRamp(
       if (plan.ramp.fail) return fail();
       await move(tx, row, at, 'WAITING_CONFIRMATION', next, {
         operations: withOps(row, { 2: 'COMPLETED', 3: 'PROCESSING' }),
-        ...(offRamp ? {} : { txHash: row.txHash ?? newTxHash(row.blockChain) }),
+        // An on-ramp's crypto goes on chain now; an FX's payout is a bank's, with no hash.
+        ...(plan.ramp.kind === 'ON_RAMP'
+          ? { txHash: row.txHash ?? newTxHash(row.blockChain) }
+          : {}),
       });
       return;
     case 'WAITING_CONFIRMATION': {

@@ -60,7 +60,7 @@ export interface Limits {
 
 /**
  * Per pair: off-ramps by the currency paid out, on-ramps by the currency
- * paid in, FX alike for every pair.
+ * paid in, FX by the pair (each in the currency paid in).
  */
 const OFF_RAMP_LIMITS: Readonly<Record<string, Limits>> = {
   USD: { min: '10', max: '1000000' },
@@ -72,12 +72,21 @@ const ON_RAMP_LIMITS: Readonly<Record<string, Limits>> = {
   EUR: { min: '20', max: '250000' },
   GBP: { min: '20', max: '250000' },
 };
-const FX_LIMITS: Limits = { min: '100', max: '1000000' };
+const FX_LIMITS: Readonly<Record<string, Limits>> = {
+  'USD/EUR': { min: '100', max: '1000000' },
+  'USD/GBP': { min: '100', max: '1000000' },
+  'EUR/USD': { min: '100', max: '900000' },
+  'EUR/GBP': { min: '100', max: '900000' },
+  'GBP/USD': { min: '100', max: '750000' },
+  'GBP/EUR': { min: '100', max: '750000' },
+};
+/** A pair the tables above do not name (none is served): the narrowest bounds. */
+const FALLBACK_LIMITS: Limits = { min: '100', max: '250000' };
 
 export function limitsFor(kind: RampKind, fromAsset: string, toAsset: string): Limits {
-  if (kind === 'OFF_RAMP') return OFF_RAMP_LIMITS[toAsset] ?? FX_LIMITS;
-  if (kind === 'ON_RAMP') return ON_RAMP_LIMITS[fromAsset] ?? FX_LIMITS;
-  return FX_LIMITS;
+  if (kind === 'OFF_RAMP') return OFF_RAMP_LIMITS[toAsset] ?? FALLBACK_LIMITS;
+  if (kind === 'ON_RAMP') return ON_RAMP_LIMITS[fromAsset] ?? FALLBACK_LIMITS;
+  return FX_LIMITS[`${fromAsset}/${toAsset}`] ?? FALLBACK_LIMITS;
 }
 
 /** The drift's bucket: one minute. Two quotes in the same minute see the same market. */

@@ -26,25 +26,14 @@ import type { Executor } from './transitions.ts';
  * pair's limits or, for an off-ramp, more than the vault can spend now.
  */
 
-/** What is kept with a quote to execute it: the route as resolved, the amount as asked. */
-export interface StoredRoute {
-  kind: ResolvedRoute['kind'];
-  source: ResolvedRoute['source'];
-  destination: ResolvedRoute['destination'];
-  sourceId: string | null;
-  destinationId: string | null;
-  fromAsset: string;
-  fromChain: string | null;
-  toAsset: string;
-  toChain: string | null;
-  fiatRail: string;
-  fromAmount?: string | undefined;
-  toAmount?: string | undefined;
+/** What is kept with a quote to execute it: the route as resolved (its rows by id), the amount as asked. */
+export type StoredRoute = Omit<ResolvedRoute, 'subOrgId' | 'vault' | 'bankAccount'> & {
+  /** The vault paying or credited; `''` for an FX, which has none. */
   vaultId: string;
   bankAccountId: string | null;
   fee: string;
   completionSeconds: number;
-}
+};
 
 export async function quoteRamp(
   db: Database,
@@ -92,25 +81,28 @@ export async function quoteRamp(
       estCompletionTimeInSec: q.provider.completionSeconds,
       minFromAmount: limits.min,
       maxFromAmount: limits.max,
+      source: route.source,
+      destination: route.destination,
+      // G3's two sides: what goes in, what comes out, and the vault on the digital asset's.
+      input: {
+        asset: route.fromAsset,
+        amount: q.finalFromAmount,
+        ...(route.kind === 'OFF_RAMP' && route.vault ? { vaultId: route.vault.id } : {}),
+      },
+      output: {
+        asset: route.toAsset,
+        amount: q.finalToAmount,
+        ...(route.kind === 'ON_RAMP' && route.vault ? { vaultId: route.vault.id } : {}),
+      },
       // The older JS and Python types carry the provider's own answer here; the sandbox has none.
       quoteResponseDict: {},
     };
     quotes.push(quote);
+    const { subOrgId: _subOrgId, vault, bankAccount, ...resolved } = route;
     const stored: StoredRoute = {
-      kind: route.kind,
-      source: route.source,
-      destination: route.destination,
-      sourceId: route.sourceId,
-      destinationId: route.destinationId,
-      fromAsset: route.fromAsset,
-      fromChain: route.fromChain,
-      toAsset: route.toAsset,
-      toChain: route.toChain,
-      fiatRail: route.fiatRail,
-      fromAmount: route.fromAmount,
-      toAmount: route.toAmount,
-      vaultId: route.vault?.id ?? '',
-      bankAccountId: route.bankAccount?.id ?? null,
+      ...resolved,
+      vaultId: vault?.id ?? '',
+      bankAccountId: bankAccount?.id ?? null,
       fee: q.fee,
       completionSeconds: q.provider.completionSeconds,
     };

@@ -3,14 +3,16 @@ import { maskAccountNumber } from '#contract/bank-account-record.ts';
 import { chainInfo } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { add, scale } from '#contract/decimal.ts';
+import { ApiError } from '#contract/api-error.ts';
 import type {
   FlatQuoteRequest,
   IntentQuoteRequest,
   RampIntentInput,
   RampKind,
   RampPartyInput,
+  V2IntentInput,
 } from '#contract/ramps.ts';
-import { RAIL_CURRENCIES } from '#contract/ramps.ts';
+import { isV2Intent, RAIL_CURRENCIES } from '#contract/ramps.ts';
 import type { Party } from '#contract/transaction.ts';
 import { assets, bankAccounts } from '../../../db/schema/sandbox.ts';
 import type { BankAccountRow, VaultRow } from '../mappers.ts';
@@ -60,6 +62,88 @@ export function routeFromIntent(intent: RampIntentInput, subOrgId?: string): Rou
     toRail: intent.toPaymentRail,
     subOrgId,
   };
+}
+
+/**
+ * G3 (the newest JS SDK): `{input, output, source?, destination?}`, the
+ * chains and rails on the parties and a vault named by a side's `vaultId`
+ * when no party names it. `names` says where each field the engine names
+ * sits in this shape (`intent.fromAmount` is `intent.input.amount`).
+ */
+export function routeFromV2Intent(intent: V2IntentInput): {
+  route: RouteRequest;
+  names: Record<string, string>;
+} {
+  const names: Record<string, string> = { ...V2_FIELD_NAMES };
+  const problems = new Problems();
+  const side = (which: 'input' | 'output', party: RampPartyInput | undefined) => {
+    const vaultId = intent[which].vaultId;
+    const partyField = which === 'input' ? 'source' : 'destination';
+    if (!vaultId) return party;
+    if (party?.id && party.id !== vaultId)
+      problems.add(
+        `intent.${which}.vaultId`,
+        ERROR_CODES.validation,
+        `is ${vaultId}, but intent.${partyField}.id is ${party.id}: name one vault`,
+      );
+    if (party) return party;
+    names[`intent.${partyField}.type`] = `intent.${which}.vaultId`;
+    names[`intent.${partyField}.id`] = `intent.${which}.vaultId`;
+    return { type: 'VAULT' as const, id: vaultId };
+  };
+  const source = side('input', intent.source);
+  const destination = side('output', intent.destination);
+  problems.throwIfAny();
+  return {
+    names,
+    route: {
+      prefix: 'intent.',
+      source,
+      destination,
+      fromAsset: intent.input.asset,
+      fromAmount: intent.input.amount,
+      fromChain: intent.source?.chain,
+      fromRail: intent.source?.paymentRail,
+      toAsset: intent.output.asset,
+      toAmount: intent.output.amount,
+      toChain: intent.destination?.chain,
+      toRail: intent.destination?.paymentRail,
+    },
+  };
+}
+
+/** Where G3 carries what the engine names after G2's fields. */
+const V2_FIELD_NAMES: Readonly<Record<string, string>> = {
+  'intent.fromAsset': 'intent.input.asset',
+  'intent.fromAmount': 'intent.input.amount',
+  'intent.toAsset': 'intent.output.asset',
+  'intent.toAmount': 'intent.output.amount',
+  'intent.fromChain': 'intent.source.chain',
+  'intent.toChain': 'intent.destination.chain',
+  'intent.fromPaymentRail': 'intent.source.paymentRail',
+  'intent.toPaymentRail': 'intent.destination.paymentRail',
+};
+
+/** A refusal with its fields named as the client's shape names them (`names`), its message to match. */
+export function renamedRefusal(error: unknown, names: Readonly<Record<string, string>>): unknown {
+  if (!(error instanceof ApiError) || !error.fields) return error;
+  const fields = error.fields.map((f) => ({ ...f, field: names[f.field] ?? f.field }));
+  return new ApiError(
+    error.status,
+    error.code,
+    fields.map((f) => `${f.field}: ${f.message}`).join('; '),
+    fields,
+  );
+}
+
+/** The route of a G2 or G3 intent, and how to name its fields back. */
+export function routeOfIntent(intent: RampIntentInput | V2IntentInput): {
+  route: RouteRequest;
+  names: Record<string, string>;
+} {
+  return isV2Intent(intent)
+    ? routeFromV2Intent(intent)
+    : { route: routeFromIntent(intent), names: {} };
 }
 
 export function routeFromQuoteRequest(body: IntentQuoteRequest | FlatQuoteRequest): RouteRequest {
@@ -126,8 +210,10 @@ export interface ResolvedRoute {
   fromChain: string | null;
   toAsset: string;
   toChain: string | null;
-  /** The fiat side's rail (G2's names). */
+  /** The fiat side's rail (G2's names); an FX's is the payout's, to the approved account. */
   fiatRail: string;
+  /** An FX's deposit rail, from the payer's bank (an on-ramp's is `fiatRail`). */
+  depositRail?: string | undefined;
   fromAmount?: string | undefined;
   toAmount?: string | undefined;
   vault: VaultRow | null;
@@ -174,14 +260,8 @@ export async function resolveRoute(
       ERROR_CODES.quoteMismatch,
       `${fromAsset} → ${toAsset} is ${kind === 'FX' ? 'an FX' : `an ${kind}`}, not ${request.category}`,
     );
-  if (kind === 'FX') {
-    problems.add(
-      `${p}toAsset`,
-      ERROR_CODES.unsupportedRoute,
-      'fiat-to-fiat (FX) is not served by the sandbox yet',
-    );
-  }
   problems.throwIfAny();
+  if (kind === 'FX') return resolveFxRoute(db, orgId, request, problems);
 
   const cryptoSide = kind === 'OFF_RAMP' ? 'from' : 'to';
   const chainField = `${p}${cryptoSide}Chain`;
@@ -385,4 +465,135 @@ async function findBankAccount(
     return null;
   }
   return account;
+}
+
+/** An FX's deposit rail: the one asked for, else the currency's usual one; never a blockchain. */
+function depositRailOf(
+  request: RouteRequest,
+  problems: Problems,
+  field: string,
+  currency: string,
+): string {
+  const asked = request.fromRail;
+  if (asked === 'BLOCKCHAIN')
+    problems.add(field, ERROR_CODES.railMismatch, `${currency} is paid in by bank, not BLOCKCHAIN`);
+  return asked ? railName(asked) : (DEFAULT_DEPOSIT_RAIL[currency] ?? 'SWIFT');
+}
+
+/**
+ * An FX (fiat to fiat): money from the payer's bank (an `EXTERNAL_BANK_ACCOUNT`,
+ * or no source at all) exchanged and paid to an APPROVED bank account, which
+ * must carry the currency paid out. No vault and no chain take part: its
+ * sub-organization is the account's.
+ */
+async function resolveFxRoute(
+  db: Executor,
+  orgId: string,
+  request: RouteRequest,
+  problems: Problems,
+): Promise<ResolvedRoute> {
+  const p = request.prefix;
+  const fromAsset = request.fromAsset ?? '';
+  const toAsset = request.toAsset ?? '';
+  for (const side of ['from', 'to'] as const) {
+    const chain = side === 'from' ? request.fromChain : request.toChain;
+    if (chain)
+      problems.add(
+        `${p}${side}Chain`,
+        ERROR_CODES.unsupportedRoute,
+        `an FX (${fromAsset} → ${toAsset}) moves no digital asset: leave ${side}Chain out`,
+      );
+    const amount = side === 'from' ? request.fromAmount : request.toAmount;
+    if (amount !== undefined && scale(add(amount, '0')) > 2)
+      problems.add(
+        `${p}${side}Amount`,
+        ENGINE_CODES.amountPrecision,
+        `${side === 'from' ? fromAsset : toAsset} is written to 2 decimal places; ${amount} has more`,
+      );
+  }
+  const source = request.source;
+  if (source && source.type !== 'EXTERNAL_BANK_ACCOUNT')
+    problems.add(
+      `${p}source.type`,
+      source.type === 'VAULT' ? ERROR_CODES.unsupportedRoute : ENGINE_CODES.sourceType,
+      source.type === 'VAULT'
+        ? 'the sandbox holds no fiat in vaults: an FX is paid in from your bank; send EXTERNAL_BANK_ACCOUNT or leave the source out'
+        : `must be EXTERNAL_BANK_ACCOUNT (the payer's bank) on an FX, not ${source.type}`,
+    );
+  else if (source?.id)
+    problems.add(
+      `${p}source.id`,
+      ERROR_CODES.unsupportedRoute,
+      "an FX is paid in from the payer's bank by a deposit: leave the id out (the deposit instructions follow its approval)",
+    );
+  const depositRail = depositRailOf(
+    request,
+    problems,
+    p ? 'intent.fromPaymentRail' : 'paymentMethod',
+    fromAsset,
+  );
+
+  const destination = request.destination;
+  const bankField = `${p}destination`;
+  let account: BankAccountRow | null = null;
+  if (!destination)
+    problems.add(bankField, ERROR_CODES.validation, 'is required: the approved bank account paid');
+  else if (destination.type !== 'BANK_ACCOUNT' && destination.type !== 'EXTERNAL_BANK_ACCOUNT')
+    problems.add(
+      `${bankField}.type`,
+      ENGINE_CODES.destinationType,
+      `must be BANK_ACCOUNT with an approved bank account's id on an FX, not ${destination.type}`,
+    );
+  else if (!destination.id)
+    problems.add(
+      `${bankField}.id`,
+      ERROR_CODES.validation,
+      'is required: the approved bank account paid',
+    );
+  else account = await findBankAccount(db, problems, `${bankField}.id`, orgId, destination.id);
+
+  let payoutRail = request.toRail ? railName(request.toRail) : undefined;
+  if (account) {
+    const accountRail = railName(account.paymentMethod);
+    if (payoutRail && payoutRail !== accountRail)
+      problems.add(
+        p ? 'intent.toPaymentRail' : 'paymentMethod',
+        ERROR_CODES.railMismatch,
+        `bank account "${account.accountName}" is paid by ${account.paymentMethod}, not ${request.toRail ?? ''}`,
+      );
+    payoutRail = accountRail;
+    if (!RAIL_CURRENCIES[account.paymentMethod].includes(toAsset))
+      problems.add(
+        `${p}toAsset`,
+        ERROR_CODES.unsupportedRoute,
+        `bank account "${account.accountName}" (${account.paymentMethod}) takes ${RAIL_CURRENCIES[account.paymentMethod].join(', ')}, not ${toAsset}`,
+      );
+    const subOrgId = account.subOrgId ?? null;
+    if (request.subOrgId && request.subOrgId !== subOrgId)
+      problems.add(
+        'subOrgId',
+        ERROR_CODES.bankAccountOtherSubOrg,
+        `bank account "${account.accountName}" belongs to ${subOrgId ? `sub-organization ${subOrgId}` : 'the organization itself'}, not ${request.subOrgId}`,
+      );
+  }
+  problems.throwIfAny();
+  if (!account || !destination) throw new Error('resolveFxRoute: no bank account was resolved');
+  return {
+    kind: 'FX',
+    subOrgId: account.subOrgId ?? null,
+    source: { type: 'EXTERNAL_BANK_ACCOUNT', name: "The payer's bank", paymentRail: depositRail },
+    destination: bankParty(account, destination.type),
+    fromAsset,
+    fromChain: null,
+    toAsset,
+    toChain: null,
+    fiatRail: payoutRail ?? railName(account.paymentMethod),
+    depositRail,
+    fromAmount: request.fromAmount,
+    toAmount: request.toAmount,
+    vault: null,
+    bankAccount: account,
+    sourceId: null,
+    destinationId: destination.id ?? null,
+  };
 }

@@ -1,12 +1,6 @@
 import type { InferInsertModel } from 'drizzle-orm';
 import { chainInfo } from '#contract/chains.ts';
-import {
-  TRANSACTION_CATEGORIES,
-  TRANSACTION_STATUSES,
-  type FeeTier,
-  type TransactionCategory,
-  type TransactionStatus,
-} from '#contract/enums.ts';
+import { TRANSACTION_STATUSES, type FeeTier, type TransactionStatus } from '#contract/enums.ts';
 import type { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 import { estimateFees, feeForTier } from '../fee-model.ts';
 import { inFlightState } from './in-flight.ts';
@@ -14,7 +8,13 @@ import { statusPath, timeline, type LifecycleVariant, type TimedStatus } from '.
 import { feeOnly, settle, usdValue, type FeeCharge } from './movements.ts';
 import { fakeTxHash, type SeedRandom } from './random.ts';
 import { nativeAsset } from './reference-data.ts';
-import { shapeFor, type ShapeContext, type TransactionShape } from './transaction-shapes.ts';
+import {
+  SEEDED_CATEGORIES,
+  shapeFor,
+  type SeededCategory,
+  type ShapeContext,
+  type TransactionShape,
+} from './transaction-shapes.ts';
 
 /**
  * A few hundred historical transactions of every category and every status
@@ -28,7 +28,7 @@ export type TransactionSeedRow = InferInsertModel<typeof transactions> & {
 };
 export type StatusEventSeedRow = InferInsertModel<typeof transactionStatusEvents>;
 
-const CATEGORY_WEIGHTS: ReadonlyArray<readonly [TransactionCategory, number]> = [
+const CATEGORY_WEIGHTS: ReadonlyArray<readonly [SeededCategory, number]> = [
   ['TRANSFER', 30],
   ['TOKEN_TRANSFER', 20],
   ['SWAP', 8],
@@ -76,9 +76,9 @@ const REVERTS: Record<string, readonly string[]> = {
 };
 
 /** Every category × every status once, then weighted draws for the rest. */
-function plan(rng: SeedRandom, count: number): Array<[TransactionCategory, TransactionStatus]> {
-  const out: Array<[TransactionCategory, TransactionStatus]> = [];
-  for (const category of TRANSACTION_CATEGORIES) {
+function plan(rng: SeedRandom, count: number): Array<[SeededCategory, TransactionStatus]> {
+  const out: Array<[SeededCategory, TransactionStatus]> = [];
+  for (const category of SEEDED_CATEGORIES) {
     for (const status of TRANSACTION_STATUSES) out.push([category, status]);
   }
   while (out.length < count)
@@ -88,7 +88,7 @@ function plan(rng: SeedRandom, count: number): Array<[TransactionCategory, Trans
 
 function variantFor(
   rng: SeedRandom,
-  category: TransactionCategory,
+  category: SeededCategory,
   status: TransactionStatus,
 ): LifecycleVariant {
   const canArrive = category === 'TRANSFER' || category === 'TOKEN_TRANSFER';
@@ -215,6 +215,7 @@ function assemble(
     feePayerId: shape.feePayerVaultId,
     resourceType: shape.resourceType,
     contractData: shape.contractData,
+    bankAccountId: shape.bankAccountId,
     ...inFlightState(times.at(-1)?.at ?? createdAt, now, status, shape.legs, fee),
     txHash: broadcast ? fakeTxHash(rng, kind) : null,
     nonce: null,

@@ -1,10 +1,11 @@
 import { mul, round } from '#contract/decimal.ts';
 import { chainInfo } from '#contract/chains.ts';
-import type {
-  ResourceType,
-  TransactionCategory,
-  TransactionSubCategory,
-  TransactionType,
+import {
+  TRANSACTION_CATEGORIES,
+  type ResourceType,
+  type TransactionCategory,
+  type TransactionSubCategory,
+  type TransactionType,
 } from '#contract/enums.ts';
 import type { Party } from '#contract/transaction.ts';
 import type { BankAccountSeedRow } from './bank-account-data.ts';
@@ -49,6 +50,8 @@ export interface TransactionShape {
   feePayerVaultId: string | null;
   resourceType: ResourceType | null;
   contractData: Record<string, unknown> | null;
+  /** A ramp's approved bank account (paid by an off-ramp, funding an on-ramp): its page lists it. */
+  bankAccountId: string | null;
 }
 
 export interface ShapeContext {
@@ -57,10 +60,19 @@ export interface ShapeContext {
   approvedBankAccounts: readonly BankAccountSeedRow[];
 }
 
+/**
+ * The categories the seed draws: every one but RAMP (the sandbox's FX, fiat to
+ * fiat), which moves no vault and is made only from a live quote.
+ */
+export type SeededCategory = Exclude<TransactionCategory, 'RAMP'>;
+export const SEEDED_CATEGORIES = TRANSACTION_CATEGORIES.filter(
+  (c): c is SeededCategory => c !== 'RAMP',
+);
+
 /** Builds one transaction's shape; `incoming` asks for value arriving from outside. */
 export function shapeFor(
   ctx: ShapeContext,
-  category: TransactionCategory,
+  category: SeededCategory,
   incoming: boolean,
 ): TransactionShape {
   const { rng, ref } = ctx;
@@ -108,6 +120,7 @@ export function shapeFor(
     feePayerVaultId: null,
     resourceType: null,
     contractData: null,
+    bankAccountId: null,
   };
   const set = (patch: Partial<TransactionShape>) => Object.assign(shape, patch);
   // Chains with sponsored fees: sometimes the gas vault pays.
@@ -209,9 +222,10 @@ export function shapeFor(
     case 'OFF_RAMP': {
       const asset = stableOn(rng, chain);
       const amount = amountOf(rng, asset);
-      const bank = bankAccountParty(rng.pick(ctx.approvedBankAccounts));
+      const account = rng.pick(ctx.approvedBankAccounts);
+      const bank = bankAccountParty(account);
       const provider = outsider('Ramp provider settlement');
-      set({ subCategory: category, asset, amount });
+      set({ subCategory: category, asset, amount, bankAccountId: account.id });
       if (category === 'ON_RAMP') {
         set({
           transactionType: 'INCOMING',

@@ -1,0 +1,4 @@
+ALTER TABLE "sandbox"."transactions" DROP CONSTRAINT "transactions_category_in_list";--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" DROP CONSTRAINT "transactions_sub_category_in_list";--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_category_in_list" CHECK ("category" IN ('TRANSFER', 'SWAP', 'TOKEN_TRANSFER', 'TOKEN_APPROVAL', 'CONTRACT_CALL', 'STAKE', 'REVOKE_TOKEN_ALLOWANCE', 'ON_RAMP', 'OFF_RAMP', 'DELEGATE_RESOURCE', 'RAMP'));--> statement-breakpoint
+ALTER TABLE "sandbox"."transactions" ADD CONSTRAINT "transactions_sub_category_in_list" CHECK ("sub_category" IN ('INCOMING_TRANSFER', 'EXTERNAL_TRANSFER', 'INTERNAL_TRANSFER', 'MARKET_TRADE', 'LIMIT_TRADE', 'CONTRACT_CALL', 'STAKE', 'UNSTAKE', 'CLAIM', 'ON_RAMP', 'OFF_RAMP', 'DELEGATE_RESOURCE', 'TRADE_WITHDRAW'));
