@@ -5,6 +5,7 @@ import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as policies from './policies.ts';
+import * as policyWrites from './policy-writes.ts';
 import * as rampWrites from './ramp-writes.ts';
 import * as ramps from './ramps.ts';
 import * as contactWrites from './contact-writes.ts';
@@ -40,5 +41,6 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(account),
   ...Object.values(consoleEndpoints),
   ...Object.values(policies),
+  ...Object.values(policyWrites),
   ...Object.values(session),
 ];

@@ -26,6 +26,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
-    .route('/', policyRoutes(options))
+    .route('/', policyRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend));
 }
