@@ -12,7 +12,7 @@ import {
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { chainLabelOf, decimalsOf, vaultName, type PickerData } from './picker-data.ts';
 import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
-import { FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
+import { ReferenceAndFeeFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
 
@@ -50,8 +50,12 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
         hint="How much of the staked resource to delegate; the vault's balance does not change."
         inputMode="decimal"
       />
-      <MemoAndExternalIdFields {...bound} noun="delegation" />
-      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
+      <ReferenceAndFeeFields
+        {...bound}
+        noun="delegation"
+        blockChain={values.blockChain}
+        estimate={estimate}
+      />
     </>
   );
 

@@ -1,20 +1,18 @@
 import { chainInfo } from '#contract/chains.ts';
-import { formatAmount } from '#contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import {
   assetOptions,
-  chainLabelOf,
   chainOptions,
   sendContext,
   vaultName,
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
-import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
+import { AmountOnChainRow, FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { SelectFieldFor } from '../../../../components/bound-fields.tsx';
-import { AmountWithMaxField, FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
+import { AmountWithMaxField, ReferenceAndFeeFields } from './shared-fields.tsx';
 import {
   toTransferRequest,
   transferDefaults,
@@ -89,16 +87,18 @@ export function TransferForm({ data }: { data: PickerData }) {
           />
         ) : null}
       </div>
-      <MemoAndExternalIdFields {...bound} noun="transfer" />
-      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
+      <ReferenceAndFeeFields
+        {...bound}
+        noun="transfer"
+        blockChain={values.blockChain}
+        estimate={estimate}
+      />
     </>
   );
 
   const reviewRows = request ? (
     <>
-      <ReviewRow term="Transfer">
-        {formatAmount(request.amount)} {request.asset} on {chainLabelOf(request.blockChain)}
-      </ReviewRow>
+      <AmountOnChainRow term="Transfer" request={request} />
       <ReviewRow term="From">{from}</ReviewRow>
       <ReviewRow term="To">{describeDestination(data, request.destination)}</ReviewRow>
       <FeeAndTotalRows
