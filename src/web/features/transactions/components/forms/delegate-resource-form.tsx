@@ -22,7 +22,8 @@ import { useCreateForm } from './use-create-form.ts';
  * only the network fee.
  */
 export function DelegateResourceForm({ data }: { data: PickerData }) {
-  const { values, estimate, fee, flow, bound } = useCreateForm({
+  const { values, estimate, fee, flow, request, bound } = useCreateForm({
+    category: 'DELEGATE_RESOURCE',
     schema: delegateResourceFormSchema,
     defaults: delegateResourceDefaults,
     context: (v) => ({ decimals: decimalsOf(data, v.asset, v.blockChain) }),
@@ -30,7 +31,6 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
     draftKey: '/transactions/new#delegate-resource',
     fieldFor: (path, v: DelegateResourceFormValues) => delegateResourceFieldFor(path, v),
   });
-  const request = flow.request?.category === 'DELEGATE_RESOURCE' ? flow.request : null;
   const vault = vaultName(data, values.sourceVaultId);
 
   const fields = (

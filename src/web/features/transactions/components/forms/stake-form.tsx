@@ -9,7 +9,8 @@ import { useCreateForm } from './use-create-form.ts';
 
 /** 7c: stake a chain's native asset from a vault. */
 export function StakeForm({ data }: { data: PickerData }) {
-  const { values, estimate, fee, ctx, flow, bound } = useCreateForm({
+  const { values, estimate, fee, ctx, flow, request, bound } = useCreateForm({
+    category: 'STAKE',
     schema: stakeFormSchema,
     defaults: stakeDefaults,
     context: (v, fee) =>
@@ -18,7 +19,6 @@ export function StakeForm({ data }: { data: PickerData }) {
     draftKey: '/transactions/new#stake',
     fieldFor: stakeFieldFor,
   });
-  const request = flow.request?.category === 'STAKE' ? flow.request : null;
   const vault = vaultName(data, values.sourceVaultId);
 
   const fields = (

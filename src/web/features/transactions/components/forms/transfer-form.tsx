@@ -24,7 +24,8 @@ import { useCreateForm } from './use-create-form.ts';
 
 /** 7a: send an asset from a vault to an approved contact, another vault or an external address. */
 export function TransferForm({ data }: { data: PickerData }) {
-  const { form, values, estimate, fee, ctx, flow, bound } = useCreateForm({
+  const { form, values, estimate, fee, ctx, flow, request, bound } = useCreateForm({
+    category: 'TRANSFER',
     schema: transferFormSchema,
     defaults: transferDefaults,
     // A fee-payer vault pays the fee: the whole balance can be sent.
@@ -39,7 +40,6 @@ export function TransferForm({ data }: { data: PickerData }) {
     fieldFor: (path, v: TransferFormValues) => transferFieldFor(path, v),
   });
   const chain = chainInfo(values.blockChain);
-  const request = flow.request?.category === 'TRANSFER' ? flow.request : null;
   const from = vaultName(data, values.sourceVaultId);
 
   const fields = (
