@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
-import { expect, signIn, test } from './auth.ts';
+import { demoAccount, expect, signIn, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
+import { memberPage } from './transfers.ts';
 
 // Issue 28: changing an approval policy takes four eyes. The demo admin drafts
 // "Transfers ≥ $10,000 → 2 approvals from approvers or admins" and may not
@@ -15,8 +17,17 @@ import { focusLive, tabTo } from './keyboard.ts';
 // version 0, published by the other admin, brings the default back. Other
 // specs run beside this one on the same server: the stricter policy lives for
 // seconds, and afterAll puts the default back however the test ended.
+//
+// Then the rule at work: published by the second admin after reviewing it, a
+// $50,000 transfer's review says it needs 2 approvals, the first approval
+// leaves it PENDING at 1 of 2 (on its page and in the inbox, with who may
+// still approve), the second moves its timeline on; $500 still needs one, and
+// a blocked destination is refused at creation with the rule's name. Both
+// rules are held to Treasury Main's sub-organization and to amounts no other
+// spec sends, so transfers other specs make meanwhile are judged by the default.
 
 const POLICIES = '/api/console/policies/transactions/';
+const step = (page: Page, status: string) => page.locator(`[data-step="${status}"]`);
 const PASSWORD = 'a policy reviewer passphrase';
 const RULE = 'Transfers ≥ $10,000';
 
@@ -246,4 +257,162 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   const rules = reviewer.getByRole('list', { name: 'Rules of the active policy' });
   await expect(rules.getByRole('listitem')).toHaveCount(1);
   await expect(rules).toHaveText('Otherwise → 1 approval from anyone who may approve');
+});
+
+/** The create form for a transfer of `amount` USDC from Treasury Main, at its review step. */
+async function reviewTransfer(
+  page: Page,
+  amount: string,
+  to: { contact: string } | { address: string },
+) {
+  await page.goto('/transactions/new?category=TRANSFER');
+  const form = page.getByRole('form', { name: 'Transfer' });
+  await choose(form.getByLabel('From vault'), 'Treasury Main');
+  await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
+  await form.getByLabel('Asset', { exact: true }).selectOption('USDC');
+  if ('contact' in to) await choose(form.getByLabel('Contact', { exact: true }), to.contact);
+  else {
+    await form.getByRole('radio', { name: 'External address' }).check();
+    await form.getByLabel('Destination address').fill(to.address);
+  }
+  await form.getByLabel(/^Amount/).fill(amount);
+  await form.getByRole('button', { name: 'Review' }).click();
+  return page.getByRole('region', { name: /Review the transfer/ });
+}
+
+const BIG = 'Big transfers from the treasury';
+const BLOCKED = 'No large payouts to unknown addresses';
+
+test('a rule published by two admins holds a $50,000 transfer to two approvals, leaves $500 at one, and refuses a blocked destination by name', async ({
+  browser,
+  baseURL,
+}) => {
+  test.slow();
+  const author = authorPage;
+  const reviewer = reviewerPage;
+  if (!author || !reviewer) throw new Error('beforeAll signed in no admins');
+  const base = baseURL ?? '';
+  const origin = new URL(base).origin;
+
+  // Both rules are held to the sub-organization of Treasury Main, so the transfers other specs
+  // make at the same time from other vaults are judged by the default.
+  const vaults = (await (await author.request.get('/api/external/vaults/?limit=100')).json()) as {
+    results: Array<{ id: string; vaultName: string; subOrgId: string | null }>;
+  };
+  const treasury = vaults.results.find((v) => v.vaultName === 'Treasury Main');
+  if (!treasury?.subOrgId) throw new Error('the seed has no Treasury Main in a sub-organization');
+  const twoApprovers = {
+    action: 'ALLOW',
+    approvals: 2,
+    approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+    apiClientMayApproveOwn: false,
+  };
+  const policy = {
+    rules: [
+      {
+        id: 'blocked',
+        name: BLOCKED,
+        match: {
+          subOrgIds: [treasury.subOrgId],
+          destinationKinds: ['EXTERNAL_ADDRESS'],
+          amountUsdAtLeast: '40000',
+        },
+        outcome: { action: 'BLOCK' },
+      },
+      {
+        id: 'big',
+        name: BIG,
+        match: {
+          subOrgIds: [treasury.subOrgId],
+          categories: ['TRANSFER'],
+          amountUsdAtLeast: '10000',
+        },
+        outcome: twoApprovers,
+      },
+    ],
+    fallback: DEFAULT_POLICY.fallback,
+  };
+  const drafted = await author.request.put(`${POLICIES}draft/`, {
+    headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(author.request) },
+    data: { policy, revision: 0 },
+  });
+  expect(drafted.status(), await drafted.text()).toBe(200);
+  // The second admin reviews it on the page and publishes it.
+  await reviewer.goto('/policies');
+  await expect(
+    reviewer.getByRole('list', { name: 'Changes from the active policy' }),
+  ).toContainText(BIG);
+  await reviewer.getByRole('button', { name: 'Publish…' }).click();
+  await reviewer.getByRole('button', { name: 'Publish policy' }).click();
+  await expect(reviewer.getByText(/is now active/)).toBeVisible();
+
+  // The initiator's $50,000 transfer says what it needs before anything is sent.
+  const initiator = await memberPage(browser, 'initiator', base);
+  const review = await reviewTransfer(initiator, '50000', { contact: 'Coinbase Prime deposit' });
+  await expect(review.getByTestId('review-approvals')).toHaveText(
+    `Needs 2 approvals from approvers or admins (rule “${BIG}”). The rule is fixed on the transaction when it is created.`,
+  );
+  await expectNoAxeViolations(initiator);
+  await review.getByRole('button', { name: 'Send transaction' }).click();
+  await expect(initiator).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+  const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
+
+  // The first approval is recorded and the transfer stays PENDING, 1 of 2.
+  const approver = await memberPage(browser, 'approver', base);
+  const { name: approverName } = await demoAccount(approver.request, 'approver');
+  await approver.goto(`/transactions/${id}`);
+  await expect(approver.getByTestId('approval-progress')).toContainText(
+    `0 of 2 approvals under the rule “${BIG}”`,
+  );
+  await approver.getByRole('button', { name: 'Approve…' }).click();
+  await approver.getByRole('button', { name: 'Approve transaction' }).click();
+  await expect(approver.getByRole('status').filter({ hasText: 'Your approval' })).toHaveText(
+    `Your approval is recorded: 1 of 2 under the rule "${BIG}". It waits for 1 more before anything is sent.`,
+  );
+  const progress = approver.getByTestId('approval-progress');
+  await expect(progress).toContainText('1 of 2 approvals');
+  await expect(progress.getByRole('list', { name: 'Approvals collected' })).toContainText(
+    `${approverName} ✓`,
+  );
+  await expect(progress).toContainText('Waiting for one more of:');
+  await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
+  await expectNoAxeViolations(approver);
+
+  // The inbox shows the same, and who may still approve.
+  await reviewer.goto(`/approvals?subOrg=${treasury.subOrgId}`);
+  const row = reviewer.locator(`tr[data-approval-id="${id}"]`);
+  await expect(row.getByTestId('inbox-progress')).toContainText(
+    `1 of 2 approvals (${approverName} ✓) · waiting for one more of:`,
+  );
+  await expect(row.getByTestId('inbox-progress')).toContainText('Bo Reviewer');
+
+  // The second admin's approval completes it: the timeline moves on.
+  await row.getByRole('link', { name: /Review and decide/ }).click();
+  await expect(reviewer.getByTestId('approval-progress')).toContainText('1 of 2 approvals');
+  await reviewer.getByRole('button', { name: 'Approve…' }).click();
+  await reviewer.getByRole('button', { name: 'Approve transaction' }).click();
+  await expect(step(reviewer, 'APPROVED')).toHaveAttribute('data-state', /done|current/, {
+    timeout: 20_000,
+  });
+
+  // $500 still needs one approval, as before the policy.
+  const small = await reviewTransfer(initiator, '500', { contact: 'Coinbase Prime deposit' });
+  await expect(small.getByTestId('review-approvals')).toContainText(
+    'Needs 1 approval from anyone who may approve (rule “Default”)',
+  );
+
+  // A blocked destination: said at review, and refused at creation with the rule's name.
+  const blocked = await reviewTransfer(initiator, '45000', {
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  });
+  await expect(blocked.getByTestId('review-approvals')).toHaveText(
+    `Blocked by the rule “${BLOCKED}”: it will be refused if you send it.`,
+  );
+  await blocked.getByRole('button', { name: 'Send transaction' }).click();
+  await expect(blocked.getByRole('alert')).toContainText(
+    `Refused by the approval policy: rule "${BLOCKED}" blocks this`,
+  );
+  await expect(initiator).toHaveURL(/\/transactions\/new/);
+  await initiator.context().close();
+  await approver.context().close();
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ApprovalProgress } from './approval-progress.ts';
 import { BankAccount } from './bank-account-record.ts';
 import { ChangeRequestActor } from './change-request.ts';
 import { listEnvelope } from './common.ts';
@@ -38,6 +39,12 @@ const itemBase = {
    * records names them (then `createdById` is all there is).
    */
   initiator: z.nullable(ChangeRequestActor),
+  /**
+   * The approvals collected under the rule frozen on it, and who may still
+   * approve (approval-progress.ts); absent from the badge's count, null for
+   * an item created before approval policies.
+   */
+  progress: z.optional(z.nullable(ApprovalProgress)),
 };
 
 /** The vault a transaction spends from; its name when the custody API or the vault list gives one. */

@@ -6,6 +6,7 @@ import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as overview from './overview.ts';
 import * as policies from './policies.ts';
+import * as policyWrites from './policy-writes.ts';
 import * as rampWrites from './ramp-writes.ts';
 import * as ramps from './ramps.ts';
 import * as contactWrites from './contact-writes.ts';
@@ -45,6 +46,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(consoleEndpoints),
   ...Object.values(live),
   ...Object.values(policies),
+  ...Object.values(policyWrites),
   ...Object.values(session),
   ...Object.values(webhooks),
 ];

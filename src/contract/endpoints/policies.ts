@@ -1,3 +1,4 @@
+import { ApprovalProgressList, ApprovalProgressQuery } from '../approval-progress.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   PolicyDraftRequest,
@@ -98,4 +99,16 @@ export const previewPolicy = endpoint({
   resource: 'policy kind',
   body: PolicyPreviewRequest,
   answer: PolicyPreviewResponse,
+});
+
+export const approvalProgress = endpoint({
+  method: 'GET',
+  path: '/api/console/approval_progress/',
+  summary:
+    'For each of these transactions, bank accounts or contacts the member may see: the rule frozen on it, the approvals collected and who may still approve.',
+  action: 'read approval progress',
+  permission: 'read',
+  audit: false,
+  query: ApprovalProgressQuery,
+  answer: ApprovalProgressList,
 });

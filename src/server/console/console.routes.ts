@@ -28,7 +28,7 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
-    .route('/', policyRoutes(options))
+    .route('/', policyRoutes(options, backend))
     .route('/', overviewRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend));

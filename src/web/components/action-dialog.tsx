@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { describeError } from '../lib/api-errors.ts';
-import { Dialog, DialogContent, DialogTrigger } from './ui/dialog.tsx';
+import { Button } from './ui/button.tsx';
+import { Dialog, DialogActions, DialogClose, DialogContent, DialogTrigger } from './ui/dialog.tsx';
 
 /**
  * A dialog opened from its own button to run one mutation. Closing it
@@ -50,4 +51,39 @@ export function MutationError({ error }: { error: unknown }) {
       {describeError(error)}
     </p>
   ) : null;
+}
+
+/**
+ * The foot of an action dialog: the mutation's refusal, announced, then
+ * Cancel and the one button that runs it, disabled while it runs.
+ */
+export function ConfirmActions({
+  mutation,
+  label,
+  runningLabel,
+  variant = 'primary',
+  cancelLabel = 'Cancel',
+  onConfirm,
+}: {
+  mutation: { error: unknown; isPending: boolean };
+  label: string;
+  /** Said while it runs: "Approving…". */
+  runningLabel: string;
+  variant?: 'primary' | 'destructive';
+  cancelLabel?: string;
+  onConfirm: () => void;
+}) {
+  return (
+    <>
+      <MutationError error={mutation.error} />
+      <DialogActions>
+        <DialogClose asChild>
+          <Button>{cancelLabel}</Button>
+        </DialogClose>
+        <Button variant={variant} disabled={mutation.isPending} onClick={onConfirm}>
+          {mutation.isPending ? runningLabel : label}
+        </Button>
+      </DialogActions>
+    </>
+  );
 }

@@ -6,7 +6,7 @@ import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
-import { approvalInbox as approvalInbox_ } from './inbox.ts';
+import { approvalInbox as approvalInbox_, withProgress } from './inbox.ts';
 
 /**
  * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions and
@@ -32,10 +32,13 @@ export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBacken
     app,
     CONSOLE_API_PREFIX,
     approvalInbox,
-    ({ query: { subOrgId, limit, cursor } }, c) =>
-      approvalInbox_(backend, custodyContext(c), options.db, {
+    async ({ query: { subOrgId, limit, cursor } }, c) => {
+      const page = await approvalInbox_(backend, custodyContext(c), options.db, {
         subOrgId,
         page: { limit, cursor },
-      }),
+      });
+      // What each item still needs under its approval rule (the badge's count has no use for it).
+      return { ...page, results: await withProgress(options.db, page.results) };
+    },
   );
 }

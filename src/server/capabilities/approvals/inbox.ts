@@ -14,6 +14,7 @@ import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { auditLog, staff } from '../../db/schema/console.ts';
 import { ApiError } from '#contract/api-error.ts';
+import { approvalProgress, requirementsOf } from '../policies/progress.ts';
 
 /**
  * The approvals inbox as one newest-first list of PENDING transactions and
@@ -205,6 +206,27 @@ async function named(
   items: ApprovalItem[],
 ): Promise<ApprovalItem[]> {
   return nameVaults(backend, ctx, await nameInitiators(db, items));
+}
+
+/**
+ * Each page item's progress under the rule frozen on it: three reads for the
+ * page. The items are the member's to see already (the scoped backend listed them).
+ */
+export async function withProgress(db: Database, items: ApprovalItem[]): Promise<ApprovalItem[]> {
+  const rows = await requirementsOf(
+    db,
+    items.map((item) => item.id),
+  );
+  const byId = new Map(rows.map((row) => [row.entityId, row]));
+  const found = await approvalProgress(
+    db,
+    items.flatMap((item) => {
+      const row = byId.get(item.id);
+      return row ? [{ row, subOrgId: item.subOrgId }] : [];
+    }),
+  );
+  const progress = new Map(found.map((p) => [p.entityId, p]));
+  return items.map((item) => ({ ...item, progress: progress.get(item.id) ?? null }));
 }
 
 function itemOf(

@@ -25,6 +25,7 @@ import {
 import { activePolicy } from './policies.store.ts';
 import {
   freezeRequirement,
+  type PolicyEntityType,
   initiatorOf,
   markSent,
   recordVote,
@@ -73,71 +74,93 @@ function progressOf(requirement: FrozenRequirement, counted: Tally) {
   };
 }
 
+/** Who is asking, as a rule sees them: a member with their role now, or an API client. */
+export async function policyActor(db: Database, ctx: CustodyContext): Promise<PolicyActor> {
+  const actor = ctx.actor;
+  if (!actor || actor.type === 'API_USER') return { kind: 'api_client', id: actor?.id ?? '' };
+  const [member] = await db.select({ role: staff.role }).from(staff).where(eq(staff.id, actor.id));
+  return { kind: 'staff', id: actor.id, role: member?.role ?? 'viewer' };
+}
+
+/** What a rule can look at in a transaction's create body, read as the create would be judged. */
+async function draftFacts(
+  inner: CustodyBackend,
+  clock: Clock,
+  ctx: CustodyContext,
+  body: CreateTransactionRequest,
+  initiator: PolicyActor,
+): Promise<ItemFacts> {
+  const source = 'source' in body ? body.source : undefined;
+  const vaultId =
+    body.category === 'CONTRACT_CALL'
+      ? body.vaultId
+      : source?.type === 'VAULT'
+        ? source.id
+        : undefined;
+  // An unknown vault (or one outside the member's scope) is the create's to refuse, with its
+  // own message and field: judged here as belonging to no sub-organization.
+  const vault = vaultId
+    ? await inner.getVault(ctx, vaultId).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return undefined;
+        throw error;
+      })
+    : undefined;
+  const asset = 'asset' in body ? body.asset : undefined;
+  let amountUsd: string | null = null;
+  if (body.amount === undefined) amountUsd = '0';
+  else if (asset && inner.usdValue)
+    amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount);
+  const destination =
+    body.category === 'CONTRACT_CALL'
+      ? 'EXTERNAL_ADDRESS'
+      : 'destination' in body
+        ? DESTINATION_KINDS[body.destination.type]
+        : undefined;
+  const outflow =
+    vaultId && inner.vaultOutflowUsd
+      ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
+      : null;
+  return {
+    subOrgId: vault?.subOrgId ?? null,
+    category: body.category,
+    ...(asset ? { asset } : {}),
+    chain: body.blockChain,
+    amountUsd,
+    ...(destination ? { destinationKind: destination } : {}),
+    initiator,
+    outflow24hUsd: outflow,
+  };
+}
+
+/**
+ * What a draft transaction would need if `ctx` sent it now: the rule the
+ * create would freeze (a blocking one included, which the create refuses).
+ * The create form's review step asks this before anything is sent.
+ */
+export async function draftRequirement(
+  inner: CustodyBackend,
+  options: { db: Database; clock: Clock },
+  ctx: CustodyContext,
+  body: CreateTransactionRequest,
+): Promise<FrozenRequirement> {
+  const initiator = await policyActor(options.db, ctx);
+  const facts = await draftFacts(inner, options.clock, ctx, body, initiator);
+  const { version, policy } = await activePolicy(options.db, 'transactions');
+  return requirementFor(policy, version, facts);
+}
+
 export function applyPolicies(
   inner: CustodyBackend,
   options: { db: Database; clock: Clock },
 ): CustodyBackend {
   const { db, clock } = options;
 
-  async function actorOf(ctx: CustodyContext): Promise<PolicyActor> {
-    const actor = ctx.actor;
-    if (!actor || actor.type === 'API_USER') return { kind: 'api_client', id: actor?.id ?? '' };
-    const [member] = await db
-      .select({ role: staff.role })
-      .from(staff)
-      .where(eq(staff.id, actor.id));
-    return { kind: 'staff', id: actor.id, role: member?.role ?? 'viewer' };
-  }
-
-  async function transactionFacts(
+  const actorOf = (ctx: CustodyContext) => policyActor(db, ctx);
+  const transactionFacts = (
     ctx: CustodyContext,
     body: CreateTransactionRequest,
     initiator: PolicyActor,
-  ): Promise<{ facts: ItemFacts; vaultId: string | undefined }> {
-    const source = 'source' in body ? body.source : undefined;
-    const vaultId =
-      body.category === 'CONTRACT_CALL'
-        ? body.vaultId
-        : source?.type === 'VAULT'
-          ? source.id
-          : undefined;
-    // An unknown vault (or one outside the member's scope) is the create's to refuse, with its
-    // own message and field: judged here as belonging to no sub-organization.
-    const vault = vaultId
-      ? await inner.getVault(ctx, vaultId).catch((error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) return undefined;
-          throw error;
-        })
-      : undefined;
-    const asset = 'asset' in body ? body.asset : undefined;
-    let amountUsd: string | null = null;
-    if (body.amount === undefined) amountUsd = '0';
-    else if (asset && inner.usdValue)
-      amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount);
-    const destination =
-      body.category === 'CONTRACT_CALL'
-        ? 'EXTERNAL_ADDRESS'
-        : 'destination' in body
-          ? DESTINATION_KINDS[body.destination.type]
-          : undefined;
-    const outflow =
-      vaultId && inner.vaultOutflowUsd
-        ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
-        : null;
-    return {
-      vaultId,
-      facts: {
-        subOrgId: vault?.subOrgId ?? null,
-        category: body.category,
-        ...(asset ? { asset } : {}),
-        chain: body.blockChain,
-        amountUsd,
-        ...(destination ? { destinationKind: destination } : {}),
-        initiator,
-        outflow24hUsd: outflow,
-      },
-    };
-  }
+  ) => draftFacts(inner, clock, ctx, body, initiator);
 
   async function judge(kind: PolicyKind, facts: ItemFacts): Promise<FrozenRequirement> {
     const { version, policy } = await activePolicy(db, kind);
@@ -153,16 +176,44 @@ export function applyPolicies(
 
   async function freezeOn(
     created: { id?: string | undefined },
-    entityType: 'TRANSACTION' | 'BANK_ACCOUNT',
+    entityType: PolicyEntityType,
     requirement: FrozenRequirement,
     initiator: PolicyActor,
+    options: { replace?: boolean } = {},
   ) {
     if (!created.id) return;
     await freezeRequirement(
       db,
       { entityId: created.id, entityType, requirement, initiator },
       clock.now(),
+      options,
     );
+  }
+
+  /** Bank accounts and contacts answer to the accounts policy: judged by sub-organization and initiator. */
+  async function judgeAccount(ctx: CustodyContext, subOrgId: string | null | undefined) {
+    const initiator = await actorOf(ctx);
+    const requirement = await judge('accounts', {
+      subOrgId: subOrgId ?? null,
+      amountUsd: null,
+      destinationKind: 'BANK_ACCOUNT',
+      initiator,
+    });
+    return { initiator, requirement };
+  }
+
+  /** Whether the item still waits for a decision: a contact also while a change to its assets does. */
+  async function stillPending(
+    ctx: CustodyContext,
+    entityType: PolicyEntityType,
+    entityId: string,
+  ): Promise<boolean> {
+    if (entityType === 'TRANSACTION')
+      return (await inner.getTransaction(ctx, entityId)).status === 'PENDING';
+    if (entityType === 'BANK_ACCOUNT')
+      return (await inner.getBankAccount(ctx, entityId)).status === 'PENDING';
+    const contact = await inner.getContact(ctx, entityId);
+    return contact.status === 'PENDING' || Boolean(contact.pendingAssetList);
   }
 
   /** Sends the settled outcome once; a refusal takes back the vote it carried. */
@@ -212,7 +263,7 @@ export function applyPolicies(
 
     async createTransaction(ctx, body) {
       const initiator = await actorOf(ctx);
-      const { facts } = await transactionFacts(ctx, body, initiator);
+      const facts = await transactionFacts(ctx, body, initiator);
       const requirement = await judge('transactions', facts);
       const created = await inner.createTransaction(ctx, body);
       await freezeOn(created, 'TRANSACTION', requirement, initiator);
@@ -239,16 +290,30 @@ export function applyPolicies(
     },
 
     async createBankAccount(ctx, input: BankAccountCreateRequest) {
-      const initiator = await actorOf(ctx);
-      const requirement = await judge('accounts', {
-        subOrgId: input.subOrgId ?? null,
-        amountUsd: null,
-        destinationKind: 'BANK_ACCOUNT',
-        initiator,
-      });
+      const { initiator, requirement } = await judgeAccount(ctx, input.subOrgId);
       const created = await inner.createBankAccount(ctx, input);
       await freezeOn(created, 'BANK_ACCOUNT', requirement, initiator);
       return created;
+    },
+
+    // A contact is somewhere payments may go, as a bank account is: the same policy decides who
+    // approves its proposal and each change to its assets.
+    async createContact(ctx, body) {
+      const { initiator, requirement } = await judgeAccount(ctx, body.subOrgId);
+      const created = await inner.createContact(ctx, body);
+      await freezeOn(created, 'CONTACT', requirement, initiator);
+      return created;
+    },
+
+    async updateContact(ctx, contactId, body) {
+      // Judged on the contact's own sub-organization, read in the member's scope (404 outside it).
+      const current = await inner.getContact(ctx, contactId);
+      const { initiator, requirement } = await judgeAccount(ctx, current.subOrgId);
+      const changed = await inner.updateContact(ctx, contactId, body);
+      // A change request of its own: the rule frozen on the contact's proposal (decided, or the
+      // change would have been refused) gives way to the one judged now, with no decisions yet.
+      await freezeOn({ id: contactId }, 'CONTACT', requirement, initiator, { replace: true });
+      return changed;
     },
 
     async decideApproval(ctx, approvalId, request) {
@@ -280,11 +345,8 @@ export function applyPolicies(
 
       // Through the scoped backend: an item outside the member's scope is a 404 before any
       // vote is kept, and one no longer pending is the custody backend's to answer.
-      const item =
-        row.entityType === 'TRANSACTION'
-          ? await inner.getTransaction(ctx, entityId)
-          : await inner.getBankAccount(ctx, entityId);
-      if (item.status !== 'PENDING') return inner.decideApproval(ctx, approvalId, request);
+      if (!(await stillPending(ctx, row.entityType, entityId)))
+        return inner.decideApproval(ctx, approvalId, request);
 
       if (actor.kind === 'api_client') {
         // An API client's signature is the custody backend's to check: its vote counts only

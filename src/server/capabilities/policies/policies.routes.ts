@@ -3,6 +3,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
+  approvalProgress as approvalProgressEndpoint,
   discardPolicyDraft,
   getPolicies,
   previewPolicy,
@@ -10,13 +11,26 @@ import {
   restorePolicyVersion,
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
-import { describeOutcome, PolicyKind, type PolicyRule } from '#contract/policies.ts';
+import { reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
+import {
+  describeOutcome,
+  PolicyKind,
+  type FrozenRequirement,
+  type PolicyRule,
+} from '#contract/policies.ts';
+import { inArray } from 'drizzle-orm';
 import { audit } from '../../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
 import { outsideAdminScope } from '../../console/admin-scope.ts';
+import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
+import { custodyContext } from '../../custody/context.ts';
+import type { Database } from '../../db/client.ts';
+import { staff } from '../../db/schema/console.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { requirementFor } from './evaluate.ts';
+import { draftRequirement } from './guard.ts';
+import { approvalProgress, requirementsOf } from './progress.ts';
 import {
   activePolicy,
   discardDraft,
@@ -59,7 +73,37 @@ function rulesIn(policy: { rules: readonly PolicyRule[] }): string {
   return policy.rules.length === 1 ? '1 rule' : `${policy.rules.length} rules`;
 }
 
-export function policyRoutes(options: AuthOptions) {
+/** An outcome in words, its named members by name. */
+async function summaryOf(db: Database, requirement: FrozenRequirement): Promise<string> {
+  const { outcome } = requirement;
+  const ids = outcome.action === 'ALLOW' ? outcome.approvers.memberIds : [];
+  const rows = ids.length
+    ? await db.select({ id: staff.id, name: staff.name }).from(staff).where(inArray(staff.id, ids))
+    : [];
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return describeOutcome(outcome, (id) => names.get(id) ?? id);
+}
+
+/** The item's sub-organization when the member may see it; undefined when not (or gone). */
+async function visibleSubOrg(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  entityType: 'TRANSACTION' | 'BANK_ACCOUNT' | 'CONTACT',
+  entityId: string,
+): Promise<{ subOrgId?: string | null | undefined } | undefined> {
+  const read =
+    entityType === 'TRANSACTION'
+      ? backend.getTransaction(ctx, entityId)
+      : entityType === 'BANK_ACCOUNT'
+        ? backend.getBankAccount(ctx, entityId)
+        : backend.getContact(ctx, entityId);
+  return read.catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return undefined;
+    throw error;
+  });
+}
+
+export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
   const { db, clock } = options;
   const app = new Hono<AppEnv>();
 
@@ -166,7 +210,27 @@ export function policyRoutes(options: AuthOptions) {
           ? { kind: 'api_client', id: '(preview)' }
           : { kind: 'staff', id: '(preview)', role: initiatorKind },
     });
-    return { requirement, summary: describeOutcome(requirement.outcome, (id) => id) };
+    return { requirement, summary: await summaryOf(db, requirement) };
+  });
+
+  // The create form's review: the very facts the create would be judged on, read as this member.
+  mount(app, CONSOLE_API_PREFIX, reviewTransactionPolicy, async ({ body }, c) => {
+    const requirement = await draftRequirement(backend, options, custodyContext(c), body);
+    return { requirement, summary: await summaryOf(db, requirement) };
+  });
+
+  // Only what the member may see: an item outside their scope (or unknown) is left out.
+  mount(app, CONSOLE_API_PREFIX, approvalProgressEndpoint, async ({ query: { entityIds } }, c) => {
+    const ctx = custodyContext(c);
+    const rows = await requirementsOf(db, entityIds);
+    const seen = await Promise.all(
+      rows.map((row) => visibleSubOrg(backend, ctx, row.entityType, row.entityId)),
+    );
+    const items = rows.flatMap((row, i) => {
+      const item = seen[i];
+      return item ? [{ row, subOrgId: item.subOrgId }] : [];
+    });
+    return { results: await approvalProgress(db, items) };
   });
 
   return app;

@@ -34,30 +34,49 @@ export function initiatorOf(row: RequirementRow): PolicyActor {
     : { kind: 'api_client', id: row.initiatorId };
 }
 
-/** Keeps what an item needs from its creation on; a second call for it changes nothing. */
+export type PolicyEntityType = RequirementRow['entityType'];
+
+/**
+ * Keeps what an item needs from its creation on; a second call for it changes
+ * nothing. `replace` is for a new change request on the same item (a
+ * contact's asset list), once the one before it is decided: its rule and
+ * decisions give way to the new request's.
+ */
 export async function freezeRequirement(
   db: Database,
   item: {
     entityId: string;
-    entityType: 'TRANSACTION' | 'BANK_ACCOUNT';
+    entityType: PolicyEntityType;
     requirement: FrozenRequirement;
     initiator: PolicyActor;
   },
   now: Date,
+  options: { replace?: boolean } = {},
 ): Promise<void> {
   const initiator = actorColumns(item.initiator);
-  await db
-    .insert(approvalRequirements)
-    .values({
-      entityId: item.entityId,
-      entityType: item.entityType,
-      requirement: item.requirement,
-      initiatorType: initiator.type,
-      initiatorId: initiator.id,
-      initiatorRole: initiator.role,
-      createdAt: now,
-    })
-    .onConflictDoNothing();
+  const row = {
+    entityId: item.entityId,
+    entityType: item.entityType,
+    requirement: item.requirement,
+    initiatorType: initiator.type,
+    initiatorId: initiator.id,
+    initiatorRole: initiator.role,
+    createdAt: now,
+  };
+  if (!options.replace) {
+    await db.insert(approvalRequirements).values(row).onConflictDoNothing();
+    return;
+  }
+  await db.transaction(async (tx) => {
+    await tx.delete(approvalVotes).where(eq(approvalVotes.entityId, item.entityId));
+    await tx
+      .insert(approvalRequirements)
+      .values(row)
+      .onConflictDoUpdate({
+        target: approvalRequirements.entityId,
+        set: { ...row, settled: null, sendingSince: null, sentAt: null },
+      });
+  });
 }
 
 export async function requirementOf(
@@ -80,13 +99,14 @@ export async function decisionsOn(
     .from(approvalVotes)
     .where(eq(approvalVotes.entityId, entityId))
     .orderBy(asc(approvalVotes.seq));
-  return rows.map((r) => ({
-    actor:
-      r.actorType === STAFF
-        ? { kind: 'staff', id: r.actorId, role: r.actorRole ?? 'viewer' }
-        : { kind: 'api_client', id: r.actorId },
-    decision: r.decision,
-  }));
+  return rows.map((r) => ({ actor: voteActor(r), decision: r.decision }));
+}
+
+/** Who cast a recorded decision. */
+export function voteActor(row: typeof approvalVotes.$inferSelect): PolicyActor {
+  return row.actorType === STAFF
+    ? { kind: 'staff', id: row.actorId, role: row.actorRole ?? 'viewer' }
+    : { kind: 'api_client', id: row.actorId };
 }
 
 export interface VoteResult {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
 import type { ChangeRequestEntityType, CreatorType } from '#contract/enums.ts';
-import { changeRequests } from '../../db/schema/sandbox.ts';
+import { changeRequests, subOrgs } from '../../db/schema/sandbox.ts';
 import { canonicalJson } from '../../protocol/canonical-json.ts';
 import type { CustodyActor } from '../call-context.ts';
 import type { Executor } from './engine/transitions.ts';
@@ -102,4 +105,39 @@ export async function openChangeRequest(
     createdAt: now,
     updatedAt: now,
   });
+}
+
+/**
+ * A proposal's sub-organization must be this organization's (the foreign key
+ * alone would accept another's): 400 naming subOrgId otherwise.
+ */
+export async function checkOwnSubOrg(
+  tx: Pick<Executor, 'select'>,
+  orgId: string,
+  subOrgId: string | null | undefined,
+): Promise<void> {
+  if (!subOrgId) return;
+  const [found] = await tx
+    .select({ id: subOrgs.id })
+    .from(subOrgs)
+    .where(and(eq(subOrgs.id, subOrgId), eq(subOrgs.orgId, orgId)))
+    .limit(1);
+  if (found) return;
+  const message = `subOrgId "${subOrgId}" is not a sub-organization of this organization`;
+  throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'subOrgId', message }]);
+}
+
+/**
+ * The entity a create just inserted (`rows`, its RETURNING), with the PENDING
+ * change request it waits on opened beside it in the same transaction.
+ */
+export async function proposedWithRequest<T extends { id: string }>(
+  tx: Pick<Executor, 'insert'>,
+  rows: readonly T[],
+  request: Omit<Parameters<typeof openChangeRequest>[1], 'entityId'>,
+): Promise<T> {
+  const [row] = rows;
+  if (!row) throw new Error(`create ${request.entityType}: nothing inserted`);
+  await openChangeRequest(tx, { ...request, entityId: row.id });
+  return row;
 }

@@ -301,7 +301,7 @@ export const approvalPolicies = consoleSchema.table(
   ],
 );
 
-const POLICY_ENTITY_TYPES = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
+const POLICY_ENTITY_TYPES = ['TRANSACTION', 'BANK_ACCOUNT', 'CONTACT'] as const;
 const POLICY_ACTOR_TYPES = ['STAFF', 'API_USER'] as const;
 const POLICY_DECISIONS = ['APPROVE', 'DECLINE'] as const;
 const POLICY_SETTLEMENTS = ['APPROVED', 'DECLINED'] as const;

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { BankAccount, BankAccountCreateRequest } from '#contract/bank-account.ts';
-import { ERROR_CODES } from '#contract/common.ts';
 import type { Database } from '../../../db/client.ts';
-import { bankAccounts, organizations, subOrgs } from '../../../db/schema/sandbox.ts';
-import { ApiError } from '#contract/api-error.ts';
+import { bankAccounts, organizations } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
-import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
+import {
+  checkOwnSubOrg,
+  creatorOf,
+  proposedWithRequest,
+} from '../../../custody/sandbox/change-request.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { toWireBankAccount } from '../../../custody/sandbox/mappers.ts';
 
@@ -33,20 +35,9 @@ export async function createBankAccount(
       .where(eq(organizations.id, orgId))
       .limit(1);
     if (!org) throw noOrganization();
-    if (input.subOrgId) {
-      // The foreign key alone would accept another organization's sub-org.
-      const [subOrg] = await tx
-        .select({ id: subOrgs.id })
-        .from(subOrgs)
-        .where(and(eq(subOrgs.id, input.subOrgId), eq(subOrgs.orgId, orgId)))
-        .limit(1);
-      if (!subOrg) {
-        const message = `subOrgId "${input.subOrgId}" is not a sub-organization of this organization`;
-        throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'subOrgId', message }]);
-      }
-    }
+    await checkOwnSubOrg(tx, orgId, input.subOrgId);
 
-    const [account] = await tx
+    const inserted = await tx
       .insert(bankAccounts)
       .values({
         id: randomUUID(),
@@ -72,16 +63,12 @@ export async function createBankAccount(
         updatedAt: now,
       })
       .returning();
-    if (!account) throw new Error('createBankAccount: nothing inserted');
-
-    await openChangeRequest(tx, {
+    return proposedWithRequest(tx, inserted, {
       orgId,
       entityType: 'BANK_ACCOUNT',
-      entityId: account.id,
       creator,
       now,
     });
-    return account;
   });
   return toWireBankAccount(row);
 }

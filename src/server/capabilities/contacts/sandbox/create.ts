@@ -6,12 +6,16 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { ContactCreateRequest } from '#contract/contact.ts';
 import type { Contact } from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
-import { assets, contacts, subOrgs } from '../../../db/schema/sandbox.ts';
+import { assets, contacts } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 import { toWireContact } from '../../../custody/sandbox/mappers.ts';
-import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
+import {
+  checkOwnSubOrg,
+  creatorOf,
+  proposedWithRequest,
+} from '../../../custody/sandbox/change-request.ts';
 
 /**
  * A contact is created PENDING together with the change request that will
@@ -88,20 +92,7 @@ export async function createContact(
   const creator = creatorOf(actor);
   try {
     const row = await db.transaction(async (tx) => {
-      if (input.subOrgId) {
-        // The foreign key alone would accept another organization's sub-org.
-        const [subOrg] = await tx
-          .select({ id: subOrgs.id })
-          .from(subOrgs)
-          .where(and(eq(subOrgs.id, input.subOrgId), eq(subOrgs.orgId, orgId)))
-          .limit(1);
-        if (!subOrg) {
-          throw invalid(
-            'subOrgId',
-            `subOrgId "${input.subOrgId}" is not a sub-organization of this organization`,
-          );
-        }
-      }
+      await checkOwnSubOrg(tx, orgId, input.subOrgId);
       await checkAssetList(tx, chain.value, assetList);
       if (input.externalId) {
         const [taken] = await tx
@@ -138,7 +129,7 @@ export async function createContact(
         );
       }
 
-      const [contact] = await tx
+      const inserted = await tx
         .insert(contacts)
         .values({
           id: randomUUID(),
@@ -159,16 +150,7 @@ export async function createContact(
           updatedAt: now,
         })
         .returning();
-      if (!contact) throw new Error('createContact: nothing inserted');
-
-      await openChangeRequest(tx, {
-        orgId,
-        entityType: 'CONTACT',
-        entityId: contact.id,
-        creator,
-        now,
-      });
-      return contact;
+      return proposedWithRequest(tx, inserted, { orgId, entityType: 'CONTACT', creator, now });
     });
     return toWireContact(row);
   } catch (error) {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
+import { ApprovalProgressLine } from '../../../components/approval-progress.tsx';
 import { InboxItemLink } from '../../../components/inbox-item-navigation.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -27,7 +28,7 @@ export function approvalsTable(selectAll: ReactNode): DataTableSpec<ApprovalItem
       'From vault',
       { name: 'Value', header: 'Value', className: 'text-right' },
       'Waiting',
-      'Decision',
+      'Decision and approvals',
     ],
     // A transaction and a bank account are told apart by kind, not by id alone.
     rowKey: (item) => `${item.kind}-${item.id}`,
@@ -170,6 +171,11 @@ export function ApprovalRow({
             Review and decide<span className="sr-only">{`: ${what}`}</span>
           </InboxItemLink>
         )}
+        {item.progress ? (
+          <span className="mt-1 block max-w-72 whitespace-normal">
+            <ApprovalProgressLine progress={item.progress} />
+          </span>
+        ) : null}
       </TableCell>
     </TableRow>
   );

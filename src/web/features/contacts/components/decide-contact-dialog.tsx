@@ -1,21 +1,11 @@
-import { useId, useState } from 'react';
-import type { ApprovalAction } from '#contract/approvals.ts';
+import type { ApprovalAction, ApprovalActionResponse } from '#contract/approvals.ts';
 import { chainLabel } from '#contract/chains.ts';
 import type { Contact } from '#contract/reference.ts';
+import { DecideDialog } from '../../../components/decide-dialog.tsx';
 import { Fact } from '../../../components/fact.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogActions,
-  DialogClose,
-  DialogContent,
-} from '../../../components/ui/dialog.tsx';
-import { DecisionRefused, DeclineReasonField } from '../../../components/decline-reason-field.tsx';
 import { useSendOnce } from '../../../lib/use-send-once.ts';
 import { useDecideContact } from '../api/decide-contact.ts';
-
-const assets = (list: readonly string[] | null | undefined) =>
-  list && list.length > 0 ? list.join(', ') : 'Any asset of its chain';
+import { assetsText } from './assets-text.ts';
 
 /**
  * The confirmation before a decision: the contact's chain and whole address
@@ -26,100 +16,59 @@ const assets = (list: readonly string[] | null | undefined) =>
 export function DecideContactDialog({
   contact,
   action,
-  onClose,
+  onOpenChange,
   onDecided,
+  onCloseAutoFocus,
 }: {
   contact: Contact & { id: string };
   action: ApprovalAction;
-  onClose: () => void;
-  onDecided: (status: string) => void;
+  onOpenChange: (open: boolean) => void;
+  onDecided: (answer: ApprovalActionResponse) => void;
+  onCloseAutoFocus?: ((event: Event) => void) | undefined;
 }) {
-  const id = useId();
   const decide = useDecideContact();
   const decideOnce = useSendOnce(decide);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | null>(null);
   const approve = action === 'approve';
   const change = contact.pendingAssetList;
   const name = contact.name || 'this contact';
-  const what = change ? `the asset change of ${name}` : name;
-
-  const confirm = () => {
-    const trimmed = reason.trim();
-    if (!approve && !trimmed) {
-      setReasonError('Give a reason to decline: the proposer reads it on the contact’s page.');
-      document.getElementById(`${id}-reason`)?.focus();
-      return;
-    }
-    decideOnce(
-      { contactId: contact.id, action, reason: approve ? undefined : trimmed },
-      { onSuccess: (result) => onDecided(result.status ?? (approve ? 'APPROVED' : 'REJECTED')) },
-    );
-  };
 
   return (
-    <Dialog open onOpenChange={(open) => !open && !decide.isPending && onClose()}>
-      <DialogContent
-        title={approve ? `Approve ${what}?` : `Decline ${what}?`}
-        description={
-          approve
-            ? 'Check the chain and every character of the address against the counterparty’s own instructions. Once approved, transfers can be sent to it.'
-            : change
-              ? 'The contact keeps the assets approved before. The proposer sees your reason on its page.'
-              : 'The contact will never be paid. The proposer sees your reason on its page.'
-        }
-      >
-        <div className="flex flex-col gap-4">
-          <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-            <Fact term="Name">{contact.name}</Fact>
-            <Fact term="Chain">{chainLabel(contact.blockChain)}</Fact>
-            <Fact term="Address">
-              <span className="font-mono break-all">{contact.address}</span>
-            </Fact>
-            {change ? (
-              <>
-                <Fact term="Assets now">{assets(contact.assetList)}</Fact>
-                <Fact term="Assets proposed">{assets(change)}</Fact>
-              </>
-            ) : (
-              <Fact term="Assets">{assets(contact.assetList)}</Fact>
-            )}
-            <Fact term="Smart contract">{contact.isSmartContractAddress ? 'Yes' : 'No'}</Fact>
-          </dl>
-          {!approve ? (
-            <DeclineReasonField
-              id={`${id}-reason`}
-              value={reason}
-              error={reasonError}
-              onChange={(value) => {
-                setReason(value);
-                if (value.trim()) setReasonError(null);
-              }}
-            />
-          ) : null}
-          <DecisionRefused approve={approve} error={decide.isError ? decide.error : null} />
-        </div>
-        <DialogActions>
-          <DialogClose asChild>
-            <Button variant="ghost" disabled={decide.isPending}>
-              Cancel
-            </Button>
-          </DialogClose>
-          <Button
-            variant={approve ? 'primary' : 'destructive'}
-            onClick={confirm}
-            disabled={decide.isPending}
-          >
-            {decide.isPending
-              ? approve
-                ? 'Approving…'
-                : 'Declining…'
-              : approve
-                ? 'Approve'
-                : 'Decline'}
-          </Button>
-        </DialogActions>
-      </DialogContent>
-    </Dialog>
+    <DecideDialog
+      action={action}
+      what={change ? `the asset change of ${name}` : name}
+      description={
+        approve
+          ? 'Check the chain and every character of the address against the counterparty’s own instructions. Once approved, transfers can be sent to it.'
+          : change
+            ? 'The contact keeps the assets approved before. The proposer sees your reason on its page.'
+            : 'The contact will never be paid. The proposer sees your reason on its page.'
+      }
+      reasonMissing="Give a reason to decline: the proposer reads it on the contact’s page."
+      labels={{ approve: 'Approve', reject: 'Decline' }}
+      sending={decide.isPending}
+      error={decide.isError ? decide.error : null}
+      onConfirm={(reason) =>
+        decideOnce({ contactId: contact.id, action, reason }, { onSuccess: onDecided })
+      }
+      onOpenChange={onOpenChange}
+      onCloseAutoFocus={onCloseAutoFocus}
+    >
+      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+        <Fact term="Name">{contact.name}</Fact>
+        <Fact term="Chain">{chainLabel(contact.blockChain)}</Fact>
+        <Fact term="Address">
+          <span className="font-mono break-all">{contact.address}</span>
+        </Fact>
+        {change ? (
+          <>
+            <Fact term="Assets now">{assetsText(contact.assetList)}</Fact>
+            <Fact term="Assets proposed">{assetsText(change)}</Fact>
+          </>
+        ) : (
+          <Fact term="Assets">{assetsText(contact.assetList)}</Fact>
+        )}
+        <Fact term="Smart contract">{contact.isSmartContractAddress ? 'Yes' : 'No'}</Fact>
+      </dl>
+    </DecideDialog>
   );
 }

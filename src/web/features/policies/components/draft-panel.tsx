@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import type { PolicyVersion } from '#contract/policies.ts';
-import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import type { useDiscardPolicyDraft, usePublishPolicyDraft } from '../api/policy-queries.ts';
 import { diffPolicies } from '../policy-diff.ts';
 import { PolicyDiff } from './policy-lines.tsx';
@@ -108,19 +107,12 @@ function PublishDialog({
         nameOf={nameOf}
         label="Changes you are publishing"
       />
-      <MutationError error={publish.error} />
-      <DialogActions>
-        <DialogClose asChild>
-          <Button>Cancel</Button>
-        </DialogClose>
-        <Button
-          variant="primary"
-          disabled={publish.isPending}
-          onClick={() => sendPublish(reviewed.revision, { onSuccess: () => setOpen(false) })}
-        >
-          {publish.isPending ? 'Publishing…' : 'Publish policy'}
-        </Button>
-      </DialogActions>
+      <ConfirmActions
+        mutation={publish}
+        label="Publish policy"
+        runningLabel="Publishing…"
+        onConfirm={() => sendPublish(reviewed.revision, { onSuccess: () => setOpen(false) })}
+      />
     </ActionDialog>
   );
 }
@@ -136,19 +128,14 @@ function DiscardDialog({ actions: { discard, sendDiscard } }: { actions: DraftAc
       title="Discard the draft?"
       description="Its changes are lost; the active policy stays as it is."
     >
-      <MutationError error={discard.error} />
-      <DialogActions>
-        <DialogClose asChild>
-          <Button>Keep the draft</Button>
-        </DialogClose>
-        <Button
-          variant="destructive"
-          disabled={discard.isPending}
-          onClick={() => sendDiscard(undefined, { onSuccess: () => setOpen(false) })}
-        >
-          {discard.isPending ? 'Discarding…' : 'Discard draft'}
-        </Button>
-      </DialogActions>
+      <ConfirmActions
+        mutation={discard}
+        label="Discard draft"
+        runningLabel="Discarding…"
+        variant="destructive"
+        cancelLabel="Keep the draft"
+        onConfirm={() => sendDiscard(undefined, { onSuccess: () => setOpen(false) })}
+      />
     </ActionDialog>
   );
 }

@@ -2,11 +2,10 @@ import { useState, type ReactNode } from 'react';
 import { chainLabel } from '#contract/chains.ts';
 import type { DepositInstructions } from '#contract/ramp-record.ts';
 import type { Transaction } from '#contract/transaction-record.ts';
-import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { amountOf, railLabel } from '../quote-text.ts';
 import { useCan } from '../../../lib/permissions.ts';
@@ -129,27 +128,20 @@ export function DepositInstructionsPanel({
                 <dt className="text-slate-700">Transaction</dt>
                 <dd>{humanize(tx.category)}</dd>
               </dl>
-              <MutationError error={mark.error} />
-              <DialogActions>
-                <DialogClose asChild>
-                  <Button>Cancel</Button>
-                </DialogClose>
-                <Button
-                  variant="primary"
-                  disabled={mark.isPending}
-                  onClick={() =>
-                    send(undefined, {
-                      onSuccess: () => {
-                        setOpen(false);
-                        setOutcome('Marked sent. The steps below follow the deposit.');
-                        refresh();
-                      },
-                    })
-                  }
-                >
-                  {mark.isPending ? 'Marking…' : 'Mark deposit sent'}
-                </Button>
-              </DialogActions>
+              <ConfirmActions
+                mutation={mark}
+                label="Mark deposit sent"
+                runningLabel="Marking…"
+                onConfirm={() =>
+                  send(undefined, {
+                    onSuccess: () => {
+                      setOpen(false);
+                      setOutcome('Marked sent. The steps below follow the deposit.');
+                      refresh();
+                    },
+                  })
+                }
+              />
             </ActionDialog>
           </div>
         ) : (

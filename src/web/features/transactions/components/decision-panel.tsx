@@ -5,7 +5,7 @@ import { chainInfo, chainLabel } from '#contract/chains.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
+import { ActionDialog, ConfirmActions, MutationError } from '../../../components/action-dialog.tsx';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
 import { usePageShortcut } from '../../../components/shortcuts.tsx';
 import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
@@ -26,6 +26,7 @@ import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
 import { heldApprovalText } from '#contract/approvals.ts';
+import { ApprovalProgressFor } from '../../../components/approval-progress.tsx';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -85,6 +86,9 @@ function PendingDecision({
   }
   return (
     <Panel title="Awaiting approval" tone="attention">
+      <div className="mt-1">
+        <ApprovalProgressFor entityId={tx.id ?? ''} />
+      </div>
       {blocked ? (
         <p className="mt-1 text-sm text-slate-800" data-testid="decision-blocked">
           {blocked}
@@ -229,29 +233,22 @@ function ApproveDialog(props: DecisionDialogProps) {
   return (
     <ActionDialog {...dialog} {...APPROVE}>
       <DecisionSummary transaction={tx} />
-      <MutationError error={decide.error} />
-      <DialogActions>
-        <DialogClose asChild>
-          <Button>Cancel</Button>
-        </DialogClose>
-        <Button
-          variant="primary"
-          disabled={decide.isPending}
-          onClick={() =>
-            send(
-              { action: 'approve' },
-              {
-                onSuccess: (answer) =>
-                  decided(
-                    heldApprovalText(answer) ?? 'Approved. The timeline follows it to the chain.',
-                  ),
-              },
-            )
-          }
-        >
-          {decide.isPending ? 'Approving…' : 'Approve transaction'}
-        </Button>
-      </DialogActions>
+      <ConfirmActions
+        mutation={decide}
+        label="Approve transaction"
+        runningLabel="Approving…"
+        onConfirm={() =>
+          send(
+            { action: 'approve' },
+            {
+              onSuccess: (answer) =>
+                decided(
+                  heldApprovalText(answer) ?? 'Approved. The timeline follows it to the chain.',
+                ),
+            },
+          )
+        }
+      />
     </ActionDialog>
   );
 }

@@ -28,7 +28,8 @@ import { useCreateForm } from './use-create-form.ts';
 
 /** 7b: a vault calls a contract, with the `data` variant its chain takes. */
 export function ContractCallForm({ data }: { data: PickerData }) {
-  const { form, values, estimate, fee, flow, bound } = useCreateForm({
+  const { form, values, estimate, fee, flow, request, bound } = useCreateForm({
+    category: 'CONTRACT_CALL',
     schema: contractCallFormSchema,
     defaults: contractCallDefaults,
     // A call sends the chain's native asset, if anything.
@@ -52,7 +53,6 @@ export function ContractCallForm({ data }: { data: PickerData }) {
   const native = chain?.nativeAsset ?? '';
   const variant = variantOf(values.blockChain);
   const f = bound.fieldId;
-  const request = flow.request?.category === 'CONTRACT_CALL' ? flow.request : null;
   const vault = vaultName(data, values.vaultId);
   const paramsCheck = variant === 'methodParams' ? parseParams(values.params) : null;
 

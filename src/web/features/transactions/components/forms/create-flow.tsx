@@ -12,6 +12,7 @@ import { Button } from '../../../../components/ui/button.tsx';
 import { ApiError, describeError } from '../../../../lib/api-errors.ts';
 import { usePersistentFormDraft } from '../../../../lib/use-persistent-form-draft.ts';
 import { useCreateTransaction } from '../../api/create-transaction.ts';
+import { useReviewPolicy } from '../../api/review-policy.ts';
 
 /**
  * What the four create forms share: edit → review → send once → the new
@@ -163,7 +164,10 @@ export function CreateFormShell<V extends FieldValues>({
   if (flow.step === 'review' && flow.request) {
     return (
       <FormCard title={`Review the ${title.toLowerCase()} before sending`} focusTitle>
-        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">{reviewRows}</dl>
+        <dl className="grid gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
+          {reviewRows}
+          <ApprovalsRow request={flow.request} />
+        </dl>
         {sendError ? (
           <FormError>Not sent: {describeError(sendError)} Nothing you entered was lost.</FormError>
         ) : null}
@@ -199,6 +203,40 @@ export function CreateFormShell<V extends FieldValues>({
         <SubmitButton>Review</SubmitButton>
       </FormActions>
     </FormCard>
+  );
+}
+
+/**
+ * Which approval rule the transaction falls under and what it will need,
+ * asked of the server before anything is sent (the rule is fixed on it when
+ * it is created); or that the rule blocks it, by name.
+ */
+function ApprovalsRow({ request }: { request: CreateTransactionRequest }) {
+  const review = useReviewPolicy(request);
+  let text: ReactNode;
+  if (review.isPending) text = 'Checking the approval policy…';
+  else if (review.isError)
+    text = `Not known yet (${describeError(review.error)}); the approval policy is applied when it is sent.`;
+  else {
+    const { requirement, summary } = review.data;
+    text =
+      requirement.outcome.action === 'BLOCK' ? (
+        <span className="font-medium text-red-800">
+          Blocked by the rule “{requirement.ruleName}”: it will be refused if you send it.
+        </span>
+      ) : (
+        <>
+          Needs {summary} (rule “{requirement.ruleName}”). The rule is fixed on the transaction when
+          it is created.
+        </>
+      );
+  }
+  return (
+    <ReviewRow term="Approvals">
+      <span data-testid="review-approvals" aria-live="polite">
+        {text}
+      </span>
+    </ReviewRow>
   );
 }
 

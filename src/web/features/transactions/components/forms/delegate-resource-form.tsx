@@ -12,7 +12,7 @@ import {
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { chainLabelOf, decimalsOf, vaultName, type PickerData } from './picker-data.ts';
 import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
-import { FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
+import { ReferenceAndFeeFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
 
@@ -22,7 +22,8 @@ import { useCreateForm } from './use-create-form.ts';
  * only the network fee.
  */
 export function DelegateResourceForm({ data }: { data: PickerData }) {
-  const { values, estimate, fee, flow, bound } = useCreateForm({
+  const { values, estimate, fee, flow, request, bound } = useCreateForm({
+    category: 'DELEGATE_RESOURCE',
     schema: delegateResourceFormSchema,
     defaults: delegateResourceDefaults,
     context: (v) => ({ decimals: decimalsOf(data, v.asset, v.blockChain) }),
@@ -30,7 +31,6 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
     draftKey: '/transactions/new#delegate-resource',
     fieldFor: (path, v: DelegateResourceFormValues) => delegateResourceFieldFor(path, v),
   });
-  const request = flow.request?.category === 'DELEGATE_RESOURCE' ? flow.request : null;
   const vault = vaultName(data, values.sourceVaultId);
 
   const fields = (
@@ -50,8 +50,12 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
         hint="How much of the staked resource to delegate; the vault's balance does not change."
         inputMode="decimal"
       />
-      <MemoAndExternalIdFields {...bound} noun="delegation" />
-      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
+      <ReferenceAndFeeFields
+        {...bound}
+        noun="delegation"
+        blockChain={values.blockChain}
+        estimate={estimate}
+      />
     </>
   );
 

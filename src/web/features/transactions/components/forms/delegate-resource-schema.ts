@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { DelegateResourceCreateRequest } from '#contract/transaction.ts';
 import {
   destinationDefaults,
-  destinationField,
+  destinationFieldFor,
   destinationIssues,
   destinationParty,
   destinationShape,
 } from './destination-schema.ts';
-import { createFormSchema, sendFieldFor, sendRequestPart } from './form-rules.ts';
+import { createFormSchema, sendRequestPart } from './form-rules.ts';
 import { StakeFormValues, stakeDefaults, stakeLikeIssues } from './stake-schema.ts';
 
 /**
@@ -37,15 +37,11 @@ export function toDelegateResourceRequest(
   };
 }
 
-export function delegateResourceFieldFor(
+export const delegateResourceFieldFor = (
   path: string,
   v: Pick<DelegateResourceFormValues, 'destinationKind'>,
-): keyof DelegateResourceFormValues | undefined {
-  return sendFieldFor(path, {
-    destination: destinationField(v.destinationKind),
-    resourceType: 'resourceType',
-  });
-}
+): keyof DelegateResourceFormValues | undefined =>
+  destinationFieldFor(path, v.destinationKind, { resourceType: 'resourceType' });
 
 export const delegateResourceFormSchema = createFormSchema({
   values: DelegateResourceFormValues,

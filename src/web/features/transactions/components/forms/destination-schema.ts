@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { TransferPartyData } from '#contract/transaction.ts';
-import { checkAddress, type IssueOn } from './form-rules.ts';
+import { checkAddress, sendFieldFor, type IssueOn } from './form-rules.ts';
 
 /**
  * Where a transfer or a delegation goes, as both forms pick it: an approved
@@ -31,6 +31,19 @@ export function destinationField(kind: DestinationKind): keyof DestinationValues
   if (kind === 'VAULT') return 'destinationVaultId';
   if (kind === 'EXTERNAL_ADDRESS') return 'destinationAddress';
   return 'destinationContactId';
+}
+
+/**
+ * The form field a request path (or a server `fields` entry) is about, for a
+ * form that sends somewhere: the destination's field of its kind, the form's
+ * `own` fields, then the fields every send shares.
+ */
+export function destinationFieldFor<F extends string>(
+  path: string,
+  kind: DestinationKind,
+  own: Readonly<Record<string, F>>,
+) {
+  return sendFieldFor(path, { destination: destinationField(kind), ...own });
 }
 
 export function destinationParty(v: DestinationValues): TransferPartyData {

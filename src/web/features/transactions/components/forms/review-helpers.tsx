@@ -1,7 +1,9 @@
 import { add, formatAmount } from '#contract/decimal.ts';
 import type { FeeTier } from '#contract/enums.ts';
+import type { ReactNode } from 'react';
 import type { FeeData } from '#contract/transaction.ts';
 import { humanize } from '../../../../lib/labels.ts';
+import { chainLabelOf } from './picker-data.ts';
 import { ReviewRow } from './create-flow.tsx';
 import { describeFee } from './fee-tier-picker.tsx';
 
@@ -68,5 +70,23 @@ export function ReferenceRows({
       {memo ? <ReviewRow term="Memo">{memo}</ReviewRow> : null}
       <ReviewRow term="External ID">{externalId ?? 'none'}</ReviewRow>
     </>
+  );
+}
+
+/** What is sent, in words: "0.01 ETH on Ethereum", and what the form adds to it. */
+export function AmountOnChainRow({
+  term,
+  request,
+  children,
+}: {
+  term: string;
+  request: { amount: string; asset: string; blockChain: string };
+  children?: ReactNode;
+}) {
+  return (
+    <ReviewRow term={term}>
+      {formatAmount(request.amount)} {request.asset} on {chainLabelOf(request.blockChain)}
+      {children}
+    </ReviewRow>
   );
 }

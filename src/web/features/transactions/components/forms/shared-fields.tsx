@@ -144,3 +144,22 @@ export function FeeTierField<V extends FeeTierValues>({
     />
   );
 }
+
+/** What closes a transfer, stake or delegation: its memo and externalId, then its fee tier. */
+export function ReferenceAndFeeFields<V extends MemoValues & FeeTierValues>({
+  noun,
+  blockChain,
+  estimate,
+  ...bound
+}: BoundForm<V> & {
+  noun: string;
+  blockChain: string;
+  estimate: ReturnType<typeof useFeeEstimate>;
+}) {
+  return (
+    <>
+      <MemoAndExternalIdFields {...bound} noun={noun} />
+      <FeeTierField {...bound} blockChain={blockChain} estimate={estimate} />
+    </>
+  );
+}

@@ -1,16 +1,16 @@
-import { formatAmount } from '#contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';
-import { chainLabelOf, sendContext, vaultName, type PickerData } from './picker-data.ts';
-import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
-import { AmountWithMaxField, FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
+import { sendContext, vaultName, type PickerData } from './picker-data.ts';
+import { AmountOnChainRow, FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
+import { AmountWithMaxField, ReferenceAndFeeFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
 import { stakeDefaults, stakeFieldFor, stakeFormSchema, toStakeRequest } from './stake-schema.ts';
 import { useCreateForm } from './use-create-form.ts';
 
 /** 7c: stake a chain's native asset from a vault. */
 export function StakeForm({ data }: { data: PickerData }) {
-  const { values, estimate, fee, ctx, flow, bound } = useCreateForm({
+  const { values, estimate, fee, ctx, flow, request, bound } = useCreateForm({
+    category: 'STAKE',
     schema: stakeFormSchema,
     defaults: stakeDefaults,
     context: (v, fee) =>
@@ -19,7 +19,6 @@ export function StakeForm({ data }: { data: PickerData }) {
     draftKey: '/transactions/new#stake',
     fieldFor: stakeFieldFor,
   });
-  const request = flow.request?.category === 'STAKE' ? flow.request : null;
   const vault = vaultName(data, values.sourceVaultId);
 
   const fields = (
@@ -32,17 +31,20 @@ export function StakeForm({ data }: { data: PickerData }) {
         resourceRequired={false}
       />
       <AmountWithMaxField {...bound} asset={values.asset} context={ctx} />
-      <MemoAndExternalIdFields {...bound} noun="stake" />
-      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
+      <ReferenceAndFeeFields
+        {...bound}
+        noun="stake"
+        blockChain={values.blockChain}
+        estimate={estimate}
+      />
     </>
   );
 
   const reviewRows = request ? (
     <>
-      <ReviewRow term="Stake">
-        {formatAmount(request.amount)} {request.asset} on {chainLabelOf(request.blockChain)}
+      <AmountOnChainRow term="Stake" request={request}>
         {request.resourceType ? `, for ${humanize(request.resourceType.replace('TRON_', ''))}` : ''}
-      </ReviewRow>
+      </AmountOnChainRow>
       <ReviewRow term="From">{vault}</ReviewRow>
       <FeeAndTotalRows
         tier={values.feeTier}

@@ -1,20 +1,18 @@
 import { chainInfo } from '#contract/chains.ts';
-import { formatAmount } from '#contract/decimal.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import {
   assetOptions,
-  chainLabelOf,
   chainOptions,
   sendContext,
   vaultName,
   vaultOptions,
   type PickerData,
 } from './picker-data.ts';
-import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
+import { AmountOnChainRow, FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { SelectFieldFor } from '../../../../components/bound-fields.tsx';
-import { AmountWithMaxField, FeeTierField, MemoAndExternalIdFields } from './shared-fields.tsx';
+import { AmountWithMaxField, ReferenceAndFeeFields } from './shared-fields.tsx';
 import {
   toTransferRequest,
   transferDefaults,
@@ -26,7 +24,8 @@ import { useCreateForm } from './use-create-form.ts';
 
 /** 7a: send an asset from a vault to an approved contact, another vault or an external address. */
 export function TransferForm({ data }: { data: PickerData }) {
-  const { form, values, estimate, fee, ctx, flow, bound } = useCreateForm({
+  const { form, values, estimate, fee, ctx, flow, request, bound } = useCreateForm({
+    category: 'TRANSFER',
     schema: transferFormSchema,
     defaults: transferDefaults,
     // A fee-payer vault pays the fee: the whole balance can be sent.
@@ -41,7 +40,6 @@ export function TransferForm({ data }: { data: PickerData }) {
     fieldFor: (path, v: TransferFormValues) => transferFieldFor(path, v),
   });
   const chain = chainInfo(values.blockChain);
-  const request = flow.request?.category === 'TRANSFER' ? flow.request : null;
   const from = vaultName(data, values.sourceVaultId);
 
   const fields = (
@@ -89,16 +87,18 @@ export function TransferForm({ data }: { data: PickerData }) {
           />
         ) : null}
       </div>
-      <MemoAndExternalIdFields {...bound} noun="transfer" />
-      <FeeTierField {...bound} blockChain={values.blockChain} estimate={estimate} />
+      <ReferenceAndFeeFields
+        {...bound}
+        noun="transfer"
+        blockChain={values.blockChain}
+        estimate={estimate}
+      />
     </>
   );
 
   const reviewRows = request ? (
     <>
-      <ReviewRow term="Transfer">
-        {formatAmount(request.amount)} {request.asset} on {chainLabelOf(request.blockChain)}
-      </ReviewRow>
+      <AmountOnChainRow term="Transfer" request={request} />
       <ReviewRow term="From">{from}</ReviewRow>
       <ReviewRow term="To">{describeDestination(data, request.destination)}</ReviewRow>
       <FeeAndTotalRows

@@ -3,14 +3,13 @@ import { chainInfo } from '#contract/chains.ts';
 import { TransferCreateRequest } from '#contract/transaction.ts';
 import {
   destinationDefaults,
-  destinationField,
+  destinationFieldFor,
   destinationIssues,
   destinationParty,
   destinationShape,
 } from './destination-schema.ts';
 import {
   createFormSchema,
-  sendFieldFor,
   sendFormDefaults,
   sendFormShape,
   sendRequestPart,
@@ -43,15 +42,11 @@ export function toTransferRequest(v: TransferFormValues): TransferCreateRequest 
 }
 
 /** The form field a request path (or a server `fields` entry) is about. */
-export function transferFieldFor(
+export const transferFieldFor = (
   path: string,
   v: Pick<TransferFormValues, 'destinationKind'>,
-): keyof TransferFormValues | undefined {
-  return sendFieldFor(path, {
-    destination: destinationField(v.destinationKind),
-    feePayer: 'feePayerVaultId',
-  });
-}
+): keyof TransferFormValues | undefined =>
+  destinationFieldFor(path, v.destinationKind, { feePayer: 'feePayerVaultId' });
 
 export const transferFormSchema = createFormSchema({
   values: TransferFormValues,

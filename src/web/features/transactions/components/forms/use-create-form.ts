@@ -18,7 +18,11 @@ import type { FormContext } from './form-rules.ts';
  * every field control takes: the form, and the form's own ids (`useId`
  * keeps two forms on one page apart).
  */
-export function useCreateForm<V extends FieldValues & { feeTier: FeeTier }>({
+export function useCreateForm<
+  V extends FieldValues & { feeTier: FeeTier },
+  C extends CreateTransactionRequest['category'],
+>({
+  category,
   schema,
   defaults,
   toRequest,
@@ -27,6 +31,8 @@ export function useCreateForm<V extends FieldValues & { feeTier: FeeTier }>({
   fieldFor,
   auditReason,
 }: {
+  /** The kind it creates: `request`, once reviewed, is of this kind. */
+  category: C;
   schema: (ctx: FormContext) => z.ZodType<CreateTransactionRequest, V>;
   defaults: () => V;
   toRequest: (values: V) => CreateTransactionRequest;
@@ -57,5 +63,10 @@ export function useCreateForm<V extends FieldValues & { feeTier: FeeTier }>({
   });
   const flow = useCreateFlow({ form, draftKey, fieldFor, auditReason });
   const fieldId: FieldId = (name) => `${id}-${name}`;
-  return { form, values, estimate, fee, ctx, flow, bound: { form, fieldId } };
+  // The request under review, of this form's kind.
+  const request =
+    flow.request?.category === category
+      ? (flow.request as Extract<CreateTransactionRequest, { category: C }>)
+      : null;
+  return { form, values, estimate, fee, ctx, flow, request, bound: { form, fieldId } };
 }

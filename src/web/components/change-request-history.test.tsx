@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChangeRequestRecord } from '#contract/change-request.ts';
-import { BankAccountHistory } from './bank-account-history.tsx';
+import { ChangeRequestHistoryList } from './change-request-history.tsx';
 
 afterEach(cleanup);
 
@@ -18,13 +18,13 @@ const approved: ChangeRequestRecord = {
 
 function renderHistory(record: ChangeRequestRecord) {
   render(
-    <BankAccountHistory
+    <ChangeRequestHistoryList
       history={{ entityId: 'ba_1', source: 'change_requests', results: [record] }}
     />,
   );
 }
 
-describe('BankAccountHistory', () => {
+describe('ChangeRequestHistoryList', () => {
   it('flags a decision between members one of whom created the other', () => {
     renderHistory({ ...approved, linkedAccounts: true });
     const item = screen.getByRole('listitem');

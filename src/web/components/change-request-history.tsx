@@ -1,8 +1,12 @@
-import type { ChangeRequestActor, ChangeRequestHistory } from '#contract/change-request.ts';
-import { Badge } from '../../../components/ui/badge.tsx';
-import { StatusBadge } from '../../../components/ui/status-badge.tsx';
-import { DateTime } from '../../../components/date-time.tsx';
-import { humanize } from '../../../lib/labels.ts';
+import type {
+  ChangeRequestActor,
+  ChangeRequestHistory,
+  ChangeRequestRecord,
+} from '#contract/change-request.ts';
+import { humanize } from '../lib/labels.ts';
+import { DateTime } from './date-time.tsx';
+import { Badge } from './ui/badge.tsx';
+import { StatusBadge } from './ui/status-badge.tsx';
 
 function who(actor: ChangeRequestActor | null): string {
   if (!actor) return 'someone outside this console';
@@ -20,14 +24,23 @@ function When({ at }: { at: string | null }) {
   );
 }
 
-/** A change request's decision as the account's status reads it: REJECTED declines it. */
+/** A change request's decision as the item's status reads it: REJECTED declines it. */
 const outcome = (status: string) => (status === 'REJECTED' ? 'DECLINED' : status);
 
 /**
- * Who proposed the account, who decided it, when, and why: oldest first. A
- * decision between members linked by member management is flagged.
+ * An item's change requests, oldest first (a bank account's proposal; a
+ * contact's proposal and each change to its assets): who proposed it, who
+ * decided it, when, and why. A decision between members linked by member
+ * management is flagged.
  */
-export function BankAccountHistory({ history }: { history: ChangeRequestHistory }) {
+export function ChangeRequestHistoryList({
+  history,
+  proposed = () => 'Proposed',
+}: {
+  history: ChangeRequestHistory;
+  /** What the record proposed, in words: "Proposed", "Assets ETH proposed". */
+  proposed?: (record: ChangeRequestRecord) => string;
+}) {
   if (history.results.length === 0) {
     return <p className="text-sm text-slate-700">No proposal or decision is on record.</p>;
   }
@@ -39,7 +52,7 @@ export function BankAccountHistory({ history }: { history: ChangeRequestHistory 
           className="rounded-md border border-slate-300 bg-white p-3 text-sm"
         >
           <p>
-            Proposed by <strong className="font-medium">{who(record.proposedBy)}</strong>
+            {proposed(record)} by <strong className="font-medium">{who(record.proposedBy)}</strong>
             <When at={record.proposedAt} />.
           </p>
           {record.status === 'PENDING' ? (

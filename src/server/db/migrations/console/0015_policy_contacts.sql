@@ -1,0 +1,2 @@
+ALTER TABLE "console"."approval_requirements" DROP CONSTRAINT "approval_requirements_entity_type_in_list";--> statement-breakpoint
+ALTER TABLE "console"."approval_requirements" ADD CONSTRAINT "approval_requirements_entity_type_in_list" CHECK ("entity_type" IN ('TRANSACTION', 'BANK_ACCOUNT', 'CONTACT'));
