@@ -348,14 +348,11 @@ describe('bank accounts proposed by a restricted member', () => {
 });
 
 describe('an unrestricted member', () => {
-  appTest(
-    'may pay organization-level and any sub-org contacts',
-    async ({ ids, unrestricted }) => {
-      const create = paths.transactions();
-      await expectAccepted(unrestricted, create, transfer(ids.orgVault, contact(ids.orgContact)));
-      await expectAccepted(unrestricted, create, transfer(ids.vaultA, contact(ids.contactB)));
-    },
-  );
+  appTest('may pay organization-level and any sub-org contacts', async ({ ids, unrestricted }) => {
+    const create = paths.transactions();
+    await expectAccepted(unrestricted, create, transfer(ids.orgVault, contact(ids.orgContact)));
+    await expectAccepted(unrestricted, create, transfer(ids.vaultA, contact(ids.contactB)));
+  });
 });
 
 describe('replacement', () => {
