@@ -348,11 +348,20 @@ describe('bank accounts proposed by a restricted member', () => {
 });
 
 describe('an unrestricted member', () => {
-  appTest('may pay organization-level and any sub-org contacts', async ({ ids, unrestricted }) => {
-    const create = paths.transactions();
-    await expectAccepted(unrestricted, create, transfer(ids.orgVault, contact(ids.orgContact)));
-    await expectAccepted(unrestricted, create, transfer(ids.vaultA, contact(ids.contactB)));
-  });
+  appTest(
+    'may pay organization-level contacts, and a sub-org’s contacts from that sub-org’s vaults',
+    async ({ ids, unrestricted }) => {
+      const create = paths.transactions();
+      await expectAccepted(unrestricted, create, transfer(ids.orgVault, contact(ids.orgContact)));
+      await expectAccepted(unrestricted, create, transfer(ids.vaultB, contact(ids.contactB)));
+      // Scope is not the only rule: the engine pays a contact only from its own sub-org.
+      const across = await post(unrestricted, create, transfer(ids.vaultA, contact(ids.contactB)));
+      expect(across).toMatchObject({
+        status: 400,
+        body: { code: 'CONTACT_OF_ANOTHER_SUB_ORG' },
+      });
+    },
+  );
 });
 
 describe('replacement', () => {

@@ -518,7 +518,7 @@ export const webhookDeliveries = sandbox.table(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     endpointId: text('endpoint_id')
       .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+      .references(() => webhookEndpoints.id),
     eventSeq: bigint('event_seq', { mode: 'number' })
       .notNull()
       .references(() => webhookEvents.seq),

@@ -201,8 +201,20 @@ export function webhookEndpointsSandbox(
     async remove(ctx, id) {
       const row = await find(ctx, id);
       const answer = await described(row);
-      // Its deliveries go with it (ON DELETE CASCADE); the events stay for other endpoints.
-      await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+      // Its deliveries go with it, each table named by its own statement (no
+      // cascade: the read cache counts writes per table it is told of); the
+      // events stay for other endpoints. The row lock comes first, so a
+      // delivery queued for it meanwhile (its foreign key takes a share lock
+      // on the endpoint) waits, then finds it gone.
+      await db.transaction(async (tx) => {
+        await tx
+          .select({ id: webhookEndpoints.id })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, row.id))
+          .for('update');
+        await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, row.id));
+        await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+      });
       return answer;
     },
 
