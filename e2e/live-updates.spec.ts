@@ -52,8 +52,11 @@ test('an approval by one member moves another member’s timeline and list row, 
   const row = list.locator(`[data-transaction-id="${id}"]`);
   await expect(step(detail, 'PENDING')).toHaveAttribute('data-state', 'current');
   await expect(row).toContainText('Pending');
-  for (const tab of [detail, list])
+  for (const tab of [detail, list]) {
     await expect(tab.locator('html')).toHaveAttribute('data-live-updates', 'on');
+    // The one re-read a stream's first opening makes (lib/live-updates.ts) is over.
+    await tab.waitForLoadState('networkidle');
+  }
   // A minute of the watchers' timers: the transaction page polls every 2–15 s and the list
   // every 10 s while a row still moves, unless the stream is up.
   const before = detailReads.length + listReads.length;

@@ -103,11 +103,17 @@ export function connectLiveUpdates(
     const stream = new EventSource(url);
     source = stream;
     stream.addEventListener(LIVE_STREAM_EVENTS.ready, (event) => {
+      // A stream opened without an id starts at its own "now": a change made
+      // between the page's reads and that moment is in no event, and with the
+      // stream up nothing polls. So the first time it comes up, what is on
+      // screen is read once more (a resumed stream was sent what it missed).
+      const fresh = lastId === undefined;
       lastId = event.lastEventId || lastId;
       retryMs = firstRetryMs;
       clearTimeout(downTimer);
       downTimer = undefined;
       setLive(true);
+      if (fresh) handlers.onResync();
     });
     stream.addEventListener(LIVE_STREAM_EVENTS.change, (event) => {
       lastId = event.lastEventId || lastId;
