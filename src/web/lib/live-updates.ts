@@ -40,6 +40,8 @@ export interface LiveOptions {
   downAfterMs?: number;
   /** The first pause before a refused stream is opened again; it doubles up to a minute. */
   retryMs?: number;
+  /** How long polling goes on after the stream's first opening (the longest poll interval). */
+  settleMs?: number;
 }
 
 const MAX_RETRY_MS = 60_000;
@@ -64,6 +66,7 @@ export function connectLiveUpdates(
   const batchMs = options.batchMs ?? 100;
   const downAfterMs = options.downAfterMs ?? 5_000;
   const firstRetryMs = options.retryMs ?? 2_000;
+  const settleMs = options.settleMs ?? 15_000;
 
   let source: EventSource | undefined;
   let lastId: string | undefined;
@@ -73,6 +76,7 @@ export function connectLiveUpdates(
   let batchTimer: ReturnType<typeof setTimeout> | undefined;
   let downTimer: ReturnType<typeof setTimeout> | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let settleTimer: ReturnType<typeof setTimeout> | undefined;
 
   const setLive = (next: boolean) => {
     if (live === next) return;
@@ -104,16 +108,24 @@ export function connectLiveUpdates(
     source = stream;
     stream.addEventListener(LIVE_STREAM_EVENTS.ready, (event) => {
       // A stream opened without an id starts at its own "now": a change made
-      // between the page's reads and that moment is in no event, and with the
-      // stream up nothing polls. So the first time it comes up, what is on
-      // screen is read once more (a resumed stream was sent what it missed).
+      // between the page's reads and that moment is in no event. So the first
+      // time it comes up, polling goes on for one longest poll interval
+      // (`settleMs`) before it stops: the polls close that gap, as they did
+      // before the stream, without a re-read of everything at once. A resumed
+      // stream was sent what it missed and goes live at once.
       const fresh = lastId === undefined;
       lastId = event.lastEventId || lastId;
       retryMs = firstRetryMs;
       clearTimeout(downTimer);
       downTimer = undefined;
-      setLive(true);
-      if (fresh) handlers.onResync();
+      if (!fresh) {
+        setLive(true);
+        return;
+      }
+      settleTimer ??= setTimeout(() => {
+        settleTimer = undefined;
+        if (!closed && source === stream) setLive(true);
+      }, settleMs);
     });
     stream.addEventListener(LIVE_STREAM_EVENTS.change, (event) => {
       lastId = event.lastEventId || lastId;
@@ -143,7 +155,7 @@ export function connectLiveUpdates(
   return () => {
     closed = true;
     source?.close();
-    for (const timer of [batchTimer, downTimer, retryTimer]) clearTimeout(timer);
+    for (const timer of [batchTimer, downTimer, retryTimer, settleTimer]) clearTimeout(timer);
     setLive(false);
   };
 }
