@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { signRequestToken } from './protocol/api-token.ts';
 import { generateApiUserKeyPair } from './protocol/ecdsa-keys.ts';
-import { runCli } from './cli/run.ts';
+import { runCliInProcess } from './test/cli-test.ts';
 import { loadConfig } from './env.ts';
 import { startServer } from './server.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from './test/test-database.ts';
@@ -40,18 +40,9 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-/** runCli in process, for argument handling that never reaches the database. */
-async function inProcess(args: string[], env: Record<string, string> = storageEnv()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(args, {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    readStdin: async () => '',
-    env,
-    cwd: process.cwd(),
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+/** The CLI in process, for argument handling that never reaches the database. */
+function inProcess(args: string[], env: Record<string, string> = storageEnv()) {
+  return runCliInProcess(args, env);
 }
 
 describe('npm run cli -- api-users create', () => {

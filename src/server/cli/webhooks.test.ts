@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from './run.ts';
+import { runCliInProcess } from '../test/cli-test.ts';
 import { createTestDatabaseConfig, type TestDatabaseConfig } from '../test/test-database.ts';
 
 let storage: TestDatabaseConfig;
@@ -9,18 +9,9 @@ beforeAll(async () => {
 afterAll(() => storage.cleanup());
 
 async function cli(args: string[], extra: Record<string, string> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
   const env: Record<string, string> = { DATA_DIR: storage.dataDir, LOG_LEVEL: 'silent', ...extra };
   if (storage.databaseUrl) env.DATABASE_URL = storage.databaseUrl;
-  const code = await runCli(args, {
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    readStdin: async () => '',
-    env,
-    cwd: process.cwd(),
-  });
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  return runCliInProcess(args, env);
 }
 
 describe('npm run cli -- webhooks', () => {

@@ -13,6 +13,24 @@ export interface CliRun {
   stderr: string;
 }
 
+/** `npm run cli -- …args` in this process, over `env`, with `stdin` as what is typed. */
+export async function runCliInProcess(
+  args: string[],
+  env: Record<string, string>,
+  stdin = '',
+): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, {
+    stdout: (text) => out.push(text),
+    stderr: (text) => err.push(text),
+    readStdin: async () => stdin,
+    env,
+    cwd: process.cwd(),
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
 /**
  * The CLI and a console server over one test database, in upstream mode
  * (staff live in the console's own tables, which need no sandbox).
@@ -47,18 +65,7 @@ export const cliTest = test.extend(
     return {
       storage,
       env,
-      async run(args, stdin = '') {
-        const out: string[] = [];
-        const err: string[] = [];
-        const code = await runCli(args, {
-          stdout: (text) => out.push(text),
-          stderr: (text) => err.push(text),
-          readStdin: async () => stdin,
-          env,
-          cwd: process.cwd(),
-        });
-        return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-      },
+      run: (args, stdin = '') => runCliInProcess(args, env, stdin),
       async withServer(use) {
         const config = {
           ...loadConfig({ ...env, PORT: '0', STATIC_DIR: '/nonexistent-spa' }),
