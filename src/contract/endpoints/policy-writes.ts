@@ -1,5 +1,6 @@
 import { endpoint } from '../endpoint.ts';
 import { PolicyPreviewResponse } from '../policies.ts';
+import { IntentCreateRequest } from '../ramps.ts';
 import { CreateTransactionRequest } from '../transaction.ts';
 
 /**
@@ -17,5 +18,22 @@ export const reviewTransactionPolicy = endpoint({
   permission: 'initiate',
   audit: false,
   body: CreateTransactionRequest,
+  answer: PolicyPreviewResponse,
+});
+
+/**
+ * The same for a ramp or FX about to be executed from its chosen quote (the
+ * Convert page's review): its body is the execute's, judged on the
+ * transaction the quote would make, as the execute will be.
+ */
+export const reviewRampPolicy = endpoint({
+  method: 'POST',
+  path: '/api/console/policies/ramps/review/',
+  summary:
+    'The rule a ramp or FX executed from this quote would fall under if the member sent it now, and what it would need (or that it would be refused); judged on the transaction the quote would make. Nothing is created and the quote stays unused.',
+  action: 'create transactions',
+  permission: 'initiate',
+  audit: false,
+  body: IntentCreateRequest,
   answer: PolicyPreviewResponse,
 });

@@ -70,6 +70,17 @@ export function matches(match: PolicyMatch, facts: ItemFacts): boolean {
   return true;
 }
 
+/**
+ * Which figures the policy's rules look at: a USD value (a threshold or an
+ * outflow cap) and the vault's 24-hour outflow (a cap). A policy with neither
+ * needs no price and no outflow read at creation.
+ */
+export function factsNeeded(policy: Policy): { usd: boolean; outflow: boolean } {
+  const outflow = policy.rules.some((rule) => rule.match.outflow24hUsdAbove !== undefined);
+  const usd = outflow || policy.rules.some((rule) => rule.match.amountUsdAtLeast !== undefined);
+  return { usd, outflow };
+}
+
 /** The first rule that matches, or null for the fallback. */
 export function ruleFor(policy: Policy, facts: ItemFacts): PolicyRule | null {
   return policy.rules.find((rule) => matches(rule.match, facts)) ?? null;

@@ -9,12 +9,14 @@ import {
   type FrozenRequirement,
   type PolicyKind,
 } from '#contract/policies.ts';
+import type { IntentCreateRequest } from '#contract/ramps.ts';
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
 import { staff } from '../../db/schema/console.ts';
 import {
+  factsNeeded,
   isEligible,
   requirementFor,
   tally,
@@ -89,6 +91,7 @@ async function draftFacts(
   ctx: CustodyContext,
   body: CreateTransactionRequest,
   initiator: PolicyActor,
+  needs: { usd: boolean; outflow: boolean },
 ): Promise<ItemFacts> {
   const source = 'source' in body ? body.source : undefined;
   const vaultId =
@@ -107,9 +110,10 @@ async function draftFacts(
     : undefined;
   const asset = 'asset' in body ? body.asset : undefined;
   let amountUsd: string | null = null;
+  // Read only when a rule looks at it (factsNeeded): upstream, a price may cost a call.
   if (body.amount === undefined) amountUsd = '0';
-  else if (asset && inner.usdValue)
-    amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount);
+  else if (needs.usd && asset && inner.usdValue)
+    amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount, vaultId);
   const destination =
     body.category === 'CONTRACT_CALL'
       ? 'EXTERNAL_ADDRESS'
@@ -117,7 +121,7 @@ async function draftFacts(
         ? DESTINATION_KINDS[body.destination.type]
         : undefined;
   const outflow =
-    vaultId && inner.vaultOutflowUsd
+    needs.outflow && vaultId && inner.vaultOutflowUsd
       ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
       : null;
   return {
@@ -144,8 +148,62 @@ export async function draftRequirement(
   body: CreateTransactionRequest,
 ): Promise<FrozenRequirement> {
   const initiator = await policyActor(options.db, ctx);
-  const facts = await draftFacts(inner, options.clock, ctx, body, initiator);
   const { version, policy } = await activePolicy(options.db, 'transactions');
+  const facts = await draftFacts(inner, options.clock, ctx, body, initiator, factsNeeded(policy));
+  return requirementFor(policy, version, facts);
+}
+
+/**
+ * What a transaction the custody backend made (or would make) gives a rule: a
+ * ramp's facts come from the transaction its quote made. Its value is the
+ * backend's `amountInUSD`, or priced like a create's; its outflow is not
+ * read, so an outflow cap matches it (fail closed).
+ */
+async function madeFacts(
+  inner: CustodyBackend,
+  ctx: CustodyContext,
+  made: Transaction,
+  initiator: PolicyActor,
+  needs: { usd: boolean },
+): Promise<ItemFacts> {
+  const asset = made.asset ?? undefined;
+  let amountUsd = made.amountInUSD ?? null;
+  if (amountUsd === null && needs.usd && asset && made.amount && inner.usdValue)
+    amountUsd = await inner.usdValue(
+      ctx,
+      asset,
+      made.blockChain ?? '',
+      made.amount,
+      made.vaultId ?? undefined,
+    );
+  const destination = made.destination?.type ? DESTINATION_KINDS[made.destination.type] : undefined;
+  return {
+    subOrgId: made.subOrgId ?? null,
+    ...(made.category ? { category: made.category } : {}),
+    ...(asset ? { asset } : {}),
+    ...(made.blockChain ? { chain: made.blockChain } : {}),
+    amountUsd,
+    ...(destination ? { destinationKind: destination } : {}),
+    initiator,
+  };
+}
+
+/**
+ * What executing a ramp or FX quote would need if `ctx` sent it now: judged
+ * on the transaction the quote would make (the backend's preview, checked as
+ * the execute checks it), exactly as the execute is judged. The Convert
+ * page's review asks this before anything is sent.
+ */
+export async function draftRampRequirement(
+  inner: CustodyBackend,
+  options: { db: Database },
+  ctx: CustodyContext,
+  body: IntentCreateRequest,
+): Promise<FrozenRequirement> {
+  const initiator = await policyActor(options.db, ctx);
+  const made = await inner.previewRampTransaction(ctx, body);
+  const { version, policy } = await activePolicy(options.db, 'transactions');
+  const facts = await madeFacts(inner, ctx, made, initiator, factsNeeded(policy));
   return requirementFor(policy, version, facts);
 }
 
@@ -156,15 +214,13 @@ export function applyPolicies(
   const { db, clock } = options;
 
   const actorOf = (ctx: CustodyContext) => policyActor(db, ctx);
-  const transactionFacts = (
-    ctx: CustodyContext,
-    body: CreateTransactionRequest,
-    initiator: PolicyActor,
-  ) => draftFacts(inner, clock, ctx, body, initiator);
-
-  async function judge(kind: PolicyKind, facts: ItemFacts): Promise<FrozenRequirement> {
+  /** The active policy's rule for the item, its facts read as that policy needs them; a block refuses. */
+  async function judge(
+    kind: PolicyKind,
+    factsFor: (needs: { usd: boolean; outflow: boolean }) => ItemFacts | Promise<ItemFacts>,
+  ): Promise<FrozenRequirement> {
     const { version, policy } = await activePolicy(db, kind);
-    const requirement = requirementFor(policy, version, facts);
+    const requirement = requirementFor(policy, version, await factsFor(factsNeeded(policy)));
     if (requirement.outcome.action === 'BLOCK')
       throw new ApiError(
         403,
@@ -193,12 +249,12 @@ export function applyPolicies(
   /** Bank accounts and contacts answer to the accounts policy: judged by sub-organization and initiator. */
   async function judgeAccount(ctx: CustodyContext, subOrgId: string | null | undefined) {
     const initiator = await actorOf(ctx);
-    const requirement = await judge('accounts', {
+    const requirement = await judge('accounts', () => ({
       subOrgId: subOrgId ?? null,
       amountUsd: null,
       destinationKind: 'BANK_ACCOUNT',
       initiator,
-    });
+    }));
     return { initiator, requirement };
   }
 
@@ -237,23 +293,9 @@ export function applyPolicies(
 
   async function judgedAfter(ctx: CustodyContext, created: Transaction): Promise<Transaction> {
     const initiator = await actorOf(ctx);
-    const asset = created.asset ?? undefined;
-    let amountUsd = created.amountInUSD ?? null;
-    if (amountUsd === null && asset && created.amount && inner.usdValue)
-      amountUsd = await inner.usdValue(ctx, asset, created.blockChain ?? '', created.amount);
-    const destination = created.destination?.type
-      ? DESTINATION_KINDS[created.destination.type]
-      : undefined;
     const { version, policy } = await activePolicy(db, 'transactions');
-    const requirement = requirementFor(policy, version, {
-      subOrgId: created.subOrgId ?? null,
-      ...(created.category ? { category: created.category } : {}),
-      ...(asset ? { asset } : {}),
-      ...(created.blockChain ? { chain: created.blockChain } : {}),
-      amountUsd,
-      ...(destination ? { destinationKind: destination } : {}),
-      initiator,
-    });
+    const facts = await madeFacts(inner, ctx, created, initiator, factsNeeded(policy));
+    const requirement = requirementFor(policy, version, facts);
     await freezeOn(created, 'TRANSACTION', requirement, initiator);
     return created;
   }
@@ -263,8 +305,9 @@ export function applyPolicies(
 
     async createTransaction(ctx, body) {
       const initiator = await actorOf(ctx);
-      const facts = await transactionFacts(ctx, body, initiator);
-      const requirement = await judge('transactions', facts);
+      const requirement = await judge('transactions', (needs) =>
+        draftFacts(inner, clock, ctx, body, initiator, needs),
+      );
       const created = await inner.createTransaction(ctx, body);
       await freezeOn(created, 'TRANSACTION', requirement, initiator);
       return created;

@@ -11,7 +11,7 @@ import {
   restorePolicyVersion,
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
-import { reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
+import { reviewRampPolicy, reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
 import {
   describeOutcome,
   PolicyKind,
@@ -29,7 +29,7 @@ import { staff } from '../../db/schema/console.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { requirementFor } from './evaluate.ts';
-import { draftRequirement } from './guard.ts';
+import { draftRampRequirement, draftRequirement } from './guard.ts';
 import { approvalProgress, requirementsOf } from './progress.ts';
 import {
   activePolicy,
@@ -216,6 +216,12 @@ export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
   // The create form's review: the very facts the create would be judged on, read as this member.
   mount(app, CONSOLE_API_PREFIX, reviewTransactionPolicy, async ({ body }, c) => {
     const requirement = await draftRequirement(backend, options, custodyContext(c), body);
+    return { requirement, summary: await summaryOf(db, requirement) };
+  });
+
+  // The Convert page's review: the transaction the chosen quote would make, judged as its execute.
+  mount(app, CONSOLE_API_PREFIX, reviewRampPolicy, async ({ body }, c) => {
+    const requirement = await draftRampRequirement(backend, options, custodyContext(c), body);
     return { requirement, summary: await summaryOf(db, requirement) };
   });
 

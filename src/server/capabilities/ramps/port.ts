@@ -27,6 +27,12 @@ export interface RampsPort {
    * …/transactions/execute/): a PENDING ramp from a quote.
    */
   createTransactionFromIntent(ctx: CustodyContext, body: IntentCreateRequest): Promise<Transaction>;
+  /**
+   * The transaction `createTransactionFromIntent` would make from this body,
+   * checked as it would be and not made: what the approval policy's review
+   * judges before the Convert page sends (capabilities/policies/guard.ts).
+   */
+  previewRampTransaction(ctx: CustodyContext, body: IntentCreateRequest): Promise<Transaction>;
   /** POST …/transactions/ with category ON_RAMP or OFF_RAMP and a quoteId (G1). */
   createRampTransaction(ctx: CustodyContext, body: RampCreateRequest): Promise<Transaction>;
   /** POST …/transactions/mark_deposit_done/: an approved on-ramp's money is on its way. */

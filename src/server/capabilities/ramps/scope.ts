@@ -2,6 +2,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import {
   isV2Intent,
+  type IntentCreateRequest,
   type RampIntentInput,
   type RampPartyInput,
   type V2IntentInput,
@@ -75,6 +76,15 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
       : []),
   ];
 
+  async function checkIntent(ctx: CustodyContext, body: IntentCreateRequest): Promise<void> {
+    if (allowedIds(ctx) && !body.intent) {
+      const message =
+        'intent is required: you act in some sub-organizations only, so the intent the quote was priced for must be sent with it';
+      throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'intent', message }]);
+    }
+    await checkParties(ctx, intentParties(body.intent), body.subOrgId);
+  }
+
   return {
     async quoteRamp(ctx, body) {
       if ('intent' in body) await checkParties(ctx, intentParties(body.intent), body.subOrgId);
@@ -90,13 +100,13 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
       return inner.quoteRampV2(ctx, body);
     },
     async createTransactionFromIntent(ctx, body) {
-      if (allowedIds(ctx) && !body.intent) {
-        const message =
-          'intent is required: you act in some sub-organizations only, so the intent the quote was priced for must be sent with it';
-        throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'intent', message }]);
-      }
-      await checkParties(ctx, intentParties(body.intent), body.subOrgId);
+      await checkIntent(ctx, body);
       return inner.createTransactionFromIntent(ctx, body);
+    },
+    // Previewed as it would be executed: the same parties checked.
+    async previewRampTransaction(ctx, body) {
+      await checkIntent(ctx, body);
+      return inner.previewRampTransaction(ctx, body);
     },
     async createRampTransaction(ctx, body) {
       await checkParties(ctx, [body.source, body.destination], undefined);

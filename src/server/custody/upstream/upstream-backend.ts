@@ -8,6 +8,7 @@ import type { CustodyBackend } from '../backend.ts';
 import { approvalsUpstream } from '../../capabilities/approvals/upstream/index.ts';
 import { bankAccountsUpstream } from '../../capabilities/bank-accounts/upstream/index.ts';
 import { contactsUpstream } from '../../capabilities/contacts/upstream/index.ts';
+import { policiesUpstream } from '../../capabilities/policies/upstream/index.ts';
 import { rampsUpstream } from '../../capabilities/ramps/upstream/index.ts';
 import { referenceUpstream } from '../../capabilities/reference/upstream/index.ts';
 import { transactionsUpstream } from '../../capabilities/transactions/upstream/index.ts';
@@ -79,5 +80,6 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     ...approvalsUpstream({ ...deps, transactions, bankAccounts }),
     ...referenceUpstream(deps),
     ...rampsUpstream({ ...deps, listTransactions: transactions.listTransactions }),
+    ...policiesUpstream({ ...deps, listTransactions: transactions.listTransactions }),
   };
 }

@@ -11,6 +11,7 @@ import { transactionPage } from '../../../custody/sandbox/transaction-page.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import {
   executeRampQuote,
+  previewRampQuote,
   type ExecuteRampInput,
 } from '../../../custody/sandbox/engine/ramp-create.ts';
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
@@ -44,6 +45,27 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
     if (!orgId) throw noOrganization();
     return orgId;
   }
+  function executeInput(
+    ctx: CustodyContext,
+    orgId: string,
+    body: {
+      quoteId?: string | undefined;
+      externalId?: string | undefined;
+      memo?: string | undefined;
+    },
+    sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId'>,
+  ): ExecuteRampInput {
+    return {
+      orgId,
+      actor: ctx.actor,
+      scopeSubOrgIds: ctx.scope?.subOrgIds ?? null,
+      now: clock.now(),
+      quoteId: body.quoteId,
+      externalId: body.externalId,
+      memo: body.memo,
+      ...sent,
+    };
+  }
   /** Executes a quote as the caller: both SDK shapes, each saying what it says of the route. */
   async function execute(
     ctx: CustodyContext,
@@ -54,16 +76,7 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
     },
     sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId'>,
   ): Promise<Transaction> {
-    const row = await executeRampQuote(db, {
-      orgId: await org(ctx),
-      actor: ctx.actor,
-      scopeSubOrgIds: ctx.scope?.subOrgIds ?? null,
-      now: clock.now(),
-      quoteId: body.quoteId,
-      externalId: body.externalId,
-      memo: body.memo,
-      ...sent,
-    });
+    const row = await executeRampQuote(db, executeInput(ctx, await org(ctx), body, sent));
     return toWireTransaction(row);
   }
   return {
@@ -87,6 +100,20 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
         : { route: undefined, names: {} };
       try {
         return await execute(ctx, body, { sent: route, subOrgId: body.subOrgId });
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
+    },
+    async previewRampTransaction(ctx, body) {
+      const { route, names } = body.intent
+        ? routeOfIntent(body.intent)
+        : { route: undefined, names: {} };
+      const input = executeInput(ctx, await org(ctx), body, {
+        sent: route,
+        subOrgId: body.subOrgId,
+      });
+      try {
+        return await previewRampQuote(db, input);
       } catch (error) {
         throw renamedRefusal(error, names);
       }

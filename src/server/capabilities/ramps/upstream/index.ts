@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '#contract/api-error.ts';
-import type { Page, PageRequest } from '#contract/common.ts';
+import { ERROR_CODES, type Page, type PageRequest } from '#contract/common.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import {
   createTransactionFromIntent,
@@ -9,7 +9,12 @@ import {
   quoteRampV2,
 } from '#contract/endpoints/ramp-writes.ts';
 import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
-import { RampQuoteResponse, V2QuoteResponse } from '#contract/ramps.ts';
+import {
+  RampQuoteResponse,
+  V2QuoteResponse,
+  type IntentCreateRequest,
+  type RampQuote,
+} from '#contract/ramps.ts';
 import { Transaction, type TransactionFilters } from '#contract/transaction.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import {
@@ -39,6 +44,57 @@ const post = (endpoint: Parameters<typeof pathOf>[0], body: unknown) =>
 /** Upstream pages read for one page of a bank account's ramps before answering with what was found. */
 const MAX_UPSTREAM_PAGES = 10;
 
+/** How long a quote priced through this console is remembered at most (the sandbox's live 60 s). */
+export const QUOTE_MEMORY_MS = 15 * 60_000;
+/** Quotes remembered at most: older ones are forgotten first. */
+const MAX_QUOTES = 2_000;
+
+/** The category each kind is recorded as, as the custody API answers it (the sandbox's engine). */
+const KIND_CATEGORIES = { OFF_RAMP: 'OFF_RAMP', ON_RAMP: 'ON_RAMP', FX: 'RAMP' } as const;
+
+function refuse(code: string, message: string): ApiError {
+  return new ApiError(400, code, `quoteId: ${message}`, [{ field: 'quoteId', message }]);
+}
+
+/**
+ * The transaction a quote would make, read from the quote as the custody API
+ * answered it (its kind, sides, amounts, vault and sub-organization): what
+ * the approval policy's review judges. Valued in USD only where the quote
+ * says so (what arrives is USD); otherwise the policy prices the digital
+ * asset from the custody API's balances, or fails closed.
+ */
+export function transactionOfQuote(quote: RampQuote, body: IntentCreateRequest): Transaction {
+  const kind = quote.kind;
+  const offRamp = kind === 'OFF_RAMP';
+  const intent = body.intent && 'source' in body.intent ? body.intent : undefined;
+  const source = quote.source ?? (intent?.source as Transaction['source']);
+  const destination = quote.destination ?? (intent?.destination as Transaction['destination']);
+  const vaultParty = offRamp ? source : destination;
+  const vaultId =
+    (offRamp ? quote.input?.vaultId : quote.output?.vaultId) ??
+    (vaultParty?.type === 'VAULT' ? vaultParty.id : undefined);
+  const chain = offRamp ? quote.fromChain : kind === 'ON_RAMP' ? quote.toChain : undefined;
+  const asset = offRamp ? quote.fromAsset : quote.toAsset;
+  const amount = offRamp ? quote.finalFromAmount : quote.finalToAmount;
+  return {
+    ...(quote.subOrgId ? { subOrgId: quote.subOrgId } : {}),
+    ...(vaultId && kind !== 'FX' ? { vaultId } : {}),
+    status: 'PENDING',
+    ...(kind && kind in KIND_CATEGORIES
+      ? {
+          category: KIND_CATEGORIES[kind as keyof typeof KIND_CATEGORIES],
+          transactionType: kind === 'ON_RAMP' ? 'INCOMING' : 'OUTGOING',
+        }
+      : {}),
+    ...(chain ? { blockChain: chain } : {}),
+    ...(asset ? { asset } : {}),
+    ...(amount ? { amount } : {}),
+    ...(quote.toAsset === 'USD' && quote.finalToAmount ? { amountInUSD: quote.finalToAmount } : {}),
+    ...(source ? { source } : {}),
+    ...(destination ? { destination } : {}),
+  };
+}
+
 /**
  * Ramps and FX forwarded to the custody API, each call signed like every
  * other (upstream-client.ts), in the shape the caller sent. Executes are
@@ -48,6 +104,22 @@ const MAX_UPSTREAM_PAGES = 10;
  */
 export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
   const { db, clock } = deps;
+  // Quotes forwarded through this console, until they expire: the review judges a ramp by one.
+  const quotes = new Map<string, { quote: RampQuote; until: number }>();
+
+  function remember(answered: readonly RampQuote[]): void {
+    const now = clock.now().getTime();
+    for (const [id, kept] of quotes) if (kept.until <= now) quotes.delete(id);
+    for (const quote of answered) {
+      const expires = quote.expiresAt ? Date.parse(quote.expiresAt) : Number.NaN;
+      const until = Math.min(
+        Number.isNaN(expires) ? now + QUOTE_MEMORY_MS : expires,
+        now + QUOTE_MEMORY_MS,
+      );
+      if (quotes.size >= MAX_QUOTES) quotes.delete(quotes.keys().next().value as string);
+      quotes.set(quote.quoteId, { quote, until });
+    }
+  }
 
   async function execute<B extends { externalId?: string | undefined }>(
     ctx: CustodyContext,
@@ -89,10 +161,47 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
 
   return {
     // A price changes nothing upstream: safe to retry like a read.
-    quoteRamp: (ctx, body) =>
-      deps.call(ctx, RampQuoteResponse, { ...post(quoteRamp, body), retry: true }),
-    quoteRampV2: (ctx, body) =>
-      deps.call(ctx, V2QuoteResponse, { ...post(quoteRampV2, body), retry: true }),
+    async quoteRamp(ctx, body) {
+      const answer = await deps.call(ctx, RampQuoteResponse, {
+        ...post(quoteRamp, body),
+        retry: true,
+      });
+      remember(answer.quotes);
+      return answer;
+    },
+    async quoteRampV2(ctx, body) {
+      const answer = await deps.call(ctx, V2QuoteResponse, {
+        ...post(quoteRampV2, body),
+        retry: true,
+      });
+      remember(Array.isArray(answer) ? answer : answer.quotes);
+      return answer;
+    },
+    // Judged from the quote as the custody API priced it; the execute is the custody API's to check.
+    async previewRampTransaction(_ctx, body) {
+      if (!body.quoteId)
+        throw refuse(
+          ERROR_CODES.quoteRequired,
+          'is required: ramps and FX are executed from a quote (POST …/transactions/quote/)',
+        );
+      const kept = quotes.get(body.quoteId);
+      if (!kept)
+        throw refuse(
+          ERROR_CODES.quoteNotFound,
+          `quote "${body.quoteId}" was not priced through this console; its approval rule is judged when it is executed`,
+        );
+      if (kept.until <= clock.now().getTime())
+        throw refuse(
+          ERROR_CODES.quoteExpired,
+          `quote "${body.quoteId}" expired; ask for a new quote`,
+        );
+      if (body.subOrgId !== undefined && body.subOrgId !== (kept.quote.subOrgId ?? undefined))
+        throw refuse(
+          ERROR_CODES.quoteOutOfScope,
+          `quote "${body.quoteId}" was priced for ${kept.quote.subOrgId ? `sub-organization ${kept.quote.subOrgId}` : 'the organization itself'}, not where this request acts`,
+        );
+      return transactionOfQuote(kept.quote, body);
+    },
     createTransactionFromIntent: (ctx, body) =>
       execute(ctx, pathOf(createTransactionFromIntent), body),
     createRampTransaction: (ctx, body) => execute(ctx, pathOf(createTransaction), body),

@@ -4,7 +4,7 @@ import { ERROR_CODES } from '#contract/common.ts';
 import { cmp, mul, neg, round } from '#contract/decimal.ts';
 import type { TransactionCategory, TransactionSubCategory } from '#contract/enums.ts';
 import type { DepositInstructions, RampIntent } from '#contract/ramp-record.ts';
-import type { Operation, Party } from '#contract/transaction.ts';
+import type { Operation, Party, Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { rampQuotes } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../backend.ts';
@@ -47,10 +47,13 @@ function refuse(code: string, field: string, message: string): ApiError {
   return new ApiError(400, code, `${field}: ${message}`, [{ field, message }]);
 }
 
-export async function executeRampQuote(
-  db: Database,
-  input: ExecuteRampInput,
-): Promise<TransactionRow> {
+/**
+ * What executing the quote would make, checked as the execute checks it (the
+ * quote the caller's, unexpired, unused, matching what the body says), and
+ * nothing written: `executeRampQuote` inserts exactly these values, and the
+ * approval policy's review judges them (capabilities/policies/guard.ts).
+ */
+async function planRampQuote(db: Database, input: ExecuteRampInput) {
   if (!input.quoteId)
     throw refuse(
       ERROR_CODES.quoteRequired,
@@ -127,6 +130,36 @@ export async function executeRampQuote(
     bankAccountId: route.bankAccountId ?? bank.id ?? null,
     simulation: { ...plan },
   };
+  return { quoteId, kind, holds, values };
+}
+
+/** The transaction executing the quote would make, as the custody API would answer it; nothing written. */
+export async function previewRampQuote(
+  db: Database,
+  input: ExecuteRampInput,
+): Promise<Transaction> {
+  const { kind, values } = await planRampQuote(db, input);
+  return {
+    ...(values.subOrgId ? { subOrgId: values.subOrgId } : {}),
+    ...(values.vaultId ? { vaultId: values.vaultId } : {}),
+    status: 'PENDING',
+    transactionType: kind === 'ON_RAMP' ? 'INCOMING' : 'OUTGOING',
+    category: values.category,
+    subCategory: values.subCategory,
+    ...(values.blockChain ? { blockChain: values.blockChain } : {}),
+    asset: values.asset,
+    amount: values.amount,
+    amountInUSD: values.amountInUsd,
+    source: values.source,
+    destination: values.destination,
+  };
+}
+
+export async function executeRampQuote(
+  db: Database,
+  input: ExecuteRampInput,
+): Promise<TransactionRow> {
+  const { quoteId, kind, holds, values } = await planRampQuote(db, input);
   return insertWithDuplicateCheck(db, input.orgId, input.externalId, async (tx) => {
     const shortfall = holds.length > 0 ? await reserveHolds(tx, holds, input.now) : null;
     if (shortfall)

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { reviewRampPolicy } from '#contract/endpoints/policy-writes.ts';
+import { paths } from '#contract/paths.ts';
+import { DEFAULT_POLICY, PolicyPreviewResponse, type Policy } from '#contract/policies.ts';
+import { Transaction } from '#contract/transaction.ts';
+import {
+  createEngineFixture,
+  createEngineTestApp,
+  type EngineFixture,
+  type EngineTestApp,
+} from '../../test/engine-test-app.ts';
+import {
+  createRampFixture,
+  INTENT_CREATE_PATH,
+  QUOTE_PATH,
+  type RampFixture,
+} from '../../test/ramp-fixtures.ts';
+import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
+import { publishDraft, saveDraft } from './policies.store.ts';
+
+/**
+ * The Convert page's review (issue 28): POST /api/console/policies/ramps/review/
+ * takes the execute's body and answers the rule the ramp would fall under,
+ * judged on the transaction its quote would make (category, asset, USD value,
+ * a bank account as destination, sub-organization), exactly as the execute is
+ * then judged; nothing is created and the quote stays usable.
+ */
+
+let t: EngineTestApp;
+let f: EngineFixture;
+let r: RampFixture;
+let ivy: StaffSession;
+let ada: StaffSession;
+let bo: StaffSession;
+beforeAll(async () => {
+  t = await createEngineTestApp();
+  f = await createEngineFixture(t.db, t.orgId);
+  r = await createRampFixture(t);
+  const as = (role: 'initiator' | 'approver' | 'admin', name: string) =>
+    signInStaff(t.app, t.db, t.authClock, { role, name });
+  ivy = await as('initiator', 'Ivy Initiator');
+  ada = await as('approver', 'Ada Approver');
+  bo = await as('approver', 'Bo Approver');
+  const [editor, reviewer] = [await as('admin', 'Editor'), await as('admin', 'Reviewer')];
+  const policy: Policy = {
+    rules: [
+      {
+        id: 'desk',
+        name: 'No payouts from the desk',
+        match: { subOrgIds: [r.subOrgVault.subOrgId], categories: ['OFF_RAMP'] },
+        outcome: { action: 'BLOCK' },
+      },
+      {
+        id: 'big',
+        name: 'Big payouts',
+        match: {
+          categories: ['OFF_RAMP'],
+          amountUsdAtLeast: '1000',
+          destinationKinds: ['BANK_ACCOUNT'],
+        },
+        outcome: {
+          action: 'ALLOW',
+          approvals: 2,
+          approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+          apiClientMayApproveOwn: false,
+        },
+      },
+    ],
+    fallback: DEFAULT_POLICY.fallback,
+  };
+  const now = t.authClock.now();
+  const who = (s: StaffSession) => ({ id: s.member.id, name: s.member.name });
+  const draft = await saveDraft(t.db, 'transactions', { policy, revision: 0 }, who(editor), now);
+  await publishDraft(t.db, 'transactions', draft.revision, who(reviewer), now);
+});
+afterAll(() => t.close());
+
+const send = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+function offRamp(vaultId: string, bankAccountId: string, fromAmount: string) {
+  return {
+    source: { type: 'VAULT', id: vaultId },
+    destination: { type: 'BANK_ACCOUNT', id: bankAccountId },
+    fromAsset: 'USDC',
+    fromAmount,
+    fromChain: 'ETHEREUM',
+    toAsset: 'USD',
+  };
+}
+
+async function quote(intent: object): Promise<string> {
+  const res = await ivy.json(QUOTE_PATH, send({ intent }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body as { quotes: Array<{ quoteId: string }> }).quotes[0]?.quoteId ?? '';
+}
+
+async function review(by: StaffSession, body: object) {
+  return by.json(pathOf(reviewRampPolicy), send(body));
+}
+
+async function approve(by: StaffSession, entityId: string) {
+  const message = await by.json(`${paths.approvalMessage()}?entityId=${entityId}`);
+  const { approvalId } = ApprovalMessageResponse.parse(message.body);
+  const res = await by.json(paths.approvalAction(approvalId), send({ action: 'approve' }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+describe('the Convert review: a ramp judged from its chosen quote', () => {
+  it('names the rule and its two approvals, creates nothing, and the execute is held to the same', async () => {
+    const intent = offRamp(f.treasury.id, r.usd.id, '2000');
+    const quoteId = await quote(intent);
+    const res = await review(ivy, { intent, quoteId, externalId: 'review-big' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(PolicyPreviewResponse.parse(res.body)).toMatchObject({
+      requirement: { ruleName: 'Big payouts', outcome: { action: 'ALLOW', approvals: 2 } },
+      summary: expect.stringContaining('2 approvals'),
+    });
+    // Nothing was made: the externalId and the quote are still free.
+    const listed = await ivy.json(`${paths.transactions()}?externalId=review-big`);
+    expect(listed.body).toMatchObject({ results: [] });
+
+    const made = await ivy.json(
+      INTENT_CREATE_PATH,
+      send({ intent, quoteId, externalId: 'review-big' }),
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = Transaction.parse(made.body).id ?? '';
+    expect(await approve(ada, id)).toMatchObject({
+      status: 'PENDING',
+      policy: { ruleName: 'Big payouts', approvals: 1, required: 2 },
+    });
+    await approve(bo, id);
+    expect(await t.status(id)).toBe('APPROVED');
+  });
+
+  it('a small payout falls to the default rule: one approval', async () => {
+    const intent = offRamp(f.treasury.id, r.usd.id, '100');
+    const res = await review(ivy, { intent, quoteId: await quote(intent) });
+    expect(res.body).toMatchObject({
+      requirement: { ruleId: null, ruleName: 'Default', outcome: { approvals: 1 } },
+    });
+  });
+
+  it('says a blocking rule by name, judged on the sub-organization the quote was priced for', async () => {
+    const intent = offRamp(r.subOrgVault.id, r.otherSubOrg.id, '100');
+    const res = await review(ivy, { intent, quoteId: await quote(intent) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      requirement: { ruleName: 'No payouts from the desk', outcome: { action: 'BLOCK' } },
+    });
+  });
+
+  it('refuses what the execute would refuse, naming the field', async () => {
+    const intent = offRamp(f.treasury.id, r.usd.id, '100');
+    const unknown = await review(ivy, { intent, quoteId: 'no-such-quote' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({
+      code: 'QUOTE_NOT_FOUND',
+      fields: [{ field: 'quoteId' }],
+    });
+    const quoteId = await quote(intent);
+    const mismatch = await review(ivy, { intent: { ...intent, fromAmount: '99' }, quoteId });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body).toMatchObject({ code: 'QUOTE_MISMATCH' });
+  });
+
+  it('holds a restricted member to their sub-organizations, and a viewer may not ask', async () => {
+    const intent = offRamp(f.treasury.id, r.usd.id, '100');
+    const quoteId = await quote(intent);
+    const desk = await signInStaff(t.app, t.db, t.authClock, {
+      role: 'initiator',
+      subOrgIds: [r.subOrgVault.subOrgId],
+    });
+    expect((await review(desk, { intent, quoteId })).status).toBe(404);
+    const viewer = await signInStaff(t.app, t.db, t.authClock, { role: 'viewer' });
+    expect((await review(viewer, { intent, quoteId })).status).toBe(403);
+  });
+});

@@ -1,0 +1,147 @@
+import { pathOf } from '#contract/endpoint.ts';
+import { getDetailedBalances } from '#contract/endpoints/vaults.ts';
+import type { Page, PageRequest } from '#contract/common.ts';
+import { add, cmp, div, isDecimalString, mul, round } from '#contract/decimal.ts';
+import type { Transaction, TransactionFilters } from '#contract/transaction.ts';
+import { DetailedBalanceList, type DetailedBalance } from '#contract/vault.ts';
+import type { CustodyContext } from '../../../custody/call-context.ts';
+import type { UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
+import type { PoliciesPort } from '../port.ts';
+
+/**
+ * The figures a policy rule needs, in upstream mode (README, "Approval
+ * policies"). Prices are the custody API's own: the `price` of each line of a
+ * vault's detailed_balances (or its `balanceInUSD` over its `balance`), kept
+ * PRICE_TTL_MS per asset and chain, so most creates cost no extra call. An
+ * asset the answer gives no price is left unpriced: the rule that needs its
+ * value then matches (fail closed). The 24-hour outflow is summed from the
+ * custody API's transactions list (the vault's, newest first); when it
+ * cannot be told in OUTFLOW_MAX_PAGES pages, or a transaction in the window
+ * has no value, it is unknown and the cap matches (fail closed).
+ */
+
+/** How long a price read from the custody API is used for, per asset and chain. */
+export const PRICE_TTL_MS = 60_000;
+/** Transactions read for one vault's 24 hours: 10 pages of 100. */
+export const OUTFLOW_MAX_PAGES = 10;
+const OUTFLOW_PAGE = 100;
+/** Prices kept at most: enough for every asset on every chain an organization holds. */
+const MAX_PRICES = 5_000;
+
+export type PoliciesUpstreamDeps = Pick<UpstreamDeps, 'clock' | 'call'> & {
+  listTransactions(
+    ctx: CustodyContext,
+    query: PageRequest & TransactionFilters,
+  ): Promise<Page<Transaction>>;
+};
+
+/** The USD price of one unit on a balance line, or null when the custody API gives none. */
+export function priceOfLine(line: DetailedBalance): string | null {
+  const price = line.price?.trim();
+  if (price && isDecimalString(price) && cmp(price, '0') > 0) return price;
+  const usd = line.balanceInUSD?.trim();
+  const balance = line.balance.trim();
+  if (
+    usd &&
+    isDecimalString(usd) &&
+    isDecimalString(balance) &&
+    cmp(balance, '0') > 0 &&
+    cmp(usd, '0') > 0
+  )
+    return div(usd, balance, 18)
+      .replace(/(\.\d*?)0+$/, '$1')
+      .replace(/\.$/, '');
+  return null;
+}
+
+export function policiesUpstream(deps: PoliciesUpstreamDeps): PoliciesPort {
+  const { clock, call } = deps;
+  const prices = new Map<string, { price: string | null; at: number }>();
+  const keyOf = (asset: string, chain: string) => `${asset}\u0000${chain}`;
+
+  function cached(asset: string, chain: string): { price: string | null } | undefined {
+    const entry = prices.get(keyOf(asset, chain));
+    if (!entry) return undefined;
+    if (clock.now().getTime() - entry.at >= PRICE_TTL_MS) {
+      prices.delete(keyOf(asset, chain));
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Reads the vault's balances once and keeps the price of every line it answers. */
+  async function readPrices(ctx: CustodyContext, vaultId: string): Promise<void> {
+    const lines = await call(ctx, DetailedBalanceList, {
+      method: 'GET',
+      path: pathOf(getDetailedBalances, { vaultId }),
+      retry: true,
+    });
+    const at = clock.now().getTime();
+    for (const line of lines) {
+      if (!line.chain) continue;
+      if (prices.size >= MAX_PRICES) prices.delete(prices.keys().next().value as string);
+      prices.set(keyOf(line.symbol, line.chain), { price: priceOfLine(line), at });
+    }
+  }
+
+  async function priceOf(
+    ctx: CustodyContext,
+    asset: string,
+    chain: string,
+    vaultId: string | undefined,
+  ): Promise<string | null> {
+    const known = cached(asset, chain);
+    if (known) return known.price;
+    // Priced from the vault that pays: it holds what it sends, so its balances name the asset.
+    if (!vaultId) return null;
+    await readPrices(ctx, vaultId);
+    return cached(asset, chain)?.price ?? null;
+  }
+
+  async function usdValue(
+    ctx: CustodyContext,
+    asset: string,
+    blockChain: string,
+    amount: string,
+    vaultId?: string,
+  ): Promise<string | null> {
+    const price = await priceOf(ctx, asset, blockChain, vaultId);
+    return price === null ? null : round(mul(amount, price), 6);
+  }
+
+  return {
+    usdValue,
+    async vaultOutflowUsd(ctx, vaultId, since) {
+      let total = '0';
+      let cursor: string | undefined;
+      for (let page = 0; page < OUTFLOW_MAX_PAGES; page += 1) {
+        const answer = await deps.listTransactions(ctx, {
+          limit: OUTFLOW_PAGE,
+          cursor,
+          vaultId,
+          createdAtGte: since.toISOString(),
+        });
+        let older = false;
+        for (const t of answer.results) {
+          const created = t.createdAt ? Date.parse(t.createdAt) : Number.NaN;
+          if (created < since.getTime()) {
+            older = true;
+            continue;
+          }
+          // The filters are the custody API's "when supported": held here as well.
+          if (t.vaultId !== vaultId || t.transactionType === 'INCOMING') continue;
+          if (t.status === 'DECLINED' || t.status === 'FAILED') continue;
+          let value = t.amountInUSD ?? null;
+          if (value === null && t.asset && t.amount)
+            value = await usdValue(ctx, t.asset, t.blockChain ?? '', t.amount, vaultId);
+          if (value === null) return null;
+          total = add(total, value);
+        }
+        cursor = answer.nextCursor ?? undefined;
+        // Newest first: a page reaching before the window ends the read.
+        if (older || !answer.hasNext || !cursor) return total;
+      }
+      return null;
+    },
+  };
+}
