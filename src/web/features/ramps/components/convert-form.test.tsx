@@ -13,6 +13,28 @@ afterEach(() => {
 
 const QUOTE = '/api/external/transactions/quote/';
 const CREATE = '/api/external/transactions/intent/create/';
+const REVIEW = '/api/console/policies/ramps/review/';
+
+/** The policy's answer for a rule: two approvals from approvers, or a block. */
+function ruling(ruleName: string, action: 'ALLOW' | 'BLOCK') {
+  return {
+    requirement: {
+      policyVersion: 2,
+      ruleId: 'r1',
+      ruleName,
+      outcome:
+        action === 'BLOCK'
+          ? { action }
+          : {
+              action,
+              approvals: 2,
+              approvers: { kinds: ['approver'], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
+    },
+    summary: action === 'BLOCK' ? 'Blocked' : '2 approvals from approvers',
+  };
+}
 
 const account = {
   id: 'ba_1',
@@ -50,13 +72,19 @@ function quotes(expiresAt: string) {
 async function quoteFx(
   expiresAt: string,
   create = () => json({ id: 'tx_ramp', status: 'PENDING' }),
+  review = () => json(ruling('Default', 'ALLOW')),
 ) {
   const creates: Array<Record<string, unknown>> = [];
+  const reviews: Array<Record<string, unknown>> = [];
   let quoteCalls = 0;
   installFakeApi({
     [QUOTE]: () => {
       quoteCalls += 1;
       return json(quotes(expiresAt));
+    },
+    [REVIEW]: (_url, init) => {
+      reviews.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return review();
     },
     [CREATE]: async (_url, init) => {
       creates.push(JSON.parse(String(init.body)) as Record<string, unknown>);
@@ -75,7 +103,7 @@ async function quoteFx(
   await user.type(within(form).getByLabelText('Amount (EUR)'), '1000');
   await user.click(within(form).getByRole('button', { name: 'Get quotes' }));
   await screen.findByRole('group', { name: '3 quotes, best first' });
-  return { user, router, creates, quoteCalls: () => quoteCalls };
+  return { user, router, creates, reviews, quoteCalls: () => quoteCalls };
 }
 
 describe('ConvertForm', () => {
@@ -161,5 +189,37 @@ describe('ConvertForm', () => {
     expect(screen.queryByRole('button', { name: 'Send conversion' })).not.toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Get new quotes' })).toBeInTheDocument();
     expect(creates).toHaveLength(1);
+  });
+
+  it('says which approval rule applies, asked about exactly what Send sends', async () => {
+    const inAMinute = new Date(Date.now() + 60_000).toISOString();
+    const { user, creates, reviews } = await quoteFx(inAMinute, undefined, () =>
+      json(ruling('Big payouts', 'ALLOW')),
+    );
+    await user.click(screen.getByRole('button', { name: 'Review the chosen quote' }));
+    expect(await screen.findByText(/Needs 2 approvals from approvers/)).toHaveTextContent(
+      'Needs 2 approvals from approvers (rule “Big payouts”) before anything moves.',
+    );
+    await user.click(screen.getByRole('button', { name: 'Send conversion' }));
+    await waitFor(() => expect(creates).toHaveLength(1));
+    expect(reviews).toEqual([creates[0]]);
+  });
+
+  it('a rule that blocks the conversion is named, and nothing can be sent', async () => {
+    const inAMinute = new Date(Date.now() + 60_000).toISOString();
+    const { user, creates } = await quoteFx(inAMinute, undefined, () =>
+      json(ruling('No FX', 'BLOCK')),
+    );
+    await user.click(screen.getByRole('button', { name: 'Review the chosen quote' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Not sent: the approval rule “No FX” blocks this conversion.',
+    );
+    expect(screen.getByTestId('review-approvals')).toHaveTextContent(
+      'Blocked by the rule “No FX”: it cannot be sent.',
+    );
+    const send = screen.getByRole('button', { name: 'Send conversion' });
+    expect(send).toBeDisabled();
+    await user.click(send);
+    expect(creates).toHaveLength(0);
   });
 });

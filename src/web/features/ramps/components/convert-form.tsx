@@ -6,7 +6,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { PaymentMethod } from '#contract/enums.ts';
 import type { RampKind, RampQuote } from '#contract/ramp-record.ts';
-import type { RampIntentInput } from '#contract/ramps.ts';
+import type { IntentCreateRequest, RampIntentInput } from '#contract/ramps.ts';
 import type { FieldId } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -118,6 +118,17 @@ export function ConvertForm({
     if (first) form.setFocus(first);
   };
 
+  /** Exactly what Send sends for a quote: the policy's review is asked about this very body. */
+  const requestFor = (q: RampQuote, intent: RampIntentInput): IntentCreateRequest => {
+    const memo = values.memo.trim();
+    return {
+      intent,
+      quoteId: q.quoteId,
+      externalId: values.externalId.trim(),
+      ...(memo ? { memo } : {}),
+    };
+  };
+
   const send = (q: RampQuote) => {
     if (inFlight.current || done.current || !quote.data) return;
     // Read as Send is pressed, not at the last render: a price past its expiry is never sent.
@@ -126,38 +137,29 @@ export function ConvertForm({
       return;
     }
     inFlight.current = true;
-    const memo = values.memo.trim();
-    create.mutate(
-      {
-        intent: quote.data.intent,
-        quoteId: q.quoteId,
-        externalId: values.externalId.trim(),
-        ...(memo ? { memo } : {}),
+    create.mutate(requestFor(q, quote.data.intent), {
+      onSuccess: (transaction) => {
+        done.current = true;
+        if (!transaction.id) return;
+        void navigate({
+          to: '/transactions/$transactionId',
+          params: { transactionId: transaction.id },
+        });
       },
-      {
-        onSuccess: (transaction) => {
-          done.current = true;
-          if (!transaction.id) return;
-          void navigate({
-            to: '/transactions/$transactionId',
-            params: { transactionId: transaction.id },
-          });
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.code && STALE_QUOTE.has(error.code)) {
-            setStale(`${error.message}. Nothing was sent.`);
-            return;
-          }
-          if (error instanceof ApiError && error.status === 400 && error.fields?.length) {
-            setStep('edit');
-            putBack(error);
-          }
-        },
-        onSettled: () => {
-          inFlight.current = false;
-        },
+      onError: (error) => {
+        if (error instanceof ApiError && error.code && STALE_QUOTE.has(error.code)) {
+          setStale(`${error.message}. Nothing was sent.`);
+          return;
+        }
+        if (error instanceof ApiError && error.status === 400 && error.fields?.length) {
+          setStep('edit');
+          putBack(error);
+        }
       },
-    );
+      onSettled: () => {
+        inFlight.current = false;
+      },
+    });
   };
 
   if (step === 'review' && picked && quote.data) {
@@ -165,6 +167,7 @@ export function ConvertForm({
       <ConvertReview
         kind={kind}
         quote={picked}
+        request={requestFor(picked, quote.data.intent)}
         values={values}
         pickers={pickers}
         stale={stale}

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { chainLabel } from '#contract/chains.ts';
 import type { RampKind, RampQuote } from '#contract/ramp-record.ts';
+import type { IntentCreateRequest } from '#contract/ramps.ts';
 import { FormActions, FormCard, FormError } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useNow } from '../../../lib/use-now.ts';
+import { useReviewRampPolicy } from '../api/review-ramp-policy.ts';
 import type { ConvertFormValues } from '../convert-form.ts';
 import { bankAccountLabel } from '../convert-options.ts';
 import { KIND_LABELS } from '../kinds.ts';
@@ -28,6 +30,41 @@ function ReviewRow({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /**
+ * Which approval rule the conversion falls under and what it will need,
+ * asked of the server for the chosen quote before anything is sent (the rule
+ * is fixed on the transaction when it is created); or that a rule blocks it,
+ * by name, in which case it is not sent.
+ */
+function useApprovals(request: IntentCreateRequest): { text: ReactNode; blockedBy: string | null } {
+  const review = useReviewRampPolicy(request);
+  if (review.isPending) return { text: 'Checking the approval policy…', blockedBy: null };
+  if (review.isError)
+    return {
+      text: `Not known yet (${describeError(review.error)}); the approval policy is applied when it is sent.`,
+      blockedBy: null,
+    };
+  const { requirement, summary } = review.data;
+  if (requirement.outcome.action === 'BLOCK')
+    return {
+      text: (
+        <span className="font-medium text-red-800">
+          Blocked by the rule “{requirement.ruleName}”: it cannot be sent.
+        </span>
+      ),
+      blockedBy: requirement.ruleName,
+    };
+  return {
+    text: (
+      <>
+        Needs {summary} (rule “{requirement.ruleName}”) before anything moves. The rule is fixed on
+        the transaction when it is created.
+      </>
+    ),
+    blockedBy: null,
+  };
+}
+
+/**
  * What the member confirms: exactly what leaves, from where, and exactly
  * what arrives, where, at the chosen provider's price — the amounts of the
  * quote itself, never recomputed — with the quote's countdown.
@@ -35,6 +72,7 @@ function ReviewRow({ term, children }: { term: string; children: ReactNode }) {
 export function ConvertReview({
   kind,
   quote,
+  request,
   values,
   pickers,
   stale,
@@ -46,6 +84,8 @@ export function ConvertReview({
 }: {
   kind: RampKind;
   quote: RampQuote;
+  /** Exactly what Send would send: the policy's review judges it. */
+  request: IntentCreateRequest;
   values: ConvertFormValues;
   pickers: Omit<ConvertPickers, 'balance'>;
   /** Why the quote cannot be used any more (expired, used): the way on is a new quote. */
@@ -57,6 +97,7 @@ export function ConvertReview({
   onRequote: () => void;
 }) {
   const now = useNow(1000);
+  const approvals = useApprovals(request);
   const vault = pickers.vaults.find((v) => v.id === values.vaultId);
   const vaultText = `${vault?.vaultName ?? values.vaultId} on ${chainLabel(values.chain) || values.chain}`;
   const account = pickers.accounts.find((a) => a.id === values.bankAccountId);
@@ -98,11 +139,18 @@ export function ConvertReview({
         </ReviewRow>
         {values.memo.trim() ? <ReviewRow term="Memo">{values.memo.trim()}</ReviewRow> : null}
         <ReviewRow term="External ID">{values.externalId}</ReviewRow>
-        <ReviewRow term="Approval">
-          It waits for an approver other than you before anything moves.
+        <ReviewRow term="Approvals">
+          <span data-testid="review-approvals" aria-live="polite">
+            {approvals.text}
+          </span>
         </ReviewRow>
       </dl>
-      {stale ? (
+      {approvals.blockedBy ? (
+        <FormError>
+          Not sent: the approval rule “{approvals.blockedBy}” blocks this conversion. Ask an
+          administrator about the policy, or change what you convert.
+        </FormError>
+      ) : stale ? (
         <FormError>{stale} Get a new quote to see today's price before sending.</FormError>
       ) : sendError ? (
         <FormError>Not sent: {describeError(sendError)} Nothing you entered was lost.</FormError>
@@ -113,7 +161,12 @@ export function ConvertReview({
             Get new quotes
           </Button>
         ) : (
-          <Button variant="primary" onClick={onSend} disabled={sending} aria-disabled={sending}>
+          <Button
+            variant="primary"
+            onClick={onSend}
+            disabled={sending || Boolean(approvals.blockedBy)}
+            aria-disabled={sending || Boolean(approvals.blockedBy)}
+          >
             {sending ? 'Sending…' : sendError ? 'Check and send again' : 'Send conversion'}
           </Button>
         )}
