@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
+import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
 import { demoAccount, expect, signIn, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { decideByApi, proposeByApi } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
@@ -413,6 +415,118 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
     `Refused by the approval policy: rule "${BLOCKED}" blocks this`,
   );
   await expect(initiator).toHaveURL(/\/transactions\/new/);
+  await initiator.context().close();
+  await approver.context().close();
+});
+
+const PAYOUTS = 'Large off-ramps from the treasury';
+
+test('an off-ramp rule published by two admins: the Convert review says it needs 2 approvals, and the ramp waits for the second', async ({
+  browser,
+  baseURL,
+}) => {
+  test.slow();
+  const author = authorPage;
+  const reviewer = reviewerPage;
+  if (!author || !reviewer) throw new Error('beforeAll signed in no admins');
+  const base = baseURL ?? '';
+  const origin = new URL(base).origin;
+
+  // Held to Treasury Main's sub-organization and to off-ramps of $1,000 and more: the ramps other
+  // specs send meanwhile (250 USDC) are judged by the default.
+  const vaults = (await (await author.request.get('/api/external/vaults/?limit=100')).json()) as {
+    results: Array<{ id: string; vaultName: string; subOrgId: string | null }>;
+  };
+  const treasury = vaults.results.find((v) => v.vaultName === 'Treasury Main');
+  if (!treasury?.subOrgId) throw new Error('the seed has no Treasury Main in a sub-organization');
+  const balances = (await (
+    await author.request.get(`/api/external/vaults/${treasury.id}/balances/`)
+  ).json()) as Record<string, Record<string, string>>;
+  // Another chain than the transfer story's Ethereum when the treasury holds enough there.
+  const chains = Object.entries(balances.USDC ?? {})
+    .filter(([, amount]) => cmp(amount, '2000') >= 0)
+    .map(([chain]) => chain)
+    .sort((a, b) => Number(a === 'ETHEREUM') - Number(b === 'ETHEREUM'));
+  const chain = chains[0];
+  if (!chain) throw new Error('Treasury Main holds 2,000 USDC on no chain');
+  const policy = {
+    rules: [
+      {
+        id: 'payouts',
+        name: PAYOUTS,
+        match: {
+          subOrgIds: [treasury.subOrgId],
+          categories: ['OFF_RAMP'],
+          amountUsdAtLeast: '1000',
+        },
+        outcome: {
+          action: 'ALLOW',
+          approvals: 2,
+          approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+          apiClientMayApproveOwn: false,
+        },
+      },
+    ],
+    fallback: DEFAULT_POLICY.fallback,
+  };
+  const current = await policyState(author.request);
+  const drafted = await author.request.put(`${POLICIES}draft/`, {
+    headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(author.request) },
+    data: { policy, revision: current.draft?.revision ?? 0 },
+  });
+  expect(drafted.status(), await drafted.text()).toBe(200);
+  await reviewer.goto('/policies');
+  await expect(
+    reviewer.getByRole('list', { name: 'Changes from the active policy' }),
+  ).toContainText(PAYOUTS);
+  await reviewer.getByRole('button', { name: 'Publish…' }).click();
+  await reviewer.getByRole('button', { name: 'Publish policy' }).click();
+  await expect(reviewer.getByText(/is now active/)).toBeVisible();
+
+  // An approved account of the treasury's sub-organization to pay.
+  const initiator = await memberPage(browser, 'initiator', base);
+  const approver = await memberPage(browser, 'approver', base);
+  const account = await proposeByApi(initiator, base, { subOrgId: treasury.subOrgId });
+  await decideByApi(approver.request, base, account.id, 'approve');
+
+  // The initiator off-ramps 1,500 USDC: the review names the rule before anything is sent.
+  await initiator.goto('/convert');
+  const form = initiator.getByRole('form', { name: /^Off-ramp/ });
+  await expect(form.getByLabel('From vault')).toBeEnabled();
+  await form.getByLabel('From vault').selectOption(treasury.id);
+  await form.getByLabel('Chain').selectOption(chain);
+  await form.getByLabel('Asset sold').selectOption('USDC');
+  await form.getByLabel('To bank account').selectOption(account.id);
+  await form.getByLabel('Amount (USDC)').fill('1500');
+  await form.getByRole('button', { name: 'Get quotes' }).click();
+  await expect(initiator.getByTestId('quote')).toHaveCount(3);
+  await focusLive(initiator.getByRole('button', { name: 'Review the chosen quote' }));
+  await initiator.keyboard.press('Enter');
+  await expect(initiator.getByTestId('review-approvals')).toHaveText(
+    `Needs 2 approvals from approvers or admins (rule “${PAYOUTS}”) before anything moves. The rule is fixed on the transaction when it is created.`,
+  );
+  await expectNoAxeViolations(initiator);
+  await focusLive(initiator.getByRole('button', { name: 'Send conversion' }));
+  await initiator.keyboard.press('Enter');
+  await expect(initiator).toHaveURL(/\/transactions\/[^/]+$/);
+  const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
+
+  // The first approval leaves it PENDING at 1 of 2: it waits for the second.
+  await approver.goto(`/transactions/${id}`);
+  await expect(approver.getByTestId('approval-progress')).toContainText(
+    `0 of 2 approvals under the rule “${PAYOUTS}”`,
+  );
+  await approver.getByRole('button', { name: 'Approve…' }).click();
+  await approver.getByRole('button', { name: 'Approve transaction' }).click();
+  await expect(approver.getByRole('status').filter({ hasText: 'Your approval' })).toHaveText(
+    `Your approval is recorded: 1 of 2 under the rule "${PAYOUTS}". It waits for 1 more before anything is sent.`,
+  );
+  await expect(approver.getByTestId('approval-progress')).toContainText('Waiting for one more of:');
+  await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
+  await expectNoAxeViolations(approver);
+
+  // Declined by the second admin, so its hold on the treasury goes and nothing is paid out.
+  await decideByApi(reviewer.request, base, id, 'reject');
   await initiator.context().close();
   await approver.context().close();
 });
