@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '#contract/api-error.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { DetailedBalance } from '#contract/vault.ts';
 import { TestClock } from '../../../test/test-clock.ts';
@@ -96,5 +97,16 @@ describe('upstream prices', () => {
       at('2030-01-01T06:00:00.000Z', { amountInUSD: '1' }),
     ]);
     expect(await custodyApi(lines, busy).port.vaultOutflowUsd?.(ctx, 'v1', since)).toBeNull();
+  });
+
+  it('leaves a vault the custody API does not know to the create to refuse: no price, no error', async () => {
+    const port = policiesUpstream({
+      clock: new TestClock(),
+      call: (async () => {
+        throw new ApiError(404, 'NOT_FOUND', 'No vault with id "v9"');
+      }) as never,
+      listTransactions: async () => ({ results: [], hasNext: false, nextCursor: null }),
+    });
+    expect(await port.usdValue?.(ctx, 'ETH', 'ETHEREUM', '1', 'v9')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { ApiError } from '#contract/api-error.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { getDetailedBalances } from '#contract/endpoints/vaults.ts';
 import type { Page, PageRequest } from '#contract/common.ts';
@@ -94,7 +95,13 @@ export function policiesUpstream(deps: PoliciesUpstreamDeps): PoliciesPort {
     if (known) return known.price;
     // Priced from the vault that pays: it holds what it sends, so its balances name the asset.
     if (!vaultId) return null;
-    await readPrices(ctx, vaultId);
+    try {
+      await readPrices(ctx, vaultId);
+    } catch (error) {
+      // An unknown vault is the create's to refuse, with its own message and field.
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    }
     return cached(asset, chain)?.price ?? null;
   }
 
