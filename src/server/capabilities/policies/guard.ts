@@ -9,7 +9,7 @@ import {
   type FrozenRequirement,
   type PolicyKind,
 } from '#contract/policies.ts';
-import type { IntentCreateRequest } from '#contract/ramps.ts';
+import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts';
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
@@ -153,11 +153,33 @@ export async function draftRequirement(
   return requirementFor(policy, version, facts);
 }
 
+/** The vault a ramp's body says pays it (an off-ramp's), read before it is made. */
+function rampVaultOf(body: IntentCreateRequest | RampCreateRequest): string | undefined {
+  if ('category' in body) return body.source?.type === 'VAULT' ? body.source.id : undefined;
+  const intent = body.intent;
+  if (!intent) return undefined;
+  if ('input' in intent && intent.input.vaultId) return intent.input.vaultId;
+  return intent.source?.type === 'VAULT' ? intent.source.id : undefined;
+}
+
+/** A vault's outflow over the 24 hours before now, when a rule needs it and the backend can tell. */
+function outflowOf(
+  inner: CustodyBackend,
+  clock: Clock,
+  ctx: CustodyContext,
+  vaultId: string | undefined,
+  needs: { outflow: boolean },
+): Promise<string | null> | null {
+  if (!needs.outflow || !vaultId || !inner.vaultOutflowUsd) return null;
+  return inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS));
+}
+
 /**
  * What a transaction the custody backend made (or would make) gives a rule: a
  * ramp's facts come from the transaction its quote made. Its value is the
- * backend's `amountInUSD`, or priced like a create's; its outflow is not
- * read, so an outflow cap matches it (fail closed).
+ * backend's `amountInUSD`, or priced like a create's. `outflow` is the paying
+ * vault's 24 hours read before it was made; it counts only for what leaves
+ * that vault, otherwise the outflow is unknown and a cap matches (fail closed).
  */
 async function madeFacts(
   inner: CustodyBackend,
@@ -165,6 +187,7 @@ async function madeFacts(
   made: Transaction,
   initiator: PolicyActor,
   needs: { usd: boolean },
+  outflow: { vaultId: string | undefined; usd: string | null } | null,
 ): Promise<ItemFacts> {
   const asset = made.asset ?? undefined;
   let amountUsd = made.amountInUSD ?? null;
@@ -185,6 +208,10 @@ async function madeFacts(
     amountUsd,
     ...(destination ? { destinationKind: destination } : {}),
     initiator,
+    outflow24hUsd:
+      outflow && made.transactionType === 'OUTGOING' && made.vaultId === outflow.vaultId
+        ? outflow.usd
+        : null,
   };
 }
 
@@ -196,14 +223,18 @@ async function madeFacts(
  */
 export async function draftRampRequirement(
   inner: CustodyBackend,
-  options: { db: Database },
+  options: { db: Database; clock: Clock },
   ctx: CustodyContext,
   body: IntentCreateRequest,
 ): Promise<FrozenRequirement> {
   const initiator = await policyActor(options.db, ctx);
   const made = await inner.previewRampTransaction(ctx, body);
   const { version, policy } = await activePolicy(options.db, 'transactions');
-  const facts = await madeFacts(inner, ctx, made, initiator, factsNeeded(policy));
+  const needs = factsNeeded(policy);
+  // The vault the execute would read its outflow for: the one its body names (rampVaultOf).
+  const vaultId = rampVaultOf(body);
+  const usd = await outflowOf(inner, options.clock, ctx, vaultId, needs);
+  const facts = await madeFacts(inner, ctx, made, initiator, needs, { vaultId, usd });
   return requirementFor(policy, version, facts);
 }
 
@@ -291,10 +322,19 @@ export function applyPolicies(
     }
   }
 
-  async function judgedAfter(ctx: CustodyContext, created: Transaction): Promise<Transaction> {
+  async function judgedAfter(
+    ctx: CustodyContext,
+    body: IntentCreateRequest | RampCreateRequest,
+    make: () => Promise<Transaction>,
+  ): Promise<Transaction> {
     const initiator = await actorOf(ctx);
     const { version, policy } = await activePolicy(db, 'transactions');
-    const facts = await madeFacts(inner, ctx, created, initiator, factsNeeded(policy));
+    const needs = factsNeeded(policy);
+    // Read before the ramp exists, as a transfer's is: it never counts itself.
+    const vaultId = rampVaultOf(body);
+    const usd = await outflowOf(inner, clock, ctx, vaultId, needs);
+    const created = await make();
+    const facts = await madeFacts(inner, ctx, created, initiator, needs, { vaultId, usd });
     const requirement = requirementFor(policy, version, facts);
     await freezeOn(created, 'TRANSACTION', requirement, initiator);
     return created;
@@ -325,11 +365,11 @@ export function applyPolicies(
     // A ramp's parties and amounts come from its quote: it is judged on the transaction the
     // backend made from it. A blocking rule is frozen on it, so it can only be declined.
     async createTransactionFromIntent(ctx, body) {
-      return judgedAfter(ctx, await inner.createTransactionFromIntent(ctx, body));
+      return judgedAfter(ctx, body, () => inner.createTransactionFromIntent(ctx, body));
     },
 
     async createRampTransaction(ctx, body) {
-      return judgedAfter(ctx, await inner.createRampTransaction(ctx, body));
+      return judgedAfter(ctx, body, () => inner.createRampTransaction(ctx, body));
     },
 
     async createBankAccount(ctx, input: BankAccountCreateRequest) {

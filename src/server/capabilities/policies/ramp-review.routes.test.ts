@@ -53,6 +53,12 @@ beforeAll(async () => {
         outcome: { action: 'BLOCK' },
       },
       {
+        id: 'cap',
+        name: 'Payout day cap',
+        match: { categories: ['OFF_RAMP'], outflow24hUsdAbove: '3000' },
+        outcome: { action: 'BLOCK' },
+      },
+      {
         id: 'big',
         name: 'Big payouts',
         match: {
@@ -145,6 +151,27 @@ describe('the Convert review: a ramp judged from its chosen quote', () => {
     const res = await review(ivy, { intent, quoteId: await quote(intent) });
     expect(res.body).toMatchObject({
       requirement: { ruleId: null, ruleName: 'Default', outcome: { approvals: 1 } },
+    });
+  });
+
+  it('holds a payout to the vault’s day: past the cap it is blocked at review, and frozen blocked when sent', async () => {
+    // About $1,990 left the treasury in the first story; $1,490 more passes the $3,000 cap.
+    const intent = offRamp(f.treasury.id, r.usd.id, '1500');
+    const quoteId = await quote(intent);
+    const res = await review(ivy, { intent, quoteId });
+    expect(res.body).toMatchObject({
+      requirement: { ruleName: 'Payout day cap', outcome: { action: 'BLOCK' } },
+    });
+    const made = await ivy.json(INTENT_CREATE_PATH, send({ intent, quoteId }));
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = Transaction.parse(made.body).id ?? '';
+    const message = await ada.json(`${paths.approvalMessage()}?entityId=${id}`);
+    const { approvalId } = ApprovalMessageResponse.parse(message.body);
+    const decided = await ada.json(paths.approvalAction(approvalId), send({ action: 'approve' }));
+    expect(decided.status).toBe(403);
+    expect(decided.body).toMatchObject({
+      code: 'POLICY_BLOCKED',
+      message: expect.stringContaining('"Payout day cap"'),
     });
   });
 
