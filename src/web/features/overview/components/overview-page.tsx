@@ -7,6 +7,7 @@ import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { OverviewResponse } from '#contract/overview.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
+import { PageSection } from '../../../components/page-section.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { formatAge } from '../../../lib/approval-inbox-items.ts';
@@ -310,12 +311,7 @@ export function OverviewPage({
 }) {
   const query = useQuery(overviewQueries.get({ subOrgId, timeZone }));
   return (
-    // The first screen the server renders ends here (entry-server.tsx).
-    <section id="overview-page" aria-labelledby="overview-title" className="flex flex-col gap-6">
-      <title>Overview · Custody Console</title>
-      <h1 id="overview-title" className="text-2xl font-semibold text-slate-900">
-        Overview
-      </h1>
+    <PageSection name="overview" heading="Overview" className="gap-6">
       {query.isPending ? (
         <div aria-busy="true" aria-label="Loading the overview" className="flex flex-col gap-3">
           <Skeleton className="h-24 w-full" />
@@ -346,6 +342,6 @@ export function OverviewPage({
           </div>
         </>
       )}
-    </section>
+    </PageSection>
   );
 }
