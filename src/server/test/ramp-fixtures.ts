@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { Transaction } from '#contract/transaction.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
@@ -122,6 +123,26 @@ export async function sdkCaller(t: EngineTestApp, name = 'ramp client'): Promise
       if (decided.status !== 200) throw new Error(`approval action: ${decided.text}`);
     },
   };
+}
+
+/**
+ * A refusal as an SDK sees it: 400, its code and a message (naming `field`
+ * when given); its body, to read the rest of.
+ */
+export function refused(
+  res: { status: number; body: Record<string, unknown>; text: string },
+  code: string,
+  field?: string,
+) {
+  expect(res.status, res.text).toBe(400);
+  expect(res.body).toMatchObject({ code, message: expect.any(String) });
+  const body = res.body as {
+    message: string;
+    code: string;
+    fields?: Array<{ field: string; message: string }>;
+  };
+  if (field) expect(body.fields?.map((f) => f.field)).toContain(field);
+  return body;
 }
 
 /** The JS SDK's party as getQuote writes it: every key, unset ones null. */

@@ -7,6 +7,7 @@ import {
   MARK_DEPOSIT_PATH,
   QUOTE_PATH,
   rampTest,
+  refused,
   type RampFixture,
   type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
@@ -51,20 +52,6 @@ function helpers({
 }
 
 const it = rampTest.extend('h', { scope: 'file' }, helpers);
-
-function refused(
-  res: { status: number; body: Record<string, unknown>; text: string },
-  code: string,
-  status = 400,
-) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toMatchObject({ code, message: expect.any(String) });
-  return res.body as {
-    message: string;
-    code: string;
-    fields?: Array<{ field: string; message: string }>;
-  };
-}
 
 describe('quotes refused', () => {
   it('a PENDING bank account, naming the field', async ({ r, sdk: client, h }) => {
