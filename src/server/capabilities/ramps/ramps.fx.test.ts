@@ -16,8 +16,8 @@ import {
   refused,
   runRampToEnd,
   type RampFixture,
-  type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
+import type { SdkCaller } from '../../test/sdk-wire.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 import { signInStaff } from '../../test/staff-session.ts';
 

@@ -9,8 +9,8 @@ import {
   rampTest,
   refused,
   type RampFixture,
-  type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
+import type { SdkCaller } from '../../test/sdk-wire.ts';
 
 // Done when (issue 27): every refusal is a 400 or 403 with {message, code}, and nothing is held.
 
