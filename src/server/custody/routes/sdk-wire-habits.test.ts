@@ -8,6 +8,7 @@ import { signApprovalMessage } from '../../protocol/api-token.ts';
 import type { EngineFixture } from '../../test/engine-test-app.ts';
 import { engineTest } from '../../test/engine-test.ts';
 import { sdkCaller, type SdkCaller } from '../../test/sdk-wire.ts';
+import { treasuryToOps } from '../../test/create-requests.ts';
 
 // Each test is one habit of the provider's SDKs, sent as they send it
 // (src/server/test/sdk-wire.ts), through every endpoint it touches.
@@ -19,14 +20,7 @@ const it = engineTest
   .extend('api', { scope: 'file' }, ({ t }) => sdkCaller(t, 'sdk client'))
   .extend('onEveryList', { scope: 'file' }, async ({ f, api }) => {
     // Something on every list: one transaction and one bank account of the client's own.
-    const created = await api.call('js', 'POST', paths.transactions(), {
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: f.treasury.id },
-      destination: { type: 'VAULT', id: f.ops.id },
-      amount: '0.1',
-      asset: 'ETH',
-      blockChain: 'ETHEREUM',
-    });
+    const created = await api.call('js', 'POST', paths.transactions(), treasuryToOps(f, '0.1'));
     expect(created.status, created.text).toBe(200);
     const account = await api.call('js', 'POST', paths.bankAccounts(), {
       paymentMethod: 'SEPA',
