@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { toChecksumAddress } from '../src/contract/contact-address.ts';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { CONTACTS_PATH, freshAddress, proposeContactByApi } from './contact-data.ts';
 import { choose, csrf, openForm } from './create-forms.ts';
 import { memberPage } from './transfers.ts';
 
@@ -14,24 +14,12 @@ import { memberPage } from './transfers.ts';
  * test makes its own contacts, on addresses nobody else uses.
  */
 
-const CONTACTS_PATH = '/api/external/contacts/';
-const freshAddress = () => `0x${randomBytes(20).toString('hex')}`;
-
 /** The same address with one letter's case flipped: its EIP-55 checksum no longer holds. */
 function miscased(checksummed: string): string {
   const i = [...checksummed].findIndex((ch, n) => n > 1 && /[a-f]/i.test(ch));
   const ch = checksummed.charAt(i);
   const flipped = ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase();
   return `${checksummed.slice(0, i)}${flipped}${checksummed.slice(i + 1)}`;
-}
-
-async function proposeByApi(page: Page, baseURL: string, name: string) {
-  const res = await page.request.post(CONTACTS_PATH, {
-    headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': await csrf(page) },
-    data: { name, blockChain: 'ETHEREUM', address: freshAddress(), assetList: ['ETH'] },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()) as { id: string; name: string };
 }
 
 async function declineByApi(page: Page, baseURL: string, contactId: string) {
@@ -138,8 +126,8 @@ test.describe('The address book', () => {
     page,
     baseURL,
   }) => {
-    const declined = await proposeByApi(page, baseURL ?? '', `Declined desk ${Date.now()}`);
-    const pending = await proposeByApi(page, baseURL ?? '', `Pending desk ${Date.now()}`);
+    const declined = await proposeContactByApi(page, baseURL ?? '', `Declined desk ${Date.now()}`);
+    const pending = await proposeContactByApi(page, baseURL ?? '', `Pending desk ${Date.now()}`);
     const approver = await memberPage(page.context().browser()!, 'approver', baseURL ?? '');
     await declineByApi(approver, baseURL ?? '', declined.id);
     await approver.context().close();
@@ -160,7 +148,7 @@ test('the address book pages are rendered on the server, hydrate without a misma
   page,
   baseURL,
 }) => {
-  const contact = await proposeByApi(page, baseURL ?? '', `SSR desk ${Date.now()}`);
+  const contact = await proposeContactByApi(page, baseURL ?? '', `SSR desk ${Date.now()}`);
   const said: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
     if (message.type() === 'error' || message.type() === 'warning') said.push(message.text());

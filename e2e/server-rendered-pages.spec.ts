@@ -1,6 +1,7 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { proposeByApi } from './bank-account-data.ts';
+import { proposeContactByApi } from './contact-data.ts';
 import { createTransfer } from './transfers.ts';
 
 /**
@@ -46,6 +47,7 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     memo: `ssr-all-${Date.now()}`,
   });
   const account = await proposeByApi(page, baseURL ?? '');
+  const contact = await proposeContactByApi(page, baseURL ?? '', `SSR contact ${Date.now()}`);
   const { results: vaults } = (await (
     await page.request.get('/api/external/vaults/?limit=100')
   ).json()) as { results: Array<{ id: string; vaultName: string }> };
@@ -58,6 +60,16 @@ test('every signed-in page is rendered on the server and hydrated without a mism
       path: '/transactions/new?category=CONTRACT_CALL',
       firstScreen: 'new-transaction-page',
       shows: 'Contract call',
+    },
+    {
+      path: '/transactions/new?category=STAKE',
+      firstScreen: 'new-transaction-page',
+      shows: 'Stake',
+    },
+    {
+      path: '/transactions/new?category=DELEGATE_RESOURCE',
+      firstScreen: 'new-transaction-page',
+      shows: 'Resource delegation',
     },
     { path: '/approvals', firstScreen: 'approvals-results', shows: transactionId },
     { path: '/bank-accounts', firstScreen: 'bank-accounts-results', shows: account.accountName },
@@ -72,7 +84,11 @@ test('every signed-in page is rendered on the server and hydrated without a mism
       shows: 'Propose a bank account',
     },
     { path: '/convert', firstScreen: 'convert-page', shows: 'Off-ramp' },
+    { path: '/convert?kind=ON_RAMP', firstScreen: 'convert-page', shows: 'On-ramp' },
     { path: '/convert?kind=FX', firstScreen: 'convert-page', shows: 'FX' },
+    { path: '/contacts', firstScreen: 'contacts-results', shows: contact.name },
+    { path: `/contacts/${contact.id}`, firstScreen: 'contact-page', shows: contact.name },
+    { path: '/contacts/new', firstScreen: 'propose-contact-page', shows: 'Propose a contact' },
     { path: '/audit', firstScreen: 'audit-results', shows: 'Audit log' },
     { path: '/staff', firstScreen: 'staff-page', shows: 'Staff' },
     { path: '/account', firstScreen: 'account-page', shows: 'Your account' },

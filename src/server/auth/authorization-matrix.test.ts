@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono } from 'hono';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleAllows, STAFF_ROLES, type StaffRole } from '#contract/auth.ts';
+import { describe, expect, it } from 'vitest';
+import { roleAllows, STAFF_ROLES, type Permission, type StaffRole } from '#contract/auth.ts';
 import { paths } from '#contract/paths.ts';
 import { vaults } from '../db/schema/sandbox.ts';
 import type { AppEnv } from '../http/app-env.ts';
@@ -19,18 +19,21 @@ import { VaultBalances } from '#contract/reference.ts';
 import { CALLS, derivedCall, OVERRIDES, type Target } from '../test/matrix-calls.ts';
 import { proposeBankAccount } from '../test/staff-approvals.ts';
 import type { StaffSession } from '../test/staff-session.ts';
-import { createTestApp } from '../test/test-app.ts';
+import { appTestWith } from '../test/app-test.ts';
+import type { TestApp } from '../test/test-app.ts';
 
 /**
  * The authorization matrix: every role × every route × a target inside and
- * outside the member's sub-organization, each cell asserted. The rows are the
- * app's own routes and the permission each declares (`http/route-rule.ts`);
- * how to call each one is derived from its declaration (contract/endpoints/,
- * `test/matrix-calls.ts`), with a few overrides where a valid body is needed.
+ * outside the member's sub-organization, each cell asserted. The rows are
+ * known when the file is collected, before any app exists: the declared
+ * endpoints held to a staff permission (contract/endpoints/); the first
+ * describe proves they are the app's own routes, each with the permission its
+ * mounted rule declares (`http/route-rule.ts`), and that no route goes without
+ * a rule. How to call each one is derived from its declaration
+ * (`test/matrix-calls.ts`), with a few overrides where a valid body is needed.
  * Members are restricted to sub-org A; "out" targets sub-org B's data.
  */
 
-const t = await createTestApp();
 const routeKey = (r: Pick<DeclaredRoute, 'method' | 'path'>) => `${r.method} ${r.path}`;
 const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/auth/');
 
@@ -41,13 +44,39 @@ function routesWithoutRule(app: Hono<AppEnv>): string[] {
     .map(routeKey);
 }
 
-const apiRoutes = declaredRules(t.app).filter((r) => isApi(r.path));
-const staffRoutes = apiRoutes.flatMap((r) =>
-  r.rule && r.rule.permission !== 'public' ? [{ ...r, permission: r.rule.permission }] : [],
+const apiRoutes = (app: Hono<AppEnv>) => declaredRules(app).filter((r) => isApi(r.path));
+/** The app's routes held to a staff permission, as `METHOD /path/ permission`. */
+const mountedStaffRoutes = (app: Hono<AppEnv>) =>
+  apiRoutes(app).flatMap((r) =>
+    r.rule && r.rule.permission !== 'public' ? [`${routeKey(r)} ${r.rule.permission}`] : [],
+  );
+const staffEndpoints = ENDPOINTS.flatMap((e) =>
+  e.permission === 'public'
+    ? []
+    : [{ method: e.method, path: e.path, permission: e.permission as Permission }],
 );
 
+/**
+ * The app (with Ether, so that an allowed create reaches the engine and
+ * succeeds, not just passes auth), the two targets, a member of each role
+ * restricted to the inside target's sub-org, and the staff member the staff
+ * routes act on (`viewer`, of all sub-orgs).
+ */
+const matrixTest = appTestWith({}, (t) => createEther(t.db))
+  .extend('targets', { scope: 'file' }, async ({ t }): Promise<Record<'in' | 'out', Target>> => {
+    const inside = await makeTarget(t, 'Inside');
+    const [homeVault] = await t.db.select().from(vaults).where(eq(vaults.id, inside.vaultId));
+    return { in: inside, out: await makeTarget(t, 'Outside', homeVault) };
+  })
+  .extend('members', { scope: 'file' }, async ({ t, targets }) => {
+    const members = {} as Record<StaffRole, StaffSession>;
+    for (const role of STAFF_ROLES)
+      members[role] = await t.signIn(role, { subOrgIds: [targets.in.subOrgId] });
+    return members;
+  });
+
 describe('every route declares its rule', () => {
-  it('no /api or /auth route is without one', () => {
+  matrixTest('no /api or /auth route is without one', ({ t }) => {
     expect(routesWithoutRule(t.app)).toEqual([]);
   });
 
@@ -58,15 +87,22 @@ describe('every route declares its rule', () => {
     expect(routesWithoutRule(app)).toEqual(['POST /api/console/forgotten/']);
   });
 
-  it('only the /auth routes and the signed webhook receiver are open without a session', () => {
-    const open = apiRoutes.filter((r) => r.rule?.permission === 'public').map((r) => r.path);
-    expect(open.length).toBeGreaterThan(0);
-    // The receiver checks its X-Signature instead (capabilities/webhooks/receiver.routes.ts).
-    for (const path of open) expect(path).toMatch(/^(\/auth\/|\/api\/webhooks\/custody\/$)/);
-  });
+  matrixTest(
+    'only the /auth routes and the signed webhook receiver are open without a session',
+    ({ t }) => {
+      const open = apiRoutes(t.app)
+        .filter((r) => r.rule?.permission === 'public')
+        .map((r) => r.path);
+      expect(open.length).toBeGreaterThan(0);
+      // The receiver checks its X-Signature instead (capabilities/webhooks/receiver.routes.ts).
+      for (const path of open) expect(path).toMatch(/^(\/auth\/|\/api\/webhooks\/custody\/$)/);
+    },
+  );
 
-  it('the matrix calls every route held to a permission, and nothing else', () => {
-    expect(Object.keys(CALLS).sort()).toEqual(staffRoutes.map(routeKey).sort());
+  matrixTest('the matrix calls every route held to a permission, and nothing else', ({ t }) => {
+    const rows = staffEndpoints.map((r) => `${routeKey(r)} ${r.permission}`);
+    expect(mountedStaffRoutes(t.app).sort()).toEqual(rows.sort());
+    expect(Object.keys(CALLS).sort()).toEqual(staffEndpoints.map(routeKey).sort());
   });
 
   it('derives the row of an endpoint added to the contract, without a line here', () => {
@@ -96,12 +132,9 @@ describe('every route declares its rule', () => {
   });
 });
 
-const targets: Record<'in' | 'out', Target> = {} as Record<'in' | 'out', Target>;
-const members = {} as Record<StaffRole, StaffSession>;
-let victimId: string;
-
 /** `homeVault`: the in-scope vault that pays this target's contact (its own for the first). */
 async function makeTarget(
+  t: TestApp,
   name: string,
   homeVault?: { id: string; subOrgId: string | null },
 ): Promise<Target> {
@@ -145,22 +178,10 @@ async function makeTarget(
   };
 }
 
-beforeAll(async () => {
-  // So that an allowed create reaches the engine and succeeds, not just passes auth.
-  await createEther(t.db);
-  targets.in = await makeTarget('Inside');
-  const [homeVault] = await t.db.select().from(vaults).where(eq(vaults.id, targets.in.vaultId));
-  targets.out = await makeTarget('Outside', homeVault);
-  for (const role of STAFF_ROLES)
-    members[role] = await t.signIn(role, { subOrgIds: [targets.in.subOrgId] });
-  victimId = (await t.signIn('viewer')).member.id;
-});
-afterAll(() => t.close());
-
 const cells: string[] = [];
 
 describe('authorization matrix: role × endpoint × scope', () => {
-  const endpoints = staffRoutes.flatMap((route) =>
+  const endpoints = staffEndpoints.flatMap((route) =>
     (CALLS[routeKey(route)] ?? []).map((call) => ({
       ...call,
       method: route.method,
@@ -179,85 +200,96 @@ describe('authorization matrix: role × endpoint × scope', () => {
               ? '404'
               : 'allowed';
         cells.push(`${endpoint.name}/${role}/${where}`);
-        it(`${endpoint.name} (${endpoint.permission}) · ${role} · ${where} of scope → ${expectation}`, async () => {
-          const target = targets[where];
-          const res = await members[role].request(endpoint.url(target, { staffId: victimId }), {
-            method: endpoint.method,
-            headers: { 'Content-Type': 'application/json' },
-            ...(endpoint.body ? { body: JSON.stringify(endpoint.body(target, targets.in)) } : {}),
-          });
-          // An event stream (GET /api/console/events) never ends by itself: its status is the answer.
-          const streamed = res.headers.get('content-type')?.startsWith('text/event-stream');
-          if (streamed) await res.body?.cancel();
-          const body = (streamed ? null : await res.json().catch(() => null)) as
-            Record<string, unknown> | unknown[] | null;
-          const detail = `${res.status} ${JSON.stringify(body).slice(0, 300)}`;
-          if (!allowed) {
-            expect(res.status, detail).toBe(403);
-            expect(body, detail).toMatchObject({ code: 'FORBIDDEN_ROLE' });
-            expect(String((body as { message?: unknown }).message)).toContain(
-              `the ${role} role cannot`,
+        matrixTest(
+          `${endpoint.name} (${endpoint.permission}) · ${role} · ${where} of scope → ${expectation}`,
+          async ({ targets, members, viewer }) => {
+            const target = targets[where];
+            const res = await members[role].request(
+              endpoint.url(target, { staffId: viewer.member.id }),
+              {
+                method: endpoint.method,
+                headers: { 'Content-Type': 'application/json' },
+                ...(endpoint.body
+                  ? { body: JSON.stringify(endpoint.body(target, targets.in)) }
+                  : {}),
+              },
             );
-            return;
-          }
-          if (endpoint.scope === 'unrestricted') {
-            // The matrix's members are restricted to sub-org A.
-            expect(res.status, detail).toBe(403);
-            expect(body, detail).toMatchObject({ code: 'OUTSIDE_ADMIN_SCOPE' });
-            return;
-          }
-          expect([401, 403], detail).not.toContain(res.status);
-          switch (endpoint.scope) {
-            case 'filter':
-            case 'entity':
-              expect(res.status, detail).toBe(where === 'in' ? 200 : 404);
-              break;
-            case 'listed': {
-              expect(res.status, detail).toBe(200);
-              const ids = ((body as { results: Array<{ id?: string }> }).results ?? []).map(
-                (r) => r.id,
+            // An event stream (GET /api/console/events) never ends by itself: its status is the answer.
+            const streamed = res.headers.get('content-type')?.startsWith('text/event-stream');
+            if (streamed) await res.body?.cancel();
+            const body = (streamed ? null : await res.json().catch(() => null)) as
+              Record<string, unknown> | unknown[] | null;
+            const detail = `${res.status} ${JSON.stringify(body).slice(0, 300)}`;
+            if (!allowed) {
+              expect(res.status, detail).toBe(403);
+              expect(body, detail).toMatchObject({ code: 'FORBIDDEN_ROLE' });
+              expect(String((body as { message?: unknown }).message)).toContain(
+                `the ${role} role cannot`,
               );
-              const id = endpoint.listedId?.(target);
-              if (where === 'in') expect(ids, detail).toContain(id);
-              else expect(ids, detail).not.toContain(id);
-              break;
+              return;
             }
-            case 'none':
-              expect(res.status, detail).toBeLessThan(500);
-              break;
-            case 'create':
-              if (where === 'in') expect(res.status, detail).not.toBe(404);
-              else expect(res.status, detail).toBe(404);
-              expect(res.status, detail).toBeLessThan(500);
-              break;
-          }
-        });
+            if (endpoint.scope === 'unrestricted') {
+              // The matrix's members are restricted to sub-org A.
+              expect(res.status, detail).toBe(403);
+              expect(body, detail).toMatchObject({ code: 'OUTSIDE_ADMIN_SCOPE' });
+              return;
+            }
+            expect([401, 403], detail).not.toContain(res.status);
+            switch (endpoint.scope) {
+              case 'filter':
+              case 'entity':
+                expect(res.status, detail).toBe(where === 'in' ? 200 : 404);
+                break;
+              case 'listed': {
+                expect(res.status, detail).toBe(200);
+                const ids = ((body as { results: Array<{ id?: string }> }).results ?? []).map(
+                  (r) => r.id,
+                );
+                const id = endpoint.listedId?.(target);
+                if (where === 'in') expect(ids, detail).toContain(id);
+                else expect(ids, detail).not.toContain(id);
+                break;
+              }
+              case 'none':
+                expect(res.status, detail).toBeLessThan(500);
+                break;
+              case 'create':
+                if (where === 'in') expect(res.status, detail).not.toBe(404);
+                else expect(res.status, detail).toBe(404);
+                expect(res.status, detail).toBeLessThan(500);
+                break;
+            }
+          },
+        );
       }
     }
   }
 
   it('has every cell', () => {
-    expect(endpoints.length).toBeGreaterThanOrEqual(staffRoutes.length);
+    expect(endpoints.length).toBeGreaterThanOrEqual(staffEndpoints.length);
     expect(cells).toHaveLength(endpoints.length * STAFF_ROLES.length * 2);
     console.info(`authorization matrix: ${cells.length} cells`);
   });
 });
 
 describe('scope on lists without a filter', () => {
-  it('limits a restricted member to their sub-orgs, one or several', async () => {
-    const one = await members.viewer.json(`${paths.transactions()}?limit=100`);
-    const ids = (one.body as { results: Array<{ subOrgId?: string }> }).results.map(
-      (r) => r.subOrgId,
-    );
-    expect(new Set(ids)).toEqual(new Set([targets.in.subOrgId]));
+  matrixTest(
+    'limits a restricted member to their sub-orgs, one or several',
+    async ({ t, targets, members }) => {
+      const one = await members.viewer.json(`${paths.transactions()}?limit=100`);
+      const ids = (one.body as { results: Array<{ subOrgId?: string }> }).results.map(
+        (r) => r.subOrgId,
+      );
+      expect(new Set(ids)).toEqual(new Set([targets.in.subOrgId]));
 
-    const both = await t.signIn('viewer', {
-      subOrgIds: [targets.in.subOrgId, targets.out.subOrgId],
-    });
-    const page = await both.json(`${paths.bankAccounts()}?limit=100`);
-    const subOrgs = (page.body as { results: Array<{ subOrgId?: string }> }).results.map(
-      (r) => r.subOrgId,
-    );
-    expect(new Set(subOrgs)).toEqual(new Set([targets.in.subOrgId, targets.out.subOrgId]));
-  });
+      const both = await t.signIn('viewer', {
+        subOrgIds: [targets.in.subOrgId, targets.out.subOrgId],
+      });
+      const page = await both.json(`${paths.bankAccounts()}?limit=100`);
+      const subOrgs = (page.body as { results: Array<{ subOrgId?: string }> }).results.map(
+        (r) => r.subOrgId,
+      );
+      expect(new Set(subOrgs)).toEqual(new Set([targets.in.subOrgId, targets.out.subOrgId]));
+    },
+  );
 });

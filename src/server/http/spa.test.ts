@@ -3,10 +3,11 @@ import { brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, test } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
-import { createApp, type App } from '../app.ts';
-import { createTestApp, type TestApp } from '../test/test-app.ts';
+import { createApp } from '../app.ts';
+import { appTestWith } from '../test/app-test.ts';
+import type { TestApp } from '../test/test-app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
@@ -25,35 +26,46 @@ const backend = createUpstreamBackend({
 const INDEX =
   '<!doctype html><html><head><title>Custody Console</title></head><body><div id="root"></div><script src="/assets/index-abc123.js"></script></body></html>';
 
-let dir: string;
-let app: App;
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'spa-test-'));
-  await mkdir(path.join(dir, 'assets'));
-  await writeFile(path.join(dir, 'index.html'), INDEX);
-  await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
-  await writeFile(path.join(dir, 'assets', 'index-abc123.css'), 'body{}');
-  await writeFile(path.join(dir, 'favicon.svg'), '<svg/>');
-  // A chunk big enough to be worth compressing, precompressed as the build does.
-  await writeFile(path.join(dir, 'assets', 'vendor-def456.js'), BIG_JS);
-  await precompressDirectory(dir);
-  app = createApp({
-    config: { staticDir: dir },
-    backend,
-    database,
-    logger: pino({ level: 'silent' }),
-    // The SPA routes never reach the database.
-    auth: { db: {} as Database },
-  });
-});
-afterAll(() => rm(dir, { recursive: true, force: true }));
-
 const BIG_JS = Array.from({ length: 200 }, (_, i) => `export const value${i} = "${i}";`).join('\n');
+
+/**
+ * `build`, a build directory as `vite build` leaves it (precompressed as the
+ * build does), removed after the file's last test; `app`, the app serving it
+ * with no database: the SPA routes never touch it.
+ */
+const spaTest = test
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
+  .extend('build', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'spa-test-'));
+    onCleanup(() => rm(dir, { recursive: true, force: true }));
+    await mkdir(path.join(dir, 'assets'));
+    await writeFile(path.join(dir, 'index.html'), INDEX);
+    await writeFile(path.join(dir, 'assets', 'index-abc123.js'), 'console.log("app")');
+    await writeFile(path.join(dir, 'assets', 'index-abc123.css'), 'body{}');
+    await writeFile(path.join(dir, 'favicon.svg'), '<svg/>');
+    // A chunk big enough to be worth compressing, precompressed as the build does.
+    await writeFile(path.join(dir, 'assets', 'vendor-def456.js'), BIG_JS);
+    await precompressDirectory(dir);
+    return dir;
+  })
+  .extend('app', { scope: 'file' }, ({ build }) =>
+    createApp({
+      config: { staticDir: build },
+      backend,
+      database,
+      logger: pino({ level: 'silent' }),
+      // The SPA routes never reach the database.
+      auth: { db: {} as Database },
+    }),
+  );
+
+/** The app over a database of its own, serving the shell: sessions are looked up. */
+const shellTest = appTestWith({ staticFiles: { 'index.html': INDEX } });
 
 const html = { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } };
 
 describe('serving the SPA', () => {
-  it('serves hashed assets for a year, immutable', async () => {
+  spaTest('serves hashed assets for a year, immutable', async ({ app }) => {
     const res = await app.request('/assets/index-abc123.js');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
@@ -64,76 +76,84 @@ describe('serving the SPA', () => {
     );
   });
 
-  it('precompresses only files worth it, and answers brotli, then gzip, by Accept-Encoding', async () => {
-    expect((await readdir(path.join(dir, 'assets'))).sort()).toEqual([
-      'index-abc123.css',
-      'index-abc123.js',
-      'vendor-def456.js',
-      'vendor-def456.js.br',
-      'vendor-def456.js.gz',
-    ]);
-    const url = '/assets/vendor-def456.js';
-    const br = await app.request(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
-    expect(br.headers.get('Content-Encoding')).toBe('br');
-    expect(br.headers.get('Content-Type')).toMatch(/javascript/);
-    expect(br.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
-    expect(br.headers.get('Vary')).toBe('Accept-Encoding');
-    const brBytes = Buffer.from(await br.arrayBuffer());
-    expect(brBytes.length).toBeLessThan(BIG_JS.length / 4);
-    expect(brotliDecompressSync(brBytes).toString()).toBe(BIG_JS);
+  spaTest(
+    'precompresses only files worth it, and answers brotli, then gzip, by Accept-Encoding',
+    async ({ app, build }) => {
+      expect((await readdir(path.join(build, 'assets'))).sort()).toEqual([
+        'index-abc123.css',
+        'index-abc123.js',
+        'vendor-def456.js',
+        'vendor-def456.js.br',
+        'vendor-def456.js.gz',
+      ]);
+      const url = '/assets/vendor-def456.js';
+      const br = await app.request(url, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+      expect(br.headers.get('Content-Encoding')).toBe('br');
+      expect(br.headers.get('Content-Type')).toMatch(/javascript/);
+      expect(br.headers.get('Cache-Control')).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.get('Vary')).toBe('Accept-Encoding');
+      const brBytes = Buffer.from(await br.arrayBuffer());
+      expect(brBytes.length).toBeLessThan(BIG_JS.length / 4);
+      expect(brotliDecompressSync(brBytes).toString()).toBe(BIG_JS);
 
-    const gz = await app.request(url, { headers: { 'Accept-Encoding': 'gzip' } });
-    expect(gz.headers.get('Content-Encoding')).toBe('gzip');
-    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(BIG_JS);
+      const gz = await app.request(url, { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(gz.headers.get('Content-Encoding')).toBe('gzip');
+      expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(BIG_JS);
 
-    const plain = await app.request(url);
-    expect(plain.headers.get('Content-Encoding')).toBeNull();
-    // Varies all the same: a shared cache must not hand this copy to a brotli client.
-    expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
-    expect(await plain.text()).toBe(BIG_JS);
-  });
+      const plain = await app.request(url);
+      expect(plain.headers.get('Content-Encoding')).toBeNull();
+      // Varies all the same: a shared cache must not hand this copy to a brotli client.
+      expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+      expect(await plain.text()).toBe(BIG_JS);
+    },
+  );
 
-  it('answers a missing asset with 404, never with index.html', async () => {
+  spaTest('answers a missing asset with 404, never with index.html', async ({ app }) => {
     const res = await app.request('/assets/index-old999.js', html);
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('<div id="root">');
   });
 
-  it('serves index.html uncached for the sign-in page, query strings included', async () => {
-    for (const url of ['/login', '/login?redirect=%2Ftransactions']) {
-      const res = await app.request(url, html);
-      expect(res.status, url).toBe(200);
-      expect(res.headers.get('Cache-Control'), url).toBe('no-cache');
-      expect(res.headers.get('Content-Type'), url).toMatch(/text\/html/);
-      expect(await res.text(), url).toBe(INDEX);
-    }
-  });
+  spaTest(
+    'serves index.html uncached for the sign-in page, query strings included',
+    async ({ app }) => {
+      for (const url of ['/login', '/login?redirect=%2Ftransactions']) {
+        const res = await app.request(url, html);
+        expect(res.status, url).toBe(200);
+        expect(res.headers.get('Cache-Control'), url).toBe('no-cache');
+        expect(res.headers.get('Content-Type'), url).toMatch(/text\/html/);
+        expect(await res.text(), url).toBe(INDEX);
+      }
+    },
+  );
 
-  it('sends a visitor without a session to sign in at once, naming the page to come back to', async () => {
-    // Not the app first: it would ask for the page's reads, meet 401s and only
-    // then route to the sign-in page, blank in between (issue 25).
-    for (const [url, to] of [
-      ['/', '/login'],
-      ['/index.html', '/login'],
-      ['/transactions', '/login?redirect=%2Ftransactions'],
-      [
-        '/transactions?status=PENDING&cursor=abc',
-        '/login?redirect=%2Ftransactions%3Fstatus%3DPENDING%26cursor%3Dabc',
-      ],
-      ['/bank-accounts/123', '/login?redirect=%2Fbank-accounts%2F123'],
-    ] as const) {
-      const res = await app.request(url, html);
-      expect(res.status, url).toBe(302);
-      expect(res.headers.get('Location'), url).toBe(to);
-      expect(res.headers.get('Cache-Control'), url).toBe('no-store');
-      expect(res.headers.get('Vary'), url).toBe('Cookie');
-    }
-  });
+  spaTest(
+    'sends a visitor without a session to sign in at once, naming the page to come back to',
+    async ({ app }) => {
+      // Not the app first: it would ask for the page's reads, meet 401s and only
+      // then route to the sign-in page, blank in between (issue 25).
+      for (const [url, to] of [
+        ['/', '/login'],
+        ['/index.html', '/login'],
+        ['/transactions', '/login?redirect=%2Ftransactions'],
+        [
+          '/transactions?status=PENDING&cursor=abc',
+          '/login?redirect=%2Ftransactions%3Fstatus%3DPENDING%26cursor%3Dabc',
+        ],
+        ['/bank-accounts/123', '/login?redirect=%2Fbank-accounts%2F123'],
+      ] as const) {
+        const res = await app.request(url, html);
+        expect(res.status, url).toBe(302);
+        expect(res.headers.get('Location'), url).toBe(to);
+        expect(res.headers.get('Cache-Control'), url).toBe('no-store');
+        expect(res.headers.get('Vary'), url).toBe('Cookie');
+      }
+    },
+  );
 
-  it('names the first reads of /transactions for preload to a visitor with a live session, and no data', async () => {
-    // Sessions are looked up: this one needs a database.
-    const t = await createTestApp({ staticDir: dir });
-    try {
+  shellTest(
+    'names the first reads of /transactions for preload to a visitor with a live session, and no data',
+    async ({ t }) => {
       const signedIn = { headers: { ...html.headers, Cookie: t.admin.cookie } };
       const res = await t.anonymous('/transactions', signedIn);
       expect(res.headers.get('Vary')).toBe('Cookie');
@@ -155,23 +175,21 @@ describe('serving the SPA', () => {
         expect(res.status).toBe(302);
         expect(res.headers.get('Location')).toBe('/login?redirect=%2Ftransactions');
       }
-    } finally {
-      await t.close();
-    }
-  });
+    },
+  );
 
-  it('serves index.html to clients that accept anything (curl)', async () => {
+  spaTest('serves index.html to clients that accept anything (curl)', async ({ app }) => {
     const res = await app.request('/login', { headers: { Accept: '*/*' } });
     expect(res.status).toBe(200);
   });
 
-  it('serves other files from the build with a short cache', async () => {
+  spaTest('serves other files from the build with a short cache', async ({ app }) => {
     const res = await app.request('/favicon.svg');
     expect(res.status).toBe(200);
     expect(res.headers.get('Cache-Control')).toBe('public, max-age=3600');
   });
 
-  it('does not answer API, auth or non-HTML requests with the SPA', async () => {
+  spaTest('does not answer API, auth or non-HTML requests with the SPA', async ({ app }) => {
     const api = await app.request('/api/nothing', html);
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
@@ -182,16 +200,16 @@ describe('serving the SPA', () => {
     expect((await app.request('/transactions', { ...html, method: 'POST' })).status).toBe(404);
   });
 
-  it('refuses paths that climb out of the build directory', async () => {
+  spaTest('refuses paths that climb out of the build directory', async ({ app }) => {
     // (A literal ../ is resolved by URL parsing before it reaches the server.)
     const res = await app.request('/assets/..%2f..%2fpackage.json');
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain('dependencies');
   });
 
-  it('says to build the SPA when it is not built', async () => {
+  spaTest('says to build the SPA when it is not built', async ({ build }) => {
     const bare = createApp({
-      config: { staticDir: path.join(dir, 'missing') },
+      config: { staticDir: path.join(build, 'missing') },
       backend,
       database,
       logger: pino({ level: 'silent' }),
@@ -201,56 +219,51 @@ describe('serving the SPA', () => {
     expect(res.status).toBe(503);
     expect(await res.text()).toMatch(/npm run build/);
     // Built after the server started: served at once, not remembered as missing.
-    await mkdir(path.join(dir, 'missing'));
-    await writeFile(path.join(dir, 'missing', 'index.html'), INDEX);
+    await mkdir(path.join(build, 'missing'));
+    await writeFile(path.join(build, 'missing', 'index.html'), INDEX);
     const built = await bare.request('/login', html);
     expect(built.status).toBe(200);
     expect(await built.text()).toContain('<div id="root"></div>');
   });
 });
 
+// The render entry stands in here; server-render.test.ts runs the real one.
+// The next render settles when the test releases it, whenever the server asks for it.
+let release: (page: RenderedPage | undefined) => void = () => {};
+let rendered = Promise.resolve<RenderedPage | undefined>(undefined);
+const nextRender = () => {
+  rendered = new Promise((resolve) => (release = resolve));
+};
+let failure: Error | undefined;
+const warnings: string[] = [];
+const standIn: PageRenderer = {
+  planPage: ({ href }) =>
+    href.startsWith('/transactions')
+      ? {
+          firstScreenId: 'tx-results',
+          render: () => (failure ? Promise.reject(failure) : rendered),
+        }
+      : undefined,
+};
+/** A database of its own: a page is planned only for a session that resolves. */
+const renderTest = appTestWith({
+  staticFiles: { 'index.html': INDEX },
+  logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
+  pageRenderer: () => Promise.resolve(standIn),
+});
+
 describe('a server-rendered page, sent in two parts', () => {
-  // The render entry stands in here; server-render.test.ts runs the real one.
-  // The next render settles when the test releases it, whenever the server asks for it.
-  let release: (page: RenderedPage | undefined) => void = () => {};
-  let rendered = Promise.resolve<RenderedPage | undefined>(undefined);
-  const nextRender = () => {
-    rendered = new Promise((resolve) => (release = resolve));
-  };
-  let failure: Error | undefined;
-  const warnings: string[] = [];
-  let t: TestApp;
-  /** Requests as sent: with the cookie they carry, or none. */
-  let request: App['request'];
   beforeEach(() => {
     failure = undefined;
     nextRender();
   });
-  beforeAll(async () => {
-    const renderer: PageRenderer = {
-      planPage: ({ href }) =>
-        href.startsWith('/transactions')
-          ? {
-              firstScreenId: 'tx-results',
-              render: () => (failure ? Promise.reject(failure) : rendered),
-            }
-          : undefined,
-    };
-    // A database of its own: a page is planned only for a session that resolves.
-    t = await createTestApp({
-      staticDir: dir,
-      logger: pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) }),
-      pageRenderer: () => Promise.resolve(renderer),
-    });
-    request = t.anonymous;
-  });
-  afterAll(() => t.close());
 
   const ROWS: RenderedPage = {
     html: '<section><table><tbody><tr><td>row</td></tr></tbody></table><div id="tx-results"></div></section>',
     stateScript: '<script type="application/json" id="console-server-state">{}</script>',
   };
-  const signedIn = (headers: Record<string, string> = {}) => ({
+  /** A page request's init as the app's admin sends it (`t.anonymous` sends it as it is). */
+  const signedIn = (t: TestApp, headers: Record<string, string> = {}) => ({
     headers: { ...html.headers, Cookie: t.admin.cookie, ...headers },
   });
   const decoder = new TextDecoder();
@@ -271,24 +284,27 @@ describe('a server-rendered page, sent in two parts', () => {
     };
   }
 
-  it('sends the head before the render has settled, then the rows inside #root', async () => {
-    const res = await request('/transactions', signedIn());
-    expect(res.status).toBe(200);
-    // The member's rows and CSRF token: stored by no cache, the browser's own included.
-    expect(res.headers.get('Cache-Control')).toBe('no-store');
-    expect(res.headers.get('Vary')).toMatch(/Cookie/);
-    const page = await untilRendered(res, (b) => decoder.decode(b));
-    // The browser may fetch the app and set up the document while the server renders.
-    expect(page.head).toBe(
-      '<!doctype html><html><head><title>Custody Console</title><link rel="expect" href="#tx-results" blocking="render" />\n  </head><body><div id="root">',
-    );
-    expect(await page.rest(ROWS)).toBe(
-      `${page.head}${ROWS.html}</div>\n    ${ROWS.stateScript}<script src="/assets/index-abc123.js"></script></body></html>`,
-    );
-  });
+  renderTest(
+    'sends the head before the render has settled, then the rows inside #root',
+    async ({ t }) => {
+      const res = await t.anonymous('/transactions', signedIn(t));
+      expect(res.status).toBe(200);
+      // The member's rows and CSRF token: stored by no cache, the browser's own included.
+      expect(res.headers.get('Cache-Control')).toBe('no-store');
+      expect(res.headers.get('Vary')).toMatch(/Cookie/);
+      const page = await untilRendered(res, (b) => decoder.decode(b));
+      // The browser may fetch the app and set up the document while the server renders.
+      expect(page.head).toBe(
+        '<!doctype html><html><head><title>Custody Console</title><link rel="expect" href="#tx-results" blocking="render" />\n  </head><body><div id="root">',
+      );
+      expect(await page.rest(ROWS)).toBe(
+        `${page.head}${ROWS.html}</div>\n    ${ROWS.stateScript}<script src="/assets/index-abc123.js"></script></body></html>`,
+      );
+    },
+  );
 
-  it('flushes the head through brotli, and the whole page decodes', async () => {
-    const res = await request('/transactions', signedIn({ 'Accept-Encoding': 'br' }));
+  renderTest('flushes the head through brotli, and the whole page decodes', async ({ t }) => {
+    const res = await t.anonymous('/transactions', signedIn(t, { 'Accept-Encoding': 'br' }));
     expect(res.headers.get('Content-Encoding')).toBe('br');
     expect(res.headers.get('Vary')).toMatch(/Accept-Encoding/);
     const partial = (b: Uint8Array) =>
@@ -300,51 +316,62 @@ describe('a server-rendered page, sent in two parts', () => {
     expect(whole).toMatch(/<\/html>$/);
   });
 
-  it('closes #root empty when the render gives nothing: the browser renders the page', async () => {
-    const page = await untilRendered(await request('/transactions', signedIn()), (b) =>
-      decoder.decode(b),
-    );
-    const whole = await page.rest(undefined);
-    expect(whole).toContain('<div id="root"></div><script src="/assets/index-abc123.js">');
-    expect(whole).not.toContain('console-server-state');
-  });
+  renderTest(
+    'closes #root empty when the render gives nothing: the browser renders the page',
+    async ({ t }) => {
+      const page = await untilRendered(await t.anonymous('/transactions', signedIn(t)), (b) =>
+        decoder.decode(b),
+      );
+      const whole = await page.rest(undefined);
+      expect(whole).toContain('<div id="root"></div><script src="/assets/index-abc123.js">');
+      expect(whole).not.toContain('console-server-state');
+    },
+  );
 
-  it('closes #root empty and logs when the render throws; the status stays 200', async () => {
-    failure = new Error('render exploded');
-    const res = await request('/transactions', signedIn({ 'Accept-Encoding': 'gzip' }));
-    expect(res.status).toBe(200);
-    const whole = gunzipSync(Buffer.from(await res.arrayBuffer())).toString();
-    expect(whole).toContain('<div id="root"></div>');
-    expect(warnings.join('\n')).toMatch(/server render failed; sent the shell/);
-  });
-
-  it('serves another page, and the sign-in page, as the plain shell in one piece', async () => {
-    for (const res of [
-      await request('/bank-accounts', signedIn()),
-      await request('/login', html),
-    ]) {
+  renderTest(
+    'closes #root empty and logs when the render throws; the status stays 200',
+    async ({ t }) => {
+      failure = new Error('render exploded');
+      const res = await t.anonymous('/transactions', signedIn(t, { 'Accept-Encoding': 'gzip' }));
       expect(res.status).toBe(200);
-      const text = await res.text();
-      expect(text).toContain('<div id="root"></div>');
-      expect(text).not.toContain('rel="expect"');
-    }
-  });
+      const whole = gunzipSync(Buffer.from(await res.arrayBuffer())).toString();
+      expect(whole).toContain('<div id="root"></div>');
+      expect(warnings.join('\n')).toMatch(/server render failed; sent the shell/);
+    },
+  );
+
+  renderTest(
+    'serves another page, and the sign-in page, as the plain shell in one piece',
+    async ({ t }) => {
+      for (const res of [
+        await t.anonymous('/bank-accounts', signedIn(t)),
+        await t.anonymous('/login', html),
+      ]) {
+        expect(res.status).toBe(200);
+        const text = await res.text();
+        expect(text).toContain('<div id="root"></div>');
+        expect(text).not.toContain('rel="expect"');
+      }
+    },
+  );
 });
 
-describe('a made-up session cookie', () => {
-  it('is never planned for a render: one cheap lookup, then the sign-in page', async () => {
-    let plans = 0;
-    const renderer: PageRenderer = {
+let plans = 0;
+const countingTest = appTestWith({
+  staticFiles: { 'index.html': INDEX },
+  pageRenderer: () =>
+    Promise.resolve<PageRenderer>({
       planPage: () => {
         plans += 1;
         return { firstScreenId: 'tx-results', render: () => Promise.resolve(undefined) };
       },
-    };
-    const t = await createTestApp({
-      staticDir: dir,
-      pageRenderer: () => Promise.resolve(renderer),
-    });
-    try {
+    }),
+});
+
+describe('a made-up session cookie', () => {
+  countingTest(
+    'is never planned for a render: one cheap lookup, then the sign-in page',
+    async ({ t }) => {
       for (const cookie of [
         `${SESSION_COOKIE}=made-up`,
         `${SESSION_COOKIE}=${'B'.repeat(43)}`,
@@ -364,10 +391,8 @@ describe('a made-up session cookie', () => {
         })
       ).text();
       expect(plans).toBe(1);
-    } finally {
-      await t.close();
-    }
-  });
+    },
+  );
 });
 
 describe('pageParts', () => {

@@ -1,6 +1,17 @@
 import { expect } from 'vitest';
+import type { BankAccountCreateInput } from '#contract/bank-account.ts';
 import { paths } from '#contract/paths.ts';
 import type { EngineFixture, EngineTestApp } from './engine-test-app.ts';
+
+/** A valid US ACH bank account to propose, as the bank-account and approval tests send it. */
+export const ACH: BankAccountCreateInput = {
+  paymentMethod: 'US_ACH',
+  accountName: 'Northwind Treasury',
+  accountNumber: '000123456789',
+  routingNumber: '021000021',
+  bankName: 'JPMorgan Chase',
+  country: 'US',
+};
 
 /** A create body moving `amount` ETH on Ethereum from the fixture's treasury vault to its ops vault. */
 export function treasuryToOps(

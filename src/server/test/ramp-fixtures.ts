@@ -1,12 +1,10 @@
+import { expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import { Transaction } from '#contract/transaction.ts';
-import { ApprovalMessageResponse } from '#contract/approvals.ts';
-import { signApprovalMessage } from '../protocol/api-token.ts';
-import { createTestApiUser, type TestApiUser } from './api-client.ts';
 import type { EngineTestApp } from './engine-test-app.ts';
 import { engineTest } from './engine-test.ts';
 import { createBankAccount, createSubOrg, createVault } from './fixtures.ts';
-import { sdkRequest, type Sdk } from './sdk-wire.ts';
+import { sdkCaller } from './sdk-wire.ts';
 
 /**
  * What the ramp tests share: bank accounts in the states a ramp cares about,
@@ -81,47 +79,24 @@ export async function createRampFixture(t: EngineTestApp): Promise<RampFixture> 
   };
 }
 
-export interface SdkCaller {
-  user: TestApiUser;
-  call(
-    sdk: Sdk,
-    method: 'GET' | 'POST',
-    url: string,
-    body?: Record<string, unknown>,
-    urlPath?: string,
-  ): Promise<{ status: number; body: Record<string, unknown>; text: string }>;
-  /** The SDKs' approve: the approval message (the JS SDK signs its path alone), signed, sent. */
-  approve(sdk: Sdk, entityId: string): Promise<void>;
-}
-
-export async function sdkCaller(t: EngineTestApp, name = 'ramp client'): Promise<SdkCaller> {
-  const user = await createTestApiUser(t, name);
-  const call: SdkCaller['call'] = async (sdk, method, url, body, urlPath) => {
-    const init = sdkRequest(sdk, user, method, url, body, urlPath ? { urlPath } : {});
-    const res = await t.app.request(url, init);
-    const text = await res.text();
-    return {
-      status: res.status,
-      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
-      text,
-    };
+/**
+ * A refusal as an SDK sees it: 400, its code and a message (naming `field`
+ * when given); its body, to read the rest of.
+ */
+export function refused(
+  res: { status: number; body: Record<string, unknown>; text: string },
+  code: string,
+  field?: string,
+) {
+  expect(res.status, res.text).toBe(400);
+  expect(res.body).toMatchObject({ code, message: expect.any(String) });
+  const body = res.body as {
+    message: string;
+    code: string;
+    fields?: Array<{ field: string; message: string }>;
   };
-  return {
-    user,
-    call,
-    async approve(sdk, entityId) {
-      const path = paths.approvalMessage();
-      const got = await call(sdk, 'GET', `${path}?entityId=${entityId}`, undefined, path);
-      if (got.status !== 200) throw new Error(`approval message: ${got.text}`);
-      const approval = ApprovalMessageResponse.parse(got.body);
-      const decided = await call(sdk, 'POST', paths.approvalAction(approval.approvalId), {
-        action: 'approve',
-        signature: signApprovalMessage(approval.message, user.privateKeyHex),
-        reason: 'ok',
-      });
-      if (decided.status !== 200) throw new Error(`approval action: ${decided.text}`);
-    },
-  };
+  if (field) expect(body.fields?.map((f) => f.field)).toContain(field);
+  return body;
 }
 
 /** The JS SDK's party as getQuote writes it: every key, unset ones null. */
@@ -166,7 +141,7 @@ export const pythonParty = (type: string, id: string) => ({ type, id, value: nul
  */
 export const rampTest = engineTest
   .extend('r', { scope: 'file' }, ({ t }) => createRampFixture(t))
-  .extend('sdk', { scope: 'file' }, ({ t }) => sdkCaller(t));
+  .extend('sdk', { scope: 'file' }, ({ t }) => sdkCaller(t, 'ramp client'));
 
 /** Runs the simulator until the ramp ends (each step a provider's third, TIME_SCALE 1), and reads it. */
 export async function runRampToEnd(t: EngineTestApp, id: string): Promise<Transaction> {

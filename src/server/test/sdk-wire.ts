@@ -1,4 +1,8 @@
-import { signedInit, type SignOptions, type TestApiUser } from './api-client.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { paths } from '#contract/paths.ts';
+import { signApprovalMessage } from '../protocol/api-token.ts';
+import { createTestApiUser, signedInit, type SignOptions, type TestApiUser } from './api-client.ts';
+import type { EngineTestApp } from './engine-test-app.ts';
 
 /**
  * Requests as the provider's two SDKs put them on the wire (README, "What
@@ -46,3 +50,50 @@ const asciiString = (text: string) =>
     /[\u0080-\uffff]/g,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
+
+/**
+ * An API client calling the app as either SDK sends its requests (`sdkRequest`), answers
+ * read as text and JSON, and the SDKs' approve.
+ */
+export interface SdkCaller {
+  user: TestApiUser;
+  call(
+    sdk: Sdk,
+    method: 'GET' | 'POST',
+    url: string,
+    body?: Record<string, unknown>,
+    urlPath?: string,
+  ): Promise<{ status: number; body: Record<string, unknown>; text: string }>;
+  /** The SDKs' approve: the approval message (the JS SDK signs its path alone), signed, sent. */
+  approve(sdk: Sdk, entityId: string): Promise<void>;
+}
+
+export async function sdkCaller(t: EngineTestApp, name: string): Promise<SdkCaller> {
+  const user = await createTestApiUser(t, name);
+  const call: SdkCaller['call'] = async (sdk, method, url, body, urlPath) => {
+    const init = sdkRequest(sdk, user, method, url, body, urlPath ? { urlPath } : {});
+    const res = await t.app.request(url, init);
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: (text ? JSON.parse(text) : {}) as Record<string, unknown>,
+      text,
+    };
+  };
+  return {
+    user,
+    call,
+    async approve(sdk, entityId) {
+      const path = paths.approvalMessage();
+      const got = await call(sdk, 'GET', `${path}?entityId=${entityId}`, undefined, path);
+      if (got.status !== 200) throw new Error(`approval message: ${got.text}`);
+      const approval = ApprovalMessageResponse.parse(got.body);
+      const decided = await call(sdk, 'POST', paths.approvalAction(approval.approvalId), {
+        action: 'approve',
+        signature: signApprovalMessage(approval.message, user.privateKeyHex),
+        reason: 'ok',
+      });
+      if (decided.status !== 200) throw new Error(`approval action: ${decided.text}`);
+    },
+  };
+}

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { pino } from 'pino';
+import { test } from 'vitest';
 import type { StaffRole } from '#contract/auth.ts';
 import { createApp, type App } from '../app.ts';
 import { originPolicy, type OriginPolicy } from '../http/public-origin.ts';
@@ -128,4 +129,32 @@ function listen(app: App): Promise<ServerType> {
     );
     server.once('error', reject);
   });
+}
+
+/**
+ * The upstream test bed as Vitest fixtures, each made once per file when a
+ * test names it: `t` (the two consoles, closed after the file's last test;
+ * `prepare` puts in what every test of the file relies on, on B, once they
+ * are made) and A's signed-in `admin`, `initiator` and `approver` of all
+ * sub-orgs. `twoConsolesTest()('…', async ({ t, approver }) => …)`.
+ */
+export function twoConsolesTest(
+  options: { timeoutMs?: number } = {},
+  prepare?: (t: TwoConsoles) => Promise<unknown>,
+) {
+  return test
+    .extend(
+      't',
+      { scope: 'file' },
+      // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
+      async ({}, { onCleanup }: { onCleanup: (fn: () => Promise<void>) => void }) => {
+        const t = await createTwoConsoles(options);
+        onCleanup(() => t.close());
+        await prepare?.(t);
+        return t;
+      },
+    )
+    .extend('admin', { scope: 'file' }, ({ t }) => t.signIn('admin'))
+    .extend('initiator', { scope: 'file' }, ({ t }) => t.signIn('initiator'))
+    .extend('approver', { scope: 'file' }, ({ t }) => t.signIn('approver'));
 }

@@ -11,6 +11,7 @@ import { changeRequestOf, createChangeRequest, decideAs } from '../../test/chang
 import { createContact, createTransaction, createVault } from '../../test/fixtures.ts';
 import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { ACH } from '../../test/create-requests.ts';
 
 const appTest = appTestWith()
   .extend('alice', { scope: 'file' }, ({ t }) => createTestApiUser(t, 'alice'))
@@ -130,15 +131,6 @@ describe('approving contacts and vaults', () => {
     },
   );
 });
-
-const ACH = {
-  paymentMethod: 'US_ACH',
-  accountName: 'Northwind Treasury',
-  accountNumber: '000123456789',
-  routingNumber: '021000021',
-  bankName: 'JPMorgan Chase',
-  country: 'US',
-};
 
 describe('staff members decide without a signature, never their own (four-eyes)', () => {
   appTest(

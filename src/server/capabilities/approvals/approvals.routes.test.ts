@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { BankAccount, type BankAccountCreateInput } from '#contract/bank-account.ts';
+import { BankAccount } from '#contract/bank-account.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { ApprovalActionResponse } from '#contract/approvals.ts';
@@ -11,19 +11,11 @@ import { changeRequestOf, decideAs } from '../../test/change-requests.ts';
 import { createOrg } from '../../test/fixtures.ts';
 import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { ACH } from '../../test/create-requests.ts';
 
 const appTest = appTestWith()
   .extend('alice', { scope: 'file' }, ({ t }) => createTestApiUser(t, 'alice'))
   .extend('bob', { scope: 'file' }, ({ t }) => createTestApiUser(t, 'bob'));
-
-const ACH: BankAccountCreateInput = {
-  paymentMethod: 'US_ACH',
-  accountName: 'Northwind Treasury',
-  accountNumber: '000123456789',
-  routingNumber: '021000021',
-  bankName: 'JPMorgan Chase',
-  country: 'US',
-};
 
 async function createAccount(t: TestApp, user: TestApiUser) {
   const url = paths.bankAccounts();

@@ -14,6 +14,7 @@ import {
 } from '../../test/api-client.ts';
 import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { ACH } from '../../test/create-requests.ts';
 
 const appTest = appTestWith().extend('user', { scope: 'file' }, ({ t }) =>
   createTestApiUser(t, 'creator'),
@@ -53,14 +54,6 @@ async function expectFieldErrors(
   expect(error.fields?.map((f) => f.field).sort()).toEqual(Object.keys(fields).sort());
 }
 
-const ACH: BankAccountCreateInput = {
-  paymentMethod: 'US_ACH',
-  accountName: 'Northwind Treasury',
-  accountNumber: '000123456789',
-  routingNumber: '021000021',
-  bankName: 'JPMorgan Chase',
-  country: 'US',
-};
 const WIRE: BankAccountCreateInput = {
   ...ACH,
   paymentMethod: 'US_WIRE',

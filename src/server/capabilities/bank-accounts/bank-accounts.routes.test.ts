@@ -1,23 +1,15 @@
 import { describe, expect } from 'vitest';
 import { BankAccount, BankAccountListResponse } from '#contract/bank-account.ts';
-import { ApiErrorBody } from '#contract/common.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { createBankAccount, createOrg, createSubOrg, minutesAgo } from '../../test/fixtures.ts';
 import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { expectError } from '../../test/refused-read.ts';
 
 async function list(t: TestApp, query: Record<string, string | number | undefined>) {
   const res = await t.getJson(`${paths.bankAccounts()}${toQueryString({ limit: 100, ...query })}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return BankAccountListResponse.parse(res.body);
-}
-
-async function expectError(t: TestApp, url: string, status: number, code: string) {
-  const res = await t.getJson(url);
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const body = ApiErrorBody.parse(res.body);
-  expect(body.code).toBe(code);
-  return body;
 }
 
 describe('GET /api/external/bank_accounts/', () => {

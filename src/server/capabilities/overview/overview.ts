@@ -81,19 +81,11 @@ function completedAt(tx: Transaction): number | undefined {
 
 /** The vault a transaction spends from, and the vault it pays into, as its parties name them. */
 function vaultsOf(tx: Transaction): { from?: string | undefined; to?: string | undefined } {
-  const from =
-    tx.source?.type === 'VAULT'
-      ? tx.source.id
-      : tx.transactionType === 'OUTGOING'
-        ? tx.vaultId
-        : undefined;
-  const to =
-    tx.destination?.type === 'VAULT'
-      ? tx.destination.id
-      : tx.transactionType === 'INCOMING'
-        ? tx.vaultId
-        : undefined;
-  return { from, to };
+  // A party that is a vault names it; otherwise the transaction's own vault is
+  // the source of an outgoing one and the destination of an incoming one.
+  const vaultAt = (party: Transaction['source'], ownWhen: Transaction['transactionType']) =>
+    party?.type === 'VAULT' ? party.id : tx.transactionType === ownWhen ? tx.vaultId : undefined;
+  return { from: vaultAt(tx.source, 'OUTGOING'), to: vaultAt(tx.destination, 'INCOMING') };
 }
 
 /** `YYYY-MM-DD` of an instant in `timeZone`. */

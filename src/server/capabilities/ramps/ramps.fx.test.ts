@@ -13,10 +13,11 @@ import {
   MARK_DEPOSIT_PATH,
   QUOTE_PATH,
   rampTest as it,
+  refused,
   runRampToEnd,
   type RampFixture,
-  type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
+import type { SdkCaller } from '../../test/sdk-wire.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 import { signInStaff } from '../../test/staff-session.ts';
 
@@ -36,18 +37,6 @@ const fxIntent = (r: RampFixture, fields: Record<string, unknown> = {}) =>
     toAsset: 'USD',
     ...fields,
   });
-
-function refused(
-  res: { status: number; body: Record<string, unknown>; text: string },
-  code: string,
-  field?: string,
-) {
-  expect(res.status, res.text).toBe(400);
-  expect(res.body).toMatchObject({ code, message: expect.any(String) });
-  const body = res.body as { message: string; fields?: Array<{ field: string }> };
-  if (field) expect(body.fields?.map((f) => f.field)).toContain(field);
-  return body;
-}
 
 async function bestQuote(client: SdkCaller, intent: Record<string, unknown>): Promise<RampQuote> {
   const q = await client.call('js', 'POST', QUOTE_PATH, { intent });

@@ -7,9 +7,11 @@ import {
   MARK_DEPOSIT_PATH,
   QUOTE_PATH,
   rampTest,
+  refused,
   type RampFixture,
-  type SdkCaller,
 } from '../../test/ramp-fixtures.ts';
+import type { SdkCaller } from '../../test/sdk-wire.ts';
+import { treasuryToOps } from '../../test/create-requests.ts';
 
 // Done when (issue 27): every refusal is a 400 or 403 with {message, code}, and nothing is held.
 
@@ -51,20 +53,6 @@ function helpers({
 }
 
 const it = rampTest.extend('h', { scope: 'file' }, helpers);
-
-function refused(
-  res: { status: number; body: Record<string, unknown>; text: string },
-  code: string,
-  status = 400,
-) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.body).toMatchObject({ code, message: expect.any(String) });
-  return res.body as {
-    message: string;
-    code: string;
-    fields?: Array<{ field: string; message: string }>;
-  };
-}
 
 describe('quotes refused', () => {
   it('a PENDING bank account, naming the field', async ({ r, sdk: client, h }) => {
@@ -340,14 +328,7 @@ describe('replacing a transaction that cannot be replaced', () => {
     f,
     sdk: client,
   }) => {
-    const created = await client.call('js', 'POST', paths.transactions(), {
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: f.treasury.id },
-      destination: { type: 'VAULT', id: f.ops.id },
-      amount: '0.1',
-      asset: 'ETH',
-      blockChain: 'ETHEREUM',
-    });
+    const created = await client.call('js', 'POST', paths.transactions(), treasuryToOps(f, '0.1'));
     expect(created.status, created.text).toBe(200);
     await client.approve('js', String(created.body.id));
     for (let i = 0; i < 6; i += 1) await t.run(60 * 60_000);

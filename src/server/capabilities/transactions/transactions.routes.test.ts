@@ -1,5 +1,4 @@
 import { describe, expect } from 'vitest';
-import { ApiErrorBody } from '#contract/common.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { Transaction, TransactionListResponse } from '#contract/transaction.ts';
 import {
@@ -12,6 +11,7 @@ import {
 } from '../../test/fixtures.ts';
 import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { expectError } from '../../test/refused-read.ts';
 
 async function list(t: TestApp, query: Record<string, string | number | undefined>) {
   const { status, body } = await t.getJson(`${paths.transactions()}${toQueryString(query)}`);
@@ -21,14 +21,6 @@ async function list(t: TestApp, query: Record<string, string | number | undefine
 
 async function listIds(t: TestApp, query: Record<string, string | number | undefined>) {
   return (await list(t, { limit: 100, ...query })).results.map((r) => r.id);
-}
-
-async function expectError(t: TestApp, url: string, status: number, code: string) {
-  const res = await t.getJson(url);
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  const body = ApiErrorBody.parse(res.body);
-  expect(body.code).toBe(code);
-  return body;
 }
 
 describe('GET /api/external/transactions/', () => {

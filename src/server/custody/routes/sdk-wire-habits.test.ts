@@ -1,43 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import { Vault } from '#contract/reference.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { EstimatedFeeResponse, Transaction } from '#contract/transaction.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
-import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
-import { sdkRequest, type Sdk } from '../../test/sdk-wire.ts';
+import type { EngineFixture } from '../../test/engine-test-app.ts';
+import { engineTest } from '../../test/engine-test.ts';
+import { sdkCaller, type SdkCaller } from '../../test/sdk-wire.ts';
+import { treasuryToOps } from '../../test/create-requests.ts';
 
 // Each test is one habit of the provider's SDKs, sent as they send it
 // (src/server/test/sdk-wire.ts), through every endpoint it touches.
-let t: EngineTestApp;
-let f: EngineFixture;
-let client: TestApiUser;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-  client = await createTestApiUser(t, 'sdk client');
-});
-afterAll(() => t.close());
-
-async function call(
-  sdk: Sdk,
-  method: 'GET' | 'POST',
-  url: string,
-  body?: Record<string, unknown>,
-  urlPath?: string,
-) {
-  const init = sdkRequest(sdk, client, method, url, body, urlPath ? { urlPath } : {});
-  const res = await t.app.request(url, init);
-  const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as Record<string, unknown>, text };
-}
+/**
+ * The engine's fixtures, `api` (an API client calling as either SDK) and
+ * `onEveryList`: something on every list the empty-cursor tests read.
+ */
+const it = engineTest
+  .extend('api', { scope: 'file' }, ({ t }) => sdkCaller(t, 'sdk client'))
+  .extend('onEveryList', { scope: 'file' }, async ({ f, api }) => {
+    // Something on every list: one transaction and one bank account of the client's own.
+    const created = await api.call('js', 'POST', paths.transactions(), treasuryToOps(f, '0.1'));
+    expect(created.status, created.text).toBe(200);
+    const account = await api.call('js', 'POST', paths.bankAccounts(), {
+      paymentMethod: 'SEPA',
+      accountName: 'Cursor GmbH',
+      accountNumber: 'DE89370400440532013000',
+      bankName: 'Commerzbank',
+      country: 'DE',
+    });
+    expect(account.status, account.text).toBe(200);
+    return true;
+  });
 
 const ids = (body: Record<string, unknown>) =>
   (body.results as Array<{ id: string }>).map((r) => r.id);
@@ -62,42 +56,26 @@ describe('SDK wire habit: the first page is asked for with an empty cursor', () 
     sub_orgs: paths.subOrgs(),
   };
 
-  beforeAll(async () => {
-    // Something on every list: one transaction and one bank account of the client's own.
-    const created = await call('js', 'POST', paths.transactions(), {
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: f.treasury.id },
-      destination: { type: 'VAULT', id: f.ops.id },
-      amount: '0.1',
-      asset: 'ETH',
-      blockChain: 'ETHEREUM',
-    });
-    expect(created.status, created.text).toBe(200);
-    const account = await call('js', 'POST', paths.bankAccounts(), {
-      paymentMethod: 'SEPA',
-      accountName: 'Cursor GmbH',
-      accountNumber: 'DE89370400440532013000',
-      bankName: 'Commerzbank',
-      country: 'DE',
-    });
-    expect(account.status, account.text).toBe(200);
-  });
-
   for (const [name, url] of Object.entries(LISTS)) {
     for (const sdk of ['js', 'python'] as const) {
-      it(`${name}: ?limit=20&cursor= from the ${sdk} SDK is the first page`, async () => {
-        const first = await call(sdk, 'GET', `${url}?limit=20&cursor=`);
+      it(`${name}: ?limit=20&cursor= from the ${sdk} SDK is the first page`, async ({
+        api,
+        onEveryList: _onEveryList,
+      }) => {
+        const first = await api.call(sdk, 'GET', `${url}?limit=20&cursor=`);
         expect(first.status, first.text).toBe(200);
-        const plain = await call(sdk, 'GET', `${url}?limit=20`);
+        const plain = await api.call(sdk, 'GET', `${url}?limit=20`);
         expect(ids(first.body)).toEqual(ids(plain.body));
         if (name !== 'sub_orgs') expect(ids(first.body).length).toBeGreaterThan(0);
       });
     }
   }
 
-  it('a cursor the server never issued is still 400 INVALID_CURSOR, on every list', async () => {
+  it('a cursor the server never issued is still 400 INVALID_CURSOR, on every list', async ({
+    api,
+  }) => {
     for (const url of Object.values(LISTS)) {
-      const res = await call('js', 'GET', `${url}?limit=20&cursor=bm90LWlzc3VlZA`);
+      const res = await api.call('js', 'GET', `${url}?limit=20&cursor=bm90LWlzc3VlZA`);
       expect(res.status, `${url} ${res.text}`).toBe(400);
       expect(ApiErrorBody.parse(res.body).code).toBe('INVALID_CURSOR');
     }
@@ -105,8 +83,11 @@ describe('SDK wire habit: the first page is asked for with an empty cursor', () 
 });
 
 describe('SDK wire habit: the Python SDK sends every unset field as null, at every depth', () => {
-  it('estimate_fee and a transfer create: null party fields, gasParams {}, null top-level options', async () => {
-    const estimate = await call('python', 'POST', paths.estimateFee(), {
+  it('estimate_fee and a transfer create: null party fields, gasParams {}, null top-level options', async ({
+    f,
+    api,
+  }) => {
+    const estimate = await api.call('python', 'POST', paths.estimateFee(), {
       source: pythonParty('VAULT', f.treasury.id),
       destination: pythonParty('CONTACT', f.contacts.eth.id),
       amount: '0.5',
@@ -117,7 +98,7 @@ describe('SDK wire habit: the Python SDK sends every unset field as null, at eve
     expect(estimate.status, estimate.text).toBe(200);
     expect(EstimatedFeeResponse.safeParse(estimate.body).success).toBe(true);
 
-    const created = await call('python', 'POST', paths.transactions(), {
+    const created = await api.call('python', 'POST', paths.transactions(), {
       source: pythonParty('VAULT', f.treasury.id),
       destination: pythonParty('CONTACT', f.contacts.eth.id),
       amount: '0.5',
@@ -136,13 +117,16 @@ describe('SDK wire habit: the Python SDK sends every unset field as null, at eve
     expect(tx).toMatchObject({ status: 'PENDING', amount: '0.5', asset: 'ETH' });
     expect(tx.source).toMatchObject({ type: 'VAULT', id: f.treasury.id, name: 'Treasury' });
 
-    const got = await call('python', 'GET', paths.transaction(tx.id ?? ''));
+    const got = await api.call('python', 'GET', paths.transaction(tx.id ?? ''));
     expect(got.status, got.text).toBe(200);
     expect(got.body).toMatchObject({ id: tx.id, category: 'TRANSFER' });
   });
 
-  it('a contract call: data {"callData", "toAddress": null}, gasParams {}, creationOptions {}', async () => {
-    const created = await call('python', 'POST', paths.transactions(), {
+  it('a contract call: data {"callData", "toAddress": null}, gasParams {}, creationOptions {}', async ({
+    f,
+    api,
+  }) => {
+    const created = await api.call('python', 'POST', paths.transactions(), {
       vaultId: f.treasury.id,
       blockChain: 'ETHEREUM',
       amount: null,
@@ -156,8 +140,8 @@ describe('SDK wire habit: the Python SDK sends every unset field as null, at eve
     expect(created.body).toMatchObject({ category: 'CONTRACT_CALL', status: 'PENDING' });
   });
 
-  it('a bank account: every unset field of CreateBankAccountRequest null', async () => {
-    const created = await call('python', 'POST', paths.bankAccounts(), {
+  it('a bank account: every unset field of CreateBankAccountRequest null', async ({ api }) => {
+    const created = await api.call('python', 'POST', paths.bankAccounts(), {
       subOrgId: null,
       accountNumber: '000123456789',
       accountName: 'Nulls Inc',
@@ -177,8 +161,8 @@ describe('SDK wire habit: the Python SDK sends every unset field as null, at eve
 });
 
 /** A vault's address on a chain, as an SDK user reads it: from GET vault. */
-async function walletAddress(vaultId: string, chain: string): Promise<string> {
-  const res = await call('python', 'GET', paths.vault(vaultId));
+async function walletAddress(api: SdkCaller, vaultId: string, chain: string): Promise<string> {
+  const res = await api.call('python', 'GET', paths.vault(vaultId));
   const wallet = Vault.parse(res.body).wallets?.find((w) => w.blockchain === chain);
   return wallet?.address ?? '';
 }
@@ -200,8 +184,11 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     category: 'TRANSFER',
   });
 
-  it("the party's own address and any name are accepted, on estimate_fee and create", async () => {
-    const contact = await call('js', 'GET', `${paths.contacts()}?limit=100&cursor=`);
+  it("the party's own address and any name are accepted, on estimate_fee and create", async ({
+    f,
+    api,
+  }) => {
+    const contact = await api.call('js', 'GET', `${paths.contacts()}?limit=100&cursor=`);
     const eth = (contact.body.results as Array<{ id: string; address: string }>).find(
       (c) => c.id === f.contacts.eth.id,
     );
@@ -210,7 +197,7 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
       id: f.treasury.id,
       value: null,
       name: 'what the client calls it',
-      address: await walletAddress(f.treasury.id, 'ETHEREUM'),
+      address: await walletAddress(api, f.treasury.id, 'ETHEREUM'),
       exchange: null,
       bank: null,
     };
@@ -223,14 +210,14 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
       exchange: null,
       bank: null,
     };
-    const estimate = await call(
+    const estimate = await api.call(
       'python',
       'POST',
       paths.estimateFee(),
       transfer(source, destination),
     );
     expect(estimate.status, estimate.text).toBe(200);
-    const created = await call(
+    const created = await api.call(
       'python',
       'POST',
       paths.transactions(),
@@ -241,9 +228,12 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     expect(Transaction.parse(created.body).source).toMatchObject({ name: 'Treasury' });
   });
 
-  it("an address that is not the party's is refused: 400 naming destination.address, nothing created", async () => {
-    const before = await call('js', 'GET', `${paths.transactions()}?limit=100&cursor=`);
-    const res = await call(
+  it("an address that is not the party's is refused: 400 naming destination.address, nothing created", async ({
+    f,
+    api,
+  }) => {
+    const before = await api.call('js', 'GET', `${paths.transactions()}?limit=100&cursor=`);
+    const res = await api.call(
       'python',
       'POST',
       paths.transactions(),
@@ -254,17 +244,20 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     );
     const body = expectRefusal(res, 'PARTY_ADDRESS_MISMATCH');
     expect(body.fields?.map((x) => x.field)).toEqual(['destination.address']);
-    const after = await call('js', 'GET', `${paths.transactions()}?limit=100&cursor=`);
+    const after = await api.call('js', 'GET', `${paths.transactions()}?limit=100&cursor=`);
     expect(ids(after.body)).toEqual(ids(before.body));
   });
 
-  it('an external address given as value (older SDKs) or address (newer) stands for id', async () => {
+  it('an external address given as value (older SDKs) or address (newer) stands for id', async ({
+    f,
+    api,
+  }) => {
     const external = `0x${'ab'.repeat(20)}`;
     for (const party of [
       { type: 'EXTERNAL_ADDRESS', value: external },
       { type: 'EXTERNAL_ADDRESS', address: external, name: 'Payee', bank: null },
     ]) {
-      const created = await call('js', 'POST', paths.transactions(), {
+      const created = await api.call('js', 'POST', paths.transactions(), {
         ...transfer({ type: 'VAULT', id: f.treasury.id }, party),
       });
       expect(created.status, created.text).toBe(200);
@@ -273,7 +266,7 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
         address: external,
       });
     }
-    const disagreeing = await call(
+    const disagreeing = await api.call(
       'js',
       'POST',
       paths.transactions(),
@@ -287,8 +280,8 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     );
   });
 
-  it('fields nobody sends stay refused, naming the field', async () => {
-    const res = await call(
+  it('fields nobody sends stay refused, naming the field', async ({ f, api }) => {
+    const res = await api.call(
       'js',
       'POST',
       paths.transactions(),
@@ -302,7 +295,10 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
     );
   });
 
-  it('ramp party fields of newer Python SDKs on a transfer: null is not given; a value is refused saying where ramps go', async () => {
+  it('ramp party fields of newer Python SDKs on a transfer: null is not given; a value is refused saying where ramps go', async ({
+    f,
+    api,
+  }) => {
     const ramp = {
       provider: null,
       bankDetails: null,
@@ -310,7 +306,7 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
       chain: null,
       subOrgId: null,
     };
-    const unset = await call(
+    const unset = await api.call(
       'python',
       'POST',
       paths.transactions(),
@@ -320,7 +316,7 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
       ),
     );
     expect(unset.status, unset.text).toBe(200);
-    const set = await call(
+    const set = await api.call(
       'python',
       'POST',
       paths.transactions(),
@@ -340,24 +336,28 @@ describe('SDK wire habit: parties carry value, name, address, exchange and bank'
 });
 
 /** The Python SDK's approve as some versions send it: entityId and message echoed in the decision. */
-async function pythonDecision(entityId: string, overrides: Record<string, unknown> = {}) {
+async function pythonDecision(
+  api: SdkCaller,
+  entityId: string,
+  overrides: Record<string, unknown> = {},
+) {
   // requests adds params= after signing: the token's urlPath is the path alone.
   const path = paths.approvalMessage();
-  const got = await call('python', 'GET', `${path}?entityId=${entityId}`, undefined, path);
+  const got = await api.call('python', 'GET', `${path}?entityId=${entityId}`, undefined, path);
   expect(got.status, got.text).toBe(200);
   const approval = ApprovalMessageResponse.parse(got.body);
-  return call('python', 'POST', paths.approvalAction(approval.approvalId), {
+  return api.call('python', 'POST', paths.approvalAction(approval.approvalId), {
     entityId,
     message: approval.message,
-    signature: signApprovalMessage(approval.message, client.privateKeyHex),
+    signature: signApprovalMessage(approval.message, api.user.privateKeyHex),
     action: 'approve',
     reason: 'ok',
     ...overrides,
   });
 }
 
-async function pythonTransfer(memo: string | null = null) {
-  const created = await call('python', 'POST', paths.transactions(), {
+async function pythonTransfer(api: SdkCaller, f: EngineFixture, memo: string | null = null) {
+  const created = await api.call('python', 'POST', paths.transactions(), {
     source: pythonParty('VAULT', f.treasury.id),
     destination: pythonParty('CONTACT', f.contacts.eth.id),
     amount: '0.25',
@@ -374,18 +374,22 @@ async function pythonTransfer(memo: string | null = null) {
 }
 
 describe('SDK wire habit: the decision echoes entityId and message', () => {
-  it('echoed as they are, the approval goes through', async () => {
-    const tx = await pythonTransfer();
-    const decided = await pythonDecision(tx.id ?? '');
+  it('echoed as they are, the approval goes through', async ({ t, f, api }) => {
+    const tx = await pythonTransfer(api, f);
+    const decided = await pythonDecision(api, tx.id ?? '');
     expect(decided.status, decided.text).toBe(200);
     expect(decided.body).toMatchObject({ success: true, status: 'APPROVED', entityId: tx.id });
     expect(await t.status(tx.id ?? '')).toBe('APPROVED');
   });
 
-  it("an entityId that is not the approval's entity: 400 naming entityId, nothing decided", async () => {
-    const tx = await pythonTransfer();
-    const other = await pythonTransfer();
-    const res = await pythonDecision(tx.id ?? '', { entityId: other.id });
+  it("an entityId that is not the approval's entity: 400 naming entityId, nothing decided", async ({
+    t,
+    f,
+    api,
+  }) => {
+    const tx = await pythonTransfer(api, f);
+    const other = await pythonTransfer(api, f);
+    const res = await pythonDecision(api, tx.id ?? '', { entityId: other.id });
     expect(expectRefusal(res, 'VALIDATION_ERROR').fields?.map((x) => x.field)).toEqual([
       'entityId',
     ]);
@@ -393,29 +397,37 @@ describe('SDK wire habit: the decision echoes entityId and message', () => {
     expect(await t.status(other.id ?? '')).toBe('PENDING');
   });
 
-  it("a message that is not the approval's: 400 naming message, nothing decided", async () => {
-    const tx = await pythonTransfer();
-    const res = await pythonDecision(tx.id ?? '', { message: 'approve everything' });
+  it("a message that is not the approval's: 400 naming message, nothing decided", async ({
+    t,
+    f,
+    api,
+  }) => {
+    const tx = await pythonTransfer(api, f);
+    const res = await pythonDecision(api, tx.id ?? '', { message: 'approve everything' });
     expect(expectRefusal(res, 'VALIDATION_ERROR').fields?.map((x) => x.field)).toEqual(['message']);
     expect(await t.status(tx.id ?? '')).toBe('PENDING');
   });
 });
 
 describe('an SDK-shaped transfer from create to COMPLETED', () => {
-  it('Python: nulls at every depth, dataSignatureHex, padded tokens; listed, fetched, approved, completed', async () => {
-    const tx = await pythonTransfer('paid through the Python SDK');
-    expect(tx).toMatchObject({ status: 'PENDING', createdById: client.id });
+  it('Python: nulls at every depth, dataSignatureHex, padded tokens; listed, fetched, approved, completed', async ({
+    t,
+    f,
+    api,
+  }) => {
+    const tx = await pythonTransfer(api, f, 'paid through the Python SDK');
+    expect(tx).toMatchObject({ status: 'PENDING', createdById: api.user.id });
 
-    const listed = await call('python', 'GET', `${paths.transactions()}?limit=20&cursor=`);
+    const listed = await api.call('python', 'GET', `${paths.transactions()}?limit=20&cursor=`);
     expect(ids(listed.body)).toContain(tx.id);
-    const decided = await pythonDecision(tx.id ?? '');
+    const decided = await pythonDecision(api, tx.id ?? '');
     expect(decided.status, decided.text).toBe(200);
 
     // Well past any chain's confirmation time at scale 1, on the engine's test clock.
     for (let i = 0; i < 20 && (await t.status(tx.id ?? '')) !== 'COMPLETED'; i += 1) {
       await t.run(10 * 60_000);
     }
-    const got = await call('python', 'GET', paths.transaction(tx.id ?? ''));
+    const got = await api.call('python', 'GET', paths.transaction(tx.id ?? ''));
     expect(got.status, got.text).toBe(200);
     expect(got.body).toMatchObject({
       id: tx.id,

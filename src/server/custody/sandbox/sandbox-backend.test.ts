@@ -4,6 +4,7 @@ import { CreateTransactionRequest } from '#contract/transaction.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import { createSandboxBackend } from './sandbox-backend.ts';
+import { ACH } from '../../test/create-requests.ts';
 
 // A migrated database nobody has seeded: the sandbox has no organization.
 let handle: DatabaseHandle;
@@ -15,14 +16,7 @@ afterAll(() => handle.close());
 describe('a sandbox with no organization', () => {
   it('answers every create the same way: 409 NO_ORGANIZATION', async () => {
     const backend = createSandboxBackend({ db: handle.db });
-    const bankAccount = BankAccountCreateRequest.parse({
-      paymentMethod: 'US_ACH',
-      accountName: 'Northwind Treasury',
-      accountNumber: '000123456789',
-      routingNumber: '021000021',
-      bankName: 'JPMorgan Chase',
-      country: 'US',
-    });
+    const bankAccount = BankAccountCreateRequest.parse(ACH);
     const transfer = CreateTransactionRequest.parse({
       category: 'TRANSFER',
       source: { type: 'VAULT', id: '6f1c2f7e-0a4b-4c55-9a43-3b1f7d0c2a11' },

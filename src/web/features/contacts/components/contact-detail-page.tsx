@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
 import type { ChangeRequestRecord } from '#contract/change-request.ts';
 import { chainLabel } from '#contract/chains.ts';
 import { ChangeRequestHistoryList } from '../../../components/change-request-history.tsx';
@@ -18,6 +17,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { contactQueries } from '../api/contact-queries.ts';
 import { assetsText } from './assets-text.ts';
+import { BackToContacts } from './back-to-contacts.tsx';
 import { ChangeAssetsForm } from './change-assets-form.tsx';
 import { DecideContactDialog } from './decide-contact-dialog.tsx';
 
@@ -33,19 +33,6 @@ function proposal(record: ChangeRequestRecord): string {
   const list = record.proposedChange?.assetList;
   if (!record.proposedChange) return 'Contact proposed';
   return `Assets ${list && list.length > 0 ? list.join(', ') : 'any asset'} proposed`;
-}
-
-function BackToContacts() {
-  return (
-    <p>
-      <Link
-        to="/contacts"
-        className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-      >
-        Back to the address book
-      </Link>
-    </p>
-  );
 }
 
 /** `/contacts/$contactId`: every field, what waits on it and the decision when it is the member's to make, its history. */

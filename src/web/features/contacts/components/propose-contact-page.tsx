@@ -1,6 +1,6 @@
-import { Link } from '@tanstack/react-router';
 import type { Contact } from '#contract/reference.ts';
 import { useProposalScope } from '../../../lib/proposal-scope.ts';
+import { BackToContacts } from './back-to-contacts.tsx';
 import { ProposeContactForm } from './propose-contact-form.tsx';
 
 /** `/contacts/new`: the propose form, in the member's current scope. */
@@ -20,14 +20,7 @@ export function ProposeContactPage({
       className="flex flex-col gap-4"
     >
       <title>Propose a contact · Custody Console</title>
-      <p>
-        <Link
-          to="/contacts"
-          className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
-        >
-          Back to the address book
-        </Link>
-      </p>
+      <BackToContacts />
       <h1 id="propose-contact-title" className="text-2xl font-semibold text-slate-900">
         Propose a contact
       </h1>

@@ -100,6 +100,65 @@ export function Columns({ bars, description }: { bars: Bar[]; description: strin
   );
 }
 
+/**
+ * A table of figures: the first column names each row (a row header); the
+ * next `textColumns - 1` are text; the rest are figures, right-aligned in
+ * tabular digits. The charts' tables and the overview's holdings tables.
+ */
+export function FiguresGrid({
+  caption,
+  captionId,
+  headers,
+  rows,
+  textColumns = 1,
+}: {
+  caption: string;
+  /** For a region labelled by the caption. */
+  captionId?: string;
+  headers: [string, ...string[]];
+  rows: Array<{ key: string; cells: ReactNode[] }>;
+  textColumns?: number;
+}) {
+  const figure = (i: number) => i >= textColumns;
+  return (
+    <table className="w-full border-collapse text-left text-sm">
+      <caption id={captionId} className="sr-only">
+        {caption}
+      </caption>
+      <thead className="bg-slate-100">
+        <tr>
+          {headers.map((h, i) => (
+            <th
+              key={h}
+              scope="col"
+              className={`px-2 py-1 font-medium text-slate-700 ${figure(i) ? 'text-right' : ''}`}
+            >
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.key} className="border-b border-slate-200 last:border-0">
+            {row.cells.map((cell, i) =>
+              i === 0 ? (
+                <th key={i} scope="row" className="px-2 py-1 font-normal">
+                  {cell}
+                </th>
+              ) : (
+                <td key={i} className={`px-2 py-1 ${figure(i) ? 'text-right tabular-nums' : ''}`}>
+                  {cell}
+                </td>
+              ),
+            )}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** The chart's figures as a table, behind a disclosure. */
 export function FiguresTable({
   summary,
@@ -119,41 +178,7 @@ export function FiguresTable({
         {summary}
       </summary>
       <div className="mt-2 overflow-x-auto" role="region" aria-labelledby={id} tabIndex={0}>
-        <table className="w-full border-collapse text-left text-sm">
-          <caption id={id} className="sr-only">
-            {caption}
-          </caption>
-          <thead className="bg-slate-100">
-            <tr>
-              {headers.map((h, i) => (
-                <th
-                  key={h}
-                  scope="col"
-                  className={`px-2 py-1 font-medium text-slate-700 ${i > 0 ? 'text-right' : ''}`}
-                >
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.key} className="border-b border-slate-200 last:border-0">
-                {row.cells.map((cell, i) =>
-                  i === 0 ? (
-                    <th key={i} scope="row" className="px-2 py-1 font-normal">
-                      {cell}
-                    </th>
-                  ) : (
-                    <td key={i} className="px-2 py-1 text-right tabular-nums">
-                      {cell}
-                    </td>
-                  ),
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FiguresGrid caption={caption} captionId={id} headers={headers} rows={rows} />
       </div>
     </details>
   );

@@ -7,6 +7,7 @@ import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { OverviewResponse } from '#contract/overview.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
+import { PageSection } from '../../../components/page-section.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { formatAge } from '../../../lib/approval-inbox-items.ts';
@@ -14,7 +15,7 @@ import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { overviewQueries } from '../api/overview-queries.ts';
-import { Columns, FiguresTable, HorizontalBars, type Bar } from './charts.tsx';
+import { Columns, FiguresGrid, FiguresTable, HorizontalBars, type Bar } from './charts.tsx';
 
 const usd = (value: string) => `${formatUsd(value)} USD`;
 const linkClass = 'font-medium text-blue-800 underline hover:text-blue-900';
@@ -91,12 +92,33 @@ function Waiting({ waiting }: { waiting: NonNullable<OverviewResponse['waiting']
   );
 }
 
+/** What crossed the vaults' edge one way in the last day: its USD value, and how many completed it. */
+function LastDayFlow({
+  term,
+  testId,
+  flow,
+  where,
+}: {
+  term: string;
+  testId: string;
+  flow: OverviewResponse['lastDay']['outflow'];
+  /** Which way, as "to outside the vaults shown". */
+  where: string;
+}) {
+  const unpriced = flow.unpriced > 0 ? `, ${flow.unpriced} without a USD value` : '';
+  return (
+    <Figure
+      term={term}
+      testId={testId}
+      detail={`${flow.count} completed transaction${flow.count === 1 ? '' : 's'}${unpriced} ${where}`}
+    >
+      {usd(flow.usd)}
+    </Figure>
+  );
+}
+
 function Headlines({ data }: { data: OverviewResponse }) {
   const inFlight = data.inFlight.byStatus.filter((s) => s.count > 0);
-  const flow = (f: OverviewResponse['lastDay']['outflow'], noun: string) =>
-    `${f.count} ${noun}${f.count === 1 ? '' : 's'}${
-      f.unpriced > 0 ? `, ${f.unpriced} without a USD value` : ''
-    }`;
   return (
     <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
       <Figure
@@ -123,20 +145,18 @@ function Headlines({ data }: { data: OverviewResponse }) {
       >
         {data.inFlight.count}
       </Figure>
-      <Figure
+      <LastDayFlow
         term="Sent out in the last 24 hours"
         testId="outflow-usd"
-        detail={`${flow(data.lastDay.outflow, 'completed transaction')} to outside the vaults shown`}
-      >
-        {usd(data.lastDay.outflow.usd)}
-      </Figure>
-      <Figure
+        flow={data.lastDay.outflow}
+        where="to outside the vaults shown"
+      />
+      <LastDayFlow
         term="Received in the last 24 hours"
         testId="inflow-usd"
-        detail={`${flow(data.lastDay.inflow, 'completed transaction')} from outside the vaults shown`}
-      >
-        {usd(data.lastDay.inflow.usd)}
-      </Figure>
+        flow={data.lastDay.inflow}
+        where="from outside the vaults shown"
+      />
     </dl>
   );
 }
@@ -193,33 +213,16 @@ function ByAsset({ data }: { data: OverviewResponse }) {
 function ByChain({ data }: { data: OverviewResponse }) {
   return (
     <Panel title="Holdings by chain">
-      <table className="mt-3 w-full border-collapse text-left text-sm">
-        <caption className="sr-only">Holdings by chain, largest first</caption>
-        <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className="px-2 py-1 font-medium text-slate-700">
-              Chain
-            </th>
-            <th scope="col" className="px-2 py-1 text-right font-medium text-slate-700">
-              Value (USD)
-            </th>
-            <th scope="col" className="px-2 py-1 text-right font-medium text-slate-700">
-              Share
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.byChain.map((c) => (
-            <tr key={c.chain} className="border-b border-slate-200 last:border-0">
-              <th scope="row" className="px-2 py-1 font-normal">
-                {chainLabel(c.chain)}
-              </th>
-              <td className="px-2 py-1 text-right tabular-nums">{formatUsd(c.usd)}</td>
-              <td className="px-2 py-1 text-right tabular-nums">{c.share} %</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="mt-3">
+        <FiguresGrid
+          caption="Holdings by chain, largest first"
+          headers={['Chain', 'Value (USD)', 'Share']}
+          rows={data.byChain.map((c) => ({
+            key: c.chain,
+            cells: [chainLabel(c.chain), formatUsd(c.usd), `${c.share} %`],
+          }))}
+        />
+      </div>
     </Panel>
   );
 }
@@ -236,37 +239,26 @@ function ByVault({ data }: { data: OverviewResponse }) {
         aria-label="Holdings by vault table"
         tabIndex={0}
       >
-        <table className="w-full border-collapse text-left text-sm">
-          <caption className="sr-only">Holdings by vault, largest first</caption>
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className="px-2 py-1 font-medium text-slate-700">
-                Vault
-              </th>
-              <th scope="col" className="px-2 py-1 font-medium text-slate-700">
-                Sub-organization
-              </th>
-              <th scope="col" className="px-2 py-1 text-right font-medium text-slate-700">
-                Value (USD)
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.byVault.map((v) => (
-              <tr key={v.id} className="border-b border-slate-200 last:border-0">
-                <th scope="row" className="px-2 py-1 font-normal">
-                  <Link to="/vaults/$vaultId" params={{ vaultId: v.id }} className={linkClass}>
-                    {v.name}
-                  </Link>
-                </th>
-                <td className="px-2 py-1">{subOrgName(v.subOrgId)}</td>
-                <td className="px-2 py-1 text-right tabular-nums" data-vault-usd={v.id}>
-                  {formatUsd(v.usd)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <FiguresGrid
+          caption="Holdings by vault, largest first"
+          headers={['Vault', 'Sub-organization', 'Value (USD)']}
+          textColumns={2}
+          rows={data.byVault.map((v) => ({
+            key: v.id,
+            cells: [
+              <Link
+                key="vault"
+                to="/vaults/$vaultId"
+                params={{ vaultId: v.id }}
+                className={linkClass}
+              >
+                {v.name}
+              </Link>,
+              subOrgName(v.subOrgId),
+              formatUsd(v.usd),
+            ],
+          }))}
+        />
       </div>
       <p className="mt-3 text-sm">
         <Link to="/vaults" className={linkClass}>
@@ -319,12 +311,7 @@ export function OverviewPage({
 }) {
   const query = useQuery(overviewQueries.get({ subOrgId, timeZone }));
   return (
-    // The first screen the server renders ends here (entry-server.tsx).
-    <section id="overview-page" aria-labelledby="overview-title" className="flex flex-col gap-6">
-      <title>Overview · Custody Console</title>
-      <h1 id="overview-title" className="text-2xl font-semibold text-slate-900">
-        Overview
-      </h1>
+    <PageSection name="overview" heading="Overview" className="gap-6">
       {query.isPending ? (
         <div aria-busy="true" aria-label="Loading the overview" className="flex flex-col gap-3">
           <Skeleton className="h-24 w-full" />
@@ -355,6 +342,6 @@ export function OverviewPage({
           </div>
         </>
       )}
-    </section>
+    </PageSection>
   );
 }

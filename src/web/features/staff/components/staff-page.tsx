@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { StaffMember } from '#contract/auth.ts';
 import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
+import { PageSection } from '../../../components/page-section.tsx';
 import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -83,12 +84,7 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
   }
 
   return (
-    // The first screen the server renders ends here (entry-server.tsx).
-    <section id="staff-page" aria-labelledby="staff-title" className="flex flex-col gap-6">
-      <title>Staff · Custody Console</title>
-      <h1 id="staff-title" className="text-2xl font-semibold text-slate-900">
-        Staff
-      </h1>
+    <PageSection name="staff" heading="Staff" className="gap-6">
       {ownScope ? (
         <p className="text-sm text-slate-700">
           You administer members of {ownScope.map((id) => names.get(id) ?? id).join(', ')} only.
@@ -100,6 +96,6 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
         subOrgOptions={subOrgOptions}
         restricted={ownScope !== null}
       />
-    </section>
+    </PageSection>
   );
 }

@@ -21,7 +21,7 @@ import {
 } from '../api/decide-transaction.ts';
 import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
-import { UsdEquivalent } from './usd-equivalent.tsx';
+import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
@@ -167,14 +167,7 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
       <Fact term="Chain">{chainLabel(tx.blockChain) || '—'}</Fact>
       {contractCall ? <ContractCallRows transaction={tx} Row={Fact} /> : null}
       <Fact term="Fee">
-        {tx.fees?.amount ? (
-          <span className="tabular-nums">
-            {formatAmount(tx.fees.amount)} {tx.fees.asset}
-            <UsdEquivalent value={tx.fees.amountInFiat} />
-          </span>
-        ) : (
-          'Set when it is signed'
-        )}
+        <FeeCharged fees={tx.fees} none="Set when it is signed" />
         {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ' · tier not stated'}
       </Fact>
       {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}

@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router';
 import { chainInfo } from '#contract/chains.ts';
 import { NoAccess } from '../../../components/no-access.tsx';
+import { PageSection } from '../../../components/page-section.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useCan } from '../../../lib/permissions.ts';
@@ -70,16 +71,12 @@ export function NewTransactionPage({
   else content = <TransferForm key={`${category}-${subOrg}`} data={data} />;
 
   return (
-    // The first screen the server renders ends here (entry-server.tsx).
-    <section
-      id="new-transaction-page"
-      aria-labelledby="new-transaction-title"
-      className="flex flex-col gap-4"
+    <PageSection
+      name="new-transaction"
+      heading="New transaction"
+      documentTitle={`New ${CATEGORY_LABELS[category].toLowerCase()}`}
+      className="gap-4"
     >
-      <title>{`New ${CATEGORY_LABELS[category].toLowerCase()} · Custody Console`}</title>
-      <h1 id="new-transaction-title" className="text-2xl font-semibold text-slate-900">
-        New transaction
-      </h1>
       <nav aria-label="Kind of transaction">
         <ul className="flex flex-wrap gap-2">
           {categories.map((c) => (
@@ -103,6 +100,6 @@ export function NewTransactionPage({
         </ul>
       </nav>
       {content}
-    </section>
+    </PageSection>
   );
 }

@@ -13,7 +13,7 @@ import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { ContractCallRows } from './contract-call-details.tsx';
 import { PeopleRows } from './people.tsx';
-import { UsdEquivalent } from './usd-equivalent.tsx';
+import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
 import { Panel } from '../../../components/panel.tsx';
 
 /** Every field of a transaction as the API describes it, in the order a reviewer reads them. */
@@ -142,14 +142,12 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
           </Row>
         )}
         <Row term="Network fee">
-          {tx.fees?.amount ? (
-            <span className="tabular-nums">
-              {formatAmount(tx.fees.amount)} {tx.fees.asset}
-              <UsdEquivalent value={tx.fees.amountInFiat} />
-            </span>
-          ) : (
-            <span className="text-slate-700">{ended ? 'None charged' : 'Not charged yet'}</span>
-          )}
+          <FeeCharged
+            fees={tx.fees}
+            none={
+              <span className="text-slate-700">{ended ? 'None charged' : 'Not charged yet'}</span>
+            }
+          />
           {tx.gasParams?.feeTier ? (
             <span className="text-slate-700"> · {humanize(tx.gasParams.feeTier)} tier</span>
           ) : null}

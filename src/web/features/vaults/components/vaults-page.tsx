@@ -4,6 +4,7 @@ import { chainLabel } from '#contract/chains.ts';
 import { formatUsd } from '#contract/decimal-format.ts';
 import { DataTable } from '../../../components/data-table.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
+import { PageSection } from '../../../components/page-section.tsx';
 import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -31,12 +32,7 @@ export function VaultsPage({ subOrgId }: { subOrgId: string | undefined }) {
   const subOrgName = (id: string | null) =>
     id ? (subOrgs.data?.results.find((s) => s.id === id)?.name ?? id) : 'Whole organization';
   return (
-    // The first screen the server renders ends here (entry-server.tsx).
-    <section id="vaults-page" aria-labelledby="vaults-title" className="flex flex-col gap-4">
-      <title>Vaults · Custody Console</title>
-      <h1 id="vaults-title" className="text-2xl font-semibold text-slate-900">
-        Vaults
-      </h1>
+    <PageSection name="vaults" heading="Vaults" className="gap-4">
       {list.isPending ? (
         <Skeleton className="h-64 w-full" />
       ) : list.isError ? (
@@ -96,6 +92,6 @@ export function VaultsPage({ subOrgId }: { subOrgId: string | undefined }) {
           </DataTable>
         </>
       )}
-    </section>
+    </PageSection>
   );
 }

@@ -7,7 +7,6 @@ import {
   delegateResourceFieldFor,
   delegateResourceFormSchema,
   toDelegateResourceRequest,
-  type DelegateResourceFormValues,
 } from './delegate-resource-schema.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
 import { chainLabelOf, decimalsOf, vaultName, type PickerData } from './picker-data.ts';
@@ -29,7 +28,7 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
     context: (v) => ({ decimals: decimalsOf(data, v.asset, v.blockChain) }),
     toRequest: toDelegateResourceRequest,
     draftKey: '/transactions/new#delegate-resource',
-    fieldFor: (path, v: DelegateResourceFormValues) => delegateResourceFieldFor(path, v),
+    fieldFor: delegateResourceFieldFor,
   });
   const vault = vaultName(data, values.sourceVaultId);
 

@@ -37,11 +37,7 @@ export function toDelegateResourceRequest(
   };
 }
 
-export const delegateResourceFieldFor = (
-  path: string,
-  v: Pick<DelegateResourceFormValues, 'destinationKind'>,
-): keyof DelegateResourceFormValues | undefined =>
-  destinationFieldFor(path, v.destinationKind, { resourceType: 'resourceType' });
+export const delegateResourceFieldFor = destinationFieldFor({ resourceType: 'resourceType' });
 
 export const delegateResourceFormSchema = createFormSchema({
   values: DelegateResourceFormValues,

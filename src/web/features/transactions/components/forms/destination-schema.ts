@@ -34,16 +34,13 @@ export function destinationField(kind: DestinationKind): keyof DestinationValues
 }
 
 /**
- * The form field a request path (or a server `fields` entry) is about, for a
- * form that sends somewhere: the destination's field of its kind, the form's
- * `own` fields, then the fields every send shares.
+ * The field finder of a form that sends somewhere: the form field a request
+ * path (or a server `fields` entry) is about. The destination's field of the
+ * kind chosen, the form's `own` fields, then the fields every send shares.
  */
-export function destinationFieldFor<F extends string>(
-  path: string,
-  kind: DestinationKind,
-  own: Readonly<Record<string, F>>,
-) {
-  return sendFieldFor(path, { destination: destinationField(kind), ...own });
+export function destinationFieldFor<F extends string>(own: Readonly<Record<string, F>>) {
+  return (path: string, v: { destinationKind: DestinationKind }) =>
+    sendFieldFor(path, { destination: destinationField(v.destinationKind), ...own });
 }
 
 export function destinationParty(v: DestinationValues): TransferPartyData {

@@ -18,7 +18,6 @@ import {
   transferDefaults,
   transferFieldFor,
   transferFormSchema,
-  type TransferFormValues,
 } from './transfer-schema.ts';
 import { useCreateForm } from './use-create-form.ts';
 
@@ -37,7 +36,7 @@ export function TransferForm({ data }: { data: PickerData }) {
       ),
     toRequest: toTransferRequest,
     draftKey: '/transactions/new#transfer',
-    fieldFor: (path, v: TransferFormValues) => transferFieldFor(path, v),
+    fieldFor: transferFieldFor,
   });
   const chain = chainInfo(values.blockChain);
   const from = vaultName(data, values.sourceVaultId);

@@ -42,11 +42,7 @@ export function toTransferRequest(v: TransferFormValues): TransferCreateRequest 
 }
 
 /** The form field a request path (or a server `fields` entry) is about. */
-export const transferFieldFor = (
-  path: string,
-  v: Pick<TransferFormValues, 'destinationKind'>,
-): keyof TransferFormValues | undefined =>
-  destinationFieldFor(path, v.destinationKind, { feePayer: 'feePayerVaultId' });
+export const transferFieldFor = destinationFieldFor({ feePayer: 'feePayerVaultId' });
 
 export const transferFormSchema = createFormSchema({
   values: TransferFormValues,
