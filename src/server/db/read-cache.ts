@@ -153,6 +153,33 @@ export class SharedWriteCounts implements WriteCounts {
  */
 export function versionByWriteCounts(db: Database, counts: WriteCounts): void {
   localVersions.set(db, counts);
+  openHere.add(counts);
+}
+
+/** The write counts of the PGlite databases open in this thread (none on PostgreSQL). */
+const openHere = new Set<WriteCounts>();
+
+/** `db` is closed: its counts no longer version anything read in this thread (threadWriteVersion). */
+export function forgetWriteCounts(db: Database): void {
+  const counts = localVersions.get(db);
+  if (counts) openHere.delete(counts);
+}
+
+/**
+ * The write count of `tables` on the one PGlite database of this thread, for
+ * code that runs inside a database transaction and so has no Database to ask
+ * (writeVersion): a value kept under it is current while it is unchanged. On
+ * PGlite a transaction runs alone (one connection), so the count it reads
+ * counts everything committed before it began (its own writes are counted
+ * when it ends).
+ * Undefined on PostgreSQL, whose writes other servers make too, and when
+ * this thread has more than one PGlite (which one a transaction runs on
+ * cannot be told): the caller then reads.
+ */
+export function threadWriteVersion(tables: readonly string[]): string | undefined {
+  if (openHere.size !== 1) return undefined;
+  const [counts] = openHere;
+  return counts?.version(tables);
 }
 
 /**
@@ -238,7 +265,7 @@ export function trackPgliteWrites(
       () => touched,
     );
   }) as typeof client.transaction;
-  if (db) localVersions.set(db, writes);
+  if (db) versionByWriteCounts(db, writes);
 }
 
 /** `tx`, noting in `touched` what each statement run through it may change. */
