@@ -7,13 +7,15 @@ import {
   describeApprovers,
   type DestinationKind,
   type FrozenRequirement,
+  type Policy,
   type PolicyKind,
 } from '#contract/policies.ts';
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
-import { staff } from '../../db/schema/console.ts';
+import { cachedRead } from '../../db/read-cache.ts';
+import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
   isEligible,
   requirementFor,
@@ -78,8 +80,27 @@ function progressOf(requirement: FrozenRequirement, counted: Tally) {
 export async function policyActor(db: Database, ctx: CustodyContext): Promise<PolicyActor> {
   const actor = ctx.actor;
   if (!actor || actor.type === 'API_USER') return { kind: 'api_client', id: actor?.id ?? '' };
-  const [member] = await db.select({ role: staff.role }).from(staff).where(eq(staff.id, actor.id));
+  // Reused while the staff table is unchanged (db/read-cache.ts): a role change is a write to it.
+  const [member] = await cachedRead(
+    `policy-actor:${actor.id}`,
+    () => db.select({ role: staff.role }).from(staff).where(eq(staff.id, actor.id)),
+    [staff],
+  );
   return { kind: 'staff', id: actor.id, role: member?.role ?? 'viewer' };
+}
+
+/**
+ * The active policy of `kind`, reused while the policies table is unchanged
+ * (db/read-cache.ts): publishing one is a write to it, so the next item is
+ * judged by it. Every create read it (issue 31).
+ */
+function currentPolicy(db: Database, kind: PolicyKind) {
+  return cachedRead(`active-policy:${kind}`, () => activePolicy(db, kind), [approvalPolicies]);
+}
+
+/** Whether a rule of `policy` looks at the vault's 24-hour outflow: only then is it summed. */
+function readsOutflow(policy: Policy): boolean {
+  return policy.rules.some((rule) => rule.match.outflow24hUsdAbove !== undefined);
 }
 
 /** What a rule can look at in a transaction's create body, read as the create would be judged. */
@@ -89,6 +110,7 @@ async function draftFacts(
   ctx: CustodyContext,
   body: CreateTransactionRequest,
   initiator: PolicyActor,
+  policy: Policy,
 ): Promise<ItemFacts> {
   const source = 'source' in body ? body.source : undefined;
   const vaultId =
@@ -116,8 +138,9 @@ async function draftFacts(
       : 'destination' in body
         ? DESTINATION_KINDS[body.destination.type]
         : undefined;
+  // A sum over the vault's day of transactions: read only for a policy with an outflow cap.
   const outflow =
-    vaultId && inner.vaultOutflowUsd
+    vaultId && inner.vaultOutflowUsd && readsOutflow(policy)
       ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
       : null;
   return {
@@ -144,8 +167,8 @@ export async function draftRequirement(
   body: CreateTransactionRequest,
 ): Promise<FrozenRequirement> {
   const initiator = await policyActor(options.db, ctx);
-  const facts = await draftFacts(inner, options.clock, ctx, body, initiator);
-  const { version, policy } = await activePolicy(options.db, 'transactions');
+  const { version, policy } = await currentPolicy(options.db, 'transactions');
+  const facts = await draftFacts(inner, options.clock, ctx, body, initiator, policy);
   return requirementFor(policy, version, facts);
 }
 
@@ -160,11 +183,19 @@ export function applyPolicies(
     ctx: CustodyContext,
     body: CreateTransactionRequest,
     initiator: PolicyActor,
-  ) => draftFacts(inner, clock, ctx, body, initiator);
+    policy: Policy,
+  ) => draftFacts(inner, clock, ctx, body, initiator, policy);
 
-  async function judge(kind: PolicyKind, facts: ItemFacts): Promise<FrozenRequirement> {
-    const { version, policy } = await activePolicy(db, kind);
-    const requirement = requirementFor(policy, version, facts);
+  async function judge(
+    kind: PolicyKind,
+    facts: ItemFacts | ((policy: Policy) => Promise<ItemFacts>),
+  ): Promise<FrozenRequirement> {
+    const { version, policy } = await currentPolicy(db, kind);
+    const requirement = requirementFor(
+      policy,
+      version,
+      typeof facts === 'function' ? await facts(policy) : facts,
+    );
     if (requirement.outcome.action === 'BLOCK')
       throw new ApiError(
         403,
@@ -244,7 +275,7 @@ export function applyPolicies(
     const destination = created.destination?.type
       ? DESTINATION_KINDS[created.destination.type]
       : undefined;
-    const { version, policy } = await activePolicy(db, 'transactions');
+    const { version, policy } = await currentPolicy(db, 'transactions');
     const requirement = requirementFor(policy, version, {
       subOrgId: created.subOrgId ?? null,
       ...(created.category ? { category: created.category } : {}),
@@ -263,8 +294,9 @@ export function applyPolicies(
 
     async createTransaction(ctx, body) {
       const initiator = await actorOf(ctx);
-      const facts = await transactionFacts(ctx, body, initiator);
-      const requirement = await judge('transactions', facts);
+      const requirement = await judge('transactions', (policy) =>
+        transactionFacts(ctx, body, initiator, policy),
+      );
       const created = await inner.createTransaction(ctx, body);
       await freezeOn(created, 'TRANSACTION', requirement, initiator);
       return created;
