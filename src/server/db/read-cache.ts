@@ -45,6 +45,8 @@ interface Entry {
 interface RequestReads {
   cache: ReadCache;
   version?: Promise<string>;
+  /** A request that writes (PGlite only): versions are read at each read, not once. */
+  eachRead?: boolean;
 }
 
 const scope = new AsyncLocalStorage<RequestReads>();
@@ -353,6 +355,7 @@ export class ReadCache {
   versionFor(reads: RequestReads, tables?: readonly PgTable[]): Promise<string> | string {
     const local = localVersions.get(this.db);
     if (local && tables) return local.version(tables.map(tableName));
+    if (local && reads.eachRead) return local.version();
     reads.version ??= this.snapshot();
     return reads.version;
   }
@@ -387,8 +390,15 @@ export class ReadCache {
    * that write read uncached: a read after their own write must see it.
    */
   middleware(): MiddlewareHandler {
-    return (c, next) =>
-      c.req.method === 'GET' || c.req.method === 'HEAD' ? scope.run({ cache: this }, next) : next();
+    return (c, next) => {
+      if (c.req.method === 'GET' || c.req.method === 'HEAD')
+        return scope.run({ cache: this }, next);
+      // A request that writes, on PGlite: each read is versioned by the counts as they stand
+      // when it runs, this request's own earlier writes included (they are counted before they
+      // are answered), so it never finds an answer older than what it wrote. On PostgreSQL a
+      // request's one snapshot, read before its writes, would: it reads the database.
+      return localVersions.has(this.db) ? scope.run({ cache: this, eachRead: true }, next) : next();
+    };
   }
 }
 
