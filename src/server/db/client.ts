@@ -13,7 +13,12 @@ import type { Logger } from 'pino';
 import { lockDataDir } from './data-dir-lock.ts';
 import { RemotePglite } from './pglite-remote.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
-import { readRecorder, trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
+import {
+  forgetWriteCounts,
+  readRecorder,
+  trackPgliteWrites,
+  versionByWriteCounts,
+} from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -203,7 +208,10 @@ export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
     async ping() {
       await db.execute(sql`select 1`);
     },
-    close: () => remote.close(),
+    async close() {
+      forgetWriteCounts(db);
+      await remote.close();
+    },
     async simulateInDatabaseThread(timeScale) {
       await remote.simulate(timeScale);
       return { stop: () => remote.stopSimulator().catch(() => undefined) };
@@ -226,6 +234,7 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
       await db.execute(sql`select 1`);
     },
     async close() {
+      forgetWriteCounts(db);
       if (!client.closed) await client.close();
     },
   };

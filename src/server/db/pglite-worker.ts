@@ -5,7 +5,7 @@ import type { Database } from './client.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import type { ToWorker, FromWorker, WireError, WorkerStart } from './pglite-protocol.ts';
 import { workerStats } from './pglite-stats.ts';
-import { SharedWriteCounts, trackPgliteWrites } from './read-cache.ts';
+import { SharedWriteCounts, trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -114,7 +114,10 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
   });
   await client.waitReady;
   const db = drizzle({ client, schema: sandboxSchema }) as unknown as Database;
-  trackPgliteWrites(client, undefined, new SharedWriteCounts(start.tables, start.writeCounts));
+  const writeCounts = new SharedWriteCounts(start.tables, start.writeCounts);
+  trackPgliteWrites(client, undefined, writeCounts);
+  // The simulator's reads here may be versioned by the same counts (read-cache.ts, threadWriteVersion).
+  versionByWriteCounts(db, writeCounts);
   const answered = new Int32Array(start.answered);
   const arrays = await arrayTypes(client);
   baseParsersOnly(client);

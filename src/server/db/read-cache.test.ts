@@ -341,6 +341,28 @@ describe('versions per table on PGlite', () => {
     },
   );
 
+  appTest(
+    'a request that writes reuses reads too, and never one older than its own write',
+    async () => {
+      const cache = new ReadCache(handle.db);
+      let loads = 0;
+      const readA = () =>
+        cachedRead('a', async () => ((loads += 1), handle.db.select().from(a)), [a]);
+      const app = new Hono().use(cache.middleware()).post('/write', async (c) => {
+        const before = await readA();
+        const again = await readA();
+        await handle.db.insert(a).values({ id: 70 });
+        const after = await readA();
+        return c.json({ before: before.length, again: again.length, after: after.length });
+      });
+      await handle.db.delete(a);
+      const res = await app.request('/write', { method: 'POST' });
+      // Read once before the write (the second found it), again after it, with its row.
+      expect(await res.json()).toEqual({ before: 0, again: 0, after: 1 });
+      expect(loads).toBe(2);
+    },
+  );
+
   appTest('drops every read after a write it cannot attribute to one table', async () => {
     const { read } = readingApp();
     expect(await read()).toEqual({ a: 1, any: 1 });

@@ -45,6 +45,8 @@ interface Entry {
 interface RequestReads {
   cache: ReadCache;
   version?: Promise<string>;
+  /** A request that writes (PGlite only): versions are read at each read, not once. */
+  eachRead?: boolean;
 }
 
 const scope = new AsyncLocalStorage<RequestReads>();
@@ -153,6 +155,33 @@ export class SharedWriteCounts implements WriteCounts {
  */
 export function versionByWriteCounts(db: Database, counts: WriteCounts): void {
   localVersions.set(db, counts);
+  openHere.add(counts);
+}
+
+/** The write counts of the PGlite databases open in this thread (none on PostgreSQL). */
+const openHere = new Set<WriteCounts>();
+
+/** `db` is closed: its counts no longer version anything read in this thread (threadWriteVersion). */
+export function forgetWriteCounts(db: Database): void {
+  const counts = localVersions.get(db);
+  if (counts) openHere.delete(counts);
+}
+
+/**
+ * The write count of `tables` on the one PGlite database of this thread, for
+ * code that runs inside a database transaction and so has no Database to ask
+ * (writeVersion): a value kept under it is current while it is unchanged. On
+ * PGlite a transaction runs alone (one connection), so the count it reads
+ * counts everything committed before it began (its own writes are counted
+ * when it ends).
+ * Undefined on PostgreSQL, whose writes other servers make too, and when
+ * this thread has more than one PGlite (which one a transaction runs on
+ * cannot be told): the caller then reads.
+ */
+export function threadWriteVersion(tables: readonly string[]): string | undefined {
+  if (openHere.size !== 1) return undefined;
+  const [counts] = openHere;
+  return counts?.version(tables);
 }
 
 /**
@@ -238,7 +267,7 @@ export function trackPgliteWrites(
       () => touched,
     );
   }) as typeof client.transaction;
-  if (db) localVersions.set(db, writes);
+  if (db) versionByWriteCounts(db, writes);
 }
 
 /** `tx`, noting in `touched` what each statement run through it may change. */
@@ -326,6 +355,7 @@ export class ReadCache {
   versionFor(reads: RequestReads, tables?: readonly PgTable[]): Promise<string> | string {
     const local = localVersions.get(this.db);
     if (local && tables) return local.version(tables.map(tableName));
+    if (local && reads.eachRead) return local.version();
     reads.version ??= this.snapshot();
     return reads.version;
   }
@@ -360,8 +390,15 @@ export class ReadCache {
    * that write read uncached: a read after their own write must see it.
    */
   middleware(): MiddlewareHandler {
-    return (c, next) =>
-      c.req.method === 'GET' || c.req.method === 'HEAD' ? scope.run({ cache: this }, next) : next();
+    return (c, next) => {
+      if (c.req.method === 'GET' || c.req.method === 'HEAD')
+        return scope.run({ cache: this }, next);
+      // A request that writes, on PGlite: each read is versioned by the counts as they stand
+      // when it runs, this request's own earlier writes included (they are counted before they
+      // are answered), so it never finds an answer older than what it wrote. On PostgreSQL a
+      // request's one snapshot, read before its writes, would: it reads the database.
+      return localVersions.has(this.db) ? scope.run({ cache: this, eachRead: true }, next) : next();
+    };
   }
 }
 

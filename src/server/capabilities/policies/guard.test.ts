@@ -163,6 +163,49 @@ describe('approval policies applied', () => {
     expect(await t.status(id)).toBe('APPROVED');
   });
 
+  it('a policy published is the one the very next create is judged by', async () => {
+    // The active policy is kept between creates while unchanged (guard.ts): publishing changes it.
+    await usePolicy(bigNeedsTwo);
+    const held = await created('5');
+    expect((await decide(ada, held, 'approve')).body).toMatchObject({
+      status: 'PENDING',
+      policy: { ruleName: 'Big transfers', required: 2 },
+    });
+    await usePolicy(DEFAULT_POLICY);
+    const free = await created('5');
+    expect((await decide(ada, free, 'approve')).status).toBe(200);
+    expect(await t.status(free)).toBe('APPROVED');
+  });
+
+  it("a velocity rule sums the vault's outflow of the day before the item", async () => {
+    // ETH is $3,000: 2,000 ETH is $6M. The first fits under the $10M cap with what the
+    // vault sent before; the second, after the first, does not.
+    await usePolicy({
+      rules: [
+        {
+          id: 'velocity',
+          name: 'Daily outflow over $10M',
+          match: { outflow24hUsdAbove: '10000000' },
+          outcome: {
+            action: 'ALLOW',
+            approvals: 2,
+            approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+            apiClientMayApproveOwn: false,
+          },
+        },
+      ],
+      fallback: DEFAULT_POLICY.fallback,
+    });
+    const first = await created('2000');
+    const second = await created('2000');
+    expect((await decide(ada, first, 'approve')).status).toBe(200);
+    expect(await t.status(first)).toBe('APPROVED');
+    expect((await decide(ada, second, 'approve')).body).toMatchObject({
+      status: 'PENDING',
+      policy: { ruleName: 'Daily outflow over $10M', required: 2 },
+    });
+  });
+
   it('one eligible decline ends it at once', async () => {
     await usePolicy(bigNeedsTwo);
     const id = await created('5');

@@ -14,7 +14,8 @@ import type { CreateTransactionRequest, Transaction } from '#contract/transactio
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
-import { staff } from '../../db/schema/console.ts';
+import { cachedRead } from '../../db/read-cache.ts';
+import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
   factsNeeded,
   isEligible,
@@ -80,8 +81,22 @@ function progressOf(requirement: FrozenRequirement, counted: Tally) {
 export async function policyActor(db: Database, ctx: CustodyContext): Promise<PolicyActor> {
   const actor = ctx.actor;
   if (!actor || actor.type === 'API_USER') return { kind: 'api_client', id: actor?.id ?? '' };
-  const [member] = await db.select({ role: staff.role }).from(staff).where(eq(staff.id, actor.id));
+  // Reused while the staff table is unchanged (db/read-cache.ts): a role change is a write to it.
+  const [member] = await cachedRead(
+    `policy-actor:${actor.id}`,
+    () => db.select({ role: staff.role }).from(staff).where(eq(staff.id, actor.id)),
+    [staff],
+  );
   return { kind: 'staff', id: actor.id, role: member?.role ?? 'viewer' };
+}
+
+/**
+ * The active policy of `kind`, reused while the policies table is unchanged
+ * (db/read-cache.ts): publishing one is a write to it, so the next item is
+ * judged by it. Every create read it (issue 31).
+ */
+function currentPolicy(db: Database, kind: PolicyKind) {
+  return cachedRead(`active-policy:${kind}`, () => activePolicy(db, kind), [approvalPolicies]);
 }
 
 /** What a rule can look at in a transaction's create body, read as the create would be judged. */
@@ -120,6 +135,7 @@ async function draftFacts(
       : 'destination' in body
         ? DESTINATION_KINDS[body.destination.type]
         : undefined;
+  // A sum over the vault's day of transactions: read only for a policy with an outflow cap.
   const outflow =
     needs.outflow && vaultId && inner.vaultOutflowUsd
       ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
@@ -148,7 +164,7 @@ export async function draftRequirement(
   body: CreateTransactionRequest,
 ): Promise<FrozenRequirement> {
   const initiator = await policyActor(options.db, ctx);
-  const { version, policy } = await activePolicy(options.db, 'transactions');
+  const { version, policy } = await currentPolicy(options.db, 'transactions');
   const facts = await draftFacts(inner, options.clock, ctx, body, initiator, factsNeeded(policy));
   return requirementFor(policy, version, facts);
 }
@@ -229,7 +245,7 @@ export async function draftRampRequirement(
 ): Promise<FrozenRequirement> {
   const initiator = await policyActor(options.db, ctx);
   const made = await inner.previewRampTransaction(ctx, body);
-  const { version, policy } = await activePolicy(options.db, 'transactions');
+  const { version, policy } = await currentPolicy(options.db, 'transactions');
   const needs = factsNeeded(policy);
   // The vault the execute would read its outflow for: the one its body names (rampVaultOf).
   const vaultId = rampVaultOf(body);
@@ -250,7 +266,7 @@ export function applyPolicies(
     kind: PolicyKind,
     factsFor: (needs: { usd: boolean; outflow: boolean }) => ItemFacts | Promise<ItemFacts>,
   ): Promise<FrozenRequirement> {
-    const { version, policy } = await activePolicy(db, kind);
+    const { version, policy } = await currentPolicy(db, kind);
     const requirement = requirementFor(policy, version, await factsFor(factsNeeded(policy)));
     if (requirement.outcome.action === 'BLOCK')
       throw new ApiError(
@@ -328,7 +344,7 @@ export function applyPolicies(
     make: () => Promise<Transaction>,
   ): Promise<Transaction> {
     const initiator = await actorOf(ctx);
-    const { version, policy } = await activePolicy(db, 'transactions');
+    const { version, policy } = await currentPolicy(db, 'transactions');
     const needs = factsNeeded(policy);
     // Read before the ramp exists, as a transfer's is: it never counts itself.
     const vaultId = rampVaultOf(body);

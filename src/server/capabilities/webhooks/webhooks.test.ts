@@ -435,6 +435,34 @@ describe('the sandbox sends webhooks', () => {
     await disable(slowEndpoint.id);
     await disable(fastEndpoint.id);
   });
+
+  it('an endpoint registered while a transfer moves gets its next statuses, and none once disabled', async () => {
+    // The endpoints a status change writes to are known to the engine between changes to them
+    // (outbox.ts): registering and disabling must reach the very next status change.
+    const r = await receiver();
+    servers.push(r);
+    const id = await transfer('registered mid-way');
+    expect(await approveTransaction(db, { transactionId: id, at: clock.now() })).toBe(true);
+    clock.advance(60_000);
+    await runDueSteps(db, clock, { timeScale: 1, maxSteps: 1 });
+    expect((await call('GET', paths.transaction(id))).body.status).toBe('SIGNED');
+
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    for (let i = 0; i < 20; i += 1) {
+      if ((await call('GET', paths.transaction(id))).body.status === 'COMPLETED') break;
+      clock.advance(60_000);
+      await runDueSteps(db, clock, { timeScale: 1 });
+    }
+    const d = dispatcher();
+    await deliverDue(d);
+    expect(statusesOf(r.received, id)).toEqual(['SUBMITTED', 'WAITING_CONFIRMATION', 'COMPLETED']);
+
+    await disable(endpoint.id);
+    const after = await transfer('after disabling');
+    await complete(after);
+    await deliverDue(d);
+    expect(statusesOf(r.received, after)).toEqual([]);
+  });
 });
 
 describe("a ramp's operations", () => {

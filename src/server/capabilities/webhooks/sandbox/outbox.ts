@@ -9,6 +9,7 @@ import {
   webhookEvents,
 } from '../../../db/schema/sandbox.ts';
 import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
+import { tableName, threadWriteVersion } from '../../../db/read-cache.ts';
 import { transactionDetail } from '../../../custody/sandbox/transaction-detail.ts';
 
 /**
@@ -17,7 +18,8 @@ import { transactionDetail } from '../../../custody/sandbox/transaction-detail.t
  * operation writes, a new transaction's PENDING), so an event exists if and
  * only if its change committed; the dispatcher (dispatcher.ts) sends it
  * after. An organization without an endpoint that wants the event costs one
- * indexed read and writes nothing.
+ * indexed read (on PGlite none, while the endpoints are unchanged) and writes
+ * nothing.
  */
 
 /** Retries stop a day after the event: then the delivery is FAILED (and may be resent). */
@@ -25,11 +27,15 @@ export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface StatusChange {
   transactionId: string;
+  /** The transaction's organization, when the caller has it: read otherwise. */
+  orgId?: string;
   at: Date;
   /** The transaction's own status changed (to the status its row now holds). */
   statusChanged: boolean;
   /** Its operations before the change: each whose status differs now is an event of its own. */
   operationsBefore?: readonly Operation[] | null | undefined;
+  /** Runs before the transaction and its history are read (status events kept back: engine/transitions.ts). */
+  beforeRead?: () => Promise<void>;
 }
 
 interface PendingEvent {
@@ -39,20 +45,58 @@ interface PendingEvent {
   data: Record<string, unknown>;
 }
 
-export async function recordStatusChange(tx: Executor, change: StatusChange): Promise<void> {
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.enabled, true),
-        eq(
-          webhookEndpoints.orgId,
-          sql`(select ${transactions.orgId} from ${transactions} where ${transactions.id} = ${change.transactionId})`,
+interface Endpoint {
+  id: string;
+  events: (typeof webhookEndpoints.$inferSelect)['events'];
+}
+
+/** Every enabled endpoint by organization, at a write count of their table (PGlite only). */
+let enabled: { version: string; byOrg: Map<string, Endpoint[]> } | undefined;
+
+/**
+ * The organization's enabled endpoints. On PGlite they are read once per
+ * change to their table (db/read-cache.ts, threadWriteVersion), not once per
+ * status change: a lifecycle step was 5 statements, this was one of them
+ * (issue 31). An endpoint registered or disabled counts as a write, so the
+ * next status change reads them again.
+ */
+async function endpointsOf(tx: Executor, change: StatusChange): Promise<Endpoint[]> {
+  const version = change.orgId ? threadWriteVersion([tableName(webhookEndpoints)]) : undefined;
+  if (version === undefined || !change.orgId)
+    return tx
+      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          eq(webhookEndpoints.enabled, true),
+          eq(
+            webhookEndpoints.orgId,
+            change.orgId ??
+              sql`(select ${transactions.orgId} from ${transactions} where ${transactions.id} = ${change.transactionId})`,
+          ),
         ),
-      ),
-    );
+      );
+  if (enabled?.version !== version) {
+    const rows = await tx
+      .select({
+        id: webhookEndpoints.id,
+        orgId: webhookEndpoints.orgId,
+        events: webhookEndpoints.events,
+      })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.enabled, true));
+    const byOrg = new Map<string, Endpoint[]>();
+    for (const { orgId, ...endpoint } of rows)
+      byOrg.set(orgId, [...(byOrg.get(orgId) ?? []), endpoint]);
+    enabled = { version, byOrg };
+  }
+  return enabled.byOrg.get(change.orgId) ?? [];
+}
+
+export async function recordStatusChange(tx: Executor, change: StatusChange): Promise<void> {
+  const endpoints = await endpointsOf(tx, change);
   if (endpoints.length === 0) return;
+  await change.beforeRead?.();
   const [row] = await tx
     .select()
     .from(transactions)

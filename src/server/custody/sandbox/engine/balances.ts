@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { add, cmp, isNegative, isZero, sub } from '#contract/decimal.ts';
 import type { BalanceChange } from '#contract/transaction.ts';
 import { vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
+import { tableName, threadWriteVersion } from '../../../db/read-cache.ts';
 import type { Hold } from './plan.ts';
 import type { Executor } from './transitions.ts';
 
@@ -48,6 +49,7 @@ export async function reserveHolds(
   at: Date,
 ): Promise<Shortfall | null> {
   const merged = mergeHolds(holds);
+  if (merged.length === 1 && merged[0]) return reserveOne(db, merged[0], at);
   const available = new Map<string, string>();
   for (const h of merged) {
     const [row] = await db
@@ -62,19 +64,42 @@ export async function reserveHolds(
     if (cmp(free, h.amount) < 0) return { hold: h, available: free };
   }
   for (const h of merged) {
-    const updated = await db
-      .update(vaultBalances)
-      .set({ held: sql`${vaultBalances.held} + ${h.amount}::numeric`, updatedAt: at })
-      .where(
-        and(
-          balanceRow(h),
-          sql`${vaultBalances.amount} - ${vaultBalances.held} >= ${h.amount}::numeric`,
-        ),
-      )
-      .returning({ vaultId: vaultBalances.vaultId });
-    if (updated.length === 0) throw new Error(`hold on ${key(h)} lost its balance while locked`);
+    if (!(await holdIfAvailable(db, h, at)))
+      throw new Error(`hold on ${key(h)} lost its balance while locked`);
   }
   return null;
+}
+
+/** Adds `h` to its row's held amount if what is left to spend covers it: false when not. */
+async function holdIfAvailable(db: Executor, h: Hold, at: Date): Promise<boolean> {
+  const updated = await db
+    .update(vaultBalances)
+    .set({ held: sql`${vaultBalances.held} + ${h.amount}::numeric`, updatedAt: at })
+    .where(
+      and(
+        balanceRow(h),
+        sql`${vaultBalances.amount} - ${vaultBalances.held} >= ${h.amount}::numeric`,
+      ),
+    )
+    .returning({ vaultId: vaultBalances.vaultId });
+  return updated.length > 0;
+}
+
+/**
+ * One balance row (an asset and its fee from one vault, the usual signing):
+ * the guarded UPDATE alone locks, checks and reserves, one statement where
+ * locking, reading and updating took two (issue 31: the simulator's steps
+ * are PGlite's thread's time). Only a shortfall reads the row, to say what
+ * was available; the failed UPDATE wrote nothing.
+ */
+async function reserveOne(db: Executor, h: Hold, at: Date): Promise<Shortfall | null> {
+  if (await holdIfAvailable(db, h, at)) return null;
+  const [row] = await db
+    .select({ amount: vaultBalances.amount, held: vaultBalances.held })
+    .from(vaultBalances)
+    .where(balanceRow(h))
+    .for('update');
+  return { hold: h, available: row ? sub(row.amount, row.held) : '0' };
 }
 
 /**
@@ -184,21 +209,44 @@ async function ourVaultChanges(
     ),
   ];
   if (vaultIds.length === 0) return [];
-  const ours = new Set(
-    (
-      await db
-        .select({ id: vaults.id })
-        .from(vaults)
-        .where(and(eq(vaults.orgId, orgId), inArray(vaults.id, vaultIds)))
-        .orderBy(asc(vaults.id))
-    ).map((v) => v.id),
-  );
+  const owners = await ownersOf(db, vaultIds);
   return changes.flatMap((c) => {
     const vaultId = c.party?.id;
-    if (c.party?.type !== 'VAULT' || !vaultId || !ours.has(vaultId)) return [];
+    if (c.party?.type !== 'VAULT' || !vaultId || owners.get(vaultId) !== orgId) return [];
     if (!c.asset || !c.amount || !c.chain) return [];
     return [{ vaultId, asset: c.asset, chain: c.chain, amount: c.amount }];
   });
+}
+
+/** Vaults' organizations (null: no such vault), at a write count of the vaults table (PGlite only). */
+let knownOwners: { version: string; orgOf: Map<string, string | null> } | undefined;
+
+/**
+ * Each vault's organization. On PGlite kept while the vaults table is
+ * unchanged (db/read-cache.ts, threadWriteVersion): every completed transfer
+ * asked it again, one of a completion's statements (issue 31).
+ */
+async function ownersOf(db: Executor, vaultIds: string[]): Promise<Map<string, string | null>> {
+  const read = async (ids: string[]) =>
+    db
+      .select({ id: vaults.id, orgId: vaults.orgId })
+      .from(vaults)
+      .where(inArray(vaults.id, ids))
+      .orderBy(asc(vaults.id));
+  const version = threadWriteVersion([tableName(vaults)]);
+  if (version === undefined) {
+    const found = new Map<string, string | null>(vaultIds.map((id) => [id, null]));
+    for (const v of await read(vaultIds)) found.set(v.id, v.orgId);
+    return found;
+  }
+  if (knownOwners?.version !== version) knownOwners = { version, orgOf: new Map() };
+  const { orgOf } = knownOwners;
+  const missing = vaultIds.filter((id) => !orgOf.has(id));
+  if (missing.length > 0) {
+    const found = await read(missing);
+    for (const id of missing) orgOf.set(id, found.find((v) => v.id === id)?.orgId ?? null);
+  }
+  return orgOf;
 }
 
 function balanceRow(h: Pick<Hold, 'vaultId' | 'asset' | 'chain'>) {

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
+import { wallets } from '../../../db/schema/sandbox.ts';
+import { createVault } from '../../../test/fixtures.ts';
 import { engineTest as it } from '../../../test/engine-test.ts';
 
 describe('POST /transactions/ names the field and the rule it breaks', () => {
@@ -33,6 +37,31 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
       'source.type',
       'INVALID_SOURCE_TYPE',
     );
+  });
+
+  it('a wallet or vault added since the last create is found by the next one', async ({
+    t,
+    requests: { vault, transfer, create, expectRefused },
+  }) => {
+    // The engine keeps the vaults it resolved while the vault and wallet tables are unchanged
+    // (engine/parties.ts): a change to either must reach the very next create.
+    const bare = await createVault(t.db, { orgId: t.orgId, vaultName: 'No wallets yet' });
+    await t.db.delete(wallets).where(eq(wallets.vaultId, bare.id));
+    await expectRefused(
+      transfer({ destination: vault(bare.id) }),
+      'destination.id',
+      'NO_WALLET_ON_CHAIN',
+    );
+    await t.db.insert(wallets).values({
+      id: randomUUID(),
+      vaultId: bare.id,
+      blockchain: 'ETHEREUM',
+      address: `0x${'ab'.repeat(20)}`,
+      createdAt: new Date(),
+    });
+    expect((await create(transfer({ destination: vault(bare.id) }))).status).toBe(200);
+    const added = await createVault(t.db, { orgId: t.orgId, vaultName: 'Added later' });
+    expect((await create(transfer({ destination: vault(added.id) }))).status).toBe(200);
   });
 
   it('destination contact and vault', async ({

@@ -84,6 +84,7 @@ export async function insertPendingTransaction(
   // Its first status is a webhook too (the outbox, in this database transaction).
   await recordStatusChange(tx, {
     transactionId: row.id,
+    orgId: row.orgId,
     at: input.now,
     statusChanged: true,
     operationsBefore: row.operations,

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { addressProblem, sameAddress } from '#contract/addresses.ts';
 import type { ChainInfo } from '#contract/chains.ts';
 import type { Party, TransferPartyData } from '#contract/transaction.ts';
+import { cachedRead } from '../../../db/read-cache.ts';
 import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { contactParty, vaultParty, type VaultRow, type WalletRow } from '../mappers.ts';
 import { ENGINE_CODES, type Problems } from './problems.ts';
@@ -19,6 +20,35 @@ export interface ResolvedVault {
   party: Party;
 }
 
+/**
+ * A vault of the organization and its wallet on `chain` (either absent), in
+ * one statement, reused while neither table is changed (db/read-cache.ts):
+ * a create resolved its source and its destination vault in two statements
+ * each, on every create (issue 31).
+ */
+function vaultWithWallet(
+  db: Executor,
+  orgId: string,
+  vaultId: string,
+  chain: string,
+): Promise<{ vault?: VaultRow; wallet?: WalletRow }> {
+  return cachedRead(
+    `engine-vault:${orgId}:${vaultId}:${chain}`,
+    async (): Promise<{ vault?: VaultRow; wallet?: WalletRow }> => {
+      const [row] = await db
+        .select()
+        .from(vaults)
+        .leftJoin(wallets, and(eq(wallets.vaultId, vaults.id), eq(wallets.blockchain, chain)))
+        .where(and(eq(vaults.orgId, orgId), eq(vaults.id, vaultId)))
+        .limit(1);
+      return row ? { vault: row.vaults, ...(row.wallets ? { wallet: row.wallets } : {}) } : {};
+    },
+    [vaults, wallets],
+    // The id is the caller's to choose: one that names no vault takes no slot.
+    { keep: (found) => found.vault !== undefined },
+  );
+}
+
 /** A vault of the organization with its wallet on `chain`, or a problem on `field`. */
 export async function resolveVault(
   db: Executor,
@@ -28,11 +58,7 @@ export async function resolveVault(
   vaultId: string,
   chain: ChainInfo,
 ): Promise<ResolvedVault | undefined> {
-  const [vault] = await db
-    .select()
-    .from(vaults)
-    .where(and(eq(vaults.orgId, orgId), eq(vaults.id, vaultId)))
-    .limit(1);
+  const { vault, wallet } = await vaultWithWallet(db, orgId, vaultId, chain.value);
   if (!vault) {
     problems.add(
       field,
@@ -41,11 +67,6 @@ export async function resolveVault(
     );
     return undefined;
   }
-  const [wallet] = await db
-    .select()
-    .from(wallets)
-    .where(and(eq(wallets.vaultId, vault.id), eq(wallets.blockchain, chain.value)))
-    .limit(1);
   if (!wallet) {
     problems.add(
       field,

@@ -189,6 +189,7 @@ export async function advanceRamp(
         // The operations' webhooks, in this database transaction (the transaction's status stays).
         await recordStatusChange(tx, {
           transactionId: row.id,
+          orgId: row.orgId,
           at,
           statusChanged: false,
           operationsBefore: row.operations,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { paths } from '#contract/paths.ts';
 import type { Database } from '../../../db/client.ts';
-import { transactions } from '../../../db/schema/sandbox.ts';
+import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 import { createTransaction } from '../../../test/fixtures.ts';
 import {
   createEngineFixture,
@@ -153,6 +153,18 @@ describe('runDueSteps in batches', () => {
     const signed = ids.filter((id) => rows.find((r) => r.id === id)?.status === 'SIGNED');
     // The three due longest, and only they.
     expect(signed.sort()).toEqual(ids.slice(0, 3).sort());
+    // Each step's status event is written (a batch's together, at its end), in the order taken.
+    const events = await t.db
+      .select({ transactionId: transactionStatusEvents.transactionId })
+      .from(transactionStatusEvents)
+      .where(
+        and(
+          inArray(transactionStatusEvents.transactionId, ids),
+          eq(transactionStatusEvents.status, 'SIGNED'),
+        ),
+      )
+      .orderBy(asc(transactionStatusEvents.id));
+    expect(events.map((e) => e.transactionId)).toEqual(ids.slice(0, 3));
     expect(await simulatorLag(t.db, t.clock.now())).toEqual({ due: 2, oldestDueSeconds: 0.2 });
     await t.run();
     expect(await simulatorLag(t.db, t.clock.now())).toEqual({ due: 0, oldestDueSeconds: 0 });

@@ -5,6 +5,7 @@ import { transactions } from '../../../db/schema/sandbox.ts';
 import type { Clock } from '../../../clock.ts';
 import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
 import { advance, type StepConfig } from './steps.ts';
+import { deferStatusEvents } from './transitions.ts';
 
 /**
  * The lifecycle simulator. It keeps nothing in memory: each transaction's
@@ -99,7 +100,10 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
             .limit(limit)
             .for('update', { skipLocked: true });
           picked = rows.map((r) => r.id);
+          // The batch's status events go in one statement at its end (transitions.ts).
+          const events = deferStatusEvents(tx);
           for (const row of rows) await advance(tx, row, row.nextStepAt ?? now, config);
+          await events.write();
         });
         batch.took(picked.length, performance.now() - started);
       } catch (error) {

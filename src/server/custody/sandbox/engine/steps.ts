@@ -84,7 +84,12 @@ function end(
   tx: Executor,
   transactionId: string,
   at: Date,
-  step: { from: TransactionStatus; to: 'COMPLETED' | 'FAILED'; patch: TransitionInput['patch'] },
+  step: {
+    from: TransactionStatus;
+    to: 'COMPLETED' | 'FAILED';
+    patch: TransitionInput['patch'];
+    operationsBefore?: TransitionInput['operationsBefore'];
+  },
 ): Promise<boolean> {
   return transition(tx, { transactionId, ...step, at, nextStepAt: null });
 }
@@ -293,6 +298,8 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       from: 'WAITING_CONFIRMATION',
       to: 'COMPLETED',
       patch: { operations: settled.operations, balanceChanges: { changes: settled.changes }, fees },
+      // The row locked and read by this step: no read of them again.
+      operationsBefore: row.operations,
     });
   }
 }

@@ -80,17 +80,52 @@ export async function transition(db: Executor, input: TransitionInput): Promise<
       nextStepAt: input.nextStepAt,
     })
     .where(and(eq(transactions.id, input.transactionId), eq(transactions.status, input.from)))
-    .returning({ id: transactions.id });
-  if (moved.length === 0) return false;
-  await db
-    .insert(transactionStatusEvents)
-    .values({ transactionId: input.transactionId, status: input.to, at: input.at });
+    .returning({ orgId: transactions.orgId });
+  const [row] = moved;
+  if (!row) return false;
+  const event = { transactionId: input.transactionId, status: input.to, at: input.at };
+  const batch = deferred.get(db);
+  if (batch) batch.push(event);
+  else await db.insert(transactionStatusEvents).values(event);
   // The webhooks' outbox, in this same database transaction (capabilities/webhooks/).
   await recordStatusChange(db, {
     transactionId: input.transactionId,
+    orgId: row.orgId,
     at: input.at,
     statusChanged: true,
     operationsBefore,
+    // An event's payload is the transaction with its status history: the batch's events first.
+    ...(batch ? { beforeRead: () => writeDeferred(db) } : {}),
   });
   return true;
+}
+
+type StatusEvent = typeof transactionStatusEvents.$inferInsert;
+
+/** Status events of a batch of steps not written yet, by the database transaction taking them. */
+const deferred = new WeakMap<Executor, StatusEvent[]>();
+
+async function writeDeferred(tx: Executor): Promise<void> {
+  const batch = deferred.get(tx);
+  if (!batch || batch.length === 0) return;
+  const events = batch.splice(0);
+  await tx.insert(transactionStatusEvents).values(events);
+}
+
+/**
+ * Keeps the status events of the transitions run through `tx` until
+ * `write()`, which inserts them in one statement, in the order they were
+ * made (the simulator's batches: one statement a batch instead of one a step,
+ * issue 31). Call `write()` before the database transaction ends; whatever
+ * reads a transaction's history in between (the webhooks' outbox) has them
+ * written first. A transaction rolled back takes its kept events with it.
+ */
+export function deferStatusEvents(tx: Executor): { write(): Promise<void> } {
+  deferred.set(tx, []);
+  return {
+    async write() {
+      await writeDeferred(tx);
+      deferred.delete(tx);
+    },
+  };
 }
