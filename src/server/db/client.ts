@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -199,19 +199,7 @@ export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
   const db = drizzlePglite({ client: remote as unknown as PGlite, ...drizzleOptions() });
   versionByWriteCounts(db, remote.writeCounts);
   return {
-    db,
-    driver: 'pglite',
-    async migrate(tracks = ALL_TRACKS) {
-      for (const track of tracks) await migratePglite(db, migrationConfig(track));
-    },
-    withStartupLock: (fn) => fn(db),
-    async ping() {
-      await db.execute(sql`select 1`);
-    },
-    async close() {
-      forgetWriteCounts(db);
-      await remote.close();
-    },
+    ...pgliteHandle(db, () => remote.close()),
     async simulateInDatabaseThread(timeScale) {
       await remote.simulate(timeScale);
       return { stop: () => remote.stopSimulator().catch(() => undefined) };
@@ -223,6 +211,16 @@ export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
 export function wrapPglite(client: PGlite): DatabaseHandle {
   const db = drizzlePglite({ client, ...drizzleOptions() });
   trackPgliteWrites(client, db);
+  return pgliteHandle(db, async () => {
+    if (!client.closed) await client.close();
+  });
+}
+
+/** What a PGlite handle does the same in this thread or another: migrate, ping, close. */
+function pgliteHandle(
+  db: PgliteDatabase<typeof schema>,
+  closeClient: () => Promise<void>,
+): DatabaseHandle {
   return {
     db,
     driver: 'pglite',
@@ -235,7 +233,7 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
     },
     async close() {
       forgetWriteCounts(db);
-      if (!client.closed) await client.close();
+      await closeClient();
     },
   };
 }
