@@ -1,5 +1,5 @@
 import { and, asc, gt, lt, lte, max } from 'drizzle-orm';
-import type { LiveEventKind } from '#contract/live-events.ts';
+import type { TransactionEventKind } from '#contract/live-events.ts';
 import type { Database } from '../../db/client.ts';
 import { custodyEvents, type CUSTODY_EVENT_TYPES } from '../../db/schema/console.ts';
 import type { LiveSource } from './source.ts';
@@ -7,11 +7,11 @@ import type { LiveSource } from './source.ts';
 type CustodyEventType = (typeof CUSTODY_EVENT_TYPES)[number];
 
 /** The stream's kind of each stored webhook event type, and back. */
-export const KIND_OF_TYPE: Record<CustodyEventType, LiveEventKind> = {
+export const KIND_OF_TYPE: Record<CustodyEventType, TransactionEventKind> = {
   TRANSACTION_STATUS_CHANGED: 'transaction.status',
   TRANSACTION_OPERATION_STATUS_CHANGED: 'transaction.operation.status',
 };
-export const TYPE_OF_KIND: Record<LiveEventKind, CustodyEventType> = {
+export const TYPE_OF_KIND: Record<TransactionEventKind, CustodyEventType> = {
   'transaction.status': 'TRANSACTION_STATUS_CHANGED',
   'transaction.operation.status': 'TRANSACTION_OPERATION_STATUS_CHANGED',
 };

@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { approvalEventSource } from './approval-source.ts';
 import { custodyEventSource } from './custody-source.ts';
 import { LiveHub, type LiveHubOptions } from './hub.ts';
+import { sandboxChangeRequestSource } from './sandbox/change-request-source.ts';
 import { sandboxStatusSource } from './sandbox/status-source.ts';
 
 export { LiveHub } from './hub.ts';
@@ -10,8 +12,10 @@ export { createCustodyEventSink, type CustodyEventSink } from './sink.ts';
 
 /**
  * A server's event-stream hub (hub.ts) over the logs its mode has: in
- * sandbox mode the sandbox's own record of status changes and the stored
- * webhook events; upstream, the stored webhook events alone.
+ * sandbox mode the sandbox's own records of status changes and of bank
+ * accounts' and contacts' change requests; in both, the stored webhook
+ * events and the console's approval events (votes; upstream, proposals and
+ * decisions made through the console).
  */
 export function createLiveHub(
   options: {
@@ -30,6 +34,8 @@ export function createLiveHub(
     sources: [
       backend === 'sandbox' ? sandboxStatusSource(db, orgId) : undefined,
       custodyEventSource(db),
+      backend === 'sandbox' ? sandboxChangeRequestSource(db, orgId) : undefined,
+      approvalEventSource(db),
     ],
   });
 }

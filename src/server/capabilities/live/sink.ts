@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { ERROR_CODES } from '#contract/common.ts';
 import { ApiError } from '#contract/api-error.ts';
-import { LIVE_EVENT_KINDS } from '#contract/live-events.ts';
+import { TRANSACTION_EVENT_KINDS } from '#contract/live-events.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { custodyEvents } from '../../db/schema/console.ts';
@@ -31,7 +31,10 @@ const required = (field: string) =>
 
 const RecordedEvent = z.object({
   eventId: required('eventId'),
-  kind: z.enum(LIVE_EVENT_KINDS, `kind must be one of ${LIVE_EVENT_KINDS.join(', ')}`),
+  kind: z.enum(
+    TRANSACTION_EVENT_KINDS,
+    `kind must be one of ${TRANSACTION_EVENT_KINDS.join(', ')}`,
+  ),
   transactionId: required('transactionId'),
   subOrgId: z.nullable(required('subOrgId')),
   status: required('status'),

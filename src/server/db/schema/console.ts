@@ -413,3 +413,42 @@ export const custodyWebhookReceipts = consoleSchema.table(
   },
   (t) => [index('custody_webhook_receipts_received_idx').on(t.receivedAt)],
 );
+
+/** What a console approval event says happened (contract/live-events.ts). */
+export const APPROVAL_EVENT_KINDS = ['PROPOSED', 'DECIDED', 'VOTE'] as const;
+const APPROVAL_EVENT_STATUSES = [
+  'PENDING',
+  'APPROVED',
+  'REJECTED',
+  'APPROVE',
+  'DECLINE',
+  'WITHDRAWN',
+] as const;
+
+/**
+ * Approval-side changes the console itself records, in order, for the event
+ * stream (capabilities/live/) to tail: each member's decision on an item an
+ * approval policy holds (written with the vote, in its database transaction,
+ * by policies/votes.store.ts), and in upstream mode the proposals and
+ * decisions of bank accounts and contacts made through this console. A
+ * trigger NOTIFYs `custody_live` at commit (migration 0017). Rows older than
+ * a day are pruned, as custody events are.
+ */
+export const approvalEvents = consoleSchema.table(
+  'approval_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: APPROVAL_EVENT_KINDS }).notNull(),
+    entityType: text('entity_type', { enum: POLICY_ENTITY_TYPES }).notNull(),
+    entityId: text('entity_id').notNull(),
+    subOrgId: text('sub_org_id'),
+    status: text('status', { enum: APPROVAL_EVENT_STATUSES }).notNull(),
+    at: at('at').notNull(),
+  },
+  (t) => [
+    index('approval_events_at_idx').on(t.at),
+    oneOf('approval_events', t.kind, APPROVAL_EVENT_KINDS),
+    oneOf('approval_events', t.entityType, POLICY_ENTITY_TYPES),
+    oneOf('approval_events', t.status, APPROVAL_EVENT_STATUSES),
+  ],
+);
