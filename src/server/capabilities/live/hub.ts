@@ -121,7 +121,10 @@ export class LiveHub {
   private timers: NodeJS.Timeout[] = [];
   private unlisten: (() => Promise<void>) | undefined;
   private listening = false;
-  private versions = '';
+  /** PGlite: each source's write count when last looked at. */
+  private versions: string[] = [];
+  /** Sources to read at the next pump: those written since (all, when that cannot be told). */
+  private readonly dirty = new Set<number>();
   private pumping = false;
   private again = false;
   private gap: Array<{ expected: number; since: number } | undefined> = [];
@@ -154,16 +157,12 @@ export class LiveHub {
     return this.options.database.db;
   }
 
-  private tables(): string[] {
-    return this.options.sources.flatMap((s) => (s ? [...s.tables] : []));
-  }
-
   private start(): Promise<void> {
     this.running ??= (async () => {
       this.positions = await Promise.all(
         this.options.sources.map((source) => (source ? source.head() : 0)),
       );
-      this.versions = writeVersion(this.db, this.tables()) ?? '';
+      this.versions = this.sourceVersions() ?? [];
       await this.listen();
       const poll = setInterval(() => this.poll(), this.pollMs);
       const beat = setInterval(() => this.heartbeat(), this.heartbeatMs);
@@ -213,20 +212,34 @@ export class LiveHub {
     void unlisten?.().catch(() => undefined);
   }
 
-  private poll(): void {
-    const version = writeVersion(this.db, this.tables());
-    if (version === undefined) {
-      void this.listen();
-      this.wake();
-    } else if (version !== this.versions) {
-      this.versions = version;
-      this.wake();
+  /** Each source's write count (PGlite), or undefined on PostgreSQL, where other servers write. */
+  private sourceVersions(): string[] | undefined {
+    const versions: string[] = [];
+    for (const source of this.options.sources) {
+      const version = source ? writeVersion(this.db, source.tables) : '';
+      if (version === undefined) return undefined;
+      versions.push(version);
     }
+    return versions;
   }
 
-  /** Reads the logs past where the hub stands and sends what is new. */
-  wake(): void {
+  private poll(): void {
+    const versions = this.sourceVersions();
+    if (versions === undefined) {
+      void this.listen();
+      this.wake();
+      return;
+    }
+    // Only the logs written since: four sources, and a status change is most of the writes.
+    const written = versions.flatMap((v, i) => (v === this.versions[i] ? [] : [i]));
+    this.versions = versions;
+    if (written.length > 0) this.wake(written);
+  }
+
+  /** Reads the logs past where the hub stands (`sources`: those indexes only) and sends what is new. */
+  wake(sources?: readonly number[]): void {
     if (!this.running) return;
+    for (const index of sources ?? this.options.sources.keys()) this.dirty.add(index);
     if (this.pumping) {
       this.again = true;
       return;
@@ -239,6 +252,8 @@ export class LiveHub {
           await this.pump();
         } while (this.again && this.running);
       } catch (error) {
+        // Read every log again at the next wake: what this pump had taken is not lost.
+        for (const index of this.options.sources.keys()) this.dirty.add(index);
         this.options.logger.warn({ err: error }, 'live updates: the logs could not be read');
       } finally {
         this.pumping = false;
@@ -248,7 +263,10 @@ export class LiveHub {
 
   private async pump(): Promise<void> {
     const sources = this.options.sources;
-    for (const [index, source] of sources.entries()) {
+    const todo = [...this.dirty].sort((a, b) => a - b);
+    this.dirty.clear();
+    for (const index of todo) {
+      const source = sources[index];
       if (!source) continue;
       for (;;) {
         const rows = await source.after(this.positions[index] ?? 0, BATCH);
