@@ -17,6 +17,24 @@ export { createCustodyEventSink, type CustodyEventSink } from './sink.ts';
  * events and the console's approval events (votes; upstream, proposals and
  * decisions made through the console).
  */
+/*
+ * Why sandbox mode tails the sandbox's status log rather than feeding the
+ * console's webhook path from the sandbox's outbox (issue 30, measured with
+ * `npm run bench -- --only live-updates`, 1,000 streams, PGlite, load 7.7–11.5
+ * on 2 shared cores): a prototype that recorded every status change in the
+ * outbox and moved it, in process and batched, through the receiver's
+ * `normalise` into `console.custody_events` kept the paced figure in target
+ * (approval → every client p50 149 ms, p99 423 ms; the tail: 56–122 ms,
+ * 182–346 ms) but not the burst of 30 transfers: p50 6.3 s, p99 9.3 s, 8,419
+ * deliveries/s, against the tail's 0.7–1.3 s, 2.6–3.6 s, 9,483–14,705/s. The
+ * outbox writing every change (a full transaction body) was not the cost
+ * (with the tail: p99 182 ms paced, 2.6 s burst); the extra hop was (each
+ * event's body read back and parsed, a second write, a second wake). Doing it
+ * for real also needs one feeder per database on PostgreSQL (two racing
+ * inserts burn ids, and every tail waits 2 s at such a gap), a durable feed
+ * position, and pruning of `sandbox.webhook_events`, which today keeps every
+ * event forever.
+ */
 export function createLiveHub(
   options: {
     backend: 'sandbox' | 'upstream';
