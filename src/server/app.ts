@@ -263,9 +263,7 @@ export function createApp({
   app.route(
     '/',
     custodyWebhookRoutes({
-      db: auth.db,
       clock: authOptions.clock,
-      logger,
       key: custodyWebhooks?.key ?? null,
       sink: custodyWebhooks?.sink ?? createCustodyEventSink(auth.db, authOptions.clock),
     }),

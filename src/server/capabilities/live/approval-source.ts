@@ -62,6 +62,9 @@ export function approvalEventSource(db: Database): LiveSource {
   };
 }
 
+/** How long approval events are kept for streams to resume from: a day. */
+export const APPROVAL_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
+
 /** Deletes approval events older than `before`; how many. */
 export async function pruneApprovalEvents(db: Database, before: Date): Promise<number> {
   const gone = await db

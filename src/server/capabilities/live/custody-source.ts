@@ -16,8 +16,12 @@ export const TYPE_OF_KIND: Record<TransactionEventKind, CustodyEventType> = {
   'transaction.operation.status': 'TRANSACTION_OPERATION_STATUS_CHANGED',
 };
 
-/** How long received webhook events are kept for streams to resume from: a day. */
-export const CUSTODY_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long received webhook events are kept: two days, longer than a sender's
+ * retries (the sandbox retries for a day), so a redelivery is still refused
+ * as a replay; streams may resume from as far back.
+ */
+export const CUSTODY_EVENTS_KEPT_MS = 48 * 60 * 60 * 1000;
 
 /** The custody service's events the console stored (sink.ts), as a log the event stream tails. */
 export function custodyEventSource(db: Database): LiveSource {

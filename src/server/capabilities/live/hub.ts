@@ -3,7 +3,7 @@ import { LIVE_STREAM_EVENTS, type LiveEvent } from '#contract/live-events.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { writeVersion } from '../../db/read-cache.ts';
-import { pruneApprovalEvents } from './approval-source.ts';
+import { APPROVAL_EVENTS_KEPT_MS, pruneApprovalEvents } from './approval-source.ts';
 import { CUSTODY_EVENTS_KEPT_MS, pruneCustodyEvents } from './custody-source.ts';
 import type { LiveRow, LiveSource } from './source.ts';
 
@@ -316,7 +316,7 @@ export class LiveHub {
     if (now - this.lastPrune < 60 * 60_000) return;
     this.lastPrune = now;
     await pruneCustodyEvents(this.db, new Date(now - CUSTODY_EVENTS_KEPT_MS));
-    await pruneApprovalEvents(this.db, new Date(now - CUSTODY_EVENTS_KEPT_MS));
+    await pruneApprovalEvents(this.db, new Date(now - APPROVAL_EVENTS_KEPT_MS));
   }
 
   private broadcast(event: LiveEvent): void {

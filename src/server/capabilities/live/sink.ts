@@ -13,7 +13,8 @@ import { TYPE_OF_KIND } from './custody-source.ts';
  * Where the console's webhook receiver hands each verified event of the
  * custody service (upstream mode): stored once per `eventId` in
  * `console.custody_events`, whose trigger wakes the event stream of every
- * console server on the database (hub.ts). A repeated delivery is a no-op.
+ * console server on the database (hub.ts). Answers whether it was stored: a
+ * repeated delivery stores nothing and answers false (the receiver's 409).
  */
 export interface CustodyEventSink {
   record(event: {
@@ -23,7 +24,7 @@ export interface CustodyEventSink {
     subOrgId: string | null;
     status: string;
     at: string; // ISO 8601
-  }): Promise<void>;
+  }): Promise<boolean>;
 }
 
 const required = (field: string) =>
@@ -63,13 +64,18 @@ export function createCustodyEventSink(db: Database, clock: Clock): CustodyEvent
       // first past this check is refused by the unique index, and ignored.
       const values = sql`select ${event.eventId}, ${TYPE_OF_KIND[event.kind]}, ${event.transactionId}, ${event.subOrgId}, ${event.status}, ${new Date(event.at).toISOString()}::timestamptz, ${clock.now().toISOString()}::timestamptz`;
       try {
-        await db.execute(sql`
+        const result = await db.execute<{ id: number }>(sql`
           insert into ${custodyEvents}
             (event_id, type, transaction_id, sub_org_id, status, at, received_at)
           ${values}
-          where not exists (select 1 from ${custodyEvents} where ${custodyEvents.eventId} = ${event.eventId})`);
+          where not exists (select 1 from ${custodyEvents} where ${custodyEvents.eventId} = ${event.eventId})
+          returning id`);
+        // PGlite's driver answers { rows }, node-postgres's too; drizzle types it loosely.
+        const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+        return rows.length > 0;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
+        return false;
       }
     },
   };

@@ -370,11 +370,13 @@ export const CUSTODY_EVENT_TYPES = [
 
 /**
  * Status changes the custody service reported (upstream mode: its webhooks,
- * through console/live/sink.ts), in the order they arrived: the log every
- * console server's event stream tails (console/live/). `event_id` is the
- * provider's, so a delivery repeated is stored once. A trigger NOTIFYs
- * `custody_live` at commit (migration 0013), waking the streams of every
- * server on the database. Rows older than a day are pruned.
+ * through capabilities/live/sink.ts), in the order they arrived: the log every
+ * console server's event stream tails (capabilities/live/), and the receiver's
+ * record of what it accepted: `event_id` is the provider's, and its unique
+ * index refuses a replay (409), so a delivery repeated is stored once. A
+ * trigger NOTIFYs `custody_live` at commit (migration 0013), waking the
+ * streams of every server on the database. Rows are kept two days (longer
+ * than a sender's day of retries), then pruned.
  */
 export const custodyEvents = consoleSchema.table(
   'custody_events',
@@ -395,23 +397,6 @@ export const custodyEvents = consoleSchema.table(
     index('custody_events_received_idx').on(t.receivedAt),
     oneOf('custody_events', t.type, CUSTODY_EVENT_TYPES),
   ],
-);
-
-/**
- * Custody webhooks the console's receiver accepted (issue 30), by eventId:
- * the primary key refuses a replay, and only the request that inserted the
- * row processes the event. Rows older than the receiver's timestamp window
- * are not needed to refuse a replay (a stale timestamp is refused first) and
- * are removed as new ones arrive.
- */
-export const custodyWebhookReceipts = consoleSchema.table(
-  'custody_webhook_receipts',
-  {
-    eventId: text('event_id').primaryKey(),
-    event: text('event').notNull(),
-    receivedAt: at('received_at').notNull(),
-  },
-  (t) => [index('custody_webhook_receipts_received_idx').on(t.receivedAt)],
 );
 
 /** What a console approval event says happened (contract/live-events.ts). */
