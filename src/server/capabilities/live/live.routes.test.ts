@@ -351,6 +351,29 @@ describe('custody events from webhooks (the sink)', () => {
     await reader.cancel();
   });
 
+  it('answers whether it stored an event; keeps it two days, the window a replay is refused in', async () => {
+    // Three days back: its pruning reaches none of the other tests' events.
+    const own = createManualClock(new Date(Date.now() - 72 * 60 * 60_000));
+    const sink = createCustodyEventSink(database.db, own);
+    const event = {
+      eventId: `evt-${crypto.randomUUID()}`,
+      kind: 'transaction.status' as const,
+      transactionId: 'upstream-tx-kept',
+      subOrgId: null,
+      status: 'APPROVED',
+      at: own.now().toISOString(),
+    };
+    expect(await sink.record(event)).toBe(true);
+    expect(await sink.record(event)).toBe(false);
+    own.advance(47 * 60 * 60_000);
+    await sink.record({ ...event, eventId: `evt-${crypto.randomUUID()}` });
+    expect(await sink.record(event)).toBe(false);
+    // Past two days it is pruned as the next event is stored: a delivery that late is new.
+    own.advance(2 * 60 * 60_000);
+    await sink.record({ ...event, eventId: `evt-${crypto.randomUUID()}` });
+    expect(await sink.record(event)).toBe(true);
+  });
+
   it('refuses an event missing what it needs, naming the field', async () => {
     const sink = createCustodyEventSink(database.db, clock);
     await expect(

@@ -7,7 +7,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { custodyEvents } from '../../db/schema/console.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { TYPE_OF_KIND } from './custody-source.ts';
+import { CUSTODY_EVENTS_KEPT_MS, pruneCustodyEvents, TYPE_OF_KIND } from './custody-source.ts';
 
 /**
  * Where the console's webhook receiver hands each verified event of the
@@ -43,6 +43,15 @@ const RecordedEvent = z.object({
 });
 
 export function createCustodyEventSink(db: Database, clock: Clock): CustodyEventSink {
+  // The stored events are the receiver's receipts too: kept two days whether or not a stream
+  // is open to prune them (hub.ts), so the receiver prunes them as well, hourly.
+  let lastPrune = 0;
+  const prune = async () => {
+    const now = clock.now().getTime();
+    if (now - lastPrune < 60 * 60_000) return;
+    lastPrune = now;
+    await pruneCustodyEvents(db, new Date(now - CUSTODY_EVENTS_KEPT_MS));
+  };
   return {
     async record(input) {
       const parsed = z.safeParse(RecordedEvent, input);
@@ -72,7 +81,9 @@ export function createCustodyEventSink(db: Database, clock: Clock): CustodyEvent
           returning id`);
         // PGlite's driver answers { rows }, node-postgres's too; drizzle types it loosely.
         const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
-        return rows.length > 0;
+        if (rows.length === 0) return false;
+        await prune();
+        return true;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         return false;
