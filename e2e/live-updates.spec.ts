@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { proposeByApi } from './bank-account-data.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 
 /**
@@ -84,5 +85,70 @@ test('an approval by one member moves another member’s timeline and list row, 
   // Both pages as updated pass the scan.
   await expectNoAxeViolations(detail);
   await expectNoAxeViolations(list);
+  await initiator.context().close();
+});
+
+/** The member's reads of the approvals inbox or of its count, as they happen. */
+function recordInboxReads(page: Page): Request[] {
+  const reads: Request[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() === 'GET' && path.startsWith('/api/console/approvals/'))
+      reads.push(request);
+  });
+  return reads;
+}
+
+test('a bank account another member proposes appears in the inbox and its badge, without polling', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.slow();
+  // The watcher: this approver, on the approvals inbox.
+  await page.clock.install();
+  const reads = recordInboxReads(page);
+  await page.goto('/approvals');
+  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+  await expect
+    .poll(async () => {
+      await page.clock.runFor(1_000);
+      return page.locator('html').getAttribute('data-live-updates');
+    })
+    .toBe('on');
+  await page.waitForLoadState('networkidle');
+  // Three minutes of the inbox's timers (every 30 s without the stream): no read while it is up.
+  const before = reads.length;
+  await page.clock.runFor(180_000);
+  expect(reads.length).toBe(before);
+  const badge = page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: /^Approvals/ })
+    .getByTestId('nav-count');
+  const badgeBefore = (await badge.count()) === 0 ? 0 : Number(await badge.textContent());
+
+  // Another member, in a browser context of their own, proposes a bank account.
+  const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+  const account = await proposeByApi(initiator, baseURL ?? '');
+
+  // It appears without a reload, read once because the event said so; the badge counts it.
+  const row = page.locator(`[data-approval-id="${account.id}"]`);
+  await expect(row).toBeVisible({ timeout: 2_000 });
+  await expect(row).toContainText(account.accountName);
+  await expect(badge).toHaveText(String(badgeBefore + 1), { timeout: 2_000 });
+  expect(reads.length).toBeGreaterThan(before);
+
+  // Desktop notifications: a labelled control, turned on by keyboard once the browser allows it.
+  await page.context().grantPermissions(['notifications']);
+  const notify = page.getByRole('checkbox', {
+    name: 'Notify me on this device when a new item waits for my approval',
+  });
+  await notify.focus();
+  await page.keyboard.press('Space');
+  await expect(notify).toBeChecked();
+  await expect(page.getByRole('status').filter({ hasText: 'background' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.keyboard.press('Space');
+  await expect(notify).not.toBeChecked();
   await initiator.context().close();
 });

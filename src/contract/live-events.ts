@@ -2,22 +2,45 @@ import * as z from 'zod/mini';
 
 /**
  * What the console's event stream (`GET /api/console/events`, server-sent
- * events) tells a signed-in browser: a transaction, or one of its
- * operations, changed status. Each is sent as `event: change` with this JSON
- * as its data and the stream's position as its `id`, which a reconnecting
- * browser sends back as `Last-Event-ID` to receive exactly what it missed.
- * A member receives only the changes of items in their sub-organizations.
+ * events) tells a signed-in browser. Each is sent as `event: change` with
+ * this JSON as its data and the stream's position as its `id`, which a
+ * reconnecting browser sends back as `Last-Event-ID` to receive exactly what
+ * it missed. A member receives only the changes of items in their
+ * sub-organizations.
+ *
+ * - `transaction.status`, `transaction.operation.status`: a transaction, or
+ *   one of its operations, changed status.
+ * - `approval.proposed`: a bank account or contact was proposed (or a change
+ *   to an approved contact's assets): it now waits for a decision.
+ * - `approval.decided`: a bank account's or contact's change request was
+ *   approved or rejected.
+ * - `approval.vote`: a member's decision was recorded on an item an approval
+ *   policy holds for more approvals (or a recorded one was withdrawn): its
+ *   progress moved, its status did not.
  *
  * Two more events carry no data a page reads: `ready` once the stream is
  * set up (what was missed, if anything, has been sent), and `reset` when what
  * was missed can no longer be replayed (too much, or the position is
  * unknown): the browser then refetches everything it shows.
  */
-export const LIVE_EVENT_KINDS = ['transaction.status', 'transaction.operation.status'] as const;
-export type LiveEventKind = (typeof LIVE_EVENT_KINDS)[number];
+export const TRANSACTION_EVENT_KINDS = [
+  'transaction.status',
+  'transaction.operation.status',
+] as const;
+export type TransactionEventKind = (typeof TRANSACTION_EVENT_KINDS)[number];
 
-export const LiveEvent = z.object({
-  kind: z.enum(LIVE_EVENT_KINDS),
+export const APPROVAL_EVENT_KINDS = [
+  'approval.proposed',
+  'approval.decided',
+  'approval.vote',
+] as const;
+export type ApprovalEventKind = (typeof APPROVAL_EVENT_KINDS)[number];
+
+/** What an approval event is about. */
+export const APPROVAL_EVENT_ENTITIES = ['TRANSACTION', 'BANK_ACCOUNT', 'CONTACT'] as const;
+
+export const TransactionLiveEvent = z.object({
+  kind: z.enum(TRANSACTION_EVENT_KINDS),
   transactionId: z.string(),
   /** The transaction's sub-organization; null for the organization's own. */
   subOrgId: z.nullable(z.string()),
@@ -26,7 +49,30 @@ export const LiveEvent = z.object({
   /** When it changed, ISO 8601. */
   at: z.string(),
 });
+export type TransactionLiveEvent = z.infer<typeof TransactionLiveEvent>;
+
+export const ApprovalLiveEvent = z.object({
+  kind: z.enum(APPROVAL_EVENT_KINDS),
+  entityType: z.enum(APPROVAL_EVENT_ENTITIES),
+  entityId: z.string(),
+  /** The item's sub-organization; null for the organization's own. */
+  subOrgId: z.nullable(z.string()),
+  /**
+   * proposed: PENDING; decided: APPROVED or REJECTED (the change request's
+   * outcome); vote: APPROVE, DECLINE or WITHDRAWN.
+   */
+  status: z.string(),
+  /** When it happened, ISO 8601. */
+  at: z.string(),
+});
+export type ApprovalLiveEvent = z.infer<typeof ApprovalLiveEvent>;
+
+export const LiveEvent = z.union([TransactionLiveEvent, ApprovalLiveEvent]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
+
+export function isApprovalEvent(event: LiveEvent): event is ApprovalLiveEvent {
+  return 'entityType' in event;
+}
 
 /** The SSE event names the stream sends. */
 export const LIVE_STREAM_EVENTS = { change: 'change', ready: 'ready', reset: 'reset' } as const;

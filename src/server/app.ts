@@ -27,6 +27,7 @@ import {
   type LiveHub,
 } from './capabilities/live/index.ts';
 import { liveRoutes } from './capabilities/live/live.routes.ts';
+import { raiseUpstreamApprovalEvents } from './capabilities/live/upstream-events.ts';
 import { securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
@@ -143,8 +144,12 @@ export function createApp({
   // Staff see only their sub-organizations, whichever backend answers; a decision between
   // members linked by member management is flagged in the audit log.
   // Approval policies judge what is created and collect decisions until the frozen rule is met.
+  // Upstream, the approval events of what is proposed and decided here (capabilities/live/).
+  const judged = applyPolicies(scopedBackend(backend), { db: auth.db, clock: authOptions.clock });
   const custody = flagLinkedDecisions(
-    applyPolicies(scopedBackend(backend), { db: auth.db, clock: authOptions.clock }),
+    backend.kind === 'upstream'
+      ? raiseUpstreamApprovalEvents(judged, { db: auth.db, clock: authOptions.clock, logger })
+      : judged,
     authOptions,
   );
 
@@ -258,9 +263,7 @@ export function createApp({
   app.route(
     '/',
     custodyWebhookRoutes({
-      db: auth.db,
       clock: authOptions.clock,
-      logger,
       key: custodyWebhooks?.key ?? null,
       sink: custodyWebhooks?.sink ?? createCustodyEventSink(auth.db, authOptions.clock),
     }),

@@ -402,7 +402,7 @@ it('relies on a schema where a statement changes only the table it names', async
     expect(text, file).not.toMatch(/on\s+(delete|update)\s+(cascade|set\s+null|set\s+default)/i);
     for (const [trigger] of text.matchAll(/create\s+trigger\s+"?\w+"?/gi))
       expect(trigger, file).toMatch(
-        /"(audit_log_(append_only|no_truncate)|custody_events_notify|transaction_status_events_notify)"/,
+        /"(audit_log_(append_only|no_truncate)|(custody|approval|change_request|transaction_status)_events_notify)"/,
       );
   }
 });

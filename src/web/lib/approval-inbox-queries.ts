@@ -11,14 +11,14 @@ import { listQueries } from './list-queries.ts';
  * accounts alike), which must drop the count without a reload.
  */
 
-// Items arrive without anyone acting in this tab (another member proposes):
-// re-read while the tab is visible; TanStack Query also re-reads on focus. While the
-// event stream is up (lib/live-updates.ts) a transaction entering or leaving the inbox
-// refetches it at once; bank-account and contact proposals are not pushed yet, so the
-// inbox still re-reads, four times less often, for them.
+// Items arrive without anyone acting in this tab (another member proposes). While the
+// event stream is up (lib/live-updates.ts) everything that enters or leaves the inbox or
+// moves an item's approvals is pushed (a transaction's status, a bank account's or a
+// contact's proposal and decision, a vote under a policy) and refetches it at once: no
+// polling. While the stream is down, it re-reads every 30 s while the tab is visible;
+// TanStack Query also re-reads on focus.
 const INBOX_REFRESH_MS = 30_000;
-const INBOX_REFRESH_LIVE_MS = 120_000;
-const inboxRefresh = () => (isLive() ? INBOX_REFRESH_LIVE_MS : INBOX_REFRESH_MS);
+const inboxRefresh = () => (isLive() ? false : INBOX_REFRESH_MS);
 
 const inboxLists = listQueries(
   'approvals',

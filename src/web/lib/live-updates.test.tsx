@@ -114,14 +114,27 @@ describe('connectLiveUpdates', () => {
     first?.send('change', change('a', 'APPROVED'), '11-0');
     first?.send('change', { nonsense: true }, '12-0');
     first?.send('change', change('b', 'SIGNED'), '13-0');
+    const proposed: LiveEvent = {
+      kind: 'approval.proposed',
+      entityType: 'BANK_ACCOUNT',
+      entityId: 'ba-1',
+      subOrgId: 'desk-a',
+      status: 'PENDING',
+      at: '2026-11-26T10:00:01.000Z',
+    };
+    first?.send('change', proposed, '13-1');
     await vi.advanceTimersByTimeAsync(100);
     expect(onChanges).toHaveBeenCalledTimes(1);
-    expect(onChanges).toHaveBeenCalledWith([change('a', 'APPROVED'), change('b', 'SIGNED')]);
+    expect(onChanges).toHaveBeenCalledWith([
+      change('a', 'APPROVED'),
+      change('b', 'SIGNED'),
+      proposed,
+    ]);
 
     // Refused (a 401 or a restart): opened again after a pause, from where it stood.
     first?.fail(FakeEventSource.CLOSED);
     await vi.advanceTimersByTimeAsync(500);
-    expect(FakeEventSource.opened[1]?.url).toBe('/api/console/events?lastEventId=13-0');
+    expect(FakeEventSource.opened[1]?.url).toBe('/api/console/events?lastEventId=13-1');
     close();
     expect(FakeEventSource.opened[1]?.closed).toBe(true);
     expect(isLive()).toBe(false);

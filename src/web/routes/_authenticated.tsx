@@ -6,8 +6,20 @@ import {
   useNavigate,
 } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { invalidateApprovalInbox, useApprovalInboxCount } from '../lib/approval-inbox-queries.ts';
+import { useEffect, useRef } from 'react';
+import { isApprovalEvent, type LiveEvent } from '#contract/live-events.ts';
+import {
+  approvalInboxQueries,
+  invalidateApprovalInbox,
+  useApprovalInboxCount,
+} from '../lib/approval-inbox-queries.ts';
+import {
+  mayAddItems,
+  notificationSupport,
+  notificationsWanted,
+  shouldNotify,
+  showApprovalNotification,
+} from '../lib/approval-notifications.ts';
 import { connectLiveUpdates } from '../lib/live-updates.ts';
 import {
   invalidateAllTransactions,
@@ -59,38 +71,83 @@ export const Route = createFileRoute('/_authenticated')({
 /** Statuses that put an item into the approvals inbox or take it out. */
 const INBOX_STATUSES = new Set(['PENDING', 'APPROVED', 'DECLINED', 'FAILED']);
 
+/** Whether changes enter or leave the approvals inbox, or move an item's approvals. */
+const touchesInbox = (events: readonly LiveEvent[]) =>
+  events.some(
+    (e) => isApprovalEvent(e) || (e.kind === 'transaction.status' && INBOX_STATUSES.has(e.status)),
+  );
+
 /**
  * The tab's event stream (lib/live-updates.ts), opened once signed in and
  * closed on the way out: each change refreshes the transaction's page, the
- * lists, and the approvals inbox and badge when an item entered or left it.
+ * lists, a bank account's or contact's page and lists, and the approvals
+ * inbox, its badge and the items' approval progress when an item entered or
+ * left it or its approvals moved. When the badge's count of items this member
+ * may decide grew while the tab was hidden, an optional desktop notification
+ * says so (lib/approval-notifications.ts).
  */
-function useLiveUpdates() {
+function useLiveUpdates(scope: { subOrg: string | undefined; decides: boolean }) {
   const queryClient = useQueryClient();
-  useEffect(
-    () =>
-      connectLiveUpdates(queryClient, {
-        onChanges(events) {
-          invalidateTransactionChanges(queryClient, events);
-          if (events.some((e) => e.kind === 'transaction.status' && INBOX_STATUSES.has(e.status)))
-            void invalidateApprovalInbox(queryClient);
-        },
-        onResync() {
-          invalidateAllTransactions(queryClient);
-          void invalidateApprovalInbox(queryClient);
-        },
-      }),
-    [queryClient],
-  );
+  const navigate = useNavigate();
+  const current = useRef(scope);
+  useEffect(() => {
+    current.current = scope;
+  });
+  useEffect(() => {
+    async function refreshInbox(events: LiveEvent[]) {
+      const { subOrg, decides } = current.current;
+      const { queryKey } = approvalInboxQueries.count(subOrg);
+      const before = queryClient.getQueryData(queryKey)?.actionableCount;
+      await invalidateApprovalInbox(queryClient);
+      if (!decides || !mayAddItems(events)) return;
+      const after = queryClient.getQueryData(queryKey)?.actionableCount;
+      const notify = shouldNotify({
+        before,
+        after,
+        hidden: document.visibilityState === 'hidden',
+        wanted: notificationsWanted(),
+        support: notificationSupport(),
+      });
+      if (notify && after !== undefined)
+        showApprovalNotification(after, () => void navigate({ to: '/approvals' }));
+    }
+    return connectLiveUpdates(queryClient, {
+      onChanges(events) {
+        invalidateTransactionChanges(queryClient, events);
+        const approvals = events.filter(isApprovalEvent);
+        // Loaded with their pages, not in the entry chunk: the layout only hands them the events.
+        if (approvals.some((e) => e.entityType === 'BANK_ACCOUNT'))
+          void import('../features/bank-accounts/api/live-changes.ts').then((m) =>
+            m.invalidateBankAccountChanges(queryClient, approvals),
+          );
+        if (approvals.some((e) => e.entityType === 'CONTACT' && e.kind !== 'approval.vote'))
+          void import('../features/contacts/api/invalidate-contacts.ts').then((m) =>
+            m.invalidateContacts(queryClient),
+          );
+        if (touchesInbox(events)) void refreshInbox(events);
+      },
+      onResync() {
+        invalidateAllTransactions(queryClient);
+        void invalidateApprovalInbox(queryClient);
+        void import('../features/bank-accounts/api/live-changes.ts').then((m) =>
+          m.invalidateAllBankAccounts(queryClient),
+        );
+        void import('../features/contacts/api/invalidate-contacts.ts').then((m) =>
+          m.invalidateContacts(queryClient),
+        );
+      },
+    });
+  }, [queryClient, navigate]);
 }
 
 function AuthenticatedLayout() {
-  useLiveUpdates();
   const { subOrg } = Route.useSearch();
   // Not Route.useNavigate(): '.' must mean the page being shown, not this layout.
   const navigate = useNavigate();
   // The inbox is the deciding roles' work list; others are never shown it or asked for its count.
   const session = useSession();
   const decides = can(session, 'approve');
+  useLiveUpdates({ subOrg, decides });
   const approvalsCount = useApprovalInboxCount(subOrg, decides);
   return (
     // The member's zone and scheme for every page, the server's render included.

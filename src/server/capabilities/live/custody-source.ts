@@ -1,5 +1,5 @@
 import { and, asc, gt, lt, lte, max } from 'drizzle-orm';
-import type { LiveEventKind } from '#contract/live-events.ts';
+import type { TransactionEventKind } from '#contract/live-events.ts';
 import type { Database } from '../../db/client.ts';
 import { custodyEvents, type CUSTODY_EVENT_TYPES } from '../../db/schema/console.ts';
 import type { LiveSource } from './source.ts';
@@ -7,17 +7,21 @@ import type { LiveSource } from './source.ts';
 type CustodyEventType = (typeof CUSTODY_EVENT_TYPES)[number];
 
 /** The stream's kind of each stored webhook event type, and back. */
-export const KIND_OF_TYPE: Record<CustodyEventType, LiveEventKind> = {
+export const KIND_OF_TYPE: Record<CustodyEventType, TransactionEventKind> = {
   TRANSACTION_STATUS_CHANGED: 'transaction.status',
   TRANSACTION_OPERATION_STATUS_CHANGED: 'transaction.operation.status',
 };
-export const TYPE_OF_KIND: Record<LiveEventKind, CustodyEventType> = {
+export const TYPE_OF_KIND: Record<TransactionEventKind, CustodyEventType> = {
   'transaction.status': 'TRANSACTION_STATUS_CHANGED',
   'transaction.operation.status': 'TRANSACTION_OPERATION_STATUS_CHANGED',
 };
 
-/** How long received webhook events are kept for streams to resume from: a day. */
-export const CUSTODY_EVENTS_KEPT_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long received webhook events are kept: two days, longer than a sender's
+ * retries (the sandbox retries for a day), so a redelivery is still refused
+ * as a replay; streams may resume from as far back.
+ */
+export const CUSTODY_EVENTS_KEPT_MS = 48 * 60 * 60 * 1000;
 
 /** The custody service's events the console stored (sink.ts), as a log the event stream tails. */
 export function custodyEventSource(db: Database): LiveSource {

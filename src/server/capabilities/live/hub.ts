@@ -3,6 +3,7 @@ import { LIVE_STREAM_EVENTS, type LiveEvent } from '#contract/live-events.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { writeVersion } from '../../db/read-cache.ts';
+import { APPROVAL_EVENTS_KEPT_MS, pruneApprovalEvents } from './approval-source.ts';
 import { CUSTODY_EVENTS_KEPT_MS, pruneCustodyEvents } from './custody-source.ts';
 import type { LiveRow, LiveSource } from './source.ts';
 
@@ -14,11 +15,12 @@ import type { LiveRow, LiveSource } from './source.ts';
  * the database, with ids that only grow. The hub tails them from where it
  * stands and sends each new row to every open stream whose member may see
  * its sub-organization; each event's SSE id is the position in every log
- * after it (`<sandbox>-<custody>`), so a browser that reconnects with
- * `Last-Event-ID` is sent, from the database, exactly what it missed.
+ * after it (`<status>-<custody>-<change requests>-<approvals>`, the order of
+ * `sources`), so a browser that reconnects with `Last-Event-ID` is sent, from
+ * the database, exactly what it missed.
  *
  * When to look: on PostgreSQL a trigger NOTIFYs `custody_live` at the commit
- * of every change (migrations: console 0013, sandbox 0011), and each server
+ * of every change (migrations: console 0013 and 0017, sandbox 0011 and 0015), and each server
  * LISTENs, so a change made through any server, the simulator's thread or
  * the CLI reaches the streams held by every server; a slow poll is the
  * safety net for a lost connection. On PGlite (one process) the write
@@ -35,8 +37,12 @@ import type { LiveRow, LiveSource } from './source.ts';
  */
 
 export interface LiveHubOptions {
-  /** [the sandbox's status log (sandbox mode only), the stored webhook events]. */
-  sources: readonly [LiveSource | undefined, LiveSource];
+  /**
+   * The logs, in the order of the SSE id's numbers: the sandbox's status log, the stored
+   * webhook events, the sandbox's change-request events, the console's approval events.
+   * Undefined: a log this mode has not (its number stays 0).
+   */
+  sources: readonly (LiveSource | undefined)[];
   database: Pick<DatabaseHandle, 'db' | 'listen'>;
   clock: Clock;
   logger: Logger;
@@ -62,17 +68,22 @@ export const LIVE_CHANNEL = 'custody_live';
 const BATCH = 500;
 
 /** A position in each log, as the SSE id carries it. */
-export type Cursor = readonly [number, number];
+export type Cursor = readonly number[];
 
 export function formatCursor(cursor: Cursor): string {
-  return `${cursor[0]}-${cursor[1]}`;
+  return cursor.join('-');
 }
 
-/** The cursor an SSE id names, or undefined when it is not one this server wrote. */
+/**
+ * The cursor an SSE id names (two to eight numbers joined by "-"), or undefined when it is
+ * not one a server wrote. One with another count of logs than this server's (written before
+ * a log was added) is answered with a reset (`missed`).
+ */
 export function parseCursor(text: string): Cursor | undefined {
-  const match = /^(\d{1,15})-(\d{1,15})$/.exec(text.trim());
-  if (!match) return undefined;
-  return [Number(match[1]), Number(match[2])];
+  const parts = text.trim().split('-');
+  if (parts.length < 2 || parts.length > 8 || !parts.every((p) => /^\d{1,15}$/.test(p)))
+    return undefined;
+  return parts.map(Number);
 }
 
 const encoder = new TextEncoder();
@@ -106,14 +117,17 @@ export interface LiveStream {
 export class LiveHub {
   private readonly streams = new Set<LiveStream>();
   private running: Promise<void> | undefined;
-  private positions: [number, number] = [0, 0];
+  private positions: number[];
   private timers: NodeJS.Timeout[] = [];
   private unlisten: (() => Promise<void>) | undefined;
   private listening = false;
-  private versions = '';
+  /** PGlite: each source's write count when last looked at. */
+  private versions: string[] = [];
+  /** Sources to read at the next pump: those written since (all, when that cannot be told). */
+  private readonly dirty = new Set<number>();
   private pumping = false;
   private again = false;
-  private gap: Array<{ expected: number; since: number } | undefined> = [undefined, undefined];
+  private gap: Array<{ expected: number; since: number } | undefined> = [];
   private gapTimer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
   private readonly heartbeatMs: number;
@@ -131,6 +145,7 @@ export class LiveHub {
     // PGlite runs one transaction at a time: a gap there was rolled back, and never fills.
     this.gapGraceMs = options.gapGraceMs ?? (options.database.listen ? 2_000 : 0);
     this.maxQueuedBytes = options.maxQueuedBytes ?? 1_048_576;
+    this.positions = options.sources.map(() => 0);
   }
 
   /** How many streams are open on this server. */
@@ -142,15 +157,12 @@ export class LiveHub {
     return this.options.database.db;
   }
 
-  private tables(): string[] {
-    return this.options.sources.flatMap((s) => (s ? [...s.tables] : []));
-  }
-
   private start(): Promise<void> {
     this.running ??= (async () => {
-      const [a, b] = this.options.sources;
-      this.positions = [a ? await a.head() : 0, await b.head()];
-      this.versions = writeVersion(this.db, this.tables()) ?? '';
+      this.positions = await Promise.all(
+        this.options.sources.map((source) => (source ? source.head() : 0)),
+      );
+      this.versions = this.sourceVersions() ?? [];
       await this.listen();
       const poll = setInterval(() => this.poll(), this.pollMs);
       const beat = setInterval(() => this.heartbeat(), this.heartbeatMs);
@@ -200,20 +212,34 @@ export class LiveHub {
     void unlisten?.().catch(() => undefined);
   }
 
-  private poll(): void {
-    const version = writeVersion(this.db, this.tables());
-    if (version === undefined) {
-      void this.listen();
-      this.wake();
-    } else if (version !== this.versions) {
-      this.versions = version;
-      this.wake();
+  /** Each source's write count (PGlite), or undefined on PostgreSQL, where other servers write. */
+  private sourceVersions(): string[] | undefined {
+    const versions: string[] = [];
+    for (const source of this.options.sources) {
+      const version = source ? writeVersion(this.db, source.tables) : '';
+      if (version === undefined) return undefined;
+      versions.push(version);
     }
+    return versions;
   }
 
-  /** Reads the logs past where the hub stands and sends what is new. */
-  wake(): void {
+  private poll(): void {
+    const versions = this.sourceVersions();
+    if (versions === undefined) {
+      void this.listen();
+      this.wake();
+      return;
+    }
+    // Only the logs written since: four sources, and a status change is most of the writes.
+    const written = versions.flatMap((v, i) => (v === this.versions[i] ? [] : [i]));
+    this.versions = versions;
+    if (written.length > 0) this.wake(written);
+  }
+
+  /** Reads the logs past where the hub stands (`sources`: those indexes only) and sends what is new. */
+  wake(sources?: readonly number[]): void {
     if (!this.running) return;
+    for (const index of sources ?? this.options.sources.keys()) this.dirty.add(index);
     if (this.pumping) {
       this.again = true;
       return;
@@ -226,6 +252,8 @@ export class LiveHub {
           await this.pump();
         } while (this.again && this.running);
       } catch (error) {
+        // Read every log again at the next wake: what this pump had taken is not lost.
+        for (const index of this.options.sources.keys()) this.dirty.add(index);
         this.options.logger.warn({ err: error }, 'live updates: the logs could not be read');
       } finally {
         this.pumping = false;
@@ -235,11 +263,13 @@ export class LiveHub {
 
   private async pump(): Promise<void> {
     const sources = this.options.sources;
-    for (const index of [0, 1] as const) {
+    const todo = [...this.dirty].sort((a, b) => a - b);
+    this.dirty.clear();
+    for (const index of todo) {
       const source = sources[index];
       if (!source) continue;
       for (;;) {
-        const rows = await source.after(this.positions[index], BATCH);
+        const rows = await source.after(this.positions[index] ?? 0, BATCH);
         let stopped = false;
         for (const row of rows) {
           if (!this.passes(index, row)) {
@@ -256,8 +286,8 @@ export class LiveHub {
   }
 
   /** Whether the tail may move on to `row`: the next id, or a gap waited for long enough. */
-  private passes(index: 0 | 1, row: LiveRow): boolean {
-    const expected = this.positions[index] + 1;
+  private passes(index: number, row: LiveRow): boolean {
+    const expected = (this.positions[index] ?? 0) + 1;
     if (row.id === expected || this.gapGraceMs <= 0) {
       this.gap[index] = undefined;
       return true;
@@ -286,10 +316,11 @@ export class LiveHub {
     if (now - this.lastPrune < 60 * 60_000) return;
     this.lastPrune = now;
     await pruneCustodyEvents(this.db, new Date(now - CUSTODY_EVENTS_KEPT_MS));
+    await pruneApprovalEvents(this.db, new Date(now - APPROVAL_EVENTS_KEPT_MS));
   }
 
   private broadcast(event: LiveEvent): void {
-    const position: Cursor = [this.positions[0], this.positions[1]];
+    const position: Cursor = [...this.positions];
     const out: Outgoing = {
       bytes: frame(LIVE_STREAM_EVENTS.change, formatCursor(position), JSON.stringify(event)),
       subOrgId: event.subOrgId,
@@ -360,7 +391,7 @@ export class LiveHub {
     try {
       await this.start();
       if (stream.closed) return;
-      const upTo: Cursor = [this.positions[0], this.positions[1]];
+      const upTo: Cursor = [...this.positions];
       const missed = from ? await this.missed(stream, from, upTo) : [];
       if (stream.closed) return;
       const waiting = stream.waiting ?? [];
@@ -369,7 +400,7 @@ export class LiveHub {
       this.send(stream, { bytes: frame(LIVE_STREAM_EVENTS.ready, formatCursor(upTo), '{}') });
       // What the tail sent while this began and the replay (or the start) already covers is left out.
       for (const out of waiting)
-        if (!out.position || out.position[0] > upTo[0] || out.position[1] > upTo[1])
+        if (!out.position || out.position.some((p, i) => p > (upTo[i] ?? 0)))
           this.send(stream, out);
     } catch (error) {
       this.options.logger.warn({ err: error }, 'live updates: a stream could not start');
@@ -382,15 +413,16 @@ export class LiveHub {
     const reset = (): Outgoing[] => [
       { bytes: frame(LIVE_STREAM_EVENTS.reset, formatCursor(upTo), '{}') },
     ];
-    // A position beyond the logs' (another database, or one restored): nothing can be told.
-    if (from[0] > upTo[0] || from[1] > upTo[1]) return reset();
+    // Another count of logs (an id from before a log was added), or a position beyond the
+    // logs' (another database, or one restored): nothing can be told.
+    if (from.length !== upTo.length || from.some((p, i) => p > (upTo[i] ?? 0))) return reset();
     const out: Outgoing[] = [];
-    const cursor: [number, number] = [from[0], from[1]];
-    for (const index of [0, 1] as const) {
-      const source = this.options.sources[index];
+    const cursor = [...from];
+    for (const [index, source] of this.options.sources.entries()) {
+      const end = upTo[index] ?? 0;
       if (!source) continue;
-      while (cursor[index] < upTo[index]) {
-        const rows = await source.after(cursor[index], BATCH, upTo[index]);
+      while ((cursor[index] ?? 0) < end) {
+        const rows = await source.after(cursor[index] ?? 0, BATCH, end);
         if (rows.length === 0) break;
         for (const row of rows) {
           cursor[index] = row.id;
@@ -406,7 +438,7 @@ export class LiveHub {
           });
         }
       }
-      cursor[index] = upTo[index];
+      cursor[index] = end;
     }
     return out;
   }

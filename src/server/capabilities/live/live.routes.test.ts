@@ -1,15 +1,23 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveEvents } from '#contract/endpoints/live.ts';
-import type { LiveEvent } from '#contract/live-events.ts';
+import type {
+  ApprovalLiveEvent,
+  TransactionLiveEvent as LiveEvent,
+} from '#contract/live-events.ts';
+import { paths } from '#contract/paths.ts';
+import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { createApp, type App } from '../../app.ts';
 import { transition } from '../../custody/sandbox/engine/transitions.ts';
 import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { createOrg, createSubOrg, createTransaction, createVault } from '../../test/fixtures.ts';
 import { createManualClock, signInStaff, type StaffSession } from '../../test/staff-session.ts';
+import { decideAsStaff, proposeBankAccount } from '../../test/staff-approvals.ts';
 import { createTestDatabase, openSecondHandle } from '../../test/test-database.ts';
+import { discardDraft, publishDraft, saveDraft } from '../policies/policies.store.ts';
 import { createCustodyEventSink, createLiveHub, type LiveHub } from './index.ts';
 
 /**
@@ -343,6 +351,29 @@ describe('custody events from webhooks (the sink)', () => {
     await reader.cancel();
   });
 
+  it('answers whether it stored an event; keeps it two days, the window a replay is refused in', async () => {
+    // Three days back: its pruning reaches none of the other tests' events.
+    const own = createManualClock(new Date(Date.now() - 72 * 60 * 60_000));
+    const sink = createCustodyEventSink(database.db, own);
+    const event = {
+      eventId: `evt-${crypto.randomUUID()}`,
+      kind: 'transaction.status' as const,
+      transactionId: 'upstream-tx-kept',
+      subOrgId: null,
+      status: 'APPROVED',
+      at: own.now().toISOString(),
+    };
+    expect(await sink.record(event)).toBe(true);
+    expect(await sink.record(event)).toBe(false);
+    own.advance(47 * 60 * 60_000);
+    await sink.record({ ...event, eventId: `evt-${crypto.randomUUID()}` });
+    expect(await sink.record(event)).toBe(false);
+    // Past two days it is pruned as the next event is stored: a delivery that late is new.
+    own.advance(2 * 60 * 60_000);
+    await sink.record({ ...event, eventId: `evt-${crypto.randomUUID()}` });
+    expect(await sink.record(event)).toBe(true);
+  });
+
   it('refuses an event missing what it needs, naming the field', async () => {
     const sink = createCustodyEventSink(database.db, clock);
     await expect(
@@ -383,5 +414,153 @@ describe('two servers on one database', () => {
     const viaWebhook = await stream.changesUntil(moved.id);
     expect(viaWebhook.at(-1)).toMatchObject({ transactionId: moved.id, status: 'PENDING' });
     await stream.cancel();
+  });
+});
+
+describe('approval events (bank accounts, contacts, policy votes)', () => {
+  const as = (role: 'initiator' | 'approver', subOrgIds: string[] | null, on: App = app) =>
+    signInStaff({ request: on.request }, database.db, clock, { role, subOrgIds });
+  const approvalsOf = (frames: Frame[]) =>
+    frames
+      .filter((f) => f.event === 'change')
+      .map((f) => JSON.parse(f.data ?? '') as ApprovalLiveEvent)
+      .filter((e) => e.kind.startsWith('approval.'));
+  /** The approval events up to the next one about `entityId`. */
+  const approvalsUntil = async (stream: StreamReader, entityId: string) =>
+    approvalsOf(
+      await stream.until(
+        (f) =>
+          f.event === 'change' &&
+          (JSON.parse(f.data ?? '{}') as ApprovalLiveEvent).entityId === entityId,
+      ),
+    );
+  const proposeContact = async (proposer: StaffSession, subOrgId: string) => {
+    const address = `0x${randomBytes(20).toString('hex')}`;
+    const res = await proposer.json(paths.contacts(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Desk counterparty',
+        address,
+        blockChain: 'ETHEREUM',
+        subOrgId,
+      }),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return (res.body as { id: string }).id;
+  };
+
+  it('pushes a bank account’s proposal and decision to its sub-org’s members, never another’s', async () => {
+    const deskA = await as('approver', [subA]);
+    const deskB = await as('approver', [subB]);
+    const proposer = await as('initiator', null);
+    const { stream: a } = await open(deskA);
+    const { stream: b } = await open(deskB);
+
+    const theirs = await proposeBankAccount(proposer, subB);
+    const ours = await proposeBankAccount(proposer, subA);
+    const proposed = await approvalsUntil(a, ours);
+    expect(proposed).toEqual([
+      {
+        kind: 'approval.proposed',
+        entityType: 'BANK_ACCOUNT',
+        entityId: ours,
+        subOrgId: subA,
+        status: 'PENDING',
+        at: clock.now().toISOString(),
+      },
+    ]);
+    await decideAsStaff(deskA, ours, 'approve');
+    expect(await approvalsUntil(a, ours)).toEqual([
+      expect.objectContaining({ kind: 'approval.decided', entityId: ours, status: 'APPROVED' }),
+    ]);
+    // Desk B's member heard of their own desk's proposal only.
+    await decideAsStaff(deskB, theirs, 'reject', 'Not our counterparty');
+    const seenByB = [...(await approvalsUntil(b, theirs)), ...(await approvalsUntil(b, theirs))];
+    expect(seenByB.map((e) => [e.entityId, e.kind, e.status])).toEqual([
+      [theirs, 'approval.proposed', 'PENDING'],
+      [theirs, 'approval.decided', 'REJECTED'],
+    ]);
+    await Promise.all([a.cancel(), b.cancel()]);
+  });
+
+  it('pushes a contact’s proposal, and resumes after Last-Event-ID with the ones missed', async () => {
+    const deskA = await as('approver', [subA]);
+    const proposer = await as('initiator', null);
+    const first = await open(deskA);
+    await first.stream.cancel();
+
+    const missed = await proposeContact(proposer, subA);
+    await proposeContact(proposer, subB);
+    await decideAsStaff(deskA, missed, 'approve');
+
+    const res = await deskA.request(
+      EVENTS,
+      deskA.init({ headers: { 'Last-Event-ID': first.readyId } }),
+    );
+    const reader = new StreamReader(res);
+    // Replayed before `ready`, or sent live just after when this server's tail had not yet
+    // read them as the stream began: either way each once, in order, desk B's left out.
+    const resumed = approvalsOf(
+      await reader.until(
+        (f) =>
+          f.event === 'change' &&
+          (JSON.parse(f.data ?? '{}') as ApprovalLiveEvent).kind === 'approval.decided',
+      ),
+    );
+    expect(resumed.map((e) => [e.entityType, e.entityId, e.kind, e.status])).toEqual([
+      ['CONTACT', missed, 'approval.proposed', 'PENDING'],
+      ['CONTACT', missed, 'approval.decided', 'APPROVED'],
+    ]);
+    await reader.cancel();
+  });
+
+  it('pushes a member’s approval that a policy holds for more, to a stream on another server', async () => {
+    const who = (s: StaffSession) => ({ id: s.member.id, name: s.member.name });
+    const editor = await as('approver', null);
+    const reviewer = await as('approver', null);
+    const twoApprovals: Policy = {
+      rules: [],
+      fallback: {
+        action: 'ALLOW',
+        approvals: 2,
+        approvers: { kinds: ['approver'], memberIds: [] },
+        apiClientMayApproveOwn: false,
+      },
+    };
+    const use = async (policy: Policy) => {
+      await discardDraft(database.db, 'accounts');
+      const draft = await saveDraft(
+        database.db,
+        'accounts',
+        { policy, revision: 0 },
+        who(editor),
+        clock.now(),
+      );
+      await publishDraft(database.db, 'accounts', draft.revision, who(reviewer), clock.now());
+    };
+    await use(twoApprovals);
+    try {
+      const watcher = await as('approver', [subA], appB);
+      const { stream } = await open(watcher, {}, appB);
+      const proposer = await as('initiator', null);
+      const first = await as('approver', [subA]);
+      const id = await proposeBankAccount(proposer, subA);
+      expect((await approvalsUntil(stream, id)).map((e) => e.kind)).toEqual(['approval.proposed']);
+      await decideAsStaff(first, id, 'approve');
+      expect(await approvalsUntil(stream, id)).toEqual([
+        {
+          kind: 'approval.vote',
+          entityType: 'BANK_ACCOUNT',
+          entityId: id,
+          subOrgId: subA,
+          status: 'APPROVE',
+          at: clock.now().toISOString(),
+        },
+      ]);
+      await stream.cancel();
+    } finally {
+      await use(DEFAULT_POLICY);
+    }
   });
 });

@@ -2,18 +2,19 @@ import { sql } from 'drizzle-orm';
 import * as z from 'zod/mini';
 import { ERROR_CODES } from '#contract/common.ts';
 import { ApiError } from '#contract/api-error.ts';
-import { LIVE_EVENT_KINDS } from '#contract/live-events.ts';
+import { TRANSACTION_EVENT_KINDS } from '#contract/live-events.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { custodyEvents } from '../../db/schema/console.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
-import { TYPE_OF_KIND } from './custody-source.ts';
+import { CUSTODY_EVENTS_KEPT_MS, pruneCustodyEvents, TYPE_OF_KIND } from './custody-source.ts';
 
 /**
  * Where the console's webhook receiver hands each verified event of the
  * custody service (upstream mode): stored once per `eventId` in
  * `console.custody_events`, whose trigger wakes the event stream of every
- * console server on the database (hub.ts). A repeated delivery is a no-op.
+ * console server on the database (hub.ts). Answers whether it was stored: a
+ * repeated delivery stores nothing and answers false (the receiver's 409).
  */
 export interface CustodyEventSink {
   record(event: {
@@ -23,7 +24,7 @@ export interface CustodyEventSink {
     subOrgId: string | null;
     status: string;
     at: string; // ISO 8601
-  }): Promise<void>;
+  }): Promise<boolean>;
 }
 
 const required = (field: string) =>
@@ -31,7 +32,10 @@ const required = (field: string) =>
 
 const RecordedEvent = z.object({
   eventId: required('eventId'),
-  kind: z.enum(LIVE_EVENT_KINDS, `kind must be one of ${LIVE_EVENT_KINDS.join(', ')}`),
+  kind: z.enum(
+    TRANSACTION_EVENT_KINDS,
+    `kind must be one of ${TRANSACTION_EVENT_KINDS.join(', ')}`,
+  ),
   transactionId: required('transactionId'),
   subOrgId: z.nullable(required('subOrgId')),
   status: required('status'),
@@ -39,6 +43,15 @@ const RecordedEvent = z.object({
 });
 
 export function createCustodyEventSink(db: Database, clock: Clock): CustodyEventSink {
+  // The stored events are the receiver's receipts too: kept two days whether or not a stream
+  // is open to prune them (hub.ts), so the receiver prunes them as well, hourly.
+  let lastPrune = 0;
+  const prune = async () => {
+    const now = clock.now().getTime();
+    if (now - lastPrune < 60 * 60_000) return;
+    lastPrune = now;
+    await pruneCustodyEvents(db, new Date(now - CUSTODY_EVENTS_KEPT_MS));
+  };
   return {
     async record(input) {
       const parsed = z.safeParse(RecordedEvent, input);
@@ -60,13 +73,20 @@ export function createCustodyEventSink(db: Database, clock: Clock): CustodyEvent
       // first past this check is refused by the unique index, and ignored.
       const values = sql`select ${event.eventId}, ${TYPE_OF_KIND[event.kind]}, ${event.transactionId}, ${event.subOrgId}, ${event.status}, ${new Date(event.at).toISOString()}::timestamptz, ${clock.now().toISOString()}::timestamptz`;
       try {
-        await db.execute(sql`
+        const result = await db.execute<{ id: number }>(sql`
           insert into ${custodyEvents}
             (event_id, type, transaction_id, sub_org_id, status, at, received_at)
           ${values}
-          where not exists (select 1 from ${custodyEvents} where ${custodyEvents.eventId} = ${event.eventId})`);
+          where not exists (select 1 from ${custodyEvents} where ${custodyEvents.eventId} = ${event.eventId})
+          returning id`);
+        // PGlite's driver answers { rows }, node-postgres's too; drizzle types it loosely.
+        const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+        if (rows.length === 0) return false;
+        await prune();
+        return true;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
+        return false;
       }
     },
   };

@@ -305,18 +305,28 @@ export function applyPolicies(
     return { initiator, requirement };
   }
 
-  /** Whether the item still waits for a decision: a contact also while a change to its assets does. */
+  /**
+   * Whether the item still waits for a decision (a contact also while a change to its assets
+   * does), and its sub-organization (the scope of the vote's live event).
+   */
   async function stillPending(
     ctx: CustodyContext,
     entityType: PolicyEntityType,
     entityId: string,
-  ): Promise<boolean> {
-    if (entityType === 'TRANSACTION')
-      return (await inner.getTransaction(ctx, entityId)).status === 'PENDING';
-    if (entityType === 'BANK_ACCOUNT')
-      return (await inner.getBankAccount(ctx, entityId)).status === 'PENDING';
+  ): Promise<{ pending: boolean; subOrgId: string | null }> {
+    if (entityType === 'TRANSACTION') {
+      const tx = await inner.getTransaction(ctx, entityId);
+      return { pending: tx.status === 'PENDING', subOrgId: tx.subOrgId ?? null };
+    }
+    if (entityType === 'BANK_ACCOUNT') {
+      const account = await inner.getBankAccount(ctx, entityId);
+      return { pending: account.status === 'PENDING', subOrgId: account.subOrgId ?? null };
+    }
     const contact = await inner.getContact(ctx, entityId);
-    return contact.status === 'PENDING' || Boolean(contact.pendingAssetList);
+    return {
+      pending: contact.status === 'PENDING' || Boolean(contact.pendingAssetList),
+      subOrgId: contact.subOrgId ?? null,
+    };
   }
 
   /** Sends the settled outcome once; a refusal takes back the vote it carried. */
@@ -326,6 +336,7 @@ export function applyPolicies(
     request: ApprovalActionRequest,
     entityId: string,
     actor: PolicyActor,
+    subOrgId: string | null,
   ): Promise<ApprovalActionResponse> {
     try {
       const answer = await inner.decideApproval(ctx, approvalId, request);
@@ -333,7 +344,7 @@ export function applyPolicies(
       return answer;
     } catch (error) {
       const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
-      await releaseClaim(db, entityId, refused ? actor : null);
+      await releaseClaim(db, entityId, refused ? { actor, subOrgId, at: clock.now() } : null);
       throw error;
     }
   }
@@ -444,8 +455,9 @@ export function applyPolicies(
 
       // Through the scoped backend: an item outside the member's scope is a 404 before any
       // vote is kept, and one no longer pending is the custody backend's to answer.
-      if (!(await stillPending(ctx, row.entityType, entityId)))
-        return inner.decideApproval(ctx, approvalId, request);
+      const item = await stillPending(ctx, row.entityType, entityId);
+      if (!item.pending) return inner.decideApproval(ctx, approvalId, request);
+      const { subOrgId } = item;
 
       if (actor.kind === 'api_client') {
         // An API client's signature is the custody backend's to check: its vote counts only
@@ -459,7 +471,12 @@ export function applyPolicies(
             `Rule "${requirement.ruleName}" needs ${outcome.approvals} approvals: members add them in the console, and an API client only the last`,
           );
         const answer = await inner.decideApproval(ctx, approvalId, request);
-        await recordVote(db, entityId, { actor, decision, reason: request.reason }, clock.now());
+        await recordVote(
+          db,
+          entityId,
+          { actor, decision, reason: request.reason, subOrgId },
+          clock.now(),
+        );
         await markSent(db, entityId, clock.now());
         return answer;
       }
@@ -467,12 +484,12 @@ export function applyPolicies(
       const result = await recordVote(
         db,
         entityId,
-        { actor, decision, reason: request.reason },
+        { actor, decision, reason: request.reason, subOrgId },
         clock.now(),
       );
       const progress = progressOf(requirement, result.tally);
       if (result.claimed) {
-        const answer = await send(ctx, approvalId, request, entityId, actor);
+        const answer = await send(ctx, approvalId, request, entityId, actor, subOrgId);
         return { ...answer, policy: progress };
       }
       // Settled and sent (or being sent by another request): the custody backend answers as it

@@ -69,6 +69,7 @@ describe('decisions recorded under concurrency', () => {
               {
                 actor: { kind: 'staff', id: member.id, role: roles.get(member.id) ?? 'viewer' },
                 decision,
+                subOrgId: null,
               },
               now,
             ),

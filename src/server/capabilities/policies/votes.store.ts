@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalRequirements, approvalVotes } from '../../db/schema/console.ts';
+import { raiseApprovalEvent } from '../live/approval-source.ts';
 import { tally, type PolicyActor, type RecordedDecision, type Tally } from './evaluate.ts';
 
 /**
@@ -120,12 +121,19 @@ export interface VoteResult {
 /**
  * Records `actor`'s decision (a second one by the same approver is ignored)
  * and counts, under the item's lock. When the count settles the item and no
- * other request is sending the outcome, this one claims it.
+ * other request is sending the outcome, this one claims it. A decision
+ * recorded raises an `approval.vote` event in the same transaction
+ * (capabilities/live/), held to the item's sub-organization (`subOrgId`).
  */
 export async function recordVote(
   db: Database,
   entityId: string,
-  vote: { actor: PolicyActor; decision: 'APPROVE' | 'DECLINE'; reason?: string | undefined },
+  vote: {
+    actor: PolicyActor;
+    decision: 'APPROVE' | 'DECLINE';
+    reason?: string | undefined;
+    subOrgId: string | null;
+  },
   now: Date,
 ): Promise<VoteResult> {
   return db.transaction(async (tx) => {
@@ -137,7 +145,7 @@ export async function recordVote(
     if (!row) throw new Error(`No frozen requirement for ${entityId}`);
     if (!row.sentAt) {
       const actor = actorColumns(vote.actor);
-      await tx
+      const recorded = await tx
         .insert(approvalVotes)
         .values({
           entityId,
@@ -148,7 +156,20 @@ export async function recordVote(
           reason: vote.reason ?? null,
           at: now,
         })
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ seq: approvalVotes.seq });
+      if (recorded.length > 0)
+        await raiseApprovalEvent(
+          tx,
+          {
+            kind: 'VOTE',
+            entityType: row.entityType,
+            entityId,
+            subOrgId: vote.subOrgId,
+            status: vote.decision,
+          },
+          now,
+        );
     }
     const counted = tally(row.requirement, initiatorOf(row), await decisionsOn(tx, entityId));
     if (row.sentAt || counted.state === 'PENDING')
@@ -180,12 +201,12 @@ export async function markSent(db: Database, entityId: string, now: Date): Promi
 export async function releaseClaim(
   db: Database,
   entityId: string,
-  withdrawn: PolicyActor | null,
+  withdrawn: { actor: PolicyActor; subOrgId: string | null; at: Date } | null,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     if (withdrawn) {
-      const actor = actorColumns(withdrawn);
-      await tx
+      const actor = actorColumns(withdrawn.actor);
+      const gone = await tx
         .delete(approvalVotes)
         .where(
           and(
@@ -193,6 +214,23 @@ export async function releaseClaim(
             eq(approvalVotes.actorType, actor.type),
             eq(approvalVotes.actorId, actor.id),
           ),
+        )
+        .returning({ entityId: approvalVotes.entityId });
+      const [item] = await tx
+        .select({ entityType: approvalRequirements.entityType })
+        .from(approvalRequirements)
+        .where(eq(approvalRequirements.entityId, entityId));
+      if (gone.length > 0 && item)
+        await raiseApprovalEvent(
+          tx,
+          {
+            kind: 'VOTE',
+            entityType: item.entityType,
+            entityId,
+            subOrgId: withdrawn.subOrgId,
+            status: 'WITHDRAWN',
+          },
+          withdrawn.at,
         );
     }
     await tx

@@ -1,6 +1,4 @@
-import { lt } from 'drizzle-orm';
 import { Hono } from 'hono';
-import type { Logger } from 'pino';
 import * as z from 'zod/mini';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -8,9 +6,6 @@ import { receiveCustodyWebhook } from '#contract/endpoints/webhooks.ts';
 import { WebhookEvent } from '#contract/webhooks.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyEventSink } from '../live/sink.ts';
-import type { Database } from '../../db/client.ts';
-import { custodyWebhookReceipts } from '../../db/schema/console.ts';
-import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { verifySignature } from './signing.ts';
@@ -22,9 +17,9 @@ import { verifySignature } from './signing.ts';
  * `X-Timestamp`, keyed with CUSTODY_WEBHOOK_KEY; either SDK's writing of
  * non-ASCII is accepted: signing.ts). A timestamp more than five minutes
  * from the console's clock is refused, and so is an eventId already
- * received (`console.custody_webhook_receipts`, whose primary key decides
- * between two at once). The answer goes before the event is processed: the
- * sink's work never holds the sender.
+ * received: the event stored in `console.custody_events` (capabilities/live/sink.ts)
+ * is the receipt, whose unique eventId decides between two at once. The
+ * answer waits for that one insert only; the streams' fan-out follows it.
  */
 
 /** What the receiver hands on, one per accepted webhook: live updates' store (capabilities/live/sink.ts). */
@@ -33,16 +28,8 @@ export type CustodyEvent = Parameters<CustodyEventSink['record']>[0];
 
 /** How far `X-Timestamp` may be from the console's clock, either way. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-/**
- * How long a receipt is kept: longer than a sender's retries (the sandbox
- * retries for a day), so a redelivery is still recognised.
- */
-const RECEIPT_KEPT_MS = 48 * 60 * 60 * 1000;
-
 export interface ReceiverOptions {
-  db: Database;
   clock: Clock;
-  logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
   /** CUSTODY_WEBHOOK_KEY; null: the receiver accepts nothing. */
   key: string | null;
   sink: CustodyEventSink;
@@ -85,7 +72,7 @@ export function normalise(body: WebhookEvent, receivedAt: Date): CustodyEvent {
 }
 
 export function custodyWebhookRoutes(options: ReceiverOptions) {
-  const { db, clock, logger, key, sink } = options;
+  const { clock, key, sink } = options;
   const app = new Hono<AppEnv>();
 
   mount(
@@ -143,28 +130,15 @@ export function custodyWebhookRoutes(options: ReceiverOptions) {
         );
       }
       const event = normalise(parsed.data, now);
-      try {
-        await db
-          .insert(custodyWebhookReceipts)
-          .values({ eventId: event.eventId, event: parsed.data.event, receivedAt: now });
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
+      // Stored once, with one insert (the stream's fan-out follows, after the answer): the
+      // stored event is also the receipt a replay is refused by.
+      if (!(await sink.record(event)))
         throw refused(
           409,
           ERROR_CODES.webhookReplayed,
           `eventId ${event.eventId} was already received: an event is processed once`,
           'eventId',
         );
-      }
-      // Answered first; processed once the answer is on its way.
-      setImmediate(() => {
-        sink.record(event).catch((error: unknown) => {
-          logger.error({ err: error, eventId: event.eventId }, 'custody webhook processing failed');
-        });
-        db.delete(custodyWebhookReceipts)
-          .where(lt(custodyWebhookReceipts.receivedAt, new Date(now.getTime() - RECEIPT_KEPT_MS)))
-          .catch((error: unknown) => logger.warn({ err: error }, 'old webhook receipts kept'));
-      });
       return { received: true as const, eventId: event.eventId };
     },
     { body: (raw) => raw as WebhookEvent },

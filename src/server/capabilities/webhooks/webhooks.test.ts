@@ -20,6 +20,7 @@ import { actAsAdmin } from '../../test/staff-session.ts';
 import { TestClock } from '../../test/test-clock.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import type { CustodyEventSink } from './receiver.routes.ts';
+import { createCustodyEventSink } from '../live/sink.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from './sandbox/dispatcher.ts';
 import { canonicalJson, signatureOf } from './signing.ts';
 import { checkTarget, guardedLookup, isPrivateAddress } from './targets.ts';
@@ -142,14 +143,17 @@ const db: Database = database.db;
 const orgId = (await createOrg(db)).id;
 const clock = new TestClock();
 const f = await createEngineFixture(db, orgId);
+// The console's own store, watched: what it stored (once per eventId, replays refused by it).
 const recorded: Parameters<CustodyEventSink['record']>[0][] = [];
 let recordedWaiters: Array<() => void> = [];
+const store = createCustodyEventSink(db, clock);
 const sink: CustodyEventSink = {
-  record(event) {
-    recorded.push(event);
+  async record(event) {
+    const stored = await store.record(event);
+    if (stored) recorded.push(event);
     for (const w of recordedWaiters) w();
     recordedWaiters = [];
-    return Promise.resolve();
+    return stored;
   },
 };
 
@@ -684,7 +688,7 @@ describe("the console's receiver", () => {
   const now = () => Math.floor(Date.now() / 1000);
   const nextRecorded = () => new Promise<void>((resolve) => recordedWaiters.push(resolve));
 
-  it('accepts a good signature (either SDK writing), answers, then processes once; refuses a replay', async () => {
+  it('accepts a good signature (either SDK writing), stores it once and answers; refuses a replay', async () => {
     const payload = body('evt-good-1', 'Café');
     // Signed as the Python example writes it, sent as JSON.stringify writes it.
     const ts = now();

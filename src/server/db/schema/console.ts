@@ -370,11 +370,13 @@ export const CUSTODY_EVENT_TYPES = [
 
 /**
  * Status changes the custody service reported (upstream mode: its webhooks,
- * through console/live/sink.ts), in the order they arrived: the log every
- * console server's event stream tails (console/live/). `event_id` is the
- * provider's, so a delivery repeated is stored once. A trigger NOTIFYs
- * `custody_live` at commit (migration 0013), waking the streams of every
- * server on the database. Rows older than a day are pruned.
+ * through capabilities/live/sink.ts), in the order they arrived: the log every
+ * console server's event stream tails (capabilities/live/), and the receiver's
+ * record of what it accepted: `event_id` is the provider's, and its unique
+ * index refuses a replay (409), so a delivery repeated is stored once. A
+ * trigger NOTIFYs `custody_live` at commit (migration 0013), waking the
+ * streams of every server on the database. Rows are kept two days (longer
+ * than a sender's day of retries), then pruned.
  */
 export const custodyEvents = consoleSchema.table(
   'custody_events',
@@ -397,19 +399,41 @@ export const custodyEvents = consoleSchema.table(
   ],
 );
 
+/** What a console approval event says happened (contract/live-events.ts). */
+export const APPROVAL_EVENT_KINDS = ['PROPOSED', 'DECIDED', 'VOTE'] as const;
+const APPROVAL_EVENT_STATUSES = [
+  'PENDING',
+  'APPROVED',
+  'REJECTED',
+  'APPROVE',
+  'DECLINE',
+  'WITHDRAWN',
+] as const;
+
 /**
- * Custody webhooks the console's receiver accepted (issue 30), by eventId:
- * the primary key refuses a replay, and only the request that inserted the
- * row processes the event. Rows older than the receiver's timestamp window
- * are not needed to refuse a replay (a stale timestamp is refused first) and
- * are removed as new ones arrive.
+ * Approval-side changes the console itself records, in order, for the event
+ * stream (capabilities/live/) to tail: each member's decision on an item an
+ * approval policy holds (written with the vote, in its database transaction,
+ * by policies/votes.store.ts), and in upstream mode the proposals and
+ * decisions of bank accounts and contacts made through this console. A
+ * trigger NOTIFYs `custody_live` at commit (migration 0017). Rows older than
+ * a day are pruned, as custody events are.
  */
-export const custodyWebhookReceipts = consoleSchema.table(
-  'custody_webhook_receipts',
+export const approvalEvents = consoleSchema.table(
+  'approval_events',
   {
-    eventId: text('event_id').primaryKey(),
-    event: text('event').notNull(),
-    receivedAt: at('received_at').notNull(),
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind', { enum: APPROVAL_EVENT_KINDS }).notNull(),
+    entityType: text('entity_type', { enum: POLICY_ENTITY_TYPES }).notNull(),
+    entityId: text('entity_id').notNull(),
+    subOrgId: text('sub_org_id'),
+    status: text('status', { enum: APPROVAL_EVENT_STATUSES }).notNull(),
+    at: at('at').notNull(),
   },
-  (t) => [index('custody_webhook_receipts_received_idx').on(t.receivedAt)],
+  (t) => [
+    index('approval_events_at_idx').on(t.at),
+    oneOf('approval_events', t.kind, APPROVAL_EVENT_KINDS),
+    oneOf('approval_events', t.entityType, POLICY_ENTITY_TYPES),
+    oneOf('approval_events', t.status, APPROVAL_EVENT_STATUSES),
+  ],
 );

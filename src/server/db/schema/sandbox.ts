@@ -425,6 +425,40 @@ export const changeRequests = sandbox.table(
   ],
 );
 
+/** What a change-request event says happened (contract/live-events.ts: approval.proposed, approval.decided). */
+export const CHANGE_REQUEST_EVENT_KINDS = ['PROPOSED', 'DECIDED'] as const;
+const CHANGE_REQUEST_EVENT_ENTITIES = ['BANK_ACCOUNT', 'CONTACT'] as const;
+
+/**
+ * Every change request about a bank account or a contact opened or decided,
+ * in order: written in the same database transaction as the change itself
+ * (`custody/sandbox/change-request-events.ts`), so the console's event
+ * stream (capabilities/live/) tails it as it tails the status log, and a
+ * trigger NOTIFYs `custody_live` at commit (migration 0015). Transactions'
+ * change requests are told by `transaction_status_events`.
+ */
+export const changeRequestEvents = sandbox.table(
+  'change_request_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    kind: text('kind', { enum: CHANGE_REQUEST_EVENT_KINDS }).notNull(),
+    entityType: text('entity_type', { enum: CHANGE_REQUEST_EVENT_ENTITIES }).notNull(),
+    entityId: text('entity_id').notNull(),
+    subOrgId: text('sub_org_id'),
+    /** PENDING when proposed; APPROVED or REJECTED when decided. */
+    status: text('status', { enum: CHANGE_REQUEST_STATUSES }).notNull(),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    oneOf('change_request_events', t.kind, CHANGE_REQUEST_EVENT_KINDS),
+    oneOf('change_request_events', t.entityType, CHANGE_REQUEST_EVENT_ENTITIES),
+    oneOf('change_request_events', t.status, CHANGE_REQUEST_STATUSES),
+  ],
+);
+
 export const apiUsers = sandbox.table('api_users', {
   id: text('id').primaryKey(),
   orgId: text('org_id')

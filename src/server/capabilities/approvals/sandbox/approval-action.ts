@@ -10,7 +10,8 @@ import type { Database } from '../../../db/client.ts';
 import { apiUsers, changeRequests, organizations } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
-import { applyDecision, type ChangeRequestDecision } from './effects.ts';
+import { raiseChangeRequestEvent } from '../../../custody/sandbox/change-request-events.ts';
+import { applyDecision, entitySubOrgId, type ChangeRequestDecision } from './effects.ts';
 import {
   ANONYMOUS_APPROVER_MESSAGE,
   decideApprovalPolicy,
@@ -128,6 +129,16 @@ export async function decideApproval(
       );
     }
     await applyDecision(tx, decided, decision, now);
+    if (decided.entityType === 'BANK_ACCOUNT' || decided.entityType === 'CONTACT')
+      await raiseChangeRequestEvent(tx, {
+        orgId: decided.orgId,
+        kind: 'DECIDED',
+        entityType: decided.entityType,
+        entityId: decided.entityId,
+        subOrgId: await entitySubOrgId(tx, decided),
+        status: decision,
+        at: now,
+      });
   });
   return { success: true, status: decision, id: row.id, entityId: row.entityId };
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { ERROR_CODES } from '#contract/common.ts';
-import { bankAccounts, type changeRequests } from '../../../db/schema/sandbox.ts';
+import { bankAccounts, contacts, type changeRequests } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import {
   approveTransaction,
@@ -86,4 +86,18 @@ async function movePendingEntity(
     )
     .returning({ id: table.id });
   return moved.length > 0;
+}
+
+/** The sub-organization of a bank account's or contact's change request, for its event. */
+export async function entitySubOrgId(
+  db: Executor,
+  request: ChangeRequestRow,
+): Promise<string | null> {
+  const table = request.entityType === 'BANK_ACCOUNT' ? bankAccounts : contacts;
+  const [row] = await db
+    .select({ subOrgId: table.subOrgId })
+    .from(table)
+    .where(and(eq(table.id, request.entityId), eq(table.orgId, request.orgId)))
+    .limit(1);
+  return row?.subOrgId ?? null;
 }

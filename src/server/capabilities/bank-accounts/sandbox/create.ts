@@ -9,6 +9,7 @@ import {
   creatorOf,
   proposedWithRequest,
 } from '../../../custody/sandbox/change-request.ts';
+import { raiseChangeRequestEvent } from '../../../custody/sandbox/change-request-events.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { toWireBankAccount } from '../../../custody/sandbox/mappers.ts';
 
@@ -63,12 +64,22 @@ export async function createBankAccount(
         updatedAt: now,
       })
       .returning();
-    return proposedWithRequest(tx, inserted, {
+    const proposed = await proposedWithRequest(tx, inserted, {
       orgId,
       entityType: 'BANK_ACCOUNT',
       creator,
       now,
     });
+    await raiseChangeRequestEvent(tx, {
+      orgId,
+      kind: 'PROPOSED',
+      entityType: 'BANK_ACCOUNT',
+      entityId: proposed.id,
+      subOrgId: proposed.subOrgId,
+      status: 'PENDING',
+      at: now,
+    });
+    return proposed;
   });
   return toWireBankAccount(row);
 }

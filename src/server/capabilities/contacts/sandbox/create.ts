@@ -8,6 +8,7 @@ import type { Contact } from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
 import { assets, contacts } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
+import { raiseChangeRequestEvent } from '../../../custody/sandbox/change-request-events.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 import { toWireContact } from '../../../custody/sandbox/mappers.ts';
@@ -150,7 +151,22 @@ export async function createContact(
           updatedAt: now,
         })
         .returning();
-      return proposedWithRequest(tx, inserted, { orgId, entityType: 'CONTACT', creator, now });
+      const proposed = await proposedWithRequest(tx, inserted, {
+        orgId,
+        entityType: 'CONTACT',
+        creator,
+        now,
+      });
+      await raiseChangeRequestEvent(tx, {
+        orgId,
+        kind: 'PROPOSED',
+        entityType: 'CONTACT',
+        entityId: proposed.id,
+        subOrgId: proposed.subOrgId,
+        status: 'PENDING',
+        at: now,
+      });
+      return proposed;
     });
     return toWireContact(row);
   } catch (error) {

@@ -9,6 +9,7 @@ import type { CustodyActor } from '../../../custody/backend.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { toWireContact } from '../../../custody/sandbox/mappers.ts';
 import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
+import { raiseChangeRequestEvent } from '../../../custody/sandbox/change-request-events.ts';
 import { checkAssetList } from './create.ts';
 
 /**
@@ -85,6 +86,15 @@ export async function updateContact(
       creator,
       now,
       proposedChange,
+    });
+    await raiseChangeRequestEvent(tx, {
+      orgId,
+      kind: 'PROPOSED',
+      entityType: 'CONTACT',
+      entityId: contact.id,
+      subOrgId: contact.subOrgId,
+      status: 'PENDING',
+      at: now,
     });
     return { ...toWireContact(contact), pendingAssetList: input.assetList };
   });

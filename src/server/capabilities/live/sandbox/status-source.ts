@@ -15,18 +15,7 @@ import type { LiveRow, LiveSource } from '../source.ts';
  * organization unless given, as the sandbox backend chooses it).
  */
 export function sandboxStatusSource(db: Database, orgId?: string): LiveSource {
-  let org = orgId;
-  async function consoleOrg(): Promise<string | undefined> {
-    if (!org) {
-      const [oldest] = await db
-        .select({ id: organizations.id })
-        .from(organizations)
-        .orderBy(asc(organizations.createdAt), asc(organizations.id))
-        .limit(1);
-      org = oldest?.id;
-    }
-    return org;
-  }
+  const consoleOrg = consoleOrgOf(db, orgId);
   return {
     tables: ['sandbox.transaction_status_events'],
     async head() {
@@ -72,5 +61,21 @@ export function sandboxStatusSource(db: Database, orgId?: string): LiveSource {
             : null,
       }));
     },
+  };
+}
+
+/** The console's organization, `orgId` or else the oldest, found once it is first asked for. */
+export function consoleOrgOf(db: Database, orgId?: string): () => Promise<string | undefined> {
+  let org = orgId;
+  return async () => {
+    if (!org) {
+      const [oldest] = await db
+        .select({ id: organizations.id })
+        .from(organizations)
+        .orderBy(asc(organizations.createdAt), asc(organizations.id))
+        .limit(1);
+      org = oldest?.id;
+    }
+    return org;
   };
 }

@@ -14,6 +14,7 @@ import { pageNumber } from '../../../lib/paging.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { bulkRefusal } from '../bulk.ts';
 import { approvalInboxSearch, type ApprovalInboxSearch } from '../search.ts';
+import { ApprovalNotificationsToggle } from './approval-notifications-toggle.tsx';
 import { ApprovalRow, approvalsTable, checkboxClass } from './approvals-table.tsx';
 import { BulkApproveDialog, type BatchResult } from './bulk-approve-dialog.tsx';
 
@@ -139,6 +140,7 @@ export function ApprovalsPage({
                 : '.'}
             </p>
           ) : null}
+          <ApprovalNotificationsToggle />
           {/* Kept while a batch is open, even once its approved items have left the page. */}
           {items.length > 0 || result || batchOpen ? (
             <div

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { LiveEvent } from '#contract/live-events.ts';
+import { isApprovalEvent, type LiveEvent } from '#contract/live-events.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
@@ -10,9 +10,16 @@ import { transactionQueries } from './transaction-queries.ts';
  * screen refetch; the rest are marked stale for their next use.
  */
 export function invalidateTransactionChanges(queryClient: QueryClient, events: LiveEvent[]): void {
-  for (const transactionId of new Set(events.map((e) => e.transactionId)))
+  const changed = new Set(
+    events.flatMap((e) =>
+      isApprovalEvent(e) ? (e.entityType === 'TRANSACTION' ? [e.entityId] : []) : [e.transactionId],
+    ),
+  );
+  for (const transactionId of changed)
     void queryClient.invalidateQueries({ queryKey: transactionQueries.detail(transactionId) });
-  void queryClient.invalidateQueries({ queryKey: transactionQueries.lists() });
+  // A vote moves a transaction's approvals, not its status: the lists' rows stay as they are.
+  if (events.some((e) => !isApprovalEvent(e)))
+    void queryClient.invalidateQueries({ queryKey: transactionQueries.lists() });
 }
 
 /** Everything the transactions' pages show, after changes may have been missed. */

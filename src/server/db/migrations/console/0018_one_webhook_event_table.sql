@@ -1,0 +1,1 @@
+DROP TABLE "console"."custody_webhook_receipts" CASCADE;
