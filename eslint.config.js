@@ -192,6 +192,32 @@ export default tseslint.config(
     },
   },
   {
+    // A test takes its app from a fixture (ARCHITECTURE.md, "Tests"), made once per file and
+    // closed after its last test: a beforeAll copying that set-up must not come back.
+    files: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)test/test-app(\\.ts)?$',
+              importNames: ['createTestApp'],
+              message:
+                'Take the app from the fixture: appTest, or appTestWith(options) for an app with options (test/app-test.ts).',
+            },
+            {
+              regex: '(^|/)test/two-consoles(\\.ts)?$',
+              importNames: ['createTwoConsoles'],
+              message:
+                'Take the upstream test bed from the fixture: twoConsolesTest(options, prepare) (test/two-consoles.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Type-aware: a promise nobody awaits, returns or marks `void` is a mistake
     // (an unhandled rejection, or work that outlives its request or test).
     files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],

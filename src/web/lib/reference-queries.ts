@@ -8,6 +8,7 @@ import {
   getVaultBalances,
 } from '#contract/endpoints/reference.ts';
 import { listStaff } from '#contract/endpoints/staff.ts';
+import type { SubOrgListResponse } from '#contract/reference.ts';
 import { apiClient } from './api-client.ts';
 
 /**
@@ -68,3 +69,15 @@ export const referenceQueries = {
       staleTime: 30 * 60_000,
     }),
 };
+
+/**
+ * `referenceQueries.subOrgs()`'s answer as a picker's options: each
+ * sub-organization with an id, labelled by its name (its id when unnamed).
+ */
+export function subOrgOptions(
+  data: SubOrgListResponse | undefined,
+): Array<{ value: string; label: string }> {
+  return (data?.results ?? [])
+    .filter((s): s is typeof s & { id: string } => Boolean(s.id))
+    .map((s) => ({ value: s.id, label: s.name || s.id }));
+}

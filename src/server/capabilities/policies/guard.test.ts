@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { Transaction } from '#contract/transaction.ts';
-import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
 import { decideAs } from '../../test/change-requests.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
-import {
-  createRampFixture,
-  INTENT_CREATE_PATH,
-  QUOTE_PATH,
-  type RampFixture,
-} from '../../test/ramp-fixtures.ts';
+import type { EngineFixture, EngineTestApp } from '../../test/engine-test-app.ts';
+import { publishPolicy } from '../../test/policies.ts';
+import { INTENT_CREATE_PATH, QUOTE_PATH, rampTest } from '../../test/ramp-fixtures.ts';
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
-import { discardDraft, publishDraft, saveDraft } from './policies.store.ts';
 
 /**
  * Issue 28 through the real app: the console judges each item at creation
@@ -27,51 +16,24 @@ import { discardDraft, publishDraft, saveDraft } from './policies.store.ts';
  * decisions and sends the custody API one approval only once the rule is met.
  */
 
-let t: EngineTestApp;
-let f: EngineFixture;
-let initiator: StaffSession;
-let ada: StaffSession;
-let bo: StaffSession;
-let cy: StaffSession;
-let admin1: StaffSession;
-let admin2: StaffSession;
-let client: TestApiUser;
-let r: RampFixture;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
-  const as = (role: 'initiator' | 'approver' | 'admin', name: string) =>
-    signInStaff(t.app, t.db, t.authClock, { role, name });
-  initiator = await as('initiator', 'Ivy Initiator');
-  ada = await as('approver', 'Ada Approver');
-  bo = await as('approver', 'Bo Approver');
-  cy = await as('admin', 'Cy Admin');
-  admin1 = await as('admin', 'Policy Editor');
-  admin2 = await as('admin', 'Policy Reviewer');
-  client = await createTestApiUser(t, 'payments bot');
-  r = await createRampFixture(t);
-});
-afterAll(() => t.close());
+const as = (t: EngineTestApp, role: 'initiator' | 'approver' | 'admin', name: string) =>
+  signInStaff(t.app, t.db, t.authClock, { role, name });
 
-/** Publishes `policy` for transactions: drafted by one admin, published by another. */
-async function usePolicy(policy: Policy) {
-  await discardDraft(t.db, 'transactions');
-  const now = t.authClock.now();
-  const draft = await saveDraft(
-    t.db,
-    'transactions',
-    { policy, revision: 0 },
-    { id: admin1.member.id, name: admin1.member.name },
-    now,
-  );
-  await publishDraft(
-    t.db,
-    'transactions',
-    draft.revision,
-    { id: admin2.member.id, name: admin2.member.name },
-    now,
-  );
-}
+/**
+ * The file's members, each signed in once; `usePolicy(policy)` publishes
+ * `policy` for transactions, drafted by one admin and published by another.
+ */
+const guardTest = rampTest
+  .extend('initiator', { scope: 'file' }, ({ t }) => as(t, 'initiator', 'Ivy Initiator'))
+  .extend('ada', { scope: 'file' }, ({ t }) => as(t, 'approver', 'Ada Approver'))
+  .extend('bo', { scope: 'file' }, ({ t }) => as(t, 'approver', 'Bo Approver'))
+  .extend('cy', { scope: 'file' }, ({ t }) => as(t, 'admin', 'Cy Admin'))
+  .extend('usePolicy', { scope: 'file' }, async ({ t }) => {
+    const editor = await as(t, 'admin', 'Policy Editor');
+    const reviewer = await as(t, 'admin', 'Policy Reviewer');
+    return (policy: Policy) =>
+      publishPolicy(t.db, 'transactions', policy, { editor, reviewer, now: t.authClock.now() });
+  });
 
 const bigNeedsTwo: Policy = {
   rules: [
@@ -103,7 +65,7 @@ const send = (body: unknown): RequestInit => ({
 });
 
 /** ETH is $3,000 in the sandbox: 5 ETH is $15,000, 0.25 ETH $750. */
-async function transfer(amount: string, asset = 'ETH') {
+async function transfer(initiator: StaffSession, f: EngineFixture, amount: string, asset = 'ETH') {
   const res = await initiator.json(
     paths.transactions(),
     send({
@@ -118,8 +80,8 @@ async function transfer(amount: string, asset = 'ETH') {
   return res;
 }
 
-async function created(amount: string): Promise<string> {
-  const res = await transfer(amount);
+async function created(initiator: StaffSession, f: EngineFixture, amount: string): Promise<string> {
+  const res = await transfer(initiator, f, amount);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return Transaction.parse(res.body).id ?? '';
 }
@@ -135,214 +97,247 @@ async function decide(by: StaffSession, entityId: string, action: 'approve' | 'r
 }
 
 describe('approval policies applied', () => {
-  it('a transfer its rule holds to two approvals stays pending at one and moves at two', async () => {
-    await usePolicy(bigNeedsTwo);
-    const id = await created('5');
+  guardTest(
+    'a transfer its rule holds to two approvals stays pending at one and moves at two',
+    async ({ t, f, initiator, ada, cy, usePolicy }) => {
+      await usePolicy(bigNeedsTwo);
+      const id = await created(initiator, f, '5');
 
-    const first = await decide(ada, id, 'approve');
-    expect(first.status, JSON.stringify(first.body)).toBe(200);
-    expect(first.body).toMatchObject({
-      status: 'PENDING',
-      policy: { ruleName: 'Big transfers', approvals: 1, required: 2 },
-    });
-    expect(await t.status(id)).toBe('PENDING');
-    // The same approver twice is still one approval.
-    expect((await decide(ada, id, 'approve')).body).toMatchObject({ policy: { approvals: 1 } });
-    expect(await t.status(id)).toBe('PENDING');
+      const first = await decide(ada, id, 'approve');
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect(first.body).toMatchObject({
+        status: 'PENDING',
+        policy: { ruleName: 'Big transfers', approvals: 1, required: 2 },
+      });
+      expect(await t.status(id)).toBe('PENDING');
+      // The same approver twice is still one approval.
+      expect((await decide(ada, id, 'approve')).body).toMatchObject({ policy: { approvals: 1 } });
+      expect(await t.status(id)).toBe('PENDING');
 
-    const second = await decide(cy, id, 'approve');
-    expect(second.status, JSON.stringify(second.body)).toBe(200);
-    expect(second.body).toMatchObject({ policy: { approvals: 2, required: 2 } });
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+      const second = await decide(cy, id, 'approve');
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      expect(second.body).toMatchObject({ policy: { approvals: 2, required: 2 } });
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 
-  it('a transfer under the threshold needs one, as before', async () => {
-    await usePolicy(bigNeedsTwo);
-    const id = await created('0.25');
-    expect((await decide(bo, id, 'approve')).status).toBe(200);
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+  guardTest(
+    'a transfer under the threshold needs one, as before',
+    async ({ t, f, initiator, bo, usePolicy }) => {
+      await usePolicy(bigNeedsTwo);
+      const id = await created(initiator, f, '0.25');
+      expect((await decide(bo, id, 'approve')).status).toBe(200);
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 
-  it('a policy published is the one the very next create is judged by', async () => {
-    // The active policy is kept between creates while unchanged (guard.ts): publishing changes it.
-    await usePolicy(bigNeedsTwo);
-    const held = await created('5');
-    expect((await decide(ada, held, 'approve')).body).toMatchObject({
-      status: 'PENDING',
-      policy: { ruleName: 'Big transfers', required: 2 },
-    });
-    await usePolicy(DEFAULT_POLICY);
-    const free = await created('5');
-    expect((await decide(ada, free, 'approve')).status).toBe(200);
-    expect(await t.status(free)).toBe('APPROVED');
-  });
+  guardTest(
+    'a policy published is the one the very next create is judged by',
+    async ({ t, f, initiator, ada, usePolicy }) => {
+      // The active policy is kept between creates while unchanged (guard.ts): publishing changes it.
+      await usePolicy(bigNeedsTwo);
+      const held = await created(initiator, f, '5');
+      expect((await decide(ada, held, 'approve')).body).toMatchObject({
+        status: 'PENDING',
+        policy: { ruleName: 'Big transfers', required: 2 },
+      });
+      await usePolicy(DEFAULT_POLICY);
+      const free = await created(initiator, f, '5');
+      expect((await decide(ada, free, 'approve')).status).toBe(200);
+      expect(await t.status(free)).toBe('APPROVED');
+    },
+  );
 
-  it("a velocity rule sums the vault's outflow of the day before the item", async () => {
-    // ETH is $3,000: 2,000 ETH is $6M. The first fits under the $10M cap with what the
-    // vault sent before; the second, after the first, does not.
-    await usePolicy({
-      rules: [
-        {
-          id: 'velocity',
-          name: 'Daily outflow over $10M',
-          match: { outflow24hUsdAbove: '10000000' },
-          outcome: {
-            action: 'ALLOW',
-            approvals: 2,
-            approvers: { kinds: ['approver', 'admin'], memberIds: [] },
-            apiClientMayApproveOwn: false,
+  guardTest(
+    "a velocity rule sums the vault's outflow of the day before the item",
+    async ({ t, f, initiator, ada, usePolicy }) => {
+      // ETH is $3,000: 2,000 ETH is $6M. The first fits under the $10M cap with what the
+      // vault sent before; the second, after the first, does not.
+      await usePolicy({
+        rules: [
+          {
+            id: 'velocity',
+            name: 'Daily outflow over $10M',
+            match: { outflow24hUsdAbove: '10000000' },
+            outcome: {
+              action: 'ALLOW',
+              approvals: 2,
+              approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
           },
-        },
-      ],
-      fallback: DEFAULT_POLICY.fallback,
-    });
-    const first = await created('2000');
-    const second = await created('2000');
-    expect((await decide(ada, first, 'approve')).status).toBe(200);
-    expect(await t.status(first)).toBe('APPROVED');
-    expect((await decide(ada, second, 'approve')).body).toMatchObject({
-      status: 'PENDING',
-      policy: { ruleName: 'Daily outflow over $10M', required: 2 },
-    });
-  });
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      const first = await created(initiator, f, '2000');
+      const second = await created(initiator, f, '2000');
+      expect((await decide(ada, first, 'approve')).status).toBe(200);
+      expect(await t.status(first)).toBe('APPROVED');
+      expect((await decide(ada, second, 'approve')).body).toMatchObject({
+        status: 'PENDING',
+        policy: { ruleName: 'Daily outflow over $10M', required: 2 },
+      });
+    },
+  );
 
-  it('one eligible decline ends it at once', async () => {
-    await usePolicy(bigNeedsTwo);
-    const id = await created('5');
-    await decide(ada, id, 'approve');
-    const declined = await decide(bo, id, 'reject');
-    expect(declined.status, JSON.stringify(declined.body)).toBe(200);
-    expect(await t.status(id)).toBe('DECLINED');
-  });
+  guardTest(
+    'one eligible decline ends it at once',
+    async ({ t, f, initiator, ada, bo, usePolicy }) => {
+      await usePolicy(bigNeedsTwo);
+      const id = await created(initiator, f, '5');
+      await decide(ada, id, 'approve');
+      const declined = await decide(bo, id, 'reject');
+      expect(declined.status, JSON.stringify(declined.body)).toBe(200);
+      expect(await t.status(id)).toBe('DECLINED');
+    },
+  );
 
-  it('a blocking rule refuses at creation, naming the rule, and creates nothing', async () => {
-    await usePolicy(bigNeedsTwo);
-    const before = await t.get(`${paths.transactions()}?limit=100`);
-    const res = await transfer('10', 'USDC');
-    expect(res.status, JSON.stringify(res.body)).toBe(403);
-    const error = ApiErrorBody.parse(res.body);
-    expect(error.code).toBe('POLICY_BLOCKED');
-    expect(error.message).toContain('"No USDC to contacts"');
-    const after = await t.get(`${paths.transactions()}?limit=100`);
-    expect((after.body.results as unknown[]).length).toBe(
-      (before.body.results as unknown[]).length,
-    );
-  });
+  guardTest(
+    'a blocking rule refuses at creation, naming the rule, and creates nothing',
+    async ({ t, f, initiator, usePolicy }) => {
+      await usePolicy(bigNeedsTwo);
+      const before = await t.get(`${paths.transactions()}?limit=100`);
+      const res = await transfer(initiator, f, '10', 'USDC');
+      expect(res.status, JSON.stringify(res.body)).toBe(403);
+      const error = ApiErrorBody.parse(res.body);
+      expect(error.code).toBe('POLICY_BLOCKED');
+      expect(error.message).toContain('"No USDC to contacts"');
+      const after = await t.get(`${paths.transactions()}?limit=100`);
+      expect((after.body.results as unknown[]).length).toBe(
+        (before.body.results as unknown[]).length,
+      );
+    },
+  );
 
-  it('a member the rule does not count is refused, naming the rule', async () => {
-    await usePolicy({
-      rules: [
-        {
-          id: 'admins',
-          name: 'Admins only',
-          match: { categories: ['TRANSFER'] },
-          outcome: {
-            action: 'ALLOW',
-            approvals: 1,
-            approvers: { kinds: ['admin'], memberIds: [] },
-            apiClientMayApproveOwn: false,
+  guardTest(
+    'a member the rule does not count is refused, naming the rule',
+    async ({ t, f, initiator, ada, cy, usePolicy }) => {
+      await usePolicy({
+        rules: [
+          {
+            id: 'admins',
+            name: 'Admins only',
+            match: { categories: ['TRANSFER'] },
+            outcome: {
+              action: 'ALLOW',
+              approvals: 1,
+              approvers: { kinds: ['admin'], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
           },
-        },
-      ],
-      fallback: DEFAULT_POLICY.fallback,
-    });
-    const id = await created('0.25');
-    const refused = await decide(ada, id, 'approve');
-    expect(refused.status).toBe(403);
-    expect(ApiErrorBody.parse(refused.body)).toMatchObject({ code: 'POLICY_NOT_ELIGIBLE' });
-    expect(ApiErrorBody.parse(refused.body).message).toContain('"Admins only"');
-    expect((await decide(cy, id, 'approve')).status).toBe(200);
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      const id = await created(initiator, f, '0.25');
+      const refused = await decide(ada, id, 'approve');
+      expect(refused.status).toBe(403);
+      expect(ApiErrorBody.parse(refused.body)).toMatchObject({ code: 'POLICY_NOT_ELIGIBLE' });
+      expect(ApiErrorBody.parse(refused.body).message).toContain('"Admins only"');
+      expect((await decide(cy, id, 'approve')).status).toBe(200);
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 
-  it('the rule frozen at creation holds after the policy is loosened', async () => {
-    await usePolicy(bigNeedsTwo);
-    const id = await created('5');
-    await usePolicy(DEFAULT_POLICY);
-    expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
-    expect(await t.status(id)).toBe('PENDING');
-    await decide(bo, id, 'approve');
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+  guardTest(
+    'the rule frozen at creation holds after the policy is loosened',
+    async ({ t, f, initiator, ada, bo, usePolicy }) => {
+      await usePolicy(bigNeedsTwo);
+      const id = await created(initiator, f, '5');
+      await usePolicy(DEFAULT_POLICY);
+      expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
+      expect(await t.status(id)).toBe('PENDING');
+      await decide(bo, id, 'approve');
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 
-  it('two approvers at the same instant: approved once, neither decision lost', async () => {
-    await usePolicy(bigNeedsTwo);
-    const id = await created('5');
-    const [a, b] = await Promise.all([decide(ada, id, 'approve'), decide(bo, id, 'approve')]);
-    expect([a.status, b.status]).toEqual([200, 200]);
-    const counts = [a.body, b.body].map(
-      (body) => (body as { policy: { approvals: number } }).policy.approvals,
-    );
-    expect(counts.sort()).toEqual([1, 2]);
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+  guardTest(
+    'two approvers at the same instant: approved once, neither decision lost',
+    async ({ t, f, initiator, ada, bo, usePolicy }) => {
+      await usePolicy(bigNeedsTwo);
+      const id = await created(initiator, f, '5');
+      const [a, b] = await Promise.all([decide(ada, id, 'approve'), decide(bo, id, 'approve')]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const counts = [a.body, b.body].map(
+        (body) => (body as { policy: { approvals: number } }).policy.approvals,
+      );
+      expect(counts.sort()).toEqual([1, 2]);
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 
-  it('an API client adds only the approval that completes the rule', async () => {
-    await usePolicy({
-      ...bigNeedsTwo,
-      rules: [
-        {
-          ...bigNeedsTwo.rules[0]!,
-          outcome: {
-            action: 'ALLOW',
-            approvals: 2,
-            approvers: { kinds: ['approver', 'api_client'], memberIds: [] },
-            apiClientMayApproveOwn: false,
+  guardTest(
+    'an API client adds only the approval that completes the rule',
+    async ({ t, f, client, initiator, ada, usePolicy }) => {
+      await usePolicy({
+        ...bigNeedsTwo,
+        rules: [
+          {
+            ...bigNeedsTwo.rules[0]!,
+            outcome: {
+              action: 'ALLOW',
+              approvals: 2,
+              approvers: { kinds: ['approver', 'api_client'], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
           },
-        },
-      ],
-    });
-    const id = await created('5');
-    const early = await decideAs(t.app, client, id, { action: 'approve' });
-    expect(early.status, JSON.stringify(early.body)).toBe(403);
-    expect(ApiErrorBody.parse(early.body).code).toBe('POLICY_NEEDS_MORE_APPROVALS');
-    expect(await t.status(id)).toBe('PENDING');
-    expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
-    const last = await decideAs(t.app, client, id, { action: 'approve' });
-    expect(last.status, JSON.stringify(last.body)).toBe(200);
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+        ],
+      });
+      const id = await created(initiator, f, '5');
+      const early = await decideAs(t.app, client, id, { action: 'approve' });
+      expect(early.status, JSON.stringify(early.body)).toBe(403);
+      expect(ApiErrorBody.parse(early.body).code).toBe('POLICY_NEEDS_MORE_APPROVALS');
+      expect(await t.status(id)).toBe('PENDING');
+      expect((await decide(ada, id, 'approve')).body).toMatchObject({ status: 'PENDING' });
+      const last = await decideAs(t.app, client, id, { action: 'approve' });
+      expect(last.status, JSON.stringify(last.body)).toBe(200);
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 
-  it('an off-ramp is judged on what its quote made: two approvals where the rule says', async () => {
-    await usePolicy({
-      rules: [
-        {
-          id: 'payouts',
-          name: 'Bank payouts',
-          match: { categories: ['OFF_RAMP'] },
-          outcome: {
-            action: 'ALLOW',
-            approvals: 2,
-            approvers: { kinds: [], memberIds: [] },
-            apiClientMayApproveOwn: false,
+  guardTest(
+    'an off-ramp is judged on what its quote made: two approvals where the rule says',
+    async ({ t, f, r, ada, bo, cy, usePolicy }) => {
+      await usePolicy({
+        rules: [
+          {
+            id: 'payouts',
+            name: 'Bank payouts',
+            match: { categories: ['OFF_RAMP'] },
+            outcome: {
+              action: 'ALLOW',
+              approvals: 2,
+              approvers: { kinds: [], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
           },
-        },
-      ],
-      fallback: DEFAULT_POLICY.fallback,
-    });
-    const intent = {
-      source: { type: 'VAULT', id: f.treasury.id },
-      destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
-      fromAsset: 'USDC',
-      fromAmount: '100',
-      fromChain: 'ETHEREUM',
-      toAsset: 'USD',
-    };
-    const quoted = await cy.json(QUOTE_PATH, send({ intent }));
-    expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
-    const quoteId = (quoted.body as { quotes: Array<{ quoteId: string }> }).quotes[0]?.quoteId;
-    const made = await cy.json(
-      INTENT_CREATE_PATH,
-      send({ intent, quoteId, externalId: 'payout-1' }),
-    );
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    const id = Transaction.parse(made.body).id ?? '';
-    expect((await decide(ada, id, 'approve')).body).toMatchObject({
-      status: 'PENDING',
-      policy: { ruleName: 'Bank payouts', approvals: 1, required: 2 },
-    });
-    expect(await t.status(id)).toBe('PENDING');
-    await decide(bo, id, 'approve');
-    expect(await t.status(id)).toBe('APPROVED');
-  });
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      const intent = {
+        source: { type: 'VAULT', id: f.treasury.id },
+        destination: { type: 'BANK_ACCOUNT', id: r.usd.id },
+        fromAsset: 'USDC',
+        fromAmount: '100',
+        fromChain: 'ETHEREUM',
+        toAsset: 'USD',
+      };
+      const quoted = await cy.json(QUOTE_PATH, send({ intent }));
+      expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+      const quoteId = (quoted.body as { quotes: Array<{ quoteId: string }> }).quotes[0]?.quoteId;
+      const made = await cy.json(
+        INTENT_CREATE_PATH,
+        send({ intent, quoteId, externalId: 'payout-1' }),
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const id = Transaction.parse(made.body).id ?? '';
+      expect((await decide(ada, id, 'approve')).body).toMatchObject({
+        status: 'PENDING',
+        policy: { ruleName: 'Bank payouts', approvals: 1, required: 2 },
+      });
+      expect(await t.status(id)).toBe('PENDING');
+      await decide(bo, id, 'approve');
+      expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
 });

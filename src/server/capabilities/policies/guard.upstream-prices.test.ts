@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { reviewRampPolicy, reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
@@ -13,9 +13,9 @@ import {
 import { Transaction } from '#contract/transaction.ts';
 import { assets } from '../../db/schema/sandbox.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts';
-import { createRampFixture, QUOTE_PATH, type RampFixture } from '../../test/ramp-fixtures.ts';
-import { publishDraft, saveDraft } from './policies.store.ts';
+import { twoConsolesTest, type TwoConsoles } from '../../test/two-consoles.ts';
+import { publishPolicy } from '../../test/policies.ts';
+import { createRampFixture, QUOTE_PATH } from '../../test/ramp-fixtures.ts';
 
 /**
  * Issue 28: USD rules judge alike in upstream mode. Console A (upstream mode)
@@ -26,72 +26,64 @@ import { publishDraft, saveDraft } from './policies.store.ts';
  * 24-hour outflow is summed from the custody API's transactions.
  */
 
-let t: TwoConsoles;
-let initiator: StaffSession;
-let ada: StaffSession;
-let bo: StaffSession;
-let ramps: RampFixture;
 /** Every detailed_balances read A makes of B. */
 const balanceReads: string[] = [];
 
-beforeAll(async () => {
-  t = await createTwoConsoles();
+const twoApprovers: PolicyRule['outcome'] = {
+  action: 'ALLOW',
+  approvals: 2,
+  approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+  apiClientMayApproveOwn: false,
+};
+const policy: Policy = {
+  rules: [
+    {
+      id: 'cap',
+      name: 'Daily cap',
+      match: { categories: ['TRANSFER'], assets: ['USDC', 'BTC'], outflow24hUsdAbove: '52000' },
+      outcome: { action: 'BLOCK' },
+    },
+    {
+      id: 'big',
+      name: 'Big transfers',
+      match: { categories: ['TRANSFER'], amountUsdAtLeast: '10000' },
+      outcome: twoApprovers,
+    },
+    {
+      id: 'payouts',
+      name: 'Big payouts',
+      match: { categories: ['OFF_RAMP'], amountUsdAtLeast: '1000' },
+      outcome: twoApprovers,
+    },
+  ],
+  fallback: DEFAULT_POLICY.fallback,
+};
+
+/** B without a price for POL, A's policy published, and A's balance reads counted. */
+async function prepare(t: TwoConsoles) {
   // B has no price for POL: its balances answer the line without one.
   await t.b.db
     .update(assets)
     .set({ usdPrice: '0' })
     .where(and(eq(assets.symbol, 'POL'), eq(assets.blockChain, 'POLYGON')));
-  ramps = await createRampFixture(t.b);
-  initiator = await t.signIn('initiator');
-  ada = await t.signIn('approver');
-  bo = await t.signIn('approver');
   const [editor, reviewer] = [await t.signIn('admin'), await t.signIn('admin')];
-  const twoApprovers: PolicyRule['outcome'] = {
-    action: 'ALLOW',
-    approvals: 2,
-    approvers: { kinds: ['approver', 'admin'], memberIds: [] },
-    apiClientMayApproveOwn: false,
-  };
-  const policy: Policy = {
-    rules: [
-      {
-        id: 'cap',
-        name: 'Daily cap',
-        match: { categories: ['TRANSFER'], assets: ['USDC', 'BTC'], outflow24hUsdAbove: '52000' },
-        outcome: { action: 'BLOCK' },
-      },
-      {
-        id: 'big',
-        name: 'Big transfers',
-        match: { categories: ['TRANSFER'], amountUsdAtLeast: '10000' },
-        outcome: twoApprovers,
-      },
-      {
-        id: 'payouts',
-        name: 'Big payouts',
-        match: { categories: ['OFF_RAMP'], amountUsdAtLeast: '1000' },
-        outcome: twoApprovers,
-      },
-    ],
-    fallback: DEFAULT_POLICY.fallback,
-  };
-  const now = t.clock.now();
-  const who = (s: StaffSession) => ({ id: s.member.id, name: s.member.name });
-  const draft = await saveDraft(
-    t.aDatabase.db,
-    'transactions',
-    { policy, revision: 0 },
-    who(editor),
-    now,
-  );
-  await publishDraft(t.aDatabase.db, 'transactions', draft.revision, who(reviewer), now);
+  await publishPolicy(t.aDatabase.db, 'transactions', policy, {
+    editor,
+    reviewer,
+    now: t.clock.now(),
+  });
   t.intercept = (send, input, init) => {
     const url = String(input instanceof Request ? input.url : input);
     if (/\/detailed_balances\//.test(url)) balanceReads.push(url);
     return send(input, init);
   };
-});
-afterAll(() => t.close());
+}
+
+/** `ada` and `bo`, two of A's approvers; `ramps`, B's ramp bank accounts. */
+const upstreamTest = twoConsolesTest({}, prepare)
+  .extend('ada', { scope: 'file' }, ({ t }) => t.signIn('approver'))
+  .extend('bo', { scope: 'file' }, ({ t, ada: _ada }) => t.signIn('approver'))
+  .extend('ramps', { scope: 'file' }, ({ t }) => createRampFixture(t.b));
 
 const post = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -99,7 +91,7 @@ const post = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-function transfer(amount: string, asset: string, blockChain: string) {
+function transfer(t: TwoConsoles, amount: string, asset: string, blockChain: string) {
   return {
     category: 'TRANSFER',
     source: { type: 'VAULT', id: t.fixture.treasury.id },
@@ -110,13 +102,13 @@ function transfer(amount: string, asset: string, blockChain: string) {
   };
 }
 
-async function review(body: unknown) {
+async function review(initiator: StaffSession, body: unknown) {
   const res = await initiator.json(pathOf(reviewTransactionPolicy), post(body));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return PolicyPreviewResponse.parse(res.body).requirement;
 }
 
-async function create(body: unknown) {
+async function create(initiator: StaffSession, body: unknown) {
   const res = await initiator.json(paths.transactions(), post(body));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return Transaction.parse(res.body).id ?? '';
@@ -132,80 +124,92 @@ async function approve(by: StaffSession, entityId: string) {
 }
 
 describe('USD rules through an upstream custody API', () => {
-  it('prices from the custody API: $500 needs one approval, $50,400 two; then the day’s cap blocks', async () => {
-    // $500 of USDC: under the threshold, as in sandbox mode.
-    const small = transfer('500', 'USDC', 'ETHEREUM');
-    expect(await review(small)).toMatchObject({
-      ruleId: null,
-      outcome: { action: 'ALLOW', approvals: 1 },
-    });
-    expect(balanceReads).toHaveLength(1);
-    // The price is kept: the create that follows the review reads no balances again.
-    const smallId = await create(small);
-    expect(balanceReads).toHaveLength(1);
-    await approve(ada, smallId);
-    expect(await t.b.status(smallId)).toBe('APPROVED');
+  upstreamTest(
+    'prices from the custody API: $500 needs one approval, $50,400 two; then the day’s cap blocks',
+    async ({ t, initiator, ada, bo }) => {
+      // $500 of USDC: under the threshold, as in sandbox mode.
+      const small = transfer(t, '500', 'USDC', 'ETHEREUM');
+      expect(await review(initiator, small)).toMatchObject({
+        ruleId: null,
+        outcome: { action: 'ALLOW', approvals: 1 },
+      });
+      expect(balanceReads).toHaveLength(1);
+      // The price is kept: the create that follows the review reads no balances again.
+      const smallId = await create(initiator, small);
+      expect(balanceReads).toHaveLength(1);
+      await approve(ada, smallId);
+      expect(await t.b.status(smallId)).toBe('APPROVED');
 
-    // 0.84 BTC at $60,000 is $50,400: the rule's two approvals.
-    const big = transfer('0.84', 'BTC', 'BITCOIN');
-    expect(await review(big)).toMatchObject({
-      ruleName: 'Big transfers',
-      outcome: { action: 'ALLOW', approvals: 2 },
-    });
-    const bigId = await create(big);
-    expect(await approve(ada, bigId)).toMatchObject({
-      status: 'PENDING',
-      policy: { ruleName: 'Big transfers', approvals: 1, required: 2 },
-    });
-    expect(await t.b.status(bigId)).toBe('PENDING');
-    await approve(bo, bigId);
-    expect(await t.b.status(bigId)).toBe('APPROVED');
+      // 0.84 BTC at $60,000 is $50,400: the rule's two approvals.
+      const big = transfer(t, '0.84', 'BTC', 'BITCOIN');
+      expect(await review(initiator, big)).toMatchObject({
+        ruleName: 'Big transfers',
+        outcome: { action: 'ALLOW', approvals: 2 },
+      });
+      const bigId = await create(initiator, big);
+      expect(await approve(ada, bigId)).toMatchObject({
+        status: 'PENDING',
+        policy: { ruleName: 'Big transfers', approvals: 1, required: 2 },
+      });
+      expect(await t.b.status(bigId)).toBe('PENDING');
+      await approve(bo, bigId);
+      expect(await t.b.status(bigId)).toBe('APPROVED');
 
-    // $50,900 has left the treasury today (B's own amountInUSD): $2,000 more passes $52,000.
-    const more = transfer('2000', 'USDC', 'ETHEREUM');
-    expect(await review(more)).toMatchObject({ ruleName: 'Daily cap' });
-    const refused = await initiator.json(paths.transactions(), post(more));
-    expect(refused.status).toBe(403);
-    expect(refused.body).toMatchObject({
-      code: 'POLICY_BLOCKED',
-      message: expect.stringContaining('"Daily cap"'),
-    });
-  });
+      // $50,900 has left the treasury today (B's own amountInUSD): $2,000 more passes $52,000.
+      const more = transfer(t, '2000', 'USDC', 'ETHEREUM');
+      expect(await review(initiator, more)).toMatchObject({ ruleName: 'Daily cap' });
+      const refused = await initiator.json(paths.transactions(), post(more));
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({
+        code: 'POLICY_BLOCKED',
+        message: expect.stringContaining('"Daily cap"'),
+      });
+    },
+  );
 
-  it('fails closed on an asset the custody API gives no price: 1 POL needs the two approvals', async () => {
-    expect(await review(transfer('1', 'POL', 'POLYGON'))).toMatchObject({
-      ruleName: 'Big transfers',
-      outcome: { action: 'ALLOW', approvals: 2 },
-    });
-  });
+  upstreamTest(
+    'fails closed on an asset the custody API gives no price: 1 POL needs the two approvals',
+    async ({ t, initiator }) => {
+      expect(await review(initiator, transfer(t, '1', 'POL', 'POLYGON'))).toMatchObject({
+        ruleName: 'Big transfers',
+        outcome: { action: 'ALLOW', approvals: 2 },
+      });
+    },
+  );
 
-  it('judges an off-ramp from the quote it forwarded, before anything is sent', async () => {
-    const payout = (fromAmount: string) => ({
-      source: { type: 'VAULT', id: t.fixture.treasury.id },
-      destination: { type: 'BANK_ACCOUNT', id: ramps.usd.id },
-      fromAsset: 'USDC',
-      fromAmount,
-      fromChain: 'ETHEREUM',
-      toAsset: 'USD',
-    });
-    const reviewRamp = async (intent: object) => {
-      const quoted = await initiator.json(QUOTE_PATH, post({ intent }));
-      expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
-      const quoteId = (quoted.body as { quotes: Array<{ quoteId: string }> }).quotes[0]?.quoteId;
-      return initiator.json(pathOf(reviewRampPolicy), post({ intent, quoteId }));
-    };
-    expect((await reviewRamp(payout('2000'))).body).toMatchObject({
-      requirement: { ruleName: 'Big payouts', outcome: { approvals: 2 } },
-    });
-    expect((await reviewRamp(payout('100'))).body).toMatchObject({
-      requirement: { ruleName: 'Default', outcome: { approvals: 1 } },
-    });
-    // A quote this console never forwarded cannot be judged before it is executed.
-    const unknown = await initiator.json(
-      pathOf(reviewRampPolicy),
-      post({ intent: payout('100'), quoteId: 'priced-elsewhere' }),
-    );
-    expect(unknown.status).toBe(400);
-    expect(unknown.body).toMatchObject({ code: 'QUOTE_NOT_FOUND', fields: [{ field: 'quoteId' }] });
-  });
+  upstreamTest(
+    'judges an off-ramp from the quote it forwarded, before anything is sent',
+    async ({ t, initiator, ramps }) => {
+      const payout = (fromAmount: string) => ({
+        source: { type: 'VAULT', id: t.fixture.treasury.id },
+        destination: { type: 'BANK_ACCOUNT', id: ramps.usd.id },
+        fromAsset: 'USDC',
+        fromAmount,
+        fromChain: 'ETHEREUM',
+        toAsset: 'USD',
+      });
+      const reviewRamp = async (intent: object) => {
+        const quoted = await initiator.json(QUOTE_PATH, post({ intent }));
+        expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+        const quoteId = (quoted.body as { quotes: Array<{ quoteId: string }> }).quotes[0]?.quoteId;
+        return initiator.json(pathOf(reviewRampPolicy), post({ intent, quoteId }));
+      };
+      expect((await reviewRamp(payout('2000'))).body).toMatchObject({
+        requirement: { ruleName: 'Big payouts', outcome: { approvals: 2 } },
+      });
+      expect((await reviewRamp(payout('100'))).body).toMatchObject({
+        requirement: { ruleName: 'Default', outcome: { approvals: 1 } },
+      });
+      // A quote this console never forwarded cannot be judged before it is executed.
+      const unknown = await initiator.json(
+        pathOf(reviewRampPolicy),
+        post({ intent: payout('100'), quoteId: 'priced-elsewhere' }),
+      );
+      expect(unknown.status).toBe(400);
+      expect(unknown.body).toMatchObject({
+        code: 'QUOTE_NOT_FOUND',
+        fields: [{ field: 'quoteId' }],
+      });
+    },
+  );
 });

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { paths } from '#contract/paths.ts';
 import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { Transaction } from '#contract/transaction.ts';
+import { publishPolicy } from '../../test/policies.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts';
-import { publishDraft, saveDraft } from './policies.store.ts';
+import { twoConsolesTest, type TwoConsoles } from '../../test/two-consoles.ts';
 
 /**
  * Issue 28 in upstream mode, console → console over real HTTP: console A (in
@@ -14,15 +14,8 @@ import { publishDraft, saveDraft } from './policies.store.ts';
  * once A's rule is met.
  */
 
-let t: TwoConsoles;
-let initiator: StaffSession;
-let ada: StaffSession;
-let bo: StaffSession;
-beforeAll(async () => {
-  t = await createTwoConsoles();
-  initiator = await t.signIn('initiator');
-  ada = await t.signIn('approver');
-  bo = await t.signIn('approver');
+/** On A, drafted by one admin and published by another: transfers need two approvals. */
+async function publishTwoApprovers(t: TwoConsoles) {
   const [editor, reviewer] = [await t.signIn('admin'), await t.signIn('admin')];
   const policy: Policy = {
     rules: [
@@ -40,18 +33,17 @@ beforeAll(async () => {
     ],
     fallback: DEFAULT_POLICY.fallback,
   };
-  const now = t.clock.now();
-  const who = (s: StaffSession) => ({ id: s.member.id, name: s.member.name });
-  const draft = await saveDraft(
-    t.aDatabase.db,
-    'transactions',
-    { policy, revision: 0 },
-    who(editor),
-    now,
-  );
-  await publishDraft(t.aDatabase.db, 'transactions', draft.revision, who(reviewer), now);
-});
-afterAll(() => t.close());
+  await publishPolicy(t.aDatabase.db, 'transactions', policy, {
+    editor,
+    reviewer,
+    now: t.clock.now(),
+  });
+}
+
+/** A's policy published; `ada` and `bo`, two of A's approvers. */
+const upstreamTest = twoConsolesTest({}, publishTwoApprovers)
+  .extend('ada', { scope: 'file' }, ({ t }) => t.signIn('approver'))
+  .extend('bo', { scope: 'file' }, ({ t, ada: _ada }) => t.signIn('approver'));
 
 const post = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -67,52 +59,55 @@ async function approve(by: StaffSession, entityId: string) {
 }
 
 describe('approval policies through an upstream custody API', () => {
-  it('sends the custody API exactly one approval, only once the rule is met', async () => {
-    const made = await initiator.json(
-      paths.transactions(),
-      post({
-        category: 'TRANSFER',
-        source: { type: 'VAULT', id: t.fixture.treasury.id },
-        destination: { type: 'CONTACT', id: t.fixture.contacts.eth.id },
-        amount: '0.5',
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-      }),
-    );
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    const id = Transaction.parse(made.body).id ?? '';
+  upstreamTest(
+    'sends the custody API exactly one approval, only once the rule is met',
+    async ({ t, initiator, ada, bo }) => {
+      const made = await initiator.json(
+        paths.transactions(),
+        post({
+          category: 'TRANSFER',
+          source: { type: 'VAULT', id: t.fixture.treasury.id },
+          destination: { type: 'CONTACT', id: t.fixture.contacts.eth.id },
+          amount: '0.5',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+        }),
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const id = Transaction.parse(made.body).id ?? '';
 
-    // Every decision A sends B, as B receives it.
-    const sent: string[] = [];
-    t.intercept = (send, input, init) => {
-      const url = String(input instanceof Request ? input.url : input);
-      if (
-        (init?.method ?? 'GET') === 'POST' &&
-        /\/change_requests\/approvals\/[^/]+\/action\//.test(url)
-      )
-        sent.push(url);
-      return send(input, init);
-    };
-    try {
-      const first = await approve(ada, id);
-      expect(first.status, JSON.stringify(first.body)).toBe(200);
-      expect(first.body).toMatchObject({
-        status: 'PENDING',
-        policy: { approvals: 1, required: 2 },
-      });
-      expect(sent).toEqual([]);
-      expect(await t.b.status(id)).toBe('PENDING');
+      // Every decision A sends B, as B receives it.
+      const sent: string[] = [];
+      t.intercept = (send, input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (
+          (init?.method ?? 'GET') === 'POST' &&
+          /\/change_requests\/approvals\/[^/]+\/action\//.test(url)
+        )
+          sent.push(url);
+        return send(input, init);
+      };
+      try {
+        const first = await approve(ada, id);
+        expect(first.status, JSON.stringify(first.body)).toBe(200);
+        expect(first.body).toMatchObject({
+          status: 'PENDING',
+          policy: { approvals: 1, required: 2 },
+        });
+        expect(sent).toEqual([]);
+        expect(await t.b.status(id)).toBe('PENDING');
 
-      // The same approver again counts for nothing and sends nothing.
-      expect((await approve(ada, id)).body).toMatchObject({ policy: { approvals: 1 } });
-      expect(sent).toEqual([]);
+        // The same approver again counts for nothing and sends nothing.
+        expect((await approve(ada, id)).body).toMatchObject({ policy: { approvals: 1 } });
+        expect(sent).toEqual([]);
 
-      const second = await approve(bo, id);
-      expect(second.status, JSON.stringify(second.body)).toBe(200);
-      expect(sent).toHaveLength(1);
-      expect(await t.b.status(id)).toBe('APPROVED');
-    } finally {
-      t.intercept = null;
-    }
-  });
+        const second = await approve(bo, id);
+        expect(second.status, JSON.stringify(second.body)).toBe(200);
+        expect(sent).toHaveLength(1);
+        expect(await t.b.status(id)).toBe('APPROVED');
+      } finally {
+        t.intercept = null;
+      }
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { AuditListResponse } from '#contract/auth.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import {
@@ -8,8 +8,8 @@ import {
   PolicyVersion,
   type Policy,
 } from '#contract/policies.ts';
+import { appTest } from '../../test/app-test.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
 
 /**
  * Issue 28: changing an approval policy needs four eyes. One admin edits a
@@ -17,17 +17,11 @@ import { createTestApp, type TestApp } from '../../test/test-app.ts';
  * reviewed; every version is kept and can be restored the same way.
  */
 
-let t: TestApp;
-let ada: StaffSession;
-let bo: StaffSession;
-let cy: StaffSession;
-beforeAll(async () => {
-  t = await createTestApp();
-  ada = await t.signIn('admin');
-  bo = await t.signIn('admin');
-  cy = await t.signIn('admin');
-});
-afterAll(() => t.close());
+/** Three admins of the file's app: the tests take turns editing and publishing its one policy. */
+const policiesTest = appTest
+  .extend('ada', { scope: 'file' }, ({ t }) => t.signIn('admin'))
+  .extend('bo', { scope: 'file' }, ({ t, ada: _ada }) => t.signIn('admin'))
+  .extend('cy', { scope: 'file' }, ({ t, bo: _bo }) => t.signIn('admin'));
 
 const URL = '/api/console/policies/transactions/';
 const send = (method: string, body?: unknown): RequestInit => ({
@@ -53,7 +47,7 @@ const twoForBig: Policy = {
   fallback: DEFAULT_POLICY.fallback,
 };
 
-async function state(kind = 'transactions'): Promise<PolicyState> {
+async function state(ada: StaffSession, kind = 'transactions'): Promise<PolicyState> {
   const res = await ada.json(`/api/console/policies/${kind}/`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return PolicyState.parse(res.body);
@@ -66,178 +60,212 @@ function expectError(res: { status: number; body: unknown }, status: number, cod
   return error;
 }
 
-async function discardAnyDraft() {
+async function discardAnyDraft(ada: StaffSession) {
   const res = await ada.json(`${URL}draft/`, send('DELETE'));
   expect([200, 404]).toContain(res.status);
 }
 
 describe('approval policy versions', () => {
-  it("a fresh console runs the built-in default, today's rule, as version 0", async () => {
-    const { active, draft, history } = await state('accounts');
-    expect(active).toMatchObject({ version: 0, status: 'ACTIVE', policy: DEFAULT_POLICY });
-    expect(draft).toBeNull();
-    expect(history).toEqual([]);
-  });
+  policiesTest(
+    "a fresh console runs the built-in default, today's rule, as version 0",
+    async ({ ada }) => {
+      const { active, draft, history } = await state(ada, 'accounts');
+      expect(active).toMatchObject({ version: 0, status: 'ACTIVE', policy: DEFAULT_POLICY });
+      expect(draft).toBeNull();
+      expect(history).toEqual([]);
+    },
+  );
 
-  it('one admin drafts, the same admin may not publish, another publishes the revision reviewed', async () => {
-    const saved = await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
-    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    const draft = PolicyVersion.parse(saved.body);
-    expect(draft).toMatchObject({ status: 'DRAFT', revision: 1, basedOn: 0, version: null });
-    expect(draft.editors.map((e) => e.id)).toEqual([ada.member.id]);
+  policiesTest(
+    'one admin drafts, the same admin may not publish, another publishes the revision reviewed',
+    async ({ ada, bo }) => {
+      const saved = await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      const draft = PolicyVersion.parse(saved.body);
+      expect(draft).toMatchObject({ status: 'DRAFT', revision: 1, basedOn: 0, version: null });
+      expect(draft.editors.map((e) => e.id)).toEqual([ada.member.id]);
 
-    expectError(
-      await ada.json(`${URL}draft/publish/`, send('POST', { revision: 1 })),
-      403,
-      'FOUR_EYES',
-    );
-    const published = await bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 }));
-    expect(published.status, JSON.stringify(published.body)).toBe(200);
-    const now = PolicyState.parse(published.body);
-    expect(now.active).toMatchObject({ version: 1, status: 'ACTIVE', policy: twoForBig });
-    expect(now.active.publishedBy?.id).toBe(bo.member.id);
-    expect(now.draft).toBeNull();
-    expect(now.history.map((v) => v.version)).toEqual([0]);
+      expectError(
+        await ada.json(`${URL}draft/publish/`, send('POST', { revision: 1 })),
+        403,
+        'FOUR_EYES',
+      );
+      const published = await bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 }));
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+      const now = PolicyState.parse(published.body);
+      expect(now.active).toMatchObject({ version: 1, status: 'ACTIVE', policy: twoForBig });
+      expect(now.active.publishedBy?.id).toBe(bo.member.id);
+      expect(now.draft).toBeNull();
+      expect(now.history.map((v) => v.version)).toEqual([0]);
 
-    const log = await ada.json('/api/console/audit/?entityId=transactions');
-    const rows = AuditListResponse.parse(log.body).results.map((r) => `${r.action} ${r.outcome}`);
-    expect(rows).toEqual(
-      expect.arrayContaining([
-        'policy.draft success',
-        'policy.publish denied',
-        'policy.publish success',
-      ]),
-    );
-  });
+      const log = await ada.json('/api/console/audit/?entityId=transactions');
+      const rows = AuditListResponse.parse(log.body).results.map((r) => `${r.action} ${r.outcome}`);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          'policy.draft success',
+          'policy.publish denied',
+          'policy.publish success',
+        ]),
+      );
+    },
+  );
 
-  it('a second editor may not publish either; a third admin may', async () => {
-    await discardAnyDraft();
-    await ada.json(`${URL}draft/`, send('PUT', { policy: DEFAULT_POLICY, revision: 0 }));
-    const edited = await bo.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 1 }));
-    expect(PolicyVersion.parse(edited.body).editors.map((e) => e.id)).toEqual([
-      ada.member.id,
-      bo.member.id,
-    ]);
-    expectError(
-      await bo.json(`${URL}draft/publish/`, send('POST', { revision: 2 })),
-      403,
-      'FOUR_EYES',
-    );
-    expect((await cy.json(`${URL}draft/publish/`, send('POST', { revision: 2 }))).status).toBe(200);
-  });
+  policiesTest(
+    'a second editor may not publish either; a third admin may',
+    async ({ ada, bo, cy }) => {
+      await discardAnyDraft(ada);
+      await ada.json(`${URL}draft/`, send('PUT', { policy: DEFAULT_POLICY, revision: 0 }));
+      const edited = await bo.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 1 }));
+      expect(PolicyVersion.parse(edited.body).editors.map((e) => e.id)).toEqual([
+        ada.member.id,
+        bo.member.id,
+      ]);
+      expectError(
+        await bo.json(`${URL}draft/publish/`, send('POST', { revision: 2 })),
+        403,
+        'FOUR_EYES',
+      );
+      expect((await cy.json(`${URL}draft/publish/`, send('POST', { revision: 2 }))).status).toBe(
+        200,
+      );
+    },
+  );
 
-  it('refuses a save or a publish against a revision that has since changed', async () => {
-    await discardAnyDraft();
+  policiesTest(
+    'refuses a save or a publish against a revision that has since changed',
+    async ({ ada, bo }) => {
+      await discardAnyDraft(ada);
+      await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
+      await ada.json(`${URL}draft/`, send('PUT', { policy: DEFAULT_POLICY, revision: 1 }));
+      const stale = expectError(
+        await bo.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 1 })),
+        409,
+        'POLICY_DRAFT_CHANGED',
+      );
+      expect(stale.fields?.[0]?.field).toBe('revision');
+      // Bo reviewed revision 1; the draft is now at 2: publishing what was not read is refused.
+      expectError(
+        await bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 })),
+        409,
+        'POLICY_DRAFT_CHANGED',
+      );
+      expectError(
+        await bo.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
+        409,
+        'POLICY_DRAFT_CHANGED',
+      );
+    },
+  );
+
+  policiesTest(
+    'two admins beginning a draft at once: one draft, the other told',
+    async ({ ada, bo }) => {
+      await discardAnyDraft(ada);
+      const [a, b] = await Promise.all([
+        ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
+        bo.json(`${URL}draft/`, send('PUT', { policy: DEFAULT_POLICY, revision: 0 })),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([200, 409]);
+      expect((await state(ada)).draft?.revision).toBe(1);
+    },
+  );
+
+  policiesTest('two admins publishing at once: one version, not two', async ({ ada, bo, cy }) => {
+    await discardAnyDraft(ada);
     await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
-    await ada.json(`${URL}draft/`, send('PUT', { policy: DEFAULT_POLICY, revision: 1 }));
-    const stale = expectError(
-      await bo.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 1 })),
-      409,
-      'POLICY_DRAFT_CHANGED',
-    );
-    expect(stale.fields?.[0]?.field).toBe('revision');
-    // Bo reviewed revision 1; the draft is now at 2: publishing what was not read is refused.
-    expectError(
-      await bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 })),
-      409,
-      'POLICY_DRAFT_CHANGED',
-    );
-    expectError(
-      await bo.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
-      409,
-      'POLICY_DRAFT_CHANGED',
-    );
-  });
-
-  it('two admins beginning a draft at once: one draft, the other told', async () => {
-    await discardAnyDraft();
-    const [a, b] = await Promise.all([
-      ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
-      bo.json(`${URL}draft/`, send('PUT', { policy: DEFAULT_POLICY, revision: 0 })),
-    ]);
-    expect([a.status, b.status].sort()).toEqual([200, 409]);
-    expect((await state()).draft?.revision).toBe(1);
-  });
-
-  it('two admins publishing at once: one version, not two', async () => {
-    await discardAnyDraft();
-    await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
-    const before = (await state()).active.version ?? 0;
+    const before = (await state(ada)).active.version ?? 0;
     const [a, b] = await Promise.all([
       bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 })),
       cy.json(`${URL}draft/publish/`, send('POST', { revision: 1 })),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 404]);
-    expect((await state()).active.version).toBe(before + 1);
+    expect((await state(ada)).active.version).toBe(before + 1);
   });
 
-  it('restores an earlier version as a draft, published like any other', async () => {
-    await discardAnyDraft();
-    const res = await ada.json(`${URL}versions/0/restore/`, send('POST'));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(PolicyVersion.parse(res.body)).toMatchObject({ basedOn: 0, policy: DEFAULT_POLICY });
-    expectError(
-      await ada.json(`${URL}versions/0/restore/`, send('POST')),
-      409,
-      'POLICY_DRAFT_CHANGED',
-    );
-    const published = await bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 }));
-    expect(PolicyState.parse(published.body).active.policy).toEqual(DEFAULT_POLICY);
-    expectError(await ada.json(`${URL}versions/999/restore/`, send('POST')), 404, 'NOT_FOUND');
-  });
+  policiesTest(
+    'restores an earlier version as a draft, published like any other',
+    async ({ ada, bo }) => {
+      await discardAnyDraft(ada);
+      const res = await ada.json(`${URL}versions/0/restore/`, send('POST'));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(PolicyVersion.parse(res.body)).toMatchObject({ basedOn: 0, policy: DEFAULT_POLICY });
+      expectError(
+        await ada.json(`${URL}versions/0/restore/`, send('POST')),
+        409,
+        'POLICY_DRAFT_CHANGED',
+      );
+      const published = await bo.json(`${URL}draft/publish/`, send('POST', { revision: 1 }));
+      expect(PolicyState.parse(published.body).active.policy).toEqual(DEFAULT_POLICY);
+      expectError(await ada.json(`${URL}versions/999/restore/`, send('POST')), 404, 'NOT_FOUND');
+    },
+  );
 
-  it('a bad policy is refused naming the field and the rule, and nothing is saved', async () => {
-    await discardAnyDraft();
-    const bad = {
-      ...twoForBig,
-      rules: [{ ...twoForBig.rules[0], outcome: { ...twoForBig.rules[0]!.outcome, approvals: 0 } }],
-    };
-    const error = expectError(
-      await ada.json(`${URL}draft/`, send('PUT', { policy: bad, revision: 0 })),
-      400,
-      'VALIDATION_ERROR',
-    );
-    expect(error.fields).toContainEqual({
-      field: 'policy.rules.0.outcome.approvals',
-      message: 'at least one approval',
-    });
-    expect((await state()).draft).toBeNull();
-  });
+  policiesTest(
+    'a bad policy is refused naming the field and the rule, and nothing is saved',
+    async ({ ada }) => {
+      await discardAnyDraft(ada);
+      const bad = {
+        ...twoForBig,
+        rules: [
+          { ...twoForBig.rules[0], outcome: { ...twoForBig.rules[0]!.outcome, approvals: 0 } },
+        ],
+      };
+      const error = expectError(
+        await ada.json(`${URL}draft/`, send('PUT', { policy: bad, revision: 0 })),
+        400,
+        'VALIDATION_ERROR',
+      );
+      expect(error.fields).toContainEqual({
+        field: 'policy.rules.0.outcome.approvals',
+        message: 'at least one approval',
+      });
+      expect((await state(ada)).draft).toBeNull();
+    },
+  );
 
-  it('only an admin of every sub-organization edits; every member reads', async () => {
-    const scoped = await t.signIn('admin', { subOrgIds: ['so-a'] });
-    expectError(
-      await scoped.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
-      403,
-      'OUTSIDE_ADMIN_SCOPE',
-    );
-    const viewer = await t.signIn('viewer');
-    expect((await viewer.json(URL)).status).toBe(200);
-    expectError(
-      await viewer.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
-      403,
-      'FORBIDDEN_ROLE',
-    );
-    expectError(await ada.json('/api/console/policies/everything/'), 404, 'NOT_FOUND');
-  });
+  policiesTest(
+    'only an admin of every sub-organization edits; every member reads',
+    async ({ t, ada }) => {
+      const scoped = await t.signIn('admin', { subOrgIds: ['so-a'] });
+      expectError(
+        await scoped.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
+        403,
+        'OUTSIDE_ADMIN_SCOPE',
+      );
+      const viewer = await t.signIn('viewer');
+      expect((await viewer.json(URL)).status).toBe(200);
+      expectError(
+        await viewer.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 })),
+        403,
+        'FORBIDDEN_ROLE',
+      );
+      expectError(await ada.json('/api/console/policies/everything/'), 404, 'NOT_FOUND');
+    },
+  );
 
-  it('answers "what would this need?" from the active policy or the draft', async () => {
-    await discardAnyDraft();
-    await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
-    const facts = {
-      subOrgId: null,
-      category: 'TRANSFER',
-      amountUsd: '50000',
-      destinationKind: 'EXTERNAL_ADDRESS',
-      initiatorKind: 'initiator',
-    };
-    const viewer = await t.signIn('viewer');
-    const onDraft = await viewer.json(`${URL}preview/`, send('POST', { ...facts, draft: true }));
-    expect(PolicyPreviewResponse.parse(onDraft.body)).toMatchObject({
-      requirement: { ruleId: 'big' },
-      summary: '2 approvals from approvers or admins',
-    });
-    const small = await viewer.json(`${URL}preview/`, send('POST', { ...facts, amountUsd: '500' }));
-    expect(PolicyPreviewResponse.parse(small.body).requirement.ruleId).toBeNull();
-  });
+  policiesTest(
+    'answers "what would this need?" from the active policy or the draft',
+    async ({ t, ada }) => {
+      await discardAnyDraft(ada);
+      await ada.json(`${URL}draft/`, send('PUT', { policy: twoForBig, revision: 0 }));
+      const facts = {
+        subOrgId: null,
+        category: 'TRANSFER',
+        amountUsd: '50000',
+        destinationKind: 'EXTERNAL_ADDRESS',
+        initiatorKind: 'initiator',
+      };
+      const viewer = await t.signIn('viewer');
+      const onDraft = await viewer.json(`${URL}preview/`, send('POST', { ...facts, draft: true }));
+      expect(PolicyPreviewResponse.parse(onDraft.body)).toMatchObject({
+        requirement: { ruleId: 'big' },
+        summary: '2 approvals from approvers or admins',
+      });
+      const small = await viewer.json(
+        `${URL}preview/`,
+        send('POST', { ...facts, amountUsd: '500' }),
+      );
+      expect(PolicyPreviewResponse.parse(small.body).requirement.ruleId).toBeNull();
+    },
+  );
 });

@@ -115,6 +115,29 @@ async function lockedDraft(tx: Executor, kind: PolicyKind): Promise<Row | undefi
   return row;
 }
 
+/** A new draft at revision 1, `member` its first editor; `basedOn` the version it starts from. */
+async function insertDraft(
+  tx: Executor,
+  kind: PolicyKind,
+  draft: { document: Policy; basedOn: number },
+  member: Member,
+  now: Date,
+): Promise<Row> {
+  const [inserted] = await tx
+    .insert(approvalPolicies)
+    .values({
+      kind,
+      status: 'DRAFT',
+      document: draft.document,
+      revision: 1,
+      basedOn: draft.basedOn,
+      editorIds: [member.id],
+      updatedAt: now,
+    })
+    .returning();
+  return inserted!;
+}
+
 async function withOneDraft<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
@@ -146,19 +169,7 @@ export async function saveDraft(
         if (input.revision !== 0)
           throw draftChanged('The draft you edited was published or discarded: begin a new one');
         const { version } = await activePolicy(tx, kind);
-        const [inserted] = await tx
-          .insert(approvalPolicies)
-          .values({
-            kind,
-            status: 'DRAFT',
-            document: input.policy,
-            revision: 1,
-            basedOn: version,
-            editorIds: [member.id],
-            updatedAt: now,
-          })
-          .returning();
-        return inserted!;
+        return insertDraft(tx, kind, { document: input.policy, basedOn: version }, member, now);
       }
       if (draft.revision !== input.revision)
         throw draftChanged(
@@ -258,19 +269,7 @@ export async function restoreVersion(
           );
         document = found.document;
       }
-      const [inserted] = await tx
-        .insert(approvalPolicies)
-        .values({
-          kind,
-          status: 'DRAFT',
-          document,
-          revision: 1,
-          basedOn: version,
-          editorIds: [member.id],
-          updatedAt: now,
-        })
-        .returning();
-      return inserted!;
+      return insertDraft(tx, kind, { document, basedOn: version }, member, now);
     }),
   );
   return toWire(row, await namesOf(db, [row]));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ApprovalInboxResponse } from '#contract/approval-inbox.ts';
 import { ApprovalProgressList } from '#contract/approval-progress.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
@@ -16,15 +16,11 @@ import {
 } from '#contract/policies.ts';
 import { Contact } from '#contract/reference.ts';
 import { Transaction } from '#contract/transaction.ts';
-import {
-  createEngineFixture,
-  createEngineTestApp,
-  type EngineFixture,
-  type EngineTestApp,
-} from '../../test/engine-test-app.ts';
+import type { EngineFixture, EngineTestApp } from '../../test/engine-test-app.ts';
+import { engineTest } from '../../test/engine-test.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
+import { publishPolicy } from '../../test/policies.ts';
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
-import { discardDraft, publishDraft, saveDraft } from './policies.store.ts';
 
 /**
  * What a member sees of the approval policies before and while an item waits
@@ -33,39 +29,35 @@ import { discardDraft, publishDraft, saveDraft } from './policies.store.ts';
  * one; contacts answer to the accounts policy as bank accounts do.
  */
 
-let t: EngineTestApp;
-let f: EngineFixture;
-let ivy: StaffSession;
-let ada: StaffSession;
-let bo: StaffSession;
-let cy: StaffSession;
-let dee: StaffSession;
-let editor: StaffSession;
-let reviewer: StaffSession;
-let elsewhere: StaffSession;
-beforeAll(async () => {
-  t = await createEngineTestApp();
-  f = await createEngineFixture(t.db, t.orgId);
+/**
+ * The file's members, signed in together: who may still approve is read
+ * against all of them. Eve is held to a sub-organization of her own.
+ */
+async function signInStaffOf(t: EngineTestApp) {
   const other = await createSubOrg(t.db, t.orgId, 'Elsewhere');
   const as = (role: 'initiator' | 'approver' | 'admin', name: string, subOrgIds?: string[]) =>
     signInStaff(t.app, t.db, t.authClock, { role, name, subOrgIds: subOrgIds ?? null });
-  ivy = await as('initiator', 'Ivy Initiator');
-  ada = await as('approver', 'Ada Approver');
-  bo = await as('approver', 'Bo Approver');
-  cy = await as('admin', 'Cy Admin');
-  dee = await as('admin', 'Dee Admin');
-  editor = await as('admin', 'Policy Editor');
-  reviewer = await as('admin', 'Policy Reviewer');
-  elsewhere = await as('approver', 'Eve Elsewhere', [other.id]);
-});
-afterAll(() => t.close());
+  return {
+    ivy: await as('initiator', 'Ivy Initiator'),
+    ada: await as('approver', 'Ada Approver'),
+    bo: await as('approver', 'Bo Approver'),
+    cy: await as('admin', 'Cy Admin'),
+    dee: await as('admin', 'Dee Admin'),
+    editor: await as('admin', 'Policy Editor'),
+    reviewer: await as('admin', 'Policy Reviewer'),
+    elsewhere: await as('approver', 'Eve Elsewhere', [other.id]),
+  };
+}
+type Staff = Awaited<ReturnType<typeof signInStaffOf>>;
 
-async function usePolicy(kind: PolicyKind, policy: Policy) {
-  await discardDraft(t.db, kind);
-  const now = t.authClock.now();
-  const who = (s: StaffSession) => ({ id: s.member.id, name: s.member.name });
-  const draft = await saveDraft(t.db, kind, { policy, revision: 0 }, who(editor), now);
-  await publishDraft(t.db, kind, draft.revision, who(reviewer), now);
+const progressTest = engineTest.extend('staff', { scope: 'file' }, ({ t }) => signInStaffOf(t));
+
+function usePolicy(t: EngineTestApp, staff: Staff, kind: PolicyKind, policy: Policy) {
+  return publishPolicy(t.db, kind, policy, {
+    editor: staff.editor,
+    reviewer: staff.reviewer,
+    now: t.authClock.now(),
+  });
 }
 
 const twoOf = (kinds: Array<'approver' | 'admin'>) => ({
@@ -100,7 +92,7 @@ const send = (body: unknown, method = 'POST'): RequestInit => ({
 });
 
 /** ETH is $3,000 in the sandbox: 5 ETH is $15,000. */
-const transferBody = (amount: string, asset = 'ETH') => ({
+const transferBody = (f: EngineFixture, amount: string, asset = 'ETH') => ({
   category: 'TRANSFER',
   source: { type: 'VAULT', id: f.treasury.id },
   destination: { type: 'CONTACT', id: f.contacts.eth.id },
@@ -132,96 +124,109 @@ async function progressOf(by: StaffSession, ...entityIds: string[]) {
 }
 
 describe("the create form's review", () => {
-  it('names the rule and what it needs before anything is sent', async () => {
-    await usePolicy('transactions', transfers);
-    const before = await t.get(`${paths.transactions()}?limit=100`);
-    const big = await ivy.json(pathOf(reviewTransactionPolicy), send(transferBody('5')));
-    expect(big.status, JSON.stringify(big.body)).toBe(200);
-    expect(PolicyPreviewResponse.parse(big.body)).toMatchObject({
-      requirement: { ruleName: 'Big transfers', outcome: { approvals: 2 } },
-      summary: '2 approvals from approvers or admins',
-    });
-    const small = PolicyPreviewResponse.parse(
-      (await ivy.json(pathOf(reviewTransactionPolicy), send(transferBody('0.1')))).body,
-    );
-    expect(small).toMatchObject({ requirement: { ruleName: 'Default' } });
-    const blocked = PolicyPreviewResponse.parse(
-      (await ivy.json(pathOf(reviewTransactionPolicy), send(transferBody('10', 'USDC')))).body,
-    );
-    expect(blocked.requirement).toMatchObject({
-      ruleName: 'No USDC to contacts',
-      outcome: { action: 'BLOCK' },
-    });
-    // Asking creates nothing.
-    const after = await t.get(`${paths.transactions()}?limit=100`);
-    expect((after.body.results as unknown[]).length).toBe(
-      (before.body.results as unknown[]).length,
-    );
-  });
+  progressTest(
+    'names the rule and what it needs before anything is sent',
+    async ({ t, f, staff }) => {
+      const { ivy } = staff;
+      await usePolicy(t, staff, 'transactions', transfers);
+      const before = await t.get(`${paths.transactions()}?limit=100`);
+      const big = await ivy.json(pathOf(reviewTransactionPolicy), send(transferBody(f, '5')));
+      expect(big.status, JSON.stringify(big.body)).toBe(200);
+      expect(PolicyPreviewResponse.parse(big.body)).toMatchObject({
+        requirement: { ruleName: 'Big transfers', outcome: { approvals: 2 } },
+        summary: '2 approvals from approvers or admins',
+      });
+      const small = PolicyPreviewResponse.parse(
+        (await ivy.json(pathOf(reviewTransactionPolicy), send(transferBody(f, '0.1')))).body,
+      );
+      expect(small).toMatchObject({ requirement: { ruleName: 'Default' } });
+      const blocked = PolicyPreviewResponse.parse(
+        (await ivy.json(pathOf(reviewTransactionPolicy), send(transferBody(f, '10', 'USDC')))).body,
+      );
+      expect(blocked.requirement).toMatchObject({
+        ruleName: 'No USDC to contacts',
+        outcome: { action: 'BLOCK' },
+      });
+      // Asking creates nothing.
+      const after = await t.get(`${paths.transactions()}?limit=100`);
+      expect((after.body.results as unknown[]).length).toBe(
+        (before.body.results as unknown[]).length,
+      );
+    },
+  );
 
-  it('refuses a draft that is not a create body, naming the field', async () => {
-    const res = await ivy.json(
-      pathOf(reviewTransactionPolicy),
-      send({ ...transferBody('5'), amount: 'lots' }),
-    );
-    expect(res.status).toBe(400);
-    expect(ApiErrorBody.parse(res.body).fields?.map((e) => e.field)).toContain('amount');
-  });
+  progressTest(
+    'refuses a draft that is not a create body, naming the field',
+    async ({ f, staff }) => {
+      const { ivy } = staff;
+      const res = await ivy.json(
+        pathOf(reviewTransactionPolicy),
+        send({ ...transferBody(f, '5'), amount: 'lots' }),
+      );
+      expect(res.status).toBe(400);
+      expect(ApiErrorBody.parse(res.body).fields?.map((e) => e.field)).toContain('amount');
+    },
+  );
 
-  it('is for those who may create transactions', async () => {
+  progressTest('is for those who may create transactions', async ({ t, f }) => {
     const viewer = await signInStaff(t.app, t.db, t.authClock, { role: 'viewer' });
-    const res = await viewer.json(pathOf(reviewTransactionPolicy), send(transferBody('5')));
+    const res = await viewer.json(pathOf(reviewTransactionPolicy), send(transferBody(f, '5')));
     expect(res.status).toBe(403);
   });
 });
 
 describe('approvals collected, shown', () => {
-  it('names who approved and when, and who may still approve', async () => {
-    await usePolicy('transactions', transfers);
-    const made = await ivy.json(paths.transactions(), send(transferBody('5')));
-    expect(made.status, JSON.stringify(made.body)).toBe(200);
-    const id = Transaction.parse(made.body).id ?? '';
+  progressTest(
+    'names who approved and when, and who may still approve',
+    async ({ t, f, staff }) => {
+      const { ivy, ada, bo, cy } = staff;
+      await usePolicy(t, staff, 'transactions', transfers);
+      const made = await ivy.json(paths.transactions(), send(transferBody(f, '5')));
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const id = Transaction.parse(made.body).id ?? '';
 
-    const [fresh] = await progressOf(bo, id);
-    expect(fresh).toMatchObject({
-      ruleName: 'Big transfers',
-      required: 2,
-      state: 'PENDING',
-      approvals: [],
-      eligible: 'approvers or admins',
-    });
-    expect(fresh?.stillEligible.map((m) => m.name)).toContain('Ada Approver');
+      const [fresh] = await progressOf(bo, id);
+      expect(fresh).toMatchObject({
+        ruleName: 'Big transfers',
+        required: 2,
+        state: 'PENDING',
+        approvals: [],
+        eligible: 'approvers or admins',
+      });
+      expect(fresh?.stillEligible.map((m) => m.name)).toContain('Ada Approver');
 
-    expect((await decide(ada, id)).status).toBe(200);
-    const [one] = await progressOf(bo, id);
-    expect(one?.approvals).toEqual([
-      {
-        type: 'STAFF',
-        id: ada.member.id,
-        name: 'Ada Approver',
-        at: expect.stringMatching(/^\d{4}-/) as unknown as string,
-      },
-    ]);
-    const still = one?.stillEligible.map((m) => m.name) ?? [];
-    // Neither the initiator, nor who approved, nor a member who cannot see the item.
-    expect(still).toEqual(expect.arrayContaining(['Bo Approver', 'Cy Admin', 'Dee Admin']));
-    expect(still).not.toContain('Ada Approver');
-    expect(still).not.toContain('Ivy Initiator');
-    expect(still).not.toContain('Eve Elsewhere');
+      expect((await decide(ada, id)).status).toBe(200);
+      const [one] = await progressOf(bo, id);
+      expect(one?.approvals).toEqual([
+        {
+          type: 'STAFF',
+          id: ada.member.id,
+          name: 'Ada Approver',
+          at: expect.stringMatching(/^\d{4}-/) as unknown as string,
+        },
+      ]);
+      const still = one?.stillEligible.map((m) => m.name) ?? [];
+      // Neither the initiator, nor who approved, nor a member who cannot see the item.
+      expect(still).toEqual(expect.arrayContaining(['Bo Approver', 'Cy Admin', 'Dee Admin']));
+      expect(still).not.toContain('Ada Approver');
+      expect(still).not.toContain('Ivy Initiator');
+      expect(still).not.toContain('Eve Elsewhere');
 
-    // The inbox carries the same for each item.
-    const inbox = await bo.json(`${pathOf(approvalInbox)}?limit=100`);
-    const item = ApprovalInboxResponse.parse(inbox.body).results.find((i) => i.id === id);
-    expect(item?.progress).toMatchObject({ required: 2, approvals: [{ name: 'Ada Approver' }] });
+      // The inbox carries the same for each item.
+      const inbox = await bo.json(`${pathOf(approvalInbox)}?limit=100`);
+      const item = ApprovalInboxResponse.parse(inbox.body).results.find((i) => i.id === id);
+      expect(item?.progress).toMatchObject({ required: 2, approvals: [{ name: 'Ada Approver' }] });
 
-    expect((await decide(cy, id)).status).toBe(200);
-    const [done] = await progressOf(bo, id);
-    expect(done).toMatchObject({ state: 'APPROVED', approvals: [{}, { name: 'Cy Admin' }] });
-  });
+      expect((await decide(cy, id)).status).toBe(200);
+      const [done] = await progressOf(bo, id);
+      expect(done).toMatchObject({ state: 'APPROVED', approvals: [{}, { name: 'Cy Admin' }] });
+    },
+  );
 
-  it('leaves out what the member may not see', async () => {
-    await usePolicy('transactions', transfers);
-    const made = await ivy.json(paths.transactions(), send(transferBody('5')));
+  progressTest('leaves out what the member may not see', async ({ t, f, staff }) => {
+    const { ivy, elsewhere } = staff;
+    await usePolicy(t, staff, 'transactions', transfers);
+    const made = await ivy.json(paths.transactions(), send(transferBody(f, '5')));
     const id = Transaction.parse(made.body).id ?? '';
     expect(await progressOf(elsewhere, id, 'no-such-id')).toEqual([]);
   });
@@ -231,67 +236,75 @@ describe('contacts answer to the accounts policy', () => {
   const address = () =>
     `0x${(Date.now() * 7 + Math.floor(Math.random() * 1e9)).toString(16).padStart(40, 'c').slice(-40)}`;
 
-  it('a contact and a change to its assets each need the two admins the rule asks for', async () => {
-    await usePolicy('accounts', {
-      rules: [{ id: 'two-admins', name: 'Two admins', match: {}, outcome: twoOf(['admin']) }],
-      fallback: DEFAULT_POLICY.fallback,
-    });
-    try {
-      const made = await ivy.json(
-        paths.contacts(),
-        send({ name: 'Two-admin payee', address: address(), blockChain: 'ETHEREUM' }),
-      );
-      expect(made.status, JSON.stringify(made.body)).toBe(200);
-      const id = Contact.parse(made.body).id ?? '';
-      const contact = async () => Contact.parse((await t.get(`${paths.contacts()}${id}/`)).body);
-
-      const approver = await decide(ada, id);
-      expect(approver.status).toBe(403);
-      expect(ApiErrorBody.parse(approver.body)).toMatchObject({ code: 'POLICY_NOT_ELIGIBLE' });
-      expect((await decide(cy, id)).body).toMatchObject({
-        status: 'PENDING',
-        policy: { ruleName: 'Two admins', approvals: 1, required: 2 },
+  progressTest(
+    'a contact and a change to its assets each need the two admins the rule asks for',
+    async ({ t, staff }) => {
+      const { ivy, ada, bo, cy, dee } = staff;
+      await usePolicy(t, staff, 'accounts', {
+        rules: [{ id: 'two-admins', name: 'Two admins', match: {}, outcome: twoOf(['admin']) }],
+        fallback: DEFAULT_POLICY.fallback,
       });
-      expect((await contact()).status).toBe('PENDING');
-      const [half] = await progressOf(bo, id);
-      expect(half).toMatchObject({ entityType: 'CONTACT', approvals: [{ name: 'Cy Admin' }] });
-      expect((await decide(dee, id)).status).toBe(200);
-      expect((await contact()).status).toBe('APPROVED');
+      try {
+        const made = await ivy.json(
+          paths.contacts(),
+          send({ name: 'Two-admin payee', address: address(), blockChain: 'ETHEREUM' }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        const id = Contact.parse(made.body).id ?? '';
+        const contact = async () => Contact.parse((await t.get(`${paths.contacts()}${id}/`)).body);
 
-      // The asset-list change is judged afresh: two admins again, none counted yet.
-      const changed = await ivy.json(
-        `${paths.contacts()}${id}/`,
-        send({ assetList: ['ETH'] }, 'PUT'),
-      );
-      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
-      const [fresh] = await progressOf(bo, id);
-      expect(fresh).toMatchObject({ state: 'PENDING', approvals: [], required: 2 });
-      expect((await decide(cy, id)).body).toMatchObject({ status: 'PENDING' });
-      expect((await contact()).pendingAssetList).toEqual(['ETH']);
-      expect((await decide(dee, id)).status).toBe(200);
-      const after = await contact();
-      expect(after.assetList).toEqual(['ETH']);
-      expect(after.pendingAssetList ?? null).toBeNull();
-    } finally {
-      await usePolicy('accounts', DEFAULT_POLICY);
-    }
-  });
+        const approver = await decide(ada, id);
+        expect(approver.status).toBe(403);
+        expect(ApiErrorBody.parse(approver.body)).toMatchObject({ code: 'POLICY_NOT_ELIGIBLE' });
+        expect((await decide(cy, id)).body).toMatchObject({
+          status: 'PENDING',
+          policy: { ruleName: 'Two admins', approvals: 1, required: 2 },
+        });
+        expect((await contact()).status).toBe('PENDING');
+        const [half] = await progressOf(bo, id);
+        expect(half).toMatchObject({ entityType: 'CONTACT', approvals: [{ name: 'Cy Admin' }] });
+        expect((await decide(dee, id)).status).toBe(200);
+        expect((await contact()).status).toBe('APPROVED');
 
-  it('a blocking accounts rule refuses a contact, naming the rule', async () => {
-    await usePolicy('accounts', {
-      rules: [{ id: 'none', name: 'No new payees', match: {}, outcome: { action: 'BLOCK' } }],
-      fallback: DEFAULT_POLICY.fallback,
-    });
-    try {
-      const res = await ivy.json(
-        paths.contacts(),
-        send({ name: 'Refused payee', address: address(), blockChain: 'ETHEREUM' }),
-      );
-      expect(res.status).toBe(403);
-      expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'POLICY_BLOCKED' });
-      expect(ApiErrorBody.parse(res.body).message).toContain('"No new payees"');
-    } finally {
-      await usePolicy('accounts', DEFAULT_POLICY);
-    }
-  });
+        // The asset-list change is judged afresh: two admins again, none counted yet.
+        const changed = await ivy.json(
+          `${paths.contacts()}${id}/`,
+          send({ assetList: ['ETH'] }, 'PUT'),
+        );
+        expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+        const [fresh] = await progressOf(bo, id);
+        expect(fresh).toMatchObject({ state: 'PENDING', approvals: [], required: 2 });
+        expect((await decide(cy, id)).body).toMatchObject({ status: 'PENDING' });
+        expect((await contact()).pendingAssetList).toEqual(['ETH']);
+        expect((await decide(dee, id)).status).toBe(200);
+        const after = await contact();
+        expect(after.assetList).toEqual(['ETH']);
+        expect(after.pendingAssetList ?? null).toBeNull();
+      } finally {
+        await usePolicy(t, staff, 'accounts', DEFAULT_POLICY);
+      }
+    },
+  );
+
+  progressTest(
+    'a blocking accounts rule refuses a contact, naming the rule',
+    async ({ t, staff }) => {
+      const { ivy } = staff;
+      await usePolicy(t, staff, 'accounts', {
+        rules: [{ id: 'none', name: 'No new payees', match: {}, outcome: { action: 'BLOCK' } }],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      try {
+        const res = await ivy.json(
+          paths.contacts(),
+          send({ name: 'Refused payee', address: address(), blockChain: 'ETHEREUM' }),
+        );
+        expect(res.status).toBe(403);
+        expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'POLICY_BLOCKED' });
+        expect(ApiErrorBody.parse(res.body).message).toContain('"No new payees"');
+      } finally {
+        await usePolicy(t, staff, 'accounts', DEFAULT_POLICY);
+      }
+    },
+  );
 });

@@ -33,13 +33,33 @@ export function Field({
     <div className={cn('flex min-w-0 flex-col gap-1', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children}
+      <FieldNotes id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/**
+ * What follows a control (or a fieldset's boxes): its hint as `${id}-hint`,
+ * then its error (`FieldError`); the ids `describedBy` names.
+ */
+export function FieldNotes({
+  id,
+  hint,
+  error,
+}: {
+  id: string;
+  hint?: string | undefined;
+  error: string | undefined;
+}) {
+  return (
+    <>
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-slate-700">
           {hint}
         </p>
       ) : null}
       <FieldError id={id} error={error} />
-    </div>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useController, type Control, type FieldPath } from 'react-hook-form';
-import { FieldError } from '../../../components/ui/field.tsx';
+import { describedBy, FieldNotes } from '../../../components/ui/field.tsx';
 import type { PolicyForm } from '../policy-form.ts';
 
 export interface CheckboxOption {
@@ -30,13 +30,10 @@ export function CheckboxGroup({
   const { field, fieldState } = useController({ control, name });
   const chosen = Array.isArray(field.value) ? (field.value as string[]) : [];
   const error = fieldState.error?.message;
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null]
-    .filter(Boolean)
-    .join(' ');
   return (
     <fieldset
       className="flex min-w-0 flex-col gap-1"
-      aria-describedby={describedBy || undefined}
+      aria-describedby={describedBy(id, { hint, error })}
       aria-invalid={error ? true : undefined}
     >
       <legend className="text-sm font-medium text-slate-800">{legend}</legend>
@@ -63,12 +60,7 @@ export function CheckboxGroup({
           </label>
         ))}
       </div>
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-700">
-          {hint}
-        </p>
-      ) : null}
-      <FieldError id={id} error={error} />
+      <FieldNotes id={id} hint={hint} error={error} />
     </fieldset>
   );
 }

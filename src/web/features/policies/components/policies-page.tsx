@@ -7,7 +7,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { useCan } from '../../../lib/permissions.ts';
-import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { referenceQueries, subOrgOptions } from '../../../lib/reference-queries.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { useSendOnce } from '../../../lib/use-send-once.ts';
 import {
@@ -115,13 +115,7 @@ function PolicyParts({ kind, state }: { kind: PolicyKind; state: PolicyState }) 
   };
   const subOrgs = useQuery(referenceQueries.subOrgs());
   const staff = useQuery({ ...referenceQueries.staffMembers(), enabled: mayChange });
-  const subOrgOptions = useMemo(
-    () =>
-      (subOrgs.data?.results ?? [])
-        .filter((s): s is typeof s & { id: string } => Boolean(s.id))
-        .map((s) => ({ value: s.id, label: s.name || s.id })),
-    [subOrgs.data],
-  );
+  const subOrgChoices = useMemo(() => subOrgOptions(subOrgs.data), [subOrgs.data]);
   const memberOptions = useMemo(
     () =>
       (staff.data?.results ?? [])
@@ -161,7 +155,7 @@ function PolicyParts({ kind, state }: { kind: PolicyKind; state: PolicyState }) 
         <PolicyEditor
           kind={kind}
           state={state}
-          subOrgs={subOrgOptions}
+          subOrgs={subOrgChoices}
           members={memberOptions}
           memberId={session?.member.id}
           onDone={(message) => {
@@ -181,7 +175,7 @@ function PolicyParts({ kind, state }: { kind: PolicyKind; state: PolicyState }) 
           </Button>
         </Panel>
       ) : null}
-      <PolicyPreview kind={kind} hasDraft={draftOpen} subOrgs={subOrgOptions} nameOf={nameOf} />
+      <PolicyPreview kind={kind} hasDraft={draftOpen} subOrgs={subOrgChoices} nameOf={nameOf} />
       <PolicyHistory
         history={state.history}
         nameOf={nameOf}

@@ -8,7 +8,7 @@ import { TableSkeleton } from '../../../components/table-skeleton.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize } from '../../../lib/labels.ts';
-import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { referenceQueries, subOrgOptions } from '../../../lib/reference-queries.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { staffQueries } from '../api/staff-queries.ts';
 import { CreateStaffForm } from './create-staff-form.tsx';
@@ -34,16 +34,10 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
   const staff = useQuery(staffQueries.list());
   const ownScope = useSession()?.member.subOrgIds ?? null;
   const subOrgs = useQuery(referenceQueries.subOrgs());
-  const subOrgOptions = useMemo(
-    () =>
-      (subOrgs.data?.results ?? [])
-        .filter((s): s is typeof s & { id: string } => Boolean(s.id))
-        .map((s) => ({ value: s.id, label: s.name || s.id })),
-    [subOrgs.data],
-  );
+  const subOrgChoices = useMemo(() => subOrgOptions(subOrgs.data), [subOrgs.data]);
   const names = useMemo(
-    () => new Map(subOrgOptions.map((o) => [o.value, o.label])),
-    [subOrgOptions],
+    () => new Map(subOrgChoices.map((o) => [o.value, o.label])),
+    [subOrgChoices],
   );
 
   let content;
@@ -93,7 +87,7 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
       <div aria-busy={staff.isPending}>{content}</div>
       <CreateStaffForm
         key={ownScope ? 'restricted' : 'all'}
-        subOrgOptions={subOrgOptions}
+        subOrgOptions={subOrgChoices}
         restricted={ownScope !== null}
       />
     </PageSection>

@@ -1,0 +1,22 @@
+import type { Policy, PolicyKind } from '#contract/policies.ts';
+import { discardDraft, publishDraft, saveDraft } from '../capabilities/policies/policies.store.ts';
+import type { Database } from '../db/client.ts';
+import type { StaffSession } from './staff-session.ts';
+
+/**
+ * Makes `policy` the active `kind` policy as the console would, four eyes and
+ * all: any open draft discarded, a draft saved by `editor`, published by
+ * `reviewer` at `now`. `await publishPolicy(t.db, 'transactions', policy,
+ * { editor, reviewer, now: t.authClock.now() })`.
+ */
+export async function publishPolicy(
+  db: Database,
+  kind: PolicyKind,
+  policy: Policy,
+  by: { editor: StaffSession; reviewer: StaffSession; now: Date },
+): Promise<void> {
+  const who = (s: StaffSession) => ({ id: s.member.id, name: s.member.name });
+  await discardDraft(db, kind);
+  const draft = await saveDraft(db, kind, { policy, revision: 0 }, who(by.editor), by.now);
+  await publishDraft(db, kind, draft.revision, who(by.reviewer), by.now);
+}
