@@ -21,9 +21,9 @@ function batches(): BatchSize {
   if (!stats) return batch;
   return {
     next: () => batch.next(),
-    took(steps, ms) {
+    took(steps, ms, overdueMs) {
       stats.simulated(steps, ms);
-      batch.took(steps, ms);
+      batch.took(steps, ms, overdueMs);
     },
   };
 }

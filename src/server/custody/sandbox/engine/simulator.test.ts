@@ -13,7 +13,13 @@ import {
 } from '../../../test/engine-test-app.ts';
 import { inArray } from 'drizzle-orm';
 import { treasuryToOps } from '../../../test/create-requests.ts';
-import { runDueSteps, simulatorLag, startSimulator, type BatchSize } from './simulator.ts';
+import {
+  adaptiveBatch,
+  runDueSteps,
+  simulatorLag,
+  startSimulator,
+  type BatchSize,
+} from './simulator.ts';
 
 let t: EngineTestApp;
 let f: EngineFixture;
@@ -123,9 +129,18 @@ describe('startSimulator', () => {
 });
 
 describe('runDueSteps in batches', () => {
-  const batchOf = (size: number): BatchSize & { sizes: number[] } => {
+  const batchOf = (size: number): BatchSize & { sizes: number[]; overdue: number[] } => {
     const sizes: number[] = [];
-    return { sizes, next: () => size, took: (steps) => void sizes.push(steps) };
+    const overdue: number[] = [];
+    return {
+      sizes,
+      overdue,
+      next: () => size,
+      took: (steps, _ms, overdueMs) => {
+        sizes.push(steps);
+        overdue.push(overdueMs ?? -1);
+      },
+    };
   };
 
   it('takes due steps earliest first, several per database transaction, and reports its lag', async () => {
@@ -146,6 +161,8 @@ describe('runDueSteps in batches', () => {
     const steps = await runDueSteps(t.db, t.clock, { timeScale: TIME_SCALE, batch, maxSteps: 3 });
     expect(steps).toBe(3);
     expect(batch.sizes).toEqual([2, 1]);
+    // Each batch tells how long its first step had been due: what sizes the next while behind.
+    expect(batch.overdue).toEqual([500, 300]);
     const rows = await t.db
       .select({ id: transactions.id, status: transactions.status })
       .from(transactions)
@@ -188,5 +205,30 @@ describe('runDueSteps in batches', () => {
     const [row] = await t.db.select().from(transactions).where(eq(transactions.id, broken.id));
     expect(row?.status).toBe('APPROVED');
     expect(row?.nextStepAt?.getTime()).toBe(t.clock.now().getTime() + 5_000);
+  });
+});
+
+describe('adaptiveBatch', () => {
+  // Batches of steps that take `msPerStep` each, the first due `overdueMs` ago; the size it settles at.
+  const settle = (batch: BatchSize, msPerStep: number, overdueMs: number) => {
+    for (let i = 0; i < 20; i += 1) {
+      const size = batch.next();
+      batch.took(size, size * msPerStep, overdueMs);
+    }
+    return batch.next();
+  };
+
+  it('sizes batches to about 25 ms of steps, longer in proportion to how far behind it is (at most 4x), and shrinks back once caught up', () => {
+    expect(settle(adaptiveBatch(), 5, 0)).toBe(5);
+    expect(settle(adaptiveBatch(), 5, 1_000)).toBe(5);
+    expect(settle(adaptiveBatch(), 5, 2_000)).toBe(10);
+    expect(settle(adaptiveBatch(), 5, 3_000)).toBe(15);
+    // Capped at 4x (about 100 ms a batch, what a request may wait behind one), and at `max` steps.
+    expect(settle(adaptiveBatch(), 5, 60_000)).toBe(20);
+    expect(settle(adaptiveBatch(25, 12), 5, 60_000)).toBe(12);
+    const batch = adaptiveBatch();
+    expect(settle(batch, 5, 4_000)).toBe(20);
+    // Caught up: back to about the usual length (halving the way there, rounded).
+    expect(settle(batch, 5, 0)).toBeLessThanOrEqual(6);
   });
 });

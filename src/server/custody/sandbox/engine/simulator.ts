@@ -26,10 +26,13 @@ export interface RunConfig extends StepConfig {
   lanes?: number;
 }
 
-/** How many due steps a database transaction takes: told how long each took. */
+/**
+ * How many due steps a database transaction takes: told how long each took,
+ * and how long the first of its steps had been due (`overdueMs`).
+ */
 export interface BatchSize {
   next(): number;
-  took(steps: number, ms: number): void;
+  took(steps: number, ms: number, overdueMs?: number): void;
 }
 
 const ONE_STEP: BatchSize = { next: () => 1, took: () => undefined };
@@ -39,16 +42,26 @@ const ONE_STEP: BatchSize = { next: () => 1, took: () => undefined };
  * `targetMs` at the pace the last full batches went, between 1 and `max`.
  * For PGlite, where a batch is one commit instead of one per step, and where
  * every other statement waits while it runs (one connection): `targetMs`
- * bounds what a request waits behind the simulator.
+ * bounds what a request waits behind the simulator. While the simulator is
+ * behind, batches aim longer, in proportion to how long the batch's first
+ * step had been due (one `targetMs` a `behindMs`, at most `maxFactor` times
+ * `targetMs`): with requests queued for PGlite's one connection each batch
+ * waits its turn behind them, so a batch's length is the simulator's share of
+ * the thread. Caught up, it shrinks back the same way.
  */
-export function adaptiveBatch(targetMs = 25, max = 64): BatchSize {
+export function adaptiveBatch(
+  targetMs = 25,
+  max = 64,
+  { behindMs = 1_000, maxFactor = 4 } = {},
+): BatchSize {
   let size = 1;
   return {
     next: () => size,
-    took(steps, ms) {
+    took(steps, ms, overdueMs = 0) {
       // A batch short of its size found nothing more due: it says nothing of the pace.
       if (steps < size || steps === 0) return;
-      const fits = Math.floor(targetMs / Math.max(ms / steps, 0.01));
+      const factor = Math.min(maxFactor, Math.max(1, overdueMs / behindMs));
+      const fits = Math.floor((targetMs * factor) / Math.max(ms / steps, 0.01));
       // Half way there each time: one slow batch (a checkpoint) does not collapse it.
       size = Math.min(max, Math.max(1, Math.round((size + fits) / 2)));
     },
@@ -87,6 +100,7 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
       const limit = Math.min(isolate > 0 ? 1 : batch.next(), maxSteps - steps);
       let picked: string[] = [];
       let started = 0;
+      let overdueMs = 0;
       try {
         await db.transaction(async (tx) => {
           // From inside: the wait for the transaction to begin (PGlite's one connection busy
@@ -100,12 +114,13 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
             .limit(limit)
             .for('update', { skipLocked: true });
           picked = rows.map((r) => r.id);
+          overdueMs = now.getTime() - (rows[0]?.nextStepAt ?? now).getTime();
           // The batch's status events go in one statement at its end (transitions.ts).
           const events = deferStatusEvents(tx);
           for (const row of rows) await advance(tx, row, row.nextStepAt ?? now, config);
           await events.write();
         });
-        batch.took(picked.length, performance.now() - started);
+        batch.took(picked.length, performance.now() - started, overdueMs);
       } catch (error) {
         // The database going away is no step's fault: the pass ends, and the loop waits for it.
         const [failedId, ...others] = picked;
