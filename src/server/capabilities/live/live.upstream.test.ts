@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { liveEvents } from '#contract/endpoints/live.ts';
 import type { ApprovalLiveEvent } from '#contract/live-events.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import { decideAsStaff, proposeBankAccount } from '../../test/staff-approvals.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
-import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts';
+import { twoConsolesTest, type TwoConsoles } from '../../test/two-consoles.ts';
 
 /**
  * Upstream mode (console A over console B's custody API): the custody
@@ -13,18 +13,15 @@ import { createTwoConsoles, type TwoConsoles } from '../../test/two-consoles.ts'
  * (upstream-events.ts), held to each member's sub-organizations.
  */
 
-let t: TwoConsoles;
 let deskA: string;
 let deskB: string;
-beforeAll(async () => {
-  t = await createTwoConsoles();
+const upstreamTest = twoConsolesTest({}, async (t) => {
   deskA = (await createSubOrg(t.b.db, t.b.orgId, 'Upstream desk A')).id;
   deskB = (await createSubOrg(t.b.db, t.b.orgId, 'Upstream desk B')).id;
 });
-afterAll(() => t.close());
 
 /** A member's stream on console A: its approval events, one at a time. */
-async function approvalStream(member: StaffSession) {
+async function approvalStream(t: TwoConsoles, member: StaffSession) {
   const res = await t.a.request(liveEvents.path, member.init());
   expect(res.status).toBe(200);
   if (!res.body) throw new Error('no body');
@@ -64,32 +61,35 @@ async function approvalStream(member: StaffSession) {
 }
 
 describe('approval events in upstream mode', () => {
-  it('a bank account proposed and decided through the console reaches its sub-org’s streams only', async () => {
-    const proposer = await t.signIn('initiator');
-    const approverA = await t.signIn('approver', { subOrgIds: [deskA] });
-    const watcherB = await t.signIn('approver', { subOrgIds: [deskB] });
-    const a = await approvalStream(approverA);
-    const b = await approvalStream(watcherB);
+  upstreamTest(
+    'a bank account proposed and decided through the console reaches its sub-org’s streams only',
+    async ({ t }) => {
+      const proposer = await t.signIn('initiator');
+      const approverA = await t.signIn('approver', { subOrgIds: [deskA] });
+      const watcherB = await t.signIn('approver', { subOrgIds: [deskB] });
+      const a = await approvalStream(t, approverA);
+      const b = await approvalStream(t, watcherB);
 
-    const ours = await proposeBankAccount(proposer, deskA);
-    expect(await a.approval()).toMatchObject({
-      kind: 'approval.proposed',
-      entityType: 'BANK_ACCOUNT',
-      entityId: ours,
-      subOrgId: deskA,
-      status: 'PENDING',
-    });
-    await decideAsStaff(approverA, ours, 'approve');
-    expect(await a.approval()).toMatchObject({
-      kind: 'approval.decided',
-      entityType: 'BANK_ACCOUNT',
-      entityId: ours,
-      subOrgId: deskA,
-      status: 'APPROVED',
-    });
-    // Desk B's member hears of desk B's proposal first: desk A's two never reached them.
-    const theirs = await proposeBankAccount(proposer, deskB);
-    expect(await b.approval()).toMatchObject({ entityId: theirs, subOrgId: deskB });
-    await Promise.all([a.cancel(), b.cancel()]);
-  });
+      const ours = await proposeBankAccount(proposer, deskA);
+      expect(await a.approval()).toMatchObject({
+        kind: 'approval.proposed',
+        entityType: 'BANK_ACCOUNT',
+        entityId: ours,
+        subOrgId: deskA,
+        status: 'PENDING',
+      });
+      await decideAsStaff(approverA, ours, 'approve');
+      expect(await a.approval()).toMatchObject({
+        kind: 'approval.decided',
+        entityType: 'BANK_ACCOUNT',
+        entityId: ours,
+        subOrgId: deskA,
+        status: 'APPROVED',
+      });
+      // Desk B's member hears of desk B's proposal first: desk A's two never reached them.
+      const theirs = await proposeBankAccount(proposer, deskB);
+      expect(await b.approval()).toMatchObject({ entityId: theirs, subOrgId: deskB });
+      await Promise.all([a.cancel(), b.cancel()]);
+    },
+  );
 });

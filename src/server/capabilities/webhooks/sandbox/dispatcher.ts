@@ -7,7 +7,7 @@ import { WEBHOOK_VERSION, type SignatureEncoding } from '#contract/webhooks.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
-import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
+import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
 import { canonicalJson, signatureOf } from '../signing.ts';
 import { guardedLookup, isPrivateAddress, type TargetPolicy } from '../targets.ts';
 
@@ -305,35 +305,16 @@ export function startWebhookDispatcher(
   options: DispatcherOptions & { intervalMs?: number },
 ): RunningDispatcher {
   const dispatcher = createWebhookDispatcher(options);
-  const intervalMs = options.intervalMs ?? 500;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
-  let outage = false;
-  const tick = () => {
-    pass = dispatcher
-      .poll()
-      .then(() => {
-        outage = false;
-      })
-      .catch((error: unknown) => {
-        if (isDatabaseUnavailable(error)) {
-          if (!outage) options.logger.warn({ err: error }, 'webhooks: the database is unavailable');
-          outage = true;
-          return;
-        }
-        options.logger.error({ err: error }, 'webhook dispatcher poll failed');
-      })
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
-      });
-  };
-  timer = setTimeout(tick, 0);
+  const loop = repeatUntilStopped({
+    intervalMs: options.intervalMs ?? 500,
+    pass: () => dispatcher.poll(),
+    failed: (error) => options.logger.error({ err: error }, 'webhook dispatcher poll failed'),
+    unavailable: (error) =>
+      options.logger.warn({ err: error }, 'webhooks: the database is unavailable'),
+  });
   return {
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await pass;
+      await loop.stop();
       await dispatcher.idle();
     },
   };

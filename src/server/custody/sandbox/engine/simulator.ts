@@ -4,6 +4,7 @@ import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { Clock } from '../../../clock.ts';
 import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
+import { repeatUntilStopped } from '../repeat-until-stopped.ts';
 import { advance, type StepConfig } from './steps.ts';
 import { deferStatusEvents } from './transitions.ts';
 
@@ -224,44 +225,15 @@ const MAX_OUTAGE_BACKOFF_MS = 10_000;
  * times a second; the first pass that succeeds resumes the usual pace.
  */
 export function startSimulator(options: SimulatorOptions): RunningSimulator {
-  const intervalMs = options.intervalMs ?? 250;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
-  let delay = intervalMs;
-  let outage = false;
-
-  const tick = () => {
-    pass = runDueSteps(options.db, options.clock, { ...options, logger: options.logger })
-      .then(() => {
-        outage = false;
-        delay = intervalMs;
-      })
-      .catch((error: unknown) => {
-        if (!isDatabaseUnavailable(error)) {
-          delay = intervalMs;
-          options.logger.error({ err: error }, 'lifecycle simulator pass failed');
-          return;
-        }
-        if (!outage)
-          options.logger.error(
-            { err: error },
-            'lifecycle simulator: the database is unavailable; retrying with back-off',
-          );
-        outage = true;
-        delay = Math.min(delay * 2, MAX_OUTAGE_BACKOFF_MS);
-      })
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, delay);
-      });
-  };
-  timer = setTimeout(tick, 0);
-
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await pass;
-    },
-  };
+  return repeatUntilStopped({
+    intervalMs: options.intervalMs ?? 250,
+    maxOutageBackoffMs: MAX_OUTAGE_BACKOFF_MS,
+    pass: () => runDueSteps(options.db, options.clock, { ...options, logger: options.logger }),
+    failed: (error) => options.logger.error({ err: error }, 'lifecycle simulator pass failed'),
+    unavailable: (error) =>
+      options.logger.error(
+        { err: error },
+        'lifecycle simulator: the database is unavailable; retrying with back-off',
+      ),
+  });
 }
