@@ -1,6 +1,7 @@
 import { API_PREFIX, pathOf, toQueryString } from './endpoint.ts';
 import { approvalMessage, decideApproval } from './endpoints/approvals.ts';
 import { getBankAccount, listBankAccounts } from './endpoints/bank-accounts.ts';
+import { listContacts } from './endpoints/contacts.ts';
 import * as reference from './endpoints/reference.ts';
 import { estimateFee, replaceTransaction } from './endpoints/transaction-writes.ts';
 import { getTransaction, listTransactions } from './endpoints/transactions.ts';
@@ -27,7 +28,7 @@ export const paths = {
   vaults: () => pathOf(reference.listVaults),
   vault: (vaultId: string) => pathOf(reference.getVault, { vaultId }),
   vaultBalances: (vaultId: string) => pathOf(reference.getVaultBalances, { vaultId }),
-  contacts: () => pathOf(reference.listContacts),
+  contacts: () => pathOf(listContacts),
   assets: () => pathOf(reference.listAssets),
   supportedChains: () => pathOf(reference.listSupportedChains),
   subOrgs: () => pathOf(reference.listSubOrgs),
@@ -48,7 +49,7 @@ export const routes = {
   vaults: relative(reference.listVaults),
   vault: relative(reference.getVault),
   vaultBalances: relative(reference.getVaultBalances),
-  contacts: relative(reference.listContacts),
+  contacts: relative(listContacts),
   assets: relative(reference.listAssets),
   supportedChains: relative(reference.listSupportedChains),
   subOrgs: relative(reference.listSubOrgs),

@@ -1,12 +1,24 @@
 import { ChangeRequestHistory } from '../change-request.ts';
 import { endpoint } from '../endpoint.ts';
-import { Contact } from '../reference.ts';
+import { Contact, ContactFilters, ContactListResponse } from '../reference.ts';
 
 /**
- * Reading the address book beyond its list (`reference.ts`'s listContacts):
- * one contact, and who proposed and decided it. Proposing and changing a
- * contact are in `contact-writes.ts` (their address rules load with the form).
+ * Reading the address book: its list, one contact, and who proposed and
+ * decided it. Proposing and changing a contact are in `contact-writes.ts`
+ * (their address rules load with the form).
  */
+
+export const listContacts = endpoint({
+  method: 'GET',
+  path: '/api/external/contacts/',
+  summary: 'Contacts (whitelisted addresses) in scope, keyset-paged; `name` filters by name.',
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  query: ContactFilters,
+  paged: true,
+  answer: ContactListResponse,
+});
 
 export const getContact = endpoint({
   method: 'GET',

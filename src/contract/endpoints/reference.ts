@@ -2,8 +2,6 @@ import { BackendInfo } from '../backend-info.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   AssetListResponse,
-  ContactFilters,
-  ContactListResponse,
   SubOrgListResponse,
   SupportedChainListResponse,
   Vault,
@@ -14,8 +12,8 @@ import {
 
 /**
  * Reference data: what the forms, filters and scope switcher read (vaults,
- * balances, contacts, assets, chains, sub-organizations), and which custody
- * service the console acts on. Reads, any role.
+ * balances, assets, chains, sub-organizations), and which custody service the
+ * console acts on. Reads, any role. The address book's list is in `contacts.ts`.
  */
 
 const read = { action: 'read', permission: 'read', audit: false } as const;
@@ -46,16 +44,6 @@ export const getVaultBalances = endpoint({
   ...read,
   resource: 'vault',
   answer: VaultBalances,
-});
-
-export const listContacts = endpoint({
-  method: 'GET',
-  path: '/api/external/contacts/',
-  summary: 'Contacts (whitelisted addresses) in scope, keyset-paged; `name` filters by name.',
-  ...read,
-  query: ContactFilters,
-  paged: true,
-  answer: ContactListResponse,
 });
 
 export const listAssets = endpoint({

@@ -29,7 +29,7 @@ export type {
   RecordedApprovalDecision,
 } from '../capabilities/approvals/port.ts';
 export type { BankAccountListQuery } from '../capabilities/bank-accounts/port.ts';
-export type { ContactListQuery, VaultListQuery } from '../capabilities/reference/port.ts';
+export type { VaultListQuery } from '../capabilities/reference/port.ts';
 export type { TransactionListQuery } from '../capabilities/transactions/port.ts';
 
 export interface CustodyBackend

@@ -13,8 +13,9 @@ import {
 } from '#contract/endpoints/approvals.ts';
 import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
 import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
+import { listContacts } from '#contract/endpoints/contacts.ts';
 import { ENDPOINTS } from '#contract/endpoints/index.ts';
-import { listContacts, listSubOrgs, listVaults } from '#contract/endpoints/reference.ts';
+import { listSubOrgs, listVaults } from '#contract/endpoints/reference.ts';
 import {
   discardPolicyDraft,
   publishPolicyDraft,

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
+import { listContacts } from '#contract/endpoints/contacts.ts';
 import {
   listAssets,
-  listContacts,
   listSubOrgs,
   listSupportedChains,
   listVaults,

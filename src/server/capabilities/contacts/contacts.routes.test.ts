@@ -10,14 +10,16 @@ import { paths } from '#contract/paths.ts';
 import { Contact, ContactListResponse } from '#contract/reference.ts';
 import { signApprovalMessage } from '../../protocol/api-token.ts';
 import { createTestApiUser, type TestApiUser } from '../../test/api-client.ts';
+import { appTest } from '../../test/app-test.ts';
 import { engineTest } from '../../test/engine-test.ts';
 import type { EngineTestApp } from '../../test/engine-test-app.ts';
-import { createSubOrg } from '../../test/fixtures.ts';
+import { createContact, createSubOrg, minutesAgo } from '../../test/fixtures.ts';
 import { sdkRequest, type Sdk } from '../../test/sdk-wire.ts';
 import { signInStaff } from '../../test/staff-session.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
-// The address book through the real app on a real database: both provider
-// SDKs' calls as they put them on the wire, and the console's members.
+// The address book through the real app on a real database: its list, both
+// provider SDKs' calls as they put them on the wire, and the console's members.
 
 const contactPath = (id: string) => `${paths.contacts()}${encodeURIComponent(id)}/`;
 
@@ -82,6 +84,36 @@ async function sdkApprove(t: EngineTestApp, sdk: Sdk, user: TestApiUser, entityI
   expect(decided.status, decided.text).toBe(200);
   return { message: message.message, body: decided.body };
 }
+
+async function ok(t: TestApp, url: string) {
+  const res = await t.getJson(url);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+describe('contacts', () => {
+  appTest('lists contacts newest first, filtered by name', async ({ t }) => {
+    const older = await createContact(t.db, {
+      orgId: t.orgId,
+      name: 'Kestrel Exchange',
+      createdAt: minutesAgo(2),
+    });
+    const newer = await createContact(t.db, {
+      orgId: t.orgId,
+      name: 'kestrel OTC',
+      status: 'PENDING',
+      createdAt: minutesAgo(1),
+    });
+    await createContact(t.db, { orgId: t.orgId, name: 'Someone else' });
+    const page = ContactListResponse.parse(await ok(t, `${paths.contacts()}?name=KESTREL`));
+    expect(page.results.map((c) => c.id)).toEqual([newer.id, older.id]);
+    expect(page.results[0]).toMatchObject({
+      status: 'PENDING',
+      blockChain: 'ETHEREUM',
+      assetList: ['ETH'],
+    });
+  });
+});
 
 describe('the address book through both provider SDKs', () => {
   for (const sdk of ['js', 'python'] as const) {

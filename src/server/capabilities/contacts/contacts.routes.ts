@@ -1,15 +1,16 @@
 import { Hono } from 'hono';
 import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
-import { getContact } from '#contract/endpoints/contacts.ts';
+import { getContact, listContacts } from '#contract/endpoints/contacts.ts';
 import type { Contact } from '#contract/reference.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody } from '../../custody/routes/parse-body.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 
-/** The address book's custody endpoints beyond the list: one contact, propose one, change its assets. */
+/** The address book's custody endpoints: its list, one contact, propose one, change its assets. */
 export function contactRoutes(backend: CustodyBackend) {
   const app = new Hono<AppEnv>();
+  mountCustody(app, listContacts, ({ query }, c) => backend.listContacts(custodyContext(c), query));
   mountCustody(app, getContact, ({ params }, c) =>
     backend.getContact(custodyContext(c), params.contactId),
   );

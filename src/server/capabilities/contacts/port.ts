@@ -1,14 +1,20 @@
+import type { Page, PageRequest } from '#contract/common.ts';
 import type { ContactCreateRequest, ContactUpdateRequest } from '#contract/contact.ts';
-import type { Contact } from '#contract/reference.ts';
-import type { CustodyContext } from '../../custody/call-context.ts';
+import type { Contact, ContactFilters } from '#contract/reference.ts';
+import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
+
+export type ContactListQuery = PageRequest & ContactFilters & ScopeFilter;
 
 /**
- * The address book's writes, as either backend answers them (the SDKs'
- * createContact and updateContact). Its reads (list, one contact) are
- * reference data (`capabilities/reference/port.ts`): the create forms read
- * them too.
+ * The address book, as either backend answers it: its list and one contact
+ * (what the create forms, the approvals inbox and the policies read too,
+ * through `CustodyBackend`), and its writes (the SDKs' createContact and
+ * updateContact).
  */
 export interface ContactsPort {
+  listContacts(ctx: CustodyContext, query: ContactListQuery): Promise<Page<Contact>>;
+  /** One contact, 404 if unknown: the scope layer checks whom a create pays. */
+  getContact(ctx: CustodyContext, contactId: string): Promise<Contact>;
   /** Created PENDING with a change request awaiting approval. */
   createContact(ctx: CustodyContext, body: ContactCreateRequest): Promise<Contact>;
   /**

@@ -1,37 +1,24 @@
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { Contact } from '#contract/reference.ts';
-import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
+import type { CustodyBackend } from '../../custody/backend.ts';
+import { checked, keepInScope, scopeListQuery } from '../../console/scope-rules.ts';
 import type { ContactsPort } from './port.ts';
 
 /**
  * The address book held to a member's sub-organizations, as the rest of the
- * console is (console/scoped-backend.ts): a contact outside them is 404,
- * read or changed; a proposal is made in one of them — the one named, the
- * member's only one by default, or a 400 naming `subOrgId` when they have
- * several (an organization-level contact would be outside their own scope
- * yet payable by every sub-organization). API clients carry no scope.
+ * console is (console/scope-rules.ts): contacts listed in the scope only, a
+ * contact outside it is 404, read or changed; a proposal is made in one of
+ * them — the one named, the member's only one by default, or a 400 naming
+ * `subOrgId` when they have several (an organization-level contact would be
+ * outside their own scope yet payable by every sub-organization). API
+ * clients carry no scope.
  */
 
-/** A contact the member may see: everything for an unrestricted member, their sub-orgs' otherwise. */
-function inScope(ctx: CustodyContext, subOrgId: string | null | undefined): boolean {
-  const ids = ctx.scope?.subOrgIds;
-  return !ids || (!!subOrgId && ids.includes(subOrgId));
-}
-
-function notFound(id: string): ApiError {
-  return new ApiError(404, ERROR_CODES.notFound, `No contact with id "${id}"`);
-}
-
-export function contactsScope(
-  inner: CustodyBackend,
-): ContactsPort & Pick<CustodyBackend, 'getContact'> {
-  const checked = (ctx: CustodyContext, id: string, contact: Contact): Contact => {
-    if (!inScope(ctx, contact.subOrgId)) throw notFound(id);
-    return contact;
-  };
+export function contactsScope(inner: CustodyBackend): ContactsPort {
   return {
-    getContact: async (ctx, id) => checked(ctx, id, await inner.getContact(ctx, id)),
+    listContacts: async (ctx, q) =>
+      keepInScope(ctx, await inner.listContacts(ctx, scopeListQuery(ctx, q))),
+    getContact: async (ctx, id) => checked(ctx, 'contact', id, await inner.getContact(ctx, id)),
     createContact: async (ctx, body) => {
       const ids = ctx.scope?.subOrgIds;
       if (!ids) return inner.createContact(ctx, body);
@@ -51,7 +38,7 @@ export function contactsScope(
       throw new ApiError(400, ERROR_CODES.validation, message, [{ field: 'subOrgId', message }]);
     },
     updateContact: async (ctx, id, body) => {
-      if (ctx.scope?.subOrgIds) checked(ctx, id, await inner.getContact(ctx, id));
+      if (ctx.scope?.subOrgIds) checked(ctx, 'contact', id, await inner.getContact(ctx, id));
       return inner.updateContact(ctx, id, body);
     },
   };

@@ -4,7 +4,6 @@ import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import {
   AssetListResponse,
-  ContactListResponse,
   SubOrgListResponse,
   SupportedChainListResponse,
   Vault,
@@ -12,7 +11,7 @@ import {
   VaultListResponse,
 } from '#contract/reference.ts';
 import { assets } from '../../db/schema/sandbox.ts';
-import { createContact, createSubOrg, createVault, minutesAgo } from '../../test/fixtures.ts';
+import { createSubOrg, createVault } from '../../test/fixtures.ts';
 import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
@@ -70,30 +69,6 @@ describe('vaults', () => {
       USDC: { ETHEREUM: '1000000' },
     });
     expect((await t.getJson(paths.vaultBalances('nope'))).status).toBe(404);
-  });
-});
-
-describe('contacts', () => {
-  appTest('lists contacts newest first, filtered by name', async ({ t }) => {
-    const older = await createContact(t.db, {
-      orgId: t.orgId,
-      name: 'Kestrel Exchange',
-      createdAt: minutesAgo(2),
-    });
-    const newer = await createContact(t.db, {
-      orgId: t.orgId,
-      name: 'kestrel OTC',
-      status: 'PENDING',
-      createdAt: minutesAgo(1),
-    });
-    await createContact(t.db, { orgId: t.orgId, name: 'Someone else' });
-    const page = ContactListResponse.parse(await ok(t, `${paths.contacts()}?name=KESTREL`));
-    expect(page.results.map((c) => c.id)).toEqual([newer.id, older.id]);
-    expect(page.results[0]).toMatchObject({
-      status: 'PENDING',
-      blockChain: 'ETHEREUM',
-      assetList: ['ETH'],
-    });
   });
 });
 

@@ -5,7 +5,7 @@ import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody } from '../../custody/routes/parse-body.ts';
 
-/** Supporting reads: vaults, vault balances, contacts, assets, supported chains, sub-organizations. */
+/** Supporting reads: vaults, vault balances, assets, supported chains, sub-organizations. */
 export function referenceRoutes(backend: CustodyBackend) {
   const app = new Hono<AppEnv>();
   mountCustody(app, reference.listVaults, ({ query }, c) =>
@@ -16,9 +16,6 @@ export function referenceRoutes(backend: CustodyBackend) {
   );
   mountCustody(app, reference.getVaultBalances, ({ params }, c) =>
     backend.getVaultBalances(custodyContext(c), params.vaultId),
-  );
-  mountCustody(app, reference.listContacts, ({ query }, c) =>
-    backend.listContacts(custodyContext(c), query),
   );
   mountCustody(app, reference.listAssets, (_input, c) => backend.listAssets(custodyContext(c)));
   mountCustody(app, reference.listSupportedChains, (_input, c) =>

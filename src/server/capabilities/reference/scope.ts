@@ -4,9 +4,9 @@ import type { ReferencePort } from './port.ts';
 
 /**
  * Reference data held to a member's sub-organizations
- * (console/scope-rules.ts): vaults and contacts listed in the scope only, a
- * vault (and its balances) or contact outside it is 404, and the sub-org
- * list holds the member's own. Assets and chains belong to no sub-org.
+ * (console/scope-rules.ts): vaults listed in the scope only, a vault (and
+ * its balances) outside it is 404, and the sub-org list holds the member's
+ * own. Assets and chains belong to no sub-org. Contacts: contacts/scope.ts.
  */
 export function referenceScope(inner: CustodyBackend): ReferencePort {
   return {
@@ -17,9 +17,6 @@ export function referenceScope(inner: CustodyBackend): ReferencePort {
       checked(ctx, 'vault', id, await inner.getVault(ctx, id));
       return inner.getVaultBalances(ctx, id);
     },
-    listContacts: async (ctx, q) =>
-      keepInScope(ctx, await inner.listContacts(ctx, scopeListQuery(ctx, q))),
-    getContact: async (ctx, id) => checked(ctx, 'contact', id, await inner.getContact(ctx, id)),
     listAssets: inner.listAssets,
     listSupportedChains: inner.listSupportedChains,
     listSubOrgs: async (ctx, q) => {

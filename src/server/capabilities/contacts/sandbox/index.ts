@@ -3,6 +3,7 @@ import type { CustodyContext } from '../../../custody/call-context.ts';
 import type { Database } from '../../../db/client.ts';
 import type { ContactsPort } from '../port.ts';
 import { createContact } from './create.ts';
+import { getContact, listContacts } from './read.ts';
 import { updateContact } from './update.ts';
 
 /** What the address book needs of the sandbox composite (a subset of its SandboxDeps). */
@@ -14,6 +15,8 @@ interface ContactsSandboxDeps {
 
 export function contactsSandbox({ db, clock, orgIdFor }: ContactsSandboxDeps): ContactsPort {
   return {
+    listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
+    getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
     createContact: async (ctx, body) =>
       createContact(db, await orgIdFor(ctx), ctx.actor, body, clock.now()),
     updateContact: async (ctx, contactId, body) =>

@@ -3,11 +3,9 @@ import { assets, subOrgs, vaults, wallets } from '../../../db/schema/sandbox.ts'
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { ReferencePort } from '../port.ts';
 import {
-  getContact,
   getVault,
   getVaultBalances,
   listAssets,
-  listContacts,
   listSubOrgs,
   listSupportedChains,
   listVaults,
@@ -24,8 +22,6 @@ export function referenceSandbox({ db, orgIdFor, cachedList }: SandboxDeps): Ref
       cachedList(ctx, 'vaults', query, [vaults, wallets], (orgId) => listVaults(db, orgId, query)),
     getVault: async (ctx, id) => getVault(db, await orgIdFor(ctx), id),
     getVaultBalances: async (ctx, id) => getVaultBalances(db, await orgIdFor(ctx), id),
-    listContacts: async (ctx, query) => listContacts(db, await orgIdFor(ctx), query),
-    getContact: async (ctx, id) => getContact(db, await orgIdFor(ctx), id),
     listAssets: async () => cachedRead('assets', () => listAssets(db), [assets]),
     listSupportedChains: async () => listSupportedChains(),
     listSubOrgs: (ctx, query) =>

@@ -1,46 +1,26 @@
 import { and, asc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import { CHAINS } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type {
-  Asset,
-  Contact,
-  SubOrg,
-  SupportedChain,
-  Vault,
-  VaultBalances,
-} from '#contract/reference.ts';
+import type { Asset, SubOrg, SupportedChain, Vault, VaultBalances } from '#contract/reference.ts';
 import type { Database } from '../../../db/client.ts';
-import { pendingAssetLists } from './contact-pending-changes.ts';
-import {
-  assets,
-  contacts,
-  subOrgs,
-  vaultBalances,
-  vaults,
-  wallets,
-} from '../../../db/schema/sandbox.ts';
+import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { Page, PageRequest } from '#contract/common.ts';
-import type { ContactListQuery, VaultListQuery } from '../../../custody/backend.ts';
+import type { VaultListQuery } from '../../../custody/backend.ts';
+import { containsPattern } from '../../../custody/sandbox/contains-pattern.ts';
 import { chainLogo } from '../../../custody/sandbox/chain-logos.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import {
   canonicalDecimal,
-  toWireContact,
   toWireSubOrg,
   toWireVault,
   type VaultRow,
   type WalletRow,
 } from '../../../custody/sandbox/mappers.ts';
 
-/** The supporting reads the forms need: vaults, balances, contacts, assets, chains, sub-orgs. */
+/** The supporting reads the forms need: vaults, balances, assets, chains, sub-orgs. */
 
 const EMPTY_PAGE = { results: [], hasNext: false, nextCursor: null } as const;
-
-/** A case-insensitive "contains" pattern with LIKE's wildcards taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
-}
 
 async function withWallets(db: Database, rows: VaultRow[]): Promise<Vault[]> {
   if (rows.length === 0) return [];
@@ -129,70 +109,6 @@ export async function getVaultBalances(
     balances[row.asset] = { ...balances[row.asset], [row.chain]: canonicalDecimal(row.amount) };
   }
   return balances;
-}
-
-export async function listContacts(
-  db: Database,
-  orgId: string | null,
-  query: ContactListQuery,
-): Promise<Page<Contact>> {
-  const position = query.cursor ? decodeCursor('contacts', query.cursor) : undefined;
-  if (!orgId) return { ...EMPTY_PAGE, results: [] };
-  const conditions: Array<SQL | undefined> = [
-    eq(contacts.orgId, orgId),
-    query.name ? ilike(contacts.name, containsPattern(query.name)) : undefined,
-    query.status ? eq(contacts.status, query.status) : undefined,
-    query.blockChain ? eq(contacts.blockChain, query.blockChain) : undefined,
-    query.externalId ? eq(contacts.externalId, query.externalId) : undefined,
-    query.subOrgId ? eq(contacts.subOrgId, query.subOrgId) : undefined,
-    query.subOrgIds ? inArray(contacts.subOrgId, query.subOrgIds) : undefined,
-    position ? after(contacts, position) : undefined,
-  ];
-  const page = await keysetPage(
-    'contacts',
-    query.limit,
-    (take) =>
-      db
-        .select()
-        .from(contacts)
-        .where(and(...conditions))
-        .orderBy(...newestFirst(contacts))
-        .limit(take),
-    toWireContact,
-  );
-  return { ...page, results: await withPendingAssetLists(db, orgId, page.results) };
-}
-
-export async function getContact(
-  db: Database,
-  orgId: string | null,
-  contactId: string,
-): Promise<Contact> {
-  const [row] = orgId
-    ? await db
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.orgId, orgId), eq(contacts.id, contactId)))
-        .limit(1)
-    : [];
-  if (!row) throw new ApiError(404, ERROR_CODES.notFound, `No contact with id "${contactId}"`);
-  const [contact] = await withPendingAssetLists(db, orgId ?? '', [toWireContact(row)]);
-  return contact ?? toWireContact(row);
-}
-
-/** Each contact with the asset list proposed for it and awaiting approval, if any. */
-async function withPendingAssetLists(
-  db: Database,
-  orgId: string,
-  list: Contact[],
-): Promise<Contact[]> {
-  const ids = list.flatMap((c) => (c.id ? [c.id] : []));
-  const pending = await pendingAssetLists(db, orgId, ids);
-  return pending.size === 0
-    ? list
-    : list.map((c) =>
-        c.id && pending.has(c.id) ? { ...c, pendingAssetList: pending.get(c.id) } : c,
-      );
 }
 
 /** Chain order as in src/contract/chains.ts, the native asset first, then by symbol. */

@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { contactHistory, getContact } from '#contract/endpoints/contacts.ts';
-import { listContacts } from '#contract/endpoints/reference.ts';
+import { contactHistory, getContact, listContacts } from '#contract/endpoints/contacts.ts';
 import { apiClient, type ContactListParams } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 
