@@ -1,9 +1,9 @@
-import { and, asc, gt, lt, lte, max } from 'drizzle-orm';
+import { asc, lt, max } from 'drizzle-orm';
 import type { ApprovalEventKind } from '#contract/live-events.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalEvents, type APPROVAL_EVENT_KINDS } from '../../db/schema/console.ts';
-import type { LiveSource } from './source.ts';
+import { idsAfter, type LiveSource } from './source.ts';
 
 type ApprovalEventRow = typeof approvalEvents.$inferInsert;
 
@@ -39,12 +39,7 @@ export function approvalEventSource(db: Database): LiveSource {
       const rows = await db
         .select()
         .from(approvalEvents)
-        .where(
-          and(
-            gt(approvalEvents.id, after),
-            upTo === undefined ? undefined : lte(approvalEvents.id, upTo),
-          ),
-        )
+        .where(idsAfter(approvalEvents.id, after, upTo))
         .orderBy(asc(approvalEvents.id))
         .limit(limit);
       return rows.map((row) => ({

@@ -1,8 +1,8 @@
-import { and, asc, gt, lt, lte, max } from 'drizzle-orm';
+import { asc, lt, max } from 'drizzle-orm';
 import type { TransactionEventKind } from '#contract/live-events.ts';
 import type { Database } from '../../db/client.ts';
 import { custodyEvents, type CUSTODY_EVENT_TYPES } from '../../db/schema/console.ts';
-import type { LiveSource } from './source.ts';
+import { idsAfter, type LiveSource } from './source.ts';
 
 type CustodyEventType = (typeof CUSTODY_EVENT_TYPES)[number];
 
@@ -35,12 +35,7 @@ export function custodyEventSource(db: Database): LiveSource {
       const rows = await db
         .select()
         .from(custodyEvents)
-        .where(
-          and(
-            gt(custodyEvents.id, after),
-            upTo === undefined ? undefined : lte(custodyEvents.id, upTo),
-          ),
-        )
+        .where(idsAfter(custodyEvents.id, after, upTo))
         .orderBy(asc(custodyEvents.id))
         .limit(limit);
       return rows.map((row) => ({

@@ -1,3 +1,5 @@
+import { and, gt, lte, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { LiveEvent } from '#contract/live-events.ts';
 
 /** One event of a durable log, with its place in it. */
@@ -20,4 +22,9 @@ export interface LiveSource {
   head(): Promise<number>;
   /** Up to `limit` rows with ids above `after` and at most `upTo`, in id order. */
   after(after: number, limit: number, upTo?: number): Promise<LiveRow[]>;
+}
+
+/** A log's rows with ids above `after` and at most `upTo`: what every source's `after` reads. */
+export function idsAfter(id: PgColumn, after: number, upTo?: number): SQL | undefined {
+  return and(gt(id, after), upTo === undefined ? undefined : lte(id, upTo));
 }

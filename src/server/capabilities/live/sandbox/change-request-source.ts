@@ -1,7 +1,7 @@
-import { and, asc, gt, lte, max } from 'drizzle-orm';
+import { asc, max } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import { changeRequestEvents } from '../../../db/schema/sandbox.ts';
-import type { LiveRow, LiveSource } from '../source.ts';
+import { idsAfter, type LiveRow, type LiveSource } from '../source.ts';
 import { consoleOrgOf } from './status-source.ts';
 
 /**
@@ -22,12 +22,7 @@ export function sandboxChangeRequestSource(db: Database, orgId?: string): LiveSo
       const rows = await db
         .select()
         .from(changeRequestEvents)
-        .where(
-          and(
-            gt(changeRequestEvents.id, after),
-            upTo === undefined ? undefined : lte(changeRequestEvents.id, upTo),
-          ),
-        )
+        .where(idsAfter(changeRequestEvents.id, after, upTo))
         .orderBy(asc(changeRequestEvents.id))
         .limit(limit);
       const mine = rows.length > 0 ? await consoleOrg() : undefined;

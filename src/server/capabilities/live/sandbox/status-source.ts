@@ -1,11 +1,11 @@
-import { and, asc, eq, gt, lte, max } from 'drizzle-orm';
+import { asc, eq, max } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import {
   organizations,
   transactions,
   transactionStatusEvents,
 } from '../../../db/schema/sandbox.ts';
-import type { LiveRow, LiveSource } from '../source.ts';
+import { idsAfter, type LiveRow, type LiveSource } from '../source.ts';
 
 /**
  * The sandbox's record of every status change (`sandbox.transaction_status_events`,
@@ -36,12 +36,7 @@ export function sandboxStatusSource(db: Database, orgId?: string): LiveSource {
         })
         .from(transactionStatusEvents)
         .innerJoin(transactions, eq(transactions.id, transactionStatusEvents.transactionId))
-        .where(
-          and(
-            gt(transactionStatusEvents.id, after),
-            upTo === undefined ? undefined : lte(transactionStatusEvents.id, upTo),
-          ),
-        )
+        .where(idsAfter(transactionStatusEvents.id, after, upTo))
         .orderBy(asc(transactionStatusEvents.id))
         .limit(limit);
       const mine = rows.length > 0 ? await consoleOrg() : undefined;
