@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
 import { Field, describedBy } from './ui/field.tsx';
-import { Input } from './ui/input.tsx';
+import { Input, Textarea } from './ui/input.tsx';
 import { SelectField, type Option } from './select-field.tsx';
 
 /**
@@ -81,7 +81,7 @@ export function TextField<V extends FieldValues>({
   return (
     <Field id={id} label={label} hint={hint} error={error} className={className}>
       {multiline ? (
-        <textarea
+        <Textarea
           className={textareaClass}
           spellCheck={input.spellCheck}
           {...control}

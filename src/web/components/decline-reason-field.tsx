@@ -1,4 +1,4 @@
-import { controlVariants } from './ui/input.tsx';
+import { Textarea, controlVariants } from './ui/input.tsx';
 import { describeError } from '../lib/api-errors.ts';
 
 const REASON_MAX = 500;
@@ -26,7 +26,7 @@ export function DeclineReasonField({
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
         Reason for declining
       </label>
-      <textarea
+      <Textarea
         id={id}
         value={value}
         maxLength={REASON_MAX}

@@ -44,3 +44,22 @@ export function Input({ className, disabled, ...props }: ComponentProps<'input'>
     />
   );
 }
+
+/** A multi-line text control: waits for the browser as Input does. */
+export function Textarea({ disabled, ...props }: ComponentProps<'textarea'>) {
+  const live = useHydrated();
+  return <textarea disabled={disabled || !live} {...props} />;
+}
+
+/**
+ * A checkbox or radio button. A server-rendered page shows it before its
+ * script runs; ticked then, React takes the page over with its own state and
+ * the tick is lost (or a controlled box is set back), so it waits as Input does.
+ */
+export function Choice({
+  disabled,
+  ...props
+}: ComponentProps<'input'> & { type: 'checkbox' | 'radio' }) {
+  const live = useHydrated();
+  return <input disabled={disabled || !live} {...props} />;
+}

@@ -6,6 +6,7 @@ import {
   type NotificationSupport,
 } from '../../../lib/approval-notifications.ts';
 import { useHydrated } from '../../../lib/use-hydrated.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 const BLOCKED =
   'Your browser blocks notifications from this site: allow them in its site settings, then turn this on again.';
@@ -29,7 +30,7 @@ export function ApprovalNotificationsToggle() {
   return (
     <div className="text-sm">
       <label htmlFor={id} className="flex items-center gap-2 text-slate-800">
-        <input
+        <Choice
           id={id}
           type="checkbox"
           className="size-4"

@@ -17,6 +17,7 @@ import { approvalInboxSearch, type ApprovalInboxSearch } from '../search.ts';
 import { ApprovalNotificationsToggle } from './approval-notifications-toggle.tsx';
 import { ApprovalRow, approvalsTable, checkboxClass } from './approvals-table.tsx';
 import { BulkApproveDialog, type BatchResult } from './bulk-approve-dialog.tsx';
+import { Choice } from '../../../components/ui/input.tsx';
 
 type TransactionItem = Extract<ApprovalItem, { kind: 'TRANSACTION' }>;
 
@@ -103,7 +104,7 @@ export function ApprovalsPage({
   const selectAll = (
     <>
       <span className="sr-only">Select</span>
-      <input
+      <Choice
         ref={selectAllRef}
         type="checkbox"
         className={checkboxClass}

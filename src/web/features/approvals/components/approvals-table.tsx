@@ -15,6 +15,7 @@ import {
   type InboxPlace,
 } from '../../../lib/approval-inbox-items.ts';
 import { bulkRefusal } from '../bulk.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 /** The table, with the page's select-all checkbox in the first column's heading. */
 export function approvalsTable(selectAll: ReactNode): DataTableSpec<ApprovalItem> {
@@ -118,7 +119,7 @@ export function ApprovalRow({
   return (
     <TableRow data-approval-id={item.id} data-yours={item.yours || undefined}>
       <TableCell>
-        <input
+        <Choice
           type="checkbox"
           className={checkboxClass}
           checked={!refusal && selection.selected}

@@ -13,7 +13,7 @@ import { PAYMENT_METHODS, type PaymentMethod } from '#contract/enums.ts';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { TextField, useBoundControl, type FieldId } from '../../../components/bound-fields.tsx';
 import { Field, FieldError } from '../../../components/ui/field.tsx';
-import { Input } from '../../../components/ui/input.tsx';
+import { Choice, Input } from '../../../components/ui/input.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -184,7 +184,7 @@ export function ProposeBankAccountForm({
                   'border-slate-300',
                 )}
               >
-                <input
+                <Choice
                   type="radio"
                   value={method}
                   className="mt-1 size-4 shrink-0 accent-blue-700"

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 /**
  * The assets of a chain as checkboxes: what a contact may receive. None
@@ -36,7 +37,7 @@ export function AssetChoices({
         <div className="flex flex-wrap gap-x-4 gap-y-2">
           {symbols.map(({ symbol, name }) => (
             <label key={symbol} className="flex items-center gap-2 text-sm text-slate-900">
-              <input
+              <Choice
                 type="checkbox"
                 id={`${id}-${symbol}`}
                 className="size-4 accent-blue-700"

@@ -12,7 +12,7 @@ import { ContactCreateRequest } from '#contract/contact.ts';
 import type { Contact } from '#contract/reference.ts';
 import { SelectFieldFor, TextField, useBoundControl } from '../../../components/bound-fields.tsx';
 import { Field } from '../../../components/ui/field.tsx';
-import { Input } from '../../../components/ui/input.tsx';
+import { Choice, Input } from '../../../components/ui/input.tsx';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import { useProposeContact } from '../api/propose-contact.ts';
@@ -175,7 +175,7 @@ export function ProposeContactForm({
         ) : null}
       </p>
       <label className="flex items-center gap-2 text-sm text-slate-900">
-        <input
+        <Choice
           type="checkbox"
           className="size-4 accent-blue-700"
           {...form.register('isSmartContractAddress')}

@@ -1,6 +1,7 @@
 import { useController, type Control, type FieldPath } from 'react-hook-form';
 import { describedBy, FieldNotes } from '../../../components/ui/field.tsx';
 import type { PolicyForm } from '../policy-form.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 export interface CheckboxOption {
   value: string;
@@ -40,7 +41,7 @@ export function CheckboxGroup({
       <div className="flex flex-wrap gap-x-4 gap-y-1">
         {options.map((option, index) => (
           <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input
+            <Choice
               type="checkbox"
               className="size-4"
               ref={index === 0 ? field.ref : undefined}

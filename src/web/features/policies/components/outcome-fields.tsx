@@ -3,6 +3,7 @@ import { DECIDING_KINDS, MAX_APPROVALS } from '#contract/policies.ts';
 import { TextField, type BoundForm } from '../../../components/bound-fields.tsx';
 import type { PolicyForm } from '../policy-form.ts';
 import { CheckboxGroup, type CheckboxOption } from './checkbox-group.tsx';
+import { Choice } from '../../../components/ui/input.tsx';
 
 const KIND_LABELS = { approver: 'Approvers', admin: 'Admins', api_client: 'API clients' } as const;
 const KIND_OPTIONS = DECIDING_KINDS.map((kind) => ({ value: kind, label: KIND_LABELS[kind] }));
@@ -41,11 +42,11 @@ export function OutcomeFields({
           </span>
           <div className="flex flex-wrap gap-4">
             <label className="flex items-center gap-2 text-sm">
-              <input type="radio" value="ALLOW" {...form.register(`${path}.action`)} />
+              <Choice type="radio" value="ALLOW" {...form.register(`${path}.action`)} />
               Allow with approvals
             </label>
             <label className="flex items-center gap-2 text-sm">
-              <input type="radio" value="BLOCK" {...form.register(`${path}.action`)} />
+              <Choice type="radio" value="BLOCK" {...form.register(`${path}.action`)} />
               Block (refused at creation, naming the rule)
             </label>
           </div>
@@ -80,7 +81,7 @@ export function OutcomeFields({
             />
           ) : null}
           <label className="flex items-center gap-2 text-sm">
-            <input
+            <Choice
               type="checkbox"
               className="size-4"
               {...form.register(`${path}.apiClientMayApproveOwn`)}

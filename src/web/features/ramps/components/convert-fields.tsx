@@ -12,7 +12,7 @@ import {
   type BoundForm,
 } from '../../../components/bound-fields.tsx';
 import { Field } from '../../../components/ui/field.tsx';
-import { Input } from '../../../components/ui/input.tsx';
+import { Choice, Input } from '../../../components/ui/input.tsx';
 import { sidesOf, type ConvertFormValues } from '../convert-form.ts';
 import {
   bankAccountOptions,
@@ -169,7 +169,7 @@ function AmountFields({
         <legend className="text-sm font-medium text-slate-800">The amount is</legend>
         {(['from', 'to'] as const).map((side) => (
           <label key={side} className="flex items-center gap-2 text-sm text-slate-900">
-            <input
+            <Choice
               type="radio"
               className="size-4"
               value={side}

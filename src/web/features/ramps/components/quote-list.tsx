@@ -10,6 +10,7 @@ import {
   describeWait,
   secondsLeft,
 } from '../quote-text.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 /**
  * Every provider's quote side by side, best first, as one radio group: what
@@ -58,7 +59,7 @@ export function QuoteList({
                 )}
               >
                 <span className="flex items-center gap-2">
-                  <input
+                  <Choice
                     id={inputId}
                     type="radio"
                     name="quote"

@@ -9,6 +9,7 @@ import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useUpdateDisplaySettings } from '../api/account-queries.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 const SCHEME_LABELS: Record<ColorScheme, { label: string; hint: string }> = {
   system: { label: 'System', hint: "follows your device's light or dark setting" },
@@ -113,7 +114,7 @@ export function DisplaySettingsForm({ display }: { display: DisplaySettings }) {
         <legend className="text-sm font-medium text-slate-900">Colour scheme</legend>
         {COLOR_SCHEMES.map((value) => (
           <label key={value} className="flex items-center gap-2 text-sm text-slate-900">
-            <input
+            <Choice
               type="radio"
               className="size-4"
               name={schemeId}

@@ -10,6 +10,7 @@ import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { usePersistentFormDraft } from '../../../lib/use-persistent-form-draft.ts';
 import { useCreateStaffMember } from '../api/staff-queries.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 /**
  * The contract's create body, with sub-organizations as the form holds them:
@@ -141,14 +142,14 @@ export function CreateStaffForm({
           </p>
         ) : (
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" className="size-4" {...form.register('allSubOrgs')} />
+            <Choice type="checkbox" className="size-4" {...form.register('allSubOrgs')} />
             All sub-organizations
           </label>
         )}
         {restricted || !allSubOrgs
           ? subOrgOptions.map((option) => (
               <label key={option.value} className="flex items-center gap-2 pl-6 text-sm">
-                <input
+                <Choice
                   type="checkbox"
                   className="size-4"
                   value={option.value}

@@ -27,6 +27,7 @@ import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
 import { heldApprovalText } from '#contract/approvals.ts';
 import { ApprovalProgressFor } from '../../../components/approval-progress.tsx';
+import { Textarea } from '../../../components/ui/input.tsx';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -281,7 +282,7 @@ function DeclineDialog(props: DecisionDialogProps) {
           error={error}
           hint="Required; at most 500 characters."
         >
-          <textarea
+          <Textarea
             id="decline-reason"
             rows={3}
             aria-invalid={error ? true : undefined}

@@ -37,6 +37,7 @@ import {
   useSetWebhookEndpointEnabled,
   webhookQueries,
 } from '../api/webhook-queries.ts';
+import { Choice } from '../../../components/ui/input.tsx';
 
 /**
  * Settings → Webhooks (admins of every sub-organization; the server
@@ -120,7 +121,7 @@ function RegisterForm({ onCreated }: { onCreated: (created: WebhookEndpointCreat
         <legend className="text-sm font-medium text-slate-800">Events</legend>
         {WEBHOOK_EVENT_TYPES.map((event) => (
           <label key={event} className="flex items-center gap-2 text-sm">
-            <input type="checkbox" className="size-4" value={event} {...form.register('events')} />
+            <Choice type="checkbox" className="size-4" value={event} {...form.register('events')} />
             {WEBHOOK_EVENT_LABELS[event]}
           </label>
         ))}

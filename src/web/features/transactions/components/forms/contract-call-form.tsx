@@ -25,6 +25,7 @@ import {
 import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { ExternalIdField, FeeTierField } from './shared-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
+import { Choice } from '../../../../components/ui/input.tsx';
 
 /** 7b: a vault calls a contract, with the `data` variant its chain takes. */
 export function ContractCallForm({ data }: { data: PickerData }) {
@@ -151,7 +152,7 @@ export function ContractCallForm({ data }: { data: PickerData }) {
             control={form.control}
             name="skipSimulation"
             render={({ field }) => (
-              <input
+              <Choice
                 type="checkbox"
                 className="size-4"
                 id={f('skipSimulation')}

@@ -13,6 +13,7 @@ import {
   type BoundForm,
 } from '../../../../components/bound-fields.tsx';
 import { DESTINATION_KINDS, type DestinationKind } from './destination-schema.ts';
+import { Choice } from '../../../../components/ui/input.tsx';
 
 const DESTINATION_LABELS: Record<DestinationKind, string> = {
   CONTACT: 'Approved contact',
@@ -48,7 +49,7 @@ export function DestinationFields<V extends DestinationValues>({
       <div className="flex flex-wrap gap-4">
         {DESTINATION_KINDS.map((kind) => (
           <label key={kind} className="flex items-center gap-2 text-sm">
-            <input
+            <Choice
               type="radio"
               className="size-4 shrink-0"
               value={kind}

@@ -9,6 +9,7 @@ import { FieldError } from '../../../../components/ui/field.tsx';
 import { describeError } from '../../../../lib/api-errors.ts';
 import { humanize } from '../../../../lib/labels.ts';
 import { ESTIMATE_STALE_MS } from '../../api/fee-estimate.ts';
+import { Choice } from '../../../../components/ui/input.tsx';
 
 export function feeOf(
   estimate: EstimatedFeeResponse | undefined,
@@ -100,7 +101,7 @@ export function FeeTierPicker({
               key={tier}
               className="flex items-start gap-2 rounded-md p-2 text-sm hover:bg-slate-50 has-[:checked]:bg-blue-50"
             >
-              <input
+              <Choice
                 type="radio"
                 className="mt-0.5 size-4 shrink-0"
                 id={tier === value ? id : undefined}
