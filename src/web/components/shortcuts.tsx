@@ -1,6 +1,8 @@
 import { useNavigate } from '@tanstack/react-router';
 import {
   createContext,
+  lazy,
+  Suspense,
   useContext,
   useEffect,
   useId,
@@ -9,8 +11,11 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { Dialog, DialogActions, DialogClose, DialogContent } from './ui/dialog.tsx';
-import { Button } from './ui/button.tsx';
+import type { Shortcut } from './shortcuts-help.tsx';
+
+const ShortcutsHelp = lazy(() =>
+  import('./shortcuts-help.tsx').then((m) => ({ default: m.ShortcutsHelp })),
+);
 
 /**
  * Keyboard shortcuts for the frequent moves, listed behind `?`. Single
@@ -20,12 +25,6 @@ import { Button } from './ui/button.tsx';
  * open their confirmation dialog. Pages add their own (`usePageShortcut`);
  * the global ones are here.
  */
-
-export interface Shortcut {
-  /** What to press, as shown: "a", "g then a", "?". */
-  keys: string;
-  label: string;
-}
 
 interface PageShortcut extends Shortcut {
   key: string;
@@ -150,47 +149,18 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   return (
     <ShortcutRegistry.Provider value={registry}>
       {children}
-      <Dialog open={helpOpen} onOpenChange={setHelpOpen}>
-        {helpOpen ? (
-          <DialogContent
-            title="Keyboard shortcuts"
-            description="They work anywhere outside a text field. Approve and decline open their confirmation; nothing is sent by a key alone."
-          >
-            <ShortcutList title="On this page" shortcuts={[...page.values()]} />
-            <ShortcutList title="Everywhere" shortcuts={GLOBAL_SHORTCUTS} />
-            <DialogActions>
-              <DialogClose asChild>
-                <Button>Close</Button>
-              </DialogClose>
-            </DialogActions>
-          </DialogContent>
-        ) : null}
-      </Dialog>
+      {helpOpen ? (
+        // The list's dialog is fetched the first time `?` is pressed: it and the dialog
+        // library stay out of every page's first load (ARCHITECTURE.md, "First load").
+        <Suspense fallback={null}>
+          <ShortcutsHelp
+            pageShortcuts={[...page.values()]}
+            globalShortcuts={GLOBAL_SHORTCUTS}
+            onClose={() => setHelpOpen(false)}
+          />
+        </Suspense>
+      ) : null}
     </ShortcutRegistry.Provider>
-  );
-}
-
-function ShortcutList({ title, shortcuts }: { title: string; shortcuts: readonly Shortcut[] }) {
-  const id = useId();
-  if (shortcuts.length === 0) return null;
-  return (
-    <section aria-labelledby={id} className="mt-3">
-      <h3 id={id} className="text-sm font-semibold text-slate-900">
-        {title}
-      </h3>
-      <dl className="mt-1 grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1 text-sm">
-        {shortcuts.map((s) => (
-          <div key={s.keys} className="contents">
-            <dt>
-              <kbd className="rounded border border-slate-300 bg-slate-100 px-1.5 font-mono text-xs">
-                {s.keys}
-              </kbd>
-            </dt>
-            <dd className="text-slate-800">{s.label}</dd>
-          </div>
-        ))}
-      </dl>
-    </section>
   );
 }
 
