@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { z } from 'zod';
+import { positiveDecimalChecks } from './decimal-format.ts';
 
 /**
  * The one decimal module. Amounts travel as decimal strings and every
@@ -15,16 +16,8 @@ export {
   scale,
 } from './decimal-format.ts';
 
-const UNSIGNED_DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
-
 /** A strictly positive decimal string, as create bodies require for `amount`. */
-export const PositiveDecimalString = z
-  .string()
-  .regex(UNSIGNED_DECIMAL, {
-    message: 'must be a positive decimal number written as a string, like "12.5"',
-    abort: true,
-  })
-  .refine((v) => new Big(v).gt(0), 'must be greater than zero');
+export const PositiveDecimalString = z.string().check(...positiveDecimalChecks);
 
 export function add(a: string, b: string): string {
   return new Big(a).plus(b).toFixed();

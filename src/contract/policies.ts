@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
 import { IsoTimestamp } from './common.ts';
-import { formatUsd } from './decimal-format.ts';
-import { PositiveDecimalString } from './decimal.ts';
+import { formatUsd, PositiveDecimal } from './decimal-format.ts';
 import { displayTextProblem } from './display-text.ts';
+import { PolicyKind } from './policy-kind.ts';
 import { TRANSACTION_CATEGORIES } from './enums.ts';
 
 /**
@@ -57,14 +57,14 @@ export const PolicyMatch = z.strictObject({
   assets: someOf(someId, 'asset'),
   chains: someOf(someId, 'chain'),
   /** The item's value in USD is at least this (an item with no USD value matches). */
-  amountUsdAtLeast: z.optional(PositiveDecimalString),
+  amountUsdAtLeast: z.optional(PositiveDecimal),
   destinationKinds: someOf(DestinationKind, 'destination kind'),
   initiatorKinds: someOf(ActorKind, 'initiator'),
   /**
    * Velocity: the source vault's outflow over the last 24 hours, this item
    * included, is above this many USD (an item with no USD value matches).
    */
-  outflow24hUsdAbove: z.optional(PositiveDecimalString),
+  outflow24hUsdAbove: z.optional(PositiveDecimal),
 });
 export type PolicyMatch = z.infer<typeof PolicyMatch>;
 
@@ -227,11 +227,6 @@ export function describeRule(rule: PolicyRule, nameOf: (id: string) => string): 
   return `${describeMatch(rule.match, nameOf)} → ${describeOutcome(rule.outcome, nameOf)}`;
 }
 
-/** The two policies: transactions, and the bank accounts (and contacts) payments may go to. */
-export const POLICY_KINDS = ['transactions', 'accounts'] as const;
-export const PolicyKind = z.enum(POLICY_KINDS);
-export type PolicyKind = z.infer<typeof PolicyKind>;
-
 /**
  * One version of a policy. A draft is edited by admins (each editor kept);
  * another admin, none of its editors, publishes it: it becomes the active
@@ -283,7 +278,7 @@ export const PolicyPreviewRequest = z.strictObject({
   category: z.optional(z.enum(TRANSACTION_CATEGORIES)),
   asset: z.optional(z.string()),
   chain: z.optional(z.string()),
-  amountUsd: z.nullable(PositiveDecimalString),
+  amountUsd: z.nullable(PositiveDecimal),
   destinationKind: z.optional(DestinationKind),
   initiatorKind: ActorKind,
   outflow24hUsd: z.optional(

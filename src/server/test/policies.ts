@@ -1,4 +1,5 @@
-import type { Policy, PolicyKind } from '#contract/policies.ts';
+import type { Policy } from '#contract/policies.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import { discardDraft, publishDraft, saveDraft } from '../capabilities/policies/policies.store.ts';
 import type { Database } from '../db/client.ts';
 import type { StaffSession } from './staff-session.ts';

@@ -7,8 +7,8 @@ import {
   describeApprovers,
   type DestinationKind,
   type FrozenRequirement,
-  type PolicyKind,
 } from '#contract/policies.ts';
+import { type PolicyKind } from '#contract/policy-kind.ts';
 import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts';
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';

@@ -12,12 +12,8 @@ import {
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
 import { reviewRampPolicy, reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
-import {
-  describeOutcome,
-  PolicyKind,
-  type FrozenRequirement,
-  type PolicyRule,
-} from '#contract/policies.ts';
+import { describeOutcome, type FrozenRequirement, type PolicyRule } from '#contract/policies.ts';
+import { PolicyKind } from '#contract/policy-kind.ts';
 import { inArray } from 'drizzle-orm';
 import { audit } from '../../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';

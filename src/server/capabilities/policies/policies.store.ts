@@ -4,10 +4,10 @@ import { ERROR_CODES } from '#contract/common.ts';
 import {
   DEFAULT_POLICY,
   type Policy,
-  type PolicyKind,
   type PolicyState,
   type PolicyVersion,
 } from '#contract/policies.ts';
+import { type PolicyKind } from '#contract/policy-kind.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PolicyKind } from '#contract/policies.ts';
+import { PolicyKind } from '#contract/policy-kind.ts';
 
 /** `/policies?kind=`: which policy is shown (transactions unless said; anything else reads as that). */
 export const PoliciesSearch = z.object({

@@ -9,11 +9,11 @@ import {
 } from '#contract/endpoints/policies.ts';
 import type {
   PolicyDraftRequest,
-  PolicyKind,
   PolicyPreviewRequest,
   PolicyState,
   PolicyVersion,
 } from '#contract/policies.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
 /** One key per policy kind: its active version, open draft and history come in one answer. */

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useCallback, useMemo, useState } from 'react';
-import type { PolicyKind, PolicyState } from '#contract/policies.ts';
+import type { PolicyState } from '#contract/policies.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { Button } from '../../../components/ui/button.tsx';
