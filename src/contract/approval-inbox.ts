@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ApprovalInboxCounts } from './approval-inbox-counts.ts';
 import { ApprovalProgress } from './approval-progress.ts';
 import { BankAccount } from './bank-account-record.ts';
 import { ChangeRequestActor } from './change-request.ts';
@@ -73,16 +74,8 @@ export const ApprovalItem = z.discriminatedUnion('kind', [
 ]);
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 
-export const ApprovalInboxResponse = z.extend(listEnvelope(ApprovalItem), {
-  /** Every item in the inbox (all pages) that this member may decide: not their own. */
-  actionableCount: z.int().check(z.nonnegative()),
-  /** Every item in the inbox, theirs included. */
-  totalCount: z.int().check(z.nonnegative()),
-});
+export const ApprovalInboxResponse = z.extend(
+  listEnvelope(ApprovalItem),
+  ApprovalInboxCounts.shape,
+);
 export type ApprovalInboxResponse = z.infer<typeof ApprovalInboxResponse>;
-
-/** Filters of the inbox: the scope switcher's sub-org, as on every list. */
-export const ApprovalInboxFilters = z.object({
-  subOrgId: z.optional(z.string().check(z.minLength(1))),
-});
-export type ApprovalInboxFilters = z.infer<typeof ApprovalInboxFilters>;

@@ -1,12 +1,12 @@
 import { ApprovalDecisionList, ApprovalDecisionQuery } from '../approval-decision.ts';
-import { ApprovalInboxFilters, ApprovalInboxResponse } from '../approval-inbox.ts';
+import { ApprovalInboxFilters } from '../approval-inbox-counts.ts';
+import { ApprovalInboxResponse } from '../approval-inbox.ts';
 import {
   ApprovalActionRequest,
   ApprovalActionResponse,
   ApprovalMessageQuery,
   ApprovalMessageResponse,
 } from '../approvals.ts';
-import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 
 /**
@@ -55,18 +55,6 @@ export const approvalInbox = endpoint({
   query: ApprovalInboxFilters,
   paged: true,
   answer: ApprovalInboxResponse,
-});
-
-export const approvalInboxCount = endpoint({
-  method: 'GET',
-  path: '/api/console/approvals/count/',
-  summary:
-    "The inbox's counts alone, for the navigation's badge: what the member may decide, and everything waiting.",
-  action: 'read the approvals inbox',
-  permission: 'approve',
-  audit: false,
-  query: ApprovalInboxFilters,
-  answer: z.pick(ApprovalInboxResponse, { actionableCount: true, totalCount: true }),
 });
 
 export const approvalDecisions = endpoint({

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
+import * as approvalCounts from './approval-counts.ts';
 import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
@@ -33,6 +34,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(bankAccounts),
   ...Object.values(bankAccountWrites),
   ...Object.values(approvals),
+  ...Object.values(approvalCounts),
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { ApprovalInboxFilters } from '#contract/approval-inbox.ts';
+import type { ApprovalInboxFilters } from '#contract/approval-inbox-counts.ts';
 import type { BankAccountFilters } from '#contract/bank-account-record.ts';
 import type { ContactFilters } from '#contract/reference.ts';
 import { ApiErrorBody, DEFAULT_PAGE_SIZE, type ListParams } from '#contract/common.ts';

@@ -8,7 +8,7 @@ import { compact } from './paging.ts';
  * What the approvals inbox and the pages opened from it say about an item,
  * and where an item stands in the inbox's order. In lib, not in a feature:
  * the inbox, the transaction page and the bank-account page all use it
- * (approval-inbox-queries.ts says why the inbox's reads live here too).
+ * (approval-inbox-count.ts says why the inbox's key lives here too).
  */
 
 /** An item's place in the inbox, as any of its pages knows it. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { approvalProgress } from '#contract/endpoints/policies.ts';
 import { apiClient } from './api-client.ts';
-import { approvalInboxQueries } from './approval-inbox-queries.ts';
+import { APPROVAL_INBOX_KEY } from './approval-inbox-count.ts';
 
 /**
  * The approvals collected on an item under its frozen rule, and who may still
@@ -11,7 +11,7 @@ import { approvalInboxQueries } from './approval-inbox-queries.ts';
  */
 export const approvalProgressQuery = (entityId: string) =>
   queryOptions({
-    queryKey: [...approvalInboxQueries.all(), 'progress', entityId] as const,
+    queryKey: [...APPROVAL_INBOX_KEY, 'progress', entityId] as const,
     queryFn: async ({ signal }) =>
       (await apiClient.call(approvalProgress, { query: { entityIds: entityId } }, { signal }))
         .results[0] ?? null,

@@ -9,10 +9,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { isApprovalEvent, type LiveEvent } from '#contract/live-events.ts';
 import {
-  approvalInboxQueries,
+  approvalInboxCountQuery,
   invalidateApprovalInbox,
   useApprovalInboxCount,
-} from '../lib/approval-inbox-queries.ts';
+} from '../lib/approval-inbox-count.ts';
 import {
   mayAddItems,
   notificationSupport,
@@ -96,7 +96,7 @@ function useLiveUpdates(scope: { subOrg: string | undefined; decides: boolean })
   useEffect(() => {
     async function refreshInbox(events: LiveEvent[]) {
       const { subOrg, decides } = current.current;
-      const { queryKey } = approvalInboxQueries.count(subOrg);
+      const { queryKey } = approvalInboxCountQuery(subOrg);
       const before = queryClient.getQueryData(queryKey)?.actionableCount;
       await invalidateApprovalInbox(queryClient);
       if (!decides || !mayAddItems(events)) return;

@@ -1,4 +1,5 @@
-import { approvalInbox, approvalInboxCount } from '#contract/endpoints/approvals.ts';
+import { approvalInboxCount } from '#contract/endpoints/approval-counts.ts';
+import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import { describe, expect } from 'vitest';
 import { ApprovalInboxResponse } from '#contract/approval-inbox.ts';
 import { ApiErrorBody } from '#contract/common.ts';

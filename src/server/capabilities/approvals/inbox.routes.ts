@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
-import { approvalInbox, approvalInboxCount } from '#contract/endpoints/approvals.ts';
+import { approvalInboxCount } from '#contract/endpoints/approval-counts.ts';
+import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';

@@ -1,4 +1,4 @@
-import { ApprovalInboxFilters } from '#contract/approval-inbox.ts';
+import { ApprovalInboxFilters } from '#contract/approval-inbox-counts.ts';
 import { defineListSearch, type ListSearchOf } from '../../lib/list-search.ts';
 
 /** `/approvals` search params: no filters of its own, the scope and the cursor stack. */

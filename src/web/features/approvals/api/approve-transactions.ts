@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { describeError } from '../../../lib/api-errors.ts';
-import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
+import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
 
 /**
  * Approving several transactions in one go, from the inbox: each is sent in

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApprovalAction } from '#contract/approvals.ts';
 import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
-import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
+import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
 import { bankAccountQueries } from './bank-account-queries.ts';
 
 export interface BankAccountDecision {

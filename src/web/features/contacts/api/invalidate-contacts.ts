@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
+import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { contactQueries } from './contact-queries.ts';
 

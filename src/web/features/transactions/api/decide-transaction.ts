@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from '../../../lib/api-client.ts';
-import { invalidateApprovalInbox } from '../../../lib/approval-inbox-queries.ts';
+import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
