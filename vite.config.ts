@@ -40,6 +40,13 @@ export default defineConfig(({ isSsrBuild }) => ({
       routesDirectory: './src/web/routes',
       generatedRouteTree: './src/web/routeTree.gen.ts',
       autoCodeSplitting: true,
+      codeSplittingOptions: {
+        defaultBehavior: [
+          ['loader'],
+          ['component'],
+          ['errorComponent', 'notFoundComponent', 'pendingComponent'],
+        ],
+      },
     }),
     react(),
     tailwindcss(),

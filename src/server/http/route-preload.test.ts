@@ -3,8 +3,9 @@ import { appTestWith } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
 import { routePattern } from './route-preload.ts';
 
-// A build's manifest as Vite writes it for TanStack's split route components.
-const split = (route: string) => `src/web/routes/${route}.tsx?tsr-split=component`;
+// A build's manifest as Vite writes it for TanStack's split route components and loaders.
+const split = (route: string, part = 'component') =>
+  `src/web/routes/${route}.tsx?tsr-split=${part}`;
 const MANIFEST = {
   'index.html': { file: 'assets/index-aaa.js', imports: ['_shared-bbb.js'], isEntry: true },
   '_shared-bbb.js': { file: 'assets/shared-bbb.js' },
@@ -21,6 +22,9 @@ const MANIFEST = {
   },
   [split('_authenticated/transactions_.$transactionId')]: {
     file: 'assets/transactions_._transactionId-hhh.js',
+  },
+  [split('_authenticated/transactions_.$transactionId', 'loader')]: {
+    file: 'assets/transactions_._transactionId-loader-jjj.js',
   },
   [split('login')]: { file: 'assets/login-iii.js' },
 };
@@ -53,7 +57,7 @@ describe('route preloads in index.html', () => {
   });
 
   appTest(
-    'prefers a fixed path to a parameter, and loads form code only for the form',
+    'prefers a fixed path to a parameter, and loads form code only for the form, loaders included',
     async ({ t }) => {
       const form = await preloadsOf(t, '/transactions/new');
       expect(form).toContain('/assets/transactions_.new-ggg.js');
@@ -61,6 +65,9 @@ describe('route preloads in index.html', () => {
       expect(form).not.toContain('/assets/transactions_._transactionId-hhh.js');
       const detail = await preloadsOf(t, '/transactions/0b6f8a52-1111-4222-8333-944445555666');
       expect(detail).toContain('/assets/transactions_._transactionId-hhh.js');
+      // Its loader's chunk too: the page's data waits on it.
+      expect(detail).toContain('/assets/transactions_._transactionId-loader-jjj.js');
+      expect(form).not.toContain('/assets/transactions_._transactionId-loader-jjj.js');
       expect(detail).not.toContain('/assets/form-ddd.js');
       expect(await preloadsOf(t, '/login')).toContain('/assets/login-iii.js');
     },

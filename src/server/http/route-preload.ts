@@ -24,8 +24,9 @@ interface RoutePreload {
   files: string[];
 }
 
-// Autocode-split route components, e.g. src/web/routes/_authenticated/transactions_.$transactionId.tsx?tsr-split=component
-const SPLIT_ROUTE = /^src\/web\/routes\/(.+)\.tsx\?tsr-split=component$/;
+// Autocode-split parts of a route (its component, its loader: vite.config.ts), e.g.
+// src/web/routes/_authenticated/transactions_.$transactionId.tsx?tsr-split=component
+const SPLIT_ROUTE = /^src\/web\/routes\/(.+)\.tsx\?tsr-split=[\w-]+$/;
 
 /** TanStack file-route name → URL pattern: `_x` segments are pathless, a `_` suffix un-nests, `$p` is a parameter. */
 export function routePattern(routeFile: string): { pattern: RegExp; params: number } {
@@ -57,12 +58,16 @@ function routePreloads(manifest: Manifest): RoutePreload[] {
       ...(chunk.imports ?? []).flatMap((i) => filesOf(i, seen)),
     ];
   };
-  const preloads: RoutePreload[] = [];
+  // Each route's split parts: the page needs its loader's chunk as much as its component's.
+  const parts = new Map<string, string[]>();
   for (const key of Object.keys(manifest)) {
     const route = SPLIT_ROUTE.exec(key)?.[1];
-    if (!route) continue;
-    const layouts = layoutsOf(route).map((l) => `src/web/routes/${l}.tsx?tsr-split=component`);
-    const files = [...new Set([...layouts, key].flatMap((k) => filesOf(k)))];
+    if (route) parts.set(route, [...(parts.get(route) ?? []), key]);
+  }
+  const preloads: RoutePreload[] = [];
+  for (const [route, keys] of parts) {
+    const layouts = layoutsOf(route).flatMap((l) => parts.get(l) ?? []);
+    const files = [...new Set([...layouts, ...keys].flatMap((k) => filesOf(k)))];
     preloads.push({ ...routePattern(route), files });
   }
   return preloads.sort((a, b) => a.params - b.params);

@@ -11,9 +11,6 @@ import { loadTimeZone, useSession } from '../../lib/session-queries.ts';
  * layout has started it, and the sub-organizations the page names).
  */
 export const Route = createFileRoute('/_authenticated/')({
-  // The landing page rides in the entry chunk instead of a split chunk
-  // fetched after it (ARCHITECTURE.md, "First load").
-  codeSplitGroupings: [],
   validateSearch: ScopeSearch,
   loaderDeps: ({ search }) => ({ subOrgId: search.subOrg }),
   loader: async ({ context: { queryClient }, deps, cause }) => {

@@ -2,11 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError, isAbortError } from '../../../lib/api-errors.ts';
 import type { TransactionListParams } from '../../../lib/api-client.ts';
-import {
-  exportFileName,
-  exportTransactionsCsv,
-  type ExportProgress,
-} from '../api/export-transactions.ts';
+import type { ExportProgress } from '../api/export-transactions.ts';
 
 type ExportState =
   | { kind: 'idle' }
@@ -57,6 +53,9 @@ export function ExportTransactions({
     let rows = 0;
     setState({ kind: 'running', progress: { rows: 0, pages: 0 } });
     try {
+      // The export's code (paging, CSV) is fetched on the first click, not with the list.
+      const { exportFileName, exportTransactionsCsv } =
+        await import('../api/export-transactions.ts');
       const result = await exportTransactionsCsv({
         filters,
         signal: abort.signal,
