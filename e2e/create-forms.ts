@@ -21,7 +21,8 @@ export async function transactionsWithExternalId(
   const res = await request.get(
     `${CREATE_PATH}?externalId=${encodeURIComponent(externalId)}&limit=100`,
   );
-  expect(res.ok()).toBe(true);
+  // The status and body say why, should the list ever refuse (CI once saw it fail unexplained).
+  expect(res.ok(), `${res.status()} ${await res.text()}`).toBe(true);
   return ((await res.json()) as { results: Array<Record<string, unknown>> }).results;
 }
 
