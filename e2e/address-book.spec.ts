@@ -148,6 +148,8 @@ test('the address book pages are rendered on the server, hydrate without a misma
   page,
   baseURL,
 }) => {
+  // Three pages, each opened cold, left to settle and scanned by axe: past 30 s on a busy machine.
+  test.slow();
   const contact = await proposeContactByApi(page, baseURL ?? '', `SSR desk ${Date.now()}`);
   const said: string[] = [];
   page.on('console', (message: ConsoleMessage) => {
