@@ -31,6 +31,8 @@ export async function openForm(page: Page, category: string): Promise<Locator> {
   await expect(page.getByRole('heading', { name: 'New transaction', level: 1 })).toBeVisible();
   const form = page.getByRole('form');
   await expect(form).toBeVisible();
+  // The external ID is made in the browser once it takes the page over: read before then, it is empty.
+  await expect(form.getByLabel('External ID')).not.toHaveValue('');
   return form;
 }
 
