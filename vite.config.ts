@@ -40,6 +40,8 @@ export default defineConfig(({ isSsrBuild }) => ({
       routesDirectory: './src/web/routes',
       generatedRouteTree: './src/web/routeTree.gen.ts',
       autoCodeSplitting: true,
+      // A route's loader is split like its component: left in the route file, it brought its
+      // queries and their contract into every page's first load (ARCHITECTURE.md, "First load").
       codeSplittingOptions: {
         defaultBehavior: [
           ['loader'],

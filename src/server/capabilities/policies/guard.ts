@@ -8,7 +8,7 @@ import {
   type DestinationKind,
   type FrozenRequirement,
 } from '#contract/policies.ts';
-import { type PolicyKind } from '#contract/policy-kind.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts';
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';

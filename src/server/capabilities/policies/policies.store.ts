@@ -7,7 +7,7 @@ import {
   type PolicyState,
   type PolicyVersion,
 } from '#contract/policies.ts';
-import { type PolicyKind } from '#contract/policy-kind.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';

@@ -9,7 +9,7 @@ import { approvalProgress } from '#contract/endpoints/policies.ts';
 import { reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
 import { paths } from '#contract/paths.ts';
 import { DEFAULT_POLICY, PolicyPreviewResponse, type Policy } from '#contract/policies.ts';
-import { type PolicyKind } from '#contract/policy-kind.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import { Contact } from '#contract/reference.ts';
 import { Transaction } from '#contract/transaction.ts';
 import type { EngineFixture, EngineTestApp } from '../../test/engine-test-app.ts';

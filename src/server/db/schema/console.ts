@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { AUDIT_OUTCOMES, STAFF_ROLES } from '#contract/auth.ts';
 import { COLOR_SCHEMES } from '#contract/display.ts';
-import { type FrozenRequirement, type Policy } from '#contract/policies.ts';
+import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import { POLICY_KINDS } from '#contract/policy-kind.ts';
 import { oneOf } from './one-of.ts';
 

@@ -8,7 +8,7 @@ import {
   describeOutcome,
   PolicyPreviewRequest,
 } from '#contract/policies.ts';
-import { type PolicyKind } from '#contract/policy-kind.ts';
+import type { PolicyKind } from '#contract/policy-kind.ts';
 import { TRANSACTION_CATEGORIES } from '#contract/enums.ts';
 import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
