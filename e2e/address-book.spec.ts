@@ -5,6 +5,7 @@ import { expectNoAxeViolations } from './axe.ts';
 import { CONTACTS_PATH, freshAddress, proposeContactByApi } from './contact-data.ts';
 import { choose, csrf, openForm } from './create-forms.ts';
 import { memberPage } from './transfers.ts';
+import { openInboxItem } from './inbox.ts';
 
 /**
  * The address book (issue 29): an initiator proposes an Ethereum contact in
@@ -105,7 +106,7 @@ test.describe('The address book', () => {
     await approver.goto('/approvals');
     const row = approver.locator('tr', { hasText: name });
     await expect(row).toContainText('Contact');
-    await row.getByRole('link', { name: /Review and decide/ }).click();
+    await openInboxItem(row);
     await expect(approver.getByRole('heading', { level: 1 })).toHaveText(name);
     await approver.getByRole('button', { name: 'Approve…' }).click();
     const dialog = approver.getByRole('dialog', { name: `Approve ${name}?` });

@@ -3,6 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { auditFor, proposeByApi } from './bank-account-data.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { openInboxItem } from './inbox.ts';
 
 /**
  * The approvals inbox as an approver works through it (issue 25, item 4),
@@ -192,9 +193,7 @@ test('an item opened from the inbox leads on: j and k step through it, and after
 
   await page.goto(`/approvals?subOrg=${subOrgId}`);
   await expect(row(page, older)).toBeVisible();
-  await row(page, newer)
-    .getByRole('link', { name: /Review and decide/ })
-    .click();
+  await openInboxItem(row(page, newer));
   await expect(page).toHaveURL(new RegExp(`/transactions/${newer}`));
   const inbox = page.getByRole('navigation', { name: 'Approvals inbox' });
   await expect(inbox.getByRole('link', { name: /^Next item/ })).toBeVisible();

@@ -11,6 +11,7 @@ import {
 } from './bank-account-data.ts';
 import { tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
+import { openInboxItem } from './inbox.ts';
 
 /**
  * Deciding a proposed bank account: a second member approves or declines it
@@ -196,7 +197,7 @@ test.describe('Deciding a bank account, as a second member', () => {
     await expect(row).toContainText('Bank account');
     await expect(row).toContainText(account.accountName);
     await expect(row).not.toContainText(account.accountNumber);
-    await row.getByRole('link', { name: /Review and decide/ }).click();
+    await openInboxItem(row);
     await expect(page).toHaveURL(new RegExp(`/bank-accounts/${account.id}`));
 
     await page.getByRole('button', { name: 'Approve…' }).click();

@@ -26,11 +26,23 @@ test('a dialog locks the page behind it without breaking the content security po
 
   await expect(page.locator('body')).toHaveAttribute('data-scroll-locked', /\d/);
   expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).toBe('hidden');
+  // Where the page stands is wherever the click left it (the button may have
+  // been scrolled into view): the wheel must not move it from there.
+  const scrollY = () => page.evaluate(() => window.scrollY);
+  const locked = await scrollY();
   await page.mouse.wheel(0, 2000);
-  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  // The wheel's scroll would land within a frame; give it two.
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+  );
+  expect(await scrollY()).toBe(locked);
 
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   expect(await page.evaluate(() => getComputedStyle(document.body).overflow)).not.toBe('hidden');
+  // The control: unlocked, the same wheel does scroll this page.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.wheel(0, 2000);
+  await expect.poll(scrollY).toBeGreaterThan(0);
   expect(refused).toEqual([]);
 });

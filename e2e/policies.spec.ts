@@ -11,6 +11,7 @@ import { decideByApi, proposeByApi } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
+import { openInboxItem } from './inbox.ts';
 
 // Issue 28: changing an approval policy takes four eyes. The demo admin drafts
 // "Transfers ≥ $10,000 → 2 approvals from approvers or admins" and may not
@@ -389,7 +390,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(row.getByTestId('inbox-progress')).toContainText('Bo Reviewer');
 
   // The second admin's approval completes it: the timeline moves on.
-  await row.getByRole('link', { name: /Review and decide/ }).click();
+  await openInboxItem(row);
   await expect(reviewer.getByTestId('approval-progress')).toContainText('1 of 2 approvals');
   await reviewer.getByRole('button', { name: 'Approve…' }).click();
   await reviewer.getByRole('button', { name: 'Approve transaction' }).click();
