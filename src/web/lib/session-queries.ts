@@ -5,7 +5,7 @@ import { backendInfo } from '#contract/endpoints/reference.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';
 import { inServerRender } from './render-scope.ts';
-import { claimFormDrafts } from './use-persistent-form-draft.ts';
+import { claimFormDrafts } from './form-drafts.ts';
 
 /**
  * The signed-in member's session, and the CSRF token that goes with it. A

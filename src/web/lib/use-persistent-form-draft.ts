@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { DRAFT_PREFIX } from './form-drafts.ts';
 
 /**
  * Keeps a react-hook-form form's in-progress values in sessionStorage under
@@ -10,7 +11,6 @@ import type { FieldValues, UseFormReturn } from 'react-hook-form';
  *
  * Call `clearDraft()` once the form has been submitted successfully.
  */
-export const DRAFT_PREFIX = 'form-draft:';
 
 function readDraft(storageKey: string): Record<string, unknown> | null {
   try {
@@ -74,35 +74,4 @@ export function usePersistentFormDraft<T extends FieldValues, C = unknown, O = T
   }, [storageKey]);
 
   return { restored: draft !== null, clearDraft };
-}
-
-/** Signing out forgets every draft: the next person at this keyboard must not see them. */
-export function clearAllFormDrafts(): void {
-  try {
-    const storage = globalThis.sessionStorage;
-    if (!storage) return;
-    const keys = Array.from({ length: storage.length }, (_, i) => storage.key(i));
-    for (const key of keys) if (key?.startsWith(DRAFT_PREFIX)) storage.removeItem(key);
-  } catch {
-    // Storage unavailable: there are no drafts to forget.
-  }
-}
-
-const DRAFT_OWNER_KEY = 'form-draft-owner';
-
-/**
- * Drafts belong to the member who typed them. Called whenever a session is
- * known: a different member signing in at this tab (after the first one's
- * session expired) starts with no drafts rather than someone else's.
- */
-export function claimFormDrafts(memberId: string): void {
-  try {
-    const storage = globalThis.sessionStorage;
-    if (!storage) return;
-    const owner = storage.getItem(DRAFT_OWNER_KEY);
-    if (owner !== null && owner !== memberId) clearAllFormDrafts();
-    storage.setItem(DRAFT_OWNER_KEY, memberId);
-  } catch {
-    // Storage unavailable: there are no drafts to hand over.
-  }
 }

@@ -10,7 +10,7 @@ import { signIn, signInSecondFactor, signOut } from '#contract/endpoints/session
 import { apiClient } from '../../../lib/api-client.ts';
 import { browserTimeZone } from '../../../lib/display.tsx';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
-import { claimFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
+import { claimFormDrafts } from '../../../lib/form-drafts.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 
 /** What this tab does with a new session: its CSRF token, its drafts, nothing of an earlier one. */

@@ -4,7 +4,7 @@ import type { SessionResponse } from '#contract/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
-import { clearAllFormDrafts } from '../../../lib/use-persistent-form-draft.ts';
+import { clearAllFormDrafts } from '../../../lib/form-drafts.ts';
 import { useLogoutMutation } from '../api/auth-mutations.ts';
 
 /** Who is signed in, as what, their account page (password, second factor), and the way out. */
