@@ -3,7 +3,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useForm } from 'react-hook-form';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DRAFT_PREFIX } from './form-drafts.ts';
+import { DRAFT_PREFIX, claimFormDrafts, clearAllFormDrafts } from './form-drafts.ts';
 import { usePersistentFormDraft } from './use-persistent-form-draft.ts';
 
 interface Values {
@@ -89,5 +89,27 @@ describe('usePersistentFormDraft', () => {
     render(<DraftForm />);
     expect(screen.getByLabelText('Note')).toHaveValue('');
     expect(screen.queryByText('Draft restored')).not.toBeInTheDocument();
+  });
+
+  it('forgets every draft, and nothing else, when the member signs out', async () => {
+    const user = userEvent.setup();
+    sessionStorage.setItem('unrelated', 'kept');
+    render(<DraftForm />);
+    await user.type(screen.getByLabelText('Note'), 'private');
+    expect(stored()).not.toBeNull();
+    clearAllFormDrafts();
+    expect(stored()).toBeNull();
+    expect(sessionStorage.getItem('unrelated')).toBe('kept');
+  });
+
+  it("keeps a member's drafts for that member only", async () => {
+    const user = userEvent.setup();
+    claimFormDrafts('s_ada');
+    render(<DraftForm />);
+    await user.type(screen.getByLabelText('Note'), 'ada typed this');
+    claimFormDrafts('s_ada');
+    expect(stored()).toContain('ada typed this');
+    claimFormDrafts('s_bob');
+    expect(stored()).toBeNull();
   });
 });

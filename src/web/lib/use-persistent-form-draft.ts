@@ -2,16 +2,6 @@ import { useCallback, useEffect, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { DRAFT_PREFIX } from './form-drafts.ts';
 
-/**
- * Keeps a react-hook-form form's in-progress values in sessionStorage under
- * `key` (name it after the route and the form, e.g. "/staff#create"), so a
- * member whose session expires mid-form signs in again and comes back to
- * what they had typed. sessionStorage is per tab and dies with it; secrets
- * (passwords) are never written: list them in `exclude`.
- *
- * Call `clearDraft()` once the form has been submitted successfully.
- */
-
 function readDraft(storageKey: string): Record<string, unknown> | null {
   try {
     const raw = globalThis.sessionStorage?.getItem(storageKey);
@@ -34,6 +24,15 @@ function writeDraft(storageKey: string, values: Record<string, unknown>): void {
   }
 }
 
+/**
+ * Keeps a react-hook-form form's in-progress values in sessionStorage under
+ * `key` (name it after the route and the form, e.g. "/staff#create"), so a
+ * member whose session expires mid-form signs in again and comes back to
+ * what they had typed. sessionStorage is per tab and dies with it; secrets
+ * (passwords) are never written: list them in `exclude`.
+ *
+ * Call `clearDraft()` once the form has been submitted successfully.
+ */
 export function usePersistentFormDraft<T extends FieldValues, C = unknown, O = T>(
   key: string,
   form: UseFormReturn<T, C, O>,
