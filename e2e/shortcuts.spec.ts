@@ -16,6 +16,9 @@ test('keyboard shortcuts move around and open decisions, never send one', async 
 
   await page.goto('/transactions');
   await expect(page.getByRole('table', { name: 'Transactions' })).toBeVisible();
+  // The keys are heard once the page is live: the server's markup is shown before its script
+  // runs, and a key pressed then is the browser's alone (its controls are disabled till then).
+  await expect(page.getByLabel('External ID')).toBeEnabled();
 
   // ? lists them.
   await page.keyboard.press('?');
@@ -44,7 +47,7 @@ test('keyboard shortcuts move around and open decisions, never send one', async 
 
   // On the transaction, a opens the approval's confirmation; Escape leaves it undecided.
   await page.goto(`/transactions/${id}`);
-  await expect(page.getByRole('button', { name: 'Approve…' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Approve…' })).toBeEnabled();
   await page.keyboard.press('?');
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toContainText(
     'Approve this transaction (asks to confirm)',
