@@ -161,6 +161,7 @@ test('a bank account another member proposes appears in the inbox and its badge,
 }) => {
   test.slow();
   // The watcher: this approver, on the approvals inbox.
+  await countPushes(page);
   await page.clock.install();
   const reads = recordInboxReads(page);
   const counts = recordBadgeCounts(page);
@@ -173,10 +174,13 @@ test('a bank account another member proposes appears in the inbox and its badge,
     })
     .toBe('on');
   await page.waitForLoadState('networkidle');
-  // Three minutes of the inbox's timers (every 30 s without the stream): no read while it is up.
+  // Three minutes of the inbox's timers (every 30 s without the stream): no read while it is
+  // up but those a pushed change asks for (the inbox and its count, two at most for each;
+  // other specs' members propose and decide meanwhile).
   const before = reads.length;
+  const pushesBefore = await pushesSeen(page);
   await page.clock.runFor(180_000);
-  expect(reads.length).toBe(before);
+  expect(reads.length - before).toBeLessThanOrEqual(2 * ((await pushesSeen(page)) - pushesBefore));
   const badge = page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: /^Approvals/ })
