@@ -116,9 +116,14 @@ test('an approval by one member moves another member’s timeline and list row, 
     .click();
   await expect(page.getByRole('status').filter({ hasText: 'Approved.' })).toBeVisible();
 
-  // Within a second: the watcher's timeline has left PENDING and the list row says so.
-  await expect(step(detail, 'PENDING')).toHaveAttribute('data-state', 'done', { timeout: 1_500 });
-  await expect(row).not.toContainText('Pending', { timeout: 1_500 });
+  // Pushed: the watcher's timeline has left PENDING and the list row says so, while both
+  // tabs' streams stayed up (so no poll timer ran). How fast — within a second — is
+  // measured by `npm run bench` (live-updates: p50/p99 from a change to 1,000 streams), not
+  // by a timeout here: this machine is shared and noisy.
+  await expect(step(detail, 'PENDING')).toHaveAttribute('data-state', 'done', { timeout: 5_000 });
+  await expect(row).not.toContainText('Pending', { timeout: 5_000 });
+  for (const tab of [detail, list])
+    await expect(tab.locator('html')).toHaveAttribute('data-live-updates', 'on');
   // Both pages as updated pass the scan.
   await expectNoAxeViolations(detail);
   await expectNoAxeViolations(list);
@@ -193,7 +198,7 @@ test('a bank account another member proposes appears in the inbox and its badge,
 
   // It appears without a reload, read once because the event said so; the badge counts it.
   const row = page.locator(`[data-approval-id="${account.id}"]`);
-  await expect(row).toBeVisible({ timeout: 2_000 });
+  await expect(row).toBeVisible({ timeout: 5_000 });
   await expect(row).toContainText(account.accountName);
   // The badge is read again on the event and shows what the server counts. Not "one more
   // than before": other specs' members decide items meanwhile, and the count is everyone's.
@@ -204,10 +209,12 @@ test('a bank account another member proposes appears in the inbox and its badge,
         if (counts.length === countsBefore || latest === undefined) return 'no count read yet';
         return (await badge.textContent()) === badgeText(latest) ? 'shown' : 'not shown yet';
       },
-      { timeout: 2_000 },
+      { timeout: 5_000 },
     )
     .toBe('shown');
   expect(reads.length).toBeGreaterThan(before);
+  // The stream stayed up throughout, so no poll timer could have read it.
+  await expect(page.locator('html')).toHaveAttribute('data-live-updates', 'on');
 
   // Desktop notifications: a labelled control, turned on by keyboard once the browser allows it.
   await page.context().grantPermissions(['notifications']);
