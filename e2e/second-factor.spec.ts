@@ -130,9 +130,12 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   );
   await signOut(approver);
 
+  // The same code again: typed once its field has taken focus, as above (keys typed before
+  // that went to the app-code field, and the answer was about that field's format instead).
   await passwordStep(approver, email);
   await tabTo(approver, approver.getByRole('button', { name: 'Use a recovery code instead' }));
   await approver.keyboard.press('Enter');
+  await expect(approver.getByLabel('Recovery code')).toBeFocused();
   await approver.keyboard.type(recovery ?? '');
   await approver.keyboard.press('Enter');
   await expect(approver.getByLabel('Recovery code')).toHaveAttribute('aria-invalid', 'true');
