@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { composeIBAN } from 'ibantools';
 
 /**
  * Bank-account test data and the raw API calls the bank-account specs make
@@ -19,6 +20,25 @@ export function uniqueName(prefix: string): string {
 export function usAccountNumber(): string {
   return String(Math.floor(1e11 + Math.random() * 9e11));
 }
+
+const digits = (n: number) => String(Math.floor(Math.random() * 10 ** n)).padStart(n, '0');
+
+/**
+ * A valid IBAN of `countryCode` whose BBAN is `bank`, `fresh` new digits and
+ * `tail`: the check digits computed, so no two tests (or runs on the same
+ * data) propose the same account, which the server would warn of.
+ */
+export function freshIban(countryCode: string, bank: string, fresh: number, tail = ''): string {
+  const iban = composeIBAN({ countryCode, bban: `${bank}${digits(fresh)}${tail}` });
+  if (!iban) throw new Error(`no IBAN of ${countryCode} from ${bank}`);
+  return iban;
+}
+
+/** An IBAN grouped by four, as printed on a statement. */
+export const groupedIban = (iban: string) => iban.replace(/(.{4})/g, '$1 ').trim();
+
+/** Fresh digits for a rail whose account number is digits alone. */
+export const freshAccountDigits = digits;
 
 async function csrfToken(request: APIRequestContext): Promise<string> {
   const session = await request.get('/auth/session');

@@ -1,7 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
-import { uniqueName, usAccountNumber } from './bank-account-data.ts';
+import {
+  freshAccountDigits,
+  freshIban,
+  groupedIban,
+  uniqueName,
+  usAccountNumber,
+} from './bank-account-data.ts';
 import { tabTo } from './keyboard.ts';
 
 /**
@@ -73,38 +79,48 @@ const RAILS: RailCase[] = [
       country: 'US',
     };
   })(),
-  {
-    rail: 'SEPA',
-    label: /^SEPA/,
-    // Typed with spaces, as printed on a statement: 38 characters for Malta's 31.
-    fields: { IBAN: 'MT84 MALT 0110 0001 2345 MTLC AST0 01S', 'Bank name': 'Bank of Valletta' },
-    stored: 'MT84MALT011000012345MTLCAST001S',
-    country: 'MT',
-  },
-  {
-    rail: 'SWIFT',
-    label: /^SWIFT/,
-    fields: {
-      Country: 'GB',
-      // Not the seeded NatWest account's IBAN: proposing that one again is warned about.
-      'Account number or IBAN': 'GB82WEST12345698765432',
-      'BIC (SWIFT code)': 'NWBKGB2L',
-      'Bank name': 'NatWest',
-      'Street address': '250 Bishopsgate',
-      City: 'London',
-      'Postal code': 'EC2M 4AA',
-    },
-    stored: 'GB82WEST12345698765432',
-    routingNumber: 'NWBKGB2L',
-    country: 'GB',
-  },
-  {
-    rail: 'BANK_TRANSFER',
-    label: /^Bank transfer/,
-    fields: { 'Account number': '0012345678', 'Bank name': 'MUFG Bank', Country: 'JP' },
-    stored: '0012345678',
-    country: 'JP',
-  },
+  (() => {
+    // Malta's 31 characters: a bank, fresh account digits, and the rest of the example.
+    const iban = freshIban('MT', 'MALT01100', 7, 'MTLCAST001S');
+    return {
+      rail: 'SEPA',
+      label: /^SEPA/,
+      // Typed with spaces, as printed on a statement: 38 characters for Malta's 31.
+      fields: { IBAN: groupedIban(iban), 'Bank name': 'Bank of Valletta' },
+      stored: iban,
+      country: 'MT',
+    };
+  })(),
+  (() => {
+    // Not the seeded NatWest account's IBAN: proposing that one again is warned about.
+    const iban = freshIban('GB', 'WEST123456', 8);
+    return {
+      rail: 'SWIFT',
+      label: /^SWIFT/,
+      fields: {
+        Country: 'GB',
+        'Account number or IBAN': iban,
+        'BIC (SWIFT code)': 'NWBKGB2L',
+        'Bank name': 'NatWest',
+        'Street address': '250 Bishopsgate',
+        City: 'London',
+        'Postal code': 'EC2M 4AA',
+      },
+      stored: iban,
+      routingNumber: 'NWBKGB2L',
+      country: 'GB',
+    };
+  })(),
+  (() => {
+    const number = freshAccountDigits(10);
+    return {
+      rail: 'BANK_TRANSFER',
+      label: /^Bank transfer/,
+      fields: { 'Account number': number, 'Bank name': 'MUFG Bank', Country: 'JP' },
+      stored: number,
+      country: 'JP',
+    };
+  })(),
 ];
 
 async function openForm(page: Page): Promise<Locator> {
@@ -140,7 +156,7 @@ test.describe('Proposing a bank account', () => {
       const number = form.getByLabel(/^(Account number|IBAN)/);
       if (rail.rail === 'SEPA') {
         // Shown grouped as typed back, and the IBAN's country filled in.
-        await expect(number).toHaveValue('MT84 MALT 0110 0001 2345 MTLC AST0 01S');
+        await expect(number).toHaveValue(groupedIban(rail.stored));
       }
       await expect(form.getByLabel('Country', { exact: true })).toHaveValue(rail.country);
       // The tab's draft keeps what was typed, except the numbers.
