@@ -65,11 +65,14 @@ test('bank accounts are masked, revealed on request, and a proposal is decided b
 
   // The proposal goes through A as the browser's own API call would.
   const accountNumber = `${Date.now()}`.slice(-12);
+  // Its own name, so that another run on the same servers finds this account alone (in
+  // letters and digits: a long run of digits would read as an unmasked number above).
+  const accountName = `Upstream E2E Payee ${Date.now().toString(36)}`;
   const origin = new URL(page.url()).origin;
   const created = await page.request.post('/api/external/bank_accounts/', {
     data: {
       paymentMethod: 'US_ACH',
-      accountName: 'Upstream E2E Payee',
+      accountName,
       accountNumber,
       routingNumber: '021000021',
       bankName: 'E2E Bank',
@@ -100,7 +103,7 @@ test('bank accounts are masked, revealed on request, and a proposal is decided b
   await approverContext.close();
 
   await page.goto('/bank-accounts?status=APPROVED');
-  const row = table.locator('tbody tr').filter({ hasText: 'Upstream E2E Payee' });
+  const row = table.locator('tbody tr').filter({ hasText: accountName });
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: /^Reveal full numbers of / }).click();
   await expect(row).toContainText(accountNumber);
