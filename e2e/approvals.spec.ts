@@ -3,6 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 import { focusLive } from './keyboard.ts';
+import { approvalsLink, badgeShows } from './inbox.ts';
 
 /**
  * The approvals inbox and its navigation badge against the real server:
@@ -46,22 +47,6 @@ async function proposeAccount(page: Page, baseURL: string, subOrgId: string, nam
   });
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { id: string }).id;
-}
-
-const approvalsLink = (page: Page) =>
-  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Approvals/ });
-
-/**
- * Whether the badge shows `count`: nothing at 0, the number up to 99, "99+"
- * beyond (other specs' items count too when a sub-organization is shared).
- */
-async function badgeShows(page: Page, count: number): Promise<boolean> {
-  const badge = approvalsLink(page).getByTestId('nav-count');
-  if (count === 0) return (await badge.count()) === 0;
-  return (
-    (await badge.count()) === 1 &&
-    (await badge.textContent()) === (count > 99 ? '99+' : String(count))
-  );
 }
 
 test.describe('Approvals inbox', () => {

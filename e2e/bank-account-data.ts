@@ -10,10 +10,14 @@ import { composeIBAN } from 'ibantools';
  */
 
 let counter = 0;
-/** A name no other test (or earlier run on the same data) uses. */
+/**
+ * A name no other test (or earlier run on the same data) uses. Its parts are
+ * kept apart, so it never holds a long run of digits that a check for
+ * unmasked account numbers would take for one.
+ */
 export function uniqueName(prefix: string): string {
   counter += 1;
-  return `${prefix} ${Date.now().toString(36)}${counter}${Math.floor(Math.random() * 1e4)}`;
+  return `${prefix} ${Date.now().toString(36)}-${counter}-${Math.floor(Math.random() * 1e4)}`;
 }
 
 /** A fresh 12-digit US account number, so no two tests share one. */
@@ -21,7 +25,10 @@ export function usAccountNumber(): string {
   return String(Math.floor(1e11 + Math.random() * 9e11));
 }
 
-const digits = (n: number) => String(Math.floor(Math.random() * 10 ** n)).padStart(n, '0');
+/** `n` fresh digits, for a rail whose account number is digits alone. */
+export function freshDigits(n: number): string {
+  return String(Math.floor(Math.random() * 10 ** n)).padStart(n, '0');
+}
 
 /**
  * A valid IBAN of `countryCode` whose BBAN is `bank`, `fresh` new digits and
@@ -29,16 +36,13 @@ const digits = (n: number) => String(Math.floor(Math.random() * 10 ** n)).padSta
  * data) propose the same account, which the server would warn of.
  */
 export function freshIban(countryCode: string, bank: string, fresh: number, tail = ''): string {
-  const iban = composeIBAN({ countryCode, bban: `${bank}${digits(fresh)}${tail}` });
+  const iban = composeIBAN({ countryCode, bban: `${bank}${freshDigits(fresh)}${tail}` });
   if (!iban) throw new Error(`no IBAN of ${countryCode} from ${bank}`);
   return iban;
 }
 
 /** An IBAN grouped by four, as printed on a statement. */
 export const groupedIban = (iban: string) => iban.replace(/(.{4})/g, '$1 ').trim();
-
-/** Fresh digits for a rail whose account number is digits alone. */
-export const freshAccountDigits = digits;
 
 async function csrfToken(request: APIRequestContext): Promise<string> {
   const session = await request.get('/auth/session');

@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import {
-  freshAccountDigits,
+  freshDigits,
   freshIban,
   groupedIban,
   uniqueName,
@@ -112,7 +112,7 @@ const RAILS: RailCase[] = [
     };
   })(),
   (() => {
-    const number = freshAccountDigits(10);
+    const number = freshDigits(10);
     return {
       rail: 'BANK_TRANSFER',
       label: /^Bank transfer/,

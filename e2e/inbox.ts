@@ -1,4 +1,4 @@
-import { expect, type Locator } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /**
  * Opens an inbox row's item page with the mouse, as a member does, once the
@@ -16,5 +16,24 @@ export async function openInboxItem(row: Locator): Promise<void> {
   await row.getByRole('link', { name: /Review and decide/ }).click();
   await expect(page, 'the inbox row’s link took the member to the item’s page').not.toHaveURL(
     /\/approvals(\?|$)/,
+  );
+}
+
+/** The main navigation's link to the approvals inbox. */
+export const approvalsLink = (page: Page): Locator =>
+  page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /^Approvals/ });
+
+/**
+ * Whether the inbox badge shows `count` as the navigation writes it: nothing
+ * at 0, the number up to 99, "99+" beyond. The count is everyone's items
+ * the member may decide, so stories compare it with what the server answers
+ * at that moment, never with "one more than before".
+ */
+export async function badgeShows(page: Page, count: number): Promise<boolean> {
+  const badge = approvalsLink(page).getByTestId('nav-count');
+  if (count === 0) return (await badge.count()) === 0;
+  return (
+    (await badge.count()) === 1 &&
+    (await badge.textContent()) === (count > 99 ? '99+' : String(count))
   );
 }

@@ -3,6 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { proposeByApi } from './bank-account-data.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { badgeShows } from './inbox.ts';
 
 /**
  * Live updates (issue 30): each tab holds one event stream, and a change made
@@ -146,8 +147,6 @@ function recordBadgeCounts(page: Page): number[] {
   return counts;
 }
 
-const badgeText = (count: number) => (count > 99 ? '99+' : String(count));
-
 /** The member's reads of the approvals inbox or of its count, as they happen. */
 function recordInboxReads(page: Page): Request[] {
   const reads: Request[] = [];
@@ -186,10 +185,6 @@ test('a bank account another member proposes appears in the inbox and its badge,
   const pushesBefore = await pushesSeen(page);
   await page.clock.runFor(180_000);
   expect(reads.length - before).toBeLessThanOrEqual(2 * ((await pushesSeen(page)) - pushesBefore));
-  const badge = page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: /^Approvals/ })
-    .getByTestId('nav-count');
   const countsBefore = counts.length;
 
   // Another member, in a browser context of their own, proposes a bank account.
@@ -207,7 +202,7 @@ test('a bank account another member proposes appears in the inbox and its badge,
       async () => {
         const latest = counts.at(-1);
         if (counts.length === countsBefore || latest === undefined) return 'no count read yet';
-        return (await badge.textContent()) === badgeText(latest) ? 'shown' : 'not shown yet';
+        return (await badgeShows(page, latest)) ? 'shown' : 'not shown yet';
       },
       { timeout: 5_000 },
     )

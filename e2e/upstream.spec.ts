@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
+import { uniqueName } from './bank-account-data.ts';
 import { UPSTREAM_MEMBERS } from './upstream-members.ts';
 
 // The main flows on a console in upstream mode (e2e/upstream-pair.ts): every
@@ -65,9 +66,8 @@ test('bank accounts are masked, revealed on request, and a proposal is decided b
 
   // The proposal goes through A as the browser's own API call would.
   const accountNumber = `${Date.now()}`.slice(-12);
-  // Its own name, so that another run on the same servers finds this account alone (in
-  // letters and digits: a long run of digits would read as an unmasked number above).
-  const accountName = `Upstream E2E Payee ${Date.now().toString(36)}`;
+  // Its own name, so that another run on the same servers finds this account alone.
+  const accountName = uniqueName('Upstream E2E Payee');
   const origin = new URL(page.url()).origin;
   const created = await page.request.post('/api/external/bank_accounts/', {
     data: {
