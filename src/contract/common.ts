@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   /** Too many sign-ins are being checked at once on this server: try again after Retry-After. */
   signInBusy: 'SIGN_IN_BUSY',
   selfLockout: 'SELF_LOCKOUT',
-  /** A sub-organization-restricted admin acting beyond their scope (README, Security). */
+  /** A sub-organization-restricted admin acting beyond their scope (docs/security.md). */
   outsideAdminScope: 'OUTSIDE_ADMIN_SCOPE',
   // Change-request approvals.
   alreadyDecided: 'ALREADY_DECIDED',

@@ -9,7 +9,7 @@ export * from './ramp-record.ts';
 
 /**
  * Ramp and FX requests (issue 27), as both of the provider's SDK generations
- * send them (README, "Ramps and FX"):
+ * send them (docs/ramps.md):
  *
  * - G1, the Python SDK's flat shape: `POST …/transactions/quote/` with the
  *   intent's fields at the top level plus `category` and `paymentMethod`

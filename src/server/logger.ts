@@ -5,7 +5,7 @@ import { serializeError } from './logged-error.ts';
 
 /**
  * Account and routing numbers, credentials and cookies never reach the logs
- * (README, "Security"). Request bodies are not logged at all; these paths catch a
+ * (docs/security.md). Request bodies are not logged at all; these paths catch a
  * record logged by mistake, at the depths our objects have.
  */
 const REDACT_PATHS = [

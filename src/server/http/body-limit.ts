@@ -4,7 +4,7 @@ import type { AppEnv } from './app-env.ts';
 import { ApiError } from '#contract/api-error.ts';
 
 /**
- * Request bodies (README, "Security"): limited in size and in time, and read
+ * Request bodies (docs/security.md): limited in size and in time, and read
  * only when something asks for them, which the checks do only once the
  * caller is identified (a session, or an API client's token verified from
  * its headers). `limitBody` reads nothing: it refuses a declared

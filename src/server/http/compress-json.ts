@@ -55,7 +55,7 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | und
 // holds its window in native memory for as long as its response lasts. With
 // the default, 50 pages rendered at once kept the server at 550 MB resident
 // and its external memory forced a full GC about every 25 pages; with 2^18,
-// 300-385 MB and a third as many full GCs (README, "Production runtime").
+// 300-385 MB and a third as many full GCs (docs/running.md, "Production runtime").
 const BROTLI_PARAMS = {
   [constants.BROTLI_PARAM_QUALITY]: 4,
   [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
