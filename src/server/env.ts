@@ -5,9 +5,12 @@ import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './auth/second-f
 import { parsePrivateKey } from './protocol/ecdsa-keys.ts';
 
 /**
- * The only reader of `process.env`. Everything the server needs from its
- * environment is validated here once, at boot, so a bad value stops the server
- * with a message naming the variable instead of failing on first use.
+ * The only reader of the server's settings. Everything the server needs from
+ * its environment is validated here once, at boot, so a bad value stops the
+ * server with a message naming the variable instead of failing on first use.
+ * Each setting is documented in docs/configuration.md (scripts/docs.test.ts
+ * holds the two together); the few diagnostics and bench knobs read where
+ * they are used are listed there too, as what they are: not settings.
  */
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
