@@ -70,6 +70,17 @@ function linkedFiles(file: string): string[] {
     .map((link) => path.normalize(path.join(path.dirname(file), link.split('#')[0] ?? '')));
 }
 
+/** The code, tests, bench and scripts, and the config files at the top. */
+function repositoryFiles(): string[] {
+  return ['src', 'scripts', 'bench', 'e2e']
+    .flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) =>
+        path.join(dir, file),
+      ),
+    )
+    .concat(readdirSync(root).filter((file) => /\.config\.[mc]?[jt]s$/.test(file)));
+}
+
 const docs = readdirSync(path.join(root, 'docs'))
   .filter((name) => name.endsWith('.md'))
   .map((name) => `docs/${name}`);
@@ -127,13 +138,7 @@ describe('docs/configuration.md', () => {
   });
 
   it('lists every process.env read outside env.ts', () => {
-    const sources = ['src', 'scripts', 'bench', 'e2e']
-      .flatMap((dir) =>
-        readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) =>
-          path.join(dir, file),
-        ),
-      )
-      .concat(readdirSync(root).filter((file) => /\.config\.[mc]?[jt]s$/.test(file)))
+    const sources = repositoryFiles()
       .filter((file) => /\.[mc]?[jt]sx?$/.test(file))
       .filter((file) => file !== 'src/server/env.ts' && file !== 'scripts/docs.test.ts');
     const documented = read(CONFIGURATION);
@@ -147,5 +152,22 @@ describe('docs/configuration.md', () => {
       }
     }
     expect([...undocumented]).toEqual([]);
+  });
+});
+
+describe('comments and documents', () => {
+  it('say why in their own words, never which tracker issue asked', () => {
+    // The tracker is not in the repository: its numbers tell a reader nothing.
+    const files = [...repositoryFiles(), README, 'ARCHITECTURE.md', ...docs].filter((file) =>
+      /\.([mc]?[jt]sx?|sql|sh|md)$/.test(file),
+    );
+    const naming = files.flatMap((file) =>
+      read(file)
+        .split('\n')
+        .flatMap((line, index) =>
+          /\bissues? #?\d+\b/i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
+    expect(naming).toEqual([]);
   });
 });

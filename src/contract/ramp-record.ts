@@ -6,7 +6,7 @@ import { BankDetails, Party, PAYMENT_RAILS, TransactionFees } from './party-reco
 export { BankDetails, PAYMENT_RAILS };
 
 /**
- * Ramps and FX as the custody API answers them (issue 27): quotes, the
+ * Ramps and FX as the custody API answers them: quotes, the
  * intent a ramp was made from, deposit instructions and bank details as
  * shown. The description leaves ramps unshown; these shapes are what the
  * provider's SDKs read (docs/ramps.md). Written with zod/mini, like

@@ -80,7 +80,7 @@ const EnvSchema = z.object({
     .default('privileged'),
   // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
   READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-  // Webhooks (issue 30). The sandbox refuses endpoints on private, loopback, link-local or
+  // Webhooks. The sandbox refuses endpoints on private, loopback, link-local or
   // metadata addresses (SSRF) unless this is 1: a receiver on this machine, in development.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   // How long one delivery attempt may take, connection to last byte.

@@ -14,7 +14,7 @@ import { ApiError } from '#contract/api-error.ts';
  * has not arrived within `BODY_READ_TIMEOUT_MS` (408). A refusal that leaves
  * the body unread closes the connection after its answer.
  *
- * Issue 24: the audit read every body before anyone was authenticated, and
+ * Why: the audit used to read every body before anyone was authenticated, and
  * 1,500 anonymous connections each sending 1 MiB − 1 byte and stalling took
  * the server from 487 MB to 1.8 GB resident, for good.
  *

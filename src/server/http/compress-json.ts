@@ -21,7 +21,7 @@ import { isSharedAnswer } from '../db/read-cache.ts';
  * Vary keeps caches from mixing encodings.
  *
  * Serializing and compressing were a third of the server's time on the list
- * page (issue 14's profile). An answer the read cache shares between requests
+ * page when profiled. An answer the read cache shares between requests
  * (db/read-cache.ts: never mutated, replaced when anything commits) is
  * therefore serialized once and compressed once per encoding, the bytes kept
  * beside it for as long as the cache keeps it. Any other answer is serialized
