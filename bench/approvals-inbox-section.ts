@@ -10,12 +10,12 @@ import { ServerHost } from './server-host.ts';
 import { callJson, signInAsDemo, type BenchSession } from './session.ts';
 
 /**
- * Issue 24's finding 16: what one page of the approvals inbox (20 items) and
+ * What one page of the approvals inbox (20 items) and
  * the navigation's count (the smallest page, `limit=1`) cost on the seeded
  * sandbox, then again with PENDING_ITEMS more items waiting: transactions and
  * bank accounts an initiator proposed, read by an approver (so they count).
  * One connection, one request at a time: the cost of a read, not throughput.
- * Before issue 24 both reads read every waiting item: page / count p50
+ * When both reads still read every waiting item: page / count p50
  * 5.9 / 4.3 ms seeded and 26 / 22 ms with 2,000 more on PGlite, 4.7 / 3.0
  * and 19 / 19 ms on PostgreSQL; after, with 2,000 more, 0.7 / 0.5 ms asked
  * again and 5.4 / 3.2 ms walking on PGlite, 1.2 / 0.9 and 3.0 / 2.4 ms on

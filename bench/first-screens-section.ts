@@ -19,15 +19,15 @@ import type { BenchSection } from './section.ts';
 import { callJson, signInAsDemo } from './session.ts';
 
 /**
- * Issue 26: every signed-in page's first screen is rendered on the server
+ * Every signed-in page's first screen is rendered on the server
  * through one path. Cold loads in Chromium, taking turns in one run, of the
  * static HTML table of the list's 20 rows, the signed-in `/transactions`,
  * a transaction's page (`/transactions/<id>`, the newest of that list) and
  * the approvals inbox (`/approvals`), each ready when its rows are laid out
  * and painted: the list's 20 row links, the transaction's lifecycle steps,
  * the inbox's rows (up to 20). Each console page's time is also given as a
- * ratio to the static page's in the same run, which is what the issue asks
- * to stay alike: a shared machine's load moves every page together.
+ * ratio to the static page's in the same run, which is what should stay
+ * alike across pages: a shared machine's load moves every page together.
  *
  * As an approver (the inbox is theirs; they read every sub-organization).
  */

@@ -9,7 +9,7 @@ import { approve, createTransfer, signInMembers, sleep, summarize } from './embe
 import type { BenchSection } from './section.ts';
 
 /**
- * Issue 30's figures: STREAMS event streams (`GET /api/console/events`) held
+ * Live updates' figures: STREAMS event streams (`GET /api/console/events`) held
  * open on one built console (PGlite, SANDBOX_TIME_SCALE 60), then transfers
  * created and approved so their statuses move:
  *

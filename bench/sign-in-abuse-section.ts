@@ -11,7 +11,7 @@ import type { BenchSection } from './section.ts';
 import { signInAsDemoAdmin, type BenchSession } from './session.ts';
 
 /**
- * Issue 24's sign-in figures, against the built console (sandbox, PGlite,
+ * What sign-in abuse costs, against the built console (sandbox, PGlite,
  * TRUST_PROXY=1: the bench speaks as the proxy, so it chooses each
  * request's address in X-Forwarded-For):
  *

@@ -11,7 +11,7 @@ import type { BenchSection } from './section.ts';
 import { callJson, signInAsDemoAdmin } from './session.ts';
 
 /**
- * Issue 24's memory probe: 1,500 anonymous connections each send a
+ * What stalled anonymous bodies cost in memory: 1,500 anonymous connections each send a
  * `POST /api/external/transactions/` declaring a body of the API's limit
  * (1 MiB), send all of it but the last byte, and stall. Before the fix the
  * audit read each body before anyone was identified: 487 MB resident became

@@ -15,7 +15,7 @@ import { insertBenchTransactions } from './million-rows.ts';
 import type { BenchSection } from './section.ts';
 
 /**
- * Issue 10's figures, in Debian's Chromium against the built console
+ * A transaction's page followed to the end, in Debian's Chromium against the built console
  * (sandbox, SANDBOX_TIME_SCALE 60: a lifecycle takes about ten seconds,
  * long enough for several polls):
  *

@@ -8,7 +8,7 @@ import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
 
 /**
- * The address book (issue 29): an initiator proposes an Ethereum contact in
+ * The address book: an initiator proposes an Ethereum contact in
  * the form (a lowercase address shown checksummed, a wrong checksum refused
  * before anything is sent), an approver approves it from the inbox, and the
  * transfer form then offers it; a declined contact is never offered. Each

@@ -6,7 +6,7 @@ import { createTransfer, memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
 
 /**
- * The approvals inbox as an approver works through it (issue 25, item 4),
+ * The approvals inbox as an approver works through it,
  * against the real server with data made through the real API: what each
  * row says (who proposed it, from which vault, its USD value, how long it
  * has waited), a bank account's last four digits at every width, approving

@@ -6,7 +6,7 @@ import { createTransfer, memberPage } from './transfers.ts';
 import { badgeShows } from './inbox.ts';
 
 /**
- * Live updates (issue 30): each tab holds one event stream, and a change made
+ * Live updates: each tab holds one event stream, and a change made
  * by another member reaches the pages on screen without polling. One member
  * watches a transaction's page and the transactions list (two tabs); another,
  * in a browser context of their own, approves it. While the stream is up, the

@@ -13,7 +13,7 @@ import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
 
-// Issue 28: changing an approval policy takes four eyes. The demo admin drafts
+// Changing an approval policy takes four eyes. The demo admin drafts
 // "Transfers ≥ $10,000 → 2 approvals from approvers or admins" and may not
 // publish it; a second admin, made here, reviews the diff and publishes it;
 // the preview then answers 2 approvals for $50,000 and 1 for $500; restoring

@@ -4,7 +4,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { tabTo } from './keyboard.ts';
 
-// The console's one rule for time (issue 25, item 6): a member's own zone
+// The console's one rule for time: a member's own zone
 // (their browser's by default), every time labelled with it, date filters as
 // whole days in it, the server's first screen already in it; amounts and
 // dates in one locale whatever the browser's; the member's colour scheme
@@ -191,7 +191,7 @@ test.describe('a browser in German', () => {
     expect(large, 'a transaction of 1,000 or more on the first hundred').toBeDefined();
 
     await member.goto(`/transactions/${large?.id}`);
-    // 185,916.19 as in the issue: commas for thousands, a point for decimals, not 185.916,19.
+    // Written like 185,916.19: commas for thousands, a point for decimals, not 185.916,19.
     const amount = formatAmount(large?.amount ?? '');
     expect(amount).toMatch(/^\d{1,3}(,\d{3})+(\.\d+)?$/);
     await expect(member.getByText(amount).first()).toBeVisible();

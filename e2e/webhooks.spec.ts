@@ -4,7 +4,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer } from './transfers.ts';
 
-// Issue 30: an admin registers a webhook endpoint (a server of this test's own, on
+// An admin registers a webhook endpoint (a server of this test's own, on
 // 127.0.0.1: the e2e server allows private targets, WEBHOOK_ALLOW_PRIVATE_TARGETS=1),
 // sees its verification key once, watches a failed delivery in the log and resends it.
 // Other specs' transactions reach the endpoint too: the test follows its own transfer's.

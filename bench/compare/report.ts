@@ -3,7 +3,7 @@ import type { ColdLoad } from './cold-load.ts';
 import { median } from '../load.ts';
 import type { CannonRow } from './load.ts';
 
-/** The comparison's printed tables and the ratios the issue's targets are stated in. */
+/** The comparison's printed tables and the ratios the console's targets are stated in. */
 
 /** One round of the logging comparison: the same cell with request logs on (info) and off (warn). */
 export interface LoggingRound {
@@ -158,7 +158,7 @@ export function formatCompare(r: CompareResult): string {
     ),
   );
 
-  // The targets of issue 14, each with its figure.
+  // The console's targets against the baselines, each with its figure.
   const lines: string[] = [];
   const consoleLoad = r.coldLoads.find((l) => l.page.startsWith('console /transactions'));
   if (staticLoad && consoleLoad) {
@@ -227,6 +227,6 @@ export function formatCompare(r: CompareResult): string {
     lines.push(
       `RSS ${name}: ${f(rss)} MB (target ≤ ${TARGETS.rssMb}) ${mark(rss <= TARGETS.rssMb)}`,
     );
-  out.push('', 'Targets (issue 14)', ...lines.map((l) => `  ${l}`));
+  out.push('', 'Targets', ...lines.map((l) => `  ${l}`));
   return out.join('\n');
 }

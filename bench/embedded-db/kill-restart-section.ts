@@ -9,7 +9,7 @@ import type { BenchSection } from '../section.ts';
 import { sleep } from './traffic.ts';
 
 /**
- * Issue 31: a restart right after a kill -9 must start. Each trial starts
+ * A restart right after a kill -9 must start. Each trial starts
  * the built console (`npm run serve`'s flags) on a fresh PGlite directory,
  * kills its whole process group with SIGKILL at a moment spread across the
  * first start (creating and seeding the database in a child process, then
@@ -151,7 +151,7 @@ export const killRestartSection: BenchSection = {
       ...trials
         .filter((t) => t.failure)
         .map((t) => `  failed after a kill at ${t.killedAfterMs} ms: ${t.failure}`),
-      '  goal (issue 31): 20 of 20',
+      '  goal: 20 of 20',
     ].join('\n');
     return { text, data: { trials } };
   },

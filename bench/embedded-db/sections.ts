@@ -21,13 +21,13 @@ import {
 } from './traffic.ts';
 
 /**
- * Issue 31's figures, PGlite beside PostgreSQL in one run, each on the built
+ * The embedded database's figures, PGlite beside PostgreSQL in one run, each on the built
  * console (`npm run build`; --no-build reuses dist/), a fresh seeded sandbox
  * and SANDBOX_TIME_SCALE 60.
  */
 
 /**
- * For iterating on one store (not the figures the issue reads):
+ * For iterating on one store (not the figures the bench reports):
  * EMBEDDED_BENCH_SECONDS shortens the measured time, EMBEDDED_BENCH_STORES
  * picks the stores (`pglite`, `postgres`), EMBEDDED_BENCH_NODE_ARGS adds node
  * flags to the console (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
@@ -196,7 +196,7 @@ export const pollingPagesSection: BenchSection = {
           `${f.answered304} answered 304, ${f.failures} failed; event loop: worst ${fmt(f.worstStallMs)} ms, ` +
           `${f.windowsOver100Ms} of ${f.stallWindowsMs.length} 5-s windows over 100 ms; ${f.transfersStarted} transfers; RSS ${f.serverRssMb} MB; load ${f.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
       ),
-      '  goal (issue 31): PGlite p99 ≤ 150 ms, no stall over 100 ms',
+      '  goal: PGlite p99 ≤ 150 ms, no stall over 100 ms',
       ...(unavailable ? [`  PostgreSQL: ${unavailable}`] : []),
     ];
     return {
@@ -376,7 +376,7 @@ export const operationMixSection: BenchSection = {
         ),
         `    simulator lag (/readyz, ${f.lagDuring.samples} samples): up to ${f.lagDuring.maxDue} due, the oldest ${f.lagDuring.maxOldestDueSeconds.toFixed(1)} s overdue; caught up ${f.clearedAfterSeconds === null ? 'not within 60 s' : `${f.clearedAfterSeconds.toFixed(1)} s`} after`,
       ]),
-      '  goal (issue 31): PGlite create p99 within 2× PostgreSQL’s; lag ≤ 5 s',
+      '  goal: PGlite create p99 within 2× PostgreSQL’s; lag ≤ 5 s',
       ...(unavailable ? [`  PostgreSQL: ${unavailable}`] : []),
     ];
     return { text: lines.join('\n'), data: { clients: CLIENTS, mix: MIX, results, unavailable } };

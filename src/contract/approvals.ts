@@ -37,8 +37,9 @@ export const ApprovalActionRequest = z
     reason: z.optional(
       z.string().check(z.trim(), z.maxLength(500, 'reason must be at most 500 characters')),
     ),
-    // Sent by versions of the Python SDK (README, "What the sandbox accepts
-    // from SDK clients"): checked against the approval, never trusted instead of it.
+    // Sent by versions of the Python SDK (docs/api-clients.md, "What the
+    // sandbox accepts from SDK clients"): checked against the approval, never
+    // trusted instead of it.
     entityId: z.optional(
       z.string().check(z.maxLength(200, 'entityId must be at most 200 characters')),
     ),

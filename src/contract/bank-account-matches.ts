@@ -6,7 +6,7 @@ import { PaymentMethod } from './enums.ts';
  * POST /api/console/bank_accounts/matches/: before a member proposes a bank
  * account, the console asks whether the same account is already in their
  * scope, pending or approved, so that an identical account is not proposed
- * twice without a word (issue 25). A POST because the numbers it compares are
+ * twice without a word. A POST because the numbers it compares are
  * full: they never go into a URL, where logs and history would keep them.
  * The answer holds the matches masked, like every list. Declared as an
  * endpoint in `endpoints/bank-accounts.ts`.

@@ -39,7 +39,7 @@ export const ERROR_CODES = {
   /** Too many sign-ins are being checked at once on this server: try again after Retry-After. */
   signInBusy: 'SIGN_IN_BUSY',
   selfLockout: 'SELF_LOCKOUT',
-  /** A sub-organization-restricted admin acting beyond their scope (README, Security). */
+  /** A sub-organization-restricted admin acting beyond their scope (docs/security.md). */
   outsideAdminScope: 'OUTSIDE_ADMIN_SCOPE',
   // Change-request approvals.
   alreadyDecided: 'ALREADY_DECIDED',
@@ -87,7 +87,7 @@ export const ERROR_CODES = {
   policyNotEligible: 'POLICY_NOT_ELIGIBLE',
   /** An API client may add only the approval that completes an item's rule; members add the rest. */
   policyNeedsMoreApprovals: 'POLICY_NEEDS_MORE_APPROVALS',
-  // Ramps and FX (issue 27): every refusal a 400 (the Python SDK types 400, not 409).
+  // Ramps and FX: every refusal a 400 (the Python SDK types 400, not 409).
   quoteRequired: 'QUOTE_REQUIRED',
   quoteNotFound: 'QUOTE_NOT_FOUND',
   quoteExpired: 'QUOTE_EXPIRED',
@@ -108,14 +108,14 @@ export const ERROR_CODES = {
   railMismatch: 'PAYMENT_RAIL_MISMATCH',
   notAwaitingDeposit: 'NOT_AWAITING_DEPOSIT',
   depositAlreadyMarked: 'DEPOSIT_ALREADY_MARKED',
-  // The address book (issue 29).
+  // The address book.
   /** The entity has a change request awaiting decision: decide it before proposing another change. */
   changePending: 'CHANGE_PENDING',
   /** A declined contact is final: propose a new one. */
   contactDeclined: 'CONTACT_DECLINED',
   /** The same address on the same chain is already a pending or approved contact of that owner. */
   duplicateContact: 'DUPLICATE_CONTACT',
-  // Webhooks (issue 30): the sandbox's outgoing endpoints and the console's receiver.
+  // Webhooks: the sandbox's outgoing endpoints and the console's receiver.
   /** A webhook URL that points at a private, loopback, link-local or metadata address (SSRF). */
   webhookTargetRefused: 'WEBHOOK_TARGET_REFUSED',
   /** Webhook endpoints are the sandbox's: upstream, the provider's dashboard registers them. */

@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import type { Permission } from './auth.ts';
 
 /**
- * One declaration per endpoint (issue 26): its method, its full path with
+ * One declaration per endpoint: its method, its full path with
  * `:name` parameters and the trailing slash the API requires, the schemas of
  * its query, body and answer, the permission a staff member's role needs and
  * how a call is audited. From it the server mounts the route (the permission,

@@ -30,7 +30,7 @@ export type TransactionStatus = z.infer<typeof TransactionStatus>;
 
 /**
  * The path an outgoing transaction takes when nothing stops it, in order
- * (README, "Lifecycle"): every status above but the draft and the two that
+ * (docs/api-rules.md, "Lifecycle"): every status above but the draft and the two that
  * end it early, FAILED and DECLINED.
  */
 export const TRANSACTION_LIFECYCLE: readonly TransactionStatus[] = TRANSACTION_STATUSES.filter(

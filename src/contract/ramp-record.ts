@@ -6,10 +6,10 @@ import { BankDetails, Party, PAYMENT_RAILS, TransactionFees } from './party-reco
 export { BankDetails, PAYMENT_RAILS };
 
 /**
- * Ramps and FX as the custody API answers them (issue 27): quotes, the
+ * Ramps and FX as the custody API answers them: quotes, the
  * intent a ramp was made from, deposit instructions and bank details as
  * shown. The description leaves ramps unshown; these shapes are what the
- * provider's SDKs read (README, "Ramps and FX"). Written with zod/mini, like
+ * provider's SDKs read (docs/ramps.md). Written with zod/mini, like
  * every answer a page reads (ARCHITECTURE.md, "First load"); the request
  * bodies are in ramps.ts, which re-exports this module.
  */
@@ -88,7 +88,7 @@ export type RampQuote = z.infer<typeof RampQuote>;
 
 /**
  * POST …/transactions/v2/quote/: `{quotes}` for the JS SDK's G3 body, a bare
- * list for the Python SDK's v2 get_quote (README, "Ramps and FX").
+ * list for the Python SDK's v2 get_quote (docs/ramps.md).
  */
 export const V2QuoteResponse = z.union([
   z.looseObject({ quotes: z.array(RampQuote) }),
@@ -99,7 +99,7 @@ export type V2QuoteResponse = z.infer<typeof V2QuoteResponse>;
 /**
  * POST …/transactions/quote/: every provider's quote, best first (most
  * arriving). The best quote's fields are repeated at the top level, for the
- * Python SDK generation that reads one quote there (README, "Ramps and FX").
+ * Python SDK generation that reads one quote there (docs/ramps.md).
  */
 export const RampQuoteResponse = z.extend(
   z.partial(

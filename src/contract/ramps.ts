@@ -8,8 +8,8 @@ import { CreateTransactionRequest, externalId, memo } from './transaction.ts';
 export * from './ramp-record.ts';
 
 /**
- * Ramp and FX requests (issue 27), as both of the provider's SDK generations
- * send them (README, "Ramps and FX"):
+ * Ramp and FX requests, as both of the provider's SDK generations
+ * send them (docs/ramps.md):
  *
  * - G1, the Python SDK's flat shape: `POST …/transactions/quote/` with the
  *   intent's fields at the top level plus `category` and `paymentMethod`

@@ -15,7 +15,7 @@ const nonEmpty = (field: string) => z.string().trim().min(1, `${field} is requir
 
 /**
  * A party in a request (TransferPartyData): `type` and `id`. The provider's
- * SDKs also send `value`, `name`, `address`, `exchange` and `bank` (README,
+ * SDKs also send `value`, `name`, `address`, `exchange` and `bank` (docs/api-clients.md,
  * "What the sandbox accepts from SDK clients"): `address` must be the party's
  * address, and on an EXTERNAL_ADDRESS party `value` (the older SDKs' name for
  * it) and `address` may stand for `id`, the address itself; `name`,
@@ -196,7 +196,7 @@ export type ReplaceTransactionRequest = z.infer<typeof ReplaceTransactionRequest
 
 /**
  * Endpoint 8 estimates a transfer. The sandbox also estimates the other three
- * kinds from the fields that decide their fee (README, "Fee tiers"), so every
+ * kinds from the fields that decide their fee (docs/api-rules.md, "Fee tiers"), so every
  * create form can show a fee before sending: each is its create body without
  * the fields that only record intent (externalId, memo, tier, options).
  */

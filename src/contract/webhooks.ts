@@ -5,7 +5,7 @@ import { lenientEnum } from './enums.ts';
 import { Operation, Transaction } from './transaction-record.ts';
 
 /**
- * Webhooks (issue 30), as the provider sends them: a JSON body
+ * Webhooks, as the provider sends them: a JSON body
  * `{event, version: "2.0.0", eventId, data}` with `X-Signature` (hex
  * HMAC-SHA256 of the body's sorted-keys compact JSON followed by
  * `X-Timestamp`, keyed with the endpoint's verification key) and

@@ -5,9 +5,12 @@ import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './auth/second-f
 import { parsePrivateKey } from './protocol/ecdsa-keys.ts';
 
 /**
- * The only reader of `process.env`. Everything the server needs from its
- * environment is validated here once, at boot, so a bad value stops the server
- * with a message naming the variable instead of failing on first use.
+ * The only reader of the server's settings. Everything the server needs from
+ * its environment is validated here once, at boot, so a bad value stops the
+ * server with a message naming the variable instead of failing on first use.
+ * Each setting is documented in docs/configuration.md (scripts/docs.test.ts
+ * holds the two together); the few diagnostics and bench knobs read where
+ * they are used are listed there too, as what they are: not settings.
  */
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -77,7 +80,7 @@ const EnvSchema = z.object({
     .default('privileged'),
   // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
   READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
-  // Webhooks (issue 30). The sandbox refuses endpoints on private, loopback, link-local or
+  // Webhooks. The sandbox refuses endpoints on private, loopback, link-local or
   // metadata addresses (SSRF) unless this is 1: a receiver on this machine, in development.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1'], { error: 'must be 0 or 1' }).default('0'),
   // How long one delivery attempt may take, connection to last byte.

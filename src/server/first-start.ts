@@ -8,7 +8,7 @@ import type { DatabaseConfig } from './db/client.ts';
  * A first start on PGlite creates the database (initdb), migrates it and seeds
  * the sandbox. Done in the server's own process, that leaves PGlite's
  * WebAssembly heap at the size creating and seeding needed, and a WebAssembly
- * heap never shrinks: issue 14 measured 350–400 MB resident on a first start
+ * heap never shrinks: 350–400 MB resident was measured on a first start
  * against 220–230 MB on a restart over the same directory.
  * So main.ts runs that work in a short-lived child process, whose memory goes
  * back to the system when it exits, and then starts as a restart would.
@@ -20,8 +20,8 @@ export const PREPARE_DATABASE_ARG = '--prepare-database';
 
 /**
  * Left in the directory while a first start creates and seeds it, removed
- * once that is done. A first start killed half way (issue 31's kill -9 and
- * restart) may have written PG_VERSION and part of the database: without
+ * once that is done. A first start killed half way (a kill -9 and an
+ * immediate restart) may have written PG_VERSION and part of the database: without
  * this mark the next start would open that part as a database and never
  * start again. With it, the next start knows the directory is its own,
  * unfinished work, and begins it again.

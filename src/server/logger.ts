@@ -5,7 +5,7 @@ import { serializeError } from './logged-error.ts';
 
 /**
  * Account and routing numbers, credentials and cookies never reach the logs
- * (README, "Security"). Request bodies are not logged at all; these paths catch a
+ * (docs/security.md). Request bodies are not logged at all; these paths catch a
  * record logged by mistake, at the depths our objects have.
  */
 const REDACT_PATHS = [
@@ -33,7 +33,7 @@ const REDACT_PATHS = [
   '*.headers.cookie',
   '*.headers["api-key"]',
   '*.headers["set-cookie"]',
-  // Staff sign-in (issue 4): passwords, session and CSRF tokens, and what they hash to.
+  // Staff sign-in: passwords, session and CSRF tokens, and what they hash to.
   'password',
   'passwordHash',
   'token',
@@ -63,7 +63,7 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   // A person at a terminal reads lines; everything else (files, pipes, CI) gets JSON.
   if (process.stdout.isTTY) return pino(options, prettyDestination(process.stdout));
   // Written asynchronously: lines that arrive while a write is in flight go out together in the
-  // next one, instead of one blocking write per request (issue 14 measured that halving the
+  // next one, instead of one blocking write per request (which was measured halving the
   // server's ceiling). pino flushes what is left synchronously when the process exits.
   return pino(options, pino.destination({ dest: 1, sync: false }));
 }

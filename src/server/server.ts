@@ -35,8 +35,8 @@ export interface RunningServer {
 
 /**
  * Step transactions the simulator runs at once on PostgreSQL, over a pool of
- * its own in its own thread. One at a time fell behind under load (issue 31:
- * 988 steps due, the oldest 43 s overdue).
+ * its own in its own thread. One at a time fell behind under load (988
+ * steps due, the oldest 43 s overdue).
  */
 const SIMULATOR_LANES = 4;
 
@@ -46,7 +46,7 @@ const SIMULATOR_LANES = 4;
  * main.ts so tests can start and stop a real server in-process.
  */
 export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
-  // PGlite in a thread of its own: the event loop serving requests never waits on it (issue 31).
+  // PGlite in a thread of its own: the event loop serving requests never waits on it.
   const database = await openDatabase(config, logger, { pgliteThread: 'worker' });
   // The one clock every part of the server reads (clock.ts).
   const clock = systemClock;
@@ -183,7 +183,7 @@ export async function prepareDatabase(config: AppConfig, logger: Logger): Promis
  *   only while a request is arriving.
  * - A request's headers must arrive within 20 s and the whole request within
  *   30 s, or Node answers 408 and closes the connection (Node's defaults are
- *   60 s and 300 s, and issue 24 saw slow bodies held over 100 s). The app's
+ *   60 s and 300 s, and slow bodies were seen held over 100 s). The app's
  *   own deadline for a body it reads is shorter (http/body-limit.ts); this
  *   bounds what nothing reads. Checked every 5 s instead of Node's 30.
  */

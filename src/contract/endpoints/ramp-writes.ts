@@ -10,7 +10,7 @@ import {
 import { Transaction } from '../transaction-record.ts';
 
 /**
- * Ramps and FX (issue 27): quotes, executing one from an intent, and the
+ * Ramps and FX: quotes, executing one from an intent, and the
  * payer's word that a deposit is on its way. A G1 ramp executes through the
  * create endpoint (`transaction-writes.ts`, category ON_RAMP or OFF_RAMP with
  * a `quoteId`). Their bodies are the forms' rules (classic zod): this module

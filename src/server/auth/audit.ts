@@ -68,8 +68,8 @@ export async function audit(
  *
  * It reads nothing before the checks run: a route's `fromRequest` facts are
  * read from the body after them, and only for a caller they identified, so an
- * anonymous caller's body is never buffered (issue 24: 1,500 stalled anonymous
- * 1 MiB bodies took the server to 1.8 GB).
+ * anonymous caller's body is never buffered (1,500 stalled anonymous 1 MiB
+ * bodies once took the server to 1.8 GB).
  */
 export function auditRequests(options: AuthOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -3,7 +3,7 @@ import type { Database } from '../db/client.ts';
 import { loginFailures } from '../db/schema/console.ts';
 
 /**
- * Sign-in throttling (README, "Security"): failed sign-ins, counted in the
+ * Sign-in throttling (docs/security.md): failed sign-ins, counted in the
  * database so every console server behind a load balancer agrees, earn
  * growing waits — 1 s, 2 s, 4 s… up to 15 minutes — before the next try
  * is even checked. Two counters, neither of them the account alone:

@@ -6,8 +6,8 @@ import { appTest } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
 import { resolveSession } from './session.store.ts';
 
-// A made-up session cookie is cheap (issue 24): refused by its shape before
-// any read, or by one lookup that takes no read-cache slot.
+// A made-up session cookie is cheap, so a flood of them costs little: refused by its shape
+// before any read, or by one lookup that takes no read-cache slot.
 
 /** `t.db`, counting the reads made through it. */
 function countingReads(t: TestApp): { db: Database; reads: () => number } {

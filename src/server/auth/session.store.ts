@@ -68,9 +68,10 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The live session a cookie token names, touching last_seen_at; or why there
- * is none. A made-up cookie is cheap (issue 24): one of the wrong shape is
- * refused before any read, and one of the right shape costs one indexed
- * lookup and no read-cache slot (only a session found is kept).
+ * is none. A made-up cookie is cheap, so a flood of them costs little: one
+ * of the wrong shape is refused before any read, and one of the right shape
+ * costs one indexed lookup and no read-cache slot (only a session found is
+ * kept).
  */
 export async function resolveSession(
   db: Database,

@@ -1,5 +1,5 @@
 /**
- * Pre-authentication work has a fixed budget (README, "Security"). A
+ * Pre-authentication work has a fixed budget (docs/security.md). A
  * sign-in costs a password check — scrypt, 50–100 ms of a core on libuv's
  * thread pool, whose four threads also read static files, resolve names and
  * compress answers — and, before it, a few queries (on PGlite, on the main

@@ -10,9 +10,9 @@ import { signInBudget } from './sign-in-budget.ts';
 import { findStaffByEmail } from './staff.store.ts';
 
 /**
- * Everything a sign-in does before its password's answer is known (README,
- * "Security"), in the order that keeps anonymous work bounded: the budget
- * admits it before any query (sign-in-budget.ts: 503 SIGN_IN_BUSY, or 429
+ * Everything a sign-in does before its password's answer is known
+ * (docs/security.md), in the order that keeps anonymous work bounded: the
+ * budget admits it before any query (sign-in-budget.ts: 503 SIGN_IN_BUSY, or 429
  * for an address with too many in progress), the throttle records it as a
  * failure or refuses it before any scrypt (rate-limit.ts: 429
  * LOGIN_RATE_LIMITED), and the check waits its turn. The sign-in route

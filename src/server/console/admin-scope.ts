@@ -2,9 +2,9 @@ import { ERROR_CODES } from '#contract/common.ts';
 import { ApiError } from '#contract/api-error.ts';
 
 /**
- * What an admin restricted to some sub-organizations may do (README,
- * Security): administer only inside their scope, as delegated administrators
- * do in directory services (an organizational unit's admin manages that
+ * What an admin restricted to some sub-organizations may do
+ * (docs/security.md): administer only inside their scope, as delegated
+ * administrators do in directory services (an organizational unit's admin manages that
  * unit's users, never the directory's).
  *
  * - They see, create and change only members whose sub-organizations are a

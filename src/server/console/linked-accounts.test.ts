@@ -15,7 +15,7 @@ import { appTestWith } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
 
 /**
- * Issue 24, beyond the list: member management cannot be used to approve
+ * Member management cannot be used to approve
  * one's own work under another name unnoticed. A decision between a member
  * and the member who created their account is allowed, audited with a flag,
  * and shown flagged on the item's decisions and history.

@@ -7,7 +7,7 @@ import type { Database } from '../db/client.ts';
 import { auditLog, staff, upstreamCreators } from '../db/schema/console.ts';
 
 /**
- * Second accounts (README, Security). Four-eyes stops a member deciding what
+ * Second accounts (docs/security.md). Four-eyes stops a member deciding what
  * they created, but an admin can create another member and sign in as them.
  * The console cannot tell two people from one person under two names; it can
  * tell when the two are linked by member management: the decider created the

@@ -16,8 +16,8 @@ import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
  * - a write may name (as a party) only vaults and contacts of the member's own
  *   sub-orgs: anything else is 404, as if it did not exist. Organization-level
  *   vaults and contacts (no sub-org) are out of a restricted member's scope,
- *   just as they are missing from the lists the member sees (README, "Staff
- *   sign-in");
+ *   just as they are missing from the lists the member sees (docs/security.md,
+ *   "Sub-organization scope");
  * - an EXTERNAL_ADDRESS party that is the address of one of the
  *   organization's vaults outside the scope (on any chain) is refused as that
  *   vault named by id would be: it would move funds out of the scope in

@@ -7,7 +7,7 @@ import { appTestWith } from '../test/app-test.ts';
 import type {} from '../test/test-app.ts';
 
 /**
- * Issue 24, finding 5: an admin restricted to some sub-organizations
+ * An admin restricted to some sub-organizations
  * administers only inside them (admin-scope.ts). Each refusal is checked,
  * and that an admin of every sub-organization is held to none of it.
  */

@@ -105,7 +105,7 @@ export const PG_CONNECT_TIMEOUT_MS = 10_000;
 /**
  * PGlite's shared buffers. PostgreSQL's default (128 MB) is set up and touched
  * at start inside the WebAssembly heap, which never gives memory back: it was
- * most of the server's resident memory (issue 14 measured about 500 MB with a
+ * most of the server's resident memory (about 500 MB measured with a
  * sandbox of a few hundred transactions, against a 350 MB target). Pages not in
  * these buffers are read from the data directory through the OS's file cache,
  * so a smaller pool costs little; durability is untouched (only the cache shrinks).
@@ -115,7 +115,7 @@ export const PGLITE_SHARED_BUFFERS = '16MB';
 export interface OpenOptions {
   /**
    * Where PGlite runs: in a worker thread of its own (`worker`: the server,
-   * whose event loop must never wait on it, issue 31) or in this thread
+   * whose event loop must never wait on it) or in this thread
    * (`this`, the default: the CLI, the first-start child, tests; nothing
    * else waits on their event loop, and a worker thread costs its start).
    */
@@ -247,8 +247,8 @@ const STARTUP_LOCK_KEY = 0x63757374; // "cust"
  * `error` on a client whose connection fails; an EventEmitter's `error` with
  * no listener throws, and the pool listens only while a client is idle.
  * Inside a transaction (checked out between two statements), a terminated
- * backend's message ended the process (issue 24: 57P01 while ten clients
- * created and approved). Every client gets a listener of its own when it
+ * backend's message ended the process (a 57P01 while ten clients created
+ * and approved). Every client gets a listener of its own when it
  * connects; the statement that was running fails (503 DATABASE_UNAVAILABLE),
  * the client, no longer queryable, is dropped when released, and the next
  * query opens a new connection.

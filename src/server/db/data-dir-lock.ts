@@ -11,7 +11,7 @@ import path from 'node:path';
  * and is taken over. "Runs" is asked of the kernel (`/proc/<pid>/stat` on
  * Linux): a process that is gone, a zombie (killed, not yet reaped: a
  * first-start child killed with its parent stays one until init reaps it,
- * and `kill(pid, 0)` still succeeds on it; issue 31), or a process that
+ * and `kill(pid, 0)` still succeeds on it), or a process that
  * started at another time than the one that wrote the lock (its pid reused,
  * as a container's restarted server often gets its old pid) holds nothing.
  */

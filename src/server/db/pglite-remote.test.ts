@@ -11,7 +11,7 @@ import { sessions } from './schema/console.ts';
 import { transactions, vaults } from './schema/sandbox.ts';
 
 /**
- * PGlite in its own thread (issue 31) answers as PGlite in process did:
+ * PGlite in its own thread answers as PGlite in process did:
  * statements and transactions one at a time, a transaction's statements
  * never mixed with another's, errors with their SQLSTATE and constraint,
  * and every write counted for the read cache before it is answered.

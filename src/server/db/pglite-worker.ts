@@ -9,7 +9,7 @@ import { SharedWriteCounts, trackPgliteWrites, versionByWriteCounts } from './re
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
- * The embedded database's own thread (issue 31). PGlite runs PostgreSQL as
+ * The embedded database's own thread. PGlite runs PostgreSQL as
  * WebAssembly, synchronously: every statement it runs stops the thread it
  * runs on. On the request thread that stalled the server's event loop for
  * 250–888 ms while lifecycles ran (200 pages polling). Here it stops only

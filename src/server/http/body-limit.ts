@@ -4,7 +4,7 @@ import type { AppEnv } from './app-env.ts';
 import { ApiError } from '#contract/api-error.ts';
 
 /**
- * Request bodies (README, "Security"): limited in size and in time, and read
+ * Request bodies (docs/security.md): limited in size and in time, and read
  * only when something asks for them, which the checks do only once the
  * caller is identified (a session, or an API client's token verified from
  * its headers). `limitBody` reads nothing: it refuses a declared
@@ -14,7 +14,7 @@ import { ApiError } from '#contract/api-error.ts';
  * has not arrived within `BODY_READ_TIMEOUT_MS` (408). A refusal that leaves
  * the body unread closes the connection after its answer.
  *
- * Issue 24: the audit read every body before anyone was authenticated, and
+ * Why: the audit used to read every body before anyone was authenticated, and
  * 1,500 anonymous connections each sending 1 MiB − 1 byte and stalling took
  * the server from 487 MB to 1.8 GB resident, for good.
  *

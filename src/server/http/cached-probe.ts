@@ -5,8 +5,8 @@ import type { Clock } from '../clock.ts';
  * custody API), asked by callers nobody identifies (`GET /readyz`): at most
  * one probe runs at a time, callers that arrive meanwhile share it, and its
  * outcome, ready or not, answers every caller for `freshMs` after it settled.
- * Issue 24: each anonymous /readyz made one signed upstream call, so anyone
- * could spend the console's API user's rate limit.
+ * Without it, each anonymous /readyz made one signed upstream call, so
+ * anyone could spend the console's API user's rate limit.
  */
 
 /** How long a probe's outcome answers /readyz: load balancers ask every 5–30 s. */

@@ -21,7 +21,7 @@ import { isSharedAnswer } from '../db/read-cache.ts';
  * Vary keeps caches from mixing encodings.
  *
  * Serializing and compressing were a third of the server's time on the list
- * page (issue 14's profile). An answer the read cache shares between requests
+ * page when profiled. An answer the read cache shares between requests
  * (db/read-cache.ts: never mutated, replaced when anything commits) is
  * therefore serialized once and compressed once per encoding, the bytes kept
  * beside it for as long as the cache keeps it. Any other answer is serialized
@@ -55,7 +55,7 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | und
 // holds its window in native memory for as long as its response lasts. With
 // the default, 50 pages rendered at once kept the server at 550 MB resident
 // and its external memory forced a full GC about every 25 pages; with 2^18,
-// 300-385 MB and a third as many full GCs (README, "Production runtime").
+// 300-385 MB and a third as many full GCs (docs/running.md, "Production runtime").
 const BROTLI_PARAMS = {
   [constants.BROTLI_PARAM_QUALITY]: 4,
   [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,

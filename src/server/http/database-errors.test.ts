@@ -10,7 +10,7 @@ import { freePort } from '../test/served.ts';
 import { isDatabaseUnavailable, isDataException } from './database-errors.ts';
 
 // A PostgreSQL that does not answer is 503 DATABASE_UNAVAILABLE with a
-// Retry-After, never a 500 (issue 24). database-outage.test.ts stops a real one.
+// Retry-After, never a 500. database-outage.test.ts stops a real one.
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 

@@ -3,7 +3,7 @@ import type { AppEnv } from './app-env.ts';
 import { ApiError } from '#contract/api-error.ts';
 
 /**
- * The console's public origin (PUBLIC_URL; README, "Configuration"): the
+ * The console's public origin (PUBLIC_URL; docs/configuration.md): the
  * only `Host` it answers for and the only `Origin` a session's mutation may
  * come from. Comparing `Origin` with the request's own `Host` is not enough:
  * a DNS-rebinding page sends its own name as both. Loopback names

@@ -42,7 +42,7 @@ export function requestIds(): MiddlewareHandler<AppEnv> {
  * callerReqId when the caller sent one), and the request's logger in c.var.log
  * for anything else a handler reports.
  *
- * Cheap by construction, since issue 14 measured logging halving the server's
+ * Cheap by construction, since logging was measured halving the server's
  * ceiling: pino's redaction pass (logger.ts) cost about 130 µs a line, so the
  * request line, whose fields are fixed and carry nothing secret (the path
  * without its query, the ids requestIds() made or checked), goes through a

@@ -3,7 +3,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './app-env.ts';
 
 /**
- * Browser-facing headers (issue 4). The built SPA is one external module
+ * Browser-facing headers. The built SPA is one external module
  * script and one stylesheet (no inline script, no injected <style>; React's
  * style props go through the CSSOM, which CSP allows), so 'self' suffices
  * everywhere. HSTS only over HTTPS: on plain HTTP browsers ignore it, and

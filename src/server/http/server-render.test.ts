@@ -219,7 +219,7 @@ describe('the server-rendered transactions list', () => {
     async ({ t, ours, theirs, scoped }) => {
       const res = await page(t, '/transactions', { Cookie: scoped.cookie });
       expect(res.status).toBe(200);
-      // The member's rows and CSRF token: stored by no cache, the browser's own included (issue 24).
+      // The member's rows and CSRF token: stored by no cache, the browser's own included.
       expect(res.headers.get('Cache-Control')).toBe('no-store');
       expect(res.headers.get('Vary')).toMatch(/Cookie/);
       const html = await res.text();

@@ -131,7 +131,7 @@ describe('serving the SPA', () => {
     'sends a visitor without a session to sign in at once, naming the page to come back to',
     async ({ app }) => {
       // Not the app first: it would ask for the page's reads, meet 401s and only
-      // then route to the sign-in page, blank in between (issue 25).
+      // then route to the sign-in page, blank in between.
       for (const [url, to] of [
         ['/', '/login'],
         ['/index.html', '/login'],

@@ -42,7 +42,7 @@ import {
  * - A visitor known to have no live session is sent to /login at once
  *   (?redirect= naming the page, as the SPA's own guard does): otherwise the
  *   app loads, asks for the page's data, meets 401s and only then goes to the
- *   sign-in page, a blank screen in between (issue 25).
+ *   sign-in page, a blank screen in between.
  * - A signed-in member's colour scheme, when not the system's, is on the
  *   page's `<html data-theme>` from the first byte (styles.css), so the first
  *   paint is in it, rendered page or shell.
@@ -52,7 +52,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const INDEX_FRESH_MS = 1000;
 const NO_CACHE = 'no-cache';
 // A rendered page holds the member's rows and their session's CSRF token: kept
-// nowhere, not even in the browser's own cache after they sign out (issue 24).
+// nowhere, not even in the browser's own cache after they sign out.
 const NO_STORE = 'no-store';
 // Files copied from public/ keep their names, so they may change between deploys.
 const SHORT_CACHE = 'public, max-age=3600';

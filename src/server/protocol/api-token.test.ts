@@ -251,7 +251,7 @@ describe('verifyRequestToken accepts', () => {
   });
 });
 
-// Kept on purpose (issue 24): the SDKs sign with OpenSSL (Node's crypto, Python's
+// Kept on purpose: the SDKs sign with OpenSSL (Node's crypto, Python's
 // `cryptography`) or AWS KMS, none of which normalises s, so about half of their
 // tokens carry a high-S signature. Its twin proves nothing new: the jti is in
 // the signed claims, so a mirrored token is the same request, refused as a replay.

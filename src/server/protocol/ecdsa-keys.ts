@@ -126,7 +126,7 @@ export function signDer(data: string, privateKey: KeyInput): Buffer {
 
 /**
  * Checks a DER-encoded ECDSA P-256 / SHA-256 signature; false for anything
- * malformed. Both halves of s are accepted, on purpose (issue 24): the
+ * malformed. Both halves of s are accepted, on purpose: the
  * provider's SDKs sign with OpenSSL (Node's crypto, Python's `cryptography`)
  * or AWS KMS, none of which normalises s, so about half of what they send is
  * "high-S", and refusing it would fail every other request. Malleability

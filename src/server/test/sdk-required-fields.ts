@@ -1,7 +1,7 @@
 import { isDecimalString } from '#contract/decimal.ts';
 
 /**
- * The fields the provider's SDKs cannot do without, per record (README,
+ * The fields the provider's SDKs cannot do without, per record (docs/api-clients.md,
  * "What the sandbox accepts from SDK clients"): the Python SDK's dataclasses
  * refuse a response missing one of their required fields or carrying a
  * wrong type, and the JS SDK's types promise them to its callers. Written

@@ -5,8 +5,8 @@ import { createTestApiUser, signedInit, type SignOptions, type TestApiUser } fro
 import type { EngineTestApp } from './engine-test-app.ts';
 
 /**
- * Requests as the provider's two SDKs put them on the wire (README, "What
- * the sandbox accepts from SDK clients"), built from what they are known to
+ * Requests as the provider's two SDKs put them on the wire (docs/api-clients.md,
+ * "What the sandbox accepts from SDK clients"), built from what they are known to
  * send rather than from their code:
  *
  * - the JS SDK: `JSON.stringify` of the body (compact, unset fields left

@@ -9,7 +9,7 @@ import { createStaff, type StaffRecord } from '../auth/staff.store.ts';
 import type { Database } from '../db/client.ts';
 
 /**
- * Signed-in staff for tests. Every /api request needs a caller (issue 4), so
+ * Signed-in staff for tests. Every /api request needs a caller, so
  * tests either act as a member made here, or go through /auth/login when
  * sign-in itself is what they test.
  */

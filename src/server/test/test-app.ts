@@ -31,7 +31,7 @@ export interface TestApp {
   authClock: ManualClock;
   /**
    * `app.request` acts as an admin made for this app (every /api call needs a
-   * caller since issue 4) unless the request brings a Cookie or Api-Key;
+   * caller) unless the request brings a Cookie or Api-Key;
    * `anonymous` is the unpatched request, for tests of refusing one.
    */
   admin: StaffSession;

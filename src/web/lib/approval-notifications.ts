@@ -1,8 +1,8 @@
 import { isApprovalEvent, type LiveEvent } from '#contract/live-events.ts';
 
 /**
- * Optional desktop notifications for "a new item waits for your approval"
- * (issue 30). Off until the member turns them on with the labelled control
+ * Optional desktop notifications for "a new item waits for your approval".
+ * Off until the member turns them on with the labelled control
  * on the approvals inbox (features/approvals/components/approval-notifications-toggle.tsx):
  * the browser's permission is asked only then, after that click, never on
  * load. The choice is kept per browser (localStorage), since the permission

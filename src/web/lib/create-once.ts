@@ -5,7 +5,7 @@ import type { ApiClient } from './api-client.ts';
 import { ApiError, NetworkError, isAbortError } from './api-errors.ts';
 
 /**
- * Creating a transaction exactly once (README: "externalId is unique per
+ * Creating a transaction exactly once (docs/api-rules.md: "externalId is unique per
  * organization"), whichever endpoint creates it (a transaction's create, a
  * ramp's intent). Every create form carries an externalId from the moment it
  * opens. When an attempt ends without an answer — a timeout, a dropped

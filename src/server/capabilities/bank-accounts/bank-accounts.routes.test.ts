@@ -38,7 +38,7 @@ describe('GET /api/external/bank_accounts/', () => {
         subOrgId: subOrg.id,
         status: 'PENDING',
         paymentMethod: 'SEPA',
-        // Full numbers reach a browser only through the audited reveal (issue 4).
+        // Full numbers reach a browser only through the audited reveal.
         accountNumber: '•••• 3000',
         routingNumber: null,
         isDeleted: false,

@@ -10,7 +10,7 @@ import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
 /**
- * Issue 24, finding 8: a reveal writes an audit row in the member's name, so
+ * A reveal writes an audit row in the member's name, so
  * it is a mutation like any other: a POST with the session's CSRF token from
  * the console's own origin. A page on another port or a sibling subdomain
  * (same site, so the SameSite cookie goes along) reveals nothing and writes

@@ -19,7 +19,7 @@ export { createCustodyEventSink, type CustodyEventSink } from './sink.ts';
  */
 /*
  * Why sandbox mode tails the sandbox's status log rather than feeding the
- * console's webhook path from the sandbox's outbox (issue 30, measured with
+ * console's webhook path from the sandbox's outbox (measured with
  * `npm run bench -- --only live-updates`, 1,000 streams, PGlite, load 7.7–11.5
  * on 2 shared cores): a prototype that recorded every status change in the
  * outbox and moved it, in process and batched, through the receiver's

@@ -11,7 +11,7 @@ import { INTENT_CREATE_PATH, QUOTE_PATH, rampTest } from '../../test/ramp-fixtur
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
 
 /**
- * Issue 28 through the real app: the console judges each item at creation
+ * Approval policies through the real app: the console judges each item at creation
  * against the active policy, freezes the rule on it, collects its members'
  * decisions and sends the custody API one approval only once the rule is met.
  */

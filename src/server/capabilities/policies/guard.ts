@@ -93,7 +93,8 @@ export async function policyActor(db: Database, ctx: CustodyContext): Promise<Po
 /**
  * The active policy of `kind`, reused while the policies table is unchanged
  * (db/read-cache.ts): publishing one is a write to it, so the next item is
- * judged by it. Every create read it (issue 31).
+ * judged by it. Every create read it, a statement each on the embedded
+ * database's one thread.
  */
 function currentPolicy(db: Database, kind: PolicyKind) {
   return cachedRead(`active-policy:${kind}`, () => activePolicy(db, kind), [approvalPolicies]);

@@ -18,7 +18,7 @@ import { publishPolicy } from '../../test/policies.ts';
 import { createRampFixture, QUOTE_PATH } from '../../test/ramp-fixtures.ts';
 
 /**
- * Issue 28: USD rules judge alike in upstream mode. Console A (upstream mode)
+ * USD rules judge alike in upstream mode. Console A (upstream mode)
  * prices an amount from the custody API's own balances (console B, a sandbox:
  * ETH $3,000, USDC $1, BTC $60,000; POL made unpriced here), so a $500
  * transfer under "≥ $10,000 → 2 approvals" needs one, as in sandbox mode; an

@@ -8,7 +8,7 @@ import type { StaffSession } from '../../test/staff-session.ts';
 import { twoConsolesTest, type TwoConsoles } from '../../test/two-consoles.ts';
 
 /**
- * Issue 28 in upstream mode, console → console over real HTTP: console A (in
+ * Approval policies in upstream mode, console → console over real HTTP: console A (in
  * upstream mode) holds the policy and collects its members' approvals; the
  * custody API (console B, a sandbox) receives exactly one approval, and only
  * once A's rule is met.

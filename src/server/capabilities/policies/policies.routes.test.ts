@@ -12,7 +12,7 @@ import { appTest } from '../../test/app-test.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 
 /**
- * Issue 28: changing an approval policy needs four eyes. One admin edits a
+ * Changing an approval policy needs four eyes. One admin edits a
  * draft, another who did not edit it publishes exactly the revision they
  * reviewed; every version is kept and can be restored the same way.
  */

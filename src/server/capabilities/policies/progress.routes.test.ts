@@ -19,8 +19,8 @@ import { publishPolicy } from '../../test/policies.ts';
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
 
 /**
- * What a member sees of the approval policies before and while an item waits
- * (issue 28): the create form's review asks what a draft would need, the
+ * What a member sees of the approval policies before and while an item
+ * waits: the create form's review asks what a draft would need, the
  * pages and the inbox read the approvals collected and who may still add
  * one; contacts answer to the accounts policy as bank accounts do.
  */

@@ -16,7 +16,7 @@ import {
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
 
 /**
- * The Convert page's review (issue 28): POST /api/console/policies/ramps/review/
+ * The Convert page's review: POST /api/console/policies/ramps/review/
  * takes the execute's body and answers the rule the ramp would fall under,
  * judged on the transaction its quote would make (category, asset, USD value,
  * a bank account as destination, sub-organization), exactly as the execute is

@@ -13,7 +13,7 @@ import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts'
 
 export type BankAccountRampsQuery = PageRequest & ScopeFilter;
 
-/** Ramps and FX (issue 27), as either backend answers them. */
+/** Ramps and FX, as either backend answers them. */
 export interface RampsPort {
   /** POST …/transactions/quote/, either SDK shape: every provider's quote, best first. */
   quoteRamp(ctx: CustodyContext, body: RampQuoteRequest): Promise<RampQuoteResponse>;

@@ -21,7 +21,7 @@ import type { SdkCaller } from '../../test/sdk-wire.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 import { signInStaff } from '../../test/staff-session.ts';
 
-// FX (fiat to fiat, issue 27): money from the payer's bank exchanged and paid to an APPROVED
+// FX (fiat to fiat): money from the payer's bank exchanged and paid to an APPROVED
 // bank account, with deposit instructions like an on-ramp. Bodies as the JS SDK's getQuote and
 // createTransactionFromIntent write them (every intent and party key, unset ones null): the
 // fiat-to-fiat intent of horcrux01/primevault_api_sdk_js_public examples/ramp_examples.tsx

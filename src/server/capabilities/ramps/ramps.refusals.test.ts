@@ -13,7 +13,7 @@ import {
 import type { SdkCaller } from '../../test/sdk-wire.ts';
 import { treasuryToOps } from '../../test/create-requests.ts';
 
-// Done when (issue 27): every refusal is a 400 or 403 with {message, code}, and nothing is held.
+// Every refusal is a 400 or 403 with {message, code}, what the SDKs can catch, and nothing is held.
 
 /** This file's helpers, over the ramp fixtures: an off-ramp intent, its best quote, no hold. */
 function helpers({

@@ -23,7 +23,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 
 /**
- * Ramps and FX on the custody API (issue 27): quotes in both SDK shapes,
+ * Ramps and FX on the custody API: quotes in both SDK shapes,
  * executing a quote from an intent, and marking an on-ramp's deposit sent.
  * The G1 execute (`POST …/transactions/`, ON_RAMP or OFF_RAMP) is the create
  * endpoint's (transactions.routes.ts).

@@ -15,7 +15,7 @@ import {
 } from '../../test/ramp-fixtures.ts';
 import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 
-// Done when (issue 27): both provider SDKs, unchanged, quote and execute an
+// Both provider SDKs, unchanged, quote and execute an
 // off-ramp and an on-ramp, and the transactions complete with balance changes
 // that equal the quote. Requests go on the wire as each SDK sends them.
 const it = rampTest;

@@ -9,7 +9,7 @@ import type {
 import type { CustodyContext } from '../../custody/call-context.ts';
 
 /**
- * The webhook endpoints the custody service sends to (issue 30). Only the
+ * The webhook endpoints the custody service sends to. Only the
  * sandbox has them: it is the custody service. Upstream, the provider's own
  * dashboard registers them, and the console's routes say so.
  */

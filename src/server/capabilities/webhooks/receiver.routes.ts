@@ -11,7 +11,7 @@ import { mount } from '../../http/mount.ts';
 import { verifySignature } from './signing.ts';
 
 /**
- * The console's receiver of custody webhooks (issue 30): how it learns of
+ * The console's receiver of custody webhooks: how it learns of
  * changes from an upstream custody service. No session: the signature is
  * the check (`X-Signature` over the body's sorted-keys JSON and
  * `X-Timestamp`, keyed with CUSTODY_WEBHOOK_KEY; either SDK's writing of

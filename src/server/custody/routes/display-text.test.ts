@@ -7,7 +7,7 @@ import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
 
 /**
- * Issue 24, finding 15: bidi and invisible characters (Unicode Cf) in the text
+ * Bidi and invisible characters (Unicode Cf) in the text
  * approvers read are refused by the API, each with a 400 naming the field,
  * the rule and the character, before anything is created.
  */

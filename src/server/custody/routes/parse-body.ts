@@ -26,7 +26,7 @@ export function parseBody<S extends z.core.$ZodType>(schema: S, body: unknown): 
 /**
  * Party fields newer Python SDKs send for ramps and intents. A ramp's body
  * takes them (contract/ramps.ts); any other kind refuses them, saying where
- * a ramp goes (README, "What the sandbox accepts from SDK clients"); sent as
+ * a ramp goes (docs/api-clients.md); sent as
  * null they are simply not given.
  */
 const RAMP_PARTY_FIELDS = new Set(['provider', 'bankDetails', 'paymentRail', 'chain', 'subOrgId']);

@@ -46,7 +46,7 @@ describe('keyset cursors', () => {
   });
 });
 
-// The digest has no key: anyone can make a cursor that decodes (README, Security). What
+// The digest has no key: anyone can make a cursor that decodes (docs/security.md). What
 // one chooses is only where a page starts; the organization and scope come from the caller.
 describe('a cursor made up by the caller', () => {
   appTest('moves where a page starts, never what a member may see', async ({ t }) => {

@@ -17,7 +17,7 @@ import type { Page } from '#contract/common.ts';
  * from another list is refused with INVALID_CURSOR instead of silently
  * landing somewhere else.
  *
- * The digest is a checksum, not a MAC, on purpose (issue 24): anyone can
+ * The digest is a checksum, not a MAC, on purpose: anyone can
  * make a cursor that decodes. A cursor holds a position and nothing else
  * (no filter, organization or scope), and every query applies the caller's
  * organization, scope and filters itself; a made-up position only chooses

@@ -8,7 +8,7 @@ import { ApiError } from '#contract/api-error.ts';
 
 /**
  * Signed HTTP to the custody API, one fresh token per request, made as the
- * provider's SDKs make theirs (README "Running against a real custody API"):
+ * provider's SDKs make theirs (docs/upstream.md):
  * `Api-Key` plus `Authorization: Bearer` over the path with its query and the
  * hash of the compact sorted-key JSON body. The body sent is that same JSON,
  * so the hash covers exactly the bytes on the wire.

@@ -5,7 +5,7 @@ import { twoConsolesTest } from '../../test/two-consoles.ts';
 
 // Upstream mode's /readyz makes a signed read of the custody API (B here).
 // Anonymous callers must not be able to spend the API user's rate limit with
-// it (issue 24): one probe at a time, its outcome reused for 10 s.
+// it: one probe at a time, its outcome reused for 10 s.
 let probes = 0;
 const upstreamTest = twoConsolesTest({}, async (t) => {
   t.intercept = (send, input, init) => {

@@ -490,7 +490,7 @@ export const usedTokenIds = sandbox.table(
 );
 
 /**
- * Webhook endpoints (issue 30): where the sandbox posts an organization's
+ * Webhook endpoints: where the sandbox posts an organization's
  * status changes, as the provider does. The verification key signs every
  * delivery, so it is kept; the API shows it once, at registration.
  */

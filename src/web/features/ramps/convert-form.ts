@@ -11,7 +11,7 @@ import { MEMO_MAX_LENGTH } from '#contract/transaction.ts';
 import type { PaymentMethod } from '#contract/enums.ts';
 
 /**
- * The Convert form (issue 27): what a person picks for an off-ramp (a vault's
+ * The Convert form: what a person picks for an off-ramp (a vault's
  * stablecoin to an approved bank account), an on-ramp (money from the
  * organization's bank to a vault) or an FX (money from its bank to an
  * approved account in another currency), as flat strings; the rules in the

@@ -2,7 +2,7 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 
 /**
- * Who may decide a change request (issue 3). A pure function so
+ * Who may decide a change request. A pure function so
  * the rule reads in one place and is tested without a database; the approval
  * endpoint enforces it for every caller, so a UI that forgets to hide a
  * button still cannot break it.

@@ -10,8 +10,8 @@ import type { UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
 import type { PoliciesPort } from '../port.ts';
 
 /**
- * The figures a policy rule needs, in upstream mode (README, "Approval
- * policies"). Prices are the custody API's own: the `price` of each line of a
+ * The figures a policy rule needs, in upstream mode (docs/policies.md).
+ * Prices are the custody API's own: the `price` of each line of a
  * vault's detailed_balances (or its `balanceInUSD` over its `balance`), kept
  * PRICE_TTL_MS per asset and chain, so most creates cost no extra call. An
  * asset the answer gives no price is left unpriced: the rule that needs its

@@ -56,9 +56,9 @@ let enabled: { version: string; byOrg: Map<string, Endpoint[]> } | undefined;
 /**
  * The organization's enabled endpoints. On PGlite they are read once per
  * change to their table (db/read-cache.ts, threadWriteVersion), not once per
- * status change: a lifecycle step was 5 statements, this was one of them
- * (issue 31). An endpoint registered or disabled counts as a write, so the
- * next status change reads them again.
+ * status change: a lifecycle step was 5 statements, this was one of them,
+ * on the embedded database's one thread. An endpoint registered or disabled
+ * counts as a write, so the next status change reads them again.
  */
 async function endpointsOf(tx: Executor, change: StatusChange): Promise<Endpoint[]> {
   const version = change.orgId ? threadWriteVersion([tableName(webhookEndpoints)]) : undefined;

@@ -88,8 +88,8 @@ async function holdIfAvailable(db: Executor, h: Hold, at: Date): Promise<boolean
 /**
  * One balance row (an asset and its fee from one vault, the usual signing):
  * the guarded UPDATE alone locks, checks and reserves, one statement where
- * locking, reading and updating took two (issue 31: the simulator's steps
- * are PGlite's thread's time). Only a shortfall reads the row, to say what
+ * locking, reading and updating took two (the simulator's steps are
+ * PGlite's thread's time). Only a shortfall reads the row, to say what
  * was available; the failed UPDATE wrote nothing.
  */
 async function reserveOne(db: Executor, h: Hold, at: Date): Promise<Shortfall | null> {
@@ -122,7 +122,7 @@ interface RowMove {
  * transfers between two vaults, on two servers) therefore lock them in the
  * same order and can never deadlock: releasing the debited rows first and
  * crediting the other vault's afterwards took them in opposite orders
- * (issue 31, a 40P01 with three servers on one PostgreSQL).
+ * (a 40P01 with three servers on one PostgreSQL).
  *
  * `release` are holds to end; `changes` a completed transaction's balance
  * changes, applied to the vaults of the organization it names (contacts and
@@ -224,7 +224,7 @@ let knownOwners: { version: string; orgOf: Map<string, string | null> } | undefi
 /**
  * Each vault's organization. On PGlite kept while the vaults table is
  * unchanged (db/read-cache.ts, threadWriteVersion): every completed transfer
- * asked it again, one of a completion's statements (issue 31).
+ * asked it again, one of a completion's statements.
  */
 async function ownersOf(db: Executor, vaultIds: string[]): Promise<Map<string, string | null>> {
   const read = async (ids: string[]) =>

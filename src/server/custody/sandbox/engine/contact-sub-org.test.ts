@@ -2,7 +2,7 @@ import { describe, expect } from 'vitest';
 import { engineTest } from '../../../test/engine-test.ts';
 import { createContact, createSubOrg, createVault } from '../../../test/fixtures.ts';
 
-// Issue 29: a transfer goes only to an APPROVED contact of the source vault's
+// A transfer goes only to an APPROVED contact of the source vault's
 // sub-organization (or one of the whole organization), whoever asks: through
 // the custody API, as any caller reaches the engine.
 

@@ -15,7 +15,7 @@ import { databaseUrlOf, openSecondHandle } from '../../../test/test-database.ts'
 import { runDueSteps } from './simulator.ts';
 
 /**
- * Issue 31: two servers' simulators completing opposite transfers between
+ * Two servers' simulators completing opposite transfers between
  * the same two vaults at once deadlocked (40P01): completion released the
  * debited vault's hold, then credited the other vault, so A→B locked A then
  * B while B→A locked B then A. Every step now takes balance rows in one

@@ -24,7 +24,7 @@ export interface ResolvedVault {
  * A vault of the organization and its wallet on `chain` (either absent), in
  * one statement, reused while neither table is changed (db/read-cache.ts):
  * a create resolved its source and its destination vault in two statements
- * each, on every create (issue 31).
+ * each, on every create.
  */
 function vaultWithWallet(
   db: Executor,

@@ -14,7 +14,7 @@ import { readPlan, type SimulationPlan } from './plan.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
- * A ramp's lifecycle in the simulator (README, "Ramps and FX"). Its three
+ * A ramp's lifecycle in the simulator (docs/ramps.md). Its three
  * operations run in order, each PENDING → PROCESSING → COMPLETED, over the
  * transaction's statuses:
  *

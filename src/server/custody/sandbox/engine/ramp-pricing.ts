@@ -3,7 +3,7 @@ import { add, cmp, div, mul, round, sub } from '#contract/decimal.ts';
 import type { RampKind } from '#contract/ramp-record.ts';
 
 /**
- * The sandbox's ramp and FX prices (README, "Ramps and FX"): a reference
+ * The sandbox's ramp and FX prices (docs/ramps.md): a reference
  * table of US-dollar values, a small drift that is the same for everyone in
  * the same minute, and three simulated liquidity providers that differ in
  * spread, fee and speed. Every amount goes through the decimal module.

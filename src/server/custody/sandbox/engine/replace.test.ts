@@ -190,7 +190,8 @@ describe('POST /transactions/replace_transaction/', () => {
     await t.run(HOUR);
     expect(await t.status(thirdId)).toBe('COMPLETED');
 
-    // What the engine before issue 24 left: the first parked in SUBMITTED, its hold still taken.
+    // What the engine left before a landing failed the whole chain: the first parked in
+    // SUBMITTED, its hold still taken.
     const first = await row(t, firstId);
     await t.db
       .update(transactions)

@@ -13,7 +13,7 @@ import { startSimulator, type RunningSimulator } from './simulator.ts';
  * (entry `src/server/database-thread.ts`) with a pool of its own: each step
  * is several statements, one round trip each, and on the request thread
  * every answer waited its turn behind the requests' work. Under the
- * 30-client mix it fell 30-52 s behind with four lanes (issue 31); here its
+ * 30-client mix it fell 30-52 s behind with four lanes; here its
  * round trips wait for nothing but PostgreSQL. Steps stay one per database
  * transaction: the lanes lock balance rows step by step in one order
  * (balances.ts), and a batch of steps would hold them in no one order.

@@ -212,7 +212,7 @@ async function include(
     await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
     return;
   }
-  // A chain replaced before a landing failed all of it (issue 24) may have left this one
+  // A chain replaced before a landing failed all of it may have left this one
   // SUBMITTED behind a replacement of its replacement that took the nonce: it can never land.
   const landed = await landedAmong(tx, replacements);
   if (landed) {

@@ -115,8 +115,8 @@ async function writeDeferred(tx: Executor): Promise<void> {
 /**
  * Keeps the status events of the transitions run through `tx` until
  * `write()`, which inserts them in one statement, in the order they were
- * made (the simulator's batches: one statement a batch instead of one a step,
- * issue 31). Call `write()` before the database transaction ends; whatever
+ * made (the simulator's batches: one statement a batch instead of one a
+ * step). Call `write()` before the database transaction ends; whatever
  * reads a transaction's history in between (the webhooks' outbox) has them
  * written first. A transaction rolled back takes its kept events with it.
  */

@@ -1,5 +1,5 @@
 -- Fields the provider's SDKs require on vaults and contacts, and the
--- organization's entity (README, "What the sandbox accepts from SDK clients").
+-- organization's entity (docs/api-clients.md).
 -- Rows written before this migration are filled in before NOT NULL applies:
 -- a contact's creator was not recorded then, so it reads "sandbox-seed".
 ALTER TABLE "sandbox"."contacts" ADD COLUMN "is_smart_contract_address" boolean DEFAULT false NOT NULL;--> statement-breakpoint

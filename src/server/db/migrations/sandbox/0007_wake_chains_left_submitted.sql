@@ -1,4 +1,4 @@
--- Issue 24: before a landing replacement failed its whole chain, replacing A
+-- Before a landing replacement failed its whole chain, replacing A
 -- with B and B with C left A SUBMITTED, parked and holding its amount, once
 -- C landed. Every transaction parked in SUBMITTED whose replacements have all
 -- ended is put back on the simulator's schedule (due at once: its last

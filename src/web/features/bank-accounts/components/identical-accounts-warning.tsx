@@ -7,7 +7,7 @@ import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 /**
  * Said before an identical account is proposed a second time: the accounts in
  * the member's scope with the same rail and numbers, each a link, and a
- * deliberate second step to propose it anyway (issue 25). Announced as it
+ * deliberate second step to propose it anyway. Announced as it
  * appears; focus stays on the form.
  */
 export function IdenticalAccountsWarning({

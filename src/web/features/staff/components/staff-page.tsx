@@ -28,7 +28,7 @@ function subOrgText(member: StaffMember, names: Map<string, string>): string {
 /**
  * `/staff` (admins): the team, and adding to it. An admin held to some
  * sub-organizations sees and adds only members inside them (the server's
- * rule, README "Security"; their list already holds only those).
+ * rule, docs/security.md; their list already holds only those).
  */
 export function StaffPage({ currentMemberId }: { currentMemberId: string | undefined }) {
   const staff = useQuery(staffQueries.list());

@@ -11,7 +11,7 @@ import { apiClient } from '../../../lib/api-client.ts';
  * the signal of a query nobody observes any more).
  */
 
-/** Estimates are stable for 30 seconds (README, "Fee tiers"); older ones are shown as stale. */
+/** Estimates are stable for 30 seconds (docs/api-rules.md, "Fee tiers"); older ones show as stale. */
 export const ESTIMATE_STALE_MS = 30_000;
 export const ESTIMATE_DEBOUNCE_MS = 400;
 

@@ -10,7 +10,7 @@ import { transactionQueries } from './transaction-queries.ts';
 
 /**
  * Replace a SUBMITTED transaction with one paying at least 10% more
- * (README, "Replacement"). The status is read afresh right before sending:
+ * (docs/api-rules.md, "Replacement"). The status is read afresh right before sending:
  * the page's copy may be seconds old and the transaction may have landed.
  */
 
