@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import type { ApprovalActionRequest, ApprovalActionResponse } from '#contract/approvals.ts';
 import type { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { chainInfo } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import {
   describeApprovers,
@@ -25,6 +26,7 @@ import {
   type PolicyActor,
   type Tally,
 } from './evaluate.ts';
+import { valueContractCall } from './call-value.ts';
 import { activePolicy } from './policies.store.ts';
 import {
   freezeRequirement,
@@ -99,6 +101,30 @@ function currentPolicy(db: Database, kind: PolicyKind) {
   return cachedRead(`active-policy:${kind}`, () => activePolicy(db, kind), [approvalPolicies]);
 }
 
+/**
+ * A create body's value in USD, or null when it cannot be priced (a rule then
+ * matches it: fail closed). A contract call is worth its native amount plus
+ * the tokens its data moves or allows to be taken (call-value.ts).
+ */
+async function draftUsd(
+  inner: CustodyBackend,
+  ctx: CustodyContext,
+  body: CreateTransactionRequest,
+  vaultId: string | undefined,
+): Promise<string | null> {
+  const priced = (asset: string, amount: string) =>
+    inner.usdValue ? inner.usdValue(ctx, asset, body.blockChain, amount, vaultId) : null;
+  if (body.category !== 'CONTRACT_CALL') return priced(body.asset, body.amount);
+  const native = chainInfo(body.blockChain)?.nativeAsset;
+  const nativeUsd =
+    body.amount === undefined ? '0' : native ? await priced(native, body.amount) : null;
+  return valueContractCall(nativeUsd, body.data, {
+    token: async (contract) =>
+      (await inner.tokenAt?.(ctx, body.blockChain, contract, vaultId)) ?? null,
+    usd: async (asset, amount) => (await priced(asset, amount)) ?? null,
+  });
+}
+
 /** What a rule can look at in a transaction's create body, read as the create would be judged. */
 async function draftFacts(
   inner: CustodyBackend,
@@ -124,11 +150,8 @@ async function draftFacts(
       })
     : undefined;
   const asset = 'asset' in body ? body.asset : undefined;
-  let amountUsd: string | null = null;
   // Read only when a rule looks at it (factsNeeded): upstream, a price may cost a call.
-  if (body.amount === undefined) amountUsd = '0';
-  else if (needs.usd && asset && inner.usdValue)
-    amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount, vaultId);
+  const amountUsd = needs.usd ? await draftUsd(inner, ctx, body, vaultId) : null;
   const destination =
     body.category === 'CONTRACT_CALL'
       ? 'EXTERNAL_ADDRESS'
