@@ -14,7 +14,7 @@ import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts'
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
@@ -27,6 +27,7 @@ import {
   type Tally,
 } from './evaluate.ts';
 import { valueContractCall } from './call-value.ts';
+import { outflowLock } from './outflow-lock.ts';
 import { activePolicy } from './policies.store.ts';
 import {
   freezeRequirement,
@@ -125,6 +126,12 @@ async function draftUsd(
   });
 }
 
+/** The vault a create body pays from, if it names one. */
+function sourceVaultOf(body: CreateTransactionRequest): string | undefined {
+  if (body.category === 'CONTRACT_CALL') return body.vaultId;
+  return body.source.type === 'VAULT' ? body.source.id : undefined;
+}
+
 /** What a rule can look at in a transaction's create body, read as the create would be judged. */
 async function draftFacts(
   inner: CustodyBackend,
@@ -134,13 +141,7 @@ async function draftFacts(
   initiator: PolicyActor,
   needs: { usd: boolean; outflow: boolean },
 ): Promise<ItemFacts> {
-  const source = 'source' in body ? body.source : undefined;
-  const vaultId =
-    body.category === 'CONTRACT_CALL'
-      ? body.vaultId
-      : source?.type === 'VAULT'
-        ? source.id
-        : undefined;
+  const vaultId = sourceVaultOf(body);
   // An unknown vault (or one outside the member's scope) is the create's to refuse, with its
   // own message and field: judged here as belonging to no sub-organization.
   const vault = vaultId
@@ -277,11 +278,34 @@ export async function draftRampRequirement(
   return requirementFor(policy, version, facts);
 }
 
+/** A blocking rule refuses the create, naming the rule; any other is frozen on the item. */
+function unlessBlocked(requirement: FrozenRequirement): FrozenRequirement {
+  if (requirement.outcome.action === 'BLOCK')
+    throw new ApiError(
+      403,
+      ERROR_CODES.policyBlocked,
+      `Refused by the approval policy: rule "${requirement.ruleName}" blocks this`,
+    );
+  return requirement;
+}
+
 export function applyPolicies(
   inner: CustodyBackend,
-  options: { db: Database; clock: Clock },
+  options: { db: Database; clock: Clock; driver: DatabaseHandle['driver'] },
 ): CustodyBackend {
   const { db, clock } = options;
+  const lockVault = outflowLock(db, options.driver);
+
+  /**
+   * Runs `fn` (read the vault's outflow, judge, create) under the vault's
+   * outflow lock when a rule caps that outflow: two creates are never judged
+   * on the same day's figure (outflow-lock.ts). Without a cap, no lock.
+   */
+  const underOutflowCap = <T>(
+    needs: { outflow: boolean },
+    vaultId: string | undefined,
+    fn: () => Promise<T>,
+  ): Promise<T> => (needs.outflow && vaultId ? lockVault(vaultId, fn) : fn());
 
   const actorOf = (ctx: CustodyContext) => policyActor(db, ctx);
   /** The active policy's rule for the item, its facts read as that policy needs them; a block refuses. */
@@ -290,14 +314,7 @@ export function applyPolicies(
     factsFor: (needs: { usd: boolean; outflow: boolean }) => ItemFacts | Promise<ItemFacts>,
   ): Promise<FrozenRequirement> {
     const { version, policy } = await currentPolicy(db, kind);
-    const requirement = requirementFor(policy, version, await factsFor(factsNeeded(policy)));
-    if (requirement.outcome.action === 'BLOCK')
-      throw new ApiError(
-        403,
-        ERROR_CODES.policyBlocked,
-        `Refused by the approval policy: rule "${requirement.ruleName}" blocks this`,
-      );
-    return requirement;
+    return unlessBlocked(requirementFor(policy, version, await factsFor(factsNeeded(policy))));
   }
 
   async function freezeOn(
@@ -380,14 +397,16 @@ export function applyPolicies(
     const initiator = await actorOf(ctx);
     const { version, policy } = await currentPolicy(db, 'transactions');
     const needs = factsNeeded(policy);
-    // Read before the ramp exists, as a transfer's is: it never counts itself.
     const vaultId = rampVaultOf(body);
-    const usd = await outflowOf(inner, clock, ctx, vaultId, needs);
-    const created = await make();
-    const facts = await madeFacts(inner, ctx, created, initiator, needs, { vaultId, usd });
-    const requirement = requirementFor(policy, version, facts);
-    await freezeOn(created, 'TRANSACTION', requirement, initiator);
-    return created;
+    return underOutflowCap(needs, vaultId, async () => {
+      // Read before the ramp exists, as a transfer's is: it never counts itself.
+      const usd = await outflowOf(inner, clock, ctx, vaultId, needs);
+      const created = await make();
+      const facts = await madeFacts(inner, ctx, created, initiator, needs, { vaultId, usd });
+      const requirement = requirementFor(policy, version, facts);
+      await freezeOn(created, 'TRANSACTION', requirement, initiator);
+      return created;
+    });
   }
 
   return {
@@ -395,12 +414,15 @@ export function applyPolicies(
 
     async createTransaction(ctx, body) {
       const initiator = await actorOf(ctx);
-      const requirement = await judge('transactions', (needs) =>
-        draftFacts(inner, clock, ctx, body, initiator, needs),
-      );
-      const created = await inner.createTransaction(ctx, body);
-      await freezeOn(created, 'TRANSACTION', requirement, initiator);
-      return created;
+      const { version, policy } = await currentPolicy(db, 'transactions');
+      const needs = factsNeeded(policy);
+      return underOutflowCap(needs, sourceVaultOf(body), async () => {
+        const facts = await draftFacts(inner, clock, ctx, body, initiator, needs);
+        const requirement = unlessBlocked(requirementFor(policy, version, facts));
+        const created = await inner.createTransaction(ctx, body);
+        await freezeOn(created, 'TRANSACTION', requirement, initiator);
+        return created;
+      });
     },
 
     async replaceTransaction(ctx, body) {
