@@ -145,7 +145,11 @@ export function createApp({
   // members linked by member management is flagged in the audit log.
   // Approval policies judge what is created and collect decisions until the frozen rule is met.
   // Upstream, the approval events of what is proposed and decided here (capabilities/live/).
-  const judged = applyPolicies(scopedBackend(backend), { db: auth.db, clock: authOptions.clock });
+  const judged = applyPolicies(scopedBackend(backend), {
+    db: auth.db,
+    clock: authOptions.clock,
+    driver: database.driver,
+  });
   const custody = flagLinkedDecisions(
     backend.kind === 'upstream'
       ? raiseUpstreamApprovalEvents(judged, { db: auth.db, clock: authOptions.clock, logger })

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type App } from '../app.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import type { Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { TestApp } from './test-app.ts';
 import { openSecondHandle } from './test-database.ts';
@@ -12,7 +13,7 @@ import { openSecondHandle } from './test-database.ts';
  * organization and the same clock. Close it before `t`.
  */
 export function secondServer(
-  t: TestApp,
+  t: Pick<TestApp, 'database' | 'orgId'> & { clock: Clock },
   options: { trustProxy?: boolean } = {},
 ): { app: App; handle: DatabaseHandle; close(): Promise<void> } {
   const handle = openSecondHandle(t.database);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import type { ApprovalActionRequest, ApprovalActionResponse } from '#contract/approvals.ts';
 import type { BankAccountCreateRequest } from '#contract/bank-account.ts';
+import { chainInfo } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import {
   describeApprovers,
@@ -13,7 +14,7 @@ import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts'
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
@@ -25,6 +26,8 @@ import {
   type PolicyActor,
   type Tally,
 } from './evaluate.ts';
+import { valueContractCall } from './call-value.ts';
+import { outflowLock } from './outflow-lock.ts';
 import { activePolicy } from './policies.store.ts';
 import {
   freezeRequirement,
@@ -100,6 +103,36 @@ function currentPolicy(db: Database, kind: PolicyKind) {
   return cachedRead(`active-policy:${kind}`, () => activePolicy(db, kind), [approvalPolicies]);
 }
 
+/**
+ * A create body's value in USD, or null when it cannot be priced (a rule then
+ * matches it: fail closed). A contract call is worth its native amount plus
+ * the tokens its data moves or allows to be taken (call-value.ts).
+ */
+async function draftUsd(
+  inner: CustodyBackend,
+  ctx: CustodyContext,
+  body: CreateTransactionRequest,
+  vaultId: string | undefined,
+): Promise<string | null> {
+  const priced = (asset: string, amount: string) =>
+    inner.usdValue ? inner.usdValue(ctx, asset, body.blockChain, amount, vaultId) : null;
+  if (body.category !== 'CONTRACT_CALL') return priced(body.asset, body.amount);
+  const native = chainInfo(body.blockChain)?.nativeAsset;
+  const nativeUsd =
+    body.amount === undefined ? '0' : native ? await priced(native, body.amount) : null;
+  return valueContractCall(nativeUsd, body.data, {
+    token: async (contract) =>
+      (await inner.tokenAt?.(ctx, body.blockChain, contract, vaultId)) ?? null,
+    usd: async (asset, amount) => (await priced(asset, amount)) ?? null,
+  });
+}
+
+/** The vault a create body pays from, if it names one. */
+function sourceVaultOf(body: CreateTransactionRequest): string | undefined {
+  if (body.category === 'CONTRACT_CALL') return body.vaultId;
+  return body.source.type === 'VAULT' ? body.source.id : undefined;
+}
+
 /** What a rule can look at in a transaction's create body, read as the create would be judged. */
 async function draftFacts(
   inner: CustodyBackend,
@@ -109,13 +142,7 @@ async function draftFacts(
   initiator: PolicyActor,
   needs: { usd: boolean; outflow: boolean },
 ): Promise<ItemFacts> {
-  const source = 'source' in body ? body.source : undefined;
-  const vaultId =
-    body.category === 'CONTRACT_CALL'
-      ? body.vaultId
-      : source?.type === 'VAULT'
-        ? source.id
-        : undefined;
+  const vaultId = sourceVaultOf(body);
   // An unknown vault (or one outside the member's scope) is the create's to refuse, with its
   // own message and field: judged here as belonging to no sub-organization.
   const vault = vaultId
@@ -125,11 +152,8 @@ async function draftFacts(
       })
     : undefined;
   const asset = 'asset' in body ? body.asset : undefined;
-  let amountUsd: string | null = null;
   // Read only when a rule looks at it (factsNeeded): upstream, a price may cost a call.
-  if (body.amount === undefined) amountUsd = '0';
-  else if (needs.usd && asset && inner.usdValue)
-    amountUsd = await inner.usdValue(ctx, asset, body.blockChain, body.amount, vaultId);
+  const amountUsd = needs.usd ? await draftUsd(inner, ctx, body, vaultId) : null;
   const destination =
     body.category === 'CONTRACT_CALL'
       ? 'EXTERNAL_ADDRESS'
@@ -255,11 +279,34 @@ export async function draftRampRequirement(
   return requirementFor(policy, version, facts);
 }
 
+/** A blocking rule refuses the create, naming the rule; any other is frozen on the item. */
+function unlessBlocked(requirement: FrozenRequirement): FrozenRequirement {
+  if (requirement.outcome.action === 'BLOCK')
+    throw new ApiError(
+      403,
+      ERROR_CODES.policyBlocked,
+      `Refused by the approval policy: rule "${requirement.ruleName}" blocks this`,
+    );
+  return requirement;
+}
+
 export function applyPolicies(
   inner: CustodyBackend,
-  options: { db: Database; clock: Clock },
+  options: { db: Database; clock: Clock; driver: DatabaseHandle['driver'] },
 ): CustodyBackend {
   const { db, clock } = options;
+  const lockVault = outflowLock(db, options.driver);
+
+  /**
+   * Runs `fn` (read the vault's outflow, judge, create) under the vault's
+   * outflow lock when a rule caps that outflow: two creates are never judged
+   * on the same day's figure (outflow-lock.ts). Without a cap, no lock.
+   */
+  const underOutflowCap = <T>(
+    needs: { outflow: boolean },
+    vaultId: string | undefined,
+    fn: () => Promise<T>,
+  ): Promise<T> => (needs.outflow && vaultId ? lockVault(vaultId, fn) : fn());
 
   const actorOf = (ctx: CustodyContext) => policyActor(db, ctx);
   /** The active policy's rule for the item, its facts read as that policy needs them; a block refuses. */
@@ -268,14 +315,7 @@ export function applyPolicies(
     factsFor: (needs: { usd: boolean; outflow: boolean }) => ItemFacts | Promise<ItemFacts>,
   ): Promise<FrozenRequirement> {
     const { version, policy } = await currentPolicy(db, kind);
-    const requirement = requirementFor(policy, version, await factsFor(factsNeeded(policy)));
-    if (requirement.outcome.action === 'BLOCK')
-      throw new ApiError(
-        403,
-        ERROR_CODES.policyBlocked,
-        `Refused by the approval policy: rule "${requirement.ruleName}" blocks this`,
-      );
-    return requirement;
+    return unlessBlocked(requirementFor(policy, version, await factsFor(factsNeeded(policy))));
   }
 
   async function freezeOn(
@@ -358,14 +398,16 @@ export function applyPolicies(
     const initiator = await actorOf(ctx);
     const { version, policy } = await currentPolicy(db, 'transactions');
     const needs = factsNeeded(policy);
-    // Read before the ramp exists, as a transfer's is: it never counts itself.
     const vaultId = rampVaultOf(body);
-    const usd = await outflowOf(inner, clock, ctx, vaultId, needs);
-    const created = await make();
-    const facts = await madeFacts(inner, ctx, created, initiator, needs, { vaultId, usd });
-    const requirement = requirementFor(policy, version, facts);
-    await freezeOn(created, 'TRANSACTION', requirement, initiator);
-    return created;
+    return underOutflowCap(needs, vaultId, async () => {
+      // Read before the ramp exists, as a transfer's is: it never counts itself.
+      const usd = await outflowOf(inner, clock, ctx, vaultId, needs);
+      const created = await make();
+      const facts = await madeFacts(inner, ctx, created, initiator, needs, { vaultId, usd });
+      const requirement = requirementFor(policy, version, facts);
+      await freezeOn(created, 'TRANSACTION', requirement, initiator);
+      return created;
+    });
   }
 
   return {
@@ -373,12 +415,15 @@ export function applyPolicies(
 
     async createTransaction(ctx, body) {
       const initiator = await actorOf(ctx);
-      const requirement = await judge('transactions', (needs) =>
-        draftFacts(inner, clock, ctx, body, initiator, needs),
-      );
-      const created = await inner.createTransaction(ctx, body);
-      await freezeOn(created, 'TRANSACTION', requirement, initiator);
-      return created;
+      const { version, policy } = await currentPolicy(db, 'transactions');
+      const needs = factsNeeded(policy);
+      return underOutflowCap(needs, sourceVaultOf(body), async () => {
+        const facts = await draftFacts(inner, clock, ctx, body, initiator, needs);
+        const requirement = unlessBlocked(requirementFor(policy, version, facts));
+        const created = await inner.createTransaction(ctx, body);
+        await freezeOn(created, 'TRANSACTION', requirement, initiator);
+        return created;
+      });
     },
 
     async replaceTransaction(ctx, body) {

@@ -19,6 +19,22 @@ export interface PoliciesPort {
     amount: string,
     vaultId?: string,
   ): Promise<string | null>;
-  /** The USD value of what left the vault since `since`, declined and failed transfers excluded. */
+  /**
+   * The known asset whose contract on `blockChain` is `contract`, with its
+   * decimals, or null: a contract call to it is valued by the token amount it
+   * moves (call-value.ts). `vaultId` names the vault that calls, whose
+   * balances may name the contract (upstream mode reads them there).
+   */
+  tokenAt?(
+    ctx: CustodyContext,
+    blockChain: string,
+    contract: string,
+    vaultId?: string,
+  ): Promise<{ asset: string; decimals: number } | null>;
+  /**
+   * The USD value of what left the vault since `since`, declined and failed
+   * transfers excluded; null when it cannot be told (a transaction in the
+   * window without a value).
+   */
   vaultOutflowUsd?(ctx: CustodyContext, vaultId: string, since: Date): Promise<string | null>;
 }

@@ -9,6 +9,7 @@ import type { CustodyContext } from '../../../custody/call-context.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
 import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts';
+import { contractOf } from '../../../custody/sandbox/seed/reference-data.ts';
 import type { Database } from '../../../db/client.ts';
 import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
@@ -54,7 +55,7 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
           balance: amount,
           name: asset?.name ?? null,
           chain: balance.chain,
-          tokenAddress: null,
+          tokenAddress: contractOf(balance.asset, balance.chain),
           price,
           balanceInUSD: price === null ? null : round(mul(amount, price), 2),
         };

@@ -29,6 +29,12 @@ export interface AssetSpec {
   usdPrice: string;
   /** Integer range of a typical transfer, for plausible seed amounts. */
   typical: readonly [number, number];
+  /**
+   * A token's contract on an EVM chain (its mainnet address, lower case): a
+   * contract call to it is valued by the token amount it moves
+   * (capabilities/policies/call-value.ts), and balances name it.
+   */
+  contract?: string;
 }
 
 const STABLE_RANGE = [50, 250_000] as const;
@@ -51,6 +57,7 @@ export const ASSET_CATALOG: readonly AssetSpec[] = [
     isNative: false,
     usdPrice: '1',
     typical: STABLE_RANGE,
+    contract: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
   },
   {
     symbol: 'USDT',
@@ -60,6 +67,7 @@ export const ASSET_CATALOG: readonly AssetSpec[] = [
     isNative: false,
     usdPrice: '1',
     typical: STABLE_RANGE,
+    contract: '0xdac17f958d2ee523a2206206994597c13d831ec7',
   },
   {
     symbol: 'POL',
@@ -78,6 +86,7 @@ export const ASSET_CATALOG: readonly AssetSpec[] = [
     isNative: false,
     usdPrice: '1',
     typical: STABLE_RANGE,
+    contract: '0x3c499c542cef5e3811e1192ce70d8cc03d5c3359',
   },
   {
     symbol: 'ETH',
@@ -96,6 +105,7 @@ export const ASSET_CATALOG: readonly AssetSpec[] = [
     isNative: false,
     usdPrice: '1',
     typical: STABLE_RANGE,
+    contract: '0x833589fcd6edb6e08f4c7c32d4f71b54bda02913',
   },
   {
     symbol: 'BTC',
@@ -155,6 +165,17 @@ export const ASSET_CATALOG: readonly AssetSpec[] = [
 
 export function assetsOn(chain: string): AssetSpec[] {
   return ASSET_CATALOG.filter((a) => a.blockChain === chain);
+}
+
+/** The catalogue's token whose contract on `chain` is `contract` (any case), if one is. */
+export function tokenByContract(chain: string, contract: string): AssetSpec | undefined {
+  const address = contract.trim().toLowerCase();
+  return ASSET_CATALOG.find((a) => a.blockChain === chain && a.contract === address);
+}
+
+/** The catalogue's contract of `symbol` on `chain`, or null (a native asset, or not a token). */
+export function contractOf(symbol: string, chain: string): string | null {
+  return ASSET_CATALOG.find((a) => a.symbol === symbol && a.blockChain === chain)?.contract ?? null;
 }
 
 export function nativeAsset(chain: string): AssetSpec {
