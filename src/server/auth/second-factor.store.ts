@@ -318,13 +318,13 @@ export async function clearMemberFailures(db: Database, staffId: string): Promis
 
 // ---- Sessions -----------------------------------------------------------------
 
-/** Ends every live session of the member but `keep`; answers how many ended. */
+/** Ends every live session of the member but `keep`; answers those it ended. */
 export async function revokeOtherSessions(
   db: Database,
   staffId: string,
   keep: string | null,
   now: Date,
-): Promise<number> {
+): Promise<string[]> {
   const ended = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -337,5 +337,5 @@ export async function revokeOtherSessions(
       ),
     )
     .returning({ id: sessions.id });
-  return ended.length;
+  return ended.map((row) => row.id);
 }
