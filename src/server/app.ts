@@ -134,12 +134,24 @@ export function createApp({
   bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
   const app = new Hono<AppEnv>();
+  const clock = auth.clock ?? systemClock;
+  // Status changes pushed to the signed-in browsers, each held to its member's sub-orgs; a
+  // session that ends here ends its streams at once (auth's endSessionStreams).
+  const hub =
+    live ??
+    createLiveHub({
+      backend: backend.kind,
+      database: { db: auth.db, ...(database.listen ? { listen: database.listen } : {}) },
+      clock,
+      logger,
+    });
   const authOptions: AuthOptions = {
     db: auth.db,
-    clock: auth.clock ?? systemClock,
+    clock,
     trustProxy: auth.trustProxy ?? false,
     demoAccounts: auth.demoAccounts ?? false,
     secondFactor: auth.secondFactor ?? 'privileged',
+    liveStreams: hub,
   };
   // Staff see only their sub-organizations, whichever backend answers; a decision between
   // members linked by member management is flagged in the audit log.
@@ -251,15 +263,6 @@ export function createApp({
     Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
-  // Status changes pushed to the signed-in browsers, each held to its member's sub-orgs.
-  const hub =
-    live ??
-    createLiveHub({
-      backend: backend.kind,
-      database: { db: auth.db, ...(database.listen ? { listen: database.listen } : {}) },
-      clock: authOptions.clock,
-      logger,
-    });
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));

@@ -47,7 +47,7 @@ import {
   tryChallenge,
   tryMember,
 } from './second-factor.store.ts';
-import { unauthorized, type AuthOptions } from './session-auth.ts';
+import { endSessionStreams, unauthorized, type AuthOptions } from './session-auth.ts';
 import type { StaffRecord } from './staff.store.ts';
 
 /**
@@ -197,7 +197,9 @@ export function accountRoutes(options: AuthOptions) {
     await setFactor(db, member.id, secret, step, now, { onlyIfNone: false });
     const recoveryCodes = await replaceRecoveryCodes(db, member.id, now);
     await endChallenges(db, member.id, now);
-    const otherSessionsEnded = await revokeOtherSessions(db, member.id, sessionId, now);
+    const ended = await revokeOtherSessions(db, member.id, sessionId, now);
+    endSessionStreams(options, ended);
+    const otherSessionsEnded = ended.length;
     await audit(c, options, {
       action: 'account.second_factor.enrol',
       entityType: 'STAFF',
@@ -249,7 +251,9 @@ export function accountRoutes(options: AuthOptions) {
         );
       await confirmPassword(c, member, currentPassword, 'currentPassword', 'account.password');
       const now = clock.now();
-      const otherSessionsEnded = await replacePassword(db, member.id, newPassword, now, sessionId);
+      const ended = await replacePassword(db, member.id, newPassword, now, sessionId);
+      endSessionStreams(options, ended);
+      const otherSessionsEnded = ended.length;
       await audit(c, options, {
         action: 'account.password',
         entityType: 'STAFF',

@@ -9,14 +9,14 @@ import { setPasswordHash } from './staff.store.ts';
  * sign-in step under way.
  */
 
-/** Sets the password; ends every session but `keepSession` (the account page's own). Answers how many ended. */
+/** Sets the password; ends every session but `keepSession` (the account page's own). Answers those ended. */
 export async function replacePassword(
   db: Database,
   staffId: string,
   password: string,
   now: Date,
   keepSession: string | null,
-): Promise<number> {
+): Promise<string[]> {
   await setPasswordHash(db, staffId, await hashPassword(password));
   await endChallenges(db, staffId, now);
   return revokeOtherSessions(db, staffId, keepSession, now);
@@ -34,6 +34,6 @@ export async function resetFactor(
   now: Date,
 ): Promise<{ hadFactor: boolean; sessionsEnded: number }> {
   const hadFactor = await clearFactor(db, staffId, now);
-  const sessionsEnded = await revokeOtherSessions(db, staffId, null, now);
+  const sessionsEnded = (await revokeOtherSessions(db, staffId, null, now)).length;
   return { hadFactor, sessionsEnded };
 }

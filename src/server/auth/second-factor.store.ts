@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, count, eq, gt, inArray, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import {
   sessions,
@@ -266,10 +266,13 @@ export async function endChallenges(db: Database, staffId: string, now: Date): P
 
 // ---- The throttle on guessing a member's second factor (or password) ---------------
 
-/** How long after its latest failure the count lets the next try through (1 s, 2 s, 4 s… 15 min). */
+/**
+ * How long after its latest failure the count lets the next try through: none while fewer
+ * than five have failed; then 1 s after the fifth, 2 s after the sixth, 4 s… up to 15 min.
+ */
 export function memberWaitMs(failures: number): number {
-  if (failures <= FREE_MEMBER_FAILURES) return 0;
-  return Math.min(LONGEST_WAIT_S, 2 ** Math.min(failures - FREE_MEMBER_FAILURES - 1, 30)) * 1000;
+  if (failures < FREE_MEMBER_FAILURES) return 0;
+  return Math.min(LONGEST_WAIT_S, 2 ** Math.min(failures - FREE_MEMBER_FAILURES, 30)) * 1000;
 }
 
 export type MemberTry = { ok: true } | { ok: false; retryAt: Date };
@@ -284,7 +287,9 @@ export async function tryMember(db: Database, staffId: string, now: Date): Promi
   await db.insert(staffFactors).values({ staffId }).onConflictDoNothing();
   const windowStart = new Date(now.getTime() - MEMBER_WINDOW_MS);
   const stale = or(isNull(staffFactors.lastFailureAt), lt(staffFactors.lastFailureAt, windowStart));
-  const waited = sql`${staffFactors.lastFailureAt} + make_interval(secs => least(${LONGEST_WAIT_S}, power(2, least(${staffFactors.failures} - ${FREE_MEMBER_FAILURES + 1}, 30)))) <= ${timestamp(now)}`;
+  // The count holds the tries already made (each counted before it was checked): the sixth
+  // try in the window finds five and waits, as memberWaitMs says.
+  const waited = sql`${staffFactors.lastFailureAt} + make_interval(secs => least(${LONGEST_WAIT_S}, power(2, least(${staffFactors.failures} - ${FREE_MEMBER_FAILURES}, 30)))) <= ${timestamp(now)}`;
   const [row] = await db
     .update(staffFactors)
     .set({
@@ -294,7 +299,7 @@ export async function tryMember(db: Database, staffId: string, now: Date): Promi
     .where(
       and(
         eq(staffFactors.staffId, staffId),
-        or(stale, lte(staffFactors.failures, FREE_MEMBER_FAILURES), waited),
+        or(stale, lt(staffFactors.failures, FREE_MEMBER_FAILURES), waited),
       ),
     )
     .returning({ failures: staffFactors.failures });
@@ -313,13 +318,13 @@ export async function clearMemberFailures(db: Database, staffId: string): Promis
 
 // ---- Sessions -----------------------------------------------------------------
 
-/** Ends every live session of the member but `keep`; answers how many ended. */
+/** Ends every live session of the member but `keep`; answers those it ended. */
 export async function revokeOtherSessions(
   db: Database,
   staffId: string,
   keep: string | null,
   now: Date,
-): Promise<number> {
+): Promise<string[]> {
   const ended = await db
     .update(sessions)
     .set({ revokedAt: now })
@@ -332,5 +337,5 @@ export async function revokeOtherSessions(
       ),
     )
     .returning({ id: sessions.id });
-  return ended.length;
+  return ended.map((row) => row.id);
 }

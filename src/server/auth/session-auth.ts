@@ -30,6 +30,19 @@ export interface AuthOptions {
   demoAccounts: boolean;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
   secondFactor?: SecondFactorPolicy;
+  /** This server's open event streams (capabilities/live/hub.ts): see `endSessionStreams`. */
+  liveStreams?: { endSessions(sessionIds: readonly string[]): void };
+}
+
+/**
+ * Ends the open event streams of these sessions on this server, now: call it once they are
+ * revoked (sign-out, a password or factor change, a member disabled or their role or scope
+ * changed). Another server's streams of them end too, without being told: each hub asks the
+ * database whether its streams' sessions are live before it sends them an event, and at its
+ * poll (capabilities/live/hub.ts).
+ */
+export function endSessionStreams(options: AuthOptions, sessionIds: readonly string[]): void {
+  if (sessionIds.length > 0) options.liveStreams?.endSessions(sessionIds);
 }
 
 const REFUSED_SESSION: Record<Exclude<SessionLookup, { ok: true }>['reason'], string> = {

@@ -8,7 +8,7 @@ import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp } from './csrf.ts';
 import { loginFailed, loginSucceeded } from './rate-limit.ts';
-import { unauthorized, type AuthOptions } from './session-auth.ts';
+import { endSessionStreams, unauthorized, type AuthOptions } from './session-auth.ts';
 import { secondFactorRoutes } from './second-factor.routes.ts';
 import { clearSessionCookie, readSessionCookie } from './session-cookie.ts';
 import { resolveSession, revokeSession } from './session.store.ts';
@@ -71,6 +71,7 @@ export function sessionRoutes(options: AuthOptions) {
           // The CSRF token is required to sign out, or another site could end a member's session.
           assertCsrf(c, found.session.csrfToken, trustProxy);
           await revokeSession(db, found.session.id, clock.now());
+          endSessionStreams(options, [found.session.id]);
           c.set('actor', { type: 'STAFF', id: found.member.id });
           c.set('staff', found.member);
           await audit(c, options, {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { cachedRead } from '../db/read-cache.ts';
 import { sessions, staff } from '../db/schema/console.ts';
@@ -55,7 +55,7 @@ export async function createSession(
   return { token, row };
 }
 
-export function idleExpiresAt(row: SessionRow): Date {
+export function idleExpiresAt(row: Pick<SessionRow, 'lastSeenAt'>): Date {
   return new Date(row.lastSeenAt.getTime() + SESSION_IDLE_MS);
 }
 
@@ -108,6 +108,33 @@ export async function resolveSession(
   return { ok: true, session, member };
 }
 
+/**
+ * Which of `ids` are live sessions at `now`, each with the time it ends unless used again
+ * (its absolute or idle expiry, the earlier): the rules of `resolveSession`, for sessions
+ * already resolved once. An open event stream is sent nothing its session would not be
+ * (capabilities/live/hub.ts).
+ */
+export async function liveSessions(
+  db: Database,
+  ids: readonly string[],
+  now: Date,
+): Promise<Map<string, Date>> {
+  const live = new Map<string, Date>();
+  if (ids.length === 0) return live;
+  const rows = await db
+    .select({ id: sessions.id, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(staff, eq(staff.id, sessions.staffId))
+    .where(
+      and(inArray(sessions.id, [...ids]), isNull(sessions.revokedAt), eq(staff.disabled, false)),
+    );
+  for (const row of rows) {
+    const endsAt = Math.min(row.expiresAt.getTime(), idleExpiresAt(row).getTime());
+    if (endsAt > now.getTime()) live.set(row.id, new Date(endsAt));
+  }
+  return live;
+}
+
 export async function revokeSession(db: Database, sessionId: string, now: Date): Promise<void> {
   await db
     .update(sessions)
@@ -115,10 +142,19 @@ export async function revokeSession(db: Database, sessionId: string, now: Date):
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-/** Every live session of a member: on disable (and whenever their access must end now). */
-export async function revokeStaffSessions(db: Database, staffId: string, now: Date): Promise<void> {
-  await db
+/**
+ * Every live session of a member: on disable (and whenever their access must end now).
+ * Answers the sessions ended, for `endSessionStreams` (session-auth.ts).
+ */
+export async function revokeStaffSessions(
+  db: Database,
+  staffId: string,
+  now: Date,
+): Promise<string[]> {
+  const ended = await db
     .update(sessions)
     .set({ revokedAt: now })
-    .where(and(eq(sessions.staffId, staffId), isNull(sessions.revokedAt)));
+    .where(and(eq(sessions.staffId, staffId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return ended.map((row) => row.id);
 }

@@ -95,7 +95,7 @@ export const staffResetPassword: CliCommand = {
       );
     const member = await memberOf(db, options['email'] ?? '');
     const now = clock.now();
-    const sessionsEnded = await replacePassword(db, member.id, password, now, null);
+    const sessionsEnded = (await replacePassword(db, member.id, password, now, null)).length;
     await recordAudit(
       db,
       audited(

@@ -34,6 +34,15 @@ import type { LiveRow, LiveSource } from './source.ts';
  *
  * The hub runs only while a stream is open: the first starts it (the tail
  * from the logs' heads), the last to close stops it.
+ *
+ * A stream lasts no longer than its session. Sign-out (and every other end
+ * of a session on this server) ends it at once (`endSessions`, called
+ * through auth's `endSessionStreams`). A session ended anywhere else
+ * (another server, the CLI) is found by asking the database: after a batch
+ * of rows is read and before any of it is sent, so no event committed after
+ * the end is sent; and at the poll, so a quiet stream ends too (PGlite:
+ * within `pollMs` of a write to the sessions or staff tables, or of the
+ * session's expiry; PostgreSQL: within the 5 s safety-net poll).
  */
 
 export interface LiveHubOptions {
@@ -62,6 +71,21 @@ export interface LiveHubOptions {
   gapGraceMs?: number;
   /** A stream whose unsent bytes pass this is closed (the browser resumes from the database). */
   maxQueuedBytes?: number;
+  /**
+   * Which of the streams' sessions are live, each with when it ends by time; `tables` are
+   * those whose writes may end one (PGlite: unchanged, and before the earliest end, nothing
+   * is asked). Undefined: streams are held to nothing but their own time.
+   */
+  sessions?: {
+    live(ids: readonly string[]): Promise<ReadonlyMap<string, Date>>;
+    tables: readonly string[];
+  };
+}
+
+/** Whose stream it is: what they may see, and their session (ended with it). */
+export interface LiveViewer {
+  visible: (subOrgId: string | null) => boolean;
+  sessionId?: string;
 }
 
 export const LIVE_CHANNEL = 'custody_live';
@@ -107,6 +131,8 @@ interface Outgoing {
 export interface LiveStream {
   /** Sent when the member may see `subOrgId`. */
   readonly visible: (subOrgId: string | null) => boolean;
+  /** The session it was opened with: it ends when that ends. */
+  readonly sessionId: string | undefined;
   readonly controller: ReadableStreamDefaultController<Uint8Array>;
   /** Set while what it missed is read: live frames wait here. */
   waiting?: Outgoing[];
@@ -130,6 +156,12 @@ export class LiveHub {
   private gap: Array<{ expected: number; since: number } | undefined> = [];
   private gapTimer: NodeJS.Timeout | undefined;
   private lastPrune = 0;
+  /** The sessions last found live, the sessions' tables' write count then, their earliest end. */
+  private sessionsChecked: { ids: Set<string>; version: string | undefined; until: number } = {
+    ids: new Set(),
+    version: undefined,
+    until: 0,
+  };
   private readonly heartbeatMs: number;
   private readonly pollMs: number;
   private readonly maxStreamMs: number;
@@ -227,9 +259,14 @@ export class LiveHub {
     const versions = this.sourceVersions();
     if (versions === undefined) {
       void this.listen();
+      // The pump asks after the sessions once it has read the logs.
       this.wake();
       return;
     }
+    // A quiet stream whose session ended (no write here, but one of its tables written).
+    this.checkSessions().catch((error: unknown) => {
+      this.options.logger.warn({ err: error }, 'live updates: sessions could not be checked');
+    });
     // Only the logs written since: four sources, and a status change is most of the writes.
     const written = versions.flatMap((v, i) => (v === this.versions[i] ? [] : [i]));
     this.versions = versions;
@@ -265,11 +302,17 @@ export class LiveHub {
     const sources = this.options.sources;
     const todo = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
+    let checked = false;
     for (const index of todo) {
       const source = sources[index];
       if (!source) continue;
       for (;;) {
         const rows = await source.after(this.positions[index] ?? 0, BATCH);
+        // Read first, then asked: a session ended before these rows were read gets none of them.
+        if (rows.some((row) => row.event)) {
+          await this.checkSessions();
+          checked = true;
+        }
         let stopped = false;
         for (const row of rows) {
           if (!this.passes(index, row)) {
@@ -282,7 +325,45 @@ export class LiveHub {
         if (stopped || rows.length < BATCH) break;
       }
     }
+    if (!checked) await this.checkSessions();
     await this.prune();
+  }
+
+  /**
+   * Ends the streams whose session is no longer live. On PGlite nothing is asked while the
+   * sessions' tables are unwritten, every session was among those last found live and none of
+   * them has reached its end; on PostgreSQL (other servers write) it always asks.
+   */
+  private async checkSessions(): Promise<void> {
+    const sessions = this.options.sessions;
+    if (!sessions) return;
+    const ids = new Set<string>();
+    for (const stream of this.streams) if (stream.sessionId) ids.add(stream.sessionId);
+    if (ids.size === 0) return;
+    const now = this.options.clock.now().getTime();
+    const version = writeVersion(this.db, sessions.tables);
+    const last = this.sessionsChecked;
+    if (
+      version !== undefined &&
+      version === last.version &&
+      now < last.until &&
+      [...ids].every((id) => last.ids.has(id))
+    )
+      return;
+    const live = await sessions.live([...ids]);
+    let until = Number.POSITIVE_INFINITY;
+    for (const end of live.values()) until = Math.min(until, end.getTime());
+    this.sessionsChecked = { ids: new Set(live.keys()), version, until };
+    for (const stream of [...this.streams])
+      if (stream.sessionId && ids.has(stream.sessionId) && !live.has(stream.sessionId))
+        this.end(stream);
+  }
+
+  /** Ends this server's streams of these sessions now: they were signed out or revoked. */
+  endSessions(sessionIds: readonly string[]): void {
+    const ended = new Set(sessionIds);
+    for (const stream of [...this.streams])
+      if (stream.sessionId && ended.has(stream.sessionId)) this.end(stream);
   }
 
   /** Whether the tail may move on to `row`: the next id, or a gap waited for long enough. */
@@ -358,17 +439,19 @@ export class LiveHub {
   }
 
   /**
-   * Opens a stream for a member who may see `visible` sub-orgs, resuming
-   * after `from` when given. Answers the body to send; it ends when the
-   * browser goes away, the stream's time is up or the hub closes.
+   * Opens a stream for a member who may see `viewer.visible` sub-orgs,
+   * resuming after `from` when given. Answers the body to send; it ends when
+   * the browser goes away, the stream's time is up, its session ends or the
+   * hub closes.
    */
-  open(visible: (subOrgId: string | null) => boolean, from?: Cursor): ReadableStream<Uint8Array> {
+  open(viewer: LiveViewer, from?: Cursor): ReadableStream<Uint8Array> {
     let stream: LiveStream | undefined;
     return new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           stream = {
-            visible,
+            visible: viewer.visible,
+            sessionId: viewer.sessionId,
             controller,
             waiting: [],
             endsAt: this.options.clock.now().getTime() + this.maxStreamMs,

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
+import { liveSessions } from '../../auth/session.store.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { tableName } from '../../db/read-cache.ts';
+import { sessions, staff } from '../../db/schema/console.ts';
 import { approvalEventSource } from './approval-source.ts';
 import { custodyEventSource } from './custody-source.ts';
 import { LiveHub, type LiveHubOptions } from './hub.ts';
@@ -49,6 +52,11 @@ export function createLiveHub(
   const { db } = options.database;
   return new LiveHub({
     ...rest,
+    // A stream ends with its session (hub.ts): revoked, expired, or its member disabled.
+    sessions: {
+      live: (ids) => liveSessions(db, ids, options.clock.now()),
+      tables: [tableName(sessions), tableName(staff)],
+    },
     sources: [
       backend === 'sandbox' ? sandboxStatusSource(db, orgId) : undefined,
       custodyEventSource(db),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pino } from 'pino';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveEvents } from '#contract/endpoints/live.ts';
 import type {
@@ -13,6 +14,7 @@ import { createApp, type App } from '../../app.ts';
 import { transition } from '../../custody/sandbox/engine/transitions.ts';
 import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { sessions } from '../../db/schema/console.ts';
 import { createOrg, createSubOrg, createTransaction, createVault } from '../../test/fixtures.ts';
 import { createManualClock, signInStaff, type StaffSession } from '../../test/staff-session.ts';
 import { decideAsStaff, proposeBankAccount } from '../../test/staff-approvals.ts';
@@ -315,6 +317,52 @@ describe('heartbeat and a stream’s end', () => {
     // The next beat finds its time up and closes it: the browser reconnects through the session check.
     for (;;) if (!(await stream.next())) break;
     expect(beating.size).toBe(0);
+  });
+});
+
+describe('a stream ends with its session', () => {
+  /**
+   * The frames up to the end of the stream, or up to the first change (which a stream of an
+   * ended session must never be sent).
+   */
+  async function untilEndOrChange(stream: StreamReader): Promise<Frame[]> {
+    const frames: Frame[] = [];
+    for (;;) {
+      const frame = await stream.next();
+      if (!frame) return frames;
+      frames.push(frame);
+      if (frame.event === 'change') return frames;
+    }
+  }
+
+  it('sign-out ends the member’s streams on this server and on another: no event after it', async () => {
+    const deskA = await member([subA]);
+    const here = await open(deskA);
+    const there = await open(deskA, {}, appB);
+    const bystander = await open(await member([subA]));
+    const out = await app.request('/auth/logout', deskA.init({ method: 'POST' }));
+    expect(out.status).toBe(204);
+    // A change after the sign-out: it reaches a member still signed in, and neither stream of
+    // the one who signed out.
+    const after = await pending(subA, vaultA);
+    expect((await bystander.stream.changesUntil(after.id)).at(-1)?.transactionId).toBe(after.id);
+    expect((await untilEndOrChange(here.stream)).filter((f) => f.event === 'change')).toEqual([]);
+    expect((await untilEndOrChange(there.stream)).filter((f) => f.event === 'change')).toEqual([]);
+    await bystander.stream.cancel();
+  });
+
+  it('a session ended elsewhere (an admin, a password change, the CLI) ends its stream, events or none', async () => {
+    const deskA = await member([subA]);
+    const { stream } = await open(deskA, {}, appB);
+    // Caught up: what the stream is sent from here on is its own test's.
+    const before = await pending(subA, vaultA);
+    await stream.changesUntil(before.id);
+    // Revoked by another process on the same database: nothing tells this server but the database.
+    await database.db
+      .update(sessions)
+      .set({ revokedAt: clock.now() })
+      .where(eq(sessions.staffId, deskA.member.id));
+    expect(await untilEndOrChange(stream)).toEqual([]);
   });
 });
 

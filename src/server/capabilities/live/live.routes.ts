@@ -27,7 +27,10 @@ export function liveRoutes(hub: LiveHub) {
       throw new ApiError(400, ERROR_CODES.validation, message, [{ field, message }]);
     }
     const ctx = custodyContext(c);
-    const body = hub.open((subOrgId) => inScope(ctx, subOrgId), from);
+    const body = hub.open(
+      { visible: (subOrgId) => inScope(ctx, subOrgId), sessionId: c.get('session')?.id },
+      from,
+    );
     return Promise.resolve(
       new Response(body, {
         headers: {

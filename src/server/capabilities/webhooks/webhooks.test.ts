@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { WebhookDelivery, WebhookEndpointCreated } from '#contract/webhooks.ts';
@@ -19,7 +21,12 @@ import { createEngineFixture } from '../../test/engine-test-app.ts';
 import { actAsAdmin } from '../../test/staff-session.ts';
 import { TestClock } from '../../test/test-clock.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
-import type { CustodyEventSink } from './receiver.routes.ts';
+import { listen } from '../../test/served.ts';
+import {
+  MAX_WEBHOOK_BODY_BYTES,
+  WEBHOOK_BODY_READ_TIMEOUT_MS,
+  type CustodyEventSink,
+} from './receiver.routes.ts';
 import { createCustodyEventSink } from '../live/sink.ts';
 import { createWebhookDispatcher, type WebhookDispatcher } from './sandbox/dispatcher.ts';
 import { canonicalJson, signatureOf } from './signing.ts';
@@ -157,13 +164,13 @@ const sink: CustodyEventSink = {
   },
 };
 
-function makeApp(allowPrivate: boolean) {
+function makeApp(allowPrivate: boolean, key: string | null = RECEIVER_KEY) {
   return createApp({
     config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
     backend: createSandboxBackend({ db, orgId, clock, webhookTargets: { allowPrivate } }),
     database,
     logger: pino({ level: 'silent' }),
-    custodyWebhooks: { key: RECEIVER_KEY, sink },
+    custodyWebhooks: { key, sink },
     auth: { db, clock: systemClock, demoAccounts: false, trustProxy: false },
   });
 }
@@ -787,5 +794,153 @@ describe("the console's receiver", () => {
       expect((await send(p, text, signatureOf(RECEIVER_KEY, text, ts), ts)).status).toBe(200);
       await waited;
     }
+  });
+});
+
+describe("the console's receiver reads a body only once the headers could sign it (real HTTP)", () => {
+  const url = '/api/webhooks/custody/';
+  const served = async (key: string | null) => {
+    const server = await listen(makeApp(true, key));
+    servers.push(server);
+    return server.port;
+  };
+  const signedHeaders = (text: string) => {
+    const ts = Math.floor(Date.now() / 1000);
+    return {
+      'X-Signature': signatureOf(RECEIVER_KEY, text, ts),
+      'X-Timestamp': String(ts),
+    };
+  };
+  /**
+   * A POST whose body never ends: the headers and `sent` bytes of it, then nothing. Its
+   * answer, if one comes, was given without the body.
+   */
+  async function stalledPost(
+    port: number,
+    headers: Record<string, string>,
+    sent = 16 * 1024,
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: unknown }> {
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: url,
+      headers: { Host: 'localhost', 'Content-Type': 'application/json', ...headers },
+    });
+    req.on('error', () => {}); // the server may close the connection after answering
+    req.write('{"event":"' + 'x'.repeat(sent));
+    try {
+      const [res] = (await once(req, 'response')) as [http.IncomingMessage];
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      return { status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(text) };
+    } finally {
+      req.destroy();
+    }
+  }
+  const framings: Record<string, string>[] = [
+    { 'Content-Length': String(MAX_WEBHOOK_BODY_BYTES - 1) },
+    { 'Transfer-Encoding': 'chunked' },
+  ];
+
+  it('without CUSTODY_WEBHOOK_KEY: 503 at once, the body never read, the connection closed', async () => {
+    const port = await served(null);
+    for (const framing of framings) {
+      const res = await stalledPost(port, { ...signedHeaders('{}'), ...framing });
+      expect(res.status).toBe(503);
+      expect(ApiErrorBody.parse(res.body).code).toBe('WEBHOOK_RECEIVER_OFF');
+      expect(res.headers['connection']).toBe('close');
+    }
+  });
+
+  it('without X-Signature or X-Timestamp, or with a stale one: 401 at once, the body never read', async () => {
+    const port = await served(RECEIVER_KEY);
+    const stale = String(Math.floor(Date.now() / 1000) - 3600);
+    const callers: Array<[string, Record<string, string>, string]> = [
+      ['no headers', {}, 'X-Signature'],
+      ['no timestamp', { 'X-Signature': 'ab'.repeat(32) }, 'X-Timestamp'],
+      ['no signature', { 'X-Timestamp': String(Math.floor(Date.now() / 1000)) }, 'X-Signature'],
+      [
+        'a stale timestamp',
+        { 'X-Signature': 'ab'.repeat(32), 'X-Timestamp': stale },
+        'X-Timestamp',
+      ],
+    ];
+    for (const [name, headers, field] of callers)
+      for (const framing of framings) {
+        const res = await stalledPost(port, { ...headers, ...framing });
+        expect(res.status, name).toBe(401);
+        expect(ApiErrorBody.parse(res.body).fields?.[0]?.field, name).toBe(field);
+        expect(res.headers['connection'], name).toBe('close');
+      }
+  });
+
+  it(`a body over ${MAX_WEBHOOK_BODY_BYTES} bytes: 413, declared or counted as it streams`, async () => {
+    const port = await served(RECEIVER_KEY);
+    const declared = await stalledPost(port, {
+      ...signedHeaders('{}'),
+      'Content-Length': String(MAX_WEBHOOK_BODY_BYTES + 1),
+    });
+    expect(declared.status).toBe(413);
+    expect(ApiErrorBody.parse(declared.body).code).toBe('BODY_TOO_LARGE');
+    expect(declared.headers['connection']).toBe('close');
+    // Chunked, with no length to judge by: refused once it passes the limit, not read to its end.
+    const streamed = await stalledPost(
+      port,
+      { ...signedHeaders('{}'), 'Transfer-Encoding': 'chunked' },
+      MAX_WEBHOOK_BODY_BYTES + 1,
+    );
+    expect(streamed.status).toBe(413);
+    expect(ApiErrorBody.parse(streamed.body).code).toBe('BODY_TOO_LARGE');
+  });
+
+  it('a signed event of exactly the limit is read and accepted', async () => {
+    const event = (padding: string) => ({
+      event: 'TRANSACTION_STATUS_CHANGED',
+      version: '2.0.0',
+      eventId: `evt-limit-${crypto.randomUUID()}`,
+      data: {
+        transaction: {
+          id: 'tx-limit',
+          orgId,
+          vaultId: 'v',
+          status: 'SIGNED',
+          transactionType: 'OUTGOING',
+          category: 'TRANSFER',
+          subCategory: 'EXTERNAL_TRANSFER',
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:01:00.000Z',
+          isDeleted: false,
+          amount: '1',
+        },
+        padding,
+      },
+    });
+    const empty = canonicalJson(event(''), 'ASCII_ESCAPED');
+    const payload = event('p'.repeat(MAX_WEBHOOK_BODY_BYTES - empty.length));
+    const text = canonicalJson(payload, 'ASCII_ESCAPED');
+    expect(text.length).toBe(MAX_WEBHOOK_BODY_BYTES);
+    const res = await app.request(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...signedHeaders(text) },
+      body: text,
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toEqual({ received: true, eventId: payload.eventId });
+  });
+
+  it(`a signed body that stalls: 408 after ${WEBHOOK_BODY_READ_TIMEOUT_MS / 1000} s, sooner than the API's`, async () => {
+    const port = await served(RECEIVER_KEY);
+    const res = await stalledPost(port, {
+      ...signedHeaders('{}'),
+      'Content-Length': String(MAX_WEBHOOK_BODY_BYTES - 1),
+    });
+    expect(res.status).toBe(408);
+    expect(ApiErrorBody.parse(res.body)).toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+      message: `The request body did not arrive within ${WEBHOOK_BODY_READ_TIMEOUT_MS / 1000} s; send it again`,
+    });
+    expect(res.headers['connection']).toBe('close');
   });
 });
