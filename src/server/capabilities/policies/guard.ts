@@ -442,9 +442,16 @@ export function applyPolicies(
         );
       const initiator = initiatorOf(row);
       const actor = await actorOf(ctx);
+      // The rule's verdict is the only one: a decision it does not count never reaches the
+      // custody backend, whose own rules (an API user approving what it created) are looser.
       if (!isEligible(outcome, initiator, actor)) {
         const own = actor.kind === initiator.kind && actor.id === initiator.id;
-        if (own) return inner.decideApproval(ctx, approvalId, request);
+        if (own)
+          throw new ApiError(
+            403,
+            actor.kind === 'staff' ? ERROR_CODES.fourEyes : ERROR_CODES.selfApprovalNotAllowed,
+            `Rule "${requirement.ruleName}" does not count a decision by the item's creator; ${describeApprovers(outcome.approvers, () => 'named members')} other than its creator must decide it`,
+          );
         throw new ApiError(
           403,
           ERROR_CODES.policyNotEligible,
