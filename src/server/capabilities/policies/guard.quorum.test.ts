@@ -145,7 +145,7 @@ const post = (body: unknown): RequestInit => ({
 describe('a quorum decided at once over two servers', () => {
   quorumTest(
     'leaves the record and the executed outcome in agreement for every item',
-    { timeout: 600_000 },
+    { timeout: Math.max(600_000, ITEMS * 3_000) },
     async ({ t, bed }) => {
       let done = 0;
       await fc.assert(
