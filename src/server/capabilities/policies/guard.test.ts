@@ -4,6 +4,7 @@ import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { Transaction } from '#contract/transaction.ts';
+import { signedInit } from '../../test/api-client.ts';
 import { decideAs } from '../../test/change-requests.ts';
 import type { EngineFixture, EngineTestApp } from '../../test/engine-test-app.ts';
 import { publishPolicy } from '../../test/policies.ts';
@@ -292,6 +293,82 @@ describe('approval policies applied', () => {
       const last = await decideAs(t.app, client, id, { action: 'approve' });
       expect(last.status, JSON.stringify(last.body)).toBe(200);
       expect(await t.status(id)).toBe('APPROVED');
+    },
+  );
+
+  guardTest(
+    "an API client's own decision under a rule that does not count it is refused and moves nothing",
+    async ({ t, f, client, ada, usePolicy }) => {
+      // Anyone may approve, but not the creator: two approvals from others are the only verdict.
+      await usePolicy({
+        rules: [
+          {
+            id: 'big',
+            name: 'Big transfers',
+            match: { categories: ['TRANSFER'], amountUsdAtLeast: '10000' },
+            outcome: {
+              action: 'ALLOW',
+              approvals: 2,
+              approvers: { kinds: [], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
+          },
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      const url = paths.transactions();
+      const made = await t.app.request(
+        url,
+        signedInit(client, 'POST', url, {
+          category: 'TRANSFER',
+          source: { type: 'VAULT', id: f.treasury.id },
+          destination: { type: 'CONTACT', id: f.contacts.eth.id },
+          amount: '5',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+        }),
+      );
+      expect(made.status).toBe(200);
+      const id = Transaction.parse(await made.json()).id ?? '';
+
+      const own = async (action: 'approve' | 'reject') => {
+        const res = await decideAs(t.app, client, id, {
+          action,
+          ...(action === 'reject' ? { reason: 'mine' } : {}),
+        });
+        expect(res.status, JSON.stringify(res.body)).toBe(403);
+        expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'SELF_APPROVAL_NOT_ALLOWED' });
+        expect(ApiErrorBody.parse(res.body).message).toContain('"Big transfers"');
+        expect(await t.status(id)).toBe('PENDING');
+      };
+      await own('approve');
+      await own('reject');
+      // With one member's approval in, its own is still not the second.
+      expect((await decide(ada, id, 'approve')).body).toMatchObject({
+        status: 'PENDING',
+        policy: { approvals: 1, required: 2 },
+      });
+      await own('approve');
+      const progress = await ada.json(`/api/console/approval_progress/?entityIds=${id}`);
+      expect(progress.body).toMatchObject({
+        results: [{ entityId: id, state: 'PENDING', approvals: [{ id: ada.member.id }] }],
+      });
+    },
+  );
+
+  guardTest(
+    "a member's own decision under a rule is refused by the rule, naming it",
+    async ({ t, f, cy, usePolicy }) => {
+      // An admin may both create and approve: never their own.
+      await usePolicy(bigNeedsTwo);
+      const id = await created(cy, f, '5');
+      for (const action of ['approve', 'reject'] as const) {
+        const res = await decide(cy, id, action);
+        expect(res.status, JSON.stringify(res.body)).toBe(403);
+        expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'FOUR_EYES' });
+        expect(ApiErrorBody.parse(res.body).message).toContain('"Big transfers"');
+        expect(await t.status(id)).toBe('PENDING');
+      }
     },
   );
 

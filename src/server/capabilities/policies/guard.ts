@@ -21,7 +21,6 @@ import {
   factsNeeded,
   isEligible,
   requirementFor,
-  tally,
   type ItemFacts,
   type PolicyActor,
   type Tally,
@@ -37,7 +36,6 @@ import {
   recordVote,
   releaseClaim,
   requirementOf,
-  decisionsOn,
 } from './votes.store.ts';
 
 /**
@@ -78,6 +76,19 @@ function progressOf(requirement: FrozenRequirement, counted: Tally) {
     required: counted.required,
     approvals: counted.approvedBy.length,
   };
+}
+
+/** A decision on an item its rule has settled: as the custody API answers one on a decided item. */
+function decidedAlready(
+  entityType: PolicyEntityType,
+  entityId: string,
+  ruleName: string,
+): ApiError {
+  return new ApiError(
+    409,
+    ERROR_CODES.alreadyDecided,
+    `${entityType} ${entityId} was already decided under rule "${ruleName}"; a decision after that counts for nothing`,
+  );
 }
 
 /** Who is asking, as a rule sees them: a member with their role now, or an API client. */
@@ -370,22 +381,49 @@ export function applyPolicies(
     };
   }
 
-  /** Sends the settled outcome once; a refusal takes back the vote it carried. */
+  /**
+   * Sends the settled outcome, as the claimant's own decision (the claimant's vote is part of
+   * it): the one request that holds the claim, and the only one that ever sends for the item.
+   * On a failure the custody API's item says what happened: decided already (this claim's
+   * earlier send landed), so the record stands and is marked sent; still waiting after a
+   * refusal, so this decision did not stand and is taken back; anything else keeps the item
+   * settled for the quorum to send again.
+   */
   async function send(
     ctx: CustodyContext,
     approvalId: string,
     request: ApprovalActionRequest,
-    entityId: string,
+    claim: { entityId: string; entityType: PolicyEntityType; claimedAt: Date },
     actor: PolicyActor,
     subOrgId: string | null,
   ): Promise<ApprovalActionResponse> {
+    const { entityId } = claim;
     try {
       const answer = await inner.decideApproval(ctx, approvalId, request);
       await markSent(db, entityId, clock.now());
       return answer;
     } catch (error) {
-      const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
-      await releaseClaim(db, entityId, refused ? { actor, subOrgId, at: clock.now() } : null);
+      const waits = await stillPending(ctx, claim.entityType, entityId).then(
+        (item) => item.pending,
+        () => null,
+      );
+      if (waits === false) await markSent(db, entityId, clock.now());
+      else {
+        // A timeout or a rate limit says nothing about the decision itself.
+        const refused =
+          waits === true &&
+          error instanceof ApiError &&
+          error.status >= 400 &&
+          error.status < 500 &&
+          error.status !== 408 &&
+          error.status !== 429;
+        await releaseClaim(
+          db,
+          entityId,
+          claim.claimedAt,
+          refused ? { actor, subOrgId, at: clock.now() } : null,
+        );
+      }
       throw error;
     }
   }
@@ -488,9 +526,16 @@ export function applyPolicies(
         );
       const initiator = initiatorOf(row);
       const actor = await actorOf(ctx);
+      // The rule's verdict is the only one: a decision it does not count never reaches the
+      // custody backend, whose own rules (an API user approving what it created) are looser.
       if (!isEligible(outcome, initiator, actor)) {
         const own = actor.kind === initiator.kind && actor.id === initiator.id;
-        if (own) return inner.decideApproval(ctx, approvalId, request);
+        if (own)
+          throw new ApiError(
+            403,
+            actor.kind === 'staff' ? ERROR_CODES.fourEyes : ERROR_CODES.selfApprovalNotAllowed,
+            `Rule "${requirement.ruleName}" does not count a decision by the item's creator; ${describeApprovers(outcome.approvers, () => 'named members')} other than its creator must decide it`,
+          );
         throw new ApiError(
           403,
           ERROR_CODES.policyNotEligible,
@@ -500,48 +545,44 @@ export function applyPolicies(
       const decision = request.action === 'approve' ? 'APPROVE' : 'DECLINE';
 
       // Through the scoped backend: an item outside the member's scope is a 404 before any
-      // vote is kept, and one no longer pending is the custody backend's to answer.
+      // vote is kept. One no longer pending is decided: nothing of this request's is sent.
       const item = await stillPending(ctx, row.entityType, entityId);
-      if (!item.pending) return inner.decideApproval(ctx, approvalId, request);
+      if (!item.pending) throw decidedAlready(row.entityType, entityId, requirement.ruleName);
       const { subOrgId } = item;
 
-      if (actor.kind === 'api_client') {
-        // An API client's signature is the custody backend's to check: its vote counts only
-        // once sent, so it may add only the approval that settles the item (or decline).
-        const decisions = await decisionsOn(db, entityId);
-        const after = tally(requirement, initiator, [...decisions, { actor, decision }]);
-        if (after.state === 'PENDING')
-          throw new ApiError(
-            403,
-            ERROR_CODES.policyNeedsMoreApprovals,
-            `Rule "${requirement.ruleName}" needs ${outcome.approvals} approvals: members add them in the console, and an API client only the last`,
-          );
-        const answer = await inner.decideApproval(ctx, approvalId, request);
-        await recordVote(
-          db,
-          entityId,
-          { actor, decision, reason: request.reason, subOrgId },
-          clock.now(),
-        );
-        await markSent(db, entityId, clock.now());
-        return answer;
-      }
-
+      // An API client's signature is the custody backend's to check: its vote counts only
+      // once sent, so it may add only the approval that settles the item (or decline).
       const result = await recordVote(
         db,
         entityId,
         { actor, decision, reason: request.reason, subOrgId },
         clock.now(),
+        { onlyIfSettles: actor.kind === 'api_client' },
       );
+      if (result.wouldNotSettle)
+        throw new ApiError(
+          403,
+          ERROR_CODES.policyNeedsMoreApprovals,
+          `Rule "${requirement.ruleName}" needs ${outcome.approvals} approvals: members add them in the console, and an API client only the last`,
+        );
       const progress = progressOf(requirement, result.tally);
-      if (result.claimed) {
-        const answer = await send(ctx, approvalId, request, entityId, actor, subOrgId);
+      if (result.claimedAt) {
+        const settled = result.tally.state === 'APPROVED' ? 'approve' : 'reject';
+        const answer = await send(
+          ctx,
+          approvalId,
+          { ...request, action: settled },
+          { entityId, entityType: row.entityType, claimedAt: result.claimedAt },
+          actor,
+          subOrgId,
+        );
         return { ...answer, policy: progress };
       }
-      // Settled and sent (or being sent by another request): the custody backend answers as it
-      // does for a decision on a decided item.
-      if (result.tally.state !== 'PENDING') return inner.decideApproval(ctx, approvalId, request);
-      return { success: true, status: 'PENDING', id: approvalId, entityId, policy: progress };
+      if (result.tally.state === 'PENDING')
+        return { success: true, status: 'PENDING', id: approvalId, entityId, policy: progress };
+      // Settled by the others' decisions, sent or being sent by the request that settled it:
+      // this decision came after and is neither recorded nor sent.
+      throw decidedAlready(row.entityType, entityId, requirement.ruleName);
     },
   };
 }

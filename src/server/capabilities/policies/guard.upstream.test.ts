@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { paths } from '#contract/paths.ts';
+import { ApiErrorBody } from '#contract/common.ts';
 import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { Transaction } from '#contract/transaction.ts';
 import { publishPolicy } from '../../test/policies.ts';
@@ -108,6 +109,51 @@ describe('approval policies through an upstream custody API', () => {
       } finally {
         t.intercept = null;
       }
+    },
+  );
+
+  upstreamTest(
+    "a member's own decision is refused by the rule, and nothing reaches the custody API",
+    async ({ t, admin }) => {
+      const made = await admin.json(
+        paths.transactions(),
+        post({
+          category: 'TRANSFER',
+          source: { type: 'VAULT', id: t.fixture.treasury.id },
+          destination: { type: 'CONTACT', id: t.fixture.contacts.eth.id },
+          amount: '0.5',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+        }),
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const id = Transaction.parse(made.body).id ?? '';
+      const message = await admin.json(`${paths.approvalMessage()}?entityId=${id}`);
+      const { approvalId } = ApprovalMessageResponse.parse(message.body);
+
+      // Every call A makes to B from here on.
+      const calls: string[] = [];
+      t.intercept = (send, input, init) => {
+        calls.push(
+          `${init?.method ?? 'GET'} ${String(input instanceof Request ? input.url : input)}`,
+        );
+        return send(input, init);
+      };
+      try {
+        for (const action of ['approve', 'reject'] as const) {
+          const res = await admin.json(
+            paths.approvalAction(approvalId),
+            post({ action, ...(action === 'reject' ? { reason: 'mine' } : {}) }),
+          );
+          expect(res.status, JSON.stringify(res.body)).toBe(403);
+          expect(ApiErrorBody.parse(res.body)).toMatchObject({ code: 'FOUR_EYES' });
+          expect(ApiErrorBody.parse(res.body).message).toContain('"Two approvers for transfers"');
+        }
+        expect(calls.filter((c) => c.startsWith('POST'))).toEqual([]);
+      } finally {
+        t.intercept = null;
+      }
+      expect(await t.b.status(id)).toBe('PENDING');
     },
   );
 });

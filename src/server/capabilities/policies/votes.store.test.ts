@@ -78,17 +78,20 @@ describe('decisions recorded under concurrency', () => {
 
         const stored = await decisionsOn(handle.db, entityId);
         const deciders = new Set(decisions.map((d) => d.member.id));
-        const settledAt = results.findIndex((r) => r.claimed);
+        const settledAt = results.findIndex((r) => r.claimedAt);
         // Every member's first decision is kept once, unless the item was settled before it.
         expect(new Set(stored.map((d) => d.actor.id)).size).toBe(stored.length);
         if (settledAt === -1) expect(stored.length).toBe(deciders.size);
         // What is stored tallies to what the last answer said, and at most one claim was made.
         const final = tally(requirement, initiator, stored);
-        expect(results.filter((r) => r.claimed)).toHaveLength(final.state === 'PENDING' ? 0 : 1);
+        expect(results.filter((r) => r.claimedAt)).toHaveLength(final.state === 'PENDING' ? 0 : 1);
         const counts = results.map((r) => r.tally.approvedBy.length);
         expect(Math.max(...counts)).toBe(final.approvedBy.length);
         expect(final.approvedBy.length).toBeLessThanOrEqual(approvals);
         if (final.state === 'APPROVED') expect(final.approvedBy).toHaveLength(approvals);
+        // Nothing is recorded once the item is settled: the last decision kept settled it.
+        if (final.state !== 'PENDING')
+          expect(tally(requirement, initiator, stored.slice(0, -1)).state).toBe('PENDING');
       }),
       { numRuns: 25 },
     );

@@ -112,18 +112,40 @@ export function voteActor(row: typeof approvalVotes.$inferSelect): PolicyActor {
 
 export interface VoteResult {
   tally: Tally;
-  /** This request settled the item (or found it settled and unsent): it must send the outcome. */
-  claimed: boolean;
+  /**
+   * This request holds the claim to send the settled outcome, taken at this
+   * instant (the claim's token for `releaseClaim`); null when it does not.
+   */
+  claimedAt: Date | null;
   /** The outcome already reached the custody API. */
   sent: boolean;
+  /** This request's decision was recorded (a first decision on an item not yet settled). */
+  recorded: boolean;
+  /** `onlyIfSettles` was asked and this decision would not have settled the item: nothing recorded. */
+  wouldNotSettle?: true;
 }
+
+const claimIsLive = (row: RequirementRow, now: Date) =>
+  row.sendingSince !== null && now.getTime() - row.sendingSince.getTime() < CLAIM_EXPIRES_MS;
+
+const sameActor = (a: PolicyActor, b: PolicyActor) => a.kind === b.kind && a.id === b.id;
 
 /**
  * Records `actor`'s decision (a second one by the same approver is ignored)
- * and counts, under the item's lock. When the count settles the item and no
- * other request is sending the outcome, this one claims it. A decision
- * recorded raises an `approval.vote` event in the same transaction
- * (capabilities/live/), held to the item's sub-organization (`subOrgId`).
+ * and counts, under the item's lock. When the count settles the item, this
+ * request claims the sending of the outcome. A decision recorded raises an
+ * `approval.vote` event in the same transaction (capabilities/live/), held to
+ * the item's sub-organization (`subOrgId`).
+ *
+ * Once an item is settled nothing more is recorded: a decision arriving after
+ * the one that settled it counts for nothing and is not kept, so the record
+ * never shows what did not decide. A settled item whose send failed (no live
+ * claim, not sent) is claimed again only by a member of the quorum repeating
+ * the decision they recorded: whoever sends, sends the settled outcome, as
+ * its own decision.
+ *
+ * `onlyIfSettles` (an API client, whose signature only the custody API
+ * checks): the decision is recorded only if it settles the item.
  */
 export async function recordVote(
   db: Database,
@@ -135,6 +157,7 @@ export async function recordVote(
     subOrgId: string | null;
   },
   now: Date,
+  options: { onlyIfSettles?: boolean } = {},
 ): Promise<VoteResult> {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -143,49 +166,76 @@ export async function recordVote(
       .where(eq(approvalRequirements.entityId, entityId))
       .for('update');
     if (!row) throw new Error(`No frozen requirement for ${entityId}`);
-    if (!row.sentAt) {
-      const actor = actorColumns(vote.actor);
-      const recorded = await tx
-        .insert(approvalVotes)
-        .values({
-          entityId,
-          actorType: actor.type,
-          actorId: actor.id,
-          actorRole: actor.role,
-          decision: vote.decision,
-          reason: vote.reason ?? null,
-          at: now,
-        })
-        .onConflictDoNothing()
-        .returning({ seq: approvalVotes.seq });
-      if (recorded.length > 0)
-        await raiseApprovalEvent(
-          tx,
-          {
-            kind: 'VOTE',
-            entityType: row.entityType,
-            entityId,
-            subOrgId: vote.subOrgId,
-            status: vote.decision,
-          },
-          now,
-        );
+    const initiator = initiatorOf(row);
+    const decisions = await decisionsOn(tx, entityId);
+    const counted = tally(row.requirement, initiator, decisions);
+    const unclaimed = { tally: counted, claimedAt: null, recorded: false } as const;
+
+    if (row.settled !== null) {
+      if (row.sentAt) return { ...unclaimed, sent: true };
+      if (claimIsLive(row, now)) return { ...unclaimed, sent: false };
+      const deciders =
+        counted.state === 'DECLINED' && counted.declinedBy
+          ? [counted.declinedBy]
+          : counted.approvedBy;
+      const same = decisions.find((d) => sameActor(d.actor, vote.actor));
+      const ofTheQuorum =
+        deciders.some((d) => sameActor(d, vote.actor)) && same?.decision === vote.decision;
+      if (!ofTheQuorum) return { ...unclaimed, sent: false };
+      await tx
+        .update(approvalRequirements)
+        .set({ sendingSince: now })
+        .where(eq(approvalRequirements.entityId, entityId));
+      return { tally: counted, claimedAt: now, sent: false, recorded: false };
     }
-    const counted = tally(row.requirement, initiatorOf(row), await decisionsOn(tx, entityId));
-    if (row.sentAt || counted.state === 'PENDING')
-      return { tally: counted, claimed: false, sent: Boolean(row.sentAt) };
-    const busy =
-      row.sendingSince !== null && now.getTime() - row.sendingSince.getTime() < CLAIM_EXPIRES_MS;
-    if (busy) return { tally: counted, claimed: false, sent: false };
+
+    if (options.onlyIfSettles) {
+      const after = tally(row.requirement, initiator, [
+        ...decisions,
+        { actor: vote.actor, decision: vote.decision },
+      ]);
+      if (after.state === 'PENDING') return { ...unclaimed, sent: false, wouldNotSettle: true };
+    }
+    const actor = actorColumns(vote.actor);
+    const inserted = await tx
+      .insert(approvalVotes)
+      .values({
+        entityId,
+        actorType: actor.type,
+        actorId: actor.id,
+        actorRole: actor.role,
+        decision: vote.decision,
+        reason: vote.reason ?? null,
+        at: now,
+      })
+      .onConflictDoNothing()
+      .returning({ seq: approvalVotes.seq });
+    const recorded = inserted.length > 0;
+    if (recorded)
+      await raiseApprovalEvent(
+        tx,
+        {
+          kind: 'VOTE',
+          entityType: row.entityType,
+          entityId,
+          subOrgId: vote.subOrgId,
+          status: vote.decision,
+        },
+        now,
+      );
+    const after = recorded
+      ? tally(row.requirement, initiator, await decisionsOn(tx, entityId))
+      : counted;
+    if (after.state === 'PENDING') return { tally: after, claimedAt: null, sent: false, recorded };
     await tx
       .update(approvalRequirements)
-      .set({ settled: counted.state, sendingSince: now })
+      .set({ settled: after.state, sendingSince: now })
       .where(eq(approvalRequirements.entityId, entityId));
-    return { tally: counted, claimed: true, sent: false };
+    return { tally: after, claimedAt: now, sent: false, recorded };
   });
 }
 
-/** The claimed outcome reached the custody API. */
+/** The claimed outcome reached the custody API (or the custody API holds the item decided). */
 export async function markSent(db: Database, entityId: string, now: Date): Promise<void> {
   await db
     .update(approvalRequirements)
@@ -194,16 +244,27 @@ export async function markSent(db: Database, entityId: string, now: Date): Promi
 }
 
 /**
- * The send failed. The claim is released so a retry can send; a refusal by
- * the custody API (4xx) also takes back the vote it was about, since that
- * decision did not stand.
+ * The send claimed at `claimedAt` failed. Only that claim is released: one
+ * that expired and was taken by another request, or an item marked sent,
+ * is left alone. The item stays settled, for a member of its quorum to send
+ * again, unless `withdrawn`: the custody API refused this decision and still
+ * holds the item waiting, so the decision did not stand; it is taken back
+ * and the item waits again, as at the custody API.
  */
 export async function releaseClaim(
   db: Database,
   entityId: string,
+  claimedAt: Date,
   withdrawn: { actor: PolicyActor; subOrgId: string | null; at: Date } | null,
 ): Promise<void> {
   await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(approvalRequirements)
+      .where(eq(approvalRequirements.entityId, entityId))
+      .for('update');
+    if (!row || row.sentAt || row.sendingSince?.getTime() !== claimedAt.getTime()) return;
+    let settled = row.settled;
     if (withdrawn) {
       const actor = actorColumns(withdrawn.actor);
       const gone = await tx
@@ -216,26 +277,24 @@ export async function releaseClaim(
           ),
         )
         .returning({ entityId: approvalVotes.entityId });
-      const [item] = await tx
-        .select({ entityType: approvalRequirements.entityType })
-        .from(approvalRequirements)
-        .where(eq(approvalRequirements.entityId, entityId));
-      if (gone.length > 0 && item)
+      if (gone.length > 0)
         await raiseApprovalEvent(
           tx,
           {
             kind: 'VOTE',
-            entityType: item.entityType,
+            entityType: row.entityType,
             entityId,
             subOrgId: withdrawn.subOrgId,
             status: 'WITHDRAWN',
           },
           withdrawn.at,
         );
+      const left = tally(row.requirement, initiatorOf(row), await decisionsOn(tx, entityId));
+      settled = left.state === 'PENDING' ? null : left.state;
     }
     await tx
       .update(approvalRequirements)
-      .set({ sendingSince: null, settled: null })
+      .set({ sendingSince: null, settled })
       .where(eq(approvalRequirements.entityId, entityId));
   });
 }
