@@ -91,7 +91,7 @@ export async function replaceTransaction(
     const plan = readPlan(original.simulation);
     // Shown from the start; signing recomputes it against the market of that moment.
     const fee = replacementFeeFor(
-      original.fees?.amount ?? '0',
+      { amount: original.fees?.amount ?? '0', asset: original.fees?.asset ?? chain.nativeAsset },
       estimateFees({
         blockChain: original.blockChain,
         asset: original.asset ?? chain.nativeAsset,
