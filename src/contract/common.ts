@@ -108,6 +108,8 @@ export const ERROR_CODES = {
   railMismatch: 'PAYMENT_RAIL_MISMATCH',
   notAwaitingDeposit: 'NOT_AWAITING_DEPOSIT',
   depositAlreadyMarked: 'DEPOSIT_ALREADY_MARKED',
+  /** A ramp or FX is a provider's operation, not one chain transaction: it has no replacement. */
+  categoryNotReplaceable: 'CATEGORY_NOT_REPLACEABLE',
   // The address book (issue 29).
   /** The entity has a change request awaiting decision: decide it before proposing another change. */
   changePending: 'CHANGE_PENDING',
