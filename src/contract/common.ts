@@ -153,6 +153,7 @@ export const PageQuery = z.object({
         z
           .string()
           .check(z.regex(/^\d+$/, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)),
+        // eslint-disable-next-line no-restricted-syntax -- a page size, checked digits only
         z.transform((s: string) => Number.parseInt(s, 10)),
       ),
       z
