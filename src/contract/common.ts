@@ -110,6 +110,8 @@ export const ERROR_CODES = {
   depositAlreadyMarked: 'DEPOSIT_ALREADY_MARKED',
   /** A ramp or FX is a provider's operation, not one chain transaction: it has no replacement. */
   categoryNotReplaceable: 'CATEGORY_NOT_REPLACEABLE',
+  /** An incoming transaction was signed by its sender: only they can replace it. */
+  incomingNotReplaceable: 'INCOMING_NOT_REPLACEABLE',
   // The address book (issue 29).
   /** The entity has a change request awaiting decision: decide it before proposing another change. */
   changePending: 'CHANGE_PENDING',

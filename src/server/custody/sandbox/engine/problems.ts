@@ -62,7 +62,6 @@ export const ENGINE_CODES = {
   notReplaceableStatus: 'NOT_REPLACEABLE_STATUS',
   replacementNotSupported: 'REPLACEMENT_NOT_SUPPORTED',
   replacementExists: 'REPLACEMENT_EXISTS',
-  incomingNotReplaceable: 'INCOMING_NOT_REPLACEABLE',
   noOrganization: 'NO_ORGANIZATION',
 } as const;
 

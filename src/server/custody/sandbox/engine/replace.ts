@@ -2,7 +2,7 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import { chainInfo, CHAINS } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { TERMINAL_TRANSACTION_STATUSES } from '#contract/enums.ts';
-import { isReplaceableCategory, UNREPLACEABLE_REASON } from '#contract/replacement.ts';
+import { replacementRefusal } from '#contract/replacement.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
@@ -50,22 +50,9 @@ export async function replaceTransaction(
         `No transaction with id "${input.transactionId}"`,
       );
 
-    // A ramp's provider goes on with the original whatever a copy of its chain leg does.
-    if (!isReplaceableCategory(original.category))
-      throw new ApiError(
-        400,
-        ERROR_CODES.categoryNotReplaceable,
-        `transaction ${original.id} is ${original.category}, which cannot be replaced: ${UNREPLACEABLE_REASON}`,
-        [{ field: 'transactionId', message: `is ${original.category}, which cannot be replaced` }],
-      );
-    // Someone else signed it: only its sender can replace it.
-    if (original.transactionType === 'INCOMING')
-      throw new ApiError(
-        400,
-        ENGINE_CODES.incomingNotReplaceable,
-        `transaction ${original.id} is INCOMING: only its sender, who signed it, can replace it`,
-        [{ field: 'transactionId', message: 'is INCOMING: only its sender can replace it' }],
-      );
+    // Never for a ramp (its provider goes on with the original) or someone else's transaction.
+    const refusal = replacementRefusal(original);
+    if (refusal) throw refusal;
     const chain = chainInfo(original.blockChain);
     if (!chain?.supportsReplacement)
       throw new ApiError(
