@@ -130,6 +130,76 @@ const layerZones = [
   },
 ];
 
+/**
+ * Amounts: decimal strings end to end; every computation on them goes
+ * through the one decimal module (src/contract/decimal.ts, big.js).
+ * TypeScript already refuses arithmetic and Math on a string: an amount
+ * becomes a binary float only through a conversion. Production code makes
+ * none; a value that is no amount (a count, a port, milliseconds, a date
+ * part, an id) says so in a `-- why` of its eslint-disable comment, or its
+ * file is listed in NUMBER_FILES below with the reason. Tests, e2e and bench
+ * keep the two rules of ANY_FILE_AMOUNT_RULES.
+ */
+const ANY_FILE_AMOUNT_RULES = [
+  {
+    selector: "CallExpression[callee.name='Number'] > Identifier[name=/^amount/i]",
+    message: 'Amounts are decimal strings: use src/contract/decimal.ts, never Number(amount).',
+  },
+  {
+    selector:
+      "CallExpression[callee.name='parseFloat'], MemberExpression[object.name='Number'][property.name='parseFloat']",
+    message: 'Amounts are decimal strings: use src/contract/decimal.ts, never parseFloat.',
+  },
+];
+const numberConversion = (what) =>
+  `${what} turns a value into a JS number (a binary float). Amounts are decimal strings: compute with src/contract/decimal.ts. For a count, port, time or id, disable this line saying which (eslint.config.js, AMOUNT_RULES).`;
+const AMOUNT_RULES = [
+  ...ANY_FILE_AMOUNT_RULES,
+  {
+    selector:
+      "CallExpression[callee.name='Number'], NewExpression[callee.name='Number'], CallExpression > Identifier.arguments[name=/^(Number|parseFloat|parseInt)$/]",
+    message: numberConversion('Number()'),
+  },
+  {
+    selector:
+      "CallExpression[callee.name='parseInt'], MemberExpression[object.name='Number'][property.name='parseInt']",
+    message: numberConversion('parseInt'),
+  },
+  { selector: "UnaryExpression[operator='+']", message: numberConversion('Unary +') },
+  {
+    selector: "MemberExpression[property.name='coerce']",
+    message: numberConversion("zod's coerce"),
+  },
+  {
+    selector: 'CallExpression[callee.property.name=/^(toNumber|toFixed|toPrecision)$/]',
+    message:
+      'Formatting or converting a number: amounts are formatted by src/contract/decimal.ts alone (formatAmount, round).',
+  },
+];
+/**
+ * Production files that handle no amount and convert numbers by nature, each
+ * with its reason: they keep only ANY_FILE_AMOUNT_RULES (never parseFloat).
+ */
+const NUMBER_FILES = [
+  // The decimal module: big.js's own toFixed writes the decimal strings; its string half rounds
+  // digit by digit, each digit 0–9.
+  'src/contract/decimal.ts',
+  'src/contract/decimal-format.ts',
+  // Ports, sizes, limits and intervals from the environment.
+  'src/server/env.ts',
+  // scrypt's cost parameters, stored with the hash.
+  'src/server/auth/password.ts',
+  // Header values: Accept-Encoding q-values, Content-Length.
+  'src/server/http/**',
+  // PGlite's type ids, process and event-loop statistics.
+  'src/server/db/**',
+  // Calendar parts of a date (year, month, day, hour…).
+  'src/web/lib/dates.ts',
+  // The 16-bit groups of an IPv4-mapped IPv6 address.
+  'src/server/capabilities/webhooks/targets.ts',
+  // X-Timestamp: unix seconds.
+  'src/server/capabilities/webhooks/receiver.routes.ts',
+];
 const testLibraries = [
   'vitest',
   '@testing-library/react',
@@ -169,18 +239,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       // Amounts are decimal strings; arithmetic goes through src/contract/decimal.ts.
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.name='Number'] > Identifier[name=/^amount/i]",
-          message:
-            'Amounts are decimal strings: use src/contract/decimal.ts, never Number(amount).',
-        },
-        {
-          selector: "CallExpression[callee.name='parseFloat']",
-          message: 'Amounts are decimal strings: use src/contract/decimal.ts, never parseFloat.',
-        },
-      ],
+      'no-restricted-syntax': ['error', ...ANY_FILE_AMOUNT_RULES],
     },
   },
   {
@@ -189,7 +248,13 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],
       'no-restricted-imports': ['error', { paths: testLibraries }],
+      'no-restricted-syntax': ['error', ...AMOUNT_RULES],
     },
+  },
+  {
+    files: NUMBER_FILES,
+    ignores: TEST_FILES,
+    rules: { 'no-restricted-syntax': ['error', ...ANY_FILE_AMOUNT_RULES] },
   },
   {
     // A test takes its app from a fixture (ARCHITECTURE.md, "Tests"), made once per file and

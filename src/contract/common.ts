@@ -108,6 +108,10 @@ export const ERROR_CODES = {
   railMismatch: 'PAYMENT_RAIL_MISMATCH',
   notAwaitingDeposit: 'NOT_AWAITING_DEPOSIT',
   depositAlreadyMarked: 'DEPOSIT_ALREADY_MARKED',
+  /** A ramp or FX is a provider's operation, not one chain transaction: it has no replacement. */
+  categoryNotReplaceable: 'CATEGORY_NOT_REPLACEABLE',
+  /** An incoming transaction was signed by its sender: only they can replace it. */
+  incomingNotReplaceable: 'INCOMING_NOT_REPLACEABLE',
   // The address book.
   /** The entity has a change request awaiting decision: decide it before proposing another change. */
   changePending: 'CHANGE_PENDING',
@@ -151,6 +155,7 @@ export const PageQuery = z.object({
         z
           .string()
           .check(z.regex(/^\d+$/, `limit must be a whole number from 1 to ${MAX_PAGE_SIZE}`)),
+        // eslint-disable-next-line no-restricted-syntax -- a page size, checked digits only
         z.transform((s: string) => Number.parseInt(s, 10)),
       ),
       z

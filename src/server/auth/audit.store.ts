@@ -68,6 +68,7 @@ function decodeCursor(cursor: string): number {
     throw new ApiError(400, ERROR_CODES.invalidCursor, 'cursor was not issued by this list', [
       { field: 'cursor', message: 'is not valid' },
     ]);
+  // eslint-disable-next-line no-restricted-syntax -- a row id of at most 18 digits
   return Number(match[1]);
 }
 

@@ -40,6 +40,7 @@ export function pickEncoding(acceptEncoding: string | undefined): Encoding | und
   for (const part of acceptEncoding.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    // eslint-disable-next-line no-restricted-syntax -- an Accept-Encoding q-value, no amount
     accepted.set(name, q ? Number.parseFloat(q.slice(2)) || 0 : 1);
   }
   const weight = (e: string) => accepted.get(e) ?? accepted.get('*') ?? 0;

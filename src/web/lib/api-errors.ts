@@ -79,6 +79,7 @@ export function parseRetryAfter(
 ): number | undefined {
   if (!value) return undefined;
   const text = value.trim();
+  // eslint-disable-next-line no-restricted-syntax -- Retry-After in seconds
   if (/^\d+$/.test(text)) return Number.parseInt(text, 10);
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));

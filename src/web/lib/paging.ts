@@ -23,6 +23,7 @@ const cursorString = z.string().check(z.minLength(1), z.maxLength(2048));
 export const cursorPageSearch = {
   cursor: z.catch(z.optional(cursorString), undefined),
   page: z.catch(
+    // eslint-disable-next-line no-restricted-syntax -- a page number in the URL
     z.optional(z.pipe(z.coerce.number(), z.int().check(z.gte(2), z.lte(1_000_000)))),
     undefined,
   ),

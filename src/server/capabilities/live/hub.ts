@@ -107,6 +107,7 @@ export function parseCursor(text: string): Cursor | undefined {
   const parts = text.trim().split('-');
   if (parts.length < 2 || parts.length > 8 || !parts.every((p) => /^\d{1,15}$/.test(p)))
     return undefined;
+  // eslint-disable-next-line no-restricted-syntax -- event log positions, at most 15 digits each
   return parts.map(Number);
 }
 

@@ -102,6 +102,7 @@ function dayIn(instant: number, timeZone: string): string {
 
 /** The `count` calendar days up to and including `today`, oldest first. */
 export function daysUpTo(today: string, count: number): string[] {
+  // eslint-disable-next-line no-restricted-syntax -- a calendar date's year, month and day
   const [y, m, d] = today.split('-').map(Number);
   const base = Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1);
   return Array.from({ length: count }, (_, i) =>

@@ -174,6 +174,7 @@ export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
     audited(c, 'policy.restore', params.kind, async () => {
       const member = unrestrictedAdmin(c);
       const kind = kindOf(params.kind);
+      // eslint-disable-next-line no-restricted-syntax -- a policy version number, at most 9 digits
       const version = /^(0|[1-9]\d{0,8})$/.test(params.version) ? Number(params.version) : NaN;
       if (Number.isNaN(version))
         throw new ApiError(

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHAINS, chainInfo } from '#contract/chains.ts';
-import { add, cmp, isDecimalString, mul, scale, sub } from '#contract/decimal.ts';
+import { add, cmp, isDecimalString, mul, round, scale, sub } from '#contract/decimal.ts';
 import { FEE_TIERS } from '#contract/enums.ts';
 import { EstimatedFeeResponse } from '#contract/transaction.ts';
 import {
@@ -23,6 +23,8 @@ const replaceable = CHAINS.filter((c) => c.supportsReplacement).map((c) => c.val
 const anyTime = fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms));
 const native = (blockChain: string) => chainInfo(blockChain)?.nativeAsset ?? '';
 const anyAsset = (blockChain: string) => fc.constantFrom(native(blockChain), 'USDC');
+/** A fee as a transaction records it: an amount in an asset. */
+const inAsset = (amount: string, asset: string) => ({ amount, asset });
 const estimate = (blockChain: string, now: Date, asset = native(blockChain)) =>
   estimateFees({ blockChain, asset, amount: '1', now });
 
@@ -259,7 +261,7 @@ describe('replacement fees', () => {
           const decimals = SANDBOX_NATIVE_ASSETS[native(blockChain)]?.decimals ?? 0;
           const original = mul(originalUnits.toString(), `1e-${decimals}`);
           const fees = estimateFees({ blockChain, asset, amount: '1', now });
-          const replacement = replacementFeeFor(original, fees);
+          const replacement = replacementFeeFor(inAsset(original, native(blockChain)), fees);
           expect(
             cmp(replacement.expectedFeeInAsset, minimumReplacementFee(original)),
           ).toBeGreaterThanOrEqual(0);
@@ -285,19 +287,135 @@ describe('replacement fees', () => {
   });
 
   it('rounds the bump up to the smallest unit, no further than the next whole wei per gas', () => {
-    const btc = replacementFeeFor('0.12345679', estimate('BITCOIN', new Date()));
+    const btc = replacementFeeFor(inAsset('0.12345679', 'BTC'), estimate('BITCOIN', new Date()));
     expect(btc).toMatchObject({
       expectedFeeInAsset: '0.13580247',
       asset: 'BTC',
       expectedFeeInUSD: '8148.1482',
     });
-    const eth = replacementFeeFor('0.1', estimate('ETHEREUM', new Date()));
+    const eth = replacementFeeFor(inAsset('0.1', 'ETH'), estimate('ETHEREUM', new Date()));
     expect(cmp(eth.expectedFeeInAsset, '0.11')).toBeGreaterThanOrEqual(0);
     expect(cmp(sub(eth.expectedFeeInAsset, '0.11'), '0.000000000000021')).toBe(-1);
   });
 
   it('keeps the high tier when it already pays enough', () => {
     const fees = estimate('POLYGON', new Date());
-    expect(replacementFeeFor('0.000000000000000001', fees)).toBe(fees.high);
+    expect(replacementFeeFor(inAsset('0.000000000000000001', 'POL'), fees)).toBe(fees.high);
+  });
+
+  // An estimate written out by hand: (15 + 4) gwei × 65,000 gas (a token transfer) = 0.001235 ETH.
+  const handEstimate = (): EstimatedFeeResponse => {
+    const tier = (priorityFee: string, expectedFeeInAsset: string) => ({
+      expectedFeeInAsset,
+      asset: 'ETH',
+      expectedFeeInUSD: mul(expectedFeeInAsset, '3000'),
+      baseFee: '15',
+      priorityFee,
+    });
+    return {
+      high: tier('4', '0.001235'),
+      medium: tier('1', '0.00104'),
+      low: tier('0.1', '0.0009815'),
+    };
+  };
+
+  it('bumps by exactly 10% when that lands on whole wei per gas, the bump in the priority fee', () => {
+    // 0.001235 × 1.1 = 0.0013585 ETH = 20.9 gwei × 65,000 gas: base 15, priority 5.9.
+    expect(replacementFeeFor(inAsset('0.001235', 'ETH'), handEstimate())).toEqual({
+      expectedFeeInAsset: '0.0013585',
+      asset: 'ETH',
+      expectedFeeInUSD: '4.0755',
+      baseFee: '15',
+      priorityFee: '5.9',
+    });
+  });
+
+  it('rounds a bump that does not divide the gas limit up to the next whole wei per gas, exactly', () => {
+    // 1.1 ETH / 65,000 gas = 16,923,076,923,076.92… wei per gas, rounded up to …077: the fee is
+    // 16,923,076,923,077 × 65,000 = 1,100,000,000,000,005,000 wei. Exact integers, no float.
+    expect(replacementFeeFor(inAsset('1', 'ETH'), handEstimate())).toEqual({
+      expectedFeeInAsset: '1.100000000000005',
+      asset: 'ETH',
+      expectedFeeInUSD: '3300',
+      baseFee: '15',
+      priorityFee: '16908.076923077',
+    });
+  });
+
+  it('rounds up to the satoshi without a gas price (Bitcoin)', () => {
+    const btc: EstimatedFeeResponse = {
+      high: { expectedFeeInAsset: '0.00000002', asset: 'BTC', expectedFeeInUSD: '0.0012' },
+      medium: { expectedFeeInAsset: '0.00000002', asset: 'BTC', expectedFeeInUSD: '0.0012' },
+      low: { expectedFeeInAsset: '0.00000001', asset: 'BTC', expectedFeeInUSD: '0.0006' },
+    };
+    // 3 sat × 1.1 = 3.3 sat, paid as 4.
+    expect(replacementFeeFor(inAsset('0.00000003', 'BTC'), btc)).toEqual({
+      expectedFeeInAsset: '0.00000004',
+      asset: 'BTC',
+      expectedFeeInUSD: '0.0024',
+    });
+  });
+
+  it('refuses an original fee in another asset than the chain pays its fees in', () => {
+    // A ramp's fee is the provider's, in the asset sold (1 USDC): read as ETH it made a
+    // replacement pay 1.100000000000005 ETH.
+    expect(() => replacementFeeFor(inAsset('1', 'USDC'), handEstimate())).toThrow(
+      /original fee is in USDC.*ETH/,
+    );
+  });
+});
+
+describe('fee tiers, exactly', () => {
+  // A calm window on each chain at a fixed instant: the market factor is a hash of the window.
+  const at = new Date('2030-01-03T10:20:00.000Z');
+
+  // [chain, asset, high, medium, low] in the native asset, as the model writes them. On
+  // Ethereum every tier is (baseFee + priorityFee) gwei × gas: 14.098485 + 2.3497475 =
+  // 16.4482325 gwei × 21,000 = 0.0003454128825 ETH, × 65,000 (a token) = 0.0010691351125 ETH.
+  it.each([
+    ['ETHEREUM', 'ETH', '0.0003454128825', '0.000315806064', '0.0002980419729'],
+    ['ETHEREUM', 'USDC', '0.0010691351125', '0.00097749496', '0.0009225108685'],
+    ['POLYGON', 'POL', '0.001939497105', '0.001642868136', '0.001483144845'],
+    ['BITCOIN', 'BTC', '0.00001487', '0.00000676', '0.00000271'],
+    ['SOLANA', 'SOL', '0.000106712', '0.000025342', '0.000006017'],
+    ['TRON', 'TRX', '0.28512', '0.27702', '0.27162'],
+  ])(
+    '%s %s: HIGH %s, MEDIUM %s, LOW %s, and USD to the micro-dollar',
+    (blockChain, asset, high, medium, low) => {
+      expect(isCongested(blockChain, at)).toBe(false);
+      const fees = estimateFees({ blockChain, asset, amount: '1', now: at });
+      expect([
+        fees.high.expectedFeeInAsset,
+        fees.medium.expectedFeeInAsset,
+        fees.low.expectedFeeInAsset,
+      ]).toEqual([high, medium, low]);
+      for (const tier of [fees.high, fees.medium, fees.low]) {
+        expect(tier.asset).toBe(native(blockChain));
+        const price = SANDBOX_NATIVE_ASSETS[tier.asset]?.usdPrice ?? '';
+        // Half up to six places, trailing zeros dropped: never a binary float's tail.
+        expect(tier.expectedFeeInUSD).toBe(add(round(mul(tier.expectedFeeInAsset, price), 6), '0'));
+      }
+      if (fees.high.baseFee !== undefined) {
+        const gas = asset === native(blockChain) ? '21000' : '65000';
+        for (const tier of [fees.high, fees.medium, fees.low])
+          expect(eip1559Fee(tier.baseFee ?? '', tier.priorityFee ?? '', gas)).toBe(
+            tier.expectedFeeInAsset,
+          );
+      }
+    },
+  );
+
+  it('the 1.1 × bump over a real estimate: Ethereum, a token transfer whose original paid the LOW tier', () => {
+    const fees = estimateFees({ blockChain: 'ETHEREUM', asset: 'USDC', amount: '1', now: at });
+    // LOW 0.0009225108685 × 1.1 = 0.00101476195535 < HIGH 0.0010691351125: HIGH is paid as is.
+    expect(replacementFeeFor(inAsset(fees.low.expectedFeeInAsset, 'ETH'), fees)).toBe(fees.high);
+    // HIGH × 1.1 = 0.00117604862375 ETH = exactly 18.09305575 gwei × 65,000: a bump of exactly
+    // 10%, all of it in the priority fee (2.3497475 → 3.99457075 gwei).
+    expect(replacementFeeFor(inAsset(fees.high.expectedFeeInAsset, 'ETH'), fees)).toEqual({
+      ...fees.high,
+      expectedFeeInAsset: '0.00117604862375',
+      expectedFeeInUSD: '3.528146',
+      priorityFee: '3.99457075',
+    });
   });
 });

@@ -202,17 +202,31 @@ export function minimumReplacementFee(originalFee: string): string {
   return mul(originalFee, REPLACEMENT_FEE_FACTOR);
 }
 
+/** What a transaction paid the chain: an amount and the asset it is in. */
+interface PaidFee {
+  amount: string;
+  asset: string;
+}
+
 /**
  * The fee a replacement pays: the current high tier, or 1.1 × the original
  * when that is more, rounded up to the asset's smallest unit. On EIP-1559
  * chains the bump goes into the priority fee, in whole wei per gas, so that
- * (baseFee + priorityFee) × gas limit still equals the fee.
+ * (baseFee + priorityFee) × gas limit still equals the fee: the fee is then a
+ * multiple of the gas limit, up to one wei per gas above 1.1 × the original.
+ *
+ * @throws RangeError when the original fee is not in the asset the chain
+ * charges fees in (a provider's fee, say): 1.1 × it would mean nothing.
  */
-export function replacementFeeFor(originalFee: string, estimate: EstimatedFeeResponse): FeeData {
+export function replacementFeeFor(original: PaidFee, estimate: EstimatedFeeResponse): FeeData {
   const high = estimate.high;
   const native = SANDBOX_NATIVE_ASSETS[high.asset];
   if (!native) throw new RangeError(`the sandbox has no fee model for asset ${high.asset}`);
-  const minimum = minimumReplacementFee(originalFee);
+  if (original.asset !== high.asset)
+    throw new RangeError(
+      `the original fee is in ${original.asset}, but this chain charges fees in ${high.asset}: no replacement fee follows from it`,
+    );
+  const minimum = minimumReplacementFee(original.amount);
   if (cmp(high.expectedFeeInAsset, minimum) >= 0) return high;
   if (high.baseFee === undefined || high.priorityFee === undefined) {
     const fee = formatUnits(toUnitsRoundingUp(minimum, native.decimals), native.decimals);

@@ -5,7 +5,7 @@ import { paths, toQueryString } from '#contract/paths.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { auditLog, staff } from '../../db/schema/console.ts';
-import { usedTokenIds } from '../../db/schema/sandbox.ts';
+import { transactions, usedTokenIds } from '../../db/schema/sandbox.ts';
 import {
   createBankAccount,
   createSubOrg,
@@ -355,6 +355,59 @@ describe('creates, estimates, replacement and decisions through A', () => {
       );
       expect(decision.body).toMatchObject({ success: true, status: 'REJECTED' });
       expect(await t.b.status(String(replacement.id))).toBe('DECLINED');
+    },
+  );
+});
+
+describe('a ramp has no replacement through A either', () => {
+  upstreamTest(
+    'A refuses to replace a SUBMITTED off-ramp with CATEGORY_NOT_REPLACEABLE and sends nothing to B',
+    async ({ t, initiator }) => {
+      t.b.clock.set('2030-01-03T10:01:00.000Z');
+      const created = await initiator.json(
+        paths.transactions(),
+        post({
+          category: 'TRANSFER',
+          source: { type: 'VAULT', id: t.fixture.treasury.id },
+          destination: { type: 'CONTACT', id: t.fixture.contacts.eth.id },
+          amount: '0.01',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+          gasParams: { feeTier: 'LOW' },
+          memo: 'held back [simulate:stuck]',
+        }),
+      );
+      const id = String((created.body as Transaction).id);
+      expect(await t.b.approve(id)).toBe(true);
+      await t.b.run(60_000);
+      expect(await t.b.status(id)).toBe('SUBMITTED');
+      // As B records an off-ramp (the provider's operation is beside the point here).
+      await t.b.db
+        .update(transactions)
+        .set({ category: 'OFF_RAMP', subCategory: 'OFF_RAMP' })
+        .where(eq(transactions.id, id));
+
+      const sent: string[] = [];
+      t.intercept = (send, input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.includes(paths.replaceTransaction())) sent.push(url);
+        return send(input, init);
+      };
+      try {
+        const res = await initiator.json(paths.replaceTransaction(), post({ transactionId: id }));
+        expect(res).toMatchObject({
+          status: 400,
+          body: { code: 'CATEGORY_NOT_REPLACEABLE', fields: [{ field: 'transactionId' }] },
+        });
+      } finally {
+        t.intercept = null;
+      }
+      expect(sent).toEqual([]);
+      const replacements = await t.b.db
+        .select({ id: transactions.id })
+        .from(transactions)
+        .where(eq(transactions.replacesTransactionId, id));
+      expect(replacements).toEqual([]);
     },
   );
 });

@@ -117,6 +117,7 @@ const words = (text: string) =>
   );
 /** "$10,000" is read as 10000: people write thresholds with separators. */
 const usd = (text: string) => text.replace(/[\s,$]/g, '') || undefined;
+// eslint-disable-next-line no-restricted-syntax -- a count of approvals, digits only (thresholds stay text: usd)
 const whole = (text: string) => (/^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN);
 
 function allowOf(outcome: OutcomeForm): AllowOutcome {

@@ -120,7 +120,7 @@ export async function listAssets(db: Database): Promise<Asset[]> {
       (chainOrder.get(a.blockChain) ?? CHAINS.length) -
         (chainOrder.get(b.blockChain) ?? CHAINS.length) ||
       a.blockChain.localeCompare(b.blockChain) ||
-      Number(b.isNative) - Number(a.isNative) ||
+      (b.isNative ? 1 : 0) - (a.isNative ? 1 : 0) ||
       a.symbol.localeCompare(b.symbol),
   );
   return rows.map((r) => ({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '#contract/api-error.ts';
 import { paths } from '#contract/paths.ts';
+import { replacementRefusal } from '#contract/replacement.ts';
 import {
   EstimatedFeeResponse,
   Transaction,
@@ -75,6 +76,11 @@ export function transactionsUpstream(deps: UpstreamDeps): TransactionsPort {
       return created;
     },
     async replaceTransaction(ctx, body) {
+      // The console's own rule, whatever upstream would answer: no replacement of a ramp (its
+      // provider goes on with the original) nor of someone else's transaction.
+      const original = await read(ctx, Transaction, paths.transaction(body.transactionId));
+      const refusal = replacementRefusal(original);
+      if (refusal) throw refusal;
       // Never retried: upstream refuses a second replacement (REPLACEMENT_EXISTS) anyway.
       const created = await call(ctx, Transaction, {
         method: 'POST',

@@ -115,6 +115,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     type Row = { id: string | number; attempts: number };
     // node-postgres answers {rows}, PGlite's driver the rows themselves.
     const rows = Array.isArray(result) ? (result as Row[]) : (result as { rows: Row[] }).rows;
+    // eslint-disable-next-line no-restricted-syntax -- a delivery's row id and attempt count
     return rows.map((r) => ({ id: Number(r.id), attempts: Number(r.attempts), endpointId }));
   }
 

@@ -36,6 +36,7 @@ function encodeCursor(id: number): string {
 function decodeCursor(cursor: string): number {
   const match = /^webhook-delivery:(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (!match?.[1]) throw invalidCursor();
+  // eslint-disable-next-line no-restricted-syntax -- a delivery's row id, at most 15 digits
   return Number(match[1]);
 }
 
@@ -66,6 +67,7 @@ export function webhookEndpointsSandbox(
             .groupBy(webhookDeliveries.endpointId, webhookDeliveries.state);
     return (id: string) => {
       const of = (state: string) =>
+        // eslint-disable-next-line no-restricted-syntax -- a count of deliveries
         Number(rows.find((r) => r.endpointId === id && r.state === state)?.n ?? 0);
       return { pending: of('PENDING'), delivered: of('DELIVERED'), failed: of('FAILED') };
     };
@@ -148,6 +150,7 @@ export function webhookEndpointsSandbox(
   function parseDeliveryId(value: string): number {
     if (!/^\d{1,15}$/.test(value))
       throw new ApiError(404, ERROR_CODES.notFound, `No webhook delivery with id "${value}"`);
+    // eslint-disable-next-line no-restricted-syntax -- a delivery's row id, at most 15 digits
     return Number(value);
   }
 
@@ -235,6 +238,7 @@ export function webhookEndpointsSandbox(
       return {
         results: page,
         hasNext,
+        // eslint-disable-next-line no-restricted-syntax -- a delivery's row id
         nextCursor: hasNext && last ? encodeCursor(Number(last.id)) : null,
       };
     },

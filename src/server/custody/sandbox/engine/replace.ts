@@ -2,6 +2,7 @@ import { and, eq, notInArray } from 'drizzle-orm';
 import { chainInfo, CHAINS } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { TERMINAL_TRANSACTION_STATUSES } from '#contract/enums.ts';
+import { replacementRefusal } from '#contract/replacement.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
@@ -49,6 +50,9 @@ export async function replaceTransaction(
         `No transaction with id "${input.transactionId}"`,
       );
 
+    // Never for a ramp (its provider goes on with the original) or someone else's transaction.
+    const refusal = replacementRefusal(original);
+    if (refusal) throw refusal;
     const chain = chainInfo(original.blockChain);
     if (!chain?.supportsReplacement)
       throw new ApiError(
@@ -91,7 +95,7 @@ export async function replaceTransaction(
     const plan = readPlan(original.simulation);
     // Shown from the start; signing recomputes it against the market of that moment.
     const fee = replacementFeeFor(
-      original.fees?.amount ?? '0',
+      { amount: original.fees?.amount ?? '0', asset: original.fees?.asset ?? chain.nativeAsset },
       estimateFees({
         blockChain: original.blockChain,
         asset: original.asset ?? chain.nativeAsset,

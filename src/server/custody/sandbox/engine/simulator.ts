@@ -193,6 +193,7 @@ export async function simulatorLag(db: Database, now: Date): Promise<SimulatorLa
     .as('due_rows');
   const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(dueRows);
   return {
+    // eslint-disable-next-line no-restricted-syntax -- a count of due transactions
     due: Number(counted?.n ?? 0),
     oldestDueSeconds: Math.max(0, (now.getTime() - oldest.at.getTime()) / 1000),
   };

@@ -135,7 +135,12 @@ async function feeAtSigning(tx: Executor, row: TransactionRow, at: Date): Promis
       .select({ fees: transactions.fees })
       .from(transactions)
       .where(eq(transactions.id, row.replacesTransactionId));
-    if (original?.fees?.amount) fee = replacementFeeFor(original.fees.amount, estimate);
+    // A fee recorded without its asset was charged at signing, on this chain: in its native asset.
+    if (original?.fees?.amount)
+      fee = replacementFeeFor(
+        { amount: original.fees.amount, asset: original.fees.asset ?? native },
+        estimate,
+      );
   }
   return { amount: fee.expectedFeeInAsset, asset: fee.asset, amountInFiat: fee.expectedFeeInUSD };
 }

@@ -66,6 +66,7 @@ export class SeedRandom {
   uuid(): string {
     const h = this.hex(16).split('');
     h[12] = '4';
+    // eslint-disable-next-line no-restricted-syntax -- a hex digit of a UUID's variant
     h[16] = '89ab'[Number.parseInt(h[16] ?? '0', 16) % 4] ?? '8';
     const s = h.join('');
     return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;

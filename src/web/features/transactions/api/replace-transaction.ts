@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { chainInfo, CHAINS } from '#contract/chains.ts';
 import { isTerminalStatus } from '#contract/enums.ts';
+import { isReplaceableCategory, UNREPLACEABLE_REASON } from '#contract/replacement.ts';
 import { EstimateFeeRequest, type Transaction } from '#contract/transaction.ts';
 import { estimateFee, replaceTransaction } from '#contract/endpoints/transaction-writes.ts';
 import { getTransaction } from '#contract/endpoints/transactions.ts';
@@ -14,8 +15,19 @@ import { transactionQueries } from './transaction-queries.ts';
  * the page's copy may be seconds old and the transaction may have landed.
  */
 
+/** Why `tx` has no replacement ever (a ramp, or someone else's), or null when it may have one. */
+export function neverReplaceable(tx: Transaction): string | null {
+  if (!isReplaceableCategory(tx.category))
+    return `${humanize(tx.category)} transactions cannot be replaced: ${UNREPLACEABLE_REASON}.`;
+  if (tx.transactionType === 'INCOMING')
+    return 'it is incoming: only its sender, who signed it, can replace it.';
+  return null;
+}
+
 /** Why `tx` cannot be replaced now, or null when it can. The server checks the same. */
 export function replaceBlocker(tx: Transaction): string | null {
+  const never = neverReplaceable(tx);
+  if (never) return never;
   const chain = chainInfo(tx.blockChain);
   if (!chain?.supportsReplacement) {
     const able = CHAINS.filter((c) => c.supportsReplacement)

@@ -15,6 +15,7 @@ import { useCan } from '../../../lib/permissions.ts';
 import { transactionQueries } from '../api/transaction-queries.ts';
 import {
   estimateFeeFor,
+  neverReplaceable,
   replaceBlocker,
   useReplaceTransaction,
 } from '../api/replace-transaction.ts';
@@ -22,19 +23,18 @@ import { Panel } from '../../../components/panel.tsx';
 
 /**
  * Replace a transaction stuck on the chain with one paying a higher fee.
- * Offered only when it can succeed (SUBMITTED, a chain with replacement, no
- * replacement in flight); otherwise the page says which of those is missing.
+ * Never offered for a ramp, an FX or an incoming transaction; otherwise
+ * offered only when it can succeed (SUBMITTED, a chain with replacement, no
+ * replacement in flight), and the page says which of those is missing.
  * Both transactions link to each other once a replacement exists.
  */
 export function ReplacePanel({ transaction: tx }: { transaction: Transaction }) {
   const mayCreate = useCan('create-transaction');
   const [open, setOpen] = useState(false);
   const links = <ReplacementLinks transaction={tx} />;
-  // Incoming transfers and finished ones have nothing to replace; say nothing beyond the links.
-  if (
-    tx.transactionType === 'INCOMING' ||
-    (isTerminalStatus(tx.status) && !tx.replacements?.length)
-  ) {
+  // Incoming transactions, ramps and finished ones have nothing to replace: no offer, only the
+  // links (the server refuses a replacement of the first two whatever the page shows).
+  if (neverReplaceable(tx) || (isTerminalStatus(tx.status) && !tx.replacements?.length)) {
     return tx.replacesTransactionId ? <Section>{links}</Section> : null;
   }
   const blocker = replaceBlocker(tx);
