@@ -100,14 +100,45 @@ const staffName = z.string().check(
   }),
 );
 
+/**
+ * A member an admin adds: no password. The answer carries a one-time set-up
+ * code (`StaffSetupLink`) with which the member chooses their own password;
+ * the admin never knows one that signs in.
+ */
 export const StaffCreateRequest = z.strictObject({
   email: emailAddress,
   name: staffName,
   role: StaffRole,
   subOrgIds: z.optional(z.nullable(z.array(z.string().check(z.minLength(1))))),
-  password: StaffPassword,
 });
 export type StaffCreateRequest = z.infer<typeof StaffCreateRequest>;
+
+/** The CLI's create: the first admins of a new console, with the password read from standard input. */
+export const CliStaffCreateRequest = z.extend(StaffCreateRequest, { password: StaffPassword });
+
+/**
+ * The set-up code of a new member, answered once (stored as SHA-256): the
+ * member opens `/setup#<token>` and chooses a password. It works once, until
+ * `expiresAt`, and only once the member exists (a proposal approved).
+ */
+export const StaffSetupLink = z.looseObject({
+  token: z.string(),
+  /** Null while the member's creation awaits another admin: the clock starts at approval. */
+  expiresAt: z.nullable(z.string()),
+});
+export type StaffSetupLink = z.infer<typeof StaffSetupLink>;
+
+/** POST /auth/setup: the set-up code and the member's own password. */
+export const StaffSetupRequest = z.strictObject({
+  token: z
+    .string()
+    .check(z.minLength(1, 'token is required'), z.maxLength(200, 'token is too long')),
+  password: StaffPassword,
+});
+export type StaffSetupRequest = z.infer<typeof StaffSetupRequest>;
+
+export const StaffSetupDone = z.looseObject({ email: z.string() });
+export type StaffSetupDone = z.infer<typeof StaffSetupDone>;
 
 export const StaffUpdateRequest = z.strictObject({
   name: z.optional(staffName),
@@ -118,6 +149,57 @@ export const StaffUpdateRequest = z.strictObject({
 export type StaffUpdateRequest = z.infer<typeof StaffUpdateRequest>;
 
 export const StaffListResponse = listEnvelope(StaffMember);
+
+/**
+ * A staff change that grants approve or admin rights, or a wider scope, or
+ * resets another member's second factor: proposed by one admin, applied when
+ * another approves (not the proposer, not the member it changes, not an
+ * account linked to the proposer's by who created whom).
+ */
+export const STAFF_PROPOSAL_KINDS = ['create', 'update', 'reset_factor'] as const;
+export const STAFF_PROPOSAL_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
+const MemberRef = z.looseObject({ id: z.string(), name: z.string() });
+
+export const StaffProposal = z.looseObject({
+  id: z.string(),
+  kind: z.enum(STAFF_PROPOSAL_KINDS),
+  /** The member changed; null for a creation (the member exists once approved). */
+  staffId: z.nullable(z.string()),
+  /** Who it is about: the member's (or the new member's) name and email. */
+  subject: z.looseObject({ name: z.string(), email: z.string() }),
+  /** The change as it will be applied: for a creation, the new member's role and scope. */
+  change: z.looseObject({
+    role: z.optional(StaffRole),
+    subOrgIds: z.optional(z.nullable(z.array(z.string()))),
+    name: z.optional(z.string()),
+    disabled: z.optional(z.boolean()),
+  }),
+  /** One line, in words: what approving it does. */
+  summary: z.string(),
+  proposedBy: MemberRef,
+  proposedAt: z.string(),
+  status: z.enum(STAFF_PROPOSAL_STATUSES),
+  decidedBy: z.nullable(MemberRef),
+  decidedAt: z.nullable(z.string()),
+});
+export type StaffProposal = z.infer<typeof StaffProposal>;
+export const StaffProposalList = listEnvelope(StaffProposal);
+export type StaffProposalList = z.infer<typeof StaffProposalList>;
+
+/** What a create, a change or a reset did: applied now, or proposed to another admin. */
+export const StaffChangeAnswer = z.looseObject({
+  outcome: z.enum(['applied', 'proposed']),
+  member: z.nullable(StaffMember),
+  proposal: z.nullable(StaffProposal),
+  /** A new member's set-up code, shown this once. */
+  setup: z.optional(StaffSetupLink),
+});
+export type StaffChangeAnswer = z.infer<typeof StaffChangeAnswer>;
+
+export const StaffProposalDecisionRequest = z.strictObject({
+  action: z.enum(['approve', 'decline']),
+});
+export type StaffProposalDecisionRequest = z.infer<typeof StaffProposalDecisionRequest>;
 
 /**
  * The second factor (TOTP, RFC 6238) and its recovery codes. After the right

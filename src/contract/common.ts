@@ -44,6 +44,13 @@ export const ERROR_CODES = {
   // Change-request approvals.
   alreadyDecided: 'ALREADY_DECIDED',
   fourEyes: 'FOUR_EYES',
+  /**
+   * The decider and the proposer are linked by member management (one created
+   * the other's account): refused for policy publishes and staff changes.
+   */
+  linkedAccounts: 'LINKED_ACCOUNTS',
+  /** A set-up code that is unknown, used, expired, or whose member awaits approval. */
+  setupInvalid: 'SETUP_INVALID',
   /** Upstream: the deciding member may have created it (its create answer was lost or late). */
   fourEyesUnresolved: 'FOUR_EYES_UNRESOLVED',
   selfApprovalNotAllowed: 'SELF_APPROVAL_NOT_ALLOWED',

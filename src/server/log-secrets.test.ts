@@ -126,7 +126,6 @@ describe('unstorable text next to secrets', () => {
           email: `x${Math.random().toString(36).slice(2)}@example.com`,
           name: bad,
           role: 'viewer',
-          password: PASSWORD,
         });
         expect(res.status, JSON.stringify(res.body)).toBe(400);
         expect(res.body.message).toContain('name');

@@ -6,6 +6,8 @@ import {
   SecondFactorRequest,
   SecondFactorSessionResponse,
   SessionResponse,
+  StaffSetupDone,
+  StaffSetupRequest,
 } from '../auth.ts';
 import { endpoint } from '../endpoint.ts';
 
@@ -68,4 +70,16 @@ export const demoAccounts = endpoint({
   permission: 'public',
   audit: false,
   answer: DemoAccountList,
+});
+
+export const setUpAccount = endpoint({
+  method: 'POST',
+  path: '/auth/setup',
+  summary:
+    "A new member's first step: their one-time set-up code and the password they choose (then they sign in and enrol their second factor).",
+  action: 'set up an account',
+  permission: 'public',
+  audit: { action: 'staff.setup', entityType: 'STAFF', selfRecorded: true, anonymous: true },
+  body: StaffSetupRequest,
+  answer: StaffSetupDone,
 });

@@ -1,9 +1,12 @@
 import {
   AuditFilters,
   AuditListResponse,
+  StaffChangeAnswer,
   StaffCreateRequest,
   StaffListResponse,
-  StaffMember,
+  StaffProposal,
+  StaffProposalDecisionRequest,
+  StaffProposalList,
   StaffUpdateRequest,
 } from '../auth.ts';
 import { endpoint } from '../endpoint.ts';
@@ -24,19 +27,21 @@ export const listStaff = endpoint({
 export const createStaff = endpoint({
   method: 'POST',
   path: '/api/console/staff/',
-  summary: 'Adds a staff member with a role, a sub-organization scope and an initial password.',
+  summary:
+    'Adds a staff member (a viewer or initiator at once; approve or admin rights as a proposal another admin approves), answering their one-time set-up code.',
   action: 'manage staff',
   permission: 'admin',
   audit: { action: 'staff.create', entityType: 'STAFF', selfRecorded: true },
   body: StaffCreateRequest,
-  answer: StaffMember,
+  answer: StaffChangeAnswer,
   status: 201,
 });
 
 export const updateStaff = endpoint({
   method: 'PATCH',
   path: '/api/console/staff/:staffId/',
-  summary: "Changes a member's name, role or scope, or disables them (their sessions end at once).",
+  summary:
+    "Changes a member's name, role or scope, or disables them; a change granting approve or admin rights or a wider scope is proposed to another admin. A role or scope change ends the member's sessions.",
   action: 'manage staff',
   permission: 'admin',
   audit: {
@@ -47,7 +52,53 @@ export const updateStaff = endpoint({
   },
   resource: 'staff member',
   body: StaffUpdateRequest,
-  answer: StaffMember,
+  answer: StaffChangeAnswer,
+});
+
+export const proposeFactorReset = endpoint({
+  method: 'POST',
+  path: '/api/console/staff/:staffId/second-factor-reset/',
+  summary:
+    "Proposes clearing another member's second factor (they set up a new one at their next sign-in); another admin approves.",
+  action: 'manage staff',
+  permission: 'admin',
+  audit: {
+    action: 'staff.reset_factor',
+    entityType: 'STAFF',
+    entityParam: 'staffId',
+    selfRecorded: true,
+  },
+  resource: 'staff member',
+  answer: StaffChangeAnswer,
+});
+
+export const listStaffProposals = endpoint({
+  method: 'GET',
+  path: '/api/console/staff/proposals/',
+  summary: 'Staff changes awaiting another admin, oldest first (those this admin administers).',
+  action: 'manage staff',
+  permission: 'admin',
+  audit: false,
+  paged: true,
+  answer: StaffProposalList,
+});
+
+export const decideStaffProposal = endpoint({
+  method: 'POST',
+  path: '/api/console/staff/proposals/:proposalId/decision/',
+  summary:
+    'Approves (applies) or declines a staff change: not by its proposer, the member it changes, or an account linked to the proposer.',
+  action: 'decide staff changes',
+  permission: 'admin',
+  audit: {
+    action: 'staff.proposal',
+    entityType: 'STAFF_PROPOSAL',
+    entityParam: 'proposalId',
+    selfRecorded: true,
+  },
+  resource: 'staff proposal',
+  body: StaffProposalDecisionRequest,
+  answer: StaffProposal,
 });
 
 export const listAudit = endpoint({

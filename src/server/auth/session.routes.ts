@@ -3,7 +3,13 @@ import type { DemoAccountList } from '#contract/auth.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
-import { currentSession, demoAccounts, signIn, signOut } from '#contract/endpoints/session.ts';
+import {
+  currentSession,
+  demoAccounts,
+  setUpAccount,
+  signIn,
+  signOut,
+} from '#contract/endpoints/session.ts';
 import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { assertCsrf, assertSameOrigin, clientIp } from './csrf.ts';
@@ -15,6 +21,7 @@ import { resolveSession, revokeSession } from './session.store.ts';
 import { signInCheck } from './sign-in-check.ts';
 import { afterPassword, sessionResponse } from './sign-in.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
+import { completeSetup } from './staff-setup.ts';
 
 /** /auth: sign in (and its second step), sign out, who am I, and (sandbox only) the demo accounts. */
 
@@ -58,6 +65,35 @@ export function sessionRoutes(options: AuthOptions) {
     sameOrigin,
   );
   app.route('/', secondFactorRoutes(options));
+  mount(
+    app,
+    '',
+    setUpAccount,
+    async ({ body: { token, password } }, c) => {
+      try {
+        const member = await completeSetup(db, token, password, clock.now());
+        await audit(c, options, {
+          action: 'staff.setup',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: `${member.email} chose their password with their set-up code`,
+          outcome: 'success',
+          actor: { type: 'ANONYMOUS', id: null, name: member.email },
+        });
+        return { email: member.email };
+      } catch (error) {
+        if (error instanceof ApiError)
+          await audit(c, options, {
+            action: 'staff.setup',
+            entityType: 'STAFF',
+            summary: `Refused: ${error.message}`,
+            outcome: 'failed',
+          });
+        throw error;
+      }
+    },
+    sameOrigin,
+  );
   mount(
     app,
     '',

@@ -34,7 +34,7 @@ export interface NewStaff {
 }
 
 /** An empty list would lock a member out of everything; treat it as a mistake, not "none". */
-function normalizeSubOrgs(ids: string[] | null | undefined): string[] | null {
+export function normalizeSubOrgs(ids: string[] | null | undefined): string[] | null {
   if (!ids) return null;
   const unique = [...new Set(ids)];
   if (unique.length === 0)
@@ -50,8 +50,17 @@ function normalizeSubOrgs(ids: string[] | null | undefined): string[] | null {
 export async function createStaff(
   db: Database,
   input: NewStaff,
-  /** `createdBy`: the admin creating the member through the console (none for the CLI and seed). */
-  options: { now: Date; passwordHash?: string; createdBy?: string | null },
+  /**
+   * `createdBy`: the admin creating the member through the console (none for
+   * the CLI and seed); `setup`: the set-up code's hash and expiry of such a
+   * member, whose password is then chosen by them (auth/staff-setup.ts).
+   */
+  options: {
+    now: Date;
+    passwordHash?: string;
+    createdBy?: string | null;
+    setup?: { hash: string; expiresAt: Date };
+  },
 ): Promise<StaffRecord> {
   const values = {
     id: randomUUID(),
@@ -62,6 +71,8 @@ export async function createStaff(
     passwordHash: options.passwordHash ?? (await hashPassword(input.password)),
     createdAt: options.now,
     createdBy: options.createdBy ?? null,
+    setupHash: options.setup?.hash ?? null,
+    setupExpiresAt: options.setup?.expiresAt ?? null,
   };
   try {
     const [row] = await db.insert(staff).values(values).returning();
@@ -106,6 +117,16 @@ export interface StaffChanges {
   role?: StaffRole | undefined;
   subOrgIds?: string[] | null | undefined;
   disabled?: boolean | undefined;
+}
+
+/** Whether a change of role or scope moves what the member may do: their sessions end. */
+export function changesAccess(before: StaffRecord, changes: StaffChanges): boolean {
+  const roleChanged = changes.role !== undefined && changes.role !== before.role;
+  const scopeChanged =
+    changes.subOrgIds !== undefined &&
+    JSON.stringify(normalizeSubOrgs(changes.subOrgIds)) !==
+      JSON.stringify(before.subOrgIds ?? null);
+  return roleChanged || scopeChanged;
 }
 
 export async function updateStaff(

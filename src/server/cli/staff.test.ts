@@ -1,5 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { SecondFactorChallenge } from '#contract/auth.ts';
+import { openDatabase } from '../db/client.ts';
+import { auditLog } from '../db/schema/console.ts';
 import { cliTest } from '../test/cli-test.ts';
 
 describe('npm run cli -- staff create', () => {
@@ -31,6 +34,24 @@ describe('npm run cli -- staff create', () => {
         disabled: false,
       });
       expect(created.stdout).not.toContain('passphrase');
+
+      // How a new console gets its first admins, with no other admin to approve: on record as such.
+      const database = await openDatabase({
+        dataDir: cli.storage.dataDir,
+        databaseUrl: cli.storage.databaseUrl,
+      });
+      try {
+        const rows = await database.db
+          .select()
+          .from(auditLog)
+          .where(eq(auditLog.entityId, member['id'] as string));
+        expect(rows.map((r) => [r.action, r.actorType, r.actorName, r.outcome])).toEqual([
+          ['staff.create', 'CLI', 'command line', 'success'],
+        ]);
+        expect(rows[0]?.summary).toMatch(/treasurer@bank.test as approver .*command line/);
+      } finally {
+        await database.close();
+      }
 
       const again = await cli.run(
         ['staff', 'create', '--email', 'treasurer@bank.test', '--name', 'Twin', '--role', 'viewer'],

@@ -1,5 +1,5 @@
-import * as z from 'zod/mini';
-import { StaffCreateRequest, STAFF_ROLES } from '#contract/auth.ts';
+import { CliStaffCreateRequest, STAFF_ROLES, StaffCreateRequest } from '#contract/auth.ts';
+import { recordAudit } from '../auth/audit.store.ts';
 import { createStaff, toWireStaff } from '../auth/staff.store.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { CliError, UsageError, type CliCommand } from './command.ts';
@@ -7,8 +7,9 @@ import { CliError, UsageError, type CliCommand } from './command.ts';
 /**
  * `staff create --email E --name N --role R [--sub-orgs a,b]`, the password
  * read from standard input (never an argument: those end up in shell history
- * and `ps`). How the first admin exists before anyone can sign in. Prints the
- * member as one JSON line, without the password.
+ * and `ps`). How the first admins exist before anyone can sign in (the
+ * console's own creations wait for a second admin; this one is audited as the
+ * command line's). Prints the member as one JSON line, without the password.
  */
 export const staffCreate: CliCommand = {
   group: 'staff',
@@ -33,7 +34,7 @@ export const staffCreate: CliCommand = {
     },
   },
   validate(options) {
-    const parsed = z.omit(StaffCreateRequest, { password: true }).safeParse(toRequest(options));
+    const parsed = StaffCreateRequest.safeParse(toRequest(options));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new UsageError(
@@ -44,14 +45,28 @@ export const staffCreate: CliCommand = {
   async run({ db, clock, io }, options) {
     // One trailing newline is how `echo` and a terminal end the input; it is not part of the password.
     const password = (await io.readStdin()).replace(/\r?\n$/, '');
-    const parsed = StaffCreateRequest.safeParse({ ...toRequest(options), password });
+    const parsed = CliStaffCreateRequest.safeParse({ ...toRequest(options), password });
     if (!parsed.success) {
       throw new CliError(
         `The password read from standard input is not acceptable: ${parsed.error.issues[0]?.message ?? 'invalid'}`,
       );
     }
     try {
-      const member = await createStaff(db, parsed.data, { now: clock.now() });
+      const now = clock.now();
+      const member = await createStaff(db, parsed.data, { now });
+      // How a new console gets its first admins, with no other admin to approve: on the
+      // server's own machine, and on record as the command line's.
+      await recordAudit(db, {
+        at: now,
+        actorType: 'CLI',
+        actorId: null,
+        actorName: 'command line',
+        action: 'staff.create',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Created ${member.email} as ${member.role} (${member.subOrgIds ? `sub-orgs ${member.subOrgIds.join(', ')}` : 'all sub-orgs'}) from the command line`,
+        outcome: 'success',
+      });
       io.stderr(`Created staff member ${member.email} (${member.role}).`);
       io.stdout(JSON.stringify(toWireStaff(member)));
     } catch (error) {

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { ApprovalDecisionList } from '#contract/approval-decision.ts';
-import { CSRF_HEADER, SESSION_COOKIE, StaffMember, type StaffRole } from '#contract/auth.ts';
+import { CSRF_HEADER, SESSION_COOKIE, StaffChangeAnswer, type StaffRole } from '#contract/auth.ts';
 import { ChangeRequestHistory, changeRequestPaths } from '#contract/change-request.ts';
 import { paths } from '#contract/paths.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createSession } from '../auth/session.store.ts';
+import { findStaffByEmail, toWireStaff } from '../auth/staff.store.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { auditLog } from '../db/schema/console.ts';
 import { assets } from '../db/schema/sandbox.ts';
@@ -46,20 +47,30 @@ const post = (body: unknown): RequestInit => ({
 
 let counter = 0;
 
-/** A member the given admin creates through the console, signed in. */
+/**
+ * A member the given admin creates through the console, signed in. An
+ * approver's creation is a proposal: an admin linked to neither approves it.
+ */
 async function createdBy(t: TestApp, admin: StaffSession, role: StaffRole): Promise<StaffSession> {
   counter += 1;
   const res = await admin.json(
     '/api/console/staff/',
-    post({
-      email: `linked-${counter}@bank.test`,
-      name: `Linked ${role} ${counter}`,
-      role,
-      password: 'twelve chars ok',
-    }),
+    post({ email: `linked-${counter}@bank.test`, name: `Linked ${role} ${counter}`, role }),
   );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const member = StaffMember.parse(res.body);
+  const answer = StaffChangeAnswer.parse(res.body);
+  let member = answer.member;
+  if (answer.proposal) {
+    const other = await t.signIn('admin');
+    const decided = await other.json(
+      `/api/console/staff/proposals/${answer.proposal.id}/decision/`,
+      post({ action: 'approve' }),
+    );
+    expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+    const row = await findStaffByEmail(t.db, `linked-${counter}@bank.test`);
+    member = row ? toWireStaff(row) : null;
+  }
+  if (!member) throw new Error('the member was not created');
   const { token, row } = await createSession(t.db, member.id, t.clock.now());
   const cookie = `${SESSION_COOKIE}=${token}`;
   const init = (given: RequestInit = {}): RequestInit => {

@@ -1,10 +1,10 @@
 import { describe, expect } from 'vitest';
-import { AuditListResponse, StaffListResponse, StaffMember } from '#contract/auth.ts';
+import { AuditListResponse, StaffChangeAnswer, StaffListResponse } from '#contract/auth.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { getStaff } from '../auth/staff.store.ts';
 import type {} from '../test/staff-session.ts';
 import { appTestWith } from '../test/app-test.ts';
-import type {} from '../test/test-app.ts';
+import type { TestApp } from '../test/test-app.ts';
 
 /**
  * An admin restricted to some sub-organizations
@@ -29,10 +29,19 @@ const newMember = (subOrgIds?: string[] | null) => {
     email: `member-${counter}@bank.test`,
     name: `Member ${counter}`,
     role: 'viewer',
-    password: 'twelve chars ok',
     ...(subOrgIds === undefined ? {} : { subOrgIds }),
   };
 };
+
+/** A second unrestricted admin approves a staff proposal: the decision's status. */
+async function approve(t: TestApp, proposalId: string): Promise<number> {
+  const other = await t.signIn('admin');
+  const res = await other.json(
+    `/api/console/staff/proposals/${proposalId}/decision/`,
+    send('POST', { action: 'approve' }),
+  );
+  return res.status;
+}
 
 function expectOutsideScope(res: { status: number; body: unknown }, field?: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(403);
@@ -54,7 +63,10 @@ describe('a sub-organization-restricted admin', () => {
     expect((await getStaff(t.db, scoped.member.id))?.subOrgIds).toEqual(['so-a', 'so-b']);
     // Their own name is theirs to change.
     const renamed = await scoped.json(own, send('PATCH', { name: 'Scoped Admin' }));
-    expect(renamed).toMatchObject({ status: 200, body: { name: 'Scoped Admin' } });
+    expect(renamed).toMatchObject({
+      status: 200,
+      body: { outcome: 'applied', member: { name: 'Scoped Admin' } },
+    });
   });
 
   appTest(
@@ -69,7 +81,7 @@ describe('a sub-organization-restricted admin', () => {
       );
       const created = await scoped.json(url, send('POST', newMember(['so-b'])));
       expect(created.status, JSON.stringify(created.body)).toBe(201);
-      expect(StaffMember.parse(created.body)).toMatchObject({
+      expect(StaffChangeAnswer.parse(created.body).member).toMatchObject({
         subOrgIds: ['so-b'],
         createdBy: scoped.member.id,
       });
@@ -108,9 +120,13 @@ describe('a sub-organization-restricted admin', () => {
       url,
       send('PATCH', { role: 'approver', subOrgIds: ['so-a', 'so-b'] }),
     );
-    expect(changed).toMatchObject({
-      status: 200,
-      body: { role: 'approver', subOrgIds: ['so-a', 'so-b'] },
+    // Approve rights and a wider scope wait for another admin.
+    expect(changed).toMatchObject({ status: 200, body: { outcome: 'proposed' } });
+    const proposal = StaffChangeAnswer.parse(changed.body).proposal!;
+    expect(await approve(t, proposal.id)).toBe(200);
+    expect(await getStaff(t.db, inside.member.id)).toMatchObject({
+      role: 'approver',
+      subOrgIds: ['so-a', 'so-b'],
     });
   });
 
@@ -139,7 +155,7 @@ describe('an admin of every sub-organization', () => {
     async ({ t, scoped }) => {
       const created = await t.admin.json('/api/console/staff/', send('POST', newMember(null)));
       expect(created.status).toBe(201);
-      const member = StaffMember.parse(created.body);
+      const member = StaffChangeAnswer.parse(created.body).member!;
       expect(member).toMatchObject({ subOrgIds: null, createdBy: t.admin.member.id });
       expect((await getStaff(t.db, member.id))?.createdBy).toBe(t.admin.member.id);
 
@@ -151,7 +167,9 @@ describe('an admin of every sub-organization', () => {
         `/api/console/staff/${scoped.member.id}/`,
         send('PATCH', { subOrgIds: ['so-a', 'so-b', 'so-c'] }),
       );
-      expect(widened).toMatchObject({ status: 200, body: { subOrgIds: ['so-a', 'so-b', 'so-c'] } });
+      expect(widened).toMatchObject({ status: 200, body: { outcome: 'proposed' } });
+      expect(await approve(t, StaffChangeAnswer.parse(widened.body).proposal!.id)).toBe(200);
+      expect((await getStaff(t.db, scoped.member.id))?.subOrgIds).toEqual(['so-a', 'so-b', 'so-c']);
       expect((await t.admin.json('/api/console/audit/')).status).toBe(200);
     },
   );

@@ -1,80 +1,169 @@
 import { Hono } from 'hono';
-import type { z } from 'zod';
-import type { StaffUpdateRequest } from '#contract/auth.ts';
+import type { Context } from 'hono';
 import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   createStaff as createStaffEndpoint,
+  decideStaffProposal,
   listStaff as listStaffEndpoint,
+  listStaffProposals,
+  proposeFactorReset,
   updateStaff as updateStaffEndpoint,
 } from '#contract/endpoints/staff.ts';
 import { audit } from '../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
-import { createStaff, getStaff, listStaff, toWireStaff, updateStaff } from '../auth/staff.store.ts';
+import { newSetupCode, SETUP_LIFETIME_MS, unknownPasswordHash } from '../auth/staff-setup.ts';
+import {
+  changesAccess,
+  createStaff,
+  findStaffByEmail,
+  getStaff,
+  listStaff,
+  toWireStaff,
+  updateStaff,
+} from '../auth/staff.store.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { administers, checkGrantedScope, checkOwnChange } from './admin-scope.ts';
+import {
+  changeNeedsApproval,
+  creationNeedsApproval,
+  decideProposal,
+  describeChanges,
+  pendingProposals,
+  propose,
+  scopeText,
+} from './staff-proposals.ts';
 
 /**
  * Staff management, admins only: list, create, change role/name/scope,
- * disable. An admin restricted to some sub-organizations administers only
- * inside them (admin-scope.ts). Each member records who created them, so a
- * decision between the two is flagged (linked-accounts.ts).
+ * disable, reset another's second factor. An admin restricted to some
+ * sub-organizations administers only inside them (admin-scope.ts). What
+ * grants approve or admin rights, widens a scope or resets a factor is a
+ * proposal another admin decides (staff-proposals.ts). A member made here
+ * chooses their own password with a one-time set-up code
+ * (auth/staff-setup.ts). Each member records who created them, so a
+ * decision between the two is refused or flagged (linked-accounts.ts).
  */
 
-function describeChanges(changes: z.output<typeof StaffUpdateRequest>): string {
-  const parts: string[] = [];
-  if (changes.name !== undefined) parts.push('name changed');
-  if (changes.role !== undefined) parts.push(`role → ${changes.role}`);
-  if (changes.subOrgIds !== undefined)
-    parts.push(`sub-orgs → ${changes.subOrgIds ? changes.subOrgIds.join(', ') : 'all'}`);
-  if (changes.disabled !== undefined) parts.push(changes.disabled ? 'disabled' : 'enabled');
-  return parts.join('; ') || 'no change';
-}
+// Where a role or scope change ends a member's sessions (`revokeStaffSessions`), their open
+// event streams must end too: the next request of every server refuses the session already.
 
 export function staffRoutes(options: AuthOptions) {
   const { db, clock } = options;
   const app = new Hono<AppEnv>();
+
+  /** Records a refusal under the route's action, then throws it on. */
+  async function refused<T>(
+    c: Context<AppEnv>,
+    fields: { action: string; entityType: string; entityId?: string },
+    run: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof ApiError)
+        await audit(c, options, {
+          ...fields,
+          summary: `Refused: ${error.message}`,
+          outcome: error.status === 403 ? 'denied' : 'failed',
+        });
+      throw error;
+    }
+  }
+
+  async function signedInAdmin(c: Context<AppEnv>) {
+    const session = c.get('staff');
+    if (!session) throw unauthorized();
+    // The full record (createdBy, disabled): what decides whether this admin may decide.
+    const admin = await getStaff(db, session.id);
+    if (!admin) throw unauthorized();
+    return admin;
+  }
+
   mount(app, CONSOLE_API_PREFIX, listStaffEndpoint, async (_input, c) => {
     const admin = c.get('staff');
     if (!admin) throw unauthorized();
     const rows = (await listStaff(db)).filter((member) => administers(admin, member));
     return { results: rows.map(toWireStaff), hasNext: false, nextCursor: null };
   });
+
   mount(app, CONSOLE_API_PREFIX, createStaffEndpoint, async ({ body: input }, c) => {
-    const admin = c.get('staff');
-    if (!admin) throw unauthorized();
-    try {
+    const admin = await signedInAdmin(c);
+    return refused(c, { action: 'staff.create', entityType: 'STAFF' }, async () => {
       checkGrantedScope(admin, input.subOrgIds);
-      const row = await createStaff(db, input, { now: clock.now(), createdBy: admin.id });
+      const setup = newSetupCode();
+      const now = clock.now();
+      if (creationNeedsApproval(input.role)) {
+        if (await findStaffByEmail(db, input.email))
+          throw new ApiError(
+            409,
+            ERROR_CODES.conflict,
+            `A staff member with email ${input.email} already exists`,
+            [{ field: 'email', message: 'is already in use' }],
+          );
+        const subOrgIds = input.subOrgIds ?? null;
+        const proposal = await propose(
+          db,
+          {
+            kind: 'create',
+            staffId: null,
+            change: { email: input.email, name: input.name, role: input.role, subOrgIds },
+            setupHash: setup.hash,
+            summary: `Add ${input.name} (${input.email}) as ${input.role} (${scopeText(subOrgIds)})`,
+          },
+          admin,
+          now,
+        );
+        await audit(c, options, {
+          action: 'staff.create',
+          entityType: 'STAFF_PROPOSAL',
+          entityId: proposal.id,
+          summary: `Proposed: ${proposal.summary}; another admin must approve`,
+          outcome: 'success',
+        });
+        return {
+          outcome: 'proposed' as const,
+          member: null,
+          proposal,
+          setup: { token: setup.token, expiresAt: null },
+        };
+      }
+      const expiresAt = new Date(now.getTime() + SETUP_LIFETIME_MS);
+      const row = await createStaff(
+        db,
+        { ...input, password: '' },
+        {
+          now,
+          passwordHash: await unknownPasswordHash(),
+          createdBy: admin.id,
+          setup: { hash: setup.hash, expiresAt },
+        },
+      );
       await audit(c, options, {
         action: 'staff.create',
         entityType: 'STAFF',
         entityId: row.id,
-        summary: `Created ${row.email} as ${row.role} (${row.subOrgIds ? `sub-orgs ${row.subOrgIds.join(', ')}` : 'all sub-orgs'})`,
+        summary: `Created ${row.email} as ${row.role} (${scopeText(row.subOrgIds)}); they choose their password with a set-up code`,
         outcome: 'success',
       });
-      return toWireStaff(row);
-    } catch (error) {
-      if (error instanceof ApiError)
-        await audit(c, options, {
-          action: 'staff.create',
-          entityType: 'STAFF',
-          summary: `Refused: ${error.message}`,
-          outcome: error.status === 403 ? 'denied' : 'failed',
-        });
-      throw error;
-    }
+      return {
+        outcome: 'applied' as const,
+        member: toWireStaff(row),
+        proposal: null,
+        setup: { token: setup.token, expiresAt: expiresAt.toISOString() },
+      };
+    });
   });
+
   mount(
     app,
     CONSOLE_API_PREFIX,
     updateStaffEndpoint,
     async ({ params: { staffId: id }, body: changes }, c) => {
-      const admin = c.get('staff');
-      if (!admin) throw unauthorized();
+      const admin = await signedInAdmin(c);
 
       if (
         id === admin.id &&
@@ -98,32 +187,118 @@ export function staffRoutes(options: AuthOptions) {
       // A member outside a restricted admin's scope is not theirs to see: as if absent.
       if (!target || !administers(admin, target))
         throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
-      try {
+      const fields = { action: 'staff.update', entityType: 'STAFF', entityId: id };
+      return refused(c, fields, async () => {
         if (id === admin.id) checkOwnChange(admin, changes);
         if (changes.subOrgIds !== undefined) checkGrantedScope(admin, changes.subOrgIds);
-      } catch (error) {
-        if (error instanceof ApiError)
+        const now = clock.now();
+        if (changeNeedsApproval(target, changes)) {
+          const proposal = await propose(
+            db,
+            {
+              kind: 'update',
+              staffId: id,
+              change: changes,
+              summary: `${target.email}: ${describeChanges(changes)}`,
+            },
+            admin,
+            now,
+          );
           await audit(c, options, {
-            action: 'staff.update',
-            entityType: 'STAFF',
-            entityId: id,
-            summary: `Refused: ${error.message}`,
-            outcome: 'denied',
+            ...fields,
+            summary: `Proposed: ${proposal.summary}; another admin must approve`,
+            outcome: 'success',
           });
-        throw error;
-      }
-      const row = await updateStaff(db, id, changes);
-      if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
-      // A disabled member's access ends now, not when their session would have expired.
-      if (changes.disabled) await revokeStaffSessions(db, id, clock.now());
+          return { outcome: 'proposed' as const, member: toWireStaff(target), proposal };
+        }
+        const row = await updateStaff(db, id, changes);
+        if (!row) throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+        // A disabled member's access ends now, not when their session would have expired; a
+        // role or scope change ends their sessions too, so the next one holds the new role's
+        // rules (its second factor among them).
+        const ends = changes.disabled === true || changesAccess(target, changes);
+        if (ends) await revokeStaffSessions(db, id, now);
+        await audit(c, options, {
+          ...fields,
+          action: changes.disabled ? 'staff.disable' : 'staff.update',
+          summary: `${row.email}: ${describeChanges(changes)}${ends && !changes.disabled ? '; their sessions ended' : ''}`,
+          outcome: 'success',
+        });
+        return { outcome: 'applied' as const, member: toWireStaff(row), proposal: null };
+      });
+    },
+  );
+
+  mount(app, CONSOLE_API_PREFIX, proposeFactorReset, async ({ params: { staffId: id } }, c) => {
+    const admin = await signedInAdmin(c);
+    const target = await getStaff(db, id);
+    if (!target || !administers(admin, target))
+      throw new ApiError(404, ERROR_CODES.notFound, 'No staff member with that id');
+    const fields = { action: 'staff.reset_factor', entityType: 'STAFF', entityId: id };
+    return refused(c, fields, async () => {
+      if (id === admin.id)
+        throw new ApiError(
+          400,
+          ERROR_CODES.validation,
+          'Your own second factor is replaced from your account page',
+        );
+      const proposal = await propose(
+        db,
+        {
+          kind: 'reset_factor',
+          staffId: id,
+          change: {},
+          summary: `Reset the second factor of ${target.email} (they set up a new one at their next sign-in)`,
+        },
+        admin,
+        clock.now(),
+      );
       await audit(c, options, {
-        action: changes.disabled ? 'staff.disable' : 'staff.update',
-        entityType: 'STAFF',
-        entityId: id,
-        summary: `${row.email}: ${describeChanges(changes)}`,
+        ...fields,
+        summary: `Proposed: ${proposal.summary}; another admin must approve`,
         outcome: 'success',
       });
-      return toWireStaff(row);
+      return { outcome: 'proposed' as const, member: toWireStaff(target), proposal };
+    });
+  });
+
+  mount(app, CONSOLE_API_PREFIX, listStaffProposals, async (_input, c) => {
+    const admin = await signedInAdmin(c);
+    return { results: await pendingProposals(db, admin), hasNext: false, nextCursor: null };
+  });
+
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    decideStaffProposal,
+    async ({ params: { proposalId }, body: { action } }, c) => {
+      const admin = await signedInAdmin(c);
+      const fields = {
+        action: `staff.proposal.${action}`,
+        entityType: 'STAFF_PROPOSAL',
+        entityId: proposalId,
+      };
+      return refused(c, fields, async () => {
+        // Hashed before the proposal's row is held: scrypt takes a while.
+        const unknownPassword = await unknownPasswordHash();
+        const decided = await decideProposal(
+          db,
+          proposalId,
+          admin,
+          action,
+          clock.now(),
+          unknownPassword,
+        );
+        const { proposal } = decided;
+        await audit(c, options, {
+          ...fields,
+          entityType: 'STAFF',
+          entityId: decided.member?.id ?? proposal.staffId ?? proposalId,
+          summary: `${action === 'approve' ? 'Approved' : 'Declined'} ${proposal.proposedBy.name}'s proposal: ${proposal.summary}${decided.sessionsEnded ? "; the member's sessions ended" : ''}`,
+          outcome: 'success',
+        });
+        return proposal;
+      });
     },
   );
   return app;

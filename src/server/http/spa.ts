@@ -61,6 +61,8 @@ const NOT_BUILT =
   "The console's web app has not been built yet. Run `npm run build` (or `npm start`, which builds it first), then reload this page.\n";
 
 const LOGIN_PATH = '/login';
+/** Pages for a visitor without a session: sign-in, and a new member's set-up (its code after `#`). */
+const OPEN_PAGES = new Set([LOGIN_PATH, '/setup']);
 
 /** The sign-in page, naming the page to return to (none for the home page, which picks its own). */
 function signInTarget(url: URL): string {
@@ -210,7 +212,7 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
       : options.liveSession
         ? await options.liveSession(c)
         : { colorScheme: 'system' };
-    if (visitor === null && c.req.path !== LOGIN_PATH) {
+    if (visitor === null && !OPEN_PAGES.has(c.req.path)) {
       c.header('Cache-Control', NO_STORE);
       return c.redirect(signInTarget(new URL(c.req.url)), 302);
     }

@@ -103,6 +103,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   contactId: (t) => t.contactId,
   approvalId: (t) => t.approvalId,
   staffId: (_t, ctx) => ctx.staffId,
+  // A proposal nobody made: an admin gets 404 past the checks, others 403.
+  proposalId: () => 'no-such-proposal',
   // Approval policies are the organization's, in no sub-org: the transactions policy, version 0.
   kind: () => 'transactions',
   version: () => '0',

@@ -55,7 +55,14 @@ export async function signInStaff(
   app: Pick<App, 'request'>,
   db: Database,
   clock: Clock,
-  options: { role?: StaffRole; subOrgIds?: string[] | null; email?: string; name?: string } = {},
+  options: {
+    role?: StaffRole;
+    subOrgIds?: string[] | null;
+    email?: string;
+    name?: string;
+    /** The admin who created the member's account: linked to them (console/linked-accounts.ts). */
+    createdBy?: string;
+  } = {},
 ): Promise<StaffSession> {
   const role = options.role ?? 'admin';
   counter += 1;
@@ -68,7 +75,7 @@ export async function signInStaff(
       subOrgIds: options.subOrgIds ?? null,
       password: '',
     },
-    { now: clock.now(), passwordHash: await cheapHash },
+    { now: clock.now(), passwordHash: await cheapHash, createdBy: options.createdBy ?? null },
   );
   const { token, row } = await createSession(db, member.id, clock.now());
   const cookie = `${SESSION_COOKIE}=${token}`;

@@ -39,7 +39,7 @@ export interface TestApp {
   /** A new member of that role (all sub-orgs unless given), signed in. */
   signIn(
     role: StaffRole,
-    options?: { subOrgIds?: string[] | null; name?: string },
+    options?: { subOrgIds?: string[] | null; name?: string; createdBy?: string },
   ): Promise<StaffSession>;
   /** `app.request` parsed as JSON, with the status. */
   getJson(

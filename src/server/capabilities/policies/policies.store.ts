@@ -203,7 +203,39 @@ export async function discardDraft(db: Database, kind: PolicyKind): Promise<bool
 }
 
 /**
- * Publishes the draft at exactly `revision`, by a member who never edited it:
+ * A publisher whose account an editor created, or who created an editor's
+ * (`staff.created_by`), may be that editor under a second name: refused, as
+ * for staff changes (console/linked-accounts.ts explains the link).
+ */
+async function refuseLinkedPublisher(
+  tx: Executor,
+  editorIds: readonly string[],
+  publisherId: string,
+): Promise<void> {
+  const found = await tx
+    .select({ id: staff.id, name: staff.name, createdBy: staff.createdBy })
+    .from(staff)
+    .where(inArray(staff.id, [publisherId, ...editorIds]));
+  const publisher = found.find((m) => m.id === publisherId);
+  if (!publisher) return;
+  const linked = found.find(
+    (m) => m.id !== publisherId && (m.createdBy === publisherId || publisher.createdBy === m.id),
+  );
+  if (!linked) return;
+  const how =
+    linked.createdBy === publisherId
+      ? `you created ${linked.name}'s console account`
+      : `${linked.name} created your console account`;
+  throw new ApiError(
+    403,
+    ERROR_CODES.linkedAccounts,
+    `${linked.name} edited this draft and your accounts are linked (${how}): an admin not linked to its editors must publish it`,
+  );
+}
+
+/**
+ * Publishes the draft at exactly `revision`, by a member who never edited it
+ * and is not linked to one who did:
  * the active version retires and the draft takes the next number.
  */
 export async function publishDraft(
@@ -226,6 +258,7 @@ export async function publishDraft(
         ERROR_CODES.fourEyes,
         'You edited this draft: another admin must review and publish it',
       );
+    await refuseLinkedPublisher(tx, draft.editorIds, member.id);
     const [last] = await tx
       .select({ version: max(approvalPolicies.version) })
       .from(approvalPolicies)

@@ -66,11 +66,67 @@ export const staff = consoleSchema.table(
      */
     timeZone: text('time_zone'),
     colorScheme: text('color_scheme', { enum: COLOR_SCHEMES }).notNull().default('system'),
+    /**
+     * SHA-256 of the one-time set-up code a member made in the console chooses
+     * their password with (auth/staff-setup.ts); null once used, and for
+     * members made by the CLI or the seed. Until then their password is a
+     * random one nobody was told.
+     */
+    setupHash: text('setup_hash'),
+    setupExpiresAt: at('setup_expires_at'),
   },
   (t) => [
     uniqueIndex('staff_email_unique').on(t.email),
+    uniqueIndex('staff_setup_hash_unique').on(t.setupHash),
     oneOf('staff', t.role, STAFF_ROLES),
     oneOf('staff', t.colorScheme, COLOR_SCHEMES),
+  ],
+);
+
+const STAFF_PROPOSAL_KINDS = ['create', 'update', 'reset_factor'] as const;
+const STAFF_PROPOSAL_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
+
+/**
+ * Staff changes that grant approve or admin rights, widen a scope, or reset
+ * another member's second factor: proposed by one admin, applied in the
+ * transaction that records another admin's approval (console/staff-proposals.ts).
+ */
+export const staffProposals = consoleSchema.table(
+  'staff_proposals',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind', { enum: STAFF_PROPOSAL_KINDS }).notNull(),
+    /** The member changed; null for a creation until it is approved. */
+    staffId: text('staff_id').references((): AnyPgColumn => staff.id),
+    /**
+     * The change as it will be applied: a creation's email, name, role and
+     * scope; an update's fields (contract/auth.ts StaffUpdateRequest).
+     */
+    change: jsonb('change')
+      .$type<{
+        email?: string;
+        name?: string;
+        role?: (typeof STAFF_ROLES)[number];
+        subOrgIds?: string[] | null;
+        disabled?: boolean;
+      }>()
+      .notNull(),
+    /** A creation's set-up code (SHA-256), carried to the member when approved. */
+    setupHash: text('setup_hash'),
+    summary: text('summary').notNull(),
+    proposedBy: text('proposed_by')
+      .notNull()
+      .references((): AnyPgColumn => staff.id),
+    proposedAt: at('proposed_at').notNull(),
+    status: text('status', { enum: STAFF_PROPOSAL_STATUSES }).notNull(),
+    decidedBy: text('decided_by').references((): AnyPgColumn => staff.id),
+    decidedAt: at('decided_at'),
+  },
+  (t) => [
+    index('staff_proposals_pending').on(t.status, t.proposedAt),
+    uniqueIndex('staff_proposals_setup_hash_unique').on(t.setupHash),
+    oneOf('staff_proposals', t.kind, STAFF_PROPOSAL_KINDS),
+    oneOf('staff_proposals', t.status, STAFF_PROPOSAL_STATUSES),
   ],
 );
 

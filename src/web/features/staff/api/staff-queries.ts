@@ -1,27 +1,71 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { StaffCreateRequest, StaffUpdateRequest } from '#contract/auth.ts';
-import { createStaff, updateStaff } from '#contract/endpoints/staff.ts';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type {
+  StaffCreateRequest,
+  StaffProposalDecisionRequest,
+  StaffUpdateRequest,
+} from '#contract/auth.ts';
+import {
+  createStaff,
+  decideStaffProposal,
+  listStaffProposals,
+  proposeFactorReset,
+  updateStaff,
+} from '#contract/endpoints/staff.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 
 /** The team list is reference data the audit log's actor filter reads too. */
 export const staffQueries = {
   list: () => referenceQueries.staffMembers(),
+  /** Staff changes awaiting another admin. */
+  proposals: () =>
+    queryOptions({
+      queryKey: ['staff', 'proposals'] as const,
+      queryFn: ({ signal }) =>
+        apiClient.call(listStaffProposals, { query: { limit: 100 } }, { signal }),
+    }),
 };
 
-export function useCreateStaffMember() {
+/** After any staff change: the team and the proposals may both have moved. */
+function useRefreshStaff() {
   const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: staffQueries.list().queryKey }),
+      queryClient.invalidateQueries({ queryKey: staffQueries.proposals().queryKey }),
+    ]);
+}
+
+export function useCreateStaffMember() {
+  const refresh = useRefreshStaff();
   return useMutation({
     mutationFn: (body: StaffCreateRequest) => apiClient.call(createStaff, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffQueries.list().queryKey }),
+    onSuccess: refresh,
   });
 }
 
 export function useUpdateStaffMember() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshStaff();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: StaffUpdateRequest }) =>
       apiClient.call(updateStaff, { params: { staffId: id }, body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffQueries.list().queryKey }),
+    onSuccess: refresh,
+  });
+}
+
+export function useProposeFactorReset() {
+  const refresh = useRefreshStaff();
+  return useMutation({
+    mutationFn: (id: string) => apiClient.call(proposeFactorReset, { params: { staffId: id } }),
+    onSuccess: refresh,
+  });
+}
+
+export function useDecideStaffProposal() {
+  const refresh = useRefreshStaff();
+  return useMutation({
+    mutationFn: ({ id, action }: { id: string; action: StaffProposalDecisionRequest['action'] }) =>
+      apiClient.call(decideStaffProposal, { params: { proposalId: id }, body: { action } }),
+    onSuccess: refresh,
   });
 }

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { STAFF_ROLES, StaffCreateRequest } from '#contract/auth.ts';
+import { STAFF_ROLES, StaffCreateRequest, type StaffChangeAnswer } from '#contract/auth.ts';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
 import { FieldError } from '../../../components/ui/field.tsx';
@@ -16,12 +16,11 @@ import { Choice } from '../../../components/ui/input.tsx';
  * The contract's create body, with sub-organizations as the form holds them:
  * "all" or a chosen list (at least one).
  */
-const { email, name, role, password } = StaffCreateRequest.shape;
+const { email, name, role } = StaffCreateRequest.shape;
 const FormFields = z.strictObject({
   email,
   name,
   role,
-  password,
   allSubOrgs: z.boolean(),
   subOrgIds: z.array(z.string()),
 });
@@ -36,7 +35,7 @@ const RestrictedFormSchema = FormFields.refine((v) => v.subOrgIds.length > 0, {
 });
 type FormInput = z.input<typeof CreateStaffFormSchema>;
 type FormOutput = z.output<typeof CreateStaffFormSchema>;
-const FIELDS = ['email', 'name', 'role', 'subOrgIds', 'password'] as const;
+const FIELDS = ['email', 'name', 'role', 'subOrgIds'] as const;
 
 const ROLE_OPTIONS = STAFF_ROLES.map((role) => ({ value: role, label: humanize(role) }));
 
@@ -46,7 +45,6 @@ const DEFAULTS: FormInput = {
   role: 'viewer',
   allSubOrgs: true,
   subOrgIds: [],
-  password: '',
 };
 
 export function CreateStaffForm({
@@ -67,10 +65,10 @@ export function CreateStaffForm({
     resolver: zodResolver(restricted ? RestrictedFormSchema : CreateStaffFormSchema),
     defaultValues: defaults,
   });
-  // An expired session mid-form must not lose what was typed; never the password.
-  const { clearDraft } = usePersistentFormDraft('/staff#create', form, { exclude: ['password'] });
+  // An expired session mid-form must not lose what was typed.
+  const { clearDraft } = usePersistentFormDraft('/staff#create', form);
   const create = useCreateStaffMember();
-  const [created, setCreated] = useState<string | null>(null);
+  const [created, setCreated] = useState<StaffChangeAnswer | null>(null);
   const { errors } = form.formState;
   const allSubOrgs = useWatch({ control: form.control, name: 'allSubOrgs' });
 
@@ -79,10 +77,10 @@ export function CreateStaffForm({
     create.mutate(
       { ...rest, subOrgIds: all && !restricted ? null : subOrgIds },
       {
-        onSuccess: (member) => {
+        onSuccess: (answer) => {
           clearDraft();
           form.reset(defaults);
-          setCreated(`${member.name} (${member.email}) was added as ${humanize(member.role)}.`);
+          setCreated(answer);
         },
         onError: (error) => {
           // The server names the fields it refused: show each next to its control.
@@ -110,25 +108,16 @@ export function CreateStaffForm({
           : null
       }
     >
-      {created ? (
-        <p
-          role="status"
-          className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900"
-        >
-          {created}
-        </p>
-      ) : null}
+      {created ? <CreatedNotice answer={created} /> : null}
       <div className="grid gap-4 sm:grid-cols-2">
         <TextField {...bound} name="email" label="Email" type="email" />
         <TextField {...bound} name="name" label="Name" />
-        <SelectFieldFor {...bound} name="role" label="Role" options={ROLE_OPTIONS} />
-        <TextField
+        <SelectFieldFor
           {...bound}
-          name="password"
-          label="Initial password"
-          hint="At least 12 characters. Share it with the member privately."
-          type="password"
-          autoComplete="new-password"
+          name="role"
+          label="Role"
+          options={ROLE_OPTIONS}
+          hint="An approver or admin is added once another admin approves."
         />
       </div>
       <fieldset
@@ -167,5 +156,52 @@ export function CreateStaffForm({
         </SubmitButton>
       </FormActions>
     </FormCard>
+  );
+}
+
+/**
+ * What the create did, and the member's set-up link, shown this once: the
+ * member chooses their own password with it (the admin never sets one).
+ */
+function CreatedNotice({ answer }: { answer: StaffChangeAnswer }) {
+  const id = useId();
+  const subject = answer.member ?? answer.proposal?.subject;
+  const role = answer.member?.role ?? answer.proposal?.change.role;
+  const link = answer.setup
+    ? `${typeof window === 'undefined' ? '' : window.location.origin}/setup#${answer.setup.token}`
+    : null;
+  return (
+    <div
+      role="status"
+      className="flex flex-col gap-2 rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900"
+    >
+      <p>
+        {answer.outcome === 'proposed'
+          ? `Adding ${subject?.name ?? ''} (${subject?.email ?? ''}) as ${humanize(role ?? '')} is proposed: another admin must approve it before the account exists.`
+          : `${subject?.name ?? ''} (${subject?.email ?? ''}) was added as ${humanize(role ?? '')}.`}
+      </p>
+      {link ? (
+        <>
+          <label htmlFor={`${id}-link`} className="font-medium">
+            Set-up link (shown once)
+          </label>
+          <input
+            id={`${id}-link`}
+            readOnly
+            value={link}
+            aria-describedby={`${id}-link-hint`}
+            className="w-full rounded border border-green-300 bg-white px-2 py-1 font-mono text-xs"
+            onFocus={(e) => e.currentTarget.select()}
+          />
+          <p id={`${id}-link-hint`}>
+            Give it to the member privately: with it they choose their own password, then set up
+            their second factor when they first sign in.{' '}
+            {answer.setup?.expiresAt
+              ? `It works once, for 72 hours.`
+              : 'It works once, for 72 hours from the approval.'}
+          </p>
+        </>
+      ) : null}
+    </div>
   );
 }

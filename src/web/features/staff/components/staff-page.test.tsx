@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { StaffMember } from '#contract/auth.ts';
+import type { StaffChangeAnswer, StaffMember, StaffProposal } from '#contract/auth.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithQuery } from '../../../test/render.tsx';
 import { sessionFor } from '../../../test/session.ts';
@@ -27,9 +27,33 @@ const members: StaffMember[] = [
   },
 ];
 
+const applied = (member: StaffMember): StaffChangeAnswer => ({
+  outcome: 'applied',
+  member,
+  proposal: null,
+  setup: { token: 'setup-code-shown-once', expiresAt: '2030-01-04T12:00:00.000Z' },
+});
+
+const proposal = (over: Partial<StaffProposal> = {}): StaffProposal => ({
+  id: 'p_1',
+  kind: 'update',
+  staffId: 's_vera',
+  subject: { name: 'Vera Viewer', email: 'vera@example.test' },
+  change: { role: 'approver' },
+  summary: 'vera@example.test: role → approver',
+  proposedBy: { id: 's_other', name: 'Olga Other' },
+  proposedAt: '2030-01-01T12:00:00.000Z',
+  status: 'PENDING',
+  decidedBy: null,
+  decidedAt: null,
+  ...over,
+});
+
 function install(
-  create: (body: unknown) => Response = () => json(members[1], 201),
+  create: (body: unknown) => Response = () => json(applied(members[1]!), 201),
   session = sessionFor('admin', { id: 's_admin' }),
+  proposals: StaffProposal[] = [],
+  decide: (body: unknown) => Response = () => json({ ...proposals[0], status: 'APPROVED' }),
 ) {
   return installFakeApi({
     '/auth/session': () => json(session),
@@ -37,8 +61,16 @@ function install(
       init.method === 'POST'
         ? create(JSON.parse(String(init.body)))
         : json({ results: members, hasNext: false, nextCursor: null }),
+    '/api/console/staff/proposals/': () =>
+      json({ results: proposals, hasNext: false, nextCursor: null }),
+    '/api/console/staff/proposals/p_1/decision/': (_url, init) =>
+      decide(JSON.parse(String(init.body))),
     '/api/console/staff/s_vera/': (_url, init) =>
-      json({ ...members[1], ...(JSON.parse(String(init.body)) as object) }),
+      json({
+        outcome: 'proposed',
+        member: members[1],
+        proposal: proposal({ change: JSON.parse(String(init.body)) as StaffProposal['change'] }),
+      }),
     '/api/external/sub_orgs/': () =>
       json({
         results: [
@@ -76,7 +108,7 @@ describe('StaffPage', () => {
     await user.selectOptions(screen.getByLabelText('Role for Vera Viewer'), 'approver');
     await user.click(screen.getByRole('button', { name: 'Change role of Vera Viewer' }));
     const confirmation = screen.getByRole('group', {
-      name: "Change Vera Viewer's role from Viewer to Approver?",
+      name: "Change Vera Viewer's role from Viewer to Approver? They are signed out and sign in again under the new role. Another admin must approve it first.",
     });
     expect(within(confirmation).getByRole('button', { name: 'Confirm' })).toHaveFocus();
     expect(fetchStub.mock.calls.some(([, init]) => init?.method === 'PATCH')).toBe(false);
@@ -90,6 +122,9 @@ describe('StaffPage', () => {
       expect(fetchStub.mock.calls.find(([, init]) => init?.method === 'PATCH')?.[1]?.body).toBe(
         JSON.stringify({ role: 'approver' }),
       ),
+    );
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Proposed: it applies once another admin approves it.',
     );
   });
 
@@ -109,7 +144,6 @@ describe('StaffPage', () => {
     const form = screen.getByRole('form', { name: 'Add a staff member' });
     await user.type(within(form).getByLabelText('Email'), 'vera@example.test');
     await user.type(within(form).getByLabelText('Name'), 'Vera Again');
-    await user.type(within(form).getByLabelText('Initial password'), 'a long enough password');
     await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
 
     const email = within(form).getByLabelText('Email');
@@ -123,7 +157,7 @@ describe('StaffPage', () => {
     install((body) => {
       sent = body;
       return json(
-        { ...members[1], id: 's_new', name: 'Nina New', email: 'nina@example.test' },
+        applied({ ...members[1]!, id: 's_new', name: 'Nina New', email: 'nina@example.test' }),
         201,
       );
     });
@@ -132,23 +166,25 @@ describe('StaffPage', () => {
     await user.type(within(form).getByLabelText('Email'), 'Nina@Example.test');
     await user.type(within(form).getByLabelText('Name'), 'Nina New');
     await user.selectOptions(within(form).getByLabelText('Role'), 'initiator');
-    await user.type(within(form).getByLabelText('Initial password'), 'a long enough password');
     await user.click(within(form).getByLabelText('All sub-organizations'));
     await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
     expect(await within(form).findByRole('alert')).toHaveTextContent(
       'choose at least one sub-organization, or all of them',
     );
     expect(sessionStorage.getItem('form-draft:/staff#create')).toContain('Nina New');
-    expect(sessionStorage.getItem('form-draft:/staff#create')).not.toContain('a long enough');
 
     await user.click(await within(form).findByLabelText('West desk'));
     await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
-    expect(await within(form).findByRole('status')).toHaveTextContent('Nina New');
+    const status = await within(form).findByRole('status');
+    expect(status).toHaveTextContent('Nina New');
+    // The set-up link, shown once: the member chooses their own password with it.
+    expect(within(status).getByLabelText('Set-up link (shown once)')).toHaveValue(
+      `${window.location.origin}/setup#setup-code-shown-once`,
+    );
     expect(sent).toEqual({
       email: 'nina@example.test',
       name: 'Nina New',
       role: 'initiator',
-      password: 'a long enough password',
       subOrgIds: ['so_west'],
     });
     expect(sessionStorage.getItem('form-draft:/staff#create')).toBeNull();
@@ -161,7 +197,7 @@ describe('StaffPage', () => {
     install(
       (body) => {
         sent = body;
-        return json({ ...members[1], id: 's_new', name: 'Sam Scoped' }, 201);
+        return json(applied({ ...members[1]!, id: 's_new', name: 'Sam Scoped' }), 201);
       },
       sessionFor('admin', { id: 's_east_admin', subOrgIds: ['so_east'] }),
     );
@@ -171,7 +207,6 @@ describe('StaffPage', () => {
     expect(within(form).queryByLabelText('All sub-organizations')).not.toBeInTheDocument();
     await user.type(within(form).getByLabelText('Email'), 'sam@example.test');
     await user.type(within(form).getByLabelText('Name'), 'Sam Scoped');
-    await user.type(within(form).getByLabelText('Initial password'), 'a long enough password');
     await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
     expect(await within(form).findByRole('alert')).toHaveTextContent(
       'choose at least one of the sub-organizations you administer',
@@ -182,5 +217,47 @@ describe('StaffPage', () => {
     await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
     expect(await within(form).findByRole('status')).toHaveTextContent('Sam Scoped');
     expect(sent).toMatchObject({ subOrgIds: ['so_east'] });
+  });
+
+  it('lists staff changes awaiting approval, decided by another admin by keyboard', async () => {
+    const user = userEvent.setup();
+    let decided: unknown;
+    install(undefined, undefined, [proposal()], (body) => {
+      decided = body;
+      return json({ ...proposal(), status: 'APPROVED' });
+    });
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const list = await screen.findByRole('list', { name: 'Staff changes awaiting approval' });
+    const item = within(list).getByRole('listitem');
+    expect(item).toHaveTextContent('Change: vera@example.test: role → approver');
+    expect(item).toHaveTextContent('Proposed by Olga Other');
+    within(item)
+      .getByRole('button', { name: 'Approve: vera@example.test: role → approver' })
+      .focus();
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(decided).toEqual({ action: 'approve' }));
+  });
+
+  it("shows a refused decision, and offers none on one's own proposal", async () => {
+    const user = userEvent.setup();
+    install(
+      undefined,
+      undefined,
+      [proposal(), proposal({ id: 'p_2', proposedBy: { id: 's_admin', name: 'Alex Admin' } })],
+      () =>
+        json(
+          { message: 'Your account and the proposer’s are linked', code: 'LINKED_ACCOUNTS' },
+          403,
+        ),
+    );
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const list = await screen.findByRole('list', { name: 'Staff changes awaiting approval' });
+    const [theirs, mine] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement];
+    expect(mine).toHaveTextContent('You proposed this: another admin must approve or decline it.');
+    expect(within(mine).queryByRole('button')).not.toBeInTheDocument();
+    await user.click(within(theirs).getByRole('button', { name: /^Decline/ }));
+    expect(await within(theirs).findByRole('alert')).toHaveTextContent(
+      'The decline was refused: Your account and the proposer’s are linked',
+    );
   });
 });

@@ -12,6 +12,7 @@ import { referenceQueries, subOrgOptions } from '../../../lib/reference-queries.
 import { useSession } from '../../../lib/session-queries.ts';
 import { staffQueries } from '../api/staff-queries.ts';
 import { CreateStaffForm } from './create-staff-form.tsx';
+import { StaffProposals } from './staff-proposals.tsx';
 import { StaffRowActions } from './staff-row-actions.tsx';
 
 const STAFF_TABLE: DataTableSpec = {
@@ -26,13 +27,15 @@ function subOrgText(member: StaffMember, names: Map<string, string>): string {
 }
 
 /**
- * `/staff` (admins): the team, and adding to it. An admin held to some
+ * `/staff` (admins): the team, the staff changes awaiting another admin,
+ * and adding to the team. An admin held to some
  * sub-organizations sees and adds only members inside them (the server's
  * rule, docs/security.md; their list already holds only those).
  */
 export function StaffPage({ currentMemberId }: { currentMemberId: string | undefined }) {
   const staff = useQuery(staffQueries.list());
-  const ownScope = useSession()?.member.subOrgIds ?? null;
+  const session = useSession();
+  const ownScope = session?.member.subOrgIds ?? null;
   const subOrgs = useQuery(referenceQueries.subOrgs());
   const subOrgChoices = useMemo(() => subOrgOptions(subOrgs.data), [subOrgs.data]);
   const names = useMemo(
@@ -85,6 +88,7 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
         </p>
       ) : null}
       <div aria-busy={staff.isPending}>{content}</div>
+      <StaffProposals currentMember={session?.member} />
       <CreateStaffForm
         key={ownScope ? 'restricted' : 'all'}
         subOrgOptions={subOrgChoices}
