@@ -32,8 +32,8 @@ export async function resetFactor(
   db: Database,
   staffId: string,
   now: Date,
-): Promise<{ hadFactor: boolean; sessionsEnded: number }> {
+): Promise<{ hadFactor: boolean; sessionsEnded: number; endedSessionIds: string[] }> {
   const hadFactor = await clearFactor(db, staffId, now);
-  const sessionsEnded = (await revokeOtherSessions(db, staffId, null, now)).length;
-  return { hadFactor, sessionsEnded };
+  const endedSessionIds = await revokeOtherSessions(db, staffId, null, now);
+  return { hadFactor, sessionsEnded: endedSessionIds.length, endedSessionIds };
 }

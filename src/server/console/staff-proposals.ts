@@ -217,6 +217,8 @@ export interface Decision {
   member: StaffRecord | null;
   /** Sessions the change ended (a role, scope or factor change). */
   sessionsEnded: boolean;
+  /** Their ids, so this server's open event streams of them end once the change commits. */
+  endedSessionIds: string[];
 }
 
 /**
@@ -257,6 +259,7 @@ export async function decideProposal(
 
     let member: StaffRecord | null = null;
     let sessionsEnded = false;
+    let endedSessionIds: string[] = [];
     if (action === 'approve') {
       if (row.kind === 'create') {
         const { email, name, role } = row.change;
@@ -284,11 +287,11 @@ export async function decideProposal(
         member = (await updateStaff(tx, target.id, row.change)) ?? null;
         if (changesAccess(target, row.change) || row.change.disabled) {
           // What the member may do changed: every session ends, and signs in again under the new role.
-          await revokeStaffSessions(tx, target.id, now);
+          endedSessionIds = await revokeStaffSessions(tx, target.id, now);
           sessionsEnded = true;
         }
       } else {
-        await resetFactor(tx, target.id, now);
+        ({ endedSessionIds } = await resetFactor(tx, target.id, now));
         member = target;
         sessionsEnded = true;
       }
@@ -304,6 +307,11 @@ export async function decideProposal(
       .where(and(eq(staffProposals.id, row.id), eq(staffProposals.status, 'PENDING')))
       .returning();
     if (!decided) throw new Error('decideProposal: the held proposal changed');
-    return { proposal: (await toWire(tx, [decided]))[0]!, member, sessionsEnded };
+    return {
+      proposal: (await toWire(tx, [decided]))[0]!,
+      member,
+      sessionsEnded,
+      endedSessionIds,
+    };
   });
 }

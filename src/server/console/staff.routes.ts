@@ -11,7 +11,7 @@ import {
   updateStaff as updateStaffEndpoint,
 } from '#contract/endpoints/staff.ts';
 import { audit } from '../auth/audit.ts';
-import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
+import { endSessionStreams, unauthorized, type AuthOptions } from '../auth/session-auth.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import { newSetupCode, SETUP_LIFETIME_MS, unknownPasswordHash } from '../auth/staff-setup.ts';
 import {
@@ -47,9 +47,6 @@ import {
  * (auth/staff-setup.ts). Each member records who created them, so a
  * decision between the two is refused or flagged (linked-accounts.ts).
  */
-
-// Where a role or scope change ends a member's sessions (`revokeStaffSessions`), their open
-// event streams must end too: the next request of every server refuses the session already.
 
 export function staffRoutes(options: AuthOptions) {
   const { db, clock } = options;
@@ -217,7 +214,8 @@ export function staffRoutes(options: AuthOptions) {
         // role or scope change ends their sessions too, so the next one holds the new role's
         // rules (its second factor among them).
         const ends = changes.disabled === true || changesAccess(target, changes);
-        if (ends) await revokeStaffSessions(db, id, now);
+        // Other servers' streams end at their hub's next check of the sessions.
+        if (ends) endSessionStreams(options, await revokeStaffSessions(db, id, now));
         await audit(c, options, {
           ...fields,
           action: changes.disabled ? 'staff.disable' : 'staff.update',
@@ -290,6 +288,7 @@ export function staffRoutes(options: AuthOptions) {
           unknownPassword,
         );
         const { proposal } = decided;
+        endSessionStreams(options, decided.endedSessionIds);
         await audit(c, options, {
           ...fields,
           entityType: 'STAFF',
