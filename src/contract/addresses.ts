@@ -3,9 +3,9 @@ import { chainInfo, type ChainKind } from './chains.ts';
 /**
  * What an address looks like on each kind of chain, so the transfer form and
  * the sandbox refuse the same external addresses with the same words. These
- * are format checks (alphabet and length), not checksums: a typo that keeps
- * the format still passes, which is why the review step shows the address in
- * full before anything is sent.
+ * are format checks (alphabet and length); the chains' checksums, which
+ * catch a typo that keeps the format, are contact-address.ts's, applied
+ * after these to contacts and typed external destinations alike.
  */
 
 interface AddressRule {
