@@ -130,6 +130,22 @@ for (const width of [1440, 390]) {
         await expect(address).toHaveAccessibleDescription(/address poisoning/);
         await expectNoAxeViolations(page);
       });
+      test('the review of a contract call says what the call does', async ({ page }) => {
+        const spender = freshAddress();
+        const form = await openForm(page, 'CONTRACT_CALL');
+        await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+        await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
+        await form
+          .getByLabel('Call data (hex)')
+          .fill(`0x095ea7b3${word(spender)}${'f'.repeat(64)}`);
+        await form.getByLabel('Contract address (optional)').fill(USDC);
+        await form.getByRole('button', { name: 'Review' }).click();
+        const review = page.getByRole('region', { name: /Review the contract call/ });
+        await expect(review).toContainText(
+          `Unlimited USDC approval to ${spender.slice(0, 6)}…${spender.slice(-4)} on Ethereum`,
+        );
+        await expectNoAxeViolations(page);
+      });
     });
 
     test.describe('as an approver', () => {
