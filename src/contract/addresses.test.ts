@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressProblem } from './addresses.ts';
+import { addressProblem, looksAlike } from './addresses.ts';
 
 describe('addressProblem', () => {
   it.each([
@@ -28,5 +28,31 @@ describe('addressProblem', () => {
 
   it('leaves chains it does not know to the custody API', () => {
     expect(addressProblem('DOGECOIN', 'anything')).toBeNull();
+  });
+});
+
+describe('looksAlike', () => {
+  const real = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
+  it('flags another address with the same first and last four characters', () => {
+    expect(looksAlike(`0x5aae${'0'.repeat(32)}eaed`, real)).toBe(true);
+  });
+  it('is not the address itself, in any case, nor one that differs where people look', () => {
+    expect(looksAlike(real.toLowerCase(), real)).toBe(false);
+    expect(looksAlike(`0x5aaf${'0'.repeat(32)}eaed`, real)).toBe(false);
+    expect(looksAlike(`0x5aae${'0'.repeat(32)}eaee`, real)).toBe(false);
+  });
+  it('does not count the prefix every address of the kind shares', () => {
+    expect(
+      looksAlike(
+        'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        'bc1qxxxxrrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      ),
+    ).toBe(false);
+    expect(
+      looksAlike(
+        'bc1qar0sxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxf5mdq',
+        'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      ),
+    ).toBe(true);
   });
 });

@@ -3,9 +3,9 @@ import { chainInfo, type ChainKind } from './chains.ts';
 /**
  * What an address looks like on each kind of chain, so the transfer form and
  * the sandbox refuse the same external addresses with the same words. These
- * are format checks (alphabet and length), not checksums: a typo that keeps
- * the format still passes, which is why the review step shows the address in
- * full before anything is sent.
+ * are format checks (alphabet and length); the chains' checksums, which
+ * catch a typo that keeps the format, are contact-address.ts's, applied
+ * after these to contacts and typed external destinations alike.
  */
 
 interface AddressRule {
@@ -63,4 +63,25 @@ export function addressProblem(blockChain: string, address: string): string | nu
 export function sameAddress(a: string, b: string): boolean {
   const hex = /^(0x)?[0-9a-fA-F]+$/;
   return hex.test(a) && hex.test(b) ? a.toLowerCase() === b.toLowerCase() : a === b;
+}
+
+/**
+ * Whether `a` is a lookalike of `b`: a different address whose first and
+ * last four characters are the same, which is all most people compare. An
+ * address-poisoning attack plants such an address in a wallet's history
+ * hoping it is copied instead of the real one. The prefix every address of
+ * the kind shares ("0x", "bc1") is not counted among the four.
+ */
+export function looksAlike(a: string, b: string): boolean {
+  if (sameAddress(a, b)) return false;
+  const visible = (address: string) =>
+    /^0x[0-9a-fA-F]+$/.test(address)
+      ? address.slice(2).toLowerCase()
+      : address.startsWith('bc1')
+        ? address.slice(3)
+        : address;
+  const x = visible(a);
+  const y = visible(b);
+  if (x.length < 8 || y.length < 8) return false;
+  return x.slice(0, 4) === y.slice(0, 4) && x.slice(-4) === y.slice(-4);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCallData } from './call-data.ts';
+import { describeContractCall, readCallData } from './call-data.ts';
 
 const pad = (hex: string) => hex.replace(/^0x/, '').padStart(64, '0');
 const RECIPIENT = '0x1111111111111111111111111111111111111111';
@@ -66,5 +66,63 @@ describe('readCallData', () => {
     });
     expect(readCallData('0x12')).toMatchObject({ kind: 'raw', selector: null });
     expect(readCallData('zz')).toMatchObject({ kind: 'raw', selector: null });
+  });
+});
+
+describe('describeContractCall', () => {
+  const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
+  const SPENDER_2 = '0x1111111111111111111111111111111111110582';
+  it('names an unlimited approval of a well-known token, its spender shortened', () => {
+    const callData = `0x095ea7b3${pad(SPENDER_2)}${'f'.repeat(64)}`;
+    expect(describeContractCall({ callData, toAddress: USDC }, 'ETHEREUM')).toBe(
+      'Unlimited USDC approval to 0x1111…0582',
+    );
+  });
+  it("reads a token transfer's amount in the token's own decimals", () => {
+    const callData = `0xa9059cbb${pad('0xabcd000000000000000000000000000000001234')}${pad(1_000_000_000n.toString(16))}`;
+    expect(describeContractCall({ callData, toAddress: USDC.toLowerCase() }, 'ETHEREUM')).toBe(
+      'Transfer of 1,000 USDC to 0xabcd…1234',
+    );
+  });
+  it('names an unknown token by its contract and keeps its amount in smallest units', () => {
+    const token = '0x2222222222222222222222222222222222223333';
+    const approve = `0x095ea7b3${pad(SPENDER_2)}${pad(1234n.toString(16))}`;
+    expect(describeContractCall({ callData: approve, toAddress: token }, 'ETHEREUM')).toBe(
+      'Approval of 1,234 smallest units of token 0x2222…3333 to 0x1111…0582',
+    );
+    const unlimited = `0x095ea7b3${pad(SPENDER_2)}${'f'.repeat(64)}`;
+    expect(describeContractCall({ callData: unlimited, toAddress: token }, 'ETHEREUM')).toBe(
+      'Unlimited approval of token 0x2222…3333 to 0x1111…0582',
+    );
+    // The same contract on another chain is not the token it is on Ethereum.
+    expect(describeContractCall({ callData: unlimited, toAddress: USDC }, 'POLYGON')).toBe(
+      'Unlimited approval of token 0xA0b8…eB48 to 0x1111…0582',
+    );
+  });
+  it('says when an approval is taken back, and when every token of a collection is handed over', () => {
+    const revoke = `0x095ea7b3${pad(SPENDER_2)}${pad('0')}`;
+    expect(describeContractCall({ callData: revoke, toAddress: USDC }, 'ETHEREUM')).toBe(
+      'Revocation of the USDC approval of 0x1111…0582',
+    );
+    const collection = '0x3333333333333333333333333333333333334444';
+    const all = `0xa22cb465${pad(SPENDER_2)}${pad('1')}`;
+    expect(describeContractCall({ callData: all, toAddress: collection }, 'ETHEREUM')).toBe(
+      'Approval of every token of collection 0x3333…4444 to 0x1111…0582',
+    );
+  });
+  it('says plainly when a call could not be read, and what the other chains call', () => {
+    expect(describeContractCall({ callData: '0xdeadbeef', toAddress: SPENDER_2 }, 'ETHEREUM')).toBe(
+      'Call of unknown function 0xdeadbeef on 0x1111…0582 (not decoded)',
+    );
+    expect(describeContractCall({ messageHex: '0xabcd' }, 'SOLANA')).toBe(
+      'Raw signature of a message',
+    );
+    expect(
+      describeContractCall(
+        { canisterId: 'ryjl3-tyaaa-aaaaa-aaaba-cai', method: 'icrc1_transfer', arg: '' },
+        'ICP',
+      ),
+    ).toBe('Call of icrc1_transfer on canister ryjl3-tyaaa-aaaaa-aaaba-cai');
+    expect(describeContractCall(undefined, 'ETHEREUM')).toBeUndefined();
   });
 });

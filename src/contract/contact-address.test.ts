@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addressChecksumProblem,
   canonicalContactAddress,
   contactAddressProblem,
   toChecksumAddress,
@@ -54,5 +55,22 @@ describe('Bitcoin, Tron and Solana', () => {
     ['SOLANA', '1111111111111111111111111111111111', /exactly 32 bytes/],
   ])('%s %s is refused', (chain, address, rule) => {
     expect(contactAddressProblem(chain, address)).toMatch(rule);
+  });
+});
+
+describe("a typed external address's checksum", () => {
+  it('is the contact rule less the format, which has its own words', () => {
+    expect(
+      addressChecksumProblem('ETHEREUM', '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD'),
+    ).toMatch(/EIP-55 checksum/);
+    expect(
+      addressChecksumProblem('ETHEREUM', '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed'),
+    ).toBeNull();
+    expect(
+      addressChecksumProblem('ETHEREUM', '0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED'),
+    ).toBeNull();
+    // Not an address at all: the format rule (addresses.ts) says so, not this one.
+    expect(addressChecksumProblem('ETHEREUM', '0x12')).toBeNull();
+    expect(addressChecksumProblem('DOGECOIN', 'anything')).toBeNull();
   });
 });

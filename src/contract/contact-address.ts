@@ -8,7 +8,9 @@ import { chainInfo } from './chains.ts';
  * (addresses.ts) and, where the chain's addresses carry one, their checksum,
  * so that a mistyped character is caught before anyone approves the
  * contact. A contact is paid again and again without anyone re-reading its
- * address; a transfer's one-off external address keeps the format check only.
+ * address. A transfer's or delegation's typed external address is held to the
+ * same checksums (`addressChecksumProblem`): a one-off payment to a mistyped
+ * address is lost just the same.
  *
  * - EVM: EIP-55. An all-lowercase (or all-uppercase) address carries no
  *   checksum and is accepted, then stored and shown checksummed; a
@@ -176,6 +178,17 @@ export function contactAddressProblem(blockChain: string, address: string): stri
   if (format) return `address is ${format}`;
   const chain = chainInfo(blockChain);
   return chain ? checksumProblem(chain.kind, address) : null;
+}
+
+/**
+ * Why `address`, already in `blockChain`'s format (addresses.ts), fails the
+ * chain's checksum, or null: the rule the transfer form and the server apply
+ * to a typed external destination, in the same words as a contact's.
+ */
+export function addressChecksumProblem(blockChain: string, address: string): string | null {
+  const chain = chainInfo(blockChain);
+  if (!chain || addressProblem(blockChain, address)) return null;
+  return checksumProblem(chain.kind, address);
 }
 
 /** The address as stored and shown: EIP-55 on EVM chains, as given elsewhere. */

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
+import { toChecksumAddress } from '#contract/contact-address.ts';
 import { paths } from '#contract/paths.ts';
 import { assets, wallets } from '../db/schema/sandbox.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
@@ -29,10 +30,13 @@ type Ids = Record<
   | 'subOrgB',
   string
 >;
-/** Vault B's and the organization-level vault's Ethereum addresses, as EVM addresses. */
-const VAULT_B_ADDRESS = `0x${'Ab'.repeat(20)}`;
-const ORG_VAULT_ADDRESS = `0x${'Cd'.repeat(20)}`;
-const VAULT_A_ADDRESS = `0x${'Ef'.repeat(20)}`;
+/**
+ * Vault B's, the organization-level vault's and sub-org A's gas vault's
+ * Ethereum addresses, as EVM addresses: checksummed, as a typed one must be.
+ */
+const VAULT_B_ADDRESS = toChecksumAddress(`0x${'ab'.repeat(20)}`);
+const ORG_VAULT_ADDRESS = toChecksumAddress(`0x${'cd'.repeat(20)}`);
+const GAS_A_ADDRESS = toChecksumAddress(`0x${'ef'.repeat(20)}`);
 
 /** Sub-orgs A and B, their vaults and contacts, and the organization-level ones. */
 async function scopeWorld(t: TestApp): Promise<Ids> {
@@ -61,7 +65,7 @@ async function scopeWorld(t: TestApp): Promise<Ids> {
   for (const [vaultId, address] of [
     [ids.vaultB, VAULT_B_ADDRESS],
     [ids.orgVault, ORG_VAULT_ADDRESS],
-    [ids.vaultA, VAULT_A_ADDRESS],
+    [ids.gasA, GAS_A_ADDRESS],
   ] as const) {
     await t.db
       .update(wallets)
@@ -263,7 +267,8 @@ describe('external addresses of a member restricted to sub-org A', () => {
         create,
         transfer(ids.vaultA, external(`0x${'12'.repeat(20)}`)),
       );
-      await expectAccepted(restricted, create, transfer(ids.vaultA, external(VAULT_A_ADDRESS)));
+      // Another vault of sub-org A (the sending vault's own address is refused as a transfer to itself).
+      await expectAccepted(restricted, create, transfer(ids.vaultA, external(GAS_A_ADDRESS)));
     },
   );
 

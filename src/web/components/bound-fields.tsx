@@ -68,6 +68,7 @@ export function TextField<V extends FieldValues>({
   className,
   multiline = false,
   maxChars,
+  notice,
   ...input
 }: Bound<V> & {
   label: string;
@@ -76,8 +77,20 @@ export function TextField<V extends FieldValues>({
   multiline?: boolean;
   /** Shows how many of these characters are used (the rule itself is the schema's). */
   maxChars?: number;
+  /**
+   * A remark on what was typed that does not block it (whose address this
+   * is, whom it only looks like): announced as it appears, and part of the
+   * control's description. Null: a field that may have one, none now (its
+   * live region is in place before the first one appears, so it is read out).
+   */
+  notice?: FieldNotice | null | undefined;
 } & Pick<ComponentProps<'input'>, 'inputMode' | 'spellCheck' | 'type' | 'autoComplete'>) {
   const { id, error, control } = useBoundControl({ form, fieldId, name }, hint);
+  const describedBy = withNotice(
+    withCounter(control['aria-describedby'], id, maxChars),
+    id,
+    !!notice,
+  );
   return (
     <Field id={id} label={label} hint={hint} error={error} className={className}>
       {multiline ? (
@@ -85,19 +98,42 @@ export function TextField<V extends FieldValues>({
           className={textareaClass}
           spellCheck={input.spellCheck}
           {...control}
-          aria-describedby={withCounter(control['aria-describedby'], id, maxChars)}
+          aria-describedby={describedBy}
         />
       ) : (
-        <Input
-          autoComplete="off"
-          {...input}
-          {...control}
-          aria-describedby={withCounter(control['aria-describedby'], id, maxChars)}
-        />
+        <Input autoComplete="off" {...input} {...control} aria-describedby={describedBy} />
       )}
       {maxChars ? <CharacterCount form={form} name={name} id={id} max={maxChars} /> : null}
+      {notice === undefined ? null : (
+        <span aria-live="polite" className="block">
+          {notice ? (
+            <span
+              id={`${id}-notice`}
+              data-tone={notice.tone}
+              className={
+                notice.tone === 'warning'
+                  ? 'block rounded border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-900'
+                  : 'block text-sm text-slate-800'
+              }
+            >
+              {notice.tone === 'warning' ? <span aria-hidden="true">⚠ </span> : null}
+              {notice.text}
+            </span>
+          ) : null}
+        </span>
+      )}
     </Field>
   );
+}
+
+/** A remark shown under a text field; `warning` when it may be a mistake. */
+export interface FieldNotice {
+  tone: 'info' | 'warning';
+  text: string;
+}
+
+function withNotice(describedBy: string | undefined, id: string, shown: boolean) {
+  return shown ? [describedBy, `${id}-notice`].filter(Boolean).join(' ') : describedBy;
 }
 
 function withCounter(describedBy: string | undefined, id: string, maxChars: number | undefined) {

@@ -115,6 +115,22 @@ describe('what a row says', () => {
     );
   });
 
+  it('says what a contract call does, not "Contract call of 0"', () => {
+    const spender = '0x1111111111111111111111111111111111110582';
+    const callData = `0x095ea7b3${spender.slice(2).padStart(64, '0')}${'f'.repeat(64)}`;
+    const item = tx('c', '2030-01-01T00:00:00.000Z', {
+      transaction: {
+        id: 'c',
+        category: 'CONTRACT_CALL',
+        amount: '0',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+        data: { callData, toAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' },
+      },
+    } as Partial<ApprovalItem>);
+    expect(describeItem(item)).toBe('Unlimited USDC approval to 0x1111…0582 on Ethereum');
+  });
+
   it('names the initiator as the console knows them', () => {
     const at = '2030-01-01T00:00:00.000Z';
     expect(

@@ -1,7 +1,7 @@
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { chainLabel } from '#contract/chains.ts';
-import { formatAmount } from '#contract/decimal-format.ts';
-import { humanize, partyLabel, paymentMethodLabel } from './labels.ts';
+import { paymentMethodLabel } from './labels.ts';
+import { describeTransaction } from './transaction-summary.ts';
 import { compact } from './paging.ts';
 
 /**
@@ -87,17 +87,8 @@ export function inboxNeighbours(
 
 /** The masked account number of a bank account item, kept whole on one line where shown. */
 export function describeItemParts(item: ApprovalItem): { text: string; number: string | null } {
-  if (item.kind === 'TRANSACTION') {
-    const tx = item.transaction;
-    const kind = humanize(tx.category) || 'Transaction';
-    const amount = tx.amount ? ` of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trimEnd() : '';
-    const to = partyLabel(tx.destination);
-    const chain = chainLabel(tx.blockChain);
-    return {
-      text: `${kind}${amount}${to ? ` to ${to}` : ''}${chain ? ` on ${chain}` : ''}`,
-      number: null,
-    };
-  }
+  if (item.kind === 'TRANSACTION')
+    return { text: describeTransaction(item.transaction), number: null };
   if (item.kind === 'CONTACT') return describeContact(item.contact);
   const account = item.bankAccount;
   const rail = paymentMethodLabel(account.paymentMethod);

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
+import { toChecksumAddress } from '#contract/contact-address.ts';
 import { paths } from '#contract/paths.ts';
 import { wallets } from '../../../db/schema/sandbox.ts';
 import { createVault } from '../../../test/fixtures.ts';
@@ -125,6 +126,56 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
       'INVALID_ADDRESS',
     );
     expect(tron.message).toContain('0x followed by 40 hexadecimal characters');
+  });
+
+  it("an external address's EIP-55 checksum must hold; one case throughout carries none", async ({
+    requests: { transfer, create, expectRefused },
+  }) => {
+    // EIP-55's own example with its last letter's case flipped: one mistyped character.
+    const broken = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD';
+    const byId = await expectRefused(
+      transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: broken } }),
+      'destination.id',
+      'INVALID_ADDRESS',
+    );
+    expect(byId.message).toMatch(/EIP-55 checksum/);
+    // An SDK that sends the address as `address` hears about that field.
+    await expectRefused(
+      transfer({ destination: { type: 'EXTERNAL_ADDRESS', address: broken } }),
+      'destination.address',
+      'INVALID_ADDRESS',
+    );
+    for (const address of [broken.toLowerCase(), `0x${broken.slice(2).toUpperCase()}`]) {
+      const res = await create(
+        transfer({ destination: { type: 'EXTERNAL_ADDRESS', id: address } }),
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+  });
+
+  it("the sending vault's own address is not an external destination", async ({
+    t,
+    requests: { vault, transfer, expectRefused },
+  }) => {
+    const payroll = await createVault(t.db, { orgId: t.orgId, vaultName: 'Payroll' }, [
+      { asset: 'ETH', chain: 'ETHEREUM', amount: '1' },
+    ]);
+    const own = `0x${randomBytes(20).toString('hex')}`;
+    await t.db
+      .update(wallets)
+      .set({ address: own })
+      .where(and(eq(wallets.vaultId, payroll.id), eq(wallets.blockchain, 'ETHEREUM')));
+    for (const spelling of [own, toChecksumAddress(own)]) {
+      const refused = await expectRefused(
+        transfer({
+          source: vault(payroll.id),
+          destination: { type: 'EXTERNAL_ADDRESS', id: spelling },
+        }),
+        'destination.id',
+        'SAME_SOURCE_AND_DESTINATION',
+      );
+      expect(refused.message).toMatch(/"Payroll".*itself/);
+    }
   });
 
   it('fee payer', async ({ f, requests: { vault, transfer, expectRefused } }) => {

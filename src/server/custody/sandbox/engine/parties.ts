@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { addressProblem, sameAddress } from '#contract/addresses.ts';
 import type { ChainInfo } from '#contract/chains.ts';
+import { addressChecksumProblem } from '#contract/contact-address.ts';
 import type { Party, TransferPartyData } from '#contract/transaction.ts';
 import { cachedRead } from '../../../db/read-cache.ts';
 import { contacts, vaults, wallets } from '../../../db/schema/sandbox.ts';
@@ -140,6 +141,20 @@ export async function resolveDestination(
       problems.add('destination.id', ENGINE_CODES.invalidAddress, problem);
       return undefined;
     }
+    // Each spelling the caller sent: the field named is the one holding the mistyped character.
+    const spellings = [
+      ['destination.id', destination.id],
+      ['destination.address', destination.address],
+    ] as const;
+    let mistyped = false;
+    for (const [field, spelling] of spellings) {
+      const checksum =
+        spelling === undefined ? null : addressChecksumProblem(chain.value, spelling);
+      if (!checksum || (field === 'destination.id' && spelling === destination.address)) continue;
+      problems.add(field, ENGINE_CODES.invalidAddress, checksum);
+      mistyped = true;
+    }
+    if (mistyped) return undefined;
     return {
       party: {
         type: 'EXTERNAL_ADDRESS',

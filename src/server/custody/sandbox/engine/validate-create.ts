@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { sameAddress } from '#contract/addresses.ts';
 import { CHAINS, chainInfo, type ChainInfo } from '#contract/chains.ts';
 import { add, mul, round, scale } from '#contract/decimal.ts';
 import type {
@@ -143,6 +144,15 @@ export async function resolveCreate(
         'destination.id',
         ENGINE_CODES.sameParty,
         'destination must differ from source: a vault cannot send to itself',
+      );
+    // The same refusal when the source's own address is typed as an external one: the
+    // transfer would pay its fee to move nothing, and reads to an approver as money leaving.
+    const typed = resolved?.party.type === 'EXTERNAL_ADDRESS' ? resolved.party.address : undefined;
+    if (typed && source && sameAddress(typed, source.wallet.address))
+      problems.add(
+        body.destination.address === undefined ? 'destination.id' : 'destination.address',
+        ENGINE_CODES.sameParty,
+        `destination must differ from source: ${typed} is the address of vault "${source.vault.vaultName}" itself, and a vault cannot send to itself`,
       );
   }
 

@@ -28,6 +28,7 @@ import { PartySummary } from '../../../components/party-summary.tsx';
 import { heldApprovalText } from '#contract/approvals.ts';
 import { ApprovalProgressFor } from '../../../components/approval-progress.tsx';
 import { Textarea } from '../../../components/ui/input.tsx';
+import { describeTransaction } from '../../../lib/transaction-summary.ts';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -143,6 +144,7 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
       <Fact term="What">
         {humanize(tx.category) || 'Transaction'}
         {tx.subCategory && tx.subCategory !== tx.category ? ` · ${humanize(tx.subCategory)}` : ''}
+        {contractCall ? <span className="block font-medium">{describeTransaction(tx)}</span> : null}
       </Fact>
       <Fact term="Initiator">
         <Initiator transaction={tx} />

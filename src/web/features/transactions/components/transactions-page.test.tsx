@@ -100,6 +100,36 @@ describe('TransactionsPage', () => {
     expect(second).toHaveTextContent('insufficient balance');
   });
 
+  it('says what a contract call does in its row, not only "Contract call" of 0', async () => {
+    const spender = '0x1111111111111111111111111111111111110582';
+    const callData = `0x095ea7b3${spender.slice(2).padStart(64, '0')}${'f'.repeat(64)}`;
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () =>
+        json({
+          results: [
+            transaction({
+              id: 'tx_call',
+              status: 'PENDING',
+              category: 'CONTRACT_CALL',
+              subCategory: 'CONTRACT_CALL',
+              amount: '0',
+              destination: undefined,
+              data: { callData, toAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48' },
+            }),
+          ],
+          hasNext: false,
+        }),
+    });
+    renderPage();
+    const table = await screen.findByRole('table', { name: 'Transactions' }, { timeout: 5000 });
+    const [row] = within(table).getAllByRole('row').slice(1) as [HTMLElement];
+    expect(row).toHaveTextContent('Unlimited USDC approval to 0x1111…0582');
+    expect(within(row).getByRole('link')).toHaveAccessibleName(
+      /Unlimited USDC approval to 0x1111…0582 on Ethereum/,
+    );
+  });
+
   it('opens a transaction from its row: a link for the keyboard, the whole row for the mouse', async () => {
     installFakeApi({
       ...reference,
@@ -108,7 +138,9 @@ describe('TransactionsPage', () => {
     });
     const { router } = renderPage();
     const table = await screen.findByRole('table', { name: 'Transactions' }, { timeout: 5000 });
-    const link = within(table).getByRole('link', { name: /open transfer 1 ETH/i });
+    const link = within(table).getByRole('link', {
+      name: /open transfer of 1 ETH to Acme Ltd on Ethereum/i,
+    });
     expect(link).toHaveAttribute('href', '/transactions/tx%2F7');
 
     await userEvent.click(within(table).getByText('rent'));

@@ -1,5 +1,6 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import type { MouseEvent } from 'react';
+import { describeContractCall } from '#contract/call-data.ts';
 import { chainLabel } from '#contract/chains.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
 import type { Transaction } from '#contract/transaction.ts';
@@ -8,6 +9,7 @@ import { DateTime } from '../../../components/date-time.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
+import { describeTransaction } from '../../../lib/transaction-summary.ts';
 
 export const TRANSACTIONS_TABLE: DataTableSpec<Transaction> = {
   label: 'Transactions',
@@ -55,6 +57,8 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
   const navigate = useNavigate();
   const source = partyLabel(tx.source);
   const destination = partyLabel(tx.destination);
+  const call =
+    tx.category === 'CONTRACT_CALL' ? describeContractCall(tx.data, tx.blockChain) : undefined;
   const id = tx.id;
   const created = tx.createdAt ? <DateTime iso={tx.createdAt} /> : 'Unknown time';
   return (
@@ -82,9 +86,7 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
             className="font-medium text-blue-800 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
           >
             {created}
-            <span className="sr-only">
-              {`, open ${humanize(tx.category) || 'transaction'} ${tx.amount ?? ''} ${tx.asset ?? ''}`}
-            </span>
+            <span className="sr-only">{`, open ${describeTransaction(tx)}`}</span>
           </Link>
         ) : (
           <Muted>—</Muted>
@@ -100,7 +102,10 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
       </TableCell>
       <TableCell className="whitespace-nowrap">
         <span className="block">{humanize(tx.category) || '—'}</span>
-        {tx.subCategory && tx.subCategory !== tx.category ? (
+        {call ? (
+          // What the call does: an unlimited approval must not read as a call of 0.
+          <span className="block max-w-64 text-xs whitespace-normal text-slate-800">{call}</span>
+        ) : tx.subCategory && tx.subCategory !== tx.category ? (
           <span className="block text-xs text-slate-700">{humanize(tx.subCategory)}</span>
         ) : null}
       </TableCell>

@@ -15,7 +15,6 @@ import {
 import { SelectFieldFor, TextField } from '../../../../components/bound-fields.tsx';
 import { CreateFormShell, ReviewRow } from './create-flow.tsx';
 import {
-  chainLabelOf,
   chainOptions,
   sendContext,
   vaultName,
@@ -25,6 +24,7 @@ import {
 import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { ExternalIdField, FeeTierField } from './shared-fields.tsx';
 import { useCreateForm } from './use-create-form.ts';
+import { describeTransaction } from '../../../../lib/transaction-summary.ts';
 import { Choice } from '../../../../components/ui/input.tsx';
 
 /** 7b: a vault calls a contract, with the `data` variant its chain takes. */
@@ -186,7 +186,17 @@ export function ContractCallForm({ data }: { data: PickerData }) {
 
   const reviewRows = request ? (
     <>
-      <ReviewRow term="Contract call">on {chainLabelOf(request.blockChain)}</ReviewRow>
+      <ReviewRow term="Contract call">
+        <span data-testid="review-call-summary">
+          {describeTransaction({
+            category: 'CONTRACT_CALL',
+            blockChain: request.blockChain,
+            amount: request.amount,
+            asset: native,
+            data: request.data,
+          })}
+        </span>
+      </ReviewRow>
       <ReviewRow term="From">{vault}</ReviewRow>
       <ReviewRow term="Call">
         <code className="whitespace-pre-wrap">{JSON.stringify(request.data ?? {}, null, 2)}</code>

@@ -9,7 +9,13 @@ import {
   toDelegateResourceRequest,
 } from './delegate-resource-schema.ts';
 import { DestinationFields, describeDestination } from './destination-fields.tsx';
-import { chainLabelOf, decimalsOf, vaultName, type PickerData } from './picker-data.ts';
+import {
+  chainLabelOf,
+  decimalsOf,
+  vaultName,
+  walletAddress,
+  type PickerData,
+} from './picker-data.ts';
 import { FeeAndTotalRows, ReferenceRows } from './review-helpers.tsx';
 import { ReferenceAndFeeFields } from './shared-fields.tsx';
 import { StakeLikeFields } from './stake-fields.tsx';
@@ -25,7 +31,10 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
     category: 'DELEGATE_RESOURCE',
     schema: delegateResourceFormSchema,
     defaults: delegateResourceDefaults,
-    context: (v) => ({ decimals: decimalsOf(data, v.asset, v.blockChain) }),
+    context: (v) => ({
+      decimals: decimalsOf(data, v.asset, v.blockChain),
+      sourceAddress: walletAddress(data, v.sourceVaultId, v.blockChain),
+    }),
     toRequest: toDelegateResourceRequest,
     draftKey: '/transactions/new#delegate-resource',
     fieldFor: delegateResourceFieldFor,
@@ -65,7 +74,9 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
         {formatAmount(request.amount)} {request.asset} on {chainLabelOf(request.blockChain)}
       </ReviewRow>
       <ReviewRow term="From">{vault}</ReviewRow>
-      <ReviewRow term="To">{describeDestination(data, request.destination)}</ReviewRow>
+      <ReviewRow term="To">
+        {describeDestination(data, request.destination, request.blockChain)}
+      </ReviewRow>
       <FeeAndTotalRows
         tier={values.feeTier}
         fee={fee}

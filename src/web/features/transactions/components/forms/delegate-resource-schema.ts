@@ -44,8 +44,8 @@ export const delegateResourceFormSchema = createFormSchema({
   request: DelegateResourceCreateRequest,
   toRequest: toDelegateResourceRequest,
   fieldFor: delegateResourceFieldFor,
-  rules: (v, issue) => {
+  rules: (v, issue, _contract, ctx) => {
     stakeLikeIssues(v, issue, 'DELEGATE_RESOURCE');
-    destinationIssues(v, issue, 'delegate');
+    destinationIssues(v, issue, 'delegate', ctx);
   },
 });

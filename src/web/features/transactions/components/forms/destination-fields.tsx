@@ -12,6 +12,7 @@ import {
   narrowForm,
   type BoundForm,
 } from '../../../../components/bound-fields.tsx';
+import { typedAddressNotice } from './destination-address.ts';
 import { DESTINATION_KINDS, type DestinationKind } from './destination-schema.ts';
 import { Choice } from '../../../../components/ui/input.tsx';
 
@@ -86,9 +87,10 @@ export function DestinationFields<V extends DestinationValues>({
           label="Destination address"
           hint={
             chain
-              ? `A ${chain.label} address, checked before anything is sent.`
+              ? `${/^[AEIOU]/.test(chain.label) ? 'An' : 'A'} ${chain.label} address, checked before anything is sent.`
               : 'Choose a chain first.'
           }
+          notice={typedAddressNotice(data, values) ?? null}
           spellCheck={false}
         />
       )}
@@ -100,8 +102,16 @@ export function DestinationFields<V extends DestinationValues>({
 export function describeDestination(
   data: PickerData,
   destination: { type: string; id: string },
+  blockChain: string,
 ): string {
   if (destination.type === 'CONTACT') return `Contact ${contactLabel(data, destination.id)}`;
   if (destination.type === 'VAULT') return `Vault ${vaultName(data, destination.id)}`;
-  return `External address ${destination.id}`;
+  const notice = typedAddressNotice(data, {
+    destinationAddress: destination.id,
+    blockChain,
+    sourceVaultId: '',
+  });
+  return notice
+    ? `External address ${destination.id}. ${notice.text}`
+    : `External address ${destination.id}`;
 }

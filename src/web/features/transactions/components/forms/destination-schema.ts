@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { TransferPartyData } from '#contract/transaction.ts';
-import { checkAddress, sendFieldFor, type IssueOn } from './form-rules.ts';
+import { sameAddress } from '#contract/addresses.ts';
+import { checkAddress, sendFieldFor, type FormContext, type IssueOn } from './form-rules.ts';
 
 /**
  * Where a transfer or a delegation goes, as both forms pick it: an approved
@@ -48,12 +49,17 @@ export function destinationParty(v: DestinationValues): TransferPartyData {
   return { type: v.destinationKind, id: v[field].trim() };
 }
 
-/** The destination's rules: chosen, not the source vault, an address in the chain's format. */
+/**
+ * The destination's rules: chosen, not the source vault (by id, or by its own
+ * address typed as an external one), an address in the chain's format whose
+ * checksum holds.
+ */
 export function destinationIssues(
   v: DestinationValues & { sourceVaultId: string; blockChain: string },
   issue: IssueOn<keyof DestinationValues>,
   /** What the member does: "send" or "delegate". */
   verb: string,
+  ctx: FormContext = {},
 ): void {
   if (v.destinationKind === 'CONTACT' && !v.destinationContactId)
     issue('destinationContactId', 'choose an approved contact');
@@ -65,5 +71,10 @@ export function destinationIssues(
   if (v.destinationKind === 'EXTERNAL_ADDRESS' && v.blockChain) {
     const problem = checkAddress(v.blockChain, v.destinationAddress);
     if (problem) issue('destinationAddress', problem);
+    else if (ctx.sourceAddress && sameAddress(ctx.sourceAddress, v.destinationAddress.trim()))
+      issue(
+        'destinationAddress',
+        `this is the source vault's own address: a vault cannot ${verb} to itself`,
+      );
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FeeTier } from '#contract/enums.ts';
 import { addressProblem } from '#contract/addresses.ts';
+import { addressChecksumProblem } from '#contract/contact-address.ts';
 import { add, cmp, isNegative, round, scale, sub } from '#contract/decimal.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface FormContext {
   balance?: string | undefined;
   /** The chosen tier's fee when the source pays it in the asset being sent. */
   feeInAsset?: string | undefined;
+  /** The source vault's own address on the chosen chain: never a destination of its own. */
+  sourceAddress?: string | undefined;
 }
 
 /** The API lets it be left out; the console does not, because it is what stops a second send. */
@@ -94,9 +97,12 @@ export function checkAmountAgainst(
     );
 }
 
+/** The chain's format, then its checksum (the server's rule, contract/contact-address.ts). */
 export function checkAddress(blockChain: string, address: string): string | null {
   if (address.trim() === '') return 'enter the destination address';
-  return addressProblem(blockChain, address.trim());
+  return (
+    addressProblem(blockChain, address.trim()) ?? addressChecksumProblem(blockChain, address.trim())
+  );
 }
 
 /**
@@ -234,6 +240,8 @@ export function createFormSchema<V extends { externalId: string; amount: string 
       part: unknown,
       fieldFor: (path: string) => string | undefined,
     ) => void,
+    /** What the pickers know, as the amount is checked against it. */
+    ctx: FormContext,
   ) => void;
 }) {
   return (ctx: FormContext = {}) =>
@@ -245,8 +253,12 @@ export function createFormSchema<V extends { externalId: string; amount: string 
           flagged.add(field);
           refine.addIssue({ code: 'custom', path: [field], message });
         };
-        rules(v, issue, (schema, part, partFieldFor) =>
-          addContractIssues(schema, part, partFieldFor, flagged, refine),
+        rules(
+          v,
+          issue,
+          (schema, part, partFieldFor) =>
+            addContractIssues(schema, part, partFieldFor, flagged, refine),
+          ctx,
         );
         if (!v.externalId.trim()) issue('externalId', EXTERNAL_ID_REQUIRED);
         addContractIssues(request, toRequest(v), (path) => fieldFor(path, v), flagged, refine);

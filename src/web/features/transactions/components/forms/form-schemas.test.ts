@@ -112,6 +112,33 @@ describe('transfer form schema', () => {
     expect(problems(transferFormSchema(ctx), valid(over))[field]).toMatch(message);
   });
 
+  it('refuses a mixed-case address whose EIP-55 checksum fails; one case throughout is fine', () => {
+    const broken = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD';
+    const external = (destinationAddress: string) =>
+      valid({ destinationKind: 'EXTERNAL_ADDRESS', destinationAddress });
+    expect(problems(transferFormSchema(ctx), external(broken)).destinationAddress).toMatch(
+      /EIP-55 checksum/,
+    );
+    expect(transferFormSchema(ctx).safeParse(external(broken.toLowerCase())).success).toBe(true);
+    expect(
+      transferFormSchema(ctx).safeParse(external(`0x${broken.slice(2).toUpperCase()}`)).success,
+    ).toBe(true);
+  });
+
+  it("refuses the source vault's own address typed as an external one", () => {
+    const own = '0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed';
+    const withOwn: FormContext = { ...ctx, sourceAddress: own };
+    expect(
+      problems(
+        transferFormSchema(withOwn),
+        valid({
+          destinationKind: 'EXTERNAL_ADDRESS',
+          destinationAddress: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+        }),
+      ).destinationAddress,
+    ).toMatch(/source vault's own address/);
+  });
+
   it('allows exactly the balance less the fee; "max" is that, at the asset precision', () => {
     expect(transferFormSchema(ctx).safeParse(valid({ amount: '9.5' })).success).toBe(true);
     expect(maxAmount(ctx)).toBe('9.5');

@@ -67,6 +67,17 @@ export function balanceOf(
   return balances[asset]?.[chain] ?? '0';
 }
 
+/** The vault's own address on `chain`, where the vault list gives one. */
+export function walletAddress(
+  data: PickerData,
+  vaultId: string,
+  chain: string,
+): string | undefined {
+  if (!vaultId || !chain) return undefined;
+  const vault = data.vaults.find((v) => v.id === vaultId);
+  return vault?.wallets?.find((w) => w.blockchain === chain)?.address ?? undefined;
+}
+
 export function vaultName(data: PickerData, vaultId: string): string {
   return data.vaults.find((v) => v.id === vaultId)?.vaultName ?? vaultId;
 }
@@ -124,6 +135,7 @@ export function sendContext(
     decimals: decimalsOf(data, asset, chain),
     balance: balanceOf(data, vaultId, asset, chain),
     feeInAsset: fee?.asset === asset ? fee.expectedFeeInAsset : undefined,
+    sourceAddress: walletAddress(data, vaultId, chain),
   };
 }
 

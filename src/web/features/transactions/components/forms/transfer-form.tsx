@@ -99,7 +99,9 @@ export function TransferForm({ data }: { data: PickerData }) {
     <>
       <AmountOnChainRow term="Transfer" request={request} />
       <ReviewRow term="From">{from}</ReviewRow>
-      <ReviewRow term="To">{describeDestination(data, request.destination)}</ReviewRow>
+      <ReviewRow term="To">
+        {describeDestination(data, request.destination, request.blockChain)}
+      </ReviewRow>
       <FeeAndTotalRows
         tier={values.feeTier}
         fee={fee}

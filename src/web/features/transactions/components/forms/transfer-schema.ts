@@ -49,11 +49,11 @@ export const transferFormSchema = createFormSchema({
   request: TransferCreateRequest,
   toRequest: toTransferRequest,
   fieldFor: transferFieldFor,
-  rules: (v, issue) => {
+  rules: (v, issue, _contract, ctx) => {
     if (!v.sourceVaultId) issue('sourceVaultId', 'choose the vault to send from');
     if (!v.blockChain) issue('blockChain', 'choose a chain');
     if (!v.asset) issue('asset', 'choose an asset');
-    destinationIssues(v, issue, 'send');
+    destinationIssues(v, issue, 'send', ctx);
     if (v.feePayerVaultId && v.blockChain && !chainInfo(v.blockChain)?.supportsFeePayer)
       issue('feePayerVaultId', 'this chain does not let another vault pay the fee');
   },
