@@ -68,7 +68,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'npx tsx src/server/main.ts',
+      // The server, with admins made by its CLI first, as an operator would (e2e/sandbox-server.ts).
+      command: 'npx tsx e2e/sandbox-server.ts',
       url: `${baseURL}/healthz`,
       timeout: 120_000,
       reuseExistingServer: false,

@@ -2,10 +2,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
 import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
-import { demoAccount, expect, signIn, test } from './auth.ts';
+import { demoAccount, expect, isAlive, signIn, signInAsSandboxMember, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi, proposeByApi } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
@@ -15,11 +14,12 @@ import { openInboxItem } from './inbox.ts';
 
 // Changing an approval policy takes four eyes. The demo admin drafts
 // "Transfers ≥ $10,000 → 2 approvals from approvers or admins" and may not
-// publish it; a second admin, made here, reviews the diff and publishes it;
-// the preview then answers 2 approvals for $50,000 and 1 for $500; restoring
-// version 0, published by the other admin, brings the default back. Other
-// specs run beside this one on the same server: the stricter policy lives for
-// seconds, and afterAll puts the default back however the test ended.
+// publish it; a second admin, made by the CLI (e2e/sandbox-server.ts),
+// reviews the diff and publishes it; the preview then answers 2 approvals for
+// $50,000 and 1 for $500; restoring version 0, published by the other admin,
+// brings the default back. Other specs run beside this one on the same
+// server: the stricter policy lives for seconds, and afterAll puts the
+// default back however the test ended.
 //
 // Then the rule at work: published by the second admin after reviewing it, a
 // $50,000 transfer's review says it needs 2 approvals, the first approval
@@ -31,7 +31,6 @@ import { openInboxItem } from './inbox.ts';
 
 const POLICIES = '/api/console/policies/transactions/';
 const step = (page: Page, status: string) => page.locator(`[data-step="${status}"]`);
-const PASSWORD = 'a policy reviewer passphrase';
 const RULE = 'Transfers ≥ $10,000';
 
 async function csrfOf(request: APIRequestContext): Promise<string> {
@@ -47,37 +46,17 @@ async function send(request: APIRequestContext, baseURL: string, method: string,
 }
 
 /**
- * A second admin in a browser of its own: made by the demo admin, signed in
- * through the API with the second factor an admin must set up, its code
- * computed from the key the server answers.
+ * A second admin in a browser of its own: the reviewer e2e/sandbox-server.ts
+ * made with the CLI before the server started, as an operator makes a
+ * console's first admins. No member made it, so it is linked to no one, and
+ * the demo admin's drafts are its to publish. The demo admin could not make
+ * one in the console alone: granting admin rights is a proposal another admin
+ * approves.
  */
-async function secondAdmin(browser: Browser, admin: Page, baseURL: string): Promise<Page> {
-  const origin = new URL(baseURL).origin;
-  const email = `policy-reviewer-${Date.now()}@example.com`;
-  const made = await admin.request.post('/api/console/staff/', {
-    headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(admin.request) },
-    data: { email, name: 'Bo Reviewer', role: 'admin', password: PASSWORD },
-  });
-  expect(made.status(), await made.text()).toBe(201);
+async function secondAdmin(browser: Browser, baseURL: string): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  const login = await page.request.post('/auth/login', {
-    headers: { Origin: origin },
-    data: { email, password: PASSWORD },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-  const challenge = (await login.json()) as { challengeId: string; enrolment: { secret: string } };
-  const code = new TOTP({
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-    secret: Secret.fromBase32(challenge.enrolment.secret),
-  }).generate();
-  const done = await page.request.post('/auth/login/second-factor', {
-    headers: { Origin: origin },
-    data: { challengeId: challenge.challengeId, code },
-  });
-  expect(done.status(), await done.text()).toBe(200);
+  await signInAsSandboxMember(page, 'policyReviewer', baseURL);
   return page;
 }
 
@@ -142,15 +121,6 @@ function lockFor(baseURL: string) {
   };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 // Both admins' browsers outlive the test, so afterAll can put the default back with them.
 let authorPage: Page | undefined;
 let reviewerPage: Page | undefined;
@@ -164,7 +134,7 @@ test.beforeAll(async ({ browser, baseURL }) => {
   const author = await context.newPage();
   authorPage = author;
   await signIn(author, 'admin', baseURL ?? '');
-  reviewerPage = await secondAdmin(browser, author, baseURL ?? '');
+  reviewerPage = await secondAdmin(browser, baseURL ?? '');
   await restoreDefault(author, reviewerPage, baseURL ?? '');
 });
 
