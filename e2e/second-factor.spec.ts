@@ -1,13 +1,15 @@
 import type { Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { expect, test } from './auth.ts';
+import { expect, signInAsSandboxMember, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { tabTo } from './keyboard.ts';
 
-// An approver made on the staff page by the (demo, exempt) admin signs in for
-// the first time: sets up a second factor by keyboard, from the key shown as
-// text, then signs in with a code and once with a recovery code. Codes are
-// computed here with the library the server uses, from the key on screen.
+// An approver proposed on the staff page by the (demo, exempt) admin and
+// approved by a second admin chooses their password with the set-up link,
+// then signs in for the first time: sets up a second factor by keyboard, from
+// the key shown as text, then signs in with a code and once with a recovery
+// code. Codes are computed here with the library the server uses, from the key
+// on screen.
 
 const PASSWORD = 'an approver passphrase';
 
@@ -58,11 +60,30 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Name').fill('Tess Twofactor');
   await form.getByLabel('Role').selectOption('approver');
-  await form.getByLabel('Initial password').fill(PASSWORD);
   await form.getByRole('button', { name: 'Add staff member' }).click();
-  await expect(form.getByRole('status')).toContainText('Tess Twofactor');
+  await expect(form.getByRole('status')).toContainText('another admin must approve it');
+  const setupLink = await form.getByLabel('Set-up link (shown once)').inputValue();
+  expect(setupLink).toMatch(/\/setup#.+/);
+
+  // A second admin approves the new approver; only then does the link work.
+  const reviewer = await newPage(browser, baseURL);
+  await signInAsSandboxMember(reviewer, 'policyReviewer', baseURL ?? '');
+  await reviewer.goto('/staff');
+  const approve = reviewer.getByRole('button', {
+    name: new RegExp(`^Approve: .*${email.replace(/[.]/g, '\\.')}`),
+  });
+  await approve.click();
+  await expect(approve).toHaveCount(0);
+  await reviewer.context().close();
 
   const approver = await newPage(browser, baseURL);
+  await approver.goto(setupLink);
+  const choose = approver.getByRole('form', { name: 'Choose your password' });
+  await choose.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await choose.getByLabel('Password again').fill(PASSWORD);
+  await choose.getByRole('button', { name: 'Set password' }).click();
+  await expect(approver.getByRole('status')).toContainText(`Your password is set for ${email}`);
+
   await passwordStep(approver, email);
 
   // The enrolment step: no session yet.

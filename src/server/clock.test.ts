@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signIn } from '#contract/endpoints/session.ts';
+import { setUpAccount, signIn } from '#contract/endpoints/session.ts';
 import { listStaff } from '#contract/endpoints/staff.ts';
 import { paths } from '#contract/paths.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
@@ -67,14 +67,15 @@ describe('every stored timestamp comes from the injected clock', () => {
     const createdAt = clock.advance(61_000);
     const email = 'clocked@bank.test';
     const password = 'a clocked passphrase';
-    const res = await admin.json(
-      listStaff.path,
-      post({ email, name: 'Clocked', role: 'viewer', password }),
-    );
+    const res = await admin.json(listStaff.path, post({ email, name: 'Clocked', role: 'viewer' }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect((res.body as { createdAt: string }).createdAt).toBe(createdAt.toISOString());
+    const made = res.body as { member: { createdAt: string }; setup: { token: string } };
+    expect(made.member.createdAt).toBe(createdAt.toISOString());
     const [member] = await db().select().from(staff).where(eq(staff.email, email));
     expect(member?.createdAt).toEqual(createdAt);
+    // The member chooses their own password with the set-up code.
+    const setUp = await app.request(setUpAccount.path, post({ token: made.setup.token, password }));
+    expect(setUp.status).toBe(200);
 
     const signedInAt = clock.advance(5_000);
     const login = await app.request(signIn.path, post({ email, password }));
