@@ -26,6 +26,18 @@ export const EligibleMember = z.strictObject({
 });
 export type EligibleMember = z.infer<typeof EligibleMember>;
 
+/**
+ * The signed-in member and the item's creator are linked by member
+ * management: one created the other's console account. Their decision is
+ * allowed but flagged for review (docs/security.md, second accounts), and
+ * the decision UI says so before it is made. `name` is the creator's.
+ */
+export const LinkedToYou = z.strictObject({
+  name: z.string(),
+  direction: z.enum(['YOU_CREATED_THEM', 'THEY_CREATED_YOU']),
+});
+export type LinkedToYou = z.infer<typeof LinkedToYou>;
+
 /** How many of the still-eligible members an answer names; `moreEligible` counts the rest. */
 export const MAX_ELIGIBLE_NAMED = 10;
 
@@ -53,6 +65,8 @@ export const ApprovalProgress = z.strictObject({
   moreEligible: z.int().check(z.nonnegative()),
   /** An API client may also approve (its approval is the one that completes the rule). */
   apiClientsMayApprove: z.boolean(),
+  /** Set, for the member asking, when a decision of theirs on this item would be flagged. */
+  linkedToYou: z.nullable(LinkedToYou),
 });
 export type ApprovalProgress = z.infer<typeof ApprovalProgress>;
 

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
+import type { LinkedToYou } from '#contract/approval-progress.ts';
 import { recordAudit } from '../auth/audit.store.ts';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
@@ -41,7 +42,7 @@ function unlessNotFound(error: unknown): null {
   throw error;
 }
 
-async function members(db: Database, ids: string[]): Promise<Map<string, Member>> {
+async function members(db: Pick<Database, 'select'>, ids: string[]): Promise<Map<string, Member>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .select({ id: staff.id, name: staff.name, createdBy: staff.createdBy })
@@ -82,19 +83,78 @@ async function linkOf(
   if (!decider) return null;
   for (const id of creators) {
     const creator = known.get(id);
-    if (!creator || creator.id === decider.id) continue;
-    const deciderCreatedCreator = creator.createdBy === decider.id;
-    if (deciderCreatedCreator || decider.createdBy === creator.id) {
+    const direction = creator ? linkBetween(decider, creator) : null;
+    if (creator && direction) {
       return {
         entityType: transaction ? 'TRANSACTION' : 'BANK_ACCOUNT',
         entityId,
         decider,
         creator,
-        deciderCreatedCreator,
+        deciderCreatedCreator: direction === 'YOU_CREATED_THEM',
       };
     }
   }
   return null;
+}
+
+/** The rule itself: who created whose account, seen from the decider; null when neither. */
+function linkBetween(decider: Member, creator: Member): LinkedToYou['direction'] | null {
+  if (creator.id === decider.id) return null;
+  if (creator.createdBy === decider.id) return 'YOU_CREATED_THEM';
+  if (decider.createdBy === creator.id) return 'THEY_CREATED_YOU';
+  return null;
+}
+
+/**
+ * Said before deciding what the decision above will flag: for each item, the
+ * creator linked to this member, by the same rule and the same creators (the
+ * one the console recorded when the item was made, and the backend's record).
+ * Only transactions and bank accounts, as only their decisions are flagged.
+ * Two reads however many items.
+ */
+export async function linkedToMember(
+  db: Pick<Database, 'select'>,
+  memberId: string,
+  items: ReadonlyArray<{ entityId: string; entityType: string; creatorId: string | null }>,
+): Promise<Map<string, LinkedToYou>> {
+  const found = new Map<string, LinkedToYou>();
+  const flagged = items.filter(
+    (item) => item.entityType === 'TRANSACTION' || item.entityType === 'BANK_ACCOUNT',
+  );
+  if (flagged.length === 0) return found;
+  const recorded = await db
+    .select({ entityId: upstreamCreators.entityId, staffId: upstreamCreators.staffId })
+    .from(upstreamCreators)
+    .where(
+      inArray(
+        upstreamCreators.entityId,
+        flagged.map((item) => item.entityId),
+      ),
+    );
+  const creatorsOf = new Map(
+    flagged.map((item) => [
+      item.entityId,
+      new Set([
+        item.creatorId,
+        ...recorded.filter((r) => r.entityId === item.entityId).map((r) => r.staffId),
+      ]),
+    ]),
+  );
+  const ids = [...creatorsOf.values()].flatMap((set) => [...set]).filter((id) => id !== null);
+  const known = await members(db, [memberId, ...new Set(ids)]);
+  const me = known.get(memberId);
+  if (!me) return found;
+  for (const [entityId, creators] of creatorsOf) {
+    for (const id of creators) {
+      const creator = id ? known.get(id) : undefined;
+      const direction = creator ? linkBetween(me, creator) : null;
+      if (creator && direction) {
+        found.set(entityId, { name: creator.name, direction });
+        break;
+      }
+    }
+  }
+  return found;
 }
 
 function summary(link: Link, action: string): string {

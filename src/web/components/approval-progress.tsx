@@ -68,3 +68,29 @@ export function ApprovalProgressLine({ progress }: { progress: ApprovalProgress 
     </span>
   );
 }
+
+/**
+ * Said before a decision is made, where the member decides (the panel by the
+ * buttons and the confirmation dialog): the server found that the item's
+ * creator and this member are linked by member management, so the decision
+ * will be allowed but flagged for review. role="note" so a screen reader
+ * meets it with the decision. Nothing when not linked or while loading.
+ */
+export function LinkedAccountsNote({ entityId }: { entityId: string }) {
+  const progress = useApprovalProgress(entityId);
+  const linked = progress.data?.linkedToYou;
+  if (!linked) return null;
+  const how =
+    linked.direction === 'YOU_CREATED_THEM'
+      ? 'you created their console account'
+      : 'they created your console account';
+  return (
+    <p
+      role="note"
+      data-testid="linked-accounts-note"
+      className="rounded-md border border-amber-400 bg-amber-50 p-2 text-sm text-amber-950"
+    >
+      You and {linked.name} are linked accounts ({how}): this decision will be flagged for review.
+    </p>
+  );
+}

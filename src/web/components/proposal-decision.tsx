@@ -5,7 +5,7 @@ import {
   type ApprovalActionResponse,
 } from '#contract/approvals.ts';
 import { humanize } from '../lib/labels.ts';
-import { ApprovalProgressFor } from './approval-progress.tsx';
+import { ApprovalProgressFor, LinkedAccountsNote } from './approval-progress.tsx';
 import type { InboxKey } from '../lib/approval-inbox-items.ts';
 import { InboxItemNavigation } from './inbox-item-navigation.tsx';
 import { Button } from './ui/button.tsx';
@@ -95,6 +95,7 @@ export function ProposalDecision({
     body = (
       <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4">
         <p className="text-sm text-slate-900">{prompt}</p>
+        <LinkedAccountsNote entityId={current.id} />
         <div className="flex flex-wrap gap-2">
           {DECISIONS.map(({ action, variant, label }) => (
             <Button

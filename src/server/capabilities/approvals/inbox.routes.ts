@@ -34,12 +34,15 @@ export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBacken
     CONSOLE_API_PREFIX,
     approvalInbox,
     async ({ query: { subOrgId, limit, cursor } }, c) => {
-      const page = await approvalInbox_(backend, custodyContext(c), options.db, {
+      const ctx = custodyContext(c);
+      const page = await approvalInbox_(backend, ctx, options.db, {
         subOrgId,
         page: { limit, cursor },
       });
-      // What each item still needs under its approval rule (the badge's count has no use for it).
-      return { ...page, results: await withProgress(options.db, page.results) };
+      // What each item still needs under its approval rule (the badge's count has no use for it),
+      // and whether this member's decision on it would be flagged.
+      const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : null;
+      return { ...page, results: await withProgress(options.db, page.results, member) };
     },
   );
 }

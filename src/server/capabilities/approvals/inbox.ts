@@ -212,7 +212,11 @@ async function named(
  * Each page item's progress under the rule frozen on it: three reads for the
  * page. The items are the member's to see already (the scoped backend listed them).
  */
-export async function withProgress(db: Database, items: ApprovalItem[]): Promise<ApprovalItem[]> {
+export async function withProgress(
+  db: Database,
+  items: ApprovalItem[],
+  memberId: string | null = null,
+): Promise<ApprovalItem[]> {
   const rows = await requirementsOf(
     db,
     items.map((item) => item.id),
@@ -224,6 +228,7 @@ export async function withProgress(db: Database, items: ApprovalItem[]): Promise
       const row = byId.get(item.id);
       return row ? [{ row, subOrgId: item.subOrgId }] : [];
     }),
+    memberId,
   );
   const progress = new Map(found.map((p) => [p.entityId, p]));
   return items.map((item) => ({ ...item, progress: progress.get(item.id) ?? null }));

@@ -233,7 +233,8 @@ export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
       const item = seen[i];
       return item ? [{ row, subOrgId: item.subOrgId }] : [];
     });
-    return { results: await approvalProgress(db, items) };
+    const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : null;
+    return { results: await approvalProgress(db, items, member) };
   });
 
   return app;

@@ -304,3 +304,33 @@ describe('contacts answer to the accounts policy', () => {
     },
   );
 });
+
+describe('linked accounts, said before deciding', () => {
+  progressTest(
+    "tells a member deciding an item whose creator's account they made, or who made theirs, and no one else",
+    async ({ t, f, staff }) => {
+      const { cy, bo } = staff;
+      const madeByCy = (role: 'initiator' | 'approver', name: string) =>
+        signInStaff(t.app, t.db, t.authClock, { role, name, createdBy: cy.member.id });
+      const ian = await madeByCy('initiator', 'Ian Made By Cy');
+      const made = await ian.json(paths.transactions(), send(transferBody(f, '0.1')));
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const byIan = Transaction.parse(made.body).id ?? '';
+
+      const [forCy] = await progressOf(cy, byIan);
+      expect(forCy?.linkedToYou).toEqual({ name: 'Ian Made By Cy', direction: 'YOU_CREATED_THEM' });
+      const [forBo] = await progressOf(bo, byIan);
+      expect(forBo?.linkedToYou).toBeNull();
+
+      // The other way round: Cy creates, a member whose account Cy made looks.
+      const amy = await madeByCy('approver', 'Amy Made By Cy');
+      const mine = await cy.json(paths.transactions(), send(transferBody(f, '0.1')));
+      expect(mine.status, JSON.stringify(mine.body)).toBe(200);
+      const byCy = Transaction.parse(mine.body).id ?? '';
+      const [forAmy] = await progressOf(amy, byCy);
+      expect(forAmy?.linkedToYou).toEqual({ name: 'Cy Admin', direction: 'THEY_CREATED_YOU' });
+      const [forBoToo] = await progressOf(bo, byCy);
+      expect(forBoToo?.linkedToYou).toBeNull();
+    },
+  );
+});

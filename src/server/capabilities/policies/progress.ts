@@ -6,6 +6,7 @@ import {
 } from '#contract/approval-progress.ts';
 import { describeApprovers } from '#contract/policies.ts';
 import type { Database } from '../../db/client.ts';
+import { linkedToMember } from '../../console/linked-accounts.ts';
 import { approvalRequirements, approvalVotes, staff } from '../../db/schema/console.ts';
 import { isEligible, tally, type PolicyActor } from './evaluate.ts';
 import { initiatorOf, voteActor } from './votes.store.ts';
@@ -15,7 +16,8 @@ import { initiatorOf, voteActor } from './votes.store.ts';
  * the approvals collected, named and timed, and the members who could still
  * add one. The caller has checked that the member may see each item and
  * gives its sub-organization (a member restricted elsewhere cannot decide it,
- * so is not listed). Read in three queries however many items.
+ * so is not listed). Read in three queries however many items, two more
+ * when `memberId` names the member asking: `linkedToYou` is theirs.
  */
 
 type RequirementRow = typeof approvalRequirements.$inferSelect;
@@ -36,10 +38,11 @@ export async function requirementsOf(
 export async function approvalProgress(
   db: Pick<Database, 'select'>,
   items: ReadonlyArray<{ row: RequirementRow; subOrgId: string | null | undefined }>,
+  memberId: string | null = null,
 ): Promise<ApprovalProgress[]> {
   if (items.length === 0) return [];
   const ids = items.map((i) => i.row.entityId);
-  const [votes, members] = await Promise.all([
+  const [votes, members, linked] = await Promise.all([
     db
       .select()
       .from(approvalVotes)
@@ -50,6 +53,20 @@ export async function approvalProgress(
       .from(staff)
       .where(eq(staff.disabled, false))
       .orderBy(asc(staff.name), asc(staff.id)),
+    memberId
+      ? linkedToMember(
+          db,
+          memberId,
+          items.map(({ row }) => {
+            const initiator = initiatorOf(row);
+            return {
+              entityId: row.entityId,
+              entityType: row.entityType,
+              creatorId: initiator.kind === 'staff' ? initiator.id : null,
+            };
+          }),
+        )
+      : new Map(),
   ]);
   const names = new Map(members.map((m) => [m.id, m.name]));
   const nameOf = (id: string) => names.get(id) ?? id;
@@ -75,6 +92,7 @@ export async function approvalProgress(
       approvals: counted.approvedBy.map(decided),
       declinedBy: counted.declinedBy ? decided(counted.declinedBy) : null,
       state: counted.state,
+      linkedToYou: linked.get(row.entityId) ?? null,
     };
     const { outcome } = requirement;
     if (outcome.action === 'BLOCK')

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { ApprovalAction, ApprovalActionResponse } from '#contract/approvals.ts';
 import type { BankAccount } from '#contract/bank-account.ts';
+import { LinkedAccountsNote } from '../../../components/approval-progress.tsx';
 import { DecideDialog } from '../../../components/decide-dialog.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { useSendOnce } from '../../../lib/use-send-once.ts';
@@ -65,6 +66,7 @@ export function DecideBankAccountDialog({
       onOpenChange={onOpenChange}
       onCloseAutoFocus={onCloseAutoFocus}
     >
+      <LinkedAccountsNote entityId={account.id} />
       <div aria-live="polite" className="text-sm">
         {reveal.isPending ? <p className="text-slate-700">Loading the full numbers…</p> : null}
         {reveal.isError ? (

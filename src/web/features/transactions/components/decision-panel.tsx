@@ -26,7 +26,7 @@ import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
 import { heldApprovalText } from '#contract/approvals.ts';
-import { ApprovalProgressFor } from '../../../components/approval-progress.tsx';
+import { ApprovalProgressFor, LinkedAccountsNote } from '../../../components/approval-progress.tsx';
 import { Textarea } from '../../../components/ui/input.tsx';
 import { describeTransaction } from '../../../lib/transaction-summary.ts';
 
@@ -96,10 +96,15 @@ function PendingDecision({
           {blocked}
         </p>
       ) : (
-        <div className="mt-2 flex flex-wrap gap-2">
-          <ApproveDialog transaction={tx} decision={decision} onDone={onDone} />
-          <DeclineDialog transaction={tx} decision={decision} onDone={onDone} />
-        </div>
+        <>
+          <div className="mt-2">
+            <LinkedAccountsNote entityId={tx.id ?? ''} />
+          </div>
+          <div className="mt-2 flex flex-wrap gap-2">
+            <ApproveDialog transaction={tx} decision={decision} onDone={onDone} />
+            <DeclineDialog transaction={tx} decision={decision} onDone={onDone} />
+          </div>
+        </>
       )}
     </Panel>
   );
@@ -228,6 +233,7 @@ function ApproveDialog(props: DecisionDialogProps) {
   );
   return (
     <ActionDialog {...dialog} {...APPROVE}>
+      <LinkedAccountsNote entityId={tx.id ?? ''} />
       <DecisionSummary transaction={tx} />
       <ConfirmActions
         mutation={decide}
@@ -262,6 +268,7 @@ function DeclineDialog(props: DecisionDialogProps) {
   const error = form.formState.errors.reason?.message;
   return (
     <ActionDialog {...dialog} {...DECLINE}>
+      <LinkedAccountsNote entityId={tx.id ?? ''} />
       <DecisionSummary transaction={tx} />
       <form
         className="mt-4"
