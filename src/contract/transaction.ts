@@ -157,7 +157,7 @@ export type ContractCallCreateRequest = z.infer<typeof ContractCallCreateRequest
  * A stake's sub-category: STAKE (the default, as the description's body has
  * none) or UNSTAKE, the provider's own sub-category for taking a stake back.
  */
-export const STAKE_SUB_CATEGORIES = ['STAKE', 'UNSTAKE'] as const;
+const STAKE_SUB_CATEGORIES = ['STAKE', 'UNSTAKE'] as const;
 
 export const StakeCreateRequest = z.strictObject({
   category: z.literal('STAKE'),
