@@ -58,9 +58,9 @@ export function AuthenticatedShell({
   return (
     <AppLayout
       navItems={navItems}
+      status={<BackendBadge />}
       account={
         <>
-          <BackendBadge />
           <ScopeSwitcher
             value={subOrg}
             allowedSubOrgIds={session?.member.subOrgIds}
