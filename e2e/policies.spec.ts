@@ -172,6 +172,9 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   await expect(rule.getByLabel('Rule name')).toHaveAttribute('aria-invalid', 'true');
   await expect(rule.getByText('give the rule a name')).toBeVisible();
   await rule.getByLabel('Rule name').fill(RULE);
+  // A new rule starts on any category: this one is held to transfers, so the other stories'
+  // ramps and calls meanwhile are judged by the default.
+  await rule.getByRole('checkbox', { name: 'Transfer', exact: true }).check();
   await rule.getByLabel('USD amount at or above').fill('10000');
   await rule.getByLabel('Approvals needed').fill('2');
   await rule.getByRole('checkbox', { name: 'Approvers', exact: true }).check();
