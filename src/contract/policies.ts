@@ -37,7 +37,7 @@ export type DecidingKind = z.infer<typeof DecidingKind>;
  * covering the custody API's categories that mean the same to that person:
  * the console creates a USDC transfer as TRANSFER, but the custody API may
  * label one it made TOKEN_TRANSFER, and a token approval is a contract call
- * (docs/policies.md, "Categories"). The editor offers these only.
+ * (docs/policies.md, "Categories are the ones a person sees"). The editor offers these only.
  */
 export const RULE_CATEGORIES = [
   {
@@ -94,7 +94,6 @@ export const RULE_CATEGORIES = [
   covers: readonly TransactionCategory[];
   description: string;
 }>;
-export type RuleCategory = (typeof RULE_CATEGORIES)[number]['value'];
 
 const RULE_CATEGORY_BY_VALUE: ReadonlyMap<string, (typeof RULE_CATEGORIES)[number]> = new Map(
   RULE_CATEGORIES.map((c) => [c.value, c]),
