@@ -118,7 +118,7 @@ export const OverviewResponse = z.object({
   }),
   /**
    * Transactions on the chain past their fee tier's usual time (the custody
-   * service's `slowerThanUsual`): how many, and the longest overdue first.
+   * service's `slowerThanUsual`): how many, and the latest to become so first.
    */
   slow: z.object({
     count: z.int().check(z.nonnegative()),

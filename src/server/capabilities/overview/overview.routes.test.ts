@@ -211,7 +211,7 @@ describe('GET /api/console/overview/', () => {
   );
 
   engineTest(
-    'slow: the transfers on the chain past their fee tier’s usual time, longest overdue first',
+    'slow: the transfers on the chain past their fee tier’s usual time, the latest to become so first',
     async ({ t, f: _vaults }) => {
       // A sub-organization of its own, so no other test's transactions count here.
       const sub = await createSubOrg(t.db, t.orgId, 'Slow');
@@ -248,10 +248,10 @@ describe('GET /api/console/overview/', () => {
       expect(seen.inFlight.count).toBe(3);
       expect(seen.slow.count).toBe(2);
       expect(seen.slow.transactions.map((tx) => [tx.id, tx.status, tx.feeTier])).toEqual([
-        [longest.id, 'SUBMITTED', 'LOW'],
         [later.id, 'WAITING_CONFIRMATION', 'HIGH'],
+        [longest.id, 'SUBMITTED', 'LOW'],
       ]);
-      expect(seen.slow.transactions[0]).toMatchObject({
+      expect(seen.slow.transactions[1]).toMatchObject({
         asset: 'ETH',
         amount: '1.5',
         blockChain: 'ETHEREUM',

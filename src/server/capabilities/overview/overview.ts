@@ -25,7 +25,8 @@ import { addTo, percentOf, valueVaults } from './holdings.ts';
  *   account), or into them from outside. A move between two of the scope's
  *   own vaults is neither. Valued at the transaction's `amountInUSD`;
  * - slow: transactions in flight the custody service marks slower than
- *   usual for their fee tier, the longest overdue first (SLOW_LISTED of them);
+ *   usual for their fee tier, the latest to pass its usual time first (SLOW_LISTED of
+ *   them): a new hold-up is seen above the ones already known;
  * - waiting: for a member who decides, the approvals inbox's counts and the
  *   oldest item they may decide (capabilities/approvals/inbox.ts, the very
  *   list the inbox page pages through).
@@ -131,7 +132,7 @@ const flowAnswer = (flow: FlowSum) => ({
   unpriced: flow.unpriced,
 });
 
-/** The transactions marked slower than usual, longest overdue first. */
+/** The transactions marked slower than usual, the latest to become so first. */
 function slowOnes(inFlight: readonly Transaction[]): OverviewResponse['slow'] {
   const slow = inFlight
     .flatMap((tx) =>
@@ -139,7 +140,7 @@ function slowOnes(inFlight: readonly Transaction[]): OverviewResponse['slow'] {
         ? [{ tx, id: tx.id, status: tx.status, slowAfter: tx.slowAfter }]
         : [],
     )
-    .sort((a, b) => Date.parse(a.slowAfter) - Date.parse(b.slowAfter));
+    .sort((a, b) => Date.parse(b.slowAfter) - Date.parse(a.slowAfter));
   return {
     count: slow.length,
     transactions: slow.slice(0, SLOW_LISTED).map(({ tx, id, status, slowAfter }) => ({

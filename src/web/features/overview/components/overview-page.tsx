@@ -94,7 +94,7 @@ function Waiting({ waiting }: { waiting: NonNullable<OverviewResponse['waiting']
 
 /**
  * Transactions on the chain past their fee tier's usual time: how many, and
- * the longest overdue, each a link to its page, where a replacement with a
+ * the latest to become so, each a link to its page, where a replacement with a
  * higher fee is offered.
  */
 function Slow({ slow }: { slow: OverviewResponse['slow'] }) {
