@@ -67,7 +67,7 @@ export async function createEngineTestApp(
   const sessionClock = systemClock;
   const app = createApp({
     config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
-    backend: createSandboxBackend({ db, orgId, clock }),
+    backend: createSandboxBackend({ db, orgId, clock, timeScale: TIME_SCALE }),
     ...(options.origin ? { origin: options.origin } : {}),
     database,
     logger: pino({ level: 'silent' }),
