@@ -21,7 +21,8 @@ import {
 } from '../api/decide-transaction.ts';
 import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
-import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
+import { UsdEquivalent } from './usd-equivalent.tsx';
+import { CostFactsFor } from '../../../components/approval-cost.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
@@ -139,8 +140,9 @@ function DecisionDone({ id, message }: { id: string; message: string }) {
 /**
  * What the member is deciding: everything the decision rests on, checked
  * before money moves — who asked, from where, to whom (and whether that is an
- * approved contact), how much and what it is worth, the fee, and for a
- * contract call what it calls (decoded where the console knows the function).
+ * approved contact), how much and what it is worth, the fee of its tier and
+ * the total leaving (with a warning when the fee is more than what is sent),
+ * and for a contract call what it calls (decoded where the console knows the function).
  */
 export function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
   const contractCall = tx.category === 'CONTRACT_CALL';
@@ -174,10 +176,8 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
       </Fact>
       <Fact term="Chain">{chainLabel(tx.blockChain) || '—'}</Fact>
       {contractCall ? <ContractCallRows transaction={tx} Row={Fact} /> : null}
-      <Fact term="Fee">
-        <FeeCharged fees={tx.fees} none="Set when it is signed" />
-        {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ' · tier not stated'}
-      </Fact>
+      {/* The fee of its tier and what leaves in all, as the server works them out. */}
+      <CostFactsFor entityId={tx.id ?? ''} />
       {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
     </dl>
   );
