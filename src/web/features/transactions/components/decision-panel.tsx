@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { chainInfo, chainLabel } from '#contract/chains.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
@@ -27,7 +27,13 @@ import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
 import { heldApprovalText } from '#contract/approvals.ts';
-import { ApprovalProgressFor, LinkedAccountsNote } from '../../../components/approval-progress.tsx';
+import {
+  ApprovalProgressFor,
+  approvedBy,
+  LinkedAccountsNote,
+  YouApproved,
+} from '../../../components/approval-progress.tsx';
+import { useApprovalProgress } from '../../../lib/approval-progress-queries.ts';
 import { Textarea } from '../../../components/ui/input.tsx';
 import { describeTransaction } from '../../../lib/transaction-summary.ts';
 
@@ -81,11 +87,16 @@ function PendingDecision({
   onDone: (message: string) => void;
 }) {
   const session = useSession();
-  let blocked: string | null = null;
+  const progress = useApprovalProgress(tx.id ?? '');
+  const youApprovedAt = approvedBy(progress.data, session?.member.id);
+  let blocked: ReactNode = null;
   if (!can(session, 'approve')) {
     blocked = `Approving or declining needs the approver or admin role; you are signed in as ${session?.member.role ?? 'a member without it'}.`;
   } else if (session && tx.createdById === session.member.id) {
     blocked = 'You created this transaction, so another approver must decide it (four-eyes rule).';
+  } else if (youApprovedAt && progress.data?.state === 'PENDING') {
+    // Approved by this member and held for more: nothing is left for them to decide.
+    blocked = <YouApproved at={youApprovedAt} progress={progress.data} />;
   }
   return (
     <Panel title="Awaiting approval" tone="attention">
