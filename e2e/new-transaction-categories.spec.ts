@@ -192,7 +192,8 @@ for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const)
       await FILL[category](form);
       // Every tier is priced on the form's own estimate; the choice changes what the review quotes.
       await expect(form.getByTestId('fee-LOW')).toBeVisible();
-      await expect(form.getByRole('radio', { name: /^High/ })).toBeChecked();
+      // Forms open on the middle tier, not the most expensive one.
+      await expect(form.getByRole('radio', { name: /^Medium/ })).toBeChecked();
       await form.getByRole('radio', { name: /^Low/ }).check();
       const lowFee = ((await form.getByTestId('fee-LOW').textContent()) ?? '').replace(/^: /, '');
       await form.getByRole('radio', { name: /^Medium/ }).check();
@@ -247,8 +248,7 @@ test.describe('New transaction: the keyboard alone', () => {
     await page.keyboard.press('Tab');
     await expect(form.getByLabel(/^Amount/)).toBeFocused();
     await page.keyboard.type('0.01');
-    await tabTo(page, form.getByRole('radio', { name: /^High/ }));
-    await page.keyboard.press('ArrowDown');
+    await tabTo(page, form.getByRole('radio', { name: /^Medium/ }));
     await page.keyboard.press('ArrowDown');
     await expect(form.getByRole('radio', { name: /^Low/ })).toBeChecked();
     await tabTo(page, form.getByRole('button', { name: 'Review' }));

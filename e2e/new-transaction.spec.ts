@@ -78,7 +78,7 @@ test.describe('New transaction', () => {
     await openForm(page, 'TRANSFER');
     const form = await fillTransfer(page);
     await expect(form.getByTestId('fee-LOW')).toBeVisible();
-    await expect(form.getByRole('radio', { name: /^High/ })).toBeChecked();
+    await expect(form.getByRole('radio', { name: /^Medium/ })).toBeChecked();
     await form.getByRole('radio', { name: /^Low/ }).check();
     await expectNoAxeViolations(page);
     const externalId = await form.getByLabel('External ID').inputValue();

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
-import { ApprovalProgressLine } from '../../../components/approval-progress.tsx';
+import { ApprovalProgressLine, YouApproved } from '../../../components/approval-progress.tsx';
 import { InboxItemLink } from '../../../components/inbox-item-navigation.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -178,7 +178,14 @@ export function ApprovalRow({
         )}
       </TableCell>
       <TableCell className={cn('whitespace-nowrap max-md:whitespace-normal', CARD_CELL)}>
-        {item.yours ? (
+        {item.youApprovedAt ? (
+          <span className="flex max-w-72 flex-col items-start gap-1 whitespace-normal">
+            <YouApproved at={item.youApprovedAt} progress={item.progress ?? null} />
+            <InboxItemLink item={item} place={place}>
+              View<span className="sr-only">{` ${what}`}</span>
+            </InboxItemLink>
+          </span>
+        ) : item.yours ? (
           <span className="flex flex-col items-start gap-1">
             <Badge tone="neutral">Yours — another member must decide</Badge>
             <InboxItemLink item={item} place={place}>

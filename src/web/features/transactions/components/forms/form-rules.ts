@@ -43,7 +43,10 @@ export const sendFormShape = {
 
 export type SendFormValues = z.infer<z.ZodObject<typeof sendFormShape>>;
 
-/** A fresh form of that shape: nothing chosen, its own externalId, the HIGH tier. */
+/**
+ * A fresh form of that shape: nothing chosen, its own externalId, the middle
+ * tier: the member chooses to pay more for speed, never by default.
+ */
 export function sendFormDefaults() {
   return {
     sourceVaultId: '',
@@ -52,7 +55,7 @@ export function sendFormDefaults() {
     amount: '',
     memo: '',
     externalId: newExternalId(),
-    feeTier: 'HIGH' as const,
+    feeTier: 'MEDIUM' as const,
   };
 }
 

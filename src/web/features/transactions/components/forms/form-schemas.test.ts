@@ -53,7 +53,7 @@ describe('transfer form schema', () => {
   });
   const ctx: FormContext = { decimals: 6, balance: '10', feeInAsset: '0.5' };
 
-  it('turns valid values into the contract request, HIGH by default, with the externalId', () => {
+  it('turns valid values into the contract request, MEDIUM by default, with the externalId', () => {
     const result = transferFormSchema(ctx).safeParse(valid({ memo: ' rent ' }));
     expect(result.success).toBe(true);
     expect(result.data).toMatchObject({
@@ -62,7 +62,7 @@ describe('transfer form schema', () => {
       destination: { type: 'CONTACT', id: 'contact-1' },
       amount: '1.5',
       memo: 'rent',
-      gasParams: { feeTier: 'HIGH' },
+      gasParams: { feeTier: 'MEDIUM' },
       externalId: expect.stringMatching(/^console-/),
     });
     const external = transferFormSchema().safeParse(
@@ -289,7 +289,7 @@ describe('contract call form schema', () => {
       blockChain: 'ETHEREUM',
       data: { callData: '0xa9059cbb', toAddress: ETH_ADDRESS },
       externalId: expect.stringMatching(/^console-/),
-      gasParams: { feeTier: 'HIGH' },
+      gasParams: { feeTier: 'MEDIUM' },
     });
     const tron = contractCallFormSchema().safeParse(
       valid({ blockChain: 'TRON', method: 'vote', params: '{"sr": "T1"}', amount: '2' }),
@@ -377,5 +377,15 @@ describe('contract call form schema', () => {
     expect(contractCallFieldFor('data', { blockChain: 'ETHEREUM' })).toBe('callData');
     expect(contractCallFieldFor('data.params', { blockChain: 'TRON' })).toBe('params');
     expect(contractCallFieldFor('creationOptions', { blockChain: 'TRON' })).toBe('skipSimulation');
+  });
+});
+
+describe('a form opens on the middle fee tier', () => {
+  it('every create form starts at MEDIUM, not the most expensive tier', () => {
+    // The member chooses to pay for speed; nobody pays the highest fee by default.
+    expect(transferDefaults().feeTier).toBe('MEDIUM');
+    expect(contractCallDefaults().feeTier).toBe('MEDIUM');
+    expect(stakeDefaults().feeTier).toBe('MEDIUM');
+    expect(delegateResourceDefaults().feeTier).toBe('MEDIUM');
   });
 });
