@@ -30,7 +30,9 @@ describe('loadConfig', () => {
       staticDir: path.join(cwd, 'dist/web'),
       trustProxy: 0,
       secondFactor: 'privileged',
+      passkeyPrompt: true,
       readCache: true,
+      pgliteTransactionWaitMs: 25,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, receiverKey: null },
     });
   });
@@ -63,6 +65,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ READ_CACHE: 'on' }, cwd).readCache).toBe(true);
     expect(() => loadConfig({ READ_CACHE: 'no' }, cwd)).toThrow(
       'READ_CACHE: must be on or off (got "no")',
+    );
+  });
+
+  it('reads STAFF_PASSKEY_PROMPT, and names it when it is neither on nor off', () => {
+    expect(loadConfig({ STAFF_PASSKEY_PROMPT: 'off' }, cwd).passkeyPrompt).toBe(false);
+    expect(loadConfig({ STAFF_PASSKEY_PROMPT: 'on' }, cwd).passkeyPrompt).toBe(true);
+    expect(() => loadConfig({ STAFF_PASSKEY_PROMPT: 'sometimes' }, cwd)).toThrow(
+      'STAFF_PASSKEY_PROMPT: must be on or off',
     );
   });
 

@@ -89,6 +89,8 @@ const EnvSchema = z.object({
       z.number().int().min(0).max(1000, 'must be a whole number of milliseconds from 0 to 1000'),
     )
     .default(25),
+  // Whether approvers and admins without a passkey are reminded on every page to register one.
+  STAFF_PASSKEY_PROMPT: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
   READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   // Webhooks. The sandbox refuses endpoints on private, loopback, link-local or
@@ -145,6 +147,8 @@ export interface AppConfig {
   publicUrl: string | undefined;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in. */
   secondFactor: SecondFactorPolicy;
+  /** STAFF_PASSKEY_PROMPT: approvers and admins without a passkey are reminded to register one. */
+  passkeyPrompt: boolean;
   /** READ_CACHE: whether hot reads are reused while the database is unchanged (db/read-cache.ts). */
   readCache: boolean;
   /** PGLITE_TRANSACTION_WAIT_MS: a transaction's wait budget on the PGlite thread (db/pglite-remote.ts). */
@@ -221,6 +225,7 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
     secondFactor: e.STAFF_SECOND_FACTOR,
+    passkeyPrompt: e.STAFF_PASSKEY_PROMPT === 'on',
     readCache: e.READ_CACHE === 'on',
     pgliteTransactionWaitMs: e.PGLITE_TRANSACTION_WAIT_MS,
     webhooks: {

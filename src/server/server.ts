@@ -120,6 +120,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         trustProxy: config.trustProxy,
         demoAccounts: config.custody.backend === 'sandbox',
         secondFactor: config.secondFactor,
+        passkeyPrompt: config.passkeyPrompt,
       },
     });
     const server = await listen(app.fetch, config.host, config.port);
