@@ -112,6 +112,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   // Webhook endpoints are the organization's: a restricted admin is refused before any lookup.
   endpointId: () => 'whe_matrix',
   deliveryId: () => '1',
+  // A member's own passkeys only: a passkey nobody registered is a 404 past the checks.
+  passkeyId: () => 'no-such-passkey',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
 const SCOPED_PARAMS = new Set(['transactionId', 'bankAccountId', 'vaultId', 'contactId']);

@@ -5,6 +5,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { TRANSACTION_EVENT_KINDS } from '#contract/live-events.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
+import { declaredWrite } from '../../db/declared-writes.ts';
 import { custodyEvents } from '../../db/schema/console.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { CUSTODY_EVENTS_KEPT_MS, pruneCustodyEvents, TYPE_OF_KIND } from './custody-source.ts';
@@ -73,12 +74,14 @@ export function createCustodyEventSink(db: Database, clock: Clock): CustodyEvent
       // first past this check is refused by the unique index, and ignored.
       const values = sql`select ${event.eventId}, ${TYPE_OF_KIND[event.kind]}, ${event.transactionId}, ${event.subOrgId}, ${event.status}, ${new Date(event.at).toISOString()}::timestamptz, ${clock.now().toISOString()}::timestamptz`;
       try {
-        const result = await db.execute<{ id: number }>(sql`
-          insert into ${custodyEvents}
-            (event_id, type, transaction_id, sub_org_id, status, at, received_at)
-          ${values}
-          where not exists (select 1 from ${custodyEvents} where ${custodyEvents.eventId} = ${event.eventId})
-          returning id`);
+        const result = await declaredWrite(db, [custodyEvents], () =>
+          db.execute<{ id: number }>(sql`
+            insert into ${custodyEvents}
+              (event_id, type, transaction_id, sub_org_id, status, at, received_at)
+            ${values}
+            where not exists (select 1 from ${custodyEvents} where ${custodyEvents.eventId} = ${event.eventId})
+            returning id`),
+        );
         // PGlite's driver answers { rows }, node-postgres's too; drizzle types it loosely.
         const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
         if (rows.length === 0) return false;

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { WEBHOOK_VERSION, type SignatureEncoding } from '#contract/webhooks.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
+import { declaredWrite } from '../../../db/declared-writes.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
 import { canonicalJson, signatureOf } from '../signing.ts';
@@ -85,7 +86,9 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
   async function claim(endpointId: string, limit: number, now: Date): Promise<Claimed[]> {
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
     const mine = [...running.keys()];
-    const result = await db.execute<{ id: string | number; attempts: number }>(sql`
+    // Written by hand (a claim in one statement, skip locked): it declares the table it updates.
+    const result = await declaredWrite(db, [webhookDeliveries], () =>
+      db.execute<{ id: string | number; attempts: number }>(sql`
       with due as (
         select d.id from ${webhookDeliveries} d
         where d.endpoint_id = ${endpointId}
@@ -111,7 +114,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
           attempts = w.attempts + 1,
           last_attempt_at = ${now.toISOString()}::timestamptz
       from due where w.id = due.id
-      returning w.id, w.attempts`);
+      returning w.id, w.attempts`),
+    );
     type Row = { id: string | number; attempts: number };
     // node-postgres answers {rows}, PGlite's driver the rows themselves.
     const rows = Array.isArray(result) ? (result as Row[]) : (result as { rows: Row[] }).rows;
