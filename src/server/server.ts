@@ -58,7 +58,12 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
     let backend: CustodyBackend;
     if (config.custody.backend === 'sandbox') {
       const webhookTargets = { allowPrivate: config.webhooks.allowPrivateTargets };
-      backend = createSandboxBackend({ db: database.db, clock, webhookTargets });
+      backend = createSandboxBackend({
+        db: database.db,
+        clock,
+        webhookTargets,
+        rampRateTolerancePercent: config.sandbox.rampRateTolerancePercent,
+      });
       // Beside the simulator, never inside it: a step only queues its webhooks (the outbox),
       // and this sends them (capabilities/webhooks/sandbox/dispatcher.ts).
       webhooks = startWebhookDispatcher({
