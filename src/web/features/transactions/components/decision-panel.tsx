@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { chainInfo, chainLabel } from '#contract/chains.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
@@ -38,7 +38,14 @@ import { describeTransaction } from '../../../lib/transaction-summary.ts';
  * previous and next items, and once decided offers the next one to decide
  * (components/inbox-item-navigation.tsx).
  */
-export function DecisionPanel({ transaction: tx }: { transaction: Transaction }) {
+export function DecisionPanel({
+  transaction: tx,
+  extras,
+}: {
+  transaction: Transaction;
+  /** What another feature adds to what the approver decides on (a ramp's quote), given by the route. */
+  extras?: DecisionExtras | undefined;
+}) {
   const [done, setDone] = useState<string | null>(null);
   const outcomeId = useId();
   // The decision lives here, not in its dialog: once it succeeds the transaction
@@ -63,7 +70,7 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
       {outcome}
       {inbox}
       {tx.status === 'PENDING' ? (
-        <PendingDecision transaction={tx} decision={decision} onDone={setDone} />
+        <PendingDecision transaction={tx} decision={decision} onDone={setDone} extras={extras} />
       ) : null}
     </>
   );
@@ -74,10 +81,12 @@ function PendingDecision({
   transaction: tx,
   decision,
   onDone,
+  extras,
 }: {
   transaction: Transaction;
   decision: Decision;
   onDone: (message: string) => void;
+  extras?: DecisionExtras | undefined;
 }) {
   const session = useSession();
   let blocked: string | null = null;
@@ -91,6 +100,7 @@ function PendingDecision({
       <div className="mt-1">
         <ApprovalProgressFor entityId={tx.id ?? ''} />
       </div>
+      {extras?.(tx)}
       {blocked ? (
         <p className="mt-1 text-sm text-slate-800" data-testid="decision-blocked">
           {blocked}
@@ -101,7 +111,7 @@ function PendingDecision({
             <LinkedAccountsNote entityId={tx.id ?? ''} />
           </div>
           <div className="mt-2 flex flex-wrap gap-2">
-            <ApproveDialog transaction={tx} decision={decision} onDone={onDone} />
+            <ApproveDialog transaction={tx} decision={decision} onDone={onDone} extras={extras} />
             <DeclineDialog transaction={tx} decision={decision} onDone={onDone} />
           </div>
         </>
@@ -174,10 +184,19 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
       </Fact>
       <Fact term="Chain">{chainLabel(tx.blockChain) || '—'}</Fact>
       {contractCall ? <ContractCallRows transaction={tx} Row={Fact} /> : null}
-      <Fact term="Fee">
-        <FeeCharged fees={tx.fees} none="Set when it is signed" />
-        {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ' · tier not stated'}
-      </Fact>
+      {tx.quoteResponse ? (
+        // A ramp's fee is its provider's, inside what leaves; it pays no network fee tier.
+        <Fact term="Provider fee">
+          <FeeCharged fees={tx.fees} none="None stated" />
+        </Fact>
+      ) : (
+        <Fact term="Fee">
+          <FeeCharged fees={tx.fees} none="Set when it is signed" />
+          {tx.gasParams?.feeTier
+            ? ` · ${humanize(tx.gasParams.feeTier)} tier`
+            : ' · tier not stated'}
+        </Fact>
+      )}
       {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
     </dl>
   );
@@ -197,7 +216,11 @@ type DecisionDialogProps = {
   transaction: Transaction;
   decision: Decision;
   onDone: (message: string) => void;
+  extras?: DecisionExtras | undefined;
 };
+
+/** A feature's part of what the approver decides on (a ramp's quote), given by the route. */
+export type DecisionExtras = (transaction: Transaction) => ReactNode;
 
 /**
  * The dialog's state and its one decision: `decided` closes it and says
@@ -235,13 +258,17 @@ function ApproveDialog(props: DecisionDialogProps) {
     <ActionDialog {...dialog} {...APPROVE}>
       <LinkedAccountsNote entityId={tx.id ?? ''} />
       <DecisionSummary transaction={tx} />
+      {props.extras?.(tx)}
       <ConfirmActions
         mutation={decide}
         label="Approve transaction"
         runningLabel="Approving…"
         onConfirm={() =>
           send(
-            { action: 'approve' },
+            // A ramp's approval names the quote shown: the server refuses it if the quote changed.
+            tx.quoteResponse?.quoteId
+              ? { action: 'approve', quoteId: tx.quoteResponse.quoteId }
+              : { action: 'approve' },
             {
               onSuccess: (answer) =>
                 decided(
