@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { Party, Transaction } from '#contract/transaction-record.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
 import { Fact } from '../../../components/fact.tsx';
@@ -35,6 +36,8 @@ function describeBank(party: Party | undefined): string | undefined {
  */
 export function RampApprovalFacts({ transaction: tx }: { transaction: Transaction }) {
   const now = useNow(1000);
+  // Shown in the decision panel and again in its dialog: an id of each's own.
+  const titleId = useId();
   const quote = tx.quoteResponse;
   if (!isRamp(tx) || !quote) return null;
   const offRamp = tx.category === 'OFF_RAMP' || (tx.category !== 'ON_RAMP' && !tx.vaultId);
@@ -49,12 +52,12 @@ export function RampApprovalFacts({ transaction: tx }: { transaction: Transactio
   const age = describeAge(quote, now);
   return (
     <section
-      aria-labelledby="ramp-approval-title"
+      aria-labelledby={titleId}
       className="mt-3 rounded-md border border-slate-200 bg-white p-3 text-sm"
       data-testid="ramp-approval"
     >
-      <h3 id="ramp-approval-title" className="font-medium text-slate-900">
-        Conversion quote
+      <h3 id={titleId} className="font-medium text-slate-900">
+        The quote you are approving
       </h3>
       {moved ? (
         <p
