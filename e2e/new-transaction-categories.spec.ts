@@ -81,23 +81,29 @@ test.describe('New transaction: invalid input per field', () => {
     const form = await openForm(page, 'STAKE');
     await expectNoAxeViolations(page);
     await form.getByRole('button', { name: 'Review' }).click();
-    await expectRule(form.getByLabel('Vault', { exact: true }), 'choose the vault');
-    await expectRule(form.getByLabel('Chain', { exact: true }), 'choose a chain');
+    await expectRule(form.getByLabel('Vault', { exact: true }), 'Choose the vault.');
+    await expectRule(form.getByLabel('Chain', { exact: true }), 'Choose a chain.');
 
     await FILL.STAKE(form);
     await form.getByLabel(/^Amount/).fill('1.1234567');
     await form.getByLabel('Memo (optional)').fill('m'.repeat(501));
     await form.getByLabel('External ID').fill('');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expectRule(form.getByLabel(/^Amount/), 'at most 6 decimal places for this asset');
+    await expectRule(
+      form.getByLabel(/^Amount/),
+      'The amount may have at most 6 decimal places for this asset.',
+    );
     // The rule in the form's words (the field is named by its label), and the count toward it.
-    await expectRule(form.getByLabel('Memo (optional)'), /^must be at most 500 characters/);
+    await expectRule(
+      form.getByLabel('Memo (optional)'),
+      /^The memo must be at most 500 characters\./,
+    );
     await expectRule(form.getByLabel('Memo (optional)'), /501 of 500 characters: 1 too many/);
-    await expectRule(form.getByLabel('External ID'), /keep an external ID/);
+    await expectRule(form.getByLabel('External ID'), /Keep an external ID/);
     await expectNoAxeViolations(page);
 
     await form.getByLabel(/^Amount/).fill('999999999999');
-    await expectRule(form.getByLabel(/^Amount/), /more than the vault holds/);
+    await expectRule(form.getByLabel(/^Amount/), /The amount is more than the vault holds/);
     await expect(form.getByLabel('Memo (optional)')).toHaveValue('m'.repeat(501));
     expect(creates()).toBe(0);
   });
@@ -109,9 +115,9 @@ test.describe('New transaction: invalid input per field', () => {
     const form = await openForm(page, 'DELEGATE_RESOURCE');
     await expectNoAxeViolations(page);
     await form.getByRole('button', { name: 'Review' }).click();
-    await expectRule(form.getByLabel('Vault', { exact: true }), 'choose the vault');
-    await expectRule(form.getByLabel('Resource', { exact: true }), 'choose bandwidth or energy');
-    await expectRule(form.getByLabel('Contact', { exact: true }), 'choose an approved contact');
+    await expectRule(form.getByLabel('Vault', { exact: true }), 'Choose the vault.');
+    await expectRule(form.getByLabel('Resource', { exact: true }), 'Choose bandwidth or energy.');
+    await expectRule(form.getByLabel('Contact', { exact: true }), 'Choose an approved contact.');
     await expectRule(form.getByLabel(/^Amount/), /enter an amount above zero/i);
     await expectNoAxeViolations(page);
 
@@ -120,13 +126,19 @@ test.describe('New transaction: invalid input per field', () => {
     await choose(form.getByLabel('Destination vault'), 'Payments Operations');
     await form.getByLabel(/^Amount/).fill('0.0000001');
     await form.getByLabel('External ID').fill('x'.repeat(129));
-    await expectRule(form.getByLabel(/^Amount/), 'at most 6 decimal places for this asset');
-    await expectRule(form.getByLabel('External ID'), /\. must be at most 128 characters$/);
+    await expectRule(
+      form.getByLabel(/^Amount/),
+      'The amount may have at most 6 decimal places for this asset.',
+    );
+    await expectRule(
+      form.getByLabel('External ID'),
+      /\. The external ID must be at most 128 characters\.$/,
+    );
 
     await form.getByRole('radio', { name: 'External address' }).check();
     await form.getByLabel('Destination address').fill('0x1234');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expectRule(form.getByLabel('Destination address'), /not a Tron address/);
+    await expectRule(form.getByLabel('Destination address'), /Not a Tron address/);
     await expectNoAxeViolations(page);
     expect(creates()).toBe(0);
   });
@@ -140,31 +152,31 @@ test.describe('New transaction: invalid input per field', () => {
     await form.getByRole('button', { name: 'Review' }).click();
     await expectRule(
       form.getByLabel('Vault', { exact: true }),
-      'choose the vault that makes the call',
+      'Choose the vault that makes the call.',
     );
-    await expectRule(form.getByLabel('Chain', { exact: true }), 'choose a chain');
+    await expectRule(form.getByLabel('Chain', { exact: true }), 'Choose a chain.');
 
     await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
     await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expectRule(form.getByLabel('Call data (hex)'), 'enter the call data');
+    await expectRule(form.getByLabel('Call data (hex)'), 'Enter the call data.');
     await form.getByLabel('Call data (hex)').fill('0xa9059cbb');
     await form.getByLabel('Contract address (optional)').fill('0xnot-an-address');
     await form.getByLabel(/^Amount sent with the call/).fill('0.0000000000000000001');
     await form.getByLabel('External ID').fill('');
-    await expectRule(form.getByLabel('Contract address (optional)'), /not an Ethereum address/);
+    await expectRule(form.getByLabel('Contract address (optional)'), /Not an Ethereum address/);
     await expectRule(
       form.getByLabel(/^Amount sent with the call/),
-      'at most 18 decimal places for this asset',
+      'The amount may have at most 18 decimal places for this asset.',
     );
-    await expectRule(form.getByLabel('External ID'), /keep an external ID/);
+    await expectRule(form.getByLabel('External ID'), /Keep an external ID/);
     await expectNoAxeViolations(page);
 
     // The Internet Computer takes a canister call instead of call data.
     await form.getByLabel('Chain', { exact: true }).selectOption('ICP');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expectRule(form.getByLabel('Canister ID'), 'enter the canister id');
-    await expectRule(form.getByLabel('Method'), 'enter the method');
+    await expectRule(form.getByLabel('Canister ID'), 'Enter the canister id.');
+    await expectRule(form.getByLabel('Method'), 'Enter the method.');
     expect(creates()).toBe(0);
   });
 });
@@ -180,7 +192,8 @@ for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const)
       await FILL[category](form);
       // Every tier is priced on the form's own estimate; the choice changes what the review quotes.
       await expect(form.getByTestId('fee-LOW')).toBeVisible();
-      await expect(form.getByRole('radio', { name: /^High/ })).toBeChecked();
+      // Forms open on the middle tier, not the most expensive one.
+      await expect(form.getByRole('radio', { name: /^Medium/ })).toBeChecked();
       await form.getByRole('radio', { name: /^Low/ }).check();
       const lowFee = ((await form.getByTestId('fee-LOW').textContent()) ?? '').replace(/^: /, '');
       await form.getByRole('radio', { name: /^Medium/ }).check();
@@ -235,8 +248,7 @@ test.describe('New transaction: the keyboard alone', () => {
     await page.keyboard.press('Tab');
     await expect(form.getByLabel(/^Amount/)).toBeFocused();
     await page.keyboard.type('0.01');
-    await tabTo(page, form.getByRole('radio', { name: /^High/ }));
-    await page.keyboard.press('ArrowDown');
+    await tabTo(page, form.getByRole('radio', { name: /^Medium/ }));
     await page.keyboard.press('ArrowDown');
     await expect(form.getByRole('radio', { name: /^Low/ })).toBeChecked();
     await tabTo(page, form.getByRole('button', { name: 'Review' }));

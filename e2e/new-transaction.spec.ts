@@ -43,9 +43,9 @@ test.describe('New transaction', () => {
     const creates = countCreates(page);
     const form = await openForm(page, 'TRANSFER');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expect(form.getByText('choose the vault to send from')).toBeVisible();
-    await expect(form.getByText('choose a chain', { exact: true })).toBeVisible();
-    await expect(form.getByText('choose an approved contact')).toBeVisible();
+    await expect(form.getByText('Choose the vault to send from.')).toBeVisible();
+    await expect(form.getByText('Choose a chain.', { exact: true })).toBeVisible();
+    await expect(form.getByText('Choose an approved contact.')).toBeVisible();
     await expect(form.getByLabel('From vault')).toHaveAttribute('aria-invalid', 'true');
 
     await fillTransfer(page);
@@ -54,15 +54,17 @@ test.describe('New transaction', () => {
     await form.getByRole('radio', { name: 'External address' }).check();
     await form.getByLabel('Destination address').fill('0xabc');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expect(form.getByText('at most 18 decimal places for this asset')).toBeVisible();
+    await expect(
+      form.getByText('The amount may have at most 18 decimal places for this asset.'),
+    ).toBeVisible();
     // On the field itself: the fee estimate's refusal may quote the same rule.
     await expect(form.getByLabel('Destination address')).toHaveAccessibleDescription(
-      /not an Ethereum address: expected 0x followed by 40/,
+      /Not an Ethereum address: expected 0x followed by 40/,
     );
-    await expect(form.getByText(/keep an external ID/)).toBeVisible();
+    await expect(form.getByText(/^Keep an external ID/)).toBeVisible();
     await form.getByLabel(/^Amount/).fill('999999999');
     await form.getByRole('button', { name: 'Review' }).click();
-    await expect(form.getByText(/more than the vault holds/)).toBeVisible();
+    await expect(form.getByText(/^The amount is more than the vault holds/)).toBeVisible();
     await expectNoAxeViolations(page);
     expect(creates()).toBe(0);
   });
@@ -76,7 +78,7 @@ test.describe('New transaction', () => {
     await openForm(page, 'TRANSFER');
     const form = await fillTransfer(page);
     await expect(form.getByTestId('fee-LOW')).toBeVisible();
-    await expect(form.getByRole('radio', { name: /^High/ })).toBeChecked();
+    await expect(form.getByRole('radio', { name: /^Medium/ })).toBeChecked();
     await form.getByRole('radio', { name: /^Low/ }).check();
     await expectNoAxeViolations(page);
     const externalId = await form.getByLabel('External ID').inputValue();
@@ -180,7 +182,7 @@ test.describe('New transaction: the other kinds', () => {
     await form.getByLabel('Skip the preprocessing simulation for this call').check();
     await form.getByRole('button', { name: 'Review' }).click();
     await expect(form.getByText(/enter hex bytes/i)).toBeVisible();
-    await expect(form.getByText(/write why the simulation must be skipped/)).toBeVisible();
+    await expect(form.getByText(/^Write why the simulation must be skipped/)).toBeVisible();
     await expectNoAxeViolations(page);
     expect(creates()).toBe(0);
 

@@ -6,7 +6,7 @@ import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
 import { demoAccount, expect, isAlive, signIn, signInAsSandboxMember, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
-import { decideByApi, proposeByApi } from './bank-account-data.ts';
+import { decideByApi, proposeByApi, uniqueName } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
@@ -28,6 +28,10 @@ import { openInboxItem } from './inbox.ts';
 // a blocked destination is refused at creation with the rule's name. Both
 // rules are held to Treasury Main's sub-organization and to amounts no other
 // spec sends, so transfers other specs make meanwhile are judged by the default.
+
+// One organization policy for all of them: this file's stories take turns in one worker, each
+// finding the default and leaving it (the lock below keeps a second copy of the spec out).
+test.describe.configure({ mode: 'default' });
 
 const POLICIES = '/api/console/policies/transactions/';
 const step = (page: Page, status: string) => page.locator(`[data-step="${status}"]`);
@@ -172,6 +176,9 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   await expect(rule.getByLabel('Rule name')).toHaveAttribute('aria-invalid', 'true');
   await expect(rule.getByText('give the rule a name')).toBeVisible();
   await rule.getByLabel('Rule name').fill(RULE);
+  // A new rule starts on any category: this one is held to transfers, so the other stories'
+  // ramps and calls meanwhile are judged by the default.
+  await rule.getByRole('checkbox', { name: 'Transfer', exact: true }).check();
   await rule.getByLabel('USD amount at or above').fill('10000');
   await rule.getByLabel('Approvals needed').fill('2');
   await rule.getByRole('checkbox', { name: 'Approvers', exact: true }).check();
@@ -501,3 +508,134 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
   await initiator.context().close();
   await approver.context().close();
 });
+
+// A rule made with the editor's defaults: a name, "≥ $10,000" and "2 approvals", no category
+// ticked. It covers every category, so a $50,000 off-ramp waits for a second approval. It is
+// held to the Trading Desk's sub-organization (Trading Hot Wallet, which no other story names
+// and whose ramps elsewhere are $250), and the default is restored as soon as the off-ramp
+// exists: its rule was frozen on it when it was made.
+for (const width of [1440, 390]) {
+  test(`at ${width} px: a rule made with the editor's defaults covers every category, so a $50,000 off-ramp needs 2 approvals`, async ({
+    browser,
+    baseURL,
+  }) => {
+    // Four members, a bank account, three quotes and two policy versions: bounds "it happened".
+    test.setTimeout(180_000);
+    const author = authorPage;
+    const reviewer = reviewerPage;
+    if (!author || !reviewer) throw new Error('beforeAll signed in no admins');
+    const base = baseURL ?? '';
+    await restoreDefault(author, reviewer, base);
+    const viewport = { width, height: 900 };
+    await author.setViewportSize(viewport);
+    await reviewer.setViewportSize(viewport);
+
+    const vaults = (await (await author.request.get('/api/external/vaults/?limit=100')).json()) as {
+      results: Array<{ id: string; vaultName: string; subOrgId: string | null }>;
+    };
+    const desk = vaults.results.find((v) => v.vaultName === 'Trading Hot Wallet');
+    if (!desk?.subOrgId)
+      throw new Error('the seed has no Trading Hot Wallet in a sub-organization');
+    const balances = (await (
+      await author.request.get(`/api/external/vaults/${desk.id}/balances/`)
+    ).json()) as Record<string, Record<string, string>>;
+    const [chain, held] =
+      Object.entries(balances.USDC ?? {}).sort(([, a], [, b]) => cmp(b, a))[0] ?? [];
+    if (!chain || !held || cmp(held, '10001') < 0)
+      throw new Error('Trading Hot Wallet holds more than $10,000 of USDC on no chain');
+    // $50,000, or the most the seed's balance allows above the threshold.
+    const amount = cmp(held, '50000') >= 0 ? '50000' : (held.split('.')[0] ?? '');
+    const subOrgs = (await (
+      await author.request.get('/api/external/sub_orgs/?limit=100')
+    ).json()) as {
+      results: Array<{ id: string; name: string }>;
+    };
+    const deskName = subOrgs.results.find((o) => o.id === desk.subOrgId)?.name ?? '';
+
+    // The author adds a rule, leaving the categories as the editor starts them.
+    const name = uniqueName('Large items on the desk');
+    await author.goto('/policies');
+    await focusLive(author.getByRole('button', { name: 'Begin a draft from the active policy' }));
+    await author.keyboard.press('Enter');
+    const editor = author.getByRole('form', { name: 'New draft from the active policy' });
+    await editor.getByRole('button', { name: 'Add rule' }).click();
+    const rule = editor.getByRole('region', { name: /^Rule 1/ });
+    const categories = rule.getByRole('group', { name: 'Categories' });
+    await expect(
+      categories.getByRole('checkbox', { name: 'Transfer', exact: true }),
+    ).toHaveAccessibleDescription('Covers transfers and token transfers.');
+    for (const box of await categories.getByRole('checkbox').all())
+      await expect(box).not.toBeChecked();
+    await rule.getByLabel('Rule name').fill(name);
+    await rule.getByLabel('USD amount at or above').fill('10000');
+    await rule.getByLabel('Approvals needed').fill('2');
+    await rule.getByRole('checkbox', { name: deskName, exact: true }).check();
+    await expectNoAxeViolations(author);
+    await editor.getByRole('button', { name: 'Save draft' }).click();
+    await expect(author.getByText(/Draft saved: revision \d+\./)).toBeFocused();
+
+    // The second admin reads what the rule covers, in one line, and publishes it.
+    const line = `Added as rule 1: ${name}: Any category ≥ $10,000.00 in ${deskName} → 2 approvals from anyone who may approve`;
+    await reviewer.goto('/policies');
+    await expect(reviewer.getByRole('list', { name: 'Changes from the active policy' })).toHaveText(
+      line,
+    );
+    await focusLive(reviewer.getByRole('button', { name: 'Publish…' }));
+    await reviewer.keyboard.press('Enter');
+    await reviewer.getByRole('button', { name: 'Publish policy' }).click();
+    await expect(reviewer.getByText(/is now active/)).toBeFocused();
+    await expectNoAxeViolations(reviewer);
+
+    // An approved account of the desk's sub-organization to pay.
+    const initiator = await memberPage(browser, 'initiator', base);
+    const approver = await memberPage(browser, 'approver', base);
+    await initiator.setViewportSize(viewport);
+    await approver.setViewportSize(viewport);
+    try {
+      const account = await proposeByApi(initiator, base, { subOrgId: desk.subOrgId });
+      await decideByApi(approver.request, base, account.id, 'approve');
+
+      // The off-ramp's review names the rule before anything is sent.
+      await initiator.goto('/convert');
+      const form = initiator.getByRole('form', { name: /^Off-ramp/ });
+      await expect(form.getByLabel('From vault')).toBeEnabled();
+      await form.getByLabel('From vault').selectOption(desk.id);
+      await form.getByLabel('Chain').selectOption(chain);
+      await form.getByLabel('Asset sold').selectOption('USDC');
+      await form.getByLabel('To bank account').selectOption(account.id);
+      await form.getByLabel('Amount (USDC)').fill(amount);
+      await form.getByRole('button', { name: 'Get quotes' }).click();
+      await expect(initiator.getByTestId('quote')).toHaveCount(3);
+      await focusLive(initiator.getByRole('button', { name: 'Review the chosen quote' }));
+      await initiator.keyboard.press('Enter');
+      await expect(initiator.getByTestId('review-approvals')).toHaveText(
+        `Needs 2 approvals from anyone who may approve (rule “${name}”) before anything moves. The rule is fixed on the transaction when it is created.`,
+      );
+      await focusLive(initiator.getByRole('button', { name: 'Send conversion' }));
+      await initiator.keyboard.press('Enter');
+      await expect(initiator).toHaveURL(/\/transactions\/[^/]+$/);
+      const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
+      // Frozen on the off-ramp: the default can come back for every other story.
+      await restoreDefault(author, reviewer, base);
+
+      // One approval leaves it waiting for the second.
+      await approver.goto(`/transactions/${id}`);
+      await expect(approver.getByTestId('approval-progress')).toContainText(
+        `0 of 2 approvals under the rule “${name}”`,
+      );
+      await approver.getByRole('button', { name: 'Approve…' }).click();
+      await approver.getByRole('button', { name: 'Approve transaction' }).click();
+      await expect(approver.getByRole('status').filter({ hasText: 'Your approval' })).toHaveText(
+        `Your approval is recorded: 1 of 2 under the rule "${name}". It waits for 1 more before anything is sent.`,
+      );
+      await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
+      await expectNoAxeViolations(approver);
+
+      // Declined by the second admin, so its hold on the desk's USDC goes and nothing is paid out.
+      await decideByApi(reviewer.request, base, id, 'reject');
+    } finally {
+      await initiator.context().close();
+      await approver.context().close();
+    }
+  });
+}

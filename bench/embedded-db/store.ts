@@ -41,7 +41,9 @@ export async function startStore(
     env: {
       SANDBOX_TIME_SCALE: '60',
       EVENT_LOOP_LOG: loopLog,
-      ...(process.env.TXW ? { TXW: process.env.TXW } : {}),
+      ...(process.env.PGLITE_TRANSACTION_WAIT_MS
+        ? { PGLITE_TRANSACTION_WAIT_MS: process.env.PGLITE_TRANSACTION_WAIT_MS }
+        : {}),
       // Where the PGlite thread's time went, each 5 s (db/pglite-stats.ts).
       ...(process.env.PGLITE_WORKER_STATS
         ? { PGLITE_WORKER_STATS: process.env.PGLITE_WORKER_STATS }

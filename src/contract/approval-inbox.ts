@@ -46,6 +46,12 @@ const itemBase = {
    * an item created before approval policies.
    */
   progress: z.optional(z.nullable(ApprovalProgress)),
+  /**
+   * When the signed-in member approved it, while it still waits for more
+   * approvals its rule asks for: nothing is left for them to decide, so it is
+   * not counted in `actionableCount`. Null when they have not.
+   */
+  youApprovedAt: z.optional(z.nullable(z.string())),
 };
 
 /** The vault a transaction spends from; its name when the custody API or the vault list gives one. */

@@ -75,6 +75,11 @@ export const SessionResponse = z.looseObject({
   idleExpiresAt: z.string(),
   /** The member's time zone, where it came from, and their colour scheme. */
   display: DisplaySettings,
+  /**
+   * An approver or admin without a passkey, on a server that asks them to register one
+   * (STAFF_PASSKEY_PROMPT): the pages remind them until they do.
+   */
+  askForPasskey: z.optional(z.boolean()),
 });
 export type SessionResponse = z.infer<typeof SessionResponse>;
 
@@ -226,6 +231,10 @@ export const SecondFactorChallenge = z.looseObject({
   expiresAt: z.string(),
   /** Only for `enrol`: the new factor to add and confirm with its first code. */
   enrolment: z.optional(SecondFactorEnrolment),
+  /** Only for `required`, when the member has passkeys: what the browser asks one to sign. */
+  passkey: z.optional(z.lazy(() => PasskeyRequestOptions)),
+  /** Only for `required`: false when the member has no authenticator app, only passkeys. */
+  codes: z.optional(z.boolean()),
 });
 export type SecondFactorChallenge = z.infer<typeof SecondFactorChallenge>;
 
@@ -380,3 +389,148 @@ export const SESSION_COOKIE = 'cc_session';
  * without a Domain, so a sibling subdomain cannot set one for the console.
  */
 export const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/**
+ * Passkeys and security keys (WebAuthn). The options the server answers are
+ * what `navigator.credentials.get()` and `.create()` take, in their JSON form
+ * (binary values base64url); the browser's answers come back the same way.
+ * The server checks every part of them (auth/passkeys.ts); here only their
+ * shape and sizes.
+ */
+const base64url = (field: string, max: number) =>
+  z
+    .string()
+    .check(
+      z.minLength(1, `${field} is required`),
+      z.maxLength(max, `${field} is too long`),
+      z.regex(/^[A-Za-z0-9_-]+={0,2}$/, `${field} must be base64url`),
+    );
+
+const CredentialDescriptor = z.looseObject({
+  id: z.string(),
+  type: z.literal('public-key'),
+  transports: z.optional(z.array(z.string())),
+});
+
+/** What `navigator.credentials.get()` takes (PublicKeyCredentialRequestOptionsJSON). */
+export const PasskeyRequestOptions = z.looseObject({
+  challenge: z.string(),
+  timeout: z.optional(z.number()),
+  rpId: z.optional(z.string()),
+  allowCredentials: z.optional(z.array(CredentialDescriptor)),
+  userVerification: z.optional(z.enum(['required', 'preferred', 'discouraged'])),
+});
+export type PasskeyRequestOptions = z.infer<typeof PasskeyRequestOptions>;
+
+/** What `navigator.credentials.create()` takes (PublicKeyCredentialCreationOptionsJSON). */
+export const PasskeyCreationOptions = z.looseObject({
+  rp: z.looseObject({ name: z.string(), id: z.optional(z.string()) }),
+  user: z.looseObject({ id: z.string(), name: z.string(), displayName: z.string() }),
+  challenge: z.string(),
+  pubKeyCredParams: z.array(z.looseObject({ alg: z.number(), type: z.literal('public-key') })),
+  timeout: z.optional(z.number()),
+  excludeCredentials: z.optional(z.array(CredentialDescriptor)),
+  attestation: z.optional(z.string()),
+});
+export type PasskeyCreationOptions = z.infer<typeof PasskeyCreationOptions>;
+
+const AUTHENTICATOR_ATTACHMENTS = ['platform', 'cross-platform'] as const;
+
+/** The browser's answer to `get()` (AuthenticationResponseJSON): an assertion. */
+export const PasskeyAssertion = z.looseObject({
+  id: base64url('credential.id', 1400),
+  rawId: base64url('credential.rawId', 1400),
+  type: z.literal('public-key', 'credential.type must be public-key'),
+  response: z.looseObject({
+    clientDataJSON: base64url('credential.response.clientDataJSON', 4000),
+    authenticatorData: base64url('credential.response.authenticatorData', 4000),
+    signature: base64url('credential.response.signature', 1000),
+    userHandle: z.optional(z.string().check(z.maxLength(200, 'userHandle is too long'))),
+  }),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+  authenticatorAttachment: z.optional(z.enum(AUTHENTICATOR_ATTACHMENTS)),
+});
+export type PasskeyAssertion = z.infer<typeof PasskeyAssertion>;
+
+/** The browser's answer to `create()` (RegistrationResponseJSON): a new credential. */
+export const PasskeyAttestation = z.looseObject({
+  id: base64url('credential.id', 1400),
+  rawId: base64url('credential.rawId', 1400),
+  type: z.literal('public-key', 'credential.type must be public-key'),
+  response: z.looseObject({
+    clientDataJSON: base64url('credential.response.clientDataJSON', 4000),
+    attestationObject: base64url('credential.response.attestationObject', 12000),
+    transports: z.optional(z.array(z.string().check(z.maxLength(40, 'a transport is too long')))),
+  }),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+  authenticatorAttachment: z.optional(z.enum(AUTHENTICATOR_ATTACHMENTS)),
+});
+export type PasskeyAttestation = z.infer<typeof PasskeyAttestation>;
+
+/** POST /auth/login/passkey: the sign-in step completed with a passkey instead of a code. */
+export const PasskeySignInRequest = z.strictObject({
+  challengeId: z
+    .string()
+    .check(z.minLength(1, 'challengeId is required'), z.maxLength(200, 'challengeId is too long')),
+  credential: PasskeyAssertion,
+  timeZone: z.optional(BrowserTimeZone),
+});
+export type PasskeySignInRequest = z.infer<typeof PasskeySignInRequest>;
+
+/** `security key`: a key of its own (USB, NFC, Bluetooth); `passkey`: one in a device or synced. */
+export const PASSKEY_KINDS = ['passkey', 'security key'] as const;
+export type PasskeyKind = (typeof PASSKEY_KINDS)[number];
+
+export const Passkey = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(PASSKEY_KINDS),
+  createdAt: z.string(),
+  lastUsedAt: z.nullable(z.string()),
+});
+export type Passkey = z.infer<typeof Passkey>;
+
+/** GET /api/console/account/passkeys/: the member's own passkeys. */
+export const AccountPasskeys = z.looseObject({
+  passkeys: z.array(Passkey),
+  /** Whether this member is asked to register one (their role, the server's setting). */
+  asked: z.boolean(),
+  demoMember: z.boolean(),
+});
+export type AccountPasskeys = z.infer<typeof AccountPasskeys>;
+
+export const PasskeyRegistrationStartRequest = z.strictObject({ password: CurrentPassword });
+export type PasskeyRegistrationStartRequest = z.infer<typeof PasskeyRegistrationStartRequest>;
+
+export const PasskeyRegistrationStarted = z.looseObject({
+  registrationId: z.string(),
+  expiresAt: z.string(),
+  options: PasskeyCreationOptions,
+});
+export type PasskeyRegistrationStarted = z.infer<typeof PasskeyRegistrationStarted>;
+
+/** A passkey's name as the member gives it: one line, shown on the account page and with a signature. */
+const passkeyName = z.string().check(
+  z.trim(),
+  z.minLength(1, 'name is required'),
+  z.maxLength(60, 'name must be at most 60 characters'),
+  z.superRefine((value, ctx) => {
+    const problem = displayTextProblem('name', value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
+
+export const PasskeyRegistrationRequest = z.strictObject({
+  registrationId: z
+    .string()
+    .check(
+      z.minLength(1, 'registrationId is required'),
+      z.maxLength(200, 'registrationId is too long'),
+    ),
+  name: passkeyName,
+  credential: PasskeyAttestation,
+});
+export type PasskeyRegistrationRequest = z.infer<typeof PasskeyRegistrationRequest>;
+
+export const PasskeyRemoveRequest = z.strictObject({ password: CurrentPassword });
+export type PasskeyRemoveRequest = z.infer<typeof PasskeyRemoveRequest>;

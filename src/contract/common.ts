@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   secondFactorInvalid: 'SECOND_FACTOR_INVALID',
   secondFactorReplayed: 'SECOND_FACTOR_REPLAYED',
   secondFactorRateLimited: 'SECOND_FACTOR_RATE_LIMITED',
+  /** A passkey's assertion or registration the server could not verify (auth/passkeys.ts). */
+  passkeyInvalid: 'PASSKEY_INVALID',
   wrongPassword: 'WRONG_PASSWORD',
   demoMemberFixed: 'DEMO_MEMBER_FIXED',
   /** The console's own database cannot be reached (stopped, restarting): 503 with Retry-After. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { TransactionStatus, VAULT_TYPES, lenientEnum } from './enums.ts';
+import { TRANSACTION_STATUSES, TransactionStatus, VAULT_TYPES, lenientEnum } from './enums.ts';
 
 /**
  * The console's treasury overview (GET /api/console/overview/) and its
@@ -115,6 +115,26 @@ export const OverviewResponse = z.object({
   inFlight: z.object({
     count: z.int().check(z.nonnegative()),
     byStatus: z.array(z.object({ status: TransactionStatus, count: z.int() })),
+  }),
+  /**
+   * Transactions on the chain past their fee tier's usual time (the custody
+   * service's `slowerThanUsual`): how many, and the latest to become so first.
+   */
+  slow: z.object({
+    count: z.int().check(z.nonnegative()),
+    transactions: z.array(
+      z.object({
+        id: z.string(),
+        status: lenientEnum(TRANSACTION_STATUSES),
+        category: z.nullable(z.string()),
+        amount: z.nullable(z.string()),
+        asset: z.nullable(z.string()),
+        blockChain: z.nullable(z.string()),
+        feeTier: z.nullable(z.string()),
+        /** When it passed its usual time. */
+        slowAfter: z.string(),
+      }),
+    ),
   }),
   /** The 24 hours up to `pricedAt`, by when each transaction completed. */
   lastDay: z.object({ from: z.string(), outflow: Flow, inflow: Flow }),

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLICY, describeRule, type PolicyRule } from './policies.ts';
+import {
+  DEFAULT_POLICY,
+  describeRule,
+  Policy,
+  RULE_CATEGORIES,
+  type PolicyRule,
+} from './policies.ts';
+import { TRANSACTION_CATEGORIES } from './enums.ts';
 
 const names: Record<string, string> = { ada: 'Ada Approver', treasury: 'Treasury' };
 const nameOf = (id: string) => names[id] ?? id;
@@ -34,7 +41,7 @@ describe('a rule in one line', () => {
       outcome: { action: 'BLOCK' },
     };
     expect(describeRule(rule, nameOf)).toBe(
-      "Any transaction to external address or bank account started by API clients once the vault's 24 h outflow passes $2,000,000.00 → Blocked",
+      "Any category to external address or bank account started by API clients once the vault's 24 h outflow passes $2,000,000.00 → Blocked",
     );
   });
 
@@ -44,6 +51,72 @@ describe('a rule in one line', () => {
         { id: 'd', name: 'Default', match: {}, outcome: DEFAULT_POLICY.fallback },
         nameOf,
       ),
-    ).toBe('Any transaction → 1 approval from anyone who may approve');
+    ).toBe('Any category → 1 approval from anyone who may approve');
+  });
+
+  it('says "Any category" for a rule with none, so a threshold alone reads as covering everything', () => {
+    const rule: PolicyRule = {
+      id: 'r3',
+      name: 'Large',
+      match: { amountUsdAtLeast: '10000' },
+      outcome: {
+        action: 'ALLOW',
+        approvals: 2,
+        approvers: { kinds: [], memberIds: [] },
+        apiClientMayApproveOwn: false,
+      },
+    };
+    expect(describeRule(rule, nameOf)).toBe(
+      'Any category ≥ $10,000.00 → 2 approvals from anyone who may approve',
+    );
+  });
+
+  it('names each category as a person reads it on transactions', () => {
+    const rule: PolicyRule = {
+      id: 'r4',
+      name: 'Outflows',
+      match: { categories: ['TRANSFER', 'OFF_RAMP'], amountUsdAtLeast: '10000' },
+      outcome: { action: 'BLOCK' },
+    };
+    expect(describeRule(rule, nameOf)).toBe('Transfer or Off-ramp ≥ $10,000.00 → Blocked');
+  });
+});
+
+describe('the categories a rule names', () => {
+  it('cover every category the custody API gives a transaction, each once', () => {
+    const covered = RULE_CATEGORIES.flatMap((c) => c.covers);
+    expect([...covered].sort()).toEqual([...TRANSACTION_CATEGORIES].sort());
+  });
+
+  it('Transfer covers token transfers, Contract call covers token approvals and revocations', () => {
+    const byValue = Object.fromEntries(RULE_CATEGORIES.map((c) => [c.value, c]));
+    expect(byValue.TRANSFER?.covers).toEqual(['TRANSFER', 'TOKEN_TRANSFER']);
+    expect(byValue.TRANSFER?.description).toBe('Covers transfers and token transfers.');
+    expect(byValue.CONTRACT_CALL?.covers).toEqual([
+      'CONTRACT_CALL',
+      'TOKEN_APPROVAL',
+      'REVOKE_TOKEN_ALLOWANCE',
+    ]);
+  });
+
+  it('a stored rule naming an older, narrower category still reads and names it', () => {
+    const stored = {
+      rules: [
+        {
+          id: 'old',
+          name: 'Stablecoin payouts',
+          match: { categories: ['TOKEN_TRANSFER'] },
+          outcome: { action: 'BLOCK' },
+        },
+      ],
+      fallback: DEFAULT_POLICY.fallback,
+    };
+    const parsed = Policy.parse(stored);
+    expect(parsed).toEqual(stored);
+    const [rule] = parsed.rules;
+    if (!rule) throw new Error('no rule');
+    expect(describeRule(rule, nameOf)).toBe(
+      'Token transfer (only what the custody API labels so) → Blocked',
+    );
   });
 });

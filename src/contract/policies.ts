@@ -3,7 +3,7 @@ import { IsoTimestamp } from './common.ts';
 import { formatUsd, PositiveDecimal } from './decimal-format.ts';
 import { displayTextProblem } from './display-text.ts';
 import { PolicyKind } from './policy-kind.ts';
-import { TRANSACTION_CATEGORIES } from './enums.ts';
+import { TRANSACTION_CATEGORIES, type TransactionCategory } from './enums.ts';
 
 /**
  * Approval policies: who must approve what. A policy is an ordered list of
@@ -31,6 +31,90 @@ export type ActorKind = z.infer<typeof ActorKind>;
 export const DECIDING_KINDS = ['approver', 'admin', 'api_client'] as const;
 export const DecidingKind = z.enum(DECIDING_KINDS);
 export type DecidingKind = z.infer<typeof DecidingKind>;
+
+/**
+ * The categories a rule names, as a person reads them on transactions, each
+ * covering the custody API's categories that mean the same to that person:
+ * the console creates a USDC transfer as TRANSFER, but the custody API may
+ * label one it made TOKEN_TRANSFER, and a token approval is a contract call
+ * (docs/policies.md, "Categories are the ones a person sees"). The editor offers these only.
+ */
+export const RULE_CATEGORIES = [
+  {
+    value: 'TRANSFER',
+    label: 'Transfer',
+    covers: ['TRANSFER', 'TOKEN_TRANSFER'],
+    description: 'Covers transfers and token transfers.',
+  },
+  {
+    value: 'OFF_RAMP',
+    label: 'Off-ramp',
+    covers: ['OFF_RAMP'],
+    description: 'Covers off-ramps: a digital asset sold to a bank account.',
+  },
+  {
+    value: 'ON_RAMP',
+    label: 'On-ramp',
+    covers: ['ON_RAMP'],
+    description: 'Covers on-ramps: money from a bank bought into a vault.',
+  },
+  {
+    value: 'RAMP',
+    label: 'Ramp',
+    covers: ['RAMP'],
+    description: 'Covers FX: one currency to another, paid to a bank account.',
+  },
+  {
+    value: 'SWAP',
+    label: 'Swap',
+    covers: ['SWAP'],
+    description: 'Covers market and limit trades.',
+  },
+  {
+    value: 'CONTRACT_CALL',
+    label: 'Contract call',
+    covers: ['CONTRACT_CALL', 'TOKEN_APPROVAL', 'REVOKE_TOKEN_ALLOWANCE'],
+    description: 'Covers contract calls, token approvals and revoked allowances.',
+  },
+  {
+    value: 'STAKE',
+    label: 'Stake',
+    covers: ['STAKE'],
+    description: 'Covers staking, unstaking and claimed rewards.',
+  },
+  {
+    value: 'DELEGATE_RESOURCE',
+    label: 'Delegate resource',
+    covers: ['DELEGATE_RESOURCE'],
+    description: 'Covers TRON energy and bandwidth delegated.',
+  },
+] as const satisfies ReadonlyArray<{
+  value: TransactionCategory;
+  label: string;
+  covers: readonly TransactionCategory[];
+  description: string;
+}>;
+
+const RULE_CATEGORY_BY_VALUE: ReadonlyMap<string, (typeof RULE_CATEGORIES)[number]> = new Map(
+  RULE_CATEGORIES.map((c) => [c.value, c]),
+);
+
+/** Whether a rule's category value covers an item of this custody API category. */
+export function categoryCovers(ruleValue: string, itemCategory: string): boolean {
+  const group = RULE_CATEGORY_BY_VALUE.get(ruleValue);
+  // A value the editor no longer offers (a stored rule's TOKEN_TRANSFER) means what it meant: itself.
+  return group
+    ? (group.covers as readonly string[]).includes(itemCategory)
+    : ruleValue === itemCategory;
+}
+
+/** A rule's category in words: "Transfer", or an older, narrower value said to be so. */
+export function ruleCategoryLabel(value: string): string {
+  const group = RULE_CATEGORY_BY_VALUE.get(value);
+  if (group) return group.label;
+  const words = value.toLowerCase().replaceAll('_', ' ');
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)} (only what the custody API labels so)`;
+}
 
 const MAX_LIST = 50;
 
@@ -201,12 +285,15 @@ export function describeOutcome(outcome: PolicyOutcome, nameOf: (id: string) => 
   return `${count} from ${describeApprovers(outcome.approvers, nameOf)}`;
 }
 
-/** A rule's conditions in words: "Transfers ≥ $100,000.00 from sub-org Treasury". */
+/**
+ * A rule's conditions in words: "Transfer or Off-ramp ≥ $100,000.00 in
+ * Treasury", "Any category ≥ $10,000.00": the categories always named, so a
+ * threshold alone reads as what it covers.
+ */
 export function describeMatch(match: PolicyMatch, nameOf: (id: string) => string): string {
-  const what = match.categories
-    ? oneOf(match.categories.map((c) => c.toLowerCase().replaceAll('_', ' ')))
-    : 'any transaction';
-  const parts = [what.charAt(0).toUpperCase() + what.slice(1)];
+  const parts = [
+    match.categories ? oneOf(match.categories.map(ruleCategoryLabel)) : 'Any category',
+  ];
   if (match.assets) parts.push(`in ${oneOf(match.assets)}`);
   if (match.chains) parts.push(`on ${oneOf(match.chains)}`);
   if (match.amountUsdAtLeast) parts.push(`≥ $${formatUsd(match.amountUsdAtLeast)}`);

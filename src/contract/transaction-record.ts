@@ -106,6 +106,13 @@ export const Transaction = z.looseObject({
   /** A contract call's data as it was sent (`callData`, `toAddress`, …), on the sandbox's answers. */
   data: z.optional(z.record(z.string(), z.unknown())),
   replacements: z.optional(z.array(ReplacementLink)),
+  /**
+   * The sandbox's, on a transaction on the chain (SUBMITTED or
+   * WAITING_CONFIRMATION): when it passes its chain and fee tier's usual time
+   * to complete, and whether it had when this answer was made.
+   */
+  slowAfter: z.optional(z.string()),
+  slowerThanUsual: z.optional(z.boolean()),
   // A ramp or FX (ramp-record.ts): what was asked, the quote it was made from, and for an
   // on-ramp or FX, once approved, where to send the money.
   intent: z.optional(RampIntent),

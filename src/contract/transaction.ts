@@ -153,8 +153,17 @@ export const ContractCallCreateRequest = z.strictObject({
 });
 export type ContractCallCreateRequest = z.infer<typeof ContractCallCreateRequest>;
 
+/**
+ * A stake's sub-category: STAKE (the default, as the description's body has
+ * none) or UNSTAKE, the provider's own sub-category for taking a stake back.
+ */
+const STAKE_SUB_CATEGORIES = ['STAKE', 'UNSTAKE'] as const;
+
 export const StakeCreateRequest = z.strictObject({
   category: z.literal('STAKE'),
+  subCategory: z
+    .enum(STAKE_SUB_CATEGORIES, { message: 'subCategory must be STAKE or UNSTAKE' })
+    .optional(),
   source: TransferPartyData,
   asset,
   blockChain,

@@ -104,6 +104,8 @@ export interface CreateAppOptions {
     demoAccounts?: boolean;
     /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
     secondFactor?: SecondFactorPolicy;
+    /** STAFF_PASSKEY_PROMPT: remind approvers and admins without a passkey (default on). */
+    passkeyPrompt?: boolean;
   };
 }
 
@@ -151,6 +153,7 @@ export function createApp({
     trustProxy: auth.trustProxy ?? false,
     demoAccounts: auth.demoAccounts ?? false,
     secondFactor: auth.secondFactor ?? 'privileged',
+    passkeyPrompt: auth.passkeyPrompt ?? true,
     liveStreams: hub,
   };
   // Staff see only their sub-organizations, whichever backend answers; a decision between

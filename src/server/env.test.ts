@@ -30,7 +30,9 @@ describe('loadConfig', () => {
       staticDir: path.join(cwd, 'dist/web'),
       trustProxy: 0,
       secondFactor: 'privileged',
+      passkeyPrompt: true,
       readCache: true,
+      pgliteTransactionWaitMs: 25,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, receiverKey: null },
     });
   });
@@ -77,6 +79,14 @@ describe('loadConfig', () => {
           /^RAMP_RATE_TOLERANCE_PERCENT: must be a percentage from 0 to 99\.9999, like 0\.5/,
         ),
       ]);
+  });
+
+  it('reads STAFF_PASSKEY_PROMPT, and names it when it is neither on nor off', () => {
+    expect(loadConfig({ STAFF_PASSKEY_PROMPT: 'off' }, cwd).passkeyPrompt).toBe(false);
+    expect(loadConfig({ STAFF_PASSKEY_PROMPT: 'on' }, cwd).passkeyPrompt).toBe(true);
+    expect(() => loadConfig({ STAFF_PASSKEY_PROMPT: 'sometimes' }, cwd)).toThrow(
+      'STAFF_PASSKEY_PROMPT: must be on or off',
+    );
   });
 
   it('reads STAFF_SECOND_FACTOR, and names it when it is not one of its values', () => {

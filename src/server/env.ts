@@ -83,6 +83,19 @@ const EnvSchema = z.object({
   STAFF_SECOND_FACTOR: z
     .enum(SECOND_FACTOR_POLICIES, { error: 'must be privileged, all or optional' })
     .default('privileged'),
+  // How long, in ms, the request thread waits in all for the statements of a transaction it holds
+  // open on the embedded database before it awaits them as any other answer (db/pglite-remote.ts,
+  // WAIT_LIMITS): a figure for tuning under the bench, whose embedded-database sections pass it on.
+  PGLITE_TRANSACTION_WAIT_MS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of milliseconds from 0 to 1000')
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(
+      z.number().int().min(0).max(1000, 'must be a whole number of milliseconds from 0 to 1000'),
+    )
+    .default(25),
+  // Whether approvers and admins without a passkey are reminded on every page to register one.
+  STAFF_PASSKEY_PROMPT: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
   READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   // Webhooks. The sandbox refuses endpoints on private, loopback, link-local or
@@ -143,8 +156,12 @@ export interface AppConfig {
   publicUrl: string | undefined;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in. */
   secondFactor: SecondFactorPolicy;
+  /** STAFF_PASSKEY_PROMPT: approvers and admins without a passkey are reminded to register one. */
+  passkeyPrompt: boolean;
   /** READ_CACHE: whether hot reads are reused while the database is unchanged (db/read-cache.ts). */
   readCache: boolean;
+  /** PGLITE_TRANSACTION_WAIT_MS: a transaction's wait budget on the PGlite thread (db/pglite-remote.ts). */
+  pgliteTransactionWaitMs: number;
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE_TARGETS: endpoints may point at private and loopback addresses. */
     allowPrivateTargets: boolean;
@@ -220,7 +237,9 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,
     secondFactor: e.STAFF_SECOND_FACTOR,
+    passkeyPrompt: e.STAFF_PASSKEY_PROMPT === 'on',
     readCache: e.READ_CACHE === 'on',
+    pgliteTransactionWaitMs: e.PGLITE_TRANSACTION_WAIT_MS,
     webhooks: {
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

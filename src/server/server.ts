@@ -61,6 +61,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
       backend = createSandboxBackend({
         db: database.db,
         clock,
+        timeScale: config.sandbox.timeScale,
         webhookTargets,
         rampRateTolerancePercent: config.sandbox.rampRateTolerancePercent,
       });
@@ -120,6 +121,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         trustProxy: config.trustProxy,
         demoAccounts: config.custody.backend === 'sandbox',
         secondFactor: config.secondFactor,
+        passkeyPrompt: config.passkeyPrompt,
       },
     });
     const server = await listen(app.fetch, config.host, config.port);

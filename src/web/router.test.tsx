@@ -59,6 +59,7 @@ beforeEach(() => {
           inflow: { usd: '0', count: 0, unpriced: 0 },
         },
         outflowByDay: [{ day: '2025-03-01', usd: '0', count: 0, share: '0.00' }],
+        slow: { count: 0, transactions: [] },
         transactionsComplete: true,
       }),
   });

@@ -1,5 +1,11 @@
 import {
+  AccountPasskeys,
   AccountSecondFactor,
+  Passkey,
+  PasskeyRegistrationRequest,
+  PasskeyRegistrationStarted,
+  PasskeyRegistrationStartRequest,
+  PasskeyRemoveRequest,
   EnrolmentConfirmRequest,
   EnrolmentStartRequest,
   EnrolmentStarted,
@@ -78,4 +84,50 @@ export const updateDisplaySettings = endpoint({
   ...own('change their display settings', 'account.display'),
   body: DisplaySettingsRequest,
   answer: DisplaySettings,
+});
+
+export const accountPasskeys = endpoint({
+  method: 'GET',
+  path: '/api/console/account/passkeys/',
+  summary: "The member's own passkeys and security keys: names, when added, when last used.",
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  answer: AccountPasskeys,
+});
+
+export const startPasskeyRegistration = endpoint({
+  method: 'POST',
+  path: '/api/console/account/passkeys/registration/',
+  summary: 'Begins registering a passkey (the current password again): what the browser creates.',
+  ...own('register a passkey', 'account.passkey.start'),
+  body: PasskeyRegistrationStartRequest,
+  answer: PasskeyRegistrationStarted,
+});
+
+export const registerPasskey = endpoint({
+  method: 'POST',
+  path: '/api/console/account/passkeys/',
+  summary: "Completes it with the browser's new credential and the name the member gives it.",
+  ...own('register a passkey', 'account.passkey.register'),
+  body: PasskeyRegistrationRequest,
+  answer: Passkey,
+  status: 201,
+});
+
+export const removePasskey = endpoint({
+  method: 'POST',
+  path: '/api/console/account/passkeys/:passkeyId/remove/',
+  summary: 'Removes one of the member’s passkeys (the current password again).',
+  action: 'remove a passkey',
+  permission: 'read',
+  audit: {
+    action: 'account.passkey.remove',
+    entityType: 'STAFF',
+    entityParam: 'passkeyId',
+    selfRecorded: true,
+  },
+  resource: 'passkey',
+  body: PasskeyRemoveRequest,
+  answer: Passkey,
 });

@@ -1,3 +1,4 @@
+import { ApprovalCosts, ApprovalCostsQuery } from '../approval-cost.ts';
 import { ApprovalDecisionList, ApprovalDecisionQuery } from '../approval-decision.ts';
 import { ApprovalInboxFilters } from '../approval-inbox-counts.ts';
 import { ApprovalInboxResponse } from '../approval-inbox.ts';
@@ -66,4 +67,16 @@ export const approvalDecisions = endpoint({
   audit: false,
   query: ApprovalDecisionQuery,
   answer: ApprovalDecisionList,
+});
+
+export const approvalCosts = endpoint({
+  method: 'GET',
+  path: '/api/console/approval_costs/',
+  summary:
+    'For each of these transactions the member may see: its amount, its network fee (estimated now for its tier while it waits), what leaves in all in each asset and in USD, and the sums of them all.',
+  action: 'read approval costs',
+  permission: 'read',
+  audit: false,
+  query: ApprovalCostsQuery,
+  answer: ApprovalCosts,
 });

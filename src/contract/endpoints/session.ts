@@ -3,6 +3,7 @@ import {
   DemoAccountList,
   LoginAnswer,
   LoginRequest,
+  PasskeySignInRequest,
   SecondFactorRequest,
   SecondFactorSessionResponse,
   SessionResponse,
@@ -38,6 +39,17 @@ export const signInSecondFactor = endpoint({
   // Refusals of a step nobody can tie to a member (unknown, expired) leave no row.
   audit: { action: 'auth.second_factor', entityType: 'STAFF', selfRecorded: true },
   body: SecondFactorRequest,
+  answer: SecondFactorSessionResponse,
+});
+
+export const signInPasskey = endpoint({
+  method: 'POST',
+  path: '/auth/login/passkey',
+  summary: "Completes a sign-in with one of the member's passkeys instead of a code: a session.",
+  action: 'complete a sign-in',
+  permission: 'public',
+  audit: { action: 'auth.second_factor', entityType: 'STAFF', selfRecorded: true },
+  body: PasskeySignInRequest,
   answer: SecondFactorSessionResponse,
 });
 

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Hono, type Context } from 'hono';
 import {
+  type AccountPasskeys,
   type AccountSecondFactor,
   type EnrolmentStarted,
   type PasswordChanged,
@@ -10,9 +11,13 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
+  accountPasskeys,
   accountSecondFactor,
   changePassword,
   confirmEnrolment,
+  registerPasskey,
+  removePasskey as removePasskeyEndpoint,
+  startPasskeyRegistration,
   replaceRecoveryCodes as replaceRecoveryCodesEndpoint,
   startEnrolment,
   updateDisplaySettings,
@@ -23,6 +28,14 @@ import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { replacePassword } from './credentials.ts';
+import { registrationOptions, relyingParty, verifyRegistration } from './passkeys.ts';
+import {
+  addPasskey,
+  listPasskeys,
+  passkeyKind,
+  removePasskey,
+  toWirePasskey,
+} from './passkeys.store.ts';
 import { verifyPassword } from './password.ts';
 import { refuseTooMany, stepEnded } from './second-factor.routes.ts';
 import {
@@ -48,6 +61,7 @@ import {
   tryMember,
 } from './second-factor.store.ts';
 import { endSessionStreams, unauthorized, type AuthOptions } from './session-auth.ts';
+import { shouldAskForPasskey } from './sign-in.ts';
 import type { StaffRecord } from './staff.store.ts';
 
 /**
@@ -233,6 +247,111 @@ export function accountRoutes(options: AuthOptions) {
       });
       const body: RecoveryCodesResponse = { recoveryCodes };
       return body;
+    },
+  );
+  mount(app, CONSOLE_API_PREFIX, accountPasskeys, async (_input, c) => {
+    const { member } = me(c);
+    const body: AccountPasskeys = {
+      passkeys: (await listPasskeys(db, member.id)).map(toWirePasskey),
+      asked: await shouldAskForPasskey({ ...options, db }, member),
+      demoMember: isDemoMember(member.email, options.demoAccounts),
+    };
+    return body;
+  });
+  mount(app, CONSOLE_API_PREFIX, startPasskeyRegistration, async ({ body: { password } }, c) => {
+    const { member } = me(c);
+    // A shared demo member with a passkey would ask every other visitor for it.
+    if (isDemoMember(member.email, options.demoAccounts)) throw refuseDemo();
+    await confirmPassword(c, member, password, 'password', 'account.passkey.start');
+    const now = clock.now();
+    const rp = relyingParty(c, options.trustProxy);
+    const passkeyOptions = await registrationOptions(rp, member, await listPasskeys(db, member.id));
+    const { token, row } = await createChallenge(
+      db,
+      member.id,
+      'passkey',
+      now,
+      null,
+      passkeyOptions.challenge,
+    );
+    await audit(c, options, {
+      action: 'account.passkey.start',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary: `Began registering a passkey for ${rp.origin}`,
+      outcome: 'success',
+    });
+    return {
+      registrationId: token,
+      expiresAt: row.expiresAt.toISOString(),
+      options: passkeyOptions,
+    };
+  });
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    registerPasskey,
+    async ({ body: { registrationId, name, credential } }, c) => {
+      const { member } = me(c);
+      const now = clock.now();
+      const tried = await tryChallenge(db, registrationId, ['passkey'], now, member.id);
+      if (!tried.ok || !tried.challenge.webauthnChallenge)
+        throw stepEnded('This registration has ended (five minutes); start again', 400);
+      const verdict = await verifyRegistration(
+        relyingParty(c, options.trustProxy),
+        credential,
+        tried.challenge.webauthnChallenge,
+      );
+      if (!verdict.ok) {
+        await audit(c, options, {
+          action: 'account.passkey.register',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: `Refused a passkey: ${verdict.reason}`,
+          outcome: 'failed',
+        });
+        throw new ApiError(
+          400,
+          ERROR_CODES.passkeyInvalid,
+          'The new passkey could not be verified; start again',
+          [{ field: 'credential', message: 'could not be verified' }],
+        );
+      }
+      if (!(await claimChallenge(db, tried.challenge.id, now)))
+        throw stepEnded('This registration has ended; start again', 400);
+      const added = await addPasskey(db, member.id, name, verdict.value, now);
+      if (!added)
+        throw new ApiError(409, ERROR_CODES.conflict, 'This passkey is registered already', [
+          { field: 'credential', message: 'is registered already' },
+        ]);
+      await audit(c, options, {
+        action: 'account.passkey.register',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Registered a ${passkeyKind(added)} “${added.name}”`,
+        outcome: 'success',
+      });
+      return toWirePasskey(added);
+    },
+  );
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    removePasskeyEndpoint,
+    async ({ params: { passkeyId }, body: { password } }, c) => {
+      const { member } = me(c);
+      await confirmPassword(c, member, password, 'password', 'account.passkey.remove');
+      const removed = await removePasskey(db, member.id, passkeyId);
+      if (!removed)
+        throw new ApiError(404, ERROR_CODES.notFound, 'You have no passkey with that id');
+      await audit(c, options, {
+        action: 'account.passkey.remove',
+        entityType: 'STAFF',
+        entityId: member.id,
+        summary: `Removed their ${passkeyKind(removed)} “${removed.name}”`,
+        outcome: 'success',
+      });
+      return toWirePasskey(removed);
     },
   );
   mount(

@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import { clearPasskeys } from './passkeys.store.ts';
 import { hashPassword } from './password.ts';
 import { clearFactor, endChallenges, revokeOtherSessions } from './second-factor.store.ts';
 import { setPasswordHash } from './staff.store.ts';
@@ -23,17 +24,29 @@ export async function replacePassword(
 }
 
 /**
- * The CLI's reset of a lost factor: no factor, no recovery codes, and every
- * session ended, so the member sets up a new factor at their next sign-in
- * (when their role requires one). Answers whether there was a factor, and
- * how many sessions ended.
+ * The reset of a lost factor (the CLI's, or an approved staff proposal): no
+ * authenticator app, no recovery codes, no passkeys, and every session ended,
+ * so the member sets up a new factor at their next sign-in (when their role
+ * requires one). Answers whether there was a factor, how many passkeys went,
+ * and how many sessions ended.
  */
 export async function resetFactor(
   db: Database,
   staffId: string,
   now: Date,
-): Promise<{ hadFactor: boolean; sessionsEnded: number; endedSessionIds: string[] }> {
-  const hadFactor = await clearFactor(db, staffId, now);
+): Promise<{
+  hadFactor: boolean;
+  passkeysRemoved: number;
+  sessionsEnded: number;
+  endedSessionIds: string[];
+}> {
+  const hadTotp = await clearFactor(db, staffId, now);
+  const passkeysRemoved = await clearPasskeys(db, staffId);
   const endedSessionIds = await revokeOtherSessions(db, staffId, null, now);
-  return { hadFactor, sessionsEnded: endedSessionIds.length, endedSessionIds };
+  return {
+    hadFactor: hadTotp || passkeysRemoved > 0,
+    passkeysRemoved,
+    sessionsEnded: endedSessionIds.length,
+    endedSessionIds,
+  };
 }

@@ -44,7 +44,7 @@ function requestScheme(c: Context, trustProxy: TrustProxy): string {
 }
 
 /** `https://console.example.com`: the scheme and Host this request reached us on. */
-function requestOrigin(c: Context, trustProxy: TrustProxy): string {
+export function requestOrigin(c: Context, trustProxy: TrustProxy): string {
   const host =
     (trustProxy && firstForwarded(c.req.header('x-forwarded-host'))) ||
     c.req.header('host') ||

@@ -2,11 +2,13 @@ import { Hono, type Context } from 'hono';
 import type { SecondFactorSessionResponse } from '#contract/auth.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import { signInSecondFactor } from '#contract/endpoints/session.ts';
+import { signInPasskey, signInSecondFactor } from '#contract/endpoints/session.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { audit } from './audit.ts';
 import { assertSameOrigin } from './csrf.ts';
+import { relyingParty, verifyAssertion } from './passkeys.ts';
+import { passkeyKind } from './passkeys.store.ts';
 import { describeWait } from './rate-limit.ts';
 import { isTotpCode, matchTotp } from './second-factor.ts';
 import {
@@ -34,6 +36,8 @@ import { getStaff, type StaffRecord } from './staff.store.ts';
  * names the step (`challengeId`, from POST /auth/login) and a code: one of
  * the member's authenticator, a recovery code, or — when the step is an
  * enrolment — the first code of the new secret. Only then is there a session.
+ * POST /auth/login/passkey completes the same step with one of the member's
+ * passkeys instead: an assertion over the challenge the step carries.
  *
  * Limits, each counted before the code is checked: five codes per step
  * (then the password again), and per member five wrong codes an hour
@@ -79,13 +83,14 @@ interface CodeAttempt {
 export function secondFactorRoutes(options: AuthOptions) {
   const { db, clock, trustProxy } = options;
 
-  /** A wrong (or reused) code: audited under the member, then refused. */
+  /** A wrong (or reused) code or passkey: audited under the member, then refused. */
   async function refuse(
     c: Context<AppEnv>,
     member: StaffRecord,
-    code: 'secondFactorInvalid' | 'secondFactorReplayed',
+    code: 'secondFactorInvalid' | 'secondFactorReplayed' | 'passkeyInvalid',
     summary: string,
     message: string,
+    field = 'code',
   ): Promise<never> {
     await audit(c, options, {
       action: 'auth.second_factor',
@@ -95,7 +100,40 @@ export function secondFactorRoutes(options: AuthOptions) {
       outcome: 'failed',
       actor: { type: 'ANONYMOUS', id: null, name: member.email },
     });
-    throw new ApiError(401, ERROR_CODES[code], message, [{ field: 'code', message }]);
+    throw new ApiError(401, ERROR_CODES[code], message, [{ field, message }]);
+  }
+
+  /** Counts a try against the member's throttle before it is checked; a member waiting is refused. */
+  async function throttle(c: Context<AppEnv>, member: StaffRecord, now: Date): Promise<void> {
+    const allowed = await tryMember(db, member.id, now);
+    if (allowed.ok) return;
+    await audit(c, options, {
+      action: 'auth.second_factor',
+      entityType: 'STAFF',
+      entityId: member.id,
+      summary: `Second factor refused for ${member.email}: too many wrong codes`,
+      outcome: 'denied',
+      actor: { type: 'ANONYMOUS', id: null, name: member.email },
+    });
+    throw refuseTooMany(allowed, now);
+  }
+
+  /** The step `challengeId` names, counted as one try, and its member. */
+  async function openStep(
+    challengeId: string,
+    kinds: readonly ('verify' | 'enrol')[],
+    now: Date,
+  ): Promise<{ challenge: Challenge; member: StaffRecord }> {
+    const tried = await tryChallenge(db, challengeId, kinds, now);
+    if (!tried.ok)
+      throw stepEnded(
+        tried.reason === 'spent'
+          ? 'Too many wrong codes for this sign-in; sign in again with your password'
+          : STEP_ENDED,
+      );
+    const member = await getStaff(db, tried.challenge.staffId);
+    if (!member || member.disabled) throw stepEnded();
+    return { challenge: tried.challenge, member };
   }
 
   /** A member proving a factor they have: an authenticator code or a recovery code. */
@@ -103,20 +141,18 @@ export function secondFactorRoutes(options: AuthOptions) {
     const { c, member, challenge, code, timeZone } = attempt;
     const now = clock.now();
     const factor = await getFactor(db, member.id);
-    // Reset from the command line since the password was checked.
-    if (!isEnrolled(factor)) throw stepEnded();
-    const allowed = await tryMember(db, member.id, now);
-    if (!allowed.ok) {
-      await audit(c, options, {
-        action: 'auth.second_factor',
-        entityType: 'STAFF',
-        entityId: member.id,
-        summary: `Second factor refused for ${member.email}: too many wrong codes`,
-        outcome: 'denied',
-        actor: { type: 'ANONYMOUS', id: null, name: member.email },
-      });
-      throw refuseTooMany(allowed, now);
+    if (!isEnrolled(factor)) {
+      // Only passkeys: there is no code to check (not counted as a wrong one).
+      if (challenge.webauthnChallenge) {
+        const message = 'This account has no authenticator app; use your passkey';
+        throw new ApiError(401, ERROR_CODES.secondFactorInvalid, message, [
+          { field: 'code', message },
+        ]);
+      }
+      // Reset since the password was checked.
+      throw stepEnded();
     }
+    await throttle(c, member, now);
     let via: string;
     if (isTotpCode(code)) {
       const step = matchTotp(factor.secret, code, now);
@@ -190,25 +226,59 @@ export function secondFactorRoutes(options: AuthOptions) {
     return { ...session, recoveryCodes };
   }
 
-  return mount(
-    new Hono<AppEnv>(),
+  const app = new Hono<AppEnv>();
+  const sameOrigin = { guard: (c: Context<AppEnv>) => assertSameOrigin(c, trustProxy) };
+  mount(
+    app,
     '',
     signInSecondFactor,
     async ({ body: { challengeId, code, timeZone } }, c) => {
-      const now = clock.now();
-      const tried = await tryChallenge(db, challengeId, ['verify', 'enrol'], now);
-      if (!tried.ok)
-        throw stepEnded(
-          tried.reason === 'spent'
-            ? 'Too many wrong codes for this sign-in; sign in again with your password'
-            : STEP_ENDED,
-        );
-      const { challenge } = tried;
-      const member = await getStaff(db, challenge.staffId);
-      if (!member || member.disabled) throw stepEnded();
+      const { challenge, member } = await openStep(challengeId, ['verify', 'enrol'], clock.now());
       const attempt: CodeAttempt = { c, member, challenge, code, timeZone };
       return challenge.kind === 'enrol' ? await enrol(attempt) : await verify(attempt);
     },
-    { guard: (c) => assertSameOrigin(c, trustProxy) },
+    sameOrigin,
   );
+  mount(
+    app,
+    '',
+    signInPasskey,
+    async ({ body: { challengeId, credential, timeZone } }, c) => {
+      const now = clock.now();
+      const { challenge, member } = await openStep(challengeId, ['verify'], now);
+      // The step offered no passkey (the member had none when the password was checked).
+      if (!challenge.webauthnChallenge)
+        throw stepEnded('This sign-in did not offer a passkey; sign in again with your password');
+      await throttle(c, member, now);
+      const verdict = await verifyAssertion(
+        db,
+        relyingParty(c, trustProxy),
+        member.id,
+        credential,
+        challenge.webauthnChallenge,
+        now,
+      );
+      if (!verdict.ok)
+        return refuse(
+          c,
+          member,
+          'passkeyInvalid',
+          `Passkey refused for ${member.email}: ${verdict.reason} (${challenge.attempts} of ${CHALLENGE_ATTEMPTS} for this sign-in)`,
+          `Your passkey was not accepted; ${triesLeft(challenge)}`,
+          'credential',
+        );
+      if (!(await claimChallenge(db, challenge.id, now))) throw stepEnded();
+      await clearMemberFailures(db, member.id);
+      const passkey = verdict.value;
+      return startSession(
+        c,
+        options,
+        member,
+        `Signed in as ${member.role} with their ${passkeyKind(passkey)} “${passkey.name}”`,
+        timeZone,
+      );
+    },
+    sameOrigin,
+  );
+  return app;
 }

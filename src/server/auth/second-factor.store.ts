@@ -114,7 +114,10 @@ export async function acceptStep(
   return row !== undefined;
 }
 
-/** The CLI's reset: no factor, no recovery codes, no step under way; the throttle stays. */
+/**
+ * The reset of a lost factor (CLI, or a staff proposal): no factor, no recovery codes, no step
+ * under way; the throttle stays. Passkeys are cleared beside it (credentials.ts `resetFactor`).
+ */
 export async function clearFactor(db: Database, staffId: string, now: Date): Promise<boolean> {
   const [row] = await db
     .update(staffFactors)
@@ -185,6 +188,8 @@ export async function createChallenge(
   kind: ChallengeKind,
   now: Date,
   pendingSecret: string | null = null,
+  /** A passkey's challenge (base64url): what the member's authenticator must sign in this step. */
+  webauthnChallenge: string | null = null,
 ): Promise<NewChallenge> {
   // Steps nobody finished stay only until they expire.
   await db.delete(signInChallenges).where(lt(signInChallenges.expiresAt, now));
@@ -197,6 +202,7 @@ export async function createChallenge(
       staffId,
       kind,
       pendingSecret,
+      webauthnChallenge,
       createdAt: now,
       expiresAt: new Date(now.getTime() + CHALLENGE_TTL_MS),
     })

@@ -30,6 +30,8 @@ export interface AuthOptions {
   demoAccounts: boolean;
   /** STAFF_SECOND_FACTOR: who must have a second factor to sign in (default `privileged`). */
   secondFactor?: SecondFactorPolicy;
+  /** STAFF_PASSKEY_PROMPT: approvers and admins without a passkey are reminded to register one (default on). */
+  passkeyPrompt?: boolean;
   /** This server's open event streams (capabilities/live/hub.ts): see `endSessionStreams`. */
   liveStreams?: { endSessions(sessionIds: readonly string[]): void };
 }

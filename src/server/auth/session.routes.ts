@@ -19,7 +19,7 @@ import { secondFactorRoutes } from './second-factor.routes.ts';
 import { clearSessionCookie, readSessionCookie } from './session-cookie.ts';
 import { resolveSession, revokeSession } from './session.store.ts';
 import { signInCheck } from './sign-in-check.ts';
-import { afterPassword, sessionResponse } from './sign-in.ts';
+import { afterPassword, sessionResponse, shouldAskForPasskey } from './sign-in.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
 import { completeSetup } from './staff-setup.ts';
 
@@ -129,7 +129,11 @@ export function sessionRoutes(options: AuthOptions) {
     const found = await resolveSession(db, token, clock.now());
     if (!found.ok) throw unauthorized('Your session has ended; sign in again');
     c.header('Cache-Control', 'no-store');
-    return sessionResponse(found.member, found.session);
+    return sessionResponse(
+      found.member,
+      found.session,
+      await shouldAskForPasskey(options, found.member),
+    );
   });
   mount(app, '', demoAccounts, (_input, c) => {
     if (!options.demoAccounts)

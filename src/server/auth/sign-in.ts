@@ -11,6 +11,8 @@ import { audit } from './audit.ts';
 import { clientIp } from './csrf.ts';
 import { isDemoMember, mustHaveFactor, newTotpSecret, otpauthUri } from './second-factor.ts';
 import { createChallenge, getFactor, isEnrolled } from './second-factor.store.ts';
+import { assertionOptions, relyingParty } from './passkeys.ts';
+import { hasPasskey, listPasskeys } from './passkeys.store.ts';
 import type { AuthOptions } from './session-auth.ts';
 import { setSessionCookie } from './session-cookie.ts';
 import {
@@ -27,8 +29,13 @@ import { toWireStaff, type StaffRecord } from './staff.store.ts';
  * and starting the session with its cookie.
  */
 
-export function sessionResponse(member: StaffRecord, session: SessionRow): SessionResponse {
+export function sessionResponse(
+  member: StaffRecord,
+  session: SessionRow,
+  askForPasskey = false,
+): SessionResponse {
   return {
+    ...(askForPasskey ? { askForPasskey } : {}),
     member: toWireStaff(member),
     csrfToken: session.csrfToken,
     expiresAt: session.expiresAt.toISOString(),
@@ -39,6 +46,21 @@ export function sessionResponse(member: StaffRecord, session: SessionRow): Sessi
       colorScheme: member.colorScheme,
     }),
   };
+}
+
+/**
+ * Whether the pages remind this member to register a passkey: an approver or
+ * admin (they approve what moves money) without one, on a server that asks
+ * (STAFF_PASSKEY_PROMPT), and not a shared demo member.
+ */
+export async function shouldAskForPasskey(
+  options: Pick<AuthOptions, 'db' | 'passkeyPrompt' | 'demoAccounts'>,
+  member: StaffRecord,
+): Promise<boolean> {
+  if (options.passkeyPrompt === false) return false;
+  if (member.role !== 'approver' && member.role !== 'admin') return false;
+  if (isDemoMember(member.email, options.demoAccounts)) return false;
+  return !(await hasPasskey(options.db, member.id));
 }
 
 /**
@@ -77,7 +99,7 @@ export async function startSession(
     summary,
     outcome: 'success',
   });
-  return sessionResponse(member, row);
+  return sessionResponse(member, row, await shouldAskForPasskey(options, member));
 }
 
 /**
@@ -96,12 +118,27 @@ export async function afterPassword(
     const now = clock.now();
     const policy = options.secondFactor ?? 'privileged';
     let answer: SecondFactorChallenge | undefined;
-    if (isEnrolled(await getFactor(db, member.id))) {
-      const { token, row } = await createChallenge(db, member.id, 'verify', now);
+    const totp = isEnrolled(await getFactor(db, member.id));
+    const passkeys = await listPasskeys(db, member.id);
+    if (totp || passkeys.length > 0) {
+      // A member with passkeys is offered them, each step with a challenge of its own.
+      const passkey =
+        passkeys.length > 0
+          ? await assertionOptions(relyingParty(c, options.trustProxy), passkeys)
+          : undefined;
+      const { token, row } = await createChallenge(
+        db,
+        member.id,
+        'verify',
+        now,
+        null,
+        passkey?.challenge ?? null,
+      );
       answer = {
         secondFactor: 'required',
         challengeId: token,
         expiresAt: row.expiresAt.toISOString(),
+        ...(passkey ? { passkey, codes: totp } : {}),
       };
     } else if (mustHaveFactor(policy, member.role)) {
       const secret = newTotpSecret();

@@ -52,26 +52,27 @@ export const staffResetFactor: CliCommand = {
   group: 'staff',
   action: 'reset-factor',
   summary:
-    "Clear a member's second factor and recovery codes; they set up a new one at their next sign-in",
+    "Clear a member's second factor, recovery codes and passkeys; they set up a new one at their next sign-in",
   needs: 'console',
   options: EMAIL,
   validate: validateEmail,
   async run({ db, clock, io }, options) {
     const member = await memberOf(db, options['email'] ?? '');
     const now = clock.now();
-    const { hadFactor, sessionsEnded } = await resetFactor(db, member.id, now);
+    const { hadFactor, passkeysRemoved, sessionsEnded } = await resetFactor(db, member.id, now);
+    const passkeys = passkeysRemoved > 0 ? ` and ${passkeysRemoved} passkey(s)` : '';
     await recordAudit(
       db,
       audited(
         member,
         'staff.reset_factor',
-        `Second factor of ${member.email} reset from the command line${hadFactor ? '' : ' (none was set up)'}; ${sessionsEnded} session(s) ended`,
+        `Second factor${passkeys} of ${member.email} reset from the command line${hadFactor ? '' : ' (none was set up)'}; ${sessionsEnded} session(s) ended`,
         now,
       ),
     );
     io.stderr(
       hadFactor
-        ? `Cleared the second factor of ${member.email}; ${sessionsEnded} session(s) ended. They set up a new one at their next sign-in.`
+        ? `Cleared the second factor${passkeys} of ${member.email}; ${sessionsEnded} session(s) ended. They set up a new one at their next sign-in.`
         : `${member.email} had no second factor; ${sessionsEnded} session(s) ended.`,
     );
     io.stdout(JSON.stringify({ email: member.email, hadFactor, sessionsEnded }));

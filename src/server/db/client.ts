@@ -5,7 +5,6 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -14,11 +13,13 @@ import { lockDataDir } from './data-dir-lock.ts';
 import { RemotePglite } from './pglite-remote.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import {
-  forgetWriteCounts,
-  readRecorder,
-  trackPgliteWrites,
-  versionByWriteCounts,
-} from './read-cache.ts';
+  checkingWrites,
+  checkPgliteWrites,
+  countDeclaredWrites,
+  wroteAnything,
+} from './declared-writes.ts';
+import { forgetWriteCounts, LocalWrites, readRecorder } from './read-cache.ts';
+import type { Database } from './database.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -28,8 +29,8 @@ import * as sandboxSchema from './schema/sandbox.ts';
  * drivers share, so the same code and migrations run on either.
  */
 
-export const schema = { ...sandboxSchema };
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+const schema = { ...sandboxSchema };
+export type { Database } from './database.ts';
 
 /** Drizzle's options: the schema, and in tests the read cache's statement recorder (db/read-cache.ts). */
 function drizzleOptions() {
@@ -86,6 +87,8 @@ export interface DatabaseHandle {
 export interface DatabaseConfig {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PGLITE_TRANSACTION_WAIT_MS (env.ts): a PGlite worker's wait for a transaction's statements. */
+  pgliteTransactionWaitMs?: number;
 }
 
 /**
@@ -147,7 +150,7 @@ export async function openDatabase(
     await options.beforeOpen?.(config.dataDir);
     handle =
       options.pgliteThread === 'worker'
-        ? await openInWorker(config.dataDir, log)
+        ? await openInWorker(config, log)
         : await openInThisThread(config.dataDir);
   } catch (error) {
     await unlock();
@@ -176,9 +179,18 @@ async function openInThisThread(dataDir: string): Promise<DatabaseHandle> {
   return wrapPglite(client);
 }
 
-async function openInWorker(dataDir: string, log?: ConnectionErrorLog): Promise<DatabaseHandle> {
+async function openInWorker(
+  config: DatabaseConfig,
+  log?: ConnectionErrorLog,
+): Promise<DatabaseHandle> {
   const remote = new RemotePglite(
-    { dataDir, sharedBuffers: PGLITE_SHARED_BUFFERS },
+    {
+      dataDir: config.dataDir,
+      sharedBuffers: PGLITE_SHARED_BUFFERS,
+      ...(config.pgliteTransactionWaitMs === undefined
+        ? {}
+        : { transactionWaitMs: config.pgliteTransactionWaitMs }),
+    },
     log?.error ? { error: log.error.bind(log) } : undefined,
   );
   try {
@@ -197,7 +209,7 @@ async function openInWorker(dataDir: string, log?: ConnectionErrorLog): Promise<
  */
 export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
   const db = drizzlePglite({ client: remote as unknown as PGlite, ...drizzleOptions() });
-  versionByWriteCounts(db, remote.writeCounts);
+  countDeclaredWrites(db, remote.writeCounts);
   return {
     ...pgliteHandle(db, () => remote.close()),
     async simulateInDatabaseThread(timeScale) {
@@ -209,8 +221,9 @@ export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
 
 /** Wraps an open PGlite (a directory, in memory, or loaded from a dump). */
 export function wrapPglite(client: PGlite): DatabaseHandle {
+  if (checkingWrites()) checkPgliteWrites(client);
   const db = drizzlePglite({ client, ...drizzleOptions() });
-  trackPgliteWrites(client, db);
+  countDeclaredWrites(db, new LocalWrites());
   return pgliteHandle(db, async () => {
     if (!client.closed) await client.close();
   });
@@ -225,7 +238,12 @@ function pgliteHandle(
     db,
     driver: 'pglite',
     async migrate(tracks = ALL_TRACKS) {
-      for (const track of tracks) await migratePglite(db, migrationConfig(track));
+      try {
+        for (const track of tracks) await migratePglite(db, migrationConfig(track));
+      } finally {
+        // Migrations are statements of their own, declaring nothing: they may change anything.
+        wroteAnything(db);
+      }
     },
     withStartupLock: (fn) => fn(db),
     async ping() {

@@ -14,7 +14,8 @@ import { transactions, vaults } from './schema/sandbox.ts';
  * PGlite in its own thread answers as PGlite in process did:
  * statements and transactions one at a time, a transaction's statements
  * never mixed with another's, errors with their SQLSTATE and constraint,
- * and every write counted for the read cache before it is answered.
+ * and every write the code declares counted for the read cache before its
+ * caller goes on.
  */
 
 let dataDir: string;
@@ -103,7 +104,7 @@ describe('PGlite in a worker thread', () => {
     expect(await count()).toBe(1);
   });
 
-  it('counts every write for the read cache before answering it, by table', async () => {
+  it('counts every write for the read cache by the table the code names, before its caller goes on', async () => {
     await handle.migrate();
     const cache = new ReadCache(db);
     const version = (tables: Parameters<typeof cachedRead>[2]) =>
@@ -113,7 +114,10 @@ describe('PGlite in a worker thread', () => {
       vaults: await version([vaults]),
       transactions: await version([transactions]),
     };
-    await db.execute(sql`update sandbox.transactions set memo = memo where false`);
+    await db
+      .update(transactions)
+      .set({ memo: sql`memo` })
+      .where(sql`false`);
     const afterStatement = await version([transactions]);
     expect(afterStatement).not.toBe(before.transactions);
     await db.transaction(async (tx) => {

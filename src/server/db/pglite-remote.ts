@@ -73,11 +73,10 @@ interface QueryOptions {
  * statement inside one takes about a millisecond; one slower than this, or a
  * transaction past its total, is awaited as any other answer.
  *
- * TXW replaces the total, in ms, to tune it under the bench, which passes it
- * on to the server it starts: a knob for measuring, not a setting, so it is
- * read here rather than in env.ts (docs/configuration.md, "Read elsewhere").
+ * The server's total is its PGLITE_TRANSACTION_WAIT_MS setting (env.ts), given
+ * to RemotePglite; this one is the default.
  */
-export const WAIT_LIMITS = { statementMs: 10, transactionMs: Number(process.env.TXW ?? 25) };
+export const WAIT_LIMITS = { statementMs: 10, transactionMs: 25 };
 
 interface WaitBudget {
   leftMs: number;
@@ -167,10 +166,14 @@ export class RemotePglite {
   closed = false;
   readonly waitReady: Promise<void>;
 
+  /** WAIT_LIMITS.transactionMs, unless the server's setting says otherwise. */
+  private readonly transactionWaitMs: number | undefined;
+
   constructor(
-    options: { dataDir: string; sharedBuffers: string },
+    options: { dataDir: string; sharedBuffers: string; transactionWaitMs?: number },
     private readonly log?: Pick<Logger, 'error'>,
   ) {
+    this.transactionWaitMs = options.transactionWaitMs;
     const tables = schemaTables();
     const buffer = SharedWriteCounts.buffer(tables);
     this.writeCounts = new SharedWriteCounts(tables, buffer);
@@ -323,7 +326,7 @@ export class RemotePglite {
    * statement (a callback that runs none holds nothing) and runs no other
    * statement until it ends (PGlite has one connection). Once it has begun,
    * its statements are awaited without returning to the event loop, within
-   * WAIT_LIMITS.transactionMs in all: the worker is not kept waiting for this
+   * WAIT_LIMITS.transactionMs (or the server's setting) in all: the worker is not kept waiting for this
    * thread's next statement behind whatever else this thread has to do.
    */
   async transaction<T>(
@@ -331,7 +334,7 @@ export class RemotePglite {
   ): Promise<T> {
     const id = this.nextTx++;
     let state: 'new' | 'beginning' | 'open' = 'new';
-    const budget: WaitBudget = { leftMs: WAIT_LIMITS.transactionMs };
+    const budget: WaitBudget = { leftMs: this.transactionWaitMs ?? WAIT_LIMITS.transactionMs };
     const statements = this.statement({
       id,
       first: () => {

@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
-import type { Database } from './client.ts';
+import type { Database } from './database.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import type { ToWorker, FromWorker, WireError, WorkerStart } from './pglite-protocol.ts';
 import { workerStats } from './pglite-stats.ts';
-import { SharedWriteCounts, trackPgliteWrites, versionByWriteCounts } from './read-cache.ts';
+import { countDeclaredWrites } from './declared-writes.ts';
+import { SharedWriteCounts } from './read-cache.ts';
 import * as sandboxSchema from './schema/sandbox.ts';
 
 /**
@@ -25,8 +26,9 @@ import * as sandboxSchema from './schema/sandbox.ts';
  * here too, on its own Database over the same PGlite: its steps need no
  * round trip to the request thread, and it takes several steps per
  * transaction (one commit), sized to about 25 ms each so a request never
- * waits long behind one. Every write is counted in memory shared with the
- * request thread before it is answered (db/read-cache.ts, SharedWriteCounts).
+ * waits long behind one. Each thread counts the writes it makes, as the code
+ * declares them, in memory both share (db/declared-writes.ts,
+ * db/read-cache.ts's SharedWriteCounts): this thread only runs statements.
  */
 
 function post(message: FromWorker): void {
@@ -114,10 +116,9 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
   });
   await client.waitReady;
   const db = drizzle({ client, schema: sandboxSchema }) as unknown as Database;
-  const writeCounts = new SharedWriteCounts(start.tables, start.writeCounts);
-  trackPgliteWrites(client, undefined, writeCounts);
-  // The simulator's reads here may be versioned by the same counts (read-cache.ts, threadWriteVersion).
-  versionByWriteCounts(db, writeCounts);
+  // The simulator's writes are counted here as it makes them; the request thread counts its own
+  // (db/declared-writes.ts). Its reads here are versioned by the same counts (threadWriteVersion).
+  countDeclaredWrites(db, new SharedWriteCounts(start.tables, start.writeCounts));
   const answered = new Int32Array(start.answered);
   const arrays = await arrayTypes(client);
   baseParsersOnly(client);

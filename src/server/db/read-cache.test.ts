@@ -1,20 +1,25 @@
-import path from 'node:path';
-import { readdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { integer, pgSchema } from 'drizzle-orm/pg-core';
 import { Hono } from 'hono';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, vi } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import type { App } from '../app.ts';
 import { wrapPglite, type Database, type DatabaseHandle } from './client.ts';
 import {
+  alsoWrites,
+  changedBy,
+  declaredWrite,
+  installWriteCheck,
+  takeUndeclaredWrites,
+} from './declared-writes.ts';
+import {
   cachedRead,
   ReadCache,
+  tableName,
   tablesNamed,
   takeUndeclaredReads,
   useReadCache,
-  writtenTable,
 } from './read-cache.ts';
 import { auditLog, staff, sessions } from './schema/console.ts';
 import { transactions } from './schema/sandbox.ts';
@@ -231,50 +236,24 @@ describe('snapshot reads on PostgreSQL', () => {
   );
 });
 
-describe('which table a write changes', () => {
-  appTest('names the one schema-qualified table of an insert, update or delete', () => {
-    expect(writtenTable('insert into "sandbox"."transactions" ("id") values ($1)')).toBe(
-      'sandbox.transactions',
-    );
-    expect(writtenTable('update "console"."sessions" set "last_seen_at" = $1')).toBe(
-      'console.sessions',
-    );
-    expect(writtenTable('DELETE FROM sandbox.Wallets WHERE id = $1')).toBe('sandbox.wallets');
-    expect(writtenTable('insert into "Odd"."Name"("x") values (1)')).toBe('Odd.Name');
-  });
-
-  appTest('counts reads and transaction control as no change', () => {
-    for (const text of [
-      'select 1',
-      '  SELECT * from "sandbox"."transactions" for update skip locked',
-      'begin',
-      'commit',
-      'rollback',
-      'savepoint sp1',
-      'release savepoint sp1',
-      'rollback to savepoint sp1',
-      'set transaction isolation level serializable',
-    ])
-      expect(writtenTable(text), text).toBeUndefined();
-  });
-
-  appTest('counts whatever it does not recognize as a change to any table', () => {
-    for (const text of [
-      'with moved as (update "sandbox"."transactions" set status = $1 returning id) select * from moved',
-      'insert into transactions (id) values (1)',
-      'update only "sandbox"."transactions" set status = $1',
-      'truncate "sandbox"."transactions"',
-      'create table x (id int)',
-      'copy "sandbox"."transactions" from stdin',
-    ])
-      expect(writtenTable(text), text).toBe('*');
-  });
-});
-
 describe('versions per table on PGlite', () => {
   const s = pgSchema('s');
   const a = s.table('a', { id: integer('id').primaryKey() });
   const other = s.table('other', { id: integer('id').primaryKey() });
+  // A parent whose deletes cascade into its children, declared; and one whose cascade is not.
+  const parent = s.table('parent', { id: integer('id').primaryKey() });
+  const child = s.table('child', {
+    id: integer('id').primaryKey(),
+    parentId: integer('parent_id'),
+  });
+  const orphaned = s.table('orphaned', { id: integer('id').primaryKey() });
+  const orphan = s.table('orphan', { id: integer('id').primaryKey(), of: integer('of') });
+  // A table whose trigger writes a log, declared; and one whose trigger is not.
+  const logged = s.table('logged', { id: integer('id').primaryKey() });
+  const silent = s.table('silent', { id: integer('id').primaryKey() });
+  const log = s.table('log', { id: integer('id') });
+  alsoWrites(parent, [child]);
+  alsoWrites(logged, [log]);
   let handle: DatabaseHandle;
   let client: PGlite;
 
@@ -283,9 +262,23 @@ describe('versions per table on PGlite', () => {
     useReadCache(true);
     client = new PGlite();
     handle = wrapPglite(client);
-    await client.exec(
-      'create schema s; create table s.a (id int primary key); create table s.other (id int primary key);',
-    );
+    await client.exec(`
+      create schema s;
+      create table s.a (id int primary key);
+      create table s.other (id int primary key);
+      create table s.parent (id int primary key);
+      create table s.child (id int primary key, parent_id int references s.parent (id) on delete cascade);
+      create table s.orphaned (id int primary key);
+      create table s.orphan (id int primary key, of int references s.orphaned (id) on delete set null);
+      create table s.log (id int);
+      create function s.write_log() returns trigger language plpgsql as $$
+        begin insert into s.log values (new.id); return new; end $$;
+      create table s.logged (id int primary key);
+      create trigger logs after insert on s.logged for each row execute function s.write_log();
+      create table s.silent (id int primary key);
+      create trigger logs after insert on s.silent for each row execute function s.write_log();`);
+    // What each statement changed, as the database reports it (the storage suite's check).
+    await installWriteCheck(client, ['s']);
   });
   afterAll(async () => {
     useReadCache(loadConfig().readCache);
@@ -363,18 +356,78 @@ describe('versions per table on PGlite', () => {
     },
   );
 
-  appTest('drops every read after a write it cannot attribute to one table', async () => {
-    const { read } = readingApp();
-    expect(await read()).toEqual({ a: 1, any: 1 });
-    await client.exec(
-      'insert into s.other (id) values (10); insert into s.other (id) values (11);',
+  /** The message of the check's refusal, which drizzle's error about the query carries as its cause. */
+  async function refusal(write: PromiseLike<unknown>): Promise<string> {
+    const error = await Promise.resolve(write).then(
+      () => new Error('the write was not refused'),
+      (e: unknown) => e as Error,
     );
-    expect(await read()).toEqual({ a: 2, any: 2 });
-    await client.query(
-      'with x as (insert into s.other (id) values (12) returning id) select * from x',
-    );
-    expect(await read()).toEqual({ a: 3, any: 3 });
+    return error.cause instanceof Error ? error.cause.message : error.message;
+  }
+
+  /** How often a cached read of `table` loaded, read once more in a request of its own. */
+  function readingOf(table: typeof child | typeof log | typeof a) {
+    const cache = new ReadCache(handle.db);
+    let loads = 0;
+    return async () => {
+      await cache.run(() =>
+        cachedRead(
+          tableName(table),
+          async () => ((loads += 1), handle.db.select({ id: table.id }).from(table)),
+          [table],
+        ),
+      );
+      return loads;
+    };
+  }
+
+  appTest('ends reads of a table a declared cascade or trigger writes', async () => {
+    await handle.db.insert(parent).values({ id: 1 });
+    await handle.db.insert(child).values({ id: 1, parentId: 1 });
+    const children = readingOf(child);
+    expect(await children()).toBe(1);
+    expect(await children()).toBe(1);
+    // The statement names the parent only; the cascade empties the children.
+    await handle.db.delete(parent).where(eq(parent.id, 1));
+    expect(await children()).toBe(2);
+    expect(await handle.db.select().from(child)).toEqual([]);
+
+    const logs = readingOf(log);
+    expect(await logs()).toBe(1);
+    await handle.db.insert(logged).values({ id: 1 });
+    expect(await logs()).toBe(2);
+    expect(takeUndeclaredWrites()).toEqual([]);
   });
+
+  appTest(
+    'fails a write that changed a table it did not declare: a cascade, a trigger, a statement of its own',
+    async () => {
+      await handle.db.insert(orphaned).values({ id: 1 });
+      await handle.db.insert(orphan).values({ id: 1, of: 1 });
+      expect(await refusal(handle.db.delete(orphaned))).toContain(
+        'a write changed s.orphan but declared only s.orphaned',
+      );
+      expect(await refusal(handle.db.insert(silent).values({ id: 1 }))).toContain(
+        'a write changed s.log but declared only s.silent',
+      );
+      // In a transaction too, where the check speaks before the commit.
+      expect(
+        await refusal(handle.db.transaction((tx) => tx.insert(silent).values({ id: 2 }))),
+      ).toContain('a write changed s.log but declared only s.silent');
+      expect(await refusal(handle.db.execute(sql`insert into s.a values (90)`))).toContain(
+        'a write changed s.a but declared only nothing',
+      );
+      // The test set-up fails the test that made one, even had a route answered a 500.
+      expect(takeUndeclaredWrites()).toHaveLength(4);
+      // A statement of its own that says what it writes is counted, and passes.
+      const as = readingOf(a);
+      const before = await as();
+      await declaredWrite(handle.db, [a], () =>
+        handle.db.execute(sql`insert into s.a values (91)`),
+      );
+      expect(await as()).toBe(before + 1);
+    },
+  );
 
   appTest('drops a read of a table a rolled-back transaction wrote to', async () => {
     const { read } = readingApp();
@@ -389,23 +442,27 @@ describe('versions per table on PGlite', () => {
   });
 });
 
-it('relies on a schema where a statement changes only the table it names', async () => {
-  // writtenTable's premise: no foreign key cascades or nulls a change into another
-  // table, and the only triggers refuse changes to the audit log or NOTIFY the event
-  // streams of a status change (capabilities/live/hub.ts): they write nothing.
-  // db/read-cache.ts says what a migration that changes this must change there.
-  const dir = path.join(import.meta.dirname, 'migrations');
-  const files = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith('.sql'));
-  expect(files.length).toBeGreaterThan(0);
-  for (const file of files) {
-    const text = await readFile(path.join(dir, file), 'utf8');
-    expect(text, file).not.toMatch(/on\s+(delete|update)\s+(cascade|set\s+null|set\s+default)/i);
-    for (const [trigger] of text.matchAll(/create\s+trigger\s+"?\w+"?/gi))
-      expect(trigger, file).toMatch(
-        /"(audit_log_(append_only|no_truncate)|(custody|approval|change_request|transaction_status)_events_notify)"/,
+appTest(
+  'declares every foreign key of the schema that cascades a write into another table',
+  async ({ t }) => {
+    // The write check (db/declared-writes.ts) proves a declaration right when a test makes the
+    // write; this names a cascade the day a migration adds it, tested or not.
+    const result = (await t.db.execute(sql`
+    select fk.relnamespace::regnamespace::text || '.' || fk.relname as referencing,
+           pk.relnamespace::regnamespace::text || '.' || pk.relname as referenced
+    from pg_constraint c
+    join pg_class fk on fk.oid = c.conrelid
+    join pg_class pk on pk.oid = c.confrelid
+    where c.contype = 'f' and (c.confdeltype in ('c', 'n', 'd') or c.confupdtype in ('c', 'n', 'd'))
+      and pk.relnamespace::regnamespace::text in ('console', 'sandbox')`)) as unknown as {
+      rows: Array<{ referencing: string; referenced: string }>;
+    };
+    for (const { referencing, referenced } of result.rows)
+      expect(changedBy([referenced]), `${referenced} cascades into ${referencing}`).toContain(
+        referencing,
       );
-  }
-});
+  },
+);
 
 describe('the tables a cached read declares, checked (tests)', () => {
   afterEach(() => useReadCache(loadConfig().readCache));

@@ -1,9 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'drizzle-orm';
 import type { MiddlewareHandler } from 'hono';
-import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
-import type { Database } from './client.ts';
+import type { Database } from './database.ts';
 
 /**
  * Answers of hot reads (the session a cookie names, a page of transactions,
@@ -19,8 +18,9 @@ import type { Database } from './client.ts';
  * to keep in step and no messages between servers.
  *
  * On PGlite one process owns the database (db/data-dir-lock.ts), so the
- * version is a count of this process's writes instead, kept by
- * trackPgliteWrites below where the writes run: no query at all. The
+ * version is a count of this process's writes instead, kept where the writes
+ * are made (db/declared-writes.ts: each write counts the tables the code
+ * declares it changes): no query at all. The
  * server's PGlite runs in a worker thread (db/pglite-worker.ts), which
  * counts in memory it shares with the request thread (SharedWriteCounts),
  * the simulator's writes in that thread included. There the count is also kept per
@@ -52,21 +52,6 @@ interface RequestReads {
 const scope = new AsyncLocalStorage<RequestReads>();
 const localVersions = new WeakMap<Database, WriteCounts>();
 
-/** PGlite's `query`, as these wrappers call it. */
-type Query = (text: string, ...rest: unknown[]) => Promise<unknown>;
-
-const READ_ONLY = /^\s*select\b/i;
-// Statements that change no rows themselves: a rollback only undoes writes
-// that were already counted.
-const CONTROL = /^\s*(?:begin|commit|rollback|savepoint|release|set\s+(?:transaction|local)\b)/i;
-// A write naming its one table, schema-qualified, as drizzle writes them:
-// `insert into "sandbox"."transactions"`, `update "console"."sessions"`.
-const IDENT = String.raw`(?:"([^"]+)"|([a-z_][a-z0-9_]*))`;
-const SINGLE_TABLE_WRITE = new RegExp(
-  String.raw`^\s*(?:insert\s+into|update|delete\s+from)\s+${IDENT}\s*\.\s*${IDENT}(?:\s|\(|$)`,
-  'i',
-);
-
 const tableNames = new WeakMap<PgTable, string>();
 
 /**
@@ -84,26 +69,7 @@ export function tableName(table: PgTable): string {
   return name;
 }
 
-/**
- * What a statement changes: nothing (`undefined`: a read, transaction
- * control), the one table it names, or possibly anything (`'*'`: DDL,
- * several statements, a CTE, an unqualified name, whatever is not
- * recognized). Unknown is always counted as anything. A statement changes
- * only the table it names because the schema has no cascading foreign keys
- * and no trigger that writes (db/migrations): one that added either would
- * have to be counted here too.
- */
-export function writtenTable(text: string): string | undefined {
-  if (READ_ONLY.test(text) || CONTROL.test(text)) return undefined;
-  const match = SINGLE_TABLE_WRITE.exec(text);
-  if (!match) return '*';
-  // Quoted identifiers keep their case; unquoted ones fold to lower case, as PostgreSQL does.
-  const schema = match[1] ?? match[2]?.toLowerCase();
-  const name = match[3] ?? match[4]?.toLowerCase();
-  return `${schema}.${name}`;
-}
-
-/** The write counts of one PGlite database, kept as its writes settle (trackPgliteWrites). */
+/** The write counts of one PGlite database, kept by the code that writes (db/declared-writes.ts). */
 export interface WriteCounts {
   /** Counts a settled write that changed `tables` (`'*'`: possibly any). */
   note(tables: Iterable<string>): void;
@@ -112,10 +78,11 @@ export interface WriteCounts {
 }
 
 /**
- * Write counts shared between threads: the PGlite worker thread counts
- * (db/pglite-worker.ts), the request thread reads, with no message between
- * them. The worker counts a write before it answers it, so a request that
- * sees the answer sees the count. One slot per table of `tables` (the
+ * Write counts shared between threads: the request thread and the PGlite
+ * worker thread (db/pglite-worker.ts, its simulator) each count the writes
+ * they make, and each reads the other's, with no message between them. A
+ * write is counted when it is sent and again when it has settled, before
+ * its caller goes on (db/declared-writes.ts). One slot per table of `tables` (the
  * schema's, known to both threads); a write to any other table counts as a
  * write to anything.
  */
@@ -172,8 +139,9 @@ export function forgetWriteCounts(db: Database): void {
  * code that runs inside a database transaction and so has no Database to ask
  * (writeVersion): a value kept under it is current while it is unchanged. On
  * PGlite a transaction runs alone (one connection), so the count it reads
- * counts everything committed before it began (its own writes are counted
- * when it ends).
+ * counts everything committed before it began; its own writes are counted
+ * as they are sent and again when it ends, so nothing it kept of what it
+ * read after them outlives it, committed or not.
  * Undefined on PostgreSQL, whose writes other servers make too, and when
  * this thread has more than one PGlite (which one a transaction runs on
  * cannot be told): the caller then reads.
@@ -194,8 +162,8 @@ export function writeVersion(db: Database, tables: readonly string[]): string | 
   return localVersions.get(db)?.version(tables);
 }
 
-/** The write counts of one PGlite client in this thread (trackPgliteWrites). */
-class LocalWrites implements WriteCounts {
+/** The write counts of one PGlite database opened in this thread (db/declared-writes.ts counts them). */
+export class LocalWrites implements WriteCounts {
   /** Every write: the version of a read that names no tables. */
   private total = 0;
   /** Writes that may have changed any table. */
@@ -227,66 +195,6 @@ const sharedAnswers = new WeakSet<object>();
  */
 export function isSharedAnswer(value: unknown): boolean {
   return typeof value === 'object' && value !== null && sharedAnswers.has(value);
-}
-
-/**
- * Counts writes on a PGlite client that `db` is built over, in all and per
- * table: each statement that is not a plain SELECT, and each transaction
- * with the tables its statements named, counted once it has settled
- * (committed or not). A request that read a count before a write finished
- * may store what it read under the old count; the write's count makes that
- * entry unreachable before the write is answered.
- */
-export function trackPgliteWrites(
-  client: PGlite,
-  db: Database | undefined,
-  writes: WriteCounts = new LocalWrites(),
-): void {
-  const counted = async <R>(run: Promise<R>, tables: () => Iterable<string>): Promise<R> => {
-    try {
-      return await run;
-    } finally {
-      writes.note(tables());
-    }
-  };
-  const query = client.query.bind(client) as Query;
-  const exec = client.exec.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = ((text: string, ...rest: unknown[]) => {
-    const table = writtenTable(text);
-    return table === undefined
-      ? query(text, ...rest)
-      : counted(query(text, ...rest), () => [table]);
-  }) as typeof client.query;
-  client.exec = ((...args: Parameters<typeof exec>) =>
-    counted(exec(...args), () => ['*'])) as typeof client.exec;
-  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) => {
-    const touched = new Set<string>();
-    return counted(
-      transaction((tx) => callback(recordingWrites(tx, touched))),
-      () => touched,
-    );
-  }) as typeof client.transaction;
-  if (db) versionByWriteCounts(db, writes);
-}
-
-/** `tx`, noting in `touched` what each statement run through it may change. */
-function recordingWrites(tx: Transaction, touched: Set<string>): Transaction {
-  return new Proxy(tx, {
-    get(target, key) {
-      if (key === 'query')
-        return (text: string, ...rest: unknown[]) => {
-          const table = writtenTable(text);
-          if (table !== undefined) touched.add(table);
-          return (target.query as Query)(text, ...rest);
-        };
-      if (key === 'exec' || key === 'sql') touched.add('*');
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function'
-        ? (value as (...a: unknown[]) => unknown).bind(target)
-        : value;
-    },
-  });
 }
 
 export class ReadCache {
@@ -457,6 +365,7 @@ export function takeUndeclaredReads(): string[] {
   return undeclared.splice(0);
 }
 
+const IDENT = String.raw`(?:"([^"]+)"|([a-z_][a-z0-9_]*))`;
 // A table of the console's or the sandbox's schema, as drizzle writes it
 // (`"sandbox"."transactions"`) or by hand (`sandbox.transactions`); not a function call.
 const QUALIFIED_TABLE = new RegExp(

@@ -73,6 +73,7 @@ export async function createEngineTestApp(
       db,
       orgId,
       clock,
+      timeScale: TIME_SCALE,
       ...(options.rampRateTolerancePercent
         ? { rampRateTolerancePercent: options.rampRateTolerancePercent }
         : {}),

@@ -7,6 +7,7 @@ import {
   type Endpoint,
 } from '#contract/endpoint.ts';
 import {
+  approvalCosts,
   approvalDecisions,
   approvalMessage,
   decideApproval,
@@ -334,6 +335,15 @@ export const OVERRIDES: Record<string, Call[]> = {
       // Scoped (a desk's decisions are hidden from another); the matrix's targets are undecided, so both answer an empty list.
       name: 'approval decisions',
       url: (t) => at(approvalDecisions, {}, { entityIds: `${t.transactionId},${t.bankAccountId}` }),
+      scope: 'none',
+    },
+  ],
+  [endpointKey(approvalCosts)]: [
+    {
+      // Scoped: a transaction outside the member's scope is left out of the answer, proven in
+      // approvals/cost.routes.test.ts; either way the answer is 200.
+      name: 'approval costs',
+      url: (t) => at(approvalCosts, {}, { entityIds: t.transactionId }),
       scope: 'none',
     },
   ],

@@ -71,6 +71,8 @@ export async function createTestApp(
     publicUrl?: string;
     /** STAFF_SECOND_FACTOR; `privileged`, the server's default, unless given. */
     secondFactor?: SecondFactorPolicy;
+    /** STAFF_PASSKEY_PROMPT; on, the server's default, unless given. */
+    passkeyPrompt?: boolean;
     /** How long a body may take to arrive (app.ts); the app's default unless given. */
     bodyReadTimeoutMs?: number;
   } = {},
@@ -100,6 +102,7 @@ export async function createTestApp(
       demoAccounts: options.demoAccounts ?? true,
       trustProxy: options.trustProxy ?? false,
       ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}),
+      ...(options.passkeyPrompt === undefined ? {} : { passkeyPrompt: options.passkeyPrompt }),
     },
   });
   const { admin, anonymous } = await actAsAdmin(app, database.db, clock);

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { wrapPglite, wrapPgPool, type DatabaseHandle } from '../db/client.ts';
+import { checkingWrites, installWriteCheck } from '../db/declared-writes.ts';
 import { loadConfig } from '../env.ts';
 
 /**
@@ -79,6 +80,8 @@ async function pgliteTemplate(kind: 'migrated' | 'empty'): Promise<Blob> {
 async function createPgliteDatabase(kind: 'migrated' | 'empty'): Promise<DatabaseHandle> {
   const client = new PGlite({ loadDataDir: await pgliteTemplate(kind) });
   await client.waitReady;
+  // Each statement's changes reported, to check against what it declared (db/declared-writes.ts).
+  if (checkingWrites()) await installWriteCheck(client);
   return wrapPglite(client);
 }
 

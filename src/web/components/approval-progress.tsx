@@ -94,3 +94,26 @@ export function LinkedAccountsNote({ entityId }: { entityId: string }) {
     </p>
   );
 }
+
+/**
+ * Said instead of the decision to a member who approved an item its rule
+ * holds for more: "You approved at 14:02 — waiting on one more of: …", the
+ * time in their own zone. Nothing is left for them to decide.
+ */
+export function YouApproved({ at, progress }: { at: string; progress: ApprovalProgress | null }) {
+  const waiting = progress ? waitingFor(progress) : null;
+  return (
+    <span data-testid="you-approved">
+      You approved at <DateTime iso={at} />
+      {waiting ? ` — ${waiting.replace(/^waiting for/, 'waiting on')}` : ''}.
+    </span>
+  );
+}
+
+/** When `memberId` approved the item, by its progress; null when they have not. */
+export function approvedBy(
+  progress: ApprovalProgress | null | undefined,
+  memberId: string | undefined,
+) {
+  return progress?.approvals.find((a) => a.type === 'STAFF' && a.id === memberId)?.at ?? null;
+}

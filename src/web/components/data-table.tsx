@@ -26,6 +26,12 @@ export interface DataTableSpec<Row extends Keyed = Keyed> {
   columns: readonly DataTableColumn[];
   /** A row's React key where its id alone does not tell it apart; by default its id, else its position. */
   rowKey?: (row: Row, index: number) => string | number;
+  /**
+   * Below 768 px the rows are stacked cards instead of a table to scroll
+   * sideways: the column headings stay for screen readers only, but the
+   * first (a select-all box) stays in view. The row lays out its own cells.
+   */
+  cardsOnPhones?: boolean;
 }
 
 const byId = (row: Keyed, index: number) => row.id ?? index;
@@ -49,25 +55,33 @@ export function DataTable<Row extends Keyed>({
   children: (row: Row) => ReactNode;
 }) {
   const rowKey = spec.rowKey ?? byId;
+  const cards = spec.cardsOnPhones === true;
   return (
     <TableContainer label={`${spec.label} table`}>
-      <Table aria-label={spec.label} aria-busy={busy} className={cn(busy && 'opacity-60')}>
+      <Table
+        aria-label={spec.label}
+        aria-busy={busy}
+        className={cn(busy && 'opacity-60', cards && 'max-md:block')}
+      >
         <TableCaption>{spec.caption}</TableCaption>
-        <TableHeader>
+        <TableHeader className={cn(cards && 'max-md:block')}>
           {/* A plain row: the header does not light up on hover as body rows (TableRow) do. */}
-          <tr>
-            {spec.columns.map((column) =>
-              typeof column === 'string' ? (
-                <TableHead key={column}>{column}</TableHead>
+          <tr className={cn(cards && 'max-md:flex')}>
+            {spec.columns.map((column, index) => {
+              const onPhone = cards && index > 0 ? 'max-md:sr-only' : undefined;
+              return typeof column === 'string' ? (
+                <TableHead key={column} className={onPhone}>
+                  {column}
+                </TableHead>
               ) : (
-                <TableHead key={column.name} className={column.className}>
+                <TableHead key={column.name} className={cn(column.className, onPhone)}>
                   {column.header}
                 </TableHead>
-              ),
-            )}
+              );
+            })}
           </tr>
         </TableHeader>
-        <TableBody>
+        <TableBody className={cn(cards && 'max-md:block')}>
           {rows.map((row, index) => (
             <Fragment key={rowKey(row, index)}>{children(row)}</Fragment>
           ))}

@@ -21,11 +21,17 @@ export const panelVariants = cva('rounded-lg border p-4', {
 export function Panel({
   title,
   tone,
+  id,
   children,
-}: { title: string; children: ReactNode } & VariantProps<typeof panelVariants>) {
+}: {
+  title: string;
+  children: ReactNode;
+  /** A link's target within the page. */
+  id?: string;
+} & VariantProps<typeof panelVariants>) {
   const titleId = useId();
   return (
-    <section aria-labelledby={titleId} className={panelVariants({ tone })}>
+    <section id={id} aria-labelledby={titleId} className={panelVariants({ tone })}>
       <h2 id={titleId} className="text-lg font-semibold text-slate-900">
         {title}
       </h2>

@@ -81,9 +81,12 @@ export function inboxNeighbours(
   return {
     previous: before.at(-1),
     next: after[0],
-    nextToDecide: after.find((item) => !item.yours) ?? before.find((item) => !item.yours),
+    nextToDecide: after.find(theirsToDecide) ?? before.find(theirsToDecide),
   };
 }
+
+/** Not the member's own, and not one they approved that waits for others. */
+const theirsToDecide = (item: ApprovalItem) => !item.yours && !item.youApprovedAt;
 
 /** The masked account number of a bank account item, kept whole on one line where shown. */
 export function describeItemParts(item: ApprovalItem): { text: string; number: string | null } {

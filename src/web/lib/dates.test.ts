@@ -5,6 +5,7 @@ import {
   formatDateTime,
   formatUtcDateTime,
   isCompleteDay,
+  isoInZone,
   startOfDayIn,
   zoneOffsetMs,
 } from './dates.ts';
@@ -112,6 +113,24 @@ describe('a time as the console shows it', () => {
     expect(formatDateTime('soon', 'UTC')).toBe('soon');
     expect(formatDateTime(undefined, 'UTC')).toBe('');
     expect(formatUtcDateTime(at)).toBe('2026-11-24 22:03:05 UTC');
+  });
+});
+
+describe("a time written for a file, in the member's zone", () => {
+  it('is ISO 8601 with the offset written out, the same instant, milliseconds kept', () => {
+    const at = '2026-11-24T22:03:05.120Z';
+    expect(isoInZone(at, 'America/Los_Angeles')).toBe('2026-11-24T14:03:05.120-08:00');
+    expect(isoInZone('2026-07-04T22:03:05Z', 'America/Los_Angeles')).toBe(
+      '2026-07-04T15:03:05.000-07:00',
+    );
+    expect(isoInZone(at, 'Pacific/Chatham')).toBe('2026-11-25T11:48:05.120+13:45');
+    expect(isoInZone(at, 'UTC')).toBe(at);
+    for (const zone of ['America/Los_Angeles', 'Asia/Kolkata', 'Pacific/Chatham'])
+      expect(Date.parse(isoInZone(at, zone))).toBe(Date.parse(at));
+  });
+
+  it('writes an unparsable value as it is', () => {
+    expect(isoInZone('soon', 'Europe/Berlin')).toBe('soon');
   });
 });
 

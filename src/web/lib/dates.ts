@@ -140,6 +140,24 @@ export function formatDateTime(iso: string | undefined, timeZone: string): strin
   return `${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
 }
 
+/**
+ * `2026-11-24T14:03:05.000-08:00`: an instant as ISO 8601 in `timeZone`, its
+ * offset written out, so a spreadsheet shows the member's wall clock and any
+ * ISO parser still reads the same instant (`…Z` when the offset is zero); the
+ * raw value when it does not parse.
+ */
+export function isoInZone(iso: string, timeZone: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const offset = zoneOffsetMs(at, timeZone);
+  const wall = new Date(at + offset).toISOString().slice(0, 23);
+  if (offset === 0) return `${wall}Z`;
+  const minutes = Math.abs(offset) / 60_000;
+  const hh = String(Math.floor(minutes / 60)).padStart(2, '0');
+  const mm = String(minutes % 60).padStart(2, '0');
+  return `${wall}${offset < 0 ? '-' : '+'}${hh}:${mm}`;
+}
+
 /** `2026-11-24 22:03:05 UTC`: the same instant in UTC, for a time's tooltip. */
 export function formatUtcDateTime(iso: string | undefined): string {
   if (!iso) return '';

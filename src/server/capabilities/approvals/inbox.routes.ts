@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import { approvalInboxCount } from '#contract/endpoints/approval-counts.ts';
-import { approvalInbox } from '#contract/endpoints/approvals.ts';
+import { approvalCosts, approvalInbox } from '#contract/endpoints/approvals.ts';
 import type { AuthOptions } from '../../auth/session-auth.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
+import { approvalCosts as approvalCosts_ } from './cost.ts';
 import { approvalInbox as approvalInbox_, withProgress } from './inbox.ts';
 
 /**
@@ -29,6 +30,10 @@ export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBacken
     );
     return { actionableCount, totalCount };
   });
+  // What approving costs, for the approve dialogs: the scoped backend leaves out what the member may not see.
+  mount(app, CONSOLE_API_PREFIX, approvalCosts, ({ query: { entityIds } }, c) =>
+    approvalCosts_(backend, custodyContext(c), entityIds),
+  );
   return mount(
     app,
     CONSOLE_API_PREFIX,

@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type {
   ApprovalInboxResponse,
   ApprovalItem,
@@ -12,7 +12,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend, CustodyContext, PendingApproval } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
-import { auditLog, staff } from '../../db/schema/console.ts';
+import { approvalRequirements, approvalVotes, auditLog, staff } from '../../db/schema/console.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { approvalProgress, requirementsOf } from '../policies/progress.ts';
 
@@ -234,10 +234,35 @@ export async function withProgress(
   return items.map((item) => ({ ...item, progress: progress.get(item.id) ?? null }));
 }
 
+/**
+ * The items `memberId` approved that still wait for more approvals (their
+ * rule's quorum not reached): when, by item. A member has few such at a time.
+ */
+async function approvedAndWaiting(
+  db: Database,
+  memberId: string | undefined,
+): Promise<Map<string, string>> {
+  if (!memberId) return new Map();
+  const rows = await db
+    .select({ entityId: approvalVotes.entityId, at: approvalVotes.at })
+    .from(approvalVotes)
+    .innerJoin(approvalRequirements, eq(approvalRequirements.entityId, approvalVotes.entityId))
+    .where(
+      and(
+        eq(approvalVotes.actorType, 'STAFF'),
+        eq(approvalVotes.actorId, memberId),
+        eq(approvalVotes.decision, 'APPROVE'),
+        isNull(approvalRequirements.settled),
+      ),
+    );
+  return new Map(rows.map((row) => [row.entityId, row.at.toISOString()]));
+}
+
 function itemOf(
   ctx: CustodyContext,
   pending: PendingApproval,
   recorded?: ChangeRequestActor,
+  approvedAt?: ReadonlyMap<string, string>,
 ): ApprovalItem {
   const row = recordOf(pending);
   const createdById = row.createdById ?? null;
@@ -255,6 +280,7 @@ function itemOf(
       member !== undefined &&
       (createdById === member || (initiator?.type === 'STAFF' && initiator.id === member)),
     initiator,
+    youApprovedAt: approvedAt?.get(row.id ?? '') ?? null,
   };
   switch (pending.kind) {
     case 'TRANSACTION':
@@ -280,14 +306,18 @@ export async function approvalInbox(
 ): Promise<ApprovalInboxResponse> {
   const after = query.page.cursor ? decodeCursor(query.page.cursor) : null;
   const scope = query.subOrgId ? { subOrgId: query.subOrgId } : {};
+  const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : undefined;
+  // What the member approved and still waits for others is no longer theirs to decide.
+  const approvedAt = await approvedAndWaiting(db, member);
   if (backend.pendingApprovals) {
     const found = await backend.pendingApprovals(ctx, {
       limit: query.page.limit,
       ...(after ? { after: { createdAt: new Date(after[0]), kind: after[1], id: after[2] } } : {}),
-      ...(ctx.actor?.type === 'STAFF' ? { creatorId: ctx.actor.id } : {}),
+      ...(member ? { creatorId: member } : {}),
+      ...(approvedAt.size > 0 ? { decidedIds: [...approvedAt.keys()] } : {}),
       ...scope,
     });
-    const results = found.items.map((item) => itemOf(ctx, item));
+    const results = found.items.map((item) => itemOf(ctx, item, undefined, approvedAt));
     const last = results.at(-1);
     return {
       results: await named(backend, ctx, db, results),
@@ -337,7 +367,7 @@ export async function approvalInbox(
   // Every item read, not only the page's: which are the member's own decides the count.
   const creators = await auditedCreators(db, pending.map(entityIdOf));
   const items = pending
-    .map((p) => itemOf(ctx, p, creators.get(entityIdOf(p))))
+    .map((p) => itemOf(ctx, p, creators.get(entityIdOf(p)), approvedAt))
     .sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
   const page = inboxPage(items, query.page.limit, after);
   return { ...page, results: await named(backend, ctx, db, page.results) };
@@ -403,7 +433,7 @@ function inboxPage(items: ApprovalItem[], limit: number, after: Key | null) {
     results,
     nextCursor: hasNext && last ? encodeCursor(keyOf(last)) : null,
     hasNext,
-    actionableCount: items.filter((item) => !item.yours).length,
+    actionableCount: items.filter((item) => !item.yours && !item.youApprovedAt).length,
     totalCount: items.length,
   };
 }

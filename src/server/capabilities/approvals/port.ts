@@ -23,6 +23,11 @@ export interface PendingApprovalsQuery extends ScopeFilter {
   after?: PendingApprovalPosition | undefined;
   /** A staff member: what they proposed is counted apart (four-eyes: not theirs to decide). */
   creatorId?: string | undefined;
+  /**
+   * Items the console recorded this member approving that still wait for
+   * others: nothing left for them to decide, so counted apart like their own.
+   */
+  decidedIds?: readonly string[] | undefined;
 }
 
 /**

@@ -211,6 +211,56 @@ describe('GET /api/console/overview/', () => {
   );
 
   engineTest(
+    'slow: the transfers on the chain past their fee tier’s usual time, the latest to become so first',
+    async ({ t, f: _vaults }) => {
+      // A sub-organization of its own, so no other test's transactions count here.
+      const sub = await createSubOrg(t.db, t.orgId, 'Slow');
+      const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: sub.id });
+      const minutesBefore = (m: number) => new Date(t.clock.now().getTime() - m * 60_000);
+      const onChain = (
+        status: 'SUBMITTED' | 'WAITING_CONFIRMATION',
+        since: Date,
+        feeTier: 'LOW' | 'HIGH',
+      ) =>
+        createTransaction(t.db, {
+          orgId: t.orgId,
+          subOrgId: sub.id,
+          vaultId: vault.id,
+          status,
+          feeTier,
+          createdAt: since,
+          updatedAt: since,
+        });
+      // ETHEREUM LOW from SUBMITTED: 2 × (3 + 12 blocks of 12 s) + 60 s = 7 minutes at scale 1.
+      const longest = await onChain('SUBMITTED', minutesBefore(40), 'LOW');
+      const later = await onChain('WAITING_CONFIRMATION', minutesBefore(20), 'HIGH');
+      await onChain('SUBMITTED', minutesBefore(2), 'LOW');
+      await createTransaction(t.db, {
+        orgId: t.orgId,
+        subOrgId: sub.id,
+        vaultId: vault.id,
+        status: 'COMPLETED',
+        feeTier: 'LOW',
+        updatedAt: minutesBefore(60),
+      });
+
+      const seen = await readOverview(asAdmin(t), { subOrgId: sub.id });
+      expect(seen.inFlight.count).toBe(3);
+      expect(seen.slow.count).toBe(2);
+      expect(seen.slow.transactions.map((tx) => [tx.id, tx.status, tx.feeTier])).toEqual([
+        [later.id, 'WAITING_CONFIRMATION', 'HIGH'],
+        [longest.id, 'SUBMITTED', 'LOW'],
+      ]);
+      expect(seen.slow.transactions[1]).toMatchObject({
+        asset: 'ETH',
+        amount: '1.5',
+        blockChain: 'ETHEREUM',
+        slowAfter: new Date(minutesBefore(40).getTime() + 7 * 60_000).toISOString(),
+      });
+    },
+  );
+
+  engineTest(
     'a restricted member sees their sub-organizations’ vaults and totals alone',
     async ({ t, f: _vaults }) => {
       const mine = await createSubOrg(t.db, t.orgId, 'Mine');

@@ -24,6 +24,9 @@ import { addTo, percentOf, valueVaults } from './holdings.ts';
  *   to anything that is not one of them (a contact, an address, a bank
  *   account), or into them from outside. A move between two of the scope's
  *   own vaults is neither. Valued at the transaction's `amountInUSD`;
+ * - slow: transactions in flight the custody service marks slower than
+ *   usual for their fee tier, the latest to pass its usual time first (SLOW_LISTED of
+ *   them): a new hold-up is seen above the ones already known;
  * - waiting: for a member who decides, the approvals inbox's counts and the
  *   oldest item they may decide (capabilities/approvals/inbox.ts, the very
  *   list the inbox page pages through).
@@ -40,6 +43,8 @@ const IN_FLIGHT: readonly TransactionStatus[] = [
   'WAITING_CONFIRMATION',
 ];
 const MAX_TRANSACTION_PAGES = 50;
+/** How many slow transactions the overview names; the count covers them all. */
+const SLOW_LISTED = 5;
 const PAGE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const CHART_DAYS = 30;
@@ -126,6 +131,30 @@ const flowAnswer = (flow: FlowSum) => ({
   count: flow.count,
   unpriced: flow.unpriced,
 });
+
+/** The transactions marked slower than usual, the latest to become so first. */
+function slowOnes(inFlight: readonly Transaction[]): OverviewResponse['slow'] {
+  const slow = inFlight
+    .flatMap((tx) =>
+      tx.slowerThanUsual && tx.id && tx.status && tx.slowAfter
+        ? [{ tx, id: tx.id, status: tx.status, slowAfter: tx.slowAfter }]
+        : [],
+    )
+    .sort((a, b) => Date.parse(b.slowAfter) - Date.parse(a.slowAfter));
+  return {
+    count: slow.length,
+    transactions: slow.slice(0, SLOW_LISTED).map(({ tx, id, status, slowAfter }) => ({
+      id,
+      status,
+      category: tx.category ?? null,
+      amount: tx.amount ?? null,
+      asset: tx.asset ?? null,
+      blockChain: tx.blockChain ?? null,
+      feeTier: tx.gasParams?.feeTier ?? null,
+      slowAfter,
+    })),
+  };
+}
 
 /** The oldest item the member may decide, and the inbox's counts (null for those who do not decide). */
 async function waitingOn(
@@ -249,6 +278,7 @@ export async function readOverview(
   }));
   return {
     pricedAt: now.toISOString(),
+    slow: slowOnes(inFlightReads.flatMap((r) => r.rows)),
     priceSource: options.priceSource,
     totalUsd,
     timeZone,

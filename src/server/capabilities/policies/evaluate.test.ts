@@ -80,6 +80,42 @@ describe('which rule applies', () => {
     expect(ruleFor(policy, account)).toBeNull();
   });
 
+  it('a rule with no category catches every category: a large off-ramp needs its approvals', () => {
+    const anyCategory: Policy = {
+      rules: [{ ...twoApprovers, match: { amountUsdAtLeast: '10000' } }],
+      fallback: DEFAULT_POLICY.fallback,
+    };
+    const offRamp = transfer({ category: 'OFF_RAMP', destinationKind: 'BANK_ACCOUNT' });
+    expect(ruleFor(anyCategory, offRamp)?.id).toBe('big');
+    // A Transfer rule does not: the one a new rule started with until now.
+    expect(ruleFor(policy, offRamp)).toBeNull();
+  });
+
+  it('a rule on Transfer catches a token transfer the custody API made, as a person means it', () => {
+    expect(ruleFor(policy, transfer({ category: 'TOKEN_TRANSFER', asset: 'USDC' }))?.id).toBe(
+      'big',
+    );
+  });
+
+  it('a rule on Contract call catches token approvals and revocations the custody API made', () => {
+    const calls: Policy = {
+      rules: [{ ...noBank, match: { categories: ['CONTRACT_CALL'] } }],
+      fallback: DEFAULT_POLICY.fallback,
+    };
+    for (const category of ['CONTRACT_CALL', 'TOKEN_APPROVAL', 'REVOKE_TOKEN_ALLOWANCE'])
+      expect(ruleFor(calls, transfer({ category }))?.id, category).toBe('no-bank');
+    expect(ruleFor(calls, transfer())).toBeNull();
+  });
+
+  it('a stored rule naming an older, narrower category still means what it meant', () => {
+    const narrow: Policy = {
+      rules: [{ ...noBank, match: { categories: ['TOKEN_TRANSFER'] } }],
+      fallback: DEFAULT_POLICY.fallback,
+    };
+    expect(ruleFor(narrow, transfer({ category: 'TOKEN_TRANSFER' }))?.id).toBe('no-bank');
+    expect(ruleFor(narrow, transfer({ category: 'TRANSFER' }))).toBeNull();
+  });
+
   it('counts the item itself into the 24 h outflow', () => {
     const capped: Policy = {
       rules: [

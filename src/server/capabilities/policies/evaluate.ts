@@ -1,12 +1,13 @@
 import { add, cmp } from '#contract/decimal.ts';
-import type {
-  ActorKind,
-  AllowOutcome,
-  DestinationKind,
-  FrozenRequirement,
-  Policy,
-  PolicyMatch,
-  PolicyRule,
+import {
+  categoryCovers,
+  type ActorKind,
+  type AllowOutcome,
+  type DestinationKind,
+  type FrozenRequirement,
+  type Policy,
+  type PolicyMatch,
+  type PolicyRule,
 } from '#contract/policies.ts';
 
 /**
@@ -55,7 +56,10 @@ function listed<T extends string>(list: readonly T[] | undefined, value: T | und
 export function matches(match: PolicyMatch, facts: ItemFacts): boolean {
   if (match.subOrgIds && (facts.subOrgId === null || !match.subOrgIds.includes(facts.subOrgId)))
     return false;
-  if (!listed(match.categories as readonly string[] | undefined, facts.category)) return false;
+  // A category as a person means it: a rule on TRANSFER also covers the API's TOKEN_TRANSFER.
+  const { category } = facts;
+  if (match.categories && !(category && match.categories.some((c) => categoryCovers(c, category))))
+    return false;
   if (!listed(match.assets, facts.asset)) return false;
   if (!listed(match.chains, facts.chain)) return false;
   if (!listed(match.destinationKinds, facts.destinationKind)) return false;

@@ -111,6 +111,53 @@ describe('approval policy versions', () => {
   );
 
   policiesTest(
+    'the publish is audited with each rule in one line, its categories named; a Transfer rule catches a token transfer',
+    async ({ ada, bo }) => {
+      await discardAnyDraft(ada);
+      const policy: Policy = {
+        rules: [
+          {
+            ...twoForBig.rules[0]!,
+            id: 'any',
+            name: 'Large',
+            match: { amountUsdAtLeast: '10000' },
+          },
+          {
+            id: 'out',
+            name: 'Outflows',
+            match: { categories: ['TRANSFER', 'OFF_RAMP'] },
+            outcome: { action: 'BLOCK' },
+          },
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      };
+      const saved = await ada.json(`${URL}draft/`, send('PUT', { policy, revision: 0 }));
+      const { revision } = PolicyVersion.parse(saved.body);
+      const published = await bo.json(`${URL}draft/publish/`, send('POST', { revision }));
+      expect(published.status, JSON.stringify(published.body)).toBe(200);
+      const log = await ada.json('/api/console/audit/?entityId=transactions&limit=100');
+      const row = AuditListResponse.parse(log.body).results.find(
+        (r) => r.action === 'policy.publish' && r.outcome === 'success',
+      );
+      expect(row?.summary).toContain(
+        '1. Large: Any category ≥ $10,000.00 → 2 approvals from approvers or admins; 2. Outflows: Transfer or Off-ramp → Blocked; otherwise 1 approval from anyone who may approve',
+      );
+
+      const asked = await ada.json(
+        `${URL}preview/`,
+        send('POST', {
+          subOrgId: null,
+          category: 'TOKEN_TRANSFER',
+          amountUsd: '5',
+          initiatorKind: 'initiator',
+        }),
+      );
+      expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+      expect(PolicyPreviewResponse.parse(asked.body).requirement.ruleId).toBe('out');
+    },
+  );
+
+  policiesTest(
     'a second editor may not publish either; a third admin may',
     async ({ ada, bo, cy }) => {
       await discardAnyDraft(ada);

@@ -12,7 +12,13 @@ import {
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
 import { reviewRampPolicy, reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
-import { describeOutcome, type FrozenRequirement, type PolicyRule } from '#contract/policies.ts';
+import {
+  describeOutcome,
+  describeRule,
+  type FrozenRequirement,
+  type Policy,
+  type PolicyRule,
+} from '#contract/policies.ts';
 import { PolicyKind } from '#contract/policy-kind.ts';
 import { inArray } from 'drizzle-orm';
 import { audit } from '../../auth/audit.ts';
@@ -67,6 +73,48 @@ function unrestrictedAdmin(c: Context<AppEnv>) {
 /** How many rules a policy has, and how a change reads in the audit log. */
 function rulesIn(policy: { rules: readonly PolicyRule[] }): string {
   return policy.rules.length === 1 ? '1 rule' : `${policy.rules.length} rules`;
+}
+
+/**
+ * The published policy in the audit log's words, as the Policies page lists
+ * it: "1. Large: Any category ≥ $10,000.00 → 2 approvals from admins; …;
+ * otherwise …", members and sub-organizations by name where known.
+ */
+async function policyInWords(
+  db: Database,
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  policy: Policy,
+): Promise<string> {
+  const memberIds = [
+    ...new Set(
+      [...policy.rules.map((r) => r.outcome), policy.fallback].flatMap((o) =>
+        o.action === 'ALLOW' ? o.approvers.memberIds : [],
+      ),
+    ),
+  ];
+  const members = memberIds.length
+    ? await db
+        .select({ id: staff.id, name: staff.name })
+        .from(staff)
+        .where(inArray(staff.id, memberIds))
+    : [];
+  const subOrgs = policy.rules.some((r) => r.match.subOrgIds)
+    ? // A name is a courtesy here: the audit row is written with ids if the list cannot be read.
+      await backend.listSubOrgs(ctx, { limit: 100 }).then(
+        (page) => page.results,
+        () => [],
+      )
+    : [];
+  const names = new Map<string, string>([
+    ...members.map((m): [string, string] => [m.id, m.name]),
+    ...subOrgs.flatMap((o): Array<[string, string]> => (o.id && o.name ? [[o.id, o.name]] : [])),
+  ]);
+  const nameOf = (id: string) => names.get(id) ?? id;
+  const rules = policy.rules.map(
+    (rule, i) => `${i + 1}. ${rule.name}: ${describeRule(rule, nameOf)}`,
+  );
+  return [...rules, `otherwise ${describeOutcome(policy.fallback, nameOf)}`].join('; ');
 }
 
 /** An outcome in words, its named members by name. */
@@ -165,7 +213,7 @@ export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
       const state = await policyState(db, kind);
       return {
         result: state,
-        summary: `Published version ${version} of the ${kind} policy (${rulesIn(state.active.policy)}; drafted from version ${basedOn ?? 0})`,
+        summary: `Published version ${version} of the ${kind} policy (${rulesIn(state.active.policy)}; drafted from version ${basedOn ?? 0}): ${await policyInWords(db, backend, custodyContext(c), state.active.policy)}`,
       };
     }),
   );

@@ -15,6 +15,8 @@ import {
   minimumReplacementFee,
   nextCongestedAt,
   replacementFeeFor,
+  slowAfterMs,
+  usualTimeLeftMs,
 } from './fee-model.ts';
 
 const chains = CHAINS.map((c) => c.value);
@@ -417,5 +419,37 @@ describe('fee tiers, exactly', () => {
       expectedFeeInUSD: '3.528146',
       priorityFee: '3.99457075',
     });
+  });
+});
+
+describe('slowAfterMs', () => {
+  it('is twice the calm time from the status to COMPLETED, plus a minute, in scaled time', () => {
+    // ETHEREUM HIGH, calm: 1 block (12 s) to inclusion, 12 blocks (144 s) of confirmations.
+    expect(usualTimeLeftMs('ETHEREUM', 'HIGH', 'SUBMITTED', 1)).toBe(156_000);
+    expect(usualTimeLeftMs('ETHEREUM', 'HIGH', 'WAITING_CONFIRMATION', 1)).toBe(144_000);
+    expect(slowAfterMs('ETHEREUM', 'HIGH', 'SUBMITTED', 1)).toBe(2 * 156_000 + 60_000);
+    expect(slowAfterMs('ETHEREUM', 'LOW', 'SUBMITTED', 1)).toBe(2 * (36_000 + 144_000) + 60_000);
+    expect(slowAfterMs('ETHEREUM', 'HIGH', 'SUBMITTED', 60)).toBe(Math.ceil(372_000 / 60));
+    expect(slowAfterMs('BITCOIN', 'MEDIUM', 'WAITING_CONFIRMATION', 1)).toBe(
+      2 * 1_800_000 + 60_000,
+    );
+  });
+
+  it('never flags a congested MEDIUM or HIGH transfer the simulator is still moving, and flags a stuck LOW one', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...chains), fc.constantFrom(1, 60, 600), (chain, timeScale) => {
+        const congested = nextCongestedAt(chain, new Date('2026-01-01T00:00:00Z'));
+        if (!congested) return;
+        for (const tier of ['MEDIUM', 'HIGH'] as const) {
+          const d = confirmationDelaysMs(chain, tier, timeScale, congested);
+          expect(d.SUBMITTED + d.WAITING_CONFIRMATION).toBeLessThan(
+            slowAfterMs(chain, tier, 'SUBMITTED', timeScale),
+          );
+        }
+        const low = confirmationDelaysMs(chain, 'LOW', timeScale, congested);
+        if (low.SUBMITTED >= 3600_000 / timeScale)
+          expect(low.SUBMITTED).toBeGreaterThan(slowAfterMs(chain, 'LOW', 'SUBMITTED', timeScale));
+      }),
+    );
   });
 });

@@ -195,6 +195,54 @@ export function confirmationDelaysMs(
   };
 }
 
+// --- Slower than usual -----------------------------------------------------------
+
+/** The statuses a transaction waits on the chain in: after submission, before an end. */
+export type OnChainStatus = 'SUBMITTED' | 'WAITING_CONFIRMATION';
+
+/**
+ * How long the simulator takes, on a calm chain at this tier, from entering
+ * `status` to COMPLETED: inclusion (SUBMITTED only) and confirmations, in
+ * chain seconds divided by `timeScale`.
+ */
+export function usualTimeLeftMs(
+  blockChain: string,
+  tier: FeeTier,
+  status: OnChainStatus,
+  timeScale: number,
+): number {
+  if (!Number.isFinite(timeScale) || timeScale <= 0)
+    throw new RangeError(`timeScale must be a positive number, got ${timeScale}`);
+  const blockTime = chainModel(blockChain).profile.blockTimeSeconds;
+  const blocks =
+    chainModel(blockChain).profile.confirmations +
+    (status === 'SUBMITTED' ? INCLUSION_BLOCKS[tier] : 0);
+  return Math.ceil((blocks * blockTime * 1000) / timeScale);
+}
+
+/**
+ * Twice the usual time, plus a minute of chain time: congestion at most
+ * doubles a MEDIUM or HIGH fee's wait for inclusion, so only a transaction
+ * that is really held up (a LOW fee in a congested hour, a stuck broadcast)
+ * passes it; the minute keeps fast chains from flagging a step's ordinary lag.
+ */
+const SLOW_FACTOR = 2;
+const SLOW_GRACE_SECONDS = 60;
+
+/**
+ * How long after entering `status` a transaction counts as slower than
+ * usual for its chain and tier (the console offers a replacement then).
+ */
+export function slowAfterMs(
+  blockChain: string,
+  tier: FeeTier,
+  status: OnChainStatus,
+  timeScale: number,
+): number {
+  const usual = usualTimeLeftMs(blockChain, tier, status, 1);
+  return Math.ceil((usual * SLOW_FACTOR + SLOW_GRACE_SECONDS * 1000) / timeScale);
+}
+
 // --- Replacement -----------------------------------------------------------------
 
 /** The least fee a replacement of a transaction that paid `originalFee` may pay. */

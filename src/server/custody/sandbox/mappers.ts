@@ -82,6 +82,8 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     // A contract call's `data` as sent, so an approver can see what it calls.
     data: row.contractData,
     fees: row.fees,
+    // The tier the fee was chosen with: the lifecycle's pace, and whether it is slow, follow it.
+    gasParams: row.feeTier ? { feeTier: row.feeTier } : null,
     // Not in the description's Transaction table, but sent on create (7c, 7d); clients keep unknown fields.
     resourceType: row.resourceType,
     // A ramp's (capabilities/ramps); where to send the money only once four-eyes has passed.

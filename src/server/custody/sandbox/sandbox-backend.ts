@@ -28,6 +28,8 @@ export interface SandboxBackendOptions {
   orgId?: string;
   /** The engine's time (fees, timestamps); tests pass a TestClock. */
   clock?: Clock;
+  /** The lifecycle simulator's SANDBOX_TIME_SCALE (1 unless given), for the usual times it keeps. */
+  timeScale?: number;
   /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE_TARGETS); private addresses refused unless given. */
   webhookTargets?: TargetPolicy;
   /**
@@ -68,7 +70,14 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     return cachedRead(`${kind}:${orgId}:${JSON.stringify(query)}`, () => load(orgId), tables);
   };
 
-  const deps: SandboxDeps = { db, clock, engine, orgIdFor, cachedList };
+  const deps: SandboxDeps = {
+    db,
+    clock,
+    timeScale: options.timeScale ?? 1,
+    engine,
+    orgIdFor,
+    cachedList,
+  };
   const reference = referenceSandbox(deps);
   return {
     kind: 'sandbox',

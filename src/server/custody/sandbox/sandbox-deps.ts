@@ -13,6 +13,8 @@ export interface SandboxDeps {
   db: Database;
   /** One clock for everything the sandbox stamps: transactions, fees, bank accounts, decisions. */
   clock: Clock;
+  /** The simulator's SANDBOX_TIME_SCALE: what a transaction's usual time is judged by. */
+  timeScale: number;
   /** The transaction engine's writes (endpoints 6–8), shared with the lifecycle simulator. */
   engine: TransactionEngine;
   /** The organization the caller acts in: its own, or the sandbox's default; null before the seed. */

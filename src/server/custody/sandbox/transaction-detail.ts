@@ -20,7 +20,7 @@ interface ReplacementLink {
 /** What the sandbox adds to a single transaction, beyond the description's fields. */
 export interface TransactionDetailExtras {
   statusHistory: StatusHistoryEntry[];
-  // gasParams, the tier the fee was chosen with, is the contract's Transaction field.
+  // gasParams, the tier the fee was chosen with, is on every record (mappers.ts).
   /** On a replacement: the transaction it replaces. */
   replacesTransactionId?: string;
   /** On an original: every replacement made of it, oldest first. */
@@ -30,7 +30,7 @@ export interface TransactionDetailExtras {
 /**
  * One transaction as `GET …/transactions/{id}/` answers it: the wire record,
  * plus `statusHistory` (every status it has held, oldest first) for the
- * console's timeline, the fee tier, and the replacement links both ways, so
+ * console's timeline, and the replacement links both ways, so
  * each page can link to the other; clients of the API ignore fields they do
  * not know. Shared by that read and the webhooks' outbox, which sends the
  * transaction as it is at the change (inside the change's own database
@@ -60,7 +60,6 @@ export async function transactionDetail(
   return {
     ...toWireTransaction(row),
     statusHistory: events.map((e) => ({ status: e.status, at: e.at.toISOString() })),
-    ...(row.feeTier ? { gasParams: { feeTier: row.feeTier } } : {}),
     ...(row.replacesTransactionId ? { replacesTransactionId: row.replacesTransactionId } : {}),
     replacements: replacements.map((r) => ({
       id: r.id,

@@ -33,7 +33,7 @@ export const consoleSchema = pgSchema('console');
 /** What the console records a creator of upstream (upstreamCreators). */
 const UPSTREAM_ENTITY_TYPES = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
 /** The steps a sign-in challenge stands for (signInChallenges). */
-const CHALLENGE_KINDS = ['verify', 'enrol', 'reenrol'] as const;
+const CHALLENGE_KINDS = ['verify', 'enrol', 'reenrol', 'passkey'] as const;
 
 // No `now()` defaults: every row is stamped from the server's one clock (clock.ts), so an insert
 // that forgets its time fails to compile (or, raw SQL, NOT NULL) instead of taking the database's.
@@ -291,6 +291,38 @@ export const staffRecoveryCodes = consoleSchema.table(
 );
 
 /**
+ * A member's passkeys and security keys (WebAuthn credentials), each named by
+ * the member. The public key is what every later assertion is verified with;
+ * the counter is the authenticator's signature count, which must grow with
+ * each use when the authenticator keeps one (synced passkeys answer 0).
+ */
+export const staffPasskeys = consoleSchema.table(
+  'staff_passkeys',
+  {
+    id: text('id').primaryKey(),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    /** The credential id, base64url, as the browser names it. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull(),
+    /** How the browser may reach it (`internal`, `hybrid`, `usb`, `nfc`, `ble`...). */
+    transports: jsonb('transports').$type<string[]>().notNull(),
+    /** Synced to the member's other devices (`multiDevice`) or held by one (`singleDevice`). */
+    multiDevice: boolean('multi_device').notNull(),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull(),
+    lastUsedAt: at('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('staff_passkeys_credential_unique').on(t.credentialId),
+    index('staff_passkeys_staff_idx').on(t.staffId),
+  ],
+);
+
+/**
  * The step between a right password and a session (`verify`: a code of the
  * member's factor; `enrol`: the first code of a new one), and an enrolment
  * begun on the account page (`reenrol`). Short-lived, single-use, five
@@ -307,6 +339,12 @@ export const signInChallenges = consoleSchema.table(
     kind: text('kind', { enum: CHALLENGE_KINDS }).notNull(),
     /** enrol and reenrol: the secret being set up, until its first code confirms it. */
     pendingSecret: text('pending_secret'),
+    /**
+     * The WebAuthn challenge (base64url) the member's authenticator must sign: a sign-in's
+     * `verify` step when the member has passkeys, and a passkey's registration (`passkey`).
+     * Not secret; single-use with its step.
+     */
+    webauthnChallenge: text('webauthn_challenge'),
     createdAt: at('created_at').notNull(),
     expiresAt: at('expires_at').notNull(),
     /** Codes tried, counted before each is checked. */

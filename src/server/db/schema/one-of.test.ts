@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { getTableConfig, PgDialect, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../client.ts';
+import { declaredWrite } from '../declared-writes.ts';
 import { createOrg, createTransaction } from '../../test/fixtures.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import * as consoleSchema from './console.ts';
@@ -71,7 +72,9 @@ describe('columns typed by a list', () => {
         ),
       ).toBe('transactions_status_in_list');
       // Null is not a value: a transaction without a tier still passes.
-      await db.execute(sql`update sandbox.transactions set fee_tier = null where id = ${tx.id}`);
+      await declaredWrite(db, [sandboxSchema.transactions], () =>
+        db.execute(sql`update sandbox.transactions set fee_tier = null where id = ${tx.id}`),
+      );
     });
   });
 });

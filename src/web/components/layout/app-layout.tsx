@@ -1,5 +1,6 @@
 import { Link, useRouterState, type LinkProps } from '@tanstack/react-router';
-import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { cn } from '../../lib/cn.ts';
 
 const navLinkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-200 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-[current=page]:bg-slate-700 aria-[current=page]:text-white';
@@ -63,14 +64,15 @@ function BrandMark() {
   );
 }
 
-export function Brand({ to = '/' }: { to?: NavItem['to'] }) {
+/** `compact`: on a phone the mark alone shows (the name is still the link's name). */
+export function Brand({ to = '/', compact = false }: { to?: NavItem['to']; compact?: boolean }) {
   return (
     <Link
       to={to}
       className="flex items-center gap-2 font-semibold text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
     >
       <BrandMark />
-      Custody Console
+      <span className={compact ? 'max-sm:sr-only' : undefined}>Custody Console</span>
     </Link>
   );
 }
@@ -78,46 +80,110 @@ export function Brand({ to = '/' }: { to?: NavItem['to'] }) {
 /**
  * The signed-in page chrome: brand, main navigation (only what the member
  * may use), and `account` on the right (scope, member, sign-out).
+ *
+ * Below 1280 px it is one row: the brand, `status` (what must stay in view:
+ * which custody service the console acts on) and a Menu button that shows
+ * the navigation and the account below it. On a 390 px phone the whole
+ * header wrapped to a third of the screen. The button is a disclosure
+ * (aria-expanded, aria-controls): Escape closes it and gives focus back to
+ * the button; choosing a page closes it.
  */
 export function AppLayout({
   navItems,
+  status,
   account,
   children,
 }: {
   navItems: NavItem[];
+  status?: ReactNode;
   account?: ReactNode;
   children: ReactNode;
 }) {
+  const panelId = useId();
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const [openedOn, setOpenedOn] = useState(pathname);
+  // A page chosen from the menu closes it (state adjusted while rendering, not in an effect).
+  if (openedOn !== pathname) {
+    setOpenedOn(pathname);
+    setOpen(false);
+  }
+  const waiting = navItems.reduce((sum, item) => sum + (item.count ?? 0), 0);
+  const closeAndReturn = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
     <Shell
       header={
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-3 px-4 py-3">
-          <Brand />
-          <nav aria-label="Main">
-            <ul className="flex flex-wrap gap-1">
-              {navItems.map((item) => (
-                <li key={item.to}>
-                  <Link
-                    to={item.to}
-                    className={navLinkClass}
-                    // The home page's path begins every other: it is current only on itself.
-                    activeOptions={{ exact: item.to === '/' }}
-                  >
-                    {item.label}
-                    {item.count ? (
-                      <NavCount
-                        count={item.count}
-                        label={item.countLabel?.(item.count) ?? String(item.count)}
-                      />
-                    ) : null}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          {account ? (
-            <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2">{account}</div>
-          ) : null}
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 xl:gap-x-6">
+          <Brand compact />
+          {status ? <div className="flex items-center xl:ml-auto">{status}</div> : null}
+          <button
+            ref={button}
+            type="button"
+            aria-expanded={open}
+            aria-controls={panelId}
+            onClick={() => setOpen((o) => !o)}
+            className="ml-auto inline-flex h-10 items-center gap-2 rounded-md border border-slate-600 px-3 text-sm font-medium text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white xl:hidden"
+          >
+            <svg viewBox="0 0 20 20" width={18} height={18} aria-hidden="true" focusable="false">
+              <path
+                d={open ? 'M5 5l10 10M15 5L5 15' : 'M3 5h14M3 10h14M3 15h14'}
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+            </svg>
+            Menu
+            {waiting ? (
+              <NavCount count={waiting} label={`${waiting} waiting for your decision`} />
+            ) : null}
+          </button>
+          <div
+            id={panelId}
+            onKeyDown={(event) => {
+              if (event.key === 'Escape' && open) {
+                event.stopPropagation();
+                closeAndReturn();
+              }
+            }}
+            className={cn(
+              // From 1280 px the panel's parts sit in the header itself: the account
+              // beside the brand, the navigation on a row of its own below.
+              'w-full flex-col gap-3 pb-2 xl:contents',
+              open ? 'flex' : 'hidden',
+            )}
+          >
+            <nav aria-label="Main" className="xl:order-last xl:-mx-3 xl:w-full">
+              <ul className="flex flex-col gap-1 xl:flex-row xl:flex-wrap">
+                {navItems.map((item) => (
+                  <li key={item.to}>
+                    <Link
+                      to={item.to}
+                      className={cn(navLinkClass, 'block xl:inline-block xl:py-1.5')}
+                      // The home page's path begins every other: it is current only on itself.
+                      activeOptions={{ exact: item.to === '/' }}
+                    >
+                      {item.label}
+                      {item.count ? (
+                        <NavCount
+                          count={item.count}
+                          label={item.countLabel?.(item.count) ?? String(item.count)}
+                        />
+                      ) : null}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            {account ? (
+              <div className="flex flex-wrap items-center gap-x-4 gap-y-2 border-t border-slate-700 pt-3 xl:border-0 xl:pt-0">
+                {account}
+              </div>
+            ) : null}
+          </div>
         </div>
       }
     >
@@ -156,7 +222,8 @@ function useFocusOnPageChange(main: RefObject<HTMLElement | null>) {
     seen.current = pathname;
     const frame = requestAnimationFrame(() => {
       const active = document.activeElement;
-      if (active && active !== document.body && active.isConnected) return;
+      // A link in the closed phone menu is connected but hidden: focus there is lost too.
+      if (active && active !== document.body && active.isConnected && isShown(active)) return;
       const heading = main.current?.querySelector('h1');
       if (heading) {
         heading.tabIndex = -1;
@@ -165,6 +232,10 @@ function useFocusOnPageChange(main: RefObject<HTMLElement | null>) {
     });
     return () => cancelAnimationFrame(frame);
   }, [pathname, main]);
+}
+
+function isShown(element: Element): boolean {
+  return typeof element.checkVisibility === 'function' ? element.checkVisibility() : true;
 }
 
 /** What every page sits in: the skip link, the dark header, and the main landmark it skips to. */

@@ -10,6 +10,7 @@ import type { ApprovalItem } from '#contract/approval-inbox.ts';
  */
 export function bulkRefusal(item: ApprovalItem): string | null {
   if (item.yours) return 'Yours: another member must decide it';
+  if (item.youApprovedAt) return 'You approved it: it waits for another approver';
   if (item.kind === 'BANK_ACCOUNT')
     return 'A bank account is approved on its own page, against its full numbers';
   if (item.kind === 'CONTACT')

@@ -42,9 +42,18 @@ describe('the editor’s form of a policy', () => {
     expect(
       toPolicy({ rules: [rule], fallback: toForm(DEFAULT_POLICY).fallback }).rules[0]?.match,
     ).toEqual({
-      categories: ['TRANSFER'],
       chains: ['ETH', 'TRX'],
       amountUsdAtLeast: '10000',
     });
+  });
+
+  it('starts a new rule on any category, so a threshold alone covers every kind of transaction', () => {
+    const rule = newRule('r1');
+    expect(rule.match.categories).toEqual([]);
+    rule.name = 'Large';
+    rule.match.amountUsdAtLeast = '10000';
+    rule.outcome.approvals = '2';
+    const [made] = toPolicy({ rules: [rule], fallback: toForm(DEFAULT_POLICY).fallback }).rules;
+    expect(made?.match).toEqual({ amountUsdAtLeast: '10000' });
   });
 });

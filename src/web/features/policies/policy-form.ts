@@ -83,13 +83,17 @@ export function toForm(policy: Policy): PolicyForm {
   };
 }
 
-/** A new rule: transfers, one approval from anyone who may approve, until edited. */
+/**
+ * A new rule: every condition empty (any category, any amount), one approval
+ * from anyone who may approve, until edited. Nothing is pre-ticked: a
+ * threshold typed alone must cover every category, as the hint says.
+ */
 export function newRule(id: string): RuleForm {
   return {
     id,
     name: '',
     match: {
-      categories: ['TRANSFER'],
+      categories: [],
       assets: '',
       chains: '',
       amountUsdAtLeast: '',

@@ -227,7 +227,12 @@ export async function pendingApprovalPage(
 
 /** The query's scope and creator: what the counts depend on (not its cursor or limit). */
 export function countsKey(query: PendingApprovalsQuery) {
-  return { subOrgId: query.subOrgId, subOrgIds: query.subOrgIds, creatorId: query.creatorId };
+  return {
+    subOrgId: query.subOrgId,
+    subOrgIds: query.subOrgIds,
+    creatorId: query.creatorId,
+    decidedIds: query.decidedIds ? [...query.decidedIds].sort() : undefined,
+  };
 }
 
 export async function pendingApprovalCounts(
@@ -236,10 +241,18 @@ export async function pendingApprovalCounts(
   query: PendingApprovalsQuery,
 ): Promise<PendingApprovalCounts> {
   if (!orgId) return { totalCount: 0, actionableCount: 0 };
+  const decided = query.decidedIds?.length ? [...query.decidedIds] : null;
+  // Theirs to decide: not proposed by them, not already approved by them.
+  const actionable = (createdBy: PgColumn, id: PgColumn) => {
+    const notMine = query.creatorId
+      ? sql`${createdBy} is distinct from ${query.creatorId}`
+      : sql`true`;
+    return decided
+      ? sql<number>`count(*) filter (where ${notMine} and not ${inArray(id, decided)})::int`
+      : sql<number>`count(*) filter (where ${notMine})::int`;
+  };
   const count = async (table: Table) => {
-    const theirs = query.creatorId
-      ? sql<number>`count(*) filter (where ${table.createdById} is distinct from ${query.creatorId})::int`
-      : sql<number>`count(*)::int`;
+    const theirs = actionable(table.createdById, table.id);
     const [row] = await db
       .select({ total: sql<number>`count(*)::int`, actionable: theirs })
       .from(table)
@@ -247,9 +260,7 @@ export async function pendingApprovalCounts(
     return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
   };
   const countContacts = async () => {
-    const theirs = query.creatorId
-      ? sql<number>`count(*) filter (where ${changeRequests.createdById} is distinct from ${query.creatorId})::int`
-      : sql<number>`count(*)::int`;
+    const theirs = actionable(changeRequests.createdById, changeRequests.entityId);
     const [row] = await db
       .select({ total: sql<number>`count(*)::int`, actionable: theirs })
       .from(changeRequests)

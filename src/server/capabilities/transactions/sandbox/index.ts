@@ -2,11 +2,14 @@ import { cachedRead } from '../../../db/read-cache.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { TransactionsPort } from '../port.ts';
+import { withPace } from './pace.ts';
 import { getTransaction, listTransactions } from './store.ts';
 
 /** Transactions over the sandbox's tables: reads here, writes through the engine. */
 export function transactionsSandbox({
   db,
+  clock,
+  timeScale,
   engine,
   orgIdFor,
   cachedList,
@@ -14,13 +17,20 @@ export function transactionsSandbox({
   return {
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
     // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
-    listTransactions: (ctx, query) =>
-      cachedList(ctx, 'transactions', query, [transactions], (orgId) =>
+    // Whether one is slower than usual is judged after the cache: the clock moves, the rows do not.
+    listTransactions: async (ctx, query) => {
+      const page = await cachedList(ctx, 'transactions', query, [transactions], (orgId) =>
         listTransactions(db, orgId, query),
-      ),
+      );
+      const now = clock.now();
+      return { ...page, results: page.results.map((tx) => withPace(tx, now, timeScale)) };
+    },
     getTransaction: async (ctx, id) => {
       const orgId = await orgIdFor(ctx);
-      return cachedRead(`transaction:${orgId}:${id}`, () => getTransaction(db, orgId, id));
+      const tx = await cachedRead(`transaction:${orgId}:${id}`, () =>
+        getTransaction(db, orgId, id),
+      );
+      return withPace(tx, clock.now(), timeScale);
     },
     createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),
     replaceTransaction: async (ctx, body) => engine.replace(await orgIdFor(ctx), ctx.actor, body),

@@ -11,6 +11,7 @@ import type { TransactionRow } from '../mappers.ts';
 import { ENGINE_CODES } from './problems.ts';
 import type { Executor } from './transitions.ts';
 import { resolveCreate } from './validate-create.ts';
+import { refuseUnstakeBeyondStaked } from './unstake.ts';
 
 /**
  * Endpoint 7: a new transaction starts PENDING with a change request that
@@ -27,14 +28,15 @@ export interface CreateInput {
 export async function createTransaction(db: Database, input: CreateInput): Promise<TransactionRow> {
   const resolved = await resolveCreate(db, input.orgId, input.body);
   const { plan, ...columns } = resolved;
-  return insertWithDuplicateCheck(db, input.orgId, columns.externalId, (tx) =>
-    insertPendingTransaction(tx, {
+  return insertWithDuplicateCheck(db, input.orgId, columns.externalId, async (tx) => {
+    if (columns.subCategory === 'UNSTAKE') await refuseUnstakeBeyondStaked(tx, columns);
+    return insertPendingTransaction(tx, {
       orgId: input.orgId,
       actor: input.actor,
       now: input.now,
       values: { ...columns, simulation: { ...plan } },
-    }),
-  );
+    });
+  });
 }
 
 type NewTransaction = Omit<

@@ -52,6 +52,7 @@ export const ENGINE_CODES = {
   sameParty: 'SAME_SOURCE_AND_DESTINATION',
   feePayerNotSupported: 'FEE_PAYER_NOT_SUPPORTED',
   stakeNotSupported: 'STAKE_NOT_SUPPORTED',
+  unstakeExceedsStaked: 'UNSTAKE_EXCEEDS_STAKED',
   delegateNotSupported: 'DELEGATE_RESOURCE_NOT_SUPPORTED',
   resourceTypeNotSupported: 'RESOURCE_TYPE_NOT_SUPPORTED',
   nativeAssetRequired: 'NATIVE_ASSET_REQUIRED',

@@ -5,6 +5,7 @@ import { describe, expect } from 'vitest';
 import { add, cmp, mul, sub } from '#contract/decimal.ts';
 import { paths } from '#contract/paths.ts';
 import type { Transaction } from '#contract/transaction.ts';
+import { declaredWrite } from '../../../db/declared-writes.ts';
 import { changeRequests, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import { engineTest as it } from '../../../test/engine-test.ts';
 import type { EngineFixture, EngineTestApp } from '../../../test/engine-test-app.ts';
@@ -216,7 +217,8 @@ describe('POST /transactions/replace_transaction/', () => {
       path.join(MIGRATIONS, '0007_wake_chains_left_submitted.sql'),
       'utf8',
     );
-    await t.db.execute(sql.raw(migration));
+    // A migration's statements are not drizzle's builder's: this one says what it writes.
+    await declaredWrite(t.db, [transactions], () => t.db.execute(sql.raw(migration)));
     await t.run();
     const woken = await row(t, firstId);
     expect(woken.status).toBe('FAILED');

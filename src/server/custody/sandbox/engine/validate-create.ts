@@ -239,7 +239,10 @@ export async function resolveCreate(
   const from = source as NonNullable<typeof source>;
   return {
     category: body.category,
-    subCategory: subCategoryFor(body.category, destinationIsVault),
+    subCategory:
+      body.category === 'STAKE'
+        ? (body.subCategory ?? 'STAKE')
+        : subCategoryFor(body.category, destinationIsVault),
     blockChain: c.value,
     asset: body.category === 'CONTRACT_CALL' ? null : asset,
     amount: body.amount ?? null,
@@ -289,7 +292,10 @@ function planFor(
       name: STAKING_TARGETS[chain.value] ?? 'Staking',
       chain: chain.value,
     };
-    legs.push(leg(pool, body.asset, body.amount));
+    // An unstake comes back from the pool to the vault, credited at completion.
+    if (body.subCategory === 'UNSTAKE')
+      legs.push({ ...leg(pool, body.asset, body.amount), source: pool, destination: source });
+    else legs.push(leg(pool, body.asset, body.amount));
   }
   if (body.category === 'CONTRACT_CALL' && body.amount) {
     const data = (body.data ?? {}) as Record<string, unknown>;

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
-import { ApprovalProgressLine } from '../../../components/approval-progress.tsx';
+import { ApprovalProgressLine, YouApproved } from '../../../components/approval-progress.tsx';
 import { InboxItemLink } from '../../../components/inbox-item-navigation.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -16,6 +16,7 @@ import {
 } from '../../../lib/approval-inbox-items.ts';
 import { bulkRefusal } from '../bulk.ts';
 import { Choice } from '../../../components/ui/input.tsx';
+import { cn } from '../../../lib/cn.ts';
 
 /** The table, with the page's select-all checkbox in the first column's heading. */
 export function approvalsTable(selectAll: ReactNode): DataTableSpec<ApprovalItem> {
@@ -33,6 +34,8 @@ export function approvalsTable(selectAll: ReactNode): DataTableSpec<ApprovalItem
     ],
     // A transaction and a bank account are told apart by kind, not by id alone.
     rowKey: (item) => `${item.kind}-${item.id}`,
+    // On a phone the value and the decision are what an approver needs, not a sideways scroll.
+    cardsOnPhones: true,
   };
 }
 
@@ -97,6 +100,14 @@ function Value({ item }: { item: ApprovalItem }) {
   );
 }
 
+/** A cell of a phone's card: one line under the last, the column's width limits gone. */
+const CARD_CELL = 'max-md:col-start-2 max-md:block max-md:min-w-0 max-md:py-0.5';
+
+/** The column's name before a card's cell, on a phone only (the table's headings say it elsewhere). */
+function CardLabel({ children }: { children: ReactNode }) {
+  return <span className="text-xs font-semibold text-slate-700 md:hidden">{children}: </span>;
+}
+
 export interface RowSelection {
   selected: boolean;
   onChange: (selected: boolean) => void;
@@ -117,8 +128,12 @@ export function ApprovalRow({
   const what = describeItem(item);
   const refusal = bulkRefusal(item);
   return (
-    <TableRow data-approval-id={item.id} data-yours={item.yours || undefined}>
-      <TableCell>
+    <TableRow
+      data-approval-id={item.id}
+      data-yours={item.yours || undefined}
+      className="max-md:grid max-md:grid-cols-[2rem_minmax(0,1fr)] max-md:py-2"
+    >
+      <TableCell className="max-md:row-span-6">
         <Choice
           type="checkbox"
           className={checkboxClass}
@@ -131,23 +146,26 @@ export function ApprovalRow({
           onChange={(event) => selection.onChange(event.target.checked)}
         />
       </TableCell>
-      <TableCell className="min-w-48">
+      <TableCell className={cn('min-w-48', CARD_CELL)}>
         <What item={item} />
       </TableCell>
-      <TableCell className="min-w-32">
+      <TableCell className={cn('min-w-32', CARD_CELL)}>
+        <CardLabel>Initiator</CardLabel>
         <Initiator item={item} />
       </TableCell>
-      <TableCell className="min-w-28">
+      <TableCell className={cn('min-w-28', CARD_CELL)}>
+        <CardLabel>From vault</CardLabel>
         {item.kind === 'TRANSACTION' ? (
           (item.vault?.name ?? item.vault?.id ?? <span className="text-slate-700">Not stated</span>)
         ) : (
           <span className="text-slate-700">—</span>
         )}
       </TableCell>
-      <TableCell className="text-right tabular-nums">
+      <TableCell className={cn('text-right tabular-nums max-md:text-left', CARD_CELL)}>
         <Value item={item} />
       </TableCell>
-      <TableCell className="whitespace-nowrap">
+      <TableCell className={cn('whitespace-nowrap', CARD_CELL)}>
+        <CardLabel>Waiting</CardLabel>
         {item.createdAt ? (
           <>
             <span className="block">{formatAge(item.createdAt, now)}</span>
@@ -159,8 +177,15 @@ export function ApprovalRow({
           'Unknown time'
         )}
       </TableCell>
-      <TableCell className="whitespace-nowrap">
-        {item.yours ? (
+      <TableCell className={cn('whitespace-nowrap max-md:whitespace-normal', CARD_CELL)}>
+        {item.youApprovedAt ? (
+          <span className="flex max-w-72 flex-col items-start gap-1 whitespace-normal">
+            <YouApproved at={item.youApprovedAt} progress={item.progress ?? null} />
+            <InboxItemLink item={item} place={place}>
+              View<span className="sr-only">{` ${what}`}</span>
+            </InboxItemLink>
+          </span>
+        ) : item.yours ? (
           <span className="flex flex-col items-start gap-1">
             <Badge tone="neutral">Yours — another member must decide</Badge>
             <InboxItemLink item={item} place={place}>

@@ -14,8 +14,10 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { describeItem, initiatorName } from '../../../lib/approval-inbox-items.ts';
-import { humanize } from '../../../lib/labels.ts';
 import { useSendOnce } from '../../../lib/use-send-once.ts';
+import { useApprovalCosts } from '../../../lib/approval-cost-queries.ts';
+import { CostFacts, CostSumView } from '../../../components/approval-cost.tsx';
+import type { ApprovalCosts } from '#contract/approval-cost.ts';
 import { useApproveTransactions, type BulkOutcome } from '../api/approve-transactions.ts';
 
 type TransactionItem = Extract<ApprovalItem, { kind: 'TRANSACTION' }>;
@@ -30,7 +32,9 @@ export interface BatchResult {
  * consequential click in the console, so it lists every selected
  * transaction with everything its approval rests on (what, from which vault,
  * to whom and whether that is an approved contact, the amount and its USD
- * value, the chain, who asked, the fee tier, the memo), then approves them
+ * value, the chain, who asked, the fee of its tier and the total leaving, the
+ * memo) and what the whole batch sends and costs, per asset and in USD, as the
+ * server works them out (contract/approval-cost.ts); then it approves them
  * one by one and says what happened to each. The batch is taken when the
  * dialog opens, so the inbox refreshing behind it changes nothing; it is
  * sent once however often the button is pressed, and the dialog cannot be
@@ -54,6 +58,11 @@ export function BulkApproveDialog({
   const [batch, setBatch] = useState<readonly TransactionItem[]>([]);
   const [outcomes, setOutcomes] = useState<ReadonlyMap<string, BulkOutcome>>(new Map());
   const approve = useApproveTransactions(onApproved);
+  // Read once as the batch is taken: the fees and sums the approver checks before sending.
+  const costs = useApprovalCosts(
+    batch.map((item) => item.id),
+    open,
+  );
   const send = useSendOnce(approve);
   const sending = approve.isPending;
   // Each item's refusal is caught and reported; the batch itself fails only on the unforeseen.
@@ -94,13 +103,16 @@ export function BulkApproveDialog({
           onEscapeKeyDown={(event) => sending && event.preventDefault()}
           onPointerDownOutside={(event) => sending && event.preventDefault()}
         >
-          <ol className="flex flex-col gap-3" aria-label={`The ${noun} to approve`}>
+          <BatchSum costs={costs} count={count} />
+          <ol className="mt-3 flex flex-col gap-3" aria-label={`The ${noun} to approve`}>
             {batch.map((item, index) => (
               <BatchItem
                 key={item.id}
                 item={item}
                 number={index + 1}
                 outcome={outcomes.get(item.id)}
+                cost={costs.data?.results.find((c) => c.entityId === item.id)}
+                costsPending={costs.isPending}
               />
             ))}
           </ol>
@@ -144,14 +156,30 @@ export function BulkApproveDialog({
   );
 }
 
+/** The batch's sums per asset and in USD, or why they are not shown. */
+function BatchSum({ costs, count }: { costs: ReturnType<typeof useApprovalCosts>; count: number }) {
+  if (costs.data) return <CostSumView sum={costs.data.sum} count={count} />;
+  return (
+    <p className="text-sm text-slate-800">
+      {costs.isError
+        ? `The fees and sums could not be read: ${describeError(costs.error)}`
+        : 'Estimating the fees and adding up the batch…'}
+    </p>
+  );
+}
+
 function BatchItem({
   item,
   number,
   outcome,
+  cost,
+  costsPending,
 }: {
   item: TransactionItem;
   number: number;
   outcome: BulkOutcome | undefined;
+  cost: ApprovalCosts['results'][number] | undefined;
+  costsPending: boolean;
 }) {
   const tx = item.transaction;
   return (
@@ -182,17 +210,13 @@ function BatchItem({
         </Fact>
         <Fact term="Chain">{chainLabel(tx.blockChain) || 'Not stated'}</Fact>
         <Fact term="Initiator">{initiatorName(item) ?? 'Not recorded by this console'}</Fact>
-        <Fact term="Fee">
-          {tx.fees?.amount ? (
-            <span className="tabular-nums">
-              {formatAmount(tx.fees.amount)} {tx.fees.asset}
-              {tx.fees.amountInFiat ? ` (≈ ${formatUsd(tx.fees.amountInFiat)} USD)` : ''}
-            </span>
-          ) : (
-            'Set when it is signed'
-          )}
-          {tx.gasParams?.feeTier ? ` · ${humanize(tx.gasParams.feeTier)} tier` : ''}
-        </Fact>
+        {cost ? (
+          <CostFacts cost={cost} />
+        ) : (
+          <Fact term="Fee">
+            {costsPending ? 'Estimating the fee…' : 'Not known: the transaction could not be read.'}
+          </Fact>
+        )}
         {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
       </dl>
       <Outcome outcome={outcome} />

@@ -51,7 +51,7 @@ function Figure({
         >
           {children}
         </span>
-        {detail ? <span className="mt-1 block text-sm text-slate-700">{detail}</span> : null}
+        {detail ? <div className="mt-1 text-sm text-slate-700">{detail}</div> : null}
       </dd>
     </div>
   );
@@ -88,6 +88,52 @@ function Waiting({ waiting }: { waiting: NonNullable<OverviewResponse['waiting']
       }
     >
       {waiting.actionableCount}
+    </Figure>
+  );
+}
+
+/**
+ * Transactions on the chain past their fee tier's usual time: how many, and
+ * the latest to become so, each a link to its page, where a replacement with a
+ * higher fee is offered.
+ */
+function Slow({ slow }: { slow: OverviewResponse['slow'] }) {
+  const more = slow.count - slow.transactions.length;
+  return (
+    <Figure
+      term="Slower than usual"
+      testId="slow-count"
+      detail={
+        slow.count === 0 ? (
+          'Every transaction on the chain is within its fee tier’s usual time.'
+        ) : (
+          <>
+            Past their fee tier’s usual time: replace them with a higher fee?
+            <ul className="mt-1 space-y-1" data-testid="slow-transactions">
+              {slow.transactions.map((tx) => (
+                <li key={tx.id}>
+                  <Link
+                    to="/transactions/$transactionId"
+                    params={{ transactionId: tx.id }}
+                    className={linkClass}
+                  >
+                    {`${humanize(tx.category ?? 'TRANSACTION')}${
+                      tx.amount ? ` of ${formatAmount(tx.amount)} ${tx.asset ?? ''}`.trimEnd() : ''
+                    } on ${chainLabel(tx.blockChain ?? undefined)}`}
+                  </Link>
+                  {`, ${humanize(tx.status).toLowerCase()}${
+                    tx.feeTier ? `, ${humanize(tx.feeTier).toLowerCase()} fee` : ''
+                  }, due by `}
+                  <DateTime iso={tx.slowAfter} />
+                </li>
+              ))}
+            </ul>
+            {more > 0 ? `And ${more} more. ` : null}
+          </>
+        )
+      }
+    >
+      {slow.count}
     </Figure>
   );
 }
@@ -145,6 +191,7 @@ function Headlines({ data }: { data: OverviewResponse }) {
       >
         {data.inFlight.count}
       </Figure>
+      <Slow slow={data.slow} />
       <LastDayFlow
         term="Sent out in the last 24 hours"
         testId="outflow-usd"

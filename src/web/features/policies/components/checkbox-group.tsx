@@ -6,6 +6,8 @@ import { Choice } from '../../../components/ui/input.tsx';
 export interface CheckboxOption {
   value: string;
   label: string;
+  /** What choosing it means, said under the label and read with the box. */
+  description?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export function CheckboxGroup({
   const { field, fieldState } = useController({ control, name });
   const chosen = Array.isArray(field.value) ? (field.value as string[]) : [];
   const error = fieldState.error?.message;
+  const described = options.some((option) => option.description);
   return (
     <fieldset
       className="flex min-w-0 flex-col gap-1"
@@ -38,28 +41,45 @@ export function CheckboxGroup({
       aria-invalid={error ? true : undefined}
     >
       <legend className="text-sm font-medium text-slate-800">{legend}</legend>
-      <div className="flex flex-wrap gap-x-4 gap-y-1">
-        {options.map((option, index) => (
-          <label key={option.value} className="flex items-center gap-2 text-sm">
-            <Choice
-              type="checkbox"
-              className="size-4"
-              ref={index === 0 ? field.ref : undefined}
-              name={field.name}
-              value={option.value}
-              checked={chosen.includes(option.value)}
-              onBlur={field.onBlur}
-              onChange={(event) =>
-                field.onChange(
-                  event.target.checked
-                    ? [...chosen, option.value]
-                    : chosen.filter((v) => v !== option.value),
-                )
-              }
-            />
-            {option.label}
-          </label>
-        ))}
+      <div
+        className={
+          described ? 'grid gap-x-4 gap-y-2 sm:grid-cols-2' : 'flex flex-wrap gap-x-4 gap-y-1'
+        }
+      >
+        {options.map((option, index) => {
+          const aboutId = option.description ? `${id}-${option.value}-about` : undefined;
+          const box = (
+            <label className="flex items-center gap-2 text-sm">
+              <Choice
+                type="checkbox"
+                className="size-4"
+                ref={index === 0 ? field.ref : undefined}
+                name={field.name}
+                value={option.value}
+                aria-describedby={aboutId}
+                checked={chosen.includes(option.value)}
+                onBlur={field.onBlur}
+                onChange={(event) =>
+                  field.onChange(
+                    event.target.checked
+                      ? [...chosen, option.value]
+                      : chosen.filter((v) => v !== option.value),
+                  )
+                }
+              />
+              {option.label}
+            </label>
+          );
+          if (!aboutId) return <div key={option.value}>{box}</div>;
+          return (
+            <div key={option.value} className="flex min-w-0 flex-col">
+              {box}
+              <p id={aboutId} className="ml-6 text-xs text-slate-700">
+                {option.description}
+              </p>
+            </div>
+          );
+        })}
       </div>
       <FieldNotes id={id} hint={hint} error={error} />
     </fieldset>

@@ -184,6 +184,45 @@ describe('PoliciesPage', () => {
     expect(save).not.toHaveBeenCalled();
   });
 
+  it('offers the categories a person sees on transactions, none ticked for a new rule, each saying what it covers', async () => {
+    install('admin', { active, draft: null, history: [] });
+    const user = userEvent.setup();
+    renderWithRouter(<PoliciesPage kind="transactions" />);
+    await user.click(
+      await screen.findByRole('button', { name: 'Begin a draft from the active policy' }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add rule' }));
+    const categories = screen.getByRole('group', { name: 'Categories' });
+    const boxes = within(categories).getAllByRole('checkbox');
+    expect(boxes.map((box) => (box as HTMLInputElement).checked)).not.toContain(true);
+    const transfer = within(categories).getByRole('checkbox', { name: 'Transfer' });
+    expect(transfer).toHaveAccessibleDescription('Covers transfers and token transfers.');
+    expect(within(categories).getByRole('checkbox', { name: 'Off-ramp' })).not.toBeChecked();
+    expect(within(categories).queryByRole('checkbox', { name: /Token transfer/ })).toBeNull();
+    expect(categories).toHaveAccessibleDescription('None chosen: any category.');
+  });
+
+  it('shows a stored rule’s older, narrower category as it stands, to keep or untick', async () => {
+    const stored: PolicyVersion = {
+      ...draft,
+      policy: {
+        ...twoForBig,
+        rules: twoForBig.rules.map((rule) => ({
+          ...rule,
+          match: { ...rule.match, categories: ['TOKEN_TRANSFER'] },
+        })),
+      },
+    };
+    install('admin', { active, draft: stored, history: [] }, {}, { id: 'staff_bo' });
+    const user = userEvent.setup();
+    renderWithRouter(<PoliciesPage kind="transactions" />);
+    await user.click(await screen.findByRole('button', { name: 'Edit draft' }));
+    const categories = screen.getByRole('group', { name: 'Categories' });
+    const old = within(categories).getByRole('checkbox', { name: /^Token transfer/ });
+    expect(old).toBeChecked();
+    expect(old).toHaveAccessibleDescription(/Transfer covers these too/);
+  });
+
   it('keeps what was typed when someone else changed the draft, and saves against the new revision', async () => {
     let revision = 3;
     const bodies: unknown[] = [];

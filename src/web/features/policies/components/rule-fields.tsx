@@ -1,6 +1,10 @@
 import { useWatch } from 'react-hook-form';
-import { ACTOR_KINDS, DESTINATION_KINDS } from '#contract/policies.ts';
-import { TRANSACTION_CATEGORIES } from '#contract/enums.ts';
+import {
+  ACTOR_KINDS,
+  DESTINATION_KINDS,
+  RULE_CATEGORIES,
+  ruleCategoryLabel,
+} from '#contract/policies.ts';
 import { TextField, type BoundForm } from '../../../components/bound-fields.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { humanize } from '../../../lib/labels.ts';
@@ -10,7 +14,32 @@ import { OutcomeFields } from './outcome-fields.tsx';
 
 const options = (values: readonly string[]) =>
   values.map((value) => ({ value, label: humanize(value) }));
-const CATEGORY_OPTIONS = options(TRANSACTION_CATEGORIES);
+/** The categories a person sees on transactions, each saying which of the API's it covers. */
+const CATEGORY_OPTIONS: CheckboxOption[] = RULE_CATEGORIES.map(({ value, label, description }) => ({
+  value,
+  label,
+  description,
+}));
+
+/**
+ * The categories offered for a rule: the ones above, and any older, narrower
+ * value a stored rule still names (TOKEN_TRANSFER), shown as it stands so it
+ * can be kept or unticked; never offered to a rule without it.
+ */
+function categoryOptions(chosen: readonly string[]): CheckboxOption[] {
+  const older = chosen.filter((value) => !CATEGORY_OPTIONS.some((o) => o.value === value));
+  return [
+    ...CATEGORY_OPTIONS,
+    ...older.map((value) => {
+      const wider = RULE_CATEGORIES.find((c) => (c.covers as readonly string[]).includes(value));
+      return {
+        value,
+        label: ruleCategoryLabel(value),
+        description: `An older category: it matches only what the custody API itself labels so.${wider ? ` ${wider.label} covers these too.` : ''}`,
+      };
+    }),
+  ];
+}
 const DESTINATION_OPTIONS = options(DESTINATION_KINDS);
 const INITIATOR_OPTIONS = ACTOR_KINDS.map((value) => ({
   value,
@@ -45,6 +74,7 @@ export function RuleFields({
   const { form, fieldId } = bound;
   const prefix = `rules.${index}` as const;
   const name = useWatch({ control: form.control, name: `${prefix}.name` });
+  const categories = useWatch({ control: form.control, name: `${prefix}.match.categories` });
   const position = index + 1;
   const headingId = fieldId(`rule-${ruleKey}`);
   const group = (key: 'categories' | 'destinationKinds' | 'initiatorKinds' | 'subOrgIds') => ({
@@ -91,7 +121,7 @@ export function RuleFields({
           {...group('categories')}
           legend="Categories"
           hint="None chosen: any category."
-          options={CATEGORY_OPTIONS}
+          options={categoryOptions(categories)}
         />
         <div className="grid gap-3 sm:grid-cols-2">
           <TextField

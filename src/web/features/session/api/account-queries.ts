@@ -1,13 +1,20 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  EnrolmentConfirmRequest,
-  EnrolmentStartRequest,
-  PasswordChangeRequest,
-  RecoveryCodesRequest,
+import { startRegistration } from '@simplewebauthn/browser';
+import * as z from 'zod/mini';
+import {
+  PasskeyAttestation,
+  type EnrolmentConfirmRequest,
+  type EnrolmentStartRequest,
+  type PasswordChangeRequest,
+  type RecoveryCodesRequest,
 } from '#contract/auth.ts';
 import type { DisplaySettingsRequest } from '#contract/display-settings.ts';
 import {
+  accountPasskeys,
   accountSecondFactor,
+  registerPasskey,
+  removePasskey,
+  startPasskeyRegistration,
   changePassword,
   confirmEnrolment,
   replaceRecoveryCodes,
@@ -25,7 +32,54 @@ export const accountQueries = {
       queryKey: [...accountQueries.all(), 'second-factor'] as const,
       queryFn: ({ signal }) => apiClient.call(accountSecondFactor, {}, { signal }),
     }),
+  passkeys: () =>
+    queryOptions({
+      queryKey: [...accountQueries.all(), 'passkeys'] as const,
+      queryFn: ({ signal }) => apiClient.call(accountPasskeys, {}, { signal }),
+    }),
 };
+
+/** After a passkey is added or removed: the list, and the session's reminder to register one. */
+function passkeysChanged(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: accountQueries.passkeys().queryKey }),
+    queryClient.invalidateQueries({ queryKey: sessionQueries.current().queryKey }),
+  ]);
+}
+
+/**
+ * Registers a passkey: the password again (the server answers what to
+ * create), then the browser's own dialog makes the credential, which the
+ * server checks and keeps under `name`.
+ */
+export function useRegisterPasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ name, password }: { name: string; password: string }) => {
+      const started = await apiClient.call(startPasskeyRegistration, { body: { password } });
+      const created = await startRegistration({
+        optionsJSON: started.options as Parameters<typeof startRegistration>[0]['optionsJSON'],
+      });
+      return apiClient.call(registerPasskey, {
+        body: {
+          registrationId: started.registrationId,
+          name,
+          credential: z.parse(PasskeyAttestation, created),
+        },
+      });
+    },
+    onSuccess: () => passkeysChanged(queryClient),
+  });
+}
+
+export function useRemovePasskey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ passkeyId, password }: { passkeyId: string; password: string }) =>
+      apiClient.call(removePasskey, { params: { passkeyId }, body: { password } }),
+    onSuccess: () => passkeysChanged(queryClient),
+  });
+}
 
 /** Begins setting up a factor (a first one, or a replacement): the password again, then a new key. */
 export function useStartEnrolment() {

@@ -1,12 +1,16 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { startAuthentication } from '@simplewebauthn/browser';
+import * as z from 'zod/mini';
 import {
   isSecondFactorChallenge,
+  PasskeyAssertion,
+  type SecondFactorChallenge,
   type LoginAnswer,
   type LoginRequest,
   type SecondFactorRequest,
   type SessionResponse,
 } from '#contract/auth.ts';
-import { signIn, signInSecondFactor, signOut } from '#contract/endpoints/session.ts';
+import { signIn, signInPasskey, signInSecondFactor, signOut } from '#contract/endpoints/session.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { browserTimeZone } from '../../../lib/display.tsx';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
@@ -52,6 +56,30 @@ export function useSecondFactorMutation() {
     mutationFn: (body: SecondFactorRequest) =>
       apiClient.call(signInSecondFactor, { body: { ...body, timeZone: browserTimeZone() } }),
     onSuccess: ({ recoveryCodes: _shownOnce, ...session }) => adoptNewSession(queryClient, session),
+  });
+}
+
+/**
+ * The second step with a passkey: the browser's own dialog signs the step's
+ * challenge with one of the member's passkeys, and the server checks it.
+ */
+export function usePasskeySignInMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (challenge: SecondFactorChallenge) => {
+      if (!challenge.passkey) throw new Error('This sign-in step offers no passkey');
+      const signed = await startAuthentication({
+        optionsJSON: challenge.passkey as Parameters<typeof startAuthentication>[0]['optionsJSON'],
+      });
+      return apiClient.call(signInPasskey, {
+        body: {
+          challengeId: challenge.challengeId,
+          credential: z.parse(PasskeyAssertion, signed),
+          timeZone: browserTimeZone(),
+        },
+      });
+    },
+    onSuccess: ({ recoveryCodes: _none, ...session }) => adoptNewSession(queryClient, session),
   });
 }
 

@@ -5,10 +5,11 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { accountQueries } from '../api/account-queries.ts';
 import { DisplaySettingsForm } from './display-settings-form.tsx';
+import { PasskeysPanel } from './passkeys-panel.tsx';
 import { PasswordChangeForm } from './password-change-form.tsx';
 import { SecondFactorPanel } from './second-factor-panel.tsx';
 
-/** `/account`: the signed-in member's own display settings, second factor and password. */
+/** `/account`: the signed-in member's own display settings, second factor, passkeys and password. */
 export function AccountPage({ session }: { session: SessionResponse | undefined }) {
   const status = useQuery(accountQueries.secondFactor());
   const member = session?.member;
@@ -43,6 +44,7 @@ export function AccountPage({ session }: { session: SessionResponse | undefined 
       ) : (
         <Skeleton className="h-32 w-full" />
       )}
+      <PasskeysPanel />
       <PasswordChangeForm
         disabledReason={
           status.data?.demoMember

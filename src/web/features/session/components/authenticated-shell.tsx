@@ -6,6 +6,7 @@ import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
 import { AccountMenu } from './account-menu.tsx';
 import { BackendBadge } from './backend-badge.tsx';
+import { PasskeyPrompt } from './passkey-prompt.tsx';
 import { ScopeSwitcher } from './scope-switcher.tsx';
 
 /**
@@ -58,9 +59,9 @@ export function AuthenticatedShell({
   return (
     <AppLayout
       navItems={navItems}
+      status={<BackendBadge />}
       account={
         <>
-          <BackendBadge />
           <ScopeSwitcher
             value={subOrg}
             allowedSubOrgIds={session?.member.subOrgIds}
@@ -70,6 +71,7 @@ export function AuthenticatedShell({
         </>
       }
     >
+      <PasskeyPrompt session={session} />
       {children}
     </AppLayout>
   );

@@ -20,7 +20,7 @@ function question(member: StaffMember, pending: Pending): string {
           : ''
       }`;
     case 'reset':
-      return `Reset ${member.name}'s second factor? Another admin must approve it; then they are signed out and set up a new one at their next sign-in.`;
+      return `Reset ${member.name}'s second factor? Another admin must approve it; then their authenticator app, recovery codes and passkeys are cleared, they are signed out, and they set up a new one at their next sign-in.`;
     case 'disable':
       return `Disable ${member.name}? They are signed out everywhere and cannot sign in again until enabled.`;
     case 'enable':

@@ -53,6 +53,7 @@ describe('exportTransactionsCsv', () => {
     const progress: number[] = [];
     const { blob, rows: count } = await exportTransactionsCsv({
       filters: { status: 'COMPLETED', subOrgId: 'desk-a' },
+      timeZone: 'UTC',
       signal: new AbortController().signal,
       onProgress: (p) => progress.push(p.rows),
       client,
@@ -77,6 +78,7 @@ describe('exportTransactionsCsv', () => {
     const controller = new AbortController();
     const run = exportTransactionsCsv({
       filters: {},
+      timeZone: 'UTC',
       signal: controller.signal,
       onProgress: (p) => {
         if (p.pages === 2) controller.abort();

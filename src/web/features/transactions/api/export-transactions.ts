@@ -18,6 +18,8 @@ export interface ExportTransactionsOptions {
   filters: Omit<TransactionListParams, 'cursor' | 'limit'>;
   signal: AbortSignal;
   onProgress?: (progress: ExportProgress) => void;
+  /** The member's time zone: the file's times are written in it. */
+  timeZone: string;
   client?: Pick<ApiClient, 'call'>;
 }
 
@@ -36,6 +38,7 @@ export async function exportTransactionsCsv({
   filters,
   signal,
   onProgress,
+  timeZone,
   client = apiClient,
 }: ExportTransactionsOptions): Promise<{ blob: Blob; rows: number }> {
   const parts: string[] = [CSV_BOM + transactionCsvHeader()];
@@ -72,7 +75,9 @@ export async function exportTransactionsCsv({
       next !== undefined ? fetchPage(next) : Promise.resolve(undefined),
     ]);
 
-    parts.push(transactionCsvRows(fresh, new Map(decisions.results.map((d) => [d.entityId, d]))));
+    parts.push(
+      transactionCsvRows(fresh, new Map(decisions.results.map((d) => [d.entityId, d])), timeZone),
+    );
     rows += fresh.length;
     pages += 1;
     onProgress?.({ rows, pages });

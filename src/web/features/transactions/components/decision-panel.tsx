@@ -22,11 +22,18 @@ import {
 import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
 import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
+import { CostFactsFor } from '../../../components/approval-cost.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
 import { heldApprovalText } from '#contract/approvals.ts';
-import { ApprovalProgressFor, LinkedAccountsNote } from '../../../components/approval-progress.tsx';
+import {
+  ApprovalProgressFor,
+  approvedBy,
+  LinkedAccountsNote,
+  YouApproved,
+} from '../../../components/approval-progress.tsx';
+import { useApprovalProgress } from '../../../lib/approval-progress-queries.ts';
 import { Textarea } from '../../../components/ui/input.tsx';
 import { describeTransaction } from '../../../lib/transaction-summary.ts';
 
@@ -89,11 +96,16 @@ function PendingDecision({
   extras?: DecisionExtras | undefined;
 }) {
   const session = useSession();
-  let blocked: string | null = null;
+  const progress = useApprovalProgress(tx.id ?? '');
+  const youApprovedAt = approvedBy(progress.data, session?.member.id);
+  let blocked: ReactNode = null;
   if (!can(session, 'approve')) {
     blocked = `Approving or declining needs the approver or admin role; you are signed in as ${session?.member.role ?? 'a member without it'}.`;
   } else if (session && tx.createdById === session.member.id) {
     blocked = 'You created this transaction, so another approver must decide it (four-eyes rule).';
+  } else if (youApprovedAt && progress.data?.state === 'PENDING') {
+    // Approved by this member and held for more: nothing is left for them to decide.
+    blocked = <YouApproved at={youApprovedAt} progress={progress.data} />;
   }
   return (
     <Panel title="Awaiting approval" tone="attention">
@@ -149,8 +161,9 @@ function DecisionDone({ id, message }: { id: string; message: string }) {
 /**
  * What the member is deciding: everything the decision rests on, checked
  * before money moves — who asked, from where, to whom (and whether that is an
- * approved contact), how much and what it is worth, the fee, and for a
- * contract call what it calls (decoded where the console knows the function).
+ * approved contact), how much and what it is worth, the fee of its tier and
+ * the total leaving (with a warning when the fee is more than what is sent),
+ * and for a contract call what it calls (decoded where the console knows the function).
  */
 export function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
   const contractCall = tx.category === 'CONTRACT_CALL';
@@ -190,12 +203,8 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
           <FeeCharged fees={tx.fees} none="None stated" />
         </Fact>
       ) : (
-        <Fact term="Fee">
-          <FeeCharged fees={tx.fees} none="Set when it is signed" />
-          {tx.gasParams?.feeTier
-            ? ` · ${humanize(tx.gasParams.feeTier)} tier`
-            : ' · tier not stated'}
-        </Fact>
+        // The fee of its tier and what leaves in all, as the server works them out.
+        <CostFactsFor entityId={tx.id ?? ''} />
       )}
       {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
     </dl>

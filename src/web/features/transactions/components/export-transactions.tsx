@@ -33,8 +33,11 @@ const count = (n: number) => `${n.toLocaleString('en-US')} transaction${n === 1 
  */
 export function ExportTransactions({
   filters,
+  timeZone,
 }: {
   filters: Omit<TransactionListParams, 'cursor' | 'limit'>;
+  /** The member's zone: the file's times are written in it, as the list shows them. */
+  timeZone: string;
 }) {
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
@@ -58,6 +61,7 @@ export function ExportTransactions({
         await import('../api/export-transactions.ts');
       const result = await exportTransactionsCsv({
         filters,
+        timeZone,
         signal: abort.signal,
         onProgress: (progress) => {
           rows = progress.rows;

@@ -60,7 +60,8 @@ export function ReplacePanel({ transaction: tx }: { transaction: Transaction }) 
 
 function Section({ children }: { children: ReactNode }) {
   return (
-    <Panel title="Replacement">
+    // The slow notice links here (slow-flag.tsx).
+    <Panel title="Replacement" id="replacement">
       <div className="mt-2 space-y-2">{children}</div>
     </Panel>
   );

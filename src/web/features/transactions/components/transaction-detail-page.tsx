@@ -13,6 +13,7 @@ import { isFollowed, useTransactionSnapshot } from '../api/get-transaction.ts';
 import { listSearchToReturnTo } from '../search.ts';
 import { DecisionPanel, type DecisionExtras } from './decision-panel.tsx';
 import { ReplacePanel } from './replace-panel.tsx';
+import { SlowNotice } from './slow-flag.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { TransactionMovements, TransactionSummary } from './transaction-facts.tsx';
 
@@ -72,6 +73,7 @@ export function TransactionDetailPage({
         />
       </header>
       {tx.status === 'DRAFT' ? <DraftNotice /> : null}
+      <SlowNotice transaction={tx} />
       <DecisionPanel transaction={tx} extras={decisionExtras} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
         <div className="space-y-4">

@@ -97,7 +97,7 @@ export function TransactionsPage(props: ListPageProps<TransactionSearch>) {
               New transaction
             </Link>
           ) : null}
-          <ExportTransactions filters={exportFilters(props.search, timeZone)} />
+          <ExportTransactions filters={exportFilters(props.search, timeZone)} timeZone={timeZone} />
         </>
       }
       filters={(filters) => (

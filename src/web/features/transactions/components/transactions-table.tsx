@@ -10,6 +10,7 @@ import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
 import { describeTransaction } from '../../../lib/transaction-summary.ts';
+import { SlowBadge } from './slow-flag.tsx';
 
 export const TRANSACTIONS_TABLE: DataTableSpec<Transaction> = {
   label: 'Transactions',
@@ -94,6 +95,7 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
       </TableCell>
       <TableCell>
         <StatusBadge status={tx.status} />
+        <SlowBadge transaction={tx} />
         {tx.status === 'FAILED' && tx.error ? (
           <span className="mt-1 block max-w-48 truncate text-xs text-red-800" title={tx.error}>
             {tx.error}

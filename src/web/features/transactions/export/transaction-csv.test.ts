@@ -38,10 +38,10 @@ const decision: ApprovalDecision = {
   reason: null,
 };
 
-function exported(rows: Transaction[], decisions: ApprovalDecision[] = []) {
+function exported(rows: Transaction[], decisions: ApprovalDecision[] = [], timeZone = 'UTC') {
   return csvRecords(
     transactionCsvHeader() +
-      transactionCsvRows(rows, new Map(decisions.map((d) => [d.entityId, d]))),
+      transactionCsvRows(rows, new Map(decisions.map((d) => [d.entityId, d])), timeZone),
   );
 }
 
@@ -59,11 +59,24 @@ describe('transaction CSV', () => {
     expect(row?.amountInUSD).toBe('0.10');
   });
 
-  it('writes times as ISO 8601 in UTC', () => {
+  it('writes times as ISO 8601 in UTC for a member on UTC', () => {
     const [row] = exported([tx], [decision]);
     expect(row?.createdAt).toBe('2026-11-20T08:00:00.000Z');
     expect(row?.updatedAt).toBe('2026-11-20T08:05:00.123Z');
     expect(row?.approvalDecidedAt).toBe('2026-11-20T08:01:00.000Z');
+    expect(row?.timeZone).toBe('UTC');
+  });
+
+  it("writes times in the member's time zone, the offset written out and the zone named", () => {
+    const [row] = exported([tx], [decision], 'America/Los_Angeles');
+    expect(row?.createdAt).toBe('2026-11-20T00:00:00.000-08:00');
+    expect(row?.updatedAt).toBe('2026-11-20T00:05:00.123-08:00');
+    expect(row?.approvalDecidedAt).toBe('2026-11-20T00:01:00.000-08:00');
+    expect(row?.timeZone).toBe('America/Los_Angeles');
+    // The same instants, whatever the zone: a parser reads what the API said.
+    expect(Date.parse(row?.createdAt ?? '')).toBe(Date.parse(tx.createdAt ?? ''));
+    const [kolkata] = exported([tx], [], 'Asia/Kolkata');
+    expect(kolkata?.createdAt).toBe('2026-11-20T13:30:00.000+05:30');
   });
 
   it('escapes commas and quotes and defuses formulas', () => {

@@ -56,7 +56,8 @@ export function contractCallDefaults(): ContractCallFormValues {
     skipSimulation: false,
     skipReason: '',
     externalId: newExternalId(),
-    feeTier: 'HIGH',
+    // The middle tier, as every create form opens (form-rules.ts).
+    feeTier: 'MEDIUM',
   };
 }
 

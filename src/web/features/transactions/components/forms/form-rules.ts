@@ -43,7 +43,10 @@ export const sendFormShape = {
 
 export type SendFormValues = z.infer<z.ZodObject<typeof sendFormShape>>;
 
-/** A fresh form of that shape: nothing chosen, its own externalId, the HIGH tier. */
+/**
+ * A fresh form of that shape: nothing chosen, its own externalId, the middle
+ * tier: the member chooses to pay more for speed, never by default.
+ */
 export function sendFormDefaults() {
   return {
     sourceVaultId: '',
@@ -52,7 +55,7 @@ export function sendFormDefaults() {
     amount: '',
     memo: '',
     externalId: newExternalId(),
-    feeTier: 'HIGH' as const,
+    feeTier: 'MEDIUM' as const,
   };
 }
 
@@ -84,7 +87,7 @@ export function checkAmountAgainst(
 ): void {
   // Trailing zeros carry no precision: "1.50" is fine for a 1-decimal asset.
   if (ctx.decimals !== undefined && scale(add(amount, '0')) > ctx.decimals) {
-    issue(`at most ${ctx.decimals} decimal places for this asset`);
+    issue(`The amount may have at most ${ctx.decimals} decimal places for this asset.`);
     return;
   }
   if (ctx.balance === undefined) return;
@@ -92,8 +95,8 @@ export function checkAmountAgainst(
   if (cmp(needed, ctx.balance) > 0)
     issue(
       ctx.feeInAsset
-        ? `more than the vault holds: ${amount} plus the ${ctx.feeInAsset} fee exceeds the balance of ${ctx.balance}`
-        : `more than the vault holds: the balance is ${ctx.balance}`,
+        ? `The amount is more than the vault holds: ${amount} plus the ${ctx.feeInAsset} fee exceeds the balance of ${ctx.balance}.`
+        : `The amount is more than the vault holds: the balance is ${ctx.balance}.`,
     );
 }
 
@@ -124,7 +127,7 @@ export function addContractIssues<T>(
     const field = fieldFor(issue.path.map(String).join('.')) ?? 'root';
     if (flagged.has(field)) continue;
     flagged.add(field);
-    ctx.addIssue({ code: 'custom', path: [field], message: plainMessage(issue.message) });
+    ctx.addIssue({ code: 'custom', path: [field], message: sentence(plainMessage(issue.message)) });
   }
 }
 
@@ -143,14 +146,44 @@ const PLAIN_WORDS: ReadonlyArray<[RegExp, string]> = [
     /^must be hex bytes, like "(0x[0-9a-f]+)\.\.\."$/,
     'enter hex bytes (pairs of 0–9 and a–f), like $1…',
   ],
+  [/^must be greater than zero$/, 'enter an amount above zero'],
   [/^is required$/, 'fill this in'],
 ];
 
+/**
+ * What a person reads under a field is a sentence: a capital first and a
+ * full stop last, whether the words are the form's or the contract's.
+ */
+export function sentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.?!…]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** A wire field's name in the words a person reads, for a rule stated about it ("the memo must…"). */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  memo: 'the memo',
+  externalId: 'the external ID',
+  amount: 'the amount',
+  asset: 'the asset',
+  blockChain: 'the chain',
+  vaultId: 'the vault',
+  'data.callData': 'the call data',
+  'data.messageHex': 'the message',
+  'data.method': 'the method',
+  'data.canisterId': 'the canister ID',
+};
+
 export function plainMessage(message: string): string {
-  // "data.callData must…", "asset is required", "source.id: …": the field is the one shown.
-  let text = message.replace(/^[a-z][A-Za-z]*(\.[A-Za-z]+)*(: | (?=must |is |has ))/, '');
+  // "data.callData must…", "asset is required", "source.id: …": the wire name goes; where
+  // the rule is a statement about the field, the field is named in the form's words.
+  const named = /^([a-z][A-Za-z]*(?:\.[A-Za-z]+)*)(: | (?=must |is |has ))/.exec(message);
+  let text = named ? message.slice(named[0].length) : message;
+  const wire = text;
   for (const [pattern, words] of PLAIN_WORDS) text = text.replace(pattern, words);
-  return text;
+  const words = named?.[2] === ' ' ? FIELD_WORDS[named[1] ?? ''] : undefined;
+  return text === wire && words ? `${words} ${text}` : text;
 }
 
 /** Optional text fields: empty means "not sent". */
@@ -251,7 +284,7 @@ export function createFormSchema<V extends { externalId: string; amount: string 
         const issue: IssueOn<keyof V & string> = (field, message) => {
           if (flagged.has(field)) return;
           flagged.add(field);
-          refine.addIssue({ code: 'custom', path: [field], message });
+          refine.addIssue({ code: 'custom', path: [field], message: sentence(message) });
         };
         rules(
           v,

@@ -21,6 +21,11 @@ import {
 
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
+/** A message a person reads under a field: a capital first, a full stop (or ? ! …) last. */
+function expectSentence(message: string | undefined) {
+  expect(message, 'a sentence').toMatch(/^[A-Z0-9"].*[.?!…]$/s);
+}
+
 /** Each form field with a problem, and its message. */
 function problems(
   schema: {
@@ -48,7 +53,7 @@ describe('transfer form schema', () => {
   });
   const ctx: FormContext = { decimals: 6, balance: '10', feeInAsset: '0.5' };
 
-  it('turns valid values into the contract request, HIGH by default, with the externalId', () => {
+  it('turns valid values into the contract request, MEDIUM by default, with the externalId', () => {
     const result = transferFormSchema(ctx).safeParse(valid({ memo: ' rent ' }));
     expect(result.success).toBe(true);
     expect(result.data).toMatchObject({
@@ -57,7 +62,7 @@ describe('transfer form schema', () => {
       destination: { type: 'CONTACT', id: 'contact-1' },
       amount: '1.5',
       memo: 'rent',
-      gasParams: { feeTier: 'HIGH' },
+      gasParams: { feeTier: 'MEDIUM' },
       externalId: expect.stringMatching(/^console-/),
     });
     const external = transferFormSchema().safeParse(
@@ -74,9 +79,9 @@ describe('transfer form schema', () => {
   });
 
   it.each<[string, Partial<TransferFormValues>, keyof TransferFormValues, RegExp]>([
-    ['no source vault', { sourceVaultId: '' }, 'sourceVaultId', /choose the vault/],
-    ['no chain', { blockChain: '' }, 'blockChain', /choose a chain/],
-    ['no asset', { asset: '' }, 'asset', /choose an asset/],
+    ['no source vault', { sourceVaultId: '' }, 'sourceVaultId', /^Choose the vault/],
+    ['no chain', { blockChain: '' }, 'blockChain', /^Choose a chain\./],
+    ['no asset', { asset: '' }, 'asset', /^Choose an asset\./],
     ['no contact', { destinationContactId: '' }, 'destinationContactId', /approved contact/],
     [
       'the source as destination',
@@ -90,26 +95,38 @@ describe('transfer form schema', () => {
       'destinationAddress',
       /0x followed by 40/,
     ],
-    ['a negative amount', { amount: '-1' }, 'amount', /^enter an amount above zero, like 12.5$/],
-    ['zero', { amount: '0' }, 'amount', /greater than zero/],
-    ['too many decimals', { amount: '1.1234567' }, 'amount', /at most 6 decimal places/],
+    ['a negative amount', { amount: '-1' }, 'amount', /^Enter an amount above zero, like 12\.5\.$/],
+    ['zero', { amount: '0' }, 'amount', /^Enter an amount above zero/],
+    [
+      'too many decimals',
+      { amount: '1.1234567' },
+      'amount',
+      /^The amount may have at most 6 decimal places for this asset\.$/,
+    ],
     [
       'more than the balance less the fee',
       { amount: '9.6' },
       'amount',
-      /more than the vault holds/,
+      /^The amount is more than the vault holds: 9\.6 plus the 0\.5 fee exceeds the balance of 10\.$/,
     ],
-    ['a memo too long', { memo: 'x'.repeat(501) }, 'memo', /at most 500/],
-    ['no externalId', { externalId: ' ' }, 'externalId', /keep an external ID/],
-    ['an externalId too long', { externalId: 'x'.repeat(129) }, 'externalId', /at most 128/],
+    ['a memo too long', { memo: 'x'.repeat(501) }, 'memo', /^The memo must be at most 500/],
+    ['no externalId', { externalId: ' ' }, 'externalId', /^Keep an external ID/],
+    [
+      'an externalId too long',
+      { externalId: 'x'.repeat(129) },
+      'externalId',
+      /^The external ID must be at most 128/,
+    ],
     [
       'a fee payer where the chain has none',
       { feePayerVaultId: 'vault-b' },
       'feePayerVaultId',
       /does not let another vault/,
     ],
-  ])('refuses %s on its field', (_, over, field, message) => {
-    expect(problems(transferFormSchema(ctx), valid(over))[field]).toMatch(message);
+  ])('refuses %s on its field, in a sentence', (_, over, field, message) => {
+    const said = problems(transferFormSchema(ctx), valid(over))[field];
+    expect(said).toMatch(message);
+    expectSentence(said);
   });
 
   it('refuses a mixed-case address whose EIP-55 checksum fails; one case throughout is fine', () => {
@@ -179,7 +196,7 @@ describe('stake form schema', () => {
   });
 
   it.each<[string, Partial<StakeFormValues>, keyof StakeFormValues, RegExp]>([
-    ['no vault', { sourceVaultId: '' }, 'sourceVaultId', /choose the vault/],
+    ['no vault', { sourceVaultId: '' }, 'sourceVaultId', /^Choose the vault/],
     [
       'a chain without staking',
       { blockChain: 'BITCOIN', asset: 'BTC' },
@@ -193,11 +210,18 @@ describe('stake form schema', () => {
       'resourceType',
       /no TRON resources/,
     ],
-    ['a bad amount', { amount: '1,5' }, 'amount', /^enter an amount above zero/],
-    ['more than the balance', { amount: '11' }, 'amount', /more than the vault holds/],
-    ['no externalId', { externalId: '' }, 'externalId', /keep an external ID/],
-  ])('refuses %s on its field', (_, over, field, message) => {
-    expect(problems(stakeFormSchema({ balance: '10' }), valid(over))[field]).toMatch(message);
+    ['a bad amount', { amount: '1,5' }, 'amount', /^Enter an amount above zero/],
+    [
+      'more than the balance',
+      { amount: '11' },
+      'amount',
+      /^The amount is more than the vault holds: the balance is 10\.$/,
+    ],
+    ['no externalId', { externalId: '' }, 'externalId', /^Keep an external ID/],
+  ])('refuses %s on its field, in a sentence', (_, over, field, message) => {
+    const said = problems(stakeFormSchema({ balance: '10' }), valid(over))[field];
+    expect(said).toMatch(message);
+    expectSentence(said);
   });
 });
 
@@ -236,11 +260,16 @@ describe('delegate resource form schema', () => {
       'destinationAddress',
       /T followed by 33/,
     ],
-    ['too many decimals', { amount: '1.1234567' }, 'amount', /at most 6 decimal places/],
-  ])('refuses %s on its field', (_, over, field, message) => {
-    expect(problems(delegateResourceFormSchema({ decimals: 6 }), valid(over))[field]).toMatch(
-      message,
-    );
+    [
+      'too many decimals',
+      { amount: '1.1234567' },
+      'amount',
+      /^The amount may have at most 6 decimal places for this asset\.$/,
+    ],
+  ])('refuses %s on its field, in a sentence', (_, over, field, message) => {
+    const said = problems(delegateResourceFormSchema({ decimals: 6 }), valid(over))[field];
+    expect(said).toMatch(message);
+    expectSentence(said);
   });
 });
 
@@ -260,7 +289,7 @@ describe('contract call form schema', () => {
       blockChain: 'ETHEREUM',
       data: { callData: '0xa9059cbb', toAddress: ETH_ADDRESS },
       externalId: expect.stringMatching(/^console-/),
-      gasParams: { feeTier: 'HIGH' },
+      gasParams: { feeTier: 'MEDIUM' },
     });
     const tron = contractCallFormSchema().safeParse(
       valid({ blockChain: 'TRON', method: 'vote', params: '{"sr": "T1"}', amount: '2' }),
@@ -291,19 +320,19 @@ describe('contract call form schema', () => {
   });
 
   it.each<[string, Partial<ContractCallFormValues>, keyof ContractCallFormValues, RegExp]>([
-    ['no vault', { vaultId: '' }, 'vaultId', /choose the vault/],
+    ['no vault', { vaultId: '' }, 'vaultId', /^Choose the vault/],
     [
       'a chain without contract calls',
       { blockChain: 'BITCOIN' },
       'blockChain',
       /runs no contract calls/,
     ],
-    ['no call data', { callData: '' }, 'callData', /enter the call data/],
+    ['no call data', { callData: '' }, 'callData', /^Enter the call data\.$/],
     [
       'call data that is not hex',
       { callData: '0xzz' },
       'callData',
-      /^enter hex bytes \(pairs of 0–9 and a–f\)/,
+      /^Enter hex bytes \(pairs of 0–9 and a–f\)/,
     ],
     ['a malformed contract address', { toAddress: '0x1' }, 'toAddress', /0x followed by 40/],
     [
@@ -322,7 +351,7 @@ describe('contract call form schema', () => {
       'params that are not JSON',
       { blockChain: 'TRON', method: 'vote', params: '{sr:' },
       'params',
-      /not valid JSON/,
+      /^Not valid JSON/,
     ],
     [
       'params that are a list',
@@ -336,15 +365,27 @@ describe('contract call form schema', () => {
       'skipReason',
       /at least 10 characters/,
     ],
-    ['a bad amount', { amount: '0' }, 'amount', /greater than zero/],
-    ['no externalId', { externalId: '' }, 'externalId', /keep an external ID/],
-  ])('refuses %s on its field', (_, over, field, message) => {
-    expect(problems(contractCallFormSchema(), valid(over))[field]).toMatch(message);
+    ['a bad amount', { amount: '0' }, 'amount', /^Enter an amount above zero/],
+    ['no externalId', { externalId: '' }, 'externalId', /^Keep an external ID/],
+  ])('refuses %s on its field, in a sentence', (_, over, field, message) => {
+    const said = problems(contractCallFormSchema(), valid(over))[field];
+    expect(said).toMatch(message);
+    expectSentence(said);
   });
 
   it('puts server fields about data on the variant field', () => {
     expect(contractCallFieldFor('data', { blockChain: 'ETHEREUM' })).toBe('callData');
     expect(contractCallFieldFor('data.params', { blockChain: 'TRON' })).toBe('params');
     expect(contractCallFieldFor('creationOptions', { blockChain: 'TRON' })).toBe('skipSimulation');
+  });
+});
+
+describe('a form opens on the middle fee tier', () => {
+  it('every create form starts at MEDIUM, not the most expensive tier', () => {
+    // The member chooses to pay for speed; nobody pays the highest fee by default.
+    expect(transferDefaults().feeTier).toBe('MEDIUM');
+    expect(contractCallDefaults().feeTier).toBe('MEDIUM');
+    expect(stakeDefaults().feeTier).toBe('MEDIUM');
+    expect(delegateResourceDefaults().feeTier).toBe('MEDIUM');
   });
 });

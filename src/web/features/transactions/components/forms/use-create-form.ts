@@ -1,6 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useLayoutEffect, useRef } from 'react';
-import { useForm, useWatch, type DefaultValues, type FieldValues } from 'react-hook-form';
+import { useEffect, useId, useLayoutEffect, useRef } from 'react';
+import {
+  useForm,
+  useWatch,
+  type DefaultValues,
+  type FieldValues,
+  type Path,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import type { FeeTier } from '#contract/enums.ts';
 import type { CreateTransactionRequest, FeeData } from '#contract/transaction.ts';
@@ -45,9 +51,11 @@ export function useCreateForm<
     resolver: (values, context, options) =>
       zodResolver(schema(contextRef.current))(values, context, options),
     defaultValues: defaults() as DefaultValues<V>,
-    // Rules show on Review, then follow each change. Not on blur: an error
-    // appearing as a field loses focus moves the layout under a click.
-    mode: 'onSubmit',
+    // Each field is checked as it changes (an amount over the balance, an
+    // address of the wrong shape show while typing, not only at Review). Not
+    // on blur: an error appearing as a field loses focus moves the layout
+    // under a click.
+    mode: 'onChange',
     reValidateMode: 'onChange',
   });
   const values = useWatch({ control: form.control }) as V;
@@ -61,6 +69,12 @@ export function useCreateForm<
   useLayoutEffect(() => {
     contextRef.current = ctx;
   });
+  // The balance, precision or fee the amount is judged against may change
+  // after it was typed (another vault, the estimate arriving): judge it again.
+  const { trigger, getFieldState } = form;
+  useEffect(() => {
+    if (getFieldState('amount' as Path<V>).isDirty) void trigger('amount' as Path<V>);
+  }, [ctx.balance, ctx.decimals, ctx.feeInAsset, trigger, getFieldState]);
   const flow = useCreateFlow({ form, draftKey, fieldFor, auditReason });
   const fieldId: FieldId = (name) => `${id}-${name}`;
   // The request under review, of this form's kind.
