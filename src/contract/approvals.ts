@@ -46,6 +46,12 @@ export const ApprovalActionRequest = z
     message: z.optional(
       z.string().check(z.maxLength(10_000, 'message must be at most 10000 characters')),
     ),
+    // The console's own, on a ramp: the quote the approver saw. An approval
+    // naming another than the ramp's current quote is refused (409
+    // QUOTE_CHANGED), so a decision never accepts a rate nobody was shown.
+    quoteId: z.optional(
+      z.string().check(z.minLength(1), z.maxLength(200, 'quoteId must be at most 200 characters')),
+    ),
   })
   .check(
     z.refine((b) => b.action !== 'reject' || Boolean(b.reason), {

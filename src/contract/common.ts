@@ -105,6 +105,12 @@ export const ERROR_CODES = {
   quoteOutOfScope: 'QUOTE_OUT_OF_SCOPE',
   /** The body names other parties, assets, chains or amounts than the quote it executes. */
   quoteMismatch: 'QUOTE_MISMATCH',
+  /**
+   * A ramp's approval names another quote than its current one, or names none
+   * while the current one (priced again, the rate beyond the tolerance) waits
+   * to be accepted: 409, naming the current quote.
+   */
+  quoteChanged: 'QUOTE_CHANGED',
   amountBelowMinimum: 'AMOUNT_BELOW_MINIMUM',
   amountAboveMaximum: 'AMOUNT_ABOVE_MAXIMUM',
   insufficientBalance: 'INSUFFICIENT_BALANCE',

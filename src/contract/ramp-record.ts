@@ -87,6 +87,32 @@ export const RampQuote = z.looseObject({
 export type RampQuote = z.infer<typeof RampQuote>;
 
 /**
+ * A ramp's quote priced again after it expired (the sandbox's, beyond the
+ * description): what the approvers had accepted, what it is now, and
+ * whether the rate moved beyond the console's tolerance, in which case an
+ * approver must see and accept the new quote (naming it) before it counts.
+ */
+export const RampRequote = z.looseObject({
+  at: z.string(),
+  /** At a decision (before it counts) or as the ramp executes after its final approval. */
+  when: lenientEnum(['APPROVAL', 'EXECUTION'] as const),
+  previousQuoteId: z.string(),
+  quoteId: z.string(),
+  previousRate: z.string(),
+  rate: z.string(),
+  previousFinalToAmount: z.optional(z.string()),
+  finalToAmount: z.optional(z.string()),
+  toAsset: z.optional(z.string()),
+  /** The rate of the quote a person last accepted, which the new rate is judged against. */
+  acceptedRate: z.string(),
+  /** The tolerance it was judged by, in percent ("0.5"). */
+  tolerancePercent: z.string(),
+  /** The rate moved beyond the tolerance: an approver must accept this quote before it executes. */
+  beyondTolerance: z.boolean(),
+});
+export type RampRequote = z.infer<typeof RampRequote>;
+
+/**
  * POST …/transactions/v2/quote/: `{quotes}` for the JS SDK's G3 body, a bare
  * list for the Python SDK's v2 get_quote (docs/ramps.md).
  */

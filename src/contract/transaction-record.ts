@@ -13,7 +13,7 @@ import {
 } from './enums.ts';
 import { IsoTimestamp, listEnvelope } from './common.ts';
 import { Party, TransactionFees } from './party-record.ts';
-import { DepositInstructions, RampIntent, RampQuote } from './ramp-record.ts';
+import { DepositInstructions, RampIntent, RampQuote, RampRequote } from './ramp-record.ts';
 
 // A party and a fee as answered, shared with the ramps' answers (party-record.ts).
 export { Party, TransactionFees };
@@ -117,6 +117,19 @@ export const Transaction = z.looseObject({
   // on-ramp or FX, once approved, where to send the money.
   intent: z.optional(RampIntent),
   quoteResponse: z.optional(RampQuote),
+  /** The sandbox's: each time the quote was priced again, oldest first; the last one's quote is `quoteResponse`. */
+  requotes: z.optional(z.array(RampRequote)),
+  /**
+   * The sandbox's: the quote a person last accepted (the initiator's, until an
+   * approver accepts a newer one). A re-quote is judged against its rate.
+   */
+  acceptedQuote: z.optional(
+    z.looseObject({
+      quoteId: z.string(),
+      rate: z.optional(z.string()),
+      finalToAmount: z.optional(z.string()),
+    }),
+  ),
   depositInstructions: z.optional(DepositInstructions),
 });
 export type Transaction = z.infer<typeof Transaction>;

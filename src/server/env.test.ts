@@ -25,7 +25,7 @@ describe('loadConfig', () => {
       dataDir: path.join(cwd, '.data'),
       databaseUrl: undefined,
       custody: { backend: 'sandbox' },
-      sandbox: { timeScale: 1 },
+      sandbox: { timeScale: 1, rampRateTolerancePercent: '0.5' },
       logLevel: 'info',
       staticDir: path.join(cwd, 'dist/web'),
       trustProxy: 0,
@@ -66,6 +66,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ READ_CACHE: 'no' }, cwd)).toThrow(
       'READ_CACHE: must be on or off (got "no")',
     );
+  });
+
+  it('reads RAMP_RATE_TOLERANCE_PERCENT as a decimal string, and names it when it is not a percentage', () => {
+    expect(loadConfig({ RAMP_RATE_TOLERANCE_PERCENT: '0.25' }, cwd).sandbox).toEqual({
+      timeScale: 1,
+      rampRateTolerancePercent: '0.25',
+    });
+    for (const bad of ['-1', '100', 'half', '0.5%'])
+      expect(problems({ RAMP_RATE_TOLERANCE_PERCENT: bad })).toEqual([
+        expect.stringMatching(
+          /^RAMP_RATE_TOLERANCE_PERCENT: must be a percentage from 0 to 99\.9999, like 0\.5/,
+        ),
+      ]);
   });
 
   it('reads STAFF_PASSKEY_PROMPT, and names it when it is neither on nor off', () => {

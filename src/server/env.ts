@@ -53,6 +53,11 @@ const EnvSchema = z.object({
     .transform((s) => Number(s))
     .pipe(z.number().positive('must be a number greater than 0, like 1 or 60'))
     .default(1),
+  // Percent, as a decimal string: compared through the decimal module, never as a JS number.
+  RAMP_RATE_TOLERANCE_PERCENT: z
+    .string()
+    .regex(/^\d{1,2}(\.\d{1,4})?$/, 'must be a percentage from 0 to 99.9999, like 0.5')
+    .default('0.5'),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   STATIC_DIR: z.string().min(1).default('dist/web'),
   PUBLIC_URL: z
@@ -134,7 +139,11 @@ export interface AppConfig {
   /** When set, PostgreSQL is used instead of PGlite. */
   databaseUrl: string | undefined;
   custody: CustodyConfig;
-  sandbox: { timeScale: number };
+  sandbox: {
+    timeScale: number;
+    /** How far (percent) a ramp's re-quoted rate may move before an approver must accept it. */
+    rampRateTolerancePercent: string;
+  };
   logLevel: LogLevel;
   /** Absolute path of the built SPA. */
   staticDir: string;
@@ -219,7 +228,10 @@ export function loadConfig(
     dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     custody,
-    sandbox: { timeScale: e.SANDBOX_TIME_SCALE },
+    sandbox: {
+      timeScale: e.SANDBOX_TIME_SCALE,
+      rampRateTolerancePercent: e.RAMP_RATE_TOLERANCE_PERCENT,
+    },
     logLevel: e.LOG_LEVEL,
     staticDir: path.resolve(cwd, e.STATIC_DIR),
     trustProxy: e.TRUST_PROXY,

@@ -54,6 +54,8 @@ export async function createEngineTestApp(
     clock?: TestClock;
     /** The public origin it answers as, when served over HTTP (http/public-origin.ts). */
     origin?: () => OriginPolicy;
+    /** RAMP_RATE_TOLERANCE_PERCENT: the default (0.5) unless a test needs another. */
+    rampRateTolerancePercent?: string;
   } = {},
 ): Promise<EngineTestApp> {
   const database = options.database ?? (await createTestDatabase());
@@ -67,7 +69,15 @@ export async function createEngineTestApp(
   const sessionClock = systemClock;
   const app = createApp({
     config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
-    backend: createSandboxBackend({ db, orgId, clock, timeScale: TIME_SCALE }),
+    backend: createSandboxBackend({
+      db,
+      orgId,
+      clock,
+      timeScale: TIME_SCALE,
+      ...(options.rampRateTolerancePercent
+        ? { rampRateTolerancePercent: options.rampRateTolerancePercent }
+        : {}),
+    }),
     ...(options.origin ? { origin: options.origin } : {}),
     database,
     logger: pino({ level: 'silent' }),

@@ -448,6 +448,36 @@ export function applyPolicies(
     });
   }
 
+  /**
+   * Before an approval of a PENDING ramp counts, wherever it is decided: an
+   * expired quote is priced again, and the decision is held to the quote it
+   * names (the backend's rule; 409 QUOTE_CHANGED). Read through the scoped
+   * backend first, so an item outside the member's scope is a 404 as ever.
+   * `accept` marks the named quote accepted once the vote is kept; `after`
+   * does so once a decision the custody backend alone judged succeeded.
+   */
+  async function bindRamp(
+    ctx: CustodyContext,
+    entityId: string,
+    action: ApprovalActionRequest['action'],
+    quoteId: string | undefined,
+  ) {
+    if (action !== 'approve' || !inner.bindRampApproval) return null;
+    const tx = await inner.getTransaction(ctx, entityId).catch(() => null);
+    if (!tx || tx.status !== 'PENDING' || !tx.quoteResponse) return null;
+    await inner.bindRampApproval(ctx, entityId, quoteId);
+    const accept = async () => {
+      if (quoteId) await inner.acceptRampQuote?.(ctx, entityId, quoteId);
+    };
+    return {
+      accept,
+      after: async (answer: ApprovalActionResponse) => {
+        await accept();
+        return answer;
+      },
+    };
+  }
+
   return {
     ...inner,
 
@@ -510,11 +540,16 @@ export function applyPolicies(
       return changed;
     },
 
-    async decideApproval(ctx, approvalId, request) {
+    async decideApproval(ctx, approvalId, sent) {
       const entityId = (await inner.approvalEntityId?.(ctx, approvalId)) ?? null;
+      // The quote an approver names is the console's to check, never sent on.
+      const { quoteId, ...request } = sent;
+      const ramp = entityId ? await bindRamp(ctx, entityId, request.action, quoteId) : null;
       const row = entityId ? await requirementOf(db, entityId) : undefined;
       if (!entityId || !row || passesThrough(row.requirement))
-        return inner.decideApproval(ctx, approvalId, request);
+        return ramp
+          ? ramp.after(await inner.decideApproval(ctx, approvalId, request))
+          : inner.decideApproval(ctx, approvalId, request);
 
       const { requirement } = row;
       const { outcome } = requirement;
@@ -552,6 +587,8 @@ export function applyPolicies(
 
       // An API client's signature is the custody backend's to check: its vote counts only
       // once sent, so it may add only the approval that settles the item (or decline).
+      // The vote counts toward the quote it names: from here it is the accepted one.
+      if (ramp && decision === 'APPROVE') await ramp.accept();
       const result = await recordVote(
         db,
         entityId,

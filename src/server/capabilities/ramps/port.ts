@@ -37,6 +37,20 @@ export interface RampsPort {
   createRampTransaction(ctx: CustodyContext, body: RampCreateRequest): Promise<Transaction>;
   /** POST …/transactions/mark_deposit_done/: an approved on-ramp's money is on its way. */
   markDepositDone(ctx: CustodyContext, body: MarkDepositDoneRequest): Promise<Transaction>;
+  /**
+   * Before an approval of a PENDING ramp counts (the sandbox's; the custody
+   * API prices its own): re-quotes an expired quote, and refuses (409
+   * QUOTE_CHANGED) an approval naming another quote than the current one, or
+   * naming none while the current rate is beyond the tolerance of the quote a
+   * person accepted. Nothing for anything else. The caller checks scope first.
+   */
+  bindRampApproval?(
+    ctx: CustodyContext,
+    transactionId: string,
+    quoteId: string | undefined,
+  ): Promise<void>;
+  /** After an approval naming the ramp's current quote counted: that quote is the accepted one. */
+  acceptRampQuote?(ctx: CustodyContext, transactionId: string, quoteId: string): Promise<void>;
   /** The ramps paying into, or funded from, one bank account, newest first. */
   listBankAccountRamps(
     ctx: CustodyContext,

@@ -53,7 +53,7 @@ async function noneCreated(t: EngineTestApp, externalId: string) {
 }
 
 describe('FX through the JS SDK', () => {
-  it('quotes EUR → USD from every provider, executes, waits for the deposit, pays the account exactly the quote', async ({
+  it('quotes EUR → USD from every provider, executes, waits for the deposit, pays the account what the deposit buys at the rate it is traded at', async ({
     t,
     f,
     r,
@@ -130,6 +130,10 @@ describe('FX through the JS SDK', () => {
     const again = await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: tx.id });
     refused(again, 'DEPOSIT_ALREADY_MARKED', 'transactionId');
 
+    // Its quote expired a day ago: priced again on what was deposited before the trade.
+    const requoted = Transaction.parse(marked.body);
+    expect(requoted.requotes?.map((q) => q.when)).toEqual(['EXECUTION']);
+    const paid = requoted.quoteResponse?.finalToAmount;
     const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(done.txHash).toBeUndefined();
@@ -147,7 +151,7 @@ describe('FX through the JS SDK', () => {
       expect.objectContaining({
         party: expect.objectContaining({ type: 'BANK_ACCOUNT', id: r.usd.id }),
         asset: 'USD',
-        amount: best.finalToAmount,
+        amount: paid,
       }),
     ]);
     // No vault takes part.

@@ -154,7 +154,7 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
 });
 
 describe('on-ramp, USD to USDC on Polygon', () => {
-  it('JS SDK: deposit instructions only once approved, mark_deposit_done moves it on, the vault is credited the quoted amount', async ({
+  it('JS SDK: deposit instructions only once approved, mark_deposit_done moves it on, the vault is credited what the deposit buys at the rate it is traded at', async ({
     t,
     f,
     sdk: client,
@@ -210,6 +210,10 @@ describe('on-ramp, USD to USDC on Polygon', () => {
     const marked = await client.call('js', 'POST', MARK_DEPOSIT_PATH, { transactionId: tx.id });
     expect(marked.status, marked.text).toBe(200);
     expect(marked.body).toMatchObject({ status: 'SUBMITTED' });
+    // Its quote expired a day ago: priced again on what was deposited before the trade.
+    const requoted = Transaction.parse(marked.body);
+    expect(requoted.requotes?.map((q) => q.when)).toEqual(['EXECUTION']);
+    const credited = requoted.quoteResponse?.finalToAmount ?? '';
     const done = await runRampToEnd(t, tx.id ?? '');
     expect(done.status).toBe('COMPLETED');
     expect(done.operations?.map((o) => [o.type, o.status])).toEqual([
@@ -218,11 +222,11 @@ describe('on-ramp, USD to USDC on Polygon', () => {
       ['TRANSFER', 'COMPLETED'],
     ]);
     expect(await t.balance(f.treasury.id, 'USDC', 'POLYGON')).toEqual({
-      amount: add(before.amount, '500'),
+      amount: add(before.amount, credited),
       held: before.held,
     });
     const credit = done.balanceChanges?.changes?.find((c) => c.party?.type === 'VAULT');
-    expect(credit).toMatchObject({ asset: 'USDC', amount: '500', chain: 'POLYGON' });
+    expect(credit).toMatchObject({ asset: 'USDC', amount: credited, chain: 'POLYGON' });
     const debit = done.balanceChanges?.changes?.find((c) => c.party?.type !== 'VAULT');
     expect(debit).toMatchObject({ asset: 'USD', amount: neg(best.finalFromAmount ?? '') });
   });

@@ -89,9 +89,24 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     // A ramp's (capabilities/ramps); where to send the money only once four-eyes has passed.
     intent: row.intent,
     quoteResponse: row.quoteResponse,
+    // Each time its quote was priced again, and the quote a person last accepted (ramp-requote.ts).
+    ...rampQuoteHistory(row.simulation),
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
   });
+}
+
+/** A ramp's re-quotes and accepted quote, read from its plan (engine/ramp-plan.ts) where it has them. */
+function rampQuoteHistory(simulation: unknown): Pick<Transaction, 'requotes' | 'acceptedQuote'> {
+  const ramp =
+    simulation && typeof simulation === 'object'
+      ? (simulation as { ramp?: { requotes?: unknown; accepted?: unknown } }).ramp
+      : undefined;
+  if (!ramp || !Array.isArray(ramp.requotes) || ramp.requotes.length === 0) return {};
+  return {
+    requotes: ramp.requotes as NonNullable<Transaction['requotes']>,
+    ...(ramp.accepted ? { acceptedQuote: ramp.accepted as Transaction['acceptedQuote'] } : {}),
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { TargetPolicy } from '../../capabilities/webhooks/targets.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import type { SandboxDeps } from './sandbox-deps.ts';
 import { systemClock, type Clock } from '../../clock.ts';
+import { DEFAULT_RATE_TOLERANCE_PERCENT } from './engine/ramp-requote.ts';
 
 export interface SandboxBackendOptions {
   db: Database;
@@ -31,6 +32,11 @@ export interface SandboxBackendOptions {
   timeScale?: number;
   /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE_TARGETS); private addresses refused unless given. */
   webhookTargets?: TargetPolicy;
+  /**
+   * How far (percent) a ramp's re-quoted rate may move from the one a person
+   * accepted before an approver must accept it (RAMP_RATE_TOLERANCE_PERCENT).
+   */
+  rampRateTolerancePercent?: string;
 }
 
 /**
@@ -83,7 +89,10 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...approvalsSandbox(deps),
     ...reference,
     ...policiesSandbox(deps),
-    ...rampsSandbox(deps),
+    ...rampsSandbox({
+      ...deps,
+      rateTolerancePercent: options.rampRateTolerancePercent ?? DEFAULT_RATE_TOLERANCE_PERCENT,
+    }),
     ...webhooksSandbox(deps, options.webhookTargets ?? { allowPrivate: false }),
   };
 }

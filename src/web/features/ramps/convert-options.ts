@@ -50,10 +50,10 @@ export function currenciesOf(account: Pick<BankAccount, 'paymentMethod'> | undef
   return [...(rail && rail in RAIL_CURRENCIES ? RAIL_CURRENCIES[rail] : RAMP_FIAT_CURRENCIES)];
 }
 
-/** "Acme Payroll · JPMorgan Chase Bank •••• 6789 · US ACH · USD": masked, with rail and currency. */
+/** "Acme Payroll · JPMorgan Chase Bank •••• 6789 · US ACH · USD": by name, masked, with rail and currency; never an id. */
 export function bankAccountLabel(account: BankAccount): string {
   return [
-    account.accountName ?? account.id,
+    account.accountName ?? account.bankName ?? 'Unnamed account',
     [account.bankName, account.accountNumber].filter(Boolean).join(' '),
     paymentMethodLabel(account.paymentMethod),
     currenciesOf(account).join(' or '),
@@ -62,10 +62,19 @@ export function bankAccountLabel(account: BankAccount): string {
     .join(' · ');
 }
 
-/** Approved accounts only (the list is asked for APPROVED; the page holds it to that whatever it gets). */
-export function bankAccountOptions(accounts: BankAccount[]): Option[] {
+/**
+ * The approved accounts the chosen vault may pay: those of the vault's own
+ * sub-organization (organization-level ones for an organization-level vault),
+ * as the custody API allows. Every approved account until a vault is chosen.
+ * The list is asked for APPROVED; the page holds it to that whatever it gets.
+ */
+export function bankAccountOptions(
+  accounts: BankAccount[],
+  vault?: Pick<Vault, 'subOrgId'> | undefined,
+): Option[] {
   return accounts
     .filter((a) => a.id && a.status === 'APPROVED')
+    .filter((a) => !vault || (a.subOrgId ?? null) === (vault.subOrgId ?? null))
     .sort((a, b) => (a.accountName ?? '').localeCompare(b.accountName ?? ''))
     .map((a) => ({ value: a.id as string, label: bankAccountLabel(a) }));
 }

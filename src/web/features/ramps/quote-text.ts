@@ -65,3 +65,46 @@ export function describeExpiry(left: number | undefined): string {
   const s = left % 60;
   return `Expires in ${Math.floor(left / 60)} min${s ? ` ${s} s` : ''}`;
 }
+
+/** "14:03:10 UTC": the clock time a quote holds until, to the second. */
+const clockTime = (iso: string) => `${iso.slice(11, 19)} UTC`;
+
+/**
+ * What a quote locks and until when, in words: "Rate locked until
+ * 14:03:10 UTC (42 s)" while it holds; once expired, on a ramp still to
+ * execute, "Quote expired 16 min ago: it will be re-quoted before it
+ * executes" (the server prices it again first); on one already under way or
+ * ended, only when it expired.
+ */
+export function describeLock(
+  quote: Pick<RampQuote, 'expiresAt'>,
+  now: number,
+  options: { executes: boolean } = { executes: true },
+): string {
+  const left = secondsLeft(quote, now);
+  if (left === undefined || !quote.expiresAt)
+    return 'No lock stated: the rate is set when it executes';
+  if (left > 0) return `Rate locked until ${clockTime(quote.expiresAt)} (${left} s)`;
+  const ago = Math.max(0, Math.floor((now - Date.parse(quote.expiresAt)) / 1000));
+  const since =
+    ago < 60
+      ? `${ago} s`
+      : ago < 3600
+        ? `${Math.floor(ago / 60)} min`
+        : `${Math.floor(ago / 3600)} h ${Math.floor((ago % 3600) / 60)} min`;
+  return options.executes
+    ? `Quote expired ${since} ago: it will be re-quoted before it executes`
+    : `Quote expired at ${clockTime(quote.expiresAt)}`;
+}
+
+/** "4 min": how old a quote is, from when it was priced (its expiry less the 60 s it holds). */
+export function describeAge(quote: Pick<RampQuote, 'expiresAt'>, now: number): string | undefined {
+  if (!quote.expiresAt) return undefined;
+  const priced = Date.parse(quote.expiresAt) - QUOTE_HOLDS_MS;
+  if (Number.isNaN(priced)) return undefined;
+  const seconds = Math.max(0, Math.floor((now - priced) / 1000));
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min`;
+}
+
+/** How long the sandbox's (and the providers') quotes hold: docs/ramps.md. */
+const QUOTE_HOLDS_MS = 60_000;

@@ -3,6 +3,7 @@ import { transactionDetailQuery } from '../../features/transactions/api/get-tran
 import { transactionHistoryQuery } from '../../features/transactions/api/transaction-history.ts';
 import { TransactionDetailPage } from '../../features/transactions/components/transaction-detail-page.tsx';
 import { RampDetails } from '../../features/ramps/components/ramp-details.tsx';
+import { RampApprovalFacts } from '../../features/ramps/components/ramp-approval-facts.tsx';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 // Not nested in the list's route: the detail is a page of its own, and the
@@ -30,6 +31,7 @@ function TransactionDetailRoute() {
     <TransactionDetailPage
       transactionId={transactionId}
       extras={(transaction, refresh) => <RampDetails transaction={transaction} refresh={refresh} />}
+      decisionExtras={(transaction) => <RampApprovalFacts transaction={transaction} />}
     />
   );
 }

@@ -16,6 +16,7 @@ import {
 } from '../../../custody/sandbox/engine/ramp-create.ts';
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
 import { quoteRamp } from '../../../custody/sandbox/engine/ramp-quote.ts';
+import { acceptRampQuote, bindRampApproval } from '../../../custody/sandbox/engine/ramp-requote.ts';
 import {
   renamedRefusal,
   routeFromQuoteRequest,
@@ -30,6 +31,8 @@ export interface RampsSandboxDeps {
   db: Database;
   clock: Clock;
   orgIdFor(ctx: CustodyContext): Promise<string | null>;
+  /** Kept on each ramp made: how far a re-quote's rate may move before an approver accepts it. */
+  rateTolerancePercent: string;
 }
 
 /**
@@ -63,6 +66,7 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       quoteId: body.quoteId,
       externalId: body.externalId,
       memo: body.memo,
+      rateTolerancePercent: deps.rateTolerancePercent,
       ...sent,
     };
   }
@@ -127,6 +131,18 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       });
       return toWireTransaction(row);
     },
+    async bindRampApproval(ctx, transactionId, quoteId) {
+      const bound = await bindRampApproval(db, {
+        orgId: await org(ctx),
+        transactionId,
+        quoteId,
+        now: clock.now(),
+      });
+      // Thrown once the re-quote is committed: the approver's next read shows the new quote.
+      if (bound?.refusal) throw bound.refusal;
+    },
+    acceptRampQuote: async (ctx, transactionId, quoteId) =>
+      acceptRampQuote(db, { orgId: await org(ctx), transactionId, quoteId }),
     listBankAccountRamps: async (ctx, bankAccountId, query) =>
       listBankAccountRamps(db, await deps.orgIdFor(ctx), bankAccountId, query),
   };

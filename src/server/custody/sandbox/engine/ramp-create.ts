@@ -16,7 +16,8 @@ import { Problems } from './problems.ts';
 import { CRYPTO_USD, FIAT_USD } from './ramp-pricing.ts';
 import type { StoredRoute } from './ramp-quote.ts';
 import type { RouteRequest } from './ramp-route.ts';
-import { providerParty, SANDBOX_DEPOSIT_ACCOUNTS, type RampPlan } from './ramp-lifecycle.ts';
+import { providerParty, SANDBOX_DEPOSIT_ACCOUNTS } from './ramp-lifecycle.ts';
+import type { RampPlan } from './ramp-plan.ts';
 
 /**
  * Executing a quote (G2 `intent/create/`, G1 `POST …/transactions/` with
@@ -41,6 +42,8 @@ export interface ExecuteRampInput {
   subOrgId?: string | undefined;
   externalId?: string | undefined;
   memo?: string | undefined;
+  /** How far (percent) a re-quote's rate may move before an approver must accept it. */
+  rateTolerancePercent?: string | undefined;
 }
 
 function refuse(code: string, field: string, message: string): ApiError {
@@ -104,6 +107,7 @@ async function planRampQuote(db: Database, input: ExecuteRampInput) {
       kind: route.kind,
       provider,
       completionSeconds: route.completionSeconds,
+      ...(input.rateTolerancePercent ? { rateTolerancePercent: input.rateTolerancePercent } : {}),
       ...(input.memo?.toLowerCase().includes(SIMULATE_FAIL_TAG)
         ? { fail: `the provider ${provider} could not complete the trade (${SIMULATE_FAIL_TAG})` }
         : {}),

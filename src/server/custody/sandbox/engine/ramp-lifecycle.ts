@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { OperationStatus, TransactionStatus } from '#contract/enums.ts';
-import type { BankDetails, RampKind } from '#contract/ramp-record.ts';
+import type { BankDetails, RampRequote } from '#contract/ramp-record.ts';
 import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
@@ -10,7 +10,8 @@ import type { TransactionRow } from '../mappers.ts';
 import { moveBalances } from './balances.ts';
 import { newTxHash } from './chain-artifacts.ts';
 import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
-import { readPlan, type SimulationPlan } from './plan.ts';
+import { readRampPlan, type RampPlan } from './ramp-plan.ts';
+import { requoteIfExpired } from './ramp-requote.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -40,23 +41,6 @@ import { transition, type Executor, type TransitionInput } from './transitions.t
 /** The simulator's speed (steps.ts's StepConfig, declared here so the two do not import each other). */
 interface StepConfig {
   timeScale: number;
-}
-
-export interface RampPlan extends SimulationPlan {
-  ramp: {
-    kind: RampKind;
-    provider: string;
-    completionSeconds: number;
-    /** Set when the provider will fail the trade: the transaction's `error`. */
-    fail?: string;
-    /** When the payer said the deposit is on its way (on-ramp, FX). */
-    depositMarkedAt?: string;
-  };
-}
-
-export function readRampPlan(value: unknown): RampPlan | null {
-  const plan = readPlan(value) as RampPlan | null;
-  return plan && typeof plan.ramp === 'object' && plan.ramp !== null ? plan : null;
 }
 
 /** Is this row a ramp the ramp lifecycle moves (as opposed to a seeded historical one)? */
@@ -158,14 +142,28 @@ export async function advanceRamp(
     if (done) await moveBalances(tx, at, { release: plan.holds });
   };
   switch (row.status) {
-    case 'APPROVED':
+    case 'APPROVED': {
       if (!offRamp) {
         // Waits for the payer: mark_deposit_done moves it on.
         await tx.update(transactions).set({ nextStepAt: null }).where(eq(transactions.id, row.id));
         return;
       }
-      await move(tx, row, at, 'SIGNED', next, { operations: withOps(row, { 1: 'PROCESSING' }) });
+      // The provider is engaged now: never at a rate nobody accepted.
+      const priced = await requoteIfExpired(tx, row, at, 'EXECUTION');
+      if (priced?.requote.beyondTolerance) {
+        const done = await move(tx, priced.row, at, 'FAILED', null, {
+          operations: withOps(priced.row, { 1: 'CANCELLED', 2: 'CANCELLED', 3: 'CANCELLED' }),
+          error: movedBeyond(priced.requote),
+        });
+        if (done) await moveBalances(tx, at, { release: plan.holds });
+        return;
+      }
+      const current = priced?.row ?? row;
+      await move(tx, current, at, 'SIGNED', next, {
+        operations: withOps(current, { 1: 'PROCESSING' }),
+      });
       return;
+    }
     case 'SIGNED':
       await move(tx, row, at, 'SUBMITTED', offRamp ? next : at, {
         operations: withOps(
@@ -219,6 +217,11 @@ export async function advanceRamp(
   }
 }
 
+/** Why a ramp whose rate moved beyond the tolerance after its final approval did not execute. */
+function movedBeyond(requote: RampRequote): string {
+  return `the quote expired and the provider's rate moved from ${requote.acceptedRate} (approved) to ${requote.rate}, beyond the ${requote.tolerancePercent}% tolerance: nothing was sent; quote it again`;
+}
+
 /** The ramp's net effect: what its operations move, the provider's own legs left out. */
 function netChanges(row: TransactionRow): BalanceChange[] {
   return (row.operations ?? []).flatMap((op) =>
@@ -267,9 +270,30 @@ export async function markDepositDone(
           ? `transaction ${row.id} is PENDING: it must be approved before its deposit is sent`
           : `transaction ${row.id} is ${row.status}: it waits for no deposit`,
       );
+    // The trade is priced when the money is on its way: an expired quote is priced again first.
+    const priced = await requoteIfExpired(tx, row, input.now, 'EXECUTION');
+    if (priced?.requote.beyondTolerance) {
+      await transition(tx, {
+        transactionId: row.id,
+        from: 'APPROVED',
+        to: 'FAILED',
+        at: input.now,
+        nextStepAt: null,
+        operationsBefore: row.operations,
+        patch: {
+          operations: withOps(priced.row, { 1: 'CANCELLED', 2: 'CANCELLED', 3: 'CANCELLED' }),
+          error: movedBeyond(priced.requote),
+        },
+      });
+      const [failed] = await tx.select().from(transactions).where(eq(transactions.id, row.id));
+      if (!failed) throw new Error('markDepositDone: the row went away');
+      return failed;
+    }
+    const current = priced?.row ?? row;
+    const currentPlan = readRampPlan(current.simulation) ?? plan;
     const marked: RampPlan = {
-      ...plan,
-      ramp: { ...plan.ramp, depositMarkedAt: input.now.toISOString() },
+      ...currentPlan,
+      ramp: { ...currentPlan.ramp, depositMarkedAt: input.now.toISOString() },
     };
     const simulation = { ...marked };
     await transition(tx, {
@@ -278,8 +302,8 @@ export async function markDepositDone(
       to: 'SIGNED',
       at: input.now,
       nextStepAt: input.now,
-      operationsBefore: row.operations,
-      patch: { simulation, operations: withOps(row, { 1: 'PROCESSING' }) },
+      operationsBefore: current.operations,
+      patch: { simulation, operations: withOps(current, { 1: 'PROCESSING' }) },
     });
     const [moved] = await tx.select().from(transactions).where(eq(transactions.id, row.id));
     if (!moved) throw new Error('markDepositDone: the row went away');

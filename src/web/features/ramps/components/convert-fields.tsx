@@ -88,8 +88,11 @@ export function ConvertFields({
         name="bankAccountId"
         label="To bank account"
         placeholder="Choose an approved account"
-        hint="Approved accounts only; numbers masked."
-        options={bankAccountOptions(pickers.accounts)}
+        hint="Approved accounts the chosen vault may pay (its own sub-organization); numbers masked."
+        options={bankAccountOptions(
+          pickers.accounts,
+          kind === 'OFF_RAMP' ? pickers.vaults.find((v) => v.id === values.vaultId) : undefined,
+        )}
       />
       <SelectFieldFor
         {...bound}

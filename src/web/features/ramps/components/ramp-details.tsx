@@ -5,7 +5,8 @@ import { Fact } from '../../../components/fact.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
-import { amountOf, describeFee, describeRate, describeWait } from '../quote-text.ts';
+import { useNow } from '../../../lib/use-now.ts';
+import { amountOf, describeFee, describeLock, describeRate, describeWait } from '../quote-text.ts';
 import { DepositInstructionsPanel } from './deposit-instructions.tsx';
 
 /** A ramp or FX: made from a quote, whatever its category is called. */
@@ -56,7 +57,7 @@ function RampQuotePanel({ transaction: tx }: { transaction: Transaction }) {
             </span>
             {quote.fromChain ? ` on ${chainLabel(quote.fromChain)}` : ''}
           </Fact>
-          <Fact term="Fee">
+          <Fact term="Provider fee">
             <span className="tabular-nums">{describeFee(quote)}</span> (included)
           </Fact>
           <Fact term="Arrives">
@@ -67,6 +68,25 @@ function RampQuotePanel({ transaction: tx }: { transaction: Transaction }) {
           </Fact>
           <Fact term="Rate">{describeRate(quote)}</Fact>
           <Fact term="How long">{describeWait(quote.estCompletionTimeInSec)}</Fact>
+          <Fact term="Locked">
+            <QuoteLock transaction={tx} />
+          </Fact>
+          {tx.requotes?.length ? (
+            <Fact term="Re-quoted">
+              <ul className="space-y-1" aria-label="Re-quotes">
+                {tx.requotes.map((r) => (
+                  <li key={r.quoteId}>
+                    {r.at.slice(11, 19)} UTC,{' '}
+                    {r.when === 'EXECUTION' ? 'as it executed' : 'at an approval'}: rate{' '}
+                    {r.previousRate} → {r.rate}
+                    {r.beyondTolerance
+                      ? `, beyond the ${r.tolerancePercent}% tolerance`
+                      : `, within the ${r.tolerancePercent}% tolerance`}
+                  </li>
+                ))}
+              </ul>
+            </Fact>
+          ) : null}
           <Fact term="Quote ID">
             <span className="font-mono text-xs break-all">{quote.quoteId}</span>
           </Fact>
@@ -75,6 +95,19 @@ function RampQuotePanel({ transaction: tx }: { transaction: Transaction }) {
         <p className="mt-2 text-sm text-slate-700">The custody service sent no quote with it.</p>
       )}
     </Panel>
+  );
+}
+
+/** What the quote locks and until when, ticking while the page is open. */
+function QuoteLock({ transaction: tx }: { transaction: Transaction }) {
+  const now = useNow(1000);
+  if (!tx.quoteResponse) return null;
+  // Only a ramp still to execute is priced again; one under way or ended keeps its rate.
+  const executes =
+    tx.status === 'PENDING' ||
+    (tx.status === 'APPROVED' && !tx.operations?.some((o) => o.status !== 'PENDING'));
+  return (
+    <span data-testid="ramp-quote-lock">{describeLock(tx.quoteResponse, now, { executes })}</span>
   );
 }
 

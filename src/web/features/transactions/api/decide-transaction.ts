@@ -21,7 +21,9 @@ export const DeclineForm = z.object({
 });
 export type DeclineForm = z.infer<typeof DeclineForm>;
 
-export type Decision = { action: 'approve' } | { action: 'reject'; reason: string };
+/** An approval of a ramp names the quote the approver saw (`quoteId`). */
+export type Decision =
+  { action: 'approve'; quoteId?: string } | { action: 'reject'; reason: string };
 
 export function useDecideTransaction(transactionId: string) {
   const queryClient = useQueryClient();

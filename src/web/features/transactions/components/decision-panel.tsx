@@ -21,7 +21,7 @@ import {
 } from '../api/decide-transaction.ts';
 import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
-import { UsdEquivalent } from './usd-equivalent.tsx';
+import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
 import { CostFactsFor } from '../../../components/approval-cost.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
@@ -45,7 +45,14 @@ import { describeTransaction } from '../../../lib/transaction-summary.ts';
  * previous and next items, and once decided offers the next one to decide
  * (components/inbox-item-navigation.tsx).
  */
-export function DecisionPanel({ transaction: tx }: { transaction: Transaction }) {
+export function DecisionPanel({
+  transaction: tx,
+  extras,
+}: {
+  transaction: Transaction;
+  /** What another feature adds to what the approver decides on (a ramp's quote), given by the route. */
+  extras?: DecisionExtras | undefined;
+}) {
   const [done, setDone] = useState<string | null>(null);
   const outcomeId = useId();
   // The decision lives here, not in its dialog: once it succeeds the transaction
@@ -70,7 +77,7 @@ export function DecisionPanel({ transaction: tx }: { transaction: Transaction })
       {outcome}
       {inbox}
       {tx.status === 'PENDING' ? (
-        <PendingDecision transaction={tx} decision={decision} onDone={setDone} />
+        <PendingDecision transaction={tx} decision={decision} onDone={setDone} extras={extras} />
       ) : null}
     </>
   );
@@ -81,10 +88,12 @@ function PendingDecision({
   transaction: tx,
   decision,
   onDone,
+  extras,
 }: {
   transaction: Transaction;
   decision: Decision;
   onDone: (message: string) => void;
+  extras?: DecisionExtras | undefined;
 }) {
   const session = useSession();
   const progress = useApprovalProgress(tx.id ?? '');
@@ -103,6 +112,7 @@ function PendingDecision({
       <div className="mt-1">
         <ApprovalProgressFor entityId={tx.id ?? ''} />
       </div>
+      {extras?.(tx)}
       {blocked ? (
         <p className="mt-1 text-sm text-slate-800" data-testid="decision-blocked">
           {blocked}
@@ -113,7 +123,7 @@ function PendingDecision({
             <LinkedAccountsNote entityId={tx.id ?? ''} />
           </div>
           <div className="mt-2 flex flex-wrap gap-2">
-            <ApproveDialog transaction={tx} decision={decision} onDone={onDone} />
+            <ApproveDialog transaction={tx} decision={decision} onDone={onDone} extras={extras} />
             <DeclineDialog transaction={tx} decision={decision} onDone={onDone} />
           </div>
         </>
@@ -187,8 +197,15 @@ export function DecisionSummary({ transaction: tx }: { transaction: Transaction 
       </Fact>
       <Fact term="Chain">{chainLabel(tx.blockChain) || '—'}</Fact>
       {contractCall ? <ContractCallRows transaction={tx} Row={Fact} /> : null}
-      {/* The fee of its tier and what leaves in all, as the server works them out. */}
-      <CostFactsFor entityId={tx.id ?? ''} />
+      {tx.quoteResponse ? (
+        // A ramp's fee is its provider's, inside what leaves; it pays no network fee tier.
+        <Fact term="Provider fee">
+          <FeeCharged fees={tx.fees} none="None stated" />
+        </Fact>
+      ) : (
+        // The fee of its tier and what leaves in all, as the server works them out.
+        <CostFactsFor entityId={tx.id ?? ''} />
+      )}
       {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
     </dl>
   );
@@ -208,7 +225,11 @@ type DecisionDialogProps = {
   transaction: Transaction;
   decision: Decision;
   onDone: (message: string) => void;
+  extras?: DecisionExtras | undefined;
 };
+
+/** A feature's part of what the approver decides on (a ramp's quote), given by the route. */
+export type DecisionExtras = (transaction: Transaction) => ReactNode;
 
 /**
  * The dialog's state and its one decision: `decided` closes it and says
@@ -246,13 +267,17 @@ function ApproveDialog(props: DecisionDialogProps) {
     <ActionDialog {...dialog} {...APPROVE}>
       <LinkedAccountsNote entityId={tx.id ?? ''} />
       <DecisionSummary transaction={tx} />
+      {props.extras?.(tx)}
       <ConfirmActions
         mutation={decide}
         label="Approve transaction"
         runningLabel="Approving…"
         onConfirm={() =>
           send(
-            { action: 'approve' },
+            // A ramp's approval names the quote shown: the server refuses it if the quote changed.
+            tx.quoteResponse?.quoteId
+              ? { action: 'approve', quoteId: tx.quoteResponse.quoteId }
+              : { action: 'approve' },
             {
               onSuccess: (answer) =>
                 decided(

@@ -11,7 +11,7 @@ import { humanize } from '../../../lib/labels.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { isFollowed, useTransactionSnapshot } from '../api/get-transaction.ts';
 import { listSearchToReturnTo } from '../search.ts';
-import { DecisionPanel } from './decision-panel.tsx';
+import { DecisionPanel, type DecisionExtras } from './decision-panel.tsx';
 import { ReplacePanel } from './replace-panel.tsx';
 import { SlowNotice } from './slow-flag.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
@@ -27,9 +27,11 @@ export type TransactionExtras = (transaction: Transaction, refresh: () => void) 
 export function TransactionDetailPage({
   transactionId,
   extras,
+  decisionExtras,
 }: {
   transactionId: string;
   extras?: TransactionExtras;
+  decisionExtras?: DecisionExtras;
 }) {
   const query = useTransactionSnapshot(transactionId);
 
@@ -72,7 +74,7 @@ export function TransactionDetailPage({
       </header>
       {tx.status === 'DRAFT' ? <DraftNotice /> : null}
       <SlowNotice transaction={tx} />
-      <DecisionPanel transaction={tx} />
+      <DecisionPanel transaction={tx} extras={decisionExtras} />
       <div className="grid gap-4 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]">
         <div className="space-y-4">
           <StatusTimeline transaction={tx} />

@@ -141,7 +141,8 @@ export function TransactionSummary({ transaction: tx }: { transaction: Transacti
             <PartyDetails party={tx.destination} />
           </Row>
         )}
-        <Row term="Network fee">
+        {/* A ramp's fee is its provider's, not a network's. */}
+        <Row term={tx.quoteResponse ? 'Provider fee' : 'Network fee'}>
           <FeeCharged
             fees={tx.fees}
             none={
