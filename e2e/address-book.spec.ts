@@ -1,6 +1,7 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { toChecksumAddress } from '../src/contract/contact-address.ts';
 import { expect, test } from './auth.ts';
+import { expectHydrated } from './keyboard.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { CONTACTS_PATH, freshAddress, proposeContactByApi } from './contact-data.ts';
 import { choose, csrf, openForm } from './create-forms.ts';
@@ -167,7 +168,7 @@ test('the address book pages are rendered on the server, hydrate without a misma
     const html = (await response?.text()) ?? '';
     expect(html).toContain(`<link rel="expect" href="#${firstScreen}" blocking="render" />`);
     expect(html.slice(html.indexOf('<div id="root">'))).toContain(shows);
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+    await expectHydrated(page);
     await page.waitForLoadState('networkidle');
     const { scroll, viewport } = await page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,

@@ -1,5 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
+import { expectHydrated } from './keyboard.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 
@@ -95,7 +96,7 @@ test('timestamps are in the member’s zone, labelled, from the first byte, and 
   const response = await page.goto('/transactions');
   const html = (await response?.text()) ?? '';
   const times = page.getByRole('table', { name: 'Transactions' }).locator('tbody time');
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+  await expectHydrated(page);
   const shown = await times.allTextContents();
   expect(shown.length).toBeGreaterThan(0);
   // Signed in by the API, this member's browser named no zone: UTC, said so.
@@ -140,7 +141,7 @@ test('the home page arrives rendered: the overview in the first HTML, and the br
   expect(html).toContain('console-server-state');
   expect(html).not.toContain('rel="preload" as="fetch"');
   await expect(page.getByTestId('total-usd')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+  await expectHydrated(page);
   await page.waitForLoadState('networkidle');
   expect(asked.get('/auth/session') ?? 0).toBe(0);
   expect([...asked.keys()].filter((url) => url.startsWith('/api/console/overview/'))).toEqual([]);
@@ -191,11 +192,11 @@ for (const start of ['/', '/transactions']) {
     if (start === '/') {
       // The overview first, then its way to the list.
       await expect(page.getByTestId('total-usd')).toBeVisible();
-      await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+      await expectHydrated(page);
       await nav.getByRole('link', { name: 'Transactions' }).click();
     }
     await expect(rows.first()).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+    await expectHydrated(page);
 
     await nav.getByRole('link', { name: 'Bank accounts' }).click();
     await expect(page.getByRole('heading', { name: 'Bank accounts', level: 1 })).toBeVisible();

@@ -23,3 +23,13 @@ export async function focusLive(target: Locator): Promise<void> {
   await target.focus();
   await expect(target).toBeFocused();
 }
+
+/**
+ * Waits until the browser has taken a signed-in page over (hydration): the
+ * header's first control is live — Sign out from 1280 px, the Menu button
+ * (which hides Sign out) below. Each is held disabled until then, and only
+ * the one shown at this width is in the accessibility tree.
+ */
+export async function expectHydrated(page: Page): Promise<void> {
+  await expect(page.getByRole('button', { name: /^(Sign out|Menu)\b/ })).toBeEnabled();
+}

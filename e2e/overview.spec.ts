@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { formatUsd } from '../src/contract/decimal-format.ts';
 import { expect, test } from './auth.ts';
+import { expectHydrated } from './keyboard.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { approveByApi, memberPage } from './transfers.ts';
 
@@ -62,7 +63,7 @@ test.describe('Overview', () => {
     await expect(
       page.getByRole('img', { name: /^Completed outflow per day over the last 30 days/ }),
     ).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+    await expectHydrated(page);
     await expectNoAxeViolations(page);
 
     // The chart's figures as a table, opened from the keyboard.
@@ -98,7 +99,7 @@ test.describe('Overview', () => {
     await page.goto('/');
     const total = page.getByTestId('total-usd');
     await expect(total).toHaveText(/USD$/);
-    await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+    await expectHydrated(page);
     const before = await total.textContent();
     // The same document throughout: a reload would lose this mark.
     await page.evaluate(() => {

@@ -1,5 +1,6 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
+import { expectHydrated } from './keyboard.ts';
 import { proposeByApi } from './bank-account-data.ts';
 import { proposeContactByApi } from './contact-data.ts';
 import { createTransfer } from './transfers.ts';
@@ -33,7 +34,7 @@ async function openCold(page: Page, path: string): Promise<string> {
   expect(response?.status()).toBe(200);
   const html = (await response?.text()) ?? '';
   // Controls are held disabled until hydration (lib/use-hydrated.ts).
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeEnabled();
+  await expectHydrated(page);
   await page.waitForLoadState('networkidle');
   return html;
 }

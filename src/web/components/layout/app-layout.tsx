@@ -1,6 +1,7 @@
 import { Link, useRouterState, type LinkProps } from '@tanstack/react-router';
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { cn } from '../../lib/cn.ts';
+import { useHydrated } from '../../lib/use-hydrated.ts';
 
 const navLinkClass =
   'rounded-md px-3 py-2 text-sm font-medium text-slate-200 hover:bg-slate-800 hover:text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white aria-[current=page]:bg-slate-700 aria-[current=page]:text-white';
@@ -100,6 +101,9 @@ export function AppLayout({
   children: ReactNode;
 }) {
   const panelId = useId();
+  // Held disabled until the browser has taken the page over, as every control is: a tap on
+  // the server's markup would open nothing.
+  const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -125,6 +129,7 @@ export function AppLayout({
             type="button"
             aria-expanded={open}
             aria-controls={panelId}
+            disabled={!hydrated}
             onClick={() => setOpen((o) => !o)}
             className="ml-auto inline-flex h-10 items-center gap-2 rounded-md border border-slate-600 px-3 text-sm font-medium text-white hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white xl:hidden"
           >
