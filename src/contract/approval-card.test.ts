@@ -31,7 +31,6 @@ const INTENT: Intent = {
   assets: null,
   feeCeiling: {
     tier: 'MEDIUM',
-    tierDefaulted: false,
     maxFee: '0.000420',
     asset: 'ETH',
     blockChain: 'ETHEREUM',

@@ -63,9 +63,11 @@ export type CardDestination = z.infer<typeof CardDestination>;
  * the price, so it is in the status.
  */
 export const CardFeeCeiling = z.strictObject({
+  /**
+   * The tier it pays at (the custody API's default, HIGH, when the body names
+   * none: a created item records it, so a draft and its item read alike).
+   */
   tier: FeeTier,
-  /** The item names no tier: the custody API's default applies. */
-  tierDefaulted: z.boolean(),
   maxFee: z.string(),
   asset: z.string(),
   blockChain: z.nullable(z.string()),
