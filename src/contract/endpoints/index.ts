@@ -1,5 +1,7 @@
 import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
+import * as approvalCardPreview from './approval-card-preview.ts';
+import * as approvalCards from './approval-cards.ts';
 import * as approvalCounts from './approval-counts.ts';
 import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
@@ -35,6 +37,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(bankAccountWrites),
   ...Object.values(approvals),
   ...Object.values(approvalCounts),
+  ...Object.values(approvalCards),
+  ...Object.values(approvalCardPreview),
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),

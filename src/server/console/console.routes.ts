@@ -3,6 +3,7 @@ import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.routes.ts';
+import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
@@ -28,6 +29,7 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
+    .route('/', approvalCardRoutes(options, backend))
     .route('/', policyRoutes(options, backend))
     .route('/', overviewRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))

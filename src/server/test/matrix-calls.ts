@@ -102,6 +102,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   bankAccountId: (t) => t.bankAccountId,
   vaultId: (t) => t.vaultId,
   contactId: (t) => t.contactId,
+  // An approval card's item: the target's transaction stands for every kind.
+  entityId: (t) => t.transactionId,
   approvalId: (t) => t.approvalId,
   staffId: (_t, ctx) => ctx.staffId,
   // A proposal nobody made: an admin gets 404 past the checks, others 403.
@@ -116,7 +118,13 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   passkeyId: () => 'no-such-passkey',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
-const SCOPED_PARAMS = new Set(['transactionId', 'bankAccountId', 'vaultId', 'contactId']);
+const SCOPED_PARAMS = new Set([
+  'transactionId',
+  'bankAccountId',
+  'vaultId',
+  'contactId',
+  'entityId',
+]);
 
 /**
  * The call a declaration implies: its path with the target's ids, the

@@ -302,6 +302,26 @@ async function usdOf(
 }
 
 /**
+ * One transaction's cost as answered (or a draft's, made from its create
+ * body): its fee of its tier and the USD values. The approval card's fee
+ * ceiling and what leaves are read from it, so they are never worked out twice.
+ */
+export async function costOf(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  tx: Transaction,
+): Promise<TransactionCost> {
+  const vaultId = tx.vaultId ?? (tx.source?.type === 'VAULT' ? tx.source.id : undefined);
+  const [fee, amountUsd] = await Promise.all([
+    feeOf(backend, ctx, tx),
+    positive(tx.amount) && tx.asset
+      ? usdOf(backend, ctx, tx.asset, tx.blockChain ?? null, tx.amount, vaultId, tx.amountInUSD)
+      : Promise.resolve(tx.amountInUSD ?? (tx.amount !== undefined ? '0' : null)),
+  ]);
+  return transactionCost(tx, { amountUsd, ...fee });
+}
+
+/**
  * The costs of the transactions named that the member may see, in the order
  * asked, and their sums. Each is read afresh (the single read carries its
  * tier); one the member may not see, or that is not a transaction, is left out.
@@ -321,26 +341,7 @@ export async function approvalCosts(
     ),
   );
   const results = await Promise.all(
-    found
-      .flatMap((tx) => (tx ? [tx] : []))
-      .map(async (tx) => {
-        const vaultId = tx.vaultId ?? (tx.source?.type === 'VAULT' ? tx.source.id : undefined);
-        const [fee, amountUsd] = await Promise.all([
-          feeOf(backend, ctx, tx),
-          positive(tx.amount) && tx.asset
-            ? usdOf(
-                backend,
-                ctx,
-                tx.asset,
-                tx.blockChain ?? null,
-                tx.amount,
-                vaultId,
-                tx.amountInUSD,
-              )
-            : Promise.resolve(tx.amountInUSD ?? (tx.amount !== undefined ? '0' : null)),
-        ]);
-        return transactionCost(tx, { amountUsd, ...fee });
-      }),
+    found.flatMap((tx) => (tx ? [tx] : [])).map((tx) => costOf(backend, ctx, tx)),
   );
   return { results, sum: sumCosts(results) };
 }

@@ -15,7 +15,6 @@ import { reviewRampPolicy, reviewTransactionPolicy } from '#contract/endpoints/p
 import {
   describeOutcome,
   describeRule,
-  type FrozenRequirement,
   type Policy,
   type PolicyRule,
 } from '#contract/policies.ts';
@@ -32,7 +31,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { requirementFor } from './evaluate.ts';
 import { draftRampRequirement, draftRequirement } from './guard.ts';
-import { approvalProgress, requirementsOf } from './progress.ts';
+import { approvalProgress, requirementsOf, summaryOf } from './progress.ts';
 import {
   activePolicy,
   discardDraft,
@@ -115,17 +114,6 @@ async function policyInWords(
     (rule, i) => `${i + 1}. ${rule.name}: ${describeRule(rule, nameOf)}`,
   );
   return [...rules, `otherwise ${describeOutcome(policy.fallback, nameOf)}`].join('; ');
-}
-
-/** An outcome in words, its named members by name. */
-async function summaryOf(db: Database, requirement: FrozenRequirement): Promise<string> {
-  const { outcome } = requirement;
-  const ids = outcome.action === 'ALLOW' ? outcome.approvers.memberIds : [];
-  const rows = ids.length
-    ? await db.select({ id: staff.id, name: staff.name }).from(staff).where(inArray(staff.id, ids))
-    : [];
-  const names = new Map(rows.map((r) => [r.id, r.name]));
-  return describeOutcome(outcome, (id) => names.get(id) ?? id);
 }
 
 /** The item's sub-organization when the member may see it; undefined when not (or gone). */

@@ -4,7 +4,7 @@ import {
   type ApprovalProgress,
   type ProgressDecision,
 } from '#contract/approval-progress.ts';
-import { describeApprovers } from '#contract/policies.ts';
+import { describeApprovers, describeOutcome, type FrozenRequirement } from '#contract/policies.ts';
 import type { Database } from '../../db/client.ts';
 import { linkedToMember } from '../../console/linked-accounts.ts';
 import { approvalRequirements, approvalVotes, staff } from '../../db/schema/console.ts';
@@ -23,6 +23,23 @@ import { initiatorOf, voteActor } from './votes.store.ts';
 type RequirementRow = typeof approvalRequirements.$inferSelect;
 
 const key = (actor: PolicyActor) => `${actor.kind}:${actor.id}`;
+
+/**
+ * A requirement's outcome in words ("2 approvals from admins"), its named
+ * members by name: the one-line summary the review step and the approval card show.
+ */
+export async function summaryOf(
+  db: Pick<Database, 'select'>,
+  requirement: FrozenRequirement,
+): Promise<string> {
+  const { outcome } = requirement;
+  const ids = outcome.action === 'ALLOW' ? outcome.approvers.memberIds : [];
+  const rows = ids.length
+    ? await db.select({ id: staff.id, name: staff.name }).from(staff).where(inArray(staff.id, ids))
+    : [];
+  const names = new Map(rows.map((r) => [r.id, r.name]));
+  return describeOutcome(outcome, (id) => names.get(id) ?? id);
+}
 
 export async function requirementsOf(
   db: Pick<Database, 'select'>,

@@ -4,6 +4,7 @@ import { transactionHistoryQuery } from '../../features/transactions/api/transac
 import { TransactionDetailPage } from '../../features/transactions/components/transaction-detail-page.tsx';
 import { RampDetails } from '../../features/ramps/components/ramp-details.tsx';
 import { RampApprovalFacts } from '../../features/ramps/components/ramp-approval-facts.tsx';
+import { approvalCardQuery } from '../../lib/approval-card-queries.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 // Not nested in the list's route: the detail is a page of its own, and the
@@ -21,6 +22,9 @@ export const Route = createFileRoute('/_authenticated/transactions_/$transaction
       void queryClient.prefetchQuery(
         transactionHistoryQuery(params.transactionId, snapshot.transaction.status),
       );
+    // What a waiting transaction's approver decides on, likewise in the first HTML.
+    if (snapshot?.transaction.status === 'PENDING')
+      void queryClient.prefetchQuery(approvalCardQuery(params.transactionId));
   },
   component: TransactionDetailRoute,
 });

@@ -23,6 +23,7 @@ import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
 import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
 import { CostFactsFor } from '../../../components/approval-cost.tsx';
+import { ApprovalCardFor, CardDigestNote } from '../../../components/approval-card.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
@@ -112,6 +113,8 @@ function PendingDecision({
       <div className="mt-1">
         <ApprovalProgressFor entityId={tx.id ?? ''} />
       </div>
+      {/* What the approver decides on, as the server computed it: the same card the initiator reviewed. */}
+      <ApprovalCardFor entityId={tx.id ?? ''} />
       {extras?.(tx)}
       {blocked ? (
         <p className="mt-1 text-sm text-slate-800" data-testid="decision-blocked">
@@ -268,6 +271,7 @@ function ApproveDialog(props: DecisionDialogProps) {
       <LinkedAccountsNote entityId={tx.id ?? ''} />
       <DecisionSummary transaction={tx} />
       {props.extras?.(tx)}
+      <CardDigestNote entityId={tx.id ?? ''} />
       <ConfirmActions
         mutation={decide}
         label="Approve transaction"

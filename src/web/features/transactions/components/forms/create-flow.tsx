@@ -13,6 +13,8 @@ import { ApiError, describeError } from '../../../../lib/api-errors.ts';
 import { usePersistentFormDraft } from '../../../../lib/use-persistent-form-draft.ts';
 import { useCreateTransaction } from '../../api/create-transaction.ts';
 import { useReviewPolicy } from '../../api/review-policy.ts';
+import { usePreviewApprovalCard } from '../../api/preview-approval-card.ts';
+import { ApprovalCardView } from '../../../../components/approval-card.tsx';
 
 /**
  * What the four create forms share: edit → review → send once → the new
@@ -168,6 +170,7 @@ export function CreateFormShell<V extends FieldValues>({
           {reviewRows}
           <ApprovalsRow request={flow.request} />
         </dl>
+        <PreviewCard request={flow.request} />
         {sendError ? (
           <FormError>Not sent: {describeError(sendError)} Nothing you entered was lost.</FormError>
         ) : null}
@@ -211,6 +214,21 @@ export function CreateFormShell<V extends FieldValues>({
  * asked of the server before anything is sent (the rule is fixed on it when
  * it is created); or that the rule blocks it, by name.
  */
+/** The approval card the approvers will see, computed by the server from the body about to be sent. */
+function PreviewCard({ request }: { request: CreateTransactionRequest }) {
+  const preview = usePreviewApprovalCard(request);
+  if (preview.isPending)
+    return <p className="mt-3 text-sm text-slate-700">Working out the approval card…</p>;
+  if (preview.isError)
+    return (
+      <p className="mt-3 text-sm text-slate-800">
+        The approval card is not known yet ({describeError(preview.error)}); it is computed again
+        once the transaction is created.
+      </p>
+    );
+  return <ApprovalCardView answer={preview.data} title="What approvers will see" />;
+}
+
 function ApprovalsRow({ request }: { request: CreateTransactionRequest }) {
   const review = useReviewPolicy(request);
   let text: ReactNode;

@@ -1,0 +1,51 @@
+import {
+  intentDigest,
+  type ApprovalCard,
+  type ApprovalCardResponse,
+} from '#contract/approval-card.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { CreateTransactionRequest } from '#contract/transaction.ts';
+import { requirementsOf } from '../../policies/progress.ts';
+import { bankAccountKind } from './bank-account.ts';
+import { contactKind } from './contact.ts';
+import type { ApprovableKind, CardContext } from './registry.ts';
+import { previewTransactionCard, transactionKind } from './transaction.ts';
+
+/** Every approvable kind the inbox holds, in the order an unknown id is asked about. */
+export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
+  transactionKind,
+  bankAccountKind,
+  contactKind,
+];
+
+const answer = (card: ApprovalCard): ApprovalCardResponse => ({
+  card,
+  digest: intentDigest(card.intent),
+});
+
+/**
+ * The card of one item: the kind its frozen rule names when it has one, else
+ * each kind in turn. An item the member may not see is not found, as its read.
+ */
+export async function approvalCardOf(
+  card: CardContext,
+  entityId: string,
+  kinds: readonly ApprovableKind[] = APPROVABLE_KINDS,
+): Promise<ApprovalCardResponse> {
+  const [row] = await requirementsOf(card.db, [entityId]);
+  const named = row ? kinds.filter((k) => k.kind === row.entityType) : [];
+  for (const kind of named.length ? named : kinds) {
+    const loaded = await kind.loadCard(card, entityId);
+    if (loaded) return answer(loaded);
+  }
+  throw new ApiError(404, ERROR_CODES.notFound, 'No approvable item with that id');
+}
+
+/** The card of a transaction not yet sent (the initiator's review). */
+export async function previewCardOf(
+  card: CardContext,
+  body: CreateTransactionRequest,
+): Promise<ApprovalCardResponse> {
+  return answer(await previewTransactionCard(card, body));
+}
