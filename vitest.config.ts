@@ -1,8 +1,46 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: pure code (contract, lib), the server through its real app
-// and database ("storage", also run against PostgreSQL by `npm run test:pg`),
-// and React components in jsdom.
+// Four projects: pure code (contract, lib, the server's pure modules), the
+// server through its real app and database ("storage", also run against
+// PostgreSQL by `npm run test:pg`), the server tests that choose their own
+// database ("server", run once), and React components in jsdom.
+
+/**
+ * Server tests that prove the same on either database, so the PostgreSQL
+ * pass (`--project storage`) would only repeat them. A test that opens the
+ * suite's database (test/test-database.ts, test/app-test.ts …) must not be
+ * listed here. First pure server code, run with the unit tests: no
+ * database, so no read or write checks to set up (fee-model.test.ts stays in
+ * storage: its property runs need storage's time limit on a loaded machine).
+ */
+const PURE_SERVER = [
+  'src/server/capabilities/approvals/cost.test.ts',
+  'src/server/capabilities/approvals/sandbox/policy.test.ts',
+  'src/server/capabilities/policies/call-value.test.ts',
+  'src/server/capabilities/policies/evaluate.test.ts',
+  'src/server/capabilities/policies/upstream/index.test.ts',
+  'src/server/capabilities/transactions/sandbox/pace.test.ts',
+  'src/server/custody/sandbox/engine/ramp-requote.test.ts',
+  'src/server/custody/upstream/bank-account-fingerprint.test.ts',
+  'src/server/env.test.ts',
+  'src/server/http/cached-probe.test.ts',
+  'src/server/http/compress-json.test.ts',
+  'src/server/http/data-preload.test.ts',
+  'src/server/http/request-log.test.ts',
+  'src/server/http/web-stream.test.ts',
+  'src/server/pretty-log.test.ts',
+  'src/server/protocol/api-token.test.ts',
+  'src/server/protocol/canonical-json.test.ts',
+  'src/server/protocol/ecdsa-keys.test.ts',
+  'src/server/db/data-dir-lock.test.ts',
+];
+/** Then tests on a PGlite directory of their own, or a PostgreSQL of their own. */
+const OWN_DATABASE = [
+  'src/server/db/pglite-remote.test.ts',
+  'src/server/db/database-outage.test.ts',
+  'src/server/first-start.test.ts',
+];
+
 export default defineConfig({
   test: {
     // Two cores: two test files at a time, each with its own database.
@@ -13,9 +51,18 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           // Pure SPA code anywhere (lib, a feature's api/ or export/), not only lib,
-          // and the lint-rule tests in scripts/.
-          include: ['src/contract/**/*.test.ts', 'src/web/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // the lint-rule tests in scripts/, and the server's pure modules.
+          include: [
+            'src/contract/**/*.test.ts',
+            'src/web/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            ...PURE_SERVER,
+          ],
           exclude: ['**/*.integration.test.ts'],
+          // Pure code: files share a worker's modules instead of importing them
+          // again each (half the project's CPU time, measured). So a unit test
+          // must not rely on a module's fresh state, nor mock a module.
+          isolate: false,
         },
       },
       {
@@ -24,9 +71,20 @@ export default defineConfig({
           environment: 'node',
           // The SPA's client is tested here too, against the real app in process.
           include: ['src/server/**/*.test.ts', 'src/web/**/*.integration.test.ts'],
+          exclude: [...PURE_SERVER, ...OWN_DATABASE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // Every cached read checked against the tables it declares; READ_CACHE=off honoured.
+          setupFiles: ['src/server/test/read-cache-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: OWN_DATABASE,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           setupFiles: ['src/server/test/read-cache-setup.ts'],
         },
       },

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every check and every test, in the order a failure is cheapest
 # to find. Storage and API tests run twice: on PGlite (the embedded default)
-# and on a real PostgreSQL server (skip that one with SKIP_PG=1). Each pass
+# and on a real PostgreSQL server (skip that one with SKIP_PG=1); server tests
+# that prove the same on either database (vitest.config.ts) run once. Each pass
 # checks every cached read's declared tables (src/server/test/read-cache-setup.ts),
 # so the read cache cannot hide a stale read; READ_CACHE=off rules it out by hand.
 set -euo pipefail
