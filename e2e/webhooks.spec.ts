@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { expectHydrated } from './keyboard.ts';
 import { createTransfer } from './transfers.ts';
 
 // An admin registers a webhook endpoint (a server of this test's own, on
@@ -106,3 +108,123 @@ test('an admin registers an endpoint, sees its key once, and resends a failed de
   await card.getByRole('button', { name: 'Delete it and its log' }).click();
   await expect(card).toBeHidden();
 });
+
+// "Send a test event": a receiver of this file's own, answering each path as the story sets it.
+const answers = new Map<string, number>();
+const testReceiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const status = answers.get(req.url ?? '') ?? 404;
+    res.writeHead(status).end(status >= 400 ? 'receiver down' : '');
+  });
+});
+test.beforeAll(async () => {
+  await new Promise<void>((resolve) => testReceiver.listen(0, '127.0.0.1', resolve));
+});
+test.afterAll(async () => {
+  testReceiver.closeAllConnections();
+  await new Promise<void>((resolve) => testReceiver.close(() => resolve()));
+});
+
+/**
+ * The card's counters and the table's rows by state, read at one moment in
+ * the page: they must say the same.
+ */
+async function countersAndRows(card: Locator) {
+  return card.evaluate((element) => {
+    const counters = element.querySelector('[data-testid="delivery-counts"]')?.textContent ?? '';
+    const match = /(\d+) delivered, (\d+) pending, (\d+) failed/.exec(counters);
+    const rows = [...element.querySelectorAll('tr[data-delivery-state]')];
+    const tally = (state: string) =>
+      rows.filter((row) => row.getAttribute('data-delivery-state') === state).length;
+    return {
+      counters: match ? { delivered: match[1], pending: match[2], failed: match[3] } : counters,
+      rows: {
+        delivered: String(tally('DELIVERED')),
+        pending: String(tally('PENDING')),
+        failed: String(tally('FAILED')),
+      },
+    };
+  });
+}
+
+for (const width of [1440, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('an admin sends a test event and sees its result, its row marked as a test, the counters agreeing with the table', async ({
+      page,
+      baseURL,
+    }) => {
+      // Two test events and a transfer's first status, through the real server and dispatcher.
+      test.setTimeout(90_000);
+      const path = `/test-event-${width}-${crypto.randomUUID()}`;
+      const url = `http://127.0.0.1:${(testReceiver.address() as AddressInfo).port}${path}`;
+      answers.set(path, 204);
+      await page.goto('/settings/webhooks');
+      await expectHydrated(page);
+
+      // The encoding is said by what the receiver gets, the technical term second.
+      const form = page.getByRole('form', { name: 'Register an endpoint' });
+      const encoding = form.getByLabel('How your receiver checks the signature');
+      await expect(encoding.locator('option:checked')).toHaveText(
+        /^Letters like é written as codes .* \(ASCII_ESCAPED\)$/,
+      );
+      await expect(
+        form.getByText(/^Every event is a JSON body signed with HMAC-SHA256/),
+      ).toBeVisible();
+      await form.getByLabel('URL').fill(url);
+      await form.getByLabel('Transaction operation status changed').uncheck();
+      await form.getByRole('button', { name: 'Register endpoint' }).click();
+      const keyPanel = page.getByRole('region', { name: 'Verification key' });
+      await keyPanel.getByRole('button', { name: 'I have stored the key' }).click();
+      const card = page.getByRole('listitem').filter({ hasText: url });
+      await expect(card).toBeVisible();
+
+      // A transfer of the story's own: its delivery names it and links to it.
+      const transactionId = await createTransfer(page, baseURL ?? '', { from: 'apart' });
+      await card.getByRole('button', { name: 'Show deliveries' }).click();
+      const log = card.getByRole('region', { name: `Deliveries to ${url}` });
+      const link = log.locator(`a[href="/transactions/${transactionId}"]`).first();
+      await expect(link).toHaveText(/^Transfer of 0\.001 ETH\b/);
+      // Off: other stories' transactions stop queuing for it; a test event is still sent.
+      await card.getByRole('button', { name: 'Turn off' }).click();
+      await expect(card.getByRole('button', { name: 'Turn on' })).toBeVisible();
+
+      await card.getByRole('button', { name: 'Send a test event' }).click();
+      const result = card.getByTestId('test-event-result');
+      await expect(result).toContainText(/^Test event delivered: answered 204 in \d+ ms, sent /);
+      const tests = log.locator('tr[data-test-event]');
+      await expect(tests).toHaveCount(1);
+      await expect(tests.first()).toContainText('Test event');
+      await expect(tests.first()).toContainText('None: a test');
+      await expect(tests.first()).toContainText('Delivered');
+      await expect(tests.first()).toContainText('204');
+
+      // The receiver is down: the answer says so, and the failed test is in the table too.
+      answers.set(path, 503);
+      await card.getByRole('button', { name: 'Send a test event' }).click();
+      await expect(result).toContainText(
+        'Test event not delivered (answered 503: receiver down), sent ',
+      );
+      await expect(tests).toHaveCount(2);
+      await expect(log.locator('tr[data-test-event][data-delivery-state="FAILED"]')).toContainText(
+        'answered 503: receiver down',
+      );
+
+      // The counters above the table say what the table shows, however the log moves.
+      await expect
+        .poll(async () => {
+          const { counters, rows } = await countersAndRows(card);
+          return JSON.stringify(counters) === JSON.stringify(rows) ? 'agree' : { counters, rows };
+        })
+        .toBe('agree');
+      await expect(card.getByTestId('delivery-counts')).toContainText(/[1-9]\d* failed/);
+      await expectNoAxeViolations(page);
+
+      await card.getByRole('button', { name: 'Delete…' }).click();
+      await card.getByRole('button', { name: 'Delete it and its log' }).click();
+      await expect(card).toBeHidden();
+    });
+  });
+}

@@ -39,10 +39,20 @@ export const SIGNATURE_ENCODINGS = ['ASCII_ESCAPED', 'UNESCAPED'] as const;
 export const SignatureEncoding = z.enum(SIGNATURE_ENCODINGS);
 export type SignatureEncoding = z.infer<typeof SignatureEncoding>;
 
+/**
+ * The choice in plain words: what the receiver gets first, the technical
+ * term second. Both are the same JSON, signed the same way; only a letter
+ * outside plain ASCII is written differently.
+ */
 export const SIGNATURE_ENCODING_LABELS: Readonly<Record<SignatureEncoding, string>> = {
-  ASCII_ESCAPED: 'Python SDK example (json.dumps: non-ASCII escaped as \\uXXXX)',
-  UNESCAPED: 'JavaScript SDK example (JSON.stringify: UTF-8 as is)',
+  ASCII_ESCAPED:
+    'Letters like é written as codes (\\u00e9): for a receiver that checks in Python (ASCII_ESCAPED)',
+  UNESCAPED:
+    'Letters like é sent as they are (UTF-8): for a receiver that checks in JavaScript (UNESCAPED)',
 };
+
+export const SIGNATURE_ENCODING_HINT =
+  'Every event is a JSON body signed with HMAC-SHA256 in the X-Signature header (with the time in X-Timestamp), whichever you choose. The choice only changes how letters outside plain English are written, which must match how your receiver rebuilds the text it checks: Python’s json.dumps or JavaScript’s JSON.stringify.';
 
 export const WEBHOOK_EVENT_LABELS: Readonly<Record<WebhookEventType, string>> = {
   TRANSACTION_STATUS_CHANGED: 'Transaction status changed',
@@ -72,6 +82,14 @@ export const WEBHOOK_DELIVERY_STATES = ['PENDING', 'DELIVERED', 'FAILED'] as con
 export const WebhookDeliveryState = z.enum(WEBHOOK_DELIVERY_STATES);
 export type WebhookDeliveryState = z.infer<typeof WebhookDeliveryState>;
 
+/** Deliveries by state. */
+export const WebhookDeliveryCounts = z.object({
+  pending: z.number(),
+  delivered: z.number(),
+  failed: z.number(),
+});
+export type WebhookDeliveryCounts = z.infer<typeof WebhookDeliveryCounts>;
+
 /** A registered endpoint, as listed: never its verification key. */
 export const WebhookEndpoint = z.object({
   id: z.string(),
@@ -83,7 +101,7 @@ export const WebhookEndpoint = z.object({
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
   /** Deliveries by state: how the endpoint is doing at a glance. */
-  deliveries: z.object({ pending: z.number(), delivered: z.number(), failed: z.number() }),
+  deliveries: WebhookDeliveryCounts,
 });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
@@ -93,13 +111,42 @@ export const WebhookEndpointList = z.object({ results: z.array(WebhookEndpoint) 
 export const WebhookEndpointCreated = z.extend(WebhookEndpoint, { verificationKey: z.string() });
 export type WebhookEndpointCreated = z.infer<typeof WebhookEndpointCreated>;
 
+/**
+ * A test event's type: sent on request to one endpoint (Settings → Webhooks,
+ * "Send a test event"), never queued by a change. Its own type, not a
+ * status change, so a receiver that acts on transactions ignores it.
+ */
+export const WEBHOOK_TEST_EVENT = 'WEBHOOK_TEST';
+/** What a delivery may carry: the events an endpoint subscribes to, and the test event. */
+export const WEBHOOK_DELIVERY_EVENTS = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+
+/**
+ * The transaction a delivery reports, as the event carried it: enough to
+ * name it in one line and link to it.
+ */
+export const WebhookDeliveryTransaction = z.pick(Transaction, {
+  id: true,
+  category: true,
+  subCategory: true,
+  amount: true,
+  asset: true,
+  blockChain: true,
+  destination: true,
+  data: true,
+});
+export type WebhookDeliveryTransaction = z.infer<typeof WebhookDeliveryTransaction>;
+
 /** One event's delivery to one endpoint: its log line. */
 export const WebhookDelivery = z.object({
   id: z.string(),
   eventId: z.string(),
-  event: lenientEnum(WEBHOOK_EVENT_TYPES),
-  transactionId: z.string(),
-  /** The new status the event announces (the transaction's, or the operation's). */
+  event: lenientEnum(WEBHOOK_DELIVERY_EVENTS),
+  /** A test event's: sent on request, reporting no change. */
+  test: z.boolean(),
+  /** The event's transaction; null on a test event. */
+  transactionId: z.nullable(z.string()),
+  transaction: z.nullable(WebhookDeliveryTransaction),
+  /** The new status the event announces (the transaction's, or the operation's); TEST on a test event. */
   status: z.string(),
   /** The operation's sequence, on an operation's event. */
   operationSequence: z.nullable(z.number()),
@@ -116,7 +163,13 @@ export const WebhookDelivery = z.object({
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
-export const WebhookDeliveryList = listEnvelope(WebhookDelivery);
+/**
+ * A page of the log with the whole log's counts, read together: the
+ * counters shown above the table always agree with it.
+ */
+export const WebhookDeliveryList = z.extend(listEnvelope(WebhookDelivery), {
+  deliveries: WebhookDeliveryCounts,
+});
 
 export const WebhookDeliveryFilters = z.object({
   state: z.optional(z.enum(WEBHOOK_DELIVERY_STATES, 'state must be PENDING, DELIVERED or FAILED')),

@@ -63,6 +63,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         clock,
         timeScale: config.sandbox.timeScale,
         webhookTargets,
+        webhookTimeoutMs: config.webhooks.timeoutMs,
         rampRateTolerancePercent: config.sandbox.rampRateTolerancePercent,
       });
       // Beside the simulator, never inside it: a step only queues its webhooks (the outbox),

@@ -122,6 +122,23 @@ export const resendFailedWebhookDeliveries = endpoint({
   answer: WebhookResendResult,
 });
 
+export const sendWebhookTestEvent = endpoint({
+  method: 'POST',
+  path: '/api/console/webhooks/:endpointId/test-event/',
+  summary:
+    'Sends the endpoint a signed test event now (event WEBHOOK_TEST, no transaction) and answers its delivery: status code and latency, or the error. Logged as a test; never retried.',
+  action: 'manage webhooks',
+  permission: 'admin',
+  audit: {
+    action: 'webhook.test',
+    entityType: 'WEBHOOK_ENDPOINT',
+    entityParam: 'endpointId',
+    selfRecorded: true,
+  },
+  resource: 'webhook endpoint',
+  answer: WebhookDelivery,
+});
+
 /**
  * The console's receiver: the custody service's webhooks (upstream mode's
  * way of learning of changes). No session: the `X-Signature` over the body

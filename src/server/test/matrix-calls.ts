@@ -31,6 +31,7 @@ import {
   listWebhookEndpoints,
   resendFailedWebhookDeliveries,
   resendWebhookDelivery,
+  sendWebhookTestEvent,
   updateWebhookEndpoint,
 } from '#contract/endpoints/webhooks.ts';
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
@@ -319,6 +320,7 @@ export const OVERRIDES: Record<string, Call[]> = {
       listWebhookDeliveries,
       resendWebhookDelivery,
       resendFailedWebhookDeliveries,
+      sendWebhookTestEvent,
     ].map((e) => [endpointKey(e), [{ ...derivedCall(e), scope: 'unrestricted' as const }]]),
   ),
   [endpointKey(createWebhookEndpoint)]: [

@@ -2,6 +2,7 @@ import type { Page, PageRequest } from '#contract/common.ts';
 import type {
   CreateWebhookEndpointRequest,
   WebhookDelivery,
+  WebhookDeliveryCounts,
   WebhookDeliveryState,
   WebhookEndpoint,
   WebhookEndpointCreated,
@@ -24,11 +25,12 @@ export interface WebhookEndpointsAdmin {
   setEnabled(ctx: CustodyContext, endpointId: string, enabled: boolean): Promise<WebhookEndpoint>;
   /** Deletes it with its delivery log; answers it as it was. */
   remove(ctx: CustodyContext, endpointId: string): Promise<WebhookEndpoint>;
+  /** A page of the log, and the whole log's counts by state read with it. */
   deliveries(
     ctx: CustodyContext,
     endpointId: string,
     query: PageRequest & { state?: WebhookDeliveryState | undefined },
-  ): Promise<Page<WebhookDelivery>>;
+  ): Promise<Page<WebhookDelivery> & { deliveries: WebhookDeliveryCounts }>;
   /**
    * Queues one delivery again, due now, with a day of retries: a delivered
    * or failed one, or one waiting for its retry after a failed attempt.
@@ -36,6 +38,12 @@ export interface WebhookEndpointsAdmin {
   resend(ctx: CustodyContext, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
   /** Queues every FAILED delivery of the endpoint again; answers how many. */
   resendFailed(ctx: CustodyContext, endpointId: string): Promise<number>;
+  /**
+   * Sends the endpoint a signed test event now, whether it is on or off, and
+   * logs it as a delivery marked as a test: DELIVERED, or FAILED with its
+   * error (never retried). Answers that delivery.
+   */
+  sendTest(ctx: CustodyContext, endpointId: string): Promise<WebhookDelivery>;
 }
 
 export interface WebhooksPort {

@@ -9,6 +9,7 @@ import {
   listWebhookEndpoints,
   resendFailedWebhookDeliveries,
   resendWebhookDelivery,
+  sendWebhookTestEvent,
   updateWebhookEndpoint,
 } from '#contract/endpoints/webhooks.ts';
 import { audit } from '../../auth/audit.ts';
@@ -142,6 +143,20 @@ export function webhookRoutes(options: AuthOptions, backend: CustodyBackend) {
       return {
         result: { resent },
         summary: `Resent ${resent} failed ${resent === 1 ? 'delivery' : 'deliveries'}`,
+      };
+    }),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, sendWebhookTestEvent, ({ params }, c) =>
+    audited(c, 'webhook.test', params.endpointId, async () => {
+      const { endpoints } = admin(c);
+      const delivery = await endpoints.sendTest(custodyContext(c), params.endpointId);
+      return {
+        result: delivery,
+        summary:
+          delivery.state === 'DELIVERED'
+            ? `Sent a test event ${delivery.eventId}: answered ${delivery.lastStatusCode}`
+            : `Sent a test event ${delivery.eventId}: not delivered (${delivery.lastError})`,
       };
     }),
   );

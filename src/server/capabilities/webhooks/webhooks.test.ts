@@ -3,8 +3,10 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { CSRF_HEADER } from '#contract/auth.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
 import type { Transaction } from '#contract/transaction.ts';
@@ -16,9 +18,10 @@ import { approveTransaction } from '../../custody/sandbox/engine/approval-outcom
 import { runDueSteps } from '../../custody/sandbox/engine/simulator.ts';
 import { transition } from '../../custody/sandbox/engine/transitions.ts';
 import type { Database } from '../../db/client.ts';
+import { subOrgs } from '../../db/schema/sandbox.ts';
 import { createOrg, createTransaction } from '../../test/fixtures.ts';
 import { createEngineFixture } from '../../test/engine-test-app.ts';
-import { actAsAdmin } from '../../test/staff-session.ts';
+import { actAsAdmin, signInStaff } from '../../test/staff-session.ts';
 import { TestClock } from '../../test/test-clock.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import { listen } from '../../test/served.ts';
@@ -655,6 +658,157 @@ describe('where webhooks may go (SSRF)', () => {
     expect(refused?.state).toBe('PENDING');
     expect(refused?.lastError).toBe('refused: 127.0.0.1 is a private or reserved address');
     expect(r.received).toHaveLength(0);
+    await disable(endpoint.id);
+  });
+});
+
+describe('the settings page: counts, rows and a test event', () => {
+  it('a delivery log answers its counts by state from the same read as its rows', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    await transfer('counted and delivered');
+    await deliverDue(dispatcher());
+    // Queued, not yet sent: the log and its counts both say pending.
+    await transfer('counted and pending');
+
+    const res = await call('GET', `/api/console/webhooks/${endpoint.id}/deliveries/?limit=100`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = res.body.results as WebhookDelivery[];
+    const tally = (state: string) => rows.filter((d) => d.state === state).length;
+    expect(res.body.deliveries).toEqual({
+      pending: tally('PENDING'),
+      delivered: tally('DELIVERED'),
+      failed: tally('FAILED'),
+    });
+    expect(res.body.deliveries).toEqual({ pending: 1, delivered: 1, failed: 0 });
+
+    // A filtered page still counts the whole log: the counters above the table stay whole.
+    const delivered = await call(
+      'GET',
+      `/api/console/webhooks/${endpoint.id}/deliveries/?state=DELIVERED`,
+    );
+    expect(delivered.body.results).toHaveLength(1);
+    expect(delivered.body.deliveries).toEqual({ pending: 1, delivered: 1, failed: 0 });
+    await disable(endpoint.id);
+  });
+
+  it('each delivery names its transaction: id, category, amount, asset, chain and destination', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const id = await transfer('named in the log');
+    const [row] = await deliveries(endpoint.id);
+    expect(row).toMatchObject({
+      transactionId: id,
+      test: false,
+      transaction: {
+        id,
+        category: 'TRANSFER',
+        amount: '0.01',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+        destination: { type: 'CONTACT', id: f.contacts.eth.id },
+      },
+    });
+    await disable(endpoint.id);
+  });
+
+  it('sends a signed test event now, answers its result, and logs it marked as a test', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url, { signatureEncoding: 'UNESCAPED' });
+    const sent = await call('POST', `/api/console/webhooks/${endpoint.id}/test-event/`);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body).toMatchObject({
+      test: true,
+      event: 'WEBHOOK_TEST',
+      state: 'DELIVERED',
+      attempts: 1,
+      lastStatusCode: 204,
+      lastError: null,
+      transactionId: null,
+      transaction: null,
+    });
+    expect(Date.parse(String(sent.body.lastAttemptAt))).toBe(clock.now().getTime());
+    expect(sent.body.lastLatencyMs).toBeGreaterThanOrEqual(0);
+
+    // Sent before the answer, signed as every event: both SDK examples verify it.
+    expect(r.received).toHaveLength(1);
+    const [got] = r.received;
+    expect(got?.json).toMatchObject({
+      event: 'WEBHOOK_TEST',
+      version: '2.0.0',
+      eventId: sent.body.eventId,
+    });
+    expect(jsExampleAccepts(got?.headers ?? {}, got?.body ?? '', endpoint.verificationKey)).toBe(
+      true,
+    );
+    expect(
+      pythonExampleAccepts(got?.headers ?? {}, got?.body ?? '', endpoint.verificationKey),
+    ).toBe(true);
+
+    // In the log, first, marked as a test, and counted.
+    const log = await call('GET', `/api/console/webhooks/${endpoint.id}/deliveries/`);
+    expect((log.body.results as WebhookDelivery[])[0]).toEqual(sent.body);
+    expect(log.body.deliveries).toEqual({ pending: 0, delivered: 1, failed: 0 });
+    // Settled: the dispatcher has nothing more to send.
+    expect(await dispatcher().poll()).toBe(0);
+
+    // A receiver that fails: the answer says how, and the test is not retried.
+    r.set('fail');
+    const failed = await call('POST', `/api/console/webhooks/${endpoint.id}/test-event/`);
+    expect(failed.status).toBe(200);
+    expect(failed.body).toMatchObject({
+      test: true,
+      state: 'FAILED',
+      lastStatusCode: 500,
+      lastError: 'answered 500: database down',
+      nextAttemptAt: null,
+    });
+    expect(
+      (await call('GET', `/api/console/webhooks/${endpoint.id}/deliveries/`)).body.deliveries,
+    ).toEqual({ pending: 0, delivered: 1, failed: 1 });
+    expect(await dispatcher().poll()).toBe(0);
+
+    // Nobody listening: the error, no status code.
+    await r.close();
+    const unreachable = await call('POST', `/api/console/webhooks/${endpoint.id}/test-event/`);
+    expect(unreachable.body).toMatchObject({ state: 'FAILED', lastStatusCode: null });
+    expect(String(unreachable.body.lastError)).toMatch(/^ECONNREFUSED/);
+    await disable(endpoint.id);
+  });
+
+  it('only an admin of every sub-organization may send one, with the CSRF token; others send nothing', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url);
+    const url = `/api/console/webhooks/${endpoint.id}/test-event/`;
+    const viewer = await signInStaff(app, db, systemClock, { role: 'viewer' });
+    expect((await viewer.request(url, { method: 'POST' })).status).toBe(403);
+    const approver = await signInStaff(app, db, systemClock, { role: 'approver' });
+    expect((await approver.request(url, { method: 'POST' })).status).toBe(403);
+    const [subOrg] = await db.select().from(subOrgs).where(eq(subOrgs.orgId, orgId)).limit(1);
+    const restricted = await signInStaff(app, db, systemClock, {
+      role: 'admin',
+      subOrgIds: [subOrg?.id ?? 'none'],
+    });
+    const refused = await restricted.request(url, { method: 'POST' });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe('OUTSIDE_ADMIN_SCOPE');
+    // An admin's session without its CSRF token: refused before anything is sent.
+    const admin = await signInStaff(app, db, systemClock, { role: 'admin' });
+    const noCsrf = await admin.request(url, {
+      method: 'POST',
+      headers: { [CSRF_HEADER]: 'not-the-token' },
+    });
+    expect(noCsrf.status).toBe(403);
+    expect(r.received).toHaveLength(0);
+    // An endpoint that does not exist.
+    expect(
+      (await admin.request('/api/console/webhooks/whe_nope/test-event/', { method: 'POST' }))
+        .status,
+    ).toBe(404);
     await disable(endpoint.id);
   });
 });

@@ -32,6 +32,8 @@ export interface SandboxBackendOptions {
   timeScale?: number;
   /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE_TARGETS); private addresses refused unless given. */
   webhookTargets?: TargetPolicy;
+  /** A webhook attempt's deadline (WEBHOOK_TIMEOUT_MS), for a test event sent on request. */
+  webhookTimeoutMs?: number;
   /**
    * How far (percent) a ramp's re-quoted rate may move from the one a person
    * accepted before an approver must accept it (RAMP_RATE_TOLERANCE_PERCENT).
@@ -93,6 +95,10 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       ...deps,
       rateTolerancePercent: options.rampRateTolerancePercent ?? DEFAULT_RATE_TOLERANCE_PERCENT,
     }),
-    ...webhooksSandbox(deps, options.webhookTargets ?? { allowPrivate: false }),
+    ...webhooksSandbox(
+      deps,
+      options.webhookTargets ?? { allowPrivate: false },
+      options.webhookTimeoutMs,
+    ),
   };
 }

@@ -37,7 +37,7 @@ import type { BalanceChanges, Operation, Party, TransactionFees } from '#contrac
 import {
   SIGNATURE_ENCODINGS,
   WEBHOOK_DELIVERY_STATES,
-  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_DELIVERY_EVENTS,
   type WebhookEventType,
 } from '#contract/webhooks.ts';
 import { oneOf } from './one-of.ts';
@@ -531,14 +531,16 @@ export const webhookEvents = sandbox.table(
     /** The webhook's eventId: stable across retries and resends, for de-duplication. */
     eventId: text('event_id').notNull().unique(),
     orgId: text('org_id').notNull(),
-    event: text('event', { enum: WEBHOOK_EVENT_TYPES }).notNull(),
-    transactionId: text('transaction_id').notNull(),
+    /** A status change's type, or a test event's (sent on request, never queued by a change). */
+    event: text('event', { enum: WEBHOOK_DELIVERY_EVENTS }).notNull(),
+    /** The changed transaction; null on a test event, which reports none. */
+    transactionId: text('transaction_id'),
     status: text('status').notNull(),
     operationSequence: integer('operation_sequence'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [oneOf('webhook_events', t.event, WEBHOOK_EVENT_TYPES)],
+  (t) => [oneOf('webhook_events', t.event, WEBHOOK_DELIVERY_EVENTS)],
 );
 
 /**
@@ -556,8 +558,11 @@ export const webhookDeliveries = sandbox.table(
     eventSeq: bigint('event_seq', { mode: 'number' })
       .notNull()
       .references(() => webhookEvents.seq),
-    /** The event's transaction: deliveries of one transaction to one endpoint go in order. */
-    transactionId: text('transaction_id').notNull(),
+    /**
+     * The event's transaction: deliveries of one transaction to one endpoint
+     * go in order. Null on a test event, which waits for nothing.
+     */
+    transactionId: text('transaction_id'),
     state: text('state', { enum: WEBHOOK_DELIVERY_STATES }).notNull(),
     attempts: integer('attempts').notNull().default(0),
     /** Due (PENDING), or the claim's end while an attempt is under way; null once settled. */

@@ -1,16 +1,13 @@
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { WEBHOOK_VERSION, type SignatureEncoding } from '#contract/webhooks.ts';
+import type { SignatureEncoding } from '#contract/webhooks.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
 import { declaredWrite } from '../../../db/declared-writes.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
-import { canonicalJson, signatureOf } from '../signing.ts';
-import { guardedLookup, isPrivateAddress, type TargetPolicy } from '../targets.ts';
+import type { TargetPolicy } from '../targets.ts';
+import { postWebhook, signedWebhook } from './post.ts';
 
 /**
  * Sends the outbox's deliveries (outbox.ts). Beside the lifecycle simulator,
@@ -48,18 +45,10 @@ const FIRST_RETRY_MS = 30_000;
 const LONGEST_RETRY_MS = 60 * 60 * 1000;
 /** What a claim adds to the deadline: the attempt's settling write, a slow database. */
 const LEASE_MARGIN_MS = 60_000;
-/** The most of an endpoint's answer kept for its log. */
-const ANSWER_EXCERPT = 200;
 
 /** How long after its `attempts`-th failure a delivery is tried again. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
-}
-
-interface Outcome {
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
 }
 
 interface Claimed {
@@ -139,17 +128,17 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       .innerJoin(webhookEvents, eq(webhookEvents.seq, webhookDeliveries.eventSeq))
       .where(eq(webhookDeliveries.id, claimed.id));
     if (!found) return; // The endpoint was deleted meanwhile.
-    const body = canonicalJson(
-      { event: found.event, version: WEBHOOK_VERSION, eventId: found.eventId, data: found.data },
-      found.encoding as SignatureEncoding,
+    const { body, headers } = signedWebhook(
+      {
+        key: found.key,
+        encoding: found.encoding as SignatureEncoding,
+        eventId: found.eventId,
+        event: found.event,
+        data: found.data,
+      },
+      clock.now(),
     );
-    const timestamp = Math.floor(clock.now().getTime() / 1000);
-    const outcome = await post(found.url, body, {
-      'Content-Type': 'application/json',
-      'User-Agent': 'custody-console-sandbox-webhooks/1',
-      'X-Signature': signatureOf(found.key, body, timestamp),
-      'X-Timestamp': String(timestamp),
-    });
+    const outcome = await postWebhook(found.url, body, headers, { targets, timeoutMs });
     const now = clock.now();
     const delivered = outcome.error === null;
     const givingUp = !delivered && now.getTime() >= found.giveUpAt.getTime();
@@ -172,77 +161,6 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
           eq(webhookDeliveries.state, 'PENDING'),
         ),
       );
-  }
-
-  /** One attempt's HTTP POST: never a redirect, only allowed addresses, within the deadline. */
-  function post(target: string, body: string, headers: Record<string, string>): Promise<Outcome> {
-    const started = performance.now();
-    const done = (statusCode: number | null, error: string | null): Outcome => ({
-      statusCode,
-      latencyMs: performance.now() - started,
-      error,
-    });
-    let url: URL;
-    try {
-      url = new URL(target);
-    } catch {
-      return Promise.resolve(done(null, 'the endpoint URL is not valid'));
-    }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
-    // A literal address is connected to without a lookup: checked here instead.
-    if (!targets.allowPrivate && isIP(host) && isPrivateAddress(host))
-      return Promise.resolve(done(null, `refused: ${host} is a private or reserved address`));
-    return new Promise((resolve) => {
-      const request = (url.protocol === 'https:' ? https : http).request(url, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        lookup: guardedLookup(targets),
-        agent: false,
-      });
-      let settled = false;
-      const finish = (outcome: Outcome) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        request.destroy();
-        resolve(outcome);
-      };
-      const deadline = setTimeout(
-        () => finish(done(null, `no answer within ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      request.on('error', (error: NodeJS.ErrnoException) =>
-        finish(
-          done(
-            null,
-            error.code === 'WEBHOOK_TARGET_REFUSED'
-              ? `refused: ${error.message}`
-              : `${error.code ?? 'error'}: ${error.message}`,
-          ),
-        ),
-      );
-      request.on('response', (response) => {
-        const status = response.statusCode ?? 0;
-        let excerpt = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          if (excerpt.length < ANSWER_EXCERPT) excerpt += chunk;
-        });
-        response.on('error', (error) =>
-          finish(done(status, `the answer broke off: ${error.message}`)),
-        );
-        response.on('end', () => {
-          if (status >= 200 && status < 300) return finish(done(status, null));
-          const said = excerpt.replace(/\s+/g, ' ').trim().slice(0, ANSWER_EXCERPT);
-          const why =
-            status >= 300 && status < 400
-              ? `answered ${status}, a redirect: redirects are not followed`
-              : `answered ${status}`;
-          finish(done(status, said ? `${why}: ${said}` : why));
-        });
-      });
-      request.end(body);
-    });
   }
 
   function start(claimed: Claimed) {

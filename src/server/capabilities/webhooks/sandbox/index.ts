@@ -1,8 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
-import { ERROR_CODES, type Page } from '#contract/common.ts';
-import type { WebhookDelivery, WebhookEndpoint } from '#contract/webhooks.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import {
+  WEBHOOK_TEST_EVENT,
+  type WebhookDelivery,
+  type WebhookDeliveryTransaction,
+  type WebhookEndpoint,
+} from '#contract/webhooks.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import type { Database } from '../../../db/client.ts';
@@ -10,7 +15,10 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/
 import type { WebhookEndpointsAdmin, WebhooksPort } from '../port.ts';
 import { newVerificationKey } from '../signing.ts';
 import { checkTarget, type TargetPolicy } from '../targets.ts';
+import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS } from './dispatcher.ts';
 import { RETRY_WINDOW_MS } from './outbox.ts';
+import { postWebhook, signedWebhook } from './post.ts';
 
 /** What the webhooks' sandbox needs of the composite (a structural subset of SandboxDeps). */
 interface WebhooksDeps {
@@ -20,6 +28,47 @@ interface WebhooksDeps {
 }
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/**
+ * What a test event carries: no transaction, and a sentence for whoever
+ * reads the receiver's log. Printable ASCII, so either SDK example verifies
+ * it whatever the endpoint's encoding.
+ */
+const TEST_EVENT_DATA = {
+  test: true,
+  message: 'A test event sent from the custody console on request. It reports no change.',
+};
+
+/** The fields of the event's transaction a log line names it by (contract/webhooks.ts). */
+const NAMED_FIELDS = [
+  'id',
+  'category',
+  'subCategory',
+  'amount',
+  'asset',
+  'blockChain',
+  'destination',
+] as const;
+
+/**
+ * The event's transaction cut down to what names it, in the database: the
+ * whole snapshot is several kilobytes a row. A contract call's data is kept
+ * (it says what the call does: an unlimited approval is not "0 ETH").
+ */
+const namedTransaction = (() => {
+  const t = sql`(${webhookEvents.data} -> 'transaction')`;
+  const fields = NAMED_FIELDS.map((k) => sql`${sql.raw(`'${k}'`)}, ${t} -> ${sql.raw(`'${k}'`)}`);
+  return sql<unknown>`case when ${t} is null or jsonb_typeof(${t}) <> 'object' then null else jsonb_build_object(${sql.join(fields, sql`, `)}, 'data', case when ${t} ->> 'category' = 'CONTRACT_CALL' then ${t} -> 'data' end) end`;
+})();
+
+/** The named transaction as the wire has it: a field the snapshot lacked is left out, not null. */
+function transactionOf(value: unknown): WebhookDeliveryTransaction | null {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (!parsed || typeof parsed !== 'object') return null;
+  return Object.fromEntries(
+    Object.entries(parsed).filter(([, v]) => v !== null),
+  ) as WebhookDeliveryTransaction;
+}
 
 const noEndpoint = (id: string) =>
   new ApiError(404, ERROR_CODES.notFound, `No webhook endpoint with id "${id}"`);
@@ -44,6 +93,7 @@ function decodeCursor(cursor: string): number {
 export function webhookEndpointsSandbox(
   { db, clock, orgIdFor }: WebhooksDeps,
   targets: TargetPolicy,
+  timeoutMs: number = DEFAULT_WEBHOOK_TIMEOUT_MS,
 ): WebhookEndpointsAdmin {
   async function orgOf(ctx: CustodyContext): Promise<string> {
     const orgId = await orgIdFor(ctx);
@@ -52,11 +102,11 @@ export function webhookEndpointsSandbox(
     return orgId;
   }
 
-  async function counts(ids: string[]) {
+  async function counts(ids: string[], reader: Executor = db) {
     const rows =
       ids.length === 0
         ? []
-        : await db
+        : await reader
             .select({
               endpointId: webhookDeliveries.endpointId,
               state: webhookDeliveries.state,
@@ -110,13 +160,14 @@ export function webhookEndpointsSandbox(
     return row;
   }
 
-  function deliveryRows(where: ReturnType<typeof and>, limit = 1) {
-    return db
+  function deliveryRows(where: ReturnType<typeof and>, limit = 1, reader: Executor = db) {
+    return reader
       .select({
         id: webhookDeliveries.id,
         eventId: webhookEvents.eventId,
         event: webhookEvents.event,
         transactionId: webhookDeliveries.transactionId,
+        transaction: namedTransaction,
         status: webhookEvents.status,
         operationSequence: webhookEvents.operationSequence,
         state: webhookDeliveries.state,
@@ -138,6 +189,8 @@ export function webhookEndpointsSandbox(
         rows.map((r): WebhookDelivery => ({
           ...r,
           id: String(r.id),
+          test: r.event === WEBHOOK_TEST_EVENT,
+          transaction: transactionOf(r.transaction),
           lastAttemptAt: r.lastAttemptAt?.toISOString() ?? null,
           // A claimed attempt's lease is no time to show: "due" only while waiting.
           nextAttemptAt: r.state === 'PENDING' ? (r.nextAttemptAt?.toISOString() ?? null) : null,
@@ -221,16 +274,25 @@ export function webhookEndpointsSandbox(
       return answer;
     },
 
-    async deliveries(ctx, endpointId, query): Promise<Page<WebhookDelivery>> {
+    async deliveries(ctx, endpointId, query) {
       const row = await find(ctx, endpointId);
       const before = query.cursor ? decodeCursor(query.cursor) : undefined;
-      const rows = await deliveryRows(
-        and(
-          eq(webhookDeliveries.endpointId, row.id),
-          query.state ? eq(webhookDeliveries.state, query.state) : undefined,
-          before !== undefined ? lt(webhookDeliveries.id, before) : undefined,
-        ),
-        query.limit + 1,
+      // The page and the counts from one snapshot: the counters shown above the table agree
+      // with it even while the dispatcher settles deliveries between the two statements.
+      const { rows, of } = await db.transaction(
+        async (tx) => ({
+          rows: await deliveryRows(
+            and(
+              eq(webhookDeliveries.endpointId, row.id),
+              query.state ? eq(webhookDeliveries.state, query.state) : undefined,
+              before !== undefined ? lt(webhookDeliveries.id, before) : undefined,
+            ),
+            query.limit + 1,
+            tx,
+          ),
+          of: await counts([row.id], tx),
+        }),
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
       );
       const page = rows.slice(0, query.limit);
       const hasNext = rows.length > query.limit;
@@ -240,6 +302,7 @@ export function webhookEndpointsSandbox(
         hasNext,
         // eslint-disable-next-line no-restricted-syntax -- a delivery's row id
         nextCursor: hasNext && last ? encodeCursor(Number(last.id)) : null,
+        deliveries: of(row.id),
       };
     },
 
@@ -284,10 +347,77 @@ export function webhookEndpointsSandbox(
         .returning({ id: webhookDeliveries.id });
       return resent.length;
     },
+
+    async sendTest(ctx, endpointId) {
+      const row = await find(ctx, endpointId);
+      const eventId = randomUUID();
+      const at = clock.now();
+      const { body, headers } = signedWebhook(
+        {
+          key: row.verificationKey,
+          encoding: row.signatureEncoding,
+          eventId,
+          event: WEBHOOK_TEST_EVENT,
+          data: TEST_EVENT_DATA,
+        },
+        at,
+      );
+      // Sent first, logged after: a test is never queued, so the dispatcher never sends it again.
+      const outcome = await postWebhook(row.url, body, headers, { targets, timeoutMs });
+      const delivered = outcome.error === null;
+      const id = await db.transaction(async (tx) => {
+        // Deleted while the request was out: nothing to log it under.
+        const [still] = await tx
+          .select({ id: webhookEndpoints.id })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, row.id))
+          .for('share');
+        if (!still) throw noEndpoint(row.id);
+        const [event] = await tx
+          .insert(webhookEvents)
+          .values({
+            eventId,
+            orgId: row.orgId,
+            event: WEBHOOK_TEST_EVENT,
+            transactionId: null,
+            status: 'TEST',
+            operationSequence: null,
+            data: TEST_EVENT_DATA,
+            at,
+          })
+          .returning({ seq: webhookEvents.seq });
+        if (!event) throw new Error('insert into webhook_events returned no row');
+        const [logged] = await tx
+          .insert(webhookDeliveries)
+          .values({
+            endpointId: row.id,
+            eventSeq: event.seq,
+            transactionId: null,
+            state: delivered ? 'DELIVERED' : 'FAILED',
+            attempts: 1,
+            nextAttemptAt: null,
+            giveUpAt: at,
+            lastAttemptAt: at,
+            lastStatusCode: outcome.statusCode,
+            lastLatencyMs: Math.round(outcome.latencyMs),
+            lastError: outcome.error,
+            deliveredAt: delivered ? clock.now() : null,
+            createdAt: at,
+          })
+          .returning({ id: webhookDeliveries.id });
+        if (!logged) throw new Error('insert into webhook_deliveries returned no row');
+        return logged.id;
+      });
+      return delivery(row.id, id);
+    },
   };
 }
 
 /** The sandbox's part of the custody backend: its webhook endpoints. */
-export function webhooksSandbox(deps: WebhooksDeps, targets: TargetPolicy): WebhooksPort {
-  return { webhookEndpoints: webhookEndpointsSandbox(deps, targets) };
+export function webhooksSandbox(
+  deps: WebhooksDeps,
+  targets: TargetPolicy,
+  timeoutMs?: number,
+): WebhooksPort {
+  return { webhookEndpoints: webhookEndpointsSandbox(deps, targets, timeoutMs) };
 }

@@ -148,7 +148,8 @@ export async function recordStatusChange(tx: Executor, change: StatusChange): Pr
   const giveUpAt = new Date(change.at.getTime() + RETRY_WINDOW_MS);
   const deliveries = inserted.flatMap((e) =>
     endpoints
-      .filter((endpoint) => endpoint.events.includes(e.event))
+      // Only status changes are queued here (the test event is sent on request: index.ts).
+      .filter((endpoint) => endpoint.events.some((wanted) => wanted === e.event))
       .map((endpoint) => ({
         endpointId: endpoint.id,
         eventSeq: e.seq,

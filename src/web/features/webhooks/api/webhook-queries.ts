@@ -6,6 +6,7 @@ import {
   listWebhookEndpoints,
   resendFailedWebhookDeliveries,
   resendWebhookDelivery,
+  sendWebhookTestEvent,
   updateWebhookEndpoint,
 } from '#contract/endpoints/webhooks.ts';
 import type { CreateWebhookEndpointRequest } from '#contract/webhooks.ts';
@@ -28,7 +29,8 @@ export const webhookQueries = {
           { params: { endpointId }, query: { limit: 50 } },
           { signal },
         ),
-      // A log that moves on its own (the dispatcher): read again while shown.
+      // A log that moves on its own (the dispatcher): read again while shown. Its answer
+      // carries the log's counts, read with the rows: the counters shown above it come from here.
       refetchInterval: 3_000,
     }),
 };
@@ -80,6 +82,16 @@ export function useResendFailedWebhookDeliveries() {
   return useMutation({
     mutationFn: (endpointId: string) =>
       apiClient.call(resendFailedWebhookDeliveries, { params: { endpointId } }),
+    onSettled: refresh,
+  });
+}
+
+/** Sends a test event now; the log and the counts are read again, the test among them. */
+export function useSendWebhookTestEvent() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: (endpointId: string) =>
+      apiClient.call(sendWebhookTestEvent, { params: { endpointId } }),
     onSettled: refresh,
   });
 }

@@ -1,13 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
+  SIGNATURE_ENCODING_HINT,
   SIGNATURE_ENCODING_LABELS,
   SIGNATURE_ENCODINGS,
   WEBHOOK_EVENT_LABELS,
   WEBHOOK_EVENT_TYPES,
+  type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEndpointCreated,
 } from '#contract/webhooks.ts';
@@ -29,11 +32,13 @@ import {
   TableRow,
 } from '../../../components/ui/table.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
+import { describeTransaction } from '../../../lib/transaction-summary.ts';
 import {
   useCreateWebhookEndpoint,
   useDeleteWebhookEndpoint,
   useResendFailedWebhookDeliveries,
   useResendWebhookDelivery,
+  useSendWebhookTestEvent,
   useSetWebhookEndpointEnabled,
   webhookQueries,
 } from '../api/webhook-queries.ts';
@@ -130,8 +135,8 @@ function RegisterForm({ onCreated }: { onCreated: (created: WebhookEndpointCreat
       <SelectFieldFor
         {...bound}
         name="signatureEncoding"
-        label="Receiver's verification"
-        hint="Which SDK example verifies on your side: they sign non-ASCII text differently."
+        label="How your receiver checks the signature"
+        hint={SIGNATURE_ENCODING_HINT}
         options={ENCODING_OPTIONS}
       />
       <TextField {...bound} name="description" label="Description (optional)" />
@@ -167,8 +172,42 @@ function KeyOnce({ created, onDone }: { created: WebhookEndpointCreated; onDone:
   );
 }
 
-function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
-  const log = useQuery(webhookQueries.deliveries(endpoint.id));
+type DeliveryLog = UseQueryResult<{
+  results: WebhookDelivery[];
+  deliveries: WebhookEndpoint['deliveries'];
+}>;
+
+/** A transaction id in short: enough to tell two apart at a glance; the link holds the whole. */
+function shortId(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id;
+}
+
+function eventLabel(d: WebhookDelivery): string {
+  if (d.test) return 'Test event';
+  return WEBHOOK_EVENT_LABELS[d.event as keyof typeof WEBHOOK_EVENT_LABELS] ?? d.event;
+}
+
+/** What the delivery reports: its transaction, named and linked, or that it is a test. */
+function DeliveryTransaction({ delivery: d }: { delivery: WebhookDelivery }) {
+  if (d.test) return <span className="text-slate-700">None: a test</span>;
+  if (!d.transactionId) return <span className="text-slate-700">—</span>;
+  return (
+    <>
+      <Link
+        to="/transactions/$transactionId"
+        params={{ transactionId: d.transactionId }}
+        className="font-medium text-blue-800 underline hover:text-blue-900"
+      >
+        {d.transaction ? describeTransaction(d.transaction) : 'Transaction'}
+      </Link>
+      <span className="block font-mono text-xs text-slate-700" title={d.transactionId}>
+        {shortId(d.transactionId)}
+      </span>
+    </>
+  );
+}
+
+function Deliveries({ endpoint, log }: { endpoint: WebhookEndpoint; log: DeliveryLog }) {
   const resend = useResendWebhookDelivery();
   const resendFailed = useResendFailedWebhookDeliveries();
   const [said, setSaid] = useState('');
@@ -183,12 +222,13 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
       />
     );
   const rows = log.data.results;
+  const { failed } = log.data.deliveries;
   return (
     <div className="mt-3 flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-2">
         <Button
           size="sm"
-          disabled={endpoint.deliveries.failed === 0 || resendFailed.isPending}
+          disabled={failed === 0 || resendFailed.isPending}
           onClick={() =>
             resendFailed.mutate(endpoint.id, {
               onSuccess: ({ resent }) =>
@@ -199,7 +239,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
             })
           }
         >
-          Resend all failed ({endpoint.deliveries.failed})
+          Resend all failed ({failed})
         </Button>
         <Button size="sm" variant="ghost" onClick={() => void log.refetch()}>
           Refresh
@@ -209,13 +249,14 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
         </p>
       </div>
       {rows.length === 0 ? (
-        <EmptyState title="No deliveries yet: they appear as transactions change status." />
+        <EmptyState title="No deliveries yet: they appear as transactions change status, or when you send a test event." />
       ) : (
         <TableContainer label={`Deliveries to ${endpoint.url}`}>
           <Table>
             <TableHeader>
               <TableRow>
                 <TableHead>Event</TableHead>
+                <TableHead>Transaction</TableHead>
                 <TableHead>Status</TableHead>
                 <TableHead>Delivery</TableHead>
                 <TableHead>Attempts</TableHead>
@@ -228,17 +269,27 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
             </TableHeader>
             <TableBody>
               {rows.map((d) => (
-                <TableRow key={d.id} data-delivery-state={d.state}>
+                <TableRow
+                  key={d.id}
+                  data-delivery-state={d.state}
+                  data-test-event={d.test ? '' : undefined}
+                >
                   <TableCell>
                     <span className="block font-mono text-xs">{d.eventId}</span>
                     <span className="block text-xs text-slate-700">
-                      {WEBHOOK_EVENT_LABELS[d.event as keyof typeof WEBHOOK_EVENT_LABELS] ??
-                        d.event}
+                      {d.test ? (
+                        <strong className="font-semibold">Test event</strong>
+                      ) : (
+                        eventLabel(d)
+                      )}
                       {d.operationSequence !== null ? ` (operation ${d.operationSequence})` : ''},{' '}
                       <DateTime iso={d.createdAt} />
                     </span>
                   </TableCell>
-                  <TableCell>{d.status}</TableCell>
+                  <TableCell className="max-w-72 text-sm">
+                    <DeliveryTransaction delivery={d} />
+                  </TableCell>
+                  <TableCell>{d.test ? '—' : d.status}</TableCell>
                   <TableCell>
                     {d.state === 'DELIVERED'
                       ? 'Delivered'
@@ -289,11 +340,51 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   );
 }
 
+/** A test event's result in a sentence: its answer and when, or why it did not arrive. */
+function TestResult({ delivery }: { delivery: WebhookDelivery }) {
+  const at = delivery.lastAttemptAt ?? delivery.createdAt;
+  if (delivery.state === 'DELIVERED')
+    return (
+      <>
+        Test event delivered: answered {delivery.lastStatusCode}
+        {delivery.lastLatencyMs !== null ? ` in ${delivery.lastLatencyMs} ms` : ''}, sent{' '}
+        <DateTime iso={at} />.
+      </>
+    );
+  return (
+    <>
+      Test event not delivered ({delivery.lastError ?? 'no answer'}), sent <DateTime iso={at} />. It
+      is not retried.
+    </>
+  );
+}
+
 function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
   const toggle = useSetWebhookEndpointEnabled();
   const remove = useDeleteWebhookEndpoint();
+  const sendTest = useSendWebhookTestEvent();
   const [confirming, setConfirming] = useState(false);
   const [open, setOpen] = useState(false);
+  const [tested, setTested] = useState<WebhookDelivery | null>(null);
+  const log = useQuery({ ...webhookQueries.deliveries(endpoint.id), enabled: open });
+  const queryClient = useQueryClient();
+  // While the log is shown, the counters are its own, read with its rows: never a step
+  // behind the table. The endpoints' list takes them too, for when the log is hidden again.
+  const counts = open && log.data ? log.data.deliveries : endpoint.deliveries;
+  const logCounts = log.data?.deliveries;
+  useEffect(() => {
+    if (!logCounts) return;
+    queryClient.setQueryData(
+      webhookQueries.endpoints().queryKey,
+      (old: { results: WebhookEndpoint[] } | undefined) =>
+        old && {
+          ...old,
+          results: old.results.map((e) =>
+            e.id === endpoint.id ? { ...e, deliveries: logCounts } : e,
+          ),
+        },
+    );
+  }, [logCounts, endpoint.id, queryClient]);
   const error = toggle.error ?? remove.error;
   return (
     <li className="rounded-lg border border-slate-300 bg-white p-4">
@@ -311,13 +402,27 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
           endpoint.signatureEncoding as keyof typeof SIGNATURE_ENCODING_LABELS
         ] ?? endpoint.signatureEncoding}
       </p>
-      <p className="text-sm text-slate-700">
-        {endpoint.deliveries.delivered} delivered, {endpoint.deliveries.pending} pending,{' '}
-        {endpoint.deliveries.failed} failed
+      <p className="text-sm text-slate-700" data-testid="delivery-counts">
+        {counts.delivered} delivered, {counts.pending} pending, {counts.failed} failed
       </p>
       <div className="mt-2 flex flex-wrap gap-2">
         <Button size="sm" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
           {open ? 'Hide deliveries' : 'Show deliveries'}
+        </Button>
+        <Button
+          size="sm"
+          disabled={sendTest.isPending}
+          onClick={() =>
+            sendTest.mutate(endpoint.id, {
+              onSuccess: (delivery) => {
+                setTested(delivery);
+                setOpen(true);
+              },
+              onError: () => setTested(null),
+            })
+          }
+        >
+          {sendTest.isPending ? 'Sending a test event…' : 'Send a test event'}
         </Button>
         <Button
           size="sm"
@@ -346,12 +451,20 @@ function EndpointCard({ endpoint }: { endpoint: WebhookEndpoint }) {
           </Button>
         )}
       </div>
+      <p role="status" className="mt-2 text-sm text-slate-800" data-testid="test-event-result">
+        {tested ? <TestResult delivery={tested} /> : null}
+      </p>
+      {sendTest.isError ? (
+        <p role="alert" className="mt-2 text-sm text-red-800">
+          The test event could not be sent: {describeError(sendTest.error)}
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="mt-2 text-sm text-red-800">
           {describeError(error)}
         </p>
       ) : null}
-      {open ? <Deliveries endpoint={endpoint} /> : null}
+      {open ? <Deliveries endpoint={endpoint} log={log} /> : null}
     </li>
   );
 }
