@@ -107,6 +107,9 @@ describe('an item the member already approved', () => {
       const adaAfter = await countsOf(ada);
       expect(adaAfter.totalCount).toBe(adaBefore.totalCount);
       expect(adaAfter.actionableCount).toBe(adaBefore.actionableCount - 1);
+      // Counted apart, so the inbox can say it waits for others without calling it Ada's own.
+      expect(adaAfter.youApprovedCount).toBe(adaBefore.youApprovedCount + 1);
+      expect((await countsOf(bo)).youApprovedCount).toBe(boBefore.youApprovedCount);
       const item = await inboxItem(ada, id);
       expect(item?.youApprovedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(item?.progress?.approvals.map((a) => a.name)).toEqual(['Ada Decided']);
