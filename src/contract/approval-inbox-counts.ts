@@ -10,6 +10,12 @@ export const ApprovalInboxCounts = z.looseObject({
   actionableCount: z.int().check(z.nonnegative()),
   /** Every item in the inbox, theirs included. */
   totalCount: z.int().check(z.nonnegative()),
+  /**
+   * Of those, the ones this member approved that still wait for more
+   * approvals under their rule: in the total, not in `actionableCount`, and
+   * not theirs either.
+   */
+  youApprovedCount: z.int().check(z.nonnegative()),
 });
 export type ApprovalInboxCounts = z.infer<typeof ApprovalInboxCounts>;
 

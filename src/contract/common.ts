@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   outsideAdminScope: 'OUTSIDE_ADMIN_SCOPE',
   // Change-request approvals.
   alreadyDecided: 'ALREADY_DECIDED',
+  /** The member's own decision on an item still waiting is recorded: a second one is refused. */
+  decisionAlreadyRecorded: 'DECISION_ALREADY_RECORDED',
   fourEyes: 'FOUR_EYES',
   /**
    * The decider and the proposer are linked by member management (one created

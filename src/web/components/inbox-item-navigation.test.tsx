@@ -62,6 +62,7 @@ async function renderAround(options: {
         nextCursor: null,
         actionableCount: options.actionableCount,
         totalCount: options.results.length,
+        youApprovedCount: 0,
       }),
   });
   const client = createTestQueryClient();

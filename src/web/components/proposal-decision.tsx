@@ -5,7 +5,13 @@ import {
   type ApprovalActionResponse,
 } from '#contract/approvals.ts';
 import { humanize } from '../lib/labels.ts';
-import { ApprovalProgressFor, LinkedAccountsNote } from './approval-progress.tsx';
+import { useApprovalProgress } from '../lib/approval-progress-queries.ts';
+import {
+  ApprovalProgressFor,
+  approvedBy,
+  LinkedAccountsNote,
+  YouApproved,
+} from './approval-progress.tsx';
 import type { InboxKey } from '../lib/approval-inbox-items.ts';
 import { InboxItemNavigation } from './inbox-item-navigation.tsx';
 import { Button } from './ui/button.tsx';
@@ -51,7 +57,9 @@ function PageDialog({
  * contact) on its page, while one waits: the approvals collected under its
  * rule and who may still approve (for every member), and Approve / Decline
  * for an approver who did not propose it; the proposer is told another
- * member must decide. The server refuses the same cases whatever the page
+ * member must decide, and an approver who approved it already (a rule holds
+ * it for more) when they did and whom it waits on. The server refuses the
+ * same cases whatever the page
  * offers. Opened from the approvals inbox, it leads to the previous and next
  * items, and after a decision to the next one.
  */
@@ -60,6 +68,7 @@ export function ProposalDecision({
   waiting,
   canApprove,
   own,
+  memberId,
   proposedWhat = 'this',
   prompt,
   dialog,
@@ -70,6 +79,8 @@ export function ProposalDecision({
   canApprove: boolean;
   /** The member proposed what waits. */
   own: boolean;
+  /** The signed-in member: their approval, if the item's progress holds one, is their decision. */
+  memberId: string | undefined;
   /** What they proposed, to tell them so: "this account". */
   proposedWhat?: string;
   /** Said above the buttons: what to check before approving. */
@@ -83,9 +94,18 @@ export function ProposalDecision({
   const outcomeId = useId();
   const decided = useRef(false);
   const opener = useRef<HTMLButtonElement | null>(null);
+  const progress = useApprovalProgress(current.id, waiting && canApprove);
+  const youApprovedAt = approvedBy(progress.data, memberId);
 
   let body = null;
-  if (waiting && canApprove && own) {
+  if (waiting && canApprove && youApprovedAt && progress.data?.state === 'PENDING') {
+    // Approved by this member and held for more: nothing is left for them to decide.
+    body = (
+      <p className="rounded-md border border-slate-300 bg-white p-3 text-sm text-slate-800">
+        <YouApproved at={youApprovedAt} progress={progress.data} />
+      </p>
+    );
+  } else if (waiting && canApprove && own) {
     body = (
       <p className="rounded-md border border-slate-300 bg-white p-3 text-sm text-slate-800">
         You proposed {proposedWhat}, so another member must approve or decline it.

@@ -107,12 +107,53 @@ describe('an item the member already approved', () => {
       const adaAfter = await countsOf(ada);
       expect(adaAfter.totalCount).toBe(adaBefore.totalCount);
       expect(adaAfter.actionableCount).toBe(adaBefore.actionableCount - 1);
+      // Counted apart, so the inbox can say it waits for others without calling it Ada's own.
+      expect(adaAfter.youApprovedCount).toBe(adaBefore.youApprovedCount + 1);
+      expect((await countsOf(bo)).youApprovedCount).toBe(boBefore.youApprovedCount);
       const item = await inboxItem(ada, id);
       expect(item?.youApprovedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
       expect(item?.progress?.approvals.map((a) => a.name)).toEqual(['Ada Decided']);
       // Bo has not decided: it still waits for him.
       expect((await countsOf(bo)).actionableCount).toBe(boBefore.actionableCount);
       expect((await inboxItem(bo, id))?.youApprovedAt).toBeNull();
+    },
+  );
+});
+
+describe('a member who already decided an item still waiting', () => {
+  decidedTest(
+    'is refused a second decision with 409 DECISION_ALREADY_RECORDED naming when they decided',
+    async ({ f, staff }) => {
+      const { ivy, ada, bo } = staff;
+      const made = await ivy.json(
+        paths.transactions(),
+        send({
+          category: 'TRANSFER',
+          source: { type: 'VAULT', id: f.treasury.id },
+          destination: { type: 'CONTACT', id: f.contacts.eth.id },
+          amount: '0.0124',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+        }),
+      );
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      const id = Transaction.parse(made.body).id ?? '';
+      await approve(ada, id);
+
+      const message = await ada.json(`${paths.approvalMessage()}?entityId=${id}`);
+      const { approvalId } = ApprovalMessageResponse.parse(message.body);
+      for (const body of [{ action: 'approve' }, { action: 'reject', reason: 'changed my mind' }]) {
+        const again = await ada.json(paths.approvalAction(approvalId), send(body));
+        expect(again.status, JSON.stringify(again.body)).toBe(409);
+        expect(again.body).toMatchObject({ code: 'DECISION_ALREADY_RECORDED' });
+        expect((again.body as { message: string }).message).toMatch(
+          /^You already approved this at \d{4}-\d\d-\d\dT.+; it waits for 1 more approval under the rule "Two approvals"/,
+        );
+      }
+      // Still one approval counted, and another member's completes it.
+      const item = await inboxItem(bo, id);
+      expect(item?.progress?.approvals.map((a) => a.name)).toEqual(['Ada Decided']);
+      await approve(bo, id);
     },
   );
 });

@@ -218,7 +218,7 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, appTest) =>
       [approver, 3],
     ] as const) {
       const counts = await member.json(`${approvalInboxCount.path}?subOrgId=${d.subOrgId}`);
-      expect(counts.body).toEqual({ actionableCount, totalCount: 3 });
+      expect(counts.body).toEqual({ actionableCount, totalCount: 3, youApprovedCount: 0 });
     }
   });
 

@@ -22,13 +22,13 @@ export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBacken
   const app = new Hono<AppEnv>();
   // The badge's poll: the smallest page carries the whole inbox's counts.
   mount(app, CONSOLE_API_PREFIX, approvalInboxCount, async ({ query: { subOrgId } }, c) => {
-    const { actionableCount, totalCount } = await approvalInbox_(
+    const { actionableCount, totalCount, youApprovedCount } = await approvalInbox_(
       backend,
       custodyContext(c),
       options.db,
       { subOrgId, page: { limit: 1, cursor: undefined } },
     );
-    return { actionableCount, totalCount };
+    return { actionableCount, totalCount, youApprovedCount };
   });
   // What approving costs, for the approve dialogs: the scoped backend leaves out what the member may not see.
   mount(app, CONSOLE_API_PREFIX, approvalCosts, ({ query: { entityIds } }, c) =>

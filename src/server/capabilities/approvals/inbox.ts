@@ -325,6 +325,7 @@ export async function approvalInbox(
       hasNext: found.hasNext,
       actionableCount: found.actionableCount,
       totalCount: found.totalCount,
+      youApprovedCount: found.youApprovedCount,
     };
   }
   const [transactions, bankAccounts, contacts] = await Promise.all([
@@ -435,5 +436,6 @@ function inboxPage(items: ApprovalItem[], limit: number, after: Key | null) {
     hasNext,
     actionableCount: items.filter((item) => !item.yours && !item.youApprovedAt).length,
     totalCount: items.length,
+    youApprovedCount: items.filter((item) => !item.yours && item.youApprovedAt).length,
   };
 }

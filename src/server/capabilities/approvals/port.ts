@@ -56,8 +56,10 @@ export interface PendingApprovals {
   hasNext: boolean;
   /** Every PENDING item in the query's scope, all pages. */
   totalCount: number;
-  /** Of those, the ones `creatorId` did not propose. */
+  /** Of those, the ones `creatorId` did not propose and did not approve (`decidedIds`). */
   actionableCount: number;
+  /** Of those, the ones in `decidedIds`: approved by the member, waiting for more. */
+  youApprovedCount: number;
 }
 
 export type RecordedApprovalDecision = ApprovalDecision & { subOrgId: string | null };

@@ -111,8 +111,10 @@ describe('approval policies applied', () => {
         policy: { ruleName: 'Big transfers', approvals: 1, required: 2 },
       });
       expect(await t.status(id)).toBe('PENDING');
-      // The same approver twice is still one approval.
-      expect((await decide(ada, id, 'approve')).body).toMatchObject({ policy: { approvals: 1 } });
+      // The same approver twice is still one approval: the second is refused, saying so.
+      const again = await decide(ada, id, 'approve');
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ code: 'DECISION_ALREADY_RECORDED' });
       expect(await t.status(id)).toBe('PENDING');
 
       const second = await decide(cy, id, 'approve');

@@ -91,6 +91,25 @@ function decidedAlready(
   );
 }
 
+/**
+ * A second decision by someone whose first still stands on an item that
+ * waits: refused, so a repeated approval never reads as progress, and a
+ * change of mind is not taken silently (the first decision counted).
+ */
+function decisionRecorded(
+  ruleName: string,
+  counted: Tally,
+  earlier: { decision: 'APPROVE' | 'DECLINE'; at: Date },
+): ApiError {
+  const left = counted.required - counted.approvedBy.length;
+  const what = earlier.decision === 'APPROVE' ? 'approved' : 'declined';
+  return new ApiError(
+    409,
+    ERROR_CODES.decisionAlreadyRecorded,
+    `You already ${what} this at ${earlier.at.toISOString()}; it waits for ${left} more ${left === 1 ? 'approval' : 'approvals'} under the rule "${ruleName}", and a decision counts once`,
+  );
+}
+
 /** Who is asking, as a rule sees them: a member with their role now, or an API client. */
 export async function policyActor(db: Database, ctx: CustodyContext): Promise<PolicyActor> {
   const actor = ctx.actor;
@@ -602,6 +621,8 @@ export function applyPolicies(
           ERROR_CODES.policyNeedsMoreApprovals,
           `Rule "${requirement.ruleName}" needs ${outcome.approvals} approvals: members add them in the console, and an API client only the last`,
         );
+      if (result.earlier)
+        throw decisionRecorded(requirement.ruleName, result.tally, result.earlier);
       const progress = progressOf(requirement, result.tally);
       if (result.claimedAt) {
         const settled = result.tally.state === 'APPROVED' ? 'approve' : 'reject';

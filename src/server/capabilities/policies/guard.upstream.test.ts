@@ -98,8 +98,10 @@ describe('approval policies through an upstream custody API', () => {
         expect(sent).toEqual([]);
         expect(await t.b.status(id)).toBe('PENDING');
 
-        // The same approver again counts for nothing and sends nothing.
-        expect((await approve(ada, id)).body).toMatchObject({ policy: { approvals: 1 } });
+        // The same approver again is refused, counts for nothing and sends nothing.
+        const again = await approve(ada, id);
+        expect(again.status).toBe(409);
+        expect(again.body).toMatchObject({ code: 'DECISION_ALREADY_RECORDED' });
         expect(sent).toEqual([]);
 
         const second = await approve(bo, id);

@@ -123,6 +123,11 @@ export interface VoteResult {
   recorded: boolean;
   /** `onlyIfSettles` was asked and this decision would not have settled the item: nothing recorded. */
   wouldNotSettle?: true;
+  /**
+   * The actor had decided this item before, while it still waits: what and
+   * when. Nothing of this request's is recorded; a member's decision counts once.
+   */
+  earlier?: { decision: 'APPROVE' | 'DECLINE'; at: Date };
 }
 
 const claimIsLive = (row: RequirementRow, now: Date) =>
@@ -211,6 +216,26 @@ export async function recordVote(
       .onConflictDoNothing()
       .returning({ seq: approvalVotes.seq });
     const recorded = inserted.length > 0;
+    if (!recorded && counted.state === 'PENDING') {
+      // Their earlier decision stands, as it was counted: told back, never replaced.
+      const [earlier] = await tx
+        .select({ decision: approvalVotes.decision, at: approvalVotes.at })
+        .from(approvalVotes)
+        .where(
+          and(
+            eq(approvalVotes.entityId, entityId),
+            eq(approvalVotes.actorType, actor.type),
+            eq(approvalVotes.actorId, actor.id),
+          ),
+        );
+      return {
+        tally: counted,
+        claimedAt: null,
+        sent: false,
+        recorded,
+        ...(earlier ? { earlier } : {}),
+      };
+    }
     if (recorded)
       await raiseApprovalEvent(
         tx,

@@ -152,6 +152,7 @@ describe('the inbox page reads', () => {
     expect(await pendingApprovalCounts(database.db, orgId, { limit: 1 })).toEqual({
       totalCount: 2 * pending,
       actionableCount: 2 * pending,
+      youApprovedCount: 0,
     });
     const counts = await pendingApprovalCounts(database.db, orgId, {
       limit: 1,

@@ -94,7 +94,10 @@ function waiting(table: Table, orgId: string, scope: PendingApprovalsQuery): SQL
 }
 
 export type PendingApprovalPage = Pick<PendingApprovals, 'items' | 'hasNext'>;
-export type PendingApprovalCounts = Pick<PendingApprovals, 'totalCount' | 'actionableCount'>;
+export type PendingApprovalCounts = Pick<
+  PendingApprovals,
+  'totalCount' | 'actionableCount' | 'youApprovedCount'
+>;
 
 /**
  * A page row's proposer as the backend names one: an API user by its name; a
@@ -240,7 +243,7 @@ export async function pendingApprovalCounts(
   orgId: string | null,
   query: PendingApprovalsQuery,
 ): Promise<PendingApprovalCounts> {
-  if (!orgId) return { totalCount: 0, actionableCount: 0 };
+  if (!orgId) return { totalCount: 0, actionableCount: 0, youApprovedCount: 0 };
   const decided = query.decidedIds?.length ? [...query.decidedIds] : null;
   // Theirs to decide: not proposed by them, not already approved by them.
   const actionable = (createdBy: PgColumn, id: PgColumn) => {
@@ -251,22 +254,38 @@ export async function pendingApprovalCounts(
       ? sql<number>`count(*) filter (where ${notMine} and not ${inArray(id, decided)})::int`
       : sql<number>`count(*) filter (where ${notMine})::int`;
   };
+  // Approved by them and waiting for others: neither theirs to decide nor theirs.
+  const approved = (id: PgColumn) =>
+    decided
+      ? sql<number>`count(*) filter (where ${inArray(id, decided)})::int`
+      : sql<number>`0::int`;
+  const counted = (row: { total: number; actionable: number; approved: number } | undefined) => ({
+    total: row?.total ?? 0,
+    actionable: row?.actionable ?? 0,
+    approved: row?.approved ?? 0,
+  });
   const count = async (table: Table) => {
-    const theirs = actionable(table.createdById, table.id);
     const [row] = await db
-      .select({ total: sql<number>`count(*)::int`, actionable: theirs })
+      .select({
+        total: sql<number>`count(*)::int`,
+        actionable: actionable(table.createdById, table.id),
+        approved: approved(table.id),
+      })
       .from(table)
       .where(waiting(table, orgId, query));
-    return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
+    return counted(row);
   };
   const countContacts = async () => {
-    const theirs = actionable(changeRequests.createdById, changeRequests.entityId);
     const [row] = await db
-      .select({ total: sql<number>`count(*)::int`, actionable: theirs })
+      .select({
+        total: sql<number>`count(*)::int`,
+        actionable: actionable(changeRequests.createdById, changeRequests.entityId),
+        approved: approved(changeRequests.entityId),
+      })
       .from(changeRequests)
       .innerJoin(contacts, contactOfRequest(orgId))
       .where(contactsWaiting(orgId, query));
-    return { total: row?.total ?? 0, actionable: row?.actionable ?? 0 };
+    return counted(row);
   };
   const [tx, accounts, contactCount] = await Promise.all([
     count(transactions),
@@ -276,6 +295,7 @@ export async function pendingApprovalCounts(
   return {
     totalCount: tx.total + accounts.total + contactCount.total,
     actionableCount: tx.actionable + accounts.actionable + contactCount.actionable,
+    youApprovedCount: tx.approved + accounts.approved + contactCount.approved,
   };
 }
 

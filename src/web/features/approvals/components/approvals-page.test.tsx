@@ -60,11 +60,13 @@ const account: ApprovalItem = {
   },
 } as ApprovalItem;
 
-function renderInbox(results: ApprovalItem[]) {
+function renderInbox(
+  results: ApprovalItem[],
+  counts = { actionableCount: 3, totalCount: 4, youApprovedCount: 0 },
+) {
   const actions: string[] = [];
   const api = installFakeApi({
-    '/api/console/approvals/': () =>
-      json({ results, hasNext: false, nextCursor: null, actionableCount: 3, totalCount: 4 }),
+    '/api/console/approvals/': () => json({ results, hasNext: false, nextCursor: null, ...counts }),
     '/api/external/change_requests/approvals/approval_message/': (url) =>
       json({ approvalId: `ap_${url.searchParams.get('entityId')}`, message: 'm' }),
     // The second is decided elsewhere meanwhile: the server refuses it.
@@ -82,6 +84,22 @@ function renderInbox(results: ApprovalItem[]) {
 }
 
 describe('ApprovalsPage', () => {
+  it('counts what waits for the member apart from what they approved and what is theirs', async () => {
+    renderInbox(
+      [
+        transfer('tx_1', '0.5'),
+        transfer('tx_2', '0.25', { youApprovedAt: at }),
+        transfer('tx_3', '2', { yours: true }),
+      ],
+      { actionableCount: 1, totalCount: 3, youApprovedCount: 1 },
+    );
+    expect(
+      await screen.findByText(
+        '1 item waits for your decision; 1 you approved and 1 of yours wait for another member.',
+      ),
+    ).toBeVisible();
+  });
+
   it('says who, from where, what it is worth and how long it has waited', async () => {
     renderInbox([transfer('tx_1', '0.5'), account]);
     const row = (await screen.findByText(/^Transfer of 0\.5 ETH/)).closest('tr');

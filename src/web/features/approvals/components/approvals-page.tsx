@@ -136,9 +136,7 @@ export function ApprovalsPage({
               {counts.actionableCount === 1
                 ? '1 item waits for your decision'
                 : `${counts.actionableCount} items wait for your decision`}
-              {counts.totalCount > counts.actionableCount
-                ? `; ${counts.totalCount - counts.actionableCount} of yours wait for another member.`
-                : '.'}
+              {othersText(counts)}
             </p>
           ) : null}
           <ApprovalNotificationsToggle />
@@ -229,4 +227,23 @@ function BatchSummary({ result, ref }: { result: BatchResult; ref: Ref<HTMLDivEl
       ) : null}
     </div>
   );
+}
+
+/**
+ * What waits on another member: the ones the member approved (held for more
+ * approvals) and the ones they proposed, counted apart so neither is called
+ * the other. "; 1 you approved and 2 of yours wait for another member."
+ */
+function othersText(counts: {
+  actionableCount: number;
+  totalCount: number;
+  youApprovedCount?: number | undefined;
+}): string {
+  const approved = counts.youApprovedCount ?? 0;
+  const yours = counts.totalCount - counts.actionableCount - approved;
+  const parts = [
+    ...(approved > 0 ? [`${approved} you approved`] : []),
+    ...(yours > 0 ? [`${yours} of yours`] : []),
+  ];
+  return parts.length > 0 ? `; ${parts.join(' and ')} wait for another member.` : '.';
 }

@@ -33,10 +33,31 @@ const proposal = {
   reason: null,
 };
 
-function renderPage(permissions: BankAccountPermissions) {
+/** 1 of 2 under a rule, approved by Ada at 09:30 UTC; Bo may still approve. */
+const heldForOneMore = {
+  entityId: 'ba_1',
+  entityType: 'BANK_ACCOUNT',
+  policyVersion: 3,
+  ruleName: 'Two for accounts',
+  blocked: false,
+  required: 2,
+  state: 'PENDING',
+  approvals: [
+    { type: 'STAFF', id: 'staff_ada', name: 'Ada Approver', at: '2026-11-23T09:30:00.000Z' },
+  ],
+  declinedBy: null,
+  eligible: 'approvers or admins',
+  stillEligible: [{ id: 'staff_bo', name: 'Bo Admin', role: 'admin' }],
+  moreEligible: 0,
+  apiClientsMayApprove: false,
+  linkedToYou: null,
+};
+
+function renderPage(permissions: BankAccountPermissions, progress?: unknown) {
   const decisions: Array<Record<string, unknown>> = [];
   let status = 'PENDING';
   const api = installFakeApi({
+    ...(progress ? { '/api/console/approval_progress/': () => json({ results: [progress] }) } : {}),
     '/api/external/bank_accounts/ba_1/': () => json({ ...account, status }),
     '/api/console/bank_accounts/ba_1/history/': () =>
       json({ entityId: 'ba_1', source: 'change_requests', results: [proposal] }),
@@ -87,6 +108,22 @@ describe('BankAccountDetailPage', () => {
       ),
     ).toBeVisible();
     expect(screen.queryByRole('button', { name: /^(Approve|Decline)…$/ })).not.toBeInTheDocument();
+  });
+
+  it('tells an approver who approved it when, and what it waits on, and offers no second decision', async () => {
+    renderPage(approver, heldForOneMore);
+    const said = await screen.findByTestId('you-approved');
+    expect(said).toHaveTextContent(
+      /^You approved at .+ — waiting on one more of: Bo Admin \(approvers or admins\)\.$/,
+    );
+    expect(said.querySelector('time')).toHaveAttribute('datetime', '2026-11-23T09:30:00.000Z');
+    expect(screen.queryByRole('button', { name: /^(Approve|Decline)…$/ })).not.toBeInTheDocument();
+  });
+
+  it('still offers the decision to an approver another member approved before', async () => {
+    renderPage({ ...approver, memberId: 'staff_bo' }, heldForOneMore);
+    expect(await screen.findByRole('button', { name: 'Approve…' })).toBeVisible();
+    expect(screen.queryByTestId('you-approved')).not.toBeInTheDocument();
   });
 
   it('has the approver confirm against the revealed numbers, then says what happened', async () => {

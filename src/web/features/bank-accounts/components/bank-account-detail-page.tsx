@@ -65,6 +65,7 @@ export function BankAccountDetailPage({
         waiting={data.status === 'PENDING'}
         canApprove={permissions.canApprove}
         own={own}
+        memberId={permissions.memberId}
         proposedWhat="this account"
         prompt="This account is waiting for a decision. Check its details against the counterparty’s instructions before approving."
         dialog={(controls) => (

@@ -71,6 +71,7 @@ export function ContactDetailPage({
         waiting={data.status === 'PENDING' || Boolean(data.pendingAssetList)}
         canApprove={permissions.canApprove}
         own={Boolean(permissions.memberId) && proposedById === permissions.memberId}
+        memberId={permissions.memberId}
         prompt={`${data.pendingAssetList ? 'This change to its assets' : 'This contact'} is waiting for a decision. Check the chain and the whole address against the counterparty’s own instructions before approving.`}
         dialog={(controls) => <DecideContactDialog contact={data} {...controls} />}
       />
