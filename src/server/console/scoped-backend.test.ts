@@ -358,8 +358,8 @@ describe('bank accounts proposed by a restricted member', () => {
       for (const subOrgId of [ids.subOrgB, 'so_does_not_exist']) {
         const res = await post(restricted, paths.bankAccounts(), { ...account, subOrgId });
         expect(res).toMatchObject({
-          status: 403,
-          body: { code: 'FORBIDDEN', fields: [{ field: 'subOrgId' }] },
+          status: 404,
+          body: { code: 'NOT_FOUND', fields: [{ field: 'subOrgId' }] },
         });
         const { message } = res.body as { message: string };
         expect(message).toMatch(/^subOrgId is not one of your sub-organizations/);
@@ -372,7 +372,7 @@ describe('bank accounts proposed by a restricted member', () => {
         ...account,
         subOrgId: 'so_does_not_exist',
       });
-      expect(outside).toMatchObject({ status: 403, body: { fields: [{ field: 'subOrgId' }] } });
+      expect(outside).toMatchObject({ status: 404, body: { fields: [{ field: 'subOrgId' }] } });
     },
   );
 });

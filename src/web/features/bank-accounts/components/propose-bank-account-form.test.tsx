@@ -263,7 +263,7 @@ describe('ProposeBankAccountForm', () => {
     const message = 'subOrgId is not one of your sub-organizations: "so_us" is outside your scope';
     const scope = { subOrgId: 'so_us', subOrgs: [EU, US], wholeOrganization: false };
     const { form, onProposed, user } = await renderForm(
-      () => json({ code: 'FORBIDDEN', message, fields: [{ field: 'subOrgId', message }] }, 403),
+      () => json({ code: 'NOT_FOUND', message, fields: [{ field: 'subOrgId', message }] }, 404),
       [],
       scope,
     );
