@@ -1,5 +1,6 @@
 import { ChangeRequestHistory } from '../change-request.ts';
 import { endpoint } from '../endpoint.ts';
+import { StakedAmount, StakedQuery } from '../staked.ts';
 import { Transaction, TransactionFilters, TransactionListResponse } from '../transaction-record.ts';
 
 /**
@@ -42,4 +43,17 @@ export const transactionHistory = endpoint({
   audit: false,
   resource: 'transaction',
   answer: ChangeRequestHistory,
+});
+
+export const stakedAmount = endpoint({
+  method: 'GET',
+  path: '/api/console/vaults/:vaultId/staked/',
+  summary:
+    'What the vault has staked on a chain (and TRON resource): its completed stakes less every unstake not failed or declined; the most an unstake may take back. The custody API has no such read: staked is null when the backend cannot tell.',
+  action: 'read staked amount',
+  permission: 'read',
+  audit: false,
+  resource: 'vault',
+  query: StakedQuery,
+  answer: StakedAmount,
 });

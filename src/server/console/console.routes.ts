@@ -15,6 +15,7 @@ import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
+import { stakedRoutes } from '../capabilities/transactions/staked.routes.ts';
 import { webhookRoutes } from '../capabilities/webhooks/webhooks.routes.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
@@ -27,6 +28,7 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', contactHistoryRoutes(options, backend))
     .route('/', bankAccountMatchesRoutes(backend))
     .route('/', transactionHistoryRoutes(options, backend))
+    .route('/', stakedRoutes(backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
     .route('/', approvalCardRoutes(options, backend))

@@ -83,7 +83,7 @@ export function keepInScope<T extends { subOrgId?: string | null | undefined }>(
 /**
  * The create's sub-org: a member with exactly one sub-org gets it by default,
  * a member with several must name one (400), and one outside the scope is
- * 404. Returns the body to pass on.
+ * 404 naming `subOrgId`. Returns the body to pass on.
  */
 export function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
   ctx: CustodyContext,
@@ -92,7 +92,13 @@ export function scopeCreateBody<B extends { subOrgId?: string | undefined }>(
   const ids = allowedIds(ctx);
   if (!ids) return body;
   if (body.subOrgId) {
-    if (!ids.includes(body.subOrgId)) throw notFound('sub-organization', body.subOrgId);
+    if (!ids.includes(body.subOrgId)) {
+      // 404 as for anything outside the scope (403 is the role's refusal), but on the field the
+      // member chose, so a form can show it there; worded alike for another's sub-org and a
+      // made-up id: the answer tells nothing of sub-organizations outside the scope.
+      const message = `subOrgId is not one of your sub-organizations: "${body.subOrgId}" is outside your scope, so choose one of yours`;
+      throw new ApiError(404, ERROR_CODES.notFound, message, [{ field: 'subOrgId', message }]);
+    }
     return body;
   }
   if (ids.length === 1) return { ...body, subOrgId: ids[0] };

@@ -350,6 +350,31 @@ describe('bank accounts proposed by a restricted member', () => {
     const res = await post(restricted, paths.bankAccounts(), account);
     expect(res).toMatchObject({ status: 200, body: { subOrgId: ids.subOrgA } });
   });
+
+  appTest(
+    'naming a sub-org outside their scope is refused on subOrgId, the same whether it exists or not',
+    async ({ t, ids, restricted }) => {
+      const refusals = [];
+      for (const subOrgId of [ids.subOrgB, 'so_does_not_exist']) {
+        const res = await post(restricted, paths.bankAccounts(), { ...account, subOrgId });
+        expect(res).toMatchObject({
+          status: 404,
+          body: { code: 'NOT_FOUND', fields: [{ field: 'subOrgId' }] },
+        });
+        const { message } = res.body as { message: string };
+        expect(message).toMatch(/^subOrgId is not one of your sub-organizations/);
+        refusals.push(message.replace(subOrgId, '<id>'));
+      }
+      // One answer for another's sub-org and a made-up one: the refusal tells nothing of B.
+      expect(refusals[0]).toBe(refusals[1]);
+      const several = await t.signIn('initiator', { subOrgIds: [ids.subOrgA, ids.subOrgB] });
+      const outside = await post(several, paths.bankAccounts(), {
+        ...account,
+        subOrgId: 'so_does_not_exist',
+      });
+      expect(outside).toMatchObject({ status: 404, body: { fields: [{ field: 'subOrgId' }] } });
+    },
+  );
 });
 
 describe('an unrestricted member', () => {

@@ -35,6 +35,7 @@ import {
   updateWebhookEndpoint,
 } from '#contract/endpoints/webhooks.ts';
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
+import { stakedAmount } from '#contract/endpoints/transactions.ts';
 import {
   createTransaction,
   estimateFee,
@@ -180,6 +181,14 @@ export const OVERRIDES: Record<string, Call[]> = {
       url: () => at(replaceTransaction),
       body: (t) => ({ transactionId: t.paymentToContactId }),
       scope: 'create',
+    },
+  ],
+  [endpointKey(stakedAmount)]: [
+    {
+      name: 'staked amount of a vault',
+      // The chain is required: what a vault has staked is per chain.
+      url: (t) => at(stakedAmount, { vaultId: t.vaultId }, { blockChain: 'ETHEREUM' }),
+      scope: 'entity',
     },
   ],
   [endpointKey(estimateFee)]: [

@@ -9,6 +9,14 @@ import type {
 } from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
+/** Whose stake, where: the vault, the chain, its native asset and the TRON resource (or none). */
+export interface StakedOf {
+  vaultId: string;
+  blockChain: string;
+  asset: string;
+  resourceType: string | null;
+}
+
 export type TransactionListQuery = PageRequest & TransactionFilters & ScopeFilter;
 
 /** Transactions, as either backend answers them (custody API endpoints 4–8). */
@@ -20,4 +28,10 @@ export interface TransactionsPort {
   createTransaction(ctx: CustodyContext, body: CreateTransactionRequest): Promise<Transaction>;
   replaceTransaction(ctx: CustodyContext, body: ReplaceTransactionRequest): Promise<Transaction>;
   estimateFee(ctx: CustodyContext, body: EstimateFeeRequest): Promise<EstimatedFeeResponse>;
+  /**
+   * What the vault has staked (the most an unstake may take back), as a
+   * decimal string. The custody API reports no stake: only the sandbox, which
+   * judges unstakes by this very figure, has it.
+   */
+  stakedAmount?(ctx: CustodyContext, of: StakedOf): Promise<string>;
 }

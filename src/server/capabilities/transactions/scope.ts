@@ -10,7 +10,7 @@ import {
   namedParties,
   scopeListQuery,
 } from '../../console/scope-rules.ts';
-import type { TransactionsPort } from './port.ts';
+import type { StakedOf, TransactionsPort } from './port.ts';
 
 function isDuplicateExternalId(error: unknown): error is ApiError {
   return error instanceof ApiError && error.code === ERROR_CODES.duplicateExternalId;
@@ -74,6 +74,15 @@ export function transactionsScope(inner: CustodyBackend): TransactionsPort {
       }
       return inner.replaceTransaction(ctx, body);
     },
+    // Only for a vault the member may read: another sub-org's is a 404, as its get would be.
+    ...(inner.stakedAmount
+      ? {
+          stakedAmount: async (ctx: CustodyContext, of: StakedOf) => {
+            checked(ctx, 'vault', of.vaultId, await inner.getVault(ctx, of.vaultId));
+            return inner.stakedAmount!(ctx, of);
+          },
+        }
+      : {}),
     estimateFee: async (ctx, body) => {
       await checkParties(inner, ctx, namedParties(body));
       return inner.estimateFee(ctx, body);

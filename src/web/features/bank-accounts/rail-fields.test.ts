@@ -29,8 +29,9 @@ const sepa: ProposeFormValues = {
   country: 'DE',
 };
 
-async function resolve(values: ProposeFormValues, subOrgId?: string) {
-  const result = await proposeResolver(subOrgId)(values, undefined, {
+async function resolve(values: ProposeFormValues, subOrgId?: string, subOrgRequired = false) {
+  const chosen = { ...values, subOrgId: subOrgId ?? values.subOrgId };
+  const result = await proposeResolver(subOrgRequired)(chosen, undefined, {
     fields: {},
     shouldUseNativeValidation: false,
   });
@@ -108,17 +109,15 @@ describe('humanizeFieldMessage', () => {
 
 describe('toCreateBody', () => {
   it('sends only the chosen rail’s fields, trimmed, with the reference and the scope’s sub-org', () => {
-    const body = toCreateBody(
-      {
-        ...ach,
-        accountName: '  Acme Payroll ',
-        // Typed under another rail earlier: not the ACH account's.
-        streetLine: '1 Main St',
-        city: 'Springfield',
-        clientBankAccountId: ' payroll-1 ',
-      },
-      'so_1',
-    );
+    const body = toCreateBody({
+      ...ach,
+      accountName: '  Acme Payroll ',
+      // Typed under another rail earlier: not the ACH account's.
+      streetLine: '1 Main St',
+      city: 'Springfield',
+      clientBankAccountId: ' payroll-1 ',
+      subOrgId: 'so_1',
+    });
     expect(body).toEqual({
       paymentMethod: 'US_ACH',
       accountName: 'Acme Payroll',
@@ -132,8 +131,9 @@ describe('toCreateBody', () => {
   });
 
   it('leaves blank fields out, and has nothing to send before a rail is chosen', () => {
-    expect(toCreateBody({ ...ach, bankName: '   ' }, undefined)).not.toHaveProperty('bankName');
-    expect(toCreateBody(EMPTY_PROPOSAL, 'so_1')).toBeNull();
+    expect(toCreateBody({ ...ach, bankName: '   ' })).not.toHaveProperty('bankName');
+    expect(toCreateBody({ ...ach })).not.toHaveProperty('subOrgId');
+    expect(toCreateBody({ ...EMPTY_PROPOSAL, subOrgId: 'so_1' })).toBeNull();
   });
 });
 
@@ -156,6 +156,14 @@ describe('proposeResolver', () => {
     expect((await resolve(EMPTY_PROPOSAL)).messages).toEqual({
       paymentMethod: 'Choose a payment rail first',
     });
+  });
+
+  it('asks a member of several sub-organizations to choose one, beside the rail’s own rules', async () => {
+    expect((await resolve({ ...ach, accountName: '' }, undefined, true)).messages).toEqual({
+      subOrgId: 'Choose the sub-organization the account belongs to',
+      accountName: 'Account holder name is required for US ACH',
+    });
+    expect((await resolve(ach, 'so_1', true)).values).toMatchObject({ subOrgId: 'so_1' });
   });
 
   it('hands submit the body the server will store: IBAN without spaces, BIC in capitals', async () => {

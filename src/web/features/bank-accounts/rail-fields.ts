@@ -30,6 +30,8 @@ export interface ProposeFormValues {
   postalCode: string;
   country: string;
   clientBankAccountId: string;
+  /** The sub-organization the account belongs to; '' = none (the whole organization). */
+  subOrgId: string;
 }
 export type ProposeFormField = Exclude<keyof ProposeFormValues, 'paymentMethod'>;
 
@@ -45,6 +47,7 @@ export const EMPTY_PROPOSAL: ProposeFormValues = {
   postalCode: '',
   country: '',
   clientBankAccountId: '',
+  subOrgId: '',
 };
 
 export const RAIL_DESCRIPTIONS: Record<PaymentMethod, string> = {
@@ -139,6 +142,14 @@ export function railFields(rail: PaymentMethod): BankAccountTextField[] {
   return BANK_ACCOUNT_TEXT_FIELDS.filter((f) => required.has(f));
 }
 
+/** Labels of the form's fields that are no rail's. */
+const OTHER_LABELS: Record<string, string | undefined> = {
+  clientBankAccountId: 'Your reference',
+  subOrgId: 'Sub-organization',
+};
+
+const SUB_ORG_REQUIRED = 'Choose the sub-organization the account belongs to';
+
 /**
  * The schema's messages name the wire field ("routingNumber must be…") for
  * API clients; the form says it with the label the member sees.
@@ -153,7 +164,7 @@ export function humanizeFieldMessage(
     const spec = (BANK_ACCOUNT_TEXT_FIELDS as readonly string[]).includes(field)
       ? fieldSpec(rail, field as BankAccountTextField)
       : undefined;
-    const label = spec?.label ?? (field === 'clientBankAccountId' ? 'Your reference' : undefined);
+    const label = spec?.label ?? OTHER_LABELS[field];
     if (label && text.startsWith(`${field} `)) text = `${label}${text.slice(field.length)}`;
     text = text.replace(`for ${rail}`, `for ${paymentMethodLabel(rail)}`);
   }
@@ -162,13 +173,10 @@ export function humanizeFieldMessage(
 
 /**
  * The create body from what the form holds: the rail, its fields and the
- * optional reference (blank ones left out), and the scope's sub-org. Fields
+ * optional reference (blank ones left out), and the chosen sub-org. Fields
  * of a rail chosen earlier are never sent.
  */
-export function toCreateBody(
-  values: ProposeFormValues,
-  subOrgId: string | undefined,
-): BankAccountCreateInput | null {
+export function toCreateBody(values: ProposeFormValues): BankAccountCreateInput | null {
   if (!values.paymentMethod) return null;
   const body: BankAccountCreateInput = { paymentMethod: values.paymentMethod };
   for (const field of railFields(values.paymentMethod)) {
@@ -177,7 +185,7 @@ export function toCreateBody(
   }
   const reference = values.clientBankAccountId.trim();
   if (reference) body.clientBankAccountId = reference;
-  if (subOrgId) body.subOrgId = subOrgId;
+  if (values.subOrgId) body.subOrgId = values.subOrgId;
   return body;
 }
 
@@ -192,10 +200,11 @@ export function groupIban(value: string): string {
  * to submit are exactly the body the server will validate again.
  */
 export function proposeResolver(
-  subOrgId: string | undefined,
+  /** A member of several sub-organizations names one (the server refuses none, 400). */
+  subOrgRequired: boolean,
 ): Resolver<ProposeFormValues, unknown, CreateRequest> {
   return (values) => {
-    const body = toCreateBody(values, subOrgId);
+    const body = toCreateBody(values);
     if (!body) {
       return {
         values: {},
@@ -205,10 +214,12 @@ export function proposeResolver(
       };
     }
     const result = BankAccountCreateRequest.safeParse(body);
-    // IBAN and BIC leave in their electronic form, as the server would store them.
-    if (result.success) return { values: result.data, errors: {} };
     const errors: Record<string, { type: string; message: string }> = {};
-    for (const issue of result.error.issues) {
+    if (subOrgRequired && !values.subOrgId)
+      errors.subOrgId = { type: 'required', message: SUB_ORG_REQUIRED };
+    // IBAN and BIC leave in their electronic form, as the server would store them.
+    if (result.success && !errors.subOrgId) return { values: result.data, errors: {} };
+    for (const issue of result.success ? [] : result.error.issues) {
       const field = String(issue.path[0] ?? 'paymentMethod');
       // The first problem of a field is the one to fix first.
       errors[field] ??= {

@@ -2,6 +2,7 @@ import { cachedRead } from '../../../db/read-cache.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { TransactionsPort } from '../port.ts';
+import { stakedOf } from '../../../custody/sandbox/engine/unstake.ts';
 import { withPace } from './pace.ts';
 import { getTransaction, listTransactions } from './store.ts';
 
@@ -35,5 +36,7 @@ export function transactionsSandbox({
     createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),
     replaceTransaction: async (ctx, body) => engine.replace(await orgIdFor(ctx), ctx.actor, body),
     estimateFee: async (ctx, body) => engine.estimateFee(await orgIdFor(ctx), body),
+    // Read as the engine judges an unstake (engine/unstake.ts), so the form's check is the server's.
+    stakedAmount: (_ctx, of) => stakedOf(db, of),
   };
 }

@@ -26,24 +26,7 @@ interface Unstake {
  */
 export async function refuseUnstakeBeyondStaked(tx: Executor, unstake: Unstake): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(${STAKE_LOCK}, hashtext(${unstake.vaultId}))`);
-  const [row] = await tx
-    .select({
-      staked: sql<string>`(coalesce(sum(${transactions.amount}) filter (where ${transactions.subCategory} = 'STAKE' and ${transactions.status} = 'COMPLETED'), 0) - coalesce(sum(${transactions.amount}) filter (where ${transactions.subCategory} = 'UNSTAKE' and ${transactions.status} not in ('FAILED', 'DECLINED')), 0))::text`,
-    })
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.vaultId, unstake.vaultId),
-        eq(transactions.category, 'STAKE'),
-        eq(transactions.blockChain, unstake.blockChain),
-        sql`${transactions.asset} is not distinct from ${unstake.asset}`,
-        sql`${transactions.resourceType} is not distinct from ${unstake.resourceType}`,
-      ),
-    );
-  const counted = row?.staked ?? '0';
-  const staked = isNegative(counted)
-    ? '0'
-    : counted.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
+  const staked = await stakedOf(tx, unstake);
   const amount = unstake.amount ?? '0';
   if (cmp(amount, staked) <= 0) return;
   const problems = new Problems();
@@ -54,4 +37,31 @@ export async function refuseUnstakeBeyondStaked(tx: Executor, unstake: Unstake):
       ' (unstakes on their way count as taken back)',
   );
   problems.throwIfAny();
+}
+
+/**
+ * What the vault has staked on the chain, of that asset and TRON resource, by
+ * the rule above: the figure an unstake is judged against, and the one the
+ * console's staked read answers. Never negative, without trailing zeros.
+ */
+export async function stakedOf(
+  tx: Executor,
+  of: Pick<Unstake, 'vaultId' | 'blockChain' | 'asset' | 'resourceType'>,
+): Promise<string> {
+  const [row] = await tx
+    .select({
+      staked: sql<string>`(coalesce(sum(${transactions.amount}) filter (where ${transactions.subCategory} = 'STAKE' and ${transactions.status} = 'COMPLETED'), 0) - coalesce(sum(${transactions.amount}) filter (where ${transactions.subCategory} = 'UNSTAKE' and ${transactions.status} not in ('FAILED', 'DECLINED')), 0))::text`,
+    })
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.vaultId, of.vaultId),
+        eq(transactions.category, 'STAKE'),
+        eq(transactions.blockChain, of.blockChain),
+        sql`${transactions.asset} is not distinct from ${of.asset}`,
+        sql`${transactions.resourceType} is not distinct from ${of.resourceType}`,
+      ),
+    );
+  const counted = row?.staked ?? '0';
+  return isNegative(counted) ? '0' : counted.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }

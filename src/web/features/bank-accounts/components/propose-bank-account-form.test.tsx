@@ -15,10 +15,22 @@ afterEach(() => {
 const CREATE = '/api/external/bank_accounts/';
 const MATCHES = '/api/console/bank_accounts/matches/';
 
+const EU = { value: 'so_eu', label: 'Treasury EU' };
+const US = { value: 'so_us', label: 'Treasury US' };
+
+/** Where the member may propose: by default, held to Treasury EU alone. */
+interface Scope {
+  subOrgId: string | undefined;
+  subOrgs: Array<{ value: string; label: string }>;
+  wholeOrganization: boolean;
+}
+const ONLY_EU: Scope = { subOrgId: 'so_eu', subOrgs: [EU], wholeOrganization: false };
+
 async function renderForm(
   create: (body: Record<string, unknown>) => Response = (body) =>
     json({ id: 'ba_new', status: 'PENDING', ...body }),
   identical: Array<Record<string, unknown>> = [],
+  scope: Scope = ONLY_EU,
 ) {
   const sent: Array<Record<string, unknown>> = [];
   const checked: Array<Record<string, unknown>> = [];
@@ -35,9 +47,7 @@ async function renderForm(
   });
   const onProposed = vi.fn();
   // In a router: the warning links to the accounts it names.
-  renderWithRouter(
-    <ProposeBankAccountForm subOrgId="so_eu" scopeLabel="Treasury EU" onProposed={onProposed} />,
-  );
+  renderWithRouter(<ProposeBankAccountForm {...scope} onProposed={onProposed} />);
   const form = await screen.findByRole('form', { name: 'Propose a bank account' });
   return { form, sent, checked, onProposed, user: userEvent.setup() };
 }
@@ -192,6 +202,82 @@ describe('ProposeBankAccountForm', () => {
     await waitFor(() => expect(field(form, 'Bank name')).toHaveFocus());
     expect(field(form, 'Bank name')).toHaveAttribute('aria-invalid', 'true');
     expect(field(form, 'Account number')).toHaveValue('0012345678');
+    expect(onProposed).not.toHaveBeenCalled();
+  });
+
+  it('fixes the sub-organization of a member held to one', async () => {
+    const { form, user } = await renderForm();
+    await user.click(within(form).getByRole('radio', { name: /^US ACH/ }));
+    const fixed = within(form).getByRole('status', { name: 'Sub-organization' });
+    expect(fixed).toHaveTextContent('Treasury EU');
+    expect(within(form).queryByRole('combobox', { name: 'Sub-organization' })).toBeNull();
+  });
+
+  it('lets a member of several sub-organizations choose one, and refuses none as they go', async () => {
+    const scope = { subOrgId: undefined, subOrgs: [EU, US], wholeOrganization: false };
+    const { form, sent, onProposed, user } = await renderForm(undefined, [], scope);
+    await user.click(within(form).getByRole('radio', { name: /^Bank transfer/ }));
+    const subOrg = within(form).getByRole('combobox', { name: 'Sub-organization' });
+    expect(
+      within(subOrg)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Choose a sub-organization', 'Treasury EU', 'Treasury US']);
+    await user.type(field(form, 'Account holder name'), 'Acme KK');
+    await user.type(field(form, 'Account number'), '0012345678');
+    await user.type(field(form, 'Bank name'), 'Mizuho');
+    await user.type(field(form, 'Country'), 'JP');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+    expect(
+      await within(form).findByText('Choose the sub-organization the account belongs to'),
+    ).toBeVisible();
+    expect(subOrg).toHaveAttribute('aria-invalid', 'true');
+    expect(sent).toEqual([]);
+
+    await user.selectOptions(subOrg, 'Treasury US');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+    await waitFor(() => expect(onProposed).toHaveBeenCalledTimes(1));
+    expect(sent[0]).toMatchObject({ subOrgId: 'so_us' });
+  });
+
+  it('starts an unrestricted member on the scope chosen above, and offers the whole organization', async () => {
+    const scope = { subOrgId: 'so_us', subOrgs: [EU, US], wholeOrganization: true };
+    const { form, sent, onProposed, user } = await renderForm(undefined, [], scope);
+    await user.click(within(form).getByRole('radio', { name: /^Bank transfer/ }));
+    const subOrg = within(form).getByRole('combobox', { name: 'Sub-organization' });
+    expect(subOrg).toHaveValue('so_us');
+    expect(within(subOrg).getAllByRole('option')[0]).toHaveTextContent(
+      'None: the whole organization',
+    );
+    await user.selectOptions(subOrg, 'None: the whole organization');
+    await user.type(field(form, 'Account holder name'), 'Acme KK');
+    await user.type(field(form, 'Account number'), '0012345678');
+    await user.type(field(form, 'Bank name'), 'Mizuho');
+    await user.type(field(form, 'Country'), 'JP');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+    await waitFor(() => expect(onProposed).toHaveBeenCalledTimes(1));
+    expect(sent[0]).not.toHaveProperty('subOrgId');
+  });
+
+  it('puts the server’s refusal of the sub-organization on its field', async () => {
+    const message = 'subOrgId is not one of your sub-organizations: "so_us" is outside your scope';
+    const scope = { subOrgId: 'so_us', subOrgs: [EU, US], wholeOrganization: false };
+    const { form, onProposed, user } = await renderForm(
+      () => json({ code: 'NOT_FOUND', message, fields: [{ field: 'subOrgId', message }] }, 404),
+      [],
+      scope,
+    );
+    await user.click(within(form).getByRole('radio', { name: /^Bank transfer/ }));
+    await user.type(field(form, 'Account holder name'), 'Acme KK');
+    await user.type(field(form, 'Account number'), '0012345678');
+    await user.type(field(form, 'Bank name'), 'Mizuho');
+    await user.type(field(form, 'Country'), 'JP');
+    await user.click(within(form).getByRole('button', { name: 'Propose bank account' }));
+    const subOrg = within(form).getByRole('combobox', { name: 'Sub-organization' });
+    await waitFor(() => expect(subOrg).toHaveAttribute('aria-invalid', 'true'));
+    expect(within(form).getByRole('alert')).toHaveTextContent(
+      /^Sub-organization is not one of your sub-organizations/,
+    );
     expect(onProposed).not.toHaveBeenCalled();
   });
 

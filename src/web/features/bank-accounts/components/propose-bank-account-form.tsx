@@ -11,7 +11,13 @@ import {
 import { isSameBankAccount, type BankAccountMatches } from '#contract/bank-account-matches.ts';
 import { PAYMENT_METHODS, type PaymentMethod } from '#contract/enums.ts';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
-import { TextField, useBoundControl, type FieldId } from '../../../components/bound-fields.tsx';
+import {
+  SelectFieldFor,
+  TextField,
+  useBoundControl,
+  type FieldId,
+} from '../../../components/bound-fields.tsx';
+import type { Option } from '../../../components/select-field.tsx';
 import { Field, FieldError } from '../../../components/ui/field.tsx';
 import { Choice, Input } from '../../../components/ui/input.tsx';
 import { Select } from '../../../components/ui/select.tsx';
@@ -35,10 +41,14 @@ import {
   type ProposeFormValues,
 } from '../rail-fields.ts';
 
-/** Every field the form can show: the contract's account fields and the client's own reference. */
+/**
+ * Every field the form can show: the contract's account fields, the client's
+ * own reference and the sub-organization.
+ */
 const FORM_FIELDS: readonly ProposeFormField[] = [
   ...BANK_ACCOUNT_TEXT_FIELDS,
   'clientBankAccountId',
+  'subOrgId',
 ];
 
 /**
@@ -50,25 +60,32 @@ const FORM_FIELDS: readonly ProposeFormField[] = [
  */
 export function ProposeBankAccountForm({
   subOrgId,
-  scopeLabel,
+  subOrgs,
+  wholeOrganization,
   onProposed,
 }: {
-  /** The scope's sub-organization; the account is proposed there. */
+  /** The scope chosen above: the sub-organization the form starts on. */
   subOrgId: string | undefined;
-  /** How the scope is named to the member ("Treasury EU", "the whole organization"). */
-  scopeLabel: string;
+  /** The sub-organizations the member may propose in (the server's list, already their scope). */
+  subOrgs: Option[];
+  /** An unrestricted member may propose for no sub-organization: the whole organization. */
+  wholeOrganization: boolean;
   onProposed: (account: BankAccount) => void;
 }) {
   const id = useId();
   const fieldId = (name: string) => `${id}-${name}`;
+  // Held to one sub-organization: that one, and nothing to choose.
+  const onlySubOrg = !wholeOrganization && subOrgs.length === 1 ? subOrgs[0] : undefined;
+  const startOn = subOrgs.some((s) => s.value === subOrgId) ? subOrgId : onlySubOrg?.value;
   const form = useForm<ProposeFormValues, unknown, BankAccountCreateRequest>({
-    resolver: proposeResolver(subOrgId),
-    defaultValues: EMPTY_PROPOSAL,
+    resolver: proposeResolver(!wholeOrganization),
+    defaultValues: { ...EMPTY_PROPOSAL, subOrgId: startOn ?? '' },
     // Checked when a field is left, then on every keystroke until it is right.
     mode: 'onTouched',
   });
+  // The sub-organization is not kept in the draft: the scope chosen above decides where it starts.
   const { clearDraft } = usePersistentFormDraft('/bank-accounts/new', form, {
-    exclude: ['accountNumber', 'routingNumber'],
+    exclude: ['accountNumber', 'routingNumber', 'subOrgId'],
   });
   const create = useCreateBankAccount();
   const check = useFindBankAccountMatches();
@@ -212,10 +229,36 @@ export function ProposeBankAccountForm({
             {`2. ${paymentMethodLabel(rail)} account details`}
           </legend>
           <p className="text-sm text-slate-700">
-            Proposed in <strong className="font-medium text-slate-900">{scopeLabel}</strong>.
             Another member must approve it before it can be paid to.
           </p>
           <div className="grid gap-4 sm:grid-cols-2">
+            {onlySubOrg ? (
+              <Field
+                id={fieldId('subOrgId')}
+                label="Sub-organization"
+                hint="Your only sub-organization: the account belongs to it."
+              >
+                <output
+                  id={fieldId('subOrgId')}
+                  aria-describedby={`${fieldId('subOrgId')}-hint`}
+                  className="flex h-10 items-center text-sm text-slate-900"
+                >
+                  {onlySubOrg.label}
+                </output>
+              </Field>
+            ) : (
+              <SelectFieldFor
+                {...bound}
+                name="subOrgId"
+                label="Sub-organization"
+                hint="Who the account belongs to; set once, when it is proposed."
+                placeholder={
+                  wholeOrganization ? 'None: the whole organization' : 'Choose a sub-organization'
+                }
+                options={subOrgs}
+              />
+            )}
+
             {railFields(rail).map((name) => (
               <RailField key={`${rail}-${name}`} {...bound} rail={rail} name={name} />
             ))}

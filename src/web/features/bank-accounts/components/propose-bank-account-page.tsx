@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query';
 import type { BankAccount } from '#contract/bank-account.ts';
-import { useProposalScope } from '../../../lib/proposal-scope.ts';
+import { referenceQueries, subOrgOptions } from '../../../lib/reference-queries.ts';
+import { useSession } from '../../../lib/session-queries.ts';
 import { ProposeBankAccountForm } from './propose-bank-account-form.tsx';
 import { BackToBankAccounts } from './back-to-bank-accounts.tsx';
 
@@ -11,7 +13,9 @@ export function ProposeBankAccountPage({
   subOrgId: string | undefined;
   onProposed: (account: BankAccount) => void;
 }) {
-  const scopeLabel = useProposalScope(subOrgId);
+  // The server lists only the sub-organizations in the member's scope.
+  const subOrgs = useQuery(referenceQueries.subOrgs());
+  const restricted = (useSession()?.member.subOrgIds ?? null) !== null;
 
   return (
     // The first screen the server renders ends here (entry-server.tsx).
@@ -25,7 +29,16 @@ export function ProposeBankAccountPage({
       <h1 id="propose-bank-account-title" className="text-2xl font-semibold text-slate-900">
         Propose a bank account
       </h1>
-      <ProposeBankAccountForm subOrgId={subOrgId} scopeLabel={scopeLabel} onProposed={onProposed} />
+      {subOrgs.isPending ? (
+        <p className="text-sm text-slate-700">Loading your sub-organizations…</p>
+      ) : (
+        <ProposeBankAccountForm
+          subOrgId={subOrgId}
+          subOrgs={subOrgOptions(subOrgs.data)}
+          wholeOrganization={!restricted}
+          onProposed={onProposed}
+        />
+      )}
     </section>
   );
 }

@@ -58,6 +58,9 @@ export function DelegateResourceForm({ data }: { data: PickerData }) {
         hint="How much of the staked resource to delegate; the vault's balance does not change."
         inputMode="decimal"
       />
+      <p className="text-sm text-slate-700">
+        The custody API offers no undelegate: a delegation cannot be taken back from here.
+      </p>
       <ReferenceAndFeeFields
         {...bound}
         noun="delegation"

@@ -21,6 +21,11 @@ export interface FormContext {
   feeInAsset?: string | undefined;
   /** The source vault's own address on the chosen chain: never a destination of its own. */
   sourceAddress?: string | undefined;
+  /**
+   * An unstake's limit: what the vault has staked (the server's figure). An
+   * unstake takes back from the stake, not the balance, so it is judged on this alone.
+   */
+  staked?: string | undefined;
 }
 
 /** The API lets it be left out; the console does not, because it is what stops a second send. */
@@ -88,6 +93,11 @@ export function checkAmountAgainst(
   // Trailing zeros carry no precision: "1.50" is fine for a 1-decimal asset.
   if (ctx.decimals !== undefined && scale(add(amount, '0')) > ctx.decimals) {
     issue(`The amount may have at most ${ctx.decimals} decimal places for this asset.`);
+    return;
+  }
+  if (ctx.staked !== undefined) {
+    if (cmp(amount, ctx.staked) > 0)
+      issue(`The amount is more than the vault has staked: ${ctx.staked} is staked.`);
     return;
   }
   if (ctx.balance === undefined) return;

@@ -225,6 +225,44 @@ describe('stake form schema', () => {
   });
 });
 
+describe('stake form schema, unstaking', () => {
+  const unstake = (over: Partial<StakeFormValues> = {}): StakeFormValues => ({
+    ...stakeDefaults(),
+    action: 'UNSTAKE',
+    sourceVaultId: 'vault-a',
+    blockChain: 'TRON',
+    asset: 'TRX',
+    resourceType: 'TRON_ENERGY',
+    amount: '40',
+    ...over,
+  });
+
+  it('makes a STAKE request of sub-category UNSTAKE', () => {
+    expect(stakeFormSchema({ staked: '90' }).safeParse(unstake()).data).toMatchObject({
+      category: 'STAKE',
+      subCategory: 'UNSTAKE',
+      resourceType: 'TRON_ENERGY',
+      amount: '40',
+    });
+    // A stake sends no sub-category: the description's body has none.
+    expect(stakeFormSchema().safeParse(unstake({ action: 'STAKE' })).data).not.toHaveProperty(
+      'subCategory',
+    );
+  });
+
+  it('refuses more than is staked on the amount, in a sentence, whatever the balance', () => {
+    const said = problems(
+      stakeFormSchema({ staked: '90', balance: '1000' }),
+      unstake({ amount: '90.5' }),
+    ).amount;
+    expect(said).toBe('The amount is more than the vault has staked: 90 is staked.');
+    expectSentence(said);
+    expect(stakeFormSchema({ staked: '90' }).safeParse(unstake({ amount: '90' })).success).toBe(
+      true,
+    );
+  });
+});
+
 describe('delegate resource form schema', () => {
   const valid = (over: Partial<DelegateResourceFormValues> = {}): DelegateResourceFormValues => ({
     ...delegateResourceDefaults(),

@@ -18,25 +18,29 @@ import {
  */
 export const StakeFormValues = z.object({
   ...sendFormShape,
+  /** Stake more, or take back what is staked (sub-category UNSTAKE). */
+  action: z.enum(['STAKE', 'UNSTAKE']),
   /** '' = none (the only choice off TRON). */
   resourceType: z.union([z.literal(''), z.enum(RESOURCE_TYPES)]),
 });
 export type StakeFormValues = z.infer<typeof StakeFormValues>;
 
 export function stakeDefaults(): StakeFormValues {
-  return { ...sendFormDefaults(), resourceType: '' };
+  return { ...sendFormDefaults(), action: 'STAKE', resourceType: '' };
 }
 
 export function toStakeRequest(v: StakeFormValues): StakeCreateRequest {
   return {
     category: 'STAKE',
+    // A stake sends no sub-category, as the description's body has none.
+    ...(v.action === 'UNSTAKE' ? { subCategory: 'UNSTAKE' as const } : {}),
     ...sendRequestPart(v),
     ...(v.resourceType ? { resourceType: v.resourceType } : {}),
   };
 }
 
 export function stakeFieldFor(path: string): keyof StakeFormValues | undefined {
-  return sendFieldFor(path, { resourceType: 'resourceType' });
+  return sendFieldFor(path, { resourceType: 'resourceType', subCategory: 'action' });
 }
 
 /** Rules a stake and a delegation share: the chain, its native asset and the TRON resource. */

@@ -74,7 +74,7 @@ export function useCreateForm<
   const { trigger, getFieldState } = form;
   useEffect(() => {
     if (getFieldState('amount' as Path<V>).isDirty) void trigger('amount' as Path<V>);
-  }, [ctx.balance, ctx.decimals, ctx.feeInAsset, trigger, getFieldState]);
+  }, [ctx.balance, ctx.decimals, ctx.feeInAsset, ctx.staked, trigger, getFieldState]);
   const flow = useCreateFlow({ form, draftKey, fieldFor, auditReason });
   const fieldId: FieldId = (name) => `${id}-${name}`;
   // The request under review, of this form's kind.
