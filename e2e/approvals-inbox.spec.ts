@@ -37,6 +37,7 @@ const proposeTransfer = (page: Page, baseURL: string, options: { memo: string; a
   createTransfer(page, baseURL, { ...options, from: 'apart' });
 
 test('each row names the initiator, the vault, the USD value and how long it has waited', async ({
+  members,
   page,
   browser,
   baseURL,
@@ -49,7 +50,7 @@ test('each row names the initiator, the vault, the USD value and how long it has
   await page.goto(`/approvals?subOrg=${tx.subOrgId}`);
   const listed = row(page, id);
   await expect(listed).toContainText('Transfer of 0.001 ETH');
-  await expect(listed).toContainText('Ivan Initiator');
+  await expect(listed).toContainText(members.initiator.name);
   await expect(listed).toContainText(tx.source.name ?? 'a vault name');
   expect(tx.amountInUSD, 'the sandbox values a transfer in USD').toBeTruthy();
   await expect(listed).toContainText(/≈ [\d,]+\.\d\d USD/);
@@ -89,6 +90,7 @@ for (const width of [1440, 1024, 390]) {
 }
 
 test('bulk approval: two selected transactions, one confirmation listing both, two audited approvals even when double-clicked', async ({
+  members,
   page,
   browser,
   baseURL,
@@ -132,7 +134,7 @@ test('bulk approval: two selected transactions, one confirmation listing both, t
     await expect(item).toContainText(/≈ [\d,]+\.\d\d USD/);
     await expect(item).toContainText('our vault');
     await expect(item).toContainText(/To.+0x[0-9a-fA-F]{6}/);
-    await expect(item).toContainText('Ivan Initiator');
+    await expect(item).toContainText(members.initiator.name);
     await expect(item).toContainText(memo);
   }
   await expectNoAxeViolations(page);
@@ -155,7 +157,7 @@ test('bulk approval: two selected transactions, one confirmation listing both, t
     const entries = await auditFor(admin.request, id);
     const decided = entries.filter((e) => e.action.startsWith('change_request.'));
     expect(decided.map((e) => [e.action, e.outcome, e.actorName])).toEqual([
-      ['change_request.approve', 'success', 'Ada Approver'],
+      ['change_request.approve', 'success', members.approver.name],
     ]);
   }
   await admin.context().close();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demoAccount, signIn, type StaffRole } from './auth.ts';
+import { demoAccount, signInAsDemoMember, type StaffRole } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 
 /** Signs in on /login the way a person does: pick the demo account, press Sign in. */
@@ -114,7 +114,7 @@ test.describe('Signing in', () => {
 
 test.describe('As an admin', () => {
   test.beforeEach(async ({ page, baseURL }) => {
-    await signIn(page, 'admin', baseURL ?? '');
+    await signInAsDemoMember(page, 'admin', baseURL ?? '');
   });
 
   test('the audit log lists sign-ins, filters in the URL, and passes an axe scan', async ({
@@ -218,5 +218,21 @@ test.describe('As an admin', () => {
     await expect(restored.getByLabel('Email')).toHaveValue(email);
     await expect(restored.getByLabel('Name')).toHaveValue('Dana Draft');
     await expect(restored.getByLabel('Role')).toHaveValue('approver');
+  });
+});
+
+// The sandbox's demo members sign in with the password the sign-in page
+// publishes; every other story signs in as its worker's own members.
+test.describe('Demo members', () => {
+  test('a demo approver is signed in without a second factor, and told why', async ({
+    page,
+    baseURL,
+  }) => {
+    await signInAsDemoMember(page, 'approver', baseURL ?? '');
+    await page.goto('/account');
+    const panel = page.getByRole('region', { name: 'Second factor' });
+    await expect(panel).toContainText("sandbox's demo members");
+    await expect(panel.getByRole('button')).toHaveCount(0);
+    await expectNoAxeViolations(page);
   });
 });

@@ -18,7 +18,7 @@ import { openInboxItem } from './inbox.ts';
  * on its page, behind a confirmation that reveals (and audits) the full
  * numbers; the proposer and a viewer are offered nothing, and the server
  * refuses them when they send the decision anyway. Each test proposes its
- * own account, as Ivan Initiator unless it says otherwise.
+ * own account, as the worker's initiator unless it says otherwise.
  */
 
 async function proposedByInitiator(page: Page, baseURL: string) {
@@ -34,6 +34,7 @@ test.describe('Deciding a bank account, as a second member', () => {
   test.use({ role: 'approver' });
 
   test('approve: the confirmation shows the full numbers, then Approved, in the history and the audit log', async ({
+    members,
     page,
     baseURL,
   }) => {
@@ -55,7 +56,7 @@ test.describe('Deciding a bank account, as a second member', () => {
     const dialog = page.getByRole('dialog', { name: `Approve ${account.accountName}?` });
     await expect(dialog).toContainText(account.accountNumber);
     await expect(dialog).toContainText(account.routingNumber);
-    await expect(dialog).toContainText('Ivan Initiator');
+    await expect(dialog).toContainText(members.initiator.name);
     await expectNoAxeViolations(page);
     // Double-clicked: one decision is sent (a second would be refused and audited as failed).
     await dialog.getByRole('button', { name: 'Approve bank account' }).dblclick();
@@ -68,8 +69,8 @@ test.describe('Deciding a bank account, as a second member', () => {
     // The numbers left with the dialog.
     await expect(details).not.toContainText(account.accountNumber);
     const history = page.getByRole('region', { name: 'History' });
-    await expect(history).toContainText('Proposed by Ivan Initiator');
-    await expect(history).toContainText('Approved by Ada Approver');
+    await expect(history).toContainText(`Proposed by ${members.initiator.name}`);
+    await expect(history).toContainText(`Approved by ${members.approver.name}`);
     expect(await bankAccountStatus(page.request, account.id)).toBe('APPROVED');
 
     // Deciding again is refused: it is decided.
@@ -80,7 +81,7 @@ test.describe('Deciding a bank account, as a second member', () => {
     const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
     const reveals = await auditFor(admin.request, account.id, 'bank_account.reveal');
     expect(reveals).toContainEqual(
-      expect.objectContaining({ actorName: 'Ada Approver', outcome: 'success' }),
+      expect.objectContaining({ actorName: members.approver.name, outcome: 'success' }),
     );
     // The audit log names the account by its last four only.
     for (const entry of await auditFor(admin.request, account.id))
@@ -104,6 +105,7 @@ test.describe('Deciding a bank account, as a second member', () => {
   });
 
   test('decline: a reason is required, and the proposer reads it in the history', async ({
+    members,
     page,
     baseURL,
   }) => {
@@ -128,7 +130,7 @@ test.describe('Deciding a bank account, as a second member', () => {
     await dialog.getByRole('button', { name: 'Decline bank account' }).click();
     await expect(page.getByRole('status')).toHaveText('Declined: the decision is recorded.');
     const history = page.getByRole('region', { name: 'History' });
-    await expect(history).toContainText('Declined by Ada Approver');
+    await expect(history).toContainText(`Declined by ${members.approver.name}`);
     await expect(history).toContainText(`Reason: ${reason}`);
     expect(await bankAccountStatus(page.request, account.id)).toBe('DECLINED');
 
@@ -163,7 +165,7 @@ test.describe('Deciding a bank account, as a second member', () => {
     await expect(decisionButtons(page)).toHaveCount(0);
   });
 
-  test('approve with the keyboard alone', async ({ page, baseURL }) => {
+  test('approve with the keyboard alone', async ({ members, page, baseURL }) => {
     const account = await proposedByInitiator(page, baseURL ?? '');
     await page.goto(`/bank-accounts/${account.id}`);
     const approve = page.getByRole('button', { name: 'Approve…' });
@@ -183,7 +185,7 @@ test.describe('Deciding a bank account, as a second member', () => {
     await page.keyboard.press('Enter');
     await expect(page.getByRole('status')).toBeFocused();
     await expect(page.getByRole('region', { name: 'History' })).toContainText(
-      'Approved by Ada Approver',
+      `Approved by ${members.approver.name}`,
     );
   });
 

@@ -146,6 +146,7 @@ const last4 = (value: string) => value.slice(-4);
 test.describe('Proposing a bank account', () => {
   for (const rail of RAILS) {
     test(`${rail.rail}: exactly its fields, then a Pending account with masked numbers`, async ({
+      members,
       page,
     }) => {
       const creates = countCreates(page);
@@ -177,7 +178,7 @@ test.describe('Proposing a bank account', () => {
       await expect(details).toContainText(`•••• ${last4(rail.stored)}`);
       if (rail.routingNumber)
         await expect(details).toContainText(`•••• ${last4(rail.routingNumber)}`);
-      await expect(details).toContainText('Ivan Initiator');
+      await expect(details).toContainText(members.initiator.name);
       await expect(page.getByRole('region', { name: 'History' })).toContainText(
         'Waiting for another member to approve or decline.',
       );

@@ -31,6 +31,7 @@ test.describe('The proposer', () => {
     test.use({ role: 'admin' });
 
     test('is told another member decides, is offered no decision, and is refused one sent anyway', async ({
+      members,
       page,
       baseURL,
     }) => {
@@ -55,7 +56,7 @@ test.describe('The proposer', () => {
         expect(refusals).toContainEqual(
           expect.objectContaining({
             action,
-            actorName: 'Alex Admin',
+            actorName: members.admin.name,
             outcome: 'denied',
             summary: expect.stringContaining('FOUR_EYES') as unknown,
           }),
@@ -88,6 +89,7 @@ test.describe('A viewer', () => {
   test.use({ role: 'viewer' });
 
   test('is offered no action anywhere, and each one sent anyway is refused', async ({
+    members,
     page,
     baseURL,
   }) => {
@@ -155,7 +157,7 @@ test.describe('A viewer', () => {
     // The refused reveal is on record, under the viewer's name.
     const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
     expect(await auditFor(admin.request, account.id, 'bank_account.reveal')).toContainEqual(
-      expect.objectContaining({ actorName: 'Vera Viewer', outcome: 'denied' }),
+      expect.objectContaining({ actorName: members.viewer.name, outcome: 'denied' }),
     );
     await admin.context().close();
   });
@@ -165,6 +167,7 @@ test.describe('Revealing the full numbers on the account page', () => {
   test.use({ role: 'initiator' });
 
   test('shows them in place until hidden, and each reveal is audited', async ({
+    members,
     page,
     baseURL,
   }) => {
@@ -187,7 +190,7 @@ test.describe('Revealing the full numbers on the account page', () => {
     const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
     const reveals = await auditFor(admin.request, account.id, 'bank_account.reveal');
     expect(reveals).toContainEqual(
-      expect.objectContaining({ actorName: 'Ivan Initiator', outcome: 'success' }),
+      expect.objectContaining({ actorName: members.initiator.name, outcome: 'success' }),
     );
     expect(JSON.stringify(reveals)).not.toContain(account.accountNumber);
     await admin.context().close();

@@ -33,6 +33,7 @@ async function createErc20TransferCall(page: Page, baseURL: string): Promise<str
 }
 
 test('a contract call is approved knowing what it calls: the decoded ERC-20 transfer', async ({
+  members,
   page,
   browser,
   baseURL,
@@ -50,7 +51,7 @@ test('a contract call is approved knowing what it calls: the decoded ERC-20 tran
   await expect(dialog).toContainText('2,500,000');
   await expect(dialog).toContainText('0xdac17f958d2ee523a2206206994597c13d831ec7');
   await expect(dialog).toContainText('Initiator');
-  await expect(dialog).toContainText('Ivan Initiator');
+  await expect(dialog).toContainText(members.initiator.name);
   await expect(dialog).not.toContainText('Not decoded');
   await expectNoAxeViolations(page);
   await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -236,6 +236,7 @@ function watchProblems(page: Page): string[] {
 }
 
 test("a transaction's page arrives with its facts and timeline, and the browser asks for neither again", async ({
+  members,
   page,
   baseURL,
 }) => {
@@ -252,7 +253,7 @@ test("a transaction's page arrives with its facts and timeline, and the browser 
   expect(root).toContain('Status timeline');
   expect(root).toMatch(/aria-label="Lifecycle steps"/);
   // Who created it, named in the first HTML (its history came with the page).
-  expect(root).toContain('Alex Admin');
+  expect(root).toContain(members.admin.name);
   expect(root).not.toContain('Looking up…');
   expect(html).toContain('<link rel="expect" href="#transaction-page" blocking="render" />');
 
@@ -279,6 +280,7 @@ test.describe('the approvals inbox', () => {
   test.use({ role: 'approver' });
 
   test('arrives with its rows, and the browser takes them over without asking again', async ({
+    members,
     page,
     browser,
     baseURL,
@@ -297,7 +299,7 @@ test.describe('the approvals inbox', () => {
 
     const html = await (await page.request.get(url, { headers: { Accept: 'text/html' } })).text();
     expect(html).toMatch(new RegExp(`<tr [^>]*data-approval-id="${id}"`));
-    expect(html).toContain('Ivan Initiator');
+    expect(html).toContain(members.initiator.name);
     expect(html).toContain('<link rel="expect" href="#approvals-results" blocking="render" />');
 
     const problems = watchProblems(page);

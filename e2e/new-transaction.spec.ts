@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { demoAccount, expect, test } from './auth.ts';
+import { expect, signInRequest, signInThroughTheForm, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import {
   CREATE_PATH,
@@ -71,6 +71,7 @@ test.describe('New transaction', () => {
 
   test('transfer: a LOW choice is the fee charged, and a double click creates one transaction', async ({
     page,
+    members,
     playwright,
     baseURL,
   }) => {
@@ -101,12 +102,10 @@ test.describe('New transaction', () => {
     // An approver approves it; the fee charged at signing is the LOW tier's estimate then.
     const approver = await playwright.request.newContext({ baseURL: baseURL ?? '' });
     const origin = new URL(baseURL ?? '').origin;
-    const { email, password } = await demoAccount(approver, 'approver');
-    const login = await approver.post('/auth/login', {
-      data: { email, password },
-      headers: { Origin: origin },
-    });
-    const { csrfToken } = (await login.json()) as { csrfToken: string };
+    await signInRequest(approver, members.approver, baseURL ?? '');
+    const { csrfToken } = (await (await approver.get('/auth/session')).json()) as {
+      csrfToken: string;
+    };
     const message = await approver.get(
       `/api/external/change_requests/approvals/approval_message/?entityId=${id}`,
     );
@@ -290,7 +289,9 @@ test.describe('New transaction: the other kinds', () => {
 test.describe('New transaction: sessions and roles', () => {
   test('a session that ends before sending comes back to the same filled form, sent once', async ({
     page,
+    members,
     context,
+    baseURL,
   }) => {
     await openForm(page, 'TRANSFER');
     const form = await fillTransfer(page);
@@ -318,10 +319,7 @@ test.describe('New transaction: sessions and roles', () => {
     await expect(notice).toContainText('anything you had typed in a form is still there');
     if (page.url().endsWith('ended=send'))
       await expect(notice).toContainText('nothing was sent and nothing changed');
-    const account = await demoAccount(page.request, 'admin');
-    await page.getByLabel('Email').fill(account.email);
-    await page.getByLabel('Password').fill(account.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInThroughTheForm(page, members.admin, baseURL ?? '');
 
     await expect(page).toHaveURL(/\/transactions\/new\?category=TRANSFER/);
     const restored = page.getByRole('form', { name: 'Transfer' });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
-import { demoAccount, expect, isAlive, signIn, signInAsSandboxMember, test } from './auth.ts';
+import { expect, isAlive, signInAs, test, type WorkerMembers } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi, proposeByApi, uniqueName } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
@@ -12,10 +12,10 @@ import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
 
-// Changing an approval policy takes four eyes. The demo admin drafts
-// "Transfers ≥ $10,000 → 2 approvals from approvers or admins" and may not
-// publish it; a second admin, made by the CLI (e2e/sandbox-server.ts),
-// reviews the diff and publishes it; the preview then answers 2 approvals for
+// Changing an approval policy takes four eyes. The worker's organization-wide
+// admin drafts "Transfers ≥ $10,000 → 2 approvals from approvers or admins"
+// and may not publish it; the worker's other admin (neither made the other,
+// so they are not linked) reviews the diff and publishes it; the preview then answers 2 approvals for
 // $50,000 and 1 for $500; restoring version 0, published by the other admin,
 // brings the default back. Other specs run beside this one on the same
 // server: the stricter policy lives for seconds, and afterAll puts the
@@ -49,18 +49,15 @@ async function send(request: APIRequestContext, baseURL: string, method: string,
   });
 }
 
-/**
- * A second admin in a browser of its own: the reviewer e2e/sandbox-server.ts
- * made with the CLI before the server started, as an operator makes a
- * console's first admins. No member made it, so it is linked to no one, and
- * the demo admin's drafts are its to publish. The demo admin could not make
- * one in the console alone: granting admin rights is a proposal another admin
- * approves.
- */
-async function secondAdmin(browser: Browser, baseURL: string): Promise<Page> {
+/** A second admin in a browser of its own: the worker's admin, linked to no one its organization-wide admin made. */
+async function secondAdmin(
+  browser: Browser,
+  members: WorkerMembers,
+  baseURL: string,
+): Promise<Page> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await signInAsSandboxMember(page, 'policyReviewer', baseURL);
+  await signInAs(page, members.admin, baseURL);
   return page;
 }
 
@@ -130,15 +127,15 @@ let authorPage: Page | undefined;
 let reviewerPage: Page | undefined;
 let lock: ReturnType<typeof lockFor> | undefined;
 
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, members }) => {
   test.setTimeout(90_000);
   lock = lockFor(baseURL ?? '');
   await lock.acquire();
   const context = await browser.newContext({ baseURL: baseURL ?? '' });
   const author = await context.newPage();
   authorPage = author;
-  await signIn(author, 'admin', baseURL ?? '');
-  reviewerPage = await secondAdmin(browser, baseURL ?? '');
+  await signInAs(author, members.orgAdmin, baseURL ?? '');
+  reviewerPage = await secondAdmin(browser, members, baseURL ?? '');
   await restoreDefault(author, reviewerPage, baseURL ?? '');
 });
 
@@ -264,6 +261,7 @@ const BIG = 'Big transfers from the treasury';
 const BLOCKED = 'No large payouts to unknown addresses';
 
 test('a rule published by two admins holds a $50,000 transfer to two approvals, leaves $500 at one, and refuses a blocked destination by name', async ({
+  members,
   browser,
   baseURL,
 }) => {
@@ -339,7 +337,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
 
   // The first approval is recorded and the transfer stays PENDING, 1 of 2.
   const approver = await memberPage(browser, 'approver', base);
-  const { name: approverName } = await demoAccount(approver.request, 'approver');
+  const approverName = members.approver.name;
   await approver.goto(`/transactions/${id}`);
   await expect(approver.getByTestId('approval-progress')).toContainText(
     `0 of 2 approvals under the rule “${BIG}”`,
@@ -364,7 +362,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(row.getByTestId('inbox-progress')).toContainText(
     `1 of 2 approvals (${approverName} ✓) · waiting for one more of:`,
   );
-  await expect(row.getByTestId('inbox-progress')).toContainText('Bo Reviewer');
+  await expect(row.getByTestId('inbox-progress')).toContainText(members.admin.name);
 
   // The second admin's approval completes it: the timeline moves on.
   await openInboxItem(row);

@@ -5,7 +5,8 @@
  * beside the server's data directory, for the workers to read.
  */
 
-export type SandboxMemberKey = 'policyReviewer';
+/** The two admins that make each worker's own members (e2e/worker-members.ts). */
+export type SandboxMemberKey = 'memberMaker' | 'memberChecker';
 
 export type SandboxMember = {
   email: string;

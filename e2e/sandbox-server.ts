@@ -14,20 +14,25 @@ import {
 /**
  * The main test server for the browser tests: a sandbox console (env from
  * playwright.config.ts) with admins made by its own CLI before it starts, as
- * an operator makes a console's first admins. A second admin cannot be made
- * in the console by the demo admin alone (granting admin rights is a proposal
- * another admin approves), and one made by the demo admin would be linked to
- * it. Each is signed in once over HTTP to set up its second factor; the
+ * an operator makes a console's first admins. Two of them make each
+ * Playwright worker's own members through the Staff API (e2e/worker-members.ts):
+ * one proposes, the other approves what grants approve or admin rights, and
+ * neither is linked to a member the other made. Each is signed in once over
+ * HTTP to set up its second factor; the
  * credentials and the recovery codes that set-up answers go to
  * sandboxMembersFile(DATA_DIR). Stopped by a signal.
  */
 
 const MEMBERS: Record<SandboxMemberKey, { email: string; name: string; password: string }> = {
-  // "Bo Reviewer" is the name e2e/policies.spec.ts looks for among who may approve.
-  policyReviewer: {
-    email: 'policy-reviewer@example.com',
-    name: 'Bo Reviewer',
-    password: 'a policy reviewer passphrase',
+  memberMaker: {
+    email: 'member-maker@example.com',
+    name: 'Mo Maker',
+    password: 'a member maker passphrase',
+  },
+  memberChecker: {
+    email: 'member-checker@example.com',
+    name: 'Cy Checker',
+    password: 'a member checker passphrase',
   },
 };
 

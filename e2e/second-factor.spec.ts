@@ -1,10 +1,10 @@
 import type { Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { expect, signInAsSandboxMember, test } from './auth.ts';
+import { expect, signInAs, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { tabTo } from './keyboard.ts';
 
-// An approver proposed on the staff page by the (demo, exempt) admin and
+// An approver proposed on the staff page by the worker's admin and
 // approved by a second admin chooses their password with the set-up link,
 // then signs in for the first time: sets up a second factor by keyboard, from
 // the key shown as text, then signs in with a code and once with a recovery
@@ -48,6 +48,7 @@ async function newPage(browser: Browser, baseURL: string | undefined): Promise<P
 
 test('an approver sets up a second factor at first sign-in, then signs in with a code and a recovery code', async ({
   page,
+  members,
   browser,
   baseURL,
 }) => {
@@ -67,7 +68,7 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
 
   // A second admin approves the new approver; only then does the link work.
   const reviewer = await newPage(browser, baseURL);
-  await signInAsSandboxMember(reviewer, 'policyReviewer', baseURL ?? '');
+  await signInAs(reviewer, members.orgAdmin, baseURL ?? '');
   await reviewer.goto('/staff');
   const approve = reviewer.getByRole('button', {
     name: new RegExp(`^Approve: .*${email.replace(/[.]/g, '\\.')}`),
@@ -162,16 +163,4 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   await expect(approver.getByLabel('Recovery code')).toHaveAttribute('aria-invalid', 'true');
   await expect(approver.getByRole('alert')).toContainText('recovery code was used already');
   await approver.context().close();
-});
-
-test.describe('demo members', () => {
-  test.use({ role: 'approver' });
-
-  test('a demo approver is signed in without a second factor, and told why', async ({ page }) => {
-    await page.goto('/account');
-    const panel = page.getByRole('region', { name: 'Second factor' });
-    await expect(panel).toContainText("sandbox's demo members");
-    await expect(panel.getByRole('button')).toHaveCount(0);
-    await expectNoAxeViolations(page);
-  });
 });

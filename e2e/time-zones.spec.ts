@@ -9,7 +9,7 @@ import { tabTo } from './keyboard.ts';
 // whole days in it, the server's first screen already in it; amounts and
 // dates in one locale whatever the browser's; the member's colour scheme
 // from the first paint. Members are made here through the real API by the
-// demo admin, so no other test's member changes zone under it.
+// worker's admin, so no other test's member changes zone under it.
 
 const PASSWORD = 'a display settings passphrase';
 const PACIFIC = 'America/Los_Angeles';
