@@ -40,9 +40,9 @@ const policy: Policy = {
 };
 
 let turn: Awaited<ReturnType<typeof takePolicyTurn>> | undefined;
-test.beforeAll(async ({ browser, baseURL }) => {
+test.beforeAll(async ({ browser, baseURL, members }) => {
   test.setTimeout(90_000);
-  turn = await takePolicyTurn(browser, baseURL ?? '', policy);
+  turn = await takePolicyTurn(browser, baseURL ?? '', members, policy);
 });
 test.afterAll(async () => {
   test.setTimeout(90_000);

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { DEFAULT_POLICY, PolicyState, type Policy } from '../src/contract/policies.ts';
-import { expect, isAlive, signIn, signInAsSandboxMember } from './auth.ts';
+import { expect, isAlive, signInAs, type WorkerMembers } from './auth.ts';
 
 /**
  * A story that needs a transactions policy of its own for a moment: the
  * organization has one, so such stories take turns through the same lock
  * directory e2e/policies.spec.ts takes, publish their rule with two admins
- * (the demo admin drafts, the CLI-made reviewer publishes), and put the
+ * (the worker's organization-wide admin drafts, its other admin publishes), and put the
  * default back however they end. Rules published here must match only the
  * story's own items, since every other story runs meanwhile.
  */
@@ -70,14 +70,19 @@ async function publish(author: Page, reviewer: Page, baseURL: string, policy: Po
 }
 
 /** Holds the policies lock, publishes `policy`; `end` puts the default back and lets go. */
-export async function takePolicyTurn(browser: Browser, baseURL: string, policy: Policy) {
+export async function takePolicyTurn(
+  browser: Browser,
+  baseURL: string,
+  members: WorkerMembers,
+  policy: Policy,
+) {
   const lock = lockFor(baseURL);
   await lock.acquire();
   const author = await (await browser.newContext({ baseURL })).newPage();
   const reviewer = await (await browser.newContext({ baseURL })).newPage();
   try {
-    await signIn(author, 'admin', baseURL);
-    await signInAsSandboxMember(reviewer, 'policyReviewer', baseURL);
+    await signInAs(author, members.orgAdmin, baseURL);
+    await signInAs(reviewer, members.admin, baseURL);
     await publish(author, reviewer, baseURL, policy);
   } catch (error) {
     lock.release();

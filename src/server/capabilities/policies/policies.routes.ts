@@ -12,12 +12,7 @@ import {
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
 import { reviewRampPolicy, reviewTransactionPolicy } from '#contract/endpoints/policy-writes.ts';
-import {
-  describeOutcome,
-  describeRule,
-  type Policy,
-  type PolicyRule,
-} from '#contract/policies.ts';
+import { describeOutcome, describeRule, type Policy, type PolicyRule } from '#contract/policies.ts';
 import { PolicyKind } from '#contract/policy-kind.ts';
 import { inArray } from 'drizzle-orm';
 import { audit } from '../../auth/audit.ts';
