@@ -97,6 +97,9 @@ const LOOPED_TODAY = [
   'src/server',
   'src/server/auth',
   'src/server/capabilities/approvals',
+  // The approval card's kinds: wired like the rest of approvals (mounted by the
+  // console's routes, reading the custody backend), so inside the same loop.
+  'src/server/capabilities/approvals/card',
   'src/server/capabilities/approvals/sandbox',
   'src/server/capabilities/approvals/upstream',
   'src/server/capabilities/bank-accounts',

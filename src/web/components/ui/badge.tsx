@@ -3,7 +3,7 @@ import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn.ts';
 
 export const badgeVariants = cva(
-  'inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap',
+  'inline-flex items-center gap-1.5 rounded-full border px-2 py-0.5 text-xs font-medium',
   {
     variants: {
       tone: {
@@ -13,8 +13,14 @@ export const badgeVariants = cva(
         warning: 'border-amber-300 bg-amber-50 text-amber-900',
         danger: 'border-red-300 bg-red-50 text-red-900',
       },
+      // A status reads as one unit; a sentence (a warning in a table cell)
+      // wraps rather than widening its column past the screen.
+      wrap: {
+        false: 'whitespace-nowrap',
+        true: 'whitespace-normal',
+      },
     },
-    defaultVariants: { tone: 'neutral' },
+    defaultVariants: { tone: 'neutral', wrap: false },
   },
 );
 
@@ -31,11 +37,12 @@ const dotClass: Record<BadgeTone, string> = {
 export function Badge({
   className,
   tone,
+  wrap,
   children,
   ...props
 }: ComponentProps<'span'> & VariantProps<typeof badgeVariants>) {
   return (
-    <span className={cn(badgeVariants({ tone }), className)} {...props}>
+    <span className={cn(badgeVariants({ tone, wrap }), className)} {...props}>
       <span
         aria-hidden="true"
         className={cn('size-1.5 rounded-full', dotClass[tone ?? 'neutral'])}

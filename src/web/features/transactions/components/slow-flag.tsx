@@ -17,7 +17,7 @@ export function SlowBadge({ transaction: tx }: { transaction: Transaction }) {
   if (!isSlow(tx, now)) return null;
   return (
     <span className="mt-1 block">
-      <Badge tone="warning" className="whitespace-normal" data-testid="slow-flag">
+      <Badge tone="warning" wrap className="max-w-52" data-testid="slow-flag">
         {replaceBlocker(tx) === null
           ? 'Slower than usual — replace it with a higher fee?'
           : 'Slower than usual'}
