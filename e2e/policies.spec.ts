@@ -1,16 +1,14 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
-import { expect, isAlive, signInAs, test, type WorkerMembers } from './auth.ts';
+import { expect, signInAs, test, type WorkerMembers } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi, proposeByApi, uniqueName } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
+import { policiesLock } from './policy-turn.ts';
 
 // Changing an approval policy takes four eyes. The worker's organization-wide
 // admin drafts "Transfers ≥ $10,000 → 2 approvals from approvers or admins"
@@ -87,49 +85,14 @@ async function ask(page: Page, amountUsd: string) {
   return preview.getByTestId('preview-answer');
 }
 
-/**
- * A policy kind has one draft at a time, by design: two copies of this spec
- * on one server (a flakiness check running it twice at once) take turns. The
- * lock is a directory named for the server, held by this process; one left
- * by a process that is gone is taken over.
- */
-function lockFor(baseURL: string) {
-  const dir = join(tmpdir(), `custody-console-policies-${new URL(baseURL).port}.lock`);
-  const owner = join(dir, 'pid');
-  const take = () => {
-    try {
-      mkdirSync(dir);
-    } catch {
-      const pid = Number(readFileSync(owner, { encoding: 'utf8', flag: 'a+' }));
-      if (!pid || isAlive(pid)) return false;
-      rmSync(dir, { recursive: true, force: true });
-      return take();
-    }
-    writeFileSync(owner, String(process.pid));
-    held = true;
-    return true;
-  };
-  let held = false;
-  return {
-    acquire: () =>
-      expect
-        .poll(take, { timeout: 60_000, intervals: [250], message: 'the policies lock' })
-        .toBe(true),
-    release: () => {
-      if (held) rmSync(dir, { recursive: true, force: true });
-      held = false;
-    },
-  };
-}
-
 // Both admins' browsers outlive the test, so afterAll can put the default back with them.
 let authorPage: Page | undefined;
 let reviewerPage: Page | undefined;
-let lock: ReturnType<typeof lockFor> | undefined;
+let lock: ReturnType<typeof policiesLock> | undefined;
 
 test.beforeAll(async ({ browser, baseURL, members }) => {
   test.setTimeout(90_000);
-  lock = lockFor(baseURL ?? '');
+  lock = policiesLock(baseURL ?? '');
   await lock.acquire();
   const context = await browser.newContext({ baseURL: baseURL ?? '' });
   const author = await context.newPage();

@@ -20,7 +20,13 @@ async function csrfOf(request: APIRequestContext): Promise<string> {
   return ((await (await request.get('/auth/session')).json()) as { csrfToken: string }).csrfToken;
 }
 
-function lockFor(baseURL: string) {
+/**
+ * A policy kind has one draft at a time, by design: the stories that publish
+ * one (the policies spec, and any story taking a turn here) take turns. The
+ * lock is a directory named for the server, held by this process; one left by
+ * a process that is gone is taken over.
+ */
+export function policiesLock(baseURL: string) {
   const dir = join(tmpdir(), `custody-console-policies-${new URL(baseURL).port}.lock`);
   const owner = join(dir, 'pid');
   let held = false;
@@ -76,7 +82,7 @@ export async function takePolicyTurn(
   members: WorkerMembers,
   policy: Policy,
 ) {
-  const lock = lockFor(baseURL);
+  const lock = policiesLock(baseURL);
   await lock.acquire();
   const author = await (await browser.newContext({ baseURL })).newPage();
   const reviewer = await (await browser.newContext({ baseURL })).newPage();
