@@ -28,6 +28,12 @@ test('a transaction page is dark and passes an axe scan', async ({ page }) => {
   await expectNoAxeViolations(page);
 });
 
+test('the webhooks page is dark and passes an axe scan', async ({ page }) => {
+  await page.goto('/settings/webhooks');
+  await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
 test('the sign-in page is dark and passes an axe scan', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, colorScheme: 'dark' });
   const page = await context.newPage();
