@@ -2,8 +2,8 @@ import { maskAccountNumber } from './bank-account-record.ts';
 import type { BankDetails, Party } from './party-record.ts';
 
 /**
- * The bank of a ramp's party as both SDKs read it: the Python SDK's
- * `bank` and the JS SDK's `bankDetails`, one object under both names.
+ * The bank of a ramp's party as both SDKs' ramp examples read it (`bank`;
+ * the party's `bankDetails` keep what they were).
  *
  * - The account a payer wires an on-ramp's or FX's money to (the provider's
  *   settlement account, the transaction's `source`): the bank, the

@@ -98,15 +98,16 @@ export function toWireTransaction(row: TransactionRow): Transaction {
 }
 
 /**
- * An on-ramp's or FX's source with the account the payer wires to
- * (`bank`, and `bankDetails` where the party has none of its own), its IBAN
- * only once approved: what the provider's SDK examples read.
+ * An on-ramp's or FX's source with the account the payer wires to as
+ * `bank` (what both SDKs' ramp examples read), its IBAN only once approved.
+ * The party's own `bankDetails` stay as they were: the approval card and
+ * the Convert page read them as the party's account, not the provider's.
  */
 function rampSource(row: TransactionRow): Party | null {
   const instructions = row.depositInstructions;
   if (!row.source || !instructions) return row.source;
   const bank = depositBank(instructions, row.status !== 'PENDING' && row.status !== 'DECLINED');
-  return { ...row.source, bank, bankDetails: row.source.bankDetails ?? bank };
+  return { ...row.source, bank };
 }
 
 /** A ramp's customer account paid, also as `bank` (the Python SDK's name), masked as it is stored. */
