@@ -62,6 +62,8 @@ export const Party = z.looseObject({
   provider: z.optional(z.string()),
   paymentRail: z.optional(lenientEnum(PAYMENT_RAILS)),
   bankDetails: z.optional(BankDetails),
+  // The same bank under the Python SDK's name (ramp-banks.ts says what each party shows).
+  bank: z.optional(BankDetails),
 });
 export type Party = z.infer<typeof Party>;
 

@@ -284,25 +284,90 @@ export const IntentCreateRequest = z.strictObject({
 });
 export type IntentCreateRequest = z.output<typeof IntentCreateRequest>;
 
-/** G1 on-ramp: `POST …/transactions/` with the vault to credit and the quote. */
-export const OnRampCreateRequest = z.strictObject({
-  category: z.literal('ON_RAMP'),
-  source: RampPartyInput.optional(),
-  destination: RampPartyInput,
-  quoteId: nonEmpty('quoteId'),
-  externalId: externalId.optional(),
-  memo: memo.optional(),
+/**
+ * A quote's answer as the Python SDK's ramp examples hand it back to the
+ * create (`onRampResponseData`): one quote (its type reads `quoteId`,
+ * `finalToAmount`, `fees`, `sourceName` at the top level) or the whole
+ * answer `{quotes}`. Loose, unlike a request: it is our own answer echoed,
+ * and a client keeps whatever fields we answered. Only the quote's id and the
+ * amounts it promised are read, and held to the stored quote; nothing in it
+ * is trusted.
+ */
+const EchoedQuote = z.looseObject({
+  quoteId: z.string().trim().min(1, 'quoteId must not be empty').optional(),
+  finalToAmount: z.string().optional(),
+  finalFromAmount: z.string().optional(),
 });
+export const RampResponseData = EchoedQuote.extend({
+  quotes: z.array(EchoedQuote).max(20, 'quotes takes at most 20').optional(),
+});
+export type RampResponseData = z.output<typeof RampResponseData>;
 
-/** G1 off-ramp: the vault paying and the approved bank account paid (`EXTERNAL_BANK_ACCOUNT` or `BANK_ACCOUNT` + id). */
-export const OffRampCreateRequest = z.strictObject({
-  category: z.literal('OFF_RAMP'),
-  source: RampPartyInput,
-  destination: RampPartyInput,
-  quoteId: nonEmpty('quoteId'),
+/**
+ * The quote a G1 create executes: its `quoteId`, else the echoed answer's
+ * (`onRampResponseData.quoteId`, or its first quote, the best, when the
+ * client handed back the whole list without choosing).
+ */
+export function quoteIdOfRampCreate(body: {
+  quoteId?: string | undefined;
+  onRampResponseData?: RampResponseData | undefined;
+}): string | undefined {
+  const echoed = body.onRampResponseData;
+  return body.quoteId ?? echoed?.quoteId ?? echoed?.quotes?.[0]?.quoteId;
+}
+
+/** The quote's answer (or a quoteId) must say which quote a G1 create executes. */
+function namesAQuote(
+  body: { quoteId?: string | undefined; onRampResponseData?: RampResponseData | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (quoteIdOfRampCreate(body) !== undefined) return;
+  const echoed = body.onRampResponseData !== undefined;
+  ctx.addIssue({
+    code: 'custom',
+    path: echoed ? ['onRampResponseData', 'quoteId'] : ['quoteId'],
+    message: echoed
+      ? 'onRampResponseData.quoteId is required: the quote answered by POST …/transactions/quote/ (or its quotes)'
+      : 'quoteId is required (or onRampResponseData, the answer of POST …/transactions/quote/)',
+  });
+}
+
+/**
+ * G1's create fields beyond the parties: the quote by `quoteId`, or (the
+ * Python SDK's examples) the quote request and answer as the client kept
+ * them. The SDK names both `onRamp…` whichever way the ramp goes.
+ */
+const G1_EXECUTE = {
+  quoteId: nonEmpty('quoteId').optional(),
+  onRampRequestData: FlatQuoteRequest.optional(),
+  onRampResponseData: RampResponseData.optional(),
   externalId: externalId.optional(),
   memo: memo.optional(),
-});
+};
+
+/** G1 on-ramp: `POST …/transactions/` with the vault to credit and the quote. */
+export const OnRampCreateRequest = z
+  .strictObject({
+    category: z.literal('ON_RAMP'),
+    source: RampPartyInput.optional(),
+    destination: RampPartyInput,
+    ...G1_EXECUTE,
+  })
+  .superRefine(namesAQuote);
+
+/**
+ * G1 off-ramp: the vault paying and the approved bank account paid
+ * (`EXTERNAL_BANK_ACCOUNT` or `BANK_ACCOUNT` + id), which the quote need not
+ * have named: it is checked at create.
+ */
+export const OffRampCreateRequest = z
+  .strictObject({
+    category: z.literal('OFF_RAMP'),
+    source: RampPartyInput,
+    destination: RampPartyInput,
+    ...G1_EXECUTE,
+  })
+  .superRefine(namesAQuote);
 
 export const RampCreateRequest = z.discriminatedUnion('category', [
   OnRampCreateRequest,

@@ -153,3 +153,86 @@ describe('vaults through both provider SDKs', () => {
     },
   );
 });
+
+describe('get_deposit_address, as the Python SDK calls it', () => {
+  const depositUrl = (query: Record<string, string>) =>
+    `${pathOf(getDepositAddress)}${toQueryString(query)}`;
+
+  engineTest(
+    'answers an address for every asset the vault can hold, on each chain it has a wallet on, however the symbol is written',
+    async ({ t, f }) => {
+      const user = await createTestApiUser(t, 'deposit address client');
+      const known = await t.db
+        .select({ symbol: assets.symbol, chain: assets.blockChain })
+        .from(assets);
+      const vault = Vault.parse((await t.get(paths.vault(f.treasury.id))).body);
+      const walletOn = new Map((vault.wallets ?? []).map((w) => [w.blockchain, w.address]));
+      const symbols = [...new Set(known.map((a) => a.symbol))];
+      expect(symbols.length).toBeGreaterThan(5);
+      for (const symbol of symbols) {
+        for (const written of [symbol, symbol.toLowerCase()]) {
+          const res = await sdkCall(
+            t,
+            'python',
+            user,
+            'GET',
+            depositUrl({ vaultId: f.treasury.id, currency: written }),
+          );
+          expect(res.status, `${written}: ${res.text}`).toBe(200);
+          const { addresses } = DepositAddressResponse.parse(res.body);
+          const chains = known.filter((a) => a.symbol === symbol).map((a) => a.chain);
+          expect(addresses.map((a) => [a.asset, a.chain, a.address]).sort(), written).toEqual(
+            chains.map((c) => [symbol, c, walletOn.get(c)]).sort(),
+          );
+        }
+      }
+
+      // Without a currency: every asset the vault can hold, each on its chain.
+      const all = await sdkCall(t, 'python', user, 'GET', depositUrl({ vaultId: f.treasury.id }));
+      expect(all.status, all.text).toBe(200);
+      const listed = DepositAddressResponse.parse(all.body).addresses;
+      expect(listed.map((a) => `${a.asset}@${a.chain}`).sort()).toEqual(
+        known.map((a) => `${a.symbol}@${a.chain}`).sort(),
+      );
+      for (const a of listed) expect(a.address).toBe(walletOn.get(a.chain ?? ''));
+    },
+  );
+
+  engineTest(
+    'an asset the sandbox does not know, or one the vault has no wallet for, is refused naming currency',
+    async ({ t, f }) => {
+      const user = await createTestApiUser(t, 'deposit address refusals');
+      const unknown = await sdkCall(
+        t,
+        'python',
+        user,
+        'GET',
+        depositUrl({ vaultId: f.treasury.id, currency: 'DOGE' }),
+      );
+      expect(unknown.status, unknown.text).toBe(400);
+      expect(ApiErrorBody.parse(unknown.body)).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        fields: [{ field: 'currency' }],
+      });
+
+      const created = await sdkCall(t, 'python', user, 'POST', paths.vaults(), {
+        vaultName: 'ethereum only',
+        templateId: null,
+        chains: ['ETHEREUM'],
+        testNetVault: null,
+      });
+      expect(created.status, created.text).toBe(200);
+      const ethOnly = Vault.parse(created.body);
+      const btc = await sdkCall(
+        t,
+        'python',
+        user,
+        'GET',
+        depositUrl({ vaultId: ethOnly.id ?? '', currency: 'BTC' }),
+      );
+      expect(btc.status, btc.text).toBe(400);
+      expect(ApiErrorBody.parse(btc.body)).toMatchObject({ fields: [{ field: 'currency' }] });
+      expect(ApiErrorBody.parse(btc.body).message).toContain('BITCOIN');
+    },
+  );
+});

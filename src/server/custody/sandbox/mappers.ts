@@ -1,6 +1,7 @@
 import type { InferSelectModel } from 'drizzle-orm';
 import type { BankAccount } from '#contract/bank-account.ts';
 import { add } from '#contract/decimal.ts';
+import { depositBank, paidBank } from '#contract/ramp-banks.ts';
 import type { Contact, SubOrg, Vault } from '#contract/reference.ts';
 import type { Party, Transaction } from '#contract/transaction.ts';
 import type {
@@ -60,8 +61,8 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     isDeleted: row.isDeleted,
     externalId: row.externalId,
     memo: row.memo,
-    source: row.source,
-    destination: row.destination,
+    source: rampSource(row),
+    destination: rampDestination(row),
     blockChain: row.blockChain,
     asset: row.asset,
     // The SDKs require an amount on every transaction; a contract call that
@@ -94,6 +95,26 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
   });
+}
+
+/**
+ * An on-ramp's or FX's source with the account the payer wires to as
+ * `bank` (what both SDKs' ramp examples read), its IBAN only once approved.
+ * The party's own `bankDetails` stay as they were: the approval card and
+ * the Convert page read them as the party's account, not the provider's.
+ */
+function rampSource(row: TransactionRow): Party | null {
+  const instructions = row.depositInstructions;
+  if (!row.source || !instructions) return row.source;
+  const bank = depositBank(instructions, row.status !== 'PENDING' && row.status !== 'DECLINED');
+  return { ...row.source, bank };
+}
+
+/** A ramp's customer account paid, also as `bank` (the Python SDK's name), masked as it is stored. */
+function rampDestination(row: TransactionRow): Party | null {
+  if (!row.destination?.bankDetails || !row.quoteResponse) return row.destination;
+  const bank = paidBank(row.destination, row.quoteResponse.toAsset);
+  return bank ? { ...row.destination, bank } : row.destination;
 }
 
 /** A ramp's re-quotes and accepted quote, read from its plan (engine/ramp-plan.ts) where it has them. */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from '#contract/common.ts';
-import { isV2Intent, type RampCreateRequest } from '#contract/ramps.ts';
+import { isV2Intent, quoteIdOfRampCreate, type RampCreateRequest } from '#contract/ramps.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
@@ -12,6 +12,7 @@ import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import {
   executeRampQuote,
   previewRampQuote,
+  type EchoedQuote,
   type ExecuteRampInput,
 } from '../../../custody/sandbox/engine/ramp-create.ts';
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
@@ -56,7 +57,7 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       externalId?: string | undefined;
       memo?: string | undefined;
     },
-    sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId'>,
+    sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId' | 'requested' | 'echoed'>,
   ): ExecuteRampInput {
     return {
       orgId,
@@ -78,7 +79,7 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       externalId?: string | undefined;
       memo?: string | undefined;
     },
-    sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId'>,
+    sent: Pick<ExecuteRampInput, 'sent' | 'subOrgId' | 'requested' | 'echoed'>,
   ): Promise<Transaction> {
     const row = await executeRampQuote(db, executeInput(ctx, await org(ctx), body, sent));
     return toWireTransaction(row);
@@ -122,7 +123,19 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
         throw renamedRefusal(error, names);
       }
     },
-    createRampTransaction: (ctx, body) => execute(ctx, body, { sent: flatRoute(body) }),
+    createRampTransaction: (ctx, body) =>
+      execute(
+        ctx,
+        { ...body, quoteId: quoteIdOfRampCreate(body) },
+        {
+          sent: flatRoute(body),
+          requested: body.onRampRequestData && {
+            ...routeFromQuoteRequest(body.onRampRequestData),
+            prefix: 'onRampRequestData.',
+          },
+          echoed: echoedQuote(body),
+        },
+      ),
     async markDepositDone(ctx, body) {
       const row = await markDepositDone(db, {
         orgId: await org(ctx),
@@ -145,6 +158,23 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       acceptRampQuote(db, { orgId: await org(ctx), transactionId, quoteId }),
     listBankAccountRamps: async (ctx, bankAccountId, query) =>
       listBankAccountRamps(db, await deps.orgIdFor(ctx), bankAccountId, query),
+  };
+}
+
+/**
+ * The quote's answer a G1 create hands back (`onRampResponseData`): the
+ * quote it executes (`quoteIdOfRampCreate`), named where it sits.
+ */
+function echoedQuote(body: RampCreateRequest): EchoedQuote | undefined {
+  const data = body.onRampResponseData;
+  if (!data) return undefined;
+  const fromList = data.quoteId === undefined && data.quotes?.[0] !== undefined;
+  const quote = fromList ? data.quotes?.[0] : data;
+  return {
+    prefix: fromList ? 'onRampResponseData.quotes.0.' : 'onRampResponseData.',
+    quoteId: quote?.quoteId,
+    finalToAmount: quote?.finalToAmount,
+    finalFromAmount: quote?.finalFromAmount,
   };
 }
 

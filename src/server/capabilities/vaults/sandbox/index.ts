@@ -63,28 +63,48 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
     },
     // The sandbox's balances move with every completed transaction: nothing to re-read.
     updateBalances: (ctx, vaultId) => reference.getVaultBalances(ctx, vaultId),
+    /**
+     * An address for every asset the vault can hold: each asset the sandbox
+     * lists on a chain the vault has a wallet on (a chain's tokens share its
+     * wallet's address), or only `currency`'s, matched whatever its case.
+     * A currency the sandbox does not list, or one on no chain the vault has
+     * a wallet on, is refused naming `currency` rather than answered empty.
+     */
     async getDepositAddress(ctx, query) {
       const vault = await reference.getVault(ctx, query.vaultId);
-      const onChains = query.currency
-        ? new Set(
-            (
-              await db
-                .select({ chain: assets.blockChain })
-                .from(assets)
-                .where(eq(assets.symbol, query.currency))
-            ).map((r) => r.chain),
-          )
-        : null;
-      const addresses = (vault.wallets ?? [])
-        .filter((w) => w.blockchain && (!onChains || onChains.has(w.blockchain)))
-        .map((w) => ({
-          id: w.id ?? null,
-          address: w.address ?? null,
-          chain: w.blockchain ?? null,
-          chainName: chainLabel(w.blockchain),
-          label: `${vault.vaultName ?? 'Vault'} on ${chainLabel(w.blockchain)}`,
-          asset: query.currency ?? chainInfo(w.blockchain)?.nativeAsset ?? null,
-        }));
+      const listed = await db
+        .select({ symbol: assets.symbol, chain: assets.blockChain })
+        .from(assets)
+        .orderBy(asc(assets.symbol), asc(assets.blockChain));
+      const wanted = query.currency?.toUpperCase();
+      const held = wanted ? listed.filter((a) => a.symbol.toUpperCase() === wanted) : listed;
+      if (query.currency && held.length === 0)
+        throw invalid(
+          'currency',
+          `currency "${query.currency}" is not an asset here; the sandbox lists ${[...new Set(listed.map((a) => a.symbol))].join(', ')}`,
+        );
+      const walletOn = new Map(
+        (vault.wallets ?? []).filter((w) => w.blockchain).map((w) => [w.blockchain, w]),
+      );
+      const addresses = held.flatMap((asset) => {
+        const wallet = walletOn.get(asset.chain);
+        if (!wallet) return [];
+        return [
+          {
+            id: wallet.id ?? null,
+            address: wallet.address ?? null,
+            chain: asset.chain,
+            chainName: chainLabel(asset.chain),
+            label: `${vault.vaultName ?? 'Vault'} on ${chainLabel(asset.chain)}`,
+            asset: asset.symbol,
+          },
+        ];
+      });
+      if (query.currency && addresses.length === 0)
+        throw invalid(
+          'currency',
+          `vault "${vault.vaultName ?? query.vaultId}" has no wallet on a chain of ${held[0]?.symbol ?? query.currency} (${held.map((a) => a.chain).join(', ')})`,
+        );
       return { addresses };
     },
     async createVault(ctx, body) {

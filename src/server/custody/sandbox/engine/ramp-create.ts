@@ -1,12 +1,12 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import { cmp, mul, neg, round } from '#contract/decimal.ts';
+import { cmp, isDecimalString, mul, neg, round } from '#contract/decimal.ts';
 import type { TransactionCategory, TransactionSubCategory } from '#contract/enums.ts';
-import type { DepositInstructions, RampIntent } from '#contract/ramp-record.ts';
+import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-record.ts';
 import type { Operation, Party, Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
-import { rampQuotes } from '../../../db/schema/sandbox.ts';
+import { rampQuotes, vaults } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../backend.ts';
 import type { TransactionRow } from '../mappers.ts';
 import { reserveHolds } from './balances.ts';
@@ -15,7 +15,7 @@ import type { Hold } from './plan.ts';
 import { Problems } from './problems.ts';
 import { CRYPTO_USD, FIAT_USD } from './ramp-pricing.ts';
 import type { StoredRoute } from './ramp-quote.ts';
-import type { RouteRequest } from './ramp-route.ts';
+import { checkRampAccount, type RouteRequest } from './ramp-route.ts';
 import { providerParty, SANDBOX_DEPOSIT_ACCOUNTS } from './ramp-lifecycle.ts';
 import type { RampPlan } from './ramp-plan.ts';
 
@@ -39,11 +39,23 @@ export interface ExecuteRampInput {
   quoteId: string | undefined;
   /** What the body says of the route (an intent, or a G1 body's category and parties). */
   sent?: RouteRequest | undefined;
+  /** The quote request a G1 create carries (`onRampRequestData`): held to the quote as well. */
+  requested?: RouteRequest | undefined;
+  /** The quote's answer as a G1 create hands it back: which field, and what it says was promised. */
+  echoed?: EchoedQuote | undefined;
   subOrgId?: string | undefined;
   externalId?: string | undefined;
   memo?: string | undefined;
   /** How far (percent) a re-quote's rate may move before an approver must accept it. */
   rateTolerancePercent?: string | undefined;
+}
+
+export interface EchoedQuote {
+  /** Where it sits in the body (`onRampResponseData.` or `onRampResponseData.quotes.0.`). */
+  prefix: string;
+  quoteId?: string | undefined;
+  finalToAmount?: string | undefined;
+  finalFromAmount?: string | undefined;
 }
 
 function refuse(code: string, field: string, message: string): ApiError {
@@ -81,11 +93,25 @@ async function planRampQuote(db: Database, input: ExecuteRampInput) {
       'quoteId',
       `quote "${quoteId}" was priced for ${stored.subOrgId ? `sub-organization ${stored.subOrgId}` : 'the organization itself'}, not where this request acts`,
     );
-  const route = stored.route as unknown as StoredRoute;
+  let route = stored.route as unknown as StoredRoute;
+  let quote = stored.quote;
+  // An off-ramp quoted on its source alone pays the account this execute names, checked here.
+  if (route.kind === 'OFF_RAMP' && !route.bankAccountId) {
+    const named = await namedAccount(db, input, route, stored.subOrgId);
+    route = {
+      ...route,
+      destination: named.party,
+      bankAccountId: named.account.id,
+      destinationId: named.account.id,
+      fiatRail: named.rail,
+    };
+    quote = { ...quote, destination: named.party };
+  }
   if (input.sent) checkMatches(route, input.sent);
+  if (input.requested) checkMatches(route, input.requested);
+  if (input.echoed) checkEchoed(quote, input.echoed);
 
   const kind = route.kind;
-  const quote = stored.quote;
   const finalFrom = quote.finalFromAmount ?? '0';
   const finalTo = quote.finalToAmount ?? '0';
   const provider = quote.sourceName ?? 'Ramp provider';
@@ -239,6 +265,75 @@ function unusable(
   return null;
 }
 
+/**
+ * The approved bank account an execute names for an off-ramp quoted without
+ * one, with the rules the quote would have checked (ramp-route.ts's
+ * checkRampAccount): approved, of the vault's sub-organization, the rail the
+ * quote asked for (any, if it asked none) carrying the currency. A member's
+ * scope is checked before (capabilities/ramps/scope.ts).
+ */
+async function namedAccount(
+  db: Database,
+  input: ExecuteRampInput,
+  route: StoredRoute,
+  subOrgId: string | null,
+) {
+  const p = input.sent?.prefix ?? 'intent.';
+  const party = input.sent?.destination;
+  if (!party)
+    throw refuse(
+      ERROR_CODES.validation,
+      `${p}destination`,
+      'is required: the approved bank account paid (the quote named none)',
+    );
+  const [vault] = await db
+    .select({ vaultName: vaults.vaultName })
+    .from(vaults)
+    .where(eq(vaults.id, route.vaultId))
+    .limit(1);
+  const problems = new Problems();
+  const field = `${p}destination`;
+  const checked = await checkRampAccount(db, problems, {
+    orgId: input.orgId,
+    field,
+    party,
+    kind: 'OFF_RAMP',
+    fiat: route.toAsset,
+    askedRail: route.railAsked ? route.fiatRail : undefined,
+    // At execute the account is what was named: a rail or currency it does not carry names it.
+    railField: `${field}.id`,
+    currencyField: `${field}.id`,
+    vault: { vaultName: vault?.vaultName ?? route.vaultId, subOrgId },
+  });
+  problems.throwIfAny();
+  if (!checked) throw new Error('namedAccount: no account was resolved');
+  return checked;
+}
+
+/** The quote's answer a G1 create hands back must be the quote's: its id and what it promised. */
+function checkEchoed(quote: RampQuote, echoed: EchoedQuote): void {
+  const problems = new Problems();
+  const p = echoed.prefix;
+  if (echoed.quoteId !== undefined && echoed.quoteId !== quote.quoteId)
+    problems.add(
+      `${p}quoteId`,
+      ERROR_CODES.quoteMismatch,
+      `is ${echoed.quoteId}, but quoteId names ${quote.quoteId}`,
+    );
+  for (const side of ['finalToAmount', 'finalFromAmount'] as const) {
+    const said = echoed[side];
+    const quoted = quote[side];
+    if (said === undefined) continue;
+    if (!isDecimalString(said) || quoted === undefined || cmp(said, quoted) !== 0)
+      problems.add(
+        `${p}${side}`,
+        ERROR_CODES.quoteMismatch,
+        `is ${said}, the quote's is ${quoted ?? 'not given'}`,
+      );
+  }
+  problems.throwIfAny();
+}
+
 /** Every field the body says of the route must be the quote's (ids, assets, chains, the amount asked). */
 function checkMatches(route: StoredRoute, sent: RouteRequest): void {
   const problems = new Problems();
@@ -254,7 +349,7 @@ function checkMatches(route: StoredRoute, sent: RouteRequest): void {
   };
   if (sent.category && sent.category !== route.kind)
     problems.add(
-      'category',
+      `${p}category`,
       ERROR_CODES.quoteMismatch,
       `is ${sent.category}, the quote is an ${route.kind}`,
     );

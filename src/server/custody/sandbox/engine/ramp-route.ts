@@ -30,8 +30,11 @@ import type { Executor } from './transitions.ts';
 
 /** What a quote request says, whichever shape it came in. */
 export interface RouteRequest {
-  /** `''` for a flat body, `'intent.'` for an intent: how fields are named back. */
-  prefix: '' | 'intent.';
+  /**
+   * How fields are named back: `''` for a flat body, `'intent.'` for an
+   * intent, `'onRampRequestData.'` for the quote request a G1 create carries.
+   */
+  prefix: string;
   /** The G1 body's `category`, when it said one. */
   category?: 'ON_RAMP' | 'OFF_RAMP' | undefined;
   source?: RampPartyInput | undefined;
@@ -212,6 +215,8 @@ export interface ResolvedRoute {
   toChain: string | null;
   /** The fiat side's rail (G2's names); an FX's is the payout's, to the approved account. */
   fiatRail: string;
+  /** Whether the client asked for that rail (an account named later must then use it), or it is the currency's usual one. */
+  railAsked?: boolean | undefined;
   /** An FX's deposit rail, from the payer's bank (an on-ramp's is `fiatRail`). */
   depositRail?: string | undefined;
   fromAmount?: string | undefined;
@@ -330,38 +335,6 @@ export async function resolveRoute(
     }
   }
 
-  let account: BankAccountRow | null = null;
-  let bankAnswer: Party | undefined;
-  const bankField = `${p}${bankSide}`;
-  if (kind === 'OFF_RAMP' && !bankPartySent) {
-    problems.add(bankField, ERROR_CODES.validation, 'is required: the approved bank account paid');
-  } else if (bankPartySent) {
-    const type = bankPartySent.type;
-    if (type === 'VAULT' && kind === 'ON_RAMP') {
-      problems.add(
-        `${bankField}.type`,
-        ERROR_CODES.unsupportedRoute,
-        `the sandbox holds no fiat in vaults: leave it out, or send EXTERNAL_BANK_ACCOUNT (the payer's bank) or BANK_ACCOUNT with an approved account's id`,
-      );
-    } else if (type !== 'BANK_ACCOUNT' && type !== 'EXTERNAL_BANK_ACCOUNT') {
-      problems.add(
-        `${bankField}.type`,
-        kind === 'OFF_RAMP' ? ENGINE_CODES.destinationType : ENGINE_CODES.sourceType,
-        `must be BANK_ACCOUNT (or EXTERNAL_BANK_ACCOUNT) with an approved bank account's id, not ${type}`,
-      );
-    } else if (!bankPartySent.id) {
-      if (kind === 'OFF_RAMP')
-        problems.add(
-          `${bankField}.id`,
-          ERROR_CODES.validation,
-          'is required: the approved bank account paid',
-        );
-    } else {
-      account = await findBankAccount(db, problems, `${bankField}.id`, orgId, bankPartySent.id);
-      if (account) bankAnswer = bankParty(account, type);
-    }
-  }
-
   // The fiat side's rail: the one asked for, which must be the bank account's when there is one.
   const fiat = kind === 'OFF_RAMP' ? toAsset : fromAsset;
   const railField =
@@ -380,27 +353,34 @@ export async function resolveRoute(
       ERROR_CODES.railMismatch,
       `the ${fiat} side of a ramp is paid by bank, not BLOCKCHAIN`,
     );
-  if (account) {
-    const accountRail = railName(account.paymentMethod);
-    if (asked && railName(asked) !== accountRail)
-      problems.add(
-        railField,
-        ERROR_CODES.railMismatch,
-        `bank account "${account.accountName}" is paid by ${account.paymentMethod}, not ${asked}`,
-      );
-    fiatRail = accountRail;
-    if (!RAIL_CURRENCIES[account.paymentMethod].includes(fiat))
-      problems.add(
-        `${p}${kind === 'OFF_RAMP' ? 'toAsset' : 'fromAsset'}`,
-        ERROR_CODES.unsupportedRoute,
-        `bank account "${account.accountName}" (${account.paymentMethod}) takes ${RAIL_CURRENCIES[account.paymentMethod].join(', ')}, not ${fiat}`,
-      );
-    if (vault && (account.subOrgId ?? null) !== (vault.subOrgId ?? null))
-      problems.add(
-        `${bankField}.id`,
-        ERROR_CODES.bankAccountOtherSubOrg,
-        `bank account "${account.accountName}" belongs to ${account.subOrgId ? `sub-organization ${account.subOrgId}` : 'the organization itself'}, vault "${vault.vaultName}" to ${vault.subOrgId ? `sub-organization ${vault.subOrgId}` : 'the organization itself'}: a ramp stays within one`,
-      );
+
+  // An off-ramp may be quoted on its source alone: its bank account is then named, and checked, at execute.
+  let account: BankAccountRow | null = null;
+  let bankAnswer: Party | undefined;
+  const bankField = `${p}${bankSide}`;
+  if (bankPartySent?.type === 'VAULT' && kind === 'ON_RAMP') {
+    problems.add(
+      `${bankField}.type`,
+      ERROR_CODES.unsupportedRoute,
+      `the sandbox holds no fiat in vaults: leave it out, or send EXTERNAL_BANK_ACCOUNT (the payer's bank) or BANK_ACCOUNT with an approved account's id`,
+    );
+  } else if (bankPartySent && (bankPartySent.id || !isBankType(bankPartySent.type))) {
+    const checked = await checkRampAccount(db, problems, {
+      orgId,
+      field: bankField,
+      party: bankPartySent,
+      kind,
+      fiat,
+      askedRail: asked,
+      railField,
+      currencyField: `${p}${kind === 'OFF_RAMP' ? 'toAsset' : 'fromAsset'}`,
+      vault,
+    });
+    if (checked) {
+      account = checked.account;
+      bankAnswer = checked.party;
+      fiatRail = checked.rail;
+    }
   }
   const subOrgId = vault?.subOrgId ?? null;
   if (request.subOrgId && vault && request.subOrgId !== subOrgId)
@@ -417,16 +397,22 @@ export async function resolveRoute(
     name: "The payer's bank",
     paymentRail: fiatRail,
   };
+  const paidAccount: Party = bankAnswer ?? {
+    type: 'BANK_ACCOUNT',
+    name: 'The approved bank account named when it is executed',
+    paymentRail: fiatRail,
+  };
   return {
     kind,
     subOrgId,
     source: kind === 'OFF_RAMP' ? vaultAnswer : payerBank,
-    destination: kind === 'OFF_RAMP' ? (bankAnswer ?? payerBank) : vaultAnswer,
+    destination: kind === 'OFF_RAMP' ? paidAccount : vaultAnswer,
     fromAsset,
     fromChain: kind === 'OFF_RAMP' ? chain.value : null,
     toAsset,
     toChain: kind === 'OFF_RAMP' ? null : chain.value,
     fiatRail,
+    railAsked: asked !== undefined,
     fromAmount: request.fromAmount,
     toAmount: request.toAmount,
     vault,
@@ -434,6 +420,79 @@ export async function resolveRoute(
     sourceId: request.source?.id ?? null,
     destinationId: request.destination?.id ?? null,
   };
+}
+
+function isBankType(type: string): boolean {
+  return type === 'BANK_ACCOUNT' || type === 'EXTERNAL_BANK_ACCOUNT';
+}
+
+/**
+ * The approved bank account a ramp names (an off-ramp's paid, an on-ramp's
+ * payer), checked wherever it is named, at quote or at execute: its type,
+ * that it exists here and is APPROVED, that its rail is the one asked for
+ * and carries the currency, and that it belongs to the vault's
+ * sub-organization. Each broken rule is added to `problems`; null then.
+ */
+export async function checkRampAccount(
+  db: Executor,
+  problems: Problems,
+  input: {
+    orgId: string;
+    /** `destination` or `intent.source`: the party's field as the client sent it. */
+    field: string;
+    party: Pick<RampPartyInput, 'type' | 'id'>;
+    kind: 'OFF_RAMP' | 'ON_RAMP';
+    fiat: string;
+    /** The rail the client asked for, if it did. */
+    askedRail: string | undefined;
+    /** Where a rail the account does not use, and the currency it does not carry, are named. */
+    railField: string;
+    currencyField: string;
+    vault: Pick<VaultRow, 'vaultName' | 'subOrgId'> | null;
+  },
+): Promise<{ account: BankAccountRow; party: Party; rail: string } | null> {
+  const { field, party, kind, fiat, askedRail, vault } = input;
+  if (!isBankType(party.type)) {
+    problems.add(
+      `${field}.type`,
+      kind === 'OFF_RAMP' ? ENGINE_CODES.destinationType : ENGINE_CODES.sourceType,
+      `must be BANK_ACCOUNT (or EXTERNAL_BANK_ACCOUNT) with an approved bank account's id, not ${party.type}`,
+    );
+    return null;
+  }
+  if (!party.id) {
+    problems.add(`${field}.id`, ERROR_CODES.validation, 'is required: the approved bank account');
+    return null;
+  }
+  const account = await findBankAccount(db, problems, `${field}.id`, input.orgId, party.id);
+  if (!account) return null;
+  const rail = railName(account.paymentMethod);
+  let ok = true;
+  if (askedRail && railName(askedRail) !== rail) {
+    ok = false;
+    problems.add(
+      input.railField,
+      ERROR_CODES.railMismatch,
+      `bank account "${account.accountName}" is paid by ${account.paymentMethod}, not ${askedRail}`,
+    );
+  }
+  if (!RAIL_CURRENCIES[account.paymentMethod].includes(fiat)) {
+    ok = false;
+    problems.add(
+      input.currencyField,
+      ERROR_CODES.unsupportedRoute,
+      `bank account "${account.accountName}" (${account.paymentMethod}) takes ${RAIL_CURRENCIES[account.paymentMethod].join(', ')}, not ${fiat}`,
+    );
+  }
+  if (vault && (account.subOrgId ?? null) !== (vault.subOrgId ?? null)) {
+    ok = false;
+    problems.add(
+      `${field}.id`,
+      ERROR_CODES.bankAccountOtherSubOrg,
+      `bank account "${account.accountName}" belongs to ${account.subOrgId ? `sub-organization ${account.subOrgId}` : 'the organization itself'}, vault "${vault.vaultName}" to ${vault.subOrgId ? `sub-organization ${vault.subOrgId}` : 'the organization itself'}: a ramp stays within one`,
+    );
+  }
+  return ok ? { account, party: bankParty(account, party.type), rail } : null;
 }
 
 async function findBankAccount(
