@@ -34,11 +34,15 @@ const PURE_SERVER = [
   'src/server/protocol/ecdsa-keys.test.ts',
   'src/server/db/data-dir-lock.test.ts',
 ];
-/** Then tests on a PGlite directory of their own, or a PostgreSQL of their own. */
+/**
+ * Then tests on a PGlite directory of their own, or a PostgreSQL of their
+ * own: whatever database the pass is given, they would run the same again.
+ */
 const OWN_DATABASE = [
   'src/server/db/pglite-remote.test.ts',
   'src/server/db/database-outage.test.ts',
   'src/server/first-start.test.ts',
+  'src/server/custody/upstream/upstream-server.test.ts',
 ];
 
 export default defineConfig({
