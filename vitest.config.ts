@@ -10,8 +10,7 @@ import { defineConfig } from 'vitest/config';
  * pass (`--project storage`) would only repeat them. A test that opens the
  * suite's database (test/test-database.ts, test/app-test.ts …) must not be
  * listed here. First pure server code, run with the unit tests: no
- * database, so no read or write checks to set up (fee-model.test.ts stays in
- * storage: its property runs need storage's time limit on a loaded machine).
+ * database, so no read or write checks to set up.
  */
 const PURE_SERVER = [
   'src/server/capabilities/approvals/cost.test.ts',
@@ -21,6 +20,7 @@ const PURE_SERVER = [
   'src/server/capabilities/policies/upstream/index.test.ts',
   'src/server/capabilities/transactions/sandbox/pace.test.ts',
   'src/server/custody/sandbox/engine/ramp-requote.test.ts',
+  'src/server/custody/sandbox/fee-model.test.ts',
   'src/server/custody/upstream/bank-account-fingerprint.test.ts',
   'src/server/env.test.ts',
   'src/server/http/cached-probe.test.ts',
