@@ -10,8 +10,7 @@ import { defineConfig } from 'vitest/config';
  * pass (`--project storage`) would only repeat them. A test that opens the
  * suite's database (test/test-database.ts, test/app-test.ts …) must not be
  * listed here. First pure server code, run with the unit tests: no
- * database, so no read or write checks to set up (fee-model.test.ts stays in
- * storage: its property runs need storage's time limit on a loaded machine).
+ * database, so no read or write checks to set up.
  */
 const PURE_SERVER = [
   'src/server/capabilities/approvals/cost.test.ts',
@@ -21,6 +20,7 @@ const PURE_SERVER = [
   'src/server/capabilities/policies/upstream/index.test.ts',
   'src/server/capabilities/transactions/sandbox/pace.test.ts',
   'src/server/custody/sandbox/engine/ramp-requote.test.ts',
+  'src/server/custody/sandbox/fee-model.test.ts',
   'src/server/custody/upstream/bank-account-fingerprint.test.ts',
   'src/server/env.test.ts',
   'src/server/http/cached-probe.test.ts',
@@ -34,11 +34,15 @@ const PURE_SERVER = [
   'src/server/protocol/ecdsa-keys.test.ts',
   'src/server/db/data-dir-lock.test.ts',
 ];
-/** Then tests on a PGlite directory of their own, or a PostgreSQL of their own. */
+/**
+ * Then tests on a PGlite directory of their own, or a PostgreSQL of their
+ * own: whatever database the pass is given, they would run the same again.
+ */
 const OWN_DATABASE = [
   'src/server/db/pglite-remote.test.ts',
   'src/server/db/database-outage.test.ts',
   'src/server/first-start.test.ts',
+  'src/server/custody/upstream/upstream-server.test.ts',
 ];
 
 export default defineConfig({

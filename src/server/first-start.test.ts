@@ -1,19 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { TransactionListResponse } from '#contract/transaction.ts';
-import { openDatabase } from './db/client.ts';
-import { transactions } from './db/schema/sandbox.ts';
-import { loadConfig } from './env.ts';
 import {
   beginFirstStart,
   finishFirstStart,
   FIRST_START_MARK,
   isNewPgliteDirectory,
 } from './first-start.ts';
-import { prepareDatabase } from './server.ts';
 import { scratch } from './test/scratch.ts';
 import { demoViewerGet, freePort } from './test/served.ts';
 
@@ -73,15 +68,22 @@ describe('first start on PGlite', () => {
   // Only a process shows main.ts forking the child and then serving what it
   // made; that a restart prepares nothing again rests on the directory no
   // longer counting as new (checked below, and main.ts asks nothing else),
-  // and that it serves the same data unseeded on server.test.ts.
-  it('creates and seeds a new directory in a child process, then serves it; after that the directory is not new', async () => {
-    const dir = await newDir();
-    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(true);
+  // and that it serves the same data unseeded on server.test.ts. The
+  // directory is one a first start killed half way left: the child empties
+  // it and begins again, as on a new one (one process start for both).
+  it('creates and seeds a new directory, or one a first start left half made, in a child process, then serves it; after that the directory is not new', async () => {
+    const fresh = await newDir();
+    expect(await isNewPgliteDirectory({ dataDir: fresh, databaseUrl: undefined })).toBe(true);
     expect(
-      await isNewPgliteDirectory({ dataDir: path.join(dir, 'absent'), databaseUrl: undefined }),
+      await isNewPgliteDirectory({ dataDir: path.join(fresh, 'absent'), databaseUrl: undefined }),
     ).toBe(true);
     // PostgreSQL is never prepared this way.
-    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: 'postgres://x/y' })).toBe(false);
+    expect(await isNewPgliteDirectory({ dataDir: fresh, databaseUrl: 'postgres://x/y' })).toBe(
+      false,
+    );
+    const dir = await newDir();
+    await leftHalfMade(dir);
+    expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(true);
     const first = await serve(dir);
     expect(await firstTransactionIds(first.base)).toHaveLength(5);
     const said = first.messages();
@@ -92,18 +94,24 @@ describe('first start on PGlite', () => {
     // The child's own lines come after it and before the server listens.
     expect(said.indexOf('sandbox seeded with demo data')).toBeGreaterThan(child);
     await first.stop();
+    expect(await readdir(dir)).not.toContain(FIRST_START_MARK);
+    expect(await readdir(path.join(dir, 'base'))).not.toContain('half-written');
     expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(false);
   }, 240_000);
 });
 
+/** What a kill -9 half way through creating the database can leave: PG_VERSION, part of the rest, the mark. */
+async function leftHalfMade(dir: string) {
+  await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
+  await mkdir(path.join(dir, 'base'));
+  await writeFile(path.join(dir, 'base', 'half-written'), 'x');
+  await writeFile(path.join(dir, FIRST_START_MARK), '');
+}
+
 describe('a first start cut short', () => {
   it('is begun again: the directory it left is emptied (all but the lock) and marked until done', async () => {
     const dir = await newDir();
-    // What a kill -9 half way through creating the database can leave: PG_VERSION and part of the rest.
-    await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
-    await mkdir(path.join(dir, 'base'));
-    await writeFile(path.join(dir, 'base', 'half-written'), 'x');
-    await writeFile(path.join(dir, FIRST_START_MARK), '');
+    await leftHalfMade(dir);
     await writeFile(path.join(dir, 'custody-console.lock'), '{}');
     expect(await isNewPgliteDirectory({ dataDir: dir, databaseUrl: undefined })).toBe(true);
     await beginFirstStart(dir);
@@ -119,23 +127,4 @@ describe('a first start cut short', () => {
     await beginFirstStart(dir);
     expect(await readdir(dir)).toEqual(['PG_VERSION']);
   });
-
-  // What the child process runs (main.ts --prepare-database), here in process:
-  // that main.ts hands a marked directory to it is isNewPgliteDirectory above.
-  it('prepares what a first start killed half way left: created, migrated, seeded, unmarked', async () => {
-    const dir = await newDir();
-    await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
-    await writeFile(path.join(dir, FIRST_START_MARK), '');
-    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), dataDir: dir, databaseUrl: undefined };
-    await prepareDatabase(config, pino({ level: 'silent' }));
-    expect(await readdir(dir)).not.toContain(FIRST_START_MARK);
-    expect(await isNewPgliteDirectory(config)).toBe(false);
-    const database = await openDatabase(config);
-    try {
-      const seeded = await database.db.select({ id: transactions.id }).from(transactions).limit(5);
-      expect(seeded).toHaveLength(5);
-    } finally {
-      await database.close();
-    }
-  }, 240_000);
 });

@@ -277,6 +277,8 @@ describe('a member made in the console', () => {
       expect((await decide(other, answer.proposal!.id, 'approve')).status).toBe(200);
       const created = await findStaffByEmail(t.db, body.email);
       expect(created).toMatchObject({ role: 'admin', createdBy: admin.member.id });
+      // Until they set theirs, a password nobody knows, hashed at the full cost as any other.
+      expect(created?.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
       expect((await anonymousPost(t, '/auth/setup', { token, password: PASSWORD })).status).toBe(
         200,
       );

@@ -4,7 +4,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { roleAllows, type StaffProposal, type StaffRole } from '#contract/auth.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { resetFactor } from '../auth/credentials.ts';
-import { SETUP_LIFETIME_MS } from '../auth/staff-setup.ts';
+import { SETUP_LIFETIME_MS, unknownPasswordHash } from '../auth/staff-setup.ts';
 import { revokeStaffSessions } from '../auth/session.store.ts';
 import {
   changesAccess,
@@ -231,9 +231,17 @@ export async function decideProposal(
   decider: StaffRecord,
   action: 'approve' | 'decline',
   now: Date,
-  /** A creation's password until the member sets theirs: hashed before the row is held. */
-  unknownPassword: string,
 ): Promise<Decision> {
+  // A created member's password until they set theirs, hashed before the row
+  // is held (scrypt at full cost takes a while), and only when the decision
+  // may create one: every other decision, refusals included, skips that cost.
+  // A proposal's kind never changes, so reading it unheld is safe.
+  const [pending] = await db
+    .select({ kind: staffProposals.kind })
+    .from(staffProposals)
+    .where(eq(staffProposals.id, proposalId));
+  const unknownPassword =
+    action === 'approve' && pending?.kind === 'create' ? await unknownPasswordHash() : undefined;
   return db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -264,6 +272,7 @@ export async function decideProposal(
       if (row.kind === 'create') {
         const { email, name, role } = row.change;
         if (!email || !name || !role) throw new Error('decideProposal: creation without a member');
+        if (!unknownPassword) throw new Error('decideProposal: a creation without its password');
         member = await createStaff(
           tx,
           { email, name, role, subOrgIds: row.change.subOrgIds ?? null, password: '' },

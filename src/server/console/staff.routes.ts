@@ -277,16 +277,7 @@ export function staffRoutes(options: AuthOptions) {
         entityId: proposalId,
       };
       return refused(c, fields, async () => {
-        // Hashed before the proposal's row is held: scrypt takes a while.
-        const unknownPassword = await unknownPasswordHash();
-        const decided = await decideProposal(
-          db,
-          proposalId,
-          admin,
-          action,
-          clock.now(),
-          unknownPassword,
-        );
+        const decided = await decideProposal(db, proposalId, admin, action, clock.now());
         const { proposal } = decided;
         endSessionStreams(options, decided.endedSessionIds);
         await audit(c, options, {

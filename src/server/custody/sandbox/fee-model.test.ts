@@ -37,6 +37,12 @@ function calmTime(blockChain: string): Date {
   return new Date(t);
 }
 
+/**
+ * The limit of a block of property runs (hundreds of runs each): a loaded
+ * two-core machine takes past the unit tests' default for them. A limit, not a target.
+ */
+const PROPERTIES = { timeout: 60_000 };
+
 /** (baseFee + priorityFee) gwei × gas limit, in the native asset. */
 const eip1559Fee = (baseFee: string, priorityFee: string, gasLimit: string) =>
   mul(mul(add(baseFee, priorityFee), gasLimit), '0.000000001');
@@ -71,7 +77,7 @@ describe('the chain table', () => {
   });
 });
 
-describe('estimateFees', () => {
+describe('estimateFees', PROPERTIES, () => {
   it('orders high > medium > low strictly, in the asset and in USD, on every chain at any time', () => {
     fc.assert(
       fc.property(
@@ -178,7 +184,7 @@ describe('estimateFees', () => {
   });
 });
 
-describe('congestion', () => {
+describe('congestion', PROPERTIES, () => {
   it('recurs on a schedule nextCongestedAt finds', () => {
     fc.assert(
       fc.property(fc.constantFrom(...chains), anyTime, (blockChain, from) => {
@@ -196,7 +202,7 @@ describe('congestion', () => {
   });
 });
 
-describe('confirmationDelaysMs', () => {
+describe('confirmationDelaysMs', PROPERTIES, () => {
   it('follows block time and confirmations, scaled by SANDBOX_TIME_SCALE', () => {
     const calm = calmTime('ETHEREUM');
     expect(confirmationDelaysMs('ETHEREUM', 'HIGH', 1, calm)).toEqual({
@@ -247,7 +253,7 @@ describe('confirmationDelaysMs', () => {
   });
 });
 
-describe('replacement fees', () => {
+describe('replacement fees', PROPERTIES, () => {
   it('asks for at least 10 % more than the original', () => {
     expect(minimumReplacementFee('0.001')).toBe('0.0011');
     expect(minimumReplacementFee('0.00000001')).toBe('0.000000011');
@@ -422,7 +428,7 @@ describe('fee tiers, exactly', () => {
   });
 });
 
-describe('slowAfterMs', () => {
+describe('slowAfterMs', PROPERTIES, () => {
   it('is twice the calm time from the status to COMPLETED, plus a minute, in scaled time', () => {
     // ETHEREUM HIGH, calm: 1 block (12 s) to inclusion, 12 blocks (144 s) of confirmations.
     expect(usualTimeLeftMs('ETHEREUM', 'HIGH', 'SUBMITTED', 1)).toBe(156_000);
