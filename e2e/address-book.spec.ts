@@ -169,7 +169,6 @@ test('the address book pages are rendered on the server, hydrate without a misma
     expect(html).toContain(`<link rel="expect" href="#${firstScreen}" blocking="render" />`);
     expect(html.slice(html.indexOf('<div id="root">'))).toContain(shows);
     await expectHydrated(page);
-    await page.waitForLoadState('networkidle');
     const { scroll, viewport } = await page.evaluate(() => ({
       scroll: document.documentElement.scrollWidth,
       viewport: window.innerWidth,

@@ -11,6 +11,7 @@ import {
   type MemberKey,
   type WorkerMembers,
 } from './worker-members.ts';
+import { makeWorkerWorld, type WorkerWorld } from './worker-world.ts';
 import {
   sandboxMembersFile,
   type SandboxMemberKey,
@@ -30,7 +31,7 @@ import {
  * as only by the story about the demo sign-in itself (e2e/auth.spec.ts;
  * scripts/e2e-demo-sign-in.test.ts keeps it so).
  */
-export type { StaffRole, Member, MemberKey, WorkerMembers };
+export type { StaffRole, Member, MemberKey, WorkerMembers, WorkerWorld };
 
 export async function demoAccount(
   request: APIRequestContext,
@@ -216,9 +217,14 @@ function sandboxURL(): string {
  * `test` for pages behind sign-in: each test starts signed in as this
  * worker's member of `role` (admin unless set). `members` (worker-scoped) is
  * every member the worker made, for a story that needs another one
- * (`signInAs(page, members.approver2, baseURL)` or `memberPage`).
+ * (`signInAs(page, members.approver2, baseURL)` or `memberPage`). `world`
+ * (worker-scoped, made when a story first asks for it) is the worker's own
+ * sub-organization, funded vaults and approved contacts (e2e/worker-world.ts).
  */
-export const test = base.extend<{ role: StaffRole; signedIn: void }, { members: WorkerMembers }>({
+export const test = base.extend<
+  { role: StaffRole; signedIn: void },
+  { members: WorkerMembers; world: WorkerWorld }
+>({
   members: [
     async ({ playwright }, use, workerInfo) => {
       const baseURL = sandboxURL();
@@ -243,6 +249,33 @@ export const test = base.extend<{ role: StaffRole; signedIn: void }, { members: 
     },
     // Six members, four of them proposed, approved and enrolled: a dozen
     // password checks, once per worker, on a loaded machine.
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  world: [
+    async ({ playwright, members }, use, workerInfo) => {
+      const baseURL = sandboxURL();
+      const origin = new URL(baseURL).origin;
+      const signedIn = async (member: Member) => {
+        const request = await playwright.request.newContext({ baseURL });
+        await signInMember(request, member, origin);
+        return request;
+      };
+      const admin = await signedIn(members.orgAdmin);
+      const deciders = [await signedIn(members.approver), await signedIn(members.approver2)];
+      let world: WorkerWorld;
+      try {
+        world = await makeWorkerWorld({
+          admin,
+          deciders,
+          origin,
+          tag: workerTag(workerInfo.workerIndex),
+        });
+      } finally {
+        for (const request of [admin, ...deciders]) await request.dispose();
+      }
+      await use(world);
+    },
+    // A sub-organization, two vaults, a dozen deposits and two contacts, each approved.
     { scope: 'worker', timeout: 120_000 },
   ],
   role: ['admin', { option: true }],

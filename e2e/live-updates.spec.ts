@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { expectHydrated } from './keyboard.ts';
 import { proposeByApi } from './bank-account-data.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 import { badgeShows } from './inbox.ts';
@@ -90,7 +91,7 @@ test('an approval by one member moves another member’s timeline and list row, 
         return tab.locator('html').getAttribute('data-live-updates');
       })
       .toBe('on');
-    await tab.waitForLoadState('networkidle');
+    await expectHydrated(tab);
   }
   // A minute of the watchers' timers: the transaction page polls every 2–15 s and the list
   // every 10 s while a row still moves, unless the stream is up. Nothing is read but what a
@@ -177,7 +178,7 @@ test('a bank account another member proposes appears in the inbox and its badge,
       return page.locator('html').getAttribute('data-live-updates');
     })
     .toBe('on');
-  await page.waitForLoadState('networkidle');
+  await expectHydrated(page);
   // Three minutes of the inbox's timers (every 30 s without the stream): no read while it is
   // up but those a pushed change asks for (the inbox and its count, two at most for each;
   // other specs' members propose and decide meanwhile).

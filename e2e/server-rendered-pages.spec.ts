@@ -28,14 +28,13 @@ function watchConsole(page: Page): string[] {
   return said;
 }
 
-/** Opens `path` cold and waits until the app has taken it over and settled. */
+/** Opens `path` cold and waits until the app has taken it over. */
 async function openCold(page: Page, path: string): Promise<string> {
   const response = await page.goto(path);
   expect(response?.status()).toBe(200);
   const html = (await response?.text()) ?? '';
   // Controls are held disabled until hydration (lib/use-hydrated.ts).
   await expectHydrated(page);
-  await page.waitForLoadState('networkidle');
   return html;
 }
 

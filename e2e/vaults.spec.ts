@@ -5,44 +5,45 @@ import { focusLive } from './keyboard.ts';
 /**
  * The Vaults pages against the real server: the list valued, a vault's
  * balances, its deposit addresses (copied, and as a QR code) and its
- * transactions, linked both ways with the transactions list.
+ * transactions, linked both ways with the transactions list. The vault is
+ * the worker's own (e2e/worker-world.ts), funded by deposits.
  */
 
 test.describe('Vaults', () => {
   test('the list shows each vault’s type, sub-organization, chains and value, and opens a vault', async ({
     page,
+    world,
   }) => {
+    const name = world.funded.name;
     await page.goto('/vaults');
     await expect(page.getByRole('heading', { name: 'Vaults', level: 1 })).toBeVisible();
     const table = page.getByRole('table', { name: 'Vaults' });
-    const row = table.locator('tbody tr').filter({ hasText: 'Treasury Main' });
+    const row = table.locator('tbody tr').filter({ hasText: name });
     await expect(row).toHaveCount(1);
+    await expect(row).toContainText(world.subOrg.name);
     await expect(row).toContainText('Ethereum');
     await expect(row.locator('td').last()).toHaveText(/^[\d,]+\.\d{2}$/);
     await expect(page.getByTestId('vaults-total')).toHaveText(/USD$/);
     await expectNoAxeViolations(page);
 
     // By keyboard: the vault's link, Enter.
-    await focusLive(row.getByRole('link', { name: 'Treasury Main' }));
+    await focusLive(row.getByRole('link', { name }));
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(/\/vaults\/[^/]+$/);
-    await expect(page.getByRole('heading', { name: 'Treasury Main', level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/vaults/${world.funded.id}$`));
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
   });
 
   test('a vault’s page: balances valued, a deposit address copied and shown as a QR code, its transactions both ways', async ({
     page,
     context,
+    world,
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
-      results: Array<{ id: string; vaultName: string }>;
-    };
-    const vault = vaults.results.find((v) => v.vaultName === 'Treasury Main');
-    if (!vault) throw new Error('the seed has no Treasury Main');
+    const { id, name } = world.funded;
 
-    await page.goto(`/vaults/${vault.id}`);
-    await expect(page.getByRole('heading', { name: 'Treasury Main', level: 1 })).toBeVisible();
-    const balances = page.getByRole('table', { name: /What Treasury Main holds/ });
+    await page.goto(`/vaults/${id}`);
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+    const balances = page.getByRole('table', { name: new RegExp(`^What ${name} holds`) });
     const eth = balances.locator('[data-balance="ETH/ETHEREUM"]');
     await expect(eth).toBeVisible();
     await expect(eth.locator('td').last()).toHaveText(/^[\d,]+\.\d{2}$/);
@@ -66,11 +67,11 @@ test.describe('Vaults', () => {
     await expectNoAxeViolations(page);
 
     // Its transactions, and the whole list filtered by it.
-    const transactions = page.getByRole('table', { name: 'Transactions of Treasury Main' });
+    const transactions = page.getByRole('table', { name: `Transactions of ${name}` });
     await expect(transactions.locator('tbody tr').first()).toBeVisible();
-    await page.getByRole('link', { name: 'All transactions of Treasury Main' }).click();
-    await expect(page).toHaveURL(new RegExp(`/transactions\\?vaultId=${vault.id}$`));
-    await expect(page.getByLabel('Vault')).toHaveValue(vault.id);
+    await page.getByRole('link', { name: `All transactions of ${name}` }).click();
+    await expect(page).toHaveURL(new RegExp(`/transactions\\?vaultId=${id}$`));
+    await expect(page.getByLabel('Vault')).toHaveValue(id);
     const rows = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr');
     await rows.first().getByRole('link').first().click();
     await expect(page).toHaveURL(/\/transactions\/[^/]+$/);
@@ -78,10 +79,10 @@ test.describe('Vaults', () => {
     // And back: the transaction names its vault, which leads to the vault's page.
     await page
       .getByRole('region', { name: 'Details' })
-      .getByRole('link', { name: 'Treasury Main', exact: true })
+      .getByRole('link', { name, exact: true })
       .click();
-    await expect(page).toHaveURL(new RegExp(`/vaults/${vault.id}$`));
-    await expect(page.getByRole('heading', { name: 'Treasury Main', level: 1 })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/vaults/${id}$`));
+    await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
   });
 
   test('a vault that is not there is said so, with the way back', async ({ page }) => {

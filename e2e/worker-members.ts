@@ -15,11 +15,10 @@ import type { StaffRole } from '../src/contract/auth.ts';
  * every later sign-in completes (an authenticator code's 30-second step is
  * accepted once per member, a recovery code at once).
  *
- * Scope: every member acts in the whole organization. The console can make
- * neither a sub-organization nor a vault's funds (the custody API lists
- * sub-organizations and only the seed funds vaults), so a worker's members
- * cannot be given a sub-organization of their own; stories keep apart by
- * their own items (unique memos, names, amounts).
+ * Scope: every member acts in the whole organization, since stories not
+ * yet moved onto their worker's own world (e2e/worker-world.ts: a
+ * sub-organization, funded vaults, contacts) still read the seed's data;
+ * they keep apart by their own items (unique memos, names, amounts).
  */
 
 /** Who a story may sign in as: one per role, a second approver (four eyes) and an organization-wide admin. */

@@ -120,6 +120,10 @@ const LOOPED_TODAY = [
   'src/server/capabilities/reference',
   'src/server/capabilities/reference/sandbox',
   'src/server/capabilities/reference/upstream',
+  // The sandbox's world-making tools: wired as every capability is (a port in
+  // the backend, a sandbox/ the composite builds), so inside the same loop.
+  'src/server/capabilities/sandbox-world',
+  'src/server/capabilities/sandbox-world/sandbox',
   'src/server/capabilities/transactions',
   'src/server/capabilities/transactions/sandbox',
   'src/server/capabilities/transactions/upstream',

@@ -38,6 +38,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'webhook.delete': 'Webhook endpoint deleted',
   'webhook.resend': 'Webhook delivery resent',
   'webhook.resend_failed': 'Failed webhook deliveries resent',
+  'sandbox.sub_org.create': 'Sandbox sub-organization created',
+  'sandbox.deposit': 'Sandbox deposit into a vault',
   'staff.create': 'Member created',
   'staff.update': 'Member changed',
   'staff.disable': 'Member disabled',

@@ -146,6 +146,8 @@ export const ERROR_CODES = {
   webhookSignatureInvalid: 'WEBHOOK_SIGNATURE_INVALID',
   webhookTimestampStale: 'WEBHOOK_TIMESTAMP_STALE',
   webhookReplayed: 'WEBHOOK_REPLAYED',
+  /** The sandbox's tools (a sub-organization, a deposit) on a console acting on an upstream custody service. */
+  sandboxOnly: 'SANDBOX_ONLY',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

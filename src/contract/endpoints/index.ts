@@ -16,6 +16,7 @@ import * as contactWrites from './contact-writes.ts';
 import * as contacts from './contacts.ts';
 import * as live from './live.ts';
 import * as reference from './reference.ts';
+import * as sandboxWorld from './sandbox-world.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
 import * as transactionWrites from './transaction-writes.ts';
@@ -55,4 +56,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(policyWrites),
   ...Object.values(session),
   ...Object.values(webhooks),
+  ...Object.values(sandboxWorld),
 ];

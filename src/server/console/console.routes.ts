@@ -11,6 +11,7 @@ import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { overviewRoutes } from '../capabilities/overview/overview.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
+import { sandboxWorldRoutes } from '../capabilities/sandbox-world/world.routes.ts';
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from './staff.routes.ts';
@@ -35,5 +36,6 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', policyRoutes(options, backend))
     .route('/', overviewRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
-    .route('/', webhookRoutes(options, backend));
+    .route('/', webhookRoutes(options, backend))
+    .route('/', sandboxWorldRoutes(backend));
 }

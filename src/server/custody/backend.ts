@@ -4,6 +4,7 @@ import type { PoliciesPort } from '../capabilities/policies/port.ts';
 import type { RampsPort } from '../capabilities/ramps/port.ts';
 import type { ContactsPort } from '../capabilities/contacts/port.ts';
 import type { VaultsPort } from '../capabilities/vaults/port.ts';
+import type { SandboxWorldPort } from '../capabilities/sandbox-world/port.ts';
 import type { ReferencePort } from '../capabilities/reference/port.ts';
 import type { TransactionsPort } from '../capabilities/transactions/port.ts';
 import type { WebhooksPort } from '../capabilities/webhooks/port.ts';
@@ -42,7 +43,8 @@ export interface CustodyBackend
     RampsPort,
     ContactsPort,
     VaultsPort,
-    WebhooksPort {
+    WebhooksPort,
+    SandboxWorldPort {
   readonly kind: 'sandbox' | 'upstream';
   /** Upstream only: the custody API's host, shown to staff so they know where they act. */
   readonly upstreamHost?: string;

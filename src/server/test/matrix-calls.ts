@@ -42,6 +42,7 @@ import {
   replaceTransaction,
 } from '#contract/endpoints/transaction-writes.ts';
 import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
+import { createSandboxSubOrg, depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
@@ -349,6 +350,23 @@ export const OVERRIDES: Record<string, Call[]> = {
       url: () => at(updateWebhookEndpoint, { endpointId: 'whe_matrix' }),
       body: () => ({ enabled: false }),
       scope: 'unrestricted',
+    },
+  ],
+  // A sub-organization is the organization's: only an unrestricted admin makes one.
+  [endpointKey(createSandboxSubOrg)]: [
+    {
+      name: 'make a sandbox sub-organization',
+      url: () => at(createSandboxSubOrg),
+      body: () => ({ name: 'Matrix desk' }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(depositToSandboxVault)]: [
+    {
+      name: 'deposit into a sandbox vault',
+      url: (t) => at(depositToSandboxVault, { vaultId: t.vaultId }),
+      body: () => ({ asset: 'ETH', chain: 'ETHEREUM', amount: '1' }),
+      scope: 'create',
     },
   ],
   [endpointKey(approvalDecisions)]: [

@@ -10,6 +10,7 @@ import { contactsSandbox } from '../../capabilities/contacts/sandbox/index.ts';
 import { policiesSandbox } from '../../capabilities/policies/sandbox/index.ts';
 import { rampsSandbox } from '../../capabilities/ramps/sandbox/index.ts';
 import { referenceSandbox } from '../../capabilities/reference/sandbox/index.ts';
+import { sandboxWorldSandbox } from '../../capabilities/sandbox-world/sandbox/index.ts';
 import { transactionsSandbox } from '../../capabilities/transactions/sandbox/index.ts';
 import { vaultsSandbox } from '../../capabilities/vaults/sandbox/index.ts';
 import { webhooksSandbox } from '../../capabilities/webhooks/sandbox/index.ts';
@@ -81,12 +82,13 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     cachedList,
   };
   const reference = referenceSandbox(deps);
+  const transactions = transactionsSandbox(deps);
   return {
     kind: 'sandbox',
     apiClients: createApiClientDirectory(db),
     ...contactsSandbox(deps),
     ...vaultsSandbox({ ...deps, reference }),
-    ...transactionsSandbox(deps),
+    ...transactions,
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps),
     ...reference,
@@ -95,6 +97,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
       ...deps,
       rateTolerancePercent: options.rampRateTolerancePercent ?? DEFAULT_RATE_TOLERANCE_PERCENT,
     }),
+    ...sandboxWorldSandbox({ ...deps, reference, transactions }),
     ...webhooksSandbox(
       deps,
       options.webhookTargets ?? { allowPrivate: false },

@@ -1,0 +1,179 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { expect, type APIRequestContext } from '@playwright/test';
+import { csrfOf } from './worker-members.ts';
+
+/**
+ * Each Playwright worker's own world, made once per worker through the
+ * console's API: a sub-organization, two vaults in it with a wallet on every
+ * chain, money deposited into the first (the sandbox's deposit route,
+ * docs/running.md), and approved contacts. Stories that spend, list or count
+ * use these, found by their names (which carry the worker's tag), so no
+ * other worker's story moves a balance or adds a row they read.
+ *
+ * Made by the worker's organization-wide admin (`orgAdmin`, who alone may
+ * make a sub-organization); the vaults and contacts it proposes are
+ * approved by the worker's approvers, as the approval policy asks, so no
+ * change request of the world is left waiting in anyone's inbox.
+ */
+
+export interface WorldVault {
+  id: string;
+  name: string;
+}
+
+export interface WorldContact {
+  id: string;
+  name: string;
+  address: string;
+}
+
+export interface WorkerWorld {
+  tag: string;
+  subOrg: { id: string; name: string };
+  /** Holds what the stories spend: see FUNDS. */
+  funded: WorldVault;
+  /** Holds nothing at first: the other end of an internal transfer, an on-ramp's vault. */
+  empty: WorldVault;
+  /** Approved Ethereum contact for ETH and USDC. */
+  ethereum: WorldContact;
+  /** Approved Tron contact for TRX (a resource delegation's receiver). */
+  tron: WorldContact;
+}
+
+/** What `funded` holds from the start: enough for every story's transfers, stakes, fees and ramps. */
+export const FUNDS: ReadonlyArray<{ asset: string; chain: string; amount: string }> = [
+  { asset: 'ETH', chain: 'ETHEREUM', amount: '50' },
+  { asset: 'USDC', chain: 'ETHEREUM', amount: '100000' },
+  { asset: 'USDT', chain: 'ETHEREUM', amount: '100000' },
+  { asset: 'POL', chain: 'POLYGON', amount: '100000' },
+  { asset: 'USDC', chain: 'POLYGON', amount: '100000' },
+  { asset: 'ETH', chain: 'BASE', amount: '50' },
+  { asset: 'USDC', chain: 'BASE', amount: '100000' },
+  { asset: 'BTC', chain: 'BITCOIN', amount: '5' },
+  { asset: 'SOL', chain: 'SOLANA', amount: '1000' },
+  { asset: 'TRX', chain: 'TRON', amount: '1000000' },
+  { asset: 'USDT', chain: 'TRON', amount: '100000' },
+];
+
+async function post(
+  request: APIRequestContext,
+  origin: string,
+  url: string,
+  data: unknown,
+  status = 200,
+): Promise<Record<string, unknown>> {
+  const answer = await request.post(url, {
+    headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(request) },
+    data,
+  });
+  expect(answer.status(), `POST ${url}: ${await answer.text()}`).toBe(status);
+  return (await answer.json()) as Record<string, unknown>;
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+
+/** base58check of `payload`: its bytes and the first four of their double SHA-256. */
+function base58check(payload: Buffer): string {
+  const sha = (b: Buffer) => createHash('sha256').update(b).digest();
+  const bytes = Buffer.concat([payload, sha(sha(payload)).subarray(0, 4)]);
+  let n = BigInt(`0x${bytes.toString('hex')}`);
+  let text = '';
+  while (n > 0n) {
+    text = `${BASE58[Number(n % 58n)] ?? ''}${text}`;
+    n /= 58n;
+  }
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    text = `1${text}`;
+  }
+  return text;
+}
+
+/** An address of the chain's shape nobody else uses (Tron: 0x41 and 20 bytes, base58check). */
+function freshAddress(chain: 'ETHEREUM' | 'TRON'): string {
+  if (chain === 'ETHEREUM') return `0x${randomBytes(20).toString('hex')}`;
+  return base58check(Buffer.concat([Buffer.from([0x41]), randomBytes(20)]));
+}
+
+/**
+ * Approves the change request of `entityId` with each of `deciders` in turn
+ * until the policy's rule is met (a decision answered PENDING asks for more).
+ */
+async function approve(
+  entityId: string,
+  deciders: readonly APIRequestContext[],
+  origin: string,
+): Promise<void> {
+  for (const decider of deciders) {
+    const message = await decider.get(
+      `/api/external/change_requests/approvals/approval_message/?entityId=${entityId}`,
+    );
+    expect(message.status(), await message.text()).toBe(200);
+    const { approvalId } = (await message.json()) as { approvalId: string };
+    const decided = await post(
+      decider,
+      origin,
+      `/api/external/change_requests/approvals/${approvalId}/action/`,
+      { action: 'approve' },
+    );
+    if (decided.status !== 'PENDING') return;
+  }
+  throw new Error(`${entityId} is still waiting after ${deciders.length} approvals`);
+}
+
+export async function makeWorkerWorld(options: {
+  /** Signed in as an admin of every sub-organization. */
+  admin: APIRequestContext;
+  /** Signed in as members who may approve, none of them `admin`. */
+  deciders: readonly APIRequestContext[];
+  origin: string;
+  tag: string;
+}): Promise<WorkerWorld> {
+  const { admin, deciders, origin } = options;
+  const tag = options.tag.toUpperCase();
+  const subOrg = await post(
+    admin,
+    origin,
+    '/api/console/sandbox/sub-orgs/',
+    { name: `Desk ${tag}` },
+    201,
+  );
+  const subOrgId = String(subOrg.id);
+
+  const vault = async (name: string): Promise<WorldVault> => {
+    const made = await post(admin, origin, '/api/external/vaults/', { vaultName: name, subOrgId });
+    const id = String(made.id);
+    await approve(id, deciders, origin);
+    return { id, name };
+  };
+  const funded = await vault(`Funded ${tag}`);
+  const empty = await vault(`Empty ${tag}`);
+  for (const deposit of FUNDS)
+    await post(admin, origin, `/api/console/sandbox/vaults/${funded.id}/deposits/`, deposit, 201);
+
+  const contact = async (
+    name: string,
+    blockChain: 'ETHEREUM' | 'TRON',
+    assetList: string[],
+  ): Promise<WorldContact> => {
+    const address = freshAddress(blockChain);
+    const made = await post(admin, origin, '/api/external/contacts/', {
+      name,
+      blockChain,
+      address,
+      assetList,
+      subOrgId,
+    });
+    const id = String(made.id);
+    await approve(id, deciders, origin);
+    return { id, name, address: String(made.address ?? address) };
+  };
+  return {
+    tag,
+    subOrg: { id: subOrgId, name: `Desk ${tag}` },
+    funded,
+    empty,
+    ethereum: await contact(`Ethereum desk ${tag}`, 'ETHEREUM', ['ETH', 'USDC']),
+    tron: await contact(`Tron lessee ${tag}`, 'TRON', ['TRX']),
+  };
+}

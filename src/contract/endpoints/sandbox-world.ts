@@ -1,0 +1,38 @@
+import { endpoint } from '../endpoint.ts';
+import { SubOrg } from '../reference.ts';
+import { SandboxDepositRequest, SandboxSubOrgRequest } from '../sandbox-world.ts';
+import { Transaction } from '../transaction-record.ts';
+
+/**
+ * The sandbox's tools for making a world to work in (server/capabilities/
+ * sandbox-world/): an admin's only, refused with 409 when the console acts
+ * on an upstream custody service, where sub-organizations and money are the
+ * provider's to make.
+ */
+
+export const createSandboxSubOrg = endpoint({
+  method: 'POST',
+  path: '/api/console/sandbox/sub-orgs/',
+  summary:
+    'Sandbox only: creates a sub-organization of the organization. Only an admin of every sub-organization may.',
+  action: 'make sandbox sub-organizations',
+  permission: 'admin',
+  audit: { action: 'sandbox.sub_org.create', entityType: 'SUB_ORG' },
+  body: SandboxSubOrgRequest,
+  answer: SubOrg,
+  status: 201,
+});
+
+export const depositToSandboxVault = endpoint({
+  method: 'POST',
+  path: '/api/console/sandbox/vaults/:vaultId/deposits/',
+  summary:
+    'Sandbox only: money arrives in the vault from outside, recorded as a completed incoming transfer that credits its balance.',
+  action: 'deposit into sandbox vaults',
+  permission: 'admin',
+  audit: { action: 'sandbox.deposit', entityType: 'VAULT', entityParam: 'vaultId' },
+  resource: 'vault',
+  body: SandboxDepositRequest,
+  answer: Transaction,
+  status: 201,
+});

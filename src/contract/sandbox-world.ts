@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { PositiveDecimalString } from './decimal.ts';
+import { displayTextProblem } from './display-text.ts';
+
+/**
+ * The sandbox's own tools for making a world to work in (a sub-organization,
+ * money in a vault): acts a real custody service does through its dashboard
+ * or the chain, so the custody API has no endpoint for them. Sandbox only.
+ */
+
+/** The most one sandbox deposit brings: enough for any story, small enough to read. */
+export const SANDBOX_DEPOSIT_MAX = '1000000000';
+
+/** POST /api/console/sandbox/sub-orgs/: a new sub-organization of the caller's organization. */
+export const SandboxSubOrgRequest = z.strictObject({
+  name: z
+    .string('name is required')
+    .trim()
+    .min(1, 'name is required')
+    .max(100, 'name must be at most 100 characters')
+    .superRefine((value, ctx) => {
+      const problem = displayTextProblem('name', value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+});
+export type SandboxSubOrgRequest = z.output<typeof SandboxSubOrgRequest>;
+
+/**
+ * POST /api/console/sandbox/vaults/{id}/deposits/: money arriving in the
+ * vault from outside, recorded as a completed incoming transfer.
+ */
+export const SandboxDepositRequest = z.strictObject({
+  asset: z.string('asset is required').trim().min(1, 'asset is required').max(20),
+  chain: z
+    .string('chain is required')
+    .regex(/^[A-Z0-9_]{1,40}$/, 'chain is a chain value like "ETHEREUM"'),
+  amount: z.string('amount is required').pipe(PositiveDecimalString),
+});
+export type SandboxDepositRequest = z.output<typeof SandboxDepositRequest>;

@@ -1,0 +1,24 @@
+import type { SubOrg } from '#contract/reference.ts';
+import type { SandboxDepositRequest, SandboxSubOrgRequest } from '#contract/sandbox-world.ts';
+import type { Transaction } from '#contract/transaction-record.ts';
+import type { CustodyContext } from '../../custody/call-context.ts';
+
+/**
+ * Making a world to work in, which only the sandbox can: a real custody
+ * service makes sub-organizations in its dashboard, and money arrives in a
+ * vault from the chain. Upstream has none of it, and the console's routes
+ * say so.
+ */
+export interface SandboxWorldAdmin {
+  createSubOrg(ctx: CustodyContext, body: SandboxSubOrgRequest): Promise<SubOrg>;
+  /**
+   * Money arriving in the vault from outside: a completed incoming transfer,
+   * whose balance changes credit the vault as every completed transfer's do,
+   * so the balances still equal what the recorded movements add up to.
+   */
+  deposit(ctx: CustodyContext, vaultId: string, body: SandboxDepositRequest): Promise<Transaction>;
+}
+
+export interface SandboxWorldPort {
+  readonly sandboxWorld?: SandboxWorldAdmin;
+}
