@@ -148,12 +148,26 @@ export const CardApprover = z.strictObject({
 });
 export type CardApprover = z.infer<typeof CardApprover>;
 
+/**
+ * A decision that no longer counts: the card was computed again before the
+ * item moved on and no longer matched what was signed.
+ */
+export const CardVoidedVote = z.strictObject({
+  name: z.string(),
+  at: IsoTimestamp,
+  /** "the fee ceiling rose from 0.0021 ETH to 0.0050 ETH". */
+  because: z.string(),
+});
+export type CardVoidedVote = z.infer<typeof CardVoidedVote>;
+
 export const CardQuorum = z.strictObject({
   required: z.int().check(z.nonnegative()),
   blocked: z.boolean(),
   approvedBy: z.array(CardApprover),
   /** "waiting for one more of: Bob Admin (admins)"; null once nothing waits. */
   waitingOn: z.nullable(z.string()),
+  /** Decisions made on an earlier card, which do not count. */
+  voided: z.optional(z.array(CardVoidedVote)),
 });
 export type CardQuorum = z.infer<typeof CardQuorum>;
 

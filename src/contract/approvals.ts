@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SignedIntent } from './approval-signature.ts';
 
 /**
  * Change-request approvals (bank accounts, transactions, contacts, vaults):
@@ -52,6 +53,11 @@ export const ApprovalActionRequest = z
     quoteId: z.optional(
       z.string().check(z.minLength(1), z.maxLength(200, 'quoteId must be at most 200 characters')),
     ),
+    // The console's own, from a signed-in member: the digest of the approval
+    // card they were shown and, when they sign, the passkey's assertion over
+    // it (contract/approval-signature.ts). API clients sign the approval
+    // message instead and never send it.
+    intent: z.optional(SignedIntent),
   })
   .check(
     z.refine((b) => b.action !== 'reject' || Boolean(b.reason), {

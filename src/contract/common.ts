@@ -47,6 +47,15 @@ export const ERROR_CODES = {
   decisionAlreadyRecorded: 'DECISION_ALREADY_RECORDED',
   fourEyes: 'FOUR_EYES',
   /**
+   * Signed approvals (contract/approval-signature.ts): a member who must sign
+   * sent no signed intent; the assertion or its challenge did not verify (or
+   * was used, expired, or another member's); the card the member saw is no
+   * longer the item's (409, with the current digest).
+   */
+  signedIntentRequired: 'SIGNED_INTENT_REQUIRED',
+  signedIntentInvalid: 'SIGNED_INTENT_INVALID',
+  cardChanged: 'CARD_CHANGED',
+  /**
    * The decider and the proposer are linked by member management (one created
    * the other's account): refused for policy publishes and staff changes.
    */

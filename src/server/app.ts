@@ -9,7 +9,9 @@ import { apiClientAuth } from './auth/api-client-auth.ts';
 import { accountRoutes } from './auth/account.routes.ts';
 import { auditRequests } from './auth/audit.ts';
 import { isHttps } from './auth/csrf.ts';
-import type { SecondFactorPolicy } from './auth/second-factor.ts';
+import type { ApprovalSigning, SecondFactorPolicy } from './auth/second-factor.ts';
+import { signingRoutes } from './capabilities/approvals/signing/signing.routes.ts';
+import { currentIntentOf } from './capabilities/approvals/card/card.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
@@ -106,6 +108,8 @@ export interface CreateAppOptions {
     secondFactor?: SecondFactorPolicy;
     /** STAFF_PASSKEY_PROMPT: remind approvers and admins without a passkey (default on). */
     passkeyPrompt?: boolean;
+    /** APPROVAL_SIGNING: which staff decisions are signed with a passkey (default `registered`). */
+    approvalSigning?: ApprovalSigning;
   };
 }
 
@@ -154,6 +158,7 @@ export function createApp({
     demoAccounts: auth.demoAccounts ?? false,
     secondFactor: auth.secondFactor ?? 'privileged',
     passkeyPrompt: auth.passkeyPrompt ?? true,
+    approvalSigning: auth.approvalSigning ?? 'registered',
     liveStreams: hub,
   };
   // Staff see only their sub-organizations, whichever backend answers; a decision between
@@ -164,6 +169,11 @@ export function createApp({
     db: auth.db,
     clock: authOptions.clock,
     driver: database.driver,
+    currentIntent: (inner, ctx, entityId) =>
+      currentIntentOf(
+        { backend: inner, ctx, db: auth.db, clock: authOptions.clock, memberId: null },
+        entityId,
+      ),
   });
   const custody = flagLinkedDecisions(
     backend.kind === 'upstream'
@@ -258,7 +268,10 @@ export function createApp({
   app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients, { clock: authOptions.clock }));
   // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
-  app.route(API_PREFIX, custodyRoutes(custody));
+  // A member's decision is held to the approval card they were shown, signed with their passkey
+  // where they must sign (capabilities/approvals/signing/).
+  const signing = { auth: authOptions, backend: custody };
+  app.route(API_PREFIX, custodyRoutes(custody, signing));
   app.use('/api/console/*', consoleApiAuth(authOptions));
   app.use(OPENAPI_PATH, consoleApiAuth(authOptions));
   // Which custody service staff act on: the SPA's header badge.
@@ -266,6 +279,7 @@ export function createApp({
     Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
   app.route('/api/console', consoleRoutes(authOptions, custody));
+  app.route('/api/console', signingRoutes(signing));
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
       trustProxy: 0,
       secondFactor: 'privileged',
       passkeyPrompt: true,
+      approvalSigning: 'registered',
       readCache: true,
       pgliteTransactionWaitMs: 25,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, receiverKey: null },
@@ -86,6 +87,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ STAFF_PASSKEY_PROMPT: 'on' }, cwd).passkeyPrompt).toBe(true);
     expect(() => loadConfig({ STAFF_PASSKEY_PROMPT: 'sometimes' }, cwd)).toThrow(
       'STAFF_PASSKEY_PROMPT: must be on or off',
+    );
+  });
+
+  it('reads APPROVAL_SIGNING, and names it when it is not one of its values', () => {
+    expect(loadConfig({ APPROVAL_SIGNING: 'required' }, cwd).approvalSigning).toBe('required');
+    expect(loadConfig({ APPROVAL_SIGNING: 'registered' }, cwd).approvalSigning).toBe('registered');
+    expect(() => loadConfig({ APPROVAL_SIGNING: 'never' }, cwd)).toThrow(
+      'APPROVAL_SIGNING: must be registered or required',
     );
   });
 

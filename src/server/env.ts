@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { SECOND_FACTOR_POLICIES, type SecondFactorPolicy } from './auth/second-factor.ts';
+import {
+  APPROVAL_SIGNING_MODES,
+  SECOND_FACTOR_POLICIES,
+  type ApprovalSigning,
+  type SecondFactorPolicy,
+} from './auth/second-factor.ts';
 import { parsePrivateKey } from './protocol/ecdsa-keys.ts';
 
 /**
@@ -96,6 +101,11 @@ const EnvSchema = z.object({
     .default(25),
   // Whether approvers and admins without a passkey are reminded on every page to register one.
   STAFF_PASSKEY_PROMPT: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  // Who signs approvals with a passkey: `registered`, a member with a passkey signs every
+  // decision; `required`, every staff decision is signed (one without a passkey must register one).
+  APPROVAL_SIGNING: z
+    .enum(APPROVAL_SIGNING_MODES, { error: 'must be registered or required' })
+    .default('registered'),
   // The read cache (db/read-cache.ts); off, every read goes to the database (to rule the cache out).
   READ_CACHE: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   // Webhooks. The sandbox refuses endpoints on private, loopback, link-local or
@@ -158,6 +168,8 @@ export interface AppConfig {
   secondFactor: SecondFactorPolicy;
   /** STAFF_PASSKEY_PROMPT: approvers and admins without a passkey are reminded to register one. */
   passkeyPrompt: boolean;
+  /** APPROVAL_SIGNING: which staff decisions must be signed with a passkey. */
+  approvalSigning: ApprovalSigning;
   /** READ_CACHE: whether hot reads are reused while the database is unchanged (db/read-cache.ts). */
   readCache: boolean;
   /** PGLITE_TRANSACTION_WAIT_MS: a transaction's wait budget on the PGlite thread (db/pglite-remote.ts). */
@@ -238,6 +250,7 @@ export function loadConfig(
     publicUrl: e.PUBLIC_URL,
     secondFactor: e.STAFF_SECOND_FACTOR,
     passkeyPrompt: e.STAFF_PASSKEY_PROMPT === 'on',
+    approvalSigning: e.APPROVAL_SIGNING,
     readCache: e.READ_CACHE === 'on',
     pgliteTransactionWaitMs: e.PGLITE_TRANSACTION_WAIT_MS,
     webhooks: {

@@ -123,6 +123,7 @@ export async function startServer(config: AppConfig, logger: Logger): Promise<Ru
         demoAccounts: config.custody.backend === 'sandbox',
         secondFactor: config.secondFactor,
         passkeyPrompt: config.passkeyPrompt,
+        approvalSigning: config.approvalSigning,
       },
     });
     const server = await listen(app.fetch, config.host, config.port);

@@ -2,6 +2,7 @@ import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
 import * as approvalCardPreview from './approval-card-preview.ts';
 import * as approvalCards from './approval-cards.ts';
+import * as approvalSignatures from './approval-signatures.ts';
 import * as approvalCounts from './approval-counts.ts';
 import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
@@ -40,6 +41,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(approvalCounts),
   ...Object.values(approvalCards),
   ...Object.values(approvalCardPreview),
+  ...Object.values(approvalSignatures),
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),

@@ -26,6 +26,14 @@ import { DEMO_STAFF } from './staff-demo.ts';
 export const SECOND_FACTOR_POLICIES = ['privileged', 'all', 'optional'] as const;
 export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
 
+/**
+ * APPROVAL_SIGNING: which staff decisions are signed with a passkey over the
+ * approval card (capabilities/approvals/signing/). `registered`: a member
+ * with at least one passkey signs every decision; `required`: every one.
+ */
+export const APPROVAL_SIGNING_MODES = ['registered', 'required'] as const;
+export type ApprovalSigning = (typeof APPROVAL_SIGNING_MODES)[number];
+
 const ISSUER = 'Custody Console';
 const PERIOD_SECONDS = 30;
 /** One step either side: a phone's clock 30 s off, or a code typed as it changed. */

@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/app-env.ts';
 import { ruleOf } from '../http/route-rule.ts';
 import { assertCsrf, isMutation, type TrustProxy } from './csrf.ts';
 import type { Clock } from '../clock.ts';
-import type { SecondFactorPolicy } from './second-factor.ts';
+import type { ApprovalSigning, SecondFactorPolicy } from './second-factor.ts';
 import { readSessionCookie } from './session-cookie.ts';
 import { resolveSession, type SessionLookup } from './session.store.ts';
 
@@ -32,6 +32,12 @@ export interface AuthOptions {
   secondFactor?: SecondFactorPolicy;
   /** STAFF_PASSKEY_PROMPT: approvers and admins without a passkey are reminded to register one (default on). */
   passkeyPrompt?: boolean;
+  /**
+   * APPROVAL_SIGNING: `registered` (default), a member with at least one passkey signs every
+   * decision, the others decide as before; `required`, every staff decision is signed, and a
+   * member without a passkey must register one first (capabilities/approvals/signing/).
+   */
+  approvalSigning?: ApprovalSigning;
   /** This server's open event streams (capabilities/live/hub.ts): see `endSessionStreams`. */
   liveStreams?: { endSessions(sessionIds: readonly string[]): void };
 }

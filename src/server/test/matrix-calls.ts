@@ -12,6 +12,7 @@ import {
   approvalMessage,
   decideApproval,
 } from '#contract/endpoints/approvals.ts';
+import { approvalSigningChallenge } from '#contract/endpoints/approval-signatures.ts';
 import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
 import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
 import { listContacts } from '#contract/endpoints/contacts.ts';
@@ -375,6 +376,16 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'approval decisions',
       url: (t) => at(approvalDecisions, {}, { entityIds: `${t.transactionId},${t.bankAccountId}` }),
       scope: 'none',
+    },
+  ],
+  [endpointKey(approvalSigningChallenge)]: [
+    {
+      name: 'approval signing challenge',
+      // Over a card nobody was shown: in scope the checks pass and the card answers 409
+      // CARD_CHANGED; outside, the item is not found.
+      url: (t) => at(approvalSigningChallenge, { entityId: t.transactionId }),
+      body: () => ({ action: 'approve', digest: '0'.repeat(64) }),
+      scope: 'create',
     },
   ],
   [endpointKey(approvalCosts)]: [

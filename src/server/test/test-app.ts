@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { createApp, type App, type CreateAppOptions } from '../app.ts';
-import type { SecondFactorPolicy } from '../auth/second-factor.ts';
+import type { ApprovalSigning, SecondFactorPolicy } from '../auth/second-factor.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
@@ -73,6 +73,8 @@ export async function createTestApp(
     secondFactor?: SecondFactorPolicy;
     /** STAFF_PASSKEY_PROMPT; on, the server's default, unless given. */
     passkeyPrompt?: boolean;
+    /** APPROVAL_SIGNING; `registered`, the server's default, unless given. */
+    approvalSigning?: ApprovalSigning;
     /** How long a body may take to arrive (app.ts); the app's default unless given. */
     bodyReadTimeoutMs?: number;
   } = {},
@@ -103,6 +105,7 @@ export async function createTestApp(
       trustProxy: options.trustProxy ?? false,
       ...(options.secondFactor ? { secondFactor: options.secondFactor } : {}),
       ...(options.passkeyPrompt === undefined ? {} : { passkeyPrompt: options.passkeyPrompt }),
+      ...(options.approvalSigning ? { approvalSigning: options.approvalSigning } : {}),
     },
   });
   const { admin, anonymous } = await actAsAdmin(app, database.db, clock);

@@ -13,6 +13,7 @@ import { useApprovalCard } from '../lib/approval-card-queries.ts';
 import { humanize, paymentMethodLabel } from '../lib/labels.ts';
 import { DateTime } from './date-time.tsx';
 import { Fact } from './fact.tsx';
+import { VoidedVotes } from './signatures-panel.tsx';
 
 /**
  * The approval card as the server computed it (contract/approval-card.ts),
@@ -242,7 +243,15 @@ function Balance({ change: b }: { change: CardBalanceChange }) {
 }
 
 function Quorum({ quorum: q }: { quorum: NonNullable<ApprovalCard['status']['quorum']> }) {
-  if (q.blocked) return <span data-testid="card-quorum">Blocked by its rule</span>;
+  // Votes on an earlier card, said whatever the quorum is now: they were cast and do not count.
+  const voided = q.voided?.length ? <VoidedVotes voided={q.voided} /> : null;
+  if (q.blocked)
+    return (
+      <span data-testid="card-quorum">
+        Blocked by its rule
+        {voided}
+      </span>
+    );
   return (
     <span data-testid="card-quorum">
       {q.approvedBy.length} of {q.required}
@@ -260,6 +269,7 @@ function Quorum({ quorum: q }: { quorum: NonNullable<ApprovalCard['status']['quo
       {q.waitingOn ? (
         <span className="block text-slate-700">{humanizeFirst(q.waitingOn)}</span>
       ) : null}
+      {voided}
     </span>
   );
 }
@@ -281,19 +291,4 @@ export function ApprovalCardFor({ entityId }: { entityId: string }) {
       </p>
     );
   return <ApprovalCardView answer={card.data} />;
-}
-
-/** The card's digest in short, for the approve dialog: the card on the page is the one decided on. */
-export function CardDigestNote({ entityId }: { entityId: string }) {
-  const card = useApprovalCard(entityId);
-  if (!card.data) return null;
-  return (
-    <p className="mt-2 text-xs text-slate-700" data-testid="dialog-card-digest">
-      Approving the card shown on the page, intent{' '}
-      <span className="font-mono" title={card.data.digest}>
-        {shortDigest(card.data.digest)}
-      </span>
-      .
-    </p>
-  );
 }

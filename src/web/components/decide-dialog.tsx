@@ -1,17 +1,27 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { ApprovalAction } from '#contract/approvals.ts';
-import { DecisionRefused, DeclineReasonField } from './decline-reason-field.tsx';
+
+/** The card a decision is signed over, as the dialog hands it to the caller's mutation. */
+interface SignedOver {
+  digest: string;
+  refused: (error: unknown) => void;
+}
+import { DeclineReasonField } from './decline-reason-field.tsx';
+import { CardToSignView, SignedDecisionProblem, useCardToSign } from './signed-decision.tsx';
 import { Button } from './ui/button.tsx';
 import { Dialog, DialogActions, DialogClose, DialogContent } from './ui/dialog.tsx';
 
 /**
  * The confirmation before a decision on a proposal (a bank account, a
- * contact): what is decided on, and, to decline, the reason the proposer
- * will read (required; its absence announced and focused). The caller sends
- * the decision once (`onConfirm`, through use-send-once) and says whether it
- * is on its way and why it was refused. Mount it to open it.
+ * contact): what is decided on, the approval card the decision is signed
+ * over (components/signed-decision.tsx), and, to decline, the reason the
+ * proposer will read (required; its absence announced and focused). The
+ * caller sends the decision once (`onConfirm`, through use-send-once) with
+ * the shown card's digest, and says whether it is on its way and why it was
+ * refused. Mount it to open it.
  */
 export function DecideDialog({
+  entityId,
   action,
   what,
   description,
@@ -25,6 +35,8 @@ export function DecideDialog({
   onOpenChange,
   onCloseAutoFocus,
 }: {
+  /** The item decided on: its approval card is what the decision is signed over. */
+  entityId: string;
   action: ApprovalAction;
   /** What is decided, in the title: "Approve {what}?". */
   what: string;
@@ -39,8 +51,12 @@ export function DecideDialog({
   error: Error | null;
   /** Approving may wait for something (the full numbers). */
   canConfirm?: boolean;
-  /** The decision, once: with the trimmed reason to decline. */
-  onConfirm: (reason: string | undefined) => void;
+  /**
+   * The decision, once: with the trimmed reason to decline, and the card it
+   * is signed over (`refused` is the mutation's onError: a changed card is
+   * read again and what changed said).
+   */
+  onConfirm: (reason: string | undefined, card: SignedOver) => void;
   onOpenChange: (open: boolean) => void;
   /** Where focus goes as the dialog closes; by default back to the control that opened it. */
   onCloseAutoFocus?: ((event: Event) => void) | undefined;
@@ -49,6 +65,7 @@ export function DecideDialog({
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const approve = action === 'approve';
+  const card = useCardToSign(entityId);
 
   const confirm = () => {
     const trimmed = reason.trim();
@@ -57,7 +74,12 @@ export function DecideDialog({
       document.getElementById(`${id}-reason`)?.focus();
       return;
     }
-    onConfirm(approve ? undefined : trimmed);
+    if (!card.shown) return;
+    card.acknowledge();
+    onConfirm(approve ? undefined : trimmed, {
+      digest: card.shown.digest,
+      refused: card.refused,
+    });
   };
 
   return (
@@ -69,6 +91,9 @@ export function DecideDialog({
       >
         <div className="flex flex-col gap-4">
           {children}
+          <div>
+            <CardToSignView card={card} approve={approve} />
+          </div>
           {!approve ? (
             <DeclineReasonField
               id={`${id}-reason`}
@@ -80,7 +105,7 @@ export function DecideDialog({
               }}
             />
           ) : null}
-          <DecisionRefused approve={approve} error={error} />
+          <SignedDecisionProblem card={card} error={error} approve={approve} />
         </div>
         <DialogActions>
           <DialogClose asChild>
@@ -91,7 +116,7 @@ export function DecideDialog({
           <Button
             variant={approve ? 'primary' : 'destructive'}
             onClick={confirm}
-            disabled={sending || (approve && !canConfirm)}
+            disabled={sending || !card.shown || (approve && !canConfirm)}
           >
             {sending
               ? approve

@@ -1,5 +1,4 @@
 import { Textarea, controlVariants } from './ui/input.tsx';
-import { describeError } from '../lib/api-errors.ts';
 
 const REASON_MAX = 500;
 
@@ -46,15 +45,5 @@ export function DeclineReasonField({
         </p>
       )}
     </div>
-  );
-}
-
-/** Why a decision was refused, announced in the dialog that sent it. */
-export function DecisionRefused({ approve, error }: { approve: boolean; error: Error | null }) {
-  if (!error) return null;
-  return (
-    <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-      {approve ? 'Not approved' : 'Not declined'}: {describeError(error)}
-    </p>
   );
 }

@@ -1,5 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
+import { approvalSignatures } from '#contract/endpoints/approval-signatures.ts';
 import { apiClient } from './api-client.ts';
 import { APPROVAL_INBOX_KEY } from './approval-inbox-count.ts';
 
@@ -17,4 +18,22 @@ export const approvalCardQuery = (entityId: string) =>
 
 export function useApprovalCard(entityId: string) {
   return useQuery({ ...approvalCardQuery(entityId), enabled: entityId !== '' });
+}
+
+/**
+ * Every decision recorded on an item, its signature checked again by the
+ * server (GET /api/console/approval_signatures/{id}/). Under the inbox's key
+ * too, so a decision re-reads it; `revision` (what the page knows changed on
+ * the item: its status, a replacement) reads it again when the item moves,
+ * since a vote can stop counting then.
+ */
+export function useApprovalSignatures(entityId: string, revision = '') {
+  return useQuery({
+    queryKey: [...APPROVAL_INBOX_KEY, 'signatures', entityId, revision] as const,
+    queryFn: ({ signal }) =>
+      apiClient.call(approvalSignatures, { params: { entityId } }, { signal }),
+    enabled: entityId !== '',
+    retry: false,
+    placeholderData: keepPreviousData,
+  });
 }

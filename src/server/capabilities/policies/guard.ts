@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { ApprovalCardIntent } from '#contract/approval-card.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { ApprovalActionRequest, ApprovalActionResponse } from '#contract/approvals.ts';
 import type { BankAccountCreateRequest } from '#contract/bank-account.ts';
@@ -320,9 +321,26 @@ function unlessBlocked(requirement: FrozenRequirement): FrozenRequirement {
   return requirement;
 }
 
+/** The intent of an item's approval card now (approvals/card/), read through `backend`; null: none. */
+export type CurrentIntent = (
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  entityId: string,
+) => Promise<ApprovalCardIntent | null>;
+
 export function applyPolicies(
   inner: CustodyBackend,
-  options: { db: Database; clock: Clock; driver: DatabaseHandle['driver'] },
+  options: {
+    db: Database;
+    clock: Clock;
+    driver: DatabaseHandle['driver'];
+    /**
+     * Before a vote is counted, the card is computed again: a member's approval signed on a
+     * card it no longer matches stops counting (approvals/signing/), so nothing moves on
+     * votes cast on something else. Given by the app (the card reads this module's rules).
+     */
+    currentIntent?: CurrentIntent;
+  },
 ): CustodyBackend {
   const { db, clock } = options;
   const lockVault = outflowLock(db, options.driver);
@@ -608,12 +626,14 @@ export function applyPolicies(
       // once sent, so it may add only the approval that settles the item (or decline).
       // The vote counts toward the quote it names: from here it is the accepted one.
       if (ramp && decision === 'APPROVE') await ramp.accept();
+      // The card as it is now, after any re-quote: what the quorum's votes must still hold.
+      const current = (await options.currentIntent?.(inner, ctx, entityId)) ?? null;
       const result = await recordVote(
         db,
         entityId,
         { actor, decision, reason: request.reason, subOrgId },
         clock.now(),
-        { onlyIfSettles: actor.kind === 'api_client' },
+        { onlyIfSettles: actor.kind === 'api_client', ...(current ? { current } : {}) },
       );
       if (result.wouldNotSettle)
         throw new ApiError(

@@ -1,7 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
+import type { ApprovalCardIntent, CardVoidedVote } from '#contract/approval-card.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalRequirements, approvalVotes } from '../../db/schema/console.ts';
+import { voidChangedVotes } from '../approvals/signing/signatures.store.ts';
 import { raiseApprovalEvent } from '../live/approval-source.ts';
 import { tally, type PolicyActor, type RecordedDecision, type Tally } from './evaluate.ts';
 
@@ -128,6 +130,8 @@ export interface VoteResult {
    * when. Nothing of this request's is recorded; a member's decision counts once.
    */
   earlier?: { decision: 'APPROVE' | 'DECLINE'; at: Date };
+  /** Members' approvals that stopped counting before this one was counted: the card changed. */
+  voided?: CardVoidedVote[];
 }
 
 const claimIsLive = (row: RequirementRow, now: Date) =>
@@ -151,6 +155,11 @@ const sameActor = (a: PolicyActor, b: PolicyActor) => a.kind === b.kind && a.id 
  *
  * `onlyIfSettles` (an API client, whose signature only the custody API
  * checks): the decision is recorded only if it settles the item.
+ *
+ * `current` (the item's approval card's intent, computed just before): each
+ * member's approval stored with a card it no longer matches stops counting
+ * first (signing/signatures.store.ts `voidChangedVotes`), so a quorum is only
+ * ever made of votes on what will be sent.
  */
 export async function recordVote(
   db: Database,
@@ -162,7 +171,7 @@ export async function recordVote(
     subOrgId: string | null;
   },
   now: Date,
-  options: { onlyIfSettles?: boolean } = {},
+  options: { onlyIfSettles?: boolean; current?: ApprovalCardIntent } = {},
 ): Promise<VoteResult> {
   return db.transaction(async (tx) => {
     const [row] = await tx
@@ -172,6 +181,15 @@ export async function recordVote(
       .for('update');
     if (!row) throw new Error(`No frozen requirement for ${entityId}`);
     const initiator = initiatorOf(row);
+    const voided =
+      row.settled === null && options.current
+        ? await voidChangedVotes(
+            tx,
+            { entityId, entityType: row.entityType, subOrgId: vote.subOrgId },
+            options.current,
+            now,
+          )
+        : [];
     const decisions = await decisionsOn(tx, entityId);
     const counted = tally(row.requirement, initiator, decisions);
     const unclaimed = { tally: counted, claimedAt: null, recorded: false } as const;
@@ -199,7 +217,13 @@ export async function recordVote(
         ...decisions,
         { actor: vote.actor, decision: vote.decision },
       ]);
-      if (after.state === 'PENDING') return { ...unclaimed, sent: false, wouldNotSettle: true };
+      if (after.state === 'PENDING')
+        return {
+          ...unclaimed,
+          sent: false,
+          wouldNotSettle: true,
+          ...(voided.length ? { voided } : {}),
+        };
     }
     const actor = actorColumns(vote.actor);
     const inserted = await tx
@@ -251,7 +275,14 @@ export async function recordVote(
     const after = recorded
       ? tally(row.requirement, initiator, await decisionsOn(tx, entityId))
       : counted;
-    if (after.state === 'PENDING') return { tally: after, claimedAt: null, sent: false, recorded };
+    if (after.state === 'PENDING')
+      return {
+        tally: after,
+        claimedAt: null,
+        sent: false,
+        recorded,
+        ...(voided.length ? { voided } : {}),
+      };
     await tx
       .update(approvalRequirements)
       .set({ settled: after.state, sendingSince: now })

@@ -13,7 +13,12 @@ import {
   uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import { AUDIT_OUTCOMES, STAFF_ROLES } from '#contract/auth.ts';
+import {
+  AUDIT_OUTCOMES,
+  STAFF_ROLES,
+  type PasskeyAssertion,
+  type PasskeyKind,
+} from '#contract/auth.ts';
 import { COLOR_SCHEMES } from '#contract/display.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import { POLICY_KINDS } from '#contract/policy-kind.ts';
@@ -530,5 +535,77 @@ export const approvalEvents = consoleSchema.table(
     oneOf('approval_events', t.kind, APPROVAL_EVENT_KINDS),
     oneOf('approval_events', t.entityType, POLICY_ENTITY_TYPES),
     oneOf('approval_events', t.status, APPROVAL_EVENT_STATUSES),
+  ],
+);
+
+/** The two decisions a signed approval binds (contract/approval-signature.ts). */
+const SIGNING_ACTIONS = ['approve', 'reject'] as const;
+const SIGNED_DECISIONS = ['APPROVED', 'REJECTED'] as const;
+
+/**
+ * One-time nonces of signed approvals: each is bound to the member, the item,
+ * the decision and the digest of the card they were shown (the card's intent
+ * kept as canonical JSON: what the passkey signs over), lives a few minutes,
+ * and is used at most once (`used_at` set by one conditional update).
+ */
+export const approvalSigningNonces = consoleSchema.table(
+  'approval_signing_nonces',
+  {
+    nonce: text('nonce').primaryKey(),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    entityId: text('entity_id').notNull(),
+    action: text('action', { enum: SIGNING_ACTIONS }).notNull(),
+    digest: text('digest').notNull(),
+    card: text('card').notNull(),
+    createdAt: at('created_at').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+  },
+  (t) => [
+    index('approval_signing_nonces_expires_idx').on(t.expiresAt),
+    oneOf('approval_signing_nonces', t.action, SIGNING_ACTIONS),
+  ],
+);
+
+/**
+ * Every staff decision on an approvable item, under a policy rule or not: the
+ * digest and canonical JSON of the card decided on and, when signed, the
+ * nonce, the WebAuthn assertion as the browser sent it, the credential and a
+ * copy of its public key (a passkey may be removed later; its signatures must
+ * still verify), and the relying party it was made for. Enough to check each
+ * signature again offline. `voided_because` says why a vote stopped counting
+ * (the card changed before the item moved on).
+ */
+export const approvalSignatures = consoleSchema.table(
+  'approval_signatures',
+  {
+    id: text('id').primaryKey(),
+    entityId: text('entity_id').notNull(),
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    staffName: text('staff_name').notNull(),
+    decision: text('decision', { enum: SIGNED_DECISIONS }).notNull(),
+    decidedAt: at('decided_at').notNull(),
+    scheme: text('scheme').notNull(),
+    digest: text('digest').notNull(),
+    card: text('card').notNull(),
+    nonce: text('nonce'),
+    credentialId: text('credential_id'),
+    credentialName: text('credential_name'),
+    /** "passkey" or "security key" (contract/auth.ts PASSKEY_KINDS), as the member's page named it then. */
+    credentialKind: text('credential_kind').$type<PasskeyKind>(),
+    publicKey: text('public_key'),
+    assertion: jsonb('assertion').$type<PasskeyAssertion>(),
+    rpId: text('rp_id'),
+    origin: text('origin'),
+    voidedBecause: text('voided_because'),
+    voidedAt: at('voided_at'),
+  },
+  (t) => [
+    index('approval_signatures_entity_idx').on(t.entityId, t.decidedAt),
+    oneOf('approval_signatures', t.decision, SIGNED_DECISIONS),
   ],
 );

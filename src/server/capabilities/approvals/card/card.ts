@@ -42,6 +42,19 @@ export async function approvalCardOf(
   throw new ApiError(404, ERROR_CODES.notFound, 'No approvable item with that id');
 }
 
+/** The intent of an item's card now; null for an item no kind has a card of. */
+export async function currentIntentOf(
+  card: CardContext,
+  entityId: string,
+): Promise<ApprovalCardResponse['card']['intent'] | null> {
+  try {
+    return (await approvalCardOf(card, entityId)).card.intent;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
 /** The card of a transaction not yet sent (the initiator's review). */
 export async function previewCardOf(
   card: CardContext,

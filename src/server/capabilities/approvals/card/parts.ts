@@ -4,6 +4,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { add, isDecimalString } from '#contract/decimal.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import { approvalProgress, requirementsOf, summaryOf } from '../../policies/progress.ts';
+import { voidedVotes } from '../signing/signatures.store.ts';
 import type { CardContext } from './registry.ts';
 
 /** Shared pieces of every kind's card: names, the rule and the quorum. */
@@ -56,6 +57,8 @@ export async function frozenOf(
   const [row] = await requirementsOf(card.db, [entityId]);
   if (!row) return { requirement: null, quorum: null };
   const [progress] = await approvalProgress(card.db, [{ row, subOrgId }], card.memberId);
+  // Approvals made on an earlier card that stopped counting, and why (signing/).
+  const voided = progress ? await voidedVotes(card.db, entityId) : [];
   return {
     requirement: row.requirement,
     quorum: progress
@@ -64,6 +67,7 @@ export async function frozenOf(
           blocked: progress.blocked,
           approvedBy: progress.approvals.map((a) => ({ name: a.name ?? a.id, at: a.at })),
           waitingOn: waitingFor(progress),
+          ...(voided.length ? { voided } : {}),
         }
       : null,
   };

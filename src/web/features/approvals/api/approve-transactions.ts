@@ -1,16 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
-import { apiClient } from '../../../lib/api-client.ts';
+import type { ApprovalCardResponse } from '#contract/approval-card.ts';
 import { describeError } from '../../../lib/api-errors.ts';
+import { approvalCardQuery } from '../../../lib/approval-card-queries.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
+import { changesSentence, describeCardChanges } from '../../../lib/card-changes.ts';
+import { isCardChanged, PasskeyNotUsed, sendSignedDecision } from '../../../lib/signed-decision.ts';
 
 /**
  * Approving several transactions in one go, from the inbox: each is sent in
  * turn as its own decision, exactly the requests its page sends (its
- * approval, looked up by the transaction's id, then the decision on it), so
+ * approval, looked up by the transaction's id, then the decision on it,
+ * signed over that item's own approval card: one passkey prompt each), so
  * the server checks four-eyes, role and scope and writes an audit row for
  * each one as it would for a single approval. One refused does not stop the
- * others; what happened to each is reported as it happens.
+ * others; a closed passkey prompt stops the batch there (nothing more is
+ * sent). What happened to each is reported as it happens.
  */
 
 export type BulkOutcome =
@@ -20,31 +24,65 @@ export type BulkOutcome =
   | { state: 'refused'; reason: string };
 
 export interface BulkApproval {
-  transactionIds: readonly string[];
+  /** Each transaction with the approval card the dialog showed for it (null: none could be read). */
+  items: ReadonlyArray<{ id: string; card: ApprovalCardResponse | null }>;
   onOutcome: (transactionId: string, outcome: BulkOutcome) => void;
 }
 
+const NOT_SENT_AFTER_CANCEL =
+  'Nothing was sent: the passkey prompt was closed before it was signed.';
+
 export function useApproveTransactions(onSettled?: () => Promise<unknown>) {
   const queryClient = useQueryClient();
+  /** Why an item's card no longer matches the one shown, in words. */
+  const whatChanged = async (id: string, shown: ApprovalCardResponse) => {
+    try {
+      const now = await queryClient.fetchQuery({ ...approvalCardQuery(id), staleTime: 0 });
+      return changesSentence(describeCardChanges(shown.card.intent, now.card.intent));
+    } catch {
+      return '';
+    }
+  };
   return useMutation({
-    mutationFn: async ({ transactionIds, onOutcome }: BulkApproval) => {
+    mutationFn: async ({ items, onOutcome }: BulkApproval) => {
       let approved = 0;
+      let stopped = false;
       // One at a time, in the order shown: each decision is the server's to accept or refuse.
-      for (const id of transactionIds) {
+      for (const { id, card } of items) {
+        if (stopped) {
+          onOutcome(id, { state: 'refused', reason: NOT_SENT_AFTER_CANCEL });
+          continue;
+        }
+        if (!card) {
+          onOutcome(id, {
+            state: 'refused',
+            reason:
+              'Nothing was sent: its approval card could not be read, so there was nothing shown to sign.',
+          });
+          continue;
+        }
         onOutcome(id, { state: 'sending' });
         try {
-          const { approvalId } = await apiClient.call(approvalMessage, { query: { entityId: id } });
-          await apiClient.call(decideApproval, {
-            params: { approvalId },
-            body: { action: 'approve' },
-          });
+          await sendSignedDecision(id, card.digest, { action: 'approve' });
           approved += 1;
           onOutcome(id, { state: 'approved' });
         } catch (error) {
-          onOutcome(id, { state: 'refused', reason: describeError(error) });
+          if (error instanceof PasskeyNotUsed) {
+            // The member closed the prompt: taken as "stop", so nothing after it is sent either.
+            stopped = true;
+            onOutcome(id, { state: 'refused', reason: NOT_SENT_AFTER_CANCEL });
+          } else if (isCardChanged(error)) {
+            const changes = await whatChanged(id, card);
+            onOutcome(id, {
+              state: 'refused',
+              reason: `Nothing was sent: its card changed since it was shown.${changes ? ` ${changes}` : ''} Check it on its own page.`,
+            });
+          } else {
+            onOutcome(id, { state: 'refused', reason: describeError(error) });
+          }
         }
       }
-      return { approved, refused: transactionIds.length - approved };
+      return { approved, refused: items.length - approved };
     },
     // Decided or refused (decided elsewhere meanwhile): the inbox, its count and the
     // transactions' own reads are stale.

@@ -5,6 +5,13 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
+import {
+  answerOf,
+  installAuthenticator,
+  signingRoutes,
+  signingState,
+  transferCard,
+} from '../../../test/signing.ts';
 import { ApprovalsPage } from './approvals-page.tsx';
 
 afterEach(() => {
@@ -63,15 +70,41 @@ const account: ApprovalItem = {
 function renderInbox(
   results: ApprovalItem[],
   counts = { actionableCount: 3, totalCount: 4, youApprovedCount: 0 },
+  required = false,
 ) {
   const actions: string[] = [];
+  const bodies: Array<Record<string, unknown>> = [];
+  // Each transaction's own approval card, and whether its approver must sign.
+  const signing = new Map(
+    results.map((item) => [
+      item.id,
+      signingState(item.id, {
+        required,
+        card: transferCard(item.id, {
+          amount: item.kind === 'TRANSACTION' ? (item.transaction.amount ?? null) : null,
+        }),
+      }),
+    ]),
+  );
   const api = installFakeApi({
+    ...Object.assign({}, ...[...signing].map(([id, state]) => signingRoutes(id, state))),
     '/api/console/approvals/': () => json({ results, hasNext: false, nextCursor: null, ...counts }),
     '/api/external/change_requests/approvals/approval_message/': (url) =>
       json({ approvalId: `ap_${url.searchParams.get('entityId')}`, message: 'm' }),
     // The second is decided elsewhere meanwhile: the server refuses it.
-    '/api/external/change_requests/approvals/ap_tx_1/action/': () => {
+    '/api/external/change_requests/approvals/ap_tx_1/action/': (_url, init) => {
       actions.push('tx_1');
+      bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return json({ success: true, status: 'APPROVED' });
+    },
+    '/api/external/change_requests/approvals/ap_tx_3/action/': (_url, init) => {
+      actions.push('tx_3');
+      bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return json({ success: true, status: 'APPROVED' });
+    },
+    '/api/external/change_requests/approvals/ap_tx_4/action/': (_url, init) => {
+      actions.push('tx_4');
+      bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
       return json({ success: true, status: 'APPROVED' });
     },
     '/api/external/change_requests/approvals/ap_tx_2/action/': () => {
@@ -80,7 +113,7 @@ function renderInbox(
     },
   });
   renderWithRouter(<ApprovalsPage search={{}} onSearchChange={() => undefined} />);
-  return { ...api, actions, user: userEvent.setup() };
+  return { ...api, actions, bodies, signing, user: userEvent.setup() };
 }
 
 describe('ApprovalsPage', () => {
@@ -144,6 +177,8 @@ describe('ApprovalsPage', () => {
     expect(listed[0]).toHaveTextContent('0xabc0000000000000000000000000000000000001');
     expect(listed[0]).toHaveTextContent('Hot wallet · our vault');
 
+    // Each one's approval card is read first: the button waits for them.
+    expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(2);
     // Two clicks before React renders the disabled button, as a fast double click delivers them.
     const approve = within(dialog).getByRole('button', { name: 'Approve 2 transactions' });
     act(() => {
@@ -162,5 +197,69 @@ describe('ApprovalsPage', () => {
     expect(summary.closest('[role="status"]')).toHaveTextContent(
       'Transfer of 0.25 ETH to Exchange on Ethereum: This request was already decided.',
     );
+  });
+
+  it('signs each of three transactions over its own card, one passkey prompt each', async () => {
+    const prompts = installAuthenticator(() => 'sign');
+    const { bodies, signing, user } = renderInbox(
+      [transfer('tx_1', '0.5'), transfer('tx_3', '0.75'), transfer('tx_4', '1.25')],
+      undefined,
+      true,
+    );
+    await screen.findByText(/^Transfer of 1\.25 ETH/);
+    await user.click(
+      screen.getByRole('checkbox', {
+        name: 'Select every transaction on this page you may approve together',
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve 3 transactions?' });
+    expect(dialog).toHaveTextContent('signed with your passkey over its own approval card');
+    expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(3);
+    await user.click(within(dialog).getByRole('button', { name: 'Approve 3 transactions' }));
+
+    expect(await within(dialog).findByText('Done: 3 approved.')).toBeVisible();
+    expect(prompts).toHaveBeenCalledTimes(3);
+    const digests = ['tx_1', 'tx_3', 'tx_4'].map((id) => {
+      const state = signing.get(id);
+      if (!state) throw new Error(id);
+      return answerOf(state.card).digest;
+    });
+    expect(new Set(digests).size).toBe(3);
+    expect(bodies.map((b) => b['intent'])).toEqual(
+      digests.map((digest, i) =>
+        expect.objectContaining({
+          digest,
+          nonce: `nonce-${['tx_1', 'tx_3', 'tx_4'][i]}-0123456789`,
+          credential: expect.objectContaining({ id: 'Y3JlZC0x', type: 'public-key' }),
+        }),
+      ),
+    );
+  });
+
+  it('stops the batch when a passkey prompt is closed: nothing more is sent, and says so', async () => {
+    let prompt = 0;
+    installAuthenticator(() => (++prompt === 2 ? 'cancel' : 'sign'));
+    const { actions, user } = renderInbox(
+      [transfer('tx_1', '0.5'), transfer('tx_3', '0.75'), transfer('tx_4', '1.25')],
+      undefined,
+      true,
+    );
+    await screen.findByText(/^Transfer of 1\.25 ETH/);
+    await user.click(
+      screen.getByRole('checkbox', {
+        name: 'Select every transaction on this page you may approve together',
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve 3 transactions?' });
+    expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(3);
+    await user.click(within(dialog).getByRole('button', { name: 'Approve 3 transactions' }));
+
+    expect(await within(dialog).findByText('Done: 1 approved, 2 not approved.')).toBeVisible();
+    expect(actions).toEqual(['tx_1']);
+    const items = dialog.querySelectorAll('[data-batch-item]');
+    expect(items[1]).toHaveTextContent('Nothing was sent: the passkey prompt was closed');
+    expect(items[2]).toHaveTextContent('Nothing was sent: the passkey prompt was closed');
   });
 });

@@ -1,5 +1,9 @@
+import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
+import { shortDigest, type ApprovalCardResponse } from '#contract/approval-card.ts';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
+import { ApprovalCardView } from '../../../components/approval-card.tsx';
+import { approvalCardQuery } from '../../../lib/approval-card-queries.ts';
 import { chainLabel } from '#contract/chains.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import { Fact } from '../../../components/fact.tsx';
@@ -34,8 +38,10 @@ export interface BatchResult {
  * to whom and whether that is an approved contact, the amount and its USD
  * value, the chain, who asked, the fee of its tier and the total leaving, the
  * memo) and what the whole batch sends and costs, per asset and in USD, as the
- * server works them out (contract/approval-cost.ts); then it approves them
- * one by one and says what happened to each. The batch is taken when the
+ * server works them out (contract/approval-cost.ts), and each one's approval
+ * card as read when the dialog opened; then it approves them one by one, each
+ * signed over its own card (one passkey prompt each), and says what happened
+ * to each. The batch is taken when the
  * dialog opens, so the inbox refreshing behind it changes nothing; it is
  * sent once however often the button is pressed, and the dialog cannot be
  * closed while it is being sent.
@@ -63,6 +69,25 @@ export function BulkApproveDialog({
     batch.map((item) => item.id),
     open,
   );
+  // Each item's card, read as the batch is taken; the first answer is the one shown and signed.
+  const cardQueries = useQueries({
+    queries: batch.map((item) => ({ ...approvalCardQuery(item.id), enabled: open })),
+  });
+  const [shownCards, setShownCards] = useState<ReadonlyMap<string, ApprovalCardResponse>>(
+    new Map(),
+  );
+  const unpinned = batch.filter(
+    (item, index) => cardQueries[index]?.data && !shownCards.has(item.id),
+  );
+  if (unpinned.length) {
+    const next = new Map(shownCards);
+    batch.forEach((item, index) => {
+      const data = cardQueries[index]?.data;
+      if (data && !next.has(item.id)) next.set(item.id, data);
+    });
+    setShownCards(next);
+  }
+  const cardsSettled = cardQueries.every((q) => !q.isPending);
   const send = useSendOnce(approve);
   const sending = approve.isPending;
   // Each item's refusal is caught and reported; the batch itself fails only on the unforeseen.
@@ -74,6 +99,7 @@ export function BulkApproveDialog({
     if (sending) return;
     if (next) {
       setBatch(selected);
+      setShownCards(new Map());
       setOutcomes(new Map(selected.map((item) => [item.id, { state: 'waiting' }])));
       approve.reset();
     } else if (done) {
@@ -98,7 +124,7 @@ export function BulkApproveDialog({
       {open ? (
         <DialogContent
           title={`Approve ${count} ${noun}?`}
-          description={`Each is approved on its own, in turn, exactly as on its page: the server checks it and records it in the audit log. Once approved, each is signed and sent to the chain. Check every line.`}
+          description={`Each is approved on its own, in turn, exactly as on its page, and signed with your passkey over its own approval card shown below: your browser asks for the passkey once for each. The server checks each and records it in the audit log. Once approved, each is signed and sent to the chain. Check every line.`}
           onCloseAutoFocus={onCloseAutoFocus}
           onEscapeKeyDown={(event) => sending && event.preventDefault()}
           onPointerDownOutside={(event) => sending && event.preventDefault()}
@@ -111,6 +137,8 @@ export function BulkApproveDialog({
                 item={item}
                 number={index + 1}
                 outcome={outcomes.get(item.id)}
+                card={shownCards.get(item.id)}
+                cardError={cardQueries[index]?.error ?? null}
                 cost={costs.data?.results.find((c) => c.entityId === item.id)}
                 costsPending={costs.isPending}
               />
@@ -136,10 +164,13 @@ export function BulkApproveDialog({
                 </DialogClose>
                 <Button
                   variant="primary"
-                  disabled={sending}
+                  disabled={sending || !cardsSettled}
                   onClick={() =>
                     send({
-                      transactionIds: batch.map((item) => item.id),
+                      items: batch.map((item) => ({
+                        id: item.id,
+                        card: shownCards.get(item.id) ?? null,
+                      })),
                       onOutcome: (id, outcome) =>
                         setOutcomes((old) => new Map(old).set(id, outcome)),
                     })
@@ -172,12 +203,16 @@ function BatchItem({
   item,
   number,
   outcome,
+  card,
+  cardError,
   cost,
   costsPending,
 }: {
   item: TransactionItem;
   number: number;
   outcome: BulkOutcome | undefined;
+  card: ApprovalCardResponse | undefined;
+  cardError: Error | null;
   cost: ApprovalCosts['results'][number] | undefined;
   costsPending: boolean;
 }) {
@@ -219,6 +254,24 @@ function BatchItem({
         )}
         {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
       </dl>
+      {card ? (
+        <>
+          <ApprovalCardView answer={card} title={`Approval card ${number}, which you sign`} />
+          <p className="mt-1 text-xs text-slate-700" data-testid="batch-card-digest">
+            Signed with your passkey over intent{' '}
+            <span className="font-mono" title={card.digest}>
+              {shortDigest(card.digest)}
+            </span>
+            .
+          </p>
+        </>
+      ) : (
+        <p className="mt-2 text-sm text-slate-800">
+          {cardError
+            ? `Its approval card could not be read (${describeError(cardError)}): it will not be sent.`
+            : 'Reading its approval card…'}
+        </p>
+      )}
       <Outcome outcome={outcome} />
     </li>
   );
@@ -226,7 +279,8 @@ function BatchItem({
 
 function Outcome({ outcome }: { outcome: BulkOutcome | undefined }) {
   if (!outcome || outcome.state === 'waiting') return null;
-  if (outcome.state === 'sending') return <p className="mt-2 text-sm text-slate-800">Approving…</p>;
+  if (outcome.state === 'sending')
+    return <p className="mt-2 text-sm text-slate-800">Signing and approving…</p>;
   if (outcome.state === 'approved')
     return <p className="mt-2 text-sm font-medium text-green-800">Approved.</p>;
   return <p className="mt-2 text-sm font-medium text-red-800">Not approved: {outcome.reason}</p>;

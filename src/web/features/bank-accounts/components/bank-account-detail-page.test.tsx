@@ -4,6 +4,14 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
+import { shortDigest } from '#contract/approval-card.ts';
+import {
+  answerOf,
+  installAuthenticator,
+  signingRoutes,
+  signingState,
+  transferCard,
+} from '../../../test/signing.ts';
 import { BankAccountDetailPage, type BankAccountPermissions } from './bank-account-detail-page.tsx';
 
 afterEach(() => {
@@ -56,7 +64,11 @@ const heldForOneMore = {
 function renderPage(permissions: BankAccountPermissions, progress?: unknown) {
   const decisions: Array<Record<string, unknown>> = [];
   let status = 'PENDING';
+  const signing = signingState('ba_1', {
+    card: transferCard('ba_1', { kind: 'BANK_ACCOUNT', category: 'BANK_ACCOUNT' }),
+  });
   const api = installFakeApi({
+    ...signingRoutes('ba_1', signing),
     ...(progress ? { '/api/console/approval_progress/': () => json({ results: [progress] }) } : {}),
     '/api/external/bank_accounts/ba_1/': () => json({ ...account, status }),
     '/api/console/bank_accounts/ba_1/history/': () =>
@@ -80,7 +92,7 @@ function renderPage(permissions: BankAccountPermissions, progress?: unknown) {
     },
   });
   renderWithRouter(<BankAccountDetailPage bankAccountId="ba_1" permissions={permissions} />);
-  return { ...api, decisions, user: userEvent.setup() };
+  return { ...api, decisions, signing, user: userEvent.setup() };
 }
 
 const approver: BankAccountPermissions = {
@@ -127,27 +139,32 @@ describe('BankAccountDetailPage', () => {
   });
 
   it('has the approver confirm against the revealed numbers, then says what happened', async () => {
-    const { decisions, calls, user } = renderPage(approver);
+    const { decisions, calls, signing, user } = renderPage(approver);
     await user.click(await screen.findByRole('button', { name: 'Approve…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve Acme Payroll?' });
     const confirm = within(dialog).getByRole('button', { name: 'Approve bank account' });
     await waitFor(() => expect(dialog).toHaveTextContent(ACCOUNT_NUMBER));
+    await within(dialog).findByTestId('signing-note');
     expect(calls.filter((u) => u.pathname.endsWith('/reveal/'))).toHaveLength(1);
     await user.click(confirm);
 
     const outcome = await screen.findByRole('status', {}, { timeout: 5000 });
     expect(outcome).toHaveTextContent('Approved: the decision is recorded.');
     await waitFor(() => expect(outcome).toHaveFocus());
-    expect(decisions).toEqual([{ action: 'approve' }]);
+    // Bound to the account's approval card the dialog showed (the member has no passkey to sign).
+    expect(decisions).toEqual([
+      { action: 'approve', intent: { digest: answerOf(signing.card).digest } },
+    ]);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The numbers left with the dialog.
     expect(document.body).not.toHaveTextContent(ACCOUNT_NUMBER);
   });
 
   it('needs a reason to decline, and sends it', async () => {
-    const { decisions, user } = renderPage(approver);
+    const { decisions, signing, user } = renderPage(approver);
     await user.click(await screen.findByRole('button', { name: 'Decline…' }));
     const dialog = await screen.findByRole('dialog', { name: 'Decline Acme Payroll?' });
+    await within(dialog).findByTestId('signing-note');
     await user.click(within(dialog).getByRole('button', { name: 'Decline bank account' }));
     const reason = within(dialog).getByLabelText('Reason for declining');
     expect(within(dialog).getByRole('alert')).toHaveTextContent('Give a reason to decline');
@@ -161,7 +178,11 @@ describe('BankAccountDetailPage', () => {
       'Declined: the decision is recorded.',
     );
     expect(decisions).toEqual([
-      { action: 'reject', reason: 'Name does not match the instruction letter' },
+      {
+        action: 'reject',
+        reason: 'Name does not match the instruction letter',
+        intent: { digest: answerOf(signing.card).digest },
+      },
     ]);
   });
 
@@ -173,5 +194,48 @@ describe('BankAccountDetailPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.getByRole('button', { name: 'Approve…' })).toHaveFocus());
     expect(decisions).toEqual([]);
+  });
+
+  it('signs the decision with the passkey over the account’s card, and on a changed card says what changed and asks again', async () => {
+    const prompts = installAuthenticator(() => 'sign');
+    const { decisions, signing, user } = renderPage(approver);
+    signing.required = true;
+    await user.click(await screen.findByRole('button', { name: 'Approve…' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Acme Payroll?' });
+    await waitFor(() => expect(dialog).toHaveTextContent(ACCOUNT_NUMBER));
+    const shown = answerOf(signing.card).digest;
+    expect(await within(dialog).findByTestId('signing-note')).toHaveTextContent(
+      `Your approval is signed with your passkey over the card shown, intent ${shortDigest(shown)}`,
+    );
+    // Its destination is changed on the server after the member was shown the card.
+    signing.card = transferCard('ba_1', {
+      kind: 'BANK_ACCOUNT',
+      category: 'BANK_ACCOUNT',
+      destination: {
+        ...signing.card.intent.destination!,
+        name: 'Acme Payroll 2',
+        last4: '9999',
+        address: null,
+      },
+    });
+    await user.click(within(dialog).getByRole('button', { name: 'Approve bank account' }));
+    const alert = await within(dialog).findByTestId('decision-problem');
+    await waitFor(() => expect(alert).toHaveTextContent('The destination changed from Exchange'));
+    expect(alert).toHaveTextContent('to Acme Payroll 2 (ending 9999)');
+    expect(decisions).toEqual([]);
+    expect(prompts).not.toHaveBeenCalled();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Approve bank account' }));
+    await screen.findByText('Approved: the decision is recorded.');
+    expect(prompts).toHaveBeenCalledTimes(1);
+    expect(decisions).toEqual([
+      {
+        action: 'approve',
+        intent: expect.objectContaining({
+          digest: answerOf(signing.card).digest,
+          nonce: 'nonce-ba_1-0123456789',
+        }),
+      },
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import { BankAccountFields } from './bank-account-fields.tsx';
 import { DecideBankAccountDialog } from './decide-bank-account-dialog.tsx';
 import { BackToBankAccounts } from './back-to-bank-accounts.tsx';
+import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
 
 export interface BankAccountPermissions {
   /** The member's id: a member never decides their own proposal. */
@@ -89,6 +90,7 @@ export function BankAccountDetailPage({
           proposedBy={proposedBy}
         />
       </section>
+      <SignaturesPanel entityId={data.id} revision={data.status} />
       {extras}
       <HistoryPanel query={history}>
         {(found) => <ChangeRequestHistoryList history={found} />}

@@ -48,6 +48,7 @@ export function DecideBankAccountDialog({
 
   return (
     <DecideDialog
+      entityId={account.id}
       action={action}
       what={account.accountName || 'this bank account'}
       description={
@@ -60,8 +61,11 @@ export function DecideBankAccountDialog({
       sending={decide.isPending}
       error={decide.isError ? decide.error : null}
       canConfirm={Boolean(reveal.data)}
-      onConfirm={(reason) =>
-        decideOnce({ bankAccountId: account.id, action, reason }, { onSuccess: onDecided })
+      onConfirm={(reason, card) =>
+        decideOnce(
+          { bankAccountId: account.id, action, reason, digest: card.digest },
+          { onSuccess: onDecided, onError: card.refused },
+        )
       }
       onOpenChange={onOpenChange}
       onCloseAutoFocus={onCloseAutoFocus}

@@ -20,6 +20,7 @@ import { assetsText } from './assets-text.ts';
 import { BackToContacts } from './back-to-contacts.tsx';
 import { ChangeAssetsForm } from './change-assets-form.tsx';
 import { DecideContactDialog } from './decide-contact-dialog.tsx';
+import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
 
 export interface ContactPermissions {
   /** The member's id: a member never decides what they proposed. */
@@ -106,6 +107,10 @@ export function ContactDetailPage({
       {permissions.canPropose && data.status === 'APPROVED' && !data.pendingAssetList ? (
         <ChangeAssetsForm contact={data} />
       ) : null}
+      <SignaturesPanel
+        entityId={data.id}
+        revision={`${data.status ?? ''}:${data.pendingAssetList ? 'asset change' : ''}`}
+      />
       <HistoryPanel query={history}>
         {(found) => <ChangeRequestHistoryList history={found} proposed={proposal} />}
       </HistoryPanel>

@@ -34,6 +34,7 @@ export function DecideContactDialog({
 
   return (
     <DecideDialog
+      entityId={contact.id}
       action={action}
       what={change ? `the asset change of ${name}` : name}
       description={
@@ -47,8 +48,11 @@ export function DecideContactDialog({
       labels={{ approve: 'Approve', reject: 'Decline' }}
       sending={decide.isPending}
       error={decide.isError ? decide.error : null}
-      onConfirm={(reason) =>
-        decideOnce({ contactId: contact.id, action, reason }, { onSuccess: onDecided })
+      onConfirm={(reason, card) =>
+        decideOnce(
+          { contactId: contact.id, action, reason, digest: card.digest },
+          { onSuccess: onDecided, onError: card.refused },
+        )
       }
       onOpenChange={onOpenChange}
       onCloseAutoFocus={onCloseAutoFocus}

@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
-import { apiClient } from '../../../lib/api-client.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
+import { sendSignedDecision } from '../../../lib/signed-decision.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
- * Approve or decline a PENDING transaction as the signed-in member: the
- * approval is looked up by the transaction's id, then decided. The server
- * refuses a member who created it (403 FOUR_EYES) or lacks the role.
+ * Approve or decline a PENDING transaction as the signed-in member, signed
+ * over the approval card they were shown (lib/signed-decision.ts). The server
+ * refuses a member who created it (403 FOUR_EYES) or lacks the role, and a
+ * card that changed since (409 CARD_CHANGED).
  */
 
 /** A decline must say why (the API refuses a reject without a reason). */
@@ -21,19 +21,19 @@ export const DeclineForm = z.object({
 });
 export type DeclineForm = z.infer<typeof DeclineForm>;
 
-/** An approval of a ramp names the quote the approver saw (`quoteId`). */
-export type Decision =
-  { action: 'approve'; quoteId?: string } | { action: 'reject'; reason: string };
+/**
+ * An approval of a ramp names the quote the approver saw (`quoteId`); every
+ * decision names the digest of the card shown.
+ */
+export type Decision = { digest: string } & (
+  { action: 'approve'; quoteId?: string } | { action: 'reject'; reason: string }
+);
 
 export function useDecideTransaction(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (decision: Decision) => {
-      const { approvalId } = await apiClient.call(approvalMessage, {
-        query: { entityId: transactionId },
-      });
-      return apiClient.call(decideApproval, { params: { approvalId }, body: decision });
-    },
+    mutationFn: ({ digest, ...decision }: Decision) =>
+      sendSignedDecision(transactionId, digest, decision),
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: transactionQueries.detail(transactionId) }),

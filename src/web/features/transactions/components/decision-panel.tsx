@@ -5,7 +5,7 @@ import { chainInfo, chainLabel } from '#contract/chains.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { ActionDialog, ConfirmActions, MutationError } from '../../../components/action-dialog.tsx';
+import { ActionDialog } from '../../../components/action-dialog.tsx';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
 import { usePageShortcut } from '../../../components/shortcuts.tsx';
 import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
@@ -23,7 +23,12 @@ import { ContractCallRows } from './contract-call-details.tsx';
 import { Initiator } from './people.tsx';
 import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
 import { CostFactsFor } from '../../../components/approval-cost.tsx';
-import { ApprovalCardFor, CardDigestNote } from '../../../components/approval-card.tsx';
+import { ApprovalCardFor } from '../../../components/approval-card.tsx';
+import {
+  CardToSignView,
+  SignedDecisionProblem,
+  useCardToSign,
+} from '../../../components/signed-decision.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Fact } from '../../../components/fact.tsx';
 import { PartySummary } from '../../../components/party-summary.tsx';
@@ -261,69 +266,109 @@ const DECLINE = {
 };
 
 function ApproveDialog(props: DecisionDialogProps) {
-  const tx = props.transaction;
   const { decide, send, decided, dialog } = useDecisionDialog(props);
   usePageShortcut('a', 'Approve this transaction (asks to confirm)', () =>
     dialog.onOpenChange(true),
   );
   return (
     <ActionDialog {...dialog} {...APPROVE}>
-      <LinkedAccountsNote entityId={tx.id ?? ''} />
-      <DecisionSummary transaction={tx} />
-      {props.extras?.(tx)}
-      <CardDigestNote entityId={tx.id ?? ''} />
-      <ConfirmActions
-        mutation={decide}
-        label="Approve transaction"
-        runningLabel="Approving…"
-        onConfirm={() =>
-          send(
-            // A ramp's approval names the quote shown: the server refuses it if the quote changed.
-            tx.quoteResponse?.quoteId
-              ? { action: 'approve', quoteId: tx.quoteResponse.quoteId }
-              : { action: 'approve' },
-            {
-              onSuccess: (answer) =>
-                decided(
-                  heldApprovalText(answer) ?? 'Approved. The timeline follows it to the chain.',
-                ),
-            },
-          )
-        }
-      />
+      <ApproveBody {...props} decide={decide} send={send} decided={decided} />
     </ActionDialog>
   );
 }
 
+type DialogBodyProps = DecisionDialogProps &
+  Pick<ReturnType<typeof useDecisionDialog>, 'decide' | 'send' | 'decided'>;
+
+/**
+ * Mounted as the dialog opens: the card it shows (and signs over) is the one
+ * read then, replaced only with what changed said (components/signed-decision.tsx).
+ */
+function ApproveBody({ transaction: tx, extras, decide, send, decided }: DialogBodyProps) {
+  const card = useCardToSign(tx.id ?? '');
+  const shown = card.shown;
+  return (
+    <>
+      <LinkedAccountsNote entityId={tx.id ?? ''} />
+      <DecisionSummary transaction={tx} />
+      {extras?.(tx)}
+      <CardToSignView card={card} approve />
+      <div className="mt-3">
+        <SignedDecisionProblem card={card} error={decide.error} approve />
+      </div>
+      <DialogActions>
+        <DialogClose asChild>
+          <Button>Cancel</Button>
+        </DialogClose>
+        <Button
+          variant="primary"
+          disabled={decide.isPending || !shown}
+          onClick={() => {
+            if (!shown) return;
+            card.acknowledge();
+            send(
+              // A ramp's approval names the quote shown: the server refuses it if the quote changed.
+              tx.quoteResponse?.quoteId
+                ? { action: 'approve', quoteId: tx.quoteResponse.quoteId, digest: shown.digest }
+                : { action: 'approve', digest: shown.digest },
+              {
+                onSuccess: (answer) =>
+                  decided(
+                    heldApprovalText(answer) ?? 'Approved. The timeline follows it to the chain.',
+                  ),
+                onError: card.refused,
+              },
+            );
+          }}
+        >
+          {decide.isPending ? 'Approving…' : 'Approve transaction'}
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
+
 function DeclineDialog(props: DecisionDialogProps) {
-  const tx = props.transaction;
   const { decide, send, decided, dialog } = useDecisionDialog(props);
   usePageShortcut('d', 'Decline this transaction (asks for a reason)', () =>
     dialog.onOpenChange(true),
   );
+  return (
+    <ActionDialog {...dialog} {...DECLINE}>
+      <DeclineBody {...props} decide={decide} send={send} decided={decided} />
+    </ActionDialog>
+  );
+}
+
+function DeclineBody({ transaction: tx, decide, send, decided }: DialogBodyProps) {
+  const card = useCardToSign(tx.id ?? '');
   const form = useForm<DeclineForm>({
     resolver: zodResolver(DeclineForm),
     defaultValues: { reason: '' },
   });
   const error = form.formState.errors.reason?.message;
   return (
-    <ActionDialog {...dialog} {...DECLINE}>
+    <>
       <LinkedAccountsNote entityId={tx.id ?? ''} />
       <DecisionSummary transaction={tx} />
+      <CardToSignView card={card} approve={false} />
       <form
         className="mt-4"
         noValidate
-        onSubmit={form.handleSubmit(({ reason }) =>
+        onSubmit={form.handleSubmit(({ reason }) => {
+          if (!card.shown) return;
+          card.acknowledge();
           send(
-            { action: 'reject', reason },
+            { action: 'reject', reason, digest: card.shown.digest },
             {
               onSuccess: () => {
                 form.reset();
                 decided('Declined.');
               },
+              onError: card.refused,
             },
-          ),
-        )}
+          );
+        })}
       >
         <Field
           id="decline-reason"
@@ -340,16 +385,18 @@ function DeclineDialog(props: DecisionDialogProps) {
             {...form.register('reason')}
           />
         </Field>
-        <MutationError error={decide.error} />
+        <div className="mt-3">
+          <SignedDecisionProblem card={card} error={decide.error} approve={false} />
+        </div>
         <DialogActions>
           <DialogClose asChild>
             <Button>Cancel</Button>
           </DialogClose>
-          <Button type="submit" variant="destructive" disabled={decide.isPending}>
+          <Button type="submit" variant="destructive" disabled={decide.isPending || !card.shown}>
             {decide.isPending ? 'Declining…' : 'Decline transaction'}
           </Button>
         </DialogActions>
       </form>
-    </ActionDialog>
+    </>
   );
 }

@@ -16,6 +16,7 @@ import { ReplacePanel } from './replace-panel.tsx';
 import { SlowNotice } from './slow-flag.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { TransactionMovements, TransactionSummary } from './transaction-facts.tsx';
+import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
 
 /**
  * What another feature shows of a transaction (a ramp's quote and steps), given
@@ -84,6 +85,11 @@ export function TransactionDetailPage({
           {extras?.(tx, () => void query.refetch())}
           <TransactionSummary transaction={tx} />
           <TransactionMovements transaction={tx} />
+          {/* Read again as it moves on: a replacement can void a vote signed over its old card. */}
+          <SignaturesPanel
+            entityId={tx.id ?? ''}
+            revision={`${tx.status}:${tx.replacements?.length ?? 0}`}
+          />
           <details className="rounded-lg border border-slate-300 bg-white p-4">
             <summary className="cursor-pointer font-medium text-slate-900">Raw JSON</summary>
             <pre className="mt-2 max-h-[32rem] overflow-auto rounded bg-slate-900 p-3 text-xs text-slate-100">
