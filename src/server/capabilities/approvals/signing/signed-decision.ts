@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ApprovalCardIntent, ApprovalCardResponse } from '#contract/approval-card.ts';
-import { canonicalJson, shortDigest } from '#contract/approval-card.ts';
+import { canonicalJson } from '#contract/approval-card.ts';
 import {
   signingChallenge,
   type SigningChallenge,
@@ -288,6 +288,3 @@ export async function decideSigned(
     });
   return answer;
 }
-
-/** "intent 3f9a12c4…be01", for audit summaries. */
-export const intentLabel = (digest: string) => `intent ${shortDigest(digest)}`;
