@@ -5,6 +5,7 @@ import {
   ApprovalCardIntent,
   canonicalJson,
   intentDigest,
+  onlyFeeMoved,
   shortDigest,
   type ApprovalCardIntent as Intent,
 } from './approval-card.ts';
@@ -154,5 +155,25 @@ describe('shortDigest', () => {
     expect(shortDigest('0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef')).toBe(
       '01234567…cdef',
     );
+  });
+});
+
+describe('onlyFeeMoved', () => {
+  const fee = (maxFee: string, more: Partial<NonNullable<Intent['feeCeiling']>> = {}): Intent => ({
+    ...INTENT,
+    feeCeiling: { tier: 'MEDIUM', maxFee, asset: 'ETH', blockChain: 'ETHEREUM', ...more },
+  });
+
+  it('holds a fee that fell, or rose by at most a quarter of the fee shown', () => {
+    expect(onlyFeeMoved(INTENT, fee('0.000100'))).toBe(true);
+    expect(onlyFeeMoved(INTENT, fee('0.000525'))).toBe(true);
+  });
+
+  it('does not hold a fee beyond the ceiling, another tier or asset, or any other change', () => {
+    expect(onlyFeeMoved(INTENT, fee('0.000526'))).toBe(false);
+    expect(onlyFeeMoved(INTENT, fee('0.000420', { tier: 'HIGH' }))).toBe(false);
+    expect(onlyFeeMoved(INTENT, fee('0.000420', { asset: 'USDC' }))).toBe(false);
+    expect(onlyFeeMoved(INTENT, { ...fee('0.000400'), amount: '2' })).toBe(false);
+    expect(onlyFeeMoved(INTENT, { ...INTENT, feeCeiling: null })).toBe(false);
   });
 });

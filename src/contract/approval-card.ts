@@ -2,6 +2,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import * as z from 'zod/mini';
 import { IsoTimestamp } from './common.ts';
+import { add, cmp, isDecimalString, mul } from './decimal.ts';
 import { FeeTier } from './enums.ts';
 
 /**
@@ -229,6 +230,31 @@ export function canonicalJson(value: unknown): string {
     default:
       throw new TypeError(`canonicalJson: a ${typeof value} has no JSON form`);
   }
+}
+
+/**
+ * How far above the fee a card shows the network fee may rise and still be
+ * within what an approver agreed to: the ceiling signed is the fee shown plus
+ * this share. A tier's estimate moves a few percent every half minute in calm
+ * markets and several times over in congestion; the first is not a change of
+ * what was approved, the second is.
+ */
+export const FEE_HEADROOM = '0.25';
+
+/**
+ * Whether `now` is `shown` with nothing but its fee moved, and the fee at most
+ * the ceiling `shown` binds (its fee plus the headroom): the same card to
+ * decide on, though its digest differs.
+ */
+export function onlyFeeMoved(shown: ApprovalCardIntent, now: ApprovalCardIntent): boolean {
+  const a = shown.feeCeiling;
+  const b = now.feeCeiling;
+  if (!a || !b) return false;
+  if (a.asset !== b.asset || a.tier !== b.tier || a.blockChain !== b.blockChain) return false;
+  if (canonicalJson({ ...shown, feeCeiling: null }) !== canonicalJson({ ...now, feeCeiling: null }))
+    return false;
+  if (!isDecimalString(a.maxFee) || !isDecimalString(b.maxFee)) return a.maxFee === b.maxFee;
+  return cmp(b.maxFee, mul(a.maxFee, add('1', FEE_HEADROOM))) <= 0;
 }
 
 /** SHA-256 (hex) of the intent's canonical JSON: what a signature over the card will bind. */

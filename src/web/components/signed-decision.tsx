@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { shortDigest, type ApprovalCardResponse } from '#contract/approval-card.ts';
+import { onlyFeeMoved, shortDigest, type ApprovalCardResponse } from '#contract/approval-card.ts';
 import { describeError } from '../lib/api-errors.ts';
 import { useApprovalCard } from '../lib/approval-card-queries.ts';
 import { changesSentence, describeCardChanges } from '../lib/card-changes.ts';
@@ -18,12 +18,22 @@ export function useCardToSign(entityId: string) {
   const live = useApprovalCard(entityId);
   const [shown, setShown] = useState<ApprovalCardResponse | null>(null);
   const [changes, setChanges] = useState<string[] | null>(null);
+  // Set when the server refused the card shown: the next card read replaces it, whatever moved.
+  const [refusedDigest, setRefusedDigest] = useState<string | null>(null);
   // The first card read is the one shown; a later, different one replaces it only with the
-  // changes said (React's state-from-props pattern: both settle within this render).
+  // changes said (React's state-from-props pattern: both settle within this render). A fee
+  // that moved within the ceiling shown is not a change of what is decided (the server judges
+  // the card shown the same way), so the card shown stays and its digest is the one sent.
   if (live.data && !shown) setShown(live.data);
-  else if (live.data && shown && live.data.digest !== shown.digest) {
+  else if (
+    live.data &&
+    shown &&
+    live.data.digest !== shown.digest &&
+    (refusedDigest === shown.digest || !onlyFeeMoved(shown.card.intent, live.data.card.intent))
+  ) {
     setChanges(describeCardChanges(shown.card.intent, live.data.card.intent));
     setShown(live.data);
+    setRefusedDigest(null);
   }
   return {
     /** The card the dialog shows, and whose digest a decision carries; null until read. */
@@ -33,7 +43,9 @@ export function useCardToSign(entityId: string) {
     loadError: shown ? null : live.error,
     /** The server refused the decision: a changed card is read again (and then shown). */
     refused: (error: unknown) => {
-      if (isCardChanged(error)) void live.refetch();
+      if (!isCardChanged(error)) return;
+      if (shown) setRefusedDigest(shown.digest);
+      void live.refetch();
     },
     /** The member confirms again: the changes were read. */
     acknowledge: () => setChanges(null),

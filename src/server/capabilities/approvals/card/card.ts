@@ -9,6 +9,7 @@ import type { CreateTransactionRequest } from '#contract/transaction.ts';
 import { requirementsOf } from '../../policies/progress.ts';
 import { bankAccountKind } from './bank-account.ts';
 import { contactKind } from './contact.ts';
+import { rememberCard } from './cards-shown.ts';
 import type { ApprovableKind, CardContext } from './registry.ts';
 import { previewTransactionCard, transactionKind } from './transaction.ts';
 
@@ -37,7 +38,11 @@ export async function approvalCardOf(
   const named = row ? kinds.filter((k) => k.kind === row.entityType) : [];
   for (const kind of named.length ? named : kinds) {
     const loaded = await kind.loadCard(card, entityId);
-    if (loaded) return answer(loaded);
+    if (loaded) {
+      const response = answer(loaded);
+      rememberCard(entityId, response.digest, response.card.intent, card.clock.now().getTime());
+      return response;
+    }
   }
   throw new ApiError(404, ERROR_CODES.notFound, 'No approvable item with that id');
 }

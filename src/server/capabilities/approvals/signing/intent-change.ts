@@ -1,5 +1,5 @@
-import { canonicalJson, type ApprovalCardIntent } from '#contract/approval-card.ts';
-import { cmp, isDecimalString } from '#contract/decimal.ts';
+import { canonicalJson, FEE_HEADROOM, type ApprovalCardIntent } from '#contract/approval-card.ts';
+import { add, cmp, isDecimalString, mul } from '#contract/decimal.ts';
 
 /**
  * Whether a card computed now still holds what a member signed, and if not,
@@ -37,7 +37,7 @@ function feeText(fee: ApprovalCardIntent['feeCeiling']): string {
   return fee ? `${fee.maxFee} ${fee.asset}` : 'none';
 }
 
-/** The fee now is more than the ceiling signed, or in another asset or tier. */
+/** The fee now is more than the ceiling signed (the fee shown plus the headroom), or in another asset or tier. */
 function feeRose(
   signed: ApprovalCardIntent['feeCeiling'],
   now: ApprovalCardIntent['feeCeiling'],
@@ -48,7 +48,7 @@ function feeRose(
   if (signed.tier !== now.tier) return true;
   if (!isDecimalString(signed.maxFee) || !isDecimalString(now.maxFee))
     return signed.maxFee !== now.maxFee;
-  return cmp(now.maxFee, signed.maxFee) > 0;
+  return cmp(now.maxFee, mul(signed.maxFee, add('1', FEE_HEADROOM))) > 0;
 }
 
 /** Null while `now` still holds what `signed` bound; otherwise why not ("the amount changed from 1 to 2"). */

@@ -336,6 +336,57 @@ describe('a decision refused before anything is decided', () => {
   );
 
   signTest(
+    'a card shown half a minute ago whose fee moved within its ceiling is still the card decided on',
+    async ({ t, f, ivy, ada }) => {
+      // Calm: the estimate moves a few percent a window, within the ceiling shown.
+      const calm = nextCongestedAt('ETHEREUM', t.clock.now()) ?? t.clock.now();
+      t.clock.set(new Date(calm.getTime() + 20 * 60_000));
+      const id = await transfer(ivy, f, '0.0108');
+      const shown = await cardOf(ada.session, id);
+      let now = shown;
+      for (let i = 0; i < 10 && now.digest === shown.digest; i++) {
+        t.clock.advance(30_000);
+        now = await cardOf(ada.session, id);
+      }
+      expect(now.digest, 'the estimate moved in ten windows').not.toBe(shown.digest);
+
+      const res = await challengeOf(ada.session, id, 'approve', shown.digest);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const challenge = SigningChallenge.parse(res.body);
+      expect(challenge.digest).toBe(shown.digest);
+      if (!challenge.options || !challenge.nonce) throw new Error('no challenge to sign');
+      const credential = ada.key.get(challenge.options, TEST_ORIGIN);
+      const decided = await decide(ada.session, await approvalIdOf(ada.session, id), 'approve', {
+        digest: shown.digest,
+        nonce: challenge.nonce,
+        credential,
+      });
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      expect(await t.status(id)).toBe('APPROVED');
+      const stored = await signaturesOf(ada.session, id);
+      expect(stored.signatures[0]).toMatchObject({ digest: shown.digest, valid: true });
+
+      // A member who decides unsigned is held to the card shown the same way.
+      const other = await transfer(ivy, f, '0.0109');
+      const unsigned = await signInStaff(t.app, t.db, t.authClock, {
+        role: 'approver',
+        name: 'Dan Unsigned',
+      });
+      const seen = await cardOf(unsigned, other);
+      let later = seen;
+      for (let i = 0; i < 10 && later.digest === seen.digest; i++) {
+        t.clock.advance(30_000);
+        later = await cardOf(unsigned, other);
+      }
+      const ok = await decide(unsigned, await approvalIdOf(unsigned, other), 'approve', {
+        digest: seen.digest,
+      });
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+      t.clock.advance(20 * 60_000);
+    },
+  );
+
+  signTest(
     'an API client’s decision is as before: its signed message, no intent',
     async ({ t, f, ivy, client }) => {
       const id = await transfer(ivy, f, '0.0107');

@@ -21,6 +21,7 @@ import type { CustodyBackend } from '../../../custody/backend.ts';
 import { custodyContext } from '../../../custody/context.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { approvalCardOf } from '../card/card.ts';
+import { cardShown } from '../card/cards-shown.ts';
 import type { CardContext } from '../card/registry.ts';
 import { intentChange } from './intent-change.ts';
 import { consumeNonce, createNonce, recordSignature } from './signatures.store.ts';
@@ -77,6 +78,25 @@ async function currentCard(
   }
 }
 
+/**
+ * The card a decision names by its digest: the item's card now, or one this
+ * server computed lately for the item whose every binding part still holds
+ * (cards-shown.ts says why the digest alone moves). A card neither is refused
+ * as changed, naming what changed when it is known.
+ */
+function cardNamed(
+  options: SigningOptions,
+  entityId: string,
+  digest: string,
+  current: ApprovalCardResponse,
+): { digest: string; intent: ApprovalCardIntent } {
+  if (digest === current.digest) return { digest, intent: current.card.intent };
+  const seen = cardShown(entityId, digest, options.auth.clock.now().getTime());
+  const why = seen ? intentChange(seen, current.card.intent) : null;
+  if (!seen || why) throw cardChanged(current, why ?? undefined);
+  return { digest, intent: seen };
+}
+
 /** Whether this member must sign, and with which of their passkeys. */
 async function signerOf(options: SigningOptions, staffId: string) {
   const passkeys = await listPasskeys(options.auth.db, staffId);
@@ -101,10 +121,10 @@ export async function signingChallengeFor(
   const member = c.get('staff');
   if (!member) throw new ApiError(401, ERROR_CODES.unauthorized, 'Sign in to decide');
   const current = await approvalCardOf(cardContextOf(options, c), entityId);
-  if (current.digest !== request.digest) throw cardChanged(current);
+  const named = cardNamed(options, entityId, request.digest, current);
   const signer = await signerOf(options, member.id);
   if (!signer.must)
-    return { required: false, digest: current.digest, nonce: null, expiresAt: null, options: null };
+    return { required: false, digest: named.digest, nonce: null, expiresAt: null, options: null };
   if (signer.passkeys.length === 0) throw registerFirst();
   const rp = relyingParty(c, options.auth.trustProxy);
   const nonce = await createNonce(
@@ -113,20 +133,20 @@ export async function signingChallengeFor(
       staffId: member.id,
       entityId,
       action: request.action,
-      digest: current.digest,
-      card: canonicalJson(current.card.intent),
+      digest: named.digest,
+      card: canonicalJson(named.intent),
     },
     options.auth.clock.now(),
   );
   const challenge = signingChallenge({
     action: request.action,
     entityId,
-    digest: current.digest,
+    digest: named.digest,
     nonce: nonce.nonce,
   });
   return {
     required: true,
-    digest: current.digest,
+    digest: named.digest,
     nonce: nonce.nonce,
     expiresAt: nonce.expiresAt.toISOString(),
     options: await assertionOptions(rp, signer.passkeys, new Uint8Array(challenge)),
@@ -188,13 +208,8 @@ async function checkDecision(
         [{ field: 'intent.credential', message: 'a passkey’s assertion is required' }],
       );
     }
-    if (intent.digest !== current.digest) throw cardChanged(current);
-    return {
-      entityId,
-      digest: current.digest,
-      card: canonicalJson(current.card.intent),
-      signed: null,
-    };
+    const named = cardNamed(options, entityId, intent.digest, current);
+    return { entityId, digest: named.digest, card: canonicalJson(named.intent), signed: null };
   }
 
   // Used once whatever follows: a refused assertion cannot be tried again on the same nonce.
