@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
 import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY, type Policy } from '../src/contract/policies.ts';
-import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
-import { takePolicyTurn } from './policy-turn.ts';
+import { expect, test } from './policy-turn.ts';
 import { approveByApi, memberPage } from './transfers.ts';
 
 /**
@@ -12,14 +11,13 @@ import { approveByApi, memberPage } from './transfers.ts';
  * nothing left to decide on it: its page says when they approved and whom
  * it waits on, and offers no Approve; the inbox says the same on its row and
  * leaves it out of what waits for their decision; a second approval sent
- * anyway is refused. The rule (USDC transfers of $20,000 or more) is this
- * file's own for its run, taken in turn with the other policy stories
- * (e2e/policy-turn.ts), and no other story sends that much USDC.
+ * anyway is refused. The rule (USDC transfers of $20,000 or more) is in
+ * force only while the story creates its transfer, taken in turn with the
+ * other policy stories (e2e/policy-turn.ts): it is frozen on the transfer
+ * then, and no other story sends that much USDC.
  */
 
 test.use({ role: 'approver' });
-// One organization policy: this file's stories run in one worker, in turn.
-test.describe.configure({ mode: 'default' });
 
 const RULE = 'USDC transfers of $20,000 or more';
 const policy: Policy = {
@@ -38,16 +36,6 @@ const policy: Policy = {
   ],
   fallback: DEFAULT_POLICY.fallback,
 };
-
-let turn: Awaited<ReturnType<typeof takePolicyTurn>> | undefined;
-test.beforeAll(async ({ browser, baseURL, members }) => {
-  test.setTimeout(90_000);
-  turn = await takePolicyTurn(browser, baseURL ?? '', members, policy);
-});
-test.afterAll(async () => {
-  test.setTimeout(90_000);
-  await turn?.end();
-});
 
 interface Vault {
   id: string;
@@ -103,13 +91,17 @@ for (const width of [1440, 390]) {
       page,
       browser,
       baseURL,
+      policyTurn,
     }) => {
-      // Three members' browsers, two pages and two axe scans.
+      // Five members' browsers, a policy published twice, two pages and two axe scans.
       test.slow();
       const base = baseURL ?? '';
       const initiator = await memberPage(browser, 'initiator', base);
       const amount = `20000.${String(Date.now() % 1_000_000).padStart(6, '0')}`;
+      // The rule is frozen on the transfer as it is made: the default can come back at once.
+      await policyTurn.take(policy);
       const id = await bigUsdcTransfer(initiator, base, amount);
+      await policyTurn.end();
       await initiator.context().close();
 
       // The approver approves on the transaction's page: held at 1 of 2.

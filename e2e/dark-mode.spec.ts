@@ -1,6 +1,12 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { decideByApi } from './bank-account-data.ts';
+import { expectHydrated } from './keyboard.ts';
 import { SIGNED_IN_PAGES } from './pages.ts';
+import { createTransfer, memberPage } from './transfers.ts';
+
+const USD = /≈ [\d,]+\.\d\d USD/;
 
 /** With the system in dark mode, the console is dark and every page still passes axe (contrast included). */
 test.use({ colorScheme: 'dark' });
@@ -41,4 +47,113 @@ test('the sign-in page is dark and passes an axe scan', async ({ browser, baseUR
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);
   await context.close();
+});
+
+/** An amount no other story sends: its last digits from the clock and a random draw. */
+function uniqueAmount(): string {
+  const digits = `${Date.now() % 1000}${Math.floor(Math.random() * 1000)}`.padStart(6, '0');
+  return `0.002${digits}`;
+}
+
+async function expectDark(page: Page) {
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).not.toBe('rgb(248, 250, 252)');
+}
+
+// Where the money is decided, in dark mode: a PENDING transfer's page with its approval card, the
+// approve dialog with its fee and total, and the inbox's bulk dialog with its sum. Each story
+// makes its own transfers (amounts no other story sends), finds them by id and declines them
+// when done, so they wait on no one after it.
+test.describe('deciding, in dark mode', () => {
+  test.use({ role: 'approver' });
+
+  for (const width of [1440, 390]) {
+    test.describe(`at ${width} px`, () => {
+      test.use({ viewport: { width, height: 900 } });
+
+      test("a PENDING transfer's page with its approval card, and its approve dialog with fee and total, pass an axe scan", async ({
+        page,
+        browser,
+        baseURL,
+      }) => {
+        // Two members' browsers and two axe scans.
+        test.slow();
+        const base = baseURL ?? '';
+        const initiator = await memberPage(browser, 'initiator', base);
+        const id = await createTransfer(initiator, base, {
+          memo: 'dark approval card',
+          amount: uniqueAmount(),
+          feeTier: 'MEDIUM',
+          from: 'apart',
+        });
+        await initiator.context().close();
+
+        await page.goto(`/transactions/${id}`);
+        await expectHydrated(page);
+        const card = page.getByTestId('approval-card');
+        await expect(card.getByTestId('card-amount')).toContainText('ETH');
+        await expect(page.getByTestId('approval-progress')).toBeVisible();
+        await expectDark(page);
+        await expectNoAxeViolations(page);
+
+        await page.getByRole('button', { name: 'Approve…' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
+        await expect(dialog.getByTestId('approval-fee')).toContainText(USD);
+        await expect(dialog.getByTestId('approval-total')).toContainText(USD);
+        await expectNoAxeViolations(page);
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await expect(dialog).toBeHidden();
+
+        await decideByApi(page.request, base, id, 'reject');
+      });
+
+      test("the inbox's bulk approve dialog with its sum in USD passes an axe scan", async ({
+        page,
+        browser,
+        baseURL,
+      }) => {
+        // Two members' browsers, two transfers and an axe scan.
+        test.slow();
+        const base = baseURL ?? '';
+        const initiator = await memberPage(browser, 'initiator', base);
+        const ids = [
+          await createTransfer(initiator, base, {
+            memo: 'dark bulk one',
+            amount: uniqueAmount(),
+            from: 'apart',
+          }),
+          await createTransfer(initiator, base, {
+            memo: 'dark bulk two',
+            amount: uniqueAmount(),
+            from: 'apart',
+          }),
+        ];
+        const { subOrgId } = (await (
+          await initiator.request.get(`/api/external/transactions/${ids[0] ?? ''}/`)
+        ).json()) as { subOrgId: string | null };
+        await initiator.context().close();
+
+        await page.goto(subOrgId ? `/approvals?subOrg=${subOrgId}` : '/approvals');
+        await expectHydrated(page);
+        for (const id of ids)
+          await page.locator(`[data-approval-id="${id}"]`).getByRole('checkbox').check();
+        const bulk = page.getByRole('group', { name: 'Approve several transactions' });
+        await expect(bulk).toContainText('2 selected');
+        await bulk.getByRole('button', { name: 'Approve selected…' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Approve 2 transactions?' });
+        const sum = dialog.getByRole('region', { name: 'What leaves in all' });
+        await expect(sum.getByTestId('bulk-cost-usd')).toContainText(USD);
+        for (const id of ids)
+          await expect(
+            dialog.locator(`[data-batch-item="${id}"]`).getByTestId('approval-total'),
+          ).toContainText(USD);
+        await expectDark(page);
+        await expectNoAxeViolations(page);
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await expect(dialog).toBeHidden();
+
+        for (const id of ids) await decideByApi(page.request, base, id, 'reject');
+      });
+    });
+  }
 });

@@ -1,14 +1,13 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { cmp } from '../src/contract/decimal.ts';
-import { DEFAULT_POLICY, PolicyState } from '../src/contract/policies.ts';
-import { expect, signInAs, test, type WorkerMembers } from './auth.ts';
+import { DEFAULT_POLICY } from '../src/contract/policies.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi, proposeByApi, uniqueName } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
-import { policiesLock } from './policy-turn.ts';
+import { expect, test } from './policy-turn.ts';
 
 // Changing an approval policy takes four eyes. The worker's organization-wide
 // admin drafts "Transfers ≥ $10,000 → 2 approvals from approvers or admins"
@@ -16,8 +15,8 @@ import { policiesLock } from './policy-turn.ts';
 // so they are not linked) reviews the diff and publishes it; the preview then answers 2 approvals for
 // $50,000 and 1 for $500; restoring version 0, published by the other admin,
 // brings the default back. Other specs run beside this one on the same
-// server: the stricter policy lives for seconds, and afterAll puts the
-// default back however the test ended.
+// server: the stricter policy lives for seconds, and the story's policy
+// turn (e2e/policy-turn.ts) puts the default back however it ended.
 //
 // Then the rule at work: published by the second admin after reviewing it, a
 // $50,000 transfer's review says it needs 2 approvals, the first approval
@@ -26,9 +25,13 @@ import { policiesLock } from './policy-turn.ts';
 // a blocked destination is refused at creation with the rule's name. Both
 // rules are held to Treasury Main's sub-organization and to amounts no other
 // spec sends, so transfers other specs make meanwhile are judged by the default.
-
-// One organization policy for all of them: this file's stories take turns in one worker, each
-// finding the default and leaving it (the lock below keeps a second copy of the spec out).
+//
+// One organization policy for all of them: each story takes a policy turn only
+// while its rule must be in force (publish, create its items, default back);
+// the approvals that follow are judged by the rule frozen on each item, so the
+// next story's turn need not wait for them. The stories spend the same two
+// vaults' USDC (the desk's is read before each $50,000 off-ramp), so they run
+// one after another in one worker.
 test.describe.configure({ mode: 'default' });
 
 const POLICIES = '/api/console/policies/transactions/';
@@ -39,44 +42,6 @@ async function csrfOf(request: APIRequestContext): Promise<string> {
   return ((await (await request.get('/auth/session')).json()) as { csrfToken: string }).csrfToken;
 }
 
-async function send(request: APIRequestContext, baseURL: string, method: string, path: string) {
-  return request.fetch(path, {
-    method,
-    headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': await csrfOf(request) },
-    ...(method === 'POST' ? { data: {} } : {}),
-  });
-}
-
-/** A second admin in a browser of its own: the worker's admin, linked to no one its organization-wide admin made. */
-async function secondAdmin(
-  browser: Browser,
-  members: WorkerMembers,
-  baseURL: string,
-): Promise<Page> {
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  await signInAs(page, members.admin, baseURL);
-  return page;
-}
-
-async function policyState(request: APIRequestContext): Promise<PolicyState> {
-  return PolicyState.parse(await (await request.get(POLICIES)).json());
-}
-
-/** The default again, whatever was left: any draft discarded, version 0 restored and published. */
-async function restoreDefault(author: Page, reviewer: Page, baseURL: string) {
-  const state = await policyState(author.request);
-  if (state.draft) await send(author.request, baseURL, 'DELETE', `${POLICIES}draft/`);
-  if (JSON.stringify(state.active.policy) === JSON.stringify(DEFAULT_POLICY)) return;
-  const restored = await send(author.request, baseURL, 'POST', `${POLICIES}versions/0/restore/`);
-  expect(restored.status(), await restored.text()).toBe(200);
-  const published = await reviewer.request.post(`${POLICIES}draft/publish/`, {
-    headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': await csrfOf(reviewer.request) },
-    data: { revision: ((await restored.json()) as { revision: number }).revision },
-  });
-  expect(published.status(), await published.text()).toBe(200);
-}
-
 async function ask(page: Page, amountUsd: string) {
   const preview = page.getByRole('form', { name: 'What would this need?' });
   await preview.getByLabel('Category').selectOption('TRANSFER');
@@ -85,39 +50,15 @@ async function ask(page: Page, amountUsd: string) {
   return preview.getByTestId('preview-answer');
 }
 
-// Both admins' browsers outlive the test, so afterAll can put the default back with them.
-let authorPage: Page | undefined;
-let reviewerPage: Page | undefined;
-let lock: ReturnType<typeof policiesLock> | undefined;
-
-test.beforeAll(async ({ browser, baseURL, members }) => {
+test('an admin drafts a stricter rule, a second admin reviews the diff and publishes it, and the default comes back the same way', async ({
+  policyTurn,
+}) => {
   test.setTimeout(90_000);
-  lock = policiesLock(baseURL ?? '');
-  await lock.acquire();
-  const context = await browser.newContext({ baseURL: baseURL ?? '' });
-  const author = await context.newPage();
-  authorPage = author;
-  await signInAs(author, members.orgAdmin, baseURL ?? '');
-  reviewerPage = await secondAdmin(browser, members, baseURL ?? '');
-  await restoreDefault(author, reviewerPage, baseURL ?? '');
-});
+  const { author: page, reviewer } = policyTurn;
 
-test.afterAll(async ({ baseURL }) => {
-  try {
-    if (authorPage && reviewerPage) await restoreDefault(authorPage, reviewerPage, baseURL ?? '');
-    await authorPage?.context().close();
-    await reviewerPage?.context().close();
-  } finally {
-    lock?.release();
-  }
-});
-
-test('an admin drafts a stricter rule, a second admin reviews the diff and publishes it, and the default comes back the same way', async () => {
-  test.setTimeout(90_000);
-  const page = authorPage;
-  const reviewer = reviewerPage;
-  if (!page || !reviewer) throw new Error('beforeAll signed in no admins');
-
+  // The whole story is about the policy itself: it holds its turn throughout, from the default
+  // found to the default restored.
+  await policyTurn.take();
   // The author drafts by keyboard.
   await page.goto('/policies');
   const active = page.getByRole('list', { name: 'Rules of the active policy' });
@@ -197,6 +138,7 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   const rules = reviewer.getByRole('list', { name: 'Rules of the active policy' });
   await expect(rules.getByRole('listitem')).toHaveCount(1);
   await expect(rules).toHaveText('Otherwise → 1 approval from anyone who may approve');
+  await policyTurn.end();
 });
 
 /** The create form for a transfer of `amount` USDC from Treasury Main, at its review step. */
@@ -227,13 +169,14 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   members,
   browser,
   baseURL,
+  policyTurn,
 }) => {
   test.slow();
-  const author = authorPage;
-  const reviewer = reviewerPage;
-  if (!author || !reviewer) throw new Error('beforeAll signed in no admins');
+  const { author, reviewer } = policyTurn;
   const base = baseURL ?? '';
   const origin = new URL(base).origin;
+  const initiator = await memberPage(browser, 'initiator', base);
+  const approver = await memberPage(browser, 'approver', base);
 
   // Both rules are held to the sub-organization of Treasury Main, so the transfers other specs
   // make at the same time from other vaults are judged by the default.
@@ -273,6 +216,8 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
     ],
     fallback: DEFAULT_POLICY.fallback,
   };
+  // The rules are in force from here until the transfer exists and the blocked one is refused.
+  await policyTurn.take();
   const drafted = await author.request.put(`${POLICIES}draft/`, {
     headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(author.request) },
     data: { policy, revision: 0 },
@@ -288,7 +233,6 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(reviewer.getByText(/is now active/)).toBeVisible();
 
   // The initiator's $50,000 transfer says what it needs before anything is sent.
-  const initiator = await memberPage(browser, 'initiator', base);
   const review = await reviewTransfer(initiator, '50000', { contact: 'Coinbase Prime deposit' });
   await expect(review.getByTestId('review-approvals')).toHaveText(
     `Needs 2 approvals from approvers or admins (rule “${BIG}”). The rule is fixed on the transaction when it is created.`,
@@ -298,8 +242,29 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(initiator).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
   const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
 
+  // $500 still needs one approval, as before the policy.
+  const small = await reviewTransfer(initiator, '500', { contact: 'Coinbase Prime deposit' });
+  await expect(small.getByTestId('review-approvals')).toContainText(
+    'Needs 1 approval from anyone who may approve (rule “Default”)',
+  );
+
+  // A blocked destination: said at review, and refused at creation with the rule's name.
+  const blocked = await reviewTransfer(initiator, '45000', {
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+  });
+  await expect(blocked.getByTestId('review-approvals')).toHaveText(
+    `Blocked by the rule “${BLOCKED}”: it will be refused if you send it.`,
+  );
+  await blocked.getByRole('button', { name: 'Send transaction' }).click();
+  await expect(blocked.getByRole('alert')).toContainText(
+    `Refused by the approval policy: rule "${BLOCKED}" blocks this`,
+  );
+  await expect(initiator).toHaveURL(/\/transactions\/new/);
+  await initiator.context().close();
+  // The $50,000 transfer's rule was frozen on it when it was made: the default comes back now.
+  await policyTurn.end();
+
   // The first approval is recorded and the transfer stays PENDING, 1 of 2.
-  const approver = await memberPage(browser, 'approver', base);
   const approverName = members.approver.name;
   await approver.goto(`/transactions/${id}`);
   await expect(approver.getByTestId('approval-progress')).toContainText(
@@ -335,26 +300,6 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(step(reviewer, 'APPROVED')).toHaveAttribute('data-state', /done|current/, {
     timeout: 20_000,
   });
-
-  // $500 still needs one approval, as before the policy.
-  const small = await reviewTransfer(initiator, '500', { contact: 'Coinbase Prime deposit' });
-  await expect(small.getByTestId('review-approvals')).toContainText(
-    'Needs 1 approval from anyone who may approve (rule “Default”)',
-  );
-
-  // A blocked destination: said at review, and refused at creation with the rule's name.
-  const blocked = await reviewTransfer(initiator, '45000', {
-    address: '0x52908400098527886E0F7030069857D2E4169EE7',
-  });
-  await expect(blocked.getByTestId('review-approvals')).toHaveText(
-    `Blocked by the rule “${BLOCKED}”: it will be refused if you send it.`,
-  );
-  await blocked.getByRole('button', { name: 'Send transaction' }).click();
-  await expect(blocked.getByRole('alert')).toContainText(
-    `Refused by the approval policy: rule "${BLOCKED}" blocks this`,
-  );
-  await expect(initiator).toHaveURL(/\/transactions\/new/);
-  await initiator.context().close();
   await approver.context().close();
 });
 
@@ -363,11 +308,10 @@ const PAYOUTS = 'Large off-ramps from the treasury';
 test('an off-ramp rule published by two admins: the Convert review says it needs 2 approvals, and the ramp waits for the second', async ({
   browser,
   baseURL,
+  policyTurn,
 }) => {
   test.slow();
-  const author = authorPage;
-  const reviewer = reviewerPage;
-  if (!author || !reviewer) throw new Error('beforeAll signed in no admins');
+  const { author, reviewer } = policyTurn;
   const base = baseURL ?? '';
   const origin = new URL(base).origin;
 
@@ -408,10 +352,19 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
     ],
     fallback: DEFAULT_POLICY.fallback,
   };
-  const current = await policyState(author.request);
+
+  // An approved account of the treasury's sub-organization to pay, before the rule's turn: the
+  // accounts policy judges it, not this one.
+  const initiator = await memberPage(browser, 'initiator', base);
+  const approver = await memberPage(browser, 'approver', base);
+  const account = await proposeByApi(initiator, base, { subOrgId: treasury.subOrgId });
+  await decideByApi(approver.request, base, account.id, 'approve');
+
+  // The rule is in force from here until the off-ramp exists.
+  await policyTurn.take();
   const drafted = await author.request.put(`${POLICIES}draft/`, {
     headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(author.request) },
-    data: { policy, revision: current.draft?.revision ?? 0 },
+    data: { policy, revision: 0 },
   });
   expect(drafted.status(), await drafted.text()).toBe(200);
   await reviewer.goto('/policies');
@@ -421,12 +374,6 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
   await reviewer.getByRole('button', { name: 'Publish…' }).click();
   await reviewer.getByRole('button', { name: 'Publish policy' }).click();
   await expect(reviewer.getByText(/is now active/)).toBeVisible();
-
-  // An approved account of the treasury's sub-organization to pay.
-  const initiator = await memberPage(browser, 'initiator', base);
-  const approver = await memberPage(browser, 'approver', base);
-  const account = await proposeByApi(initiator, base, { subOrgId: treasury.subOrgId });
-  await decideByApi(approver.request, base, account.id, 'approve');
 
   // The initiator off-ramps 1,500 USDC: the review names the rule before anything is sent.
   await initiator.goto('/convert');
@@ -449,6 +396,8 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
   await initiator.keyboard.press('Enter');
   await expect(initiator).toHaveURL(/\/transactions\/[^/]+$/);
   const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
+  // Frozen on the off-ramp: the default can come back for every other story.
+  await policyTurn.end();
 
   // The first approval leaves it PENDING at 1 of 2: it waits for the second.
   await approver.goto(`/transactions/${id}`);
@@ -479,14 +428,12 @@ for (const width of [1440, 390]) {
   test(`at ${width} px: a rule made with the editor's defaults covers every category, so a $50,000 off-ramp needs 2 approvals`, async ({
     browser,
     baseURL,
+    policyTurn,
   }) => {
     // Four members, a bank account, three quotes and two policy versions: bounds "it happened".
     test.setTimeout(180_000);
-    const author = authorPage;
-    const reviewer = reviewerPage;
-    if (!author || !reviewer) throw new Error('beforeAll signed in no admins');
+    const { author, reviewer } = policyTurn;
     const base = baseURL ?? '';
-    await restoreDefault(author, reviewer, base);
     const viewport = { width, height: 900 };
     await author.setViewportSize(viewport);
     await reviewer.setViewportSize(viewport);
@@ -513,6 +460,17 @@ for (const width of [1440, 390]) {
     };
     const deskName = subOrgs.results.find((o) => o.id === desk.subOrgId)?.name ?? '';
 
+    // An approved account of the desk's sub-organization to pay, before the rule's turn: the
+    // accounts policy judges it, not this one.
+    const initiator = await memberPage(browser, 'initiator', base);
+    const approver = await memberPage(browser, 'approver', base);
+    await initiator.setViewportSize(viewport);
+    await approver.setViewportSize(viewport);
+    const account = await proposeByApi(initiator, base, { subOrgId: desk.subOrgId });
+    await decideByApi(approver.request, base, account.id, 'approve');
+
+    // The rule is in force from its draft until the off-ramp exists.
+    await policyTurn.take();
     // The author adds a rule, leaving the categories as the editor starts them.
     const name = uniqueName('Large items on the desk');
     await author.goto('/policies');
@@ -547,15 +505,7 @@ for (const width of [1440, 390]) {
     await expect(reviewer.getByText(/is now active/)).toBeFocused();
     await expectNoAxeViolations(reviewer);
 
-    // An approved account of the desk's sub-organization to pay.
-    const initiator = await memberPage(browser, 'initiator', base);
-    const approver = await memberPage(browser, 'approver', base);
-    await initiator.setViewportSize(viewport);
-    await approver.setViewportSize(viewport);
     try {
-      const account = await proposeByApi(initiator, base, { subOrgId: desk.subOrgId });
-      await decideByApi(approver.request, base, account.id, 'approve');
-
       // The off-ramp's review names the rule before anything is sent.
       await initiator.goto('/convert');
       const form = initiator.getByRole('form', { name: /^Off-ramp/ });
@@ -577,7 +527,7 @@ for (const width of [1440, 390]) {
       await expect(initiator).toHaveURL(/\/transactions\/[^/]+$/);
       const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
       // Frozen on the off-ramp: the default can come back for every other story.
-      await restoreDefault(author, reviewer, base);
+      await policyTurn.end();
 
       // One approval leaves it waiting for the second.
       await approver.goto(`/transactions/${id}`);
