@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
+import { RampQuoteResponse, type RampQuote } from '#contract/ramps.ts';
 import { Transaction } from '#contract/transaction.ts';
 import type { EngineTestApp } from './engine-test-app.ts';
 import { engineTest } from './engine-test.ts';
@@ -151,4 +152,11 @@ export async function runRampToEnd(t: EngineTestApp, id: string): Promise<Transa
     await t.run(60 * 60_000);
   }
   return Transaction.parse((await t.get(paths.transaction(id))).body);
+}
+
+/** The first (best) quote of a quote answer; a test fails at once on an answer with none. */
+export function bestQuote(body: Record<string, unknown>): RampQuote {
+  const [first] = RampQuoteResponse.parse(body).quotes;
+  if (!first) throw new Error('no quote');
+  return first;
 }

@@ -4,6 +4,7 @@ import { paths } from '#contract/paths.ts';
 import { RampQuoteResponse, type RampQuote } from '#contract/ramps.ts';
 import { Transaction } from '#contract/transaction.ts';
 import {
+  bestQuote,
   INTENT_CREATE_PATH,
   jsIntent,
   jsParty,
@@ -50,12 +51,6 @@ function pythonQuoteItem(quote: RampQuote) {
   };
 }
 
-function best(body: Record<string, unknown>): RampQuote {
-  const [first] = RampQuoteResponse.parse(body).quotes;
-  if (!first) throw new Error('no quote');
-  return first;
-}
-
 describe('off-ramp quoted without a destination, its bank account named at create', () => {
   it('off_ramp_example.py: get_ramp_quote on the source alone, create_off_ramp_transaction naming the approved account, COMPLETED', async ({
     t,
@@ -75,7 +70,7 @@ describe('off-ramp quoted without a destination, its bank account named at creat
     });
     const q = await client.call('python', 'POST', QUOTE_PATH, request);
     expect(q.status, q.text).toBe(200);
-    const quote = best(q.body);
+    const quote = bestQuote(q.body);
     expect(quote).toMatchObject({ finalFromAmount: '100', fees: { asset: 'USDC' } });
     // Nothing is held by a quote.
     expect((await t.balance(f.treasury.id, 'USDC', 'ETHEREUM')).held).toBe(before.held);
@@ -138,7 +133,7 @@ describe('off-ramp quoted without a destination, its bank account named at creat
     });
     const q = await client.call('js', 'POST', QUOTE_PATH, { intent });
     expect(q.status, q.text).toBe(200);
-    const quoteId = best(q.body).quoteId;
+    const quoteId = bestQuote(q.body).quoteId;
     refused(
       await client.call('js', 'POST', INTENT_CREATE_PATH, { intent: null, quoteId }),
       'VALIDATION_ERROR',
@@ -180,7 +175,7 @@ describe('off-ramp quoted without a destination, its bank account named at creat
       });
       const q = await client.call('python', 'POST', QUOTE_PATH, request);
       expect(q.status, q.text).toBe(200);
-      return { request, quote: best(q.body) };
+      return { request, quote: bestQuote(q.body) };
     };
     const create = (
       quoted: { request: Record<string, unknown>; quote: RampQuote },
@@ -238,7 +233,7 @@ describe('on-ramp as ramp_example.py writes it', () => {
     });
     const q = await client.call('python', 'POST', QUOTE_PATH, request);
     expect(q.status, q.text).toBe(200);
-    const quote = best(q.body);
+    const quote = bestQuote(q.body);
     // The example keeps the whole answer (the G1 type reads one quote at the top level).
     const response = {
       finalToAmount: q.body['finalToAmount'],
@@ -361,7 +356,7 @@ describe('on-ramp as ramp_example.py writes it', () => {
     });
     const q = await client.call('python', 'POST', QUOTE_PATH, request);
     expect(q.status, q.text).toBe(200);
-    const item = pythonQuoteItem(best(q.body));
+    const item = pythonQuoteItem(bestQuote(q.body));
     const create = (fields: Record<string, unknown>) =>
       client.call('python', 'POST', paths.transactions(), {
         destination,

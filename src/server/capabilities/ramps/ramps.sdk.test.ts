@@ -1,9 +1,10 @@
 import { describe, expect } from 'vitest';
 import { add, cmp, neg, sub } from '#contract/decimal.ts';
 import { paths } from '#contract/paths.ts';
-import { RampQuoteResponse, type RampQuote } from '#contract/ramps.ts';
+import { RampQuoteResponse } from '#contract/ramps.ts';
 import { Transaction } from '#contract/transaction.ts';
 import {
+  bestQuote,
   INTENT_CREATE_PATH,
   jsIntent,
   jsParty,
@@ -19,13 +20,6 @@ import { sdkShapeProblems } from '../../test/sdk-required-fields.ts';
 // off-ramp and an on-ramp, and the transactions complete with balance changes
 // that equal the quote. Requests go on the wire as each SDK sends them.
 const it = rampTest;
-
-function quoted(body: Record<string, unknown>): RampQuote {
-  const parsed = RampQuoteResponse.parse(body);
-  const [best] = parsed.quotes;
-  if (!best) throw new Error('no quote');
-  return best;
-}
 
 describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
   it('JS SDK (G2 intent): getQuote, createTransactionFromIntent approving through its approval message, COMPLETED with the quoted debit', async ({
@@ -51,7 +45,7 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
     // Best first: the most arriving for the same 100 USDC.
     for (let i = 1; i < quotes.length; i += 1)
       expect(cmp(quotes[i - 1]?.finalToAmount ?? '0', quotes[i]?.finalToAmount ?? '0')).toBe(1);
-    const best = quoted(q.body);
+    const best = bestQuote(q.body);
     expect(best).toMatchObject({ finalFromAmount: '100', fees: { asset: 'USDC' } });
     expect(typeof best.expiresAt).toBe('string');
 
@@ -123,7 +117,7 @@ describe('off-ramp, USDC on Ethereum to an approved USD account', () => {
     });
     expect(q.status, q.text).toBe(200);
     // The G1 Python type reads one quote at the top level: quoteId, finalToAmount, fees, sourceName.
-    const best = quoted(q.body);
+    const best = bestQuote(q.body);
     expect(q.body).toMatchObject({
       quoteId: best.quoteId,
       finalToAmount: best.finalToAmount,
@@ -171,7 +165,7 @@ describe('on-ramp, USD to USDC on Polygon', () => {
     });
     const q = await client.call('js', 'POST', QUOTE_PATH, { intent });
     expect(q.status, q.text).toBe(200);
-    const best = quoted(q.body);
+    const best = bestQuote(q.body);
     expect(best.finalToAmount).toBe('500');
     expect(cmp(best.finalFromAmount ?? '0', '500')).toBe(1);
     const created = await client.call('js', 'POST', INTENT_CREATE_PATH, {
@@ -249,7 +243,7 @@ describe('on-ramp, USD to USDC on Polygon', () => {
       paymentMethod: 'US_ACH',
     });
     expect(q.status, q.text).toBe(200);
-    const best = quoted(q.body);
+    const best = bestQuote(q.body);
     const created = await client.call('python', 'POST', paths.transactions(), {
       destination: pythonParty('VAULT', f.treasury.id),
       quoteId: best.quoteId,
