@@ -27,6 +27,7 @@ const PURE_SERVER = [
   'src/server/http/compress-json.test.ts',
   'src/server/http/data-preload.test.ts',
   'src/server/http/request-log.test.ts',
+  'src/server/http/server-timeouts.test.ts',
   'src/server/http/web-stream.test.ts',
   'src/server/pretty-log.test.ts',
   'src/server/protocol/api-token.test.ts',

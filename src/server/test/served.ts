@@ -4,17 +4,30 @@ import { serve } from '@hono/node-server';
 import { expect } from 'vitest';
 import { SessionResponse, type StaffRole } from '#contract/auth.ts';
 import { DEMO_STAFF } from '../auth/staff-demo.ts';
+import { HTTP_SERVER_TIMEOUTS } from '../http/server-timeouts.ts';
 
 /**
  * Helpers for tests of a console served over real HTTP (a started server or
  * a spawned `main.ts`), not through `app.request`.
  */
 
-/** `app` served over real HTTP on 127.0.0.1, on a port of its own, until `close`. */
+/**
+ * `app` served over real HTTP on 127.0.0.1, on a port of its own, until
+ * `close`, with the console's own server timeouts. With Node's defaults the
+ * server drops an idle connection after 5 s, the very age at which Node's
+ * client stops reusing one: a loaded machine that stalls the event loop
+ * lets the client send a request on a connection the server is closing,
+ * answered "socket hang up" (seen once in a test of many visitors at load 14).
+ */
 export async function listen(app: {
   fetch: Parameters<typeof serve>[0]['fetch'];
 }): Promise<{ port: number; close(): Promise<void> }> {
-  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  const server = serve({
+    fetch: app.fetch,
+    hostname: '127.0.0.1',
+    port: 0,
+    serverOptions: HTTP_SERVER_TIMEOUTS,
+  });
   await once(server, 'listening');
   return {
     port: (server.address() as AddressInfo).port,

@@ -22,6 +22,7 @@ import {
   type EngineTestApp,
 } from './engine-test-app.ts';
 import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import { HTTP_SERVER_TIMEOUTS } from '../http/server-timeouts.ts';
 
 /**
  * The upstream test bed: console B in sandbox mode is the custody API,
@@ -122,10 +123,12 @@ export async function createTwoConsoles(
   return bed;
 }
 
+/** With the console's own server timeouts, as test/served.ts's `listen` says why. */
 function listen(app: App): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () =>
-      resolve(server),
+    const server = serve(
+      { fetch: app.fetch, hostname: '127.0.0.1', port: 0, serverOptions: HTTP_SERVER_TIMEOUTS },
+      () => resolve(server),
     );
     server.once('error', reject);
   });
