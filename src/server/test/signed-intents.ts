@@ -1,5 +1,4 @@
 import { expect } from 'vitest';
-import { ApprovalCardResponse } from '#contract/approval-card.ts';
 import { SigningChallenge } from '#contract/approval-signature.ts';
 import type { PasskeyAssertion, StaffRole } from '#contract/auth.ts';
 import { pathOf } from '#contract/endpoint.ts';
@@ -52,13 +51,6 @@ export async function withPasskey(
   if (!verdict.ok) throw new Error(verdict.reason);
   await addPasskey(t.db, session.member.id, `${name}'s key`, verdict.value, t.authClock.now());
   return { session, key };
-}
-
-/** The item's card as the member is shown it. */
-export async function cardOf(by: StaffSession, entityId: string): Promise<ApprovalCardResponse> {
-  const res = await by.json(pathOf(approvalCard, { entityId }));
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return ApprovalCardResponse.parse(res.body);
 }
 
 /** The signer's passkey over the challenge of the card they are shown now. */

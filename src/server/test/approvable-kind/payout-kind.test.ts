@@ -7,6 +7,7 @@ import { approvalSignatures } from '#contract/endpoints/approval-signatures.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import { approvalEvents, auditLog } from '../../db/schema/console.ts';
 import { appTestWith } from '../app-test.ts';
+import { createSubOrg } from '../fixtures.ts';
 import { signIntent, withPasskey, type SignedIntent } from '../signed-intents.ts';
 import type { StaffSession } from '../staff-session.ts';
 import { PAYOUT, payoutKind } from './payout-kind.ts';
@@ -64,6 +65,11 @@ describe('a test-only approvable kind', () => {
       const own = await decide(pia.session, payout.id, await signIntent(pia, payout.id));
       expect(own.status, JSON.stringify(own.body)).toBe(403);
       expect(own.body).toMatchObject({ code: 'FOUR_EYES' });
+      // Outside the member's sub-organizations it is not found, as any item is.
+      const away = await createSubOrg(t.db, t.orgId, 'Payout elsewhere');
+      const outsider = await t.signIn('admin', { subOrgIds: [away.id] });
+      const hidden = await decide(outsider, payout.id, { digest: '0'.repeat(64) });
+      expect(hidden.status, JSON.stringify(hidden.body)).toBe(404);
       // A member with a passkey decides only with it.
       const unsigned = await decide(ada.session, payout.id);
       expect(unsigned.status).toBe(403);
