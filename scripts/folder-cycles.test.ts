@@ -100,6 +100,9 @@ const LOOPED_TODAY = [
   // The approval card's kinds: wired like the rest of approvals (mounted by the
   // console's routes, reading the custody backend), so inside the same loop.
   'src/server/capabilities/approvals/card',
+  // The approval core (the approvable kind's interface, the kinds, the held kinds'
+  // decision): the card and signing read through it, and the app mounts it.
+  'src/server/capabilities/approvals/core',
   // Signed decisions: wired like the card (mounted by the console's routes and
   // the custody routes' decision, reading the backend through the card).
   'src/server/capabilities/approvals/signing',

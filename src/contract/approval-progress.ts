@@ -43,7 +43,8 @@ export const MAX_ELIGIBLE_NAMED = 10;
 
 export const ApprovalProgress = z.strictObject({
   entityId: z.string(),
-  entityType: z.enum(['TRANSACTION', 'BANK_ACCOUNT', 'CONTACT']),
+  /** The approvable kind (TRANSACTION, BANK_ACCOUNT, CONTACT …) its rule is frozen on. */
+  entityType: z.string(),
   policyVersion: z.int(),
   ruleName: z.string(),
   /** The rule blocks the item: it can only be declined. */

@@ -36,9 +36,6 @@ export const APPROVAL_EVENT_KINDS = [
 ] as const;
 export type ApprovalEventKind = (typeof APPROVAL_EVENT_KINDS)[number];
 
-/** What an approval event is about. */
-export const APPROVAL_EVENT_ENTITIES = ['TRANSACTION', 'BANK_ACCOUNT', 'CONTACT'] as const;
-
 export const TransactionLiveEvent = z.object({
   kind: z.enum(TRANSACTION_EVENT_KINDS),
   transactionId: z.string(),
@@ -53,7 +50,11 @@ export type TransactionLiveEvent = z.infer<typeof TransactionLiveEvent>;
 
 export const ApprovalLiveEvent = z.object({
   kind: z.enum(APPROVAL_EVENT_KINDS),
-  entityType: z.enum(APPROVAL_EVENT_ENTITIES),
+  /**
+   * The approvable kind (TRANSACTION, BANK_ACCOUNT, CONTACT …): every kind the
+   * server's approval core holds raises these, and a page acts on the kinds it shows.
+   */
+  entityType: z.string(),
   entityId: z.string(),
   /** The item's sub-organization; null for the organization's own. */
   subOrgId: z.nullable(z.string()),

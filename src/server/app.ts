@@ -12,6 +12,9 @@ import { isHttps } from './auth/csrf.ts';
 import type { ApprovalSigning, SecondFactorPolicy } from './auth/second-factor.ts';
 import { signingRoutes } from './capabilities/approvals/signing/signing.routes.ts';
 import { currentIntentOf } from './capabilities/approvals/card/card.ts';
+import type { ApprovableKind } from './capabilities/approvals/core/kind.ts';
+import { heldDecisionRoutes } from './capabilities/approvals/core/held.routes.ts';
+import { APPROVABLE_KINDS } from './capabilities/approvals/core/kinds.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
@@ -95,6 +98,12 @@ export interface CreateAppOptions {
    * server's event stream tails).
    */
   custodyWebhooks?: { key: string | null; sink?: CustodyEventSink };
+  /**
+   * Approvable kinds beyond the core's own (`APPROVABLE_KINDS`,
+   * capabilities/approvals/core/): a test's kind gets the card, the signed
+   * intent, votes and quorum, the inbox and the audit from the core.
+   */
+  approvableKinds?: readonly ApprovableKind[];
   /** Staff sign-in, sessions and the audit log, over the console's tables. */
   auth: {
     db: Database;
@@ -136,6 +145,7 @@ export function createApp({
   auth,
   live,
   custodyWebhooks,
+  approvableKinds: extraKinds = [],
   origin = () => LOCAL_ORIGIN,
   bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
 }: CreateAppOptions) {
@@ -165,14 +175,17 @@ export function createApp({
   // members linked by member management is flagged in the audit log.
   // Approval policies judge what is created and collect decisions until the frozen rule is met.
   // Upstream, the approval events of what is proposed and decided here (capabilities/live/).
+  const approvableKinds = [...APPROVABLE_KINDS, ...extraKinds];
   const judged = applyPolicies(scopedBackend(backend), {
     db: auth.db,
     clock: authOptions.clock,
     driver: database.driver,
+    kinds: approvableKinds,
     currentIntent: (inner, ctx, entityId) =>
       currentIntentOf(
         { backend: inner, ctx, db: auth.db, clock: authOptions.clock, memberId: null },
         entityId,
+        approvableKinds,
       ),
   });
   const custody = flagLinkedDecisions(
@@ -270,7 +283,7 @@ export function createApp({
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
   // A member's decision is held to the approval card they were shown, signed with their passkey
   // where they must sign (capabilities/approvals/signing/).
-  const signing = { auth: authOptions, backend: custody };
+  const signing = { auth: authOptions, backend: custody, kinds: approvableKinds };
   app.route(API_PREFIX, custodyRoutes(custody, signing));
   app.use('/api/console/*', consoleApiAuth(authOptions));
   app.use(OPENAPI_PATH, consoleApiAuth(authOptions));
@@ -278,8 +291,9 @@ export function createApp({
   mount(app, '', backendInfo, () =>
     Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
-  app.route('/api/console', consoleRoutes(authOptions, custody));
+  app.route('/api/console', consoleRoutes(authOptions, custody, approvableKinds));
   app.route('/api/console', signingRoutes(signing));
+  app.route('/api/console', heldDecisionRoutes(signing));
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));

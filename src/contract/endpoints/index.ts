@@ -3,6 +3,7 @@ import * as account from './account.ts';
 import * as approvalCardPreview from './approval-card-preview.ts';
 import * as approvalCards from './approval-cards.ts';
 import * as approvalSignatures from './approval-signatures.ts';
+import * as approvables from './approvables.ts';
 import * as approvalCounts from './approval-counts.ts';
 import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
@@ -42,6 +43,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(approvalCards),
   ...Object.values(approvalCardPreview),
   ...Object.values(approvalSignatures),
+  ...Object.values(approvables),
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),

@@ -4,6 +4,7 @@ import type { CustodyBackend } from '../custody/backend.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.routes.ts';
 import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.ts';
+import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { auditRoutes } from './audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
@@ -20,7 +21,11 @@ import { stakedRoutes } from '../capabilities/transactions/staked.routes.ts';
 import { webhookRoutes } from '../capabilities/webhooks/webhooks.routes.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
-export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function consoleRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  kinds: readonly ApprovableKind[],
+) {
   return new Hono<AppEnv>()
     .route('/', staffRoutes(options))
     .route('/', auditRoutes(options))
@@ -32,8 +37,8 @@ export function consoleRoutes(options: AuthOptions, backend: CustodyBackend) {
     .route('/', stakedRoutes(backend))
     .route('/', approvalDecisionRoutes(options, backend))
     .route('/', approvalInboxRoutes(options, backend))
-    .route('/', approvalCardRoutes(options, backend))
-    .route('/', policyRoutes(options, backend))
+    .route('/', approvalCardRoutes(options, backend, kinds))
+    .route('/', policyRoutes(options, backend, kinds))
     .route('/', overviewRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))

@@ -13,6 +13,7 @@ import {
   decideApproval,
 } from '#contract/endpoints/approvals.ts';
 import { approvalSigningChallenge } from '#contract/endpoints/approval-signatures.ts';
+import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import { createBankAccount } from '#contract/endpoints/bank-account-writes.ts';
 import { findBankAccountMatches } from '#contract/endpoints/bank-accounts.ts';
 import { listContacts } from '#contract/endpoints/contacts.ts';
@@ -386,6 +387,17 @@ export const OVERRIDES: Record<string, Call[]> = {
       url: (t) => at(approvalSigningChallenge, { entityId: t.transactionId }),
       body: () => ({ action: 'approve', digest: '0'.repeat(64) }),
       scope: 'create',
+    },
+  ],
+  [endpointKey(decideApprovable)]: [
+    {
+      // For a kind the console holds itself, of which production has none yet: a transaction
+      // is no such item, in scope or out (404 either way). A held item's scope is its kind's
+      // read, proven with a test-only kind (test/approvable-kind/).
+      name: 'held approvable decision',
+      url: (t) => at(decideApprovable, { entityId: t.transactionId }),
+      body: () => ({ action: 'approve' }),
+      scope: 'none',
     },
   ],
   [endpointKey(approvalCosts)]: [

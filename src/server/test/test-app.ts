@@ -77,6 +77,8 @@ export async function createTestApp(
     approvalSigning?: ApprovalSigning;
     /** How long a body may take to arrive (app.ts); the app's default unless given. */
     bodyReadTimeoutMs?: number;
+    /** Approvable kinds beyond the core's own (app.ts): a test's kind. */
+    approvableKinds?: CreateAppOptions['approvableKinds'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -98,6 +100,7 @@ export async function createTestApp(
     logger: options.logger ?? pino({ level: 'silent' }),
     ...(origin ? { origin: () => origin } : {}),
     ...(options.bodyReadTimeoutMs ? { bodyReadTimeoutMs: options.bodyReadTimeoutMs } : {}),
+    ...(options.approvableKinds ? { approvableKinds: options.approvableKinds } : {}),
     auth: {
       db: database.db,
       clock,

@@ -6,6 +6,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody } from '../../custody/routes/parse-body.ts';
+import type { AuditHooks } from '../../http/mount.ts';
 import { decideSigned, type SigningOptions } from './signing/signed-decision.ts';
 
 const DECIDED: Record<string, string> = {
@@ -15,6 +16,30 @@ const DECIDED: Record<string, string> = {
 
 // Ids of every entity are short printable strings; anything else names nothing.
 const IMPOSSIBLE_ID = /\p{Cc}/u;
+
+/**
+ * A decision's audit row, for every approvable kind: only the decision is read from the
+ * body, and a member's signed intent's digest and credential id (verified on a success):
+ * never a signature or a reason's free text.
+ */
+export const DECISION_AUDIT: Required<Pick<AuditHooks, 'fromRequest' | 'summary'>> = {
+  fromRequest: (body) => {
+    const decision =
+      body && typeof body === 'object' ? (body as { action?: unknown }).action : undefined;
+    const note = intentNote(body);
+    return {
+      ...(decision === 'approve' || decision === 'reject'
+        ? { action: `change_request.${decision}` }
+        : {}),
+      ...(note ? { note } : {}),
+    };
+  },
+  summary: (answer, action) => {
+    const decided = DECIDED[action] ?? 'decided';
+    const status = typeof answer['status'] === 'string' ? answer['status'] : '';
+    return `Change request ${decided}${status ? `, status ${status}` : ''}`;
+  },
+};
 
 /**
  * Change-request approvals for bank accounts, transactions,
@@ -44,24 +69,7 @@ export function approvalRoutes(backend: CustodyBackend, signing?: SigningOptions
         // transaction it decides, like the approval that succeeds (its answer's entityId).
         entityOf: async (approvalId, c) =>
           (await backend.approvalEntityId?.(custodyContext(c), approvalId)) ?? null,
-        // Only the decision is read from the body, and a member's signed intent's digest and
-        // credential id (verified on a success): never a signature or a reason's free text.
-        fromRequest: (body) => {
-          const decision =
-            body && typeof body === 'object' ? (body as { action?: unknown }).action : undefined;
-          const note = intentNote(body);
-          return {
-            ...(decision === 'approve' || decision === 'reject'
-              ? { action: `change_request.${decision}` }
-              : {}),
-            ...(note ? { note } : {}),
-          };
-        },
-        summary: (answer, action) => {
-          const decided = DECIDED[action] ?? 'decided';
-          const status = typeof answer['status'] === 'string' ? answer['status'] : '';
-          return `Change request ${decided}${status ? `, status ${status}` : ''}`;
-        },
+        ...DECISION_AUDIT,
       },
     },
   );

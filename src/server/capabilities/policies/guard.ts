@@ -17,6 +17,7 @@ import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
+import { kindNamed, type ApprovableKind } from '../approvals/core/kind.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
   factsNeeded,
@@ -71,7 +72,7 @@ function passesThrough(requirement: FrozenRequirement): boolean {
   );
 }
 
-function progressOf(requirement: FrozenRequirement, counted: Tally) {
+export function progressOf(requirement: FrozenRequirement, counted: Tally) {
   return {
     ruleName: requirement.ruleName,
     required: counted.required,
@@ -80,7 +81,7 @@ function progressOf(requirement: FrozenRequirement, counted: Tally) {
 }
 
 /** A decision on an item its rule has settled: as the custody API answers one on a decided item. */
-function decidedAlready(
+export function decidedAlready(
   entityType: PolicyEntityType,
   entityId: string,
   ruleName: string,
@@ -97,7 +98,7 @@ function decidedAlready(
  * waits: refused, so a repeated approval never reads as progress, and a
  * change of mind is not taken silently (the first decision counted).
  */
-function decisionRecorded(
+export function decisionRecorded(
   ruleName: string,
   counted: Tally,
   earlier: { decision: 'APPROVE' | 'DECLINE'; at: Date },
@@ -108,6 +109,37 @@ function decisionRecorded(
     409,
     ERROR_CODES.decisionAlreadyRecorded,
     `You already ${what} this at ${earlier.at.toISOString()}; it waits for ${left} more ${left === 1 ? 'approval' : 'approvals'} under the rule "${ruleName}", and a decision counts once`,
+  );
+}
+
+/**
+ * The frozen rule's verdict on who decides: the creator never (an API client only where the
+ * rule lets it approve its own), and only the approvers the rule names.
+ */
+export function refuseUnlessEligible(
+  requirement: FrozenRequirement,
+  initiator: PolicyActor,
+  actor: PolicyActor,
+): void {
+  const { outcome } = requirement;
+  if (outcome.action === 'BLOCK')
+    throw new ApiError(
+      403,
+      ERROR_CODES.policyBlocked,
+      `Rule "${requirement.ruleName}" blocks this`,
+    );
+  if (isEligible(outcome, initiator, actor)) return;
+  const own = actor.kind === initiator.kind && actor.id === initiator.id;
+  if (own)
+    throw new ApiError(
+      403,
+      actor.kind === 'staff' ? ERROR_CODES.fourEyes : ERROR_CODES.selfApprovalNotAllowed,
+      `Rule "${requirement.ruleName}" does not count a decision by the item's creator; ${describeApprovers(outcome.approvers, () => 'named members')} other than its creator must decide it`,
+    );
+  throw new ApiError(
+    403,
+    ERROR_CODES.policyNotEligible,
+    `Rule "${requirement.ruleName}" counts approvals from ${describeApprovers(outcome.approvers, () => 'named members')} only; you are not one of them`,
   );
 }
 
@@ -340,6 +372,8 @@ export function applyPolicies(
      * votes cast on something else. Given by the app (the card reads this module's rules).
      */
     currentIntent?: CurrentIntent;
+    /** The approvable kinds (approvals/core/): each says whether its item still waits, and where. */
+    kinds: readonly ApprovableKind[];
   },
 ): CustodyBackend {
   const { db, clock } = options;
@@ -395,27 +429,14 @@ export function applyPolicies(
   }
 
   /**
-   * Whether the item still waits for a decision (a contact also while a change to its assets
-   * does), and its sub-organization (the scope of the vote's live event).
+   * Whether the item still waits for a decision, and its sub-organization (the scope of the
+   * vote's live event): its kind's to say (approvals/core/).
    */
-  async function stillPending(
-    ctx: CustodyContext,
-    entityType: PolicyEntityType,
-    entityId: string,
-  ): Promise<{ pending: boolean; subOrgId: string | null }> {
-    if (entityType === 'TRANSACTION') {
-      const tx = await inner.getTransaction(ctx, entityId);
-      return { pending: tx.status === 'PENDING', subOrgId: tx.subOrgId ?? null };
-    }
-    if (entityType === 'BANK_ACCOUNT') {
-      const account = await inner.getBankAccount(ctx, entityId);
-      return { pending: account.status === 'PENDING', subOrgId: account.subOrgId ?? null };
-    }
-    const contact = await inner.getContact(ctx, entityId);
-    return {
-      pending: contact.status === 'PENDING' || Boolean(contact.pendingAssetList),
-      subOrgId: contact.subOrgId ?? null,
-    };
+  function stillPending(ctx: CustodyContext, entityType: PolicyEntityType, entityId: string) {
+    return kindNamed(options.kinds, entityType).stateOf(
+      { backend: inner, ctx, db, clock, memberId: null },
+      entityId,
+    );
   }
 
   /**
@@ -600,20 +621,7 @@ export function applyPolicies(
       const actor = await actorOf(ctx);
       // The rule's verdict is the only one: a decision it does not count never reaches the
       // custody backend, whose own rules (an API user approving what it created) are looser.
-      if (!isEligible(outcome, initiator, actor)) {
-        const own = actor.kind === initiator.kind && actor.id === initiator.id;
-        if (own)
-          throw new ApiError(
-            403,
-            actor.kind === 'staff' ? ERROR_CODES.fourEyes : ERROR_CODES.selfApprovalNotAllowed,
-            `Rule "${requirement.ruleName}" does not count a decision by the item's creator; ${describeApprovers(outcome.approvers, () => 'named members')} other than its creator must decide it`,
-          );
-        throw new ApiError(
-          403,
-          ERROR_CODES.policyNotEligible,
-          `Rule "${requirement.ruleName}" counts approvals from ${describeApprovers(outcome.approvers, () => 'named members')} only; you are not one of them`,
-        );
-      }
+      refuseUnlessEligible(requirement, initiator, actor);
       const decision = request.action === 'approve' ? 'APPROVE' : 'DECLINE';
 
       // Through the scoped backend: an item outside the member's scope is a 404 before any

@@ -18,6 +18,7 @@ import { inArray } from 'drizzle-orm';
 import { audit } from '../../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
 import { outsideAdminScope } from '../../console/admin-scope.ts';
+import type { ApprovableKind, CardContext } from '../approvals/core/kind.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { Database } from '../../db/client.ts';
@@ -111,26 +112,29 @@ async function policyInWords(
   return [...rules, `otherwise ${describeOutcome(policy.fallback, nameOf)}`].join('; ');
 }
 
-/** The item's sub-organization when the member may see it; undefined when not (or gone). */
+/**
+ * The item's sub-organization when the member may see it, as its kind reads it
+ * (approvals/core/); undefined when not, gone, or of no kind declared here.
+ */
 async function visibleSubOrg(
-  backend: CustodyBackend,
-  ctx: CustodyContext,
-  entityType: 'TRANSACTION' | 'BANK_ACCOUNT' | 'CONTACT',
+  card: CardContext,
+  kinds: readonly ApprovableKind[],
+  entityType: string,
   entityId: string,
-): Promise<{ subOrgId?: string | null | undefined } | undefined> {
-  const read =
-    entityType === 'TRANSACTION'
-      ? backend.getTransaction(ctx, entityId)
-      : entityType === 'BANK_ACCOUNT'
-        ? backend.getBankAccount(ctx, entityId)
-        : backend.getContact(ctx, entityId);
-  return read.catch((error: unknown) => {
+): Promise<{ subOrgId: string | null } | undefined> {
+  const kind = kinds.find((k) => k.kind === entityType);
+  if (!kind) return undefined;
+  return kind.stateOf(card, entityId).catch((error: unknown) => {
     if (error instanceof ApiError && error.status === 404) return undefined;
     throw error;
   });
 }
 
-export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function policyRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  kinds: readonly ApprovableKind[],
+) {
   const { db, clock } = options;
   const app = new Hono<AppEnv>();
 
@@ -256,15 +260,16 @@ export function policyRoutes(options: AuthOptions, backend: CustodyBackend) {
   // Only what the member may see: an item outside their scope (or unknown) is left out.
   mount(app, CONSOLE_API_PREFIX, approvalProgressEndpoint, async ({ query: { entityIds } }, c) => {
     const ctx = custodyContext(c);
+    const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : null;
+    const card: CardContext = { backend, ctx, db, clock, memberId: member };
     const rows = await requirementsOf(db, entityIds);
     const seen = await Promise.all(
-      rows.map((row) => visibleSubOrg(backend, ctx, row.entityType, row.entityId)),
+      rows.map((row) => visibleSubOrg(card, kinds, row.entityType, row.entityId)),
     );
     const items = rows.flatMap((row, i) => {
       const item = seen[i];
       return item ? [{ row, subOrgId: item.subOrgId }] : [];
     });
-    const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : null;
     return { results: await approvalProgress(db, items, member) };
   });
 

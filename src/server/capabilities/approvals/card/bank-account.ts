@@ -1,5 +1,5 @@
 import { frozenOf, last4, orNull, ruleOf } from './parts.ts';
-import type { ApprovableKind } from './registry.ts';
+import type { ApprovableKind } from '../core/kind.ts';
 
 /**
  * A proposed bank account's card: who it pays (the account's name and bank),
@@ -8,6 +8,10 @@ import type { ApprovableKind } from './registry.ts';
  */
 export const bankAccountKind: ApprovableKind = {
   kind: 'BANK_ACCOUNT',
+  async stateOf(card, entityId) {
+    const account = await card.backend.getBankAccount(card.ctx, entityId);
+    return { pending: account.status === 'PENDING', subOrgId: account.subOrgId ?? null };
+  },
   async loadCard(card, entityId) {
     const account = await orNull(card.backend.getBankAccount(card.ctx, entityId));
     if (!account) return null;

@@ -8,7 +8,7 @@ import { custodyContext } from '../../../custody/context.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { approvalCardOf, previewCardOf } from './card.ts';
-import type { CardContext } from './registry.ts';
+import type { ApprovableKind, CardContext } from '../core/kind.ts';
 
 /**
  * GET /api/console/approval_cards/{entityId}/ and POST …/preview/: the
@@ -17,7 +17,11 @@ import type { CardContext } from './registry.ts';
  * sub-organizations is a 404, as its own read, and a draft is judged as its
  * create will be.
  */
-export function approvalCardRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function approvalCardRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  kinds: readonly ApprovableKind[],
+) {
   const app = new Hono<AppEnv>();
   const contextOf = (c: Parameters<typeof custodyContext>[0]): CardContext => {
     const ctx = custodyContext(c);
@@ -34,6 +38,6 @@ export function approvalCardRoutes(options: AuthOptions, backend: CustodyBackend
     previewCardOf(contextOf(c), body),
   );
   return mount(app, CONSOLE_API_PREFIX, approvalCard, ({ params }, c) =>
-    approvalCardOf(contextOf(c), params.entityId),
+    approvalCardOf(contextOf(c), params.entityId, kinds),
   );
 }

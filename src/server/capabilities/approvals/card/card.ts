@@ -7,18 +7,10 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { CreateTransactionRequest } from '#contract/transaction.ts';
 import { requirementsOf } from '../../policies/progress.ts';
-import { bankAccountKind } from './bank-account.ts';
-import { contactKind } from './contact.ts';
+import type { ApprovableKind, CardContext } from '../core/kind.ts';
+import { APPROVABLE_KINDS } from '../core/kinds.ts';
 import { rememberCard } from './cards-shown.ts';
-import type { ApprovableKind, CardContext } from './registry.ts';
-import { previewTransactionCard, transactionKind } from './transaction.ts';
-
-/** Every approvable kind the inbox holds, in the order an unknown id is asked about. */
-export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
-  transactionKind,
-  bankAccountKind,
-  contactKind,
-];
+import { previewTransactionCard } from './transaction.ts';
 
 const answer = (card: ApprovalCard): ApprovalCardResponse => ({
   card,
@@ -51,9 +43,10 @@ export async function approvalCardOf(
 export async function currentIntentOf(
   card: CardContext,
   entityId: string,
+  kinds: readonly ApprovableKind[] = APPROVABLE_KINDS,
 ): Promise<ApprovalCardResponse['card']['intent'] | null> {
   try {
-    return (await approvalCardOf(card, entityId)).card.intent;
+    return (await approvalCardOf(card, entityId, kinds)).card.intent;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;

@@ -1,5 +1,5 @@
 import { frozenOf, orNull, ruleOf } from './parts.ts';
-import type { ApprovableKind } from './registry.ts';
+import type { ApprovableKind } from '../core/kind.ts';
 
 /**
  * A contact's card: the address it names on its chain and the assets it may
@@ -8,6 +8,14 @@ import type { ApprovableKind } from './registry.ts';
  */
 export const contactKind: ApprovableKind = {
   kind: 'CONTACT',
+  // It waits while its proposal does, and while a change to its assets does.
+  async stateOf(card, entityId) {
+    const contact = await card.backend.getContact(card.ctx, entityId);
+    return {
+      pending: contact.status === 'PENDING' || Boolean(contact.pendingAssetList),
+      subOrgId: contact.subOrgId ?? null,
+    };
+  },
   async loadCard(card, entityId) {
     const contact = await orNull(card.backend.getContact(card.ctx, entityId));
     if (!contact) return null;

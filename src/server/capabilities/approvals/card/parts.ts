@@ -5,7 +5,7 @@ import { add, isDecimalString } from '#contract/decimal.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import { approvalProgress, requirementsOf, summaryOf } from '../../policies/progress.ts';
 import { voidedVotes } from '../signing/signatures.store.ts';
-import type { CardContext } from './registry.ts';
+import type { CardContext } from '../core/kind.ts';
 
 /** Shared pieces of every kind's card: names, the rule and the quorum. */
 

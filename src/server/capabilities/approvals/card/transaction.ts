@@ -13,7 +13,7 @@ import type { CreateTransactionRequest, Party, Transaction } from '#contract/tra
 import { draftRequirement } from '../../policies/guard.ts';
 import { costOf } from '../cost.ts';
 import { canonicalAmount, frozenOf, last4, orNull, ruleOf, vaultOf } from './parts.ts';
-import type { ApprovableKind, CardContext } from './registry.ts';
+import type { ApprovableKind, CardContext } from '../core/kind.ts';
 
 /**
  * A transaction's card, every category alike (transfers, contract calls,
@@ -248,6 +248,10 @@ export async function transactionCard(
 
 export const transactionKind: ApprovableKind = {
   kind: 'TRANSACTION',
+  async stateOf(card, entityId) {
+    const tx = await card.backend.getTransaction(card.ctx, entityId);
+    return { pending: tx.status === 'PENDING', subOrgId: tx.subOrgId ?? null };
+  },
   async loadCard(card, entityId) {
     const tx = await orNull(card.backend.getTransaction(card.ctx, entityId));
     if (!tx) return null;

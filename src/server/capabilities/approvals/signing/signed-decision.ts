@@ -22,7 +22,7 @@ import { custodyContext } from '../../../custody/context.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { approvalCardOf } from '../card/card.ts';
 import { cardShown } from '../card/cards-shown.ts';
-import type { CardContext } from '../card/registry.ts';
+import type { ApprovableKind, CardContext } from '../core/kind.ts';
 import { intentChange } from './intent-change.ts';
 import { consumeNonce, createNonce, recordSignature } from './signatures.store.ts';
 
@@ -38,6 +38,8 @@ export interface SigningOptions {
   auth: AuthOptions;
   /** The scoped backend (with the policies): an item outside the member's scope is a 404. */
   backend: CustodyBackend;
+  /** The approvable kinds whose cards are signed (approvals/core/): every kind the core holds. */
+  kinds: readonly ApprovableKind[];
 }
 
 const b64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
@@ -71,7 +73,7 @@ async function currentCard(
   entityId: string,
 ): Promise<ApprovalCardResponse | null> {
   try {
-    return await approvalCardOf(cardContextOf(options, c), entityId);
+    return await approvalCardOf(cardContextOf(options, c), entityId, options.kinds);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;
@@ -120,7 +122,7 @@ export async function signingChallengeFor(
 ): Promise<SigningChallenge> {
   const member = c.get('staff');
   if (!member) throw new ApiError(401, ERROR_CODES.unauthorized, 'Sign in to decide');
-  const current = await approvalCardOf(cardContextOf(options, c), entityId);
+  const current = await approvalCardOf(cardContextOf(options, c), entityId, options.kinds);
   const named = cardNamed(options, entityId, request.digest, current);
   const signer = await signerOf(options, member.id);
   if (!signer.must)
@@ -153,7 +155,7 @@ export async function signingChallengeFor(
   };
 }
 
-interface Checked {
+export interface Checked {
   entityId: string;
   digest: string;
   card: string;
@@ -168,7 +170,7 @@ interface Checked {
  * them for this item, decision and card. Answers what to store once decided,
  * or null for a decision with nothing to store (no card shown, none to sign).
  */
-async function checkDecision(
+export async function checkDecision(
   options: SigningOptions,
   c: Context<AppEnv>,
   staffId: string,
@@ -293,13 +295,27 @@ export async function decideSigned(
     intent ? { ...rest, intent } : rest,
   );
   const answer = await decide(rest);
-  if (checked)
-    await recordSignature(options.auth.db, {
-      ...checked,
-      staffId: member.id,
-      staffName: member.name,
-      decision: rest.action === 'approve' ? 'APPROVED' : 'REJECTED',
-      decidedAt: options.auth.clock.now(),
-    });
+  await storeDecided(options, member, checked, rest.action);
   return answer;
+}
+
+/**
+ * Stores what a member's decision was made on, once it was decided (never
+ * before: a decision refused leaves no signature claiming it). Null: nothing
+ * to store.
+ */
+export async function storeDecided(
+  options: SigningOptions,
+  member: { id: string; name: string },
+  checked: Checked | null,
+  action: ApprovalActionRequest['action'],
+): Promise<void> {
+  if (!checked) return;
+  await recordSignature(options.auth.db, {
+    ...checked,
+    staffId: member.id,
+    staffName: member.name,
+    decision: action === 'approve' ? 'APPROVED' : 'REJECTED',
+    decidedAt: options.auth.clock.now(),
+  });
 }

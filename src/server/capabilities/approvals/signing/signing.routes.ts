@@ -34,6 +34,7 @@ export function signingRoutes(options: SigningOptions) {
         memberId: ctx.actor?.type === 'STAFF' ? ctx.actor.id : null,
       },
       params.entityId,
+      options.kinds,
     );
     const rows = await signaturesOf(options.auth.db, [params.entityId]);
     return verifiedSignatures(params.entityId, digest, rows);

@@ -1,0 +1,160 @@
+import type { Context } from 'hono';
+import { ApiError } from '#contract/api-error.ts';
+import type { ApprovalActionRequest, ApprovalActionResponse } from '#contract/approvals.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import type { FrozenRequirement } from '#contract/policies.ts';
+import type { Clock } from '../../../clock.ts';
+import { custodyContext } from '../../../custody/context.ts';
+import type { Database } from '../../../db/client.ts';
+import type { AppEnv } from '../../../http/app-env.ts';
+import { raiseApprovalEvent } from '../../live/approval-source.ts';
+import type { PolicyActor } from '../../policies/evaluate.ts';
+import {
+  decidedAlready,
+  decisionRecorded,
+  policyActor,
+  progressOf,
+  refuseUnlessEligible,
+} from '../../policies/guard.ts';
+import {
+  freezeRequirement,
+  initiatorOf,
+  markSent,
+  recordVote,
+  releaseClaim,
+  requirementOf,
+} from '../../policies/votes.store.ts';
+import { currentIntentOf } from '../card/card.ts';
+import { checkDecision, storeDecided, type SigningOptions } from '../signing/signed-decision.ts';
+import type { ApprovableKind, CardContext } from './kind.ts';
+
+/**
+ * The core's decision on an item of a kind the console holds itself (a kind
+ * with `settle`: no change request at the custody backend), made exactly as
+ * every kind's is: the card the member was shown and, where they must sign,
+ * their passkey's assertion over it (signing/); the frozen rule's verdict on
+ * who decides; their vote counted under the item's lock (a vote on a card
+ * that changed stops counting first); the kind's effect run once, by the one
+ * request that settles it; the signature stored only once the decision
+ * stands; the live events; and the audit row the route declares.
+ */
+
+/**
+ * Freezes the rule an item of a held kind is decided under, as it is proposed
+ * (the kind's rule: who may decide and how many must), and tells the
+ * browsers it waits. Call it in the kind's own write, before answering.
+ */
+export async function proposeHeld(
+  db: Database,
+  clock: Clock,
+  item: {
+    kind: ApprovableKind;
+    entityId: string;
+    subOrgId: string | null;
+    requirement: FrozenRequirement;
+    initiator: PolicyActor;
+  },
+): Promise<void> {
+  const now = clock.now();
+  await freezeRequirement(
+    db,
+    {
+      entityId: item.entityId,
+      entityType: item.kind.kind,
+      requirement: item.requirement,
+      initiator: item.initiator,
+    },
+    now,
+  );
+  await raiseApprovalEvent(
+    db,
+    {
+      kind: 'PROPOSED',
+      entityType: item.kind.kind,
+      entityId: item.entityId,
+      subOrgId: item.subOrgId,
+      status: 'PENDING',
+    },
+    now,
+  );
+}
+
+const notHeld = () =>
+  new ApiError(404, ERROR_CODES.notFound, 'No item waiting for a decision with that id');
+
+/** A refusal that says the decision itself did not stand (not a timeout or a rate limit). */
+const refusal = (error: unknown) =>
+  error instanceof ApiError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.status !== 408 &&
+  error.status !== 429;
+
+/** POST /api/console/approvables/{entityId}/decision/ */
+export async function decideHeld(
+  options: SigningOptions,
+  c: Context<AppEnv>,
+  entityId: string,
+  request: ApprovalActionRequest,
+): Promise<ApprovalActionResponse> {
+  const member = c.get('staff');
+  if (!member) throw new ApiError(401, ERROR_CODES.unauthorized, 'Sign in to decide');
+  const { db, clock } = options.auth;
+  const row = await requirementOf(db, entityId);
+  const kind = row ? options.kinds.find((k) => k.kind === row.entityType) : undefined;
+  if (!row || !kind?.settle) throw notHeld();
+  const settle = kind.settle.bind(kind);
+  const ctx = custodyContext(c);
+  const card: CardContext = { backend: options.backend, ctx, db, clock, memberId: member.id };
+
+  // In the member's scope (the kind's read is a 404 outside it) before anything is kept.
+  const state = await kind.stateOf(card, entityId);
+  const { requirement } = row;
+  if (!state.pending) throw decidedAlready(row.entityType, entityId, requirement.ruleName);
+  const actor = await policyActor(db, ctx);
+  refuseUnlessEligible(requirement, initiatorOf(row), actor);
+  // The card shown and, where the member must sign, the assertion over it: before any vote.
+  const checked = await checkDecision(options, c, member.id, entityId, request);
+
+  const current = await currentIntentOf(card, entityId, options.kinds);
+  const decision = request.action === 'approve' ? 'APPROVE' : 'DECLINE';
+  const result = await recordVote(
+    db,
+    entityId,
+    { actor, decision, reason: request.reason, subOrgId: state.subOrgId },
+    clock.now(),
+    current ? { current } : {},
+  );
+  if (result.earlier) throw decisionRecorded(requirement.ruleName, result.tally, result.earlier);
+  const progress = progressOf(requirement, result.tally);
+
+  if (result.claimedAt) {
+    const outcome = result.tally.state === 'APPROVED' ? 'APPROVED' : 'DECLINED';
+    try {
+      await settle(card, entityId, outcome);
+    } catch (error) {
+      // The effect refused: this decision did not stand, and the item waits again.
+      await releaseClaim(
+        db,
+        entityId,
+        result.claimedAt,
+        refusal(error) ? { actor, subOrgId: state.subOrgId, at: clock.now() } : null,
+      );
+      throw error;
+    }
+    await markSent(db, entityId, clock.now());
+    const status = outcome === 'APPROVED' ? 'APPROVED' : 'REJECTED';
+    await raiseApprovalEvent(
+      db,
+      { kind: 'DECIDED', entityType: kind.kind, entityId, subOrgId: state.subOrgId, status },
+      clock,
+    );
+    await storeDecided(options, member, checked, request.action);
+    return { success: true, status, id: entityId, entityId, policy: progress };
+  }
+  if (result.tally.state !== 'PENDING')
+    // Settled by the others' decisions: this one came after and counts for nothing.
+    throw decidedAlready(row.entityType, entityId, requirement.ruleName);
+  await storeDecided(options, member, checked, request.action);
+  return { success: true, status: 'PENDING', id: entityId, entityId, policy: progress };
+}

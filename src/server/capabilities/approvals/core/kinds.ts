@@ -1,0 +1,11 @@
+import { bankAccountKind } from '../card/bank-account.ts';
+import { contactKind } from '../card/contact.ts';
+import { transactionKind } from '../card/transaction.ts';
+import type { ApprovableKind } from './kind.ts';
+
+/** Every approvable kind, in the order an unknown id is asked about. */
+export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
+  transactionKind,
+  bankAccountKind,
+  contactKind,
+];

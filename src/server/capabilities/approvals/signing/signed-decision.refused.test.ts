@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect } from 'vitest';
+import { ApiError } from '#contract/api-error.ts';
+import { ApprovalMessageResponse } from '#contract/approvals.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { paths } from '#contract/paths.ts';
+import type { CustodyBackend } from '../../../custody/backend.ts';
+import { approvalSignatures } from '../../../db/schema/console.ts';
+import { appTestWith } from '../../../test/app-test.ts';
+import { signIntent, withPasskey } from '../../../test/signed-intents.ts';
+import { proposeBankAccount } from '../../../test/staff-approvals.ts';
+
+/**
+ * A signed decision is stored only once the backend has decided it: one the
+ * backend refuses leaves no signature row claiming the member decided.
+ */
+
+/** Entities whose decisions the custody backend refuses, as it may (a conflict on its side). */
+const refusing = new Set<string>();
+
+const refusesSome = (backend: CustodyBackend): CustodyBackend => ({
+  ...backend,
+  decideApproval: async (ctx, approvalId, request) => {
+    const entityId = await backend.approvalEntityId?.(ctx, approvalId);
+    if (entityId && refusing.has(entityId))
+      throw new ApiError(409, ERROR_CODES.conflict, 'The custody backend refused this decision');
+    return backend.decideApproval(ctx, approvalId, request);
+  },
+});
+
+const appTest = appTestWith({ wrapBackend: refusesSome });
+
+const send = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('a signed decision the backend refuses', () => {
+  appTest(
+    'leaves no signature; the same decision accepted later is stored once',
+    async ({ t, initiator, subOrgId }) => {
+      const ada = await withPasskey(t, 'Ada Refused');
+      const id = await proposeBankAccount(initiator, subOrgId, { accountNumber: '990000111' });
+      const message = await ada.session.json(`${paths.approvalMessage()}?entityId=${id}`);
+      const { approvalId } = ApprovalMessageResponse.parse(message.body);
+
+      refusing.add(id);
+      const refused = await ada.session.json(
+        paths.approvalAction(approvalId),
+        send({ action: 'approve', intent: await signIntent(ada, id) }),
+      );
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      const stored = () =>
+        t.db.select().from(approvalSignatures).where(eq(approvalSignatures.entityId, id));
+      expect(await stored()).toEqual([]);
+
+      refusing.delete(id);
+      const accepted = await ada.session.json(
+        paths.approvalAction(approvalId),
+        send({ action: 'approve', intent: await signIntent(ada, id) }),
+      );
+      expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+      expect(await stored()).toEqual([expect.objectContaining({ decision: 'APPROVED' })]);
+    },
+  );
+});
