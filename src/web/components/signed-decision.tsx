@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { onlyFeeMoved, shortDigest, type ApprovalCardResponse } from '#contract/approval-card.ts';
 import { describeError } from '../lib/api-errors.ts';
 import { useApprovalCard } from '../lib/approval-card-queries.ts';
-import { changesSentence, describeCardChanges } from '../lib/card-changes.ts';
+import { changesSentence, describeCardChanges } from '#contract/card-changes.ts';
 import { isCardChanged, needsPasskey, PasskeyNotUsed } from '../lib/signed-decision.ts';
 import { ApprovalCardView } from './approval-card.tsx';
 

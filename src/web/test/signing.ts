@@ -1,6 +1,7 @@
 import { vi } from 'vitest';
 import {
   intentDigest,
+  onlyFeeMoved,
   type ApprovalCard,
   type ApprovalCardIntent,
   type ApprovalCardResponse,
@@ -77,12 +78,23 @@ export interface SigningState {
 }
 
 export function signingRoutes(entityId: string, state: SigningState): Record<string, FakeRoute> {
+  // As the server does (card/cards-shown.ts): a card it answered lately is still the card
+  // decided on while only its fee moved within the ceiling it showed.
+  const answered = new Map<string, ApprovalCardIntent>();
   return {
-    [`/api/console/approval_cards/${entityId}/`]: () => json(answerOf(state.card)),
+    [`/api/console/approval_cards/${entityId}/`]: () => {
+      const answer = answerOf(state.card);
+      answered.set(answer.digest, answer.card.intent);
+      return json(answer);
+    },
     [`/api/console/approval_cards/${entityId}/challenge/`]: (_url, init) => {
       const body = JSON.parse(String(init.body)) as { action: string; digest: string };
       state.challenges.push(body);
-      const digest = intentDigest(state.card.intent);
+      const seen = answered.get(body.digest);
+      const digest =
+        seen && onlyFeeMoved(seen, state.card.intent)
+          ? body.digest
+          : intentDigest(state.card.intent);
       if (body.digest !== digest)
         return json(
           { message: 'The approval card changed since it was shown', code: 'CARD_CHANGED' },

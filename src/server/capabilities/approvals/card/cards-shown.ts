@@ -6,7 +6,7 @@ import type { ApprovalCardIntent } from '#contract/approval-card.ts';
  * half minute, so the digest of an item's card changes while a member reads
  * it without anything they decide on changing. A decision names the digest
  * of the card shown; this lets the server find that card again and judge it
- * by what it binds (signing/intent-change.ts) rather than by the digest
+ * by what it binds (contract/card-changes.ts `intentChange`) rather than by the digest
  * alone. Memory only, and bounded: a card not found here (another server, an
  * old one) is judged by its digest, which only ever refuses (CARD_CHANGED,
  * and the member is shown the card again), never accepts more.

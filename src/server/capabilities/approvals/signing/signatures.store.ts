@@ -11,7 +11,7 @@ import {
   approvalVotes,
 } from '../../../db/schema/console.ts';
 import { raiseApprovalEvent } from '../../live/approval-source.ts';
-import { intentChange } from './intent-change.ts';
+import { intentChange } from '#contract/card-changes.ts';
 
 /**
  * The signed approvals' storage: one-time nonces, each bound to a member, an

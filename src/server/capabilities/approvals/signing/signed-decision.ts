@@ -23,7 +23,7 @@ import type { AppEnv } from '../../../http/app-env.ts';
 import { approvalCardOf } from '../card/card.ts';
 import { cardShown } from '../card/cards-shown.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
-import { intentChange } from './intent-change.ts';
+import { intentChange } from '#contract/card-changes.ts';
 import { consumeNonce, createNonce, recordSignature } from './signatures.store.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { ApprovalCardResponse } from '#contract/approval-card.ts';
 import { describeError } from '../../../lib/api-errors.ts';
 import { approvalCardQuery } from '../../../lib/approval-card-queries.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
-import { changesSentence, describeCardChanges } from '../../../lib/card-changes.ts';
+import { changesSentence, describeCardChanges } from '#contract/card-changes.ts';
 import { isCardChanged, PasskeyNotUsed, sendSignedDecision } from '../../../lib/signed-decision.ts';
 
 /**

@@ -12,6 +12,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shortDigest } from '#contract/approval-card.ts';
 import type { Transaction } from '#contract/transaction.ts';
+import { approvalCardQuery } from '../../../lib/approval-card-queries.ts';
 import { ScopeSearch } from '../../../lib/scope.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 import { installFakeApi, json } from '../../../test/fake-api.ts';
@@ -96,7 +97,7 @@ async function renderPanel(signing: SigningState, decide?: () => Response) {
   await user.click(await screen.findByRole('button', { name: 'Approve…' }));
   const dialog = await screen.findByRole('dialog', { name: 'Approve this transaction?' });
   await within(dialog).findByTestId('signing-note');
-  return { ...api, bodies, dialog, user };
+  return { ...api, bodies, client, dialog, user };
 }
 
 const approveButton = (dialog: HTMLElement) =>
@@ -179,6 +180,78 @@ describe('DecisionPanel: signed approvals', () => {
       expect.objectContaining({ intent: expect.objectContaining({ digest: fresh }) }),
     ]);
   });
+
+  const fee = (maxFee: string) => ({
+    tier: 'MEDIUM' as const,
+    maxFee,
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+  });
+
+  it('keeps the card it showed while only the fee moved within the ceiling shown, and signs that card', async () => {
+    installAuthenticator(() => 'sign');
+    const signing = signingState('tx_sig', { required: true });
+    const shown = answerOf(signing.card).digest;
+    const { bodies, client, dialog, user } = await renderPanel(signing);
+    const card = within(dialog).getByRole('region', { name: 'The card you sign' });
+    expect(card).toHaveTextContent('At most 0.0021 ETH');
+
+    // The tier's estimate moves while the dialog is open: 0.0025 is within 0.0021 plus 25%.
+    signing.card = transferCard('tx_sig', { feeCeiling: fee('0.0025') });
+    const moved = answerOf(signing.card).digest;
+    expect(moved).not.toBe(shown);
+    await client.refetchQueries({ queryKey: approvalCardQuery('tx_sig').queryKey });
+    expect(client.getQueryData(approvalCardQuery('tx_sig').queryKey)?.digest).toBe(moved);
+
+    expect(card).toHaveTextContent('At most 0.0021 ETH');
+    expect(within(dialog).getByTestId('signing-note')).toHaveTextContent(shortDigest(shown));
+    expect(within(dialog).queryByTestId('decision-problem')).toBeNull();
+
+    await user.click(approveButton(dialog));
+    await screen.findByText('Approved. The timeline follows it to the chain.');
+    expect(signing.challenges).toEqual([{ action: 'approve', digest: shown }]);
+    expect(bodies).toEqual([
+      expect.objectContaining({ intent: expect.objectContaining({ digest: shown }) }),
+    ]);
+  });
+
+  it.each([
+    {
+      what: 'the fee past the ceiling shown',
+      over: { feeCeiling: fee('0.003') },
+      said: 'The fee ceiling rose from 0.0021 ETH to 0.003 ETH.',
+    },
+    {
+      what: 'the amount, with the fee within the ceiling',
+      over: { amount: '0.6', feeCeiling: fee('0.0025') },
+      said: 'The amount changed from 0.5 ETH to 0.6 ETH; the fee ceiling rose from 0.0021 ETH to 0.0025 ETH.',
+    },
+  ])(
+    'replaces its card and says what changed when more than the fee moved: $what',
+    async ({ over, said }) => {
+      installAuthenticator(() => 'sign');
+      const signing = signingState('tx_sig', { required: true });
+      const { bodies, client, dialog, user } = await renderPanel(signing);
+
+      signing.card = transferCard('tx_sig', over);
+      const fresh = answerOf(signing.card).digest;
+      await client.refetchQueries({ queryKey: approvalCardQuery('tx_sig').queryKey });
+
+      const alert = await within(dialog).findByTestId('decision-problem');
+      expect(alert).toHaveTextContent(
+        `The card changed since you were shown it. ${said} The new card is shown (intent ${shortDigest(fresh)}): check it and confirm again.`,
+      );
+      expect(within(dialog).getByTestId('signing-note')).toHaveTextContent(shortDigest(fresh));
+      expect(bodies).toEqual([]);
+
+      await user.click(approveButton(dialog));
+      await screen.findByText('Approved. The timeline follows it to the chain.');
+      expect(signing.challenges).toEqual([{ action: 'approve', digest: fresh }]);
+      expect(bodies).toEqual([
+        expect.objectContaining({ intent: expect.objectContaining({ digest: fresh }) }),
+      ]);
+    },
+  );
 
   it('a closed passkey prompt sends nothing, says so plainly, and leaves the dialog usable', async () => {
     let answer: 'sign' | 'cancel' = 'cancel';
