@@ -67,9 +67,11 @@ export function payoutKind() {
           kind: PAYOUT,
           category: 'PAYOUT',
           source: null,
+          // The payee as its id too: a destination is compared by what identifies it, and a
+          // changed payee must void the votes cast on the old one.
           destination: {
             type: 'PAYEE',
-            id: null,
+            id: payout.payee,
             name: payout.payee,
             address: null,
             blockChain: null,
