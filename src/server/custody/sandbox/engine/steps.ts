@@ -10,6 +10,7 @@ import { moveBalances, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { advanceRamp, isRampRow } from './ramp-lifecycle.ts';
+import { rawSignatureFor } from './raw-signing.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -152,6 +153,11 @@ async function sign(
   config: StepConfig,
 ): Promise<void> {
   const plan = planOf(row);
+  const raw = await rawSignatureFor(tx, row);
+  if (raw && 'error' in raw) {
+    await end(tx, row.id, at, { from: 'APPROVED', to: 'FAILED', patch: { error: raw.error } });
+    return;
+  }
   const fees = await feeAtSigning(tx, row, at);
   const holds = holdsFor(plan, fees, row.blockChain);
   // Transaction rows before balance rows: a shortfall wakes the original, so it is locked first.
@@ -180,7 +186,7 @@ async function sign(
   await moveOn(tx, row, at, config, {
     from: 'APPROVED',
     to: 'SIGNED',
-    patch: { fees, simulation: { ...plan, holds } },
+    patch: { fees, simulation: { ...plan, holds, ...(raw ? { signature: raw.signature } : {}) } },
   });
 }
 
