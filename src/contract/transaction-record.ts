@@ -136,6 +136,8 @@ export const Transaction = z.looseObject({
    * its parts as the SDKs' relaying examples read them (r and s as decimal integers).
    */
   txnSignature: z.optional(z.string()),
+  /** A scheduled transfer's time: not signed before it (the JS SDK's `executeAt`). */
+  executeAt: z.optional(z.string()),
   txnSignatureData: z.optional(
     z.looseObject({ r: z.optional(z.string()), s: z.optional(z.string()), v: z.optional(z.int()) }),
   ),

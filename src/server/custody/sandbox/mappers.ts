@@ -95,6 +95,8 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     ...rampQuoteHistory(row.simulation),
     // A raw signing's, from signing on (engine/raw-signing.ts).
     ...rawSignature(row.simulation),
+    // A scheduled transfer's time (the JS SDK's executeAt).
+    executeAt: scheduledAt(row.simulation),
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
   });
@@ -118,6 +120,14 @@ function rampDestination(row: TransactionRow): Party | null {
   if (!row.destination?.bankDetails || !row.quoteResponse) return row.destination;
   const bank = paidBank(row.destination, row.quoteResponse.toAsset);
   return bank ? { ...row.destination, bank } : row.destination;
+}
+
+function scheduledAt(simulation: unknown): string | null {
+  const at =
+    simulation && typeof simulation === 'object'
+      ? (simulation as { executeAt?: unknown }).executeAt
+      : undefined;
+  return typeof at === 'string' ? at : null;
 }
 
 /** A raw signing's signature as the SDKs read it: `txnSignature` (r ‖ s ‖ v) and its parts. */

@@ -21,6 +21,8 @@ export interface SimulationPlan {
   holds?: Hold[];
   /** A raw signing's signature, made at signing (raw-signing.ts). */
   signature?: RawSignature;
+  /** A scheduled transfer's time (ISO): approved before it, it is not signed until then. */
+  executeAt?: string;
 }
 
 export interface Hold {

@@ -34,8 +34,18 @@ export async function advance(
   // A ramp runs its own operations (ramp-lifecycle.ts).
   if (isRampRow(row)) return advanceRamp(tx, row, at, config);
   switch (row.status) {
-    case 'APPROVED':
+    case 'APPROVED': {
+      // A scheduled transfer approved early waits, approved, for its time.
+      const executeAt = readPlan(row.simulation)?.executeAt;
+      if (executeAt && new Date(executeAt).getTime() > at.getTime()) {
+        await tx
+          .update(transactions)
+          .set({ nextStepAt: new Date(executeAt) })
+          .where(eq(transactions.id, row.id));
+        return;
+      }
       return sign(tx, row, at, config);
+    }
     case 'SIGNED':
       return submit(tx, row, at, config);
     case 'SUBMITTED':
