@@ -115,7 +115,7 @@ export const TransferCreateRequest = z.strictObject({
   /**
    * When to send it (the JS SDK's schedule): not signed before then, approvals
    * collected before. How far ahead it may be is the custody side's rule
-   * (the sandbox: MAX_SCHEDULE_AHEAD_MS).
+   * (the sandbox: 30 days, engine/create.ts).
    */
   executeAt: z
     .string()

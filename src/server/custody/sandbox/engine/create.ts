@@ -26,7 +26,7 @@ export interface CreateInput {
 }
 
 /** How far ahead a transfer may be scheduled: a month, so a forgotten schedule cannot lie in wait for years. */
-export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60_000;
+const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60_000;
 
 /** A transfer's `executeAt`, checked against the sandbox's clock: later than now, at most a month ahead. */
 function scheduledFor(body: CreateTransactionRequest, now: Date): string | undefined {
