@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  categoryCovers,
   DEFAULT_POLICY,
   describeRule,
   Policy,
+  policyCategoryOf,
   RULE_CATEGORIES,
   type PolicyRule,
 } from './policies.ts';
@@ -83,9 +85,18 @@ describe('a rule in one line', () => {
 });
 
 describe('the categories a rule names', () => {
-  it('cover every category the custody API gives a transaction, each once', () => {
+  it('cover every category the custody API gives a transaction, and raw signing, each once', () => {
     const covered = RULE_CATEGORIES.flatMap((c) => c.covers);
-    expect([...covered].sort()).toEqual([...TRANSACTION_CATEGORIES].sort());
+    expect([...covered].sort()).toEqual([...TRANSACTION_CATEGORIES, 'RAW_SIGNING'].sort());
+  });
+
+  it('judge a contract call that signs a raw message as raw signing, and nothing else so', () => {
+    expect(policyCategoryOf('CONTRACT_CALL', { messageHex: '0xab' })).toBe('RAW_SIGNING');
+    expect(policyCategoryOf('CONTRACT_CALL', { callData: '0xab' })).toBe('CONTRACT_CALL');
+    expect(policyCategoryOf('CONTRACT_CALL', undefined)).toBe('CONTRACT_CALL');
+    expect(policyCategoryOf('TRANSFER', { messageHex: '0xab' })).toBe('TRANSFER');
+    expect(categoryCovers('CONTRACT_CALL', 'RAW_SIGNING')).toBe(false);
+    expect(categoryCovers('RAW_SIGNING', 'RAW_SIGNING')).toBe(true);
   });
 
   it('Transfer covers token transfers, Contract call covers token approvals and revocations', () => {

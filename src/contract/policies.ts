@@ -3,7 +3,7 @@ import { IsoTimestamp } from './common.ts';
 import { formatUsd, PositiveDecimal } from './decimal-format.ts';
 import { displayTextProblem } from './display-text.ts';
 import { PolicyKind } from './policy-kind.ts';
-import { TRANSACTION_CATEGORIES, type TransactionCategory } from './enums.ts';
+import { TRANSACTION_CATEGORIES } from './enums.ts';
 
 /**
  * Approval policies: who must approve what. A policy is an ordered list of
@@ -31,6 +31,26 @@ export type ActorKind = z.infer<typeof ActorKind>;
 export const DECIDING_KINDS = ['approver', 'admin', 'api_client'] as const;
 export const DecidingKind = z.enum(DECIDING_KINDS);
 export type DecidingKind = z.infer<typeof DecidingKind>;
+
+/**
+ * The categories a policy judges by: the custody API's, and RAW_SIGNING, a
+ * contract call whose `data` is `{messageHex}`. What a raw signature commits
+ * the vault to cannot be read from its bytes, so a rule on contract calls does
+ * not decide it: it has a rule of its own, or the policy's default (which
+ * always needs an approval).
+ */
+export const POLICY_CATEGORIES = [...TRANSACTION_CATEGORIES, 'RAW_SIGNING'] as const;
+export type PolicyCategory = (typeof POLICY_CATEGORIES)[number];
+
+/** The category a policy judges an item by: its own, or RAW_SIGNING for a contract call that signs a raw message. */
+export function policyCategoryOf(
+  category: string,
+  data: Record<string, unknown> | null | undefined,
+): string {
+  return category === 'CONTRACT_CALL' && data && typeof data['messageHex'] === 'string'
+    ? 'RAW_SIGNING'
+    : category;
+}
 
 /**
  * The categories a rule names, as a person reads them on transactions, each
@@ -77,6 +97,12 @@ export const RULE_CATEGORIES = [
     description: 'Covers contract calls, token approvals and revoked allowances.',
   },
   {
+    value: 'RAW_SIGNING',
+    label: 'Raw signing',
+    covers: ['RAW_SIGNING'],
+    description: 'Covers raw signatures of a message: what they commit to cannot be read.',
+  },
+  {
     value: 'STAKE',
     label: 'Stake',
     covers: ['STAKE'],
@@ -89,9 +115,9 @@ export const RULE_CATEGORIES = [
     description: 'Covers TRON energy and bandwidth delegated.',
   },
 ] as const satisfies ReadonlyArray<{
-  value: TransactionCategory;
+  value: PolicyCategory;
   label: string;
-  covers: readonly TransactionCategory[];
+  covers: readonly PolicyCategory[];
   description: string;
 }>;
 
@@ -137,7 +163,7 @@ const someId = z.string().check(z.trim(), z.minLength(1, 'an entry must not be e
  */
 export const PolicyMatch = z.strictObject({
   subOrgIds: someOf(someId, 'sub-organization'),
-  categories: someOf(z.enum(TRANSACTION_CATEGORIES), 'category'),
+  categories: someOf(z.enum(POLICY_CATEGORIES), 'category'),
   assets: someOf(someId, 'asset'),
   chains: someOf(someId, 'chain'),
   /** The item's value in USD is at least this (an item with no USD value matches). */

@@ -131,6 +131,16 @@ export const Transaction = z.looseObject({
     }),
   ),
   depositInstructions: z.optional(DepositInstructions),
+  /**
+   * A raw signing's signature once signed: `r ‖ s ‖ v` in hex (v 27 or 28), and
+   * its parts as the SDKs' relaying examples read them (r and s as decimal integers).
+   */
+  txnSignature: z.optional(z.string()),
+  /** A scheduled transfer's time: not signed before it (the JS SDK's `executeAt`). */
+  executeAt: z.optional(z.string()),
+  txnSignatureData: z.optional(
+    z.looseObject({ r: z.optional(z.string()), s: z.optional(z.string()), v: z.optional(z.int()) }),
+  ),
 });
 export type Transaction = z.infer<typeof Transaction>;
 

@@ -112,6 +112,18 @@ export const TransferCreateRequest = z.strictObject({
   memo: memo.optional(),
   feePayer: FeePayer.optional(),
   gasParams: GasParams.optional(),
+  /**
+   * When to send it (the JS SDK's schedule): not signed before then, approvals
+   * collected before. How far ahead it may be is the custody side's rule
+   * (the sandbox: 30 days, engine/create.ts).
+   */
+  executeAt: z
+    .string()
+    .datetime({
+      offset: true,
+      message: 'executeAt must be an ISO 8601 time with its zone, like "2030-01-01T12:00:00Z"',
+    })
+    .optional(),
 });
 export type TransferCreateRequest = z.infer<typeof TransferCreateRequest>;
 
@@ -211,7 +223,7 @@ export type ReplaceTransactionRequest = z.infer<typeof ReplaceTransactionRequest
  */
 const notPriced = { externalId: true, memo: true, gasParams: true } as const;
 export const EstimateFeeRequest = z.discriminatedUnion('category', [
-  TransferCreateRequest.omit({ ...notPriced, feePayer: true }),
+  TransferCreateRequest.omit({ ...notPriced, feePayer: true, executeAt: true }),
   ContractCallCreateRequest.omit({ ...notPriced, creationOptions: true }),
   StakeCreateRequest.omit(notPriced),
   DelegateResourceCreateRequest.omit(notPriced),

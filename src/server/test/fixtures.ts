@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InferInsertModel } from 'drizzle-orm';
 import { CHAINS } from '#contract/chains.ts';
 import type { Database } from '../db/client.ts';
+import { newWalletAddress } from '../custody/sandbox/wallet-keys.ts';
 import {
   assets,
   bankAccounts,
@@ -65,13 +66,17 @@ export async function createVault(
     .returning();
   if (!row) throw new Error('createVault: nothing inserted');
   await db.insert(wallets).values(
-    CHAINS.map((c) => ({
-      id: randomUUID(),
-      vaultId: row.id,
-      blockchain: c.value,
-      address: `addr-${c.value}-${row.id}`,
-      createdAt: row.createdAt,
-    })),
+    CHAINS.map((c) => {
+      const id = randomUUID();
+      return {
+        id,
+        vaultId: row.id,
+        blockchain: c.value,
+        // An EVM wallet's address is its key's, so it can make raw signatures.
+        address: newWalletAddress(id, c.value, () => `addr-${c.value}-${row.id}`),
+        createdAt: row.createdAt,
+      };
+    }),
   );
   if (balances.length > 0)
     await db

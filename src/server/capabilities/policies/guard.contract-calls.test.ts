@@ -193,3 +193,60 @@ describe("a vault's 24-hour outflow", () => {
     },
   );
 });
+
+describe('raw signing is a category of its own', () => {
+  const rawSigningBlocked: Policy = {
+    rules: [
+      {
+        id: 'raw',
+        name: 'No raw signatures',
+        match: { categories: ['RAW_SIGNING'] },
+        outcome: { action: 'BLOCK' },
+      },
+    ],
+    fallback: DEFAULT_POLICY.fallback,
+  };
+  const rawSigning = (initiator: StaffSession, vaultId: string) =>
+    initiator.json(
+      paths.transactions(),
+      post({
+        category: 'CONTRACT_CALL',
+        vaultId,
+        blockChain: 'ETHEREUM',
+        data: { messageHex: `0x${'ab'.repeat(32)}` },
+      }),
+    );
+
+  callTest(
+    'a rule on raw signing blocks a {messageHex} call and no other contract call',
+    async ({ t, initiator, usePolicy }) => {
+      await usePolicy(rawSigningBlocked);
+      const vault = await freshVault(t);
+      expectBlocked(await rawSigning(initiator, vault.id));
+      const plain = await call(initiator, vault.id, erc20.transfer(1n), USDC_ETHEREUM);
+      expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+    },
+  );
+
+  callTest(
+    "a rule on contract calls does not cover raw signing, which falls to the policy's default: approval needed",
+    async ({ t, initiator, usePolicy }) => {
+      await usePolicy({
+        rules: [
+          {
+            id: 'calls',
+            name: 'No contract calls',
+            match: { categories: ['CONTRACT_CALL'] },
+            outcome: { action: 'BLOCK' },
+          },
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      const vault = await freshVault(t);
+      expectBlocked(await call(initiator, vault.id, erc20.transfer(1n), USDC_ETHEREUM));
+      const res = await rawSigning(initiator, vault.id);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(Transaction.parse(res.body).status).toBe('PENDING');
+    },
+  );
+});

@@ -9,6 +9,7 @@ import {
   describeApprovers,
   type DestinationKind,
   type FrozenRequirement,
+  policyCategoryOf,
 } from '#contract/policies.ts';
 import type { PolicyKind } from '#contract/policy-kind.ts';
 import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts';
@@ -230,7 +231,7 @@ async function draftFacts(
       : null;
   return {
     subOrgId: vault?.subOrgId ?? null,
-    category: body.category,
+    category: policyCategoryOf(body.category, 'data' in body ? body.data : undefined),
     ...(asset ? { asset } : {}),
     chain: body.blockChain,
     amountUsd,
@@ -306,7 +307,7 @@ async function madeFacts(
   const destination = made.destination?.type ? DESTINATION_KINDS[made.destination.type] : undefined;
   return {
     subOrgId: made.subOrgId ?? null,
-    ...(made.category ? { category: made.category } : {}),
+    ...(made.category ? { category: policyCategoryOf(made.category, made.data) } : {}),
     ...(asset ? { asset } : {}),
     ...(made.blockChain ? { chain: made.blockChain } : {}),
     amountUsd,

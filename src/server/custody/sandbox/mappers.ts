@@ -4,6 +4,7 @@ import { add } from '#contract/decimal.ts';
 import { depositBank, paidBank } from '#contract/ramp-banks.ts';
 import type { Contact, SubOrg, Vault } from '#contract/reference.ts';
 import type { Party, Transaction } from '#contract/transaction.ts';
+import type { RawSignature } from './engine/raw-signing.ts';
 import type {
   bankAccounts,
   contacts,
@@ -92,6 +93,10 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     quoteResponse: row.quoteResponse,
     // Each time its quote was priced again, and the quote a person last accepted (ramp-requote.ts).
     ...rampQuoteHistory(row.simulation),
+    // A raw signing's, from signing on (engine/raw-signing.ts).
+    ...rawSignature(row.simulation),
+    // A scheduled transfer's time (the JS SDK's executeAt).
+    executeAt: scheduledAt(row.simulation),
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
   });
@@ -115,6 +120,24 @@ function rampDestination(row: TransactionRow): Party | null {
   if (!row.destination?.bankDetails || !row.quoteResponse) return row.destination;
   const bank = paidBank(row.destination, row.quoteResponse.toAsset);
   return bank ? { ...row.destination, bank } : row.destination;
+}
+
+function scheduledAt(simulation: unknown): string | null {
+  const at =
+    simulation && typeof simulation === 'object'
+      ? (simulation as { executeAt?: unknown }).executeAt
+      : undefined;
+  return typeof at === 'string' ? at : null;
+}
+
+/** A raw signing's signature as the SDKs read it: `txnSignature` (r ‖ s ‖ v) and its parts. */
+function rawSignature(simulation: unknown): Pick<Transaction, 'txnSignature' | 'txnSignatureData'> {
+  const signature =
+    simulation && typeof simulation === 'object'
+      ? (simulation as { signature?: Partial<RawSignature> }).signature
+      : undefined;
+  if (!signature?.txnSignature || !signature.txnSignatureData) return {};
+  return { txnSignature: signature.txnSignature, txnSignatureData: signature.txnSignatureData };
 }
 
 /** A ramp's re-quotes and accepted quote, read from its plan (engine/ramp-plan.ts) where it has them. */

@@ -7,10 +7,10 @@ import {
   type AllowOutcome,
   type DecidingKind,
   type DestinationKind,
+  type PolicyCategory,
   type PolicyOutcome,
   type PolicyRule,
 } from '#contract/policies.ts';
-import type { TransactionCategory } from '#contract/enums.ts';
 
 /**
  * The policy as the editor holds it: every condition present (an empty list
@@ -29,7 +29,7 @@ export interface RuleForm {
   id: string;
   name: string;
   match: {
-    categories: TransactionCategory[];
+    categories: PolicyCategory[];
     assets: string;
     chains: string;
     amountUsdAtLeast: string;

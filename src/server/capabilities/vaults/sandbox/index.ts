@@ -9,6 +9,7 @@ import type { CustodyContext } from '../../../custody/call-context.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
 import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts';
+import { newWalletAddress } from '../../../custody/sandbox/wallet-keys.ts';
 import { contractOf } from '../../../custody/sandbox/seed/reference-data.ts';
 import type { Database } from '../../../db/client.ts';
 import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
@@ -120,7 +121,8 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
       }
       const now = clock.now();
       const creator = creatorOf(ctx.actor);
-      // Wallet addresses of the sandbox's own making: the shape of each chain's, from no key.
+      // Wallet addresses of the sandbox's own making: an EVM wallet's from its key (wallet-keys.ts),
+      // elsewhere the shape of the chain's, from no key.
       const rng = new SeedRandom(randomInt(2 ** 31));
       const id = await db.transaction(async (tx) => {
         if (body.subOrgId) {
@@ -148,13 +150,18 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
         });
         if (chains.length > 0) {
           await tx.insert(wallets).values(
-            chains.map((chain) => ({
-              id: randomUUID(),
-              vaultId,
-              blockchain: chain,
-              address: fakeAddress(rng, chainInfo(chain)?.kind ?? 'EVM'),
-              createdAt: now,
-            })),
+            chains.map((chain) => {
+              const walletId = randomUUID();
+              return {
+                id: walletId,
+                vaultId,
+                blockchain: chain,
+                address: newWalletAddress(walletId, chain, () =>
+                  fakeAddress(rng, chainInfo(chain)?.kind ?? 'EVM'),
+                ),
+                createdAt: now,
+              };
+            }),
           );
         }
         await openChangeRequest(tx, {

@@ -10,6 +10,17 @@ export function dataVariant(data: ContractCallData): NonNullable<ChainInfo['cont
   return 'methodParams';
 }
 
+/**
+ * Whether a chain takes this variant of `data`: its own, and on an EVM chain a
+ * raw signing too (the SDKs' raw-signing examples sign on ETHEREUM).
+ */
+export function takesVariant(
+  chain: ChainInfo,
+  variant: NonNullable<ChainInfo['contractCall']>,
+): boolean {
+  return variant === chain.contractCall || (chain.kind === 'EVM' && variant === 'rawSigning');
+}
+
 /** Deeper than any real call's parameters, and far below what PostgreSQL's jsonb can hold. */
 export const MAX_DATA_DEPTH = 32;
 

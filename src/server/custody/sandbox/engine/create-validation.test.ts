@@ -236,7 +236,11 @@ describe('POST /transactions/ names the field and the rule it breaks', () => {
       'blockChain',
       'CONTRACT_CALL_NOT_SUPPORTED',
     );
-    await expectRefused({ ...call, data: { messageHex: '00' } }, 'data', 'CONTRACT_DATA_MISMATCH');
+    await expectRefused(
+      { ...call, data: { canisterId: 'c', method: 'm', arg: '' } },
+      'data',
+      'CONTRACT_DATA_MISMATCH',
+    );
     const res = await expectRefused({ ...call, data: { callData: 'not hex' } }, 'data.callData');
     expect(res.message).toContain('callData');
     const shapeless = await expectRefused({ ...call, data: { colour: 'red' } }, 'data');

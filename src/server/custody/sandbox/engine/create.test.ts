@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { paths } from '#contract/paths.ts';
 import {
   changeRequests,
   transactionStatusEvents,
   transactions,
+  wallets,
 } from '../../../db/schema/sandbox.ts';
 import { engineTest as it } from '../../../test/engine-test.ts';
 
@@ -32,7 +33,11 @@ describe('POST /transactions/ creates each kind PENDING', () => {
       source: { type: 'VAULT', id: f.treasury.id, name: 'Treasury', chain: 'ETHEREUM' },
       destination: { type: 'CONTACT', id: f.contacts.eth.id, name: 'Exchange', chain: 'ETHEREUM' },
     });
-    expect((tx.source as { address?: string }).address).toBe(`addr-ETHEREUM-${f.treasury.id}`);
+    const [wallet] = await t.db
+      .select({ address: wallets.address })
+      .from(wallets)
+      .where(and(eq(wallets.vaultId, f.treasury.id), eq(wallets.blockchain, 'ETHEREUM')));
+    expect((tx.source as { address?: string }).address).toBe(wallet?.address);
     for (const absent of ['txHash', 'operations', 'balanceChanges', 'nonce', 'error'])
       expect(tx).not.toHaveProperty(absent);
 

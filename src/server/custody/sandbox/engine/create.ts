@@ -25,9 +25,29 @@ export interface CreateInput {
   now: Date;
 }
 
+/** How far ahead a transfer may be scheduled: a month, so a forgotten schedule cannot lie in wait for years. */
+const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60_000;
+
+/** A transfer's `executeAt`, checked against the sandbox's clock: later than now, at most a month ahead. */
+function scheduledFor(body: CreateTransactionRequest, now: Date): string | undefined {
+  if (body.category !== 'TRANSFER' || body.executeAt === undefined) return undefined;
+  const at = new Date(body.executeAt);
+  const refuse = (message: string) =>
+    new ApiError(400, ENGINE_CODES.executeAtOutOfRange, `executeAt: ${message}`, [
+      { field: 'executeAt', message },
+    ]);
+  if (at.getTime() <= now.getTime())
+    throw refuse(`executeAt ${body.executeAt} has passed (it is ${now.toISOString()})`);
+  if (at.getTime() - now.getTime() > MAX_SCHEDULE_AHEAD_MS)
+    throw refuse(`executeAt may be at most 30 days ahead; ${body.executeAt} is further`);
+  return at.toISOString();
+}
+
 export async function createTransaction(db: Database, input: CreateInput): Promise<TransactionRow> {
+  const executeAt = scheduledFor(input.body, input.now);
   const resolved = await resolveCreate(db, input.orgId, input.body);
-  const { plan, ...columns } = resolved;
+  const { plan: resolvedPlan, ...columns } = resolved;
+  const plan = executeAt ? { ...resolvedPlan, executeAt } : resolvedPlan;
   return insertWithDuplicateCheck(db, input.orgId, columns.externalId, async (tx) => {
     if (columns.subCategory === 'UNSTAKE') await refuseUnstakeBeyondStaked(tx, columns);
     return insertPendingTransaction(tx, {

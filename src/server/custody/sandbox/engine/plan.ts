@@ -1,6 +1,7 @@
 import type { FeeTier } from '#contract/enums.ts';
 import type { Party, TransactionFees } from '#contract/transaction.ts';
 import type { Leg } from '../seed/movements.ts';
+import type { RawSignature } from './raw-signing.ts';
 
 /**
  * What the simulator needs to finish a transaction, fixed when it is created
@@ -18,6 +19,10 @@ export interface SimulationPlan {
   revert?: string;
   /** Reserved on our vaults at signing (amount + fee); released when it ends. */
   holds?: Hold[];
+  /** A raw signing's signature, made at signing (raw-signing.ts). */
+  signature?: RawSignature;
+  /** A scheduled transfer's time (ISO): approved before it, it is not signed until then. */
+  executeAt?: string;
 }
 
 export interface Hold {

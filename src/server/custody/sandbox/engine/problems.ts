@@ -64,6 +64,7 @@ export const ENGINE_CODES = {
   replacementNotSupported: 'REPLACEMENT_NOT_SUPPORTED',
   replacementExists: 'REPLACEMENT_EXISTS',
   noOrganization: 'NO_ORGANIZATION',
+  executeAtOutOfRange: 'EXECUTE_AT_OUT_OF_RANGE',
 } as const;
 
 /**

@@ -10,6 +10,7 @@ import { moveBalances, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { advanceRamp, isRampRow } from './ramp-lifecycle.ts';
+import { rawSignatureFor } from './raw-signing.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -33,8 +34,18 @@ export async function advance(
   // A ramp runs its own operations (ramp-lifecycle.ts).
   if (isRampRow(row)) return advanceRamp(tx, row, at, config);
   switch (row.status) {
-    case 'APPROVED':
+    case 'APPROVED': {
+      // A scheduled transfer approved early waits, approved, for its time.
+      const executeAt = readPlan(row.simulation)?.executeAt;
+      if (executeAt && new Date(executeAt).getTime() > at.getTime()) {
+        await tx
+          .update(transactions)
+          .set({ nextStepAt: new Date(executeAt) })
+          .where(eq(transactions.id, row.id));
+        return;
+      }
       return sign(tx, row, at, config);
+    }
     case 'SIGNED':
       return submit(tx, row, at, config);
     case 'SUBMITTED':
@@ -152,6 +163,11 @@ async function sign(
   config: StepConfig,
 ): Promise<void> {
   const plan = planOf(row);
+  const raw = await rawSignatureFor(tx, row);
+  if (raw && 'error' in raw) {
+    await end(tx, row.id, at, { from: 'APPROVED', to: 'FAILED', patch: { error: raw.error } });
+    return;
+  }
   const fees = await feeAtSigning(tx, row, at);
   const holds = holdsFor(plan, fees, row.blockChain);
   // Transaction rows before balance rows: a shortfall wakes the original, so it is locked first.
@@ -180,7 +196,7 @@ async function sign(
   await moveOn(tx, row, at, config, {
     from: 'APPROVED',
     to: 'SIGNED',
-    patch: { fees, simulation: { ...plan, holds } },
+    patch: { fees, simulation: { ...plan, holds, ...(raw ? { signature: raw.signature } : {}) } },
   });
 }
 

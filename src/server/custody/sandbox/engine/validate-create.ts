@@ -13,7 +13,13 @@ import { assets } from '../../../db/schema/sandbox.ts';
 import { STAKING_TARGETS } from '../seed/chain-details.ts';
 import type { Leg } from '../seed/movements.ts';
 import { checkSentAddress, resolveDestination, resolveVault } from './parties.ts';
-import { dataVariant, MAX_DATA_DEPTH, nestingDepth, VARIANT_SHAPES } from './contract-data.ts';
+import {
+  dataVariant,
+  MAX_DATA_DEPTH,
+  nestingDepth,
+  takesVariant,
+  VARIANT_SHAPES,
+} from './contract-data.ts';
 import { simulatedRevert, type SimulationPlan } from './plan.ts';
 import { ENGINE_CODES, Problems } from './problems.ts';
 import type { Executor } from './transitions.ts';
@@ -226,7 +232,7 @@ export async function resolveCreate(
         ENGINE_CODES.contractDataTooDeep,
         `data nests more than ${MAX_DATA_DEPTH} levels deep`,
       );
-    else if (body.data && dataVariant(body.data) !== c.contractCall)
+    else if (body.data && !takesVariant(c, dataVariant(body.data)))
       problems.add(
         'data',
         ENGINE_CODES.contractDataMismatch,

@@ -12,6 +12,7 @@ import type {
   wallets,
 } from '../../../db/schema/sandbox.ts';
 import { fakeAddress, type SeedRandom } from './random.ts';
+import { newWalletAddress } from '../wallet-keys.ts';
 
 /**
  * The organization a first-time user finds: sub-organizations, vaults with a
@@ -283,11 +284,14 @@ export function buildReferenceData(rng: SeedRandom, now: Date): ReferenceData {
   const balances: BalanceRow[] = [];
   for (const vault of vaults) {
     for (const chain of CHAINS) {
+      const walletId = rng.uuid();
+      // Drawn whatever the chain, so every later draw of the seed stays as it was.
+      const shaped = fakeAddress(rng, chain.kind);
       wallets.push({
-        id: rng.uuid(),
+        id: walletId,
         vaultId: vault.id,
         blockchain: chain.value,
-        address: fakeAddress(rng, chain.kind),
+        address: newWalletAddress(walletId, chain.value, () => shaped),
         createdAt: vault.createdAt,
       });
       // A gas vault holds only what pays fees.

@@ -5,6 +5,7 @@ import { readCallData, type DecodedCall } from '#contract/call-data.ts';
 import { formatAmount } from '#contract/decimal-format.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { RawSignatureRows } from './raw-signature-check.tsx';
 
 /**
  * What a contract call does, for the member deciding it: the contract it
@@ -70,6 +71,9 @@ export function ContractCallRows({
           </Warning>
           <Mono>{text('messageHex')}</Mono>
         </Row>
+      ) : null}
+      {text('messageHex') !== undefined && tx.txnSignature ? (
+        <RawSignatureRows transaction={tx} messageHex={text('messageHex') ?? ''} Row={Row} />
       ) : null}
     </>
   );

@@ -6,6 +6,7 @@ import { ErrorState } from '../../../components/query-state.tsx';
 import { RoutePending } from '../../../components/route-fallbacks.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { ScheduledNote } from './scheduled-note.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -63,6 +64,7 @@ export function TransactionDetailPage({
             <StatusBadge status={tx.status} />
             <span className="font-mono break-all">{tx.id}</span>
           </p>
+          <ScheduledNote transaction={tx} />
         </div>
         <Freshness
           updatedAt={query.dataUpdatedAt}

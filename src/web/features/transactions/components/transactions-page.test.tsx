@@ -130,6 +130,28 @@ describe('TransactionsPage', () => {
     );
   });
 
+  it('says when a scheduled transfer will be sent, in the member’s time zone', async () => {
+    installFakeApi({
+      ...reference,
+      '/api/external/transactions/': () =>
+        json({
+          results: [
+            transaction({
+              id: 'tx_scheduled',
+              status: 'APPROVED',
+              executeAt: '2030-01-02T09:30:00.000Z',
+            }),
+          ],
+          hasNext: false,
+        }),
+    });
+    renderPage({}, 'Europe/Paris');
+    const table = await screen.findByRole('table', { name: 'Transactions' }, { timeout: 5000 });
+    const [row] = within(table).getAllByRole('row').slice(1) as [HTMLElement];
+    expect(row).toHaveTextContent(/Scheduled for Jan 2, 2030, 10:30:00/);
+    expect(row.querySelector('time[datetime="2030-01-02T09:30:00.000Z"]')).not.toBeNull();
+  });
+
   it('opens a transaction from its row: a link for the keyboard, the whole row for the mouse', async () => {
     installFakeApi({
       ...reference,

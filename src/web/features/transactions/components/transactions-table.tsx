@@ -7,6 +7,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
+import { ScheduledNote } from './scheduled-note.tsx';
 import { TableCell, TableRow } from '../../../components/ui/table.tsx';
 import { humanize, partyLabel } from '../../../lib/labels.ts';
 import { describeTransaction } from '../../../lib/transaction-summary.ts';
@@ -96,6 +97,7 @@ export function TransactionRow({ transaction: tx }: { transaction: Transaction }
       <TableCell>
         <StatusBadge status={tx.status} />
         <SlowBadge transaction={tx} />
+        <ScheduledNote transaction={tx} />
         {tx.status === 'FAILED' && tx.error ? (
           <span className="mt-1 block max-w-48 truncate text-xs text-red-800" title={tx.error}>
             {tx.error}
