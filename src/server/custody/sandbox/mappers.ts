@@ -94,6 +94,16 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     ...rampQuoteHistory(row.simulation),
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
+    // A swap's (engine/trade-*.ts): the target leg, the Python SDK's names, and its quote.
+    ...(row.trade
+      ? {
+          toAsset: row.trade.toAsset,
+          toBlockChain: row.trade.toChain,
+          finalToAmount: row.trade.finalToAmount,
+          tradeRequestData: row.trade.request,
+          tradeResponseData: row.trade.response,
+        }
+      : {}),
   });
 }
 

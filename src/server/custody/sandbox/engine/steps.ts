@@ -10,6 +10,7 @@ import { moveBalances, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { advanceRamp, isRampRow } from './ramp-lifecycle.ts';
+import { advanceSwap, isSwapRow } from './trade-lifecycle.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -32,6 +33,8 @@ export async function advance(
 ): Promise<void> {
   // A ramp runs its own operations (ramp-lifecycle.ts).
   if (isRampRow(row)) return advanceRamp(tx, row, at, config);
+  // So does a swap (trade-lifecycle.ts).
+  if (isSwapRow(row)) return advanceSwap(tx, row, at, config);
   switch (row.status) {
     case 'APPROVED':
       return sign(tx, row, at, config);
