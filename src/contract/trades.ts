@@ -4,7 +4,7 @@ import { positiveDecimalChecks } from './decimal-format.ts';
 import { externalId, memo } from './transaction.ts';
 
 /**
- * Trades (swaps) as the provider's SDKs ask for them (docs/swaps.md):
+ * Trades (swaps) as the provider's SDKs ask for them (docs/ramps.md, "Swaps"):
  *
  * - `GET …/transactions/trade_quote/` with the request in the query
  *   (`vaultId`, `fromAsset`, `toAsset`, `fromAmount`, `blockChain`,

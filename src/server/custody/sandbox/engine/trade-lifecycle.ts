@@ -11,7 +11,7 @@ import { readPlan, type SimulationPlan } from './plan.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
- * A swap's lifecycle in the simulator (docs/swaps.md): its one TRADE
+ * A swap's lifecycle in the simulator (docs/ramps.md, "Swaps"): its one TRADE
  * operation PENDING → PROCESSING → COMPLETED over APPROVED → SIGNED (the
  * provider takes the order) → SUBMITTED (settled on chain, txHash) →
  * WAITING_CONFIRMATION → COMPLETED, when the vault pays the amount and fee

@@ -20,7 +20,7 @@ import { freeBalance } from './ramp-quote.ts';
 
 /**
  * GET …/transactions/trade_quote/: every provider's price for swapping an
- * amount of one asset a vault holds into another, best first (docs/swaps.md).
+ * amount of one asset a vault holds into another, best first (docs/ramps.md, "Swaps").
  * Priced from the sandbox's asset prices with the ramps' minute drift and the
  * ramps' three providers (ramp-pricing.ts): each takes its spread off the
  * rate and its fee on top of the amount, in the source asset. Each answer is
