@@ -3,6 +3,7 @@ import { PositiveDecimalString } from './decimal.ts';
 import { PAYMENT_METHODS, PartyType } from './enums.ts';
 import { PAYMENT_RAILS } from './ramp-record.ts';
 import { CreateTransactionRequest, externalId, memo } from './transaction.ts';
+import { SwapCreateRequest } from './trades.ts';
 
 // The answers (quotes, intents, deposit instructions, bank details as shown).
 export * from './ramp-record.ts';
@@ -377,12 +378,14 @@ export type RampCreateRequest = z.output<typeof RampCreateRequest>;
 
 /**
  * The body of `POST …/transactions/` (endpoint 7): the four kinds of
- * transaction.ts, or a G1 ramp executing a quote.
+ * transaction.ts, a G1 ramp executing a quote, or a swap executing a trade
+ * quote (trades.ts).
  */
 export const CreateTransactionOrRampRequest = z.discriminatedUnion('category', [
   ...CreateTransactionRequest.options,
   OnRampCreateRequest,
   OffRampCreateRequest,
+  SwapCreateRequest,
 ]);
 export type CreateTransactionOrRampRequest = z.output<typeof CreateTransactionOrRampRequest>;
 

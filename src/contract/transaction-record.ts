@@ -31,6 +31,34 @@ export { Party, TransactionFees };
 // Responses: lenient. Every field optional, unknown fields kept.
 // ---------------------------------------------------------------------------
 
+/** A swap's quote request as the transaction keeps it (trades.ts's TradeRequestData). */
+export const TradeRequestRecord = z.looseObject({
+  fromAsset: z.optional(z.string()),
+  fromAmount: z.optional(z.string()),
+  toAsset: z.optional(z.string()),
+  blockChain: z.optional(z.string()),
+  toBlockchain: z.optional(z.string()),
+  slippage: z.optional(z.string()),
+  fromAmountUSD: z.optional(z.string()),
+});
+
+/** The provider's answer a swap executes (trades.ts's TradeResponseData). */
+export const TradeResponseRecord = z.looseObject({
+  quoteId: z.optional(z.string()),
+  sourceName: z.optional(z.string()),
+  finalToAmount: z.optional(z.string()),
+  minimumToAmount: z.optional(z.string()),
+  unitToAssetAmount: z.optional(z.string()),
+  quotesValidTill: z.optional(z.string()),
+  finalToAmountUSD: z.optional(z.string()),
+  feeInUSD: z.optional(z.string()),
+  fromAmount: z.optional(z.string()),
+  fees: z.optional(
+    z.looseObject({ amount: z.optional(z.string()), asset: z.optional(z.string()) }),
+  ),
+});
+export type TradeResponseRecord = z.infer<typeof TradeResponseRecord>;
+
 export const BalanceChange = z.looseObject({
   party: z.optional(Party),
   asset: z.optional(z.string()),
@@ -141,6 +169,12 @@ export const Transaction = z.looseObject({
   txnSignatureData: z.optional(
     z.looseObject({ r: z.optional(z.string()), s: z.optional(z.string()), v: z.optional(z.int()) }),
   ),
+  // A swap (trades.ts): the target leg, and the quote request and the answer it was made from.
+  toAsset: z.optional(z.string()),
+  toBlockChain: z.optional(z.string()),
+  finalToAmount: z.optional(z.string()),
+  tradeRequestData: z.optional(TradeRequestRecord),
+  tradeResponseData: z.optional(TradeResponseRecord),
 });
 export type Transaction = z.infer<typeof Transaction>;
 

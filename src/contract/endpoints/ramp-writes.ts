@@ -8,6 +8,7 @@ import {
   V2QuoteResponse,
 } from '../ramps.ts';
 import { Transaction } from '../transaction-record.ts';
+import { GetTradeQuoteResponse, TradeQuoteQuery } from '../trades.ts';
 
 /**
  * Ramps and FX: quotes, executing one from an intent, and the
@@ -75,4 +76,16 @@ export const executeTransactionIntent = endpoint({
   audit: { action: 'transaction.create', entityType: 'TRANSACTION' },
   body: IntentCreateRequest,
   answer: Transaction,
+});
+
+export const quoteTrade = endpoint({
+  method: 'GET',
+  path: '/api/external/transactions/trade_quote/',
+  summary:
+    'Prices a swap of one asset a vault holds into another with every provider, best first ({tradeRequestData, tradeResponseDataList}); each answer is executed once, before it expires, by a create with category SWAP.',
+  action: 'quote trades',
+  permission: 'initiate',
+  audit: false,
+  query: TradeQuoteQuery,
+  answer: GetTradeQuoteResponse,
 });

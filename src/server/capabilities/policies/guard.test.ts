@@ -419,4 +419,65 @@ describe('approval policies applied', () => {
       expect(await t.status(id)).toBe('APPROVED');
     },
   );
+
+  guardTest(
+    "a swap names no amount: it is judged by its quote's USD value, two approvals above the rule's threshold and one below",
+    async ({ t, f, ada, bo, cy, usePolicy }) => {
+      await usePolicy({
+        rules: [
+          {
+            id: 'big-swaps',
+            name: 'Big swaps',
+            match: { categories: ['SWAP'], amountUsdAtLeast: '1000' },
+            outcome: {
+              action: 'ALLOW',
+              approvals: 2,
+              approvers: { kinds: [], memberIds: [] },
+              apiClientMayApproveOwn: false,
+            },
+          },
+        ],
+        fallback: DEFAULT_POLICY.fallback,
+      });
+      const swap = async (fromAmount: string) => {
+        const query = new URLSearchParams({
+          vaultId: f.treasury.id,
+          fromAsset: 'USDC',
+          toAsset: 'ETH',
+          fromAmount,
+          blockChain: 'ETHEREUM',
+        });
+        const quoted = await cy.json(`/api/external/transactions/trade_quote/?${query}`);
+        expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+        const answer = quoted.body as {
+          tradeRequestData: unknown;
+          tradeResponseDataList: unknown[];
+        };
+        const made = await cy.json(
+          paths.transactions(),
+          send({
+            category: 'SWAP',
+            vaultId: f.treasury.id,
+            tradeRequestData: answer.tradeRequestData,
+            tradeResponseData: answer.tradeResponseDataList[0],
+          }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        return Transaction.parse(made.body).id ?? '';
+      };
+      // USDC is $1: 1,500 USDC is $1,500, over the rule's $1,000.
+      const big = await swap('1500');
+      expect((await decide(ada, big, 'approve')).body).toMatchObject({
+        status: 'PENDING',
+        policy: { ruleName: 'Big swaps', approvals: 1, required: 2 },
+      });
+      expect(await t.status(big)).toBe('PENDING');
+      await decide(bo, big, 'approve');
+      expect(await t.status(big)).toBe('APPROVED');
+      // 50 USDC falls to the fallback: one approval.
+      const small = await swap('50');
+      await decide(ada, small, 'approve');
+      expect(await t.status(small)).toBe('APPROVED');
+    },
+  );
 });

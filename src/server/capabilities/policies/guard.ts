@@ -13,6 +13,7 @@ import {
 } from '#contract/policies.ts';
 import type { PolicyKind } from '#contract/policy-kind.ts';
 import type { IntentCreateRequest, RampCreateRequest } from '#contract/ramps.ts';
+import type { SwapCreateRequest } from '#contract/trades.ts';
 import type { CreateTransactionRequest, Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
@@ -258,8 +259,11 @@ export async function draftRequirement(
   return requirementFor(policy, version, facts);
 }
 
-/** The vault a ramp's body says pays it (an off-ramp's), read before it is made. */
-function rampVaultOf(body: IntentCreateRequest | RampCreateRequest): string | undefined {
+/** The vault a ramp's body says pays it (an off-ramp's, a swap's), read before it is made. */
+function rampVaultOf(
+  body: IntentCreateRequest | RampCreateRequest | SwapCreateRequest,
+): string | undefined {
+  if ('vaultId' in body) return body.vaultId;
   if ('category' in body) return body.source?.type === 'VAULT' ? body.source.id : undefined;
   const intent = body.intent;
   if (!intent) return undefined;
@@ -489,7 +493,7 @@ export function applyPolicies(
 
   async function judgedAfter(
     ctx: CustodyContext,
-    body: IntentCreateRequest | RampCreateRequest,
+    body: IntentCreateRequest | RampCreateRequest | SwapCreateRequest,
     make: () => Promise<Transaction>,
   ): Promise<Transaction> {
     const initiator = await actorOf(ctx);
@@ -570,6 +574,11 @@ export function applyPolicies(
 
     async createRampTransaction(ctx, body) {
       return judgedAfter(ctx, body, () => inner.createRampTransaction(ctx, body));
+    },
+
+    // A swap's create names no amount: it is valued from its quote, on the transaction made.
+    async createTradeTransaction(ctx, body) {
+      return judgedAfter(ctx, body, () => inner.createTradeTransaction(ctx, body));
     },
 
     async createBankAccount(ctx, input: BankAccountCreateRequest) {

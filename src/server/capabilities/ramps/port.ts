@@ -8,6 +8,11 @@ import type {
   V2QuoteBody,
   V2QuoteResponse,
 } from '#contract/ramps.ts';
+import type {
+  GetTradeQuoteResponse,
+  SwapCreateRequest,
+  TradeQuoteQuery,
+} from '#contract/trades.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
@@ -35,6 +40,10 @@ export interface RampsPort {
   previewRampTransaction(ctx: CustodyContext, body: IntentCreateRequest): Promise<Transaction>;
   /** POST …/transactions/ with category ON_RAMP or OFF_RAMP and a quoteId (G1). */
   createRampTransaction(ctx: CustodyContext, body: RampCreateRequest): Promise<Transaction>;
+  /** GET …/transactions/trade_quote/: every provider's price for a swap, best first. */
+  quoteTrade(ctx: CustodyContext, query: TradeQuoteQuery): Promise<GetTradeQuoteResponse>;
+  /** POST …/transactions/ with category SWAP: a PENDING swap executing one trade quote. */
+  createTradeTransaction(ctx: CustodyContext, body: SwapCreateRequest): Promise<Transaction>;
   /** POST …/transactions/mark_deposit_done/: an approved on-ramp's money is on its way. */
   markDepositDone(ctx: CustodyContext, body: MarkDepositDoneRequest): Promise<Transaction>;
   /**

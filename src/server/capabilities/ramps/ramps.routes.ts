@@ -6,6 +6,7 @@ import {
   markDepositDone,
   quoteRamp,
   quoteRampV2,
+  quoteTrade,
 } from '#contract/endpoints/ramp-writes.ts';
 import { listBankAccountRamps } from '#contract/endpoints/ramps.ts';
 import {
@@ -23,10 +24,10 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 
 /**
- * Ramps and FX on the custody API: quotes in both SDK shapes,
+ * Ramps, FX and trades on the custody API: quotes in both SDK shapes,
  * executing a quote from an intent, and marking an on-ramp's deposit sent.
- * The G1 execute (`POST …/transactions/`, ON_RAMP or OFF_RAMP) is the create
- * endpoint's (transactions.routes.ts).
+ * The G1 execute (`POST …/transactions/`, ON_RAMP or OFF_RAMP) and a
+ * trade's (category SWAP) are the create endpoint's (transactions.routes.ts).
  */
 export function rampRoutes(backend: CustodyBackend) {
   const app = new Hono<AppEnv>();
@@ -37,6 +38,8 @@ export function rampRoutes(backend: CustodyBackend) {
   mountCustody(app, quoteRampV2, ({ body }, c) => backend.quoteRampV2(custodyContext(c), body), {
     body: parseV2QuoteBody,
   });
+  // A trade's price: a read.
+  mountCustody(app, quoteTrade, ({ query }, c) => backend.quoteTrade(custodyContext(c), query));
   // intent/create/ (G2, G3) and the Python SDK's v2 execute/: one body, one backend call.
   for (const e of [createTransactionFromIntent, executeTransactionIntent])
     mountCustody(

@@ -112,6 +112,14 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
       await checkParties(ctx, [body.source, body.destination], undefined);
       return inner.createRampTransaction(ctx, body);
     },
+    async quoteTrade(ctx, query) {
+      await checkParties(ctx, [{ type: 'VAULT', id: query.vaultId }], undefined);
+      return inner.quoteTrade(ctx, query);
+    },
+    async createTradeTransaction(ctx, body) {
+      await checkParties(ctx, [{ type: 'VAULT', id: body.vaultId }], undefined);
+      return inner.createTradeTransaction(ctx, body);
+    },
     async markDepositDone(ctx, body) {
       const found = await inner.getTransaction(ctx, body.transactionId);
       if (!inScope(ctx, found.subOrgId)) throw notFound('transaction', body.transactionId);

@@ -11,6 +11,7 @@ import {
 import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
 import { CreateTransactionOrRampRequest, isRampCreate, RAMP_CATEGORIES } from '#contract/ramps.ts';
 import { CREATABLE_CATEGORIES } from '#contract/transaction.ts';
+import { isSwapCreate } from '#contract/trades.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
@@ -36,10 +37,13 @@ export function transactionRoutes(backend: CustodyBackend) {
     createTransaction,
     // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
     // ON_RAMP and OFF_RAMP execute a quote (capabilities/ramps, the Python SDK's shape).
+    // SWAP executes a trade quote (capabilities/ramps, both SDKs' create_trade_transaction).
     ({ body }, c) =>
       isRampCreate(body)
         ? backend.createRampTransaction(custodyContext(c), body)
-        : backend.createTransaction(custodyContext(c), body),
+        : isSwapCreate(body)
+          ? backend.createTradeTransaction(custodyContext(c), body)
+          : backend.createTransaction(custodyContext(c), body),
     {
       body: parseCreateBody,
       audit: {
@@ -78,7 +82,7 @@ const DATA_VARIANTS = {
  * The contract's schema, with two answers it cannot word well itself: which
  * categories exist, and which `data` variant the chain of a contract call takes.
  */
-const CATEGORIES: readonly string[] = [...CREATABLE_CATEGORIES, ...RAMP_CATEGORIES];
+const CATEGORIES: readonly string[] = [...CREATABLE_CATEGORIES, ...RAMP_CATEGORIES, 'SWAP'];
 
 function parseCreateBody(raw: unknown): CreateTransactionOrRampRequest {
   const category =

@@ -13,12 +13,15 @@ import { transactionRoutes } from '../../capabilities/transactions/transactions.
 /** Everything under /api/external, answered by whichever backend is configured. */
 export function custodyRoutes(backend: CustodyBackend, signing?: SigningOptions) {
   // Vaults first: GET /transactions/get_deposit_address/ is theirs, not a transaction's id.
-  return new Hono<AppEnv>()
-    .route('/', vaultRoutes(backend))
-    .route('/', bankAccountRoutes(backend))
-    .route('/', transactionRoutes(backend))
-    .route('/', rampRoutes(backend))
-    .route('/', referenceRoutes(backend))
-    .route('/', contactRoutes(backend))
-    .route('/', approvalRoutes(backend, signing));
+  return (
+    new Hono<AppEnv>()
+      .route('/', vaultRoutes(backend))
+      .route('/', bankAccountRoutes(backend))
+      // Ramps before transactions: GET /transactions/trade_quote/ is theirs, not a transaction's id.
+      .route('/', rampRoutes(backend))
+      .route('/', transactionRoutes(backend))
+      .route('/', referenceRoutes(backend))
+      .route('/', contactRoutes(backend))
+      .route('/', approvalRoutes(backend, signing))
+  );
 }

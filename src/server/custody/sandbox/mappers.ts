@@ -99,6 +99,16 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     executeAt: scheduledAt(row.simulation),
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
+    // A swap's (engine/trade-*.ts): the target leg, the Python SDK's names, and its quote.
+    ...(row.trade
+      ? {
+          toAsset: row.trade.toAsset,
+          toBlockChain: row.trade.toChain,
+          finalToAmount: row.trade.finalToAmount,
+          tradeRequestData: row.trade.request,
+          tradeResponseData: row.trade.response,
+        }
+      : {}),
   });
 }
 

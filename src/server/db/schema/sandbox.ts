@@ -33,6 +33,7 @@ import {
 import type { VaultMember } from '#contract/reference.ts';
 import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-record.ts';
 import { RAMP_KINDS } from '#contract/ramp-record.ts';
+import type { TradeRecord } from '#contract/trades.ts';
 import type { BalanceChanges, Operation, Party, TransactionFees } from '#contract/transaction.ts';
 import {
   SIGNATURE_ENCODINGS,
@@ -259,6 +260,8 @@ export const transactions = sandbox.table(
     quoteResponse: jsonb('quote_response').$type<RampQuote>(),
     depositInstructions: jsonb('deposit_instructions').$type<DepositInstructions>(),
     bankAccountId: text('bank_account_id'),
+    /** A swap (engine/trade-*.ts): the quote request and the provider's answer it executes. */
+    trade: jsonb('trade').$type<TradeRecord>(),
     isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -376,6 +379,30 @@ export const rampQuotes = sandbox.table(
     index('ramp_quotes_expires_idx').on(t.expiresAt),
     oneOf('ramp_quotes', t.kind, RAMP_KINDS),
   ],
+);
+
+/**
+ * A trade (swap) quote (engine/trade-quote.ts): one provider's answer for one
+ * vault, executed by at most one create before it expires.
+ */
+export const tradeQuotes = sandbox.table(
+  'trade_quotes',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    subOrgId: text('sub_org_id').references(() => subOrgs.id),
+    vaultId: text('vault_id')
+      .notNull()
+      .references(() => vaults.id),
+    /** The request as priced, the answer as given, and what executing it moves. */
+    trade: jsonb('trade').$type<TradeRecord>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedByTransactionId: text('used_by_transaction_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('trade_quotes_expires_idx').on(t.expiresAt)],
 );
 
 /** Approval of a bank account, transaction, contact or vault. */

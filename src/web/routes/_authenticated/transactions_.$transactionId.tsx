@@ -4,6 +4,7 @@ import { transactionHistoryQuery } from '../../features/transactions/api/transac
 import { TransactionDetailPage } from '../../features/transactions/components/transaction-detail-page.tsx';
 import { RampDetails } from '../../features/ramps/components/ramp-details.tsx';
 import { RampApprovalFacts } from '../../features/ramps/components/ramp-approval-facts.tsx';
+import { SwapDetails } from '../../features/ramps/components/swap-details.tsx';
 import { approvalCardQuery } from '../../lib/approval-card-queries.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
@@ -34,7 +35,12 @@ function TransactionDetailRoute() {
   return (
     <TransactionDetailPage
       transactionId={transactionId}
-      extras={(transaction, refresh) => <RampDetails transaction={transaction} refresh={refresh} />}
+      extras={(transaction, refresh) => (
+        <>
+          <RampDetails transaction={transaction} refresh={refresh} />
+          <SwapDetails transaction={transaction} />
+        </>
+      )}
       decisionExtras={(transaction) => <RampApprovalFacts transaction={transaction} />}
     />
   );

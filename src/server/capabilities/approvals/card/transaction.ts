@@ -117,6 +117,17 @@ function callOf(tx: Transaction): CardCall | null {
 }
 
 function quoteOf(tx: Transaction): CardQuote | null {
+  // A swap's quote is the provider's answer it executes: its rate is the target per source unit.
+  const trade = tx.tradeResponseData;
+  if (trade?.quoteId)
+    return {
+      quoteId: trade.quoteId,
+      provider: trade.sourceName ?? null,
+      rate: trade.unitToAssetAmount ?? null,
+      arrivesAmount: canonicalAmount(trade.finalToAmount),
+      arrivesAsset: tx.toAsset ?? null,
+      expiresAt: trade.quotesValidTill ?? null,
+    };
   const quote = tx.quoteResponse;
   if (!quote) return null;
   return {
@@ -160,7 +171,11 @@ async function balancesOf(
         });
   if (destination?.ours && destination.id) {
     const arriving = quote
-      ? { amount: quote.arrivesAmount, asset: quote.arrivesAsset, chain: tx.quoteResponse?.toChain }
+      ? {
+          amount: quote.arrivesAmount,
+          asset: quote.arrivesAsset,
+          chain: tx.quoteResponse?.toChain ?? tx.toBlockChain,
+        }
       : { amount: canonicalAmount(tx.amount), asset: tx.asset, chain: tx.blockChain };
     if (arriving.amount && arriving.asset && isDecimalString(arriving.amount))
       moves.push({

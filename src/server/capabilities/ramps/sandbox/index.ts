@@ -17,6 +17,8 @@ import {
 } from '../../../custody/sandbox/engine/ramp-create.ts';
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
 import { quoteRamp } from '../../../custody/sandbox/engine/ramp-quote.ts';
+import { executeTrade } from '../../../custody/sandbox/engine/trade-create.ts';
+import { quoteTrade } from '../../../custody/sandbox/engine/trade-quote.ts';
 import { acceptRampQuote, bindRampApproval } from '../../../custody/sandbox/engine/ramp-requote.ts';
 import {
   renamedRefusal,
@@ -136,6 +138,17 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
           echoed: echoedQuote(body),
         },
       ),
+    quoteTrade: async (ctx, query) => quoteTrade(db, await org(ctx), query, clock.now()),
+    async createTradeTransaction(ctx, body) {
+      const row = await executeTrade(db, {
+        orgId: await org(ctx),
+        actor: ctx.actor,
+        scopeSubOrgIds: ctx.scope?.subOrgIds ?? null,
+        now: clock.now(),
+        body,
+      });
+      return toWireTransaction(row);
+    },
     async markDepositDone(ctx, body) {
       const row = await markDepositDone(db, {
         orgId: await org(ctx),

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES, type Page, type PageRequest } from '#contract/common.ts';
-import { pathOf } from '#contract/endpoint.ts';
+import { pathOf, toQueryString } from '#contract/endpoint.ts';
 import {
   createTransactionFromIntent,
   markDepositDone,
   quoteRamp,
   quoteRampV2,
+  quoteTrade,
 } from '#contract/endpoints/ramp-writes.ts';
 import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
 import {
@@ -15,6 +16,7 @@ import {
   type IntentCreateRequest,
   type RampQuote,
 } from '#contract/ramps.ts';
+import { GetTradeQuoteResponse } from '#contract/trades.ts';
 import { Transaction, type TransactionFilters } from '#contract/transaction.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import {
@@ -205,6 +207,15 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
     createTransactionFromIntent: (ctx, body) =>
       execute(ctx, pathOf(createTransactionFromIntent), body),
     createRampTransaction: (ctx, body) => execute(ctx, pathOf(createTransaction), body),
+    // A trade's price is a read: forwarded with the caller's query, signed like every call.
+    quoteTrade: (ctx, query) =>
+      deps.call(ctx, GetTradeQuoteResponse, {
+        method: 'GET',
+        path: `${pathOf(quoteTrade)}${toQueryString(query)}`,
+        retry: true,
+      }),
+    // The custody API checks the quote handed back; the console records its creator as for ramps.
+    createTradeTransaction: (ctx, body) => execute(ctx, pathOf(createTransaction), body),
     // Never retried: marking twice is refused upstream as it is here.
     markDepositDone: (ctx, body) =>
       deps.call(ctx, Transaction, { ...post(markDepositDone, body), retry: false }),

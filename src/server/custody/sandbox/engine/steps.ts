@@ -11,6 +11,7 @@ import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { advanceRamp, isRampRow } from './ramp-lifecycle.ts';
 import { rawSignatureFor } from './raw-signing.ts';
+import { advanceSwap, isSwapRow } from './trade-lifecycle.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**
@@ -33,6 +34,8 @@ export async function advance(
 ): Promise<void> {
   // A ramp runs its own operations (ramp-lifecycle.ts).
   if (isRampRow(row)) return advanceRamp(tx, row, at, config);
+  // So does a swap (trade-lifecycle.ts).
+  if (isSwapRow(row)) return advanceSwap(tx, row, at, config);
   switch (row.status) {
     case 'APPROVED': {
       // A scheduled transfer approved early waits, approved, for its time.
