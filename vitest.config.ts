@@ -33,6 +33,7 @@ const PURE_SERVER = [
   'src/server/protocol/canonical-json.test.ts',
   'src/server/protocol/ecdsa-keys.test.ts',
   'src/server/db/data-dir-lock.test.ts',
+  'src/server/db/read-cache.thread-version.test.ts',
 ];
 /**
  * Then tests on a PGlite directory of their own, or a PostgreSQL of their
