@@ -79,6 +79,8 @@ export default defineConfig({
           exclude: [...PURE_SERVER, ...OWN_DATABASE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // The migrated template made once, before any file (test/test-database.ts).
+          globalSetup: ['src/server/test/global-setup.ts'],
           // Every cached read checked against the tables it declares; READ_CACHE=off honoured.
           setupFiles: ['src/server/test/read-cache-setup.ts'],
         },
@@ -90,6 +92,7 @@ export default defineConfig({
           include: OWN_DATABASE,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          globalSetup: ['src/server/test/global-setup.ts'],
           setupFiles: ['src/server/test/read-cache-setup.ts'],
         },
       },
