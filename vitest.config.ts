@@ -34,6 +34,7 @@ const PURE_SERVER = [
   'src/server/protocol/canonical-json.test.ts',
   'src/server/protocol/ecdsa-keys.test.ts',
   'src/server/db/data-dir-lock.test.ts',
+  'src/server/db/read-cache.thread-version.test.ts',
 ];
 /**
  * Then tests on a PGlite directory of their own, or a PostgreSQL of their
@@ -79,6 +80,8 @@ export default defineConfig({
           exclude: [...PURE_SERVER, ...OWN_DATABASE],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // The migrated template made once, before any file (test/test-database.ts).
+          globalSetup: ['src/server/test/global-setup.ts'],
           // Every cached read checked against the tables it declares; READ_CACHE=off honoured.
           setupFiles: ['src/server/test/read-cache-setup.ts'],
         },
@@ -90,6 +93,7 @@ export default defineConfig({
           include: OWN_DATABASE,
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          globalSetup: ['src/server/test/global-setup.ts'],
           setupFiles: ['src/server/test/read-cache-setup.ts'],
         },
       },

@@ -123,7 +123,18 @@ export class SharedWriteCounts implements WriteCounts {
 export function versionByWriteCounts(db: Database, counts: WriteCounts): void {
   localVersions.set(db, counts);
   openHere.add(counts);
+  if (!openedAs.has(counts)) openedAs.set(counts, (opened += 1));
 }
+
+/**
+ * Which opening in this thread a database's counts belong to: the counts of
+ * a database opened after another (a server reopening its data directory, a
+ * test file after another in the same worker) start again from zero, so a
+ * value kept under threadWriteVersion for the first must not pass for the
+ * second's at the same counts.
+ */
+const openedAs = new WeakMap<WriteCounts, number>();
+let opened = 0;
 
 /** The write counts of the PGlite databases open in this thread (none on PostgreSQL). */
 const openHere = new Set<WriteCounts>();
@@ -149,7 +160,7 @@ export function forgetWriteCounts(db: Database): void {
 export function threadWriteVersion(tables: readonly string[]): string | undefined {
   if (openHere.size !== 1) return undefined;
   const [counts] = openHere;
-  return counts?.version(tables);
+  return counts ? `${openedAs.get(counts)}/${counts.version(tables)}` : undefined;
 }
 
 /**

@@ -54,6 +54,19 @@ async function migrationsHash(): Promise<string> {
 }
 
 /**
+ * Vitest's global set-up of the database projects (vitest.config.ts): the
+ * migrated template built once, before any test file starts. Left to the
+ * first test files, each worker built one at once, inside its first test and
+ * against that test's time limit: a full migration, tens of seconds on a
+ * loaded machine, counted as a slow test.
+ */
+export async function buildTestDatabaseTemplates(): Promise<void> {
+  const { databaseUrl } = loadConfig();
+  if (databaseUrl) await migratedTemplate(databaseUrl);
+  else await pgliteTemplate('migrated');
+}
+
+/**
  * A dumped PGlite data directory: `migrated` (the usual start) or `empty`
  * (for tests of migrating itself). Built on first use and cached.
  */
