@@ -41,6 +41,7 @@ async function openCold(page: Page, path: string): Promise<string> {
 test('every signed-in page is rendered on the server and hydrated without a mismatch', async ({
   page,
   baseURL,
+  world,
 }) => {
   test.slow();
   const transactionId = await createTransfer(page, baseURL ?? '', {
@@ -48,10 +49,6 @@ test('every signed-in page is rendered on the server and hydrated without a mism
   });
   const account = await proposeByApi(page, baseURL ?? '');
   const contact = await proposeContactByApi(page, baseURL ?? '', `SSR contact ${Date.now()}`);
-  const { results: vaults } = (await (
-    await page.request.get('/api/external/vaults/?limit=100')
-  ).json()) as { results: Array<{ id: string; vaultName: string }> };
-  const vaultId = vaults.find((v) => v.vaultName === 'Treasury Main')?.id ?? '';
   const pages: Array<{ path: string; firstScreen: string; shows: RegExp | string }> = [
     { path: '/transactions', firstScreen: 'transactions-results', shows: transactionId },
     { path: `/transactions/${transactionId}`, firstScreen: 'transaction-page', shows: 'Status' },
@@ -94,8 +91,8 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     { path: '/account', firstScreen: 'account-page', shows: 'Your account' },
     { path: '/policies', firstScreen: 'policies-page', shows: 'Otherwise' },
     { path: '/', firstScreen: 'overview-page', shows: 'Total holdings' },
-    { path: '/vaults', firstScreen: 'vaults-page', shows: 'Treasury Main' },
-    { path: `/vaults/${vaultId}`, firstScreen: 'vault-page', shows: 'Deposit addresses' },
+    { path: '/vaults', firstScreen: 'vaults-page', shows: world.funded.name },
+    { path: `/vaults/${world.funded.id}`, firstScreen: 'vault-page', shows: 'Deposit addresses' },
     { path: '/settings/webhooks', firstScreen: 'webhooks-page', shows: 'Register an endpoint' },
   ];
   for (const { path, firstScreen, shows } of pages) {

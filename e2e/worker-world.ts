@@ -11,7 +11,7 @@ import { csrfOf } from './worker-members.ts';
  * other worker's story moves a balance or adds a row they read.
  *
  * Made by the worker's organization-wide admin (`orgAdmin`, who alone may
- * make a sub-organization); the vaults and contacts it proposes are
+ * make a sub-organization); the vaults, contacts and bank account it proposes are
  * approved by the worker's approvers, as the approval policy asks, so no
  * change request of the world is left waiting in anyone's inbox.
  */
@@ -38,6 +38,13 @@ export interface WorkerWorld {
   ethereum: WorldContact;
   /** Approved Tron contact for TRX (a resource delegation's receiver). */
   tron: WorldContact;
+  /** Approved US ACH account, paid in dollars: an off-ramp's or an FX conversion's payee. */
+  bankAccount: WorldBankAccount;
+}
+
+export interface WorldBankAccount {
+  id: string;
+  accountName: string;
 }
 
 /** What `funded` holds from the start: enough for every story's transfers, stakes, fees and ramps. */
@@ -168,6 +175,19 @@ export async function makeWorkerWorld(options: {
     await approve(id, deciders, origin);
     return { id, name, address: String(made.address ?? address) };
   };
+  const accountName = `Payee ${tag}`;
+  const account = await post(admin, origin, '/api/external/bank_accounts/', {
+    paymentMethod: 'US_ACH',
+    accountName,
+    // Twelve digits no other worker's account shares (the server warns of a duplicate).
+    accountNumber: String(100_000_000_000 + (randomBytes(5).readUIntBE(0, 5) % 899_999_999_999)),
+    routingNumber: '021000021',
+    bankName: 'JPMorgan Chase Bank',
+    country: 'US',
+    subOrgId,
+  });
+  const bankAccount = { id: String(account.id), accountName };
+  await approve(bankAccount.id, deciders, origin);
   return {
     tag,
     subOrg: { id: subOrgId, name: `Desk ${tag}` },
@@ -175,5 +195,6 @@ export async function makeWorkerWorld(options: {
     empty,
     ethereum: await contact(`Ethereum desk ${tag}`, 'ETHEREUM', ['ETH', 'USDC']),
     tron: await contact(`Tron lessee ${tag}`, 'TRON', ['TRX']),
+    bankAccount,
   };
 }
