@@ -173,6 +173,9 @@ test.describe('New transaction', () => {
 test.describe('New transaction: the other kinds', () => {
   test('contract call: the variant of the chain, a skipped simulation needs a reason that reaches the audit log', async ({
     page,
+    members,
+    playwright,
+    baseURL,
     world,
   }) => {
     const creates = countCreates(page);
@@ -204,8 +207,12 @@ test.describe('New transaction: the other kinds', () => {
     await expectNoAxeViolations(page);
     await review.getByRole('button', { name: 'Send transaction' }).click();
     await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
-    const audit = await page.request.get('/api/console/audit/?action=transaction.create&limit=20');
+    // The audit log is the organization's record: read by an admin of the whole organization.
+    const orgAdmin = await playwright.request.newContext({ baseURL: baseURL ?? '' });
+    await signInRequest(orgAdmin, members.orgAdmin, baseURL ?? '');
+    const audit = await orgAdmin.get('/api/console/audit/?action=transaction.create&limit=20');
     expect(await audit.text()).toContain(reason);
+    await orgAdmin.dispose();
   });
 
   test('stake: a refusal from the server lands on the field it names and keeps every value', async ({
