@@ -78,7 +78,8 @@ test.describe('Deciding a bank account, as a second member', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('ALREADY_DECIDED');
 
-    const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
+    // The audit log is the organization's record: read by an admin of the whole organization.
+    const admin = await memberPage(page.context().browser()!, 'orgAdmin', baseURL ?? '');
     const reveals = await auditFor(admin.request, account.id, 'bank_account.reveal');
     expect(reveals).toContainEqual(
       expect.objectContaining({ actorName: members.approver.name, outcome: 'success' }),

@@ -67,6 +67,7 @@ export const FUNDS: ReadonlyArray<{ asset: string; chain: string; amount: string
   { asset: 'SOL', chain: 'SOLANA', amount: '1000' },
   { asset: 'TRX', chain: 'TRON', amount: '1000000' },
   { asset: 'USDT', chain: 'TRON', amount: '100000' },
+  { asset: 'ICP', chain: 'ICP', amount: '1000' },
 ];
 
 async function post(
