@@ -1,6 +1,6 @@
 import type { ConsoleMessage, Page } from '@playwright/test';
 import { toChecksumAddress } from '../src/contract/contact-address.ts';
-import { expect, test } from './auth.ts';
+import { expect, test, type WorkerWorld } from './auth.ts';
 import { expectHydrated } from './keyboard.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { CONTACTS_PATH, freshAddress, proposeContactByApi } from './contact-data.ts';
@@ -40,10 +40,10 @@ async function declineByApi(page: Page, baseURL: string, contactId: string) {
   expect(res.status(), await res.text()).toBe(200);
 }
 
-/** The contacts the transfer form offers for ETH on Ethereum from Treasury Main. */
-async function offeredContacts(page: Page): Promise<string[]> {
+/** The contacts the transfer form offers for ETH on Ethereum from the worker's funded vault. */
+async function offeredContacts(page: Page, world: WorkerWorld): Promise<string[]> {
   const form = await openForm(page, 'TRANSFER');
-  await choose(form.getByLabel('From vault'), 'Treasury Main');
+  await choose(form.getByLabel('From vault'), world.funded.name);
   await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
   await form.getByLabel('Asset', { exact: true }).selectOption('ETH');
   const contact = form.getByLabel('Contact', { exact: true });
@@ -57,6 +57,7 @@ test.describe('The address book', () => {
   test('propose in the form (checksummed, a wrong checksum refused), approve from the inbox, then offered in the transfer form', async ({
     page,
     baseURL,
+    world,
   }) => {
     test.slow();
     const name = `E2E desk ${Date.now()}`;
@@ -100,7 +101,7 @@ test.describe('The address book', () => {
     await expect(page.getByTestId('contact-address')).toHaveText(checksummed);
     await expect(page.locator('#contact-page')).toContainText('Pending');
     // The proposer is not offered the contact yet.
-    expect((await offeredContacts(page)).join('\n')).not.toContain(name);
+    expect((await offeredContacts(page, world)).join('\n')).not.toContain(name);
 
     // An approver finds it in the inbox and approves it on its page.
     const approver = await memberPage(page.context().browser()!, 'approver', baseURL ?? '');
@@ -120,13 +121,14 @@ test.describe('The address book', () => {
     await approver.context().close();
 
     // Offered now to the initiator's transfer.
-    const offered = await offeredContacts(page);
+    const offered = await offeredContacts(page, world);
     expect(offered.some((text) => text.startsWith(name))).toBe(true);
   });
 
   test('a declined contact is never offered in the transfer form, nor a pending one', async ({
     page,
     baseURL,
+    world,
   }) => {
     const declined = await proposeContactByApi(page, baseURL ?? '', `Declined desk ${Date.now()}`);
     const pending = await proposeContactByApi(page, baseURL ?? '', `Pending desk ${Date.now()}`);
@@ -134,7 +136,7 @@ test.describe('The address book', () => {
     await declineByApi(approver, baseURL ?? '', declined.id);
     await approver.context().close();
 
-    const offered = (await offeredContacts(page)).join('\n');
+    const offered = (await offeredContacts(page, world)).join('\n');
     expect(offered).not.toContain(declined.name);
     expect(offered).not.toContain(pending.name);
 

@@ -151,8 +151,8 @@ test('bulk approval: two selected transactions, one confirmation listing both, t
   await expect(summary).toBeFocused();
   for (const id of [first, second]) await expect(row(page, id)).toHaveCount(0);
 
-  // Each its own audited decision, none failed or refused.
-  const admin = await memberPage(browser, 'admin', baseURL ?? '');
+  // Each its own audited decision, none failed or refused (read by an admin of the whole organization).
+  const admin = await memberPage(browser, 'orgAdmin', baseURL ?? '');
   for (const id of [first, second]) {
     const entries = await auditFor(admin.request, id);
     const decided = entries.filter((e) => e.action.startsWith('change_request.'));

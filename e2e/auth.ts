@@ -1,5 +1,11 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { DemoAccountList, type DemoAccount, type StaffRole } from '../src/contract/auth.ts';
 import {
   makeWorkerMembers,
@@ -11,7 +17,7 @@ import {
   type MemberKey,
   type WorkerMembers,
 } from './worker-members.ts';
-import { makeWorkerWorld, type WorkerWorld } from './worker-world.ts';
+import { makeSubOrg, makeWorkerWorld, type WorkerWorld, type WorldSubOrg } from './worker-world.ts';
 import {
   sandboxMembersFile,
   type SandboxMemberKey,
@@ -20,9 +26,10 @@ import {
 
 /**
  * Signing in for browser tests. Each Playwright worker makes its own members
- * once (the worker fixture `members`, e2e/worker-members.ts), and every story
- * signs in as the worker's member of its `role`, so two workers never share
- * a member's inbox, session or settings. Signing in goes through the API:
+ * once (the worker fixture `members`, e2e/worker-members.ts), held to its own
+ * sub-organization, and every story signs in as the worker's member of its
+ * `role`, so two workers never share a member's inbox, session, settings or
+ * items. Signing in goes through the API:
  * page.request shares the browser context's cookie jar, so the HttpOnly
  * session cookie it receives is the page's too. A server without staff
  * sign-in (/auth/session 404) is used as it is.
@@ -70,16 +77,49 @@ function membersOfThisWorker(): WorkerMembers {
   return workerMembers;
 }
 
-/** Signs `page` in as one of this worker's members: a key (`'approver2'`) or the member itself. */
+type Cookies = Awaited<ReturnType<BrowserContext['cookies']>>;
+
+/**
+ * Each member's session, kept from its first sign-in in this worker and
+ * handed to every later page signed in as that member: a sign-in is a
+ * password check and a recovery code (a second or more on a loaded
+ * machine), a session is a cookie the server accepts from any page until it
+ * is signed out, idle for 30 minutes or 8 hours old. Only this worker's
+ * stories use these members' sessions, one story at a time.
+ */
+const sessions = new Map<string, Cookies>();
+
+/** Whether the session `page` holds is a live one of `email`; 404: a server without staff sign-in. */
+async function sessionOf(page: Page, email: string): Promise<'live' | 'none' | 'no sign-in'> {
+  const answer = await page.request.get('/auth/session');
+  if (answer.status() === 404) return 'no sign-in';
+  if (answer.status() !== 200) return 'none';
+  const { member } = (await answer.json()) as { member?: { email?: string } };
+  return member?.email === email ? 'live' : 'none';
+}
+
+/**
+ * Signs `page` in as one of this worker's members: a key (`'approver2'`) or
+ * the member itself. The member's session from an earlier sign-in in this
+ * worker is reused while the server still accepts it; `fresh` signs in
+ * anew (a story about signing in or out, sessions or second factors), and
+ * that session is the story's alone.
+ */
 export async function signInAs(
   page: Page,
   member: Member | MemberKey,
   baseURL: string,
+  options: { fresh?: boolean } = {},
 ): Promise<void> {
-  const probe = await page.request.get('/auth/session');
-  if (probe.status() === 404) return;
   const who = typeof member === 'string' ? membersOfThisWorker()[member] : member;
+  const saved = options.fresh ? undefined : sessions.get(who.email);
+  if (saved) await page.context().addCookies(saved);
+  const found = await sessionOf(page, who.email);
+  if (found === 'no sign-in' || (saved && found === 'live')) return;
+  // Signed out, idle or replaced meanwhile (or never signed in): a new sign-in.
+  if (saved) sessions.delete(who.email);
   await signInMember(page.request, who, new URL(baseURL).origin);
+  if (!options.fresh) sessions.set(who.email, await page.context().cookies());
 }
 
 /** Signs an API request context in as one of this worker's members. */
@@ -112,8 +152,8 @@ export async function signInThroughTheForm(
   await renewIfSpent(page.request, member, new URL(baseURL).origin);
 }
 
-/** Signs `page` in as this worker's member of `role`. */
-export async function signIn(page: Page, role: StaffRole, baseURL: string): Promise<void> {
+/** Signs `page` in as this worker's member of `role` (a role, or any member's key: `'orgAdmin'`). */
+export async function signIn(page: Page, role: MemberKey, baseURL: string): Promise<void> {
   await signInAs(page, role, baseURL);
 }
 
@@ -215,18 +255,43 @@ function sandboxURL(): string {
 
 /**
  * `test` for pages behind sign-in: each test starts signed in as this
- * worker's member of `role` (admin unless set). `members` (worker-scoped) is
- * every member the worker made, for a story that needs another one
- * (`signInAs(page, members.approver2, baseURL)` or `memberPage`). `world`
- * (worker-scoped, made when a story first asks for it) is the worker's own
- * sub-organization, funded vaults and approved contacts (e2e/worker-world.ts).
+ * worker's member of `role` (admin unless set; `'orgAdmin'` for a story
+ * about what only an admin of the whole organization does). `members`
+ * (worker-scoped) is every member the worker made, for a story that needs
+ * another one (`signInAs(page, members.approver2, baseURL)` or
+ * `memberPage`). `world` (worker-scoped, made before the first story) is
+ * the worker's own sub-organization, funded vaults, approved contacts and
+ * bank account (e2e/worker-world.ts).
  */
 export const test = base.extend<
-  { role: StaffRole; signedIn: void },
-  { members: WorkerMembers; world: WorkerWorld }
+  { role: MemberKey; freshSession: boolean; signedIn: void },
+  { workerTag: string; subOrg: WorldSubOrg; members: WorkerMembers; world: WorkerWorld }
 >({
+  workerTag: [
+    // eslint-disable-next-line no-empty-pattern -- a fixture's first argument is its dependencies: none
+    async ({}, use, workerInfo) => {
+      await use(workerTag(workerInfo.workerIndex));
+    },
+    { scope: 'worker' },
+  ],
+  // The worker's sub-organization, made before its members, who are held to it.
+  subOrg: [
+    async ({ playwright, workerTag: tag }, use) => {
+      const baseURL = sandboxURL();
+      const maker = await playwright.request.newContext({ baseURL });
+      let subOrg: WorldSubOrg;
+      try {
+        await signInSandboxRequest(maker, 'memberMaker', baseURL);
+        subOrg = await makeSubOrg(maker, new URL(baseURL).origin, tag);
+      } finally {
+        await maker.dispose();
+      }
+      await use(subOrg);
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
   members: [
-    async ({ playwright }, use, workerInfo) => {
+    async ({ playwright, subOrg, workerTag: tag }, use) => {
       const baseURL = sandboxURL();
       const fresh = () => playwright.request.newContext({ baseURL });
       const maker = await fresh();
@@ -239,7 +304,8 @@ export const test = base.extend<
           checker,
           fresh,
           origin: new URL(baseURL).origin,
-          tag: workerTag(workerInfo.workerIndex),
+          tag,
+          subOrgId: subOrg.id,
         });
       } finally {
         await maker.dispose();
@@ -247,12 +313,12 @@ export const test = base.extend<
       }
       await use(workerMembers);
     },
-    // Six members, four of them proposed, approved and enrolled: a dozen
+    // Seven members, five of them proposed, approved and enrolled: a dozen
     // password checks, once per worker, on a loaded machine.
     { scope: 'worker', timeout: 120_000 },
   ],
   world: [
-    async ({ playwright, members }, use, workerInfo) => {
+    async ({ playwright, members, subOrg, workerTag: tag }, use) => {
       const baseURL = sandboxURL();
       const origin = new URL(baseURL).origin;
       const signedIn = async (member: Member) => {
@@ -268,20 +334,27 @@ export const test = base.extend<
           admin,
           deciders,
           origin,
-          tag: workerTag(workerInfo.workerIndex),
+          tag,
+          subOrg,
         });
       } finally {
         for (const request of [admin, ...deciders]) await request.dispose();
       }
       await use(world);
     },
-    // A sub-organization, two vaults, a dozen deposits and two contacts, each approved.
+    // Two vaults, a dozen deposits, two contacts and a bank account, each approved.
     { scope: 'worker', timeout: 120_000 },
   ],
   role: ['admin', { option: true }],
+  /** A story about signing in or out, sessions or second factors starts on a session of its own. */
+  freshSession: [false, { option: true }],
   signedIn: [
-    async ({ page, role, members, baseURL }, use) => {
-      await signInAs(page, members[role], baseURL ?? '');
+    // The world first: the members are held to its sub-organization, so a page shows only what it holds.
+    async ({ page, role, freshSession, members, world: _world, baseURL }, use, testInfo) => {
+      const start = Date.now();
+      await signInAs(page, members[role], baseURL ?? '', { fresh: freshSession });
+      // What each story pays to start signed in, for the run's report.
+      testInfo.annotations.push({ type: 'signed in', description: `${Date.now() - start} ms` });
       await use();
     },
     { auto: true },

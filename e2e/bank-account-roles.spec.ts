@@ -51,7 +51,10 @@ test.describe('The proposer', () => {
       }
       await stillPending(page, account.id);
       // Both refusals are on record, under the account the decision was about.
-      const refusals = await auditFor(page.request, account.id);
+      // Read by an admin of the whole organization: the audit log is the organization's record.
+      const reader = await memberPage(page.context().browser()!, 'orgAdmin', baseURL ?? '');
+      const refusals = await auditFor(reader.request, account.id);
+      await reader.context().close();
       for (const action of ['change_request.approve', 'change_request.reject'])
         expect(refusals).toContainEqual(
           expect.objectContaining({
@@ -155,7 +158,8 @@ test.describe('A viewer', () => {
     await stillPending(page, account.id);
 
     // The refused reveal is on record, under the viewer's name.
-    const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
+    // The audit log is the organization's record: read by an admin of the whole organization.
+    const admin = await memberPage(page.context().browser()!, 'orgAdmin', baseURL ?? '');
     expect(await auditFor(admin.request, account.id, 'bank_account.reveal')).toContainEqual(
       expect.objectContaining({ actorName: members.viewer.name, outcome: 'denied' }),
     );
@@ -187,7 +191,8 @@ test.describe('Revealing the full numbers on the account page', () => {
     );
     expect(stored).not.toContain(account.accountNumber);
 
-    const admin = await memberPage(page.context().browser()!, 'admin', baseURL ?? '');
+    // The audit log is the organization's record: read by an admin of the whole organization.
+    const admin = await memberPage(page.context().browser()!, 'orgAdmin', baseURL ?? '');
     const reveals = await auditFor(admin.request, account.id, 'bank_account.reveal');
     expect(reveals).toContainEqual(
       expect.objectContaining({ actorName: members.initiator.name, outcome: 'success' }),

@@ -11,17 +11,21 @@ const USD = /≈ [\d,]+\.\d\d USD/;
 /** With the system in dark mode, the console is dark and every page still passes axe (contrast included). */
 test.use({ colorScheme: 'dark' });
 
-for (const { path, ready } of SIGNED_IN_PAGES) {
-  test(`${path} is dark and passes an axe scan`, async ({ page }) => {
-    await page.goto(path);
-    await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    // The page's background is the dark end of the scale.
-    expect(background).not.toBe('rgb(248, 250, 252)');
-    expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
-      true,
-    );
-    await expectNoAxeViolations(page);
+for (const entry of SIGNED_IN_PAGES) {
+  const { path, ready } = entry;
+  test.describe(() => {
+    test.use({ role: 'member' in entry ? entry.member : 'admin' });
+    test(`${path} is dark and passes an axe scan`, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      // The page's background is the dark end of the scale.
+      expect(background).not.toBe('rgb(248, 250, 252)');
+      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
+        true,
+      );
+      await expectNoAxeViolations(page);
+    });
   });
 }
 

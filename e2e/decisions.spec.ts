@@ -117,7 +117,8 @@ test('a double-clicked approve records exactly one decision and no failed one', 
   expect(actions).toHaveLength(1);
 
   // What the audit log kept: one approval, nothing failed or refused.
-  const admin = await memberPage(browser, 'admin', baseURL ?? '');
+  // The audit log is the organization's record: read by an admin of the whole organization.
+  const admin = await memberPage(browser, 'orgAdmin', baseURL ?? '');
   const audit = (await (
     await admin.request.get(`/api/console/audit/?entityId=${id}&limit=100`)
   ).json()) as { results: Array<{ action: string; outcome: string }> };

@@ -4,6 +4,11 @@ import { expectHydrated } from './keyboard.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 
+// The seed's history is read here (pages of it, weeks old, of every status): only the seed has
+// so much, and no story adds to the old end, so the story reads it as an admin of the whole
+// organization; the worker's other members see only their own sub-organization.
+test.use({ role: 'orgAdmin' });
+
 /**
  * How the console's first screen loads, as the browser's network log shows it.
  *
@@ -77,17 +82,22 @@ test('the rows arrive with the HTML, and the browser takes them over without ask
   expect(problems).toEqual([]);
 });
 
-test('a server-rendered page signs out: its session and CSRF token came with the HTML', async ({
-  page,
-}) => {
-  await page.goto('/transactions');
-  const signOut = page.getByRole('button', { name: 'Sign out' });
-  await expect(signOut).toBeEnabled();
-  await signOut.click();
-  await expect(page).toHaveURL(/\/login/);
-  // Signed out for the server too: the list is no longer rendered for this browser.
-  const again = await page.request.get('/transactions', { headers: { Accept: 'text/html' } });
-  expect(await again.text()).not.toContain('console-server-state');
+test.describe('signing out', () => {
+  // A session of its own: the one the worker's other stories reuse is not signed out.
+  test.use({ freshSession: true });
+
+  test('a server-rendered page signs out: its session and CSRF token came with the HTML', async ({
+    page,
+  }) => {
+    await page.goto('/transactions');
+    const signOut = page.getByRole('button', { name: 'Sign out' });
+    await expect(signOut).toBeEnabled();
+    await signOut.click();
+    await expect(page).toHaveURL(/\/login/);
+    // Signed out for the server too: the list is no longer rendered for this browser.
+    const again = await page.request.get('/transactions', { headers: { Accept: 'text/html' } });
+    expect(await again.text()).not.toContain('console-server-state');
+  });
 });
 
 test('timestamps are in the member’s zone, labelled, from the first byte, and the app keeps them as they are', async ({

@@ -14,10 +14,11 @@ for (const width of [1440, 390]) {
 
     test('an amount over the balance is flagged as it is typed, before Review', async ({
       page,
+      world,
     }) => {
       const creates = countCreates(page);
       const form = await openForm(page, 'TRANSFER');
-      await choose(form.getByLabel('From vault'), 'Treasury Main');
+      await choose(form.getByLabel('From vault'), world.funded.name);
       await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
       await choose(form.getByLabel('Asset', { exact: true }), 'ETH');
       const amount = form.getByLabel(/^Amount/);

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, test } from './auth.ts';
+import { expect, test, type WorkerWorld } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import {
   choose,
@@ -25,22 +25,22 @@ const FORM_NAME: Record<Category, string> = {
   DELEGATE_RESOURCE: 'Resource delegation',
 };
 
-/** A valid form of each kind, filled with the pointer. */
-const FILL: Record<Category, (form: Locator) => Promise<void>> = {
-  CONTRACT_CALL: async (form) => {
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+/** A valid form of each kind, filled with the pointer, spending from the worker's funded vault. */
+const FILL: Record<Category, (form: Locator, world: WorkerWorld) => Promise<void>> = {
+  CONTRACT_CALL: async (form, world) => {
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
     await form.getByLabel('Call data (hex)').fill('0xa9059cbb');
   },
-  STAKE: async (form) => {
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+  STAKE: async (form, world) => {
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
     await form.getByLabel(/^Amount/).fill('2');
   },
-  DELEGATE_RESOURCE: async (form) => {
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+  DELEGATE_RESOURCE: async (form, world) => {
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByLabel('Resource', { exact: true }).selectOption('TRON_BANDWIDTH');
-    await choose(form.getByLabel('Contact', { exact: true }), 'Energy lessee');
+    await choose(form.getByLabel('Contact', { exact: true }), world.tron.name);
     await form.getByLabel(/^Amount/).fill('10');
   },
 };
@@ -76,6 +76,7 @@ async function typeToChoose(page: Page, select: Locator, prefix: string, value: 
 test.describe('New transaction: invalid input per field', () => {
   test('stake: each bad field shows its rule, the errors pass axe, and nothing is sent', async ({
     page,
+    world,
   }) => {
     const creates = countCreates(page);
     const form = await openForm(page, 'STAKE');
@@ -84,7 +85,7 @@ test.describe('New transaction: invalid input per field', () => {
     await expectRule(form.getByLabel('Vault', { exact: true }), 'Choose the vault.');
     await expectRule(form.getByLabel('Chain', { exact: true }), 'Choose a chain.');
 
-    await FILL.STAKE(form);
+    await FILL.STAKE(form, world);
     await form.getByLabel(/^Amount/).fill('1.1234567');
     await form.getByLabel('Memo (optional)').fill('m'.repeat(501));
     await form.getByLabel('External ID').fill('');
@@ -110,6 +111,7 @@ test.describe('New transaction: invalid input per field', () => {
 
   test('delegate resource: each bad field shows its rule, the errors pass axe, and nothing is sent', async ({
     page,
+    world,
   }) => {
     const creates = countCreates(page);
     const form = await openForm(page, 'DELEGATE_RESOURCE');
@@ -121,9 +123,9 @@ test.describe('New transaction: invalid input per field', () => {
     await expectRule(form.getByLabel(/^Amount/), /enter an amount above zero/i);
     await expectNoAxeViolations(page);
 
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByRole('radio', { name: 'Another vault' }).check();
-    await choose(form.getByLabel('Destination vault'), 'Payments Operations');
+    await choose(form.getByLabel('Destination vault'), world.empty.name);
     await form.getByLabel(/^Amount/).fill('0.0000001');
     await form.getByLabel('External ID').fill('x'.repeat(129));
     await expectRule(
@@ -145,6 +147,7 @@ test.describe('New transaction: invalid input per field', () => {
 
   test('contract call: each bad field of each variant shows its rule, and nothing is sent', async ({
     page,
+    world,
   }) => {
     const creates = countCreates(page);
     const form = await openForm(page, 'CONTRACT_CALL');
@@ -156,7 +159,7 @@ test.describe('New transaction: invalid input per field', () => {
     );
     await expectRule(form.getByLabel('Chain', { exact: true }), 'Choose a chain.');
 
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
     await form.getByRole('button', { name: 'Review' }).click();
     await expectRule(form.getByLabel('Call data (hex)'), 'Enter the call data.');
@@ -186,10 +189,11 @@ for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const)
   test.describe(`New transaction: ${name.toLowerCase()} sent once`, () => {
     test('the chosen fee tier reaches the review and the transaction; a double click creates one', async ({
       page,
+      world,
     }) => {
       const creates = countCreates(page);
       const form = await openForm(page, category);
-      await FILL[category](form);
+      await FILL[category](form, world);
       // Every tier is priced on the form's own estimate; the choice changes what the review quotes.
       await expect(form.getByTestId('fee-LOW')).toBeVisible();
       // Forms open on the middle tier, not the most expensive one.
@@ -219,10 +223,13 @@ for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const)
       });
     });
 
-    test('a send whose answer is lost ends with one transaction and its page', async ({ page }) => {
+    test('a send whose answer is lost ends with one transaction and its page', async ({
+      page,
+      world,
+    }) => {
       const dropped = await loseFirstCreateAnswer(page);
       const form = await openForm(page, category);
-      await FILL[category](form);
+      await FILL[category](form, world);
       const externalId = await form.getByLabel('External ID').inputValue();
       await form.getByRole('button', { name: 'Review' }).click();
       await page.getByRole('button', { name: 'Send transaction' }).click();
@@ -232,19 +239,25 @@ for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const)
   });
 }
 
+// The member sees only its worker's vaults and contacts: the start of a name picks one.
 test.describe('New transaction: the keyboard alone', () => {
-  test('transfer', async ({ page }) => {
+  test('transfer', async ({ page, world }) => {
     const form = await openForm(page, 'TRANSFER');
     const externalId = await form.getByLabel('External ID').inputValue();
     await tabTo(page, form.getByLabel('From vault'));
-    await typeToChoose(page, form.getByLabel('From vault'), 'Tre', /.+/);
+    await typeToChoose(page, form.getByLabel('From vault'), 'Fund', world.funded.id);
     await page.keyboard.press('Tab');
     await typeToChoose(page, form.getByLabel('Chain', { exact: true }), 'Eth', 'ETHEREUM');
     await page.keyboard.press('Tab');
     await typeToChoose(page, form.getByLabel('Asset', { exact: true }), 'ETH', 'ETH');
     // The destination kind keeps "Approved contact"; Tab passes the radio group.
     await tabTo(page, form.getByLabel('Contact', { exact: true }));
-    await typeToChoose(page, form.getByLabel('Contact', { exact: true }), 'Coin', /.+/);
+    await typeToChoose(
+      page,
+      form.getByLabel('Contact', { exact: true }),
+      'Ether',
+      world.ethereum.id,
+    );
     await page.keyboard.press('Tab');
     await expect(form.getByLabel(/^Amount/)).toBeFocused();
     await page.keyboard.type('0.01');
@@ -259,11 +272,11 @@ test.describe('New transaction: the keyboard alone', () => {
     await expectOneTransactionPage(page, externalId);
   });
 
-  test('stake', async ({ page }) => {
+  test('stake', async ({ page, world }) => {
     const form = await openForm(page, 'STAKE');
     const externalId = await form.getByLabel('External ID').inputValue();
     await tabTo(page, form.getByLabel('Vault', { exact: true }));
-    await typeToChoose(page, form.getByLabel('Vault', { exact: true }), 'Tre', /.+/);
+    await typeToChoose(page, form.getByLabel('Vault', { exact: true }), 'Fund', world.funded.id);
     await page.keyboard.press('Tab');
     await typeToChoose(page, form.getByLabel('Chain', { exact: true }), 'Tro', 'TRON');
     await page.keyboard.press('Tab');
@@ -282,11 +295,11 @@ test.describe('New transaction: the keyboard alone', () => {
     await expectOneTransactionPage(page, externalId);
   });
 
-  test('contract call', async ({ page }) => {
+  test('contract call', async ({ page, world }) => {
     const form = await openForm(page, 'CONTRACT_CALL');
     const externalId = await form.getByLabel('External ID').inputValue();
     await tabTo(page, form.getByLabel('Vault', { exact: true }));
-    await typeToChoose(page, form.getByLabel('Vault', { exact: true }), 'Tre', /.+/);
+    await typeToChoose(page, form.getByLabel('Vault', { exact: true }), 'Fund', world.funded.id);
     await page.keyboard.press('Tab');
     await typeToChoose(page, form.getByLabel('Chain', { exact: true }), 'Eth', 'ETHEREUM');
     await page.keyboard.press('Tab');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signInRequest, signInThroughTheForm, test } from './auth.ts';
+import { expect, signInRequest, signInThroughTheForm, test, type WorkerWorld } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import {
   CREATE_PATH,
@@ -19,12 +19,13 @@ import { focusLive } from './keyboard.ts';
  * new transaction's page, and keeps what was typed when the server refuses.
  */
 
-async function fillTransfer(page: Page) {
+/** A transfer of 0.01 ETH from the worker's funded vault to its Ethereum contact. */
+async function fillTransfer(page: Page, world: WorkerWorld) {
   const form = page.getByRole('form', { name: 'Transfer' });
-  await choose(form.getByLabel('From vault'), 'Treasury Main');
+  await choose(form.getByLabel('From vault'), world.funded.name);
   await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
   await form.getByLabel('Asset', { exact: true }).selectOption('ETH');
-  await choose(form.getByLabel('Contact', { exact: true }), 'Coinbase Prime deposit');
+  await choose(form.getByLabel('Contact', { exact: true }), world.ethereum.name);
   await form.getByLabel(/^Amount/).fill('0.01');
   return form;
 }
@@ -39,7 +40,7 @@ test.describe('New transaction', () => {
     await expect(page.getByRole('form', { name: 'Transfer' })).toBeVisible();
   });
 
-  test('transfer: every bad field shows its rule and nothing is sent', async ({ page }) => {
+  test('transfer: every bad field shows its rule and nothing is sent', async ({ page, world }) => {
     const creates = countCreates(page);
     const form = await openForm(page, 'TRANSFER');
     await form.getByRole('button', { name: 'Review' }).click();
@@ -48,7 +49,7 @@ test.describe('New transaction', () => {
     await expect(form.getByText('Choose an approved contact.')).toBeVisible();
     await expect(form.getByLabel('From vault')).toHaveAttribute('aria-invalid', 'true');
 
-    await fillTransfer(page);
+    await fillTransfer(page, world);
     await form.getByLabel(/^Amount/).fill('1.0000000000000000001');
     await form.getByLabel('External ID').fill('');
     await form.getByRole('radio', { name: 'External address' }).check();
@@ -74,10 +75,11 @@ test.describe('New transaction', () => {
     members,
     playwright,
     baseURL,
+    world,
   }) => {
     const creates = countCreates(page);
     await openForm(page, 'TRANSFER');
-    const form = await fillTransfer(page);
+    const form = await fillTransfer(page, world);
     await expect(form.getByTestId('fee-LOW')).toBeVisible();
     await expect(form.getByRole('radio', { name: /^Medium/ })).toBeChecked();
     await form.getByRole('radio', { name: /^Low/ }).check();
@@ -152,10 +154,13 @@ test.describe('New transaction', () => {
     await approver.dispose();
   });
 
-  test('transfer: a lost answer still ends with one transaction and its page', async ({ page }) => {
+  test('transfer: a lost answer still ends with one transaction and its page', async ({
+    page,
+    world,
+  }) => {
     const dropped = await loseFirstCreateAnswer(page);
     await openForm(page, 'TRANSFER');
-    const form = await fillTransfer(page);
+    const form = await fillTransfer(page, world);
     const externalId = await form.getByLabel('External ID').inputValue();
     await form.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Send transaction' }).click();
@@ -168,10 +173,14 @@ test.describe('New transaction', () => {
 test.describe('New transaction: the other kinds', () => {
   test('contract call: the variant of the chain, a skipped simulation needs a reason that reaches the audit log', async ({
     page,
+    members,
+    playwright,
+    baseURL,
+    world,
   }) => {
     const creates = countCreates(page);
     const form = await openForm(page, 'CONTRACT_CALL');
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
     await form.getByLabel('Method').fill('vote');
     await form.getByLabel('Parameters (JSON object)').fill('{"sr": ');
@@ -198,43 +207,39 @@ test.describe('New transaction: the other kinds', () => {
     await expectNoAxeViolations(page);
     await review.getByRole('button', { name: 'Send transaction' }).click();
     await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
-    const audit = await page.request.get('/api/console/audit/?action=transaction.create&limit=20');
+    // The audit log is the organization's record: read by an admin of the whole organization.
+    const orgAdmin = await playwright.request.newContext({ baseURL: baseURL ?? '' });
+    await signInRequest(orgAdmin, members.orgAdmin, baseURL ?? '');
+    const audit = await orgAdmin.get('/api/console/audit/?action=transaction.create&limit=20');
     expect(await audit.text()).toContain(reason);
+    await orgAdmin.dispose();
   });
 
   test('stake: a refusal from the server lands on the field it names and keeps every value', async ({
     page,
+    baseURL,
+    world,
   }) => {
-    // An externalId already used by another transaction: the server refuses it (DUPLICATE_EXTERNAL_ID).
-    const used = await page.request.get(`${CREATE_PATH}?limit=1`);
-    const taken = ((await used.json()) as { results: Array<{ externalId?: string }> }).results.find(
-      (t) => t.externalId,
-    )?.externalId;
+    // An externalId already used by another transaction: the server refuses it
+    // (DUPLICATE_EXTERNAL_ID). The first is a stake of the worker's own, made through the API.
+    const externalId = `stake-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const first = await page.request.post(CREATE_PATH, {
+      headers: { Origin: new URL(baseURL ?? '').origin, 'X-CSRF-Token': await csrf(page) },
+      data: {
+        category: 'STAKE',
+        source: { type: 'VAULT', id: world.funded.id },
+        asset: 'TRX',
+        blockChain: 'TRON',
+        amount: '1',
+        externalId,
+      },
+    });
+    expect(first.status(), await first.text()).toBe(200);
     const form = await openForm(page, 'STAKE');
-    await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
     await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
     await form.getByLabel('Resource (optional)').selectOption('TRON_ENERGY');
     await form.getByLabel(/^Amount/).fill('5');
-    const externalId = taken ?? `stake-${Date.now()}`;
-    if (!taken) {
-      // No seeded externalId to collide with: make one with a first stake through the API.
-      const headers = { Origin: new URL(page.url()).origin, 'X-CSRF-Token': await csrf(page) };
-      const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
-        results: Array<{ id: string; vaultName: string }>;
-      };
-      const vault = vaults.results.find((v) => v.vaultName === 'Treasury Main');
-      await page.request.post(CREATE_PATH, {
-        headers,
-        data: {
-          category: 'STAKE',
-          source: { type: 'VAULT', id: vault?.id },
-          asset: 'TRX',
-          blockChain: 'TRON',
-          amount: '1',
-          externalId,
-        },
-      });
-    }
     await form.getByLabel('External ID').fill(externalId);
     await form.getByRole('button', { name: 'Review' }).click();
     await page.getByRole('button', { name: 'Send transaction' }).click();
@@ -292,9 +297,10 @@ test.describe('New transaction: sessions and roles', () => {
     members,
     context,
     baseURL,
+    world,
   }) => {
     await openForm(page, 'TRANSFER');
-    const form = await fillTransfer(page);
+    const form = await fillTransfer(page, world);
     await form.getByLabel('Memo (optional)').fill('rent for March');
     const externalId = await form.getByLabel('External ID').inputValue();
     await form.getByRole('button', { name: 'Review' }).click();

@@ -14,6 +14,9 @@ import { expectHydrated } from './keyboard.ts';
 
 const PASSWORD = 'a passkey story passphrase';
 
+// The viewer is made for the whole organization, which only an admin of the whole organization may grant.
+test.use({ role: 'orgAdmin' });
+
 async function makeViewer(page: Page, baseURL: string, width: number): Promise<string> {
   const origin = new URL(baseURL).origin;
   const { csrfToken } = (await (await page.request.get('/auth/session')).json()) as {

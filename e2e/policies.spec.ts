@@ -2,11 +2,12 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { cmp } from '../src/contract/decimal.ts';
 import { DEFAULT_POLICY } from '../src/contract/policies.ts';
 import { expectNoAxeViolations } from './axe.ts';
-import { decideByApi, proposeByApi, uniqueName } from './bank-account-data.ts';
+import { decideByApi, uniqueName } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
+import type { WorkerWorld } from './auth.ts';
 import { expect, test } from './policy-turn.ts';
 
 // Changing an approval policy takes four eyes. The worker's organization-wide
@@ -23,15 +24,16 @@ import { expect, test } from './policy-turn.ts';
 // leaves it PENDING at 1 of 2 (on its page and in the inbox, with who may
 // still approve), the second moves its timeline on; $500 still needs one, and
 // a blocked destination is refused at creation with the rule's name. Both
-// rules are held to Treasury Main's sub-organization and to amounts no other
-// spec sends, so transfers other specs make meanwhile are judged by the default.
+// rules are held to the worker's own sub-organization (e2e/worker-world.ts)
+// and to amounts no other spec sends, so transfers other specs make meanwhile
+// are judged by the default.
 //
 // One organization policy for all of them: each story takes a policy turn only
 // while its rule must be in force (publish, create its items, default back);
 // the approvals that follow are judged by the rule frozen on each item, so the
-// next story's turn need not wait for them. The stories spend the same two
-// vaults' USDC (the desk's is read before each $50,000 off-ramp), so they run
-// one after another in one worker.
+// next story's turn need not wait for them. The stories spend the USDC of the
+// worker's funded vault (read before each $50,000 off-ramp) and pay its
+// approved bank account, so they run one after another in one worker.
 test.describe.configure({ mode: 'default' });
 
 const POLICIES = '/api/console/policies/transactions/';
@@ -141,15 +143,16 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   await policyTurn.end();
 });
 
-/** The create form for a transfer of `amount` USDC from Treasury Main, at its review step. */
+/** The create form for a transfer of `amount` USDC from the worker's funded vault, at its review step. */
 async function reviewTransfer(
   page: Page,
+  world: WorkerWorld,
   amount: string,
   to: { contact: string } | { address: string },
 ) {
   await page.goto('/transactions/new?category=TRANSFER');
   const form = page.getByRole('form', { name: 'Transfer' });
-  await choose(form.getByLabel('From vault'), 'Treasury Main');
+  await choose(form.getByLabel('From vault'), world.funded.name);
   await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
   await form.getByLabel('Asset', { exact: true }).selectOption('USDC');
   if ('contact' in to) await choose(form.getByLabel('Contact', { exact: true }), to.contact);
@@ -170,6 +173,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   browser,
   baseURL,
   policyTurn,
+  world,
 }) => {
   test.slow();
   const { author, reviewer } = policyTurn;
@@ -178,13 +182,9 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   const initiator = await memberPage(browser, 'initiator', base);
   const approver = await memberPage(browser, 'approver', base);
 
-  // Both rules are held to the sub-organization of Treasury Main, so the transfers other specs
-  // make at the same time from other vaults are judged by the default.
-  const vaults = (await (await author.request.get('/api/external/vaults/?limit=100')).json()) as {
-    results: Array<{ id: string; vaultName: string; subOrgId: string | null }>;
-  };
-  const treasury = vaults.results.find((v) => v.vaultName === 'Treasury Main');
-  if (!treasury?.subOrgId) throw new Error('the seed has no Treasury Main in a sub-organization');
+  // Both rules are held to the worker's sub-organization, so the transfers other workers' specs
+  // make at the same time are judged by the default.
+  const subOrgId = world.subOrg.id;
   const twoApprovers = {
     action: 'ALLOW',
     approvals: 2,
@@ -197,7 +197,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
         id: 'blocked',
         name: BLOCKED,
         match: {
-          subOrgIds: [treasury.subOrgId],
+          subOrgIds: [subOrgId],
           destinationKinds: ['EXTERNAL_ADDRESS'],
           amountUsdAtLeast: '40000',
         },
@@ -207,7 +207,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
         id: 'big',
         name: BIG,
         match: {
-          subOrgIds: [treasury.subOrgId],
+          subOrgIds: [subOrgId],
           categories: ['TRANSFER'],
           amountUsdAtLeast: '10000',
         },
@@ -233,7 +233,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(reviewer.getByText(/is now active/)).toBeVisible();
 
   // The initiator's $50,000 transfer says what it needs before anything is sent.
-  const review = await reviewTransfer(initiator, '50000', { contact: 'Coinbase Prime deposit' });
+  const review = await reviewTransfer(initiator, world, '50000', { contact: world.ethereum.name });
   await expect(review.getByTestId('review-approvals')).toHaveText(
     `Needs 2 approvals from approvers or admins (rule “${BIG}”). The rule is fixed on the transaction when it is created.`,
   );
@@ -243,13 +243,13 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
 
   // $500 still needs one approval, as before the policy.
-  const small = await reviewTransfer(initiator, '500', { contact: 'Coinbase Prime deposit' });
+  const small = await reviewTransfer(initiator, world, '500', { contact: world.ethereum.name });
   await expect(small.getByTestId('review-approvals')).toContainText(
     'Needs 1 approval from anyone who may approve (rule “Default”)',
   );
 
   // A blocked destination: said at review, and refused at creation with the rule's name.
-  const blocked = await reviewTransfer(initiator, '45000', {
+  const blocked = await reviewTransfer(initiator, world, '45000', {
     address: '0x52908400098527886E0F7030069857D2E4169EE7',
   });
   await expect(blocked.getByTestId('review-approvals')).toHaveText(
@@ -285,7 +285,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expectNoAxeViolations(approver);
 
   // The inbox shows the same, and who may still approve.
-  await reviewer.goto(`/approvals?subOrg=${treasury.subOrgId}`);
+  await reviewer.goto(`/approvals?subOrg=${subOrgId}`);
   const row = reviewer.locator(`tr[data-approval-id="${id}"]`);
   await expect(row.getByTestId('inbox-progress')).toContainText(
     `1 of 2 approvals (${approverName} ✓) · waiting for one more of:`,
@@ -309,36 +309,34 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
   browser,
   baseURL,
   policyTurn,
+  world,
 }) => {
   test.slow();
   const { author, reviewer } = policyTurn;
   const base = baseURL ?? '';
   const origin = new URL(base).origin;
 
-  // Held to Treasury Main's sub-organization and to off-ramps of $1,000 and more: the ramps other
-  // specs send meanwhile (250 USDC) are judged by the default.
-  const vaults = (await (await author.request.get('/api/external/vaults/?limit=100')).json()) as {
-    results: Array<{ id: string; vaultName: string; subOrgId: string | null }>;
-  };
-  const treasury = vaults.results.find((v) => v.vaultName === 'Treasury Main');
-  if (!treasury?.subOrgId) throw new Error('the seed has no Treasury Main in a sub-organization');
+  // Held to the worker's sub-organization and to off-ramps of $1,000 and more: the ramps other
+  // workers' specs send meanwhile are judged by the default.
+  const treasury = world.funded;
+  const subOrgId = world.subOrg.id;
   const balances = (await (
     await author.request.get(`/api/external/vaults/${treasury.id}/balances/`)
   ).json()) as Record<string, Record<string, string>>;
-  // Another chain than the transfer story's Ethereum when the treasury holds enough there.
+  // Another chain than the transfer story's Ethereum when the vault holds enough there.
   const chains = Object.entries(balances.USDC ?? {})
     .filter(([, amount]) => cmp(amount, '2000') >= 0)
     .map(([chain]) => chain)
     .sort((a, b) => Number(a === 'ETHEREUM') - Number(b === 'ETHEREUM'));
   const chain = chains[0];
-  if (!chain) throw new Error('Treasury Main holds 2,000 USDC on no chain');
+  if (!chain) throw new Error(`${treasury.name} holds 2,000 USDC on no chain`);
   const policy = {
     rules: [
       {
         id: 'payouts',
         name: PAYOUTS,
         match: {
-          subOrgIds: [treasury.subOrgId],
+          subOrgIds: [subOrgId],
           categories: ['OFF_RAMP'],
           amountUsdAtLeast: '1000',
         },
@@ -353,12 +351,10 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
     fallback: DEFAULT_POLICY.fallback,
   };
 
-  // An approved account of the treasury's sub-organization to pay, before the rule's turn: the
-  // accounts policy judges it, not this one.
+  // The world's approved account is paid: the accounts policy judged it, not this one.
   const initiator = await memberPage(browser, 'initiator', base);
   const approver = await memberPage(browser, 'approver', base);
-  const account = await proposeByApi(initiator, base, { subOrgId: treasury.subOrgId });
-  await decideByApi(approver.request, base, account.id, 'approve');
+  const account = world.bankAccount;
 
   // The rule is in force from here until the off-ramp exists.
   await policyTurn.take();
@@ -413,7 +409,7 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
   await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
   await expectNoAxeViolations(approver);
 
-  // Declined by the second admin, so its hold on the treasury goes and nothing is paid out.
+  // Declined by the second admin, so its hold on the vault goes and nothing is paid out.
   await decideByApi(reviewer.request, base, id, 'reject');
   await initiator.context().close();
   await approver.context().close();
@@ -421,14 +417,14 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
 
 // A rule made with the editor's defaults: a name, "≥ $10,000" and "2 approvals", no category
 // ticked. It covers every category, so a $50,000 off-ramp waits for a second approval. It is
-// held to the Trading Desk's sub-organization (Trading Hot Wallet, which no other story names
-// and whose ramps elsewhere are $250), and the default is restored as soon as the off-ramp
-// exists: its rule was frozen on it when it was made.
+// held to the worker's sub-organization (where this worker runs one story at a time), and the
+// default is restored as soon as the off-ramp exists: its rule was frozen on it when it was made.
 for (const width of [1440, 390]) {
   test(`at ${width} px: a rule made with the editor's defaults covers every category, so a $50,000 off-ramp needs 2 approvals`, async ({
     browser,
     baseURL,
     policyTurn,
+    world,
   }) => {
     // Four members, a bank account, three quotes and two policy versions: bounds "it happened".
     test.setTimeout(180_000);
@@ -438,36 +434,23 @@ for (const width of [1440, 390]) {
     await author.setViewportSize(viewport);
     await reviewer.setViewportSize(viewport);
 
-    const vaults = (await (await author.request.get('/api/external/vaults/?limit=100')).json()) as {
-      results: Array<{ id: string; vaultName: string; subOrgId: string | null }>;
-    };
-    const desk = vaults.results.find((v) => v.vaultName === 'Trading Hot Wallet');
-    if (!desk?.subOrgId)
-      throw new Error('the seed has no Trading Hot Wallet in a sub-organization');
+    const desk = world.funded;
     const balances = (await (
       await author.request.get(`/api/external/vaults/${desk.id}/balances/`)
     ).json()) as Record<string, Record<string, string>>;
     const [chain, held] =
       Object.entries(balances.USDC ?? {}).sort(([, a], [, b]) => cmp(b, a))[0] ?? [];
-    if (!chain || !held || cmp(held, '10001') < 0)
-      throw new Error('Trading Hot Wallet holds more than $10,000 of USDC on no chain');
-    // $50,000, or the most the seed's balance allows above the threshold.
-    const amount = cmp(held, '50000') >= 0 ? '50000' : (held.split('.')[0] ?? '');
-    const subOrgs = (await (
-      await author.request.get('/api/external/sub_orgs/?limit=100')
-    ).json()) as {
-      results: Array<{ id: string; name: string }>;
-    };
-    const deskName = subOrgs.results.find((o) => o.id === desk.subOrgId)?.name ?? '';
+    if (!chain || !held || cmp(held, '50000') < 0)
+      throw new Error(`${desk.name} holds $50,000 of USDC on no chain`);
+    const amount = '50000';
+    const deskName = world.subOrg.name;
 
-    // An approved account of the desk's sub-organization to pay, before the rule's turn: the
-    // accounts policy judges it, not this one.
+    // The world's approved account is paid: the accounts policy judged it, not this one.
     const initiator = await memberPage(browser, 'initiator', base);
     const approver = await memberPage(browser, 'approver', base);
     await initiator.setViewportSize(viewport);
     await approver.setViewportSize(viewport);
-    const account = await proposeByApi(initiator, base, { subOrgId: desk.subOrgId });
-    await decideByApi(approver.request, base, account.id, 'approve');
+    const account = world.bankAccount;
 
     // The rule is in force from its draft until the off-ramp exists.
     await policyTurn.take();
@@ -542,7 +525,7 @@ for (const width of [1440, 390]) {
       await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
       await expectNoAxeViolations(approver);
 
-      // Declined by the second admin, so its hold on the desk's USDC goes and nothing is paid out.
+      // Declined by the second admin, so its hold on the vault's USDC goes and nothing is paid out.
       await decideByApi(reviewer.request, base, id, 'reject');
     } finally {
       await initiator.context().close();

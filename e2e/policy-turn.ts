@@ -129,7 +129,7 @@ async function publish(author: Page, reviewer: Page, baseURL: string, policy: Po
 export interface PolicyTurn {
   /** The worker's organization-wide admin, in a browser of its own: it drafts. */
   author: Page;
-  /** The worker's other admin (not linked to the author), in a browser of its own: it publishes. */
+  /** The worker's other organization-wide admin (not linked to the author), in a browser of its own: it publishes. */
   reviewer: Page;
   /**
    * Waits for the turn, then makes `policy` active (the default when none is
@@ -154,7 +154,7 @@ export const test = signedInTest.extend<{ policyTurn: PolicyTurn }>({
       const author = await (await browser.newContext({ baseURL: base })).newPage();
       const reviewer = await (await browser.newContext({ baseURL: base })).newPage();
       await signInAs(author, members.orgAdmin, base);
-      await signInAs(reviewer, members.admin, base);
+      await signInAs(reviewer, members.orgAdmin2, base);
       const lock = policiesLock(base, `${testInfo.titlePath.slice(1).join(' › ')}`);
       let waited = 0;
       let since = 0;

@@ -1,8 +1,7 @@
 import type { Page } from '@playwright/test';
 import { cmp, sub } from '../src/contract/decimal.ts';
-import { expect, test } from './auth.ts';
+import { expect, test, type WorkerWorld } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
-import { decideByApi, proposeByApi } from './bank-account-data.ts';
 import { focusLive } from './keyboard.ts';
 import { approveByApi, memberPage } from './transfers.ts';
 
@@ -11,8 +10,10 @@ import { approveByApi, memberPage } from './transfers.ts';
  * (SANDBOX_TIME_SCALE 600, as playwright.config.ts starts it): quotes
  * compared, sent once, approved by another member, followed to the end on
  * the transaction page; an on-ramp's deposit instructions and "Mark deposit
- * sent". Each test makes its own bank account; the off-ramp and the on-ramp
- * keep to different vaults, so neither moves the balance the other checks.
+ * sent". They use the worker's own world (e2e/worker-world.ts): its
+ * approved bank account is paid, the off-ramp pays from its funded vault and
+ * the on-ramp credits its empty one, so neither moves the balance the other
+ * checks.
  */
 
 interface Vault {
@@ -22,13 +23,10 @@ interface Vault {
   wallets?: Array<{ blockchain: string }>;
 }
 
-/** The on-ramp credits this vault; the off-ramp pays from any other, so neither blurs the other's balance. */
-const ON_RAMP_VAULT = 'Cold Reserve';
-
-async function vaults(page: Page): Promise<Vault[]> {
-  const answer = await page.request.get('/api/external/vaults/?limit=100');
-  expect(answer.status()).toBe(200);
-  return ((await answer.json()) as { results: Vault[] }).results;
+async function vault(page: Page, id: string): Promise<Vault> {
+  const answer = await page.request.get(`/api/external/vaults/${id}/`);
+  expect(answer.status(), await answer.text()).toBe(200);
+  return (await answer.json()) as Vault;
 }
 
 async function usdcBalance(page: Page, vaultId: string, chain: string): Promise<string> {
@@ -41,11 +39,11 @@ async function usdcBalance(page: Page, vaultId: string, chain: string): Promise<
 const MOVING = ['APPROVED', 'SIGNED', 'SUBMITTED', 'WAITING_CONFIRMATION'];
 
 /**
- * A vault and chain holding at least 500 USDC that no moving USDC transaction
- * touches: the seed's in-flight transactions complete after the server
- * starts, and one moving the same balance would blur the figure checked.
+ * A chain on which the worker's funded vault holds at least 500 USDC and no
+ * moving USDC transaction touches it: one of an earlier story still moving
+ * the same balance would blur the figure checked.
  */
-async function quietUsdc(page: Page): Promise<{ vault: Vault; chain: string }> {
+async function quietUsdc(page: Page, world: WorkerWorld): Promise<{ vault: Vault; chain: string }> {
   const busy = new Set<string>();
   for (const status of MOVING) {
     const answer = await page.request.get(
@@ -61,28 +59,14 @@ async function quietUsdc(page: Page): Promise<{ vault: Vault; chain: string }> {
     for (const t of results)
       for (const id of [t.source?.id, t.destination?.id]) busy.add(`${id}/${t.blockChain}`);
   }
-  for (const vault of await vaults(page)) {
-    if (vault.vaultName === ON_RAMP_VAULT) continue;
-    for (const chain of (vault.wallets ?? []).map((w) => w.blockchain))
-      if (
-        !busy.has(`${vault.id}/${chain}`) &&
-        cmp(await usdcBalance(page, vault.id, chain), '500') >= 0
-      )
-        return { vault, chain };
-  }
-  throw new Error('no vault holds 500 USDC on a chain no moving transaction touches');
-}
-
-/** An APPROVED US ACH account in `subOrgId`: proposed by the initiator, approved by the approver. */
-async function approvedAccount(
-  initiator: Page,
-  approver: Page,
-  baseURL: string,
-  subOrgId: string | null | undefined,
-) {
-  const account = await proposeByApi(initiator, baseURL, subOrgId ? { subOrgId } : {});
-  await decideByApi(approver.request, baseURL, account.id, 'approve');
-  return account;
+  const funded = await vault(page, world.funded.id);
+  for (const chain of (funded.wallets ?? []).map((w) => w.blockchain))
+    if (
+      !busy.has(`${funded.id}/${chain}`) &&
+      cmp(await usdcBalance(page, funded.id, chain), '500') >= 0
+    )
+      return { vault: funded, chain };
+  throw new Error(`${world.funded.name} holds 500 USDC on no chain no moving transaction touches`);
 }
 
 const step = (page: Page, status: string) => page.locator(`[data-step="${status}"]`);
@@ -94,12 +78,13 @@ test.describe('Convert', () => {
     page,
     browser,
     baseURL,
+    world,
   }) => {
     // Two members' browsers, two axe scans and a lifecycle of three operations.
     test.slow();
     const approver = await memberPage(browser, 'approver', baseURL ?? '');
-    const { vault, chain } = await quietUsdc(page);
-    const account = await approvedAccount(page, approver, baseURL ?? '', vault.subOrgId);
+    const { vault, chain } = await quietUsdc(page, world);
+    const account = world.bankAccount;
     const before = await usdcBalance(page, vault.id, chain);
 
     await page.goto('/convert');
@@ -201,10 +186,10 @@ test.describe('Convert', () => {
     page,
     browser,
     baseURL,
+    world,
   }) => {
     test.slow();
-    const vault = (await vaults(page)).find((v) => v.vaultName === ON_RAMP_VAULT);
-    if (!vault) throw new Error(`the seed has no vault named ${ON_RAMP_VAULT}`);
+    const vault = world.empty;
 
     await page.goto('/convert?kind=ON_RAMP');
     const form = page.getByRole('form', { name: /^On-ramp/ });
@@ -265,10 +250,11 @@ test.describe('Convert', () => {
     page,
     browser,
     baseURL,
+    world,
   }) => {
     test.slow();
     const approver = await memberPage(browser, 'approver', baseURL ?? '');
-    const account = await approvedAccount(page, approver, baseURL ?? '', null);
+    const account = world.bankAccount;
 
     await page.goto('/convert?kind=FX');
     const form = page.getByRole('form', { name: /^FX/ });

@@ -19,14 +19,19 @@ async function pageWidth(page: Page) {
 test.describe('at 390 px wide', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  for (const { path, ready } of SIGNED_IN_PAGES) {
-    test(`${path} is no wider than the screen`, async ({ page }) => {
-      await page.goto(path);
-      await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();
-      const { scroll, viewport } = await pageWidth(page);
-      expect(scroll, `${path} is ${scroll} px wide on a ${viewport} px screen`).toBeLessThanOrEqual(
-        viewport,
-      );
+  for (const entry of SIGNED_IN_PAGES) {
+    const { path, ready } = entry;
+    test.describe(() => {
+      test.use({ role: 'member' in entry ? entry.member : 'admin' });
+      test(`${path} is no wider than the screen`, async ({ page }) => {
+        await page.goto(path);
+        await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();
+        const { scroll, viewport } = await pageWidth(page);
+        expect(
+          scroll,
+          `${path} is ${scroll} px wide on a ${viewport} px screen`,
+        ).toBeLessThanOrEqual(viewport);
+      });
     });
   }
 

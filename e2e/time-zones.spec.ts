@@ -4,12 +4,16 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { tabTo } from './keyboard.ts';
 
+test.use({ role: 'orgAdmin' });
+
 // The console's one rule for time: a member's own zone
 // (their browser's by default), every time labelled with it, date filters as
 // whole days in it, the server's first screen already in it; amounts and
 // dates in one locale whatever the browser's; the member's colour scheme
 // from the first paint. Members are made here through the real API by the
-// worker's admin, so no other test's member changes zone under it.
+// worker's organization-wide admin, so no other test's member changes zone
+// under it: they read the seed's weeks-old history, which only the seed has
+// and no story adds to.
 
 const PASSWORD = 'a display settings passphrase';
 const PACIFIC = 'America/Los_Angeles';

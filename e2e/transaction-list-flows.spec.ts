@@ -1,6 +1,11 @@
 import { expect, test } from './auth.ts';
 import { focusLive } from './keyboard.ts';
 
+// The seed's history is read here (pages of it, weeks old, of every status): only the seed has
+// so much, and no story adds to the old end, so the story reads it as an admin of the whole
+// organization; the worker's other members see only their own sub-organization.
+test.use({ role: 'orgAdmin' });
+
 /**
  * The transactions list around the detail page and the export: the way back
  * from a transaction keeps the list's filters and page, and the exported file

@@ -2,6 +2,11 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { focusLive } from './keyboard.ts';
 
+// The seed's history is read here (pages of it, weeks old, of every status): only the seed has
+// so much, and no story adds to the old end, so the story reads it as an admin of the whole
+// organization; the worker's other members see only their own sub-organization.
+test.use({ role: 'orgAdmin' });
+
 test.describe('Transactions page', () => {
   test('shows seeded transactions and passes an axe scan', async ({ page }) => {
     await page.goto('/transactions');

@@ -1,6 +1,6 @@
 import { expect, type Browser, type Page } from '@playwright/test';
 import { cmp } from '../src/contract/decimal.ts';
-import { signIn, type StaffRole } from './auth.ts';
+import { signIn, type MemberKey } from './auth.ts';
 
 /**
  * Test data through the API, as a member of `role` in a browser context of
@@ -9,7 +9,7 @@ import { signIn, type StaffRole } from './auth.ts';
  */
 export async function memberPage(
   browser: Browser,
-  role: StaffRole,
+  role: MemberKey,
   baseURL: string,
 ): Promise<Page> {
   const context = await browser.newContext({ baseURL });

@@ -21,13 +21,14 @@ interface Vault {
   wallets?: Array<{ blockchain: string; address?: string }>;
 }
 
+/** One of the worker's own vaults, by name, with its Ethereum address. */
 async function ethereumVault(page: Page, name: string): Promise<Vault & { address: string }> {
   const vaults = (await (await page.request.get('/api/external/vaults/?limit=100')).json()) as {
     results: Vault[];
   };
   const vault = vaults.results.find((v) => v.vaultName === name);
   const address = vault?.wallets?.find((w) => w.blockchain === 'ETHEREUM')?.address;
-  if (!vault || !address) throw new Error(`the seed has no vault "${name}" on Ethereum`);
+  if (!vault || !address) throw new Error(`no vault "${name}" on Ethereum`);
   return { ...vault, address };
 }
 
@@ -47,10 +48,11 @@ for (const width of [1440, 390]) {
       test("a mistyped checksum and the vault's own address are refused, by the form and by the API", async ({
         page,
         baseURL,
+        world,
       }) => {
         const creates = countCreates(page);
         const form = await openForm(page, 'TRANSFER');
-        await choose(form.getByLabel('From vault'), 'Treasury Main');
+        await choose(form.getByLabel('From vault'), world.funded.name);
         await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
         await choose(form.getByLabel('Asset', { exact: true }), 'ETH');
         await form.getByRole('radio', { name: 'External address' }).check();
@@ -63,7 +65,7 @@ for (const width of [1440, 390]) {
         await expectNoAxeViolations(page);
 
         // The vault's own address, typed: a transfer to itself.
-        const treasury = await ethereumVault(page, 'Treasury Main');
+        const treasury = await ethereumVault(page, world.funded.name);
         await address.fill(treasury.address.toLowerCase());
         await form.getByRole('button', { name: 'Review' }).click();
         await expect(address).toHaveAccessibleDescription(/source vault's own address/);
@@ -101,23 +103,14 @@ for (const width of [1440, 390]) {
 
       test('an address that is one of our vaults is named, and a lookalike is flagged', async ({
         page,
+        world,
       }) => {
         const form = await openForm(page, 'TRANSFER');
-        await choose(form.getByLabel('From vault'), 'Treasury Main');
+        await choose(form.getByLabel('From vault'), world.funded.name);
         await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
         await form.getByRole('radio', { name: 'External address' }).check();
-        const vaults = (await (
-          await page.request.get('/api/external/vaults/?limit=100')
-        ).json()) as {
-          results: Vault[];
-        };
-        const other = vaults.results.find(
-          (v) =>
-            v.vaultName !== 'Treasury Main' &&
-            v.wallets?.some((w) => w.blockchain === 'ETHEREUM' && /^0x/.test(w.address ?? '')),
-        );
-        const otherAddress = other?.wallets?.find((w) => w.blockchain === 'ETHEREUM')?.address;
-        if (!other || !otherAddress) throw new Error('the seed has no second Ethereum vault');
+        const other = await ethereumVault(page, world.empty.name);
+        const otherAddress = other.address;
         const address = form.getByLabel('Destination address');
         await address.fill(otherAddress.toLowerCase());
         await expect(address).toHaveAccessibleDescription(
@@ -130,10 +123,10 @@ for (const width of [1440, 390]) {
         await expect(address).toHaveAccessibleDescription(/address poisoning/);
         await expectNoAxeViolations(page);
       });
-      test('the review of a contract call says what the call does', async ({ page }) => {
+      test('the review of a contract call says what the call does', async ({ page, world }) => {
         const spender = freshAddress();
         const form = await openForm(page, 'CONTRACT_CALL');
-        await choose(form.getByLabel('Vault', { exact: true }), 'Treasury Main');
+        await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
         await form.getByLabel('Chain', { exact: true }).selectOption('ETHEREUM');
         await form
           .getByLabel('Call data (hex)')
@@ -155,10 +148,11 @@ for (const width of [1440, 390]) {
         page,
         browser,
         baseURL,
+        world,
       }) => {
         const spender = freshAddress();
         const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
-        const treasury = await ethereumVault(initiator, 'Treasury Main');
+        const treasury = await ethereumVault(initiator, world.funded.name);
         const created = await initiator.request.post('/api/external/transactions/', {
           headers: {
             Origin: new URL(baseURL ?? '').origin,

@@ -15,13 +15,18 @@ import type { StaffRole } from '../src/contract/auth.ts';
  * every later sign-in completes (an authenticator code's 30-second step is
  * accepted once per member, a recovery code at once).
  *
- * Scope: every member acts in the whole organization, since stories not
- * yet moved onto their worker's own world (e2e/worker-world.ts: a
- * sub-organization, funded vaults, contacts) still read the seed's data;
- * they keep apart by their own items (unique memos, names, amounts).
+ * Scope: every member is held to the worker's own sub-organization
+ * (e2e/worker-world.ts makes its vaults, contacts and bank account there),
+ * so a story sees only its worker's items, whatever another worker's stories
+ * or the seed hold. Two admins act in the whole organization, because what
+ * they do is refused to an admin held to some sub-organizations: changing
+ * the organization's approval policy takes two admins of every
+ * sub-organization (`orgAdmin` drafts, `orgAdmin2` publishes: neither made
+ * the other, so they are not linked), and only they read the audit log or
+ * make a sub-organization.
  */
 
-/** Who a story may sign in as: one per role, a second approver (four eyes) and an organization-wide admin. */
+/** Who a story may sign in as: one per role, a second approver (four eyes) and two organization-wide admins. */
 export const MEMBER_KEYS = [
   'viewer',
   'initiator',
@@ -29,7 +34,11 @@ export const MEMBER_KEYS = [
   'approver2',
   'admin',
   'orgAdmin',
+  'orgAdmin2',
 ] as const;
+
+/** Members of the whole organization; every other member is held to the worker's sub-organization. */
+const ORGANIZATION_WIDE: ReadonlySet<MemberKey> = new Set(['orgAdmin', 'orgAdmin2']);
 export type MemberKey = (typeof MEMBER_KEYS)[number];
 
 const ROLE_OF: Record<MemberKey, StaffRole> = {
@@ -39,6 +48,7 @@ const ROLE_OF: Record<MemberKey, StaffRole> = {
   approver2: 'approver',
   admin: 'admin',
   orgAdmin: 'admin',
+  orgAdmin2: 'admin',
 };
 
 const LABEL_OF: Record<MemberKey, string> = {
@@ -48,6 +58,7 @@ const LABEL_OF: Record<MemberKey, string> = {
   approver2: 'Second Approver',
   admin: 'Admin',
   orgAdmin: 'Org Admin',
+  orgAdmin2: 'Second Org Admin',
 };
 
 export interface Member {
@@ -155,8 +166,9 @@ async function enrol(request: APIRequestContext, member: Member, origin: string)
 
 /**
  * Makes the worker's members: `maker` and `checker` are request contexts
- * signed in as two different admins; `fresh` makes a context without
- * cookies (each new member's first sign-in).
+ * signed in as two different admins of the whole organization; `fresh`
+ * makes a context without cookies (each new member's first sign-in);
+ * `subOrgId` is the worker's sub-organization.
  */
 export async function makeWorkerMembers(options: {
   maker: APIRequestContext;
@@ -164,6 +176,7 @@ export async function makeWorkerMembers(options: {
   fresh: () => Promise<APIRequestContext>;
   origin: string;
   tag: string;
+  subOrgId: string;
 }): Promise<WorkerMembers> {
   const { maker, checker, fresh, origin, tag } = options;
   const makerCsrf = await csrfOf(maker);
@@ -176,12 +189,17 @@ export async function makeWorkerMembers(options: {
       name: `${LABEL_OF[key]} ${tag.toUpperCase()}`,
       password: `a ${key} passphrase for ${tag}`,
       role: ROLE_OF[key],
-      subOrgIds: null,
+      subOrgIds: ORGANIZATION_WIDE.has(key) ? null : [options.subOrgId],
       recoveryCodes: [],
     };
     const created = await maker.post('/api/console/staff/', {
       headers: { Origin: origin, 'X-CSRF-Token': makerCsrf },
-      data: { email: member.email, name: member.name, role: member.role, subOrgIds: null },
+      data: {
+        email: member.email,
+        name: member.name,
+        role: member.role,
+        subOrgIds: member.subOrgIds,
+      },
     });
     expect(created.status(), await created.text()).toBe(201);
     const answer = (await created.json()) as {

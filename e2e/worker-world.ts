@@ -10,8 +10,10 @@ import { csrfOf } from './worker-members.ts';
  * use these, found by their names (which carry the worker's tag), so no
  * other worker's story moves a balance or adds a row they read.
  *
- * Made by the worker's organization-wide admin (`orgAdmin`, who alone may
- * make a sub-organization); the vaults and contacts it proposes are
+ * The sub-organization is made first (makeSubOrg), by an admin of the whole
+ * organization, since the worker's members are held to it
+ * (e2e/worker-members.ts). The rest is made by the worker's
+ * organization-wide admin (`orgAdmin`); the vaults, contacts and bank account it proposes are
  * approved by the worker's approvers, as the approval policy asks, so no
  * change request of the world is left waiting in anyone's inbox.
  */
@@ -27,9 +29,14 @@ export interface WorldContact {
   address: string;
 }
 
+export interface WorldSubOrg {
+  id: string;
+  name: string;
+}
+
 export interface WorkerWorld {
   tag: string;
-  subOrg: { id: string; name: string };
+  subOrg: WorldSubOrg;
   /** Holds what the stories spend: see FUNDS. */
   funded: WorldVault;
   /** Holds nothing at first: the other end of an internal transfer, an on-ramp's vault. */
@@ -38,6 +45,13 @@ export interface WorkerWorld {
   ethereum: WorldContact;
   /** Approved Tron contact for TRX (a resource delegation's receiver). */
   tron: WorldContact;
+  /** Approved US ACH account, paid in dollars: an off-ramp's or an FX conversion's payee. */
+  bankAccount: WorldBankAccount;
+}
+
+export interface WorldBankAccount {
+  id: string;
+  accountName: string;
 }
 
 /** What `funded` holds from the start: enough for every story's transfers, stakes, fees and ramps. */
@@ -53,6 +67,7 @@ export const FUNDS: ReadonlyArray<{ asset: string; chain: string; amount: string
   { asset: 'SOL', chain: 'SOLANA', amount: '1000' },
   { asset: 'TRX', chain: 'TRON', amount: '1000000' },
   { asset: 'USDT', chain: 'TRON', amount: '100000' },
+  { asset: 'ICP', chain: 'ICP', amount: '1000' },
 ];
 
 async function post(
@@ -121,24 +136,29 @@ async function approve(
   throw new Error(`${entityId} is still waiting after ${deciders.length} approvals`);
 }
 
+/** The worker's sub-organization, made by `admin` (signed in as an admin of the whole organization). */
+export async function makeSubOrg(
+  admin: APIRequestContext,
+  origin: string,
+  tag: string,
+): Promise<WorldSubOrg> {
+  const name = `Desk ${tag.toUpperCase()}`;
+  const made = await post(admin, origin, '/api/console/sandbox/sub-orgs/', { name }, 201);
+  return { id: String(made.id), name };
+}
+
 export async function makeWorkerWorld(options: {
-  /** Signed in as an admin of every sub-organization. */
+  /** Signed in as an admin of the sub-organization. */
   admin: APIRequestContext;
   /** Signed in as members who may approve, none of them `admin`. */
   deciders: readonly APIRequestContext[];
   origin: string;
   tag: string;
+  subOrg: WorldSubOrg;
 }): Promise<WorkerWorld> {
-  const { admin, deciders, origin } = options;
+  const { admin, deciders, origin, subOrg } = options;
   const tag = options.tag.toUpperCase();
-  const subOrg = await post(
-    admin,
-    origin,
-    '/api/console/sandbox/sub-orgs/',
-    { name: `Desk ${tag}` },
-    201,
-  );
-  const subOrgId = String(subOrg.id);
+  const subOrgId = subOrg.id;
 
   const vault = async (name: string): Promise<WorldVault> => {
     const made = await post(admin, origin, '/api/external/vaults/', { vaultName: name, subOrgId });
@@ -168,12 +188,26 @@ export async function makeWorkerWorld(options: {
     await approve(id, deciders, origin);
     return { id, name, address: String(made.address ?? address) };
   };
+  const accountName = `Payee ${tag}`;
+  const account = await post(admin, origin, '/api/external/bank_accounts/', {
+    paymentMethod: 'US_ACH',
+    accountName,
+    // Twelve digits no other worker's account shares (the server warns of a duplicate).
+    accountNumber: String(100_000_000_000 + (randomBytes(5).readUIntBE(0, 5) % 899_999_999_999)),
+    routingNumber: '021000021',
+    bankName: 'JPMorgan Chase Bank',
+    country: 'US',
+    subOrgId,
+  });
+  const bankAccount = { id: String(account.id), accountName };
+  await approve(bankAccount.id, deciders, origin);
   return {
     tag,
-    subOrg: { id: subOrgId, name: `Desk ${tag}` },
+    subOrg,
     funded,
     empty,
     ethereum: await contact(`Ethereum desk ${tag}`, 'ETHEREUM', ['ETH', 'USDC']),
     tron: await contact(`Tron lessee ${tag}`, 'TRON', ['TRX']),
+    bankAccount,
   };
 }
