@@ -102,7 +102,12 @@ test('every signed-in page is rendered on the server and hydrated without a mism
     { path: '/', firstScreen: 'overview-page', shows: 'Total holdings' },
     { path: '/vaults', firstScreen: 'vaults-page', shows: world.funded.name },
     { path: `/vaults/${world.funded.id}`, firstScreen: 'vault-page', shows: 'Deposit addresses' },
-    { path: '/settings/webhooks', firstScreen: 'webhooks-page', shows: 'Register an endpoint' },
+    {
+      path: '/settings/webhooks',
+      firstScreen: 'webhooks-page',
+      shows: 'Register an endpoint',
+      on: orgAdmin,
+    },
   ];
   for (const { path, firstScreen, shows, on = page } of pages) {
     await test.step(path, async () => {

@@ -6,6 +6,9 @@ import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 import { createTransfer } from './transfers.ts';
 
+// Webhook endpoints receive every sub-organization's events: only an admin of the whole organization manages them.
+test.use({ role: 'orgAdmin' });
+
 // An admin registers a webhook endpoint (a server of this test's own, on
 // 127.0.0.1: the e2e server allows private targets, WEBHOOK_ALLOW_PRIVATE_TARGETS=1),
 // sees its verification key once, watches a failed delivery in the log and resends it.
