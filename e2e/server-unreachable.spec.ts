@@ -1,5 +1,8 @@
 import { expect, test } from './auth.ts';
 
+// The audit log's code is fetched only when it is opened; an admin of the whole organization reads it.
+test.use({ role: 'orgAdmin' });
+
 test('a page whose code cannot be fetched shows the console’s own error, and recovers', async ({
   page,
 }) => {

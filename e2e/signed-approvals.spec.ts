@@ -57,10 +57,12 @@ async function signerWithPasskey(options: {
   browser: Browser;
   admin: Page;
   members: WorkerMembers;
+  /** The worker's sub-organization: its admin grants no other, and the transfers approved are there. */
+  subOrgId: string;
   baseURL: string;
   width: number;
 }): Promise<Signer & { email: string; password: string }> {
-  const { fresh, browser, admin, members, baseURL, width } = options;
+  const { fresh, browser, admin, members, subOrgId, baseURL, width } = options;
   const origin = new URL(baseURL).origin;
   const tag = `${width}-${randomInt(2 ** 40).toString(36)}`;
   const email = `signer-${tag}@example.com`;
@@ -69,7 +71,7 @@ async function signerWithPasskey(options: {
 
   const created = await admin.request.post('/api/console/staff/', {
     headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(admin.request) },
-    data: { email, name, role: 'approver', subOrgIds: null },
+    data: { email, name, role: 'approver', subOrgIds: [subOrgId] },
   });
   expect(created.status(), await created.text()).toBe(201);
   const answer = (await created.json()) as {
@@ -172,8 +174,11 @@ async function proposeTransfer(
   return ((await response.json()) as { id: string }).id;
 }
 
-/** An amount of ETH no other story sends: 0.00 and six random digits. */
-const uniqueAmount = () => `0.00${randomInt(100_000, 1_000_000)}`;
+/**
+ * An amount of ETH no other story sends: 0.00 and six random digits, the last
+ * never 0 (the card shows an amount without trailing zeros).
+ */
+const uniqueAmount = () => `0.00${randomInt(10_000, 100_000)}${randomInt(1, 10)}`;
 
 async function signaturesOf(page: Page, id: string): Promise<ApprovalSignatures> {
   const response = await page.request.get(`/api/console/approval_signatures/${id}/`);
@@ -217,6 +222,7 @@ for (const width of [1440, 390]) {
         browser,
         admin: page,
         members,
+        subOrgId: world.subOrg.id,
         baseURL: baseURL ?? '',
         width,
       });
@@ -280,6 +286,7 @@ for (const width of [1440, 390]) {
         browser,
         admin: page,
         members,
+        subOrgId: world.subOrg.id,
         baseURL: baseURL ?? '',
         width,
       });
