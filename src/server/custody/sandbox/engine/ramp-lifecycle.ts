@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { OperationStatus, TransactionStatus } from '#contract/enums.ts';
+import type { OperationStatus } from '#contract/enums.ts';
 import type { BankDetails, RampRequote } from '#contract/ramp-record.ts';
 import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
@@ -12,7 +12,7 @@ import { newTxHash } from './chain-artifacts.ts';
 import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
 import { readRampPlan, type RampPlan } from './ramp-plan.ts';
 import { requoteIfExpired } from './ramp-requote.ts';
-import { transition, type Executor, type TransitionInput } from './transitions.ts';
+import { moveRow as move, transition, type Executor } from './transitions.ts';
 
 /**
  * A ramp's lifecycle in the simulator (docs/ramps.md). Its three
@@ -99,25 +99,6 @@ function withOps(row: TransactionRow, statuses: Record<number, OperationStatus>)
   return (row.operations ?? []).map((op) => {
     const status = statuses[op.sequence ?? 0];
     return status ? { ...op, status } : op;
-  });
-}
-
-function move(
-  tx: Executor,
-  row: TransactionRow,
-  at: Date,
-  to: TransactionStatus,
-  nextStepAt: Date | null,
-  patch: TransitionInput['patch'],
-): Promise<boolean> {
-  return transition(tx, {
-    transactionId: row.id,
-    from: row.status,
-    to,
-    at,
-    nextStepAt,
-    operationsBefore: row.operations,
-    ...(patch ? { patch } : {}),
   });
 }
 

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { OperationStatus, TransactionStatus } from '#contract/enums.ts';
+import type { OperationStatus } from '#contract/enums.ts';
 import { add, neg } from '#contract/decimal.ts';
 import type { TradeRecord } from '#contract/trades.ts';
 import type { Operation, Party } from '#contract/transaction.ts';
@@ -8,7 +8,7 @@ import type { TransactionRow } from '../mappers.ts';
 import { moveBalances } from './balances.ts';
 import { newTxHash } from './chain-artifacts.ts';
 import { readPlan, type SimulationPlan } from './plan.ts';
-import { transition, type Executor, type TransitionInput } from './transitions.ts';
+import { moveRow as move, type Executor } from './transitions.ts';
 
 /**
  * A swap's lifecycle in the simulator (docs/ramps.md, "Swaps"): its one TRADE
@@ -50,25 +50,6 @@ export function swapChanges(source: Party, destination: Party, trade: TradeRecor
 
 function withTrade(row: TransactionRow, status: OperationStatus): Operation[] {
   return (row.operations ?? []).map((op) => (op.type === 'TRADE' ? { ...op, status } : op));
-}
-
-function move(
-  tx: Executor,
-  row: TransactionRow,
-  at: Date,
-  to: TransactionStatus,
-  nextStepAt: Date | null,
-  patch: TransitionInput['patch'],
-): Promise<boolean> {
-  return transition(tx, {
-    transactionId: row.id,
-    from: row.status,
-    to,
-    at,
-    nextStepAt,
-    operationsBefore: row.operations,
-    ...(patch ? { patch } : {}),
-  });
 }
 
 /** One step of a swap, inside the database transaction that locked its row (steps.ts's advance). */

@@ -129,3 +129,27 @@ export function deferStatusEvents(tx: Executor): { write(): Promise<void> } {
     },
   };
 }
+
+/**
+ * A row moved from the status it was read in to `to`, its operations as read
+ * kept as the "before" of the change: the ramp's and the swap's lifecycles,
+ * which step a row they locked.
+ */
+export function moveRow(
+  tx: Executor,
+  row: { id: string; status: TransactionStatus; operations: Operation[] | null },
+  at: Date,
+  to: TransactionStatus,
+  nextStepAt: Date | null,
+  patch: TransitionInput['patch'],
+): Promise<boolean> {
+  return transition(tx, {
+    transactionId: row.id,
+    from: row.status,
+    to,
+    at,
+    nextStepAt,
+    operationsBefore: row.operations,
+    ...(patch ? { patch } : {}),
+  });
+}
