@@ -362,3 +362,11 @@ export const test = base.extend<
 });
 
 export { expect };
+
+/** Signs out with the header's button (in the menu below 1280 px) and waits for the sign-in page. */
+export async function signOut(page: Page): Promise<void> {
+  const menu = page.getByRole('button', { name: /^Menu\b/ });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+}

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './auth.ts';
+import { expect, signOut, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 
@@ -42,14 +42,6 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function signOut(page: Page) {
-  // Below 1280 px Sign out sits in the menu.
-  const menu = page.getByRole('button', { name: /^Menu\b/ });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 }
 
 for (const width of [1440, 390]) {

@@ -9,7 +9,14 @@ import type {
 import { Secret, TOTP } from 'otpauth';
 import { shortDigest } from '../src/contract/approval-card.ts';
 import type { ApprovalSignatures } from '../src/contract/approval-signature.ts';
-import { expect, signInRequest, test, type WorkerMembers, type WorkerWorld } from './auth.ts';
+import {
+  expect,
+  signInRequest,
+  signOut,
+  test,
+  type WorkerMembers,
+  type WorkerWorld,
+} from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
@@ -193,14 +200,6 @@ async function signCount(signer: Signer): Promise<number> {
   });
   expect(credentials).toHaveLength(1);
   return credentials[0]?.signCount ?? 0;
-}
-
-async function signOut(page: Page) {
-  // Below 1280 px Sign out sits in the menu.
-  const menu = page.getByRole('button', { name: /^Menu\b/ });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
 }
 
 for (const width of [1440, 390]) {
