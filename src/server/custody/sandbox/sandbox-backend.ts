@@ -18,7 +18,7 @@ import type { TargetPolicy } from '../../capabilities/webhooks/targets.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import type { SandboxDeps } from './sandbox-deps.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { DEFAULT_RATE_TOLERANCE_PERCENT } from './engine/ramp-requote.ts';
+import { DEFAULT_RATE_TOLERANCE_PERCENT } from '../../capabilities/ramps/sandbox/ramp-requote.ts';
 
 export interface SandboxBackendOptions {
   db: Database;
