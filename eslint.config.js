@@ -63,6 +63,7 @@ const layerZones = [
       './src/server/custody',
       './src/server/capabilities',
       './src/server/cli',
+      './src/server/wiring',
     ],
     message: 'http, db and protocol are the bottom server layers: they know no feature.',
   },
@@ -74,7 +75,7 @@ const layerZones = [
   },
   {
     target: './src/server/custody',
-    from: ['./src/server/auth', './src/server/console', './src/server/cli'],
+    from: ['./src/server/auth', './src/server/console', './src/server/cli', './src/server/wiring'],
     message:
       'custody knows no console feature: auth and console build on its backend, never the other way round.',
   },
@@ -86,9 +87,9 @@ const layerZones = [
       './src/server/capabilities/*/sandbox/**',
       './src/server/capabilities/*/upstream/**',
     ],
-    from: ['./src/server/auth', './src/server/console', './src/server/cli'],
+    from: ['./src/server/auth', './src/server/console', './src/server/cli', './src/server/wiring'],
     message:
-      "A capability's port and implementations are composed by custody/: they know no auth or console.",
+      "A capability's port and implementations are composed by custody/ and wiring/: they know no auth, console or wiring.",
   },
   ...serverCapabilities.map((capability) => ({
     target: `./src/server/capabilities/${capability}`,
@@ -103,8 +104,21 @@ const layerZones = [
   })),
   {
     target: './src/server/auth',
-    from: ['./src/server/console', './src/server/capabilities', './src/server/cli'],
+    from: [
+      './src/server/console',
+      './src/server/capabilities',
+      './src/server/cli',
+      './src/server/wiring',
+    ],
     message: 'auth knows no console route and no CLI.',
+  },
+  {
+    // The wiring composes the routes of the capabilities, custody and the console; none
+    // of them knows it, so the folders' imports point one way (scripts/folder-cycles.test.ts).
+    target: ['./src/server/capabilities', './src/server/console', './src/server/cli'],
+    from: './src/server/wiring',
+    message:
+      'wiring/ composes the routes of the capabilities, custody and console: they never import it (app.ts does).',
   },
   {
     target: './src/server/console',

@@ -19,7 +19,7 @@ const PURE_SERVER = [
   'src/server/capabilities/policies/evaluate.test.ts',
   'src/server/capabilities/policies/upstream/index.test.ts',
   'src/server/capabilities/transactions/sandbox/pace.test.ts',
-  'src/server/custody/sandbox/engine/ramp-requote.test.ts',
+  'src/server/capabilities/ramps/sandbox/ramp-requote.test.ts',
   'src/server/custody/sandbox/fee-model.test.ts',
   'src/server/custody/upstream/bank-account-fingerprint.test.ts',
   'src/server/env.test.ts',

@@ -2,6 +2,7 @@ import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
 import { firstScreensSection } from './first-screens-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
+import { listSection } from './compare/list-section.ts';
 import { liveUpdatesSection } from './live-updates-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import type { BenchSection } from './section.ts';
@@ -13,6 +14,7 @@ import { transactionPageSection } from './transaction-page-section.ts';
 /** Every section of `npm run bench`, in the order they run. */
 export const SECTIONS: BenchSection[] = [
   compareSection,
+  listSection,
   firstScreensSection,
   storageSection,
   transactionPageSection,

@@ -105,12 +105,12 @@ describe('layer rules', { timeout: 120_000 }, () => {
     [
       'http importing a feature',
       'src/server/http/layer-probe.ts',
-      "import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';",
+      "import { consoleRoutes } from '../wiring/console.routes.ts';",
     ],
     [
       'db importing a feature',
       'src/server/db/layer-probe.ts',
-      "import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';",
+      "import { consoleRoutes } from '../wiring/console.routes.ts';",
     ],
     [
       'production code importing a test helper',
@@ -135,7 +135,22 @@ describe('layer rules', { timeout: 120_000 }, () => {
     [
       "a capability's port importing the console",
       'src/server/capabilities/transactions/port.ts',
-      "import { consoleRoutes } from '../../console/console.routes.ts';",
+      "import { consoleRoutes } from '../../wiring/console.routes.ts';",
+    ],
+    [
+      'a capability importing the wiring that composes it',
+      'src/server/capabilities/transactions/layer-probe.ts',
+      "import { custodyRoutes } from '../../wiring/custody.routes.ts';",
+    ],
+    [
+      'custody importing the wiring',
+      'src/server/custody/sandbox/layer-probe.ts',
+      "import { custodyRoutes } from '../../wiring/custody.routes.ts';",
+    ],
+    [
+      'console importing the wiring',
+      'src/server/console/layer-probe.ts',
+      "import { consoleRoutes } from '../wiring/console.routes.ts';",
     ],
     [
       "console reaching into a capability's implementation",

@@ -52,35 +52,39 @@ function find(rows: CannonRow[], target: string, conns: number, pathStart: strin
 export function formatCompare(r: CompareResult): string {
   const out: string[] = [];
   const staticLoad = r.coldLoads[0];
+  // The list-only section measures no cold load.
+  if (r.coldLoads.length > 0)
+    out.push(
+      'Cold loads in headless Chromium (navigation start → 20 rows in the DOM), the pages taking turns',
+      table(
+        [
+          'page',
+          'runs',
+          'median ms',
+          'min',
+          'max',
+          'vs static',
+          'HTML 1st / last byte ms',
+          'requests',
+          'wire KB',
+          'JS+CSS gzip KB',
+        ],
+        r.coldLoads.map((l) => [
+          l.page,
+          String(l.runs),
+          f(l.medianMs),
+          f(l.minMs),
+          f(l.maxMs),
+          staticLoad ? `${f(l.medianMs / staticLoad.medianMs, 1)}×` : '—',
+          `${f(l.htmlFirstByteMs)} / ${f(l.htmlCompleteMs)}`,
+          String(l.requests),
+          f(l.transferKb, 1),
+          f(l.jsCssGzipKb, 1),
+        ]),
+      ),
+      '',
+    );
   out.push(
-    'Cold loads in headless Chromium (navigation start → 20 rows in the DOM), the pages taking turns',
-    table(
-      [
-        'page',
-        'runs',
-        'median ms',
-        'min',
-        'max',
-        'vs static',
-        'HTML 1st / last byte ms',
-        'requests',
-        'wire KB',
-        'JS+CSS gzip KB',
-      ],
-      r.coldLoads.map((l) => [
-        l.page,
-        String(l.runs),
-        f(l.medianMs),
-        f(l.minMs),
-        f(l.maxMs),
-        staticLoad ? `${f(l.medianMs / staticLoad.medianMs, 1)}×` : '—',
-        `${f(l.htmlFirstByteMs)} / ${f(l.htmlCompleteMs)}`,
-        String(l.requests),
-        f(l.transferKb, 1),
-        f(l.jsCssGzipKb, 1),
-      ]),
-    ),
-    '',
     `Throughput (autocannon, ${r.seconds} s a cell after a 1 s warm-up; failures = non-2xx, errors, timeouts;` +
       " CPU ms/req = the server process's CPU time per answer, which the machine's load moves least)",
   );

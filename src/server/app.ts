@@ -19,7 +19,7 @@ import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
-import { consoleRoutes } from './console/console.routes.ts';
+import { consoleRoutes } from './wiring/console.routes.ts';
 import { custodyWebhookRoutes } from './capabilities/webhooks/receiver.routes.ts';
 import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
@@ -36,7 +36,7 @@ import { raiseUpstreamApprovalEvents } from './capabilities/live/upstream-events
 import { securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
-import { custodyRoutes } from './custody/routes/custody.routes.ts';
+import { custodyRoutes } from './wiring/custody.routes.ts';
 import type { Database, DatabaseHandle } from './db/client.ts';
 import { ReadCache } from './db/read-cache.ts';
 import type { AppConfig } from './env.ts';

@@ -1,19 +1,10 @@
-import type { ApprovalsPort } from '../capabilities/approvals/port.ts';
-import type { BankAccountsPort } from '../capabilities/bank-accounts/port.ts';
-import type { PoliciesPort } from '../capabilities/policies/port.ts';
-import type { RampsPort } from '../capabilities/ramps/port.ts';
-import type { ContactsPort } from '../capabilities/contacts/port.ts';
-import type { VaultsPort } from '../capabilities/vaults/port.ts';
-import type { SandboxWorldPort } from '../capabilities/sandbox-world/port.ts';
-import type { ReferencePort } from '../capabilities/reference/port.ts';
-import type { TransactionsPort } from '../capabilities/transactions/port.ts';
-import type { WebhooksPort } from '../capabilities/webhooks/port.ts';
-
 /**
  * The custody API as the console server sees it. Two implementations: the
  * embedded sandbox (over the database) and upstream (signed HTTP to a real
  * custody API). Routes speak only to this interface. It only composes: each
- * capability declares its own port (`capabilities/<name>/port.ts`).
+ * capability declares its own port (`capabilities/<name>/port.ts`) and adds it
+ * to this interface (a `declare module` beside the port), so this file, below
+ * the capabilities, imports none of them.
  *
  * Failures a client should see are thrown as ApiError (src/contract/api-error.ts)
  * with the status and `{message, code}` to answer: NOT_FOUND for an unknown
@@ -21,30 +12,8 @@ import type { WebhooksPort } from '../capabilities/webhooks/port.ts';
  */
 
 export type { CustodyActor, CustodyContext, ScopeFilter } from './call-context.ts';
-export type {
-  PendingApproval,
-  PendingApprovalInitiator,
-  PendingApprovalPosition,
-  PendingApprovals,
-  PendingApprovalsQuery,
-  RecordedApprovalDecision,
-} from '../capabilities/approvals/port.ts';
-export type { BankAccountListQuery } from '../capabilities/bank-accounts/port.ts';
-export type { VaultListQuery } from '../capabilities/reference/port.ts';
-export type { TransactionListQuery } from '../capabilities/transactions/port.ts';
 
-export interface CustodyBackend
-  extends
-    TransactionsPort,
-    BankAccountsPort,
-    ApprovalsPort,
-    ReferencePort,
-    PoliciesPort,
-    RampsPort,
-    ContactsPort,
-    VaultsPort,
-    WebhooksPort,
-    SandboxWorldPort {
+export interface CustodyBackend {
   readonly kind: 'sandbox' | 'upstream';
   /** Upstream only: the custody API's host, shown to staff so they know where they act. */
   readonly upstreamHost?: string;

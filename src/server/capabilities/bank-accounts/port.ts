@@ -16,3 +16,10 @@ export interface BankAccountsPort {
   // Endpoint 3: created PENDING, with a change request awaiting approval.
   createBankAccount(ctx: CustodyContext, input: BankAccountCreateRequest): Promise<BankAccount>;
 }
+
+// The backend the routes speak to holds this port: each capability adds its
+// own, so custody/backend.ts composes them without importing any capability.
+declare module '../../custody/backend.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into CustodyBackend
+  interface CustodyBackend extends BankAccountsPort {}
+}

@@ -2,11 +2,8 @@ import { cmp, sum } from '#contract/decimal.ts';
 import type { TransactionStatus } from '#contract/enums.ts';
 import type { OverviewResponse, VaultHoldingsResponse } from '#contract/overview.ts';
 import type { Transaction } from '#contract/transaction.ts';
-import type {
-  CustodyBackend,
-  CustodyContext,
-  TransactionListQuery,
-} from '../../custody/backend.ts';
+import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
+import type { TransactionListQuery } from '../transactions/port.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalInbox } from '../approvals/inbox.ts';
 import { addTo, percentOf, valueVaults } from './holdings.ts';

@@ -38,3 +38,10 @@ export interface PoliciesPort {
    */
   vaultOutflowUsd?(ctx: CustodyContext, vaultId: string, since: Date): Promise<string | null>;
 }
+
+// The backend the routes speak to holds this port: each capability adds its
+// own, so custody/backend.ts composes them without importing any capability.
+declare module '../../custody/backend.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into CustodyBackend
+  interface CustodyBackend extends PoliciesPort {}
+}

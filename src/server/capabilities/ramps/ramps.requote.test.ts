@@ -18,8 +18,8 @@ import {
 import { sdkCaller, type SdkCaller } from '../../test/sdk-wire.ts';
 import { signInStaff, type StaffSession } from '../../test/staff-session.ts';
 import { cmp, div, mul } from '#contract/decimal.ts';
-import { rateMove } from '../../custody/sandbox/engine/ramp-requote.ts';
-import { referenceRate } from '../../custody/sandbox/engine/ramp-pricing.ts';
+import { rateMove } from './sandbox/ramp-requote.ts';
+import { referenceRate } from './sandbox/ramp-pricing.ts';
 
 /**
  * A ramp's quote holds 60 s; approvers may decide long after. An expired

@@ -22,3 +22,10 @@ export interface SandboxWorldAdmin {
 export interface SandboxWorldPort {
   readonly sandboxWorld?: SandboxWorldAdmin;
 }
+
+// The backend the routes speak to holds this port: each capability adds its
+// own, so custody/backend.ts composes them without importing any capability.
+declare module '../../custody/backend.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into CustodyBackend
+  interface CustodyBackend extends SandboxWorldPort {}
+}

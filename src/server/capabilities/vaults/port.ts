@@ -21,3 +21,10 @@ export interface VaultsPort {
   /** Created with its wallets and a change request approving it (createVaultWithApproval). */
   createVault(ctx: CustodyContext, body: VaultCreateRequest): Promise<Vault>;
 }
+
+// The backend the routes speak to holds this port: each capability adds its
+// own, so custody/backend.ts composes them without importing any capability.
+declare module '../../custody/backend.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into CustodyBackend
+  interface CustodyBackend extends VaultsPort {}
+}

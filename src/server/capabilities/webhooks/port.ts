@@ -49,3 +49,10 @@ export interface WebhookEndpointsAdmin {
 export interface WebhooksPort {
   readonly webhookEndpoints?: WebhookEndpointsAdmin;
 }
+
+// The backend the routes speak to holds this port: each capability adds its
+// own, so custody/backend.ts composes them without importing any capability.
+declare module '../../custody/backend.ts' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged into CustodyBackend
+  interface CustodyBackend extends WebhooksPort {}
+}

@@ -496,7 +496,7 @@ describe("a ramp's operations", () => {
         { sequence: 3, type: 'WITHDRAW', status: 'PENDING' },
       ],
     });
-    // As the ramp's step does (engine/ramp-lifecycle.ts): the operations move with the status.
+    // As the ramp's step does (capabilities/ramps/sandbox/ramp-lifecycle.ts): the operations move with the status.
     await db.transaction((tx) =>
       transition(tx, {
         transactionId: row.id,

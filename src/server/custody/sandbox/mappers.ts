@@ -99,7 +99,7 @@ export function toWireTransaction(row: TransactionRow): Transaction {
     executeAt: scheduledAt(row.simulation),
     depositInstructions:
       row.status === 'PENDING' || row.status === 'DECLINED' ? null : row.depositInstructions,
-    // A swap's (engine/trade-*.ts): the target leg, the Python SDK's names, and its quote.
+    // A swap's (capabilities/ramps/sandbox/trade-*.ts): the target leg, the Python SDK's names, and its quote.
     ...(row.trade
       ? {
           toAsset: row.trade.toAsset,
@@ -150,7 +150,7 @@ function rawSignature(simulation: unknown): Pick<Transaction, 'txnSignature' | '
   return { txnSignature: signature.txnSignature, txnSignatureData: signature.txnSignatureData };
 }
 
-/** A ramp's re-quotes and accepted quote, read from its plan (engine/ramp-plan.ts) where it has them. */
+/** A ramp's re-quotes and accepted quote, read from its plan (capabilities/ramps/sandbox/ramp-plan.ts) where it has them. */
 function rampQuoteHistory(simulation: unknown): Pick<Transaction, 'requotes' | 'acceptedQuote'> {
   const ramp =
     simulation && typeof simulation === 'object'

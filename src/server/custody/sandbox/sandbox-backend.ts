@@ -5,6 +5,8 @@ import { organizations } from '../../db/schema/sandbox.ts';
 import type { CustodyBackend, CustodyContext } from '../backend.ts';
 import { createApiClientDirectory } from './api-users.store.ts';
 import { approvalsSandbox } from '../../capabilities/approvals/sandbox/index.ts';
+import { applyBankAccountDecision } from '../../capabilities/bank-accounts/sandbox/decision.ts';
+import { applyContactDecision } from '../../capabilities/contacts/sandbox/decision.ts';
 import { bankAccountsSandbox } from '../../capabilities/bank-accounts/sandbox/index.ts';
 import { contactsSandbox } from '../../capabilities/contacts/sandbox/index.ts';
 import { policiesSandbox } from '../../capabilities/policies/sandbox/index.ts';
@@ -18,7 +20,7 @@ import type { TargetPolicy } from '../../capabilities/webhooks/targets.ts';
 import { createTransactionEngine } from './engine/api.ts';
 import type { SandboxDeps } from './sandbox-deps.ts';
 import { systemClock, type Clock } from '../../clock.ts';
-import { DEFAULT_RATE_TOLERANCE_PERCENT } from './engine/ramp-requote.ts';
+import { DEFAULT_RATE_TOLERANCE_PERCENT } from '../../capabilities/ramps/sandbox/ramp-requote.ts';
 
 export interface SandboxBackendOptions {
   db: Database;
@@ -90,7 +92,10 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...vaultsSandbox({ ...deps, reference }),
     ...transactions,
     ...bankAccountsSandbox(deps),
-    ...approvalsSandbox(deps),
+    ...approvalsSandbox(deps, {
+      BANK_ACCOUNT: applyBankAccountDecision,
+      CONTACT: applyContactDecision,
+    }),
     ...reference,
     ...policiesSandbox(deps),
     ...rampsSandbox({

@@ -260,7 +260,7 @@ export const transactions = sandbox.table(
     quoteResponse: jsonb('quote_response').$type<RampQuote>(),
     depositInstructions: jsonb('deposit_instructions').$type<DepositInstructions>(),
     bankAccountId: text('bank_account_id'),
-    /** A swap (engine/trade-*.ts): the quote request and the provider's answer it executes. */
+    /** A swap (capabilities/ramps/sandbox/trade-*.ts): the quote request and the provider's answer it executes. */
     trade: jsonb('trade').$type<TradeRecord>(),
     isDeleted: boolean('is_deleted').notNull().default(false),
     createdAt: createdAt(),
@@ -382,7 +382,7 @@ export const rampQuotes = sandbox.table(
 );
 
 /**
- * A trade (swap) quote (engine/trade-quote.ts): one provider's answer for one
+ * A trade (swap) quote (capabilities/ramps/sandbox/trade-quote.ts): one provider's answer for one
  * vault, executed by at most one create before it expires.
  */
 export const tradeQuotes = sandbox.table(

@@ -11,7 +11,12 @@ import { apiUsers, changeRequests, organizations } from '../../../db/schema/sand
 import { ApiError } from '#contract/api-error.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
 import { raiseChangeRequestEvent } from '../../../custody/sandbox/change-request-events.ts';
-import { applyDecision, entitySubOrgId, type ChangeRequestDecision } from './effects.ts';
+import {
+  applyDecision,
+  entitySubOrgId,
+  type ChangeRequestDecision,
+  type DecisionEffects,
+} from './effects.ts';
 import {
   ANONYMOUS_APPROVER_MESSAGE,
   decideApprovalPolicy,
@@ -80,6 +85,7 @@ export async function decideApproval(
   approvalId: string,
   request: ApprovalActionRequest,
   now: Date,
+  effects: DecisionEffects,
 ): Promise<ApprovalActionResponse> {
   // Before any lookup: anonymous callers learn nothing about which approvals exist.
   if (!actor) throw new ApiError(401, ERROR_CODES.unauthorized, ANONYMOUS_APPROVER_MESSAGE);
@@ -128,7 +134,7 @@ export async function decideApproval(
         `The change request for ${row.entityType} ${row.entityId} was decided by a concurrent request; a decided request cannot be decided again`,
       );
     }
-    await applyDecision(tx, decided, decision, now);
+    await applyDecision(tx, decided, decision, now, effects);
     if (decided.entityType === 'BANK_ACCOUNT' || decided.entityType === 'CONTACT')
       await raiseChangeRequestEvent(tx, {
         orgId: decided.orgId,

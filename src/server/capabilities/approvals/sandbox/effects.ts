@@ -7,7 +7,6 @@ import {
   declineTransaction,
 } from '../../../custody/sandbox/engine/approval-outcome.ts';
 import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
-import { applyContactDecision } from '../../../custody/sandbox/contact-decision.ts';
 
 /**
  * What deciding a change request does to its entity. Runs inside the database
@@ -19,27 +18,40 @@ export type ChangeRequestDecision = 'APPROVED' | 'REJECTED';
 
 type ChangeRequestRow = typeof changeRequests.$inferSelect;
 
+/**
+ * What a decision does to an entity a capability owns, false when it cannot
+ * take it. Each lives beside its entity (`capabilities/bank-accounts/sandbox/decision.ts`,
+ * `capabilities/contacts/sandbox/decision.ts`) and the sandbox's composition
+ * hands them here: approvals never reaches into another capability's sandbox.
+ */
+export type EntityDecision = (
+  db: Executor,
+  request: ChangeRequestRow,
+  approve: boolean,
+  at: Date,
+) => Promise<boolean>;
+
+export interface DecisionEffects {
+  BANK_ACCOUNT: EntityDecision;
+  CONTACT: EntityDecision;
+}
+
 export async function applyDecision(
   db: Executor,
   request: ChangeRequestRow,
   decision: ChangeRequestDecision,
   at: Date,
+  effects: DecisionEffects,
 ): Promise<void> {
   const approve = decision === 'APPROVED';
   let applied: boolean;
   switch (request.entityType) {
     case 'BANK_ACCOUNT':
-      applied = await movePendingEntity(
-        db,
-        bankAccounts,
-        request,
-        approve ? 'APPROVED' : 'DECLINED',
-        at,
-      );
+      applied = await effects.BANK_ACCOUNT(db, request, approve, at);
       break;
     case 'CONTACT':
       // Its proposal, or a change to an approved contact's asset list.
-      applied = await applyContactDecision(db, request, approve, at);
+      applied = await effects.CONTACT(db, request, approve, at);
       break;
     case 'TRANSACTION':
       // The lifecycle simulator takes an approved transaction on from here.
@@ -65,27 +77,6 @@ export async function applyDecision(
       `${request.entityType} ${request.entityId} is no longer PENDING, so this change request cannot change it`,
     );
   }
-}
-
-async function movePendingEntity(
-  db: Executor,
-  table: typeof bankAccounts,
-  request: ChangeRequestRow,
-  status: 'APPROVED' | 'DECLINED',
-  at: Date,
-): Promise<boolean> {
-  const moved = await db
-    .update(table)
-    .set({ status, updatedAt: at })
-    .where(
-      and(
-        eq(table.id, request.entityId),
-        eq(table.orgId, request.orgId),
-        eq(table.status, 'PENDING'),
-      ),
-    )
-    .returning({ id: table.id });
-  return moved.length > 0;
 }
 
 /** The sub-organization of a bank account's or contact's change request, for its event. */

@@ -1,6 +1,7 @@
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { ApprovalsPort } from '../port.ts';
 import { approvalEntityId, decideApproval, getApprovalMessage } from './approval-action.ts';
+import type { DecisionEffects } from './effects.ts';
 import { changeRequestHistory } from './history.ts';
 import { approvalDecisions } from './latest-decisions.ts';
 import {
@@ -11,13 +12,20 @@ import {
   pendingApprovalPage,
 } from './pending.ts';
 
-/** Change requests over the sandbox's tables: messages, decisions, their history, the inbox. */
-export function approvalsSandbox({ db, clock, orgIdFor, cachedList }: SandboxDeps): ApprovalsPort {
+/**
+ * Change requests over the sandbox's tables: messages, decisions, their
+ * history, the inbox. `effects`: what a decision does to a bank account or a
+ * contact, given by the capabilities that own them.
+ */
+export function approvalsSandbox(
+  { db, clock, orgIdFor, cachedList }: SandboxDeps,
+  effects: DecisionEffects,
+): ApprovalsPort {
   return {
     getApprovalMessage: async (ctx, entityId) =>
       getApprovalMessage(db, await orgIdFor(ctx), entityId),
     decideApproval: async (ctx, approvalId, request) =>
-      decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request, clock.now()),
+      decideApproval(db, await orgIdFor(ctx), ctx.actor, approvalId, request, clock.now(), effects),
     approvalEntityId: async (ctx, approvalId) =>
       approvalEntityId(db, await orgIdFor(ctx), approvalId),
     changeRequestHistory: async (ctx, entityId) =>

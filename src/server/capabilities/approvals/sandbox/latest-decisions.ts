@@ -6,7 +6,7 @@ import {
   changeRequests,
   transactions,
 } from '../../../db/schema/sandbox.ts';
-import type { RecordedApprovalDecision } from '../../../custody/backend.ts';
+import type { RecordedApprovalDecision } from '../port.ts';
 
 /**
  * How each entity's change request was decided, from the sandbox's own

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from '../../../db/client.ts';
 import { apiUsers, bankAccounts, transactions } from '../../../db/schema/sandbox.ts';
 import { createOrg, createSubOrg } from '../../../test/fixtures.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
-import type { PendingApprovalsQuery } from '../../../custody/backend.ts';
+import type { PendingApprovalsQuery } from '../port.ts';
 import { pageQueries, pendingApprovalCounts, pendingApprovalPage } from './pending.ts';
 
 /**

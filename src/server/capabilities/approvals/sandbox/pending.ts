@@ -14,7 +14,7 @@ import type {
   PendingApprovalPosition,
   PendingApprovals,
   PendingApprovalsQuery,
-} from '../../../custody/backend.ts';
+} from '../port.ts';
 import { after, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import {
   toWireBankAccount,

@@ -4,7 +4,7 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { Database } from '../../../db/client.ts';
 import { bankAccounts } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
-import type { BankAccountListQuery } from '../../../custody/backend.ts';
+import type { BankAccountListQuery } from '../port.ts';
 import type { Page } from '#contract/common.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import { toWireBankAccount } from '../../../custody/sandbox/mappers.ts';

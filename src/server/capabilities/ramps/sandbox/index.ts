@@ -14,19 +14,19 @@ import {
   previewRampQuote,
   type EchoedQuote,
   type ExecuteRampInput,
-} from '../../../custody/sandbox/engine/ramp-create.ts';
-import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
-import { quoteRamp } from '../../../custody/sandbox/engine/ramp-quote.ts';
-import { executeTrade } from '../../../custody/sandbox/engine/trade-create.ts';
-import { quoteTrade } from '../../../custody/sandbox/engine/trade-quote.ts';
-import { acceptRampQuote, bindRampApproval } from '../../../custody/sandbox/engine/ramp-requote.ts';
+} from './ramp-create.ts';
+import { markDepositDone } from './ramp-lifecycle.ts';
+import { quoteRamp } from './ramp-quote.ts';
+import { executeTrade } from './trade-create.ts';
+import { quoteTrade } from './trade-quote.ts';
+import { acceptRampQuote, bindRampApproval } from './ramp-requote.ts';
 import {
   renamedRefusal,
   routeFromQuoteRequest,
   routeFromV2Intent,
   routeOfIntent,
   type RouteRequest,
-} from '../../../custody/sandbox/engine/ramp-route.ts';
+} from './ramp-route.ts';
 import type { BankAccountRampsQuery, RampsPort } from '../port.ts';
 
 /** What the ramps' sandbox needs of the composite (a structural subset of its SandboxDeps). */

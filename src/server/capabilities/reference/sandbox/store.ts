@@ -6,7 +6,7 @@ import type { Database } from '../../../db/client.ts';
 import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { Page, PageRequest } from '#contract/common.ts';
-import type { VaultListQuery } from '../../../custody/backend.ts';
+import type { VaultListQuery } from '../port.ts';
 import { containsPattern } from '../../../custody/sandbox/contains-pattern.ts';
 import { chainLogo } from '../../../custody/sandbox/chain-logos.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';

@@ -4,7 +4,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
-import type { TransactionListQuery } from '../../../custody/backend.ts';
+import type { TransactionListQuery } from '../port.ts';
 import type { Page } from '#contract/common.ts';
 import { transactionPage } from '../../../custody/sandbox/transaction-page.ts';
 import {

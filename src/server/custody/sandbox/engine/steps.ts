@@ -9,9 +9,9 @@ import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
 import { moveBalances, reserveHolds } from './balances.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
-import { advanceRamp, isRampRow } from './ramp-lifecycle.ts';
+import { advanceRamp, isRampRow } from '../../../capabilities/ramps/sandbox/ramp-lifecycle.ts';
 import { rawSignatureFor } from './raw-signing.ts';
-import { advanceSwap, isSwapRow } from './trade-lifecycle.ts';
+import { advanceSwap, isSwapRow } from '../../../capabilities/ramps/sandbox/trade-lifecycle.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 
 /**

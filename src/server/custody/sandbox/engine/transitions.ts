@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { TransactionStatus } from '#contract/enums.ts';
 import type { Operation } from '#contract/transaction.ts';
-import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
+import {
+  recordStatusChange,
+  type StatusChange,
+} from '../../../capabilities/webhooks/sandbox/outbox.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactionStatusEvents, transactions } from '../../../db/schema/sandbox.ts';
 
@@ -98,6 +101,19 @@ export async function transition(db: Executor, input: TransitionInput): Promise<
     ...(batch ? { beforeRead: () => writeDeferred(db) } : {}),
   });
   return true;
+}
+
+/**
+ * The webhooks of operations that moved while the transaction's status
+ * stayed (a ramp's deposit arriving), in the caller's database transaction.
+ * Here beside `transition` so a capability's lifecycle (capabilities/ramps/sandbox/)
+ * queues them without reaching into the webhooks' sandbox.
+ */
+export function recordOperationsMoved(
+  db: Executor,
+  change: Omit<StatusChange, 'statusChanged' | 'beforeRead'>,
+): Promise<void> {
+  return recordStatusChange(db, { ...change, statusChanged: false });
 }
 
 type StatusEvent = typeof transactionStatusEvents.$inferInsert;

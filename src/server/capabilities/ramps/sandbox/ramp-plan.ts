@@ -1,5 +1,5 @@
 import type { RampKind, RampRequote } from '#contract/ramp-record.ts';
-import { readPlan, type SimulationPlan } from './plan.ts';
+import { readPlan, type SimulationPlan } from '../../../custody/sandbox/engine/plan.ts';
 
 /** The quote a person last accepted: what a re-quote's rate is judged against. */
 export interface AcceptedQuote {

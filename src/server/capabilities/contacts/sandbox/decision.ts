@@ -1,13 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { contacts, type changeRequests } from '../../db/schema/sandbox.ts';
-import type { Executor } from './engine/transitions.ts';
+import { contacts, type changeRequests } from '../../../db/schema/sandbox.ts';
+import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 
 /**
  * What deciding a contact's change request does to it, inside the database
- * transaction that records the decision (capabilities/approvals/sandbox/effects.ts).
- * Here, beside the transactions' own (engine/approval-outcome.ts), because
- * approvals applies it and a capability never reaches into another's sandbox.
- * False when the contact cannot take it, which rolls the decision back.
+ * transaction that records the decision (capabilities/approvals/sandbox/effects.ts,
+ * which the sandbox's composition hands this to). False when the contact
+ * cannot take it, which rolls the decision back.
  *
  * - Its proposal (no proposed change): PENDING becomes APPROVED or DECLINED.
  * - A change to an approved contact's asset list: approved, the list is

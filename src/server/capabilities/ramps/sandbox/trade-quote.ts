@@ -14,7 +14,7 @@ import {
 } from '#contract/trades.ts';
 import type { Database } from '../../../db/client.ts';
 import { assets, tradeQuotes, vaults, wallets } from '../../../db/schema/sandbox.ts';
-import { ENGINE_CODES, Problems } from './problems.ts';
+import { ENGINE_CODES, Problems } from '../../../custody/sandbox/engine/problems.ts';
 import { driftFor, PROVIDERS, QUOTE_LIFETIME_MS } from './ramp-pricing.ts';
 import { freeBalance } from './ramp-quote.ts';
 

@@ -7,12 +7,15 @@ import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-
 import type { Operation, Party, Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { rampQuotes, vaults } from '../../../db/schema/sandbox.ts';
-import type { CustodyActor } from '../../backend.ts';
-import type { TransactionRow } from '../mappers.ts';
-import { reserveHolds } from './balances.ts';
-import { insertPendingTransaction, insertWithDuplicateCheck } from './create.ts';
-import type { Hold } from './plan.ts';
-import { Problems } from './problems.ts';
+import type { CustodyActor } from '../../../custody/backend.ts';
+import type { TransactionRow } from '../../../custody/sandbox/mappers.ts';
+import { reserveHolds } from '../../../custody/sandbox/engine/balances.ts';
+import {
+  insertPendingTransaction,
+  insertWithDuplicateCheck,
+} from '../../../custody/sandbox/engine/create.ts';
+import type { Hold } from '../../../custody/sandbox/engine/plan.ts';
+import { Problems } from '../../../custody/sandbox/engine/problems.ts';
 import { CRYPTO_USD, FIAT_USD } from './ramp-pricing.ts';
 import type { StoredRoute } from './ramp-quote.ts';
 import { checkRampAccount, type RouteRequest } from './ramp-route.ts';

@@ -4,11 +4,11 @@ import { add, neg } from '#contract/decimal.ts';
 import type { TradeRecord } from '#contract/trades.ts';
 import type { Operation, Party } from '#contract/transaction.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
-import type { TransactionRow } from '../mappers.ts';
-import { moveBalances } from './balances.ts';
-import { newTxHash } from './chain-artifacts.ts';
-import { readPlan, type SimulationPlan } from './plan.ts';
-import { moveRow as move, type Executor } from './transitions.ts';
+import type { TransactionRow } from '../../../custody/sandbox/mappers.ts';
+import { moveBalances } from '../../../custody/sandbox/engine/balances.ts';
+import { newTxHash } from '../../../custody/sandbox/engine/chain-artifacts.ts';
+import { readPlan, type SimulationPlan } from '../../../custody/sandbox/engine/plan.ts';
+import { moveRow as move, type Executor } from '../../../custody/sandbox/engine/transitions.ts';
 
 /**
  * A swap's lifecycle in the simulator (docs/ramps.md, "Swaps"): its one TRADE

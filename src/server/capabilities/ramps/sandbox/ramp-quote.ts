@@ -5,7 +5,7 @@ import { cmp, mul, round, sub } from '#contract/decimal.ts';
 import type { RampQuote, RampQuoteResponse } from '#contract/ramp-record.ts';
 import type { Database } from '../../../db/client.ts';
 import { rampQuotes, vaultBalances } from '../../../db/schema/sandbox.ts';
-import { Problems } from './problems.ts';
+import { Problems } from '../../../custody/sandbox/engine/problems.ts';
 import {
   CRYPTO_USD,
   FIAT_USD,
@@ -17,7 +17,7 @@ import {
   type Priced,
 } from './ramp-pricing.ts';
 import { resolveRoute, type ResolvedRoute, type RouteRequest } from './ramp-route.ts';
-import type { Executor } from './transitions.ts';
+import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 
 /**
  * POST …/transactions/quote/: every provider's price for the route, best

@@ -6,13 +6,17 @@ import type { BankDetails, RampRequote } from '#contract/ramp-record.ts';
 import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
-import type { TransactionRow } from '../mappers.ts';
-import { moveBalances } from './balances.ts';
-import { newTxHash } from './chain-artifacts.ts';
-import { recordStatusChange } from '../../../capabilities/webhooks/sandbox/outbox.ts';
+import type { TransactionRow } from '../../../custody/sandbox/mappers.ts';
+import { moveBalances } from '../../../custody/sandbox/engine/balances.ts';
+import { newTxHash } from '../../../custody/sandbox/engine/chain-artifacts.ts';
 import { readRampPlan, type RampPlan } from './ramp-plan.ts';
 import { requoteIfExpired } from './ramp-requote.ts';
-import { moveRow as move, transition, type Executor } from './transitions.ts';
+import {
+  moveRow as move,
+  recordOperationsMoved,
+  transition,
+  type Executor,
+} from '../../../custody/sandbox/engine/transitions.ts';
 
 /**
  * A ramp's lifecycle in the simulator (docs/ramps.md). Its three
@@ -166,11 +170,10 @@ export async function advanceRamp(
           })
           .where(and(eq(transactions.id, row.id), eq(transactions.status, 'SUBMITTED')));
         // The operations' webhooks, in this database transaction (the transaction's status stays).
-        await recordStatusChange(tx, {
+        await recordOperationsMoved(tx, {
           transactionId: row.id,
           orgId: row.orgId,
           at,
-          statusChanged: false,
           operationsBefore: row.operations,
         });
         return;

@@ -7,7 +7,7 @@ import type { RampQuote, RampRequote } from '#contract/ramp-record.ts';
 import type { Operation } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { rampQuotes, transactions } from '../../../db/schema/sandbox.ts';
-import type { TransactionRow } from '../mappers.ts';
+import type { TransactionRow } from '../../../custody/sandbox/mappers.ts';
 import {
   CRYPTO_USD,
   FIAT_USD,
@@ -17,7 +17,7 @@ import {
   referenceRate,
 } from './ramp-pricing.ts';
 import { readRampPlan, type AcceptedQuote, type RampPlan } from './ramp-plan.ts';
-import type { Executor } from './transitions.ts';
+import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 
 /**
  * A ramp whose quote expired is priced again before it can execute: at a

@@ -15,11 +15,11 @@ import type {
 import { isV2Intent, RAIL_CURRENCIES } from '#contract/ramps.ts';
 import type { Party } from '#contract/transaction.ts';
 import { assets, bankAccounts } from '../../../db/schema/sandbox.ts';
-import type { BankAccountRow, VaultRow } from '../mappers.ts';
-import { resolveVault } from './parties.ts';
-import { ENGINE_CODES, Problems } from './problems.ts';
+import type { BankAccountRow, VaultRow } from '../../../custody/sandbox/mappers.ts';
+import { resolveVault } from '../../../custody/sandbox/engine/parties.ts';
+import { ENGINE_CODES, Problems } from '../../../custody/sandbox/engine/problems.ts';
 import { isFiat, isRampCrypto } from './ramp-pricing.ts';
-import type { Executor } from './transitions.ts';
+import type { Executor } from '../../../custody/sandbox/engine/transitions.ts';
 
 /**
  * A ramp's route as both SDK generations ask for it (a flat G1 body or a G2

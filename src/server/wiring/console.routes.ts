@@ -6,7 +6,7 @@ import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.ro
 import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.ts';
 import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
-import { auditRoutes } from './audit.routes.ts';
+import { auditRoutes } from '../console/audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
@@ -15,7 +15,7 @@ import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
 import { sandboxWorldRoutes } from '../capabilities/sandbox-world/world.routes.ts';
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
-import { staffRoutes } from './staff.routes.ts';
+import { staffRoutes } from '../console/staff.routes.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
 import { stakedRoutes } from '../capabilities/transactions/staked.routes.ts';
 import { webhookRoutes } from '../capabilities/webhooks/webhooks.routes.ts';
