@@ -140,14 +140,17 @@ function scheduledAt(simulation: unknown): string | null {
   return typeof at === 'string' ? at : null;
 }
 
-/** A raw signing's signature as the SDKs read it: `txnSignature` (r ‖ s ‖ v) and its parts. */
+/** A raw signing's signature as the SDKs read it: `txnSignature` (r ‖ s ‖ v on EVM) and, on EVM, its parts. */
 function rawSignature(simulation: unknown): Pick<Transaction, 'txnSignature' | 'txnSignatureData'> {
   const signature =
     simulation && typeof simulation === 'object'
       ? (simulation as { signature?: Partial<RawSignature> }).signature
       : undefined;
-  if (!signature?.txnSignature || !signature.txnSignatureData) return {};
-  return { txnSignature: signature.txnSignature, txnSignatureData: signature.txnSignatureData };
+  if (!signature?.txnSignature) return {};
+  return {
+    txnSignature: signature.txnSignature,
+    ...(signature.txnSignatureData ? { txnSignatureData: signature.txnSignatureData } : {}),
+  };
 }
 
 /** A ramp's re-quotes and accepted quote, read from its plan (engine/ramp-plan.ts) where it has them. */
