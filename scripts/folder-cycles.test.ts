@@ -116,6 +116,11 @@ const LOOPED_TODAY = [
   'src/server/capabilities/contacts/upstream',
   'src/server/capabilities/live',
   'src/server/capabilities/live/sandbox',
+  // Operations' user actions: wired as every capability is (a port in the
+  // backend, sandbox/ and upstream/ the composites build), so inside the same loop.
+  'src/server/capabilities/operations',
+  'src/server/capabilities/operations/sandbox',
+  'src/server/capabilities/operations/upstream',
   'src/server/capabilities/overview',
   'src/server/capabilities/policies',
   'src/server/capabilities/policies/sandbox',

@@ -4,6 +4,7 @@ import type { PoliciesPort } from '../capabilities/policies/port.ts';
 import type { RampsPort } from '../capabilities/ramps/port.ts';
 import type { ContactsPort } from '../capabilities/contacts/port.ts';
 import type { VaultsPort } from '../capabilities/vaults/port.ts';
+import type { OperationsPort } from '../capabilities/operations/port.ts';
 import type { SandboxWorldPort } from '../capabilities/sandbox-world/port.ts';
 import type { ReferencePort } from '../capabilities/reference/port.ts';
 import type { TransactionsPort } from '../capabilities/transactions/port.ts';
@@ -43,6 +44,7 @@ export interface CustodyBackend
     RampsPort,
     ContactsPort,
     VaultsPort,
+    OperationsPort,
     WebhooksPort,
     SandboxWorldPort {
   readonly kind: 'sandbox' | 'upstream';
