@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   fourEyesUnresolved: 'FOUR_EYES_UNRESOLVED',
   selfApprovalNotAllowed: 'SELF_APPROVAL_NOT_ALLOWED',
   invalidApprovalSignature: 'INVALID_APPROVAL_SIGNATURE',
+  /** An operation's user action by an API user the vault does not name among its signers. */
+  notVaultSigner: 'NOT_VAULT_SIGNER',
   // API clients (Api-Key + signed token); token failures use the TOKEN_* codes.
   unknownApiKey: 'UNKNOWN_API_KEY',
   missingBearerToken: 'MISSING_BEARER_TOKEN',

@@ -206,7 +206,7 @@ describe('the overview and the vaults pages, rendered in the member’s scope', 
       const one = await (await page(t, `/vaults/${ourVault.id}`, { Cookie: scoped.cookie })).text();
       expect(one).toContain('<link rel="expect" href="#vault-page" blocking="render" />');
       expect(one).toContain('data-balance="ETH/ETHEREUM"');
-      expect(one).toContain(`addr-SOLANA-${ourVault.id}`);
+      expect(one).toContain(`addr-BITCOIN-${ourVault.id}`);
       expect(one).toContain('No transactions yet');
       expect(one).toContain(`href="/transactions?vaultId=${ourVault.id}"`);
     },

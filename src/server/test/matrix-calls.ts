@@ -1,3 +1,5 @@
+import { operationIdOf } from '#contract/operations.ts';
+import { operationMessageToSign, updateUserAction } from '#contract/endpoints/operations.ts';
 import { randomBytes } from 'node:crypto';
 import {
   endpointKey,
@@ -110,6 +112,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   // An approval card's item: the target's transaction stands for every kind.
   entityId: (t) => t.transactionId,
   approvalId: (t) => t.approvalId,
+  // An operation is its transaction's (contract/operations.ts): the target's first.
+  operationId: (t) => operationIdOf(t.transactionId, 1),
   staffId: (_t, ctx) => ctx.staffId,
   // A proposal nobody made: an admin gets 404 past the checks, others 403.
   proposalId: () => 'no-such-proposal',
@@ -129,6 +133,7 @@ const SCOPED_PARAMS = new Set([
   'vaultId',
   'contactId',
   'entityId',
+  'operationId',
 ]);
 
 /**
@@ -158,6 +163,22 @@ const at = (e: Endpoint, params: Record<string, string> = {}, query = {}) =>
 
 /** Endpoints whose meaningful call needs more than their declaration says. */
 export const OVERRIDES: Record<string, Call[]> = {
+  // A vault signer's (an API user's): a member in scope is refused as no signer, never 404.
+  [endpointKey(operationMessageToSign)]: [
+    {
+      name: 'operation message',
+      url: (t) => at(operationMessageToSign, { operationId: operationIdOf(t.transactionId, 1) }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(updateUserAction)]: [
+    {
+      name: 'operation user action',
+      url: (t) => at(updateUserAction, { operationId: operationIdOf(t.transactionId, 1) }),
+      body: () => ({ isApproved: true, signatureHex: '00' }),
+      scope: 'create',
+    },
+  ],
   [endpointKey(createTransaction)]: [
     {
       name: 'create transfer from a vault',

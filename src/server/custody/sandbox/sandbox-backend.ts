@@ -1,3 +1,4 @@
+import { operationsSandbox } from '../../capabilities/operations/sandbox/index.ts';
 import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
@@ -90,6 +91,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     apiClients: createApiClientDirectory(db),
     ...contactsSandbox(deps),
     ...vaultsSandbox({ ...deps, reference }),
+    ...operationsSandbox(deps),
     ...transactions,
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps, {

@@ -12,6 +12,7 @@ import { policiesUpstream } from '../../capabilities/policies/upstream/index.ts'
 import { rampsUpstream } from '../../capabilities/ramps/upstream/index.ts';
 import { referenceUpstream } from '../../capabilities/reference/upstream/index.ts';
 import { transactionsUpstream } from '../../capabilities/transactions/upstream/index.ts';
+import { operationsUpstream } from '../../capabilities/operations/upstream/index.ts';
 import { vaultsUpstream } from '../../capabilities/vaults/upstream/index.ts';
 import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
 import { createUpstreamClient } from './upstream-client.ts';
@@ -74,6 +75,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     },
     ...contactsUpstream(deps),
     ...vaultsUpstream(deps),
+    ...operationsUpstream(deps),
     ...transactions,
     ...bankAccounts,
     // Four-eyes reads the entity an approval is about through its own port.
