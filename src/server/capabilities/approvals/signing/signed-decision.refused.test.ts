@@ -17,6 +17,8 @@ import { proposeBankAccount } from '../../../test/staff-approvals.ts';
 
 /** Entities whose decisions the custody backend refuses, as it may (a conflict on its side). */
 const refusing = new Set<string>();
+/** Entities whose decisions the custody backend makes, its answer then lost to a timeout. */
+const timingOut = new Set<string>();
 
 const refusesSome = (backend: CustodyBackend): CustodyBackend => ({
   ...backend,
@@ -24,7 +26,14 @@ const refusesSome = (backend: CustodyBackend): CustodyBackend => ({
     const entityId = await backend.approvalEntityId?.(ctx, approvalId);
     if (entityId && refusing.has(entityId))
       throw new ApiError(409, ERROR_CODES.conflict, 'The custody backend refused this decision');
-    return backend.decideApproval(ctx, approvalId, request);
+    const answer = await backend.decideApproval(ctx, approvalId, request);
+    if (entityId && timingOut.has(entityId))
+      throw new ApiError(
+        504,
+        ERROR_CODES.upstreamTimeout,
+        'The custody backend did not answer in time',
+      );
+    return answer;
   },
 });
 
@@ -62,6 +71,32 @@ describe('a signed decision the backend refuses', () => {
       );
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
       expect(await stored()).toEqual([expect.objectContaining({ decision: 'APPROVED' })]);
+    },
+  );
+
+  appTest(
+    'a decision the backend made, its answer lost to a timeout, keeps its signature',
+    async ({ t, initiator, subOrgId }) => {
+      const ben = await withPasskey(t, 'Ben Timed Out');
+      const id = await proposeBankAccount(initiator, subOrgId, { accountNumber: '990000222' });
+      const message = await ben.session.json(`${paths.approvalMessage()}?entityId=${id}`);
+      const { approvalId } = ApprovalMessageResponse.parse(message.body);
+
+      timingOut.add(id);
+      const lost = await ben.session.json(
+        paths.approvalAction(approvalId),
+        send({ action: 'approve', intent: await signIntent(ben, id) }),
+      );
+      expect(lost.status, JSON.stringify(lost.body)).toBe(504);
+      // The decision stands (the backend made it): what it was signed over is kept with it.
+      const stored = await t.db
+        .select()
+        .from(approvalSignatures)
+        .where(eq(approvalSignatures.entityId, id));
+      expect(stored).toEqual([
+        expect.objectContaining({ decision: 'APPROVED', staffName: 'Ben Timed Out' }),
+      ]);
+      expect(stored[0]?.assertion).not.toBeNull();
     },
   );
 });
