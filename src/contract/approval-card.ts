@@ -23,9 +23,12 @@ import { FeeTier } from './enums.ts';
  * intent, on both sides (SHA-256 over the canonical JSON, hex).
  */
 
-export const APPROVAL_CARD_KINDS = ['TRANSACTION', 'BANK_ACCOUNT', 'CONTACT'] as const;
-export const ApprovalCardKind = z.enum(APPROVAL_CARD_KINDS);
-export type ApprovalCardKind = z.infer<typeof ApprovalCardKind>;
+/**
+ * The item's approvable kind: TRANSACTION, BANK_ACCOUNT, CONTACT, or a kind
+ * the console holds itself. A name's form, not a list (as the database holds
+ * it), so a new kind's card reads everywhere without a change here.
+ */
+const ApprovalCardKind = z.string().check(z.regex(/^[A-Z][A-Z_]{0,39}$/));
 
 /** A vault of ours, by name and id. */
 export const CardVault = z.strictObject({

@@ -36,10 +36,10 @@ export function consoleRoutes(
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', stakedRoutes(backend))
     .route('/', approvalDecisionRoutes(options, backend))
-    .route('/', approvalInboxRoutes(options, backend))
+    .route('/', approvalInboxRoutes(options, backend, kinds))
     .route('/', approvalCardRoutes(options, backend, kinds))
     .route('/', policyRoutes(options, backend, kinds))
-    .route('/', overviewRoutes(options, backend))
+    .route('/', overviewRoutes(options, backend, kinds))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend));
