@@ -17,7 +17,7 @@ import {
 } from '../../../custody/sandbox/engine/ramp-create.ts';
 import { markDepositDone } from '../../../custody/sandbox/engine/ramp-lifecycle.ts';
 import { quoteRamp } from '../../../custody/sandbox/engine/ramp-quote.ts';
-import { executeTrade } from '../../../custody/sandbox/engine/trade-create.ts';
+import { executeTrade, previewTrade } from '../../../custody/sandbox/engine/trade-create.ts';
 import { quoteTrade } from '../../../custody/sandbox/engine/trade-quote.ts';
 import { acceptRampQuote, bindRampApproval } from '../../../custody/sandbox/engine/ramp-requote.ts';
 import {
@@ -139,6 +139,14 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
         },
       ),
     quoteTrade: async (ctx, query) => quoteTrade(db, await org(ctx), query, clock.now()),
+    previewTradeTransaction: async (ctx, body) =>
+      previewTrade(db, {
+        orgId: await org(ctx),
+        actor: ctx.actor,
+        scopeSubOrgIds: ctx.scope?.subOrgIds ?? null,
+        now: clock.now(),
+        body,
+      }),
     async createTradeTransaction(ctx, body) {
       const row = await executeTrade(db, {
         orgId: await org(ctx),
