@@ -19,6 +19,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'account.passkey.remove': 'Passkey removed',
   'transaction.create': 'Transaction created',
   'transaction.replace': 'Transaction replaced',
+  'transaction.cancel': 'Scheduled transfer cancelled',
   'transaction.mark_deposit_done': 'Deposit marked sent',
   'bank_account.create': 'Bank account proposed',
   'bank_account.reveal': 'Full account number revealed',

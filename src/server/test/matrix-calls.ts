@@ -41,6 +41,7 @@ import {
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
 import { stakedAmount } from '#contract/endpoints/transactions.ts';
 import {
+  cancelScheduledTransaction,
   createTransaction,
   estimateFee,
   replaceTransaction,
@@ -204,6 +205,14 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'replace a payment to a contact',
       url: () => at(replaceTransaction),
       body: (t) => ({ transactionId: t.paymentToContactId }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(cancelScheduledTransaction)]: [
+    {
+      // The target was not scheduled: in scope it is refused for that (409), out of scope 404.
+      name: 'cancel a scheduled transfer',
+      url: (t) => at(cancelScheduledTransaction, { transactionId: t.transactionId }),
       scope: 'create',
     },
   ],

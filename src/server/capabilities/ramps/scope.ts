@@ -116,6 +116,11 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
       await checkParties(ctx, [{ type: 'VAULT', id: query.vaultId }], undefined);
       return inner.quoteTrade(ctx, query);
     },
+    // Previewed as it would be executed: the same vault checked.
+    async previewTradeTransaction(ctx, body) {
+      await checkParties(ctx, [{ type: 'VAULT', id: body.vaultId }], undefined);
+      return inner.previewTradeTransaction(ctx, body);
+    },
     async createTradeTransaction(ctx, body) {
       await checkParties(ctx, [{ type: 'VAULT', id: body.vaultId }], undefined);
       return inner.createTradeTransaction(ctx, body);
