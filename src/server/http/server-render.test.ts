@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { pino } from 'pino';
-import { describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
 import { appFixture, appTestWith } from '../test/app-test.ts';
 import { capturedLog } from '../test/captured-log.ts';
@@ -179,6 +179,15 @@ function stateOf(html: string): {
   if (json === undefined) throw new Error('the page holds no server state');
   return JSON.parse(json) as ReturnType<typeof stateOf>;
 }
+
+// The SPA's render entry (transformed from source on its first import), then
+// the app and its rows, are made before the first test, each under the set-up
+// limit: made by the first test that named them, they took most of its 60 s on
+// a loaded machine, and that test timed out while its page rendered.
+beforeAll(async () => {
+  await RENDERED.pageRenderer();
+});
+appTest.beforeAll(async ({ scoped: _scoped, ourVault: _ours, theirVault: _theirs }) => {});
 
 describe('the overview and the vaults pages, rendered in the member’s scope', () => {
   appTest(
