@@ -71,7 +71,7 @@ export const BOTH_DATABASES = [
   'src/server/clock.test.ts',
   'src/server/logger.test.ts',
   'src/server/capabilities/approvals/sandbox/pending.test.ts',
-  'src/server/console/console.routes.test.ts',
+  'src/server/wiring/console.routes.test.ts',
   'src/server/capabilities/transactions/transactions-paging.test.ts',
   // The stores, and what each records once however many ask at once.
   'src/server/auth/session.store.test.ts',
@@ -89,6 +89,8 @@ export const BOTH_DATABASES = [
   'src/server/capabilities/policies/guard.test.ts',
   'src/server/capabilities/policies/policies.routes.test.ts',
   'src/server/capabilities/approvals/approvals.routes.test.ts',
+  // A held kind's effect and its signature, one transaction: a crash keeps neither.
+  'src/server/capabilities/approvals/core/held.test.ts',
   'src/server/capabilities/ramps/ramps.refusals.test.ts',
   // The engine's transactions: creates, lifecycles and replacements at once,
   // the lock order, the simulator's batches, thread and restart.

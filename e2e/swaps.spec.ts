@@ -4,6 +4,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { focusLive } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * A swap from Convert and a scheduled transfer called off, on the worker's
@@ -29,7 +30,7 @@ async function csrf(page: Page): Promise<string> {
     .csrfToken;
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, role: 'initiator' });
 
