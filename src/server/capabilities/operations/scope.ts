@@ -7,7 +7,7 @@ import type { OperationsPort } from './port.ts';
 
 /**
  * An operation is its transaction's: outside a member's sub-organizations it
- * is 404, as the transaction is (console/scoped-backend.ts). API clients
+ * is 404, as the transaction is (wiring/scoped-backend.ts). API clients
  * carry no scope.
  */
 export function operationsScope(inner: CustodyBackend): OperationsPort {

@@ -20,7 +20,7 @@ export function transactionsSandbox({
 }: SandboxDeps): TransactionsPort {
   return {
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
-    // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
+    // the organization and the whole query, the scope's sub-orgs included (wiring/scoped-backend.ts).
     // Whether one is slower than usual is judged after the cache: the clock moves, the rows do not.
     listTransactions: async (ctx, query) => {
       const page = await cachedList(ctx, 'transactions', query, [transactions], (orgId) =>

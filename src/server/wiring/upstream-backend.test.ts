@@ -4,17 +4,17 @@ import { AuditListResponse } from '#contract/auth.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import type { Transaction } from '#contract/transaction.ts';
-import { auditLog, staff } from '../../db/schema/console.ts';
-import { transactions, usedTokenIds } from '../../db/schema/sandbox.ts';
+import { auditLog, staff } from '../db/schema/console.ts';
+import { transactions, usedTokenIds } from '../db/schema/sandbox.ts';
 import {
   createBankAccount,
   createSubOrg,
   createTransaction,
   createVault,
   minutesAgo,
-} from '../../test/fixtures.ts';
-import type { StaffSession } from '../../test/staff-session.ts';
-import { twoConsolesTest, type TwoConsoles } from '../../test/two-consoles.ts';
+} from '../test/fixtures.ts';
+import type { StaffSession } from '../test/staff-session.ts';
+import { twoConsolesTest, type TwoConsoles } from '../test/two-consoles.ts';
 
 // Console A (upstream mode) on console B (sandbox) over real HTTP: what staff
 // see through A is what B holds, and A's own rules hold on top.
