@@ -27,6 +27,7 @@ import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { administers, checkGrantedScope, checkOwnChange } from './admin-scope.ts';
+import { notFound } from './scope-rules.ts';
 import { pageOfStaff } from './staff-list.ts';
 import {
   changeNeedsApproval,
@@ -84,6 +85,9 @@ export function staffRoutes(options: AuthOptions) {
   mount(app, CONSOLE_API_PREFIX, listStaffEndpoint, async ({ query }, c) => {
     const admin = c.get('staff');
     if (!admin) throw unauthorized();
+    // A sub-organization outside a restricted admin's own is not found, as in every list.
+    if (query.subOrgId && admin.subOrgIds && !admin.subOrgIds.includes(query.subOrgId))
+      throw notFound('sub-organization', query.subOrgId);
     const rows = (await listStaff(db)).filter((member) => administers(admin, member));
     const { limit, cursor, ...filters } = query;
     const page = pageOfStaff(rows, filters, { limit, cursor });
