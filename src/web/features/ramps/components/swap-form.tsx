@@ -10,14 +10,14 @@ import { ApprovalCardView } from '../../../components/approval-card.tsx';
 import { FormActions, FormCard, FormError, SubmitButton } from '../../../components/form-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { describedBy, Field } from '../../../components/ui/field.tsx';
-import { Choice, Input } from '../../../components/ui/input.tsx';
+import { Input } from '../../../components/ui/input.tsx';
 import { Select } from '../../../components/ui/select.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
-import { cn } from '../../../lib/cn.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { useCreateSwap, useQuoteTrade, useSwapCardPreview } from '../api/swap.ts';
 import { vaultOptions } from '../convert-options.ts';
+import { QuoteChoices } from './quote-list.tsx';
 import { describeExpiry, describeWait, isExpiredNow, secondsLeft } from '../quote-text.ts';
 import {
   splitFrom,
@@ -350,15 +350,11 @@ export function SwapForm({ vaults, assets }: { vaults: Vault[]; assets: Asset[] 
   );
 }
 
-/** Every provider's quote side by side, best first, one radio group; each expiry counts down. */
+/** Every provider's quote for the swap side by side: what arrives, at least what arrives, the rate, the fee on top. */
 function TradeQuoteList({
-  quotes,
   fromAsset,
   toAsset,
-  chosen,
-  onChoose,
-  onRefresh,
-  refreshing,
+  ...choices
 }: {
   quotes: TradeQuote[];
   fromAsset: string;
@@ -368,100 +364,46 @@ function TradeQuoteList({
   onRefresh: () => void;
   refreshing: boolean;
 }) {
-  const now = useNow(1000);
-  const allExpired = quotes.every((q) => secondsLeft(expiresAtOf(q), now) === 0);
   return (
-    <fieldset className="flex flex-col gap-3" aria-describedby="trade-quote-status">
-      <legend className="text-lg font-semibold text-slate-900">
-        {quotes.length} quote{quotes.length === 1 ? '' : 's'}, best first
-      </legend>
-      <p id="trade-quote-status" role="status" className="text-sm text-slate-700">
-        {allExpired
-          ? 'These quotes have expired: refresh them for a price you can use.'
-          : 'Choose one, then review it. Each price holds until it expires.'}
-      </p>
-      <ol className="grid gap-3 md:grid-cols-3">
-        {quotes.map((q, i) => {
-          const left = secondsLeft(expiresAtOf(q), now);
-          const expired = left === 0;
-          const inputId = `trade-quote-${q.quoteId}`;
-          return (
-            <li key={q.quoteId}>
-              <label
-                htmlFor={inputId}
-                data-testid="trade-quote"
-                className={cn(
-                  'flex h-full cursor-pointer flex-col gap-1 rounded-lg border p-3 text-sm has-[:checked]:border-blue-700 has-[:checked]:bg-blue-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-blue-700',
-                  expired ? 'border-slate-300 bg-slate-50' : 'border-slate-300 bg-white',
-                )}
-              >
-                <span className="flex items-center gap-2">
-                  <Choice
-                    id={inputId}
-                    type="radio"
-                    name="trade-quote"
-                    className="size-4"
-                    value={q.quoteId}
-                    checked={chosen === q.quoteId}
-                    onChange={() => onChoose(q.quoteId)}
-                  />
-                  <span className="font-semibold text-slate-900">
-                    {q.sourceName || 'Provider not named'}
-                  </span>
-                  {i === 0 ? (
-                    <span className="rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium text-green-900">
-                      Best
-                    </span>
-                  ) : null}
-                </span>
-                <dl className="grid grid-cols-[max-content_1fr] gap-x-3 gap-y-0.5">
-                  <dt className="text-slate-700">Arrives</dt>
-                  <dd className="font-medium tabular-nums" data-testid="trade-quote-arrives">
-                    {amountText(q.finalToAmount, toAsset)}
-                  </dd>
-                  <dt className="text-slate-700">At least</dt>
-                  <dd className="tabular-nums" data-testid="trade-quote-minimum">
-                    {amountText(q.minimumToAmount, toAsset)} after slippage
-                  </dd>
-                  <dt className="text-slate-700">Rate</dt>
-                  <dd className="tabular-nums">
-                    {q.unitToAssetAmount
-                      ? `1 ${fromAsset} = ${formatAmount(q.unitToAssetAmount)} ${toAsset}`
-                      : 'not stated'}
-                  </dd>
-                  <dt className="text-slate-700">Fee</dt>
-                  <dd className="tabular-nums" data-testid="trade-quote-fee">
-                    {q.fees?.amount
-                      ? `${amountText(q.fees.amount, q.fees.asset ?? fromAsset)} on top`
-                      : 'none stated'}
-                  </dd>
-                  <dt className="text-slate-700">How long</dt>
-                  <dd>
-                    {describeWait(
-                      q.estCompletionTimeInSec === undefined
-                        ? undefined
-                        : // eslint-disable-next-line no-restricted-syntax -- seconds, not an amount
-                          Number(q.estCompletionTimeInSec),
-                    )}
-                  </dd>
-                </dl>
-                <span
-                  className={cn('text-xs', expired ? 'font-medium text-red-800' : 'text-slate-700')}
-                  data-testid="trade-quote-expiry"
-                >
-                  {describeExpiry(left)}
-                </span>
-              </label>
-            </li>
-          );
-        })}
-      </ol>
-      <div>
-        <Button size="sm" onClick={onRefresh} disabled={refreshing}>
-          {refreshing ? 'Refreshing…' : 'Refresh quotes'}
-        </Button>
-      </div>
-    </fieldset>
+    <QuoteChoices
+      {...choices}
+      name="trade-quote"
+      expiryOf={expiresAtOf}
+      providerOf={(q) => q.sourceName}
+      details={(q) => (
+        <>
+          <dt className="text-slate-700">Arrives</dt>
+          <dd className="font-medium tabular-nums" data-testid="trade-quote-arrives">
+            {amountText(q.finalToAmount, toAsset)}
+          </dd>
+          <dt className="text-slate-700">At least</dt>
+          <dd className="tabular-nums" data-testid="trade-quote-minimum">
+            {amountText(q.minimumToAmount, toAsset)} after slippage
+          </dd>
+          <dt className="text-slate-700">Rate</dt>
+          <dd className="tabular-nums">
+            {q.unitToAssetAmount
+              ? `1 ${fromAsset} = ${formatAmount(q.unitToAssetAmount)} ${toAsset}`
+              : 'not stated'}
+          </dd>
+          <dt className="text-slate-700">Fee</dt>
+          <dd className="tabular-nums" data-testid="trade-quote-fee">
+            {q.fees?.amount
+              ? `${amountText(q.fees.amount, q.fees.asset ?? fromAsset)} on top`
+              : 'none stated'}
+          </dd>
+          <dt className="text-slate-700">How long</dt>
+          <dd>
+            {describeWait(
+              q.estCompletionTimeInSec === undefined
+                ? undefined
+                : // eslint-disable-next-line no-restricted-syntax -- seconds, not an amount
+                  Number(q.estCompletionTimeInSec),
+            )}
+          </dd>
+        </>
+      )}
+    />
   );
 }
 
