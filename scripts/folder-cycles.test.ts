@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The server's folders import one another in one direction only
- * (ARCHITECTURE.md, "Layers"). ESLint's `import-x/no-cycle` refuses a loop
- * between files, but not one between folders whose files never import each
- * other in a circle (a.ts -> b/x.ts, b/y.ts -> a2.ts), nor one made of type
- * imports. This reads every import of the server's production code, type
+ * (ARCHITECTURE.md, "Layers"), and no file reaches itself through its value
+ * imports anywhere (the last describe). A loop between folders needs no loop
+ * between files (a.ts -> b/x.ts, b/y.ts -> a2.ts), and may be made of type
+ * imports: this reads every import of the server's production code, type
  * imports included, and finds the folders that reach themselves.
  */
 
@@ -217,7 +217,7 @@ describe('loops between folders', { timeout: 120_000 }, () => {
     }));
 
   it("finds no loop between the storage layer's files, type imports included", () => {
-    // ESLint's no-cycle passes over type imports; a loop of them still ties the files together.
+    // The file loops below pass over type imports; a loop of them still ties these files together.
     const files = read(`${SERVER}/db`);
     expect(files.length).toBeGreaterThan(5);
     expect(foldersInLoops(importGraph(files, `${SERVER}/db`, 'file'))).toEqual([]);
@@ -288,4 +288,90 @@ describe('loops between folders', { timeout: 120_000 }, () => {
       'folders no longer in a loop: remove them from LOOPED_TODAY',
     ).toEqual([]);
   });
+});
+
+/**
+ * Each relative import of `files` that brings a value (`import type` and
+ * all-type named imports left out: a loop of them runs no module before
+ * another is ready), as a graph of files.
+ */
+function valueImportGraph(
+  files: ReadonlyArray<{ file: string; text: string }>,
+): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const { file, text } of files) {
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+    const targets = new Set<string>();
+    for (const statement of source.statements) {
+      const specifier =
+        (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) &&
+        statement.moduleSpecifier &&
+        ts.isStringLiteral(statement.moduleSpecifier)
+          ? statement.moduleSpecifier.text
+          : undefined;
+      if (!specifier?.startsWith('.') || typeOnly(statement)) continue;
+      targets.add(path.normalize(path.join(path.dirname(file), specifier)));
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+function typeOnly(statement: ts.Statement): boolean {
+  if (ts.isExportDeclaration(statement)) return statement.isTypeOnly;
+  if (!ts.isImportDeclaration(statement)) return false;
+  const clause = statement.importClause;
+  if (!clause) return false; // a side-effect import runs the module
+  if (clause.isTypeOnly) return true;
+  const named = clause.namedBindings;
+  return (
+    !clause.name &&
+    named !== undefined &&
+    ts.isNamedImports(named) &&
+    named.elements.length > 0 &&
+    named.elements.every((element) => element.isTypeOnly)
+  );
+}
+
+/** Every source file under `dir`, its tests aside (nothing imports a test). */
+function sourceFiles(dir: string): Array<{ file: string; text: string }> {
+  return readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)))
+    .filter((file) => !/\.test\.tsx?$/.test(file))
+    .map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }));
+}
+
+// Loops of files, read once here: ESLint's import-x/no-cycle walked every file's
+// imports again for each file it linted, a sixth of `npm run lint`'s time.
+describe('loops between files', { timeout: 120_000 }, () => {
+  it('finds a loop of value imports, and none of type imports', () => {
+    // button.tsx imports lib/cn.ts; cn.ts importing the button closes a loop.
+    const files = [
+      { file: 'src/web/components/ui/button.tsx', text: "import { cn } from '../../lib/cn.ts';" },
+      {
+        file: 'src/web/lib/cn.ts',
+        text: "import { Button } from '../components/ui/button.tsx';\nexport const cn = Button;",
+      },
+    ];
+    expect(foldersInLoops(valueImportGraph(files))).toEqual([
+      'src/web/components/ui/button.tsx',
+      'src/web/lib/cn.ts',
+    ]);
+    for (const typed of [
+      "import type { Button } from '../components/ui/button.tsx';",
+      "import { type Button } from '../components/ui/button.tsx';",
+      "export type { Button } from '../components/ui/button.tsx';",
+    ]) {
+      const [button] = files;
+      expect(
+        foldersInLoops(valueImportGraph([button!, { file: 'src/web/lib/cn.ts', text: typed }])),
+      ).toEqual([]);
+    }
+  });
+
+  for (const dir of ['src/server', 'src/web', 'src/contract', 'e2e', 'bench', 'scripts'])
+    it(`finds none in ${dir}`, () => {
+      expect(foldersInLoops(valueImportGraph(sourceFiles(dir)))).toEqual([]);
+    });
 });

@@ -42,6 +42,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'webhook.resend_failed': 'Failed webhook deliveries resent',
   'sandbox.sub_org.create': 'Sandbox sub-organization created',
   'sandbox.deposit': 'Sandbox deposit into a vault',
+  'sandbox.ramp_quote.expire': "Sandbox ramp's quote expired early",
   'staff.create': 'Member created',
   'staff.update': 'Member changed',
   'staff.disable': 'Member disabled',

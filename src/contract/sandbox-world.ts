@@ -37,3 +37,24 @@ export const SandboxDepositRequest = z.strictObject({
   amount: z.string('amount is required').pipe(PositiveDecimalString),
 });
 export type SandboxDepositRequest = z.output<typeof SandboxDepositRequest>;
+
+/** The longest a quote may be made to hold from now: a sandbox quote's own lifetime. */
+export const SANDBOX_QUOTE_EXPIRY_MAX_SECONDS = 60;
+
+/**
+ * POST /api/console/sandbox/transactions/{id}/expire-quote/: a PENDING ramp's
+ * quote expires now, or `inSeconds` from now, so what an approval does with
+ * an expired quote (it is priced again first) can be tried without waiting
+ * out the quote's minute.
+ */
+export const SandboxExpireQuoteRequest = z.strictObject({
+  inSeconds: z
+    .int('inSeconds is a whole number of seconds')
+    .min(0, `inSeconds must be from 0 to ${SANDBOX_QUOTE_EXPIRY_MAX_SECONDS}`)
+    .max(
+      SANDBOX_QUOTE_EXPIRY_MAX_SECONDS,
+      `inSeconds must be from 0 to ${SANDBOX_QUOTE_EXPIRY_MAX_SECONDS}`,
+    )
+    .optional(),
+});
+export type SandboxExpireQuoteRequest = z.output<typeof SandboxExpireQuoteRequest>;

@@ -1,6 +1,10 @@
 import { endpoint } from '../endpoint.ts';
 import { SubOrg } from '../reference.ts';
-import { SandboxDepositRequest, SandboxSubOrgRequest } from '../sandbox-world.ts';
+import {
+  SandboxDepositRequest,
+  SandboxExpireQuoteRequest,
+  SandboxSubOrgRequest,
+} from '../sandbox-world.ts';
 import { Transaction } from '../transaction-record.ts';
 
 /**
@@ -35,4 +39,21 @@ export const depositToSandboxVault = endpoint({
   body: SandboxDepositRequest,
   answer: Transaction,
   status: 201,
+});
+
+export const expireSandboxRampQuote = endpoint({
+  method: 'POST',
+  path: '/api/console/sandbox/transactions/:transactionId/expire-quote/',
+  summary:
+    "Sandbox only: a PENDING ramp's quote expires now (or in `inSeconds`), so the re-quote at its next approval can be tried without waiting out the quote's 60 s.",
+  action: 'expire sandbox ramp quotes',
+  permission: 'admin',
+  audit: {
+    action: 'sandbox.ramp_quote.expire',
+    entityType: 'TRANSACTION',
+    entityParam: 'transactionId',
+  },
+  resource: 'transaction',
+  body: SandboxExpireQuoteRequest,
+  answer: Transaction,
 });

@@ -47,7 +47,11 @@ import {
   replaceTransaction,
 } from '#contract/endpoints/transaction-writes.ts';
 import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
-import { createSandboxSubOrg, depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
+import {
+  createSandboxSubOrg,
+  depositToSandboxVault,
+  expireSandboxRampQuote,
+} from '#contract/endpoints/sandbox-world.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
@@ -398,6 +402,15 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'deposit into a sandbox vault',
       url: (t) => at(depositToSandboxVault, { vaultId: t.vaultId }),
       body: () => ({ asset: 'ETH', chain: 'ETHEREUM', amount: '1' }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(expireSandboxRampQuote)]: [
+    {
+      // The target's transaction is no ramp: in scope it reaches the sandbox (409), outside 404.
+      name: "expire a sandbox ramp's quote",
+      url: (t) => at(expireSandboxRampQuote, { transactionId: t.transactionId }),
+      body: () => ({}),
       scope: 'create',
     },
   ],

@@ -12,6 +12,7 @@ import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { overviewRoutes } from '../capabilities/overview/overview.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
+import { sandboxQuoteRoutes } from '../capabilities/sandbox-world/expire-quote.routes.ts';
 import { sandboxWorldRoutes } from '../capabilities/sandbox-world/world.routes.ts';
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
@@ -44,5 +45,6 @@ export function consoleRoutes(
     .route('/', overviewRoutes(options, backend, kinds))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
-    .route('/', sandboxWorldRoutes(backend));
+    .route('/', sandboxWorldRoutes(backend))
+    .route('/', sandboxQuoteRoutes(backend));
 }

@@ -64,6 +64,18 @@ export interface RampsPort {
     transactionId: string,
     quoteId: string | undefined,
   ): Promise<void>;
+  /**
+   * Sandbox only: a PENDING ramp's quote expires `inSeconds` from the
+   * sandbox's now (never later than it would), so the re-quote at its next
+   * approval can be tried at once. 409
+   * for anything that is not a PENDING ramp the sandbox priced. The caller
+   * checks scope first.
+   */
+  expireRampQuote?(
+    ctx: CustodyContext,
+    transactionId: string,
+    inSeconds: number,
+  ): Promise<Transaction>;
   /** After an approval naming the ramp's current quote counted: that quote is the accepted one. */
   acceptRampQuote?(ctx: CustodyContext, transactionId: string, quoteId: string): Promise<void>;
   /** The ramps paying into, or funded from, one bank account, newest first. */

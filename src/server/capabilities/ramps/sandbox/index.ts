@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Page } from '#contract/common.ts';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES, type Page } from '#contract/common.ts';
 import { isV2Intent, quoteIdOfRampCreate, type RampCreateRequest } from '#contract/ramps.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { Clock } from '../../../clock.ts';
@@ -19,7 +20,7 @@ import { markDepositDone } from './ramp-lifecycle.ts';
 import { quoteRamp } from './ramp-quote.ts';
 import { executeTrade, previewTrade } from './trade-create.ts';
 import { quoteTrade } from './trade-quote.ts';
-import { acceptRampQuote, bindRampApproval } from './ramp-requote.ts';
+import { acceptRampQuote, bindRampApproval, expireRampQuote } from './ramp-requote.ts';
 import {
   renamedRefusal,
   routeFromQuoteRequest,
@@ -174,6 +175,17 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       });
       // Thrown once the re-quote is committed: the approver's next read shows the new quote.
       if (bound?.refusal) throw bound.refusal;
+    },
+    async expireRampQuote(ctx, transactionId, inSeconds) {
+      const at = new Date(clock.now().getTime() + inSeconds * 1000);
+      const row = await expireRampQuote(db, { orgId: await org(ctx), transactionId, at });
+      if (!row)
+        throw new ApiError(
+          409,
+          ERROR_CODES.conflict,
+          `transaction ${transactionId} is not a ramp waiting for approval: only a PENDING ramp's quote can be expired`,
+        );
+      return toWireTransaction(row);
     },
     acceptRampQuote: async (ctx, transactionId, quoteId) =>
       acceptRampQuote(db, { orgId: await org(ctx), transactionId, quoteId }),

@@ -289,3 +289,34 @@ export async function acceptRampQuote(
       .where(eq(transactions.id, row.id));
   });
 }
+
+/**
+ * Sandbox only: the PENDING ramp's quote expires at `at`, or keeps its own
+ * expiry when that comes first (a quote is never lengthened), so what an
+ * approval does with an expired quote can be tried without waiting out its
+ * minute. Its stored quote row expires with it. Null when the transaction
+ * is not a PENDING ramp the sandbox priced.
+ */
+export async function expireRampQuote(
+  db: Database,
+  input: { orgId: string; transactionId: string; at: Date },
+): Promise<TransactionRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(transactions)
+      .where(and(eq(transactions.orgId, input.orgId), eq(transactions.id, input.transactionId)))
+      .for('update');
+    const quote = row?.quoteResponse;
+    if (!row || row.status !== 'PENDING' || !readRampPlan(row.simulation) || !quote?.expiresAt)
+      return null;
+    const expiresAt = new Date(Math.min(Date.parse(quote.expiresAt), input.at.getTime()));
+    const [updated] = await tx
+      .update(transactions)
+      .set({ quoteResponse: { ...quote, expiresAt: expiresAt.toISOString() } })
+      .where(eq(transactions.id, row.id))
+      .returning();
+    await tx.update(rampQuotes).set({ expiresAt }).where(eq(rampQuotes.id, quote.quoteId));
+    return updated ?? null;
+  });
+}
