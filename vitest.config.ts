@@ -114,6 +114,19 @@ const DATABASE_TIER = {
   setupFiles: ['src/server/test/read-cache-setup.ts'],
 };
 
+/**
+ * The app-on-a-database projects: a worker's files share its modules instead
+ * of importing the whole server again each (most of a small file's time was
+ * that import). So each file must close what it opens, which
+ * test/left-open.ts checks after every file, and must not rely on a module's
+ * fresh state nor mock a module.
+ */
+const SHARED_WORKER = {
+  ...DATABASE_TIER,
+  isolate: false,
+  setupFiles: [...DATABASE_TIER.setupFiles, 'src/server/test/left-open.ts'],
+};
+
 export default defineConfig({
   test: {
     // Two cores: two test files at a time, each with its own database.
@@ -145,7 +158,7 @@ export default defineConfig({
           // The SPA's client is tested here too, against the real app in process.
           include: ['src/server/**/*.test.ts', 'src/web/**/*.integration.test.ts'],
           exclude: [...PURE_SERVER, ...OWN_DATABASE, ...BOTH_DATABASES],
-          ...DATABASE_TIER,
+          ...SHARED_WORKER,
         },
       },
       {
@@ -153,7 +166,7 @@ export default defineConfig({
           name: 'storage',
           environment: 'node',
           include: BOTH_DATABASES,
-          ...DATABASE_TIER,
+          ...SHARED_WORKER,
         },
       },
       {

@@ -46,9 +46,24 @@ const SIMULATOR_LANES = 4;
  * migrate, seed an empty sandbox, build the app and listen. Separate from
  * main.ts so tests can start and stop a real server in-process.
  */
-export async function startServer(config: AppConfig, logger: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: AppConfig,
+  logger: Logger,
+  options: {
+    /**
+     * Where PGlite runs: a thread of its own (the default, what `npm start`
+     * does), or this one, for a test whose proof is what the server answers
+     * over a database that something else wrote, not the thread: a worker
+     * thread costs its start (loading the server's modules and PGlite again)
+     * every time a test starts a server.
+     */
+    pgliteThread?: 'worker' | 'this';
+  } = {},
+): Promise<RunningServer> {
   // PGlite in a thread of its own: the event loop serving requests never waits on it.
-  const database = await openDatabase(config, logger, { pgliteThread: 'worker' });
+  const database = await openDatabase(config, logger, {
+    pgliteThread: options.pgliteThread ?? 'worker',
+  });
   // The one clock every part of the server reads (clock.ts).
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;

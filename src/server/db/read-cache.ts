@@ -139,6 +139,15 @@ let opened = 0;
 /** The write counts of the PGlite databases open in this thread (none on PostgreSQL). */
 const openHere = new Set<WriteCounts>();
 
+/**
+ * How many PGlite databases are open in this thread. A test file must leave
+ * it as it found it (test/left-open.ts): the next file in the same worker
+ * would otherwise find two, and threadWriteVersion would stop answering.
+ */
+export function openPgliteDatabases(): number {
+  return openHere.size;
+}
+
 /** `db` is closed: its counts no longer version anything read in this thread (threadWriteVersion). */
 export function forgetWriteCounts(db: Database): void {
   const counts = localVersions.get(db);

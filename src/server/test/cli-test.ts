@@ -41,7 +41,10 @@ export interface CliHarness {
   env: Record<string, string>;
   /** `npm run cli -- …args`, with `stdin` as what is typed. */
   run(args: string[], stdin?: string): Promise<CliRun>;
-  /** A console server on the test database for the length of `use` (PGlite lets one process open it at a time). */
+  /**
+   * A console server on the test database for the length of `use` (PGlite
+   * lets one process open it at a time), its PGlite in this thread.
+   */
   withServer<T>(use: (url: string) => Promise<T>): Promise<T>;
 }
 
@@ -72,7 +75,11 @@ export const cliTest = test.extend(
           dataDir: storage.dataDir,
           databaseUrl: storage.databaseUrl,
         };
-        const server = await startServer(config, pino({ level: 'silent' }));
+        // PGlite in this thread: these tests prove what the server reads of what the CLI
+        // wrote; the server's own worker thread is server.test.ts's to prove.
+        const server = await startServer(config, pino({ level: 'silent' }), {
+          pgliteThread: 'this',
+        });
         try {
           return await use(server.url);
         } finally {
