@@ -22,6 +22,7 @@ import * as reference from './reference.ts';
 import * as sandboxWorld from './sandbox-world.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
+import * as subOrgWrites from './sub-org-writes.ts';
 import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
 import * as vaultWrites from './vault-writes.ts';
@@ -48,6 +49,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),
+  ...Object.values(subOrgWrites),
   ...Object.values(contacts),
   ...Object.values(contactWrites),
   ...Object.values(vaults),
