@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
+import * as activity from './activity.ts';
 import * as approvalCardPreview from './approval-card-preview.ts';
 import * as approvalCards from './approval-cards.ts';
 import * as approvalSignatures from './approval-signatures.ts';
@@ -55,6 +56,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(vaults),
   ...Object.values(vaultWrites),
   ...Object.values(operations),
+  ...Object.values(activity),
   ...Object.values(overview),
   ...Object.values(staff),
   ...Object.values(account),
