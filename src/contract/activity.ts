@@ -14,7 +14,6 @@ const STAGES = ['requested', 'approved', 'rejected', 'applied'] as const;
 export const ACTIVITY_ACTIONS = VERBS.flatMap((verb) =>
   STAGES.map((stage) => `${verb}_${stage}` as const),
 );
-export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 export const ACTIVITY_OUTCOMES = ['success', 'failure'] as const;
 
@@ -35,7 +34,6 @@ export const ACTIVITY_ENTITY_TYPES = [
 export type ActivityEntityType = (typeof ACTIVITY_ENTITY_TYPES)[number];
 
 export const ACTIVITY_PLATFORMS = ['web', 'pwa', 'ios', 'android', 'api', 'unknown'] as const;
-export type ActivityPlatform = (typeof ACTIVITY_PLATFORMS)[number];
 
 const oneOf = (field: string, values: readonly string[]) =>
   z.optional(
