@@ -73,6 +73,8 @@ export const BOTH_DATABASES = [
   'src/server/capabilities/approvals/sandbox/pending.test.ts',
   'src/server/wiring/console.routes.test.ts',
   'src/server/capabilities/transactions/transactions-paging.test.ts',
+  // The activity log: one hand-written query over change requests and status events.
+  'src/server/capabilities/activity/activity.sdk.test.ts',
   // The stores, and what each records once however many ask at once.
   'src/server/auth/session.store.test.ts',
   'src/server/auth/rate-limit.test.ts',

@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'contact.create': 'Contact proposed',
   'contact.update': 'Contact asset list change proposed',
   'vault.create': 'Vault created',
+  'sub_org.create': 'Sub-organization created',
   'operation.user_action': 'Operation signed or refused by a vault signer',
   'change_request.approve': 'Approved',
   'change_request.reject': 'Declined',

@@ -96,10 +96,16 @@ export const SupportedChain = z.looseObject({
 export type SupportedChain = z.infer<typeof SupportedChain>;
 export const SupportedChainListResponse = z.array(SupportedChain);
 
+/** The SDKs' SubOrg: `controlMode` and `version` are null on sub-organizations older than them. */
 export const SubOrg = z.looseObject({
   id: z.optional(z.string()),
   orgId: z.optional(z.string()),
   name: z.optional(z.string()),
+  controlMode: z.optional(z.nullable(z.string())),
+  createdAt: z.optional(z.string()),
+  updatedAt: z.optional(z.string()),
+  isDeleted: z.optional(z.boolean()),
+  version: z.optional(z.nullable(z.number())),
 });
 export type SubOrg = z.infer<typeof SubOrg>;
 export const SubOrgListResponse = listEnvelope(SubOrg);

@@ -1,29 +1,23 @@
 import { z } from 'zod';
 import { PositiveDecimalString } from './decimal.ts';
-import { displayTextProblem } from './display-text.ts';
+import { SubOrgCreateRequest } from './sub-org-writes.ts';
 
 /**
  * The sandbox's own tools for making a world to work in (a sub-organization,
  * money in a vault): acts a real custody service does through its dashboard
- * or the chain, so the custody API has no endpoint for them. Sandbox only.
+ * or the chain (the custody API's createSubOrg makes a sub-organization too:
+ * endpoints/sub-org-writes.ts). Sandbox only.
  */
 
 /** The most one sandbox deposit brings: enough for any story, small enough to read. */
 export const SANDBOX_DEPOSIT_MAX = '1000000000';
 
-/** POST /api/console/sandbox/sub-orgs/: a new sub-organization of the caller's organization. */
-export const SandboxSubOrgRequest = z.strictObject({
-  name: z
-    .string('name is required')
-    .trim()
-    .min(1, 'name is required')
-    .max(100, 'name must be at most 100 characters')
-    .superRefine((value, ctx) => {
-      const problem = displayTextProblem('name', value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-});
-export type SandboxSubOrgRequest = z.output<typeof SandboxSubOrgRequest>;
+/**
+ * POST /api/console/sandbox/sub-orgs/: a new sub-organization of the caller's
+ * organization, named by the same rule as the custody API's createSubOrg.
+ */
+export const SandboxSubOrgRequest = SubOrgCreateRequest;
+export type SandboxSubOrgRequest = SubOrgCreateRequest;
 
 /**
  * POST /api/console/sandbox/vaults/{id}/deposits/: money arriving in the

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { BankDetails } from './party-record.ts';
 
 /**
  * A vault's holdings valued, and where to deposit into it (the SDKs'
@@ -39,3 +40,56 @@ export const DepositAddressQuery = z.object({
   ),
 });
 export type DepositAddressQuery = z.infer<typeof DepositAddressQuery>;
+
+/**
+ * GET /api/external/vaults/{id}/deposit_instructions/ (the JS SDK's
+ * getVaultDepositInstructions): an asset and exactly one of `chain` (crypto,
+ * to the vault's wallet) or `paymentRail` (fiat, by bank transfer).
+ */
+export const VaultDepositInstructionsQuery = z
+  .object({
+    asset: z
+      .string('asset is required')
+      .check(z.regex(/^[A-Za-z0-9._-]{1,20}$/, 'asset is a symbol like "USDC" or "USD"')),
+    chain: z.optional(
+      z.string().check(z.regex(/^[A-Z0-9_]{1,40}$/, 'chain is a chain value like "ETHEREUM"')),
+    ),
+    paymentRail: z.optional(
+      z.string().check(z.regex(/^[A-Z_]{1,40}$/, 'paymentRail is a rail like "WIRE" or "SEPA"')),
+    ),
+  })
+  .check(
+    z.superRefine((query, ctx) => {
+      if (query.chain && query.paymentRail)
+        ctx.issues.push({
+          code: 'custom',
+          input: query,
+          path: ['paymentRail'],
+          message: 'name a chain (crypto) or a paymentRail (fiat), not both',
+        });
+      else if (!query.chain && !query.paymentRail)
+        ctx.issues.push({
+          code: 'custom',
+          input: query,
+          path: ['chain'],
+          message: 'name a chain (crypto) or a paymentRail (fiat)',
+        });
+    }),
+  );
+export type VaultDepositInstructionsQuery = z.infer<typeof VaultDepositInstructionsQuery>;
+
+/** Where to send money into a vault: an address on a chain, or a bank account and its reference. */
+export const VaultDepositInstruction = z.looseObject({
+  type: z.optional(z.string()),
+  asset: z.optional(z.string()),
+  chain: z.optional(z.string()),
+  address: z.optional(z.string()),
+  paymentRail: z.optional(z.string()),
+  /** The reference the bank transfer must carry. */
+  memo: z.optional(z.string()),
+  bankDetails: z.optional(BankDetails),
+});
+export const VaultDepositInstructionsResponse = z.looseObject({
+  results: z.array(VaultDepositInstruction),
+});
+export type VaultDepositInstructionsResponse = z.infer<typeof VaultDepositInstructionsResponse>;

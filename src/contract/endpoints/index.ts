@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
+import * as activity from './activity.ts';
 import * as approvalCardPreview from './approval-card-preview.ts';
 import * as approvalCards from './approval-cards.ts';
 import * as approvalSignatures from './approval-signatures.ts';
@@ -22,6 +23,7 @@ import * as reference from './reference.ts';
 import * as sandboxWorld from './sandbox-world.ts';
 import * as session from './session.ts';
 import * as staff from './staff.ts';
+import * as subOrgWrites from './sub-org-writes.ts';
 import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
 import * as vaultWrites from './vault-writes.ts';
@@ -48,11 +50,13 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(ramps),
   ...Object.values(rampWrites),
   ...Object.values(reference),
+  ...Object.values(subOrgWrites),
   ...Object.values(contacts),
   ...Object.values(contactWrites),
   ...Object.values(vaults),
   ...Object.values(vaultWrites),
   ...Object.values(operations),
+  ...Object.values(activity),
   ...Object.values(overview),
   ...Object.values(staff),
   ...Object.values(account),

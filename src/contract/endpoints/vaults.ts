@@ -1,6 +1,12 @@
 import { endpoint } from '../endpoint.ts';
 import { VaultBalances } from '../reference.ts';
-import { DepositAddressQuery, DepositAddressResponse, DetailedBalanceList } from '../vault.ts';
+import {
+  DepositAddressQuery,
+  DepositAddressResponse,
+  DetailedBalanceList,
+  VaultDepositInstructionsQuery,
+  VaultDepositInstructionsResponse,
+} from '../vault.ts';
 
 /**
  * A vault's holdings valued in USD, a balance refresh, and its deposit
@@ -41,4 +47,17 @@ export const getDepositAddress = endpoint({
   audit: false,
   query: DepositAddressQuery,
   answer: DepositAddressResponse,
+});
+
+export const getVaultDepositInstructions = endpoint({
+  method: 'GET',
+  path: '/api/external/vaults/:vaultId/deposit_instructions/',
+  summary:
+    "How to send an asset into a vault: its wallet's address on `chain`, or for a fiat currency by `paymentRail` the settlement account (masked) and the reference to quote.",
+  action: 'read',
+  permission: 'read',
+  audit: false,
+  resource: 'vault',
+  query: VaultDepositInstructionsQuery,
+  answer: VaultDepositInstructionsResponse,
 });

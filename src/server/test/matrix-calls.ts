@@ -40,6 +40,7 @@ import {
 } from '#contract/endpoints/webhooks.ts';
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
 import { stakedAmount } from '#contract/endpoints/transactions.ts';
+import { getVaultDepositInstructions } from '#contract/endpoints/vaults.ts';
 import {
   cancelScheduledTransaction,
   createTransaction,
@@ -225,6 +226,19 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'staked amount of a vault',
       // The chain is required: what a vault has staked is per chain.
       url: (t) => at(stakedAmount, { vaultId: t.vaultId }, { blockChain: 'ETHEREUM' }),
+      scope: 'entity',
+    },
+  ],
+  [endpointKey(getVaultDepositInstructions)]: [
+    {
+      name: 'deposit instructions of a vault',
+      // An asset and a chain are required: the instructions are for one asset, one way.
+      url: (t) =>
+        at(
+          getVaultDepositInstructions,
+          { vaultId: t.vaultId },
+          { asset: 'ETH', chain: 'ETHEREUM' },
+        ),
       scope: 'entity',
     },
   ],

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../http/app-env.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
+import { activityRoutes } from '../capabilities/activity/activity.routes.ts';
 import { approvalRoutes } from '../capabilities/approvals/approvals.routes.ts';
 import type { SigningOptions } from '../capabilities/approvals/signing/signed-decision.ts';
 import { bankAccountRoutes } from '../capabilities/bank-accounts/bank-accounts.routes.ts';
@@ -25,5 +26,6 @@ export function custodyRoutes(backend: CustodyBackend, signing?: SigningOptions)
       .route('/', contactRoutes(backend))
       .route('/', approvalRoutes(backend, signing))
       .route('/', operationRoutes(backend))
+      .route('/', activityRoutes(backend))
   );
 }

@@ -12,6 +12,7 @@ import { bankAccountsSandbox } from '../capabilities/bank-accounts/sandbox/index
 import { contactsSandbox } from '../capabilities/contacts/sandbox/index.ts';
 import { policiesSandbox } from '../capabilities/policies/sandbox/index.ts';
 import { rampsSandbox } from '../capabilities/ramps/sandbox/index.ts';
+import { activitySandbox } from '../capabilities/activity/sandbox/index.ts';
 import { referenceSandbox } from '../capabilities/reference/sandbox/index.ts';
 import { sandboxWorldSandbox } from '../capabilities/sandbox-world/sandbox/index.ts';
 import { transactionsSandbox } from '../capabilities/transactions/sandbox/index.ts';
@@ -90,6 +91,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     kind: 'sandbox',
     apiClients: createApiClientDirectory(db),
     ...contactsSandbox(deps),
+    ...activitySandbox(deps),
     ...vaultsSandbox({ ...deps, reference }),
     ...operationsSandbox(deps),
     ...transactions,

@@ -1,3 +1,4 @@
+import { activityScope } from '../capabilities/activity/scope.ts';
 import { approvalsScope } from '../capabilities/approvals/scope.ts';
 import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
 import { contactsScope } from '../capabilities/contacts/scope.ts';
@@ -27,5 +28,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...referenceScope(inner),
     ...rampsScope(inner),
     ...operationsScope(inner),
+    ...activityScope(inner),
   };
 }

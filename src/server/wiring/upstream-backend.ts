@@ -10,6 +10,7 @@ import { bankAccountsUpstream } from '../capabilities/bank-accounts/upstream/ind
 import { contactsUpstream } from '../capabilities/contacts/upstream/index.ts';
 import { policiesUpstream } from '../capabilities/policies/upstream/index.ts';
 import { rampsUpstream } from '../capabilities/ramps/upstream/index.ts';
+import { activityUpstream } from '../capabilities/activity/upstream/index.ts';
 import { referenceUpstream } from '../capabilities/reference/upstream/index.ts';
 import { transactionsUpstream } from '../capabilities/transactions/upstream/index.ts';
 import { operationsUpstream } from '../capabilities/operations/upstream/index.ts';
@@ -74,6 +75,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
       });
     },
     ...contactsUpstream(deps),
+    ...activityUpstream(deps),
     ...vaultsUpstream(deps),
     ...operationsUpstream(deps),
     ...transactions,

@@ -7,6 +7,7 @@ import type {
   VaultBalances,
   VaultFilters,
 } from '#contract/reference.ts';
+import type { SubOrgCreateRequest } from '#contract/sub-org-writes.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 export type VaultListQuery = PageRequest & VaultFilters & ScopeFilter;
@@ -23,6 +24,8 @@ export interface ReferencePort {
   listAssets(ctx: CustodyContext): Promise<Asset[]>;
   listSupportedChains(ctx: CustodyContext): Promise<SupportedChain[]>;
   listSubOrgs(ctx: CustodyContext, query: PageRequest): Promise<Page<SubOrg>>;
+  /** A new sub-organization of the caller's organization (createSubOrg). */
+  createSubOrg(ctx: CustodyContext, body: SubOrgCreateRequest): Promise<SubOrg>;
 }
 
 // The backend the routes speak to holds this port: each capability adds its

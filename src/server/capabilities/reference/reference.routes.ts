@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import * as reference from '#contract/endpoints/reference.ts';
+import { createSubOrg } from '#contract/endpoints/sub-org-writes.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
@@ -24,5 +25,8 @@ export function referenceRoutes(backend: CustodyBackend) {
   mountCustody(app, reference.listSubOrgs, ({ query }, c) =>
     backend.listSubOrgs(custodyContext(c), query),
   );
+  mountCustody(app, createSubOrg, ({ body }, c) => backend.createSubOrg(custodyContext(c), body), {
+    audit: { summary: (answer) => `Sub-organization "${answer.name ?? ''}" created` },
+  });
   return app;
 }

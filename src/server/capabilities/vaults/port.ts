@@ -3,6 +3,8 @@ import type {
   DepositAddressQuery,
   DepositAddressResponse,
   DetailedBalance,
+  VaultDepositInstructionsQuery,
+  VaultDepositInstructionsResponse,
 } from '#contract/vault.ts';
 import type { VaultCreateRequest } from '#contract/vault-writes.ts';
 import type { CustodyContext } from '../../custody/call-context.ts';
@@ -18,6 +20,11 @@ export interface VaultsPort {
     ctx: CustodyContext,
     query: DepositAddressQuery,
   ): Promise<DepositAddressResponse>;
+  getVaultDepositInstructions(
+    ctx: CustodyContext,
+    vaultId: string,
+    query: VaultDepositInstructionsQuery,
+  ): Promise<VaultDepositInstructionsResponse>;
   /** Created with its wallets and a change request approving it (createVaultWithApproval). */
   createVault(ctx: CustodyContext, body: VaultCreateRequest): Promise<Vault>;
 }

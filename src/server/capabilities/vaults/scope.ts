@@ -29,6 +29,10 @@ export function vaultsScope(inner: CustodyBackend): VaultsPort {
       await inScope(ctx, query.vaultId);
       return inner.getDepositAddress(ctx, query);
     },
+    getVaultDepositInstructions: async (ctx, vaultId, query) => {
+      await inScope(ctx, vaultId);
+      return inner.getVaultDepositInstructions(ctx, vaultId, query);
+    },
     createVault: async (ctx, body) => {
       const ids = ctx.scope?.subOrgIds;
       if (!ids) return inner.createVault(ctx, body);

@@ -3,6 +3,7 @@ import { createVault } from '#contract/endpoints/vault-writes.ts';
 import {
   getDepositAddress,
   getDetailedBalances,
+  getVaultDepositInstructions,
   updateBalances,
 } from '#contract/endpoints/vaults.ts';
 import type { Vault } from '#contract/reference.ts';
@@ -22,6 +23,9 @@ export function vaultRoutes(backend: CustodyBackend) {
   );
   mountCustody(app, getDepositAddress, ({ query }, c) =>
     backend.getDepositAddress(custodyContext(c), query),
+  );
+  mountCustody(app, getVaultDepositInstructions, ({ params, query }, c) =>
+    backend.getVaultDepositInstructions(custodyContext(c), params.vaultId, query),
   );
   mountCustody(app, createVault, ({ body }, c) => backend.createVault(custodyContext(c), body), {
     audit: {

@@ -28,7 +28,13 @@ import type { Page } from '#contract/common.ts';
  * filter, a scope, an offset into another caller's data), make it a MAC.
  */
 
-export type CursorKind = 'transactions' | 'bank_accounts' | 'vaults' | 'contacts' | 'sub_orgs';
+export type CursorKind =
+  | 'transactions'
+  | 'bank_accounts'
+  | 'vaults'
+  | 'contacts'
+  | 'sub_orgs'
+  | 'activity_events';
 
 export interface KeysetPosition {
   createdAt: Date;

@@ -250,8 +250,23 @@ export function toWireContact(row: ContactRow): Contact {
   };
 }
 
+/**
+ * A sub-organization as the SDKs' SubOrg: the sandbox's are all MANAGED (the
+ * organization's admins act in them), never changed once made (version 1,
+ * updatedAt its creation) and never deleted.
+ */
 export function toWireSubOrg(row: SubOrgRow): SubOrg {
-  return { id: row.id, orgId: row.orgId, name: row.name, createdAt: row.createdAt.toISOString() };
+  const createdAt = row.createdAt.toISOString();
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    controlMode: 'MANAGED',
+    createdAt,
+    updatedAt: createdAt,
+    isDeleted: false,
+    version: 1,
+  };
 }
 
 /**

@@ -19,7 +19,8 @@ import { Problems } from '../../../custody/sandbox/engine/problems.ts';
 import { CRYPTO_USD, FIAT_USD } from './ramp-pricing.ts';
 import type { StoredRoute } from './ramp-quote.ts';
 import { checkRampAccount, type RouteRequest } from './ramp-route.ts';
-import { providerParty, SANDBOX_DEPOSIT_ACCOUNTS } from './ramp-lifecycle.ts';
+import { SANDBOX_DEPOSIT_ACCOUNTS } from '../../../custody/sandbox/settlement-accounts.ts';
+import { providerParty } from './ramp-lifecycle.ts';
 import type { RampPlan } from './ramp-plan.ts';
 
 /**

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { OperationStatus } from '#contract/enums.ts';
-import type { BankDetails, RampRequote } from '#contract/ramp-record.ts';
+import type { RampRequote } from '#contract/ramp-record.ts';
 import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
@@ -56,43 +56,6 @@ export function isRampRow(row: Pick<TransactionRow, 'simulation'>): boolean {
 export function providerParty(provider: string, chain: string): Party {
   return { type: 'EXTERNAL_ADDRESS', name: provider, provider, ...(chain ? { chain } : {}) };
 }
-
-/**
- * The sandbox's own settlement accounts, by currency: where an on-ramp's
- * payer wires. Sandbox data (no customer's), so shown in full: the payer
- * needs the numbers.
- */
-export const SANDBOX_DEPOSIT_ACCOUNTS: Readonly<Record<string, BankDetails>> = {
-  USD: {
-    bankName: 'Lakeside Sandbox Bank',
-    beneficiaryName: 'Sandbox Ramp Settlement LLC',
-    accountName: 'Sandbox Ramp Settlement LLC',
-    accountNumber: '000123456789',
-    routingNumber: '021000021',
-    bankAddress: '1 Harbor Plaza, New York, NY 10004',
-    country: 'US',
-  },
-  EUR: {
-    bankName: 'Sandbox Europa Bank',
-    beneficiaryName: 'Sandbox Ramp Settlement GmbH',
-    accountName: 'Sandbox Ramp Settlement GmbH',
-    iban: 'DE89370400440532013000',
-    accountNumber: 'DE89370400440532013000',
-    swiftBic: 'COBADEFFXXX',
-    swiftCode: 'COBADEFFXXX',
-    country: 'DE',
-  },
-  GBP: {
-    bankName: 'Sandbox Albion Bank',
-    beneficiaryName: 'Sandbox Ramp Settlement Ltd',
-    accountName: 'Sandbox Ramp Settlement Ltd',
-    iban: 'GB29NWBK60161331926819',
-    accountNumber: 'GB29NWBK60161331926819',
-    swiftBic: 'NWBKGB2L',
-    swiftCode: 'NWBKGB2L',
-    country: 'GB',
-  },
-};
 
 function stepMs(plan: RampPlan, config: StepConfig): number {
   return Math.max(1, Math.round((plan.ramp.completionSeconds * 1000) / config.timeScale / 3));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import { CHAINS } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -138,6 +139,20 @@ export function listSupportedChains(): SupportedChain[] {
     label: c.label,
     logo: chainLogo(c.value, c.nativeAsset),
   }));
+}
+
+export async function createSubOrg(
+  db: Database,
+  orgId: string,
+  name: string,
+  now: Date,
+): Promise<SubOrg> {
+  const [row] = await db
+    .insert(subOrgs)
+    .values({ id: randomUUID(), orgId, name, createdAt: now })
+    .returning();
+  if (!row) throw new Error('createSubOrg: nothing inserted');
+  return toWireSubOrg(row);
 }
 
 export async function listSubOrgs(

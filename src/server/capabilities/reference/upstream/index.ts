@@ -1,6 +1,7 @@
 import { paths } from '#contract/paths.ts';
 import {
   AssetListResponse,
+  SubOrg,
   SubOrgListResponse,
   SupportedChainListResponse,
   Vault,
@@ -11,7 +12,12 @@ import type { UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
 import type { ReferencePort } from '../port.ts';
 
 /** Reference data through upstream: vaults filtered to a scope here when upstream cannot. */
-export function referenceUpstream({ read, listPage, scopedList }: UpstreamDeps): ReferencePort {
+export function referenceUpstream({
+  call,
+  read,
+  listPage,
+  scopedList,
+}: UpstreamDeps): ReferencePort {
   return {
     listVaults: (ctx, q) => scopedList(ctx, VaultListResponse, paths.vaults(), q, false),
     getVault: (ctx, id) => read(ctx, Vault, paths.vault(id)),
@@ -19,5 +25,8 @@ export function referenceUpstream({ read, listPage, scopedList }: UpstreamDeps):
     listAssets: (ctx) => read(ctx, AssetListResponse, paths.assets()),
     listSupportedChains: (ctx) => read(ctx, SupportedChainListResponse, paths.supportedChains()),
     listSubOrgs: (ctx, q) => listPage(ctx, SubOrgListResponse, paths.subOrgs(), {}, q),
+    // A create is never retried: a lost answer may have made it, and a name is no key.
+    createSubOrg: (ctx, body) =>
+      call(ctx, SubOrg, { method: 'POST', path: paths.subOrgs(), body, retry: false }),
   };
 }

@@ -1,15 +1,18 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { CHAINS, chainInfo, chainLabel } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { mul, round } from '#contract/decimal.ts';
+import { depositBank } from '#contract/ramp-banks.ts';
+import { RAIL_CURRENCIES } from '#contract/ramps.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
 import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts';
 import { newWalletAddress } from '../../../custody/sandbox/wallet-keys.ts';
+import { SANDBOX_DEPOSIT_ACCOUNTS } from '../../../custody/sandbox/settlement-accounts.ts';
 import { contractOf } from '../../../custody/sandbox/seed/reference-data.ts';
 import type { Database } from '../../../db/client.ts';
 import {
@@ -32,6 +35,17 @@ interface VaultsSandboxDeps {
   /** Vaults are read through reference data's port, as every capability reads another's. */
   reference: Pick<ReferencePort, 'getVault' | 'getVaultBalances'>;
 }
+
+/** The rails a fiat deposit names, as the JS SDK's PaymentMethod and the bank accounts' names. */
+const RAIL_METHOD: Readonly<Record<string, keyof typeof RAIL_CURRENCIES>> = {
+  ACH: 'US_ACH',
+  WIRE: 'US_WIRE',
+  US_ACH: 'US_ACH',
+  US_WIRE: 'US_WIRE',
+  SEPA: 'SEPA',
+  SWIFT: 'SWIFT',
+  BANK_TRANSFER: 'BANK_TRANSFER',
+};
 
 function invalid(field: string, message: string): ApiError {
   return new ApiError(400, ERROR_CODES.validation, message, [{ field, message }]);
@@ -114,6 +128,80 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
           `vault "${vault.vaultName ?? query.vaultId}" has no wallet on a chain of ${held[0]?.symbol ?? query.currency} (${held.map((a) => a.chain).join(', ')})`,
         );
       return { addresses };
+    },
+    /**
+     * Crypto (`chain`): the vault's wallet address there, for an asset the
+     * sandbox lists on that chain. Fiat (`paymentRail`): the sandbox's
+     * settlement account for the currency, masked as an on-ramp's
+     * `source.bank` is, with the reference a transfer must quote to be
+     * matched to this vault; the rail must carry the currency, as a ramp's.
+     */
+    async getVaultDepositInstructions(ctx, vaultId, query) {
+      const vault = await reference.getVault(ctx, vaultId);
+      if (query.paymentRail) {
+        const currency = query.asset.toUpperCase();
+        const account = SANDBOX_DEPOSIT_ACCOUNTS[currency];
+        if (!account)
+          throw invalid(
+            'asset',
+            `asset "${query.asset}" is not a currency the sandbox takes by bank transfer; it takes ${Object.keys(SANDBOX_DEPOSIT_ACCOUNTS).join(', ')}`,
+          );
+        const method = RAIL_METHOD[query.paymentRail];
+        if (!method)
+          throw invalid(
+            'paymentRail',
+            `paymentRail "${query.paymentRail}" is not a rail; use one of ${Object.keys(RAIL_METHOD).join(', ')}`,
+          );
+        if (!RAIL_CURRENCIES[method].includes(currency))
+          throw invalid(
+            'paymentRail',
+            `${query.paymentRail} does not carry ${currency}; it carries ${RAIL_CURRENCIES[method].join(', ')}`,
+          );
+        return {
+          results: [
+            {
+              type: 'EXTERNAL_BANK_ACCOUNT',
+              asset: currency,
+              paymentRail: query.paymentRail,
+              memo: `VAULT-${vaultId.replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+              bankDetails: depositBank(
+                { paymentRail: method, currency, bankDetails: account },
+                false,
+              ),
+            },
+          ],
+        };
+      }
+      const chain = chainInfo(query.chain ?? '');
+      if (!chain)
+        throw invalid('chain', `chain "${query.chain ?? ''}" is not a chain the sandbox supports`);
+      const [asset] = await db
+        .select({ symbol: assets.symbol })
+        .from(assets)
+        .where(
+          and(
+            eq(assets.blockChain, chain.value),
+            sql`upper(${assets.symbol}) = ${query.asset.toUpperCase()}`,
+          ),
+        )
+        .limit(1);
+      if (!asset) throw invalid('asset', `asset "${query.asset}" is not listed on ${chain.value}`);
+      const wallet = vault.wallets?.find((w) => w.blockchain === chain.value);
+      if (!wallet?.address)
+        throw invalid(
+          'chain',
+          `vault "${vault.vaultName ?? vaultId}" has no wallet on ${chain.value}`,
+        );
+      return {
+        results: [
+          {
+            type: 'EXTERNAL_ADDRESS',
+            asset: asset.symbol,
+            chain: chain.value,
+            address: wallet.address,
+          },
+        ],
+      };
     },
     async createVault(ctx, body) {
       const orgId = await orgIdFor(ctx);

@@ -4,10 +4,15 @@ import { createVault } from '#contract/endpoints/vault-writes.ts';
 import {
   getDepositAddress,
   getDetailedBalances,
+  getVaultDepositInstructions,
   updateBalances,
 } from '#contract/endpoints/vaults.ts';
 import { Vault, VaultBalances } from '#contract/reference.ts';
-import { DepositAddressResponse, DetailedBalanceList } from '#contract/vault.ts';
+import {
+  DepositAddressResponse,
+  DetailedBalanceList,
+  VaultDepositInstructionsResponse,
+} from '#contract/vault.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import type { UpstreamRequest } from '../../../custody/upstream/upstream-client.ts';
 import type { VaultsPort } from '../port.ts';
@@ -37,6 +42,12 @@ export function vaultsUpstream({ call }: { call: Call }): VaultsPort {
       call(ctx, DepositAddressResponse, {
         method: 'GET',
         path: `${pathOf(getDepositAddress)}${toQueryString(query)}`,
+        retry: true,
+      }),
+    getVaultDepositInstructions: (ctx, vaultId, query) =>
+      call(ctx, VaultDepositInstructionsResponse, {
+        method: 'GET',
+        path: `${pathOf(getVaultDepositInstructions, { vaultId })}${toQueryString(query)}`,
         retry: true,
       }),
     createVault: (ctx, body) =>
