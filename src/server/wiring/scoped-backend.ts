@@ -1,6 +1,7 @@
 import { approvalsScope } from '../capabilities/approvals/scope.ts';
 import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
 import { contactsScope } from '../capabilities/contacts/scope.ts';
+import { ledgerScope } from '../capabilities/ledger/scope.ts';
 import { operationsScope } from '../capabilities/operations/scope.ts';
 import { rampsScope } from '../capabilities/ramps/scope.ts';
 import { referenceScope } from '../capabilities/reference/scope.ts';
@@ -27,5 +28,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...referenceScope(inner),
     ...rampsScope(inner),
     ...operationsScope(inner),
+    ...ledgerScope(inner),
   };
 }
