@@ -5,7 +5,7 @@ import type { LedgerPort } from '../port.ts';
 /**
  * The custody API keeps no balance history: it answers balances as they are
  * now and transactions as they end, never what a vault held on a past day.
- * The ledger is the sandbox's for now (docs/ledger.md says what an upstream
+ * The ledger is the sandbox's for now (docs/upstream.md says what an upstream
  * ledger could and could not be built from).
  */
 export function ledgerUpstream(): LedgerPort {
