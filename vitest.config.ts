@@ -75,6 +75,8 @@ export const BOTH_DATABASES = [
   'src/server/capabilities/transactions/transactions-paging.test.ts',
   // The activity log: one hand-written query over change requests and status events.
   'src/server/capabilities/activity/activity.sdk.test.ts',
+  // The ledger's sums and pages over movements written in bulk by SQL of its own.
+  'src/server/capabilities/ledger/ledger.routes.test.ts',
   // The stores, and what each records once however many ask at once.
   'src/server/auth/session.store.test.ts',
   'src/server/auth/rate-limit.test.ts',

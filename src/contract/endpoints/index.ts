@@ -18,6 +18,7 @@ import * as rampWrites from './ramp-writes.ts';
 import * as ramps from './ramps.ts';
 import * as contactWrites from './contact-writes.ts';
 import * as contacts from './contacts.ts';
+import * as ledger from './ledger.ts';
 import * as live from './live.ts';
 import * as reference from './reference.ts';
 import * as sandboxWorld from './sandbox-world.ts';
@@ -58,6 +59,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(operations),
   ...Object.values(activity),
   ...Object.values(overview),
+  ...Object.values(ledger),
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),

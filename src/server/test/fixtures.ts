@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { InferInsertModel } from 'drizzle-orm';
 import { CHAINS } from '#contract/chains.ts';
 import type { Database } from '../db/client.ts';
+import { recordOpeningBalances } from '../custody/sandbox/engine/movements.ts';
 import { newWalletAddress } from '../custody/sandbox/wallet-keys.ts';
 import {
   assets,
@@ -78,10 +79,17 @@ export async function createVault(
       };
     }),
   );
-  if (balances.length > 0)
+  if (balances.length > 0) {
     await db
       .insert(vaultBalances)
       .values(balances.map((b) => ({ vaultId: row.id, updatedAt: row.updatedAt, ...b })));
+    // The ledger opens with them, as a seeded vault's does: a balance is the sum of its movements.
+    await recordOpeningBalances(
+      db,
+      row.orgId,
+      balances.map((b) => ({ vaultId: row.id, at: row.updatedAt, ...b })),
+    );
+  }
   return row;
 }
 

@@ -53,6 +53,7 @@ import {
   depositToSandboxVault,
   expireSandboxRampQuote,
 } from '#contract/endpoints/sandbox-world.ts';
+import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
@@ -464,6 +465,49 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'approval costs',
       url: (t) => at(approvalCosts, {}, { entityIds: t.transactionId }),
       scope: 'none',
+    },
+  ],
+  // A vault's ledger is the vault's (404 outside); a sub-organization's is a filter.
+  [endpointKey(ledgerHistory)]: [
+    {
+      name: 'vault history',
+      url: (t) => at(ledgerHistory, {}, { days: '30', vaultId: t.vaultId }),
+      scope: 'entity',
+    },
+    {
+      name: 'sub-organization history',
+      url: (t) => at(ledgerHistory, {}, { days: '7', subOrgId: t.subOrgId }),
+      scope: 'filter',
+    },
+  ],
+  [endpointKey(ledgerStatement)]: [
+    {
+      name: 'vault statement',
+      url: (t) =>
+        at(
+          ledgerStatement,
+          {},
+          {
+            vaultId: t.vaultId,
+            from: '2020-01-01T00:00:00Z',
+            to: '2020-12-31T00:00:00Z',
+          },
+        ),
+      scope: 'entity',
+    },
+    {
+      name: 'sub-organization statement',
+      url: (t) =>
+        at(
+          ledgerStatement,
+          {},
+          {
+            subOrgId: t.subOrgId,
+            from: '2020-01-01T00:00:00Z',
+            to: '2020-12-31T00:00:00Z',
+          },
+        ),
+      scope: 'filter',
     },
   ],
   [endpointKey(findBankAccountMatches)]: [

@@ -11,6 +11,7 @@ import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { overviewRoutes } from '../capabilities/overview/overview.routes.ts';
+import { ledgerRoutes } from '../capabilities/ledger/ledger.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
 import { sandboxQuoteRoutes } from '../capabilities/sandbox-world/expire-quote.routes.ts';
 import { sandboxWorldRoutes } from '../capabilities/sandbox-world/world.routes.ts';
@@ -43,6 +44,7 @@ export function consoleRoutes(
     .route('/', approvalCardRoutes(options, backend, kinds))
     .route('/', policyRoutes(options, backend, kinds))
     .route('/', overviewRoutes(options, backend, kinds))
+    .route('/', ledgerRoutes(backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))

@@ -10,6 +10,7 @@ import { applyBankAccountDecision } from '../capabilities/bank-accounts/sandbox/
 import { applyContactDecision } from '../capabilities/contacts/sandbox/decision.ts';
 import { bankAccountsSandbox } from '../capabilities/bank-accounts/sandbox/index.ts';
 import { contactsSandbox } from '../capabilities/contacts/sandbox/index.ts';
+import { ledgerSandbox } from '../capabilities/ledger/sandbox/index.ts';
 import { policiesSandbox } from '../capabilities/policies/sandbox/index.ts';
 import { rampsSandbox } from '../capabilities/ramps/sandbox/index.ts';
 import { activitySandbox } from '../capabilities/activity/sandbox/index.ts';
@@ -94,6 +95,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...activitySandbox(deps),
     ...vaultsSandbox({ ...deps, reference }),
     ...operationsSandbox(deps),
+    ...ledgerSandbox(deps),
     ...transactions,
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps, {

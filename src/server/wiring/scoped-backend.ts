@@ -2,6 +2,7 @@ import { activityScope } from '../capabilities/activity/scope.ts';
 import { approvalsScope } from '../capabilities/approvals/scope.ts';
 import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
 import { contactsScope } from '../capabilities/contacts/scope.ts';
+import { ledgerScope } from '../capabilities/ledger/scope.ts';
 import { operationsScope } from '../capabilities/operations/scope.ts';
 import { rampsScope } from '../capabilities/ramps/scope.ts';
 import { referenceScope } from '../capabilities/reference/scope.ts';
@@ -29,5 +30,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...rampsScope(inner),
     ...operationsScope(inner),
     ...activityScope(inner),
+    ...ledgerScope(inner),
   };
 }

@@ -14,6 +14,7 @@ import { activityUpstream } from '../capabilities/activity/upstream/index.ts';
 import { referenceUpstream } from '../capabilities/reference/upstream/index.ts';
 import { transactionsUpstream } from '../capabilities/transactions/upstream/index.ts';
 import { operationsUpstream } from '../capabilities/operations/upstream/index.ts';
+import { ledgerUpstream } from '../capabilities/ledger/upstream/index.ts';
 import { vaultsUpstream } from '../capabilities/vaults/upstream/index.ts';
 import { bankAccountFingerprinter } from '../custody/upstream/bank-account-fingerprint.ts';
 import { createUpstreamClient } from '../custody/upstream/upstream-client.ts';
@@ -78,6 +79,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     ...activityUpstream(deps),
     ...vaultsUpstream(deps),
     ...operationsUpstream(deps),
+    ...ledgerUpstream(),
     ...transactions,
     ...bankAccounts,
     // Four-eyes reads the entity an approval is about through its own port.

@@ -16,6 +16,7 @@ import {
   wallets,
 } from '../../db/schema/sandbox.ts';
 import { approvalMessage, type ChangeRequestEntityType } from './change-request.ts';
+import { recordOpeningBalances } from './engine/movements.ts';
 import { readPlan } from './engine/plan.ts';
 import { buildBankAccounts } from './seed/bank-account-data.ts';
 import { applySeedHolds } from './seed/in-flight.ts';
@@ -119,6 +120,12 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     await insertAll(tx, wallets, ref.wallets);
     await insertAll(tx, vaultBalances, ref.balances);
     await insertAll(tx, assets, ref.assets);
+    // The seeded balances open each vault's ledger: a balance is the sum of its movements.
+    await recordOpeningBalances(
+      tx,
+      ref.org.id,
+      ref.balances.map((b) => ({ ...b, amount: b.amount ?? '0', at: b.updatedAt })),
+    );
     await insertAll(tx, contacts, ref.contacts);
     await insertAll(tx, bankAccounts, accounts);
     await insertAll(tx, transactions, history.transactions);

@@ -30,6 +30,7 @@ import {
   TRANSACTION_TYPES,
   VAULT_TYPES,
 } from '#contract/enums.ts';
+import { LEDGER_MOVEMENT_KINDS } from '#contract/ledger.ts';
 import type { VaultMember } from '#contract/reference.ts';
 import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-record.ts';
 import { RAMP_KINDS } from '#contract/ramp-record.ts';
@@ -161,6 +162,43 @@ export const vaultBalances = sandbox.table(
     // The last line of defence for "balances never go negative".
     check('vault_balances_non_negative', sql`amount >= 0`),
     check('vault_balances_held_within_amount', sql`held >= 0 AND held <= amount`),
+  ],
+);
+
+/**
+ * The ledger: one append-only row per change to a vault's balance, written
+ * by `moveBalances` (custody/sandbox/engine/balances.ts) in the database
+ * transaction that changes the balance, so a vault's balance is always the
+ * sum of its movements. `balanceAfter` is the balance row's amount right
+ * after this movement (rows of one balance are written under its row lock,
+ * so their ids follow the order the balance changed in). `usdPrice` is the
+ * asset's price when it moved; `counterparty` the other side (null for a
+ * fee or an adjustment); `reference` the transaction's externalId.
+ */
+export const ledgerMovements = sandbox.table(
+  'ledger_movements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: text('org_id').notNull(),
+    vaultId: text('vault_id')
+      .notNull()
+      .references(() => vaults.id),
+    asset: text('asset').notNull(),
+    chain: text('chain').notNull(),
+    kind: text('kind', { enum: LEDGER_MOVEMENT_KINDS }).notNull(),
+    amount: amount('amount').notNull(),
+    balanceAfter: amount('balance_after').notNull(),
+    usdPrice: amount('usd_price').notNull(),
+    transactionId: text('transaction_id'),
+    counterparty: jsonb('counterparty').$type<Party>(),
+    reference: text('reference'),
+    memo: text('memo'),
+    at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    index('ledger_movements_vault_at_idx').on(t.vaultId, t.at, t.id),
+    index('ledger_movements_org_at_idx').on(t.orgId, t.at, t.id),
+    oneOf('ledger_movements', t.kind, LEDGER_MOVEMENT_KINDS),
   ],
 );
 

@@ -8,6 +8,7 @@ import type { Database } from '../../../db/client.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { TransactionRow } from '../../../custody/sandbox/mappers.ts';
 import { moveBalances } from '../../../custody/sandbox/engine/balances.ts';
+import { movementSourceOf } from '../../../custody/sandbox/engine/movements.ts';
 import { newTxHash } from '../../../custody/sandbox/engine/chain-artifacts.ts';
 import { readRampPlan, type RampPlan } from './ramp-plan.ts';
 import { requoteIfExpired } from './ramp-requote.ts';
@@ -156,7 +157,13 @@ export async function advanceRamp(
         operations: withOps(row, { 1: 'COMPLETED', 2: 'COMPLETED', 3: 'COMPLETED' }),
         balanceChanges: { changes },
       });
-      if (done) await moveBalances(tx, at, { release: plan.holds, orgId: row.orgId, changes });
+      if (done)
+        await moveBalances(tx, at, {
+          release: plan.holds,
+          orgId: row.orgId,
+          changes,
+          movement: movementSourceOf(row),
+        });
       return;
     }
     default:

@@ -6,6 +6,7 @@ import type { Operation, Party } from '#contract/transaction.ts';
 import { transactions } from '../../../db/schema/sandbox.ts';
 import type { TransactionRow } from '../../../custody/sandbox/mappers.ts';
 import { moveBalances } from '../../../custody/sandbox/engine/balances.ts';
+import { movementSourceOf } from '../../../custody/sandbox/engine/movements.ts';
 import { newTxHash } from '../../../custody/sandbox/engine/chain-artifacts.ts';
 import { readPlan, type SimulationPlan } from '../../../custody/sandbox/engine/plan.ts';
 import { moveRow as move, type Executor } from '../../../custody/sandbox/engine/transitions.ts';
@@ -86,7 +87,19 @@ export async function advanceSwap(
         operations: withTrade(row, 'COMPLETED'),
         balanceChanges: { changes },
       });
-      if (done) await moveBalances(tx, at, { release: plan.holds, orgId: row.orgId, changes });
+      if (done)
+        await moveBalances(tx, at, {
+          release: plan.holds,
+          orgId: row.orgId,
+          changes,
+          // The provider's fee rides on the source's debit: the ledger shows it apart.
+          movement: movementSourceOf(row, {
+            party: source,
+            asset: trade.fromAsset,
+            chain: trade.fromChain,
+            amount: trade.fee,
+          }),
+        });
       return;
     }
     default:

@@ -140,7 +140,17 @@ export function sandboxWorldSandbox({
             operationsBefore: [],
           });
           // Credited as every completed transfer credits its vaults: the ledger still adds up.
-          await moveBalances(tx, now, { orgId, changes });
+          await moveBalances(tx, now, {
+            orgId,
+            changes,
+            movement: {
+              transactionId: id,
+              reference: null,
+              memo: null,
+              source: sender,
+              destination,
+            },
+          });
         });
         return reads.getTransaction(ctx, id);
       },

@@ -5,6 +5,7 @@ import { vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
 import { tableName, threadWriteVersion } from '../../../db/read-cache.ts';
 import type { Hold } from './plan.ts';
 import type { Executor } from './transitions.ts';
+import { planMovements, recordMovements, rowKey, type MovementSource } from './movements.ts';
 
 /**
  * Vault balances under the lifecycle: holds reserve amount + fee at signing
@@ -16,8 +17,7 @@ import type { Executor } from './transitions.ts';
  * `at` is the step's time on the engine's clock, stamped as `updatedAt`.
  */
 
-const key = (h: Pick<Hold, 'vaultId' | 'asset' | 'chain'>) =>
-  `${h.vaultId}\u0000${h.asset}\u0000${h.chain}`;
+const key = (h: Pick<Hold, 'vaultId' | 'asset' | 'chain'>) => rowKey(h);
 
 /** One hold per balance row, in a fixed order so two signers lock rows in the same order. */
 export function mergeHolds(holds: readonly Hold[]): Hold[] {
@@ -137,6 +137,8 @@ export async function moveBalances(
     release?: readonly Hold[] | undefined;
     orgId?: string;
     changes?: readonly BalanceChange[];
+    /** What moved them, for the ledger's movements: required with `changes`. */
+    movement?: MovementSource;
   },
 ): Promise<void> {
   const moves = new Map<string, RowMove>();
@@ -152,20 +154,28 @@ export async function moveBalances(
     const move = moveOf(h);
     move.held = sub(move.held, h.amount);
   }
+  let planned: ReturnType<typeof planMovements> = [];
   if (input.orgId && input.changes) {
-    for (const c of await ourVaultChanges(db, input.orgId, input.changes)) {
+    const ours = await ourVaultChanges(db, input.orgId, input.changes);
+    if (ours.length > 0 && !input.movement)
+      throw new Error('balance changes without what moved them: the ledger would miss them');
+    if (input.movement) planned = planMovements(ours, input.movement);
+    for (const c of ours) {
       const move = moveOf(c);
       move.amount = add(move.amount, c.amount);
     }
   }
+  const recorded = new Set(planned.map((m) => key(m)));
+  const finalAmount = new Map<string, string>();
   const ordered = [...moves.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, move]) => move);
   for (const move of ordered) {
-    if (isZero(move.held) && isZero(move.amount)) continue;
+    // A row whose movements net to nothing is still updated: its movements need its balance.
+    if (isZero(move.held) && isZero(move.amount) && !recorded.has(key(move))) continue;
     if (isZero(move.held) && !isNegative(move.amount)) {
       // A credit: the row may not exist yet (the vault's first of this asset).
-      await db
+      const [credited] = await db
         .insert(vaultBalances)
         .values({
           vaultId: move.vaultId,
@@ -180,7 +190,9 @@ export async function moveBalances(
             amount: sql`${vaultBalances.amount} + ${move.amount}::numeric`,
             updatedAt: at,
           },
-        });
+        })
+        .returning({ amount: vaultBalances.amount });
+      if (credited) finalAmount.set(key(move), credited.amount);
       continue;
     }
     const updated = await db
@@ -191,10 +203,19 @@ export async function moveBalances(
         updatedAt: at,
       })
       .where(balanceRow(move))
-      .returning({ vaultId: vaultBalances.vaultId });
+      .returning({ amount: vaultBalances.amount });
     // A hold or a debit always has its row (reserved at signing); if not, the books are wrong: stop.
-    if (updated.length === 0) throw new Error(`balance row ${key(move)} is missing`);
+    const [row] = updated;
+    if (!row) throw new Error(`balance row ${key(move)} is missing`);
+    finalAmount.set(key(move), row.amount);
   }
+  if (input.orgId && input.movement)
+    await recordMovements(db, at, {
+      orgId: input.orgId,
+      from: input.movement,
+      movements: planned,
+      finalAmount,
+    });
 }
 
 /** The changes that fall on vaults of `orgId`, as one signed amount per change. */

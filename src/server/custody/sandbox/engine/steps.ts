@@ -7,6 +7,7 @@ import { confirmationDelaysMs, estimateFees, feeForTier, replacementFeeFor } fro
 import type { TransactionRow } from '../mappers.ts';
 import { feeOnly, settle, type FeeCharge } from '../seed/movements.ts';
 import { moveBalances, reserveHolds } from './balances.ts';
+import { movementSourceOf } from './movements.ts';
 import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { advanceRamp, isRampRow } from '../../../capabilities/ramps/sandbox/ramp-lifecycle.ts';
@@ -306,10 +307,16 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
   // Transaction rows first (this one is locked; its replaced chain next), then balance rows.
   const replacedHolds = row.replacesTransactionId ? await failReplacedChain(tx, row, at) : [];
   const release = [...(plan.holds ?? []), ...replacedHolds];
+  const movement = movementSourceOf(row, {
+    party: fee.payer,
+    asset: fee.asset,
+    chain: fee.chain,
+    amount: fee.amount,
+  });
   if (plan.revert) {
     // A reverted call still burned its gas: the fee is the only change.
     const changes = feeOnly(fee);
-    await moveBalances(tx, at, { release, orgId: row.orgId, changes });
+    await moveBalances(tx, at, { release, orgId: row.orgId, changes, movement });
     await end(tx, row.id, at, {
       from: 'WAITING_CONFIRMATION',
       to: 'FAILED',
@@ -320,7 +327,12 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       source: row.source ?? plan.feePayer,
       ...(row.destination ? { destination: row.destination } : {}),
     });
-    await moveBalances(tx, at, { release, orgId: row.orgId, changes: settled.changes });
+    await moveBalances(tx, at, {
+      release,
+      orgId: row.orgId,
+      changes: settled.changes,
+      movement,
+    });
     await end(tx, row.id, at, {
       from: 'WAITING_CONFIRMATION',
       to: 'COMPLETED',

@@ -1,0 +1,236 @@
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { describe, expect } from 'vitest';
+import { cmp, mul, round, sum } from '#contract/decimal.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
+import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
+import {
+  LedgerHistoryResponse,
+  LedgerStatementResponse,
+  type LedgerStatementLine,
+} from '#contract/ledger.ts';
+import { paths, toQueryString } from '#contract/paths.ts';
+import { declaredWrite } from '../../db/declared-writes.ts';
+import { ledgerMovements } from '../../db/schema/sandbox.ts';
+import type { EngineTestApp } from '../../test/engine-test-app.ts';
+import { engineTest as it } from '../../test/engine-test.ts';
+import { createVault } from '../../test/fixtures.ts';
+import { closingOn } from './history.ts';
+import { reconciles } from './statement.ts';
+
+const DAY = 86_400_000;
+
+const historyUrl = (query: Record<string, string>) =>
+  `${pathOf(ledgerHistory)}${toQueryString(query)}`;
+const statementUrl = (query: Record<string, string | number>) =>
+  `${pathOf(ledgerStatement)}${toQueryString(query)}`;
+
+/** Every line of a statement, page after page, and the totals (the same on every page). */
+async function wholeStatement(t: EngineTestApp, query: Record<string, string>) {
+  const lines: LedgerStatementLine[] = [];
+  let cursor: string | null = null;
+  let totals: LedgerStatementResponse['totals'] | undefined;
+  do {
+    const res = await t.get(statementUrl({ ...query, limit: 3, ...(cursor ? { cursor } : {}) }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const page = LedgerStatementResponse.parse(res.body);
+    lines.push(...page.results);
+    totals = page.totals;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return { lines, totals: totals ?? [] };
+}
+
+/** What the ledger holds for a vault's asset before `end`: the sum of its movements. */
+async function ledgerBalance(t: EngineTestApp, vaultId: string, asset: string, end: Date) {
+  const rows = await t.db
+    .select({ amount: ledgerMovements.amount })
+    .from(ledgerMovements)
+    .where(
+      and(
+        eq(ledgerMovements.vaultId, vaultId),
+        eq(ledgerMovements.asset, asset),
+        lt(ledgerMovements.at, end),
+      ),
+    );
+  return sum(rows.map((r) => r.amount));
+}
+
+describe('the ledger’s history and statements', () => {
+  it('a vault’s history closes each day at what its movements add up to, in units and USD; its statement reconciles page by page', async ({
+    t,
+    f,
+  }) => {
+    const vault = await createVault(t.db, { orgId: t.orgId, vaultName: 'Ledger history' }, [
+      { asset: 'ETH', chain: 'ETHEREUM', amount: '2' },
+    ]);
+    const periodStart = t.clock.now();
+    for (const amount of ['1.25', '0.5', '3']) {
+      t.clock.advance(DAY);
+      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault.id }), {
+        asset: 'ETH',
+        chain: 'ETHEREUM',
+        amount,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const out = await t.post(paths.transactions(), {
+      category: 'TRANSFER',
+      source: { type: 'VAULT', id: vault.id },
+      destination: { type: 'VAULT', id: f.ops.id },
+      amount: '0.75',
+      asset: 'ETH',
+      blockChain: 'ETHEREUM',
+      externalId: 'ledger-statement-out',
+    });
+    expect(out.status, JSON.stringify(out.body)).toBe(200);
+    await t.approve(String(out.body.id));
+    await t.run(3_600_000);
+    expect(await t.status(String(out.body.id))).toBe('COMPLETED');
+
+    const res = await t.get(historyUrl({ days: '7', vaultId: vault.id }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const history = LedgerHistoryResponse.parse(res.body);
+    expect(history.days).toBe(7);
+    const [eth] = history.series;
+    expect(history.series.map((s) => s.asset)).toEqual(['ETH']);
+    for (let i = 0; i < 7; i += 1) {
+      const dayEnd = new Date(Date.parse(`${history.from}T00:00:00Z`) + (i + 1) * DAY);
+      const units = closingOn(eth?.units ?? [], i);
+      expect(cmp(units, await ledgerBalance(t, vault.id, 'ETH', dayEnd)), `day ${i}`).toBe(0);
+    }
+    // Today's closing is the balance now, and in USD at the sandbox's price of ETH.
+    const today = closingOn(eth?.units ?? [], 6);
+    expect(cmp(today, (await t.balance(vault.id, 'ETH', 'ETHEREUM')).amount)).toBe(0);
+    expect(cmp(closingOn(eth?.usd ?? [], 6), round(mul(today, '3000'), 2))).toBe(0);
+
+    const to = t.clock.now();
+    const { lines, totals } = await wholeStatement(t, {
+      vaultId: vault.id,
+      from: new Date(periodStart.getTime() + DAY / 2).toISOString(),
+      to: new Date(to.getTime() + 1).toISOString(),
+    });
+    expect(reconciles(totals, lines)).toBe(true);
+    expect(totals).toHaveLength(1);
+    expect(totals[0]?.opening).toBe('2');
+    expect(
+      cmp(
+        totals[0]?.closing ?? '',
+        await ledgerBalance(t, vault.id, 'ETH', new Date(to.getTime() + 1)),
+      ),
+    ).toBe(0);
+    expect(lines.map((l) => [l.kind, l.amount === '0' ? `-${l.fee}` : l.amount])).toEqual([
+      ['AMOUNT', '1.25'],
+      ['AMOUNT', '0.5'],
+      ['AMOUNT', '3'],
+      ['AMOUNT', '-0.75'],
+      ['FEE', expect.stringMatching(/^-0\.\d+$/)],
+    ]);
+    expect(lines[3]).toMatchObject({
+      reference: 'ledger-statement-out',
+      counterparty: 'Operations',
+    });
+  });
+
+  it('refuses a period other than 7, 30, 90 or 365 days, a statement ending before it starts, both vault and sub-organization, and a cursor it never gave, naming the field', async ({
+    t,
+    f,
+  }) => {
+    const bad = [
+      [historyUrl({ days: '8' }), 'days'],
+      [historyUrl({ days: '30', vaultId: f.ops.id, subOrgId: 'x' }), 'vaultId'],
+      [
+        statementUrl({
+          vaultId: f.ops.id,
+          from: '2030-02-01T00:00:00Z',
+          to: '2030-01-01T00:00:00Z',
+        }),
+        'to',
+      ],
+      [statementUrl({ vaultId: f.ops.id, from: 'yesterday', to: '2030-01-01T00:00:00Z' }), 'from'],
+      [
+        statementUrl({
+          vaultId: f.ops.id,
+          from: '2030-01-01T00:00:00Z',
+          to: '2030-02-01T00:00:00Z',
+          cursor: 'abc',
+        }),
+        'cursor',
+      ],
+    ] as const;
+    for (const [url, field] of bad) {
+      const res = await t.get(url);
+      expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(400);
+      const fields = res.body.fields as Array<{ field: string }>;
+      expect(
+        fields.map((x) => x.field),
+        url,
+      ).toContain(field);
+    }
+    const missing = await t.get(historyUrl({ days: '7', vaultId: 'no-such-vault' }));
+    expect(missing.status).toBe(404);
+  });
+
+  it('bench: a year’s history of eight assets each moving every day is at most 50 KB on the wire; a statement’s first page over 100,000 movements in a year, measured', async ({
+    t,
+  }) => {
+    const vault = await createVault(t.db, { orgId: t.orgId, vaultName: 'Busy vault' });
+    const yearAgo = new Date(t.clock.now().getTime() - 365 * DAY);
+    // 100,000 movements in a year (one each 315 s), every tenth a fee; then eight assets moving daily.
+    await declaredWrite(t.db, [ledgerMovements], () =>
+      t.db.execute(sql`
+        insert into sandbox.ledger_movements
+          (org_id, vault_id, asset, chain, kind, amount, balance_after, usd_price, memo, at)
+        select ${t.orgId}, ${vault.id}, 'USDC', 'ETHEREUM',
+          case when g % 10 = 0 then 'FEE' else 'AMOUNT' end,
+          case when g % 10 = 0 then -0.01 when g % 2 = 0 then -1.5 else 2.25 end,
+          0, 1, 'bench', ${yearAgo.toISOString()}::timestamptz + g * interval '315 seconds'
+        from generate_series(1, 100000) g`),
+    );
+    await declaredWrite(t.db, [ledgerMovements], () =>
+      t.db.execute(sql`
+        insert into sandbox.ledger_movements
+          (org_id, vault_id, asset, chain, kind, amount, balance_after, usd_price, memo, at)
+        select ${t.orgId}, ${vault.id}, 'A' || a, 'ETHEREUM', 'AMOUNT',
+          round((random() * 1000)::numeric, 6), 0, round((random() * 100)::numeric, 4), 'bench',
+          ${yearAgo.toISOString()}::timestamptz + d * interval '1 day' + interval '1 hour'
+        from generate_series(1, 8) a, generate_series(1, 365) d`),
+    );
+
+    const wire = await t.app.request(historyUrl({ days: '365', vaultId: vault.id }), {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(wire.status).toBe(200);
+    const bytes = (await wire.arrayBuffer()).byteLength;
+    console.info(
+      `ledger bench: a year's history of 9 series, ${bytes} bytes on the wire (${wire.headers.get('content-encoding')})`,
+    );
+    expect(bytes).toBeLessThanOrEqual(50 * 1024);
+
+    const query = {
+      vaultId: vault.id,
+      from: yearAgo.toISOString(),
+      to: new Date(yearAgo.getTime() + 366 * DAY).toISOString(),
+    };
+    const times: number[] = [];
+    let first: LedgerStatementResponse | undefined;
+    for (let i = 0; i < 5; i += 1) {
+      const started = performance.now();
+      const res = await t.get(statementUrl({ ...query, limit: 50 }));
+      times.push(performance.now() - started);
+      expect(res.status).toBe(200);
+      first = LedgerStatementResponse.parse(res.body);
+    }
+    times.sort((a, b) => a - b);
+    console.info(
+      `ledger bench: first statement page of 100,000 movements, median ${times[2]?.toFixed(0)} ms (${times.map((x) => x.toFixed(0)).join(', ')})`,
+    );
+    expect(first?.results).toHaveLength(50);
+    const usdc = first?.totals.find((x) => x.asset === 'USDC');
+    // 10,000 fees of 0.01.
+    expect(cmp(usdc?.fees ?? '', '100')).toBe(0);
+    expect(
+      cmp(usdc?.closing ?? '', await ledgerBalance(t, vault.id, 'USDC', new Date(query.to))),
+    ).toBe(0);
+  });
+});

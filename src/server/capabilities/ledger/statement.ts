@@ -1,0 +1,111 @@
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { add, cmp, isNegative, mul, neg, round, sub } from '#contract/decimal.ts';
+import type {
+  LedgerMovementKind,
+  LedgerStatementLine,
+  LedgerStatementTotals,
+} from '#contract/ledger.ts';
+import type { Party } from '#contract/transaction.ts';
+
+/** A statement's pure parts: its lines, its totals, its cursor, and the check that it reconciles. */
+
+export interface MovementRow {
+  id: number;
+  at: Date;
+  vaultId: string;
+  asset: string;
+  chain: string;
+  kind: LedgerMovementKind;
+  amount: string;
+  balanceAfter: string;
+  usdPrice: string;
+  counterparty: Party | null;
+  reference: string | null;
+  memo: string | null;
+  transactionId: string | null;
+}
+
+/** Who was on the other side, in words: its name, else its address, else its kind and id. */
+function counterpartyText(p: Party | null): string | null {
+  if (!p) return null;
+  return p.name ?? p.address ?? ([p.type, p.id].filter(Boolean).join(' ') || null);
+}
+
+export function statementLine(m: MovementRow): LedgerStatementLine {
+  const isFee = m.kind === 'FEE';
+  const amount = isFee ? '0' : m.amount;
+  const fee = isFee ? neg(m.amount) : '0';
+  return {
+    id: String(m.id),
+    at: m.at.toISOString(),
+    vaultId: m.vaultId,
+    asset: m.asset,
+    chain: m.chain,
+    kind: m.kind,
+    amount,
+    fee,
+    usdPrice: m.usdPrice,
+    usdValue: round(mul(sub(amount, fee), m.usdPrice), 2),
+    balanceAfter: m.balanceAfter,
+    counterparty: counterpartyText(m.counterparty),
+    reference: m.reference,
+    memo: m.memo,
+    transactionId: m.transactionId,
+  };
+}
+
+/** Per asset: the balance before the period, and the period's non-fee amounts and fees (positive). */
+export interface AssetSums {
+  asset: string;
+  chain: string;
+  opening: string;
+  amounts: string;
+  fees: string;
+}
+
+/** Totals that reconcile by construction: closing = opening + amounts − fees, in the decimal module. */
+export function statementTotals(sums: readonly AssetSums[]): LedgerStatementTotals[] {
+  return [...sums]
+    .sort((a, b) => (a.asset === b.asset ? cmp0(a.chain, b.chain) : cmp0(a.asset, b.asset)))
+    .map((s) => ({ ...s, closing: sub(add(s.opening, s.amounts), s.fees) }));
+}
+
+const cmp0 = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Whether a statement's totals and lines agree to the last unit: the lines'
+ * amounts and fees sum to the totals', and opening + amounts − fees = closing.
+ * (The lines of every page of the period, for the whole check.)
+ */
+export function reconciles(
+  totals: readonly LedgerStatementTotals[],
+  lines: readonly LedgerStatementLine[],
+): boolean {
+  return totals.every((t) => {
+    const own = lines.filter((l) => l.asset === t.asset && l.chain === t.chain);
+    const amounts = own.reduce((s, l) => add(s, l.amount), '0');
+    const fees = own.reduce((s, l) => add(s, l.fee), '0');
+    return (
+      cmp(amounts, t.amounts) === 0 &&
+      cmp(fees, t.fees) === 0 &&
+      !isNegative(t.fees) &&
+      cmp(sub(add(t.opening, t.amounts), t.fees), t.closing) === 0
+    );
+  });
+}
+
+/** A statement's cursor: the last line's time and id. */
+export function statementCursor(m: Pick<MovementRow, 'at' | 'id'>): string {
+  return `${m.at.getTime()}.${m.id}`;
+}
+
+export function readStatementCursor(cursor: string): { at: Date; id: number } {
+  const match = /^(\d{1,15})\.(\d{1,15})$/.exec(cursor);
+  if (!match?.[1] || !match[2]) {
+    const message = 'cursor is not one this statement gave: ask for the first page again';
+    throw new ApiError(400, ERROR_CODES.invalidCursor, message, [{ field: 'cursor', message }]);
+  }
+  // eslint-disable-next-line no-restricted-syntax -- a time in ms and a row id, checked digits only
+  return { at: new Date(Number(match[1])), id: Number(match[2]) };
+}

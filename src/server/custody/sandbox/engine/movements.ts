@@ -1,0 +1,187 @@
+import { sql } from 'drizzle-orm';
+import { add, cmp, isNegative, isZero, neg, sub } from '#contract/decimal.ts';
+import type { LedgerMovementKind } from '#contract/ledger.ts';
+import type { Party } from '#contract/transaction.ts';
+import { assets, ledgerMovements } from '../../../db/schema/sandbox.ts';
+import type { Executor } from './transitions.ts';
+
+/**
+ * The ledger's movements as the sandbox makes them: every change a step
+ * makes to a vault's balance becomes one append-only row, written by
+ * `moveBalances` in the same database transaction, after the balance row it
+ * changes (so under that row's lock). A fee is a movement of its own, split
+ * from the change that carried it when a change carries amount and fee
+ * together (a swap debits both in one change).
+ */
+
+/** The asset's sandbox price, read by the insert itself. */
+const priceOf = (m: { asset: string; chain: string }) =>
+  sql`coalesce((select ${assets.usdPrice} from ${assets} where ${assets.symbol} = ${m.asset} and ${assets.blockChain} = ${m.chain}), 0)`;
+
+/** What moved the balances: the transaction, its parties, its fee. */
+export interface MovementSource {
+  transactionId: string | null;
+  /** The transaction's externalId. */
+  reference: string | null;
+  memo: string | null;
+  source?: Party | null | undefined;
+  destination?: Party | null | undefined;
+  /** The fee the changes carry (a positive amount), recorded as a FEE movement of its own. */
+  fee?: { party: Party; asset: string; chain: string; amount: string } | undefined;
+  /** What the changes other than the fee are: AMOUNT unless said. */
+  kind?: Exclude<LedgerMovementKind, 'FEE'>;
+}
+
+/** A transaction row's part of its movements. */
+export function movementSourceOf(
+  row: {
+    id: string;
+    externalId: string | null;
+    memo: string | null;
+    source: Party | null;
+    destination: Party | null;
+  },
+  fee?: MovementSource['fee'],
+): MovementSource {
+  return {
+    transactionId: row.id,
+    reference: row.externalId,
+    memo: row.memo,
+    source: row.source,
+    destination: row.destination,
+    fee,
+  };
+}
+
+export interface PlannedMovement {
+  vaultId: string;
+  asset: string;
+  chain: string;
+  amount: string;
+  kind: LedgerMovementKind;
+  counterparty: Party | null;
+}
+
+/** A balance row's key, as `moveBalances` keys its rows. */
+export const rowKey = (m: { vaultId: string; asset: string; chain: string }) =>
+  `${m.vaultId}\u0000${m.asset}\u0000${m.chain}`;
+
+/**
+ * The movements of `changes` (already only those on the organization's
+ * vaults, in their order), the fee split out. Pure: `moveBalances` writes
+ * them once the balance rows are moved.
+ */
+export function planMovements(
+  changes: readonly { vaultId: string; asset: string; chain: string; amount: string }[],
+  from: MovementSource,
+): PlannedMovement[] {
+  const kind = from.kind ?? 'AMOUNT';
+  const planned: PlannedMovement[] = changes
+    .filter((c) => !isZero(c.amount))
+    .map((c) => ({
+      ...c,
+      kind,
+      counterparty: (isNegative(c.amount) ? from.destination : from.source) ?? null,
+    }));
+  const fee = from.fee;
+  if (!fee || isZero(fee.amount) || fee.party.type !== 'VAULT' || !fee.party.id) return planned;
+  const feeRow = rowKey({ vaultId: fee.party.id, asset: fee.asset, chain: fee.chain });
+  const onFeeRow = (m: PlannedMovement) => rowKey(m) === feeRow && isNegative(m.amount);
+  // A change of exactly the fee is the fee (settle writes it as a change of its own).
+  const exact = planned.findLastIndex((m) => onFeeRow(m) && cmp(m.amount, neg(fee.amount)) === 0);
+  if (exact >= 0) {
+    const found = planned[exact];
+    if (found) planned[exact] = { ...found, kind: 'FEE', counterparty: null };
+    return planned;
+  }
+  // Otherwise the first debit larger than the fee carried it: split it in two.
+  const carrier = planned.findIndex((m) => onFeeRow(m) && cmp(m.amount, neg(fee.amount)) < 0);
+  const found = planned[carrier];
+  if (!found) return planned;
+  planned.splice(
+    carrier,
+    1,
+    { ...found, amount: add(found.amount, fee.amount) },
+    { ...found, amount: neg(fee.amount), kind: 'FEE', counterparty: null },
+  );
+  return planned;
+}
+
+/**
+ * Writes the movements, each with the balance right after it: `finalAmount`
+ * is each balance row's amount after the step's one update, from which the
+ * row's movements are walked back in order. The asset's USD price is read
+ * by the insert itself (one statement).
+ */
+export async function recordMovements(
+  db: Executor,
+  at: Date,
+  input: {
+    orgId: string;
+    from: MovementSource;
+    movements: readonly PlannedMovement[];
+    finalAmount: ReadonlyMap<string, string>;
+  },
+): Promise<void> {
+  if (input.movements.length === 0) return;
+  const after = new Map<string, string>();
+  const balanceAfter: string[] = new Array<string>(input.movements.length);
+  for (let i = input.movements.length - 1; i >= 0; i -= 1) {
+    const m = input.movements[i];
+    if (!m) continue;
+    const key = rowKey(m);
+    const current = after.get(key) ?? input.finalAmount.get(key);
+    if (current === undefined) throw new Error(`movement on ${key} without its balance row`);
+    balanceAfter[i] = current;
+    after.set(key, sub(current, m.amount));
+  }
+  await db.insert(ledgerMovements).values(
+    input.movements.map((m, i) => ({
+      orgId: input.orgId,
+      vaultId: m.vaultId,
+      asset: m.asset,
+      chain: m.chain,
+      kind: m.kind,
+      amount: m.amount,
+      balanceAfter: balanceAfter[i] ?? '0',
+      usdPrice: priceOf(m),
+      transactionId: input.from.transactionId,
+      counterparty: m.counterparty,
+      reference: input.from.reference,
+      memo: input.from.memo,
+      at,
+    })),
+  );
+}
+
+/**
+ * Balances the ledger did not see arrive (a seeded or a test vault's
+ * starting funds) open its ledger as ADJUSTMENT movements, so a balance is
+ * still the sum of its movements. Call once the assets are in (their price).
+ */
+export async function recordOpeningBalances(
+  db: Executor,
+  orgId: string,
+  balances: readonly { vaultId: string; asset: string; chain: string; amount: string; at: Date }[],
+): Promise<void> {
+  const rows = balances.filter((b) => !isZero(b.amount));
+  for (let i = 0; i < rows.length; i += 500) {
+    await db.insert(ledgerMovements).values(
+      rows.slice(i, i + 500).map((b) => ({
+        orgId,
+        vaultId: b.vaultId,
+        asset: b.asset,
+        chain: b.chain,
+        kind: 'ADJUSTMENT' as const,
+        amount: b.amount,
+        balanceAfter: b.amount,
+        usdPrice: priceOf(b),
+        transactionId: null,
+        counterparty: null,
+        reference: null,
+        memo: 'opening balance',
+        at: b.at,
+      })),
+    );
+  }
+}
