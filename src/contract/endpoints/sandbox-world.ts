@@ -1,6 +1,11 @@
 import { endpoint } from '../endpoint.ts';
 import { SubOrg } from '../reference.ts';
-import { SandboxDepositRequest, SandboxSubOrgRequest } from '../sandbox-world.ts';
+import {
+  SandboxDepositRequest,
+  SandboxFeeSurge,
+  SandboxFeeSurgeRequest,
+  SandboxSubOrgRequest,
+} from '../sandbox-world.ts';
 import { Transaction } from '../transaction-record.ts';
 
 /**
@@ -35,4 +40,16 @@ export const depositToSandboxVault = endpoint({
   body: SandboxDepositRequest,
   answer: Transaction,
   status: 201,
+});
+
+export const surgeSandboxFees = endpoint({
+  method: 'POST',
+  path: '/api/console/sandbox/sub-orgs/:subOrgId/fee-surge/',
+  summary:
+    'Sandbox only: the fee market of one chain multiplied for the items of one sub-organization until a time, so a fee can rise past what an approver signed without moving any other sub-organization’s fees.',
+  action: 'surge sandbox fees',
+  permission: 'admin',
+  audit: { action: 'sandbox.fee_surge', entityType: 'SUB_ORG', entityParam: 'subOrgId' },
+  body: SandboxFeeSurgeRequest,
+  answer: SandboxFeeSurge,
 });

@@ -47,7 +47,11 @@ import {
   replaceTransaction,
 } from '#contract/endpoints/transaction-writes.ts';
 import { createContact, updateContact } from '#contract/endpoints/contact-writes.ts';
-import { createSandboxSubOrg, depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
+import {
+  createSandboxSubOrg,
+  depositToSandboxVault,
+  surgeSandboxFees,
+} from '#contract/endpoints/sandbox-world.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
@@ -110,6 +114,7 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   bankAccountId: (t) => t.bankAccountId,
   vaultId: (t) => t.vaultId,
   contactId: (t) => t.contactId,
+  subOrgId: (t) => t.subOrgId,
   // An approval card's item: the target's transaction stands for every kind.
   entityId: (t) => t.transactionId,
   approvalId: (t) => t.approvalId,
@@ -399,6 +404,20 @@ export const OVERRIDES: Record<string, Call[]> = {
       url: (t) => at(depositToSandboxVault, { vaultId: t.vaultId }),
       body: () => ({ asset: 'ETH', chain: 'ETHEREUM', amount: '1' }),
       scope: 'create',
+    },
+  ],
+  [endpointKey(surgeSandboxFees)]: [
+    {
+      name: 'surge a sandbox sub-organization’s fees',
+      url: (t) => at(surgeSandboxFees, { subOrgId: t.subOrgId }),
+      // Ends at once (a factor of 1): the matrix's items keep the market's own fees.
+      body: () => ({
+        chain: 'ETHEREUM',
+        factor: '1',
+        // Half a day ahead of the real time the matrix's clock starts at: after its now, within a day.
+        until: new Date(Date.now() + 12 * 3_600_000).toISOString(),
+      }),
+      scope: 'entity',
     },
   ],
   [endpointKey(approvalDecisions)]: [
