@@ -9,17 +9,12 @@ import type {
 import { Secret, TOTP } from 'otpauth';
 import { shortDigest } from '../src/contract/approval-card.ts';
 import type { ApprovalSignatures } from '../src/contract/approval-signature.ts';
-import {
-  expect,
-  signInRequest,
-  signOut,
-  test,
-  type WorkerMembers,
-  type WorkerWorld,
-} from './auth.ts';
+import { DEFAULT_POLICY, type Policy } from '../src/contract/policies.ts';
+import { expect, signInRequest, signOut, type WorkerMembers, type WorkerWorld } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
-import { memberPage } from './transfers.ts';
+import { test } from './policy-turn.ts';
+import { approveByApi, memberPage } from './transfers.ts';
 import { csrfOf } from './worker-members.ts';
 import { DESKTOP_ONLY } from './widths.ts';
 
@@ -37,6 +32,10 @@ import { DESKTOP_ONLY } from './widths.ts';
  * stories, never get one. The transfers leave the worker's own funded vault
  * for its approved contact (e2e/worker-world.ts), each of an amount no other
  * story uses, and are found by their ids.
+ *
+ * A fee that rises past the ceiling an approver signed voids that approval:
+ * the fee market is raised for the worker's own sub-organization alone (the
+ * sandbox's fee surge), so no other story's fees move.
  *
  * Chromium refuses WebAuthn on an IP origin, so the approver's browser opens
  * the console as http://localhost:<port> (e2e/passkeys.spec.ts says why the
@@ -331,6 +330,136 @@ for (const width of DESKTOP_ONLY) {
       );
       await expectNoAxeViolations(approver);
       await signer.context.close();
+    });
+  });
+}
+
+/** Two approvals by approvers or admins for the worker's own sub-organization's transfers only. */
+const twoForTheWorld = (subOrgId: string): Policy => ({
+  rules: [
+    {
+      id: 'signed-surge',
+      name: 'Two for surged transfers',
+      match: { categories: ['TRANSFER'], subOrgIds: [subOrgId] },
+      outcome: {
+        action: 'ALLOW',
+        approvals: 2,
+        approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+        apiClientMayApproveOwn: false,
+      },
+    },
+  ],
+  fallback: DEFAULT_POLICY.fallback,
+});
+
+/** The sandbox's fee market of Ethereum for the sub-organization's items, multiplied by `factor`. */
+async function surgeFees(admin: Page, baseURL: string, subOrgId: string, factor: string) {
+  const response = await admin.request.post(
+    `/api/console/sandbox/sub-orgs/${subOrgId}/fee-surge/`,
+    {
+      headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': await csrfOf(admin.request) },
+      data: {
+        chain: 'ETHEREUM',
+        factor,
+        until: new Date(Date.now() + 10 * 60_000).toISOString(),
+      },
+    },
+  );
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+for (const width of DESKTOP_ONLY) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 900 } });
+
+    test('a fee risen past the signed ceiling voids the earlier approval, visibly, and a new signed approval over the new card is needed', async ({
+      page,
+      browser,
+      playwright,
+      members,
+      world,
+      baseURL,
+      policyTurn,
+    }) => {
+      test.slow();
+      const base = baseURL ?? '';
+      const signer = await signerWithPasskey({
+        fresh: () => playwright.request.newContext({ baseURL }),
+        browser,
+        admin: page,
+        members,
+        subOrgId: world.subOrg.id,
+        baseURL: base,
+        width,
+      });
+      const { page: approver } = signer;
+
+      // Two approvals for this worker's transfers, frozen on the one made during the turn.
+      // The worker's admin proposes it (signed in already): it is then never theirs to approve.
+      await policyTurn.take(twoForTheWorld(world.subOrg.id));
+      let id: string;
+      try {
+        id = await proposeTransfer(page, base, world, uniqueAmount());
+      } finally {
+        await policyTurn.end();
+      }
+
+      // The signer approves, signed over the card as it is now.
+      await approver.goto(`/transactions/${id}`);
+      await expectHydrated(approver);
+      await approver.getByRole('button', { name: 'Approve…' }).click();
+      const dialog = approver.getByRole('dialog', { name: 'Approve this transaction?' });
+      const note = dialog.getByTestId('signing-note');
+      await expect(note).toContainText('Your approval is signed with your passkey');
+      const first = (await note.locator('span[title]').getAttribute('title')) ?? '';
+      await dialog.getByRole('button', { name: 'Approve transaction' }).click();
+      await expect(approver.getByText(/Your approval is recorded: 1 of 2/)).toBeVisible();
+      const afterFirst = await signCount(signer);
+
+      // The fee market of this worker's sub-organization alone rises fivefold: past the
+      // ceiling signed (the fee shown plus a quarter).
+      await surgeFees(page, base, world.subOrg.id, '5');
+      try {
+        // Another approver's vote is counted against the card as it is now: the signer's
+        // approval stops counting, and nothing is sent on it.
+        // (The worker's organization-wide admin, signed in for the turn already.)
+        await approveByApi(policyTurn.author, base, id);
+
+        await approver.goto(`/transactions/${id}`);
+        await expectHydrated(approver);
+        const voided = approver.getByTestId('card-voided');
+        await expect(voided).toContainText(`No longer counts: ${signer.name}’s approval`);
+        await expect(voided).toContainText(/the fee ceiling rose from [0-9.]+ ETH to [0-9.]+ ETH/);
+        const signatures = approver.getByRole('region', { name: 'Signatures' });
+        await expect(signatures.getByTestId('signatures-list')).toContainText(
+          /No longer counts: the fee ceiling rose from [0-9.]+ ETH to [0-9.]+ ETH/,
+        );
+
+        // The signer may approve again: a new signature, over the new card.
+        await approver.getByRole('button', { name: 'Approve…' }).click();
+        const again = approver.getByRole('dialog', { name: 'Approve this transaction?' });
+        const renewed = again.getByTestId('signing-note');
+        await expect(renewed).toContainText('Your approval is signed with your passkey');
+        const second = (await renewed.locator('span[title]').getAttribute('title')) ?? '';
+        expect(second).not.toBe(first);
+        await again.getByRole('button', { name: 'Approve transaction' }).click();
+        await expect(approver.getByText(DONE)).toBeVisible();
+        expect(await signCount(signer)).toBe(afterFirst + 1);
+
+        const stored = await signaturesOf(approver, id);
+        expect(
+          stored.signatures
+            .filter((s) => s.decidedBy === signer.name)
+            .map((s) => [s.digest, s.valid, s.counts]),
+        ).toEqual([
+          [first, true, false],
+          [second, true, true],
+        ]);
+        await expectNoAxeViolations(approver);
+      } finally {
+        await surgeFees(page, base, world.subOrg.id, '1');
+        await signer.context.close();
+      }
     });
   });
 }

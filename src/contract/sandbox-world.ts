@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PositiveDecimalString } from './decimal.ts';
+import { chainInfo } from './chains.ts';
+import { cmp, PositiveDecimalString } from './decimal.ts';
 import { SubOrgCreateRequest } from './sub-org-writes.ts';
 
 /**
@@ -52,3 +53,37 @@ export const SandboxExpireQuoteRequest = z.strictObject({
     .optional(),
 });
 export type SandboxExpireQuoteRequest = z.output<typeof SandboxExpireQuoteRequest>;
+
+/** The most a surge multiplies a chain's fee market by: far past any congestion a story needs. */
+export const SANDBOX_FEE_SURGE_MAX = '1000';
+
+/**
+ * POST /api/console/sandbox/sub-orgs/{id}/fee-surge/: the fee market of one
+ * chain multiplied by `factor` for the items of one sub-organization, until
+ * `until` (after now, at most a day ahead). A surge set again replaces the
+ * last; a factor of 1 ends it early.
+ */
+export const SandboxFeeSurgeRequest = z.strictObject({
+  chain: z
+    .string('chain is required')
+    .refine((value) => chainInfo(value) !== undefined, 'chain is a chain value like "ETHEREUM"'),
+  factor: z
+    .string('factor is required, a decimal written as a string, like "3"')
+    .pipe(PositiveDecimalString)
+    .refine(
+      (value) => cmp(value, SANDBOX_FEE_SURGE_MAX) <= 0,
+      `factor must be at most ${SANDBOX_FEE_SURGE_MAX}`,
+    ),
+  until: z
+    .string('until is required')
+    .datetime({ offset: true, message: 'until must be an ISO 8601 time with its zone' }),
+});
+export type SandboxFeeSurgeRequest = z.output<typeof SandboxFeeSurgeRequest>;
+
+export const SandboxFeeSurge = z.object({
+  subOrgId: z.string(),
+  chain: z.string(),
+  factor: z.string(),
+  until: z.string(),
+});
+export type SandboxFeeSurge = z.output<typeof SandboxFeeSurge>;

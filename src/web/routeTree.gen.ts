@@ -31,6 +31,7 @@ import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_aut
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
 import { Route as AuthenticatedVaultsVaultIdRouteImport } from './routes/_authenticated/vaults_.$vaultId'
+import { Route as AuthenticatedApprovalsHeldEntityIdRouteImport } from './routes/_authenticated/approvals_.held.$entityId'
 
 const AuthenticatedRoute = AuthenticatedRouteImport.update({
   id: '/_authenticated',
@@ -151,6 +152,12 @@ const AuthenticatedVaultsVaultIdRoute =
     path: '/vaults/$vaultId',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedApprovalsHeldEntityIdRoute =
+  AuthenticatedApprovalsHeldEntityIdRouteImport.update({
+    id: '/approvals_/held/$entityId',
+    path: '/approvals/held/$entityId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AuthenticatedIndexRoute
@@ -174,6 +181,7 @@ export interface FileRoutesByFullPath {
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
   '/vaults/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
+  '/approvals/held/$entityId': typeof AuthenticatedApprovalsHeldEntityIdRoute
 }
 export interface FileRoutesByTo {
   '/login': typeof LoginRoute
@@ -197,6 +205,7 @@ export interface FileRoutesByTo {
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
   '/vaults/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
+  '/approvals/held/$entityId': typeof AuthenticatedApprovalsHeldEntityIdRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -222,6 +231,7 @@ export interface FileRoutesById {
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
   '/_authenticated/vaults_/$vaultId': typeof AuthenticatedVaultsVaultIdRoute
+  '/_authenticated/approvals_/held/$entityId': typeof AuthenticatedApprovalsHeldEntityIdRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -247,6 +257,7 @@ export interface FileRouteTypes {
     | '/transactions/$transactionId'
     | '/transactions/new'
     | '/vaults/$vaultId'
+    | '/approvals/held/$entityId'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/login'
@@ -270,6 +281,7 @@ export interface FileRouteTypes {
     | '/transactions/$transactionId'
     | '/transactions/new'
     | '/vaults/$vaultId'
+    | '/approvals/held/$entityId'
   id:
     | '__root__'
     | '/_authenticated'
@@ -294,6 +306,7 @@ export interface FileRouteTypes {
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
     | '/_authenticated/vaults_/$vaultId'
+    | '/_authenticated/approvals_/held/$entityId'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -458,6 +471,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedVaultsVaultIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/approvals_/held/$entityId': {
+      id: '/_authenticated/approvals_/held/$entityId'
+      path: '/approvals/held/$entityId'
+      fullPath: '/approvals/held/$entityId'
+      preLoaderRoute: typeof AuthenticatedApprovalsHeldEntityIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
@@ -481,6 +501,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
   AuthenticatedVaultsVaultIdRoute: typeof AuthenticatedVaultsVaultIdRoute
+  AuthenticatedApprovalsHeldEntityIdRoute: typeof AuthenticatedApprovalsHeldEntityIdRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -505,6 +526,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
     AuthenticatedTransactionsTransactionIdRoute,
   AuthenticatedTransactionsNewRoute: AuthenticatedTransactionsNewRoute,
   AuthenticatedVaultsVaultIdRoute: AuthenticatedVaultsVaultIdRoute,
+  AuthenticatedApprovalsHeldEntityIdRoute:
+    AuthenticatedApprovalsHeldEntityIdRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

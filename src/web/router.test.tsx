@@ -9,6 +9,7 @@ import { createAppRouter } from './router.tsx';
 import { installFakeApi, json, pagedList } from './test/fake-api.ts';
 import { createTestQueryClient } from './test/render.tsx';
 import { sessionFor } from './test/session.ts';
+import { signingRoutes, signingState, transferCard } from './test/signing.ts';
 
 const transactions = Array.from({ length: 45 }, (_, i) => ({
   id: `tx_${i}`,
@@ -188,6 +189,34 @@ describe('the app', { timeout: 20_000 }, () => {
     const table = await screen.findByRole('table', { name: 'Bank accounts' });
     expect(table).toHaveTextContent('•••• 6789');
     expect(document.body.innerHTML).not.toContain('123456789');
+  });
+
+  it('opens an item of a kind the console holds at its own page, its card as the server computed it', async () => {
+    const card = transferCard('held_1', {
+      kind: 'TEST_PAYOUT',
+      category: 'PAYOUT',
+      source: null,
+      destination: null,
+      asset: 'USD',
+      blockChain: null,
+      amount: '1250.5',
+      feeCeiling: null,
+    });
+    installFakeApi({
+      '/auth/session': () => json(sessionFor('viewer')),
+      '/api/external/sub_orgs/': () => json({ results: [], hasNext: false }),
+      ...signingRoutes('held_1', signingState('held_1', { card })),
+    });
+    const { router } = renderApp('/approvals/held/held_1');
+    expect(
+      await screen.findByRole('heading', { name: 'Payout of 1,250.5 USD', level: 1 }),
+    ).toBeVisible();
+    expect(router.state.location.pathname).toBe('/approvals/held/held_1');
+    expect(screen.getByTestId('card-amount')).toHaveTextContent('1,250.5 USD');
+    expect(screen.getByRole('link', { name: 'Back to the approvals inbox' })).toHaveAttribute(
+      'href',
+      '/approvals',
+    );
   });
 
   it('has a not-found page', async () => {

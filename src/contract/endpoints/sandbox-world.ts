@@ -3,6 +3,8 @@ import { SubOrg } from '../reference.ts';
 import {
   SandboxDepositRequest,
   SandboxExpireQuoteRequest,
+  SandboxFeeSurge,
+  SandboxFeeSurgeRequest,
   SandboxSubOrgRequest,
 } from '../sandbox-world.ts';
 import { Transaction } from '../transaction-record.ts';
@@ -56,4 +58,16 @@ export const expireSandboxRampQuote = endpoint({
   resource: 'transaction',
   body: SandboxExpireQuoteRequest,
   answer: Transaction,
+});
+
+export const surgeSandboxFees = endpoint({
+  method: 'POST',
+  path: '/api/console/sandbox/sub-orgs/:subOrgId/fee-surge/',
+  summary:
+    'Sandbox only: the fee market of one chain multiplied for the items of one sub-organization until a time, so a fee can rise past what an approver signed without moving any other sub-organization’s fees.',
+  action: 'surge sandbox fees',
+  permission: 'admin',
+  audit: { action: 'sandbox.fee_surge', entityType: 'SUB_ORG', entityParam: 'subOrgId' },
+  body: SandboxFeeSurgeRequest,
+  answer: SandboxFeeSurge,
 });

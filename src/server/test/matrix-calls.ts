@@ -52,6 +52,7 @@ import {
   createSandboxSubOrg,
   depositToSandboxVault,
   expireSandboxRampQuote,
+  surgeSandboxFees,
 } from '#contract/endpoints/sandbox-world.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
 
@@ -116,6 +117,7 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   bankAccountId: (t) => t.bankAccountId,
   vaultId: (t) => t.vaultId,
   contactId: (t) => t.contactId,
+  subOrgId: (t) => t.subOrgId,
   // An approval card's item: the target's transaction stands for every kind.
   entityId: (t) => t.transactionId,
   approvalId: (t) => t.approvalId,
@@ -427,6 +429,20 @@ export const OVERRIDES: Record<string, Call[]> = {
       url: (t) => at(expireSandboxRampQuote, { transactionId: t.transactionId }),
       body: () => ({}),
       scope: 'create',
+    },
+  ],
+  [endpointKey(surgeSandboxFees)]: [
+    {
+      name: 'surge a sandbox sub-organization’s fees',
+      url: (t) => at(surgeSandboxFees, { subOrgId: t.subOrgId }),
+      // Ends at once (a factor of 1): the matrix's items keep the market's own fees.
+      body: () => ({
+        chain: 'ETHEREUM',
+        factor: '1',
+        // Half a day ahead of the real time the matrix's clock starts at: after its now, within a day.
+        until: new Date(Date.now() + 12 * 3_600_000).toISOString(),
+      }),
+      scope: 'entity',
     },
   ],
   [endpointKey(approvalDecisions)]: [

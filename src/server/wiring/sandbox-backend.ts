@@ -21,6 +21,7 @@ import { vaultsSandbox } from '../capabilities/vaults/sandbox/index.ts';
 import { webhooksSandbox } from '../capabilities/webhooks/sandbox/index.ts';
 import type { TargetPolicy } from '../capabilities/webhooks/targets.ts';
 import { createTransactionEngine } from '../custody/sandbox/engine/api.ts';
+import { createFeeSurges } from '../custody/sandbox/fee-surges.ts';
 import type { SandboxDeps } from '../custody/sandbox/sandbox-deps.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { DEFAULT_RATE_TOLERANCE_PERCENT } from '../capabilities/ramps/sandbox/ramp-requote.ts';
@@ -56,7 +57,8 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
   const { db } = options;
   // One clock for everything the sandbox stamps: transactions, fees, bank accounts, decisions.
   const clock = options.clock ?? systemClock;
-  const engine = createTransactionEngine(db, clock);
+  const feeSurges = createFeeSurges();
+  const engine = createTransactionEngine(db, clock, feeSurges);
   let defaultOrgId = options.orgId;
 
   async function orgIdFor(ctx: CustodyContext): Promise<string | null> {
@@ -83,6 +85,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     clock,
     timeScale: options.timeScale ?? 1,
     engine,
+    feeSurges,
     orgIdFor,
     cachedList,
   };

@@ -15,7 +15,8 @@ import { useCan } from '../lib/permissions.ts';
 import { usePageShortcut } from './shortcuts.tsx';
 
 /**
- * The approvals inbox around a transaction or bank account opened from it:
+ * The approvals inbox around an item opened from it (a transaction, a bank
+ * account, a contact, an item of a kind the console holds):
  * back to the inbox, the previous and next item (also `k` and `j`), and,
  * once the member has decided this one, the next item waiting for their
  * decision — offered as a link that takes focus, never opened or decided by
@@ -49,10 +50,17 @@ export function InboxItemLink({
   'aria-describedby'?: string | undefined;
 }) {
   const state = { approvalInbox: place };
-  // An item of a kind the console holds has no page of its own: its card is in the inbox.
+  // An item of a kind the console holds: the one page every such kind shares.
   if (item.kind === 'HELD')
     return (
-      <Link ref={ref} to="/approvals" search={inboxSearch(place)} className={className} {...aria}>
+      <Link
+        ref={ref}
+        to="/approvals/held/$entityId"
+        params={{ entityId: item.id }}
+        state={state}
+        className={className}
+        {...aria}
+      >
         {children}
       </Link>
     );
@@ -129,7 +137,7 @@ function Around({
     if (!item) return;
     const state = { approvalInbox: place };
     if (item.kind === 'HELD') {
-      void navigate({ to: '/approvals', search: inboxSearch(place) });
+      void navigate({ to: '/approvals/held/$entityId', params: { entityId: item.id }, state });
       return;
     }
     if (item.kind === 'CONTACT') {

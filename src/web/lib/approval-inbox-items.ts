@@ -95,7 +95,7 @@ export function describeItemParts(item: ApprovalItem): { text: string; number: s
   if (item.kind === 'TRANSACTION')
     return { text: describeTransaction(item.transaction), number: null };
   if (item.kind === 'CONTACT') return describeContact(item.contact);
-  if (item.kind === 'HELD') return { text: describeCard(item.card), number: null };
+  if (item.kind === 'HELD') return { text: describeHeldCard(item.card), number: null };
   const account = item.bankAccount;
   const rail = paymentMethodLabel(account.paymentMethod);
   const text = [
@@ -109,9 +109,10 @@ export function describeItemParts(item: ApprovalItem): { text: string; number: s
 
 /**
  * An item of a kind the console holds, from its approval card alone (the
- * card is what is signed): "Payout of 1,250.5 USD to Payee One Ltd".
+ * card is what is signed): "Payout of 1,250.5 USD to Payee One Ltd". Its
+ * inbox row and its page say it alike.
  */
-function describeCard({ intent }: ApprovalCard): string {
+export function describeHeldCard({ intent }: ApprovalCard): string {
   const what = humanize(intent.category) || humanize(intent.kind);
   const amount = intent.amount ? ` of ${formatAmount(intent.amount)} ${intent.asset ?? ''}` : '';
   const to = intent.destination?.name ?? intent.destination?.address;

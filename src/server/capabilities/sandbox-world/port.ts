@@ -1,5 +1,10 @@
 import type { SubOrg } from '#contract/reference.ts';
-import type { SandboxDepositRequest, SandboxSubOrgRequest } from '#contract/sandbox-world.ts';
+import type {
+  SandboxDepositRequest,
+  SandboxFeeSurge,
+  SandboxFeeSurgeRequest,
+  SandboxSubOrgRequest,
+} from '#contract/sandbox-world.ts';
 import type { Transaction } from '#contract/transaction-record.ts';
 import type { CustodyContext } from '../../custody/call-context.ts';
 
@@ -17,6 +22,16 @@ export interface SandboxWorldAdmin {
    * so the balances still equal what the recorded movements add up to.
    */
   deposit(ctx: CustodyContext, vaultId: string, body: SandboxDepositRequest): Promise<Transaction>;
+  /**
+   * The fee market of one chain multiplied for the items of one
+   * sub-organization until a time: its fee estimates (and so its approval
+   * cards' fee ceilings) read it; no other sub-organization's move.
+   */
+  surgeFees(
+    ctx: CustodyContext,
+    subOrgId: string,
+    body: SandboxFeeSurgeRequest,
+  ): Promise<SandboxFeeSurge>;
 }
 
 export interface SandboxWorldPort {

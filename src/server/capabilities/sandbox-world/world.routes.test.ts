@@ -1,10 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { add, cmp, sum } from '#contract/decimal.ts';
+import { add, cmp, mul, sum } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
-import { createSandboxSubOrg, depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
+import {
+  createSandboxSubOrg,
+  depositToSandboxVault,
+  surgeSandboxFees,
+} from '#contract/endpoints/sandbox-world.ts';
 import { paths } from '#contract/paths.ts';
 import { SubOrg, SubOrgListResponse, Vault, VaultBalances } from '#contract/reference.ts';
+import { EstimatedFeeResponse } from '#contract/transaction.ts';
 import { Transaction } from '#contract/transaction-record.ts';
 import { transactions } from '../../db/schema/sandbox.ts';
 import { appTestWith } from '../../test/app-test.ts';
@@ -36,6 +41,26 @@ async function newVault(
 
 const subOrgsUrl = pathOf(createSandboxSubOrg);
 const depositUrl = (vaultId: string) => pathOf(depositToSandboxVault, { vaultId });
+const surgeUrl = (subOrgId: string) => pathOf(surgeSandboxFees, { subOrgId });
+/** `ms` from now: this app's sandbox keeps the real time (its estimates' own clock). */
+const fromNow = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/** The fee of the HIGH tier for sending 0.1 ETH out of `vaultId` now, as the custody API estimates it. */
+async function highFee(who: StaffSession, vaultId: string): Promise<string> {
+  const res = await post(who, paths.estimateFee(), {
+    category: 'TRANSFER',
+    source: { type: 'VAULT', id: vaultId },
+    destination: {
+      type: 'EXTERNAL_ADDRESS',
+      address: '0x000000000000000000000000000000000000dEaD',
+    },
+    amount: '0.1',
+    asset: 'ETH',
+    blockChain: 'ETHEREUM',
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return EstimatedFeeResponse.parse(res.body).high.expectedFeeInAsset;
+}
 
 describe('making a sandbox world: a sub-organization, a vault, money in it', () => {
   worldTest('an admin makes a sub-organization the custody API then lists', async ({ t }) => {
@@ -172,6 +197,90 @@ describe('making a sandbox world: a sub-organization, a vault, money in it', () 
   );
 });
 
+describe('a fee surge of one sub-organization', () => {
+  worldTest(
+    'raises the fee estimate of that sub-organization’s items on that chain until it is ended, and no other’s',
+    async ({ t }) => {
+      const surged = SubOrg.parse((await post(t.admin, subOrgsUrl, { name: 'Surged desk' })).body);
+      const calm = SubOrg.parse((await post(t.admin, subOrgsUrl, { name: 'Calm desk' })).body);
+      const hot = await newVault(t.admin, 'Surged vault', surged.id ?? '');
+      const cool = await newVault(t.admin, 'Calm vault', calm.id ?? '');
+      const before = await highFee(t.admin, hot.id);
+      expect(await highFee(t.admin, cool.id)).toBe(before);
+
+      const until = fromNow(10 * 60_000);
+      const set = await post(t.admin, surgeUrl(surged.id ?? ''), {
+        chain: 'ETHEREUM',
+        factor: '3',
+        until,
+      });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect(set.body).toEqual({ subOrgId: surged.id, chain: 'ETHEREUM', factor: '3', until });
+
+      // Three times the market's price: the fee follows it, to the gas unit's rounding.
+      const during = await highFee(t.admin, hot.id);
+      expect(cmp(during, mul(before, '2.99'))).toBeGreaterThan(0);
+      expect(cmp(during, mul(before, '3.01'))).toBeLessThan(0);
+      // Another sub-organization's items, and another chain's, keep the market's own fee.
+      expect(await highFee(t.admin, cool.id)).toBe(before);
+
+      // A factor of 1 ends it early (its end in time: fee-surges.test.ts).
+      const ended = await post(t.admin, surgeUrl(surged.id ?? ''), {
+        chain: 'ETHEREUM',
+        factor: '1',
+        until,
+      });
+      expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+      expect(await highFee(t.admin, hot.id)).toBe(await highFee(t.admin, cool.id));
+    },
+  );
+
+  worldTest(
+    'is refused with a 400 naming the field for a chain, factor or end it cannot be, and 404 for a sub-organization not found',
+    async ({ t, subOrgId }) => {
+      const soon = fromNow(60_000);
+      const cases: Array<[unknown, string]> = [
+        [{ chain: 'NOWHERE', factor: '3', until: soon }, 'chain'],
+        [{ chain: 'ETHEREUM', factor: '0', until: soon }, 'factor'],
+        [{ chain: 'ETHEREUM', factor: '1001', until: soon }, 'factor'],
+        [{ chain: 'ETHEREUM', factor: 3, until: soon }, 'factor'],
+        [{ chain: 'ETHEREUM', factor: '3', until: 'tomorrow' }, 'until'],
+        [{ chain: 'ETHEREUM', factor: '3', until: '2020-01-01T00:00:00Z' }, 'until'],
+        [{ chain: 'ETHEREUM', factor: '3', until: fromNow(25 * 3_600_000) }, 'until'],
+      ];
+      for (const [body, field] of cases) {
+        const refused = await post(t.admin, surgeUrl(subOrgId), body);
+        expect(refused.status, JSON.stringify(body)).toBe(400);
+        expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR', fields: [{ field }] });
+      }
+      const unknown = await post(t.admin, surgeUrl('no-such-sub-org'), {
+        chain: 'ETHEREUM',
+        factor: '3',
+        until: soon,
+      });
+      expect(unknown.status, JSON.stringify(unknown.body)).toBe(404);
+    },
+  );
+
+  worldTest(
+    'only an admin, and a restricted admin only in its own sub-organizations',
+    async ({ t, approver, subOrgId }) => {
+      const body = {
+        chain: 'ETHEREUM',
+        factor: '2',
+        until: fromNow(60_000),
+      };
+      const byRole = await post(approver, surgeUrl(subOrgId), body);
+      expect(byRole.status).toBe(403);
+      expect(byRole.body).toMatchObject({ code: 'FORBIDDEN_ROLE' });
+      const elsewhere = SubOrg.parse((await post(t.admin, subOrgsUrl, { name: 'Own desk' })).body);
+      const restricted = await t.signIn('admin', { subOrgIds: [elsewhere.id ?? ''] });
+      expect((await post(restricted, surgeUrl(subOrgId), body)).status).toBe(404);
+      expect((await post(restricted, surgeUrl(elsewhere.id ?? ''), body)).status).toBe(200);
+    },
+  );
+});
+
 describe('in upstream mode', () => {
   upstreamTest('both are refused with 409, saying the provider makes them', async ({ t }) => {
     for (const refused of [
@@ -180,6 +289,11 @@ describe('in upstream mode', () => {
         asset: 'ETH',
         chain: 'ETHEREUM',
         amount: '1',
+      }),
+      await post(t.admin, surgeUrl('any-sub-org'), {
+        chain: 'ETHEREUM',
+        factor: '3',
+        until: fromNow(60_000),
       }),
     ]) {
       expect(refused.status).toBe(409);

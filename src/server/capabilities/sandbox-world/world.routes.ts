@@ -2,9 +2,14 @@ import { Hono, type Context } from 'hono';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
-import { createSandboxSubOrg, depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
+import {
+  createSandboxSubOrg,
+  depositToSandboxVault,
+  surgeSandboxFees,
+} from '#contract/endpoints/sandbox-world.ts';
 import { unauthorized } from '../../auth/session-auth.ts';
 import { outsideAdminScope } from '../../console/admin-scope.ts';
+import { inScope } from '../../console/scope-rules.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -16,7 +21,8 @@ import type { SandboxWorldAdmin } from './port.ts';
  * sandbox-world.ts): a sub-organization, and money deposited into a vault.
  * An admin's only; a sub-organization is the organization's, so only an
  * admin of all of them makes one, while a deposit needs the vault in the
- * admin's scope (read through the scoped backend: 404 outside it).
+ * admin's scope (read through the scoped backend: 404 outside it), as does
+ * a fee surge its sub-organization.
  * Upstream, the provider makes both: 409.
  */
 export function sandboxWorldRoutes(backend: CustodyBackend) {
@@ -67,6 +73,25 @@ export function sandboxWorldRoutes(backend: CustodyBackend) {
       audit: {
         summary: (answer) =>
           `Sandbox deposit of ${String(answer.amount ?? '')} ${String(answer.asset ?? '')} on ${String(answer.blockChain ?? '')}`,
+      },
+    },
+  );
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    surgeSandboxFees,
+    async ({ params: { subOrgId }, body }, c) => {
+      const world = tools();
+      const ctx = custodyContext(c);
+      // Outside a restricted admin's sub-organizations it is not found, as any of its items.
+      if (!inScope(ctx, subOrgId))
+        throw new ApiError(404, ERROR_CODES.notFound, `No sub-organization with id "${subOrgId}"`);
+      return world.surgeFees(ctx, subOrgId, body);
+    },
+    {
+      audit: {
+        summary: (answer) =>
+          `Sandbox fee surge on ${String(answer.chain ?? '')}: ×${String(answer.factor ?? '')} until ${String(answer.until ?? '')}`,
       },
     },
   );

@@ -50,6 +50,11 @@ export interface EstimateFeesInput {
   /** Accepted for the API's shape; no sandbox chain prices a transfer by its amount. */
   amount: string;
   now: Date;
+  /**
+   * A multiplier of the market's price set by hand for this item's
+   * sub-organization (fee-surges.ts), a decimal string; none, the market alone.
+   */
+  surge?: string | undefined;
 }
 
 /**
@@ -62,7 +67,7 @@ export interface EstimateFeesInput {
  */
 export function estimateFees(input: EstimateFeesInput): EstimatedFeeResponse {
   const { info, profile, decimals, usdPrice } = chainModel(input.blockChain);
-  const market = marketFactorPpm(input.blockChain, profile, input.now);
+  const market = surged(marketFactorPpm(input.blockChain, profile, input.now), input.surge);
   const units = input.asset === info.nativeAsset ? profile.units.native : profile.units.token;
   const basePrice = scaled(profile.basePrice, market);
   const tier = (feeTier: FeeTier): FeeData => {
@@ -110,6 +115,13 @@ function marketFactorPpm(blockChain: string, profile: ChainFeeProfile, now: Date
   const jitter = PPM - spread + (draw % (2n * spread + 1n));
   const surge = isCongested(blockChain, now) ? BigInt(profile.congestion.surgePercent) : 100n;
   return (jitter * surge) / 100n;
+}
+
+/** The market's factor times a surge set by hand, in parts per million, rounded up. */
+function surged(factorPpm: bigint, surge: string | undefined): bigint {
+  if (surge === undefined) return factorPpm;
+  const ppm = BigInt(round(mul(factorPpm.toString(), surge), 0, 'up'));
+  return ppm > 0n ? ppm : 1n;
 }
 
 function scaled(price: bigint, factorPpm: bigint): bigint {

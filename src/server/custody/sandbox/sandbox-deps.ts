@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.ts';
 import type { Database } from '../../db/client.ts';
 import type { CustodyContext } from '../call-context.ts';
 import type { TransactionEngine } from './engine/api.ts';
+import type { FeeSurges } from './fee-surges.ts';
 
 /**
  * What every capability's sandbox implementation gets from the composite
@@ -17,6 +18,8 @@ export interface SandboxDeps {
   timeScale: number;
   /** The transaction engine's writes (endpoints 6–8), shared with the lifecycle simulator. */
   engine: TransactionEngine;
+  /** Fee surges set by hand for a sub-organization's items, which the engine's estimates read. */
+  feeSurges: FeeSurges;
   /** The organization the caller acts in: its own, or the sandbox's default; null before the seed. */
   orgIdFor(ctx: CustodyContext): Promise<string | null>;
   /**

@@ -22,7 +22,10 @@ import type { ReferencePort } from '../../reference/port.ts';
 import type { TransactionsPort } from '../../transactions/port.ts';
 import type { SandboxWorldPort } from '../port.ts';
 
-type WorldDeps = Pick<SandboxDeps, 'db' | 'clock' | 'orgIdFor'> & {
+/** A surge lasts at most a day: a tool for a story or a demo, not a market of its own. */
+const SURGE_MAX_MS = 24 * 3_600_000;
+
+type WorldDeps = Pick<SandboxDeps, 'db' | 'clock' | 'orgIdFor' | 'feeSurges'> & {
   /** The vault is read as every capability reads another's: through its port. */
   reference: Pick<ReferencePort, 'getVault'>;
   transactions: Pick<TransactionsPort, 'getTransaction'>;
@@ -36,6 +39,7 @@ export function sandboxWorldSandbox({
   db,
   clock,
   orgIdFor,
+  feeSurges,
   reference,
   transactions: reads,
 }: WorldDeps): SandboxWorldPort {
@@ -153,6 +157,38 @@ export function sandboxWorldSandbox({
           });
         });
         return reads.getTransaction(ctx, id);
+      },
+
+      async surgeFees(ctx, subOrgId, body) {
+        const orgId = await orgIdFor(ctx);
+        if (!orgId) throw noOrganization();
+        const [subOrg] = await db
+          .select({ id: subOrgs.id })
+          .from(subOrgs)
+          .where(and(eq(subOrgs.id, subOrgId), eq(subOrgs.orgId, orgId)))
+          .limit(1);
+        if (!subOrg)
+          throw new ApiError(
+            404,
+            ERROR_CODES.notFound,
+            `No sub-organization with id "${subOrgId}"`,
+          );
+        const chain = chainInfo(body.chain);
+        if (!chain)
+          throw invalid('chain', `chain ${body.chain} is not a chain the sandbox supports`);
+        const now = clock.now();
+        const until = new Date(body.until);
+        if (until.getTime() <= now.getTime())
+          throw invalid('until', 'until must be after now: a surge that ended changes nothing');
+        if (until.getTime() - now.getTime() > SURGE_MAX_MS)
+          throw invalid('until', 'until must be at most 24 hours from now');
+        feeSurges.set(orgId, { subOrgId, chain: chain.value, factor: body.factor, until });
+        return {
+          subOrgId,
+          chain: chain.value,
+          factor: body.factor,
+          until: until.toISOString(),
+        };
       },
     },
   };

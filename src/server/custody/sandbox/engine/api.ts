@@ -9,6 +9,7 @@ import type {
 import type { Database } from '../../../db/client.ts';
 import type { CustodyActor } from '../../backend.ts';
 import { estimateFees } from '../fee-model.ts';
+import type { FeeSurges } from '../fee-surges.ts';
 import { toWireTransaction } from '../mappers.ts';
 import type { Clock } from '../../../clock.ts';
 import { createTransaction } from './create.ts';
@@ -36,7 +37,12 @@ function requireOrg(orgId: string | null): string {
   return orgId;
 }
 
-export function createTransactionEngine(db: Database, clock: Clock): TransactionEngine {
+export function createTransactionEngine(
+  db: Database,
+  clock: Clock,
+  /** Surges set by hand for a sub-organization's items: its estimates read them. */
+  feeSurges?: FeeSurges,
+): TransactionEngine {
   return {
     async create(orgId, actor, body) {
       const row = await createTransaction(db, {
@@ -58,13 +64,16 @@ export function createTransactionEngine(db: Database, clock: Clock): Transaction
     },
     async estimateFee(orgId, body) {
       // The same checks as a create: an estimate for a transaction that could not be made is no help.
-      const resolved = await resolveCreate(db, requireOrg(orgId), body);
+      const org = requireOrg(orgId);
+      const resolved = await resolveCreate(db, org, body);
+      const now = clock.now();
       // What signing charges (steps.ts): a contract call pays as a native transfer.
       return estimateFees({
         blockChain: resolved.blockChain,
         asset: resolved.asset ?? chainInfo(resolved.blockChain)?.nativeAsset ?? '',
         amount: resolved.amount ?? '0',
-        now: clock.now(),
+        now,
+        surge: feeSurges?.factorFor(org, resolved.subOrgId, resolved.blockChain, now),
       });
     },
   };

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { act, cleanup, screen, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
@@ -156,8 +156,8 @@ function renderInbox(
       return json({ message: 'This request was already decided', code: 'ALREADY_DECIDED' }, 409);
     },
   });
-  renderWithRouter(<ApprovalsPage search={{}} onSearchChange={() => undefined} />);
-  return { ...api, actions, bodies, signing, user: userEvent.setup() };
+  const rendered = renderWithRouter(<ApprovalsPage search={{}} onSearchChange={() => undefined} />);
+  return { ...api, ...rendered, actions, bodies, signing, user: userEvent.setup() };
 }
 
 describe('ApprovalsPage', () => {
@@ -305,6 +305,18 @@ describe('ApprovalsPage', () => {
     const items = dialog.querySelectorAll('[data-batch-item]');
     expect(items[1]).toHaveTextContent('Nothing was sent: the passkey prompt was closed');
     expect(items[2]).toHaveTextContent('Nothing was sent: the passkey prompt was closed');
+  });
+
+  it('links the row of an item of a kind the console holds to its own page', async () => {
+    const { router, user } = renderInbox([heldPayout('held_1', '1250.5')]);
+    const link = await screen.findByRole('link', {
+      name: /^Review and decide: Payout of 1,250\.5 USD to Payee One Ltd/,
+    });
+    expect(link).toHaveAttribute('href', '/approvals/held/held_1');
+    await user.click(link);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/approvals/held/held_1'));
+    // It carries the inbox page it was opened from, for previous and next.
+    expect(router.state.location.state.approvalInbox).toEqual({ cursor: null, page: null });
   });
 
   it('lists an item of a kind the console holds by its card, and approves it with others, each signed', async () => {
