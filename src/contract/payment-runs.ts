@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { PositiveDecimalString } from './decimal.ts';
+
+/**
+ * Payment runs: many payouts from one file or one request, checked row by
+ * row, approved once as a whole and executed exactly once per row. A run is
+ * the console's own (the custody API has no runs); each row becomes one
+ * custody transaction whose externalId is derived from the run and the row.
+ */
+
+export const PAYMENT_RUN_STATUSES = [
+  'DRAFT',
+  'CHECKED',
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'EXECUTING',
+  'PAUSED',
+  'COMPLETED',
+  'CANCELLED',
+  'PARTIALLY_FAILED',
+  'DECLINED',
+] as const;
+export const PaymentRunStatus = z.enum(PAYMENT_RUN_STATUSES);
+export type PaymentRunStatus = z.infer<typeof PaymentRunStatus>;
+
+export const PAYMENT_ROW_KINDS = ['CRYPTO', 'FIAT'] as const;
+export const PaymentRowKind = z.enum(PAYMENT_ROW_KINDS);
+export type PaymentRowKind = z.infer<typeof PaymentRowKind>;
+
+/**
+ * A row's own progress: PENDING until its transaction is created, SUBMITTED
+ * while it moves, then COMPLETED, FAILED (the transaction failed or was
+ * declined), REFUSED (the custody backend refused to create it) or CANCELLED
+ * (the rest of the run was cancelled before it was sent).
+ */
+export const PAYMENT_ROW_STATUSES = [
+  'PENDING',
+  'SUBMITTED',
+  'COMPLETED',
+  'FAILED',
+  'REFUSED',
+  'CANCELLED',
+] as const;
+export const PaymentRowStatus = z.enum(PAYMENT_ROW_STATUSES);
+export type PaymentRowStatus = z.infer<typeof PaymentRowStatus>;
+
+/** The most rows one run holds: a month's payroll or vendor file, with room to spare. */
+export const MAX_PAYMENT_RUN_ROWS = 2000;
+
+const text = (field: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${field} is required`)
+    .max(max, `${field} must be at most ${max} characters`);
+
+/**
+ * One payout as sent: crypto to an approved contact (`contactId`) or a typed
+ * address (`address`), or fiat through an off-ramp to an approved bank
+ * account (`bankAccountId`). Exactly one destination, the one its kind takes.
+ */
+export const PaymentRowInput = z
+  .strictObject({
+    kind: PaymentRowKind,
+    sourceVaultId: text('sourceVaultId', 200),
+    contactId: text('contactId', 200).optional(),
+    address: text('address', 200).optional(),
+    bankAccountId: text('bankAccountId', 200).optional(),
+    asset: text('asset', 40),
+    blockChain: text('blockChain', 40),
+    amount: PositiveDecimalString,
+    reference: text('reference', 140),
+    memo: z.string().max(280, 'memo must be at most 280 characters').optional(),
+  })
+  .superRefine((row, ctx) => {
+    const given = (['contactId', 'address', 'bankAccountId'] as const).filter(
+      (k) => row[k] !== undefined,
+    );
+    if (row.kind === 'FIAT') {
+      if (row.bankAccountId === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['bankAccountId'],
+          message: 'bankAccountId is required for a FIAT row',
+        });
+      for (const k of given.filter((k) => k !== 'bankAccountId'))
+        ctx.addIssue({ code: 'custom', path: [k], message: `${k} is not taken by a FIAT row` });
+      return;
+    }
+    if (row.bankAccountId !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bankAccountId'],
+        message: 'bankAccountId is not taken by a CRYPTO row',
+      });
+    if (row.contactId === undefined && row.address === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['contactId'],
+        message: 'a CRYPTO row needs contactId or address',
+      });
+    if (row.contactId !== undefined && row.address !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['address'],
+        message: 'give contactId or address, not both',
+      });
+  });
+export type PaymentRowInput = z.infer<typeof PaymentRowInput>;
+
+export const CreatePaymentRunRequest = z.strictObject({
+  name: text('name', 120),
+  /** The sub-organization the run belongs to; every source vault must be in it. */
+  subOrgId: z.string().trim().min(1).nullable().optional(),
+  rows: z
+    .array(PaymentRowInput)
+    .min(1, 'rows must hold at least one row')
+    .max(MAX_PAYMENT_RUN_ROWS, `rows must hold at most ${MAX_PAYMENT_RUN_ROWS} rows`),
+});
+export type CreatePaymentRunRequest = z.infer<typeof CreatePaymentRunRequest>;
+
+/** A row replaced in place (a fix): the whole row, as created. */
+export const UpdatePaymentRowRequest = PaymentRowInput;
+
+/** Why a row cannot be paid as it stands, addressed to its field so a page can mark it. */
+export const PAYMENT_CHECK_CODES = [
+  'UNKNOWN_VAULT',
+  'VAULT_OUTSIDE_RUN',
+  'UNKNOWN_CONTACT',
+  'CONTACT_NOT_APPROVED',
+  'CONTACT_WRONG_CHAIN',
+  'CONTACT_ASSET_NOT_ALLOWED',
+  'UNKNOWN_BANK_ACCOUNT',
+  'BANK_ACCOUNT_NOT_APPROVED',
+  'BAD_ADDRESS',
+  'BAD_CHECKSUM',
+  'TOO_MANY_DECIMALS',
+  'ASSET_NOT_ON_CHAIN',
+  'DUPLICATE_ROW',
+  'REFERENCE_ALREADY_PAID',
+  'EXCEEDS_BALANCE',
+] as const;
+export type PaymentCheckCode = (typeof PAYMENT_CHECK_CODES)[number];
+
+export const PaymentCheckError = z.object({
+  /** The row's number, from 1 in the order sent (a file's first data line is row 1). */
+  row: z.number().int(),
+  field: z.string(),
+  code: z.enum(PAYMENT_CHECK_CODES),
+  message: z.string(),
+});
+export type PaymentCheckError = z.infer<typeof PaymentCheckError>;
+
+/** One source vault's asset across the run: what it holds, what the run takes, what is left. */
+export const PaymentRunVaultLine = z.object({
+  vaultId: z.string(),
+  asset: z.string(),
+  blockChain: z.string(),
+  before: z.string(),
+  outflow: z.string(),
+  after: z.string(),
+  /** The rows (numbers, in order) that do not fit once the earlier rows are paid. */
+  rowsNotFitting: z.array(z.number().int()),
+  /** "rows 412–430 exceed the vault's USDC", or null when every row fits. */
+  note: z.string().nullable(),
+});
+
+export const PaymentRunSimulation = z.object({
+  lines: z.array(PaymentRunVaultLine),
+  /** Per asset and chain, the sum of the rows' amounts. */
+  totals: z.array(z.object({ asset: z.string(), blockChain: z.string(), amount: z.string() })),
+  /** The run's value in USD; null when an asset has no price (policies then fail closed). */
+  totalUsd: z.string().nullable(),
+  /** The network fees' estimate, per asset and chain and in USD (null when unpriced). */
+  fees: z.array(
+    z.object({
+      asset: z.string(),
+      blockChain: z.string(),
+      amount: z.string(),
+      usd: z.string().nullable(),
+    }),
+  ),
+  feesUsd: z.string().nullable(),
+});
+export type PaymentRunSimulation = z.infer<typeof PaymentRunSimulation>;
+
+export const PaymentRow = z.object({
+  index: z.number().int(),
+  kind: PaymentRowKind,
+  sourceVaultId: z.string(),
+  contactId: z.string().nullable(),
+  address: z.string().nullable(),
+  bankAccountId: z.string().nullable(),
+  asset: z.string(),
+  blockChain: z.string(),
+  amount: z.string(),
+  reference: z.string(),
+  memo: z.string().nullable(),
+  status: PaymentRowStatus,
+  errors: z.array(PaymentCheckError),
+  externalId: z.string(),
+  transactionId: z.string().nullable(),
+});
+export type PaymentRow = z.infer<typeof PaymentRow>;
+
+export const PaymentRun = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: PaymentRunStatus,
+  subOrgId: z.string().nullable(),
+  createdById: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** SHA-256 of the rows as they will be paid: the approval card carries it. */
+  rowsDigest: z.string(),
+  rows: z.array(PaymentRow),
+  /** Every check error of every row, in row order. */
+  errors: z.array(PaymentCheckError),
+  /** The last check's simulation, null until checked. */
+  simulation: PaymentRunSimulation.nullable(),
+});
+export type PaymentRun = z.infer<typeof PaymentRun>;
+
+/** The externalId of a run's row: the same for every attempt, so the custody API refuses a second one. */
+export function paymentRowExternalId(runId: string, index: number): string {
+  return `run-${runId}-row-${index}`;
+}
