@@ -172,6 +172,9 @@ const LOOPED_TODAY = [
   // Signed decisions: wired like the card (mounted by the console's routes and
   // the custody routes' decision, reading the backend through the card).
   'src/server/capabilities/approvals/signing',
+  // The payment run's kind: listed by the core's kinds and proposing through the core,
+  // as the card's kinds are, so inside the same loop (it adds no edge between top-level folders).
+  'src/server/capabilities/approvals/payment-run',
   'src/server/capabilities/approvals/sandbox',
   'src/server/capabilities/approvals/upstream',
   'src/server/capabilities/bank-accounts',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as zm from 'zod/mini';
 import { PositiveDecimalString } from './decimal.ts';
 
 /**
@@ -142,84 +143,84 @@ export const PAYMENT_CHECK_CODES = [
 ] as const;
 export type PaymentCheckCode = (typeof PAYMENT_CHECK_CODES)[number];
 
-export const PaymentCheckError = z.object({
+export const PaymentCheckError = zm.object({
   /** The row's number, from 1 in the order sent (a file's first data line is row 1). */
-  row: z.number().int(),
-  field: z.string(),
-  code: z.enum(PAYMENT_CHECK_CODES),
-  message: z.string(),
+  row: zm.int(),
+  field: zm.string(),
+  code: zm.enum(PAYMENT_CHECK_CODES),
+  message: zm.string(),
 });
-export type PaymentCheckError = z.infer<typeof PaymentCheckError>;
+export type PaymentCheckError = zm.infer<typeof PaymentCheckError>;
 
 /** One source vault's asset across the run: what it holds, what the run takes, what is left. */
-export const PaymentRunVaultLine = z.object({
-  vaultId: z.string(),
-  asset: z.string(),
-  blockChain: z.string(),
-  before: z.string(),
-  outflow: z.string(),
-  after: z.string(),
+export const PaymentRunVaultLine = zm.object({
+  vaultId: zm.string(),
+  asset: zm.string(),
+  blockChain: zm.string(),
+  before: zm.string(),
+  outflow: zm.string(),
+  after: zm.string(),
   /** The rows (numbers, in order) that do not fit once the earlier rows are paid. */
-  rowsNotFitting: z.array(z.number().int()),
+  rowsNotFitting: zm.array(zm.int()),
   /** "rows 412–430 exceed the vault's USDC", or null when every row fits. */
-  note: z.string().nullable(),
+  note: zm.nullable(zm.string()),
 });
 
-export const PaymentRunSimulation = z.object({
-  lines: z.array(PaymentRunVaultLine),
+export const PaymentRunSimulation = zm.object({
+  lines: zm.array(PaymentRunVaultLine),
   /** Per asset and chain, the sum of the rows' amounts. */
-  totals: z.array(z.object({ asset: z.string(), blockChain: z.string(), amount: z.string() })),
+  totals: zm.array(zm.object({ asset: zm.string(), blockChain: zm.string(), amount: zm.string() })),
   /** The run's value in USD; null when an asset has no price (policies then fail closed). */
-  totalUsd: z.string().nullable(),
+  totalUsd: zm.nullable(zm.string()),
   /** The network fees' estimate, per asset and chain and in USD (null when unpriced). */
-  fees: z.array(
-    z.object({
-      asset: z.string(),
-      blockChain: z.string(),
-      amount: z.string(),
-      usd: z.string().nullable(),
+  fees: zm.array(
+    zm.object({
+      asset: zm.string(),
+      blockChain: zm.string(),
+      amount: zm.string(),
+      usd: zm.nullable(zm.string()),
     }),
   ),
-  feesUsd: z.string().nullable(),
+  feesUsd: zm.nullable(zm.string()),
 });
-export type PaymentRunSimulation = z.infer<typeof PaymentRunSimulation>;
+export type PaymentRunSimulation = zm.infer<typeof PaymentRunSimulation>;
 
-export const PaymentRow = z.object({
-  index: z.number().int(),
-  kind: PaymentRowKind,
-  sourceVaultId: z.string(),
-  contactId: z.string().nullable(),
-  address: z.string().nullable(),
-  bankAccountId: z.string().nullable(),
-  asset: z.string(),
-  blockChain: z.string(),
-  amount: z.string(),
-  reference: z.string(),
-  memo: z.string().nullable(),
-  status: PaymentRowStatus,
-  errors: z.array(PaymentCheckError),
-  externalId: z.string(),
-  transactionId: z.string().nullable(),
+export const PaymentRow = zm.object({
+  index: zm.int(),
+  kind: zm.enum(PAYMENT_ROW_KINDS),
+  sourceVaultId: zm.string(),
+  contactId: zm.nullable(zm.string()),
+  address: zm.nullable(zm.string()),
+  bankAccountId: zm.nullable(zm.string()),
+  asset: zm.string(),
+  blockChain: zm.string(),
+  amount: zm.string(),
+  reference: zm.string(),
+  memo: zm.nullable(zm.string()),
+  status: zm.enum(PAYMENT_ROW_STATUSES),
+  errors: zm.array(PaymentCheckError),
+  externalId: zm.string(),
+  transactionId: zm.nullable(zm.string()),
 });
-export type PaymentRow = z.infer<typeof PaymentRow>;
+export type PaymentRow = zm.infer<typeof PaymentRow>;
 
-export const PaymentRun = z.object({
-  id: z.string(),
-  name: z.string(),
-  status: PaymentRunStatus,
-  subOrgId: z.string().nullable(),
-  createdById: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+export const PaymentRun = zm.object({
+  id: zm.string(),
+  name: zm.string(),
+  status: zm.enum(PAYMENT_RUN_STATUSES),
+  subOrgId: zm.nullable(zm.string()),
+  createdById: zm.string(),
+  createdAt: zm.string(),
+  updatedAt: zm.string(),
   /** SHA-256 of the rows as they will be paid: the approval card carries it. */
-  rowsDigest: z.string(),
-  rows: z.array(PaymentRow),
+  rowsDigest: zm.string(),
+  rows: zm.array(PaymentRow),
   /** Every check error of every row, in row order. */
-  errors: z.array(PaymentCheckError),
+  errors: zm.array(PaymentCheckError),
   /** The last check's simulation, null until checked. */
-  simulation: PaymentRunSimulation.nullable(),
+  simulation: zm.nullable(PaymentRunSimulation),
 });
-export type PaymentRun = z.infer<typeof PaymentRun>;
+export type PaymentRun = zm.infer<typeof PaymentRun>;
 
 /** The externalId of a run's row: the same for every attempt, so the custody API refuses a second one. */
 export function paymentRowExternalId(runId: string, index: number): string {

@@ -10,6 +10,7 @@ import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as overview from './overview.ts';
+import * as paymentRuns from './payment-runs.ts';
 import * as policies from './policies.ts';
 import * as policyWrites from './policy-writes.ts';
 import * as rampWrites from './ramp-writes.ts';
@@ -61,4 +62,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(session),
   ...Object.values(webhooks),
   ...Object.values(sandboxWorld),
+  ...Object.values(paymentRuns),
 ];

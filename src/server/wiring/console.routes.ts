@@ -6,6 +6,8 @@ import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.ro
 import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.ts';
 import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
+import { paymentRunSubmitRoutes } from '../capabilities/approvals/payment-run/submit.routes.ts';
+import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
 import { auditRoutes } from '../console/audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
@@ -42,5 +44,7 @@ export function consoleRoutes(
     .route('/', overviewRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
-    .route('/', sandboxWorldRoutes(backend));
+    .route('/', sandboxWorldRoutes(backend))
+    .route('/', paymentRunRoutes(options, backend))
+    .route('/', paymentRunSubmitRoutes(options, backend));
 }

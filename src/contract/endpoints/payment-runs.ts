@@ -1,0 +1,69 @@
+import { endpoint } from '../endpoint.ts';
+import { CreatePaymentRunRequest, PaymentRun, UpdatePaymentRowRequest } from '../payment-runs.ts';
+
+/**
+ * Payment runs (server/capabilities/payment-runs/): the console's own, as the
+ * custody API has no runs. Made and fixed by initiators, approved once as a
+ * whole through the approval core (`decideApprovable`), executed row by row.
+ */
+
+export const createPaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/',
+  summary:
+    'Creates a payment run from its rows (at most 2,000), as a draft: nothing is sent until it is checked, submitted and approved.',
+  action: 'create payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.create', entityType: 'PAYMENT_RUN' },
+  body: CreatePaymentRunRequest,
+  answer: PaymentRun,
+  status: 201,
+});
+
+export const getPaymentRun = endpoint({
+  method: 'GET',
+  path: '/api/console/payment_runs/:runId/',
+  summary: 'A payment run with its rows, each row’s check errors, and its last simulation.',
+  action: 'read payment runs',
+  permission: 'read',
+  audit: false,
+  resource: 'payment run',
+  answer: PaymentRun,
+});
+
+export const updatePaymentRow = endpoint({
+  method: 'PATCH',
+  path: '/api/console/payment_runs/:runId/rows/:index/',
+  summary:
+    'Replaces one row (a fix in place) while the run is not yet approved, and checks the run again; votes cast on the old rows stop counting.',
+  action: 'edit payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.update_row', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  body: UpdatePaymentRowRequest,
+  answer: PaymentRun,
+});
+
+export const checkPaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/:runId/check/',
+  summary:
+    'Checks every row against the vaults, contacts, bank accounts and assets now, and simulates the run per vault and asset.',
+  action: 'check payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.check', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  answer: PaymentRun,
+});
+
+export const submitPaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/:runId/submit/',
+  summary:
+    'Submits a checked run for approval: the active policy judges each row and the run’s total (its whole USD value and the vaults’ 24-hour outflow), and the rule is frozen on the run.',
+  action: 'submit payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.submit', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  answer: PaymentRun,
+});

@@ -1,0 +1,86 @@
+import { Hono, type Context } from 'hono';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import {
+  checkPaymentRun as checkRoute,
+  createPaymentRun,
+  getPaymentRun,
+  updatePaymentRow,
+} from '#contract/endpoints/payment-runs.ts';
+import type { PaymentRun } from '#contract/payment-runs.ts';
+import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
+import { custodyContext, inScope } from '../../custody/context.ts';
+import type { CustodyBackend } from '../../custody/backend.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount } from '../../http/mount.ts';
+import { checkPaymentRun } from './check.ts';
+import { checkSnapshot } from './snapshot.ts';
+import { answerOf, createRun, loadRun, replaceRow, rowInput, saveCheck } from './store.ts';
+
+/**
+ * A payment run's console routes (contract/endpoints/payment-runs.ts): made
+ * as a draft, checked, its rows fixed in place. Submitting it for approval is
+ * the approval core's (approvals/payment-run/). Every read and write is held
+ * to the member's sub-organizations: a run outside them is a 404.
+ */
+export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) {
+  const app = new Hono<AppEnv>();
+  const { db, clock } = options;
+
+  async function visible(c: Context<AppEnv>, runId: string) {
+    const stored = await loadRun(db, runId);
+    if (!stored || !inScope(custodyContext(c), stored.run.subOrgId))
+      throw new ApiError(404, ERROR_CODES.notFound, 'No payment run with that id');
+    return stored;
+  }
+
+  /** Checks the run's rows as they are now and records the outcome with the rows it was about. */
+  async function check(c: Context<AppEnv>, runId: string): Promise<PaymentRun> {
+    const stored = await visible(c, runId);
+    const rows = stored.rows.map(rowInput);
+    const snapshot = await checkSnapshot(db, backend, custodyContext(c), stored.run, rows);
+    await saveCheck(db, clock.now(), runId, stored.run.rowsDigest, checkPaymentRun(rows, snapshot));
+    return answerOf(await visible(c, runId));
+  }
+
+  mount(app, CONSOLE_API_PREFIX, createPaymentRun, async ({ body }, c) => {
+    const member = c.get('staff');
+    if (!member) throw unauthorized();
+    const subOrgId = body.subOrgId ?? null;
+    if (!inScope(custodyContext(c), subOrgId))
+      throw new ApiError(
+        403,
+        ERROR_CODES.forbidden,
+        'subOrgId must name a sub-organization you belong to',
+        [{ field: 'subOrgId', message: 'not one of your sub-organizations' }],
+      );
+    const id = await createRun(db, clock.now(), {
+      name: body.name,
+      subOrgId,
+      createdById: member.id,
+      rows: body.rows,
+    });
+    return check(c, id);
+  });
+
+  mount(app, CONSOLE_API_PREFIX, getPaymentRun, async ({ params }, c) =>
+    answerOf(await visible(c, params.runId)),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, updatePaymentRow, async ({ params, body }, c) => {
+    await visible(c, params.runId);
+    // eslint-disable-next-line no-restricted-syntax -- a row's number (at most 4 digits), no amount
+    const index = /^[1-9]\d{0,3}$/.test(params.index) ? Number(params.index) : null;
+    if (index === null)
+      throw new ApiError(400, ERROR_CODES.validation, 'index must be a row number from 1', [
+        { field: 'index', message: 'must be a row number from 1' },
+      ]);
+    await replaceRow(db, clock.now(), params.runId, index, body);
+    return check(c, params.runId);
+  });
+
+  mount(app, CONSOLE_API_PREFIX, checkRoute, async ({ params }, c) => check(c, params.runId));
+
+  return app;
+}
