@@ -120,6 +120,32 @@ export const CreatePaymentRunRequest = z.strictObject({
 });
 export type CreatePaymentRunRequest = z.infer<typeof CreatePaymentRunRequest>;
 
+/** A run file's columns (contract of the CSV upload and its template), in the template's order. */
+export const PAYMENT_RUN_COLUMNS = [
+  'kind',
+  'sourceVaultId',
+  'contactId',
+  'address',
+  'bankAccountId',
+  'asset',
+  'blockChain',
+  'amount',
+  'reference',
+  'memo',
+] as const;
+
+/**
+ * A run from a file: its CSV text (headers on the first line) and, when the
+ * file's headers differ from the columns, a mapping from each to its column.
+ */
+export const UploadPaymentRunRequest = z.strictObject({
+  name: text('name', 120),
+  subOrgId: z.string().trim().min(1).nullable().optional(),
+  csv: z.string().min(1, 'csv is required'),
+  mapping: z.record(z.string(), z.string()).optional(),
+});
+export type UploadPaymentRunRequest = z.infer<typeof UploadPaymentRunRequest>;
+
 /** A row replaced in place (a fix): the whole row, as created. */
 export const UpdatePaymentRowRequest = PaymentRowInput;
 

@@ -1,5 +1,11 @@
 import { endpoint } from '../endpoint.ts';
-import { CreatePaymentRunRequest, PaymentRun, UpdatePaymentRowRequest } from '../payment-runs.ts';
+import * as zm from 'zod/mini';
+import {
+  CreatePaymentRunRequest,
+  PaymentRun,
+  UpdatePaymentRowRequest,
+  UploadPaymentRunRequest,
+} from '../payment-runs.ts';
 
 /**
  * Payment runs (server/capabilities/payment-runs/): the console's own, as the
@@ -66,4 +72,27 @@ export const submitPaymentRun = endpoint({
   audit: { action: 'payment_run.submit', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
   resource: 'payment run',
   answer: PaymentRun,
+});
+
+export const uploadPaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/upload/',
+  summary:
+    'Creates a payment run from a CSV file (headers on the first line, mapped to the columns when they differ), checked as a run sent as JSON is.',
+  action: 'create payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.create', entityType: 'PAYMENT_RUN' },
+  body: UploadPaymentRunRequest,
+  answer: PaymentRun,
+  status: 201,
+});
+
+export const paymentRunTemplate = endpoint({
+  method: 'GET',
+  path: '/api/console/payment_runs/template/',
+  summary: 'The CSV template of a payment run: its columns and an example row of each kind.',
+  action: 'read payment runs',
+  permission: 'read',
+  audit: false,
+  answer: zm.string(),
 });

@@ -5,8 +5,10 @@ import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import {
   createPaymentRun,
   getPaymentRun,
+  paymentRunTemplate,
   submitPaymentRun,
   updatePaymentRow,
+  uploadPaymentRun,
 } from '#contract/endpoints/payment-runs.ts';
 import type { PaymentRun } from '#contract/payment-runs.ts';
 import type { Policy } from '#contract/policies.ts';
@@ -202,4 +204,48 @@ describe('payment runs', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ fields: [{ field: 'rows.1.amount' }] });
   });
+
+  runTest(
+    'come from a CSV file with its own headers, checked as JSON rows are',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const template = await initiator.request(pathOf(paymentRunTemplate, {}));
+      expect(template.status).toBe(200);
+      expect(template.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect((await template.text()).split('\r\n')[0]).toMatch(/^kind,sourceVaultId,contactId/);
+
+      const csv =
+        'Type,Vault,Payee,Token,Network,Value,Invoice\r\n' +
+        `CRYPTO,${f.treasury.id},${f.contacts.eth.id},USDC,ETHEREUM,12.5,CSV-1\r\n` +
+        `CRYPTO,${f.treasury.id},no-such-contact,USDC,ETHEREUM,1,CSV-2\r\n`;
+      const mapping = {
+        Type: 'kind',
+        Vault: 'sourceVaultId',
+        Payee: 'contactId',
+        Token: 'asset',
+        Network: 'blockChain',
+        Value: 'amount',
+        Invoice: 'reference',
+      };
+      const uploaded = await initiator.json(
+        pathOf(uploadPaymentRun, {}),
+        send('POST', { name: 'From a file', csv, mapping }),
+      );
+      expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+      const run = uploaded.body as PaymentRun;
+      expect(run.rows.map((r) => [r.index, r.amount, r.reference])).toEqual([
+        [1, '12.5', 'CSV-1'],
+        [2, '1', 'CSV-2'],
+      ]);
+      expect(run.errors.map((e) => [e.row, e.field, e.code])).toEqual([
+        [2, 'contactId', 'UNKNOWN_CONTACT'],
+      ]);
+      const bad = await initiator.json(
+        pathOf(uploadPaymentRun, {}),
+        send('POST', { name: 'Bad file', csv: csv.replace('12.5', 'twelve'), mapping }),
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ fields: [{ field: 'rows.0.amount' }] });
+    },
+  );
 });

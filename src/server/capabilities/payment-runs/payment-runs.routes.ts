@@ -6,15 +6,19 @@ import {
   checkPaymentRun as checkRoute,
   createPaymentRun,
   getPaymentRun,
+  paymentRunTemplate,
   updatePaymentRow,
+  uploadPaymentRun,
 } from '#contract/endpoints/payment-runs.ts';
-import type { PaymentRun } from '#contract/payment-runs.ts';
+import { CreatePaymentRunRequest, type PaymentRun } from '#contract/payment-runs.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
 import { custodyContext, inScope } from '../../custody/context.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { checkPaymentRun } from './check.ts';
+import { parseRunCsv, runTemplateCsv } from './csv.ts';
+import { parseBody } from '../../custody/routes/parse-body.ts';
 import { checkSnapshot } from './snapshot.ts';
 import { answerOf, createRun, loadRun, replaceRow, rowInput, saveCheck } from './store.ts';
 
@@ -44,7 +48,7 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
     return answerOf(await visible(c, runId));
   }
 
-  mount(app, CONSOLE_API_PREFIX, createPaymentRun, async ({ body }, c) => {
+  async function create(c: Context<AppEnv>, body: CreatePaymentRunRequest): Promise<PaymentRun> {
     const member = c.get('staff');
     if (!member) throw unauthorized();
     const subOrgId = body.subOrgId ?? null;
@@ -62,7 +66,28 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
       rows: body.rows,
     });
     return check(c, id);
-  });
+  }
+
+  mount(app, CONSOLE_API_PREFIX, createPaymentRun, async ({ body }, c) => create(c, body));
+
+  // A file's rows are held to the same schema as a request's: a refusal names rows.N.field.
+  mount(app, CONSOLE_API_PREFIX, uploadPaymentRun, async ({ body }, c) =>
+    create(
+      c,
+      parseBody(CreatePaymentRunRequest, {
+        name: body.name,
+        ...(body.subOrgId !== undefined ? { subOrgId: body.subOrgId } : {}),
+        rows: parseRunCsv(body.csv, body.mapping),
+      }),
+    ),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, paymentRunTemplate, async (_input, c) =>
+    c.body(runTemplateCsv(), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="payment-run-template.csv"',
+    }),
+  );
 
   mount(app, CONSOLE_API_PREFIX, getPaymentRun, async ({ params }, c) =>
     answerOf(await visible(c, params.runId)),
