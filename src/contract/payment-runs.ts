@@ -146,9 +146,6 @@ export const UploadPaymentRunRequest = z.strictObject({
 });
 export type UploadPaymentRunRequest = z.infer<typeof UploadPaymentRunRequest>;
 
-/** A row replaced in place (a fix): the whole row, as created. */
-export const UpdatePaymentRowRequest = PaymentRowInput;
-
 /** Why a row cannot be paid as it stands, addressed to its field so a page can mark it. */
 export const PAYMENT_CHECK_CODES = [
   'UNKNOWN_VAULT',

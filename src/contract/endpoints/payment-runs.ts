@@ -2,8 +2,8 @@ import { endpoint } from '../endpoint.ts';
 import * as zm from 'zod/mini';
 import {
   CreatePaymentRunRequest,
+  PaymentRowInput,
   PaymentRun,
-  UpdatePaymentRowRequest,
   UploadPaymentRunRequest,
 } from '../payment-runs.ts';
 
@@ -46,7 +46,8 @@ export const updatePaymentRow = endpoint({
   permission: 'initiate',
   audit: { action: 'payment_run.update_row', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
   resource: 'payment run',
-  body: UpdatePaymentRowRequest,
+  // A row replaced in place (a fix): the whole row, as created.
+  body: PaymentRowInput,
   answer: PaymentRun,
 });
 
