@@ -1,18 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects: pure code (contract, lib, the server's pure modules), the
-// server through its real app and database ("storage", also run against
-// PostgreSQL by `npm run test:pg`), the server tests that choose their own
-// database ("server", run once), and React components in jsdom.
+// Five projects: pure code (contract, lib, the server's pure modules), the
+// server through its real app and database on PGlite ("app", run once), the
+// part of it that can differ between PGlite and PostgreSQL ("storage", run
+// again on PostgreSQL by `npm run test:pg`), the server tests that choose
+// their own database ("server", run once), and React components in jsdom.
 
 /**
- * Server tests that prove the same on either database, so the PostgreSQL
- * pass (`--project storage`) would only repeat them. A test that opens the
- * suite's database (test/test-database.ts, test/app-test.ts …) must not be
- * listed here. First pure server code, run with the unit tests: no
- * database, so no read or write checks to set up.
+ * Server tests that never open the suite's database: pure server code, run
+ * with the unit tests (no database, so no read or write checks to set up).
+ * A test that opens it (test/test-database.ts, test/app-test.ts …) must not
+ * be listed here.
  */
-const PURE_SERVER = [
+export const PURE_SERVER = [
   'src/server/capabilities/approvals/cost.test.ts',
   'src/server/capabilities/approvals/sandbox/policy.test.ts',
   'src/server/capabilities/policies/call-value.test.ts',
@@ -37,15 +37,82 @@ const PURE_SERVER = [
   'src/server/db/read-cache.thread-version.test.ts',
 ];
 /**
- * Then tests on a PGlite directory of their own, or a PostgreSQL of their
+ * Server tests on a PGlite directory of their own, or a PostgreSQL of their
  * own: whatever database the pass is given, they would run the same again.
  */
-const OWN_DATABASE = [
+export const OWN_DATABASE = [
   'src/server/db/pglite-remote.test.ts',
   'src/server/db/database-outage.test.ts',
   'src/server/first-start.test.ts',
   'src/server/custody/upstream/upstream-server.test.ts',
 ];
+
+/**
+ * The app-on-a-database tests that can answer differently on PostgreSQL
+ * than on PGlite, so the PostgreSQL pass (`--project storage`) runs them
+ * again; every other app test runs once, on PGlite. PGlite is PostgreSQL
+ * itself, one connection wide: what can differ is what a real server adds —
+ * connections and pools that run at once (locks, races, a second server on
+ * one database, what is applied once), the driver, how a statement commits
+ * and fails, migrations, what the planner chooses, and the read cache, which
+ * reuses reads on PostgreSQL by another rule than on PGlite. So: the db
+ * layer and its read cache, the stores, and every test that races writes,
+ * opens a second handle on its database or runs SQL of its own.
+ * scripts/test-tiers.test.ts fails on a test file outside this list that
+ * does any of those.
+ */
+export const BOTH_DATABASES = [
+  // The db layer: migrations, the driver, commits, errors, stored times, the read cache.
+  'src/server/db/client.test.ts',
+  'src/server/db/read-cache.test.ts',
+  'src/server/db/schema/one-of.test.ts',
+  'src/server/http/database-errors.test.ts',
+  'src/server/durability.test.ts',
+  'src/server/clock.test.ts',
+  'src/server/logger.test.ts',
+  'src/server/capabilities/approvals/sandbox/pending.test.ts',
+  'src/server/wiring/console.routes.test.ts',
+  'src/server/capabilities/transactions/transactions-paging.test.ts',
+  // The stores, and what each records once however many ask at once.
+  'src/server/auth/session.store.test.ts',
+  'src/server/auth/rate-limit.test.ts',
+  'src/server/auth/second-factor.routes.test.ts',
+  'src/server/auth/api-client-auth.test.ts',
+  'src/server/capabilities/policies/votes.store.test.ts',
+  'src/server/console/staff-proposals.test.ts',
+  'src/server/capabilities/webhooks/webhooks.test.ts',
+  'src/server/capabilities/live/live.routes.test.ts',
+  // Locks and races: the outflow cap, quorums, decisions and publishes at once.
+  'src/server/capabilities/policies/outflow-lock.test.ts',
+  'src/server/capabilities/policies/outflow-lock.upstream.test.ts',
+  'src/server/capabilities/policies/guard.quorum.test.ts',
+  'src/server/capabilities/policies/guard.test.ts',
+  'src/server/capabilities/policies/policies.routes.test.ts',
+  'src/server/capabilities/approvals/approvals.routes.test.ts',
+  // A held kind's effect and its signature, one transaction: a crash keeps neither.
+  'src/server/capabilities/approvals/core/held.test.ts',
+  'src/server/capabilities/ramps/ramps.refusals.test.ts',
+  // The engine's transactions: creates, lifecycles and replacements at once,
+  // the lock order, the simulator's batches, thread and restart.
+  'src/server/custody/sandbox/engine/create.test.ts',
+  'src/server/custody/sandbox/engine/lifecycle.test.ts',
+  'src/server/custody/sandbox/engine/replace.test.ts',
+  'src/server/custody/sandbox/engine/lock-order.test.ts',
+  'src/server/custody/sandbox/engine/invariants.property.test.ts',
+  'src/server/custody/sandbox/engine/simulator.test.ts',
+  'src/server/custody/sandbox/engine/simulator-thread.test.ts',
+  'src/server/custody/sandbox/engine/restart.test.ts',
+];
+
+/** What every project on a database shares. */
+const DATABASE_TIER = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // The migrated template made once, before any file (test/test-database.ts).
+  globalSetup: ['src/server/test/global-setup.ts'],
+  // Every cached read checked against the tables it declares; READ_CACHE=off honoured.
+  setupFiles: ['src/server/test/read-cache-setup.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -73,17 +140,20 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'storage',
+          name: 'app',
           environment: 'node',
           // The SPA's client is tested here too, against the real app in process.
           include: ['src/server/**/*.test.ts', 'src/web/**/*.integration.test.ts'],
-          exclude: [...PURE_SERVER, ...OWN_DATABASE],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // The migrated template made once, before any file (test/test-database.ts).
-          globalSetup: ['src/server/test/global-setup.ts'],
-          // Every cached read checked against the tables it declares; READ_CACHE=off honoured.
-          setupFiles: ['src/server/test/read-cache-setup.ts'],
+          exclude: [...PURE_SERVER, ...OWN_DATABASE, ...BOTH_DATABASES],
+          ...DATABASE_TIER,
+        },
+      },
+      {
+        test: {
+          name: 'storage',
+          environment: 'node',
+          include: BOTH_DATABASES,
+          ...DATABASE_TIER,
         },
       },
       {
@@ -91,10 +161,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: OWN_DATABASE,
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          globalSetup: ['src/server/test/global-setup.ts'],
-          setupFiles: ['src/server/test/read-cache-setup.ts'],
+          ...DATABASE_TIER,
         },
       },
       {

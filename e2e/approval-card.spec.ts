@@ -4,6 +4,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { choose, openForm } from './create-forms.ts';
 import { memberPage } from './transfers.ts';
+import { BOTH_WIDTHS } from './widths.ts';
 
 /**
  * The approval card: the initiator's review shows the card the server
@@ -69,7 +70,7 @@ async function factsOf(card: Locator) {
   };
 }
 
-for (const width of [1440, 390]) {
+for (const width of BOTH_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, role: 'initiator' });
 

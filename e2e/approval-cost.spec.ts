@@ -3,6 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { BOTH_WIDTHS } from './widths.ts';
 
 /**
  * What approving costs, where the decision is made: the approve dialog of a
@@ -29,7 +30,7 @@ async function subOrgOf(page: Page, id: string): Promise<string> {
 const row = (page: Page, id: string) => page.locator(`[data-approval-id="${id}"]`);
 const USD = /≈ [\d,]+\.\d\d USD/;
 
-for (const width of [1440, 390]) {
+for (const width of BOTH_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

@@ -5,6 +5,7 @@ import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 import { expect, test } from './policy-turn.ts';
 import { approveByApi, memberPage } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * An approver who approved an item a rule holds for two approvals has
@@ -83,7 +84,7 @@ async function bigUsdcTransfer(page: Page, baseURL: string, amount: string): Pro
 
 const YOU_APPROVED = /^You approved at .+ — waiting on one more of: .+\.$/;
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

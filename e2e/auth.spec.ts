@@ -184,7 +184,13 @@ test.describe('As an admin', () => {
     // The admin sets no password: the member chooses one with the set-up link, shown this once.
     await expect(form.getByLabel('Set-up link (shown once)')).toHaveValue(/\/setup#.+/);
 
-    const row = page.getByRole('row').filter({ hasText: email });
+    // The team is every worker's members and more: the new member is found by email, not scrolled to.
+    const search = page.getByRole('search', { name: 'Find staff' });
+    await search.getByLabel('Name or email').fill(email);
+    await search.getByLabel('Name or email').press('Enter');
+    const table = page.getByRole('table', { name: 'Staff members' });
+    await expect(table.locator('tbody tr')).toHaveCount(1);
+    const row = table.getByRole('row').filter({ hasText: email });
     await expect(row).toContainText('Initiator');
     await row.getByRole('button', { name: 'Disable Nina New' }).click();
     await expect(row.getByRole('button', { name: 'Confirm' })).toBeFocused();

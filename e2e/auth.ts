@@ -12,12 +12,14 @@ import {
   renewIfSpent,
   signInMember,
   takeRecoveryCode,
+  whenCodesChange,
   workerTag,
   type Member,
   type MemberKey,
   type WorkerMembers,
 } from './worker-members.ts';
 import { makeSubOrg, makeWorkerWorld, type WorkerWorld, type WorldSubOrg } from './worker-world.ts';
+import { isWhole, readWorkerState, writeWorkerState, type WorkerState } from './worker-state.ts';
 import {
   sandboxMembersFile,
   type SandboxMemberKey,
@@ -265,18 +267,50 @@ function sandboxURL(): string {
  */
 export const test = base.extend<
   { role: MemberKey; freshSession: boolean; signedIn: void },
-  { workerTag: string; subOrg: WorldSubOrg; members: WorkerMembers; world: WorkerWorld }
+  {
+    keptState: WorkerState | undefined;
+    workerTag: string;
+    subOrg: WorldSubOrg;
+    members: WorkerMembers;
+    world: WorkerWorld;
+  }
 >({
+  // The members and world an earlier worker of this parallel index made, when they are still whole.
+  keptState: [
+    async ({ playwright }, use, workerInfo) => {
+      const kept = readWorkerState(workerInfo.parallelIndex);
+      let whole = false;
+      if (kept) {
+        whenCodesChange(() => writeWorkerState(workerInfo.parallelIndex, kept));
+        const baseURL = sandboxURL();
+        const admin = await playwright.request.newContext({ baseURL });
+        try {
+          await signInMember(admin, kept.members.orgAdmin, new URL(baseURL).origin);
+          whole = await isWhole(admin, kept);
+        } catch {
+          // A member that cannot sign in is a world to make anew.
+          whole = false;
+        } finally {
+          await admin.dispose();
+        }
+      }
+      await use(whole ? kept : undefined);
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
   workerTag: [
-    // eslint-disable-next-line no-empty-pattern -- a fixture's first argument is its dependencies: none
-    async ({}, use, workerInfo) => {
-      await use(workerTag(workerInfo.workerIndex));
+    async ({ keptState }, use, workerInfo) => {
+      await use(keptState?.tag ?? workerTag(workerInfo.workerIndex));
     },
     { scope: 'worker' },
   ],
   // The worker's sub-organization, made before its members, who are held to it.
   subOrg: [
-    async ({ playwright, workerTag: tag }, use) => {
+    async ({ playwright, keptState, workerTag: tag }, use) => {
+      if (keptState) {
+        await use(keptState.subOrg);
+        return;
+      }
       const baseURL = sandboxURL();
       const maker = await playwright.request.newContext({ baseURL });
       let subOrg: WorldSubOrg;
@@ -291,7 +325,12 @@ export const test = base.extend<
     { scope: 'worker', timeout: 60_000 },
   ],
   members: [
-    async ({ playwright, subOrg, workerTag: tag }, use) => {
+    async ({ playwright, keptState, subOrg, workerTag: tag }, use) => {
+      if (keptState) {
+        workerMembers = keptState.members;
+        await use(workerMembers);
+        return;
+      }
       const baseURL = sandboxURL();
       const fresh = () => playwright.request.newContext({ baseURL });
       const maker = await fresh();
@@ -318,7 +357,11 @@ export const test = base.extend<
     { scope: 'worker', timeout: 120_000 },
   ],
   world: [
-    async ({ playwright, members, subOrg, workerTag: tag }, use) => {
+    async ({ playwright, keptState, members, subOrg, workerTag: tag }, use, workerInfo) => {
+      if (keptState) {
+        await use(keptState.world);
+        return;
+      }
       const baseURL = sandboxURL();
       const origin = new URL(baseURL).origin;
       const signedIn = async (member: Member) => {
@@ -340,6 +383,11 @@ export const test = base.extend<
       } finally {
         for (const request of [admin, ...deciders]) await request.dispose();
       }
+      // Kept for the worker that replaces this one after a failed story.
+      const state: WorkerState = { tag, subOrg, members, world };
+      const keep = () => writeWorkerState(workerInfo.parallelIndex, state);
+      keep();
+      whenCodesChange(keep);
       await use(world);
     },
     // Two vaults, a dozen deposits, two contacts and a bank account, each approved.

@@ -1,6 +1,7 @@
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { uniqueName, usAccountNumber } from './bank-account-data.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * The sub-organization a bank account belongs to, chosen when it is
@@ -8,7 +9,7 @@ import { uniqueName, usAccountNumber } from './bank-account-data.ts';
  * form, and the created account's page names it.
  */
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, role: 'orgAdmin' });
 

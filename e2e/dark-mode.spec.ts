@@ -5,6 +5,7 @@ import { decideByApi } from './bank-account-data.ts';
 import { expectHydrated } from './keyboard.ts';
 import { SIGNED_IN_PAGES } from './pages.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 const USD = /≈ [\d,]+\.\d\d USD/;
 
@@ -75,7 +76,7 @@ async function expectDark(page: Page) {
 test.describe('deciding, in dark mode', () => {
   test.use({ role: 'approver' });
 
-  for (const width of [1440, 390]) {
+  for (const width of DESKTOP_ONLY) {
     test.describe(`at ${width} px`, () => {
       test.use({ viewport: { width, height: 900 } });
 

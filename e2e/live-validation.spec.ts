@@ -1,6 +1,7 @@
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { choose, countCreates, openForm } from './create-forms.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * A create form checks what is typed as it is typed: an amount over the
@@ -8,7 +9,7 @@ import { choose, countCreates, openForm } from './create-forms.ts';
  * in a sentence naming it, before Review is pressed.
  */
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, role: 'initiator' });
 

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, signOut, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 // A member registers a passkey on the account page and signs in with it as
 // the second step, in Chromium with a virtual authenticator (the DevTools
@@ -44,7 +45,7 @@ async function signInWithPassword(page: Page, email: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

@@ -3,6 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { focusLive } from './keyboard.ts';
 import { createTransfer, memberPage } from './transfers.ts';
+import { BOTH_WIDTHS } from './widths.ts';
 
 /**
  * The signed-in chrome and the approvals inbox on a phone and on a desktop:
@@ -17,7 +18,7 @@ async function headerShare(page: Page): Promise<number> {
   });
 }
 
-for (const width of [1440, 390]) {
+for (const width of BOTH_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 844 } });
 

@@ -9,6 +9,7 @@ import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
 import type { WorkerWorld } from './auth.ts';
 import { expect, test } from './policy-turn.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 // Changing an approval policy takes four eyes. The worker's organization-wide
 // admin drafts "Transfers ≥ $10,000 → 2 approvals from approvers or admins"
@@ -419,7 +420,7 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
 // ticked. It covers every category, so a $50,000 off-ramp waits for a second approval. It is
 // held to the worker's sub-organization (where this worker runs one story at a time), and the
 // default is restored as soon as the off-ramp exists: its rule was frozen on it when it was made.
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test(`at ${width} px: a rule made with the editor's defaults covers every category, so a $50,000 off-ramp needs 2 approvals`, async ({
     browser,
     baseURL,

@@ -5,6 +5,7 @@ import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi, proposeByApi } from './bank-account-data.ts';
 import { expectHydrated } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * An approver who decides after a ramp's quote expired approves at a fresh
@@ -112,7 +113,7 @@ async function pendingOffRamp(
   return ((await created.json()) as { id: string }).id;
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

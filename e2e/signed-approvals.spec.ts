@@ -21,6 +21,7 @@ import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { csrfOf } from './worker-members.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * Approvals signed with a passkey, in Chromium with a virtual authenticator
@@ -202,7 +203,7 @@ async function signCount(signer: Signer): Promise<number> {
   return credentials[0]?.signCount ?? 0;
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

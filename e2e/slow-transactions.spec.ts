@@ -2,6 +2,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { approveByApi, createTransfer, memberPage } from './transfers.ts';
 import { focusLive } from './keyboard.ts';
+import { BOTH_WIDTHS } from './widths.ts';
 
 /**
  * A transfer past its fee tier's usual time, against the real server
@@ -10,7 +11,7 @@ import { focusLive } from './keyboard.ts';
  * that scale) passes. It is flagged in the list, on its page (which leads to
  * the replacement) and on the overview.
  */
-for (const width of [1440, 390]) {
+for (const width of BOTH_WIDTHS) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 }, role: 'approver' });
 

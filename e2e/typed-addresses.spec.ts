@@ -3,6 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { choose, countCreates, csrf, openForm } from './create-forms.ts';
 import { memberPage } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * What a person types and what a person approves: a mistyped address is
@@ -38,7 +39,7 @@ function freshAddress(): string {
   return `0x${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

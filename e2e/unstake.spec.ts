@@ -4,6 +4,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { choose, countCreates, csrf, expectOneTransactionPage, openForm } from './create-forms.ts';
 import { approveByApi, memberPage } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 /**
  * Taking a stake back: after a stake completes, the stake form's Unstake
@@ -34,7 +35,7 @@ async function tronVault(page: Page): Promise<Vault & { vaultName: string }> {
   throw new Error('no vault on TRON holds 10 TRX');
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

@@ -5,6 +5,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
 import { createTransfer } from './transfers.ts';
+import { DESKTOP_ONLY } from './widths.ts';
 
 // Webhook endpoints receive every sub-organization's events: only an admin of the whole organization manages them.
 test.use({ role: 'orgAdmin' });
@@ -151,7 +152,7 @@ async function countersAndRows(card: Locator) {
   });
 }
 
-for (const width of [1440, 390]) {
+for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 900 } });
 

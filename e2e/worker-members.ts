@@ -117,10 +117,18 @@ export async function signInMember(
   await renewIfSpent(request, member, origin);
 }
 
+let codesChanged: (() => void) | undefined;
+
+/** `keep` runs after a member's recovery codes change: the worker keeps them (e2e/worker-state.ts). */
+export function whenCodesChange(keep: () => void): void {
+  codesChanged = keep;
+}
+
 /** The member's next unused recovery code, taken (each signs in once). */
 export function takeRecoveryCode(member: Member): string {
   const code = member.recoveryCodes.shift();
   if (!code) throw new Error(`no recovery codes left for ${member.email}`);
+  codesChanged?.();
   return code;
 }
 
@@ -137,6 +145,7 @@ export async function renewIfSpent(
   });
   expect(renewed.status(), await renewed.text()).toBe(200);
   member.recoveryCodes = ((await renewed.json()) as { recoveryCodes: string[] }).recoveryCodes;
+  codesChanged?.();
 }
 
 /** A new member's first sign-in: the factor set up from the key the enrolment step shows. */

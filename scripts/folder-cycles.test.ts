@@ -152,14 +152,12 @@ export function loopedFolderEdges(
 }
 
 /**
- * The folders in a loop today: the sandbox's and upstream's compositions
- * (`custody/sandbox/sandbox-backend.ts`, `custody/upstream/upstream-backend.ts`)
- * and the console's scoped backend (`console/scoped-backend.ts`) compose the
- * capabilities from inside the folders whose shared parts the capabilities
- * read; approvals and policies read each other; the transaction engine runs
- * the ramps' and swaps' steps and queues the webhooks' events. The list only
- * shrinks: a folder joining a loop fails, and so does one that has left every
- * loop and is still listed here.
+ * The folders in a loop today: approvals and policies read each other (the
+ * core's kinds and the guard that counts their votes), and the transaction
+ * engine runs the ramps' and swaps' steps and queues the webhooks' events.
+ * The three backends' compositions sit above them all, in `wiring/`. The
+ * list only shrinks: a folder joining a loop fails, and so does one that has
+ * left every loop and is still listed here.
  */
 const LOOPED_TODAY = [
   'src/server/capabilities/approvals',
@@ -172,39 +170,14 @@ const LOOPED_TODAY = [
   // Signed decisions: wired like the card (mounted by the console's routes and
   // the custody routes' decision, reading the backend through the card).
   'src/server/capabilities/approvals/signing',
-  // The payment run's kind: listed by the core's kinds and proposing through the core,
-  // as the card's kinds are, so inside the same loop (it adds no edge between top-level folders).
-  'src/server/capabilities/approvals/payment-run',
-  'src/server/capabilities/approvals/sandbox',
-  'src/server/capabilities/approvals/upstream',
-  'src/server/capabilities/bank-accounts',
-  'src/server/capabilities/bank-accounts/sandbox',
-  'src/server/capabilities/bank-accounts/upstream',
-  'src/server/capabilities/contacts',
-  'src/server/capabilities/contacts/sandbox',
-  'src/server/capabilities/contacts/upstream',
   'src/server/capabilities/live',
   'src/server/capabilities/live/sandbox',
   'src/server/capabilities/policies',
-  'src/server/capabilities/policies/sandbox',
-  'src/server/capabilities/policies/upstream',
   'src/server/capabilities/ramps/sandbox',
-  'src/server/capabilities/ramps/upstream',
-  'src/server/capabilities/reference',
-  'src/server/capabilities/reference/sandbox',
-  'src/server/capabilities/reference/upstream',
-  'src/server/capabilities/sandbox-world/sandbox',
-  'src/server/capabilities/transactions',
-  'src/server/capabilities/transactions/sandbox',
-  'src/server/capabilities/transactions/upstream',
-  'src/server/capabilities/vaults/sandbox',
-  'src/server/capabilities/vaults/upstream',
   'src/server/capabilities/webhooks/sandbox',
-  'src/server/console',
   'src/server/custody/sandbox',
   'src/server/custody/sandbox/engine',
   'src/server/custody/sandbox/seed',
-  'src/server/custody/upstream',
 ];
 
 /**
@@ -216,68 +189,12 @@ const LOOPED_TODAY = [
  * still listed.
  */
 const LOOPED_EDGES_TODAY: string[] = [
-  'src/server/capabilities/approvals -> src/server/capabilities/bank-accounts',
-  'src/server/capabilities/approvals -> src/server/capabilities/live',
   'src/server/capabilities/approvals -> src/server/capabilities/policies',
-  'src/server/capabilities/approvals -> src/server/capabilities/transactions',
-  'src/server/capabilities/approvals -> src/server/console',
-  'src/server/capabilities/approvals -> src/server/custody/sandbox',
-  'src/server/capabilities/approvals -> src/server/custody/upstream',
-  'src/server/capabilities/bank-accounts -> src/server/console',
-  'src/server/capabilities/bank-accounts -> src/server/custody/sandbox',
-  'src/server/capabilities/bank-accounts -> src/server/custody/upstream',
-  'src/server/capabilities/contacts -> src/server/console',
-  'src/server/capabilities/contacts -> src/server/custody/sandbox',
-  'src/server/capabilities/contacts -> src/server/custody/upstream',
-  'src/server/capabilities/live -> src/server/console',
   'src/server/capabilities/policies -> src/server/capabilities/approvals',
-  'src/server/capabilities/policies -> src/server/capabilities/live',
-  'src/server/capabilities/policies -> src/server/console',
-  'src/server/capabilities/policies -> src/server/custody/sandbox',
-  'src/server/capabilities/policies -> src/server/custody/upstream',
   'src/server/capabilities/ramps -> src/server/custody/sandbox',
-  'src/server/capabilities/ramps -> src/server/custody/upstream',
-  'src/server/capabilities/reference -> src/server/console',
-  'src/server/capabilities/reference -> src/server/custody/sandbox',
-  'src/server/capabilities/reference -> src/server/custody/upstream',
-  'src/server/capabilities/sandbox-world -> src/server/capabilities/reference',
-  'src/server/capabilities/sandbox-world -> src/server/capabilities/transactions',
-  'src/server/capabilities/sandbox-world -> src/server/console',
-  'src/server/capabilities/sandbox-world -> src/server/custody/sandbox',
-  'src/server/capabilities/transactions -> src/server/console',
-  'src/server/capabilities/transactions -> src/server/custody/sandbox',
-  'src/server/capabilities/transactions -> src/server/custody/upstream',
-  'src/server/capabilities/vaults -> src/server/capabilities/reference',
-  'src/server/capabilities/vaults -> src/server/custody/sandbox',
-  'src/server/capabilities/vaults -> src/server/custody/upstream',
-  'src/server/capabilities/webhooks -> src/server/capabilities/live',
-  'src/server/capabilities/webhooks -> src/server/console',
   'src/server/capabilities/webhooks -> src/server/custody/sandbox',
-  'src/server/console -> src/server/capabilities/approvals',
-  'src/server/console -> src/server/capabilities/bank-accounts',
-  'src/server/console -> src/server/capabilities/contacts',
-  'src/server/console -> src/server/capabilities/ramps',
-  'src/server/console -> src/server/capabilities/reference',
-  'src/server/console -> src/server/capabilities/transactions',
-  'src/server/console -> src/server/capabilities/vaults',
-  'src/server/custody/sandbox -> src/server/capabilities/approvals',
-  'src/server/custody/sandbox -> src/server/capabilities/bank-accounts',
-  'src/server/custody/sandbox -> src/server/capabilities/contacts',
-  'src/server/custody/sandbox -> src/server/capabilities/policies',
   'src/server/custody/sandbox -> src/server/capabilities/ramps',
-  'src/server/custody/sandbox -> src/server/capabilities/reference',
-  'src/server/custody/sandbox -> src/server/capabilities/sandbox-world',
-  'src/server/custody/sandbox -> src/server/capabilities/transactions',
-  'src/server/custody/sandbox -> src/server/capabilities/vaults',
   'src/server/custody/sandbox -> src/server/capabilities/webhooks',
-  'src/server/custody/upstream -> src/server/capabilities/approvals',
-  'src/server/custody/upstream -> src/server/capabilities/bank-accounts',
-  'src/server/custody/upstream -> src/server/capabilities/contacts',
-  'src/server/custody/upstream -> src/server/capabilities/policies',
-  'src/server/custody/upstream -> src/server/capabilities/ramps',
-  'src/server/custody/upstream -> src/server/capabilities/reference',
-  'src/server/custody/upstream -> src/server/capabilities/transactions',
-  'src/server/custody/upstream -> src/server/capabilities/vaults',
 ];
 
 describe('loops between folders', { timeout: 120_000 }, () => {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: every check and every test, in the order a failure is cheapest
-# to find. Storage and API tests run twice: on PGlite (the embedded default)
-# and on a real PostgreSQL server (skip that one with SKIP_PG=1); server tests
-# that prove the same on either database (vitest.config.ts) run once. Each pass
+# to find. App tests run on PGlite (the embedded default); the storage tests,
+# those that can answer differently on a real server (locks, races, the db
+# layer: BOTH_DATABASES in vitest.config.ts), run again on PostgreSQL (skip
+# that with SKIP_PG=1). Each pass
 # checks every cached read's declared tables (src/server/test/read-cache-setup.ts),
 # so the read cache cannot hide a stale read; READ_CACHE=off rules it out by hand.
 set -euo pipefail
@@ -17,7 +18,7 @@ npm run --silent typecheck
 step "lint"
 npm run --silent lint
 
-step "unit, storage and component tests (PGlite)"
+step "unit, app, storage and component tests (PGlite)"
 # The database-outage test starts a PostgreSQL of its own, even in this pass.
 bash scripts/ensure-postgres.sh >/dev/null
 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ApprovalCard } from './approval-card.ts';
 import { ApprovalInboxCounts } from './approval-inbox-counts.ts';
 import { ApprovalProgress } from './approval-progress.ts';
 import { BankAccount } from './bank-account-record.ts';
@@ -8,8 +9,9 @@ import { Contact } from './reference.ts';
 import { Transaction } from './transaction-record.ts';
 
 /**
- * The console's approvals inbox: every transaction and bank account waiting
- * for a decision (PENDING) that the signed-in member may see, newest first,
+ * The console's approvals inbox: every transaction, bank account, contact and
+ * item of a kind the console holds waiting for a decision (PENDING) that the
+ * signed-in member may see, newest first,
  * in one cursor-paged list (GET /api/console/approvals/). The custody API
  * lists each kind on its own; one merged, keyset-paged answer is what lets a
  * page of the inbox be "the 20 newest items" rather than two lists side by
@@ -77,6 +79,12 @@ export const ApprovalItem = z.discriminatedUnion('kind', [
    * change request's, so an edit waits from when it was proposed.
    */
   z.looseObject({ kind: z.literal('CONTACT'), ...itemBase, contact: Contact }),
+  /**
+   * An item of a kind the console holds itself (a policy publish, a staff
+   * change, …), decided through the approval core: its approval card is all
+   * there is to show, and what is signed (`card.intent.kind` names its kind).
+   */
+  z.looseObject({ kind: z.literal('HELD'), ...itemBase, card: ApprovalCard }),
 ]);
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 

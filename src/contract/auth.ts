@@ -156,6 +156,18 @@ export type StaffUpdateRequest = z.infer<typeof StaffUpdateRequest>;
 export const StaffListResponse = listEnvelope(StaffMember);
 
 /**
+ * The staff list's filters: `q` finds a name or email containing it (any
+ * case); `subOrgId` finds who may act there (members held to it and members
+ * of every sub-organization).
+ */
+export const StaffFilters = z.object({
+  q: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  role: z.optional(StaffRole),
+  subOrgId: z.optional(z.string().check(z.minLength(1))),
+});
+export type StaffFilters = z.infer<typeof StaffFilters>;
+
+/**
  * A staff change that grants approve or admin rights, or a wider scope, or
  * resets another member's second factor: proposed by one admin, applied when
  * another approves (not the proposer, not the member it changes, not an

@@ -66,6 +66,8 @@ export const ERROR_CODES = {
   fourEyesUnresolved: 'FOUR_EYES_UNRESOLVED',
   selfApprovalNotAllowed: 'SELF_APPROVAL_NOT_ALLOWED',
   invalidApprovalSignature: 'INVALID_APPROVAL_SIGNATURE',
+  /** An operation's user action by an API user the vault does not name among its signers. */
+  notVaultSigner: 'NOT_VAULT_SIGNER',
   // API clients (Api-Key + signed token); token failures use the TOKEN_* codes.
   unknownApiKey: 'UNKNOWN_API_KEY',
   missingBearerToken: 'MISSING_BEARER_TOKEN',
@@ -157,6 +159,10 @@ export const ERROR_CODES = {
   webhookReplayed: 'WEBHOOK_REPLAYED',
   /** The sandbox's tools (a sub-organization, a deposit) on a console acting on an upstream custody service. */
   sandboxOnly: 'SANDBOX_ONLY',
+  /** Cancelling a transaction that was not scheduled (no `executeAt`): only a schedule can be called off. */
+  notScheduled: 'NOT_SCHEDULED',
+  /** A scheduled transfer's time has come (or it has ended): it can no longer be cancelled. */
+  scheduleDue: 'SCHEDULE_DUE',
 } as const;
 
 /** Both list envelopes share this shape (BankAccountListResponse, TransactionListResponse). */

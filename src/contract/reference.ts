@@ -21,6 +21,8 @@ export const VaultMember = z.looseObject({
   firstName: z.optional(z.string()),
   lastName: z.optional(z.string()),
   email: z.optional(z.string()),
+  /** `API_USER` for an API user named with createVault's `vaultSigners`: it acts on operations (operations.ts). */
+  type: z.optional(z.string()),
 });
 export type VaultMember = z.infer<typeof VaultMember>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { positiveDecimalChecks } from './decimal-format.ts';
-import { externalId, memo } from './transaction.ts';
+import { CreateTransactionRequest, externalId, memo } from './transaction.ts';
 
 /**
  * Trades (swaps) as the provider's SDKs ask for them (docs/ramps.md, "Swaps"):
@@ -159,6 +159,13 @@ export const SwapCreateRequest = z.strictObject({
   memo: memo.optional(),
 });
 export type SwapCreateRequest = z.output<typeof SwapCreateRequest>;
+
+/** What an approval card may be previewed for: a create body, or a swap executing its trade quote. */
+export const CardPreviewRequest = z.discriminatedUnion('category', [
+  ...CreateTransactionRequest.options,
+  SwapCreateRequest,
+]);
+export type CardPreviewRequest = z.output<typeof CardPreviewRequest>;
 
 export function isSwapCreate(body: { category: string }): body is SwapCreateRequest {
   return body.category === 'SWAP';

@@ -127,8 +127,22 @@ export const TransferCreateRequest = z.strictObject({
 });
 export type TransferCreateRequest = z.infer<typeof TransferCreateRequest>;
 
+/**
+ * Hex of whole bytes. An odd count of digits (the JS SDK's raw-signing example
+ * sends 33) is refused rather than padded: a leading and a trailing 0 make two
+ * different messages, and a signer must sign exactly the bytes its client built.
+ */
 const hex = (field: string) =>
-  z.string().regex(/^(0x)?([0-9a-fA-F]{2})+$/, `${field} must be hex bytes, like "0xa9059cbb..."`);
+  z.string().superRefine((value, ctx) => {
+    const digits = value.replace(/^0x/, '');
+    if (!/^[0-9a-fA-F]+$/.test(digits))
+      ctx.addIssue({ code: 'custom', message: `${field} must be hex bytes, like "0xa9059cbb..."` });
+    else if (digits.length % 2 === 1)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${field} has ${digits.length} hex digits: it must be whole bytes, two hex digits per byte, exactly as your client built them (the sandbox does not guess where a missing 0 goes)`,
+      });
+  });
 
 export const EvmCallData = z.strictObject({
   callData: hex('data.callData'),

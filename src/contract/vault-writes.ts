@@ -23,6 +23,19 @@ export const VaultCreateRequest = z.strictObject({
   /** The provider's vault templates: the sandbox has none, and takes any id as given. */
   templateId: z.string().max(200, 'templateId must be at most 200 characters').optional(),
   testNetVault: z.boolean('testNetVault must be true or false').optional(),
+  /**
+   * The Python SDK's `vaultSigners`: API users of the organization who sign
+   * for the vault. A transaction from it waits, once approved, for one of
+   * them to act on its operation (operations.ts).
+   */
+  vaultSigners: z
+    .array(
+      z.string().trim().min(1, 'vaultSigners holds API user ids'),
+      'vaultSigners must be a list of API user ids',
+    )
+    .max(20, 'vaultSigners holds at most 20 signers')
+    .transform((list) => [...new Set(list)])
+    .optional(),
   /** Console extra: the sub-organization that owns it. */
   subOrgId: z.string().trim().min(1).optional(),
 });

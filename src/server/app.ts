@@ -23,7 +23,7 @@ import { consoleRoutes } from './wiring/console.routes.ts';
 import { custodyWebhookRoutes } from './capabilities/webhooks/receiver.routes.ts';
 import { OPENAPI_PATH, openApiRoutes } from './http/openapi.ts';
 import { flagLinkedDecisions } from './console/linked-accounts.ts';
-import { scopedBackend } from './console/scoped-backend.ts';
+import { scopedBackend } from './wiring/scoped-backend.ts';
 import { applyPolicies } from './capabilities/policies/guard.ts';
 import {
   createCustodyEventSink,

@@ -7,7 +7,7 @@ import { paths } from '#contract/paths.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { createApp } from './app.ts';
 import { runDueSteps } from './custody/sandbox/engine/simulator.ts';
-import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from './wiring/sandbox-backend.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { auditLog, sessions, staff } from './db/schema/console.ts';
 import {

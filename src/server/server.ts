@@ -18,9 +18,9 @@ import {
   startWebhookDispatcher,
   type RunningDispatcher,
 } from './capabilities/webhooks/sandbox/dispatcher.ts';
-import { createSandboxBackend } from './custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from './wiring/sandbox-backend.ts';
 import { seedSandbox } from './custody/sandbox/seed.ts';
-import { createUpstreamBackend } from './custody/upstream/upstream-backend.ts';
+import { createUpstreamBackend } from './wiring/upstream-backend.ts';
 import { openDatabase, type DatabaseHandle, type MigrationTrack } from './db/client.ts';
 import { useReadCache } from './db/read-cache.ts';
 import { beginFirstStart, finishFirstStart } from './first-start.ts';

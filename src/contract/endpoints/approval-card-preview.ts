@@ -1,6 +1,6 @@
 import { ApprovalCardResponse } from '../approval-card.ts';
 import { endpoint } from '../endpoint.ts';
-import { CreateTransactionRequest } from '../transaction.ts';
+import { CardPreviewRequest } from '../trades.ts';
 
 /**
  * The card of a transaction not yet sent, for the initiator's review: its body
@@ -11,10 +11,10 @@ export const previewApprovalCard = endpoint({
   method: 'POST',
   path: '/api/console/approval_cards/preview/',
   summary:
-    'The approval card a transaction with this create body would have if the member sent it now, and its intent’s digest: the same card, and the same digest, as the item once created. Nothing is created.',
+    'The approval card a transaction with this create body (a swap: its chosen trade quote) would have if the member sent it now, and its intent’s digest: the same card, and the same digest, as the item once created. Nothing is created, and no quote is used.',
   action: 'create transactions',
   permission: 'initiate',
   audit: false,
-  body: CreateTransactionRequest,
+  body: CardPreviewRequest,
   answer: ApprovalCardResponse,
 });

@@ -9,6 +9,7 @@ import * as approvals from './approvals.ts';
 import * as bankAccountWrites from './bank-account-writes.ts';
 import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
+import * as operations from './operations.ts';
 import * as overview from './overview.ts';
 import * as paymentRuns from './payment-runs.ts';
 import * as policies from './policies.ts';
@@ -52,6 +53,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(contactWrites),
   ...Object.values(vaults),
   ...Object.values(vaultWrites),
+  ...Object.values(operations),
   ...Object.values(overview),
   ...Object.values(staff),
   ...Object.values(account),

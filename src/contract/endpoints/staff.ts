@@ -3,6 +3,7 @@ import {
   AuditListResponse,
   StaffChangeAnswer,
   StaffCreateRequest,
+  StaffFilters,
   StaffListResponse,
   StaffProposal,
   StaffProposalDecisionRequest,
@@ -16,10 +17,12 @@ import { endpoint } from '../endpoint.ts';
 export const listStaff = endpoint({
   method: 'GET',
   path: '/api/console/staff/',
-  summary: 'The staff members this admin administers (all of them for an unrestricted admin).',
+  summary:
+    'The staff members this admin administers (all of them for an unrestricted admin), in the order they joined, searched by name or email, filtered by role and sub-organization, and paged.',
   action: 'manage staff',
   permission: 'admin',
   audit: false,
+  query: StaffFilters,
   paged: true,
   answer: StaffListResponse,
 });

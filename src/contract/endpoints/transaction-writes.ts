@@ -43,3 +43,15 @@ export const estimateFee = endpoint({
   body: EstimateFeeRequest,
   answer: EstimatedFeeResponse,
 });
+
+export const cancelScheduledTransaction = endpoint({
+  method: 'POST',
+  path: '/api/console/transactions/:transactionId/cancel/',
+  summary:
+    'Calls off a scheduled transfer (one created with executeAt) before its time, approved or not: it ends FAILED, its error saying who cancelled it and when, and nothing moves. Refused (409 SCHEDULE_DUE) once its time has come, and for a transaction never scheduled (409 NOT_SCHEDULED). The custody API has no cancel: upstream, 409 SANDBOX_ONLY.',
+  action: 'cancel scheduled transfers',
+  permission: 'initiate',
+  audit: { action: 'transaction.cancel', entityType: 'TRANSACTION', entityParam: 'transactionId' },
+  resource: 'transaction',
+  answer: Transaction,
+});

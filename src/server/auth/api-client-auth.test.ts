@@ -6,7 +6,7 @@ import { describe, expect } from 'vitest';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { createApp } from '../app.ts';
 import { createApiClientDirectory } from '../custody/sandbox/api-users.store.ts';
-import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import { createUpstreamBackend } from '../wiring/upstream-backend.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { isHighS, mirroredSignature } from '../test/ecdsa-mirror.ts';
 import { usedTokenIds } from '../db/schema/sandbox.ts';

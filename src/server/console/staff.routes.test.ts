@@ -174,3 +174,83 @@ describe('an admin of every sub-organization', () => {
     },
   );
 });
+
+describe('the staff list, for a team of hundreds', () => {
+  appTest(
+    'is searched by name or email, filtered by role and sub-organization, and paged',
+    async ({ t }) => {
+      const list = async (query: string) => {
+        const res = await t.admin.json(`/api/console/staff/?${query}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return StaffListResponse.parse(res.body);
+      };
+      const make = async (body: object) => {
+        const res = await t.admin.json('/api/console/staff/', send('POST', body));
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      };
+      // A desk of its own: a name no other test's members carry.
+      for (let i = 0; i < 5; i += 1)
+        await make({ email: `ledger-${i}@desk.test`, name: `Lena Ledger ${i}`, role: 'viewer' });
+      await make({
+        email: 'ledger-held@desk.test',
+        name: 'Lena Ledger held',
+        role: 'initiator',
+        subOrgIds: ['so-ledger'],
+      });
+
+      // By name or email, whatever the case.
+      expect((await list('q=lena%20LEDGER&limit=100')).results).toHaveLength(6);
+      expect((await list('q=ledger-3%40desk&limit=100')).results.map((m) => m.name)).toEqual([
+        'Lena Ledger 3',
+      ]);
+      expect((await list('q=ledger&role=initiator')).results.map((m) => m.name)).toEqual([
+        'Lena Ledger held',
+      ]);
+      // A sub-organization's members are those held to it and those of every sub-organization.
+      const inDesk = await list('subOrgId=so-ledger&q=ledger');
+      // Joined in the same instant of the test clock: their order is the ids'.
+      expect(inDesk.results.map((m) => m.name).sort()).toEqual([
+        'Lena Ledger 0',
+        'Lena Ledger 1',
+        'Lena Ledger 2',
+        'Lena Ledger 3',
+        'Lena Ledger 4',
+        'Lena Ledger held',
+      ]);
+      expect(await list('subOrgId=so-elsewhere&q=held')).toMatchObject({ results: [] });
+
+      // Pages of two, in the order they joined, each page after the last.
+      const seen: string[] = [];
+      let cursor = '';
+      for (let pages = 1; ; pages += 1) {
+        const page = await list(`q=ledger&limit=2&cursor=${encodeURIComponent(cursor)}`);
+        seen.push(...page.results.map((m) => m.name));
+        expect(page.results.length).toBeLessThanOrEqual(2);
+        if (!page.hasNext) {
+          expect(pages).toBe(3);
+          expect(page.nextCursor).toBeNull();
+          break;
+        }
+        cursor = page.nextCursor ?? '';
+      }
+      expect(seen).toEqual(inDesk.results.map((m) => m.name));
+    },
+  );
+
+  appTest('refuses a filter it does not know how to read, naming it', async ({ t }) => {
+    for (const [query, field, code] of [
+      ['role=owner', 'role', 'INVALID_FILTER'],
+      ['cursor=not-one-we-issued', 'cursor', 'INVALID_CURSOR'],
+      [`q=${'x'.repeat(201)}`, 'q', 'INVALID_FILTER'],
+    ] as const) {
+      const res = await t.admin.json(`/api/console/staff/?${query}`);
+      expect(res.status, query).toBe(400);
+      const error = ApiErrorBody.parse(res.body);
+      expect(error.code, query).toBe(code);
+      expect(
+        error.fields?.map((f) => f.field),
+        query,
+      ).toEqual([field]);
+    }
+  });
+});

@@ -27,6 +27,8 @@ import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { mount } from '../http/mount.ts';
 import { administers, checkGrantedScope, checkOwnChange } from './admin-scope.ts';
+import { notFound } from './scope-rules.ts';
+import { pageOfStaff } from './staff-list.ts';
 import {
   changeNeedsApproval,
   creationNeedsApproval,
@@ -80,11 +82,16 @@ export function staffRoutes(options: AuthOptions) {
     return admin;
   }
 
-  mount(app, CONSOLE_API_PREFIX, listStaffEndpoint, async (_input, c) => {
+  mount(app, CONSOLE_API_PREFIX, listStaffEndpoint, async ({ query }, c) => {
     const admin = c.get('staff');
     if (!admin) throw unauthorized();
+    // A sub-organization outside a restricted admin's own is not found, as in every list.
+    if (query.subOrgId && admin.subOrgIds && !admin.subOrgIds.includes(query.subOrgId))
+      throw notFound('sub-organization', query.subOrgId);
     const rows = (await listStaff(db)).filter((member) => administers(admin, member));
-    return { results: rows.map(toWireStaff), hasNext: false, nextCursor: null };
+    const { limit, cursor, ...filters } = query;
+    const page = pageOfStaff(rows, filters, { limit, cursor });
+    return { ...page, results: page.results.map(toWireStaff) };
   });
 
   mount(app, CONSOLE_API_PREFIX, createStaffEndpoint, async ({ body: input }, c) => {

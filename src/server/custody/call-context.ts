@@ -12,7 +12,7 @@ export interface CustodyContext {
 }
 
 /**
- * Set by the scope layer (src/server/console/scoped-backend.ts) for a staff
+ * Set by the scope layer (src/server/wiring/scoped-backend.ts) for a staff
  * member restricted to several sub-orgs: an IN filter the stores apply.
  */
 export interface ScopeFilter {

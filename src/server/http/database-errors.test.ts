@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
 import { paths } from '#contract/paths.ts';
 import { createApp } from '../app.ts';
-import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../wiring/sandbox-backend.ts';
 import { wrapPgPool, type DatabaseHandle } from '../db/client.ts';
 import { freePort } from '../test/served.ts';
 import { isDatabaseUnavailable, isDataException } from './database-errors.ts';

@@ -9,7 +9,7 @@ import { createApp } from '../app.ts';
 import { appTestWith } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
-import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import { createUpstreamBackend } from '../wiring/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
 import { precompressDirectory } from '../../../scripts/precompress.ts';
 import { pageParts, type PageRenderer, type RenderedPage } from './server-render.ts';

@@ -10,7 +10,7 @@ import { actAsAdmin } from './staff-session.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import { createTestDatabase } from './test-database.ts';
 import { canonicalDecimal } from '../custody/sandbox/mappers.ts';
-import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../wiring/sandbox-backend.ts';
 import { assetRows } from '../custody/sandbox/seed/reference-data.ts';
 import { TestClock } from './test-clock.ts';
 import {

@@ -1,3 +1,5 @@
+import { operationIdOf } from '#contract/operations.ts';
+import { operationMessageToSign, updateUserAction } from '#contract/endpoints/operations.ts';
 import { randomBytes } from 'node:crypto';
 import {
   endpointKey,
@@ -39,6 +41,7 @@ import {
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
 import { stakedAmount } from '#contract/endpoints/transactions.ts';
 import {
+  cancelScheduledTransaction,
   createTransaction,
   estimateFee,
   replaceTransaction,
@@ -110,6 +113,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   // An approval card's item: the target's transaction stands for every kind.
   entityId: (t) => t.transactionId,
   approvalId: (t) => t.approvalId,
+  // An operation is its transaction's (contract/operations.ts): the target's first.
+  operationId: (t) => operationIdOf(t.transactionId, 1),
   staffId: (_t, ctx) => ctx.staffId,
   // A proposal nobody made: an admin gets 404 past the checks, others 403.
   proposalId: () => 'no-such-proposal',
@@ -132,6 +137,7 @@ const SCOPED_PARAMS = new Set([
   'vaultId',
   'contactId',
   'entityId',
+  'operationId',
 ]);
 
 /**
@@ -161,6 +167,22 @@ const at = (e: Endpoint, params: Record<string, string> = {}, query = {}) =>
 
 /** Endpoints whose meaningful call needs more than their declaration says. */
 export const OVERRIDES: Record<string, Call[]> = {
+  // A vault signer's (an API user's): a member in scope is refused as no signer, never 404.
+  [endpointKey(operationMessageToSign)]: [
+    {
+      name: 'operation message',
+      url: (t) => at(operationMessageToSign, { operationId: operationIdOf(t.transactionId, 1) }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(updateUserAction)]: [
+    {
+      name: 'operation user action',
+      url: (t) => at(updateUserAction, { operationId: operationIdOf(t.transactionId, 1) }),
+      body: () => ({ isApproved: true, signatureHex: '00' }),
+      scope: 'create',
+    },
+  ],
   [endpointKey(createTransaction)]: [
     {
       name: 'create transfer from a vault',
@@ -186,6 +208,14 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'replace a payment to a contact',
       url: () => at(replaceTransaction),
       body: (t) => ({ transactionId: t.paymentToContactId }),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(cancelScheduledTransaction)]: [
+    {
+      // The target was not scheduled: in scope it is refused for that (409), out of scope 404.
+      name: 'cancel a scheduled transfer',
+      url: (t) => at(cancelScheduledTransaction, { transactionId: t.transactionId }),
       scope: 'create',
     },
   ],

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { createApp, type App } from '../app.ts';
-import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../wiring/sandbox-backend.ts';
 import type { Clock } from '../clock.ts';
 import type { DatabaseHandle } from '../db/client.ts';
 import type { TestApp } from './test-app.ts';

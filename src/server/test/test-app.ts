@@ -3,7 +3,7 @@ import { pino, type Logger } from 'pino';
 import { createApp, type App, type CreateAppOptions } from '../app.ts';
 import type { ApprovalSigning, SecondFactorPolicy } from '../auth/second-factor.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
-import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../wiring/sandbox-backend.ts';
 import { seedSandbox, type SeedSummary } from '../custody/sandbox/seed.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import type { StaffRole } from '#contract/auth.ts';

@@ -21,7 +21,7 @@ import {
   type EngineFixture,
   type EngineTestApp,
 } from './engine-test-app.ts';
-import { createUpstreamBackend } from '../custody/upstream/upstream-backend.ts';
+import { createUpstreamBackend } from '../wiring/upstream-backend.ts';
 import { HTTP_SERVER_TIMEOUTS } from '../http/server-timeouts.ts';
 
 /**

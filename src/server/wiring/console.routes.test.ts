@@ -13,7 +13,7 @@ import { createApp } from '../app.ts';
 import { signRequestToken } from '../protocol/api-token.ts';
 import { createStaff } from '../auth/staff.store.ts';
 import { createTestApiUser } from '../test/api-client.ts';
-import { createSandboxBackend } from '../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from './sandbox-backend.ts';
 import { createLogger } from '../logger.ts';
 import { createBankAccount, createSubOrg } from '../test/fixtures.ts';
 import { TEST_ORIGIN, signInStaff } from '../test/staff-session.ts';

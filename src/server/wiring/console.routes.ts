@@ -20,6 +20,7 @@ import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from '../console/staff.routes.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
 import { stakedRoutes } from '../capabilities/transactions/staked.routes.ts';
+import { cancelScheduledRoutes } from '../capabilities/transactions/cancel.routes.ts';
 import { webhookRoutes } from '../capabilities/webhooks/webhooks.routes.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
@@ -37,11 +38,12 @@ export function consoleRoutes(
     .route('/', bankAccountMatchesRoutes(backend))
     .route('/', transactionHistoryRoutes(options, backend))
     .route('/', stakedRoutes(backend))
+    .route('/', cancelScheduledRoutes(backend))
     .route('/', approvalDecisionRoutes(options, backend))
-    .route('/', approvalInboxRoutes(options, backend))
+    .route('/', approvalInboxRoutes(options, backend, kinds))
     .route('/', approvalCardRoutes(options, backend, kinds))
     .route('/', policyRoutes(options, backend, kinds))
-    .route('/', overviewRoutes(options, backend))
+    .route('/', overviewRoutes(options, backend, kinds))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))

@@ -6,6 +6,7 @@ import type { SigningOptions } from '../capabilities/approvals/signing/signed-de
 import { bankAccountRoutes } from '../capabilities/bank-accounts/bank-accounts.routes.ts';
 import { rampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { contactRoutes } from '../capabilities/contacts/contacts.routes.ts';
+import { operationRoutes } from '../capabilities/operations/operations.routes.ts';
 import { vaultRoutes } from '../capabilities/vaults/vaults.routes.ts';
 import { referenceRoutes } from '../capabilities/reference/reference.routes.ts';
 import { transactionRoutes } from '../capabilities/transactions/transactions.routes.ts';
@@ -23,5 +24,6 @@ export function custodyRoutes(backend: CustodyBackend, signing?: SigningOptions)
       .route('/', referenceRoutes(backend))
       .route('/', contactRoutes(backend))
       .route('/', approvalRoutes(backend, signing))
+      .route('/', operationRoutes(backend))
   );
 }

@@ -49,6 +49,13 @@ export function InboxItemLink({
   'aria-describedby'?: string | undefined;
 }) {
   const state = { approvalInbox: place };
+  // An item of a kind the console holds has no page of its own: its card is in the inbox.
+  if (item.kind === 'HELD')
+    return (
+      <Link ref={ref} to="/approvals" search={inboxSearch(place)} className={className} {...aria}>
+        {children}
+      </Link>
+    );
   // A history entry of its own: Back returns to where the member was.
   if (item.kind === 'CONTACT')
     return (
@@ -121,6 +128,10 @@ function Around({
   const open = (item: ApprovalItem | undefined) => {
     if (!item) return;
     const state = { approvalInbox: place };
+    if (item.kind === 'HELD') {
+      void navigate({ to: '/approvals', search: inboxSearch(place) });
+      return;
+    }
     if (item.kind === 'CONTACT') {
       void navigate({ to: '/contacts/$contactId', params: { contactId: item.id }, state });
       return;

@@ -1,6 +1,8 @@
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { chainLabel } from '#contract/chains.ts';
-import { paymentMethodLabel } from './labels.ts';
+import type { ApprovalCard } from '#contract/approval-card.ts';
+import { formatAmount } from '#contract/decimal-format.ts';
+import { humanize, paymentMethodLabel } from './labels.ts';
 import { describeTransaction } from './transaction-summary.ts';
 import { compact } from './paging.ts';
 
@@ -93,6 +95,7 @@ export function describeItemParts(item: ApprovalItem): { text: string; number: s
   if (item.kind === 'TRANSACTION')
     return { text: describeTransaction(item.transaction), number: null };
   if (item.kind === 'CONTACT') return describeContact(item.contact);
+  if (item.kind === 'HELD') return { text: describeCard(item.card), number: null };
   const account = item.bankAccount;
   const rail = paymentMethodLabel(account.paymentMethod);
   const text = [
@@ -102,6 +105,17 @@ export function describeItemParts(item: ApprovalItem): { text: string; number: s
     .filter(Boolean)
     .join(' · ');
   return { text, number: account.accountNumber || null };
+}
+
+/**
+ * An item of a kind the console holds, from its approval card alone (the
+ * card is what is signed): "Payout of 1,250.5 USD to Payee One Ltd".
+ */
+function describeCard({ intent }: ApprovalCard): string {
+  const what = humanize(intent.category) || humanize(intent.kind);
+  const amount = intent.amount ? ` of ${formatAmount(intent.amount)} ${intent.asset ?? ''}` : '';
+  const to = intent.destination?.name ?? intent.destination?.address;
+  return `${what}${amount}`.trimEnd() + (to ? ` to ${to}` : '');
 }
 
 /** A contact proposed, or a new asset list for one: its name, chain and short address. */

@@ -9,6 +9,7 @@ import type {
 import { PasskeyAssertion } from '#contract/auth.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { approvalSigningChallenge } from '#contract/endpoints/approval-signatures.ts';
+import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import { approvalMessage, decideApproval } from '#contract/endpoints/approvals.ts';
 import { apiClient } from './api-client.ts';
 import { ApiError } from './api-errors.ts';
@@ -106,6 +107,19 @@ export async function sendSignedDecision(
   const { approvalId } = await apiClient.call(approvalMessage, { query: { entityId } });
   const intent = await signIntent(entityId, body.action, digest);
   return apiClient.call(decideApproval, { params: { approvalId }, body: { ...body, intent } });
+}
+
+/**
+ * The same for an item of a kind the console holds itself (no change request
+ * to look up): decided at the approval core's own route.
+ */
+export async function sendSignedHeldDecision(
+  entityId: string,
+  digest: string,
+  body: DecisionBody,
+): Promise<ApprovalActionResponse> {
+  const intent = await signIntent(entityId, body.action, digest);
+  return apiClient.call(decideApprovable, { params: { entityId }, body: { ...body, intent } });
 }
 
 /** The card the member saw is no longer the item's: reload it, say what changed, ask again. */

@@ -5,7 +5,7 @@ import { paths, toQueryString } from '#contract/paths.ts';
 import { ApprovalMessageResponse } from '#contract/approvals.ts';
 import { Transaction } from '#contract/transaction.ts';
 import { contacts, transactionStatusEvents } from '../../db/schema/sandbox.ts';
-import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
 import { createTestApiUser, signedInit, type TestApiUser } from '../../test/api-client.ts';
 import { changeRequestOf, createChangeRequest, decideAs } from '../../test/change-requests.ts';
 import { createContact, createTransaction, createVault } from '../../test/fixtures.ts';

@@ -8,18 +8,25 @@ import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { approvalCosts as approvalCosts_ } from './cost.ts';
+import type { ApprovableKind } from './core/kind.ts';
 import { approvalInbox as approvalInbox_, withProgress } from './inbox.ts';
 
 /**
- * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions and
- * bank accounts, newest first (see approval-inbox.ts). For the roles that
+ * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions,
+ * bank accounts, contacts and items of the kinds the console holds, newest first (see approval-inbox.ts). For the roles that
  * decide (the `approve` permission): the inbox is their work list. The
  * backend given is the scoped one, so a restricted member sees only their
  * sub-orgs and a sub-org outside them is 404, as on every list. The console's
  * database names who proposed each item (staff, audit log).
  */
-export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function approvalInboxRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  kinds: readonly ApprovableKind[],
+) {
   const app = new Hono<AppEnv>();
+  // The kinds the console holds itself wait in the same inbox, read through the approval core.
+  const held = { kinds, clock: options.clock };
   // The badge's poll: the smallest page carries the whole inbox's counts.
   mount(app, CONSOLE_API_PREFIX, approvalInboxCount, async ({ query: { subOrgId } }, c) => {
     const { actionableCount, totalCount, youApprovedCount } = await approvalInbox_(
@@ -27,6 +34,7 @@ export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBacken
       custodyContext(c),
       options.db,
       { subOrgId, page: { limit: 1, cursor: undefined } },
+      held,
     );
     return { actionableCount, totalCount, youApprovedCount };
   });
@@ -40,10 +48,16 @@ export function approvalInboxRoutes(options: AuthOptions, backend: CustodyBacken
     approvalInbox,
     async ({ query: { subOrgId, limit, cursor } }, c) => {
       const ctx = custodyContext(c);
-      const page = await approvalInbox_(backend, ctx, options.db, {
-        subOrgId,
-        page: { limit, cursor },
-      });
+      const page = await approvalInbox_(
+        backend,
+        ctx,
+        options.db,
+        {
+          subOrgId,
+          page: { limit, cursor },
+        },
+        held,
+      );
       // What each item still needs under its approval rule (the badge's count has no use for it),
       // and whether this member's decision on it would be flagged.
       const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : null;

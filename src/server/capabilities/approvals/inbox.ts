@@ -16,10 +16,14 @@ import { cachedRead } from '../../db/read-cache.ts';
 import { approvalRequirements, approvalVotes, auditLog, staff } from '../../db/schema/console.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { approvalProgress, requirementsOf } from '../policies/progress.ts';
+import { heldWaiting, type HeldWaiting } from './core/held-inbox.ts';
+import type { ApprovableKind, CardContext } from './core/kind.ts';
 
 /**
- * The approvals inbox as one newest-first list of PENDING transactions and
- * PENDING bank accounts, ordered by (createdAt, kind, id) descending and
+ * The approvals inbox as one newest-first list of PENDING transactions, bank
+ * accounts and contacts, and the items of the kinds the console holds itself
+ * (read through the approval core, core/held-inbox.ts: no kind is named
+ * here), ordered by (createdAt, kind, id) descending and
  * paged with its own keyset cursor over that order. A cursor names the last
  * item shown, not an offset, so items decided or added meanwhile never
  * shift a page onto rows already seen or past rows not yet seen.
@@ -264,7 +268,7 @@ function itemOf(
   pending: PendingApproval,
   recorded?: ChangeRequestActor,
   approvedAt?: ReadonlyMap<string, string>,
-): ApprovalItem {
+): Exclude<ApprovalItem, { kind: 'HELD' }> {
   const row = recordOf(pending);
   const createdById = row.createdById ?? null;
   const initiator = pending.initiator ?? recorded ?? null;
@@ -298,18 +302,81 @@ function itemOf(
   }
 }
 
+/** A held item before its card is read (only a page's items are given theirs). */
+interface HeldItem {
+  kind: 'HELD';
+  id: string;
+  createdAt: string;
+  subOrgId: string | null;
+  createdById: string | null;
+  yours: boolean;
+  initiator: ChangeRequestActor;
+  youApprovedAt: string | null;
+  held: HeldWaiting;
+}
+type Listed = Exclude<ApprovalItem, { kind: 'HELD' }> | HeldItem;
+
+function heldItemOf(
+  item: HeldWaiting,
+  member: string | undefined,
+  approvedAt: ReadonlyMap<string, string>,
+): HeldItem {
+  const staff = item.initiator.type === 'STAFF';
+  return {
+    kind: 'HELD',
+    id: item.id,
+    createdAt: item.createdAt,
+    subOrgId: item.subOrgId,
+    createdById: staff ? item.initiator.id : null,
+    yours: staff && item.initiator.id === member,
+    initiator: item.initiator,
+    youApprovedAt: approvedAt.get(item.id) ?? null,
+    held: item,
+  };
+}
+
+/** The page's held items with their cards; one decided meanwhile has none and is left out. */
+async function withCards(card: CardContext, items: readonly Listed[]): Promise<ApprovalItem[]> {
+  const read = await Promise.all(
+    items.map(async (item): Promise<ApprovalItem | null> => {
+      if (item.kind !== 'HELD') return item;
+      const { held, ...rest } = item;
+      const found = await held.kind.loadCard(card, held.id);
+      return found ? { ...rest, card: found } : null;
+    }),
+  );
+  return read.filter((item) => item !== null);
+}
+
+/** The kinds the console holds itself, read into the inbox through the approval core. */
+export interface HeldSource {
+  kinds: readonly ApprovableKind[];
+  clock: CardContext['clock'];
+}
+
 /** One page of the inbox after `page.cursor`, with the counts of the whole inbox. */
 export async function approvalInbox(
   backend: CustodyBackend,
   ctx: CustodyContext,
   db: Database,
   query: { subOrgId: string | undefined; page: PageRequest },
+  source?: HeldSource,
 ): Promise<ApprovalInboxResponse> {
   const after = query.page.cursor ? decodeCursor(query.page.cursor) : null;
   const scope = query.subOrgId ? { subOrgId: query.subOrgId } : {};
   const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : undefined;
   // What the member approved and still waits for others is no longer theirs to decide.
   const approvedAt = await approvedAndWaiting(db, member);
+  const card: CardContext | null = source
+    ? { backend, ctx, db, clock: source.clock, memberId: member ?? null }
+    : null;
+  const held = card
+    ? (await heldWaiting(card, source?.kinds ?? [], query.subOrgId)).map((item) =>
+        heldItemOf(item, member, approvedAt),
+      )
+    : [];
+  const page = async (items: readonly Listed[]) =>
+    named(backend, ctx, db, card ? await withCards(card, items) : (items as ApprovalItem[]));
   if (backend.pendingApprovals) {
     const found = await backend.pendingApprovals(ctx, {
       limit: query.page.limit,
@@ -318,15 +385,23 @@ export async function approvalInbox(
       ...(approvedAt.size > 0 ? { decidedIds: [...approvedAt.keys()] } : {}),
       ...scope,
     });
-    const results = found.items.map((item) => itemOf(ctx, item, undefined, approvedAt));
+    // The backend's page and every held item after the cursor, in the one order: the page's
+    // first `limit` are the inbox's (the backend's next rows all come after its last one).
+    const merged: Listed[] = [
+      ...found.items.map((item) => itemOf(ctx, item, undefined, approvedAt)),
+      ...(after ? held.filter((item) => compareKeys(keyOf(item), after) > 0) : held),
+    ].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+    const results = merged.slice(0, query.page.limit);
+    const hasNext = found.hasNext || merged.length > query.page.limit;
     const last = results.at(-1);
+    const counts = countsOf(held);
     return {
-      results: await named(backend, ctx, db, results),
-      nextCursor: found.hasNext && last ? encodeCursor(keyOf(last)) : null,
-      hasNext: found.hasNext,
-      actionableCount: found.actionableCount,
-      totalCount: found.totalCount,
-      youApprovedCount: found.youApprovedCount,
+      results: await page(results),
+      nextCursor: hasNext && last ? encodeCursor(keyOf(last)) : null,
+      hasNext,
+      actionableCount: found.actionableCount + counts.actionableCount,
+      totalCount: found.totalCount + counts.totalCount,
+      youApprovedCount: found.youApprovedCount + counts.youApprovedCount,
     };
   }
   const [transactions, bankAccounts, contacts] = await Promise.all([
@@ -368,17 +443,18 @@ export async function approvalInbox(
   ];
   // Every item read, not only the page's: which are the member's own decides the count.
   const creators = await auditedCreators(db, pending.map(entityIdOf));
-  const items = pending
-    .map((p) => itemOf(ctx, p, creators.get(entityIdOf(p)), approvedAt))
-    .sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
-  const page = inboxPage(items, query.page.limit, after);
-  return { ...page, results: await named(backend, ctx, db, page.results) };
+  const items: Listed[] = [
+    ...pending.map((p) => itemOf(ctx, p, creators.get(entityIdOf(p)), approvedAt)),
+    ...held,
+  ].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  const found = inboxPage(items, query.page.limit, after);
+  return { ...found, results: await page(found.results) };
 }
 
 /** An item's place in the inbox: newest first, then kind, then id (both descending), so the order is total. */
-type Key = [time: number, kind: ApprovalItem['kind'], id: string];
+type Key = [time: number, kind: string, id: string];
 
-function keyOf(item: ApprovalItem): Key {
+function keyOf(item: { createdAt: string | null; kind: string; id: string }): Key {
   const time = item.createdAt ? Date.parse(item.createdAt) : Number.NaN;
   // An item without a readable time sorts last rather than breaking the order.
   return [Number.isFinite(time) ? time : 0, item.kind, item.id];
@@ -418,15 +494,27 @@ function decodeCursor(cursor: string): Key {
     // A time the database can hold (a made-up one would otherwise fail the query).
     parsed[0] < EARLIEST ||
     parsed[0] > LATEST ||
-    (parsed[1] !== 'TRANSACTION' && parsed[1] !== 'BANK_ACCOUNT' && parsed[1] !== 'CONTACT') ||
+    (parsed[1] !== 'TRANSACTION' &&
+      parsed[1] !== 'BANK_ACCOUNT' &&
+      parsed[1] !== 'CONTACT' &&
+      parsed[1] !== 'HELD') ||
     typeof parsed[2] !== 'string'
   )
     throw invalidCursor();
   return [parsed[0], parsed[1], parsed[2]];
 }
 
+/** The inbox's counts over `items`: what the member may decide, all, and what they approved. */
+function countsOf(items: readonly { yours: boolean; youApprovedAt?: string | null | undefined }[]) {
+  return {
+    actionableCount: items.filter((item) => !item.yours && !item.youApprovedAt).length,
+    totalCount: items.length,
+    youApprovedCount: items.filter((item) => !item.yours && item.youApprovedAt).length,
+  };
+}
+
 /** One page of the ordered items after `after`, with the counts of all of them. */
-function inboxPage(items: ApprovalItem[], limit: number, after: Key | null) {
+function inboxPage(items: Listed[], limit: number, after: Key | null) {
   const rest = after ? items.filter((item) => compareKeys(keyOf(item), after) > 0) : items;
   const results = rest.slice(0, limit);
   const hasNext = rest.length > limit;
@@ -435,8 +523,6 @@ function inboxPage(items: ApprovalItem[], limit: number, after: Key | null) {
     results,
     nextCursor: hasNext && last ? encodeCursor(keyOf(last)) : null,
     hasNext,
-    actionableCount: items.filter((item) => !item.yours && !item.youApprovedAt).length,
-    totalCount: items.length,
-    youApprovedCount: items.filter((item) => !item.yours && item.youApprovedAt).length,
+    ...countsOf(items),
   };
 }

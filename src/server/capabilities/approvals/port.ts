@@ -13,7 +13,8 @@ import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts'
 /** An item's place in the approvals inbox: newest first, then kind, then id (all descending). */
 export interface PendingApprovalPosition {
   createdAt: Date;
-  kind: PendingApproval['kind'];
+  /** The kind's name: a kind the backend does not list (one the console holds) is placed by it too. */
+  kind: string;
   id: string;
 }
 

@@ -12,7 +12,7 @@ import { paths } from '#contract/paths.ts';
 import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
 import { createApp, type App } from '../../app.ts';
 import { transition } from '../../custody/sandbox/engine/transitions.ts';
-import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import { sessions } from '../../db/schema/console.ts';
 import { createOrg, createSubOrg, createTransaction, createVault } from '../../test/fixtures.ts';

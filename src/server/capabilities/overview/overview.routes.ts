@@ -13,6 +13,7 @@ import { custodyContext } from '../../custody/context.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { valueVaults, vaultHoldingsAnswer } from './holdings.ts';
+import type { ApprovableKind } from '../approvals/core/kind.ts';
 import { readOverview } from './overview.ts';
 
 /**
@@ -21,7 +22,11 @@ import { readOverview } from './overview.ts';
  * given is the scoped one: a restricted member's figures are their
  * sub-organizations' alone, and a sub-organization outside them is 404.
  */
-export function overviewRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function overviewRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  kinds: readonly ApprovableKind[],
+) {
   const app = new Hono<AppEnv>();
   const priceSource: VaultHoldingsResponse['priceSource'] =
     backend.kind === 'sandbox' ? 'SANDBOX_REFERENCE' : 'CUSTODY_API';
@@ -45,6 +50,8 @@ export function overviewRoutes(options: AuthOptions, backend: CustodyBackend) {
       now: options.clock.now(),
       decides: member ? roleAllows(member.role, 'approve') : false,
       priceSource,
+      // What waits counts the kinds the console holds too, as the inbox's badge does.
+      held: { kinds, clock: options.clock },
     });
   });
 }

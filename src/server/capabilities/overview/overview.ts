@@ -5,7 +5,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { TransactionListQuery } from '../transactions/port.ts';
 import type { Database } from '../../db/client.ts';
-import { approvalInbox } from '../approvals/inbox.ts';
+import { approvalInbox, type HeldSource } from '../approvals/inbox.ts';
 import { addTo, percentOf, valueVaults } from './holdings.ts';
 
 /**
@@ -159,15 +159,19 @@ async function waitingOn(
   ctx: CustodyContext,
   db: Database,
   subOrgId: string | undefined,
+  held: HeldSource | undefined,
 ): Promise<OverviewResponse['waiting']> {
   let cursor: string | undefined;
   let oldest: string | null = null;
   let counts: { actionableCount: number; totalCount: number } | undefined;
   for (let pages = 0; pages < MAX_TRANSACTION_PAGES; pages += 1) {
-    const page = await approvalInbox(backend, ctx, db, {
-      subOrgId,
-      page: { limit: PAGE, cursor },
-    });
+    const page = await approvalInbox(
+      backend,
+      ctx,
+      db,
+      { subOrgId, page: { limit: PAGE, cursor } },
+      held,
+    );
     counts ??= { actionableCount: page.actionableCount, totalCount: page.totalCount };
     // Newest first: the last item the member may decide is the oldest so far.
     const mine = page.results.filter((item) => !item.yours && item.createdAt);
@@ -185,6 +189,8 @@ export interface OverviewOptions {
   /** The member may decide (the `approve` permission): the inbox is theirs to read. */
   decides: boolean;
   priceSource: VaultHoldingsResponse['priceSource'];
+  /** The kinds the console holds itself, waiting with the rest. */
+  held?: HeldSource;
 }
 
 export async function readOverview(
@@ -245,7 +251,7 @@ export async function readOverview(
       subOrgId,
       createdAtGte: new Date(firstDayStart - COMPLETION_LAG_MS).toISOString(),
     }),
-    options.decides ? waitingOn(backend, ctx, db, subOrgId) : Promise.resolve(null),
+    options.decides ? waitingOn(backend, ctx, db, subOrgId, options.held) : Promise.resolve(null),
   ]);
 
   const ours = new Set(vaults.map((v) => v.id));

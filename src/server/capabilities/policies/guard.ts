@@ -347,6 +347,28 @@ export async function draftRampRequirement(
   return requirementFor(policy, version, facts);
 }
 
+/**
+ * What a swap's create would need if `ctx` sent it now: judged on the
+ * transaction its quote would make (the backend's preview, checked as the
+ * create checks it), exactly as the create is judged (`judgedAfter`). The
+ * Convert page's review card shows it before anything is sent.
+ */
+export async function draftSwapRequirement(
+  inner: CustodyBackend,
+  options: { db: Database; clock: Clock },
+  ctx: CustodyContext,
+  body: SwapCreateRequest,
+): Promise<{ requirement: FrozenRequirement; made: Transaction }> {
+  const initiator = await policyActor(options.db, ctx);
+  const made = await inner.previewTradeTransaction(ctx, body);
+  const { version, policy } = await currentPolicy(options.db, 'transactions');
+  const needs = factsNeeded(policy);
+  const vaultId = rampVaultOf(body);
+  const usd = await outflowOf(inner, options.clock, ctx, vaultId, needs);
+  const facts = await madeFacts(inner, ctx, made, initiator, needs, { vaultId, usd });
+  return { requirement: requirementFor(policy, version, facts), made };
+}
+
 /** A blocking rule refuses the create, naming the rule; any other is frozen on the item. */
 function unlessBlocked(requirement: FrozenRequirement): FrozenRequirement {
   if (requirement.outcome.action === 'BLOCK')

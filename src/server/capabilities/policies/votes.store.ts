@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gte } from 'drizzle-orm';
 import type { ApprovalCardIntent, CardVoidedVote } from '#contract/approval-card.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import type { Database } from '../../db/client.ts';
@@ -103,6 +103,27 @@ export async function decisionsOn(
     .where(eq(approvalVotes.entityId, entityId))
     .orderBy(asc(approvalVotes.seq));
   return rows.map((r) => ({ actor: voteActor(r), decision: r.decision }));
+}
+
+/** Whether `staffId`'s decision on the item was recorded at `since` or later (and still stands). */
+export async function votedSince(
+  db: Pick<Database, 'select'>,
+  entityId: string,
+  staffId: string,
+  since: Date,
+): Promise<boolean> {
+  const rows = await db
+    .select({ at: approvalVotes.at })
+    .from(approvalVotes)
+    .where(
+      and(
+        eq(approvalVotes.entityId, entityId),
+        eq(approvalVotes.actorType, STAFF),
+        eq(approvalVotes.actorId, staffId),
+        gte(approvalVotes.at, since),
+      ),
+    );
+  return rows.length > 0;
 }
 
 /** Who cast a recorded decision. */

@@ -42,6 +42,12 @@ export interface RampsPort {
   createRampTransaction(ctx: CustodyContext, body: RampCreateRequest): Promise<Transaction>;
   /** GET …/transactions/trade_quote/: every provider's price for a swap, best first. */
   quoteTrade(ctx: CustodyContext, query: TradeQuoteQuery): Promise<GetTradeQuoteResponse>;
+  /**
+   * The swap `createTradeTransaction` would make from this body, checked as
+   * it would be and not made: what the initiator's review card and the
+   * approval rule are computed from before the Convert page sends.
+   */
+  previewTradeTransaction(ctx: CustodyContext, body: SwapCreateRequest): Promise<Transaction>;
   /** POST …/transactions/ with category SWAP: a PENDING swap executing one trade quote. */
   createTradeTransaction(ctx: CustodyContext, body: SwapCreateRequest): Promise<Transaction>;
   /** POST …/transactions/mark_deposit_done/: an approved on-ramp's money is on its way. */

@@ -11,7 +11,7 @@ import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { RampsPort } from './port.ts';
 
 /**
- * The sub-organization scope of ramps (console/scoped-backend.ts's rule, for
+ * The sub-organization scope of ramps (wiring/scoped-backend.ts's rule, for
  * this capability): a member restricted to some sub-organizations may quote
  * and execute only with vaults and bank accounts of those (anything else is
  * a 404, as if it did not exist), must send the intent with an execute so its
@@ -115,6 +115,11 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
     async quoteTrade(ctx, query) {
       await checkParties(ctx, [{ type: 'VAULT', id: query.vaultId }], undefined);
       return inner.quoteTrade(ctx, query);
+    },
+    // Previewed as it would be executed: the same vault checked.
+    async previewTradeTransaction(ctx, body) {
+      await checkParties(ctx, [{ type: 'VAULT', id: body.vaultId }], undefined);
+      return inner.previewTradeTransaction(ctx, body);
     },
     async createTradeTransaction(ctx, body) {
       await checkParties(ctx, [{ type: 'VAULT', id: body.vaultId }], undefined);

@@ -34,6 +34,12 @@ export interface TransactionsPort {
    * judges unstakes by this very figure, has it.
    */
   stakedAmount?(ctx: CustodyContext, of: StakedOf): Promise<string>;
+  /**
+   * Calls off a scheduled transfer before its time (engine/cancel-scheduled.ts):
+   * it ends FAILED, its error naming `by`. The custody API has no cancel: only
+   * the sandbox offers it.
+   */
+  cancelScheduled?(ctx: CustodyContext, transactionId: string, by: string): Promise<Transaction>;
 }
 
 // The backend the routes speak to holds this port: each capability adds its

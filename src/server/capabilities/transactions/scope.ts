@@ -83,6 +83,20 @@ export function transactionsScope(inner: CustodyBackend): TransactionsPort {
           },
         }
       : {}),
+    // Only a transaction the member may read: another sub-org's is a 404, as its get would be.
+    ...(inner.cancelScheduled
+      ? {
+          cancelScheduled: async (ctx: CustodyContext, transactionId: string, by: string) => {
+            checked(
+              ctx,
+              'transaction',
+              transactionId,
+              await inner.getTransaction(ctx, transactionId),
+            );
+            return inner.cancelScheduled!(ctx, transactionId, by);
+          },
+        }
+      : {}),
     estimateFee: async (ctx, body) => {
       await checkParties(inner, ctx, namedParties(body));
       return inner.estimateFee(ctx, body);

@@ -9,7 +9,7 @@ import { createSubOrg, createTransaction, createVault } from '../../test/fixture
 import { signInStaff } from '../../test/staff-session.ts';
 import { appTest } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
-import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
 
 /**
  * Conditional GET of one transaction: the detail page polls with the ETag it

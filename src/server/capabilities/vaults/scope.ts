@@ -4,7 +4,7 @@ import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { VaultsPort } from './port.ts';
 
 /**
- * Vaults held to a member's sub-organizations (console/scoped-backend.ts):
+ * Vaults held to a member's sub-organizations (wiring/scoped-backend.ts):
  * a vault outside them is 404 for every read; a vault is created in one of
  * them (the one named, or their only one). API clients carry no scope.
  */

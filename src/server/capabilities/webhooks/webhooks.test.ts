@@ -13,7 +13,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { WebhookDelivery, WebhookEndpointCreated } from '#contract/webhooks.ts';
 import { createApp } from '../../app.ts';
 import { systemClock } from '../../clock.ts';
-import { createSandboxBackend } from '../../custody/sandbox/sandbox-backend.ts';
+import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
 import { approveTransaction } from '../../custody/sandbox/engine/approval-outcome.ts';
 import { runDueSteps } from '../../custody/sandbox/engine/simulator.ts';
 import { transition } from '../../custody/sandbox/engine/transitions.ts';

@@ -1,3 +1,4 @@
+import { operationIdOf } from '#contract/operations.ts';
 import type { InferSelectModel } from 'drizzle-orm';
 import type { BankAccount } from '#contract/bank-account.ts';
 import { add } from '#contract/decimal.ts';
@@ -76,7 +77,13 @@ export function toWireTransaction(row: TransactionRow): Transaction {
           : null,
     amountInUSD: row.amountInUsd === null ? null : canonicalDecimal(row.amountInUsd),
     txHash: row.txHash,
-    operations: row.operations,
+    // Each operation named by its id (contract/operations.ts), as the SDKs' operationId.
+    operations: row.operations?.map((op, i) => {
+      const id = operationIdOf(row.id, op.sequence ?? i + 1);
+      return { ...op, id, operationId: id };
+    }),
+    // The operation waiting for a vault signer's user action (engine/user-action.ts).
+    operationId: waitingOperation(row.simulation),
     balanceChanges: row.balanceChanges,
     nonce: row.nonce,
     error: row.error,
@@ -140,14 +147,27 @@ function scheduledAt(simulation: unknown): string | null {
   return typeof at === 'string' ? at : null;
 }
 
-/** A raw signing's signature as the SDKs read it: `txnSignature` (r ‖ s ‖ v) and its parts. */
+function waitingOperation(simulation: unknown): string | null {
+  const action =
+    simulation && typeof simulation === 'object'
+      ? (simulation as { userAction?: { operationId?: unknown; status?: unknown } }).userAction
+      : undefined;
+  return action?.status === 'PENDING' && typeof action.operationId === 'string'
+    ? action.operationId
+    : null;
+}
+
+/** A raw signing's signature as the SDKs read it: `txnSignature` (r ‖ s ‖ v on EVM) and, on EVM, its parts. */
 function rawSignature(simulation: unknown): Pick<Transaction, 'txnSignature' | 'txnSignatureData'> {
   const signature =
     simulation && typeof simulation === 'object'
       ? (simulation as { signature?: Partial<RawSignature> }).signature
       : undefined;
-  if (!signature?.txnSignature || !signature.txnSignatureData) return {};
-  return { txnSignature: signature.txnSignature, txnSignatureData: signature.txnSignatureData };
+  if (!signature?.txnSignature) return {};
+  return {
+    txnSignature: signature.txnSignature,
+    ...(signature.txnSignatureData ? { txnSignatureData: signature.txnSignatureData } : {}),
+  };
 }
 
 /** A ramp's re-quotes and accepted quote, read from its plan (capabilities/ramps/sandbox/ramp-plan.ts) where it has them. */

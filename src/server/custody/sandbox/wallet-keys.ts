@@ -1,8 +1,9 @@
+import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { chainInfo } from '#contract/chains.ts';
-import { evmAddressOfPublicKey } from '#contract/raw-signature.ts';
+import { base58Encode, evmAddressOfPublicKey } from '#contract/raw-signature.ts';
 
 /**
  * A sandbox wallet's key on an EVM chain: derived from the wallet's id, so
@@ -26,9 +27,28 @@ export function keyedEvmAddress(walletId: string): string {
 }
 
 /**
- * A new wallet's address: on an EVM chain its key's, elsewhere `shaped` (an
- * address of the chain's shape, from no key).
+ * A Solana wallet's ed25519 key, derived from the wallet's id under a label of
+ * its own (so it shares nothing with the secp256k1 key): any 32 bytes are a
+ * valid ed25519 secret.
+ */
+const SOLANA_LABEL = new TextEncoder().encode('custody-console sandbox solana wallet key v1');
+
+export function solanaSecretKey(walletId: string): Uint8Array {
+  return hmac(sha256, SOLANA_LABEL, new TextEncoder().encode(walletId));
+}
+
+/** The Solana address of the wallet's key: its public key in base58. */
+export function keyedSolanaAddress(walletId: string): string {
+  return base58Encode(ed25519.getPublicKey(solanaSecretKey(walletId)));
+}
+
+/**
+ * A new wallet's address: on an EVM chain or Solana its key's, elsewhere
+ * `shaped` (an address of the chain's shape, from no key).
  */
 export function newWalletAddress(walletId: string, chain: string, shaped: () => string): string {
-  return chainInfo(chain)?.kind === 'EVM' ? keyedEvmAddress(walletId) : shaped();
+  const kind = chainInfo(chain)?.kind;
+  if (kind === 'EVM') return keyedEvmAddress(walletId);
+  if (kind === 'SOLANA') return keyedSolanaAddress(walletId);
+  return shaped();
 }

@@ -3,7 +3,9 @@ import { describe, expect } from 'vitest';
 import { ApprovalSignatures } from '#contract/approval-signature.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
+import { approvalInboxCount } from '#contract/endpoints/approval-counts.ts';
 import { approvalSignatures } from '#contract/endpoints/approval-signatures.ts';
+import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import { approvalEvents, auditLog } from '../../db/schema/console.ts';
 import { appTestWith } from '../app-test.ts';
@@ -160,6 +162,95 @@ describe('a test-only approvable kind', () => {
         card: {
           status: { quorum: { voided: [expect.objectContaining({ name: 'Ada Changed' })] } },
         },
+      });
+    },
+  );
+
+  appTest(
+    'waits in the inbox with its card, counts on the badge and is approved from it, by the core',
+    async ({ t }) => {
+      // A sub-organization of its own: the inbox and the badge are read for it alone.
+      const here = await createSubOrg(t.db, t.orgId, 'Payout inbox');
+      const pia = await withPasskey(t, 'Pia Inbox');
+      const ada = await withPasskey(t, 'Ada Inbox');
+      const ben = await withPasskey(t, 'Ben Inbox', 'admin');
+      const by = { id: pia.session.member.id, role: 'approver' as const };
+      const older = await payouts.propose(t.db, t.clock, by, {
+        subOrgId: here.id,
+        payee: 'Inbox Payee Older',
+        amount: '40.25',
+      });
+      t.clock.advance(60_000);
+      const newer = await payouts.propose(t.db, t.clock, by, {
+        subOrgId: here.id,
+        payee: 'Inbox Payee Newer',
+        amount: '75',
+      });
+      const inbox = (who: StaffSession, query: Record<string, string> = {}) =>
+        who.json(
+          `${pathOf(approvalInbox, {})}?${new URLSearchParams({ subOrgId: here.id, ...query })}`,
+        );
+      const badge = (who: StaffSession) =>
+        who.json(`${pathOf(approvalInboxCount, {})}?subOrgId=${here.id}`);
+
+      const listed = await inbox(ada.session);
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+      expect(listed.body).toMatchObject({
+        results: [
+          {
+            kind: 'HELD',
+            id: newer.id,
+            subOrgId: here.id,
+            yours: false,
+            youApprovedAt: null,
+            initiator: { type: 'STAFF', id: pia.session.member.id, name: 'Pia Inbox' },
+            card: {
+              intent: { kind: PAYOUT, amount: '75', destination: { name: 'Inbox Payee Newer' } },
+              status: { quorum: { required: 2 } },
+            },
+            progress: { required: 2, approvals: [] },
+          },
+          { kind: 'HELD', id: older.id, card: { intent: { amount: '40.25' } } },
+        ],
+        actionableCount: 2,
+        totalCount: 2,
+        youApprovedCount: 0,
+      });
+      expect(await badge(ada.session)).toMatchObject({
+        status: 200,
+        body: { actionableCount: 2, totalCount: 2, youApprovedCount: 0 },
+      });
+      // Paged by the inbox's own cursor, a held item as any other.
+      const first = await inbox(ada.session, { limit: '1' });
+      expect(first.body).toMatchObject({ results: [{ id: newer.id }], hasNext: true });
+      const { nextCursor } = first.body as { nextCursor: string };
+      const second = await inbox(ada.session, { limit: '1', cursor: nextCursor });
+      expect(second.body).toMatchObject({ results: [{ id: older.id }], hasNext: false });
+
+      // The proposer sees their own, never counted as theirs to decide.
+      expect(await inbox(pia.session)).toMatchObject({
+        body: { results: [{ id: newer.id, yours: true }, { yours: true }], actionableCount: 0 },
+      });
+      // Outside the member's sub-organizations nothing of it shows.
+      const away = await createSubOrg(t.db, t.orgId, 'Payout inbox elsewhere');
+      const outsider = await t.signIn('admin', { subOrgIds: [away.id] });
+      const elsewhere = await outsider.json(pathOf(approvalInbox, {}));
+      expect(elsewhere.status).toBe(200);
+      expect(JSON.stringify(elsewhere.body)).not.toContain(newer.id);
+
+      // Approved from the inbox: each signed over the card it carries.
+      const decided = await decide(ada.session, newer.id, await signIntent(ada, newer.id));
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      expect(await badge(ada.session)).toMatchObject({
+        body: { actionableCount: 1, totalCount: 2, youApprovedCount: 1 },
+      });
+      expect(await inbox(ada.session)).toMatchObject({
+        body: { results: [{ id: newer.id, youApprovedAt: expect.any(String) }, { id: older.id }] },
+      });
+      const settled = await decide(ben.session, newer.id, await signIntent(ben, newer.id));
+      expect(settled.body).toMatchObject({ status: 'APPROVED' });
+      expect(await inbox(ben.session)).toMatchObject({
+        body: { results: [{ id: older.id }], actionableCount: 1, totalCount: 1 },
       });
     },
   );

@@ -60,9 +60,7 @@ export function payoutKind() {
       const payout = payouts.get(entityId);
       if (!payout || !inScope(card.ctx, payout.subOrgId)) return null;
       const frozen = await frozenOf(card, entityId, payout.subOrgId);
-      const built: Omit<ApprovalCard, 'intent'> & {
-        intent: Omit<ApprovalCard['intent'], 'kind'> & { kind: string };
-      } = {
+      const built: ApprovalCard = {
         intent: {
           kind: PAYOUT,
           category: 'PAYOUT',
@@ -102,8 +100,7 @@ export function payoutKind() {
           quorum: frozen.quorum,
         },
       };
-      // A kind the browser's card does not name: the server's core takes any kind's card.
-      return built as ApprovalCard;
+      return built;
     },
     async stateOf(card, entityId) {
       const payout = read(card.ctx, entityId);

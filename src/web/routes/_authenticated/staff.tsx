@@ -11,7 +11,7 @@ export const Route = createFileRoute('/_authenticated/staff')({
     const session = await loadSession(queryClient).catch(() => undefined);
     if (!can(session, 'manage-staff')) return;
     // Errors show in the page with a retry, not as a route error.
-    return queryClient.ensureQueryData(staffQueries.list()).then(
+    return queryClient.ensureQueryData(staffQueries.page({}, undefined)).then(
       () => undefined,
       () => undefined,
     );

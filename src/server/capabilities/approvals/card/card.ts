@@ -5,12 +5,12 @@ import {
 } from '#contract/approval-card.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { CreateTransactionRequest } from '#contract/transaction.ts';
+import type { CardPreviewRequest } from '#contract/trades.ts';
 import { requirementsOf } from '../../policies/progress.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
 import { APPROVABLE_KINDS } from '../core/kinds.ts';
 import { rememberCard } from './cards-shown.ts';
-import { previewTransactionCard } from './transaction.ts';
+import { previewSwapCard, previewTransactionCard } from './transaction.ts';
 
 const answer = (card: ApprovalCard): ApprovalCardResponse => ({
   card,
@@ -53,10 +53,14 @@ export async function currentIntentOf(
   }
 }
 
-/** The card of a transaction not yet sent (the initiator's review). */
+/** The card of a transaction not yet sent (the initiator's review): a create, or a swap's quote. */
 export async function previewCardOf(
   card: CardContext,
-  body: CreateTransactionRequest,
+  body: CardPreviewRequest,
 ): Promise<ApprovalCardResponse> {
-  return answer(await previewTransactionCard(card, body));
+  return answer(
+    body.category === 'SWAP'
+      ? await previewSwapCard(card, body)
+      : await previewTransactionCard(card, body),
+  );
 }

@@ -10,7 +10,8 @@ import { describeContractCall, readCallData } from '#contract/call-data.ts';
 import { add, cmp, isDecimalString, neg } from '#contract/decimal.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import type { CreateTransactionRequest, Party, Transaction } from '#contract/transaction.ts';
-import { draftRequirement } from '../../policies/guard.ts';
+import type { SwapCreateRequest } from '#contract/trades.ts';
+import { draftRequirement, draftSwapRequirement } from '../../policies/guard.ts';
 import { costOf } from '../cost.ts';
 import { canonicalAmount, frozenOf, last4, orNull, ruleOf, vaultOf } from './parts.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
@@ -326,4 +327,22 @@ export async function previewTransactionCard(
     body,
   );
   return transactionCard(card, draftTransaction(body), { requirement, quorum: null });
+}
+
+/**
+ * A swap's card before it is sent: made from the transaction its quote would
+ * make (checked as the create checks it: an expired or used quote is refused
+ * here too), with the rule its create would freeze.
+ */
+export async function previewSwapCard(
+  card: CardContext,
+  body: SwapCreateRequest,
+): Promise<ApprovalCard> {
+  const { requirement, made } = await draftSwapRequirement(
+    card.backend,
+    { db: card.db, clock: card.clock },
+    card.ctx,
+    body,
+  );
+  return transactionCard(card, made, { requirement, quorum: null });
 }

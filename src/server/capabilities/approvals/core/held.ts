@@ -25,7 +25,12 @@ import {
   requirementOf,
 } from '../../policies/votes.store.ts';
 import { currentIntentOf } from '../card/card.ts';
-import { checkDecision, storeDecided, type SigningOptions } from '../signing/signed-decision.ts';
+import {
+  checkDecision,
+  decisionRefused,
+  storeDecided,
+  type SigningOptions,
+} from '../signing/signed-decision.ts';
 import type { ApprovableKind, CardContext } from './kind.ts';
 
 /**
@@ -82,14 +87,6 @@ export async function proposeHeld(
 const notHeld = () =>
   new ApiError(404, ERROR_CODES.notFound, 'No item waiting for a decision with that id');
 
-/** A refusal that says the decision itself did not stand (not a timeout or a rate limit). */
-const refusal = (error: unknown) =>
-  error instanceof ApiError &&
-  error.status >= 400 &&
-  error.status < 500 &&
-  error.status !== 408 &&
-  error.status !== 429;
-
 /** POST /api/console/approvables/{entityId}/decision/ */
 export async function decideHeld(
   options: SigningOptions,
@@ -130,26 +127,37 @@ export async function decideHeld(
 
   if (result.claimedAt) {
     const outcome = result.tally.state === 'APPROVED' ? 'APPROVED' : 'DECLINED';
+    const status = outcome === 'APPROVED' ? 'APPROVED' : 'REJECTED';
     try {
-      await settle(card, entityId, outcome);
+      // The effect (the kind writes through the database it is handed), the item marked
+      // decided, its live event and the signature it was decided with: one transaction, so
+      // a crash part-way keeps none of them, never an effect without its signature.
+      await db.transaction(async (tx) => {
+        await settle({ ...card, db: tx }, entityId, outcome);
+        await markSent(tx, entityId, clock.now());
+        await raiseApprovalEvent(
+          tx,
+          { kind: 'DECIDED', entityType: kind.kind, entityId, subOrgId: state.subOrgId, status },
+          clock,
+        );
+        await storeDecided(
+          { ...options, auth: { ...options.auth, db: tx } },
+          member,
+          checked,
+          request.action,
+        );
+      });
     } catch (error) {
-      // The effect refused: this decision did not stand, and the item waits again.
+      // The effect refused: this decision did not stand, and the item waits again. Anything
+      // else keeps the vote for the quorum to settle again.
       await releaseClaim(
         db,
         entityId,
         result.claimedAt,
-        refusal(error) ? { actor, subOrgId: state.subOrgId, at: clock.now() } : null,
+        decisionRefused(error) ? { actor, subOrgId: state.subOrgId, at: clock.now() } : null,
       );
       throw error;
     }
-    await markSent(db, entityId, clock.now());
-    const status = outcome === 'APPROVED' ? 'APPROVED' : 'REJECTED';
-    await raiseApprovalEvent(
-      db,
-      { kind: 'DECIDED', entityType: kind.kind, entityId, subOrgId: state.subOrgId, status },
-      clock,
-    );
-    await storeDecided(options, member, checked, request.action);
     return { success: true, status, id: entityId, entityId, policy: progress };
   }
   if (result.tally.state !== 'PENDING')

@@ -54,9 +54,11 @@ export interface ApprovableKind {
    * A kind the console holds itself (no change request at the custody
    * backend): what its outcome does, once its frozen rule is settled, run by
    * the one request that holds the claim. A refusal (a 4xx) takes that
-   * decision back, as a custody backend's refusal does. Custody kinds leave
-   * it out: the console sends their one approval to the custody backend
-   * (policies/guard.ts).
+   * decision back, as a custody backend's refusal does. Its writes go through
+   * `card.db`: the core hands it the transaction that also marks the item
+   * decided and keeps the settling signature, so all stand or none. Custody
+   * kinds leave it out: the console sends their one approval to the custody
+   * backend (policies/guard.ts).
    */
   settle?(card: CardContext, entityId: string, outcome: 'APPROVED' | 'DECLINED'): Promise<void>;
 }

@@ -24,6 +24,7 @@ import { approvalCardOf } from '../card/card.ts';
 import { cardShown } from '../card/cards-shown.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
 import { intentChange } from '#contract/card-changes.ts';
+import { votedSince } from '../../policies/votes.store.ts';
 import { consumeNonce, createNonce, recordSignature } from './signatures.store.ts';
 
 /**
@@ -294,10 +295,54 @@ export async function decideSigned(
     entityId,
     intent ? { ...rest, intent } : rest,
   );
-  const answer = await decide(rest);
+  const since = options.auth.clock.now();
+  let answer: ApprovalActionResponse;
+  try {
+    answer = await decide(rest);
+  } catch (error) {
+    // An answer lost (a timeout, an outage) says nothing of the decision itself: when the
+    // member's vote was kept, the decision stands, and what it was signed over must stand too.
+    if (!decisionRefused(error) && (await decisionStands(options, c, entityId, member.id, since)))
+      await storeDecided(options, member, checked, rest.action);
+    throw error;
+  }
   await storeDecided(options, member, checked, rest.action);
   return answer;
 }
+
+/**
+ * Whether the member's decision on the item was made since `since`, though
+ * its answer was lost: their vote kept under the item's frozen rule, or, for
+ * an item its rule leaves to the custody backend, the backend's own record of
+ * who decided it (the sandbox keeps one; the custody API has no such read).
+ */
+async function decisionStands(
+  options: SigningOptions,
+  c: Context<AppEnv>,
+  entityId: string,
+  staffId: string,
+  since: Date,
+): Promise<boolean> {
+  if (await votedSince(options.auth.db, entityId, staffId, since)) return true;
+  const decisions = await options.backend
+    .approvalDecisions?.(custodyContext(c), [entityId])
+    .catch(() => []);
+  return (decisions ?? []).some(
+    (d) =>
+      d.entityId === entityId &&
+      d.decidedBy.type === 'STAFF' &&
+      d.decidedBy.id === staffId &&
+      Date.parse(d.decidedAt) >= since.getTime(),
+  );
+}
+
+/** A refusal that says the decision itself did not stand (not a timeout or a rate limit). */
+export const decisionRefused = (error: unknown) =>
+  error instanceof ApiError &&
+  error.status >= 400 &&
+  error.status < 500 &&
+  error.status !== 408 &&
+  error.status !== 429;
 
 /**
  * Stores what a member's decision was made on, once it was decided (never

@@ -17,7 +17,7 @@ import {
 } from './ramp-create.ts';
 import { markDepositDone } from './ramp-lifecycle.ts';
 import { quoteRamp } from './ramp-quote.ts';
-import { executeTrade } from './trade-create.ts';
+import { executeTrade, previewTrade } from './trade-create.ts';
 import { quoteTrade } from './trade-quote.ts';
 import { acceptRampQuote, bindRampApproval } from './ramp-requote.ts';
 import {
@@ -40,7 +40,7 @@ export interface RampsSandboxDeps {
 
 /**
  * Ramps and FX in the embedded sandbox: quotes priced by the engine's
- * providers (custody/sandbox/engine/ramp-*.ts), executed into PENDING
+ * providers (ramp-*.ts beside this file), executed into PENDING
  * transactions that go through the same approvals as every other, and moved
  * by the lifecycle simulator.
  */
@@ -139,6 +139,14 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
         },
       ),
     quoteTrade: async (ctx, query) => quoteTrade(db, await org(ctx), query, clock.now()),
+    previewTradeTransaction: async (ctx, body) =>
+      previewTrade(db, {
+        orgId: await org(ctx),
+        actor: ctx.actor,
+        scopeSubOrgIds: ctx.scope?.subOrgIds ?? null,
+        now: clock.now(),
+        body,
+      }),
     async createTradeTransaction(ctx, body) {
       const row = await executeTrade(db, {
         orgId: await org(ctx),

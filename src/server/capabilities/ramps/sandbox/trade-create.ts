@@ -3,7 +3,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { add, cmp, isDecimalString } from '#contract/decimal.ts';
 import type { SwapCreateRequest, TradeRecord } from '#contract/trades.ts';
-import type { Operation, Party } from '#contract/transaction.ts';
+import type { Operation, Party, Transaction } from '#contract/transaction.ts';
 import type { Database } from '../../../db/client.ts';
 import { tradeQuotes, vaults } from '../../../db/schema/sandbox.ts';
 import type { CustodyActor } from '../../../custody/backend.ts';
@@ -125,6 +125,36 @@ async function planTrade(db: Database, input: ExecuteTradeInput) {
     simulation: { ...plan },
   };
   return { quoteId, holds, values };
+}
+
+/**
+ * The swap `executeTrade` would make from this body, checked as it checks it
+ * and not made (nothing held, the quote not used): the transaction the
+ * initiator's review card and approval rule are computed from.
+ */
+export async function previewTrade(db: Database, input: ExecuteTradeInput): Promise<Transaction> {
+  const { values } = await planTrade(db, input);
+  const { trade } = values;
+  return {
+    ...(values.subOrgId ? { subOrgId: values.subOrgId } : {}),
+    vaultId: values.vaultId,
+    status: 'PENDING',
+    transactionType: 'OUTGOING',
+    category: values.category,
+    subCategory: values.subCategory,
+    blockChain: values.blockChain,
+    asset: values.asset,
+    amount: values.amount,
+    ...(values.amountInUsd ? { amountInUSD: values.amountInUsd } : {}),
+    source: values.source,
+    destination: values.destination,
+    fees: values.fees,
+    toAsset: trade.toAsset,
+    toBlockChain: trade.toChain,
+    finalToAmount: trade.finalToAmount,
+    tradeRequestData: trade.request,
+    tradeResponseData: trade.response,
+  };
 }
 
 export async function executeTrade(

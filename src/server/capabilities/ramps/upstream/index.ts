@@ -16,7 +16,7 @@ import {
   type IntentCreateRequest,
   type RampQuote,
 } from '#contract/ramps.ts';
-import { GetTradeQuoteResponse } from '#contract/trades.ts';
+import { GetTradeQuoteResponse, type SwapCreateRequest } from '#contract/trades.ts';
 import { Transaction, type TransactionFilters } from '#contract/transaction.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import {
@@ -215,6 +215,8 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
         retry: true,
       }),
     // The custody API checks the quote handed back; the console records its creator as for ramps.
+    // The custody API checks the quote at create; the review reads the swap as the body hands it back.
+    previewTradeTransaction: async (_ctx, body) => swapOfBody(body),
     createTradeTransaction: (ctx, body) => execute(ctx, pathOf(createTransaction), body),
     // Never retried: marking twice is refused upstream as it is here.
     markDepositDone: (ctx, body) =>
@@ -247,5 +249,44 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
       }
       return { results, nextCursor: cursor ?? null, hasNext: true };
     },
+  };
+}
+
+/** A swap create body as the transaction it names: the quote's request and answer, handed back. */
+function swapOfBody(body: SwapCreateRequest): Transaction {
+  const request = body.tradeRequestData;
+  const response = body.tradeResponseData;
+  const fromChain = body.blockChain ?? request.blockChain;
+  const toChain = request.toBlockchain ?? fromChain;
+  const vault = (chain: string | undefined) => ({
+    type: 'VAULT' as const,
+    id: body.vaultId,
+    ...(chain ? { chain } : {}),
+  });
+  return {
+    vaultId: body.vaultId,
+    status: 'PENDING',
+    transactionType: 'OUTGOING',
+    category: 'SWAP',
+    ...(fromChain ? { blockChain: fromChain } : {}),
+    asset: request.fromAsset,
+    amount: request.fromAmount,
+    ...(request.fromAmountUSD ? { amountInUSD: request.fromAmountUSD } : {}),
+    source: vault(fromChain),
+    destination: vault(toChain),
+    ...(response.fees?.amount
+      ? {
+          fees: {
+            amount: response.fees.amount,
+            asset: response.fees.asset ?? request.fromAsset,
+            ...(response.feeInUSD ? { amountInFiat: response.feeInUSD } : {}),
+          },
+        }
+      : {}),
+    toAsset: request.toAsset,
+    ...(toChain ? { toBlockChain: toChain } : {}),
+    finalToAmount: response.finalToAmount,
+    tradeRequestData: request,
+    tradeResponseData: response,
   };
 }

@@ -3,6 +3,9 @@ import { transactions } from '../../../db/schema/sandbox.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { TransactionsPort } from '../port.ts';
 import { stakedOf } from '../../../custody/sandbox/engine/unstake.ts';
+import { cancelScheduled } from '../../../custody/sandbox/engine/cancel-scheduled.ts';
+import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
+import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { withPace } from './pace.ts';
 import { getTransaction, listTransactions } from './store.ts';
 
@@ -17,7 +20,7 @@ export function transactionsSandbox({
 }: SandboxDeps): TransactionsPort {
   return {
     // The console's hottest reads, reused while nothing commits (db/read-cache.ts); the key holds
-    // the organization and the whole query, the scope's sub-orgs included (console/scoped-backend.ts).
+    // the organization and the whole query, the scope's sub-orgs included (wiring/scoped-backend.ts).
     // Whether one is slower than usual is judged after the cache: the clock moves, the rows do not.
     listTransactions: async (ctx, query) => {
       const page = await cachedList(ctx, 'transactions', query, [transactions], (orgId) =>
@@ -38,5 +41,17 @@ export function transactionsSandbox({
     estimateFee: async (ctx, body) => engine.estimateFee(await orgIdFor(ctx), body),
     // Read as the engine judges an unstake (engine/unstake.ts), so the form's check is the server's.
     stakedAmount: (_ctx, of) => stakedOf(db, of),
+    async cancelScheduled(ctx, transactionId, by) {
+      const orgId = await orgIdFor(ctx);
+      if (!orgId) throw noOrganization();
+      const row = await cancelScheduled(db, {
+        orgId,
+        actor: ctx.actor,
+        transactionId,
+        by,
+        now: clock.now(),
+      });
+      return toWireTransaction(row);
+    },
   };
 }

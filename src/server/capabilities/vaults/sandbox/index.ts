@@ -1,5 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { CHAINS, chainInfo, chainLabel } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -12,7 +12,14 @@ import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts
 import { newWalletAddress } from '../../../custody/sandbox/wallet-keys.ts';
 import { contractOf } from '../../../custody/sandbox/seed/reference-data.ts';
 import type { Database } from '../../../db/client.ts';
-import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
+import {
+  apiUsers,
+  assets,
+  subOrgs,
+  vaultBalances,
+  vaults,
+  wallets,
+} from '../../../db/schema/sandbox.ts';
 import { creatorOf, openChangeRequest } from '../../../custody/sandbox/change-request.ts';
 import type { ReferencePort } from '../../reference/port.ts';
 import type { VaultsPort } from '../port.ts';
@@ -138,6 +145,21 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
             );
           }
         }
+        // vaultSigners: API users of this organization, who act on its operations (engine/user-action.ts).
+        const signerIds = body.vaultSigners ?? [];
+        const signers =
+          signerIds.length === 0
+            ? []
+            : await tx
+                .select({ id: apiUsers.id, name: apiUsers.name })
+                .from(apiUsers)
+                .where(and(eq(apiUsers.orgId, orgId), inArray(apiUsers.id, signerIds)));
+        const strangers = signerIds.filter((id) => !signers.some((s) => s.id === id));
+        if (strangers.length > 0)
+          throw invalid(
+            'vaultSigners',
+            `vaultSigners names ${strangers.join(', ')}, not an API user of this organization`,
+          );
         const vaultId = randomUUID();
         await tx.insert(vaults).values({
           id: vaultId,
@@ -145,6 +167,7 @@ export function vaultsSandbox({ db, clock, orgIdFor, reference }: VaultsSandboxD
           subOrgId: body.subOrgId ?? null,
           vaultName: body.vaultName,
           vaultType: 'DEFAULT',
+          signers: signers.map((s) => ({ id: s.id, firstName: s.name, type: 'API_USER' })),
           createdAt: now,
           updatedAt: now,
         });

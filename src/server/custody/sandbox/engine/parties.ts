@@ -27,7 +27,7 @@ export interface ResolvedVault {
  * a create resolved its source and its destination vault in two statements
  * each, on every create.
  */
-function vaultWithWallet(
+export function vaultWithWallet(
   db: Executor,
   orgId: string,
   vaultId: string,

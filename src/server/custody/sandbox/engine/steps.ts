@@ -13,6 +13,7 @@ import { advanceRamp, isRampRow } from '../../../capabilities/ramps/sandbox/ramp
 import { rawSignatureFor } from './raw-signing.ts';
 import { advanceSwap, isSwapRow } from '../../../capabilities/ramps/sandbox/trade-lifecycle.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
+import { awaitsUserAction } from './user-action.ts';
 
 /**
  * One step of the lifecycle for one transaction, inside the database
@@ -47,6 +48,8 @@ export async function advance(
           .where(eq(transactions.id, row.id));
         return;
       }
+      // A vault signer's user action first, where the vault names API users among its signers.
+      if (await awaitsUserAction(tx, row, at)) return;
       return sign(tx, row, at, config);
     }
     case 'SIGNED':

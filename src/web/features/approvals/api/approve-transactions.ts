@@ -4,7 +4,12 @@ import { describeError } from '../../../lib/api-errors.ts';
 import { approvalCardQuery } from '../../../lib/approval-card-queries.ts';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
 import { changesSentence, describeCardChanges } from '#contract/card-changes.ts';
-import { isCardChanged, PasskeyNotUsed, sendSignedDecision } from '../../../lib/signed-decision.ts';
+import {
+  isCardChanged,
+  PasskeyNotUsed,
+  sendSignedDecision,
+  sendSignedHeldDecision,
+} from '../../../lib/signed-decision.ts';
 
 /**
  * Approving several transactions in one go, from the inbox: each is sent in
@@ -25,7 +30,12 @@ export type BulkOutcome =
 
 export interface BulkApproval {
   /** Each transaction with the approval card the dialog showed for it (null: none could be read). */
-  items: ReadonlyArray<{ id: string; card: ApprovalCardResponse | null }>;
+  items: ReadonlyArray<{
+    id: string;
+    /** An item of a kind the console holds: decided at the approval core's own route. */
+    held?: boolean;
+    card: ApprovalCardResponse | null;
+  }>;
   onOutcome: (transactionId: string, outcome: BulkOutcome) => void;
 }
 
@@ -48,7 +58,7 @@ export function useApproveTransactions(onSettled?: () => Promise<unknown>) {
       let approved = 0;
       let stopped = false;
       // One at a time, in the order shown: each decision is the server's to accept or refuse.
-      for (const { id, card } of items) {
+      for (const { id, held, card } of items) {
         if (stopped) {
           onOutcome(id, { state: 'refused', reason: NOT_SENT_AFTER_CANCEL });
           continue;
@@ -63,7 +73,9 @@ export function useApproveTransactions(onSettled?: () => Promise<unknown>) {
         }
         onOutcome(id, { state: 'sending' });
         try {
-          await sendSignedDecision(id, card.digest, { action: 'approve' });
+          await (held ? sendSignedHeldDecision : sendSignedDecision)(id, card.digest, {
+            action: 'approve',
+          });
           approved += 1;
           onOutcome(id, { state: 'approved' });
         } catch (error) {

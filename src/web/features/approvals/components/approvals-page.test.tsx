@@ -67,6 +67,41 @@ const account: ApprovalItem = {
   },
 } as ApprovalItem;
 
+/** An item of a kind the console holds itself: its approval card is all the inbox has of it. */
+function heldPayout(id: string, amount: string): ApprovalItem {
+  const card = transferCard(id, {
+    kind: 'TEST_PAYOUT',
+    category: 'PAYOUT',
+    source: null,
+    destination: {
+      type: 'PAYEE',
+      id: 'Payee One Ltd',
+      name: 'Payee One Ltd',
+      address: null,
+      blockChain: null,
+      rail: null,
+      last4: null,
+      ours: false,
+      approvedContact: false,
+      approvedContactSince: null,
+    },
+    asset: 'USD',
+    blockChain: null,
+    amount,
+    feeCeiling: null,
+  });
+  return {
+    kind: 'HELD',
+    id,
+    createdAt: at,
+    subOrgId: null,
+    createdById: 'staff_ivan',
+    yours: false,
+    initiator: { type: 'STAFF', id: 'staff_ivan', name: 'Ivan Initiator' },
+    card,
+  };
+}
+
 function renderInbox(
   results: ApprovalItem[],
   counts = { actionableCount: 3, totalCount: 4, youApprovedCount: 0 },
@@ -80,9 +115,12 @@ function renderInbox(
       item.id,
       signingState(item.id, {
         required,
-        card: transferCard(item.id, {
-          amount: item.kind === 'TRANSACTION' ? (item.transaction.amount ?? null) : null,
-        }),
+        card:
+          item.kind === 'HELD'
+            ? item.card
+            : transferCard(item.id, {
+                amount: item.kind === 'TRANSACTION' ? (item.transaction.amount ?? null) : null,
+              }),
       }),
     ]),
   );
@@ -106,6 +144,12 @@ function renderInbox(
       actions.push('tx_4');
       bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
       return json({ success: true, status: 'APPROVED' });
+    },
+    // An item the console holds is decided at the approval core's own route.
+    '/api/console/approvables/held_1/decision/': (_url, init) => {
+      actions.push('held_1');
+      bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
+      return json({ success: true, status: 'PENDING', id: 'held_1', entityId: 'held_1' });
     },
     '/api/external/change_requests/approvals/ap_tx_2/action/': () => {
       actions.push('tx_2');
@@ -261,5 +305,41 @@ describe('ApprovalsPage', () => {
     const items = dialog.querySelectorAll('[data-batch-item]');
     expect(items[1]).toHaveTextContent('Nothing was sent: the passkey prompt was closed');
     expect(items[2]).toHaveTextContent('Nothing was sent: the passkey prompt was closed');
+  });
+
+  it('lists an item of a kind the console holds by its card, and approves it with others, each signed', async () => {
+    const prompts = installAuthenticator(() => 'sign');
+    const { actions, bodies, signing, user } = renderInbox(
+      [transfer('tx_1', '0.5'), heldPayout('held_1', '1250.5')],
+      undefined,
+      true,
+    );
+    const row = (await screen.findByText(/^Payout of 1,250\.5 USD to Payee One Ltd/)).closest('tr');
+    if (!row) throw new Error('no row');
+    expect(row).toHaveTextContent('Test payout');
+    expect(row).toHaveTextContent('Ivan Initiator');
+    expect(row).toHaveTextContent('1,250.5 USD');
+
+    await user.click(
+      screen.getByRole('checkbox', {
+        name: 'Select every transaction on this page you may approve together',
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve 2 items?' });
+    expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(2);
+    const listed = within(dialog).getAllByRole('listitem');
+    expect(listed[1]).toHaveTextContent('Payee One Ltd');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve 2 items' }));
+
+    expect(await within(dialog).findByText('Done: 2 approved.')).toBeVisible();
+    expect(prompts).toHaveBeenCalledTimes(2);
+    expect(actions).toEqual(['tx_1', 'held_1']);
+    const held = signing.get('held_1');
+    if (!held) throw new Error('held_1');
+    expect(bodies[1]).toMatchObject({
+      action: 'approve',
+      intent: { digest: answerOf(held.card).digest, nonce: 'nonce-held_1-0123456789' },
+    });
   });
 });

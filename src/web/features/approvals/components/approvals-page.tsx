@@ -12,14 +12,12 @@ import { describeItem, type InboxPlace } from '../../../lib/approval-inbox-items
 import { Button } from '../../../components/ui/button.tsx';
 import { pageNumber } from '../../../lib/paging.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { bulkRefusal } from '../bulk.ts';
+import { batchNoun, bulkApprovable } from '../bulk.ts';
 import { approvalInboxSearch, type ApprovalInboxSearch } from '../search.ts';
 import { ApprovalNotificationsToggle } from './approval-notifications-toggle.tsx';
 import { ApprovalRow, approvalsTable, checkboxClass } from './approvals-table.tsx';
 import { BulkApproveDialog, type BatchResult } from './bulk-approve-dialog.tsx';
 import { Choice } from '../../../components/ui/input.tsx';
-
-type TransactionItem = Extract<ApprovalItem, { kind: 'TRANSACTION' }>;
 
 const NOUNS = {
   list: 'the approvals inbox',
@@ -78,9 +76,7 @@ export function ApprovalsPage({
     setChosen(new Set());
   }
   const items = query.data?.results ?? [];
-  const selectable = items.filter(
-    (item): item is TransactionItem => item.kind === 'TRANSACTION' && !bulkRefusal(item),
-  );
+  const selectable = items.filter(bulkApprovable);
   const selected = selectable.filter((item) => chosen.has(item.id));
   const allSelected = selectable.length > 0 && selected.length === selectable.length;
   const toggle = (id: string, on: boolean) =>
@@ -210,7 +206,7 @@ function BatchSummary({ result, ref }: { result: BatchResult; ref: Ref<HTMLDivEl
       className="rounded-md border border-slate-300 bg-white p-3 text-sm focus:outline-2 focus:outline-blue-700"
     >
       <p className="font-medium text-slate-900">
-        {`Approved ${approved} of ${result.items.length} ${result.items.length === 1 ? 'transaction' : 'transactions'}.`}
+        {`Approved ${approved} of ${result.items.length} ${batchNoun(result.items)}.`}
         {refused.length ? ` ${refused.length} not approved:` : ''}
       </p>
       {refused.length ? (

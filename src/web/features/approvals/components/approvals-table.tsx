@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { ApprovalCard } from '#contract/approval-card.ts';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import type { DataTableSpec } from '../../../components/data-table.tsx';
@@ -17,6 +18,7 @@ import {
 import { bulkRefusal } from '../bulk.ts';
 import { Choice } from '../../../components/ui/input.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { humanize } from '../../../lib/labels.ts';
 
 /** The table, with the page's select-all checkbox in the first column's heading. */
 export function approvalsTable(selectAll: ReactNode): DataTableSpec<ApprovalItem> {
@@ -54,11 +56,13 @@ function What({ item }: { item: ApprovalItem }) {
       <span className="block text-xs text-slate-700">
         {item.kind === 'TRANSACTION'
           ? 'Transaction'
-          : item.kind === 'CONTACT'
-            ? item.contact.pendingAssetList
-              ? 'Contact asset change'
-              : 'Contact'
-            : 'Bank account'}
+          : item.kind === 'HELD'
+            ? humanize(item.card.intent.kind)
+            : item.kind === 'CONTACT'
+              ? item.contact.pendingAssetList
+                ? 'Contact asset change'
+                : 'Contact'
+              : 'Bank account'}
       </span>
       <span className="break-words">
         {text}
@@ -85,6 +89,7 @@ function Initiator({ item }: { item: ApprovalItem }) {
 
 /** The amount, and its value in USD as the custody API gives it (to the cent). */
 function Value({ item }: { item: ApprovalItem }) {
+  if (item.kind === 'HELD') return <CardValue card={item.card} />;
   if (item.kind !== 'TRANSACTION') return <span className="text-slate-700">—</span>;
   const tx = item.transaction;
   const sendsNothing = !tx.amount || !/[1-9]/.test(tx.amount);
@@ -95,6 +100,21 @@ function Value({ item }: { item: ApprovalItem }) {
       </span>
       <span className="block text-xs whitespace-nowrap text-slate-700">
         {tx.amountInUSD ? `≈ ${formatUsd(tx.amountInUSD)} USD` : 'No USD value'}
+      </span>
+    </>
+  );
+}
+
+/** An item the console holds: the amount its card binds, and its USD value now. */
+function CardValue({ card: { intent, status } }: { card: ApprovalCard }) {
+  if (!intent.amount) return <span className="text-slate-700">—</span>;
+  return (
+    <>
+      <span className="block whitespace-nowrap">
+        {`${formatAmount(intent.amount)} ${intent.asset ?? ''}`.trimEnd()}
+      </span>
+      <span className="block text-xs whitespace-nowrap text-slate-700">
+        {status.amountUsd ? `≈ ${formatUsd(status.amountUsd)} USD` : 'No USD value'}
       </span>
     </>
   );
@@ -157,6 +177,8 @@ export function ApprovalRow({
         <CardLabel>From vault</CardLabel>
         {item.kind === 'TRANSACTION' ? (
           (item.vault?.name ?? item.vault?.id ?? <span className="text-slate-700">Not stated</span>)
+        ) : item.kind === 'HELD' && item.card.intent.source ? (
+          (item.card.intent.source.name ?? item.card.intent.source.id)
         ) : (
           <span className="text-slate-700">—</span>
         )}

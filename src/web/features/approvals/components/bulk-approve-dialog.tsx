@@ -1,7 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { useState } from 'react';
 import { shortDigest, type ApprovalCardResponse } from '#contract/approval-card.ts';
-import type { ApprovalItem } from '#contract/approval-inbox.ts';
 import { ApprovalCardView } from '../../../components/approval-card.tsx';
 import { approvalCardQuery } from '../../../lib/approval-card-queries.ts';
 import { chainLabel } from '#contract/chains.ts';
@@ -23,11 +22,10 @@ import { useApprovalCosts } from '../../../lib/approval-cost-queries.ts';
 import { CostFacts, CostSumView } from '../../../components/approval-cost.tsx';
 import type { ApprovalCosts } from '#contract/approval-cost.ts';
 import { useApproveTransactions, type BulkOutcome } from '../api/approve-transactions.ts';
-
-type TransactionItem = Extract<ApprovalItem, { kind: 'TRANSACTION' }>;
+import { batchNoun, type BulkItem } from '../bulk.ts';
 
 export interface BatchResult {
-  items: readonly TransactionItem[];
+  items: readonly BulkItem[];
   outcomes: ReadonlyMap<string, BulkOutcome>;
 }
 
@@ -53,7 +51,7 @@ export function BulkApproveDialog({
   onOpenChange,
   onCloseAutoFocus,
 }: {
-  selected: readonly TransactionItem[];
+  selected: readonly BulkItem[];
   onOpenChange?: (open: boolean) => void;
   onApproved?: () => Promise<unknown>;
   /** The batch is over and the dialog closed: what happened to each. */
@@ -61,12 +59,13 @@ export function BulkApproveDialog({
   onCloseAutoFocus?: (event: Event) => void;
 }) {
   const [open, setOpen] = useState(false);
-  const [batch, setBatch] = useState<readonly TransactionItem[]>([]);
+  const [batch, setBatch] = useState<readonly BulkItem[]>([]);
   const [outcomes, setOutcomes] = useState<ReadonlyMap<string, BulkOutcome>>(new Map());
   const approve = useApproveTransactions(onApproved);
   // Read once as the batch is taken: the fees and sums the approver checks before sending.
+  // Fees are a transaction's: an item the console holds moves nothing on a chain.
   const costs = useApprovalCosts(
-    batch.map((item) => item.id),
+    batch.flatMap((item) => (item.kind === 'TRANSACTION' ? [item.id] : [])),
     open,
   );
   // Each item's card, read as the batch is taken; the first answer is the one shown and signed.
@@ -93,7 +92,7 @@ export function BulkApproveDialog({
   // Each item's refusal is caught and reported; the batch itself fails only on the unforeseen.
   const done = approve.isSuccess || approve.isError;
   const count = batch.length;
-  const noun = count === 1 ? 'transaction' : 'transactions';
+  const noun = batchNoun(batch);
 
   const openWith = (next: boolean) => {
     if (sending) return;
@@ -169,6 +168,7 @@ export function BulkApproveDialog({
                     send({
                       items: batch.map((item) => ({
                         id: item.id,
+                        held: item.kind === 'HELD',
                         card: shownCards.get(item.id) ?? null,
                       })),
                       onOutcome: (id, outcome) =>
@@ -208,7 +208,7 @@ function BatchItem({
   cost,
   costsPending,
 }: {
-  item: TransactionItem;
+  item: BulkItem;
   number: number;
   outcome: BulkOutcome | undefined;
   card: ApprovalCardResponse | undefined;
@@ -216,7 +216,6 @@ function BatchItem({
   cost: ApprovalCosts['results'][number] | undefined;
   costsPending: boolean;
 }) {
-  const tx = item.transaction;
   return (
     <li
       className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm"
@@ -225,35 +224,14 @@ function BatchItem({
       <p className="font-medium text-slate-900">
         {number}. {describeItem(item)}
       </p>
-      <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1">
-        <Fact term="Amount">
-          <span className="font-medium tabular-nums">
-            {tx.amount ? `${formatAmount(tx.amount)} ${tx.asset ?? ''}` : 'Not stated'}
-          </span>
-          <span className="text-slate-700">
-            {tx.amountInUSD ? ` (≈ ${formatUsd(tx.amountInUSD)} USD)` : ' (no USD value given)'}
-          </span>
-        </Fact>
-        <Fact term="From">
-          {item.vault?.name ?? item.vault?.id ?? (
-            <PartySummary party={tx.source} none="Not stated" />
-          )}
-          {item.vault ? <span className="text-slate-700"> · our vault</span> : null}
-        </Fact>
-        <Fact term="To">
-          <PartySummary party={tx.destination} none="Not stated" />
-        </Fact>
-        <Fact term="Chain">{chainLabel(tx.blockChain) || 'Not stated'}</Fact>
-        <Fact term="Initiator">{initiatorName(item) ?? 'Not recorded by this console'}</Fact>
-        {cost ? (
-          <CostFacts cost={cost} />
-        ) : (
-          <Fact term="Fee">
-            {costsPending ? 'Estimating the fee…' : 'Not known: the transaction could not be read.'}
-          </Fact>
-        )}
-        {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
-      </dl>
+      {item.kind === 'TRANSACTION' ? (
+        <TransactionFacts item={item} cost={cost} costsPending={costsPending} />
+      ) : (
+        // An item the console holds is its card, below: nothing else is approved.
+        <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1">
+          <Fact term="Initiator">{initiatorName(item) ?? 'Not recorded by this console'}</Fact>
+        </dl>
+      )}
       {card ? (
         <>
           <ApprovalCardView answer={card} title={`Approval card ${number}, which you sign`} />
@@ -274,6 +252,48 @@ function BatchItem({
       )}
       <Outcome outcome={outcome} />
     </li>
+  );
+}
+
+/** What a transaction's approval rests on, beside its card. */
+function TransactionFacts({
+  item,
+  cost,
+  costsPending,
+}: {
+  item: Extract<BulkItem, { kind: 'TRANSACTION' }>;
+  cost: ApprovalCosts['results'][number] | undefined;
+  costsPending: boolean;
+}) {
+  const tx = item.transaction;
+  return (
+    <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1">
+      <Fact term="Amount">
+        <span className="font-medium tabular-nums">
+          {tx.amount ? `${formatAmount(tx.amount)} ${tx.asset ?? ''}` : 'Not stated'}
+        </span>
+        <span className="text-slate-700">
+          {tx.amountInUSD ? ` (≈ ${formatUsd(tx.amountInUSD)} USD)` : ' (no USD value given)'}
+        </span>
+      </Fact>
+      <Fact term="From">
+        {item.vault?.name ?? item.vault?.id ?? <PartySummary party={tx.source} none="Not stated" />}
+        {item.vault ? <span className="text-slate-700"> · our vault</span> : null}
+      </Fact>
+      <Fact term="To">
+        <PartySummary party={tx.destination} none="Not stated" />
+      </Fact>
+      <Fact term="Chain">{chainLabel(tx.blockChain) || 'Not stated'}</Fact>
+      <Fact term="Initiator">{initiatorName(item) ?? 'Not recorded by this console'}</Fact>
+      {cost ? (
+        <CostFacts cost={cost} />
+      ) : (
+        <Fact term="Fee">
+          {costsPending ? 'Estimating the fee…' : 'Not known: the transaction could not be read.'}
+        </Fact>
+      )}
+      {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
+    </dl>
   );
 }
 

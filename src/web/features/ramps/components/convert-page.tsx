@@ -1,21 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { RAMP_KINDS, type RampKind } from '#contract/ramp-record.ts';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useCan } from '../../../lib/permissions.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { rampQueries } from '../api/ramp-queries.ts';
-import { KIND_LABELS } from '../kinds.ts';
+import { CONVERT_KINDS, KIND_LABELS, type ConvertKind } from '../kinds.ts';
 import { ConvertForm } from './convert-form.tsx';
+import { SwapForm } from './swap-form.tsx';
 
 /**
  * `/convert`: off-ramp, on-ramp and FX, one form at a time, chosen by
  * `?kind=`. Members who may not create transactions are told why, on the
  * page itself (the navigation offers it only to those who may).
  */
-export function ConvertPage({ kind, subOrg }: { kind: RampKind; subOrg: string | undefined }) {
+export function ConvertPage({ kind, subOrg }: { kind: ConvertKind; subOrg: string | undefined }) {
   const allowed = useCan('convert');
   const role = useSession()?.member.role;
   const vaults = useQuery(referenceQueries.vaults());
@@ -47,6 +47,15 @@ export function ConvertPage({ kind, subOrg }: { kind: RampKind; subOrg: string |
         Loading vaults, assets and bank accounts…
       </p>
     );
+  else if (kind === 'SWAP')
+    content = (
+      <SwapForm
+        // A new scope is a new form, with its own external ID.
+        key={`${kind}-${subOrg ?? ''}`}
+        vaults={vaults.data.results.filter((v) => v.id && (!subOrg || v.subOrgId === subOrg))}
+        assets={assets.data}
+      />
+    );
   else
     content = (
       <ConvertForm
@@ -70,13 +79,14 @@ export function ConvertPage({ kind, subOrg }: { kind: RampKind; subOrg: string |
       </h1>
       <p className="max-w-3xl text-sm text-slate-700">
         Turn a vault's stablecoins into money in an approved bank account, buy stablecoins with
-        money from your bank, or change money between currencies. Quotes from several providers are
-        shown side by side; each conversion waits for an approver like any transaction.
+        money from your bank, change money between currencies, or swap one asset a vault holds into
+        another. Quotes from several providers are shown side by side; each conversion waits for an
+        approver like any transaction.
       </p>
       {allowed ? (
         <nav aria-label="Kind of conversion">
           <ul className="flex flex-wrap gap-2">
-            {RAMP_KINDS.map((k) => (
+            {CONVERT_KINDS.map((k) => (
               <li key={k}>
                 <Link
                   from="/convert"

@@ -1,12 +1,14 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type {
   StaffCreateRequest,
+  StaffFilters,
   StaffProposalDecisionRequest,
   StaffUpdateRequest,
 } from '#contract/auth.ts';
 import {
   createStaff,
   decideStaffProposal,
+  listStaff,
   listStaffProposals,
   proposeFactorReset,
   updateStaff,
@@ -14,9 +16,27 @@ import {
 import { apiClient } from '../../../lib/api-client.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 
+/** The staff page's page size: a team of hundreds is searched and paged, not one table. */
+export const STAFF_PAGE_SIZE = 25;
+
 /** The team list is reference data the audit log's actor filter reads too. */
 export const staffQueries = {
   list: () => referenceQueries.staffMembers(),
+  /**
+   * One page of the staff page's list, under the team list's key, so a staff
+   * change that refreshes the team refreshes it too.
+   */
+  page: (filters: StaffFilters, cursor: string | undefined) =>
+    queryOptions({
+      queryKey: [...referenceQueries.staffMembers().queryKey, 'page', filters, cursor] as const,
+      queryFn: ({ signal }) =>
+        apiClient.call(
+          listStaff,
+          { query: { ...filters, limit: STAFF_PAGE_SIZE, cursor } },
+          { signal },
+        ),
+      placeholderData: keepPreviousData,
+    }),
   /** Staff changes awaiting another admin. */
   proposals: () =>
     queryOptions({

@@ -3,7 +3,7 @@ import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffChangeAnswer, StaffMember, StaffProposal } from '#contract/auth.ts';
-import { installFakeApi, json } from '../../../test/fake-api.ts';
+import { installFakeApi, json, pagedList } from '../../../test/fake-api.ts';
 import { renderWithQuery } from '../../../test/render.tsx';
 import { sessionFor } from '../../../test/session.ts';
 import { StaffPage } from './staff-page.tsx';
@@ -88,6 +88,66 @@ afterEach(() => {
 });
 
 describe('StaffPage', () => {
+  it('finds members by name or email, role and sub-organization, a page at a time', async () => {
+    const user = userEvent.setup();
+    const team: StaffMember[] = Array.from({ length: 30 }, (_, i) => ({
+      id: `s_${i}`,
+      email: `member-${i}@example.test`,
+      name: i === 27 ? 'Paula Payments' : `Member ${i}`,
+      role: i === 27 ? 'approver' : 'viewer',
+      subOrgIds: ['so_east'],
+      disabled: false,
+    }));
+    const { calls } = installFakeApi({
+      '/auth/session': () => json(sessionFor('admin', { id: 's_admin' })),
+      '/api/console/staff/': (url) => {
+        const q = url.searchParams.get('q')?.toLowerCase();
+        const role = url.searchParams.get('role');
+        const found = team.filter(
+          (m) =>
+            (!q || m.name.toLowerCase().includes(q) || m.email.includes(q)) &&
+            (!role || m.role === role),
+        );
+        return pagedList(found, url);
+      },
+      '/api/console/staff/proposals/': () =>
+        json({ results: [], hasNext: false, nextCursor: null }),
+      '/api/external/sub_orgs/': () => json({ results: [{ id: 'so_east', name: 'East desk' }] }),
+    });
+    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const table = await screen.findByRole('table', { name: 'Staff members' });
+    const names = () =>
+      within(table)
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('td')?.textContent);
+    // A page, not the whole team.
+    await waitFor(() => expect(names()).toHaveLength(25));
+    expect(names()).not.toContain('Paula Payments');
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(names()).toContain('Paula Payments'));
+    expect(names()).toHaveLength(5);
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(names()).toContain('Member 0'));
+
+    const search = screen.getByRole('search', { name: 'Find staff' });
+    // Typed text applies with Enter, not a request per key.
+    await user.type(within(search).getByLabelText('Name or email'), 'paula{Enter}');
+    await waitFor(() => expect(names()).toEqual(['Paula Payments']));
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    await user.clear(within(search).getByLabelText('Name or email'));
+    await user.type(within(search).getByLabelText('Name or email'), '{Enter}');
+    await waitFor(() => expect(names()).toHaveLength(25));
+    await user.selectOptions(within(search).getByLabelText('Role'), 'approver');
+    await waitFor(() => expect(names()).toEqual(['Paula Payments']));
+    await user.selectOptions(within(search).getByLabelText('Sub-organization'), 'so_east');
+    const lastList = () => calls.filter((u) => u.pathname === '/api/console/staff/').at(-1);
+    await waitFor(() => expect(lastList()?.searchParams.get('subOrgId')).toBe('so_east'));
+    expect(lastList()?.searchParams.get('role')).toBe('approver');
+    expect(lastList()?.searchParams.get('limit')).toBe('25');
+  });
+
   it('lists the team, and offers no actions on your own account', async () => {
     install();
     renderWithQuery(<StaffPage currentMemberId="s_admin" />);

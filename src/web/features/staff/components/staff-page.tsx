@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
-import type { StaffMember } from '#contract/auth.ts';
+import { useMemo, useState } from 'react';
+import { STAFF_ROLES, type StaffFilters, type StaffMember } from '#contract/auth.ts';
 import { DataTable, type DataTableSpec } from '../../../components/data-table.tsx';
+import * as ListFilter from '../../../components/list-filters.tsx';
+import { CursorPagination } from '../../../components/pagination.tsx';
 import { PageSection } from '../../../components/page-section.tsx';
 import { EmptyState, ErrorState } from '../../../components/query-state.tsx';
 import { TableSkeleton } from '../../../components/table-skeleton.tsx';
@@ -33,7 +35,15 @@ function subOrgText(member: StaffMember, names: Map<string, string>): string {
  * rule, docs/security.md; their list already holds only those).
  */
 export function StaffPage({ currentMemberId }: { currentMemberId: string | undefined }) {
-  const staff = useQuery(staffQueries.list());
+  const [filters, setFilters] = useState<StaffFilters>({});
+  // The cursor of each page after the first that was opened, so Previous goes back one.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const staff = useQuery(staffQueries.page(filters, cursors.at(-1)));
+  const drafts = ListFilter.useTextDrafts(filters, ['q'] as const);
+  const change = (patch: Partial<StaffFilters>) => {
+    setFilters((now) => ({ ...now, ...patch }));
+    setCursors([]);
+  };
   const session = useSession();
   const ownScope = session?.member.subOrgIds ?? null;
   const subOrgs = useQuery(referenceQueries.subOrgs());
@@ -56,7 +66,15 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
       />
     );
   } else if (staff.data.results.length === 0) {
-    content = <EmptyState title="No staff members yet" />;
+    content = (
+      <EmptyState
+        title={
+          Object.values(filters).some(Boolean)
+            ? 'No staff members match these filters'
+            : 'No staff members yet'
+        }
+      />
+    );
   } else {
     content = (
       <DataTable spec={STAFF_TABLE} rows={staff.data.results}>
@@ -87,7 +105,58 @@ export function StaffPage({ currentMemberId }: { currentMemberId: string | undef
           You administer members of {ownScope.map((id) => names.get(id) ?? id).join(', ')} only.
         </p>
       ) : null}
-      <div aria-busy={staff.isPending}>{content}</div>
+      <ListFilter.Form
+        label="Find staff"
+        onApply={() => drafts.apply(change)}
+        className="flex flex-wrap items-end"
+      >
+        <ListFilter.Text
+          name="q"
+          label="Name or email"
+          value={drafts.draft('q')}
+          onChange={(text) => drafts.setDraft('q', text)}
+        />
+        <ListFilter.Selects<StaffFilters>
+          selects={[
+            {
+              name: 'role',
+              label: 'Role',
+              allLabel: 'All roles',
+              options: ListFilter.enumOptions(STAFF_ROLES, humanize),
+            },
+            {
+              name: 'subOrgId',
+              label: 'Sub-organization',
+              allLabel: 'All sub-organizations',
+              options: subOrgChoices,
+            },
+          ]}
+          value={filters}
+          onChange={change}
+        />
+        <ListFilter.Actions
+          value={filters}
+          onClear={() => {
+            setFilters({});
+            setCursors([]);
+          }}
+        />
+      </ListFilter.Form>
+      <div aria-busy={staff.isPending || staff.isPlaceholderData}>{content}</div>
+      {staff.data ? (
+        <CursorPagination
+          label="Staff pages"
+          page={cursors.length + 1}
+          hasPrevious={cursors.length > 0}
+          hasNext={Boolean(staff.data.hasNext && staff.data.nextCursor)}
+          busy={staff.isPlaceholderData}
+          onPrevious={() => setCursors((c) => c.slice(0, -1))}
+          onNext={() => {
+            const next = staff.data?.nextCursor;
+            if (next) setCursors((c) => [...c, next]);
+          }}
+        />
+      ) : null}
       <StaffProposals currentMember={session?.member} />
       <CreateStaffForm
         key={ownScope ? 'restricted' : 'all'}

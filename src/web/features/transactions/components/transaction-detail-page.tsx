@@ -7,6 +7,7 @@ import { RoutePending } from '../../../components/route-fallbacks.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { ScheduledNote } from './scheduled-note.tsx';
+import { CancelScheduled } from './cancel-scheduled.tsx';
 import { ApiError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -65,6 +66,7 @@ export function TransactionDetailPage({
             <span className="font-mono break-all">{tx.id}</span>
           </p>
           <ScheduledNote transaction={tx} />
+          <CancelScheduled transaction={tx} />
         </div>
         <Freshness
           updatedAt={query.dataUpdatedAt}

@@ -1,6 +1,7 @@
 import { approvalsScope } from '../capabilities/approvals/scope.ts';
 import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
 import { contactsScope } from '../capabilities/contacts/scope.ts';
+import { operationsScope } from '../capabilities/operations/scope.ts';
 import { rampsScope } from '../capabilities/ramps/scope.ts';
 import { referenceScope } from '../capabilities/reference/scope.ts';
 import { transactionsScope } from '../capabilities/transactions/scope.ts';
@@ -25,5 +26,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...approvalsScope(inner),
     ...referenceScope(inner),
     ...rampsScope(inner),
+    ...operationsScope(inner),
   };
 }

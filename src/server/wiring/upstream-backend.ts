@@ -1,21 +1,22 @@
 import type { Logger } from 'pino';
 import { paths } from '#contract/paths.ts';
 import { SupportedChainListResponse } from '#contract/reference.ts';
-import { parsePrivateKey } from '../../protocol/api-token.ts';
-import { systemClock, type Clock } from '../../clock.ts';
-import type { Database } from '../../db/client.ts';
-import type { CustodyBackend } from '../backend.ts';
-import { approvalsUpstream } from '../../capabilities/approvals/upstream/index.ts';
-import { bankAccountsUpstream } from '../../capabilities/bank-accounts/upstream/index.ts';
-import { contactsUpstream } from '../../capabilities/contacts/upstream/index.ts';
-import { policiesUpstream } from '../../capabilities/policies/upstream/index.ts';
-import { rampsUpstream } from '../../capabilities/ramps/upstream/index.ts';
-import { referenceUpstream } from '../../capabilities/reference/upstream/index.ts';
-import { transactionsUpstream } from '../../capabilities/transactions/upstream/index.ts';
-import { vaultsUpstream } from '../../capabilities/vaults/upstream/index.ts';
-import { bankAccountFingerprinter } from './bank-account-fingerprint.ts';
-import { createUpstreamClient } from './upstream-client.ts';
-import { upstreamDeps } from './upstream-deps.ts';
+import { parsePrivateKey } from '../protocol/api-token.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import type { Database } from '../db/client.ts';
+import type { CustodyBackend } from '../custody/backend.ts';
+import { approvalsUpstream } from '../capabilities/approvals/upstream/index.ts';
+import { bankAccountsUpstream } from '../capabilities/bank-accounts/upstream/index.ts';
+import { contactsUpstream } from '../capabilities/contacts/upstream/index.ts';
+import { policiesUpstream } from '../capabilities/policies/upstream/index.ts';
+import { rampsUpstream } from '../capabilities/ramps/upstream/index.ts';
+import { referenceUpstream } from '../capabilities/reference/upstream/index.ts';
+import { transactionsUpstream } from '../capabilities/transactions/upstream/index.ts';
+import { operationsUpstream } from '../capabilities/operations/upstream/index.ts';
+import { vaultsUpstream } from '../capabilities/vaults/upstream/index.ts';
+import { bankAccountFingerprinter } from '../custody/upstream/bank-account-fingerprint.ts';
+import { createUpstreamClient } from '../custody/upstream/upstream-client.ts';
+import { upstreamDeps } from '../custody/upstream/upstream-deps.ts';
 
 /**
  * The custody API of the organization, reached over signed HTTP
@@ -74,6 +75,7 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     },
     ...contactsUpstream(deps),
     ...vaultsUpstream(deps),
+    ...operationsUpstream(deps),
     ...transactions,
     ...bankAccounts,
     // Four-eyes reads the entity an approval is about through its own port.

@@ -1,26 +1,27 @@
+import { operationsSandbox } from '../capabilities/operations/sandbox/index.ts';
 import { asc } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { cachedRead } from '../../db/read-cache.ts';
-import { organizations } from '../../db/schema/sandbox.ts';
-import type { CustodyBackend, CustodyContext } from '../backend.ts';
-import { createApiClientDirectory } from './api-users.store.ts';
-import { approvalsSandbox } from '../../capabilities/approvals/sandbox/index.ts';
-import { applyBankAccountDecision } from '../../capabilities/bank-accounts/sandbox/decision.ts';
-import { applyContactDecision } from '../../capabilities/contacts/sandbox/decision.ts';
-import { bankAccountsSandbox } from '../../capabilities/bank-accounts/sandbox/index.ts';
-import { contactsSandbox } from '../../capabilities/contacts/sandbox/index.ts';
-import { policiesSandbox } from '../../capabilities/policies/sandbox/index.ts';
-import { rampsSandbox } from '../../capabilities/ramps/sandbox/index.ts';
-import { referenceSandbox } from '../../capabilities/reference/sandbox/index.ts';
-import { sandboxWorldSandbox } from '../../capabilities/sandbox-world/sandbox/index.ts';
-import { transactionsSandbox } from '../../capabilities/transactions/sandbox/index.ts';
-import { vaultsSandbox } from '../../capabilities/vaults/sandbox/index.ts';
-import { webhooksSandbox } from '../../capabilities/webhooks/sandbox/index.ts';
-import type { TargetPolicy } from '../../capabilities/webhooks/targets.ts';
-import { createTransactionEngine } from './engine/api.ts';
-import type { SandboxDeps } from './sandbox-deps.ts';
-import { systemClock, type Clock } from '../../clock.ts';
-import { DEFAULT_RATE_TOLERANCE_PERCENT } from '../../capabilities/ramps/sandbox/ramp-requote.ts';
+import type { Database } from '../db/client.ts';
+import { cachedRead } from '../db/read-cache.ts';
+import { organizations } from '../db/schema/sandbox.ts';
+import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
+import { createApiClientDirectory } from '../custody/sandbox/api-users.store.ts';
+import { approvalsSandbox } from '../capabilities/approvals/sandbox/index.ts';
+import { applyBankAccountDecision } from '../capabilities/bank-accounts/sandbox/decision.ts';
+import { applyContactDecision } from '../capabilities/contacts/sandbox/decision.ts';
+import { bankAccountsSandbox } from '../capabilities/bank-accounts/sandbox/index.ts';
+import { contactsSandbox } from '../capabilities/contacts/sandbox/index.ts';
+import { policiesSandbox } from '../capabilities/policies/sandbox/index.ts';
+import { rampsSandbox } from '../capabilities/ramps/sandbox/index.ts';
+import { referenceSandbox } from '../capabilities/reference/sandbox/index.ts';
+import { sandboxWorldSandbox } from '../capabilities/sandbox-world/sandbox/index.ts';
+import { transactionsSandbox } from '../capabilities/transactions/sandbox/index.ts';
+import { vaultsSandbox } from '../capabilities/vaults/sandbox/index.ts';
+import { webhooksSandbox } from '../capabilities/webhooks/sandbox/index.ts';
+import type { TargetPolicy } from '../capabilities/webhooks/targets.ts';
+import { createTransactionEngine } from '../custody/sandbox/engine/api.ts';
+import type { SandboxDeps } from '../custody/sandbox/sandbox-deps.ts';
+import { systemClock, type Clock } from '../clock.ts';
+import { DEFAULT_RATE_TOLERANCE_PERCENT } from '../capabilities/ramps/sandbox/ramp-requote.ts';
 
 export interface SandboxBackendOptions {
   db: Database;
@@ -90,6 +91,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     apiClients: createApiClientDirectory(db),
     ...contactsSandbox(deps),
     ...vaultsSandbox({ ...deps, reference }),
+    ...operationsSandbox(deps),
     ...transactions,
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps, {

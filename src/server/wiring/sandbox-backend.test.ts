@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BankAccountCreateRequest } from '#contract/bank-account.ts';
 import { CreateTransactionRequest } from '#contract/transaction.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
-import { createTestDatabase } from '../../test/test-database.ts';
+import type { DatabaseHandle } from '../db/client.ts';
+import { createTestDatabase } from '../test/test-database.ts';
 import { createSandboxBackend } from './sandbox-backend.ts';
-import { ACH } from '../../test/create-requests.ts';
+import { ACH } from '../test/create-requests.ts';
 
 // A migrated database nobody has seeded: the sandbox has no organization.
 let handle: DatabaseHandle;
