@@ -245,7 +245,39 @@ export const PaymentRun = zm.object({
 });
 export type PaymentRun = zm.infer<typeof PaymentRun>;
 
-/** The externalId of a run's row: the same for every attempt, so the custody API refuses a second one. */
-export function paymentRowExternalId(runId: string, index: number): string {
-  return `run-${runId}-row-${index}`;
+/**
+ * The externalId of a row's `attempt`-th transaction: the same for every try
+ * of that attempt, so the custody API refuses a second create and a retry
+ * after a crash finds the first. A failed row retried is a new attempt.
+ */
+export function paymentRowExternalId(runId: string, index: number, attempt = 1): string {
+  return attempt <= 1 ? `run-${runId}-row-${index}` : `run-${runId}-row-${index}-${attempt}`;
 }
+
+/** One row as paid: what the reconciliation file holds, per row. */
+export const PaymentRunReconciliationRow = zm.object({
+  index: zm.int(),
+  reference: zm.string(),
+  asset: zm.string(),
+  blockChain: zm.string(),
+  amount: zm.string(),
+  status: zm.enum(PAYMENT_ROW_STATUSES),
+  externalId: zm.string(),
+  transactionId: zm.nullable(zm.string()),
+  txHash: zm.nullable(zm.string()),
+  feeAmount: zm.nullable(zm.string()),
+  feeAsset: zm.nullable(zm.string()),
+  feeUsd: zm.nullable(zm.string()),
+  /** ISO 8601, UTC. */
+  completedAt: zm.nullable(zm.string()),
+  /** Why the row did not pay: the refusal or the failure, as the custody backend said it. */
+  failure: zm.nullable(zm.string()),
+});
+export type PaymentRunReconciliationRow = zm.infer<typeof PaymentRunReconciliationRow>;
+
+export const PaymentRunReconciliation = zm.object({
+  runId: zm.string(),
+  status: zm.enum(PAYMENT_RUN_STATUSES),
+  rows: zm.array(PaymentRunReconciliationRow),
+});
+export type PaymentRunReconciliation = zm.infer<typeof PaymentRunReconciliation>;

@@ -4,6 +4,7 @@ import {
   CreatePaymentRunRequest,
   PaymentRowInput,
   PaymentRun,
+  PaymentRunReconciliation,
   UploadPaymentRunRequest,
 } from '../payment-runs.ts';
 
@@ -95,5 +96,75 @@ export const paymentRunTemplate = endpoint({
   action: 'read payment runs',
   permission: 'read',
   audit: false,
+  answer: zm.string(),
+});
+
+export const pausePaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/:runId/pause/',
+  summary:
+    'Pauses an approved run: no further row is sent until it is resumed; rows already sent go on.',
+  action: 'pause payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.pause', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  answer: PaymentRun,
+});
+
+export const resumePaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/:runId/resume/',
+  summary: 'Resumes a paused run where it stopped.',
+  action: 'resume payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.resume', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  answer: PaymentRun,
+});
+
+export const cancelPaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/:runId/cancel/',
+  summary:
+    'Cancels the rest of an approved run: rows not yet sent are never sent, and their transactions still waiting for approval are declined; rows already moving go on.',
+  action: 'cancel payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.cancel', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  answer: PaymentRun,
+});
+
+export const retryPaymentRun = endpoint({
+  method: 'POST',
+  path: '/api/console/payment_runs/:runId/retry/',
+  summary:
+    'Sends the failed and refused rows of a run again, each as a new attempt under a new externalId (a failed attempt moved nothing).',
+  action: 'retry payment runs',
+  permission: 'initiate',
+  audit: { action: 'payment_run.retry', entityType: 'PAYMENT_RUN', entityParam: 'runId' },
+  resource: 'payment run',
+  answer: PaymentRun,
+});
+
+export const paymentRunReconciliation = endpoint({
+  method: 'GET',
+  path: '/api/console/payment_runs/:runId/reconciliation/',
+  summary:
+    'Every row of a run as paid: its transaction id, status, txHash, fee (asset and USD) and completed time.',
+  action: 'read payment runs',
+  permission: 'read',
+  audit: false,
+  resource: 'payment run',
+  answer: PaymentRunReconciliation,
+});
+
+export const paymentRunReconciliationCsv = endpoint({
+  method: 'GET',
+  path: '/api/console/payment_runs/:runId/reconciliation.csv',
+  summary: 'The reconciliation of a run as a CSV file, one line per row.',
+  action: 'read payment runs',
+  permission: 'read',
+  audit: false,
+  resource: 'payment run',
   answer: zm.string(),
 });

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.routes.ts';
 import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.ts';
@@ -28,6 +29,7 @@ export function consoleRoutes(
   options: AuthOptions,
   backend: CustodyBackend,
   kinds: readonly ApprovableKind[],
+  driver: DatabaseHandle['driver'],
 ) {
   return new Hono<AppEnv>()
     .route('/', staffRoutes(options))
@@ -48,5 +50,5 @@ export function consoleRoutes(
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))
     .route('/', paymentRunRoutes(options, backend))
-    .route('/', paymentRunSubmitRoutes(options, backend));
+    .route('/', paymentRunSubmitRoutes(options, backend, driver));
 }

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import { PAYMENT_RUN_COLUMNS } from '#contract/payment-runs.ts';
+import { PAYMENT_RUN_COLUMNS, type PaymentRunReconciliationRow } from '#contract/payment-runs.ts';
 
 /**
  * A payment run's file: CSV read by a real parser (quoted fields with commas
@@ -94,5 +94,37 @@ export function runTemplateCsv(): string {
       ],
     },
     { newline: '\r\n' },
+  );
+}
+
+const RECONCILIATION_COLUMNS = [
+  'index',
+  'reference',
+  'asset',
+  'blockChain',
+  'amount',
+  'status',
+  'externalId',
+  'transactionId',
+  'txHash',
+  'feeAmount',
+  'feeAsset',
+  'feeUsd',
+  'completedAt',
+  'failure',
+] as const satisfies readonly (keyof PaymentRunReconciliationRow)[];
+
+/**
+ * The reconciliation file: one line per row. A cell a spreadsheet would read
+ * as a formula (a reference or a failure starting with `=`, `+`, `-`, `@`) is
+ * quoted as text, so opening the file never runs anything.
+ */
+export function reconciliationCsv(rows: readonly PaymentRunReconciliationRow[]): string {
+  return Papa.unparse(
+    {
+      fields: [...RECONCILIATION_COLUMNS],
+      data: rows.map((row) => RECONCILIATION_COLUMNS.map((c) => String(row[c] ?? ''))),
+    },
+    { newline: '\r\n', escapeFormulae: true },
   );
 }

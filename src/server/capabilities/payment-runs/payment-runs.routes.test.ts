@@ -16,6 +16,9 @@ import { appTest } from '../../test/app-test.ts';
 import { createEngineFixture } from '../../test/engine-test-app.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import { publishPolicy } from '../../test/policies.ts';
+import { add } from '#contract/decimal.ts';
+import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
+import { vaultOutflowWithRuns } from '../policies/guard.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 
 /**
@@ -246,6 +249,82 @@ describe('payment runs', () => {
       );
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ fields: [{ field: 'rows.0.amount' }] });
+    },
+  );
+  runTest(
+    'count their whole total in the 24-hour outflow from submit, until each row is sent',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const ben = await t.signIn('admin');
+      // The treasury's day so far as the cap reads it (other runs committed from it included);
+      // the cap sits $4,000 above it.
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId });
+      const today =
+        (await vaultOutflowWithRuns(sandbox, t.db, t.clock, {}, f.treasury.id)) ?? 'unknown';
+      const cap: Policy = {
+        rules: [
+          {
+            id: 'daily-cap',
+            name: 'Daily cap',
+            match: { outflow24hUsdAbove: add(today, '4000') },
+            outcome: { action: 'BLOCK' },
+          },
+        ],
+        fallback: LARGE_RUNS.fallback,
+      };
+      await publishPolicy(t.db, 'transactions', cap, {
+        editor: ben,
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const transfer = (amount: string) =>
+        initiator.json(
+          '/api/external/transactions/',
+          send('POST', {
+            category: 'TRANSFER',
+            source: { type: 'VAULT', id: f.treasury.id },
+            destination: { type: 'CONTACT', id: f.contacts.eth.id },
+            asset: 'USDC',
+            blockChain: 'ETHEREUM',
+            amount,
+          }),
+        );
+      const row = (reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '1000',
+        reference,
+      });
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        send('POST', { name: 'Cap test', rows: [row('CAP-1'), row('CAP-2'), row('CAP-3')] }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const runId = (created.body as PaymentRun).id;
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), send('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+
+      // $3,000 committed by the run and $1,500 more: over the cap, though no transaction of
+      // the run exists yet.
+      const over = await transfer('1500');
+      expect(over.status, JSON.stringify(over.body)).toBe(403);
+      expect(over.body).toMatchObject({ code: 'POLICY_BLOCKED' });
+      // A second run of the same size is over it too, judged with the first one counted.
+      const again = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        send('POST', { name: 'Cap test 2', rows: [row('CAP-4'), row('CAP-5')] }),
+      );
+      const second = await initiator.json(
+        pathOf(submitPaymentRun, { runId: (again.body as PaymentRun).id }),
+        send('POST'),
+      );
+      expect(second.status, JSON.stringify(second.body)).toBe(403);
+      // Under it, still allowed.
+      const under = await transfer('500');
+      expect(under.status, JSON.stringify(under.body)).toBe(200);
     },
   );
 });

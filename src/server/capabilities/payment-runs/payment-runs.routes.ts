@@ -3,8 +3,14 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
+  cancelPaymentRun,
   checkPaymentRun as checkRoute,
   createPaymentRun,
+  pausePaymentRun,
+  paymentRunReconciliation,
+  paymentRunReconciliationCsv,
+  resumePaymentRun,
+  retryPaymentRun,
   getPaymentRun,
   paymentRunTemplate,
   updatePaymentRow,
@@ -17,10 +23,21 @@ import type { CustodyBackend } from '../../custody/backend.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { checkPaymentRun } from './check.ts';
-import { parseRunCsv, runTemplateCsv } from './csv.ts';
+import { parseRunCsv, reconciliationCsv, runTemplateCsv } from './csv.ts';
 import { parseBody } from '../../custody/routes/parse-body.ts';
 import { checkSnapshot } from './snapshot.ts';
-import { answerOf, createRun, loadRun, replaceRow, rowInput, saveCheck } from './store.ts';
+import {
+  answerOf,
+  cancelRun,
+  createRun,
+  loadRun,
+  moveRun,
+  reconciliationOf,
+  replaceRow,
+  retryFailedRows,
+  rowInput,
+  saveCheck,
+} from './store.ts';
 
 /**
  * A payment run's console routes (contract/endpoints/payment-runs.ts): made
@@ -106,6 +123,57 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
   });
 
   mount(app, CONSOLE_API_PREFIX, checkRoute, async ({ params }, c) => check(c, params.runId));
+
+  /** A move of an approved run's execution, or a 409 naming where the run stands. */
+  async function control(
+    c: Context<AppEnv>,
+    runId: string,
+    what: string,
+    act: () => Promise<boolean>,
+  ): Promise<PaymentRun> {
+    const stored = await visible(c, runId);
+    if (!(await act()))
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        `The run is ${stored.run.status}: it cannot be ${what}`,
+      );
+    return answerOf(await visible(c, runId));
+  }
+
+  // The executor (approvals/payment-run/executor.ts) reads the run's status before each row.
+  mount(app, CONSOLE_API_PREFIX, pausePaymentRun, async ({ params }, c) =>
+    control(c, params.runId, 'paused', () =>
+      moveRun(db, clock.now(), params.runId, ['APPROVED', 'EXECUTING'], 'PAUSED'),
+    ),
+  );
+  mount(app, CONSOLE_API_PREFIX, resumePaymentRun, async ({ params }, c) =>
+    control(c, params.runId, 'resumed', () =>
+      moveRun(db, clock.now(), params.runId, ['PAUSED'], 'EXECUTING'),
+    ),
+  );
+  mount(app, CONSOLE_API_PREFIX, cancelPaymentRun, async ({ params }, c) =>
+    control(c, params.runId, 'cancelled', () => cancelRun(db, clock.now(), params.runId)),
+  );
+  mount(app, CONSOLE_API_PREFIX, retryPaymentRun, async ({ params }, c) =>
+    control(
+      c,
+      params.runId,
+      'retried (only an executing, paused or partly failed run with failed rows is)',
+      async () => (await retryFailedRows(db, clock.now(), params.runId)) > 0,
+    ),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, paymentRunReconciliation, async ({ params }, c) =>
+    reconciliationOf(await visible(c, params.runId)),
+  );
+  mount(app, CONSOLE_API_PREFIX, paymentRunReconciliationCsv, async ({ params }, c) => {
+    const stored = await visible(c, params.runId);
+    return c.body(reconciliationCsv(reconciliationOf(stored).rows), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="payment-run-${stored.run.id}.csv"`,
+    });
+  });
 
   return app;
 }

@@ -1,19 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { canonicalJson } from '#contract/approval-card.ts';
 import { ERROR_CODES } from '#contract/common.ts';
+import { add } from '#contract/decimal.ts';
 import {
   paymentRowExternalId,
   type PaymentCheckError,
   type PaymentRowInput,
   type PaymentRun,
+  type PaymentRunReconciliation,
   type PaymentRunSimulation,
   type PaymentRunStatus,
 } from '#contract/payment-runs.ts';
 import type { Database } from '../../db/client.ts';
+import { declaredWrite } from '../../db/declared-writes.ts';
 import { paymentRunRows, paymentRuns } from '../../db/schema/console.ts';
 
 /**
@@ -234,7 +237,7 @@ export async function saveCheck(
 
 /** Moves a run from one of `from` to `to`; false when it was in none of them (someone else moved it). */
 export async function moveRun(
-  db: Database,
+  db: Pick<Database, 'update'>,
   now: Date,
   id: string,
   from: readonly PaymentRunStatus[],
@@ -265,4 +268,239 @@ export async function paidReferences(
       ),
     );
   return new Set(rows.filter((r) => r.runId !== runId).map((r) => r.reference));
+}
+
+/**
+ * Runs whose unsent rows count in their vaults' 24-hour outflow: submitted
+ * and not yet ended. A row counts until its transaction exists (from then
+ * the custody backend's outflow counts the transaction itself).
+ */
+const COMMITTED: readonly PaymentRunStatus[] = [
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'EXECUTING',
+  'PAUSED',
+];
+
+/**
+ * The USD value of `vaultId`'s unsent rows in runs submitted and not ended
+ * (other than `exceptRunId`): a run's whole total counts toward the 24-hour
+ * cap from its submit on. Null when a row's value is unknown (a cap then
+ * matches: fail closed).
+ */
+export async function committedOutflowUsd(
+  db: Pick<Database, 'select'>,
+  vaultId: string,
+  exceptRunId?: string,
+): Promise<string | null> {
+  const rows = await db
+    .select({ runId: paymentRunRows.runId, amountUsd: paymentRunRows.amountUsd })
+    .from(paymentRunRows)
+    .innerJoin(paymentRuns, eq(paymentRuns.id, paymentRunRows.runId))
+    .where(
+      and(
+        eq(paymentRunRows.sourceVaultId, vaultId),
+        eq(paymentRunRows.status, 'PENDING'),
+        inArray(paymentRuns.status, [...COMMITTED]),
+      ),
+    );
+  let total = '0';
+  for (const row of rows) {
+    if (row.runId === exceptRunId) continue;
+    if (row.amountUsd === null) return null;
+    total = add(total, row.amountUsd);
+  }
+  return total;
+}
+
+/** Each row's USD value as judged at submit (null: unpriced), written with the move to PENDING_APPROVAL. */
+export async function submitRun(
+  db: Database,
+  now: Date,
+  id: string,
+  usdByRow: ReadonlyMap<number, string | null>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const moved = await moveRun(tx, now, id, ['CHECKED'], 'PENDING_APPROVAL');
+    if (!moved) return false;
+    // One statement for all rows (up to 2,000): a statement each would hold the database long.
+    const values = [...usdByRow].map(([index, usd]) => sql`(${index}::integer, ${usd}::text)`);
+    if (values.length > 0)
+      await declaredWrite(tx, [paymentRunRows], () =>
+        tx.execute(sql`
+          update ${paymentRunRows} set amount_usd = v.usd
+          from (values ${sql.join(values, sql`, `)}) as v(idx, usd)
+          where ${paymentRunRows.runId} = ${id} and ${paymentRunRows.index} = v.idx`),
+      );
+    return true;
+  });
+}
+
+/** Runs the executor has work in: to start or send, or rows sent and not yet ended. */
+export async function runsAtWork(
+  db: Pick<Database, 'select' | 'selectDistinct'>,
+): Promise<string[]> {
+  const sending = await db
+    .select({ id: paymentRuns.id })
+    .from(paymentRuns)
+    .where(inArray(paymentRuns.status, ['APPROVED', 'EXECUTING']));
+  const moving = await db
+    .selectDistinct({ id: paymentRunRows.runId })
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.status, 'SUBMITTED'));
+  return [...new Set([...sending, ...moving].map((r) => r.id))];
+}
+
+const rowKey = (runId: string, index: number, attempt: number) =>
+  and(
+    eq(paymentRunRows.runId, runId),
+    eq(paymentRunRows.index, index),
+    eq(paymentRunRows.attempt, attempt),
+  );
+
+/**
+ * The transaction the row's attempt made: recorded whatever the row's status
+ * now (a cancel that came while it was being made still finds it sent).
+ */
+export async function recordRowSent(
+  db: Database,
+  row: { runId: string; index: number; attempt: number },
+  transactionId: string,
+): Promise<void> {
+  await db
+    .update(paymentRunRows)
+    .set({ status: 'SUBMITTED', transactionId, failure: null })
+    .where(
+      and(
+        rowKey(row.runId, row.index, row.attempt),
+        inArray(paymentRunRows.status, ['PENDING', 'CANCELLED']),
+      ),
+    );
+}
+
+/** The custody backend refused to make the row's transaction: nothing was sent. */
+export async function recordRowRefused(
+  db: Database,
+  row: { runId: string; index: number; attempt: number },
+  failure: string,
+): Promise<void> {
+  await db
+    .update(paymentRunRows)
+    .set({ status: 'REFUSED', failure })
+    .where(and(rowKey(row.runId, row.index, row.attempt), eq(paymentRunRows.status, 'PENDING')));
+}
+
+/** The row's transaction ended: what the reconciliation reads. */
+export async function recordRowEnded(
+  db: Database,
+  row: { runId: string; index: number; attempt: number },
+  ended: {
+    status: 'COMPLETED' | 'FAILED';
+    failure: string | null;
+    txHash: string | null;
+    feeAmount: string | null;
+    feeAsset: string | null;
+    feeUsd: string | null;
+    completedAt: Date | null;
+  },
+): Promise<void> {
+  await db
+    .update(paymentRunRows)
+    .set(ended)
+    .where(and(rowKey(row.runId, row.index, row.attempt), eq(paymentRunRows.status, 'SUBMITTED')));
+}
+
+/** An executing run with every row ended: COMPLETED, or PARTIALLY_FAILED if any row did not pay. */
+export async function finishRun(db: Database, now: Date, runId: string): Promise<void> {
+  const rows = await db
+    .select({ status: paymentRunRows.status })
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.runId, runId));
+  if (rows.some((r) => r.status === 'PENDING' || r.status === 'SUBMITTED')) return;
+  const to = rows.every((r) => r.status === 'COMPLETED') ? 'COMPLETED' : 'PARTIALLY_FAILED';
+  await moveRun(db, now, runId, ['EXECUTING'], to);
+}
+
+/**
+ * Cancels what is not yet sent: the run ends CANCELLED, its unsent rows too.
+ * Rows already sent go on (their transactions exist) and are reconciled.
+ */
+export async function cancelRun(db: Database, now: Date, runId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const moved = await moveRun(tx, now, runId, ['APPROVED', 'EXECUTING', 'PAUSED'], 'CANCELLED');
+    if (!moved) return false;
+    await tx
+      .update(paymentRunRows)
+      .set({ status: 'CANCELLED' })
+      .where(and(eq(paymentRunRows.runId, runId), eq(paymentRunRows.status, 'PENDING')));
+    return true;
+  });
+}
+
+/**
+ * Sends the failed and refused rows again, each as a new attempt under a new
+ * externalId (the failed attempt moved nothing; its externalId stays its
+ * own), and takes the run up again.
+ */
+export async function retryFailedRows(db: Database, now: Date, runId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [run] = await tx
+      .select()
+      .from(paymentRuns)
+      .where(eq(paymentRuns.id, runId))
+      .for('update');
+    if (!run || !['EXECUTING', 'PAUSED', 'PARTIALLY_FAILED'].includes(run.status)) return -1;
+    const failed = await tx
+      .select()
+      .from(paymentRunRows)
+      .where(
+        and(eq(paymentRunRows.runId, runId), inArray(paymentRunRows.status, ['FAILED', 'REFUSED'])),
+      );
+    for (const row of failed) {
+      // A refused attempt made nothing: its externalId is free to use again.
+      const attempt = row.status === 'REFUSED' ? row.attempt : row.attempt + 1;
+      await tx
+        .update(paymentRunRows)
+        .set({
+          status: 'PENDING',
+          attempt,
+          externalId: paymentRowExternalId(runId, row.index, attempt),
+          transactionId: null,
+          failure: null,
+          txHash: null,
+          feeAmount: null,
+          feeAsset: null,
+          feeUsd: null,
+          completedAt: null,
+        })
+        .where(rowKey(runId, row.index, row.attempt));
+    }
+    if (failed.length > 0 && run.status === 'PARTIALLY_FAILED')
+      await moveRun(tx, now, runId, ['PARTIALLY_FAILED'], 'EXECUTING');
+    return failed.length;
+  });
+}
+
+/** Every row as paid, for the reconciliation (JSON and CSV). */
+export function reconciliationOf({ run, rows }: StoredRun): PaymentRunReconciliation {
+  return {
+    runId: run.id,
+    status: run.status,
+    rows: rows.map((r) => ({
+      index: r.index,
+      reference: r.reference,
+      asset: r.asset,
+      blockChain: r.blockChain,
+      amount: r.amount,
+      status: r.status,
+      externalId: r.externalId,
+      transactionId: r.transactionId,
+      txHash: r.txHash,
+      feeAmount: r.feeAmount,
+      feeAsset: r.feeAsset,
+      feeUsd: r.feeUsd,
+      completedAt: r.completedAt?.toISOString() ?? null,
+      failure: r.failure,
+    })),
+  };
 }

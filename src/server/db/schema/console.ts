@@ -682,6 +682,20 @@ export const paymentRunRows = consoleSchema.table(
     transactionId: text('transaction_id'),
     /** Why the custody backend refused the row's transaction, or why it failed. */
     failure: text('failure'),
+    /**
+     * The row's USD value as judged when the run was submitted: until its
+     * transaction exists, a vault's 24-hour outflow counts it (the run's
+     * whole total is committed at submit). Null before submit or unpriced.
+     */
+    amountUsd: text('amount_usd'),
+    /** The row's attempt: a failed row retried is sent again under a new externalId. */
+    attempt: integer('attempt').notNull().default(1),
+    /** Reconciliation, read from the row's transaction once it ends. */
+    txHash: text('tx_hash'),
+    feeAmount: text('fee_amount'),
+    feeAsset: text('fee_asset'),
+    feeUsd: text('fee_usd'),
+    completedAt: timestamp('completed_at', { precision: 3, withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.index] }),

@@ -12,13 +12,13 @@ import type { CustodyBackend } from '../../../custody/backend.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { requirementFor, type ItemFacts } from '../../policies/evaluate.ts';
-import { policyActor } from '../../policies/guard.ts';
+import { policyActor, vaultOutflowWithRuns } from '../../policies/guard.ts';
+import { outflowLocks } from '../../policies/outflow-lock.ts';
+import type { DatabaseHandle } from '../../../db/client.ts';
 import { activePolicy } from '../../policies/policies.store.ts';
-import { answerOf, loadRun, moveRun } from '../../payment-runs/store.ts';
+import { answerOf, loadRun, submitRun } from '../../payment-runs/store.ts';
 import { proposeHeld } from '../core/held.ts';
 import { paymentRunKind } from './kind.ts';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * POST /api/console/payment_runs/{id}/submit/: a checked run proposed for
@@ -27,10 +27,20 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * value, with the 24-hour outflow of its source vaults before it, so a run of
  * 400 × $900 is judged as the $360,000 outflow it is. The run's rule is frozen
  * on it; no API client may approve a run, its own or another's.
+ *
+ * The outflow is read, the run judged and its rows' values written (from then
+ * on they count in their vaults' outflow until each is sent) under the
+ * outflow locks of all its vaults: no transfer or other run is judged on the
+ * day's figure without it.
  */
-export function paymentRunSubmitRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function paymentRunSubmitRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  driver: DatabaseHandle['driver'],
+) {
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
+  const lockVaults = outflowLocks(db, driver);
   return mount(app, CONSOLE_API_PREFIX, submitPaymentRun, async ({ params }, c) => {
     const ctx = custodyContext(c);
     const stored = await loadRun(db, params.runId);
@@ -58,65 +68,73 @@ export function paymentRunSubmitRoutes(options: AuthOptions, backend: CustodyBac
           : null,
       );
     }
-    const since = new Date(clock.now().getTime() - DAY_MS);
+    const { simulation } = run;
     const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
-    const outflows = await Promise.all(
-      vaultIds.map((id) =>
-        backend.vaultOutflowUsd ? backend.vaultOutflowUsd(ctx, id, since) : null,
-      ),
-    );
-    // Unknown for any vault: unknown for the run, and an outflow cap then applies (fail closed).
-    const outflow = outflows.some((o) => o === null)
-      ? null
-      : outflows.reduce<string>((a, b) => add(a, b ?? '0'), '0');
-
-    const base = { subOrgId: run.subOrgId, category: 'TRANSFER', initiator } as const;
-    const judged: { row: number | null; requirement: FrozenRequirement }[] = rows.map((row) => {
-      const price = prices.get(`${row.asset}:${row.blockChain}`) ?? null;
-      const facts: ItemFacts = {
-        ...base,
-        asset: row.asset,
-        chain: row.blockChain,
-        amountUsd: price === null ? null : mul(row.amount, price),
-        destinationKind:
-          row.kind === 'FIAT'
-            ? 'BANK_ACCOUNT'
-            : row.contactId !== null
-              ? 'CONTACT'
-              : 'EXTERNAL_ADDRESS',
-        outflow24hUsd: outflow,
-      };
-      return { row: row.index, requirement: requirementFor(policy, version, facts) };
-    });
-    const total = requirementFor(policy, version, {
-      ...base,
-      amountUsd: run.simulation.totalUsd,
-      outflow24hUsd: outflow,
-    });
-    judged.push({ row: null, requirement: total });
-    const blocked = judged.find((j) => j.requirement.outcome.action === 'BLOCK');
-    if (blocked)
-      throw new ApiError(
-        403,
-        ERROR_CODES.forbidden,
-        blocked.row === null
-          ? `The rule "${blocked.requirement.ruleName}" blocks the run as a whole`
-          : `The rule "${blocked.requirement.ruleName}" blocks row ${blocked.row}`,
+    await lockVaults(vaultIds, async () => {
+      // Each vault's day so far and the other runs committed from it; any unknown: unknown
+      // for the run, and an outflow cap then applies (fail closed).
+      const outflows = await Promise.all(
+        vaultIds.map((id) => vaultOutflowWithRuns(backend, db, clock, ctx, id, run.id)),
       );
-    // The run's rule, judged at its total; never approved by an API client, whoever made it.
-    const requirement: FrozenRequirement =
-      total.outcome.action === 'ALLOW'
-        ? { ...total, outcome: { ...total.outcome, apiClientMayApproveOwn: false } }
-        : total;
+      const outflow = outflows.some((o) => o === null)
+        ? null
+        : outflows.reduce<string>((a, b) => add(a, b ?? '0'), '0');
+      const base = { subOrgId: run.subOrgId, category: 'TRANSFER', initiator } as const;
+      const judged: {
+        row: number | null;
+        usd: string | null;
+        requirement: FrozenRequirement;
+      }[] = rows.map((row) => {
+        const price = prices.get(`${row.asset}:${row.blockChain}`) ?? null;
+        const usd = price === null ? null : mul(row.amount, price);
+        const facts: ItemFacts = {
+          ...base,
+          asset: row.asset,
+          chain: row.blockChain,
+          amountUsd: usd,
+          destinationKind:
+            row.kind === 'FIAT'
+              ? 'BANK_ACCOUNT'
+              : row.contactId !== null
+                ? 'CONTACT'
+                : 'EXTERNAL_ADDRESS',
+          outflow24hUsd: outflow,
+        };
+        return { row: row.index, usd, requirement: requirementFor(policy, version, facts) };
+      });
+      const total = requirementFor(policy, version, {
+        ...base,
+        amountUsd: simulation.totalUsd,
+        outflow24hUsd: outflow,
+      });
+      judged.push({ row: null, usd: simulation.totalUsd, requirement: total });
+      const blocked = judged.find((j) => j.requirement.outcome.action === 'BLOCK');
+      if (blocked)
+        throw new ApiError(
+          403,
+          ERROR_CODES.forbidden,
+          blocked.row === null
+            ? `The rule "${blocked.requirement.ruleName}" blocks the run as a whole`
+            : `The rule "${blocked.requirement.ruleName}" blocks row ${blocked.row}`,
+        );
+      // The run's rule, judged at its total; never approved by an API client, whoever made it.
+      const requirement: FrozenRequirement =
+        total.outcome.action === 'ALLOW'
+          ? { ...total, outcome: { ...total.outcome, apiClientMayApproveOwn: false } }
+          : total;
 
-    if (!(await moveRun(db, clock.now(), run.id, ['CHECKED'], 'PENDING_APPROVAL')))
-      throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
-    await proposeHeld(db, clock, {
-      kind: paymentRunKind,
-      entityId: run.id,
-      subOrgId: run.subOrgId,
-      requirement,
-      initiator,
+      const usdByRow = new Map(
+        judged.flatMap((j) => (j.row === null ? [] : ([[j.row, j.usd]] as const))),
+      );
+      if (!(await submitRun(db, clock.now(), run.id, usdByRow)))
+        throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
+      await proposeHeld(db, clock, {
+        kind: paymentRunKind,
+        entityId: run.id,
+        subOrgId: run.subOrgId,
+        requirement,
+        initiator,
+      });
     });
     const after = await loadRun(db, run.id);
     if (!after) throw new ApiError(404, ERROR_CODES.notFound, 'No payment run with that id');
