@@ -5,6 +5,7 @@ import { killRestartSection } from './embedded-db/kill-restart-section.ts';
 import { listSection } from './compare/list-section.ts';
 import { liveUpdatesSection } from './live-updates-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
+import { paymentRunCheckSection } from './payment-run-check-section.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { signInAbuseSection } from './sign-in-abuse-section.ts';
@@ -19,6 +20,7 @@ export const SECTIONS: BenchSection[] = [
   storageSection,
   transactionPageSection,
   approvalsInboxSection,
+  paymentRunCheckSection,
   liveUpdatesSection,
   stalledBodiesSection,
   signInAbuseSection,

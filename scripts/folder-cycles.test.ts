@@ -167,6 +167,9 @@ const LOOPED_TODAY = [
   // The approval core (the approvable kind's interface, the kinds, the held kinds'
   // decision): the card and signing read through it, and the app mounts it.
   'src/server/capabilities/approvals/core',
+  // The payment run's held kind: listed among the core's kinds, and judged by
+  // the policies (its submit) as a transaction is, so inside the same loop.
+  'src/server/capabilities/approvals/payment-run',
   // Signed decisions: wired like the card (mounted by the console's routes and
   // the custody routes' decision, reading the backend through the card).
   'src/server/capabilities/approvals/signing',

@@ -113,6 +113,28 @@ export const CardRule = z.strictObject({
 });
 export type CardRule = z.infer<typeof CardRule>;
 
+/**
+ * A payment run as approved once for all its rows: its source vaults, what
+ * leaves per asset, its value and fees as checked, and the digest of the rows
+ * as they will be paid (a row edited after a vote changes it, and the vote
+ * stops counting). Present only on a PAYMENT_RUN's card, so every other
+ * kind's digest is unchanged.
+ */
+export const CardRun = z.strictObject({
+  name: z.string(),
+  rowCount: z.int(),
+  rowsDigest: z.string(),
+  sourceVaults: z.array(CardVault),
+  totals: z.array(
+    z.strictObject({ asset: z.string(), blockChain: z.string(), amount: z.string() }),
+  ),
+  /** The USD value the rule was judged at; null when an asset had no price (the rule fails closed). */
+  totalUsd: z.nullable(z.string()),
+  fees: z.array(z.strictObject({ asset: z.string(), blockChain: z.string(), amount: z.string() })),
+  feesUsd: z.nullable(z.string()),
+});
+export type CardRun = z.infer<typeof CardRun>;
+
 /** What a signature binds. Every field is always present (null when it does not apply). */
 export const ApprovalCardIntent = z.strictObject({
   kind: ApprovalCardKind,
@@ -129,6 +151,7 @@ export const ApprovalCardIntent = z.strictObject({
   call: z.nullable(CardCall),
   quote: z.nullable(CardQuote),
   rule: z.nullable(CardRule),
+  run: z.optional(CardRun),
 });
 export type ApprovalCardIntent = z.infer<typeof ApprovalCardIntent>;
 

@@ -168,4 +168,29 @@ describe('intentChange: what voids a signature, in the same words the dialog sho
     const now = intent({ destination: { ...signed.destination!, id: 'c_2' } });
     expect(intentChange(signed, now)).toBe('the destination’s details changed');
   });
+
+  it('voids a payment run’s vote when any of its rows changed', () => {
+    const run = {
+      name: 'Vendors',
+      rowCount: 3,
+      rowsDigest: 'a'.repeat(64),
+      sourceVaults: [{ id: 'v_1', name: 'Treasury' }],
+      totals: [{ asset: 'USDC', blockChain: 'ETHEREUM', amount: '3000' }],
+      totalUsd: '3000',
+      fees: [],
+      feesUsd: null,
+    };
+    const signed = intent({ kind: 'PAYMENT_RUN', category: 'PAYMENT_RUN', run });
+    expect(
+      intentChange(signed, intent({ kind: 'PAYMENT_RUN', category: 'PAYMENT_RUN', run })),
+    ).toBe(null);
+    const edited = intent({
+      kind: 'PAYMENT_RUN',
+      category: 'PAYMENT_RUN',
+      run: { ...run, rowsDigest: 'b'.repeat(64) },
+    });
+    expect(intentChange(signed, edited)).toBe(
+      'the run changed from 3 rows (aaaaaaaa…) to 3 rows (bbbbbbbb…)',
+    );
+  });
 });

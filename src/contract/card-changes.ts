@@ -162,6 +162,10 @@ export function cardChanges(before: ApprovalCardIntent, after: ApprovalCardInten
     quoteText(after.quote),
     !same(before.quote, after.quote),
   );
+  // A payment run binds its rows through their digest: any row edited is a different run.
+  const runText = (r: ApprovalCardIntent['run']) =>
+    r ? `${r.rowCount} rows (${r.rowsDigest.slice(0, 8)}…)` : 'none';
+  part('the run', runText(before.run), runText(after.run), !same(before.run, after.run));
   const ruleText = (r: ApprovalCardIntent['rule']) => (r ? `“${r.name}” (${r.summary})` : 'none');
   part('the approval rule', ruleText(before.rule), ruleText(after.rule), false);
   // Something the words above do not name (an approved contact's date, a rule's version):

@@ -291,7 +291,7 @@ export function createApp({
   mount(app, '', backendInfo, () =>
     Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
-  app.route('/api/console', consoleRoutes(authOptions, custody, approvableKinds));
+  app.route('/api/console', consoleRoutes(authOptions, custody, approvableKinds, database.driver));
   app.route('/api/console', signingRoutes(signing));
   app.route('/api/console', heldDecisionRoutes(signing));
   app.route('/api/console', liveRoutes(hub));

@@ -1,3 +1,7 @@
+import { startRunExecutor } from './capabilities/approvals/payment-run/executor.ts';
+import { APPROVABLE_KINDS } from './capabilities/approvals/core/kinds.ts';
+import { applyPolicies } from './capabilities/policies/guard.ts';
+import { scopedBackend } from './wiring/scoped-backend.ts';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
@@ -68,6 +72,7 @@ export async function startServer(
   const clock = systemClock;
   let simulator: RunningSimulator | undefined;
   let webhooks: RunningDispatcher | undefined;
+  let runs: { stop(): Promise<void> } | undefined;
   try {
     await migrateAndSeed(database, config, clock, logger);
 
@@ -90,6 +95,21 @@ export async function startServer(
         logger,
         targets: webhookTargets,
         timeoutMs: config.webhooks.timeoutMs,
+      });
+      // Approved payment runs, row by row; it resumes whatever an earlier start left half done.
+      // Its rows are made through the policy guard (which knows them by the executor's own
+      // context) and approved as the run was; sandbox only, as the custody API has no runs.
+      runs = startRunExecutor({
+        db: database.db,
+        clock,
+        logger,
+        inner: backend,
+        judged: applyPolicies(scopedBackend(backend), {
+          db: database.db,
+          clock,
+          driver: database.driver,
+          kinds: APPROVABLE_KINDS,
+        }),
       });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
       // On PGlite it runs in the database's thread, batching steps (db/pglite-worker.ts); on
@@ -149,8 +169,13 @@ export async function startServer(
       port,
     });
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-    return { url, port, close: () => shutdown(server, database, simulator, live, webhooks) };
+    return {
+      url,
+      port,
+      close: () => shutdown(server, database, simulator, live, webhooks, runs),
+    };
   } catch (error) {
+    await runs?.stop();
     await webhooks?.stop();
     await simulator?.stop();
     await database.close();
@@ -217,6 +242,7 @@ async function shutdown(
   simulator: RunningSimulator | undefined,
   live: LiveHub,
   webhooks: RunningDispatcher | undefined,
+  runs: { stop(): Promise<void> } | undefined,
 ): Promise<void> {
   live.close();
   await new Promise<void>((resolve) => {
@@ -224,6 +250,8 @@ async function shutdown(
     // Idle keep-alive connections would hold close() open until they time out.
     if ('closeIdleConnections' in server) server.closeIdleConnections();
   });
+  // The executor's pass under way ends first: a row it made is recorded before the database closes.
+  await runs?.stop();
   // The pass in progress finishes its step (one database transaction) before the database closes.
   await simulator?.stop();
   // Attempts under way finish (each within its deadline) and are settled before the database closes.

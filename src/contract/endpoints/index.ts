@@ -12,6 +12,7 @@ import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as operations from './operations.ts';
 import * as overview from './overview.ts';
+import * as paymentRuns from './payment-runs.ts';
 import * as policies from './policies.ts';
 import * as policyWrites from './policy-writes.ts';
 import * as rampWrites from './ramp-writes.ts';
@@ -69,4 +70,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(session),
   ...Object.values(webhooks),
   ...Object.values(sandboxWorld),
+  ...Object.values(paymentRuns),
 ];

@@ -3,6 +3,10 @@ import type { Page } from '#contract/common.ts';
 import type { Vault } from '#contract/reference.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
+import { allowedIds, inScope } from '../custody/context.ts';
+
+// The scope test itself lives with the caller's context, so a capability's own store can ask it.
+export { allowedIds, inScope };
 
 /**
  * The rules every capability's scope (`capabilities/<c>/scope.ts`, composed by
@@ -28,22 +32,12 @@ import type { CustodyBackend, CustodyContext } from '../custody/backend.ts';
 
 type Scoped = { subOrgId?: string | undefined; subOrgIds?: string[] | undefined };
 
-/** The sub-orgs the caller is held to, or null for all (unrestricted members, API clients). */
-export function allowedIds(ctx: CustodyContext): string[] | null {
-  return ctx.scope?.subOrgIds ?? null;
-}
-
 export function notFound(resource: string, id: string): ApiError {
   return new ApiError(404, ERROR_CODES.notFound, `No ${resource} with id "${id}"`);
 }
 
 export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
-}
-
-export function inScope(ctx: CustodyContext, subOrgId: string | null | undefined): boolean {
-  const ids = allowedIds(ctx);
-  return !ids || (!!subOrgId && ids.includes(subOrgId));
 }
 
 /** The row itself when it lies in the caller's scope; 404 naming the resource otherwise. */

@@ -12,3 +12,14 @@ export function custodyContext(c: Context<AppEnv>): CustodyContext {
     ...(scope ? { scope } : {}),
   };
 }
+
+/** The sub-orgs the caller is held to, or null for all (unrestricted members, API clients). */
+export function allowedIds(ctx: CustodyContext): string[] | null {
+  return ctx.scope?.subOrgIds ?? null;
+}
+
+/** Whether an item of `subOrgId` lies in the caller's scope (an organization-level one only for the unrestricted). */
+export function inScope(ctx: CustodyContext, subOrgId: string | null | undefined): boolean {
+  const ids = allowedIds(ctx);
+  return !ids || (!!subOrgId && ids.includes(subOrgId));
+}

@@ -134,6 +134,9 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   deliveryId: () => '1',
   // A member's own passkeys only: a passkey nobody registered is a 404 past the checks.
   passkeyId: () => 'no-such-passkey',
+  // A payment run nobody made: a 404 past the checks (its scope is proven by its own route test).
+  runId: () => 'no-such-run',
+  index: () => '1',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
 const SCOPED_PARAMS = new Set([

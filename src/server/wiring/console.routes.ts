@@ -1,11 +1,14 @@
 import { Hono } from 'hono';
 import type { AuthOptions } from '../auth/session-auth.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
+import type { DatabaseHandle } from '../db/client.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { approvalDecisionRoutes } from '../capabilities/approvals/who-decided.routes.ts';
 import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.ts';
 import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
+import { paymentRunSubmitRoutes } from '../capabilities/approvals/payment-run/submit.routes.ts';
+import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
 import { auditRoutes } from '../console/audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
@@ -28,6 +31,7 @@ export function consoleRoutes(
   options: AuthOptions,
   backend: CustodyBackend,
   kinds: readonly ApprovableKind[],
+  driver: DatabaseHandle['driver'],
 ) {
   return new Hono<AppEnv>()
     .route('/', staffRoutes(options))
@@ -48,5 +52,7 @@ export function consoleRoutes(
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))
-    .route('/', sandboxQuoteRoutes(backend));
+    .route('/', sandboxQuoteRoutes(backend))
+    .route('/', paymentRunRoutes(options, backend))
+    .route('/', paymentRunSubmitRoutes(options, backend, driver));
 }

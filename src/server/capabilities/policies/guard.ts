@@ -19,6 +19,15 @@ import type { Clock } from '../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
+import { canonicalJson } from '#contract/approval-card.ts';
+import { add } from '#contract/decimal.ts';
+import { committedOutflowUsd, loadRun } from '../payment-runs/store.ts';
+import {
+  isRowExternalId,
+  rowOfContext,
+  rowTransactionBody,
+  type RunRowRef,
+} from '../payment-runs/row-transaction.ts';
 import { kindNamed, type ApprovableKind } from '../approvals/core/kind.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
@@ -53,6 +62,27 @@ import {
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A vault's outflow as a cap judges it: what the custody backend counts over
+ * the last 24 hours, plus the rows of payment runs submitted from it and not
+ * yet sent (a run's whole total counts from its submit). Unknown if either is.
+ */
+export async function vaultOutflowWithRuns(
+  inner: CustodyBackend,
+  db: Database,
+  clock: Clock,
+  ctx: CustodyContext,
+  vaultId: string,
+  exceptRunId?: string,
+): Promise<string | null> {
+  if (!inner.vaultOutflowUsd) return null;
+  const [sent, committed] = await Promise.all([
+    inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS)),
+    committedOutflowUsd(db, vaultId, exceptRunId),
+  ]);
+  return sent === null || committed === null ? null : add(sent, committed);
+}
 
 const DESTINATION_KINDS: Record<string, DestinationKind> = {
   VAULT: 'VAULT',
@@ -201,6 +231,7 @@ function sourceVaultOf(body: CreateTransactionRequest): string | undefined {
 /** What a rule can look at in a transaction's create body, read as the create would be judged. */
 async function draftFacts(
   inner: CustodyBackend,
+  db: Database,
   clock: Clock,
   ctx: CustodyContext,
   body: CreateTransactionRequest,
@@ -227,9 +258,7 @@ async function draftFacts(
         : undefined;
   // A sum over the vault's day of transactions: read only for a policy with an outflow cap.
   const outflow =
-    needs.outflow && vaultId && inner.vaultOutflowUsd
-      ? await inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS))
-      : null;
+    needs.outflow && vaultId ? await vaultOutflowWithRuns(inner, db, clock, ctx, vaultId) : null;
   return {
     subOrgId: vault?.subOrgId ?? null,
     category: policyCategoryOf(body.category, 'data' in body ? body.data : undefined),
@@ -255,7 +284,15 @@ export async function draftRequirement(
 ): Promise<FrozenRequirement> {
   const initiator = await policyActor(options.db, ctx);
   const { version, policy } = await currentPolicy(options.db, 'transactions');
-  const facts = await draftFacts(inner, options.clock, ctx, body, initiator, factsNeeded(policy));
+  const facts = await draftFacts(
+    inner,
+    options.db,
+    options.clock,
+    ctx,
+    body,
+    initiator,
+    factsNeeded(policy),
+  );
   return requirementFor(policy, version, facts);
 }
 
@@ -274,13 +311,14 @@ function rampVaultOf(
 /** A vault's outflow over the 24 hours before now, when a rule needs it and the backend can tell. */
 function outflowOf(
   inner: CustodyBackend,
+  db: Database,
   clock: Clock,
   ctx: CustodyContext,
   vaultId: string | undefined,
   needs: { outflow: boolean },
 ): Promise<string | null> | null {
-  if (!needs.outflow || !vaultId || !inner.vaultOutflowUsd) return null;
-  return inner.vaultOutflowUsd(ctx, vaultId, new Date(clock.now().getTime() - DAY_MS));
+  if (!needs.outflow || !vaultId) return null;
+  return vaultOutflowWithRuns(inner, db, clock, ctx, vaultId);
 }
 
 /**
@@ -342,7 +380,7 @@ export async function draftRampRequirement(
   const needs = factsNeeded(policy);
   // The vault the execute would read its outflow for: the one its body names (rampVaultOf).
   const vaultId = rampVaultOf(body);
-  const usd = await outflowOf(inner, options.clock, ctx, vaultId, needs);
+  const usd = await outflowOf(inner, options.db, options.clock, ctx, vaultId, needs);
   const facts = await madeFacts(inner, ctx, made, initiator, needs, { vaultId, usd });
   return requirementFor(policy, version, facts);
 }
@@ -364,7 +402,7 @@ export async function draftSwapRequirement(
   const { version, policy } = await currentPolicy(options.db, 'transactions');
   const needs = factsNeeded(policy);
   const vaultId = rampVaultOf(body);
-  const usd = await outflowOf(inner, options.clock, ctx, vaultId, needs);
+  const usd = await outflowOf(inner, options.db, options.clock, ctx, vaultId, needs);
   const facts = await madeFacts(inner, ctx, made, initiator, needs, { vaultId, usd });
   return { requirement: requirementFor(policy, version, facts), made };
 }
@@ -524,7 +562,7 @@ export function applyPolicies(
     const vaultId = rampVaultOf(body);
     return underOutflowCap(needs, vaultId, async () => {
       // Read before the ramp exists, as a transfer's is: it never counts itself.
-      const usd = await outflowOf(inner, clock, ctx, vaultId, needs);
+      const usd = await outflowOf(inner, db, clock, ctx, vaultId, needs);
       const created = await make();
       const facts = await madeFacts(inner, ctx, created, initiator, needs, { vaultId, usd });
       const requirement = requirementFor(policy, version, facts);
@@ -563,15 +601,52 @@ export function applyPolicies(
     };
   }
 
+  /**
+   * A payment run's row, created by the run's executor (its context is one
+   * `rowContext` made: no request can carry it): judged already, at submit,
+   * as part of the run, and approved with it. It goes through only as the
+   * run's approved row, while the run executes, and carries the run's frozen
+   * rule and initiator; it is not judged or asked for again on its own.
+   */
+  async function createRunRow(
+    ctx: CustodyContext,
+    body: CreateTransactionRequest,
+    ref: RunRowRef,
+  ): Promise<Transaction> {
+    const notApproved = (why: string) =>
+      new ApiError(403, ERROR_CODES.forbidden, `Not a payment run's approved row: ${why}`);
+    const stored = await loadRun(db, ref.runId);
+    if (!stored || stored.run.status !== 'EXECUTING') throw notApproved('the run is not executing');
+    const row = stored.rows.find((r) => r.index === ref.index);
+    const expected = row ? rowTransactionBody(row) : null;
+    if (!row || !expected || canonicalJson(expected) !== canonicalJson(body))
+      throw notApproved(`row ${ref.index} is not this transaction`);
+    const frozen = await requirementOf(db, ref.runId);
+    if (frozen?.settled !== 'APPROVED' || frozen.sentAt === null)
+      throw notApproved('the run was not approved');
+    const created = await inner.createTransaction(ctx, body);
+    await freezeOn(created, 'TRANSACTION', frozen.requirement, initiatorOf(frozen));
+    return created;
+  }
+
   return {
     ...inner,
 
     async createTransaction(ctx, body) {
+      const row = rowOfContext(ctx);
+      if (row) return createRunRow(ctx, body, row);
+      if (body.externalId !== undefined && isRowExternalId(body.externalId))
+        throw new ApiError(
+          400,
+          ERROR_CODES.validation,
+          'externalId of the form run-…-row-N is reserved for the rows of payment runs',
+          [{ field: 'externalId', message: 'reserved for the rows of payment runs' }],
+        );
       const initiator = await actorOf(ctx);
       const { version, policy } = await currentPolicy(db, 'transactions');
       const needs = factsNeeded(policy);
       return underOutflowCap(needs, sourceVaultOf(body), async () => {
-        const facts = await draftFacts(inner, clock, ctx, body, initiator, needs);
+        const facts = await draftFacts(inner, db, clock, ctx, body, initiator, needs);
         const requirement = unlessBlocked(requirementFor(policy, version, facts));
         const created = await inner.createTransaction(ctx, body);
         await freezeOn(created, 'TRANSACTION', requirement, initiator);

@@ -100,3 +100,36 @@ export function outflowLock(db: Database, driver: DatabaseHandle['driver']): Out
         : fn(),
     );
 }
+
+export type OutflowLocks = <T>(vaultIds: readonly string[], fn: () => Promise<T>) => Promise<T>;
+
+/**
+ * Several vaults' locks at once, for what pays from all of them (a payment
+ * run's submit): taken in one order (sorted ids) by every caller, so two such
+ * never wait on each other; on PostgreSQL all on one connection, one place.
+ */
+export function outflowLocks(db: Database, driver: DatabaseHandle['driver']): OutflowLocks {
+  const state = stateOf(db);
+  return <T>(vaultIds: readonly string[], fn: () => Promise<T>): Promise<T> => {
+    const keys = [...new Set(vaultIds)].sort();
+    let run: () => Promise<T> =
+      driver === 'postgres'
+        ? () =>
+            withPlace(state, () =>
+              db.transaction(async (tx) => {
+                for (const key of keys)
+                  await tx.execute(
+                    sql`select pg_advisory_xact_lock(${OUTFLOW_LOCK}, hashtext(${key}))`,
+                  );
+                return fn();
+              }),
+            )
+        : fn;
+    // The queues in the same order: the first key's turn, then the next's within it.
+    for (const key of [...keys].reverse()) {
+      const inner = run;
+      run = () => inTurn(state, key, inner);
+    }
+    return run();
+  };
+}

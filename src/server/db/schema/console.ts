@@ -21,6 +21,13 @@ import {
   type PasskeyKind,
 } from '#contract/auth.ts';
 import { COLOR_SCHEMES } from '#contract/display.ts';
+import {
+  PAYMENT_ROW_KINDS,
+  PAYMENT_ROW_STATUSES,
+  PAYMENT_RUN_STATUSES,
+  type PaymentCheckError,
+  type PaymentRunSimulation,
+} from '#contract/payment-runs.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import { POLICY_KINDS } from '#contract/policy-kind.ts';
 import { oneOf } from './one-of.ts';
@@ -618,5 +625,83 @@ export const approvalSignatures = consoleSchema.table(
   (t) => [
     index('approval_signatures_entity_idx').on(t.entityId, t.decidedAt),
     oneOf('approval_signatures', t.decision, SIGNED_DECISIONS),
+  ],
+);
+
+/**
+ * Payment runs (capabilities/payment-runs/): many payouts approved once as a
+ * whole. `rows_digest` is the digest of the rows as they will be paid, which
+ * the approval card carries (a row edited after a vote changes it and voids
+ * the vote); `errors` and `simulation` are the last check's.
+ */
+export const paymentRuns = consoleSchema.table(
+  'payment_runs',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    status: text('status', { enum: PAYMENT_RUN_STATUSES }).notNull(),
+    subOrgId: text('sub_org_id'),
+    createdById: text('created_by_id').notNull(),
+    rowsDigest: text('rows_digest').notNull(),
+    errors: jsonb('errors').$type<PaymentCheckError[]>().notNull(),
+    simulation: jsonb('simulation').$type<PaymentRunSimulation>(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('payment_runs_status_idx').on(t.status),
+    oneOf('payment_runs', t.status, PAYMENT_RUN_STATUSES),
+  ],
+);
+
+/**
+ * A run's rows, numbered from 1 in the order given. `external_id` is derived
+ * from the run and the row (contract/payment-runs.ts), unique here as at the
+ * custody API, so a row is never sent as two transactions.
+ */
+export const paymentRunRows = consoleSchema.table(
+  'payment_run_rows',
+  {
+    runId: text('run_id')
+      .notNull()
+      .references(() => paymentRuns.id),
+    index: integer('index').notNull(),
+    kind: text('kind', { enum: PAYMENT_ROW_KINDS }).notNull(),
+    sourceVaultId: text('source_vault_id').notNull(),
+    contactId: text('contact_id'),
+    address: text('address'),
+    bankAccountId: text('bank_account_id'),
+    asset: text('asset').notNull(),
+    blockChain: text('block_chain').notNull(),
+    amount: text('amount').notNull(),
+    reference: text('reference').notNull(),
+    memo: text('memo'),
+    status: text('status', { enum: PAYMENT_ROW_STATUSES }).notNull(),
+    errors: jsonb('errors').$type<PaymentCheckError[]>().notNull(),
+    externalId: text('external_id').notNull(),
+    transactionId: text('transaction_id'),
+    /** Why the custody backend refused the row's transaction, or why it failed. */
+    failure: text('failure'),
+    /**
+     * The row's USD value as judged when the run was submitted: until its
+     * transaction exists, a vault's 24-hour outflow counts it (the run's
+     * whole total is committed at submit). Null before submit or unpriced.
+     */
+    amountUsd: text('amount_usd'),
+    /** The row's attempt: a failed row retried is sent again under a new externalId. */
+    attempt: integer('attempt').notNull().default(1),
+    /** Reconciliation, read from the row's transaction once it ends. */
+    txHash: text('tx_hash'),
+    feeAmount: text('fee_amount'),
+    feeAsset: text('fee_asset'),
+    feeUsd: text('fee_usd'),
+    completedAt: timestamp('completed_at', { precision: 3, withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.index] }),
+    uniqueIndex('payment_run_rows_external_id_key').on(t.externalId),
+    index('payment_run_rows_reference_idx').on(t.reference, t.status),
+    oneOf('payment_run_rows', t.kind, PAYMENT_ROW_KINDS),
+    oneOf('payment_run_rows', t.status, PAYMENT_ROW_STATUSES),
   ],
 );

@@ -1,6 +1,7 @@
 import { bankAccountKind } from '../card/bank-account.ts';
 import { contactKind } from '../card/contact.ts';
 import { transactionKind } from '../card/transaction.ts';
+import { paymentRunKind } from '../payment-run/kind.ts';
 import type { ApprovableKind } from './kind.ts';
 
 /** Every approvable kind, in the order an unknown id is asked about. */
@@ -8,4 +9,5 @@ export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
   transactionKind,
   bankAccountKind,
   contactKind,
+  paymentRunKind,
 ];

@@ -1,0 +1,183 @@
+import { describe, expect } from 'vitest';
+import { ApiError } from '#contract/api-error.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { approvalCard } from '#contract/endpoints/approval-cards.ts';
+import { decideApprovable } from '#contract/endpoints/approvables.ts';
+import {
+  createPaymentRun,
+  pausePaymentRun,
+  paymentRunReconciliation,
+  paymentRunReconciliationCsv,
+  resumePaymentRun,
+  submitPaymentRun,
+} from '#contract/endpoints/payment-runs.ts';
+import type { PaymentRun, PaymentRunReconciliation } from '#contract/payment-runs.ts';
+import type { CustodyBackend } from '../../../custody/backend.ts';
+import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
+import { appTest } from '../../../test/app-test.ts';
+import { createEngineFixture } from '../../../test/engine-test-app.ts';
+import { TestClock } from '../../../test/test-clock.ts';
+import { createSandboxBackend } from '../../../wiring/sandbox-backend.ts';
+import { scopedBackend } from '../../../wiring/scoped-backend.ts';
+import { applyPolicies } from '../../policies/guard.ts';
+import { requirementOf } from '../../policies/votes.store.ts';
+import { rowContext } from '../../payment-runs/row-transaction.ts';
+import { loadRun } from '../../payment-runs/store.ts';
+import { APPROVABLE_KINDS } from '../core/kinds.ts';
+import { createRunExecutor } from './executor.ts';
+
+/**
+ * An approved payment run executed row by row on the real app's database:
+ * each row's transaction made once (a crash after a create finds it again by
+ * its externalId), approved with the run's approval and not asked again, and
+ * reconciled once it ends; nobody else can make a row's transaction.
+ */
+
+const runTest = appTest.extend('f', { scope: 'file' }, ({ t }) =>
+  createEngineFixture(t.db, t.orgId),
+);
+
+const HOUR = 60 * 60 * 1000;
+const quiet = { warn: () => undefined, error: () => undefined };
+
+const send = (method: string, body?: unknown): RequestInit => ({
+  method,
+  headers: { 'Content-Type': 'application/json' },
+  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
+
+describe('the payment run executor', () => {
+  runTest(
+    'pays each row exactly once, on the run’s approval, through a crash after a create',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const ada = await t.signIn('approver');
+      const row = (reference: string, amount: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount,
+        reference,
+      });
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        send('POST', {
+          name: 'Executor test',
+          rows: [row('EX-1', '1.5'), row('EX-2', '2.25'), row('EX-3', '3')],
+        }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const runId = (created.body as PaymentRun).id;
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), send('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      const card = await ada.json(pathOf(approvalCard, { entityId: runId }));
+      const { digest } = card.body as { digest: string };
+      const approved = await ada.json(
+        pathOf(decideApprovable, { entityId: runId }),
+        send('POST', { action: 'approve', intent: { digest } }),
+      );
+      expect(approved.body).toMatchObject({ status: 'APPROVED' });
+
+      const clock = new TestClock(new Date());
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
+      // The server dies right after the custody backend made row 2's transaction, once.
+      let crashed = false;
+      const crashing: CustodyBackend = {
+        ...sandbox,
+        async createTransaction(ctx, body) {
+          const made = await sandbox.createTransaction(ctx, body);
+          if (!crashed && body.externalId?.endsWith('-row-2')) {
+            crashed = true;
+            throw new Error('the server stopped here');
+          }
+          return made;
+        },
+      };
+      const judged = applyPolicies(scopedBackend(crashing), {
+        db: t.db,
+        clock,
+        driver: t.database.driver,
+        kinds: APPROVABLE_KINDS,
+      });
+
+      // Nobody but the executor makes a row's transaction: not by its externalId, not with a
+      // context copied from the executor's.
+      const stolen = { ...rowContext({ type: 'STAFF', id: 'someone' }, { runId, index: 1 }) };
+      for (const ctx of [{ actor: { type: 'API_USER' as const, id: 'client' } }, stolen]) {
+        const refused = await judged
+          .createTransaction(ctx, {
+            category: 'TRANSFER',
+            source: { type: 'VAULT', id: f.treasury.id },
+            destination: { type: 'CONTACT', id: f.contacts.eth.id },
+            asset: 'USDC',
+            blockChain: 'ETHEREUM',
+            amount: '1.5',
+            externalId: `run-${runId}-row-1`,
+          })
+          .then(
+            () => null,
+            (error: unknown) => error,
+          );
+        expect(refused).toBeInstanceOf(ApiError);
+        expect(refused).toMatchObject({ status: 400, fields: [{ field: 'externalId' }] });
+      }
+
+      const executor = createRunExecutor({
+        db: t.db,
+        clock,
+        judged,
+        inner: sandbox,
+        logger: quiet,
+      });
+      // Paused, nothing is sent; resumed, it starts where it stood.
+      const paused = await initiator.json(pathOf(pausePaymentRun, { runId }), send('POST'));
+      expect(paused.body).toMatchObject({ status: 'PAUSED' });
+      await executor.pass();
+      expect((await loadRun(t.db, runId))?.rows.map((r) => r.status)).toEqual([
+        'PENDING',
+        'PENDING',
+        'PENDING',
+      ]);
+      const resumed = await initiator.json(pathOf(resumePaymentRun, { runId }), send('POST'));
+      expect(resumed.body).toMatchObject({ status: 'EXECUTING' });
+      for (let pass = 0; pass < 12; pass += 1) {
+        await executor.pass();
+        clock.advance(HOUR);
+        await runDueSteps(t.db, clock, { timeScale: 1 });
+        const stored = await loadRun(t.db, runId);
+        if (stored?.run.status === 'COMPLETED') break;
+      }
+      expect(crashed).toBe(true);
+      const stored = await loadRun(t.db, runId);
+      expect(stored?.run.status).toBe('COMPLETED');
+      for (const r of stored?.rows ?? []) {
+        expect(r.status).toBe('COMPLETED');
+        expect(r.txHash).toBeTruthy();
+        expect(r.feeAmount).toBeTruthy();
+        expect(r.completedAt).not.toBeNull();
+        // Exactly one transaction under the row's externalId, the one recorded.
+        const found = await sandbox.listTransactions({}, { externalId: r.externalId, limit: 10 });
+        expect(found.results.map((x) => x.id)).toEqual([r.transactionId]);
+        // It carries the run's rule: not asked again on its own.
+        const frozen = await requirementOf(t.db, r.transactionId ?? '');
+        expect(frozen?.requirement.ruleName).toBe(
+          (await requirementOf(t.db, runId))?.requirement.ruleName,
+        );
+      }
+
+      // The reconciliation, on the API and as a file.
+      const rec = await initiator.json(pathOf(paymentRunReconciliation, { runId }));
+      const recon = rec.body as PaymentRunReconciliation;
+      expect(recon.rows.map((r) => [r.index, r.status, r.transactionId])).toEqual(
+        stored?.rows.map((r) => [r.index, 'COMPLETED', r.transactionId]),
+      );
+      const file = await initiator.request(pathOf(paymentRunReconciliationCsv, { runId }));
+      expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
+      const lines = (await file.text()).split('\r\n');
+      expect(lines[0]).toMatch(/^index,reference,asset,blockChain,amount,status,externalId/);
+      expect(lines).toHaveLength(4);
+    },
+  );
+});

@@ -1,0 +1,106 @@
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { inScope } from '../../../custody/context.ts';
+import { answerOf, loadRun, moveRun } from '../../payment-runs/store.ts';
+import { frozenOf, ruleOf, vaultOf } from '../card/parts.ts';
+import type { ApprovableKind, CardContext } from '../core/kind.ts';
+
+/**
+ * A payment run, approved once for all its rows: a kind the console holds
+ * itself (the custody API has no runs). Its card binds the rows' digest, so
+ * a row edited after a vote changes the card and the vote stops counting
+ * (the core's `voidChangedVotes`); approving it moves the run to APPROVED,
+ * where the executor takes it up.
+ */
+export const PAYMENT_RUN = 'PAYMENT_RUN';
+
+const notFound = (id: string) =>
+  new ApiError(404, ERROR_CODES.notFound, `No payment run with id "${id}"`);
+
+/** The run in the member's scope; outside it, as unknown, a 404. */
+async function runIn(card: CardContext, id: string) {
+  const stored = await loadRun(card.db, id);
+  if (!stored || !inScope(card.ctx, stored.run.subOrgId)) return null;
+  return stored;
+}
+
+export const paymentRunKind: ApprovableKind = {
+  kind: PAYMENT_RUN,
+  async loadCard(card, entityId) {
+    const stored = await runIn(card, entityId);
+    if (!stored) return null;
+    const run = answerOf(stored);
+    const frozen = await frozenOf(card, entityId, run.subOrgId);
+    const vaultIds = [...new Set(run.rows.map((r) => r.sourceVaultId))];
+    const sim = run.simulation;
+    return {
+      intent: {
+        kind: 'PAYMENT_RUN',
+        category: 'PAYMENT_RUN',
+        source: null,
+        destination: null,
+        asset: null,
+        blockChain: null,
+        amount: null,
+        assets: null,
+        feeCeiling: null,
+        call: null,
+        quote: null,
+        rule: await ruleOf(card, frozen.requirement),
+        run: {
+          name: run.name,
+          rowCount: run.rows.length,
+          rowsDigest: run.rowsDigest,
+          sourceVaults: await Promise.all(vaultIds.map((id) => vaultOf(card, id))),
+          totals: sim?.totals ?? [],
+          totalUsd: sim?.totalUsd ?? null,
+          fees: (sim?.fees ?? []).map((f) => ({
+            asset: f.asset,
+            blockChain: f.blockChain,
+            amount: f.amount,
+          })),
+          feesUsd: sim?.feesUsd ?? null,
+        },
+      },
+      status: {
+        entityId,
+        state: run.status,
+        createdAt: run.createdAt,
+        computedAt: card.clock.now().toISOString(),
+        amountUsd: sim?.totalUsd ?? null,
+        priceUsd: null,
+        feeCeilingUsd: sim?.feesUsd ?? null,
+        balances: [],
+        quorum: frozen.quorum,
+      },
+    };
+  },
+  async stateOf(card, entityId) {
+    const stored = await runIn(card, entityId);
+    if (!stored) throw notFound(entityId);
+    return {
+      pending: stored.run.status === 'PENDING_APPROVAL',
+      subOrgId: stored.run.subOrgId,
+    };
+  },
+  async settle(card, entityId, outcome) {
+    const stored = await runIn(card, entityId);
+    if (!stored) throw notFound(entityId);
+    if (outcome === 'APPROVED' && stored.run.errors.length > 0)
+      // A row edited while it waited and not yet fixed: nothing with an error is ever sent.
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        `The run has ${stored.run.errors.length} check errors: fix its rows before it is approved`,
+      );
+    const moved = await moveRun(
+      card.db,
+      card.clock.now(),
+      entityId,
+      ['PENDING_APPROVAL'],
+      outcome === 'APPROVED' ? 'APPROVED' : 'DECLINED',
+    );
+    if (!moved)
+      throw new ApiError(409, ERROR_CODES.conflict, 'The run no longer waits for approval');
+  },
+};

@@ -1,0 +1,303 @@
+import { addressProblem, sameAddress } from '#contract/addresses.ts';
+import { addressChecksumProblem } from '#contract/contact-address.ts';
+import { add, cmp, mul, scale, sub, sum } from '#contract/decimal.ts';
+import type {
+  PaymentCheckCode,
+  PaymentCheckError,
+  PaymentRowInput,
+  PaymentRunSimulation,
+} from '#contract/payment-runs.ts';
+
+/**
+ * A payment run checked before anything is sent: a pure function over the
+ * rows and a snapshot of the reference data they name, so 1,000 rows check
+ * in milliseconds and the same rows with the same snapshot always give the
+ * same answer. Rows are numbered from 1, as a person counts a file's lines.
+ */
+
+export interface CheckSnapshot {
+  /** The run's sub-organization: every source vault must be in it (null: the organization's). */
+  subOrgId: string | null;
+  vaults: ReadonlyMap<
+    string,
+    { subOrgId: string | null; balances: Record<string, Record<string, string>> }
+  >;
+  contacts: ReadonlyMap<
+    string,
+    { status?: string; blockChain?: string; address?: string; assetList?: readonly string[] }
+  >;
+  bankAccounts: ReadonlyMap<string, { status?: string }>;
+  /** Assets by `${symbol}:${blockChain}`, with the fractional digits an amount may carry. */
+  assets: ReadonlyMap<string, { decimals: number | null }>;
+  /** References paid by earlier runs (rows that completed). */
+  paidReferences: ReadonlySet<string>;
+  /** USD per unit by `${symbol}:${blockChain}`; missing when unpriced. */
+  prices: ReadonlyMap<string, string>;
+  /** One transfer's fee estimate by `${symbol}:${blockChain}` of the row: the fee's asset and amount. */
+  fees: ReadonlyMap<string, { asset: string; blockChain: string; amount: string }>;
+}
+
+export interface CheckResult {
+  errors: PaymentCheckError[];
+  simulation: PaymentRunSimulation;
+}
+
+export const assetKey = (asset: string, blockChain: string) => `${asset}:${blockChain}`;
+
+/** The destination a row pays, as one comparable string (addresses by their chain's rule). */
+function destinationOf(row: PaymentRowInput): string {
+  if (row.kind === 'FIAT') return `bank:${row.bankAccountId ?? ''}`;
+  if (row.contactId !== undefined) return `contact:${row.contactId}`;
+  return `address:${row.blockChain}:${row.address ?? ''}`;
+}
+
+/** "row 5", "rows 412–430", "rows 3, 7–9": consecutive numbers as ranges. */
+export function describeRows(rows: readonly number[]): string {
+  const parts: string[] = [];
+  let start = rows[0];
+  let prev = start;
+  const flush = () => {
+    if (start === undefined || prev === undefined) return;
+    parts.push(start === prev ? `${start}` : `${start}–${prev}`);
+  };
+  for (const n of rows.slice(1)) {
+    if (prev !== undefined && n === prev + 1) {
+      prev = n;
+      continue;
+    }
+    flush();
+    start = n;
+    prev = n;
+  }
+  flush();
+  return `${rows.length === 1 ? 'row' : 'rows'} ${parts.join(', ')}`;
+}
+
+function rowErrors(
+  row: PaymentRowInput,
+  number: number,
+  snapshot: CheckSnapshot,
+): PaymentCheckError[] {
+  const errors: PaymentCheckError[] = [];
+  const fail = (field: string, code: PaymentCheckCode, message: string) =>
+    errors.push({ row: number, field, code, message: `Row ${number}: ${message}` });
+
+  const vault = snapshot.vaults.get(row.sourceVaultId);
+  if (!vault) fail('sourceVaultId', 'UNKNOWN_VAULT', `no vault with id "${row.sourceVaultId}"`);
+  else if (snapshot.subOrgId !== null && vault.subOrgId !== snapshot.subOrgId)
+    fail(
+      'sourceVaultId',
+      'VAULT_OUTSIDE_RUN',
+      `vault "${row.sourceVaultId}" is not in the run's sub-organization`,
+    );
+
+  const asset = snapshot.assets.get(assetKey(row.asset, row.blockChain));
+  if (!asset)
+    fail('asset', 'ASSET_NOT_ON_CHAIN', `${row.asset} is not an asset on ${row.blockChain}`);
+  else if (asset.decimals !== null && scale(row.amount) > asset.decimals)
+    fail(
+      'amount',
+      'TOO_MANY_DECIMALS',
+      `${row.asset} on ${row.blockChain} takes at most ${asset.decimals} decimal places; ${row.amount} has ${scale(row.amount)}`,
+    );
+
+  if (row.kind === 'FIAT') {
+    const id = row.bankAccountId ?? '';
+    const account = snapshot.bankAccounts.get(id);
+    if (!account) fail('bankAccountId', 'UNKNOWN_BANK_ACCOUNT', `no bank account with id "${id}"`);
+    else if (account.status !== 'APPROVED')
+      fail(
+        'bankAccountId',
+        'BANK_ACCOUNT_NOT_APPROVED',
+        `bank account "${id}" is ${account.status ?? 'not approved'}, not APPROVED`,
+      );
+  } else if (row.contactId !== undefined) {
+    const contact = snapshot.contacts.get(row.contactId);
+    if (!contact) fail('contactId', 'UNKNOWN_CONTACT', `no contact with id "${row.contactId}"`);
+    else if (contact.status !== 'APPROVED')
+      fail(
+        'contactId',
+        'CONTACT_NOT_APPROVED',
+        `contact "${row.contactId}" is ${contact.status ?? 'not approved'}, not APPROVED`,
+      );
+    else if (contact.blockChain !== row.blockChain)
+      fail(
+        'contactId',
+        'CONTACT_WRONG_CHAIN',
+        `contact "${row.contactId}" is on ${contact.blockChain ?? 'another chain'}, not ${row.blockChain}`,
+      );
+    else if (
+      contact.assetList &&
+      contact.assetList.length > 0 &&
+      !contact.assetList.includes(row.asset)
+    )
+      fail(
+        'contactId',
+        'CONTACT_ASSET_NOT_ALLOWED',
+        `contact "${row.contactId}" accepts ${contact.assetList.join(', ')}, not ${row.asset}`,
+      );
+  } else {
+    const address = row.address ?? '';
+    const format = addressProblem(row.blockChain, address);
+    const checksum = format ? null : addressChecksumProblem(row.blockChain, address);
+    if (format) fail('address', 'BAD_ADDRESS', `address is ${format}`);
+    else if (checksum) fail('address', 'BAD_CHECKSUM', `address ${checksum}`);
+  }
+
+  if (snapshot.paidReferences.has(row.reference))
+    fail(
+      'reference',
+      'REFERENCE_ALREADY_PAID',
+      `reference "${row.reference}" was already paid in an earlier run`,
+    );
+  return errors;
+}
+
+/**
+ * Checks every row against the snapshot, then simulates the rows without
+ * errors in order, per source vault and asset: a row that would take the
+ * vault below zero does not fit (and is not counted, so a later smaller row
+ * may still fit, as it would when paid in order).
+ */
+export function checkPaymentRun(
+  rows: readonly PaymentRowInput[],
+  snapshot: CheckSnapshot,
+): CheckResult {
+  const errors: PaymentCheckError[][] = rows.map((row, i) => rowErrors(row, i + 1, snapshot));
+
+  // Same destination, same amount, same reference: the later rows are the duplicates.
+  const seen = new Map<string, number>();
+  rows.forEach((row, i) => {
+    const key = [destinationOf(row), add(row.amount, '0'), row.reference].join('\u0000');
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i + 1);
+      return;
+    }
+    errors[i]?.push({
+      row: i + 1,
+      field: 'reference',
+      code: 'DUPLICATE_ROW',
+      message: `Row ${i + 1}: the same destination, amount and reference as row ${first}`,
+    });
+  });
+  // Typed addresses that differ only in letter case are the same destination on hex chains.
+  const byAddress = new Map<string, { row: number; address: string }[]>();
+  rows.forEach((row, i) => {
+    if (row.kind !== 'CRYPTO' || row.address === undefined) return;
+    const key = [row.blockChain, add(row.amount, '0'), row.reference].join('\u0000');
+    const list = byAddress.get(key) ?? [];
+    const twin = list.find(
+      (o) => o.address !== row.address && sameAddress(o.address, row.address ?? ''),
+    );
+    if (twin)
+      errors[i]?.push({
+        row: i + 1,
+        field: 'reference',
+        code: 'DUPLICATE_ROW',
+        message: `Row ${i + 1}: the same destination, amount and reference as row ${twin.row}`,
+      });
+    list.push({ row: i + 1, address: row.address });
+    byAddress.set(key, list);
+  });
+
+  interface Line {
+    vaultId: string;
+    asset: string;
+    blockChain: string;
+    before: string;
+    outflow: string;
+    rowsNotFitting: number[];
+  }
+  const lines = new Map<string, Line>();
+  const totals = new Map<string, { asset: string; blockChain: string; amounts: string[] }>();
+  const fees = new Map<string, { asset: string; blockChain: string; amounts: string[] }>();
+  rows.forEach((row, i) => {
+    if ((errors[i]?.length ?? 0) > 0) return;
+    const key = `${row.sourceVaultId}\u0000${assetKey(row.asset, row.blockChain)}`;
+    let line = lines.get(key);
+    if (!line) {
+      const held = snapshot.vaults.get(row.sourceVaultId)?.balances[row.asset]?.[row.blockChain];
+      line = {
+        vaultId: row.sourceVaultId,
+        asset: row.asset,
+        blockChain: row.blockChain,
+        before: held ?? '0',
+        outflow: '0',
+        rowsNotFitting: [],
+      };
+      lines.set(key, line);
+    }
+    const next = add(line.outflow, row.amount);
+    if (cmp(next, line.before) > 0) {
+      line.rowsNotFitting.push(i + 1);
+      return;
+    }
+    line.outflow = next;
+    const k = assetKey(row.asset, row.blockChain);
+    const total = totals.get(k) ?? { asset: row.asset, blockChain: row.blockChain, amounts: [] };
+    total.amounts.push(row.amount);
+    totals.set(k, total);
+    const fee = snapshot.fees.get(k);
+    if (fee) {
+      const fk = assetKey(fee.asset, fee.blockChain);
+      const f = fees.get(fk) ?? { asset: fee.asset, blockChain: fee.blockChain, amounts: [] };
+      f.amounts.push(fee.amount);
+      fees.set(fk, f);
+    }
+  });
+
+  for (const line of lines.values())
+    for (const n of line.rowsNotFitting)
+      errors[n - 1]?.push({
+        row: n,
+        field: 'amount',
+        code: 'EXCEEDS_BALANCE',
+        message: `Row ${n}: vault "${line.vaultId}" has no ${line.asset} left for it once the rows before it are paid`,
+      });
+
+  const usdOf = (asset: string, blockChain: string, amount: string): string | null => {
+    const price = snapshot.prices.get(assetKey(asset, blockChain));
+    return price === undefined ? null : mul(amount, price);
+  };
+  const usdSum = (values: (string | null)[]): string | null =>
+    values.some((v) => v === null) ? null : sum(values.filter((v): v is string => v !== null));
+
+  const totalList = [...totals.values()].map((t) => ({
+    asset: t.asset,
+    blockChain: t.blockChain,
+    amount: sum(t.amounts),
+  }));
+  const feeList = [...fees.values()].map((f) => {
+    const amount = sum(f.amounts);
+    return {
+      asset: f.asset,
+      blockChain: f.blockChain,
+      amount,
+      usd: usdOf(f.asset, f.blockChain, amount),
+    };
+  });
+
+  return {
+    errors: errors.flat(),
+    simulation: {
+      lines: [...lines.values()].map((l) => ({
+        vaultId: l.vaultId,
+        asset: l.asset,
+        blockChain: l.blockChain,
+        before: l.before,
+        outflow: l.outflow,
+        after: sub(l.before, l.outflow),
+        rowsNotFitting: l.rowsNotFitting,
+        note:
+          l.rowsNotFitting.length > 0
+            ? `${describeRows(l.rowsNotFitting)} ${l.rowsNotFitting.length === 1 ? 'exceeds' : 'exceed'} the vault's ${l.asset}`
+            : null,
+      })),
+      totals: totalList,
+      totalUsd: usdSum(totalList.map((t) => usdOf(t.asset, t.blockChain, t.amount))),
+      fees: feeList,
+      feesUsd: usdSum(feeList.map((f) => f.usd)),
+    },
+  };
+}

@@ -1,0 +1,330 @@
+import { describe, expect } from 'vitest';
+import { pathOf } from '#contract/endpoint.ts';
+import { approvalCard } from '#contract/endpoints/approval-cards.ts';
+import { decideApprovable } from '#contract/endpoints/approvables.ts';
+import {
+  createPaymentRun,
+  getPaymentRun,
+  paymentRunTemplate,
+  submitPaymentRun,
+  updatePaymentRow,
+  uploadPaymentRun,
+} from '#contract/endpoints/payment-runs.ts';
+import type { PaymentRun } from '#contract/payment-runs.ts';
+import type { Policy } from '#contract/policies.ts';
+import { appTest } from '../../test/app-test.ts';
+import { createEngineFixture } from '../../test/engine-test-app.ts';
+import { createSubOrg } from '../../test/fixtures.ts';
+import { publishPolicy } from '../../test/policies.ts';
+import { add } from '#contract/decimal.ts';
+import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
+import { vaultOutflowWithRuns } from '../policies/guard.ts';
+import type { StaffSession } from '../../test/staff-session.ts';
+
+/**
+ * A payment run through the real app: made as a draft with its check errors
+ * addressed by row and field, fixed in place, judged by the policy at its
+ * total, approved once through the approval core, and a vote cast before a
+ * row changed stops counting.
+ */
+
+const runTest = appTest.extend('f', { scope: 'file' }, ({ t }) =>
+  createEngineFixture(t.db, t.orgId),
+);
+
+const send = (method: string, body?: unknown): RequestInit => ({
+  method,
+  headers: { 'Content-Type': 'application/json' },
+  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
+
+/** Runs of $2,500 or more need two approvals: no single row of these reaches it, their total does. */
+const LARGE_RUNS: Policy = {
+  rules: [
+    {
+      id: 'large-runs',
+      name: 'Large outflow',
+      match: { amountUsdAtLeast: '2500' },
+      outcome: {
+        action: 'ALLOW',
+        approvals: 2,
+        approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+        apiClientMayApproveOwn: false,
+      },
+    },
+  ],
+  fallback: {
+    action: 'ALLOW',
+    approvals: 1,
+    approvers: { kinds: [], memberIds: [] },
+    apiClientMayApproveOwn: true,
+  },
+};
+
+async function decide(by: StaffSession, runId: string) {
+  const card = await by.json(pathOf(approvalCard, { entityId: runId }));
+  expect(card.status, JSON.stringify(card.body)).toBe(200);
+  const { digest } = card.body as { digest: string };
+  return by.json(
+    pathOf(decideApprovable, { entityId: runId }),
+    send('POST', { action: 'approve', intent: { digest } }),
+  );
+}
+
+describe('payment runs', () => {
+  runTest(
+    'are checked row by row, fixed in place, judged at their total and approved once',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const ada = await t.signIn('approver');
+      const ben = await t.signIn('admin');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: ben,
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const usdc = (reference: string, amount: string, contactId = f.contacts.eth.id) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount,
+        reference,
+      });
+
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        send('POST', {
+          name: 'Vendors, route test',
+          rows: [
+            usdc('RT-1', '1000'),
+            usdc('RT-2', '1000'),
+            usdc('RT-3', '1000'),
+            usdc('RT-4', '10', f.contacts.ethPending.id),
+          ],
+        }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const run = created.body as PaymentRun;
+      expect(run.status).toBe('DRAFT');
+      expect(run.errors.map((e) => [e.row, e.field, e.code])).toEqual([
+        [4, 'contactId', 'CONTACT_NOT_APPROVED'],
+      ]);
+      // Outside a restricted member's sub-organizations it is not found, for reads and writes.
+      const away = await createSubOrg(t.db, t.orgId, 'Runs elsewhere');
+      const outsider = await t.signIn('admin', { subOrgIds: [away.id] });
+      expect((await outsider.json(pathOf(getPaymentRun, { runId: run.id }))).status).toBe(404);
+      const poke = await outsider.json(
+        pathOf(updatePaymentRow, { runId: run.id, index: '1' }),
+        send('PATCH', usdc('RT-1', '1')),
+      );
+      expect(poke.status).toBe(404);
+      const early = await initiator.json(pathOf(submitPaymentRun, { runId: run.id }), send('POST'));
+      expect(early.status, JSON.stringify(early.body)).toBe(409);
+
+      const fixed = await initiator.json(
+        pathOf(updatePaymentRow, { runId: run.id, index: '4' }),
+        send('PATCH', usdc('RT-4', '10')),
+      );
+      expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+      expect(fixed.body).toMatchObject({ status: 'CHECKED', errors: [] });
+
+      const submitted = await initiator.json(
+        pathOf(submitPaymentRun, { runId: run.id }),
+        send('POST'),
+      );
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      expect(submitted.body).toMatchObject({ status: 'PENDING_APPROVAL' });
+      const card = await ada.json(pathOf(approvalCard, { entityId: run.id }));
+      expect(card.body).toMatchObject({
+        card: {
+          intent: {
+            kind: 'PAYMENT_RUN',
+            rule: { name: 'Large outflow' },
+            run: {
+              rowCount: 4,
+              rowsDigest: (fixed.body as PaymentRun).rowsDigest,
+              totals: [{ asset: 'USDC', blockChain: 'ETHEREUM', amount: '3010' }],
+            },
+          },
+          status: { quorum: { required: 2 } },
+        },
+      });
+
+      // The initiator never approves their own run.
+      const own = await decide(initiator, run.id);
+      expect(own.status).toBe(403);
+
+      const first = await decide(ada, run.id);
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      expect(first.body).toMatchObject({ status: 'PENDING', policy: { approvals: 1 } });
+
+      // A row edited after Ada's vote: the rows' digest moves, and her vote stops counting.
+      const edited = await initiator.json(
+        pathOf(updatePaymentRow, { runId: run.id, index: '3' }),
+        send('PATCH', usdc('RT-3', '900')),
+      );
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+      expect(edited.body).toMatchObject({ status: 'PENDING_APPROVAL', errors: [] });
+      const second = await decide(ben, run.id);
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      expect(second.body).toMatchObject({ status: 'PENDING', policy: { approvals: 1 } });
+      expect(
+        ((await initiator.json(pathOf(getPaymentRun, { runId: run.id }))).body as PaymentRun)
+          .status,
+      ).toBe('PENDING_APPROVAL');
+
+      const again = await decide(ada, run.id);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body).toMatchObject({ status: 'APPROVED' });
+      const approved = await initiator.json(pathOf(getPaymentRun, { runId: run.id }));
+      expect(approved.body).toMatchObject({ status: 'APPROVED' });
+    },
+  );
+
+  runTest('refuse a run over the rows limit naming the field', async ({ t, f }) => {
+    const initiator = await t.signIn('initiator');
+    const row = {
+      kind: 'CRYPTO',
+      sourceVaultId: f.treasury.id,
+      contactId: f.contacts.eth.id,
+      asset: 'USDC',
+      blockChain: 'ETHEREUM',
+      amount: '1',
+      reference: 'LIMIT',
+    };
+    const tooMany = await initiator.json(
+      pathOf(createPaymentRun, {}),
+      send('POST', { name: 'Too many', rows: Array.from({ length: 2001 }, () => row) }),
+    );
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toMatch(/rows/);
+    const bad = await initiator.json(
+      pathOf(createPaymentRun, {}),
+      send('POST', { name: 'Bad amount', rows: [row, { ...row, amount: 'ten' }] }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ fields: [{ field: 'rows.1.amount' }] });
+  });
+
+  runTest(
+    'come from a CSV file with its own headers, checked as JSON rows are',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const template = await initiator.request(pathOf(paymentRunTemplate, {}));
+      expect(template.status).toBe(200);
+      expect(template.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect((await template.text()).split('\r\n')[0]).toMatch(/^kind,sourceVaultId,contactId/);
+
+      const csv =
+        'Type,Vault,Payee,Token,Network,Value,Invoice\r\n' +
+        `CRYPTO,${f.treasury.id},${f.contacts.eth.id},USDC,ETHEREUM,12.5,CSV-1\r\n` +
+        `CRYPTO,${f.treasury.id},no-such-contact,USDC,ETHEREUM,1,CSV-2\r\n`;
+      const mapping = {
+        Type: 'kind',
+        Vault: 'sourceVaultId',
+        Payee: 'contactId',
+        Token: 'asset',
+        Network: 'blockChain',
+        Value: 'amount',
+        Invoice: 'reference',
+      };
+      const uploaded = await initiator.json(
+        pathOf(uploadPaymentRun, {}),
+        send('POST', { name: 'From a file', csv, mapping }),
+      );
+      expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
+      const run = uploaded.body as PaymentRun;
+      expect(run.rows.map((r) => [r.index, r.amount, r.reference])).toEqual([
+        [1, '12.5', 'CSV-1'],
+        [2, '1', 'CSV-2'],
+      ]);
+      expect(run.errors.map((e) => [e.row, e.field, e.code])).toEqual([
+        [2, 'contactId', 'UNKNOWN_CONTACT'],
+      ]);
+      const bad = await initiator.json(
+        pathOf(uploadPaymentRun, {}),
+        send('POST', { name: 'Bad file', csv: csv.replace('12.5', 'twelve'), mapping }),
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body).toMatchObject({ fields: [{ field: 'rows.0.amount' }] });
+    },
+  );
+  runTest(
+    'count their whole total in the 24-hour outflow from submit, until each row is sent',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const ben = await t.signIn('admin');
+      // The treasury's day so far as the cap reads it (other runs committed from it included);
+      // the cap sits $4,000 above it.
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId });
+      const today =
+        (await vaultOutflowWithRuns(sandbox, t.db, t.clock, {}, f.treasury.id)) ?? 'unknown';
+      const cap: Policy = {
+        rules: [
+          {
+            id: 'daily-cap',
+            name: 'Daily cap',
+            match: { outflow24hUsdAbove: add(today, '4000') },
+            outcome: { action: 'BLOCK' },
+          },
+        ],
+        fallback: LARGE_RUNS.fallback,
+      };
+      await publishPolicy(t.db, 'transactions', cap, {
+        editor: ben,
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const transfer = (amount: string) =>
+        initiator.json(
+          '/api/external/transactions/',
+          send('POST', {
+            category: 'TRANSFER',
+            source: { type: 'VAULT', id: f.treasury.id },
+            destination: { type: 'CONTACT', id: f.contacts.eth.id },
+            asset: 'USDC',
+            blockChain: 'ETHEREUM',
+            amount,
+          }),
+        );
+      const row = (reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '1000',
+        reference,
+      });
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        send('POST', { name: 'Cap test', rows: [row('CAP-1'), row('CAP-2'), row('CAP-3')] }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const runId = (created.body as PaymentRun).id;
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), send('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+
+      // $3,000 committed by the run and $1,500 more: over the cap, though no transaction of
+      // the run exists yet.
+      const over = await transfer('1500');
+      expect(over.status, JSON.stringify(over.body)).toBe(403);
+      expect(over.body).toMatchObject({ code: 'POLICY_BLOCKED' });
+      // A second run of the same size is over it too, judged with the first one counted.
+      const again = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        send('POST', { name: 'Cap test 2', rows: [row('CAP-4'), row('CAP-5')] }),
+      );
+      const second = await initiator.json(
+        pathOf(submitPaymentRun, { runId: (again.body as PaymentRun).id }),
+        send('POST'),
+      );
+      expect(second.status, JSON.stringify(second.body)).toBe(403);
+      // Under it, still allowed.
+      const under = await transfer('500');
+      expect(under.status, JSON.stringify(under.body)).toBe(200);
+    },
+  );
+});

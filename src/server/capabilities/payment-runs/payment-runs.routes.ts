@@ -1,0 +1,179 @@
+import { Hono, type Context } from 'hono';
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
+import {
+  cancelPaymentRun,
+  checkPaymentRun as checkRoute,
+  createPaymentRun,
+  pausePaymentRun,
+  paymentRunReconciliation,
+  paymentRunReconciliationCsv,
+  resumePaymentRun,
+  retryPaymentRun,
+  getPaymentRun,
+  paymentRunTemplate,
+  updatePaymentRow,
+  uploadPaymentRun,
+} from '#contract/endpoints/payment-runs.ts';
+import { CreatePaymentRunRequest, type PaymentRun } from '#contract/payment-runs.ts';
+import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
+import { custodyContext, inScope } from '../../custody/context.ts';
+import type { CustodyBackend } from '../../custody/backend.ts';
+import type { AppEnv } from '../../http/app-env.ts';
+import { mount } from '../../http/mount.ts';
+import { checkPaymentRun } from './check.ts';
+import { parseRunCsv, reconciliationCsv, runTemplateCsv } from './csv.ts';
+import { parseBody } from '../../custody/routes/parse-body.ts';
+import { checkSnapshot } from './snapshot.ts';
+import {
+  answerOf,
+  cancelRun,
+  createRun,
+  loadRun,
+  moveRun,
+  reconciliationOf,
+  replaceRow,
+  retryFailedRows,
+  rowInput,
+  saveCheck,
+} from './store.ts';
+
+/**
+ * A payment run's console routes (contract/endpoints/payment-runs.ts): made
+ * as a draft, checked, its rows fixed in place. Submitting it for approval is
+ * the approval core's (approvals/payment-run/). Every read and write is held
+ * to the member's sub-organizations: a run outside them is a 404.
+ */
+export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) {
+  const app = new Hono<AppEnv>();
+  const { db, clock } = options;
+
+  async function visible(c: Context<AppEnv>, runId: string) {
+    const stored = await loadRun(db, runId);
+    if (!stored || !inScope(custodyContext(c), stored.run.subOrgId))
+      throw new ApiError(404, ERROR_CODES.notFound, 'No payment run with that id');
+    return stored;
+  }
+
+  /** Checks the run's rows as they are now and records the outcome with the rows it was about. */
+  async function check(c: Context<AppEnv>, runId: string): Promise<PaymentRun> {
+    const stored = await visible(c, runId);
+    const rows = stored.rows.map(rowInput);
+    const snapshot = await checkSnapshot(db, backend, custodyContext(c), stored.run, rows);
+    await saveCheck(db, clock.now(), runId, stored.run.rowsDigest, checkPaymentRun(rows, snapshot));
+    return answerOf(await visible(c, runId));
+  }
+
+  async function create(c: Context<AppEnv>, body: CreatePaymentRunRequest): Promise<PaymentRun> {
+    const member = c.get('staff');
+    if (!member) throw unauthorized();
+    const subOrgId = body.subOrgId ?? null;
+    if (!inScope(custodyContext(c), subOrgId))
+      throw new ApiError(
+        403,
+        ERROR_CODES.forbidden,
+        'subOrgId must name a sub-organization you belong to',
+        [{ field: 'subOrgId', message: 'not one of your sub-organizations' }],
+      );
+    const id = await createRun(db, clock.now(), {
+      name: body.name,
+      subOrgId,
+      createdById: member.id,
+      rows: body.rows,
+    });
+    return check(c, id);
+  }
+
+  mount(app, CONSOLE_API_PREFIX, createPaymentRun, async ({ body }, c) => create(c, body));
+
+  // A file's rows are held to the same schema as a request's: a refusal names rows.N.field.
+  mount(app, CONSOLE_API_PREFIX, uploadPaymentRun, async ({ body }, c) =>
+    create(
+      c,
+      parseBody(CreatePaymentRunRequest, {
+        name: body.name,
+        ...(body.subOrgId !== undefined ? { subOrgId: body.subOrgId } : {}),
+        rows: parseRunCsv(body.csv, body.mapping),
+      }),
+    ),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, paymentRunTemplate, async (_input, c) =>
+    c.body(runTemplateCsv(), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="payment-run-template.csv"',
+    }),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, getPaymentRun, async ({ params }, c) =>
+    answerOf(await visible(c, params.runId)),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, updatePaymentRow, async ({ params, body }, c) => {
+    await visible(c, params.runId);
+    // eslint-disable-next-line no-restricted-syntax -- a row's number (at most 4 digits), no amount
+    const index = /^[1-9]\d{0,3}$/.test(params.index) ? Number(params.index) : null;
+    if (index === null)
+      throw new ApiError(400, ERROR_CODES.validation, 'index must be a row number from 1', [
+        { field: 'index', message: 'must be a row number from 1' },
+      ]);
+    await replaceRow(db, clock.now(), params.runId, index, body);
+    return check(c, params.runId);
+  });
+
+  mount(app, CONSOLE_API_PREFIX, checkRoute, async ({ params }, c) => check(c, params.runId));
+
+  /** A move of an approved run's execution, or a 409 naming where the run stands. */
+  async function control(
+    c: Context<AppEnv>,
+    runId: string,
+    what: string,
+    act: () => Promise<boolean>,
+  ): Promise<PaymentRun> {
+    const stored = await visible(c, runId);
+    if (!(await act()))
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        `The run is ${stored.run.status}: it cannot be ${what}`,
+      );
+    return answerOf(await visible(c, runId));
+  }
+
+  // The executor (approvals/payment-run/executor.ts) reads the run's status before each row.
+  mount(app, CONSOLE_API_PREFIX, pausePaymentRun, async ({ params }, c) =>
+    control(c, params.runId, 'paused', () =>
+      moveRun(db, clock.now(), params.runId, ['APPROVED', 'EXECUTING'], 'PAUSED'),
+    ),
+  );
+  mount(app, CONSOLE_API_PREFIX, resumePaymentRun, async ({ params }, c) =>
+    control(c, params.runId, 'resumed', () =>
+      moveRun(db, clock.now(), params.runId, ['PAUSED'], 'EXECUTING'),
+    ),
+  );
+  mount(app, CONSOLE_API_PREFIX, cancelPaymentRun, async ({ params }, c) =>
+    control(c, params.runId, 'cancelled', () => cancelRun(db, clock.now(), params.runId)),
+  );
+  mount(app, CONSOLE_API_PREFIX, retryPaymentRun, async ({ params }, c) =>
+    control(
+      c,
+      params.runId,
+      'retried (only an executing, paused or partly failed run with failed rows is)',
+      async () => (await retryFailedRows(db, clock.now(), params.runId)) > 0,
+    ),
+  );
+
+  mount(app, CONSOLE_API_PREFIX, paymentRunReconciliation, async ({ params }, c) =>
+    reconciliationOf(await visible(c, params.runId)),
+  );
+  mount(app, CONSOLE_API_PREFIX, paymentRunReconciliationCsv, async ({ params }, c) => {
+    const stored = await visible(c, params.runId);
+    return c.body(reconciliationCsv(reconciliationOf(stored).rows), 200, {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="payment-run-${stored.run.id}.csv"`,
+    });
+  });
+
+  return app;
+}

@@ -1,0 +1,506 @@
+import { randomUUID } from 'node:crypto';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { ApiError } from '#contract/api-error.ts';
+import { canonicalJson } from '#contract/approval-card.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { add } from '#contract/decimal.ts';
+import {
+  paymentRowExternalId,
+  type PaymentCheckError,
+  type PaymentRowInput,
+  type PaymentRun,
+  type PaymentRunReconciliation,
+  type PaymentRunSimulation,
+  type PaymentRunStatus,
+} from '#contract/payment-runs.ts';
+import type { Database } from '../../db/client.ts';
+import { declaredWrite } from '../../db/declared-writes.ts';
+import { paymentRunRows, paymentRuns } from '../../db/schema/console.ts';
+
+/**
+ * A payment run and its rows in the console's database. A run's rows change
+ * only while it is not yet approved; each change writes the rows' new digest,
+ * which the approval card carries.
+ */
+
+type RowRecord = typeof paymentRunRows.$inferSelect;
+
+/** What is paid of a row: what the digest binds, in a fixed shape. */
+function payable(row: PaymentRowInput | RowRecord) {
+  return {
+    kind: row.kind,
+    sourceVaultId: row.sourceVaultId,
+    contactId: row.contactId ?? null,
+    address: row.address ?? null,
+    bankAccountId: row.bankAccountId ?? null,
+    asset: row.asset,
+    blockChain: row.blockChain,
+    amount: row.amount,
+    reference: row.reference,
+    memo: row.memo ?? null,
+  };
+}
+
+/** SHA-256 (hex) of the rows as they will be paid, in order. */
+export function rowsDigest(rows: readonly (PaymentRowInput | RowRecord)[]): string {
+  return bytesToHex(sha256(utf8ToBytes(canonicalJson(rows.map(payable)))));
+}
+
+/** A row as the checks and the executor read it. */
+export function rowInput(row: RowRecord): PaymentRowInput {
+  const p = payable(row);
+  return {
+    kind: p.kind,
+    sourceVaultId: p.sourceVaultId,
+    ...(p.contactId !== null ? { contactId: p.contactId } : {}),
+    ...(p.address !== null ? { address: p.address } : {}),
+    ...(p.bankAccountId !== null ? { bankAccountId: p.bankAccountId } : {}),
+    asset: p.asset,
+    blockChain: p.blockChain,
+    amount: p.amount,
+    reference: p.reference,
+    ...(p.memo !== null ? { memo: p.memo } : {}),
+  };
+}
+
+const notFound = (id: string) =>
+  new ApiError(404, ERROR_CODES.notFound, `No payment run with id "${id}"`);
+
+export async function createRun(
+  db: Database,
+  now: Date,
+  run: { name: string; subOrgId: string | null; createdById: string; rows: PaymentRowInput[] },
+): Promise<string> {
+  const id = randomUUID();
+  await db.transaction(async (tx) => {
+    await tx.insert(paymentRuns).values({
+      id,
+      name: run.name,
+      status: 'DRAFT',
+      subOrgId: run.subOrgId,
+      createdById: run.createdById,
+      rowsDigest: rowsDigest(run.rows),
+      errors: [],
+      simulation: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await tx.insert(paymentRunRows).values(
+      run.rows.map((row, i) => ({
+        runId: id,
+        index: i + 1,
+        ...payable(row),
+        status: 'PENDING' as const,
+        errors: [],
+        externalId: paymentRowExternalId(id, i + 1),
+      })),
+    );
+  });
+  return id;
+}
+
+export interface StoredRun {
+  run: typeof paymentRuns.$inferSelect;
+  rows: RowRecord[];
+}
+
+export async function loadRun(db: Database, id: string): Promise<StoredRun | null> {
+  const [run] = await db.select().from(paymentRuns).where(eq(paymentRuns.id, id));
+  if (!run) return null;
+  const rows = await db
+    .select()
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.runId, id))
+    .orderBy(asc(paymentRunRows.index));
+  return { run, rows };
+}
+
+export function answerOf({ run, rows }: StoredRun): PaymentRun {
+  return {
+    id: run.id,
+    name: run.name,
+    status: run.status,
+    subOrgId: run.subOrgId,
+    createdById: run.createdById,
+    createdAt: run.createdAt.toISOString(),
+    updatedAt: run.updatedAt.toISOString(),
+    rowsDigest: run.rowsDigest,
+    rows: rows.map((r) => ({
+      ...payable(r),
+      index: r.index,
+      status: r.status,
+      errors: r.errors,
+      externalId: r.externalId,
+      transactionId: r.transactionId,
+    })),
+    errors: run.errors,
+    simulation: run.simulation,
+  };
+}
+
+/** Statuses in which the rows may still change: before the run is approved. */
+const EDITABLE: readonly PaymentRunStatus[] = ['DRAFT', 'CHECKED', 'PENDING_APPROVAL'];
+
+/**
+ * Replaces one row (a fix in place), under the run's row lock. The run goes
+ * back to DRAFT unless it waits for approval: then it keeps waiting, and the
+ * new digest voids the votes cast on the old rows.
+ */
+export async function replaceRow(
+  db: Database,
+  now: Date,
+  id: string,
+  index: number,
+  row: PaymentRowInput,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [run] = await tx.select().from(paymentRuns).where(eq(paymentRuns.id, id)).for('update');
+    if (!run) throw notFound(id);
+    if (!EDITABLE.includes(run.status))
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        `The run is ${run.status}: its rows can no longer change`,
+      );
+    const updated = await tx
+      .update(paymentRunRows)
+      .set({ ...payable(row), errors: [] })
+      .where(and(eq(paymentRunRows.runId, id), eq(paymentRunRows.index, index)))
+      .returning({ index: paymentRunRows.index });
+    if (updated.length === 0)
+      throw new ApiError(404, ERROR_CODES.notFound, `The run has no row ${index}`, [
+        { field: 'index', message: `no row ${index}` },
+      ]);
+    const rows = await tx
+      .select()
+      .from(paymentRunRows)
+      .where(eq(paymentRunRows.runId, id))
+      .orderBy(asc(paymentRunRows.index));
+    await tx
+      .update(paymentRuns)
+      .set({
+        rowsDigest: rowsDigest(rows),
+        status: run.status === 'PENDING_APPROVAL' ? 'PENDING_APPROVAL' : 'DRAFT',
+        updatedAt: now,
+      })
+      .where(eq(paymentRuns.id, id));
+  });
+}
+
+/**
+ * Records a check's outcome: each row's errors, the run's, its simulation; a
+ * draft with no error becomes CHECKED, one with errors stays (or goes back
+ * to) DRAFT. A run waiting for approval keeps waiting: its settle refuses
+ * while errors remain.
+ */
+export async function saveCheck(
+  db: Database,
+  now: Date,
+  id: string,
+  digest: string,
+  result: { errors: PaymentCheckError[]; simulation: PaymentRunSimulation },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [run] = await tx.select().from(paymentRuns).where(eq(paymentRuns.id, id)).for('update');
+    if (!run) throw notFound(id);
+    // The rows changed while they were checked: this outcome is another rows' and is dropped.
+    if (run.rowsDigest !== digest) return false;
+    const byRow = new Map<number, PaymentCheckError[]>();
+    for (const e of result.errors) byRow.set(e.row, [...(byRow.get(e.row) ?? []), e]);
+    const rows = await tx
+      .select({ index: paymentRunRows.index, errors: paymentRunRows.errors })
+      .from(paymentRunRows)
+      .where(eq(paymentRunRows.runId, id));
+    const changed = rows.filter(
+      (r) => canonicalJson(r.errors) !== canonicalJson(byRow.get(r.index) ?? []),
+    );
+    for (const r of changed)
+      await tx
+        .update(paymentRunRows)
+        .set({ errors: byRow.get(r.index) ?? [] })
+        .where(and(eq(paymentRunRows.runId, id), eq(paymentRunRows.index, r.index)));
+    const status: PaymentRunStatus =
+      run.status === 'DRAFT' || run.status === 'CHECKED'
+        ? result.errors.length === 0
+          ? 'CHECKED'
+          : 'DRAFT'
+        : run.status;
+    await tx
+      .update(paymentRuns)
+      .set({ errors: result.errors, simulation: result.simulation, status, updatedAt: now })
+      .where(eq(paymentRuns.id, id));
+    return true;
+  });
+}
+
+/** Moves a run from one of `from` to `to`; false when it was in none of them (someone else moved it). */
+export async function moveRun(
+  db: Pick<Database, 'update'>,
+  now: Date,
+  id: string,
+  from: readonly PaymentRunStatus[],
+  to: PaymentRunStatus,
+): Promise<boolean> {
+  const moved = await db
+    .update(paymentRuns)
+    .set({ status: to, updatedAt: now })
+    .where(and(eq(paymentRuns.id, id), inArray(paymentRuns.status, [...from])))
+    .returning({ id: paymentRuns.id });
+  return moved.length > 0;
+}
+
+/** The references among `references` that rows of other runs have already paid. */
+export async function paidReferences(
+  db: Database,
+  runId: string,
+  references: readonly string[],
+): Promise<Set<string>> {
+  if (references.length === 0) return new Set();
+  const rows = await db
+    .select({ reference: paymentRunRows.reference, runId: paymentRunRows.runId })
+    .from(paymentRunRows)
+    .where(
+      and(
+        inArray(paymentRunRows.reference, [...new Set(references)]),
+        inArray(paymentRunRows.status, ['SUBMITTED', 'COMPLETED']),
+      ),
+    );
+  return new Set(rows.filter((r) => r.runId !== runId).map((r) => r.reference));
+}
+
+/**
+ * Runs whose unsent rows count in their vaults' 24-hour outflow: submitted
+ * and not yet ended. A row counts until its transaction exists (from then
+ * the custody backend's outflow counts the transaction itself).
+ */
+const COMMITTED: readonly PaymentRunStatus[] = [
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'EXECUTING',
+  'PAUSED',
+];
+
+/**
+ * The USD value of `vaultId`'s unsent rows in runs submitted and not ended
+ * (other than `exceptRunId`): a run's whole total counts toward the 24-hour
+ * cap from its submit on. Null when a row's value is unknown (a cap then
+ * matches: fail closed).
+ */
+export async function committedOutflowUsd(
+  db: Pick<Database, 'select'>,
+  vaultId: string,
+  exceptRunId?: string,
+): Promise<string | null> {
+  const rows = await db
+    .select({ runId: paymentRunRows.runId, amountUsd: paymentRunRows.amountUsd })
+    .from(paymentRunRows)
+    .innerJoin(paymentRuns, eq(paymentRuns.id, paymentRunRows.runId))
+    .where(
+      and(
+        eq(paymentRunRows.sourceVaultId, vaultId),
+        eq(paymentRunRows.status, 'PENDING'),
+        inArray(paymentRuns.status, [...COMMITTED]),
+      ),
+    );
+  let total = '0';
+  for (const row of rows) {
+    if (row.runId === exceptRunId) continue;
+    if (row.amountUsd === null) return null;
+    total = add(total, row.amountUsd);
+  }
+  return total;
+}
+
+/** Each row's USD value as judged at submit (null: unpriced), written with the move to PENDING_APPROVAL. */
+export async function submitRun(
+  db: Database,
+  now: Date,
+  id: string,
+  usdByRow: ReadonlyMap<number, string | null>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const moved = await moveRun(tx, now, id, ['CHECKED'], 'PENDING_APPROVAL');
+    if (!moved) return false;
+    // One statement for all rows (up to 2,000): a statement each would hold the database long.
+    const values = [...usdByRow].map(([index, usd]) => sql`(${index}::integer, ${usd}::text)`);
+    if (values.length > 0)
+      await declaredWrite(tx, [paymentRunRows], () =>
+        tx.execute(sql`
+          update ${paymentRunRows} set amount_usd = v.usd
+          from (values ${sql.join(values, sql`, `)}) as v(idx, usd)
+          where ${paymentRunRows.runId} = ${id} and ${paymentRunRows.index} = v.idx`),
+      );
+    return true;
+  });
+}
+
+/** Runs the executor has work in: to start or send, or rows sent and not yet ended. */
+export async function runsAtWork(
+  db: Pick<Database, 'select' | 'selectDistinct'>,
+): Promise<string[]> {
+  const sending = await db
+    .select({ id: paymentRuns.id })
+    .from(paymentRuns)
+    .where(inArray(paymentRuns.status, ['APPROVED', 'EXECUTING']));
+  const moving = await db
+    .selectDistinct({ id: paymentRunRows.runId })
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.status, 'SUBMITTED'));
+  return [...new Set([...sending, ...moving].map((r) => r.id))];
+}
+
+const rowKey = (runId: string, index: number, attempt: number) =>
+  and(
+    eq(paymentRunRows.runId, runId),
+    eq(paymentRunRows.index, index),
+    eq(paymentRunRows.attempt, attempt),
+  );
+
+/**
+ * The transaction the row's attempt made: recorded whatever the row's status
+ * now (a cancel that came while it was being made still finds it sent).
+ */
+export async function recordRowSent(
+  db: Database,
+  row: { runId: string; index: number; attempt: number },
+  transactionId: string,
+): Promise<void> {
+  await db
+    .update(paymentRunRows)
+    .set({ status: 'SUBMITTED', transactionId, failure: null })
+    .where(
+      and(
+        rowKey(row.runId, row.index, row.attempt),
+        inArray(paymentRunRows.status, ['PENDING', 'CANCELLED']),
+      ),
+    );
+}
+
+/** The custody backend refused to make the row's transaction: nothing was sent. */
+export async function recordRowRefused(
+  db: Database,
+  row: { runId: string; index: number; attempt: number },
+  failure: string,
+): Promise<void> {
+  await db
+    .update(paymentRunRows)
+    .set({ status: 'REFUSED', failure })
+    .where(and(rowKey(row.runId, row.index, row.attempt), eq(paymentRunRows.status, 'PENDING')));
+}
+
+/** The row's transaction ended: what the reconciliation reads. */
+export async function recordRowEnded(
+  db: Database,
+  row: { runId: string; index: number; attempt: number },
+  ended: {
+    status: 'COMPLETED' | 'FAILED';
+    failure: string | null;
+    txHash: string | null;
+    feeAmount: string | null;
+    feeAsset: string | null;
+    feeUsd: string | null;
+    completedAt: Date | null;
+  },
+): Promise<void> {
+  await db
+    .update(paymentRunRows)
+    .set(ended)
+    .where(and(rowKey(row.runId, row.index, row.attempt), eq(paymentRunRows.status, 'SUBMITTED')));
+}
+
+/** An executing run with every row ended: COMPLETED, or PARTIALLY_FAILED if any row did not pay. */
+export async function finishRun(db: Database, now: Date, runId: string): Promise<void> {
+  const rows = await db
+    .select({ status: paymentRunRows.status })
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.runId, runId));
+  if (rows.some((r) => r.status === 'PENDING' || r.status === 'SUBMITTED')) return;
+  const to = rows.every((r) => r.status === 'COMPLETED') ? 'COMPLETED' : 'PARTIALLY_FAILED';
+  await moveRun(db, now, runId, ['EXECUTING'], to);
+}
+
+/**
+ * Cancels what is not yet sent: the run ends CANCELLED, its unsent rows too.
+ * Rows already sent go on (their transactions exist) and are reconciled.
+ */
+export async function cancelRun(db: Database, now: Date, runId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const moved = await moveRun(tx, now, runId, ['APPROVED', 'EXECUTING', 'PAUSED'], 'CANCELLED');
+    if (!moved) return false;
+    await tx
+      .update(paymentRunRows)
+      .set({ status: 'CANCELLED' })
+      .where(and(eq(paymentRunRows.runId, runId), eq(paymentRunRows.status, 'PENDING')));
+    return true;
+  });
+}
+
+/**
+ * Sends the failed and refused rows again, each as a new attempt under a new
+ * externalId (the failed attempt moved nothing; its externalId stays its
+ * own), and takes the run up again.
+ */
+export async function retryFailedRows(db: Database, now: Date, runId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [run] = await tx
+      .select()
+      .from(paymentRuns)
+      .where(eq(paymentRuns.id, runId))
+      .for('update');
+    if (!run || !['EXECUTING', 'PAUSED', 'PARTIALLY_FAILED'].includes(run.status)) return -1;
+    const failed = await tx
+      .select()
+      .from(paymentRunRows)
+      .where(
+        and(eq(paymentRunRows.runId, runId), inArray(paymentRunRows.status, ['FAILED', 'REFUSED'])),
+      );
+    for (const row of failed) {
+      // A refused attempt made nothing: its externalId is free to use again.
+      const attempt = row.status === 'REFUSED' ? row.attempt : row.attempt + 1;
+      await tx
+        .update(paymentRunRows)
+        .set({
+          status: 'PENDING',
+          attempt,
+          externalId: paymentRowExternalId(runId, row.index, attempt),
+          transactionId: null,
+          failure: null,
+          txHash: null,
+          feeAmount: null,
+          feeAsset: null,
+          feeUsd: null,
+          completedAt: null,
+        })
+        .where(rowKey(runId, row.index, row.attempt));
+    }
+    if (failed.length > 0 && run.status === 'PARTIALLY_FAILED')
+      await moveRun(tx, now, runId, ['PARTIALLY_FAILED'], 'EXECUTING');
+    return failed.length;
+  });
+}
+
+/** Every row as paid, for the reconciliation (JSON and CSV). */
+export function reconciliationOf({ run, rows }: StoredRun): PaymentRunReconciliation {
+  return {
+    runId: run.id,
+    status: run.status,
+    rows: rows.map((r) => ({
+      index: r.index,
+      reference: r.reference,
+      asset: r.asset,
+      blockChain: r.blockChain,
+      amount: r.amount,
+      status: r.status,
+      externalId: r.externalId,
+      transactionId: r.transactionId,
+      txHash: r.txHash,
+      feeAmount: r.feeAmount,
+      feeAsset: r.feeAsset,
+      feeUsd: r.feeUsd,
+      completedAt: r.completedAt?.toISOString() ?? null,
+      failure: r.failure,
+    })),
+  };
+}
