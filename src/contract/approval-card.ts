@@ -113,7 +113,32 @@ export const CardRule = z.strictObject({
 });
 export type CardRule = z.infer<typeof CardRule>;
 
-/** What a signature binds. Every field is always present (null when it does not apply). */
+/** One thing a change to the console itself alters: "Role: initiator → approver". */
+export const CardChangeLine = z.strictObject({
+  label: z.string(),
+  /** Null: it did not exist before (a new member, a rule added). */
+  before: z.nullable(z.string()),
+  /** Null: it will not exist after (a rule removed, a factor reset). */
+  after: z.nullable(z.string()),
+});
+export type CardChangeLine = z.infer<typeof CardChangeLine>;
+
+/**
+ * What a change to the console itself does (a staff change, a policy
+ * publish): one line saying what it is, then each thing it alters, before →
+ * after. Bound by the signature as the rest of the intent.
+ */
+export const CardChange = z.strictObject({
+  summary: z.string(),
+  lines: z.array(CardChangeLine),
+});
+export type CardChange = z.infer<typeof CardChange>;
+
+/**
+ * What a signature binds. Every field is always present (null when it does
+ * not apply), but `change`, which only the console's own kinds carry: left
+ * out, the intents and digests of every other kind read as before it existed.
+ */
 export const ApprovalCardIntent = z.strictObject({
   kind: ApprovalCardKind,
   /** TRANSFER, CONTRACT_CALL, OFF_RAMP…; BANK_ACCOUNT or CONTACT for those kinds. */
@@ -129,6 +154,7 @@ export const ApprovalCardIntent = z.strictObject({
   call: z.nullable(CardCall),
   quote: z.nullable(CardQuote),
   rule: z.nullable(CardRule),
+  change: z.optional(CardChange),
 });
 export type ApprovalCardIntent = z.infer<typeof ApprovalCardIntent>;
 
