@@ -173,9 +173,13 @@ const LOOPED_TODAY = [
   // Signed decisions: wired like the card (mounted by the console's routes and
   // the custody routes' decision, reading the backend through the card).
   'src/server/capabilities/approvals/signing',
+  // Staff changes, a held kind: listed among the core's kinds, and proposed through the core.
+  'src/server/capabilities/approvals/staff-change',
   'src/server/capabilities/live',
   'src/server/capabilities/live/sandbox',
   'src/server/capabilities/policies',
+  // Policy publishes, a held kind: listed among the core's kinds, and proposed through the core.
+  'src/server/capabilities/policies/publish',
   'src/server/capabilities/ramps/sandbox',
   'src/server/capabilities/webhooks/sandbox',
   'src/server/custody/sandbox',

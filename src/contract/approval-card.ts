@@ -135,7 +135,33 @@ export const CardRun = z.strictObject({
 });
 export type CardRun = z.infer<typeof CardRun>;
 
-/** What a signature binds. Every field is always present (null when it does not apply). */
+/** One thing a change to the console itself alters: "Role: initiator → approver". */
+export const CardChangeLine = z.strictObject({
+  label: z.string(),
+  /** Null: it did not exist before (a new member, a rule added). */
+  before: z.nullable(z.string()),
+  /** Null: it will not exist after (a rule removed, a factor reset). */
+  after: z.nullable(z.string()),
+});
+export type CardChangeLine = z.infer<typeof CardChangeLine>;
+
+/**
+ * What a change to the console itself does (a staff change, a policy
+ * publish): one line saying what it is, then each thing it alters, before →
+ * after. Bound by the signature as the rest of the intent.
+ */
+export const CardChange = z.strictObject({
+  summary: z.string(),
+  lines: z.array(CardChangeLine),
+});
+export type CardChange = z.infer<typeof CardChange>;
+
+/**
+ * What a signature binds. Every field is always present (null when it does
+ * not apply), but `run` and `change`, which only a payment run and the
+ * console's own changes carry: left out, the intents and digests of every
+ * other kind read as before they existed.
+ */
 export const ApprovalCardIntent = z.strictObject({
   kind: ApprovalCardKind,
   /** TRANSFER, CONTRACT_CALL, OFF_RAMP…; BANK_ACCOUNT or CONTACT for those kinds. */
@@ -152,6 +178,8 @@ export const ApprovalCardIntent = z.strictObject({
   quote: z.nullable(CardQuote),
   rule: z.nullable(CardRule),
   run: z.optional(CardRun),
+
+  change: z.optional(CardChange),
 });
 export type ApprovalCardIntent = z.infer<typeof ApprovalCardIntent>;
 

@@ -166,6 +166,13 @@ export function cardChanges(before: ApprovalCardIntent, after: ApprovalCardInten
   const runText = (r: ApprovalCardIntent['run']) =>
     r ? `${r.rowCount} rows (${r.rowsDigest.slice(0, 8)}…)` : 'none';
   part('the run', runText(before.run), runText(after.run), !same(before.run, after.run));
+  // A change to the console itself (a staff change, a policy publish): what it alters binds.
+  part(
+    'the change',
+    before.change?.summary ?? 'none',
+    after.change?.summary ?? 'none',
+    !same(before.change, after.change),
+  );
   const ruleText = (r: ApprovalCardIntent['rule']) => (r ? `“${r.name}” (${r.summary})` : 'none');
   part('the approval rule', ruleText(before.rule), ruleText(after.rule), false);
   // Something the words above do not name (an approved contact's date, a rule's version):

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { SignedIntent } from './approval-signature.ts';
 import { IsoTimestamp } from './common.ts';
 import { formatUsd, PositiveDecimal } from './decimal-format.ts';
 import { displayTextProblem } from './display-text.ts';
@@ -279,6 +280,28 @@ export const FrozenRequirement = z.strictObject({
   ruleId: z.nullable(z.string()),
   ruleName: z.string(),
   outcome: PolicyOutcome,
+  /**
+   * A kind's own limits on who counts, beyond the outcome's (a staff change,
+   * a policy publish); a policy's rule never sets them. Members who never
+   * count, whatever their role: the member a staff change is about, a
+   * draft's editors.
+   */
+  excluded: z.optional(z.array(z.string())),
+  /**
+   * Members whose linked accounts never count (one created the other's
+   * account, so both may be one person), each with the member who created
+   * theirs: the proposer, a draft's editors.
+   */
+  unlinkedFrom: z.optional(
+    z.array(
+      z.strictObject({ id: z.string(), name: z.string(), createdBy: z.nullable(z.string()) }),
+    ),
+  ),
+  /**
+   * Only a member who administers these sub-organizations counts (null: only
+   * a member of all of them): a restricted admin decides only inside theirs.
+   */
+  deciderAdministers: z.optional(z.strictObject({ subOrgIds: z.nullable(z.array(z.string())) })),
 });
 export type FrozenRequirement = z.infer<typeof FrozenRequirement>;
 
@@ -381,6 +404,11 @@ export type PolicyDraftRequest = z.infer<typeof PolicyDraftRequest>;
 /** Publishes exactly the draft revision the reviewer read. */
 export const PolicyPublishRequest = z.strictObject({
   revision: z.int().check(z.positive()),
+  /**
+   * The publish is an approval: a member with a passkey signs the card of the
+   * revision reviewed (contract/approval-signature.ts), as on the inbox.
+   */
+  intent: z.optional(SignedIntent),
 });
 
 /** "What would this need?": an item described by the facts a rule can look at. */

@@ -15,6 +15,7 @@ import { currentIntentOf } from './capabilities/approvals/card/card.ts';
 import type { ApprovableKind } from './capabilities/approvals/core/kind.ts';
 import { heldDecisionRoutes } from './capabilities/approvals/core/held.routes.ts';
 import { APPROVABLE_KINDS } from './capabilities/approvals/core/kinds.ts';
+import { staffChangeRoutes } from './capabilities/approvals/staff-change/staff-change.routes.ts';
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
@@ -294,6 +295,7 @@ export function createApp({
   app.route('/api/console', consoleRoutes(authOptions, custody, approvableKinds, database.driver));
   app.route('/api/console', signingRoutes(signing));
   app.route('/api/console', heldDecisionRoutes(signing));
+  app.route('/api/console', staffChangeRoutes(signing));
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));

@@ -4,9 +4,7 @@ import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   createStaff as createStaffEndpoint,
-  decideStaffProposal,
   listStaff as listStaffEndpoint,
-  listStaffProposals,
   proposeFactorReset,
   updateStaff as updateStaffEndpoint,
 } from '#contract/endpoints/staff.ts';
@@ -32,11 +30,9 @@ import { pageOfStaff } from './staff-list.ts';
 import {
   changeNeedsApproval,
   creationNeedsApproval,
-  decideProposal,
   describeChanges,
-  pendingProposals,
-  propose,
   scopeText,
+  type ProposeStaffChange,
 } from './staff-proposals.ts';
 
 /**
@@ -44,13 +40,14 @@ import {
  * disable, reset another's second factor. An admin restricted to some
  * sub-organizations administers only inside them (admin-scope.ts). What
  * grants approve or admin rights, widens a scope or resets a factor is a
- * proposal another admin decides (staff-proposals.ts). A member made here
+ * proposal another admin decides: `propose` files it with the approval core,
+ * which lists it, decides it and applies it (staff-proposals.ts). A member made here
  * chooses their own password with a one-time set-up code
  * (auth/staff-setup.ts). Each member records who created them, so a
  * decision between the two is refused or flagged (linked-accounts.ts).
  */
 
-export function staffRoutes(options: AuthOptions) {
+export function staffRoutes(options: AuthOptions, propose: ProposeStaffChange) {
   const { db, clock } = options;
   const app = new Hono<AppEnv>();
 
@@ -110,7 +107,6 @@ export function staffRoutes(options: AuthOptions) {
           );
         const subOrgIds = input.subOrgIds ?? null;
         const proposal = await propose(
-          db,
           {
             kind: 'create',
             staffId: null,
@@ -119,7 +115,6 @@ export function staffRoutes(options: AuthOptions) {
             summary: `Add ${input.name} (${input.email}) as ${input.role} (${scopeText(subOrgIds)})`,
           },
           admin,
-          now,
         );
         await audit(c, options, {
           action: 'staff.create',
@@ -198,7 +193,6 @@ export function staffRoutes(options: AuthOptions) {
         const now = clock.now();
         if (changeNeedsApproval(target, changes)) {
           const proposal = await propose(
-            db,
             {
               kind: 'update',
               staffId: id,
@@ -206,7 +200,6 @@ export function staffRoutes(options: AuthOptions) {
               summary: `${target.email}: ${describeChanges(changes)}`,
             },
             admin,
-            now,
           );
           await audit(c, options, {
             ...fields,
@@ -248,7 +241,6 @@ export function staffRoutes(options: AuthOptions) {
           'Your own second factor is replaced from your account page',
         );
       const proposal = await propose(
-        db,
         {
           kind: 'reset_factor',
           staffId: id,
@@ -256,7 +248,6 @@ export function staffRoutes(options: AuthOptions) {
           summary: `Reset the second factor of ${target.email} (they set up a new one at their next sign-in)`,
         },
         admin,
-        clock.now(),
       );
       await audit(c, options, {
         ...fields,
@@ -267,36 +258,5 @@ export function staffRoutes(options: AuthOptions) {
     });
   });
 
-  mount(app, CONSOLE_API_PREFIX, listStaffProposals, async (_input, c) => {
-    const admin = await signedInAdmin(c);
-    return { results: await pendingProposals(db, admin), hasNext: false, nextCursor: null };
-  });
-
-  mount(
-    app,
-    CONSOLE_API_PREFIX,
-    decideStaffProposal,
-    async ({ params: { proposalId }, body: { action } }, c) => {
-      const admin = await signedInAdmin(c);
-      const fields = {
-        action: `staff.proposal.${action}`,
-        entityType: 'STAFF_PROPOSAL',
-        entityId: proposalId,
-      };
-      return refused(c, fields, async () => {
-        const decided = await decideProposal(db, proposalId, admin, action, clock.now());
-        const { proposal } = decided;
-        endSessionStreams(options, decided.endedSessionIds);
-        await audit(c, options, {
-          ...fields,
-          entityType: 'STAFF',
-          entityId: decided.member?.id ?? proposal.staffId ?? proposalId,
-          summary: `${action === 'approve' ? 'Approved' : 'Declined'} ${proposal.proposedBy.name}'s proposal: ${proposal.summary}${decided.sessionsEnded ? "; the member's sessions ended" : ''}`,
-          outcome: 'success',
-        });
-        return proposal;
-      });
-    },
-  );
   return app;
 }

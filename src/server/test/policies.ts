@@ -5,10 +5,11 @@ import type { Database } from '../db/client.ts';
 import type { StaffSession } from './staff-session.ts';
 
 /**
- * Makes `policy` the active `kind` policy as the console would, four eyes and
- * all: any open draft discarded, a draft saved by `editor`, published by
- * `reviewer` at `now`. `await publishPolicy(t.db, 'transactions', policy,
- * { editor, reviewer, now: t.authClock.now() })`.
+ * Makes `policy` the active `kind` policy for a test's set-up: any open draft
+ * discarded, a draft saved by `editor`, published by `reviewer` at `now`
+ * straight through the store (who may publish is the approval core's
+ * verdict, proven in policies/publish/). `await publishPolicy(t.db,
+ * 'transactions', policy, { editor, reviewer, now: t.authClock.now() })`.
  */
 export async function publishPolicy(
   db: Database,

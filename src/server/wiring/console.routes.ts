@@ -21,6 +21,7 @@ import { sandboxWorldRoutes } from '../capabilities/sandbox-world/world.routes.t
 import { revealRoutes } from '../capabilities/bank-accounts/reveal.routes.ts';
 import { bankAccountRampRoutes } from '../capabilities/ramps/ramps.routes.ts';
 import { staffRoutes } from '../console/staff.routes.ts';
+import { proposeStaffChange } from '../capabilities/approvals/staff-change/staff-change.ts';
 import { transactionHistoryRoutes } from '../capabilities/transactions/history.routes.ts';
 import { stakedRoutes } from '../capabilities/transactions/staked.routes.ts';
 import { cancelScheduledRoutes } from '../capabilities/transactions/cancel.routes.ts';
@@ -34,7 +35,12 @@ export function consoleRoutes(
   driver: DatabaseHandle['driver'],
 ) {
   return new Hono<AppEnv>()
-    .route('/', staffRoutes(options))
+    .route(
+      '/',
+      staffRoutes(options, (input, proposer) =>
+        proposeStaffChange(options.db, options.clock, input, proposer),
+      ),
+    )
     .route('/', auditRoutes(options))
     .route('/', revealRoutes(options, backend))
     .route('/', historyRoutes(options, backend))

@@ -24,6 +24,13 @@ export interface PolicyActor {
   id: string;
   /** A member's role; API clients have none. */
   role?: 'viewer' | 'initiator' | 'approver' | 'admin';
+  /**
+   * A member's sub-organizations (null: all) and who created their account,
+   * as read when they decide; absent on a decision already recorded, which
+   * was held to them when it was cast.
+   */
+  subOrgIds?: string[] | null;
+  createdBy?: string | null;
 }
 
 /** What a rule can look at, read when the item is created. */
@@ -123,6 +130,55 @@ export function isEligible(
   return (kinds as readonly string[]).includes(kind);
 }
 
+/** Why a decision does not count toward a requirement (`notCounted`). */
+export type NotCounted =
+  | { why: 'BLOCKED' }
+  | { why: 'OWN' }
+  | { why: 'EXCLUDED' }
+  | { why: 'LINKED'; to: { id: string; name: string }; createdByThem: boolean }
+  | { why: 'OUTSIDE_SCOPE' }
+  | { why: 'NOT_ELIGIBLE' };
+
+/** Every sub-organization of `scope` (null: all) is among `held` (null: all). */
+function holds(held: readonly string[] | null, scope: readonly string[] | null): boolean {
+  if (!held) return true;
+  if (!scope) return false;
+  return scope.every((id) => held.includes(id));
+}
+
+/**
+ * Why `actor`'s decision does not count toward the requirement on an item
+ * `initiator` started, or null when it does: the outcome's own rule
+ * (`isEligible`), then the kind's limits the requirement carries (members
+ * excluded, accounts linked to the proposer or an editor, a decider's scope).
+ * The one verdict for every kind: the decision's refusal, the tally and the
+ * members still eligible all read it.
+ */
+export function notCounted(
+  requirement: FrozenRequirement,
+  initiator: PolicyActor,
+  actor: PolicyActor,
+): NotCounted | null {
+  const { outcome } = requirement;
+  if (outcome.action === 'BLOCK') return { why: 'BLOCKED' };
+  const own = actor.kind === initiator.kind && actor.id === initiator.id;
+  if (own && !(actor.kind === 'api_client' && outcome.apiClientMayApproveOwn))
+    return { why: 'OWN' };
+  if (actor.kind === 'staff') {
+    if (requirement.excluded?.includes(actor.id)) return { why: 'EXCLUDED' };
+    for (const member of requirement.unlinkedFrom ?? []) {
+      if (member.id === actor.id) return { why: 'EXCLUDED' };
+      const createdByThem = actor.createdBy != null && actor.createdBy === member.id;
+      if (createdByThem || member.createdBy === actor.id)
+        return { why: 'LINKED', to: { id: member.id, name: member.name }, createdByThem };
+    }
+    const scope = requirement.deciderAdministers;
+    if (scope && actor.subOrgIds !== undefined && !holds(actor.subOrgIds, scope.subOrgIds))
+      return { why: 'OUTSIDE_SCOPE' };
+  }
+  return isEligible(outcome, initiator, actor) ? null : { why: 'NOT_ELIGIBLE' };
+}
+
 export interface RecordedDecision {
   actor: PolicyActor;
   decision: 'APPROVE' | 'DECLINE';
@@ -157,7 +213,7 @@ export function tally(
   const approvedBy: PolicyActor[] = [];
   const decided = new Set<string>();
   for (const { actor, decision } of decisions) {
-    if (!isEligible(outcome, initiator, actor) || decided.has(key(actor))) continue;
+    if (notCounted(requirement, initiator, actor) || decided.has(key(actor))) continue;
     decided.add(key(actor));
     if (decision === 'DECLINE')
       return { state: 'DECLINED', approvedBy, declinedBy: actor, required: outcome.approvals };

@@ -32,7 +32,7 @@ import { kindNamed, type ApprovableKind } from '../approvals/core/kind.ts';
 import { approvalPolicies, staff } from '../../db/schema/console.ts';
 import {
   factsNeeded,
-  isEligible,
+  notCounted,
   requirementFor,
   type ItemFacts,
   type PolicyActor,
@@ -145,8 +145,10 @@ export function decisionRecorded(
 }
 
 /**
- * The frozen rule's verdict on who decides: the creator never (an API client only where the
- * rule lets it approve its own), and only the approvers the rule names.
+ * The frozen rule's verdict on who decides (`notCounted`): the creator never (an API client
+ * only where the rule lets it approve its own), only the approvers the rule names, and never
+ * a member the kind's requirement leaves out (the member a change is about, an account linked
+ * to the proposer's, an admin outside the scope it touches).
  */
 export function refuseUnlessEligible(
   requirement: FrozenRequirement,
@@ -154,25 +156,49 @@ export function refuseUnlessEligible(
   actor: PolicyActor,
 ): void {
   const { outcome } = requirement;
-  if (outcome.action === 'BLOCK')
-    throw new ApiError(
-      403,
-      ERROR_CODES.policyBlocked,
-      `Rule "${requirement.ruleName}" blocks this`,
-    );
-  if (isEligible(outcome, initiator, actor)) return;
-  const own = actor.kind === initiator.kind && actor.id === initiator.id;
-  if (own)
-    throw new ApiError(
-      403,
-      actor.kind === 'staff' ? ERROR_CODES.fourEyes : ERROR_CODES.selfApprovalNotAllowed,
-      `Rule "${requirement.ruleName}" does not count a decision by the item's creator; ${describeApprovers(outcome.approvers, () => 'named members')} other than its creator must decide it`,
-    );
-  throw new ApiError(
-    403,
-    ERROR_CODES.policyNotEligible,
-    `Rule "${requirement.ruleName}" counts approvals from ${describeApprovers(outcome.approvers, () => 'named members')} only; you are not one of them`,
-  );
+  const refused = notCounted(requirement, initiator, actor);
+  if (!refused) return;
+  const rule = `Rule "${requirement.ruleName}"`;
+  const who =
+    outcome.action === 'ALLOW' ? describeApprovers(outcome.approvers, () => 'named members') : '';
+  switch (refused.why) {
+    case 'BLOCKED':
+      throw new ApiError(403, ERROR_CODES.policyBlocked, `${rule} blocks this`);
+    case 'OWN':
+      throw new ApiError(
+        403,
+        actor.kind === 'staff' ? ERROR_CODES.fourEyes : ERROR_CODES.selfApprovalNotAllowed,
+        `${rule} does not count a decision by the item's creator; ${who} other than its creator must decide it`,
+      );
+    case 'EXCLUDED':
+      throw new ApiError(
+        403,
+        ERROR_CODES.fourEyes,
+        `${rule} does not count your decision: it concerns you (your own account, or a draft you edited); another of ${who} must decide it`,
+      );
+    case 'LINKED': {
+      const how = refused.createdByThem
+        ? `${refused.to.name} created your console account`
+        : `you created ${refused.to.name}'s console account`;
+      throw new ApiError(
+        403,
+        ERROR_CODES.linkedAccounts,
+        `Your account and ${refused.to.name}'s are linked (${how}), so your decision would not be a second person's: one of ${who} not linked to ${refused.to.name} must decide`,
+      );
+    }
+    case 'OUTSIDE_SCOPE':
+      throw new ApiError(
+        403,
+        ERROR_CODES.outsideAdminScope,
+        `${rule} counts only a decision by an admin of every sub-organization it touches`,
+      );
+    case 'NOT_ELIGIBLE':
+      throw new ApiError(
+        403,
+        ERROR_CODES.policyNotEligible,
+        `${rule} counts approvals from ${who} only; you are not one of them`,
+      );
+  }
 }
 
 /** Who is asking, as a rule sees them: a member with their role now, or an API client. */
@@ -182,10 +208,21 @@ export async function policyActor(db: Database, ctx: CustodyContext): Promise<Po
   // Reused while the staff table is unchanged (db/read-cache.ts): a role change is a write to it.
   const [member] = await cachedRead(
     `policy-actor:${actor.id}`,
-    () => db.select({ role: staff.role }).from(staff).where(eq(staff.id, actor.id)),
+    () =>
+      db
+        .select({ role: staff.role, subOrgIds: staff.subOrgIds, createdBy: staff.createdBy })
+        .from(staff)
+        .where(eq(staff.id, actor.id)),
     [staff],
   );
-  return { kind: 'staff', id: actor.id, role: member?.role ?? 'viewer' };
+  // Unknown (gone since signing in): the narrowest member there is.
+  return {
+    kind: 'staff',
+    id: actor.id,
+    role: member?.role ?? 'viewer',
+    subOrgIds: member ? member.subOrgIds : [],
+    createdBy: member?.createdBy ?? null,
+  };
 }
 
 /**

@@ -25,14 +25,17 @@ import type { Database } from '../../db/client.ts';
 import { staff } from '../../db/schema/console.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
+import { decideHeld } from '../approvals/core/held.ts';
 import { requirementFor } from './evaluate.ts';
+import { proposePublish, publishEntityId } from './publish/policy-publish.ts';
+import { requirementOf } from './votes.store.ts';
 import { draftRampRequirement, draftRequirement } from './guard.ts';
 import { approvalProgress, requirementsOf, summaryOf } from './progress.ts';
 import {
   activePolicy,
   discardDraft,
+  openDraft,
   policyState,
-  publishDraft,
   restoreVersion,
   saveDraft,
 } from './policies.store.ts';
@@ -138,6 +141,12 @@ export function policyRoutes(
   const { db, clock } = options;
   const app = new Hono<AppEnv>();
 
+  /** The draft's revision just saved waits for another admin to publish it (the approval core). */
+  async function holdOpenDraft(kind: PolicyKind): Promise<void> {
+    const draft = await openDraft(db, kind);
+    if (draft) await proposePublish(db, clock, draft);
+  }
+
   /** Runs a change, recording it (or its refusal) in the audit log. */
   async function audited<T>(
     c: Context<AppEnv>,
@@ -175,6 +184,7 @@ export function policyRoutes(
       const member = unrestrictedAdmin(c);
       const kind = kindOf(params.kind);
       const saved = await saveDraft(db, kind, body, member, clock.now());
+      await holdOpenDraft(kind);
       return {
         result: saved,
         summary: `Saved the ${kind} policy draft (revision ${saved.revision}, ${rulesIn(body.policy)})`,
@@ -192,12 +202,41 @@ export function policyRoutes(
     }),
   );
 
+  // A thin adapter onto the approval core: the decision on the revision reviewed, as the
+  // inbox's (publish/policy-publish.ts says who counts; a member with a passkey signs).
   mount(app, CONSOLE_API_PREFIX, publishPolicyDraft, ({ params, body }, c) =>
     audited(c, 'policy.publish', params.kind, async () => {
-      const member = unrestrictedAdmin(c);
+      unrestrictedAdmin(c);
       const kind = kindOf(params.kind);
-      const { version, basedOn } = await publishDraft(db, kind, body.revision, member, clock.now());
+      const draft = await openDraft(db, kind);
+      if (!draft) throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
+      if (draft.revision !== body.revision)
+        throw new ApiError(
+          409,
+          ERROR_CODES.policyDraftChanged,
+          `The draft changed after you reviewed it (revision ${draft.revision}, you reviewed ${body.revision}): review it again`,
+          [{ field: 'revision', message: 'the draft changed after you reviewed it' }],
+        );
+      const entityId = publishEntityId(draft.id, draft.revision);
+      // A draft saved before publishes were held is held now, as it would have been.
+      if (!(await requirementOf(db, entityId))) await proposePublish(db, clock, draft);
+      try {
+        await decideHeld({ auth: options, backend, kinds }, c, entityId, {
+          action: 'approve',
+          ...(body.intent ? { intent: body.intent } : {}),
+        });
+      } catch (error) {
+        // Published by another admin a moment before: as this route always said, no draft is open.
+        if (
+          error instanceof ApiError &&
+          error.code === ERROR_CODES.alreadyDecided &&
+          !(await openDraft(db, kind))
+        )
+          throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
+        throw error;
+      }
       const state = await policyState(db, kind);
+      const { version, basedOn } = state.active;
       return {
         result: state,
         summary: `Published version ${version} of the ${kind} policy (${rulesIn(state.active.policy)}; drafted from version ${basedOn ?? 0}): ${await policyInWords(db, backend, custodyContext(c), state.active.policy)}`,
@@ -218,6 +257,7 @@ export function policyRoutes(
           `No version "${params.version}" of the ${kind} policy`,
         );
       const draft = await restoreVersion(db, kind, version, member, clock.now());
+      await holdOpenDraft(kind);
       return {
         result: draft,
         summary: `Opened a draft restoring version ${version} of the ${kind} policy`,

@@ -202,42 +202,57 @@ export async function discardDraft(db: Database, kind: PolicyKind): Promise<bool
   return deleted.length > 0;
 }
 
-/**
- * A publisher whose account an editor created, or who created an editor's
- * (`staff.created_by`), may be that editor under a second name: refused, as
- * for staff changes (console/linked-accounts.ts explains the link).
- */
-async function refuseLinkedPublisher(
-  tx: Executor,
-  editorIds: readonly string[],
-  publisherId: string,
-): Promise<void> {
-  const found = await tx
-    .select({ id: staff.id, name: staff.name, createdBy: staff.createdBy })
-    .from(staff)
-    .where(inArray(staff.id, [publisherId, ...editorIds]));
-  const publisher = found.find((m) => m.id === publisherId);
-  if (!publisher) return;
-  const linked = found.find(
-    (m) => m.id !== publisherId && (m.createdBy === publisherId || publisher.createdBy === m.id),
-  );
-  if (!linked) return;
-  const how =
-    linked.createdBy === publisherId
-      ? `you created ${linked.name}'s console account`
-      : `${linked.name} created your console account`;
-  throw new ApiError(
-    403,
-    ERROR_CODES.linkedAccounts,
-    `${linked.name} edited this draft and your accounts are linked (${how}): an admin not linked to its editors must publish it`,
-  );
+/** The open draft's row, if any: the item a publish is decided on (publish/). */
+export async function openDraft(db: Executor, kind: PolicyKind): Promise<Row | undefined> {
+  const [row] = await db
+    .select()
+    .from(approvalPolicies)
+    .where(and(eq(approvalPolicies.kind, kind), eq(approvalPolicies.status, 'DRAFT')));
+  return row;
+}
+
+/** A policy version's row by its id: a draft, or what it became once published. */
+export async function policyRow(db: Executor, id: number): Promise<Row | undefined> {
+  const [row] = await db.select().from(approvalPolicies).where(eq(approvalPolicies.id, id));
+  return row;
 }
 
 /**
- * Publishes the draft at exactly `revision`, by a member who never edited it
- * and is not linked to one who did:
- * the active version retires and the draft takes the next number.
+ * Publishes the draft at exactly `revision`, in the caller's transaction: the
+ * active version retires and the draft takes the next number. Who may publish
+ * is the approval core's verdict on the publish (publish/policy-publish.ts):
+ * an unrestricted admin who never edited it, not linked to one who did.
  */
+export async function publishLocked(
+  tx: Executor,
+  kind: PolicyKind,
+  revision: number,
+  member: { id: string },
+  now: Date,
+): Promise<{ version: number; basedOn: number | null }> {
+  const draft = await lockedDraft(tx, kind);
+  if (!draft) throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
+  if (draft.revision !== revision)
+    throw draftChanged(
+      `The draft changed after you reviewed it (revision ${draft.revision}, you reviewed ${revision}): review it again`,
+    );
+  const [last] = await tx
+    .select({ version: max(approvalPolicies.version) })
+    .from(approvalPolicies)
+    .where(eq(approvalPolicies.kind, kind));
+  const version = (last?.version ?? 0) + 1;
+  await tx
+    .update(approvalPolicies)
+    .set({ status: 'RETIRED' })
+    .where(and(eq(approvalPolicies.kind, kind), eq(approvalPolicies.status, 'ACTIVE')));
+  await tx
+    .update(approvalPolicies)
+    .set({ status: 'ACTIVE', version, publishedBy: member.id, publishedAt: now })
+    .where(eq(approvalPolicies.id, draft.id));
+  return { version, basedOn: draft.basedOn };
+}
+
+/** `publishLocked` in a transaction of its own: what tests use to set a policy up. */
 export async function publishDraft(
   db: Database,
   kind: PolicyKind,
@@ -245,35 +260,7 @@ export async function publishDraft(
   member: Member,
   now: Date,
 ): Promise<{ version: number; basedOn: number | null }> {
-  return db.transaction(async (tx) => {
-    const draft = await lockedDraft(tx, kind);
-    if (!draft) throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
-    if (draft.revision !== revision)
-      throw draftChanged(
-        `The draft changed after you reviewed it (revision ${draft.revision}, you reviewed ${revision}): review it again`,
-      );
-    if (draft.editorIds.includes(member.id))
-      throw new ApiError(
-        403,
-        ERROR_CODES.fourEyes,
-        'You edited this draft: another admin must review and publish it',
-      );
-    await refuseLinkedPublisher(tx, draft.editorIds, member.id);
-    const [last] = await tx
-      .select({ version: max(approvalPolicies.version) })
-      .from(approvalPolicies)
-      .where(eq(approvalPolicies.kind, kind));
-    const version = (last?.version ?? 0) + 1;
-    await tx
-      .update(approvalPolicies)
-      .set({ status: 'RETIRED' })
-      .where(and(eq(approvalPolicies.kind, kind), eq(approvalPolicies.status, 'ACTIVE')));
-    await tx
-      .update(approvalPolicies)
-      .set({ status: 'ACTIVE', version, publishedBy: member.id, publishedAt: now })
-      .where(eq(approvalPolicies.id, draft.id));
-    return { version, basedOn: draft.basedOn };
-  });
+  return db.transaction((tx) => publishLocked(tx, kind, revision, member, now));
 }
 
 /** Opens a draft holding an earlier version (0: the built-in default). */

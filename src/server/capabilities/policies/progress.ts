@@ -8,7 +8,7 @@ import { describeApprovers, describeOutcome, type FrozenRequirement } from '#con
 import type { Database } from '../../db/client.ts';
 import { linkedToMember } from '../../console/linked-accounts.ts';
 import { approvalRequirements, approvalVotes, staff } from '../../db/schema/console.ts';
-import { isEligible, tally, type PolicyActor } from './evaluate.ts';
+import { notCounted, tally, type PolicyActor } from './evaluate.ts';
 import { initiatorOf, voteActor } from './votes.store.ts';
 
 /**
@@ -66,7 +66,13 @@ export async function approvalProgress(
       .where(inArray(approvalVotes.entityId, ids))
       .orderBy(asc(approvalVotes.seq)),
     db
-      .select({ id: staff.id, name: staff.name, role: staff.role, subOrgIds: staff.subOrgIds })
+      .select({
+        id: staff.id,
+        name: staff.name,
+        role: staff.role,
+        subOrgIds: staff.subOrgIds,
+        createdBy: staff.createdBy,
+      })
       .from(staff)
       .where(eq(staff.disabled, false))
       .orderBy(asc(staff.name), asc(staff.id)),
@@ -124,9 +130,15 @@ export async function approvalProgress(
       };
     const done = new Set(mine.map((v) => key(voteActor(v))));
     const still = members.filter((m) => {
-      const actor: PolicyActor = { kind: 'staff', id: m.id, role: m.role };
+      const actor: PolicyActor = {
+        kind: 'staff',
+        id: m.id,
+        role: m.role,
+        subOrgIds: m.subOrgIds,
+        createdBy: m.createdBy,
+      };
       const seesIt = !m.subOrgIds || (!!subOrgId && m.subOrgIds.includes(subOrgId));
-      return seesIt && !done.has(key(actor)) && isEligible(outcome, initiator, actor);
+      return seesIt && !done.has(key(actor)) && !notCounted(requirement, initiator, actor);
     });
     const { kinds, memberIds } = outcome.approvers;
     return {

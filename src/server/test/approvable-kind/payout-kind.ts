@@ -5,7 +5,7 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import { frozenOf, ruleOf } from '../../capabilities/approvals/card/parts.ts';
 import type { ApprovableKind } from '../../capabilities/approvals/core/kind.ts';
-import { proposeHeld } from '../../capabilities/approvals/core/held.ts';
+import { proposeHeld } from '../../capabilities/approvals/core/propose.ts';
 import type { Clock } from '../../clock.ts';
 import { inScope } from '../../console/scope-rules.ts';
 import type { Database } from '../../db/client.ts';

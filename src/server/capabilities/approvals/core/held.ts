@@ -2,13 +2,9 @@ import type { Context } from 'hono';
 import { ApiError } from '#contract/api-error.ts';
 import type { ApprovalActionRequest, ApprovalActionResponse } from '#contract/approvals.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { FrozenRequirement } from '#contract/policies.ts';
-import type { Clock } from '../../../clock.ts';
 import { custodyContext } from '../../../custody/context.ts';
-import type { Database } from '../../../db/client.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { raiseApprovalEvent } from '../../live/approval-source.ts';
-import type { PolicyActor } from '../../policies/evaluate.ts';
 import {
   decidedAlready,
   decisionRecorded,
@@ -17,7 +13,6 @@ import {
   refuseUnlessEligible,
 } from '../../policies/guard.ts';
 import {
-  freezeRequirement,
   initiatorOf,
   markSent,
   recordVote,
@@ -31,7 +26,7 @@ import {
   storeDecided,
   type SigningOptions,
 } from '../signing/signed-decision.ts';
-import type { ApprovableKind, CardContext } from './kind.ts';
+import type { CardContext, SettledEffect } from './kind.ts';
 
 /**
  * The core's decision on an item of a kind the console holds itself (a kind
@@ -43,46 +38,6 @@ import type { ApprovableKind, CardContext } from './kind.ts';
  * request that settles it; the signature stored only once the decision
  * stands; the live events; and the audit row the route declares.
  */
-
-/**
- * Freezes the rule an item of a held kind is decided under, as it is proposed
- * (the kind's rule: who may decide and how many must), and tells the
- * browsers it waits. Call it in the kind's own write, before answering.
- */
-export async function proposeHeld(
-  db: Database,
-  clock: Clock,
-  item: {
-    kind: ApprovableKind;
-    entityId: string;
-    subOrgId: string | null;
-    requirement: FrozenRequirement;
-    initiator: PolicyActor;
-  },
-): Promise<void> {
-  const now = clock.now();
-  await freezeRequirement(
-    db,
-    {
-      entityId: item.entityId,
-      entityType: item.kind.kind,
-      requirement: item.requirement,
-      initiator: item.initiator,
-    },
-    now,
-  );
-  await raiseApprovalEvent(
-    db,
-    {
-      kind: 'PROPOSED',
-      entityType: item.kind.kind,
-      entityId: item.entityId,
-      subOrgId: item.subOrgId,
-      status: 'PENDING',
-    },
-    now,
-  );
-}
 
 const notHeld = () =>
   new ApiError(404, ERROR_CODES.notFound, 'No item waiting for a decision with that id');
@@ -128,12 +83,13 @@ export async function decideHeld(
   if (result.claimedAt) {
     const outcome = result.tally.state === 'APPROVED' ? 'APPROVED' : 'DECLINED';
     const status = outcome === 'APPROVED' ? 'APPROVED' : 'REJECTED';
+    let effect: void | SettledEffect;
     try {
       // The effect (the kind writes through the database it is handed), the item marked
       // decided, its live event and the signature it was decided with: one transaction, so
       // a crash part-way keeps none of them, never an effect without its signature.
-      await db.transaction(async (tx) => {
-        await settle({ ...card, db: tx }, entityId, outcome);
+      effect = await db.transaction(async (tx) => {
+        const done = await settle({ ...card, db: tx }, entityId, outcome);
         await markSent(tx, entityId, clock.now());
         await raiseApprovalEvent(
           tx,
@@ -146,6 +102,7 @@ export async function decideHeld(
           checked,
           request.action,
         );
+        return done;
       });
     } catch (error) {
       // The effect refused: this decision did not stand, and the item waits again. Anything
@@ -158,6 +115,7 @@ export async function decideHeld(
       );
       throw error;
     }
+    effect?.afterCommit(options.auth);
     return { success: true, status, id: entityId, entityId, policy: progress };
   }
   if (result.tally.state !== 'PENDING')

@@ -1,4 +1,5 @@
 import type { ApprovalCard } from '#contract/approval-card.ts';
+import type { AuthOptions } from '../../../auth/session-auth.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts';
 import type { Database } from '../../../db/client.ts';
@@ -60,7 +61,20 @@ export interface ApprovableKind {
    * kinds leave it out: the console sends their one approval to the custody
    * backend (policies/guard.ts).
    */
-  settle?(card: CardContext, entityId: string, outcome: 'APPROVED' | 'DECLINED'): Promise<void>;
+  settle?(
+    card: CardContext,
+    entityId: string,
+    outcome: 'APPROVED' | 'DECLINED',
+  ): Promise<void | SettledEffect>;
+}
+
+/**
+ * What a held kind's effect leaves to do once its transaction has committed,
+ * and only then: what is not in the database (this server's open event
+ * streams of members whose sessions the effect ended).
+ */
+export interface SettledEffect {
+  afterCommit(auth: AuthOptions): void;
 }
 
 /** The kind of that name among `kinds`; an entity type no kind declares is a bug, never a 404. */

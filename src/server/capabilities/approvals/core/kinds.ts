@@ -2,6 +2,8 @@ import { bankAccountKind } from '../card/bank-account.ts';
 import { contactKind } from '../card/contact.ts';
 import { transactionKind } from '../card/transaction.ts';
 import { paymentRunKind } from '../payment-run/kind.ts';
+import { policyPublishKind } from '../../policies/publish/policy-publish.ts';
+import { staffChangeKind } from '../staff-change/staff-change.ts';
 import type { ApprovableKind } from './kind.ts';
 
 /** Every approvable kind, in the order an unknown id is asked about. */
@@ -10,4 +12,6 @@ export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
   bankAccountKind,
   contactKind,
   paymentRunKind,
+  staffChangeKind,
+  policyPublishKind,
 ];

@@ -17,7 +17,7 @@ import { outflowLocks } from '../../policies/outflow-lock.ts';
 import type { DatabaseHandle } from '../../../db/client.ts';
 import { activePolicy } from '../../policies/policies.store.ts';
 import { answerOf, loadRun, submitRun } from '../../payment-runs/store.ts';
-import { proposeHeld } from '../core/held.ts';
+import { proposeHeld } from '../core/propose.ts';
 import { paymentRunKind } from './kind.ts';
 
 /**
