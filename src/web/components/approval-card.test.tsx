@@ -111,6 +111,78 @@ describe('the approval card', () => {
     expect(screen.getByTestId('card-digest')).toHaveAttribute('title', answer.digest);
   });
 
+  it('shows what a change to the console alters, line by line, before → after', () => {
+    const base = transferCard();
+    render(
+      <ApprovalCardView
+        answer={answerOf({
+          ...base,
+          intent: {
+            ...base.intent,
+            kind: 'STAFF_CHANGE',
+            category: null,
+            source: null,
+            destination: null,
+            asset: null,
+            blockChain: null,
+            amount: null,
+            feeCeiling: null,
+            change: {
+              summary: 'Change Cleo Initiator’s access',
+              lines: [
+                { label: 'Role', before: 'Initiator', after: 'Approver' },
+                { label: 'Sub-organizations', before: 'Desk A', after: null },
+                { label: 'Second factor', before: null, after: 'Reset' },
+              ],
+            },
+          },
+          status: { ...base.status, balances: [], amountUsd: null, feeCeilingUsd: null },
+        })}
+      />,
+    );
+    const change = fact('Change');
+    expect(change).toHaveTextContent('Change Cleo Initiator’s access');
+    expect(change).toHaveTextContent('Role: Initiator → Approver');
+    expect(change).toHaveTextContent('Sub-organizations: Desk A → removed');
+    expect(change).toHaveTextContent('Second factor: none → Reset');
+  });
+
+  it('shows a payment run: its rows, what leaves per asset, its value, fees and rows’ digest', () => {
+    const base = transferCard();
+    render(
+      <ApprovalCardView
+        answer={answerOf({
+          ...base,
+          intent: {
+            ...base.intent,
+            kind: 'PAYMENT_RUN',
+            category: null,
+            destination: null,
+            asset: null,
+            amount: null,
+            feeCeiling: null,
+            run: {
+              name: 'November vendors',
+              rowCount: 400,
+              rowsDigest: 'ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12cd34ef56ab12',
+              sourceVaults: [{ id: 'v-1', name: 'Treasury' }],
+              totals: [{ asset: 'USDC', blockChain: 'ETHEREUM', amount: '360000' }],
+              totalUsd: '360000',
+              fees: [{ asset: 'ETH', blockChain: 'ETHEREUM', amount: '0.4' }],
+              feesUsd: '1200',
+            },
+          },
+        })}
+      />,
+    );
+    const run = fact('Payment run');
+    expect(run).toHaveTextContent('November vendors: 400 rows from Treasury');
+    expect(run).toHaveTextContent('360,000 USDC (Ethereum)');
+    expect(run).toHaveTextContent('≈ 360,000.00 USD');
+    expect(run).toHaveTextContent('Fees estimated at 0.4 ETH (Ethereum), ≈ 1,200.00 USD');
+    expect(run).toHaveTextContent('Rows ab12cd34…ab12');
+  });
+
   it('shows a contract call, a quote, a bank by rail and last 4, and a contact’s assets', () => {
     const base = transferCard();
     render(

@@ -5,6 +5,7 @@ import {
   type ApprovalCardResponse,
   type CardBalanceChange,
   type CardDestination,
+  type CardRun,
 } from '#contract/approval-card.ts';
 import { chainLabel } from '#contract/chains.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
@@ -82,6 +83,25 @@ export function ApprovalCardView({
             <span data-testid="card-assets">
               {intent.assets.length ? intent.assets.join(', ') : 'None yet'}
             </span>
+          </Fact>
+        ) : null}
+        {intent.change ? (
+          <Fact term="Change">
+            <span className="font-medium" data-testid="card-change">
+              {intent.change.summary}
+            </span>
+            <ul>
+              {intent.change.lines.map((line) => (
+                <li key={line.label}>
+                  {line.label}: {line.before ?? 'none'} → {line.after ?? 'removed'}
+                </li>
+              ))}
+            </ul>
+          </Fact>
+        ) : null}
+        {intent.run ? (
+          <Fact term="Payment run">
+            <RunFacts run={intent.run} />
           </Fact>
         ) : null}
         {intent.feeCeiling ? (
@@ -187,6 +207,32 @@ export function ApprovalCardView({
 }
 
 const vaultName = (v: { id: string; name: string | null }) => v.name ?? `Vault ${v.id}`;
+
+/** A payment run approved once for all its rows: what leaves, from where, and the rows it binds. */
+function RunFacts({ run }: { run: CardRun }) {
+  const leg = (t: { asset: string; blockChain: string; amount: string }) =>
+    `${formatAmount(t.amount)} ${t.asset} (${chainLabel(t.blockChain) || t.blockChain})`;
+  return (
+    <span data-testid="card-run">
+      <span className="font-medium">
+        {run.name}: {run.rowCount} rows from {run.sourceVaults.map(vaultName).join(', ')}
+      </span>
+      <span className="block tabular-nums">
+        {run.totals.map(leg).join(' · ')}
+        {run.totalUsd !== null ? ` ≈ ${formatUsd(run.totalUsd)} USD` : ' (no USD value known)'}
+      </span>
+      {run.fees.length ? (
+        <span className="block text-slate-700">
+          Fees estimated at {run.fees.map(leg).join(' · ')}
+          {run.feesUsd !== null ? `, ≈ ${formatUsd(run.feesUsd)} USD` : ''}
+        </span>
+      ) : null}
+      <span className="block font-mono text-slate-700" title={run.rowsDigest}>
+        Rows {shortDigest(run.rowsDigest)}
+      </span>
+    </span>
+  );
+}
 
 function Destination({ destination: d }: { destination: CardDestination }) {
   const where: ReactNode[] = [];
