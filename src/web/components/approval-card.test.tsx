@@ -120,7 +120,7 @@ describe('the approval card', () => {
           intent: {
             ...base.intent,
             kind: 'STAFF_CHANGE',
-            category: null,
+            category: 'STAFF_CHANGE',
             source: null,
             destination: null,
             asset: null,
@@ -156,7 +156,7 @@ describe('the approval card', () => {
           intent: {
             ...base.intent,
             kind: 'PAYMENT_RUN',
-            category: null,
+            category: 'PAYMENT_RUN',
             destination: null,
             asset: null,
             amount: null,

@@ -12,6 +12,7 @@ import { staffProposals } from '../../../db/schema/console.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { decideHeld } from '../core/held.ts';
+import { holdEarlierProposal } from './staff-change.ts';
 import type { SigningOptions } from '../signing/signed-decision.ts';
 
 /**
@@ -55,6 +56,7 @@ export function staffChangeRoutes(options: SigningOptions) {
           .from(staffProposals)
           .where(eq(staffProposals.id, proposalId));
         const target = before?.staffId ? await getStaff(db, before.staffId) : undefined;
+        await holdEarlierProposal(db, options.auth.clock, proposalId);
         await decideHeld(options, c, proposalId, {
           action: action === 'approve' ? 'approve' : 'reject',
         });

@@ -6,7 +6,9 @@ import { approvalCard } from '#contract/endpoints/approval-cards.ts';
 import { approvalSignatures } from '#contract/endpoints/approval-signatures.ts';
 import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
+import { eq } from 'drizzle-orm';
 import { getStaff } from '../../../auth/staff.store.ts';
+import { approvalRequirements } from '../../../db/schema/console.ts';
 import { appTestWith } from '../../../test/app-test.ts';
 import { signIntent, withPasskey } from '../../../test/signed-intents.ts';
 import type { StaffSession } from '../../../test/staff-session.ts';
@@ -109,6 +111,29 @@ describe('a staff change on the approval core', () => {
       expect(unsigned.status, JSON.stringify(unsigned.body)).toBe(403);
       expect(unsigned.body).toMatchObject({ code: 'SIGNED_INTENT_REQUIRED' });
       expect((await getStaff(t.db, member.member.id))?.role).toBe('initiator');
+    },
+  );
+
+  appTest(
+    'a proposal filed before staff changes were held by the core is still decided once, on the staff route',
+    async ({ t }) => {
+      const proposer = await t.signIn('admin');
+      const other = await t.signIn('admin');
+      const member = await t.signIn('initiator');
+      const id = await proposeRole(proposer, member.member.id, 'approver');
+      // As a proposal made by an earlier version reads: its row, no frozen rule.
+      await t.db.delete(approvalRequirements).where(eq(approvalRequirements.entityId, id));
+      const decided = await other.json(
+        `/api/console/staff/proposals/${id}/decision/`,
+        send('POST', { action: 'approve' }),
+      );
+      expect(decided.status, JSON.stringify(decided.body)).toBe(200);
+      expect((await getStaff(t.db, member.member.id))?.role).toBe('approver');
+      const again = await other.json(
+        `/api/console/staff/proposals/${id}/decision/`,
+        send('POST', { action: 'approve' }),
+      );
+      expect(again.status, JSON.stringify(again.body)).toBeGreaterThanOrEqual(400);
     },
   );
 

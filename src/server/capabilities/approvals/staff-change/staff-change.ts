@@ -78,6 +78,42 @@ function requirementOf(
   };
 }
 
+async function holdProposal(
+  db: Database,
+  clock: Clock,
+  row: Row,
+  proposer: StaffRecord,
+  target: StaffRecord | undefined,
+): Promise<void> {
+  const subOrgIds = touched(row, target);
+  await proposeHeld(db, clock, {
+    kind: staffChangeKind,
+    entityId: row.id,
+    subOrgId: subOrgIds?.length === 1 ? (subOrgIds[0] ?? null) : null,
+    requirement: requirementOf(row, proposer, target),
+    initiator: { kind: 'staff', id: proposer.id, role: proposer.role },
+  });
+}
+
+/**
+ * A proposal still pending that an earlier version filed before staff
+ * changes were decided by the core has no frozen rule: it is held now, under
+ * the rule every staff change has, so it can still be decided (and only
+ * once). Holding twice changes nothing: the first rule frozen stands.
+ */
+export async function holdEarlierProposal(
+  db: Database,
+  clock: Clock,
+  proposalId: string,
+): Promise<void> {
+  const [row] = await db.select().from(staffProposals).where(eq(staffProposals.id, proposalId));
+  if (!row || row.status !== 'PENDING') return;
+  const proposer = await getStaff(db, row.proposedBy);
+  if (!proposer) return;
+  const target = row.staffId ? await getStaff(db, row.staffId) : undefined;
+  await holdProposal(db, clock, row, proposer, target);
+}
+
 /** Files a proposal and has the core hold it: its rule frozen, the browsers told. One transaction. */
 export async function proposeStaffChange(
   db: Database,
@@ -103,14 +139,7 @@ export async function proposeStaffChange(
       })
       .returning();
     if (!inserted) throw new Error('proposeStaffChange: nothing inserted');
-    const subOrgIds = touched(inserted, target);
-    await proposeHeld(tx, clock, {
-      kind: staffChangeKind,
-      entityId: inserted.id,
-      subOrgId: subOrgIds?.length === 1 ? (subOrgIds[0] ?? null) : null,
-      requirement: requirementOf(inserted, proposer, target),
-      initiator: { kind: 'staff', id: proposer.id, role: proposer.role },
-    });
+    await holdProposal(tx, clock, inserted, proposer, target);
     return inserted;
   });
   const [wire] = await proposalsOnWire(db, [row]);
