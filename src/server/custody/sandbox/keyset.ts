@@ -29,12 +29,7 @@ import type { Page } from '#contract/common.ts';
  */
 
 export type CursorKind =
-  | 'transactions'
-  | 'bank_accounts'
-  | 'vaults'
-  | 'contacts'
-  | 'sub_orgs'
-  | 'activity_events';
+  'transactions' | 'bank_accounts' | 'vaults' | 'contacts' | 'sub_orgs' | 'activity_events';
 
 export interface KeysetPosition {
   createdAt: Date;
