@@ -1,4 +1,4 @@
-import { frozenOf, last4, orNull, ruleOf } from './parts.ts';
+import { frozenOf, last4, MOVES_NO_MONEY, orNull, ruleOf } from './parts.ts';
 import type { ApprovableKind } from '../core/kind.ts';
 
 /**
@@ -33,13 +33,7 @@ export const bankAccountKind: ApprovableKind = {
           approvedContact: false,
           approvedContactSince: null,
         },
-        asset: null,
-        blockChain: null,
-        amount: null,
-        assets: null,
-        feeCeiling: null,
-        call: null,
-        quote: null,
+        ...MOVES_NO_MONEY,
         rule: await ruleOf(card, frozen.requirement),
       },
       status: {

@@ -1,4 +1,10 @@
-import type { CardQuorum, CardRule, CardVault } from '#contract/approval-card.ts';
+import type {
+  ApprovalCardIntent,
+  CardDestination,
+  CardQuorum,
+  CardRule,
+  CardVault,
+} from '#contract/approval-card.ts';
 import { waitingFor } from '#contract/approval-progress.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { add, isDecimalString } from '#contract/decimal.ts';
@@ -78,4 +84,40 @@ export function last4(accountNumber: string | null | undefined): string | null {
   if (!accountNumber) return null;
   const plain = accountNumber.replace(/[^0-9A-Za-z]/g, '');
   return plain.length >= 4 ? plain.slice(-4) : null;
+}
+
+/**
+ * The facts of money an intent that moves none leaves empty (a bank account,
+ * a payment run, whose totals are its own, a change to the console itself):
+ * each present and null, as every intent's fields are.
+ */
+export const MOVES_NO_MONEY = {
+  asset: null,
+  blockChain: null,
+  amount: null,
+  assets: null,
+  feeCeiling: null,
+  call: null,
+  quote: null,
+} as const satisfies Partial<ApprovalCardIntent>;
+
+/** A destination that is no address, bank or contact: a member, a policy. */
+export function namedDestination(
+  type: string,
+  id: string | null,
+  name: string | null,
+  ours: boolean,
+): CardDestination {
+  return {
+    type,
+    id,
+    name,
+    address: null,
+    blockChain: null,
+    rail: null,
+    last4: null,
+    ours,
+    approvedContact: false,
+    approvedContactSince: null,
+  };
 }

@@ -2,7 +2,7 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { inScope } from '../../../custody/context.ts';
 import { answerOf, loadRun, moveRun } from '../../payment-runs/store.ts';
-import { frozenOf, ruleOf, vaultOf } from '../card/parts.ts';
+import { frozenOf, MOVES_NO_MONEY, ruleOf, vaultOf } from '../card/parts.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
 
 /**
@@ -39,13 +39,7 @@ export const paymentRunKind: ApprovableKind = {
         category: 'PAYMENT_RUN',
         source: null,
         destination: null,
-        asset: null,
-        blockChain: null,
-        amount: null,
-        assets: null,
-        feeCeiling: null,
-        call: null,
-        quote: null,
+        ...MOVES_NO_MONEY,
         rule: await ruleOf(card, frozen.requirement),
         run: {
           name: run.name,

@@ -26,7 +26,7 @@ import {
 } from '../../../console/staff-proposals.ts';
 import type { Database } from '../../../db/client.ts';
 import { staffProposals } from '../../../db/schema/console.ts';
-import { frozenOf, ruleOf } from '../card/parts.ts';
+import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../card/parts.ts';
 import { proposeHeld } from '../core/propose.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
 
@@ -218,25 +218,13 @@ async function cardOf(card: CardContext, row: Row, target: StaffRecord | undefin
       category: `STAFF_${row.kind.toUpperCase()}`,
       source: null,
       // The member changed, by id when there is one: a vote on one member never counts for another.
-      destination: {
-        type: 'STAFF',
-        id: row.staffId,
-        name: target?.name ?? row.change.name ?? null,
-        address: null,
-        blockChain: null,
-        rail: null,
-        last4: null,
-        ours: false,
-        approvedContact: false,
-        approvedContactSince: null,
-      },
-      asset: null,
-      blockChain: null,
-      amount: null,
-      assets: null,
-      feeCeiling: null,
-      call: null,
-      quote: null,
+      destination: namedDestination(
+        'STAFF',
+        row.staffId,
+        target?.name ?? row.change.name ?? null,
+        false,
+      ),
+      ...MOVES_NO_MONEY,
       rule: await ruleOf(card, frozen.requirement),
       change: changeOf(row, target),
     },

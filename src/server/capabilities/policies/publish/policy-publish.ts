@@ -22,7 +22,7 @@ import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
 import type { approvalPolicies } from '../../../db/schema/console.ts';
 import { approvalRequirements, staff } from '../../../db/schema/console.ts';
-import { frozenOf, ruleOf } from '../../approvals/card/parts.ts';
+import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../../approvals/card/parts.ts';
 import type { ApprovableKind, CardContext } from '../../approvals/core/kind.ts';
 import { proposeHeld } from '../../approvals/core/propose.ts';
 import { activePolicy, policyRow, publishLocked } from '../policies.store.ts';
@@ -203,25 +203,8 @@ async function cardOf(card: CardContext, entityId: string, row: Row, revision: n
       kind: POLICY_PUBLISH,
       category: POLICY_PUBLISH,
       source: null,
-      destination: {
-        type: 'POLICY',
-        id: row.kind,
-        name: `The ${row.kind} approval policy`,
-        address: null,
-        blockChain: null,
-        rail: null,
-        last4: null,
-        ours: true,
-        approvedContact: false,
-        approvedContactSince: null,
-      },
-      asset: null,
-      blockChain: null,
-      amount: null,
-      assets: null,
-      feeCeiling: null,
-      call: null,
-      quote: null,
+      destination: namedDestination('POLICY', row.kind, `The ${row.kind} approval policy`, true),
+      ...MOVES_NO_MONEY,
       rule: await ruleOf(card, frozen.requirement),
       // What it changes is read against the version in force now; once published, nothing.
       change: publishChange(
