@@ -155,14 +155,23 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
   mount(app, CONSOLE_API_PREFIX, cancelPaymentRun, async ({ params }, c) =>
     control(c, params.runId, 'cancelled', () => cancelRun(db, clock.now(), params.runId)),
   );
-  mount(app, CONSOLE_API_PREFIX, retryPaymentRun, async ({ params }, c) =>
-    control(
+  mount(app, CONSOLE_API_PREFIX, retryPaymentRun, async ({ params }, c) => {
+    const stored = await visible(c, params.runId);
+    // A row whose transaction was declined at the custody side is not sent again: the custody
+    // side's own record says so (a failed transaction ended FAILED, a declined one DECLINED).
+    const declined = new Set<number>();
+    for (const row of stored.rows)
+      if (row.status === 'FAILED' && row.transactionId) {
+        const tx = await backend.getTransaction(custodyContext(c), row.transactionId);
+        if (tx.status === 'DECLINED') declined.add(row.index);
+      }
+    return control(
       c,
       params.runId,
-      'retried (only an executing, paused or partly failed run with failed rows is)',
-      async () => (await retryFailedRows(db, clock.now(), params.runId)) > 0,
-    ),
-  );
+      'retried (only an executing, paused or partly failed run with failed rows not declined at the custody side is)',
+      async () => (await retryFailedRows(db, clock.now(), params.runId, declined)) > 0,
+    );
+  });
 
   mount(app, CONSOLE_API_PREFIX, paymentRunReconciliation, async ({ params }, c) =>
     reconciliationOf(await visible(c, params.runId)),
