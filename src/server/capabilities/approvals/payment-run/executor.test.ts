@@ -18,8 +18,7 @@ import type { CustodyBackend } from '../../../custody/backend.ts';
 import { declineTransaction } from '../../../custody/sandbox/engine/approval-outcome.ts';
 import { vaultBalances } from '../../../db/schema/sandbox.ts';
 import { createVault } from '../../../test/fixtures.ts';
-import type { StaffSession } from '../../../test/staff-session.ts';
-import type { TestApp } from '../../../test/test-app.ts';
+import { approvedRun, driveUntil, executorOver } from '../../../test/payment-runs.ts';
 import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
 import { appTest } from '../../../test/app-test.ts';
 import { createEngineFixture } from '../../../test/engine-test-app.ts';
@@ -202,7 +201,7 @@ describe('the payment run executor', () => {
         amount: '1.25',
         reference,
       });
-      const runId = await approvedRun(t, initiator, 'Cancel test', [
+      const runId = await approvedRun(initiator, await t.signIn('approver'), 'Cancel test', [
         row('CX-1'),
         row('CX-2'),
         row('CX-3'),
@@ -263,7 +262,7 @@ describe('the payment run executor', () => {
         amount: '2.5',
         reference,
       });
-      const runId = await approvedRun(t, initiator, 'Retry test', [
+      const runId = await approvedRun(initiator, await t.signIn('approver'), 'Retry test', [
         row('RY-1'),
         row('RY-2', small.id),
         row('RY-3'),
@@ -327,53 +326,3 @@ describe('the payment run executor', () => {
     },
   );
 });
-
-/** A run of `rows` made by `initiator`, submitted and approved by an approver: ready to execute. */
-async function approvedRun(
-  t: TestApp,
-  initiator: StaffSession,
-  name: string,
-  rows: unknown[],
-): Promise<string> {
-  const created = await initiator.json(pathOf(createPaymentRun, {}), send('POST', { name, rows }));
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const runId = (created.body as PaymentRun).id;
-  const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), send('POST'));
-  expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
-  const approver = await t.signIn('approver');
-  const card = await approver.json(pathOf(approvalCard, { entityId: runId }));
-  const { digest } = card.body as { digest: string };
-  const approved = await approver.json(
-    pathOf(decideApprovable, { entityId: runId }),
-    send('POST', { action: 'approve', intent: { digest } }),
-  );
-  expect(approved.body).toMatchObject({ status: 'APPROVED' });
-  return runId;
-}
-
-function executorOver(t: TestApp, clock: TestClock, sandbox: CustodyBackend, rowsPerPass = 20) {
-  const judged = applyPolicies(scopedBackend(sandbox), {
-    db: t.db,
-    clock,
-    driver: t.database.driver,
-    kinds: APPROVABLE_KINDS,
-  });
-  return createRunExecutor({ db: t.db, clock, judged, inner: sandbox, logger: quiet, rowsPerPass });
-}
-
-/** Executor passes and lifecycle steps, an hour of the test clock apart, until the run is `status`. */
-async function driveUntil(
-  t: TestApp,
-  executor: { pass(): Promise<number> },
-  clock: TestClock,
-  runId: string,
-  status: string,
-): Promise<void> {
-  for (let pass = 0; pass < 12; pass += 1) {
-    await executor.pass();
-    if ((await loadRun(t.db, runId))?.run.status === status) return;
-    clock.advance(HOUR);
-    await runDueSteps(t.db, clock, { timeScale: 1 });
-  }
-  expect((await loadRun(t.db, runId))?.run.status).toBe(status);
-}
