@@ -18,6 +18,7 @@ import {
 } from '#contract/endpoints/payment-runs.ts';
 import { CreatePaymentRunRequest, type PaymentRun } from '#contract/payment-runs.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
+import { sessionTimeZone } from '../../auth/session.store.ts';
 import { custodyContext, inScope } from '../../custody/context.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -176,9 +177,13 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
   mount(app, CONSOLE_API_PREFIX, paymentRunReconciliation, async ({ params }, c) =>
     reconciliationOf(await visible(c, params.runId)),
   );
+  // Times in the member's own zone (their choice, else their browser's), named in the file.
   mount(app, CONSOLE_API_PREFIX, paymentRunReconciliationCsv, async ({ params }, c) => {
     const stored = await visible(c, params.runId);
-    return c.body(reconciliationCsv(reconciliationOf(stored).rows), 200, {
+    const member = c.get('staff');
+    if (!member) throw unauthorized();
+    const zone = await sessionTimeZone(db, member, c.get('session')?.id);
+    return c.body(reconciliationCsv(reconciliationOf(stored).rows, zone), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="payment-run-${stored.run.id}.csv"`,
     });

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import { ApiError } from '#contract/api-error.ts';
 import { pathOf } from '#contract/endpoint.ts';
+import { updateDisplaySettings } from '#contract/endpoints/account.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import {
@@ -180,11 +181,28 @@ describe('the payment run executor', () => {
       expect(recon.rows.map((r) => [r.index, r.status, r.transactionId])).toEqual(
         stored?.rows.map((r) => [r.index, 'COMPLETED', r.transactionId]),
       );
+      // The file shows each completed time in the member's own zone, and names it.
+      const zone = await initiator.json(
+        pathOf(updateDisplaySettings, {}),
+        send('PATCH', { timeZone: 'Asia/Tokyo' }),
+      );
+      expect(zone.status, JSON.stringify(zone.body)).toBe(200);
       const file = await initiator.request(pathOf(paymentRunReconciliationCsv, { runId }));
       expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
       const lines = (await file.text()).split('\r\n');
       expect(lines[0]).toMatch(/^index,reference,asset,blockChain,amount,status,externalId/);
       expect(lines).toHaveLength(4);
+      const header = lines[0]?.split(',') ?? [];
+      for (const [i, r] of recon.rows.entries()) {
+        const cells = lines[i + 1]?.split(',') ?? [];
+        const at = (column: string) => cells[header.indexOf(column)];
+        expect(r.completedAt).toMatch(/Z$/);
+        // Sweden's locale writes `YYYY-MM-DD HH:mm:ss`: another path to the same wall clock.
+        expect(at('completedAt')).toBe(
+          new Date(r.completedAt ?? '').toLocaleString('sv-SE', { timeZone: 'Asia/Tokyo' }),
+        );
+        expect(at('timeZone')).toBe('Asia/Tokyo');
+      }
     },
   );
 
