@@ -106,8 +106,9 @@ function mortal(
 }
 
 describe('payment runs under crashes (property)', () => {
-  // Two seeds of two runs each (about 10 s a run on a busy machine): each test within the timeout.
-  for (const seed of [44, 4_404])
+  // One random run a seed (about 10 s each on a busy machine; the first also starts the app):
+  // each test well within the timeout.
+  for (const seed of [44, 4_404, 44_044])
     runTest(
       `every row ends once: one transaction or one refusal, never paid twice, balances conserved (seed ${seed})`,
       async ({ t, initiator, approver }) => {
@@ -240,7 +241,7 @@ describe('payment runs under crashes (property)', () => {
                 `${asset}: before ${before.get(asset)}, after ${after.get(asset)}, spent ${spent.get(asset)}`,
               ).toBe(0);
           }),
-          { numRuns: 2, seed, endOnFailure: true },
+          { numRuns: 1, seed, endOnFailure: true },
         );
       },
     );
