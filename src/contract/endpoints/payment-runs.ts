@@ -138,7 +138,7 @@ export const retryPaymentRun = endpoint({
   method: 'POST',
   path: '/api/console/payment_runs/:runId/retry/',
   summary:
-    'Sends the failed and refused rows of a run again, each as a new attempt under a new externalId (a failed attempt moved nothing).',
+    'Sends the failed and refused rows of a run again, each failed one as a new attempt under a new externalId (a failed attempt moved nothing); a row whose transaction was declined at the custody side is never sent again (pay it in a new run).',
   action: 'retry payment runs',
   permission: 'initiate',
   audit: { action: 'payment_run.retry', entityType: 'PAYMENT_RUN', entityParam: 'runId' },

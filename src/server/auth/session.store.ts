@@ -4,6 +4,7 @@ import type { Database } from '../db/client.ts';
 import { cachedRead } from '../db/read-cache.ts';
 import { sessions, staff } from '../db/schema/console.ts';
 import type { StaffRecord } from './staff.store.ts';
+import { effectiveDisplay } from '#contract/display.ts';
 
 /**
  * Staff sessions. The cookie holds a random token; the database keeps only its
@@ -157,4 +158,28 @@ export async function revokeStaffSessions(
     .where(and(eq(sessions.staffId, staffId), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   return ended.map((row) => row.id);
+}
+
+/**
+ * The zone this member's times are shown in: their own choice, else the zone
+ * their browser reported when this session began, else UTC (as the pages
+ * show them: contract/display.ts).
+ */
+export async function sessionTimeZone(
+  db: Database,
+  member: Pick<StaffRecord, 'timeZone'>,
+  sessionId: string | undefined,
+): Promise<string> {
+  if (member.timeZone) return member.timeZone;
+  const [session] = sessionId
+    ? await db
+        .select({ browserTimeZone: sessions.browserTimeZone })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId))
+    : [];
+  return effectiveDisplay({
+    chosenTimeZone: null,
+    browserTimeZone: session?.browserTimeZone ?? null,
+    colorScheme: 'system',
+  }).timeZone;
 }

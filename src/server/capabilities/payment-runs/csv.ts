@@ -97,6 +97,7 @@ export function runTemplateCsv(): string {
   );
 }
 
+/** The file's columns: each row's, with the zone its completed time is shown in after it. */
 const RECONCILIATION_COLUMNS = [
   'index',
   'reference',
@@ -111,19 +112,52 @@ const RECONCILIATION_COLUMNS = [
   'feeAsset',
   'feeUsd',
   'completedAt',
+  'timeZone',
   'failure',
-] as const satisfies readonly (keyof PaymentRunReconciliationRow)[];
+] as const satisfies readonly (keyof PaymentRunReconciliationRow | 'timeZone')[];
+
+/** `2030-02-01 08:30:05`: an instant as a wall clock in `timeZone` reads it, to the second. */
+function localTime(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
 
 /**
- * The reconciliation file: one line per row. A cell a spreadsheet would read
- * as a formula (a reference or a failure starting with `=`, `+`, `-`, `@`) is
- * quoted as text, so opening the file never runs anything.
+ * The reconciliation file: one line per row, its completed time in the
+ * member's `timeZone` (named in its own column; the JSON carries the instant).
+ * A cell a spreadsheet would read as a formula (a reference or a failure
+ * starting with `=`, `+`, `-`, `@`) is quoted as text, so opening the file
+ * never runs anything.
  */
-export function reconciliationCsv(rows: readonly PaymentRunReconciliationRow[]): string {
+export function reconciliationCsv(
+  rows: readonly PaymentRunReconciliationRow[],
+  timeZone: string,
+): string {
   return Papa.unparse(
     {
       fields: [...RECONCILIATION_COLUMNS],
-      data: rows.map((row) => RECONCILIATION_COLUMNS.map((c) => String(row[c] ?? ''))),
+      data: rows.map((row) =>
+        RECONCILIATION_COLUMNS.map((c) =>
+          c === 'timeZone'
+            ? timeZone
+            : c === 'completedAt'
+              ? row.completedAt === null
+                ? ''
+                : localTime(row.completedAt, timeZone)
+              : String(row[c] ?? ''),
+        ),
+      ),
     },
     { newline: '\r\n', escapeFormulae: true },
   );

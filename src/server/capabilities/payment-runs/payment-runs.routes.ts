@@ -18,6 +18,7 @@ import {
 } from '#contract/endpoints/payment-runs.ts';
 import { CreatePaymentRunRequest, type PaymentRun } from '#contract/payment-runs.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
+import { sessionTimeZone } from '../../auth/session.store.ts';
 import { custodyContext, inScope } from '../../custody/context.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import type { AppEnv } from '../../http/app-env.ts';
@@ -155,21 +156,34 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
   mount(app, CONSOLE_API_PREFIX, cancelPaymentRun, async ({ params }, c) =>
     control(c, params.runId, 'cancelled', () => cancelRun(db, clock.now(), params.runId)),
   );
-  mount(app, CONSOLE_API_PREFIX, retryPaymentRun, async ({ params }, c) =>
-    control(
+  mount(app, CONSOLE_API_PREFIX, retryPaymentRun, async ({ params }, c) => {
+    const stored = await visible(c, params.runId);
+    // A row whose transaction was declined at the custody side is not sent again: the custody
+    // side's own record says so (a failed transaction ended FAILED, a declined one DECLINED).
+    const declined = new Set<number>();
+    for (const row of stored.rows)
+      if (row.status === 'FAILED' && row.transactionId) {
+        const tx = await backend.getTransaction(custodyContext(c), row.transactionId);
+        if (tx.status === 'DECLINED') declined.add(row.index);
+      }
+    return control(
       c,
       params.runId,
-      'retried (only an executing, paused or partly failed run with failed rows is)',
-      async () => (await retryFailedRows(db, clock.now(), params.runId)) > 0,
-    ),
-  );
+      'retried (only an executing, paused or partly failed run with failed rows not declined at the custody side is)',
+      async () => (await retryFailedRows(db, clock.now(), params.runId, declined)) > 0,
+    );
+  });
 
   mount(app, CONSOLE_API_PREFIX, paymentRunReconciliation, async ({ params }, c) =>
     reconciliationOf(await visible(c, params.runId)),
   );
+  // Times in the member's own zone (their choice, else their browser's), named in the file.
   mount(app, CONSOLE_API_PREFIX, paymentRunReconciliationCsv, async ({ params }, c) => {
     const stored = await visible(c, params.runId);
-    return c.body(reconciliationCsv(reconciliationOf(stored).rows), 200, {
+    const member = c.get('staff');
+    if (!member) throw unauthorized();
+    const zone = await sessionTimeZone(db, member, c.get('session')?.id);
+    return c.body(reconciliationCsv(reconciliationOf(stored).rows, zone), 200, {
       'Content-Type': 'text/csv; charset=utf-8',
       'Content-Disposition': `attachment; filename="payment-run-${stored.run.id}.csv"`,
     });

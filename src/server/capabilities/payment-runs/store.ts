@@ -438,11 +438,19 @@ export async function cancelRun(db: Database, now: Date, runId: string): Promise
 }
 
 /**
- * Sends the failed and refused rows again, each as a new attempt under a new
- * externalId (the failed attempt moved nothing; its externalId stays its
- * own), and takes the run up again.
+ * Sends the failed and refused rows again, each failed one as a new attempt
+ * under a new externalId (the failed attempt moved nothing; its externalId
+ * stays its own), and takes the run up again. Rows in `declined` (their
+ * transaction was declined at the custody side) stay as they are: a decline
+ * is a decision against that payment, and the run's approval never
+ * overrides it; such a row is paid only in a new run, approved anew.
  */
-export async function retryFailedRows(db: Database, now: Date, runId: string): Promise<number> {
+export async function retryFailedRows(
+  db: Database,
+  now: Date,
+  runId: string,
+  declined: ReadonlySet<number> = new Set(),
+): Promise<number> {
   return db.transaction(async (tx) => {
     const [run] = await tx
       .select()
@@ -450,12 +458,17 @@ export async function retryFailedRows(db: Database, now: Date, runId: string): P
       .where(eq(paymentRuns.id, runId))
       .for('update');
     if (!run || !['EXECUTING', 'PAUSED', 'PARTIALLY_FAILED'].includes(run.status)) return -1;
-    const failed = await tx
-      .select()
-      .from(paymentRunRows)
-      .where(
-        and(eq(paymentRunRows.runId, runId), inArray(paymentRunRows.status, ['FAILED', 'REFUSED'])),
-      );
+    const failed = (
+      await tx
+        .select()
+        .from(paymentRunRows)
+        .where(
+          and(
+            eq(paymentRunRows.runId, runId),
+            inArray(paymentRunRows.status, ['FAILED', 'REFUSED']),
+          ),
+        )
+    ).filter((row) => !declined.has(row.index));
     for (const row of failed) {
       // A refused attempt made nothing: its externalId is free to use again.
       const attempt = row.status === 'REFUSED' ? row.attempt : row.attempt + 1;

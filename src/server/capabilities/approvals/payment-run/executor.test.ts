@@ -1,18 +1,25 @@
 import { describe, expect } from 'vitest';
 import { ApiError } from '#contract/api-error.ts';
 import { pathOf } from '#contract/endpoint.ts';
+import { updateDisplaySettings } from '#contract/endpoints/account.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import {
+  cancelPaymentRun,
   createPaymentRun,
   pausePaymentRun,
   paymentRunReconciliation,
   paymentRunReconciliationCsv,
   resumePaymentRun,
+  retryPaymentRun,
   submitPaymentRun,
 } from '#contract/endpoints/payment-runs.ts';
 import type { PaymentRun, PaymentRunReconciliation } from '#contract/payment-runs.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
+import { declineTransaction } from '../../../custody/sandbox/engine/approval-outcome.ts';
+import { vaultBalances } from '../../../db/schema/sandbox.ts';
+import { createVault } from '../../../test/fixtures.ts';
+import { approvedRun, driveUntil, executorOver } from '../../../test/payment-runs.ts';
 import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
 import { appTest } from '../../../test/app-test.ts';
 import { createEngineFixture } from '../../../test/engine-test-app.ts';
@@ -25,6 +32,7 @@ import { rowContext } from '../../payment-runs/row-transaction.ts';
 import { loadRun } from '../../payment-runs/store.ts';
 import { APPROVABLE_KINDS } from '../core/kinds.ts';
 import { createRunExecutor } from './executor.ts';
+import { and, eq } from 'drizzle-orm';
 
 /**
  * An approved payment run executed row by row on the real app's database:
@@ -173,11 +181,166 @@ describe('the payment run executor', () => {
       expect(recon.rows.map((r) => [r.index, r.status, r.transactionId])).toEqual(
         stored?.rows.map((r) => [r.index, 'COMPLETED', r.transactionId]),
       );
+      // The file shows each completed time in the member's own zone, and names it.
+      const zone = await initiator.json(
+        pathOf(updateDisplaySettings, {}),
+        send('PATCH', { timeZone: 'Asia/Tokyo' }),
+      );
+      expect(zone.status, JSON.stringify(zone.body)).toBe(200);
       const file = await initiator.request(pathOf(paymentRunReconciliationCsv, { runId }));
       expect(file.headers.get('content-type')).toMatch(/^text\/csv/);
       const lines = (await file.text()).split('\r\n');
       expect(lines[0]).toMatch(/^index,reference,asset,blockChain,amount,status,externalId/);
       expect(lines).toHaveLength(4);
+      const header = lines[0]?.split(',') ?? [];
+      for (const [i, r] of recon.rows.entries()) {
+        const cells = lines[i + 1]?.split(',') ?? [];
+        const at = (column: string) => cells[header.indexOf(column)];
+        expect(r.completedAt).toMatch(/Z$/);
+        // Sweden's locale writes `YYYY-MM-DD HH:mm:ss`: another path to the same wall clock.
+        expect(at('completedAt')).toBe(
+          new Date(r.completedAt ?? '').toLocaleString('sv-SE', { timeZone: 'Asia/Tokyo' }),
+        );
+        expect(at('timeZone')).toBe('Asia/Tokyo');
+      }
+    },
+  );
+
+  runTest(
+    'cancelling the rest declines what waits for approval and sends nothing more',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const row = (reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '1.25',
+        reference,
+      });
+      const runId = await approvedRun(initiator, await t.signIn('approver'), 'Cancel test', [
+        row('CX-1'),
+        row('CX-2'),
+        row('CX-3'),
+      ]);
+      const clock = new TestClock(new Date());
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
+      // One row a pass: row 1's transaction is made and waits for the run's approval.
+      const executor = executorOver(t, clock, sandbox, 1);
+      await executor.pass();
+      const first = (await loadRun(t.db, runId))?.rows[0];
+      expect(first?.status).toBe('SUBMITTED');
+      expect((await sandbox.getTransaction({}, first?.transactionId ?? '')).status).toBe('PENDING');
+
+      const cancelled = await initiator.json(pathOf(cancelPaymentRun, { runId }), send('POST'));
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(cancelled.body).toMatchObject({
+        status: 'CANCELLED',
+        rows: [{ status: 'SUBMITTED' }, { status: 'CANCELLED' }, { status: 'CANCELLED' }],
+      });
+      for (let pass = 0; pass < 4; pass += 1) {
+        await executor.pass();
+        clock.advance(HOUR);
+        await runDueSteps(t.db, clock, { timeScale: 1 });
+      }
+      const stored = await loadRun(t.db, runId);
+      expect(stored?.run.status).toBe('CANCELLED');
+      expect(stored?.rows.map((r) => r.status)).toEqual(['FAILED', 'CANCELLED', 'CANCELLED']);
+      // Row 1's transaction was declined, not approved; rows 2 and 3 never reached the custody side.
+      expect((await sandbox.getTransaction({}, first?.transactionId ?? '')).status).toBe(
+        'DECLINED',
+      );
+      for (const r of stored?.rows.slice(1) ?? []) {
+        const found = await sandbox.listTransactions({}, { externalId: r.externalId, limit: 10 });
+        expect(found.results).toEqual([]);
+      }
+      // A cancelled run is not taken up again.
+      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), send('POST'));
+      expect(retried.status).toBe(409);
+      expect(retried.body).toMatchObject({ code: 'CONFLICT' });
+    },
+  );
+
+  runTest(
+    'retry sends only failed rows again, each under a new externalId, never one declined at the custody side',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      // Row 2 pays from a vault of its own, emptied after the run is approved: it fails at signing.
+      const small = await createVault(t.db, { orgId: t.orgId, vaultName: 'Retry vault' }, [
+        { asset: 'ETH', chain: 'ETHEREUM', amount: '1' },
+        { asset: 'USDC', chain: 'ETHEREUM', amount: '100' },
+      ]);
+      const row = (reference: string, sourceVaultId = f.treasury.id) => ({
+        kind: 'CRYPTO',
+        sourceVaultId,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '2.5',
+        reference,
+      });
+      const runId = await approvedRun(initiator, await t.signIn('approver'), 'Retry test', [
+        row('RY-1'),
+        row('RY-2', small.id),
+        row('RY-3'),
+      ]);
+      const clock = new TestClock(new Date());
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
+      const executor = executorOver(t, clock, sandbox);
+      const usdcOfSmall = and(
+        eq(vaultBalances.vaultId, small.id),
+        eq(vaultBalances.asset, 'USDC'),
+        eq(vaultBalances.chain, 'ETHEREUM'),
+      );
+      await t.db.update(vaultBalances).set({ amount: '0' }).where(usdcOfSmall);
+      await executor.pass();
+      const sent = await loadRun(t.db, runId);
+      expect(sent?.rows.map((r) => r.status)).toEqual(['SUBMITTED', 'SUBMITTED', 'SUBMITTED']);
+      // A custody approver declines row 3's transaction before the run's approval reaches it.
+      const declined = sent?.rows[2];
+      expect(
+        await declineTransaction(t.db, {
+          transactionId: declined?.transactionId ?? '',
+          at: clock.now(),
+          reason: 'not this vendor',
+        }),
+      ).toBe(true);
+      await driveUntil(t, executor, clock, runId, 'PARTIALLY_FAILED');
+      const ended = await loadRun(t.db, runId);
+      expect(ended?.rows.map((r) => r.status)).toEqual(['COMPLETED', 'FAILED', 'FAILED']);
+      expect(ended?.rows[1]?.failure).toMatch(/insufficient balance/);
+      expect(ended?.rows[2]?.failure).toMatch(/declined/);
+
+      await t.db.update(vaultBalances).set({ amount: '100' }).where(usdcOfSmall);
+      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), send('POST'));
+      expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+      expect(retried.body).toMatchObject({
+        status: 'EXECUTING',
+        rows: [
+          { status: 'COMPLETED', externalId: `run-${runId}-row-1` },
+          { status: 'PENDING', externalId: `run-${runId}-row-2-2`, transactionId: null },
+          { status: 'FAILED', externalId: `run-${runId}-row-3` },
+        ],
+      });
+      await driveUntil(t, executor, clock, runId, 'PARTIALLY_FAILED');
+      const done = await loadRun(t.db, runId);
+      expect(done?.rows.map((r) => r.status)).toEqual(['COMPLETED', 'COMPLETED', 'FAILED']);
+      // The failed attempt keeps its own transaction; the new one is the only one under its id.
+      const failedTx = await sandbox.listTransactions(
+        {},
+        { externalId: `run-${runId}-row-2`, limit: 10 },
+      );
+      expect(failedTx.results.map((x) => x.status)).toEqual(['FAILED']);
+      const paid = await sandbox.listTransactions(
+        {},
+        { externalId: `run-${runId}-row-2-2`, limit: 10 },
+      );
+      expect(paid.results.map((x) => x.id)).toEqual([done?.rows[1]?.transactionId]);
+      // Only the declined row is left: nothing a retry may send, so it is refused naming why.
+      const again = await initiator.json(pathOf(retryPaymentRun, { runId }), send('POST'));
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ code: 'CONFLICT' });
     },
   );
 });

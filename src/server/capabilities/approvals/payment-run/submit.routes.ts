@@ -47,6 +47,15 @@ export function paymentRunSubmitRoutes(
     if (!stored || !inScope(ctx, stored.run.subOrgId))
       throw new ApiError(404, ERROR_CODES.notFound, 'No payment run with that id');
     const { run, rows } = stored;
+    // The executor that pays approved runs runs on the sandbox only (server.ts): upstream, an
+    // approved run would never be paid while its whole total held its vaults' 24-hour outflow.
+    // Refused before anything is committed or voted on.
+    if (backend.kind === 'upstream')
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        'Payment runs are executed on the sandbox only: in upstream mode a run can be checked but not submitted; send its rows as transactions',
+      );
     if (run.status !== 'CHECKED' || run.errors.length > 0 || !run.simulation)
       throw new ApiError(
         409,
