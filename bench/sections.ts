@@ -1,6 +1,7 @@
 import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
 import { firstScreensSection } from './first-screens-section.ts';
+import { ledgerStatementSection } from './ledger-statement-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
 import { listSection } from './compare/list-section.ts';
 import { liveUpdatesSection } from './live-updates-section.ts';
@@ -20,6 +21,7 @@ export const SECTIONS: BenchSection[] = [
   storageSection,
   transactionPageSection,
   approvalsInboxSection,
+  ledgerStatementSection,
   paymentRunCheckSection,
   liveUpdatesSection,
   stalledBodiesSection,

@@ -13,7 +13,12 @@ import {
 import { paths, toQueryString } from '#contract/paths.ts';
 import { GetTradeQuoteResponse } from '#contract/trades.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
-import { ledgerMovements, transactions, vaultBalances } from '../../db/schema/sandbox.ts';
+import {
+  ledgerDays,
+  ledgerMovements,
+  transactions,
+  vaultBalances,
+} from '../../db/schema/sandbox.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
@@ -33,8 +38,9 @@ import { reconciles } from './statement.ts';
  * (a fee alone), declines, stuck transfers replaced, swaps (a provider's
  * fee) and off-ramps, over several days — and then, for every vault and
  * day, the history's closing balance is the ledger's (the sum of its
- * movements up to that day's end), today's is the vault's balance, and the
- * statement of the whole period reconciles to the last unit.
+ * movements up to that day's end), today's is the vault's balance, the
+ * statement of the whole period reconciles to the last unit, and the daily
+ * summary the history and statements read is exactly its movements summed.
  */
 
 const DAY = 86_400_000;
@@ -224,9 +230,48 @@ async function ledgerBalance(
   return sum(rows.map((r) => r.amount));
 }
 
+/**
+ * The daily summary is its movements summed: for every vault, asset, chain
+ * and UTC day that has movements, one row with their non-fee amounts, their
+ * fees, their count, and the closing balance at the day's end; no row for a
+ * day without any.
+ */
+async function summaryIsItsMovements(t: EngineTestApp, vaultId: string): Promise<void> {
+  const movements = await t.db
+    .select()
+    .from(ledgerMovements)
+    .where(eq(ledgerMovements.vaultId, vaultId));
+  const expected = new Map<string, { amounts: string[]; fees: string[]; count: number }>();
+  for (const m of movements) {
+    const key = `${m.asset} ${m.chain} ${m.at.toISOString().slice(0, 10)}`;
+    const e = expected.get(key) ?? { amounts: [], fees: [], count: 0 };
+    if (m.kind === 'FEE') e.fees.push(m.amount.replace(/^-/, ''));
+    else e.amounts.push(m.amount);
+    e.count += 1;
+    expected.set(key, e);
+  }
+  const days = await t.db.select().from(ledgerDays).where(eq(ledgerDays.vaultId, vaultId));
+  expect(days.map((d) => `${d.asset} ${d.chain} ${d.day}`).sort()).toEqual(
+    [...expected.keys()].sort(),
+  );
+  for (const d of days) {
+    const key = `${d.asset} ${d.chain} ${d.day}`;
+    const e = expected.get(key);
+    expect(cmp(d.amounts, sum(e?.amounts ?? [])), `${key} amounts`).toBe(0);
+    expect(cmp(d.fees, sum(e?.fees ?? [])), `${key} fees`).toBe(0);
+    expect(d.movements, `${key} count`).toBe(e?.count);
+    const dayEnd = new Date(Date.parse(`${d.day}T00:00:00Z`) + DAY);
+    expect(
+      cmp(d.closing, await ledgerBalance(t, vaultId, d.asset, d.chain, dayEnd)),
+      `${key} closing`,
+    ).toBe(0);
+  }
+}
+
 async function check(run: Run, start: Date): Promise<void> {
   const { t, f } = run;
   for (const vault of [f.treasury, f.ops]) {
+    await summaryIsItsMovements(t, vault.id);
     const res = await t.get(
       `${pathOf(ledgerHistory)}${toQueryString({ days: '30', vaultId: vault.id })}`,
     );
@@ -283,7 +328,7 @@ async function check(run: Run, start: Date): Promise<void> {
 }
 
 describe('the ledger (property)', () => {
-  it('for random movements over days, each day’s closing is the ledger’s balance and every statement reconciles', async () => {
+  it('for random movements over days, each day’s closing is the ledger’s balance, the daily summary is its movements summed, and every statement reconciles', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(action, { minLength: 3, maxLength: 7 }),

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { cmp, mul, round, sum } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
@@ -10,11 +10,12 @@ import {
   type LedgerStatementLine,
 } from '#contract/ledger.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
-import { declaredWrite } from '../../db/declared-writes.ts';
+import { recordOpeningBalances } from '../../custody/sandbox/engine/movements.ts';
 import { ledgerMovements } from '../../db/schema/sandbox.ts';
 import type { EngineTestApp } from '../../test/engine-test-app.ts';
 import { engineTest as it } from '../../test/engine-test.ts';
 import { createVault } from '../../test/fixtures.ts';
+import { busyYearPeriod, insertBusyYear } from '../../test/ledger-bulk.ts';
 import { closingOn } from './history.ts';
 import { reconciles } from './statement.ts';
 
@@ -132,6 +133,56 @@ describe('the ledger’s history and statements', () => {
     });
   });
 
+  it('a movement dated before days already summed moves every later day’s closing: a statement starting mid-day in a zone opens and closes at what the movements add up to', async ({
+    t,
+  }) => {
+    const vault = await createVault(t.db, { orgId: t.orgId, vaultName: 'Ledger late' }, [
+      { asset: 'ETH', chain: 'ETHEREUM', amount: '2' },
+    ]);
+    const begun = t.clock.now();
+    for (const amount of ['1.25', '0.5']) {
+      t.clock.advance(DAY);
+      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault.id }), {
+        asset: 'ETH',
+        chain: 'ETHEREUM',
+        amount,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    // Recorded now, dated two days before the vault's first movement.
+    await recordOpeningBalances(t.db, t.orgId, [
+      {
+        vaultId: vault.id,
+        asset: 'ETH',
+        chain: 'ETHEREUM',
+        amount: '0.125',
+        at: new Date(begun.getTime() - 2 * DAY),
+      },
+    ]);
+    const to = new Date(t.clock.now().getTime() + 1);
+    // Five hours into a UTC day, as a month in a zone west of UTC starts.
+    const from = new Date(Math.floor(begun.getTime() / DAY) * DAY - DAY + 5 * 3_600_000);
+    const { lines, totals } = await wholeStatement(t, {
+      vaultId: vault.id,
+      from: from.toISOString(),
+      to: to.toISOString(),
+    });
+    expect(reconciles(totals, lines)).toBe(true);
+    expect(cmp(totals[0]?.opening ?? '', await ledgerBalance(t, vault.id, 'ETH', from))).toBe(0);
+    expect(cmp(totals[0]?.opening ?? '', '2.125')).toBe(0);
+    expect(cmp(totals[0]?.closing ?? '', await ledgerBalance(t, vault.id, 'ETH', to))).toBe(0);
+    expect(cmp(totals[0]?.closing ?? '', '3.875')).toBe(0);
+
+    const res = await t.get(historyUrl({ days: '7', vaultId: vault.id }));
+    const history = LedgerHistoryResponse.parse(res.body);
+    const [eth] = history.series;
+    for (let i = 0; i < 7; i += 1) {
+      const dayEnd = new Date(Date.parse(`${history.from}T00:00:00Z`) + (i + 1) * DAY);
+      const units = closingOn(eth?.units ?? [], i);
+      expect(cmp(units, await ledgerBalance(t, vault.id, 'ETH', dayEnd)), `day ${i}`).toBe(0);
+    }
+  });
+
   it('refuses a period other than 7, 30, 90 or 365 days, a statement ending before it starts, both vault and sub-organization, and a cursor it never gave, naming the field', async ({
     t,
     f,
@@ -176,26 +227,7 @@ describe('the ledger’s history and statements', () => {
   }) => {
     const vault = await createVault(t.db, { orgId: t.orgId, vaultName: 'Busy vault' });
     const yearAgo = new Date(t.clock.now().getTime() - 365 * DAY);
-    // 100,000 movements in a year (one each 315 s), every tenth a fee; then eight assets moving daily.
-    await declaredWrite(t.db, [ledgerMovements], () =>
-      t.db.execute(sql`
-        insert into sandbox.ledger_movements
-          (org_id, vault_id, asset, chain, kind, amount, balance_after, usd_price, memo, at)
-        select ${t.orgId}, ${vault.id}, 'USDC', 'ETHEREUM',
-          case when g % 10 = 0 then 'FEE' else 'AMOUNT' end,
-          case when g % 10 = 0 then -0.01 when g % 2 = 0 then -1.5 else 2.25 end,
-          0, 1, 'bench', ${yearAgo.toISOString()}::timestamptz + g * interval '315 seconds'
-        from generate_series(1, 100000) g`),
-    );
-    await declaredWrite(t.db, [ledgerMovements], () =>
-      t.db.execute(sql`
-        insert into sandbox.ledger_movements
-          (org_id, vault_id, asset, chain, kind, amount, balance_after, usd_price, memo, at)
-        select ${t.orgId}, ${vault.id}, 'A' || a, 'ETHEREUM', 'AMOUNT',
-          round((random() * 1000)::numeric, 6), 0, round((random() * 100)::numeric, 4), 'bench',
-          ${yearAgo.toISOString()}::timestamptz + d * interval '1 day' + interval '1 hour'
-        from generate_series(1, 8) a, generate_series(1, 365) d`),
-    );
+    await insertBusyYear(t.db, { orgId: t.orgId, vaultId: vault.id, yearAgo });
 
     const wire = await t.app.request(historyUrl({ days: '365', vaultId: vault.id }), {
       headers: { 'accept-encoding': 'br, gzip' },
@@ -207,11 +239,7 @@ describe('the ledger’s history and statements', () => {
     );
     expect(bytes).toBeLessThanOrEqual(50 * 1024);
 
-    const query = {
-      vaultId: vault.id,
-      from: yearAgo.toISOString(),
-      to: new Date(yearAgo.getTime() + 366 * DAY).toISOString(),
-    };
+    const query = { vaultId: vault.id, ...busyYearPeriod(yearAgo) };
     const times: number[] = [];
     let first: LedgerStatementResponse | undefined;
     for (let i = 0; i < 5; i += 1) {

@@ -109,3 +109,52 @@ export function readStatementCursor(cursor: string): { at: Date; id: number } {
   // eslint-disable-next-line no-restricted-syntax -- a time in ms and a row id, checked digits only
   return { at: new Date(Number(match[1])), id: Number(match[2]) };
 }
+
+const DAY_MS = 86_400_000;
+const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / DAY_MS) * DAY_MS);
+
+/** A half-open span of time, [from, to). */
+export interface Span {
+  from: Date;
+  to: Date;
+}
+
+/**
+ * Where a statement's sums come from: the daily summary for the whole UTC
+ * days inside the period, the movements themselves for the parts of a day
+ * at either end (a month in the member's zone starts mid-way through a UTC
+ * day). The opening is the summary's closing of the day before `openingDay`
+ * plus the movements of `openingPart`.
+ */
+export interface StatementPlan {
+  /** The first UTC day the summary's closing does not cover: `YYYY-MM-DD`. */
+  openingDay: string;
+  /** Movements of the period's first UTC day before the period. */
+  openingPart: Span | null;
+  /** Whole UTC days, `YYYY-MM-DD`, first included, last excluded. */
+  days: { from: string; to: string } | null;
+  /** Parts of a day at either end, read from the movements. */
+  parts: Span[];
+}
+
+const dayText = (at: Date) => at.toISOString().slice(0, 10);
+
+export function statementPlan(from: Date, to: Date): StatementPlan {
+  const openingStart = floorDay(from);
+  const openingPart =
+    openingStart.getTime() < from.getTime() ? { from: openingStart, to: from } : null;
+  const first = ceilDay(from);
+  const last = floorDay(to);
+  if (first.getTime() >= last.getTime())
+    return { openingDay: dayText(openingStart), openingPart, days: null, parts: [{ from, to }] };
+  const parts: Span[] = [];
+  if (from.getTime() < first.getTime()) parts.push({ from, to: first });
+  if (last.getTime() < to.getTime()) parts.push({ from: last, to });
+  return {
+    openingDay: dayText(openingStart),
+    openingPart,
+    days: { from: dayText(first), to: dayText(last) },
+    parts,
+  };
+}

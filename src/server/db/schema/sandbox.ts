@@ -5,6 +5,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -199,6 +200,37 @@ export const ledgerMovements = sandbox.table(
     index('ledger_movements_vault_at_idx').on(t.vaultId, t.at, t.id),
     index('ledger_movements_org_at_idx').on(t.orgId, t.at, t.id),
     oneOf('ledger_movements', t.kind, LEDGER_MOVEMENT_KINDS),
+  ],
+);
+
+/**
+ * The ledger's daily summary: per vault, asset, chain and UTC day, the
+ * non-fee amounts, the fees (positive), the closing balance at the day's
+ * end, and the price of its last movement. Written by the same statement
+ * sequence, in the same database transaction, as the movements it sums
+ * (custody/sandbox/engine/movements.ts), so statements and history read a
+ * day's row instead of its movements.
+ */
+export const ledgerDays = sandbox.table(
+  'ledger_days',
+  {
+    orgId: text('org_id').notNull(),
+    vaultId: text('vault_id')
+      .notNull()
+      .references(() => vaults.id),
+    asset: text('asset').notNull(),
+    chain: text('chain').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    amounts: amount('amounts').notNull(),
+    fees: amount('fees').notNull(),
+    closing: amount('closing').notNull(),
+    lastPrice: amount('last_price').notNull(),
+    lastAt: timestamp('last_at', { withTimezone: true, precision: 3 }).notNull(),
+    movements: integer('movements').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.vaultId, t.asset, t.chain, t.day] }),
+    index('ledger_days_org_day_idx').on(t.orgId, t.day),
   ],
 );
 

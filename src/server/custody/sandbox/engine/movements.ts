@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { add, cmp, isNegative, isZero, neg, sub } from '#contract/decimal.ts';
 import type { LedgerMovementKind } from '#contract/ledger.ts';
 import type { Party } from '#contract/transaction.ts';
-import { assets, ledgerMovements } from '../../../db/schema/sandbox.ts';
+import { assets, ledgerDays, ledgerMovements } from '../../../db/schema/sandbox.ts';
 import type { Executor } from './transitions.ts';
 
 /**
@@ -135,23 +135,27 @@ export async function recordMovements(
     balanceAfter[i] = current;
     after.set(key, sub(current, m.amount));
   }
-  await db.insert(ledgerMovements).values(
-    input.movements.map((m, i) => ({
-      orgId: input.orgId,
-      vaultId: m.vaultId,
-      asset: m.asset,
-      chain: m.chain,
-      kind: m.kind,
-      amount: m.amount,
-      balanceAfter: balanceAfter[i] ?? '0',
-      usdPrice: priceOf(m),
-      transactionId: input.from.transactionId,
-      counterparty: m.counterparty,
-      reference: input.from.reference,
-      memo: input.from.memo,
-      at,
-    })),
-  );
+  const written = await db
+    .insert(ledgerMovements)
+    .values(
+      input.movements.map((m, i) => ({
+        orgId: input.orgId,
+        vaultId: m.vaultId,
+        asset: m.asset,
+        chain: m.chain,
+        kind: m.kind,
+        amount: m.amount,
+        balanceAfter: balanceAfter[i] ?? '0',
+        usdPrice: priceOf(m),
+        transactionId: input.from.transactionId,
+        counterparty: m.counterparty,
+        reference: input.from.reference,
+        memo: input.from.memo,
+        at,
+      })),
+    )
+    .returning(dayColumns);
+  await addToDays(db, input.orgId, written);
 }
 
 /**
@@ -166,22 +170,142 @@ export async function recordOpeningBalances(
 ): Promise<void> {
   const rows = balances.filter((b) => !isZero(b.amount));
   for (let i = 0; i < rows.length; i += 500) {
-    await db.insert(ledgerMovements).values(
-      rows.slice(i, i + 500).map((b) => ({
-        orgId,
-        vaultId: b.vaultId,
-        asset: b.asset,
-        chain: b.chain,
-        kind: 'ADJUSTMENT' as const,
-        amount: b.amount,
-        balanceAfter: b.amount,
-        usdPrice: priceOf(b),
-        transactionId: null,
-        counterparty: null,
-        reference: null,
-        memo: 'opening balance',
-        at: b.at,
-      })),
+    const written = await db
+      .insert(ledgerMovements)
+      .values(
+        rows.slice(i, i + 500).map((b) => ({
+          orgId,
+          vaultId: b.vaultId,
+          asset: b.asset,
+          chain: b.chain,
+          kind: 'ADJUSTMENT' as const,
+          amount: b.amount,
+          balanceAfter: b.amount,
+          usdPrice: priceOf(b),
+          transactionId: null,
+          counterparty: null,
+          reference: null,
+          memo: 'opening balance',
+          at: b.at,
+        })),
+      )
+      .returning(dayColumns);
+    await addToDays(db, orgId, written);
+  }
+}
+
+/** What a movement adds to its day's summary, as the insert answers it. */
+const dayColumns = {
+  id: ledgerMovements.id,
+  vaultId: ledgerMovements.vaultId,
+  asset: ledgerMovements.asset,
+  chain: ledgerMovements.chain,
+  kind: ledgerMovements.kind,
+  amount: ledgerMovements.amount,
+  usdPrice: ledgerMovements.usdPrice,
+  at: ledgerMovements.at,
+};
+
+type DayMovement = {
+  id: number;
+  vaultId: string;
+  asset: string;
+  chain: string;
+  kind: LedgerMovementKind;
+  amount: string;
+  usdPrice: string;
+  at: Date;
+};
+
+/** One vault, asset, chain and UTC day's share of some movements. */
+export interface DayShare {
+  vaultId: string;
+  asset: string;
+  chain: string;
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  amounts: string;
+  /** Positive. */
+  fees: string;
+  lastPrice: string;
+  lastAt: Date;
+  movements: number;
+}
+
+/** Movements summed per vault, asset, chain and UTC day, pure; the last price is the latest movement's. */
+export function dayShares(movements: readonly DayMovement[]): DayShare[] {
+  const shares = new Map<string, DayShare & { lastId: number }>();
+  for (const m of movements) {
+    const day = m.at.toISOString().slice(0, 10);
+    const key = `${rowKey(m)}\u0000${day}`;
+    const share = shares.get(key) ?? {
+      vaultId: m.vaultId,
+      asset: m.asset,
+      chain: m.chain,
+      day,
+      amounts: '0',
+      fees: '0',
+      lastPrice: m.usdPrice,
+      lastAt: m.at,
+      lastId: m.id,
+      movements: 0,
+    };
+    if (m.kind === 'FEE') share.fees = sub(share.fees, m.amount);
+    else share.amounts = add(share.amounts, m.amount);
+    share.movements += 1;
+    const later = m.at.getTime() - share.lastAt.getTime();
+    if (later > 0 || (later === 0 && m.id >= share.lastId))
+      Object.assign(share, { lastPrice: m.usdPrice, lastAt: m.at, lastId: m.id });
+    shares.set(key, share);
+  }
+  return [...shares.values()].map(({ lastId: _lastId, ...share }) => share);
+}
+
+/**
+ * Adds movements to their days' summaries, in the caller's transaction. A
+ * day's closing is the closing of the day before it plus the day's net; a
+ * movement dated before a day already summed (an opening balance, a late
+ * arrival) also moves the closing of every later day. The movements of one
+ * balance row are written under that row's lock, so its days are too.
+ */
+async function addToDays(db: Executor, orgId: string, movements: readonly DayMovement[]) {
+  for (const d of dayShares(movements)) {
+    const net = sub(d.amounts, d.fees);
+    const same = and(
+      eq(ledgerDays.vaultId, d.vaultId),
+      eq(ledgerDays.asset, d.asset),
+      eq(ledgerDays.chain, d.chain),
     );
+    await db
+      .update(ledgerDays)
+      .set({ closing: sql`${ledgerDays.closing} + ${net}::numeric` })
+      .where(and(same, gt(ledgerDays.day, d.day)));
+    const before = sql`coalesce((select ${ledgerDays.closing} from ${ledgerDays} where ${same} and ${ledgerDays.day} < ${d.day} order by ${ledgerDays.day} desc limit 1), 0)`;
+    await db
+      .insert(ledgerDays)
+      .values({
+        orgId,
+        vaultId: d.vaultId,
+        asset: d.asset,
+        chain: d.chain,
+        day: d.day,
+        amounts: d.amounts,
+        fees: d.fees,
+        closing: sql`${before} + ${net}::numeric`,
+        lastPrice: d.lastPrice,
+        lastAt: d.lastAt,
+        movements: d.movements,
+      })
+      .onConflictDoUpdate({
+        target: [ledgerDays.vaultId, ledgerDays.asset, ledgerDays.chain, ledgerDays.day],
+        set: {
+          amounts: sql`${ledgerDays.amounts} + excluded.amounts`,
+          fees: sql`${ledgerDays.fees} + excluded.fees`,
+          closing: sql`${ledgerDays.closing} + ${net}::numeric`,
+          lastPrice: sql`case when excluded.last_at >= ${ledgerDays.lastAt} then excluded.last_price else ${ledgerDays.lastPrice} end`,
+          lastAt: sql`greatest(${ledgerDays.lastAt}, excluded.last_at)`,
+          movements: sql`${ledgerDays.movements} + excluded.movements`,
+        },
+      });
   }
 }
