@@ -17,6 +17,9 @@ import * as z from 'zod/mini';
  * - `approval.vote`: a member's decision was recorded on an item an approval
  *   policy holds for more approvals (or a recorded one was withdrawn): its
  *   progress moved, its status did not.
+ * - `payment_run.progress`: a payment run's rows or status moved (a row
+ *   sent, ended, refused; the run paused, resumed, cancelled, retried,
+ *   finished).
  *
  * Two more events carry no data a page reads: `ready` once the stream is
  * set up (what was missed, if anything, has been sent), and `reset` when what
@@ -68,11 +71,33 @@ export const ApprovalLiveEvent = z.object({
 });
 export type ApprovalLiveEvent = z.infer<typeof ApprovalLiveEvent>;
 
-export const LiveEvent = z.union([TransactionLiveEvent, ApprovalLiveEvent]);
+export const PAYMENT_RUN_EVENT_KINDS = ['payment_run.progress'] as const;
+
+export const PaymentRunLiveEvent = z.object({
+  kind: z.enum(PAYMENT_RUN_EVENT_KINDS),
+  runId: z.string(),
+  /** The run's sub-organization; null for the organization's own. */
+  subOrgId: z.nullable(z.string()),
+  /** The run's status after the change (contract/payment-runs.ts). */
+  status: z.string(),
+  /** When it happened, ISO 8601. */
+  at: z.string(),
+});
+export type PaymentRunLiveEvent = z.infer<typeof PaymentRunLiveEvent>;
+
+export const LiveEvent = z.union([TransactionLiveEvent, ApprovalLiveEvent, PaymentRunLiveEvent]);
 export type LiveEvent = z.infer<typeof LiveEvent>;
 
 export function isApprovalEvent(event: LiveEvent): event is ApprovalLiveEvent {
   return 'entityType' in event;
+}
+
+export function isPaymentRunEvent(event: LiveEvent): event is PaymentRunLiveEvent {
+  return 'runId' in event;
+}
+
+export function isTransactionEvent(event: LiveEvent): event is TransactionLiveEvent {
+  return 'transactionId' in event;
 }
 
 /** The SSE event names the stream sends. */

@@ -281,3 +281,69 @@ export const PaymentRunReconciliation = zm.object({
   rows: zm.array(PaymentRunReconciliationRow),
 });
 export type PaymentRunReconciliation = zm.infer<typeof PaymentRunReconciliation>;
+
+/** How far a run's rows have gone: what its progress bar and the runs list show. */
+export interface PaymentRunProgress {
+  rows: number;
+  /** Not yet sent. */
+  pending: number;
+  /** Sent: their transactions exist and move. */
+  sent: number;
+  completed: number;
+  /** Failed or refused: a retry sends them again. */
+  failed: number;
+  cancelled: number;
+}
+
+/** Counts a run's rows by where they stand (a row is counted once, by its status). */
+export function paymentRunProgress(
+  rows: readonly { status: PaymentRowStatus }[],
+): PaymentRunProgress {
+  const progress = {
+    rows: rows.length,
+    pending: 0,
+    sent: 0,
+    completed: 0,
+    failed: 0,
+    cancelled: 0,
+  };
+  for (const { status } of rows) {
+    if (status === 'PENDING') progress.pending += 1;
+    else if (status === 'SUBMITTED') progress.sent += 1;
+    else if (status === 'COMPLETED') progress.completed += 1;
+    else if (status === 'CANCELLED') progress.cancelled += 1;
+    else progress.failed += 1;
+  }
+  return progress;
+}
+
+/** One run in the list of runs: what it is, who made it and how far it has gone, without its rows. */
+export const PaymentRunSummary = zm.object({
+  id: zm.string(),
+  name: zm.string(),
+  status: zm.enum(PAYMENT_RUN_STATUSES),
+  subOrgId: zm.nullable(zm.string()),
+  createdById: zm.string(),
+  /** The member's name when the console knows it (null: an API client or a removed member). */
+  createdByName: zm.nullable(zm.string()),
+  createdAt: zm.string(),
+  /** Per asset and chain, the sum of the rows' amounts. */
+  totals: zm.array(zm.object({ asset: zm.string(), blockChain: zm.string(), amount: zm.string() })),
+  /** The run's value in USD from its last check; null until checked or when unpriced. */
+  totalUsd: zm.nullable(zm.string()),
+  progress: zm.object({
+    rows: zm.int(),
+    pending: zm.int(),
+    sent: zm.int(),
+    completed: zm.int(),
+    failed: zm.int(),
+    cancelled: zm.int(),
+  }),
+});
+export type PaymentRunSummary = zm.infer<typeof PaymentRunSummary>;
+
+/** The most runs the list answers: the newest first. */
+export const PAYMENT_RUN_LIST_LIMIT = 100;
+
+export const PaymentRunList = zm.object({ results: zm.array(PaymentRunSummary) });
+export type PaymentRunList = zm.infer<typeof PaymentRunList>;

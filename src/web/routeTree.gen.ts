@@ -19,6 +19,7 @@ import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/
 import { Route as AuthenticatedBankAccountsRouteImport } from './routes/_authenticated/bank-accounts'
 import { Route as AuthenticatedContactsRouteImport } from './routes/_authenticated/contacts'
 import { Route as AuthenticatedConvertRouteImport } from './routes/_authenticated/convert'
+import { Route as AuthenticatedPaymentRunsRouteImport } from './routes/_authenticated/payment-runs'
 import { Route as AuthenticatedPoliciesRouteImport } from './routes/_authenticated/policies'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
 import { Route as AuthenticatedTransactionsRouteImport } from './routes/_authenticated/transactions'
@@ -27,6 +28,8 @@ import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './ro
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
+import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
+import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
@@ -83,6 +86,12 @@ const AuthenticatedConvertRoute = AuthenticatedConvertRouteImport.update({
   path: '/convert',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedPaymentRunsRoute =
+  AuthenticatedPaymentRunsRouteImport.update({
+    id: '/payment-runs',
+    path: '/payment-runs',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedPoliciesRoute = AuthenticatedPoliciesRouteImport.update({
   id: '/policies',
   path: '/policies',
@@ -128,6 +137,18 @@ const AuthenticatedContactsNewRoute =
     path: '/contacts/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedPaymentRunsRunIdRoute =
+  AuthenticatedPaymentRunsRunIdRouteImport.update({
+    id: '/payment-runs_/$runId',
+    path: '/payment-runs/$runId',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedPaymentRunsNewRoute =
+  AuthenticatedPaymentRunsNewRouteImport.update({
+    id: '/payment-runs_/new',
+    path: '/payment-runs/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsWebhooksRoute =
   AuthenticatedSettingsWebhooksRouteImport.update({
     id: '/settings/webhooks',
@@ -169,6 +190,7 @@ export interface FileRoutesByFullPath {
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/contacts': typeof AuthenticatedContactsRoute
   '/convert': typeof AuthenticatedConvertRoute
+  '/payment-runs': typeof AuthenticatedPaymentRunsRoute
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
@@ -177,6 +199,8 @@ export interface FileRoutesByFullPath {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
+  '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
@@ -192,6 +216,7 @@ export interface FileRoutesByTo {
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/contacts': typeof AuthenticatedContactsRoute
   '/convert': typeof AuthenticatedConvertRoute
+  '/payment-runs': typeof AuthenticatedPaymentRunsRoute
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
   '/transactions': typeof AuthenticatedTransactionsRoute
@@ -201,6 +226,8 @@ export interface FileRoutesByTo {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
+  '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
@@ -218,6 +245,7 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/_authenticated/contacts': typeof AuthenticatedContactsRoute
   '/_authenticated/convert': typeof AuthenticatedConvertRoute
+  '/_authenticated/payment-runs': typeof AuthenticatedPaymentRunsRoute
   '/_authenticated/policies': typeof AuthenticatedPoliciesRoute
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
   '/_authenticated/transactions': typeof AuthenticatedTransactionsRoute
@@ -227,6 +255,8 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
   '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
+  '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
+  '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
@@ -245,6 +275,7 @@ export interface FileRouteTypes {
     | '/bank-accounts'
     | '/contacts'
     | '/convert'
+    | '/payment-runs'
     | '/policies'
     | '/staff'
     | '/transactions'
@@ -253,6 +284,8 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/payment-runs/$runId'
+    | '/payment-runs/new'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
@@ -268,6 +301,7 @@ export interface FileRouteTypes {
     | '/bank-accounts'
     | '/contacts'
     | '/convert'
+    | '/payment-runs'
     | '/policies'
     | '/staff'
     | '/transactions'
@@ -277,6 +311,8 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/payment-runs/$runId'
+    | '/payment-runs/new'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
@@ -293,6 +329,7 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts'
     | '/_authenticated/contacts'
     | '/_authenticated/convert'
+    | '/_authenticated/payment-runs'
     | '/_authenticated/policies'
     | '/_authenticated/staff'
     | '/_authenticated/transactions'
@@ -302,6 +339,8 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts_/new'
     | '/_authenticated/contacts_/$contactId'
     | '/_authenticated/contacts_/new'
+    | '/_authenticated/payment-runs_/$runId'
+    | '/_authenticated/payment-runs_/new'
     | '/_authenticated/settings/webhooks'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
@@ -387,6 +426,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedConvertRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/payment-runs': {
+      id: '/_authenticated/payment-runs'
+      path: '/payment-runs'
+      fullPath: '/payment-runs'
+      preLoaderRoute: typeof AuthenticatedPaymentRunsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/policies': {
       id: '/_authenticated/policies'
       path: '/policies'
@@ -443,6 +489,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/payment-runs_/$runId': {
+      id: '/_authenticated/payment-runs_/$runId'
+      path: '/payment-runs/$runId'
+      fullPath: '/payment-runs/$runId'
+      preLoaderRoute: typeof AuthenticatedPaymentRunsRunIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/payment-runs_/new': {
+      id: '/_authenticated/payment-runs_/new'
+      path: '/payment-runs/new'
+      fullPath: '/payment-runs/new'
+      preLoaderRoute: typeof AuthenticatedPaymentRunsNewRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/webhooks': {
       id: '/_authenticated/settings/webhooks'
       path: '/settings/webhooks'
@@ -488,6 +548,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsRoute: typeof AuthenticatedBankAccountsRoute
   AuthenticatedContactsRoute: typeof AuthenticatedContactsRoute
   AuthenticatedConvertRoute: typeof AuthenticatedConvertRoute
+  AuthenticatedPaymentRunsRoute: typeof AuthenticatedPaymentRunsRoute
   AuthenticatedPoliciesRoute: typeof AuthenticatedPoliciesRoute
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
   AuthenticatedTransactionsRoute: typeof AuthenticatedTransactionsRoute
@@ -497,6 +558,8 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
   AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
+  AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
+  AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
@@ -511,6 +574,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsRoute: AuthenticatedBankAccountsRoute,
   AuthenticatedContactsRoute: AuthenticatedContactsRoute,
   AuthenticatedConvertRoute: AuthenticatedConvertRoute,
+  AuthenticatedPaymentRunsRoute: AuthenticatedPaymentRunsRoute,
   AuthenticatedPoliciesRoute: AuthenticatedPoliciesRoute,
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
   AuthenticatedTransactionsRoute: AuthenticatedTransactionsRoute,
@@ -521,6 +585,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
   AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
   AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
+  AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
+  AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,

@@ -4,6 +4,7 @@ import {
   CreatePaymentRunRequest,
   PaymentRowInput,
   PaymentRun,
+  PaymentRunList,
   PaymentRunReconciliation,
   UploadPaymentRunRequest,
 } from '../payment-runs.ts';
@@ -25,6 +26,17 @@ export const createPaymentRun = endpoint({
   body: CreatePaymentRunRequest,
   answer: PaymentRun,
   status: 201,
+});
+
+export const listPaymentRuns = endpoint({
+  method: 'GET',
+  path: '/api/console/payment_runs/',
+  summary:
+    'The payment runs in your sub-organizations, newest first (at most 100): each with its status, totals, creator and how far its rows have gone.',
+  action: 'read payment runs',
+  permission: 'read',
+  audit: false,
+  answer: PaymentRunList,
 });
 
 export const getPaymentRun = endpoint({

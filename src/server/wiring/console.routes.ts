@@ -8,6 +8,7 @@ import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.t
 import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { paymentRunSubmitRoutes } from '../capabilities/approvals/payment-run/submit.routes.ts';
+import { paymentRunListRoutes } from '../capabilities/payment-runs/list.routes.ts';
 import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
 import { auditRoutes } from '../console/audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
@@ -59,6 +60,7 @@ export function consoleRoutes(
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))
     .route('/', sandboxQuoteRoutes(backend))
+    .route('/', paymentRunListRoutes(options))
     .route('/', paymentRunRoutes(options, backend))
     .route('/', paymentRunSubmitRoutes(options, backend, driver));
 }

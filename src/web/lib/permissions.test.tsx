@@ -22,6 +22,7 @@ const EXPECTED: Record<StaffRole, string[]> = {
     'convert',
     'mark-deposit-sent',
     'propose-contact',
+    'create-payment-run',
     'reveal-bank-account',
   ],
   approver: ['view', 'reveal-bank-account', 'approve'],

@@ -15,6 +15,8 @@ const ACTION_PERMISSION = {
   convert: 'initiate',
   'mark-deposit-sent': 'initiate',
   'propose-contact': 'initiate',
+  /** A payment run is made, fixed, submitted, paused, resumed, cancelled and retried by initiators. */
+  'create-payment-run': 'initiate',
   'reveal-bank-account': 'reveal',
   approve: 'approve',
   'manage-staff': 'admin',

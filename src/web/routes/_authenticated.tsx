@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { isApprovalEvent, type LiveEvent } from '#contract/live-events.ts';
+import { isApprovalEvent, isPaymentRunEvent, type LiveEvent } from '#contract/live-events.ts';
 import {
   approvalInboxCountQuery,
   invalidateApprovalInbox,
@@ -124,6 +124,10 @@ function useLiveUpdates(scope: { subOrg: string | undefined; decides: boolean })
           void import('../features/contacts/api/invalidate-contacts.ts').then((m) =>
             m.invalidateContacts(queryClient),
           );
+        if (events.some(isPaymentRunEvent) || approvals.some((e) => e.entityType === 'PAYMENT_RUN'))
+          void import('../features/payment-runs/api/live-changes.ts').then((m) =>
+            m.invalidatePaymentRunChanges(queryClient, events),
+          );
         if (touchesInbox(events)) void refreshInbox(events);
       },
       onResync() {
@@ -134,6 +138,9 @@ function useLiveUpdates(scope: { subOrg: string | undefined; decides: boolean })
         );
         void import('../features/contacts/api/invalidate-contacts.ts').then((m) =>
           m.invalidateContacts(queryClient),
+        );
+        void import('../features/payment-runs/api/live-changes.ts').then((m) =>
+          m.invalidateAllPaymentRuns(queryClient),
         );
       },
     });

@@ -7,7 +7,10 @@ import { idsAfter, type LiveSource } from './source.ts';
 
 type ApprovalEventRow = typeof approvalEvents.$inferInsert;
 
-const KIND: Record<(typeof APPROVAL_EVENT_KINDS)[number], ApprovalEventKind> = {
+const KIND: Record<
+  Exclude<(typeof APPROVAL_EVENT_KINDS)[number], 'PROGRESS'>,
+  ApprovalEventKind
+> = {
   PROPOSED: 'approval.proposed',
   DECIDED: 'approval.decided',
   VOTE: 'approval.vote',
@@ -27,7 +30,10 @@ export async function raiseApprovalEvent(
   await db.insert(approvalEvents).values({ ...event, at });
 }
 
-/** The console's approval events (`console.approval_events`), as a log the event stream tails. */
+/**
+ * The console's approval events (`console.approval_events`), as a log the event stream
+ * tails; a payment run's progress is told through it too.
+ */
 export function approvalEventSource(db: Database): LiveSource {
   return {
     tables: ['console.approval_events'],
@@ -44,14 +50,24 @@ export function approvalEventSource(db: Database): LiveSource {
         .limit(limit);
       return rows.map((row) => ({
         id: row.id,
-        event: {
-          kind: KIND[row.kind],
-          entityType: row.entityType,
-          entityId: row.entityId,
-          subOrgId: row.subOrgId,
-          status: row.status,
-          at: row.at.toISOString(),
-        },
+        // A payment run's progress (payment-runs/live.ts) rides this log: its own event shape.
+        event:
+          row.kind === 'PROGRESS'
+            ? {
+                kind: 'payment_run.progress',
+                runId: row.entityId,
+                subOrgId: row.subOrgId,
+                status: row.status,
+                at: row.at.toISOString(),
+              }
+            : {
+                kind: KIND[row.kind],
+                entityType: row.entityType,
+                entityId: row.entityId,
+                subOrgId: row.subOrgId,
+                status: row.status,
+                at: row.at.toISOString(),
+              },
       }));
     },
   };

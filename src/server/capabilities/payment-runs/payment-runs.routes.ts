@@ -25,6 +25,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { checkPaymentRun } from './check.ts';
 import { parseRunCsv, reconciliationCsv, runTemplateCsv } from './csv.ts';
+import { raiseRunProgress } from './live.ts';
 import { parseBody } from '../../custody/routes/parse-body.ts';
 import { checkSnapshot } from './snapshot.ts';
 import {
@@ -139,6 +140,8 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
         ERROR_CODES.conflict,
         `The run is ${stored.run.status}: it cannot be ${what}`,
       );
+    // Other tabs showing the run learn of the move at once.
+    await raiseRunProgress(db, clock, runId);
     return answerOf(await visible(c, runId));
   }
 

@@ -517,8 +517,11 @@ export const custodyEvents = consoleSchema.table(
   ],
 );
 
-/** What a console approval event says happened (contract/live-events.ts). */
-export const APPROVAL_EVENT_KINDS = ['PROPOSED', 'DECIDED', 'VOTE'] as const;
+/**
+ * What a console approval event says happened (contract/live-events.ts); PROGRESS: a payment
+ * run's rows or status moved after its approval (`payment_run.progress`, status the run's).
+ */
+export const APPROVAL_EVENT_KINDS = ['PROPOSED', 'DECIDED', 'VOTE', 'PROGRESS'] as const;
 const APPROVAL_EVENT_STATUSES = [
   'PENDING',
   'APPROVED',
@@ -526,14 +529,16 @@ const APPROVAL_EVENT_STATUSES = [
   'APPROVE',
   'DECLINE',
   'WITHDRAWN',
+  ...PAYMENT_RUN_STATUSES.filter((s) => s !== 'APPROVED'),
 ] as const;
 
 /**
  * Approval-side changes the console itself records, in order, for the event
  * stream (capabilities/live/) to tail: each member's decision on an item an
  * approval policy holds (written with the vote, in its database transaction,
- * by policies/votes.store.ts), and in upstream mode the proposals and
- * decisions of bank accounts and contacts made through this console. A
+ * by policies/votes.store.ts), in upstream mode the proposals and
+ * decisions of bank accounts and contacts made through this console, and a
+ * payment run's progress as it executes (payment-runs/live.ts). A
  * trigger NOTIFYs `custody_live` at commit (migration 0017). Rows older than
  * a day are pruned, as custody events are.
  */

@@ -12,6 +12,7 @@ import {
   markSent,
   requirementOf,
 } from '../../policies/votes.store.ts';
+import { raiseRunProgress } from '../../payment-runs/live.ts';
 import { rowContext, rowTransactionBody } from '../../payment-runs/row-transaction.ts';
 import {
   finishRun,
@@ -191,10 +192,11 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     let budget = perPass;
     let done = 0;
     for (const runId of await runsAtWork(db)) {
-      await moveRun(db, clock.now(), runId, ['APPROVED'], 'EXECUTING');
+      const started = await moveRun(db, clock.now(), runId, ['APPROVED'], 'EXECUTING');
       const stored = await loadRun(db, runId);
       if (!stored) continue;
       const approver = await approverOf(stored);
+      const before = done;
       for (const row of stored.rows) {
         try {
           if (row.status === 'SUBMITTED') {
@@ -210,6 +212,11 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
         }
       }
       await finishRun(db, clock.now(), runId);
+      // One event per run per pass that moved it: open tabs refetch the run once.
+      if (started || done > before)
+        await raiseRunProgress(db, clock, runId).catch((error: unknown) =>
+          logger.warn({ err: error, runId }, 'payment run progress event not raised'),
+        );
     }
     return done;
   }

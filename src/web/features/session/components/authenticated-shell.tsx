@@ -36,6 +36,8 @@ export function AuthenticatedShell({
     { to: '/contacts', label: 'Address book' },
   ];
   if (can(session, 'convert')) navItems.push({ to: '/convert', label: 'Convert' });
+  // Every member may read the runs (the server's list is held to `read`).
+  if (can(session, 'view')) navItems.push({ to: '/payment-runs', label: 'Payment runs' });
   if (approvals)
     navItems.push({
       to: '/approvals',

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { isApprovalEvent, type LiveEvent } from '#contract/live-events.ts';
+import { isApprovalEvent, isTransactionEvent, type LiveEvent } from '#contract/live-events.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
@@ -12,13 +12,17 @@ import { transactionQueries } from './transaction-queries.ts';
 export function invalidateTransactionChanges(queryClient: QueryClient, events: LiveEvent[]): void {
   const changed = new Set(
     events.flatMap((e) =>
-      isApprovalEvent(e) ? (e.entityType === 'TRANSACTION' ? [e.entityId] : []) : [e.transactionId],
+      isTransactionEvent(e)
+        ? [e.transactionId]
+        : isApprovalEvent(e) && e.entityType === 'TRANSACTION'
+          ? [e.entityId]
+          : [],
     ),
   );
   for (const transactionId of changed)
     void queryClient.invalidateQueries({ queryKey: transactionQueries.detail(transactionId) });
   // A vote moves a transaction's approvals, not its status: the lists' rows stay as they are.
-  if (events.some((e) => !isApprovalEvent(e)))
+  if (events.some(isTransactionEvent))
     void queryClient.invalidateQueries({ queryKey: transactionQueries.lists() });
 }
 

@@ -1,0 +1,4 @@
+ALTER TABLE "console"."approval_events" DROP CONSTRAINT "approval_events_kind_in_list";--> statement-breakpoint
+ALTER TABLE "console"."approval_events" DROP CONSTRAINT "approval_events_status_in_list";--> statement-breakpoint
+ALTER TABLE "console"."approval_events" ADD CONSTRAINT "approval_events_kind_in_list" CHECK ("kind" IN ('PROPOSED', 'DECIDED', 'VOTE', 'PROGRESS'));--> statement-breakpoint
+ALTER TABLE "console"."approval_events" ADD CONSTRAINT "approval_events_status_in_list" CHECK ("status" IN ('PENDING', 'APPROVED', 'REJECTED', 'APPROVE', 'DECLINE', 'WITHDRAWN', 'DRAFT', 'CHECKED', 'PENDING_APPROVAL', 'EXECUTING', 'PAUSED', 'COMPLETED', 'CANCELLED', 'PARTIALLY_FAILED', 'DECLINED'));
