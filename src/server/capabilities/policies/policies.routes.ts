@@ -27,7 +27,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { decideHeld } from '../approvals/core/held.ts';
 import { requirementFor } from './evaluate.ts';
-import { proposePublish, publishEntityId } from './publish/policy-publish.ts';
+import { proposePublish } from './publish/policy-publish.ts';
 import { requirementOf } from './votes.store.ts';
 import { draftRampRequirement, draftRequirement } from './guard.ts';
 import { approvalProgress, requirementsOf, summaryOf } from './progress.ts';
@@ -36,6 +36,7 @@ import {
   discardDraft,
   openDraft,
   policyState,
+  publishEntityId,
   restoreVersion,
   saveDraft,
 } from './policies.store.ts';

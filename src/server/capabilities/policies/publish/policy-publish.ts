@@ -25,7 +25,7 @@ import { approvalRequirements, staff } from '../../../db/schema/console.ts';
 import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../../approvals/card/parts.ts';
 import type { ApprovableKind, CardContext } from '../../approvals/core/kind.ts';
 import { proposeHeld } from '../../approvals/core/propose.ts';
-import { activePolicy, policyRow, publishLocked } from '../policies.store.ts';
+import { activePolicy, policyRow, publishEntityId, publishLocked } from '../policies.store.ts';
 
 /**
  * A policy publish as an approvable kind the console holds (ARCHITECTURE.md,
@@ -43,10 +43,6 @@ import { activePolicy, policyRow, publishLocked } from '../policies.store.ts';
 export const POLICY_PUBLISH = 'POLICY_PUBLISH';
 
 type Row = typeof approvalPolicies.$inferSelect;
-
-/** The item: one revision of one draft. */
-export const publishEntityId = (draftId: number, revision: number) =>
-  `policy-draft-${draftId}-r${revision}`;
 
 function parseEntity(entityId: string): { draftId: number; revision: number } | null {
   const found = /^policy-draft-(\d{1,15})-r(\d{1,9})$/.exec(entityId);
