@@ -202,13 +202,13 @@ export async function saveDraft(
   return toWire(row, await namesOf(db, [row]));
 }
 
-/** Discards the open draft; false when there is none. */
-export async function discardDraft(db: Database, kind: PolicyKind): Promise<boolean> {
+/** Discards the open draft: the ids of the rows deleted (none when no draft is open). */
+export async function discardDraft(db: Executor, kind: PolicyKind): Promise<number[]> {
   const deleted = await db
     .delete(approvalPolicies)
     .where(and(eq(approvalPolicies.kind, kind), eq(approvalPolicies.status, 'DRAFT')))
     .returning({ id: approvalPolicies.id });
-  return deleted.length > 0;
+  return deleted.map((row) => row.id);
 }
 
 /** The open draft's row, if any: the item a publish is decided on (publish/). */
