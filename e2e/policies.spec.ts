@@ -4,6 +4,7 @@ import { DEFAULT_POLICY } from '../src/contract/policies.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi, uniqueName } from './bank-account-data.ts';
 import { choose } from './create-forms.ts';
+import { approveOnItsPage } from './held-items.ts';
 import { focusLive, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
@@ -38,6 +39,17 @@ import { DESKTOP_ONLY } from './widths.ts';
 test.describe.configure({ mode: 'default' });
 
 const POLICIES = '/api/console/policies/transactions/';
+
+/**
+ * Publishes the open draft as a reviewer does: "Review and publish" opens the
+ * revision's own page, where it is approved (e2e/held-items.ts), and the
+ * Policies page is read again.
+ */
+async function publishOnItsPage(reviewer: Page): Promise<void> {
+  await reviewer.getByRole('link', { name: /^Review and publish revision \d+…$/ }).click();
+  await approveOnItsPage(reviewer);
+  await reviewer.goto('/policies');
+}
 const step = (page: Page, status: string) => page.locator(`[data-step="${status}"]`);
 const RULE = 'Transfers ≥ $10,000';
 
@@ -92,7 +104,7 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   await page.keyboard.press('Enter');
   await expect(page.getByText('Draft saved: revision 1.')).toBeFocused();
   await expect(page.getByTestId('publish-blocked')).toContainText('You edited this draft');
-  await expect(page.getByRole('button', { name: 'Publish…' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Review and publish/ })).toHaveCount(0);
 
   // The reviewer reads the diff and publishes it, once however it is clicked.
   await reviewer.setViewportSize({ width: 390, height: 844 });
@@ -103,18 +115,19 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   );
   const width = await reviewer.evaluate(() => document.documentElement.scrollWidth);
   expect(width, 'the page fits a 390 px screen').toBeLessThanOrEqual(390);
-  let publishes = 0;
+  // "Review and publish" opens the revision's own page: its card says what publishing
+  // changes, and it is approved there, once however it is clicked.
+  let decisions = 0;
   reviewer.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/draft/publish/')) publishes += 1;
+    if (r.method() === 'POST' && r.url().endsWith('/decision/')) decisions += 1;
   });
-  await focusLive(reviewer.getByRole('button', { name: 'Publish…' }));
+  await focusLive(reviewer.getByRole('link', { name: 'Review and publish revision 1…' }));
   await reviewer.keyboard.press('Enter');
-  const dialog = reviewer.getByRole('dialog', { name: 'Publish revision 1 of the draft?' });
-  await expect(dialog.getByRole('list', { name: 'Changes you are publishing' })).toHaveText(line);
+  await expect(reviewer.locator('#held-item-page')).toContainText(`Rule “${RULE}”`);
   await expectNoAxeViolations(reviewer);
-  await dialog.getByRole('button', { name: 'Publish policy' }).dblclick();
-  await expect(reviewer.getByText(/is now active/)).toBeFocused();
-  expect(publishes).toBe(1);
+  await approveOnItsPage(reviewer, { dblclick: true });
+  expect(decisions).toBe(1);
+  await reviewer.goto('/policies');
   await expect(reviewer.getByRole('list', { name: 'Rules of the active policy' })).toContainText(
     `${RULE}: Transfer ≥ $10,000.00 → 2 approvals from approvers or admins`,
   );
@@ -135,9 +148,7 @@ test('an admin drafts a stricter rule, a second admin reviews the diff and publi
   await expect(
     reviewer.getByRole('list', { name: 'Changes from the active policy' }),
   ).toContainText(`Removed rule 1: ${RULE}`);
-  await reviewer.getByRole('button', { name: 'Publish…' }).click();
-  await reviewer.getByRole('button', { name: 'Publish policy' }).click();
-  await expect(reviewer.getByText(/is now active/)).toBeVisible();
+  await publishOnItsPage(reviewer);
   const rules = reviewer.getByRole('list', { name: 'Rules of the active policy' });
   await expect(rules.getByRole('listitem')).toHaveCount(1);
   await expect(rules).toHaveText('Otherwise → 1 approval from anyone who may approve');
@@ -229,9 +240,7 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
   await expect(
     reviewer.getByRole('list', { name: 'Changes from the active policy' }),
   ).toContainText(BIG);
-  await reviewer.getByRole('button', { name: 'Publish…' }).click();
-  await reviewer.getByRole('button', { name: 'Publish policy' }).click();
-  await expect(reviewer.getByText(/is now active/)).toBeVisible();
+  await publishOnItsPage(reviewer);
 
   // The initiator's $50,000 transfer says what it needs before anything is sent.
   const review = await reviewTransfer(initiator, world, '50000', { contact: world.ethereum.name });
@@ -368,9 +377,7 @@ test('an off-ramp rule published by two admins: the Convert review says it needs
   await expect(
     reviewer.getByRole('list', { name: 'Changes from the active policy' }),
   ).toContainText(PAYOUTS);
-  await reviewer.getByRole('button', { name: 'Publish…' }).click();
-  await reviewer.getByRole('button', { name: 'Publish policy' }).click();
-  await expect(reviewer.getByText(/is now active/)).toBeVisible();
+  await publishOnItsPage(reviewer);
 
   // The initiator off-ramps 1,500 USDC: the review names the rule before anything is sent.
   await initiator.goto('/convert');
@@ -483,11 +490,10 @@ for (const width of DESKTOP_ONLY) {
     await expect(reviewer.getByRole('list', { name: 'Changes from the active policy' })).toHaveText(
       line,
     );
-    await focusLive(reviewer.getByRole('button', { name: 'Publish…' }));
+    await focusLive(reviewer.getByRole('link', { name: /^Review and publish revision \d+…$/ }));
     await reviewer.keyboard.press('Enter');
-    await reviewer.getByRole('button', { name: 'Publish policy' }).click();
-    await expect(reviewer.getByText(/is now active/)).toBeFocused();
     await expectNoAxeViolations(reviewer);
+    await approveOnItsPage(reviewer);
 
     try {
       // The off-ramp's review names the rule before anything is sent.

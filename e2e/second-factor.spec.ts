@@ -2,6 +2,7 @@ import type { Browser, Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, signInAs, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { approveOnItsPage } from './held-items.ts';
 import { tabTo } from './keyboard.ts';
 
 // An approver proposed on the staff page by the worker's admin and
@@ -76,11 +77,13 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   const reviewer = await newPage(browser, baseURL);
   await signInAs(reviewer, members.orgAdmin, baseURL ?? '');
   await reviewer.goto('/staff');
-  const approve = reviewer.getByRole('button', {
-    name: new RegExp(`^Approve: .*${email.replace(/[.]/g, '\\.')}`),
-  });
-  await approve.click();
-  await expect(approve).toHaveCount(0);
+  // The proposal opens on its own page, where it is approved over its card.
+  await reviewer
+    .getByRole('link', {
+      name: new RegExp(`^Review and decide: .*${email.replace(/[.]/g, '\\.')}`),
+    })
+    .click();
+  await approveOnItsPage(reviewer);
   await reviewer.context().close();
 
   const approver = await newPage(browser, baseURL);

@@ -1,18 +1,12 @@
 import { randomInt } from 'node:crypto';
-import type {
-  APIRequestContext,
-  Browser,
-  BrowserContext,
-  CDPSession,
-  Page,
-} from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
+import type { Page } from '@playwright/test';
 import { shortDigest } from '../src/contract/approval-card.ts';
 import type { ApprovalSignatures } from '../src/contract/approval-signature.ts';
 import { DEFAULT_POLICY, type Policy } from '../src/contract/policies.ts';
-import { expect, signInRequest, signOut, type WorkerMembers, type WorkerWorld } from './auth.ts';
+import { expect, signOut, type WorkerWorld } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
+import { signCount, signerWithPasskey } from './passkeys.ts';
 import { test } from './policy-turn.ts';
 import { approveByApi, memberPage } from './transfers.ts';
 import { csrfOf } from './worker-members.ts';
@@ -43,117 +37,6 @@ import { DESKTOP_ONLY } from './widths.ts';
  */
 
 const DONE = 'Approved. The timeline follows it to the chain.';
-
-interface Signer {
-  name: string;
-  page: Page;
-  context: BrowserContext;
-  cdp: CDPSession;
-  authenticatorId: string;
-}
-
-/**
- * The story's approver: proposed by the worker's admin, approved by its
- * organization-wide admin, its password chosen and its authenticator-app
- * factor set up at the first sign-in, as a new member does; then, signed in,
- * it registers a passkey on the account page.
- */
-async function signerWithPasskey(options: {
-  /** A fresh API context with no cookies: the organization-wide admin who approves the new member. */
-  fresh: () => Promise<APIRequestContext>;
-  browser: Browser;
-  admin: Page;
-  members: WorkerMembers;
-  /** The worker's sub-organization: its admin grants no other, and the transfers approved are there. */
-  subOrgId: string;
-  baseURL: string;
-  width: number;
-}): Promise<Signer & { email: string; password: string }> {
-  const { fresh, browser, admin, members, subOrgId, baseURL, width } = options;
-  const origin = new URL(baseURL).origin;
-  const tag = `${width}-${randomInt(2 ** 40).toString(36)}`;
-  const email = `signer-${tag}@example.com`;
-  const name = `Signer ${tag}`;
-  const password = `a signer passphrase ${tag}`;
-
-  const created = await admin.request.post('/api/console/staff/', {
-    headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(admin.request) },
-    data: { email, name, role: 'approver', subOrgIds: [subOrgId] },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const answer = (await created.json()) as {
-    outcome: 'applied' | 'proposed';
-    proposal: { id: string } | null;
-    setup?: { token: string };
-  };
-  if (answer.outcome === 'proposed') {
-    const checker = await fresh();
-    try {
-      await signInRequest(checker, members.orgAdmin, baseURL);
-      const decided = await checker.post(
-        `/api/console/staff/proposals/${answer.proposal?.id ?? ''}/decision/`,
-        {
-          headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(checker) },
-          data: { action: 'approve' },
-        },
-      );
-      expect(decided.status(), await decided.text()).toBe(200);
-    } finally {
-      await checker.dispose();
-    }
-  }
-
-  const local = new URL(baseURL);
-  local.hostname = 'localhost';
-  const context = await browser.newContext({
-    baseURL: local.origin,
-    viewport: { width, height: 900 },
-  });
-  const page = await context.newPage();
-  const headers = { Origin: local.origin };
-  const setUp = await page.request.post('/auth/setup', {
-    headers,
-    data: { token: answer.setup?.token ?? '', password },
-  });
-  expect(setUp.status(), await setUp.text()).toBe(200);
-  // The first sign-in sets up the authenticator app an approver must have.
-  const login = await page.request.post('/auth/login', { headers, data: { email, password } });
-  expect(login.status(), await login.text()).toBe(200);
-  const step = (await login.json()) as { challengeId: string; enrolment: { secret: string } };
-  const code = new TOTP({
-    algorithm: 'SHA1',
-    digits: 6,
-    period: 30,
-    secret: Secret.fromBase32(step.enrolment.secret),
-  }).generate();
-  const done = await page.request.post('/auth/login/second-factor', {
-    headers,
-    data: { challengeId: step.challengeId, code },
-  });
-  expect(done.status(), await done.text()).toBe(200);
-
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-    },
-  });
-  await page.goto('/account');
-  await expectHydrated(page);
-  const panel = page.getByRole('region', { name: 'Passkeys' });
-  await panel.getByRole('button', { name: 'Add a passkey' }).click();
-  const add = page.getByRole('form', { name: 'Add a passkey' });
-  await add.getByLabel('Name').fill('Signing laptop');
-  await add.getByLabel('Current password').fill(password);
-  await add.getByRole('button', { name: 'Create passkey' }).click();
-  await expect(panel.getByText('Your passkey “Signing laptop” was added.')).toBeVisible();
-  return { name, email, password, page, context, cdp, authenticatorId };
-}
 
 /** A pending transfer of `amount` ETH from the worker's funded vault to its approved contact, by its initiator. */
 async function proposeTransfer(
@@ -191,15 +74,6 @@ async function signaturesOf(page: Page, id: string): Promise<ApprovalSignatures>
   const response = await page.request.get(`/api/console/approval_signatures/${id}/`);
   expect(response.status(), await response.text()).toBe(200);
   return (await response.json()) as ApprovalSignatures;
-}
-
-/** How many assertions the virtual authenticator's one passkey has made. */
-async function signCount(signer: Signer): Promise<number> {
-  const { credentials } = await signer.cdp.send('WebAuthn.getCredentials', {
-    authenticatorId: signer.authenticatorId,
-  });
-  expect(credentials).toHaveLength(1);
-  return credentials[0]?.signCount ?? 0;
 }
 
 for (const width of DESKTOP_ONLY) {

@@ -383,6 +383,12 @@ export const PolicyVersion = z.strictObject({
   updatedAt: z.nullable(IsoTimestamp),
   publishedBy: z.nullable(z.strictObject({ id: z.string(), name: z.string() })),
   publishedAt: z.nullable(IsoTimestamp),
+  /**
+   * A draft's revision is an approvable item (its publish): decided on its own
+   * page, `/approvals/held/{publishItem}`, signed over its card. Null for a
+   * version published or the console's default.
+   */
+  publishItem: z.nullable(z.string()),
 });
 export type PolicyVersion = z.infer<typeof PolicyVersion>;
 

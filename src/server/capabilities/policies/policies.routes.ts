@@ -27,7 +27,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { decideHeld } from '../approvals/core/held.ts';
 import { requirementFor } from './evaluate.ts';
-import { proposePublish, publishEntityId } from './publish/policy-publish.ts';
+import { proposePublish, withdrawPublishItems } from './publish/policy-publish.ts';
 import { requirementOf } from './votes.store.ts';
 import { draftRampRequirement, draftRequirement } from './guard.ts';
 import { approvalProgress, requirementsOf, summaryOf } from './progress.ts';
@@ -36,6 +36,7 @@ import {
   discardDraft,
   openDraft,
   policyState,
+  publishEntityId,
   restoreVersion,
   saveDraft,
 } from './policies.store.ts';
@@ -66,6 +67,14 @@ function unrestrictedAdmin(c: Context<AppEnv>) {
       'Approval policies govern every sub-organization: only an admin of all of them may change one',
     );
   return member;
+}
+
+/** The publish items a change withdrew, as the audit row says it. */
+function withdrawnInWords(items: readonly string[]): string {
+  if (items.length === 0) return '';
+  return items.length === 1
+    ? `; its publish item ${items[0]} is withdrawn`
+    : `; its publish items ${items.join(', ')} are withdrawn`;
 }
 
 /** How many rules a policy has, and how a change reads in the audit log. */
@@ -141,10 +150,13 @@ export function policyRoutes(
   const { db, clock } = options;
   const app = new Hono<AppEnv>();
 
-  /** The draft's revision just saved waits for another admin to publish it (the approval core). */
-  async function holdOpenDraft(kind: PolicyKind): Promise<void> {
+  /**
+   * The draft's revision just saved waits for another admin to publish it (the approval
+   * core); the audit row's words for the earlier revisions' items it withdrew.
+   */
+  async function holdOpenDraft(kind: PolicyKind): Promise<string> {
     const draft = await openDraft(db, kind);
-    if (draft) await proposePublish(db, clock, draft);
+    return withdrawnInWords(draft ? await proposePublish(db, clock, draft) : []);
   }
 
   /** Runs a change, recording it (or its refusal) in the audit log. */
@@ -184,10 +196,10 @@ export function policyRoutes(
       const member = unrestrictedAdmin(c);
       const kind = kindOf(params.kind);
       const saved = await saveDraft(db, kind, body, member, clock.now());
-      await holdOpenDraft(kind);
+      const withdrawn = await holdOpenDraft(kind);
       return {
         result: saved,
-        summary: `Saved the ${kind} policy draft (revision ${saved.revision}, ${rulesIn(body.policy)})`,
+        summary: `Saved the ${kind} policy draft (revision ${saved.revision}, ${rulesIn(body.policy)})${withdrawn}`,
       };
     }),
   );
@@ -196,9 +208,19 @@ export function policyRoutes(
     audited(c, 'policy.discard', params.kind, async () => {
       unrestrictedAdmin(c);
       const kind = kindOf(params.kind);
-      if (!(await discardDraft(db, kind)))
-        throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
-      return { result: await policyState(db, kind), summary: `Discarded the ${kind} policy draft` };
+      // The draft and its publish items go together: none is left waiting on a draft gone.
+      const withdrawn = await db.transaction(async (tx) => {
+        const drafts = await discardDraft(tx, kind);
+        if (drafts.length === 0)
+          throw new ApiError(404, ERROR_CODES.notFound, `No ${kind} policy draft is open`);
+        const items: string[] = [];
+        for (const id of drafts) items.push(...(await withdrawPublishItems(tx, clock, id)));
+        return items;
+      });
+      return {
+        result: await policyState(db, kind),
+        summary: `Discarded the ${kind} policy draft${withdrawnInWords(withdrawn)}`,
+      };
     }),
   );
 
@@ -257,6 +279,7 @@ export function policyRoutes(
           `No version "${params.version}" of the ${kind} policy`,
         );
       const draft = await restoreVersion(db, kind, version, member, clock.now());
+      // No draft was open (restoring refuses otherwise): nothing to withdraw.
       await holdOpenDraft(kind);
       return {
         result: draft,

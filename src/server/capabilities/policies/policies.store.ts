@@ -43,8 +43,16 @@ function builtIn(kind: PolicyKind, status: 'ACTIVE' | 'RETIRED'): PolicyVersion 
     updatedAt: null,
     publishedBy: null,
     publishedAt: null,
+    publishItem: null,
   };
 }
+
+/**
+ * The approvable item a draft's revision is (publish/policy-publish.ts): each
+ * save makes a new one, so a decision names exactly the revision reviewed.
+ */
+export const publishEntityId = (draftId: number, revision: number) =>
+  `policy-draft-${draftId}-r${revision}`;
 
 async function namesOf(db: Executor, rows: readonly Row[]): Promise<Map<string, string>> {
   const ids = [
@@ -71,6 +79,7 @@ function toWire(row: Row, names: Map<string, string>): PolicyVersion {
     updatedAt: row.updatedAt.toISOString(),
     publishedBy: row.publishedBy ? member(row.publishedBy) : null,
     publishedAt: row.publishedAt?.toISOString() ?? null,
+    publishItem: row.status === 'DRAFT' ? publishEntityId(row.id, row.revision) : null,
   };
 }
 
@@ -193,13 +202,13 @@ export async function saveDraft(
   return toWire(row, await namesOf(db, [row]));
 }
 
-/** Discards the open draft; false when there is none. */
-export async function discardDraft(db: Database, kind: PolicyKind): Promise<boolean> {
+/** Discards the open draft: the ids of the rows deleted (none when no draft is open). */
+export async function discardDraft(db: Executor, kind: PolicyKind): Promise<number[]> {
   const deleted = await db
     .delete(approvalPolicies)
     .where(and(eq(approvalPolicies.kind, kind), eq(approvalPolicies.status, 'DRAFT')))
     .returning({ id: approvalPolicies.id });
-  return deleted.length > 0;
+  return deleted.map((row) => row.id);
 }
 
 /** The open draft's row, if any: the item a publish is decided on (publish/). */

@@ -161,6 +161,30 @@ const claimIsLive = (row: RequirementRow, now: Date) =>
 const sameActor = (a: PolicyActor, b: PolicyActor) => a.kind === b.kind && a.id === b.id;
 
 /**
+ * Voids, under the item's lock, each approval whose card no longer holds
+ * against `current`, as the next vote would (`recordVote`), while its rule is
+ * unsettled: for a read of the item, so its page, the inbox and its
+ * signatures say at once that the vote no longer counts. Answers what was voided
+ * (nothing when another request voided it first).
+ */
+export async function voidChangedVotesNow(
+  db: Database,
+  item: { entityId: string; entityType: string; subOrgId: string | null },
+  current: ApprovalCardIntent,
+  now: Date,
+): Promise<CardVoidedVote[]> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ settled: approvalRequirements.settled })
+      .from(approvalRequirements)
+      .where(eq(approvalRequirements.entityId, item.entityId))
+      .for('update');
+    if (!row || row.settled !== null) return [];
+    return voidChangedVotes(tx, item, current, now);
+  });
+}
+
+/**
  * Records `actor`'s decision (a second one by the same approver is ignored)
  * and counts, under the item's lock. When the count settles the item, this
  * request claims the sending of the outcome. A decision recorded raises an

@@ -167,6 +167,80 @@ describe('a test-only approvable kind', () => {
   );
 
   appTest(
+    'a vote on a card that changed no longer counts as soon as the item is read, and the item never moves on with it',
+    async ({ t, subOrgId }) => {
+      const pia = await withPasskey(t, 'Pia Rereads');
+      const ada = await withPasskey(t, 'Ada Reread');
+      const ben = await withPasskey(t, 'Ben Reader', 'admin');
+      const payout = await payouts.propose(
+        t.db,
+        t.clock,
+        { id: pia.session.member.id, role: 'approver' },
+        { subOrgId, payee: 'Payee Three Ltd', amount: '400' },
+      );
+      const first = await decide(ada.session, payout.id, await signIntent(ada, payout.id));
+      expect(first.status, JSON.stringify(first.body)).toBe(200);
+      const held = payouts.payouts.get(payout.id);
+      if (held) held.amount = '4000';
+
+      // Read, not voted on: the page's card already says Ada's approval no longer counts.
+      const card = await ben.session.json(pathOf(approvalCard, { entityId: payout.id }));
+      expect(card.status, JSON.stringify(card.body)).toBe(200);
+      expect(card.body).toMatchObject({
+        card: {
+          status: {
+            quorum: {
+              approvedBy: [],
+              voided: [
+                expect.objectContaining({
+                  name: 'Ada Reread',
+                  because: expect.stringMatching(/amount/),
+                }),
+              ],
+            },
+          },
+        },
+      });
+      // And so do the inbox's row and the item's signatures.
+      const inbox = await ben.session.json(
+        `${pathOf(approvalInbox, {})}?${new URLSearchParams({ subOrgId })}`,
+      );
+      const row = (
+        inbox.body as { results: Array<{ id: string; card: { status: { quorum: unknown } } }> }
+      ).results.find((r) => r.id === payout.id);
+      expect(row?.card.status.quorum).toMatchObject({
+        approvedBy: [],
+        voided: [expect.objectContaining({ name: 'Ada Reread' })],
+      });
+      const signatures = ApprovalSignatures.parse(
+        (await ben.session.json(pathOf(approvalSignatures, { entityId: payout.id }))).body,
+      );
+      expect(signatures.signatures.map((s) => [s.decidedBy, s.counts])).toEqual([
+        ['Ada Reread', false],
+      ]);
+      // Told once, however often it is read.
+      await ben.session.json(pathOf(approvalCard, { entityId: payout.id }));
+      const withdrawn = await t.db
+        .select({ status: approvalEvents.status })
+        .from(approvalEvents)
+        .where(
+          and(
+            eq(approvalEvents.entityId, payout.id),
+            eq(approvalEvents.kind, 'VOTE'),
+            eq(approvalEvents.status, 'WITHDRAWN'),
+          ),
+        );
+      expect(withdrawn).toHaveLength(1);
+
+      // The next approval is one of two, not the second: nothing is paid on Ada's.
+      const second = await decide(ben.session, payout.id, await signIntent(ben, payout.id));
+      expect(second.status, JSON.stringify(second.body)).toBe(200);
+      expect(second.body).toMatchObject({ status: 'PENDING', policy: { approvals: 1 } });
+      expect(payouts.payouts.get(payout.id)).toMatchObject({ status: 'PENDING', settled: 0 });
+    },
+  );
+
+  appTest(
     'waits in the inbox with its card, counts on the badge and is approved from it, by the core',
     async ({ t }) => {
       // A sub-organization of its own: the inbox and the badge are read for it alone.

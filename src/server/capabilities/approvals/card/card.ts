@@ -7,6 +7,8 @@ import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { CardPreviewRequest } from '#contract/trades.ts';
 import { requirementsOf } from '../../policies/progress.ts';
+import { voidChangedVotesNow } from '../../policies/votes.store.ts';
+import { hasChangedVotes } from '../signing/signatures.store.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
 import { APPROVABLE_KINDS } from '../core/kinds.ts';
 import { rememberCard } from './cards-shown.ts';
@@ -31,12 +33,40 @@ export async function approvalCardOf(
   for (const kind of named.length ? named : kinds) {
     const loaded = await kind.loadCard(card, entityId);
     if (loaded) {
-      const response = answer(loaded);
+      const response = answer(await rejudged(card, kind, entityId, loaded, row));
       rememberCard(entityId, response.digest, response.card.intent, card.clock.now().getTime());
       return response;
     }
   }
   throw new ApiError(404, ERROR_CODES.notFound, 'No approvable item with that id');
+}
+
+/**
+ * The card, once every vote on it is judged against it: an approval cast over
+ * a card that no longer holds (another amount, destination, call or quote, or
+ * a fee above the ceiling signed) stops counting as soon as the item is read,
+ * not only when the next vote comes, so its page, the inbox and its signatures
+ * say so when they are read. The same rule, under the same lock, as a vote's
+ * (`voidChangedVotesNow`); only while the rule is unsettled. Read again when a
+ * vote was voided, so its quorum no longer holds it.
+ */
+async function rejudged(
+  card: CardContext,
+  kind: ApprovableKind,
+  entityId: string,
+  loaded: ApprovalCard,
+  row: Awaited<ReturnType<typeof requirementsOf>>[number] | undefined,
+): Promise<ApprovalCard> {
+  if (row?.settled !== null || !(await hasChangedVotes(card.db, entityId, loaded.intent)))
+    return loaded;
+  const { subOrgId } = await kind.stateOf(card, entityId);
+  const voided = await voidChangedVotesNow(
+    card.db,
+    { entityId, entityType: row.entityType, subOrgId },
+    loaded.intent,
+    card.clock.now(),
+  );
+  return voided.length ? ((await kind.loadCard(card, entityId)) ?? loaded) : loaded;
 }
 
 /** The intent of an item's card now; null for an item no kind has a card of. */

@@ -143,6 +143,33 @@ export async function voidedVotes(
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /**
+ * Whether any member's approval still counted on the item stands on a card
+ * that no longer holds against `now` (the rule `voidChangedVotes` applies): a
+ * read, so that reading an item costs no lock unless a vote is to be voided.
+ */
+export async function hasChangedVotes(
+  db: Pick<Database, 'select'>,
+  entityId: string,
+  now: ApprovalCardIntent,
+): Promise<boolean> {
+  const rows = await db
+    .select({ staffId: approvalSignatures.staffId, card: approvalSignatures.card })
+    .from(approvalSignatures)
+    .where(
+      and(
+        eq(approvalSignatures.entityId, entityId),
+        eq(approvalSignatures.decision, 'APPROVED'),
+        isNull(approvalSignatures.voidedAt),
+      ),
+    )
+    .orderBy(asc(approvalSignatures.decidedAt));
+  const latest = new Map(rows.map((r) => [r.staffId, r.card]));
+  return [...latest.values()].some(
+    (card) => intentChange(JSON.parse(card) as ApprovalCardIntent, now) !== null,
+  );
+}
+
+/**
  * Before an item's votes are counted: each member's approval recorded under
  * its rule whose stored card no longer holds against the card now (the
  * destination, amount, asset, chain, call or quote changed, or the fee rose

@@ -1,8 +1,10 @@
+import { and, eq, like } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { pathOf } from '#contract/endpoint.ts';
 import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import { DEFAULT_POLICY, PolicyState, PolicyVersion, type Policy } from '#contract/policies.ts';
+import { approvalEvents, approvalRequirements, auditLog } from '../../../db/schema/console.ts';
 import { appTestWith } from '../../../test/app-test.ts';
 import { signIntent, withPasskey } from '../../../test/signed-intents.ts';
 import type { StaffSession } from '../../../test/staff-session.ts';
@@ -138,4 +140,67 @@ describe('a policy publish on the approval core', () => {
     expect(late.status, JSON.stringify(late.body)).toBe(409);
     expect(PolicyState.parse((await other.json(URL)).body).draft).not.toBeNull();
   });
+
+  appTest(
+    "a discarded or replaced draft's publish items are settled, once, with a live event and in the audit log",
+    async ({ t }) => {
+      const editor = await t.signIn('admin');
+      const other = await t.signIn('admin');
+      const open = PolicyState.parse((await editor.json(URL)).body).draft;
+      const first = PolicyVersion.parse(
+        (
+          await editor.json(
+            `${URL}draft/`,
+            send('PUT', { policy: DEFAULT_POLICY, revision: open?.revision ?? 0 }),
+          )
+        ).body,
+      );
+      const replaced = first.publishItem!;
+      const second = PolicyVersion.parse(
+        (
+          await editor.json(
+            `${URL}draft/`,
+            send('PUT', { policy: large, revision: first.revision }),
+          )
+        ).body,
+      );
+      const discarded = second.publishItem!;
+      expect(discarded).not.toBe(replaced);
+      expect((await heldOf(other)).map((i) => i.id)).toEqual([discarded]);
+
+      const gone = await editor.json(`${URL}draft/`, send('DELETE'));
+      expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+      expect(await editor.json(`${URL}draft/`, send('DELETE'))).toMatchObject({ status: 404 });
+
+      // Neither waits any longer: settled (declined: nothing was published), each once.
+      const settled = await t.db
+        .select({ id: approvalRequirements.entityId, settled: approvalRequirements.settled })
+        .from(approvalRequirements)
+        .where(like(approvalRequirements.entityId, `${discarded.replace(/-r\d+$/, '')}-r%`));
+      expect(settled.filter((r) => [replaced, discarded].includes(r.id))).toEqual(
+        expect.arrayContaining([
+          { id: replaced, settled: 'DECLINED' },
+          { id: discarded, settled: 'DECLINED' },
+        ]),
+      );
+      for (const id of [replaced, discarded]) {
+        const events = await t.db
+          .select({ kind: approvalEvents.kind, status: approvalEvents.status })
+          .from(approvalEvents)
+          .where(and(eq(approvalEvents.entityId, id), eq(approvalEvents.kind, 'DECIDED')));
+        expect(events, id).toEqual([{ kind: 'DECIDED', status: 'WITHDRAWN' }]);
+      }
+      const [discard] = await t.db
+        .select({ summary: auditLog.summary })
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'policy.discard'), eq(auditLog.outcome, 'success')));
+      expect(discard?.summary).toContain(`its publish item ${discarded} is withdrawn`);
+      const decided = await other.json(
+        pathOf(decideApprovable, { entityId: discarded }),
+        send('POST', { action: 'approve' }),
+      );
+      expect(decided.status, JSON.stringify(decided.body)).toBe(404);
+      expect(await heldOf(other)).toEqual([]);
+    },
+  );
 });

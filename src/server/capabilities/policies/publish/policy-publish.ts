@@ -19,13 +19,14 @@ import {
 import { formatUsd } from '#contract/decimal-format.ts';
 import type { PolicyKind } from '#contract/policy-kind.ts';
 import type { Clock } from '../../../clock.ts';
+import { raiseApprovalEvent } from '../../live/approval-source.ts';
 import type { Database } from '../../../db/client.ts';
 import type { approvalPolicies } from '../../../db/schema/console.ts';
 import { approvalRequirements, staff } from '../../../db/schema/console.ts';
 import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../../approvals/card/parts.ts';
 import type { ApprovableKind, CardContext } from '../../approvals/core/kind.ts';
 import { proposeHeld } from '../../approvals/core/propose.ts';
-import { activePolicy, policyRow, publishLocked } from '../policies.store.ts';
+import { activePolicy, policyRow, publishEntityId, publishLocked } from '../policies.store.ts';
 
 /**
  * A policy publish as an approvable kind the console holds (ARCHITECTURE.md,
@@ -43,10 +44,6 @@ import { activePolicy, policyRow, publishLocked } from '../policies.store.ts';
 export const POLICY_PUBLISH = 'POLICY_PUBLISH';
 
 type Row = typeof approvalPolicies.$inferSelect;
-
-/** The item: one revision of one draft. */
-export const publishEntityId = (draftId: number, revision: number) =>
-  `policy-draft-${draftId}-r${revision}`;
 
 function parseEntity(entityId: string): { draftId: number; revision: number } | null {
   const found = /^policy-draft-(\d{1,15})-r(\d{1,9})$/.exec(entityId);
@@ -71,10 +68,10 @@ async function editorsOf(db: Pick<Database, 'select'>, row: Row) {
 /**
  * Holds the draft's revision just saved for another admin to publish: its
  * rule frozen (every editor so far left out, and their linked accounts), the
- * browsers told. Earlier revisions' items leave the inbox: they can no longer
- * be published.
+ * browsers told. Earlier revisions' items are withdrawn (they can no longer
+ * be published): answered, for the audit row.
  */
-export async function proposePublish(db: Database, clock: Clock, row: Row): Promise<string> {
+export async function proposePublish(db: Database, clock: Clock, row: Row): Promise<string[]> {
   const entityId = publishEntityId(row.id, row.revision);
   const editors = await editorsOf(db, row);
   const first = editors[0];
@@ -101,18 +98,48 @@ export async function proposePublish(db: Database, clock: Clock, row: Row): Prom
     requirement,
     initiator: { kind: 'staff', id: first.id, role: first.role },
   });
-  await db
+  return withdrawPublishItems(db, clock, row.id, entityId);
+}
+
+/**
+ * Settles the draft's publish items still waiting, all but `keep` (the
+ * revision just saved): a revision replaced by a save, or every one of a
+ * discarded draft, can never be published, so it must not wait in any inbox
+ * or count toward any badge. Settled as declined (nothing was published), only
+ * those not settled yet, so each is withdrawn once; each withdrawal is told to
+ * the browsers. Answers the items withdrawn, for the audit row.
+ */
+export async function withdrawPublishItems(
+  db: Pick<Database, 'update' | 'insert'>,
+  clock: Clock,
+  draftId: number,
+  keep?: string,
+): Promise<string[]> {
+  const withdrawn = await db
     .update(approvalRequirements)
     .set({ settled: 'DECLINED' })
     .where(
       and(
         eq(approvalRequirements.entityType, POLICY_PUBLISH),
-        like(approvalRequirements.entityId, `policy-draft-${row.id}-r%`),
-        ne(approvalRequirements.entityId, entityId),
+        like(approvalRequirements.entityId, `policy-draft-${draftId}-r%`),
+        keep ? ne(approvalRequirements.entityId, keep) : undefined,
         isNull(approvalRequirements.settled),
       ),
+    )
+    .returning({ entityId: approvalRequirements.entityId });
+  for (const { entityId } of withdrawn)
+    await raiseApprovalEvent(
+      db,
+      {
+        kind: 'DECIDED',
+        entityType: POLICY_PUBLISH,
+        entityId,
+        subOrgId: null,
+        status: 'WITHDRAWN',
+      },
+      clock,
     );
-  return entityId;
+  return withdrawn.map((row) => row.entityId);
 }
 
 /** The revision and its draft's row, when the member asking is an admin of every sub-organization. */

@@ -3,7 +3,6 @@ import {
   discardPolicyDraft,
   getPolicies,
   previewPolicy,
-  publishPolicyDraft,
   restorePolicyVersion,
   savePolicyDraft,
 } from '#contract/endpoints/policies.ts';
@@ -58,16 +57,6 @@ export function useDiscardPolicyDraft(kind: PolicyKind) {
   const set = useSetState(kind);
   return useMutation({
     mutationFn: () => apiClient.call(discardPolicyDraft, { params: { kind } }),
-    onSuccess: set.state,
-    onError: set.refresh,
-  });
-}
-
-export function usePublishPolicyDraft(kind: PolicyKind) {
-  const set = useSetState(kind);
-  return useMutation({
-    mutationFn: (revision: number) =>
-      apiClient.call(publishPolicyDraft, { params: { kind }, body: { revision } }),
     onSuccess: set.state,
     onError: set.refresh,
   });

@@ -1,27 +1,27 @@
+import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import type { PolicyVersion } from '#contract/policies.ts';
 import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import type { useDiscardPolicyDraft, usePublishPolicyDraft } from '../api/policy-queries.ts';
+import { Button, buttonVariants } from '../../../components/ui/button.tsx';
+import type { useDiscardPolicyDraft } from '../api/policy-queries.ts';
 import { diffPolicies } from '../policy-diff.ts';
 import { PolicyDiff } from './policy-lines.tsx';
 
 type Send<V> = (variables: V, options?: { onSuccess?: () => void }) => void;
 
 export interface DraftActions {
-  publish: ReturnType<typeof usePublishPolicyDraft>;
-  sendPublish: Send<number>;
   discard: ReturnType<typeof useDiscardPolicyDraft>;
   sendDiscard: Send<void>;
 }
 
 /**
  * The open draft: who edited it, its revision, and what it changes. Publishing
- * is a second admin's, one who never edited it; the dialog repeats the changes
- * as they were when it opened and publishes exactly that revision (a draft
- * saved since is refused, POLICY_DRAFT_CHANGED, and read again).
+ * is a second admin's, one who never edited it, decided as every held item is:
+ * on the revision's own page (`/approvals/held/$entityId`), its card saying
+ * what publishing changes and the decision signed over it. Each save makes a
+ * new item, so the page decides exactly the revision it shows.
  */
 export function DraftPanel({
   draft,
@@ -66,54 +66,21 @@ export function DraftPanel({
               (four-eyes rule).
             </p>
           ) : (
-            <PublishDialog draft={draft} active={active} nameOf={nameOf} actions={actions} />
+            draft.publishItem && (
+              <Link
+                to="/approvals/held/$entityId"
+                params={{ entityId: draft.publishItem }}
+                className={buttonVariants({ variant: 'primary' })}
+              >
+                {`Review and publish revision ${draft.revision}…`}
+              </Link>
+            )
           )}
           {onEdit ? <Button onClick={onEdit}>Edit draft</Button> : null}
           <DiscardDialog actions={actions} />
         </div>
       ) : null}
     </Panel>
-  );
-}
-
-function PublishDialog({
-  draft,
-  active,
-  nameOf,
-  actions: { publish, sendPublish },
-}: {
-  draft: PolicyVersion;
-  active: PolicyVersion;
-  nameOf: (id: string) => string;
-  actions: DraftActions;
-}) {
-  const [open, setOpen] = useState(false);
-  // What the reviewer reads is what is published: the draft as the dialog opened.
-  const [reviewed, setReviewed] = useState(draft);
-  return (
-    <ActionDialog
-      open={open}
-      onOpenChange={(next) => {
-        if (next) setReviewed(draft);
-        setOpen(next);
-      }}
-      onClosed={publish.reset}
-      trigger={<Button variant="primary">Publish…</Button>}
-      title={`Publish revision ${reviewed.revision} of the draft?`}
-      description="Once published it decides every new item. Items already created keep the rule that applied when they were created."
-    >
-      <PolicyDiff
-        changes={diffPolicies(active.policy, reviewed.policy)}
-        nameOf={nameOf}
-        label="Changes you are publishing"
-      />
-      <ConfirmActions
-        mutation={publish}
-        label="Publish policy"
-        runningLabel="Publishing…"
-        onConfirm={() => sendPublish(reviewed.revision, { onSuccess: () => setOpen(false) })}
-      />
-    </ActionDialog>
   );
 }
 

@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StaffRole } from '#contract/auth.ts';
@@ -42,6 +42,7 @@ const active: PolicyVersion = {
   updatedAt: null,
   publishedBy: null,
   publishedAt: null,
+  publishItem: null,
 };
 
 const draft: PolicyVersion = {
@@ -53,6 +54,7 @@ const draft: PolicyVersion = {
   basedOn: 0,
   editors: [{ id: 'staff_ada', name: 'Ada Admin' }],
   updatedAt: '2026-11-20T10:00:00.000Z',
+  publishItem: 'policy-draft-7-r3',
 };
 
 const URL = '/api/console/policies/transactions/';
@@ -88,72 +90,45 @@ describe('PoliciesPage', () => {
       'Added as rule 1: Big transfers: Transfer ≥ $10,000.00 → 2 approvals from approvers or admins',
     );
     expect(await screen.findByTestId('publish-blocked')).toHaveTextContent('You edited this draft');
-    expect(screen.queryByRole('button', { name: 'Publish…' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Review and publish/ })).not.toBeInTheDocument();
   });
 
-  it('publishes the revision reviewed, once however often it is clicked', async () => {
-    const published = vi.fn(() =>
-      json({
-        active: { ...active, version: 1, policy: twoForBig },
-        draft: null,
-        history: [active],
-      }),
-    );
-    const { fetchStub } = install(
-      'admin',
-      { active, draft, history: [] },
-      { [`${URL}draft/publish/`]: published },
-    );
+  it("opens the draft revision's publish item, decided on its own page signed over its card", async () => {
+    const { fetchStub } = install('admin', { active, draft, history: [] });
     const user = userEvent.setup();
-    renderWithRouter(<PoliciesPage kind="transactions" />);
-    await user.click(await screen.findByRole('button', { name: 'Publish…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Publish revision 3 of the draft?' });
-    expect(
-      within(dialog).getByRole('list', { name: 'Changes you are publishing' }),
-    ).toHaveTextContent('Added as rule 1: Big transfers');
-    // Both clicks land before React renders the button disabled (lib/use-send-once.ts).
-    const button = within(dialog).getByRole('button', { name: 'Publish policy' });
-    fireEvent.click(button);
-    fireEvent.click(button);
-    expect(await screen.findByText(/version 1 is now active/)).toHaveFocus();
-    expect(published).toHaveBeenCalledTimes(1);
-    const call = fetchStub.mock.calls.find(([input]) => String(input).includes('publish'));
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({ revision: 3 });
+    const { router } = renderWithRouter(<PoliciesPage kind="transactions" />);
+    // One way to decide a publish: the held item's page, not a decision from here.
+    const open = await screen.findByRole('link', { name: 'Review and publish revision 3…' });
+    expect(open).toHaveAttribute('href', '/approvals/held/policy-draft-7-r3');
+    expect(screen.queryByRole('button', { name: /Publish/ })).not.toBeInTheDocument();
+    await user.click(open);
+    await waitFor(() =>
+      expect(router.state.location.pathname).toBe('/approvals/held/policy-draft-7-r3'),
+    );
+    expect(fetchStub.mock.calls.some(([input]) => String(input).includes('publish'))).toBe(false);
   });
 
-  it('says so when the draft changed after it was reviewed, and reads it again', async () => {
-    let reads = 0;
+  it('names the revision saved since: its own item, the older one no longer offered', async () => {
+    let revision = 3;
     install(
       'admin',
       { active, draft, history: [] },
       {
-        [URL]: () => {
-          reads += 1;
-          return json({ active, draft: { ...draft, revision: reads > 1 ? 4 : 3 }, history: [] });
-        },
-        [`${URL}draft/publish/`]: () =>
-          json(
-            {
-              message: 'The draft is at revision 4, not 3: read it again',
-              code: 'POLICY_DRAFT_CHANGED',
-            },
-            409,
-          ),
+        [URL]: () =>
+          json({
+            active,
+            draft: { ...draft, revision, publishItem: `policy-draft-7-r${revision}` },
+            history: [],
+          }),
       },
     );
-    const user = userEvent.setup();
-    renderWithRouter(<PoliciesPage kind="transactions" />);
-    await user.click(await screen.findByRole('button', { name: 'Publish…' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Publish revision 3 of the draft?' });
-    await user.click(within(dialog).getByRole('button', { name: 'Publish policy' }));
-    expect(await within(dialog).findByRole('alert')).toHaveTextContent('not 3: read it again.');
-    expect(await screen.findByTestId('draft-facts')).toHaveTextContent('Revision 4');
-    // Opened again, the dialog shows (and would publish) the revision now there.
-    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
-    await user.click(screen.getByRole('button', { name: 'Publish…' }));
-    expect(
-      await screen.findByRole('dialog', { name: 'Publish revision 4 of the draft?' }),
-    ).toBeInTheDocument();
+    const { client } = renderWithRouter(<PoliciesPage kind="transactions" />);
+    await screen.findByRole('link', { name: 'Review and publish revision 3…' });
+    revision = 4;
+    await client.invalidateQueries();
+    const open = await screen.findByRole('link', { name: 'Review and publish revision 4…' });
+    expect(open).toHaveAttribute('href', '/approvals/held/policy-draft-7-r4');
+    expect(screen.getByTestId('draft-facts')).toHaveTextContent('Revision 4');
   });
 
   it('shows a viewer the policy and the preview, and no editing controls', async () => {
@@ -163,6 +138,7 @@ describe('PoliciesPage', () => {
     expect(screen.getByRole('form', { name: 'What would this need?' })).toBeInTheDocument();
     for (const name of [/Publish/, /Discard/, /Edit draft/, /Begin a draft/])
       expect(screen.queryByRole('button', { name })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /Review and publish/ })).not.toBeInTheDocument();
   });
 
   it("checks the editor with the contract's rules, each beside its field", async () => {

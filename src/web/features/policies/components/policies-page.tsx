@@ -14,7 +14,6 @@ import { useSendOnce } from '../../../lib/use-send-once.ts';
 import {
   policyQueries,
   useDiscardPolicyDraft,
-  usePublishPolicyDraft,
   useRestorePolicyVersion,
 } from '../api/policy-queries.ts';
 import { usePolicyNames } from '../use-policy-names.ts';
@@ -88,23 +87,13 @@ function PolicyParts({ kind, state }: { kind: PolicyKind; state: PolicyState }) 
   const mayChange = useCan('edit-policies');
   const [editing, setEditing] = useState(false);
   const [done, setDone] = useState<string | null>(null);
-  // The changes live here, not in the draft's panel: once published or discarded the panel is
+  // The changes live here, not in the draft's panel: once discarded the panel is
   // gone, and a mutation's callbacks run only while the component that sent it is mounted.
-  const publish = usePublishPolicyDraft(kind);
   const discard = useDiscardPolicyDraft(kind);
   const restore = useRestorePolicyVersion(kind);
-  const sendPublish = useSendOnce(publish);
   const sendDiscard = useSendOnce(discard);
   const actions = {
-    publish,
     discard,
-    sendPublish: (revision: number, options?: { onSuccess?: () => void }) =>
-      sendPublish(revision, {
-        onSuccess: (next) => {
-          options?.onSuccess?.();
-          setDone(`Published: version ${next.active.version ?? 0} is now active.`);
-        },
-      }),
     sendDiscard: (_: void, options?: { onSuccess?: () => void }) =>
       sendDiscard(undefined, {
         onSuccess: () => {

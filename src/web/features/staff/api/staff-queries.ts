@@ -1,13 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type {
-  StaffCreateRequest,
-  StaffFilters,
-  StaffProposalDecisionRequest,
-  StaffUpdateRequest,
-} from '#contract/auth.ts';
+import type { StaffCreateRequest, StaffFilters, StaffUpdateRequest } from '#contract/auth.ts';
 import {
   createStaff,
-  decideStaffProposal,
   listStaff,
   listStaffProposals,
   proposeFactorReset,
@@ -77,15 +71,6 @@ export function useProposeFactorReset() {
   const refresh = useRefreshStaff();
   return useMutation({
     mutationFn: (id: string) => apiClient.call(proposeFactorReset, { params: { staffId: id } }),
-    onSuccess: refresh,
-  });
-}
-
-export function useDecideStaffProposal() {
-  const refresh = useRefreshStaff();
-  return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: StaffProposalDecisionRequest['action'] }) =>
-      apiClient.call(decideStaffProposal, { params: { proposalId: id }, body: { action } }),
     onSuccess: refresh,
   });
 }

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StaffChangeAnswer, StaffMember, StaffProposal } from '#contract/auth.ts';
 import { installFakeApi, json, pagedList } from '../../../test/fake-api.ts';
-import { renderWithQuery } from '../../../test/render.tsx';
+import { renderWithRouter } from '../../../test/render.tsx';
 import { sessionFor } from '../../../test/session.ts';
 import { StaffPage } from './staff-page.tsx';
 
@@ -53,7 +53,6 @@ function install(
   create: (body: unknown) => Response = () => json(applied(members[1]!), 201),
   session = sessionFor('admin', { id: 's_admin' }),
   proposals: StaffProposal[] = [],
-  decide: (body: unknown) => Response = () => json({ ...proposals[0], status: 'APPROVED' }),
 ) {
   return installFakeApi({
     '/auth/session': () => json(session),
@@ -63,8 +62,6 @@ function install(
         : json({ results: members, hasNext: false, nextCursor: null }),
     '/api/console/staff/proposals/': () =>
       json({ results: proposals, hasNext: false, nextCursor: null }),
-    '/api/console/staff/proposals/p_1/decision/': (_url, init) =>
-      decide(JSON.parse(String(init.body))),
     '/api/console/staff/s_vera/': (_url, init) =>
       json({
         outcome: 'proposed',
@@ -114,7 +111,7 @@ describe('StaffPage', () => {
         json({ results: [], hasNext: false, nextCursor: null }),
       '/api/external/sub_orgs/': () => json({ results: [{ id: 'so_east', name: 'East desk' }] }),
     });
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    renderWithRouter(<StaffPage currentMemberId="s_admin" />);
     const table = await screen.findByRole('table', { name: 'Staff members' });
     const names = () =>
       within(table)
@@ -150,7 +147,7 @@ describe('StaffPage', () => {
 
   it('lists the team, and offers no actions on your own account', async () => {
     install();
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    renderWithRouter(<StaffPage currentMemberId="s_admin" />);
     const table = await screen.findByRole('table', { name: 'Staff members' });
     const [admin, vera] = within(table).getAllByRole('row').slice(1) as [HTMLElement, HTMLElement];
     expect(admin).toHaveTextContent('Your own account');
@@ -162,7 +159,7 @@ describe('StaffPage', () => {
   it('changes a role only after confirming', async () => {
     const user = userEvent.setup();
     const { fetchStub } = install();
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    renderWithRouter(<StaffPage currentMemberId="s_admin" />);
     await screen.findByRole('table', { name: 'Staff members' });
 
     await user.selectOptions(screen.getByLabelText('Role for Vera Viewer'), 'approver');
@@ -200,8 +197,8 @@ describe('StaffPage', () => {
         409,
       ),
     );
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
-    const form = screen.getByRole('form', { name: 'Add a staff member' });
+    renderWithRouter(<StaffPage currentMemberId="s_admin" />);
+    const form = await screen.findByRole('form', { name: 'Add a staff member' });
     await user.type(within(form).getByLabelText('Email'), 'vera@example.test');
     await user.type(within(form).getByLabelText('Name'), 'Vera Again');
     await user.click(within(form).getByRole('button', { name: 'Add staff member' }));
@@ -221,8 +218,8 @@ describe('StaffPage', () => {
         201,
       );
     });
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
-    const form = screen.getByRole('form', { name: 'Add a staff member' });
+    renderWithRouter(<StaffPage currentMemberId="s_admin" />);
+    const form = await screen.findByRole('form', { name: 'Add a staff member' });
     await user.type(within(form).getByLabelText('Email'), 'Nina@Example.test');
     await user.type(within(form).getByLabelText('Name'), 'Nina New');
     await user.selectOptions(within(form).getByLabelText('Role'), 'initiator');
@@ -261,9 +258,9 @@ describe('StaffPage', () => {
       },
       sessionFor('admin', { id: 's_east_admin', subOrgIds: ['so_east'] }),
     );
-    renderWithQuery(<StaffPage currentMemberId="s_east_admin" />);
+    renderWithRouter(<StaffPage currentMemberId="s_east_admin" />);
     expect(await screen.findByText('You administer members of East desk only.')).toBeVisible();
-    const form = screen.getByRole('form', { name: 'Add a staff member' });
+    const form = await screen.findByRole('form', { name: 'Add a staff member' });
     expect(within(form).queryByLabelText('All sub-organizations')).not.toBeInTheDocument();
     await user.type(within(form).getByLabelText('Email'), 'sam@example.test');
     await user.type(within(form).getByLabelText('Name'), 'Sam Scoped');
@@ -279,45 +276,39 @@ describe('StaffPage', () => {
     expect(sent).toMatchObject({ subOrgIds: ['so_east'] });
   });
 
-  it('lists staff changes awaiting approval, decided by another admin by keyboard', async () => {
+  it("lists staff changes awaiting approval; another admin opens one's page to decide it, signed, by keyboard", async () => {
     const user = userEvent.setup();
-    let decided: unknown;
-    install(undefined, undefined, [proposal()], (body) => {
-      decided = body;
-      return json({ ...proposal(), status: 'APPROVED' });
-    });
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+    const { fetchStub } = install(undefined, undefined, [proposal()]);
+    const { router } = renderWithRouter(<StaffPage currentMemberId="s_admin" />);
     const list = await screen.findByRole('list', { name: 'Staff changes awaiting approval' });
     const item = within(list).getByRole('listitem');
     expect(item).toHaveTextContent('Change: vera@example.test: role → approver');
     expect(item).toHaveTextContent('Proposed by Olga Other');
-    within(item)
-      .getByRole('button', { name: 'Approve: vera@example.test: role → approver' })
-      .focus();
+    // One way to decide: the held item's page, its card shown and the decision signed over it.
+    expect(within(item).queryByRole('button')).not.toBeInTheDocument();
+    const open = within(item).getByRole('link', {
+      name: 'Review and decide: vera@example.test: role → approver',
+    });
+    expect(open).toHaveAttribute('href', '/approvals/held/p_1');
+    open.focus();
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(decided).toEqual({ action: 'approve' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/approvals/held/p_1'));
+    // Nothing was decided from the Staff page itself.
+    expect(fetchStub.mock.calls.some(([input]) => String(input).includes('/decision/'))).toBe(
+      false,
+    );
   });
 
-  it("shows a refused decision, and offers none on one's own proposal", async () => {
-    const user = userEvent.setup();
-    install(
-      undefined,
-      undefined,
-      [proposal(), proposal({ id: 'p_2', proposedBy: { id: 's_admin', name: 'Alex Admin' } })],
-      () =>
-        json(
-          { message: 'Your account and the proposer’s are linked', code: 'LINKED_ACCOUNTS' },
-          403,
-        ),
-    );
-    renderWithQuery(<StaffPage currentMemberId="s_admin" />);
+  it("offers no decision on one's own proposal", async () => {
+    install(undefined, undefined, [
+      proposal(),
+      proposal({ id: 'p_2', proposedBy: { id: 's_admin', name: 'Alex Admin' } }),
+    ]);
+    renderWithRouter(<StaffPage currentMemberId="s_admin" />);
     const list = await screen.findByRole('list', { name: 'Staff changes awaiting approval' });
     const [theirs, mine] = within(list).getAllByRole('listitem') as [HTMLElement, HTMLElement];
     expect(mine).toHaveTextContent('You proposed this: another admin must approve or decline it.');
-    expect(within(mine).queryByRole('button')).not.toBeInTheDocument();
-    await user.click(within(theirs).getByRole('button', { name: /^Decline/ }));
-    expect(await within(theirs).findByRole('alert')).toHaveTextContent(
-      'The decline was refused: Your account and the proposer’s are linked',
-    );
+    expect(within(mine).queryByRole('link')).not.toBeInTheDocument();
+    expect(within(theirs).getByRole('link', { name: /^Review and decide/ })).toBeVisible();
   });
 });

@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Link } from '@tanstack/react-router';
 import type { StaffProposal } from '#contract/auth.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { describeError } from '../../../lib/api-errors.ts';
-import { staffQueries, useDecideStaffProposal } from '../api/staff-queries.ts';
+import { staffQueries } from '../api/staff-queries.ts';
 
 const KIND_LABELS: Record<StaffProposal['kind'], string> = {
   create: 'New member',
@@ -16,9 +14,12 @@ const KIND_LABELS: Record<StaffProposal['kind'], string> = {
 
 /**
  * Staff changes awaiting another admin: what each changes, who proposed it,
- * and Approve / Decline. The server refuses a decision by the proposer, by
- * the member changed, or by an account linked to the proposer's (one created
- * the other's); the page says so beside the proposal instead of offering it.
+ * and a link to decide it on its own page (`/approvals/held/$entityId`), the
+ * one way every held item is decided: its approval card shown (before →
+ * after) and the decision signed over it where the member holds a passkey.
+ * The server refuses a decision by the proposer, by the member changed, or by
+ * an account linked to the proposer's (one created the other's); the page
+ * says so beside the proposal instead of offering it.
  */
 export function StaffProposals({
   currentMember,
@@ -76,17 +77,11 @@ function ProposalItem({
   proposal: StaffProposal;
   currentMember: { id: string; createdBy?: string | null | undefined } | undefined;
 }) {
-  const decide = useDecideStaffProposal();
   // The team list (already loaded by the page) says who created the proposer's account.
   const team = useQuery(staffQueries.list());
   const proposer = team.data?.results.find((m) => m.id === proposal.proposedBy.id);
-  const [sent, setSent] = useState<'approve' | 'decline' | null>(null);
   const headingId = `proposal-${proposal.id}`;
   const blocked = whyNotYours(proposal, currentMember, proposer?.createdBy);
-  const send = (action: 'approve' | 'decline') => {
-    setSent(action);
-    decide.mutate({ id: proposal.id, action });
-  };
   return (
     <li
       aria-labelledby={headingId}
@@ -102,31 +97,17 @@ function ProposalItem({
       {blocked ? (
         <p className="text-sm text-slate-700">{blocked}</p>
       ) : (
-        <div className="flex gap-2">
-          <Button
-            size="sm"
-            onClick={() => send('approve')}
-            disabled={decide.isPending}
-            aria-label={`Approve: ${proposal.summary}`}
+        <p>
+          <Link
+            to="/approvals/held/$entityId"
+            params={{ entityId: proposal.id }}
+            aria-label={`Review and decide: ${proposal.summary}`}
+            className="text-sm font-medium text-blue-800 underline hover:text-blue-900"
           >
-            {decide.isPending && sent === 'approve' ? 'Approving…' : 'Approve'}
-          </Button>
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => send('decline')}
-            disabled={decide.isPending}
-            aria-label={`Decline: ${proposal.summary}`}
-          >
-            {decide.isPending && sent === 'decline' ? 'Declining…' : 'Decline'}
-          </Button>
-        </div>
-      )}
-      {decide.isError ? (
-        <p role="alert" className="text-sm text-red-800">
-          {`The ${sent === 'decline' ? 'decline' : 'approval'} was refused: ${describeError(decide.error)}`}
+            Review and decide
+          </Link>
         </p>
-      ) : null}
+      )}
     </li>
   );
 }
