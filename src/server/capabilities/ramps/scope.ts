@@ -99,6 +99,10 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
       );
       return inner.quoteRampV2(ctx, body);
     },
+    async rampExchangeRates(ctx, query) {
+      await checkParties(ctx, [{ type: 'VAULT', id: query.vaultId }], undefined);
+      return inner.rampExchangeRates(ctx, query);
+    },
     async createTransactionFromIntent(ctx, body) {
       await checkIntent(ctx, body);
       return inner.createTransactionFromIntent(ctx, body);
