@@ -82,6 +82,8 @@ export const BOTH_DATABASES = [
   'src/server/auth/rate-limit.test.ts',
   'src/server/auth/second-factor.routes.test.ts',
   'src/server/auth/api-client-auth.test.ts',
+  // An API user's scope, read from its own column with every signed request.
+  'src/server/auth/api-client-scope.test.ts',
   'src/server/capabilities/policies/votes.store.test.ts',
   'src/server/console/staff-proposals.test.ts',
   'src/server/capabilities/webhooks/webhooks.test.ts',

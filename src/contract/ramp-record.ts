@@ -143,6 +143,23 @@ export const RampQuoteResponse = z.extend(
 export type RampQuoteResponse = z.infer<typeof RampQuoteResponse>;
 
 /**
+ * GET …/transactions/ramp_exchange_rates/: each provider's price, best
+ * first, in the older SDKs' shape (`source` is the provider's name). Each is
+ * a stored quote, executed by its `quoteId` like any other; `rate` and
+ * `expiresAt` are the quote's own, beyond what the SDKs' types read.
+ */
+export const RampExchangeRate = z.object({
+  quoteId: z.string(),
+  convertedAmount: z.string(),
+  fees: z.object({ amount: z.string(), asset: z.string() }),
+  source: z.string(),
+  rate: z.optional(z.string()),
+  expiresAt: z.optional(z.string()),
+});
+export const RampExchangeRatesResponse = z.array(RampExchangeRate);
+export type RampExchangeRatesResponse = z.infer<typeof RampExchangeRatesResponse>;
+
+/**
  * Where and how the payer sends the money of an on-ramp or FX, answered once
  * the transaction is approved (never before its four-eyes).
  */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import * as zm from 'zod/mini';
+import { positiveDecimalChecks } from './decimal-format.ts';
 import { PositiveDecimalString } from './decimal.ts';
 import { PAYMENT_METHODS, PartyType } from './enums.ts';
 import { PAYMENT_RAILS } from './ramp-record.ts';
@@ -264,6 +266,34 @@ export type V2QuoteBody = z.output<typeof V2QuoteBody>;
 export function isV2Intent(intent: object): intent is V2IntentInput {
   return 'input' in intent || 'output' in intent;
 }
+
+/**
+ * GET …/transactions/ramp_exchange_rates/ (the older SDKs'
+ * getRampExchangeRates): an on-ramp of `amount` `currency` into `asset` on
+ * `blockChain` credited to `vaultId`, or an off-ramp of `amount` `asset`
+ * from that vault into `currency`. The JS SDK sends no `paymentMethod`; the
+ * Python example does (the fiat side's rail).
+ */
+const queryText = (field: string, max: number) =>
+  zm
+    .string(`${field} is required`)
+    .check(
+      zm.trim(),
+      zm.minLength(1, `${field} is required`),
+      zm.maxLength(max, `${field} must be at most ${max} characters`),
+    );
+export const RampExchangeRatesQuery = zm.object({
+  amount: zm.string('amount is required').check(...positiveDecimalChecks),
+  currency: queryText('currency', 20),
+  asset: queryText('asset', 20),
+  category: zm.enum(RAMP_CATEGORIES, `must be one of ${RAMP_CATEGORIES.join(', ')}`),
+  blockChain: queryText('blockChain', 40),
+  vaultId: queryText('vaultId', 200),
+  paymentMethod: zm.optional(
+    zm.enum(PAYMENT_METHODS, `must be one of ${PAYMENT_METHODS.join(', ')}`),
+  ),
+});
+export type RampExchangeRatesQuery = zm.infer<typeof RampExchangeRatesQuery>;
 
 /** POST …/transactions/quote/: either shape (the server tells them apart by `intent`). */
 export const RampQuoteRequest = z.union([IntentQuoteRequest, FlatQuoteRequest]);

@@ -111,6 +111,16 @@ export type SubOrg = z.infer<typeof SubOrg>;
 export const SubOrgListResponse = listEnvelope(SubOrg);
 export type SubOrgListResponse = z.infer<typeof SubOrgListResponse>;
 
+/**
+ * GET /sub_orgs/'s filter: the JS SDK's example sends `name: "%Acme%"`, a
+ * LIKE pattern with `%` for any text; a name without `%` matches as a part
+ * of one, any case, as vaults' and contacts' do.
+ */
+export const SubOrgFilters = z.object({
+  name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+});
+export type SubOrgFilters = z.infer<typeof SubOrgFilters>;
+
 /** The filters GET /vaults/ and GET /contacts/ take (a name contains this text, any case). */
 export const VaultFilters = z.object({
   vaultName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),

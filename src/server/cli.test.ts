@@ -108,6 +108,7 @@ describe('cli arguments', () => {
     [['api-users', 'create', '--name', '  '], /--name must not be empty/],
     [['api-users', 'create', '--name', 'x', '--colour', 'red'], /Unknown option '--colour'/],
     [['api-users', 'create', '--name', 'x', 'extra'], /Unexpected argument 'extra'/],
+    [['api-users', 'create', '--name', 'x', '--sub-orgs', 'a,,b'], /--sub-orgs must list/],
   ])('%j is a usage error: exit 2, the reason and the usage on stderr', async (args, pattern) => {
     const res = await inProcess(args);
     expect(res).toMatchObject({ code: 2, stdout: '' });

@@ -2,6 +2,8 @@ import { endpoint } from '../endpoint.ts';
 import {
   IntentCreateRequest,
   MarkDepositDoneRequest,
+  RampExchangeRatesQuery,
+  RampExchangeRatesResponse,
   RampQuoteRequest,
   RampQuoteResponse,
   V2QuoteBody,
@@ -88,4 +90,16 @@ export const quoteTrade = endpoint({
   audit: false,
   query: TradeQuoteQuery,
   answer: GetTradeQuoteResponse,
+});
+
+export const rampExchangeRates = endpoint({
+  method: 'GET',
+  path: '/api/external/transactions/ramp_exchange_rates/',
+  summary:
+    'The older SDKs’ getRampExchangeRates: an on-ramp or off-ramp priced with every provider, best first, as a bare list of {quoteId, convertedAmount, fees, source}; each is a quote, executed once before it expires.',
+  action: 'quote ramps',
+  permission: 'initiate',
+  audit: false,
+  query: RampExchangeRatesQuery,
+  answer: RampExchangeRatesResponse,
 });

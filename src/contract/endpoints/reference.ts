@@ -2,6 +2,7 @@ import { BackendInfo } from '../backend-info.ts';
 import { endpoint } from '../endpoint.ts';
 import {
   AssetListResponse,
+  SubOrgFilters,
   SubOrgListResponse,
   SupportedChainListResponse,
   Vault,
@@ -65,9 +66,11 @@ export const listSupportedChains = endpoint({
 export const listSubOrgs = endpoint({
   method: 'GET',
   path: '/api/external/sub_orgs/',
-  summary: 'Sub-organizations in scope, keyset-paged: the scope switcher.',
+  summary:
+    'Sub-organizations in scope, keyset-paged: the scope switcher. `name` filters them (a LIKE pattern with `%`, or a part of the name).',
   ...read,
   paged: true,
+  query: SubOrgFilters,
   answer: SubOrgListResponse,
 });
 

@@ -96,6 +96,8 @@ export function apiClientAuth(
     if (!result.ok) throw refuse(result.code, result.message);
 
     c.set('actor', { type: 'API_USER', id: user.id, orgId: user.orgId });
+    // Held like a member: every route's backend is wiring/scoped-backend.ts, which reads this.
+    if (user.subOrgIds) c.set('scope', { subOrgIds: user.subOrgIds });
   }
 }
 

@@ -27,7 +27,8 @@ export { allowedIds, inScope };
  *   vault named by id would be: it would move funds out of the scope in
  *   disguise;
  * - what is created lands in one of the member's sub-orgs (`scopeCreateBody`).
- * API clients carry no scope and pass straight through.
+ * An API user held to sub-organizations is held alike (its `scope` is set
+ * by auth/api-client-auth.ts); one held to none passes straight through.
  */
 
 type Scoped = { subOrgId?: string | undefined; subOrgIds?: string[] | undefined };

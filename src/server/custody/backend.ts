@@ -36,6 +36,8 @@ interface ApiClientRecord {
   orgId: string;
   /** SPKI DER hex of the user's P-256 public key. */
   publicKey: string;
+  /** The sub-organizations it is held to, like a member's scope; null for all. */
+  subOrgIds: string[] | null;
 }
 
 export interface ApiClientDirectory {

@@ -7,7 +7,7 @@ export type { CustodyActor, CustodyScope };
 export interface CustodyContext {
   actor?: CustodyActor;
   requestId?: string;
-  /** Absent for API clients: they see their whole organization. */
+  /** Absent for the unrestricted: members of every sub-organization, API users held to none. */
   scope?: CustodyScope;
 }
 

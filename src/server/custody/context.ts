@@ -13,7 +13,7 @@ export function custodyContext(c: Context<AppEnv>): CustodyContext {
   };
 }
 
-/** The sub-orgs the caller is held to, or null for all (unrestricted members, API clients). */
+/** The sub-orgs the caller is held to, or null for all (unrestricted members and API users). */
 export function allowedIds(ctx: CustodyContext): string[] | null {
   return ctx.scope?.subOrgIds ?? null;
 }

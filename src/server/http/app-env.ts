@@ -33,7 +33,7 @@ export interface AppEnv {
     staff?: typeof staff.$inferSelect;
     /** The session's CSRF token and id, for session callers only. */
     session?: { id: string; csrfToken: string };
-    /** Sub-organizations a session caller may see; absent or null means all. */
+    /** Sub-organizations the caller (a member, or an API user held to some) may see; absent or null means all. */
     scope?: CustodyScope;
     /** Set once this request has its audit row, so a fallback never writes a second. */
     audited?: boolean;

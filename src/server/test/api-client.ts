@@ -36,8 +36,14 @@ export async function createTestApiUser(
   host: ApiUserHost,
   name = 'Test API user',
   orgId = host.orgId,
+  subOrgIds: string[] | null = null,
 ): Promise<TestApiUser> {
-  const user = await createApiUser(host.db, { orgId, name, now: host.authClock.now() });
+  const user = await createApiUser(host.db, {
+    orgId,
+    name,
+    now: host.authClock.now(),
+    subOrgIds,
+  });
   return { ...user, clock: host.authClock };
 }
 

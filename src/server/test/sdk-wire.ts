@@ -68,8 +68,12 @@ export interface SdkCaller {
   approve(sdk: Sdk, entityId: string): Promise<void>;
 }
 
-export async function sdkCaller(t: EngineTestApp, name: string): Promise<SdkCaller> {
-  const user = await createTestApiUser(t, name);
+export async function sdkCaller(
+  t: EngineTestApp,
+  name: string,
+  subOrgIds: string[] | null = null,
+): Promise<SdkCaller> {
+  const user = await createTestApiUser(t, name, t.orgId, subOrgIds);
   const call: SdkCaller['call'] = async (sdk, method, url, body, urlPath) => {
     const init = sdkRequest(sdk, user, method, url, body, urlPath ? { urlPath } : {});
     const res = await t.app.request(url, init);

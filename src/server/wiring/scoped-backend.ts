@@ -11,11 +11,11 @@ import { vaultsScope } from '../capabilities/vaults/scope.ts';
 import type { CustodyBackend } from '../custody/backend.ts';
 
 /**
- * Holds a staff member to their sub-organizations (ctx.scope; null = all),
+ * Holds a staff member (or an API user) to their sub-organizations (ctx.scope; null = all),
  * wrapping whichever backend is configured, so sandbox and upstream behave
  * alike. Each capability states its own rule (`capabilities/<c>/scope.ts`),
- * built from the shared ones in scope-rules.ts; API clients carry no scope
- * and pass straight through. What is not a capability's method (kind,
+ * built from the shared ones in scope-rules.ts; an API user held to
+ * sub-organizations is held alike, one held to none passes straight through. What is not a capability's method (kind,
  * upstreamHost, checkReady, apiClients) is the inner backend's.
  */
 export function scopedBackend(inner: CustodyBackend): CustodyBackend {

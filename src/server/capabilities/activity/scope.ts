@@ -7,7 +7,7 @@ import type { ActivityPort } from './port.ts';
  * entities (console/scope-rules.ts): the query is narrowed to them, and an
  * event whose entity names no sub-organization of theirs is dropped, so an
  * upstream answer that carries none shows them nothing rather than too much.
- * API clients carry no scope.
+ * An API user held to sub-organizations is held alike.
  */
 export function activityScope(inner: CustodyBackend): ActivityPort {
   return {

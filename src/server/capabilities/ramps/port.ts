@@ -3,6 +3,8 @@ import type {
   IntentCreateRequest,
   MarkDepositDoneRequest,
   RampCreateRequest,
+  RampExchangeRatesQuery,
+  RampExchangeRatesResponse,
   RampQuoteRequest,
   RampQuoteResponse,
   V2QuoteBody,
@@ -27,6 +29,14 @@ export interface RampsPort {
    * or the Python SDK's v2 get_quote, a G2 intent (answered as a bare list).
    */
   quoteRampV2(ctx: CustodyContext, body: V2QuoteBody): Promise<V2QuoteResponse>;
+  /**
+   * GET …/transactions/ramp_exchange_rates/ (the older SDKs'
+   * getRampExchangeRates): the same quotes in their shape, best first.
+   */
+  rampExchangeRates(
+    ctx: CustodyContext,
+    query: RampExchangeRatesQuery,
+  ): Promise<RampExchangeRatesResponse>;
   /**
    * POST …/transactions/intent/create/ (G2 and G3; also the Python SDK's v2
    * …/transactions/execute/): a PENDING ramp from a quote.

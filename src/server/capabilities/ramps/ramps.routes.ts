@@ -7,6 +7,7 @@ import {
   quoteRamp,
   quoteRampV2,
   quoteTrade,
+  rampExchangeRates,
 } from '#contract/endpoints/ramp-writes.ts';
 import { listBankAccountRamps } from '#contract/endpoints/ramps.ts';
 import {
@@ -38,6 +39,10 @@ export function rampRoutes(backend: CustodyBackend) {
   mountCustody(app, quoteRampV2, ({ body }, c) => backend.quoteRampV2(custodyContext(c), body), {
     body: parseV2QuoteBody,
   });
+  // The older SDKs' exchange rates: the same quotes, a read.
+  mountCustody(app, rampExchangeRates, ({ query }, c) =>
+    backend.rampExchangeRates(custodyContext(c), query),
+  );
   // A trade's price: a read.
   mountCustody(app, quoteTrade, ({ query }, c) => backend.quoteTrade(custodyContext(c), query));
   // intent/create/ (G2, G3) and the Python SDK's v2 execute/: one body, one backend call.

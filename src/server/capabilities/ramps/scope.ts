@@ -17,8 +17,8 @@ import type { RampsPort } from './port.ts';
  * a 404, as if it did not exist), must send the intent with an execute so its
  * parties can be checked (the backend holds the intent to its quote, and the
  * sandbox refuses a quote priced for another sub-organization), marks
- * deposits and reads the ramps of a bank account only in scope. API clients
- * carry no scope and pass straight through.
+ * deposits and reads the ramps of a bank account only in scope. An API user
+ * held to sub-organizations is held alike; one held to none passes through.
  */
 
 function allowedIds(ctx: CustodyContext): string[] | null {
@@ -98,6 +98,10 @@ export function rampsScope(inner: CustodyBackend): RampsPort {
         'subOrgId' in body ? body.subOrgId : undefined,
       );
       return inner.quoteRampV2(ctx, body);
+    },
+    async rampExchangeRates(ctx, query) {
+      await checkParties(ctx, [{ type: 'VAULT', id: query.vaultId }], undefined);
+      return inner.rampExchangeRates(ctx, query);
     },
     async createTransactionFromIntent(ctx, body) {
       await checkIntent(ctx, body);

@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '#contract/common.ts';
 import type {
+  SubOrgFilters,
   Asset,
   SubOrg,
   SupportedChain,
@@ -11,6 +12,7 @@ import type { SubOrgCreateRequest } from '#contract/sub-org-writes.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 export type VaultListQuery = PageRequest & VaultFilters & ScopeFilter;
+export type SubOrgListQuery = PageRequest & SubOrgFilters;
 
 /**
  * Reference data, as either backend answers it: vaults, balances, assets,
@@ -23,7 +25,7 @@ export interface ReferencePort {
   getVaultBalances(ctx: CustodyContext, vaultId: string): Promise<VaultBalances>;
   listAssets(ctx: CustodyContext): Promise<Asset[]>;
   listSupportedChains(ctx: CustodyContext): Promise<SupportedChain[]>;
-  listSubOrgs(ctx: CustodyContext, query: PageRequest): Promise<Page<SubOrg>>;
+  listSubOrgs(ctx: CustodyContext, query: SubOrgListQuery): Promise<Page<SubOrg>>;
   /** A new sub-organization of the caller's organization (createSubOrg). */
   createSubOrg(ctx: CustodyContext, body: SubOrgCreateRequest): Promise<SubOrg>;
 }

@@ -83,3 +83,38 @@ describe('createSubOrg, as both SDKs send it', () => {
     },
   );
 });
+
+describe("getSubOrgs' name filter, as the JS SDK's sub_org example sends it", () => {
+  engineTest(
+    'name=%Acme…% (a LIKE pattern, % the wildcard) lists only the matching sub-organizations, paged by cursor; a name without % matches as a part',
+    async ({ t }) => {
+      const client = await sdkCaller(t, 'sub-org filter');
+      const tag = `f${Date.now().toString(36)}`;
+      for (const name of [`Acme customer ${tag}`, `Acme supplier ${tag}`, `Globex ${tag}`])
+        expect((await client.call('js', 'POST', paths.subOrgs(), { name })).status).toBe(200);
+      // getSubOrgs({name: '%Acme%…'}, 1, cursor): limit, cursor, then the params, one page at a time.
+      const names: string[] = [];
+      let cursor: string | null = '';
+      do {
+        const url = `${paths.subOrgs()}?${new URLSearchParams({ limit: '1', cursor: cursor ?? '', name: `%Acme%${tag}%` })}`;
+        const page = await client.call('js', 'GET', url, undefined, url);
+        expect(page.status, page.text).toBe(200);
+        const parsed = SubOrgListResponse.parse(page.body);
+        names.push(...parsed.results.map((s) => s.name ?? ''));
+        cursor = parsed.nextCursor ?? null;
+      } while (cursor);
+      expect(names.sort()).toEqual([`Acme customer ${tag}`, `Acme supplier ${tag}`]);
+      // Without a %, a part of the name; case aside; `_` is no wildcard.
+      const part = `${paths.subOrgs()}?${new URLSearchParams({ limit: '20', cursor: '', name: `GLOBEX ${tag}` })}`;
+      const byPart = SubOrgListResponse.parse(
+        (await client.call('js', 'GET', part, undefined, part)).body,
+      );
+      expect(byPart.results.map((s) => s.name)).toEqual([`Globex ${tag}`]);
+      const underscore = `${paths.subOrgs()}?${new URLSearchParams({ limit: '20', cursor: '', name: `Acme_customer ${tag}` })}`;
+      const none = SubOrgListResponse.parse(
+        (await client.call('js', 'GET', underscore, undefined, underscore)).body,
+      );
+      expect(none.results).toEqual([]);
+    },
+  );
+});

@@ -6,7 +6,8 @@ import type { VaultsPort } from './port.ts';
 /**
  * Vaults held to a member's sub-organizations (wiring/scoped-backend.ts):
  * a vault outside them is 404 for every read; a vault is created in one of
- * them (the one named, or their only one). API clients carry no scope.
+ * them (the one named, or their only one). An API user held to
+ * sub-organizations is held alike; one held to none passes straight through.
  */
 export function vaultsScope(inner: CustodyBackend): VaultsPort {
   const inScope = async (ctx: CustodyContext, vaultId: string) => {

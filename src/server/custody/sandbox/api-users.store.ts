@@ -17,13 +17,15 @@ export interface CreatedApiUser {
   orgId: string;
   name: string;
   apiKey: string;
+  /** The sub-organizations it is held to; null for the whole organization. */
+  subOrgIds: string[] | null;
   /** PKCS#8 DER hex: what the provider's SDKs take as the private key. */
   privateKeyHex: string;
 }
 
 export async function createApiUser(
   db: Database,
-  input: { orgId: string; name: string; now: Date },
+  input: { orgId: string; name: string; now: Date; subOrgIds?: string[] | null },
 ): Promise<CreatedApiUser> {
   const { privateKeyHex, publicKeyHex } = generateApiUserKeyPair();
   const [row] = await db
@@ -34,11 +36,19 @@ export async function createApiUser(
       name: input.name,
       apiKey: generateApiKey(),
       publicKey: publicKeyHex,
+      subOrgIds: input.subOrgIds ?? null,
       createdAt: input.now,
     })
     .returning();
   if (!row) throw new Error('createApiUser: nothing inserted');
-  return { id: row.id, orgId: row.orgId, name: row.name, apiKey: row.apiKey, privateKeyHex };
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    name: row.name,
+    apiKey: row.apiKey,
+    subOrgIds: row.subOrgIds ?? null,
+    privateKeyHex,
+  };
 }
 
 /** The organization a caller without one of its own acts in: the oldest (on a seeded sandbox, the only one). */
@@ -60,7 +70,12 @@ export function createApiClientDirectory(db: Database): ApiClientDirectory {
   return {
     async findByApiKey(apiKey) {
       const [row] = await db
-        .select({ id: apiUsers.id, orgId: apiUsers.orgId, publicKey: apiUsers.publicKey })
+        .select({
+          id: apiUsers.id,
+          orgId: apiUsers.orgId,
+          publicKey: apiUsers.publicKey,
+          subOrgIds: apiUsers.subOrgIds,
+        })
         .from(apiUsers)
         .where(eq(apiUsers.apiKey, apiKey))
         .limit(1);

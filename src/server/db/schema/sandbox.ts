@@ -565,6 +565,11 @@ export const apiUsers = sandbox.table('api_users', {
   apiKey: text('api_key').notNull().unique(),
   /** SPKI DER hex of the user's P-256 key; verifies request tokens and approvals. */
   publicKey: text('public_key').notNull(),
+  /**
+   * The sub-organizations the user is held to, as a member's scope is
+   * (console.staff's sub_org_ids); null acts in the whole organization.
+   */
+  subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
   createdAt: createdAt(),
 });
 

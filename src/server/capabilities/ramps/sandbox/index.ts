@@ -18,6 +18,7 @@ import {
 } from './ramp-create.ts';
 import { markDepositDone } from './ramp-lifecycle.ts';
 import { quoteRamp } from './ramp-quote.ts';
+import { exchangeRates, routeFromExchangeRates } from './ramp-exchange-rates.ts';
 import { executeTrade, previewTrade } from './trade-create.ts';
 import { quoteTrade } from './trade-quote.ts';
 import { acceptRampQuote, bindRampApproval, expireRampQuote } from './ramp-requote.ts';
@@ -98,6 +99,15 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
       const { route, names } = routeFromV2Intent(body.intent);
       try {
         return { quotes: (await quoteRamp(db, orgId, route, clock.now())).quotes };
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
+    },
+    async rampExchangeRates(ctx, query) {
+      const orgId = await org(ctx);
+      const { route, names } = routeFromExchangeRates(query);
+      try {
+        return exchangeRates(await quoteRamp(db, orgId, route, clock.now()));
       } catch (error) {
         throw renamedRefusal(error, names);
       }

@@ -8,9 +8,11 @@ import {
   quoteRamp,
   quoteRampV2,
   quoteTrade,
+  rampExchangeRates,
 } from '#contract/endpoints/ramp-writes.ts';
 import { createTransaction } from '#contract/endpoints/transaction-writes.ts';
 import {
+  RampExchangeRatesResponse,
   RampQuoteResponse,
   V2QuoteResponse,
   type IntentCreateRequest,
@@ -179,6 +181,13 @@ export function rampsUpstream(deps: RampsUpstreamDeps): RampsPort {
       remember(Array.isArray(answer) ? answer : answer.quotes);
       return answer;
     },
+    // A price is a read: forwarded with the caller's query, signed like every call.
+    rampExchangeRates: (ctx, query) =>
+      deps.call(ctx, RampExchangeRatesResponse, {
+        method: 'GET',
+        path: `${pathOf(rampExchangeRates)}${toQueryString(query)}`,
+        retry: true,
+      }),
     // Judged from the quote as the custody API priced it; the execute is the custody API's to check.
     async previewRampTransaction(_ctx, body) {
       if (!body.quoteId)

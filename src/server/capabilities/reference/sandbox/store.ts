@@ -6,9 +6,9 @@ import type { Asset, SubOrg, SupportedChain, Vault, VaultBalances } from '#contr
 import type { Database } from '../../../db/client.ts';
 import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
-import type { Page, PageRequest } from '#contract/common.ts';
-import type { VaultListQuery } from '../port.ts';
-import { containsPattern } from '../../../custody/sandbox/contains-pattern.ts';
+import type { Page } from '#contract/common.ts';
+import type { SubOrgListQuery, VaultListQuery } from '../port.ts';
+import { containsPattern, namePattern } from '../../../custody/sandbox/contains-pattern.ts';
 import { chainLogo } from '../../../custody/sandbox/chain-logos.ts';
 import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
 import {
@@ -158,7 +158,7 @@ export async function createSubOrg(
 export async function listSubOrgs(
   db: Database,
   orgId: string | null,
-  query: PageRequest,
+  query: SubOrgListQuery,
 ): Promise<Page<SubOrg>> {
   const position = query.cursor ? decodeCursor('sub_orgs', query.cursor) : undefined;
   if (!orgId) return { ...EMPTY_PAGE, results: [] };
@@ -169,7 +169,13 @@ export async function listSubOrgs(
       db
         .select()
         .from(subOrgs)
-        .where(and(eq(subOrgs.orgId, orgId), position ? after(subOrgs, position) : undefined))
+        .where(
+          and(
+            eq(subOrgs.orgId, orgId),
+            query.name ? ilike(subOrgs.name, namePattern(query.name)) : undefined,
+            position ? after(subOrgs, position) : undefined,
+          ),
+        )
         .orderBy(...newestFirst(subOrgs))
         .limit(take),
     toWireSubOrg,

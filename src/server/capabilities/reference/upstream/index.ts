@@ -24,7 +24,8 @@ export function referenceUpstream({
     getVaultBalances: (ctx, id) => read(ctx, VaultBalances, paths.vaultBalances(id)),
     listAssets: (ctx) => read(ctx, AssetListResponse, paths.assets()),
     listSupportedChains: (ctx) => read(ctx, SupportedChainListResponse, paths.supportedChains()),
-    listSubOrgs: (ctx, q) => listPage(ctx, SubOrgListResponse, paths.subOrgs(), {}, q),
+    listSubOrgs: (ctx, q) =>
+      listPage(ctx, SubOrgListResponse, paths.subOrgs(), { name: q.name }, q),
     // A create is never retried: a lost answer may have made it, and a name is no key.
     createSubOrg: (ctx, body) =>
       call(ctx, SubOrg, { method: 'POST', path: paths.subOrgs(), body, retry: false }),

@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox"."api_users" ADD COLUMN "sub_org_ids" jsonb;
