@@ -71,7 +71,10 @@ export default defineConfig({
   reporter: process.env.CI ? 'list' : [['list']],
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Recorded for every story, kept for a failed one: its actions, network and DOM snapshots,
+    // without the screencast, whose frames every page encoded while it ran (the failure's own
+    // screenshot is taken below).
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
   },
   projects: [
