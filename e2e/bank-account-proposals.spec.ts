@@ -328,45 +328,34 @@ const RULES: RuleCase[] = [
 ];
 
 test.describe('Proposing a bank account: each rule refused before sending', () => {
-  // One story for every rule, on one page: the form at its address again for each rule, its
-  // draft (kept in the tab's storage) cleared first so the rule starts on an empty form.
-  test("each rule: the field's message, announced, and nothing typed lost", async ({ page }) => {
-    // A story's time per rule, as when each rule was a story of its own.
-    test.setTimeout(RULES.length * 30_000);
-    const creates = countCreates(page);
-    for (const rule of RULES) {
-      await test.step(rule.rule, async () => {
-        if (page.url() !== 'about:blank')
-          await page.evaluate(() => {
-            sessionStorage.clear();
-            localStorage.clear();
-          });
-        const form = await openForm(page);
-        await form.getByRole('radio', { name: rule.rail }).check();
-        await fill(form, rule.fields);
-        await form.getByRole('button', { name: 'Propose bank account' }).click();
+  for (const rule of RULES) {
+    test(`${rule.rule}: the field's message, announced, and nothing typed lost`, async ({
+      page,
+    }) => {
+      const creates = countCreates(page);
+      const form = await openForm(page);
+      await form.getByRole('radio', { name: rule.rail }).check();
+      await fill(form, rule.fields);
+      await form.getByRole('button', { name: 'Propose bank account' }).click();
 
-        const control = form.getByLabel(rule.field, { exact: true });
-        await expect(control).toHaveAttribute('aria-invalid', 'true');
-        await expect(control).toBeFocused();
-        const describedBy = (await control.getAttribute('aria-describedby')) ?? '';
-        const error = page.locator(`[id="${describedBy.split(' ').at(-1)}"]`);
-        await expect(error).toHaveText(rule.message);
-        await expect(error).toHaveAttribute('role', 'alert');
-        // Only that field is wrong; the rest stands as typed.
-        await expect(form.getByRole('alert')).toHaveCount(1);
-        for (const [label, value] of Object.entries(rule.fields)) {
-          const typed = form.getByLabel(label, { exact: true });
-          const shown = await typed.inputValue();
-          expect(shown.replace(/\s/g, '').toUpperCase()).toBe(
-            value.replace(/\s/g, '').toUpperCase(),
-          );
-        }
-        await expect(page).toHaveURL(/\/bank-accounts\/new/);
-        expect(creates()).toBe(0);
-      });
-    }
-  });
+      const control = form.getByLabel(rule.field, { exact: true });
+      await expect(control).toHaveAttribute('aria-invalid', 'true');
+      await expect(control).toBeFocused();
+      const describedBy = (await control.getAttribute('aria-describedby')) ?? '';
+      const error = page.locator(`[id="${describedBy.split(' ').at(-1)}"]`);
+      await expect(error).toHaveText(rule.message);
+      await expect(error).toHaveAttribute('role', 'alert');
+      // Only that field is wrong; the rest stands as typed.
+      await expect(form.getByRole('alert')).toHaveCount(1);
+      for (const [label, value] of Object.entries(rule.fields)) {
+        const typed = form.getByLabel(label, { exact: true });
+        const shown = await typed.inputValue();
+        expect(shown.replace(/\s/g, '').toUpperCase()).toBe(value.replace(/\s/g, '').toUpperCase());
+      }
+      await expect(page).toHaveURL(/\/bank-accounts\/new/);
+      expect(creates()).toBe(0);
+    });
+  }
 
   test('every required field of the rail is named, and the form with errors passes axe', async ({
     page,
