@@ -393,7 +393,7 @@ test.describe('Proposing a bank account: each rule refused before sending', () =
     page,
     baseURL,
   }) => {
-    await page.goto('/bank-accounts/new');
+    // The story's page is signed in already: no page to load for a request of its own.
     const session = (await (await page.request.get('/auth/session')).json()) as {
       csrfToken: string;
     };

@@ -3,7 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { decideByApi } from './bank-account-data.ts';
 import { expectHydrated } from './keyboard.ts';
-import { SIGNED_IN_PAGES } from './pages.ts';
+import { openPage, pageWalks } from './pages.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 import { DESKTOP_ONLY } from './widths.ts';
 
@@ -12,61 +12,72 @@ const USD = /≈ [\d,]+\.\d\d USD/;
 /** With the system in dark mode, the console is dark and every page still passes axe (contrast included). */
 test.use({ colorScheme: 'dark' });
 
-for (const entry of SIGNED_IN_PAGES) {
-  const { path, ready } = entry;
+/** Whether the page is drawn in the dark scheme the system asks for. */
+async function expectDark(page: Page) {
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  // The page's background is the dark end of the scale.
+  expect(background).not.toBe('rgb(248, 250, 252)');
+  expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
+}
+
+// Each signed-in page, a transaction's page after the list's and the webhooks page after the
+// audit log: a walk of a few pages per story (e2e/pages.ts), each checked and scanned as it stands.
+for (const walk of pageWalks(4)) {
   test.describe(() => {
-    test.use({ role: 'member' in entry ? entry.member : 'admin' });
-    test(`${path} is dark and passes an axe scan`, async ({ page }) => {
-      await page.goto(path);
-      await expect(page.getByRole(ready.role, { name: ready.name }).first()).toBeVisible();
-      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      // The page's background is the dark end of the scale.
-      expect(background).not.toBe('rgb(248, 250, 252)');
-      expect(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(
-        true,
-      );
-      await expectNoAxeViolations(page);
+    test.use({ role: walk.member });
+    test(`${walk.pages.map((p) => p.path).join(', ')}: dark, and each passes an axe scan`, async ({
+      page,
+    }) => {
+      // A story's time per page (and per page opened from one), as when each was a story of its own.
+      const extra = walk.pages.filter((p) => ['/transactions', '/audit'].includes(p.path)).length;
+      test.setTimeout((walk.pages.length + extra) * 30_000);
+      for (const entry of walk.pages) {
+        await test.step(entry.path, async () => {
+          await openPage(page, entry);
+          await expectDark(page);
+          await expectNoAxeViolations(page);
+        });
+        // Only an admin of the whole organization reads the audit log and manages webhook endpoints.
+        if (entry.path === '/audit')
+          await test.step('/settings/webhooks', async () => {
+            await expectHydrated(page);
+            await page
+              .getByRole('navigation', { name: 'Main' })
+              .getByRole('link', { name: 'Webhooks' })
+              .click();
+            await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
+            await expectDark(page);
+            await expectNoAxeViolations(page);
+          });
+        if (entry.path !== '/transactions') continue;
+        await test.step('a transaction page', async () => {
+          const first = page
+            .getByRole('table', { name: 'Transactions' })
+            .locator('tbody tr')
+            .first();
+          await first.getByRole('link').first().click();
+          await expect(page.getByRole('region', { name: 'Status timeline' })).toBeVisible();
+          await page.screenshot({ path: 'test-results/dark-transaction.png' });
+          await expectNoAxeViolations(page);
+        });
+      }
     });
   });
 }
 
-test('a transaction page is dark and passes an axe scan', async ({ page }) => {
-  await page.goto('/transactions');
-  const first = page.getByRole('table', { name: 'Transactions' }).locator('tbody tr').first();
-  await first.getByRole('link').first().click();
-  await expect(page.getByRole('region', { name: 'Status timeline' })).toBeVisible();
-  await page.screenshot({ path: 'test-results/dark-transaction.png' });
-  await expectNoAxeViolations(page);
-});
-
-test.describe(() => {
-  // Only an admin of the whole organization manages webhook endpoints.
-  test.use({ role: 'orgAdmin' });
-  test('the webhooks page is dark and passes an axe scan', async ({ page }) => {
-    await page.goto('/settings/webhooks');
-    await expect(page.getByRole('heading', { level: 1, name: 'Webhooks' })).toBeVisible();
-    await expectNoAxeViolations(page);
-  });
-});
-
-test('the sign-in page is dark and passes an axe scan', async ({ browser, baseURL }) => {
-  const context = await browser.newContext({ baseURL, colorScheme: 'dark' });
-  const page = await context.newPage();
+test('the sign-in page is dark and passes an axe scan', async ({ page }) => {
+  // Signed out: the story's page starts signed in, as every story's does.
+  await page.context().clearCookies();
   await page.goto('/login');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expectDark(page);
   await expectNoAxeViolations(page);
-  await context.close();
 });
 
 /** An amount no other story sends: its last digits from the clock and a random draw. */
 function uniqueAmount(): string {
   const digits = `${Date.now() % 1000}${Math.floor(Math.random() * 1000)}`.padStart(6, '0');
   return `0.002${digits}`;
-}
-
-async function expectDark(page: Page) {
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  expect(background).not.toBe('rgb(248, 250, 252)');
 }
 
 // Where the money is decided, in dark mode: a PENDING transfer's page with its approval card, the

@@ -33,10 +33,10 @@ import { DESKTOP_ONLY } from './widths.ts';
 // One organization policy for all of them: each story takes a policy turn only
 // while its rule must be in force (publish, create its items, default back);
 // the approvals that follow are judged by the rule frozen on each item, so the
-// next story's turn need not wait for them. The stories spend the USDC of the
+// next story's turn need not wait for them. The stories spend the USDC of their
 // worker's funded vault (read before each $50,000 off-ramp) and pay its
-// approved bank account, so they run one after another in one worker.
-test.describe.configure({ mode: 'default' });
+// approved bank account: a worker runs one story at a time, so they run in
+// parallel on different workers like any others, each with its own world.
 
 const POLICIES = '/api/console/policies/transactions/';
 

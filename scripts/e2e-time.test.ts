@@ -14,13 +14,22 @@ const sources = () =>
     .filter((name) => name.endsWith('.ts'))
     .map((name) => ({ name, text: readFileSync(new URL(name, e2e), 'utf8') }));
 
-/** Lines of `text` that wait a fixed time, or loop a story over both widths without e2e/widths.ts. */
+/**
+ * Lines of `text` that wait a fixed time, loop a story over both widths
+ * without e2e/widths.ts, or hold a file's stories to one worker, one after
+ * another (a serial chain of a few minutes ran alone at the end of the run
+ * while the other worker sat idle: each worker has its own world, and runs
+ * one story at a time, so stories that share it need no such order).
+ */
 export function timeSpent(text: string): string[] {
   return text
     .split('\n')
     .flatMap((line, i) => [
       ...(/waitForTimeout\(/.test(line) ? [`${i + 1}: waitForTimeout`] : []),
       ...(/of \[1440, 390\]/.test(line) ? [`${i + 1}: both widths`] : []),
+      ...(/describe\.(configure\(\{\s*mode:\s*'(serial|default)'|serial\()/.test(line)
+        ? [`${i + 1}: one after another`]
+        : []),
     ]);
 }
 
@@ -29,9 +38,14 @@ describe('browser stories spend time only where it shows something', () => {
     expect(timeSpent('await page.waitForTimeout(500);')).toEqual(['1: waitForTimeout']);
     expect(timeSpent('x\nfor (const width of [1440, 390]) {')).toEqual(['2: both widths']);
     expect(timeSpent('for (const width of BOTH_WIDTHS) {')).toEqual([]);
+    expect(timeSpent("test.describe.configure({ mode: 'default' });")).toEqual([
+      '1: one after another',
+    ]);
+    expect(timeSpent("test.describe.serial('x', () => {")).toEqual(['1: one after another']);
+    expect(timeSpent("test.describe.configure({ mode: 'parallel' });")).toEqual([]);
   });
 
-  it('no story waits a fixed time or runs at both widths outside e2e/widths.ts', () => {
+  it('no story waits a fixed time, runs at both widths outside e2e/widths.ts or waits for another', () => {
     const found = sources().flatMap(({ name, text }) =>
       timeSpent(text).map((hit) => `e2e/${name}:${hit}`),
     );
