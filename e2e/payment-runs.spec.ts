@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expectNoAxeViolations } from './axe.ts';
 import { expect, test } from './auth.ts';
+import { approveOnItsPage } from './held-items.ts';
 import { expectHydrated } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { DESKTOP_ONLY } from './widths.ts';
@@ -114,19 +115,8 @@ for (const width of DESKTOP_ONLY) {
       await approver.goto(`/approvals/held/${runId}`);
       await expectHydrated(approver);
       await expect(approver.getByText(`${name}: 5 rows`).first()).toBeVisible();
-      // The held page offers this approver no Approve… button yet (left for a follow-up): the
-      // decision is sent as the page would send it, over the card the approver was shown.
-      const card = await approver.request.get(`/api/console/approval_cards/${runId}/`);
-      expect(card.status(), await card.text()).toBe(200);
-      const { digest } = (await card.json()) as { digest: string };
-      const { csrfToken } = (await (await approver.request.get('/auth/session')).json()) as {
-        csrfToken: string;
-      };
-      const decided = await approver.request.post(`/api/console/approvables/${runId}/decision/`, {
-        headers: { Origin: new URL(base).origin, 'X-CSRF-Token': csrfToken },
-        data: { action: 'approve', intent: { digest } },
-      });
-      expect(decided.status(), await decided.text()).toBe(200);
+      await expectNoAxeViolations(approver);
+      await approveOnItsPage(approver);
       await approver.context().close();
 
       // Paid to the end, watched live on the run's page.

@@ -148,7 +148,9 @@ describe('payment runs', () => {
               totals: [{ asset: 'USDC', blockChain: 'ETHEREUM', amount: '3010' }],
             },
           },
-          status: { quorum: { required: 2 } },
+          // The card speaks the approval's word, as every held kind's does: the held
+          // item's page offers Approve and Decline while it reads PENDING.
+          status: { state: 'PENDING', quorum: { required: 2 } },
         },
       });
 

@@ -58,7 +58,10 @@ export const paymentRunKind: ApprovableKind = {
       },
       status: {
         entityId,
-        state: run.status,
+        // The card speaks the approval's words, as every held kind's does: PENDING while
+        // the decision waits (the run's own PENDING_APPROVAL is its page's word), so the
+        // held item's page offers Approve and Decline.
+        state: run.status === 'PENDING_APPROVAL' ? 'PENDING' : run.status,
         createdAt: run.createdAt,
         computedAt: card.clock.now().toISOString(),
         amountUsd: sim?.totalUsd ?? null,
