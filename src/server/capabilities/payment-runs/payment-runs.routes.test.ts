@@ -16,6 +16,7 @@ import { appTest } from '../../test/app-test.ts';
 import { createEngineFixture } from '../../test/engine-test-app.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import { publishPolicy } from '../../test/policies.ts';
+import { sendJson } from '../../test/payment-runs.ts';
 import { add } from '#contract/decimal.ts';
 import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
 import { vaultOutflowWithRuns } from '../policies/guard.ts';
@@ -31,12 +32,6 @@ import type { StaffSession } from '../../test/staff-session.ts';
 const runTest = appTest.extend('f', { scope: 'file' }, ({ t }) =>
   createEngineFixture(t.db, t.orgId),
 );
-
-const send = (method: string, body?: unknown): RequestInit => ({
-  method,
-  headers: { 'Content-Type': 'application/json' },
-  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-});
 
 /** Runs of $2,500 or more need two approvals: no single row of these reaches it, their total does. */
 const LARGE_RUNS: Policy = {
@@ -67,7 +62,7 @@ async function decide(by: StaffSession, runId: string) {
   const { digest } = card.body as { digest: string };
   return by.json(
     pathOf(decideApprovable, { entityId: runId }),
-    send('POST', { action: 'approve', intent: { digest } }),
+    sendJson('POST', { action: 'approve', intent: { digest } }),
   );
 }
 
@@ -95,7 +90,7 @@ describe('payment runs', () => {
 
       const created = await initiator.json(
         pathOf(createPaymentRun, {}),
-        send('POST', {
+        sendJson('POST', {
           name: 'Vendors, route test',
           rows: [
             usdc('RT-1', '1000'),
@@ -117,22 +112,25 @@ describe('payment runs', () => {
       expect((await outsider.json(pathOf(getPaymentRun, { runId: run.id }))).status).toBe(404);
       const poke = await outsider.json(
         pathOf(updatePaymentRow, { runId: run.id, index: '1' }),
-        send('PATCH', usdc('RT-1', '1')),
+        sendJson('PATCH', usdc('RT-1', '1')),
       );
       expect(poke.status).toBe(404);
-      const early = await initiator.json(pathOf(submitPaymentRun, { runId: run.id }), send('POST'));
+      const early = await initiator.json(
+        pathOf(submitPaymentRun, { runId: run.id }),
+        sendJson('POST'),
+      );
       expect(early.status, JSON.stringify(early.body)).toBe(409);
 
       const fixed = await initiator.json(
         pathOf(updatePaymentRow, { runId: run.id, index: '4' }),
-        send('PATCH', usdc('RT-4', '10')),
+        sendJson('PATCH', usdc('RT-4', '10')),
       );
       expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
       expect(fixed.body).toMatchObject({ status: 'CHECKED', errors: [] });
 
       const submitted = await initiator.json(
         pathOf(submitPaymentRun, { runId: run.id }),
-        send('POST'),
+        sendJson('POST'),
       );
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       expect(submitted.body).toMatchObject({ status: 'PENDING_APPROVAL' });
@@ -165,7 +163,7 @@ describe('payment runs', () => {
       // A row edited after Ada's vote: the rows' digest moves, and her vote stops counting.
       const edited = await initiator.json(
         pathOf(updatePaymentRow, { runId: run.id, index: '3' }),
-        send('PATCH', usdc('RT-3', '900')),
+        sendJson('PATCH', usdc('RT-3', '900')),
       );
       expect(edited.status, JSON.stringify(edited.body)).toBe(200);
       expect(edited.body).toMatchObject({ status: 'PENDING_APPROVAL', errors: [] });
@@ -198,13 +196,13 @@ describe('payment runs', () => {
     };
     const tooMany = await initiator.json(
       pathOf(createPaymentRun, {}),
-      send('POST', { name: 'Too many', rows: Array.from({ length: 2001 }, () => row) }),
+      sendJson('POST', { name: 'Too many', rows: Array.from({ length: 2001 }, () => row) }),
     );
     expect(tooMany.status).toBe(400);
     expect(JSON.stringify(tooMany.body)).toMatch(/rows/);
     const bad = await initiator.json(
       pathOf(createPaymentRun, {}),
-      send('POST', { name: 'Bad amount', rows: [row, { ...row, amount: 'ten' }] }),
+      sendJson('POST', { name: 'Bad amount', rows: [row, { ...row, amount: 'ten' }] }),
     );
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ fields: [{ field: 'rows.1.amount' }] });
@@ -234,7 +232,7 @@ describe('payment runs', () => {
       };
       const uploaded = await initiator.json(
         pathOf(uploadPaymentRun, {}),
-        send('POST', { name: 'From a file', csv, mapping }),
+        sendJson('POST', { name: 'From a file', csv, mapping }),
       );
       expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(201);
       const run = uploaded.body as PaymentRun;
@@ -247,7 +245,7 @@ describe('payment runs', () => {
       ]);
       const bad = await initiator.json(
         pathOf(uploadPaymentRun, {}),
-        send('POST', { name: 'Bad file', csv: csv.replace('12.5', 'twelve'), mapping }),
+        sendJson('POST', { name: 'Bad file', csv: csv.replace('12.5', 'twelve'), mapping }),
       );
       expect(bad.status).toBe(400);
       expect(bad.body).toMatchObject({ fields: [{ field: 'rows.0.amount' }] });
@@ -282,7 +280,7 @@ describe('payment runs', () => {
       const transfer = (amount: string) =>
         initiator.json(
           '/api/external/transactions/',
-          send('POST', {
+          sendJson('POST', {
             category: 'TRANSFER',
             source: { type: 'VAULT', id: f.treasury.id },
             destination: { type: 'CONTACT', id: f.contacts.eth.id },
@@ -302,11 +300,11 @@ describe('payment runs', () => {
       });
       const created = await initiator.json(
         pathOf(createPaymentRun, {}),
-        send('POST', { name: 'Cap test', rows: [row('CAP-1'), row('CAP-2'), row('CAP-3')] }),
+        sendJson('POST', { name: 'Cap test', rows: [row('CAP-1'), row('CAP-2'), row('CAP-3')] }),
       );
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const runId = (created.body as PaymentRun).id;
-      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), send('POST'));
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
 
       // $3,000 committed by the run and $1,500 more: over the cap, though no transaction of
@@ -317,11 +315,11 @@ describe('payment runs', () => {
       // A second run of the same size is over it too, judged with the first one counted.
       const again = await initiator.json(
         pathOf(createPaymentRun, {}),
-        send('POST', { name: 'Cap test 2', rows: [row('CAP-4'), row('CAP-5')] }),
+        sendJson('POST', { name: 'Cap test 2', rows: [row('CAP-4'), row('CAP-5')] }),
       );
       const second = await initiator.json(
         pathOf(submitPaymentRun, { runId: (again.body as PaymentRun).id }),
-        send('POST'),
+        sendJson('POST'),
       );
       expect(second.status, JSON.stringify(second.body)).toBe(403);
       // Under it, still allowed.

@@ -19,7 +19,7 @@ import type { CustodyBackend } from '../../../custody/backend.ts';
 import { declineTransaction } from '../../../custody/sandbox/engine/approval-outcome.ts';
 import { vaultBalances } from '../../../db/schema/sandbox.ts';
 import { createVault } from '../../../test/fixtures.ts';
-import { approvedRun, driveUntil, executorOver } from '../../../test/payment-runs.ts';
+import { approvedRun, driveUntil, executorOver, sendJson } from '../../../test/payment-runs.ts';
 import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
 import { appTest } from '../../../test/app-test.ts';
 import { createEngineFixture } from '../../../test/engine-test-app.ts';
@@ -48,12 +48,6 @@ const runTest = appTest.extend('f', { scope: 'file' }, ({ t }) =>
 const HOUR = 60 * 60 * 1000;
 const quiet = { warn: () => undefined, error: () => undefined };
 
-const send = (method: string, body?: unknown): RequestInit => ({
-  method,
-  headers: { 'Content-Type': 'application/json' },
-  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-});
-
 describe('the payment run executor', () => {
   runTest(
     'pays each row exactly once, on the run’s approval, through a crash after a create',
@@ -71,20 +65,20 @@ describe('the payment run executor', () => {
       });
       const created = await initiator.json(
         pathOf(createPaymentRun, {}),
-        send('POST', {
+        sendJson('POST', {
           name: 'Executor test',
           rows: [row('EX-1', '1.5'), row('EX-2', '2.25'), row('EX-3', '3')],
         }),
       );
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const runId = (created.body as PaymentRun).id;
-      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), send('POST'));
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       const card = await ada.json(pathOf(approvalCard, { entityId: runId }));
       const { digest } = card.body as { digest: string };
       const approved = await ada.json(
         pathOf(decideApprovable, { entityId: runId }),
-        send('POST', { action: 'approve', intent: { digest } }),
+        sendJson('POST', { action: 'approve', intent: { digest } }),
       );
       expect(approved.body).toMatchObject({ status: 'APPROVED' });
 
@@ -140,7 +134,7 @@ describe('the payment run executor', () => {
         logger: quiet,
       });
       // Paused, nothing is sent; resumed, it starts where it stood.
-      const paused = await initiator.json(pathOf(pausePaymentRun, { runId }), send('POST'));
+      const paused = await initiator.json(pathOf(pausePaymentRun, { runId }), sendJson('POST'));
       expect(paused.body).toMatchObject({ status: 'PAUSED' });
       await executor.pass();
       expect((await loadRun(t.db, runId))?.rows.map((r) => r.status)).toEqual([
@@ -148,7 +142,7 @@ describe('the payment run executor', () => {
         'PENDING',
         'PENDING',
       ]);
-      const resumed = await initiator.json(pathOf(resumePaymentRun, { runId }), send('POST'));
+      const resumed = await initiator.json(pathOf(resumePaymentRun, { runId }), sendJson('POST'));
       expect(resumed.body).toMatchObject({ status: 'EXECUTING' });
       for (let pass = 0; pass < 12; pass += 1) {
         await executor.pass();
@@ -184,7 +178,7 @@ describe('the payment run executor', () => {
       // The file shows each completed time in the member's own zone, and names it.
       const zone = await initiator.json(
         pathOf(updateDisplaySettings, {}),
-        send('PATCH', { timeZone: 'Asia/Tokyo' }),
+        sendJson('PATCH', { timeZone: 'Asia/Tokyo' }),
       );
       expect(zone.status, JSON.stringify(zone.body)).toBe(200);
       const file = await initiator.request(pathOf(paymentRunReconciliationCsv, { runId }));
@@ -233,7 +227,7 @@ describe('the payment run executor', () => {
       expect(first?.status).toBe('SUBMITTED');
       expect((await sandbox.getTransaction({}, first?.transactionId ?? '')).status).toBe('PENDING');
 
-      const cancelled = await initiator.json(pathOf(cancelPaymentRun, { runId }), send('POST'));
+      const cancelled = await initiator.json(pathOf(cancelPaymentRun, { runId }), sendJson('POST'));
       expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
       expect(cancelled.body).toMatchObject({
         status: 'CANCELLED',
@@ -256,7 +250,7 @@ describe('the payment run executor', () => {
         expect(found.results).toEqual([]);
       }
       // A cancelled run is not taken up again.
-      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), send('POST'));
+      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), sendJson('POST'));
       expect(retried.status).toBe(409);
       expect(retried.body).toMatchObject({ code: 'CONFLICT' });
     },
@@ -313,7 +307,7 @@ describe('the payment run executor', () => {
       expect(ended?.rows[2]?.failure).toMatch(/declined/);
 
       await t.db.update(vaultBalances).set({ amount: '100' }).where(usdcOfSmall);
-      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), send('POST'));
+      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), sendJson('POST'));
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
       expect(retried.body).toMatchObject({
         status: 'EXECUTING',
@@ -338,7 +332,7 @@ describe('the payment run executor', () => {
       );
       expect(paid.results.map((x) => x.id)).toEqual([done?.rows[1]?.transactionId]);
       // Only the declined row is left: nothing a retry may send, so it is refused naming why.
-      const again = await initiator.json(pathOf(retryPaymentRun, { runId }), send('POST'));
+      const again = await initiator.json(pathOf(retryPaymentRun, { runId }), sendJson('POST'));
       expect(again.status).toBe(409);
       expect(again.body).toMatchObject({ code: 'CONFLICT' });
     },
