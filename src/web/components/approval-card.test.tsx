@@ -111,6 +111,41 @@ describe('the approval card', () => {
     expect(screen.getByTestId('card-digest')).toHaveAttribute('title', answer.digest);
   });
 
+  it('says when a vault does not hold what would leave it: the item would fail at signing', () => {
+    const base = transferCard();
+    render(
+      <ApprovalCardView
+        answer={answerOf({
+          ...base,
+          status: {
+            ...base.status,
+            balances: [
+              {
+                vault: { id: 'v-1', name: 'Treasury' },
+                asset: 'ETH',
+                blockChain: 'ETHEREUM',
+                before: '0.1',
+                change: '-0.25042',
+                after: '-0.15042',
+              },
+            ],
+          },
+        })}
+      />,
+    );
+    expect(fact('Balances')).toHaveTextContent(
+      'Treasury, ETH (Ethereum): 0.1 → −0.15042 (−0.25042)',
+    );
+    expect(fact('Balances')).toHaveTextContent(
+      'Short by 0.15042 ETH: unless it arrives first, this fails when it is signed.',
+    );
+  });
+
+  it('says nothing is short when every vault holds what leaves it', () => {
+    render(<ApprovalCardView answer={answerOf(transferCard())} />);
+    expect(fact('Balances')).not.toHaveTextContent(/Short by/);
+  });
+
   it('shows what a change to the console alters, line by line, before → after', () => {
     const base = transferCard();
     render(

@@ -8,6 +8,7 @@ import {
   type CardRun,
 } from '#contract/approval-card.ts';
 import { chainLabel } from '#contract/chains.ts';
+import { isNegative } from '#contract/decimal.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import { describeError } from '../lib/api-errors.ts';
 import { useApprovalCard } from '../lib/approval-card-queries.ts';
@@ -268,22 +269,32 @@ function Destination({ destination: d }: { destination: CardDestination }) {
   );
 }
 
+/** A signed amount with a true minus sign; `plus` marks what arrives. */
+const signed = (amount: string, plus = '') =>
+  amount.startsWith('-') ? `−${formatAmount(amount.slice(1))}` : `${plus}${formatAmount(amount)}`;
+
 function Balance({ change: b }: { change: CardBalanceChange }) {
   const asset = `${b.asset}${b.blockChain ? ` (${chainLabel(b.blockChain) || b.blockChain})` : ''}`;
-  const moved = b.change.startsWith('-')
-    ? `−${formatAmount(b.change.slice(1))}`
-    : `+${formatAmount(b.change)}`;
+  // The sandbox and the provider accept an item the vault cannot pay for, and fail it when it
+  // is signed: an approver should know before approving that it will not go through as it is.
+  const short = b.after !== null && isNegative(b.after) ? b.after.slice(1) : null;
   return (
     <span className="tabular-nums">
       {vaultName(b.vault)}, {asset}:{' '}
       {b.before !== null && b.after !== null ? (
         <>
-          {formatAmount(b.before)} → {formatAmount(b.after)}
+          {signed(b.before)} → {signed(b.after)}
         </>
       ) : (
         'balance not readable'
       )}{' '}
-      <span className="text-slate-700">({moved})</span>
+      <span className="text-slate-700">({signed(b.change, '+')})</span>
+      {short ? (
+        <span className="block font-medium text-red-800">
+          Short by {formatAmount(short)} {b.asset}: unless it arrives first, this fails when it is
+          signed.
+        </span>
+      ) : null}
     </span>
   );
 }
