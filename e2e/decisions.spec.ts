@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { expectHydrated } from './keyboard.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 
 test.use({ role: 'approver' });
@@ -44,6 +45,7 @@ test('a contract call is approved knowing what it calls: the decoded ERC-20 tran
 
   await page.goto(`/transactions/${id}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contract call');
+  await expectHydrated(page);
   await page.getByRole('button', { name: 'Approve…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
   await expect(dialog).toContainText('transfer(address,uint256)');
@@ -86,6 +88,7 @@ test('an undecodable call says it was not decoded and shows its raw hex', async 
   await initiator.context().close();
 
   await page.goto(`/transactions/${id}`);
+  await expectHydrated(page);
   await page.getByRole('button', { name: 'Approve…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
   await expect(dialog.getByRole('note').filter({ hasText: 'Not decoded' })).toBeVisible();
@@ -106,6 +109,7 @@ test('a double-clicked approve records exactly one decision and no failed one', 
     if (r.method() === 'POST' && r.url().includes('/action/')) actions.push(r.url());
   });
   await page.goto(`/transactions/${id}`);
+  await expectHydrated(page);
   await page.getByRole('button', { name: 'Approve…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
   await dialog.getByRole('button', { name: 'Approve transaction' }).dblclick();
