@@ -51,7 +51,7 @@ const movement = (over: Partial<MovementRow>): MovementRow => ({
   vaultId: 'v-1',
   asset: 'ETH',
   chain: 'ETHEREUM',
-  kind: 'DEPOSIT',
+  kind: 'AMOUNT',
   amount: '1.5',
   balanceAfter: '1.5',
   usdPrice: '2000',
