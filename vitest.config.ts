@@ -54,6 +54,16 @@ export const OWN_DATABASE = [
   'src/server/custody/upstream/upstream-server.test.ts',
   // The PGlite templates each test file's database is loaded from.
   'src/server/test/test-database.test.ts',
+  // A server, or the CLI, opening a database directory of its own: on PGlite
+  // the embedded default's own path (its worker thread, its directory), run
+  // in the PGlite pass as before the app tests moved to PostgreSQL.
+  'src/server/server.test.ts',
+  'src/server/cli.test.ts',
+  'src/server/cli/api-users.test.ts',
+  'src/server/cli/approvals.test.ts',
+  'src/server/cli/staff-credentials.test.ts',
+  'src/server/cli/staff.test.ts',
+  'src/server/cli/webhooks.test.ts',
 ];
 
 /**
