@@ -15,11 +15,13 @@ import { defineConfig } from 'vitest/config';
 export const PURE_SERVER = [
   'src/server/capabilities/approvals/cost.test.ts',
   'src/server/capabilities/approvals/sandbox/policy.test.ts',
+  'src/server/capabilities/approvals/sandbox/effects.test.ts',
   'src/server/capabilities/policies/call-value.test.ts',
   'src/server/capabilities/policies/evaluate.test.ts',
   'src/server/capabilities/policies/upstream/index.test.ts',
   'src/server/capabilities/transactions/sandbox/pace.test.ts',
   'src/server/capabilities/ramps/sandbox/ramp-requote.test.ts',
+  'src/server/capabilities/ramps/sandbox/ramp-route.test.ts',
   'src/server/custody/sandbox/fee-model.test.ts',
   'src/server/custody/upstream/bank-account-fingerprint.test.ts',
   'src/server/env.test.ts',
@@ -35,6 +37,11 @@ export const PURE_SERVER = [
   'src/server/protocol/ecdsa-keys.test.ts',
   'src/server/db/data-dir-lock.test.ts',
   'src/server/db/read-cache.thread-version.test.ts',
+  'src/server/capabilities/ledger/statement.test.ts',
+  'src/server/capabilities/payment-runs/check.test.ts',
+  'src/server/capabilities/payment-runs/csv.test.ts',
+  'src/server/custody/sandbox/fee-surges.test.ts',
+  'src/server/runtime-dependencies.test.ts',
 ];
 /**
  * Server tests on a PGlite directory of their own, or a PostgreSQL of their
@@ -45,6 +52,18 @@ export const OWN_DATABASE = [
   'src/server/db/database-outage.test.ts',
   'src/server/first-start.test.ts',
   'src/server/custody/upstream/upstream-server.test.ts',
+  // The PGlite templates each test file's database is loaded from.
+  'src/server/test/test-database.test.ts',
+  // A server, or the CLI, opening a database directory of its own: on PGlite
+  // the embedded default's own path (its worker thread, its directory), run
+  // in the PGlite pass as before the app tests moved to PostgreSQL.
+  'src/server/server.test.ts',
+  'src/server/cli.test.ts',
+  'src/server/cli/api-users.test.ts',
+  'src/server/cli/approvals.test.ts',
+  'src/server/cli/staff-credentials.test.ts',
+  'src/server/cli/staff.test.ts',
+  'src/server/cli/webhooks.test.ts',
 ];
 
 /**

@@ -64,19 +64,40 @@ async function migrationsHash(): Promise<string> {
 export async function buildTestDatabaseTemplates(): Promise<void> {
   const { databaseUrl } = loadConfig();
   if (databaseUrl) await migratedTemplate(databaseUrl);
-  else await pgliteTemplate('migrated');
+  else await Promise.all([pgliteTemplate('migrated'), pgliteTemplate('checked')]);
+  await pruneOldTemplates();
 }
 
 /**
- * A dumped PGlite data directory: `migrated` (the usual start) or `empty`
- * (for tests of migrating itself). Built on first use and cached.
+ * Removes the dumps of migrations that are no longer the checkout's: each
+ * new migration (or PGlite version) leaves a 40 MB dump behind, and nothing
+ * reads it again. A partial file of the current migrations may be a build
+ * still running, so only other hashes' are removed.
  */
-const templateBytes = new Map<string, Promise<Buffer<ArrayBuffer>>>();
+async function pruneOldTemplates(): Promise<void> {
+  const current = await migrationsHash();
+  const files = await readdir(TEMPLATE_DIR).catch(() => [] as string[]);
+  await Promise.all(
+    files
+      .filter((file) => file.startsWith('pglite-') && !file.includes(`-${current}.tar`))
+      .map((file) => rm(path.join(TEMPLATE_DIR, file), { force: true })),
+  );
+}
+
+/**
+ * A dumped PGlite data directory: `migrated` (the usual start), `checked`
+ * (migrated, with the triggers that report each statement's writes,
+ * db/declared-writes.ts: installing them cost every file's database a
+ * quarter of its start) or `empty` (for tests of migrating itself). Built on
+ * first use and cached.
+ */
+type TemplateKind = 'migrated' | 'checked' | 'empty';
+const templateBytes = new Map<TemplateKind, Promise<Buffer<ArrayBuffer>>>();
 /**
  * The template's bytes, read once per worker: the files of a worker share its
  * modules (vitest.config.ts), so each file need not read 40 MB again.
  */
-function pgliteTemplate(kind: 'migrated' | 'empty'): Promise<Buffer<ArrayBuffer>> {
+function pgliteTemplate(kind: TemplateKind): Promise<Buffer<ArrayBuffer>> {
   let bytes = templateBytes.get(kind);
   if (!bytes) {
     bytes = readOrBuildPgliteTemplate(kind);
@@ -86,7 +107,7 @@ function pgliteTemplate(kind: 'migrated' | 'empty'): Promise<Buffer<ArrayBuffer>
   return bytes;
 }
 
-async function readOrBuildPgliteTemplate(kind: 'migrated' | 'empty'): Promise<Buffer<ArrayBuffer>> {
+async function readOrBuildPgliteTemplate(kind: TemplateKind): Promise<Buffer<ArrayBuffer>> {
   const file = path.join(TEMPLATE_DIR, `pglite-${kind}-${await migrationsHash()}.tar`);
   try {
     return await readFile(file);
@@ -94,11 +115,16 @@ async function readOrBuildPgliteTemplate(kind: 'migrated' | 'empty'): Promise<Bu
     // Not built yet (or removed): build it. Workers racing here each build
     // one and the atomic rename keeps whichever lands; both are identical.
   }
-  const client = new PGlite();
+  // The checked template is the migrated one with the write triggers added.
+  const client =
+    kind === 'checked'
+      ? new PGlite({ loadDataDir: new Blob([await pgliteTemplate('migrated')]) })
+      : new PGlite();
   // dumpDataDir on a PGlite that is not ready yet never settles.
   await client.waitReady;
   const handle = wrapPglite(client);
   if (kind === 'migrated') await handle.migrate();
+  if (kind === 'checked') await installWriteCheck(client);
   const dump = await client.dumpDataDir('none');
   await handle.close();
   const bytes = Buffer.from(await dump.arrayBuffer());
@@ -110,10 +136,13 @@ async function readOrBuildPgliteTemplate(kind: 'migrated' | 'empty'): Promise<Bu
 }
 
 async function createPgliteDatabase(kind: 'migrated' | 'empty'): Promise<DatabaseHandle> {
-  const client = new PGlite({ loadDataDir: new Blob([await pgliteTemplate(kind)]) });
+  // Each statement's changes reported, to check against what it declared
+  // (db/declared-writes.ts): a migrated database comes with the triggers.
+  const checking = checkingWrites();
+  const template = checking && kind === 'migrated' ? 'checked' : kind;
+  const client = new PGlite({ loadDataDir: new Blob([await pgliteTemplate(template)]) });
   await client.waitReady;
-  // Each statement's changes reported, to check against what it declared (db/declared-writes.ts).
-  if (checkingWrites()) await installWriteCheck(client);
+  if (checking && template === 'empty') await installWriteCheck(client);
   return wrapPglite(client);
 }
 
