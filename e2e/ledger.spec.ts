@@ -15,6 +15,8 @@ test.describe('Ledger', () => {
     page,
     world,
   }) => {
+    // Two pages, two axe scans each and a download, on a loaded machine.
+    test.setTimeout(120_000);
     const { id, name } = world.funded;
     await page.goto('/');
     await expectHydrated(page);
@@ -63,7 +65,7 @@ test.describe('Ledger', () => {
     await page.getByRole('link', { name: 'Statement', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Statement', level: 1 })).toBeVisible();
     await expect(page.getByLabel('Ledger of')).toHaveValue(`vault:${id}`);
-    const eth = page.getByTestId('statement-totals-ETH');
+    const eth = page.getByTestId('statement-totals-ETH-ETHEREUM');
     await expect(eth).toContainText('Checked: opening + movements − fees = closing');
     await expect(page.getByRole('table', { name: /Every movement in the period/ })).toBeVisible();
     await expectNoAxeViolations(page);
@@ -73,7 +75,7 @@ test.describe('Ledger', () => {
     const lastMonth = (await month.locator('option').nth(1).textContent()) ?? '';
     await month.selectOption({ index: 1 });
     await expect(page).toHaveURL(/month=\d{4}-\d{2}/);
-    await expect(page.getByText(`Period: ${lastMonth}`)).toBeVisible();
+    await expect(page.getByTestId('statement-period')).toContainText(`Period: ${lastMonth}`);
     await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     await expect(page.getByTestId('ledger-statement')).toBeVisible();
 

@@ -77,7 +77,7 @@ export function LedgerStatementPage({
         <PeriodChooser chosen={chosen} months={months} onChange={onPeriodChange} />
       </div>
       <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-700">
-        <span>
+        <span data-testid="statement-period">
           Period: <span className="font-medium text-slate-900">{period.label}</span> (
           <DateTime iso={period.from} /> to <DateTime iso={period.to} />, end excluded)
         </span>
@@ -240,7 +240,10 @@ function StatementTotals({ statement }: { statement: LedgerStatementResponse }) 
           {statement.totals.map((t) => {
             const ok = reconciled(t);
             return (
-              <TableRow key={`${t.asset}-${t.chain}`} data-testid={`statement-totals-${t.asset}`}>
+              <TableRow
+                key={`${t.asset}-${t.chain}`}
+                data-testid={`statement-totals-${t.asset}-${t.chain}`}
+              >
                 <TableHead scope="row" className="normal-case">
                   {t.asset} on {chainLabel(t.chain)}
                 </TableHead>
