@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LEDGER_HISTORY_DAYS } from './ledger-history-days.ts';
 
 /**
  * The treasury ledger: every change to a vault's balance as one append-only
@@ -18,8 +19,7 @@ export type LedgerMovementKind = z.infer<typeof LedgerMovementKind>;
 const Id = z.string().check(z.minLength(1));
 const Decimal = z.string();
 
-/** The periods the history answers, in days back from today (UTC days). */
-export const LEDGER_HISTORY_DAYS = ['7', '30', '90', '365'] as const;
+export { LEDGER_HISTORY_DAYS };
 
 const DAYS_MESSAGE = `days must be one of ${LEDGER_HISTORY_DAYS.join(', ')}`;
 

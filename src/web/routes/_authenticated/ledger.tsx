@@ -1,6 +1,6 @@
 import { createFileRoute, useNavigate } from '@tanstack/react-router';
 import * as z from 'zod/mini';
-import { LEDGER_HISTORY_DAYS } from '#contract/ledger.ts';
+import { LEDGER_HISTORY_DAYS } from '#contract/ledger-history-days.ts';
 import { ledgerQueries, type LedgerWho } from '../../features/ledger/api/ledger-queries.ts';
 import { LedgerHistoryPage } from '../../features/ledger/components/ledger-history-page.tsx';
 import { scopeSearch } from '../../lib/scope.ts';

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { pathOf } from '#contract/endpoint.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
-import type { LEDGER_HISTORY_DAYS } from '#contract/ledger.ts';
+import type { LEDGER_HISTORY_DAYS } from '#contract/ledger-history-days.ts';
 import { toQueryString } from '#contract/paths.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
