@@ -18,6 +18,8 @@ export const SIGNED_IN_PAGES = [
   { path: '/convert', ready: { role: 'heading', name: 'Convert' } },
   { path: '/contacts', ready: { role: 'table', name: 'Contacts' } },
   { path: '/contacts/new', ready: { role: 'heading', name: 'Propose a contact' } },
+  { path: '/ledger', ready: { role: 'heading', name: 'Ledger' } },
+  { path: '/ledger/statement', ready: { role: 'heading', name: 'Statement' } },
   { path: '/audit', ready: { role: 'table', name: 'Audit log' }, member: 'orgAdmin' },
   { path: '/staff', ready: { role: 'heading', name: 'Staff' } },
   { path: '/policies', ready: { role: 'heading', name: 'Approval policies' } },

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LEDGER_HISTORY_DAYS } from './ledger-history-days.ts';
 
 /**
  * The treasury ledger: every change to a vault's balance as one append-only
@@ -18,8 +19,7 @@ export type LedgerMovementKind = z.infer<typeof LedgerMovementKind>;
 const Id = z.string().check(z.minLength(1));
 const Decimal = z.string();
 
-/** The periods the history answers, in days back from today (UTC days). */
-export const LEDGER_HISTORY_DAYS = ['7', '30', '90', '365'] as const;
+export { LEDGER_HISTORY_DAYS };
 
 const DAYS_MESSAGE = `days must be one of ${LEDGER_HISTORY_DAYS.join(', ')}`;
 
@@ -49,12 +49,29 @@ export const LedgerHistorySeries = z.object({
 });
 export type LedgerHistorySeries = z.infer<typeof LedgerHistorySeries>;
 
+/**
+ * What moved each day, in USD at each movement's price, to the cent, summed
+ * over every asset (units of different assets do not add up): value in and
+ * out (transfers, deposits, ramp and swap legs; out as a positive figure),
+ * fees paid and staking rewards earned. `null` means nothing that day. An
+ * opening balance is not a flow.
+ */
+export const LedgerHistoryFlows = z.object({
+  inUsd: z.array(z.nullable(Decimal)),
+  outUsd: z.array(z.nullable(Decimal)),
+  feesUsd: z.array(z.nullable(Decimal)),
+  rewardsUsd: z.array(z.nullable(Decimal)),
+});
+export type LedgerHistoryFlows = z.infer<typeof LedgerHistoryFlows>;
+
 export const LedgerHistoryResponse = z.object({
   /** The first day (YYYY-MM-DD, UTC); the last is today. */
   from: z.string(),
   days: z.int(),
   /** Summed over the vaults asked for (one vault, a sub-organization's, or the organization's). */
   series: z.array(LedgerHistorySeries),
+  /** Day by day, as `series`. */
+  flows: LedgerHistoryFlows,
 });
 export type LedgerHistoryResponse = z.infer<typeof LedgerHistoryResponse>;
 
@@ -66,11 +83,24 @@ const STATEMENT_TIME_MESSAGE =
  * movements in [from, to), oldest first, paged; the page's zone is the
  * caller's (a month in the member's zone is sent as its two instants).
  */
+/**
+ * How a statement is answered: `json` one page at a time; `csv` (a
+ * spreadsheet's file) and `html` (a page to print or save as PDF from the
+ * browser) every line of the period at once, times in the member's zone.
+ */
+export const LEDGER_STATEMENT_FORMATS = ['json', 'csv', 'html'] as const;
+
 export const LedgerStatementQuery = z.object({
   vaultId: z.optional(Id),
   subOrgId: z.optional(Id),
   from: z.iso.datetime({ offset: true, error: `from ${STATEMENT_TIME_MESSAGE}` }),
   to: z.iso.datetime({ offset: true, error: `to ${STATEMENT_TIME_MESSAGE}` }),
+  format: z.optional(
+    z.enum(
+      LEDGER_STATEMENT_FORMATS,
+      `format must be one of ${LEDGER_STATEMENT_FORMATS.join(', ')}`,
+    ),
+  ),
 });
 export type LedgerStatementQuery = z.infer<typeof LedgerStatementQuery>;
 

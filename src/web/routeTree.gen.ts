@@ -19,6 +19,7 @@ import { Route as AuthenticatedAuditRouteImport } from './routes/_authenticated/
 import { Route as AuthenticatedBankAccountsRouteImport } from './routes/_authenticated/bank-accounts'
 import { Route as AuthenticatedContactsRouteImport } from './routes/_authenticated/contacts'
 import { Route as AuthenticatedConvertRouteImport } from './routes/_authenticated/convert'
+import { Route as AuthenticatedLedgerRouteImport } from './routes/_authenticated/ledger'
 import { Route as AuthenticatedPaymentRunsRouteImport } from './routes/_authenticated/payment-runs'
 import { Route as AuthenticatedPoliciesRouteImport } from './routes/_authenticated/policies'
 import { Route as AuthenticatedStaffRouteImport } from './routes/_authenticated/staff'
@@ -28,6 +29,7 @@ import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './ro
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
+import { Route as AuthenticatedLedgerStatementRouteImport } from './routes/_authenticated/ledger_.statement'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
@@ -86,6 +88,11 @@ const AuthenticatedConvertRoute = AuthenticatedConvertRouteImport.update({
   path: '/convert',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedLedgerRoute = AuthenticatedLedgerRouteImport.update({
+  id: '/ledger',
+  path: '/ledger',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
 const AuthenticatedPaymentRunsRoute =
   AuthenticatedPaymentRunsRouteImport.update({
     id: '/payment-runs',
@@ -135,6 +142,12 @@ const AuthenticatedContactsNewRoute =
   AuthenticatedContactsNewRouteImport.update({
     id: '/contacts_/new',
     path: '/contacts/new',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedLedgerStatementRoute =
+  AuthenticatedLedgerStatementRouteImport.update({
+    id: '/ledger_/statement',
+    path: '/ledger/statement',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedPaymentRunsRunIdRoute =
@@ -190,6 +203,7 @@ export interface FileRoutesByFullPath {
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/contacts': typeof AuthenticatedContactsRoute
   '/convert': typeof AuthenticatedConvertRoute
+  '/ledger': typeof AuthenticatedLedgerRoute
   '/payment-runs': typeof AuthenticatedPaymentRunsRoute
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
@@ -199,6 +213,7 @@ export interface FileRoutesByFullPath {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -216,6 +231,7 @@ export interface FileRoutesByTo {
   '/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/contacts': typeof AuthenticatedContactsRoute
   '/convert': typeof AuthenticatedConvertRoute
+  '/ledger': typeof AuthenticatedLedgerRoute
   '/payment-runs': typeof AuthenticatedPaymentRunsRoute
   '/policies': typeof AuthenticatedPoliciesRoute
   '/staff': typeof AuthenticatedStaffRoute
@@ -226,6 +242,7 @@ export interface FileRoutesByTo {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -245,6 +262,7 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts': typeof AuthenticatedBankAccountsRoute
   '/_authenticated/contacts': typeof AuthenticatedContactsRoute
   '/_authenticated/convert': typeof AuthenticatedConvertRoute
+  '/_authenticated/ledger': typeof AuthenticatedLedgerRoute
   '/_authenticated/payment-runs': typeof AuthenticatedPaymentRunsRoute
   '/_authenticated/policies': typeof AuthenticatedPoliciesRoute
   '/_authenticated/staff': typeof AuthenticatedStaffRoute
@@ -255,6 +273,7 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
   '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
+  '/_authenticated/ledger_/statement': typeof AuthenticatedLedgerStatementRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -275,6 +294,7 @@ export interface FileRouteTypes {
     | '/bank-accounts'
     | '/contacts'
     | '/convert'
+    | '/ledger'
     | '/payment-runs'
     | '/policies'
     | '/staff'
@@ -284,6 +304,7 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
     | '/settings/webhooks'
@@ -301,6 +322,7 @@ export interface FileRouteTypes {
     | '/bank-accounts'
     | '/contacts'
     | '/convert'
+    | '/ledger'
     | '/payment-runs'
     | '/policies'
     | '/staff'
@@ -311,6 +333,7 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
     | '/settings/webhooks'
@@ -329,6 +352,7 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts'
     | '/_authenticated/contacts'
     | '/_authenticated/convert'
+    | '/_authenticated/ledger'
     | '/_authenticated/payment-runs'
     | '/_authenticated/policies'
     | '/_authenticated/staff'
@@ -339,6 +363,7 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts_/new'
     | '/_authenticated/contacts_/$contactId'
     | '/_authenticated/contacts_/new'
+    | '/_authenticated/ledger_/statement'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
     | '/_authenticated/settings/webhooks'
@@ -426,6 +451,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedConvertRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/ledger': {
+      id: '/_authenticated/ledger'
+      path: '/ledger'
+      fullPath: '/ledger'
+      preLoaderRoute: typeof AuthenticatedLedgerRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/payment-runs': {
       id: '/_authenticated/payment-runs'
       path: '/payment-runs'
@@ -489,6 +521,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/ledger_/statement': {
+      id: '/_authenticated/ledger_/statement'
+      path: '/ledger/statement'
+      fullPath: '/ledger/statement'
+      preLoaderRoute: typeof AuthenticatedLedgerStatementRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/payment-runs_/$runId': {
       id: '/_authenticated/payment-runs_/$runId'
       path: '/payment-runs/$runId'
@@ -548,6 +587,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsRoute: typeof AuthenticatedBankAccountsRoute
   AuthenticatedContactsRoute: typeof AuthenticatedContactsRoute
   AuthenticatedConvertRoute: typeof AuthenticatedConvertRoute
+  AuthenticatedLedgerRoute: typeof AuthenticatedLedgerRoute
   AuthenticatedPaymentRunsRoute: typeof AuthenticatedPaymentRunsRoute
   AuthenticatedPoliciesRoute: typeof AuthenticatedPoliciesRoute
   AuthenticatedStaffRoute: typeof AuthenticatedStaffRoute
@@ -558,6 +598,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
   AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
+  AuthenticatedLedgerStatementRoute: typeof AuthenticatedLedgerStatementRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
@@ -574,6 +615,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsRoute: AuthenticatedBankAccountsRoute,
   AuthenticatedContactsRoute: AuthenticatedContactsRoute,
   AuthenticatedConvertRoute: AuthenticatedConvertRoute,
+  AuthenticatedLedgerRoute: AuthenticatedLedgerRoute,
   AuthenticatedPaymentRunsRoute: AuthenticatedPaymentRunsRoute,
   AuthenticatedPoliciesRoute: AuthenticatedPoliciesRoute,
   AuthenticatedStaffRoute: AuthenticatedStaffRoute,
@@ -585,6 +627,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
   AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
   AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
+  AuthenticatedLedgerStatementRoute: AuthenticatedLedgerStatementRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,

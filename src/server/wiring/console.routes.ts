@@ -55,7 +55,7 @@ export function consoleRoutes(
     .route('/', approvalCardRoutes(options, backend, kinds))
     .route('/', policyRoutes(options, backend, kinds))
     .route('/', overviewRoutes(options, backend, kinds))
-    .route('/', ledgerRoutes(backend))
+    .route('/', ledgerRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))

@@ -1,5 +1,9 @@
 import { add, cmp, mul, round } from '#contract/decimal.ts';
-import type { LedgerHistoryResponse, LedgerHistorySeries } from '#contract/ledger.ts';
+import type {
+  LedgerHistoryFlows,
+  LedgerHistoryResponse,
+  LedgerHistorySeries,
+} from '#contract/ledger.ts';
 
 /**
  * Daily closing balances from movements, pure: a balance at a day's end is
@@ -28,10 +32,40 @@ export interface DayNet {
   lastPrice: string;
 }
 
+/** One UTC day's flows in USD (decimal strings; out and fees positive). */
+export interface DayFlow {
+  day: string;
+  inUsd: string;
+  outUsd: string;
+  feesUsd: string;
+  rewardsUsd: string;
+}
+
+const FLOW_KEYS = ['inUsd', 'outUsd', 'feesUsd', 'rewardsUsd'] as const;
+
+/** The days' flows laid out day by day from `start`, `null` for a day with none. */
+export function buildFlows(
+  start: Date,
+  days: number,
+  rows: readonly DayFlow[],
+): LedgerHistoryFlows {
+  const flows: LedgerHistoryFlows = { inUsd: [], outUsd: [], feesUsd: [], rewardsUsd: [] };
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  for (let i = 0; i < days; i += 1) {
+    const row = byDay.get(dayOf(new Date(start.getTime() + i * DAY_MS)));
+    for (const key of FLOW_KEYS) {
+      const value = row?.[key];
+      flows[key].push(value === undefined || cmp(value, '0') === 0 ? null : value);
+    }
+  }
+  return flows;
+}
+
 export function buildHistory(
   start: Date,
   days: number,
   rows: readonly DayNet[],
+  flowRows: readonly DayFlow[] = [],
 ): LedgerHistoryResponse {
   const from = dayOf(start);
   const indexOf = new Map<string, number>();
@@ -78,7 +112,7 @@ export function buildHistory(
     }
     series.push({ asset: entry.asset, chain: entry.chain, units: unitsOut, usd: usdOut });
   }
-  return { from, days, series };
+  return { from, days, series, flows: buildFlows(start, days, flowRows) };
 }
 
 /** The history's closing of day `i` of a series: the last value given up to it. */

@@ -7,6 +7,7 @@ import type {
   LedgerStatementTotals,
 } from '#contract/ledger.ts';
 import type { Party } from '#contract/transaction.ts';
+import { maskAccountNumber, maskNumbersIn } from '#contract/bank-account-record.ts';
 
 /** A statement's pure parts: its lines, its totals, its cursor, and the check that it reconciles. */
 
@@ -26,9 +27,19 @@ export interface MovementRow {
   transactionId: string | null;
 }
 
-/** Who was on the other side, in words: its name, else its address, else its kind and id. */
+/**
+ * Who was on the other side, in words: its name, else its address, else its
+ * kind and id. A bank (a ramp's) is its name and its account number masked
+ * ("•••• 6789"): a statement is a list, and lists never show a full number.
+ */
 function counterpartyText(p: Party | null): string | null {
   if (!p) return null;
+  const bank = p.bankDetails ?? p.bank;
+  if (bank) {
+    const number = bank.accountNumberMasked ?? maskAccountNumber(bank.accountNumber ?? bank.iban);
+    const name = p.name ?? bank.accountName ?? bank.bankName ?? p.provider ?? 'Bank account';
+    return number ? `${name} ${number}` : name;
+  }
   return p.name ?? p.address ?? ([p.type, p.id].filter(Boolean).join(' ') || null);
 }
 
@@ -50,7 +61,8 @@ export function statementLine(m: MovementRow): LedgerStatementLine {
     balanceAfter: m.balanceAfter,
     counterparty: counterpartyText(m.counterparty),
     reference: m.reference,
-    memo: m.memo,
+    // Free text a member typed may hold an account number: masked as lists mask them.
+    memo: m.memo === null ? null : maskNumbersIn(m.memo),
     transactionId: m.transactionId,
   };
 }

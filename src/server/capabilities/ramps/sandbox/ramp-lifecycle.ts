@@ -162,7 +162,7 @@ export async function advanceRamp(
           release: plan.holds,
           orgId: row.orgId,
           changes,
-          movement: movementSourceOf(row),
+          movement: movementSourceOf(row, providerFee(row, plan)),
         });
       return;
     }
@@ -174,6 +174,19 @@ export async function advanceRamp(
 /** Why a ramp whose rate moved beyond the tolerance after its final approval did not execute. */
 function movedBeyond(requote: RampRequote): string {
   return `the quote expired and the provider's rate moved from ${requote.acceptedRate} (approved) to ${requote.rate}, beyond the ${requote.tolerancePercent}% tolerance: nothing was sent; quote it again`;
+}
+
+/**
+ * The provider's fee as the ledger records it: an off-ramp's fee is taken
+ * from the crypto the vault sends, so the ledger splits it from the debit
+ * as a FEE movement of its own (the balance moves as before). An on-ramp's
+ * or FX's fee is paid in fiat from the bank, never from a vault: nothing to
+ * split.
+ */
+function providerFee(row: TransactionRow, plan: RampPlan) {
+  const fees = row.fees;
+  if (plan.ramp.kind !== 'OFF_RAMP' || !fees?.amount || fees.asset !== row.asset) return undefined;
+  return { party: plan.feePayer, asset: fees.asset, chain: row.blockChain, amount: fees.amount };
 }
 
 /** The ramp's net effect: what its operations move, the provider's own legs left out. */

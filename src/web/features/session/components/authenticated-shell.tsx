@@ -34,6 +34,7 @@ export function AuthenticatedShell({
     { to: '/transactions', label: 'Transactions' },
     { to: '/bank-accounts', label: 'Bank accounts' },
     { to: '/contacts', label: 'Address book' },
+    { to: '/ledger', label: 'Ledger' },
   ];
   if (can(session, 'convert')) navItems.push({ to: '/convert', label: 'Convert' });
   // Every member may read the runs (the server's list is held to `read`).

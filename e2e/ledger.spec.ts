@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test } from './auth.ts';
+import { expectNoAxeViolations } from './axe.ts';
+import { expectHydrated, focusLive } from './keyboard.ts';
+
+/**
+ * The ledger against the real server: a vault's balance history (the
+ * worker's funded vault, e2e/worker-world.ts, whose deposits are its
+ * movements) over 30 and 90 days, each chart with its table; its statement
+ * for last month and this one, reconciled; the whole statement as CSV.
+ */
+
+test.describe('Ledger', () => {
+  test('a vault’s history switches 30 → 90 days; its statement for last month opens, reconciles, and downloads as CSV', async ({
+    page,
+    world,
+  }) => {
+    // Two pages, two axe scans each and a download, on a loaded machine.
+    test.setTimeout(120_000);
+    const { id, name } = world.funded;
+    await page.goto('/');
+    await expectHydrated(page);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Ledger' })
+      .click();
+    await expect(page.getByRole('heading', { name: 'Ledger', level: 1 })).toBeVisible();
+
+    // Choose the vault by keyboard in the picker.
+    const picker = page.getByLabel('Ledger of');
+    await focusLive(picker);
+    await picker.selectOption({ label: name });
+    await expect(page).toHaveURL(new RegExp(`/ledger\\?.*vault=${id}`));
+    const history = page.getByTestId('ledger-history');
+    await expect(history).toHaveAttribute('data-days', '30');
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    // The chart is drawn (a canvas), and its figures are a table anyone can read.
+    await expect(page.getByTestId('ledger-holdings-chart').locator('canvas')).toBeVisible();
+    await page.getByText('Holdings in USD, by asset: the figures as a table').click();
+    const holdings = page.getByRole('table', { name: /Closing value in USD of each asset/ });
+    await expect(holdings.getByRole('columnheader', { name: 'ETH (USD)' })).toBeVisible();
+    await expect(holdings.locator('tbody tr')).toHaveCount(30);
+    await expect(holdings.locator('tbody tr').first().locator('td').last()).toHaveText(
+      /^[\d,]+\.\d{2}$/,
+    );
+    await expectNoAxeViolations(page);
+
+    await page
+      .getByRole('navigation', { name: 'Period' })
+      .getByRole('link', { name: '90 days' })
+      .click();
+    await expect(page).toHaveURL(/days=90/);
+    await expect(history).toHaveAttribute('data-days', '90');
+    await expect(holdings.locator('tbody tr')).toHaveCount(90);
+    await expect(
+      page.getByRole('navigation', { name: 'Period' }).getByRole('link', { name: '90 days' }),
+    ).toHaveAttribute('aria-current', 'page');
+    await page
+      .getByRole('navigation', { name: 'Period' })
+      .getByRole('link', { name: '30 days' })
+      .click();
+    await expect(history).toHaveAttribute('data-days', '30');
+
+    // Its statement: this month first (the default), where its deposits are.
+    await page.getByRole('link', { name: 'Statement', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Statement', level: 1 })).toBeVisible();
+    await expect(page.getByLabel('Ledger of')).toHaveValue(`vault:${id}`);
+    const eth = page.getByTestId('statement-totals-ETH-ETHEREUM');
+    await expect(eth).toContainText('Checked: opening + movements − fees = closing');
+    await expect(page.getByRole('table', { name: /Every movement in the period/ })).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // Last month, in the member's zone.
+    const month = page.getByLabel('Month');
+    const lastMonth = (await month.locator('option').nth(1).textContent()) ?? '';
+    await month.selectOption({ index: 1 });
+    await expect(page).toHaveURL(/month=\d{4}-\d{2}/);
+    await expect(page.getByTestId('statement-period')).toContainText(`Period: ${lastMonth}`);
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    await expect(page.getByTestId('ledger-statement')).toBeVisible();
+
+    // The whole statement as CSV: every asset from its opening to its closing line.
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(new RegExp(`^statement-${id}-.*\\.csv$`));
+    const text = await readFile((await file.path()) ?? '', 'utf8');
+    expect(text.split('\r\n')[0]).toBe(
+      'time,timeZone,asset,chain,kind,counterparty,amount,fee,usdPrice,usdValue,balance,reference,memo,transactionId,vaultId',
+    );
+  });
+});
