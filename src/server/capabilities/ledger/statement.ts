@@ -24,6 +24,7 @@ export interface MovementRow {
   reference: string | null;
   memo: string | null;
   transactionId: string | null;
+  valueAt: Date | null;
 }
 
 /** Who was on the other side, in words: its name, else its address, else its kind and id. */
@@ -52,6 +53,7 @@ export function statementLine(m: MovementRow): LedgerStatementLine {
     reference: m.reference,
     memo: m.memo,
     transactionId: m.transactionId,
+    valueAt: m.valueAt?.toISOString() ?? null,
   };
 }
 
