@@ -39,13 +39,13 @@ export function journalRoutes(options: AuthOptions, backend: CustodyBackend) {
       throw outsideAdminScope(
         'The journal covers the whole organization: only an admin of every sub-organization maps or exports it',
       );
-    if (!backend.ledgerOrgId)
+    if (!backend.ledgerBooks)
       throw new ApiError(
         409,
         ERROR_CODES.sandboxOnly,
         'The ledger is kept by the sandbox: the custody service this console acts on gives no movements to journal',
       );
-    return { member, orgId: await backend.ledgerOrgId(custodyContext(c)) };
+    return { member, ...(await backend.ledgerBooks(custodyContext(c))) };
   }
 
   async function mappingOf(orgId: string) {

@@ -33,13 +33,13 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
       throw outsideAdminScope(
         'A ledger period covers the whole organization: only a member of every sub-organization sees or closes one',
       );
-    if (!backend.ledgerOrgId)
+    if (!backend.ledgerBooks)
       throw new ApiError(
         409,
         ERROR_CODES.sandboxOnly,
         'The ledger is kept by the sandbox: the custody service this console acts on gives no balance history to close',
       );
-    return { member, orgId: await backend.ledgerOrgId(custodyContext(c)) };
+    return { member, ...(await backend.ledgerBooks(custodyContext(c))) };
   }
 
   /** The organization's reporting zone: its periods', else the member's own (the first proposal sets it). */
@@ -51,11 +51,11 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
   }
 
   mount(app, CONSOLE_API_PREFIX, listLedgerPeriods, async (_input, c) => {
-    const { orgId } = await wholeOrganization(c);
+    const { orgId, now } = await wholeOrganization(c);
     const plan = await closingPlan(db, orgId);
     const zone = await zoneOf(c, plan.timeZone);
-    const candidate = monthAfter(plan.last) ?? previousMonth(monthOf(clock.now(), zone));
-    const ended = monthBounds(candidate, zone).to.getTime() <= clock.now().getTime();
+    const candidate = monthAfter(plan.last) ?? previousMonth(monthOf(now, zone));
+    const ended = monthBounds(candidate, zone).to.getTime() <= now.getTime();
     return {
       timeZone: plan.timeZone,
       nextMonth: plan.pending || !ended ? null : candidate,
@@ -64,7 +64,7 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
   });
 
   mount(app, CONSOLE_API_PREFIX, proposeLedgerClose, async ({ body }, c) => {
-    const { member, orgId } = await wholeOrganization(c);
+    const { member, orgId, now } = await wholeOrganization(c);
     const plan = await closingPlan(db, orgId);
     const timeZone = await zoneOf(c, plan.timeZone);
     const refuse = (message: string) =>
@@ -77,7 +77,7 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
         `months close in order: the next to close is ${monthName(expected)} (${timeZone})`,
       );
     const bounds = monthBounds(body.month, timeZone);
-    if (bounds.to.getTime() > clock.now().getTime())
+    if (bounds.to.getTime() > now.getTime())
       throw refuse(`${monthName(body.month)} has not ended yet in ${timeZone}`);
     try {
       const row = await proposeClose(

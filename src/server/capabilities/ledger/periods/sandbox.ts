@@ -3,15 +3,16 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { LedgerPeriodsPort } from './port.ts';
 
-/** The sandbox's organization, whose ledger periods close and journal exports. */
+/** The sandbox's organization, whose ledger periods close and journal exports, and its clock. */
 export function ledgerPeriodsSandbox({
   orgIdFor,
-}: Pick<SandboxDeps, 'orgIdFor'>): Required<LedgerPeriodsPort> {
+  clock,
+}: Pick<SandboxDeps, 'orgIdFor' | 'clock'>): Required<LedgerPeriodsPort> {
   return {
-    async ledgerOrgId(ctx) {
+    async ledgerBooks(ctx) {
       const orgId = await orgIdFor(ctx);
       if (!orgId) throw new ApiError(404, ERROR_CODES.notFound, 'No organization yet');
-      return orgId;
+      return { orgId, now: clock.now() };
     },
   };
 }
