@@ -170,7 +170,7 @@ async function ledgerBalance(
 async function statementOf(t: EngineTestApp, vaultId: string, from: Date, to: Date) {
   const pages: string[] = [];
   const lines: LedgerStatementLine[] = [];
-  let totals: LedgerStatementResponse['totals'] = [];
+  let totals: LedgerStatementResponse['totals'] | undefined;
   let cursor: string | null = null;
   do {
     const res = await t.app.request(
@@ -190,7 +190,7 @@ async function statementOf(t: EngineTestApp, vaultId: string, from: Date, to: Da
     totals = parsed.totals;
     cursor = parsed.nextCursor;
   } while (cursor);
-  return { pages, lines, totals };
+  return { pages, lines, totals: totals ?? [] };
 }
 
 async function checkBooks(t: EngineTestApp, f: EngineFixture): Promise<void> {
