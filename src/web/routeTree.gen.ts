@@ -28,6 +28,8 @@ import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './ro
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
+import { Route as AuthenticatedLedgerAccountsRouteImport } from './routes/_authenticated/ledger_.accounts'
+import { Route as AuthenticatedLedgerPeriodsRouteImport } from './routes/_authenticated/ledger_.periods'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
@@ -137,6 +139,18 @@ const AuthenticatedContactsNewRoute =
     path: '/contacts/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedLedgerAccountsRoute =
+  AuthenticatedLedgerAccountsRouteImport.update({
+    id: '/ledger_/accounts',
+    path: '/ledger/accounts',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedLedgerPeriodsRoute =
+  AuthenticatedLedgerPeriodsRouteImport.update({
+    id: '/ledger_/periods',
+    path: '/ledger/periods',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedPaymentRunsRunIdRoute =
   AuthenticatedPaymentRunsRunIdRouteImport.update({
     id: '/payment-runs_/$runId',
@@ -199,6 +213,8 @@ export interface FileRoutesByFullPath {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/ledger/accounts': typeof AuthenticatedLedgerAccountsRoute
+  '/ledger/periods': typeof AuthenticatedLedgerPeriodsRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -226,6 +242,8 @@ export interface FileRoutesByTo {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/ledger/accounts': typeof AuthenticatedLedgerAccountsRoute
+  '/ledger/periods': typeof AuthenticatedLedgerPeriodsRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -255,6 +273,8 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
   '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
+  '/_authenticated/ledger_/accounts': typeof AuthenticatedLedgerAccountsRoute
+  '/_authenticated/ledger_/periods': typeof AuthenticatedLedgerPeriodsRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -284,6 +304,8 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/ledger/accounts'
+    | '/ledger/periods'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
     | '/settings/webhooks'
@@ -311,6 +333,8 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/ledger/accounts'
+    | '/ledger/periods'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
     | '/settings/webhooks'
@@ -339,6 +363,8 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts_/new'
     | '/_authenticated/contacts_/$contactId'
     | '/_authenticated/contacts_/new'
+    | '/_authenticated/ledger_/accounts'
+    | '/_authenticated/ledger_/periods'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
     | '/_authenticated/settings/webhooks'
@@ -489,6 +515,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/ledger_/accounts': {
+      id: '/_authenticated/ledger_/accounts'
+      path: '/ledger/accounts'
+      fullPath: '/ledger/accounts'
+      preLoaderRoute: typeof AuthenticatedLedgerAccountsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/ledger_/periods': {
+      id: '/_authenticated/ledger_/periods'
+      path: '/ledger/periods'
+      fullPath: '/ledger/periods'
+      preLoaderRoute: typeof AuthenticatedLedgerPeriodsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/payment-runs_/$runId': {
       id: '/_authenticated/payment-runs_/$runId'
       path: '/payment-runs/$runId'
@@ -558,6 +598,8 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
   AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
+  AuthenticatedLedgerAccountsRoute: typeof AuthenticatedLedgerAccountsRoute
+  AuthenticatedLedgerPeriodsRoute: typeof AuthenticatedLedgerPeriodsRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
@@ -585,6 +627,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
   AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
   AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
+  AuthenticatedLedgerAccountsRoute: AuthenticatedLedgerAccountsRoute,
+  AuthenticatedLedgerPeriodsRoute: AuthenticatedLedgerPeriodsRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
