@@ -25,8 +25,11 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
 
-  /** The member asking, of the whole organization, and the organization whose ledger it is. */
-  async function wholeOrganization(c: Context<AppEnv>) {
+  /**
+   * Before the query or body is read: a member held to some sub-organizations is refused
+   * (403 OUTSIDE_ADMIN_SCOPE), and upstream there is no ledger (409 SANDBOX_ONLY).
+   */
+  function guard(c: Context<AppEnv>) {
     const member = c.get('staff');
     if (!member) throw unauthorized();
     if (member.subOrgIds)
@@ -39,6 +42,13 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
         ERROR_CODES.sandboxOnly,
         'The ledger is kept by the sandbox: the custody service this console acts on gives no balance history to close',
       );
+  }
+
+  /** The member asking and the organization whose ledger it is, with the ledger's time now. */
+  async function wholeOrganization(c: Context<AppEnv>) {
+    guard(c);
+    const member = c.get('staff');
+    if (!member || !backend.ledgerBooks) throw unauthorized();
     return { member, ...(await backend.ledgerBooks(custodyContext(c))) };
   }
 
@@ -50,49 +60,61 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
     return sessionTimeZone(db, member, c.get('session')?.id);
   }
 
-  mount(app, CONSOLE_API_PREFIX, listLedgerPeriods, async (_input, c) => {
-    const { orgId, now } = await wholeOrganization(c);
-    const plan = await closingPlan(db, orgId);
-    const zone = await zoneOf(c, plan.timeZone);
-    const candidate = monthAfter(plan.last) ?? previousMonth(monthOf(now, zone));
-    const ended = monthBounds(candidate, zone).to.getTime() <= now.getTime();
-    return {
-      timeZone: plan.timeZone,
-      nextMonth: plan.pending || !ended ? null : candidate,
-      results: await listPeriods(db, orgId),
-    };
-  });
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    listLedgerPeriods,
+    async (_input, c) => {
+      const { orgId, now } = await wholeOrganization(c);
+      const plan = await closingPlan(db, orgId);
+      const zone = await zoneOf(c, plan.timeZone);
+      const candidate = monthAfter(plan.last) ?? previousMonth(monthOf(now, zone));
+      const ended = monthBounds(candidate, zone).to.getTime() <= now.getTime();
+      return {
+        timeZone: plan.timeZone,
+        nextMonth: plan.pending || !ended ? null : candidate,
+        results: await listPeriods(db, orgId),
+      };
+    },
+    { guard },
+  );
 
-  mount(app, CONSOLE_API_PREFIX, proposeLedgerClose, async ({ body }, c) => {
-    const { member, orgId, now } = await wholeOrganization(c);
-    const plan = await closingPlan(db, orgId);
-    const timeZone = await zoneOf(c, plan.timeZone);
-    const refuse = (message: string) =>
-      new ApiError(409, ERROR_CODES.conflict, `month: ${message}`, [{ field: 'month', message }]);
-    if (plan.pending)
-      throw refuse(`the close of ${periodName(plan.pending)} waits for its decision`);
-    const expected = monthAfter(plan.last);
-    if (expected && body.month !== expected)
-      throw refuse(
-        `months close in order: the next to close is ${monthName(expected)} (${timeZone})`,
-      );
-    const bounds = monthBounds(body.month, timeZone);
-    if (bounds.to.getTime() > now.getTime())
-      throw refuse(`${monthName(body.month)} has not ended yet in ${timeZone}`);
-    try {
-      const row = await proposeClose(
-        db,
-        clock,
-        { orgId, month: body.month, timeZone, ...bounds },
-        { id: member.id, name: member.name, role: 'admin', createdBy: member.createdBy },
-      );
-      return periodOnWire(row, member.name);
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw refuse(`${monthName(body.month)} is already proposed for closing or closed`);
-      throw error;
-    }
-  });
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    proposeLedgerClose,
+    async ({ body }, c) => {
+      const { member, orgId, now } = await wholeOrganization(c);
+      const plan = await closingPlan(db, orgId);
+      const timeZone = await zoneOf(c, plan.timeZone);
+      const refuse = (message: string) =>
+        new ApiError(409, ERROR_CODES.conflict, `month: ${message}`, [{ field: 'month', message }]);
+      if (plan.pending)
+        throw refuse(`the close of ${periodName(plan.pending)} waits for its decision`);
+      const expected = monthAfter(plan.last);
+      if (expected && body.month !== expected)
+        throw refuse(
+          `months close in order: the next to close is ${monthName(expected)} (${timeZone})`,
+        );
+      const bounds = monthBounds(body.month, timeZone);
+      if (bounds.to.getTime() > now.getTime())
+        throw refuse(`${monthName(body.month)} has not ended yet in ${timeZone}`);
+      try {
+        const row = await proposeClose(
+          db,
+          clock,
+          { orgId, month: body.month, timeZone, ...bounds },
+          { id: member.id, name: member.name, role: 'admin', createdBy: member.createdBy },
+        );
+        return periodOnWire(row, member.name);
+      } catch (error) {
+        if (isUniqueViolation(error))
+          throw refuse(`${monthName(body.month)} is already proposed for closing or closed`);
+        throw error;
+      }
+    },
+    { guard },
+  );
 
   return app;
 }
