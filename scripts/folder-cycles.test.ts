@@ -175,6 +175,8 @@ const LOOPED_TODAY = [
   'src/server/capabilities/approvals/signing',
   // Staff changes, a held kind: listed among the core's kinds, and proposed through the core.
   'src/server/capabilities/approvals/staff-change',
+  // A month's close, a held kind: listed among the core's kinds, and proposed through the core.
+  'src/server/capabilities/ledger/periods',
   'src/server/capabilities/live',
   'src/server/capabilities/live/sandbox',
   'src/server/capabilities/policies',
@@ -196,7 +198,9 @@ const LOOPED_TODAY = [
  * still listed.
  */
 const LOOPED_EDGES_TODAY: string[] = [
+  'src/server/capabilities/approvals -> src/server/capabilities/ledger',
   'src/server/capabilities/approvals -> src/server/capabilities/policies',
+  'src/server/capabilities/ledger -> src/server/capabilities/approvals',
   'src/server/capabilities/policies -> src/server/capabilities/approvals',
   'src/server/capabilities/ramps -> src/server/custody/sandbox',
   'src/server/capabilities/webhooks -> src/server/custody/sandbox',

@@ -41,6 +41,8 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'webhook.delete': 'Webhook endpoint deleted',
   'webhook.resend': 'Webhook delivery resent',
   'webhook.resend_failed': 'Failed webhook deliveries resent',
+  'ledger.close.propose': 'Ledger month proposed for closing',
+  'ledger.journal.mapping': 'Journal account mapping changed',
   'payment_run.create': 'Payment run created',
   'payment_run.update_row': 'Payment run row changed',
   'payment_run.check': 'Payment run checked',

@@ -127,6 +127,12 @@ export const LedgerStatementLine = z.object({
   reference: z.nullable(z.string()),
   memo: z.nullable(z.string()),
   transactionId: z.nullable(z.string()),
+  /**
+   * When it happened, for a movement that arrived after its period was
+   * closed: booked at `at`, the start of the next open period, as an
+   * adjustment to it. Null for a movement booked when it happened.
+   */
+  valueAt: z.nullable(z.string()),
 });
 export type LedgerStatementLine = z.infer<typeof LedgerStatementLine>;
 

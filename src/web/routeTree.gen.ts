@@ -29,6 +29,8 @@ import { Route as AuthenticatedBankAccountsBankAccountIdRouteImport } from './ro
 import { Route as AuthenticatedBankAccountsNewRouteImport } from './routes/_authenticated/bank-accounts_.new'
 import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_authenticated/contacts_.$contactId'
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
+import { Route as AuthenticatedLedgerAccountsRouteImport } from './routes/_authenticated/ledger_.accounts'
+import { Route as AuthenticatedLedgerPeriodsRouteImport } from './routes/_authenticated/ledger_.periods'
 import { Route as AuthenticatedLedgerStatementRouteImport } from './routes/_authenticated/ledger_.statement'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
@@ -144,6 +146,18 @@ const AuthenticatedContactsNewRoute =
     path: '/contacts/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedLedgerAccountsRoute =
+  AuthenticatedLedgerAccountsRouteImport.update({
+    id: '/ledger_/accounts',
+    path: '/ledger/accounts',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedLedgerPeriodsRoute =
+  AuthenticatedLedgerPeriodsRouteImport.update({
+    id: '/ledger_/periods',
+    path: '/ledger/periods',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedLedgerStatementRoute =
   AuthenticatedLedgerStatementRouteImport.update({
     id: '/ledger_/statement',
@@ -213,6 +227,8 @@ export interface FileRoutesByFullPath {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/ledger/accounts': typeof AuthenticatedLedgerAccountsRoute
+  '/ledger/periods': typeof AuthenticatedLedgerPeriodsRoute
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
@@ -242,6 +258,8 @@ export interface FileRoutesByTo {
   '/bank-accounts/new': typeof AuthenticatedBankAccountsNewRoute
   '/contacts/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/contacts/new': typeof AuthenticatedContactsNewRoute
+  '/ledger/accounts': typeof AuthenticatedLedgerAccountsRoute
+  '/ledger/periods': typeof AuthenticatedLedgerPeriodsRoute
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
@@ -273,6 +291,8 @@ export interface FileRoutesById {
   '/_authenticated/bank-accounts_/new': typeof AuthenticatedBankAccountsNewRoute
   '/_authenticated/contacts_/$contactId': typeof AuthenticatedContactsContactIdRoute
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
+  '/_authenticated/ledger_/accounts': typeof AuthenticatedLedgerAccountsRoute
+  '/_authenticated/ledger_/periods': typeof AuthenticatedLedgerPeriodsRoute
   '/_authenticated/ledger_/statement': typeof AuthenticatedLedgerStatementRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
@@ -304,6 +324,8 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/ledger/accounts'
+    | '/ledger/periods'
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
@@ -333,6 +355,8 @@ export interface FileRouteTypes {
     | '/bank-accounts/new'
     | '/contacts/$contactId'
     | '/contacts/new'
+    | '/ledger/accounts'
+    | '/ledger/periods'
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
@@ -363,6 +387,8 @@ export interface FileRouteTypes {
     | '/_authenticated/bank-accounts_/new'
     | '/_authenticated/contacts_/$contactId'
     | '/_authenticated/contacts_/new'
+    | '/_authenticated/ledger_/accounts'
+    | '/_authenticated/ledger_/periods'
     | '/_authenticated/ledger_/statement'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
@@ -521,6 +547,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedContactsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/ledger_/accounts': {
+      id: '/_authenticated/ledger_/accounts'
+      path: '/ledger/accounts'
+      fullPath: '/ledger/accounts'
+      preLoaderRoute: typeof AuthenticatedLedgerAccountsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/ledger_/periods': {
+      id: '/_authenticated/ledger_/periods'
+      path: '/ledger/periods'
+      fullPath: '/ledger/periods'
+      preLoaderRoute: typeof AuthenticatedLedgerPeriodsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/ledger_/statement': {
       id: '/_authenticated/ledger_/statement'
       path: '/ledger/statement'
@@ -598,6 +638,8 @@ interface AuthenticatedRouteChildren {
   AuthenticatedBankAccountsNewRoute: typeof AuthenticatedBankAccountsNewRoute
   AuthenticatedContactsContactIdRoute: typeof AuthenticatedContactsContactIdRoute
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
+  AuthenticatedLedgerAccountsRoute: typeof AuthenticatedLedgerAccountsRoute
+  AuthenticatedLedgerPeriodsRoute: typeof AuthenticatedLedgerPeriodsRoute
   AuthenticatedLedgerStatementRoute: typeof AuthenticatedLedgerStatementRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
@@ -627,6 +669,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedBankAccountsNewRoute: AuthenticatedBankAccountsNewRoute,
   AuthenticatedContactsContactIdRoute: AuthenticatedContactsContactIdRoute,
   AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
+  AuthenticatedLedgerAccountsRoute: AuthenticatedLedgerAccountsRoute,
+  AuthenticatedLedgerPeriodsRoute: AuthenticatedLedgerPeriodsRoute,
   AuthenticatedLedgerStatementRoute: AuthenticatedLedgerStatementRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,

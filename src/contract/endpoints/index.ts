@@ -20,6 +20,7 @@ import * as ramps from './ramps.ts';
 import * as contactWrites from './contact-writes.ts';
 import * as contacts from './contacts.ts';
 import * as ledger from './ledger.ts';
+import * as ledgerPeriods from './ledger-periods.ts';
 import * as live from './live.ts';
 import * as reference from './reference.ts';
 import * as sandboxWorld from './sandbox-world.ts';
@@ -61,6 +62,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(activity),
   ...Object.values(overview),
   ...Object.values(ledger),
+  ...Object.values(ledgerPeriods),
   ...Object.values(staff),
   ...Object.values(account),
   ...Object.values(consoleEndpoints),

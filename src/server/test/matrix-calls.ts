@@ -55,6 +55,13 @@ import {
   surgeSandboxFees,
 } from '#contract/endpoints/sandbox-world.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
+import {
+  exportJournal,
+  getJournalMapping,
+  listLedgerPeriods,
+  proposeLedgerClose,
+  setJournalMapping,
+} from '#contract/endpoints/ledger-periods.ts';
 
 /**
  * How the authorization matrix (`auth/authorization-matrix.test.ts`) calls
@@ -378,6 +385,16 @@ export const OVERRIDES: Record<string, Call[]> = {
   [endpointKey(listAudit)]: [
     { name: 'audit log', url: () => at(listAudit), scope: 'unrestricted' },
   ],
+  // A ledger period and the journal are the whole organization's: refused before the body is read.
+  ...Object.fromEntries(
+    [
+      listLedgerPeriods,
+      proposeLedgerClose,
+      getJournalMapping,
+      setJournalMapping,
+      exportJournal,
+    ].map((e) => [endpointKey(e), [{ ...derivedCall(e), scope: 'unrestricted' as const }]]),
+  ),
   // Webhook endpoints receive every sub-org's events: only an unrestricted admin manages them.
   ...Object.fromEntries(
     [

@@ -16,6 +16,8 @@ import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.
 import { historyRoutes } from '../capabilities/bank-accounts/history.routes.ts';
 import { overviewRoutes } from '../capabilities/overview/overview.routes.ts';
 import { ledgerRoutes } from '../capabilities/ledger/ledger.routes.ts';
+import { journalRoutes } from '../capabilities/ledger/journal/journal.routes.ts';
+import { ledgerPeriodRoutes } from '../capabilities/ledger/periods/periods.routes.ts';
 import { policyRoutes } from '../capabilities/policies/policies.routes.ts';
 import { sandboxQuoteRoutes } from '../capabilities/sandbox-world/expire-quote.routes.ts';
 import { sandboxWorldRoutes } from '../capabilities/sandbox-world/world.routes.ts';
@@ -56,6 +58,8 @@ export function consoleRoutes(
     .route('/', policyRoutes(options, backend, kinds))
     .route('/', overviewRoutes(options, backend, kinds))
     .route('/', ledgerRoutes(options, backend))
+    .route('/', ledgerPeriodRoutes(options, backend))
+    .route('/', journalRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
     .route('/', sandboxWorldRoutes(backend))

@@ -10,6 +10,7 @@ import { applyBankAccountDecision } from '../capabilities/bank-accounts/sandbox/
 import { applyContactDecision } from '../capabilities/contacts/sandbox/decision.ts';
 import { bankAccountsSandbox } from '../capabilities/bank-accounts/sandbox/index.ts';
 import { contactsSandbox } from '../capabilities/contacts/sandbox/index.ts';
+import { ledgerPeriodsSandbox } from '../capabilities/ledger/periods/sandbox.ts';
 import { ledgerSandbox } from '../capabilities/ledger/sandbox/index.ts';
 import { policiesSandbox } from '../capabilities/policies/sandbox/index.ts';
 import { rampsSandbox } from '../capabilities/ramps/sandbox/index.ts';
@@ -99,6 +100,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...vaultsSandbox({ ...deps, reference }),
     ...operationsSandbox(deps),
     ...ledgerSandbox(deps),
+    ...ledgerPeriodsSandbox(deps),
     ...transactions,
     ...bankAccountsSandbox(deps),
     ...approvalsSandbox(deps, {

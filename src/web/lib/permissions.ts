@@ -24,6 +24,9 @@ const ACTION_PERMISSION = {
   'edit-policies': 'admin',
   /** The sandbox's webhook endpoints receive every sub-organization's events. */
   'manage-webhooks': 'admin',
+  /** A ledger period and its journal are the whole organization's. */
+  'view-ledger-periods': 'read',
+  'close-ledger-periods': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -41,6 +44,11 @@ export function can(session: SessionResponse | undefined, action: Action): boole
   // A policy governs every sub-organization: only an admin of all of them changes one.
   if (action === 'edit-policies' && session.member.subOrgIds) return false;
   if (action === 'manage-webhooks' && session.member.subOrgIds) return false;
+  if (
+    (action === 'view-ledger-periods' || action === 'close-ledger-periods') &&
+    session.member.subOrgIds
+  )
+    return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 

@@ -170,6 +170,7 @@ describe('the printable statement', () => {
           reference: null,
           memo: null,
           transactionId: null,
+          valueAt: null,
         },
       ],
     });

@@ -59,6 +59,7 @@ const movement = (over: Partial<MovementRow>): MovementRow => ({
   reference: null,
   memo: null,
   transactionId: null,
+  valueAt: null,
   ...over,
 });
 

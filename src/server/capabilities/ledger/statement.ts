@@ -25,6 +25,7 @@ export interface MovementRow {
   reference: string | null;
   memo: string | null;
   transactionId: string | null;
+  valueAt: Date | null;
 }
 
 /**
@@ -64,6 +65,7 @@ export function statementLine(m: MovementRow): LedgerStatementLine {
     // Free text a member typed may hold an account number: masked as lists mask them.
     memo: m.memo === null ? null : maskNumbersIn(m.memo),
     transactionId: m.transactionId,
+    valueAt: m.valueAt?.toISOString() ?? null,
   };
 }
 

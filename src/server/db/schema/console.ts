@@ -22,6 +22,11 @@ import {
 } from '#contract/auth.ts';
 import { COLOR_SCHEMES } from '#contract/display.ts';
 import {
+  LEDGER_PERIOD_STATUSES,
+  type JournalMapping,
+  type LedgerPeriodClosing,
+} from '#contract/ledger-periods.ts';
+import {
   PAYMENT_ROW_KINDS,
   PAYMENT_ROW_STATUSES,
   PAYMENT_RUN_STATUSES,
@@ -710,3 +715,46 @@ export const paymentRunRows = consoleSchema.table(
     oneOf('payment_run_rows', t.status, PAYMENT_ROW_STATUSES),
   ],
 );
+
+/**
+ * Closing a month of the treasury ledger (capabilities/ledger/periods/): one
+ * row per proposal, the held item `ledger-period-<id>`. `from` and `to` are the
+ * month's ends in `time_zone`. Once CLOSED, `closings` and `digest` freeze the
+ * organization's statement of the month, and the sandbox books any movement
+ * dated before the latest closed `to` at that `to` instead
+ * (custody/sandbox/engine/movements.ts): a closed month's movements never change.
+ * At most one proposal or close per month (a declined one may be proposed again).
+ */
+export const ledgerPeriods = consoleSchema.table(
+  'ledger_periods',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: text('org_id').notNull(),
+    month: text('month').notNull(),
+    timeZone: text('time_zone').notNull(),
+    from: at('starts_at').notNull(),
+    to: at('ends_at').notNull(),
+    status: text('status', { enum: LEDGER_PERIOD_STATUSES }).notNull(),
+    proposedBy: text('proposed_by').notNull(),
+    proposedAt: at('proposed_at').notNull(),
+    decidedBy: text('decided_by'),
+    decidedAt: at('decided_at'),
+    closings: jsonb('closings').$type<LedgerPeriodClosing[]>(),
+    digest: text('digest'),
+  },
+  (t) => [
+    uniqueIndex('ledger_periods_open_month_idx')
+      .on(t.orgId, t.month)
+      .where(sql`${t.status} <> 'DECLINED'`),
+    index('ledger_periods_org_closed_idx').on(t.orgId, t.status, t.to),
+    oneOf('ledger_periods', t.status, LEDGER_PERIOD_STATUSES),
+  ],
+);
+
+/** The accounting journal's account mapping (capabilities/ledger/journal/), one per organization. */
+export const ledgerJournalMappings = consoleSchema.table('ledger_journal_mappings', {
+  orgId: text('org_id').primaryKey(),
+  mapping: jsonb('mapping').$type<JournalMapping>().notNull(),
+  updatedBy: text('updated_by').notNull(),
+  updatedAt: at('updated_at').notNull(),
+});

@@ -194,7 +194,10 @@ export const ledgerMovements = sandbox.table(
     counterparty: jsonb('counterparty').$type<Party>(),
     reference: text('reference'),
     memo: text('memo'),
+    /** When it is booked: when it happened, or the start of the next open period for a late one. */
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
+    /** When it happened, for a movement booked later because that time's period was closed; else null. */
+    valueAt: timestamp('value_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [
     index('ledger_movements_vault_at_idx').on(t.vaultId, t.at, t.id),

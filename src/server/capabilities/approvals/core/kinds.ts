@@ -2,6 +2,7 @@ import { bankAccountKind } from '../card/bank-account.ts';
 import { contactKind } from '../card/contact.ts';
 import { transactionKind } from '../card/transaction.ts';
 import { paymentRunKind } from '../payment-run/kind.ts';
+import { ledgerPeriodKind } from '../../ledger/periods/kind.ts';
 import { policyPublishKind } from '../../policies/publish/policy-publish.ts';
 import { staffChangeKind } from '../staff-change/staff-change.ts';
 import type { ApprovableKind } from './kind.ts';
@@ -14,4 +15,5 @@ export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
   paymentRunKind,
   staffChangeKind,
   policyPublishKind,
+  ledgerPeriodKind,
 ];

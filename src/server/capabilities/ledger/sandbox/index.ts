@@ -181,6 +181,7 @@ async function statement(
         reference: ledgerMovements.reference,
         memo: ledgerMovements.memo,
         transactionId: ledgerMovements.transactionId,
+        valueAt: ledgerMovements.valueAt,
       })
       .from(ledgerMovements)
       .where(

@@ -1,7 +1,8 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, max, sql } from 'drizzle-orm';
 import { add, cmp, isNegative, isZero, neg, sub } from '#contract/decimal.ts';
 import type { LedgerMovementKind } from '#contract/ledger.ts';
 import type { Party } from '#contract/transaction.ts';
+import { ledgerPeriods } from '../../../db/schema/console.ts';
 import { assets, ledgerDays, ledgerMovements } from '../../../db/schema/sandbox.ts';
 import type { Executor } from './transitions.ts';
 
@@ -17,6 +18,39 @@ import type { Executor } from './transitions.ts';
 /** The asset's sandbox price, read by the insert itself. */
 const priceOf = (m: { asset: string; chain: string }) =>
   sql`coalesce((select ${assets.usdPrice} from ${assets} where ${assets.symbol} = ${m.asset} and ${assets.blockChain} = ${m.chain}), 0)`;
+
+/** The advisory lock's first key (the second is a hash of the organization's id); any constant every server shares. */
+const LEDGER_CLOSE_LOCK = 0x6c656467; // "ledg"
+
+/**
+ * The first instant of the organization's ledger still open: a movement
+ * dated before it belongs to a closed period, whose movements never change,
+ * so it is booked at this instant instead (the start of the next open
+ * period), keeping when it happened in `valueAt`. Every writer holds the
+ * organization's close lock shared, and a close holds it exclusively
+ * (`lockLedgerForClose`), so a close waits for every movement being written
+ * and no movement is written with a boundary a close is moving.
+ */
+async function openFrom(db: Executor, orgId: string): Promise<Date | null> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock_shared(${LEDGER_CLOSE_LOCK}, hashtext(${orgId}))`,
+  );
+  const [row] = await db
+    .select({ to: max(ledgerPeriods.to) })
+    .from(ledgerPeriods)
+    .where(and(eq(ledgerPeriods.orgId, orgId), eq(ledgerPeriods.status, 'CLOSED')));
+  return row?.to ?? null;
+}
+
+/** When a movement that happened at `at` is booked, and its `valueAt` (null when booked as it happened). */
+function booking(at: Date, open: Date | null): { at: Date; valueAt: Date | null } {
+  return open && at.getTime() < open.getTime() ? { at: open, valueAt: at } : { at, valueAt: null };
+}
+
+/** Held by a close, in its transaction, before it reads what it freezes: see `openFrom`. */
+export async function lockLedgerForClose(db: Executor, orgId: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${LEDGER_CLOSE_LOCK}, hashtext(${orgId}))`);
+}
 
 /** What moved the balances: the transaction, its parties, its fee. */
 export interface MovementSource {
@@ -135,6 +169,7 @@ export async function recordMovements(
     balanceAfter[i] = current;
     after.set(key, sub(current, m.amount));
   }
+  const booked = booking(at, await openFrom(db, input.orgId));
   const written = await db
     .insert(ledgerMovements)
     .values(
@@ -151,7 +186,7 @@ export async function recordMovements(
         counterparty: m.counterparty,
         reference: input.from.reference,
         memo: input.from.memo,
-        at,
+        ...booked,
       })),
     )
     .returning(dayColumns);
@@ -169,6 +204,7 @@ export async function recordOpeningBalances(
   balances: readonly { vaultId: string; asset: string; chain: string; amount: string; at: Date }[],
 ): Promise<void> {
   const rows = balances.filter((b) => !isZero(b.amount));
+  const open = rows.length > 0 ? await openFrom(db, orgId) : null;
   for (let i = 0; i < rows.length; i += 500) {
     const written = await db
       .insert(ledgerMovements)
@@ -186,7 +222,7 @@ export async function recordOpeningBalances(
           counterparty: null,
           reference: null,
           memo: 'opening balance',
-          at: b.at,
+          ...booking(b.at, open),
         })),
       )
       .returning(dayColumns);

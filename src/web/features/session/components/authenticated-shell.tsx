@@ -48,6 +48,8 @@ export function AuthenticatedShell({
     });
   // Every member may read the policies (by their address); the menu offers them to admins.
   if (can(session, 'manage-staff')) navItems.push({ to: '/policies', label: 'Policies' });
+  if (can(session, 'view-ledger-periods'))
+    navItems.push({ to: '/ledger/periods', label: 'Ledger periods' });
   if (can(session, 'view-audit')) navItems.push({ to: '/audit', label: 'Audit log' });
   if (can(session, 'manage-staff')) navItems.push({ to: '/staff', label: 'Staff' });
   if (can(session, 'manage-webhooks'))

@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox"."ledger_movements" ADD COLUMN "value_at" timestamp (3) with time zone;
