@@ -184,7 +184,7 @@ export async function quoteOffRamp(
     bankAccountId?: string | null | undefined;
   },
   account: { id?: string | undefined; paymentMethod?: string | undefined },
-): Promise<OffRampQuoted & { quoteId?: string }> {
+): Promise<OffRampQuoted & { quoteId?: string; finalFromAmount?: string }> {
   const currency = rowCurrency(account.paymentMethod);
   if (!currency || !account.paymentMethod)
     return {
@@ -210,6 +210,7 @@ export async function quoteOffRamp(
     return {
       ok: true,
       quoteId: best.quoteId,
+      ...(best.finalFromAmount ? { finalFromAmount: best.finalFromAmount } : {}),
       quote: {
         paymentMethod: account.paymentMethod,
         currency,

@@ -186,6 +186,11 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
       return refuse(
         `the off-ramp cannot be quoted again: ${quoted.ok ? 'no quote' : quoted.message}`,
       );
+    const leaves = quoted.finalFromAmount ?? row.amount;
+    if (cmp(leaves, row.amount) > 0)
+      return refuse(
+        `the off-ramp quoted again takes ${leaves} ${row.asset}, more than the ${row.amount} approved`,
+      );
     const moved = offRampRefusal(approved, quoted.quote, options.rateTolerancePercent);
     if (moved) return refuse(moved);
     const body = rowRampBody(row, { quoteId: quoted.quoteId, ...quoted.quote });
