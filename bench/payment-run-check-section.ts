@@ -36,6 +36,7 @@ function snapshot(): CheckSnapshot {
       ['ETH:ETHEREUM', '3000'],
     ]),
     fees: new Map([['USDC:ETHEREUM', { asset: 'ETH', blockChain: 'ETHEREUM', amount: '0.0004' }]]),
+    offRamps: new Map(),
   };
 }
 

@@ -7,6 +7,7 @@ import { listSection } from './compare/list-section.ts';
 import { liveUpdatesSection } from './live-updates-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import { paymentRunCheckSection } from './payment-run-check-section.ts';
+import { paymentRunExecuteSection } from './payment-run-execute-section.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { signInAbuseSection } from './sign-in-abuse-section.ts';
@@ -23,6 +24,7 @@ export const SECTIONS: BenchSection[] = [
   approvalsInboxSection,
   ledgerStatementSection,
   paymentRunCheckSection,
+  paymentRunExecuteSection,
   liveUpdatesSection,
   stalledBodiesSection,
   signInAbuseSection,

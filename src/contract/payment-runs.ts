@@ -163,6 +163,7 @@ export const PAYMENT_CHECK_CODES = [
   'DUPLICATE_ROW',
   'REFERENCE_ALREADY_PAID',
   'EXCEEDS_BALANCE',
+  'OFF_RAMP_REFUSED',
 ] as const;
 export type PaymentCheckCode = (typeof PAYMENT_CHECK_CODES)[number];
 
@@ -189,6 +190,21 @@ export const PaymentRunVaultLine = zm.object({
   note: zm.nullable(zm.string()),
 });
 
+/** A fiat row's off-ramp as its check quoted it (PaymentRunSimulation.offRamps). */
+export const PaymentRunOffRamp = zm.object({
+  row: zm.int(),
+  bankAccountId: zm.string(),
+  paymentMethod: zm.string(),
+  currency: zm.string(),
+  /** What the bank account receives, in `currency`. */
+  toAmount: zm.string(),
+  /** The provider's fee, inside the row's amount. */
+  feeAsset: zm.string(),
+  feeAmount: zm.string(),
+  feeUsd: zm.nullable(zm.string()),
+});
+export type PaymentRunOffRamp = zm.infer<typeof PaymentRunOffRamp>;
+
 export const PaymentRunSimulation = zm.object({
   lines: zm.array(PaymentRunVaultLine),
   /** Per asset and chain, the sum of the rows' amounts. */
@@ -205,6 +221,14 @@ export const PaymentRunSimulation = zm.object({
     }),
   ),
   feesUsd: zm.nullable(zm.string()),
+  /**
+   * Each fiat row's off-ramp as quoted at the check: what leaves (the row's amount, the
+   * provider's fee inside it), the currency and rail paid and what arrives. The run is
+   * approved on these: at execution the row is quoted again, and a quote that takes more
+   * than the row's amount, pays another currency or rail, or lands less than this arrival
+   * beyond the ramps' rate tolerance is refused. Absent on runs checked before fiat rows paid.
+   */
+  offRamps: zm.optional(zm.array(PaymentRunOffRamp)),
 });
 export type PaymentRunSimulation = zm.infer<typeof PaymentRunSimulation>;
 

@@ -104,6 +104,7 @@ export async function startServer(
         clock,
         logger,
         inner: backend,
+        rateTolerancePercent: config.sandbox.rampRateTolerancePercent,
         judged: applyPolicies(scopedBackend(backend), {
           db: database.db,
           clock,

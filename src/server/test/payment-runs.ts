@@ -67,7 +67,15 @@ export function executorOver(
     driver: t.database.driver,
     kinds: APPROVABLE_KINDS,
   });
-  return createRunExecutor({ db: t.db, clock, judged, inner: backend, logger: quiet, rowsPerPass });
+  return createRunExecutor({
+    db: t.db,
+    clock,
+    judged,
+    inner: backend,
+    logger: quiet,
+    rowsPerPass,
+    rateTolerancePercent: '0.5',
+  });
 }
 
 /** Executor passes and lifecycle steps, an hour of the test clock apart, until the run is `status`. */

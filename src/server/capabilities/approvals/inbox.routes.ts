@@ -61,7 +61,7 @@ export function approvalInboxRoutes(
       // What each item still needs under its approval rule (the badge's count has no use for it),
       // and whether this member's decision on it would be flagged.
       const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : null;
-      return { ...page, results: await withProgress(options.db, page.results, member) };
+      return { ...page, results: await withProgress(options.db, page.results, kinds, member) };
     },
   );
 }

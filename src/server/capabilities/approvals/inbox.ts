@@ -17,7 +17,7 @@ import { approvalRequirements, approvalVotes, auditLog, staff } from '../../db/s
 import { ApiError } from '#contract/api-error.ts';
 import { approvalProgress, requirementsOf } from '../policies/progress.ts';
 import { heldWaiting, type HeldWaiting } from './core/held-inbox.ts';
-import type { ApprovableKind, CardContext } from './core/kind.ts';
+import { isHeldKind, type ApprovableKind, type CardContext } from './core/kind.ts';
 
 /**
  * The approvals inbox as one newest-first list of PENDING transactions, bank
@@ -220,6 +220,7 @@ async function named(
 export async function withProgress(
   db: Database,
   items: ApprovalItem[],
+  kinds: readonly ApprovableKind[],
   memberId: string | null = null,
 ): Promise<ApprovalItem[]> {
   const rows = await requirementsOf(
@@ -231,7 +232,7 @@ export async function withProgress(
     db,
     items.flatMap((item) => {
       const row = byId.get(item.id);
-      return row ? [{ row, subOrgId: item.subOrgId }] : [];
+      return row ? [{ row, subOrgId: item.subOrgId, held: isHeldKind(kinds, row.entityType) }] : [];
     }),
     memberId,
   );

@@ -36,6 +36,7 @@ function snapshot(over: Partial<CheckSnapshot> = {}): CheckSnapshot {
       ['ETH:ETHEREUM', '3000'],
     ]),
     fees: new Map([['USDC:ETHEREUM', { asset: 'ETH', blockChain: 'ETHEREUM', amount: '0.001' }]]),
+    offRamps: new Map(),
     ...over,
   };
 }
@@ -64,6 +65,42 @@ describe('checking a payment run', () => {
         row({ kind: 'FIAT', contactId: undefined, bankAccountId: 'b-ok' }),
       ]),
     ).toEqual([]);
+  });
+
+  it('prices a fiat row by its off-ramp quote, and names the field a refused quote is about', () => {
+    const fiat = (amount: string) =>
+      row({ kind: 'FIAT', contactId: undefined, bankAccountId: 'b-ok', amount });
+    const quote = {
+      paymentMethod: 'US_ACH',
+      currency: 'USD',
+      toAmount: '995',
+      feeAsset: 'USDC',
+      feeAmount: '5',
+      feeUsd: '5',
+    };
+    const result = checkPaymentRun(
+      [fiat('1000'), fiat('1')],
+      snapshot({
+        offRamps: new Map([
+          [1, { ok: true as const, quote }],
+          [2, { ok: false as const, field: 'amount', message: 'below the minimum of 10 USD' }],
+        ]),
+      }),
+    );
+    expect(result.errors).toEqual([
+      {
+        row: 2,
+        field: 'amount',
+        code: 'OFF_RAMP_REFUSED',
+        message: 'Row 2: the off-ramp cannot be quoted: below the minimum of 10 USD',
+      },
+    ]);
+    // The provider's fee is in the asset sold, inside the row's amount: no network fee is added.
+    expect(result.simulation.fees).toEqual([
+      { asset: 'USDC', blockChain: 'ETHEREUM', amount: '5', usd: '5' },
+    ]);
+    expect(result.simulation.offRamps).toEqual([{ row: 1, bankAccountId: 'b-ok', ...quote }]);
+    expect(result.simulation.lines[0]).toMatchObject({ outflow: '1000' });
   });
 
   it('names the row and field of each error, numbered from 1', () => {

@@ -5,6 +5,7 @@ import type {
   PaymentCheckCode,
   PaymentCheckError,
   PaymentRowInput,
+  PaymentRunOffRamp,
   PaymentRunSimulation,
 } from '#contract/payment-runs.ts';
 
@@ -26,7 +27,7 @@ export interface CheckSnapshot {
     string,
     { status?: string; blockChain?: string; address?: string; assetList?: readonly string[] }
   >;
-  bankAccounts: ReadonlyMap<string, { status?: string }>;
+  bankAccounts: ReadonlyMap<string, { status?: string; id?: string; paymentMethod?: string }>;
   /** Assets by `${symbol}:${blockChain}`, with the fractional digits an amount may carry. */
   assets: ReadonlyMap<string, { decimals: number | null }>;
   /** References paid by earlier runs (rows that completed). */
@@ -35,7 +36,16 @@ export interface CheckSnapshot {
   prices: ReadonlyMap<string, string>;
   /** One transfer's fee estimate by `${symbol}:${blockChain}` of the row: the fee's asset and amount. */
   fees: ReadonlyMap<string, { asset: string; blockChain: string; amount: string }>;
+  /**
+   * Each fiat row's off-ramp quote by row number (from 1): what it would pay and cost, or why
+   * the provider refused it (below its minimum, a rail that carries no such currency …).
+   */
+  offRamps: ReadonlyMap<number, OffRampQuoted>;
 }
+
+export type OffRampQuoted =
+  | { ok: true; quote: Omit<PaymentRunOffRamp, 'row' | 'bankAccountId'> }
+  | { ok: false; field: string; message: string };
 
 export interface CheckResult {
   errors: PaymentCheckError[];
@@ -111,6 +121,11 @@ function rowErrors(
         'BANK_ACCOUNT_NOT_APPROVED',
         `bank account "${id}" is ${account.status ?? 'not approved'}, not APPROVED`,
       );
+    else {
+      const quoted = snapshot.offRamps.get(number);
+      if (quoted && !quoted.ok)
+        fail(quoted.field, 'OFF_RAMP_REFUSED', `the off-ramp cannot be quoted: ${quoted.message}`);
+    }
   } else if (row.contactId !== undefined) {
     const contact = snapshot.contacts.get(row.contactId);
     if (!contact) fail('contactId', 'UNKNOWN_CONTACT', `no contact with id "${row.contactId}"`);
@@ -212,6 +227,7 @@ export function checkPaymentRun(
   const lines = new Map<string, Line>();
   const totals = new Map<string, { asset: string; blockChain: string; amounts: string[] }>();
   const fees = new Map<string, { asset: string; blockChain: string; amounts: string[] }>();
+  const offRamps: PaymentRunOffRamp[] = [];
   rows.forEach((row, i) => {
     if ((errors[i]?.length ?? 0) > 0) return;
     const key = `${row.sourceVaultId}\u0000${assetKey(row.asset, row.blockChain)}`;
@@ -238,7 +254,21 @@ export function checkPaymentRun(
     const total = totals.get(k) ?? { asset: row.asset, blockChain: row.blockChain, amounts: [] };
     total.amounts.push(row.amount);
     totals.set(k, total);
-    const fee = snapshot.fees.get(k);
+    const quoted = row.kind === 'FIAT' ? snapshot.offRamps.get(i + 1) : undefined;
+    if (quoted?.ok) {
+      // An off-ramp's fee is the provider's, in the asset sold, inside the row's amount.
+      offRamps.push({ row: i + 1, bankAccountId: row.bankAccountId ?? '', ...quoted.quote });
+      const fk = assetKey(quoted.quote.feeAsset, row.blockChain);
+      const f = fees.get(fk) ?? {
+        asset: quoted.quote.feeAsset,
+        blockChain: row.blockChain,
+        amounts: [],
+      };
+      f.amounts.push(quoted.quote.feeAmount);
+      fees.set(fk, f);
+      return;
+    }
+    const fee = row.kind === 'CRYPTO' ? snapshot.fees.get(k) : undefined;
     if (fee) {
       const fk = assetKey(fee.asset, fee.blockChain);
       const f = fees.get(fk) ?? { asset: fee.asset, blockChain: fee.blockChain, amounts: [] };
@@ -298,6 +328,7 @@ export function checkPaymentRun(
       totalUsd: usdSum(totalList.map((t) => usdOf(t.asset, t.blockChain, t.amount))),
       fees: feeList,
       feesUsd: usdSum(feeList.map((f) => f.usd)),
+      ...(offRamps.length > 0 ? { offRamps } : {}),
     },
   };
 }

@@ -12,6 +12,8 @@ import {
 } from '#contract/endpoints/payment-runs.ts';
 import type { PaymentRun } from '#contract/payment-runs.ts';
 import type { Policy } from '#contract/policies.ts';
+import { approvalProgress } from '#contract/endpoints/policies.ts';
+import type { ApprovalProgressList } from '#contract/approval-progress.ts';
 import { appTest } from '../../test/app-test.ts';
 import { createEngineFixture } from '../../test/engine-test-app.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
@@ -180,6 +182,46 @@ describe('payment runs', () => {
       expect(again.body).toMatchObject({ status: 'APPROVED' });
       const approved = await initiator.json(pathOf(getPaymentRun, { runId: run.id }));
       expect(approved.body).toMatchObject({ status: 'APPROVED' });
+    },
+  );
+
+  runTest(
+    'name only members among who may approve a run: no API client ever decides one',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const ada = await t.signIn('approver');
+      // The rule that applies lets anyone who may approve decide: API clients too, for a transfer.
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        sendJson('POST', {
+          name: 'Who approves',
+          rows: [
+            {
+              kind: 'CRYPTO',
+              sourceVaultId: f.treasury.id,
+              contactId: f.contacts.eth.id,
+              asset: 'USDC',
+              blockChain: 'ETHEREUM',
+              amount: '5',
+              reference: 'WHO-1',
+            },
+          ],
+        }),
+      );
+      const runId = (created.body as PaymentRun).id;
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      const card = await ada.json(pathOf(approvalCard, { entityId: runId }));
+      const waitingOn = (card.body as { card: { status: { quorum: { waitingOn: string } } } }).card
+        .status.quorum.waitingOn;
+      expect(waitingOn).toMatch(/^waiting for one more of/);
+      expect(waitingOn).not.toContain('API client');
+      const progress = await ada.json(
+        `${pathOf(approvalProgress, {})}?entityIds=${encodeURIComponent(runId)}`,
+      );
+      expect((progress.body as ApprovalProgressList).results).toMatchObject([
+        { entityId: runId, apiClientsMayApprove: false },
+      ]);
     },
   );
 

@@ -1,3 +1,4 @@
+import type { RampCreateRequest } from '#contract/ramps.ts';
 import type { CreateTransactionRequest } from '#contract/transaction.ts';
 import type { CustodyActor, CustodyContext } from '../../custody/backend.ts';
 
@@ -44,6 +45,7 @@ interface PayableRow {
   sourceVaultId: string;
   contactId: string | null;
   address: string | null;
+  bankAccountId: string | null;
   asset: string;
   blockChain: string;
   amount: string;
@@ -71,4 +73,59 @@ export function rowTransactionBody(row: PayableRow): CreateTransactionRequest | 
     externalId: row.externalId,
     ...(row.memo !== null ? { memo: row.memo } : {}),
   };
+}
+
+/**
+ * The create body of a fiat row's off-ramp, executing `quoteId`: the row's amount of its asset
+ * leaving its vault for its bank account. The quote's request rides along (`onRampRequestData`,
+ * as the Python SDK sends it), so the custody API holds the quote to the row's own amount,
+ * asset, chain and parties (QUOTE_MISMATCH otherwise) and the guard can read them.
+ */
+export function rowRampBody(
+  row: PayableRow,
+  quote: { quoteId: string; currency: string; paymentMethod: string },
+): RampCreateRequest | null {
+  if (row.kind !== 'FIAT' || row.bankAccountId === null) return null;
+  const source = { type: 'VAULT' as const, id: row.sourceVaultId };
+  const destination = { type: 'BANK_ACCOUNT' as const, id: row.bankAccountId };
+  return {
+    category: 'OFF_RAMP',
+    source,
+    destination,
+    quoteId: quote.quoteId,
+    onRampRequestData: {
+      category: 'OFF_RAMP',
+      source,
+      destination,
+      fromAsset: row.asset,
+      fromChain: row.blockChain,
+      fromAmount: row.amount,
+      toAsset: quote.currency,
+      paymentMethod: quote.paymentMethod as 'US_ACH',
+    },
+    externalId: row.externalId,
+    ...(row.memo !== null ? { memo: row.memo } : {}),
+  };
+}
+
+/** Whether a ramp's create body is the fiat row's off-ramp: its parties, amount and externalId. */
+export function isRowRampBody(row: PayableRow, body: RampCreateRequest): boolean {
+  const asked = body.onRampRequestData;
+  return (
+    row.kind === 'FIAT' &&
+    body.category === 'OFF_RAMP' &&
+    body.externalId === row.externalId &&
+    body.source.type === 'VAULT' &&
+    body.source.id === row.sourceVaultId &&
+    body.destination.type === 'BANK_ACCOUNT' &&
+    body.destination.id === row.bankAccountId &&
+    (body.memo ?? null) === row.memo &&
+    asked?.category === 'OFF_RAMP' &&
+    asked.fromAsset === row.asset &&
+    asked.fromChain === row.blockChain &&
+    asked.fromAmount === row.amount &&
+    asked.toAmount === undefined &&
+    asked.source?.id === row.sourceVaultId &&
+    asked.destination?.id === row.bankAccountId
+  );
 }

@@ -2,7 +2,8 @@ import { ApiError } from '#contract/api-error.ts';
 import type { PaymentRowInput } from '#contract/payment-runs.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { Database } from '../../db/client.ts';
-import { assetKey, type CheckSnapshot } from './check.ts';
+import { RAIL_CURRENCIES, type RampQuoteRequest } from '#contract/ramps.ts';
+import { assetKey, type CheckSnapshot, type OffRampQuoted } from './check.ts';
 import { paidReferences } from './store.ts';
 
 /**
@@ -117,7 +118,26 @@ export async function checkSnapshot(
     }),
   );
 
+  // Each fiat row's off-ramp, quoted as it would be paid: the provider's limits, the rail's
+  // currency and the vault's balance are its to refuse, and its fee is the row's cost.
+  const offRamps = new Map<number, OffRampQuoted>();
+  await Promise.all(
+    rows.map(async (row, i) => {
+      if (row.kind !== 'FIAT' || !vaults.has(row.sourceVaultId)) return;
+      const account = bankAccounts.get(row.bankAccountId ?? '');
+      if (account?.status !== 'APPROVED' || !account.id) return;
+      const quoted = await quoteOffRamp(backend, ctx, row, account);
+      offRamps.set(i + 1, quoted);
+      const fee = quoted.ok ? assetKey(quoted.quote.feeAsset, row.blockChain) : null;
+      if (fee && !prices.has(fee) && backend.usdValue) {
+        const price = await backend.usdValue(ctx, row.asset, row.blockChain, '1');
+        if (price !== null) prices.set(fee, price);
+      }
+    }),
+  );
+
   return {
+    offRamps,
     subOrgId: run.subOrgId,
     vaults,
     contacts,
@@ -131,4 +151,83 @@ export async function checkSnapshot(
     prices,
     fees,
   };
+}
+
+/**
+ * The currency a fiat row pays its bank account in: the one its rail carries, the first
+ * when it carries several (SWIFT and bank transfers pay USD).
+ */
+export function rowCurrency(paymentMethod: string | undefined): string | null {
+  const carried = paymentMethod
+    ? RAIL_CURRENCIES[paymentMethod as keyof typeof RAIL_CURRENCIES]
+    : undefined;
+  return carried?.[0] ?? null;
+}
+
+/** Where a refused off-ramp quote's reason belongs on the row, by its code. */
+function fieldOf(code: string | undefined): string {
+  if (!code) return 'bankAccountId';
+  if (/AMOUNT|BALANCE/.test(code)) return 'amount';
+  if (/ROUTE|ASSET/.test(code)) return 'asset';
+  return 'bankAccountId';
+}
+
+/**
+ * A fiat row's off-ramp quoted now: the row's amount leaving the vault (the provider's fee
+ * inside it) to the approved bank account, in the currency and by the rail the account takes.
+ * A refusal (a 4xx) is the row's to fix; anything else is thrown.
+ */
+export async function quoteOffRamp(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  row: Pick<PaymentRowInput, 'sourceVaultId' | 'asset' | 'blockChain' | 'amount'> & {
+    bankAccountId?: string | null | undefined;
+  },
+  account: { id?: string | undefined; paymentMethod?: string | undefined },
+): Promise<OffRampQuoted & { quoteId?: string; finalFromAmount?: string }> {
+  const currency = rowCurrency(account.paymentMethod);
+  if (!currency || !account.paymentMethod)
+    return {
+      ok: false,
+      field: 'bankAccountId',
+      message: `bank account "${row.bankAccountId ?? ''}" has no rail an off-ramp pays`,
+    };
+  const request = {
+    category: 'OFF_RAMP',
+    source: { type: 'VAULT', id: row.sourceVaultId },
+    destination: { type: 'BANK_ACCOUNT', id: account.id },
+    fromAsset: row.asset,
+    fromChain: row.blockChain,
+    fromAmount: row.amount,
+    toAsset: currency,
+    paymentMethod: account.paymentMethod,
+  } as RampQuoteRequest;
+  try {
+    const answer = await backend.quoteRamp(ctx, request);
+    const best = answer.quotes?.[0] ?? answer;
+    if (!best.quoteId || !best.finalToAmount || !best.fees?.amount)
+      return { ok: false, field: 'bankAccountId', message: 'the provider answered no quote' };
+    return {
+      ok: true,
+      quoteId: best.quoteId,
+      ...(best.finalFromAmount ? { finalFromAmount: best.finalFromAmount } : {}),
+      quote: {
+        paymentMethod: account.paymentMethod,
+        currency,
+        toAmount: best.finalToAmount,
+        feeAsset: best.fees.asset ?? row.asset,
+        feeAmount: best.fees.amount,
+        feeUsd: best.fees.amountInFiat ?? null,
+      },
+    };
+  } catch (error) {
+    if (
+      error instanceof ApiError &&
+      error.status >= 400 &&
+      error.status < 500 &&
+      error.status !== 429
+    )
+      return { ok: false, field: fieldOf(error.code), message: error.message };
+    throw error;
+  }
 }

@@ -25,7 +25,7 @@ import { paymentRunRows, paymentRuns } from '../../db/schema/console.ts';
  * which the approval card carries.
  */
 
-type RowRecord = typeof paymentRunRows.$inferSelect;
+export type RowRecord = typeof paymentRunRows.$inferSelect;
 
 /** What is paid of a row: what the digest binds, in a fixed shape. */
 function payable(row: PaymentRowInput | RowRecord) {

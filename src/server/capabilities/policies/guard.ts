@@ -21,9 +21,10 @@ import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { canonicalJson } from '#contract/approval-card.ts';
 import { add } from '#contract/decimal.ts';
-import { committedOutflowUsd, loadRun } from '../payment-runs/store.ts';
+import { committedOutflowUsd, loadRun, type RowRecord } from '../payment-runs/store.ts';
 import {
   isRowExternalId,
+  isRowRampBody,
   rowOfContext,
   rowTransactionBody,
   type RunRowRef,
@@ -647,23 +648,33 @@ export function applyPolicies(
    */
   async function createRunRow(
     ctx: CustodyContext,
-    body: CreateTransactionRequest,
     ref: RunRowRef,
+    isThisRow: (row: RowRecord) => boolean,
+    make: () => Promise<Transaction>,
   ): Promise<Transaction> {
     const notApproved = (why: string) =>
       new ApiError(403, ERROR_CODES.forbidden, `Not a payment run's approved row: ${why}`);
     const stored = await loadRun(db, ref.runId);
     if (!stored || stored.run.status !== 'EXECUTING') throw notApproved('the run is not executing');
     const row = stored.rows.find((r) => r.index === ref.index);
-    const expected = row ? rowTransactionBody(row) : null;
-    if (!row || !expected || canonicalJson(expected) !== canonicalJson(body))
-      throw notApproved(`row ${ref.index} is not this transaction`);
+    if (!row || !isThisRow(row)) throw notApproved(`row ${ref.index} is not this transaction`);
     const frozen = await requirementOf(db, ref.runId);
     if (frozen?.settled !== 'APPROVED' || frozen.sentAt === null)
       throw notApproved('the run was not approved');
-    const created = await inner.createTransaction(ctx, body);
+    const created = await make();
     await freezeOn(created, 'TRANSACTION', frozen.requirement, initiatorOf(frozen));
     return created;
+  }
+
+  /** A row's externalId from anyone but the run's executor: refused, so none is made ahead of it. */
+  function refuseRowExternalId(externalId: string | undefined) {
+    if (externalId !== undefined && isRowExternalId(externalId))
+      throw new ApiError(
+        400,
+        ERROR_CODES.validation,
+        'externalId of the form run-…-row-N is reserved for the rows of payment runs',
+        [{ field: 'externalId', message: 'reserved for the rows of payment runs' }],
+      );
   }
 
   return {
@@ -671,14 +682,17 @@ export function applyPolicies(
 
     async createTransaction(ctx, body) {
       const row = rowOfContext(ctx);
-      if (row) return createRunRow(ctx, body, row);
-      if (body.externalId !== undefined && isRowExternalId(body.externalId))
-        throw new ApiError(
-          400,
-          ERROR_CODES.validation,
-          'externalId of the form run-…-row-N is reserved for the rows of payment runs',
-          [{ field: 'externalId', message: 'reserved for the rows of payment runs' }],
+      if (row)
+        return createRunRow(
+          ctx,
+          row,
+          (stored) => {
+            const expected = rowTransactionBody(stored);
+            return expected !== null && canonicalJson(expected) === canonicalJson(body);
+          },
+          () => inner.createTransaction(ctx, body),
         );
+      refuseRowExternalId(body.externalId);
       const initiator = await actorOf(ctx);
       const { version, policy } = await currentPolicy(db, 'transactions');
       const needs = factsNeeded(policy);
@@ -703,15 +717,28 @@ export function applyPolicies(
     // A ramp's parties and amounts come from its quote: it is judged on the transaction the
     // backend made from it. A blocking rule is frozen on it, so it can only be declined.
     async createTransactionFromIntent(ctx, body) {
+      refuseRowExternalId(body.externalId);
       return judgedAfter(ctx, body, () => inner.createTransactionFromIntent(ctx, body));
     },
 
+    // A fiat row of a payment run is paid by an off-ramp its executor makes, on the run's
+    // approval (its amount and parties the row's, its quote the one the executor checked).
     async createRampTransaction(ctx, body) {
+      const row = rowOfContext(ctx);
+      if (row)
+        return createRunRow(
+          ctx,
+          row,
+          (stored) => isRowRampBody(stored, body),
+          () => inner.createRampTransaction(ctx, body),
+        );
+      refuseRowExternalId(body.externalId);
       return judgedAfter(ctx, body, () => inner.createRampTransaction(ctx, body));
     },
 
     // A swap's create names no amount: it is valued from its quote, on the transaction made.
     async createTradeTransaction(ctx, body) {
+      refuseRowExternalId(body.externalId);
       return judgedAfter(ctx, body, () => inner.createTradeTransaction(ctx, body));
     },
 

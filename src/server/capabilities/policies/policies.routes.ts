@@ -18,7 +18,7 @@ import { inArray } from 'drizzle-orm';
 import { audit } from '../../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
 import { outsideAdminScope } from '../../console/admin-scope.ts';
-import type { ApprovableKind, CardContext } from '../approvals/core/kind.ts';
+import { isHeldKind, type ApprovableKind, type CardContext } from '../approvals/core/kind.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import type { Database } from '../../db/client.ts';
@@ -331,7 +331,9 @@ export function policyRoutes(
     );
     const items = rows.flatMap((row, i) => {
       const item = seen[i];
-      return item ? [{ row, subOrgId: item.subOrgId }] : [];
+      return item
+        ? [{ row, subOrgId: item.subOrgId, held: isHeldKind(kinds, row.entityType) }]
+        : [];
     });
     return { results: await approvalProgress(db, items, member) };
   });

@@ -16,7 +16,10 @@ import { initiatorOf, voteActor } from './votes.store.ts';
  * the approvals collected, named and timed, and the members who could still
  * add one. The caller has checked that the member may see each item and
  * gives its sub-organization (a member restricted elsewhere cannot decide it,
- * so is not listed). Read in three queries however many items, two more
+ * so is not listed), and whether the console holds the item itself (a held
+ * kind: a payment run, a staff change, a policy publish), which only members
+ * decide, in the console, so no API client is among its approvers whatever
+ * its rule's kinds say. Read in three queries however many items, two more
  * when `memberId` names the member asking: `linkedToYou` is theirs.
  */
 
@@ -54,7 +57,7 @@ export async function requirementsOf(
 
 export async function approvalProgress(
   db: Pick<Database, 'select'>,
-  items: ReadonlyArray<{ row: RequirementRow; subOrgId: string | null | undefined }>,
+  items: ReadonlyArray<{ row: RequirementRow; subOrgId: string | null | undefined; held: boolean }>,
   memberId: string | null = null,
 ): Promise<ApprovalProgress[]> {
   if (items.length === 0) return [];
@@ -94,7 +97,7 @@ export async function approvalProgress(
   const names = new Map(members.map((m) => [m.id, m.name]));
   const nameOf = (id: string) => names.get(id) ?? id;
 
-  return items.map(({ row, subOrgId }) => {
+  return items.map(({ row, subOrgId, held }) => {
     const mine = votes.filter((v) => v.entityId === row.entityId);
     const decisions = mine.map((v) => ({ actor: voteActor(v), decision: v.decision }));
     const when = new Map(mine.map((v) => [key(voteActor(v)), v.at.toISOString()]));
@@ -151,7 +154,7 @@ export async function approvalProgress(
         .map(({ id, name, role }) => ({ id, name, role })),
       moreEligible: Math.max(0, still.length - MAX_ELIGIBLE_NAMED),
       apiClientsMayApprove:
-        (kinds.length === 0 && memberIds.length === 0) || kinds.includes('api_client'),
+        !held && ((kinds.length === 0 && memberIds.length === 0) || kinds.includes('api_client')),
     };
   });
 }

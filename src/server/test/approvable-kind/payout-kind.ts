@@ -59,7 +59,7 @@ export function payoutKind() {
     async loadCard(card, entityId) {
       const payout = payouts.get(entityId);
       if (!payout || !inScope(card.ctx, payout.subOrgId)) return null;
-      const frozen = await frozenOf(card, entityId, payout.subOrgId);
+      const frozen = await frozenOf(card, entityId, payout.subOrgId, true);
       const built: ApprovalCard = {
         intent: {
           kind: PAYOUT,

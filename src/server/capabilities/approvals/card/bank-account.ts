@@ -15,7 +15,7 @@ export const bankAccountKind: ApprovableKind = {
   async loadCard(card, entityId) {
     const account = await orNull(card.backend.getBankAccount(card.ctx, entityId));
     if (!account) return null;
-    const frozen = await frozenOf(card, entityId, account.subOrgId);
+    const frozen = await frozenOf(card, entityId, account.subOrgId, false);
     return {
       intent: {
         kind: 'BANK_ACCOUNT',

@@ -19,7 +19,7 @@ export const contactKind: ApprovableKind = {
   async loadCard(card, entityId) {
     const contact = await orNull(card.backend.getContact(card.ctx, entityId));
     if (!contact) return null;
-    const frozen = await frozenOf(card, entityId, contact.subOrgId);
+    const frozen = await frozenOf(card, entityId, contact.subOrgId, false);
     return {
       intent: {
         kind: 'CONTACT',

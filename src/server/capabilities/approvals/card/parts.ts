@@ -54,15 +54,19 @@ export async function ruleOf(
   };
 }
 
-/** The item's frozen requirement and where its quorum stands; nulls when none was frozen on it. */
+/**
+ * The item's frozen requirement and where its quorum stands; nulls when none was frozen on it.
+ * `held`: the console holds the item's kind itself, so only members decide it (no API client).
+ */
 export async function frozenOf(
   card: CardContext,
   entityId: string,
   subOrgId: string | null | undefined,
+  held: boolean,
 ): Promise<{ requirement: FrozenRequirement | null; quorum: CardQuorum | null }> {
   const [row] = await requirementsOf(card.db, [entityId]);
   if (!row) return { requirement: null, quorum: null };
-  const [progress] = await approvalProgress(card.db, [{ row, subOrgId }], card.memberId);
+  const [progress] = await approvalProgress(card.db, [{ row, subOrgId, held }], card.memberId);
   // Approvals made on an earlier card that stopped counting, and why (signing/).
   const voided = progress ? await voidedVotes(card.db, entityId) : [];
   return {

@@ -271,7 +271,7 @@ export const transactionKind: ApprovableKind = {
   async loadCard(card, entityId) {
     const tx = await orNull(card.backend.getTransaction(card.ctx, entityId));
     if (!tx) return null;
-    return transactionCard(card, tx, await frozenOf(card, entityId, tx.subOrgId));
+    return transactionCard(card, tx, await frozenOf(card, entityId, tx.subOrgId, false));
   },
 };
 

@@ -77,6 +77,15 @@ export interface SettledEffect {
   afterCommit(auth: AuthOptions): void;
 }
 
+/**
+ * Whether items of that entity type are held by the console itself (the kind
+ * settles them): decided only by members, through the held item's page, never
+ * by an API client.
+ */
+export function isHeldKind(kinds: readonly ApprovableKind[], entityType: string): boolean {
+  return kinds.some((k) => k.kind === entityType && k.settle !== undefined);
+}
+
 /** The kind of that name among `kinds`; an entity type no kind declares is a bug, never a 404. */
 export function kindNamed(kinds: readonly ApprovableKind[], name: string): ApprovableKind {
   const found = kinds.find((k) => k.kind === name);

@@ -7,10 +7,10 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
 import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
 import type { Database } from '../../../db/client.ts';
-import { contacts, vaultBalances } from '../../../db/schema/sandbox.ts';
+import { bankAccounts, contacts, vaultBalances } from '../../../db/schema/sandbox.ts';
 import { appTestWith } from '../../../test/app-test.ts';
 import { createEngineFixture } from '../../../test/engine-test-app.ts';
-import { createContact, createVault } from '../../../test/fixtures.ts';
+import { createBankAccount, createContact, createVault } from '../../../test/fixtures.ts';
 import { approvedRun, executorOver } from '../../../test/payment-runs.ts';
 import { TestClock } from '../../../test/test-clock.ts';
 import { createSandboxBackend } from '../../../wiring/sandbox-backend.ts';
@@ -32,9 +32,16 @@ const runTest = appTestWith({}, (t) => createEngineFixture(t.db, t.orgId));
 
 const HOUR = 60 * 60 * 1000;
 const AMOUNTS = ['0.5', '1.25', '2', '3.75'];
+/** A fiat row's amounts: an off-ramp takes at least 10. */
+const FIAT_AMOUNTS = ['10', '12.5', '20'];
 
-/** How a row ends: paid, refused at its create (its contact declined), or failed on chain (its vault emptied). */
-type Fate = 'pay' | 'refuse' | 'fail';
+/**
+ * How a row ends: paid, refused at its create (its contact declined), or failed on chain (its
+ * vault emptied); a fiat row paid by its off-ramp, or refused at execution (its bank account
+ * declined after the run's approval).
+ */
+type Fate = 'pay' | 'refuse' | 'fail' | 'fiat' | 'fiatRefuse';
+const isFiat = (fate: Fate | undefined) => fate === 'fiat' || fate === 'fiatRefuse';
 
 /**
  * Where a life of the server ends: at its n-th write to the custody side (a
@@ -54,7 +61,10 @@ const scenario = fc.record({
         { weight: 6, arbitrary: fc.constant<Fate>('pay') },
         { weight: 1, arbitrary: fc.constant<Fate>('refuse') },
         { weight: 1, arbitrary: fc.constant<Fate>('fail') },
+        { weight: 2, arbitrary: fc.constant<Fate>('fiat') },
+        { weight: 1, arbitrary: fc.constant<Fate>('fiatRefuse') },
       ),
+      fiatAmount: fc.constantFrom(...FIAT_AMOUNTS),
     }),
     { minLength: 2, maxLength: 5 },
   ),
@@ -97,6 +107,12 @@ function mortal(
     ...sandbox,
     dead: () => dead,
     createTransaction: (ctx, body) => at('create', () => sandbox.createTransaction(ctx, body)),
+    createRampTransaction: (ctx, body) =>
+      at('create', () => sandbox.createRampTransaction(ctx, body)),
+    quoteRamp: (ctx, body) =>
+      dead ? Promise.reject(new Killed('down')) : sandbox.quoteRamp(ctx, body),
+    getBankAccount: (ctx, id) =>
+      dead ? Promise.reject(new Killed('down')) : sandbox.getBankAccount(ctx, id),
     decideApproval: (ctx, id, body) => at('approve', () => sandbox.decideApproval(ctx, id, body)),
     listTransactions: (ctx, q) =>
       dead ? Promise.reject(new Killed('down')) : sandbox.listTransactions(ctx, q),
@@ -122,7 +138,7 @@ describe('payment runs under crashes (property)', () => {
               { orgId: t.orgId, vaultName: `Prop ${runNumber}` },
               [
                 { asset: 'ETH', chain: 'ETHEREUM', amount: '5' },
-                { asset: 'USDC', chain: 'ETHEREUM', amount: '100' },
+                { asset: 'USDC', chain: 'ETHEREUM', amount: '200' },
               ],
             );
             const doomed = await createVault(
@@ -143,22 +159,40 @@ describe('payment runs under crashes (property)', () => {
               name: `Prop dropped ${runNumber}`,
               assetList: [],
             });
+            const bank = await createBankAccount(t.db, { orgId: t.orgId, status: 'APPROVED' });
+            const closing = await createBankAccount(t.db, { orgId: t.orgId, status: 'APPROVED' });
             const runId = await approvedRun(
               initiator,
               approver,
               `Property run ${seed}/${runNumber}`,
-              rows.map((r, i) => ({
-                kind: 'CRYPTO',
-                sourceVaultId: r.fate === 'fail' ? doomed.id : main.id,
-                contactId: r.fate === 'refuse' ? dropped.id : payee.id,
-                asset: 'USDC',
-                blockChain: 'ETHEREUM',
-                amount: r.amount,
-                reference: `PROP-${seed}-${runNumber}-${i + 1}`,
-              })),
+              rows.map((r, i) =>
+                isFiat(r.fate)
+                  ? {
+                      kind: 'FIAT',
+                      sourceVaultId: main.id,
+                      bankAccountId: r.fate === 'fiat' ? bank.id : closing.id,
+                      asset: 'USDC',
+                      blockChain: 'ETHEREUM',
+                      amount: r.fiatAmount,
+                      reference: `PROP-${seed}-${runNumber}-${i + 1}`,
+                    }
+                  : {
+                      kind: 'CRYPTO',
+                      sourceVaultId: r.fate === 'fail' ? doomed.id : main.id,
+                      contactId: r.fate === 'refuse' ? dropped.id : payee.id,
+                      asset: 'USDC',
+                      blockChain: 'ETHEREUM',
+                      amount: r.amount,
+                      reference: `PROP-${seed}-${runNumber}-${i + 1}`,
+                    },
+              ),
             );
             // After the approval: one contact declined (its rows' creates are refused), one vault
             // emptied of USDC (its rows' transactions fail at signing).
+            await t.db
+              .update(bankAccounts)
+              .set({ status: 'DECLINED' })
+              .where(eq(bankAccounts.id, closing.id));
             await t.db
               .update(contacts)
               .set({ status: 'DECLINED' })
@@ -189,7 +223,7 @@ describe('payment runs under crashes (property)', () => {
             // The server really was killed mid-run (a kill whose call never came is no kill).
             expect(killed).toBeGreaterThan(0);
             const stored = await loadRun(t.db, runId);
-            const paysAll = rows.every((r) => r.fate === 'pay');
+            const paysAll = rows.every((r) => r.fate === 'pay' || r.fate === 'fiat');
             expect(stored?.run.status).toBe(paysAll ? 'COMPLETED' : 'PARTIALLY_FAILED');
             const ours: Transaction[] = [];
             for (const [i, row] of (stored?.rows ?? []).entries()) {
@@ -197,7 +231,7 @@ describe('payment runs under crashes (property)', () => {
               const found = (
                 await sandbox.listTransactions({}, { externalId: row.externalId, limit: 10 })
               ).results;
-              if (fate === 'refuse') {
+              if (fate === 'refuse' || fate === 'fiatRefuse') {
                 expect(row.status, `row ${row.index}`).toBe('REFUSED');
                 expect(row.failure).toBeTruthy();
                 expect(found).toEqual([]);
@@ -211,8 +245,10 @@ describe('payment runs under crashes (property)', () => {
               if (!tx) continue;
               ours.push(tx);
               expect(isTerminalStatus(tx.status)).toBe(true);
-              expect(row.status).toBe(fate === 'pay' ? 'COMPLETED' : 'FAILED');
-              expect(tx.status).toBe(fate === 'pay' ? 'COMPLETED' : 'FAILED');
+              const paid = fate === 'pay' || fate === 'fiat';
+              expect(row.status).toBe(paid ? 'COMPLETED' : 'FAILED');
+              expect(tx.status).toBe(paid ? 'COMPLETED' : 'FAILED');
+              if (fate === 'fiat') expect(tx.category).toBe('OFF_RAMP');
             }
             // Nothing else left the run's vaults: no row paid twice under another id.
             const fromVaults = (
@@ -228,6 +264,12 @@ describe('payment runs under crashes (property)', () => {
             const count = (asset: string, amount: string) =>
               spent.set(asset, add(spent.get(asset) ?? '0', amount));
             for (const tx of ours) {
+              if (tx.category === 'OFF_RAMP') {
+                // What an off-ramp takes is its row's amount, the provider's fee inside it.
+                const row = stored?.rows.find((r) => r.transactionId === tx.id);
+                if (tx.status === 'COMPLETED') count('USDC', row?.amount ?? '0');
+                continue;
+              }
               const landed = tx.status === 'COMPLETED' || (tx.status === 'FAILED' && tx.txHash);
               if (tx.status === 'COMPLETED') count(tx.asset ?? '', tx.amount ?? '0');
               if (landed && tx.fees?.amount) count(tx.fees.asset ?? 'ETH', tx.fees.amount);

@@ -1,4 +1,5 @@
 import { describe, expect } from 'vitest';
+import { mul } from '#contract/decimal.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { updateDisplaySettings } from '#contract/endpoints/account.ts';
@@ -17,8 +18,9 @@ import {
 import type { PaymentRun, PaymentRunReconciliation } from '#contract/payment-runs.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
 import { declineTransaction } from '../../../custody/sandbox/engine/approval-outcome.ts';
-import { vaultBalances } from '../../../db/schema/sandbox.ts';
-import { createVault } from '../../../test/fixtures.ts';
+import { bankAccounts, vaultBalances } from '../../../db/schema/sandbox.ts';
+import { paymentRuns } from '../../../db/schema/console.ts';
+import { createBankAccount, createVault } from '../../../test/fixtures.ts';
 import { approvedRun, driveUntil, executorOver, sendJson } from '../../../test/payment-runs.ts';
 import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
 import { appTest } from '../../../test/app-test.ts';
@@ -132,6 +134,7 @@ describe('the payment run executor', () => {
         judged,
         inner: sandbox,
         logger: quiet,
+        rateTolerancePercent: '0.5',
       });
       // Paused, nothing is sent; resumed, it starts where it stood.
       const paused = await initiator.json(pathOf(pausePaymentRun, { runId }), sendJson('POST'));
@@ -197,6 +200,101 @@ describe('the payment run executor', () => {
         );
         expect(at('timeZone')).toBe('Asia/Tokyo');
       }
+    },
+  );
+
+  runTest(
+    'pays a fiat row by an off-ramp on the run’s approval, quoted again, and refuses one whose account or price moved',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const account = () =>
+        createBankAccount(t.db, { orgId: t.orgId, status: 'APPROVED', paymentMethod: 'US_ACH' });
+      const [payee, revoked, repriced] = [await account(), await account(), await account()];
+      const fiat = (reference: string, bankAccountId: string, amount: string) => ({
+        kind: 'FIAT',
+        sourceVaultId: f.treasury.id,
+        bankAccountId,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount,
+        reference,
+      });
+      const runId = await approvedRun(initiator, await t.signIn('approver'), 'Fiat test', [
+        fiat('FX-1', payee.id, '100'),
+        fiat('FX-2', revoked.id, '50'),
+        fiat('FX-3', repriced.id, '60'),
+      ]);
+      const checked = await loadRun(t.db, runId);
+      const offRamps = checked?.run.simulation?.offRamps ?? [];
+      expect(offRamps.map((o) => [o.row, o.currency, o.paymentMethod])).toEqual([
+        [1, 'USD', 'US_ACH'],
+        [2, 'USD', 'US_ACH'],
+        [3, 'USD', 'US_ACH'],
+      ]);
+      // After the approval: row 2's account is declined, and row 3 was approved on an arrival
+      // 5% above what the provider pays now (beyond the 0.5% tolerance).
+      await t.db
+        .update(bankAccounts)
+        .set({ status: 'DECLINED' })
+        .where(eq(bankAccounts.id, revoked.id));
+      const simulation = checked?.run.simulation;
+      if (!simulation) throw new Error('the run was not simulated');
+      await t.db
+        .update(paymentRuns)
+        .set({
+          simulation: {
+            ...simulation,
+            offRamps: offRamps.map((o) =>
+              o.row === 3 ? { ...o, toAmount: mul(o.toAmount, '1.05') } : o,
+            ),
+          },
+        })
+        .where(eq(paymentRuns.id, runId));
+
+      const clock = new TestClock(new Date());
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
+      const executor = executorOver(t, clock, sandbox);
+      await driveUntil(t, executor, clock, runId, 'PARTIALLY_FAILED');
+
+      const stored = await loadRun(t.db, runId);
+      expect(stored?.rows.map((r) => r.status)).toEqual(['COMPLETED', 'REFUSED', 'REFUSED']);
+      expect(stored?.rows[1]?.failure).toMatch(/is DECLINED now, not APPROVED/);
+      expect(stored?.rows[2]?.failure).toMatch(/below the .* USD approved less the 0.5% tolerance/);
+      const paid = await sandbox.getTransaction({}, stored?.rows[0]?.transactionId ?? '');
+      expect(paid).toMatchObject({
+        category: 'OFF_RAMP',
+        status: 'COMPLETED',
+        externalId: stored?.rows[0]?.externalId,
+        vaultId: f.treasury.id,
+      });
+      // Nothing reached the custody side for the refused rows.
+      for (const r of stored?.rows.slice(1) ?? []) {
+        const found = await sandbox.listTransactions({}, { externalId: r.externalId, limit: 10 });
+        expect(found.results).toEqual([]);
+      }
+      // Nobody else may make a row's off-ramp ahead of the executor.
+      const judged = applyPolicies(scopedBackend(sandbox), {
+        db: t.db,
+        clock,
+        driver: t.database.driver,
+        kinds: APPROVABLE_KINDS,
+      });
+      const early = await judged
+        .createRampTransaction(
+          { actor: { type: 'STAFF', id: initiator.member.id } },
+          {
+            category: 'OFF_RAMP',
+            source: { type: 'VAULT', id: f.treasury.id },
+            destination: { type: 'BANK_ACCOUNT', id: payee.id },
+            quoteId: 'any',
+            externalId: `run-${runId}-row-9`,
+          },
+        )
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      expect(early).toMatchObject({ status: 400, fields: [{ field: 'externalId' }] });
     },
   );
 

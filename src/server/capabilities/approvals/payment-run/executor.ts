@@ -13,7 +13,10 @@ import {
   requirementOf,
 } from '../../policies/votes.store.ts';
 import { raiseRunProgress } from '../../payment-runs/live.ts';
-import { rowContext, rowTransactionBody } from '../../payment-runs/row-transaction.ts';
+import { cmp, mul, sub } from '#contract/decimal.ts';
+import type { PaymentRunOffRamp } from '#contract/payment-runs.ts';
+import { rowContext, rowRampBody, rowTransactionBody } from '../../payment-runs/row-transaction.ts';
+import { quoteOffRamp, rowCurrency } from '../../payment-runs/snapshot.ts';
 import {
   finishRun,
   loadRun,
@@ -52,6 +55,11 @@ export interface RunExecutorOptions {
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** Rows created per pass, over all runs: the pace the chain and the provider allow. */
   rowsPerPass?: number;
+  /**
+   * How far (percent) a fiat row's arrival may fall below what its check quoted and the run
+   * was approved on, when its off-ramp is quoted again to be paid: the ramps' rate tolerance.
+   */
+  rateTolerancePercent: string;
 }
 
 export interface RunExecutor {
@@ -73,16 +81,32 @@ function refused(error: unknown): error is ApiError {
   );
 }
 
+type Row = StoredRun['rows'][number];
+
 /** Whether a found transaction is the row's (its externalId was reserved for the executor). */
-function isRowsTransaction(tx: Transaction, body: ReturnType<typeof rowTransactionBody>): boolean {
-  if (!body || body.category !== 'TRANSFER') return false;
+function isRowsTransaction(tx: Transaction, row: Row): boolean {
+  if (tx.externalId !== row.externalId || tx.vaultId !== row.sourceVaultId) return false;
+  if (row.kind === 'FIAT') return tx.category === 'OFF_RAMP';
   return (
-    tx.externalId === body.externalId &&
-    tx.vaultId === body.source.id &&
-    tx.asset === body.asset &&
-    tx.blockChain === body.blockChain &&
-    tx.amount === body.amount
+    tx.category === 'TRANSFER' &&
+    tx.asset === row.asset &&
+    tx.blockChain === row.blockChain &&
+    tx.amount === row.amount
   );
+}
+
+/** Why a fiat row's off-ramp may not be paid as approved, or null when it may. */
+function offRampRefusal(
+  approved: PaymentRunOffRamp,
+  now: { toAmount: string; currency: string; paymentMethod: string },
+  tolerancePercent: string,
+): string | null {
+  if (now.currency !== approved.currency || now.paymentMethod !== approved.paymentMethod)
+    return `the bank account is now paid in ${now.currency} by ${now.paymentMethod}, not ${approved.currency} by ${approved.paymentMethod} as approved`;
+  const floor = sub(approved.toAmount, mul(approved.toAmount, mul(tolerancePercent, '0.01')));
+  if (cmp(now.toAmount, floor) < 0)
+    return `the off-ramp quoted again lands ${now.toAmount} ${now.currency}, below the ${approved.toAmount} ${approved.currency} approved less the ${tolerancePercent}% tolerance; pay it in a new run`;
+  return null;
 }
 
 export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
@@ -101,26 +125,107 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     return approvers.at(-1)?.actor.id ?? null;
   }
 
+  /** The row's transaction an earlier attempt made under its externalId, if any. */
+  async function madeBefore(row: Row): Promise<Transaction | undefined> {
+    const found = await inner.listTransactions(CONSOLE, { externalId: row.externalId, limit: 1 });
+    return found.results[0];
+  }
+
+  /**
+   * A fiat row's off-ramp, made on the run's approval after checking again what it was
+   * approved on: the bank account still approved, in the run's sub-organization, paid by the
+   * rail and in the currency checked; the off-ramp quoted again (the check's quote has long
+   * expired), taking no more than the row's amount and landing no less than approved, less
+   * the tolerance. Anything else refuses the row, with the reason; the others go on. Null:
+   * refused and recorded.
+   */
+  async function makeOffRamp(
+    stored: StoredRun,
+    row: Row,
+    ctx: CustodyContext,
+    refuse: (why: string) => Promise<null>,
+  ): Promise<Transaction | null> {
+    const approved = stored.run.simulation?.offRamps?.find((o) => o.row === row.index);
+    if (!approved || approved.bankAccountId !== row.bankAccountId)
+      return refuse(
+        'the run was checked before its fiat rows were quoted: check it again and approve it anew',
+      );
+    const account = await inner
+      .getBankAccount(CONSOLE, approved.bankAccountId)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) return null;
+        throw error;
+      });
+    if (!account) return refuse(`bank account "${approved.bankAccountId}" no longer exists`);
+    if (account.status !== 'APPROVED')
+      return refuse(
+        `bank account "${approved.bankAccountId}" is ${account.status ?? 'not approved'} now, not APPROVED`,
+      );
+    const vault = await inner.getVault(CONSOLE, row.sourceVaultId);
+    const accountSubOrg = account.subOrgId ?? null;
+    if (
+      accountSubOrg !== (vault.subOrgId ?? null) ||
+      (stored.run.subOrgId !== null && accountSubOrg !== stored.run.subOrgId)
+    )
+      return refuse(
+        `bank account "${approved.bankAccountId}" is no longer in the run's sub-organization`,
+      );
+    const currency = rowCurrency(account.paymentMethod);
+    const changed = offRampRefusal(
+      approved,
+      {
+        toAmount: approved.toAmount,
+        currency: currency ?? 'no currency',
+        paymentMethod: account.paymentMethod ?? 'no rail',
+      },
+      '0',
+    );
+    if (changed) return refuse(changed);
+    const quoted = await quoteOffRamp(judged, ctx, row, account);
+    if (!quoted.ok || !quoted.quoteId)
+      return refuse(
+        `the off-ramp cannot be quoted again: ${quoted.ok ? 'no quote' : quoted.message}`,
+      );
+    const leaves = quoted.finalFromAmount ?? row.amount;
+    if (cmp(leaves, row.amount) > 0)
+      return refuse(
+        `the off-ramp quoted again takes ${leaves} ${row.asset}, more than the ${row.amount} approved`,
+      );
+    const moved = offRampRefusal(approved, quoted.quote, options.rateTolerancePercent);
+    if (moved) return refuse(moved);
+    const body = rowRampBody(row, { quoteId: quoted.quoteId, ...quoted.quote });
+    if (!body) return refuse('the row is not a fiat row');
+    return judged.createRampTransaction(ctx, body);
+  }
+
   /** Creates the row's transaction, or finds the one an earlier attempt made; records either. */
-  async function send(stored: StoredRun, row: StoredRun['rows'][number]): Promise<void> {
+  async function send(stored: StoredRun, row: Row): Promise<void> {
     const ref = { runId: row.runId, index: row.index, attempt: row.attempt };
-    const body = rowTransactionBody(row);
-    if (!body) {
-      await recordRowRefused(db, ref, 'Fiat rows are not executed yet: pay it as an off-ramp');
-      return;
-    }
     const ctx = rowContext({ type: 'STAFF', id: stored.run.createdById }, ref);
-    let made: Transaction;
+    const refuse = async (why: string) => {
+      await recordRowRefused(db, ref, why);
+      return null;
+    };
+    let made: Transaction | null;
     try {
-      made = await judged.createTransaction(ctx, body);
+      if (row.kind === 'FIAT') {
+        // Found first: a crash after the create must not see the row refused by a check made
+        // afterwards (its account since revoked), leaving its transaction unrecorded.
+        const earlier = await madeBefore(row);
+        if (earlier && !isRowsTransaction(earlier, row))
+          made = await refuse(
+            `A transaction with externalId ${row.externalId} exists and is not this row's`,
+          );
+        else made = earlier ?? (await makeOffRamp(stored, row, ctx, refuse));
+      } else {
+        const body = rowTransactionBody(row);
+        made = body ? await judged.createTransaction(ctx, body) : await refuse('not a crypto row');
+      }
+      if (made === null) return;
     } catch (error) {
       if (error instanceof ApiError && error.code === ERROR_CODES.duplicateExternalId) {
-        const found = await inner.listTransactions(CONSOLE, {
-          externalId: row.externalId,
-          limit: 1,
-        });
-        const first = found.results[0];
-        if (!first?.id || !isRowsTransaction(first, body)) {
+        const first = await madeBefore(row);
+        if (!first?.id || !isRowsTransaction(first, row)) {
           await recordRowRefused(
             db,
             ref,

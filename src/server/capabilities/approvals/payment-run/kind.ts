@@ -30,7 +30,7 @@ export const paymentRunKind: ApprovableKind = {
     const stored = await runIn(card, entityId);
     if (!stored) return null;
     const run = answerOf(stored);
-    const frozen = await frozenOf(card, entityId, run.subOrgId);
+    const frozen = await frozenOf(card, entityId, run.subOrgId, true);
     const vaultIds = [...new Set(run.rows.map((r) => r.sourceVaultId))];
     const sim = run.simulation;
     return {

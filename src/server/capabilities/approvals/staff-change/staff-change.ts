@@ -211,7 +211,7 @@ function changeOf(row: Row, target: StaffRecord | undefined): CardChange {
 
 async function cardOf(card: CardContext, row: Row, target: StaffRecord | undefined) {
   const subOrgId = oneSubOrg(row, target);
-  const frozen = await frozenOf(card, row.id, subOrgId);
+  const frozen = await frozenOf(card, row.id, subOrgId, true);
   const built: ApprovalCard = {
     intent: {
       kind: STAFF_CHANGE,

@@ -223,7 +223,7 @@ export function publishChange(
 }
 
 async function cardOf(card: CardContext, entityId: string, row: Row, revision: number) {
-  const frozen = await frozenOf(card, entityId, null);
+  const frozen = await frozenOf(card, entityId, null, true);
   const pending = row.status === 'DRAFT' && row.revision === revision;
   const built: ApprovalCard = {
     intent: {
