@@ -1,0 +1,4 @@
+ALTER TABLE "sandbox"."change_request_events" DROP CONSTRAINT "change_request_events_status_in_list";--> statement-breakpoint
+ALTER TABLE "sandbox"."change_requests" DROP CONSTRAINT "change_requests_status_in_list";--> statement-breakpoint
+ALTER TABLE "sandbox"."change_request_events" ADD CONSTRAINT "change_request_events_status_in_list" CHECK ("status" IN ('PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'));--> statement-breakpoint
+ALTER TABLE "sandbox"."change_requests" ADD CONSTRAINT "change_requests_status_in_list" CHECK ("status" IN ('PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'));
