@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { add, sub } from '../src/contract/decimal.ts';
+import { add, cmp, sub } from '../src/contract/decimal.ts';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { focusLive } from './keyboard.ts';
@@ -118,6 +118,14 @@ for (const width of DESKTOP_ONLY) {
       await expect(page.locator('#transaction-page header')).toContainText('Completed', {
         timeout: 60_000,
       });
+
+      // Its page shows both legs: the USDC sold and the ETH that arrived, as quoted.
+      const digits = async (testId: string) =>
+        ((await page.getByTestId(testId).textContent()) ?? '').replace(/[^\d.]/g, '');
+      await expect(page.getByTestId('swap-sells')).toContainText('USDC');
+      await expect(page.getByTestId('swap-arrives')).toContainText('ETH');
+      expect(cmp(await digits('swap-sells'), amount)).toBe(0);
+      expect(cmp(await digits('swap-arrives'), arrives)).toBe(0);
 
       // USDC down by the amount and the fee, ETH up by what the quote promised.
       expect(await heldOnVaultPage(page, vault.id, 'USDC', 'BASE')).toBe(

@@ -23,6 +23,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'transaction.mark_deposit_done': 'Deposit marked sent',
   'bank_account.create': 'Bank account proposed',
   'bank_account.reveal': 'Full account number revealed',
+  'api_user.refused': 'API user refused (outside its allowed networks)',
   'contact.create': 'Contact proposed',
   'contact.update': 'Contact asset list change proposed',
   'vault.create': 'Vault created',

@@ -70,6 +70,10 @@ export const ERROR_CODES = {
   notVaultSigner: 'NOT_VAULT_SIGNER',
   // API clients (Api-Key + signed token); token failures use the TOKEN_* codes.
   unknownApiKey: 'UNKNOWN_API_KEY',
+  /** The API user's key is past its expiry. */
+  apiKeyExpired: 'API_KEY_EXPIRED',
+  /** The request came from outside the API user's allowed networks. */
+  ipNotAllowed: 'IP_NOT_ALLOWED',
   missingBearerToken: 'MISSING_BEARER_TOKEN',
   invalidDataSignature: 'INVALID_DATA_SIGNATURE',
   apiClientsNotAccepted: 'API_CLIENTS_NOT_ACCEPTED',

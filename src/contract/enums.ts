@@ -141,7 +141,12 @@ export const CHANGE_REQUEST_ENTITY_TYPES = [
 ] as const;
 export type ChangeRequestEntityType = (typeof CHANGE_REQUEST_ENTITY_TYPES)[number];
 
-export const CHANGE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;
+/**
+ * CANCELLED: closed by whoever called the entity off (a scheduled transfer
+ * cancelled before its time), not decided by an approver. The SDKs read no
+ * change request's status, so the console's history is where it shows.
+ */
+export const CHANGE_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELLED'] as const;
 
 /**
  * Who created or decided something in the sandbox: an API user, a staff

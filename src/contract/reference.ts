@@ -41,7 +41,16 @@ export const Vault = z.looseObject({
   isDeleted: z.optional(z.boolean()),
 });
 export type Vault = z.infer<typeof Vault>;
-export const VaultListResponse = listEnvelope(Vault);
+/**
+ * A page of vaults. Asked for by `page`, it also carries what the older
+ * Python SDK's VaultListResponse requires: how many vaults match, and the
+ * addresses of the pages either side (null at either end).
+ */
+export const VaultListResponse = z.extend(listEnvelope(Vault), {
+  count: z.optional(z.number()),
+  next: z.optional(z.nullable(z.string())),
+  previous: z.optional(z.nullable(z.string())),
+});
 export type VaultListResponse = z.infer<typeof VaultListResponse>;
 
 /** `{ASSET: {CHAIN: "decimal"}}` */
@@ -121,9 +130,42 @@ export const SubOrgFilters = z.object({
 });
 export type SubOrgFilters = z.infer<typeof SubOrgFilters>;
 
-/** The filters GET /vaults/ and GET /contacts/ take (a name contains this text, any case). */
+/** The most pages the older SDKs' `page` may skip: 100,000 pages of 100 vaults. */
+export const MAX_VAULT_PAGE = 100_000;
+
+/**
+ * The filters GET /vaults/ and GET /contacts/ take (a name contains this
+ * text, any case). The vault list also takes what the older SDKs' getVaults
+ * sends in place of a cursor: `page`, counted from 1 in pages of `limit`,
+ * and `reverse`, oldest first rather than newest (`true`/`false`, or
+ * Python's `True`/`False` as its SDK writes them).
+ */
 export const VaultFilters = z.object({
   vaultName: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+  page: z.optional(
+    z
+      .pipe(
+        z
+          .string()
+          .check(
+            z.regex(/^[1-9]\d{0,5}$/, `page must be a whole number from 1 to ${MAX_VAULT_PAGE}`),
+          ),
+        // eslint-disable-next-line no-restricted-syntax -- a page number, checked digits only
+        z.transform((s: string) => Number.parseInt(s, 10)),
+      )
+      .check(
+        z.refine(
+          (n: number) => n <= MAX_VAULT_PAGE,
+          `page must be a whole number from 1 to ${MAX_VAULT_PAGE}`,
+        ),
+      ),
+  ),
+  reverse: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^(true|false)$/i, 'reverse must be true or false')),
+      z.transform((s: string) => s.toLowerCase() === 'true'),
+    ),
+  ),
 });
 export type VaultFilters = z.infer<typeof VaultFilters>;
 export const ContactFilters = z.object({

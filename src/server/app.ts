@@ -7,8 +7,8 @@ import { API_PREFIX } from '#contract/endpoint.ts';
 import { backendInfo } from '#contract/endpoints/reference.ts';
 import { apiClientAuth } from './auth/api-client-auth.ts';
 import { accountRoutes } from './auth/account.routes.ts';
-import { auditRequests } from './auth/audit.ts';
-import { isHttps } from './auth/csrf.ts';
+import { audit, auditRequests } from './auth/audit.ts';
+import { clientIp, isHttps } from './auth/csrf.ts';
 import type { ApprovalSigning, SecondFactorPolicy } from './auth/second-factor.ts';
 import { signingRoutes } from './capabilities/approvals/signing/signing.routes.ts';
 import { currentIntentOf } from './capabilities/approvals/card/card.ts';
@@ -279,7 +279,21 @@ export function createApp({
   app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));
   // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
-  app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients, { clock: authOptions.clock }));
+  app.use(
+    `${API_PREFIX}/*`,
+    apiClientAuth(backend.apiClients, {
+      clock: authOptions.clock,
+      clientIp: (c) => clientIp(c, authOptions.trustProxy),
+      auditRefusal: (c, summary) =>
+        audit(c, authOptions, {
+          action: 'api_user.refused',
+          entityType: 'api_user',
+          entityId: c.get('actor')?.id ?? null,
+          summary,
+          outcome: 'denied',
+        }),
+    }),
+  );
   // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
   app.use(`${API_PREFIX}/*`, custodyApiAuth(authOptions));
   // A member's decision is held to the approval card they were shown, signed with their passkey

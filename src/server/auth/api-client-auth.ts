@@ -1,3 +1,4 @@
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ERROR_CODES } from '#contract/common.ts';
 import { systemClock, type Clock } from '../clock.ts';
@@ -28,6 +29,10 @@ import {
 export interface ApiClientAuthOptions {
   /** The app's clock: tokens' iat/exp and used token ids are judged against it. */
   clock?: Clock;
+  /** The caller's address, as the app reads it (behind its trusted proxies). */
+  clientIp?: (c: Context<AppEnv>) => string;
+  /** Records a refusal of a proven API user in the audit log. */
+  auditRefusal?: (c: Context<AppEnv>, summary: string) => Promise<void>;
 }
 
 export function apiClientAuth(
@@ -96,9 +101,49 @@ export function apiClientAuth(
     if (!result.ok) throw refuse(result.code, result.message);
 
     c.set('actor', { type: 'API_USER', id: user.id, orgId: user.orgId });
+    // Judged once the token proves the caller holds the key, so only its holder learns why.
+    if (user.expiresAt && user.expiresAt.getTime() <= now.getTime())
+      throw refuse(
+        ERROR_CODES.apiKeyExpired,
+        `This API user's key expired at ${user.expiresAt.toISOString()}; an admin can rotate it`,
+      );
+    if (user.allowedCidrs) {
+      const from = options.clientIp?.(c) ?? 'unknown';
+      if (!allowedFrom(user.allowedCidrs, from)) {
+        await options.auditRefusal?.(
+          c,
+          `Refused: request from ${from}, outside the allowed networks`,
+        );
+        c.set('audited', true);
+        throw new ApiError(
+          403,
+          ERROR_CODES.ipNotAllowed,
+          `Requests of this API user must come from ${user.allowedCidrs.join(', ')}; this one came from ${from}`,
+        );
+      }
+    }
+    await apiClients.recordUse(user.id, now);
     // Held like a member: every route's backend is wiring/scoped-backend.ts, which reads this.
     if (user.subOrgIds) c.set('scope', { subOrgIds: user.subOrgIds });
   }
+}
+
+/** Whether `address` lies in one of `cidrs` (IPv4 or IPv6; an IPv4-mapped IPv6 address as IPv4). */
+export function allowedFrom(cidrs: readonly string[], address: string): boolean {
+  const plain =
+    address.startsWith('::ffff:') && isIPv4(address.slice(7)) ? address.slice(7) : address;
+  const family = isIPv4(plain) ? 'ipv4' : isIPv6(plain) ? 'ipv6' : undefined;
+  if (!family) return false;
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [network = '', bits] = cidr.split('/');
+    const type = isIPv4(network) ? 'ipv4' : isIPv6(network) ? 'ipv6' : undefined;
+    if (!type) continue;
+    // eslint-disable-next-line no-restricted-syntax -- a prefix length, not an amount
+    const prefix = bits === undefined ? (type === 'ipv4' ? 32 : 128) : Number.parseInt(bits, 10);
+    list.addSubnet(network, prefix, type);
+  }
+  return list.check(plain, family);
 }
 
 function refuse(code: string, message: string): ApiError {

@@ -38,10 +38,16 @@ interface ApiClientRecord {
   publicKey: string;
   /** The sub-organizations it is held to, like a member's scope; null for all. */
   subOrgIds: string[] | null;
+  /** The networks (CIDRs) its requests may come from; null: anywhere. */
+  allowedCidrs: string[] | null;
+  /** After this its key is refused; null: never. */
+  expiresAt: Date | null;
 }
 
 export interface ApiClientDirectory {
   findByApiKey(apiKey: string): Promise<ApiClientRecord | undefined>;
+  /** Notes when a request of this API user last passed every check. */
+  recordUse(apiUserId: string, now: Date): Promise<void>;
   /**
    * Records a token's jti until `expiresAt`, atomically; false when this API
    * user already recorded it (a replay), so two concurrent requests cannot

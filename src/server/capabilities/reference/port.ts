@@ -13,6 +13,8 @@ import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts'
 
 export type VaultListQuery = PageRequest & VaultFilters & ScopeFilter;
 export type SubOrgListQuery = PageRequest & SubOrgFilters;
+/** A page of vaults; asked for by `page`, with how many match (the older SDKs' `count`). */
+export type VaultPage = Page<Vault> & { count?: number };
 
 /**
  * Reference data, as either backend answers it: vaults, balances, assets,
@@ -20,7 +22,7 @@ export type SubOrgListQuery = PageRequest & SubOrgFilters;
  */
 export interface ReferencePort {
   // Supporting reads.
-  listVaults(ctx: CustodyContext, query: VaultListQuery): Promise<Page<Vault>>;
+  listVaults(ctx: CustodyContext, query: VaultListQuery): Promise<VaultPage>;
   getVault(ctx: CustodyContext, vaultId: string): Promise<Vault>;
   getVaultBalances(ctx: CustodyContext, vaultId: string): Promise<VaultBalances>;
   listAssets(ctx: CustodyContext): Promise<Asset[]>;

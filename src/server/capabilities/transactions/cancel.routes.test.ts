@@ -1,5 +1,8 @@
 import { describe, expect } from 'vitest';
+import { ActivityEventListResponse } from '#contract/activity.ts';
+import { ChangeRequestHistory, changeRequestPaths } from '#contract/change-request.ts';
 import { pathOf } from '#contract/endpoint.ts';
+import { listActivityEvents } from '#contract/endpoints/activity.ts';
 import { cancelScheduledTransaction } from '#contract/endpoints/transaction-writes.ts';
 import { paths } from '#contract/paths.ts';
 import { Transaction } from '#contract/transaction.ts';
@@ -83,6 +86,28 @@ describe('cancelling a scheduled transfer', () => {
       `${paths.approvalMessage()}?entityId=${encodeURIComponent(waiting)}`,
     );
     expect(late.status, JSON.stringify(late.body)).toBe(409);
+
+    // Its change request reads CANCELLED (no approver declined it), by whom and when;
+    // the activity log shows no rejection, only the transaction ending in failure.
+    const history = ChangeRequestHistory.parse(
+      (await staff.ivy.json(changeRequestPaths.transactionHistory(waiting))).body,
+    );
+    expect(history.results.at(-1)).toMatchObject({
+      status: 'CANCELLED',
+      decidedBy: { type: 'STAFF', name: 'Ivy Schedule' },
+      reason: expect.stringMatching(/^cancelled by Ivy Schedule/),
+    });
+    const events = ActivityEventListResponse.parse(
+      (
+        await staff.ivy.json(
+          `${pathOf(listActivityEvents)}?entityId=${encodeURIComponent(waiting)}&limit=50`,
+        )
+      ).body,
+    );
+    expect(events.results.map((e) => [e.action, e.outcome])).toEqual([
+      ['create_applied', 'failure'],
+      ['create_requested', 'success'],
+    ]);
   });
 
   it('once its time has come it is refused 409 SCHEDULE_DUE; one never scheduled 409 NOT_SCHEDULED; a viewer 403', async ({

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { etag } from 'hono/etag';
 import { maskNumbersIn } from '#contract/bank-account.ts';
 import { chainInfo } from '#contract/chains.ts';
@@ -9,7 +9,12 @@ import {
   replaceTransaction,
 } from '#contract/endpoints/transaction-writes.ts';
 import { getTransaction, listTransactions } from '#contract/endpoints/transactions.ts';
-import { CreateTransactionOrRampRequest, isRampCreate, RAMP_CATEGORIES } from '#contract/ramps.ts';
+import {
+  CreateTransactionOrRampRequest,
+  isRampCreate,
+  RAMP_CATEGORIES,
+  type RampCreateRequest,
+} from '#contract/ramps.ts';
 import { CREATABLE_CATEGORIES } from '#contract/transaction.ts';
 import { isSwapCreate } from '#contract/trades.ts';
 import { ApiError } from '#contract/api-error.ts';
@@ -17,6 +22,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import type { CustodyBackend } from '../../custody/backend.ts';
 import { custodyContext } from '../../custody/context.ts';
 import { mountCustody, parseBody } from '../../custody/routes/parse-body.ts';
+import { fromTradeQuoteCreate, renamed } from './ramp-trade-create.ts';
 
 /**
  * Endpoints 4 (list), 5 (get), 6 (replace), 7 (create) and 8 (estimate fee).
@@ -38,9 +44,9 @@ export function transactionRoutes(backend: CustodyBackend) {
     // 200, not 201: the provider's SDKs accept any 2xx and the description only says "returns a Transaction".
     // ON_RAMP and OFF_RAMP execute a quote (capabilities/ramps, the Python SDK's shape).
     // SWAP executes a trade quote (capabilities/ramps, both SDKs' create_trade_transaction).
-    ({ body }, c) =>
+    async ({ body }, c) =>
       isRampCreate(body)
-        ? backend.createRampTransaction(custodyContext(c), body)
+        ? await createRamp(backend, c, body)
         : isSwapCreate(body)
           ? backend.createTradeTransaction(custodyContext(c), body)
           : backend.createTransaction(custodyContext(c), body),
@@ -84,7 +90,31 @@ const DATA_VARIANTS = {
  */
 const CATEGORIES: readonly string[] = [...CREATABLE_CATEGORIES, ...RAMP_CATEGORIES, 'SWAP'];
 
+/** The names to give back a refusal of a ramp created as create_ramp_transaction sends it. */
+const tradeQuoteNames = new WeakMap<object, Record<string, string>>();
+
+async function createRamp(backend: CustodyBackend, c: Context<AppEnv>, body: RampCreateRequest) {
+  try {
+    return await backend.createRampTransaction(custodyContext(c), body);
+  } catch (error) {
+    const names = tradeQuoteNames.get(body);
+    throw names ? renamed(error, names) : error;
+  }
+}
+
 function parseCreateBody(raw: unknown): CreateTransactionOrRampRequest {
+  const fromTradeQuote = fromTradeQuoteCreate(raw);
+  if (!fromTradeQuote) return parseSentBody(raw);
+  try {
+    const body = parseSentBody(fromTradeQuote.body);
+    tradeQuoteNames.set(body, fromTradeQuote.names);
+    return body;
+  } catch (error) {
+    throw renamed(error, fromTradeQuote.names);
+  }
+}
+
+function parseSentBody(raw: unknown): CreateTransactionOrRampRequest {
   const category =
     raw && typeof raw === 'object' ? (raw as { category?: unknown }).category : undefined;
   if (typeof category !== 'string' || !CATEGORIES.includes(category)) {

@@ -103,6 +103,17 @@ describe('vaults through both provider SDKs', () => {
           ),
         ).toBe(1);
 
+        // get_balances / getBalances: the same holdings as {ASSET: {CHAIN: "decimal"}}.
+        const raw = await sdkCall(t, sdk, user, 'GET', paths.vaultBalances(f.treasury.id));
+        expect(raw.status, raw.text).toBe(200);
+        const balances = VaultBalances.parse(raw.body);
+        for (const held of TREASURY_BALANCES) {
+          const line = lines.find((l) => l.symbol === held.asset && l.chain === held.chain);
+          expect(balances[held.asset]?.[held.chain], `${held.asset} on ${held.chain}`).toBe(
+            line?.balance,
+          );
+        }
+
         const refreshed = await sdkCall(
           t,
           sdk,

@@ -25,7 +25,14 @@ export interface CreatedApiUser {
 
 export async function createApiUser(
   db: Database,
-  input: { orgId: string; name: string; now: Date; subOrgIds?: string[] | null },
+  input: {
+    orgId: string;
+    name: string;
+    now: Date;
+    subOrgIds?: string[] | null;
+    allowedCidrs?: string[] | null;
+    expiresAt?: Date | null;
+  },
 ): Promise<CreatedApiUser> {
   const { privateKeyHex, publicKeyHex } = generateApiUserKeyPair();
   const [row] = await db
@@ -37,6 +44,8 @@ export async function createApiUser(
       apiKey: generateApiKey(),
       publicKey: publicKeyHex,
       subOrgIds: input.subOrgIds ?? null,
+      allowedCidrs: input.allowedCidrs ?? null,
+      expiresAt: input.expiresAt ?? null,
       createdAt: input.now,
     })
     .returning();
@@ -75,11 +84,16 @@ export function createApiClientDirectory(db: Database): ApiClientDirectory {
           orgId: apiUsers.orgId,
           publicKey: apiUsers.publicKey,
           subOrgIds: apiUsers.subOrgIds,
+          allowedCidrs: apiUsers.allowedCidrs,
+          expiresAt: apiUsers.expiresAt,
         })
         .from(apiUsers)
         .where(eq(apiUsers.apiKey, apiKey))
         .limit(1);
       return row;
+    },
+    async recordUse(apiUserId, now) {
+      await db.update(apiUsers).set({ lastUsedAt: now }).where(eq(apiUsers.id, apiUserId));
     },
     async recordTokenId(jti, apiUserId, expiresAt, now) {
       if (now.getTime() - lastPurge >= PURGE_INTERVAL_MS) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { desc, sql, type SQL } from 'drizzle-orm';
+import { asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { ERROR_CODES, IsoTimestamp } from '#contract/common.ts';
@@ -29,7 +29,14 @@ import type { Page } from '#contract/common.ts';
  */
 
 export type CursorKind =
-  'transactions' | 'bank_accounts' | 'vaults' | 'contacts' | 'sub_orgs' | 'activity_events';
+  | 'transactions'
+  | 'bank_accounts'
+  | 'vaults'
+  /** The vault list read oldest first (the older SDKs' `reverse`): its cursors serve that order only. */
+  | 'vaults_oldest_first'
+  | 'contacts'
+  | 'sub_orgs'
+  | 'activity_events';
 
 export interface KeysetPosition {
   createdAt: Date;
@@ -87,6 +94,15 @@ export function after(columns: KeysetColumns, position: KeysetPosition): SQL {
 
 export function newestFirst(columns: KeysetColumns): SQL[] {
   return [desc(columns.createdAt), desc(columns.id)];
+}
+
+/** Rows strictly after `position` in oldest-first order. */
+export function afterOldest(columns: KeysetColumns, position: KeysetPosition): SQL {
+  return sql`(${columns.createdAt}, ${columns.id}) > (${position.createdAt.toISOString()}::timestamptz, ${position.id})`;
+}
+
+export function oldestFirst(columns: KeysetColumns): SQL[] {
+  return [asc(columns.createdAt), asc(columns.id)];
 }
 
 /**

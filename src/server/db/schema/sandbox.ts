@@ -573,6 +573,12 @@ export const apiUsers = sandbox.table('api_users', {
    * (console.staff's sub_org_ids); null acts in the whole organization.
    */
   subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
+  /** The networks (CIDRs) its requests may come from; null: anywhere. */
+  allowedCidrs: jsonb('allowed_cidrs').$type<string[] | null>(),
+  /** After this its key is refused (401); null: never. */
+  expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
+  /** When a request of its last passed every check. */
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
   createdAt: createdAt(),
 });
 

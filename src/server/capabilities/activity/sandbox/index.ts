@@ -16,7 +16,8 @@ import type { ActivityEventQuery, ActivityPort } from '../port.ts';
 
 /**
  * The activity log, read from what the sandbox already records: every change
- * request (asked for, then approved or rejected, by whom), and when each
+ * request (asked for, then approved or rejected, by whom; one cancelled with
+ * its entity has no decision, as the provider's actions name none), and when each
  * change took effect: a transaction when it completed or failed on its
  * chain, a vault, contact or bank account when it was approved. Nothing new
  * is written for it. An event's id starts with its stage (1 asked, 2 decided,
@@ -77,7 +78,8 @@ function eventsOf(orgId: string): SQL {
            ${verb} || (case when ${cr.status} = 'APPROVED' then '_approved' else '_rejected' end),
            'success', ${cr.entityType}, ${cr.entityId}, ${cr.decidedById}, ${cr.decidedByType}
       from ${cr}
-     where ${cr.orgId} = ${orgId} and ${cr.status} <> 'PENDING' and ${cr.decidedAt} is not null
+     where ${cr.orgId} = ${orgId} and ${cr.status} in ('APPROVED', 'REJECTED')
+       and ${cr.decidedAt} is not null
     union all
     select 'evt_3_' || ${cr.id}, ${cr.decidedAt}, ${verb} || '_applied', 'success',
            ${cr.entityType}, ${cr.entityId}, null, null

@@ -19,6 +19,7 @@ import {
 import { markDepositDone } from './ramp-lifecycle.ts';
 import { quoteRamp } from './ramp-quote.ts';
 import { exchangeRates, routeFromExchangeRates } from './ramp-exchange-rates.ts';
+import { rampTradeQuotes, routeFromTradeQuote } from './ramp-trade-quote.ts';
 import { executeTrade, previewTrade } from './trade-create.ts';
 import { quoteTrade } from './trade-quote.ts';
 import { acceptRampQuote, bindRampApproval, expireRampQuote } from './ramp-requote.ts';
@@ -149,7 +150,17 @@ export function rampsSandbox(deps: RampsSandboxDeps): RampsPort {
           echoed: echoedQuote(body),
         },
       ),
-    quoteTrade: async (ctx, query) => quoteTrade(db, await org(ctx), query, clock.now()),
+    async quoteTrade(ctx, query) {
+      const orgId = await org(ctx);
+      if (query.category !== 'ON_RAMP' && query.category !== 'OFF_RAMP')
+        return quoteTrade(db, orgId, query, clock.now());
+      const { route, names } = routeFromTradeQuote(query, query.category);
+      try {
+        return rampTradeQuotes(query, await quoteRamp(db, orgId, route, clock.now()));
+      } catch (error) {
+        throw renamedRefusal(error, names);
+      }
+    },
     previewTradeTransaction: async (ctx, body) =>
       previewTrade(db, {
         orgId: await org(ctx),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, ilike, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, type SQL } from 'drizzle-orm';
 import { CHAINS } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { Asset, SubOrg, SupportedChain, Vault, VaultBalances } from '#contract/reference.ts';
@@ -7,10 +7,17 @@ import type { Database } from '../../../db/client.ts';
 import { assets, subOrgs, vaultBalances, vaults, wallets } from '../../../db/schema/sandbox.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { Page } from '#contract/common.ts';
-import type { SubOrgListQuery, VaultListQuery } from '../port.ts';
+import type { SubOrgListQuery, VaultListQuery, VaultPage } from '../port.ts';
 import { containsPattern, namePattern } from '../../../custody/sandbox/contains-pattern.ts';
 import { chainLogo } from '../../../custody/sandbox/chain-logos.ts';
-import { after, decodeCursor, keysetPage, newestFirst } from '../../../custody/sandbox/keyset.ts';
+import {
+  after,
+  afterOldest,
+  decodeCursor,
+  keysetPage,
+  newestFirst,
+  oldestFirst,
+} from '../../../custody/sandbox/keyset.ts';
 import {
   canonicalDecimal,
   toWireSubOrg,
@@ -40,35 +47,53 @@ async function withWallets(db: Database, rows: VaultRow[]): Promise<Vault[]> {
   return rows.map((r) => toWireVault(r, byVault.get(r.id) ?? []));
 }
 
+/**
+ * A page of vaults, newest first or (`reverse`) oldest first, after a cursor
+ * or (the older SDKs) the `page`th page of `limit`: pages counted by OFFSET,
+ * which a list of vaults is short enough for. A numbered page also counts
+ * every match, as those SDKs' answer requires.
+ */
 export async function listVaults(
   db: Database,
   orgId: string | null,
   query: VaultListQuery,
-): Promise<Page<Vault>> {
-  const position = query.cursor ? decodeCursor('vaults', query.cursor) : undefined;
-  if (!orgId) return { ...EMPTY_PAGE, results: [] };
-  const conditions: Array<SQL | undefined> = [
+): Promise<VaultPage> {
+  const kind = query.reverse ? 'vaults_oldest_first' : 'vaults';
+  const position = query.cursor ? decodeCursor(kind, query.cursor) : undefined;
+  if (!orgId) return { ...EMPTY_PAGE, results: [], ...(query.page ? { count: 0 } : {}) };
+  const matching: Array<SQL | undefined> = [
     eq(vaults.orgId, orgId),
     query.vaultName ? ilike(vaults.vaultName, containsPattern(query.vaultName)) : undefined,
     // A staff member's scope; see console/scope-rules.ts.
     query.subOrgId ? eq(vaults.subOrgId, query.subOrgId) : undefined,
     query.subOrgIds ? inArray(vaults.subOrgId, query.subOrgIds) : undefined,
-    position ? after(vaults, position) : undefined,
   ];
+  const conditions = [
+    ...matching,
+    position ? (query.reverse ? afterOldest : after)(vaults, position) : undefined,
+  ];
+  const skip = query.page ? (query.page - 1) * query.limit : 0;
   const page = await keysetPage(
-    'vaults',
+    kind,
     query.limit,
     (take) =>
       db
         .select()
         .from(vaults)
         .where(and(...conditions))
-        .orderBy(...newestFirst(vaults))
-        .limit(take),
+        .orderBy(...(query.reverse ? oldestFirst(vaults) : newestFirst(vaults)))
+        .limit(take)
+        .offset(skip),
     (row) => row,
   );
   // Wallets for the whole page in one query rather than one per vault.
-  return { ...page, results: await withWallets(db, page.results) };
+  const results = await withWallets(db, page.results);
+  if (!query.page) return { ...page, results };
+  const [total] = await db
+    .select({ n: count() })
+    .from(vaults)
+    .where(and(...matching));
+  return { ...page, results, count: total?.n ?? 0 };
 }
 
 async function findVault(db: Database, orgId: string | null, vaultId: string): Promise<VaultRow> {

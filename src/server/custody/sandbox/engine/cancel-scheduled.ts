@@ -16,8 +16,9 @@ import { transition } from './transitions.ts';
  * replaced original ends FAILED naming its replacement. Whether waiting for
  * approval or approved, it has not been signed (steps.ts holds it in
  * APPROVED until its time), so nothing has moved and nothing is left held.
- * Its waiting change request, if any, is closed with it, so no approver is
- * asked about it again. The row is locked while this is decided: the
+ * Its waiting change request, if any, is closed with it, CANCELLED rather
+ * than REJECTED (no approver declined it), so no approver is asked about it
+ * again and the activity log reports no rejection. The row is locked while this is decided: the
  * simulator's step and a decision wait, and find it FAILED.
  */
 
@@ -81,7 +82,7 @@ export async function cancelScheduled(
       await tx
         .update(changeRequests)
         .set({
-          status: 'REJECTED',
+          status: 'CANCELLED',
           reason: `cancelled by ${input.by} before its scheduled time`,
           decidedById: input.actor?.id ?? null,
           decidedByType: input.actor?.type ?? null,
