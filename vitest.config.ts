@@ -35,6 +35,7 @@ export const PURE_SERVER = [
   'src/server/protocol/ecdsa-keys.test.ts',
   'src/server/db/data-dir-lock.test.ts',
   'src/server/db/read-cache.thread-version.test.ts',
+  'src/server/capabilities/live/hub.test.ts',
 ];
 /**
  * Server tests on a PGlite directory of their own, or a PostgreSQL of their
