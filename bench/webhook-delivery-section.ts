@@ -135,7 +135,6 @@ export const webhookDeliverySection: BenchSection = {
     }
     const work = await mkdtemp(path.join(tmpdir(), 'bench-webhooks-'));
     await mkdir(path.join(work, 'no-spa'));
-    const receiver = await fastReceiver();
     const server = await startConsole({
       dataDir: path.join(work, 'data'),
       logLevel: 'warn',
@@ -147,7 +146,12 @@ export const webhookDeliverySection: BenchSection = {
         // Held answers must not run out while the backlog builds.
         WEBHOOK_TIMEOUT_MS: '60000',
       },
+    }).catch(async (error: unknown) => {
+      await rm(work, { recursive: true, force: true });
+      throw error;
     });
+    // After the console: one that fails to start leaves no receiver holding the process open.
+    const receiver = await fastReceiver();
     try {
       const members = await signInMembers(server.url, 16);
       const admin = await signInAsDemoAdmin(members.agent, server.url);
