@@ -625,7 +625,7 @@ describe('a running dispatcher sends at the pace the endpoints answer', () => {
         setTimeout(
           () => {
             inFlight -= 1;
-            const transactionId = json.data.transaction.id;
+            const transactionId = json.data.transaction.id ?? '';
             answered.push({ transactionId, arrivedAt, answeredAt: performance.now() });
             res.writeHead(204).end();
           },
