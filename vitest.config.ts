@@ -42,6 +42,7 @@ export const PURE_SERVER = [
   'src/server/capabilities/payment-runs/csv.test.ts',
   'src/server/custody/sandbox/fee-surges.test.ts',
   'src/server/runtime-dependencies.test.ts',
+  'src/server/capabilities/live/hub.test.ts',
 ];
 /**
  * Server tests on a PGlite directory of their own, or a PostgreSQL of their

@@ -10,9 +10,11 @@ import { paymentRunCheckSection } from './payment-run-check-section.ts';
 import { paymentRunExecuteSection } from './payment-run-execute-section.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
+import { streamReconnectsSection } from './stream-reconnects-section.ts';
 import { signInAbuseSection } from './sign-in-abuse-section.ts';
 import { storageSection } from './storage-section.ts';
 import { transactionPageSection } from './transaction-page-section.ts';
+import { webhookDeliverySection } from './webhook-delivery-section.ts';
 
 /** Every section of `npm run bench`, in the order they run. */
 export const SECTIONS: BenchSection[] = [
@@ -26,6 +28,8 @@ export const SECTIONS: BenchSection[] = [
   paymentRunCheckSection,
   paymentRunExecuteSection,
   liveUpdatesSection,
+  webhookDeliverySection,
+  streamReconnectsSection,
   stalledBodiesSection,
   signInAbuseSection,
   pollingPagesSection,

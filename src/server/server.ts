@@ -95,6 +95,7 @@ export async function startServer(
         logger,
         targets: webhookTargets,
         timeoutMs: config.webhooks.timeoutMs,
+        ...(database.listen ? { listen: database.listen.bind(database) } : {}),
       });
       // Approved payment runs, row by row; it resumes whatever an earlier start left half done.
       // Its rows are made through the policy guard (which knows them by the executor's own

@@ -60,11 +60,22 @@ export interface LiveHubOptions {
   /** PGlite: how often the write counts are checked; PostgreSQL: the safety-net poll. */
   pollMs?: number;
   /**
-   * A stream ends after this long (5 min); the browser reconnects with Last-Event-ID, and the
-   * session, role and scope are checked again: a revoked session or a narrowed scope holds
-   * for at most this long on a stream already open.
+   * A stream ends after at most this long (5 min); the browser reconnects with Last-Event-ID,
+   * and the session, role and scope are checked again: a revoked session or a narrowed scope
+   * holds for at most this long on a stream already open. Each stream's life is cut by a
+   * random part of `streamJitter` of it, so streams opened together (a server's restart, a
+   * network blip) do not all end, and reconnect, together.
    */
   maxStreamMs?: number;
+  /** The share of `maxStreamMs` a stream's life may be shortened by at random (0.2). */
+  streamJitter?: number;
+  /** How often the streams whose life is over are ended (1 s): ends spread as lives do. */
+  endCheckMs?: number;
+  /**
+   * Recent events kept in memory: a stream that reconnects with a Last-Event-ID they cover
+   * is sent what it missed from them, without reading the logs (4,096).
+   */
+  recentEvents?: number;
   /** More missed events than this are not replayed: the browser is told to refetch. */
   maxReplay?: number;
   /** How long the tail waits at an id not yet visible before passing it. */
@@ -129,6 +140,16 @@ interface Outgoing {
   position?: Cursor;
 }
 
+/** An event the tail sent, kept for streams that reconnect (`recent`). */
+interface RecentEvent {
+  event: LiveEvent;
+  /** Its log (the index in `sources`) and its id there. */
+  source: number;
+  id: number;
+  /** Every log's position once it was read. */
+  position: Cursor;
+}
+
 export interface LiveStream {
   /** Sent when the member may see `subOrgId`. */
   readonly visible: (subOrgId: string | null) => boolean;
@@ -166,6 +187,14 @@ export class LiveHub {
   private readonly heartbeatMs: number;
   private readonly pollMs: number;
   private readonly maxStreamMs: number;
+  private readonly streamJitter: number;
+  private readonly endCheckMs: number;
+  private readonly recentEvents: number;
+  /** The events the tail sent since `recentFrom`, oldest first (a ring: `recentStart`). */
+  private recent: RecentEvent[] = [];
+  private recentStart = 0;
+  /** Every event after this position is in `recent`. */
+  private recentFrom: Cursor = [];
   private readonly maxReplay: number;
   private readonly gapGraceMs: number;
   private readonly maxQueuedBytes: number;
@@ -174,6 +203,9 @@ export class LiveHub {
     this.heartbeatMs = options.heartbeatMs ?? 15_000;
     this.pollMs = options.pollMs ?? (options.database.listen ? 5_000 : 50);
     this.maxStreamMs = options.maxStreamMs ?? 5 * 60_000;
+    this.streamJitter = Math.min(1, Math.max(0, options.streamJitter ?? 0.2));
+    this.endCheckMs = options.endCheckMs ?? 1_000;
+    this.recentEvents = options.recentEvents ?? 4_096;
     this.maxReplay = options.maxReplay ?? 1_000;
     // PGlite runs one transaction at a time: a gap there was rolled back, and never fills.
     this.gapGraceMs = options.gapGraceMs ?? (options.database.listen ? 2_000 : 0);
@@ -195,13 +227,18 @@ export class LiveHub {
       this.positions = await Promise.all(
         this.options.sources.map((source) => (source ? source.head() : 0)),
       );
+      this.recent = [];
+      this.recentStart = 0;
+      this.recentFrom = [...this.positions];
       this.versions = this.sourceVersions() ?? [];
       await this.listen();
       const poll = setInterval(() => this.poll(), this.pollMs);
       const beat = setInterval(() => this.heartbeat(), this.heartbeatMs);
+      const ends = setInterval(() => this.endExpired(), this.endCheckMs);
       poll.unref();
       beat.unref();
-      this.timers = [poll, beat];
+      ends.unref();
+      this.timers = [poll, beat, ends];
     })().catch((error: unknown) => {
       this.running = undefined;
       throw error;
@@ -321,7 +358,7 @@ export class LiveHub {
             break;
           }
           this.positions[index] = row.id;
-          if (row.event) this.broadcast(row.event);
+          if (row.event) this.broadcast(row.event, index, row.id);
         }
         if (stopped || rows.length < BATCH) break;
       }
@@ -401,8 +438,9 @@ export class LiveHub {
     await pruneApprovalEvents(this.db, new Date(now - APPROVAL_EVENTS_KEPT_MS));
   }
 
-  private broadcast(event: LiveEvent): void {
+  private broadcast(event: LiveEvent, source: number, id: number): void {
     const position: Cursor = [...this.positions];
+    this.remember({ event, source, id, position });
     const out: Outgoing = {
       bytes: frame(LIVE_STREAM_EVENTS.change, formatCursor(position), JSON.stringify(event)),
       subOrgId: event.subOrgId,
@@ -431,12 +469,39 @@ export class LiveHub {
     }
   }
 
+  /** Keeps a sent event for reconnecting streams; the oldest goes once `recentEvents` are kept. */
+  private remember(sent: RecentEvent): void {
+    if (this.recentEvents <= 0) {
+      this.recentFrom = sent.position;
+      return;
+    }
+    if (this.recent.length < this.recentEvents) {
+      this.recent.push(sent);
+      return;
+    }
+    const oldest = this.recent[this.recentStart];
+    if (oldest) this.recentFrom = oldest.position;
+    this.recent[this.recentStart] = sent;
+    this.recentStart = (this.recentStart + 1) % this.recent.length;
+  }
+
   private heartbeat(): void {
     const now = this.options.clock.now().getTime();
     for (const stream of this.streams) {
       if (now >= stream.endsAt) this.end(stream);
       else this.send(stream, { bytes: HEARTBEAT });
     }
+  }
+
+  /** Ends the streams whose life is over (each life its own length: `streamJitter`). */
+  private endExpired(): void {
+    const now = this.options.clock.now().getTime();
+    for (const stream of this.streams) if (now >= stream.endsAt) this.end(stream);
+  }
+
+  /** A new stream's life: `maxStreamMs`, less a random part of `streamJitter` of it. */
+  private streamLife(): number {
+    return this.maxStreamMs * (1 - this.streamJitter * Math.random());
   }
 
   /**
@@ -455,7 +520,7 @@ export class LiveHub {
             sessionId: viewer.sessionId,
             controller,
             waiting: [],
-            endsAt: this.options.clock.now().getTime() + this.maxStreamMs,
+            endsAt: this.options.clock.now().getTime() + this.streamLife(),
             closed: false,
           };
           this.streams.add(stream);
@@ -500,6 +565,10 @@ export class LiveHub {
     // Another count of logs (an id from before a log was added), or a position beyond the
     // logs' (another database, or one restored): nothing can be told.
     if (from.length !== upTo.length || from.some((p, i) => p > (upTo[i] ?? 0))) return reset();
+    if (from.every((p, i) => p === upTo[i])) return [];
+    const remembered = this.missedFromRecent(stream, from);
+    if (remembered === 'too many') return reset();
+    if (remembered) return remembered;
     const out: Outgoing[] = [];
     const cursor = [...from];
     for (const [index, source] of this.options.sources.entries()) {
@@ -523,6 +592,33 @@ export class LiveHub {
         }
       }
       cursor[index] = end;
+    }
+    return out;
+  }
+
+  /**
+   * What a stream that stood at `from` missed, from the events kept in memory, or undefined
+   * when they do not reach back that far (the logs are read). Called with nothing read since
+   * `upTo` was taken, so the kept events end there. Each frame's id is the later of `from` and
+   * the event's position, log by log: ids only grow, and one names everything sent before it
+   * (a `from` another server wrote may be ahead of this one's positions in some logs).
+   */
+  private missedFromRecent(stream: LiveStream, from: Cursor): Outgoing[] | 'too many' | undefined {
+    if (this.recentFrom.length !== from.length) return undefined;
+    if (from.some((p, i) => p < (this.recentFrom[i] ?? 0))) return undefined;
+    const out: Outgoing[] = [];
+    const count = this.recent.length;
+    for (let k = 0; k < count; k += 1) {
+      const sent = this.recent[(this.recentStart + k) % count];
+      if (!sent) continue;
+      if (sent.id <= (from[sent.source] ?? 0)) continue;
+      if (!stream.visible(sent.event.subOrgId)) continue;
+      if (out.length >= this.maxReplay) return 'too many';
+      const id = sent.position.map((p, i) => Math.max(p, from[i] ?? 0));
+      out.push({
+        bytes: frame(LIVE_STREAM_EVENTS.change, formatCursor(id), JSON.stringify(sent.event)),
+        subOrgId: sent.event.subOrgId,
+      });
     }
     return out;
   }

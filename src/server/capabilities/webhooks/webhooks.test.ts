@@ -18,7 +18,7 @@ import { approveTransaction } from '../../custody/sandbox/engine/approval-outcom
 import { runDueSteps } from '../../custody/sandbox/engine/simulator.ts';
 import { transition } from '../../custody/sandbox/engine/transitions.ts';
 import type { Database } from '../../db/client.ts';
-import { subOrgs } from '../../db/schema/sandbox.ts';
+import { subOrgs, webhookEndpoints } from '../../db/schema/sandbox.ts';
 import { createOrg, createTransaction } from '../../test/fixtures.ts';
 import { createEngineFixture } from '../../test/engine-test-app.ts';
 import { actAsAdmin, signInStaff } from '../../test/staff-session.ts';
@@ -31,7 +31,12 @@ import {
   type CustodyEventSink,
 } from './receiver.routes.ts';
 import { createCustodyEventSink } from '../live/sink.ts';
-import { createWebhookDispatcher, type WebhookDispatcher } from './sandbox/dispatcher.ts';
+import {
+  createWebhookDispatcher,
+  startWebhookDispatcher,
+  type RunningDispatcher,
+  type WebhookDispatcher,
+} from './sandbox/dispatcher.ts';
 import { canonicalJson, signatureOf } from './signing.ts';
 import { checkTarget, guardedLookup, isPrivateAddress } from './targets.ts';
 
@@ -572,6 +577,219 @@ describe('several dispatchers on one database', () => {
     await deliverDue(one);
     expect(statusesOf(r.received, late)).toEqual(['PENDING', 'PENDING']);
     expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'DELIVERED', attempts: 2 });
+    await disable(endpoint.id);
+  });
+});
+
+describe('a running dispatcher sends at the pace the endpoints answer', () => {
+  // Far away: what these tests see is sent on a wake, never by the safety-net pass.
+  const SAFETY_NET_MS = 600_000;
+  function running(over: Partial<Parameters<typeof startWebhookDispatcher>[0]> = {}) {
+    const started = startWebhookDispatcher({
+      db,
+      clock,
+      logger: pino({ level: 'silent' }),
+      targets: { allowPrivate: true },
+      timeoutMs: 5_000,
+      intervalMs: SAFETY_NET_MS,
+      ...(database.listen ? { listen: database.listen.bind(database) } : {}),
+      ...over,
+    });
+    stops.push(started);
+    return started;
+  }
+  const stops: RunningDispatcher[] = [];
+  afterAll(async () => {
+    for (const s of stops) await s.stop();
+  });
+
+  /**
+   * A receiver that answers each request after a short random wait, counting those in flight
+   * and noting when each transaction's statuses arrived and were answered.
+   */
+  async function jittery() {
+    const received: Received[] = [];
+    const answered: Array<{ transactionId: string; arrivedAt: number; answeredAt: number }> = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const server = http.createServer((req, res) => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const json = JSON.parse(body) as Received['json'];
+        received.push({ headers: req.headers, body, json });
+        const arrivedAt = performance.now();
+        setTimeout(
+          () => {
+            inFlight -= 1;
+            const transactionId = json.data.transaction.id ?? '';
+            answered.push({ transactionId, arrivedAt, answeredAt: performance.now() });
+            res.writeHead(204).end();
+          },
+          5 + Math.floor(Math.random() * 25),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const handle = {
+      url: `http://127.0.0.1:${port}/hooks`,
+      received,
+      answered,
+      mostInFlight: () => mostInFlight,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+    servers.push(handle);
+    return handle;
+  }
+
+  it('sends a new event when the outbox is written, not at its next pass', async () => {
+    const r = await receiver();
+    servers.push(r);
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const d = running();
+    // Sent by its first pass or by a wake: either way the dispatcher is up once it arrives.
+    const first = await transfer('sent by a pass or a wake');
+    await vi.waitFor(() => expect(statusesOf(r.received, first)).toEqual(['PENDING']), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    const id = await transfer('woken by the outbox');
+    await vi.waitFor(() => expect(statusesOf(r.received, id)).toEqual(['PENDING']), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await d.stop();
+    await disable(endpoint.id);
+  });
+
+  it("keeps each transaction's order to an endpoint while attempts run side by side", async () => {
+    const r = await jittery();
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i += 1) ids.push(await transfer(`in order ${i}`));
+    for (const id of ids) await complete(id);
+    const d = running();
+    await vi.waitFor(() => expect(r.received).toHaveLength(ids.length * LIFECYCLE.length), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    // Several at once (the endpoint's four slots), yet each transaction's statuses in order.
+    expect(r.mostInFlight()).toBeGreaterThan(1);
+    expect(r.mostInFlight()).toBeLessThanOrEqual(4);
+    for (const id of ids) expect(statusesOf(r.received, id)).toEqual(LIFECYCLE);
+    // Each of a transaction's events is sent once the one before it was answered, never beside it.
+    await vi.waitFor(() => expect(r.answered).toHaveLength(r.received.length));
+    for (const id of ids) {
+      const mine = r.answered
+        .filter((x) => x.transactionId === id)
+        .sort((a, b) => a.arrivedAt - b.arrivedAt);
+      for (let i = 1; i < mine.length; i += 1)
+        expect(mine[i]?.arrivedAt).toBeGreaterThanOrEqual(mine[i - 1]?.answeredAt ?? Infinity);
+    }
+    const eventIds = r.received.map((x) => x.json.eventId);
+    expect(new Set(eventIds).size).toBe(eventIds.length);
+    await d.stop();
+    await disable(endpoint.id);
+  });
+
+  it('a hanging and a failing endpoint hold up neither a fast one nor each other', async () => {
+    const hanging = await receiver('hang');
+    const failing = await receiver('fail');
+    const fast = await receiver();
+    servers.push(hanging, failing, fast);
+    const events = { events: ['TRANSACTION_STATUS_CHANGED'] };
+    const hangingEndpoint = await register(hanging.url, events);
+    const failingEndpoint = await register(failing.url, events);
+    const fastEndpoint = await register(fast.url, events);
+    const ids = [await transfer('three endpoints a'), await transfer('three endpoints b')];
+    for (const id of ids) await complete(id);
+    const d = running({ timeoutMs: 60_000 });
+    await vi.waitFor(
+      () => {
+        for (const id of ids) expect(statusesOf(fast.received, id)).toEqual(LIFECYCLE);
+      },
+      { timeout: 15_000, interval: 50 },
+    );
+    // The hanging one holds one delivery per transaction (order), no more than its slots.
+    expect(hanging.hanging()).toBe(ids.length);
+    // The failing one was tried once per transaction and waits for its retry, 30 s away.
+    await vi.waitFor(async () => {
+      const waiting = await deliveries(failingEndpoint.id);
+      expect(waiting.filter((x) => x.attempts === 1 && x.lastStatusCode === 500)).toHaveLength(
+        ids.length,
+      );
+    });
+    expect(failing.received).toHaveLength(ids.length);
+    hanging.drop();
+    await d.stop();
+    for (const e of [hangingEndpoint, failingEndpoint, fastEndpoint]) await disable(e.id);
+  });
+
+  it('loses and repeats nothing across a restart, and sends again a claim a dead server left', async () => {
+    const r = await jittery();
+    const endpoint = await register(r.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i += 1) ids.push(await transfer(`restart ${i}`));
+    for (const id of ids) await complete(id);
+    const total = ids.length * LIFECYCLE.length;
+    // Stopped part-way: it ends the attempts under way and records each, then claims nothing.
+    const first = running();
+    await vi.waitFor(() => expect(r.received.length).toBeGreaterThanOrEqual(6), {
+      timeout: 15_000,
+      interval: 5,
+    });
+    await first.stop();
+    const sentByFirst = r.received.length;
+    expect(sentByFirst).toBeLessThan(total);
+    const second = running();
+    await vi.waitFor(() => expect(r.received).toHaveLength(total), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    for (const id of ids) expect(statusesOf(r.received, id)).toEqual(LIFECYCLE);
+    // Stopped, it has recorded every attempt it made.
+    await second.stop();
+    const logged = await deliveries(endpoint.id);
+    expect(logged).toHaveLength(total);
+    for (const x of logged) expect(x).toMatchObject({ state: 'DELIVERED', attempts: 1 });
+
+    // A server that died mid-attempt leaves its claim: once the claim runs out, it is sent again.
+    const late = await transfer('claimed by a dead server');
+    const dead = dispatcher({ timeoutMs: 60_000 });
+    const dying = await receiver('hang');
+    servers.push(dying);
+    await db
+      .update(webhookEndpoints)
+      .set({ url: dying.url })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    expect(await dead.poll()).toBe(1);
+    await vi.waitFor(() => expect(dying.hanging()).toBe(1));
+    // Its attempt never settles (the process is gone): nothing is recorded, the claim stands.
+    await db
+      .update(webhookEndpoints)
+      .set({ url: r.url })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    clock.advance(60_000 + 60_000 + 1);
+    const third = running();
+    await vi.waitFor(() => expect(statusesOf(r.received, late)).toEqual(['PENDING']), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await third.stop();
+    // Its request ends now: what it would record is not the current claim's, and is not kept.
+    dying.drop();
+    await dead.idle();
+    const [resent] = await deliveries(endpoint.id);
+    // Two attempts, each recorded once: the dead one's answer (had it come) is not the holder's.
+    expect(resent).toMatchObject({ state: 'DELIVERED', attempts: 2, lastStatusCode: 204 });
     await disable(endpoint.id);
   });
 });

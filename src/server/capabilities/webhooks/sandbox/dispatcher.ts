@@ -6,6 +6,8 @@ import type { Database } from '../../../db/client.ts';
 import { declaredWrite } from '../../../db/declared-writes.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
+import { tableName, writeVersion } from '../../../db/read-cache.ts';
+import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
 import type { TargetPolicy } from '../targets.ts';
 import { postWebhook, signedWebhook } from './post.ts';
 
@@ -38,6 +40,8 @@ export interface DispatcherOptions {
   concurrency?: number;
   /** Attempts under way at once to one endpoint. */
   perEndpoint?: number;
+  /** Called as each attempt ends (settled or not): what the running dispatcher wakes on. */
+  settled?: () => void;
 }
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
@@ -51,11 +55,32 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
 }
 
+/** A delivery claimed for an attempt, with what the attempt sends. */
 interface Claimed {
   id: number;
   attempts: number;
   endpointId: string;
+  giveUpAt: Date;
+  url: string;
+  key: string;
+  encoding: SignatureEncoding;
+  eventId: string;
+  event: string;
+  data: Record<string, unknown>;
 }
+
+/** A claimed row as the claim's statement answers it. */
+type ClaimedRow = {
+  id: string | number;
+  attempts: number;
+  give_up_ms: number | string;
+  url: string;
+  verification_key: string;
+  signature_encoding: string;
+  event_id: string;
+  event: string;
+  data: unknown;
+};
 
 export interface WebhookDispatcher {
   /** Claims what is due (within the free slots) and starts sending it; answers how many it started. */
@@ -76,8 +101,9 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     const lease = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
     const mine = [...running.keys()];
     // Written by hand (a claim in one statement, skip locked): it declares the table it updates.
+    // The claimed rows come back with what their attempts send, so an attempt reads nothing more.
     const result = await declaredWrite(db, [webhookDeliveries], () =>
-      db.execute<{ id: string | number; attempts: number }>(sql`
+      db.execute<ClaimedRow>(sql`
       with due as (
         select d.id from ${webhookDeliveries} d
         where d.endpoint_id = ${endpointId}
@@ -97,51 +123,50 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
               and p.state = 'PENDING' and p.id < d.id)
         order by d.next_attempt_at, d.id
         limit ${limit}
-        for update of d skip locked)
-      update ${webhookDeliveries} w
-      set next_attempt_at = ${lease.toISOString()}::timestamptz,
-          attempts = w.attempts + 1,
-          last_attempt_at = ${now.toISOString()}::timestamptz
-      from due where w.id = due.id
-      returning w.id, w.attempts`),
+        for update of d skip locked),
+      claimed as (
+        update ${webhookDeliveries} w
+        set next_attempt_at = ${lease.toISOString()}::timestamptz,
+            attempts = w.attempts + 1,
+            last_attempt_at = ${now.toISOString()}::timestamptz
+        from due where w.id = due.id
+        returning w.id, w.attempts, w.event_seq, w.give_up_at)
+      select c.id, c.attempts,
+        (extract(epoch from c.give_up_at) * 1000)::float8 as give_up_ms,
+        e.url, e.verification_key, e.signature_encoding,
+        v.event_id, v.event, v.data
+      from claimed c
+      join ${webhookEndpoints} e on e.id = ${endpointId}
+      join ${webhookEvents} v on v.seq = c.event_seq
+      order by c.id`),
     );
-    type Row = { id: string | number; attempts: number };
     // node-postgres answers {rows}, PGlite's driver the rows themselves.
-    const rows = Array.isArray(result) ? (result as Row[]) : (result as { rows: Row[] }).rows;
-    // eslint-disable-next-line no-restricted-syntax -- a delivery's row id and attempt count
-    return rows.map((r) => ({ id: Number(r.id), attempts: Number(r.attempts), endpointId }));
+    const rows = Array.isArray(result)
+      ? (result as ClaimedRow[])
+      : (result as { rows: ClaimedRow[] }).rows;
+    return rows.map((r) => ({
+      // eslint-disable-next-line no-restricted-syntax -- a delivery's row id and attempt count
+      id: Number(r.id),
+      // eslint-disable-next-line no-restricted-syntax -- an attempt count
+      attempts: Number(r.attempts),
+      endpointId,
+      // eslint-disable-next-line no-restricted-syntax -- milliseconds since the epoch
+      giveUpAt: new Date(Number(r.give_up_ms)),
+      url: r.url,
+      key: r.verification_key,
+      encoding: r.signature_encoding as SignatureEncoding,
+      eventId: r.event_id,
+      event: r.event,
+      data: (typeof r.data === 'string' ? JSON.parse(r.data) : r.data) as Record<string, unknown>,
+    }));
   }
 
   async function attempt(claimed: Claimed): Promise<void> {
-    const [found] = await db
-      .select({
-        url: webhookEndpoints.url,
-        key: webhookEndpoints.verificationKey,
-        encoding: webhookEndpoints.signatureEncoding,
-        eventId: webhookEvents.eventId,
-        event: webhookEvents.event,
-        data: webhookEvents.data,
-        giveUpAt: webhookDeliveries.giveUpAt,
-      })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .innerJoin(webhookEvents, eq(webhookEvents.seq, webhookDeliveries.eventSeq))
-      .where(eq(webhookDeliveries.id, claimed.id));
-    if (!found) return; // The endpoint was deleted meanwhile.
-    const { body, headers } = signedWebhook(
-      {
-        key: found.key,
-        encoding: found.encoding as SignatureEncoding,
-        eventId: found.eventId,
-        event: found.event,
-        data: found.data,
-      },
-      clock.now(),
-    );
-    const outcome = await postWebhook(found.url, body, headers, { targets, timeoutMs });
+    const { body, headers } = signedWebhook(claimed, clock.now());
+    const outcome = await postWebhook(claimed.url, body, headers, { targets, timeoutMs });
     const now = clock.now();
     const delivered = outcome.error === null;
-    const givingUp = !delivered && now.getTime() >= found.giveUpAt.getTime();
+    const givingUp = !delivered && now.getTime() >= claimed.giveUpAt.getTime();
     await db
       .update(webhookDeliveries)
       .set({
@@ -178,6 +203,8 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
         const left = (byEndpoint.get(claimed.endpointId) ?? 1) - 1;
         if (left > 0) byEndpoint.set(claimed.endpointId, left);
         else byEndpoint.delete(claimed.endpointId);
+        // A slot is free, and the transaction's next delivery may go now.
+        options.settled?.();
       });
     running.set(claimed.id, { endpointId: claimed.endpointId, done: run });
   }
@@ -219,25 +246,145 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
 }
 
 export interface RunningDispatcher {
-  /** Stops polling and waits for the attempts under way (each within its deadline). */
+  /** Stops claiming and waits for the attempts under way (each within its deadline). */
   stop(): Promise<void>;
 }
 
-/** Polls every `intervalMs` until stopped; a failed poll is logged, and the next comes as usual. */
-export function startWebhookDispatcher(
-  options: DispatcherOptions & { intervalMs?: number },
-): RunningDispatcher {
-  const dispatcher = createWebhookDispatcher(options);
-  const loop = repeatUntilStopped({
-    intervalMs: options.intervalMs ?? 500,
-    pass: () => dispatcher.poll(),
-    failed: (error) => options.logger.error({ err: error }, 'webhook dispatcher poll failed'),
-    unavailable: (error) =>
-      options.logger.warn({ err: error }, 'webhooks: the database is unavailable'),
-  });
+/** Channel a trigger on `sandbox.webhook_events` NOTIFYs at the commit of new events (PostgreSQL). */
+export const WEBHOOKS_CHANNEL = 'sandbox_webhooks';
+
+export interface RunningDispatcherOptions extends DispatcherOptions {
+  /**
+   * The safety-net pass: retries that fall due, claims that ran out, resends,
+   * a notification lost with its connection. Not how new events are found.
+   */
+  intervalMs?: number;
+  /**
+   * PostgreSQL (DatabaseHandle.listen): new events are announced on
+   * WEBHOOKS_CHANNEL by a trigger, from any server, the simulator's thread or
+   * the CLI. Absent on PGlite, where the outbox's write count is watched.
+   */
+  listen?: (channel: string, notify: () => void, lost: () => void) => Promise<() => Promise<void>>;
+  /** PGlite: how often the outbox's write count is looked at (a shared counter: no query). */
+  watchMs?: number;
+  /**
+   * 'poll' runs the dispatcher as it once ran: a pass every `intervalMs`, woken
+   * by nothing. Kept only so the bench can measure the difference.
+   */
+  mode?: 'wake' | 'poll';
+}
+
+/**
+ * Sends as fast as the endpoints answer: a pass claims what is due within the
+ * free slots, and another pass follows at once whenever something may have
+ * become due: an event written to the outbox (PostgreSQL: NOTIFY at its
+ * commit; PGlite: the outbox table's write count, which the database's
+ * thread, where the simulator runs, shares with this one), or an attempt
+ * ending (its slot is free, its transaction's next delivery may go). Passes
+ * never overlap: a wake during one asks for one more after it. Every
+ * `intervalMs` a pass runs anyway. A failed pass is logged; an outage once.
+ */
+export function startWebhookDispatcher(options: RunningDispatcherOptions): RunningDispatcher {
+  const intervalMs = options.intervalMs ?? 500;
+  if (options.mode === 'poll') {
+    const dispatcher = createWebhookDispatcher(options);
+    const loop = repeatUntilStopped({
+      intervalMs,
+      pass: () => dispatcher.poll(),
+      failed: (error) => options.logger.error({ err: error }, 'webhook dispatcher poll failed'),
+      unavailable: (error) =>
+        options.logger.warn({ err: error }, 'webhooks: the database is unavailable'),
+    });
+    return {
+      async stop() {
+        await loop.stop();
+        await dispatcher.idle();
+      },
+    };
+  }
+
+  let stopped = false;
+  let passing: Promise<void> | undefined;
+  let again = false;
+  let outage = false;
+  const dispatcher = createWebhookDispatcher({ ...options, settled: () => wake() });
+
+  function wake(): void {
+    if (stopped) return;
+    if (passing) {
+      again = true;
+      return;
+    }
+    passing = (async () => {
+      try {
+        do {
+          again = false;
+          await dispatcher.poll();
+          outage = false;
+        } while (again && !stopped);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          options.logger.error({ err: error }, 'webhook dispatcher poll failed');
+        } else if (!outage) {
+          outage = true;
+          options.logger.warn({ err: error }, 'webhooks: the database is unavailable');
+        }
+      } finally {
+        passing = undefined;
+      }
+    })();
+  }
+
+  const timers: NodeJS.Timeout[] = [setInterval(wake, intervalMs)];
+  const { listen } = options;
+  let unlisten: (() => Promise<void>) | undefined;
+  let listening: Promise<void> | undefined;
+  const listenAgain = () => {
+    if (!listen || unlisten || listening || stopped) return;
+    listening = listen(WEBHOOKS_CHANNEL, wake, () => {
+      // The safety-net pass listens again; it sends meanwhile.
+      unlisten = undefined;
+      options.logger.warn('webhooks: the LISTEN connection was lost');
+    })
+      .then((stop) => {
+        if (stopped) return stop();
+        unlisten = stop;
+      })
+      .catch((error: unknown) => {
+        options.logger.warn({ err: error }, 'webhooks: LISTEN failed; polling until it works');
+      })
+      .finally(() => {
+        listening = undefined;
+      });
+  };
+  if (listen) {
+    listenAgain();
+    timers.push(setInterval(listenAgain, intervalMs));
+  } else {
+    // The outbox's write count: it moves with every event written, in either thread.
+    const outbox = [tableName(webhookEvents)];
+    let seen = writeVersion(options.db, outbox);
+    if (seen !== undefined)
+      timers.push(
+        setInterval(() => {
+          const now = writeVersion(options.db, outbox);
+          if (now === seen) return;
+          seen = now;
+          wake();
+        }, options.watchMs ?? 10),
+      );
+  }
+  for (const timer of timers) timer.unref();
+  wake();
+
   return {
     async stop() {
-      await loop.stop();
+      stopped = true;
+      for (const timer of timers) clearInterval(timer);
+      await listening;
+      await unlisten?.().catch(() => undefined);
+      unlisten = undefined;
+      await passing;
       await dispatcher.idle();
     },
   };
