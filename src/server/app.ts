@@ -19,6 +19,8 @@ import { staffChangeRoutes } from './capabilities/approvals/staff-change/staff-c
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
+import { ssoSettingsRoutes } from './auth/sso/settings.routes.ts';
+import { ssoSignInRoutes } from './auth/sso/sign-in.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './wiring/console.routes.ts';
 import { custodyWebhookRoutes } from './capabilities/webhooks/receiver.routes.ts';
@@ -278,6 +280,7 @@ export function createApp({
   app.use('/auth/*', auditRequests(authOptions));
   app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));
+  app.route('/', ssoSignInRoutes(authOptions));
   // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
   app.use(`${API_PREFIX}/*`, apiClientAuth(backend.apiClients, { clock: authOptions.clock }));
   // API-client tokens (Api-Key) must be checked before this: it trusts an actor already set.
@@ -299,6 +302,8 @@ export function createApp({
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
+  // Single sign-on and SCIM settings (auth/sso/).
+  app.route('/api/console', ssoSettingsRoutes(authOptions));
   // Custody webhooks: no session, the signature is the check (capabilities/webhooks/).
   app.route(
     '/',
