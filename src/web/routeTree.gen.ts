@@ -30,6 +30,7 @@ import { Route as AuthenticatedContactsContactIdRouteImport } from './routes/_au
 import { Route as AuthenticatedContactsNewRouteImport } from './routes/_authenticated/contacts_.new'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
+import { Route as AuthenticatedSettingsSsoRouteImport } from './routes/_authenticated/settings.sso'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
@@ -149,6 +150,12 @@ const AuthenticatedPaymentRunsNewRoute =
     path: '/payment-runs/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedSettingsSsoRoute =
+  AuthenticatedSettingsSsoRouteImport.update({
+    id: '/settings/sso',
+    path: '/settings/sso',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsWebhooksRoute =
   AuthenticatedSettingsWebhooksRouteImport.update({
     id: '/settings/webhooks',
@@ -201,6 +208,7 @@ export interface FileRoutesByFullPath {
   '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
@@ -228,6 +236,7 @@ export interface FileRoutesByTo {
   '/contacts/new': typeof AuthenticatedContactsNewRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
@@ -257,6 +266,7 @@ export interface FileRoutesById {
   '/_authenticated/contacts_/new': typeof AuthenticatedContactsNewRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/_authenticated/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
@@ -286,6 +296,7 @@ export interface FileRouteTypes {
     | '/contacts/new'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
@@ -313,6 +324,7 @@ export interface FileRouteTypes {
     | '/contacts/new'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
@@ -341,6 +353,7 @@ export interface FileRouteTypes {
     | '/_authenticated/contacts_/new'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
+    | '/_authenticated/settings/sso'
     | '/_authenticated/settings/webhooks'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
@@ -503,6 +516,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedPaymentRunsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/settings/sso': {
+      id: '/_authenticated/settings/sso'
+      path: '/settings/sso'
+      fullPath: '/settings/sso'
+      preLoaderRoute: typeof AuthenticatedSettingsSsoRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/webhooks': {
       id: '/_authenticated/settings/webhooks'
       path: '/settings/webhooks'
@@ -560,6 +580,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedContactsNewRoute: typeof AuthenticatedContactsNewRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
+  AuthenticatedSettingsSsoRoute: typeof AuthenticatedSettingsSsoRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
@@ -587,6 +608,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedContactsNewRoute: AuthenticatedContactsNewRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
+  AuthenticatedSettingsSsoRoute: AuthenticatedSettingsSsoRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,

@@ -24,6 +24,8 @@ const ACTION_PERMISSION = {
   'edit-policies': 'admin',
   /** The sandbox's webhook endpoints receive every sub-organization's events. */
   'manage-webhooks': 'admin',
+  /** Single sign-on decides who enters every sub-organization. */
+  'manage-sso': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -41,6 +43,7 @@ export function can(session: SessionResponse | undefined, action: Action): boole
   // A policy governs every sub-organization: only an admin of all of them changes one.
   if (action === 'edit-policies' && session.member.subOrgIds) return false;
   if (action === 'manage-webhooks' && session.member.subOrgIds) return false;
+  if (action === 'manage-sso' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 
