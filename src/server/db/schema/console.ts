@@ -101,6 +101,11 @@ export const staff = consoleSchema.table(
     provisionedBy: text('provisioned_by', { enum: PROVISIONERS }),
     /** The SCIM client's own id for the member (its `externalId`), kept as sent. */
     scimExternalId: text('scim_external_id'),
+    /**
+     * A SCIM-provisioned member's `active` as the client last sent it: such a
+     * member is disabled while inactive or in no mapped group (auth/sso/scim.ts).
+     */
+    scimActive: boolean('scim_active'),
   },
   (t) => [
     uniqueIndex('staff_email_unique').on(t.email),

@@ -46,6 +46,7 @@ ALTER TABLE "console"."sessions" ADD COLUMN "sso_checked_at" timestamp (3) with 
 ALTER TABLE "console"."staff" ADD COLUMN "idp_subject" text;--> statement-breakpoint
 ALTER TABLE "console"."staff" ADD COLUMN "provisioned_by" text;--> statement-breakpoint
 ALTER TABLE "console"."staff" ADD COLUMN "scim_external_id" text;--> statement-breakpoint
+ALTER TABLE "console"."staff" ADD COLUMN "scim_active" boolean;--> statement-breakpoint
 CREATE UNIQUE INDEX "scim_groups_display_name_unique" ON "console"."scim_groups" USING btree ("display_name");--> statement-breakpoint
 CREATE UNIQUE INDEX "scim_tokens_token_hash_unique" ON "console"."scim_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "staff_idp_subject_unique" ON "console"."staff" USING btree ("idp_subject");--> statement-breakpoint
