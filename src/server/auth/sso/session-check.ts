@@ -1,4 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import { sessions, staff } from '../../db/schema/console.ts';
 import { recordAudit } from '../audit.store.ts';
 import { endSessionStreams, type AuthOptions } from '../session-auth.ts';
@@ -15,8 +16,6 @@ import { readSsoSettings } from './sso.store.ts';
  * session ends: their members were let in by a provider no longer trusted.
  */
 
-export const DEFAULT_SSO_CHECK_MS = 5 * 60_000;
-
 export interface CheckRound {
   checked: number;
   ended: number;
@@ -25,7 +24,7 @@ export interface CheckRound {
 
 export async function checkSsoSessions(
   options: AuthOptions,
-  intervalMs: number = DEFAULT_SSO_CHECK_MS,
+  intervalMs = 5 * 60_000,
 ): Promise<CheckRound> {
   const { db, clock } = options;
   const now = clock.now();
@@ -92,4 +91,42 @@ export async function checkSsoSessions(
     });
   }
   return round;
+}
+
+/**
+ * The check, run by the server every minute (or every `intervalMs` if
+ * shorter): each round asks only about sessions not checked for `intervalMs`
+ * (SSO_CHECK_SECONDS). One round at a time; stopped before the database closes.
+ */
+export function startSsoSessionCheck(
+  options: AuthOptions,
+  intervalMs: number,
+  logger: Logger,
+): { stop(): Promise<void> } {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(
+    () => {
+      if (stopped) return;
+      running = running.then(() =>
+        checkSsoSessions(options, intervalMs).then(
+          (round) => {
+            if (round.ended > 0 || round.unreachable > 0)
+              logger.info(round, 'single sign-on: sessions checked with the provider');
+          },
+          (error: unknown) =>
+            logger.warn({ err: error }, 'single sign-on: the session check failed'),
+        ),
+      );
+    },
+    Math.min(60_000, intervalMs),
+  );
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -80,21 +80,20 @@ export function LoginPage({
         </p>
       ) : null}
       {company ? (
-        <div className="mt-4">
+        <div className="mt-4 flex flex-col gap-2">
           <a
             href={`${company.startPath}?redirect=${encodeURIComponent(returnTo)}`}
             className={cn(buttonVariants({ variant: 'primary' }), 'w-full')}
           >
             Sign in with {company.label}
           </a>
+          <p className="text-center text-sm text-slate-700">or</p>
         </div>
       ) : null}
       <p className="mt-4 mb-6 text-sm text-slate-700">
         {passwordsOff
           ? 'Passwords are turned off except for the break-glass admin.'
-          : company
-            ? 'Or use your staff email and password.'
-            : 'Use your staff email and password.'}
+          : 'Use your staff email and password.'}
       </p>
       <LoginForm onSignedIn={onSignedIn} demoAccounts={demoAccounts.data} />
     </section>

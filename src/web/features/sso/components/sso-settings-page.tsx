@@ -289,10 +289,10 @@ function ScimTokens({ settings }: { settings: SsoSettings }) {
             <li key={token.id} className="flex flex-wrap items-center gap-2">
               <span className="font-medium">{token.name}</span>
               <span className="text-slate-700">
-                made <DateTime value={token.createdAt} />
+                made <DateTime iso={token.createdAt} />
                 {token.lastUsedAt ? (
                   <>
-                    , last used <DateTime value={token.lastUsedAt} />
+                    , last used <DateTime iso={token.lastUsedAt} />
                   </>
                 ) : (
                   ', never used'
@@ -339,7 +339,7 @@ export function SsoSettingsPage() {
         <>
           {settings.data.updatedAt ? (
             <p className="text-sm text-slate-700">
-              Last changed <DateTime value={settings.data.updatedAt} />.
+              Last changed <DateTime iso={settings.data.updatedAt} />.
             </p>
           ) : null}
           <SettingsForm settings={settings.data} />
