@@ -60,6 +60,15 @@ export async function startTestOidcProvider(options: {
       },
     ],
     cookies: { keys: ['a-cookie-key-for-the-tests-only'] },
+    // Lifetimes said outright (the defaults are announced on every start).
+    ttl: {
+      AccessToken: 600,
+      IdToken: 600,
+      Interaction: 600,
+      Grant: 3600,
+      Session: 3600,
+      RefreshToken: 86_400,
+    },
     pkce: { required: () => true },
     conformIdTokenClaims: false,
     scopes: ['openid', 'email', 'profile', 'groups', 'offline_access'],
