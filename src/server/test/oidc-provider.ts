@@ -109,7 +109,7 @@ export async function startTestOidcProvider(options: {
   server.on('request', (req, res) => {
     const match = /^\/interaction\/([\w-]+)$/.exec(req.url ?? '');
     if (!match) {
-      handle(req, res);
+      void handle(req, res);
       return;
     }
     const uid = match[1] ?? '';

@@ -403,8 +403,8 @@ export function scimRoutes(options: AuthOptions) {
       {};
     let given: string | undefined;
     let family: string | undefined;
-    const take = (path: string, given: unknown) => {
-      let value = given;
+    const take = (path: string, raw: unknown) => {
+      let value = raw;
       const key = path.toLowerCase();
       const str = () => {
         if (typeof value !== 'string')

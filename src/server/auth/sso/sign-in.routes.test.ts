@@ -21,6 +21,7 @@ import { checkSsoSessions } from './session-check.ts';
 const CALLBACK = 'http://localhost/auth/sso/callback';
 
 const ssoTest = appTestWith({ secondFactor: 'optional' })
+  // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
   .extend('provider', { scope: 'file' }, async ({}, { onCleanup }) => {
     const provider = await startTestOidcProvider({ redirectUris: [CALLBACK] });
     onCleanup(() => provider.close());

@@ -3,7 +3,6 @@ import type { SsoRefusal } from '#contract/sso.ts';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
-import { ssoQueries } from '../../sso/api/sso-queries.ts';
 import { LoginForm } from './login-form.tsx';
 
 /**
@@ -54,7 +53,7 @@ export function LoginPage({
   returnTo?: string;
 }) {
   const demoAccounts = useQuery(sessionQueries.demoAccounts());
-  const options = useQuery(ssoQueries.signInOptions());
+  const options = useQuery(sessionQueries.signInOptions());
   const company = options.data?.sso;
   const passwordsOff = options.data?.passwordSignIn === 'break_glass';
   return (

@@ -3,25 +3,18 @@ import {
   createScimToken,
   getSsoSettings,
   revokeScimToken,
-  ssoSignInOptions,
   updateSsoSettings,
 } from '#contract/endpoints/sso.ts';
 import type { UpdateSsoSettings } from '#contract/sso.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
-/** The single sign-on settings (admins of every sub-organization), and what the sign-in page offers. */
+/** The single sign-on settings (admins of every sub-organization). */
 export const ssoQueries = {
   all: () => ['sso'] as const,
   settings: () =>
     queryOptions({
       queryKey: [...ssoQueries.all(), 'settings'] as const,
       queryFn: ({ signal }) => apiClient.call(getSsoSettings, {}, { signal }),
-    }),
-  signInOptions: () =>
-    queryOptions({
-      queryKey: [...ssoQueries.all(), 'sign-in'] as const,
-      queryFn: ({ signal }) => apiClient.call(ssoSignInOptions, {}, { signal }),
-      staleTime: 60_000,
     }),
 };
 

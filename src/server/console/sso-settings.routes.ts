@@ -8,15 +8,15 @@ import {
   updateSsoSettings,
 } from '#contract/endpoints/sso.ts';
 import type { SsoSettings, UpdateSsoSettings } from '#contract/sso.ts';
-import { outsideAdminScope } from '../../console/admin-scope.ts';
-import type { AppEnv } from '../../http/app-env.ts';
-import { mount } from '../../http/mount.ts';
-import { audit } from '../audit.ts';
-import { requestOrigin } from '../csrf.ts';
-import { unauthorized, type AuthOptions } from '../session-auth.ts';
-import type { StaffRecord } from '../staff.store.ts';
-import { findStaffByEmail } from '../staff.store.ts';
-import { callbackUrl } from './sign-in.routes.ts';
+import { outsideAdminScope } from './admin-scope.ts';
+import type { AppEnv } from '../http/app-env.ts';
+import { mount } from '../http/mount.ts';
+import { audit } from '../auth/audit.ts';
+import { requestOrigin } from '../auth/csrf.ts';
+import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
+import type { StaffRecord } from '../auth/staff.store.ts';
+import { findStaffByEmail } from '../auth/staff.store.ts';
+import { callbackUrl } from '../auth/sso/sign-in.routes.ts';
 import {
   createScimToken as makeScimToken,
   listScimTokens,
@@ -25,7 +25,7 @@ import {
   revokeScimToken as endScimToken,
   saveSsoSettings,
   type ScimTokenRow,
-} from './sso.store.ts';
+} from '../auth/sso/sso.store.ts';
 
 /**
  * The single sign-on settings page's API: an organization's sign-in, so only
