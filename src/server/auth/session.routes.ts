@@ -22,7 +22,7 @@ import { signInCheck } from './sign-in-check.ts';
 import { afterPassword, sessionResponse, shouldAskForPasskey } from './sign-in.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
 import { completeSetup } from './staff-setup.ts';
-import { readSsoSettings } from './sso/sso.store.ts';
+import { readSsoSettings } from './sso.store.ts';
 
 /** /auth: sign in (and its second step), sign out, who am I, and (sandbox only) the demo accounts. */
 

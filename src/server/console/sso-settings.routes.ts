@@ -25,7 +25,7 @@ import {
   revokeScimToken as endScimToken,
   saveSsoSettings,
   type ScimTokenRow,
-} from '../auth/sso/sso.store.ts';
+} from '../auth/sso.store.ts';
 
 /**
  * The single sign-on settings page's API: an organization's sign-in, so only

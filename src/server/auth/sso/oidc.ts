@@ -1,5 +1,5 @@
 import * as client from 'openid-client';
-import type { SsoSettingsRow } from './sso.store.ts';
+import type { SsoSettingsRow } from '../sso.store.ts';
 
 /**
  * The OpenID provider as openid-client sees it: its discovered configuration,

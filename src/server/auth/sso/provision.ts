@@ -12,7 +12,7 @@ import {
   updateStaff,
   type StaffRecord,
 } from '../staff.store.ts';
-import type { Grant } from './sso.store.ts';
+import type { Grant } from '../sso.store.ts';
 
 /**
  * Members the company's provider brings (OpenID sign-in, SCIM): made with a

@@ -23,7 +23,7 @@ import { endSessionStreams, type AuthOptions } from '../session-auth.ts';
 import { revokeStaffSessions } from '../session.store.ts';
 import { findStaffByEmail, getStaff, updateStaff, type StaffRecord } from '../staff.store.ts';
 import { createProvisioned } from './provision.ts';
-import { grantOf, readGroupRoles, useScimToken, type ScimTokenRow } from './sso.store.ts';
+import { grantOf, readGroupRoles, useScimToken, type ScimTokenRow } from '../sso.store.ts';
 
 /**
  * SCIM 2.0 (RFC 7644) at /scim/v2: an identity provider pushes users and

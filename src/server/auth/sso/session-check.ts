@@ -5,7 +5,7 @@ import { recordAudit } from '../audit.store.ts';
 import { endSessionStreams, type AuthOptions } from '../session-auth.ts';
 import { revokeSession } from '../session.store.ts';
 import { checkWithProvider } from './oidc.ts';
-import { readSsoSettings } from './sso.store.ts';
+import { readSsoSettings } from '../sso.store.ts';
 
 /**
  * Sessions begun by single sign-on end soon after the provider stops letting

@@ -13,7 +13,7 @@ import { createSession, SESSION_ABSOLUTE_MS } from '../session.store.ts';
 import { findStaffByEmail, type StaffRecord } from '../staff.store.ts';
 import { authorizationUrl, completeSignIn, type PendingSignIn } from './oidc.ts';
 import { applyGrant, createProvisioned, findBySubject, linkSubject } from './provision.ts';
-import { grantOf, readGroupRoles, readSsoSettings } from './sso.store.ts';
+import { grantOf, readGroupRoles, readSsoSettings } from '../sso.store.ts';
 
 /**
  * Signing in through the company's OpenID provider: GET /auth/sso/start

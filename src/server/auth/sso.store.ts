@@ -3,8 +3,8 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { StaffRole } from '#contract/auth.ts';
 import { STAFF_ROLES } from '#contract/auth.ts';
 import type { SsoGroupRole, UpdateSsoSettings } from '#contract/sso.ts';
-import type { Database } from '../../db/client.ts';
-import { scimTokens, ssoGroupRoles, ssoSettings } from '../../db/schema/console.ts';
+import type { Database } from '../db/client.ts';
+import { scimTokens, ssoGroupRoles, ssoSettings } from '../db/schema/console.ts';
 
 /** The single sign-on settings, group mappings and SCIM tokens (console tables). */
 
