@@ -253,7 +253,6 @@ export function scimRoutes(options: AuthOptions) {
     const token = match?.[1] ? await useScimToken(db, match[1], clock.now()) : undefined;
     if (!token) throw new ScimError(401, 'A valid SCIM bearer token is required');
     tokens.set(c, token);
-    c.set('actor', { type: 'SCIM', id: token.id });
     return next();
   });
 
