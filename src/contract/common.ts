@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   /** Too many sign-ins are being checked at once on this server: try again after Retry-After. */
   signInBusy: 'SIGN_IN_BUSY',
   selfLockout: 'SELF_LOCKOUT',
+  /** Single sign-on is the way in: passwords are off for everyone but the break-glass admin. */
+  passwordSignInOff: 'PASSWORD_SIGN_IN_OFF',
   /** A sub-organization-restricted admin acting beyond their scope (docs/security.md). */
   outsideAdminScope: 'OUTSIDE_ADMIN_SCOPE',
   // Change-request approvals.

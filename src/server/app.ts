@@ -19,6 +19,9 @@ import { staffChangeRoutes } from './capabilities/approvals/staff-change/staff-c
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
+import { ssoSettingsRoutes } from './console/sso-settings.routes.ts';
+import { ssoSignInRoutes } from './auth/sso/sign-in.routes.ts';
+import { scimRoutes } from './auth/sso/scim.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
 import { consoleRoutes } from './wiring/console.routes.ts';
 import { custodyWebhookRoutes } from './capabilities/webhooks/receiver.routes.ts';
@@ -272,12 +275,14 @@ export function createApp({
   // other anonymous refusals a 413 here leaves no audit row.
   app.use('/auth/*', limitBody(MAX_AUTH_BODY_BYTES, bodyReadTimeoutMs));
   app.use('/api/*', limitBody(MAX_API_BODY_BYTES, bodyReadTimeoutMs));
+  app.use('/scim/*', limitBody(MAX_API_BODY_BYTES, bodyReadTimeoutMs));
   // Before every check and route it watches: what each route declares is audited, refusals
   // too. It reads a body only after the checks, for a caller they identified; the checks read
   // none before the caller is known (an API client's token is verified from its headers first).
   app.use('/auth/*', auditRequests(authOptions));
   app.use('/api/*', auditRequests(authOptions));
   app.route('/', sessionRoutes(authOptions));
+  app.route('/', ssoSignInRoutes(authOptions));
   // An Api-Key request becomes its API user here (sandbox only; upstream refuses API clients).
   app.use(
     `${API_PREFIX}/*`,
@@ -313,6 +318,10 @@ export function createApp({
   app.route('/api/console', liveRoutes(hub));
   // The signed-in member's own password and second factor.
   app.route('/api/console', accountRoutes(authOptions));
+  // Single sign-on and SCIM settings (auth/sso/).
+  app.route('/api/console', ssoSettingsRoutes(authOptions));
+  // SCIM 2.0 provisioning: a bearer token an admin made, the protocol's own errors.
+  app.route('/scim/v2', scimRoutes(authOptions));
   // Custody webhooks: no session, the signature is the check (capabilities/webhooks/).
   app.route(
     '/',

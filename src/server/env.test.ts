@@ -34,8 +34,15 @@ describe('loadConfig', () => {
       approvalSigning: 'registered',
       readCache: true,
       pgliteTransactionWaitMs: 25,
+      ssoCheckMs: 300_000,
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, receiverKey: null },
     });
+  });
+
+  it('reads SSO_CHECK_SECONDS, refusing what is out of range by name', () => {
+    expect(loadConfig({ SSO_CHECK_SECONDS: '60' }, cwd).ssoCheckMs).toBe(60_000);
+    expect(() => loadConfig({ SSO_CHECK_SECONDS: '5' }, cwd)).toThrow(/SSO_CHECK_SECONDS/);
+    expect(() => loadConfig({ SSO_CHECK_SECONDS: 'soon' }, cwd)).toThrow(/SSO_CHECK_SECONDS/);
   });
 
   it('reads the webhook variables, naming each refused and never echoing the key', () => {

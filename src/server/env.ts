@@ -124,6 +124,19 @@ const EnvSchema = z.object({
         .max(60_000, 'must be a whole number of milliseconds from 100 to 60000'),
     )
     .default(10_000),
+  // How often a single sign-on's session is checked with the company's provider.
+  SSO_CHECK_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds from 30 to 86400')
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(30, 'must be a whole number of seconds from 30 to 86400')
+        .max(86_400, 'must be a whole number of seconds from 30 to 86400'),
+    )
+    .default(300),
   // The key the console's receiver (/api/webhooks/custody/) verifies X-Signature with: the
   // custody service's webhook verification key. Unset: the receiver accepts nothing.
   CUSTODY_WEBHOOK_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -174,6 +187,8 @@ export interface AppConfig {
   readCache: boolean;
   /** PGLITE_TRANSACTION_WAIT_MS: a transaction's wait budget on the PGlite thread (db/pglite-remote.ts). */
   pgliteTransactionWaitMs: number;
+  /** SSO_CHECK_SECONDS, in ms: how long a single sign-on's session goes before it is checked again. */
+  ssoCheckMs: number;
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE_TARGETS: endpoints may point at private and loopback addresses. */
     allowPrivateTargets: boolean;
@@ -253,6 +268,7 @@ export function loadConfig(
     approvalSigning: e.APPROVAL_SIGNING,
     readCache: e.READ_CACHE === 'on',
     pgliteTransactionWaitMs: e.PGLITE_TRANSACTION_WAIT_MS,
+    ssoCheckMs: e.SSO_CHECK_SECONDS * 1000,
     webhooks: {
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { startRunExecutor } from './capabilities/approvals/payment-run/executor.ts';
+import { startSsoSessionCheck } from './auth/sso/session-check.ts';
 import { APPROVABLE_KINDS } from './capabilities/approvals/core/kinds.ts';
 import { applyPolicies } from './capabilities/policies/guard.ts';
 import { scopedBackend } from './wiring/scoped-backend.ts';
@@ -171,10 +172,25 @@ export async function startServer(
       port,
     });
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    // Single sign-on's sessions end soon after the provider stops letting their member in.
+    const ssoCheck = startSsoSessionCheck(
+      {
+        db: database.db,
+        clock,
+        trustProxy: config.trustProxy,
+        demoAccounts: config.custody.backend === 'sandbox',
+        liveStreams: live,
+      },
+      config.ssoCheckMs,
+      logger,
+    );
     return {
       url,
       port,
-      close: () => shutdown(server, database, simulator, live, webhooks, runs),
+      close: async () => {
+        await ssoCheck.stop();
+        await shutdown(server, database, simulator, live, webhooks, runs);
+      },
     };
   } catch (error) {
     await runs?.stop();

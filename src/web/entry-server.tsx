@@ -51,6 +51,7 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/account', 'account-page'],
   ['/_authenticated/policies', 'policies-page'],
   ['/_authenticated/settings/webhooks', 'webhooks-page'],
+  ['/_authenticated/settings/sso', 'sso-page'],
 ]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();

@@ -34,6 +34,7 @@ import { Route as AuthenticatedLedgerPeriodsRouteImport } from './routes/_authen
 import { Route as AuthenticatedLedgerStatementRouteImport } from './routes/_authenticated/ledger_.statement'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
+import { Route as AuthenticatedSettingsSsoRouteImport } from './routes/_authenticated/settings.sso'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
 import { Route as AuthenticatedTransactionsNewRouteImport } from './routes/_authenticated/transactions_.new'
@@ -176,6 +177,12 @@ const AuthenticatedPaymentRunsNewRoute =
     path: '/payment-runs/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedSettingsSsoRoute =
+  AuthenticatedSettingsSsoRouteImport.update({
+    id: '/settings/sso',
+    path: '/settings/sso',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsWebhooksRoute =
   AuthenticatedSettingsWebhooksRouteImport.update({
     id: '/settings/webhooks',
@@ -232,6 +239,7 @@ export interface FileRoutesByFullPath {
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
@@ -263,6 +271,7 @@ export interface FileRoutesByTo {
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/transactions/new': typeof AuthenticatedTransactionsNewRoute
@@ -296,6 +305,7 @@ export interface FileRoutesById {
   '/_authenticated/ledger_/statement': typeof AuthenticatedLedgerStatementRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/_authenticated/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
   '/_authenticated/transactions_/new': typeof AuthenticatedTransactionsNewRoute
@@ -329,6 +339,7 @@ export interface FileRouteTypes {
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
@@ -360,6 +371,7 @@ export interface FileRouteTypes {
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
     | '/transactions/new'
@@ -392,6 +404,7 @@ export interface FileRouteTypes {
     | '/_authenticated/ledger_/statement'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
+    | '/_authenticated/settings/sso'
     | '/_authenticated/settings/webhooks'
     | '/_authenticated/transactions_/$transactionId'
     | '/_authenticated/transactions_/new'
@@ -582,6 +595,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedPaymentRunsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/settings/sso': {
+      id: '/_authenticated/settings/sso'
+      path: '/settings/sso'
+      fullPath: '/settings/sso'
+      preLoaderRoute: typeof AuthenticatedSettingsSsoRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/webhooks': {
       id: '/_authenticated/settings/webhooks'
       path: '/settings/webhooks'
@@ -643,6 +663,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedLedgerStatementRoute: typeof AuthenticatedLedgerStatementRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
+  AuthenticatedSettingsSsoRoute: typeof AuthenticatedSettingsSsoRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
   AuthenticatedTransactionsNewRoute: typeof AuthenticatedTransactionsNewRoute
@@ -674,6 +695,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedLedgerStatementRoute: AuthenticatedLedgerStatementRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
+  AuthenticatedSettingsSsoRoute: AuthenticatedSettingsSsoRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
   AuthenticatedTransactionsTransactionIdRoute:
     AuthenticatedTransactionsTransactionIdRoute,

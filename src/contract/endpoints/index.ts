@@ -31,6 +31,7 @@ import * as transactionWrites from './transaction-writes.ts';
 import * as transactions from './transactions.ts';
 import * as vaultWrites from './vault-writes.ts';
 import * as vaults from './vaults.ts';
+import * as sso from './sso.ts';
 import * as webhooks from './webhooks.ts';
 
 /**
@@ -71,6 +72,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(policyWrites),
   ...Object.values(session),
   ...Object.values(webhooks),
+  ...Object.values(sso),
   ...Object.values(sandboxWorld),
   ...Object.values(paymentRuns),
 ];

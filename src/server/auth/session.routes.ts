@@ -22,6 +22,7 @@ import { signInCheck } from './sign-in-check.ts';
 import { afterPassword, sessionResponse, shouldAskForPasskey } from './sign-in.ts';
 import { DEMO_STAFF } from './staff-demo.ts';
 import { completeSetup } from './staff-setup.ts';
+import { readSsoSettings } from './sso.store.ts';
 
 /** /auth: sign in (and its second step), sign out, who am I, and (sandbox only) the demo accounts. */
 
@@ -59,6 +60,27 @@ export function sessionRoutes(options: AuthOptions) {
       }
 
       await loginSucceeded(db, email, ip, reservation);
+      // Checked only after the right password, so the answer tells a stranger nothing.
+      const sso = await readSsoSettings(db);
+      if (
+        sso?.enabled &&
+        sso.passwordSignIn === 'break_glass' &&
+        member.email !== sso.breakGlassEmail
+      ) {
+        await audit(c, options, {
+          action: 'auth.login',
+          entityType: 'STAFF',
+          entityId: member.id,
+          summary: 'Password sign-in refused: passwords are turned off; single sign-on only',
+          outcome: 'denied',
+          actor: attempt,
+        });
+        throw new ApiError(
+          403,
+          ERROR_CODES.passwordSignInOff,
+          `Password sign-in is turned off; use "Sign in with ${sso.label}"`,
+        );
+      }
       // A session, or the second factor's step first (auth/sign-in.ts).
       return afterPassword(c, options, member, timeZone);
     },

@@ -34,7 +34,13 @@ export async function createSession(
   db: Database,
   staffId: string,
   now: Date,
-  client: { ip?: string | null; userAgent?: string | null; browserTimeZone?: string | null } = {},
+  client: {
+    ip?: string | null;
+    userAgent?: string | null;
+    browserTimeZone?: string | null;
+    /** A single sign-on's provider tokens, for the periodic check (auth/sso/session-check.ts). */
+    sso?: { refreshToken: string | null; accessToken: string | null };
+  } = {},
 ): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const [row] = await db
@@ -50,6 +56,13 @@ export async function createSession(
       ip: client.ip ?? null,
       userAgent: client.userAgent?.slice(0, 512) ?? null,
       browserTimeZone: client.browserTimeZone ?? null,
+      ...(client.sso
+        ? {
+            ssoRefreshToken: client.sso.refreshToken,
+            ssoAccessToken: client.sso.accessToken,
+            ssoCheckedAt: now,
+          }
+        : {}),
     })
     .returning();
   if (!row) throw new Error('createSession: nothing inserted');

@@ -38,6 +38,12 @@ import {
   sendWebhookTestEvent,
   updateWebhookEndpoint,
 } from '#contract/endpoints/webhooks.ts';
+import {
+  createScimToken,
+  getSsoSettings,
+  revokeScimToken,
+  updateSsoSettings,
+} from '#contract/endpoints/sso.ts';
 import { listAudit, updateStaff } from '#contract/endpoints/staff.ts';
 import { stakedAmount } from '#contract/endpoints/transactions.ts';
 import { getVaultDepositInstructions } from '#contract/endpoints/vaults.ts';
@@ -143,6 +149,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   passkeyId: () => 'no-such-passkey',
   // A payment run nobody made: a 404 past the checks (its scope is proven by its own route test).
   runId: () => 'no-such-run',
+  // Single sign-on is the organization's: a restricted admin is refused before any lookup.
+  tokenId: () => 'no-such-token',
   index: () => '1',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
@@ -422,6 +430,38 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: 'turn a webhook endpoint off',
       url: () => at(updateWebhookEndpoint, { endpointId: 'whe_matrix' }),
       body: () => ({ enabled: false }),
+      scope: 'unrestricted',
+    },
+  ],
+  // Single sign-on decides who enters every sub-organization: only an unrestricted admin manages it.
+  ...Object.fromEntries(
+    [getSsoSettings, revokeScimToken].map((e) => [
+      endpointKey(e),
+      [{ ...derivedCall(e), scope: 'unrestricted' as const }],
+    ]),
+  ),
+  [endpointKey(createScimToken)]: [
+    {
+      name: 'make a SCIM token',
+      url: () => at(createScimToken),
+      body: () => ({ name: 'Matrix IdP' }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(updateSsoSettings)]: [
+    {
+      name: 'set up single sign-on',
+      url: () => at(updateSsoSettings),
+      body: () => ({
+        enabled: false,
+        label: 'Matrix',
+        issuer: 'https://idp.example.com',
+        clientId: 'console',
+        clientSecret: 'matrix secret',
+        passwordSignIn: 'everyone',
+        breakGlassEmail: null,
+        groups: [],
+      }),
       scope: 'unrestricted',
     },
   ],

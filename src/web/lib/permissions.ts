@@ -27,6 +27,8 @@ const ACTION_PERMISSION = {
   /** A ledger period and its journal are the whole organization's. */
   'view-ledger-periods': 'read',
   'close-ledger-periods': 'admin',
+  /** Single sign-on decides who enters every sub-organization. */
+  'manage-sso': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -49,6 +51,7 @@ export function can(session: SessionResponse | undefined, action: Action): boole
     session.member.subOrgIds
   )
     return false;
+  if (action === 'manage-sso' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 

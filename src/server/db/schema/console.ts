@@ -52,6 +52,10 @@ export const consoleSchema = pgSchema('console');
 const UPSTREAM_ENTITY_TYPES = ['TRANSACTION', 'BANK_ACCOUNT'] as const;
 /** The steps a sign-in challenge stands for (signInChallenges). */
 const CHALLENGE_KINDS = ['verify', 'enrol', 'reenrol', 'passkey'] as const;
+/** How a member came to exist beyond the CLI and the Staff page (staff.provisionedBy). */
+const PROVISIONERS = ['oidc', 'scim'] as const;
+/** Who may sign in with a password once single sign-on is set up (ssoSettings). */
+const PASSWORD_SIGN_IN = ['everyone', 'break_glass'] as const;
 
 // No `now()` defaults: every row is stamped from the server's one clock (clock.ts), so an insert
 // that forgets its time fails to compile (or, raw SQL, NOT NULL) instead of taking the database's.
@@ -92,16 +96,34 @@ export const staff = consoleSchema.table(
      */
     setupHash: text('setup_hash'),
     setupExpiresAt: at('setup_expires_at'),
+    /**
+     * The company identity provider's name for this member, `issuer sub`
+     * (auth/sso/): set at their first single sign-on, and from then on how
+     * they are found, whatever their email becomes. Null for local members.
+     */
+    idpSubject: text('idp_subject'),
+    /** Who provisioned the member: null (the CLI, an admin, the seed), `oidc` or `scim` (auth/sso/). */
+    provisionedBy: text('provisioned_by', { enum: PROVISIONERS }),
+    /** The SCIM client's own id for the member (its `externalId`), kept as sent. */
+    scimExternalId: text('scim_external_id'),
+    /**
+     * A SCIM-provisioned member's `active` as the client last sent it: such a
+     * member is disabled while inactive or in no mapped group (auth/sso/scim.ts).
+     */
+    scimActive: boolean('scim_active'),
   },
   (t) => [
     uniqueIndex('staff_email_unique').on(t.email),
     uniqueIndex('staff_setup_hash_unique').on(t.setupHash),
+    uniqueIndex('staff_idp_subject_unique').on(t.idpSubject),
+    oneOf('staff', t.provisionedBy, PROVISIONERS),
     oneOf('staff', t.role, STAFF_ROLES),
     oneOf('staff', t.colorScheme, COLOR_SCHEMES),
   ],
 );
 
 const STAFF_PROPOSAL_KINDS = ['create', 'update', 'reset_factor'] as const;
+
 const STAFF_PROPOSAL_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
 
 /**
@@ -166,6 +188,15 @@ export const sessions = consoleSchema.table(
     userAgent: text('user_agent'),
     /** The zone the browser reported at sign-in, if the server knows it: the member's default. */
     browserTimeZone: text('browser_time_zone'),
+    /**
+     * A session begun by single sign-on: the provider's refresh token (else
+     * its access token) the periodic check presents to learn whether the
+     * member may still sign in there (auth/sso/session-check.ts). Secret;
+     * never answered, never logged.
+     */
+    ssoRefreshToken: text('sso_refresh_token'),
+    ssoAccessToken: text('sso_access_token'),
+    ssoCheckedAt: at('sso_checked_at'),
   },
   (t) => [
     uniqueIndex('sessions_token_hash_unique').on(t.tokenHash),
@@ -758,3 +789,75 @@ export const ledgerJournalMappings = consoleSchema.table('ledger_journal_mapping
   updatedBy: text('updated_by').notNull(),
   updatedAt: at('updated_at').notNull(),
 });
+
+/**
+ * Single sign-on with the company's OpenID provider (auth/sso/): one row,
+ * id `oidc`, written by an admin. The client secret stays here: it is never
+ * answered (the settings say only whether one is set) and never logged.
+ */
+export const ssoSettings = consoleSchema.table(
+  'sso_settings',
+  {
+    id: text('id').primaryKey(),
+    enabled: boolean('enabled').notNull(),
+    /** What the sign-in page's button says: "Sign in with {label}". */
+    label: text('label').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    /** The ID token or userinfo claim listing the member's groups. */
+    groupsClaim: text('groups_claim').notNull(),
+    /** Space-separated scopes asked for, `openid` among them. */
+    scopes: text('scopes').notNull(),
+    passwordSignIn: text('password_sign_in', { enum: PASSWORD_SIGN_IN }).notNull(),
+    /** With `break_glass`: the one member who still signs in with a password. */
+    breakGlassEmail: text('break_glass_email'),
+    updatedAt: at('updated_at').notNull(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [oneOf('sso_settings', t.passwordSignIn, PASSWORD_SIGN_IN)],
+);
+
+/**
+ * A provider group (an OpenID groups claim's value, or a SCIM group's
+ * displayName) and the role and sub-organizations its members get.
+ */
+export const ssoGroupRoles = consoleSchema.table(
+  'sso_group_roles',
+  {
+    groupName: text('group_name').primaryKey(),
+    role: text('role', { enum: STAFF_ROLES }).notNull(),
+    /** Null: every sub-organization. */
+    subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
+  },
+  (t) => [oneOf('sso_group_roles', t.role, STAFF_ROLES)],
+);
+
+/** Bearer tokens of SCIM clients (auth/sso/scim.routes.ts): only their SHA-256 is kept. */
+export const scimTokens = consoleSchema.table(
+  'scim_tokens',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    name: text('name').notNull(),
+    createdAt: at('created_at').notNull(),
+    createdBy: text('created_by'),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('scim_tokens_token_hash_unique').on(t.tokenHash)],
+);
+
+/** Groups a SCIM client pushed, with their members (staff ids). */
+export const scimGroups = consoleSchema.table(
+  'scim_groups',
+  {
+    id: text('id').primaryKey(),
+    displayName: text('display_name').notNull(),
+    externalId: text('external_id'),
+    memberIds: jsonb('member_ids').$type<string[]>().notNull(),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('scim_groups_display_name_unique').on(t.displayName)],
+);

@@ -54,6 +54,7 @@ export function AuthenticatedShell({
   if (can(session, 'manage-staff')) navItems.push({ to: '/staff', label: 'Staff' });
   if (can(session, 'manage-webhooks'))
     navItems.push({ to: '/settings/webhooks', label: 'Webhooks' });
+  if (can(session, 'manage-sso')) navItems.push({ to: '/settings/sso', label: 'Single sign-on' });
 
   const scopeName = subOrg
     ? (subOrgs.data?.results.find((s) => s.id === subOrg)?.name ?? subOrg)

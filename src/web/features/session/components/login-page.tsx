@@ -1,4 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import type { SsoRefusal } from '#contract/sso.ts';
+import { buttonVariants } from '../../../components/ui/button.tsx';
+import { cn } from '../../../lib/cn.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
 import { LoginForm } from './login-form.tsx';
 
@@ -19,12 +22,30 @@ export function sessionEndedNotice(ended: 'read' | 'send', returnTo: string): st
   return `${what} Sign in to go back: anything you had typed in a form is still there${numbers}.`;
 }
 
+/** Why a single sign-on came back here, in words: what happened and what to do. */
+export const SSO_REFUSAL_TEXT: Record<SsoRefusal, string> = {
+  unconfigured: 'Single sign-on is not set up on this console. Sign in with your password.',
+  state:
+    'That sign-in could not be checked (it was started in another browser or tab, or took too long). Start again.',
+  provider:
+    'Your company’s sign-in did not complete, or its answer could not be verified. Start again; if it keeps failing, ask an admin.',
+  unmapped:
+    'Your company account is in no group this console lets in. Ask an admin to map your group to a role.',
+  disabled: 'Your console account is disabled. Ask an admin.',
+  unverified:
+    'Your company account has no verified email this console can link, or it is linked to another account. Ask an admin.',
+  password_only: 'Sign in with your password.',
+};
+
 /** `/login`. The demo accounts appear only when the server lists them (sandbox mode). */
 export function LoginPage({
   onSignedIn,
   ended,
+  sso,
   returnTo = '/',
 }: {
+  /** A single sign-on that came back refused (`/login?sso=<reason>`). */
+  sso?: SsoRefusal | undefined;
   onSignedIn: () => void;
   /** The session ended mid-use, under a read or under something the member sent. */
   ended?: 'read' | 'send' | undefined;
@@ -32,6 +53,9 @@ export function LoginPage({
   returnTo?: string;
 }) {
   const demoAccounts = useQuery(sessionQueries.demoAccounts());
+  const options = useQuery(sessionQueries.signInOptions());
+  const company = options.data?.sso;
+  const passwordsOff = options.data?.passwordSignIn === 'break_glass';
   return (
     <section aria-labelledby="login-title" className="mx-auto max-w-md">
       <title>Sign in · Custody Console</title>
@@ -46,7 +70,30 @@ export function LoginPage({
           {sessionEndedNotice(ended, returnTo)}
         </p>
       ) : null}
-      <p className="mt-1 mb-6 text-sm text-slate-700">Use your staff email and password.</p>
+      {sso ? (
+        <p
+          role="alert"
+          className="mt-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+        >
+          {SSO_REFUSAL_TEXT[sso]}
+        </p>
+      ) : null}
+      {company ? (
+        <div className="mt-4 flex flex-col gap-2">
+          <a
+            href={`${company.startPath}?redirect=${encodeURIComponent(returnTo)}`}
+            className={cn(buttonVariants({ variant: 'primary' }), 'w-full')}
+          >
+            Sign in with {company.label}
+          </a>
+          <p className="text-center text-sm text-slate-700">or</p>
+        </div>
+      ) : null}
+      <p className="mt-4 mb-6 text-sm text-slate-700">
+        {passwordsOff
+          ? 'Passwords are turned off except for the break-glass admin.'
+          : 'Use your staff email and password.'}
+      </p>
       <LoginForm onSignedIn={onSignedIn} demoAccounts={demoAccounts.data} />
     </section>
   );
