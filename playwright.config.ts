@@ -91,7 +91,9 @@ export default defineConfig({
       // The server, with admins made by its CLI first, as an operator would (e2e/sandbox-server.ts).
       command: 'npx tsx e2e/sandbox-server.ts',
       url: `${baseURL}/healthz`,
-      timeout: 120_000,
+      // A start is a CLI run and a server's on a fresh database: past two minutes when the
+      // machine is shared, which failed the whole run before its first story.
+      timeout: 300_000,
       reuseExistingServer: false,
       stdout: 'pipe',
       stderr: 'pipe',
@@ -114,7 +116,7 @@ export default defineConfig({
           {
             command: 'npx tsx e2e/upstream-pair.ts',
             url: `${upstreamURL}/readyz`,
-            timeout: 120_000,
+            timeout: 300_000,
             reuseExistingServer: false,
             stdout: 'pipe' as const,
             stderr: 'pipe' as const,
