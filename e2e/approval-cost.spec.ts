@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
+import { expectBulkApproved } from './inbox.ts';
 import { createTransfer, memberPage } from './transfers.ts';
 import { BOTH_WIDTHS } from './widths.ts';
 
@@ -110,7 +111,7 @@ for (const width of BOTH_WIDTHS) {
       await expectNoAxeViolations(page);
 
       await dialog.getByRole('button', { name: 'Approve 2 transactions' }).click();
-      await expect(dialog.getByRole('status')).toHaveText('Done: 2 approved.');
+      await expectBulkApproved(dialog, 2);
     });
   });
 }

@@ -3,7 +3,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { auditFor, proposeByApi } from './bank-account-data.ts';
 import { createTransfer, memberPage } from './transfers.ts';
-import { openInboxItem } from './inbox.ts';
+import { expectBulkApproved, openInboxItem } from './inbox.ts';
 
 /**
  * The approvals inbox as an approver works through it,
@@ -140,7 +140,7 @@ test('bulk approval: two selected transactions, one confirmation listing both, t
   await expectNoAxeViolations(page);
 
   await dialog.getByRole('button', { name: 'Approve 2 transactions' }).dblclick();
-  await expect(dialog.getByRole('status')).toHaveText('Done: 2 approved.');
+  await expectBulkApproved(dialog, 2);
   for (const id of [first, second])
     await expect(dialog.locator(`[data-batch-item="${id}"]`)).toContainText('Approved.');
   expect(decisions).toHaveLength(2);

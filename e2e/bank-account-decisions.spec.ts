@@ -9,7 +9,7 @@ import {
   forgeDecision,
   proposeByApi,
 } from './bank-account-data.ts';
-import { tabTo } from './keyboard.ts';
+import { expectHydrated, tabTo } from './keyboard.ts';
 import { memberPage } from './transfers.ts';
 import { openInboxItem } from './inbox.ts';
 
@@ -169,6 +169,8 @@ test.describe('Deciding a bank account, as a second member', () => {
   test('approve with the keyboard alone', async ({ members, page, baseURL }) => {
     const account = await proposedByInitiator(page, baseURL ?? '');
     await page.goto(`/bank-accounts/${account.id}`);
+    // Tab passes over a control held disabled until hydration: reach it once the page is live.
+    await expectHydrated(page);
     const approve = page.getByRole('button', { name: 'Approve…' });
     await tabTo(page, approve);
     await page.keyboard.press('Enter');

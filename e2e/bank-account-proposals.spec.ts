@@ -483,6 +483,8 @@ test.describe('Proposing a bank account with the keyboard alone', () => {
     const name = uniqueName('E2E keyboard');
     const number = usAccountNumber();
     await page.goto('/bank-accounts');
+    // Enter on the link before hydration is a cold load of the form, not the app's navigation.
+    await expectHydrated(page);
     await tabTo(page, page.getByRole('link', { name: 'Propose bank account' }));
     await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'Propose a bank account' });

@@ -37,3 +37,17 @@ export async function badgeShows(page: Page, count: number): Promise<boolean> {
     (await badge.textContent()) === (count > 99 ? '99+' : String(count))
   );
 }
+
+/**
+ * Waits for a bulk approval's dialog to say all `count` items were approved.
+ * The dialog approves them one after another, each a decision of its own (a
+ * card read and signed, the server's checks), so each item gets the time
+ * one step of a story gets (`expect`'s 10 s, playwright.config.ts): one
+ * bound for the whole batch failed batches of two and three on a shared
+ * machine while every item was still moving.
+ */
+export async function expectBulkApproved(dialog: Locator, count: number): Promise<void> {
+  await expect(dialog.getByRole('status')).toHaveText(`Done: ${count} approved.`, {
+    timeout: count * 10_000,
+  });
+}

@@ -6,6 +6,7 @@ import { DEFAULT_POLICY, type Policy } from '../src/contract/policies.ts';
 import { expect, signOut, type WorkerWorld } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { expectHydrated } from './keyboard.ts';
+import { expectBulkApproved } from './inbox.ts';
 import { signCount, signerWithPasskey } from './passkeys.ts';
 import { test } from './policy-turn.ts';
 import { approveByApi, memberPage } from './transfers.ts';
@@ -181,7 +182,7 @@ for (const width of DESKTOP_ONLY) {
       const dialog = approver.getByRole('dialog', { name: 'Approve 3 transactions?' });
       await expectNoAxeViolations(approver);
       await dialog.getByRole('button', { name: 'Approve 3 transactions' }).click();
-      await expect(dialog.getByRole('status')).toHaveText('Done: 3 approved.');
+      await expectBulkApproved(dialog, 3);
 
       // One assertion per item, each over that item's own card.
       expect(await signCount(signer)).toBe(before + 3);
