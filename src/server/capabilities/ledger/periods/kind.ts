@@ -106,7 +106,7 @@ async function factsOf(card: CardContext, row: PeriodRow) {
 }
 
 async function cardOf(card: CardContext, entityId: string, row: PeriodRow): Promise<ApprovalCard> {
-  const frozen = await frozenOf(card, entityId, null);
+  const frozen = await frozenOf(card, entityId, null, true);
   const facts = await factsOf(card, row);
   const lines: CardChangeLine[] = [
     {
