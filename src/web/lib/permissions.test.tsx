@@ -14,9 +14,10 @@ afterEach(() => {
 });
 
 const EXPECTED: Record<StaffRole, string[]> = {
-  viewer: ['view'],
+  viewer: ['view', 'view-ledger-periods'],
   initiator: [
     'view',
+    'view-ledger-periods',
     'create-transaction',
     'create-bank-account',
     'convert',
@@ -25,7 +26,7 @@ const EXPECTED: Record<StaffRole, string[]> = {
     'create-payment-run',
     'reveal-bank-account',
   ],
-  approver: ['view', 'reveal-bank-account', 'approve'],
+  approver: ['view', 'view-ledger-periods', 'reveal-bank-account', 'approve'],
   admin: [...ACTIONS],
 };
 
@@ -40,6 +41,15 @@ describe('can', () => {
     expect(can(scoped, 'manage-staff')).toBe(true);
     expect(can(scoped, 'view-audit')).toBe(false);
     expect(can(scoped, 'edit-policies')).toBe(false);
+  });
+
+  it('offers the ledger’s periods and single sign-on only to members of the whole organization', () => {
+    expect(can(sessionFor('viewer', { subOrgIds: ['so_east'] }), 'view-ledger-periods')).toBe(
+      false,
+    );
+    const scoped = sessionFor('admin', { subOrgIds: ['so_east'] });
+    expect(can(scoped, 'close-ledger-periods')).toBe(false);
+    expect(can(scoped, 'manage-sso')).toBe(false);
   });
 
   it('offers nothing without a session, or to a disabled member', () => {
