@@ -11,7 +11,8 @@ import { staff } from '../../db/schema/console.ts';
 import { engineTest as it } from '../../test/engine-test.ts';
 import { createVault } from '../../test/fixtures.ts';
 import { signInStaff } from '../../test/staff-session.ts';
-import { localTime, statementHtml } from './statement-export.ts';
+import { localTime } from '../../http/wall-clock.ts';
+import { statementHtml } from './statement-export.ts';
 
 const DAY = 86_400_000;
 const IBAN = 'DE89370400440532013000';

@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { add, cmp, sub } from '#contract/decimal.ts';
 import type { LedgerStatementLine, LedgerStatementTotals } from '#contract/ledger.ts';
 import { reconciles } from './statement.ts';
+import { localTime } from '../../http/wall-clock.ts';
 
 /**
  * A whole statement as a file: every line of the period (not one page),
@@ -20,23 +21,6 @@ export interface WholeStatement {
   timeZone: string;
   totals: readonly LedgerStatementTotals[];
   lines: readonly LedgerStatementLine[];
-}
-
-/** `2030-02-01 08:30:05`: an instant as a wall clock in `timeZone` reads it, to the second. */
-export function localTime(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
 }
 
 const CSV_COLUMNS = [

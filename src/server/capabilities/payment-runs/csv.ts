@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { PAYMENT_RUN_COLUMNS, type PaymentRunReconciliationRow } from '#contract/payment-runs.ts';
+import { localTime } from '../../http/wall-clock.ts';
 
 /**
  * A payment run's file: CSV read by a real parser (quoted fields with commas
@@ -115,23 +116,6 @@ const RECONCILIATION_COLUMNS = [
   'timeZone',
   'failure',
 ] as const satisfies readonly (keyof PaymentRunReconciliationRow | 'timeZone')[];
-
-/** `2030-02-01 08:30:05`: an instant as a wall clock in `timeZone` reads it, to the second. */
-function localTime(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}:${part('second')}`;
-}
 
 /**
  * The reconciliation file: one line per row, its completed time in the

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, inArray, lt } from 'drizzle-orm';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
@@ -9,15 +9,14 @@ import {
   setJournalMapping,
 } from '#contract/endpoints/ledger-periods.ts';
 import type { JournalMapping } from '#contract/ledger-periods.ts';
-import { unauthorized, type AuthOptions } from '../../../auth/session-auth.ts';
-import { outsideAdminScope } from '../../../console/admin-scope.ts';
+import type { AuthOptions } from '../../../auth/session-auth.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
-import { custodyContext } from '../../../custody/context.ts';
 import { ledgerJournalMappings, ledgerPeriods } from '../../../db/schema/console.ts';
 import { ledgerMovements, transactions, vaults } from '../../../db/schema/sandbox.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { monthName } from '../periods/month.ts';
+import { wholeOrganizationBooks } from '../periods/whole-organization.ts';
 import { journalCsv, journalLines, unmappedAccounts } from './journal.ts';
 
 const EMPTY: JournalMapping = { vaults: [], categories: {} };
@@ -32,32 +31,12 @@ export function journalRoutes(options: AuthOptions, backend: CustodyBackend) {
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
 
-  /**
-   * Before the query or body is read: a member held to some sub-organizations is refused
-   * (403 OUTSIDE_ADMIN_SCOPE), and upstream there is no ledger (409 SANDBOX_ONLY).
-   */
-  function guard(c: Context<AppEnv>) {
-    const member = c.get('staff');
-    if (!member) throw unauthorized();
-    if (member.subOrgIds)
-      throw outsideAdminScope(
-        'The journal covers the whole organization: only an admin of every sub-organization maps or exports it',
-      );
-    if (!backend.ledgerBooks)
-      throw new ApiError(
-        409,
-        ERROR_CODES.sandboxOnly,
-        'The ledger is kept by the sandbox: the custody service this console acts on gives no movements to journal',
-      );
-  }
-
-  /** The member asking and the organization whose ledger it is, with the ledger's time now. */
-  async function wholeOrganization(c: Context<AppEnv>) {
-    guard(c);
-    const member = c.get('staff');
-    if (!member || !backend.ledgerBooks) throw unauthorized();
-    return { member, ...(await backend.ledgerBooks(custodyContext(c))) };
-  }
+  const { guard, wholeOrganization } = wholeOrganizationBooks(backend, {
+    outsideScope:
+      'The journal covers the whole organization: only an admin of every sub-organization maps or exports it',
+    upstream:
+      'The ledger is kept by the sandbox: the custody service this console acts on gives no movements to journal',
+  });
 
   async function mappingOf(orgId: string) {
     const [row] = await db

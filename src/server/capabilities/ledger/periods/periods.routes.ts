@@ -5,15 +5,14 @@ import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import { listLedgerPeriods, proposeLedgerClose } from '#contract/endpoints/ledger-periods.ts';
 import { unauthorized, type AuthOptions } from '../../../auth/session-auth.ts';
 import { sessionTimeZone } from '../../../auth/session.store.ts';
-import { outsideAdminScope } from '../../../console/admin-scope.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
-import { custodyContext } from '../../../custody/context.ts';
 import { isUniqueViolation } from '../../../db/unique-violation.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { proposeClose } from './kind.ts';
 import { monthBounds, monthName, monthOf, previousMonth } from './month.ts';
 import { closingPlan, listPeriods, monthAfter, periodName, periodOnWire } from './store.ts';
+import { wholeOrganizationBooks } from './whole-organization.ts';
 
 /**
  * GET and POST /api/console/ledger/periods/: the organization's periods, and
@@ -25,32 +24,12 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
 
-  /**
-   * Before the query or body is read: a member held to some sub-organizations is refused
-   * (403 OUTSIDE_ADMIN_SCOPE), and upstream there is no ledger (409 SANDBOX_ONLY).
-   */
-  function guard(c: Context<AppEnv>) {
-    const member = c.get('staff');
-    if (!member) throw unauthorized();
-    if (member.subOrgIds)
-      throw outsideAdminScope(
-        'A ledger period covers the whole organization: only a member of every sub-organization sees or closes one',
-      );
-    if (!backend.ledgerBooks)
-      throw new ApiError(
-        409,
-        ERROR_CODES.sandboxOnly,
-        'The ledger is kept by the sandbox: the custody service this console acts on gives no balance history to close',
-      );
-  }
-
-  /** The member asking and the organization whose ledger it is, with the ledger's time now. */
-  async function wholeOrganization(c: Context<AppEnv>) {
-    guard(c);
-    const member = c.get('staff');
-    if (!member || !backend.ledgerBooks) throw unauthorized();
-    return { member, ...(await backend.ledgerBooks(custodyContext(c))) };
-  }
+  const { guard, wholeOrganization } = wholeOrganizationBooks(backend, {
+    outsideScope:
+      'A ledger period covers the whole organization: only a member of every sub-organization sees or closes one',
+    upstream:
+      'The ledger is kept by the sandbox: the custody service this console acts on gives no balance history to close',
+  });
 
   /** The organization's reporting zone: its periods', else the member's own (the first proposal sets it). */
   async function zoneOf(c: Context<AppEnv>, planned: string | null) {
