@@ -3,7 +3,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalItem } from '#contract/approval-inbox.ts';
-import { installFakeApi, json } from '../../../test/fake-api.ts';
+import { type FakeRoute, installFakeApi, json } from '../../../test/fake-api.ts';
 import { renderWithRouter } from '../../../test/render.tsx';
 import {
   answerOf,
@@ -106,6 +106,7 @@ function renderInbox(
   results: ApprovalItem[],
   counts = { actionableCount: 3, totalCount: 4, youApprovedCount: 0 },
   required = false,
+  inbox: FakeRoute = () => json({ results, hasNext: false, nextCursor: null, ...counts }),
 ) {
   const actions: string[] = [];
   const bodies: Array<Record<string, unknown>> = [];
@@ -126,7 +127,7 @@ function renderInbox(
   );
   const api = installFakeApi({
     ...Object.assign({}, ...[...signing].map(([id, state]) => signingRoutes(id, state))),
-    '/api/console/approvals/': () => json({ results, hasNext: false, nextCursor: null, ...counts }),
+    '/api/console/approvals/': inbox,
     '/api/external/change_requests/approvals/approval_message/': (url) =>
       json({ approvalId: `ap_${url.searchParams.get('entityId')}`, message: 'm' }),
     // The second is decided elsewhere meanwhile: the server refuses it.
@@ -279,6 +280,41 @@ describe('ApprovalsPage', () => {
         }),
       ),
     );
+  });
+
+  it('counts the last item as it finishes, never "1 of 3" once all three are decided', async () => {
+    installAuthenticator(() => 'sign');
+    const items = [transfer('tx_1', '0.5'), transfer('tx_3', '0.75'), transfer('tx_4', '1.25')];
+    // The inbox is read again once the batch is decided; that read is held open here.
+    let reads = 0;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { user } = renderInbox(items, undefined, true, async () => {
+      if (++reads > 1) await held;
+      return json({
+        results: items,
+        hasNext: false,
+        nextCursor: null,
+        actionableCount: 3,
+        totalCount: 3,
+        youApprovedCount: 0,
+      });
+    });
+    await screen.findByText(/^Transfer of 1\.25 ETH/);
+    await user.click(
+      screen.getByRole('checkbox', {
+        name: 'Select every transaction on this page you may approve together',
+      }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Approve 3 transactions?' });
+    expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(3);
+    await user.click(within(dialog).getByRole('button', { name: 'Approve 3 transactions' }));
+
+    await waitFor(() => expect(within(dialog).getAllByText('Approved.')).toHaveLength(3));
+    expect(within(dialog).getByRole('status')).toHaveTextContent('Approving 3 of 3…');
+    release();
+    expect(await within(dialog).findByText('Done: 3 approved.')).toBeVisible();
   });
 
   it('stops the batch when a passkey prompt is closed: nothing more is sent, and says so', async () => {

@@ -111,7 +111,9 @@ export function BulkApproveDialog({
   const progress = [...outcomes.values()];
   const approvedCount = progress.filter((o) => o.state === 'approved').length;
   const refusedCount = progress.filter((o) => o.state === 'refused').length;
-  const position = progress.findIndex((o) => o.state === 'sending') + 1;
+  // Items are sent in order: the one being sent is the count of those no longer waiting. Once
+  // the last is decided the batch still settles (the inbox read again); it stays "N of N".
+  const position = progress.filter((o) => o.state !== 'waiting').length;
 
   return (
     <Dialog open={open} onOpenChange={openWith}>
@@ -145,7 +147,7 @@ export function BulkApproveDialog({
           </ol>
           <p role="status" className="mt-3 text-sm font-medium text-slate-900">
             {sending
-              ? `Approving ${position || 1} of ${count}…`
+              ? `Approving ${Math.max(position, 1)} of ${count}…`
               : done
                 ? `Done: ${approvedCount} approved${refusedCount ? `, ${refusedCount} not approved` : ''}.`
                 : ''}
