@@ -107,7 +107,15 @@ export function upstreamDeps(base: UpstreamBase, logger?: Logger): UpstreamDeps 
       `${path}${toQueryString({ ...query, limit: page.limit, cursor: page.cursor })}`,
     );
     const nextCursor = body.nextCursor ?? null;
-    return { results: body.results, nextCursor, hasNext: body.hasNext ?? nextCursor !== null };
+    // A numbered page (the older SDKs' getVaults) is answered with how many match: kept, as
+    // the client reads it. A page filtered here (filteredPage) is a new page and drops it.
+    const { count } = body as { count?: unknown };
+    return {
+      results: body.results,
+      nextCursor,
+      hasNext: body.hasNext ?? nextCursor !== null,
+      ...(typeof count === 'number' ? { count } : {}),
+    };
   };
 
   const scopedList: UpstreamDeps['scopedList'] = async (
