@@ -182,6 +182,41 @@ describe('the approval card', () => {
     expect(change).toHaveTextContent('Second factor: none → Reset');
   });
 
+  it('names a member or a period it changes, never as a vault or a contact', () => {
+    const base = transferCard();
+    const named = (type: string, name: string, ours: boolean) =>
+      answerOf({
+        ...base,
+        intent: {
+          ...base.intent,
+          kind: 'HELD',
+          destination: {
+            type,
+            id: 'x',
+            name,
+            address: null,
+            blockChain: null,
+            rail: null,
+            last4: null,
+            ours,
+            approvedContact: false,
+            approvedContactSince: null,
+          },
+        },
+      });
+    const { rerender } = render(
+      <ApprovalCardView answer={named('STAFF', 'Cleo Initiator', false)} />,
+    );
+    expect(screen.getByTestId('card-destination')).toHaveTextContent(/^Cleo Initiator$/);
+    rerender(<ApprovalCardView answer={named('LEDGER_PERIOD', 'October 2026', true)} />);
+    expect(screen.getByTestId('card-destination')).toHaveTextContent(/^October 2026$/);
+    // A party money goes to still says what it is.
+    rerender(<ApprovalCardView answer={named('VAULT', 'Treasury', true)} />);
+    expect(screen.getByTestId('card-destination')).toHaveTextContent('TreasuryOne of our vaults');
+    rerender(<ApprovalCardView answer={named('EXTERNAL_ADDRESS', 'Somewhere', false)} />);
+    expect(screen.getByTestId('card-destination')).toHaveTextContent('Not an approved contact');
+  });
+
   it('shows a payment run: its rows, what leaves per asset, its value, fees and rows’ digest', () => {
     const base = transferCard();
     render(

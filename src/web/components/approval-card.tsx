@@ -8,6 +8,7 @@ import {
   type CardRun,
 } from '#contract/approval-card.ts';
 import { chainLabel } from '#contract/chains.ts';
+import { PARTY_TYPES } from '#contract/enums.ts';
 import { isNegative } from '#contract/decimal.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import { describeError } from '../lib/api-errors.ts';
@@ -246,28 +247,35 @@ function Destination({ destination: d }: { destination: CardDestination }) {
       {where.length ? (
         <span className="block break-all text-slate-700">{where.join(' · ')}</span>
       ) : null}
-      <span className="block text-slate-700">
-        {d.ours ? (
-          'One of our vaults'
-        ) : d.approvedContact ? (
-          <>
-            Approved contact
-            {d.approvedContactSince ? (
-              <>
-                {' '}
-                since <DateTime iso={d.approvedContactSince} />
-              </>
-            ) : null}
-          </>
-        ) : d.type === 'BANK_ACCOUNT' || d.type === 'EXTERNAL_BANK_ACCOUNT' ? (
-          'Bank account'
-        ) : (
-          'Not an approved contact'
-        )}
-      </span>
+      {/* A member, a policy, a period: named, and neither a vault nor a contact. */}
+      {isParty(d) ? (
+        <span className="block text-slate-700">
+          {d.ours ? (
+            'One of our vaults'
+          ) : d.approvedContact ? (
+            <>
+              Approved contact
+              {d.approvedContactSince ? (
+                <>
+                  {' '}
+                  since <DateTime iso={d.approvedContactSince} />
+                </>
+              ) : null}
+            </>
+          ) : d.type === 'BANK_ACCOUNT' || d.type === 'EXTERNAL_BANK_ACCOUNT' ? (
+            'Bank account'
+          ) : (
+            'Not an approved contact'
+          )}
+        </span>
+      ) : null}
     </span>
   );
 }
+
+/** Whether the destination is a party money can go to, as the custody API names one. */
+const isParty = (d: CardDestination) =>
+  d.type === null || (PARTY_TYPES as readonly string[]).includes(d.type);
 
 /** A signed amount with a true minus sign; `plus` marks what arrives. */
 const signed = (amount: string, plus = '') =>
