@@ -1,5 +1,6 @@
-import { expect, test } from './auth.ts';
+import { expect, signInAs, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { approveOnItsPage } from './held-items.ts';
 import { expectHydrated } from './keyboard.ts';
 import {
   startTestOidcProvider,
@@ -11,7 +12,7 @@ import {
 test.use({ role: 'orgAdmin' });
 
 // An admin points the console at a real OpenID provider this story starts on 127.0.0.1 and
-// maps its group to the approver role; a person of that group signs in through the
+// maps its group to the approver role, which another admin approves; a person of that group signs in through the
 // provider's own pages, is provisioned and sees the inbox; someone in no mapped group is
 // told why on the sign-in page; disabled at the provider, the next sign-in stops there.
 // The settings are the console's one row: the story turns single sign-on off when it ends,
@@ -33,8 +34,9 @@ test('a member signs in through the company provider and is provisioned by their
   page,
   browser,
   baseURL,
+  members,
 }, testInfo) => {
-  test.setTimeout(120_000);
+  test.slow();
   const idp = provider;
   if (!idp) throw new Error('the provider did not start');
   const tag = `${testInfo.workerIndex}-${Date.now()}`;
@@ -68,9 +70,28 @@ test('a member signs in through the company provider and is provisioned by their
   await expect(form.getByText('line 1 must read "group = role"')).toBeVisible();
   await form.getByLabel('Group mappings').fill(`${group} = approver`);
   await form.getByRole('button', { name: 'Save single sign-on settings' }).click();
-  await expect(form.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-  // The secret is stored, never shown again.
+  // Turning it on, with a group mapped to approver, widens access: another admin approves it.
+  await expect(form.getByRole('status').filter({ hasText: 'Saved for approval' })).toBeVisible();
+  const review = page.getByRole('link', { name: 'Review the change…' });
+  await expect(review).toBeVisible();
+  await expectNoAxeViolations(page);
+  const heldPath = new URL((await review.getAttribute('href')) ?? '', baseURL).pathname;
+  const other = await browser.newPage();
+  try {
+    await signInAs(other, members.orgAdmin2, baseURL ?? '');
+    await other.goto(heldPath);
+    await expectHydrated(other);
+    await expect(other.getByText(idp.issuer)).toBeVisible();
+    await expect(other.getByText('approver, every sub-organization')).toBeVisible();
+    expect(await other.content()).not.toContain(idp.clientSecret);
+    await expectNoAxeViolations(other);
+    await approveOnItsPage(other);
+  } finally {
+    await other.close();
+  }
+  // In force now; the secret is stored, never shown again.
   await page.reload();
+  await expect(page.getByRole('link', { name: 'Review the change…' })).toHaveCount(0);
   expect(await page.content()).not.toContain(idp.clientSecret);
   await expect(page.getByText('A secret is stored and never shown.')).toBeVisible();
 

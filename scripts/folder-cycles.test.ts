@@ -175,6 +175,8 @@ const LOOPED_TODAY = [
   'src/server/capabilities/approvals/signing',
   // Staff changes, a held kind: listed among the core's kinds, and proposed through the core.
   'src/server/capabilities/approvals/staff-change',
+  // Single sign-on changes, a held kind: listed among the core's kinds, and proposed through the core.
+  'src/server/capabilities/approvals/sso-change',
   // A month's close, a held kind: listed among the core's kinds, and proposed through the core.
   'src/server/capabilities/ledger/periods',
   'src/server/capabilities/live',

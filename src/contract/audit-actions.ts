@@ -56,6 +56,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'sandbox.deposit': 'Sandbox deposit into a vault',
   'sandbox.ramp_quote.expire': "Sandbox ramp's quote expired early",
   'sso.update': 'Single sign-on settings changed',
+  'sso.propose': 'Single sign-on change proposed for another admin',
   'sso.scim_token.create': 'SCIM token made',
   'sso.scim_token.revoke': 'SCIM token revoked',
   'sso.session_check': 'Single sign-on session checked with the provider',

@@ -54,6 +54,20 @@ export const ScimTokenInfo = z.looseObject({
 });
 export type ScimTokenInfo = z.infer<typeof ScimTokenInfo>;
 
+/**
+ * A saved change that widens who may sign in or what they may do, waiting for
+ * another admin of every sub-organization to approve it on its held item.
+ */
+export const SsoPendingChange = z.looseObject({
+  /** The held item's id: its page is `/approvals/held/{id}`. */
+  id: z.string(),
+  proposedBy: z.looseObject({ id: z.string(), name: z.string() }),
+  proposedAt: z.string(),
+  /** Why it needs another admin, one sentence a reason. */
+  widens: z.array(z.string()),
+});
+export type SsoPendingChange = z.infer<typeof SsoPendingChange>;
+
 /** GET /api/console/sso/: the settings as stored, but never the secret. */
 export const SsoSettings = z.looseObject({
   configured: z.boolean(),
@@ -73,6 +87,8 @@ export const SsoSettings = z.looseObject({
   scimBaseUrl: z.string(),
   scimTokens: z.array(ScimTokenInfo),
   updatedAt: z.nullable(z.string()),
+  /** The change waiting for another admin, if any: the settings above are still in force. */
+  pendingChange: z.optional(z.nullable(SsoPendingChange)),
 });
 export type SsoSettings = z.infer<typeof SsoSettings>;
 

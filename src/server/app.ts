@@ -19,7 +19,7 @@ import { staffChangeRoutes } from './capabilities/approvals/staff-change/staff-c
 import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session-auth.ts';
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
-import { ssoSettingsRoutes } from './console/sso-settings.routes.ts';
+import { ssoSettingsRoutes } from './capabilities/approvals/sso-change/sso-settings.routes.ts';
 import { ssoSignInRoutes } from './auth/sso/sign-in.routes.ts';
 import { scimRoutes } from './auth/sso/scim.routes.ts';
 import { resolveSession } from './auth/session.store.ts';

@@ -3,6 +3,7 @@ import { describe, expect } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
 import { auditLog, staff } from '../../db/schema/console.ts';
 import { appTestWith } from '../../test/app-test.ts';
+import { saveSsoSettingsApproved } from '../../test/sso-settings.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { createSession } from '../session.store.ts';
 
@@ -14,21 +15,18 @@ const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 const scimTest = appTestWith({}).extend('token', { scope: 'file' }, async ({ t }) => {
-  const settings = await t.admin.request('/api/console/sso/', {
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      enabled: false,
-      label: 'Example',
-      issuer: 'https://idp.example.com',
-      clientId: 'console',
-      clientSecret: 'not used by these tests',
-      passwordSignIn: 'everyone',
-      breakGlassEmail: null,
-      groups: [{ groupName: 'Tour Guides', role: 'approver', subOrgIds: null }],
-    }),
+  // Mapping a group widens access: a second admin approves it.
+  const settings = await saveSsoSettingsApproved(t, {
+    enabled: false,
+    label: 'Example',
+    issuer: 'https://idp.example.com',
+    clientId: 'console',
+    clientSecret: 'not used by these tests',
+    passwordSignIn: 'everyone',
+    breakGlassEmail: null,
+    groups: [{ groupName: 'Tour Guides', role: 'approver', subOrgIds: null }],
   });
-  expect(settings.status).toBe(200);
+  expect(settings.groups).toHaveLength(1);
   const made = await t.admin.request('/api/console/sso/scim-tokens/', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

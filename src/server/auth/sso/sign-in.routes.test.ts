@@ -9,6 +9,7 @@ import {
   TEST_SSO_SCOPES,
   type TestOidcProvider,
 } from '../../test/oidc-provider.ts';
+import { saveSsoSettingsApproved } from '../../test/sso-settings.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { TEST_ORIGIN } from '../../test/staff-session.ts';
 import { hashPassword } from '../password.ts';
@@ -28,26 +29,23 @@ const ssoTest = appTestWith({ secondFactor: 'optional' })
     return provider;
   })
   .extend('configured', { scope: 'file' }, async ({ t, provider }) => {
-    const answer = await t.admin.request('/api/console/sso/', {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        enabled: true,
-        label: 'Acme',
-        issuer: provider.issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        groupsClaim: 'groups',
-        scopes: TEST_SSO_SCOPES,
-        passwordSignIn: 'everyone',
-        breakGlassEmail: null,
-        groups: [
-          { groupName: 'treasury-approvers', role: 'approver', subOrgIds: null },
-          { groupName: 'treasury-viewers', role: 'viewer', subOrgIds: null },
-        ],
-      }),
+    // Turning it on with its groups mapped widens access: a second admin approves it.
+    const saved = await saveSsoSettingsApproved(t, {
+      enabled: true,
+      label: 'Acme',
+      issuer: provider.issuer,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+      groupsClaim: 'groups',
+      scopes: TEST_SSO_SCOPES,
+      passwordSignIn: 'everyone',
+      breakGlassEmail: null,
+      groups: [
+        { groupName: 'treasury-approvers', role: 'approver', subOrgIds: null },
+        { groupName: 'treasury-viewers', role: 'viewer', subOrgIds: null },
+      ],
     });
-    expect(answer.status).toBe(200);
+    expect(saved.enabled).toBe(true);
     return true;
   });
 

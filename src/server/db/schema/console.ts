@@ -34,6 +34,8 @@ import {
   type PaymentRunSimulation,
 } from '#contract/payment-runs.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
+import type { UpdateSsoSettings } from '#contract/sso.ts';
+import type { CardChangeLine } from '#contract/approval-card.ts';
 import { POLICY_KINDS } from '#contract/policy-kind.ts';
 import { oneOf } from './one-of.ts';
 
@@ -831,6 +833,43 @@ export const ssoGroupRoles = consoleSchema.table(
     subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
   },
   (t) => [oneOf('sso_group_roles', t.role, STAFF_ROLES)],
+);
+
+/** What became of a single sign-on change held for another admin (capabilities/approvals/sso-change). */
+const SSO_CHANGE_STATUSES = ['PENDING', 'APPROVED', 'DECLINED', 'WITHDRAWN'] as const;
+
+/**
+ * A single sign-on save that widens who may sign in or what they may do
+ * (contract/sso-widening.ts), held until another admin of every
+ * sub-organization approves it; applied then, as saved.
+ */
+export const ssoChanges = consoleSchema.table(
+  'sso_changes',
+  {
+    id: text('id').primaryKey(),
+    /** The settings as saved, but the secret (contract/sso.ts UpdateSsoSettings without it). */
+    settings: jsonb('settings').$type<UpdateSsoSettings>().notNull(),
+    /** A new client secret, when the save replaced it; null keeps the one in force. */
+    clientSecret: text('client_secret'),
+    /** Why it waits for another admin: one sentence a reason. */
+    widens: jsonb('widens').$type<string[]>().notNull(),
+    /** What the save changes, field by field, before → after (never a secret): the audit's words. */
+    summary: text('summary').notNull(),
+    /**
+     * The card's lines, each setting and group mapping before → after, as the
+     * settings stood when it was proposed: any later save withdraws it, so
+     * they hold while it waits, and still say what changed once applied.
+     */
+    lines: jsonb('lines').$type<CardChangeLine[]>().notNull(),
+    proposedBy: text('proposed_by')
+      .notNull()
+      .references((): AnyPgColumn => staff.id),
+    proposedAt: at('proposed_at').notNull(),
+    status: text('status', { enum: SSO_CHANGE_STATUSES }).notNull(),
+    decidedBy: text('decided_by').references((): AnyPgColumn => staff.id),
+    decidedAt: at('decided_at'),
+  },
+  (t) => [oneOf('sso_changes', t.status, SSO_CHANGE_STATUSES)],
 );
 
 /** Bearer tokens of SCIM clients (auth/sso/scim.routes.ts): only their SHA-256 is kept. */

@@ -4,6 +4,7 @@ import { transactionKind } from '../card/transaction.ts';
 import { paymentRunKind } from '../payment-run/kind.ts';
 import { ledgerPeriodKind } from '../../ledger/periods/kind.ts';
 import { policyPublishKind } from '../../policies/publish/policy-publish.ts';
+import { ssoChangeKind } from '../sso-change/sso-change.ts';
 import { staffChangeKind } from '../staff-change/staff-change.ts';
 import type { ApprovableKind } from './kind.ts';
 
@@ -16,4 +17,5 @@ export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
   staffChangeKind,
   policyPublishKind,
   ledgerPeriodKind,
+  ssoChangeKind,
 ];

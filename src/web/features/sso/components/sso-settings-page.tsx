@@ -3,14 +3,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import type { SsoSettings } from '#contract/sso.ts';
+import { Link } from '@tanstack/react-router';
+import type { SsoPendingChange, SsoSettings } from '#contract/sso.ts';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
-import { Button } from '../../../components/ui/button.tsx';
+import { Button, buttonVariants } from '../../../components/ui/button.tsx';
 import { Choice } from '../../../components/ui/input.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
 import {
@@ -99,11 +100,12 @@ function SettingsForm({ settings }: { settings: SsoSettings }) {
     },
   });
   const save = useSaveSsoSettings();
-  const [saved, setSaved] = useState(false);
+  // What the last save did: applied at once, or held for another admin (it widens access).
+  const [saved, setSaved] = useState<'applied' | 'held' | null>(null);
   const onSubmit = form.handleSubmit((values) => {
     const parsed = linesToGroups(values.groups);
     if (!parsed.ok) return;
-    setSaved(false);
+    setSaved(null);
     save.mutate(
       {
         enabled: values.enabled,
@@ -118,9 +120,9 @@ function SettingsForm({ settings }: { settings: SsoSettings }) {
         groups: parsed.groups,
       },
       {
-        onSuccess: () => {
+        onSuccess: (answer) => {
           form.resetField('clientSecret');
-          setSaved(true);
+          setSaved(answer.pendingChange ? 'held' : 'applied');
         },
         onError: (error) => {
           if (error instanceof ApiError && error.fields)
@@ -210,11 +212,13 @@ function SettingsForm({ settings }: { settings: SsoSettings }) {
         type="email"
         hint="An enabled admin who can still sign in with a password if the provider fails."
       />
-      {saved ? (
-        <p role="status" className="text-sm text-green-800">
-          Saved.
-        </p>
-      ) : null}
+      <p role="status" className="text-sm text-green-800">
+        {saved === 'applied'
+          ? 'Saved.'
+          : saved === 'held'
+            ? 'Saved for approval: it widens who may sign in or what they may do, so it takes effect once another admin approves it.'
+            : ''}
+      </p>
       <FormActions>
         <SubmitButton pending={save.isPending} pendingLabel="Saving…">
           Save single sign-on settings
@@ -319,6 +323,26 @@ function ScimTokens({ settings }: { settings: SsoSettings }) {
   );
 }
 
+/** A saved change that waits for another admin: the settings in force stay until it is approved. */
+function PendingChange({ change }: { change: SsoPendingChange }) {
+  return (
+    <Panel title="A change waits for another admin" tone="attention">
+      <p className="text-sm text-slate-800">
+        {change.proposedBy.name} saved a change <DateTime iso={change.proposedAt} /> that needs
+        another admin of every sub-organization: {change.widens.join(' ')} The settings below are
+        the ones in force until it is approved; saving again withdraws it.
+      </p>
+      <Link
+        to="/approvals/held/$entityId"
+        params={{ entityId: change.id }}
+        className={`${buttonVariants({ variant: 'primary' })} mt-3`}
+      >
+        Review the change…
+      </Link>
+    </Panel>
+  );
+}
+
 export function SsoSettingsPage() {
   const settings = useQuery(ssoQueries.settings());
   return (
@@ -341,6 +365,9 @@ export function SsoSettingsPage() {
             <p className="text-sm text-slate-700">
               Last changed <DateTime iso={settings.data.updatedAt} />.
             </p>
+          ) : null}
+          {settings.data.pendingChange ? (
+            <PendingChange change={settings.data.pendingChange} />
           ) : null}
           <SettingsForm settings={settings.data} />
           <ScimTokens settings={settings.data} />

@@ -8,15 +8,22 @@ import {
   updateSsoSettings,
 } from '#contract/endpoints/sso.ts';
 import type { SsoSettings, UpdateSsoSettings } from '#contract/sso.ts';
-import { outsideAdminScope } from './admin-scope.ts';
-import type { AppEnv } from '../http/app-env.ts';
-import { mount } from '../http/mount.ts';
-import { audit } from '../auth/audit.ts';
-import { requestOrigin } from '../auth/csrf.ts';
-import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
-import type { StaffRecord } from '../auth/staff.store.ts';
-import { findStaffByEmail } from '../auth/staff.store.ts';
-import { callbackUrl } from '../auth/sso/sign-in.routes.ts';
+import { ssoWidens } from '#contract/sso-widening.ts';
+import {
+  checkBreakGlass,
+  pendingSsoChange,
+  proposeSsoChange,
+  SSO_CHANGE,
+  withdrawSsoChanges,
+} from './sso-change.ts';
+import { outsideAdminScope } from '../../../console/admin-scope.ts';
+import type { AppEnv } from '../../../http/app-env.ts';
+import { mount } from '../../../http/mount.ts';
+import { audit } from '../../../auth/audit.ts';
+import { requestOrigin } from '../../../auth/csrf.ts';
+import { unauthorized, type AuthOptions } from '../../../auth/session-auth.ts';
+import type { StaffRecord } from '../../../auth/staff.store.ts';
+import { callbackUrl } from '../../../auth/sso/sign-in.routes.ts';
 import {
   createScimToken as makeScimToken,
   listScimTokens,
@@ -25,7 +32,7 @@ import {
   revokeScimToken as endScimToken,
   saveSsoSettings,
   type ScimTokenRow,
-} from '../auth/sso.store.ts';
+} from '../../../auth/sso.store.ts';
 
 /**
  * The single sign-on settings page's API: an organization's sign-in, so only
@@ -42,6 +49,9 @@ function wireToken(row: ScimTokenRow) {
     revokedAt: row.revokedAt?.toISOString() ?? null,
   };
 }
+
+const withdrawnText = (ids: string[]) =>
+  ids.length > 0 ? `; the change that waited (${ids.join(', ')}) is withdrawn` : '';
 
 export function ssoSettingsRoutes(options: AuthOptions) {
   const { db, clock } = options;
@@ -75,6 +85,7 @@ export function ssoSettingsRoutes(options: AuthOptions) {
       scimBaseUrl: `${requestOrigin(c, options.trustProxy)}/scim/v2`,
       scimTokens: (await listScimTokens(db)).map(wireToken),
       updatedAt: settings?.updatedAt.toISOString() ?? null,
+      pendingChange: await pendingSsoChange(db),
     };
   }
 
@@ -118,26 +129,36 @@ export function ssoSettingsRoutes(options: AuthOptions) {
       throw new ApiError(400, ERROR_CODES.validation, 'clientSecret is required the first time', [
         { field: 'clientSecret', message: 'is required the first time' },
       ]);
-    if (body.enabled && body.passwordSignIn === 'break_glass') {
-      // Passwords off with no one left to sign in by password, and a provider that fails, locks everyone out.
-      const glass = body.breakGlassEmail
-        ? await findStaffByEmail(db, body.breakGlassEmail)
-        : undefined;
-      if (!glass || glass.disabled || glass.role !== 'admin')
-        throw new ApiError(
-          400,
-          ERROR_CODES.validation,
-          'breakGlassEmail must be an enabled admin: the one who can still sign in with a password',
-          [{ field: 'breakGlassEmail', message: 'must be an enabled admin' }],
-        );
-    }
+    await checkBreakGlass(db, body);
     const before = await current(c);
-    await saveSsoSettings(db, body, secret, member.id, clock.now());
+    const summary = describeChanges(before, body, body.clientSecret !== undefined);
+    const widens = ssoWidens(before, body);
+    if (widens.length > 0) {
+      // More people in, or more rights: another admin of every sub-organization approves it first.
+      const { id, withdrawn } = await proposeSsoChange(
+        db,
+        clock,
+        { settings: body, widens, summary },
+        member,
+      );
+      await audit(c, options, {
+        action: 'sso.propose',
+        entityType: SSO_CHANGE,
+        entityId: id,
+        summary: `${summary}; waits for another admin: ${widens.join(' ')}${withdrawnText(withdrawn)}`,
+        outcome: 'success',
+      });
+      return current(c);
+    }
+    const withdrawn = await db.transaction(async (tx) => {
+      await saveSsoSettings(tx, body, secret, member.id, clock.now());
+      return withdrawSsoChanges(tx, clock);
+    });
     await audit(c, options, {
       action: 'sso.update',
       entityType: 'SSO_SETTINGS',
       entityId: 'oidc',
-      summary: describeChanges(before, body, body.clientSecret !== undefined),
+      summary: `${summary}${withdrawnText(withdrawn)}`,
       outcome: 'success',
     });
     return current(c);
