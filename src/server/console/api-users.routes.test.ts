@@ -62,7 +62,7 @@ function clientOf(t: TestApp, issued: ApiUserKeyIssued): TestApiUser {
     subOrgIds: issued.apiUser.subOrgIds,
     privateKeyHex: issued.privateKeyHex,
     clock: t.authClock,
-  } as TestApiUser;
+  };
 }
 
 async function call(

@@ -24,7 +24,6 @@ export interface CreatedApiUser {
   subOrgIds: string[] | null;
   /** PKCS#8 DER hex: what the provider's SDKs take as the private key. */
   privateKeyHex: string;
-  row: ApiUserRow;
 }
 
 export async function createApiUser(
@@ -40,7 +39,7 @@ export async function createApiUser(
     scope?: ApiUserScope;
     createdBy?: string | null;
   },
-): Promise<CreatedApiUser> {
+): Promise<CreatedApiUser & { row: ApiUserRow }> {
   const { privateKeyHex, publicKeyHex } = generateApiUserKeyPair();
   const [row] = await db
     .insert(apiUsers)
