@@ -176,6 +176,10 @@ describe('API users in the console', () => {
       expect(refused.status).toBe(401);
       const client = clientOf(t, fresh);
       expect((await call(t, client, 'GET', paths.vaults())).status).toBe(200);
+      // Create, not approve: an approval's message is not its to read.
+      const approving = await call(t, client, 'GET', `${paths.approvalMessage()}?entityId=x`);
+      expect(approving.status, JSON.stringify(approving.body)).toBe(403);
+      expect(codeOf(approving.body)).toBe('OUTSIDE_API_USER_SCOPE');
       expect(await auditRows(t, 'api_user.rotate', issued.apiUser.id)).toHaveLength(1);
 
       const revokeUrl = pathOf(revokeApiUser, { apiUserId: issued.apiUser.id });
