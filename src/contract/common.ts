@@ -74,6 +74,10 @@ export const ERROR_CODES = {
   unknownApiKey: 'UNKNOWN_API_KEY',
   /** The API user's key is past its expiry. */
   apiKeyExpired: 'API_KEY_EXPIRED',
+  /** An admin revoked the API user: its key is refused for good. */
+  apiKeyRevoked: 'API_KEY_REVOKED',
+  /** The API user's scope (read only; create) does not cover this call. */
+  apiUserScope: 'OUTSIDE_API_USER_SCOPE',
   /** The request came from outside the API user's allowed networks. */
   ipNotAllowed: 'IP_NOT_ALLOWED',
   missingBearerToken: 'MISSING_BEARER_TOKEN',

@@ -20,6 +20,7 @@ import { consoleApiAuth, custodyApiAuth, type AuthOptions } from './auth/session
 import { readSessionCookie } from './auth/session-cookie.ts';
 import { sessionRoutes } from './auth/session.routes.ts';
 import { ssoSettingsRoutes } from './capabilities/approvals/sso-change/sso-settings.routes.ts';
+import { apiUserRoutes } from './console/api-users.routes.ts';
 import { ssoSignInRoutes } from './auth/sso/sign-in.routes.ts';
 import { scimRoutes } from './auth/sso/scim.routes.ts';
 import { resolveSession } from './auth/session.store.ts';
@@ -320,6 +321,8 @@ export function createApp({
   app.route('/api/console', accountRoutes(authOptions));
   // Single sign-on and SCIM settings (auth/sso/).
   app.route('/api/console', ssoSettingsRoutes(authOptions));
+  // API users and their keys (sandbox only): the API keys page.
+  app.route('/api/console', apiUserRoutes(authOptions, backend));
   // SCIM 2.0 provisioning: a bearer token an admin made, the protocol's own errors.
   app.route('/scim/v2', scimRoutes(authOptions));
   // Custody webhooks: no session, the signature is the check (capabilities/webhooks/).

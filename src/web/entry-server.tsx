@@ -52,6 +52,7 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/policies', 'policies-page'],
   ['/_authenticated/settings/webhooks', 'webhooks-page'],
   ['/_authenticated/settings/sso', 'sso-page'],
+  ['/_authenticated/settings/api-keys', 'api-keys-page'],
 ]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();

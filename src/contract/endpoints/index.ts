@@ -1,6 +1,7 @@
 import type { Endpoint } from '../endpoint.ts';
 import * as account from './account.ts';
 import * as activity from './activity.ts';
+import * as apiUsers from './api-users.ts';
 import * as approvalCardPreview from './approval-card-preview.ts';
 import * as approvalCards from './approval-cards.ts';
 import * as approvalSignatures from './approval-signatures.ts';
@@ -73,6 +74,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(session),
   ...Object.values(webhooks),
   ...Object.values(sso),
+  ...Object.values(apiUsers),
   ...Object.values(sandboxWorld),
   ...Object.values(paymentRuns),
 ];

@@ -1,9 +1,11 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { Context, MiddlewareHandler } from 'hono';
+import { API_USER_SCOPE_LABELS, apiUserScopeAllows } from '#contract/api-users.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { systemClock, type Clock } from '../clock.ts';
 import type { ApiClientDirectory } from '../custody/backend.ts';
 import { readJsonBody } from '../http/json-body.ts';
+import { requirementOf } from './session-auth.ts';
 import { ApiError } from '#contract/api-error.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import {
@@ -101,6 +103,11 @@ export function apiClientAuth(
     if (!result.ok) throw refuse(result.code, result.message);
 
     c.set('actor', { type: 'API_USER', id: user.id, orgId: user.orgId });
+    if (user.revokedAt)
+      throw refuse(
+        ERROR_CODES.apiKeyRevoked,
+        `This API user was revoked at ${user.revokedAt.toISOString()}; an admin can make a new one`,
+      );
     // Judged once the token proves the caller holds the key, so only its holder learns why.
     if (user.expiresAt && user.expiresAt.getTime() <= now.getTime())
       throw refuse(
@@ -122,6 +129,14 @@ export function apiClientAuth(
         );
       }
     }
+    // Held to its scope as a member is to their role: the permission the route declares.
+    const need = requirementOf(c);
+    if (need && !apiUserScopeAllows(user.scope, need.permission))
+      throw new ApiError(
+        403,
+        ERROR_CODES.apiUserScope,
+        `This API user's scope is ${API_USER_SCOPE_LABELS[user.scope].toLowerCase()}; it cannot ${need.action}`,
+      );
     await apiClients.recordUse(user.id, now);
     // Held like a member: every route's backend is wiring/scoped-backend.ts, which reads this.
     if (user.subOrgIds) c.set('scope', { subOrgIds: user.subOrgIds });

@@ -18,6 +18,7 @@ import { ENDPOINTS } from '#contract/endpoints/index.ts';
 import { VaultBalances } from '#contract/reference.ts';
 import { CALLS, derivedCall, OVERRIDES, type Target } from '../test/matrix-calls.ts';
 import { proposeBankAccount } from '../test/staff-approvals.ts';
+import { createApiUser } from '../custody/sandbox/api-users.store.ts';
 import type { StaffSession } from '../test/staff-session.ts';
 import { appTestWith } from '../test/app-test.ts';
 import type { TestApp } from '../test/test-app.ts';
@@ -161,6 +162,12 @@ async function makeTarget(
     destination: { type: 'CONTACT', id: contact.id, subOrgId: subOrg.id },
   });
   // Through the API, so it comes with a change request to read the approval message of.
+  const apiUser = await createApiUser(t.db, {
+    orgId: t.orgId,
+    name: `${name} bot`,
+    now: t.authClock.now(),
+    subOrgIds: [subOrg.id],
+  });
   const bankAccountId = await proposeBankAccount(t.admin, subOrg.id, {
     accountName: name,
     accountNumber: '11112222',
@@ -175,6 +182,7 @@ async function makeTarget(
     vaultId: vault.id,
     contactId: contact.id,
     paymentToContactId: payment.id,
+    apiUserId: apiUser.id,
   };
 }
 
@@ -196,9 +204,11 @@ describe('authorization matrix: role × endpoint × scope', () => {
           ? '403 FORBIDDEN_ROLE'
           : endpoint.scope === 'unrestricted'
             ? '403 OUTSIDE_ADMIN_SCOPE'
-            : where === 'out' && (endpoint.scope === 'filter' || endpoint.scope === 'entity')
-              ? '404'
-              : 'allowed';
+            : where === 'out' && endpoint.scope === 'granted'
+              ? '403 OUTSIDE_ADMIN_SCOPE'
+              : where === 'out' && (endpoint.scope === 'filter' || endpoint.scope === 'entity')
+                ? '404'
+                : 'allowed';
         cells.push(`${endpoint.name}/${role}/${where}`);
         matrixTest(
           `${endpoint.name} (${endpoint.permission}) · ${role} · ${where} of scope → ${expectation}`,
@@ -234,6 +244,11 @@ describe('authorization matrix: role × endpoint × scope', () => {
               expect(body, detail).toMatchObject({ code: 'OUTSIDE_ADMIN_SCOPE' });
               return;
             }
+            if (endpoint.scope === 'granted' && where === 'out') {
+              expect(res.status, detail).toBe(403);
+              expect(body, detail).toMatchObject({ code: 'OUTSIDE_ADMIN_SCOPE' });
+              return;
+            }
             expect([401, 403], detail).not.toContain(res.status);
             switch (endpoint.scope) {
               case 'filter':
@@ -252,6 +267,10 @@ describe('authorization matrix: role × endpoint × scope', () => {
               }
               case 'none':
                 expect(res.status, detail).toBeLessThan(500);
+                break;
+              case 'granted':
+                expect(res.status, detail).toBeGreaterThanOrEqual(200);
+                expect(res.status, detail).toBeLessThan(300);
                 break;
               case 'create':
                 if (where === 'in') expect(res.status, detail).not.toBe(404);

@@ -99,7 +99,7 @@ interface Requirement {
  * route miss, or a route someone forgot to give a rule) fails closed: reads
  * need `read`, anything else `admin`.
  */
-function requirementOf(c: Context<AppEnv>): Requirement | null {
+export function requirementOf(c: Context<AppEnv>): Requirement | null {
   const declared = ruleOf(c)?.rule;
   if (declared) {
     if (declared.permission === 'public') return null;

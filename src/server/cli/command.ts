@@ -25,6 +25,8 @@ interface CliOption {
   /** Shown in usage: `--name NAME`. */
   valueName: string;
   required?: boolean;
+  /** May be given more than once: its values reach the command joined by line breaks (`repeated`). */
+  repeatable?: true;
 }
 
 interface CliRunContext {
@@ -39,7 +41,7 @@ export interface CliCommand {
   group: string;
   action: string;
   summary: string;
-  /** String-valued options only; every one is `--key value`. */
+  /** String-valued options only; every one is `--key value` (a repeatable one, once or more). */
   options: Record<string, CliOption>;
   /**
    * 'sandbox': needs the sandbox's tables, so it is refused with
@@ -59,4 +61,9 @@ export class UsageError extends Error {
 /** A refusal the user can act on (exit code 1, the message alone, no stack). */
 export class CliError extends Error {
   override name = 'CliError';
+}
+
+/** A repeatable option's values, in the order given; none when it was not. */
+export function repeated(value: string | undefined): string[] {
+  return value === undefined ? [] : value.split('\n');
 }

@@ -1,4 +1,4 @@
-import { apiUsersCreate } from './api-users.ts';
+import { apiUsersCreate, apiUsersRevoke } from './api-users.ts';
 import { approvalsVerify } from './approvals.ts';
 import type { CliCommand } from './command.ts';
 import { staffResetFactor, staffResetPassword } from './staff-credentials.ts';
@@ -8,6 +8,7 @@ import { webhooksAdd, webhooksList, webhooksRemove } from './webhooks.ts';
 /** Every CLI command, in the order `--help` lists them. Add a command here and in its own file. */
 export const COMMANDS: readonly CliCommand[] = [
   apiUsersCreate,
+  apiUsersRevoke,
   approvalsVerify,
   staffCreate,
   staffResetFactor,

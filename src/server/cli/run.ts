@@ -71,7 +71,10 @@ function parseOptions(command: CliCommand, args: string[]): Record<string, strin
       options: {
         help: { type: 'boolean', short: 'h' },
         ...Object.fromEntries(
-          Object.keys(command.options).map((k) => [k, { type: 'string' as const }]),
+          Object.entries(command.options).map(([k, option]) => [
+            k,
+            { type: 'string' as const, multiple: option.repeatable === true },
+          ]),
         ),
       },
     });
@@ -82,6 +85,9 @@ function parseOptions(command: CliCommand, args: string[]): Record<string, strin
   const options: Record<string, string> = {};
   for (const [key, value] of Object.entries(parsed.values)) {
     if (typeof value === 'string') options[key] = value;
+    // A repeatable option's values, joined by line breaks: no id or network holds one.
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      options[key] = value.join('\n');
   }
   const missing = Object.entries(command.options)
     .filter(([key, option]) => option.required && options[key] === undefined)
@@ -152,7 +158,10 @@ async function execute(
 
 function usage(command: CliCommand): string {
   const synopsis = Object.entries(command.options)
-    .map(([key, o]) => (o.required ? `--${key} ${o.valueName}` : `[--${key} ${o.valueName}]`))
+    .map(([key, o]) => {
+      const one = o.required ? `--${key} ${o.valueName}` : `[--${key} ${o.valueName}]`;
+      return o.repeatable ? `${one}…` : one;
+    })
     .join(' ');
   const lines = Object.entries(command.options).map(
     ([key, o]) => `  --${`${key} ${o.valueName}`.padEnd(20)} ${o.description}`,

@@ -11,6 +11,8 @@
  * id, INVALID_CURSOR for a cursor this backend did not issue, and so on.
  */
 
+import type { ApiUserScope } from '#contract/api-users.ts';
+
 export type { CustodyActor, CustodyContext, ScopeFilter } from './call-context.ts';
 
 export interface CustodyBackend {
@@ -42,10 +44,59 @@ interface ApiClientRecord {
   allowedCidrs: string[] | null;
   /** After this its key is refused; null: never. */
   expiresAt: Date | null;
+  /** What it may do: the route's permission must be among its scope's. */
+  scope: ApiUserScope;
+  /** Once set, its key is refused. */
+  revokedAt: Date | null;
+}
+
+/** An API user as the console's API keys page manages it: never its private key. */
+export interface ApiUserRow {
+  id: string;
+  orgId: string;
+  name: string;
+  apiKey: string;
+  scope: ApiUserScope;
+  subOrgIds: string[] | null;
+  allowedCidrs: string[] | null;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  createdAt: Date;
+  /** The console member who made it; null for the CLI or the seed. */
+  createdBy: string | null;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface NewApiUser {
+  name: string;
+  scope: ApiUserScope;
+  subOrgIds: string[] | null;
+  allowedCidrs: string[] | null;
+  expiresAt: Date | null;
+  createdBy: string | null;
+  now: Date;
+}
+
+/** A key pair just made: the private half, returned this once, is stored nowhere. */
+export interface IssuedApiUserKey {
+  row: ApiUserRow;
+  privateKeyHex: string;
 }
 
 export interface ApiClientDirectory {
   findByApiKey(apiKey: string): Promise<ApiClientRecord | undefined>;
+  /** The organization's API users, newest first. */
+  list(): Promise<ApiUserRow[]>;
+  find(id: string): Promise<ApiUserRow | undefined>;
+  /** 400 naming subOrgIds when one is not the organization's. */
+  create(input: NewApiUser): Promise<IssuedApiUserKey>;
+  /** A new Api-Key and key pair; the old ones are refused from now on. `expiresAt` undefined keeps it. */
+  rotate(
+    id: string,
+    input: { now: Date; expiresAt?: Date | null },
+  ): Promise<IssuedApiUserKey | undefined>;
+  revoke(id: string, now: Date): Promise<ApiUserRow | undefined>;
   /** Notes when a request of this API user last passed every check. */
   recordUse(apiUserId: string, now: Date): Promise<void>;
   /**

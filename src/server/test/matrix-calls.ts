@@ -29,6 +29,12 @@ import {
 } from '#contract/endpoints/policies.ts';
 import { DEFAULT_POLICY } from '#contract/policies.ts';
 import {
+  createApiUser,
+  listApiUsers,
+  revokeApiUser,
+  rotateApiUserKey,
+} from '#contract/endpoints/api-users.ts';
+import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   listWebhookDeliveries,
@@ -92,6 +98,8 @@ export interface Target {
   approvalId: string;
   /** A transaction from the in-scope vault to this target's contact. */
   paymentToContactId: string;
+  /** An API user held to this target's sub-org. */
+  apiUserId: string;
 }
 
 /** How the scope shows on an endpoint once the role is allowed. */
@@ -101,6 +109,7 @@ export type ScopeKind =
   | 'listed' // no filter: inside's row listed, outside's never
   | 'none' // not scoped (assets, chains, console admin pages): the same either way
   | 'unrestricted' // the organization's alone (the audit log): a restricted member is 403 OUTSIDE_ADMIN_SCOPE
+  | 'granted' // grants the target's sub-org (an API user's): inside 2xx, outside 403 OUTSIDE_ADMIN_SCOPE
   | 'create'; // a mutation naming scoped things: inside reaches the engine (its own answer, never 404), outside 404
 
 export interface Call {
@@ -151,6 +160,7 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   runId: () => 'no-such-run',
   // Single sign-on is the organization's: a restricted admin is refused before any lookup.
   tokenId: () => 'no-such-token',
+  apiUserId: (t) => t.apiUserId,
   index: () => '1',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
@@ -161,6 +171,7 @@ const SCOPED_PARAMS = new Set([
   'contactId',
   'entityId',
   'operationId',
+  'apiUserId',
 ]);
 
 /**
@@ -463,6 +474,45 @@ export const OVERRIDES: Record<string, Call[]> = {
         groups: [],
       }),
       scope: 'unrestricted',
+    },
+  ],
+  // API users are managed within the admin's sub-orgs: another's is 404, granting another's 403.
+  [endpointKey(listApiUsers)]: [
+    {
+      name: 'list API users',
+      url: () => at(listApiUsers),
+      scope: 'listed',
+      listedId: (t) => t.apiUserId,
+    },
+  ],
+  [endpointKey(createApiUser)]: [
+    {
+      name: 'make an API user',
+      url: () => at(createApiUser),
+      body: (t) => ({
+        name: 'Matrix bot',
+        scope: 'read_only',
+        subOrgIds: [t.subOrgId],
+        allowedCidrs: ['192.0.2.0/24'],
+        expiresAt: null,
+      }),
+      scope: 'granted',
+    },
+  ],
+  [endpointKey(rotateApiUserKey)]: [
+    {
+      // Revoked by the time a later role reaches it: 409 then, never 404 inside.
+      name: "rotate an API user's key",
+      url: (t) => at(rotateApiUserKey, { apiUserId: t.apiUserId }),
+      body: () => ({}),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(revokeApiUser)]: [
+    {
+      name: 'revoke an API user',
+      url: (t) => at(revokeApiUser, { apiUserId: t.apiUserId }),
+      scope: 'create',
     },
   ],
   // A sub-organization is the organization's: only an unrestricted admin makes one.

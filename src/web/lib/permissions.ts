@@ -29,6 +29,8 @@ const ACTION_PERMISSION = {
   'close-ledger-periods': 'admin',
   /** Single sign-on decides who enters every sub-organization. */
   'manage-sso': 'admin',
+  /** An admin of some sub-organizations manages the API users within them (the server decides). */
+  'manage-api-keys': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;

@@ -31,6 +31,7 @@ import {
   TRANSACTION_TYPES,
   VAULT_TYPES,
 } from '#contract/enums.ts';
+import { API_USER_SCOPES } from '#contract/api-users.ts';
 import { LEDGER_MOVEMENT_KINDS } from '#contract/ledger.ts';
 import type { VaultMember } from '#contract/reference.ts';
 import type { DepositInstructions, RampIntent, RampQuote } from '#contract/ramp-record.ts';
@@ -559,28 +560,40 @@ export const changeRequestEvents = sandbox.table(
   ],
 );
 
-export const apiUsers = sandbox.table('api_users', {
-  id: text('id').primaryKey(),
-  orgId: text('org_id')
-    .notNull()
-    .references(() => organizations.id),
-  name: text('name').notNull(),
-  apiKey: text('api_key').notNull().unique(),
-  /** SPKI DER hex of the user's P-256 key; verifies request tokens and approvals. */
-  publicKey: text('public_key').notNull(),
-  /**
-   * The sub-organizations the user is held to, as a member's scope is
-   * (console.staff's sub_org_ids); null acts in the whole organization.
-   */
-  subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
-  /** The networks (CIDRs) its requests may come from; null: anywhere. */
-  allowedCidrs: jsonb('allowed_cidrs').$type<string[] | null>(),
-  /** After this its key is refused (401); null: never. */
-  expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
-  /** When a request of its last passed every check. */
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
-  createdAt: createdAt(),
-});
+export const apiUsers = sandbox.table(
+  'api_users',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => organizations.id),
+    name: text('name').notNull(),
+    apiKey: text('api_key').notNull().unique(),
+    /** SPKI DER hex of the user's P-256 key; verifies request tokens and approvals. */
+    publicKey: text('public_key').notNull(),
+    /**
+     * The sub-organizations the user is held to, as a member's scope is
+     * (console.staff's sub_org_ids); null acts in the whole organization.
+     */
+    subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
+    /** The networks (CIDRs) its requests may come from; null: anywhere. */
+    allowedCidrs: jsonb('allowed_cidrs').$type<string[] | null>(),
+    /** After this its key is refused (401); null: never. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
+    /** When a request of its last passed every check. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+    /** What it may do (contract/api-users.ts); users made before scopes could do everything. */
+    scope: text('scope', { enum: API_USER_SCOPES }).notNull().default('create_and_approve'),
+    /** The console member who made it; null when the CLI or the seed did. */
+    createdBy: text('created_by'),
+    /** When its key pair was last replaced; the old one is refused from then on. */
+    rotatedAt: timestamp('rotated_at', { withTimezone: true, precision: 3 }),
+    /** When an admin revoked it: its key is refused (401), the row kept for the audit log. */
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [oneOf('api_users', t.scope, API_USER_SCOPES)],
+);
 
 /**
  * Request-token ids already used: a `jti` is accepted once within its token's
