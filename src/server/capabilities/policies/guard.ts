@@ -21,7 +21,7 @@ import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { cachedRead } from '../../db/read-cache.ts';
 import { canonicalJson } from '#contract/approval-card.ts';
 import { add } from '#contract/decimal.ts';
-import { committedOutflowUsd, loadRun, type RowRecord } from '../payment-runs/store.ts';
+import { committedOutflowUsd, loadRunRow, type RowRecord } from '../payment-runs/store.ts';
 import {
   isRowExternalId,
   isRowRampBody,
@@ -654,9 +654,10 @@ export function applyPolicies(
   ): Promise<Transaction> {
     const notApproved = (why: string) =>
       new ApiError(403, ERROR_CODES.forbidden, `Not a payment run's approved row: ${why}`);
-    const stored = await loadRun(db, ref.runId);
+    // The run and this row only: the executor creates a run's rows one by one.
+    const stored = await loadRunRow(db, ref.runId, ref.index);
     if (!stored || stored.run.status !== 'EXECUTING') throw notApproved('the run is not executing');
-    const row = stored.rows.find((r) => r.index === ref.index);
+    const { row } = stored;
     if (!row || !isThisRow(row)) throw notApproved(`row ${ref.index} is not this transaction`);
     const frozen = await requirementOf(db, ref.runId);
     if (frozen?.settled !== 'APPROVED' || frozen.sentAt === null)

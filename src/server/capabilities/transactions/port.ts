@@ -24,6 +24,12 @@ export interface TransactionsPort {
   // Endpoints 4 and 5.
   listTransactions(ctx: CustodyContext, query: TransactionListQuery): Promise<Page<Transaction>>;
   getTransaction(ctx: CustodyContext, transactionId: string): Promise<Transaction>;
+  /**
+   * The status of many transactions in one read, by id (an unknown id is left out): how the
+   * payment run executor learns which of its rows' transactions moved, without reading each.
+   * The custody API has no such call: only the sandbox, whose executor runs, offers it.
+   */
+  transactionStatuses?(ctx: CustodyContext, ids: readonly string[]): Promise<Map<string, string>>;
   // Endpoints 6–8: create (PENDING, with a change request), replace a SUBMITTED one, estimate fees.
   createTransaction(ctx: CustodyContext, body: CreateTransactionRequest): Promise<Transaction>;
   replaceTransaction(ctx: CustodyContext, body: ReplaceTransactionRequest): Promise<Transaction>;

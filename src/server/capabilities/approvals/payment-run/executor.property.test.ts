@@ -118,6 +118,10 @@ function mortal(
       dead ? Promise.reject(new Killed('down')) : sandbox.listTransactions(ctx, q),
     getTransaction: (ctx, id) =>
       dead ? Promise.reject(new Killed('down')) : sandbox.getTransaction(ctx, id),
+    transactionStatuses: (ctx, ids) =>
+      dead || !sandbox.transactionStatuses
+        ? Promise.reject(new Killed('down'))
+        : sandbox.transactionStatuses(ctx, ids),
   };
 }
 

@@ -435,4 +435,49 @@ describe('the payment run executor', () => {
       expect(again.body).toMatchObject({ code: 'CONFLICT' });
     },
   );
+
+  runTest(
+    'reads in full only the rows’ transactions that wait for approval or ended, not those on their way',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const row = (reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '1',
+        reference,
+      });
+      const runId = await approvedRun(initiator, await t.signIn('approver'), 'Reads test', [
+        row('RD-1'),
+        row('RD-2'),
+        row('RD-3'),
+      ]);
+      const clock = new TestClock(new Date());
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
+      const read: string[] = [];
+      const counting: CustodyBackend = {
+        ...sandbox,
+        async getTransaction(ctx, id) {
+          read.push(id);
+          return sandbox.getTransaction(ctx, id);
+        },
+      };
+      const executor = executorOver(t, clock, counting);
+      await executor.pass();
+      const sent = await loadRun(t.db, runId);
+      expect(sent?.rows.map((r) => r.status)).toEqual(['SUBMITTED', 'SUBMITTED', 'SUBMITTED']);
+      // Waiting for approval: each read once, and approved as the run was.
+      await executor.pass();
+      expect(read.sort()).toEqual(sent?.rows.map((r) => r.transactionId).sort());
+      // On their way (approved, not ended): a pass reads none of them.
+      read.length = 0;
+      await executor.pass();
+      expect(read).toEqual([]);
+      await driveUntil(t, executor, clock, runId, 'COMPLETED');
+      // Each once more, when it ended.
+      expect(read.sort()).toEqual(sent?.rows.map((r) => r.transactionId).sort());
+    },
+  );
 });

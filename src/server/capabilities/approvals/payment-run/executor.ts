@@ -19,7 +19,7 @@ import { rowContext, rowRampBody, rowTransactionBody } from '../../payment-runs/
 import { quoteOffRamp, rowCurrency } from '../../payment-runs/snapshot.ts';
 import {
   finishRun,
-  loadRun,
+  loadRunAtWork,
   moveRun,
   recordRowEnded,
   recordRowRefused,
@@ -207,6 +207,8 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
       return null;
     };
     let made: Transaction | null;
+    // Found under the row's externalId, made by an earlier attempt, not by this one.
+    let found = false;
     try {
       if (row.kind === 'FIAT') {
         // Found first: a crash after the create must not see the row refused by a check made
@@ -216,7 +218,10 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
           made = await refuse(
             `A transaction with externalId ${row.externalId} exists and is not this row's`,
           );
-        else made = earlier ?? (await makeOffRamp(stored, row, ctx, refuse));
+        else {
+          found = earlier !== undefined;
+          made = earlier ?? (await makeOffRamp(stored, row, ctx, refuse));
+        }
       } else {
         const body = rowTransactionBody(row);
         made = body ? await judged.createTransaction(ctx, body) : await refuse('not a crypto row');
@@ -234,27 +239,52 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
           return;
         }
         made = first;
+        found = true;
       } else if (refused(error)) {
         await recordRowRefused(db, ref, error.message);
         return;
       } else throw error;
     }
     if (!made.id) throw new Error('the custody backend answered a transaction without an id');
-    // The run's rule on the row's transaction, as the guard froze it at the create; again here
-    // for one found after a crash between the create and that write (a no-op otherwise).
-    const frozen = await requirementOf(db, stored.run.id);
-    if (frozen)
-      await freezeRequirement(
-        db,
-        {
-          entityId: made.id,
-          entityType: 'TRANSACTION',
-          requirement: frozen.requirement,
-          initiator: initiatorOf(frozen),
-        },
-        clock.now(),
-      );
+    if (found) {
+      // The run's rule on the row's transaction, as the guard froze it at the create: again
+      // for one found after a crash between the create and that write (a no-op otherwise).
+      const frozen = await requirementOf(db, stored.run.id);
+      if (frozen)
+        await freezeRequirement(
+          db,
+          {
+            entityId: made.id,
+            entityType: 'TRANSACTION',
+            requirement: frozen.requirement,
+            initiator: initiatorOf(frozen),
+          },
+          clock.now(),
+        );
+    }
     await recordRowSent(db, ref, made.id);
+  }
+
+  /**
+   * A row's transaction waiting for approval: approved as the run was while it executes,
+   * declined once it is cancelled; false when the run is paused (it waits) or has no approver.
+   */
+  async function decide(
+    stored: StoredRun,
+    transactionId: string,
+    approver: string | null,
+  ): Promise<boolean> {
+    const sending = stored.run.status === 'EXECUTING';
+    const declining = stored.run.status === 'CANCELLED';
+    if ((!sending && !declining) || !approver) return false;
+    const actx: CustodyContext = { actor: { type: 'STAFF', id: approver } };
+    const message = await inner.getApprovalMessage(actx, transactionId);
+    await inner.decideApproval(actx, message.approvalId, {
+      action: sending ? 'approve' : 'reject',
+      ...(declining ? { reason: 'The payment run was cancelled' } : {}),
+    });
+    if (sending) await markSent(db, transactionId, clock.now());
+    return true;
   }
 
   /** A sent row's transaction: approved as the run was while it waits, recorded once it ends. */
@@ -266,19 +296,7 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     if (!row.transactionId) return false;
     const ref = { runId: row.runId, index: row.index, attempt: row.attempt };
     const tx = await inner.getTransaction(CONSOLE, row.transactionId);
-    if (tx.status === 'PENDING') {
-      const sending = stored.run.status === 'EXECUTING';
-      const declining = stored.run.status === 'CANCELLED';
-      if ((!sending && !declining) || !approver) return false;
-      const actx: CustodyContext = { actor: { type: 'STAFF', id: approver } };
-      const message = await inner.getApprovalMessage(actx, row.transactionId);
-      await inner.decideApproval(actx, message.approvalId, {
-        action: sending ? 'approve' : 'reject',
-        ...(declining ? { reason: 'The payment run was cancelled' } : {}),
-      });
-      if (sending) await markSent(db, row.transactionId, clock.now());
-      return true;
-    }
+    if (tx.status === 'PENDING') return decide(stored, row.transactionId, approver);
     if (!isTerminalStatus(tx.status)) return false;
     const completed = tx.status === 'COMPLETED';
     await recordRowEnded(db, ref, {
@@ -293,19 +311,48 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
     return true;
   }
 
+  /**
+   * Which of the rows sent may have moved: their transactions' statuses read in one go, and
+   * only those waiting for approval or ended are read in full and acted on. A row whose
+   * transaction is still on its way is not read each pass. Without such a read (a backend
+   * that has none), every sent row is.
+   */
+  async function moved(rows: readonly Row[]): Promise<Row[]> {
+    const sent = rows.filter((r) => r.status === 'SUBMITTED' && r.transactionId);
+    if (sent.length === 0 || !inner.transactionStatuses) return sent;
+    const statuses = await inner
+      .transactionStatuses(
+        CONSOLE,
+        sent.map((r) => r.transactionId ?? ''),
+      )
+      .catch((error: unknown) => {
+        // The backend away: no row is followed this pass, and none is lost (they stay sent).
+        logger.warn({ err: error }, 'payment run rows in flight: will look again');
+        return null;
+      });
+    if (!statuses) return [];
+    return sent.filter((r) => {
+      const status = statuses.get(r.transactionId ?? '');
+      // An id the read did not find is read in full: its own read says why.
+      return status === undefined || status === 'PENDING' || isTerminalStatus(status);
+    });
+  }
+
   async function pass(): Promise<number> {
     let budget = perPass;
     let done = 0;
     for (const runId of await runsAtWork(db)) {
       const started = await moveRun(db, clock.now(), runId, ['APPROVED'], 'EXECUTING');
-      const stored = await loadRun(db, runId);
+      // The rows in flight and the next ones the pace allows, not the whole run.
+      const stored = await loadRunAtWork(db, runId, budget);
       if (!stored) continue;
       const approver = await approverOf(stored);
       const before = done;
+      const toFollow = new Set(await moved(stored.rows));
       for (const row of stored.rows) {
         try {
           if (row.status === 'SUBMITTED') {
-            if (await follow(stored, row, approver)) done += 1;
+            if (toFollow.has(row) && (await follow(stored, row, approver))) done += 1;
           } else if (row.status === 'PENDING' && stored.run.status === 'EXECUTING' && budget > 0) {
             budget -= 1;
             await send(stored, row);

@@ -7,7 +7,7 @@ import { cancelScheduled } from '../../../custody/sandbox/engine/cancel-schedule
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
 import { withPace } from './pace.ts';
-import { getTransaction, listTransactions } from './store.ts';
+import { getTransaction, listTransactions, transactionStatuses } from './store.ts';
 
 /** Transactions over the sandbox's tables: reads here, writes through the engine. */
 export function transactionsSandbox({
@@ -36,6 +36,7 @@ export function transactionsSandbox({
       );
       return withPace(tx, clock.now(), timeScale);
     },
+    transactionStatuses: async (ctx, ids) => transactionStatuses(db, await orgIdFor(ctx), ids),
     createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),
     replaceTransaction: async (ctx, body) => engine.replace(await orgIdFor(ctx), ctx.actor, body),
     estimateFee: async (ctx, body) => engine.estimateFee(await orgIdFor(ctx), body),
