@@ -74,7 +74,7 @@ async function loadOnce(
   browser: Browser,
   target: Target,
   cookie: { name: string; value: string },
-): Promise<OneTimeline> {
+): Promise<OneTimeline | undefined> {
   const context = await browser.newContext();
   try {
     if (target.signedIn) await context.addCookies([{ ...cookie, url: new URL(target.url).origin }]);
@@ -102,26 +102,29 @@ async function loadOnce(
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
       traceEvents: TraceEvent[];
     };
-    // The renderer's main thread: where ParseHTML of this document ran.
-    const main = trace.traceEvents.find((e) => e.name === 'ParseHTML');
-    // The first screen painted, on the trace's own clock (a user-timing mark made in that frame).
-    const until =
-      trace.traceEvents.find((e) => e.name === 'bench-painted')?.ts ?? Number.POSITIVE_INFINITY;
+    // The page's main thread and the moment its first screen was painted, on the trace's own
+    // clock: the user-timing mark made in that frame (a navigation may change renderer process).
+    const mark = trace.traceEvents.find((e) => e.name === 'bench-painted');
+    // Now and then (a loaded machine) the trace comes back without it: that load is not counted.
+    if (!mark) return undefined;
+    const until = mark.ts;
     const kinds: Record<string, number> = {};
-    // Only top-level slices of a kind: a FunctionCall inside an EvaluateScript counts once.
-    const open: Array<{ end: number }> = [];
+    // Self time: a slice nested in another (a layout forced inside a script's call) counts for
+    // its own kind, and is taken off the slice around it.
+    const open: Array<{ end: number; kind: string }> = [];
     const events = trace.traceEvents
-      .filter((e) => e.ph === 'X' && e.tid === main?.tid && e.pid === main?.pid && KINDS[e.name])
+      .filter((e) => e.ph === 'X' && e.tid === mark.tid && e.pid === mark.pid && KINDS[e.name])
       .sort((a, b) => a.ts - b.ts);
     for (const e of events) {
+      if (e.ts > until) break;
       while (open.length && (open.at(-1)?.end ?? 0) <= e.ts) open.pop();
       const end = e.ts + (e.dur ?? 0);
-      if (e.ts > until) break;
-      if (open.length === 0) {
-        const kind = KINDS[e.name] ?? 'other';
-        kinds[kind] = (kinds[kind] ?? 0) + (Math.min(end, until) - e.ts) / 1000;
-      }
-      open.push({ end });
+      const kind = KINDS[e.name] ?? 'other';
+      const ms = (Math.min(end, until) - e.ts) / 1000;
+      kinds[kind] = (kinds[kind] ?? 0) + ms;
+      const around = open.at(-1);
+      if (around) kinds[around.kind] = (kinds[around.kind] ?? 0) - ms;
+      open.push({ end, kind });
     }
     return { painted, kinds };
   } finally {
@@ -190,8 +193,11 @@ export const firstScreenTimelineSection: BenchSection = {
       const runs = targets.map(() => [] as OneTimeline[]);
       try {
         for (let run = 0; run < RUNS; run += 1)
-          for (const [i, target] of targets.entries())
-            runs[i]?.push(await loadOnce(browser, target, cookie));
+          for (const [i, target] of targets.entries()) {
+            const load = await loadOnce(browser, target, cookie);
+            if (load) runs[i]?.push(load);
+            else progress(`  ${target.name}: a load's trace had no first-screen mark, not counted`);
+          }
       } finally {
         await browser.close();
       }
@@ -199,6 +205,7 @@ export const firstScreenTimelineSection: BenchSection = {
         const loads = runs[i] ?? [];
         return {
           page: target.name,
+          loads: loads.length,
           painted: median(loads.map((l) => l.painted)),
           kinds: Object.fromEntries(
             COLUMNS.map((k) => [k, median(loads.map((l) => l.kinds[k] ?? 0))]),
@@ -208,11 +215,12 @@ export const firstScreenTimelineSection: BenchSection = {
       const text = [
         `${RUNS} cold loads of each, taking turns; main-thread milliseconds from navigation to the first screen painted (medians); load average at the start ${loadAverage.map((n) => n.toFixed(2)).join(', ')}.`,
         table(
-          ['page', 'painted', ...COLUMNS, 'busy', 'idle or waiting'],
+          ['page', 'loads', 'painted', ...COLUMNS, 'busy', 'idle or waiting'],
           data.map((d) => {
             const busy = COLUMNS.reduce((a, k) => a + (d.kinds[k] ?? 0), 0);
             return [
               d.page,
+              String(d.loads),
               `${d.painted.toFixed(0)} ms`,
               ...COLUMNS.map((k) => (d.kinds[k] ?? 0).toFixed(0)),
               busy.toFixed(0),
