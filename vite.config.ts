@@ -3,6 +3,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { firstLoadBudget } from './scripts/first-load-budget.ts';
 import { precompress } from './scripts/precompress.ts';
 
 /**
@@ -53,6 +54,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     tailwindcss(),
     endpointSummariesServerOnly(),
+    firstLoadBudget(),
     precompress(),
   ],
   resolve: {

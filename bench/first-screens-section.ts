@@ -23,9 +23,11 @@ import { callJson, signInAsDemo } from './session.ts';
  * through one path. Cold loads in Chromium, taking turns in one run, of the
  * static HTML table of the list's 20 rows, the signed-in `/transactions`,
  * a transaction's page (`/transactions/<id>`, the newest of that list) and
- * the approvals inbox (`/approvals`), each ready when its rows are laid out
- * and painted: the list's 20 row links, the transaction's lifecycle steps,
- * the inbox's rows (up to 20). Each console page's time is also given as a
+ * the overview (`/`) and the approvals inbox (`/approvals`), each ready when
+ * its rows are laid out and painted: the list's 20 row links, the
+ * transaction's lifecycle steps, the overview's first holding by vault, the
+ * inbox's rows (up to 20). JS+CSS gzip is what the page's last load fetched,
+ * weighed by the build's `.gz` beside each file. Each console page's time is also given as a
  * ratio to the static page's in the same run, which is what should stay
  * alike across pages: a shared machine's load moves every page together.
  *
@@ -44,7 +46,7 @@ interface FirstScreens {
 export const firstScreensSection: BenchSection = {
   name: 'first-screens',
   about:
-    'cold loads of /transactions, /transactions/<id> and /approvals (server-rendered) against a static page, as ratios',
+    'cold loads of /transactions, /transactions/<id>, the overview and /approvals (server-rendered) against a static page, as ratios',
   async run({ build, progress }) {
     const work = await mkdtemp(path.join(tmpdir(), 'custody-bench-first-'));
     let server: Child | undefined;
@@ -91,6 +93,13 @@ export const firstScreensSection: BenchSection = {
           ready: { selector: '[aria-label="Lifecycle steps"] > li', count: 1 },
         },
         {
+          // The overview: its holdings by vault, the table after the headline figures and a chart.
+          name: '/ (overview)',
+          url: `${server.url}/`,
+          cookie: signedIn,
+          ready: { selector: '[aria-label="Holdings by vault table"] tbody tr', count: 1 },
+        },
+        {
           name: '/approvals',
           url: `${server.url}/approvals`,
           cookie: signedIn,
@@ -128,6 +137,7 @@ function format({ loadAverage, loads, inboxRows }: FirstScreens): string {
     `${load.htmlFirstByteMs.toFixed(0)} / ${load.htmlCompleteMs.toFixed(0)} ms`,
     String(load.requests),
     `${load.transferKb} KB`,
+    `${load.jsCssGzipKb} KB`,
   ]);
   return [
     `${RUNS} cold loads of each, taking turns; load average at the start ${loadAverage.map((n) => n.toFixed(2)).join(', ')}; the inbox held ${inboxRows} rows.`,
@@ -141,6 +151,7 @@ function format({ loadAverage, loads, inboxRows }: FirstScreens): string {
         'HTML first / last byte',
         'requests',
         'transfer',
+        'JS+CSS gzip',
       ],
       rows,
     ),

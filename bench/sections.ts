@@ -1,5 +1,6 @@
 import { approvalsInboxSection } from './approvals-inbox-section.ts';
 import { compareSection } from './compare/compare-section.ts';
+import { firstScreenTimelineSection } from './first-screen-timeline-section.ts';
 import { firstScreensSection } from './first-screens-section.ts';
 import { ledgerStatementSection } from './ledger-statement-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
@@ -21,6 +22,7 @@ export const SECTIONS: BenchSection[] = [
   compareSection,
   listSection,
   firstScreensSection,
+  firstScreenTimelineSection,
   storageSection,
   transactionPageSection,
   approvalsInboxSection,

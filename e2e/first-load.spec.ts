@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectHydrated } from './keyboard.ts';
@@ -284,6 +285,80 @@ test("a transaction's page arrives with its facts and timeline, and the browser 
   await checked;
   await expect(page.getByTestId('freshness')).toContainText('Updated');
   expect(problems).toEqual([]);
+});
+
+/** The build's manifest (vite.config.ts, build.manifest): which file each module compiled to. */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  isEntry?: boolean;
+}
+function readManifest(): Record<string, ManifestChunk> {
+  const file = new URL('../dist/web/.vite/manifest.json', import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')) as Record<string, ManifestChunk>;
+}
+
+/** Files of `keys` and of every chunk they import statically, transitively. */
+function staticGraph(manifest: Record<string, ManifestChunk>, keys: string[]): Set<string> {
+  const files = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return;
+    seen.add(key);
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  keys.forEach(visit);
+  return files;
+}
+
+test("a transaction's page names its route's whole module graph in the first HTML, and only that", async ({
+  page,
+  baseURL,
+}) => {
+  const id = await createTransfer(page, baseURL ?? '');
+  const manifest = readManifest();
+  const route = 'src/web/routes/_authenticated/transactions_.$transactionId.tsx?tsr-split=';
+  const parts = [`${route}component`, `${route}loader`].filter((k) => manifest[k]);
+  expect(parts).toHaveLength(2);
+  const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0] ?? '';
+  const needed = staticGraph(manifest, [entry, ...parts]);
+  // What the graph imports only on demand (import()), and nothing statically imported elsewhere in it.
+  const onDemand = new Set(
+    [...staticGraph(manifest, parts)]
+      .flatMap((file) => Object.values(manifest).filter((c) => c.file === file))
+      .flatMap((c) => c.dynamicImports ?? [])
+      .map((key) => manifest[key]?.file ?? '')
+      .filter((file) => file && !needed.has(file)),
+  );
+
+  const html = await (
+    await page.request.get(`/transactions/${id}`, { headers: { Accept: 'text/html' } })
+  ).text();
+  const named = new Set(
+    [
+      ...html.matchAll(
+        /<(?:link rel="modulepreload"|script type="module")[^>]* (?:href|src)="\/([^"]+\.js)"/g,
+      ),
+    ].map((m) => m[1] ?? ''),
+  );
+  // Every module the page runs is named at once: none waits for a second or third wave.
+  expect([...needed].filter((file) => !named.has(file))).toEqual([]);
+  expect([...named].filter((file) => onDemand.has(file))).toEqual([]);
+  expect(onDemand.size).toBeGreaterThan(0);
+
+  // And the browser fetches no script the HTML did not name before the page is live.
+  const fetched: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname.slice(1);
+    if (path.endsWith('.js')) fetched.push(path);
+  });
+  await page.goto(`/transactions/${id}`);
+  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await expectHydrated(page);
+  expect(fetched.filter((file) => !named.has(file))).toEqual([]);
 });
 
 test.describe('the approvals inbox', () => {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { StaffRole } from './auth.ts';
+import { SSO_REFUSALS } from './sso-refusals.ts';
 
 /**
  * Single sign-on with the company's OpenID provider, and SCIM provisioning
@@ -11,16 +12,7 @@ export const PASSWORD_SIGN_IN = ['everyone', 'break_glass'] as const;
 export const PasswordSignIn = z.enum(PASSWORD_SIGN_IN);
 export type PasswordSignIn = z.infer<typeof PasswordSignIn>;
 
-/** Why a single sign-on ended back on the sign-in page: `/login?sso=<reason>`. */
-export const SSO_REFUSALS = [
-  'unconfigured',
-  'state',
-  'provider',
-  'unmapped',
-  'disabled',
-  'unverified',
-  'password_only',
-] as const;
+export { SSO_REFUSALS };
 export const SsoRefusal = z.enum(SSO_REFUSALS);
 export type SsoRefusal = z.infer<typeof SsoRefusal>;
 

@@ -1,7 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse } from '#contract/auth.ts';
 import { currentSession, demoAccounts } from '#contract/endpoints/session.ts';
-import { ssoSignInOptions } from '#contract/endpoints/sso.ts';
 import { backendInfo } from '#contract/endpoints/reference.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';
@@ -62,13 +61,6 @@ export const sessionQueries = {
       staleTime: Infinity,
       // 404 outside sandbox mode: nothing to list, nothing to retry.
       retry: false,
-    }),
-  /** Whether the sign-in page offers single sign-on, and whether passwords are off. */
-  signInOptions: () =>
-    queryOptions({
-      queryKey: [...sessionQueries.all(), 'sign-in-options'] as const,
-      queryFn: ({ signal }) => apiClient.call(ssoSignInOptions, {}, { signal }),
-      staleTime: 60_000,
     }),
 };
 

@@ -1,6 +1,6 @@
 import { createFileRoute, useRouter } from '@tanstack/react-router';
 import * as z from 'zod/mini';
-import { SSO_REFUSALS } from '#contract/sso.ts';
+import { SSO_REFUSALS } from '#contract/sso-refusals.ts';
 import { PlainLayout } from '../components/layout/app-layout.tsx';
 import { LoginPage } from '../features/session/components/login-page.tsx';
 import { safeRedirect } from '../lib/safe-redirect.ts';

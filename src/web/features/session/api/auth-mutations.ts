@@ -10,7 +10,7 @@ import {
   type SecondFactorRequest,
   type SessionResponse,
 } from '#contract/auth.ts';
-import { signIn, signInPasskey, signInSecondFactor, signOut } from '#contract/endpoints/session.ts';
+import { signIn, signInPasskey, signInSecondFactor } from '#contract/endpoints/session.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { browserTimeZone } from '../../../lib/display.tsx';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
@@ -80,17 +80,5 @@ export function usePasskeySignInMutation() {
       });
     },
     onSuccess: ({ recoveryCodes: _none, ...session }) => adoptNewSession(queryClient, session),
-  });
-}
-
-/**
- * Signs out on the server. Whatever the answer, the browser forgets the
- * session: the caller then leaves for /login and drops every cached query,
- * so nothing the member saw stays in memory.
- */
-export function useLogoutMutation() {
-  return useMutation({
-    mutationFn: () => apiClient.call(signOut, {}),
-    onSettled: () => setCsrfToken(undefined),
   });
 }

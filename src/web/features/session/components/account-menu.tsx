@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { clearAllFormDrafts } from '../../../lib/form-drafts.ts';
-import { useLogoutMutation } from '../api/auth-mutations.ts';
+import { useLogoutMutation } from '../api/logout-mutation.ts';
 
 /** Who is signed in, as what, their account page (password, second factor), and the way out. */
 export function AccountMenu({

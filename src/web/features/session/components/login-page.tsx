@@ -1,9 +1,23 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SsoRefusal } from '#contract/sso.ts';
+import { ssoSignInOptions } from '#contract/endpoints/sso.ts';
 import { buttonVariants } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { sessionQueries } from '../../../lib/session-queries.ts';
+import { apiClient } from '../../../lib/api-client.ts';
 import { LoginForm } from './login-form.tsx';
+
+/**
+ * Whether the sign-in page offers single sign-on, and whether passwords are off.
+ * Declared here, not with the session's queries: only this page reads it, and its
+ * contract would otherwise ride in every signed-in page's first load.
+ */
+const signInOptionsQuery = () =>
+  queryOptions({
+    queryKey: [...sessionQueries.all(), 'sign-in-options'] as const,
+    queryFn: ({ signal }) => apiClient.call(ssoSignInOptions, {}, { signal }),
+    staleTime: 60_000,
+  });
 
 /**
  * What a member is told when their session ended mid-use: that forms keep what
@@ -53,7 +67,7 @@ export function LoginPage({
   returnTo?: string;
 }) {
   const demoAccounts = useQuery(sessionQueries.demoAccounts());
-  const options = useQuery(sessionQueries.signInOptions());
+  const options = useQuery(signInOptionsQuery());
   const company = options.data?.sso;
   const passwordsOff = options.data?.passwordSignIn === 'break_glass';
   return (

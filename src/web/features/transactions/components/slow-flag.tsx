@@ -5,7 +5,7 @@ import { Panel } from '../../../components/panel.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { useNow } from '../../../lib/use-now.ts';
-import { replaceBlocker } from '../api/replace-transaction.ts';
+import { replaceBlocker } from '../replaceable.ts';
 import { isSlow } from '../slow.ts';
 
 /** How often a transaction on the chain is judged again: its usual time is minutes long. */
