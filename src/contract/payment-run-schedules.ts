@@ -22,6 +22,12 @@ const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
 
+/** A calendar field or a count typed as digits (a day, an hour, a number of runs), never an amount. */
+export function wholeNumber(digits: string): number {
+  // eslint-disable-next-line no-restricted-syntax -- calendar fields and counts, not amounts
+  return parseInt(digits, 10);
+}
+
 function daysIn(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
@@ -30,7 +36,7 @@ function daysIn(year: number, month: number): number {
 function dateParts(text: string): { y: number; m: number; d: number } | undefined {
   const found = LOCAL_DATE.exec(text);
   if (!found) return undefined;
-  const [y, m, d] = [found[1], found[2], found[3]].map((p) => parseInt(p ?? '', 10)) as [
+  const [y, m, d] = [found[1], found[2], found[3]].map((p) => wholeNumber(p ?? '')) as [
     number,
     number,
     number,
@@ -130,7 +136,7 @@ function wallMs(instant: number, timeZone: string): number {
   }
   const p: Record<string, number> = {};
   for (const part of f.formatToParts(instant))
-    if (part.type !== 'literal') p[part.type] = parseInt(part.value, 10);
+    if (part.type !== 'literal') p[part.type] = wholeNumber(part.value);
   return Date.UTC(
     p.year ?? 1970,
     (p.month ?? 1) - 1,
@@ -161,7 +167,7 @@ export function localDateOf(instant: Date, timeZone: string): string {
 export function onceInstant(timing: ScheduleTiming): Date | undefined {
   const found = timing.at ? LOCAL_DATE_TIME.exec(timing.at) : null;
   if (!found) return undefined;
-  const [y, mo, d, h, mi, s] = found.slice(1).map((p) => parseInt(p ?? '0', 10)) as number[];
+  const [y, mo, d, h, mi, s] = found.slice(1).map((p) => wholeNumber(p ?? '0')) as number[];
   return new Date(
     instantOfWall(
       Date.UTC(y ?? 0, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0, s ?? 0),
@@ -173,7 +179,7 @@ export function onceInstant(timing: ScheduleTiming): Date | undefined {
 /** A MONTHLY schedule's occurrence in month `m` (1–12) of `y`: the day clamped to the month's last. */
 function monthlyInstant(timing: ScheduleTiming, y: number, m: number): Date {
   const [h, mi, s] = (LOCAL_TIME.exec(timing.time ?? '')?.slice(1) ?? []).map((p) =>
-    parseInt(p ?? '0', 10),
+    wholeNumber(p ?? '0'),
   );
   const day = Math.min(timing.dayOfMonth ?? 1, daysIn(y, m));
   return new Date(instantOfWall(Date.UTC(y, m - 1, day, h ?? 0, mi ?? 0, s ?? 0), timing.timeZone));

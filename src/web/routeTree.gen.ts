@@ -34,6 +34,7 @@ import { Route as AuthenticatedLedgerPeriodsRouteImport } from './routes/_authen
 import { Route as AuthenticatedLedgerStatementRouteImport } from './routes/_authenticated/ledger_.statement'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
+import { Route as AuthenticatedPaymentRunsSchedulesRouteImport } from './routes/_authenticated/payment-runs_.schedules'
 import { Route as AuthenticatedSettingsSsoRouteImport } from './routes/_authenticated/settings.sso'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
@@ -177,6 +178,12 @@ const AuthenticatedPaymentRunsNewRoute =
     path: '/payment-runs/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedPaymentRunsSchedulesRoute =
+  AuthenticatedPaymentRunsSchedulesRouteImport.update({
+    id: '/payment-runs_/schedules',
+    path: '/payment-runs/schedules',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsSsoRoute =
   AuthenticatedSettingsSsoRouteImport.update({
     id: '/settings/sso',
@@ -239,6 +246,7 @@ export interface FileRoutesByFullPath {
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/payment-runs/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
@@ -271,6 +279,7 @@ export interface FileRoutesByTo {
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/payment-runs/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
@@ -305,6 +314,7 @@ export interface FileRoutesById {
   '/_authenticated/ledger_/statement': typeof AuthenticatedLedgerStatementRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/_authenticated/payment-runs_/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/_authenticated/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
@@ -339,6 +349,7 @@ export interface FileRouteTypes {
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/payment-runs/schedules'
     | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
@@ -371,6 +382,7 @@ export interface FileRouteTypes {
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/payment-runs/schedules'
     | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
@@ -404,6 +416,7 @@ export interface FileRouteTypes {
     | '/_authenticated/ledger_/statement'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
+    | '/_authenticated/payment-runs_/schedules'
     | '/_authenticated/settings/sso'
     | '/_authenticated/settings/webhooks'
     | '/_authenticated/transactions_/$transactionId'
@@ -595,6 +608,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedPaymentRunsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/payment-runs_/schedules': {
+      id: '/_authenticated/payment-runs_/schedules'
+      path: '/payment-runs/schedules'
+      fullPath: '/payment-runs/schedules'
+      preLoaderRoute: typeof AuthenticatedPaymentRunsSchedulesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/sso': {
       id: '/_authenticated/settings/sso'
       path: '/settings/sso'
@@ -663,6 +683,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedLedgerStatementRoute: typeof AuthenticatedLedgerStatementRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
+  AuthenticatedPaymentRunsSchedulesRoute: typeof AuthenticatedPaymentRunsSchedulesRoute
   AuthenticatedSettingsSsoRoute: typeof AuthenticatedSettingsSsoRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
@@ -695,6 +716,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedLedgerStatementRoute: AuthenticatedLedgerStatementRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
+  AuthenticatedPaymentRunsSchedulesRoute:
+    AuthenticatedPaymentRunsSchedulesRoute,
   AuthenticatedSettingsSsoRoute: AuthenticatedSettingsSsoRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
   AuthenticatedTransactionsTransactionIdRoute:
