@@ -183,6 +183,7 @@ export function WhenToPay({
                 >
                   <Input
                     type="time"
+                    step={1}
                     value={typed.time}
                     onChange={(e) => set('time', e.target.value)}
                     {...control('time', true)}
