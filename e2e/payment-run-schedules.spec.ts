@@ -98,12 +98,15 @@ for (const width of DESKTOP_ONLY) {
       const row = page.getByRole('row', { name });
       await expect(row.locator('[data-status="ACTIVE"]')).toBeVisible();
       await expectNoAxeViolations(page);
+      // Made, then checked and put in the inbox by the scheduler's pass: read again until then.
       const lastRun = row.getByRole('link', { name: /^Run due/ });
       await expect(async () => {
         await page.reload();
         await expect(lastRun).toBeVisible({ timeout: 2_000 });
+        await expect(row.locator('[data-status="PENDING_APPROVAL"]')).toBeVisible({
+          timeout: 2_000,
+        });
       }).toPass({ timeout: 90_000 });
-      await expect(row.locator('[data-status="PENDING_APPROVAL"]')).toBeVisible();
       const runId = (await lastRun.getAttribute('href'))?.split('/').at(-1) ?? '';
       expect(runId).not.toBe('');
 

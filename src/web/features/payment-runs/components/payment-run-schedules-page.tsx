@@ -31,8 +31,8 @@ function CancelSchedule({ schedule }: { schedule: PaymentRunSchedule }) {
       onOpenChange={setOpen}
       onClosed={() => move.reset()}
       trigger={
-        <Button size="sm" variant="destructive">
-          Cancel<span className="sr-only"> the schedule {schedule.name}</span>
+        <Button size="sm" variant="destructive" aria-label={`Cancel the schedule ${schedule.name}`}>
+          Cancel
         </Button>
       }
       title={`Cancel the schedule “${schedule.name}”?`}
@@ -63,11 +63,11 @@ function PauseOrResume({ schedule }: { schedule: PaymentRunSchedule }) {
     <>
       <Button
         size="sm"
+        aria-label={`${pausing ? 'Pause' : 'Resume'} the schedule ${schedule.name}`}
         disabled={move.isPending}
         onClick={() => move.mutate({ scheduleId: schedule.id, move: pausing ? 'pause' : 'resume' })}
       >
         {pausing ? 'Pause' : 'Resume'}
-        <span className="sr-only"> the schedule {schedule.name}</span>
       </Button>
       {move.isError ? (
         <p role="alert" className="text-sm text-red-800">
