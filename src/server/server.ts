@@ -1,5 +1,5 @@
 import { startRunExecutor } from './capabilities/approvals/payment-run/executor.ts';
-import { startRunScheduler } from './capabilities/payment-runs/schedule/scheduler.ts';
+import { startRunScheduler } from './capabilities/approvals/payment-run/scheduler.ts';
 import { startSsoSessionCheck } from './auth/sso/session-check.ts';
 import { APPROVABLE_KINDS } from './capabilities/approvals/core/kinds.ts';
 import { applyPolicies } from './capabilities/policies/guard.ts';

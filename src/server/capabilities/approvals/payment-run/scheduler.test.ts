@@ -25,9 +25,9 @@ import { TestClock } from '../../../test/test-clock.ts';
 import { createSandboxBackend } from '../../../wiring/sandbox-backend.ts';
 import { scopedBackend } from '../../../wiring/scoped-backend.ts';
 import { applyPolicies } from '../../policies/guard.ts';
-import { APPROVABLE_KINDS } from '../../approvals/core/kinds.ts';
+import { APPROVABLE_KINDS } from '../core/kinds.ts';
 import { createRunScheduler } from './scheduler.ts';
-import { occurrenceRunId } from './store.ts';
+import { occurrenceRunId } from '../../payment-runs/schedule/store.ts';
 
 /**
  * A checked run scheduled once or monthly, on the real app's database and the

@@ -5,13 +5,18 @@ import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts
 import type { Database, DatabaseHandle } from '../../../db/client.ts';
 import { staff } from '../../../db/schema/console.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
-import { submitForApproval } from '../../approvals/payment-run/submit.ts';
+import { submitForApproval } from './submit.ts';
 import { outflowLocks } from '../../policies/outflow-lock.ts';
-import { checkPaymentRun } from '../check.ts';
-import { raiseRunProgress } from '../live.ts';
-import { checkSnapshot } from '../snapshot.ts';
-import { loadRun, rowInput, saveCheck } from '../store.ts';
-import { dueSchedules, makeOccurrence, markHandled, unhandledOccurrences } from './store.ts';
+import { checkPaymentRun } from '../../payment-runs/check.ts';
+import { raiseRunProgress } from '../../payment-runs/live.ts';
+import { checkSnapshot } from '../../payment-runs/snapshot.ts';
+import { loadRun, rowInput, saveCheck } from '../../payment-runs/store.ts';
+import {
+  dueSchedules,
+  makeOccurrence,
+  markHandled,
+  unhandledOccurrences,
+} from '../../payment-runs/schedule/store.ts';
 
 /**
  * Makes each schedule's occurrences when they fall due, and puts each up for
