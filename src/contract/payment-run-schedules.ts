@@ -11,12 +11,12 @@ import { PAYMENT_RUN_STATUSES } from './payment-runs.ts';
  * monthly run at 09:00 in Berlin stays at 09:00 across summer time.
  */
 
-export const SCHEDULE_REPEATS = ['ONCE', 'MONTHLY'] as const;
+const SCHEDULE_REPEATS = ['ONCE', 'MONTHLY'] as const;
 export const SCHEDULE_STATUSES = ['ACTIVE', 'PAUSED', 'CANCELLED', 'ENDED'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 
 /** The most occurrences a schedule may be ended after: ten years of months. */
-export const MAX_SCHEDULE_OCCURRENCES = 120;
+const MAX_SCHEDULE_OCCURRENCES = 120;
 
 const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_TIME = /^([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$/;
@@ -159,12 +159,12 @@ function instantOfWall(wall: number, timeZone: string): number {
 }
 
 /** The local date (`YYYY-MM-DD`) of `instant` in `timeZone`. */
-export function localDateOf(instant: Date, timeZone: string): string {
+function localDateOf(instant: Date, timeZone: string): string {
   return new Date(wallMs(instant.getTime(), timeZone)).toISOString().slice(0, 10);
 }
 
 /** The instant of a ONCE schedule's `at` in its zone. */
-export function onceInstant(timing: ScheduleTiming): Date | undefined {
+function onceInstant(timing: ScheduleTiming): Date | undefined {
   const found = timing.at ? LOCAL_DATE_TIME.exec(timing.at) : null;
   if (!found) return undefined;
   const [y, mo, d, h, mi, s] = found.slice(1).map((p) => wholeNumber(p ?? '0')) as number[];

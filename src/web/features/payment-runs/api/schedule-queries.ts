@@ -39,7 +39,7 @@ const MOVES = {
   cancel: cancelPaymentRunSchedule,
 } as const;
 
-export type ScheduleMove = keyof typeof MOVES;
+type ScheduleMove = keyof typeof MOVES;
 
 export function useScheduleMove() {
   const queryClient = useQueryClient();

@@ -34,7 +34,7 @@ const EMPTY: Typed = {
 };
 
 /** What the member typed, as the schedule's timing in their zone (the server checks it again). */
-export function timingOf(choice: 'once' | 'monthly', typed: Typed, timeZone: string): unknown {
+function timingOf(choice: 'once' | 'monthly', typed: Typed, timeZone: string): unknown {
   if (choice === 'once') return { repeat: 'ONCE', at: typed.at, timeZone };
   const day = /^\d{1,2}$/.test(typed.dayOfMonth.trim())
     ? wholeNumber(typed.dayOfMonth.trim())
