@@ -1,4 +1,5 @@
 import { startRunExecutor } from './capabilities/approvals/payment-run/executor.ts';
+import { startRunScheduler } from './capabilities/approvals/payment-run/scheduler.ts';
 import { startSsoSessionCheck } from './auth/sso/session-check.ts';
 import { APPROVABLE_KINDS } from './capabilities/approvals/core/kinds.ts';
 import { applyPolicies } from './capabilities/policies/guard.ts';
@@ -74,6 +75,7 @@ export async function startServer(
   let simulator: RunningSimulator | undefined;
   let webhooks: RunningDispatcher | undefined;
   let runs: { stop(): Promise<void> } | undefined;
+  let schedules: { stop(): Promise<void> } | undefined;
   try {
     await migrateAndSeed(database, config, clock, logger);
 
@@ -101,18 +103,27 @@ export async function startServer(
       // Approved payment runs, row by row; it resumes whatever an earlier start left half done.
       // Its rows are made through the policy guard (which knows them by the executor's own
       // context) and approved as the run was; sandbox only, as the custody API has no runs.
+      const judged = applyPolicies(scopedBackend(backend), {
+        db: database.db,
+        clock,
+        driver: database.driver,
+        kinds: APPROVABLE_KINDS,
+      });
       runs = startRunExecutor({
         db: database.db,
         clock,
         logger,
         inner: backend,
         rateTolerancePercent: config.sandbox.rampRateTolerancePercent,
-        judged: applyPolicies(scopedBackend(backend), {
-          db: database.db,
-          clock,
-          driver: database.driver,
-          kinds: APPROVABLE_KINDS,
-        }),
+        judged,
+      });
+      // Scheduled runs' occurrences, each made once and put up for approval as a new run.
+      schedules = startRunScheduler({
+        db: database.db,
+        clock,
+        logger,
+        backend: judged,
+        driver: database.driver,
       });
       // Every lifecycle lives in the database, so this resumes whatever the last run left in flight.
       // On PGlite it runs in the database's thread, batching steps (db/pglite-worker.ts); on
@@ -189,10 +200,18 @@ export async function startServer(
       port,
       close: async () => {
         await ssoCheck.stop();
-        await shutdown(server, database, simulator, live, webhooks, runs);
+        // The scheduler's pass under way ends before the executor's, both before the database.
+        const background = {
+          stop: async () => {
+            await schedules?.stop();
+            await runs?.stop();
+          },
+        };
+        await shutdown(server, database, simulator, live, webhooks, background);
       },
     };
   } catch (error) {
+    await schedules?.stop();
     await runs?.stop();
     await webhooks?.stop();
     await simulator?.stop();

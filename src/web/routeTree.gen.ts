@@ -34,6 +34,7 @@ import { Route as AuthenticatedLedgerPeriodsRouteImport } from './routes/_authen
 import { Route as AuthenticatedLedgerStatementRouteImport } from './routes/_authenticated/ledger_.statement'
 import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_authenticated/payment-runs_.$runId'
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
+import { Route as AuthenticatedPaymentRunsSchedulesRouteImport } from './routes/_authenticated/payment-runs_.schedules'
 import { Route as AuthenticatedSettingsApiKeysRouteImport } from './routes/_authenticated/settings.api-keys'
 import { Route as AuthenticatedSettingsSsoRouteImport } from './routes/_authenticated/settings.sso'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
@@ -178,6 +179,12 @@ const AuthenticatedPaymentRunsNewRoute =
     path: '/payment-runs/new',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedPaymentRunsSchedulesRoute =
+  AuthenticatedPaymentRunsSchedulesRouteImport.update({
+    id: '/payment-runs_/schedules',
+    path: '/payment-runs/schedules',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsApiKeysRoute =
   AuthenticatedSettingsApiKeysRouteImport.update({
     id: '/settings/api-keys',
@@ -246,6 +253,7 @@ export interface FileRoutesByFullPath {
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/payment-runs/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/settings/api-keys': typeof AuthenticatedSettingsApiKeysRoute
   '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -279,6 +287,7 @@ export interface FileRoutesByTo {
   '/ledger/statement': typeof AuthenticatedLedgerStatementRoute
   '/payment-runs/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/payment-runs/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/settings/api-keys': typeof AuthenticatedSettingsApiKeysRoute
   '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -314,6 +323,7 @@ export interface FileRoutesById {
   '/_authenticated/ledger_/statement': typeof AuthenticatedLedgerStatementRoute
   '/_authenticated/payment-runs_/$runId': typeof AuthenticatedPaymentRunsRunIdRoute
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
+  '/_authenticated/payment-runs_/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/_authenticated/settings/api-keys': typeof AuthenticatedSettingsApiKeysRoute
   '/_authenticated/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
@@ -349,6 +359,7 @@ export interface FileRouteTypes {
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/payment-runs/schedules'
     | '/settings/api-keys'
     | '/settings/sso'
     | '/settings/webhooks'
@@ -382,6 +393,7 @@ export interface FileRouteTypes {
     | '/ledger/statement'
     | '/payment-runs/$runId'
     | '/payment-runs/new'
+    | '/payment-runs/schedules'
     | '/settings/api-keys'
     | '/settings/sso'
     | '/settings/webhooks'
@@ -416,6 +428,7 @@ export interface FileRouteTypes {
     | '/_authenticated/ledger_/statement'
     | '/_authenticated/payment-runs_/$runId'
     | '/_authenticated/payment-runs_/new'
+    | '/_authenticated/payment-runs_/schedules'
     | '/_authenticated/settings/api-keys'
     | '/_authenticated/settings/sso'
     | '/_authenticated/settings/webhooks'
@@ -608,6 +621,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedPaymentRunsNewRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/payment-runs_/schedules': {
+      id: '/_authenticated/payment-runs_/schedules'
+      path: '/payment-runs/schedules'
+      fullPath: '/payment-runs/schedules'
+      preLoaderRoute: typeof AuthenticatedPaymentRunsSchedulesRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/api-keys': {
       id: '/_authenticated/settings/api-keys'
       path: '/settings/api-keys'
@@ -683,6 +703,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedLedgerStatementRoute: typeof AuthenticatedLedgerStatementRoute
   AuthenticatedPaymentRunsRunIdRoute: typeof AuthenticatedPaymentRunsRunIdRoute
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
+  AuthenticatedPaymentRunsSchedulesRoute: typeof AuthenticatedPaymentRunsSchedulesRoute
   AuthenticatedSettingsApiKeysRoute: typeof AuthenticatedSettingsApiKeysRoute
   AuthenticatedSettingsSsoRoute: typeof AuthenticatedSettingsSsoRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
@@ -716,6 +737,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedLedgerStatementRoute: AuthenticatedLedgerStatementRoute,
   AuthenticatedPaymentRunsRunIdRoute: AuthenticatedPaymentRunsRunIdRoute,
   AuthenticatedPaymentRunsNewRoute: AuthenticatedPaymentRunsNewRoute,
+  AuthenticatedPaymentRunsSchedulesRoute:
+    AuthenticatedPaymentRunsSchedulesRoute,
   AuthenticatedSettingsApiKeysRoute: AuthenticatedSettingsApiKeysRoute,
   AuthenticatedSettingsSsoRoute: AuthenticatedSettingsSsoRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,

@@ -13,6 +13,7 @@ import * as bankAccounts from './bank-accounts.ts';
 import * as consoleEndpoints from './console.ts';
 import * as operations from './operations.ts';
 import * as overview from './overview.ts';
+import * as paymentRunSchedules from './payment-run-schedules.ts';
 import * as paymentRuns from './payment-runs.ts';
 import * as policies from './policies.ts';
 import * as policyWrites from './policy-writes.ts';
@@ -77,4 +78,5 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(apiUsers),
   ...Object.values(sandboxWorld),
   ...Object.values(paymentRuns),
+  ...Object.values(paymentRunSchedules),
 ];

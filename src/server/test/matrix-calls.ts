@@ -158,6 +158,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   passkeyId: () => 'no-such-passkey',
   // A payment run nobody made: a 404 past the checks (its scope is proven by its own route test).
   runId: () => 'no-such-run',
+  // A payment run schedule nobody made: a 404 past the checks (scope: its own route test).
+  scheduleId: () => 'no-such-schedule',
   // Single sign-on is the organization's: a restricted admin is refused before any lookup.
   tokenId: () => 'no-such-token',
   apiUserId: (t) => t.apiUserId,

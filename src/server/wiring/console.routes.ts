@@ -10,6 +10,7 @@ import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { paymentRunSubmitRoutes } from '../capabilities/approvals/payment-run/submit.routes.ts';
 import { paymentRunListRoutes } from '../capabilities/payment-runs/list.routes.ts';
 import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
+import { paymentRunScheduleRoutes } from '../capabilities/payment-runs/schedule/schedule.routes.ts';
 import { auditRoutes } from '../console/audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
 import { bankAccountMatchesRoutes } from '../capabilities/bank-accounts/matches.routes.ts';
@@ -66,5 +67,6 @@ export function consoleRoutes(
     .route('/', sandboxQuoteRoutes(backend))
     .route('/', paymentRunListRoutes(options))
     .route('/', paymentRunRoutes(options, backend))
-    .route('/', paymentRunSubmitRoutes(options, backend, driver));
+    .route('/', paymentRunSubmitRoutes(options, backend, driver))
+    .route('/', paymentRunScheduleRoutes(options, backend));
 }

@@ -17,7 +17,7 @@ import {
 } from '#contract/payment-runs.ts';
 import type { Database } from '../../db/client.ts';
 import { declaredWrite } from '../../db/declared-writes.ts';
-import { paymentRunRows, paymentRuns } from '../../db/schema/console.ts';
+import { paymentRunOccurrences, paymentRunRows, paymentRuns } from '../../db/schema/console.ts';
 
 /**
  * A payment run and its rows in the console's database. A run's rows change
@@ -71,9 +71,16 @@ const notFound = (id: string) =>
 export async function createRun(
   db: Database,
   now: Date,
-  run: { name: string; subOrgId: string | null; createdById: string; rows: PaymentRowInput[] },
+  run: {
+    name: string;
+    subOrgId: string | null;
+    createdById: string;
+    rows: PaymentRowInput[];
+    /** A schedule's occurrence names its own, derived from the schedule and its due time. */
+    id?: string;
+  },
 ): Promise<string> {
-  const id = randomUUID();
+  const id = run.id ?? randomUUID();
   await db.transaction(async (tx) => {
     await tx.insert(paymentRuns).values({
       id,
@@ -329,13 +336,30 @@ export async function moveRun(
   return moved.length > 0;
 }
 
-/** The references among `references` that rows of other runs have already paid. */
+/**
+ * The references among `references` that rows of other runs have already
+ * paid. A schedule's occurrences pay the same references month after month
+ * by design: the runs of the run's own schedule are not counted.
+ */
 export async function paidReferences(
   db: Database,
   runId: string,
   references: readonly string[],
 ): Promise<Set<string>> {
   if (references.length === 0) return new Set();
+  const siblings = paymentRunOccurrences;
+  const own = db
+    .select({ scheduleId: siblings.scheduleId })
+    .from(siblings)
+    .where(eq(siblings.runId, runId));
+  const sameSchedule = new Set(
+    (
+      await db
+        .select({ runId: siblings.runId })
+        .from(siblings)
+        .where(inArray(siblings.scheduleId, own))
+    ).map((r) => r.runId),
+  );
   const rows = await db
     .select({ reference: paymentRunRows.reference, runId: paymentRunRows.runId })
     .from(paymentRunRows)
@@ -346,7 +370,9 @@ export async function paidReferences(
         inArray(paymentRunRows.status, ['SUBMITTED', 'COMPLETED']),
       ),
     );
-  return new Set(rows.filter((r) => r.runId !== runId).map((r) => r.reference));
+  return new Set(
+    rows.filter((r) => r.runId !== runId && !sameSchedule.has(r.runId)).map((r) => r.reference),
+  );
 }
 
 /**

@@ -31,8 +31,10 @@ import {
   PAYMENT_ROW_STATUSES,
   PAYMENT_RUN_STATUSES,
   type PaymentCheckError,
+  type PaymentRowInput,
   type PaymentRunSimulation,
 } from '#contract/payment-runs.ts';
+import { SCHEDULE_STATUSES, type ScheduleTiming } from '#contract/payment-run-schedules.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import type { UpdateSsoSettings } from '#contract/sso.ts';
 import type { CardChangeLine } from '#contract/approval-card.ts';
@@ -746,6 +748,61 @@ export const paymentRunRows = consoleSchema.table(
     index('payment_run_rows_reference_idx').on(t.reference, t.status),
     oneOf('payment_run_rows', t.kind, PAYMENT_ROW_KINDS),
     oneOf('payment_run_rows', t.status, PAYMENT_ROW_STATUSES),
+  ],
+);
+
+/**
+ * A payment run's schedule: the rows of the checked run it was made from
+ * (that draft is removed as it becomes the schedule), paid on its timing,
+ * each occurrence a run of its own. `next_due_at` is the next occurrence's
+ * instant, null once none is left; the scheduler makes a due occurrence and
+ * moves it on in one transaction under the schedule's row lock.
+ */
+export const paymentRunSchedules = consoleSchema.table(
+  'payment_run_schedules',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    subOrgId: text('sub_org_id'),
+    createdById: text('created_by_id').notNull(),
+    status: text('status', { enum: SCHEDULE_STATUSES }).notNull(),
+    timing: jsonb('timing').$type<ScheduleTiming>().notNull(),
+    rows: jsonb('rows').$type<PaymentRowInput[]>().notNull(),
+    nextDueAt: at('next_due_at'),
+    occurrencesMade: integer('occurrences_made').notNull().default(0),
+    createdAt: at('created_at').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [
+    index('payment_run_schedules_due_idx').on(t.status, t.nextDueAt),
+    oneOf('payment_run_schedules', t.status, SCHEDULE_STATUSES),
+  ],
+);
+
+/**
+ * One occurrence of a schedule: made once (the key is the schedule and the
+ * due time, and the run's id is derived from both), then checked and put up
+ * for approval by the scheduler, which marks it `handled_at` once done (the
+ * run is then its members', as any run); `failure` says why it could not be
+ * put up (check errors to fix, a rule that blocks it).
+ */
+export const paymentRunOccurrences = consoleSchema.table(
+  'payment_run_occurrences',
+  {
+    scheduleId: text('schedule_id')
+      .notNull()
+      .references(() => paymentRunSchedules.id),
+    dueAt: at('due_at').notNull(),
+    runId: text('run_id')
+      .notNull()
+      .references(() => paymentRuns.id),
+    handledAt: at('handled_at'),
+    failure: text('failure'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scheduleId, t.dueAt] }),
+    uniqueIndex('payment_run_occurrences_run_id_key').on(t.runId),
+    index('payment_run_occurrences_unhandled_idx').on(t.handledAt),
   ],
 );
 

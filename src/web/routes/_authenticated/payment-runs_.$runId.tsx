@@ -16,5 +16,12 @@ export const Route = createFileRoute('/_authenticated/payment-runs_/$runId')({
 function PaymentRunRoute() {
   const { runId } = Route.useParams();
   const canInitiate = useCan('create-payment-run');
-  return <PaymentRunPage runId={runId} canInitiate={canInitiate} />;
+  const navigate = Route.useNavigate();
+  return (
+    <PaymentRunPage
+      runId={runId}
+      canInitiate={canInitiate}
+      onScheduled={() => void navigate({ to: '/payment-runs/schedules' })}
+    />
+  );
 }

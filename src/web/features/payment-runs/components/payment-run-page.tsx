@@ -27,6 +27,7 @@ import { paymentRunQueries } from '../api/payment-run-queries.ts';
 import { RowEditor, type RunNames } from './row-editor.tsx';
 import { RunProgress } from './run-progress.tsx';
 import { RunSimulation } from './run-simulation.tsx';
+import { WhenToPay, type WhenToPayChoice } from './when-to-pay.tsx';
 
 /** Until approved a run's rows may change; from then on it is paid. */
 const EDITABLE = new Set<PaymentRun['status']>(['DRAFT', 'CHECKED', 'PENDING_APPROVAL']);
@@ -101,8 +102,18 @@ function destination(row: PaymentRow, names: RunNames): string {
  * any held item); then its progress row by row, live, with pause, resume,
  * cancel the rest and retry, and the reconciliation file.
  */
-export function PaymentRunPage({ runId, canInitiate }: { runId: string; canInitiate: boolean }) {
+export function PaymentRunPage({
+  runId,
+  canInitiate,
+  onScheduled,
+}: {
+  runId: string;
+  canInitiate: boolean;
+  /** The run was scheduled: the draft is now the schedule (its list is where to go). */
+  onScheduled?: () => void;
+}) {
   const query = useQuery(paymentRunQueries.detail(runId));
+  const [when, setWhen] = useState<WhenToPayChoice>('now');
   const names = useNames();
   const [editing, setEditing] = useState<number | null>(null);
   const update = useUpdatePaymentRow(runId);
@@ -127,7 +138,11 @@ export function PaymentRunPage({ runId, canInitiate }: { runId: string; canIniti
   const vaultName = (id: string) => names.vaults.find((v) => v.id === id)?.name ?? id;
   const editable = canInitiate && EDITABLE.has(run.status);
   const rowsWithErrors = new Set(run.errors.map((e) => e.row)).size;
-  const actions = canInitiate ? actionsFor(run) : [];
+  // A schedule chosen: its own form replaces submitting the run now.
+  const actions = canInitiate
+    ? actionsFor(run).filter((a) => a.action !== 'submit' || when === 'now')
+    : [];
+  const schedulable = canInitiate && run.status === 'CHECKED' && onScheduled !== undefined;
 
   return (
     // The first screen the server renders ends here (entry-server.tsx).
@@ -176,6 +191,9 @@ export function PaymentRunPage({ runId, canInitiate }: { runId: string; canIniti
         </p>
       ) : null}
 
+      {schedulable ? (
+        <WhenToPay runId={run.id} choice={when} onChoice={setWhen} onScheduled={onScheduled} />
+      ) : null}
       {actions.length ? (
         <div className="flex flex-wrap gap-2" role="group" aria-label="Run actions">
           {actions.map((a) => (

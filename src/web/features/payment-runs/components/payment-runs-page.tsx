@@ -43,13 +43,16 @@ export function PaymentRunsPage({ canCreate }: { canCreate: boolean }) {
         Many payouts from one file, checked row by row, approved once as a whole and paid exactly
         once per row.
       </p>
-      {canCreate ? (
-        <p>
+      <p className="flex flex-wrap items-center gap-3">
+        {canCreate ? (
           <Link to="/payment-runs/new" className={buttonVariants({ variant: 'primary' })}>
             New payment run
           </Link>
-        </p>
-      ) : null}
+        ) : null}
+        <Link to="/payment-runs/schedules" className="text-sm text-blue-800 underline">
+          Schedules
+        </Link>
+      </p>
       {query.isPending ? (
         <p role="status" className="text-sm text-slate-700">
           Loading payment runs…

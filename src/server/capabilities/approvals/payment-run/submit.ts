@@ -1,0 +1,131 @@
+import { ApiError } from '#contract/api-error.ts';
+import { ERROR_CODES } from '#contract/common.ts';
+import { add, mul } from '#contract/decimal.ts';
+import type { FrozenRequirement } from '#contract/policies.ts';
+import type { Clock } from '../../../clock.ts';
+import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts';
+import type { Database } from '../../../db/client.ts';
+import { requirementFor, type ItemFacts } from '../../policies/evaluate.ts';
+import { policyActor, vaultOutflowWithRuns } from '../../policies/guard.ts';
+import type { outflowLocks } from '../../policies/outflow-lock.ts';
+import { activePolicy } from '../../policies/policies.store.ts';
+import { submitRun, type StoredRun } from '../../payment-runs/store.ts';
+import { proposeHeld } from '../core/propose.ts';
+import { paymentRunKind } from './kind.ts';
+
+/**
+ * A checked run proposed for approval as one item, on behalf of `ctx`'s
+ * actor (the member who submits it, or a schedule's creator for an
+ * occurrence): the transactions policy judges every row (a rule that blocks
+ * any row blocks the run) and the run as a whole at its total USD value, with
+ * the 24-hour outflow of its source vaults before it, so a run of 400 × $900
+ * is judged as the $360,000 outflow it is. The run's rule is frozen on it; no
+ * API client may approve a run, its own or another's.
+ *
+ * The outflow is read, the run judged and its rows' values written (from then
+ * on they count in their vaults' outflow until each is sent) under the
+ * outflow locks of all its vaults: no transfer or other run is judged on the
+ * day's figure without it.
+ */
+export async function submitForApproval(
+  deps: {
+    db: Database;
+    clock: Clock;
+    backend: CustodyBackend;
+    lockVaults: ReturnType<typeof outflowLocks>;
+  },
+  ctx: CustodyContext,
+  stored: StoredRun,
+): Promise<void> {
+  const { db, clock, backend, lockVaults } = deps;
+  const { run, rows } = stored;
+  if (run.status !== 'CHECKED' || run.errors.length > 0 || !run.simulation)
+    throw new ApiError(
+      409,
+      ERROR_CODES.conflict,
+      `The run is ${run.status}${run.errors.length ? ` with ${run.errors.length} check errors` : ''}: only a checked run without errors is submitted`,
+    );
+  const initiator = await policyActor(db, ctx);
+  const { policy, version } = await activePolicy(db, 'transactions');
+
+  // One price per asset and chain, read once: each row's value is its amount at that price.
+  const prices = new Map<string, string | null>();
+  for (const row of rows) {
+    const key = `${row.asset}:${row.blockChain}`;
+    if (prices.has(key)) continue;
+    prices.set(
+      key,
+      backend.usdValue
+        ? await backend.usdValue(ctx, row.asset, row.blockChain, '1', row.sourceVaultId)
+        : null,
+    );
+  }
+  const { simulation } = run;
+  const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
+  await lockVaults(vaultIds, async () => {
+    // Each vault's day so far and the other runs committed from it; any unknown: unknown
+    // for the run, and an outflow cap then applies (fail closed).
+    const outflows = await Promise.all(
+      vaultIds.map((id) => vaultOutflowWithRuns(backend, db, clock, ctx, id, run.id)),
+    );
+    const outflow = outflows.some((o) => o === null)
+      ? null
+      : outflows.reduce<string>((a, b) => add(a, b ?? '0'), '0');
+    const base = { subOrgId: run.subOrgId, category: 'TRANSFER', initiator } as const;
+    const judged: {
+      row: number | null;
+      usd: string | null;
+      requirement: FrozenRequirement;
+    }[] = rows.map((row) => {
+      const price = prices.get(`${row.asset}:${row.blockChain}`) ?? null;
+      const usd = price === null ? null : mul(row.amount, price);
+      const facts: ItemFacts = {
+        ...base,
+        asset: row.asset,
+        chain: row.blockChain,
+        amountUsd: usd,
+        destinationKind:
+          row.kind === 'FIAT'
+            ? 'BANK_ACCOUNT'
+            : row.contactId !== null
+              ? 'CONTACT'
+              : 'EXTERNAL_ADDRESS',
+        outflow24hUsd: outflow,
+      };
+      return { row: row.index, usd, requirement: requirementFor(policy, version, facts) };
+    });
+    const total = requirementFor(policy, version, {
+      ...base,
+      amountUsd: simulation.totalUsd,
+      outflow24hUsd: outflow,
+    });
+    judged.push({ row: null, usd: simulation.totalUsd, requirement: total });
+    const blocked = judged.find((j) => j.requirement.outcome.action === 'BLOCK');
+    if (blocked)
+      throw new ApiError(
+        403,
+        ERROR_CODES.forbidden,
+        blocked.row === null
+          ? `The rule "${blocked.requirement.ruleName}" blocks the run as a whole`
+          : `The rule "${blocked.requirement.ruleName}" blocks row ${blocked.row}`,
+      );
+    // The run's rule, judged at its total; never approved by an API client, whoever made it.
+    const requirement: FrozenRequirement =
+      total.outcome.action === 'ALLOW'
+        ? { ...total, outcome: { ...total.outcome, apiClientMayApproveOwn: false } }
+        : total;
+
+    const usdByRow = new Map(
+      judged.flatMap((j) => (j.row === null ? [] : ([[j.row, j.usd]] as const))),
+    );
+    if (!(await submitRun(db, clock.now(), run.id, usdByRow)))
+      throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
+    await proposeHeld(db, clock, {
+      kind: paymentRunKind,
+      entityId: run.id,
+      subOrgId: run.subOrgId,
+      requirement,
+      initiator,
+    });
+  });
+}
