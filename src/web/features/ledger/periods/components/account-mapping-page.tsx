@@ -259,7 +259,7 @@ export function AccountMappingPage() {
               label="Vault pages"
               page={pages.page}
               hasPrevious={pages.page > 1}
-              hasNext={vaults.data.hasNext}
+              hasNext={vaults.data.hasNext ?? false}
               busy={vaults.isFetching}
               onPrevious={pages.previous}
               onNext={pages.next}
