@@ -38,6 +38,7 @@ export const PURE_SERVER = [
   'src/server/db/data-dir-lock.test.ts',
   'src/server/db/read-cache.thread-version.test.ts',
   'src/server/capabilities/ledger/statement.test.ts',
+  'src/server/custody/sandbox/engine/staking-rewards.test.ts',
   'src/server/capabilities/payment-runs/check.test.ts',
   'src/server/capabilities/payment-runs/csv.test.ts',
   'src/server/custody/sandbox/fee-surges.test.ts',

@@ -53,6 +53,11 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/settings/webhooks', 'webhooks-page'],
   ['/_authenticated/settings/sso', 'sso-page'],
   ['/_authenticated/settings/api-keys', 'api-keys-page'],
+  // The ledger's tables come with the page; its charts are drawn by the browser after.
+  ['/_authenticated/ledger', 'ledger-page'],
+  ['/_authenticated/ledger_/statement', 'ledger-statement-page'],
+  ['/_authenticated/ledger_/periods', 'ledger-periods-page'],
+  ['/_authenticated/ledger_/accounts', 'ledger-accounts-page'],
 ]);
 
 const requestFetch = new AsyncLocalStorage<FetchLike>();

@@ -564,4 +564,32 @@ describe("every signed-in page's first screen, through the same path", () => {
     expect(root).toContain('Otherwise');
     expect(root).toContain('What would this need?');
   });
+
+  appTest(
+    "the ledger's pages: a vault's history and statement as tables, the charts left to the browser; periods and accounts",
+    async ({ t, ourVault, admin }) => {
+      const history = await rendered(
+        t,
+        `/ledger?vault=${ourVault.id}&days=7`,
+        admin,
+        'ledger-page',
+      );
+      expect(history.root).toContain('the figures as a table');
+      expect(history.root).toContain('Ours vault');
+      // A chart's canvas is drawn in the browser once the page is there: none from the server.
+      expect(history.root).not.toContain('<canvas');
+      const statement = await rendered(
+        t,
+        `/ledger/statement?vault=${ourVault.id}`,
+        admin,
+        'ledger-statement-page',
+      );
+      // The vault's opening balance, this month, as a line of its statement.
+      expect(statement.root).toContain('opening balance');
+      const periods = await rendered(t, '/ledger/periods', admin, 'ledger-periods-page');
+      expect(periods.root).toContain('Ledger periods');
+      const accounts = await rendered(t, '/ledger/accounts', admin, 'ledger-accounts-page');
+      expect(accounts.root).toContain('Ours vault (every asset)');
+    },
+  );
 });

@@ -12,6 +12,7 @@ import {
 } from '#contract/ledger.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { GetTradeQuoteResponse } from '#contract/trades.ts';
+import { payStakingRewards } from '../../custody/sandbox/engine/staking-rewards.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import {
   ledgerDays,
@@ -36,7 +37,8 @@ import { reconciles } from './statement.ts';
  * Random movements driven through the real sandbox on its test clock —
  * transfers out and between vaults (amount and fee), deposits in, reverts
  * (a fee alone), declines, stuck transfers replaced, swaps (a provider's
- * fee) and off-ramps, over several days — and then, for every vault and
+ * fee) and off-ramps, stakes and unstakes earning staking rewards, over
+ * several days — and then, for every vault and
  * day, the history's closing balance is the ledger's (the sum of its
  * movements up to that day's end), today's is the vault's balance, the
  * statement of the whole period reconciles to the last unit, and the daily
@@ -48,7 +50,7 @@ const DAY = 86_400_000;
 type Action =
   | { kind: 'out' | 'between' | 'revert' | 'decline' | 'stuck'; asset: number; amount: number }
   | { kind: 'deposit'; vault: number; amount: number }
-  | { kind: 'swap' | 'offRamp'; amount: number }
+  | { kind: 'swap' | 'offRamp' | 'stake' | 'unstake'; amount: number }
   | { kind: 'advance'; ms: number };
 
 const AMOUNTS = ['0.1', '0.75', '1.5', '3'];
@@ -77,6 +79,10 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   }),
   fc.record({
     kind: fc.constantFrom('swap' as const, 'offRamp' as const),
+    amount: fc.nat(AMOUNTS.length - 1),
+  }),
+  fc.record({
+    kind: fc.constantFrom('stake' as const, 'unstake' as const),
     amount: fc.nat(AMOUNTS.length - 1),
   }),
   fc.record({
@@ -203,8 +209,22 @@ async function perform(run: Run, a: Action): Promise<void> {
       if (id) await t.approve(id);
       return;
     }
+    case 'stake':
+    case 'unstake':
+      // An unstake beyond what is staked is refused (a 400), as it should be.
+      await createApproved({
+        category: 'STAKE',
+        ...(a.kind === 'unstake' ? { subCategory: 'UNSTAKE' } : {}),
+        source: { type: 'VAULT', id: f.treasury.id },
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+        amount,
+      });
+      return;
     case 'advance':
       await t.run(a.ms);
+      // Staking rewards fall due on the same clock, as the simulator's pass pays them.
+      await payStakingRewards(t.db, t.clock.now());
       return;
   }
 }
@@ -348,7 +368,10 @@ describe('the ledger (property)', () => {
           const run: Run = { t, f, bankAccountId: bank.id, stuck: [] };
           for (const a of actions) await perform(run, a);
           // Everything approved plays out, over the next days.
-          for (let i = 0; i < 6; i += 1) await t.run(DAY / 2);
+          for (let i = 0; i < 6; i += 1) {
+            await t.run(DAY / 2);
+            await payStakingRewards(t.db, t.clock.now());
+          }
           await check(run, start);
         },
       ),
@@ -358,6 +381,7 @@ describe('the ledger (property)', () => {
           [
             [
               { kind: 'out', asset: 0, amount: 1 },
+              { kind: 'stake', amount: 1 },
               { kind: 'advance', ms: DAY },
               { kind: 'swap', amount: 2 },
               { kind: 'offRamp', amount: 1 },
@@ -377,6 +401,13 @@ describe('the ledger (property)', () => {
       .from(ledgerMovements)
       .innerJoin(transactions, eq(transactions.id, ledgerMovements.transactionId));
     const seen = moved.map((m) => `${m.category} ${m.kind}`);
+    // And the stake earned: rewards are movements of no transaction.
+    const rewards = await database.db
+      .select({ id: ledgerMovements.id })
+      .from(ledgerMovements)
+      .where(eq(ledgerMovements.kind, 'REWARD'))
+      .limit(1);
+    expect(rewards).toHaveLength(1);
     for (const expected of ['TRANSFER AMOUNT', 'TRANSFER FEE', 'SWAP FEE', 'OFF_RAMP AMOUNT'])
       expect(seen, expected).toContain(expected);
   }, 600_000);

@@ -8,6 +8,7 @@ import {
   changeRequests,
   contacts,
   organizations,
+  stakingPositions,
   subOrgs,
   transactionStatusEvents,
   transactions,
@@ -18,6 +19,7 @@ import {
 import { approvalMessage, type ChangeRequestEntityType } from './change-request.ts';
 import { recordOpeningBalances } from './engine/movements.ts';
 import { readPlan } from './engine/plan.ts';
+import { seededStakingPositions } from './engine/staking-rewards.ts';
 import { buildBankAccounts } from './seed/bank-account-data.ts';
 import { applySeedHolds } from './seed/in-flight.ts';
 import { SeedRandom } from './seed/random.ts';
@@ -130,6 +132,7 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     await insertAll(tx, bankAccounts, accounts);
     await insertAll(tx, transactions, history.transactions);
     await insertAll(tx, transactionStatusEvents, history.events);
+    await insertAll(tx, stakingPositions, seededStakingPositions(history.transactions, now));
     await insertAll(tx, changeRequests, requests);
 
     return {

@@ -831,6 +831,16 @@ export const ledgerPeriods = consoleSchema.table(
     decidedAt: at('decided_at'),
     closings: jsonb('closings').$type<LedgerPeriodClosing[]>(),
     digest: text('digest'),
+    /**
+     * While PENDING, what its card shows, computed once and again only when
+     * a movement booked before `to` is written after `through` (the last
+     * movement id it covers): a card read no longer reads the whole month.
+     */
+    cardFacts: jsonb('card_facts').$type<{
+      closings: LedgerPeriodClosing[];
+      digest: string;
+      through: number;
+    }>(),
   },
   (t) => [
     uniqueIndex('ledger_periods_open_month_idx')

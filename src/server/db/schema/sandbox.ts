@@ -238,6 +238,35 @@ export const ledgerDays = sandbox.table(
   ],
 );
 
+/**
+ * A vault's staking position on a chain, for the rewards the sandbox pays
+ * (custody/sandbox/engine/staking-rewards.ts): opened when a stake completes,
+ * `paidUntil` the end of the last epoch paid (or when rewards start),
+ * `carry` what was earned and not yet paid (below the smallest unit) times
+ * 365 days in milliseconds, kept exact,
+ * `nextAt` when the next epoch ends (null once nothing is staked).
+ */
+export const stakingPositions = sandbox.table(
+  'staking_positions',
+  {
+    vaultId: text('vault_id')
+      .notNull()
+      .references(() => vaults.id),
+    chain: text('chain').notNull(),
+    asset: text('asset').notNull(),
+    orgId: text('org_id').notNull(),
+    paidUntil: timestamp('paid_until', { withTimezone: true, precision: 3 }).notNull(),
+    carry: amount('carry').notNull().default('0'),
+    nextAt: timestamp('next_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.vaultId, t.chain, t.asset] }),
+    index('staking_positions_next_at_idx')
+      .on(t.nextAt)
+      .where(sql`next_at is not null`),
+  ],
+);
+
 export const assets = sandbox.table(
   'assets',
   {

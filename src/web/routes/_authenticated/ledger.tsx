@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { LEDGER_HISTORY_DAYS } from '#contract/ledger-history-days.ts';
 import { ledgerQueries, type LedgerWho } from '../../features/ledger/api/ledger-queries.ts';
 import { LedgerHistoryPage } from '../../features/ledger/components/ledger-history-page.tsx';
+import { referenceQueries } from '../../lib/reference-queries.ts';
 import { scopeSearch } from '../../lib/scope.ts';
 
 const LedgerSearch = z.object({
@@ -26,6 +27,8 @@ export const Route = createFileRoute('/_authenticated/ledger')({
     days: search.days ?? DEFAULT_DAYS,
   }),
   loader: async ({ context: { queryClient }, deps, cause }) => {
+    // The picker's vaults: started with the page (rendered on the server with it), not awaited.
+    void queryClient.prefetchQuery(referenceQueries.vaults());
     // A failed read is the page's to show, with Retry, not a route error.
     const history = queryClient
       .ensureQueryData(ledgerQueries.history(deps.who, deps.days))

@@ -3,7 +3,6 @@ import { NoAccess } from '../../components/no-access.tsx';
 import { periodQueries } from '../../features/ledger/periods/api/period-queries.ts';
 import { AccountMappingPage } from '../../features/ledger/periods/components/account-mapping-page.tsx';
 import { can, useCan } from '../../lib/permissions.ts';
-import { referenceQueries } from '../../lib/reference-queries.ts';
 import { loadSession } from '../../lib/session-queries.ts';
 
 export const Route = createFileRoute('/_authenticated/ledger_/accounts')({
@@ -13,7 +12,9 @@ export const Route = createFileRoute('/_authenticated/ledger_/accounts')({
     // A failed read shows in the page with a retry, not as a route error.
     await Promise.all([
       queryClient.ensureQueryData(periodQueries.mapping()).catch(() => undefined),
-      queryClient.ensureQueryData(referenceQueries.vaults()).catch(() => undefined),
+      queryClient
+        .ensureQueryData(periodQueries.mappingVaults('', undefined))
+        .catch(() => undefined),
     ]);
   },
   component: AccountsRoute,

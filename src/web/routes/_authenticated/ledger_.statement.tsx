@@ -6,6 +6,7 @@ import { LedgerStatementPage } from '../../features/ledger/components/ledger-sta
 import { monthOfIn, periodInstants, recentMonths } from '../../features/ledger/statement-period.ts';
 import { isCompleteDay } from '../../lib/dates.ts';
 import { useTimeZone } from '../../lib/display.tsx';
+import { referenceQueries } from '../../lib/reference-queries.ts';
 import { scopeSearch } from '../../lib/scope.ts';
 import { loadTimeZone } from '../../lib/session-queries.ts';
 
@@ -39,6 +40,8 @@ export const Route = createFileRoute('/_authenticated/ledger_/statement')({
     cursor: search.cursor,
   }),
   loader: async ({ context: { queryClient }, deps, cause }) => {
+    // The picker's vaults: started with the page (rendered on the server with it), not awaited.
+    void queryClient.prefetchQuery(referenceQueries.vaults());
     const read = loadTimeZone(queryClient)
       .then((timeZone) => {
         const { from, to } = periodInstants(deps.chosen, timeZone, new Date());

@@ -19,6 +19,7 @@ import {
   periodIdOf,
   periodName,
   periodNotFound,
+  pendingFacts,
   periodRow,
   statementFacts,
   type PeriodRow,
@@ -63,8 +64,9 @@ export async function proposeClose(
   clock: Clock,
   input: Pick<PeriodRow, 'orgId' | 'month' | 'timeZone' | 'from' | 'to'>,
   proposer: { id: string; name: string; role: 'admin'; createdBy: string | null },
+  ctx: CustodyContext,
 ): Promise<PeriodRow> {
-  return db.transaction(async (tx) => {
+  const row = await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(ledgerPeriods)
       .values({
@@ -84,6 +86,9 @@ export async function proposeClose(
     });
     return row;
   });
+  // Its card's facts, computed once now rather than on the first reader's time.
+  await pendingFacts(db, clock, ctx, row);
+  return row;
 }
 
 /** The period, when the member asking is an admin of the whole organization. */
@@ -102,7 +107,7 @@ async function visible(card: CardContext, entityId: string): Promise<PeriodRow |
 async function factsOf(card: CardContext, row: PeriodRow) {
   if (row.status === 'CLOSED' && row.closings && row.digest)
     return { closings: row.closings, digest: row.digest };
-  return statementFacts(card.db, card.clock, card.ctx, row.orgId, row);
+  return pendingFacts(card.db, card.clock, card.ctx, row);
 }
 
 async function cardOf(card: CardContext, entityId: string, row: PeriodRow): Promise<ApprovalCard> {

@@ -6,6 +6,7 @@ import { listLedgerPeriods, proposeLedgerClose } from '#contract/endpoints/ledge
 import { unauthorized, type AuthOptions } from '../../../auth/session-auth.ts';
 import { sessionTimeZone } from '../../../auth/session.store.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
+import { custodyContext } from '../../../custody/context.ts';
 import { isUniqueViolation } from '../../../db/unique-violation.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
@@ -84,6 +85,7 @@ export function ledgerPeriodRoutes(options: AuthOptions, backend: CustodyBackend
           clock,
           { orgId, month: body.month, timeZone, ...bounds },
           { id: member.id, name: member.name, role: 'admin', createdBy: member.createdBy },
+          custodyContext(c),
         );
         return periodOnWire(row, member.name);
       } catch (error) {

@@ -8,6 +8,7 @@ import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import type { Database } from '../../../db/client.ts';
 import { ledgerPeriods, staff } from '../../../db/schema/console.ts';
+import { movedSince, movementsWatermark } from '../../../custody/sandbox/engine/movements.ts';
 import { ledgerSandbox } from '../sandbox/index.ts';
 import { monthName, nextMonth } from './month.ts';
 
@@ -67,6 +68,34 @@ export async function statementFacts(
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return { closings: closings ?? [], digest: hash.digest('hex') };
+}
+
+/**
+ * A pending close's card: its statement facts as computed when proposed (or
+ * last recomputed), read again only when a movement booked before the
+ * month's end was written since (`movedSince`, one indexed probe): a card
+ * read costs that probe, not a read of the whole month. The watermark is
+ * taken before the facts are read, so the facts cover at least every
+ * movement up to it; one written in between only makes the next read
+ * recompute. The close itself reads them again under its lock (kind.ts), so
+ * what is frozen is always the ledger as it stands.
+ */
+export async function pendingFacts(
+  db: Database,
+  clock: Clock,
+  ctx: CustodyContext,
+  row: PeriodRow,
+): Promise<{ closings: LedgerPeriodClosing[]; digest: string }> {
+  const cached = row.cardFacts;
+  if (cached && !(await movedSince(db, row.orgId, row.to, cached.through)))
+    return { closings: cached.closings, digest: cached.digest };
+  const through = await movementsWatermark(db, row.orgId);
+  const facts = await statementFacts(db, clock, ctx, row.orgId, row);
+  await db
+    .update(ledgerPeriods)
+    .set({ cardFacts: { ...facts, through } })
+    .where(and(eq(ledgerPeriods.id, row.id), eq(ledgerPeriods.status, 'PENDING')));
+  return facts;
 }
 
 export async function periodRow(db: Database, id: number): Promise<PeriodRow | undefined> {

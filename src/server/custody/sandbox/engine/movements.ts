@@ -1,4 +1,5 @@
-import { and, eq, gt, max, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, max, sql } from 'drizzle-orm';
+import type { Database } from '../../../db/client.ts';
 import { add, cmp, isNegative, isZero, neg, sub } from '#contract/decimal.ts';
 import type { LedgerMovementKind } from '#contract/ledger.ts';
 import type { Party } from '#contract/transaction.ts';
@@ -50,6 +51,48 @@ function booking(at: Date, open: Date | null): { at: Date; valueAt: Date | null 
 /** Held by a close, in its transaction, before it reads what it freezes: see `openFrom`. */
 export async function lockLedgerForClose(db: Executor, orgId: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(${LEDGER_CLOSE_LOCK}, hashtext(${orgId}))`);
+}
+
+/**
+ * The organization's last movement's id, read under the close lock: every
+ * writer inserts holding the lock shared, so once it is held exclusively no
+ * movement is half-written, and every movement written later has a larger
+ * id. So "nothing booked before `to` has an id past this" (`movedSince`)
+ * means nothing booked before `to` changed since it was read.
+ */
+export async function movementsWatermark(db: Database, orgId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    await lockLedgerForClose(tx, orgId);
+    const [last] = await tx
+      .select({ id: ledgerMovements.id })
+      .from(ledgerMovements)
+      .where(eq(ledgerMovements.orgId, orgId))
+      .orderBy(desc(ledgerMovements.id))
+      .limit(1);
+    return last?.id ?? 0;
+  });
+}
+
+/** Whether a movement booked before `to` was written after `watermark` (movementsWatermark). */
+export async function movedSince(
+  db: Executor,
+  orgId: string,
+  to: Date,
+  watermark: number,
+): Promise<boolean> {
+  const [found] = await db
+    .select({ id: ledgerMovements.id })
+    .from(ledgerMovements)
+    .where(
+      and(
+        gt(ledgerMovements.id, watermark),
+        eq(ledgerMovements.orgId, orgId),
+        lt(ledgerMovements.at, to),
+      ),
+    )
+    .orderBy(asc(ledgerMovements.id))
+    .limit(1);
+  return found !== undefined;
 }
 
 /** What moved the balances: the transaction, its parties, its fee. */

@@ -5,6 +5,7 @@ import { transactions } from '../../../db/schema/sandbox.ts';
 import type { Clock } from '../../../clock.ts';
 import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
 import { repeatUntilStopped } from '../repeat-until-stopped.ts';
+import { payStakingRewards } from './staking-rewards.ts';
 import { advance, type StepConfig } from './steps.ts';
 import { deferStatusEvents } from './transitions.ts';
 
@@ -219,7 +220,7 @@ export interface RunningSimulator {
 const MAX_OUTAGE_BACKOFF_MS = 10_000;
 
 /**
- * Polls for due steps until stopped. Nothing a pass throws ends the loop: a
+ * Polls for due steps and staking rewards until stopped. Nothing a pass throws ends the loop: a
  * failed pass is logged and the next poll comes as usual. While the database
  * is unavailable (stopped, restarting: http/database-errors.ts) the polls
  * back off, doubling up to 10 s, and the outage is logged once, not four
@@ -229,7 +230,11 @@ export function startSimulator(options: SimulatorOptions): RunningSimulator {
   return repeatUntilStopped({
     intervalMs: options.intervalMs ?? 250,
     maxOutageBackoffMs: MAX_OUTAGE_BACKOFF_MS,
-    pass: () => runDueSteps(options.db, options.clock, { ...options, logger: options.logger }),
+    pass: async () => {
+      await runDueSteps(options.db, options.clock, { ...options, logger: options.logger });
+      // Staking rewards fall due on the same clock (staking-rewards.ts).
+      await payStakingRewards(options.db, options.clock.now());
+    },
     failed: (error) => options.logger.error({ err: error }, 'lifecycle simulator pass failed'),
     unavailable: (error) =>
       options.logger.error(

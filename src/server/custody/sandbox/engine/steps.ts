@@ -12,6 +12,7 @@ import { newTxHash, nextNonce } from './chain-artifacts.ts';
 import { holdsFor, readPlan, simulatedStuck, type Hold, type SimulationPlan } from './plan.ts';
 import { advanceRamp, isRampRow } from '../../../capabilities/ramps/sandbox/ramp-lifecycle.ts';
 import { rawSignatureFor } from './raw-signing.ts';
+import { openStakingPosition } from './staking-rewards.ts';
 import { advanceSwap, isSwapRow } from '../../../capabilities/ramps/sandbox/trade-lifecycle.ts';
 import { transition, type Executor, type TransitionInput } from './transitions.ts';
 import { awaitsUserAction } from './user-action.ts';
@@ -323,6 +324,8 @@ async function confirm(tx: Executor, row: TransactionRow, at: Date): Promise<voi
       patch: { error: plan.revert, balanceChanges: { changes }, fees },
     });
   } else {
+    // A completed stake opens its rewards (its position row before the balance rows: that order).
+    if (row.category === 'STAKE') await openStakingPosition(tx, row, at);
     const settled = settle(plan.legs, fee, {
       source: row.source ?? plan.feePayer,
       ...(row.destination ? { destination: row.destination } : {}),

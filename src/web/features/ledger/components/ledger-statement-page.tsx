@@ -66,7 +66,10 @@ export function LedgerStatementPage({
   onPeriodChange: (next: ChosenPeriod) => void;
   onPage: (direction: 'next' | 'previous', nextCursor?: string) => void;
 }) {
-  const statement = useQuery(ledgerQueries.statement(who, period, cursor));
+  // The period's two instants alone: the loader read the same key (its label is the page's own).
+  const statement = useQuery(
+    ledgerQueries.statement(who, { from: period.from, to: period.to }, cursor),
+  );
   const page = previousCursors + 1;
   return (
     <PageSection name="ledger-statement" heading="Statement" className="gap-4">

@@ -7,6 +7,7 @@ import {
   setJournalMapping,
 } from '#contract/endpoints/ledger-periods.ts';
 import { pathOf } from '#contract/endpoint.ts';
+import { listVaults } from '#contract/endpoints/reference.ts';
 import type { JournalMapping } from '#contract/ledger-periods.ts';
 import { toQueryString } from '#contract/paths.ts';
 import { apiClient } from '../../../../lib/api-client.ts';
@@ -24,7 +25,27 @@ export const periodQueries = {
       queryKey: [...periodQueries.all(), 'mapping'] as const,
       queryFn: ({ signal }) => apiClient.call(getJournalMapping, {}, { signal }),
     }),
+  /** The mapping page's vaults, a page at a time (keyset cursors), by name when one is given. */
+  mappingVaults: (vaultName: string, cursor: string | undefined) =>
+    queryOptions({
+      queryKey: [...periodQueries.all(), 'mapping-vaults', vaultName, cursor ?? null] as const,
+      queryFn: ({ signal }) =>
+        apiClient.call(
+          listVaults,
+          {
+            query: {
+              limit: MAPPING_PAGE_SIZE,
+              ...(vaultName ? { vaultName } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
+          { signal },
+        ),
+    }),
 };
+
+/** Vaults a page on the mapping page: paged and searched by name, never cut short. */
+export const MAPPING_PAGE_SIZE = 50;
 
 export function useProposeClose() {
   const queryClient = useQueryClient();

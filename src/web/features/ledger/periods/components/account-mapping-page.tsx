@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useId, useMemo } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
@@ -13,10 +13,12 @@ import {
 import type { Vault } from '#contract/reference.ts';
 import { TextField } from '../../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../../components/form-card.tsx';
+import { CursorPagination } from '../../../../components/pagination.tsx';
+import { Button } from '../../../../components/ui/button.tsx';
+import { Input } from '../../../../components/ui/input.tsx';
 import { PageSection } from '../../../../components/page-section.tsx';
 import { ErrorState } from '../../../../components/query-state.tsx';
 import { ApiError, describeError } from '../../../../lib/api-errors.ts';
-import { referenceQueries } from '../../../../lib/reference-queries.ts';
 import { periodQueries, useSetJournalMapping } from '../api/period-queries.ts';
 
 /**
@@ -34,35 +36,64 @@ const Account = z
 
 const Schema = z.object({
   categories: z.object(Object.fromEntries(JOURNAL_CATEGORIES.map((c) => [c, Account]))),
-  vaults: z.array(Account),
+  // Keyed by `vaultKey`: a vault's code stays typed while other pages are shown.
+  vaults: z.record(z.string(), Account),
 });
 type Values = z.infer<typeof Schema>;
 
 type ListedVault = Vault & { id: string };
 
-function MappingForm({ mapping, vaults }: { mapping: JournalMapping; vaults: ListedVault[] }) {
+/** A form key per vault that can never read as an array index. */
+const vaultKey = (vaultId: string) => `v_${vaultId}`;
+
+function MappingForm({
+  mapping,
+  vaults,
+  paging,
+}: {
+  mapping: JournalMapping;
+  vaults: ListedVault[];
+  paging: ReactNode;
+}) {
   const id = useId();
   const fieldId = (name: string) => `${id}-${name.replace(/\./g, '-')}`;
-  const whole = (vaultId: string) =>
-    mapping.vaults.find((v) => v.vaultId === vaultId && !v.asset)?.account ?? '';
+  const whole = useCallback(
+    (vaultId: string) =>
+      mapping.vaults.find((v) => v.vaultId === vaultId && !v.asset)?.account ?? '',
+    [mapping],
+  );
   const form = useForm<Values>({
     resolver: zodResolver(Schema),
     defaultValues: {
       categories: Object.fromEntries(
         JOURNAL_CATEGORIES.map((c) => [c, mapping.categories[c] ?? '']),
       ),
-      vaults: vaults.map((v) => whole(v.id)),
+      vaults: Object.fromEntries(vaults.map((v) => [vaultKey(v.id), whole(v.id)])),
     },
   });
+  // Every vault shown so far, by key: what the form sends a code (or none) for.
+  const [seen] = useState(() => new Map<string, string>());
+  // A vault first shown on a later page or a search starts at its saved code; one shown
+  // before keeps what was typed in it.
+  useEffect(() => {
+    for (const v of vaults) {
+      const key = vaultKey(v.id);
+      if (seen.has(key)) continue;
+      seen.set(key, v.id);
+      form.resetField(`vaults.${key}`, { defaultValue: whole(v.id) });
+    }
+  }, [vaults, form, whole, seen]);
   const save = useSetJournalMapping();
   const onSubmit = form.handleSubmit((values) => {
-    // Accounts for single assets, and for vaults beyond the list shown, are kept as they are.
-    const listed = new Set(vaults.map((v) => v.id));
-    const kept = mapping.vaults.filter((v) => v.asset || !listed.has(v.vaultId));
-    const sent: { row: JournalVaultAccount; index: number }[] = vaults.flatMap((v, index) => {
-      const account = values.vaults[index]?.trim() ?? '';
-      return account ? [{ row: { vaultId: v.id, asset: null, account }, index }] : [];
-    });
+    // Accounts for single assets, and for vaults never shown here, are kept as they are.
+    const shown = new Set(seen.values());
+    const kept = mapping.vaults.filter((v) => v.asset || !shown.has(v.vaultId));
+    const sent: { row: JournalVaultAccount; key: string }[] = [...seen].flatMap(
+      ([key, vaultId]) => {
+        const account = values.vaults[key]?.trim() ?? '';
+        return account ? [{ row: { vaultId, asset: null, account }, key }] : [];
+      },
+    );
     const body: JournalMapping = {
       vaults: [...kept, ...sent.map((s) => s.row)],
       categories: Object.fromEntries(
@@ -76,10 +107,10 @@ function MappingForm({ mapping, vaults }: { mapping: JournalMapping; vaults: Lis
           const category = /^categories\.(\w+)$/.exec(field)?.[1];
           if (category) form.setError(`categories.${category}`, { type: 'server', message });
           const row = /^vaults\.(\d+)\./.exec(field)?.[1];
-          const index =
+          const key =
             // eslint-disable-next-line no-restricted-syntax -- a row's index in the list sent
-            row === undefined ? undefined : sent[Number(row) - kept.length]?.index;
-          if (index !== undefined) form.setError(`vaults.${index}`, { type: 'server', message });
+            row === undefined ? undefined : sent[Number(row) - kept.length]?.key;
+          if (key !== undefined) form.setError(`vaults.${key}`, { type: 'server', message });
         }
       },
     });
@@ -107,15 +138,20 @@ function MappingForm({ mapping, vaults }: { mapping: JournalMapping; vaults: Lis
       </fieldset>
       <fieldset className="flex flex-col gap-3">
         <legend className="text-lg font-semibold text-slate-900">Vaults</legend>
-        {vaults.map((v, index) => (
-          <TextField
-            key={v.id}
-            {...bound}
-            name={`vaults.${index}`}
-            label={`${v.vaultName ?? v.id} (every asset)`}
-            autoComplete="off"
-          />
-        ))}
+        {vaults.length === 0 ? (
+          <p className="text-sm text-slate-700">No vault matches.</p>
+        ) : (
+          vaults.map((v) => (
+            <TextField
+              key={v.id}
+              {...bound}
+              name={`vaults.${vaultKey(v.id)}`}
+              label={`${v.vaultName ?? v.id} (every asset)`}
+              autoComplete="off"
+            />
+          ))
+        )}
+        {paging}
       </fieldset>
       <FormActions>
         <SubmitButton pending={save.isPending} pendingLabel="Saving…">
@@ -129,13 +165,71 @@ function MappingForm({ mapping, vaults }: { mapping: JournalMapping; vaults: Lis
   );
 }
 
-export function AccountMappingPage() {
-  const mapping = useQuery(periodQueries.mapping());
-  const vaults = useQuery(referenceQueries.vaults());
+/** The vaults' pages: a name to search by, and the cursors of the pages walked (the first is undefined). */
+function useVaultPages() {
+  const [name, setName] = useState('');
+  const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
+  const cursor = cursors.at(-1);
+  const vaults = useQuery({
+    ...periodQueries.mappingVaults(name, cursor),
+    placeholderData: keepPreviousData,
+  });
   const list = useMemo(
     () => (vaults.data?.results ?? []).filter((v): v is ListedVault => !!v.id),
     [vaults.data],
   );
+  return {
+    vaults,
+    list,
+    page: cursors.length,
+    search: (next: string) => {
+      setName(next.trim());
+      setCursors([undefined]);
+    },
+    next: () => {
+      const nextCursor = vaults.data?.nextCursor;
+      if (nextCursor) setCursors((c) => [...c, nextCursor]);
+    },
+    previous: () => setCursors((c) => (c.length > 1 ? c.slice(0, -1) : c)),
+  };
+}
+
+function VaultSearch({ onSearch }: { onSearch: (name: string) => void }) {
+  const id = useId();
+  const [text, setText] = useState('');
+  return (
+    <form
+      role="search"
+      aria-label="Vaults"
+      className="flex items-end gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(text);
+      }}
+    >
+      <div className="flex flex-col gap-1">
+        <label htmlFor={id} className="text-sm font-medium text-slate-900">
+          Vault name
+        </label>
+        <Input
+          id={id}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          autoComplete="off"
+          className="w-72"
+        />
+      </div>
+      <Button type="submit" size="sm">
+        Find vaults
+      </Button>
+    </form>
+  );
+}
+
+export function AccountMappingPage() {
+  const mapping = useQuery(periodQueries.mapping());
+  const pages = useVaultPages();
+  const { vaults } = pages;
   const failed = mapping.error ?? vaults.error;
   return (
     <PageSection name="ledger-accounts" heading="Journal account mapping" className="gap-6">
@@ -148,6 +242,7 @@ export function AccountMappingPage() {
         </Link>{' '}
         page.
       </p>
+      <VaultSearch onSearch={pages.search} />
       {failed ? (
         <ErrorState
           title="The mapping could not be loaded"
@@ -156,7 +251,21 @@ export function AccountMappingPage() {
           retrying={mapping.isFetching || vaults.isFetching}
         />
       ) : mapping.data && vaults.data ? (
-        <MappingForm mapping={mapping.data.mapping} vaults={list} />
+        <MappingForm
+          mapping={mapping.data.mapping}
+          vaults={pages.list}
+          paging={
+            <CursorPagination
+              label="Vault pages"
+              page={pages.page}
+              hasPrevious={pages.page > 1}
+              hasNext={vaults.data.hasNext ?? false}
+              busy={vaults.isFetching}
+              onPrevious={pages.previous}
+              onNext={pages.next}
+            />
+          }
+        />
       ) : (
         <p className="text-sm text-slate-700">Loading the mapping…</p>
       )}

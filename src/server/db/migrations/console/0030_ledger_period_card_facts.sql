@@ -1,0 +1,1 @@
+ALTER TABLE "console"."ledger_periods" ADD COLUMN "card_facts" jsonb;
