@@ -104,6 +104,7 @@ async function main(): Promise<void> {
         logLevel: 'info',
         staticDir: path.join(build.dir, 'dist/web'),
         logFile: path.join(work, `${build.name}.log`),
+        startTimeoutMs: 900_000,
       });
       const agent = keepAliveAgent(1);
       try {
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
     }
   } finally {
     for (const build of builds) await build.server?.stop();
-    await rm(work, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true, maxRetries: 5 });
   }
   const lines = builds.map((build) => {
     const mine = cells.filter((c) => c.build === build.name);

@@ -102,6 +102,8 @@ export interface ConsoleOptions {
   env?: Record<string, string>;
   /** Another checkout's build to run (bench/list-cpu.ts); default: this one's. */
   root?: string;
+  /** How long its first start may take (default 3 minutes; a loaded machine takes longer). */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -138,7 +140,12 @@ export async function startConsole(options: ConsoleOptions): Promise<Child> {
     options.root,
   );
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(child, `${url}/healthz`, options.logFile, 180_000);
+  await waitUntilAnswering(
+    child,
+    `${url}/healthz`,
+    options.logFile,
+    options.startTimeoutMs ?? 180_000,
+  );
   return { url, pid, rssMb: () => rssOf(pid), stop: stopper(child) };
 }
 
