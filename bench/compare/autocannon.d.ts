@@ -11,7 +11,10 @@ declare module 'autocannon' {
   interface Options {
     url: string;
     connections: number;
-    duration: number;
+    /** Seconds to run, unless `amount` is given. */
+    duration?: number;
+    /** Requests to send in all, instead of a duration. */
+    amount?: number;
     headers?: Record<string, string>;
     timeout?: number;
   }

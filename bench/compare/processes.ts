@@ -80,10 +80,11 @@ function spawnLogged(
   args: string[],
   env: NodeJS.ProcessEnv,
   logFile: string,
+  cwd?: string,
 ): { child: ChildProcess; pid: number } {
   // Logs go to a file, as a deployed server's would: the cost of writing them is part of the figure.
   const fd = openSync(logFile, 'a');
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', fd, fd] });
+  const child = spawn(process.execPath, args, { env, cwd, stdio: ['ignore', fd, fd] });
   closeSync(fd);
   if (child.pid === undefined) throw new Error(`could not start ${args.join(' ')}`);
   return { child, pid: child.pid };
@@ -99,14 +100,20 @@ export interface ConsoleOptions {
   nodeArgs?: string[];
   /** Extra environment, e.g. SANDBOX_TIME_SCALE for a section that follows lifecycles. */
   env?: Record<string, string>;
+  /** Another checkout's build to run (bench/list-cpu.ts); default: this one's. */
+  root?: string;
+  /** How long its first start may take (default 3 minutes; a loaded machine takes longer). */
+  startTimeoutMs?: number;
 }
 
 /**
  * The node flags `npm run serve` (and so `npm start`) gives the server, read
  * from package.json: the bench measures the server as it is run.
  */
-function serveNodeArgs(): string[] {
-  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { serve: string } };
+function serveNodeArgs(root = '.'): string[] {
+  const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as {
+    scripts: { serve: string };
+  };
   const args = /^node (.*?)\s*dist\/node\/server\/main\.js$/.exec(pkg.scripts.serve)?.[1];
   if (args === undefined) throw new Error(`unexpected serve script: ${pkg.scripts.serve}`);
   return args.split(/\s+/).filter(Boolean);
@@ -127,12 +134,18 @@ export async function startConsole(options: ConsoleOptions): Promise<Child> {
     ...options.env,
   };
   const { child, pid } = spawnLogged(
-    [...serveNodeArgs(), ...(options.nodeArgs ?? []), 'dist/node/server/main.js'],
+    [...serveNodeArgs(options.root), ...(options.nodeArgs ?? []), 'dist/node/server/main.js'],
     env,
     options.logFile,
+    options.root,
   );
   const url = `http://127.0.0.1:${port}`;
-  await waitUntilAnswering(child, `${url}/healthz`, options.logFile, 180_000);
+  await waitUntilAnswering(
+    child,
+    `${url}/healthz`,
+    options.logFile,
+    options.startTimeoutMs ?? 180_000,
+  );
   return { url, pid, rssMb: () => rssOf(pid), stop: stopper(child) };
 }
 

@@ -308,6 +308,48 @@ describe('versions per table on PGlite', () => {
   }
 
   appTest(
+    'has requests that miss together share one load, and never one begun before a write',
+    async () => {
+      const cache = new ReadCache(handle.db);
+      let loads = 0;
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const app = new Hono().use(cache.middleware()).get('/shared', async (c) =>
+        c.json(
+          await cachedRead(
+            'shared',
+            async () => {
+              loads += 1;
+              const rows = await handle.db.select().from(a);
+              await gate;
+              return rows;
+            },
+            [a],
+          ),
+        ),
+      );
+      const ids = async (res: Promise<Response>) =>
+        ((await (await res).json()) as Array<{ id: number }>).map((row) => row.id);
+      const together = [app.request('/shared'), app.request('/shared'), app.request('/shared')];
+      await vi.waitFor(() => expect(loads).toBe(1));
+      // A turn of the event loop: the other two have asked by then (nothing they await is I/O).
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(loads).toBe(1);
+
+      // Written while that load is held: a request after the write loads again and sees it.
+      await handle.db.insert(a).values({ id: 500 });
+      const after = app.request('/shared');
+      await vi.waitFor(() => expect(loads).toBe(2));
+      release();
+      const [first, ...others] = await Promise.all(together.map(ids));
+      expect(first).not.toContain(500);
+      for (const other of others) expect(other).toEqual(first);
+      expect(await ids(after)).toContain(500);
+      expect(loads).toBe(2);
+    },
+  );
+
+  appTest(
     'keeps a read that names its tables across writes to other tables, and only those',
     async () => {
       const { read } = readingApp();

@@ -217,6 +217,14 @@ export function isSharedAnswer(value: unknown): boolean {
   return typeof value === 'object' && value !== null && sharedAnswers.has(value);
 }
 
+/**
+ * Marks `value`, made from shared answers alone and kept beside them, as
+ * shared too: from now on nothing may mutate it.
+ */
+export function shareAnswer(value: object): void {
+  sharedAnswers.add(value);
+}
+
 export class ReadCache {
   private readonly entries = new Map<string, Entry>();
 
@@ -301,6 +309,24 @@ export class ReadCache {
   get(key: string, version: string): unknown {
     const entry = this.entries.get(key);
     return entry?.version === version ? entry.value : undefined;
+  }
+
+  /** Loads in flight, by key, each with the version it will be stored under. */
+  private readonly loads = new Map<string, { version: string; value: Promise<unknown> }>();
+
+  /** The load of `key` at `version` in flight, if one is. */
+  loading(key: string, version: string): Promise<unknown> | undefined {
+    const load = this.loads.get(key);
+    return load?.version === version ? load.value : undefined;
+  }
+
+  /** Lets requests that miss `key` at `version` while `value` loads share it. */
+  startedLoading(key: string, version: string, value: Promise<unknown>): void {
+    this.loads.set(key, { version, value });
+    const done = () => {
+      if (this.loads.get(key)?.value === value) this.loads.delete(key);
+    };
+    value.then(done, done);
   }
 
   set(key: string, version: string, value: unknown): void {
@@ -425,7 +451,8 @@ async function checkedLoad<T>(key: string, load: () => Promise<T>, declared: rea
 
 /**
  * `load()`'s answer, from the cache when nothing has committed since it was
- * stored. The answer is shared between requests: callers must not mutate it.
+ * stored, or from the load another request started at the same version. The
+ * answer is shared between requests (kept or not): callers must not mutate it.
  * `key` must name everything the answer depends on (who asks, what filters).
  * `tables`, when given, must be every table `load` reads: on PGlite the
  * answer then outlives writes to other tables. On PostgreSQL any commit still
@@ -468,9 +495,19 @@ async function cachedAnswer<T>(
   const version = await reads.cache.versionFor(reads, tables);
   const hit = reads.cache.get(key, version);
   if (hit !== undefined) return hit as T;
-  const value = await load();
-  if (options.keep && !options.keep(value)) return value;
-  reads.cache.set(key, version, value);
-  if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
-  return value;
+  // Requests that miss together at one version share one load: after a write, every request
+  // in flight missed at once and each read the database again (a tenth of the list page's
+  // answers under load on PGlite, where the lifecycle simulator writes about once a second).
+  // A request whose version differs (a write since) never joins it.
+  const inFlight = reads.cache.loading(key, version);
+  if (inFlight) return inFlight as Promise<T>;
+  const loaded = (async () => {
+    const value = await load();
+    if (options.keep && !options.keep(value)) return value;
+    reads.cache.set(key, version, value);
+    if (typeof value === 'object' && value !== null) sharedAnswers.add(value);
+    return value;
+  })();
+  reads.cache.startedLoading(key, version, loaded);
+  return loaded;
 }

@@ -6,7 +6,7 @@ import { stakedOf } from '../../../custody/sandbox/engine/unstake.ts';
 import { cancelScheduled } from '../../../custody/sandbox/engine/cancel-scheduled.ts';
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
-import { withPace } from './pace.ts';
+import { pacedPage, pacedTransaction } from './pace.ts';
 import { getTransaction, listTransactions, transactionStatuses } from './store.ts';
 
 /** Transactions over the sandbox's tables: reads here, writes through the engine. */
@@ -26,15 +26,14 @@ export function transactionsSandbox({
       const page = await cachedList(ctx, 'transactions', query, [transactions], (orgId) =>
         listTransactions(db, orgId, query),
       );
-      const now = clock.now();
-      return { ...page, results: page.results.map((tx) => withPace(tx, now, timeScale)) };
+      return pacedPage(page, clock.now(), timeScale);
     },
     getTransaction: async (ctx, id) => {
       const orgId = await orgIdFor(ctx);
       const tx = await cachedRead(`transaction:${orgId}:${id}`, () =>
         getTransaction(db, orgId, id),
       );
-      return withPace(tx, clock.now(), timeScale);
+      return pacedTransaction(tx, clock.now(), timeScale);
     },
     transactionStatuses: async (ctx, ids) => transactionStatuses(db, await orgIdFor(ctx), ids),
     createTransaction: async (ctx, body) => engine.create(await orgIdFor(ctx), ctx.actor, body),

@@ -1,0 +1,180 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { paths } from '../src/contract/paths.ts';
+import { startConsole, type Child } from './compare/processes.ts';
+import { keepAliveAgent } from './load.ts';
+import { signInAsDemoAdmin } from './session.ts';
+
+/**
+ * Server CPU time per answered list request, for builds side by side:
+ *
+ *   npx tsx bench/list-cpu.ts [--requests N] [--connections C] [--rounds R] name=dir …
+ *
+ * Each `dir` is a checkout with a build in it (`npm run build`: dist/node, dist/web,
+ * dist/ssr), e.g. a scratch `git worktree add --detach <dir> <commit>`. Every build runs as
+ * `npm start` runs it (its own package.json's serve flags, LOG_LEVEL=info, logs to a file,
+ * a fresh seeded PGlite), all up together; the demo admin signs in to each, then the
+ * builds take turns (A/B/A/B…) on the same load: N requests for the list page of 20 with
+ * the session cookie at C connections (autocannon, after a warm-up of N/4). The figure is
+ * the server process's user + system time (/proc/<pid>/stat: every thread, PGlite's
+ * included) over the run, divided by the answers; the machine's other load moves it far
+ * less than req/s. Each build's idle CPU (the lifecycle simulator, timers) is measured
+ * apart, over a few quiet seconds, to show what is background.
+ */
+
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    requests: { type: 'string', default: '20000' },
+    connections: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '3' },
+    idle: { type: 'string', default: '5' },
+  },
+});
+
+const LIST = `${paths.transactions()}?limit=20`;
+
+interface ThreadTimes {
+  main: number;
+  others: number;
+}
+
+/** User + system ms so far of the process's main thread and of its other live threads. */
+async function threadCpu(pid: number): Promise<ThreadTimes> {
+  const times: ThreadTimes = { main: 0, others: 0 };
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    if (!stat) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    if (tid === String(pid)) times.main += ms;
+    else times.others += ms;
+  }
+  return times;
+}
+
+interface Build {
+  name: string;
+  dir: string;
+  server?: Child;
+  cookie?: string;
+}
+
+interface Cell {
+  build: string;
+  round: number;
+  requests: number;
+  failures: number;
+  rps: number;
+  p99Ms: number;
+  mainMs: number;
+  otherMs: number;
+}
+
+async function load(url: string, cookie: string, amount: number, connections: number) {
+  const headers = { cookie, accept: 'application/json' };
+  return autocannon({ url, connections, amount, headers, timeout: 10 });
+}
+
+async function main(): Promise<void> {
+  const builds: Build[] = positionals.map((arg) => {
+    const [name, dir] = arg.split('=');
+    if (!name || !dir) throw new Error(`expected name=dir, got ${arg}`);
+    return { name, dir: path.resolve(dir) };
+  });
+  if (builds.length === 0) throw new Error('name at least one build: name=dir');
+  const requests = Number.parseInt(args.requests, 10);
+  const connections = Number.parseInt(args.connections, 10);
+  const rounds = Number.parseInt(args.rounds, 10);
+  const work = await mkdtemp(path.join(tmpdir(), 'custody-list-cpu-'));
+  const say = (line: string) => process.stderr.write(`${line}\n`);
+  const cells: Cell[] = [];
+  const loadAtStart = os.loadavg();
+  try {
+    for (const build of builds) {
+      say(`starting ${build.name} (${build.dir})…`);
+      build.server = await startConsole({
+        root: build.dir,
+        dataDir: path.join(work, `${build.name}-pglite`),
+        logLevel: 'info',
+        staticDir: path.join(build.dir, 'dist/web'),
+        logFile: path.join(work, `${build.name}.log`),
+        startTimeoutMs: 900_000,
+      });
+      const agent = keepAliveAgent(1);
+      try {
+        build.cookie = (await signInAsDemoAdmin(agent, build.server.url)).headers.cookie;
+      } finally {
+        agent.destroy();
+      }
+      await load(build.server.url + LIST, build.cookie ?? '', Math.ceil(requests / 4), connections);
+    }
+    const idleSeconds = Number(args.idle);
+    for (const build of builds) {
+      const pid = build.server?.pid ?? 0;
+      const before = await threadCpu(pid);
+      await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+      const after = await threadCpu(pid);
+      say(
+        `${build.name} idle: ${((after.main - before.main) / idleSeconds).toFixed(1)} + ${((after.others - before.others) / idleSeconds).toFixed(1)} ms CPU a second (main + other threads)`,
+      );
+    }
+    for (let round = 1; round <= rounds; round += 1) {
+      // Which build goes first alternates, so neither always meets the machine's drift first.
+      const order = round % 2 === 1 ? builds : [...builds].reverse();
+      for (const build of order) {
+        const pid = build.server?.pid ?? 0;
+        const before = await threadCpu(pid);
+        const r = await load(
+          (build.server?.url ?? '') + LIST,
+          build.cookie ?? '',
+          requests,
+          connections,
+        );
+        const after = await threadCpu(pid);
+        const cell: Cell = {
+          build: build.name,
+          round,
+          requests: r.requests.total,
+          failures: r.non2xx + r.errors + r.timeouts,
+          rps: r.requests.average,
+          p99Ms: r.latency.p99,
+          mainMs: after.main - before.main,
+          otherMs: after.others - before.others,
+        };
+        cells.push(cell);
+        const per = (ms: number) => (ms / Math.max(1, cell.requests)).toFixed(3);
+        say(
+          `round ${round} ${build.name}: ${per(cell.mainMs + cell.otherMs)} ms CPU a request (${per(cell.mainMs)} main + ${per(cell.otherMs)} others), ${cell.requests} answers, ${cell.failures} failed, ${cell.rps.toFixed(0)} req/s, p99 ${cell.p99Ms} ms, load ${os.loadavg()[0]?.toFixed(1)}`,
+        );
+      }
+    }
+  } finally {
+    for (const build of builds) await build.server?.stop();
+    await rm(work, { recursive: true, force: true, maxRetries: 5 });
+  }
+  const lines = builds.map((build) => {
+    const mine = cells.filter((c) => c.build === build.name);
+    const each = mine.map((c) => ((c.mainMs + c.otherMs) / Math.max(1, c.requests)).toFixed(3));
+    const mainEach = mine.map((c) => (c.mainMs / Math.max(1, c.requests)).toFixed(3));
+    return `${build.name}: ${each.join(' / ')} ms CPU a request (main thread ${mainEach.join(' / ')})`;
+  });
+  process.stdout.write(
+    `${lines.join('\n')}\n${requests} requests at ${connections} connections a cell; load average at start ${loadAtStart.map((n) => n.toFixed(1)).join(' ')}, at end ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `list-cpu failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});
