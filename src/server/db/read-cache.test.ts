@@ -328,7 +328,7 @@ describe('versions per table on PGlite', () => {
           ),
         ),
       );
-      const ids = async (res: Promise<Response>) =>
+      const ids = async (res: Response | Promise<Response>) =>
         ((await (await res).json()) as Array<{ id: number }>).map((row) => row.id);
       const together = [app.request('/shared'), app.request('/shared'), app.request('/shared')];
       await vi.waitFor(() => expect(loads).toBe(1));
