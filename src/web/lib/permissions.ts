@@ -29,6 +29,8 @@ const ACTION_PERMISSION = {
   'close-ledger-periods': 'admin',
   /** Single sign-on decides who enters every sub-organization. */
   'manage-sso': 'admin',
+  /** Notifications name items of every sub-organization. */
+  'manage-notifications': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -52,6 +54,7 @@ export function can(session: SessionResponse | undefined, action: Action): boole
   )
     return false;
   if (action === 'manage-sso' && session.member.subOrgIds) return false;
+  if (action === 'manage-notifications' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 
