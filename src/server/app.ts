@@ -109,6 +109,8 @@ export interface CreateAppOptions {
    * intent, votes and quorum, the inbox and the audit from the core.
    */
   approvableKinds?: readonly ApprovableKind[];
+  /** Which team chat webhooks may be added (WEBHOOK_ALLOW_PRIVATE_TARGETS); default: public ones only. */
+  chatTargets?: { allowPrivate: boolean };
   /** Staff sign-in, sessions and the audit log, over the console's tables. */
   auth: {
     db: Database;
@@ -153,6 +155,7 @@ export function createApp({
   approvableKinds: extraKinds = [],
   origin = () => LOCAL_ORIGIN,
   bodyReadTimeoutMs = BODY_READ_TIMEOUT_MS,
+  chatTargets,
 }: CreateAppOptions) {
   const app = new Hono<AppEnv>();
   const clock = auth.clock ?? systemClock;
@@ -312,7 +315,10 @@ export function createApp({
   mount(app, '', backendInfo, () =>
     Promise.resolve({ kind: backend.kind, host: backend.upstreamHost ?? null }),
   );
-  app.route('/api/console', consoleRoutes(authOptions, custody, approvableKinds, database.driver));
+  app.route(
+    '/api/console',
+    consoleRoutes(authOptions, custody, approvableKinds, database.driver, chatTargets),
+  );
   app.route('/api/console', signingRoutes(signing));
   app.route('/api/console', heldDecisionRoutes(signing));
   app.route('/api/console', staffChangeRoutes(signing));

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       readCache: true,
       pgliteTransactionWaitMs: 25,
       ssoCheckMs: 300_000,
+      notifications: { baseUrl: undefined, stuckAfterMs: 3_600_000 },
       webhooks: { allowPrivateTargets: false, timeoutMs: 10_000, receiverKey: null },
     });
   });
@@ -43,6 +44,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ SSO_CHECK_SECONDS: '60' }, cwd).ssoCheckMs).toBe(60_000);
     expect(() => loadConfig({ SSO_CHECK_SECONDS: '5' }, cwd)).toThrow(/SSO_CHECK_SECONDS/);
     expect(() => loadConfig({ SSO_CHECK_SECONDS: 'soon' }, cwd)).toThrow(/SSO_CHECK_SECONDS/);
+  });
+
+  it('reads the notification settings, refusing what is out of range by name', () => {
+    const config = loadConfig(
+      { NOTIFICATION_BASE_URL: 'https://console.example.com/', NOTIFICATION_STUCK_MINUTES: '15' },
+      cwd,
+    );
+    expect(config.notifications).toEqual({
+      baseUrl: 'https://console.example.com',
+      stuckAfterMs: 900_000,
+    });
+    expect(() => loadConfig({ NOTIFICATION_BASE_URL: 'console' }, cwd)).toThrow(
+      /NOTIFICATION_BASE_URL/,
+    );
+    expect(() => loadConfig({ NOTIFICATION_STUCK_MINUTES: '0' }, cwd)).toThrow(
+      /NOTIFICATION_STUCK_MINUTES/,
+    );
   });
 
   it('reads the webhook variables, naming each refused and never echoing the key', () => {

@@ -137,6 +137,24 @@ const EnvSchema = z.object({
         .max(86_400, 'must be a whole number of seconds from 30 to 86400'),
     )
     .default(300),
+  // Where a notification's link leads: the console as its readers reach it.
+  NOTIFICATION_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .transform((u) => u.replace(/\/+$/, ''))
+    .optional(),
+  // How long a transaction may sit in one status (not waiting for approval) before it is "stuck".
+  NOTIFICATION_STUCK_MINUTES: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of minutes from 1 to 10080')
+    .transform((s) => Number.parseInt(s, 10))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, 'must be a whole number of minutes from 1 to 10080')
+        .max(10_080, 'must be a whole number of minutes from 1 to 10080'),
+    )
+    .default(60),
   // The key the console's receiver (/api/webhooks/custody/) verifies X-Signature with: the
   // custody service's webhook verification key. Unset: the receiver accepts nothing.
   CUSTODY_WEBHOOK_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
@@ -189,6 +207,12 @@ export interface AppConfig {
   pgliteTransactionWaitMs: number;
   /** SSO_CHECK_SECONDS, in ms: how long a single sign-on's session goes before it is checked again. */
   ssoCheckMs: number;
+  notifications: {
+    /** NOTIFICATION_BASE_URL: the links' start; unset, PUBLIC_URL or the listen address. */
+    baseUrl: string | undefined;
+    /** NOTIFICATION_STUCK_MINUTES, in ms: a transaction this long in one status is stuck. */
+    stuckAfterMs: number;
+  };
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE_TARGETS: endpoints may point at private and loopback addresses. */
     allowPrivateTargets: boolean;
@@ -269,6 +293,10 @@ export function loadConfig(
     readCache: e.READ_CACHE === 'on',
     pgliteTransactionWaitMs: e.PGLITE_TRANSACTION_WAIT_MS,
     ssoCheckMs: e.SSO_CHECK_SECONDS * 1000,
+    notifications: {
+      baseUrl: e.NOTIFICATION_BASE_URL,
+      stuckAfterMs: e.NOTIFICATION_STUCK_MINUTES * 60_000,
+    },
     webhooks: {
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,

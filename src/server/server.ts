@@ -8,7 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { createApp } from './app.ts';
-import { createLiveHub, type LiveHub } from './capabilities/live/index.ts';
+import { createLiveHub, liveSources, type LiveHub } from './capabilities/live/index.ts';
+import { namedSources, startNotifier } from './capabilities/notifications/notifier.ts';
+import { stuckTransactions } from './capabilities/notifications/sandbox/stuck.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { HTTP_SERVER_TIMEOUTS } from './http/server-timeouts.ts';
@@ -166,6 +168,7 @@ export async function startServer(
       ...(simulator ? { simulator: { lag: () => simulatorLag(database.db, clock.now()) } } : {}),
       logger,
       custodyWebhooks: { key: config.webhooks.receiverKey },
+      chatTargets: { allowPrivate: config.webhooks.allowPrivateTargets },
       auth: {
         db: database.db,
         clock,
@@ -195,10 +198,25 @@ export async function startServer(
       config.ssoCheckMs,
       logger,
     );
+    // Notifications: derived from the same logs the event streams tail, queued and sent with
+    // retries (capabilities/notifications/).
+    const notifier = startNotifier({
+      db: database.db,
+      clock,
+      logger,
+      sources: namedSources(liveSources(config.custody.backend, database.db)),
+      baseUrl: () => config.notifications.baseUrl ?? listening.origin?.publicOrigin ?? url,
+      targets: { allowPrivate: config.webhooks.allowPrivateTargets },
+      ...(config.custody.backend === 'sandbox'
+        ? { scans: [stuckTransactions(database.db, config.notifications.stuckAfterMs)] }
+        : {}),
+      ...(database.listen ? { listen: database.listen.bind(database) } : {}),
+    });
     return {
       url,
       port,
       close: async () => {
+        await notifier.stop();
         await ssoCheck.stop();
         // The scheduler's pass under way ends before the executor's, both before the database.
         const background = {

@@ -36,6 +36,7 @@ import { Route as AuthenticatedPaymentRunsRunIdRouteImport } from './routes/_aut
 import { Route as AuthenticatedPaymentRunsNewRouteImport } from './routes/_authenticated/payment-runs_.new'
 import { Route as AuthenticatedPaymentRunsSchedulesRouteImport } from './routes/_authenticated/payment-runs_.schedules'
 import { Route as AuthenticatedSettingsApiKeysRouteImport } from './routes/_authenticated/settings.api-keys'
+import { Route as AuthenticatedSettingsNotificationsRouteImport } from './routes/_authenticated/settings.notifications'
 import { Route as AuthenticatedSettingsSsoRouteImport } from './routes/_authenticated/settings.sso'
 import { Route as AuthenticatedSettingsWebhooksRouteImport } from './routes/_authenticated/settings.webhooks'
 import { Route as AuthenticatedTransactionsTransactionIdRouteImport } from './routes/_authenticated/transactions_.$transactionId'
@@ -191,6 +192,12 @@ const AuthenticatedSettingsApiKeysRoute =
     path: '/settings/api-keys',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
+const AuthenticatedSettingsNotificationsRoute =
+  AuthenticatedSettingsNotificationsRouteImport.update({
+    id: '/settings/notifications',
+    path: '/settings/notifications',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 const AuthenticatedSettingsSsoRoute =
   AuthenticatedSettingsSsoRouteImport.update({
     id: '/settings/sso',
@@ -255,6 +262,7 @@ export interface FileRoutesByFullPath {
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/payment-runs/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/settings/api-keys': typeof AuthenticatedSettingsApiKeysRoute
+  '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
@@ -289,6 +297,7 @@ export interface FileRoutesByTo {
   '/payment-runs/new': typeof AuthenticatedPaymentRunsNewRoute
   '/payment-runs/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/settings/api-keys': typeof AuthenticatedSettingsApiKeysRoute
+  '/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/transactions/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
@@ -325,6 +334,7 @@ export interface FileRoutesById {
   '/_authenticated/payment-runs_/new': typeof AuthenticatedPaymentRunsNewRoute
   '/_authenticated/payment-runs_/schedules': typeof AuthenticatedPaymentRunsSchedulesRoute
   '/_authenticated/settings/api-keys': typeof AuthenticatedSettingsApiKeysRoute
+  '/_authenticated/settings/notifications': typeof AuthenticatedSettingsNotificationsRoute
   '/_authenticated/settings/sso': typeof AuthenticatedSettingsSsoRoute
   '/_authenticated/settings/webhooks': typeof AuthenticatedSettingsWebhooksRoute
   '/_authenticated/transactions_/$transactionId': typeof AuthenticatedTransactionsTransactionIdRoute
@@ -361,6 +371,7 @@ export interface FileRouteTypes {
     | '/payment-runs/new'
     | '/payment-runs/schedules'
     | '/settings/api-keys'
+    | '/settings/notifications'
     | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
@@ -395,6 +406,7 @@ export interface FileRouteTypes {
     | '/payment-runs/new'
     | '/payment-runs/schedules'
     | '/settings/api-keys'
+    | '/settings/notifications'
     | '/settings/sso'
     | '/settings/webhooks'
     | '/transactions/$transactionId'
@@ -430,6 +442,7 @@ export interface FileRouteTypes {
     | '/_authenticated/payment-runs_/new'
     | '/_authenticated/payment-runs_/schedules'
     | '/_authenticated/settings/api-keys'
+    | '/_authenticated/settings/notifications'
     | '/_authenticated/settings/sso'
     | '/_authenticated/settings/webhooks'
     | '/_authenticated/transactions_/$transactionId'
@@ -635,6 +648,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedSettingsApiKeysRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/settings/notifications': {
+      id: '/_authenticated/settings/notifications'
+      path: '/settings/notifications'
+      fullPath: '/settings/notifications'
+      preLoaderRoute: typeof AuthenticatedSettingsNotificationsRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
     '/_authenticated/settings/sso': {
       id: '/_authenticated/settings/sso'
       path: '/settings/sso'
@@ -705,6 +725,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedPaymentRunsNewRoute: typeof AuthenticatedPaymentRunsNewRoute
   AuthenticatedPaymentRunsSchedulesRoute: typeof AuthenticatedPaymentRunsSchedulesRoute
   AuthenticatedSettingsApiKeysRoute: typeof AuthenticatedSettingsApiKeysRoute
+  AuthenticatedSettingsNotificationsRoute: typeof AuthenticatedSettingsNotificationsRoute
   AuthenticatedSettingsSsoRoute: typeof AuthenticatedSettingsSsoRoute
   AuthenticatedSettingsWebhooksRoute: typeof AuthenticatedSettingsWebhooksRoute
   AuthenticatedTransactionsTransactionIdRoute: typeof AuthenticatedTransactionsTransactionIdRoute
@@ -740,6 +761,8 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedPaymentRunsSchedulesRoute:
     AuthenticatedPaymentRunsSchedulesRoute,
   AuthenticatedSettingsApiKeysRoute: AuthenticatedSettingsApiKeysRoute,
+  AuthenticatedSettingsNotificationsRoute:
+    AuthenticatedSettingsNotificationsRoute,
   AuthenticatedSettingsSsoRoute: AuthenticatedSettingsSsoRoute,
   AuthenticatedSettingsWebhooksRoute: AuthenticatedSettingsWebhooksRoute,
   AuthenticatedTransactionsTransactionIdRoute:

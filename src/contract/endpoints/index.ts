@@ -24,6 +24,7 @@ import * as contacts from './contacts.ts';
 import * as ledger from './ledger.ts';
 import * as ledgerPeriods from './ledger-periods.ts';
 import * as live from './live.ts';
+import * as notifications from './notifications.ts';
 import * as reference from './reference.ts';
 import * as sandboxWorld from './sandbox-world.ts';
 import * as session from './session.ts';
@@ -60,6 +61,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ...Object.values(contacts),
   ...Object.values(contactWrites),
   ...Object.values(vaults),
+  ...Object.values(notifications),
   ...Object.values(vaultWrites),
   ...Object.values(operations),
   ...Object.values(activity),

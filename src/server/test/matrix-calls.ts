@@ -45,6 +45,16 @@ import {
   updateWebhookEndpoint,
 } from '#contract/endpoints/webhooks.ts';
 import {
+  createChatTarget,
+  deleteChatTarget,
+  getSmtpSettings,
+  listChatTargets,
+  listNotificationDeliveries,
+  retryNotificationDelivery,
+  sendTestEmail,
+  updateSmtpSettings,
+} from '#contract/endpoints/notifications.ts';
+import {
   createScimToken,
   getSsoSettings,
   revokeScimToken,
@@ -163,6 +173,8 @@ const TARGET_IDS: Record<string, (t: Target, ctx: { staffId: string }) => string
   // Single sign-on is the organization's: a restricted admin is refused before any lookup.
   tokenId: () => 'no-such-token',
   apiUserId: (t) => t.apiUserId,
+  // Notification settings are the organization's: a restricted admin is refused before any lookup.
+  targetId: () => 'no-such-chat',
   index: () => '1',
 };
 /** Path parameters that name something inside a sub-org: outside the member's, 404. */
@@ -427,6 +439,47 @@ export const OVERRIDES: Record<string, Call[]> = {
       sendWebhookTestEvent,
     ].map((e) => [endpointKey(e), [{ ...derivedCall(e), scope: 'unrestricted' as const }]]),
   ),
+  // Notifications name every sub-org's items: only an unrestricted admin manages their settings.
+  ...Object.fromEntries(
+    [
+      getSmtpSettings,
+      listChatTargets,
+      deleteChatTarget,
+      listNotificationDeliveries,
+      retryNotificationDelivery,
+    ].map((e) => [endpointKey(e), [{ ...derivedCall(e), scope: 'unrestricted' as const }]]),
+  ),
+  [endpointKey(updateSmtpSettings)]: [
+    {
+      name: 'set the SMTP server',
+      url: () => at(updateSmtpSettings),
+      // Port 9 (discard) on loopback: a test email the matrix sends is refused at once.
+      body: () => ({
+        host: '127.0.0.1',
+        port: 9,
+        security: 'NONE',
+        fromAddress: 'console@example.com',
+        enabled: false,
+      }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(sendTestEmail)]: [
+    {
+      name: 'send a test email',
+      url: () => at(sendTestEmail),
+      body: () => ({ to: 'matrix@example.com' }),
+      scope: 'unrestricted',
+    },
+  ],
+  [endpointKey(createChatTarget)]: [
+    {
+      name: "add a team's chat webhook",
+      url: () => at(createChatTarget),
+      body: () => ({ subOrgId: null, url: 'https://hooks.example.com/chat', format: 'SLACK' }),
+      scope: 'unrestricted',
+    },
+  ],
   [endpointKey(createWebhookEndpoint)]: [
     {
       name: 'register a webhook endpoint',

@@ -79,6 +79,8 @@ export async function createTestApp(
     bodyReadTimeoutMs?: number;
     /** Approvable kinds beyond the core's own (app.ts): a test's kind. */
     approvableKinds?: CreateAppOptions['approvableKinds'];
+    /** Which team chat webhooks may be added; public ones only unless given. */
+    chatTargets?: CreateAppOptions['chatTargets'];
   } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
@@ -101,6 +103,7 @@ export async function createTestApp(
     ...(origin ? { origin: () => origin } : {}),
     ...(options.bodyReadTimeoutMs ? { bodyReadTimeoutMs: options.bodyReadTimeoutMs } : {}),
     ...(options.approvableKinds ? { approvableKinds: options.approvableKinds } : {}),
+    ...(options.chatTargets ? { chatTargets: options.chatTargets } : {}),
     auth: {
       db: database.db,
       clock,

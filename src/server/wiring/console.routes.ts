@@ -30,6 +30,8 @@ import { transactionHistoryRoutes } from '../capabilities/transactions/history.r
 import { stakedRoutes } from '../capabilities/transactions/staked.routes.ts';
 import { cancelScheduledRoutes } from '../capabilities/transactions/cancel.routes.ts';
 import { webhookRoutes } from '../capabilities/webhooks/webhooks.routes.ts';
+import { notificationRoutes } from '../capabilities/notifications/notifications.routes.ts';
+import type { TargetPolicy } from '../capabilities/webhooks/targets.ts';
 
 /** Everything under /api/console: the console's own API, for signed-in staff only. */
 export function consoleRoutes(
@@ -37,6 +39,8 @@ export function consoleRoutes(
   backend: CustodyBackend,
   kinds: readonly ApprovableKind[],
   driver: DatabaseHandle['driver'],
+  /** Which team chat webhooks may be added (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+  chatTargets: TargetPolicy = { allowPrivate: false },
 ) {
   return new Hono<AppEnv>()
     .route(
@@ -63,6 +67,7 @@ export function consoleRoutes(
     .route('/', journalRoutes(options, backend))
     .route('/', bankAccountRampRoutes(backend))
     .route('/', webhookRoutes(options, backend))
+    .route('/', notificationRoutes(options, chatTargets))
     .route('/', sandboxWorldRoutes(backend))
     .route('/', sandboxQuoteRoutes(backend))
     .route('/', paymentRunListRoutes(options))

@@ -31,6 +31,8 @@ const ACTION_PERMISSION = {
   'manage-sso': 'admin',
   /** An admin of some sub-organizations manages the API users within them (the server decides). */
   'manage-api-keys': 'admin',
+  /** Notifications name items of every sub-organization. */
+  'manage-notifications': 'admin',
 } as const satisfies Record<string, Permission>;
 
 export type Action = keyof typeof ACTION_PERMISSION;
@@ -54,6 +56,7 @@ export function can(session: SessionResponse | undefined, action: Action): boole
   )
     return false;
   if (action === 'manage-sso' && session.member.subOrgIds) return false;
+  if (action === 'manage-notifications' && session.member.subOrgIds) return false;
   return roleAllows(session.member.role, ACTION_PERMISSION[action]);
 }
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.ts';
 import { liveSessions } from '../../auth/session.store.ts';
-import type { DatabaseHandle } from '../../db/client.ts';
+import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { tableName } from '../../db/read-cache.ts';
 import { sessions, staff } from '../../db/schema/console.ts';
 import { approvalEventSource } from './approval-source.ts';
@@ -9,8 +9,10 @@ import { custodyEventSource } from './custody-source.ts';
 import { LiveHub, type LiveHubOptions } from './hub.ts';
 import { sandboxChangeRequestSource } from './sandbox/change-request-source.ts';
 import { sandboxStatusSource } from './sandbox/status-source.ts';
+import type { LiveSource } from './source.ts';
 
-export { LiveHub } from './hub.ts';
+export { LiveHub, LIVE_CHANNEL } from './hub.ts';
+export type { LiveSource } from './source.ts';
 export { createCustodyEventSink, type CustodyEventSink } from './sink.ts';
 
 /**
@@ -57,11 +59,24 @@ export function createLiveHub(
       live: (ids) => liveSessions(db, ids, options.clock.now()),
       tables: [tableName(sessions), tableName(staff)],
     },
-    sources: [
-      backend === 'sandbox' ? sandboxStatusSource(db, orgId) : undefined,
-      custodyEventSource(db),
-      backend === 'sandbox' ? sandboxChangeRequestSource(db, orgId) : undefined,
-      approvalEventSource(db),
-    ],
+    sources: liveSources(backend, db, orgId),
   });
+}
+
+/**
+ * The durable logs of changes a mode has, in the order of the stream's SSE id (hub.ts);
+ * undefined where a mode has not that log. The notifier tails the same logs
+ * (capabilities/notifications/).
+ */
+export function liveSources(
+  backend: 'sandbox' | 'upstream',
+  db: Database,
+  orgId?: string,
+): readonly (LiveSource | undefined)[] {
+  return [
+    backend === 'sandbox' ? sandboxStatusSource(db, orgId) : undefined,
+    custodyEventSource(db),
+    backend === 'sandbox' ? sandboxChangeRequestSource(db, orgId) : undefined,
+    approvalEventSource(db),
+  ];
 }

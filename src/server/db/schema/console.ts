@@ -39,6 +39,14 @@ import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import type { UpdateSsoSettings } from '#contract/sso.ts';
 import type { CardChangeLine } from '#contract/approval-card.ts';
 import { POLICY_KINDS } from '#contract/policy-kind.ts';
+import {
+  CHAT_FORMATS,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_STATUSES,
+  SMTP_SECURITY,
+  type NotificationEvent,
+} from '#contract/notifications.ts';
 import { oneOf } from './one-of.ts';
 
 /**
@@ -966,4 +974,101 @@ export const scimGroups = consoleSchema.table(
     updatedAt: at('updated_at').notNull(),
   },
   (t) => [uniqueIndex('scim_groups_display_name_unique').on(t.displayName)],
+);
+
+/**
+ * The SMTP server notifications are emailed through (capabilities/notifications/): one row,
+ * `id` 'smtp'. The password is kept here, server-side, and never answered back.
+ */
+export const notificationSmtp = consoleSchema.table(
+  'notification_smtp',
+  {
+    id: text('id').primaryKey(),
+    host: text('host').notNull(),
+    port: integer('port').notNull(),
+    security: text('security', { enum: SMTP_SECURITY }).notNull(),
+    username: text('username'),
+    password: text('password'),
+    fromAddress: text('from_address').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: at('updated_at').notNull(),
+    updatedBy: text('updated_by'),
+  },
+  (t) => [oneOf('notification_smtp', t.security, SMTP_SECURITY)],
+);
+
+/** A team's incoming chat webhook: a sub-organization's, or (null) the whole organization's. */
+export const notificationChatTargets = consoleSchema.table(
+  'notification_chat_targets',
+  {
+    id: text('id').primaryKey(),
+    subOrgId: text('sub_org_id'),
+    url: text('url').notNull(),
+    format: text('format', { enum: CHAT_FORMATS }).notNull(),
+    description: text('description').notNull(),
+    createdAt: at('created_at').notNull(),
+    createdBy: text('created_by'),
+  },
+  (t) => [oneOf('notification_chat_targets', t.format, CHAT_FORMATS)],
+);
+
+/** A member's notification choices (contract/notifications.ts); none: the defaults. */
+export const notificationPreferences = consoleSchema.table('notification_preferences', {
+  staffId: text('staff_id')
+    .primaryKey()
+    .references(() => staff.id),
+  events: jsonb('events').$type<NotificationEvent[]>().notNull(),
+  email: boolean('email').notNull(),
+  digest: boolean('digest').notNull(),
+  digestHour: integer('digest_hour').notNull(),
+  /** The last digest's day (YYYY-MM-DD in the member's zone): one a day. */
+  lastDigestDay: text('last_digest_day'),
+  updatedAt: at('updated_at').notNull(),
+});
+
+/**
+ * How far the notifier has read each event log (the live sources', by name): it resumes
+ * there after a restart, so no event is told twice or missed.
+ */
+export const notificationCursors = consoleSchema.table('notification_cursors', {
+  source: text('source').primaryKey(),
+  position: bigint('position', { mode: 'number' }).notNull(),
+});
+
+/**
+ * The notifications queue and delivery log: one row per message to one recipient on one
+ * channel, sent with retries (capabilities/notifications/deliver.ts). `dedupe_key` makes a
+ * message derived twice (two servers, a replayed pass) one row.
+ */
+export const notifications = consoleSchema.table(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    dedupeKey: text('dedupe_key').notNull(),
+    channel: text('channel', { enum: NOTIFICATION_CHANNELS }).notNull(),
+    /** The member's id (email) or the chat target's id. */
+    recipientId: text('recipient_id').notNull(),
+    /** The email address, or the chat webhook's origin and team, as the log shows it. */
+    recipient: text('recipient').notNull(),
+    event: text('event', { enum: NOTIFICATION_EVENTS }).notNull(),
+    entityType: text('entity_type').notNull(),
+    entityId: text('entity_id').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    link: text('link').notNull(),
+    status: text('status', { enum: NOTIFICATION_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull(),
+    nextAttemptAt: at('next_attempt_at'),
+    lastError: text('last_error'),
+    createdAt: at('created_at').notNull(),
+    sentAt: at('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('notifications_dedupe_key_unique').on(t.dedupeKey),
+    index('notifications_due_idx').on(t.status, t.nextAttemptAt),
+    index('notifications_created_idx').on(t.createdAt),
+    oneOf('notifications', t.channel, NOTIFICATION_CHANNELS),
+    oneOf('notifications', t.event, NOTIFICATION_EVENTS),
+    oneOf('notifications', t.status, NOTIFICATION_STATUSES),
+  ],
 );

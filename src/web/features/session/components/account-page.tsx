@@ -5,6 +5,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { humanize } from '../../../lib/labels.ts';
 import { accountQueries } from '../api/account-queries.ts';
 import { DisplaySettingsForm } from './display-settings-form.tsx';
+import { NotificationPreferencesPanel } from './notification-preferences.tsx';
 import { PasskeysPanel } from './passkeys-panel.tsx';
 import { PasswordChangeForm } from './password-change-form.tsx';
 import { SecondFactorPanel } from './second-factor-panel.tsx';
@@ -45,6 +46,7 @@ export function AccountPage({ session }: { session: SessionResponse | undefined 
         <Skeleton className="h-32 w-full" />
       )}
       <PasskeysPanel />
+      <NotificationPreferencesPanel />
       <PasswordChangeForm
         disabledReason={
           status.data?.demoMember

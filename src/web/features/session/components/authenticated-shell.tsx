@@ -57,6 +57,8 @@ export function AuthenticatedShell({
   if (can(session, 'manage-sso')) navItems.push({ to: '/settings/sso', label: 'Single sign-on' });
   if (can(session, 'manage-api-keys'))
     navItems.push({ to: '/settings/api-keys', label: 'API keys' });
+  if (can(session, 'manage-notifications'))
+    navItems.push({ to: '/settings/notifications', label: 'Notifications' });
 
   const scopeName = subOrg
     ? (subOrgs.data?.results.find((s) => s.id === subOrg)?.name ?? subOrg)
