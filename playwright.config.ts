@@ -91,14 +91,7 @@ export default defineConfig({
   webServer: [
     {
       // The server, with admins made by its CLI first, as an operator would (e2e/sandbox-server.ts).
-      // The upstream project's pair of consoles (e2e/upstream-pair.ts) starts beside it, in the
-      // same process group (so stopped with it), when the run includes that project: started
-      // after it, as a second web server, it held the global set-up and every story back for its
-      // own start (past two minutes on a loaded machine), for two stories that run last. Those
-      // stories wait for it to be ready themselves (e2e/upstream.spec.ts).
-      command: runsUpstream(process.argv)
-        ? 'npx tsx e2e/upstream-pair.ts & exec npx tsx e2e/sandbox-server.ts'
-        : 'npx tsx e2e/sandbox-server.ts',
+      command: 'npx tsx e2e/sandbox-server.ts',
       url: `${baseURL}/healthz`,
       // A start is a CLI run and a server's on a fresh database: past two minutes when the
       // machine is shared, which failed the whole run before its first story.
@@ -120,5 +113,17 @@ export default defineConfig({
         STAFF_PASSKEY_PROMPT: 'off',
       },
     },
+    ...(runsUpstream(process.argv)
+      ? [
+          {
+            command: 'npx tsx e2e/upstream-pair.ts',
+            url: `${upstreamURL}/readyz`,
+            timeout: 300_000,
+            reuseExistingServer: false,
+            stdout: 'pipe' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
   ],
 });

@@ -6,25 +6,6 @@ import { UPSTREAM_MEMBERS } from './upstream-members.ts';
 // The main flows on a console in upstream mode (e2e/upstream-pair.ts): every
 // row comes from the second console, over signed HTTP.
 
-// The pair starts beside the main server, not before the run (playwright.config.ts): its start
-// on a loaded machine held every other story back. These stories wait for it instead.
-test.beforeAll(async ({ playwright }, testInfo) => {
-  testInfo.setTimeout(300_000);
-  const ready = `${String(testInfo.project.use.baseURL)}/readyz`;
-  const request = await playwright.request.newContext();
-  try {
-    await expect
-      .poll(async () => (await request.get(ready).catch(() => undefined))?.ok() ?? false, {
-        message: `${ready}: the upstream pair (e2e/upstream-pair.ts) ready`,
-        timeout: 290_000,
-        intervals: [500],
-      })
-      .toBe(true);
-  } finally {
-    await request.dispose();
-  }
-});
-
 async function signInThroughTheForm(page: Page, member: { email: string; password: string }) {
   await page.goto('/login');
   // Upstream mode has no demo members to offer.
