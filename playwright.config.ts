@@ -62,6 +62,8 @@ const browser = {
 
 export default defineConfig({
   testDir: 'e2e',
+  // Every worker's members (signed in) and world, made once before the first story (e2e/global-setup.ts).
+  globalSetup: './e2e/global-setup.ts',
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,

@@ -69,6 +69,7 @@ test.describe('The address book', () => {
     });
 
     await page.goto('/contacts');
+    await expectHydrated(page);
     await page.getByRole('link', { name: 'Propose contact' }).click();
     await expect(page.getByRole('heading', { name: 'Propose a contact', level: 1 })).toBeVisible();
     const form = page.getByRole('form', { name: 'Propose a contact' });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demoAccount, signInAsDemoMember, type StaffRole } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { expectHydrated } from './keyboard.ts';
 
 /** Signs in on /login the way a person does: pick the demo account, press Sign in. */
 async function signInThroughTheForm(page: Page, role: StaffRole) {
@@ -121,6 +122,7 @@ test.describe('As an admin', () => {
     page,
   }) => {
     await page.goto('/transactions');
+    await expectHydrated(page);
     await page
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: 'Audit log' })

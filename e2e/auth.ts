@@ -1,30 +1,28 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import {
   test as base,
   expect,
   type APIRequestContext,
-  type BrowserContext,
   type Page,
+  type PlaywrightWorkerArgs,
+  type WorkerInfo,
 } from '@playwright/test';
 import { DemoAccountList, type DemoAccount, type StaffRole } from '../src/contract/auth.ts';
 import {
-  makeWorkerMembers,
   renewIfSpent,
   signInMember,
   takeRecoveryCode,
   whenCodesChange,
   workerTag,
+  type Cookies,
   type Member,
   type MemberKey,
+  type Sessions,
   type WorkerMembers,
 } from './worker-members.ts';
-import { makeSubOrg, makeWorkerWorld, type WorkerWorld, type WorldSubOrg } from './worker-world.ts';
+import type { WorkerWorld, WorldSubOrg } from './worker-world.ts';
 import { isWhole, readWorkerState, writeWorkerState, type WorkerState } from './worker-state.ts';
-import {
-  sandboxMembersFile,
-  type SandboxMemberKey,
-  type SandboxMembers,
-} from './sandbox-members.ts';
+import { makeWorkerState } from './worker-setup.ts';
+import { isAlive, signInSandboxRequest } from './sandbox-members.ts';
 
 /**
  * Signing in for browser tests. Each Playwright worker makes its own members
@@ -41,6 +39,7 @@ import {
  * scripts/e2e-demo-sign-in.test.ts keeps it so).
  */
 export type { StaffRole, Member, MemberKey, WorkerMembers, WorkerWorld };
+export { isAlive };
 
 export async function demoAccount(
   request: APIRequestContext,
@@ -79,17 +78,18 @@ function membersOfThisWorker(): WorkerMembers {
   return workerMembers;
 }
 
-type Cookies = Awaited<ReturnType<BrowserContext['cookies']>>;
-
 /**
- * Each member's session, kept from its first sign-in in this worker and
- * handed to every later page signed in as that member: a sign-in is a
- * password check and a recovery code (a second or more on a loaded
- * machine), a session is a cookie the server accepts from any page until it
- * is signed out, idle for 30 minutes or 8 hours old. Only this worker's
- * stories use these members' sessions, one story at a time.
+ * Each member's session, kept from its first sign-in (its set-up, in the
+ * global set-up) and handed to every page signed in as that member: a
+ * sign-in is a password check and a recovery code (a second or more on a
+ * loaded machine), a session is a cookie the server accepts from any page
+ * until it is signed out, idle for 30 minutes or 8 hours old. Only this
+ * worker's stories use these members' sessions, one story at a time. Kept
+ * in the worker's state (`sessionsChanged`), for the worker that may
+ * replace this one.
  */
-const sessions = new Map<string, Cookies>();
+let sessions: Sessions = {};
+let sessionsChanged: (() => void) | undefined;
 
 /** Whether the session `page` holds is a live one of `email`; 404: a server without staff sign-in. */
 async function sessionOf(page: Page, email: string): Promise<'live' | 'none' | 'no sign-in'> {
@@ -114,14 +114,15 @@ export async function signInAs(
   options: { fresh?: boolean } = {},
 ): Promise<void> {
   const who = typeof member === 'string' ? membersOfThisWorker()[member] : member;
-  const saved = options.fresh ? undefined : sessions.get(who.email);
+  const saved = options.fresh ? undefined : sessions[who.email];
   if (saved) await page.context().addCookies(saved);
   const found = await sessionOf(page, who.email);
   if (found === 'no sign-in' || (saved && found === 'live')) return;
   // Signed out, idle or replaced meanwhile (or never signed in): a new sign-in.
-  if (saved) sessions.delete(who.email);
   await signInMember(page.request, who, new URL(baseURL).origin);
-  if (!options.fresh) sessions.set(who.email, await page.context().cookies());
+  if (options.fresh) return;
+  sessions[who.email] = await page.context().cookies();
+  sessionsChanged?.();
 }
 
 /** Signs an API request context in as one of this worker's members. */
@@ -160,116 +161,83 @@ export async function signIn(page: Page, role: MemberKey, baseURL: string): Prom
 }
 
 /**
- * Signs `request` in as an admin e2e/sandbox-server.ts made with the CLI:
- * its password, then one of its recovery codes, never one an earlier
- * sign-in took. An authenticator code's 30-second step is accepted once per member,
- * so sign-ins close together would wait; a recovery code does not. The
- * codes left are kept in the members file, taken under a lock beside it
- * (several workers sign in); the sign-in that takes the last one asks for a
- * new set, so the codes never run out.
+ * How this worker came by its members and world (ms, step by step), noted
+ * once on its first story ("worker set-up") for the run's report: worker
+ * fixtures and the global set-up run outside any story's time, so the JSON
+ * report would not show them otherwise.
  */
-async function signInSandboxRequest(
-  request: APIRequestContext,
-  key: SandboxMemberKey,
-  baseURL: string,
-): Promise<void> {
-  const file = sandboxMembersFile(process.env.E2E_DATA_DIR ?? '');
-  const origin = new URL(baseURL).origin;
-  const read = () => JSON.parse(readFileSync(file, 'utf8')) as SandboxMembers;
-  // The server answers its health check a moment before the file is written.
-  await expect
-    .poll(() => existsSync(file), {
-      timeout: 30_000,
-      message: `${file} written by e2e/sandbox-server.ts`,
-    })
-    .toBe(true);
-  await withFileLock(`${file}.lock`, async () => {
-    const members = read();
-    const member = members[key];
-    const code = member.recoveryCodes.shift();
-    if (!code) throw new Error(`${file}: no recovery codes left for ${member.email}`);
-    writeFileSync(file, JSON.stringify(members, null, 2));
-    const login = await request.post('/auth/login', {
-      headers: { Origin: origin },
-      data: { email: member.email, password: member.password },
-    });
-    expect(login.status(), await login.text()).toBe(200);
-    const { challengeId } = (await login.json()) as { challengeId: string };
-    const done = await request.post('/auth/login/second-factor', {
-      headers: { Origin: origin },
-      data: { challengeId, code },
-    });
-    expect(done.status(), await done.text()).toBe(200);
-    if (member.recoveryCodes.length > 0) return;
-    const { csrfToken } = (await (await request.get('/auth/session')).json()) as {
-      csrfToken: string;
-    };
-    const renewed = await request.post('/api/console/account/recovery-codes/', {
-      headers: { Origin: origin, 'X-CSRF-Token': csrfToken },
-      data: { password: member.password },
-    });
-    expect(renewed.status(), await renewed.text()).toBe(200);
-    member.recoveryCodes = ((await renewed.json()) as { recoveryCodes: string[] }).recoveryCodes;
-    writeFileSync(file, JSON.stringify(members, null, 2));
-  });
-}
-
-/** Runs `work` holding a lock file made exclusively; one left by a process that is gone is taken over. */
-async function withFileLock(lock: string, work: () => Promise<void>): Promise<void> {
-  const take = () => {
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      return true;
-    } catch {
-      let pid: number;
-      try {
-        pid = Number(readFileSync(lock, 'utf8'));
-      } catch {
-        return false; // released meanwhile: the next try takes it
-      }
-      // An empty file is one being written by the process taking it.
-      if (!pid || isAlive(pid)) return false;
-      rmSync(lock, { force: true });
-      return take();
-    }
-  };
-  await expect.poll(take, { timeout: 30_000, intervals: [100], message: lock }).toBe(true);
-  try {
-    await work();
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * How long this worker's set-up took, fixture by fixture (ms), noted once on
- * its first story ("worker set-up") for the run's report: worker fixtures
- * run outside any story's time, so the JSON report would not show them.
- */
-const setUpTimes: Array<[string, number]> = [];
+let setUpNote = '';
 let setUpNoted = false;
-
-async function timed<T>(name: string, work: () => Promise<T>): Promise<T> {
-  const start = Date.now();
-  try {
-    return await work();
-  } finally {
-    setUpTimes.push([name, Date.now() - start]);
-  }
-}
 
 /** The main sandbox server's address (the upstream project's stories sign in on their own). */
 function sandboxURL(): string {
   return `http://127.0.0.1:${process.env.E2E_PORT ?? ''}`;
+}
+
+const describeSetUp = (steps: Array<[string, number]>) =>
+  steps.map(([what, ms]) => `${what} ${ms} ms`).join(', ');
+
+/**
+ * This worker's members and world: the ones the global set-up made for its
+ * parallel index (e2e/global-setup.ts), taken as they are by the first
+ * worker of that index; a later worker of the index (Playwright's
+ * replacement after a failed story) takes them once checked whole, and
+ * otherwise makes its own, as the global set-up does.
+ */
+async function takeWorkerState(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  workerInfo: WorkerInfo,
+): Promise<WorkerState> {
+  const baseURL = sandboxURL();
+  const origin = new URL(baseURL).origin;
+  const kept = readWorkerState(workerInfo.parallelIndex);
+  if (kept && !kept.taken) {
+    setUpNote = `made in the global set-up: ${describeSetUp(kept.setUp)}`;
+    return kept;
+  }
+  if (kept) {
+    const start = Date.now();
+    whenCodesChange(() => writeWorkerState(workerInfo.parallelIndex, kept));
+    const admin = await playwright.request.newContext({ baseURL });
+    let whole: boolean;
+    try {
+      await signInMember(admin, kept.members.orgAdmin, origin);
+      whole = await isWhole(admin, kept);
+    } catch {
+      // A member that cannot sign in is a world to make anew.
+      whole = false;
+    } finally {
+      await admin.dispose();
+    }
+    setUpNote = `kept state checked ${Date.now() - start} ms`;
+    if (whole) return kept;
+  }
+  const contexts: APIRequestContext[] = [];
+  const newContext = async (cookies?: Cookies) => {
+    const context = await playwright.request.newContext({
+      baseURL,
+      ...(cookies ? { storageState: { cookies, origins: [] } } : {}),
+    });
+    contexts.push(context);
+    return context;
+  };
+  try {
+    const maker = await newContext();
+    const checker = await newContext();
+    await signInSandboxRequest(maker, 'memberMaker', baseURL);
+    await signInSandboxRequest(checker, 'memberChecker', baseURL);
+    const made = await makeWorkerState({
+      maker,
+      checker,
+      newContext,
+      origin,
+      tag: workerTag(workerInfo.workerIndex),
+    });
+    setUpNote = [setUpNote, `made anew: ${describeSetUp(made.setUp)}`].filter(Boolean).join('; ');
+    return made;
+  } finally {
+    for (const context of contexts) await context.dispose();
+  }
 }
 
 /**
@@ -285,140 +253,48 @@ function sandboxURL(): string {
 export const test = base.extend<
   { role: MemberKey; freshSession: boolean; signedIn: void },
   {
-    keptState: WorkerState | undefined;
-    workerTag: string;
+    workerState: WorkerState;
     subOrg: WorldSubOrg;
     members: WorkerMembers;
     world: WorkerWorld;
   }
 >({
-  // The members and world an earlier worker of this parallel index made, when they are still whole.
-  keptState: [
+  workerState: [
     async ({ playwright }, use, workerInfo) => {
-      const kept = readWorkerState(workerInfo.parallelIndex);
-      let whole = false;
-      if (kept)
-        await timed('kept state checked', async () => {
-          whenCodesChange(() => writeWorkerState(workerInfo.parallelIndex, kept));
-          const baseURL = sandboxURL();
-          const admin = await playwright.request.newContext({ baseURL });
-          try {
-            await signInMember(admin, kept.members.orgAdmin, new URL(baseURL).origin);
-            whole = await isWhole(admin, kept);
-          } catch {
-            // A member that cannot sign in is a world to make anew.
-            whole = false;
-          } finally {
-            await admin.dispose();
-          }
-        });
-      await use(whole ? kept : undefined);
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  workerTag: [
-    async ({ keptState }, use, workerInfo) => {
-      await use(keptState?.tag ?? workerTag(workerInfo.workerIndex));
-    },
-    { scope: 'worker' },
-  ],
-  // The worker's sub-organization, made before its members, who are held to it.
-  subOrg: [
-    async ({ playwright, keptState, workerTag: tag }, use) => {
-      if (keptState) {
-        await use(keptState.subOrg);
-        return;
-      }
-      const baseURL = sandboxURL();
-      const maker = await playwright.request.newContext({ baseURL });
-      let subOrg: WorldSubOrg;
-      try {
-        subOrg = await timed('sub-organization', async () => {
-          await signInSandboxRequest(maker, 'memberMaker', baseURL);
-          return makeSubOrg(maker, new URL(baseURL).origin, tag);
-        });
-      } finally {
-        await maker.dispose();
-      }
-      await use(subOrg);
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  members: [
-    async ({ playwright, keptState, subOrg, workerTag: tag }, use) => {
-      if (keptState) {
-        workerMembers = keptState.members;
-        await use(workerMembers);
-        return;
-      }
-      const baseURL = sandboxURL();
-      const fresh = () => playwright.request.newContext({ baseURL });
-      const maker = await fresh();
-      const checker = await fresh();
-      try {
-        workerMembers = await timed('members', async () => {
-          await signInSandboxRequest(maker, 'memberMaker', baseURL);
-          await signInSandboxRequest(checker, 'memberChecker', baseURL);
-          return makeWorkerMembers({
-            maker,
-            checker,
-            fresh,
-            origin: new URL(baseURL).origin,
-            tag,
-            subOrgId: subOrg.id,
-          });
-        });
-      } finally {
-        await maker.dispose();
-        await checker.dispose();
-      }
-      await use(workerMembers);
-    },
-    // Seven members, five of them proposed, approved and enrolled: a dozen
-    // password checks, once per worker, on a loaded machine. Two minutes ran
-    // out with the machine shared by other jobs (load 40 on 2 cores), and the
-    // replacement worker made them all again: the bound is for a hang, not
-    // for speed (the worker's first story notes what set-up took).
-    { scope: 'worker', timeout: 300_000 },
-  ],
-  world: [
-    async ({ playwright, keptState, members, subOrg, workerTag: tag }, use, workerInfo) => {
-      if (keptState) {
-        await use(keptState.world);
-        return;
-      }
-      const baseURL = sandboxURL();
-      const origin = new URL(baseURL).origin;
-      const signedIn = async (member: Member) => {
-        const request = await playwright.request.newContext({ baseURL });
-        await signInMember(request, member, origin);
-        return request;
-      };
-      const start = Date.now();
-      const admin = await signedIn(members.orgAdmin);
-      const deciders = [await signedIn(members.approver), await signedIn(members.approver2)];
-      let world: WorkerWorld;
-      try {
-        world = await makeWorkerWorld({
-          admin,
-          deciders,
-          origin,
-          tag,
-          subOrg,
-        });
-      } finally {
-        for (const request of [admin, ...deciders]) await request.dispose();
-        setUpTimes.push(['world', Date.now() - start]);
-      }
-      // Kept for the worker that replaces this one after a failed story.
-      const state: WorkerState = { tag, subOrg, members, world };
+      const state = await takeWorkerState(playwright, workerInfo);
+      // Kept for the worker that replaces this one after a failed story, with every code and
+      // session as it is now.
+      state.taken = true;
       const keep = () => writeWorkerState(workerInfo.parallelIndex, state);
       keep();
       whenCodesChange(keep);
-      await use(world);
+      sessionsChanged = keep;
+      sessions = state.sessions;
+      workerMembers = state.members;
+      await use(state);
     },
-    // Two vaults, a dozen deposits, two contacts and a bank account, each approved.
+    // Made anew only when a replaced worker's are no longer whole: seven members, five of them
+    // proposed, approved and enrolled, then the world, on a loaded machine. The bound is for a
+    // hang, not for speed (the worker's first story notes what set-up took).
     { scope: 'worker', timeout: 300_000 },
+  ],
+  subOrg: [
+    async ({ workerState }, use) => {
+      await use(workerState.subOrg);
+    },
+    { scope: 'worker' },
+  ],
+  members: [
+    async ({ workerState }, use) => {
+      await use(workerState.members);
+    },
+    { scope: 'worker' },
+  ],
+  world: [
+    async ({ workerState }, use) => {
+      await use(workerState.world);
+    },
+    { scope: 'worker' },
   ],
   role: ['admin', { option: true }],
   /** A story about signing in or out, sessions or second factors starts on a session of its own. */
@@ -432,10 +308,7 @@ export const test = base.extend<
       testInfo.annotations.push({ type: 'signed in', description: `${Date.now() - start} ms` });
       if (!setUpNoted) {
         setUpNoted = true;
-        testInfo.annotations.push({
-          type: 'worker set-up',
-          description: setUpTimes.map(([what, ms]) => `${what} ${ms} ms`).join(', ') || 'none',
-        });
+        testInfo.annotations.push({ type: 'worker set-up', description: setUpNote || 'none' });
       }
       await use();
     },

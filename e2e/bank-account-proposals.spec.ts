@@ -131,6 +131,7 @@ const RAILS: RailCase[] = [
 async function openForm(page: Page, from: 'list' | 'address' = 'address'): Promise<Locator> {
   if (from === 'list') {
     await page.goto('/bank-accounts');
+    await expectHydrated(page);
     await page.getByRole('link', { name: 'Propose bank account' }).click();
     await expect(page).toHaveURL(/\/bank-accounts\/new/);
   } else {

@@ -2,6 +2,7 @@ import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { uniqueName, usAccountNumber } from './bank-account-data.ts';
 import { DESKTOP_ONLY } from './widths.ts';
+import { expectHydrated } from './keyboard.ts';
 
 /**
  * The sub-organization a bank account belongs to, chosen when it is
@@ -19,6 +20,7 @@ for (const width of DESKTOP_ONLY) {
     }) => {
       const name = uniqueName('E2E sub-org');
       await page.goto('/bank-accounts');
+      await expectHydrated(page);
       await page.getByRole('link', { name: 'Propose bank account' }).click();
       await expect(page).toHaveURL(/\/bank-accounts\/new/);
       const form = page.getByRole('form', { name: 'Propose a bank account' });

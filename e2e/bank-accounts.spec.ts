@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { expectHydrated } from './keyboard.ts';
 
 // The seed's history is read here (pages of it, weeks old, of every status): only the seed has
 // so much, and no story adds to the old end, so the story reads it as an admin of the whole
@@ -38,6 +39,7 @@ test.describe('Bank accounts page', () => {
     const full = await Promise.all(listed.map(({ id }) => reveal(page.request, id, baseURL)));
 
     await page.goto('/transactions');
+    await expectHydrated(page);
     await page.getByRole('link', { name: 'Bank accounts' }).click();
     await expect(page).toHaveURL(/\/bank-accounts$/);
     const table = page.getByRole('table', { name: 'Bank accounts' });

@@ -20,6 +20,13 @@ test('a dialog locks the page behind it without breaking the content security po
   // A short screen, so the transaction page scrolls.
   await page.setViewportSize({ width: 1024, height: 500 });
   await page.goto(`/transactions/${id}`);
+  // The parts above the button load on their own. One that arrives while the dialog is open
+  // grows the page above where it stands, and the browser moves the page to keep what is on
+  // screen in place (scroll anchoring): a move the wheel did not make, which failed this story
+  // on a loaded machine. So the dialog opens on the page as it will stay.
+  await expect(page.getByTestId('approval-progress')).toContainText('approvals');
+  await expect(page.getByRole('heading', { name: 'What you are approving' })).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   await page.getByRole('button', { name: 'Approve…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Approve this transaction?' });
   await expect(dialog).toBeVisible();

@@ -1,18 +1,18 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { expectHydrated } from './keyboard.ts';
 
 /**
  * Opens an inbox row's item page with the mouse, as a member does, once the
  * inbox page is live. The inbox is rendered on the server and shown before
- * its script has taken the page over; its notification checkbox is enabled
- * from that moment on (components/ui/input.tsx's `Choice`), so waiting for
- * it keeps the click on the page the test means (the client's navigation,
- * not the server-rendered link's). Then the address must leave the inbox:
- * a click that navigated nowhere fails here, by name, instead of as a
- * heading that never arrived.
+ * its script has taken the page over, so waiting for that (expectHydrated)
+ * keeps the click on the page the test means (the client's navigation, not
+ * the server-rendered link's). Then the address must leave the inbox: a
+ * click that navigated nowhere fails here, by name, instead of as a heading
+ * that never arrived.
  */
 export async function openInboxItem(row: Locator): Promise<void> {
   const page = row.page();
-  await expect(page.getByRole('checkbox', { name: /^Notify me/ })).toBeEnabled();
+  await expectHydrated(page);
   await row.getByRole('link', { name: /Review and decide/ }).click();
   await expect(page, 'the inbox row’s link took the member to the item’s page').not.toHaveURL(
     /\/approvals(\?|$)/,

@@ -11,7 +11,7 @@ import {
   openForm,
   transactionsWithExternalId,
 } from './create-forms.ts';
-import { focusLive } from './keyboard.ts';
+import { focusLive, expectHydrated } from './keyboard.ts';
 
 /**
  * /transactions/new against the sandbox: each form refuses bad input before
@@ -35,6 +35,7 @@ test.describe('New transaction', () => {
     page,
   }) => {
     await page.goto('/transactions');
+    await expectHydrated(page);
     await page.getByRole('link', { name: 'New transaction' }).click();
     await expect(page).toHaveURL(/\/transactions\/new/);
     await expect(page.getByRole('form', { name: 'Transfer' })).toBeVisible();

@@ -3,7 +3,7 @@ import { Secret, TOTP } from 'otpauth';
 import { expect, signInAs, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { approveOnItsPage } from './held-items.ts';
-import { tabTo } from './keyboard.ts';
+import { tabTo, expectHydrated } from './keyboard.ts';
 
 // An approver proposed on the staff page by the worker's admin and
 // approved by a second admin chooses their password with the set-up link,
@@ -80,6 +80,7 @@ test('an approver sets up a second factor at first sign-in, then signs in with a
   const reviewer = await newPage(browser, baseURL);
   await signInAs(reviewer, members.orgAdmin, baseURL ?? '');
   await reviewer.goto('/staff');
+  await expectHydrated(reviewer);
   // The proposal opens on its own page, where it is approved over its card.
   await reviewer
     .getByRole('link', {

@@ -1,4 +1,5 @@
 import { expect, test } from './auth.ts';
+import { expectHydrated } from './keyboard.ts';
 
 // The audit log's code is fetched only when it is opened; an admin of the whole organization reads it.
 test.use({ role: 'orgAdmin' });
@@ -8,6 +9,9 @@ test('a page whose code cannot be fetched shows the console’s own error, and r
 }) => {
   await page.goto('/transactions');
   await expect(page.getByRole('table', { name: 'Transactions' })).toBeVisible();
+  // The link below must be the client's navigation (which needs the page's code), not the
+  // server-rendered link's full load, which would be a different story.
+  await expectHydrated(page);
   // A mark that a reload would wipe out.
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
 

@@ -1,7 +1,7 @@
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { createTransfer, memberPage } from './transfers.ts';
-import { focusLive } from './keyboard.ts';
+import { focusLive, expectHydrated } from './keyboard.ts';
 
 test.use({ role: 'approver' });
 
@@ -17,8 +17,8 @@ test('keyboard shortcuts move around and open decisions, never send one', async 
   await page.goto('/transactions');
   await expect(page.getByRole('table', { name: 'Transactions' })).toBeVisible();
   // The keys are heard once the page is live: the server's markup is shown before its script
-  // runs, and a key pressed then is the browser's alone (its controls are disabled till then).
-  await expect(page.getByLabel('External ID')).toBeEnabled();
+  // runs, and a key pressed then is the browser's alone.
+  await expectHydrated(page);
 
   // ? lists them.
   await page.keyboard.press('?');

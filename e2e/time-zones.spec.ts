@@ -2,7 +2,7 @@ import type { APIRequestContext, Browser, BrowserContextOptions, Page } from '@p
 import { formatAmount } from '../src/contract/decimal-format.ts';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
-import { tabTo } from './keyboard.ts';
+import { tabTo, expectHydrated } from './keyboard.ts';
 
 test.use({ role: 'orgAdmin' });
 
@@ -130,6 +130,7 @@ test('a member set to Los Angeles sees Pacific times, labelled, and a day filter
   const member = await signedInAs(browser, base, email, { timezoneId: 'Europe/Berlin' });
 
   await member.goto('/account');
+  await expectHydrated(member);
   const form = member.getByRole('form', { name: 'Time, numbers and colours' });
   const zone = form.getByLabel('Time zone');
   await expect(zone).toHaveAccessibleDescription(

@@ -173,11 +173,18 @@ async function enrol(request: APIRequestContext, member: Member, origin: string)
   expect(member.recoveryCodes.length, `${member.email}'s recovery codes`).toBeGreaterThan(0);
 }
 
+/** A member's signed-in session: the cookies a browser context is handed (`addCookies`). */
+export type Cookies = Awaited<ReturnType<APIRequestContext['storageState']>>['cookies'];
+
+/** Each member's session, by email. */
+export type Sessions = Record<string, Cookies>;
+
 /**
  * Makes the worker's members: `maker` and `checker` are request contexts
  * signed in as two different admins of the whole organization; `fresh`
  * makes a context without cookies (each new member's first sign-in);
- * `subOrgId` is the worker's sub-organization.
+ * `subOrgId` is the worker's sub-organization. Each member's first
+ * sign-in (the one that sets up its second factor) is kept as its session.
  */
 export async function makeWorkerMembers(options: {
   maker: APIRequestContext;
@@ -186,12 +193,13 @@ export async function makeWorkerMembers(options: {
   origin: string;
   tag: string;
   subOrgId: string;
-}): Promise<WorkerMembers> {
+}): Promise<{ members: WorkerMembers; sessions: Sessions }> {
   const { maker, checker, fresh, origin, tag } = options;
   const makerCsrf = await csrfOf(maker);
   const checkerCsrf = await csrfOf(checker);
   const members = {} as WorkerMembers;
-  for (const key of MEMBER_KEYS) {
+  const sessions: Sessions = {};
+  const make = async (key: MemberKey) => {
     const member: Member = {
       key,
       email: `${tag}-${key.toLowerCase()}@example.com`,
@@ -234,10 +242,17 @@ export async function makeWorkerMembers(options: {
       });
       expect(setUp.status(), await setUp.text()).toBe(200);
       await enrol(own, member, origin);
+      // The first sign-in's session is the member's from then on: no story signs in again for it.
+      sessions[member.email] = (await own.storageState()).cookies;
     } finally {
       await own.dispose();
     }
     members[key] = member;
-  }
-  return members;
+  };
+  // Two at a time: each member's chain waits on the server at every step (the password hashes
+  // above all), so two overlap their waits; more would pass the server's limit of sign-ins in
+  // progress from one address (8) once every worker's members are made at once.
+  for (let i = 0; i < MEMBER_KEYS.length; i += 2)
+    await Promise.all(MEMBER_KEYS.slice(i, i + 2).map(make));
+  return { members, sessions };
 }

@@ -1,22 +1,30 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { APIRequestContext } from '@playwright/test';
-import { MEMBER_KEYS, type WorkerMembers } from './worker-members.ts';
+import { MEMBER_KEYS, type Sessions, type WorkerMembers } from './worker-members.ts';
 import type { WorkerWorld, WorldSubOrg } from './worker-world.ts';
 
 /**
  * A worker's members and world, kept beside the run's data directory under
- * the worker's parallel index. Playwright replaces a worker after a failed
- * story with a new process of the same parallel index: it finds them here
- * instead of making them again (a minute or two on a loaded machine), so a
- * failure costs one story, not a world. The data directory is the run's
- * own, so a file never outlives its server. Two workers running at once
- * never share a parallel index.
+ * the worker's parallel index. The run's global set-up (e2e/global-setup.ts)
+ * makes one for each worker the run may start, all at once, before the
+ * first story; the first worker of each parallel index takes its own.
+ * Playwright replaces a worker after a failed story with a new process of
+ * the same parallel index: it finds them here instead of making them again
+ * (a minute or two on a loaded machine), so a failure costs one story, not
+ * a world. The data directory is the run's own, so a file never outlives
+ * its server. Two workers running at once never share a parallel index.
  */
 export interface WorkerState {
   tag: string;
   subOrg: WorldSubOrg;
   members: WorkerMembers;
   world: WorkerWorld;
+  /** Each member's session, by email: kept from its first sign-in, replaced when the server ends it. */
+  sessions: Sessions;
+  /** What making it took, step by step (ms), for the report's `worker set-up` note. */
+  setUp: Array<[string, number]>;
+  /** Set by the first worker that takes it; a later one (after a failed story) checks it first. */
+  taken?: boolean;
 }
 
 function stateFile(parallelIndex: number): string {

@@ -166,10 +166,13 @@ export async function makeWorkerWorld(options: {
     await approve(id, deciders, origin);
     return { id, name };
   };
-  const funded = await vault(`Funded ${tag}`);
-  const empty = await vault(`Empty ${tag}`);
-  for (const deposit of FUNDS)
-    await post(admin, origin, `/api/console/sandbox/vaults/${funded.id}/deposits/`, deposit, 201);
+  // What does not wait on another part is made at once: on a loaded machine each answer waits its
+  // turn at the server, and chains of them one after another took a worker a minute or more.
+  const [funded, empty] = await Promise.all([vault(`Funded ${tag}`), vault(`Empty ${tag}`)]);
+  const deposits = async () => {
+    for (const deposit of FUNDS)
+      await post(admin, origin, `/api/console/sandbox/vaults/${funded.id}/deposits/`, deposit, 201);
+  };
 
   const contact = async (
     name: string,
@@ -188,26 +191,27 @@ export async function makeWorkerWorld(options: {
     await approve(id, deciders, origin);
     return { id, name, address: String(made.address ?? address) };
   };
-  const accountName = `Payee ${tag}`;
-  const account = await post(admin, origin, '/api/external/bank_accounts/', {
-    paymentMethod: 'US_ACH',
-    accountName,
-    // Twelve digits no other worker's account shares (the server warns of a duplicate).
-    accountNumber: String(100_000_000_000 + (randomBytes(5).readUIntBE(0, 5) % 899_999_999_999)),
-    routingNumber: '021000021',
-    bankName: 'JPMorgan Chase Bank',
-    country: 'US',
-    subOrgId,
-  });
-  const bankAccount = { id: String(account.id), accountName };
-  await approve(bankAccount.id, deciders, origin);
-  return {
-    tag,
-    subOrg,
-    funded,
-    empty,
-    ethereum: await contact(`Ethereum desk ${tag}`, 'ETHEREUM', ['ETH', 'USDC']),
-    tron: await contact(`Tron lessee ${tag}`, 'TRON', ['TRX']),
-    bankAccount,
+  const payee = async (): Promise<WorldBankAccount> => {
+    const accountName = `Payee ${tag}`;
+    const account = await post(admin, origin, '/api/external/bank_accounts/', {
+      paymentMethod: 'US_ACH',
+      accountName,
+      // Twelve digits no other worker's account shares (the server warns of a duplicate).
+      accountNumber: String(100_000_000_000 + (randomBytes(5).readUIntBE(0, 5) % 899_999_999_999)),
+      routingNumber: '021000021',
+      bankName: 'JPMorgan Chase Bank',
+      country: 'US',
+      subOrgId,
+    });
+    const id = String(account.id);
+    await approve(id, deciders, origin);
+    return { id, accountName };
   };
+  const [, ethereum, tron, bankAccount] = await Promise.all([
+    deposits(),
+    contact(`Ethereum desk ${tag}`, 'ETHEREUM', ['ETH', 'USDC']),
+    contact(`Tron lessee ${tag}`, 'TRON', ['TRX']),
+    payee(),
+  ]);
+  return { tag, subOrg, funded, empty, ethereum, tron, bankAccount };
 }
