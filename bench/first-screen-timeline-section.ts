@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { SESSION_COOKIE } from '../src/contract/auth.ts';
 import { paths } from '../src/contract/paths.ts';
 import { launchChromium } from './compare/cold-load.ts';
-import { startConsole, type Child } from './compare/processes.ts';
+import { startBuiltConsole, type Child } from './compare/processes.ts';
 import { staticTable, type ListedRow } from './compare/static-page.ts';
 import { keepAliveAgent } from './load.ts';
 import { table } from './report.ts';
@@ -146,19 +145,9 @@ export const firstScreenTimelineSection: BenchSection = {
     const work = await mkdtemp(path.join(tmpdir(), 'custody-bench-timeline-'));
     let server: Child | undefined;
     try {
-      if (build) {
-        progress('building (npm run build)…');
-        execFileSync('npm', ['run', '-s', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
-      }
-      const staticDir = path.join(work, 'web');
-      await cp('dist/web', staticDir, { recursive: true });
-      await cp('dist/ssr', path.join(work, 'ssr'), { recursive: true });
-      server = await startConsole({
-        dataDir: path.join(work, 'pglite'),
-        logLevel: 'warn',
-        staticDir,
-        logFile: path.join(work, 'console.log'),
-      });
+      const started = await startBuiltConsole(work, { build, progress });
+      server = started.server;
+      const { staticDir } = started;
       const agent = keepAliveAgent(1);
       const approver = await signInAsDemo(agent, server.url, 'approver');
       const { body: list } = await callJson<{ results: ListedRow[] }>(agent, approver, {

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, closeSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { cp, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createServer } from 'node:net';
 import pg from 'pg';
 
@@ -117,6 +118,32 @@ function serveNodeArgs(root = '.'): string[] {
   const args = /^node (.*?)\s*dist\/node\/server\/main\.js$/.exec(pkg.scripts.serve)?.[1];
   if (args === undefined) throw new Error(`unexpected serve script: ${pkg.scripts.serve}`);
   return args.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The console as built (built first when `build`), its SPA and server render
+ * copied into `work` so a later build cannot change it mid-run, on a fresh
+ * PGlite there, logging warnings only. Its static folder is answered beside
+ * it, for a section that puts a page of its own there.
+ */
+export async function startBuiltConsole(
+  work: string,
+  { build, progress }: { build: boolean; progress: (line: string) => void },
+): Promise<{ server: Child; staticDir: string }> {
+  if (build) {
+    progress('building (npm run build)…');
+    execFileSync('npm', ['run', '-s', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const staticDir = path.join(work, 'web');
+  await cp('dist/web', staticDir, { recursive: true });
+  await cp('dist/ssr', path.join(work, 'ssr'), { recursive: true });
+  const server = await startConsole({
+    dataDir: path.join(work, 'pglite'),
+    logLevel: 'warn',
+    staticDir,
+    logFile: path.join(work, 'console.log'),
+  });
+  return { server, staticDir };
 }
 
 /** The built console (`dist/node/server/main.js`), seeded sandbox, on a port of its own. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { knownTimeZone } from './display-settings.ts';
 import { PAYMENT_RUN_STATUSES } from './payment-runs.ts';
+import { instantOfWall, wallTime } from './zoned-time.ts';
 
 /**
  * A payment run's schedule: the run's rows paid once at a date and time, or
@@ -117,50 +118,9 @@ export type ScheduleTiming = z.infer<typeof ScheduleTiming>;
 export const SchedulePaymentRunRequest = z.strictObject({ timing: ScheduleTiming });
 export type SchedulePaymentRunRequest = z.infer<typeof SchedulePaymentRunRequest>;
 
-// Zone arithmetic over Intl alone: a zone's wall time at an instant, and back.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function wallMs(instant: number, timeZone: string): number {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, f);
-  }
-  const p: Record<string, number> = {};
-  for (const part of f.formatToParts(instant))
-    if (part.type !== 'literal') p[part.type] = wholeNumber(part.value);
-  return Date.UTC(
-    p.year ?? 1970,
-    (p.month ?? 1) - 1,
-    p.day ?? 1,
-    p.hour ?? 0,
-    p.minute ?? 0,
-    p.second ?? 0,
-  );
-}
-
-/**
- * The instant a wall-clock time (as if UTC, ms) happens in `timeZone`. Two
- * passes, so a change of offset between the guess and the answer is taken;
- * a time the clocks skip (spring forward) lands just after the jump.
- */
-function instantOfWall(wall: number, timeZone: string): number {
-  let instant = wall - (wallMs(wall, timeZone) - wall);
-  instant = wall - (wallMs(instant, timeZone) - instant);
-  return instant;
-}
-
 /** The local date (`YYYY-MM-DD`) of `instant` in `timeZone`. */
 function localDateOf(instant: Date, timeZone: string): string {
-  return new Date(wallMs(instant.getTime(), timeZone)).toISOString().slice(0, 10);
+  return new Date(wallTime(instant.getTime(), timeZone)).toISOString().slice(0, 10);
 }
 
 /** The instant of a ONCE schedule's `at` in its zone. */

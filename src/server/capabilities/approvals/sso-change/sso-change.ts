@@ -19,7 +19,7 @@ import { approvalRequirements, ssoChanges, staff } from '../../../db/schema/cons
 import { raiseApprovalEvent } from '../../live/approval-source.ts';
 import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../card/parts.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
-import { proposeHeld } from '../core/propose.ts';
+import { oneAdminRule, proposeHeld } from '../core/propose.ts';
 
 /**
  * A single sign-on change as an approvable kind the console holds
@@ -42,21 +42,12 @@ const notFound = () =>
   new ApiError(404, ERROR_CODES.notFound, 'No single sign-on change with that id');
 
 function requirementOf(proposer: StaffRecord): FrozenRequirement {
-  return {
-    policyVersion: 0,
-    ruleId: null,
-    ruleName: 'Single sign-on changes',
-    outcome: {
-      action: 'ALLOW',
-      approvals: 1,
-      approvers: { kinds: ['admin'], memberIds: [] },
-      apiClientMayApproveOwn: false,
-    },
+  return oneAdminRule('Single sign-on changes', {
     excluded: [proposer.id],
     unlinkedFrom: [{ id: proposer.id, name: proposer.name, createdBy: proposer.createdBy }],
     // Sign-in opens every sub-organization: only an admin of all of them decides it.
-    deciderAdministers: { subOrgIds: null },
-  };
+    subOrgIds: null,
+  });
 }
 
 /**

@@ -27,7 +27,7 @@ import {
 import type { Database } from '../../../db/client.ts';
 import { staffProposals } from '../../../db/schema/console.ts';
 import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../card/parts.ts';
-import { proposeHeld } from '../core/propose.ts';
+import { oneAdminRule, proposeHeld } from '../core/propose.ts';
 import type { ApprovableKind, CardContext } from '../core/kind.ts';
 
 /**
@@ -62,20 +62,11 @@ function requirementOf(
   proposer: StaffRecord,
   target: StaffRecord | undefined,
 ): FrozenRequirement {
-  return {
-    policyVersion: 0,
-    ruleId: null,
-    ruleName: 'Staff changes',
-    outcome: {
-      action: 'ALLOW',
-      approvals: 1,
-      approvers: { kinds: ['admin'], memberIds: [] },
-      apiClientMayApproveOwn: false,
-    },
+  return oneAdminRule('Staff changes', {
     excluded: row.staffId ? [row.staffId] : [],
     unlinkedFrom: [{ id: proposer.id, name: proposer.name, createdBy: proposer.createdBy }],
-    deciderAdministers: { subOrgIds: touched(row, target) },
-  };
+    subOrgIds: touched(row, target),
+  });
 }
 
 async function holdProposal(

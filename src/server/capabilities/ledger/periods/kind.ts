@@ -3,7 +3,6 @@ import type { ApprovalCard, CardChangeLine } from '#contract/approval-card.ts';
 import { ApiError } from '#contract/api-error.ts';
 import { roleAllows } from '#contract/auth.ts';
 import { ERROR_CODES } from '#contract/common.ts';
-import type { FrozenRequirement } from '#contract/policies.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyContext } from '../../../custody/call-context.ts';
 import { lockLedgerForClose } from '../../../custody/sandbox/engine/movements.ts';
@@ -11,7 +10,7 @@ import type { Database } from '../../../db/client.ts';
 import { ledgerPeriods, staff } from '../../../db/schema/console.ts';
 import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../../approvals/card/parts.ts';
 import type { ApprovableKind, CardContext } from '../../approvals/core/kind.ts';
-import { proposeHeld } from '../../approvals/core/propose.ts';
+import { oneAdminRule, proposeHeld } from '../../approvals/core/propose.ts';
 import {
   closingPlan,
   heldItemIdOf,
@@ -40,21 +39,12 @@ import {
 
 /** One admin of the whole organization, never the proposer nor an account linked to them. */
 function requirementOf(proposer: { id: string; name: string; createdBy: string | null }) {
-  const requirement: FrozenRequirement = {
-    policyVersion: 0,
-    ruleId: null,
-    ruleName: 'Ledger closes',
-    outcome: {
-      action: 'ALLOW',
-      approvals: 1,
-      approvers: { kinds: ['admin'], memberIds: [] },
-      apiClientMayApproveOwn: false,
-    },
+  const requirement = oneAdminRule('Ledger closes', {
     excluded: [proposer.id],
     unlinkedFrom: [proposer],
     // A month's books are the whole organization's: only an admin of all of it closes one.
-    deciderAdministers: { subOrgIds: null },
-  };
+    subOrgIds: null,
+  });
   return requirement;
 }
 

@@ -5,59 +5,11 @@
  * on that day (so a month that changes summer time is an hour short or long).
  */
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let found = formatters.get(timeZone);
-  if (!found) {
-    found = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(timeZone, found);
-  }
-  return found;
-}
-
-/** The local wall time of `instant` in `timeZone`, as if it were UTC. */
-function wallTime(instant: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const p of formatter(timeZone).formatToParts(instant))
-    // eslint-disable-next-line no-restricted-syntax -- calendar fields of a date, not amounts
-    if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return Date.UTC(
-    parts.year ?? 1970,
-    (parts.month ?? 1) - 1,
-    parts.day ?? 1,
-    parts.hour ?? 0,
-    parts.minute ?? 0,
-    parts.second ?? 0,
-  );
-}
-
-/** Whether `timeZone` is an IANA zone this runtime knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { instantOfWall, wallTime } from '#contract/zoned-time.ts';
 
 /** The instant of local midnight starting day `d` of month `m` (1–12) of year `y` in `timeZone`. */
 function localMidnight(y: number, m: number, timeZone: string): Date {
-  const wall = Date.UTC(y, m - 1, 1);
-  // Two passes: the offset at a first guess, then at the instant it gives (a change of offset between).
-  let instant = wall - (wallTime(wall, timeZone) - wall);
-  instant = wall - (wallTime(instant, timeZone) - instant);
-  return new Date(instant);
+  return new Date(instantOfWall(Date.UTC(y, m - 1, 1), timeZone));
 }
 
 function parse(month: string): { y: number; m: number } {

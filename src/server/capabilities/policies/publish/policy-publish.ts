@@ -12,7 +12,6 @@ import {
   describeOutcome,
   describeRule,
   ruleCategoryLabel,
-  type FrozenRequirement,
   type Policy,
   type PolicyRule,
 } from '#contract/policies.ts';
@@ -25,7 +24,7 @@ import type { approvalPolicies } from '../../../db/schema/console.ts';
 import { approvalRequirements, staff } from '../../../db/schema/console.ts';
 import { frozenOf, MOVES_NO_MONEY, namedDestination, ruleOf } from '../../approvals/card/parts.ts';
 import type { ApprovableKind, CardContext } from '../../approvals/core/kind.ts';
-import { proposeHeld } from '../../approvals/core/propose.ts';
+import { oneAdminRule, proposeHeld } from '../../approvals/core/propose.ts';
 import { activePolicy, policyRow, publishEntityId, publishLocked } from '../policies.store.ts';
 
 /**
@@ -76,21 +75,12 @@ export async function proposePublish(db: Database, clock: Clock, row: Row): Prom
   const editors = await editorsOf(db, row);
   const first = editors[0];
   if (!first) throw new Error('proposePublish: a draft without an editor');
-  const requirement: FrozenRequirement = {
-    policyVersion: 0,
-    ruleId: null,
-    ruleName: 'Policy publishes',
-    outcome: {
-      action: 'ALLOW',
-      approvals: 1,
-      approvers: { kinds: ['admin'], memberIds: [] },
-      apiClientMayApproveOwn: false,
-    },
+  const requirement = oneAdminRule('Policy publishes', {
     excluded: editors.map((m) => m.id),
     unlinkedFrom: editors.map(({ id, name, createdBy }) => ({ id, name, createdBy })),
     // A policy governs every sub-organization: only an admin of all of them publishes one.
-    deciderAdministers: { subOrgIds: null },
-  };
+    subOrgIds: null,
+  });
   await proposeHeld(db, clock, {
     kind: policyPublishKind,
     entityId,
