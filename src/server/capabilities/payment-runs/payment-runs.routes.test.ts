@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { pathOf } from '#contract/endpoint.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
@@ -222,6 +223,56 @@ describe('payment runs', () => {
       expect((progress.body as ApprovalProgressList).results).toMatchObject([
         { entityId: runId, apiClientsMayApprove: false },
       ]);
+    },
+  );
+
+  runTest(
+    'a submit whose rule cannot be frozen leaves the run checked, to be submitted again',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        sendJson('POST', {
+          name: 'Frozen or not at all',
+          rows: [
+            {
+              kind: 'CRYPTO',
+              sourceVaultId: f.treasury.id,
+              contactId: f.contacts.eth.id,
+              asset: 'USDC',
+              blockChain: 'ETHEREUM',
+              amount: '5',
+              reference: 'ATOMIC-1',
+            },
+          ],
+        }),
+      );
+      const runId = (created.body as PaymentRun).id;
+      // The database refuses this run's rule, as a crash between the two writes would leave it.
+      await t.db.execute(
+        sql.raw(`create function console.refuse_rule() returns trigger language plpgsql as $$
+          begin
+            if new.entity_id = '${runId}' then raise exception 'rule refused'; end if;
+            return new;
+          end $$`),
+      );
+      await t.db.execute(
+        sql.raw(`create trigger refuse_rule before insert on console.approval_requirements
+          for each row execute function console.refuse_rule()`),
+      );
+      try {
+        const refused = await initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+        expect(refused.status).not.toBe(200);
+      } finally {
+        await t.db.execute(sql.raw('drop trigger refuse_rule on console.approval_requirements'));
+        await t.db.execute(sql.raw('drop function console.refuse_rule()'));
+      }
+      // Not waiting without a rule, out of every inbox: still checked, and submitted again.
+      const run = (await initiator.json(pathOf(getPaymentRun, { runId }))).body as PaymentRun;
+      expect(run.status).toBe('CHECKED');
+      const again = await initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect((again.body as PaymentRun).status).toBe('PENDING_APPROVAL');
     },
   );
 

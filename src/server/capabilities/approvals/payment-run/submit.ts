@@ -118,14 +118,18 @@ export async function submitForApproval(
     const usdByRow = new Map(
       judged.flatMap((j) => (j.row === null ? [] : ([[j.row, j.usd]] as const))),
     );
-    if (!(await submitRun(db, clock.now(), run.id, usdByRow)))
-      throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
-    await proposeHeld(db, clock, {
-      kind: paymentRunKind,
-      entityId: run.id,
-      subOrgId: run.subOrgId,
-      requirement,
-      initiator,
+    // Waiting and its rule frozen stand or fall together: a run waiting without a rule would be
+    // in no one's inbox, and could never be decided.
+    await db.transaction(async (tx) => {
+      if (!(await submitRun(tx, clock.now(), run.id, usdByRow)))
+        throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
+      await proposeHeld(tx, clock, {
+        kind: paymentRunKind,
+        entityId: run.id,
+        subOrgId: run.subOrgId,
+        requirement,
+        initiator,
+      });
     });
   });
 }
