@@ -121,6 +121,8 @@ export const BOTH_DATABASES = [
   'src/server/capabilities/policies/guard.test.ts',
   'src/server/capabilities/policies/policies.routes.test.ts',
   'src/server/capabilities/approvals/approvals.routes.test.ts',
+  // A run's submit and its frozen rule, one transaction (a trigger of its own refuses the rule).
+  'src/server/capabilities/payment-runs/payment-runs.routes.test.ts',
   // A held kind's effect and its signature, one transaction: a crash keeps neither.
   'src/server/capabilities/approvals/core/held.test.ts',
   'src/server/capabilities/ramps/ramps.refusals.test.ts',
