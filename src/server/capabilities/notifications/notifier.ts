@@ -4,14 +4,13 @@ import type { NotificationChannel } from '#contract/notifications.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
 import { declaredWrite } from '../../db/declared-writes.ts';
-import { writeVersion } from '../../db/read-cache.ts';
 import {
   notificationChatTargets,
   notificationCursors,
   notificationPreferences,
   notifications,
 } from '../../db/schema/console.ts';
-import { isDatabaseUnavailable } from '../../http/database-errors.ts';
+import { startWokenLoop } from '../../woken-loop.ts';
 import { LIVE_CHANNEL, type LiveSource } from '../live/index.ts';
 import type { TargetPolicy } from '../webhooks/targets.ts';
 import { derive, type Derived } from './derive.ts';
@@ -398,78 +397,20 @@ export function startNotifier(
   },
 ): RunningNotifier {
   const notifier = createNotifier(options);
-  const intervalMs = options.intervalMs ?? 1_000;
-  let stopped = false;
-  let passing: Promise<void> | undefined;
-  let again = false;
-  let outage = false;
-
-  function wake(): void {
-    if (stopped) return;
-    if (passing) {
-      again = true;
-      return;
-    }
-    passing = (async () => {
-      try {
-        do {
-          again = false;
-          await notifier.derivePass();
-          while ((await notifier.deliverPass()) > 0 && !stopped);
-          outage = false;
-        } while (again && !stopped);
-      } catch (error) {
-        if (!isDatabaseUnavailable(error)) {
-          options.logger.error({ err: error }, 'notifications: a pass failed');
-        } else if (!outage) {
-          outage = true;
-          options.logger.warn({ err: error }, 'notifications: the database is unavailable');
-        }
-      } finally {
-        passing = undefined;
-      }
-    })();
-  }
-
-  const timers: NodeJS.Timeout[] = [setInterval(wake, intervalMs)];
-  let unlisten: (() => Promise<void>) | undefined;
-  if (options.listen) {
-    options
-      .listen(LIVE_CHANNEL, wake, () => {
-        unlisten = undefined;
-        options.logger.warn('notifications: the LISTEN connection was lost; polling');
-      })
-      .then((stop) => {
-        if (stopped) return stop();
-        unlisten = stop;
-      })
-      .catch((error: unknown) =>
-        options.logger.warn({ err: error }, 'notifications: LISTEN failed; polling'),
-      );
-  } else {
-    const tables = [...new Set(options.sources.flatMap(({ source }) => source.tables))];
-    let seen = writeVersion(options.db, tables);
-    if (seen !== undefined)
-      timers.push(
-        setInterval(() => {
-          const now = writeVersion(options.db, tables);
-          if (now === seen) return;
-          seen = now;
-          wake();
-        }, options.watchMs ?? 20),
-      );
-  }
-  for (const timer of timers) timer.unref();
-  wake();
-  return {
-    wake,
-    async stop() {
-      stopped = true;
-      for (const timer of timers) clearInterval(timer);
-      await unlisten?.().catch(() => undefined);
-      await passing;
+  return startWokenLoop({
+    name: 'notifications',
+    pass: async (stopped) => {
+      await notifier.derivePass();
+      while ((await notifier.deliverPass()) > 0 && !stopped());
     },
-  };
+    db: options.db,
+    logger: options.logger,
+    intervalMs: options.intervalMs ?? 1_000,
+    listen: options.listen,
+    channel: LIVE_CHANNEL,
+    tables: [...new Set(options.sources.flatMap(({ source }) => source.tables))],
+    watchMs: options.watchMs ?? 20,
+  });
 }
 
 /** The live sources by the names their cursors are kept under (a mode's missing log left out). */

@@ -6,8 +6,8 @@ import type { Database } from '../../../db/client.ts';
 import { declaredWrite } from '../../../db/declared-writes.ts';
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from '../../../db/schema/sandbox.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
-import { tableName, writeVersion } from '../../../db/read-cache.ts';
-import { isDatabaseUnavailable } from '../../../http/database-errors.ts';
+import { tableName } from '../../../db/read-cache.ts';
+import { startWokenLoop } from '../../../woken-loop.ts';
 import type { TargetPolicy } from '../targets.ts';
 import { postWebhook, signedWebhook } from './post.ts';
 
@@ -303,88 +303,22 @@ export function startWebhookDispatcher(options: RunningDispatcherOptions): Runni
     };
   }
 
-  let stopped = false;
-  let passing: Promise<void> | undefined;
-  let again = false;
-  let outage = false;
-  const dispatcher = createWebhookDispatcher({ ...options, settled: () => wake() });
-
-  function wake(): void {
-    if (stopped) return;
-    if (passing) {
-      again = true;
-      return;
-    }
-    passing = (async () => {
-      try {
-        do {
-          again = false;
-          await dispatcher.poll();
-          outage = false;
-        } while (again && !stopped);
-      } catch (error) {
-        if (!isDatabaseUnavailable(error)) {
-          options.logger.error({ err: error }, 'webhook dispatcher poll failed');
-        } else if (!outage) {
-          outage = true;
-          options.logger.warn({ err: error }, 'webhooks: the database is unavailable');
-        }
-      } finally {
-        passing = undefined;
-      }
-    })();
-  }
-
-  const timers: NodeJS.Timeout[] = [setInterval(wake, intervalMs)];
-  const { listen } = options;
-  let unlisten: (() => Promise<void>) | undefined;
-  let listening: Promise<void> | undefined;
-  const listenAgain = () => {
-    if (!listen || unlisten || listening || stopped) return;
-    listening = listen(WEBHOOKS_CHANNEL, wake, () => {
-      // The safety-net pass listens again; it sends meanwhile.
-      unlisten = undefined;
-      options.logger.warn('webhooks: the LISTEN connection was lost');
-    })
-      .then((stop) => {
-        if (stopped) return stop();
-        unlisten = stop;
-      })
-      .catch((error: unknown) => {
-        options.logger.warn({ err: error }, 'webhooks: LISTEN failed; polling until it works');
-      })
-      .finally(() => {
-        listening = undefined;
-      });
-  };
-  if (listen) {
-    listenAgain();
-    timers.push(setInterval(listenAgain, intervalMs));
-  } else {
+  const dispatcher = createWebhookDispatcher({ ...options, settled: () => loop.wake() });
+  const loop = startWokenLoop({
+    name: 'webhooks',
+    pass: () => dispatcher.poll(),
+    db: options.db,
+    logger: options.logger,
+    intervalMs,
+    listen: options.listen,
+    channel: WEBHOOKS_CHANNEL,
     // The outbox's write count: it moves with every event written, in either thread.
-    const outbox = [tableName(webhookEvents)];
-    let seen = writeVersion(options.db, outbox);
-    if (seen !== undefined)
-      timers.push(
-        setInterval(() => {
-          const now = writeVersion(options.db, outbox);
-          if (now === seen) return;
-          seen = now;
-          wake();
-        }, options.watchMs ?? 10),
-      );
-  }
-  for (const timer of timers) timer.unref();
-  wake();
-
+    tables: [tableName(webhookEvents)],
+    watchMs: options.watchMs ?? 10,
+  });
   return {
     async stop() {
-      stopped = true;
-      for (const timer of timers) clearInterval(timer);
-      await listening;
-      await unlisten?.().catch(() => undefined);
-      unlisten = undefined;
-      await passing;
+      await loop.stop();
       await dispatcher.idle();
     },
   };
