@@ -1,7 +1,8 @@
 import { count } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
-import { cmp } from '#contract/decimal.ts';
+import { add, cmp, sub } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
+import { passSandboxStakingEpochs } from '#contract/endpoints/sandbox-world.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
 import {
   LedgerHistoryResponse,
@@ -174,6 +175,67 @@ describe('the ledger through an upstream console', () => {
       // The list was read from the newest transaction seen before, not from the start.
       expect(listed.length).toBeGreaterThan(0);
       for (const url of listed) expect(new URL(url).searchParams.get('createdAtGte')).toBeTruthy();
+    },
+  );
+
+  upstreamTest(
+    'a staking reward the custody API lists no transaction for is booked as an adjustment when the balances show it, never hidden',
+    async ({ t, admin }) => {
+      const today = Date.UTC(
+        new Date().getUTCFullYear(),
+        new Date().getUTCMonth(),
+        new Date().getUTCDate(),
+      );
+      t.b.clock.set(new Date(today - DAY + 10 * 3_600_000));
+      const vault = await createVault(t.b.db, { orgId: t.b.orgId, vaultName: 'Upstream staker' }, [
+        { asset: 'TRX', chain: 'TRON', amount: '60000' },
+      ]);
+      const stake = await t.b.post(paths.transactions(), {
+        category: 'STAKE',
+        source: { type: 'VAULT', id: vault.id },
+        asset: 'TRX',
+        blockChain: 'TRON',
+        amount: '50000',
+        resourceType: 'TRON_ENERGY',
+      });
+      expect(stake.status, JSON.stringify(stake.body)).toBe(200);
+      await t.b.approve(String(stake.body.id));
+      await t.b.run(3_600_000);
+      expect(await t.b.status(String(stake.body.id))).toBe('COMPLETED');
+      const url = `${pathOf(ledgerHistory)}${toQueryString({ days: '7', vaultId: vault.id })}`;
+      expect((await admin.json(url)).status).toBe(200);
+
+      // B pays two days' rewards: balance changes with no transaction on its list.
+      const passed = await t.b.post(pathOf(passSandboxStakingEpochs, { vaultId: vault.id }), {
+        chain: 'TRON',
+        epochs: 2,
+      });
+      expect(passed.status, JSON.stringify(passed.body)).toBe(200);
+      const rewards = (passed.body.rewards as { amount: string }[]).reduce(
+        (total, r) => add(total, r.amount),
+        '0',
+      );
+      expect(cmp(rewards, '0')).toBe(1);
+      const held = (await t.b.balance(vault.id, 'TRX', 'TRON')).amount;
+
+      const history = LedgerHistoryResponse.parse((await admin.json(url)).body);
+      const trx = history.series.find((s) => s.asset === 'TRX');
+      expect(closingOn(trx?.units ?? [], history.days - 1)).toBe(held);
+      const { lines, totals } = await wholeStatement(admin, {
+        vaultId: vault.id,
+        from: new Date(today - 3 * DAY).toISOString(),
+        to: new Date(today + DAY).toISOString(),
+      });
+      expect(reconciles(totals, lines)).toBe(true);
+      const last = lines.at(-1);
+      expect(last).toMatchObject({
+        kind: 'ADJUSTMENT',
+        amount: rewards,
+        balanceAfter: held,
+        transactionId: null,
+        memo: expect.stringContaining('beyond the transactions it lists') as unknown,
+      });
+      expect(sub(held, last?.amount ?? '0')).toBe(lines.at(-2)?.balanceAfter);
     },
   );
 });
