@@ -175,7 +175,10 @@ test.describe('Staking rewards in the ledger', () => {
     await expect(page.getByRole('heading', { name: 'Statement', level: 1 })).toBeVisible();
     await expect(page.getByTestId('ledger-statement')).toBeVisible();
     const lines = page.getByRole('table', { name: /Every movement in the period/ });
-    const rewardLines = lines.getByRole('row').filter({ hasText: 'Staking reward' });
+    // Its kind names it (the memo says "staking reward" too: the kind's cell alone is matched).
+    const rewardLines = lines
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'Staking reward', exact: true }) });
     await expect(rewardLines).toHaveCount(2);
     for (const [i, reward] of rewards.entries()) {
       await expect(rewardLines.nth(i)).toContainText('TRX');
