@@ -46,6 +46,8 @@ export interface UpstreamBackendOptions {
   clock?: Clock;
   /** How old the ledger's last read of upstream may be before a ledger read reads it again (60 s). */
   ledgerSyncEveryMs?: number;
+  /** Transactions the ledger reads a page (100); tests page through a few. */
+  ledgerPageSize?: number;
 }
 
 export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyBackend {
@@ -81,10 +83,12 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     ...activityUpstream(deps),
     ...vaultsUpstream(deps),
     ...operationsUpstream(deps),
-    ...ledgerUpstream(
-      deps,
-      options.ledgerSyncEveryMs === undefined ? {} : { syncEveryMs: options.ledgerSyncEveryMs },
-    ),
+    ...ledgerUpstream(deps, {
+      ...(options.ledgerSyncEveryMs === undefined
+        ? {}
+        : { syncEveryMs: options.ledgerSyncEveryMs }),
+      ...(options.ledgerPageSize === undefined ? {} : { pageSize: options.ledgerPageSize }),
+    }),
     ...transactions,
     ...bankAccounts,
     // Four-eyes reads the entity an approval is about through its own port.

@@ -21,7 +21,8 @@ import { reconciles } from './statement.ts';
 // transactions and balances: each day's closing equals what B held at that day's end, a
 // statement reconciles, and a second read adds only what B did since.
 
-const upstreamTest = twoConsolesTest({ ledgerSyncEveryMs: 0 });
+// Two transactions a page, so a few of them make several pages.
+const upstreamTest = twoConsolesTest({ ledgerSyncEveryMs: 0, ledgerPageSize: 2 });
 const DAY = 86_400_000;
 
 const historyUrl = (query: Record<string, string>) =>
@@ -53,6 +54,9 @@ async function transferOnB(
   expect(await t.b.status(id)).toBe('COMPLETED');
   return id;
 }
+
+const urlOf = (input: Parameters<typeof fetch>[0]) =>
+  new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
 
 async function wholeStatement(member: StaffSession, query: Record<string, string>) {
   const lines: LedgerStatementLine[] = [];
@@ -236,6 +240,66 @@ describe('the ledger through an upstream console', () => {
         memo: expect.stringContaining('beyond the transactions it lists') as unknown,
       });
       expect(sub(held, last?.amount ?? '0')).toBe(lines.at(-2)?.balanceAfter);
+    },
+  );
+
+  upstreamTest(
+    'a sync cut short mid-list is refused rather than shown half done, and the next read goes on from its next page: every movement once, the statement reconciled',
+    async ({ t, admin }) => {
+      const today = Date.UTC(
+        new Date().getUTCFullYear(),
+        new Date().getUTCMonth(),
+        new Date().getUTCDate(),
+      );
+      // After every transaction the file's other tests made: created after A's frontier, as
+      // new transactions are.
+      t.b.clock.set(new Date(today + 2 * 3_600_000));
+      const vault = await createVault(t.b.db, { orgId: t.b.orgId, vaultName: 'Upstream resumed' }, [
+        { asset: 'ETH', chain: 'ETHEREUM', amount: '10' },
+      ]);
+      const history = historyUrl({ days: '7', vaultId: vault.id });
+      expect((await admin.json(history)).status).toBe(200);
+      for (let i = 0; i < 5; i += 1)
+        await transferOnB(t, vault.id, t.fixture.ops.id, '0.1', `resume-${i}`);
+
+      // The list's first page answers; every later one fails, however often it is asked.
+      const asked: URL[] = [];
+      t.intercept = (send, input, init) => {
+        const url = urlOf(input);
+        if (url.pathname !== paths.transactions()) return send(input, init);
+        asked.push(url);
+        if (asked.length === 1) return send(input, init);
+        return Promise.resolve(Response.json({ message: 'down for a moment' }, { status: 503 }));
+      };
+      const cut = await admin.json(history);
+      expect(cut.status, JSON.stringify(cut.body)).toBe(502);
+      const next = asked[1]?.searchParams.get('cursor');
+      expect(next).toBeTruthy();
+
+      asked.length = 0;
+      t.intercept = (send, input, init) => {
+        const url = urlOf(input);
+        if (url.pathname === paths.transactions()) asked.push(url);
+        return send(input, init);
+      };
+      const { lines, totals } = await wholeStatement(admin, {
+        vaultId: vault.id,
+        from: new Date(today - 3 * DAY).toISOString(),
+        to: new Date(today + DAY).toISOString(),
+      });
+      t.intercept = null;
+      // The first read after goes on from the page that failed.
+      expect(asked[0]?.searchParams.get('cursor')).toBe(next);
+      expect(reconciles(totals, lines)).toBe(true);
+      expect(totals[0]?.closing).toBe((await t.b.balance(vault.id, 'ETH', 'ETHEREUM')).amount);
+      const outs = lines.filter((l) => l.reference?.startsWith('resume-'));
+      expect(outs.map((l) => [l.reference, l.kind]).sort()).toEqual(
+        [0, 1, 2, 3, 4].flatMap((i) => [
+          [`resume-${i}`, 'AMOUNT'],
+          [`resume-${i}`, 'FEE'],
+        ]),
+      );
+      expect(lines.filter((l) => l.kind === 'ADJUSTMENT')).toHaveLength(1);
     },
   );
 });

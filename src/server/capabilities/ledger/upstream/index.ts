@@ -23,14 +23,17 @@ import { syncStanding, syncUpstreamLedger } from './sync.ts';
  * there, each marked `reconstructed` with the time before which nothing is
  * known. A read syncs first when the last sync is older than `syncEveryMs`;
  * when the custody API cannot be read, the ledger as last read is answered
- * (its `syncedAt` says when), unless it was never read.
+ * (its `syncedAt` says when), unless it was never read or a sync cut short
+ * has written pages it has not yet balanced (the read fails; the next one
+ * goes on from there).
  */
 export function ledgerUpstream(
   deps: Pick<UpstreamDeps, 'db' | 'clock' | 'read' | 'listPage'>,
-  options: { syncEveryMs?: number } = {},
+  options: { syncEveryMs?: number; pageSize?: number } = {},
 ): LedgerPort {
   const { db, clock } = deps;
   const every = options.syncEveryMs ?? 60_000;
+  const sync = options.pageSize === undefined ? {} : { pageSize: options.pageSize };
   let running: Promise<unknown> | null = null;
 
   async function synced(): Promise<LedgerReconstruction> {
@@ -38,13 +41,15 @@ export function ledgerUpstream(
     const fresh = standing && clock.now().getTime() - standing.syncedAt.getTime() < every;
     if (!fresh) {
       // One sync at a time in this server; readers arriving meanwhile wait for it.
-      running ??= syncUpstreamLedger(deps).finally(() => {
+      running ??= syncUpstreamLedger(deps, sync).finally(() => {
         running = null;
       });
       try {
         await running;
       } catch (error) {
-        if (!standing) throw error;
+        // The ledger as last read, unless a sync cut short left pages not yet balanced.
+        const after = await syncStanding(db);
+        if (!after || after.partial) throw error;
       }
     }
     const now = await syncStanding(db);

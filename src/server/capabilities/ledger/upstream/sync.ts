@@ -26,7 +26,6 @@ import { mayStillSettle, movementsOf } from './movements.ts';
  */
 
 const STATE_ID = 'ledger';
-const PAGE = 100;
 /** One sync's movements and adjustments, and the time before which nothing is known. */
 export interface SyncResult {
   added: number;
@@ -48,7 +47,10 @@ interface Anchor {
 const rowKey = (r: { vaultId: string; asset: string; chain: string }) =>
   `${r.vaultId}\u0000${r.asset}\u0000${r.chain}`;
 
-export async function syncUpstreamLedger(deps: SyncDeps): Promise<SyncResult> {
+export async function syncUpstreamLedger(
+  deps: SyncDeps,
+  { pageSize = 100 }: { pageSize?: number } = {},
+): Promise<SyncResult> {
   const { db, clock, read, listPage } = deps;
   const now = clock.now();
   const ctx = {};
@@ -61,7 +63,7 @@ export async function syncUpstreamLedger(deps: SyncDeps): Promise<SyncResult> {
       paths.vaults(),
       {},
       {
-        limit: PAGE,
+        limit: pageSize,
         cursor: vaultCursor,
       },
     );
@@ -88,46 +90,52 @@ export async function syncUpstreamLedger(deps: SyncDeps): Promise<SyncResult> {
     .from(upstreamLedgerSync)
     .where(eq(upstreamLedgerSync.id, STATE_ID));
   const frontier = state?.frontier ?? undefined;
-  let cursor = state?.resumeCursor ?? undefined;
   let added = 0;
   let newest: string | undefined;
   let oldestOpen: string | undefined;
-  for (;;) {
-    const page = await listPage(
-      ctx,
-      TransactionListResponse,
-      paths.transactions(),
-      { createdAtGte: frontier },
-      { limit: PAGE, cursor },
-    ).catch((error: unknown) => {
-      // A resumed cursor the custody API no longer knows: list from the frontier again.
-      if (cursor && error instanceof ApiError && error.status === 400) return null;
-      throw error;
-    });
-    if (page === null) {
-      cursor = undefined;
-      continue;
+  // A sync cut short goes on from its next page; then one pass from the frontier, for what
+  // was made since it began (pages read twice write nothing twice).
+  const passes = state?.resumeCursor ? [state.resumeCursor, undefined] : [undefined];
+  for (const start of passes) {
+    let cursor = start;
+    for (;;) {
+      const page = await listPage(
+        ctx,
+        TransactionListResponse,
+        paths.transactions(),
+        { createdAtGte: frontier },
+        { limit: pageSize, cursor },
+      ).catch((error: unknown) => {
+        // A resumed cursor the custody API no longer knows: list from the frontier again.
+        if (cursor && error instanceof ApiError && error.status === 400) return null;
+        throw error;
+      });
+      if (page === null) {
+        cursor = undefined;
+        continue;
+      }
+      const rows = page.results.flatMap((tx) => rowsOf(tx, vaults, priceOf));
+      for (const tx of page.results) {
+        if (!tx.createdAt) continue;
+        if (!newest || tx.createdAt > newest) newest = tx.createdAt;
+        if (mayStillSettle(tx) && (!oldestOpen || tx.createdAt < oldestOpen))
+          oldestOpen = tx.createdAt;
+      }
+      cursor = page.hasNext && page.nextCursor ? page.nextCursor : undefined;
+      const next = cursor ?? null;
+      await db.transaction(async (tx) => {
+        if (rows.length > 0)
+          added += (
+            await tx
+              .insert(upstreamLedgerMovements)
+              .values(rows)
+              .onConflictDoNothing({ target: upstreamLedgerMovements.key })
+              .returning({ id: upstreamLedgerMovements.id })
+          ).length;
+        await saveState(tx, { resumeCursor: next });
+      });
+      if (!cursor) break;
     }
-    const rows = page.results.flatMap((tx) => rowsOf(tx, vaults, priceOf));
-    for (const tx of page.results) {
-      if (!tx.createdAt) continue;
-      if (!newest || tx.createdAt > newest) newest = tx.createdAt;
-      if (mayStillSettle(tx) && (!oldestOpen || tx.createdAt < oldestOpen))
-        oldestOpen = tx.createdAt;
-    }
-    cursor = page.hasNext && page.nextCursor ? page.nextCursor : undefined;
-    await db.transaction(async (tx) => {
-      if (rows.length > 0)
-        added += (
-          await tx
-            .insert(upstreamLedgerMovements)
-            .values(rows)
-            .onConflictDoNothing({ target: upstreamLedgerMovements.key })
-            .returning({ id: upstreamLedgerMovements.id })
-        ).length;
-      await saveState(tx, { resumeCursor: cursor ?? null });
-    });
-    if (!cursor) break;
   }
 
   return db.transaction(async (tx) => {
@@ -236,13 +244,21 @@ async function saveState(
     .onConflictDoUpdate({ target: upstreamLedgerSync.id, set: patch });
 }
 
-/** The sync's standing, if the ledger has been opened: nothing before `knownFrom` is known. */
+/**
+ * The sync's standing, if the ledger has been opened: nothing before
+ * `knownFrom` is known; `partial` while a sync cut short has written some
+ * of its pages and not yet balanced them against the balances.
+ */
 export async function syncStanding(db: Database) {
   const [state] = await db
-    .select({ knownFrom: upstreamLedgerSync.knownFrom, syncedAt: upstreamLedgerSync.syncedAt })
+    .select({
+      knownFrom: upstreamLedgerSync.knownFrom,
+      syncedAt: upstreamLedgerSync.syncedAt,
+      resumeCursor: upstreamLedgerSync.resumeCursor,
+    })
     .from(upstreamLedgerSync)
     .where(eq(upstreamLedgerSync.id, STATE_ID));
   return state?.knownFrom && state.syncedAt
-    ? { knownFrom: state.knownFrom, syncedAt: state.syncedAt }
+    ? { knownFrom: state.knownFrom, syncedAt: state.syncedAt, partial: state.resumeCursor !== null }
     : undefined;
 }
