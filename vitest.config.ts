@@ -18,6 +18,7 @@ export const PURE_SERVER = [
   'src/server/capabilities/approvals/sandbox/effects.test.ts',
   'src/server/capabilities/policies/call-value.test.ts',
   'src/server/capabilities/policies/evaluate.test.ts',
+  'src/server/capabilities/ledger/upstream/movements.test.ts',
   'src/server/capabilities/notifications/digest.test.ts',
   'src/server/capabilities/notifications/messages.test.ts',
   'src/server/capabilities/notifications/recipients.test.ts',

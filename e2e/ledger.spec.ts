@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
+import { csrf } from './create-forms.ts';
 import { expectHydrated, focusLive } from './keyboard.ts';
+import { approveByApi, memberPage } from './transfers.ts';
 
 /**
  * The ledger against the real server: a vault's balance history (the
@@ -88,5 +90,103 @@ test.describe('Ledger', () => {
     expect(text.split('\r\n')[0]).toBe(
       'time,timeZone,asset,chain,kind,counterparty,amount,fee,usdPrice,usdValue,balance,reference,memo,transactionId,vaultId',
     );
+  });
+});
+
+test.describe('Staking rewards in the ledger', () => {
+  test('a reward is its own movement on a vault’s statement and in the rewards chart’s table', async ({
+    page,
+    browser,
+    baseURL,
+    world,
+  }) => {
+    // A stake through its lifecycle (sped up), two pages and their axe scans.
+    test.setTimeout(120_000);
+    const base = baseURL ?? '';
+    const origin = new URL(base).origin;
+    const { id: vaultId } = world.funded;
+
+    // The worker's own vault stakes TRX: sent by its initiator, approved by its admin.
+    const initiator = await memberPage(browser, 'initiator', base);
+    const sent = await initiator.request.post('/api/external/transactions/', {
+      headers: { Origin: origin, 'X-CSRF-Token': await csrf(initiator) },
+      data: {
+        category: 'STAKE',
+        source: { type: 'VAULT', id: vaultId },
+        amount: '100000',
+        asset: 'TRX',
+        blockChain: 'TRON',
+        resourceType: 'TRON_ENERGY',
+        externalId: `ledger-stake-${world.tag}-${Date.now()}`,
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+    const { id: stakeId } = (await sent.json()) as { id: string };
+    await initiator.context().close();
+    await approveByApi(page, base, stakeId);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await page.request.get(`/api/external/transactions/${stakeId}/`)).json()) as {
+              status?: string;
+            }
+          ).status,
+        { timeout: 60_000 },
+      )
+      .toBe('COMPLETED');
+
+    // The sandbox's clock for this stake: two daily epochs end behind it, paid as the simulator pays them.
+    const passed = await page.request.post(
+      `/api/console/sandbox/vaults/${vaultId}/staking-epochs/`,
+      {
+        headers: { Origin: origin, 'X-CSRF-Token': await csrf(page) },
+        data: { chain: 'TRON', epochs: 2 },
+      },
+    );
+    expect(passed.status(), await passed.text()).toBe(200);
+    const { rewards } = (await passed.json()) as { rewards: Array<{ at: string; amount: string }> };
+    expect(rewards).toHaveLength(2);
+    const today = rewards[1]?.at.slice(0, 10) ?? '';
+
+    // The history: the rewards chart's table has today's reward, in USD.
+    await page.goto(`/ledger?vault=${vaultId}&days=7`);
+    await expectHydrated(page);
+    await expect(page.getByLabel('Ledger of')).toHaveValue(`vault:${vaultId}`);
+    await expect(page.getByTestId('ledger-history')).toHaveAttribute('data-days', '7');
+    await expect(page.getByText(/^Rewards on \d+ days? of this period/)).toBeVisible();
+    const summary = page.getByText('Staking rewards per day, in USD: the figures as a table');
+    await focusLive(summary);
+    await page.keyboard.press('Enter');
+    const table = page.getByRole('table', { name: /Staking rewards in USD each UTC day/ });
+    const row = table.getByRole('row').filter({ hasText: today });
+    await expect(row.getByRole('cell').last()).toHaveText(
+      /^\$?[1-9][\d,]*\.\d{2}$|^\$?0\.(0[1-9]|[1-9]\d)$/,
+    );
+    await expectNoAxeViolations(page);
+
+    // The statement of the days the rewards were paid: each reward a line of its own.
+    const day = (at: string) => at.slice(0, 10);
+    const from = new Date(Date.parse(rewards[0]?.at ?? '') - 86_400_000).toISOString();
+    await page.goto(
+      `/ledger/statement?vault=${vaultId}&from=${day(from)}&to=${day(new Date().toISOString())}`,
+    );
+    await expectHydrated(page);
+    await expect(page.getByRole('heading', { name: 'Statement', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('ledger-statement')).toBeVisible();
+    const lines = page.getByRole('table', { name: /Every movement in the period/ });
+    // Its kind names it (the memo says "staking reward" too: the kind's cell alone is matched).
+    const rewardLines = lines
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'Staking reward', exact: true }) });
+    await expect(rewardLines).toHaveCount(2);
+    for (const [i, reward] of rewards.entries()) {
+      await expect(rewardLines.nth(i)).toContainText('TRX');
+      await expect(rewardLines.nth(i)).toContainText(reward.amount);
+    }
+    await expect(page.getByTestId('statement-totals-TRX-TRON')).toContainText(
+      'Checked: opening + movements − fees = closing',
+    );
+    await expectNoAxeViolations(page);
   });
 });

@@ -57,6 +57,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'payment_run.retry': 'Payment run failed rows retried',
   'sandbox.sub_org.create': 'Sandbox sub-organization created',
   'sandbox.deposit': 'Sandbox deposit into a vault',
+  'sandbox.staking_epochs': 'Sandbox staking epochs passed for a vault',
   'sandbox.ramp_quote.expire': "Sandbox ramp's quote expired early",
   'sso.update': 'Single sign-on settings changed',
   'sso.propose': 'Single sign-on change proposed for another admin',

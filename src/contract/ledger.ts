@@ -64,6 +64,20 @@ export const LedgerHistoryFlows = z.object({
 });
 export type LedgerHistoryFlows = z.infer<typeof LedgerHistoryFlows>;
 
+/**
+ * Present when the console rebuilt the ledger from a custody API's
+ * transactions and balances (upstream mode) rather than recording it as
+ * balances moved: nothing before `knownFrom` is known (the opening balance
+ * is booked then, worked back from the first balances read), the figures
+ * are as read at `syncedAt`, and USD is at the price the custody API stated
+ * when it was read, not at each movement's time.
+ */
+export const LedgerReconstruction = z.object({
+  knownFrom: z.string(),
+  syncedAt: z.string(),
+});
+export type LedgerReconstruction = z.infer<typeof LedgerReconstruction>;
+
 export const LedgerHistoryResponse = z.object({
   /** The first day (YYYY-MM-DD, UTC); the last is today. */
   from: z.string(),
@@ -72,6 +86,7 @@ export const LedgerHistoryResponse = z.object({
   series: z.array(LedgerHistorySeries),
   /** Day by day, as `series`. */
   flows: LedgerHistoryFlows,
+  reconstructed: z.optional(LedgerReconstruction),
 });
 export type LedgerHistoryResponse = z.infer<typeof LedgerHistoryResponse>;
 
@@ -154,5 +169,6 @@ export const LedgerStatementResponse = z.object({
   results: z.array(LedgerStatementLine),
   nextCursor: z.nullable(z.string()),
   hasNext: z.boolean(),
+  reconstructed: z.optional(LedgerReconstruction),
 });
 export type LedgerStatementResponse = z.infer<typeof LedgerStatementResponse>;

@@ -87,3 +87,36 @@ export const SandboxFeeSurge = z.object({
   until: z.string(),
 });
 export type SandboxFeeSurge = z.output<typeof SandboxFeeSurge>;
+
+/** The most epochs one call passes: a month of daily ones. */
+export const SANDBOX_STAKING_EPOCHS_MAX = 31;
+
+/**
+ * POST /api/console/sandbox/vaults/{id}/staking-epochs/: the vault's stake on
+ * a chain, which has earned nothing yet, is moved into the past by whole
+ * epochs of the chain, so that `epochs` of them have ended since it began
+ * to earn (when its stakes were made and completed, and what its position
+ * is paid up to, all move), and the epochs that thereby ended are paid
+ * at once as the simulator pays them, each dated at its own end: so a
+ * staking reward can be seen without waiting a day for an epoch to end.
+ */
+export const SandboxStakingEpochsRequest = z.strictObject({
+  chain: z
+    .string('chain is required')
+    .refine((value) => chainInfo(value) !== undefined, 'chain is a chain value like "TRON"'),
+  epochs: z
+    .number('epochs is required, a whole number')
+    .int('epochs must be a whole number')
+    .min(1, 'epochs must be at least 1')
+    .max(SANDBOX_STAKING_EPOCHS_MAX, `epochs must be at most ${SANDBOX_STAKING_EPOCHS_MAX}`),
+});
+export type SandboxStakingEpochsRequest = z.output<typeof SandboxStakingEpochsRequest>;
+
+export const SandboxStakingEpochs = z.object({
+  vaultId: z.string(),
+  chain: z.string(),
+  asset: z.string(),
+  /** The rewards paid, oldest first: each epoch's end and the amount credited. */
+  rewards: z.array(z.object({ at: z.string(), amount: z.string() })),
+});
+export type SandboxStakingEpochs = z.output<typeof SandboxStakingEpochs>;

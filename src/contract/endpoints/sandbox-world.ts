@@ -5,6 +5,8 @@ import {
   SandboxExpireQuoteRequest,
   SandboxFeeSurge,
   SandboxFeeSurgeRequest,
+  SandboxStakingEpochs,
+  SandboxStakingEpochsRequest,
   SandboxSubOrgRequest,
 } from '../sandbox-world.ts';
 import { Transaction } from '../transaction-record.ts';
@@ -70,4 +72,17 @@ export const surgeSandboxFees = endpoint({
   audit: { action: 'sandbox.fee_surge', entityType: 'SUB_ORG', entityParam: 'subOrgId' },
   body: SandboxFeeSurgeRequest,
   answer: SandboxFeeSurge,
+});
+
+export const passSandboxStakingEpochs = endpoint({
+  method: 'POST',
+  path: '/api/console/sandbox/vaults/:vaultId/staking-epochs/',
+  summary:
+    'Sandbox only: a vault’s stake on a chain that has earned nothing yet is moved a number of epochs into the past, and the epochs that thereby ended are paid at once as REWARD movements, each dated at its end, so a reward can be seen without waiting for an epoch to end.',
+  action: 'pass sandbox staking epochs',
+  permission: 'admin',
+  audit: { action: 'sandbox.staking_epochs', entityType: 'VAULT', entityParam: 'vaultId' },
+  resource: 'vault',
+  body: SandboxStakingEpochsRequest,
+  answer: SandboxStakingEpochs,
 });

@@ -74,6 +74,7 @@ import {
   createSandboxSubOrg,
   depositToSandboxVault,
   expireSandboxRampQuote,
+  passSandboxStakingEpochs,
   surgeSandboxFees,
 } from '#contract/endpoints/sandbox-world.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
@@ -593,6 +594,15 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: "expire a sandbox ramp's quote",
       url: (t) => at(expireSandboxRampQuote, { transactionId: t.transactionId }),
       body: () => ({}),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(passSandboxStakingEpochs)]: [
+    {
+      // The matrix's vault stakes nothing: in scope it reaches the sandbox (409), outside 404.
+      name: 'pass a sandbox vault’s staking epochs',
+      url: (t) => at(passSandboxStakingEpochs, { vaultId: t.vaultId }),
+      body: () => ({ chain: 'TRON', epochs: 1 }),
       scope: 'create',
     },
   ],

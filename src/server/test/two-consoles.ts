@@ -58,7 +58,7 @@ export interface TwoConsoles {
 }
 
 export async function createTwoConsoles(
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; ledgerSyncEveryMs?: number; ledgerPageSize?: number } = {},
 ): Promise<TwoConsoles> {
   // B answers as its listen address too, known once it listens.
   const bOrigin: { policy?: OriginPolicy } = {};
@@ -113,6 +113,10 @@ export async function createTwoConsoles(
       timeoutMs: options.timeoutMs ?? 10_000,
       backoffMs: 5,
       db: aDatabase.db,
+      ...(options.ledgerSyncEveryMs === undefined
+        ? {}
+        : { ledgerSyncEveryMs: options.ledgerSyncEveryMs }),
+      ...(options.ledgerPageSize === undefined ? {} : { ledgerPageSize: options.ledgerPageSize }),
       fetch: (input, init) =>
         bed.intercept ? bed.intercept(send, input, init) : send(input, init),
     }),
@@ -142,7 +146,7 @@ function listen(app: App): Promise<ServerType> {
  * sub-orgs. `twoConsolesTest()('…', async ({ t, approver }) => …)`.
  */
 export function twoConsolesTest(
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; ledgerSyncEveryMs?: number; ledgerPageSize?: number } = {},
   prepare?: (t: TwoConsoles) => Promise<unknown>,
 ) {
   return test

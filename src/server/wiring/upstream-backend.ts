@@ -44,6 +44,10 @@ export interface UpstreamBackendOptions {
   backoffMs?: number;
   /** Signs tokens and dates a create whose answer was lost (clock.ts). */
   clock?: Clock;
+  /** How old the ledger's last read of upstream may be before a ledger read reads it again (60 s). */
+  ledgerSyncEveryMs?: number;
+  /** Transactions the ledger reads a page (100); tests page through a few. */
+  ledgerPageSize?: number;
 }
 
 export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyBackend {
@@ -79,7 +83,12 @@ export function createUpstreamBackend(options: UpstreamBackendOptions): CustodyB
     ...activityUpstream(deps),
     ...vaultsUpstream(deps),
     ...operationsUpstream(deps),
-    ...ledgerUpstream(),
+    ...ledgerUpstream(deps, {
+      ...(options.ledgerSyncEveryMs === undefined
+        ? {}
+        : { syncEveryMs: options.ledgerSyncEveryMs }),
+      ...(options.ledgerPageSize === undefined ? {} : { pageSize: options.ledgerPageSize }),
+    }),
     ...transactions,
     ...bankAccounts,
     // Four-eyes reads the entity an approval is about through its own port.

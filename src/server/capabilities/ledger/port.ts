@@ -11,7 +11,8 @@ export interface LedgerFilter {
 
 /**
  * The treasury ledger's reads. The sandbox answers them from the movements
- * it records as balances move; upstream has no history of its own to give.
+ * it records as balances move; upstream, the console answers them from the
+ * history it rebuilds from the custody API's transactions and balances.
  */
 export interface LedgerPort {
   ledgerHistory(

@@ -3,6 +3,8 @@ import type {
   SandboxDepositRequest,
   SandboxFeeSurge,
   SandboxFeeSurgeRequest,
+  SandboxStakingEpochs,
+  SandboxStakingEpochsRequest,
   SandboxSubOrgRequest,
 } from '#contract/sandbox-world.ts';
 import type { Transaction } from '#contract/transaction-record.ts';
@@ -32,6 +34,16 @@ export interface SandboxWorldAdmin {
     subOrgId: string,
     body: SandboxFeeSurgeRequest,
   ): Promise<SandboxFeeSurge>;
+  /**
+   * A vault's stake that has earned nothing yet moved `epochs` epochs into
+   * the past, and the epochs that thereby ended paid at once (a reward seen
+   * without waiting for an epoch to end).
+   */
+  passStakingEpochs(
+    ctx: CustodyContext,
+    vaultId: string,
+    body: SandboxStakingEpochsRequest,
+  ): Promise<SandboxStakingEpochs>;
 }
 
 export interface SandboxWorldPort {

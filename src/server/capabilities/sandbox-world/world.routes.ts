@@ -5,6 +5,7 @@ import { CONSOLE_API_PREFIX } from '#contract/endpoint.ts';
 import {
   createSandboxSubOrg,
   depositToSandboxVault,
+  passSandboxStakingEpochs,
   surgeSandboxFees,
 } from '#contract/endpoints/sandbox-world.ts';
 import { unauthorized } from '../../auth/session-auth.ts';
@@ -73,6 +74,23 @@ export function sandboxWorldRoutes(backend: CustodyBackend) {
       audit: {
         summary: (answer) =>
           `Sandbox deposit of ${String(answer.amount ?? '')} ${String(answer.asset ?? '')} on ${String(answer.blockChain ?? '')}`,
+      },
+    },
+  );
+  mount(
+    app,
+    CONSOLE_API_PREFIX,
+    passSandboxStakingEpochs,
+    async ({ params: { vaultId }, body }, c) => {
+      const world = tools();
+      const ctx = custodyContext(c);
+      await backend.getVault(ctx, vaultId);
+      return world.passStakingEpochs(ctx, vaultId, body);
+    },
+    {
+      audit: {
+        summary: (answer) =>
+          `Sandbox staking epochs passed on ${String(answer.chain ?? '')}: ${Array.isArray(answer.rewards) ? answer.rewards.length : 0} ${String(answer.asset ?? '')} reward(s) paid`,
       },
     },
   );

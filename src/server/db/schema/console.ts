@@ -7,6 +7,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgSchema,
   primaryKey,
   text,
@@ -34,6 +35,8 @@ import {
   type PaymentRowInput,
   type PaymentRunSimulation,
 } from '#contract/payment-runs.ts';
+import { LEDGER_MOVEMENT_KINDS } from '#contract/ledger.ts';
+import type { Party } from '#contract/transaction-record.ts';
 import { SCHEDULE_STATUSES, type ScheduleTiming } from '#contract/payment-run-schedules.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import type { UpdateSsoSettings } from '#contract/sso.ts';
@@ -1072,3 +1075,59 @@ export const notifications = consoleSchema.table(
     oneOf('notifications', t.status, NOTIFICATION_STATUSES),
   ],
 );
+
+/**
+ * Upstream mode: the treasury ledger the console reconstructs from the
+ * custody API (capabilities/ledger/upstream/), one row per change to a
+ * vault's balance: a completed transaction's balance changes (its fee a
+ * movement of its own), the opening balance worked back from the first
+ * balances read, and what a later read found that no listed transaction
+ * explains. `seq` numbers a transaction's movements, so a transaction read
+ * again adds nothing.
+ */
+export const upstreamLedgerMovements = consoleSchema.table(
+  'upstream_ledger_movements',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    vaultId: text('vault_id').notNull(),
+    /** The vault's sub-organization as upstream listed it, for a member held to theirs. */
+    subOrgId: text('sub_org_id'),
+    asset: text('asset').notNull(),
+    chain: text('chain').notNull(),
+    kind: text('kind', { enum: LEDGER_MOVEMENT_KINDS }).notNull(),
+    amount: numeric('amount').notNull(),
+    /** The asset's price in USD at the first balances read after the movement was seen. */
+    usdPrice: numeric('usd_price').notNull(),
+    /** Null for an adjustment; `key` names it then. */
+    transactionId: text('transaction_id'),
+    /** `tx:<id>:<seq>` for a transaction's movement, `sync:<n>:<vault>:<asset>:<chain>` for an adjustment. */
+    key: text('key').notNull(),
+    counterparty: jsonb('counterparty').$type<Party>(),
+    reference: text('reference'),
+    memo: text('memo'),
+    at: at('at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('upstream_ledger_movements_key_unique').on(t.key),
+    index('upstream_ledger_movements_vault_at_idx').on(t.vaultId, t.at, t.id),
+    index('upstream_ledger_movements_at_idx').on(t.at, t.id),
+    oneOf('upstream_ledger_movements', t.kind, LEDGER_MOVEMENT_KINDS),
+  ],
+);
+
+/**
+ * Upstream mode: where the ledger's reading of the custody API stands (one
+ * row). `frontier` is the creation time from which the next sync lists
+ * transactions (the oldest one still on its way, else the newest seen);
+ * `resumeCursor` the next page of a sync cut short, so it goes on from there.
+ */
+export const upstreamLedgerSync = consoleSchema.table('upstream_ledger_sync', {
+  id: text('id').primaryKey(),
+  frontier: text('frontier'),
+  resumeCursor: text('resume_cursor'),
+  /** Syncs completed; names each one's adjustments. */
+  syncs: integer('syncs').notNull(),
+  /** Before this, nothing is known: the opening balance is booked at it. Null until the first sync ends. */
+  knownFrom: at('known_from'),
+  syncedAt: at('synced_at'),
+});

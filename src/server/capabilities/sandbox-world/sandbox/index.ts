@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { ApiError } from '#contract/api-error.ts';
 import { chainInfo } from '#contract/chains.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -7,6 +8,11 @@ import { add, cmp, mul, neg, round, scale } from '#contract/decimal.ts';
 import { SANDBOX_DEPOSIT_MAX } from '#contract/sandbox-world.ts';
 import type { BalanceChange, Operation, Party } from '#contract/transaction.ts';
 import { moveBalances } from '../../../custody/sandbox/engine/balances.ts';
+import {
+  epochBoundaryFrom,
+  payStakingRewards,
+  STAKING_REWARDS,
+} from '../../../custody/sandbox/engine/staking-rewards.ts';
 import { newTxHash } from '../../../custody/sandbox/engine/chain-artifacts.ts';
 import { transition } from '../../../custody/sandbox/engine/transitions.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
@@ -14,6 +20,8 @@ import { fakeAddress, SeedRandom } from '../../../custody/sandbox/seed/random.ts
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import {
   assets,
+  ledgerMovements,
+  stakingPositions,
   subOrgs,
   transactionStatusEvents,
   transactions,
@@ -157,6 +165,118 @@ export function sandboxWorldSandbox({
           });
         });
         return reads.getTransaction(ctx, id);
+      },
+
+      async passStakingEpochs(ctx, vaultId, body) {
+        const orgId = await orgIdFor(ctx);
+        if (!orgId) throw noOrganization();
+        await reference.getVault(ctx, vaultId);
+        const chain = chainInfo(body.chain)?.value ?? body.chain;
+        const terms = STAKING_REWARDS[chain];
+        if (!terms)
+          throw invalid(
+            'chain',
+            `the sandbox pays staking rewards on ${Object.keys(STAKING_REWARDS).join(', ')}, not ${chain}`,
+          );
+        const moved = await db.transaction(async (tx) => {
+          const [position] = await tx
+            .select()
+            .from(stakingPositions)
+            .where(
+              and(
+                eq(stakingPositions.vaultId, vaultId),
+                eq(stakingPositions.chain, chain),
+                isNotNull(stakingPositions.nextAt),
+              ),
+            )
+            .limit(1)
+            .for('update');
+          if (!position)
+            throw new ApiError(
+              409,
+              ERROR_CODES.conflict,
+              `The vault has no stake earning on ${chain}: stake first, and let it complete`,
+            );
+          // A position that was paid stands on the epochs' grid: moved back, it would be paid twice.
+          if (position.paidUntil.getTime() % terms.epochMs === 0)
+            throw new ApiError(
+              409,
+              ERROR_CODES.conflict,
+              `The vault's stake on ${chain} has earned already: only a stake that has earned nothing yet is moved into the past`,
+            );
+          const from = position.paidUntil;
+          // Back by whole epochs, so that `epochs` of them have ended since it began to earn.
+          const lastEnded = Math.floor(clock.now().getTime() / terms.epochMs) * terms.epochMs;
+          const shiftMs =
+            epochBoundaryFrom(from.getTime(), terms.epochMs) -
+            (lastEnded - body.epochs * terms.epochMs);
+          const back = (at: AnyPgColumn) => sql`${at} - ${`${shiftMs} milliseconds`}::interval`;
+          // The position's stakes and unstakes, made or ended since it opened: all of their times.
+          const moving = (
+            await tx
+              .select({ id: transactions.id })
+              .from(transactions)
+              .where(
+                and(
+                  eq(transactions.vaultId, vaultId),
+                  eq(transactions.category, 'STAKE'),
+                  eq(transactions.blockChain, chain),
+                  or(gte(transactions.createdAt, from), gte(transactions.updatedAt, from)),
+                ),
+              )
+          ).map((r) => r.id);
+          if (moving.length > 0) {
+            await tx
+              .update(transactions)
+              .set({
+                createdAt: back(transactions.createdAt),
+                updatedAt: back(transactions.updatedAt),
+              })
+              .where(inArray(transactions.id, moving));
+            await tx
+              .update(transactionStatusEvents)
+              .set({ at: back(transactionStatusEvents.at) })
+              .where(inArray(transactionStatusEvents.transactionId, moving));
+          }
+          const paidUntil = new Date(from.getTime() - shiftMs);
+          await tx
+            .update(stakingPositions)
+            .set({
+              paidUntil,
+              nextAt: new Date(
+                epochBoundaryFrom(paidUntil.getTime(), terms.epochMs) + terms.epochMs,
+              ),
+            })
+            .where(
+              and(
+                eq(stakingPositions.vaultId, vaultId),
+                eq(stakingPositions.chain, chain),
+                eq(stakingPositions.asset, position.asset),
+              ),
+            );
+          return { asset: position.asset, paidUntil };
+        });
+        // Paid as the simulator's pass pays them: every position due, this one among them.
+        await payStakingRewards(db, clock.now());
+        const rewards = await db
+          .select({ at: ledgerMovements.at, amount: ledgerMovements.amount })
+          .from(ledgerMovements)
+          .where(
+            and(
+              eq(ledgerMovements.vaultId, vaultId),
+              eq(ledgerMovements.chain, chain),
+              eq(ledgerMovements.asset, moved.asset),
+              eq(ledgerMovements.kind, 'REWARD'),
+              gte(ledgerMovements.at, moved.paidUntil),
+            ),
+          )
+          .orderBy(asc(ledgerMovements.at));
+        return {
+          vaultId,
+          chain,
+          asset: moved.asset,
+          rewards: rewards.map((r) => ({ at: r.at.toISOString(), amount: add(r.amount, '0') })),
+        };
       },
 
       async surgeFees(ctx, subOrgId, body) {

@@ -28,6 +28,7 @@ import {
   zeroFilled,
 } from '../ledger-figures.ts';
 import { LedgerChart } from './ledger-chart.tsx';
+import { ReconstructionNote } from './reconstruction-note.tsx';
 import { LedgerPicker } from './ledger-picker.tsx';
 import type { PlotSpec } from './plot.ts';
 
@@ -106,6 +107,7 @@ export function LedgerHistoryPage({
           aria-busy={history.isPlaceholderData}
           className={cn('flex flex-col gap-4', history.isPlaceholderData && 'opacity-60')}
         >
+          <ReconstructionNote reconstructed={history.data.reconstructed} />
           <HistoryCharts history={history.data} />
         </div>
       )}

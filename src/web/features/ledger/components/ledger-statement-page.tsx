@@ -33,6 +33,7 @@ import {
 import { reconciled } from '../ledger-figures.ts';
 import { monthLabel, type ChosenPeriod } from '../statement-period.ts';
 import { LedgerPicker } from './ledger-picker.tsx';
+import { ReconstructionNote } from './reconstruction-note.tsx';
 
 const linkClass =
   'text-sm font-medium text-blue-800 underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700';
@@ -118,6 +119,7 @@ export function LedgerStatementPage({
           aria-busy={statement.isPlaceholderData}
           className={cn('flex flex-col gap-4', statement.isPlaceholderData && 'opacity-60')}
         >
+          <ReconstructionNote reconstructed={statement.data.reconstructed} />
           <StatementTotals statement={statement.data} />
           <StatementLines statement={statement.data} />
           {statement.data.results.length > 0 || page > 1 ? (
