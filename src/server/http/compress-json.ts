@@ -99,7 +99,7 @@ class JsonBody {
   readonly raw: Buffer;
   private readonly encoded = new Map<Encoding, Promise<Buffer>>();
 
-  constructor(readonly text: string) {
+  constructor(text: string) {
     this.raw = Buffer.from(text);
   }
 
@@ -133,7 +133,7 @@ function bodyOf(value: unknown): JsonBody {
 function jsonThroughBodies(c: Context, made: WeakMap<Response, JsonBody>): Context['json'] {
   // c.body's overloads, as the one signature c.json forwards to it.
   const send = c.body as (
-    text: string,
+    bytes: Uint8Array<ArrayBuffer>,
     arg?: number | ResponseInit,
     headers?: Record<string, string | string[]>,
   ) => Response;
@@ -143,7 +143,11 @@ function jsonThroughBodies(c: Context, made: WeakMap<Response, JsonBody>): Conte
     headers?: Record<string, string | string[]>,
   ): Response => {
     const body = bodyOf(value);
-    const res = send(body.text, arg, { 'Content-Type': 'application/json', ...headers });
+    // The body's bytes, shared and never written to, rather than its text: a text body is
+    // joined to the header block and encoded again for every answer (a page of 20 is
+    // ~15 KB, about a fifth of what an answer from the read cache allocated).
+    const bytes = body.raw as Uint8Array<ArrayBuffer>;
+    const res = send(bytes, arg, { 'Content-Type': 'application/json', ...headers });
     made.set(res, body);
     return res;
   };
