@@ -77,7 +77,9 @@ function isPlainValue(value: unknown): boolean {
  * query changes nothing another request sees. `parse` must read nothing but
  * the URL's query string.
  */
-export function rememberedQueries<Q extends object>(parse: (c: Context) => Q): (c: Context) => Q {
+export function rememberedQueries<Q, C extends { req: { url: string } }>(
+  parse: (c: C) => Q,
+): (c: C) => Q {
   const kept = new Map<string, Q>();
   return (c) => {
     const url = c.req.url;
@@ -86,7 +88,7 @@ export function rememberedQueries<Q extends object>(parse: (c: Context) => Q): (
     const hit = kept.get(raw);
     if (hit) return { ...hit };
     const parsed = parse(c);
-    if (raw.length <= KEPT_QUERY_LENGTH && Object.values(parsed).every(isPlainValue)) {
+    if (raw.length <= KEPT_QUERY_LENGTH && Object.values(parsed as object).every(isPlainValue)) {
       if (kept.size >= KEPT_QUERIES) {
         const oldest = kept.keys().next().value;
         if (oldest !== undefined) kept.delete(oldest);

@@ -29,7 +29,7 @@ function app() {
     // A handler that changes its query: the next request must not see it.
     const seen = { ...query };
     query.limit += 1000;
-    (query as Record<string, unknown>)['colour'] = 'changed';
+    (query as unknown as Record<string, unknown>)['colour'] = 'changed';
     return Promise.resolve(seen as never);
   });
   served.onError((error, c) =>
