@@ -75,7 +75,11 @@ describe('a shared answer', () => {
   shareAnswer(page);
 
   it('reaches every client whole, in plain JSON and in brotli, non-ASCII text included', async () => {
-    const app = new Hono().use(compressJson()).get('/rows', (c) => c.json(page));
+    // With its security headers made in the answer's one record of headers, as the app does.
+    const secured = { 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
+    const app = new Hono()
+      .use(compressJson({ securityHeaders: () => secured }))
+      .get('/rows', (c) => c.json(page));
     const server = await listen(app);
     try {
       const url = `http://127.0.0.1:${server.port}/rows`;
@@ -85,6 +89,8 @@ describe('a shared answer', () => {
         const bytes = Buffer.from(await plain.arrayBuffer());
         expect(plain.headers.get('Content-Length')).toBe(String(expected.length));
         expect(plain.headers.get('Content-Type')).toMatch(/^application\/json/);
+        expect(plain.headers.get('X-Frame-Options')).toBe('DENY');
+        expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
         expect(bytes.equals(expected)).toBe(true);
       }
       const br = await new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>(
@@ -97,6 +103,7 @@ describe('a shared answer', () => {
         },
       );
       expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('no-store');
       expect(br.headers['content-length']).toBe(String(br.bytes.length));
       expect(brotliDecompressSync(br.bytes).equals(expected)).toBe(true);
     } finally {
