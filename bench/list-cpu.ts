@@ -1,5 +1,4 @@
-import { readdir, readFile, rm } from 'node:fs/promises';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,8 @@ import { signInAsDemoAdmin } from './session.ts';
 /**
  * Server CPU time per answered list request, for builds side by side:
  *
- *   npx tsx bench/list-cpu.ts [--requests N] [--connections C] [--rounds R] name=dir …
+ *   npx tsx bench/list-cpu.ts [--requests N] [--connections C] [--rounds R] [--gc]
+ *     [--cpu-prof DIR] [--heap-prof DIR] [--node-arg FLAG]… name=dir …
  *
  * Each `dir` is a checkout with a build in it (`npm run build`: dist/node, dist/web,
  * dist/ssr), e.g. a scratch `git worktree add --detach <dir> <commit>`. Every build runs as
@@ -25,6 +25,14 @@ import { signInAsDemoAdmin } from './session.ts';
  * included) over the run, divided by the answers; the machine's other load moves it far
  * less than req/s. Each build's idle CPU (the lifecycle simulator, timers) is measured
  * apart, over a few quiet seconds, to show what is background.
+ *
+ * `--gc` runs every build with V8's `--trace-gc-nvp` (one line per collection, in its log)
+ * and adds, per cell, the collections per 10,000 answers, their pauses, and the bytes
+ * allocated per answer (V8's own `allocated=` count since the previous collection, summed),
+ * for the request thread alone (the isolate that allocated most; PGlite's worker is another).
+ * `--cpu-prof DIR` and `--heap-prof DIR` write each build's CPU profile (`node --cpu-prof`)
+ * or sampled allocations (`node --heap-prof`) under DIR/<name> when it stops; `--node-arg`
+ * passes any other node flag to every build (an `--import` of a profiler, say).
  */
 
 const { values: args, positionals } = parseArgs({
@@ -34,6 +42,10 @@ const { values: args, positionals } = parseArgs({
     connections: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     idle: { type: 'string', default: '5' },
+    gc: { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+    'heap-prof': { type: 'string' },
+    'node-arg': { type: 'string', multiple: true, default: [] },
   },
 });
 
@@ -48,9 +60,9 @@ interface ThreadTimes {
 async function threadCpu(pid: number): Promise<ThreadTimes> {
   const times: ThreadTimes = { main: 0, others: 0 };
   for (const tid of await readdir(`/proc/${pid}/task`)) {
-    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
-    if (!stat) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const line = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => '');
+    if (!line) continue;
+    const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
     const ms = (Number(fields[11]) + Number(fields[12])) * 10;
     if (tid === String(pid)) times.main += ms;
     else times.others += ms;
@@ -63,6 +75,53 @@ interface Build {
   dir: string;
   server?: Child;
   cookie?: string;
+  logFile?: string;
+}
+
+interface GcFigures {
+  collections: number;
+  /** Of which full (mark-compact) collections. */
+  full: number;
+  pauseMs: number;
+  allocatedBytes: number;
+}
+
+const GC_LINE = /^\[\d+:(0x[0-9a-f]+)\]\s.*?pause=([\d.]+) .*?gc=(\w+) .*?allocated=(\d+)/;
+
+/** The collections of the request thread's isolate in `text` (--trace-gc-nvp lines). */
+function gcOf(text: string): GcFigures {
+  const byIsolate = new Map<string, GcFigures>();
+  for (const line of text.split('\n')) {
+    const m = GC_LINE.exec(line);
+    if (!m) continue;
+    const [, isolate = '', pause = '0', kind = '', allocated = '0'] = m;
+    const figures = byIsolate.get(isolate) ?? {
+      collections: 0,
+      full: 0,
+      pauseMs: 0,
+      allocatedBytes: 0,
+    };
+    figures.collections += 1;
+    if (kind === 'mc' || kind === 'ms') figures.full += 1;
+    figures.pauseMs += Number(pause);
+    figures.allocatedBytes += Number(allocated);
+    byIsolate.set(isolate, figures);
+  }
+  const all = [...byIsolate.values()].sort((a, b) => b.allocatedBytes - a.allocatedBytes);
+  return all[0] ?? { collections: 0, full: 0, pauseMs: 0, allocatedBytes: 0 };
+}
+
+/** What `file` gained after `offset` bytes. */
+async function readFrom(file: string, offset: number): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    const buffer = Buffer.alloc(Math.max(0, size - offset));
+    await handle.read(buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
 
 interface Cell {
@@ -74,6 +133,7 @@ interface Cell {
   p99Ms: number;
   mainMs: number;
   otherMs: number;
+  gc?: GcFigures;
 }
 
 async function load(url: string, cookie: string, amount: number, connections: number) {
@@ -98,12 +158,22 @@ async function main(): Promise<void> {
   try {
     for (const build of builds) {
       say(`starting ${build.name} (${build.dir})…`);
+      build.logFile = path.join(work, `${build.name}.log`);
+      const nodeArgs = [...(args.gc ? ['--trace-gc-nvp'] : []), ...args['node-arg']];
+      for (const kind of ['cpu', 'heap'] as const) {
+        const profDir = args[`${kind}-prof`];
+        if (!profDir) continue;
+        const dir = path.resolve(profDir, build.name);
+        await mkdir(dir, { recursive: true });
+        nodeArgs.push(`--${kind}-prof`, `--${kind}-prof-dir=${dir}`);
+      }
       build.server = await startConsole({
         root: build.dir,
         dataDir: path.join(work, `${build.name}-pglite`),
         logLevel: 'info',
         staticDir: path.join(build.dir, 'dist/web'),
-        logFile: path.join(work, `${build.name}.log`),
+        logFile: build.logFile,
+        nodeArgs,
         startTimeoutMs: 900_000,
       });
       const agent = keepAliveAgent(1);
@@ -129,6 +199,7 @@ async function main(): Promise<void> {
       const order = round % 2 === 1 ? builds : [...builds].reverse();
       for (const build of order) {
         const pid = build.server?.pid ?? 0;
+        const logOffset = (await stat(build.logFile ?? '')).size;
         const before = await threadCpu(pid);
         const r = await load(
           (build.server?.url ?? '') + LIST,
@@ -137,6 +208,7 @@ async function main(): Promise<void> {
           connections,
         );
         const after = await threadCpu(pid);
+        const gc = args.gc ? gcOf(await readFrom(build.logFile ?? '', logOffset)) : undefined;
         const cell: Cell = {
           build: build.name,
           round,
@@ -146,11 +218,12 @@ async function main(): Promise<void> {
           p99Ms: r.latency.p99,
           mainMs: after.main - before.main,
           otherMs: after.others - before.others,
+          ...(gc ? { gc } : {}),
         };
         cells.push(cell);
         const per = (ms: number) => (ms / Math.max(1, cell.requests)).toFixed(3);
         say(
-          `round ${round} ${build.name}: ${per(cell.mainMs + cell.otherMs)} ms CPU a request (${per(cell.mainMs)} main + ${per(cell.otherMs)} others), ${cell.requests} answers, ${cell.failures} failed, ${cell.rps.toFixed(0)} req/s, p99 ${cell.p99Ms} ms, load ${os.loadavg()[0]?.toFixed(1)}`,
+          `round ${round} ${build.name}: ${per(cell.mainMs + cell.otherMs)} ms CPU a request (${per(cell.mainMs)} main + ${per(cell.otherMs)} others), ${cell.requests} answers, ${cell.failures} failed, ${cell.rps.toFixed(0)} req/s, p99 ${cell.p99Ms} ms, load ${os.loadavg()[0]?.toFixed(1)}${gc ? `; ${gcText(gc, cell.requests)}` : ''}`,
         );
       }
     }
@@ -162,7 +235,8 @@ async function main(): Promise<void> {
     const mine = cells.filter((c) => c.build === build.name);
     const each = mine.map((c) => ((c.mainMs + c.otherMs) / Math.max(1, c.requests)).toFixed(3));
     const mainEach = mine.map((c) => (c.mainMs / Math.max(1, c.requests)).toFixed(3));
-    return `${build.name}: ${each.join(' / ')} ms CPU a request (main thread ${mainEach.join(' / ')})`;
+    const gcEach = mine.flatMap((c) => (c.gc ? [gcText(c.gc, c.requests)] : []));
+    return `${build.name}: ${each.join(' / ')} ms CPU a request (main thread ${mainEach.join(' / ')})${gcEach.length > 0 ? `\n  ${gcEach.join('\n  ')}` : ''}`;
   });
   process.stdout.write(
     `${lines.join('\n')}\n${requests} requests at ${connections} connections a cell; load average at start ${loadAtStart.map((n) => n.toFixed(1)).join(' ')}, at end ${os
@@ -170,6 +244,13 @@ async function main(): Promise<void> {
       .map((n) => n.toFixed(1))
       .join(' ')}\n`,
   );
+}
+
+/** A cell's collections per 10,000 answers, their pauses, and the bytes allocated per answer. */
+function gcText(gc: GcFigures, answers: number): string {
+  const per10k = (n: number) => ((n * 10_000) / Math.max(1, answers)).toFixed(1);
+  const kb = gc.allocatedBytes / 1024 / Math.max(1, answers);
+  return `${per10k(gc.collections)} collections (${per10k(gc.full)} full) and ${per10k(gc.pauseMs)} ms of pauses per 10,000 answers, ${kb.toFixed(1)} KB allocated an answer`;
 }
 
 main().catch((error: unknown) => {

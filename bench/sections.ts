@@ -4,7 +4,7 @@ import { firstScreenTimelineSection } from './first-screen-timeline-section.ts';
 import { firstScreensSection } from './first-screens-section.ts';
 import { ledgerStatementSection } from './ledger-statement-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
-import { listSection } from './compare/list-section.ts';
+import { listPostgresSection, listSection } from './compare/list-section.ts';
 import { liveUpdatesSection } from './live-updates-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import { paymentRunCheckSection } from './payment-run-check-section.ts';
@@ -21,6 +21,7 @@ import { webhookDeliverySection } from './webhook-delivery-section.ts';
 export const SECTIONS: BenchSection[] = [
   compareSection,
   listSection,
+  listPostgresSection,
   firstScreensSection,
   firstScreenTimelineSection,
   storageSection,

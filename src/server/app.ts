@@ -38,7 +38,7 @@ import {
 } from './capabilities/live/index.ts';
 import { liveRoutes } from './capabilities/live/live.routes.ts';
 import { raiseUpstreamApprovalEvents } from './capabilities/live/upstream-events.ts';
-import { securityHeaders } from './http/security-headers.ts';
+import { SECURITY_HEADER_RECORDS, securityHeaders } from './http/security-headers.ts';
 import { systemClock, type Clock } from './clock.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import { custodyRoutes } from './wiring/custody.routes.ts';
@@ -214,8 +214,13 @@ export function createApp({
   app.use('/auth/*', reads.middleware());
   // JSON answers of 1 KB and more (a page of 20 transactions is ~15 KB) go
   // brotli- or gzip-encoded. Outside the checks below: it sees only final answers.
-  app.use('/api/*', compressJson());
-  app.use('/auth/*', compressJson());
+  // Their security headers are made in the one record of the answer's headers.
+  const jsonAnswers = compressJson({
+    securityHeaders: (c) =>
+      SECURITY_HEADER_RECORDS[isHttps(c, authOptions.trustProxy) ? 'https' : 'http'],
+  });
+  app.use('/api/*', jsonAnswers);
+  app.use('/auth/*', jsonAnswers);
   // API answers can hold full bank account numbers, and /auth answers a session's
   // CSRF token (or say whether one exists): no shared or browser cache keeps them.
   const noStore: MiddlewareHandler<AppEnv> = async (c, next) => {

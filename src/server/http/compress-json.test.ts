@@ -1,6 +1,9 @@
+import { get } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import { shareAnswer } from '../db/read-cache.ts';
+import { listen } from '../test/served.ts';
 import { compressJson, encoder, pickEncoding } from './compress-json.ts';
 
 /** The window a brotli stream declares in its first bits (RFC 7932, section 9.1): what a decoder must hold. */
@@ -61,5 +64,50 @@ describe('brotli window', () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(brotliWindowBits(bytes)).toBe(18);
     expect(JSON.parse(brotliDecompressSync(bytes).toString())).toEqual({ rows });
+  });
+});
+
+describe('a shared answer', () => {
+  // A page the read cache shares is sent as its kept bytes to every request, over real HTTP
+  // (the node adapter writes a byte body and a text body differently).
+  const rows = Array.from({ length: 60 }, (_, i) => ({ id: `tx-${i}`, note: `Trésorerie € ${i}` }));
+  const page = { rows };
+  shareAnswer(page);
+
+  it('reaches every client whole, in plain JSON and in brotli, non-ASCII text included', async () => {
+    // With its security headers made in the answer's one record of headers, as the app does.
+    const secured = { 'x-frame-options': 'DENY', 'cache-control': 'no-store' };
+    const app = new Hono()
+      .use(compressJson({ securityHeaders: () => secured }))
+      .get('/rows', (c) => c.json(page));
+    const server = await listen(app);
+    try {
+      const url = `http://127.0.0.1:${server.port}/rows`;
+      const expected = Buffer.from(JSON.stringify(page));
+      for (let i = 0; i < 3; i += 1) {
+        const plain = await fetch(url, { headers: { 'Accept-Encoding': 'identity' } });
+        const bytes = Buffer.from(await plain.arrayBuffer());
+        expect(plain.headers.get('Content-Length')).toBe(String(expected.length));
+        expect(plain.headers.get('Content-Type')).toMatch(/^application\/json/);
+        expect(plain.headers.get('X-Frame-Options')).toBe('DENY');
+        expect(plain.headers.get('Vary')).toBe('Accept-Encoding');
+        expect(bytes.equals(expected)).toBe(true);
+      }
+      const br = await new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>(
+        (resolve, reject) => {
+          get(url, { headers: { 'Accept-Encoding': 'br' } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (chunk: Buffer) => chunks.push(chunk));
+            res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+          }).on('error', reject);
+        },
+      );
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('no-store');
+      expect(br.headers['content-length']).toBe(String(br.bytes.length));
+      expect(brotliDecompressSync(br.bytes).equals(expected)).toBe(true);
+    } finally {
+      await server.close();
+    }
   });
 });

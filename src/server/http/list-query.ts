@@ -58,6 +58,47 @@ export function parseFilters<S extends z.core.$ZodObject>(c: Context, schema: S)
   return parsed.data;
 }
 
+// Enough for every query a page or a poller repeats; what is past it is parsed as it comes.
+const KEPT_QUERIES = 256;
+const KEPT_QUERY_LENGTH = 512;
+
+function isPlainValue(value: unknown): boolean {
+  return value === undefined || value === null || typeof value !== 'object';
+}
+
+/**
+ * `parse`, remembered by the raw query string it read: a list read by a
+ * page or a poller sends the same few queries again and again, and parsing
+ * them (the page request, then every filter through the contract's schema)
+ * was among the largest costs of an answer from the read cache. Only what
+ * parsed is kept, so a bad query is refused by `parse` itself every time,
+ * with its own 400; only answers of plain values (strings, numbers) are
+ * kept, and each request gets its own copy, so a handler that changes its
+ * query changes nothing another request sees. `parse` must read nothing but
+ * the URL's query string.
+ */
+export function rememberedQueries<Q, C extends { req: { url: string } }>(
+  parse: (c: C) => Q,
+): (c: C) => Q {
+  const kept = new Map<string, Q>();
+  return (c) => {
+    const url = c.req.url;
+    const at = url.indexOf('?');
+    const raw = at === -1 ? '' : url.slice(at + 1);
+    const hit = kept.get(raw);
+    if (hit) return { ...hit };
+    const parsed = parse(c);
+    if (raw.length <= KEPT_QUERY_LENGTH && Object.values(parsed as object).every(isPlainValue)) {
+      if (kept.size >= KEPT_QUERIES) {
+        const oldest = kept.keys().next().value;
+        if (oldest !== undefined) kept.delete(oldest);
+      }
+      kept.set(raw, { ...parsed });
+    }
+    return parsed;
+  };
+}
+
 /**
  * A resource id from the path. One that no record could have (control
  * characters, absurd length) is simply not found; it never reaches the database.

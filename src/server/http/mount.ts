@@ -12,7 +12,7 @@ import {
 } from '#contract/endpoint.ts';
 import type { AppEnv } from './app-env.ts';
 import { readJsonBody, readJsonBodyAs } from './json-body.ts';
-import { parseFilters, parsePageRequest, pathId } from './list-query.ts';
+import { parseFilters, parsePageRequest, pathId, rememberedQueries } from './list-query.ts';
 import { rule, type AuditRule } from './route-rule.ts';
 
 type QueryOf<E extends Endpoint> = (QuerySchemaOf<E> extends z.ZodMiniObject
@@ -67,6 +67,18 @@ export function mount<E extends Endpoint>(
   if (!e.path.startsWith(`${base}/`)) throw new Error(`${e.path} is not under ${base}`);
   const audit = e.audit === false ? false : { ...e.audit, ...options.audit };
   const names = paramNames(e.path);
+  const { paged, query: filters } = e;
+  const parseQuery =
+    options.query ??
+    (paged || filters
+      ? rememberedQueries(
+          (c) =>
+            ({
+              ...(paged ? parsePageRequest(c) : {}),
+              ...(filters ? parseFilters(c, filters) : {}),
+            }) as QueryOf<E>,
+        )
+      : () => ({}) as QueryOf<E>);
   app.on(
     e.method,
     e.path.slice(base.length),
@@ -76,12 +88,7 @@ export function mount<E extends Endpoint>(
       await options.guard?.(c);
       const params: Record<string, string> = {};
       for (const name of names) params[name] = pathId(c, name, e.resource ?? 'record');
-      const query = options.query
-        ? options.query(c)
-        : {
-            ...(e.paged ? parsePageRequest(c) : {}),
-            ...(e.query ? parseFilters(c, e.query) : {}),
-          };
+      const query = parseQuery(c);
       const body = !e.body
         ? undefined
         : options.body

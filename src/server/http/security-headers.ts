@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './app-env.ts';
 
 /**
@@ -9,31 +8,66 @@ import type { AppEnv } from './app-env.ts';
  * everywhere. HSTS only over HTTPS: on plain HTTP browsers ignore it, and
  * sending it from a dev server invites confusion. Whether a request came
  * over HTTPS is the caller's to say (auth/csrf.ts's `isHttps`, with TRUST_PROXY).
+ *
+ * They are what hono's secureHeaders sets with this policy (its defaults,
+ * `Referrer-Policy: same-origin`, `X-Frame-Options: DENY`, no HSTS of its
+ * own; security-headers.test.ts holds the two together), written out once:
+ * the API's JSON answers take them in one record with the rest of their
+ * headers (http/compress-json.ts, `finalHeaders`), instead of one Headers
+ * call each per answer.
  */
-const CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:'],
-  fontSrc: ["'self'"],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['cross-origin-resource-policy', 'same-origin'],
+  ['cross-origin-opener-policy', 'same-origin'],
+  ['origin-agent-cluster', '?1'],
+  ['referrer-policy', 'same-origin'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-dns-prefetch-control', 'off'],
+  ['x-download-options', 'noopen'],
+  ['x-frame-options', 'DENY'],
+  ['x-permitted-cross-domain-policies', 'none'],
+  ['x-xss-protection', '0'],
+  ['content-security-policy', CSP],
+];
+
+const HSTS = ['strict-transport-security', 'max-age=31536000; includeSubDomains'] as const;
+
+/** The security headers of an answer, by lower-case name: over HTTPS with HSTS. */
+export const SECURITY_HEADER_RECORDS: Readonly<Record<'http' | 'https', Record<string, string>>> = {
+  http: Object.fromEntries(SECURITY_HEADERS),
+  https: Object.fromEntries([...SECURITY_HEADERS, HSTS]),
 };
+
+/** Answers that already carry the security headers in their one record (http/compress-json.ts). */
+const complete = new WeakSet<Response>();
+
+/** `res` was made with SECURITY_HEADER_RECORDS among its headers: securityHeaders leaves it be. */
+export function markSecured(res: Response): void {
+  complete.add(res);
+}
 
 export function securityHeaders(
   overHttps: (c: Context<AppEnv>) => boolean,
 ): MiddlewareHandler<AppEnv> {
-  const headers = secureHeaders({
-    contentSecurityPolicy: CSP,
-    referrerPolicy: 'same-origin',
-    xFrameOptions: 'DENY',
-    strictTransportSecurity: false,
-  });
   return async (c, next) => {
-    await headers(c, next);
-    if (overHttps(c)) c.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    await next();
+    if (complete.has(c.res)) return;
+    const headers = c.res.headers;
+    for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+    headers.delete('x-powered-by');
+    if (overHttps(c)) headers.set(...HSTS);
   };
 }
