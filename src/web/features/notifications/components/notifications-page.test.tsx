@@ -56,8 +56,11 @@ const delivery = (over: Partial<NotificationDelivery>): NotificationDelivery => 
 
 type Sent = { method: string; path: string; body: unknown };
 
+let smtpReads = 0;
+
 function fake(routes: Parameters<typeof installFakeApi>[0] = {}) {
   const sent: Sent[] = [];
+  smtpReads = 0;
   const record = (url: URL, init: RequestInit) =>
     sent.push({
       method: init.method ?? 'GET',
@@ -71,7 +74,8 @@ function fake(routes: Parameters<typeof installFakeApi>[0] = {}) {
         record(url, init);
         return json({ ...stored, updatedAt: '2026-11-02T10:00:00.000Z' });
       }
-      return json(stored);
+      smtpReads += 1;
+      return json(smtpReads > 1 ? { ...stored, updatedAt: '2026-11-02T10:00:00.000Z' } : stored);
     },
     [CHAT]: (url, init) => {
       if (init.method === 'POST') {
@@ -109,7 +113,7 @@ function fake(routes: Parameters<typeof installFakeApi>[0] = {}) {
 }
 
 describe('Settings → Notifications', () => {
-  it('labels every SMTP field and never shows the stored password; saving without one keeps it', async () => {
+  it('labels every SMTP field and never shows the stored password; a password typed is sent once, then cleared', async () => {
     const sent = fake();
     const user = userEvent.setup();
     renderWithQuery(<NotificationsPage />);
@@ -128,6 +132,7 @@ describe('Settings → Notifications', () => {
 
     await user.clear(screen.getByLabelText('Host'));
     await user.type(screen.getByLabelText('Host'), 'mail.example.com');
+    await user.type(password, 'a new secret');
     await user.click(screen.getByRole('button', { name: 'Save SMTP settings' }));
     await waitFor(() => expect(sent).toHaveLength(1));
     expect(sent[0]).toEqual({
@@ -138,11 +143,21 @@ describe('Settings → Notifications', () => {
         port: 587,
         security: 'STARTTLS',
         username: 'console',
+        password: 'a new secret',
         fromAddress: 'console@example.com',
         enabled: true,
       },
     });
-    expect(await screen.findByLabelText('Password')).toHaveValue('');
+    await waitFor(() => expect(screen.getByLabelText('Password')).toHaveValue(''));
+    // Read back after the save, the form still says it was saved, and holds no password.
+    await waitFor(() => expect(smtpReads).toBe(2));
+    expect(screen.getByRole('status')).toHaveTextContent('Saved.');
+    expect(screen.getByLabelText('Host')).toHaveValue('mail.example.com');
+
+    // Saved again with the field left empty: no password is sent, so the stored one stays.
+    await user.click(screen.getByRole('button', { name: 'Save SMTP settings' }));
+    await waitFor(() => expect(sent).toHaveLength(2));
+    expect(sent[1]?.body).not.toHaveProperty('password');
   });
 
   it("names a bad port before asking the server, and the server's refusals at their fields, keeping what was typed", async () => {
