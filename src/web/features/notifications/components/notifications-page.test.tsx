@@ -160,6 +160,36 @@ describe('Settings → Notifications', () => {
     expect(sent[1]?.body).not.toHaveProperty('password');
   });
 
+  it('says a first configuration was saved, after the settings are read back', async () => {
+    let configured = false;
+    const fresh: SmtpSettings = {
+      ...stored,
+      configured: false,
+      host: '',
+      username: null,
+      passwordSet: false,
+      fromAddress: '',
+      updatedAt: null,
+    };
+    fake({
+      [SMTP]: (_url, init) => {
+        if (init.method === 'PUT') configured = true;
+        return json(configured ? stored : fresh);
+      },
+    });
+    const user = userEvent.setup();
+    renderWithQuery(<NotificationsPage />);
+    await user.type(await screen.findByLabelText('Host'), 'smtp.example.com');
+    await user.type(screen.getByLabelText('From address'), 'console@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save SMTP settings' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+        'A password is stored (never shown). Leave empty to keep it.',
+      ),
+    );
+    expect(screen.getByRole('status')).toHaveTextContent('Saved.');
+  });
+
   it("names a bad port before asking the server, and the server's refusals at their fields, keeping what was typed", async () => {
     const sent = fake({
       [SMTP]: (url, init) => {

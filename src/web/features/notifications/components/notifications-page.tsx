@@ -435,9 +435,9 @@ export function NotificationsPage() {
           onRetry={() => void smtp.refetch()}
         />
       ) : smtp.data ? (
-        // Made again only when first configured: made again at each save, it dropped its
-        // "Saved." the moment the settings were read back.
-        <SmtpForm key={smtp.data.configured ? 'configured' : 'new'} settings={smtp.data} />
+        // Made once: made again when the settings are read back after a save (keyed on their
+        // time), it dropped its "Saved." at once.
+        <SmtpForm settings={smtp.data} />
       ) : null}
       <TestEmail />
       <ChatTargets />
