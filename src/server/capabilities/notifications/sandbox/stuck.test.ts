@@ -36,6 +36,10 @@ afterAll(async () => {
   await Promise.all([smtp.close(), chat.close()]);
 });
 
+// The app and its vaults are made before the test, under the set-up limit: made by the test,
+// they took most of its 60 s on a loaded machine.
+engineTest.beforeAll(async ({ t: _t, f: _f }) => {});
+
 describe('a stuck transaction', () => {
   engineTest(
     'is told to its initiator and the team once, after the hour, on the test clock; never to its approver',
