@@ -8,7 +8,7 @@ import http from 'node:http';
  */
 
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: string;
 }

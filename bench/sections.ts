@@ -6,6 +6,7 @@ import { ledgerStatementSection } from './ledger-statement-section.ts';
 import { killRestartSection } from './embedded-db/kill-restart-section.ts';
 import { listPostgresSection, listSection } from './compare/list-section.ts';
 import { liveUpdatesSection } from './live-updates-section.ts';
+import { notificationDeliverySection } from './notification-delivery-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import { paymentRunCheckSection } from './payment-run-check-section.ts';
 import { paymentRunExecuteSection } from './payment-run-execute-section.ts';
@@ -32,6 +33,7 @@ export const SECTIONS: BenchSection[] = [
   paymentRunExecuteSection,
   liveUpdatesSection,
   webhookDeliverySection,
+  notificationDeliverySection,
   streamReconnectsSection,
   stalledBodiesSection,
   signInAbuseSection,

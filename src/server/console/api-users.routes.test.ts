@@ -201,6 +201,37 @@ describe('API users in the console', () => {
     },
   );
 
+  appTest(
+    'rotating a key with an expiry keeps that expiry: the new key is refused once it passes',
+    async ({ t }) => {
+      const inAWeek = new Date(t.authClock.now().getTime() + 7 * 24 * 3600_000).toISOString();
+      const issued = (
+        await post(
+          t.admin,
+          pathOf(createApiUser, {}),
+          valid({ name: 'Weekly bot', expiresAt: inAWeek }),
+        )
+      ).body as ApiUserKeyIssued;
+      const rotated = await post(
+        t.admin,
+        pathOf(rotateApiUserKey, { apiUserId: issued.apiUser.id }),
+        {},
+      );
+      expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+      const fresh = rotated.body as ApiUserKeyIssued;
+      expect(fresh.apiUser.expiresAt).toBe(inAWeek);
+      const listed = (await t.admin.json(pathOf(listApiUsers, {}))).body as {
+        results: ApiUserInfo[];
+      };
+      expect(listed.results.find((u) => u.id === issued.apiUser.id)?.expiresAt).toBe(inAWeek);
+
+      const client = clientOf(t, fresh);
+      expect((await call(t, client, 'GET', paths.vaults())).status).toBe(200);
+      t.authClock.advance(7 * 24 * 3600_000 + 1_000);
+      expect((await call(t, client, 'GET', paths.vaults())).status).toBe(401);
+    },
+  );
+
   appTest('an expired key is rotated with a new expiry, never the passed one', async ({ t }) => {
     const soon = new Date(t.authClock.now().getTime() + 60_000).toISOString();
     const issued = (

@@ -108,12 +108,16 @@ export async function startSmtpServer() {
 /** A local HTTP receiver for chat webhooks: every POST's JSON body kept, answered `status`. */
 export async function startChatReceiver() {
   const bodies: unknown[] = [];
+  /** Each body with when it ended (performance.now()), for timing what arrives. */
+  const arrivals: Array<{ body: unknown; at: number }> = [];
   const state = { status: 200 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      bodies.push(body);
+      arrivals.push({ body, at: performance.now() });
       res.writeHead(state.status, { 'Content-Type': 'text/plain' });
       res.end(state.status === 200 ? 'ok' : 'no');
     });
@@ -124,6 +128,7 @@ export async function startChatReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hooks/team`,
     bodies,
+    arrivals,
     state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

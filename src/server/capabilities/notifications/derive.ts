@@ -109,7 +109,10 @@ export async function derive(
       .from(staffProposals)
       .where(eq(staffProposals.id, event.entityId));
     if (proposal?.change.role === 'admin') {
-      const who = proposal.change.name ?? proposal.change.email ?? proposal.staffId ?? 'A member';
+      // A role change alone carries no name: the member is named as the staff page names them,
+      // never by an id a reader cannot place.
+      const subject = proposal.staffId ? members.find((m) => m.id === proposal.staffId) : undefined;
+      const who = proposal.change.name ?? subject?.name ?? proposal.change.email ?? 'A member';
       derived.push({
         notice: { ...base, event: 'NEW_ADMIN', detail: `${who} is now an admin.` },
         members: members.filter((m) => m.role === 'admin' && m.id !== proposal.staffId),

@@ -162,4 +162,37 @@ describe('the API keys page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Revoke' }));
     await waitFor(() => expect(revoked).toEqual(['au_1']));
   });
+
+  it('rotates a key with an expiry without touching the expiry; an expired one gets none', async () => {
+    const expiring = { ...bot, expiresAt: '2027-01-01T00:00:00.000Z' };
+    const expired = { ...bot, id: 'au_3', name: 'Old bot', status: 'expired' as const };
+    const rotated: Array<{ id: string; body: unknown }> = [];
+    const rotate = (id: string) => (_url: URL, init: RequestInit) => {
+      rotated.push({ id, body: JSON.parse(String(init.body)) });
+      const user = id === 'au_1' ? expiring : expired;
+      return json({ apiUser: user, apiKey: 'key-new', privateKeyHex: 'fedcba9876543210' });
+    };
+    fake({
+      [LIST]: () => json({ results: [expiring, expired] }),
+      [`${LIST}au_1/rotate/`]: rotate('au_1'),
+      [`${LIST}au_3/rotate/`]: rotate('au_3'),
+    });
+    const user = userEvent.setup();
+    renderWithQuery(<ApiKeysPage />);
+    await user.click(await screen.findByRole('button', { name: 'Rotate the key of Payroll bot' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(dialog).not.toHaveTextContent('without an expiry');
+    await user.click(within(dialog).getByRole('button', { name: 'Rotate the key' }));
+    await waitFor(() => expect(rotated).toEqual([{ id: 'au_1', body: {} }]));
+    dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByLabelText('I have kept the private key somewhere safe'));
+    await user.click(within(dialog).getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Rotate the key of Old bot' }));
+    dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('without an expiry');
+    await user.click(within(dialog).getByRole('button', { name: 'Rotate the key' }));
+    await waitFor(() => expect(rotated[1]).toEqual({ id: 'au_3', body: { expiresAt: null } }));
+  });
 });

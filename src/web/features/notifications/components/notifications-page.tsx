@@ -96,17 +96,21 @@ function SmtpForm({ settings }: { settings: SmtpSettings }) {
     event.preventDefault();
     setShown(true);
     if (portError) return;
-    save.mutate({
-      host,
-      // eslint-disable-next-line no-restricted-syntax -- a TCP port, checked as digits above
-      port: Number.parseInt(port, 10),
-      security,
-      username: username || null,
-      // Left empty: the stored password stays.
-      ...(password ? { password } : {}),
-      fromAddress,
-      enabled,
-    });
+    save.mutate(
+      {
+        host,
+        // eslint-disable-next-line no-restricted-syntax -- a TCP port, checked as digits above
+        port: Number.parseInt(port, 10),
+        security,
+        username: username || null,
+        // Left empty: the stored password stays.
+        ...(password ? { password } : {}),
+        fromAddress,
+        enabled,
+      },
+      // The password typed is kept by the server now: not held in the page.
+      { onSuccess: () => setPassword('') },
+    );
   };
   const fieldLevel = Object.keys(errors).length > 0;
   return (
@@ -431,7 +435,9 @@ export function NotificationsPage() {
           onRetry={() => void smtp.refetch()}
         />
       ) : smtp.data ? (
-        <SmtpForm key={smtp.data.updatedAt ?? 'new'} settings={smtp.data} />
+        // Made once: made again when the settings are read back after a save (keyed on their
+        // time), it dropped its "Saved." at once.
+        <SmtpForm settings={smtp.data} />
       ) : null}
       <TestEmail />
       <ChatTargets />
