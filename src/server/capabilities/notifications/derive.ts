@@ -56,11 +56,22 @@ export async function enabledMembers(db: Pick<Database, 'select'>): Promise<Memb
     .where(eq(staff.disabled, false));
 }
 
+export interface DeriveOptions {
+  now: Date;
+  graceMs: number;
+  /**
+   * The enabled members, read once for a pass's events rather than once an event (a pass of
+   * many events otherwise reads the whole staff table for each).
+   */
+  members?: () => Promise<Member[]>;
+}
+
 export async function derive(
   db: Pick<Database, 'select'>,
   event: LiveEvent,
-  options: { now: Date; graceMs: number },
+  options: DeriveOptions,
 ): Promise<Derivation> {
+  const membersOf = options.members ?? (() => enabledMembers(db));
   if (isTransactionEvent(event)) {
     if (event.kind !== 'transaction.status') return NOTHING;
     const notice = (e: Notice['event']): Notice => ({
@@ -71,7 +82,7 @@ export async function derive(
     });
     switch (event.status) {
       case 'PENDING':
-        return needsApproval(db, notice('NEEDS_APPROVAL'), event.at, options);
+        return needsApproval(db, notice('NEEDS_APPROVAL'), event.at, options, membersOf);
       case 'APPROVED':
         return toInitiator(db, notice('APPROVED'));
       case 'DECLINED':
@@ -87,13 +98,13 @@ export async function derive(
   // A transaction's decisions are told by its status log, its proposal by its PENDING status.
   if (event.entityType === 'TRANSACTION') return NOTHING;
   if (event.kind === 'approval.proposed')
-    return needsApproval(db, { ...base, event: 'NEEDS_APPROVAL' }, event.at, options);
+    return needsApproval(db, { ...base, event: 'NEEDS_APPROVAL' }, event.at, options, membersOf);
   if (event.kind !== 'approval.decided') return NOTHING;
   const approved = event.status === 'APPROVED';
   const told = await toInitiator(db, { ...base, event: approved ? 'APPROVED' : 'DECLINED' });
   if (told.waiting || !approved) return told;
   const derived = [...told.derived];
-  const members = await enabledMembers(db);
+  const members = await membersOf();
   if (event.entityType === 'POLICY_PUBLISH')
     derived.push({
       notice: {
@@ -127,6 +138,7 @@ async function needsApproval(
   notice: Notice,
   at: string,
   { now, graceMs }: { now: Date; graceMs: number },
+  membersOf: () => Promise<Member[]>,
 ): Promise<Derivation> {
   const [row] = await db
     .select()
@@ -155,7 +167,7 @@ async function needsApproval(
   const members = eligibleDeciders(
     requirement,
     initiator,
-    await enabledMembers(db),
+    await membersOf(),
     notice.subOrgId,
     new Set(votes.map((v) => v.id)),
   );

@@ -13,7 +13,8 @@ import {
 import { startWokenLoop } from '../../woken-loop.ts';
 import { LIVE_CHANNEL, type LiveSource } from '../live/index.ts';
 import type { TargetPolicy } from '../webhooks/targets.ts';
-import { derive, type Derived } from './derive.ts';
+import { derive, enabledMembers, type Derived } from './derive.ts';
+import type { Member } from './recipients.ts';
 import { chatBody, linkFor, messageFor } from './messages.ts';
 import { postChat, sendEmail, SEND_TIMEOUT_MS } from './send.ts';
 import { smtpServer } from './store.ts';
@@ -198,6 +199,8 @@ export function createNotifier(options: NotifierOptions): Notifier {
     // moved the cursor meanwhile, and queues with the move.
     let position = known.position;
     const told: Derived[] = [];
+    let membersRead: Promise<Member[]> | undefined;
+    const members = () => (membersRead ??= enabledMembers(db));
     for (const row of await source.after(position, BATCH)) {
       if (row.id !== position + 1) {
         const gap = gaps.get(name);
@@ -208,7 +211,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         if (now.getTime() - gap.since < gapGraceMs) break;
       }
       if (row.event) {
-        const derived = await derive(db, row.event, { now, graceMs: ruleGraceMs });
+        const derived = await derive(db, row.event, { now, graceMs: ruleGraceMs, members });
         if (derived.waiting) break;
         told.push(...derived.derived);
       }
@@ -231,12 +234,20 @@ export function createNotifier(options: NotifierOptions): Notifier {
     });
   }
 
-  async function deliverOne(group: Array<typeof notifications.$inferSelect>): Promise<void> {
+  /** What a delivery pass sends through: read once a pass, not once a message. */
+  interface Channels {
+    smtp: Awaited<ReturnType<typeof smtpServer>>;
+    chatTargets: Map<string, typeof notificationChatTargets.$inferSelect>;
+  }
+
+  async function deliverOne(
+    group: Array<typeof notifications.$inferSelect>,
+    { smtp, chatTargets }: Channels,
+  ): Promise<void> {
     const [row] = group;
     if (!row) return;
     let error: string | null;
     if (row.channel === 'EMAIL') {
-      const smtp = await smtpServer(db);
       const message =
         group.length > 1 || row.dedupeKey.endsWith(DIGEST_MARK)
           ? digestMessage(group, options.baseUrl())
@@ -245,10 +256,7 @@ export function createNotifier(options: NotifierOptions): Notifier {
         ? await sendEmail(smtp, { to: row.recipient, ...message }, timeoutMs)
         : 'email is turned off: no SMTP server is set and on';
     } else {
-      const [target] = await db
-        .select()
-        .from(notificationChatTargets)
-        .where(eq(notificationChatTargets.id, row.recipientId));
+      const target = chatTargets.get(row.recipientId);
       error = target
         ? await postChat(
             target.url,
@@ -322,8 +330,14 @@ export function createNotifier(options: NotifierOptions): Notifier {
         groups.set(key, [...(groups.get(key) ?? []), row]);
       }
       const queue = [...groups.values()];
+      if (queue.length === 0) return 0;
+      const [smtp, targets] = await Promise.all([
+        smtpServer(db),
+        db.select().from(notificationChatTargets),
+      ]);
+      const channels: Channels = { smtp, chatTargets: new Map(targets.map((t) => [t.id, t])) };
       const workers = Array.from({ length: Math.min(CONCURRENCY, queue.length) }, async () => {
-        for (let row = queue.shift(); row; row = queue.shift()) await deliverOne(row);
+        for (let row = queue.shift(); row; row = queue.shift()) await deliverOne(row, channels);
       });
       await Promise.all(workers);
       return claimed.length;
