@@ -9,6 +9,7 @@ import { liveUpdatesSection } from './live-updates-section.ts';
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import { paymentRunCheckSection } from './payment-run-check-section.ts';
 import { paymentRunExecuteSection } from './payment-run-execute-section.ts';
+import { renderedPagesSection } from './rendered-pages-section.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { streamReconnectsSection } from './stream-reconnects-section.ts';
@@ -23,6 +24,7 @@ export const SECTIONS: BenchSection[] = [
   listSection,
   firstScreensSection,
   firstScreenTimelineSection,
+  renderedPagesSection,
   storageSection,
   transactionPageSection,
   approvalsInboxSection,
