@@ -24,6 +24,7 @@ import { signInAsDemo } from './session.ts';
  */
 
 const CONNECTIONS = 10;
+const ROUNDS = 2;
 /** The overview's API read as the page asks for it (the member's zone). */
 const OVERVIEW_API = `${pathOf(overview)}${toQueryString({ timeZone: 'Europe/Berlin' })}`;
 
@@ -51,21 +52,24 @@ export const renderedPagesSection: BenchSection = {
         ['/ (overview), rendered', '/', { accept: 'text/html' }],
         ['overview API read', OVERVIEW_API, { accept: 'application/json' }],
       ];
-      for (const [target, cellPath, headers] of cells) {
-        const row = await cannon(
-          target,
-          server.url + cellPath,
-          CONNECTIONS,
-          seconds,
-          { ...headers, cookie, 'accept-encoding': 'br' },
-          server.pid,
-        );
-        rows.push(row);
-        progress(
-          `  ${target} ×${CONNECTIONS}: ${row.rps.toFixed(0)}/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms` +
-            (row.failures ? `, ${row.failures} FAILED` : ''),
-        );
-      }
+      // A server just started is still catching up (its simulator, its caches): every cell
+      // runs in each of ROUNDS rounds, and the last round is the figure.
+      for (let round = 1; round <= ROUNDS; round += 1)
+        for (const [target, cellPath, headers] of cells) {
+          const row = await cannon(
+            target,
+            server.url + cellPath,
+            CONNECTIONS,
+            seconds,
+            { ...headers, cookie, 'accept-encoding': 'br' },
+            server.pid,
+          );
+          rows.push({ ...row, round });
+          progress(
+            `  round ${round} ${target} ×${CONNECTIONS}: ${row.rps.toFixed(0)}/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms` +
+              (row.failures ? `, ${row.failures} FAILED` : ''),
+          );
+        }
       const result: RenderedPages = { loadAverage: { start, end: loadavg() }, rows };
       return { text: format(result), data: result };
     } finally {
@@ -80,8 +84,9 @@ function format({ loadAverage, rows }: RenderedPages): string {
   return [
     `${CONNECTIONS} connections each, signed in as the approver, brotli; load average ${load(loadAverage.start)} at the start, ${load(loadAverage.end)} at the end.`,
     table(
-      ['cell', 'per second', 'p50', 'p99', 'server CPU / answer', 'failures'],
+      ['round', 'cell', 'per second', 'p50', 'p99', 'server CPU / answer', 'failures'],
       rows.map((r) => [
+        String(r.round ?? ''),
         r.target,
         r.rps.toFixed(0),
         `${r.p50Ms} ms`,
@@ -90,6 +95,6 @@ function format({ loadAverage, rows }: RenderedPages): string {
         String(r.failures),
       ]),
     ),
-    'Target: the rendered /transactions at ≥ 150 pages a second.',
+    `Target: the rendered /transactions at ≥ 150 pages a second (round ${ROUNDS}, once the server has settled).`,
   ].join('\n');
 }
