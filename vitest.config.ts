@@ -100,6 +100,8 @@ export const BOTH_DATABASES = [
   'src/server/capabilities/transactions/transactions-paging.test.ts',
   // The activity log: one hand-written query over change requests and status events.
   'src/server/capabilities/activity/activity.sdk.test.ts',
+  // The overview's facts: the sandbox's sums in NUMERIC by quarter hour, and their statement count.
+  'src/server/capabilities/overview/sandbox/index.test.ts',
   // The ledger's sums and pages over movements written in bulk by SQL of its own.
   'src/server/capabilities/ledger/ledger.routes.test.ts',
   // A month closed between movements written under the close's advisory lock, and late ones.

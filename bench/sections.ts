@@ -10,6 +10,7 @@ import { notificationDeliverySection } from './notification-delivery-section.ts'
 import { operationMixSection, pollingPagesSection } from './embedded-db/sections.ts';
 import { paymentRunCheckSection } from './payment-run-check-section.ts';
 import { paymentRunExecuteSection } from './payment-run-execute-section.ts';
+import { renderedPagesSection } from './rendered-pages-section.ts';
 import type { BenchSection } from './section.ts';
 import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { streamReconnectsSection } from './stream-reconnects-section.ts';
@@ -25,6 +26,7 @@ export const SECTIONS: BenchSection[] = [
   listPostgresSection,
   firstScreensSection,
   firstScreenTimelineSection,
+  renderedPagesSection,
   storageSection,
   transactionPageSection,
   approvalsInboxSection,

@@ -73,6 +73,26 @@ test.describe('Overview', () => {
     await expect(page.getByRole('heading', { name, level: 1, exact: true })).toBeVisible();
   });
 
+  test('the first HTML carries the figures and tables; the charts are drawn after', async ({
+    page,
+  }) => {
+    const response = await page.request.get('/', { headers: { accept: 'text/html' } });
+    expect(response.status()).toBe(200);
+    const html = await response.text();
+    expect(html).toMatch(/data-testid="total-usd"[^>]*>[\d,]+\.\d{2} USD</);
+    expect(html).toContain('Holdings by vault, largest first');
+    expect(html).toContain('Holdings by asset: units held, value in USD and share of the total');
+    // Neither chart is in it: their code loads once the page is there.
+    expect(html).not.toContain('aria-label="Holdings by asset:');
+    expect(html).not.toContain('aria-label="Completed outflow per day');
+
+    await page.goto('/');
+    await expect(page.getByRole('img', { name: /^Holdings by asset:/ })).toBeVisible();
+    await expect(
+      page.getByRole('img', { name: /^Completed outflow per day over the last 30 days/ }),
+    ).toBeVisible();
+  });
+
   test('the totals move when a transfer completes, without a reload', async ({
     page,
     browser,

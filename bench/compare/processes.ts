@@ -128,7 +128,16 @@ function serveNodeArgs(root = '.'): string[] {
  */
 export async function startBuiltConsole(
   work: string,
-  { build, progress }: { build: boolean; progress: (line: string) => void },
+  {
+    build,
+    progress,
+    nodeArgs,
+  }: {
+    build: boolean;
+    progress: (line: string) => void;
+    /** Extra node flags for the server (ConsoleOptions.nodeArgs). */
+    nodeArgs?: string[] | undefined;
+  },
 ): Promise<{ server: Child; staticDir: string }> {
   if (build) {
     progress('building (npm run build)…');
@@ -142,6 +151,7 @@ export async function startBuiltConsole(
     logLevel: 'warn',
     staticDir,
     logFile: path.join(work, 'console.log'),
+    ...(nodeArgs ? { nodeArgs } : {}),
   });
   return { server, staticDir };
 }

@@ -17,6 +17,19 @@ const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
  */
 export function knownTimeZone(name: string): string | undefined {
   if (name.length > MAX_ZONE_LENGTH || !ZONE_NAME.test(name)) return undefined;
+  const known = knownZones.get(name);
+  if (known) return known;
+  const answer = resolveZone(name);
+  // Kept for the names a runtime knows (a few hundred, in a few spellings), so
+  // the check costs no formatter per request; a bounded cache, whatever is sent.
+  if (answer && knownZones.size < MAX_KNOWN_ZONES) knownZones.set(name, answer);
+  return answer;
+}
+
+const MAX_KNOWN_ZONES = 2_000;
+const knownZones = new Map<string, string>();
+
+function resolveZone(name: string): string | undefined {
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;

@@ -396,10 +396,26 @@ export function readRecorder(): { logQuery(query: string): void } | undefined {
   if (!checking) return undefined;
   return {
     logQuery(query) {
+      counted.getStore()?.push(query);
       const touched = recording.getStore();
       if (touched) for (const table of tablesNamed(query)) touched.add(table);
     },
   };
+}
+
+const counted = new AsyncLocalStorage<string[]>();
+
+/**
+ * Runs `fn` and answers the statements it sent through the query builder
+ * (what a read costs in round trips: a test's measure, since the recorder
+ * is the test suite's, checkReadTables). Throws when nothing is recorded.
+ */
+export async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  if (!checking)
+    throw new Error('statementsOf: statements are recorded only under checkReadTables');
+  const statements: string[] = [];
+  await counted.run(statements, fn);
+  return statements;
 }
 
 /**

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { createApp, type App } from '../app.ts';
 import type { OriginPolicy } from '../http/public-origin.ts';
+import type { CustodyBackend } from '../custody/backend.ts';
 import type { Database, DatabaseHandle } from '../db/client.ts';
 import { assets, transactions, vaultBalances } from '../db/schema/sandbox.ts';
 import { createContact, createOrg, createVault } from './fixtures.ts';
@@ -29,6 +30,8 @@ export interface EngineTestApp {
   app: App;
   db: Database;
   database: DatabaseHandle;
+  /** The sandbox backend the app serves (before the scope layer), for a test that reads a port directly. */
+  backend: CustodyBackend;
   orgId: string;
   /** The engine's clock: lifecycles move only when a test advances it. */
   clock: TestClock;
@@ -67,17 +70,18 @@ export async function createEngineTestApp(
   // call them "not yet valid" once a slow run passes the allowed skew.
   // Only the engine runs on the test clock.
   const sessionClock = systemClock;
+  const backend = createSandboxBackend({
+    db,
+    orgId,
+    clock,
+    timeScale: TIME_SCALE,
+    ...(options.rampRateTolerancePercent
+      ? { rampRateTolerancePercent: options.rampRateTolerancePercent }
+      : {}),
+  });
   const app = createApp({
     config: { staticDir: path.join(process.cwd(), '.tmp', 'no-spa-here') },
-    backend: createSandboxBackend({
-      db,
-      orgId,
-      clock,
-      timeScale: TIME_SCALE,
-      ...(options.rampRateTolerancePercent
-        ? { rampRateTolerancePercent: options.rampRateTolerancePercent }
-        : {}),
-    }),
+    backend,
     ...(options.origin ? { origin: options.origin } : {}),
     database,
     logger: pino({ level: 'silent' }),
@@ -93,6 +97,7 @@ export async function createEngineTestApp(
     app,
     db,
     database,
+    backend,
     orgId,
     clock,
     authClock: sessionClock,

@@ -1,4 +1,5 @@
 import { operationsSandbox } from '../capabilities/operations/sandbox/index.ts';
+import { overviewSandbox } from '../capabilities/overview/sandbox/index.ts';
 import { asc } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { cachedRead } from '../db/read-cache.ts';
@@ -100,6 +101,7 @@ export function createSandboxBackend(options: SandboxBackendOptions): CustodyBac
     ...vaultsSandbox({ ...deps, reference }),
     ...operationsSandbox(deps),
     ...ledgerSandbox(deps),
+    ...overviewSandbox(deps),
     ...ledgerPeriodsSandbox(deps),
     ...transactions,
     ...bankAccountsSandbox(deps),

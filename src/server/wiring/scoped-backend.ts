@@ -4,6 +4,7 @@ import { bankAccountsScope } from '../capabilities/bank-accounts/scope.ts';
 import { contactsScope } from '../capabilities/contacts/scope.ts';
 import { ledgerScope } from '../capabilities/ledger/scope.ts';
 import { operationsScope } from '../capabilities/operations/scope.ts';
+import { overviewScope } from '../capabilities/overview/scope.ts';
 import { rampsScope } from '../capabilities/ramps/scope.ts';
 import { referenceScope } from '../capabilities/reference/scope.ts';
 import { transactionsScope } from '../capabilities/transactions/scope.ts';
@@ -31,5 +32,6 @@ export function scopedBackend(inner: CustodyBackend): CustodyBackend {
     ...operationsScope(inner),
     ...activityScope(inner),
     ...ledgerScope(inner),
+    ...overviewScope(inner),
   };
 }

@@ -7,13 +7,13 @@ import type { TransactionListQuery } from '../transactions/port.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalInbox, type HeldSource } from '../approvals/inbox.ts';
 import { addTo, percentOf, valueVaults } from './holdings.ts';
+import type { FlowTotals, OverviewFacts, OverviewFactsQuery } from './port.ts';
 
 /**
- * The treasury overview of the caller's scope, composed from the custody
- * API's reads through the scoped backend (either backend answers them):
+ * The treasury overview of the caller's scope:
  *
- * - holdings: every vault's detailed balances (holdings.ts), summed by
- *   asset, chain and vault;
+ * - holdings: every vault's balances valued as detailed_balances values
+ *   them, summed by asset, chain and vault;
  * - in flight: transactions neither completed, failed nor declined (drafts
  *   are not on their way), counted per status;
  * - flows: COMPLETED transactions by when they completed (their status
@@ -28,8 +28,16 @@ import { addTo, percentOf, valueVaults } from './holdings.ts';
  *   oldest item they may decide (capabilities/approvals/inbox.ts, the very
  *   list the inbox page pages through).
  *
- * Transactions are read page by page, at most MAX_TRANSACTION_PAGES of each
- * kind; `transactionsComplete` says whether every one was read.
+ * Holdings and flows are the backend's `overviewFacts` where it keeps them
+ * (the sandbox: a fixed number of statements over its balances and its
+ * transactions index, whatever their size, port.ts); otherwise (upstream)
+ * they are composed here from the custody API's reads through the scoped
+ * backend: the vault list, each vault's detailed balances, and the
+ * completed transactions page by page, at most MAX_TRANSACTION_PAGES;
+ * `transactionsComplete` says whether every one was read. Either way the
+ * flows are summed by quarter hour and placed on the member's days here.
+ * The transactions in flight are read by status from the transactions list
+ * (what is on its way, not the history).
  */
 
 const IN_FLIGHT: readonly TransactionStatus[] = [
@@ -90,14 +98,22 @@ function vaultsOf(tx: Transaction): { from?: string | undefined; to?: string | u
   return { from: vaultAt(tx.source, 'OUTGOING'), to: vaultAt(tx.destination, 'INCOMING') };
 }
 
+/** One formatter per zone: making one costs far more than using it, and the flows place many quarters. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** `YYYY-MM-DD` of an instant in `timeZone`. */
 function dayIn(instant: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(new Date(instant));
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(instant));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -118,16 +134,75 @@ interface FlowSum {
   unpriced: number;
 }
 const emptyFlow = (): FlowSum => ({ usd: [], count: 0, unpriced: 0 });
-function addFlow(flow: FlowSum, tx: Transaction): void {
-  flow.count += 1;
-  if (tx.amountInUSD) flow.usd.push(tx.amountInUSD);
-  else flow.unpriced += 1;
+function addFlow(flow: FlowSum, totals: FlowTotals): void {
+  flow.count += totals.count;
+  flow.usd.push(totals.usd);
+  flow.unpriced += totals.unpriced;
 }
-const flowAnswer = (flow: FlowSum) => ({
+const flowAnswer = (flow: FlowSum): FlowTotals => ({
   usd: sum(flow.usd),
   count: flow.count,
   unpriced: flow.unpriced,
 });
+/** One completed transaction's part of a flow. */
+const flowOf = (tx: Transaction): FlowTotals => ({
+  usd: tx.amountInUSD ?? '0',
+  count: 1,
+  unpriced: tx.amountInUSD ? 0 : 1,
+});
+
+const QUARTER_MS = 15 * 60 * 1000;
+
+/**
+ * The overview's facts from the custody API's own reads (port.ts says what
+ * they are): the vaults valued one by one (holdings.ts), and the completed
+ * transactions read page by page and summed by quarter hour.
+ */
+async function composedFacts(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  query: OverviewFactsQuery,
+): Promise<{ facts: OverviewFacts; complete: boolean }> {
+  const [{ vaults }, completed] = await Promise.all([
+    valueVaults(backend, ctx, query.subOrgId),
+    readAll(backend, ctx, {
+      status: 'COMPLETED',
+      subOrgId: query.subOrgId,
+      createdAtGte: query.createdFrom.toISOString(),
+    }),
+  ]);
+  const ours = new Set(vaults.map((v) => v.id));
+  const byQuarter = new Map<number, FlowSum>();
+  const outflow = emptyFlow();
+  const inflow = emptyFlow();
+  for (const tx of completed.rows) {
+    const at = completedAt(tx);
+    if (at === undefined || at > query.now.getTime()) continue;
+    const { from, to } = vaultsOf(tx);
+    const out = from !== undefined && ours.has(from) && !(to !== undefined && ours.has(to));
+    const into = to !== undefined && ours.has(to) && !(from !== undefined && ours.has(from));
+    const recent = at > query.lastDayFrom.getTime();
+    if (out) {
+      const quarter = Math.floor(at / QUARTER_MS);
+      const flow = byQuarter.get(quarter) ?? emptyFlow();
+      addFlow(flow, flowOf(tx));
+      byQuarter.set(quarter, flow);
+      if (recent) addFlow(outflow, flowOf(tx));
+    }
+    if (into && recent) addFlow(inflow, flowOf(tx));
+  }
+  return {
+    facts: {
+      vaults,
+      outflowByQuarter: [...byQuarter].map(([quarter, flow]) => ({
+        at: new Date(quarter * QUARTER_MS),
+        ...flowAnswer(flow),
+      })),
+      lastDay: { outflow: flowAnswer(outflow), inflow: flowAnswer(inflow) },
+    },
+    complete: completed.complete,
+  };
+}
 
 /** The transactions marked slower than usual, the latest to become so first. */
 function slowOnes(inFlight: readonly Transaction[]): OverviewResponse['slow'] {
@@ -201,7 +276,25 @@ export async function readOverview(
 ): Promise<OverviewResponse> {
   const { subOrgId, timeZone, now } = options;
   const nowMs = now.getTime();
-  const { vaults, totalUsd } = await valueVaults(backend, ctx, subOrgId);
+  const days = daysUpTo(dayIn(nowMs, timeZone), CHART_DAYS);
+  // The chart's first day starts at most 14 hours (the widest offset) before its UTC midnight.
+  const firstDayStart = Date.parse(`${days[0]}T00:00:00Z`) - 14 * 60 * 60 * 1000;
+  const dayFrom = nowMs - DAY_MS;
+  const factsQuery: OverviewFactsQuery = {
+    subOrgId,
+    createdFrom: new Date(firstDayStart - COMPLETION_LAG_MS),
+    now,
+    lastDayFrom: new Date(dayFrom),
+  };
+  const [{ facts, complete }, inFlightReads, waiting] = await Promise.all([
+    backend.overviewFacts
+      ? backend.overviewFacts(ctx, factsQuery).then((read) => ({ facts: read, complete: true }))
+      : composedFacts(backend, ctx, factsQuery),
+    Promise.all(IN_FLIGHT.map((status) => readAll(backend, ctx, { status, subOrgId }))),
+    options.decides ? waitingOn(backend, ctx, db, subOrgId, options.held) : Promise.resolve(null),
+  ]);
+  const { vaults } = facts;
+  const totalUsd = sum(vaults.map((v) => v.usd));
 
   const assetUnits = new Map<string, string>();
   const assetUsd = new Map<string, string>();
@@ -241,36 +334,11 @@ export async function readOverview(
     }))
     .sort((a, b) => byUsd(a, b) || a.name.localeCompare(b.name));
 
-  const days = daysUpTo(dayIn(nowMs, timeZone), CHART_DAYS);
-  // The chart's first day starts at most 14 hours (the widest offset) before its UTC midnight.
-  const firstDayStart = Date.parse(`${days[0]}T00:00:00Z`) - 14 * 60 * 60 * 1000;
-  const [inFlightReads, completed, waiting] = await Promise.all([
-    Promise.all(IN_FLIGHT.map((status) => readAll(backend, ctx, { status, subOrgId }))),
-    readAll(backend, ctx, {
-      status: 'COMPLETED',
-      subOrgId,
-      createdAtGte: new Date(firstDayStart - COMPLETION_LAG_MS).toISOString(),
-    }),
-    options.decides ? waitingOn(backend, ctx, db, subOrgId, options.held) : Promise.resolve(null),
-  ]);
-
-  const ours = new Set(vaults.map((v) => v.id));
-  const dayFrom = nowMs - DAY_MS;
-  const outflow = emptyFlow();
-  const inflow = emptyFlow();
+  // A quarter hour falls on one day in any zone (a zone's offset is whole quarters).
   const byDay = new Map(days.map((day) => [day, emptyFlow()]));
-  for (const tx of completed.rows) {
-    const at = completedAt(tx);
-    if (at === undefined || at > nowMs) continue;
-    const { from, to } = vaultsOf(tx);
-    const out = from !== undefined && ours.has(from) && !(to !== undefined && ours.has(to));
-    const into = to !== undefined && ours.has(to) && !(from !== undefined && ours.has(from));
-    if (out) {
-      if (at > dayFrom) addFlow(outflow, tx);
-      const day = byDay.get(dayIn(at, timeZone));
-      if (day) addFlow(day, tx);
-    }
-    if (into && at > dayFrom) addFlow(inflow, tx);
+  for (const quarter of facts.outflowByQuarter) {
+    const day = byDay.get(dayIn(quarter.at.getTime(), timeZone));
+    if (day) addFlow(day, quarter);
   }
   const dayTotals = days.map((day) => ({ day, ...flowAnswer(byDay.get(day) ?? emptyFlow()) }));
   const largest = dayTotals.reduce((max, d) => (cmp(d.usd, max) > 0 ? d.usd : max), '0');
@@ -293,8 +361,8 @@ export async function readOverview(
     inFlight: { count: byStatus.reduce((n, s) => n + s.count, 0), byStatus },
     lastDay: {
       from: new Date(dayFrom).toISOString(),
-      outflow: flowAnswer(outflow),
-      inflow: flowAnswer(inflow),
+      outflow: facts.lastDay.outflow,
+      inflow: facts.lastDay.inflow,
     },
     outflowByDay: dayTotals.map(({ day, usd, count }) => ({
       day,
@@ -302,6 +370,6 @@ export async function readOverview(
       count,
       share: percentOf(usd, largest),
     })),
-    transactionsComplete: completed.complete && inFlightReads.every((r) => r.complete),
+    transactionsComplete: complete && inFlightReads.every((r) => r.complete),
   };
 }

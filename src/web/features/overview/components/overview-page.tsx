@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { chainLabel } from '#contract/chains.ts';
 import { CONSOLE_LOCALE } from '#contract/display.ts';
 import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
@@ -15,18 +15,30 @@ import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { overviewQueries } from '../api/overview-queries.ts';
-import { Columns, FiguresGrid, FiguresTable, HorizontalBars, type Bar } from './charts.tsx';
+import { FiguresGrid, FiguresTable, type Bar } from './charts.tsx';
+
+// The charts are drawn once the page's figures and tables are there: the
+// server renders a placeholder of their size, and the browser loads their
+// code after it takes the page over, so neither the first HTML nor the
+// page's scripts wait on them. Each chart's figures are its table beside it.
+const HorizontalBars = lazy(() =>
+  import('./chart-drawings.tsx').then((m) => ({ default: m.HorizontalBars })),
+);
+const Columns = lazy(() => import('./chart-drawings.tsx').then((m) => ({ default: m.Columns })));
 
 const usd = (value: string) => `${formatUsd(value)} USD`;
 const linkClass = 'font-medium text-blue-800 underline hover:text-blue-900';
 
+// Made once: a formatter costs far more to make than to use, and the page labels 60 days a render.
+const DAY_LABEL = new Intl.DateTimeFormat(CONSOLE_LOCALE, {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
 /** "Nov 3" for the member's day `2026-11-03` (a calendar day: no zone moves it). */
 function dayLabel(day: string): string {
-  return new Intl.DateTimeFormat(CONSOLE_LOCALE, {
-    month: 'short',
-    day: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T12:00:00Z`));
+  return DAY_LABEL.format(new Date(`${day}T12:00:00Z`));
 }
 
 /** One headline figure: what it is, the number, and what it means or where to go. */
@@ -221,15 +233,21 @@ function ByAsset({ data }: { data: OverviewResponse }) {
         {bars.length === 0 ? (
           <p className="text-sm text-slate-700">Nothing held.</p>
         ) : (
-          <HorizontalBars
-            bars={bars}
-            description={`Holdings by asset: ${data.byAsset
-              .slice(0, 3)
-              .map((a) => `${a.symbol} ${a.share} %`)
-              .join(
-                ', ',
-              )}${data.byAsset.length > 3 ? ', and others' : ''} of the total. The same figures follow as a table.`}
-          />
+          <Suspense
+            fallback={
+              <svg aria-hidden="true" width="100%" height={bars.length * 28} className="block" />
+            }
+          >
+            <HorizontalBars
+              bars={bars}
+              description={`Holdings by asset: ${data.byAsset
+                .slice(0, 3)
+                .map((a) => `${a.symbol} ${a.share} %`)
+                .join(
+                  ', ',
+                )}${data.byAsset.length > 3 ? ', and others' : ''} of the total. The same figures follow as a table.`}
+            />
+          </Suspense>
         )}
         <FiguresTable
           summary="Holdings by asset as a table"
@@ -327,12 +345,14 @@ function OutflowChart({ data }: { data: OverviewResponse }) {
   return (
     <Panel title="Sent out, last 30 days">
       <div className="mt-3">
-        <Columns
-          bars={bars}
-          description={`Completed outflow per day over the last 30 days, in ${data.timeZone}${
-            busiest ? `; the most on ${dayLabel(busiest.day)}, ${usd(busiest.usd)}` : '; none'
-          }. The same figures follow as a table.`}
-        />
+        <Suspense fallback={<div aria-hidden="true" className="h-37" />}>
+          <Columns
+            bars={bars}
+            description={`Completed outflow per day over the last 30 days, in ${data.timeZone}${
+              busiest ? `; the most on ${dayLabel(busiest.day)}, ${usd(busiest.usd)}` : '; none'
+            }. The same figures follow as a table.`}
+          />
+        </Suspense>
         <p className="mt-1 text-xs text-slate-700">Days in {data.timeZone}.</p>
         <FiguresTable
           summary="Outflow per day as a table"

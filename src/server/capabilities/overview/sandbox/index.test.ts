@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { pathOf, toQueryString } from '#contract/endpoint.ts';
+import { overview } from '#contract/endpoints/overview.ts';
+import { OverviewResponse } from '#contract/overview.ts';
+import type { CustodyBackend } from '../../../custody/backend.ts';
+import { seedSandbox } from '../../../custody/sandbox/seed.ts';
+import { statementsOf } from '../../../db/read-cache.ts';
+import { subOrgs, transactions } from '../../../db/schema/sandbox.ts';
+import { engineTest } from '../../../test/engine-test.ts';
+import { createEngineTestApp, type EngineTestApp } from '../../../test/engine-test-app.ts';
+import { createSubOrg, createVault } from '../../../test/fixtures.ts';
+import { createTestDatabase } from '../../../test/test-database.ts';
+import { readOverview, type OverviewOptions } from '../overview.ts';
+
+// The overview's facts read where the sandbox keeps them: the same figures as
+// the derivation composed from the custody API's reads (the one upstream
+// uses), and a cost that does not grow with the vaults or the transactions.
+
+describe('the overview over a seeded sandbox', () => {
+  let t: EngineTestApp;
+  const now = new Date();
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    const seeded = await seedSandbox(database.db, { now });
+    t = await createEngineTestApp({ database, orgId: seeded.organizationId ?? '' });
+  });
+  afterAll(() => t.close());
+
+  const options = (timeZone: string, subOrgId?: string): OverviewOptions => ({
+    subOrgId,
+    timeZone,
+    now,
+    decides: true,
+    priceSource: 'SANDBOX_REFERENCE',
+  });
+  // The same backend without the facts it keeps: the overview composes them from its lists.
+  const composed = (): CustodyBackend => ({ ...t.backend, overviewFacts: undefined });
+
+  test('reads the same figures as the derivation composed from the custody API’s reads', async () => {
+    const [someSubOrg] = await t.db.select({ id: subOrgs.id }).from(subOrgs).limit(1);
+    // Zones half and three quarters of an hour off UTC too: the flows' days are placed by quarter hour.
+    for (const [zone, subOrgId] of [
+      ['UTC', undefined],
+      ['America/Los_Angeles', undefined],
+      ['Asia/Kathmandu', undefined],
+      ['Australia/Adelaide', someSubOrg?.id],
+    ] as const) {
+      const kept = await readOverview(t.backend, {}, t.db, options(zone, subOrgId));
+      const fromLists = await readOverview(composed(), {}, t.db, options(zone, subOrgId));
+      expect(fromLists.transactionsComplete).toBe(true);
+      expect(kept, `${zone} ${subOrgId ?? 'every sub-organization'}`).toEqual(fromLists);
+    }
+    const all = await readOverview(t.backend, {}, t.db, options('UTC'));
+    // The seeded world moves money: the comparison is not of empty figures.
+    expect(all.byVault.length).toBeGreaterThan(3);
+    expect(all.outflowByDay.some((d) => d.count > 0)).toBe(true);
+    expect(all.lastDay.outflow.count + all.lastDay.inflow.count).toBeGreaterThan(0);
+  });
+});
+
+describe('the overview’s read', () => {
+  engineTest(
+    'sends as many statements for 200 completed transactions in 20 vaults as for 10 in 2',
+    async ({ t }) => {
+      const sub = await createSubOrg(t.db, t.orgId, 'Many');
+      const url = `${pathOf(overview)}${toQueryString({ subOrgId: sub.id, timeZone: 'Europe/Berlin' })}`;
+      const read = async () => {
+        let body: unknown;
+        const statements = await statementsOf(async () => {
+          const res = await t.get(url);
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          body = res.body;
+        });
+        return { statements, seen: OverviewResponse.parse(body) };
+      };
+      const vaultIds: string[] = [];
+      const addVaults = async (n: number) => {
+        for (let i = 0; i < n; i += 1) {
+          const vault = await createVault(
+            t.db,
+            { orgId: t.orgId, subOrgId: sub.id, vaultName: `Many ${vaultIds.length}` },
+            [{ asset: 'ETH', chain: 'ETHEREUM', amount: '2' }],
+          );
+          vaultIds.push(vault.id);
+        }
+      };
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+      const addTransfers = (n: number) =>
+        t.db.insert(transactions).values(
+          Array.from({ length: n }, (_, i) => ({
+            id: randomUUID(),
+            orgId: t.orgId,
+            subOrgId: sub.id,
+            vaultId: vaultIds[i % vaultIds.length] ?? null,
+            status: 'COMPLETED' as const,
+            category: 'TRANSFER' as const,
+            transactionType: 'OUTGOING' as const,
+            blockChain: 'ETHEREUM',
+            asset: 'ETH',
+            amount: '0.1',
+            amountInUsd: '300',
+            source: { type: 'VAULT' as const, id: vaultIds[i % vaultIds.length] ?? '' },
+            destination: { type: 'EXTERNAL_ADDRESS' as const, id: '0xabc', address: '0xabc' },
+            createdAt: hourAgo,
+            updatedAt: hourAgo,
+          })),
+        );
+      // A first read makes what every request makes once (the session's, the reference data's).
+      await read();
+
+      await addVaults(2);
+      await addTransfers(10);
+      const few = await read();
+      expect(few.seen.lastDay.outflow).toEqual({ usd: '3000', count: 10, unpriced: 0 });
+      expect(few.seen.byVault).toHaveLength(2);
+
+      await addVaults(18);
+      await addTransfers(190);
+      const many = await read();
+      expect(many.seen.lastDay.outflow).toEqual({ usd: '60000', count: 200, unpriced: 0 });
+      expect(many.seen.byVault).toHaveLength(20);
+      expect(many.statements.length).toBe(few.statements.length);
+    },
+  );
+});

@@ -1,0 +1,205 @@
+import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { mul, round, sum } from '#contract/decimal.ts';
+import type { Holding } from '#contract/overview.ts';
+import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
+import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
+import type { Database } from '../../../db/client.ts';
+import { assets, transactions, vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
+import type { FlowTotals, OverviewFacts, OverviewFactsQuery, OverviewPort } from '../port.ts';
+
+/**
+ * The overview's facts over the sandbox's own tables, in two statements
+ * whatever the number of vaults or transactions: every vault in scope with
+ * its balances and the assets' reference prices (valued as
+ * getDetailedBalances values them: balance × price to the cent, through the
+ * decimal module), and the completed transactions' flows summed in NUMERIC
+ * by quarter hour (transactions_org_status_created_idx finds them).
+ *
+ * The flows follow the custody API's fields as the composed derivation reads
+ * them (overview.ts): a transaction completed when it was last updated; a
+ * party that is a vault names it, otherwise the transaction's own vault is
+ * the source of an OUTGOING one and the destination of an INCOMING one; it
+ * is an outflow when it leaves the scope's vaults for anything else, an
+ * inflow when it arrives from outside them.
+ */
+export function overviewSandbox({
+  db,
+  orgIdFor,
+}: Pick<SandboxDeps, 'db' | 'orgIdFor'>): OverviewPort {
+  return {
+    async overviewFacts(ctx, query) {
+      const orgId = await orgIdFor(ctx);
+      if (!orgId)
+        return {
+          vaults: [],
+          outflowByQuarter: [],
+          lastDay: { outflow: noFlow(), inflow: noFlow() },
+        };
+      const [held, flows] = await Promise.all([
+        holdings(db, orgId, query),
+        quarterFlows(db, orgId, query),
+      ]);
+      return { vaults: held, ...flows };
+    },
+  };
+}
+
+const noFlow = (): FlowTotals => ({ usd: '0', count: 0, unpriced: 0 });
+
+/** The scope's vaults (not deleted), by the sub-organization asked for or the member's. */
+function vaultsInScope(orgId: string, query: OverviewFactsQuery): SQL | undefined {
+  return and(
+    eq(vaults.orgId, orgId),
+    eq(vaults.isDeleted, false),
+    query.subOrgId ? eq(vaults.subOrgId, query.subOrgId) : undefined,
+    query.subOrgIds ? inArray(vaults.subOrgId, query.subOrgIds) : undefined,
+  );
+}
+
+async function holdings(
+  db: Database,
+  orgId: string,
+  query: OverviewFactsQuery,
+): Promise<OverviewFacts['vaults']> {
+  const rows = await db
+    .select({
+      id: vaults.id,
+      name: vaults.vaultName,
+      subOrgId: vaults.subOrgId,
+      asset: vaultBalances.asset,
+      chain: vaultBalances.chain,
+      amount: vaultBalances.amount,
+      price: assets.usdPrice,
+    })
+    .from(vaults)
+    .leftJoin(vaultBalances, eq(vaultBalances.vaultId, vaults.id))
+    .leftJoin(
+      assets,
+      and(eq(assets.symbol, vaultBalances.asset), eq(assets.blockChain, vaultBalances.chain)),
+    )
+    .where(vaultsInScope(orgId, query))
+    // The vault list's order (newest first), each vault's lines as detailed_balances lists them.
+    .orderBy(
+      desc(vaults.createdAt),
+      desc(vaults.id),
+      asc(vaultBalances.asset),
+      asc(vaultBalances.chain),
+    );
+  const byId = new Map<string, OverviewFacts['vaults'][number]>();
+  for (const row of rows) {
+    let vault = byId.get(row.id);
+    if (!vault) {
+      vault = { id: row.id, name: row.name, subOrgId: row.subOrgId, usd: '0', holdings: [] };
+      byId.set(row.id, vault);
+    }
+    if (row.asset === null || row.chain === null || row.amount === null) continue;
+    const balance = canonicalDecimal(row.amount);
+    const price = row.price === null ? null : canonicalDecimal(row.price);
+    const holding: Holding = {
+      symbol: row.asset,
+      chain: row.chain,
+      balance,
+      price,
+      usd: price === null ? null : round(mul(balance, price), 2),
+    };
+    vault.holdings.push(holding);
+  }
+  const valued = [...byId.values()];
+  for (const vault of valued)
+    vault.usd = sum(vault.holdings.flatMap((h) => (h.usd === null ? [] : [h.usd])));
+  return valued;
+}
+
+/** Counts and the quarter are `::int` in the statement: the drivers answer them as numbers. */
+interface QuarterRow {
+  quarter: number;
+  outCount: number;
+  outUsd: string;
+  outUnpriced: number;
+  lastOutCount: number;
+  lastOutUsd: string;
+  lastOutUnpriced: number;
+  lastInCount: number;
+  lastInUsd: string;
+  lastInUnpriced: number;
+}
+
+const QUARTER_MS = 15 * 60 * 1000;
+
+async function quarterFlows(
+  db: Database,
+  orgId: string,
+  query: OverviewFactsQuery,
+): Promise<Pick<OverviewFacts, 'outflowByQuarter' | 'lastDay'>> {
+  const t = transactions;
+  const ours = sql`(select ${vaults.id} from ${vaults} where ${vaultsInScope(orgId, query)})`;
+  const party = (column: typeof t.source | typeof t.destination, own: 'OUTGOING' | 'INCOMING') =>
+    sql`case when ${column}->>'type' = 'VAULT' then ${column}->>'id' when ${t.transactionType} = ${own} then ${t.vaultId} end`;
+  const completed = db
+    .select({
+      usd: sql`${t.amountInUsd}`.as('usd'),
+      at: sql`${t.updatedAt}`.as('at'),
+      fromOurs: sql`coalesce(${party(t.source, 'OUTGOING')} in ${ours}, false)`.as('from_ours'),
+      toOurs: sql`coalesce(${party(t.destination, 'INCOMING')} in ${ours}, false)`.as('to_ours'),
+    })
+    .from(t)
+    .where(
+      and(
+        eq(t.orgId, orgId),
+        eq(t.status, 'COMPLETED'),
+        gte(t.createdAt, query.createdFrom),
+        lte(t.updatedAt, query.now),
+        query.subOrgId ? eq(t.subOrgId, query.subOrgId) : undefined,
+        query.subOrgIds ? inArray(t.subOrgId, query.subOrgIds) : undefined,
+      ),
+    )
+    .as('completed');
+  const recent = sql`${completed.at} > ${query.lastDayFrom.toISOString()}::timestamptz`;
+  const out = sql`${completed.fromOurs} and not ${completed.toOurs}`;
+  const into = sql`${completed.toOurs} and not ${completed.fromOurs}`;
+  const counted = (when: SQL) => sql<number>`(count(*) filter (where ${when}))::int`;
+  const summed = (when: SQL) =>
+    sql<string>`coalesce(sum(${completed.usd}) filter (where ${when}), 0)::text`;
+  const unpriced = (when: SQL) => counted(sql`${when} and ${completed.usd} is null`);
+  const lastOut = sql`${out} and ${recent}`;
+  const lastIn = sql`${into} and ${recent}`;
+  const quarter = sql<number>`floor(extract(epoch from ${completed.at}) / 900)::int`;
+  const rows: QuarterRow[] = await db
+    .select({
+      quarter,
+      outCount: counted(out),
+      outUsd: summed(out),
+      outUnpriced: unpriced(out),
+      lastOutCount: counted(lastOut),
+      lastOutUsd: summed(lastOut),
+      lastOutUnpriced: unpriced(lastOut),
+      lastInCount: counted(lastIn),
+      lastInUsd: summed(lastIn),
+      lastInUnpriced: unpriced(lastIn),
+    })
+    .from(completed)
+    .where(sql`${completed.fromOurs} <> ${completed.toOurs}`)
+    .groupBy(quarter);
+  const totals = (pick: (r: QuarterRow) => [number, string, number]): FlowTotals => {
+    const picked = rows.map(pick);
+    return {
+      usd: sum(picked.map(([, usd]) => canonicalDecimal(usd))),
+      count: picked.reduce((n, [count]) => n + count, 0),
+      unpriced: picked.reduce((n, [, , none]) => n + none, 0),
+    };
+  };
+  return {
+    outflowByQuarter: rows
+      .filter((r) => r.outCount > 0)
+      .map((r) => ({
+        at: new Date(r.quarter * QUARTER_MS),
+        usd: canonicalDecimal(r.outUsd),
+        count: r.outCount,
+        unpriced: r.outUnpriced,
+      })),
+    lastDay: {
+      outflow: totals((r) => [r.lastOutCount, r.lastOutUsd, r.lastOutUnpriced]),
+      inflow: totals((r) => [r.lastInCount, r.lastInUsd, r.lastInUnpriced]),
+    },
+  };
+}
