@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { listContacts } from '#contract/endpoints/contacts.ts';
+import { listContacts } from '#contract/endpoints/contact-list.ts';
 import {
   listAssets,
   listSubOrgs,
