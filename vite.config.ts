@@ -120,6 +120,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         // import from it (ARCHITECTURE.md, "First load").
         rolldownOptions: {
           output: {
+            // The entry lists every chunk an import() may need (Vite's preload of its imports):
+            // named by their hash alone, the names cost the first load about 1 KB gzip. The
+            // manifest (.vite/manifest.json) says which sources each file holds.
+            chunkFileNames: 'assets/[hash].js',
             codeSplitting: {
               groups: [
                 { name: 'error-codes', test: /src[\\/]contract[\\/]error-codes\.ts$/, priority: 1 },
