@@ -101,7 +101,7 @@ describe('the build’s check', () => {
       info: (message: string) => calls.info.push(message),
     };
     (plugin.configResolved as (config: { root: string }) => void)({ root: ROOT });
-    const writeBundle = plugin.writeBundle as (
+    const writeBundle = plugin.writeBundle as unknown as (
       this: typeof context,
       options: object,
       bundle: BudgetBundle,
