@@ -23,6 +23,32 @@ function endpointSummariesServerOnly(): Plugin {
   };
 }
 
+/**
+ * Classic zod (the forms' rules, loaded with the forms) gets a copy of zod's core of its own in
+ * the browser's build. Rolldown places a module in one chunk with every export any chunk uses:
+ * the core's modules sit in the first load (the pages' `zod/mini` schemas need them), so all the
+ * core classic zod uses came with them, about 6 KB gzip the list never runs. Two copies of the
+ * core agree: zod keeps its configuration and registry on `globalThis`, a schema's checks and
+ * parsing are its own methods, and `instanceof` reads a schema's traits, so mini schemas nested
+ * in classic ones parse as before. The forms' chunks carry the extra bytes instead.
+ */
+function classicZodOwnCore(): Plugin {
+  const COPY = '?classic-zod';
+  return {
+    name: 'classic-zod-own-core',
+    enforce: 'pre',
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
+    async resolveId(source, importer) {
+      if (!importer?.includes('/node_modules/zod/') || !source.startsWith('.')) return null;
+      const [file = importer, query] = importer.split('?');
+      if (!file.includes('/zod/v4/classic/') && `?${query}` !== COPY) return null;
+      const resolved = await this.resolve(source, file, { skipSelf: true });
+      if (!resolved || resolved.external) return null;
+      return `${resolved.id.split('?')[0]}${COPY}`;
+    },
+  };
+}
+
 // The router plugin must come before react() so generated route files are
 // transformed by it. `vite build` makes the SPA (dist/web); `vite build --ssr`
 // makes the server's render of it (dist/ssr, see src/web/entry-server.tsx).
@@ -54,6 +80,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     react(),
     tailwindcss(),
     endpointSummariesServerOnly(),
+    classicZodOwnCore(),
     firstLoadBudget(),
     precompress(),
   ],
@@ -63,6 +90,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       'react-style-singleton': fileURLToPath(
         new URL('src/web/lib/style-singleton.ts', import.meta.url),
       ),
+      // The router's store reads through the shim for React before 18; React 19 has the hook, and
+      // the package's plain build uses it: the shim's own copy of the hook stays out of the bundle.
+      'use-sync-external-store/shim/with-selector': 'use-sync-external-store/with-selector',
     },
   },
   // The server render bundles every package it uses: one file tree the server
@@ -80,6 +110,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         sourcemap: true,
         manifest: true,
+        // Every browser the console supports (Chrome and Edge 66+, Firefox 115+, Safari 17+)
+        // preloads modules itself: the polyfill would be a script on every first load for none.
+        modulePreload: { polyfill: false },
         // Everything the entry imports statically (React, the router, the
         // signed-in shell, the transactions list) in one chunk: a first load is
         // index.html, one script and one stylesheet, not a score of small chunks
@@ -87,7 +120,16 @@ export default defineConfig(({ isSsrBuild }) => ({
         // import from it (ARCHITECTURE.md, "First load").
         rolldownOptions: {
           output: {
-            codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+            // The entry lists every chunk an import() may need (Vite's preload of its imports):
+            // named by their hash alone, the names cost the first load about 1 KB gzip. The
+            // manifest (.vite/manifest.json) says which sources each file holds.
+            chunkFileNames: 'assets/[hash].js',
+            codeSplitting: {
+              groups: [
+                { name: 'error-codes', test: /src[\\/]contract[\\/]error-codes\.ts$/, priority: 1 },
+                { name: 'first-load', tags: ['$initial'] },
+              ],
+            },
           },
         },
       },

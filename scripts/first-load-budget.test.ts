@@ -1,6 +1,14 @@
 import { gzipSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { firstLoadOf, overBudgetMessage, type BudgetBundle } from './first-load-budget.ts';
+import {
+  contributorsReport,
+  FIRST_LOAD_BUDGET_KB,
+  FIRST_LOAD_TARGET_KB,
+  firstLoadBudget,
+  firstLoadOf,
+  overBudgetMessage,
+  type BudgetBundle,
+} from './first-load-budget.ts';
 
 const gz = (s: string) => gzipSync(s, { level: constants.Z_BEST_COMPRESSION }).length;
 // Text that compresses poorly, so sizes are far apart and easy to rank.
@@ -77,5 +85,63 @@ describe('the first load’s budget', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^\s+\d+\.\d {2}react-dom$/);
     expect(lines[1]).toMatch(/@tanstack\/router-core$/);
+  });
+});
+
+describe('the build’s check', () => {
+  // The plugin's hook as Vite calls it: `this` carries error() and info().
+  function runCheck(budgetKb: number) {
+    const plugin = firstLoadBudget(budgetKb);
+    const calls = { error: [] as string[], info: [] as string[] };
+    const context = {
+      error: (message: string) => {
+        calls.error.push(message);
+        throw new Error(message);
+      },
+      info: (message: string) => calls.info.push(message),
+    };
+    (plugin.configResolved as (config: { root: string }) => void)({ root: ROOT });
+    const writeBundle = plugin.writeBundle as unknown as (
+      this: typeof context,
+      options: object,
+      bundle: BudgetBundle,
+    ) => void;
+    let failed = false;
+    try {
+      writeBundle.call(context, {}, BUNDLE);
+    } catch {
+      failed = true;
+    }
+    return { failed, ...calls };
+  }
+
+  it('fails the build when the first load grows past its budget, naming what grew', () => {
+    const kb = firstLoadOf(BUNDLE, ROOT).gzipBytes / 1024;
+    const over = runCheck(Math.floor(kb) - 1);
+    expect(over.failed).toBe(true);
+    expect(over.error[0]).toMatch(/over its budget/);
+    expect(over.error[0]).toMatch(/react-dom/);
+
+    const within = runCheck(Math.ceil(kb));
+    expect(within.failed).toBe(false);
+    expect(within.info.at(-1)).toMatch(/^first load \d+\.\d KB gzip \(budget/);
+  });
+
+  it('lists the largest contributors of a build within budget when asked', () => {
+    const report = contributorsReport(firstLoadOf(BUNDLE, ROOT), 3);
+    const lines = report.split('\n');
+    expect(lines[0]).toMatch(
+      /^first load \d+\.\d KB gzip \(assets\/index\.js, assets\/shared\.js, assets\/index\.css\)/,
+    );
+    expect(lines.slice(1).map((l) => l.trim().split(/\s+/)[1])).toEqual([
+      'react-dom',
+      '@tanstack/router-core',
+      'assets/index.css',
+    ]);
+  });
+
+  it('keeps its ceiling at or under the size it was brought to, above no target', () => {
+    expect(FIRST_LOAD_BUDGET_KB).toBeLessThanOrEqual(151);
+    expect(FIRST_LOAD_TARGET_KB).toBe(150);
   });
 });

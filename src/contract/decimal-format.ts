@@ -1,28 +1,8 @@
-import * as z from 'zod/mini';
-
 /**
  * The string half of the decimal module (decimal.ts re-exports it): checking
  * and showing a decimal string needs no arithmetic, so pages that only show
  * amounts do not load big.js (ARCHITECTURE.md, "First load").
  */
-
-const UNSIGNED_DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
-
-/**
- * A strictly positive decimal string's checks, for either zod flavour: its
- * form first (and nothing more said when that fails), then zero refused. Read
- * from the digits, so checking an amount needs no arithmetic.
- */
-export const positiveDecimalChecks = [
-  z.regex(UNSIGNED_DECIMAL, {
-    message: 'must be a positive decimal number written as a string, like "12.5"',
-    abort: true,
-  }),
-  z.refine<string>((v) => /[1-9]/.test(v), 'must be greater than zero'),
-] as const;
-
-/** decimal.ts's PositiveDecimalString for zod/mini schemas (the contract modules of the first load). */
-export const PositiveDecimal = z.string().check(...positiveDecimalChecks);
 
 export const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
 

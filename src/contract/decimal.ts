@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { z } from 'zod';
-import { positiveDecimalChecks } from './decimal-format.ts';
+import { positiveDecimalChecks } from './decimal-checks.ts';
 
 /**
  * The one decimal module. Amounts travel as decimal strings and every

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { SignedIntent } from './approval-signature.ts';
 import { IsoTimestamp } from './common.ts';
-import { formatUsd, PositiveDecimal } from './decimal-format.ts';
+import { PositiveDecimal } from './decimal-checks.ts';
+import { formatUsd } from './decimal-format.ts';
 import { displayTextProblem } from './display-text.ts';
 import { PolicyKind } from './policy-kind.ts';
 import { TRANSACTION_CATEGORIES } from './enums.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { positiveDecimalChecks } from './decimal-format.ts';
+import { positiveDecimalChecks } from './decimal-checks.ts';
 import { PositiveDecimalString } from './decimal.ts';
 import { PAYMENT_METHODS, PartyType } from './enums.ts';
 import { PAYMENT_RAILS } from './ramp-record.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { positiveDecimalChecks } from './decimal-format.ts';
+import { positiveDecimalChecks } from './decimal-checks.ts';
 import { CreateTransactionRequest, externalId, memo } from './transaction.ts';
 
 /**

@@ -1,24 +1,15 @@
 import { ChangeRequestHistory } from '../change-request.ts';
 import { endpoint } from '../endpoint.ts';
-import { Contact, ContactFilters, ContactListResponse } from '../reference.ts';
+import { Contact } from '../reference.ts';
+
+// The address book's list fills pickers on many pages: declared apart (first load).
+export { listContacts } from './contact-list.ts';
 
 /**
  * Reading the address book: its list, one contact, and who proposed and
  * decided it. Proposing and changing a contact are in `contact-writes.ts`
  * (their address rules load with the form).
  */
-
-export const listContacts = endpoint({
-  method: 'GET',
-  path: '/api/external/contacts/',
-  summary: 'Contacts (whitelisted addresses) in scope, keyset-paged; `name` filters by name.',
-  action: 'read',
-  permission: 'read',
-  audit: false,
-  query: ContactFilters,
-  paged: true,
-  answer: ContactListResponse,
-});
 
 export const getContact = endpoint({
   method: 'GET',

@@ -1,16 +1,16 @@
-import * as z from 'zod/mini';
 import {
-  DemoAccountList,
   LoginAnswer,
   LoginRequest,
   PasskeySignInRequest,
   SecondFactorRequest,
   SecondFactorSessionResponse,
-  SessionResponse,
   StaffSetupDone,
   StaffSetupRequest,
 } from '../auth.ts';
 import { endpoint } from '../endpoint.ts';
+
+// Every page reads the session and may sign out: those are declared apart (first load).
+export { currentSession, demoAccounts, signOut } from './session-state.ts';
 
 /**
  * Signing in and out (server/auth/session.routes.ts, second-factor.routes.ts):
@@ -51,37 +51,6 @@ export const signInPasskey = endpoint({
   audit: { action: 'auth.second_factor', entityType: 'STAFF', selfRecorded: true },
   body: PasskeySignInRequest,
   answer: SecondFactorSessionResponse,
-});
-
-export const signOut = endpoint({
-  method: 'POST',
-  path: '/auth/logout',
-  summary: 'Ends the session (its CSRF token required) and clears its cookie.',
-  action: 'sign out',
-  permission: 'public',
-  audit: { action: 'auth.logout', entityType: 'STAFF', selfRecorded: true },
-  answer: z.unknown(),
-  status: 204,
-});
-
-export const currentSession = endpoint({
-  method: 'GET',
-  path: '/auth/session',
-  summary: 'Who is signed in, their permissions and display settings, and the CSRF token.',
-  action: 'read',
-  permission: 'public',
-  audit: false,
-  answer: SessionResponse,
-});
-
-export const demoAccounts = endpoint({
-  method: 'GET',
-  path: '/auth/demo-accounts',
-  summary: 'Sandbox only: the demo staff to sign in as, with their published passwords.',
-  action: 'read',
-  permission: 'public',
-  audit: false,
-  answer: DemoAccountList,
 });
 
 export const setUpAccount = endpoint({

@@ -3,8 +3,6 @@ import {
   AuditListResponse,
   StaffChangeAnswer,
   StaffCreateRequest,
-  StaffFilters,
-  StaffListResponse,
   StaffProposal,
   StaffProposalDecisionRequest,
   StaffProposalList,
@@ -12,20 +10,10 @@ import {
 } from '../auth.ts';
 import { endpoint } from '../endpoint.ts';
 
-/** Staff management and the audit log: the console's own, for admins (server/console/staff.routes.ts, audit.routes.ts). */
+// The staff list fills pickers on many pages: declared apart from the changes (first load).
+export { listStaff } from './staff-list.ts';
 
-export const listStaff = endpoint({
-  method: 'GET',
-  path: '/api/console/staff/',
-  summary:
-    'The staff members this admin administers (all of them for an unrestricted admin), in the order they joined, searched by name or email, filtered by role and sub-organization, and paged.',
-  action: 'manage staff',
-  permission: 'admin',
-  audit: false,
-  query: StaffFilters,
-  paged: true,
-  answer: StaffListResponse,
-});
+/** Staff management and the audit log: the console's own, for admins (server/console/staff.routes.ts, audit.routes.ts). */
 
 export const createStaff = endpoint({
   method: 'POST',

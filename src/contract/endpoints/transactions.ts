@@ -1,7 +1,10 @@
 import { ChangeRequestHistory } from '../change-request.ts';
 import { endpoint } from '../endpoint.ts';
 import { StakedAmount, StakedQuery } from '../staked.ts';
-import { Transaction, TransactionFilters, TransactionListResponse } from '../transaction-record.ts';
+import { Transaction } from '../transaction-record.ts';
+
+// The list is every first load's (/transactions): declared apart from the rest.
+export { listTransactions } from './transaction-list.ts';
 
 /**
  * Reading transactions: the custody API's list and get (endpoints 4 and 5)
@@ -9,18 +12,6 @@ import { Transaction, TransactionFilters, TransactionListResponse } from '../tra
  * the first load (/transactions) carries no create rules; creating,
  * replacing and estimating are in `transaction-writes.ts`, loaded with the forms.
  */
-
-export const listTransactions = endpoint({
-  method: 'GET',
-  path: '/api/external/transactions/',
-  summary: 'Transactions, newest first, filtered and keyset-paged.',
-  action: 'read',
-  permission: 'read',
-  audit: false,
-  query: TransactionFilters,
-  paged: true,
-  answer: TransactionListResponse,
-});
 
 export const getTransaction = endpoint({
   method: 'GET',

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '#contract/common.ts';
-import { listTransactions } from '#contract/endpoints/transactions.ts';
+import { listTransactions } from '#contract/endpoints/transaction-list.ts';
 import type { Transaction } from '#contract/transaction-record.ts';
 import type { ApiClient } from './api-client.ts';
 import { ApiError, NetworkError, isAbortError } from './api-errors.ts';

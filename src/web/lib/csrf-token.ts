@@ -1,4 +1,4 @@
-import { CSRF_HEADER } from '#contract/auth.ts';
+import { CSRF_HEADER } from '#contract/staff-record.ts';
 
 /**
  * The current session's CSRF token, held in memory only (never in storage):

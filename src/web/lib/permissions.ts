@@ -1,4 +1,4 @@
-import { roleAllows, type Permission, type SessionResponse } from '#contract/auth.ts';
+import { roleAllows, type Permission, type SessionResponse } from '#contract/staff-record.ts';
 import { useSession } from './session-queries.ts';
 
 /**

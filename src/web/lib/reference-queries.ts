@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { listContacts } from '#contract/endpoints/contacts.ts';
+import { listContacts } from '#contract/endpoints/contact-list.ts';
 import {
   listAssets,
   listSubOrgs,
@@ -7,7 +7,7 @@ import {
   listVaults,
   getVaultBalances,
 } from '#contract/endpoints/reference.ts';
-import { listStaff } from '#contract/endpoints/staff.ts';
+import { listStaff } from '#contract/endpoints/staff-list.ts';
 import type { SubOrgListResponse } from '#contract/reference.ts';
 import { apiClient } from './api-client.ts';
 

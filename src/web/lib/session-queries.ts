@@ -1,6 +1,6 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { SessionResponse } from '#contract/auth.ts';
-import { currentSession, demoAccounts } from '#contract/endpoints/session.ts';
+import { currentSession, demoAccounts } from '#contract/endpoints/session-state.ts';
 import { backendInfo } from '#contract/endpoints/reference.ts';
 import { ApiError, apiClient } from './api-client.ts';
 import { setCsrfToken } from './csrf-token.ts';

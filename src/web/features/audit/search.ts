@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { AuditFilters } from '#contract/auth.ts';
+import { AuditFilters } from '#contract/staff-record.ts';
 import { defineListSearch, type ListFiltersOf, type ListSearchOf } from '../../lib/list-search.ts';
 
 /**

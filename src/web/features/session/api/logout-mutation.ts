@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { signOut } from '#contract/endpoints/session.ts';
+import { signOut } from '#contract/endpoints/session-state.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { setCsrfToken } from '../../../lib/csrf-token.ts';
 

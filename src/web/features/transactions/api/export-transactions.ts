@@ -2,7 +2,7 @@ import type { ApprovalDecision } from '#contract/approval-decision.ts';
 import { MAX_PAGE_SIZE } from '#contract/common.ts';
 import type { Transaction, TransactionListResponse } from '#contract/transaction.ts';
 import { approvalDecisions } from '#contract/endpoints/approvals.ts';
-import { listTransactions } from '#contract/endpoints/transactions.ts';
+import { listTransactions } from '#contract/endpoints/transaction-list.ts';
 import { apiClient, type ApiClient, type TransactionListParams } from '../../../lib/api-client.ts';
 import { CSV_BOM } from '../../../lib/csv.ts';
 import { transactionCsvHeader, transactionCsvRows } from '../export/transaction-csv.ts';

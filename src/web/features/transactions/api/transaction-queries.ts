@@ -1,4 +1,4 @@
-import { listTransactions } from '#contract/endpoints/transactions.ts';
+import { listTransactions } from '#contract/endpoints/transaction-list.ts';
 import { apiClient, type TransactionListParams } from '../../../lib/api-client.ts';
 import { listQueries } from '../../../lib/list-queries.ts';
 

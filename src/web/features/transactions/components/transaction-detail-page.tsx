@@ -15,7 +15,7 @@ import { isFollowed, useTransactionSnapshot } from '../api/get-transaction.ts';
 import { listSearchToReturnTo } from '../search.ts';
 import { DecisionPanel, type DecisionExtras } from './decision-panel.tsx';
 import { ReplacePanel } from './replace-panel.tsx';
-import { SlowNotice } from './slow-flag.tsx';
+import { SlowNotice } from './slow-notice.tsx';
 import { StatusTimeline } from './status-timeline.tsx';
 import { TransactionMovements, TransactionSummary } from './transaction-facts.tsx';
 import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
