@@ -147,6 +147,36 @@ export async function loadRun(db: Database, id: string): Promise<StoredRun | nul
   return { run, rows };
 }
 
+/** The run's own record, without its rows: what a decision on it or its state needs. */
+export async function loadRunRecord(
+  db: Pick<Database, 'select'>,
+  id: string,
+): Promise<StoredRun['run'] | null> {
+  const [run] = await db.select().from(paymentRuns).where(eq(paymentRuns.id, id));
+  return run ?? null;
+}
+
+/** The vaults a run's rows pay from (in the order first paid from) and how many rows it has. */
+export async function runSources(
+  db: Pick<Database, 'select'>,
+  id: string,
+): Promise<{ vaultIds: string[]; rowCount: number }> {
+  const found = await db
+    .select({
+      vaultId: paymentRunRows.sourceVaultId,
+      first: sql<number>`min(${paymentRunRows.index})::integer`,
+      rows: sql<number>`count(*)::integer`,
+    })
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.runId, id))
+    .groupBy(paymentRunRows.sourceVaultId);
+  found.sort((a, b) => a.first - b.first);
+  return {
+    vaultIds: found.map((f) => f.vaultId),
+    rowCount: found.reduce((n, f) => n + f.rows, 0),
+  };
+}
+
 /** The run (null when missing) and one of its rows: what a row's create is held to. */
 export async function loadRunRow(
   db: Database,
