@@ -14,6 +14,7 @@ import {
   type PaymentRunReconciliation,
   type PaymentRunSimulation,
   type PaymentRunStatus,
+  type RunPreApproval,
 } from '#contract/payment-runs.ts';
 import type { Database } from '../../db/client.ts';
 import { declaredWrite } from '../../db/declared-writes.ts';
@@ -239,6 +240,7 @@ export function answerOf({ run, rows }: StoredRun): PaymentRun {
     })),
     errors: run.errors,
     simulation: run.simulation,
+    ...(run.preApproved ? { preApproved: run.preApproved } : {}),
   };
 }
 
@@ -362,6 +364,25 @@ export async function moveRun(
     .update(paymentRuns)
     .set({ status: to, updatedAt: now })
     .where(and(eq(paymentRuns.id, id), inArray(paymentRuns.status, [...from])))
+    .returning({ id: paymentRuns.id });
+  return moved.length > 0;
+}
+
+/**
+ * A run just submitted, approved by its schedule's pre-approval instead of a
+ * vote: moved on to APPROVED with what approved it. False when it no longer
+ * waits.
+ */
+export async function markPreApproved(
+  db: Pick<Database, 'update'>,
+  now: Date,
+  id: string,
+  preApproved: RunPreApproval,
+): Promise<boolean> {
+  const moved = await db
+    .update(paymentRuns)
+    .set({ status: 'APPROVED', preApproved, updatedAt: now })
+    .where(and(eq(paymentRuns.id, id), eq(paymentRuns.status, 'PENDING_APPROVAL')))
     .returning({ id: paymentRuns.id });
   return moved.length > 0;
 }
