@@ -234,7 +234,6 @@ export function describeTiming(timing: ScheduleTiming): string {
 }
 
 export const PRE_APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
-export type PreApprovalStatus = (typeof PRE_APPROVAL_STATUSES)[number];
 
 /**
  * A schedule's pre-approval: the cap as approved (or waiting), what it lets
