@@ -135,6 +135,22 @@ export const CardRun = z.strictObject({
 });
 export type CardRun = z.infer<typeof CardRun>;
 
+/**
+ * A payment run schedule's pre-approval: when it pays, and the cap its
+ * occurrences are paid within without a vote of their own (the most one
+ * occurrence may pay in USD, the only assets and destinations it may pay).
+ * Present only on a PAYMENT_RUN_SCHEDULE's card; with `run` (its rows'
+ * digest), it is what the approvers sign, so a new cap or new rows is a new
+ * card and a new approval.
+ */
+export const CardSchedule = z.strictObject({
+  timing: z.string(),
+  maxTotalUsd: z.string(),
+  assets: z.array(z.string()),
+  destinations: z.array(z.string()),
+});
+export type CardSchedule = z.infer<typeof CardSchedule>;
+
 /** One thing a change to the console itself alters: "Role: initiator → approver". */
 export const CardChangeLine = z.strictObject({
   label: z.string(),
@@ -178,6 +194,7 @@ export const ApprovalCardIntent = z.strictObject({
   quote: z.nullable(CardQuote),
   rule: z.nullable(CardRule),
   run: z.optional(CardRun),
+  schedule: z.optional(CardSchedule),
 
   change: z.optional(CardChange),
 });

@@ -55,6 +55,10 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'payment_run.resume': 'Payment run resumed',
   'payment_run.cancel': 'Payment run cancelled',
   'payment_run.retry': 'Payment run failed rows retried',
+  'payment_run.pre_approved': 'Payment run pre-approved by its schedule',
+  'payment_run.pre_approval_held':
+    'Payment run put up for approval: outside its schedule’s pre-approval',
+  'payment_run_schedule.pre_approval': 'Payment run schedule’s pre-approval cap set',
   'sandbox.sub_org.create': 'Sandbox sub-organization created',
   'sandbox.deposit': 'Sandbox deposit into a vault',
   'sandbox.staking_epochs': 'Sandbox staking epochs passed for a vault',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
+import { PositiveDecimal } from './decimal-format.ts';
 import { knownTimeZone } from './display-settings.ts';
 import { PAYMENT_RUN_STATUSES } from './payment-runs.ts';
 import { instantOfWall, wallTime } from './zoned-time.ts';
@@ -114,8 +115,31 @@ export const ScheduleTiming = z
   });
 export type ScheduleTiming = z.infer<typeof ScheduleTiming>;
 
-/** POST /api/console/payment_runs/{id}/schedule/: the checked run's rows, paid on this timing. */
-export const SchedulePaymentRunRequest = z.strictObject({ timing: ScheduleTiming });
+/**
+ * What a schedule's occurrences may pay without a new vote, once the schedule
+ * is approved with it: at most `maxTotalUsd` in all per occurrence, valued
+ * when it falls due, and only the schedule's own rows (their destinations and
+ * assets, stated on the card). Allowed only where the transactions policy
+ * allows pre-approval, up to its own ceiling.
+ */
+export const PreApprovalCap = z.strictObject({
+  maxTotalUsd: z
+    .string({ error: 'maxTotalUsd is required: the most one occurrence may pay, in USD' })
+    .refine((v) => PositiveDecimal.safeParse(v).success, {
+      message: 'maxTotalUsd must be a positive decimal, such as 25000.00',
+    }),
+});
+export type PreApprovalCap = z.infer<typeof PreApprovalCap>;
+
+/**
+ * POST /api/console/payment_runs/{id}/schedule/: the checked run's rows, paid
+ * on this timing; with `preApproval`, the schedule is put up for approval with
+ * that cap, and its occurrences within it are paid on that one approval.
+ */
+export const SchedulePaymentRunRequest = z.strictObject({
+  timing: ScheduleTiming,
+  preApproval: PreApprovalCap.optional(),
+});
 export type SchedulePaymentRunRequest = z.infer<typeof SchedulePaymentRunRequest>;
 
 /** The local date (`YYYY-MM-DD`) of `instant` in `timeZone`. */
@@ -209,6 +233,35 @@ export function describeTiming(timing: ScheduleTiming): string {
   return `Every month on the ${day}${ord} at ${timing.time} (${timing.timeZone})${day > 28 ? ', or the month’s last day' : ''}${end}`;
 }
 
+export const PRE_APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'DECLINED'] as const;
+
+/**
+ * A schedule's pre-approval: the cap as approved (or waiting), what it lets
+ * through, and the approval it was given. `approvalId` is the held item the
+ * approvers decide (a new one each time the cap is set).
+ */
+export const SchedulePreApproval = zm.object({
+  approvalId: zm.string(),
+  status: zm.enum(PRE_APPROVAL_STATUSES),
+  maxTotalUsd: zm.string(),
+  /** `ASSET on CHAIN`, each once: the assets its rows pay. */
+  assets: zm.array(zm.string()),
+  /** Each destination its rows pay, once: `contact <id>`, `address <addr> on <chain>`, `bank account <id>`. */
+  destinations: zm.array(zm.string()),
+  /** The rows' digest the approval binds. */
+  rowsDigest: zm.string(),
+  approvedAt: zm.nullable(zm.string()),
+  /** The members whose approvals decided it, by name. */
+  approvedBy: zm.array(zm.string()),
+});
+export type SchedulePreApproval = zm.infer<typeof SchedulePreApproval>;
+
+/** PUT /api/console/payment_run_schedules/{id}/pre_approval/: a new cap (put up for approval anew), or none. */
+export const SetSchedulePreApprovalRequest = z.strictObject({
+  preApproval: PreApprovalCap.nullable(),
+});
+export type SetSchedulePreApprovalRequest = z.infer<typeof SetSchedulePreApprovalRequest>;
+
 /** A schedule as the console answers it. */
 export const PaymentRunSchedule = zm.object({
   id: zm.string(),
@@ -233,6 +286,8 @@ export const PaymentRunSchedule = zm.object({
   /** The occurrences after it (up to 3 in all with `nextDueAt`). */
   upcoming: zm.array(zm.string()),
   occurrencesMade: zm.int(),
+  /** Null or absent: each occurrence is approved like a new run. */
+  preApproval: zm.optional(zm.nullable(SchedulePreApproval)),
   /** The last occurrence made: its run, when it was due, where the run stands. */
   lastRun: zm.nullable(
     zm.object({

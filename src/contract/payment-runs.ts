@@ -251,6 +251,27 @@ export const PaymentRow = zm.object({
 });
 export type PaymentRow = zm.infer<typeof PaymentRow>;
 
+/**
+ * How an occurrence of a pre-approved schedule was approved without a vote of
+ * its own: by the schedule's approval (`approvalId`), given at `approvedAt`
+ * by `approvedBy`, within its cap.
+ */
+export const RunPreApproval = zm.object({
+  scheduleId: zm.string(),
+  approvalId: zm.string(),
+  approvedAt: zm.string(),
+  approvedBy: zm.array(zm.string()),
+});
+export type RunPreApproval = zm.infer<typeof RunPreApproval>;
+
+/** "Pre-approved by the schedule's approval of 2026-11-30 by Ada Approver and Bo Admin". */
+export function describePreApproval(pre: RunPreApproval): string {
+  const by = pre.approvedBy;
+  const names =
+    by.length <= 1 ? (by[0] ?? 'its approvers') : `${by.slice(0, -1).join(', ')} and ${by.at(-1)}`;
+  return `Pre-approved by the schedule’s approval of ${pre.approvedAt.slice(0, 10)} by ${names}`;
+}
+
 export const PaymentRun = zm.object({
   id: zm.string(),
   name: zm.string(),
@@ -266,6 +287,8 @@ export const PaymentRun = zm.object({
   errors: zm.array(PaymentCheckError),
   /** The last check's simulation, null until checked. */
   simulation: zm.nullable(PaymentRunSimulation),
+  /** Present on an occurrence approved by its schedule's pre-approval instead of a vote. */
+  preApproved: zm.optional(RunPreApproval),
 });
 export type PaymentRun = zm.infer<typeof PaymentRun>;
 

@@ -240,6 +240,14 @@ export const Policy = z
     rules: z.array(PolicyRule).check(z.maxLength(MAX_RULES, `at most ${MAX_RULES} rules`)),
     /** What applies when no rule matches. */
     fallback: AllowOutcome,
+    /**
+     * Whether a payment run's schedule may be pre-approved (its occurrences
+     * paid on the schedule's one approval, within the cap it was approved
+     * with), and up to what cap per occurrence. Left out: never (each
+     * occurrence is approved like a new run). Read from the transactions
+     * policy only.
+     */
+    schedulePreApproval: z.optional(z.strictObject({ maxOccurrenceUsd: PositiveDecimal })),
   })
   .check(
     z.superRefine((policy, ctx) => {

@@ -3,6 +3,7 @@ import {
   PaymentRunSchedule,
   PaymentRunScheduleList,
   SchedulePaymentRunRequest,
+  SetSchedulePreApprovalRequest,
 } from '../payment-run-schedules.ts';
 
 /**
@@ -92,5 +93,22 @@ export const cancelPaymentRunSchedule = endpoint({
     entityParam: 'scheduleId',
   },
   resource: 'payment run schedule',
+  answer: PaymentRunSchedule,
+});
+
+export const setPaymentRunSchedulePreApproval = endpoint({
+  method: 'PUT',
+  path: '/api/console/payment_run_schedules/:scheduleId/pre_approval/',
+  summary:
+    'Sets the cap within which the schedule’s occurrences are paid without a vote of their own (put up for approval anew: the approval of an earlier cap no longer counts), or removes it (each occurrence approved like a new run). Allowed only where the transactions policy allows pre-approval, up to its ceiling.',
+  action: 'change payment run schedules',
+  permission: 'initiate',
+  audit: {
+    action: 'payment_run_schedule.pre_approval',
+    entityType: 'PAYMENT_RUN_SCHEDULE',
+    entityParam: 'scheduleId',
+  },
+  resource: 'payment run schedule',
+  body: SetSchedulePreApprovalRequest,
   answer: PaymentRunSchedule,
 });

@@ -8,6 +8,7 @@ import { approvalCardRoutes } from '../capabilities/approvals/card/card.routes.t
 import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { paymentRunSubmitRoutes } from '../capabilities/approvals/payment-run/submit.routes.ts';
+import { schedulePreApprovals } from '../capabilities/approvals/payment-run/pre-approval.ts';
 import { paymentRunListRoutes } from '../capabilities/payment-runs/list.routes.ts';
 import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
 import { paymentRunScheduleRoutes } from '../capabilities/payment-runs/schedule/schedule.routes.ts';
@@ -73,5 +74,8 @@ export function consoleRoutes(
     .route('/', paymentRunListRoutes(options))
     .route('/', paymentRunRoutes(options, backend))
     .route('/', paymentRunSubmitRoutes(options, backend, driver))
-    .route('/', paymentRunScheduleRoutes(options, backend));
+    .route(
+      '/',
+      paymentRunScheduleRoutes(options, backend, schedulePreApprovals(options.db, options.clock)),
+    );
 }

@@ -106,6 +106,21 @@ export function ApprovalCardView({
             <RunFacts run={intent.run} />
           </Fact>
         ) : null}
+        {intent.schedule ? (
+          <Fact term="Pre-approval">
+            <span data-testid="card-schedule">
+              <span className="block">{intent.schedule.timing}</span>
+              <span className="block font-medium tabular-nums">
+                Each occurrence up to ${formatUsd(intent.schedule.maxTotalUsd)} USD, paid without a
+                new vote
+              </span>
+              <span className="block text-slate-700">
+                Only {intent.schedule.assets.join(', ')}, to{' '}
+                {intent.schedule.destinations.join(', ')}
+              </span>
+            </span>
+          </Fact>
+        ) : null}
         {intent.feeCeiling ? (
           <Fact term="Fee ceiling">
             <span data-testid="card-fee-ceiling">

@@ -14,6 +14,7 @@ import {
   type PaymentRunReconciliation,
   type PaymentRunSimulation,
   type PaymentRunStatus,
+  type RunPreApproval,
 } from '#contract/payment-runs.ts';
 import type { Database } from '../../db/client.ts';
 import { declaredWrite } from '../../db/declared-writes.ts';
@@ -147,6 +148,36 @@ export async function loadRun(db: Database, id: string): Promise<StoredRun | nul
   return { run, rows };
 }
 
+/** The run's own record, without its rows: what a decision on it or its state needs. */
+export async function loadRunRecord(
+  db: Pick<Database, 'select'>,
+  id: string,
+): Promise<StoredRun['run'] | null> {
+  const [run] = await db.select().from(paymentRuns).where(eq(paymentRuns.id, id));
+  return run ?? null;
+}
+
+/** The vaults a run's rows pay from (in the order first paid from) and how many rows it has. */
+export async function runSources(
+  db: Pick<Database, 'select'>,
+  id: string,
+): Promise<{ vaultIds: string[]; rowCount: number }> {
+  const found = await db
+    .select({
+      vaultId: paymentRunRows.sourceVaultId,
+      first: sql<number>`min(${paymentRunRows.index})::integer`,
+      rows: sql<number>`count(*)::integer`,
+    })
+    .from(paymentRunRows)
+    .where(eq(paymentRunRows.runId, id))
+    .groupBy(paymentRunRows.sourceVaultId);
+  found.sort((a, b) => a.first - b.first);
+  return {
+    vaultIds: found.map((f) => f.vaultId),
+    rowCount: found.reduce((n, f) => n + f.rows, 0),
+  };
+}
+
 /** The run (null when missing) and one of its rows: what a row's create is held to. */
 export async function loadRunRow(
   db: Database,
@@ -209,6 +240,7 @@ export function answerOf({ run, rows }: StoredRun): PaymentRun {
     })),
     errors: run.errors,
     simulation: run.simulation,
+    ...(run.preApproved ? { preApproved: run.preApproved } : {}),
   };
 }
 
@@ -332,6 +364,25 @@ export async function moveRun(
     .update(paymentRuns)
     .set({ status: to, updatedAt: now })
     .where(and(eq(paymentRuns.id, id), inArray(paymentRuns.status, [...from])))
+    .returning({ id: paymentRuns.id });
+  return moved.length > 0;
+}
+
+/**
+ * A run just submitted, approved by its schedule's pre-approval instead of a
+ * vote: moved on to APPROVED with what approved it. False when it no longer
+ * waits.
+ */
+export async function markPreApproved(
+  db: Pick<Database, 'update'>,
+  now: Date,
+  id: string,
+  preApproved: RunPreApproval,
+): Promise<boolean> {
+  const moved = await db
+    .update(paymentRuns)
+    .set({ status: 'APPROVED', preApproved, updatedAt: now })
+    .where(and(eq(paymentRuns.id, id), eq(paymentRuns.status, 'PENDING_APPROVAL')))
     .returning({ id: paymentRuns.id });
   return moved.length > 0;
 }

@@ -336,6 +336,22 @@ export async function recordVote(
   });
 }
 
+/**
+ * An item of a held kind approved by an approval given before it existed (a
+ * pre-approved schedule's occurrence): its rule, frozen with it, is settled
+ * at once, with no vote of its own, so it waits in no inbox.
+ */
+export async function settleApprovedBefore(
+  db: Database,
+  entityId: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(approvalRequirements)
+    .set({ settled: 'APPROVED', sentAt: now, sendingSince: null })
+    .where(eq(approvalRequirements.entityId, entityId));
+}
+
 /** The claimed outcome reached the custody API (or the custody API holds the item decided). */
 export async function markSent(db: Database, entityId: string, now: Date): Promise<void> {
   await db

@@ -34,10 +34,15 @@ import {
   type PaymentCheckError,
   type PaymentRowInput,
   type PaymentRunSimulation,
+  type RunPreApproval,
 } from '#contract/payment-runs.ts';
 import { LEDGER_MOVEMENT_KINDS } from '#contract/ledger.ts';
 import type { Party } from '#contract/transaction-record.ts';
-import { SCHEDULE_STATUSES, type ScheduleTiming } from '#contract/payment-run-schedules.ts';
+import {
+  SCHEDULE_STATUSES,
+  type SchedulePreApproval,
+  type ScheduleTiming,
+} from '#contract/payment-run-schedules.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import type { UpdateSsoSettings } from '#contract/sso.ts';
 import type { CardChangeLine } from '#contract/approval-card.ts';
@@ -701,6 +706,8 @@ export const paymentRuns = consoleSchema.table(
     rowsDigest: text('rows_digest').notNull(),
     errors: jsonb('errors').$type<PaymentCheckError[]>().notNull(),
     simulation: jsonb('simulation').$type<PaymentRunSimulation>(),
+    /** An occurrence approved by its schedule's pre-approval: which, when and by whom. */
+    preApproved: jsonb('pre_approved').$type<RunPreApproval>(),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },
@@ -781,6 +788,8 @@ export const paymentRunSchedules = consoleSchema.table(
     rows: jsonb('rows').$type<PaymentRowInput[]>().notNull(),
     nextDueAt: at('next_due_at'),
     occurrencesMade: integer('occurrences_made').notNull().default(0),
+    /** The cap its occurrences may pay without a vote, and its approval; null: none. */
+    preApproval: jsonb('pre_approval').$type<SchedulePreApproval>(),
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull(),
   },

@@ -35,6 +35,17 @@ describe('the editor’s form of a policy', () => {
     expect(toPolicy(toForm(policy))).toEqual(policy);
   });
 
+  it('keeps whether schedules may be pre-approved, and its ceiling as people write it', () => {
+    const allowing = { ...policy, schedulePreApproval: { maxOccurrenceUsd: '25000' } };
+    expect(toPolicy(toForm(allowing))).toEqual(allowing);
+    const form = toForm(policy);
+    expect(form.schedulePreApproval).toEqual({ allowed: false, maxOccurrenceUsd: '' });
+    expect(
+      toPolicy({ ...form, schedulePreApproval: { allowed: true, maxOccurrenceUsd: '$25,000' } })
+        .schedulePreApproval,
+    ).toEqual({ maxOccurrenceUsd: '25000' });
+  });
+
   it('leaves empty conditions out and reads amounts as people write them', () => {
     const rule = newRule('r1');
     rule.match.amountUsdAtLeast = '$10,000';

@@ -44,6 +44,8 @@ export interface RuleForm {
 export interface PolicyForm {
   rules: RuleForm[];
   fallback: OutcomeForm;
+  /** Whether payment run schedules may be pre-approved, and up to what per occurrence (USD). */
+  schedulePreApproval?: { allowed: boolean; maxOccurrenceUsd: string };
 }
 
 function outcomeToForm(outcome: PolicyOutcome): OutcomeForm {
@@ -80,6 +82,10 @@ export function toForm(policy: Policy): PolicyForm {
       outcome: outcomeToForm(rule.outcome),
     })),
     fallback: outcomeToForm(policy.fallback),
+    schedulePreApproval: {
+      allowed: policy.schedulePreApproval !== undefined,
+      maxOccurrenceUsd: policy.schedulePreApproval?.maxOccurrenceUsd ?? '',
+    },
   };
 }
 
@@ -154,6 +160,13 @@ export function toPolicy(form: PolicyForm): Policy {
       outcome: outcome.action === 'BLOCK' ? { action: 'BLOCK' } : allowOf(outcome),
     })),
     fallback: allowOf(form.fallback),
+    ...(form.schedulePreApproval?.allowed
+      ? {
+          schedulePreApproval: {
+            maxOccurrenceUsd: usd(form.schedulePreApproval.maxOccurrenceUsd) ?? '',
+          },
+        }
+      : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { bankAccountKind } from '../card/bank-account.ts';
 import { contactKind } from '../card/contact.ts';
 import { transactionKind } from '../card/transaction.ts';
 import { paymentRunKind } from '../payment-run/kind.ts';
+import { paymentRunScheduleKind } from '../payment-run/schedule-kind.ts';
 import { ledgerPeriodKind } from '../../ledger/periods/kind.ts';
 import { policyPublishKind } from '../../policies/publish/policy-publish.ts';
 import { ssoChangeKind } from '../sso-change/sso-change.ts';
@@ -14,6 +15,7 @@ export const APPROVABLE_KINDS: readonly ApprovableKind[] = [
   bankAccountKind,
   contactKind,
   paymentRunKind,
+  paymentRunScheduleKind,
   staffChangeKind,
   policyPublishKind,
   ledgerPeriodKind,

@@ -113,9 +113,12 @@ export function createRunExecutor(options: RunExecutorOptions): RunExecutor {
   const { db, clock, judged, inner, logger } = options;
   const perPass = options.rowsPerPass ?? 20;
 
-  /** The member whose approval the run's rows carry: the last to approve it, not its creator. */
+  /**
+   * The member whose approval the run's rows carry: the last to approve it (or, for an
+   * occurrence its schedule pre-approved, the schedule's approval), never its creator.
+   */
   async function approverOf(stored: StoredRun): Promise<string | null> {
-    const decisions = await decisionsOn(db, stored.run.id);
+    const decisions = await decisionsOn(db, stored.run.preApproved?.approvalId ?? stored.run.id);
     const approvers = decisions.filter(
       (d) =>
         d.decision === 'APPROVE' &&

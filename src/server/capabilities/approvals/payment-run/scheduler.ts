@@ -5,14 +5,18 @@ import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts
 import type { Database, DatabaseHandle } from '../../../db/client.ts';
 import { staff } from '../../../db/schema/console.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
-import { submitForApproval } from './submit.ts';
+import { submitForApproval, type PreApprovalOf } from './submit.ts';
+import { heldBecause } from '../../payment-runs/schedule/pre-approval.ts';
+import { requirementOf } from '../../policies/votes.store.ts';
+import { recordAudit } from '../../../auth/audit.store.ts';
 import { outflowLocks } from '../../policies/outflow-lock.ts';
 import { checkPaymentRun } from '../../payment-runs/check.ts';
 import { raiseRunProgress } from '../../payment-runs/live.ts';
 import { checkSnapshot } from '../../payment-runs/snapshot.ts';
-import { loadRun, rowInput, saveCheck } from '../../payment-runs/store.ts';
+import { loadRun, rowInput, saveCheck, type StoredRun } from '../../payment-runs/store.ts';
 import {
   dueSchedules,
+  lockSchedule,
   makeOccurrence,
   markHandled,
   unhandledOccurrences,
@@ -64,8 +68,48 @@ export function createRunScheduler(options: RunSchedulerOptions): RunScheduler {
     };
   }
 
+  /**
+   * The schedule's pre-approval, asked in the occurrence's submit under the
+   * schedule's row lock (a cap changed at the same moment is seen, or waits):
+   * the occurrence is approved by it only while it holds (pre-approval.ts);
+   * otherwise it goes to the inbox like any run, and the audit log says why.
+   */
+  function preApprovalOf(scheduleId: string, stored: StoredRun): PreApprovalOf {
+    return async (tx, { requirement, policy }) => {
+      const schedule = await lockSchedule(tx, scheduleId);
+      const pre = schedule?.preApproval ?? null;
+      if (!schedule || !pre) return null;
+      const approved = await requirementOf(tx, pre.approvalId);
+      const reason = heldBecause(pre, approved?.requirement ?? null, policy, {
+        rows: stored.rows.map(rowInput),
+        totalUsd: stored.run.simulation?.totalUsd ?? null,
+        requirement,
+      });
+      if (reason !== null) {
+        await recordAudit(tx, {
+          at: clock.now(),
+          actorType: 'SYSTEM',
+          actorId: null,
+          actorName: 'Payment run scheduler',
+          action: 'payment_run.pre_approval_held',
+          entityType: 'PAYMENT_RUN',
+          entityId: stored.run.id,
+          summary: `Not pre-approved, put up for approval: ${reason}`,
+          outcome: 'success',
+        });
+        return null;
+      }
+      return {
+        scheduleId,
+        approvalId: pre.approvalId,
+        approvedAt: pre.approvedAt ?? clock.now().toISOString(),
+        approvedBy: pre.approvedBy,
+      };
+    };
+  }
+
   /** Checks the occurrence's run and proposes it; answers why it could not be, or null. */
-  async function putUp(runId: string): Promise<string | null> {
+  async function putUp(runId: string, scheduleId: string): Promise<string | null> {
     let stored = await loadRun(db, runId);
     if (!stored) return 'the run is gone';
     const ctx = await creatorContext(stored.run.createdById);
@@ -91,7 +135,12 @@ export function createRunScheduler(options: RunSchedulerOptions): RunScheduler {
         : null;
     }
     try {
-      await submitForApproval({ db, clock, backend, lockVaults }, ctx, stored);
+      await submitForApproval(
+        { db, clock, backend, lockVaults },
+        ctx,
+        stored,
+        preApprovalOf(scheduleId, stored),
+      );
       return null;
     } catch (error) {
       // A rule that blocks it, the outflow moved: the run stays checked, for a member to see.
@@ -112,7 +161,7 @@ export function createRunScheduler(options: RunSchedulerOptions): RunScheduler {
     }
     for (const occurrence of await unhandledOccurrences(db)) {
       try {
-        const failure = await putUp(occurrence.runId);
+        const failure = await putUp(occurrence.runId, occurrence.scheduleId);
         await markHandled(db, clock.now(), occurrence, failure);
         await raiseRunProgress(db, clock, occurrence.runId);
         done += 1;

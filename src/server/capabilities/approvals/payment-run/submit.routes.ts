@@ -10,7 +10,7 @@ import type { DatabaseHandle } from '../../../db/client.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { outflowLocks } from '../../policies/outflow-lock.ts';
-import { answerOf, loadRun } from '../../payment-runs/store.ts';
+import { answerOf, loadRun, loadRunRecord } from '../../payment-runs/store.ts';
 import { submitForApproval } from './submit.ts';
 
 /**
@@ -41,8 +41,10 @@ export function paymentRunSubmitRoutes(
         'Payment runs are executed on the sandbox only: in upstream mode a run can be checked but not submitted; send its rows as transactions',
       );
     await submitForApproval({ db, clock, backend, lockVaults }, ctx, stored);
-    const after = await loadRun(db, run.id);
+    // The rows as read above: a submit changes none of what the answer shows of them (only
+    // their USD values, which it does not show), so only the run is read again.
+    const after = await loadRunRecord(db, run.id);
     if (!after) throw new ApiError(404, ERROR_CODES.notFound, 'No payment run with that id');
-    return answerOf(after);
+    return answerOf({ run: after, rows: stored.rows });
   });
 }

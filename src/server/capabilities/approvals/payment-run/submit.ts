@@ -1,7 +1,9 @@
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import { add, mul } from '#contract/decimal.ts';
-import type { FrozenRequirement } from '#contract/policies.ts';
+import { describePreApproval, type RunPreApproval } from '#contract/payment-runs.ts';
+import type { FrozenRequirement, Policy } from '#contract/policies.ts';
+import { recordAudit } from '../../../auth/audit.store.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts';
 import type { Database } from '../../../db/client.ts';
@@ -9,9 +11,22 @@ import { requirementFor, type ItemFacts } from '../../policies/evaluate.ts';
 import { policyActor, vaultOutflowWithRuns } from '../../policies/guard.ts';
 import type { outflowLocks } from '../../policies/outflow-lock.ts';
 import { activePolicy } from '../../policies/policies.store.ts';
-import { submitRun, type StoredRun } from '../../payment-runs/store.ts';
+import { freezeRequirement, settleApprovedBefore } from '../../policies/votes.store.ts';
+import { markPreApproved, submitRun, type StoredRun } from '../../payment-runs/store.ts';
+import { raiseApprovalEvent } from '../../live/approval-source.ts';
 import { proposeHeld } from '../core/propose.ts';
-import { paymentRunKind } from './kind.ts';
+import { PAYMENT_RUN, paymentRunKind } from './kind.ts';
+
+/**
+ * Whether a schedule's occurrence is approved by its schedule's pre-approval
+ * instead of a vote: asked inside the submit's transaction, with the rule the
+ * run fell under and the policy in force; answers what approved it, or null
+ * to put it in the inbox like any run.
+ */
+export type PreApprovalOf = (
+  tx: Database,
+  judged: { requirement: FrozenRequirement; policy: Policy },
+) => Promise<RunPreApproval | null>;
 
 /**
  * A checked run proposed for approval as one item, on behalf of `ctx`'s
@@ -36,7 +51,8 @@ export async function submitForApproval(
   },
   ctx: CustodyContext,
   stored: StoredRun,
-): Promise<void> {
+  preApprovalOf?: PreApprovalOf,
+): Promise<RunPreApproval | null> {
   const { db, clock, backend, lockVaults } = deps;
   const { run, rows } = stored;
   if (run.status !== 'CHECKED' || run.errors.length > 0 || !run.simulation)
@@ -62,7 +78,7 @@ export async function submitForApproval(
   }
   const { simulation } = run;
   const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
-  await lockVaults(vaultIds, async () => {
+  return lockVaults(vaultIds, async () => {
     // Each vault's day so far and the other runs committed from it; any unknown: unknown
     // for the run, and an outflow cap then applies (fail closed).
     const outflows = await Promise.all(
@@ -120,16 +136,55 @@ export async function submitForApproval(
     );
     // Waiting and its rule frozen stand or fall together: a run waiting without a rule would be
     // in no one's inbox, and could never be decided.
-    await db.transaction(async (tx) => {
-      if (!(await submitRun(tx, clock.now(), run.id, usdByRow)))
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      if (!(await submitRun(tx, now, run.id, usdByRow)))
         throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
-      await proposeHeld(tx, clock, {
-        kind: paymentRunKind,
+      const pre = preApprovalOf ? await preApprovalOf(tx, { requirement, policy }) : null;
+      if (!pre) {
+        await proposeHeld(tx, clock, {
+          kind: paymentRunKind,
+          entityId: run.id,
+          subOrgId: run.subOrgId,
+          requirement,
+          initiator,
+        });
+        return null;
+      }
+      // Approved by the schedule's approval: its rule is kept with it, settled without a vote
+      // (it waits in no inbox), and the run moves on to the executor in this same transaction.
+      await freezeRequirement(
+        tx,
+        { entityId: run.id, entityType: PAYMENT_RUN, requirement, initiator },
+        now,
+      );
+      await settleApprovedBefore(tx, run.id, now);
+      if (!(await markPreApproved(tx, now, run.id, pre)))
+        throw new ApiError(409, ERROR_CODES.conflict, 'The run changed while it was submitted');
+      await recordAudit(tx, {
+        at: now,
+        actorType: 'SYSTEM',
+        actorId: null,
+        actorName: 'Payment run scheduler',
+        action: 'payment_run.pre_approved',
+        entityType: PAYMENT_RUN,
         entityId: run.id,
-        subOrgId: run.subOrgId,
-        requirement,
-        initiator,
+        summary: describePreApproval(pre),
+        outcome: 'success',
+        requestId: ctx.requestId ?? null,
       });
+      await raiseApprovalEvent(
+        tx,
+        {
+          kind: 'DECIDED',
+          entityType: PAYMENT_RUN,
+          entityId: run.id,
+          subOrgId: run.subOrgId,
+          status: 'APPROVED',
+        },
+        now,
+      );
+      return pre;
     });
   });
 }

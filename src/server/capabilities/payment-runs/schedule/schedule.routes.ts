@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -9,6 +10,7 @@ import {
   pausePaymentRunSchedule,
   resumePaymentRunSchedule,
   schedulePaymentRun,
+  setPaymentRunSchedulePreApproval,
 } from '#contract/endpoints/payment-run-schedules.ts';
 import { occurrencesAfter, type PaymentRunSchedule } from '#contract/payment-run-schedules.ts';
 import type { AuthOptions } from '../../../auth/session-auth.ts';
@@ -17,15 +19,29 @@ import type { CustodyBackend } from '../../../custody/backend.ts';
 import type { AppEnv } from '../../../http/app-env.ts';
 import { mount } from '../../../http/mount.ts';
 import { loadRun } from '../store.ts';
-import { answersOf, listSchedules, loadSchedule, moveSchedule, scheduleRun } from './store.ts';
+import { proposedPreApproval, type PreApprovalProposer } from './pre-approval.ts';
+import {
+  answersOf,
+  listSchedules,
+  loadSchedule,
+  moveSchedule,
+  replacePreApproval,
+  scheduleRun,
+} from './store.ts';
 
 /**
  * A checked run scheduled instead of submitted, and the schedules' list,
  * pause, resume and cancel (contract/endpoints/payment-run-schedules.ts).
  * Every read and write is held to the member's sub-organizations: a schedule
- * outside them is a 404. The occurrences are made by `scheduler.ts`.
+ * outside them is a 404. The occurrences are made by `scheduler.ts`. A cap
+ * to pre-approve is put up for approval by `preApprovals` (the approval
+ * kind's, approvals/payment-run/pre-approval.ts).
  */
-export function paymentRunScheduleRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function paymentRunScheduleRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  preApprovals: PreApprovalProposer,
+) {
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
 
@@ -53,7 +69,7 @@ export function paymentRunScheduleRoutes(options: AuthOptions, backend: CustodyB
         ERROR_CODES.conflict,
         'Payment runs are executed on the sandbox only: in upstream mode a run can be checked but not scheduled',
       );
-    const { timing } = body;
+    const { timing, preApproval } = body;
     const now = clock.now();
     const [first] = occurrencesAfter(timing, now, 1);
     if (!first)
@@ -67,7 +83,23 @@ export function paymentRunScheduleRoutes(options: AuthOptions, backend: CustodyB
             'timing.endsOn must leave at least one occurrence after now',
             [{ field: 'timing.endsOn', message: 'must leave at least one occurrence after now' }],
           );
-    const id = await scheduleRun(db, now, params.runId, timing, first);
+    // Refused by the policy before anything is written: the draft stays as it was.
+    const propose = preApproval
+      ? await preApprovals.prepare(custodyContext(c), stored.run.subOrgId, preApproval)
+      : null;
+    const id = await scheduleRun(
+      db,
+      now,
+      params.runId,
+      timing,
+      first,
+      preApproval && propose
+        ? {
+            make: (rows) => proposedPreApproval(randomUUID(), preApproval, rows),
+            propose: (tx, _scheduleId, pre) => propose(tx, pre),
+          }
+        : undefined,
+    );
     if (!id)
       throw new ApiError(
         409,
@@ -132,6 +164,27 @@ export function paymentRunScheduleRoutes(options: AuthOptions, backend: CustodyB
       ),
     ),
   );
+
+  // A new cap is a new item to approve (the approval of the one before it no longer counts);
+  // none leaves each occurrence to be approved like a new run.
+  mount(app, CONSOLE_API_PREFIX, setPaymentRunSchedulePreApproval, async ({ params, body }, c) => {
+    const found = await visible(c, params.scheduleId);
+    if (found.status === 'CANCELLED' || found.status === 'ENDED')
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        `The schedule is ${found.status}: its pre-approval cannot be changed`,
+      );
+    const cap = body.preApproval;
+    const propose = cap ? await preApprovals.prepare(custodyContext(c), found.subOrgId, cap) : null;
+    await replacePreApproval(db, clock.now(), params.scheduleId, async (schedule, tx) => {
+      if (!cap || !propose) return null;
+      const pre = proposedPreApproval(randomUUID(), cap, schedule.rows);
+      await propose(tx, pre);
+      return pre;
+    });
+    return answer(c, params.scheduleId);
+  });
 
   return app;
 }

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { and, asc, desc, eq, inArray, isNull, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { ERROR_CODES } from '#contract/common.ts';
 import {
   describeTiming,
   occurrencesAfter,
   type PaymentRunSchedule,
+  type SchedulePreApproval,
   type ScheduleStatus,
   type ScheduleTiming,
 } from '#contract/payment-run-schedules.ts';
@@ -18,6 +19,7 @@ import {
   paymentRunSchedules,
   paymentRuns,
 } from '../../../db/schema/console.ts';
+import type { PaymentRowInput } from '#contract/payment-runs.ts';
 import { createRun, rowInput } from '../store.ts';
 
 /**
@@ -53,6 +55,15 @@ export async function scheduleRun(
   runId: string,
   timing: ScheduleTiming,
   firstDueAt: Date,
+  /**
+   * The cap to put up for approval with it, made from the rows as they are
+   * scheduled (read here, under the run's lock), and what to do with it in
+   * the same transaction (freeze its rule, raise it in the inbox).
+   */
+  preApproval?: {
+    make(rows: PaymentRowInput[]): SchedulePreApproval;
+    propose(tx: Database, scheduleId: string, pre: SchedulePreApproval): Promise<void>;
+  },
 ): Promise<string | null> {
   return db.transaction(async (tx) => {
     const [run] = await tx
@@ -67,6 +78,8 @@ export async function scheduleRun(
       .where(eq(paymentRunRows.runId, runId))
       .orderBy(asc(paymentRunRows.index));
     const id = randomUUID();
+    const scheduled = rows.map(rowInput);
+    const pre = preApproval ? preApproval.make(scheduled) : null;
     await tx.insert(paymentRunSchedules).values({
       id,
       name: run.name,
@@ -74,7 +87,8 @@ export async function scheduleRun(
       createdById: run.createdById,
       status: 'ACTIVE',
       timing,
-      rows: rows.map(rowInput),
+      rows: scheduled,
+      preApproval: pre,
       nextDueAt: firstDueAt,
       occurrencesMade: 0,
       createdAt: now,
@@ -82,6 +96,7 @@ export async function scheduleRun(
     });
     await tx.delete(paymentRunRows).where(eq(paymentRunRows.runId, runId));
     await tx.delete(paymentRuns).where(eq(paymentRuns.id, runId));
+    if (pre && preApproval) await preApproval.propose(tx as unknown as Database, id, pre);
     return id;
   });
 }
@@ -89,6 +104,82 @@ export async function scheduleRun(
 export async function loadSchedule(db: Database, id: string): Promise<ScheduleRecord | null> {
   const [found] = await db.select().from(paymentRunSchedules).where(eq(paymentRunSchedules.id, id));
   return found ?? null;
+}
+
+/** The schedule whose pre-approval (current or earlier) is the held item `approvalId`, if any. */
+export async function scheduleOfApproval(
+  db: Pick<Database, 'select'>,
+  approvalId: string,
+): Promise<ScheduleRecord | null> {
+  const [found] = await db
+    .select()
+    .from(paymentRunSchedules)
+    .where(sql`${paymentRunSchedules.preApproval} ->> 'approvalId' = ${approvalId}`);
+  return found ?? null;
+}
+
+/**
+ * Replaces the schedule's pre-approval under its row lock (`next` sees the
+ * schedule as locked; null leaves none): a new cap is a new item to approve,
+ * and the one before it stops counting. Null when the schedule is gone.
+ */
+export async function replacePreApproval(
+  db: Database,
+  now: Date,
+  id: string,
+  next: (schedule: ScheduleRecord, tx: Database) => Promise<SchedulePreApproval | null>,
+): Promise<ScheduleRecord | null> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx
+      .select()
+      .from(paymentRunSchedules)
+      .where(eq(paymentRunSchedules.id, id))
+      .for('update');
+    if (!found) return null;
+    const preApproval = await next(found, tx as unknown as Database);
+    await tx
+      .update(paymentRunSchedules)
+      .set({ preApproval, updatedAt: now })
+      .where(eq(paymentRunSchedules.id, id));
+    return { ...found, preApproval, updatedAt: now };
+  });
+}
+
+/**
+ * The pre-approval `approvalId` decided, under the schedule's row lock:
+ * false when it is no longer the schedule's current one, or no longer waits.
+ */
+export async function decidePreApproval(
+  db: Database,
+  now: Date,
+  approvalId: string,
+  outcome: 'APPROVED' | 'DECLINED',
+  approvedBy: string[],
+): Promise<boolean> {
+  const found = await scheduleOfApproval(db, approvalId);
+  if (!found) return false;
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(paymentRunSchedules)
+      .where(eq(paymentRunSchedules.id, found.id))
+      .for('update');
+    const pre = locked?.preApproval;
+    if (!pre || pre.approvalId !== approvalId || pre.status !== 'PENDING') return false;
+    await tx
+      .update(paymentRunSchedules)
+      .set({
+        preApproval: {
+          ...pre,
+          status: outcome,
+          approvedAt: outcome === 'APPROVED' ? now.toISOString() : null,
+          approvedBy: outcome === 'APPROVED' ? approvedBy : [],
+        },
+        updatedAt: now,
+      })
+      .where(eq(paymentRunSchedules.id, found.id));
+    return true;
+  });
 }
 
 /** The schedules of `subOrgIds` (null: all), newest first. */
@@ -147,6 +238,7 @@ export async function answersOf(
       nextDueAt: s.status === 'ACTIVE' ? (s.nextDueAt?.toISOString() ?? null) : null,
       upcoming: upcoming.map((d) => d.toISOString()),
       occurrencesMade: s.occurrencesMade,
+      preApproval: s.preApproval,
       lastRun: last
         ? {
             runId: last.runId,
@@ -193,6 +285,16 @@ export async function moveSchedule(
       .where(eq(paymentRunSchedules.id, id));
     return true;
   });
+}
+
+/** The schedule, locked until `tx` ends (null when it is gone). */
+export async function lockSchedule(tx: Database, id: string): Promise<ScheduleRecord | null> {
+  const [found] = await tx
+    .select()
+    .from(paymentRunSchedules)
+    .where(eq(paymentRunSchedules.id, id))
+    .for('update');
+  return found ?? null;
 }
 
 /** Active schedules with an occurrence due by `now`. */

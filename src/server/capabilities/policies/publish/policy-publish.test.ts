@@ -1,5 +1,5 @@
 import { and, eq, like } from 'drizzle-orm';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pathOf } from '#contract/endpoint.ts';
 import { approvalInbox } from '#contract/endpoints/approvals.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
@@ -7,6 +7,7 @@ import { DEFAULT_POLICY, PolicyState, PolicyVersion, type Policy } from '#contra
 import { approvalEvents, approvalRequirements, auditLog } from '../../../db/schema/console.ts';
 import { appTestWith } from '../../../test/app-test.ts';
 import { signIntent, withPasskey } from '../../../test/signed-intents.ts';
+import { publishChange } from './policy-publish.ts';
 import type { StaffSession } from '../../../test/staff-session.ts';
 
 /**
@@ -203,4 +204,18 @@ describe('a policy publish on the approval core', () => {
       expect(await heldOf(other)).toEqual([]);
     },
   );
+
+  it('shows turning pre-approved schedules on, or changing their ceiling, as a line of its own', () => {
+    const on = { ...DEFAULT_POLICY, schedulePreApproval: { maxOccurrenceUsd: '25000' } };
+    expect(
+      publishChange('transactions', 2, { version: 1, policy: DEFAULT_POLICY }, on).lines,
+    ).toEqual([
+      {
+        label: 'Pre-approved payment run schedules',
+        before: 'Not allowed: each occurrence approved like a new run',
+        after: 'Allowed, up to $25,000.00 per occurrence',
+      },
+    ]);
+    expect(publishChange('transactions', 3, { version: 2, policy: on }, on).lines).toEqual([]);
+  });
 });

@@ -203,6 +203,19 @@ export function publishChange(
     lines.push({ label: 'Otherwise', before: fallbackWas, after: fallbackNow });
     categories.add('any category no rule matches');
   }
+  const preApproval = (p: Policy) =>
+    p.schedulePreApproval
+      ? `Allowed, up to $${formatUsd(p.schedulePreApproval.maxOccurrenceUsd)} per occurrence`
+      : 'Not allowed: each occurrence approved like a new run';
+  if (
+    canonicalJson(active.policy.schedulePreApproval ?? null) !==
+    canonicalJson(draft.schedulePreApproval ?? null)
+  )
+    lines.push({
+      label: 'Pre-approved payment run schedules',
+      before: preApproval(active.policy),
+      after: preApproval(draft),
+    });
   if (categories.size > 0)
     lines.push({ label: 'Categories it changes', before: null, after: [...categories].join(', ') });
   lines.push(...thresholds);

@@ -6,7 +6,7 @@ import {
   resumePaymentRunSchedule,
   schedulePaymentRun,
 } from '#contract/endpoints/payment-run-schedules.ts';
-import type { ScheduleTiming } from '#contract/payment-run-schedules.ts';
+import type { PreApprovalCap, ScheduleTiming } from '#contract/payment-run-schedules.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { paymentRunQueries } from './payment-run-queries.ts';
 
@@ -24,8 +24,17 @@ export const scheduleQueries = {
 export function useSchedulePaymentRun(runId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (timing: ScheduleTiming) =>
-      apiClient.call(schedulePaymentRun, { params: { runId }, body: { timing } }),
+    mutationFn: ({
+      timing,
+      preApproval,
+    }: {
+      timing: ScheduleTiming;
+      preApproval?: PreApprovalCap;
+    }) =>
+      apiClient.call(schedulePaymentRun, {
+        params: { runId },
+        body: { timing, ...(preApproval ? { preApproval } : {}) },
+      }),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: paymentRunQueries.detail(runId).queryKey });
       await queryClient.invalidateQueries({ queryKey: paymentRunQueries.all() });

@@ -4,7 +4,12 @@ import { Fragment, useState } from 'react';
 import { formatAmount } from '#contract/decimal-format.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { paymentRunReconciliationCsv } from '#contract/endpoints/payment-runs.ts';
-import { paymentRunProgress, type PaymentRow, type PaymentRun } from '#contract/payment-runs.ts';
+import {
+  describePreApproval,
+  paymentRunProgress,
+  type PaymentRow,
+  type PaymentRun,
+} from '#contract/payment-runs.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { ErrorState } from '../../../components/query-state.tsx';
 import { Button, buttonVariants } from '../../../components/ui/button.tsx';
@@ -175,6 +180,12 @@ export function PaymentRunPage({
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-red-900">
           {rowsWithErrors === 1 ? '1 row needs a fix' : `${rowsWithErrors} rows need a fix`} before
           the run can be submitted: each error is shown on its row.
+        </p>
+      ) : null}
+
+      {run.preApproved ? (
+        <p className="rounded-md border border-blue-300 bg-blue-50 p-3 text-sm text-blue-950">
+          {describePreApproval(run.preApproved)}, within its cap: no vote of its own was needed.
         </p>
       ) : null}
 

@@ -82,6 +82,52 @@ describe('the payment run schedules page', () => {
     expect(row).toHaveTextContent('1 row needs a fix before the run can be submitted');
   });
 
+  it('says how each schedule’s occurrences are approved: pre-approved up to its cap, or each one', async () => {
+    const pre = {
+      approvalId: 'appr_1',
+      maxTotalUsd: '25000',
+      assets: ['USDC on ETHEREUM'],
+      destinations: ['contact ct_1'],
+      rowsDigest: 'ab'.repeat(32),
+    };
+    installFakeApi({
+      [LIST]: () =>
+        json({
+          results: [
+            schedule(),
+            schedule({
+              id: 'sch_2',
+              name: 'Payroll',
+              preApproval: {
+                ...pre,
+                status: 'APPROVED',
+                approvedAt: '2027-03-02T10:00:00.000Z',
+                approvedBy: ['Ada Approver'],
+              },
+            }),
+            schedule({
+              id: 'sch_3',
+              name: 'Refunds',
+              preApproval: { ...pre, status: 'PENDING', approvedAt: null, approvedBy: [] },
+            }),
+          ],
+        }),
+    });
+    renderWithQuery(<PaymentRunSchedulesPage canChange />);
+    expect(await screen.findByRole('row', { name: 'Retainers' })).toHaveTextContent(
+      'Each occurrence approved',
+    );
+    expect(screen.getByRole('row', { name: 'Payroll' })).toHaveTextContent(
+      'Pre-approved up to $25,000.00 per occurrence by Ada Approver',
+    );
+    const waiting = screen.getByRole('row', { name: 'Refunds' });
+    expect(waiting).toHaveTextContent('Each occurrence approved until the pre-approval');
+    expect(within(waiting).getByRole('link', { name: /pre-approval up to/ })).toHaveAttribute(
+      'href',
+      '/approvals/held/appr_1',
+    );
+  });
+
   it('cancels a schedule only once confirmed, and shows it cancelled', async () => {
     let cancelled = 0;
     let current = schedule();

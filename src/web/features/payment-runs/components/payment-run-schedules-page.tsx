@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
+import { formatUsd } from '#contract/decimal-format.ts';
 import type { PaymentRunSchedule } from '#contract/payment-run-schedules.ts';
 import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
@@ -55,6 +56,42 @@ function CancelSchedule({ schedule }: { schedule: PaymentRunSchedule }) {
   );
 }
 
+/**
+ * How the schedule's occurrences are approved: within an approved cap
+ * without a vote ("pre-approved up to …"), or each like a new run; a cap
+ * waiting for its approval links to it.
+ */
+function ApprovalOf({ schedule }: { schedule: PaymentRunSchedule }) {
+  const pre = schedule.preApproval;
+  const cap = pre ? `$${formatUsd(pre.maxTotalUsd)}` : '';
+  if (!pre || pre.status === 'DECLINED')
+    return (
+      <span className="block text-xs text-slate-700">
+        Each occurrence approved{pre ? ` (pre-approval up to ${cap} declined)` : ''}
+      </span>
+    );
+  if (pre.status === 'PENDING')
+    return (
+      <span className="block text-xs text-slate-700">
+        Each occurrence approved until the{' '}
+        <Link
+          to="/approvals/held/$entityId"
+          params={{ entityId: pre.approvalId }}
+          className="text-blue-800 underline"
+        >
+          pre-approval up to {cap}
+        </Link>{' '}
+        is approved
+      </span>
+    );
+  return (
+    <span className="block text-xs text-slate-700">
+      Pre-approved up to {cap} per occurrence
+      {pre.approvedBy.length ? ` by ${pre.approvedBy.join(', ')}` : ''}
+    </span>
+  );
+}
+
 /** Pause or resume, at once (nothing is lost either way). */
 function PauseOrResume({ schedule }: { schedule: PaymentRunSchedule }) {
   const move = useScheduleMove();
@@ -95,8 +132,8 @@ export function PaymentRunSchedulesPage({ canChange }: { canChange: boolean }) {
       </p>
       <p className="text-sm text-slate-800">
         A checked run paid later or every month. Each occurrence is a new run, checked as its rows
-        stand then and approved like any run; a month without the schedule’s day pays on its last
-        day.
+        stand then and approved like any run, unless the schedule was pre-approved and it stays
+        within the approved cap; a month without the schedule’s day pays on its last day.
       </p>
       {query.isPending ? (
         <p role="status" className="text-sm text-slate-700">
@@ -140,7 +177,10 @@ export function PaymentRunSchedulesPage({ canChange }: { canChange: boolean }) {
                       {s.rowCount} {s.rowCount === 1 ? 'row' : 'rows'}
                     </span>
                   </TableHead>
-                  <TableCell>{s.description}</TableCell>
+                  <TableCell>
+                    {s.description}
+                    <ApprovalOf schedule={s} />
+                  </TableCell>
                   <TableCell>
                     {s.nextDueAt ? (
                       <>

@@ -90,6 +90,58 @@ describe('when a checked run is paid', () => {
     ]);
   });
 
+  it('sends a cap to pre-approve, checked on its field first, and shows the policy’s refusal there', async () => {
+    const answer = json(
+      {
+        message:
+          'preApproval.maxTotalUsd: the transactions policy does not allow pre-approved schedules',
+        code: 'CONFLICT',
+        fields: [
+          {
+            field: 'preApproval.maxTotalUsd',
+            message: 'the transactions policy does not allow pre-approved schedules',
+          },
+        ],
+      },
+      409,
+    );
+    const sent: unknown[] = [];
+    installFakeApi({
+      [SCHEDULE_PATH]: (_url, init) => {
+        sent.push(JSON.parse(String(init.body)));
+        return answer;
+      },
+    });
+    const user = userEvent.setup();
+    const { onScheduled } = render('once');
+    await user.type(screen.getByLabelText('Pay at'), '2099-01-05T09:00');
+    await user.click(
+      screen.getByRole('checkbox', { name: 'Pre-approve its occurrences up to a cap' }),
+    );
+    const cap = screen.getByRole('textbox', { name: 'Most one occurrence may pay (USD)' });
+    await user.type(cap, 'lots');
+    await user.click(screen.getByRole('button', { name: 'Schedule the run' }));
+    expect(cap).toBeInvalid();
+    expect(cap).toHaveAccessibleDescription(/maxTotalUsd must be a positive decimal/);
+    expect(sent).toHaveLength(0);
+
+    await user.clear(cap);
+    await user.type(cap, '25000');
+    await user.click(screen.getByRole('button', { name: 'Schedule the run' }));
+    await waitFor(() =>
+      expect(cap).toHaveAccessibleDescription(/does not allow pre-approved schedules/),
+    );
+    // Nothing typed is lost: the cap is still there to send again.
+    expect(cap).toHaveValue('25000');
+    expect(sent).toEqual([
+      {
+        timing: { repeat: 'ONCE', at: '2099-01-05T09:00', timeZone: 'UTC' },
+        preApproval: { maxTotalUsd: '25000' },
+      },
+    ]);
+    expect(onScheduled).not.toHaveBeenCalled();
+  });
+
   it('refuses a day out of range on its field before sending, and shows the server’s refusal on its field', async () => {
     const { calls } = installFakeApi({
       [SCHEDULE_PATH]: () =>

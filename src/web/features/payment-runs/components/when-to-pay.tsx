@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import {
   occurrencesAfter,
+  PreApprovalCap,
   ScheduleTiming,
   type ScheduleTiming as Timing,
   wholeNumber,
@@ -22,6 +23,9 @@ interface Typed {
   end: 'never' | 'after' | 'on';
   endAfterOccurrences: string;
   endsOn: string;
+  /** Whether the schedule is put up for pre-approval, and its cap per occurrence in USD. */
+  preApprove: boolean;
+  maxTotalUsd: string;
 }
 
 const EMPTY: Typed = {
@@ -31,6 +35,8 @@ const EMPTY: Typed = {
   end: 'never',
   endAfterOccurrences: '',
   endsOn: '',
+  preApprove: false,
+  maxTotalUsd: '',
 };
 
 /** What the member typed, as the schedule's timing in their zone (the server checks it again). */
@@ -59,7 +65,7 @@ function problems(error: unknown): Record<string, string> {
       ? (error.fields as { field: string; message: string }[])
       : [];
   return Object.fromEntries(
-    fields.map((p) => [p.field.replace(/^(body\.)?timing\./, ''), p.message]),
+    fields.map((p) => [p.field.replace(/^(body\.)?(timing|preApproval)\./, ''), p.message]),
   );
 }
 
@@ -68,7 +74,8 @@ function problems(error: unknown): Record<string, string> {
  * button), once at a date and time, or every month on a day at a time, in
  * the member's zone. A schedule shows its next three occurrences as it is
  * typed; scheduling turns the draft into the schedule, whose occurrences are
- * each a new run approved like any run.
+ * each a new run approved like any run, or, with a cap the policy allows,
+ * paid on the schedule's one approval while they stay within it.
  */
 export function WhenToPay({
   runId,
@@ -86,7 +93,8 @@ export function WhenToPay({
   const [typed, setTyped] = useState<Typed>(EMPTY);
   const [local, setLocal] = useState<Record<string, string>>({});
   const schedule = useSchedulePaymentRun(runId);
-  const set = (field: keyof Typed, value: string) => setTyped((t) => ({ ...t, [field]: value }));
+  const set = (field: keyof Typed, value: string | boolean) =>
+    setTyped((t) => ({ ...t, [field]: value }));
 
   const candidate = choice === 'now' ? null : timingOf(choice, typed, timeZone);
   const parsed = candidate ? ScheduleTiming.safeParse(candidate) : null;
@@ -96,12 +104,24 @@ export function WhenToPay({
   function submit(event: FormEvent) {
     event.preventDefault();
     if (!candidate || !parsed) return;
-    if (!parsed.success) {
-      setLocal(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.'), i.message])));
+    const cap = typed.preApprove
+      ? PreApprovalCap.safeParse({ maxTotalUsd: typed.maxTotalUsd.trim() })
+      : null;
+    if (!parsed.success || (cap && !cap.success)) {
+      setLocal(
+        Object.fromEntries(
+          [...(parsed.success ? [] : parsed.error.issues), ...(cap?.error?.issues ?? [])].map(
+            (i) => [i.path.join('.'), i.message],
+          ),
+        ),
+      );
       return;
     }
     setLocal({});
-    schedule.mutate(parsed.data as Timing, { onSuccess: onScheduled });
+    schedule.mutate(
+      { timing: parsed.data as Timing, ...(cap?.success ? { preApproval: cap.data } : {}) },
+      { onSuccess: onScheduled },
+    );
   }
 
   const control = (field: string, hint?: boolean) => ({
@@ -256,6 +276,32 @@ export function WhenToPay({
               before anything is paid.
             </p>
           </section>
+          <fieldset className="flex flex-col gap-2 text-sm">
+            <legend className="mb-1 font-medium text-slate-900">Approval</legend>
+            <label className="flex items-center gap-2">
+              <Choice
+                type="checkbox"
+                checked={typed.preApprove}
+                onChange={(e) => set('preApprove', e.target.checked)}
+              />
+              Pre-approve its occurrences up to a cap
+            </label>
+            {typed.preApprove ? (
+              <Field
+                id={`${base}-maxTotalUsd`}
+                label="Most one occurrence may pay (USD)"
+                hint="The schedule is approved once with this cap, its rows’ assets and destinations. An occurrence within it is paid without a new vote; one over it, or after the policy or the cap changes, is approved like any run. Only where the transactions policy allows it."
+                error={errors.maxTotalUsd}
+              >
+                <Input
+                  inputMode="decimal"
+                  value={typed.maxTotalUsd}
+                  onChange={(e) => set('maxTotalUsd', e.target.value)}
+                  {...control('maxTotalUsd', true)}
+                />
+              </Field>
+            ) : null}
+          </fieldset>
           {schedule.isError && Object.keys(problems(schedule.error)).length === 0 ? (
             <p role="alert" className="text-sm text-red-800">
               {describeError(schedule.error)}

@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { ERROR_CODES } from '#contract/common.ts';
 import type { Policy, PolicyState } from '#contract/policies.ts';
 import type { PolicyKind } from '#contract/policy-kind.ts';
+import { TextField, type BoundForm } from '../../../components/bound-fields.tsx';
 import { FormActions, FormCard, SubmitButton } from '../../../components/form-card.tsx';
+import { Choice } from '../../../components/ui/input.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FieldError } from '../../../components/ui/field.tsx';
 import { ApiError, describeError } from '../../../lib/api-errors.ts';
@@ -13,6 +15,33 @@ import { newRule, policyResolver, toForm, type PolicyForm } from '../policy-form
 import type { CheckboxOption } from './checkbox-group.tsx';
 import { OutcomeFields } from './outcome-fields.tsx';
 import { RuleFields, type RuleMove } from './rule-fields.tsx';
+
+/**
+ * Whether a payment run schedule may be pre-approved: approved once with a
+ * cap, its occurrences within it then paid without a vote of their own. Off
+ * unless ticked; the ceiling bounds the cap a schedule may ask for.
+ */
+function SchedulePreApprovalFields({ bound }: { bound: BoundForm<PolicyForm> }) {
+  const allowed = useWatch({ control: bound.form.control, name: 'schedulePreApproval.allowed' });
+  return (
+    <fieldset className="flex flex-col gap-2 rounded-md border border-slate-300 p-3 text-sm">
+      <legend className="px-1 font-medium text-slate-900">Payment run schedules</legend>
+      <label className="flex items-center gap-2">
+        <Choice type="checkbox" {...bound.form.register('schedulePreApproval.allowed')} />
+        Allow a schedule to be pre-approved up to a cap per occurrence
+      </label>
+      {allowed ? (
+        <TextField
+          {...bound}
+          name="schedulePreApproval.maxOccurrenceUsd"
+          label="Highest cap a schedule may ask for (USD per occurrence)"
+          hint="An occurrence within its schedule's approved cap is paid without a new vote; any other is approved like a new run."
+          inputMode="decimal"
+        />
+      ) : null}
+    </fieldset>
+  );
+}
 
 /** A new rule's id: unique within its policy, never shown (the diff knows a rule by it). */
 const ruleId = () => `rule-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -183,6 +212,7 @@ export function PolicyEditor({
         members={members}
         title="Otherwise (no rule matches)"
       />
+      {kind === 'transactions' ? <SchedulePreApprovalFields bound={bound} /> : null}
       <FormActions>
         <SubmitButton pending={save.isPending} pendingLabel="Saving…">
           Save draft
