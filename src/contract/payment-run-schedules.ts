@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { PositiveDecimal } from './decimal-format.ts';
+import { PositiveDecimal } from './decimal-checks.ts';
 import { knownTimeZone } from './display-settings.ts';
 import { PAYMENT_RUN_STATUSES } from './payment-runs.ts';
 import { instantOfWall, wallTime } from './zoned-time.ts';
