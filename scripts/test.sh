@@ -17,10 +17,8 @@ rm -rf "$reports" && mkdir -p "$reports"
 
 step() { printf '\n=== %s ===\n' "$1"; }
 
-step "typecheck"
-npm run --silent typecheck
-step "lint"
-npm run --silent lint
+step "checks: typecheck, eslint, prettier, knip (two at a time)"
+bash scripts/checks.sh
 
 if [ "${SKIP_PG:-}" = "1" ]; then
   step "unit, app, storage and component tests (PGlite)"
@@ -31,7 +29,7 @@ else
   step "unit, storage and component tests (PGlite)"
   # The database-outage test starts a PostgreSQL of its own, even in this pass.
   bash scripts/ensure-postgres.sh >/dev/null
-  npx vitest run --project unit --project storage --project server --project web \
+  npx vitest run --project unit --project storage --project server --project 'web*' \
     --reporter=default --reporter=json --outputFile.json="$reports/vitest.json"
   step "app and storage tests (PostgreSQL)"
   bash scripts/with-postgres.sh npx vitest run --project app --project storage \
