@@ -85,7 +85,9 @@ async function seen(app: Hono, path: string, encoding: string) {
     status: res.status,
     headers,
     cookies: res.headers.getSetCookie(),
-    body: await res.bytes(),
+    // arrayBuffer, not bytes(): once a server has started in this worker, the global Response is
+    // the node adapter's, which has no bytes().
+    body: new Uint8Array(await res.arrayBuffer()),
   };
 }
 
