@@ -21,7 +21,7 @@ export const positiveDecimalChecks = [
   z.refine<string>((v) => /[1-9]/.test(v), 'must be greater than zero'),
 ] as const;
 
-/** decimal.ts's PositiveDecimalString for zod/mini schemas (the contract modules of the first load). */
+/** positive-decimal.ts's PositiveDecimalString for zod/mini schemas (the contract modules of the first load). */
 export const PositiveDecimal = z.string().check(...positiveDecimalChecks);
 
 export const DECIMAL = /^-?(0|[1-9]\d*)(\.\d+)?$/;
