@@ -3,6 +3,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { chunkName } from './scripts/chunk-groups.ts';
 import { firstLoadBudget } from './scripts/first-load-budget.ts';
 import { precompress } from './scripts/precompress.ts';
 
@@ -45,8 +46,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       // queries and their contract into every page's first load (ARCHITECTURE.md, "First load").
       codeSplittingOptions: {
         defaultBehavior: [
-          ['loader'],
-          ['component'],
+          ['loader', 'component'],
           ['errorComponent', 'notFoundComponent', 'pendingComponent'],
         ],
       },
@@ -87,7 +87,12 @@ export default defineConfig(({ isSsrBuild }) => ({
         // import from it (ARCHITECTURE.md, "First load").
         rolldownOptions: {
           output: {
-            codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+            codeSplitting: {
+              groups: [
+                { name: 'first-load', tags: ['$initial'], priority: 3 },
+                { name: chunkName(), priority: 1, includeDependenciesRecursively: false },
+              ],
+            },
           },
         },
       },
