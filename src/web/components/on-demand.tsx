@@ -1,11 +1,4 @@
-import {
-  cloneElement,
-  useEffect,
-  useRef,
-  useState,
-  type ReactElement,
-  type ReactNode,
-} from 'react';
+import { cloneElement, useEffect, useId, useState, type ReactElement, type ReactNode } from 'react';
 import type * as ActionDialogModule from './action-dialog.tsx';
 import type { ButtonProps } from './ui/button.tsx';
 
@@ -70,7 +63,8 @@ export function OnDemandDialog<T>({
   what: string;
   children: (module: T, returnFocus: (event: Event) => void) => ReactNode;
 }) {
-  const button = useRef<HTMLButtonElement>(null);
+  const generatedId = useId();
+  const buttonId = trigger.props.id ?? generatedId;
   const [module, setModule] = useState<T | undefined>(() => part.loaded());
   const [failed, setFailed] = useState(false);
   const loading = open && !module;
@@ -78,10 +72,11 @@ export function OnDemandDialog<T>({
   useEffect(() => {
     if (!open || module) return;
     let current = true;
-    setFailed(false);
     part.load().then(
       (m) => {
-        if (current) setModule(() => m);
+        if (!current) return;
+        setFailed(false);
+        setModule(() => m);
       },
       () => {
         if (!current) return;
@@ -102,13 +97,13 @@ export function OnDemandDialog<T>({
   };
   const returnFocus = (event: Event) => {
     event.preventDefault();
-    button.current?.focus();
+    document.getElementById(buttonId)?.focus();
   };
 
   return (
     <>
       {cloneElement(trigger, {
-        ref: button,
+        id: buttonId,
         'aria-haspopup': 'dialog',
         'aria-expanded': open,
         onClick: () => onOpenChange(true),

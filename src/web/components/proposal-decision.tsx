@@ -15,6 +15,7 @@ import {
 import type { InboxKey } from '../lib/approval-inbox-items.ts';
 import { InboxItemNavigation } from './inbox-item-navigation.tsx';
 import { Button } from './ui/button.tsx';
+import { OnDemandDialog, type OnDemand } from './on-demand.tsx';
 
 /** What the page's dialog needs to open, close and report (decide-dialog.tsx). */
 export interface DecisionDialogControls {
@@ -41,17 +42,6 @@ function outcomeOf(answer: ApprovalActionResponse, action: ApprovalAction): stri
   return `${humanize(status === 'REJECTED' ? 'DECLINED' : status)}: the decision is recorded.`;
 }
 
-/** The page's dialog, given what it needs to open, close and report. */
-function PageDialog({
-  render,
-  controls,
-}: {
-  render: (controls: DecisionDialogControls) => ReactNode;
-  controls: DecisionDialogControls;
-}) {
-  return render(controls);
-}
-
 /**
  * The decision on a proposal (a bank account, a contact, a change to a
  * contact) on its page, while one waits: the approvals collected under its
@@ -63,7 +53,7 @@ function PageDialog({
  * offers. Opened from the approvals inbox, it leads to the previous and next
  * items, and after a decision to the next one.
  */
-export function ProposalDecision({
+export function ProposalDecision<M>({
   current,
   waiting,
   canApprove,
@@ -71,6 +61,7 @@ export function ProposalDecision({
   memberId,
   proposedWhat = 'this',
   prompt,
+  dialogs,
   dialog,
 }: {
   current: InboxKey;
@@ -85,15 +76,20 @@ export function ProposalDecision({
   proposedWhat?: string;
   /** Said above the buttons: what to check before approving. */
   prompt: string;
-  /** The page's confirmation dialog for `action`. */
-  dialog: (controls: DecisionDialogControls) => ReactNode;
+  /**
+   * The module of the page's confirmation dialog, loaded when an approver
+   * opens it (components/on-demand.tsx): a member who only reads the page
+   * never fetches it, nor the dialog, passkey and card-signing code it brings.
+   */
+  dialogs: OnDemand<M>;
+  /** The page's confirmation dialog for `action`, from that module. */
+  dialog: (module: M, controls: DecisionDialogControls) => ReactNode;
 }) {
   const [action, setAction] = useState<ApprovalAction | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
   const outcomeRef = useRef<HTMLParagraphElement>(null);
   const outcomeId = useId();
   const decided = useRef(false);
-  const opener = useRef<HTMLButtonElement | null>(null);
   const progress = useApprovalProgress(current.id, waiting && canApprove);
   const youApprovedAt = approvedBy(progress.data, memberId);
 
@@ -117,18 +113,36 @@ export function ProposalDecision({
         <p className="text-sm text-slate-900">{prompt}</p>
         <LinkedAccountsNote entityId={current.id} />
         <div className="flex flex-wrap gap-2">
-          {DECISIONS.map(({ action, variant, label }) => (
-            <Button
-              key={action}
-              variant={variant}
-              onClick={(event) => {
-                // Focus returns here when the dialog closes.
-                opener.current = event.currentTarget;
-                setAction(action);
-              }}
+          {DECISIONS.map(({ action: choice, variant, label }) => (
+            <OnDemandDialog
+              key={choice}
+              part={dialogs}
+              open={action === choice}
+              onOpenChange={(open) => setAction(open ? choice : null)}
+              trigger={<Button variant={variant}>{label}</Button>}
+              what={choice === 'approve' ? 'the approval' : 'the decline'}
             >
-              {label}
-            </Button>
+              {(module, returnFocus) =>
+                dialog(module, {
+                  action: choice,
+                  onOpenChange: (open) => !open && setAction(null),
+                  onCloseAutoFocus: (event) => {
+                    // Cancelled: back to the button that opened it. Decided: those buttons are
+                    // going, so to what happened — unless the inbox's next item has taken it
+                    // already (it is read with the outcome).
+                    event.preventDefault();
+                    if (!decided.current) returnFocus(event);
+                    else if (!document.activeElement || document.activeElement === document.body)
+                      outcomeRef.current?.focus();
+                  },
+                  onDecided: (answer) => {
+                    decided.current = true;
+                    setOutcome(outcomeOf(answer, choice));
+                    setAction(null);
+                  },
+                })
+              }
+            </OnDemandDialog>
           ))}
         </div>
       </div>
@@ -156,31 +170,6 @@ export function ProposalDecision({
       ) : null}
       {/* Decided here: an approval a policy holds leaves it waiting, but not for this member. */}
       {outcome ? null : body}
-      {action ? (
-        <PageDialog
-          render={dialog}
-          controls={{
-            action,
-            onOpenChange: (open) => !open && setAction(null),
-            onCloseAutoFocus: (event) => {
-              // Radix returns focus to a DialogTrigger, and this dialog has none (it is
-              // mounted to open): left alone, focus would fall to <body>. Cancelled: back
-              // to the button that opened it. Decided: those buttons are going, so to
-              // what happened — unless the inbox's next item has taken it already (it is
-              // read with the outcome).
-              event.preventDefault();
-              if (!decided.current) opener.current?.focus();
-              else if (!document.activeElement || document.activeElement === document.body)
-                outcomeRef.current?.focus();
-            },
-            onDecided: (answer) => {
-              decided.current = true;
-              setOutcome(outcomeOf(answer, action));
-              setAction(null);
-            },
-          }}
-        />
-      ) : null}
     </>
   );
 }
