@@ -411,6 +411,46 @@ test.describe('the approvals inbox', () => {
     );
     expect(problems).toEqual([]);
   });
+
+  test("names its route's whole module graph in the first HTML, and fetches the bulk approval only when asked", async ({
+    page,
+  }) => {
+    const manifest = readManifest();
+    const route = 'src/web/routes/_authenticated/approvals.tsx?tsr-split=';
+    const parts = Object.keys(manifest).filter((k) => k.startsWith(route));
+    expect(parts).toHaveLength(1);
+    const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0] ?? '';
+    const needed = staticGraph(manifest, [entry, ...parts]);
+    const bulk = manifest['src/web/features/approvals/components/bulk-approve-dialog.tsx']?.file;
+    expect(bulk).toBeTruthy();
+
+    const html = await (
+      await page.request.get('/approvals', { headers: { Accept: 'text/html' } })
+    ).text();
+    const named = new Set(
+      [
+        ...html.matchAll(
+          /<(?:link rel="modulepreload"|script type="module")[^>]* (?:href|src)="\/([^"]+\.js)"/g,
+        ),
+      ].map((m) => m[1] ?? ''),
+    );
+    expect([...needed].filter((file) => !named.has(file))).toEqual([]);
+    expect(named.has(bulk ?? '')).toBe(false);
+
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname.slice(1);
+      if (path.endsWith('.js')) fetched.push(path);
+    });
+    await page.goto('/approvals');
+    const approve = page.getByRole('button', { name: 'Approve selected…' });
+    await expect(page.getByRole('group', { name: 'Approve several transactions' })).toBeVisible();
+    await expectHydrated(page);
+    // Live with what the HTML named, and nothing of the bulk approval until the button is wanted.
+    expect(fetched.filter((file) => !named.has(file))).toEqual([]);
+    await approve.hover();
+    await expect.poll(() => fetched.includes(bulk ?? '')).toBe(true);
+  });
 });
 
 test("a create form's idempotency key is made in the browser when the form is taken over", async ({
