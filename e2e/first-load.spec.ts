@@ -424,9 +424,7 @@ test.describe('the approvals inbox', () => {
     const bulk = manifest['src/web/features/approvals/components/bulk-approve-dialog.tsx']?.file;
     expect(bulk).toBeTruthy();
 
-    const html = await (
-      await page.request.get('/approvals', { headers: { Accept: 'text/html' } })
-    ).text();
+    const html = await (await page.request.get(url, { headers: { Accept: 'text/html' } })).text();
     const named = new Set(
       [
         ...html.matchAll(
@@ -442,13 +440,14 @@ test.describe('the approvals inbox', () => {
       const path = new URL(request.url()).pathname.slice(1);
       if (path.endsWith('.js')) fetched.push(path);
     });
-    await page.goto('/approvals');
-    const approve = page.getByRole('button', { name: 'Approve selected…' });
-    await expect(page.getByRole('group', { name: 'Approve several transactions' })).toBeVisible();
+    await page.goto(url);
+    const box = page.locator(`[data-approval-id="${id}"]`).getByRole('checkbox');
+    await expect(box).toBeEnabled();
     await expectHydrated(page);
     // Live with what the HTML named, and nothing of the bulk approval until the button is wanted.
     expect(fetched.filter((file) => !named.has(file))).toEqual([]);
-    await approve.hover();
+    await box.check();
+    await page.getByRole('button', { name: 'Approve selected…' }).hover();
     await expect.poll(() => fetched.includes(bulk ?? '')).toBe(true);
   });
 });
