@@ -414,7 +414,16 @@ test.describe('the approvals inbox', () => {
 
   test("names its route's whole module graph in the first HTML, and fetches the bulk approval only when asked", async ({
     page,
+    browser,
+    baseURL,
   }) => {
+    const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+    const id = await createTransfer(initiator, baseURL ?? '', { memo: 'on demand', from: 'apart' });
+    const { subOrgId } = (await (
+      await initiator.request.get(`/api/external/transactions/${id}/`)
+    ).json()) as { subOrgId: string };
+    await initiator.context().close();
+    const url = `/approvals?subOrg=${subOrgId}`;
     const manifest = readManifest();
     const route = 'src/web/routes/_authenticated/approvals.tsx?tsr-split=';
     const parts = Object.keys(manifest).filter((k) => k.startsWith(route));
