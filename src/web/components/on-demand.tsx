@@ -1,4 +1,12 @@
-import { cloneElement, useEffect, useId, useState, type ReactElement, type ReactNode } from 'react';
+import {
+  cloneElement,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import type * as ActionDialogModule from './action-dialog.tsx';
 import type { ButtonProps } from './ui/button.tsx';
 
@@ -37,6 +45,79 @@ export function onDemand<T>(fetch: () => Promise<T>): OnDemand<T> {
 }
 
 /**
+ * A module fetched on demand, for a component: `module` once fetched (at
+ * once when it already is), fetched while `open`, or on `preload` (hover,
+ * focus); `onFailed` when a fetch asked for by `open` fails.
+ */
+export function useOnDemand<T>(part: OnDemand<T>, open: boolean, onFailed: () => void) {
+  const [module, setModule] = useState<T | undefined>(() => part.loaded());
+  const [failed, setFailed] = useState(false);
+  const failedRef = useRef(onFailed);
+  useEffect(() => {
+    failedRef.current = onFailed;
+  });
+  useEffect(() => {
+    if (!open || module) return;
+    let current = true;
+    part.load().then(
+      (m) => {
+        if (!current) return;
+        setFailed(false);
+        setModule(() => m);
+      },
+      () => {
+        if (!current) return;
+        setFailed(true);
+        failedRef.current();
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, module, part]);
+  const preload = () => {
+    part.load().then(
+      (m) => setModule(() => m),
+      () => undefined,
+    );
+  };
+  return { module, loading: open && !module, failed, preload };
+}
+
+/**
+ * What a button whose dialog loads on demand says meanwhile: "Opening…",
+ * announced (a live region present from the first render, so what is put in
+ * it is read), and why it did not open when its code failed to load.
+ */
+export function OnDemandState({
+  what,
+  loading,
+  failed,
+}: {
+  what: string;
+  loading: boolean;
+  failed: boolean;
+}) {
+  return (
+    <>
+      <span aria-live="polite" className="sr-only">
+        {loading ? `Opening ${what}…` : ''}
+      </span>
+      {loading ? (
+        <span aria-hidden="true" className="self-center text-sm text-slate-700">
+          Opening…
+        </span>
+      ) : null}
+      {failed ? (
+        <p role="alert" className="basis-full text-sm text-red-800">
+          {`Could not open ${what}: its code did not load. Check the connection and try again.`}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/**
  * The button that opens a dialog whose code loads on demand, and the dialog
  * once loaded. Hovering or focusing the button starts the fetch, so a click
  * usually finds it there; a click before it arrives says "Opening…" (announced)
@@ -65,36 +146,8 @@ export function OnDemandDialog<T>({
 }) {
   const generatedId = useId();
   const buttonId = trigger.props.id ?? generatedId;
-  const [module, setModule] = useState<T | undefined>(() => part.loaded());
-  const [failed, setFailed] = useState(false);
-  const loading = open && !module;
+  const { module, loading, failed, preload } = useOnDemand(part, open, () => onOpenChange(false));
 
-  useEffect(() => {
-    if (!open || module) return;
-    let current = true;
-    part.load().then(
-      (m) => {
-        if (!current) return;
-        setFailed(false);
-        setModule(() => m);
-      },
-      () => {
-        if (!current) return;
-        setFailed(true);
-        onOpenChange(false);
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [open, module, part, onOpenChange]);
-
-  const preload = () => {
-    part.load().then(
-      (m) => setModule(() => m),
-      () => undefined,
-    );
-  };
   const returnFocus = (event: Event) => {
     event.preventDefault();
     document.getElementById(buttonId)?.focus();
@@ -110,20 +163,7 @@ export function OnDemandDialog<T>({
         onPointerEnter: preload,
         onFocus: preload,
       })}
-      {/* Present from the first render, so assistive technology reads what is put in it. */}
-      <span role="status" className="sr-only">
-        {loading ? `Opening ${what}…` : ''}
-      </span>
-      {loading ? (
-        <span aria-hidden="true" className="self-center text-sm text-slate-700">
-          Opening…
-        </span>
-      ) : null}
-      {failed ? (
-        <p role="alert" className="basis-full text-sm text-red-800">
-          {`Could not open ${what}: its code did not load. Check the connection and try again.`}
-        </p>
-      ) : null}
+      <OnDemandState what={what} loading={loading} failed={failed} />
       {open && module ? children(module, returnFocus) : null}
     </>
   );

@@ -15,7 +15,7 @@ import {
 import type { InboxKey } from '../lib/approval-inbox-items.ts';
 import { InboxItemNavigation } from './inbox-item-navigation.tsx';
 import { Button } from './ui/button.tsx';
-import { OnDemandDialog, type OnDemand } from './on-demand.tsx';
+import { OnDemandState, useOnDemand, type OnDemand } from './on-demand.tsx';
 
 /** What the page's dialog needs to open, close and report (decide-dialog.tsx). */
 export interface DecisionDialogControls {
@@ -40,6 +40,19 @@ function outcomeOf(answer: ApprovalActionResponse, action: ApprovalAction): stri
   if (held) return held;
   const status = answer.status ?? (action === 'approve' ? 'APPROVED' : 'REJECTED');
   return `${humanize(status === 'REJECTED' ? 'DECLINED' : status)}: the decision is recorded.`;
+}
+
+/** The page's dialog, given what it needs to open, close and report. */
+function PageDialog<M>({
+  module,
+  render,
+  controls,
+}: {
+  module: M;
+  render: (module: M, controls: DecisionDialogControls) => ReactNode;
+  controls: DecisionDialogControls;
+}) {
+  return render(module, controls);
 }
 
 /**
@@ -90,6 +103,10 @@ export function ProposalDecision<M>({
   const outcomeRef = useRef<HTMLParagraphElement>(null);
   const outcomeId = useId();
   const decided = useRef(false);
+  const opener = useRef<HTMLButtonElement | null>(null);
+  // Fetched on the buttons' hover or focus, or as one is pressed; rendered apart from them, so it
+  // stays mounted (and its decision's answer is heard) while the page's status moves on.
+  const loaded = useOnDemand(dialogs, action !== null, () => setAction(null));
   const progress = useApprovalProgress(current.id, waiting && canApprove);
   const youApprovedAt = approvedBy(progress.data, memberId);
 
@@ -114,36 +131,27 @@ export function ProposalDecision<M>({
         <LinkedAccountsNote entityId={current.id} />
         <div className="flex flex-wrap gap-2">
           {DECISIONS.map(({ action: choice, variant, label }) => (
-            <OnDemandDialog
+            <Button
               key={choice}
-              part={dialogs}
-              open={action === choice}
-              onOpenChange={(open) => setAction(open ? choice : null)}
-              trigger={<Button variant={variant}>{label}</Button>}
-              what={choice === 'approve' ? 'the approval' : 'the decline'}
+              variant={variant}
+              aria-haspopup="dialog"
+              aria-expanded={action === choice}
+              onPointerEnter={loaded.preload}
+              onFocus={loaded.preload}
+              onClick={(event) => {
+                // Focus returns here when the dialog closes.
+                opener.current = event.currentTarget;
+                setAction(choice);
+              }}
             >
-              {(module, returnFocus) =>
-                dialog(module, {
-                  action: choice,
-                  onOpenChange: (open) => !open && setAction(null),
-                  onCloseAutoFocus: (event) => {
-                    // Cancelled: back to the button that opened it. Decided: those buttons are
-                    // going, so to what happened — unless the inbox's next item has taken it
-                    // already (it is read with the outcome).
-                    event.preventDefault();
-                    if (!decided.current) returnFocus(event);
-                    else if (!document.activeElement || document.activeElement === document.body)
-                      outcomeRef.current?.focus();
-                  },
-                  onDecided: (answer) => {
-                    decided.current = true;
-                    setOutcome(outcomeOf(answer, choice));
-                    setAction(null);
-                  },
-                })
-              }
-            </OnDemandDialog>
+              {label}
+            </Button>
           ))}
+          <OnDemandState
+            what={action === 'reject' ? 'the decline' : 'the approval'}
+            loading={loaded.loading}
+            failed={loaded.failed}
+          />
         </div>
       </div>
     );
@@ -170,6 +178,32 @@ export function ProposalDecision<M>({
       ) : null}
       {/* Decided here: an approval a policy holds leaves it waiting, but not for this member. */}
       {outcome ? null : body}
+      {action && loaded.module ? (
+        <PageDialog
+          module={loaded.module}
+          render={dialog}
+          controls={{
+            action,
+            onOpenChange: (open) => !open && setAction(null),
+            onCloseAutoFocus: (event) => {
+              // Radix returns focus to a DialogTrigger, and this dialog has none (it is
+              // mounted to open): left alone, focus would fall to <body>. Cancelled: back
+              // to the button that opened it. Decided: those buttons are going, so to
+              // what happened — unless the inbox's next item has taken it already (it is
+              // read with the outcome).
+              event.preventDefault();
+              if (!decided.current) opener.current?.focus();
+              else if (!document.activeElement || document.activeElement === document.body)
+                outcomeRef.current?.focus();
+            },
+            onDecided: (answer) => {
+              decided.current = true;
+              setOutcome(outcomeOf(answer, action));
+              setAction(null);
+            },
+          }}
+        />
+      ) : null}
     </>
   );
 }
