@@ -3,6 +3,7 @@ import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { chunkName } from './scripts/chunk-groups.ts';
 import { firstLoadBudget } from './scripts/first-load-budget.ts';
 import { precompress } from './scripts/precompress.ts';
 
@@ -71,8 +72,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       // queries and their contract into every page's first load (ARCHITECTURE.md, "First load").
       codeSplittingOptions: {
         defaultBehavior: [
-          ['loader'],
-          ['component'],
+          ['loader', 'component'],
           ['errorComponent', 'notFoundComponent', 'pendingComponent'],
         ],
       },
@@ -126,8 +126,9 @@ export default defineConfig(({ isSsrBuild }) => ({
             chunkFileNames: 'assets/[hash].js',
             codeSplitting: {
               groups: [
-                { name: 'error-codes', test: /src[\\/]contract[\\/]error-codes\.ts$/, priority: 1 },
-                { name: 'first-load', tags: ['$initial'] },
+                { name: 'error-codes', test: /src[\\/]contract[\\/]error-codes\.ts$/, priority: 4 },
+                { name: 'first-load', tags: ['$initial'], priority: 3 },
+                { name: chunkName(), priority: 1, includeDependenciesRecursively: false },
               ],
             },
           },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { PositiveDecimalString } from './positive-decimal.ts';
 import {
-  PositiveDecimalString,
   add,
   cmp,
   formatAmount,

@@ -1,6 +1,4 @@
 import Big from 'big.js';
-import { z } from 'zod';
-import { positiveDecimalChecks } from './decimal-checks.ts';
 
 /**
  * The one decimal module. Amounts travel as decimal strings and every
@@ -15,9 +13,6 @@ export {
   roundDecimalString,
   scale,
 } from './decimal-format.ts';
-
-/** A strictly positive decimal string, as create bodies require for `amount`. */
-export const PositiveDecimalString = z.string().check(...positiveDecimalChecks);
 
 export function add(a: string, b: string): string {
   return new Big(a).plus(b).toFixed();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
-import { PositiveDecimalString } from './decimal.ts';
+import { PositiveDecimalString } from './positive-decimal.ts';
 
 /**
  * Payment runs: many payouts from one file or one request, checked row by

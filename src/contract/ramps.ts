@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { positiveDecimalChecks } from './decimal-checks.ts';
-import { PositiveDecimalString } from './decimal.ts';
+import { PositiveDecimalString } from './positive-decimal.ts';
 import { PAYMENT_METHODS, PartyType } from './enums.ts';
 import { PAYMENT_RAILS } from './ramp-record.ts';
 import { CreateTransactionRequest, externalId, memo } from './transaction.ts';

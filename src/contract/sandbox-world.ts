@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chainInfo } from './chains.ts';
-import { cmp, PositiveDecimalString } from './decimal.ts';
+import { cmp } from './decimal.ts';
+import { PositiveDecimalString } from './positive-decimal.ts';
 import { SubOrgCreateRequest } from './sub-org-writes.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sameAddress } from './addresses.ts';
-import { PositiveDecimalString } from './decimal.ts';
+import { PositiveDecimalString } from './positive-decimal.ts';
 import { displayTextProblem, type DisplayTextKind } from './display-text.ts';
 import { FeeTier, PartyType, ResourceType } from './enums.ts';
 

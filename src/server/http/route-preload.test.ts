@@ -27,6 +27,19 @@ const MANIFEST = {
     file: 'assets/transactions_._transactionId-loader-jjj.js',
   },
   [split('login')]: { file: 'assets/login-iii.js' },
+  // A page split as one part, sharing a chunk, with a dialog it imports only on demand.
+  [split('_authenticated/approvals', 'component---loader')]: {
+    file: 'assets/approvals-kkk.js',
+    imports: ['_common-lll.js'],
+    dynamicImports: ['src/web/features/approvals/components/bulk-approve-dialog.tsx'],
+  },
+  '_common-lll.js': { file: 'assets/common-lll.js', imports: ['_shared-bbb.js'] },
+  'src/web/features/approvals/components/bulk-approve-dialog.tsx': {
+    file: 'assets/bulk-approve-dialog-mmm.js',
+    imports: ['_dialog-nnn.js', '_common-lll.js'],
+    isDynamicEntry: true,
+  },
+  '_dialog-nnn.js': { file: 'assets/dialog-nnn.js' },
 };
 const INDEX =
   '<!doctype html><html><head><script type="module" crossorigin src="/assets/index-aaa.js"></script>' +
@@ -70,6 +83,18 @@ describe('route preloads in index.html', () => {
       expect(form).not.toContain('/assets/transactions_._transactionId-loader-jjj.js');
       expect(detail).not.toContain('/assets/form-ddd.js');
       expect(await preloadsOf(t, '/login')).toContain('/assets/login-iii.js');
+    },
+  );
+
+  appTest(
+    'names a page split as one part and what it imports, never what it imports on demand',
+    async ({ t }) => {
+      expect(await preloadsOf(t, '/approvals')).toEqual([
+        '/assets/shared-bbb.js',
+        '/assets/_authenticated-eee.js',
+        '/assets/approvals-kkk.js',
+        '/assets/common-lll.js',
+      ]);
     },
   );
 

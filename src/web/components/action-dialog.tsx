@@ -15,15 +15,18 @@ export function ActionDialog({
   trigger,
   title,
   description,
+  onCloseAutoFocus,
   children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onClosed: () => void;
-  /** The button that opens it. */
-  trigger: ReactNode;
+  /** The button that opens it; none when the dialog's code loads on demand (components/on-demand.tsx). */
+  trigger?: ReactNode;
   title: string;
   description: ReactNode;
+  /** Where focus goes as it closes; by default back to `trigger`. */
+  onCloseAutoFocus?: ((event: Event) => void) | undefined;
   children: ReactNode;
 }) {
   return (
@@ -34,15 +37,18 @@ export function ActionDialog({
         if (!next) onClosed();
       }}
     >
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      {trigger ? <DialogTrigger asChild>{trigger}</DialogTrigger> : null}
       {open ? (
-        <DialogContent title={title} description={description}>
+        <DialogContent title={title} description={description} onCloseAutoFocus={onCloseAutoFocus}>
           {children}
         </DialogContent>
       ) : null}
     </Dialog>
   );
 }
+
+// For bodies of a dialog loaded on demand (on-demand.tsx), which reach them through this module.
+export { DialogActions, DialogClose } from './ui/dialog.tsx';
 
 /** What the server said when the dialog's mutation failed, announced. */
 export function MutationError({ error }: { error: unknown }) {

@@ -15,6 +15,7 @@ import {
 import type { InboxKey } from '../lib/approval-inbox-items.ts';
 import { InboxItemNavigation } from './inbox-item-navigation.tsx';
 import { Button } from './ui/button.tsx';
+import { OnDemandState, useOnDemand, type OnDemand } from './on-demand.tsx';
 
 /** What the page's dialog needs to open, close and report (decide-dialog.tsx). */
 export interface DecisionDialogControls {
@@ -42,14 +43,16 @@ function outcomeOf(answer: ApprovalActionResponse, action: ApprovalAction): stri
 }
 
 /** The page's dialog, given what it needs to open, close and report. */
-function PageDialog({
+function PageDialog<M>({
+  module,
   render,
   controls,
 }: {
-  render: (controls: DecisionDialogControls) => ReactNode;
+  module: M;
+  render: (module: M, controls: DecisionDialogControls) => ReactNode;
   controls: DecisionDialogControls;
 }) {
-  return render(controls);
+  return render(module, controls);
 }
 
 /**
@@ -63,7 +66,7 @@ function PageDialog({
  * offers. Opened from the approvals inbox, it leads to the previous and next
  * items, and after a decision to the next one.
  */
-export function ProposalDecision({
+export function ProposalDecision<M>({
   current,
   waiting,
   canApprove,
@@ -71,6 +74,7 @@ export function ProposalDecision({
   memberId,
   proposedWhat = 'this',
   prompt,
+  dialogs,
   dialog,
 }: {
   current: InboxKey;
@@ -85,8 +89,14 @@ export function ProposalDecision({
   proposedWhat?: string;
   /** Said above the buttons: what to check before approving. */
   prompt: string;
-  /** The page's confirmation dialog for `action`. */
-  dialog: (controls: DecisionDialogControls) => ReactNode;
+  /**
+   * The module of the page's confirmation dialog, loaded when an approver
+   * opens it (components/on-demand.tsx): a member who only reads the page
+   * never fetches it, nor the dialog, passkey and card-signing code it brings.
+   */
+  dialogs: OnDemand<M>;
+  /** The page's confirmation dialog for `action`, from that module. */
+  dialog: (module: M, controls: DecisionDialogControls) => ReactNode;
 }) {
   const [action, setAction] = useState<ApprovalAction | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
@@ -94,6 +104,9 @@ export function ProposalDecision({
   const outcomeId = useId();
   const decided = useRef(false);
   const opener = useRef<HTMLButtonElement | null>(null);
+  // Fetched on the buttons' hover or focus, or as one is pressed; rendered apart from them, so it
+  // stays mounted (and its decision's answer is heard) while the page's status moves on.
+  const loaded = useOnDemand(dialogs, action !== null, () => setAction(null));
   const progress = useApprovalProgress(current.id, waiting && canApprove);
   const youApprovedAt = approvedBy(progress.data, memberId);
 
@@ -117,19 +130,28 @@ export function ProposalDecision({
         <p className="text-sm text-slate-900">{prompt}</p>
         <LinkedAccountsNote entityId={current.id} />
         <div className="flex flex-wrap gap-2">
-          {DECISIONS.map(({ action, variant, label }) => (
+          {DECISIONS.map(({ action: choice, variant, label }) => (
             <Button
-              key={action}
+              key={choice}
               variant={variant}
+              aria-haspopup="dialog"
+              aria-expanded={action === choice}
+              onPointerEnter={loaded.preload}
+              onFocus={loaded.preload}
               onClick={(event) => {
                 // Focus returns here when the dialog closes.
                 opener.current = event.currentTarget;
-                setAction(action);
+                setAction(choice);
               }}
             >
               {label}
             </Button>
           ))}
+          <OnDemandState
+            what={action === 'reject' ? 'the decline' : 'the approval'}
+            loading={loaded.loading}
+            failed={loaded.failed}
+          />
         </div>
       </div>
     );
@@ -156,8 +178,9 @@ export function ProposalDecision({
       ) : null}
       {/* Decided here: an approval a policy holds leaves it waiting, but not for this member. */}
       {outcome ? null : body}
-      {action ? (
+      {action && loaded.module ? (
         <PageDialog
+          module={loaded.module}
           render={dialog}
           controls={{
             action,

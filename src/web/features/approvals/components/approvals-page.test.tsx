@@ -214,7 +214,7 @@ describe('ApprovalsPage', () => {
       '2 selected',
     );
     await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Approve 2 transactions?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 2 transactions?' });
     const listed = within(dialog).getAllByRole('listitem');
     expect(listed).toHaveLength(2);
     expect(listed[0]).toHaveTextContent('0.5 ETH (≈ 1,234.50 USD)');
@@ -258,7 +258,7 @@ describe('ApprovalsPage', () => {
       }),
     );
     await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Approve 3 transactions?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 3 transactions?' });
     expect(dialog).toHaveTextContent('signed with your passkey over its own approval card');
     expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(3);
     await user.click(within(dialog).getByRole('button', { name: 'Approve 3 transactions' }));
@@ -307,7 +307,7 @@ describe('ApprovalsPage', () => {
       }),
     );
     await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Approve 3 transactions?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 3 transactions?' });
     expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(3);
     await user.click(within(dialog).getByRole('button', { name: 'Approve 3 transactions' }));
 
@@ -332,7 +332,7 @@ describe('ApprovalsPage', () => {
       }),
     );
     await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Approve 3 transactions?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 3 transactions?' });
     expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(3);
     await user.click(within(dialog).getByRole('button', { name: 'Approve 3 transactions' }));
 
@@ -374,7 +374,7 @@ describe('ApprovalsPage', () => {
       }),
     );
     await user.click(screen.getByRole('button', { name: 'Approve selected…' }));
-    const dialog = screen.getByRole('dialog', { name: 'Approve 2 items?' });
+    const dialog = await screen.findByRole('dialog', { name: 'Approve 2 items?' });
     expect(await within(dialog).findAllByTestId('batch-card-digest')).toHaveLength(2);
     const listed = within(dialog).getAllByRole('listitem');
     expect(listed[1]).toHaveTextContent('Payee One Ltd');

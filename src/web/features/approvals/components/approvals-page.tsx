@@ -16,8 +16,13 @@ import { batchNoun, bulkApprovable } from '../bulk.ts';
 import { approvalInboxSearch, type ApprovalInboxSearch } from '../search.ts';
 import { ApprovalNotificationsToggle } from './approval-notifications-toggle.tsx';
 import { ApprovalRow, approvalsTable, checkboxClass } from './approvals-table.tsx';
-import { BulkApproveDialog, type BatchResult } from './bulk-approve-dialog.tsx';
+import type { BatchResult } from './bulk-approve-dialog.tsx';
+import { OnDemandDialog, onDemand } from '../../../components/on-demand.tsx';
 import { Choice } from '../../../components/ui/input.tsx';
+
+// With the dialog library, the approval cards and the passkey library: none of it for a member
+// who only reads the inbox.
+const bulkApproveDialog = onDemand(() => import('./bulk-approve-dialog.tsx'));
 
 const NOUNS = {
   list: 'the approvals inbox',
@@ -148,29 +153,43 @@ export function ApprovalsPage({
                   ? 'Select transactions to approve several at once.'
                   : `${selected.length} selected`}
               </span>
-              <BulkApproveDialog
-                selected={selected}
-                onApproved={onApproved}
+              <OnDemandDialog
+                part={bulkApproveDialog}
+                open={batchOpen}
                 onOpenChange={setBatchOpen}
-                onFinished={(done) => {
-                  justFinished.current = true;
-                  setResult(done);
-                  // Approved ones have left the inbox; refused ones stay selected to look at.
-                  setChosen((old) => {
-                    const next = new Set(old);
-                    for (const [id, outcome] of done.outcomes)
-                      if (outcome.state === 'approved') next.delete(id);
-                    return next;
-                  });
-                }}
-                onCloseAutoFocus={(event) => {
-                  // Closed after the batch: to what happened, not to a button that may be gone.
-                  if (!justFinished.current || !resultRef.current) return;
-                  justFinished.current = false;
-                  event.preventDefault();
-                  resultRef.current.focus();
-                }}
-              />
+                trigger={
+                  <Button variant="primary" size="sm" disabled={selected.length === 0}>
+                    Approve selected…
+                  </Button>
+                }
+                what="the approval of the selected items"
+              >
+                {(m, returnFocus) => (
+                  <m.BulkApproveDialog
+                    selected={selected}
+                    onApproved={onApproved}
+                    onOpenChange={setBatchOpen}
+                    onFinished={(done) => {
+                      justFinished.current = true;
+                      setResult(done);
+                      // Approved ones have left the inbox; refused ones stay selected to look at.
+                      setChosen((old) => {
+                        const next = new Set(old);
+                        for (const [id, outcome] of done.outcomes)
+                          if (outcome.state === 'approved') next.delete(id);
+                        return next;
+                      });
+                    }}
+                    onCloseAutoFocus={(event) => {
+                      // Closed after the batch: to what happened, not to a button that may be gone.
+                      if (!justFinished.current || !resultRef.current) return returnFocus(event);
+                      justFinished.current = false;
+                      event.preventDefault();
+                      resultRef.current.focus();
+                    }}
+                  />
+                )}
+              </OnDemandDialog>
               {selected.length > 0 ? (
                 <Button size="sm" variant="ghost" onClick={() => setChosen(new Set())}>
                   Clear selection

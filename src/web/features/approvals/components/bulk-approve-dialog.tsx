@@ -13,7 +13,6 @@ import {
   DialogActions,
   DialogClose,
   DialogContent,
-  DialogTrigger,
 } from '../../../components/ui/dialog.tsx';
 import { describeError } from '../../../lib/api-errors.ts';
 import { describeItem, initiatorName } from '../../../lib/approval-inbox-items.ts';
@@ -42,7 +41,9 @@ export interface BatchResult {
  * to each. The batch is taken when the
  * dialog opens, so the inbox refreshing behind it changes nothing; it is
  * sent once however often the button is pressed, and the dialog cannot be
- * closed while it is being sent.
+ * closed while it is being sent. Mounted to open it, with the batch selected
+ * then; loaded on demand (approvals-page.tsx, components/on-demand.tsx), with
+ * the dialog library, the approval cards and the passkey library.
  */
 export function BulkApproveDialog({
   selected,
@@ -52,25 +53,27 @@ export function BulkApproveDialog({
   onCloseAutoFocus,
 }: {
   selected: readonly BulkItem[];
-  onOpenChange?: (open: boolean) => void;
-  onApproved?: () => Promise<unknown>;
+  onOpenChange: (open: boolean) => void;
+  onApproved?: (() => Promise<unknown>) | undefined;
   /** The batch is over and the dialog closed: what happened to each. */
   onFinished: (result: BatchResult) => void;
-  onCloseAutoFocus?: (event: Event) => void;
+  onCloseAutoFocus: (event: Event) => void;
 }) {
-  const [open, setOpen] = useState(false);
-  const [batch, setBatch] = useState<readonly BulkItem[]>([]);
-  const [outcomes, setOutcomes] = useState<ReadonlyMap<string, BulkOutcome>>(new Map());
+  // The batch is what was selected as the dialog opened.
+  const [batch] = useState(selected);
+  const [outcomes, setOutcomes] = useState<ReadonlyMap<string, BulkOutcome>>(
+    () => new Map(selected.map((item) => [item.id, { state: 'waiting' }])),
+  );
   const approve = useApproveTransactions(onApproved);
   // Read once as the batch is taken: the fees and sums the approver checks before sending.
   // Fees are a transaction's: an item the console holds moves nothing on a chain.
   const costs = useApprovalCosts(
     batch.flatMap((item) => (item.kind === 'TRANSACTION' ? [item.id] : [])),
-    open,
+    true,
   );
   // Each item's card, read as the batch is taken; the first answer is the one shown and signed.
   const cardQueries = useQueries({
-    queries: batch.map((item) => ({ ...approvalCardQuery(item.id), enabled: open })),
+    queries: batch.map((item) => approvalCardQuery(item.id)),
   });
   const [shownCards, setShownCards] = useState<ReadonlyMap<string, ApprovalCardResponse>>(
     new Map(),
@@ -95,17 +98,9 @@ export function BulkApproveDialog({
   const noun = batchNoun(batch);
 
   const openWith = (next: boolean) => {
-    if (sending) return;
-    if (next) {
-      setBatch(selected);
-      setShownCards(new Map());
-      setOutcomes(new Map(selected.map((item) => [item.id, { state: 'waiting' }])));
-      approve.reset();
-    } else if (done) {
-      onFinished({ items: batch, outcomes });
-    }
-    setOpen(next);
-    onOpenChange?.(next);
+    if (sending || next) return;
+    if (done) onFinished({ items: batch, outcomes });
+    onOpenChange(false);
   };
 
   const progress = [...outcomes.values()];
@@ -116,75 +111,67 @@ export function BulkApproveDialog({
   const position = progress.filter((o) => o.state !== 'waiting').length;
 
   return (
-    <Dialog open={open} onOpenChange={openWith}>
-      <DialogTrigger asChild>
-        <Button variant="primary" size="sm" disabled={selected.length === 0}>
-          Approve selected…
-        </Button>
-      </DialogTrigger>
-      {open ? (
-        <DialogContent
-          title={`Approve ${count} ${noun}?`}
-          description={`Each is approved on its own, in turn, exactly as on its page, and signed with your passkey over its own approval card shown below: your browser asks for the passkey once for each. The server checks each and records it in the audit log. Once approved, each is signed and sent to the chain. Check every line.`}
-          onCloseAutoFocus={onCloseAutoFocus}
-          onEscapeKeyDown={(event) => sending && event.preventDefault()}
-          onPointerDownOutside={(event) => sending && event.preventDefault()}
-        >
-          <BatchSum costs={costs} count={count} />
-          <ol className="mt-3 flex flex-col gap-3" aria-label={`The ${noun} to approve`}>
-            {batch.map((item, index) => (
-              <BatchItem
-                key={item.id}
-                item={item}
-                number={index + 1}
-                outcome={outcomes.get(item.id)}
-                card={shownCards.get(item.id)}
-                cardError={cardQueries[index]?.error ?? null}
-                cost={costs.data?.results.find((c) => c.entityId === item.id)}
-                costsPending={costs.isPending}
-              />
-            ))}
-          </ol>
-          <p role="status" className="mt-3 text-sm font-medium text-slate-900">
-            {sending
-              ? `Approving ${Math.max(position, 1)} of ${count}…`
-              : done
-                ? `Done: ${approvedCount} approved${refusedCount ? `, ${refusedCount} not approved` : ''}.`
-                : ''}
-            {approve.isError ? ` The batch stopped: ${describeError(approve.error)}` : ''}
-          </p>
-          <DialogActions>
-            {done ? (
+    <Dialog open onOpenChange={openWith}>
+      <DialogContent
+        title={`Approve ${count} ${noun}?`}
+        description={`Each is approved on its own, in turn, exactly as on its page, and signed with your passkey over its own approval card shown below: your browser asks for the passkey once for each. The server checks each and records it in the audit log. Once approved, each is signed and sent to the chain. Check every line.`}
+        onCloseAutoFocus={onCloseAutoFocus}
+        onEscapeKeyDown={(event) => sending && event.preventDefault()}
+        onPointerDownOutside={(event) => sending && event.preventDefault()}
+      >
+        <BatchSum costs={costs} count={count} />
+        <ol className="mt-3 flex flex-col gap-3" aria-label={`The ${noun} to approve`}>
+          {batch.map((item, index) => (
+            <BatchItem
+              key={item.id}
+              item={item}
+              number={index + 1}
+              outcome={outcomes.get(item.id)}
+              card={shownCards.get(item.id)}
+              cardError={cardQueries[index]?.error ?? null}
+              cost={costs.data?.results.find((c) => c.entityId === item.id)}
+              costsPending={costs.isPending}
+            />
+          ))}
+        </ol>
+        <p role="status" className="mt-3 text-sm font-medium text-slate-900">
+          {sending
+            ? `Approving ${Math.max(position, 1)} of ${count}…`
+            : done
+              ? `Done: ${approvedCount} approved${refusedCount ? `, ${refusedCount} not approved` : ''}.`
+              : ''}
+          {approve.isError ? ` The batch stopped: ${describeError(approve.error)}` : ''}
+        </p>
+        <DialogActions>
+          {done ? (
+            <DialogClose asChild>
+              <Button variant="primary">Close</Button>
+            </DialogClose>
+          ) : (
+            <>
               <DialogClose asChild>
-                <Button variant="primary">Close</Button>
+                <Button disabled={sending}>Cancel</Button>
               </DialogClose>
-            ) : (
-              <>
-                <DialogClose asChild>
-                  <Button disabled={sending}>Cancel</Button>
-                </DialogClose>
-                <Button
-                  variant="primary"
-                  disabled={sending || !cardsSettled}
-                  onClick={() =>
-                    send({
-                      items: batch.map((item) => ({
-                        id: item.id,
-                        held: item.kind === 'HELD',
-                        card: shownCards.get(item.id) ?? null,
-                      })),
-                      onOutcome: (id, outcome) =>
-                        setOutcomes((old) => new Map(old).set(id, outcome)),
-                    })
-                  }
-                >
-                  {sending ? 'Approving…' : `Approve ${count} ${noun}`}
-                </Button>
-              </>
-            )}
-          </DialogActions>
-        </DialogContent>
-      ) : null}
+              <Button
+                variant="primary"
+                disabled={sending || !cardsSettled}
+                onClick={() =>
+                  send({
+                    items: batch.map((item) => ({
+                      id: item.id,
+                      held: item.kind === 'HELD',
+                      card: shownCards.get(item.id) ?? null,
+                    })),
+                    onOutcome: (id, outcome) => setOutcomes((old) => new Map(old).set(id, outcome)),
+                  })
+                }
+              >
+                {sending ? 'Approving…' : `Approve ${count} ${noun}`}
+              </Button>
+            </>
+          )}
+        </DialogActions>
+      </DialogContent>
     </Dialog>
   );
 }

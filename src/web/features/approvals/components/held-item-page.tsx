@@ -1,19 +1,16 @@
 import { Link } from '@tanstack/react-router';
-import type { ApprovalCardResponse } from '#contract/approval-card.ts';
-import type { ApprovalAction, ApprovalActionResponse } from '#contract/approvals.ts';
-import { formatAmount, formatUsd } from '#contract/decimal-format.ts';
 import { ApprovalCardView } from '../../../components/approval-card.tsx';
-import { DecideDialog } from '../../../components/decide-dialog.tsx';
 import { DetailFailed, DetailHeading, DetailLoading } from '../../../components/detail-page.tsx';
-import { Fact } from '../../../components/fact.tsx';
 import { Panel } from '../../../components/panel.tsx';
+import { onDemand } from '../../../components/on-demand.tsx';
 import { ProposalDecision } from '../../../components/proposal-decision.tsx';
 import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
 import { useApprovalCard } from '../../../lib/approval-card-queries.ts';
 import { describeHeldCard } from '../../../lib/approval-inbox-items.ts';
 import { humanize } from '../../../lib/labels.ts';
-import { useSendOnce } from '../../../lib/use-send-once.ts';
-import { useDecideHeld } from '../api/decide-held.ts';
+
+// With the dialog, passkey and card-signing code: loaded when an approver opens it.
+const decideHeldDialog = onDemand(() => import('./decide-held-dialog.tsx'));
 
 export interface HeldItemPermissions {
   /** The member's id: their approval, if the quorum holds one, is their decision. */
@@ -76,8 +73,9 @@ export function HeldItemPage({
         own={false}
         memberId={permissions.memberId}
         prompt="This item is waiting for a decision. Check the card below: your decision is signed over exactly it."
-        dialog={(controls) => (
-          <DecideHeldDialog entityId={entityId} answer={answer} what={what} {...controls} />
+        dialogs={decideHeldDialog}
+        dialog={(m, controls) => (
+          <m.DecideHeldDialog entityId={entityId} answer={answer} what={what} {...controls} />
         )}
       />
       <Panel title="Approval card">
@@ -89,70 +87,5 @@ export function HeldItemPage({
         revision={`${status.state}:${status.quorum?.approvedBy.length ?? 0}:${answer.digest}`}
       />
     </section>
-  );
-}
-
-/**
- * The confirmation of a decision on a held item: what it is in one line, the
- * card signed over (the dialog reads it again and says what changed, if it
- * did), and a decline's reason. Mount it to open it.
- */
-function DecideHeldDialog({
-  entityId,
-  answer,
-  what,
-  action,
-  onOpenChange,
-  onDecided,
-  onCloseAutoFocus,
-}: {
-  entityId: string;
-  answer: ApprovalCardResponse;
-  what: string;
-  action: ApprovalAction;
-  onOpenChange: (open: boolean) => void;
-  onDecided: (answer: ApprovalActionResponse) => void;
-  onCloseAutoFocus?: ((event: Event) => void) | undefined;
-}) {
-  const decide = useDecideHeld();
-  const decideOnce = useSendOnce(decide);
-  const approve = action === 'approve';
-  const { intent, status } = answer.card;
-  return (
-    <DecideDialog
-      entityId={entityId}
-      action={action}
-      what={what}
-      description={
-        approve
-          ? 'Check the card: once its rule is met, what it describes is done.'
-          : 'Nothing it describes is done. The proposer reads your reason.'
-      }
-      reasonMissing="Give a reason to decline: the proposer reads it."
-      labels={{ approve: 'Approve', reject: 'Decline' }}
-      sending={decide.isPending}
-      error={decide.isError ? decide.error : null}
-      onConfirm={(reason, card) =>
-        decideOnce(
-          { entityId, action, reason, digest: card.digest },
-          { onSuccess: onDecided, onError: card.refused },
-        )
-      }
-      onOpenChange={onOpenChange}
-      onCloseAutoFocus={onCloseAutoFocus}
-    >
-      <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
-        <Fact term="What">{humanize(intent.category) || humanize(intent.kind)}</Fact>
-        {intent.amount !== null ? (
-          <Fact term="Amount">
-            {`${formatAmount(intent.amount)} ${intent.asset ?? ''}`.trimEnd()}
-            {status.amountUsd !== null ? ` (≈ ${formatUsd(status.amountUsd)} USD)` : ''}
-          </Fact>
-        ) : null}
-        {intent.destination ? (
-          <Fact term="Who">{intent.destination.name ?? intent.destination.address ?? '—'}</Fact>
-        ) : null}
-      </dl>
-    </DecideDialog>
   );
 }

@@ -15,9 +15,12 @@ import { referenceQueries } from '../../../lib/reference-queries.ts';
 import { bankAccountQueries } from '../api/bank-account-queries.ts';
 import { useRevealBankAccount } from '../api/reveal-bank-account.ts';
 import { BankAccountFields } from './bank-account-fields.tsx';
-import { DecideBankAccountDialog } from './decide-bank-account-dialog.tsx';
+import { onDemand } from '../../../components/on-demand.tsx';
 import { BackToBankAccounts } from './back-to-bank-accounts.tsx';
 import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
+
+// With the dialog, passkey and card-signing code: loaded when an approver opens it.
+const decideBankAccountDialog = onDemand(() => import('./decide-bank-account-dialog.tsx'));
 
 export interface BankAccountPermissions {
   /** The member's id: a member never decides their own proposal. */
@@ -69,8 +72,9 @@ export function BankAccountDetailPage({
         memberId={permissions.memberId}
         proposedWhat="this account"
         prompt="This account is waiting for a decision. Check its details against the counterparty’s instructions before approving."
-        dialog={(controls) => (
-          <DecideBankAccountDialog
+        dialogs={decideBankAccountDialog}
+        dialog={(m, controls) => (
+          <m.DecideBankAccountDialog
             account={data}
             subOrgName={subOrgName}
             proposedBy={proposedBy}

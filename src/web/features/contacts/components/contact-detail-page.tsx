@@ -19,8 +19,11 @@ import { contactQueries } from '../api/contact-queries.ts';
 import { assetsText } from './assets-text.ts';
 import { BackToContacts } from './back-to-contacts.tsx';
 import { ChangeAssetsForm } from './change-assets-form.tsx';
-import { DecideContactDialog } from './decide-contact-dialog.tsx';
+import { onDemand } from '../../../components/on-demand.tsx';
 import { SignaturesPanel } from '../../../components/signatures-panel.tsx';
+
+// With the dialog, passkey and card-signing code: loaded when an approver opens it.
+const decideContactDialog = onDemand(() => import('./decide-contact-dialog.tsx'));
 
 export interface ContactPermissions {
   /** The member's id: a member never decides what they proposed. */
@@ -74,7 +77,8 @@ export function ContactDetailPage({
         own={Boolean(permissions.memberId) && proposedById === permissions.memberId}
         memberId={permissions.memberId}
         prompt={`${data.pendingAssetList ? 'This change to its assets' : 'This contact'} is waiting for a decision. Check the chain and the whole address against the counterparty’s own instructions before approving.`}
-        dialog={(controls) => <DecideContactDialog contact={data} {...controls} />}
+        dialogs={decideContactDialog}
+        dialog={(m, controls) => <m.DecideContactDialog contact={data} {...controls} />}
       />
       <Panel title="Details">
         <dl className="mt-3 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">

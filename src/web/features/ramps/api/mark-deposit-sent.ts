@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { markDepositDone } from '#contract/endpoints/ramp-writes.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { rampQueries } from './ramp-queries.ts';
 
@@ -7,7 +6,11 @@ import { rampQueries } from './ramp-queries.ts';
 export function useMarkDepositSent(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiClient.call(markDepositDone, { body: { transactionId } }),
+    // The ramps' write contract (classic zod) loads with the first use, not with the page.
+    mutationFn: async () => {
+      const { markDepositDone } = await import('#contract/endpoints/ramp-writes.ts');
+      return apiClient.call(markDepositDone, { body: { transactionId } });
+    },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: rampQueries.all() }),
   });
 }

@@ -2,7 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { chainLabel } from '#contract/chains.ts';
 import type { DepositInstructions } from '#contract/ramp-record.ts';
 import type { Transaction } from '#contract/transaction-record.ts';
-import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
+import { OnDemandActionDialog } from '../../../components/on-demand.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { Panel } from '../../../components/panel.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -108,41 +108,46 @@ export function DepositInstructionsPanel({
       {waiting ? (
         allowed ? (
           <div className="mt-3">
-            <ActionDialog
+            <OnDemandActionDialog
               open={open}
               onOpenChange={setOpen}
               onClosed={mark.reset}
               trigger={<Button variant="primary">Mark deposit sent…</Button>}
+              what="the confirmation"
               title="Mark the deposit sent?"
               description="Only once the money has left your bank: the provider then waits for it and the conversion moves on. This cannot be undone here."
             >
-              <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-                <dt className="text-slate-700">Amount sent</dt>
-                <dd>{amountOf(d.amount, d.currency ?? d.asset)}</dd>
-                {d.reference ? (
-                  <>
-                    <dt className="text-slate-700">Reference</dt>
-                    <dd className="font-mono break-all">{d.reference}</dd>
-                  </>
-                ) : null}
-                <dt className="text-slate-700">Transaction</dt>
-                <dd>{humanize(tx.category)}</dd>
-              </dl>
-              <ConfirmActions
-                mutation={mark}
-                label="Mark deposit sent"
-                runningLabel="Marking…"
-                onConfirm={() =>
-                  send(undefined, {
-                    onSuccess: () => {
-                      setOpen(false);
-                      setOutcome('Marked sent. The steps below follow the deposit.');
-                      refresh();
-                    },
-                  })
-                }
-              />
-            </ActionDialog>
+              {({ ConfirmActions }) => (
+                <>
+                  <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
+                    <dt className="text-slate-700">Amount sent</dt>
+                    <dd>{amountOf(d.amount, d.currency ?? d.asset)}</dd>
+                    {d.reference ? (
+                      <>
+                        <dt className="text-slate-700">Reference</dt>
+                        <dd className="font-mono break-all">{d.reference}</dd>
+                      </>
+                    ) : null}
+                    <dt className="text-slate-700">Transaction</dt>
+                    <dd>{humanize(tx.category)}</dd>
+                  </dl>
+                  <ConfirmActions
+                    mutation={mark}
+                    label="Mark deposit sent"
+                    runningLabel="Marking…"
+                    onConfirm={() =>
+                      send(undefined, {
+                        onSuccess: () => {
+                          setOpen(false);
+                          setOutcome('Marked sent. The steps below follow the deposit.');
+                          refresh();
+                        },
+                      })
+                    }
+                  />
+                </>
+              )}
+            </OnDemandActionDialog>
           </div>
         ) : (
           <p className="mt-3 text-sm text-slate-800" data-testid="deposit-blocked">

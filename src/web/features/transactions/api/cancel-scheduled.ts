@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { cancelScheduledTransaction } from '#contract/endpoints/transaction-writes.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 import { transactionQueries } from './transaction-queries.ts';
@@ -18,7 +17,13 @@ export function cancellableAt(tx: Transaction, now: number): boolean {
 export function useCancelScheduled(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiClient.call(cancelScheduledTransaction, { params: { transactionId } }),
+    // The write endpoints' contract (classic zod, every create body) loads with the first cancel,
+    // not with every transaction's page.
+    mutationFn: async () => {
+      const { cancelScheduledTransaction } =
+        await import('#contract/endpoints/transaction-writes.ts');
+      return apiClient.call(cancelScheduledTransaction, { params: { transactionId } });
+    },
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: transactionQueries.detail(transactionId) }),

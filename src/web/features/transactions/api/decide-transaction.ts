@@ -1,7 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { invalidateApprovalInbox } from '../../../lib/approval-inbox-count.ts';
-import { sendSignedDecision } from '../../../lib/signed-decision.ts';
 import { transactionQueries } from './transaction-queries.ts';
 
 /**
@@ -10,16 +8,6 @@ import { transactionQueries } from './transaction-queries.ts';
  * refuses a member who created it (403 FOUR_EYES) or lacks the role, and a
  * card that changed since (409 CARD_CHANGED).
  */
-
-/** A decline must say why (the API refuses a reject without a reason). */
-export const DeclineForm = z.object({
-  reason: z
-    .string()
-    .trim()
-    .min(1, 'Give a reason for declining')
-    .max(500, 'The reason must be at most 500 characters'),
-});
-export type DeclineForm = z.infer<typeof DeclineForm>;
 
 /**
  * An approval of a ramp names the quote the approver saw (`quoteId`); every
@@ -32,8 +20,11 @@ export type Decision = { digest: string } & (
 export function useDecideTransaction(transactionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ digest, ...decision }: Decision) =>
-      sendSignedDecision(transactionId, digest, decision),
+    // Loaded with the first decision, not the page: it brings the passkey library.
+    mutationFn: async ({ digest, ...decision }: Decision) => {
+      const { sendSignedDecision } = await import('../../../lib/signed-decision.ts');
+      return sendSignedDecision(transactionId, digest, decision);
+    },
     onSettled: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: transactionQueries.detail(transactionId) }),

@@ -8,7 +8,7 @@ import { transactionQueries } from './transaction-queries.ts';
 
 // The checks alone live apart: the list's slow flag reads them on every first load, and this
 // module brings the write endpoints' contract (classic zod, the ramps' and trades' bodies).
-export { neverReplaceable, replaceBlocker } from '../replaceable.ts';
+export { replaceBlocker } from '../replaceable.ts';
 
 /**
  * Replace a SUBMITTED transaction with one paying at least 10% more

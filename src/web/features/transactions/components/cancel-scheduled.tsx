@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Transaction } from '#contract/transaction.ts';
-import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
+import { OnDemandActionDialog } from '../../../components/on-demand.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useCan } from '../../../lib/permissions.ts';
@@ -21,7 +21,7 @@ export function CancelScheduled({ transaction: tx }: { transaction: Transaction 
   // Kept while open, so a refusal (its time came meanwhile) is still read in the dialog.
   if (!mayCreate || !tx.id || !tx.executeAt || (!cancellableAt(tx, now) && !open)) return null;
   return (
-    <ActionDialog
+    <OnDemandActionDialog
       open={open}
       onOpenChange={setOpen}
       onClosed={cancel.reset}
@@ -30,6 +30,7 @@ export function CancelScheduled({ transaction: tx }: { transaction: Transaction 
           Cancel scheduled transfer…
         </Button>
       }
+      what="the cancellation"
       title="Cancel this scheduled transfer?"
       description={
         <>
@@ -38,14 +39,16 @@ export function CancelScheduled({ transaction: tx }: { transaction: Transaction 
         </>
       }
     >
-      <ConfirmActions
-        mutation={cancel}
-        label="Cancel the transfer"
-        runningLabel="Cancelling…"
-        variant="destructive"
-        cancelLabel="Keep it"
-        onConfirm={() => cancel.mutate(undefined, { onSuccess: () => setOpen(false) })}
-      />
-    </ActionDialog>
+      {({ ConfirmActions }) => (
+        <ConfirmActions
+          mutation={cancel}
+          label="Cancel the transfer"
+          runningLabel="Cancelling…"
+          variant="destructive"
+          cancelLabel="Keep it"
+          onConfirm={() => cancel.mutate(undefined, { onSuccess: () => setOpen(false) })}
+        />
+      )}
+    </OnDemandActionDialog>
   );
 }

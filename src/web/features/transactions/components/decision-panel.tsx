@@ -1,38 +1,18 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
-import { chainInfo, chainLabel } from '#contract/chains.ts';
-import { formatAmount } from '#contract/decimal-format.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { ActionDialog } from '../../../components/action-dialog.tsx';
 import { InboxItemNavigation } from '../../../components/inbox-item-navigation.tsx';
 import { usePageShortcut } from '../../../components/shortcuts.tsx';
-import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
-import { describedBy, Field } from '../../../components/ui/field.tsx';
-import { humanize } from '../../../lib/labels.ts';
 import { useSession } from '../../../lib/session-queries.ts';
 import { can } from '../../../lib/permissions.ts';
 import { useSendOnce } from '../../../lib/use-send-once.ts';
 import {
-  DeclineForm,
   useDecideTransaction,
   type Decision as DecisionVariables,
 } from '../api/decide-transaction.ts';
-import { ContractCallRows } from './contract-call-details.tsx';
-import { Initiator } from './people.tsx';
-import { FeeCharged, UsdEquivalent } from './usd-equivalent.tsx';
-import { CostFactsFor } from '../../../components/approval-cost.tsx';
+import { OnDemandDialog, onDemand } from '../../../components/on-demand.tsx';
 import { ApprovalCardFor } from '../../../components/approval-card.tsx';
-import {
-  CardToSignView,
-  SignedDecisionProblem,
-  useCardToSign,
-} from '../../../components/signed-decision.tsx';
 import { Panel } from '../../../components/panel.tsx';
-import { Fact } from '../../../components/fact.tsx';
-import { PartySummary } from '../../../components/party-summary.tsx';
-import { heldApprovalText } from '#contract/approvals.ts';
 import {
   ApprovalProgressFor,
   approvedBy,
@@ -40,8 +20,6 @@ import {
   YouApproved,
 } from '../../../components/approval-progress.tsx';
 import { useApprovalProgress } from '../../../lib/approval-progress-queries.ts';
-import { Textarea } from '../../../components/ui/input.tsx';
-import { describeTransaction } from '../../../lib/transaction-summary.ts';
 
 /**
  * Approve or decline a PENDING transaction from its page. Who may decide is
@@ -166,70 +144,14 @@ function DecisionDone({ id, message }: { id: string; message: string }) {
   );
 }
 
-/**
- * What the member is deciding: everything the decision rests on, checked
- * before money moves — who asked, from where, to whom (and whether that is an
- * approved contact), how much and what it is worth, the fee of its tier and
- * the total leaving (with a warning when the fee is more than what is sent),
- * and for a contract call what it calls (decoded where the console knows the function).
- */
-export function DecisionSummary({ transaction: tx }: { transaction: Transaction }) {
-  const contractCall = tx.category === 'CONTRACT_CALL';
-  return (
-    <dl className="grid grid-cols-[9rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-      <Fact term="What">
-        {humanize(tx.category) || 'Transaction'}
-        {tx.subCategory && tx.subCategory !== tx.category ? ` · ${humanize(tx.subCategory)}` : ''}
-        {contractCall ? <span className="block font-medium">{describeTransaction(tx)}</span> : null}
-      </Fact>
-      <Fact term="Initiator">
-        <Initiator transaction={tx} />
-      </Fact>
-      <Fact term="From">
-        <PartySummary party={tx.source} none="—" />
-      </Fact>
-      {contractCall ? null : (
-        <Fact term="To">
-          <PartySummary party={tx.destination} none="—" />
-        </Fact>
-      )}
-      <Fact term={contractCall ? 'Value sent' : 'Amount'}>
-        <span className="font-medium tabular-nums">
-          {contractCall && (!tx.amount || isZeroAmount(tx.amount))
-            ? `None: the call sends no ${nativeOf(tx)}`
-            : tx.amount
-              ? `${formatAmount(tx.amount)} ${tx.asset ?? nativeOf(tx)}`
-              : '—'}
-        </span>
-        <UsdEquivalent value={tx.amountInUSD} />
-      </Fact>
-      <Fact term="Chain">{chainLabel(tx.blockChain) || '—'}</Fact>
-      {contractCall ? <ContractCallRows transaction={tx} Row={Fact} /> : null}
-      {tx.quoteResponse ? (
-        // A ramp's fee is its provider's, inside what leaves; it pays no network fee tier.
-        <Fact term="Provider fee">
-          <FeeCharged fees={tx.fees} none="None stated" />
-        </Fact>
-      ) : (
-        // The fee of its tier and what leaves in all, as the server works them out.
-        <CostFactsFor entityId={tx.id ?? ''} />
-      )}
-      {tx.memo ? <Fact term="Memo">{tx.memo}</Fact> : null}
-    </dl>
-  );
-}
-
-const isZeroAmount = (amount: string) => !/[1-9]/.test(amount);
-const nativeOf = (tx: Transaction) => chainInfo(tx.blockChain)?.nativeAsset ?? 'native coin';
-
-interface Decision {
+export interface Decision {
   decide: ReturnType<typeof useDecideTransaction>;
   send: (
     variables: DecisionVariables,
     options?: Parameters<ReturnType<typeof useDecideTransaction>['mutate']>[1],
   ) => void;
 }
-type DecisionDialogProps = {
+export type DecisionDialogProps = {
   transaction: Transaction;
   decision: Decision;
   onDone: (message: string) => void;
@@ -253,150 +175,48 @@ function useDecisionDialog({ decision, onDone }: DecisionDialogProps) {
   return { decide, send, decided, dialog: { open, onOpenChange: setOpen, onClosed: decide.reset } };
 }
 
-const APPROVE = {
-  trigger: <Button variant="primary">Approve…</Button>,
-  title: 'Approve this transaction?',
-  description: 'Once approved it is signed and sent to the chain. Check the figures.',
-};
+const decisionDialogs = onDemand(() => import('./decision-dialogs.tsx'));
 
-const DECLINE = {
-  trigger: <Button variant="destructive">Decline…</Button>,
-  title: 'Decline this transaction?',
-  description: 'A declined transaction never moves funds. The reason is kept with it.',
-};
+/** The dialog's props as the on-demand module takes them (decision-dialogs.tsx). */
+export type DecisionDialogState = DecisionDialogProps &
+  Pick<ReturnType<typeof useDecisionDialog>, 'decide' | 'send' | 'decided' | 'dialog'> & {
+    onCloseAutoFocus: (event: Event) => void;
+  };
 
 function ApproveDialog(props: DecisionDialogProps) {
-  const { decide, send, decided, dialog } = useDecisionDialog(props);
+  const state = useDecisionDialog(props);
+  const { dialog } = state;
   usePageShortcut('a', 'Approve this transaction (asks to confirm)', () =>
     dialog.onOpenChange(true),
   );
   return (
-    <ActionDialog {...dialog} {...APPROVE}>
-      <ApproveBody {...props} decide={decide} send={send} decided={decided} />
-    </ActionDialog>
-  );
-}
-
-type DialogBodyProps = DecisionDialogProps &
-  Pick<ReturnType<typeof useDecisionDialog>, 'decide' | 'send' | 'decided'>;
-
-/**
- * Mounted as the dialog opens: the card it shows (and signs over) is the one
- * read then, replaced only with what changed said (components/signed-decision.tsx).
- */
-function ApproveBody({ transaction: tx, extras, decide, send, decided }: DialogBodyProps) {
-  const card = useCardToSign(tx.id ?? '');
-  const shown = card.shown;
-  return (
-    <>
-      <LinkedAccountsNote entityId={tx.id ?? ''} />
-      <DecisionSummary transaction={tx} />
-      {extras?.(tx)}
-      <CardToSignView card={card} approve />
-      <div className="mt-3">
-        <SignedDecisionProblem card={card} error={decide.error} approve />
-      </div>
-      <DialogActions>
-        <DialogClose asChild>
-          <Button>Cancel</Button>
-        </DialogClose>
-        <Button
-          variant="primary"
-          disabled={decide.isPending || !shown}
-          onClick={() => {
-            if (!shown) return;
-            card.acknowledge();
-            send(
-              // A ramp's approval names the quote shown: the server refuses it if the quote changed.
-              tx.quoteResponse?.quoteId
-                ? { action: 'approve', quoteId: tx.quoteResponse.quoteId, digest: shown.digest }
-                : { action: 'approve', digest: shown.digest },
-              {
-                onSuccess: (answer) =>
-                  decided(
-                    heldApprovalText(answer) ?? 'Approved. The timeline follows it to the chain.',
-                  ),
-                onError: card.refused,
-              },
-            );
-          }}
-        >
-          {decide.isPending ? 'Approving…' : 'Approve transaction'}
-        </Button>
-      </DialogActions>
-    </>
+    <OnDemandDialog
+      part={decisionDialogs}
+      open={dialog.open}
+      onOpenChange={dialog.onOpenChange}
+      trigger={<Button variant="primary">Approve…</Button>}
+      what="the approval"
+    >
+      {(m, returnFocus) => <m.ApproveDialog {...props} {...state} onCloseAutoFocus={returnFocus} />}
+    </OnDemandDialog>
   );
 }
 
 function DeclineDialog(props: DecisionDialogProps) {
-  const { decide, send, decided, dialog } = useDecisionDialog(props);
+  const state = useDecisionDialog(props);
+  const { dialog } = state;
   usePageShortcut('d', 'Decline this transaction (asks for a reason)', () =>
     dialog.onOpenChange(true),
   );
   return (
-    <ActionDialog {...dialog} {...DECLINE}>
-      <DeclineBody {...props} decide={decide} send={send} decided={decided} />
-    </ActionDialog>
-  );
-}
-
-function DeclineBody({ transaction: tx, decide, send, decided }: DialogBodyProps) {
-  const card = useCardToSign(tx.id ?? '');
-  const form = useForm<DeclineForm>({
-    resolver: zodResolver(DeclineForm),
-    defaultValues: { reason: '' },
-  });
-  const error = form.formState.errors.reason?.message;
-  return (
-    <>
-      <LinkedAccountsNote entityId={tx.id ?? ''} />
-      <DecisionSummary transaction={tx} />
-      <CardToSignView card={card} approve={false} />
-      <form
-        className="mt-4"
-        noValidate
-        onSubmit={form.handleSubmit(({ reason }) => {
-          if (!card.shown) return;
-          card.acknowledge();
-          send(
-            { action: 'reject', reason, digest: card.shown.digest },
-            {
-              onSuccess: () => {
-                form.reset();
-                decided('Declined.');
-              },
-              onError: card.refused,
-            },
-          );
-        })}
-      >
-        <Field
-          id="decline-reason"
-          label="Reason for declining"
-          error={error}
-          hint="Required; at most 500 characters."
-        >
-          <Textarea
-            id="decline-reason"
-            rows={3}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy('decline-reason', { hint: true, error })}
-            className="rounded-md border border-slate-400 px-3 py-2 text-sm focus-visible:outline-2 focus-visible:outline-blue-700 aria-invalid:border-red-700"
-            {...form.register('reason')}
-          />
-        </Field>
-        <div className="mt-3">
-          <SignedDecisionProblem card={card} error={decide.error} approve={false} />
-        </div>
-        <DialogActions>
-          <DialogClose asChild>
-            <Button>Cancel</Button>
-          </DialogClose>
-          <Button type="submit" variant="destructive" disabled={decide.isPending || !card.shown}>
-            {decide.isPending ? 'Declining…' : 'Decline transaction'}
-          </Button>
-        </DialogActions>
-      </form>
-    </>
+    <OnDemandDialog
+      part={decisionDialogs}
+      open={dialog.open}
+      onOpenChange={dialog.onOpenChange}
+      trigger={<Button variant="destructive">Decline…</Button>}
+      what="the decline"
+    >
+      {(m, returnFocus) => <m.DeclineDialog {...props} {...state} onCloseAutoFocus={returnFocus} />}
+    </OnDemandDialog>
   );
 }

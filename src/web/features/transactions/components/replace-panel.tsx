@@ -1,24 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { cmp, formatAmount, mul } from '#contract/decimal.ts';
 import { DateTime } from '../../../components/date-time.tsx';
 import { Initiator } from './people.tsx';
-import { UsdEquivalent } from './usd-equivalent.tsx';
 import { isTerminalStatus } from '#contract/enums.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import { ActionDialog, MutationError } from '../../../components/action-dialog.tsx';
-import { DialogActions, DialogClose } from '../../../components/ui/dialog.tsx';
 import { StatusBadge } from '../../../components/ui/status-badge.tsx';
 import { useCan } from '../../../lib/permissions.ts';
-import { transactionQueries } from '../api/transaction-queries.ts';
-import {
-  estimateFeeFor,
-  neverReplaceable,
-  replaceBlocker,
-  useReplaceTransaction,
-} from '../api/replace-transaction.ts';
+import { neverReplaceable, replaceBlocker } from '../replaceable.ts';
+import { OnDemandDialog, onDemand } from '../../../components/on-demand.tsx';
 import { Panel } from '../../../components/panel.tsx';
 
 /**
@@ -28,6 +18,9 @@ import { Panel } from '../../../components/panel.tsx';
  * replacement in flight), and the page says which of those is missing.
  * Both transactions link to each other once a replacement exists.
  */
+// The dialog brings the write endpoints' contract and big.js; loaded when asked for.
+const replaceDialog = onDemand(() => import('./replace-dialog.tsx'));
+
 export function ReplacePanel({ transaction: tx }: { transaction: Transaction }) {
   const mayCreate = useCan('create-transaction');
   const [open, setOpen] = useState(false);
@@ -52,7 +45,22 @@ export function ReplacePanel({ transaction: tx }: { transaction: Transaction }) 
       ) : null}
       {/* Stays mounted while open, so its answer is still shown once the replacement exists. */}
       {mayCreate && (!blocker || open) ? (
-        <ReplaceDialog transaction={tx} open={open} onOpenChange={setOpen} />
+        <OnDemandDialog
+          part={replaceDialog}
+          open={open}
+          onOpenChange={setOpen}
+          trigger={<Button variant="primary">Replace with a higher fee…</Button>}
+          what="the replacement"
+        >
+          {(m, returnFocus) => (
+            <m.ReplaceDialog
+              transaction={tx}
+              open={open}
+              onOpenChange={setOpen}
+              onCloseAutoFocus={returnFocus}
+            />
+          )}
+        </OnDemandDialog>
       ) : null}
     </Section>
   );
@@ -67,7 +75,7 @@ function Section({ children }: { children: ReactNode }) {
   );
 }
 
-function TransactionLink({ id }: { id: string }) {
+export function TransactionLink({ id }: { id: string }) {
   return (
     <Link
       to="/transactions/$transactionId"
@@ -106,91 +114,5 @@ function ReplacementLinks({ transaction: tx }: { transaction: Transaction }) {
         </ul>
       ) : null}
     </>
-  );
-}
-
-function ReplaceDialog({
-  transaction: tx,
-  open,
-  onOpenChange,
-}: {
-  transaction: Transaction;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const replace = useReplaceTransaction(tx.id ?? '');
-  const estimate = useQuery({
-    queryKey: [...transactionQueries.all(), 'replacement-estimate', tx.id],
-    queryFn: ({ signal }) => estimateFeeFor(tx, signal),
-    enabled: open,
-    staleTime: 30_000,
-  });
-  const current = tx.fees?.amount;
-  const minimum = current ? mul(current, '1.1') : undefined;
-  const high = estimate.data?.high;
-  const highIsMore = minimum && high && cmp(high.expectedFeeInAsset, minimum) > 0;
-  const expected = highIsMore ? high.expectedFeeInAsset : minimum;
-  const currentUsd = tx.fees?.amountInFiat;
-  const expectedUsd = highIsMore
-    ? high.expectedFeeInUSD
-    : currentUsd
-      ? mul(currentUsd, '1.1')
-      : undefined;
-
-  return (
-    <ActionDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      onClosed={replace.reset}
-      trigger={<Button variant="primary">Replace with a higher fee…</Button>}
-      title="Replace this transaction?"
-      description="A new transaction with the same nonce and a higher fee is created for approval. When it reaches the chain, this one ends as failed."
-    >
-      <dl className="grid grid-cols-[10rem_1fr] gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm">
-        <dt className="text-slate-700">Current fee</dt>
-        <dd className="tabular-nums">
-          {current ? (
-            <>
-              {formatAmount(current)} {tx.fees?.asset ?? ''}
-              <UsdEquivalent value={currentUsd} />
-            </>
-          ) : (
-            'Not known'
-          )}
-        </dd>
-        <dt className="text-slate-700">New fee</dt>
-        <dd className="tabular-nums">
-          {expected ? (
-            <>
-              about {formatAmount(expected)} {tx.fees?.asset ?? ''}
-              <UsdEquivalent value={expectedUsd} />
-              <span className="block text-xs text-slate-700">
-                At least 10% more ({minimum ? formatAmount(minimum) : '—'}), or the network&apos;s
-                high tier when that is more{estimate.isPending ? ' (checking the network…)' : ''}.
-                The exact fee is set when it is signed.
-              </span>
-            </>
-          ) : (
-            'At least 10% more than the current fee'
-          )}
-        </dd>
-      </dl>
-      <MutationError error={replace.error} />
-      {replace.data?.id ? (
-        <p role="status" className="mt-3 text-sm text-green-800">
-          Replacement <TransactionLink id={replace.data.id} /> created; it waits for approval.
-        </p>
-      ) : null}
-      <DialogActions>
-        <DialogClose asChild>
-          <Button>{replace.data ? 'Close' : 'Cancel'}</Button>
-        </DialogClose>
-        {replace.data ? null : (
-          <Button variant="primary" disabled={replace.isPending} onClick={() => replace.mutate()}>
-            {replace.isPending ? 'Checking status and sending…' : 'Send replacement'}
-          </Button>
-        )}
-      </DialogActions>
-    </ActionDialog>
   );
 }
