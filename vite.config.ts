@@ -128,7 +128,12 @@ export default defineConfig(({ isSsrBuild }) => ({
               groups: [
                 { name: 'error-codes', test: /src[\\/]contract[\\/]error-codes\.ts$/, priority: 4 },
                 { name: 'first-load', tags: ['$initial'], priority: 3 },
-                { name: chunkName(), priority: 1, includeDependenciesRecursively: false },
+                {
+                  name: chunkName(),
+                  debugName: 'shared-by-pages',
+                  priority: 1,
+                  includeDependenciesRecursively: false,
+                },
               ],
             },
           },

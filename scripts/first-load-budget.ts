@@ -13,10 +13,10 @@ import type { Plugin } from 'vite';
 /** What the first load should weigh (docs/bench.md's target). */
 export const FIRST_LOAD_TARGET_KB = 150;
 /**
- * What the build lets it weigh: the target once the entry is back within it; until then the size
- * it has been brought down to, so that it can only shrink. Lower it whenever the entry shrinks.
+ * What the build lets it weigh: the target itself, now that the entry is back within it (it was
+ * a ceiling lowered step by step while the entry shrank).
  */
-export const FIRST_LOAD_BUDGET_KB = 151;
+export const FIRST_LOAD_BUDGET_KB = FIRST_LOAD_TARGET_KB;
 
 /** The parts of a Rolldown output chunk this check reads. */
 export interface BudgetChunk {
