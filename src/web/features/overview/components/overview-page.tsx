@@ -13,6 +13,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { formatAge } from '../../../lib/approval-inbox-items.ts';
 import { humanize } from '../../../lib/labels.ts';
 import { referenceQueries } from '../../../lib/reference-queries.ts';
+import { useHydrated } from '../../../lib/use-hydrated.ts';
 import { useNow } from '../../../lib/use-now.ts';
 import { overviewQueries } from '../api/overview-queries.ts';
 import { FiguresGrid, FiguresTable, type Bar } from './charts.tsx';
@@ -25,6 +26,22 @@ const HorizontalBars = lazy(() =>
   import('./chart-drawings.tsx').then((m) => ({ default: m.HorizontalBars })),
 );
 const Columns = lazy(() => import('./chart-drawings.tsx').then((m) => ({ default: m.Columns })));
+
+/**
+ * A chart, drawn once the browser has taken the page over; its placeholder before, in the
+ * server's HTML too. Suspense alone is not enough: once any render in the server's process
+ * has loaded the charts' code, a lazy component renders at once, and every first HTML after
+ * would carry them.
+ */
+function DrawnOnceHydrated({
+  placeholder,
+  children,
+}: {
+  placeholder: ReactNode;
+  children: ReactNode;
+}) {
+  return useHydrated() ? <Suspense fallback={placeholder}>{children}</Suspense> : placeholder;
+}
 
 const usd = (value: string) => `${formatUsd(value)} USD`;
 const linkClass = 'font-medium text-blue-800 underline hover:text-blue-900';
@@ -233,8 +250,8 @@ function ByAsset({ data }: { data: OverviewResponse }) {
         {bars.length === 0 ? (
           <p className="text-sm text-slate-700">Nothing held.</p>
         ) : (
-          <Suspense
-            fallback={
+          <DrawnOnceHydrated
+            placeholder={
               <svg aria-hidden="true" width="100%" height={bars.length * 28} className="block" />
             }
           >
@@ -247,7 +264,7 @@ function ByAsset({ data }: { data: OverviewResponse }) {
                   ', ',
                 )}${data.byAsset.length > 3 ? ', and others' : ''} of the total. The same figures follow as a table.`}
             />
-          </Suspense>
+          </DrawnOnceHydrated>
         )}
         <FiguresTable
           summary="Holdings by asset as a table"
@@ -345,14 +362,14 @@ function OutflowChart({ data }: { data: OverviewResponse }) {
   return (
     <Panel title="Sent out, last 30 days">
       <div className="mt-3">
-        <Suspense fallback={<div aria-hidden="true" className="h-37" />}>
+        <DrawnOnceHydrated placeholder={<div aria-hidden="true" className="h-37" />}>
           <Columns
             bars={bars}
             description={`Completed outflow per day over the last 30 days, in ${data.timeZone}${
               busiest ? `; the most on ${dayLabel(busiest.day)}, ${usd(busiest.usd)}` : '; none'
             }. The same figures follow as a table.`}
           />
-        </Suspense>
+        </DrawnOnceHydrated>
         <p className="mt-1 text-xs text-slate-700">Days in {data.timeZone}.</p>
         <FiguresTable
           summary="Outflow per day as a table"
