@@ -6,7 +6,8 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { Database } from '../../../db/client.ts';
 import { ledgerDays, ledgerMovements, vaults } from '../../../db/schema/sandbox.ts';
-import { buildHistory, dayOf, historyStart, type DayFlow, type DayNet } from '../history.ts';
+import { dayFlows } from '../day-flows.ts';
+import { buildHistory, dayOf, historyStart, type DayNet } from '../history.ts';
 import type { LedgerFilter, LedgerPort } from '../port.ts';
 import {
   readStatementCursor,
@@ -40,7 +41,7 @@ export function ledgerSandbox({
       const start = historyStart(clock.now(), query.days);
       const [nets, flows] = await Promise.all([
         dayNets(db, (t) => whose(t, orgId, query), start),
-        dayFlows(db, whose(ledgerMovements, orgId, query), start),
+        dayFlows(db, ledgerMovements, whose(ledgerMovements, orgId, query), start),
       ]);
       return buildHistory(start, query.days, nets, flows);
     },
@@ -123,37 +124,6 @@ async function dayNets(
     .where(and(where, gte(ledgerDays.day, startDay)))
     .groupBy(ledgerDays.asset, ledgerDays.chain, ledgerDays.day);
   return [...[...before.values()].map(({ lastAt: _lastAt, ...r }) => r), ...daily];
-}
-
-/**
- * Each UTC day's flows from the movements themselves (the summary keeps a
- * day's net, not its ins and outs), valued at each movement's own price and
- * summed in NUMERIC; an opening balance (ADJUSTMENT) is not a flow.
- */
-async function dayFlows(db: Database, where: SQL, start: Date): Promise<DayFlow[]> {
-  const m = ledgerMovements;
-  const usd = sql`${m.amount} * ${m.usdPrice}`;
-  const flow = (when: SQL, value: SQL) =>
-    sql<string>`round(sum(case when ${when} then ${value} else 0 end), 2)::text`;
-  const day = sql<string>`to_char(${m.at} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({
-      day,
-      inUsd: flow(sql`${m.kind} = 'AMOUNT' and ${m.amount} > 0`, usd),
-      outUsd: flow(sql`${m.kind} = 'AMOUNT' and ${m.amount} < 0`, sql`-(${usd})`),
-      feesUsd: flow(sql`${m.kind} = 'FEE'`, sql`-(${usd})`),
-      rewardsUsd: flow(sql`${m.kind} = 'REWARD'`, usd),
-    })
-    .from(m)
-    .where(and(where, gte(m.at, start)))
-    .groupBy(day);
-  return rows.map((r) => ({
-    day: r.day,
-    inUsd: canonicalDecimal(r.inUsd),
-    outUsd: canonicalDecimal(r.outUsd),
-    feesUsd: canonicalDecimal(r.feesUsd),
-    rewardsUsd: canonicalDecimal(r.rewardsUsd),
-  }));
 }
 
 async function statement(

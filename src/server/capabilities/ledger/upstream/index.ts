@@ -5,7 +5,8 @@ import type { Party } from '#contract/transaction-record.ts';
 import type { Database } from '../../../db/client.ts';
 import { upstreamLedgerMovements } from '../../../db/schema/console.ts';
 import type { UpstreamDeps } from '../../../custody/upstream/upstream-deps.ts';
-import { buildHistory, historyStart, type DayFlow, type DayNet } from '../history.ts';
+import { dayFlows } from '../day-flows.ts';
+import { buildHistory, historyStart, type DayNet } from '../history.ts';
 import type { LedgerFilter, LedgerPort } from '../port.ts';
 import {
   readStatementCursor,
@@ -72,7 +73,7 @@ export function ledgerUpstream(
       const where = whose(query);
       const [nets, flows] = await Promise.all([
         dayNets(db, where, start),
-        dayFlows(db, where, start),
+        dayFlows(db, upstreamLedgerMovements, where, start),
       ]);
       return { ...buildHistory(start, days, nets, flows), reconstructed };
     },
@@ -126,32 +127,6 @@ async function dayNets(db: Database, where: SQL | undefined, start: Date): Promi
     })),
     ...daily.map((r) => ({ ...r, net: canonical(r.net), lastPrice: canonical(r.lastPrice) })),
   ];
-}
-
-/** Each UTC day's flows, as the sandbox's: an adjustment (the opening, or one unexplained) is not a flow. */
-async function dayFlows(db: Database, where: SQL | undefined, start: Date): Promise<DayFlow[]> {
-  const usd = sql`${m.amount} * ${m.usdPrice}`;
-  const flow = (when: SQL, value: SQL) =>
-    sql<string>`round(sum(case when ${when} then ${value} else 0 end), 2)::text`;
-  const day = sql<string>`to_char(${m.at} at time zone 'UTC', 'YYYY-MM-DD')`;
-  const rows = await db
-    .select({
-      day,
-      inUsd: flow(sql`${m.kind} = 'AMOUNT' and ${m.amount} > 0`, usd),
-      outUsd: flow(sql`${m.kind} = 'AMOUNT' and ${m.amount} < 0`, sql`-(${usd})`),
-      feesUsd: flow(sql`${m.kind} = 'FEE'`, sql`-(${usd})`),
-      rewardsUsd: flow(sql`${m.kind} = 'REWARD'`, usd),
-    })
-    .from(m)
-    .where(and(where, gte(m.at, start)))
-    .groupBy(day);
-  return rows.map((r) => ({
-    day: r.day,
-    inUsd: canonical(r.inUsd),
-    outUsd: canonical(r.outUsd),
-    feesUsd: canonical(r.feesUsd),
-    rewardsUsd: canonical(r.rewardsUsd),
-  }));
 }
 
 interface StatementRow {
