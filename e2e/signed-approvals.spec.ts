@@ -12,6 +12,7 @@ import { test } from './policy-turn.ts';
 import { approveByApi, memberPage } from './transfers.ts';
 import { csrfOf } from './worker-members.ts';
 import { DESKTOP_ONLY } from './widths.ts';
+import { holdFeesCalm } from './worker-world.ts';
 
 /**
  * Approvals signed with a passkey, in Chromium with a virtual authenticator
@@ -227,21 +228,12 @@ const twoForTheWorld = (subOrgId: string): Policy => ({
   fallback: DEFAULT_POLICY.fallback,
 });
 
-/** The sandbox's fee market of Ethereum for the sub-organization's items, multiplied by `factor`. */
-async function surgeFees(admin: Page, baseURL: string, subOrgId: string, factor: string) {
-  const response = await admin.request.post(
-    `/api/console/sandbox/sub-orgs/${subOrgId}/fee-surge/`,
-    {
-      headers: { Origin: new URL(baseURL).origin, 'X-CSRF-Token': await csrfOf(admin.request) },
-      data: {
-        chain: 'ETHEREUM',
-        factor,
-        until: new Date(Date.now() + 10 * 60_000).toISOString(),
-      },
-    },
-  );
-  expect(response.status(), await response.text()).toBe(200);
-}
+/**
+ * The sandbox's fee market of Ethereum for the sub-organization's items, held at
+ * the calm market times `factor` (as the worker's world holds it at 1).
+ */
+const surgeFees = (admin: Page, baseURL: string, subOrgId: string, factor: string) =>
+  holdFeesCalm(admin.request, new URL(baseURL).origin, subOrgId, factor, ['ETHEREUM']);
 
 for (const width of DESKTOP_ONLY) {
   test.describe(`at ${width} px`, () => {

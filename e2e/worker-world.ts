@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect, type APIRequestContext } from '@playwright/test';
+import { CHAINS } from '../src/contract/chains.ts';
 import { csrfOf } from './worker-members.ts';
 
 /**
@@ -16,6 +17,12 @@ import { csrfOf } from './worker-members.ts';
  * organization-wide admin (`orgAdmin`); the vaults, contacts and bank account it proposes are
  * approved by the worker's approvers, as the approval policy asks, so no
  * change request of the world is left waiting in anyone's inbox.
+ *
+ * The sub-organization's fee market is held calm on every chain for the
+ * run (holdFeesCalm): the sandbox's market follows the wall clock, and
+ * Ethereum's triples at the top of every hour, which voids an approval made
+ * a minute before when the next vote comes after (its card's fee ceiling
+ * no longer holds). A story about a fee that moves sets its own surge.
  */
 
 export interface WorldVault {
@@ -147,6 +154,33 @@ export async function makeSubOrg(
   return { id: String(made.id), name };
 }
 
+/** The most the sandbox holds a surge: a day; the run is far shorter. */
+const HOLD_MS = 23 * 3_600_000;
+
+/**
+ * The sub-organization's fee estimates on `chains` held at the calm market
+ * times `factor` (a steady surge), until the run is long over.
+ */
+export async function holdFeesCalm(
+  admin: APIRequestContext,
+  origin: string,
+  subOrgId: string,
+  factor = '1',
+  chains: readonly string[] = CHAINS.map((c) => c.value),
+): Promise<void> {
+  const until = new Date(Date.now() + HOLD_MS).toISOString();
+  await Promise.all(
+    chains.map((chain) =>
+      post(admin, origin, `/api/console/sandbox/sub-orgs/${subOrgId}/fee-surge/`, {
+        chain,
+        factor,
+        until,
+        steady: true,
+      }),
+    ),
+  );
+}
+
 export async function makeWorkerWorld(options: {
   /** Signed in as an admin of the sub-organization. */
   admin: APIRequestContext;
@@ -207,7 +241,8 @@ export async function makeWorkerWorld(options: {
     await approve(id, deciders, origin);
     return { id, accountName };
   };
-  const [, ethereum, tron, bankAccount] = await Promise.all([
+  const [, , ethereum, tron, bankAccount] = await Promise.all([
+    holdFeesCalm(admin, origin, subOrgId),
     deposits(),
     contact(`Ethereum desk ${tag}`, 'ETHEREUM', ['ETH', 'USDC']),
     contact(`Tron lessee ${tag}`, 'TRON', ['TRX']),

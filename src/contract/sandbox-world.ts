@@ -62,7 +62,9 @@ export const SANDBOX_FEE_SURGE_MAX = '1000';
  * POST /api/console/sandbox/sub-orgs/{id}/fee-surge/: the fee market of one
  * chain multiplied by `factor` for the items of one sub-organization, until
  * `until` (after now, at most a day ahead). A surge set again replaces the
- * last; a factor of 1 ends it early.
+ * last; a factor of 1 ends it early. `steady`: the multiplier applies to the
+ * chain's calm market (no congestion, no jitter), so the estimate holds still
+ * until the surge ends; a steady factor of 1 holds the calm market itself.
  */
 export const SandboxFeeSurgeRequest = z.strictObject({
   chain: z
@@ -78,6 +80,7 @@ export const SandboxFeeSurgeRequest = z.strictObject({
   until: z
     .string('until is required')
     .datetime({ offset: true, message: 'until must be an ISO 8601 time with its zone' }),
+  steady: z.boolean('steady must be true or false').optional(),
 });
 export type SandboxFeeSurgeRequest = z.output<typeof SandboxFeeSurgeRequest>;
 
@@ -86,6 +89,7 @@ export const SandboxFeeSurge = z.object({
   chain: z.string(),
   factor: z.string(),
   until: z.string(),
+  steady: z.boolean(),
 });
 export type SandboxFeeSurge = z.output<typeof SandboxFeeSurge>;
 

@@ -215,7 +215,13 @@ describe('a fee surge of one sub-organization', () => {
         until,
       });
       expect(set.status, JSON.stringify(set.body)).toBe(200);
-      expect(set.body).toEqual({ subOrgId: surged.id, chain: 'ETHEREUM', factor: '3', until });
+      expect(set.body).toEqual({
+        subOrgId: surged.id,
+        chain: 'ETHEREUM',
+        factor: '3',
+        until,
+        steady: false,
+      });
 
       // Three times the market's price: the fee follows it, to the gas unit's rounding.
       const during = await highFee(t.admin, hot.id);
@@ -232,6 +238,17 @@ describe('a fee surge of one sub-organization', () => {
       });
       expect(ended.status, JSON.stringify(ended.body)).toBe(200);
       expect(await highFee(t.admin, hot.id)).toBe(await highFee(t.admin, cool.id));
+
+      // Held steady: the calm market times the factor (its standing still: fee-surges.test.ts).
+      const held = await post(t.admin, surgeUrl(surged.id ?? ''), {
+        chain: 'ETHEREUM',
+        factor: '2',
+        until,
+        steady: true,
+      });
+      expect(held.status, JSON.stringify(held.body)).toBe(200);
+      expect(held.body).toMatchObject({ factor: '2', steady: true });
+      expect(await highFee(t.admin, hot.id)).not.toBe(await highFee(t.admin, cool.id));
     },
   );
 
@@ -247,6 +264,7 @@ describe('a fee surge of one sub-organization', () => {
         [{ chain: 'ETHEREUM', factor: '3', until: 'tomorrow' }, 'until'],
         [{ chain: 'ETHEREUM', factor: '3', until: '2020-01-01T00:00:00Z' }, 'until'],
         [{ chain: 'ETHEREUM', factor: '3', until: fromNow(25 * 3_600_000) }, 'until'],
+        [{ chain: 'ETHEREUM', factor: '3', until: soon, steady: 'yes' }, 'steady'],
       ];
       for (const [body, field] of cases) {
         const refused = await post(t.admin, surgeUrl(subOrgId), body);

@@ -109,7 +109,7 @@ export function sandboxWorldRoutes(backend: CustodyBackend) {
     {
       audit: {
         summary: (answer) =>
-          `Sandbox fee surge on ${String(answer.chain ?? '')}: ×${String(answer.factor ?? '')} until ${String(answer.until ?? '')}`,
+          `Sandbox fee surge on ${String(answer.chain ?? '')}: ×${String(answer.factor ?? '')}${answer.steady === true ? ' of the calm market' : ''} until ${String(answer.until ?? '')}`,
       },
     },
   );

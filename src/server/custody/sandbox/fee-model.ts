@@ -3,6 +3,7 @@ import { chainInfo, type ChainInfo } from '#contract/chains.ts';
 import { add, cmp, isNegative, mul, round } from '#contract/decimal.ts';
 import type { FeeTier } from '#contract/enums.ts';
 import type { EstimatedFeeResponse, FeeData } from '#contract/transaction.ts';
+import type { SurgeInForce } from './fee-surges.ts';
 import {
   CHAIN_FEE_PROFILES,
   SANDBOX_NATIVE_ASSETS,
@@ -52,9 +53,10 @@ export interface EstimateFeesInput {
   now: Date;
   /**
    * A multiplier of the market's price set by hand for this item's
-   * sub-organization (fee-surges.ts), a decimal string; none, the market alone.
+   * sub-organization (fee-surges.ts): of the calm market when steady; none,
+   * the market alone.
    */
-  surge?: string | undefined;
+  surge?: SurgeInForce | undefined;
 }
 
 /**
@@ -67,7 +69,9 @@ export interface EstimateFeesInput {
  */
 export function estimateFees(input: EstimateFeesInput): EstimatedFeeResponse {
   const { info, profile, decimals, usdPrice } = chainModel(input.blockChain);
-  const market = surged(marketFactorPpm(input.blockChain, profile, input.now), input.surge);
+  const market = input.surge?.steady
+    ? surged(PPM, input.surge.factor)
+    : surged(marketFactorPpm(input.blockChain, profile, input.now), input.surge?.factor);
   const units = input.asset === info.nativeAsset ? profile.units.native : profile.units.token;
   const basePrice = scaled(profile.basePrice, market);
   const tier = (feeTier: FeeTier): FeeData => {

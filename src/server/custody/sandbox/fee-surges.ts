@@ -17,14 +17,27 @@ export interface FeeSurge {
   chain: string;
   /** The multiplier of the market's price, a decimal string. */
   factor: string;
+  /** Of the chain's calm market (no congestion, no jitter), so the estimate holds still. */
+  steady: boolean;
   until: Date;
 }
 
+/** What an estimate multiplies the market by: `factor`, of the calm market when `steady`. */
+export type SurgeInForce = Pick<FeeSurge, 'factor' | 'steady'>;
+
 export interface FeeSurges {
-  /** Sets (or replaces) the surge of the sub-organization's chain; a factor of 1 ends it. */
+  /**
+   * Sets (or replaces) the surge of the sub-organization's chain; a factor of 1
+   * ends it, unless steady (the calm market held).
+   */
   set(orgId: string, surge: FeeSurge): void;
-  /** The factor in force for an item of `subOrgId` on `chain` at `now`; undefined for none. */
-  factorFor(orgId: string, subOrgId: string | null, chain: string, now: Date): string | undefined;
+  /** The surge in force for an item of `subOrgId` on `chain` at `now`; undefined for none. */
+  surgeFor(
+    orgId: string,
+    subOrgId: string | null,
+    chain: string,
+    now: Date,
+  ): SurgeInForce | undefined;
 }
 
 export function createFeeSurges(): FeeSurges {
@@ -34,10 +47,10 @@ export function createFeeSurges(): FeeSurges {
   return {
     set(orgId, surge) {
       const at = key(orgId, surge.subOrgId, surge.chain);
-      if (cmp(surge.factor, '1') === 0) surges.delete(at);
+      if (cmp(surge.factor, '1') === 0 && !surge.steady) surges.delete(at);
       else surges.set(at, surge);
     },
-    factorFor(orgId, subOrgId, chain, now) {
+    surgeFor(orgId, subOrgId, chain, now) {
       if (subOrgId === null) return undefined;
       const at = key(orgId, subOrgId, chain);
       const surge = surges.get(at);
@@ -47,7 +60,7 @@ export function createFeeSurges(): FeeSurges {
         surges.delete(at);
         return undefined;
       }
-      return surge.factor;
+      return { factor: surge.factor, steady: surge.steady };
     },
   };
 }

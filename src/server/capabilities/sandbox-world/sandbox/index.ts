@@ -302,12 +302,14 @@ export function sandboxWorldSandbox({
           throw invalid('until', 'until must be after now: a surge that ended changes nothing');
         if (until.getTime() - now.getTime() > SURGE_MAX_MS)
           throw invalid('until', 'until must be at most 24 hours from now');
-        feeSurges.set(orgId, { subOrgId, chain: chain.value, factor: body.factor, until });
+        const steady = body.steady ?? false;
+        feeSurges.set(orgId, { subOrgId, chain: chain.value, factor: body.factor, steady, until });
         return {
           subOrgId,
           chain: chain.value,
           factor: body.factor,
           until: until.toISOString(),
+          steady,
         };
       },
     },

@@ -73,7 +73,7 @@ export function createTransactionEngine(
         asset: resolved.asset ?? chainInfo(resolved.blockChain)?.nativeAsset ?? '',
         amount: resolved.amount ?? '0',
         now,
-        surge: feeSurges?.factorFor(org, resolved.subOrgId, resolved.blockChain, now),
+        surge: feeSurges?.surgeFor(org, resolved.subOrgId, resolved.blockChain, now),
       });
     },
   };
