@@ -1,4 +1,5 @@
-import { describe, expect } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
 import { pathOf } from '#contract/endpoint.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
@@ -12,7 +13,7 @@ import { createPaymentRun, getPaymentRun } from '#contract/endpoints/payment-run
 import type { ApprovalCardResponse } from '#contract/approval-card.ts';
 import type { PaymentRunSchedule } from '#contract/payment-run-schedules.ts';
 import type { PaymentRun } from '#contract/payment-runs.ts';
-import { DEFAULT_POLICY, type Policy } from '#contract/policies.ts';
+import { DEFAULT_POLICY, type FrozenRequirement, type Policy } from '#contract/policies.ts';
 import { appTest } from '../../../test/app-test.ts';
 import { createEngineFixture, type EngineFixture } from '../../../test/engine-test-app.ts';
 import { driveUntil, executorOver, sendJson } from '../../../test/payment-runs.ts';
@@ -25,6 +26,9 @@ import { scopedBackend } from '../../../wiring/scoped-backend.ts';
 import { occurrenceRunId } from '../../payment-runs/schedule/store.ts';
 import { applyPolicies } from '../../policies/guard.ts';
 import { APPROVABLE_KINDS } from '../core/kinds.ts';
+import { auditLog } from '../../../db/schema/console.ts';
+import type { PolicyActor, RecordedDecision } from '../../policies/evaluate.ts';
+import { preApprovalLapsed } from './pre-approval.ts';
 import { createRunScheduler } from './scheduler.ts';
 
 /**
@@ -245,4 +249,87 @@ describe('pre-approved payment run schedules', () => {
       await held(later);
     },
   );
+
+  runTest(
+    'an occurrence is held for a vote once the member who pre-approved it is disabled',
+    async ({ t, f, initiator, approver, reviewer }) => {
+      await publishPolicy(t.db, 'transactions', allowing('100'), {
+        editor: t.admin,
+        reviewer,
+        now: t.authClock.now(),
+      });
+      const leaver = await t.signIn('approver');
+      const made = await scheduleOnce(t, initiator, rowsOf(f, 'LEAVER'), { maxTotalUsd: '10' });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const schedule = made.body as PaymentRunSchedule;
+      const approved = await approve(leaver, schedule.preApproval?.approvalId ?? '');
+      expect(approved.body).toMatchObject({ status: 'APPROVED' });
+
+      const disabled = await t.admin.request(`/api/console/staff/${leaver.member.id}/`, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ disabled: true }),
+      });
+      expect(disabled.status, await disabled.text()).toBe(200);
+
+      const run = await occurrenceOf(t, initiator, schedule, new TestClock(t.clock.now()));
+      expect(run.status).toBe('PENDING_APPROVAL');
+      expect(run.preApproved).toBeUndefined();
+      const inbox = await approver.json(`${pathOf(approvalInbox, {})}?limit=100`);
+      expect(JSON.stringify(inbox.body)).toContain(run.id);
+      const [why] = await t.db
+        .select({ summary: auditLog.summary })
+        .from(auditLog)
+        .where(
+          and(eq(auditLog.entityId, run.id), eq(auditLog.action, 'payment_run.pre_approval_held')),
+        );
+      expect(why?.summary).toContain(`${leaver.member.name} is disabled`);
+    },
+  );
+});
+
+describe('a pre-approval counted again as an occurrence falls due', () => {
+  const rule: FrozenRequirement = {
+    ruleId: 'r',
+    ruleName: 'Runs',
+    policyVersion: 1,
+    outcome: {
+      action: 'ALLOW',
+      approvals: 2,
+      approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+      apiClientMayApproveOwn: false,
+    },
+  };
+  const initiator: PolicyActor = { kind: 'staff', id: 'maker', role: 'initiator' };
+  const votes: RecordedDecision[] = [
+    { actor: { kind: 'staff', id: 'ann', role: 'approver' }, decision: 'APPROVE' },
+    { actor: { kind: 'staff', id: 'bob', role: 'admin' }, decision: 'APPROVE' },
+  ];
+  const member = (name: string, role: 'viewer' | 'approver' | 'admin', disabled = false) => ({
+    name,
+    role,
+    disabled,
+  });
+
+  it('stands while its approvers still may approve', () => {
+    const now = new Map([
+      ['ann', member('Ann', 'approver')],
+      ['bob', member('Bob', 'approver')],
+    ]);
+    expect(preApprovalLapsed(rule, initiator, votes, now)).toBeNull();
+  });
+
+  it('lapses when one is made a viewer or is gone, naming why', () => {
+    const demoted = new Map([
+      ['ann', member('Ann', 'viewer')],
+      ['bob', member('Bob', 'admin')],
+    ]);
+    expect(preApprovalLapsed(rule, initiator, votes, demoted)).toBe(
+      'the schedule’s pre-approval no longer stands (Ann is now a viewer): the rule “Runs” needs 2 approvals and 1 still counts',
+    );
+    const gone = new Map([['bob', member('Bob', 'admin')]]);
+    expect(preApprovalLapsed(rule, initiator, votes, gone)).toContain(
+      'an approver’s account is gone',
+    );
+  });
 });

@@ -3,7 +3,13 @@ import { ERROR_CODES } from '#contract/common.ts';
 import type { FrozenRequirement, Policy } from '#contract/policies.ts';
 import type { Clock } from '../../../clock.ts';
 import type { Database } from '../../../db/client.ts';
-import { requirementFor, type PolicyActor } from '../../policies/evaluate.ts';
+import type { StaffRole } from '#contract/auth.ts';
+import {
+  requirementFor,
+  tally,
+  type PolicyActor,
+  type RecordedDecision,
+} from '../../policies/evaluate.ts';
 import { policyActor } from '../../policies/guard.ts';
 import { activePolicy } from '../../policies/policies.store.ts';
 import {
@@ -67,4 +73,48 @@ export function schedulePreApprovals(db: Database, clock: Clock): PreApprovalPro
         });
     },
   };
+}
+
+/** A member who decided a schedule's pre-approval, as they are now. */
+export interface DeciderNow {
+  name: string;
+  role: StaffRole;
+  disabled: boolean;
+}
+
+/**
+ * Why a schedule's pre-approval no longer stands (null: it does), counted
+ * again as its occurrence falls due: a member disabled or gone since counts
+ * for nothing, and each other member counts in the role they hold now, under
+ * the rule it was approved under. A pre-approval is a standing approval of
+ * every later occurrence, so it is only as good as the approvers who gave it.
+ */
+export function preApprovalLapsed(
+  requirement: FrozenRequirement,
+  initiator: PolicyActor,
+  decisions: readonly RecordedDecision[],
+  members: ReadonlyMap<string, DeciderNow>,
+): string | null {
+  const lost: string[] = [];
+  const now: RecordedDecision[] = [];
+  for (const decision of decisions) {
+    const { actor } = decision;
+    if (actor.kind !== 'staff') {
+      now.push(decision);
+      continue;
+    }
+    const member = members.get(actor.id);
+    if (!member || member.disabled) {
+      if (decision.decision === 'APPROVE')
+        lost.push(member ? `${member.name} is disabled` : 'an approver’s account is gone');
+      continue;
+    }
+    if (member.role !== actor.role && decision.decision === 'APPROVE')
+      lost.push(`${member.name} is now ${member.role === 'admin' ? 'an' : 'a'} ${member.role}`);
+    now.push({ ...decision, actor: { ...actor, role: member.role } });
+  }
+  const counted = tally(requirement, initiator, now);
+  if (counted.state === 'APPROVED') return null;
+  const why = lost.length ? lost.join('; ') : 'its approvals no longer count';
+  return `the schedule’s pre-approval no longer stands (${why}): the rule “${requirement.ruleName}” needs ${counted.required} ${counted.required === 1 ? 'approval' : 'approvals'} and ${counted.approvedBy.length} still ${counted.approvedBy.length === 1 ? 'counts' : 'count'}`;
 }

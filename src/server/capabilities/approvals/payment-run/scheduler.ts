@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts';
@@ -7,7 +7,8 @@ import { staff } from '../../../db/schema/console.ts';
 import { repeatUntilStopped } from '../../../custody/sandbox/repeat-until-stopped.ts';
 import { submitForApproval, type PreApprovalOf } from './submit.ts';
 import { heldBecause } from '../../payment-runs/schedule/pre-approval.ts';
-import { requirementOf } from '../../policies/votes.store.ts';
+import { decisionsOn, initiatorOf, requirementOf } from '../../policies/votes.store.ts';
+import { preApprovalLapsed, type DeciderNow } from './pre-approval.ts';
 import { recordAudit } from '../../../auth/audit.store.ts';
 import { outflowLocks } from '../../policies/outflow-lock.ts';
 import { checkPaymentRun } from '../../payment-runs/check.ts';
@@ -68,6 +69,23 @@ export function createRunScheduler(options: RunSchedulerOptions): RunScheduler {
     };
   }
 
+  /** Why the pre-approval's decisions, counted with their members as they are now, no longer carry it. */
+  async function lapsed(
+    tx: Database,
+    approved: NonNullable<Awaited<ReturnType<typeof requirementOf>>>,
+  ): Promise<string | null> {
+    const decisions = await decisionsOn(tx, approved.entityId);
+    const ids = decisions.filter((d) => d.actor.kind === 'staff').map((d) => d.actor.id);
+    const rows = ids.length
+      ? await tx
+          .select({ id: staff.id, name: staff.name, role: staff.role, disabled: staff.disabled })
+          .from(staff)
+          .where(inArray(staff.id, ids))
+      : [];
+    const members = new Map<string, DeciderNow>(rows.map((r) => [r.id, r]));
+    return preApprovalLapsed(approved.requirement, initiatorOf(approved), decisions, members);
+  }
+
   /**
    * The schedule's pre-approval, asked in the occurrence's submit under the
    * schedule's row lock (a cap changed at the same moment is seen, or waits):
@@ -80,11 +98,12 @@ export function createRunScheduler(options: RunSchedulerOptions): RunScheduler {
       const pre = schedule?.preApproval ?? null;
       if (!schedule || !pre) return null;
       const approved = await requirementOf(tx, pre.approvalId);
-      const reason = heldBecause(pre, approved?.requirement ?? null, policy, {
-        rows: stored.rows.map(rowInput),
-        totalUsd: stored.run.simulation?.totalUsd ?? null,
-        requirement,
-      });
+      const reason =
+        heldBecause(pre, approved?.requirement ?? null, policy, {
+          rows: stored.rows.map(rowInput),
+          totalUsd: stored.run.simulation?.totalUsd ?? null,
+          requirement,
+        }) ?? (approved ? await lapsed(tx, approved) : null);
       if (reason !== null) {
         await recordAudit(tx, {
           at: clock.now(),
