@@ -9,6 +9,7 @@ import { appTestWith } from '../../test/app-test.ts';
 import { startChatReceiver, startSmtpServer } from '../../test/smtp.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import type { TestApp } from '../../test/test-app.ts';
+import { approvalEvents } from '../../db/schema/console.ts';
 import { liveSources } from '../live/index.ts';
 import { createNotifier, namedSources, type Notifier } from './notifier.ts';
 
@@ -363,6 +364,52 @@ describe('notifications', () => {
       expect(digests[0]?.subject).toBe('Your daily digest: 2 items need your approval');
       expect(digests[0]?.text).toContain(`${BASE}/bank-accounts/${first.id}`);
       expect(digests[0]?.text).toContain(`${BASE}/bank-accounts/${second.id}`);
+    },
+  );
+
+  appTest(
+    'an event whose rule is not written yet holds up no other item’s notices, and is told once it is',
+    async ({ t }) => {
+      const notifier = notifierFor(t);
+      await notifier.derivePass();
+      await configureSmtp(t);
+      const proposer = await t.signIn('admin');
+      const reader = await t.signIn('admin');
+      const member = await t.signIn('initiator');
+      // A proposal whose request has not yet frozen its rule (it is written just after the event).
+      await t.db.insert(approvalEvents).values({
+        kind: 'PROPOSED',
+        entityType: 'STAFF_CHANGE',
+        entityId: 'ghost-change',
+        subOrgId: null,
+        status: 'PENDING',
+        at: t.clock.now(),
+      });
+      // Behind it in the same log: a role change an admin proposes, for another admin to decide.
+      const proposed = await proposer.json(
+        `/api/console/staff/${member.member.id}/`,
+        json('PATCH', { role: 'approver' }),
+      );
+      expect(proposed.status, JSON.stringify(proposed.body)).toBe(200);
+      const behind = (proposed.body as { proposal?: { id: string } }).proposal?.id ?? '';
+      expect(behind).not.toBe('');
+      const toReader = (entityId: string) =>
+        smtp.mails.filter(
+          (m) => m.to.includes(reader.member.email) && m.subject.includes(` ${entityId} `),
+        );
+
+      // The item behind it is told at once, and once however many passes read it again.
+      await drain(notifier);
+      await drain(notifier);
+      expect(toReader(behind)).toHaveLength(1);
+      expect(toReader('ghost-change')).toHaveLength(0);
+
+      // Past the grace period the default rule stands in for the one never written.
+      t.clock.advance(11_000);
+      await drain(notifier);
+      await drain(notifier);
+      expect(toReader('ghost-change')).toHaveLength(1);
+      expect(toReader(behind)).toHaveLength(1);
     },
   );
 });

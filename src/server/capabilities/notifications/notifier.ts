@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { isApprovalEvent, isTransactionEvent, type LiveEvent } from '#contract/live-events.ts';
 import type { NotificationChannel } from '#contract/notifications.ts';
 import type { Clock } from '../../clock.ts';
 import type { Database, DatabaseHandle } from '../../db/client.ts';
@@ -71,6 +72,13 @@ const CONCURRENCY = 8;
 /** How long after its `attempts`-th failure a message is tried again. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+/** The item an event is about: the one whose notices must keep their order. */
+function itemOf(event: LiveEvent): string | null {
+  if (isTransactionEvent(event)) return event.transactionId;
+  if (isApprovalEvent(event)) return event.entityId;
+  return null;
 }
 
 export interface Notifier {
@@ -197,27 +205,44 @@ export function createNotifier(options: NotifierOptions): Notifier {
     // Read and judged outside the transaction (PGlite has one connection: a read beside an
     // open transaction would wait for it); the transaction then checks that no other pass
     // moved the cursor meanwhile, and queues with the move.
+    // `position`: the cursor, every event at or before it told. An event whose rule is not
+    // written yet holds the cursor, not the events behind it: they are told now, and read
+    // again until it is (their notices' dedupe keys keep a second telling from queueing twice).
+    // Only a later event of the same item waits with it, so an item's notices keep their order.
     let position = known.position;
+    let scanned = known.position;
+    let holding = false;
+    const held = new Set<string>();
     const told: Derived[] = [];
     let membersRead: Promise<Member[]> | undefined;
     const members = () => (membersRead ??= enabledMembers(db));
     for (const row of await source.after(position, BATCH)) {
-      if (row.id !== position + 1) {
+      if (row.id !== scanned + 1) {
         const gap = gaps.get(name);
-        if (!gap || gap.expected !== position + 1) {
-          gaps.set(name, { expected: position + 1, since: now.getTime() });
+        if (!gap || gap.expected !== scanned + 1) {
+          gaps.set(name, { expected: scanned + 1, since: now.getTime() });
           break;
         }
         if (now.getTime() - gap.since < gapGraceMs) break;
       }
+      scanned = row.id;
       if (row.event) {
-        const derived = await derive(db, row.event, { now, graceMs: ruleGraceMs, members });
-        if (derived.waiting) break;
+        const item = itemOf(row.event);
+        const derived =
+          item !== null && held.has(item)
+            ? ({ waiting: true } as const)
+            : await derive(db, row.event, { now, graceMs: ruleGraceMs, members });
+        if (derived.waiting) {
+          holding = true;
+          if (item === null) break;
+          held.add(item);
+          continue;
+        }
         told.push(...derived.derived);
       }
-      position = row.id;
+      if (!holding) position = row.id;
     }
-    if (position === known.position) return 0;
+    if (position === known.position && told.length === 0) return 0;
     return db.transaction(async (tx) => {
       const [cursor] = await tx
         .select()
