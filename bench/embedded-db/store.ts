@@ -25,6 +25,8 @@ export async function startStore(
   store: Store,
   work: string,
   postgresUrl: string | undefined,
+  /** Node flags for this console alone (e.g. `--cpu-prof` for one of several servers). */
+  nodeArgs: string[] = [],
 ): Promise<StoreConsole> {
   const loopLog = path.join(work, `${store}-event-loop.jsonl`);
   const child = await startConsole({
@@ -37,6 +39,7 @@ export async function startStore(
       '--import',
       PROBE,
       ...(process.env.EMBEDDED_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+      ...nodeArgs,
     ],
     env: {
       SANDBOX_TIME_SCALE: '60',
