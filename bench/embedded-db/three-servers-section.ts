@@ -70,12 +70,25 @@ export interface PhaseFigures {
   firstFailure?: string;
   lagDuring: { maxDue: number; maxOldestDueSeconds: number; samples: number };
   serverCpu: ServerCpu[];
+  /** Each server's CPU in the 10 s before the phase, no client sending: its background work. */
+  idleCpu: ServerCpu[];
+  /** Every server's CPU ms (all threads) per operation the clients completed. */
+  serverCpuMsPerOperation: number;
   /** The PostgreSQL processes' CPU (every backend of the server), as a share of one core. */
   postgresCpuPercent: number;
   /** The whole machine's CPU busy, as a share of all its cores. */
   machineBusyPercent: number;
   /** What PostgreSQL's active backends on the database were doing, sampled every 100 ms. */
-  waits: { samples: number; activeMean: number; byEvent: Record<string, number> };
+  waits: {
+    samples: number;
+    activeMean: number;
+    byEvent: Record<string, number>;
+    /** The statements waiting backends ran, by wait, as a mean number of backends. */
+    waitingStatements: Record<string, number>;
+    /** Sessions idle in a transaction: their mean number, and their last statements. */
+    idleInTransactionMean: number;
+    idleInTransactionLast: Record<string, number>;
+  };
   /** Connections the database had at the end, by state. */
   connections: Record<string, number>;
   /** The statements that took most of PostgreSQL's time (pg_stat_statements). */
@@ -114,6 +127,17 @@ async function machineTicks(): Promise<{ busy: number; total: number }> {
   const idle = (n[3] ?? 0) + (n[4] ?? 0);
   const total = n.reduce((a, b) => a + b, 0);
   return { busy: total - idle, total };
+}
+
+/** Each console's CPU over `ms` from now. */
+async function cpuOver(consoles: StoreConsole[], ms: number): Promise<ServerCpu[]> {
+  const before = await Promise.all(consoles.map((c) => c.cpuMs()));
+  await sleep(ms);
+  const after = await Promise.all(consoles.map((c) => c.cpuMs()));
+  return before.map((b, i) => ({
+    mainPercent: (((after[i]?.main ?? b.main) - b.main) / ms) * 100,
+    otherPercent: (((after[i]?.other ?? b.other) - b.other) / ms) * 100,
+  }));
 }
 
 async function measurePhase(
@@ -178,6 +202,8 @@ async function measurePhase(
     }
   };
 
+  // Before anything of the phase runs: the servers' background work alone.
+  const idleCpu = await cpuOver(consoles, 10_000);
   const lags: SimulatorLag[] = [];
   const lagSampler = (async () => {
     while (!stopped) {
@@ -189,19 +215,34 @@ async function measurePhase(
   const waitCounts: Record<string, number> = {};
   let waitSamples = 0;
   let activeTotal = 0;
+  let idleTotal = 0;
+  const waitingOn: Record<string, number> = {};
+  const idleInTransaction: Record<string, number> = {};
   const waitSampler = (async () => {
     while (!stopped) {
-      const { rows } = await admin.query<{ wait: string; n: number }>(
-        `SELECT coalesce(wait_event_type || ':' || wait_event, 'on CPU') AS wait, count(*)::int AS n
+      // Active backends by what they wait on (none: on CPU), and what each waiting one runs;
+      // sessions idle inside a transaction by the statement they ran last (they hold its locks
+      // while their server prepares the next one).
+      const { rows } = await admin.query<{ wait: string; state: string; query: string }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'on CPU') AS wait, state,
+                left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query
            FROM pg_stat_activity
-          WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid()
-          GROUP BY 1`,
+          WHERE datname = $1 AND state IN ('active', 'idle in transaction') AND pid <> pg_backend_pid()`,
         [database],
       );
       waitSamples += 1;
-      for (const { wait, n: count } of rows) {
-        waitCounts[wait] = (waitCounts[wait] ?? 0) + count;
-        activeTotal += count;
+      for (const { wait, state, query } of rows) {
+        if (state === 'active') {
+          waitCounts[wait] = (waitCounts[wait] ?? 0) + 1;
+          activeTotal += 1;
+          if (wait !== 'on CPU') {
+            const key = `${wait} ${query}`;
+            waitingOn[key] = (waitingOn[key] ?? 0) + 1;
+          }
+        } else {
+          idleInTransaction[query] = (idleInTransaction[query] ?? 0) + 1;
+          idleTotal += 1;
+        }
       }
       await sleep(100);
     }
@@ -286,6 +327,13 @@ async function measurePhase(
         otherPercent: ((after.other - before.other) / wallMs) * 100,
       };
     }),
+    idleCpu,
+    serverCpuMsPerOperation:
+      cpuAfter.reduce(
+        (sum, after, i) =>
+          sum + after.main + after.other - (cpuBefore[i]?.main ?? 0) - (cpuBefore[i]?.other ?? 0),
+        0,
+      ) / Math.max(1, operations),
     postgresCpuPercent: ((pgAfter - pgBefore) / wallMs) * 100,
     machineBusyPercent:
       ((machineAfter.busy - machineBefore.busy) /
@@ -299,11 +347,24 @@ async function measurePhase(
           .sort((a, b) => b[1] - a[1])
           .map(([k, v]) => [k, v / Math.max(1, waitSamples)]),
       ),
+      waitingStatements: top(waitingOn, waitSamples),
+      idleInTransactionMean: idleTotal / Math.max(1, waitSamples),
+      idleInTransactionLast: top(idleInTransaction, waitSamples),
     },
     connections: Object.fromEntries(connectionRows.map((r) => [r.state, r.n])),
     statements,
     loadAverage: os.loadavg(),
   };
+}
+
+/** The eight largest counts, as a mean per sample. */
+function top(counts: Record<string, number>, samples: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(counts)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([k, v]) => [k, v / Math.max(1, samples)]),
+  );
 }
 
 const fmt = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '—');
@@ -323,6 +384,7 @@ function describe(f: PhaseFigures): string[] {
           ]
         : [];
     }),
+    `    server CPU per operation, all servers: ${f.serverCpuMsPerOperation.toFixed(1)} ms; idle before the phase (no clients): ${f.idleCpu.map((c) => `${(c.mainPercent + c.otherPercent).toFixed(0)}%`).join(', ')} of a core`,
     `    CPU, % of a core: ${f.serverCpu.map((c, i) => `server ${i + 1} ${c.mainPercent.toFixed(0)} + ${c.otherPercent.toFixed(0)}`).join(', ')} (main + other threads); PostgreSQL ${f.postgresCpuPercent.toFixed(0)}`,
     `    simulator lag (/readyz, ${f.lagDuring.samples} samples): up to ${f.lagDuring.maxDue} due, the oldest ${f.lagDuring.maxOldestDueSeconds.toFixed(1)} s overdue`,
     `    PostgreSQL active backends ${f.waits.activeMean.toFixed(2)} on average (${f.waits.samples} samples): ${waits || 'none'}; connections ${Object.entries(
@@ -330,6 +392,13 @@ function describe(f: PhaseFigures): string[] {
     )
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
+    ...Object.entries(f.waits.waitingStatements)
+      .slice(0, 4)
+      .map(([k, v]) => `      waiting ${v.toFixed(2)}: ${k}`),
+    `    sessions idle in a transaction ${f.waits.idleInTransactionMean.toFixed(2)} on average, their last statement:`,
+    ...Object.entries(f.waits.idleInTransactionLast)
+      .slice(0, 4)
+      .map(([k, v]) => `      ${v.toFixed(2)}: ${k}`),
     ...(typeof f.statements === 'string'
       ? [`    statements: ${f.statements}`]
       : [
