@@ -35,6 +35,8 @@ export async function startStore(
     logLevel: 'warn',
     staticDir: path.join(work, 'no-spa'),
     logFile: path.join(work, `${store}.log`),
+    // A fresh PGlite's first start (create, migrate, seed) took over 3 minutes at load 46.
+    startTimeoutMs: 600_000,
     nodeArgs: [
       '--import',
       PROBE,
