@@ -295,7 +295,6 @@ async function measurePhase(
     );
     statements = rows.map((r) => ({
       query: r.query.replace(/\s+/g, ' ').slice(0, 160),
-      // eslint-disable-next-line no-restricted-syntax -- a count of calls, not an amount
       calls: Number(r.calls),
       meanMs: r.mean,
       totalMs: r.total,
