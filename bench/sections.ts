@@ -16,6 +16,7 @@ import { stalledBodiesSection } from './stalled-bodies-section.ts';
 import { streamReconnectsSection } from './stream-reconnects-section.ts';
 import { signInAbuseSection } from './sign-in-abuse-section.ts';
 import { storageSection } from './storage-section.ts';
+import { threeServersSection } from './embedded-db/three-servers-section.ts';
 import { transactionPageSection } from './transaction-page-section.ts';
 import { webhookDeliverySection } from './webhook-delivery-section.ts';
 
@@ -41,5 +42,6 @@ export const SECTIONS: BenchSection[] = [
   signInAbuseSection,
   pollingPagesSection,
   operationMixSection,
+  threeServersSection,
   killRestartSection,
 ];

@@ -49,9 +49,10 @@ port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{
 as_pg "$pg_bin/initdb" -D "$work/data" -U postgres --auth=trust --encoding=UTF8 --no-locale >"$work/initdb.log" 2>&1 ||
   { cat "$work/initdb.log" >&2; exit 1; }
 
-# Durability settings off: this server lives for one test run.
+# Durability settings off: this server lives for one test run. WITH_POSTGRES_OPTIONS adds
+# server options (the bench's `-c shared_preload_libraries=pg_stat_statements`).
 as_pg "$pg_bin/pg_ctl" -D "$work/data" -l "$work/socket/server.log" -w -t 30 start \
-  -o "-c listen_addresses=127.0.0.1 -p $port -k $work/socket -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+  -o "-c listen_addresses=127.0.0.1 -p $port -k $work/socket -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 ${WITH_POSTGRES_OPTIONS:-}" \
   >/dev/null || { cat "$work/socket/server.log" >&2; exit 1; }
 
 export DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"

@@ -205,13 +205,15 @@ export async function startJsonServer(dbFile: string, logFile: string): Promise<
  * server started by scripts/with-postgres.sh (the one CI's storage tests
  * use), kept alive by a bounded `sleep` and stopped with it.
  */
-export async function postgresForBench(): Promise<
-  { url: string; stop(): Promise<void> } | { unavailable: string }
-> {
+export async function postgresForBench(
+  /** Server options for the private one (`-c name=value …`); ignored with DATABASE_URL. */
+  serverOptions?: string,
+): Promise<{ url: string; stop(): Promise<void> } | { unavailable: string }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
   const helper = spawn('bash', ['scripts/with-postgres.sh', 'sleep', '3600'], {
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true,
+    ...(serverOptions ? { env: { ...process.env, WITH_POSTGRES_OPTIONS: serverOptions } } : {}),
   });
   let stderr = '';
   const url = await new Promise<string | undefined>((resolve) => {

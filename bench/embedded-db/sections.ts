@@ -91,6 +91,14 @@ export interface PollingFigures {
   stallWindowsMs: number[];
   windowsOver100Ms: number;
   worstStallMs: number;
+  /**
+   * The longest gap between the probe's ticks, and of it what the main thread
+   * ran (its own synchronous work: what the target is about) and what it
+   * waited for a core (the machine's load); `longestRunMs` is the most any
+   * window's longest gap ran.
+   */
+  worstGap: { gapMs: number; runMs: number; waitMs: number };
+  longestRunMs: number;
   transfersStarted: number;
   serverRssMb: number;
   loadAverage: number[];
@@ -166,6 +174,12 @@ async function pollingPages(
   await Promise.all([mover, ...pages]);
   m.agent.destroy();
   const stallWindowsMs = await console.stalls(from, to);
+  const gaps = await console.gaps(from, to);
+  const worstGap = gaps.reduce((a, b) => (b.gapMs > a.gapMs ? b : a), {
+    gapMs: 0,
+    runMs: 0,
+    waitMs: 0,
+  });
   return {
     polls: summarize(latencies),
     failures,
@@ -173,6 +187,8 @@ async function pollingPages(
     stallWindowsMs,
     windowsOver100Ms: stallWindowsMs.filter((ms) => ms > 100).length,
     worstStallMs: Math.max(0, ...stallWindowsMs),
+    worstGap,
+    longestRunMs: Math.max(0, ...gaps.map((g) => g.runMs)),
     transfersStarted: started,
     serverRssMb,
     loadAverage: os.loadavg(),
@@ -194,7 +210,7 @@ export const pollingPagesSection: BenchSection = {
         ([store, f]) =>
           `  ${store.padEnd(8)} polls ${f.polls.count}: p50 ${fmt(f.polls.p50Ms)} ms, p99 ${fmt(f.polls.p99Ms)} ms, max ${fmt(f.polls.maxMs)} ms, ` +
           `${f.answered304} answered 304, ${f.failures} failed; event loop: worst ${fmt(f.worstStallMs)} ms, ` +
-          `${f.windowsOver100Ms} of ${f.stallWindowsMs.length} 5-s windows over 100 ms; ${f.transfersStarted} transfers; RSS ${f.serverRssMb} MB; load ${f.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
+          `${f.windowsOver100Ms} of ${f.stallWindowsMs.length} 5-s windows over 100 ms; the longest gap ${fmt(f.worstGap.gapMs)} ms: ran ${fmt(f.worstGap.runMs)}, waited for a core ${fmt(f.worstGap.waitMs)}; most run in a window's longest gap ${fmt(f.longestRunMs)} ms; ${f.transfersStarted} transfers; RSS ${f.serverRssMb} MB; load ${f.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
       ),
       '  goal: PGlite p99 ≤ 150 ms, no stall over 100 ms',
       ...(unavailable ? [`  PostgreSQL: ${unavailable}`] : []),

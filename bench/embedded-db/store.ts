@@ -19,12 +19,25 @@ export interface StoreConsole extends Child {
   cpuMs(): Promise<{ main: number; other: number }>;
   /** The worst event-loop delay of each 5 s window since `from` (ms since the epoch). */
   stalls(from: number, to: number): Promise<number[]>;
+  /**
+   * Each 5 s window's longest gap between the probe's 20 ms ticks since `from`,
+   * split into what the main thread ran and what it waited for a core.
+   */
+  gaps(from: number, to: number): Promise<LoopGap[]>;
+}
+
+export interface LoopGap {
+  gapMs: number;
+  runMs: number;
+  waitMs: number;
 }
 
 export async function startStore(
   store: Store,
   work: string,
   postgresUrl: string | undefined,
+  /** Node flags for this console alone (e.g. `--cpu-prof` for one of several servers). */
+  nodeArgs: string[] = [],
 ): Promise<StoreConsole> {
   const loopLog = path.join(work, `${store}-event-loop.jsonl`);
   const child = await startConsole({
@@ -33,10 +46,13 @@ export async function startStore(
     logLevel: 'warn',
     staticDir: path.join(work, 'no-spa'),
     logFile: path.join(work, `${store}.log`),
+    // A fresh PGlite's first start (create, migrate, seed) took over 3 minutes at load 46.
+    startTimeoutMs: 600_000,
     nodeArgs: [
       '--import',
       PROBE,
       ...(process.env.EMBEDDED_BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+      ...nodeArgs,
     ],
     env: {
       SANDBOX_TIME_SCALE: '60',
@@ -65,13 +81,32 @@ export async function startStore(
       return { main, other: all - main };
     },
     async stalls(from, to) {
-      const text = await readFile(loopLog, 'utf8').catch(() => '');
-      return text
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as { at: number; maxMs: number })
-        .filter((w) => w.at > from && w.at <= to + 5_000)
-        .map((w) => w.maxMs);
+      return (await windows(loopLog, from, to)).map((w) => w.maxMs);
+    },
+    async gaps(from, to) {
+      return (await windows(loopLog, from, to)).map((w) => ({
+        gapMs: w.worstGapMs ?? 0,
+        runMs: w.worstGapRunMs ?? 0,
+        waitMs: w.worstGapWaitMs ?? 0,
+      }));
     },
   };
+}
+
+interface LoopWindow {
+  at: number;
+  maxMs: number;
+  worstGapMs?: number;
+  worstGapRunMs?: number;
+  worstGapWaitMs?: number;
+}
+
+/** The probe's windows that ended within [from, to + 5 s] (event-loop-probe.mjs). */
+async function windows(loopLog: string, from: number, to: number): Promise<LoopWindow[]> {
+  const text = await readFile(loopLog, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as LoopWindow)
+    .filter((w) => w.at > from && w.at <= to + 5_000);
 }
