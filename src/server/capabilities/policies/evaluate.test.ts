@@ -9,6 +9,7 @@ import {
 } from '#contract/policies.ts';
 import {
   isEligible,
+  mayResendSettled,
   requirementFor,
   ruleFor,
   tally,
@@ -195,6 +196,31 @@ describe('collecting approvals', () => {
   });
 });
 
+describe('a decision on a settled item', () => {
+  const big = requirementFor(policy, 1, transfer());
+
+  it('sends the outcome again only for a member of the quorum repeating their decision', () => {
+    const decisions = [approve(ada), decline(ivy), approve(cy)];
+    const approved = tally(big, ivy, decisions);
+    expect(approved.state).toBe('APPROVED');
+    expect(mayResendSettled(approved, decisions, approve(ada))).toBe(true);
+    expect(mayResendSettled(approved, decisions, approve(cy))).toBe(true);
+    // A quorum member changing their mind, someone outside it, the initiator: nothing.
+    expect(mayResendSettled(approved, decisions, decline(ada))).toBe(false);
+    expect(mayResendSettled(approved, decisions, approve(bo))).toBe(false);
+    expect(mayResendSettled(approved, decisions, approve(ivy))).toBe(false);
+  });
+
+  it('after a decline, only the decliner declining again', () => {
+    const decisions = [approve(ada), decline(bo)];
+    const declined = tally(big, ivy, decisions);
+    expect(declined).toMatchObject({ state: 'DECLINED', declinedBy: bo });
+    expect(mayResendSettled(declined, decisions, decline(bo))).toBe(true);
+    expect(mayResendSettled(declined, decisions, approve(ada))).toBe(false);
+    expect(mayResendSettled(declined, decisions, decline(cy))).toBe(false);
+  });
+});
+
 describe('the policy document', () => {
   it('names the field and the rule for a bad policy', () => {
     const result = Policy.safeParse({
@@ -335,6 +361,44 @@ describe('properties', () => {
         expect(tally(req, facts.initiator, decisions)).toEqual(result);
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('a settled item is sent again only with its own outcome, by a decider it counted; each of them may', () => {
+    fc.assert(
+      fc.property(
+        policyArb,
+        factsArb,
+        // The store keeps one decision per member or client (a second is not recorded).
+        fc.uniqueArray(
+          fc.record({
+            actor: actorArb,
+            decision: fc.constantFrom('APPROVE' as const, 'DECLINE' as const),
+          }),
+          { maxLength: 12, selector: (d) => `${d.actor.kind}:${d.actor.id}` },
+        ),
+        actorArb,
+        fc.constantFrom('APPROVE' as const, 'DECLINE' as const),
+        (p, facts, decisions, actor, decision) => {
+          const req = requirementFor(p, 1, facts);
+          const result = tally(req, facts.initiator, decisions);
+          if (result.state === 'PENDING') return;
+          const counted = result.declinedBy ? [result.declinedBy] : result.approvedBy;
+          const same = (a: PolicyActor) => a.kind === actor.kind && a.id === actor.id;
+          if (mayResendSettled(result, decisions, { actor, decision })) {
+            expect(decision).toBe(result.state === 'APPROVED' ? 'APPROVE' : 'DECLINE');
+            expect(counted.some(same)).toBe(true);
+          }
+          for (const decider of counted)
+            expect(
+              mayResendSettled(result, decisions, {
+                actor: decider,
+                decision: result.state === 'APPROVED' ? 'APPROVE' : 'DECLINE',
+              }),
+            ).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

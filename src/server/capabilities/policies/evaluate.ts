@@ -223,3 +223,21 @@ export function tally(
   }
   return { state: 'PENDING', approvedBy, declinedBy: null, required: outcome.approvals };
 }
+
+/**
+ * Whether `vote`, arriving on an item `counted` has settled, may send its
+ * outcome again (after a send that failed): only a member of the quorum that
+ * settled it (an approver it counted, or the decline that ended it)
+ * repeating the decision they recorded. Anyone else's decision on a settled
+ * item counts for nothing, so it can never be what is sent.
+ */
+export function mayResendSettled(
+  counted: Tally,
+  decisions: readonly RecordedDecision[],
+  vote: RecordedDecision,
+): boolean {
+  const same = (a: PolicyActor) => a.kind === vote.actor.kind && a.id === vote.actor.id;
+  const deciders =
+    counted.state === 'DECLINED' && counted.declinedBy ? [counted.declinedBy] : counted.approvedBy;
+  return deciders.some(same) && decisions.find((d) => same(d.actor))?.decision === vote.decision;
+}

@@ -5,7 +5,13 @@ import type { Database } from '../../db/client.ts';
 import { approvalRequirements, approvalVotes } from '../../db/schema/console.ts';
 import { voidChangedVotes } from '../approvals/signing/signatures.store.ts';
 import { raiseApprovalEvent } from '../live/approval-source.ts';
-import { tally, type PolicyActor, type RecordedDecision, type Tally } from './evaluate.ts';
+import {
+  mayResendSettled,
+  tally,
+  type PolicyActor,
+  type RecordedDecision,
+  type Tally,
+} from './evaluate.ts';
 
 /**
  * The approvals the console collects under a policy: each item's frozen
@@ -158,8 +164,6 @@ export interface VoteResult {
 const claimIsLive = (row: RequirementRow, now: Date) =>
   row.sendingSince !== null && now.getTime() - row.sendingSince.getTime() < CLAIM_EXPIRES_MS;
 
-const sameActor = (a: PolicyActor, b: PolicyActor) => a.kind === b.kind && a.id === b.id;
-
 /**
  * Voids, under the item's lock, each approval whose card no longer holds
  * against `current`, as the next vote would (`recordVote`), while its rule is
@@ -242,14 +246,7 @@ export async function recordVote(
     if (row.settled !== null) {
       if (row.sentAt) return { ...unclaimed, sent: true };
       if (claimIsLive(row, now)) return { ...unclaimed, sent: false };
-      const deciders =
-        counted.state === 'DECLINED' && counted.declinedBy
-          ? [counted.declinedBy]
-          : counted.approvedBy;
-      const same = decisions.find((d) => sameActor(d.actor, vote.actor));
-      const ofTheQuorum =
-        deciders.some((d) => sameActor(d, vote.actor)) && same?.decision === vote.decision;
-      if (!ofTheQuorum) return { ...unclaimed, sent: false };
+      if (!mayResendSettled(counted, decisions, vote)) return { ...unclaimed, sent: false };
       await tx
         .update(approvalRequirements)
         .set({ sendingSince: now })
