@@ -76,6 +76,8 @@ test.describe('Signing in', () => {
   test('a signed-out visit goes to /login and back to the same address after sign-in, never to another site', async ({
     page,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await page.goto('/transactions?status=COMPLETED');
     await expect(page).toHaveURL(/\/login\?redirect=%2Ftransactions%3Fstatus%3DCOMPLETED$/);
     await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
@@ -95,6 +97,8 @@ test.describe('Signing in', () => {
   test('the sign-in page passes an axe scan, with and without errors; a wrong password is refused with the server message, announced', async ({
     page,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await page.goto('/login');
     await expect(page.getByRole('region', { name: 'Demo accounts' })).toBeVisible();
     await expectNoAxeViolations(page);

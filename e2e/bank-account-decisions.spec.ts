@@ -149,6 +149,8 @@ test.describe('Deciding a bank account, as a second member', () => {
     page,
     baseURL,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await test.step('an account that does not exist', async () => {
       await page.goto('/bank-accounts/ba_does_not_exist');
       await expect(page.getByRole('alert')).toContainText('This bank account could not be loaded');

@@ -157,6 +157,8 @@ test.describe('The proposer who may only propose (an initiator)', () => {
     page,
     baseURL,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     const account = await proposeByApi(page, baseURL ?? '');
     await page.goto(`/bank-accounts/${account.id}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);

@@ -187,6 +187,8 @@ for (const category of ['CONTRACT_CALL', 'STAKE', 'DELEGATE_RESOURCE'] as const)
       page,
       world,
     }) => {
+      // More than one story's steps: the tripled budget, for a loaded machine.
+      test.slow();
       const creates = countCreates(page);
       const form = await openForm(page, category);
       await FILL[category](form, world);

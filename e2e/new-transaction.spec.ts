@@ -36,6 +36,8 @@ test.describe('New transaction', () => {
     page,
     world,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await page.goto('/transactions');
     await expectHydrated(page);
     await page.getByRole('link', { name: 'New transaction' }).click();
@@ -80,6 +82,8 @@ test.describe('New transaction', () => {
     baseURL,
     world,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     const creates = countCreates(page);
     await openForm(page, 'TRANSFER');
     const form = await fillTransfer(page, world);
