@@ -25,70 +25,84 @@ const MAY: Record<StaffRole, { audit: boolean; staff: boolean; reveal: boolean }
 };
 
 test.describe('Signing in', () => {
-  for (const role of Object.keys(MAY) as StaffRole[]) {
-    test(`a ${role} sees what the role may do and nothing more, then signs out`, async ({
-      page,
-    }) => {
-      const may = MAY[role];
-      await page.goto('/login');
-      const account = await signInThroughTheForm(page, role);
-      // Signed in, the home page: the overview.
-      await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-      await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  // One browser page for the four roles, each signed in through the form and out again: the
+  // sign-out leaves the page on /login for the next.
+  test('each role sees what the role may do and nothing more, then signs out', async ({ page }) => {
+    test.slow();
+    for (const role of Object.keys(MAY) as StaffRole[]) {
+      await test.step(role, async () => {
+        const may = MAY[role];
+        await page.goto('/login');
+        const account = await signInThroughTheForm(page, role);
+        // Signed in, the home page: the overview.
+        await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+        await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
 
-      const member = page.getByTestId('signed-in-member');
-      await expect(member).toContainText(account.name);
-      await expect(member).toContainText(role.charAt(0).toUpperCase() + role.slice(1));
-      await expect(member).toContainText('All sub-organizations');
+        const member = page.getByTestId('signed-in-member');
+        await expect(member).toContainText(account.name);
+        await expect(member).toContainText(role.charAt(0).toUpperCase() + role.slice(1));
+        await expect(member).toContainText('All sub-organizations');
 
-      const nav = page.getByRole('navigation', { name: 'Main' });
-      await expect(nav.getByRole('link', { name: 'Transactions' })).toBeVisible();
-      await expect(nav.getByRole('link', { name: 'Audit log' })).toHaveCount(may.audit ? 1 : 0);
-      await expect(nav.getByRole('link', { name: 'Staff' })).toHaveCount(may.staff ? 1 : 0);
+        const nav = page.getByRole('navigation', { name: 'Main' });
+        await expect(nav.getByRole('link', { name: 'Transactions' })).toBeVisible();
+        await expect(nav.getByRole('link', { name: 'Audit log' })).toHaveCount(may.audit ? 1 : 0);
+        await expect(nav.getByRole('link', { name: 'Staff' })).toHaveCount(may.staff ? 1 : 0);
 
-      await nav.getByRole('link', { name: 'Bank accounts' }).click();
-      const table = page.getByRole('table', { name: 'Bank accounts' });
-      await expect(table.locator('tbody tr').first()).toBeVisible();
-      await expect(table.getByRole('button', { name: /^Reveal / })).toHaveCount(
-        may.reveal ? 20 : 0,
-      );
+        await nav.getByRole('link', { name: 'Bank accounts' }).click();
+        const table = page.getByRole('table', { name: 'Bank accounts' });
+        await expect(table.locator('tbody tr').first()).toBeVisible();
+        await expect(table.getByRole('button', { name: /^Reveal / })).toHaveCount(
+          may.reveal ? 20 : 0,
+        );
 
-      // Typing the address of a page the role may not use explains, rather than crashes.
-      await page.goto('/audit');
-      if (may.audit) {
-        await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
-      } else {
-        await expect(
-          page.getByRole('heading', { name: "You don't have access to the audit log" }),
-        ).toBeVisible();
-      }
+        // Typing the address of a page the role may not use explains, rather than crashes.
+        await page.goto('/audit');
+        if (may.audit) {
+          await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
+        } else {
+          await expect(
+            page.getByRole('heading', { name: "You don't have access to the audit log" }),
+          ).toBeVisible();
+        }
 
-      await page.getByRole('button', { name: 'Sign out' }).click();
-      await expect(page).toHaveURL(/\/login$/);
-      await page.goto('/transactions');
-      await expect(page).toHaveURL(/\/login\?redirect=%2Ftransactions$/);
-    });
-  }
+        await page.getByRole('button', { name: 'Sign out' }).click();
+        await expect(page).toHaveURL(/\/login$/);
+        await page.goto('/transactions');
+        await expect(page).toHaveURL(/\/login\?redirect=%2Ftransactions$/);
+      });
+    }
+  });
 
-  test('a signed-out visit goes to /login and back to the same address after sign-in', async ({
+  test('a signed-out visit goes to /login and back to the same address after sign-in, never to another site', async ({
     page,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await page.goto('/transactions?status=COMPLETED');
     await expect(page).toHaveURL(/\/login\?redirect=%2Ftransactions%3Fstatus%3DCOMPLETED$/);
     await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
     await signInThroughTheForm(page, 'viewer');
     await expect(page).toHaveURL(/\/transactions\?status=COMPLETED$/);
     await expect(page.getByLabel('Status')).toHaveValue('COMPLETED');
+
+    await test.step('a redirect to another site is ignored', async () => {
+      // Signed out again: the session's cookie gone.
+      await page.context().clearCookies();
+      await page.goto('/login?redirect=https%3A%2F%2Fexample.com%2Fsteal');
+      await signInThroughTheForm(page, 'viewer');
+      await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    });
   });
 
-  test('a redirect to another site is ignored', async ({ page }) => {
-    await page.goto('/login?redirect=https%3A%2F%2Fexample.com%2Fsteal');
-    await signInThroughTheForm(page, 'viewer');
-    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-  });
-
-  test('a wrong password is refused with the server message, announced', async ({ page }) => {
+  test('the sign-in page passes an axe scan, with and without errors; a wrong password is refused with the server message, announced', async ({
+    page,
+  }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await page.goto('/login');
+    await expect(page.getByRole('region', { name: 'Demo accounts' })).toBeVisible();
+    await expectNoAxeViolations(page);
+
     await page.getByLabel('Email').fill(`nobody-${Date.now()}@example.com`);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -100,12 +114,9 @@ test.describe('Signing in', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByLabel('Password')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('alert')).toHaveText(['password is required']);
-  });
 
-  test('the sign-in page passes an axe scan, with and without errors', async ({ page }) => {
-    await page.goto('/login');
-    await expect(page.getByRole('region', { name: 'Demo accounts' })).toBeVisible();
-    await expectNoAxeViolations(page);
+    // Nothing typed at all: the first field is named and takes focus.
+    await page.getByLabel('Email').fill('');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByLabel('Email')).toBeFocused();
@@ -118,10 +129,31 @@ test.describe('As an admin', () => {
     await signInAsDemoMember(page, 'admin', baseURL ?? '');
   });
 
-  test('the audit log lists sign-ins, filters in the URL, and passes an axe scan', async ({
+  test('the scope follows the member from page to page and filters the lists; the audit log lists sign-ins, filters in the URL, and passes an axe scan', async ({
     page,
   }) => {
+    test.slow();
     await page.goto('/transactions');
+    const scope = page.getByLabel('Scope');
+    const option = scope.locator('option').nth(1);
+    await expect(option).toBeAttached();
+    const subOrgId = await option.getAttribute('value');
+    const listCall = page.waitForRequest((r) => r.url().includes(`subOrgId=${subOrgId}`));
+    await scope.selectOption(subOrgId ?? '');
+    await expect(page).toHaveURL(new RegExp(`subOrg=${subOrgId}`));
+    await listCall;
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Bank accounts' })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/bank-accounts\\?subOrg=${subOrgId}$`));
+    await expect(page.getByLabel('Scope')).toHaveValue(subOrgId ?? '');
+
+    await page.getByLabel('Scope').selectOption('');
+    await expect(page).toHaveURL(/\/bank-accounts$/);
+
+    // From there to the audit log, with the main navigation.
     await expectHydrated(page);
     await page
       .getByRole('navigation', { name: 'Main' })
@@ -146,29 +178,10 @@ test.describe('As an admin', () => {
     }
   });
 
-  test('the scope follows the member from page to page and filters the lists', async ({ page }) => {
-    await page.goto('/transactions');
-    const scope = page.getByLabel('Scope');
-    const option = scope.locator('option').nth(1);
-    await expect(option).toBeAttached();
-    const subOrgId = await option.getAttribute('value');
-    const listCall = page.waitForRequest((r) => r.url().includes(`subOrgId=${subOrgId}`));
-    await scope.selectOption(subOrgId ?? '');
-    await expect(page).toHaveURL(new RegExp(`subOrg=${subOrgId}`));
-    await listCall;
-
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Bank accounts' })
-      .click();
-    await expect(page).toHaveURL(new RegExp(`/bank-accounts\\?subOrg=${subOrgId}$`));
-    await expect(page.getByLabel('Scope')).toHaveValue(subOrgId ?? '');
-
-    await page.getByLabel('Scope').selectOption('');
-    await expect(page).toHaveURL(/\/bank-accounts$/);
-  });
-
-  test('adds a staff member, then disables them after confirming', async ({ page }) => {
+  test('adds a staff member, then disables them after confirming; a session that ends mid-form signs in again and comes back to what was typed', async ({
+    page,
+  }) => {
+    test.slow();
     const email = `new-${Date.now()}@example.com`;
     await page.goto('/staff');
     await expect(page.getByRole('table', { name: 'Staff members' })).toBeVisible();
@@ -198,21 +211,17 @@ test.describe('As an admin', () => {
     await expect(row.getByRole('button', { name: 'Confirm' })).toBeFocused();
     await row.getByRole('button', { name: 'Confirm' }).click();
     await expect(row).toContainText('Disabled');
-  });
 
-  test('a session that ends mid-form signs in again and comes back to what was typed', async ({
-    page,
-    context,
-  }) => {
-    const email = `draft-${Date.now()}@example.com`;
+    // The next member typed in the form, on the page opened afresh (no search in its address),
+    // and the session ends before it is sent.
+    const draftEmail = `draft-${Date.now()}@example.com`;
     await page.goto('/staff');
-    const form = page.getByRole('form', { name: 'Add a staff member' });
-    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Email').fill(draftEmail);
     await form.getByLabel('Name').fill('Dana Draft');
     await form.getByLabel('Role').selectOption('approver');
 
     // The session ends (expiry, revocation) while the member is typing.
-    await context.clearCookies();
+    await page.context().clearCookies();
     await form.getByRole('button', { name: 'Add staff member' }).click();
     await expect(page).toHaveURL(/\/login\?redirect=%2Fstaff&ended=send$/);
     // Told that the add was not done, and that the form is waiting.
@@ -223,7 +232,7 @@ test.describe('As an admin', () => {
     await signInThroughTheForm(page, 'admin');
     await expect(page).toHaveURL(/\/staff$/);
     const restored = page.getByRole('form', { name: 'Add a staff member' });
-    await expect(restored.getByLabel('Email')).toHaveValue(email);
+    await expect(restored.getByLabel('Email')).toHaveValue(draftEmail);
     await expect(restored.getByLabel('Name')).toHaveValue('Dana Draft');
     await expect(restored.getByLabel('Role')).toHaveValue('approver');
   });

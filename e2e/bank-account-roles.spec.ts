@@ -66,26 +66,6 @@ test.describe('The proposer', () => {
         );
     });
   });
-
-  test.describe('who may only propose (an initiator)', () => {
-    test.use({ role: 'initiator' });
-
-    test('is offered no decision and is refused one sent anyway', async ({ page, baseURL }) => {
-      const account = await proposeByApi(page, baseURL ?? '');
-      await page.goto(`/bank-accounts/${account.id}`);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);
-      await expect(decisionButtons(page)).toHaveCount(0);
-
-      // The approval id is not the secret: it leaks, the server still refuses.
-      const approver = await memberPage(page.context().browser()!, 'approver', baseURL ?? '');
-      const approvalId = await approvalIdFor(approver.request, account.id);
-      await approver.context().close();
-      const forged = await forgeDecision(page, approvalId, 'approve');
-      expect(forged.status).toBe(403);
-      expect(forged.body.code).toBe('FORBIDDEN_ROLE');
-      await stillPending(page, account.id);
-    });
-  });
 });
 
 test.describe('A viewer', () => {
@@ -167,16 +147,32 @@ test.describe('A viewer', () => {
   });
 });
 
-test.describe('Revealing the full numbers on the account page', () => {
+test.describe('The proposer who may only propose (an initiator)', () => {
   test.use({ role: 'initiator' });
 
-  test('shows them in place until hidden, and each reveal is audited', async ({
+  // The proposer who may only propose is offered no decision, and reveals the numbers
+  // of the account it proposed: one account, one page.
+  test('is offered no decision and is refused one sent anyway; reveals the full numbers in place until hidden, and each reveal is audited', async ({
     members,
     page,
     baseURL,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     const account = await proposeByApi(page, baseURL ?? '');
     await page.goto(`/bank-accounts/${account.id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(account.accountName);
+    await expect(decisionButtons(page)).toHaveCount(0);
+
+    // The approval id is not the secret: it leaks, the server still refuses.
+    const approver = await memberPage(page.context().browser()!, 'approver', baseURL ?? '');
+    const approvalId = await approvalIdFor(approver.request, account.id);
+    await approver.context().close();
+    const forged = await forgeDecision(page, approvalId, 'approve');
+    expect(forged.status).toBe(403);
+    expect(forged.body.code).toBe('FORBIDDEN_ROLE');
+    await stillPending(page, account.id);
+
     const details = page.getByRole('region', { name: 'Details' });
     await expect(details).toContainText(`•••• ${account.accountNumber.slice(-4)}`);
     await page.getByRole('button', { name: 'Reveal full numbers' }).click();

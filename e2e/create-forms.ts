@@ -36,6 +36,32 @@ export async function openForm(page: Page, category: string): Promise<Locator> {
   return form;
 }
 
+/** Each kind's name in the form page's "Kind of transaction" links, and its form's name. */
+const KINDS: Record<string, { link: string; form: string }> = {
+  TRANSFER: { link: 'Transfer', form: 'Transfer' },
+  CONTRACT_CALL: { link: 'Contract call', form: 'Contract call' },
+  STAKE: { link: 'Stake', form: 'Stake' },
+  DELEGATE_RESOURCE: { link: 'Delegate resource', form: 'Resource delegation' },
+};
+
+/**
+ * Moves an open form page to another kind with its "Kind of transaction"
+ * link: the app's own navigation, so the page is not loaded again. The
+ * kind's form starts empty, with an external ID of its own.
+ */
+export async function switchKind(page: Page, category: string): Promise<Locator> {
+  const kind = KINDS[category];
+  if (!kind) throw new Error(`no form for ${category}`);
+  await page
+    .getByRole('navigation', { name: 'Kind of transaction' })
+    .getByRole('link', { name: kind.link, exact: true })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`[?&]category=${category}(&|$)`));
+  const form = page.getByRole('form', { name: kind.form });
+  await expect(form.getByLabel('External ID')).not.toHaveValue('');
+  return form;
+}
+
 /** Picks the option whose text starts with `text` (labels carry balances and addresses). */
 export async function choose(select: Locator, text: string): Promise<void> {
   const option = select.locator('option', { hasText: text }).first();

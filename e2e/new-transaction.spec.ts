@@ -9,6 +9,7 @@ import {
   expectOneTransactionPage,
   loseFirstCreateAnswer,
   openForm,
+  switchKind,
   transactionsWithExternalId,
 } from './create-forms.ts';
 import { focusLive, expectHydrated } from './keyboard.ts';
@@ -31,19 +32,22 @@ async function fillTransfer(page: Page, world: WorkerWorld) {
 }
 
 test.describe('New transaction', () => {
-  test('the transactions page offers the entry point to members who may create', async ({
+  test('the transactions page offers the entry point to members who may create; on its transfer form every bad field shows its rule and nothing is sent', async ({
     page,
+    world,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     await page.goto('/transactions');
     await expectHydrated(page);
     await page.getByRole('link', { name: 'New transaction' }).click();
     await expect(page).toHaveURL(/\/transactions\/new/);
-    await expect(page.getByRole('form', { name: 'Transfer' })).toBeVisible();
-  });
+    const form = page.getByRole('form', { name: 'Transfer' });
+    await expect(form).toBeVisible();
+    // The external ID is made once the form is shown: the form is ready for input.
+    await expect(form.getByLabel('External ID')).not.toHaveValue('');
 
-  test('transfer: every bad field shows its rule and nothing is sent', async ({ page, world }) => {
     const creates = countCreates(page);
-    const form = await openForm(page, 'TRANSFER');
     await form.getByRole('button', { name: 'Review' }).click();
     await expect(form.getByText('Choose the vault to send from.')).toBeVisible();
     await expect(form.getByText('Choose a chain.', { exact: true })).toBeVisible();
@@ -71,13 +75,15 @@ test.describe('New transaction', () => {
     expect(creates()).toBe(0);
   });
 
-  test('transfer: a LOW choice is the fee charged, and a double click creates one transaction', async ({
+  test('transfer: a LOW choice is the fee charged, and a double click creates one transaction, as does a send whose answer is lost', async ({
     page,
     members,
     playwright,
     baseURL,
     world,
   }) => {
+    // More than one story's steps: the tripled budget, for a loaded machine.
+    test.slow();
     const creates = countCreates(page);
     await openForm(page, 'TRANSFER');
     const form = await fillTransfer(page, world);
@@ -153,21 +159,19 @@ test.describe('New transaction', () => {
     );
     expect(await Promise.all(lows)).toContain(fee);
     await approver.dispose();
-  });
 
-  test('transfer: a lost answer still ends with one transaction and its page', async ({
-    page,
-    world,
-  }) => {
-    const dropped = await loseFirstCreateAnswer(page);
-    await openForm(page, 'TRANSFER');
-    const form = await fillTransfer(page, world);
-    const externalId = await form.getByLabel('External ID').inputValue();
-    await form.getByRole('button', { name: 'Review' }).click();
-    await page.getByRole('button', { name: 'Send transaction' }).click();
-    await expectOneTransactionPage(page, externalId);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer of 0.01 ETH');
-    expect(dropped()).toBe(true);
+    // The same form again, for a send whose answer never arrives.
+    await test.step('a lost answer still ends with one transaction and its page', async () => {
+      const dropped = await loseFirstCreateAnswer(page);
+      await openForm(page, 'TRANSFER');
+      const again = await fillTransfer(page, world);
+      const lostId = await again.getByLabel('External ID').inputValue();
+      await again.getByRole('button', { name: 'Review' }).click();
+      await page.getByRole('button', { name: 'Send transaction' }).click();
+      await expectOneTransactionPage(page, lostId);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer of 0.01 ETH');
+      expect(dropped()).toBe(true);
+    });
   });
 });
 
@@ -216,79 +220,85 @@ test.describe('New transaction: the other kinds', () => {
     await orgAdmin.dispose();
   });
 
-  test('stake: a refusal from the server lands on the field it names and keeps every value', async ({
+  // One page for both: the stake form as the server left it, then the delegation form with
+  // the page's "Kind of transaction" link.
+  test('stake: a refusal from the server lands on the field it names and keeps every value; delegate resource: completed with the keyboard alone', async ({
     page,
     baseURL,
     world,
   }) => {
-    // An externalId already used by another transaction: the server refuses it
-    // (DUPLICATE_EXTERNAL_ID). The first is a stake of the worker's own, made through the API.
-    const externalId = `stake-${Date.now()}-${Math.random().toString(36).slice(2)}`;
-    const first = await page.request.post(CREATE_PATH, {
-      headers: { Origin: new URL(baseURL ?? '').origin, 'X-CSRF-Token': await csrf(page) },
-      data: {
-        category: 'STAKE',
-        source: { type: 'VAULT', id: world.funded.id },
-        asset: 'TRX',
-        blockChain: 'TRON',
-        amount: '1',
-        externalId,
-      },
+    test.slow();
+    await test.step('stake: a refusal from the server', async () => {
+      // An externalId already used by another transaction: the server refuses it
+      // (DUPLICATE_EXTERNAL_ID). The first is a stake of the worker's own, made through the API.
+      const externalId = `stake-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const first = await page.request.post(CREATE_PATH, {
+        headers: { Origin: new URL(baseURL ?? '').origin, 'X-CSRF-Token': await csrf(page) },
+        data: {
+          category: 'STAKE',
+          source: { type: 'VAULT', id: world.funded.id },
+          asset: 'TRX',
+          blockChain: 'TRON',
+          amount: '1',
+          externalId,
+        },
+      });
+      expect(first.status(), await first.text()).toBe(200);
+      const form = await openForm(page, 'STAKE');
+      await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
+      await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
+      await form.getByLabel('Resource (optional)').selectOption('TRON_ENERGY');
+      await form.getByLabel(/^Amount/).fill('5');
+      await form.getByLabel('External ID').fill(externalId);
+      await form.getByRole('button', { name: 'Review' }).click();
+      await page.getByRole('button', { name: 'Send transaction' }).click();
+      const field = page.getByRole('form', { name: 'Stake' }).getByLabel('External ID');
+      await expect(field).toHaveAttribute('aria-invalid', 'true');
+      await expect(field).toBeFocused();
+      await expect(
+        page
+          .getByRole('form', { name: 'Stake' })
+          .getByRole('alert')
+          .filter({ hasText: /externalId/i }),
+      ).toBeVisible();
+      await expect(page.getByRole('form', { name: 'Stake' }).getByLabel(/^Amount/)).toHaveValue(
+        '5',
+      );
+      await expect(
+        page.getByRole('form', { name: 'Stake' }).getByLabel('Resource (optional)'),
+      ).toHaveValue('TRON_ENERGY');
+      await expectNoAxeViolations(page);
     });
-    expect(first.status(), await first.text()).toBe(200);
-    const form = await openForm(page, 'STAKE');
-    await choose(form.getByLabel('Vault', { exact: true }), world.funded.name);
-    await form.getByLabel('Chain', { exact: true }).selectOption('TRON');
-    await form.getByLabel('Resource (optional)').selectOption('TRON_ENERGY');
-    await form.getByLabel(/^Amount/).fill('5');
-    await form.getByLabel('External ID').fill(externalId);
-    await form.getByRole('button', { name: 'Review' }).click();
-    await page.getByRole('button', { name: 'Send transaction' }).click();
-    const field = page.getByRole('form', { name: 'Stake' }).getByLabel('External ID');
-    await expect(field).toHaveAttribute('aria-invalid', 'true');
-    await expect(field).toBeFocused();
-    await expect(
-      page
-        .getByRole('form', { name: 'Stake' })
-        .getByRole('alert')
-        .filter({ hasText: /externalId/i }),
-    ).toBeVisible();
-    await expect(page.getByRole('form', { name: 'Stake' }).getByLabel(/^Amount/)).toHaveValue('5');
-    await expect(
-      page.getByRole('form', { name: 'Stake' }).getByLabel('Resource (optional)'),
-    ).toHaveValue('TRON_ENERGY');
-    await expectNoAxeViolations(page);
-  });
-
-  test('delegate resource: completed with the keyboard alone', async ({ page }) => {
-    const form = await openForm(page, 'DELEGATE_RESOURCE');
-    await expect(form).toHaveAccessibleName('Resource delegation');
-    const vault = form.getByLabel('Vault', { exact: true });
-    await focusLive(vault);
-    // Native selects change with the arrow keys; every other step is Tab and typing.
-    await page.keyboard.press('ArrowDown');
-    await expect(vault).not.toHaveValue('');
-    await page.keyboard.press('Tab');
-    await expect(form.getByLabel('Chain', { exact: true })).toBeFocused();
-    await expect(form.getByLabel('Chain', { exact: true })).toHaveValue('TRON');
-    await page.keyboard.press('Tab');
-    await expect(form.getByLabel('Resource', { exact: true })).toBeFocused();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Tab'); // the first destination kind: approved contact
-    await page.keyboard.press('Tab');
-    await expect(form.getByLabel('Contact', { exact: true })).toBeFocused();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Tab');
-    await expect(form.getByLabel(/^Amount/)).toBeFocused();
-    await page.keyboard.type('25');
-    await focusLive(form.getByRole('button', { name: 'Review' }));
-    await page.keyboard.press('Enter');
-    const review = page.getByRole('region', { name: /Review the resource delegation/ });
-    await expect(review).toBeVisible();
-    await expectNoAxeViolations(page);
-    await focusLive(review.getByRole('button', { name: 'Send transaction' }));
-    await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+    await test.step('delegate resource: the keyboard alone', async () => {
+      const form = await switchKind(page, 'DELEGATE_RESOURCE');
+      await expect(form).toHaveAccessibleName('Resource delegation');
+      const vault = form.getByLabel('Vault', { exact: true });
+      await focusLive(vault);
+      // Native selects change with the arrow keys; every other step is Tab and typing.
+      await page.keyboard.press('ArrowDown');
+      await expect(vault).not.toHaveValue('');
+      await page.keyboard.press('Tab');
+      await expect(form.getByLabel('Chain', { exact: true })).toBeFocused();
+      await expect(form.getByLabel('Chain', { exact: true })).toHaveValue('TRON');
+      await page.keyboard.press('Tab');
+      await expect(form.getByLabel('Resource', { exact: true })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Tab'); // the first destination kind: approved contact
+      await page.keyboard.press('Tab');
+      await expect(form.getByLabel('Contact', { exact: true })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('Tab');
+      await expect(form.getByLabel(/^Amount/)).toBeFocused();
+      await page.keyboard.type('25');
+      await focusLive(form.getByRole('button', { name: 'Review' }));
+      await page.keyboard.press('Enter');
+      const review = page.getByRole('region', { name: /Review the resource delegation/ });
+      await expect(review).toBeVisible();
+      await expectNoAxeViolations(page);
+      await focusLive(review.getByRole('button', { name: 'Send transaction' }));
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
+    });
   });
 });
 

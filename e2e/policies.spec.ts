@@ -315,225 +315,212 @@ test('a rule published by two admins holds a $50,000 transfer to two approvals, 
 
 const PAYOUTS = 'Large off-ramps from the treasury';
 
-test('an off-ramp rule published by two admins: the Convert review says it needs 2 approvals, and the ramp waits for the second', async ({
-  browser,
-  baseURL,
-  policyTurn,
-  world,
-}) => {
-  test.slow();
-  const { author, reviewer } = policyTurn;
-  const base = baseURL ?? '';
-  const origin = new URL(base).origin;
-
-  // Held to the worker's sub-organization and to off-ramps of $1,000 and more: the ramps other
-  // workers' specs send meanwhile are judged by the default.
-  const treasury = world.funded;
-  const subOrgId = world.subOrg.id;
-  const balances = (await (
-    await author.request.get(`/api/external/vaults/${treasury.id}/balances/`)
-  ).json()) as Record<string, Record<string, string>>;
-  // Another chain than the transfer story's Ethereum when the vault holds enough there.
-  const chains = Object.entries(balances.USDC ?? {})
-    .filter(([, amount]) => cmp(amount, '2000') >= 0)
-    .map(([chain]) => chain)
-    .sort((a, b) => Number(a === 'ETHEREUM') - Number(b === 'ETHEREUM'));
-  const chain = chains[0];
-  if (!chain) throw new Error(`${treasury.name} holds 2,000 USDC on no chain`);
-  const policy = {
-    rules: [
-      {
-        id: 'payouts',
-        name: PAYOUTS,
-        match: {
-          subOrgIds: [subOrgId],
-          categories: ['OFF_RAMP'],
-          amountUsdAtLeast: '1000',
-        },
-        outcome: {
-          action: 'ALLOW',
-          approvals: 2,
-          approvers: { kinds: ['approver', 'admin'], memberIds: [] },
-          apiClientMayApproveOwn: false,
-        },
-      },
-    ],
-    fallback: DEFAULT_POLICY.fallback,
-  };
-
-  // The world's approved account is paid: the accounts policy judged it, not this one.
-  const initiator = await memberPage(browser, 'initiator', base);
-  const approver = await memberPage(browser, 'approver', base);
-  const account = world.bankAccount;
-
-  // The rule is in force from here until the off-ramp exists.
-  await policyTurn.take();
-  const drafted = await author.request.put(`${POLICIES}draft/`, {
-    headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(author.request) },
-    data: { policy, revision: 0 },
-  });
-  expect(drafted.status(), await drafted.text()).toBe(200);
-  await reviewer.goto('/policies');
-  await expect(
-    reviewer.getByRole('list', { name: 'Changes from the active policy' }),
-  ).toContainText(PAYOUTS);
-  await publishOnItsPage(reviewer);
-
-  // The initiator off-ramps 1,500 USDC: the review names the rule before anything is sent.
+/** The initiator's off-ramp of `amount` USDC to the world's approved account, at its review step. */
+async function reviewOffRamp(
+  initiator: Page,
+  world: WorkerWorld,
+  chain: string,
+  amount: string,
+): Promise<void> {
   await initiator.goto('/convert');
   const form = initiator.getByRole('form', { name: /^Off-ramp/ });
   await expect(form.getByLabel('From vault')).toBeEnabled();
-  await form.getByLabel('From vault').selectOption(treasury.id);
+  await form.getByLabel('From vault').selectOption(world.funded.id);
   await form.getByLabel('Chain').selectOption(chain);
   await form.getByLabel('Asset sold').selectOption('USDC');
-  await form.getByLabel('To bank account').selectOption(account.id);
-  await form.getByLabel('Amount (USDC)').fill('1500');
+  // The world's approved account is paid: the accounts policy judged it, not this one.
+  await form.getByLabel('To bank account').selectOption(world.bankAccount.id);
+  await form.getByLabel('Amount (USDC)').fill(amount);
   await form.getByRole('button', { name: 'Get quotes' }).click();
   await expect(initiator.getByTestId('quote')).toHaveCount(3);
   await focusLive(initiator.getByRole('button', { name: 'Review the chosen quote' }));
   await initiator.keyboard.press('Enter');
-  await expect(initiator.getByTestId('review-approvals')).toHaveText(
-    `Needs 2 approvals from approvers or admins (rule “${PAYOUTS}”) before anything moves. The rule is fixed on the transaction when it is created.`,
-  );
-  await expectNoAxeViolations(initiator);
+}
+
+/** Sends the reviewed off-ramp with the keyboard; its id, from the page it lands on. */
+async function sendOffRamp(initiator: Page): Promise<string> {
   await focusLive(initiator.getByRole('button', { name: 'Send conversion' }));
   await initiator.keyboard.press('Enter');
   await expect(initiator).toHaveURL(/\/transactions\/[^/]+$/);
-  const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
-  // Frozen on the off-ramp: the default can come back for every other story.
-  await policyTurn.end();
+  return new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
+}
 
-  // The first approval leaves it PENDING at 1 of 2: it waits for the second.
+/** The approver's first of two approvals on the off-ramp's page: it stays PENDING. */
+async function approveFirstOfTwo(approver: Page, id: string, rule: string): Promise<void> {
   await approver.goto(`/transactions/${id}`);
   await expect(approver.getByTestId('approval-progress')).toContainText(
-    `0 of 2 approvals under the rule “${PAYOUTS}”`,
+    `0 of 2 approvals under the rule “${rule}”`,
   );
   await approver.getByRole('button', { name: 'Approve…' }).click();
   await approver.getByRole('button', { name: 'Approve transaction' }).click();
   await expect(approver.getByRole('status').filter({ hasText: 'Your approval' })).toHaveText(
-    `Your approval is recorded: 1 of 2 under the rule "${PAYOUTS}". It waits for 1 more before anything is sent.`,
+    `Your approval is recorded: 1 of 2 under the rule "${rule}". It waits for 1 more before anything is sent.`,
   );
-  await expect(approver.getByTestId('approval-progress')).toContainText('Waiting for one more of:');
   await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
-  await expectNoAxeViolations(approver);
+}
 
-  // Declined by the second admin, so its hold on the vault goes and nothing is paid out.
-  await decideByApi(reviewer.request, base, id, 'reject');
-  await initiator.context().close();
-  await approver.context().close();
-});
-
-// A rule made with the editor's defaults: a name, "≥ $10,000" and "2 approvals", no category
-// ticked. It covers every category, so a $50,000 off-ramp waits for a second approval. It is
-// held to the worker's sub-organization (where this worker runs one story at a time), and the
-// default is restored as soon as the off-ramp exists: its rule was frozen on it when it was made.
+// Two off-ramp rules in turn, in one set of four browsers (two admins, the initiator, the
+// approver), each held to the worker's sub-organization (where this worker runs one story at a
+// time), each in force only until its off-ramp exists: its rule was frozen on it when it was
+// made, and the default comes back at once. First a rule for off-ramps of $1,000 and more,
+// drafted through the API and published by the second admin; then a rule made with the editor's
+// defaults: a name, "≥ $10,000" and "2 approvals", no category ticked, so it covers every
+// category and a $50,000 off-ramp waits for a second approval.
 for (const width of DESKTOP_ONLY) {
-  test(`at ${width} px: a rule made with the editor's defaults covers every category, so a $50,000 off-ramp needs 2 approvals`, async ({
+  test(`at ${width} px: an off-ramp rule published by two admins, then one made with the editor's defaults (every category): the Convert review says each needs 2 approvals, and each ramp waits for the second`, async ({
     browser,
     baseURL,
     policyTurn,
     world,
   }) => {
-    // Four members, a bank account, three quotes and two policy versions: bounds "it happened".
-    test.setTimeout(180_000);
+    // Four members, three quotes twice and four policy versions: bounds "it happened".
+    test.setTimeout(240_000);
     const { author, reviewer } = policyTurn;
     const base = baseURL ?? '';
+    const origin = new URL(base).origin;
     const viewport = { width, height: 900 };
     await author.setViewportSize(viewport);
     await reviewer.setViewportSize(viewport);
-
-    const desk = world.funded;
-    const balances = (await (
-      await author.request.get(`/api/external/vaults/${desk.id}/balances/`)
-    ).json()) as Record<string, Record<string, string>>;
-    const [chain, held] =
-      Object.entries(balances.USDC ?? {}).sort(([, a], [, b]) => cmp(b, a))[0] ?? [];
-    if (!chain || !held || cmp(held, '50000') < 0)
-      throw new Error(`${desk.name} holds $50,000 of USDC on no chain`);
-    const amount = '50000';
-    const deskName = world.subOrg.name;
-
-    // The world's approved account is paid: the accounts policy judged it, not this one.
     const initiator = await memberPage(browser, 'initiator', base);
     const approver = await memberPage(browser, 'approver', base);
     await initiator.setViewportSize(viewport);
     await approver.setViewportSize(viewport);
-    const account = world.bankAccount;
 
-    // The rule is in force from its draft until the off-ramp exists.
-    await policyTurn.take();
-    // The author adds a rule, leaving the categories as the editor starts them.
-    const name = uniqueName('Large items on the desk');
-    await author.goto('/policies');
-    await focusLive(author.getByRole('button', { name: 'Begin a draft from the active policy' }));
-    await author.keyboard.press('Enter');
-    const editor = author.getByRole('form', { name: 'New draft from the active policy' });
-    await editor.getByRole('button', { name: 'Add rule' }).click();
-    const rule = editor.getByRole('region', { name: /^Rule 1/ });
-    const categories = rule.getByRole('group', { name: 'Categories' });
-    await expect(
-      categories.getByRole('checkbox', { name: 'Transfer', exact: true }),
-    ).toHaveAccessibleDescription('Covers transfers and token transfers.');
-    for (const box of await categories.getByRole('checkbox').all())
-      await expect(box).not.toBeChecked();
-    await rule.getByLabel('Rule name').fill(name);
-    await rule.getByLabel('USD amount at or above').fill('10000');
-    await rule.getByLabel('Approvals needed').fill('2');
-    await rule.getByRole('checkbox', { name: deskName, exact: true }).check();
-    await expectNoAxeViolations(author);
-    await editor.getByRole('button', { name: 'Save draft' }).click();
-    await expect(author.getByText(/Draft saved: revision \d+\./)).toBeFocused();
-
-    // The second admin reads what the rule covers, in one line, and publishes it.
-    const line = `Added as rule 1: ${name}: Any category ≥ $10,000.00 in ${deskName} → 2 approvals from anyone who may approve`;
-    await reviewer.goto('/policies');
-    await expect(reviewer.getByRole('list', { name: 'Changes from the active policy' })).toHaveText(
-      line,
-    );
-    await focusLive(reviewer.getByRole('link', { name: /^Review and publish revision \d+…$/ }));
-    await reviewer.keyboard.press('Enter');
-    await expectNoAxeViolations(reviewer);
-    await approveOnItsPage(reviewer);
+    const treasury = world.funded;
+    const subOrgId = world.subOrg.id;
+    const usdc = async () =>
+      (
+        (await (
+          await author.request.get(`/api/external/vaults/${treasury.id}/balances/`)
+        ).json()) as Record<string, Record<string, string>>
+      ).USDC ?? {};
 
     try {
-      // The off-ramp's review names the rule before anything is sent.
-      await initiator.goto('/convert');
-      const form = initiator.getByRole('form', { name: /^Off-ramp/ });
-      await expect(form.getByLabel('From vault')).toBeEnabled();
-      await form.getByLabel('From vault').selectOption(desk.id);
-      await form.getByLabel('Chain').selectOption(chain);
-      await form.getByLabel('Asset sold').selectOption('USDC');
-      await form.getByLabel('To bank account').selectOption(account.id);
-      await form.getByLabel('Amount (USDC)').fill(amount);
-      await form.getByRole('button', { name: 'Get quotes' }).click();
-      await expect(initiator.getByTestId('quote')).toHaveCount(3);
-      await focusLive(initiator.getByRole('button', { name: 'Review the chosen quote' }));
-      await initiator.keyboard.press('Enter');
-      await expect(initiator.getByTestId('review-approvals')).toHaveText(
-        `Needs 2 approvals from anyone who may approve (rule “${name}”) before anything moves. The rule is fixed on the transaction when it is created.`,
-      );
-      await focusLive(initiator.getByRole('button', { name: 'Send conversion' }));
-      await initiator.keyboard.press('Enter');
-      await expect(initiator).toHaveURL(/\/transactions\/[^/]+$/);
-      const id = new URL(initiator.url()).pathname.split('/').at(-1) ?? '';
-      // Frozen on the off-ramp: the default can come back for every other story.
-      await policyTurn.end();
+      await test.step('a rule for off-ramps of $1,000 and more, drafted through the API', async () => {
+        // Held to the worker's sub-organization and to off-ramps of $1,000 and more: the ramps
+        // other workers' specs send meanwhile are judged by the default.
+        // Another chain than the transfer story's Ethereum when the vault holds enough there.
+        const chains = Object.entries(await usdc())
+          .filter(([, amount]) => cmp(amount, '2000') >= 0)
+          .map(([chain]) => chain)
+          .sort((a, b) => Number(a === 'ETHEREUM') - Number(b === 'ETHEREUM'));
+        const chain = chains[0];
+        if (!chain) throw new Error(`${treasury.name} holds 2,000 USDC on no chain`);
+        const policy = {
+          rules: [
+            {
+              id: 'payouts',
+              name: PAYOUTS,
+              match: {
+                subOrgIds: [subOrgId],
+                categories: ['OFF_RAMP'],
+                amountUsdAtLeast: '1000',
+              },
+              outcome: {
+                action: 'ALLOW',
+                approvals: 2,
+                approvers: { kinds: ['approver', 'admin'], memberIds: [] },
+                apiClientMayApproveOwn: false,
+              },
+            },
+          ],
+          fallback: DEFAULT_POLICY.fallback,
+        };
 
-      // One approval leaves it waiting for the second.
-      await approver.goto(`/transactions/${id}`);
-      await expect(approver.getByTestId('approval-progress')).toContainText(
-        `0 of 2 approvals under the rule “${name}”`,
-      );
-      await approver.getByRole('button', { name: 'Approve…' }).click();
-      await approver.getByRole('button', { name: 'Approve transaction' }).click();
-      await expect(approver.getByRole('status').filter({ hasText: 'Your approval' })).toHaveText(
-        `Your approval is recorded: 1 of 2 under the rule "${name}". It waits for 1 more before anything is sent.`,
-      );
-      await expect(step(approver, 'PENDING')).toHaveAttribute('data-state', 'current');
-      await expectNoAxeViolations(approver);
+        // The rule is in force from here until the off-ramp exists.
+        await policyTurn.take();
+        const drafted = await author.request.put(`${POLICIES}draft/`, {
+          headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(author.request) },
+          data: { policy, revision: 0 },
+        });
+        expect(drafted.status(), await drafted.text()).toBe(200);
+        await reviewer.goto('/policies');
+        await expect(
+          reviewer.getByRole('list', { name: 'Changes from the active policy' }),
+        ).toContainText(PAYOUTS);
+        await publishOnItsPage(reviewer);
 
-      // Declined by the second admin, so its hold on the vault's USDC goes and nothing is paid out.
-      await decideByApi(reviewer.request, base, id, 'reject');
+        // The initiator off-ramps 1,500 USDC: the review names the rule before anything is sent.
+        await reviewOffRamp(initiator, world, chain, '1500');
+        await expect(initiator.getByTestId('review-approvals')).toHaveText(
+          `Needs 2 approvals from approvers or admins (rule “${PAYOUTS}”) before anything moves. The rule is fixed on the transaction when it is created.`,
+        );
+        await expectNoAxeViolations(initiator);
+        const id = await sendOffRamp(initiator);
+        // Frozen on the off-ramp: the default can come back for every other story.
+        await policyTurn.end();
+
+        // The first approval leaves it PENDING at 1 of 2: it waits for the second.
+        await approveFirstOfTwo(approver, id, PAYOUTS);
+        await expect(approver.getByTestId('approval-progress')).toContainText(
+          'Waiting for one more of:',
+        );
+        await expectNoAxeViolations(approver);
+
+        // Declined by the second admin, so its hold on the vault goes and nothing is paid out.
+        await decideByApi(reviewer.request, base, id, 'reject');
+      });
+
+      await test.step("a rule made with the editor's defaults covers every category", async () => {
+        const [chain, held] =
+          Object.entries(await usdc()).sort(([, a], [, b]) => cmp(b, a))[0] ?? [];
+        if (!chain || !held || cmp(held, '50000') < 0)
+          throw new Error(`${treasury.name} holds $50,000 of USDC on no chain`);
+        const deskName = world.subOrg.name;
+
+        // The rule is in force from its draft until the off-ramp exists.
+        await policyTurn.take();
+        // The author adds a rule, leaving the categories as the editor starts them.
+        const name = uniqueName('Large items on the desk');
+        await author.goto('/policies');
+        await focusLive(
+          author.getByRole('button', { name: 'Begin a draft from the active policy' }),
+        );
+        await author.keyboard.press('Enter');
+        const editor = author.getByRole('form', { name: 'New draft from the active policy' });
+        await editor.getByRole('button', { name: 'Add rule' }).click();
+        const rule = editor.getByRole('region', { name: /^Rule 1/ });
+        const categories = rule.getByRole('group', { name: 'Categories' });
+        await expect(
+          categories.getByRole('checkbox', { name: 'Transfer', exact: true }),
+        ).toHaveAccessibleDescription('Covers transfers and token transfers.');
+        for (const box of await categories.getByRole('checkbox').all())
+          await expect(box).not.toBeChecked();
+        await rule.getByLabel('Rule name').fill(name);
+        await rule.getByLabel('USD amount at or above').fill('10000');
+        await rule.getByLabel('Approvals needed').fill('2');
+        await rule.getByRole('checkbox', { name: deskName, exact: true }).check();
+        await expectNoAxeViolations(author);
+        await editor.getByRole('button', { name: 'Save draft' }).click();
+        await expect(author.getByText(/Draft saved: revision \d+\./)).toBeFocused();
+
+        // The second admin reads what the rule covers, in one line, and publishes it.
+        const line = `Added as rule 1: ${name}: Any category ≥ $10,000.00 in ${deskName} → 2 approvals from anyone who may approve`;
+        await reviewer.goto('/policies');
+        await expect(
+          reviewer.getByRole('list', { name: 'Changes from the active policy' }),
+        ).toHaveText(line);
+        await focusLive(reviewer.getByRole('link', { name: /^Review and publish revision \d+…$/ }));
+        await reviewer.keyboard.press('Enter');
+        await expectNoAxeViolations(reviewer);
+        await approveOnItsPage(reviewer);
+
+        // The off-ramp's review names the rule before anything is sent.
+        await reviewOffRamp(initiator, world, chain, '50000');
+        await expect(initiator.getByTestId('review-approvals')).toHaveText(
+          `Needs 2 approvals from anyone who may approve (rule “${name}”) before anything moves. The rule is fixed on the transaction when it is created.`,
+        );
+        const id = await sendOffRamp(initiator);
+        // Frozen on the off-ramp: the default can come back for every other story.
+        await policyTurn.end();
+
+        // One approval leaves it waiting for the second. The page in that state was scanned by
+        // axe in the step before; only the rule's name differs.
+        await approveFirstOfTwo(approver, id, name);
+
+        // Declined by the second admin, so its hold on the vault's USDC goes and nothing is paid out.
+        await decideByApi(reviewer.request, base, id, 'reject');
+      });
     } finally {
       await initiator.context().close();
       await approver.context().close();
