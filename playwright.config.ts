@@ -9,13 +9,24 @@ import { defineConfig, devices } from '@playwright/test';
 if (!process.env.E2E_PORT) {
   process.env.E2E_PORT = String(await freePort());
   process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'custody-console-e2e-'));
-  // A console in upstream mode on a second, sandbox console (e2e/upstream-pair.ts), started by
-  // the global set-up when the run includes the upstream project.
+  // A console in upstream mode on a second, sandbox console (e2e/upstream-pair.ts).
   process.env.E2E_UPSTREAM_PORT = String(await freePort());
   process.env.E2E_UPSTREAM_B_PORT = String(await freePort());
 }
 const port = Number(process.env.E2E_PORT);
 
+/**
+ * Whether this run includes the upstream project: its pair of consoles
+ * (e2e/upstream-pair.ts) is started only then. A run of one chromium spec
+ * (`--project chromium`) waited for three servers to start instead of one,
+ * past two minutes on a loaded machine.
+ */
+function runsUpstream(argv: readonly string[]): boolean {
+  const projects = argv.flatMap((arg, i) =>
+    arg === '--project' ? [argv[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
+  );
+  return projects.length === 0 || projects.includes('upstream');
+}
 const baseURL = `http://127.0.0.1:${port}`;
 const upstreamURL = `http://127.0.0.1:${process.env.E2E_UPSTREAM_PORT}`;
 
@@ -102,5 +113,17 @@ export default defineConfig({
         STAFF_PASSKEY_PROMPT: 'off',
       },
     },
+    ...(runsUpstream(process.argv)
+      ? [
+          {
+            command: 'npx tsx e2e/upstream-pair.ts',
+            url: `${upstreamURL}/readyz`,
+            timeout: 300_000,
+            reuseExistingServer: false,
+            stdout: 'pipe' as const,
+            stderr: 'pipe' as const,
+          },
+        ]
+      : []),
   ],
 });

@@ -1,38 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from './axe.ts';
 import { uniqueName } from './bank-account-data.ts';
-import { UPSTREAM_MEMBERS, upstreamPairLog } from './upstream-members.ts';
+import { UPSTREAM_MEMBERS } from './upstream-members.ts';
 
 // The main flows on a console in upstream mode (e2e/upstream-pair.ts): every
 // row comes from the second console, over signed HTTP.
-
-/**
- * The pair is started in the background by the global set-up (e2e/global-setup.ts), not as a
- * web server the whole run waits for: each worker waits here for it to answer ready, once,
- * before its first story, and fails with the pair's own output if it stopped instead.
- */
-test.beforeAll(async () => {
-  // Two consoles migrated and started on a loaded machine: the web server's bound.
-  test.setTimeout(300_000);
-  const ready = `http://127.0.0.1:${process.env.E2E_UPSTREAM_PORT}/readyz`;
-  const log = upstreamPairLog(process.env.E2E_DATA_DIR ?? '');
-  const output = () => (existsSync(log) ? readFileSync(log, 'utf8') : '');
-  // Polling a starting process: no event to await.
-  await expect
-    .poll(
-      async () => {
-        if (output().includes('upstream pair failed to start'))
-          throw new Error(`the upstream pair did not start:\n${output()}`);
-        return fetch(ready).then(
-          (answer) => answer.ok,
-          () => false,
-        );
-      },
-      { timeout: 300_000, intervals: [250] },
-    )
-    .toBe(true);
-});
 
 async function signInThroughTheForm(page: Page, member: { email: string; password: string }) {
   await page.goto('/login');
