@@ -49,7 +49,7 @@ function countRequests(page: Page): Map<string, number> {
   return asked;
 }
 
-test('the rows arrive with the HTML, and the browser takes them over without asking again', async ({
+test('the rows arrive with the HTML, timestamped in the member’s zone, and the browser takes them over without asking again', async ({
   page,
 }) => {
   const problems: string[] = [];
@@ -76,6 +76,15 @@ test('the rows arrive with the HTML, and the browser takes them over without ask
   expect(asked.get(LIST) ?? 0).toBe(0);
   expect(problems).toEqual([]);
 
+  // Timestamps are in the member's zone, labelled, from the first byte, and the app keeps them
+  // as they are. Signed in by the API, this member's browser named no zone: UTC, said so.
+  const shown = await table.locator('tbody time').allTextContents();
+  expect(shown.length).toBeGreaterThan(0);
+  for (const text of shown) {
+    expect(text).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2}:\d{2} UTC$/);
+    expect(html).toContain(`>${text}</time>`);
+  }
+
   // The taken-over page pages on, in the browser, with the rendered session.
   await next.click();
   await expect(page).toHaveURL(/cursor=/);
@@ -99,22 +108,6 @@ test.describe('signing out', () => {
     const again = await page.request.get('/transactions', { headers: { Accept: 'text/html' } });
     expect(await again.text()).not.toContain('console-server-state');
   });
-});
-
-test('timestamps are in the member’s zone, labelled, from the first byte, and the app keeps them as they are', async ({
-  page,
-}) => {
-  const response = await page.goto('/transactions');
-  const html = (await response?.text()) ?? '';
-  const times = page.getByRole('table', { name: 'Transactions' }).locator('tbody time');
-  await expectHydrated(page);
-  const shown = await times.allTextContents();
-  expect(shown.length).toBeGreaterThan(0);
-  // Signed in by the API, this member's browser named no zone: UTC, said so.
-  for (const text of shown) {
-    expect(text).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{2}:\d{2}:\d{2} UTC$/);
-    expect(html).toContain(`>${text}</time>`);
-  }
 });
 
 test('the page is sent head first, its app after the rows, and its date filters become date pickers', async ({
@@ -157,25 +150,28 @@ test('the home page arrives rendered: the overview in the first HTML, and the br
   expect([...asked.keys()].filter((url) => url.startsWith('/api/console/overview/'))).toEqual([]);
 });
 
-test('a signed-out visitor gets neither rows nor data preloads and lands on the sign-in page', async ({
+test('a signed-out visitor gets neither rows nor data preloads, and the home page sends them to sign in: no blank page, no refused reads', async ({
   page,
 }) => {
   await page.context().clearCookies();
-  const response = await page.goto('/transactions');
-  const html = (await response?.text()) ?? '';
-  expect(html).not.toContain('rel="preload" as="fetch"');
-  expect(html).not.toContain('console-server-state');
-  await expect(page).toHaveURL(/\/login/);
-});
-
-test('a signed-out visit to the home page is sent to sign in by the server: no blank page, no refused reads', async ({
-  page,
-}) => {
-  await page.context().clearCookies();
+  // The refused reads counted are the home page's: a request the list's visit made is not.
+  const before = new Set<Request>();
+  let home = false;
+  page.on('request', (request) => {
+    if (!home) before.add(request);
+  });
   const refused: string[] = [];
   page.on('response', (res) => {
-    if (res.status() === 401) refused.push(new URL(res.url()).pathname);
+    if (res.status() === 401 && !before.has(res.request()))
+      refused.push(new URL(res.url()).pathname);
   });
+  const list = await page.goto('/transactions');
+  const listHtml = (await list?.text()) ?? '';
+  expect(listHtml).not.toContain('rel="preload" as="fetch"');
+  expect(listHtml).not.toContain('console-server-state');
+  await expect(page).toHaveURL(/\/login/);
+
+  home = true;
   const response = await page.goto('/');
   // The first document the browser shows is already the sign-in page's.
   expect(response?.url()).toMatch(/\/login$/);
@@ -246,47 +242,6 @@ function watchProblems(page: Page): string[] {
   return problems;
 }
 
-test("a transaction's page arrives with its facts and timeline, and the browser asks for neither again", async ({
-  members,
-  page,
-  baseURL,
-}) => {
-  const memo = `first screen ${Date.now()}`;
-  const id = await createTransfer(page, baseURL ?? '', { memo });
-  const detail = `/api/external/transactions/${id}/`;
-  const history = `/api/console/transactions/${id}/history/`;
-
-  // The HTML alone, as the member's browser is sent it: the page before any script.
-  const first = await page.request.get(`/transactions/${id}`, { headers: { Accept: 'text/html' } });
-  const html = await first.text();
-  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('console-server-state'));
-  expect(root).toContain(memo);
-  expect(root).toContain('Status timeline');
-  expect(root).toMatch(/aria-label="Lifecycle steps"/);
-  // Who created it, named in the first HTML (its history came with the page).
-  expect(root).toContain(members.admin.name);
-  expect(root).not.toContain('Looking up…');
-  expect(html).toContain('<link rel="expect" href="#transaction-page" blocking="render" />');
-
-  const problems = watchProblems(page);
-  const asked = countRequests(page);
-  await page.goto(`/transactions/${id}`);
-  const refresh = page.getByRole('button', { name: 'Refresh' });
-  await expect(refresh).toBeEnabled();
-  await expect(page.getByRole('list', { name: 'Lifecycle steps' })).toBeVisible();
-  // Taken over: nothing in the state is asked for again (the page's polls start 2 s later).
-  expect(asked.get('/auth/session') ?? 0).toBe(0);
-  expect(asked.get(detail) ?? 0).toBe(0);
-  expect(asked.get(history) ?? 0).toBe(0);
-
-  // And the page works: Refresh asks the server for this transaction.
-  const checked = page.waitForResponse((res) => new URL(res.url()).pathname === detail);
-  await refresh.click();
-  await checked;
-  await expect(page.getByTestId('freshness')).toContainText('Updated');
-  expect(problems).toEqual([]);
-});
-
 /** The build's manifest (vite.config.ts, build.manifest): which file each module compiled to. */
 interface ManifestChunk {
   file: string;
@@ -314,11 +269,30 @@ function staticGraph(manifest: Record<string, ManifestChunk>, keys: string[]): S
   return files;
 }
 
-test("a transaction's page names its route's whole module graph in the first HTML, and only that", async ({
+test("a transaction's page arrives with its facts, its timeline and its route's whole module graph, and the browser asks for none of them again", async ({
+  members,
   page,
   baseURL,
 }) => {
-  const id = await createTransfer(page, baseURL ?? '');
+  const memo = `first screen ${Date.now()}`;
+  const id = await createTransfer(page, baseURL ?? '', { memo });
+  const detail = `/api/external/transactions/${id}/`;
+  const history = `/api/console/transactions/${id}/history/`;
+
+  // The HTML alone, as the member's browser is sent it: the page before any script.
+  const first = await page.request.get(`/transactions/${id}`, { headers: { Accept: 'text/html' } });
+  const html = await first.text();
+  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf('console-server-state'));
+  expect(root).toContain(memo);
+  expect(root).toContain('Status timeline');
+  expect(root).toMatch(/aria-label="Lifecycle steps"/);
+  // Who created it, named in the first HTML (its history came with the page).
+  expect(root).toContain(members.admin.name);
+  expect(root).not.toContain('Looking up…');
+  expect(html).toContain('<link rel="expect" href="#transaction-page" blocking="render" />');
+
+  // Every module the page runs is named at once, none waits for a second or third wave, and
+  // nothing the route imports only on demand (import()) is named.
   const manifest = readManifest();
   const route = 'src/web/routes/_authenticated/transactions_.$transactionId.tsx?tsr-split=';
   // Its component and loader, split together (vite.config.ts).
@@ -326,7 +300,6 @@ test("a transaction's page names its route's whole module graph in the first HTM
   expect(parts).toHaveLength(1);
   const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0] ?? '';
   const needed = staticGraph(manifest, [entry, ...parts]);
-  // What the graph imports only on demand (import()), and nothing statically imported elsewhere in it.
   const onDemand = new Set(
     [...staticGraph(manifest, parts)]
       .flatMap((file) => Object.values(manifest).filter((c) => c.file === file))
@@ -334,38 +307,59 @@ test("a transaction's page names its route's whole module graph in the first HTM
       .map((key) => manifest[key]?.file ?? '')
       .filter((file) => file && !needed.has(file)),
   );
+  const named = namedModules(html);
+  expect([...needed].filter((file) => !named.has(file))).toEqual([]);
+  expect([...named].filter((file) => onDemand.has(file))).toEqual([]);
+  expect(onDemand.size).toBeGreaterThan(0);
 
-  const html = await (
-    await page.request.get(`/transactions/${id}`, { headers: { Accept: 'text/html' } })
-  ).text();
-  const named = new Set(
+  const problems = watchProblems(page);
+  const asked = countRequests(page);
+  const fetched = fetchedScripts(page);
+  await page.goto(`/transactions/${id}`);
+  const refresh = page.getByRole('button', { name: 'Refresh' });
+  await expect(refresh).toBeEnabled();
+  await expect(page.getByRole('list', { name: 'Lifecycle steps' })).toBeVisible();
+  await expectHydrated(page);
+  // Taken over: nothing in the state is asked for again (the page's polls start 2 s later),
+  // and no script the HTML did not name was fetched before the page was live.
+  expect(asked.get('/auth/session') ?? 0).toBe(0);
+  expect(asked.get(detail) ?? 0).toBe(0);
+  expect(asked.get(history) ?? 0).toBe(0);
+  expect(fetched.filter((file) => !named.has(file))).toEqual([]);
+
+  // And the page works: Refresh asks the server for this transaction.
+  const checked = page.waitForResponse((res) => new URL(res.url()).pathname === detail);
+  await refresh.click();
+  await checked;
+  await expect(page.getByTestId('freshness')).toContainText('Updated');
+  expect(problems).toEqual([]);
+});
+
+/** The scripts the first HTML names (module preloads and the entry), by path. */
+function namedModules(html: string): Set<string> {
+  return new Set(
     [
       ...html.matchAll(
         /<(?:link rel="modulepreload"|script type="module")[^>]* (?:href|src)="\/([^"]+\.js)"/g,
       ),
     ].map((m) => m[1] ?? ''),
   );
-  // Every module the page runs is named at once: none waits for a second or third wave.
-  expect([...needed].filter((file) => !named.has(file))).toEqual([]);
-  expect([...named].filter((file) => onDemand.has(file))).toEqual([]);
-  expect(onDemand.size).toBeGreaterThan(0);
+}
 
-  // And the browser fetches no script the HTML did not name before the page is live.
+/** Every script the page fetches from now on, by path. */
+function fetchedScripts(page: Page): string[] {
   const fetched: string[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname.slice(1);
     if (path.endsWith('.js')) fetched.push(path);
   });
-  await page.goto(`/transactions/${id}`);
-  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
-  await expectHydrated(page);
-  expect(fetched.filter((file) => !named.has(file))).toEqual([]);
-});
+  return fetched;
+}
 
 test.describe('the approvals inbox', () => {
   test.use({ role: 'approver' });
 
-  test('arrives with its rows, and the browser takes them over without asking again', async ({
+  test("arrives with its rows and its route's whole module graph, the browser takes them over without asking again, and fetches the bulk approval only when asked", async ({
     members,
     page,
     browser,
@@ -387,9 +381,22 @@ test.describe('the approvals inbox', () => {
     expect(html).toMatch(new RegExp(`<tr [^>]*data-approval-id="${id}"`));
     expect(html).toContain(members.initiator.name);
     expect(html).toContain('<link rel="expect" href="#approvals-results" blocking="render" />');
+    // Every module the route runs is named at once, and nothing of the bulk approval.
+    const manifest = readManifest();
+    const route = 'src/web/routes/_authenticated/approvals.tsx?tsr-split=';
+    const parts = Object.keys(manifest).filter((k) => k.startsWith(route));
+    expect(parts).toHaveLength(1);
+    const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0] ?? '';
+    const needed = staticGraph(manifest, [entry, ...parts]);
+    const bulk = manifest['src/web/features/approvals/components/bulk-approve-dialog.tsx']?.file;
+    expect(bulk).toBeTruthy();
+    const named = namedModules(html);
+    expect([...needed].filter((file) => !named.has(file))).toEqual([]);
+    expect(named.has(bulk ?? '')).toBe(false);
 
     const problems = watchProblems(page);
     const asked = countRequests(page);
+    const fetched = fetchedScripts(page);
     await page.goto(url);
     const row = page.locator(`[data-approval-id="${id}"]`);
     const box = row.getByRole('checkbox');
@@ -403,61 +410,18 @@ test.describe('the approvals inbox', () => {
         !key.startsWith('/api/console/approvals/count/'),
     );
     expect(lists).toEqual([]);
+    // Live with what the HTML named.
+    expect(fetched.filter((file) => !named.has(file))).toEqual([]);
 
-    // And it works: choosing the row offers to approve it.
+    // And it works: choosing the row offers to approve it, and the bulk approval's code is
+    // fetched once its button is wanted.
     await box.check();
     await expect(page.getByRole('group', { name: 'Approve several transactions' })).toContainText(
       '1 selected',
     );
-    expect(problems).toEqual([]);
-  });
-
-  test("names its route's whole module graph in the first HTML, and fetches the bulk approval only when asked", async ({
-    page,
-    browser,
-    baseURL,
-  }) => {
-    const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
-    const id = await createTransfer(initiator, baseURL ?? '', { memo: 'on demand', from: 'apart' });
-    const { subOrgId } = (await (
-      await initiator.request.get(`/api/external/transactions/${id}/`)
-    ).json()) as { subOrgId: string };
-    await initiator.context().close();
-    const url = `/approvals?subOrg=${subOrgId}`;
-    const manifest = readManifest();
-    const route = 'src/web/routes/_authenticated/approvals.tsx?tsr-split=';
-    const parts = Object.keys(manifest).filter((k) => k.startsWith(route));
-    expect(parts).toHaveLength(1);
-    const entry = Object.entries(manifest).find(([, c]) => c.isEntry)?.[0] ?? '';
-    const needed = staticGraph(manifest, [entry, ...parts]);
-    const bulk = manifest['src/web/features/approvals/components/bulk-approve-dialog.tsx']?.file;
-    expect(bulk).toBeTruthy();
-
-    const html = await (await page.request.get(url, { headers: { Accept: 'text/html' } })).text();
-    const named = new Set(
-      [
-        ...html.matchAll(
-          /<(?:link rel="modulepreload"|script type="module")[^>]* (?:href|src)="\/([^"]+\.js)"/g,
-        ),
-      ].map((m) => m[1] ?? ''),
-    );
-    expect([...needed].filter((file) => !named.has(file))).toEqual([]);
-    expect(named.has(bulk ?? '')).toBe(false);
-
-    const fetched: string[] = [];
-    page.on('request', (request) => {
-      const path = new URL(request.url()).pathname.slice(1);
-      if (path.endsWith('.js')) fetched.push(path);
-    });
-    await page.goto(url);
-    const box = page.locator(`[data-approval-id="${id}"]`).getByRole('checkbox');
-    await expect(box).toBeEnabled();
-    await expectHydrated(page);
-    // Live with what the HTML named, and nothing of the bulk approval until the button is wanted.
-    expect(fetched.filter((file) => !named.has(file))).toEqual([]);
-    await box.check();
     await page.getByRole('button', { name: 'Approve selected…' }).hover();
     await expect.poll(() => fetched.includes(bulk ?? '')).toBe(true);
+    expect(problems).toEqual([]);
   });
 });
 
