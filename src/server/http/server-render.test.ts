@@ -490,6 +490,21 @@ describe("every signed-in page's first screen, through the same path", () => {
   );
 
   appTest(
+    "a transaction's page: its history in the state, under the status the page holds",
+    async ({ t, ours, scoped }) => {
+      const id = ours[0]?.id ?? '-';
+      const { state } = await rendered(t, `/transactions/${id}`, scoped, 'transaction-page');
+      const keys = state.queries.map((q) => JSON.stringify(q.queryKey));
+      // Read beside the transaction on a first load, and kept where the page looks for it.
+      const history = state.queries.find((q) => q.queryKey.includes('history'));
+      expect(keys.filter((key) => key.includes('history'))).toHaveLength(1);
+      expect(history?.queryKey.at(-1)).toBe(ours[0]?.status);
+      expect(JSON.stringify(history?.queryKey)).toContain(id);
+      expect(history?.state.data).toMatchObject({ entityId: id });
+    },
+  );
+
+  appTest(
     "the approvals inbox: what waits in the approver's scope",
     async ({ t, ours, pending, account, approver }) => {
       const { root, state } = await rendered(t, '/approvals', approver, 'approvals-results');

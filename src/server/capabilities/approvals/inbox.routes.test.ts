@@ -1,5 +1,8 @@
 import { approvalInboxCount } from '#contract/endpoints/approval-counts.ts';
 import { approvalInbox } from '#contract/endpoints/approvals.ts';
+import { overview } from '#contract/endpoints/overview.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import { OverviewResponse } from '#contract/overview.ts';
 import { describe, expect } from 'vitest';
 import { ApprovalInboxResponse } from '#contract/approval-inbox.ts';
 import { ApiErrorBody } from '#contract/common.ts';
@@ -221,6 +224,45 @@ describe.each(BACKENDS)('GET /api/console/approvals/ on %s', (_name, appTest) =>
       expect(counts.body).toEqual({ actionableCount, totalCount: 3, youApprovedCount: 0 });
     }
   });
+
+  appTest(
+    "the overview's waiting figure is the inbox's: its counts and its oldest item not the member's",
+    async ({ t }) => {
+      const d = await desk(t, 'Waiting desk');
+      const admin = await t.signIn('admin');
+      const now = new Date();
+      // The oldest is the admin's own: not theirs to decide, so not what waits on them.
+      await pendingTransaction(t, d, minutesAgo(9, now), admin.member.id);
+      await pendingAccount(t, d.subOrgId, minutesAgo(7, now));
+      await pendingTransaction(t, d, minutesAgo(5, now));
+      await pendingAccount(t, d.subOrgId, minutesAgo(3, now), admin.member.id);
+
+      const approver = await t.signIn('approver');
+      for (const [member, oldest] of [
+        [admin, minutesAgo(7, now)],
+        [approver, minutesAgo(9, now)],
+      ] as const) {
+        const res = await member.json(`${pathOf(overview)}?subOrgId=${d.subOrgId}`);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const { waiting } = OverviewResponse.parse(res.body);
+        const counts = await member.json(`${approvalInboxCount.path}?subOrgId=${d.subOrgId}`);
+        const { actionableCount, totalCount } = counts.body as {
+          actionableCount: number;
+          totalCount: number;
+        };
+        // The inbox's own items, every page: its oldest that the member did not propose.
+        const items = (await inbox(member, `subOrgId=${d.subOrgId}&limit=100`)).results;
+        const notTheirs = items.filter((item) => !item.yours);
+        expect(waiting).toEqual({
+          actionableCount,
+          totalCount,
+          oldestAt: notTheirs.at(-1)?.createdAt,
+        });
+        expect(waiting?.totalCount).toBe(4);
+        expect(waiting?.oldestAt).toBe(oldest.toISOString());
+      }
+    },
+  );
 
   appTest('pages with its own cursor: every item once, in order, across pages', async ({ t }) => {
     const d = await desk(t, 'Paging desk');

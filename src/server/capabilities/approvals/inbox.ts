@@ -355,16 +355,14 @@ export interface HeldSource {
   clock: CardContext['clock'];
 }
 
-/** One page of the inbox after `page.cursor`, with the counts of the whole inbox. */
-export async function approvalInbox(
+/** What every inbox read starts from: the member, what they approved, and the held items waiting. */
+async function inboxStart(
   backend: CustodyBackend,
   ctx: CustodyContext,
   db: Database,
-  query: { subOrgId: string | undefined; page: PageRequest },
-  source?: HeldSource,
-): Promise<ApprovalInboxResponse> {
-  const after = query.page.cursor ? decodeCursor(query.page.cursor) : null;
-  const scope = query.subOrgId ? { subOrgId: query.subOrgId } : {};
+  subOrgId: string | undefined,
+  source: HeldSource | undefined,
+) {
   const member = ctx.actor?.type === 'STAFF' ? ctx.actor.id : undefined;
   // What the member approved and still waits for others is no longer theirs to decide.
   const approvedAt = await approvedAndWaiting(db, member);
@@ -372,39 +370,31 @@ export async function approvalInbox(
     ? { backend, ctx, db, clock: source.clock, memberId: member ?? null }
     : null;
   const held = card
-    ? (await heldWaiting(card, source?.kinds ?? [], query.subOrgId)).map((item) =>
+    ? (await heldWaiting(card, source?.kinds ?? [], subOrgId)).map((item) =>
         heldItemOf(item, member, approvedAt),
       )
     : [];
-  const page = async (items: readonly Listed[]) =>
-    named(backend, ctx, db, card ? await withCards(card, items) : (items as ApprovalItem[]));
-  if (backend.pendingApprovals) {
-    const found = await backend.pendingApprovals(ctx, {
-      limit: query.page.limit,
-      ...(after ? { after: { createdAt: new Date(after[0]), kind: after[1], id: after[2] } } : {}),
-      ...(member ? { creatorId: member } : {}),
-      ...(approvedAt.size > 0 ? { decidedIds: [...approvedAt.keys()] } : {}),
-      ...scope,
-    });
-    // The backend's page and every held item after the cursor, in the one order: the page's
-    // first `limit` are the inbox's (the backend's next rows all come after its last one).
-    const merged: Listed[] = [
-      ...found.items.map((item) => itemOf(ctx, item, undefined, approvedAt)),
-      ...(after ? held.filter((item) => compareKeys(keyOf(item), after) > 0) : held),
-    ].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
-    const results = merged.slice(0, query.page.limit);
-    const hasNext = found.hasNext || merged.length > query.page.limit;
-    const last = results.at(-1);
-    const counts = countsOf(held);
-    return {
-      results: await page(results),
-      nextCursor: hasNext && last ? encodeCursor(keyOf(last)) : null,
-      hasNext,
-      actionableCount: found.actionableCount + counts.actionableCount,
-      totalCount: found.totalCount + counts.totalCount,
-      youApprovedCount: found.youApprovedCount + counts.youApprovedCount,
-    };
-  }
+  // The backend's query: its scope, and what the member proposed and approved, counted apart.
+  const pendingQuery = {
+    ...(member ? { creatorId: member } : {}),
+    ...(approvedAt.size > 0 ? { decidedIds: [...approvedAt.keys()] } : {}),
+    ...(subOrgId ? { subOrgId } : {}),
+  };
+  return { approvedAt, card, held, pendingQuery };
+}
+
+/**
+ * Upstream: every pending item of the custody API's lists in scope (at most
+ * MAX_PENDING_PAGES pages of each kind), its proposer from the audit log.
+ */
+async function everyPending(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  subOrgId: string | undefined,
+  approvedAt: ReadonlyMap<string, string>,
+): Promise<Listed[]> {
+  const scope = subOrgId ? { subOrgId } : {};
   const [transactions, bankAccounts, contacts] = await Promise.all([
     readNewest<Transaction>((cursor) =>
       backend.listTransactions(ctx, {
@@ -444,12 +434,114 @@ export async function approvalInbox(
   ];
   // Every item read, not only the page's: which are the member's own decides the count.
   const creators = await auditedCreators(db, pending.map(entityIdOf));
-  const items: Listed[] = [
-    ...pending.map((p) => itemOf(ctx, p, creators.get(entityIdOf(p)), approvedAt)),
-    ...held,
-  ].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+  return pending.map((p) => itemOf(ctx, p, creators.get(entityIdOf(p)), approvedAt));
+}
+
+/** One page of the inbox after `page.cursor`, with the counts of the whole inbox. */
+export async function approvalInbox(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  query: { subOrgId: string | undefined; page: PageRequest },
+  source?: HeldSource,
+): Promise<ApprovalInboxResponse> {
+  const after = query.page.cursor ? decodeCursor(query.page.cursor) : null;
+  const { approvedAt, card, held, pendingQuery } = await inboxStart(
+    backend,
+    ctx,
+    db,
+    query.subOrgId,
+    source,
+  );
+  const page = async (items: readonly Listed[]) =>
+    named(backend, ctx, db, card ? await withCards(card, items) : (items as ApprovalItem[]));
+  if (backend.pendingApprovals) {
+    const found = await backend.pendingApprovals(ctx, {
+      limit: query.page.limit,
+      ...(after ? { after: { createdAt: new Date(after[0]), kind: after[1], id: after[2] } } : {}),
+      ...pendingQuery,
+    });
+    // The backend's page and every held item after the cursor, in the one order: the page's
+    // first `limit` are the inbox's (the backend's next rows all come after its last one).
+    const merged: Listed[] = [
+      ...found.items.map((item) => itemOf(ctx, item, undefined, approvedAt)),
+      ...(after ? held.filter((item) => compareKeys(keyOf(item), after) > 0) : held),
+    ].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
+    const results = merged.slice(0, query.page.limit);
+    const hasNext = found.hasNext || merged.length > query.page.limit;
+    const last = results.at(-1);
+    const counts = countsOf(held);
+    return {
+      results: await page(results),
+      nextCursor: hasNext && last ? encodeCursor(keyOf(last)) : null,
+      hasNext,
+      actionableCount: found.actionableCount + counts.actionableCount,
+      totalCount: found.totalCount + counts.totalCount,
+      youApprovedCount: found.youApprovedCount + counts.youApprovedCount,
+    };
+  }
+  const pending = await everyPending(backend, ctx, db, query.subOrgId, approvedAt);
+  const items: Listed[] = [...pending, ...held].sort((a, b) => compareKeys(keyOf(a), keyOf(b)));
   const found = inboxPage(items, query.page.limit, after);
   return { ...found, results: await page(found.results) };
+}
+
+/** What waits on a member, for the overview: the inbox's counts and its oldest item. */
+export interface InboxWaiting {
+  actionableCount: number;
+  totalCount: number;
+  /** When the oldest item the member did not propose came in (decided by them or not); null when none. */
+  oldestAt: string | null;
+}
+
+/** The oldest of `items` the member did not propose, by its createdAt as given. */
+function oldestNotTheirs(
+  items: readonly { yours: boolean; createdAt: string | null }[],
+): string | null {
+  let oldest: { at: number; createdAt: string } | null = null;
+  for (const item of items) {
+    const at = item.yours || !item.createdAt ? Number.NaN : Date.parse(item.createdAt);
+    if (Number.isFinite(at) && (!oldest || at < oldest.at))
+      oldest = { at, createdAt: item.createdAt ?? '' };
+  }
+  return oldest?.createdAt ?? null;
+}
+
+/**
+ * The inbox's counts and when its oldest item the member did not propose came
+ * in, as the inbox's own pages would show them, but without reading a page:
+ * no item is named or carded. The sandbox answers both in its count queries;
+ * upstream they are read from every pending item, as the inbox's count is.
+ */
+export async function approvalInboxWaiting(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  db: Database,
+  subOrgId: string | undefined,
+  source?: HeldSource,
+): Promise<InboxWaiting> {
+  const { approvedAt, held, pendingQuery } = await inboxStart(backend, ctx, db, subOrgId, source);
+  const heldCounts = countsOf(held);
+  const heldOldest = oldestNotTheirs(held);
+  if (backend.pendingApprovals) {
+    const found = await backend.pendingApprovals(ctx, {
+      limit: 1,
+      withOldest: true,
+      ...pendingQuery,
+    });
+    const backendOldest = found.oldestNotTheirsAt?.toISOString() ?? null;
+    return {
+      actionableCount: found.actionableCount + heldCounts.actionableCount,
+      totalCount: found.totalCount + heldCounts.totalCount,
+      oldestAt: oldestNotTheirs([
+        { yours: false, createdAt: backendOldest },
+        { yours: false, createdAt: heldOldest },
+      ]),
+    };
+  }
+  const items = [...(await everyPending(backend, ctx, db, subOrgId, approvedAt)), ...held];
+  const { actionableCount, totalCount } = countsOf(items);
+  return { actionableCount, totalCount, oldestAt: oldestNotTheirs(items) };
 }
 
 /** An item's place in the inbox: newest first, then kind, then id (both descending), so the order is total. */

@@ -29,6 +29,11 @@ export interface PendingApprovalsQuery extends ScopeFilter {
    * others: nothing left for them to decide, so counted apart like their own.
    */
   decidedIds?: readonly string[] | undefined;
+  /**
+   * Also answer `oldestNotTheirsAt` (the overview's "waiting" figure): the
+   * inbox's badge and pages have no use for it, so it is read only when asked.
+   */
+  withOldest?: boolean | undefined;
 }
 
 /**
@@ -61,6 +66,11 @@ export interface PendingApprovals {
   actionableCount: number;
   /** Of those, the ones in `decidedIds`: approved by the member, waiting for more. */
   youApprovedCount: number;
+  /**
+   * With `withOldest`: when the oldest waiting item that `creatorId` did not
+   * propose came in (whether or not they approved it), null when none does.
+   */
+  oldestNotTheirsAt?: Date | null;
 }
 
 export type RecordedApprovalDecision = ApprovalDecision & { subOrgId: string | null };

@@ -5,7 +5,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { TransactionListQuery } from '../transactions/port.ts';
 import type { Database } from '../../db/client.ts';
-import { approvalInbox, type HeldSource } from '../approvals/inbox.ts';
+import { approvalInboxWaiting, type HeldSource } from '../approvals/inbox.ts';
 import { addTo, percentOf, valueVaults } from './holdings.ts';
 import type { FlowTotals, OverviewFacts, OverviewFactsQuery } from './port.ts';
 
@@ -25,8 +25,9 @@ import type { FlowTotals, OverviewFacts, OverviewFactsQuery } from './port.ts';
  *   usual for their fee tier, the latest to pass its usual time first (SLOW_LISTED of
  *   them): a new hold-up is seen above the ones already known;
  * - waiting: for a member who decides, the approvals inbox's counts and the
- *   oldest item they may decide (capabilities/approvals/inbox.ts, the very
- *   list the inbox page pages through).
+ *   oldest item they did not propose (capabilities/approvals/inbox.ts, the
+ *   very list the inbox page pages through), read as its counts are: no
+ *   page of items is named or carded for them.
  *
  * Holdings and flows are the backend's `overviewFacts` where it keeps them
  * (the sandbox: a fixed number of statements over its balances and its
@@ -228,35 +229,6 @@ function slowOnes(inFlight: readonly Transaction[]): OverviewResponse['slow'] {
   };
 }
 
-/** The oldest item the member may decide, and the inbox's counts (null for those who do not decide). */
-async function waitingOn(
-  backend: CustodyBackend,
-  ctx: CustodyContext,
-  db: Database,
-  subOrgId: string | undefined,
-  held: HeldSource | undefined,
-): Promise<OverviewResponse['waiting']> {
-  let cursor: string | undefined;
-  let oldest: string | null = null;
-  let counts: { actionableCount: number; totalCount: number } | undefined;
-  for (let pages = 0; pages < MAX_TRANSACTION_PAGES; pages += 1) {
-    const page = await approvalInbox(
-      backend,
-      ctx,
-      db,
-      { subOrgId, page: { limit: PAGE, cursor } },
-      held,
-    );
-    counts ??= { actionableCount: page.actionableCount, totalCount: page.totalCount };
-    // Newest first: the last item the member may decide is the oldest so far.
-    const mine = page.results.filter((item) => !item.yours && item.createdAt);
-    oldest = mine.at(-1)?.createdAt ?? oldest;
-    if (!page.hasNext || !page.nextCursor) break;
-    cursor = page.nextCursor;
-  }
-  return { ...(counts ?? { actionableCount: 0, totalCount: 0 }), oldestAt: oldest };
-}
-
 export interface OverviewOptions {
   subOrgId: string | undefined;
   timeZone: string;
@@ -291,7 +263,9 @@ export async function readOverview(
       ? backend.overviewFacts(ctx, factsQuery).then((read) => ({ facts: read, complete: true }))
       : composedFacts(backend, ctx, factsQuery),
     Promise.all(IN_FLIGHT.map((status) => readAll(backend, ctx, { status, subOrgId }))),
-    options.decides ? waitingOn(backend, ctx, db, subOrgId, options.held) : Promise.resolve(null),
+    options.decides
+      ? approvalInboxWaiting(backend, ctx, db, subOrgId, options.held)
+      : Promise.resolve(null),
   ]);
   const { vaults } = facts;
   const totalUsd = sum(vaults.map((v) => v.usd));

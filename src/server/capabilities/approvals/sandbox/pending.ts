@@ -96,7 +96,7 @@ function waiting(table: Table, orgId: string, scope: PendingApprovalsQuery): SQL
 export type PendingApprovalPage = Pick<PendingApprovals, 'items' | 'hasNext'>;
 export type PendingApprovalCounts = Pick<
   PendingApprovals,
-  'totalCount' | 'actionableCount' | 'youApprovedCount'
+  'totalCount' | 'actionableCount' | 'youApprovedCount' | 'oldestNotTheirsAt'
 >;
 
 /**
@@ -235,6 +235,7 @@ export function countsKey(query: PendingApprovalsQuery) {
     subOrgIds: query.subOrgIds,
     creatorId: query.creatorId,
     decidedIds: query.decidedIds ? [...query.decidedIds].sort() : undefined,
+    withOldest: query.withOldest,
   };
 }
 
@@ -243,26 +244,36 @@ export async function pendingApprovalCounts(
   orgId: string | null,
   query: PendingApprovalsQuery,
 ): Promise<PendingApprovalCounts> {
-  if (!orgId) return { totalCount: 0, actionableCount: 0, youApprovedCount: 0 };
+  const oldestAsked = query.withOldest ? { oldestNotTheirsAt: null } : {};
+  if (!orgId) return { totalCount: 0, actionableCount: 0, youApprovedCount: 0, ...oldestAsked };
   const decided = query.decidedIds?.length ? [...query.decidedIds] : null;
+  const notMine = (createdBy: PgColumn) =>
+    query.creatorId ? sql`${createdBy} is distinct from ${query.creatorId}` : sql`true`;
   // Theirs to decide: not proposed by them, not already approved by them.
-  const actionable = (createdBy: PgColumn, id: PgColumn) => {
-    const notMine = query.creatorId
-      ? sql`${createdBy} is distinct from ${query.creatorId}`
-      : sql`true`;
-    return decided
-      ? sql<number>`count(*) filter (where ${notMine} and not ${inArray(id, decided)})::int`
-      : sql<number>`count(*) filter (where ${notMine})::int`;
-  };
+  const actionable = (createdBy: PgColumn, id: PgColumn) =>
+    decided
+      ? sql<number>`count(*) filter (where ${notMine(createdBy)} and not ${inArray(id, decided)})::int`
+      : sql<number>`count(*) filter (where ${notMine(createdBy)})::int`;
   // Approved by them and waiting for others: neither theirs to decide nor theirs.
   const approved = (id: PgColumn) =>
     decided
       ? sql<number>`count(*) filter (where ${inArray(id, decided)})::int`
       : sql<number>`0::int`;
-  const counted = (row: { total: number; actionable: number; approved: number } | undefined) => ({
+  // The oldest they did not propose, in the same pass over the waiting rows; as epoch
+  // milliseconds, which every driver answers as a number (an aggregate's timestamp comes
+  // back as a string or a Date, and in the session's zone, as the driver likes).
+  const oldest = (createdBy: PgColumn, createdAt: PgColumn) =>
+    query.withOldest
+      ? sql<
+          number | null
+        >`(extract(epoch from min(${createdAt}) filter (where ${notMine(createdBy)})) * 1000)::float8`
+      : sql<null>`null`;
+  type Row = { total: number; actionable: number; approved: number; oldest: number | null };
+  const counted = (row: Row | undefined) => ({
     total: row?.total ?? 0,
     actionable: row?.actionable ?? 0,
     approved: row?.approved ?? 0,
+    oldest: row?.oldest ?? null,
   });
   const count = async (table: Table) => {
     const [row] = await db
@@ -270,6 +281,7 @@ export async function pendingApprovalCounts(
         total: sql<number>`count(*)::int`,
         actionable: actionable(table.createdById, table.id),
         approved: approved(table.id),
+        oldest: oldest(table.createdById, table.createdAt),
       })
       .from(table)
       .where(waiting(table, orgId, query));
@@ -281,21 +293,26 @@ export async function pendingApprovalCounts(
         total: sql<number>`count(*)::int`,
         actionable: actionable(changeRequests.createdById, changeRequests.entityId),
         approved: approved(changeRequests.entityId),
+        oldest: oldest(changeRequests.createdById, changeRequests.createdAt),
       })
       .from(changeRequests)
       .innerJoin(contacts, contactOfRequest(orgId))
       .where(contactsWaiting(orgId, query));
     return counted(row);
   };
-  const [tx, accounts, contactCount] = await Promise.all([
-    count(transactions),
-    count(bankAccounts),
-    countContacts(),
-  ]);
+  const kinds = await Promise.all([count(transactions), count(bankAccounts), countContacts()]);
+  const total = (figure: 'total' | 'actionable' | 'approved') =>
+    kinds.reduce((n, kind) => n + kind[figure], 0);
+  const counts = {
+    totalCount: total('total'),
+    actionableCount: total('actionable'),
+    youApprovedCount: total('approved'),
+  };
+  if (!query.withOldest) return counts;
+  const times = kinds.flatMap((kind) => (kind.oldest === null ? [] : [kind.oldest]));
   return {
-    totalCount: tx.total + accounts.total + contactCount.total,
-    actionableCount: tx.actionable + accounts.actionable + contactCount.actionable,
-    youApprovedCount: tx.approved + accounts.approved + contactCount.approved,
+    ...counts,
+    oldestNotTheirsAt: times.length > 0 ? new Date(Math.min(...times)) : null,
   };
 }
 

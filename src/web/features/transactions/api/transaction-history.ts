@@ -19,6 +19,22 @@ export const transactionHistoryQuery = (transactionId: string, status: string | 
     staleTime: 30_000,
   });
 
+/**
+ * The history asked for before the transaction's status is known (the page's
+ * first load: the server's render waits on both reads, so side by side they
+ * cost the slower one, not their sum): the query of the status the detail
+ * then names, answered by this one read.
+ */
+export function startTransactionHistory(transactionId: string) {
+  const answer = apiClient.call(transactionHistory, { params: { transactionId } });
+  // Refused with the detail (a transaction not found or not theirs): the page says so, not this.
+  answer.catch(() => undefined);
+  return (status: string | undefined) => ({
+    ...transactionHistoryQuery(transactionId, status),
+    queryFn: () => answer,
+  });
+}
+
 export function useTransactionHistory(tx: Transaction) {
   return useQuery({ ...transactionHistoryQuery(tx.id ?? '', tx.status), enabled: Boolean(tx.id) });
 }
