@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ChangeRequestActor } from '#contract/change-request.ts';
+import type { ChangeRequestActor, ChangeRequestHistory } from '#contract/change-request.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import { transactionHistory } from '#contract/endpoints/transactions.ts';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -26,13 +26,25 @@ export const transactionHistoryQuery = (transactionId: string, status: string | 
  * then names, answered by this one read.
  */
 export function startTransactionHistory(transactionId: string) {
-  const answer = apiClient.call(transactionHistory, { params: { transactionId } });
+  const read = () => apiClient.call(transactionHistory, { params: { transactionId } });
+  const answer = read();
   // Refused with the detail (a transaction not found or not theirs): the page says so, not this.
   answer.catch(() => undefined);
   return (status: string | undefined) => ({
     ...transactionHistoryQuery(transactionId, status),
-    queryFn: () => answer,
+    queryFn: async () => {
+      const early = await answer;
+      // Read before a decision the detail then saw: it would stand under that status, short
+      // of the decision, until the status next changed. Asked again instead.
+      return missesDecision(early, status) ? read() : early;
+    },
   });
+}
+
+/** A history with no decided record, for a transaction whose status says it was decided. */
+export function missesDecision(history: ChangeRequestHistory, status: string | undefined): boolean {
+  if (status === undefined || status === 'PENDING') return false;
+  return !history.results.some((r) => r.status !== 'PENDING');
 }
 
 export function useTransactionHistory(tx: Transaction) {
