@@ -19,12 +19,13 @@ import {
   parseRetryAfter,
 } from './api-errors.ts';
 import { csrfHeaders } from './csrf-token.ts';
-import { scopedFetch } from './render-scope.ts';
+import { scopedFetch, scopedTrust } from './render-scope.ts';
 
 /**
  * The SPA's client for the console server's own origin: one typed call for
  * every declared endpoint (contract/endpoints/), each answer checked against
- * its declared (lenient) schema. No UI side effects here: callers decide
+ * its declared (lenient) schema (a server render's own answers in process
+ * may be taken as they come: `trusts`). No UI side effects here: callers decide
  * what an error means to the user.
  */
 
@@ -38,6 +39,12 @@ export interface ApiClientOptions {
   baseUrl?: string;
   /** Extra headers per request (a CSRF token, for instance). */
   headers?: () => Record<string, string>;
+  /**
+   * Answers of these schemas are taken as they come, unchecked: the server's
+   * own, answered in process while it renders a page (lib/render-scope.ts).
+   * Default: every answer is checked.
+   */
+  trusts?: (schema: z.ZodMiniType) => boolean;
 }
 
 export interface RequestOptions {
@@ -168,6 +175,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
         `${method} ${path} answered with non-JSON content`,
       );
     }
+    if (options.trusts?.(schema)) return json as z.output<S>;
     const parsed = schema.safeParse(json);
     if (!parsed.success) {
       throw new ResponseValidationError(
@@ -252,9 +260,14 @@ export type ApiClient = ReturnType<typeof createApiClient>;
 
 /**
  * The browser's client: same origin, global fetch, the session's CSRF token on
- * every request. During a server render the same client reaches the server
- * in process, as the visitor (lib/render-scope.ts).
+ * every request, every answer checked. During a server render the same
+ * client reaches the server in process, as the visitor, and takes the
+ * server's answers of plain schemas as they come (lib/render-scope.ts).
  */
-export const apiClient: ApiClient = createApiClient({ headers: csrfHeaders, fetch: scopedFetch });
+export const apiClient: ApiClient = createApiClient({
+  headers: csrfHeaders,
+  fetch: scopedFetch,
+  trusts: scopedTrust,
+});
 
 export { ApiError };

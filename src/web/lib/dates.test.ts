@@ -109,6 +109,22 @@ describe('a time as the console shows it', () => {
     expect(formatDateTime('2026-11-24T00:00:00Z', 'UTC')).toBe('Nov 24, 2026, 00:00:00 UTC');
   });
 
+  it('is the same text each time it is asked, in each zone, past any number of other times', () => {
+    const zones = ['America/Los_Angeles', 'Europe/Berlin', 'UTC'];
+    const first = zones.map((zone) => formatDateTime(at, zone));
+    for (let second = 0; second < 2500; second += 1)
+      formatDateTime(new Date(Date.parse(at) + second * 1000).toISOString(), 'Asia/Kolkata');
+    expect(zones.map((zone) => formatDateTime(at, zone))).toEqual(first);
+    expect(first).toEqual([
+      'Nov 24, 2026, 14:03:05 PST',
+      'Nov 24, 2026, 23:03:05 GMT+1',
+      'Nov 24, 2026, 22:03:05 UTC',
+    ]);
+    expect(formatDateTime('2026-11-24T22:44:45.000Z', 'Asia/Kolkata')).toBe(
+      'Nov 25, 2026, 04:14:45 GMT+5:30',
+    );
+  });
+
   it('shows an unparsable value as it is, and nothing for none', () => {
     expect(formatDateTime('soon', 'UTC')).toBe('soon');
     expect(formatDateTime(undefined, 'UTC')).toBe('');

@@ -134,11 +134,23 @@ export function dayOfIn(iso: string | undefined, timeZone: string): string {
  */
 export function formatDateTime(iso: string | undefined, timeZone: string): string {
   if (!iso) return '';
+  const key = `${timeZone} ${iso}`;
+  const known = shownTimes.get(key);
+  if (known !== undefined) return known;
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
   const p = partsOf('shown', timeZone, at);
-  return `${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
+  const shown = `${p.month} ${p.day}, ${p.year}, ${p.hour}:${p.minute}:${p.second} ${p.timeZoneName}`;
+  // Emptied when full rather than kept in order: a bound on memory is all that is asked of it.
+  if (shownTimes.size >= SHOWN_TIMES_KEPT) shownTimes.clear();
+  shownTimes.set(key, shown);
+  return shown;
 }
+
+// The same rows' times are shown again and again (every render of a list, on the server
+// for each page asked, in the browser at each refetch): each formatted once, by zone.
+const SHOWN_TIMES_KEPT = 2000;
+const shownTimes = new Map<string, string>();
 
 /**
  * `2026-11-24T14:03:05.000-08:00`: an instant as ISO 8601 in `timeZone`, its

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import type { FetchLike } from './api-client.ts';
 
 /**
@@ -10,11 +11,20 @@ import type { FetchLike } from './api-client.ts';
  */
 type ScopeLookup = () => FetchLike | undefined;
 
-let lookup: ScopeLookup = () => undefined;
+/** Whether an answer of this schema, from the server in process, is taken as it comes. */
+type AnswerTrust = (schema: z.ZodMiniType) => boolean;
 
-/** Called once by the server's render entry; never in the browser. */
-export function setRenderScopeLookup(next: ScopeLookup): void {
+let lookup: ScopeLookup = () => undefined;
+let trust: AnswerTrust = () => false;
+
+/**
+ * Called once by the server's render entry; never in the browser. `trusted`
+ * says which of the server's own answers its render may take unchecked
+ * (lib/answer-as-given.ts); none by default.
+ */
+export function setRenderScopeLookup(next: ScopeLookup, trusted: AnswerTrust = () => false): void {
   lookup = next;
+  trust = trusted;
 }
 
 /** True while code runs inside a server render: browser-only side effects stay off. */
@@ -24,3 +34,10 @@ export function inServerRender(): boolean {
 
 /** `fetch`, or the rendering request's in-process fetch on the server. */
 export const scopedFetch: FetchLike = (input, init) => (lookup() ?? globalThis.fetch)(input, init);
+
+/**
+ * Whether an answer of `schema` may be taken unchecked: only inside a server
+ * render, whose answers come from its own server in process. An answer the
+ * browser fetches is always checked.
+ */
+export const scopedTrust: AnswerTrust = (schema) => lookup() !== undefined && trust(schema);
