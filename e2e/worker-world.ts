@@ -181,6 +181,29 @@ export async function holdFeesCalm(
   );
 }
 
+/**
+ * The sub-organization's fee estimates on `chains` following the chain's own
+ * market again, as the fee charged at signing does (a story that compares
+ * the two); `holdFeesCalm` puts the hold back.
+ */
+export async function followFeeMarket(
+  admin: APIRequestContext,
+  origin: string,
+  subOrgId: string,
+  chains: readonly string[],
+): Promise<void> {
+  const until = new Date(Date.now() + HOLD_MS).toISOString();
+  await Promise.all(
+    chains.map((chain) =>
+      post(admin, origin, `/api/console/sandbox/sub-orgs/${subOrgId}/fee-surge/`, {
+        chain,
+        factor: '1',
+        until,
+      }),
+    ),
+  );
+}
+
 export async function makeWorkerWorld(options: {
   /** Signed in as an admin of the sub-organization. */
   admin: APIRequestContext;

@@ -33,6 +33,12 @@ export interface RenderRequest {
   href: string;
   /** Reaches the console's own API as the visitor (their cookie), in process. */
   fetch: (input: string, init: RequestInit) => Response | Promise<Response>;
+  /**
+   * The answers are built by this server as their schemas' output (the
+   * embedded sandbox), so a render may take plain ones unchecked; false when
+   * they pass an upstream's answers through, which only a check vouches for.
+   */
+  answersBuiltHere?: boolean;
 }
 
 /** The render entry's shape: one function, `planPage`. */

@@ -368,6 +368,7 @@ export function createApp({
     spaRoutes(config.staticDir, {
       request: (input, init, env) => app.request(input, init, env),
       liveSession,
+      answersBuiltHere: backend.kind !== 'upstream',
       ...(pageRenderer ? { renderer: pageRenderer } : {}),
     }),
   );

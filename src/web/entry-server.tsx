@@ -61,10 +61,14 @@ const SERVER_RENDERED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/_authenticated/ledger_/accounts', 'ledger-accounts-page'],
 ]);
 
-const requestFetch = new AsyncLocalStorage<FetchLike>();
-// The render's reads are this server's own answers, built as their schemas' output: checking
-// them again in process changed nothing and was half of what the reads cost.
-setRenderScopeLookup(() => requestFetch.getStore(), parsesAsGiven);
+const requestScope = new AsyncLocalStorage<{ fetch: FetchLike; answersBuiltHere: boolean }>();
+// The render's reads are this server's own answers (the sandbox's), built as their schemas'
+// output: checking them again in process changed nothing and was half of what the reads cost.
+// An upstream's answers passed through are checked as the browser checks them.
+setRenderScopeLookup(
+  () => requestScope.getStore()?.fetch,
+  (schema) => requestScope.getStore()?.answersBuiltHere === true && parsesAsGiven(schema),
+);
 
 /** Every query the loaders started, settled (reference data is started, not awaited). */
 async function settled(queryClient: QueryClient): Promise<void> {
@@ -83,7 +87,11 @@ async function settled(queryClient: QueryClient): Promise<void> {
  * writes otherwise) or any read that failed — the browser shows those states
  * as it always has, rather than a server's version of an error.
  */
-export function planPage({ href, fetch }: RenderRequest): PagePlan | undefined {
+export function planPage({
+  href,
+  fetch,
+  answersBuiltHere = false,
+}: RenderRequest): PagePlan | undefined {
   const queryClient = createQueryClient();
   const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [href] }), {
     isServer: true,
@@ -96,7 +104,7 @@ export function planPage({ href, fetch }: RenderRequest): PagePlan | undefined {
   return {
     firstScreenId,
     render: () =>
-      requestFetch.run(fetch, async () => {
+      requestScope.run({ fetch, answersBuiltHere }, async () => {
         await router.load();
         // A redirect (no session, a URL the router writes otherwise) resolves no location.
         const { matches, resolvedLocation } = router.state;

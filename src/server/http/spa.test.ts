@@ -236,14 +236,18 @@ const nextRender = () => {
 };
 let failure: Error | undefined;
 const warnings: string[] = [];
+/** Whether the last page planned was told its reads are the server's own answers. */
+let builtHere: boolean | undefined;
 const standIn: PageRenderer = {
-  planPage: ({ href }) =>
-    href.startsWith('/transactions')
+  planPage: ({ href, answersBuiltHere }) => {
+    builtHere = answersBuiltHere;
+    return href.startsWith('/transactions')
       ? {
           firstScreenId: 'tx-results',
           render: () => (failure ? Promise.reject(failure) : rendered),
         }
-      : undefined,
+      : undefined;
+  },
 };
 /** A database of its own: a page is planned only for a session that resolves. */
 const renderTest = appTestWith({
@@ -293,6 +297,8 @@ describe('a server-rendered page, sent in two parts', () => {
       expect(res.headers.get('Cache-Control')).toBe('no-store');
       expect(res.headers.get('Vary')).toMatch(/Cookie/);
       const page = await untilRendered(res, (b) => decoder.decode(b));
+      // The sandbox's answers are built here: the render may take plain ones unchecked.
+      expect(builtHere).toBe(true);
       // The browser may fetch the app and set up the document while the server renders.
       expect(page.head).toBe(
         '<!doctype html><html><head><title>Custody Console</title><link rel="expect" href="#tx-results" blocking="render" />\n  </head><body><div id="root">',

@@ -154,6 +154,8 @@ export interface SpaOptions {
   liveSession?: (c: Context<AppEnv>) => Promise<PageVisitor | null | undefined>;
   /** The render entry; default: the build's dist/ssr beside `staticDir`. */
   renderer?: () => Promise<PageRenderer | undefined>;
+  /** The API's answers are this server's own (the sandbox), not an upstream's passed through. */
+  answersBuiltHere?: boolean;
 }
 
 export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
@@ -186,6 +188,7 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
       return entry.planPage({
         href: `${url.pathname}${url.search}`,
         fetch: visitorFetch(c, options.request),
+        answersBuiltHere: options.answersBuiltHere ?? false,
       });
     } catch (error) {
       c.get('log').warn({ err: error, path: c.req.path }, 'server render failed; sent the shell');
