@@ -189,7 +189,14 @@ describe('the database going away under load', () => {
     } finally {
       await postgres.start();
     }
-    const res = await read();
+    // Back: the same request succeeds, as the 503 said, retried after its Retry-After (the first
+    // one after the restart may still meet a connection the stop broke, and answer 503 again).
+    let res = await read();
+    for (let retries = 0; res.status === 503 && retries < 5; retries += 1) {
+      const seconds = Number(res.headers.get('Retry-After') ?? '1');
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      res = await read();
+    }
     expect(res.status).toBe(200);
     expect(server.child.exitCode).toBeNull();
   }, 120_000);
