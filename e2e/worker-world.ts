@@ -157,28 +157,38 @@ export async function makeSubOrg(
 /** The most the sandbox holds a surge: a day; the run is far shorter. */
 const HOLD_MS = 23 * 3_600_000;
 
-/**
- * The sub-organization's fee estimates on `chains` held at the calm market
- * times `factor` (a steady surge), until the run is long over.
- */
-export async function holdFeesCalm(
+/** The sub-organization's fee surge on each of `chains`, held until the run is long over. */
+async function surgeFees(
   admin: APIRequestContext,
   origin: string,
   subOrgId: string,
-  factor = '1',
-  chains: readonly string[] = CHAINS.map((c) => c.value),
+  chains: readonly string[],
+  surge: { factor: string; steady: boolean },
 ): Promise<void> {
   const until = new Date(Date.now() + HOLD_MS).toISOString();
   await Promise.all(
     chains.map((chain) =>
       post(admin, origin, `/api/console/sandbox/sub-orgs/${subOrgId}/fee-surge/`, {
         chain,
-        factor,
         until,
-        steady: true,
+        ...surge,
       }),
     ),
   );
+}
+
+/**
+ * The sub-organization's fee estimates on `chains` held at the calm market
+ * times `factor` (a steady surge), until the run is long over.
+ */
+export function holdFeesCalm(
+  admin: APIRequestContext,
+  origin: string,
+  subOrgId: string,
+  factor = '1',
+  chains: readonly string[] = CHAINS.map((c) => c.value),
+): Promise<void> {
+  return surgeFees(admin, origin, subOrgId, chains, { factor, steady: true });
 }
 
 /**
@@ -186,22 +196,13 @@ export async function holdFeesCalm(
  * market again, as the fee charged at signing does (a story that compares
  * the two); `holdFeesCalm` puts the hold back.
  */
-export async function followFeeMarket(
+export function followFeeMarket(
   admin: APIRequestContext,
   origin: string,
   subOrgId: string,
   chains: readonly string[],
 ): Promise<void> {
-  const until = new Date(Date.now() + HOLD_MS).toISOString();
-  await Promise.all(
-    chains.map((chain) =>
-      post(admin, origin, `/api/console/sandbox/sub-orgs/${subOrgId}/fee-surge/`, {
-        chain,
-        factor: '1',
-        until,
-      }),
-    ),
-  );
+  return surgeFees(admin, origin, subOrgId, chains, { factor: '1', steady: false });
 }
 
 export async function makeWorkerWorld(options: {

@@ -458,33 +458,23 @@ export const threeServersSection: BenchSection = {
         consoles.push(c);
         members.push(await signInMembers(c.url, CLIENTS + 5));
       };
+      const measure = () =>
+        measurePhase(
+          consoles,
+          members,
+          admin,
+          postmaster,
+          database,
+          hasStatements,
+          options.progress,
+        );
       // The first migrates and seeds the database; the others find it ready.
       await startOne(1);
       await sleep(5_000);
-      phases.push(
-        await measurePhase(
-          consoles,
-          members,
-          admin,
-          postmaster,
-          database,
-          hasStatements,
-          options.progress,
-        ),
-      );
+      phases.push(await measure());
       for (let i = 2; i <= SERVERS; i++) await startOne(i);
       await sleep(5_000);
-      phases.push(
-        await measurePhase(
-          consoles,
-          members,
-          admin,
-          postmaster,
-          database,
-          hasStatements,
-          options.progress,
-        ),
-      );
+      phases.push(await measure());
     } finally {
       for (const m of members) m.agent.destroy();
       await Promise.all(consoles.map((c) => c.stop()));
