@@ -1,5 +1,4 @@
 import { cmp, sum } from '#contract/decimal.ts';
-import type { TransactionStatus } from '#contract/enums.ts';
 import type { OverviewResponse, VaultHoldingsResponse } from '#contract/overview.ts';
 import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
@@ -7,7 +6,13 @@ import type { TransactionListQuery } from '../transactions/port.ts';
 import type { Database } from '../../db/client.ts';
 import { approvalInboxWaiting, type HeldSource } from '../approvals/inbox.ts';
 import { addTo, percentOf, valueVaults } from './holdings.ts';
-import type { FlowTotals, OverviewFacts, OverviewFactsQuery } from './port.ts';
+import {
+  IN_FLIGHT,
+  type FlowTotals,
+  type InFlightFacts,
+  type OverviewFacts,
+  type OverviewFactsQuery,
+} from './port.ts';
 
 /**
  * The treasury overview of the caller's scope:
@@ -29,25 +34,17 @@ import type { FlowTotals, OverviewFacts, OverviewFactsQuery } from './port.ts';
  *   very list the inbox page pages through), read as its counts are: no
  *   page of items is named or carded for them.
  *
- * Holdings and flows are the backend's `overviewFacts` where it keeps them
- * (the sandbox: a fixed number of statements over its balances and its
- * transactions index, whatever their size, port.ts); otherwise (upstream)
- * they are composed here from the custody API's reads through the scoped
- * backend: the vault list, each vault's detailed balances, and the
- * completed transactions page by page, at most MAX_TRANSACTION_PAGES;
+ * Holdings, flows and the transactions in flight are the backend's
+ * `overviewFacts` where it keeps them (the sandbox: a fixed number of
+ * statements over its balances and its transactions index, whatever their
+ * size, port.ts); otherwise (upstream) they are composed here from the
+ * custody API's reads through the scoped backend: the vault list, each
+ * vault's detailed balances, the completed transactions page by page and
+ * those in flight status by status, at most MAX_TRANSACTION_PAGES each;
  * `transactionsComplete` says whether every one was read. Either way the
  * flows are summed by quarter hour and placed on the member's days here.
- * The transactions in flight are read by status from the transactions list
- * (what is on its way, not the history).
  */
 
-const IN_FLIGHT: readonly TransactionStatus[] = [
-  'PENDING',
-  'APPROVED',
-  'SIGNED',
-  'SUBMITTED',
-  'WAITING_CONFIRMATION',
-];
 const MAX_TRANSACTION_PAGES = 50;
 /** How many slow transactions the overview names; the count covers them all. */
 const SLOW_LISTED = 5;
@@ -164,13 +161,14 @@ async function composedFacts(
   ctx: CustodyContext,
   query: OverviewFactsQuery,
 ): Promise<{ facts: OverviewFacts; complete: boolean }> {
-  const [{ vaults }, completed] = await Promise.all([
+  const [{ vaults }, completed, inFlight] = await Promise.all([
     valueVaults(backend, ctx, query.subOrgId),
     readAll(backend, ctx, {
       status: 'COMPLETED',
       subOrgId: query.subOrgId,
       createdAtGte: query.createdFrom.toISOString(),
     }),
+    composedInFlight(backend, ctx, query.subOrgId),
   ]);
   const ours = new Set(vaults.map((v) => v.id));
   const byQuarter = new Map<number, FlowSum>();
@@ -200,8 +198,25 @@ async function composedFacts(
         ...flowAnswer(flow),
       })),
       lastDay: { outflow: flowAnswer(outflow), inflow: flowAnswer(inflow) },
+      inFlight,
     },
     complete: completed.complete,
+  };
+}
+
+/** The transactions on their way, read from the transactions list status by status. */
+async function composedInFlight(
+  backend: CustodyBackend,
+  ctx: CustodyContext,
+  subOrgId: string | undefined,
+): Promise<InFlightFacts> {
+  const reads = await Promise.all(
+    IN_FLIGHT.map((status) => readAll(backend, ctx, { status, subOrgId })),
+  );
+  return {
+    byStatus: IN_FLIGHT.map((status, i) => ({ status, count: reads[i]?.rows.length ?? 0 })),
+    mayBeSlow: reads.flatMap((r) => r.rows),
+    complete: reads.every((r) => r.complete),
   };
 }
 
@@ -258,11 +273,10 @@ export async function readOverview(
     now,
     lastDayFrom: new Date(dayFrom),
   };
-  const [{ facts, complete }, inFlightReads, waiting] = await Promise.all([
+  const [{ facts, complete }, waiting] = await Promise.all([
     backend.overviewFacts
       ? backend.overviewFacts(ctx, factsQuery).then((read) => ({ facts: read, complete: true }))
       : composedFacts(backend, ctx, factsQuery),
-    Promise.all(IN_FLIGHT.map((status) => readAll(backend, ctx, { status, subOrgId }))),
     options.decides
       ? approvalInboxWaiting(backend, ctx, db, subOrgId, options.held)
       : Promise.resolve(null),
@@ -317,13 +331,10 @@ export async function readOverview(
   const dayTotals = days.map((day) => ({ day, ...flowAnswer(byDay.get(day) ?? emptyFlow()) }));
   const largest = dayTotals.reduce((max, d) => (cmp(d.usd, max) > 0 ? d.usd : max), '0');
 
-  const byStatus = IN_FLIGHT.map((status, i) => ({
-    status,
-    count: inFlightReads[i]?.rows.length ?? 0,
-  }));
+  const { byStatus } = facts.inFlight;
   return {
     pricedAt: now.toISOString(),
-    slow: slowOnes(inFlightReads.flatMap((r) => r.rows)),
+    slow: slowOnes(facts.inFlight.mayBeSlow),
     priceSource: options.priceSource,
     totalUsd,
     timeZone,
@@ -344,6 +355,6 @@ export async function readOverview(
       count,
       share: percentOf(usd, largest),
     })),
-    transactionsComplete: complete && inFlightReads.every((r) => r.complete),
+    transactionsComplete: complete && facts.inFlight.complete,
   };
 }

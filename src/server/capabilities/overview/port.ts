@@ -1,4 +1,6 @@
+import type { TransactionStatus } from '#contract/enums.ts';
 import type { VaultHolding } from '#contract/overview.ts';
+import type { Transaction } from '#contract/transaction.ts';
 import type { CustodyContext, ScopeFilter } from '../../custody/call-context.ts';
 
 /**
@@ -35,12 +37,36 @@ export interface QuarterFlow extends FlowTotals {
   at: Date;
 }
 
+/** The statuses of a transaction on its way: neither completed, failed nor declined, nor a draft. */
+export const IN_FLIGHT: readonly TransactionStatus[] = [
+  'PENDING',
+  'APPROVED',
+  'SIGNED',
+  'SUBMITTED',
+  'WAITING_CONFIRMATION',
+];
+
+/** The transactions on their way in scope. */
+export interface InFlightFacts {
+  /** How many are in each IN_FLIGHT status, in that order. */
+  byStatus: Array<{ status: TransactionStatus; count: number }>;
+  /**
+   * Every one that may be slower than usual, as the transactions list answers
+   * it at `now` (its `slowAfter` and `slowerThanUsual`): at least those on the
+   * chain, any others too.
+   */
+  mayBeSlow: Transaction[];
+  /** Whether every one was counted and read (a read has a bound). */
+  complete: boolean;
+}
+
 export interface OverviewFacts {
   /** Every vault in scope, not deleted, newest first, its balances valued as detailed_balances values them. */
   vaults: Array<Pick<VaultHolding, 'id' | 'name' | 'subOrgId' | 'usd' | 'holdings'>>;
   /** Outflows by quarter hour, between `createdFrom`'s transactions and `now`. */
   outflowByQuarter: QuarterFlow[];
   lastDay: { outflow: FlowTotals; inflow: FlowTotals };
+  inFlight: InFlightFacts;
 }
 
 export interface OverviewPort {

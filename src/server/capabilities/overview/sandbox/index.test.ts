@@ -56,12 +56,13 @@ describe('the overview over a seeded sandbox', () => {
     expect(all.byVault.length).toBeGreaterThan(3);
     expect(all.outflowByDay.some((d) => d.count > 0)).toBe(true);
     expect(all.lastDay.outflow.count + all.lastDay.inflow.count).toBeGreaterThan(0);
+    expect(all.inFlight.byStatus.filter((s) => s.count > 0).length).toBeGreaterThan(1);
   });
 });
 
 describe('the overview’s read', () => {
   engineTest(
-    'sends as many statements for 200 completed transactions in 20 vaults as for 10 in 2',
+    'sends as many statements for 200 completed transactions in 20 vaults, 300 on their way, as for 10 in 2 and 4',
     async ({ t }) => {
       const sub = await createSubOrg(t.db, t.orgId, 'Many');
       const url = `${pathOf(overview)}${toQueryString({ subOrgId: sub.id, timeZone: 'Europe/Berlin' })}`;
@@ -86,14 +87,17 @@ describe('the overview’s read', () => {
         }
       };
       const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
-      const addTransfers = (n: number) =>
+      const addTransfers = (
+        n: number,
+        status: 'COMPLETED' | 'PENDING' | 'SUBMITTED' = 'COMPLETED',
+      ) =>
         t.db.insert(transactions).values(
           Array.from({ length: n }, (_, i) => ({
             id: randomUUID(),
             orgId: t.orgId,
             subOrgId: sub.id,
             vaultId: vaultIds[i % vaultIds.length] ?? null,
-            status: 'COMPLETED' as const,
+            status,
             category: 'TRANSFER' as const,
             transactionType: 'OUTGOING' as const,
             blockChain: 'ETHEREUM',
@@ -111,15 +115,30 @@ describe('the overview’s read', () => {
 
       await addVaults(2);
       await addTransfers(10);
+      await addTransfers(2, 'PENDING');
+      await addTransfers(2, 'SUBMITTED');
       const few = await read();
       expect(few.seen.lastDay.outflow).toEqual({ usd: '3000', count: 10, unpriced: 0 });
       expect(few.seen.byVault).toHaveLength(2);
+      expect(few.seen.inFlight.count).toBe(4);
+      // Submitted an hour ago on Ethereum: past their usual time, each named slow.
+      expect(few.seen.slow.count).toBe(2);
 
       await addVaults(18);
       await addTransfers(190);
+      // More than a page of the transactions list in each status.
+      await addTransfers(150, 'PENDING');
+      await addTransfers(148, 'SUBMITTED');
       const many = await read();
       expect(many.seen.lastDay.outflow).toEqual({ usd: '60000', count: 200, unpriced: 0 });
       expect(many.seen.byVault).toHaveLength(20);
+      expect(many.seen.inFlight.byStatus).toEqual(
+        expect.arrayContaining([
+          { status: 'PENDING', count: 152 },
+          { status: 'SUBMITTED', count: 150 },
+        ]),
+      );
+      expect(many.seen.slow.count).toBe(150);
       expect(many.statements.length).toBe(few.statements.length);
     },
   );

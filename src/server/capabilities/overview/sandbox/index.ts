@@ -1,19 +1,32 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { mul, round, sum } from '#contract/decimal.ts';
+import type { TransactionStatus } from '#contract/enums.ts';
 import type { Holding } from '#contract/overview.ts';
-import { canonicalDecimal } from '../../../custody/sandbox/mappers.ts';
+import type { Transaction } from '#contract/transaction.ts';
+import { canonicalDecimal, toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { Database } from '../../../db/client.ts';
 import { assets, transactions, vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
-import type { FlowTotals, OverviewFacts, OverviewFactsQuery, OverviewPort } from '../port.ts';
+import { newestFirst } from '../../../custody/sandbox/keyset.ts';
+import { ON_CHAIN, withPace } from '../../../custody/sandbox/pace.ts';
+import {
+  IN_FLIGHT,
+  type FlowTotals,
+  type InFlightFacts,
+  type OverviewFacts,
+  type OverviewFactsQuery,
+  type OverviewPort,
+} from '../port.ts';
 
 /**
- * The overview's facts over the sandbox's own tables, in two statements
+ * The overview's facts over the sandbox's own tables, in four statements
  * whatever the number of vaults or transactions: every vault in scope with
  * its balances and the assets' reference prices (valued as
  * getDetailedBalances values them: balance × price to the cent, through the
- * decimal module), and the completed transactions' flows summed in NUMERIC
- * by quarter hour (transactions_org_status_created_idx finds them).
+ * decimal module), the completed transactions' flows summed in NUMERIC by
+ * quarter hour (transactions_org_status_created_idx finds them), and the
+ * transactions in flight counted by status, those on the chain read for
+ * their pace.
  *
  * The flows follow the custody API's fields as the composed derivation reads
  * them (overview.ts): a transaction completed when it was last updated; a
@@ -25,7 +38,9 @@ import type { FlowTotals, OverviewFacts, OverviewFactsQuery, OverviewPort } from
 export function overviewSandbox({
   db,
   orgIdFor,
-}: Pick<SandboxDeps, 'db' | 'orgIdFor'>): OverviewPort {
+  clock,
+  timeScale,
+}: Pick<SandboxDeps, 'db' | 'orgIdFor' | 'clock' | 'timeScale'>): OverviewPort {
   return {
     async overviewFacts(ctx, query) {
       const orgId = await orgIdFor(ctx);
@@ -34,12 +49,19 @@ export function overviewSandbox({
           vaults: [],
           outflowByQuarter: [],
           lastDay: { outflow: noFlow(), inflow: noFlow() },
+          inFlight: {
+            byStatus: IN_FLIGHT.map((status) => ({ status, count: 0 })),
+            mayBeSlow: [],
+            complete: true,
+          },
         };
-      const [held, flows] = await Promise.all([
+      const [held, flows, inFlight] = await Promise.all([
         holdings(db, orgId, query),
         quarterFlows(db, orgId, query),
+        // Paced by the sandbox's clock, as the transactions list paces them.
+        inFlightFacts(db, orgId, query, (tx) => withPace(tx, clock.now(), timeScale)),
       ]);
-      return { vaults: held, ...flows };
+      return { vaults: held, ...flows, inFlight };
     },
   };
 }
@@ -201,5 +223,50 @@ async function quarterFlows(
       outflow: totals((r) => [r.lastOutCount, r.lastOutUsd, r.lastOutUnpriced]),
       inflow: totals((r) => [r.lastInCount, r.lastInUsd, r.lastInUnpriced]),
     },
+  };
+}
+
+/** The most transactions on the chain read for their pace: past it, the overview says it is incomplete. */
+const MAX_ON_CHAIN = 5_000;
+
+/**
+ * The transactions in flight in scope, held to it as the transactions list
+ * holds them (their own sub-organization): counted by status in one
+ * statement, and those on the chain (the only ones with a pace) read in
+ * another and paced as the list paces them, instead of every one
+ * read page by page, status by status, to be counted.
+ */
+async function inFlightFacts(
+  db: Database,
+  orgId: string,
+  query: OverviewFactsQuery,
+  pace: (tx: Transaction) => Transaction,
+): Promise<InFlightFacts> {
+  const t = transactions;
+  const inScope = (statuses: readonly TransactionStatus[]) =>
+    and(
+      eq(t.orgId, orgId),
+      inArray(t.status, [...statuses]),
+      query.subOrgId ? eq(t.subOrgId, query.subOrgId) : undefined,
+      query.subOrgIds ? inArray(t.subOrgId, query.subOrgIds) : undefined,
+    );
+  const [counts, onChain] = await Promise.all([
+    db
+      .select({ status: t.status, count: sql<number>`count(*)::int` })
+      .from(t)
+      .where(inScope(IN_FLIGHT))
+      .groupBy(t.status),
+    db
+      .select()
+      .from(t)
+      .where(inScope(ON_CHAIN))
+      .orderBy(...newestFirst(t))
+      .limit(MAX_ON_CHAIN + 1),
+  ]);
+  const countOf = new Map(counts.map((c) => [c.status, c.count]));
+  return {
+    byStatus: IN_FLIGHT.map((status) => ({ status, count: countOf.get(status) ?? 0 })),
+    mayBeSlow: onChain.slice(0, MAX_ON_CHAIN).map((row) => pace(toWireTransaction(row))),
+    complete: onChain.length <= MAX_ON_CHAIN,
   };
 }

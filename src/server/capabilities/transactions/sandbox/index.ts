@@ -6,7 +6,7 @@ import { stakedOf } from '../../../custody/sandbox/engine/unstake.ts';
 import { cancelScheduled } from '../../../custody/sandbox/engine/cancel-scheduled.ts';
 import { toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 import { noOrganization } from '../../../custody/sandbox/engine/problems.ts';
-import { pacedPage, pacedTransaction } from './pace.ts';
+import { pacedPage, pacedTransaction } from '../../../custody/sandbox/pace.ts';
 import { getTransaction, listTransactions, transactionStatuses } from './store.ts';
 
 /** Transactions over the sandbox's tables: reads here, writes through the engine. */

@@ -1,10 +1,11 @@
 import { FEE_TIERS } from '#contract/enums.ts';
 import { isReplaceableCategory } from '#contract/replacement.ts';
 import type { Transaction } from '#contract/transaction.ts';
-import { isSharedAnswer, shareAnswer } from '../../../db/read-cache.ts';
-import { slowAfterMs, type OnChainStatus } from '../../../custody/sandbox/fee-model.ts';
+import { isSharedAnswer, shareAnswer } from '../../db/read-cache.ts';
+import { slowAfterMs, type OnChainStatus } from './fee-model.ts';
 
-const ON_CHAIN: readonly string[] = ['SUBMITTED', 'WAITING_CONFIRMATION'] satisfies OnChainStatus[];
+/** The statuses a transaction can be slower than usual in: on the chain. */
+export const ON_CHAIN: readonly OnChainStatus[] = ['SUBMITTED', 'WAITING_CONFIRMATION'];
 
 /**
  * A transaction with `slowAfter` (when it passes its chain and tier's usual
@@ -30,7 +31,11 @@ export function withPace(tx: Transaction, now: Date, timeScale: number): Transac
 /** When `tx` passes its usual time on the chain (ms since the epoch); undefined if it has none. */
 function slowAfterOf(tx: Transaction, timeScale: number): number | undefined {
   const status = tx.status;
-  if (!status || !ON_CHAIN.includes(status) || !isReplaceableCategory(tx.category))
+  if (
+    !status ||
+    !(ON_CHAIN as readonly string[]).includes(status) ||
+    !isReplaceableCategory(tx.category)
+  )
     return undefined;
   const since = Date.parse(tx.updatedAt ?? '');
   if (!Number.isFinite(since)) return undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Transaction } from '#contract/transaction.ts';
-import { slowAfterMs } from '../../../custody/sandbox/fee-model.ts';
-import { isSharedAnswer, shareAnswer } from '../../../db/read-cache.ts';
+import { slowAfterMs } from './fee-model.ts';
+import { isSharedAnswer, shareAnswer } from '../../db/read-cache.ts';
 import { pacedPage, pacedTransaction, withPace } from './pace.ts';
 
 const SUBMITTED_AT = '2030-01-01T12:00:00.000Z';
