@@ -274,12 +274,32 @@ describe('GET /api/console/overview/', () => {
       await createVault(t.db, { orgId: t.orgId, subOrgId: theirs.id, vaultName: 'Theirs 1' }, [
         { asset: 'BTC', chain: 'BITCOIN', amount: '1' },
       ]);
+      // On their way: one of theirs on the chain long past its usual time, one of mine waiting.
+      const hourAgo = new Date(t.clock.now().getTime() - 60 * 60_000);
+      await createTransaction(t.db, {
+        orgId: t.orgId,
+        subOrgId: theirs.id,
+        status: 'SUBMITTED',
+        createdAt: hourAgo,
+        updatedAt: hourAgo,
+      });
+      await createTransaction(t.db, {
+        orgId: t.orgId,
+        subOrgId: mine.id,
+        vaultId: myVault.id,
+        status: 'PENDING',
+      });
+      // Two sub-organizations, one of them empty: the scope is a list, not one id.
+      const alsoMine = await createSubOrg(t.db, t.orgId, 'Also mine');
       const member = await signInStaff(t.app, t.db, t.authClock, {
         role: 'initiator',
-        subOrgIds: [mine.id],
+        subOrgIds: [mine.id, alsoMine.id],
       });
       const seen = await readOverview(member.json);
       expect(seen.byVault.map((v) => v.id)).toEqual([myVault.id]);
+      expect(seen.inFlight.count).toBe(1);
+      expect(seen.inFlight.byStatus.find((s) => s.status === 'PENDING')?.count).toBe(1);
+      expect(seen.slow.count).toBe(0);
       expect(seen.byAsset.map((a) => a.symbol)).toEqual(['ETH']);
       expectSameFigures(seen, await fromTheApi(member.json));
       // What the admin reads of that sub-organization is the same.
