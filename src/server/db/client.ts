@@ -307,8 +307,16 @@ export function wrapPgPool(pool: pg.Pool, log?: ConnectionErrorLog): DatabaseHan
       const onNotification = (message: pg.Notification) => {
         if (message.channel === channel) notify();
       };
+      // A connection lost is given back at once (dropped), not held until the caller unlistens:
+      // callers listen again on a new one, and each kept was one fewer for every request until
+      // the pool had none left and every request answered 503.
       const onError = () => {
+        if (broken) return;
         broken = true;
+        if (listeners.delete(unlisten)) {
+          client.off('notification', onNotification);
+          client.release(true);
+        }
         lost();
       };
       client.on('notification', onNotification);
