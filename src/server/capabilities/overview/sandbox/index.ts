@@ -6,6 +6,7 @@ import type { Transaction } from '#contract/transaction.ts';
 import { canonicalDecimal, toWireTransaction } from '../../../custody/sandbox/mappers.ts';
 import type { SandboxDeps } from '../../../custody/sandbox/sandbox-deps.ts';
 import type { Database } from '../../../db/client.ts';
+import { cachedRead } from '../../../db/read-cache.ts';
 import { assets, transactions, vaultBalances, vaults } from '../../../db/schema/sandbox.ts';
 import { newestFirst } from '../../../custody/sandbox/keyset.ts';
 import { ON_CHAIN, withPace } from '../../../custody/sandbox/pace.ts';
@@ -250,23 +251,33 @@ async function inFlightFacts(
       query.subOrgId ? eq(t.subOrgId, query.subOrgId) : undefined,
       query.subOrgIds ? inArray(t.subOrgId, query.subOrgIds) : undefined,
     );
-  const [counts, onChain] = await Promise.all([
-    db
-      .select({ status: t.status, count: sql<number>`count(*)::int` })
-      .from(t)
-      .where(inScope(IN_FLIGHT))
-      .groupBy(t.status),
-    db
-      .select()
-      .from(t)
-      .where(inScope(ON_CHAIN))
-      .orderBy(...newestFirst(t))
-      .limit(MAX_ON_CHAIN + 1),
-  ]);
+  // Reused while no transaction is written (db/read-cache.ts), as the list's pages it replaces
+  // were; the pace is applied after, since the clock moves while the rows do not.
+  const scope = `${query.subOrgId ?? ''}:${query.subOrgIds?.join(',') ?? ''}`;
+  const { counts, onChain } = await cachedRead(
+    `overview-in-flight:${orgId}:${scope}`,
+    async () => {
+      const [counted, rows] = await Promise.all([
+        db
+          .select({ status: t.status, count: sql<number>`count(*)::int` })
+          .from(t)
+          .where(inScope(IN_FLIGHT))
+          .groupBy(t.status),
+        db
+          .select()
+          .from(t)
+          .where(inScope(ON_CHAIN))
+          .orderBy(...newestFirst(t))
+          .limit(MAX_ON_CHAIN + 1),
+      ]);
+      return { counts: counted, onChain: rows.map(toWireTransaction) };
+    },
+    [transactions],
+  );
   const countOf = new Map(counts.map((c) => [c.status, c.count]));
   return {
     byStatus: IN_FLIGHT.map((status) => ({ status, count: countOf.get(status) ?? 0 })),
-    mayBeSlow: onChain.slice(0, MAX_ON_CHAIN).map((row) => pace(toWireTransaction(row))),
+    mayBeSlow: onChain.slice(0, MAX_ON_CHAIN).map(pace),
     complete: onChain.length <= MAX_ON_CHAIN,
   };
 }
