@@ -1,5 +1,6 @@
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from './auth.ts';
+import { focusLive } from './keyboard.ts';
 
 /** What the /transactions/new browser tests share: the create endpoint, counting sends, finding results. */
 
@@ -101,4 +102,15 @@ export async function expectOneTransactionPage(
   const [transaction] = created;
   expect(page.url()).toContain(`/transactions/${String(transaction?.id)}`);
   return transaction ?? {};
+}
+
+/**
+ * Sends from the review by keyboard: the "What approvers will see" card is worked out after the
+ * review shows and pushes the button down as it arrives, and a click aimed just before that
+ * landed beside the button (seen once on CI: no send was made). A focused button's Enter does
+ * not depend on where the button stands.
+ */
+export async function sendFromReview(page: Page): Promise<void> {
+  await focusLive(page.getByRole('button', { name: 'Send transaction' }));
+  await page.keyboard.press('Enter');
 }

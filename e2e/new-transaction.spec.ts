@@ -9,6 +9,7 @@ import {
   expectOneTransactionPage,
   loseFirstCreateAnswer,
   openForm,
+  sendFromReview,
   switchKind,
   transactionsWithExternalId,
 } from './create-forms.ts';
@@ -185,7 +186,7 @@ test.describe('New transaction', () => {
       const again = await fillTransfer(page, world);
       const lostId = await again.getByLabel('External ID').inputValue();
       await again.getByRole('button', { name: 'Review' }).click();
-      await page.getByRole('button', { name: 'Send transaction' }).click();
+      await sendFromReview(page);
       await expectOneTransactionPage(page, lostId);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Transfer of 0.01 ETH');
       expect(dropped()).toBe(true);
@@ -269,7 +270,7 @@ test.describe('New transaction: the other kinds', () => {
       await form.getByLabel(/^Amount/).fill('5');
       await form.getByLabel('External ID').fill(externalId);
       await form.getByRole('button', { name: 'Review' }).click();
-      await page.getByRole('button', { name: 'Send transaction' }).click();
+      await sendFromReview(page);
       const field = page.getByRole('form', { name: 'Stake' }).getByLabel('External ID');
       await expect(field).toHaveAttribute('aria-invalid', 'true');
       await expect(field).toBeFocused();
@@ -363,7 +364,7 @@ test.describe('New transaction: sessions and roles', () => {
     await expect(restored.getByLabel('External ID')).toHaveValue(externalId);
     await expect(restored.getByLabel('Asset', { exact: true })).toHaveValue('ETH');
     await restored.getByRole('button', { name: 'Review' }).click();
-    await page.getByRole('button', { name: 'Send transaction' }).click();
+    await sendFromReview(page);
     await expect(page).toHaveURL(/\/transactions\/(?!new)[^/?]+$/);
     expect(await transactionsWithExternalId(page.request, externalId)).toHaveLength(1);
   });
