@@ -110,9 +110,13 @@ export async function createEngineTestApp(
         }),
       ),
     get: async (url) => json(await app.request(url)),
-    approve: (transactionId) => approveTransaction(db, { transactionId, at: clock.now() }),
+    // Each in one database transaction, as a decision makes it (engine/transitions.ts).
+    approve: (transactionId) =>
+      db.transaction((tx) => approveTransaction(tx, { transactionId, at: clock.now() })),
     decline: (transactionId, reason) =>
-      declineTransaction(db, { transactionId, at: clock.now(), reason: reason ?? null }),
+      db.transaction((tx) =>
+        declineTransaction(tx, { transactionId, at: clock.now(), reason: reason ?? null }),
+      ),
     async run(ms) {
       if (ms) clock.advance(ms);
       return runDueSteps(db, clock, { timeScale: TIME_SCALE });

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { CSRF_HEADER } from '#contract/auth.ts';
 import { ApiErrorBody } from '#contract/common.ts';
 import { paths } from '#contract/paths.ts';
@@ -211,7 +211,11 @@ async function register(
     ...over,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as WebhookEndpointCreated;
+  const created = res.body as WebhookEndpointCreated;
+  // Disabled when its test ends, whatever happened in it: a test that fails half way would
+  // otherwise leave it taking the next tests' events, and fail them too.
+  onTestFinished(() => call('PATCH', `/api/console/webhooks/${created.id}/`, { enabled: false }));
+  return created;
 }
 
 async function disable(id: string) {
@@ -252,7 +256,11 @@ async function transfer(memo: string): Promise<string> {
 
 /** Approves it and runs the simulator on the test clock until it is COMPLETED. */
 async function complete(id: string) {
-  expect(await approveTransaction(db, { transactionId: id, at: clock.now() })).toBe(true);
+  // In one database transaction, as a decision makes it: its event's delivery is queued with it,
+  // before the simulator (another `complete` stepping at once) can move the transaction on.
+  expect(
+    await db.transaction((tx) => approveTransaction(tx, { transactionId: id, at: clock.now() })),
+  ).toBe(true);
   for (let i = 0; i < 20; i += 1) {
     const tx = await call('GET', paths.transaction(id));
     if (tx.body.status === 'COMPLETED') return;
@@ -461,7 +469,9 @@ describe('the sandbox sends webhooks', () => {
     const r = await receiver();
     servers.push(r);
     const id = await transfer('registered mid-way');
-    expect(await approveTransaction(db, { transactionId: id, at: clock.now() })).toBe(true);
+    expect(
+      await db.transaction((tx) => approveTransaction(tx, { transactionId: id, at: clock.now() })),
+    ).toBe(true);
     clock.advance(60_000);
     await runDueSteps(db, clock, { timeScale: 1, maxSteps: 1 });
     expect((await call('GET', paths.transaction(id))).body.status).toBe('SIGNED');
