@@ -214,7 +214,9 @@ async function register(
   const created = res.body as WebhookEndpointCreated;
   // Disabled when its test ends, whatever happened in it: a test that fails half way would
   // otherwise leave it taking the next tests' events, and fail them too.
-  onTestFinished(() => call('PATCH', `/api/console/webhooks/${created.id}/`, { enabled: false }));
+  onTestFinished(async () => {
+    await call('PATCH', `/api/console/webhooks/${created.id}/`, { enabled: false });
+  });
   return created;
 }
 
