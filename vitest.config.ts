@@ -34,6 +34,7 @@ export const PURE_SERVER = [
   'src/server/http/data-preload.test.ts',
   'src/server/http/request-log.test.ts',
   'src/server/http/server-timeouts.test.ts',
+  'src/server/http/threaded-renderer.test.ts',
   'src/server/http/web-stream.test.ts',
   'src/server/pretty-log.test.ts',
   'src/server/protocol/api-token.test.ts',

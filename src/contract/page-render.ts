@@ -41,7 +41,10 @@ export interface RenderRequest {
   answersBuiltHere?: boolean;
 }
 
-/** The render entry's shape: one function, `planPage`. */
+/**
+ * The render entry's shape: one function, `planPage` (a promise when the
+ * render runs in a thread of its own and the plan comes back by message).
+ */
 export interface PageRenderer {
-  planPage(request: RenderRequest): PagePlan | undefined;
+  planPage(request: RenderRequest): PagePlan | undefined | Promise<PagePlan | undefined>;
 }

@@ -14,6 +14,7 @@ import { stuckTransactions } from './capabilities/notifications/sandbox/stuck.ts
 import { systemClock, type Clock } from './clock.ts';
 import { defaultPublicUrl, originPolicy, type OriginPolicy } from './http/public-origin.ts';
 import { HTTP_SERVER_TIMEOUTS } from './http/server-timeouts.ts';
+import { threadedRenderer } from './http/threaded-renderer.ts';
 import { seedDemoStaff } from './auth/staff-demo.ts';
 import type { CustodyBackend } from './custody/backend.ts';
 import {
@@ -156,9 +157,12 @@ export async function startServer(
     const listening: { origin?: OriginPolicy } = {};
     // The browsers' event streams: ended before the server closes, or close() would wait on them.
     const live = createLiveHub({ backend: config.custody.backend, database, clock, logger });
+    // Pages are rendered in a thread of their own, off the one that answers every request.
+    const render = threadedRenderer(config.staticDir, logger);
     const app = createApp({
       live,
       config,
+      pageRenderer: render.renderer,
       origin: () => {
         if (!listening.origin) throw new Error('request before the server listened');
         return listening.origin;
@@ -226,6 +230,7 @@ export async function startServer(
           },
         };
         await shutdown(server, database, simulator, live, webhooks, background);
+        await render.stop();
       },
     };
   } catch (error) {

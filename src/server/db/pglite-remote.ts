@@ -9,6 +9,7 @@ import { types } from '@electric-sql/pglite';
 import { is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
+import { threadScript } from '../thread-script.ts';
 import type { FromWorker, RawResult, ToWorker, WireError, WorkerStart } from './pglite-protocol.ts';
 import { SharedWriteCounts, tableName } from './read-cache.ts';
 import * as consoleSchema from './schema/console.ts';
@@ -130,23 +131,10 @@ type Body<T extends ToWorker> = T extends unknown ? Omit<T, 'id'> : never;
 /**
  * The entry of the server's worker threads, `src/server/database-thread.ts`
  * (the embedded database and the simulator beside it, or the simulator
- * alone over PostgreSQL): compiled, the .js; under tsx (dev, tests, the CLI)
- * the .ts loaded through tsx, which a worker thread does not inherit.
+ * alone over PostgreSQL).
  */
 export function workerScript(): { script: string | URL; eval: boolean; file: string } {
-  const here = import.meta.url;
-  if (here.endsWith('.js')) {
-    const url = new URL('../database-thread.js', here);
-    return { script: url, eval: false, file: url.href };
-  }
-  const file = new URL('../database-thread.ts', here).href;
-  // Under tsx only (a dev dependency): the compiled server takes the branch above.
-  const loader = 'tsx/esm/api';
-  return {
-    script: `import(${JSON.stringify(loader)}).then(({ tsImport }) => tsImport(${JSON.stringify(file)}, ${JSON.stringify(here)}));`,
-    eval: true,
-    file,
-  };
+  return threadScript('../database-thread', import.meta.url);
 }
 
 export class RemotePglite {

@@ -185,7 +185,8 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
       const entry = await renderer();
       if (!entry) return undefined;
       const url = new URL(c.req.url);
-      return entry.planPage({
+      // Awaited here, so a plan that fails (a render thread gone) is caught below.
+      return await entry.planPage({
         href: `${url.pathname}${url.search}`,
         fetch: visitorFetch(c, options.request),
         answersBuiltHere: options.answersBuiltHere ?? false,
