@@ -13,7 +13,7 @@ import { signInAsDemoAdmin } from './session.ts';
  * Server CPU time per answered list request, for builds side by side:
  *
  *   npx tsx bench/list-cpu.ts [--requests N] [--connections C] [--rounds R] [--gc]
- *     [--cpu-prof DIR] [--heap-prof DIR] [--node-arg FLAG]… [--page PATH] name=dir …
+ *     [--cpu-prof DIR] [--heap-prof DIR] [--node-arg FLAG]… [--path P | --page P] name=dir …
  *
  * Each `dir` is a checkout with a build in it (`npm run build`: dist/node, dist/web,
  * dist/ssr), e.g. a scratch `git worktree add --detach <dir> <commit>`. Every build runs as
@@ -32,9 +32,9 @@ import { signInAsDemoAdmin } from './session.ts';
  * for the request thread alone (the isolate that allocated most; PGlite's worker is another).
  * `--cpu-prof DIR` and `--heap-prof DIR` write each build's CPU profile (`node --cpu-prof`)
  * or sampled allocations (`node --heap-prof`) under DIR/<name> when it stops; `--node-arg`
- * passes any other node flag to every build (an `--import` of a profiler, say). `--page PATH`
- * asks for a page as a browser does (`text/html`, brotli), rendered by the server, instead of
- * the list's JSON.
+ * passes any other node flag to every build (an `--import` of a profiler, say). `--path P` asks
+ * for another API read's JSON than the list's; `--page P` for a page as a browser does
+ * (`text/html`, brotli), rendered by the server.
  */
 
 const { values: args, positionals } = parseArgs({
@@ -49,11 +49,12 @@ const { values: args, positionals } = parseArgs({
     'heap-prof': { type: 'string' },
     'node-arg': { type: 'string', multiple: true, default: [] },
     page: { type: 'string' },
+    path: { type: 'string' },
   },
 });
 
 // `--page /transactions` asks for a rendered page as a browser does (HTML, brotli) instead.
-const LIST = args.page ?? `${paths.transactions()}?limit=20`;
+const LIST = args.page ?? args.path ?? `${paths.transactions()}?limit=20`;
 const ASKED: Record<string, string> = args.page
   ? { accept: 'text/html', 'accept-encoding': 'br' }
   : { accept: 'application/json' };
