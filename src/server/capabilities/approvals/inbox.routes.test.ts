@@ -449,7 +449,7 @@ const appTestCountingRows = appTestWith({
 
 describe('the approvals inbox on the sandbox', () => {
   appTestCountingRows(
-    'reads one page of rows for a page and for the count, however many items wait',
+    'reads one page of rows for a page, one for its count and none for the badge, however many items wait',
     async ({ t }) => {
       rowsRead = 0;
       const now = Date.now();
@@ -475,6 +475,12 @@ describe('the approvals inbox on the sandbox', () => {
         actionableCount: 251,
       });
       expect(rowsRead).toBe(1);
+
+      // The badge's count, asked by every page: no row read at all.
+      rowsRead = 0;
+      const badge = await approver.json(pathOf(approvalInboxCount));
+      expect(badge.body).toEqual({ totalCount: 251, actionableCount: 251, youApprovedCount: 0 });
+      expect(rowsRead).toBe(0);
 
       rowsRead = 0;
       const page = ApprovalInboxResponse.parse(

@@ -9,7 +9,7 @@ import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
 import { approvalCosts as approvalCosts_ } from './cost.ts';
 import type { ApprovableKind } from './core/kind.ts';
-import { approvalInbox as approvalInbox_, withProgress } from './inbox.ts';
+import { approvalInbox as approvalInbox_, approvalInboxWaiting, withProgress } from './inbox.ts';
 
 /**
  * GET /api/console/approvals/?limit&cursor&subOrgId: PENDING transactions,
@@ -27,13 +27,14 @@ export function approvalInboxRoutes(
   const app = new Hono<AppEnv>();
   // The kinds the console holds itself wait in the same inbox, read through the approval core.
   const held = { kinds, clock: options.clock };
-  // The badge's poll: the smallest page carries the whole inbox's counts.
+  // The badge's poll, from every page: the inbox's counts, no page of it named or carded (the
+  // overview's waiting figure reads the same counts).
   mount(app, CONSOLE_API_PREFIX, approvalInboxCount, async ({ query: { subOrgId } }, c) => {
-    const { actionableCount, totalCount, youApprovedCount } = await approvalInbox_(
+    const { actionableCount, totalCount, youApprovedCount } = await approvalInboxWaiting(
       backend,
       custodyContext(c),
       options.db,
-      { subOrgId, page: { limit: 1, cursor: undefined } },
+      subOrgId,
       held,
     );
     return { actionableCount, totalCount, youApprovedCount };

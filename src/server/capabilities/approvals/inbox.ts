@@ -486,10 +486,12 @@ export async function approvalInbox(
   return { ...found, results: await page(found.results) };
 }
 
-/** What waits on a member, for the overview: the inbox's counts and its oldest item. */
+/** What waits on a member, for the overview and the inbox's badge: its counts and its oldest item. */
 export interface InboxWaiting {
   actionableCount: number;
   totalCount: number;
+  /** Approved by the member and still waiting for others. */
+  youApprovedCount: number;
   /** When the oldest item the member did not propose came in (decided by them or not); null when none. */
   oldestAt: string | null;
 }
@@ -524,8 +526,9 @@ export async function approvalInboxWaiting(
   const heldCounts = countsOf(held);
   const heldOldest = oldestNotTheirs(held);
   if (backend.pendingApprovals) {
+    // No page: its counts alone (limit 0).
     const found = await backend.pendingApprovals(ctx, {
-      limit: 1,
+      limit: 0,
       withOldest: true,
       ...pendingQuery,
     });
@@ -533,6 +536,7 @@ export async function approvalInboxWaiting(
     return {
       actionableCount: found.actionableCount + heldCounts.actionableCount,
       totalCount: found.totalCount + heldCounts.totalCount,
+      youApprovedCount: found.youApprovedCount + heldCounts.youApprovedCount,
       oldestAt: oldestNotTheirs([
         { yours: false, createdAt: backendOldest },
         { yours: false, createdAt: heldOldest },
@@ -540,8 +544,7 @@ export async function approvalInboxWaiting(
     };
   }
   const items = [...(await everyPending(backend, ctx, db, subOrgId, approvedAt)), ...held];
-  const { actionableCount, totalCount } = countsOf(items);
-  return { actionableCount, totalCount, oldestAt: oldestNotTheirs(items) };
+  return { ...countsOf(items), oldestAt: oldestNotTheirs(items) };
 }
 
 /** An item's place in the inbox: newest first, then kind, then id (both descending), so the order is total. */

@@ -19,6 +19,7 @@ export interface PendingApprovalPosition {
 }
 
 export interface PendingApprovalsQuery extends ScopeFilter {
+  /** 0: the counts alone, no page. */
   limit: number;
   /** The last item of the previous page: the page starts strictly after it. */
   after?: PendingApprovalPosition | undefined;

@@ -37,9 +37,12 @@ export function approvalsSandbox(
     // reads who proposed its items (API users' names).
     pendingApprovals: async (ctx, query) => {
       const [page, counts] = await Promise.all([
-        cachedList(ctx, 'pending-approvals', query, PENDING_PAGE_TABLES, (orgId) =>
-          pendingApprovalPage(db, orgId, query),
-        ),
+        // A limit of 0 asks for the counts alone (the badge, the overview's waiting figure).
+        query.limit === 0
+          ? { items: [], hasNext: false }
+          : cachedList(ctx, 'pending-approvals', query, PENDING_PAGE_TABLES, (orgId) =>
+              pendingApprovalPage(db, orgId, query),
+            ),
         cachedList(
           ctx,
           'pending-approval-counts',
