@@ -490,6 +490,24 @@ describe("every signed-in page's first screen, through the same path", () => {
   );
 
   appTest(
+    "a waiting transaction's page: what its approver decides on, and its approvals so far",
+    async ({ t, pending, approver }) => {
+      const { state } = await rendered(
+        t,
+        `/transactions/${pending.id}`,
+        approver,
+        'transaction-page',
+      );
+      // In the first HTML: loaded after it, they pushed the decision's buttons down.
+      expect(state.queries.map((q) => q.queryKey)).toContainEqual([
+        'approvals',
+        'progress',
+        pending.id,
+      ]);
+    },
+  );
+
+  appTest(
     "a transaction's page: its history in the state, under the status the page holds",
     async ({ t, ours, scoped }) => {
       const id = ours[0]?.id ?? '-';
@@ -526,6 +544,13 @@ describe("every signed-in page's first screen, through the same path", () => {
       expect(detail.root).toContain('Rendered Payee');
       expect(detail.root).toContain('•••• 4321');
       for (const html of [list.html, detail.html]) expect(html).not.toContain('987654321');
+      // Waiting: its approvals so far come with the page, so nothing loads in above the
+      // decision's buttons after they are shown.
+      expect(detail.state.queries.map((q) => q.queryKey)).toContainEqual([
+        'approvals',
+        'progress',
+        account.id,
+      ]);
     },
   );
 

@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { bankAccountQueries } from '../../features/bank-accounts/api/bank-account-queries.ts';
 import { BankAccountDetailPage } from '../../features/bank-accounts/components/bank-account-detail-page.tsx';
 import { rampQueries } from '../../features/ramps/api/ramp-queries.ts';
+import { approvalProgressQuery } from '../../lib/approval-progress-queries.ts';
 import { BankAccountRamps } from '../../features/ramps/components/bank-account-ramps.tsx';
 import { useSession } from '../../lib/session-queries.ts';
 import { useCan } from '../../lib/permissions.ts';
@@ -11,9 +12,13 @@ export const Route = createFileRoute('/_authenticated/bank-accounts_/$bankAccoun
     // History loads beside the account; failures show in the page with a retry.
     void queryClient.prefetchQuery(bankAccountQueries.history(params.bankAccountId));
     void queryClient.prefetchQuery(rampQueries.ofBankAccount(params.bankAccountId));
-    await queryClient
+    const account = await queryClient
       .ensureQueryData(bankAccountQueries.detail(params.bankAccountId))
       .catch(() => undefined);
+    // A waiting account's approvals so far, in the first HTML: loaded after it, they pushed
+    // the Approve and Decline buttons down under a pointer about to press them.
+    if (account?.status === 'PENDING')
+      void queryClient.prefetchQuery(approvalProgressQuery(params.bankAccountId));
   },
   component: BankAccountDetailRoute,
 });

@@ -9,6 +9,7 @@ import { RampDetails } from '../../features/ramps/components/ramp-details.tsx';
 import { RampApprovalFacts } from '../../features/ramps/components/ramp-approval-facts.tsx';
 import { SwapDetails } from '../../features/ramps/components/swap-details.tsx';
 import { approvalCardQuery } from '../../lib/approval-card-queries.ts';
+import { approvalProgressQuery } from '../../lib/approval-progress-queries.ts';
 import { referenceQueries } from '../../lib/reference-queries.ts';
 
 // Not nested in the list's route: the detail is a page of its own, and the
@@ -35,8 +36,11 @@ export const Route = createFileRoute('/_authenticated/transactions_/$transaction
       );
     }
     // What a waiting transaction's approver decides on, likewise in the first HTML.
-    if (snapshot?.transaction.status === 'PENDING')
+    // Its approvals so far too: loaded after the page, they pushed the decision's buttons down.
+    if (snapshot?.transaction.status === 'PENDING') {
       void queryClient.prefetchQuery(approvalCardQuery(params.transactionId));
+      void queryClient.prefetchQuery(approvalProgressQuery(params.transactionId));
+    }
   },
   component: TransactionDetailRoute,
 });
