@@ -25,13 +25,18 @@ export type InProcessRequest = (
   env: unknown,
 ) => Response | Promise<Response>;
 
+/** The build's render entry, dist/ssr/entry-server.js beside the SPA's build directory. */
+export function renderEntryPath(staticDir: string): string {
+  return path.join(path.dirname(staticDir), 'ssr', 'entry-server.js');
+}
+
 /**
  * Loads dist/ssr/entry-server.js beside the SPA's build directory once, on
  * first use; `undefined` while there is none (a dev server, a build without
  * it), checked again on later requests so a build made after start is used.
  */
 export function builtRenderer(staticDir: string): () => Promise<PageRenderer | undefined> {
-  const entry = path.join(path.dirname(staticDir), 'ssr', 'entry-server.js');
+  const entry = renderEntryPath(staticDir);
   let loaded: Promise<PageRenderer | undefined> | undefined;
   return () => {
     if (loaded) return loaded;

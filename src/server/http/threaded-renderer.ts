@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { PagePlan, PageRenderer, RenderedPage, RenderRequest } from '#contract/page-render.ts';
 import { threadScript } from '../thread-script.ts';
+import { renderEntryPath } from './server-render.ts';
 
 /**
  * The server render of the SPA (http/server-render.ts) in a thread of its
@@ -189,7 +189,7 @@ export interface ThreadedRenderer {
 }
 
 export function threadedRenderer(staticDir: string, log?: Pick<Logger, 'warn'>): ThreadedRenderer {
-  const entry = path.join(path.dirname(staticDir), 'ssr', 'entry-server.js');
+  const entry = renderEntryPath(staticDir);
   let thread: Promise<RenderThread | undefined> | undefined;
   let running: RenderThread | undefined;
   // The build's modification time when it last failed to load: not tried again until it changes.
