@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { SESSION_COOKIE } from '../src/contract/auth.ts';
 import { paths } from '../src/contract/paths.ts';
-import { launchChromium } from './compare/cold-load.ts';
+import { launchChromium, PAINTED_MESSAGE } from './compare/cold-load.ts';
 import { startBuiltConsole, type Child } from './compare/processes.ts';
 import { staticTable, type ListedRow } from './compare/static-page.ts';
 import { keepAliveAgent } from './load.ts';
@@ -83,7 +83,7 @@ async function loadOnce(
         if (window.__benchPaintedAt === undefined && document.querySelector(${JSON.stringify(target.ready)})) {
           observer.disconnect();
           window.__benchPaintedAt = 0;
-          requestAnimationFrame(() => { void document.body.offsetHeight; window.__benchPaintedAt = performance.now(); performance.mark('bench-painted'); });
+          requestAnimationFrame(() => { void document.body.offsetHeight; window.__benchPaintedAt = performance.now(); performance.mark('bench-painted'); console.debug(${JSON.stringify(PAINTED_MESSAGE)}); });
         }
       });
       observer.observe(document, { childList: true, subtree: true });
@@ -91,13 +91,16 @@ async function loadOnce(
     await browser.startTracing(page, {
       categories: ['devtools.timeline', 'v8', 'blink.user_timing'],
     });
+    // Told by the page, not polled: see cold-load.ts.
+    const paintedMessage = page.waitForEvent('console', {
+      predicate: (message) => message.text() === PAINTED_MESSAGE,
+      timeout: 60_000,
+    });
     await page.goto(target.url, { waitUntil: 'commit' });
-    const handle = await page.waitForFunction(
-      () => (window as { __benchPaintedAt?: number }).__benchPaintedAt,
-      undefined,
-      { timeout: 60_000, polling: 50 },
+    await paintedMessage;
+    const painted = await page.evaluate(
+      () => (window as { __benchPaintedAt?: number }).__benchPaintedAt ?? Number.NaN,
     );
-    const painted = Number(await handle.jsonValue());
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as {
       traceEvents: TraceEvent[];
     };
