@@ -1,21 +1,29 @@
 import { readFile } from 'node:fs/promises';
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Browser } from '@playwright/test';
 import Papa from 'papaparse';
+import { cmp } from '../src/contract/decimal.ts';
+import { SANDBOX_STAKING_EPOCHS_MAX } from '../src/contract/sandbox-world.ts';
 import { expect, signInAs, test } from './auth.ts';
 import { expectNoAxeViolations } from './axe.ts';
 import { approveOnItsPage } from './held-items.ts';
 import { expectHydrated } from './keyboard.ts';
+import { approveByApi, memberPage } from './transfers.ts';
 import { csrfOf } from './worker-members.ts';
 
 /**
- * Closing last month and exporting its journal. The worker's
- * organization-wide admin proposes closing the next month to close (last
- * month, on a fresh server) on the Ledger periods page; the worker's second
- * organization-wide admin opens its held item, reads its card (the period,
- * the closing balances, the statement digest) and approves it; the month
- * reads Closed. The first admin then maps the accounts (the vaults through
- * the API, as a set-up; the categories on the mapping page, by keyboard)
- * and downloads the month's journal. Every page is scanned by axe.
+ * Closing last month and exporting its journal. So that the month holds
+ * something of the story's own, the worker's vault stakes SOL and its stake
+ * is moved back into last month through the sandbox world's staking-epochs
+ * control: the epochs that thereby ended are paid, each dated at its end.
+ * The worker's organization-wide admin proposes closing the next month to
+ * close (last month, on a fresh server) on the Ledger periods page; the
+ * worker's second organization-wide admin opens its held item, reads its
+ * card (the period, the closing balances, the statement digest) and
+ * approves it; the month reads Closed. The first admin then maps the
+ * accounts (the vaults through the API, as a set-up; the categories on the
+ * mapping page, by keyboard) and downloads the month's journal, where each
+ * of those rewards is an entry: the vault's account debited, staking
+ * rewards credited. Every page is scanned by axe.
  */
 
 test.use({ role: 'orgAdmin' });
@@ -36,11 +44,90 @@ async function allVaultIds(request: APIRequestContext) {
   }
 }
 
+/**
+ * Staking rewards of the worker's funded vault dated inside `month` (UTC):
+ * a stake of SOL (its initiator sends, its admin approves) moved back by
+ * whole two-day epochs to the middle of the month, the epochs since then
+ * paid at once. Those more than a day from the month's edges are answered,
+ * so they are in it in any zone.
+ */
+async function rewardsIn(
+  browser: Browser,
+  base: string,
+  vaultId: string,
+  month: string,
+): Promise<Array<{ at: string; amount: string }>> {
+  const origin = new URL(base).origin;
+  const initiator = await memberPage(browser, 'initiator', base);
+  const admin = await memberPage(browser, 'admin', base);
+  try {
+    const sent = await initiator.request.post('/api/external/transactions/', {
+      headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(initiator.request) },
+      data: {
+        category: 'STAKE',
+        source: { type: 'VAULT', id: vaultId },
+        amount: '100',
+        asset: 'SOL',
+        blockChain: 'SOLANA',
+        externalId: `ledger-periods-stake-${Date.now()}`,
+      },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+    const { id } = (await sent.json()) as { id: string };
+    await approveByApi(admin, base, id);
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await admin.request.get(`/api/external/transactions/${id}/`)).json()) as {
+              status?: string;
+            }
+          ).status,
+        { timeout: 60_000 },
+      )
+      .toBe('COMPLETED');
+    const middle = Date.parse(`${month}-15T12:00:00Z`);
+    const epochs = Math.min(
+      SANDBOX_STAKING_EPOCHS_MAX,
+      Math.ceil((Date.now() - middle) / (2 * DAY)) + 1,
+    );
+    const passed = await admin.request.post(
+      `/api/console/sandbox/vaults/${vaultId}/staking-epochs/`,
+      {
+        headers: { Origin: origin, 'X-CSRF-Token': await csrfOf(admin.request) },
+        data: { chain: 'SOLANA', epochs },
+      },
+    );
+    expect(passed.status(), await passed.text()).toBe(200);
+    const { rewards } = (await passed.json()) as { rewards: Array<{ at: string; amount: string }> };
+    const start = Date.parse(`${month}-01T00:00:00Z`);
+    const end = Date.parse(`${nextMonthOf(month)}-01T00:00:00Z`);
+    const inside = rewards.filter((r) => {
+      const at = Date.parse(r.at);
+      return at > start + DAY && at < end - DAY;
+    });
+    expect(inside.length, JSON.stringify(rewards)).toBeGreaterThan(0);
+    return inside;
+  } finally {
+    await initiator.context().close();
+    await admin.context().close();
+  }
+}
+
+const DAY = 86_400_000;
+
+/** `YYYY-MM` of the month after. */
+function nextMonthOf(month: string): string {
+  const [year = 0, m = 0] = month.split('-').map((part) => Number.parseInt(part, 10));
+  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
+}
+
 test('last month is closed by two admins on its held item, and its journal downloads once the accounts are mapped', async ({
   page,
   browser,
   members,
   baseURL,
+  world,
 }) => {
   test.slow();
   const base = baseURL ?? '';
@@ -49,10 +136,12 @@ test('last month is closed by two admins on its held item, and its journal downl
   await expect(page.getByRole('heading', { level: 1, name: 'Ledger periods' })).toBeVisible();
   await expectNoAxeViolations(page);
 
-  // The next month to close is offered; proposed by keyboard.
+  // The next month to close is offered; something of this story's own is put in it first.
   const month = page.getByLabel('Month (YYYY-MM)');
   await expect(month).not.toHaveValue('');
   const proposedMonth = await month.inputValue();
+  const rewards = await rewardsIn(browser, base, world.funded.id, proposedMonth);
+  // Proposed by keyboard.
   await month.focus();
   await month.press('Enter');
   const open = page.getByRole('link', { name: 'open its held item' });
@@ -130,4 +219,22 @@ test('last month is closed by two admins on its held item, and its journal downl
     entries.set(line.entry ?? '', (entries.get(line.entry ?? '') ?? 0) + 1);
   }
   expect([...entries.values()].filter((n) => n !== 2)).toEqual([]);
+  // Each of the story's rewards is an entry of its own: the vault's account debited, staking
+  // rewards credited, in SOL.
+  const vaultAccount = vaults.find((v) => v.vaultId === world.funded.id)?.account;
+  const rewardEntries = new Map<string, Array<Record<string, string>>>();
+  for (const line of data)
+    if (line.memo?.startsWith(`Staking reward SOL on SOLANA, ${world.funded.name}`))
+      rewardEntries.set(line.entry ?? '', [...(rewardEntries.get(line.entry ?? '') ?? []), line]);
+  for (const lines of rewardEntries.values())
+    expect(lines.map((l) => [l.account, l.debit ? 'debit' : 'credit', l.currency])).toEqual([
+      [vaultAccount, 'debit', 'SOL'],
+      [codes['Staking rewards'], 'credit', 'SOL'],
+    ]);
+  const amounts = [...rewardEntries.values()].map((lines) => lines[0]?.debit ?? '');
+  for (const reward of rewards) {
+    const found = amounts.findIndex((amount) => cmp(amount, reward.amount) === 0);
+    expect(found, `the reward of ${reward.at}, ${reward.amount} SOL`).toBeGreaterThanOrEqual(0);
+    amounts.splice(found, 1);
+  }
 });

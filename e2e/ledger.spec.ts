@@ -88,7 +88,7 @@ test.describe('Ledger', () => {
     expect(file.suggestedFilename()).toMatch(new RegExp(`^statement-${id}-.*\\.csv$`));
     const text = await readFile((await file.path()) ?? '', 'utf8');
     expect(text.split('\r\n')[0]).toBe(
-      'time,timeZone,asset,chain,kind,counterparty,amount,fee,usdPrice,usdValue,balance,reference,memo,transactionId,vaultId',
+      'time,timeZone,asset,chain,kind,counterparty,amount,fee,usdPrice,usdValue,balance,reference,memo,transactionId,vaultId,valueTime',
     );
   });
 });

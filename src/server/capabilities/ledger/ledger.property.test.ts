@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmp, sum } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
-import { depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
 import {
   LedgerHistoryResponse,
   LedgerStatementResponse,
   type LedgerStatementLine,
 } from '#contract/ledger.ts';
-import { paths, toQueryString } from '#contract/paths.ts';
-import { GetTradeQuoteResponse } from '#contract/trades.ts';
+import { toQueryString } from '#contract/paths.ts';
 import { payStakingRewards } from '../../custody/sandbox/engine/staking-rewards.ts';
 import type { DatabaseHandle } from '../../db/client.ts';
 import {
@@ -23,11 +21,15 @@ import {
 import {
   createEngineFixture,
   createEngineTestApp,
-  type EngineFixture,
   type EngineTestApp,
 } from '../../test/engine-test-app.ts';
-import { createBankAccount, createOrg } from '../../test/fixtures.ts';
-import { bestQuote, INTENT_CREATE_PATH, QUOTE_PATH } from '../../test/ramp-fixtures.ts';
+import { createOrg } from '../../test/fixtures.ts';
+import {
+  ledgerAction,
+  ledgerRun,
+  performLedgerAction,
+  type LedgerRun,
+} from '../../test/ledger-activity.ts';
 import { TestClock } from '../../test/test-clock.ts';
 import { createTestDatabase } from '../../test/test-database.ts';
 import { closingOn } from './history.ts';
@@ -47,187 +49,11 @@ import { reconciles } from './statement.ts';
 
 const DAY = 86_400_000;
 
-type Action =
-  | { kind: 'out' | 'between' | 'revert' | 'decline' | 'stuck'; asset: number; amount: number }
-  | { kind: 'deposit'; vault: number; amount: number }
-  | { kind: 'swap' | 'offRamp' | 'stake' | 'unstake'; amount: number }
-  | { kind: 'advance'; ms: number };
-
-const AMOUNTS = ['0.1', '0.75', '1.5', '3'];
-/** A ramp or swap takes at least 10 USDC. */
-const TRADE_AMOUNTS = ['12', '40', '75', '150'];
-const ASSETS = [
-  { asset: 'ETH', chain: 'ETHEREUM' },
-  { asset: 'USDC', chain: 'ETHEREUM' },
-];
-
-const action: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({
-    kind: fc.constantFrom('out' as const, 'between' as const, 'revert' as const),
-    asset: fc.nat(ASSETS.length - 1),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constantFrom('decline' as const, 'stuck' as const),
-    asset: fc.constant(0),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constant('deposit' as const),
-    vault: fc.nat(1),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constantFrom('swap' as const, 'offRamp' as const),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constantFrom('stake' as const, 'unstake' as const),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constant('advance' as const),
-    ms: fc.constantFrom(60_000, 3_600_000, DAY, 2 * DAY + 7_000),
-  }),
-);
-
 let database: DatabaseHandle;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.close());
-
-interface Run {
-  t: EngineTestApp;
-  f: EngineFixture;
-  bankAccountId: string;
-  stuck: string[];
-}
-
-function ok(res: { status: number; body: Record<string, unknown> }): string | undefined {
-  // Refusals are expected (not enough left, a quote gone); a 5xx never is.
-  expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
-  return res.status === 200 || res.status === 201 ? String(res.body.id) : undefined;
-}
-
-async function perform(run: Run, a: Action): Promise<void> {
-  const { t, f } = run;
-  const amount = AMOUNTS[a.kind === 'advance' ? 0 : a.amount] ?? '0.1';
-  const transfer = (assetIndex: number, over: Record<string, unknown>) => {
-    const spec = ASSETS[assetIndex] ?? { asset: 'ETH', chain: 'ETHEREUM' };
-    return {
-      category: 'TRANSFER',
-      source: { type: 'VAULT', id: f.treasury.id },
-      destination: { type: 'VAULT', id: f.ops.id },
-      amount,
-      asset: spec.asset,
-      blockChain: spec.chain,
-      ...over,
-    };
-  };
-  const createApproved = async (body: unknown) => {
-    const id = ok(await t.post(paths.transactions(), body));
-    if (id) await t.approve(id);
-    return id;
-  };
-  switch (a.kind) {
-    case 'out':
-      await createApproved(
-        transfer(a.asset, { destination: { type: 'CONTACT', id: f.contacts.eth.id } }),
-      );
-      return;
-    case 'between':
-      await createApproved(transfer(a.asset, {}));
-      return;
-    case 'revert':
-      await createApproved(transfer(a.asset, { memo: '[simulate:revert]' }));
-      return;
-    case 'decline': {
-      const id = ok(await t.post(paths.transactions(), transfer(0, {})));
-      if (id) await t.decline(id, 'property test');
-      return;
-    }
-    case 'stuck': {
-      const id = await createApproved(
-        transfer(0, { gasParams: { feeTier: 'LOW' }, memo: '[simulate:stuck]' }),
-      );
-      await t.run(10_000);
-      if (id && (await t.status(id)) === 'SUBMITTED') {
-        const replacement = ok(await t.post(paths.replaceTransaction(), { transactionId: id }));
-        if (replacement) await t.approve(replacement);
-      }
-      return;
-    }
-    case 'deposit':
-      ok(
-        await t.post(
-          pathOf(depositToSandboxVault, { vaultId: [f.treasury, f.ops][a.vault]?.id ?? '' }),
-          {
-            asset: 'USDC',
-            chain: 'ETHEREUM',
-            amount: `${amount}5`,
-          },
-        ),
-      );
-      return;
-    case 'swap': {
-      const q = await t.get(
-        `/api/external/transactions/trade_quote/${toQueryString({
-          vaultId: f.treasury.id,
-          fromAsset: 'USDC',
-          toAsset: 'ETH',
-          fromAmount: TRADE_AMOUNTS[a.amount] ?? '12',
-          blockChain: 'ETHEREUM',
-          toBlockchain: 'ETHEREUM',
-        })}`,
-      );
-      expect(q.status, JSON.stringify(q.body)).toBe(200);
-      const answer = GetTradeQuoteResponse.parse(q.body);
-      await createApproved({
-        vaultId: f.treasury.id,
-        tradeRequestData: answer.tradeRequestData,
-        tradeResponseData: answer.tradeResponseDataList[0],
-        category: 'SWAP',
-        blockChain: 'ETHEREUM',
-      });
-      return;
-    }
-    case 'offRamp': {
-      const intent = {
-        source: { type: 'VAULT', id: f.treasury.id },
-        destination: { type: 'BANK_ACCOUNT', id: run.bankAccountId },
-        fromAsset: 'USDC',
-        fromAmount: TRADE_AMOUNTS[a.amount] ?? '12',
-        fromChain: 'ETHEREUM',
-        toAsset: 'USD',
-      };
-      const q = await t.post(QUOTE_PATH, { intent });
-      expect(q.status, JSON.stringify(q.body)).toBe(200);
-      const id = ok(
-        await t.post(INTENT_CREATE_PATH, { intent, quoteId: bestQuote(q.body).quoteId }),
-      );
-      if (id) await t.approve(id);
-      return;
-    }
-    case 'stake':
-    case 'unstake':
-      // An unstake beyond what is staked is refused (a 400), as it should be.
-      await createApproved({
-        category: 'STAKE',
-        ...(a.kind === 'unstake' ? { subCategory: 'UNSTAKE' } : {}),
-        source: { type: 'VAULT', id: f.treasury.id },
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-        amount,
-      });
-      return;
-    case 'advance':
-      await t.run(a.ms);
-      // Staking rewards fall due on the same clock, as the simulator's pass pays them.
-      await payStakingRewards(t.db, t.clock.now());
-      return;
-  }
-}
 
 async function ledgerBalance(
   t: EngineTestApp,
@@ -288,7 +114,7 @@ async function summaryIsItsMovements(t: EngineTestApp, vaultId: string): Promise
   }
 }
 
-async function check(run: Run, start: Date): Promise<void> {
+async function check(run: LedgerRun, start: Date): Promise<void> {
   const { t, f } = run;
   for (const vault of [f.treasury, f.ops]) {
     await summaryIsItsMovements(t, vault.id);
@@ -351,7 +177,7 @@ describe('the ledger (property)', () => {
   it('for random movements over days, each day’s closing is the ledger’s balance, the daily summary is its movements summed, and every statement reconciles', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(action, { minLength: 3, maxLength: 7 }),
+        fc.array(ledgerAction, { minLength: 3, maxLength: 7 }),
         fc.integer({ min: 0, max: 23 }),
         async (actions, startHour) => {
           const orgId = (await createOrg(database.db)).id;
@@ -359,14 +185,8 @@ describe('the ledger (property)', () => {
           const start = clock.now();
           const t = await createEngineTestApp({ database, orgId, clock });
           const f = await createEngineFixture(database.db, orgId);
-          const bank = await createBankAccount(database.db, {
-            orgId,
-            status: 'APPROVED',
-            accountName: 'Ledger payouts',
-            accountNumber: '123123123',
-          });
-          const run: Run = { t, f, bankAccountId: bank.id, stuck: [] };
-          for (const a of actions) await perform(run, a);
+          const run = await ledgerRun(t, f);
+          for (const a of actions) await performLedgerAction(run, a);
           // Everything approved plays out, over the next days.
           for (let i = 0; i < 6; i += 1) {
             await t.run(DAY / 2);

@@ -14,8 +14,9 @@ import { recordOpeningBalances } from '../../custody/sandbox/engine/movements.ts
 import { ledgerMovements } from '../../db/schema/sandbox.ts';
 import type { EngineTestApp } from '../../test/engine-test-app.ts';
 import { engineTest as it } from '../../test/engine-test.ts';
-import { createVault } from '../../test/fixtures.ts';
+import { createSubOrg, createVault } from '../../test/fixtures.ts';
 import { busyYearPeriod, insertBusyYear } from '../../test/ledger-bulk.ts';
+import { signInStaff } from '../../test/staff-session.ts';
 import { closingOn } from './history.ts';
 import { reconciles } from './statement.ts';
 
@@ -181,6 +182,100 @@ describe('the ledger’s history and statements', () => {
       const units = closingOn(eth?.units ?? [], i);
       expect(cmp(units, await ledgerBalance(t, vault.id, 'ETH', dayEnd)), `day ${i}`).toBe(0);
     }
+  });
+
+  it('a sub-organization’s history and statement are its vaults’ together, the organization’s every vault’s; a member held to a sub-organization reads it as their organization and no other', async ({
+    t,
+    f,
+  }) => {
+    const [a, b] = [
+      await createSubOrg(t.db, t.orgId, 'Ledger desk A'),
+      await createSubOrg(t.db, t.orgId, 'Ledger desk B'),
+    ];
+    const eth = [{ asset: 'ETH', chain: 'ETHEREUM', amount: '1' }];
+    const a1 = await createVault(t.db, { orgId: t.orgId, subOrgId: a.id, vaultName: 'A one' }, eth);
+    const a2 = await createVault(t.db, { orgId: t.orgId, subOrgId: a.id, vaultName: 'A two' }, eth);
+    const b1 = await createVault(t.db, { orgId: t.orgId, subOrgId: b.id, vaultName: 'B one' }, eth);
+    const begun = t.clock.now();
+    for (const [vault, amount] of [
+      [a1, '1.5'],
+      [a2, '0.25'],
+      [b1, '4'],
+      [a1, '0.000000000000000003'],
+    ] as const) {
+      t.clock.advance(DAY);
+      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault.id }), {
+        asset: 'ETH',
+        chain: 'ETHEREUM',
+        amount,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+
+    /** Every day's ETH closing of a history, checked against the sum of `vaultIds`' ledgers. */
+    const expectSumOf = async (body: unknown, vaultIds: readonly string[]) => {
+      const history = LedgerHistoryResponse.parse(body);
+      const series = history.series.find((x) => x.asset === 'ETH' && x.chain === 'ETHEREUM');
+      for (let i = 0; i < history.days; i += 1) {
+        const end = new Date(Date.parse(`${history.from}T00:00:00Z`) + (i + 1) * DAY);
+        const held = sum(await Promise.all(vaultIds.map((id) => ledgerBalance(t, id, 'ETH', end))));
+        expect(cmp(closingOn(series?.units ?? [], i), held), `day ${i}`).toBe(0);
+      }
+      return history;
+    };
+    const history = await t.get(historyUrl({ days: '7', subOrgId: a.id }));
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    const ofA = await expectSumOf(history.body, [a1.id, a2.id]);
+    // Today: 1 + 1.5 + 0.000000000000000003 and 1 + 0.25.
+    expect(closingOn(ofA.series[0]?.units ?? [], 6)).toBe('3.750000000000000003');
+
+    // The organization: every vault of it, these and the others.
+    const everyVault = await t.db
+      .selectDistinct({ id: ledgerMovements.vaultId })
+      .from(ledgerMovements)
+      .where(eq(ledgerMovements.orgId, t.orgId));
+    expect(everyVault.map((v) => v.id)).toEqual(
+      expect.arrayContaining([f.treasury.id, a1.id, a2.id, b1.id]),
+    );
+    const organization = await t.get(historyUrl({ days: '7' }));
+    expect(organization.status).toBe(200);
+    await expectSumOf(
+      organization.body,
+      everyVault.map((v) => v.id),
+    );
+
+    // A's statement: A's vaults' lines alone, reconciled to the last unit.
+    const { lines, totals } = await wholeStatement(t, {
+      subOrgId: a.id,
+      from: new Date(begun.getTime() + 1).toISOString(),
+      to: new Date(t.clock.now().getTime() + 1).toISOString(),
+    });
+    expect(reconciles(totals, lines)).toBe(true);
+    expect(totals).toMatchObject([
+      {
+        asset: 'ETH',
+        opening: '2',
+        amounts: '1.750000000000000003',
+        closing: '3.750000000000000003',
+      },
+    ]);
+    expect(new Set(lines.map((l) => l.vaultId))).toEqual(new Set([a1.id, a2.id]));
+
+    // A member held to A: the organization they see is A; B and its vault are not found.
+    const held = await signInStaff(t.app, t.db, t.authClock, { role: 'viewer', subOrgIds: [a.id] });
+    const theirs = await held.json(historyUrl({ days: '7' }));
+    expect(theirs.status).toBe(200);
+    await expectSumOf(theirs.body, [a1.id, a2.id]);
+    for (const url of [
+      historyUrl({ days: '7', subOrgId: b.id }),
+      historyUrl({ days: '7', vaultId: b1.id }),
+      statementUrl({
+        subOrgId: b.id,
+        from: begun.toISOString(),
+        to: t.clock.now().toISOString(),
+      }),
+    ])
+      expect((await held.json(url)).status, url).toBe(404);
   });
 
   it('refuses a period other than 7, 30, 90 or 365 days, a statement ending before it starts, both vault and sub-organization, and a cursor it never gave, naming the field', async ({

@@ -39,6 +39,8 @@ const CSV_COLUMNS = [
   'memo',
   'transactionId',
   'vaultId',
+  // Last, so a spreadsheet's import by position made before it was added still holds.
+  'valueTime',
 ] as const;
 
 /**
@@ -51,9 +53,18 @@ const linesOf = (s: WholeStatement, t: LedgerStatementTotals) =>
   s.lines.filter((l) => l.asset === t.asset && l.chain === t.chain);
 
 /**
+ * When a late arrival happened, as the wall clock of `timeZone`: it is booked
+ * at the start of the next open period (its line's time) because its own
+ * period was closed; empty for a movement booked when it happened.
+ */
+const valueTime = (l: LedgerStatementLine, timeZone: string) =>
+  l.valueAt ? localTime(l.valueAt, timeZone) : '';
+
+/**
  * One CSV line per movement, and per asset an OPENING line at the period's
  * start and a CLOSING line at its end carrying the balance: per asset,
- * OPENING's balance + Σ amount − Σ fee = CLOSING's balance.
+ * OPENING's balance + Σ amount − Σ fee = CLOSING's balance. A late arrival's
+ * `valueTime` says when it happened.
  */
 export function statementCsv(s: WholeStatement): string {
   const data: string[][] = [];
@@ -84,7 +95,9 @@ export function statementCsv(s: WholeStatement): string {
               ? s.timeZone
               : c === 'balance'
                 ? l.balanceAfter
-                : String(l[c] ?? ''),
+                : c === 'valueTime'
+                  ? valueTime(l, s.timeZone)
+                  : String(l[c] ?? ''),
         ),
       );
     data.push(edge('CLOSING', s.to, t.closing));
@@ -105,6 +118,14 @@ const ESCAPES: Record<string, string> = {
 const esc = (text: string | null | undefined) =>
   (text ?? '').replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
 
+/** Under a late arrival's time: an adjustment to this period, for one already closed. */
+function lateNote(l: LedgerStatementLine, timeZone: string): string {
+  const happened = valueTime(l, timeZone);
+  return happened
+    ? `<br><small>Late: happened ${esc(happened)}, in a period already closed</small>`
+    : '';
+}
+
 /** Per asset whether its lines add up to its totals, and the totals to its closing. */
 function assetReconciles(s: WholeStatement, t: LedgerStatementTotals): boolean {
   return reconciles([t], linesOf(s, t));
@@ -118,7 +139,7 @@ export function statementHtml(s: WholeStatement): string {
     const rows = linesOf(s, t)
       .map(
         (l) =>
-          `<tr><td>${esc(localTime(l.at, s.timeZone))}</td><td>${esc(l.kind)}</td>` +
+          `<tr><td>${esc(localTime(l.at, s.timeZone))}${lateNote(l, s.timeZone)}</td><td>${esc(l.kind)}</td>` +
           `<td>${esc(l.counterparty)}</td><td class="n">${esc(l.amount)}</td>` +
           `<td class="n">${esc(l.fee)}</td><td class="n">${esc(l.usdValue)}</td>` +
           `<td class="n">${esc(l.balanceAfter)}</td><td>${esc(l.reference)}</td>` +

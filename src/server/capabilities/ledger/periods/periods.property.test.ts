@@ -5,17 +5,16 @@ import { cmp, sum } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
 import { listLedgerPeriods } from '#contract/endpoints/ledger-periods.ts';
-import { depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
 import {
   LedgerHistoryResponse,
   LedgerStatementResponse,
   type LedgerStatementLine,
 } from '#contract/ledger.ts';
 import { LedgerPeriodList } from '#contract/ledger-periods.ts';
-import { paths, toQueryString } from '#contract/paths.ts';
+import { toQueryString } from '#contract/paths.ts';
 import { recordOpeningBalances } from '../../../custody/sandbox/engine/movements.ts';
 import type { DatabaseHandle } from '../../../db/client.ts';
-import { ledgerMovements, vaultBalances } from '../../../db/schema/sandbox.ts';
+import { ledgerMovements, transactions, vaultBalances } from '../../../db/schema/sandbox.ts';
 import {
   createEngineFixture,
   createEngineTestApp,
@@ -23,6 +22,13 @@ import {
   type EngineTestApp,
 } from '../../../test/engine-test-app.ts';
 import { createOrg } from '../../../test/fixtures.ts';
+import {
+  ledgerAction,
+  ledgerRun,
+  performLedgerAction,
+  type LedgerAction,
+  type LedgerRun,
+} from '../../../test/ledger-activity.ts';
 import { closeMonth } from '../../../test/ledger-periods.ts';
 import { signInStaff } from '../../../test/staff-session.ts';
 import { TestClock } from '../../../test/test-clock.ts';
@@ -33,10 +39,13 @@ import { monthBounds } from './month.ts';
 import { statementFacts } from './store.ts';
 
 /**
- * Random movements through the real sandbox on its test clock (transfers out
- * and between vaults with their fees, deposits, opening balances recorded
- * late), a month closed by two admins, then more of them, many dated inside
- * the closed month: the closed month's statement of every vault is the same
+ * Random movements through the real sandbox on its test clock (the ledger's
+ * every kind, test/ledger-activity.ts: transfers in and out with their fees,
+ * reverts, declines, stuck transfers replaced, swaps, off-ramps, stakes and
+ * their rewards; and opening balances recorded late), a month closed by two
+ * admins, then more of them, many dated inside the closed month (a staking
+ * reward for an epoch that ended in it and is paid only after the close, a
+ * late opening balance): the closed month's statement of every vault is the same
  * bytes before and after, the organization's statement digest is the one
  * frozen, every statement reconciles to the last unit, and every day's
  * closing in the history is the ledger's balance (today's, the vault's).
@@ -46,34 +55,24 @@ const DAY = 86_400_000;
 const MONTH = '2030-05';
 const { from: MONTH_FROM, to: MONTH_TO } = monthBounds(MONTH, 'UTC');
 
-type Action =
-  | { kind: 'out' | 'between'; amount: number }
-  | { kind: 'deposit'; vault: number; amount: number }
-  | { kind: 'late'; vault: number; amount: number; daysBack: number }
-  | { kind: 'advance'; ms: number };
+/** Funds the ledger had not seen, recorded now and dated `daysBack` days ago. */
+type Late = { kind: 'late'; vault: number; amount: number; daysBack: number };
+type Action = LedgerAction | Late;
 
-const AMOUNTS = ['0.1', '0.75', '1.5'];
+const LATE_AMOUNTS = ['0.1', '0.75', '1.5'];
 
+/** Mostly the ledger's every kind of activity; now and then an arrival dated back. */
 const action: fc.Arbitrary<Action> = fc.oneof(
-  fc.record({
-    kind: fc.constantFrom('out' as const, 'between' as const),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constant('deposit' as const),
-    vault: fc.nat(1),
-    amount: fc.nat(AMOUNTS.length - 1),
-  }),
-  fc.record({
-    kind: fc.constant('late' as const),
-    vault: fc.nat(1),
-    amount: fc.nat(AMOUNTS.length - 1),
-    daysBack: fc.integer({ min: 0, max: 20 }),
-  }),
-  fc.record({
-    kind: fc.constant('advance' as const),
-    ms: fc.constantFrom(3_600_000, DAY, 3 * DAY + 7_000),
-  }),
+  { arbitrary: ledgerAction, weight: 4 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('late' as const),
+      vault: fc.nat(1),
+      amount: fc.nat(LATE_AMOUNTS.length - 1),
+      daysBack: fc.integer({ min: 0, max: 20 }),
+    }),
+    weight: 1,
+  },
 );
 
 let database: DatabaseHandle;
@@ -82,67 +81,29 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-async function perform(t: EngineTestApp, f: EngineFixture, a: Action): Promise<void> {
-  const amount = AMOUNTS[a.kind === 'advance' ? 0 : a.amount] ?? '0.1';
-  const vault = a.kind === 'deposit' || a.kind === 'late' ? [f.treasury, f.ops][a.vault] : null;
-  switch (a.kind) {
-    case 'out':
-    case 'between': {
-      const res = await t.post(paths.transactions(), {
-        category: 'TRANSFER',
-        source: { type: 'VAULT', id: f.treasury.id },
-        destination:
-          a.kind === 'out'
-            ? { type: 'CONTACT', id: f.contacts.eth.id }
-            : { type: 'VAULT', id: f.ops.id },
-        amount,
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-      });
-      // Refusals are expected (not enough left); a 5xx never is.
-      expect(res.status, JSON.stringify(res.body)).toBeLessThan(500);
-      if (res.status === 200 || res.status === 201) await t.approve(String(res.body.id));
-      return;
-    }
-    case 'deposit': {
-      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault?.id ?? '' }), {
-        asset: 'USDC',
-        chain: 'ETHEREUM',
-        amount: `${amount}5`,
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return;
-    }
-    case 'late':
-      // Funds the ledger had not seen, recorded now and dated up to 20 days back (inside the
-      // closed month once it is), as a vault's opening balance is: the balance and its movement.
-      await t.db
-        .insert(vaultBalances)
-        .values({
-          vaultId: vault?.id ?? '',
-          asset: 'USDC',
-          chain: 'ETHEREUM',
-          amount,
-          updatedAt: t.clock.now(),
-        })
-        .onConflictDoUpdate({
-          target: [vaultBalances.vaultId, vaultBalances.asset, vaultBalances.chain],
-          set: { amount: sql`${vaultBalances.amount} + ${amount}::numeric` },
-        });
-      await recordOpeningBalances(t.db, t.orgId, [
-        {
-          vaultId: vault?.id ?? '',
-          asset: 'USDC',
-          chain: 'ETHEREUM',
-          amount,
-          at: new Date(t.clock.now().getTime() - a.daysBack * DAY - 1_000),
-        },
-      ]);
-      return;
-    case 'advance':
-      await t.run(a.ms);
-      return;
-  }
+async function perform(run: LedgerRun, a: Action): Promise<void> {
+  if (a.kind !== 'late') return performLedgerAction(run, a);
+  const { t, f } = run;
+  const amount = LATE_AMOUNTS[a.amount] ?? '0.1';
+  const vaultId = [f.treasury, f.ops][a.vault]?.id ?? '';
+  // Funds the ledger had not seen, recorded now and dated up to 20 days back (inside the
+  // closed month once it is), as a vault's opening balance is: the balance and its movement.
+  await t.db
+    .insert(vaultBalances)
+    .values({ vaultId, asset: 'USDC', chain: 'ETHEREUM', amount, updatedAt: t.clock.now() })
+    .onConflictDoUpdate({
+      target: [vaultBalances.vaultId, vaultBalances.asset, vaultBalances.chain],
+      set: { amount: sql`${vaultBalances.amount} + ${amount}::numeric` },
+    });
+  await recordOpeningBalances(t.db, t.orgId, [
+    {
+      vaultId,
+      asset: 'USDC',
+      chain: 'ETHEREUM',
+      amount,
+      at: new Date(t.clock.now().getTime() - a.daysBack * DAY - 1_000),
+    },
+  ]);
 }
 
 async function ledgerBalance(
@@ -248,7 +209,8 @@ describe('closing a month (property)', () => {
           const clock = new TestClock(new Date(Date.UTC(2030, 4, 22, startHour, 30)));
           const t = await createEngineTestApp({ database, orgId, clock });
           const f = await createEngineFixture(database.db, orgId);
-          for (const a of before) await perform(t, f, a);
+          const run = await ledgerRun(t, f);
+          for (const a of before) await perform(run, a);
           // Past the month's end, everything approved played out; then two admins close it.
           await t.run(Math.max(0, MONTH_TO.getTime() - t.clock.now().getTime()) + DAY);
           const proposer = await signInStaff(t.app, t.db, t.authClock, { role: 'admin' });
@@ -257,11 +219,11 @@ describe('closing a month (property)', () => {
           const frozen = await Promise.all(
             [f.treasury, f.ops].map((v) => statementOf(t, v.id, MONTH_FROM, MONTH_TO)),
           );
-          for (const a of after) await perform(t, f, a);
+          for (const a of after) await perform(run, a);
           // Late, for certain: dated in the closed month, recorded after its close. How far back
           // that is depends on how long the activity after the close ran.
           const daysSinceClose = Math.floor((t.clock.now().getTime() - MONTH_TO.getTime()) / DAY);
-          await perform(t, f, { kind: 'late', vault: 0, amount: 2, daysBack: daysSinceClose + 1 });
+          await perform(run, { kind: 'late', vault: 0, amount: 2, daysBack: daysSinceClose + 1 });
           await t.run(DAY);
 
           const again = await Promise.all(
@@ -289,7 +251,45 @@ describe('closing a month (property)', () => {
           await checkBooks(t, f);
         },
       ),
-      { numRuns: 2 },
+      {
+        numRuns: 2,
+        examples: [
+          [
+            [
+              { kind: 'stake', amount: 1 },
+              { kind: 'swap', amount: 1 },
+              { kind: 'offRamp', amount: 0 },
+              { kind: 'stuck', asset: 0, amount: 0 },
+              { kind: 'revert', asset: 1, amount: 0 },
+              { kind: 'decline', asset: 0, amount: 1 },
+              { kind: 'out', asset: 0, amount: 0 },
+            ],
+            [
+              // The stake's epochs that ended in the closed month are paid only now.
+              { kind: 'advance', ms: DAY },
+              { kind: 'between', asset: 1, amount: 1 },
+              { kind: 'swap', amount: 0 },
+              { kind: 'deposit', vault: 1, amount: 2 },
+            ],
+            9,
+          ],
+        ],
+      },
     );
+    // The example guarantees these, whatever the random runs drew: swaps, ramps, reverted and
+    // replaced transfers before the close, and staking rewards of the closed month paid after it.
+    const moved = await database.db
+      .selectDistinct({ category: transactions.category, kind: ledgerMovements.kind })
+      .from(ledgerMovements)
+      .innerJoin(transactions, eq(transactions.id, ledgerMovements.transactionId));
+    const seen = moved.map((m) => `${m.category} ${m.kind}`);
+    for (const expected of ['TRANSFER AMOUNT', 'TRANSFER FEE', 'SWAP FEE', 'OFF_RAMP AMOUNT'])
+      expect(seen, expected).toContain(expected);
+    const lateRewards = await database.db
+      .select({ id: ledgerMovements.id })
+      .from(ledgerMovements)
+      .where(and(eq(ledgerMovements.kind, 'REWARD'), lt(ledgerMovements.valueAt, MONTH_TO)))
+      .limit(1);
+    expect(lateRewards).toHaveLength(1);
   }, 600_000);
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import Papa from 'papaparse';
 import { describe, expect } from 'vitest';
 import { canonicalJson } from '#contract/approval-card.ts';
 import { pathOf } from '#contract/endpoint.ts';
@@ -10,6 +11,7 @@ import { LedgerStatementResponse } from '#contract/ledger.ts';
 import { LedgerPeriodList } from '#contract/ledger-periods.ts';
 import { toQueryString } from '#contract/paths.ts';
 import { recordOpeningBalances } from '../../../custody/sandbox/engine/movements.ts';
+import { localTime } from '../../../http/wall-clock.ts';
 import { appTest } from '../../../test/app-test.ts';
 import { createVault } from '../../../test/fixtures.ts';
 import { jsonBody, lastMonth, proposeClose } from '../../../test/ledger-periods.ts';
@@ -147,6 +149,32 @@ describe('closing a month of the ledger', () => {
           valueAt: happened.toISOString(),
         },
       ]);
+      // The files say so too: the CSV's value time, the printable page's note, in the member's zone.
+      const nextPeriod = {
+        vaultId: vault.id,
+        from: to.toISOString(),
+        to: new Date(t.clock.now().getTime() + 1).toISOString(),
+      };
+      const csv = await t.admin.request(
+        `${pathOf(ledgerStatement)}${toQueryString({ ...nextPeriod, format: 'csv' })}`,
+      );
+      expect(csv.status).toBe(200);
+      const rows = Papa.parse<Record<string, string>>(await csv.text(), { header: true }).data;
+      expect(rows.filter((r) => r.kind === 'ADJUSTMENT')).toMatchObject([
+        {
+          time: localTime(to.toISOString(), 'UTC'),
+          amount: '0.5',
+          valueTime: localTime(happened.toISOString(), 'UTC'),
+        },
+      ]);
+      expect(rows.find((r) => r.kind === 'OPENING')).toMatchObject({ valueTime: '' });
+      const html = await t.admin.request(
+        `${pathOf(ledgerStatement)}${toQueryString({ ...nextPeriod, format: 'html' })}`,
+      );
+      expect(html.status).toBe(200);
+      expect(await html.text()).toContain(
+        `Late: happened ${localTime(happened.toISOString(), 'UTC')}, in a period already closed`,
+      );
 
       // Months close in order, once ended: the next is the one after, not yet over.
       const listed = await periods(t);

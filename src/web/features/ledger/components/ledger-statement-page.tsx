@@ -303,6 +303,12 @@ function StatementLines({ statement }: { statement: LedgerStatementResponse }) {
             <TableRow key={l.id}>
               <TableCell className="whitespace-nowrap">
                 <DateTime iso={l.at} />
+                {l.valueAt ? (
+                  // Booked at this period's start because its own period was closed.
+                  <span className="block text-xs whitespace-normal text-slate-700">
+                    Late: happened <DateTime iso={l.valueAt} />, in a period already closed
+                  </span>
+                ) : null}
               </TableCell>
               <TableCell>{l.asset}</TableCell>
               <TableCell>{KIND_LABELS[l.kind]}</TableCell>
