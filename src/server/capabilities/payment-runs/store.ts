@@ -250,7 +250,8 @@ const EDITABLE: readonly PaymentRunStatus[] = ['DRAFT', 'CHECKED', 'PENDING_APPR
 /**
  * Replaces one row (a fix in place), under the run's row lock. The run goes
  * back to DRAFT unless it waits for approval: then it keeps waiting, and the
- * new digest voids the votes cast on the old rows.
+ * new digest voids the votes cast on the old rows. `expected`: the run must
+ * still be in that status with those rows (what the edit was judged on).
  */
 export async function replaceRow(
   db: Database,
@@ -258,6 +259,7 @@ export async function replaceRow(
   id: string,
   index: number,
   row: PaymentRowInput,
+  expected?: { status: PaymentRunStatus; rowsDigest: string },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [run] = await tx.select().from(paymentRuns).where(eq(paymentRuns.id, id)).for('update');
@@ -267,6 +269,12 @@ export async function replaceRow(
         409,
         ERROR_CODES.conflict,
         `The run is ${run.status}: its rows can no longer change`,
+      );
+    if (expected && (run.status !== expected.status || run.rowsDigest !== expected.rowsDigest))
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        'The run changed while this row was checked: read it again and repeat the change',
       );
     const updated = await tx
       .update(paymentRunRows)
@@ -479,17 +487,29 @@ export async function submitRun(
   return db.transaction(async (tx) => {
     const moved = await moveRun(tx, now, id, ['CHECKED'], 'PENDING_APPROVAL');
     if (!moved) return false;
-    // One statement for all rows (up to 2,000): a statement each would hold the database long.
-    const values = [...usdByRow].map(([index, usd]) => sql`(${index}::integer, ${usd}::text)`);
-    if (values.length > 0)
-      await declaredWrite(tx, [paymentRunRows], () =>
-        tx.execute(sql`
-          update ${paymentRunRows} set amount_usd = v.usd
-          from (values ${sql.join(values, sql`, `)}) as v(idx, usd)
-          where ${paymentRunRows.runId} = ${id} and ${paymentRunRows.index} = v.idx`),
-      );
+    await writeRowsUsd(tx, id, usdByRow);
     return true;
   });
+}
+
+/**
+ * Each row's USD value as judged (null: unpriced): what its vault's 24-hour outflow counts
+ * until the row is sent. Written at submit, and again when a waiting run's rows change.
+ */
+export async function writeRowsUsd(
+  db: Database,
+  id: string,
+  usdByRow: ReadonlyMap<number, string | null>,
+): Promise<void> {
+  // One statement for all rows (up to 2,000): a statement each would hold the database long.
+  const values = [...usdByRow].map(([index, usd]) => sql`(${index}::integer, ${usd}::text)`);
+  if (values.length > 0)
+    await declaredWrite(db, [paymentRunRows], () =>
+      db.execute(sql`
+        update ${paymentRunRows} set amount_usd = v.usd
+        from (values ${sql.join(values, sql`, `)}) as v(idx, usd)
+        where ${paymentRunRows.runId} = ${id} and ${paymentRunRows.index} = v.idx`),
+    );
 }
 
 /** Runs the executor has work in: to start or send, or rows sent and not yet ended. */
