@@ -30,7 +30,7 @@ export interface CheckSnapshot {
   bankAccounts: ReadonlyMap<string, { status?: string; id?: string; paymentMethod?: string }>;
   /** Assets by `${symbol}:${blockChain}`, with the fractional digits an amount may carry. */
   assets: ReadonlyMap<string, { decimals: number | null }>;
-  /** References paid by earlier runs (rows that completed). */
+  /** References other runs have paid or are paying (store.ts `paidReferences`). */
   paidReferences: ReadonlySet<string>;
   /** USD per unit by `${symbol}:${blockChain}`; missing when unpriced. */
   prices: ReadonlyMap<string, string>;
@@ -163,7 +163,7 @@ function rowErrors(
     fail(
       'reference',
       'REFERENCE_ALREADY_PAID',
-      `reference "${row.reference}" was already paid in an earlier run`,
+      `reference "${row.reference}" is already paid, or being paid, by another run`,
     );
   return errors;
 }

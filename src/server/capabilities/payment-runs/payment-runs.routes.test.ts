@@ -4,6 +4,7 @@ import { pathOf } from '#contract/endpoint.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import {
+  checkPaymentRun as checkPaymentRunRoute,
   createPaymentRun,
   getPaymentRun,
   paymentRunTemplate,
@@ -558,6 +559,62 @@ describe('payment runs', () => {
       expect((await decide(await t.signIn('approver'), runId)).body).toMatchObject({
         status: 'APPROVED',
       });
+    },
+  );
+
+  runTest(
+    'refuse a reference another run is paying, not only one it has paid',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const row = (reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '7',
+        reference,
+      });
+      const make = async (name: string, reference: string) => {
+        const made = await initiator.json(
+          pathOf(createPaymentRun, {}),
+          sendJson('POST', { name, rows: [row(reference)] }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        return made.body as PaymentRun;
+      };
+      const submit = (runId: string) =>
+        initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+
+      // The same file made twice: the first waits for approval, so the second is caught.
+      const first = await make('Vendors, first upload', 'TWICE-1');
+      expect((await submit(first.id)).status).toBe(200);
+      const second = await make('Vendors, second upload', 'TWICE-1');
+      expect(second.errors.map((e) => [e.row, e.field, e.code])).toEqual([
+        [1, 'reference', 'REFERENCE_ALREADY_PAID'],
+      ]);
+
+      // Both checked before either was submitted: the second submit is refused, and checked
+      // again the run names the row.
+      const early = await make('Payroll, first upload', 'TWICE-2');
+      const late = await make('Payroll, second upload', 'TWICE-2');
+      expect([early.status, late.status]).toEqual(['CHECKED', 'CHECKED']);
+      expect((await submit(early.id)).status).toBe(200);
+      const refused = await submit(late.id);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(JSON.stringify(refused.body)).toMatch(/row 1/);
+      const again = await initiator.json(
+        pathOf(checkPaymentRunRoute, { runId: late.id }),
+        sendJson('POST'),
+      );
+      expect((again.body as PaymentRun).errors.map((e) => [e.row, e.code])).toEqual([
+        [1, 'REFERENCE_ALREADY_PAID'],
+      ]);
     },
   );
 });

@@ -39,6 +39,7 @@ import {
   errorsByRow,
   loadRun,
   moveRun,
+  paidReferences,
   reconciliationOf,
   replaceRow,
   retryFailedRows,
@@ -215,17 +216,26 @@ export function paymentRunRoutes(
     const stored = await visible(c, params.runId);
     // A row whose transaction was declined at the custody side is not sent again: the custody
     // side's own record says so (a failed transaction ended FAILED, a declined one DECLINED).
-    const declined = new Set<number>();
-    for (const row of stored.rows)
+    const kept = new Set<number>();
+    const failed = stored.rows.filter((r) => r.status === 'FAILED' || r.status === 'REFUSED');
+    for (const row of failed)
       if (row.status === 'FAILED' && row.transactionId) {
         const tx = await backend.getTransaction(custodyContext(c), row.transactionId);
-        if (tx.status === 'DECLINED') declined.add(row.index);
+        if (tx.status === 'DECLINED') kept.add(row.index);
       }
+    // Nor one whose reference another run has since paid or is paying (paid again in a new
+    // run, as a failed row is): sent again, it would pay the same invoice twice.
+    const taken = await paidReferences(
+      db,
+      params.runId,
+      failed.map((r) => r.reference),
+    );
+    for (const row of failed) if (taken.has(row.reference)) kept.add(row.index);
     return control(
       c,
       params.runId,
-      'retried (only an executing, paused or partly failed run with failed rows not declined at the custody side is)',
-      async () => (await retryFailedRows(db, clock.now(), params.runId, declined)) > 0,
+      'retried (only an executing, paused or partly failed run is, and only its failed rows neither declined at the custody side nor paid, or being paid, by another run)',
+      async () => (await retryFailedRows(db, clock.now(), params.runId, kept)) > 0,
     );
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { canonicalJson } from '#contract/approval-card.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -396,9 +396,24 @@ export async function markPreApproved(
 }
 
 /**
- * The references among `references` that rows of other runs have already
- * paid. A schedule's occurrences pay the same references month after month
- * by design: the runs of the run's own schedule are not counted.
+ * Runs whose unsent rows count in their vaults' 24-hour outflow: submitted
+ * and not yet ended. A row counts until its transaction exists (from then
+ * the custody backend's outflow counts the transaction itself).
+ */
+const COMMITTED: readonly PaymentRunStatus[] = [
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'EXECUTING',
+  'PAUSED',
+];
+
+/**
+ * The references among `references` that rows of other runs have paid or
+ * are paying: sent (or paid), or not yet sent in a run submitted and not
+ * ended. A file made twice is caught while its first run still waits for
+ * approval, not only once it has paid. A schedule's occurrences pay the same
+ * references month after month by design: the runs of the run's own schedule
+ * are not counted.
  */
 export async function paidReferences(
   db: Database,
@@ -422,29 +437,21 @@ export async function paidReferences(
   const rows = await db
     .select({ reference: paymentRunRows.reference, runId: paymentRunRows.runId })
     .from(paymentRunRows)
+    .innerJoin(paymentRuns, eq(paymentRuns.id, paymentRunRows.runId))
     .where(
       and(
         // One parameter for all the references (up to 2,000), not one each.
         sql`${paymentRunRows.reference} in (select jsonb_array_elements_text(${JSON.stringify([...new Set(references)])}::jsonb))`,
-        inArray(paymentRunRows.status, ['SUBMITTED', 'COMPLETED']),
+        or(
+          inArray(paymentRunRows.status, ['SUBMITTED', 'COMPLETED']),
+          and(eq(paymentRunRows.status, 'PENDING'), inArray(paymentRuns.status, [...COMMITTED])),
+        ),
       ),
     );
   return new Set(
     rows.filter((r) => r.runId !== runId && !sameSchedule.has(r.runId)).map((r) => r.reference),
   );
 }
-
-/**
- * Runs whose unsent rows count in their vaults' 24-hour outflow: submitted
- * and not yet ended. A row counts until its transaction exists (from then
- * the custody backend's outflow counts the transaction itself).
- */
-const COMMITTED: readonly PaymentRunStatus[] = [
-  'PENDING_APPROVAL',
-  'APPROVED',
-  'EXECUTING',
-  'PAUSED',
-];
 
 /**
  * The USD value of `vaultId`'s unsent rows in runs submitted and not ended
@@ -624,16 +631,17 @@ export async function cancelRun(db: Database, now: Date, runId: string): Promise
 /**
  * Sends the failed and refused rows again, each failed one as a new attempt
  * under a new externalId (the failed attempt moved nothing; its externalId
- * stays its own), and takes the run up again. Rows in `declined` (their
- * transaction was declined at the custody side) stay as they are: a decline
- * is a decision against that payment, and the run's approval never
- * overrides it; such a row is paid only in a new run, approved anew.
+ * stays its own), and takes the run up again. Rows in `kept` stay as they
+ * are: one whose transaction was declined at the custody side (a decline is
+ * a decision against that payment, and the run's approval never overrides
+ * it; such a row is paid only in a new run, approved anew), and one whose
+ * reference another run has paid or is paying since.
  */
 export async function retryFailedRows(
   db: Database,
   now: Date,
   runId: string,
-  declined: ReadonlySet<number> = new Set(),
+  kept: ReadonlySet<number> = new Set(),
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const [run] = await tx
@@ -652,7 +660,7 @@ export async function retryFailedRows(
             inArray(paymentRunRows.status, ['FAILED', 'REFUSED']),
           ),
         )
-    ).filter((row) => !declined.has(row.index));
+    ).filter((row) => !kept.has(row.index));
     for (const row of failed) {
       // A refused attempt made nothing: its externalId is free to use again.
       const attempt = row.status === 'REFUSED' ? row.attempt : row.attempt + 1;

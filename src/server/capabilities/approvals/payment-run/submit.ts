@@ -12,7 +12,13 @@ import { policyActor, vaultOutflowWithRuns } from '../../policies/guard.ts';
 import type { outflowLocks } from '../../policies/outflow-lock.ts';
 import { activePolicy } from '../../policies/policies.store.ts';
 import { freezeRequirement, settleApprovedBefore } from '../../policies/votes.store.ts';
-import { markPreApproved, submitRun, type StoredRun } from '../../payment-runs/store.ts';
+import { describeRows } from '../../payment-runs/check.ts';
+import {
+  markPreApproved,
+  paidReferences,
+  submitRun,
+  type StoredRun,
+} from '../../payment-runs/store.ts';
 import { raiseApprovalEvent } from '../../live/approval-source.ts';
 import { proposeHeld } from '../core/propose.ts';
 import { PAYMENT_RUN, paymentRunKind } from './kind.ts';
@@ -68,6 +74,20 @@ export async function submitForApproval(
   const judge = await runJudge({ db, clock, backend }, ctx, run, rows);
   const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
   return lockVaults(vaultIds, async () => {
+    // Checked before another run took a reference (the same file made twice, both checked,
+    // the other submitted first): refused, rather than paid twice.
+    const taken = await paidReferences(
+      db,
+      run.id,
+      rows.map((r) => r.reference),
+    );
+    const twice = rows.filter((r) => taken.has(r.reference)).map((r) => r.index);
+    if (twice.length > 0)
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        `${describeRows(twice)}: another run has paid, or is paying, the same reference since the run was checked; check it again`,
+      );
     const { policy, requirement, usdByRow } = await judge(
       run.simulation?.totalUsd ?? null,
       initiator,
