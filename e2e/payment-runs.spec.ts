@@ -98,11 +98,12 @@ for (const width of DESKTOP_ONLY) {
       await expect(fix5).toBeHidden();
       await expect(page.getByRole('alert').filter({ hasText: 'need' })).toHaveCount(0);
 
-      // The simulation: the funded vault's USDC before and after.
+      // The simulation: the funded vault's USDC before and after, and its ETH, which pays the
+      // rows' network fees.
       const simulation = page.getByRole('table', { name: /Simulation/ });
-      await expect(
-        simulation.getByRole('row', { name: new RegExp(world.funded.name) }),
-      ).toContainText('USDC on ETHEREUM');
+      const vaultLines = simulation.getByRole('row', { name: new RegExp(world.funded.name) });
+      await expect(vaultLines.filter({ hasText: 'USDC on ETHEREUM' })).toHaveCount(1);
+      await expect(vaultLines.filter({ hasText: 'ETH on ETHEREUM' })).toHaveCount(1);
       await expect(page.getByText(/Network fees \(estimate\)/)).toBeVisible();
       await expectNoAxeViolations(page);
 

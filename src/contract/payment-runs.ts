@@ -182,7 +182,14 @@ export const PaymentRunVaultLine = zm.object({
   asset: zm.string(),
   blockChain: zm.string(),
   before: zm.string(),
+  /** What the rows pay out of it. */
   outflow: zm.string(),
+  /**
+   * The network fees' estimate the rows pay from it in this asset (a token's fees are paid in
+   * the chain's coin, which gets a line of its own). Absent on runs checked before fees counted.
+   */
+  fees: zm.optional(zm.string()),
+  /** What is left: before, less what the rows pay and their fees. */
   after: zm.string(),
   /** The rows (numbers, in order) that do not fit once the earlier rows are paid. */
   rowsNotFitting: zm.array(zm.int()),

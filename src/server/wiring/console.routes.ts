@@ -9,6 +9,8 @@ import type { ApprovableKind } from '../capabilities/approvals/core/kind.ts';
 import { approvalInboxRoutes } from '../capabilities/approvals/inbox.routes.ts';
 import { paymentRunSubmitRoutes } from '../capabilities/approvals/payment-run/submit.routes.ts';
 import { schedulePreApprovals } from '../capabilities/approvals/payment-run/pre-approval.ts';
+import { waitingRunEdits } from '../capabilities/approvals/payment-run/edit.ts';
+import { outflowLocks } from '../capabilities/policies/outflow-lock.ts';
 import { paymentRunListRoutes } from '../capabilities/payment-runs/list.routes.ts';
 import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
 import { paymentRunScheduleRoutes } from '../capabilities/payment-runs/schedule/schedule.routes.ts';
@@ -72,7 +74,19 @@ export function consoleRoutes(
     .route('/', sandboxWorldRoutes(backend))
     .route('/', sandboxQuoteRoutes(backend))
     .route('/', paymentRunListRoutes(options))
-    .route('/', paymentRunRoutes(options, backend))
+    .route(
+      '/',
+      paymentRunRoutes(
+        options,
+        backend,
+        waitingRunEdits({
+          db: options.db,
+          clock: options.clock,
+          backend,
+          lockVaults: outflowLocks(options.db, driver),
+        }),
+      ),
+    )
     .route('/', paymentRunSubmitRoutes(options, backend, driver))
     .route(
       '/',

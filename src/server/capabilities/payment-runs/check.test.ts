@@ -167,9 +167,22 @@ describe('checking a payment run', () => {
         blockChain: 'ETHEREUM',
         before: '1000',
         outflow: '1000',
+        fees: '0',
         after: '0',
         rowsNotFitting: [11, 12],
         note: "rows 11–12 exceed the vault's USDC",
+      },
+      // The token's fees are paid in the chain's coin, from the same vault.
+      {
+        vaultId: 'v1',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+        before: '2',
+        outflow: '0',
+        fees: '0.01',
+        after: '1.99',
+        rowsNotFitting: [],
+        note: null,
       },
     ]);
     expect(result.simulation.totals).toEqual([
@@ -180,6 +193,64 @@ describe('checking a payment run', () => {
       { asset: 'ETH', blockChain: 'ETHEREUM', amount: '0.01', usd: '30' },
     ]);
     expect(result.simulation.feesUsd).toBe('30');
+  });
+
+  it('counts each row’s network fee against what the vault holds of the fee’s asset', () => {
+    // USDC enough for every row, ETH for two rows' fees only.
+    const vaults = new Map([
+      [
+        'v1',
+        {
+          subOrgId: 'sub-1',
+          balances: { USDC: { ETHEREUM: '1000' }, ETH: { ETHEREUM: '0.0025' } },
+        },
+      ],
+    ]);
+    const token = checkPaymentRun(
+      [row({ reference: 'F-1' }), row({ reference: 'F-2' }), row({ reference: 'F-3' })],
+      snapshot({ vaults }),
+    );
+    expect(token.errors.map((e) => [e.row, e.field, e.code])).toEqual([
+      [3, 'amount', 'EXCEEDS_BALANCE'],
+    ]);
+    expect(token.errors[0]?.message).toMatch(/network fee/);
+    expect(
+      token.simulation.lines.map((l) => [l.asset, l.outflow, l.fees, l.after, l.note]),
+    ).toEqual([
+      ['USDC', '20', '0', '980', null],
+      ['ETH', '0', '0.002', '0.0005', "row 3 exceeds the vault's ETH"],
+    ]);
+    expect(token.simulation.fees).toEqual([
+      { asset: 'ETH', blockChain: 'ETHEREUM', amount: '0.002', usd: '6' },
+    ]);
+
+    // The chain's own coin pays its amount and its fee from one balance: 1 + 0.001 fits in 2,
+    // a second 1 + 0.001 does not.
+    const coin = checkPaymentRun(
+      [
+        row({ asset: 'ETH', contactId: undefined, address: GOOD, amount: '1', reference: 'C-1' }),
+        row({ asset: 'ETH', contactId: undefined, address: GOOD, amount: '1', reference: 'C-2' }),
+      ],
+      snapshot({
+        fees: new Map([
+          ['ETH:ETHEREUM', { asset: 'ETH', blockChain: 'ETHEREUM', amount: '0.001' }],
+        ]),
+      }),
+    );
+    expect(coin.errors.map((e) => [e.row, e.code])).toEqual([[2, 'EXCEEDS_BALANCE']]);
+    expect(coin.simulation.lines).toEqual([
+      {
+        vaultId: 'v1',
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+        before: '2',
+        outflow: '1',
+        fees: '0.001',
+        after: '0.999',
+        rowsNotFitting: [2],
+        note: "row 2 exceeds the vault's ETH",
+      },
+    ]);
   });
 
   it('leaves the total in USD unknown when an asset has no price', () => {

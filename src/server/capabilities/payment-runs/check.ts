@@ -30,7 +30,7 @@ export interface CheckSnapshot {
   bankAccounts: ReadonlyMap<string, { status?: string; id?: string; paymentMethod?: string }>;
   /** Assets by `${symbol}:${blockChain}`, with the fractional digits an amount may carry. */
   assets: ReadonlyMap<string, { decimals: number | null }>;
-  /** References paid by earlier runs (rows that completed). */
+  /** References other runs have paid or are paying (store.ts `paidReferences`). */
   paidReferences: ReadonlySet<string>;
   /** USD per unit by `${symbol}:${blockChain}`; missing when unpriced. */
   prices: ReadonlyMap<string, string>;
@@ -163,16 +163,17 @@ function rowErrors(
     fail(
       'reference',
       'REFERENCE_ALREADY_PAID',
-      `reference "${row.reference}" was already paid in an earlier run`,
+      `reference "${row.reference}" is already paid, or being paid, by another run`,
     );
   return errors;
 }
 
 /**
  * Checks every row against the snapshot, then simulates the rows without
- * errors in order, per source vault and asset: a row that would take the
- * vault below zero does not fit (and is not counted, so a later smaller row
- * may still fit, as it would when paid in order).
+ * errors in order, per source vault and asset, each crypto row's network fee
+ * counted against the vault's balance of the fee's asset: a row whose amount
+ * or fee would take the vault below zero does not fit (and is not counted, so
+ * a later smaller row may still fit, as it would when paid in order).
  */
 export function checkPaymentRun(
   rows: readonly PaymentRowInput[],
@@ -222,35 +223,59 @@ export function checkPaymentRun(
     blockChain: string;
     before: string;
     outflow: string;
+    /** The network fees the rows paid from this vault pay in this asset. */
+    fees: string;
     rowsNotFitting: number[];
+    /** Of those, the rows whose amount fits but whose network fee does not. */
+    feeShort: Set<number>;
   }
   const lines = new Map<string, Line>();
+  const lineOf = (vaultId: string, asset: string, blockChain: string): Line => {
+    const key = `${vaultId}\u0000${assetKey(asset, blockChain)}`;
+    let line = lines.get(key);
+    if (!line) {
+      const held = snapshot.vaults.get(vaultId)?.balances[asset]?.[blockChain];
+      line = {
+        vaultId,
+        asset,
+        blockChain,
+        before: held ?? '0',
+        outflow: '0',
+        fees: '0',
+        rowsNotFitting: [],
+        feeShort: new Set(),
+      };
+      lines.set(key, line);
+    }
+    return line;
+  };
+  const spent = (line: Line) => add(line.outflow, line.fees);
   const totals = new Map<string, { asset: string; blockChain: string; amounts: string[] }>();
   const fees = new Map<string, { asset: string; blockChain: string; amounts: string[] }>();
   const offRamps: PaymentRunOffRamp[] = [];
   rows.forEach((row, i) => {
     if ((errors[i]?.length ?? 0) > 0) return;
-    const key = `${row.sourceVaultId}\u0000${assetKey(row.asset, row.blockChain)}`;
-    let line = lines.get(key);
-    if (!line) {
-      const held = snapshot.vaults.get(row.sourceVaultId)?.balances[row.asset]?.[row.blockChain];
-      line = {
-        vaultId: row.sourceVaultId,
-        asset: row.asset,
-        blockChain: row.blockChain,
-        before: held ?? '0',
-        outflow: '0',
-        rowsNotFitting: [],
-      };
-      lines.set(key, line);
-    }
-    const next = add(line.outflow, row.amount);
-    if (cmp(next, line.before) > 0) {
-      line.rowsNotFitting.push(i + 1);
+    const line = lineOf(row.sourceVaultId, row.asset, row.blockChain);
+    const k = assetKey(row.asset, row.blockChain);
+    // A crypto row's transfer also pays its network fee from the vault, in the chain's coin (a
+    // token's) or in the asset itself (the coin's): the sandbox holds both before it signs.
+    const fee = row.kind === 'CRYPTO' ? snapshot.fees.get(k) : undefined;
+    const feeLine = fee ? lineOf(row.sourceVaultId, fee.asset, fee.blockChain) : undefined;
+    const amountFits = cmp(add(spent(line), row.amount), line.before) <= 0;
+    const feeFits =
+      !fee ||
+      !feeLine ||
+      cmp(
+        add(add(spent(feeLine), fee.amount), feeLine === line ? row.amount : '0'),
+        feeLine.before,
+      ) <= 0;
+    if (!amountFits || !feeFits) {
+      const short = amountFits && feeLine ? feeLine : line;
+      short.rowsNotFitting.push(i + 1);
+      if (amountFits) short.feeShort.add(i + 1);
       return;
     }
-    line.outflow = next;
-    const k = assetKey(row.asset, row.blockChain);
+    line.outflow = add(line.outflow, row.amount);
     const total = totals.get(k) ?? { asset: row.asset, blockChain: row.blockChain, amounts: [] };
     total.amounts.push(row.amount);
     totals.set(k, total);
@@ -268,8 +293,8 @@ export function checkPaymentRun(
       fees.set(fk, f);
       return;
     }
-    const fee = row.kind === 'CRYPTO' ? snapshot.fees.get(k) : undefined;
-    if (fee) {
+    if (fee && feeLine) {
+      feeLine.fees = add(feeLine.fees, fee.amount);
       const fk = assetKey(fee.asset, fee.blockChain);
       const f = fees.get(fk) ?? { asset: fee.asset, blockChain: fee.blockChain, amounts: [] };
       f.amounts.push(fee.amount);
@@ -283,7 +308,9 @@ export function checkPaymentRun(
         row: n,
         field: 'amount',
         code: 'EXCEEDS_BALANCE',
-        message: `Row ${n}: vault "${line.vaultId}" has no ${line.asset} left for it once the rows before it are paid`,
+        message: line.feeShort.has(n)
+          ? `Row ${n}: vault "${line.vaultId}" has no ${line.asset} left for its network fee once the rows before it are paid`
+          : `Row ${n}: vault "${line.vaultId}" has no ${line.asset} left for it once the rows before it are paid`,
       });
 
   const usdOf = (asset: string, blockChain: string, amount: string): string | null => {
@@ -317,7 +344,8 @@ export function checkPaymentRun(
         blockChain: l.blockChain,
         before: l.before,
         outflow: l.outflow,
-        after: sub(l.before, l.outflow),
+        fees: l.fees,
+        after: sub(l.before, spent(l)),
         rowsNotFitting: l.rowsNotFitting,
         note:
           l.rowsNotFitting.length > 0

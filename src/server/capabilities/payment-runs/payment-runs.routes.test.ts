@@ -4,6 +4,7 @@ import { pathOf } from '#contract/endpoint.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
 import { decideApprovable } from '#contract/endpoints/approvables.ts';
 import {
+  checkPaymentRun as checkPaymentRunRoute,
   createPaymentRun,
   getPaymentRun,
   paymentRunTemplate,
@@ -418,6 +419,202 @@ describe('payment runs', () => {
       // Under it, still allowed.
       const under = await transfer('500');
       expect(under.status, JSON.stringify(under.body)).toBe(200);
+    },
+  );
+
+  runTest(
+    'judge a waiting run again when a row changes, and never count the member who changed it',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const ada = await t.signIn('approver');
+      const ben = await t.signIn('admin');
+      const cleo = await t.signIn('admin');
+      // $4,500 or more is blocked, $2,500 or more needs two approvals, anything less one.
+      const tiers: Policy = {
+        rules: [
+          {
+            id: 'too-large',
+            name: 'Too large',
+            match: { amountUsdAtLeast: '4500' },
+            outcome: { action: 'BLOCK' },
+          },
+          ...LARGE_RUNS.rules,
+        ],
+        fallback: LARGE_RUNS.fallback,
+      };
+      await publishPolicy(t.db, 'transactions', tiers, {
+        editor: ben,
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const row = (reference: string, amount: string, memo?: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount,
+        reference,
+        ...(memo === undefined ? {} : { memo }),
+      });
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId });
+      const committed = async () =>
+        (await vaultOutflowWithRuns(sandbox, t.db, t.clock, {}, f.treasury.id)) ?? 'unknown';
+      const before = await committed();
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        sendJson('POST', {
+          name: 'Edited while waiting',
+          rows: [row('ED-1', '100'), row('ED-2', '100')],
+        }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const runId = (created.body as PaymentRun).id;
+      const submitted = await initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      const rule = async () => {
+        const card = await ada.json(pathOf(approvalCard, { entityId: runId }));
+        const { intent, status } = (
+          card.body as {
+            card: {
+              intent: { rule: { name: string } };
+              status: { quorum: { required: number } };
+            };
+          }
+        ).card;
+        return [intent.rule.name, status.quorum.required];
+      };
+      const [fallback, one] = await rule();
+      expect(fallback).not.toBe('Large outflow');
+      expect(one).toBe(1);
+
+      // $2,600 now: the rule for $2,600 applies, and the day's outflow counts the new amount.
+      const raised = await initiator.json(
+        pathOf(updatePaymentRow, { runId, index: '2' }),
+        sendJson('PATCH', row('ED-2', '2500')),
+      );
+      expect(raised.status, JSON.stringify(raised.body)).toBe(200);
+      expect(raised.body).toMatchObject({ status: 'PENDING_APPROVAL', errors: [] });
+      expect(await rule()).toEqual(['Large outflow', 2]);
+      expect(await committed()).toBe(add(before, '2600'));
+
+      // A change the policy blocks is refused, and the run stays as it was.
+      const blocked = await initiator.json(
+        pathOf(updatePaymentRow, { runId, index: '2' }),
+        sendJson('PATCH', row('ED-2', '4800')),
+      );
+      expect(blocked.status, JSON.stringify(blocked.body)).toBe(403);
+      const kept = (await initiator.json(pathOf(getPaymentRun, { runId }))).body as PaymentRun;
+      expect(kept.rows.map((r) => r.amount)).toEqual(['100', '2500']);
+      expect(kept.status).toBe('PENDING_APPROVAL');
+      expect(await rule()).toEqual(['Large outflow', 2]);
+
+      // An admin who changes a row wrote part of what is paid: their approval never counts.
+      const changed = await ben.json(
+        pathOf(updatePaymentRow, { runId, index: '1' }),
+        sendJson('PATCH', row('ED-1', '100', 'changed by Ben')),
+      );
+      expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      const own = await decide(ben, runId);
+      expect(own.status, JSON.stringify(own.body)).toBe(403);
+      expect(own.body).toMatchObject({ code: 'FOUR_EYES' });
+      expect((await decide(ada, runId)).body).toMatchObject({ status: 'PENDING' });
+      expect((await decide(cleo, runId)).body).toMatchObject({ status: 'APPROVED' });
+    },
+  );
+
+  runTest(
+    'never count the approval of the member who made a run another member submitted',
+    async ({ t, f }) => {
+      const maker = await t.signIn('admin');
+      const submitter = await t.signIn('initiator');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const created = await maker.json(
+        pathOf(createPaymentRun, {}),
+        sendJson('POST', {
+          name: 'Made by one, submitted by another',
+          rows: [
+            {
+              kind: 'CRYPTO',
+              sourceVaultId: f.treasury.id,
+              contactId: f.contacts.eth.id,
+              asset: 'USDC',
+              blockChain: 'ETHEREUM',
+              amount: '4',
+              reference: 'MADE-1',
+            },
+          ],
+        }),
+      );
+      const runId = (created.body as PaymentRun).id;
+      const submitted = await submitter.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      const own = await decide(maker, runId);
+      expect(own.status, JSON.stringify(own.body)).toBe(403);
+      expect(own.body).toMatchObject({ code: 'FOUR_EYES' });
+      expect((await decide(await t.signIn('approver'), runId)).body).toMatchObject({
+        status: 'APPROVED',
+      });
+    },
+  );
+
+  runTest(
+    'refuse a reference another run is paying, not only one it has paid',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const row = (reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '7',
+        reference,
+      });
+      const make = async (name: string, reference: string) => {
+        const made = await initiator.json(
+          pathOf(createPaymentRun, {}),
+          sendJson('POST', { name, rows: [row(reference)] }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        return made.body as PaymentRun;
+      };
+      const submit = (runId: string) =>
+        initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+
+      // The same file made twice: the first waits for approval, so the second is caught.
+      const first = await make('Vendors, first upload', 'TWICE-1');
+      expect((await submit(first.id)).status).toBe(200);
+      const second = await make('Vendors, second upload', 'TWICE-1');
+      expect(second.errors.map((e) => [e.row, e.field, e.code])).toEqual([
+        [1, 'reference', 'REFERENCE_ALREADY_PAID'],
+      ]);
+
+      // Both checked before either was submitted: the second submit is refused, and checked
+      // again the run names the row.
+      const early = await make('Payroll, first upload', 'TWICE-2');
+      const late = await make('Payroll, second upload', 'TWICE-2');
+      expect([early.status, late.status]).toEqual(['CHECKED', 'CHECKED']);
+      expect((await submit(early.id)).status).toBe(200);
+      const refused = await submit(late.id);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(JSON.stringify(refused.body)).toMatch(/row 1/);
+      const again = await initiator.json(
+        pathOf(checkPaymentRunRoute, { runId: late.id }),
+        sendJson('POST'),
+      );
+      expect((again.body as PaymentRun).errors.map((e) => [e.row, e.code])).toEqual([
+        [1, 'REFERENCE_ALREADY_PAID'],
+      ]);
     },
   );
 });

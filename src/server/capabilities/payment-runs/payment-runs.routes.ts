@@ -16,14 +16,18 @@ import {
   updatePaymentRow,
   uploadPaymentRun,
 } from '#contract/endpoints/payment-runs.ts';
-import { CreatePaymentRunRequest, type PaymentRun } from '#contract/payment-runs.ts';
+import {
+  CreatePaymentRunRequest,
+  type PaymentRowInput,
+  type PaymentRun,
+} from '#contract/payment-runs.ts';
 import { unauthorized, type AuthOptions } from '../../auth/session-auth.ts';
 import { sessionTimeZone } from '../../auth/session.store.ts';
 import { custodyContext, inScope } from '../../custody/context.ts';
-import type { CustodyBackend } from '../../custody/backend.ts';
+import type { CustodyBackend, CustodyContext } from '../../custody/backend.ts';
 import type { AppEnv } from '../../http/app-env.ts';
 import { mount } from '../../http/mount.ts';
-import { checkPaymentRun } from './check.ts';
+import { checkPaymentRun, type CheckResult } from './check.ts';
 import { parseRunCsv, reconciliationCsv, runTemplateCsv } from './csv.ts';
 import { raiseRunProgress } from './live.ts';
 import { parseBody } from '../../custody/routes/parse-body.ts';
@@ -35,12 +39,33 @@ import {
   errorsByRow,
   loadRun,
   moveRun,
+  paidReferences,
   reconciliationOf,
   replaceRow,
   retryFailedRows,
   rowInput,
   saveCheck,
+  type StoredRun,
 } from './store.ts';
+
+/**
+ * A row of a run waiting for approval, changed: the run judged again by the
+ * approval core as its rows now stand, and the change written with its new
+ * rule (approvals/payment-run/edit.ts, handed in by wiring/console.routes.ts:
+ * payment-runs never imports approvals). `rows` are the run's rows with the
+ * change, `result` their check.
+ */
+export type EditWaitingRun = (
+  ctx: CustodyContext,
+  edit: {
+    stored: StoredRun;
+    index: number;
+    row: PaymentRowInput;
+    rows: PaymentRowInput[];
+    result: CheckResult;
+    editorId: string;
+  },
+) => Promise<void>;
 
 /**
  * A payment run's console routes (contract/endpoints/payment-runs.ts): made
@@ -48,7 +73,11 @@ import {
  * the approval core's (approvals/payment-run/). Every read and write is held
  * to the member's sub-organizations: a run outside them is a 404.
  */
-export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) {
+export function paymentRunRoutes(
+  options: AuthOptions,
+  backend: CustodyBackend,
+  editWaiting: EditWaitingRun,
+) {
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
 
@@ -122,15 +151,30 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
   );
 
   mount(app, CONSOLE_API_PREFIX, updatePaymentRow, async ({ params, body }, c) => {
-    await visible(c, params.runId);
+    const stored = await visible(c, params.runId);
     // eslint-disable-next-line no-restricted-syntax -- a row's number (at most 4 digits), no amount
     const index = /^[1-9]\d{0,3}$/.test(params.index) ? Number(params.index) : null;
     if (index === null)
       throw new ApiError(400, ERROR_CODES.validation, 'index must be a row number from 1', [
         { field: 'index', message: 'must be a row number from 1' },
       ]);
-    await replaceRow(db, clock.now(), params.runId, index, body);
-    return check(c, params.runId);
+    if (stored.run.status !== 'PENDING_APPROVAL') {
+      await replaceRow(db, clock.now(), params.runId, index, body);
+      return check(c, params.runId);
+    }
+    // Waiting for approval: checked as it would stand, judged again by the policy, and only
+    // then written, with its new rule.
+    if (index > stored.rows.length)
+      throw new ApiError(404, ERROR_CODES.notFound, `The run has no row ${index}`, [
+        { field: 'index', message: `no row ${index}` },
+      ]);
+    const member = c.get('staff');
+    if (!member) throw unauthorized();
+    const ctx = custodyContext(c);
+    const rows = stored.rows.map((r) => (r.index === index ? body : rowInput(r)));
+    const result = checkPaymentRun(rows, await checkSnapshot(db, backend, ctx, stored.run, rows));
+    await editWaiting(ctx, { stored, index, row: body, rows, result, editorId: member.id });
+    return answerOf(await visible(c, params.runId));
   });
 
   mount(app, CONSOLE_API_PREFIX, checkRoute, async ({ params }, c) => check(c, params.runId));
@@ -172,17 +216,26 @@ export function paymentRunRoutes(options: AuthOptions, backend: CustodyBackend) 
     const stored = await visible(c, params.runId);
     // A row whose transaction was declined at the custody side is not sent again: the custody
     // side's own record says so (a failed transaction ended FAILED, a declined one DECLINED).
-    const declined = new Set<number>();
-    for (const row of stored.rows)
+    const kept = new Set<number>();
+    const failed = stored.rows.filter((r) => r.status === 'FAILED' || r.status === 'REFUSED');
+    for (const row of failed)
       if (row.status === 'FAILED' && row.transactionId) {
         const tx = await backend.getTransaction(custodyContext(c), row.transactionId);
-        if (tx.status === 'DECLINED') declined.add(row.index);
+        if (tx.status === 'DECLINED') kept.add(row.index);
       }
+    // Nor one whose reference another run has since paid or is paying (paid again in a new
+    // run, as a failed row is): sent again, it would pay the same invoice twice.
+    const taken = await paidReferences(
+      db,
+      params.runId,
+      failed.map((r) => r.reference),
+    );
+    for (const row of failed) if (taken.has(row.reference)) kept.add(row.index);
     return control(
       c,
       params.runId,
-      'retried (only an executing, paused or partly failed run with failed rows not declined at the custody side is)',
-      async () => (await retryFailedRows(db, clock.now(), params.runId, declined)) > 0,
+      'retried (only an executing, paused or partly failed run is, and only its failed rows neither declined at the custody side nor paid, or being paid, by another run)',
+      async () => (await retryFailedRows(db, clock.now(), params.runId, kept)) > 0,
     );
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ApiError } from '#contract/api-error.ts';
 import { canonicalJson } from '#contract/approval-card.ts';
 import { ERROR_CODES } from '#contract/common.ts';
@@ -250,7 +250,8 @@ const EDITABLE: readonly PaymentRunStatus[] = ['DRAFT', 'CHECKED', 'PENDING_APPR
 /**
  * Replaces one row (a fix in place), under the run's row lock. The run goes
  * back to DRAFT unless it waits for approval: then it keeps waiting, and the
- * new digest voids the votes cast on the old rows.
+ * new digest voids the votes cast on the old rows. `expected`: the run must
+ * still be in that status with those rows (what the edit was judged on).
  */
 export async function replaceRow(
   db: Database,
@@ -258,6 +259,7 @@ export async function replaceRow(
   id: string,
   index: number,
   row: PaymentRowInput,
+  expected?: { status: PaymentRunStatus; rowsDigest: string },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const [run] = await tx.select().from(paymentRuns).where(eq(paymentRuns.id, id)).for('update');
@@ -267,6 +269,12 @@ export async function replaceRow(
         409,
         ERROR_CODES.conflict,
         `The run is ${run.status}: its rows can no longer change`,
+      );
+    if (expected && (run.status !== expected.status || run.rowsDigest !== expected.rowsDigest))
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        'The run changed while this row was checked: read it again and repeat the change',
       );
     const updated = await tx
       .update(paymentRunRows)
@@ -388,9 +396,24 @@ export async function markPreApproved(
 }
 
 /**
- * The references among `references` that rows of other runs have already
- * paid. A schedule's occurrences pay the same references month after month
- * by design: the runs of the run's own schedule are not counted.
+ * Runs whose unsent rows count in their vaults' 24-hour outflow: submitted
+ * and not yet ended. A row counts until its transaction exists (from then
+ * the custody backend's outflow counts the transaction itself).
+ */
+const COMMITTED: readonly PaymentRunStatus[] = [
+  'PENDING_APPROVAL',
+  'APPROVED',
+  'EXECUTING',
+  'PAUSED',
+];
+
+/**
+ * The references among `references` that rows of other runs have paid or
+ * are paying: sent (or paid), or not yet sent in a run submitted and not
+ * ended. A file made twice is caught while its first run still waits for
+ * approval, not only once it has paid. A schedule's occurrences pay the same
+ * references month after month by design: the runs of the run's own schedule
+ * are not counted.
  */
 export async function paidReferences(
   db: Database,
@@ -414,29 +437,21 @@ export async function paidReferences(
   const rows = await db
     .select({ reference: paymentRunRows.reference, runId: paymentRunRows.runId })
     .from(paymentRunRows)
+    .innerJoin(paymentRuns, eq(paymentRuns.id, paymentRunRows.runId))
     .where(
       and(
         // One parameter for all the references (up to 2,000), not one each.
         sql`${paymentRunRows.reference} in (select jsonb_array_elements_text(${JSON.stringify([...new Set(references)])}::jsonb))`,
-        inArray(paymentRunRows.status, ['SUBMITTED', 'COMPLETED']),
+        or(
+          inArray(paymentRunRows.status, ['SUBMITTED', 'COMPLETED']),
+          and(eq(paymentRunRows.status, 'PENDING'), inArray(paymentRuns.status, [...COMMITTED])),
+        ),
       ),
     );
   return new Set(
     rows.filter((r) => r.runId !== runId && !sameSchedule.has(r.runId)).map((r) => r.reference),
   );
 }
-
-/**
- * Runs whose unsent rows count in their vaults' 24-hour outflow: submitted
- * and not yet ended. A row counts until its transaction exists (from then
- * the custody backend's outflow counts the transaction itself).
- */
-const COMMITTED: readonly PaymentRunStatus[] = [
-  'PENDING_APPROVAL',
-  'APPROVED',
-  'EXECUTING',
-  'PAUSED',
-];
 
 /**
  * The USD value of `vaultId`'s unsent rows in runs submitted and not ended
@@ -479,17 +494,29 @@ export async function submitRun(
   return db.transaction(async (tx) => {
     const moved = await moveRun(tx, now, id, ['CHECKED'], 'PENDING_APPROVAL');
     if (!moved) return false;
-    // One statement for all rows (up to 2,000): a statement each would hold the database long.
-    const values = [...usdByRow].map(([index, usd]) => sql`(${index}::integer, ${usd}::text)`);
-    if (values.length > 0)
-      await declaredWrite(tx, [paymentRunRows], () =>
-        tx.execute(sql`
-          update ${paymentRunRows} set amount_usd = v.usd
-          from (values ${sql.join(values, sql`, `)}) as v(idx, usd)
-          where ${paymentRunRows.runId} = ${id} and ${paymentRunRows.index} = v.idx`),
-      );
+    await writeRowsUsd(tx, id, usdByRow);
     return true;
   });
+}
+
+/**
+ * Each row's USD value as judged (null: unpriced): what its vault's 24-hour outflow counts
+ * until the row is sent. Written at submit, and again when a waiting run's rows change.
+ */
+export async function writeRowsUsd(
+  db: Database,
+  id: string,
+  usdByRow: ReadonlyMap<number, string | null>,
+): Promise<void> {
+  // One statement for all rows (up to 2,000): a statement each would hold the database long.
+  const values = [...usdByRow].map(([index, usd]) => sql`(${index}::integer, ${usd}::text)`);
+  if (values.length > 0)
+    await declaredWrite(db, [paymentRunRows], () =>
+      db.execute(sql`
+        update ${paymentRunRows} set amount_usd = v.usd
+        from (values ${sql.join(values, sql`, `)}) as v(idx, usd)
+        where ${paymentRunRows.runId} = ${id} and ${paymentRunRows.index} = v.idx`),
+    );
 }
 
 /** Runs the executor has work in: to start or send, or rows sent and not yet ended. */
@@ -604,16 +631,17 @@ export async function cancelRun(db: Database, now: Date, runId: string): Promise
 /**
  * Sends the failed and refused rows again, each failed one as a new attempt
  * under a new externalId (the failed attempt moved nothing; its externalId
- * stays its own), and takes the run up again. Rows in `declined` (their
- * transaction was declined at the custody side) stay as they are: a decline
- * is a decision against that payment, and the run's approval never
- * overrides it; such a row is paid only in a new run, approved anew.
+ * stays its own), and takes the run up again. Rows in `kept` stay as they
+ * are: one whose transaction was declined at the custody side (a decline is
+ * a decision against that payment, and the run's approval never overrides
+ * it; such a row is paid only in a new run, approved anew), and one whose
+ * reference another run has paid or is paying since.
  */
 export async function retryFailedRows(
   db: Database,
   now: Date,
   runId: string,
-  declined: ReadonlySet<number> = new Set(),
+  kept: ReadonlySet<number> = new Set(),
 ): Promise<number> {
   return db.transaction(async (tx) => {
     const [run] = await tx
@@ -632,7 +660,7 @@ export async function retryFailedRows(
             inArray(paymentRunRows.status, ['FAILED', 'REFUSED']),
           ),
         )
-    ).filter((row) => !declined.has(row.index));
+    ).filter((row) => !kept.has(row.index));
     for (const row of failed) {
       // A refused attempt made nothing: its externalId is free to use again.
       const attempt = row.status === 'REFUSED' ? row.attempt : row.attempt + 1;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull } from 'drizzle-orm';
 import type { ApprovalCardIntent, CardVoidedVote } from '#contract/approval-card.ts';
 import type { FrozenRequirement } from '#contract/policies.ts';
 import type { Database } from '../../db/client.ts';
@@ -86,6 +86,25 @@ export async function freezeRequirement(
         set: { ...row, settled: null, sendingSince: null, sentAt: null },
       });
   });
+}
+
+/**
+ * An item still waiting judged again because what it would pay changed (a
+ * payment run's row edited while it waits): its rule gives way to the one
+ * judged now. Its votes stay recorded, and each stops counting as its card no
+ * longer holds (`voidChangedVotes`). False when it is no longer waiting.
+ */
+export async function judgeAgain(
+  db: Pick<Database, 'update'>,
+  entityId: string,
+  requirement: FrozenRequirement,
+): Promise<boolean> {
+  const changed = await db
+    .update(approvalRequirements)
+    .set({ requirement })
+    .where(and(eq(approvalRequirements.entityId, entityId), isNull(approvalRequirements.settled)))
+    .returning({ entityId: approvalRequirements.entityId });
+  return changed.length > 0;
 }
 
 export async function requirementOf(

@@ -437,6 +437,58 @@ describe('the payment run executor', () => {
   );
 
   runTest(
+    'retry never sends a failed row again once another run pays its reference',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      const approver = await t.signIn('approver');
+      const small = await createVault(t.db, { orgId: t.orgId, vaultName: 'Repaid vault' }, [
+        { asset: 'ETH', chain: 'ETHEREUM', amount: '1' },
+        { asset: 'USDC', chain: 'ETHEREUM', amount: '100' },
+      ]);
+      const row = (sourceVaultId: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount: '3',
+        reference: 'RP-1',
+      });
+      const runId = await approvedRun(initiator, approver, 'Repaid test', [row(small.id)]);
+      const clock = new TestClock(new Date());
+      const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
+      const executor = executorOver(t, clock, sandbox);
+      const usdcOfSmall = and(
+        eq(vaultBalances.vaultId, small.id),
+        eq(vaultBalances.asset, 'USDC'),
+        eq(vaultBalances.chain, 'ETHEREUM'),
+      );
+      await t.db.update(vaultBalances).set({ amount: '0' }).where(usdcOfSmall);
+      await driveUntil(t, executor, clock, runId, 'PARTIALLY_FAILED');
+
+      // The failed row paid in a new run from another vault, as the docs advise.
+      const created = await initiator.json(
+        pathOf(createPaymentRun, {}),
+        sendJson('POST', { name: 'Repaid elsewhere', rows: [row(f.treasury.id)] }),
+      );
+      expect(created.body).toMatchObject({ status: 'CHECKED', errors: [] });
+      const other = (created.body as PaymentRun).id;
+      const submitted = await initiator.json(
+        pathOf(submitPaymentRun, { runId: other }),
+        sendJson('POST'),
+      );
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+
+      // The first run's retry would pay the same invoice twice: nothing is sent again.
+      await t.db.update(vaultBalances).set({ amount: '100' }).where(usdcOfSmall);
+      const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), sendJson('POST'));
+      expect(retried.status, JSON.stringify(retried.body)).toBe(409);
+      expect(JSON.stringify(retried.body)).toMatch(/another run/);
+      expect((await loadRun(t.db, runId))?.rows.map((r) => r.status)).toEqual(['FAILED']);
+    },
+  );
+
+  runTest(
     'reads in full only the rows’ transactions that wait for approval or ended, not those on their way',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');

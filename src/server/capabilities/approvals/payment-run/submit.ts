@@ -7,12 +7,18 @@ import { recordAudit } from '../../../auth/audit.store.ts';
 import type { Clock } from '../../../clock.ts';
 import type { CustodyBackend, CustodyContext } from '../../../custody/backend.ts';
 import type { Database } from '../../../db/client.ts';
-import { requirementFor, type ItemFacts } from '../../policies/evaluate.ts';
+import { requirementFor, type ItemFacts, type PolicyActor } from '../../policies/evaluate.ts';
 import { policyActor, vaultOutflowWithRuns } from '../../policies/guard.ts';
 import type { outflowLocks } from '../../policies/outflow-lock.ts';
 import { activePolicy } from '../../policies/policies.store.ts';
 import { freezeRequirement, settleApprovedBefore } from '../../policies/votes.store.ts';
-import { markPreApproved, submitRun, type StoredRun } from '../../payment-runs/store.ts';
+import { describeRows } from '../../payment-runs/check.ts';
+import {
+  markPreApproved,
+  paidReferences,
+  submitRun,
+  type StoredRun,
+} from '../../payment-runs/store.ts';
 import { raiseApprovalEvent } from '../../live/approval-source.ts';
 import { proposeHeld } from '../core/propose.ts';
 import { PAYMENT_RUN, paymentRunKind } from './kind.ts';
@@ -62,77 +68,30 @@ export async function submitForApproval(
       `The run is ${run.status}${run.errors.length ? ` with ${run.errors.length} check errors` : ''}: only a checked run without errors is submitted`,
     );
   const initiator = await policyActor(db, ctx);
-  const { policy, version } = await activePolicy(db, 'transactions');
-
-  // One price per asset and chain, read once: each row's value is its amount at that price.
-  const prices = new Map<string, string | null>();
-  for (const row of rows) {
-    const key = `${row.asset}:${row.blockChain}`;
-    if (prices.has(key)) continue;
-    prices.set(
-      key,
-      backend.usdValue
-        ? await backend.usdValue(ctx, row.asset, row.blockChain, '1', row.sourceVaultId)
-        : null,
-    );
-  }
-  const { simulation } = run;
+  // Whoever made the run wrote what it pays: when another member submits it, its maker never
+  // counts among its approvers either.
+  const writers = initiator.id === run.createdById ? [] : [run.createdById];
+  const judge = await runJudge({ db, clock, backend }, ctx, run, rows);
   const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
   return lockVaults(vaultIds, async () => {
-    // Each vault's day so far and the other runs committed from it; any unknown: unknown
-    // for the run, and an outflow cap then applies (fail closed).
-    const outflows = await Promise.all(
-      vaultIds.map((id) => vaultOutflowWithRuns(backend, db, clock, ctx, id, run.id)),
+    // Checked before another run took a reference (the same file made twice, both checked,
+    // the other submitted first): refused, rather than paid twice.
+    const taken = await paidReferences(
+      db,
+      run.id,
+      rows.map((r) => r.reference),
     );
-    const outflow = outflows.some((o) => o === null)
-      ? null
-      : outflows.reduce<string>((a, b) => add(a, b ?? '0'), '0');
-    const base = { subOrgId: run.subOrgId, category: 'TRANSFER', initiator } as const;
-    const judged: {
-      row: number | null;
-      usd: string | null;
-      requirement: FrozenRequirement;
-    }[] = rows.map((row) => {
-      const price = prices.get(`${row.asset}:${row.blockChain}`) ?? null;
-      const usd = price === null ? null : mul(row.amount, price);
-      const facts: ItemFacts = {
-        ...base,
-        asset: row.asset,
-        chain: row.blockChain,
-        amountUsd: usd,
-        destinationKind:
-          row.kind === 'FIAT'
-            ? 'BANK_ACCOUNT'
-            : row.contactId !== null
-              ? 'CONTACT'
-              : 'EXTERNAL_ADDRESS',
-        outflow24hUsd: outflow,
-      };
-      return { row: row.index, usd, requirement: requirementFor(policy, version, facts) };
-    });
-    const total = requirementFor(policy, version, {
-      ...base,
-      amountUsd: simulation.totalUsd,
-      outflow24hUsd: outflow,
-    });
-    judged.push({ row: null, usd: simulation.totalUsd, requirement: total });
-    const blocked = judged.find((j) => j.requirement.outcome.action === 'BLOCK');
-    if (blocked)
+    const twice = rows.filter((r) => taken.has(r.reference)).map((r) => r.index);
+    if (twice.length > 0)
       throw new ApiError(
-        403,
-        ERROR_CODES.forbidden,
-        blocked.row === null
-          ? `The rule "${blocked.requirement.ruleName}" blocks the run as a whole`
-          : `The rule "${blocked.requirement.ruleName}" blocks row ${blocked.row}`,
+        409,
+        ERROR_CODES.conflict,
+        `${describeRows(twice)}: another run has paid, or is paying, the same reference since the run was checked; check it again`,
       );
-    // The run's rule, judged at its total; never approved by an API client, whoever made it.
-    const requirement: FrozenRequirement =
-      total.outcome.action === 'ALLOW'
-        ? { ...total, outcome: { ...total.outcome, apiClientMayApproveOwn: false } }
-        : total;
-
-    const usdByRow = new Map(
-      judged.flatMap((j) => (j.row === null ? [] : ([[j.row, j.usd]] as const))),
+    const { policy, requirement, usdByRow } = await judge(
+      run.simulation?.totalUsd ?? null,
+      initiator,
+      writers,
     );
     // Waiting and its rule frozen stand or fall together: a run waiting without a rule would be
     // in no one's inbox, and could never be decided.
@@ -187,4 +146,117 @@ export async function submitForApproval(
       return pre;
     });
   });
+}
+
+/** A row as the policy judges it: what it pays, from where, to which kind of destination. */
+interface JudgedRow {
+  index: number;
+  kind: 'CRYPTO' | 'FIAT';
+  sourceVaultId: string;
+  contactId?: string | null | undefined;
+  asset: string;
+  blockChain: string;
+  amount: string;
+}
+
+/**
+ * How the transactions policy judges a run's rows: their prices read first (outside any
+ * lock), then, called under the outflow locks of the rows' vaults, every row and the run as a
+ * whole at `totalUsd` with those vaults' 24-hour outflow before it (other runs committed from
+ * them counted, this one not). A rule that blocks any row, or the whole, is a 403 naming it.
+ * Answers the run's rule (never approved by an API client; none of `writers` counts) and
+ * each row's USD value, what its vault's outflow counts until it is sent.
+ */
+export async function runJudge(
+  deps: { db: Database; clock: Clock; backend: CustodyBackend },
+  ctx: CustodyContext,
+  run: { id: string; subOrgId: string | null },
+  rows: readonly JudgedRow[],
+): Promise<
+  (
+    totalUsd: string | null,
+    initiator: PolicyActor,
+    writers: readonly string[],
+  ) => Promise<{
+    policy: Policy;
+    requirement: FrozenRequirement;
+    usdByRow: Map<number, string | null>;
+  }>
+> {
+  const { db, clock, backend } = deps;
+  // One price per asset and chain, read once: each row's value is its amount at that price.
+  const prices = new Map<string, string | null>();
+  for (const row of rows) {
+    const key = `${row.asset}:${row.blockChain}`;
+    if (prices.has(key)) continue;
+    prices.set(
+      key,
+      backend.usdValue
+        ? await backend.usdValue(ctx, row.asset, row.blockChain, '1', row.sourceVaultId)
+        : null,
+    );
+  }
+  const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
+  return async (totalUsd, initiator, writers) => {
+    const { policy, version } = await activePolicy(db, 'transactions');
+    // Each vault's day so far and the other runs committed from it; any unknown: unknown
+    // for the run, and an outflow cap then applies (fail closed).
+    const outflows = await Promise.all(
+      vaultIds.map((id) => vaultOutflowWithRuns(backend, db, clock, ctx, id, run.id)),
+    );
+    const outflow = outflows.some((o) => o === null)
+      ? null
+      : outflows.reduce<string>((a, b) => add(a, b ?? '0'), '0');
+    const base = { subOrgId: run.subOrgId, category: 'TRANSFER', initiator } as const;
+    const judged: {
+      row: number | null;
+      usd: string | null;
+      requirement: FrozenRequirement;
+    }[] = rows.map((row) => {
+      const price = prices.get(`${row.asset}:${row.blockChain}`) ?? null;
+      const usd = price === null ? null : mul(row.amount, price);
+      const facts: ItemFacts = {
+        ...base,
+        asset: row.asset,
+        chain: row.blockChain,
+        amountUsd: usd,
+        destinationKind:
+          row.kind === 'FIAT'
+            ? 'BANK_ACCOUNT'
+            : row.contactId !== null && row.contactId !== undefined
+              ? 'CONTACT'
+              : 'EXTERNAL_ADDRESS',
+        outflow24hUsd: outflow,
+      };
+      return { row: row.index, usd, requirement: requirementFor(policy, version, facts) };
+    });
+    const total = requirementFor(policy, version, {
+      ...base,
+      amountUsd: totalUsd,
+      outflow24hUsd: outflow,
+    });
+    judged.push({ row: null, usd: totalUsd, requirement: total });
+    const blocked = judged.find((j) => j.requirement.outcome.action === 'BLOCK');
+    if (blocked)
+      throw new ApiError(
+        403,
+        ERROR_CODES.forbidden,
+        blocked.row === null
+          ? `The rule "${blocked.requirement.ruleName}" blocks the run as a whole`
+          : `The rule "${blocked.requirement.ruleName}" blocks row ${blocked.row}`,
+      );
+    // The run's rule, judged at its total; never approved by an API client, whoever made it.
+    const ruled: FrozenRequirement =
+      total.outcome.action === 'ALLOW'
+        ? { ...total, outcome: { ...total.outcome, apiClientMayApproveOwn: false } }
+        : total;
+    const excluded = [...new Set(writers)].filter(
+      (id) => !(initiator.kind === 'staff' && initiator.id === id),
+    );
+    const requirement = excluded.length > 0 ? { ...ruled, excluded } : ruled;
+    const usdByRow = new Map(
+      judged.flatMap((j) => (j.row === null ? [] : ([[j.row, j.usd]] as const))),
+    );
+    return { policy, requirement, usdByRow };
+  };
 }

@@ -78,7 +78,19 @@ function run(over: Partial<PaymentRun> = {}): PaymentRun {
           blockChain: 'ETHEREUM',
           before: '1000',
           outflow: '30',
+          fees: '0',
           after: '970',
+          rowsNotFitting: [],
+          note: null,
+        },
+        {
+          vaultId: 'v_treasury',
+          asset: 'ETH',
+          blockChain: 'ETHEREUM',
+          before: '0.5',
+          outflow: '0',
+          fees: '0.002',
+          after: '0.498',
           rowsNotFitting: [],
           note: null,
         },
@@ -165,9 +177,13 @@ describe('a payment run’s page', () => {
     installFakeApi({ ...reference, [RUN_PATH]: () => json(run()) });
     renderWithQuery(<PaymentRunPage runId="run_1" canInitiate />);
     const simulation = await screen.findByRole('table', { name: /simulation/i });
-    const line = within(simulation).getByRole('row', { name: /Treasury/ });
+    const line = within(simulation).getByRole('row', { name: /Treasury USDC/ });
     expect(line).toHaveTextContent('1,000');
     expect(line).toHaveTextContent('970');
+    // The rows' network fees, paid in the chain's coin from the same vault.
+    const coin = within(simulation).getByRole('row', { name: /Treasury ETH/ });
+    expect(coin).toHaveTextContent('0.002');
+    expect(coin).toHaveTextContent('0.498');
     expect(screen.getByText(/0\.002 ETH/)).toBeInTheDocument();
     expect(screen.getByText(/6\.40 USD/)).toBeInTheDocument();
   });

@@ -16,7 +16,8 @@ const leg = (l: { asset: string; blockChain: string; amount: string }) =>
 
 /**
  * What the run does to each source vault's asset, as its last check
- * simulated: before → after, what leaves, and the rows that do not fit; the
+ * simulated: before → after, what leaves, the network fees paid from it, and
+ * the rows that do not fit (their amount or their fee); the
  * totals and the network fees' estimate (in the asset and in USD).
  */
 export function RunSimulation({
@@ -40,6 +41,7 @@ export function RunSimulation({
               <TableHead>Asset</TableHead>
               <TableHead>Before</TableHead>
               <TableHead>Leaving</TableHead>
+              <TableHead>Network fees</TableHead>
               <TableHead>After</TableHead>
               <TableHead>Rows that do not fit</TableHead>
             </TableRow>
@@ -53,6 +55,7 @@ export function RunSimulation({
                 </TableCell>
                 <TableCell className="tabular-nums">{formatAmount(l.before)}</TableCell>
                 <TableCell className="tabular-nums">{formatAmount(l.outflow)}</TableCell>
+                <TableCell className="tabular-nums">{formatAmount(l.fees ?? '0')}</TableCell>
                 <TableCell className="tabular-nums">{formatAmount(l.after)}</TableCell>
                 <TableCell>
                   {l.rowsNotFitting.length ? l.rowsNotFitting.join(', ') : 'None'}
