@@ -52,7 +52,7 @@ async function listVaults(baseURL: string, key: IssuedKey) {
   return { status: res.status, body: (await res.json()) as { code?: string } };
 }
 
-test('an admin makes API keys held to networks, sees each key once, and revokes one', async ({
+test('an admin makes API keys held to networks, changes a key’s networks, sees each key once, and revokes one', async ({
   page,
   baseURL,
   world,
@@ -75,6 +75,19 @@ test('an admin makes API keys held to networks, sees each key once, and revokes 
   const refused = await listVaults(origin, elsewhere);
   expect(refused.status).toBe(403);
   expect(refused.body.code).toBe('IP_NOT_ALLOWED');
+
+  // Its program moved to this machine: the networks changed in place, the same key served.
+  const moved = `Elsewhere bot ${tag}`;
+  const movedRow = page.getByRole('row').filter({ hasText: moved });
+  await movedRow.getByRole('button', { name: `Change the networks of ${moved}` }).click();
+  const networks = page.getByRole('dialog', { name: `Allowed networks of “${moved}”` });
+  await expect(networks.getByLabel('Allowed networks')).toHaveValue('192.0.2.0/24');
+  await networks.getByLabel('Allowed networks').fill('127.0.0.0/8\n::1/128');
+  await expectNoAxeViolations(page);
+  await networks.getByRole('button', { name: 'Save the networks' }).click();
+  await expect(networks).toBeHidden();
+  await expect(movedRow).toContainText('127.0.0.0/8, ::1/128');
+  expect((await listVaults(origin, elsewhere)).status).toBe(200);
 
   // This machine allowed: served, and its last use shows on the page.
   const name = `Local bot ${tag}`;

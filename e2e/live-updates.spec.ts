@@ -226,3 +226,76 @@ test('a bank account another member proposes appears in the inbox and its badge,
   await expect(notify).not.toBeChecked();
   await initiator.context().close();
 });
+
+test('a transfer waiting for this approver while their tab is in the background shows a desktop notification that opens the inbox', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.slow();
+  // The browser's notifications, allowed, and each one made kept for the story to read (a
+  // real notification is drawn outside the page, where the story cannot see it).
+  await page.context().grantPermissions(['notifications']);
+  await page.context().addInitScript(() => {
+    const Native = window.Notification;
+    const shown: Notification[] = [];
+    function Recording(title: string, options?: NotificationOptions) {
+      const made = new Native(title, options);
+      shown.push(made);
+      return made;
+    }
+    Object.defineProperty(Recording, 'permission', { get: () => Native.permission });
+    Object.assign(Recording, {
+      requestPermission: (...args: Parameters<typeof Native.requestPermission>) =>
+        Native.requestPermission(...args),
+    });
+    Object.assign(window, { Notification: Recording, __notifications: shown });
+  });
+  const notifications = () =>
+    page.evaluate(() =>
+      (window as unknown as { __notifications: Notification[] }).__notifications.map(
+        (n) => `${n.title}: ${n.body}`,
+      ),
+    );
+
+  await page.goto('/approvals');
+  await expectHydrated(page);
+  const notify = page.getByRole('checkbox', {
+    name: 'Notify me on this device when a new item waits for my approval',
+  });
+  await notify.check();
+  await expect(page.getByRole('status').filter({ hasText: 'background' })).toBeVisible();
+  // Elsewhere in the console, the stream up, the tab then put in the background.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Transactions' })
+    .click();
+  await expect(page).toHaveURL(/\/transactions$/);
+  // The stream is up once the first one's settling (one longest poll interval, 15 s) is over.
+  await expect(page.locator('html')).toHaveAttribute('data-live-updates', 'on', {
+    timeout: 30_000,
+  });
+  // Nothing is told while the member looks at the tab: other stories' items arrive meanwhile.
+  expect(await notifications()).toEqual([]);
+  await page.evaluate(() =>
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' }),
+  );
+
+  const initiator = await memberPage(browser, 'initiator', baseURL ?? '');
+  await createTransfer(initiator, baseURL ?? '', { memo: 'desktop notification' });
+  await expect
+    .poll(notifications, { timeout: 10_000 })
+    .toContainEqual(
+      expect.stringMatching(
+        /^A new item waits for your approval: \d+ items? waits? for your decision/,
+      ),
+    );
+  // Its click brings the inbox.
+  await page.evaluate(() => {
+    const shown = (window as unknown as { __notifications: Notification[] }).__notifications;
+    shown.at(-1)?.onclick?.(new Event('click'));
+  });
+  await expect(page).toHaveURL(/\/approvals$/);
+  await expect(page.getByRole('heading', { name: 'Approvals', level: 1 })).toBeVisible();
+  await initiator.context().close();
+});

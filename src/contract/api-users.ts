@@ -86,6 +86,14 @@ export const CreateApiUser = z.strictObject({
 });
 export type CreateApiUser = z.infer<typeof CreateApiUser>;
 
+/**
+ * PUT /api/console/api-users/:apiUserId/networks/: the networks its requests
+ * may come from from now on, null for anywhere. The key is kept: a client
+ * whose address moved goes on with the key it has.
+ */
+export const SetApiUserNetworks = z.strictObject({ allowedCidrs });
+export type SetApiUserNetworks = z.infer<typeof SetApiUserNetworks>;
+
 /** POST /api/console/api-users/:apiUserId/rotate/: a new expiry, or the current one kept. */
 export const RotateApiUser = z.strictObject({
   expiresAt: z.optional(z.nullable(IsoTimestamp)),

@@ -26,6 +26,7 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'api_user.refused': 'API user refused (outside its allowed networks)',
   'api_user.create': 'API user created',
   'api_user.rotate': 'API key rotated',
+  'api_user.networks': 'API user allowed networks changed',
   'api_user.revoke': 'API user revoked',
   'contact.create': 'Contact proposed',
   'contact.update': 'Contact asset list change proposed',

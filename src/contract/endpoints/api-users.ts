@@ -4,6 +4,7 @@ import {
   ApiUserList,
   CreateApiUser,
   RotateApiUser,
+  SetApiUserNetworks,
 } from '../api-users.ts';
 import { endpoint } from '../endpoint.ts';
 
@@ -53,6 +54,24 @@ export const rotateApiUserKey = endpoint({
   resource: 'API user',
   body: RotateApiUser,
   answer: ApiUserKeyIssued,
+});
+
+export const setApiUserNetworks = endpoint({
+  method: 'PUT',
+  path: '/api/console/api-users/:apiUserId/networks/',
+  summary:
+    'Replaces the networks (CIDRs) the API user’s requests may come from, null for anywhere; its key is kept, and a request from elsewhere is refused (403 IP_NOT_ALLOWED) from the next one on.',
+  action: 'manage API keys',
+  permission: 'admin',
+  audit: {
+    action: 'api_user.networks',
+    entityType: 'API_USER',
+    entityParam: 'apiUserId',
+    selfRecorded: true,
+  },
+  resource: 'API user',
+  body: SetApiUserNetworks,
+  answer: ApiUserInfo,
 });
 
 export const revokeApiUser = endpoint({

@@ -1,11 +1,19 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
+import type { ApiUserInfo, ApiUserKeyIssued } from '#contract/api-users.ts';
 import { ApiErrorBody } from '#contract/common.ts';
+import { pathOf } from '#contract/endpoint.ts';
+import {
+  createApiUser as createApiUserEndpoint,
+  revokeApiUser,
+  setApiUserNetworks,
+} from '#contract/endpoints/api-users.ts';
 import { paths } from '#contract/paths.ts';
 import { auditLog } from '../db/schema/console.ts';
 import { apiUsers } from '../db/schema/sandbox.ts';
 import { createApiUser } from '../custody/sandbox/api-users.store.ts';
 import { appTestWith } from '../test/app-test.ts';
+import type { TestApiUser } from '../test/api-client.ts';
 import { sdkRequest } from '../test/sdk-wire.ts';
 import type { TestApp } from '../test/test-app.ts';
 import { allowedFrom } from './api-client-auth.ts';
@@ -32,7 +40,7 @@ async function makeUser(
   return { ...user, clock: t.authClock };
 }
 
-async function listVaults(t: TestApp, user: Awaited<ReturnType<typeof makeUser>>, from: string) {
+async function listVaults(t: TestApp, user: TestApiUser, from: string) {
   const url = paths.vaults();
   const init = sdkRequest('js', user, 'GET', url);
   const headers = new Headers(init.headers);
@@ -79,6 +87,69 @@ describe('an API user held to networks and an expiry', () => {
     expect(expired.status).toBe(401);
     expect(ApiErrorBody.parse(expired.body).code).toBe('API_KEY_EXPIRED');
   });
+});
+
+describe('an API user whose networks an admin changes in the console', () => {
+  appTest(
+    'the new networks hold from the next request, audited before and after; a revoked key is not changed',
+    async ({ t }) => {
+      const send = (method: string, url: string, body?: unknown) =>
+        t.admin.json(url, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+      const made = await send('POST', pathOf(createApiUserEndpoint, {}), {
+        name: 'office bot',
+        scope: 'read_only',
+        subOrgIds: null,
+        allowedCidrs: ['10.20.0.0/16'],
+        expiresAt: null,
+      });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+      const issued = made.body as ApiUserKeyIssued;
+      const user = {
+        id: issued.apiUser.id,
+        orgId: t.orgId,
+        name: issued.apiUser.name,
+        apiKey: issued.apiKey,
+        subOrgIds: null,
+        privateKeyHex: issued.privateKeyHex,
+        clock: t.authClock,
+      };
+      const networks = pathOf(setApiUserNetworks, { apiUserId: user.id });
+      // The office moved: its new network is refused until the admin says so.
+      expect((await listVaults(t, user, '10.30.0.9')).status).toBe(403);
+
+      const moved = await send('PUT', networks, {
+        allowedCidrs: ['10.30.0.0/16', '2001:db8::/32'],
+      });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      expect((moved.body as ApiUserInfo).allowedCidrs).toEqual(['10.30.0.0/16', '2001:db8::/32']);
+      expect((await listVaults(t, user, '10.30.0.9')).status).toBe(200);
+      const old = await listVaults(t, user, '10.20.0.9');
+      expect(old.status).toBe(403);
+      expect(ApiErrorBody.parse(old.body).code).toBe('IP_NOT_ALLOWED');
+      const [changed] = await t.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, 'api_user.networks'), eq(auditLog.entityId, user.id)));
+      expect(changed).toMatchObject({ outcome: 'success', actorId: t.admin.member.id });
+      expect(changed?.summary).toContain('10.20.0.0/16 → 10.30.0.0/16, 2001:db8::/32');
+
+      const bad = await send('PUT', networks, { allowedCidrs: ['10.30.0.0/33'] });
+      expect(bad.status).toBe(400);
+      expect(ApiErrorBody.parse(bad.body).fields?.map((f) => f.field)).toEqual(['allowedCidrs.0']);
+
+      const anywhere = await send('PUT', networks, { allowedCidrs: null });
+      expect(anywhere.status).toBe(200);
+      expect((await listVaults(t, user, '192.0.2.1')).status).toBe(200);
+
+      expect((await send('POST', pathOf(revokeApiUser, { apiUserId: user.id }))).status).toBe(200);
+      const revoked = await send('PUT', networks, { allowedCidrs: ['10.20.0.0/16'] });
+      expect(revoked.status).toBe(409);
+    },
+  );
 });
 
 describe('allowedFrom', () => {

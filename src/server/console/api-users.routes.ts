@@ -8,6 +8,7 @@ import {
   listApiUsers,
   revokeApiUser,
   rotateApiUserKey,
+  setApiUserNetworks,
 } from '#contract/endpoints/api-users.ts';
 import { audit } from '../auth/audit.ts';
 import { unauthorized, type AuthOptions } from '../auth/session-auth.ts';
@@ -19,7 +20,8 @@ import { administers, checkGrantedScope } from './admin-scope.ts';
 import { notFound } from './scope-rules.ts';
 
 /**
- * The API keys page's API: admins make, rotate and revoke API users. An
+ * The API keys page's API: admins make, rotate and revoke API users, and
+ * change the networks one's requests may come from. An
  * admin of some sub-organizations manages only API users held within them
  * (others are 404) and grants no more than they hold (403), as with members.
  * Each change is audited with what it set, never a key. Upstream, API
@@ -173,6 +175,30 @@ export function apiUserRoutes(options: AuthOptions, backend: CustodyBackend) {
     const [info] = await wire([issued.row]);
     if (!info) throw new Error('apiUserRoutes: the rotated user has no row');
     return { apiUser: info, apiKey: issued.row.apiKey, privateKeyHex: issued.privateKeyHex };
+  });
+
+  const networks = (cidrs: readonly string[] | null) => (cidrs ? cidrs.join(', ') : 'any network');
+
+  mount(app, CONSOLE_API_PREFIX, setApiUserNetworks, async ({ params, body }, c) => {
+    const row = await managed(c, params.apiUserId);
+    if (row.revokedAt)
+      throw new ApiError(
+        409,
+        ERROR_CODES.conflict,
+        'This API user is revoked: its key is refused from anywhere, so its networks no longer matter',
+      );
+    const changed = await directory().setNetworks(row.id, body.allowedCidrs);
+    if (!changed) throw notFound('API user', params.apiUserId);
+    await audit(c, options, {
+      action: 'api_user.networks',
+      entityType: 'API_USER',
+      entityId: row.id,
+      summary: `API user "${row.name}": allowed networks ${networks(row.allowedCidrs)} → ${networks(changed.allowedCidrs)}`,
+      outcome: 'success',
+    });
+    const [info] = await wire([changed]);
+    if (!info) throw new Error('apiUserRoutes: the changed user has no row');
+    return info;
   });
 
   mount(app, CONSOLE_API_PREFIX, revokeApiUser, async ({ params }, c) => {

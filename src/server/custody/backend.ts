@@ -97,6 +97,8 @@ export interface ApiClientDirectory {
     input: { now: Date; expiresAt?: Date | null },
   ): Promise<IssuedApiUserKey | undefined>;
   revoke(id: string, now: Date): Promise<ApiUserRow | undefined>;
+  /** The networks its requests may come from from now on (null: anywhere); its key kept. */
+  setNetworks(id: string, allowedCidrs: string[] | null): Promise<ApiUserRow | undefined>;
   /** Notes when a request of this API user last passed every check. */
   recordUse(apiUserId: string, now: Date): Promise<void>;
   /**

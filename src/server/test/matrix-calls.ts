@@ -33,6 +33,7 @@ import {
   listApiUsers,
   revokeApiUser,
   rotateApiUserKey,
+  setApiUserNetworks,
 } from '#contract/endpoints/api-users.ts';
 import {
   createWebhookEndpoint,
@@ -561,6 +562,15 @@ export const OVERRIDES: Record<string, Call[]> = {
       name: "rotate an API user's key",
       url: (t) => at(rotateApiUserKey, { apiUserId: t.apiUserId }),
       body: () => ({}),
+      scope: 'create',
+    },
+  ],
+  [endpointKey(setApiUserNetworks)]: [
+    {
+      // Anywhere, as it was made: the cell changes nothing any other cell relies on.
+      name: "set an API user's networks",
+      url: (t) => at(setApiUserNetworks, { apiUserId: t.apiUserId }),
+      body: () => ({ allowedCidrs: null }),
       scope: 'create',
     },
   ],

@@ -14,7 +14,7 @@ const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
-const scimTest = appTestWith({}).extend('token', { scope: 'file' }, async ({ t }) => {
+const scimTest = appTestWith({}).extend('token', { scope: 'file' }, async ({ t, subOrgId }) => {
   // Mapping a group widens access: a second admin approves it.
   const settings = await saveSsoSettingsApproved(t, {
     enabled: false,
@@ -24,9 +24,13 @@ const scimTest = appTestWith({}).extend('token', { scope: 'file' }, async ({ t }
     clientSecret: 'not used by these tests',
     passwordSignIn: 'everyone',
     breakGlassEmail: null,
-    groups: [{ groupName: 'Tour Guides', role: 'approver', subOrgIds: null }],
+    groups: [
+      { groupName: 'Tour Guides', role: 'approver', subOrgIds: null },
+      { groupName: 'Desk Approvers', role: 'approver', subOrgIds: [subOrgId] },
+      { groupName: 'Desk Admins', role: 'admin', subOrgIds: [subOrgId] },
+    ],
   });
-  expect(settings.groups).toHaveLength(1);
+  expect(settings.groups).toHaveLength(3);
   const made = await t.admin.request('/api/console/sso/scim-tokens/', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -207,6 +211,52 @@ describe('SCIM provisioning', () => {
       scimType: 'noTarget',
     });
   });
+
+  scimTest(
+    'a group holds its members to its role and sub-organizations; the highest role of their groups wins',
+    async ({ t, token, subOrgId }) => {
+      const id = (await scim(t, token, 'POST', '/Users', bjensen())).body['id'] as string;
+      const group = async (displayName: string) => {
+        const found = await scim(t, token, 'GET', `/Groups?filter=displayName eq "${displayName}"`);
+        const existing = (found.body['Resources'] as { id: string }[])[0];
+        if (existing) return existing.id;
+        const made = await scim(t, token, 'POST', '/Groups', { schemas: [GROUP], displayName });
+        return made.body['id'] as string;
+      };
+      const join = async (groupId: string, op: 'add' | 'remove') =>
+        expect(
+          (
+            await scim(t, token, 'PATCH', `/Groups/${groupId}`, {
+              schemas: [PATCH],
+              Operations:
+                op === 'add'
+                  ? [{ op, path: 'members', value: [{ value: id }] }]
+                  : [{ op, path: `members[value eq "${id}"]` }],
+            })
+          ).status,
+        ).toBe(200);
+
+      const desk = await group('Desk Approvers');
+      await join(desk, 'add');
+      expect(await member(t, id)).toMatchObject({
+        disabled: false,
+        role: 'approver',
+        subOrgIds: [subOrgId],
+      });
+      // Also in a group of every sub-organization at that role: the wider scope holds.
+      const everywhere = await group('Tour Guides');
+      await join(everywhere, 'add');
+      expect(await member(t, id)).toMatchObject({ role: 'approver', subOrgIds: null });
+      // A higher role in one sub-organization: that role, held to it.
+      const admins = await group('Desk Admins');
+      await join(admins, 'add');
+      expect(await member(t, id)).toMatchObject({ role: 'admin', subOrgIds: [subOrgId] });
+      await join(admins, 'remove');
+      await join(everywhere, 'remove');
+      expect(await member(t, id)).toMatchObject({ role: 'approver', subOrgIds: [subOrgId] });
+      expect(await lastAudit(t)).toMatchObject({ action: 'scim.group.update', actorType: 'SCIM' });
+    },
+  );
 
   scimTest(
     'the protocol’s errors: uniqueness, a bad filter, a bad path, no email',

@@ -186,6 +186,37 @@ describe('notifications', () => {
   );
 
   appTest(
+    'a declined item is told to its initiator by email, linked to its page, and to the team channel',
+    async ({ t }) => {
+      const subOrgId = (await createSubOrg(t.db, t.orgId)).id;
+      const notifier = notifierFor(t);
+      await notifier.derivePass();
+      await configureSmtp(t);
+      const team = await t.admin.json(
+        '/api/console/notifications/chat/',
+        json('POST', { subOrgId, url: chat.url, format: 'SLACK', description: 'Payables' }),
+      );
+      expect(team.status, JSON.stringify(team.body)).toBe(201);
+      const initiator = await t.signIn('initiator', { subOrgIds: [subOrgId] });
+      const approver = await t.signIn('approver', { subOrgIds: [subOrgId] });
+      const account = await proposeAccount(initiator, subOrgId, '000444555666');
+      await drain(notifier);
+
+      await decide(approver, account.id, 'reject');
+      await drain(notifier);
+      const told = smtp.mails.filter(
+        (m) => m.to.includes(initiator.member.email) && m.subject.includes(account.id),
+      );
+      expect(told.map((m) => m.subject)).toEqual([`Bank account ${account.id} was declined`]);
+      expect(told[0]?.text).toContain(`${BASE}/bank-accounts/${account.id}`);
+      expect(told[0]?.text).not.toMatch(/approve\?|token=/i);
+      expect(chat.bodies).toContainEqual({
+        text: `*Bank account ${account.id} was declined*\n<${BASE}/bank-accounts/${account.id}|Open in the console>`,
+      });
+    },
+  );
+
+  appTest(
     'a message the mail server refuses is retried with back-off, then marked failed; retry sends it again',
     async ({ t }) => {
       const subOrgId = (await createSubOrg(t.db, t.orgId)).id;

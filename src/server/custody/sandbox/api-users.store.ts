@@ -143,6 +143,20 @@ export async function revokeApiUser(
   return row ? toRow(row) : undefined;
 }
 
+/** Read with each request's key, so the next request is judged by these networks. */
+export async function setApiUserNetworks(
+  db: Database,
+  id: string,
+  allowedCidrs: string[] | null,
+): Promise<ApiUserRow | undefined> {
+  const [row] = await db
+    .update(apiUsers)
+    .set({ allowedCidrs })
+    .where(eq(apiUsers.id, id))
+    .returning();
+  return row ? toRow(row) : undefined;
+}
+
 /** The organization a caller without one of its own acts in: the oldest (on a seeded sandbox, the only one). */
 export async function defaultOrganizationId(db: Database): Promise<string | undefined> {
   const [org] = await db
@@ -206,6 +220,7 @@ export function createApiClientDirectory(db: Database): ApiClientDirectory {
     },
     rotate: (id, input) => rotateApiUserKey(db, id, input),
     revoke: (id, now) => revokeApiUser(db, id, now),
+    setNetworks: (id, allowedCidrs) => setApiUserNetworks(db, id, allowedCidrs),
     async recordUse(apiUserId, now) {
       await db.update(apiUsers).set({ lastUsedAt: now }).where(eq(apiUsers.id, apiUserId));
     },

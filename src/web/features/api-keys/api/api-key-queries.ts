@@ -1,10 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateApiUser, RotateApiUser } from '#contract/api-users.ts';
+import type { CreateApiUser, RotateApiUser, SetApiUserNetworks } from '#contract/api-users.ts';
 import {
   createApiUser,
   listApiUsers,
   revokeApiUser,
   rotateApiUserKey,
+  setApiUserNetworks,
 } from '#contract/endpoints/api-users.ts';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -45,5 +46,14 @@ export function useRevokeApiUser() {
   return useMutation({
     mutationFn: (apiUserId: string) => apiClient.call(revokeApiUser, { params: { apiUserId } }),
     onSettled: refresh,
+  });
+}
+
+export function useSetApiUserNetworks() {
+  const refresh = useRefresh();
+  return useMutation({
+    mutationFn: ({ apiUserId, body }: { apiUserId: string; body: SetApiUserNetworks }) =>
+      apiClient.call(setApiUserNetworks, { params: { apiUserId }, body }),
+    onSuccess: refresh,
   });
 }

@@ -195,4 +195,69 @@ describe('the API keys page', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Rotate the key' }));
     await waitFor(() => expect(rotated[1]).toEqual({ id: 'au_3', body: { expiresAt: null } }));
   });
+  it('changes a key’s networks in place: checked line by line before it is sent, the server’s refusal at the field', async () => {
+    const sent: unknown[] = [];
+    let refuse = true;
+    fake({
+      [`${LIST}au_1/networks/`]: (_url, init) => {
+        const body = JSON.parse(String(init.body)) as { allowedCidrs: string[] | null };
+        sent.push(body);
+        if (refuse) {
+          refuse = false;
+          return json(
+            {
+              message: 'allowedCidrs.0: must be an IPv4 or IPv6 network',
+              code: 'VALIDATION_ERROR',
+              fields: [{ field: 'allowedCidrs.0', message: 'not one the server takes' }],
+            },
+            400,
+          );
+        }
+        return json({ ...bot, allowedCidrs: body.allowedCidrs });
+      },
+    });
+    const user = userEvent.setup();
+    renderWithQuery(<ApiKeysPage />);
+    await user.click(
+      await screen.findByRole('button', { name: 'Change the networks of Payroll bot' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Allowed networks of “Payroll bot”' });
+    expect(dialog).toHaveTextContent('Its key stays the same');
+    const field = within(dialog).getByLabelText('Allowed networks');
+    expect(field).toHaveValue('203.0.113.0/24');
+
+    await user.clear(field);
+    await user.type(field, '198.51.100.0/24\n198.51.100.0/33');
+    await user.click(within(dialog).getByRole('button', { name: 'Save the networks' }));
+    await waitFor(() =>
+      expect(field).toHaveAccessibleDescription(
+        expect.stringContaining('line 2: must be an IPv4 or IPv6 network') as string,
+      ),
+    );
+    expect(sent).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, '198.51.100.0/24');
+    await user.click(within(dialog).getByRole('button', { name: 'Save the networks' }));
+    await waitFor(() =>
+      expect(field).toHaveAccessibleDescription(
+        expect.stringContaining('line 1: not one the server takes') as string,
+      ),
+    );
+    expect(field).toHaveValue('198.51.100.0/24');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Save the networks' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(sent).toEqual([
+      { allowedCidrs: ['198.51.100.0/24'] },
+      { allowedCidrs: ['198.51.100.0/24'] },
+    ]);
+
+    // Emptied: requests from anywhere.
+    await user.click(screen.getByRole('button', { name: 'Change the networks of Payroll bot' }));
+    const again = await screen.findByRole('dialog');
+    await user.clear(within(again).getByLabelText('Allowed networks'));
+    await user.click(within(again).getByRole('button', { name: 'Save the networks' }));
+    await waitFor(() => expect(sent[2]).toEqual({ allowedCidrs: null }));
+  });
 });

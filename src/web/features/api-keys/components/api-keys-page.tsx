@@ -7,10 +7,11 @@ import {
   API_USER_SCOPE_LABELS,
   API_USER_SCOPES,
   CreateApiUser,
+  SetApiUserNetworks,
   type ApiUserInfo,
   type ApiUserKeyIssued,
 } from '#contract/api-users.ts';
-import { ActionDialog, ConfirmActions } from '../../../components/action-dialog.tsx';
+import { ActionDialog, ConfirmActions, MutationError } from '../../../components/action-dialog.tsx';
 import { SelectFieldFor, TextField } from '../../../components/bound-fields.tsx';
 import { CopyButton } from '../../../components/copy-button.tsx';
 import { DateTime } from '../../../components/date-time.tsx';
@@ -40,12 +41,13 @@ import {
   useCreateApiUser,
   useRevokeApiUser,
   useRotateApiUserKey,
+  useSetApiUserNetworks,
 } from '../api/api-key-queries.ts';
 
 /**
  * Settings → API keys (admins; the server holds an admin of some
  * sub-organizations to API users within them): the API users, a form to make
- * one, and rotate and revoke. A new private key is shown once, in a dialog,
+ * one, its networks changed in place, and rotate and revoke. A new private key is shown once, in a dialog,
  * and kept nowhere in the page once it closes.
  */
 
@@ -73,10 +75,7 @@ const FormSchema = z
     for (const issue of parsed.error.issues) {
       const [first, index] = issue.path;
       const field = formField(String(first));
-      const message =
-        field === 'cidrs' && typeof index === 'number'
-          ? `line ${index + 1}: ${issue.message}`
-          : issue.message;
+      const message = field === 'cidrs' ? atLine(issue.message, index) : issue.message;
       ctx.addIssue({ code: 'custom', path: [field], message });
     }
   });
@@ -89,23 +88,54 @@ function formField(requestField: string): keyof FormValues {
   return 'name';
 }
 
+/** The networks typed one a line; none is null, requests from anywhere. */
+function networkLines(text: string): string[] | null {
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return lines.length > 0 ? lines : null;
+}
+
+/**
+ * A network's problem as the field shows it: at the line it is on, counted
+ * from 1, when the schema's or the server's path names one (`allowedCidrs.1`).
+ */
+function atLine(message: string, index: unknown): string {
+  if (typeof index !== 'number' && typeof index !== 'string') return message;
+  // eslint-disable-next-line no-restricted-syntax -- a line number, not an amount
+  return `line ${Number(index) + 1}: ${message}`;
+}
+
 /** What the form asks the server for; `expiresAt` undefined when it is not a date. */
 function toRequest(values: FormValues): Omit<CreateApiUser, 'expiresAt'> & {
   expiresAt: string | null | undefined;
 } {
-  const lines = values.cidrs
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
   const at = values.expiresAt.trim() ? new Date(values.expiresAt) : null;
   return {
     name: values.name,
     scope: values.scope,
     subOrgIds: values.subOrgIds.length > 0 ? values.subOrgIds : null,
-    allowedCidrs: lines.length > 0 ? lines : null,
+    allowedCidrs: networkLines(values.cidrs),
     expiresAt: at === null ? null : Number.isNaN(at.getTime()) ? undefined : at.toISOString(),
   };
 }
+
+const NETWORKS_HINT =
+  'One a line, e.g. 203.0.113.0/24 or 2001:db8::/32. Empty: requests from anywhere. Requests from elsewhere are refused and recorded in the audit log.';
+
+/** The networks dialog's one field, checked by the contract's schema line by line. */
+const NetworksSchema = z.object({ cidrs: z.string() }).superRefine((values, ctx) => {
+  const parsed = SetApiUserNetworks.safeParse({ allowedCidrs: networkLines(values.cidrs) });
+  if (parsed.success) return;
+  for (const issue of parsed.error.issues)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cidrs'],
+      message: atLine(issue.message, issue.path[1]),
+    });
+});
+type NetworksValues = z.infer<typeof NetworksSchema>;
 
 const SCOPE_OPTIONS = API_USER_SCOPES.map((scope) => ({
   value: scope,
@@ -141,14 +171,7 @@ function CreateForm({ onIssued }: { onIssued: (issued: ApiUserKeyIssued) => void
               const name = formField(first);
               form.setError(
                 name,
-                {
-                  type: 'server',
-                  message:
-                    name === 'cidrs' && index !== undefined
-                      ? // eslint-disable-next-line no-restricted-syntax -- a line number, not an amount
-                        `line ${Number(index) + 1}: ${message}`
-                      : message,
-                },
+                { type: 'server', message: name === 'cidrs' ? atLine(message, index) : message },
                 { shouldFocus: true },
               );
             }
@@ -202,13 +225,7 @@ function CreateForm({ onIssued }: { onIssued: (issued: ApiUserKeyIssued) => void
           </p>
         ) : null}
       </fieldset>
-      <TextField
-        {...bound}
-        name="cidrs"
-        label="Allowed networks"
-        multiline
-        hint="One a line, e.g. 203.0.113.0/24 or 2001:db8::/32. Empty: requests from anywhere. Requests from elsewhere are refused and recorded in the audit log."
-      />
+      <TextField {...bound} name="cidrs" label="Allowed networks" multiline hint={NETWORKS_HINT} />
       <TextField
         {...bound}
         name="expiresAt"
@@ -326,6 +343,75 @@ function RotateAction({
   );
 }
 
+/** The networks changed in place: the key stays, so its programs go on where they now run. */
+function NetworksAction({ user }: { user: ApiUserInfo }) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  const fieldId = (name: string) => `${id}-${name}`;
+  const change = useSetApiUserNetworks();
+  const current = () => ({ cidrs: (user.allowedCidrs ?? []).join('\n') });
+  const form = useForm<NetworksValues>({
+    resolver: zodResolver(NetworksSchema),
+    defaultValues: current(),
+  });
+  const onSubmit = form.handleSubmit((values) =>
+    change.mutate(
+      { apiUserId: user.id, body: { allowedCidrs: networkLines(values.cidrs) } },
+      {
+        onSuccess: () => setOpen(false),
+        onError: (error) => {
+          if (error instanceof ApiError && error.fields)
+            for (const { field, message } of error.fields)
+              form.setError(
+                'cidrs',
+                { type: 'server', message: atLine(message, field.split('.')[1]) },
+                { shouldFocus: true },
+              );
+        },
+      },
+    ),
+  );
+  const fieldLevel = change.error instanceof ApiError && change.error.fields?.length;
+  return (
+    <ActionDialog
+      open={open}
+      onOpenChange={(next) => {
+        // Opened on the networks as they are now, not as they were when the row first showed.
+        if (next) form.reset(current());
+        setOpen(next);
+      }}
+      onClosed={() => change.reset()}
+      trigger={
+        <Button size="sm" variant="secondary" aria-label={`Change the networks of ${user.name}`}>
+          Networks
+        </Button>
+      }
+      title={`Allowed networks of “${user.name}”`}
+      description="Its key stays the same. From its next request on, only these networks are served."
+    >
+      <form onSubmit={onSubmit} noValidate>
+        <TextField
+          form={form}
+          fieldId={fieldId}
+          name="cidrs"
+          label="Allowed networks"
+          multiline
+          hint={NETWORKS_HINT}
+        />
+        <MutationError error={fieldLevel ? null : change.error} />
+        <DialogActions>
+          <DialogClose asChild>
+            <Button>Cancel</Button>
+          </DialogClose>
+          <Button type="submit" variant="primary" disabled={change.isPending}>
+            {change.isPending ? 'Saving…' : 'Save the networks'}
+          </Button>
+        </DialogActions>
+      </form>
+    </ActionDialog>
+  );
+}
+
 function RevokeAction({ user }: { user: ApiUserInfo }) {
   const [open, setOpen] = useState(false);
   const revoke = useRevokeApiUser();
@@ -412,6 +498,7 @@ function ApiUsersTable({
               <TableCell>
                 {user.status === 'revoked' ? null : (
                   <span className="flex flex-wrap gap-2">
+                    <NetworksAction user={user} />
                     <RotateAction user={user} onIssued={onIssued} />
                     <RevokeAction user={user} />
                   </span>
