@@ -32,6 +32,7 @@ export const PURE_SERVER = [
   'src/server/http/cached-probe.test.ts',
   'src/server/http/compress-json.test.ts',
   'src/server/http/data-preload.test.ts',
+  'src/server/http/inline-styles.test.ts',
   'src/server/http/request-log.test.ts',
   'src/server/http/server-timeouts.test.ts',
   'src/server/http/threaded-renderer.test.ts',

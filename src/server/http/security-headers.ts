@@ -5,7 +5,8 @@ import type { AppEnv } from './app-env.ts';
  * Browser-facing headers. The built SPA is one external module
  * script and one stylesheet (no inline script, no injected <style>; React's
  * style props go through the CSSOM, which CSP allows), so 'self' suffices
- * everywhere. HSTS only over HTTPS: on plain HTTP browsers ignore it, and
+ * everywhere, but for a server-rendered page's stylesheet written into its
+ * head, allowed by its hash alone (`pagePolicy`). HSTS only over HTTPS: on plain HTTP browsers ignore it, and
  * sending it from a dev server invites confusion. Whether a request came
  * over HTTPS is the caller's to say (auth/csrf.ts's `isHttps`, with TRUST_PROXY).
  *
@@ -16,18 +17,31 @@ import type { AppEnv } from './app-env.ts';
  * headers (http/compress-json.ts, `finalHeaders`), instead of one Headers
  * call each per answer.
  */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const policy = (styleSources: readonly string[]) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    ["style-src 'self'", ...styleSources].join(' '),
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+
+const CSP = policy([]);
+
+/**
+ * The policy of a server-rendered page whose stylesheets are inlined
+ * (http/inline-styles.ts): the same, with those sheets' hashes allowed as
+ * styles. A handler that sets it keeps it: `securityHeaders` sets the
+ * default policy only where none was set.
+ */
+export function pagePolicy(styleSources: readonly string[]): string {
+  return styleSources.length ? policy(styleSources) : CSP;
+}
 
 const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['cross-origin-resource-policy', 'same-origin'],
@@ -66,7 +80,8 @@ export function securityHeaders(
     await next();
     if (complete.has(c.res)) return;
     const headers = c.res.headers;
-    for (const [name, value] of SECURITY_HEADERS) headers.set(name, value);
+    for (const [name, value] of SECURITY_HEADERS)
+      if (name !== 'content-security-policy' || !headers.has(name)) headers.set(name, value);
     headers.delete('x-powered-by');
     if (overHttps(c)) headers.set(...HSTS);
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
@@ -358,6 +359,60 @@ describe('a server-rendered page, sent in two parts', () => {
         expect(text).toContain('<div id="root"></div>');
         expect(text).not.toContain('rel="expect"');
       }
+    },
+  );
+});
+
+const SHEET = 'body{margin:0}';
+const INDEX_WITH_SHEET = INDEX.replace(
+  '</head>',
+  '<link rel="stylesheet" crossorigin href="/assets/index-ccc.css"></head>',
+);
+const styledTest = appTestWith({
+  staticFiles: { 'index.html': INDEX_WITH_SHEET, 'assets/index-ccc.css': SHEET },
+  pageRenderer: () =>
+    Promise.resolve<PageRenderer>({
+      planPage: ({ href }) =>
+        href.startsWith('/transactions')
+          ? {
+              firstScreenId: 'tx-results',
+              render: () =>
+                Promise.resolve({ html: '<div id="tx-results"></div>', stateScript: '' }),
+            }
+          : undefined,
+    }),
+});
+
+describe('a server-rendered page’s stylesheet', () => {
+  const asAdmin = (t: TestApp) => ({ headers: { ...html.headers, Cookie: t.admin.cookie } });
+
+  styledTest(
+    'is in its head, allowed by its hash alone: the first paint waits for no request',
+    async ({ t }) => {
+      const res = await t.anonymous('/transactions', asAdmin(t));
+      const text = await res.text();
+      expect(text).toContain(
+        `<title>Custody Console</title><style>${SHEET}</style><link rel="expect"`,
+      );
+      expect(text).not.toContain('rel="stylesheet"');
+      const hash = createHash('sha256').update(SHEET).digest('base64');
+      const policy = res.headers.get('Content-Security-Policy') ?? '';
+      expect(policy).toContain(`style-src 'self' 'sha256-${hash}';`);
+      // The rest of the policy as every answer has it.
+      expect(policy.replace(` 'sha256-${hash}'`, '')).toBe(
+        (await t.anonymous('/login', html)).headers.get('Content-Security-Policy'),
+      );
+    },
+  );
+
+  styledTest(
+    'stays linked, cacheable, in the plain shell, whose policy allows no inline style',
+    async ({ t }) => {
+      const res = await t.anonymous('/bank-accounts', asAdmin(t));
+      expect(await res.text()).toContain(
+        '<link rel="stylesheet" crossorigin href="/assets/index-ccc.css">',
+      );
+      expect(res.headers.get('Content-Security-Policy')).toContain("style-src 'self';");
     },
   );
 });

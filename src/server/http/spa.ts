@@ -11,7 +11,9 @@ import type { AppEnv } from './app-env.ts';
 import { COMPRESSIBLE_FILE } from './compressible.ts';
 import { encoder, pickEncoding } from './compress-json.ts';
 import { dataPreloads, withDataPreloads } from './data-preload.ts';
+import { stylesheetInliner } from './inline-styles.ts';
 import { preloaderFor } from './route-preload.ts';
+import { pagePolicy } from './security-headers.ts';
 import { toWebStream } from './web-stream.ts';
 import {
   builtRenderer,
@@ -161,6 +163,7 @@ export interface SpaOptions {
 export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
   const indexPath = path.join(staticDir, 'index.html');
   const withPreloads = preloaderFor(staticDir);
+  const inlineStyles = stylesheetInliner(staticDir);
   const renderer = options.renderer ?? builtRenderer(staticDir);
   // Read again at most once a second, so a rebuild is served without a restart;
   // opening, reading and closing it for every page was 3% of a rendered page's CPU.
@@ -223,10 +226,12 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     const signedIn = visitor != null;
     const html = withColorScheme(index, visitor?.colorScheme);
     const plan = signedIn ? await planned(c) : undefined;
-    const parts = plan && pageParts(withPreloads(html, c.req.path), plan.firstScreenId);
+    const page = plan && (await inlineStyles(withPreloads(html, c.req.path)));
+    const parts = plan && page && pageParts(page.html, plan.firstScreenId);
     if (plan && parts) {
       // The visitor's own rows and CSRF token: no cache keeps them, the browser's included.
       c.header('Cache-Control', NO_STORE);
+      c.header('Content-Security-Policy', pagePolicy(page.styleSources));
       return streamPage(c, parts, plan);
     }
     c.header('Cache-Control', NO_CACHE);
