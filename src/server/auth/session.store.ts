@@ -38,8 +38,12 @@ export async function createSession(
     ip?: string | null;
     userAgent?: string | null;
     browserTimeZone?: string | null;
-    /** A single sign-on's provider tokens, for the periodic check (auth/sso/session-check.ts). */
-    sso?: { refreshToken: string | null; accessToken: string | null };
+    /**
+     * A single sign-on's provider configuration and access token, for the
+     * periodic check (auth/sso/session-check.ts); the refresh token is the
+     * member's, kept apart (auth/sso/refresh-tokens.ts).
+     */
+    sso?: { issuer: string; clientId: string; accessToken: string; accessExpiresAt: Date | null };
   } = {},
 ): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
@@ -58,8 +62,10 @@ export async function createSession(
       browserTimeZone: client.browserTimeZone ?? null,
       ...(client.sso
         ? {
-            ssoRefreshToken: client.sso.refreshToken,
+            ssoIssuer: client.sso.issuer,
+            ssoClientId: client.sso.clientId,
             ssoAccessToken: client.sso.accessToken,
+            ssoAccessExpiresAt: client.sso.accessExpiresAt,
             ssoCheckedAt: now,
           }
         : {}),

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
+import Provider, { type Adapter, type AdapterPayload } from 'oidc-provider';
 
 /**
  * A real OpenID provider (oidc-provider) on 127.0.0.1 for the single sign-on
@@ -8,7 +8,9 @@ import Provider from 'oidc-provider';
  * only users), consent taken as given, refresh tokens issued, the email and
  * groups claims in the ID token. Its people are the test's: `accounts`,
  * changed as the test goes (disabled ones are unknown to the provider, as a
- * removed person is).
+ * removed person is). `refreshTokens: 'first-grant'` behaves as Google does:
+ * a refresh token at a person's first consent only (`consented` lists who has
+ * given it), none at later sign-ins.
  */
 
 export interface TestPerson {
@@ -24,7 +26,45 @@ export interface TestOidcProvider {
   clientId: string;
   clientSecret: string;
   accounts: Map<string, TestPerson>;
+  /** People who have consented already: with `refreshTokens: 'first-grant'`, they get no refresh token. */
+  consented: Set<string>;
+  /** The provider's clock passing every access token's expiry: each one is refused from then on. */
+  expireAccessTokens(): void;
   close(): Promise<void>;
+}
+
+/** oidc-provider's storage, in memory, with its access tokens reachable by the test. */
+function memoryAdapter(store: Map<string, AdapterPayload>) {
+  const uids = new Map<string, string>();
+  return (model: string): Adapter => {
+    const key = (id: string) => `${model}:${id}`;
+    return {
+      upsert: (id, payload) => {
+        store.set(key(id), payload);
+        if (payload.uid) uids.set(payload.uid, id);
+        return Promise.resolve();
+      },
+      find: (id) => Promise.resolve(store.get(key(id))),
+      findByUid: (uid) => {
+        const id = uids.get(uid);
+        return Promise.resolve(id === undefined ? undefined : store.get(key(id)));
+      },
+      findByUserCode: () => Promise.resolve(undefined),
+      consume: (id) => {
+        const payload = store.get(key(id));
+        if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+        return Promise.resolve();
+      },
+      destroy: (id) => {
+        store.delete(key(id));
+        return Promise.resolve();
+      },
+      revokeByGrantId: (grantId) => {
+        for (const [at, payload] of store) if (payload.grantId === grantId) store.delete(at);
+        return Promise.resolve();
+      },
+    };
+  };
 }
 
 export const TEST_SSO_SCOPES = 'openid email profile groups offline_access';
@@ -40,8 +80,14 @@ function loginPage(uid: string, error?: string): string {
 export async function startTestOidcProvider(options: {
   redirectUris: string[];
   accounts?: Record<string, TestPerson>;
+  /** `every-grant` (the default, as Okta with offline_access) or `first-grant` (as Google). */
+  refreshTokens?: 'every-grant' | 'first-grant';
+  /** A new refresh token at each use, the used one refused from then on (and its grant revoked). */
+  rotateRefreshTokens?: boolean;
 }): Promise<TestOidcProvider> {
   const accounts = new Map(Object.entries(options.accounts ?? {}));
+  const consented = new Set<string>();
+  const store = new Map<string, AdapterPayload>();
   const clientId = 'custody-console';
   const clientSecret = 'a-client-secret-for-the-tests-only';
   const server = http.createServer();
@@ -80,7 +126,15 @@ export async function startTestOidcProvider(options: {
     },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    adapter: memoryAdapter(store),
+    issueRefreshToken: (_ctx, client, code) => {
+      if (!client.grantTypeAllowed('refresh_token')) return false;
+      const account = code.accountId ?? '';
+      const first = !consented.has(account);
+      consented.add(account);
+      return options.refreshTokens !== 'first-grant' || first;
+    },
+    rotateRefreshToken: options.rotateRefreshTokens ?? false,
     // Consent is the test's to give: every client is granted what it asks.
     loadExistingGrant: async (ctx) => {
       const accountId = ctx.oidc.session?.accountId;
@@ -148,6 +202,12 @@ export async function startTestOidcProvider(options: {
     clientId,
     clientSecret,
     accounts,
+    consented,
+    expireAccessTokens: () => {
+      // Well past it: the provider allows its clock tolerance (15 s) either side.
+      const past = Math.floor(Date.now() / 1000) - 3600;
+      for (const [at, payload] of store) if (at.startsWith('AccessToken:')) payload.exp = past;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

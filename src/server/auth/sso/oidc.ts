@@ -77,6 +77,8 @@ export interface ProviderIdentity {
   groups: string[];
   refreshToken: string | null;
   accessToken: string;
+  /** The access token's life in seconds as the provider said (`expires_in`), if it did. */
+  accessExpiresIn: number | null;
 }
 
 function stringList(value: unknown): string[] | null {
@@ -118,36 +120,56 @@ export async function completeSignIn(
     groups: stringList(claims[settings.groupsClaim]) ?? [],
     refreshToken: tokens.refresh_token ?? null,
     accessToken: tokens.access_token,
+    accessExpiresIn: tokens.expiresIn() ?? null,
   };
 }
 
+export interface CheckTokens {
+  refreshToken: string | null;
+  accessToken: string | null;
+  /** Null: the provider did not say. */
+  accessExpiresAt: Date | null;
+}
+
 export type StillAllowed =
-  | { ok: true; refreshToken: string | null; accessToken: string | null }
-  | { ok: false; reason: string }
-  | { ok: 'unknown'; reason: string };
+  ({ ok: true } & CheckTokens) | { ok: false; reason: string } | { ok: 'unknown'; reason: string };
 
 /**
  * Whether the provider still lets this member in: a refresh-token grant (the
  * provider refuses it for a member removed or disabled there), else userinfo
- * with the access token. A refusal by the provider is a no; a provider that
+ * with the access token while it lives. A refusal by the provider is a no; so
+ * is an access token past its expiry with no refresh token: the provider would
+ * refuse it whether or not the member may still sign in there, and nothing else
+ * can ask, so the session cannot be vouched for any longer. A provider that
  * cannot be reached is neither (the session is checked again next time).
  */
 export async function checkWithProvider(
   settings: SsoSettingsRow,
-  tokens: { refreshToken: string | null; accessToken: string | null },
+  tokens: CheckTokens,
+  now: Date,
 ): Promise<StillAllowed> {
+  if (!tokens.refreshToken) {
+    if (!tokens.accessToken) return { ok: false, reason: 'no token to check with' };
+    if (tokens.accessExpiresAt && tokens.accessExpiresAt <= now)
+      return {
+        ok: false,
+        reason:
+          'its access token expired and the provider issued no refresh token to check with; the member signs in again',
+      };
+  }
   try {
     const config = await providerConfiguration(settings);
     if (tokens.refreshToken) {
       const fresh = await client.refreshTokenGrant(config, tokens.refreshToken);
+      const life = fresh.expiresIn();
       return {
         ok: true,
         refreshToken: fresh.refresh_token ?? tokens.refreshToken,
         accessToken: fresh.access_token,
+        accessExpiresAt: life === undefined ? null : new Date(now.getTime() + life * 1000),
       };
     }
-    if (!tokens.accessToken) return { ok: false, reason: 'no token to check with' };
-    await client.fetchUserInfo(config, tokens.accessToken, client.skipSubjectCheck);
+    await client.fetchUserInfo(config, tokens.accessToken ?? '', client.skipSubjectCheck);
     return { ok: true, ...tokens };
   } catch (error) {
     if (

@@ -4,16 +4,21 @@ import { sessions, staff } from '../../db/schema/console.ts';
 import { recordAudit } from '../audit.store.ts';
 import { endSessionStreams, type AuthOptions } from '../session-auth.ts';
 import { revokeSession } from '../session.store.ts';
-import { checkWithProvider } from './oidc.ts';
+import { checkWithProvider, type StillAllowed } from './oidc.ts';
+import { memberRefreshToken, settleRefreshToken } from './refresh-tokens.ts';
 import { readSsoSettings } from '../sso.store.ts';
 
 /**
  * Sessions begun by single sign-on end soon after the provider stops letting
  * their member in: every `intervalMs` each live one is checked with the
- * provider (a refresh-token grant, else userinfo). A refusal ends the
- * session and is audited; a provider that cannot be reached ends nothing
- * (the next round asks again). With single sign-on turned off, every such
- * session ends: their members were let in by a provider no longer trusted.
+ * provider: a refresh-token grant with the member's latest refresh token for
+ * the configuration the session began under (refresh-tokens.ts), else
+ * userinfo with the session's access token while it lives. A refusal ends the
+ * session and is audited, and so does an access token past its expiry with no
+ * refresh token (nothing can vouch for the member any longer); a provider
+ * that cannot be reached ends nothing (the next round asks again). With
+ * single sign-on turned off, or another issuer or client id in force, every
+ * such session ends: their members were let in by a provider no longer trusted.
  */
 
 export interface CheckRound {
@@ -32,8 +37,10 @@ export async function checkSsoSessions(
     .select({
       id: sessions.id,
       staffId: sessions.staffId,
-      refreshToken: sessions.ssoRefreshToken,
+      issuer: sessions.ssoIssuer,
+      clientId: sessions.ssoClientId,
       accessToken: sessions.ssoAccessToken,
+      accessExpiresAt: sessions.ssoAccessExpiresAt,
       email: staff.email,
       name: staff.name,
     })
@@ -43,7 +50,7 @@ export async function checkSsoSessions(
       and(
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, now),
-        or(isNotNull(sessions.ssoRefreshToken), isNotNull(sessions.ssoAccessToken)),
+        isNotNull(sessions.ssoIssuer),
         or(
           isNull(sessions.ssoCheckedAt),
           lte(sessions.ssoCheckedAt, new Date(now.getTime() - intervalMs)),
@@ -53,11 +60,53 @@ export async function checkSsoSessions(
   const round: CheckRound = { checked: 0, ended: 0, unreachable: 0 };
   if (due.length === 0) return round;
   const settings = await readSsoSettings(db);
+  const ended = new Set<string>();
   for (const session of due) {
+    if (ended.has(session.id)) continue;
     round.checked += 1;
-    const answer = settings?.enabled
-      ? await checkWithProvider(settings, session)
-      : ({ ok: false, reason: 'single sign-on is turned off' } as const);
+    let answer: StillAllowed;
+    // The member's other sessions under this configuration, when their refresh token is refused.
+    let alongside: string[] = [];
+    if (!settings?.enabled) answer = { ok: false, reason: 'single sign-on is turned off' };
+    else if (settings.issuer !== session.issuer || settings.clientId !== session.clientId)
+      answer = { ok: false, reason: 'single sign-on now trusts another issuer or client id' };
+    else {
+      const key = {
+        staffId: session.staffId,
+        issuer: settings.issuer,
+        clientId: settings.clientId,
+      };
+      // Read afresh for each session: an earlier one's check may have rotated it.
+      const refreshToken = await memberRefreshToken(db, key);
+      answer = await checkWithProvider(settings, { ...session, refreshToken }, clock.now());
+      if (refreshToken && answer.ok !== 'unknown')
+        await settleRefreshToken(
+          db,
+          key,
+          refreshToken,
+          answer.ok ? answer.refreshToken : null,
+          clock.now(),
+        );
+      // The refusal is the member's, not this session's: their other sessions end with it
+      // (left to their access tokens they could outlive it).
+      if (refreshToken && answer.ok === false)
+        alongside = (
+          await db
+            .select({ id: sessions.id })
+            .from(sessions)
+            .where(
+              and(
+                eq(sessions.staffId, session.staffId),
+                eq(sessions.ssoIssuer, settings.issuer),
+                eq(sessions.ssoClientId, settings.clientId),
+                isNull(sessions.revokedAt),
+                gt(sessions.expiresAt, now),
+              ),
+            )
+        )
+          .map((row) => row.id)
+          .filter((id) => id !== session.id);
+    }
     if (answer.ok === 'unknown') {
       round.unreachable += 1;
       continue;
@@ -66,16 +115,20 @@ export async function checkSsoSessions(
       await db
         .update(sessions)
         .set({
-          ssoRefreshToken: answer.refreshToken,
           ssoAccessToken: answer.accessToken,
+          ssoAccessExpiresAt: answer.accessExpiresAt,
           ssoCheckedAt: clock.now(),
         })
         .where(eq(sessions.id, session.id));
       continue;
     }
-    round.ended += 1;
-    await revokeSession(db, session.id, clock.now());
-    endSessionStreams(options, [session.id]);
+    const ending = [session.id, ...alongside];
+    round.ended += ending.length;
+    for (const id of ending) {
+      ended.add(id);
+      await revokeSession(db, id, clock.now());
+    }
+    endSessionStreams(options, ending);
     await recordAudit(db, {
       at: clock.now(),
       actorType: 'SYSTEM',
@@ -84,7 +137,7 @@ export async function checkSsoSessions(
       action: 'sso.session_check',
       entityType: 'STAFF',
       entityId: session.staffId,
-      summary: `Session of ${session.email} ended: ${answer.reason}`,
+      summary: `${ending.length === 1 ? 'Session' : `${ending.length} sessions`} of ${session.email} ended: ${answer.reason}`,
       outcome: 'success',
       requestId: null,
       ip: null,

@@ -24,7 +24,13 @@ const CALLBACK = 'http://localhost/auth/sso/callback';
 const ssoTest = appTestWith({ secondFactor: 'optional' })
   // eslint-disable-next-line no-empty-pattern -- Vitest reads a fixture's dependencies from its first argument's pattern
   .extend('provider', { scope: 'file' }, async ({}, { onCleanup }) => {
-    const provider = await startTestOidcProvider({ redirectUris: [CALLBACK] });
+    // As Google: a refresh token at a person's first consent only; rotated at each use, as
+    // providers that rotate do (a used one refused, and its grant revoked, if presented again).
+    const provider = await startTestOidcProvider({
+      redirectUris: [CALLBACK],
+      refreshTokens: 'first-grant',
+      rotateRefreshTokens: true,
+    });
     onCleanup(() => provider.close());
     return provider;
   })
@@ -137,6 +143,21 @@ function authOptions(t: TestApp): AuthOptions {
 
 async function sessionOf(t: TestApp, cookie: string | undefined) {
   return t.anonymous('/auth/session', { headers: { cookie: `${SESSION_COOKIE}=${cookie}` } });
+}
+
+async function lastCheckEnding(t: TestApp, email: string) {
+  const rows = await t.db
+    .select()
+    .from(auditLog)
+    .where(eq(auditLog.action, 'sso.session_check'))
+    .orderBy(desc(auditLog.id));
+  return rows.find((row) => row.summary.includes(email));
+}
+
+/** The test's access tokens live 600 s at the provider: both clocks pass that. */
+function pastAccessTokenLife(t: TestApp, provider: TestOidcProvider) {
+  t.clock.advance(601_000);
+  provider.expireAccessTokens();
 }
 
 describe('single sign-on', () => {
@@ -262,6 +283,81 @@ describe('single sign-on', () => {
       const start = await t.anonymous('/auth/sso/start');
       const login = await fetch(start.headers.get('location') ?? '', { redirect: 'manual' });
       expect(login.status).toBe(303);
+    },
+  );
+
+  ssoTest(
+    'a later sign-in that brings no refresh token outlives its access token on the member’s earlier one, and ends once they are disabled at the provider',
+    async ({ t, provider, configured }) => {
+      expect(configured).toBe(true);
+      const { id, email } = person(provider, ['treasury-viewers']);
+      const first = await walk(t, id);
+      // The provider has their consent now: this sign-in brings an access token only.
+      const second = await walk(t, id);
+      expect((await sessionOf(t, second.session)).status).toBe(200);
+
+      pastAccessTokenLife(t, provider);
+      await checkSsoSessions(authOptions(t));
+      expect((await sessionOf(t, first.session)).status).toBe(200);
+      expect((await sessionOf(t, second.session)).status).toBe(200);
+      // The provider rotated the token at that check: the next one presents the new one.
+      pastAccessTokenLife(t, provider);
+      await checkSsoSessions(authOptions(t));
+      expect((await sessionOf(t, first.session)).status).toBe(200);
+      expect((await sessionOf(t, second.session)).status).toBe(200);
+      expect(await lastCheckEnding(t, email)).toBeUndefined();
+
+      const account = provider.accounts.get(id);
+      if (account) account.disabled = true;
+      t.clock.advance(5 * 60_000);
+      await checkSsoSessions(authOptions(t));
+      expect((await sessionOf(t, first.session)).status).toBe(401);
+      expect((await sessionOf(t, second.session)).status).toBe(401);
+      expect((await lastCheckEnding(t, email))?.summary).toContain('the provider refused');
+    },
+  );
+
+  ssoTest(
+    'the provider refusing a member’s refresh token ends all their sessions at once, not yet due ones too',
+    async ({ t, provider, configured }) => {
+      expect(configured).toBe(true);
+      const { id, email } = person(provider, ['treasury-viewers']);
+      const first = await walk(t, id);
+      t.clock.advance(3 * 60_000);
+      const second = await walk(t, id);
+      t.clock.advance(3 * 60_000);
+      const account = provider.accounts.get(id);
+      if (account) account.disabled = true;
+      // Only the first is due for its check; the refusal is the member's, so both end.
+      await checkSsoSessions(authOptions(t));
+      expect((await sessionOf(t, first.session)).status).toBe(401);
+      expect((await sessionOf(t, second.session)).status).toBe(401);
+      expect((await lastCheckEnding(t, email))?.summary).toMatch(
+        /^2 sessions of .* ended: the provider refused/,
+      );
+    },
+  );
+
+  ssoTest(
+    'a session with no refresh token anywhere is checked with its access token, and ends at its expiry saying why',
+    async ({ t, provider, configured }) => {
+      expect(configured).toBe(true);
+      const { id, email } = person(provider, ['treasury-viewers']);
+      // They consented before the console kept refresh tokens: the provider issues none now.
+      provider.consented.add(id);
+      const { session } = await walk(t, id);
+
+      t.clock.advance(5 * 60_000);
+      await checkSsoSessions(authOptions(t));
+      expect((await sessionOf(t, session)).status).toBe(200);
+
+      t.clock.advance(5 * 60_000);
+      pastAccessTokenLife(t, provider);
+      await checkSsoSessions(authOptions(t));
+      expect((await sessionOf(t, session)).status).toBe(401);
+      const ending = (await lastCheckEnding(t, email))?.summary;
+      expect(ending).toContain('access token expired');
+      expect(ending).toContain('no refresh token');
     },
   );
 

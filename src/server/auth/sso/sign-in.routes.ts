@@ -13,6 +13,7 @@ import { createSession, SESSION_ABSOLUTE_MS } from '../session.store.ts';
 import { findStaffByEmail, type StaffRecord } from '../staff.store.ts';
 import { authorizationUrl, completeSignIn, type PendingSignIn } from './oidc.ts';
 import { applyGrant, createProvisioned, findBySubject, linkSubject } from './provision.ts';
+import { keepRefreshToken } from './refresh-tokens.ts';
 import { grantOf, readGroupRoles, readSsoSettings } from '../sso.store.ts';
 
 /**
@@ -210,10 +211,23 @@ export function ssoSignInRoutes(options: AuthOptions) {
       summary = `Signed in with single sign-on as ${member.role}${applied.accessChanged ? ' (role or scope updated from the provider’s groups)' : ''}`;
     }
 
-    const { token } = await createSession(db, member.id, clock.now(), {
+    // A sign-in that brings a refresh token makes it the member's for this configuration; one
+    // that brings none (Google's after the first consent) is checked with the one kept before.
+    const now = clock.now();
+    const provider = { issuer: settings.issuer, clientId: settings.clientId };
+    if (identity.refreshToken)
+      await keepRefreshToken(db, { staffId: member.id, ...provider }, identity.refreshToken, now);
+    const { token } = await createSession(db, member.id, now, {
       ip: clientIp(c, options.trustProxy),
       userAgent: c.req.header('user-agent') ?? null,
-      sso: { refreshToken: identity.refreshToken, accessToken: identity.accessToken },
+      sso: {
+        ...provider,
+        accessToken: identity.accessToken,
+        accessExpiresAt:
+          identity.accessExpiresIn === null
+            ? null
+            : new Date(now.getTime() + identity.accessExpiresIn * 1000),
+      },
     });
     setSessionCookie(c, options.trustProxy, token, SESSION_ABSOLUTE_MS / 1000);
     c.set('actor', { type: 'STAFF', id: member.id });

@@ -209,13 +209,17 @@ export const sessions = consoleSchema.table(
     /** The zone the browser reported at sign-in, if the server knows it: the member's default. */
     browserTimeZone: text('browser_time_zone'),
     /**
-     * A session begun by single sign-on: the provider's refresh token (else
-     * its access token) the periodic check presents to learn whether the
-     * member may still sign in there (auth/sso/session-check.ts). Secret;
-     * never answered, never logged.
+     * A session begun by single sign-on: the provider configuration it was
+     * begun with (issuer, client id), whose refresh token for the member
+     * (ssoRefreshTokens) the periodic check presents to learn whether they may
+     * still sign in there (auth/sso/session-check.ts); without one, the
+     * session's own access token, until it expires. Secret; never answered,
+     * never logged.
      */
-    ssoRefreshToken: text('sso_refresh_token'),
+    ssoIssuer: text('sso_issuer'),
+    ssoClientId: text('sso_client_id'),
     ssoAccessToken: text('sso_access_token'),
+    ssoAccessExpiresAt: at('sso_access_expires_at'),
     ssoCheckedAt: at('sso_checked_at'),
   },
   (t) => [
@@ -920,6 +924,29 @@ export const ssoGroupRoles = consoleSchema.table(
     subOrgIds: jsonb('sub_org_ids').$type<string[] | null>(),
   },
   (t) => [oneOf('sso_group_roles', t.role, STAFF_ROLES)],
+);
+
+/**
+ * A member's latest refresh token from the company's provider, one per
+ * provider configuration (issuer and client id): kept per member, not per
+ * session, since providers such as Google issue one at the first consent
+ * only, and one the provider rotates on use must be presented as it was last
+ * given. Every single sign-on session of the member under that configuration
+ * is checked with it (auth/sso/session-check.ts). Secret; never answered,
+ * never logged.
+ */
+export const ssoRefreshTokens = consoleSchema.table(
+  'sso_refresh_tokens',
+  {
+    staffId: text('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    refreshToken: text('refresh_token').notNull(),
+    updatedAt: at('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.staffId, t.issuer, t.clientId] })],
 );
 
 /** What became of a single sign-on change held for another admin (capabilities/approvals/sso-change). */

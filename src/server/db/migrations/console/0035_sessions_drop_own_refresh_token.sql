@@ -1,0 +1,1 @@
+ALTER TABLE "console"."sessions" DROP COLUMN "sso_refresh_token";
