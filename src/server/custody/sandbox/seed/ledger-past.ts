@@ -101,11 +101,13 @@ export function planSeedLedger(
     }
   }
 
+  // A row the seed has no balance of (nothing raised it) ends at nothing: it opens at what it sent.
+  const moved = [...balances, ...[...keys].filter(([key]) => !byKey.has(key)).map(([, b]) => b)];
   const running = new Map(
-    balances.map((b) => [rowKey(b), sub(b.amount ?? '0', net.get(rowKey(b)) ?? '0')]),
+    moved.map((b) => [rowKey(b), sub(b.amount ?? '0', net.get(rowKey(b)) ?? '0')]),
   );
   const knownFrom = new Date((planned[0]?.at ?? now).getTime() - 1);
-  const openings = balances.map((b) => ({
+  const openings = moved.map((b) => ({
     vaultId: b.vaultId,
     asset: b.asset,
     chain: b.chain,
