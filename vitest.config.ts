@@ -27,6 +27,7 @@ export const PURE_SERVER = [
   'src/server/capabilities/ramps/sandbox/ramp-route.test.ts',
   'src/server/custody/sandbox/fee-model.test.ts',
   'src/server/custody/sandbox/pace.test.ts',
+  'src/server/custody/sandbox/seed/ledger-past.test.ts',
   'src/server/custody/upstream/bank-account-fingerprint.test.ts',
   'src/server/env.test.ts',
   'src/server/http/cached-probe.test.ts',

@@ -17,11 +17,11 @@ import {
   wallets,
 } from '../../db/schema/sandbox.ts';
 import { approvalMessage, type ChangeRequestEntityType } from './change-request.ts';
-import { recordOpeningBalances } from './engine/movements.ts';
 import { readPlan } from './engine/plan.ts';
 import { seededStakingPositions } from './engine/staking-rewards.ts';
 import { buildBankAccounts } from './seed/bank-account-data.ts';
 import { applySeedHolds } from './seed/in-flight.ts';
+import { planSeedLedger, recordSeedLedger } from './seed/ledger-past.ts';
 import { SeedRandom } from './seed/random.ts';
 import { buildReferenceData } from './seed/reference-data.ts';
 import {
@@ -95,6 +95,14 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     history.transactions.map((t) => readPlan(t.simulation)),
     now,
   );
+  // Last: it may raise a balance its history would otherwise have overdrawn.
+  const ledgerPast = planSeedLedger(
+    ref.balances,
+    history.transactions,
+    history.fees,
+    new Set(ref.vaults.map((v) => v.id)),
+    now,
+  );
   const requests = [
     ...accounts.map((a) =>
       changeRequestFor(
@@ -122,15 +130,12 @@ export async function seedSandbox(db: Database, options: SeedOptions): Promise<S
     await insertAll(tx, wallets, ref.wallets);
     await insertAll(tx, vaultBalances, ref.balances);
     await insertAll(tx, assets, ref.assets);
-    // The seeded balances open each vault's ledger: a balance is the sum of its movements.
-    await recordOpeningBalances(
-      tx,
-      ref.org.id,
-      ref.balances.map((b) => ({ ...b, amount: b.amount ?? '0', at: b.updatedAt })),
-    );
     await insertAll(tx, contacts, ref.contacts);
     await insertAll(tx, bankAccounts, accounts);
     await insertAll(tx, transactions, history.transactions);
+    // The seed's past in the ledger, its openings worked back from today's balances: a
+    // balance is the sum of its movements, and a demo's history has the days it lists.
+    await recordSeedLedger(tx, ref.org.id, ledgerPast);
     await insertAll(tx, transactionStatusEvents, history.events);
     await insertAll(tx, stakingPositions, seededStakingPositions(history.transactions, now));
     await insertAll(tx, changeRequests, requests);

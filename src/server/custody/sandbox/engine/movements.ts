@@ -184,6 +184,15 @@ export function planMovements(
   return planned;
 }
 
+/** One step's movements, as `recordMovements` takes them. */
+export interface MovementStep {
+  at: Date;
+  from: MovementSource;
+  movements: readonly PlannedMovement[];
+  /** Each balance row's amount after the step: see `recordMovements`. */
+  finalAmount: ReadonlyMap<string, string>;
+}
+
 /**
  * Writes the movements, each with the balance right after it: `finalAmount`
  * is each balance row's amount after the step's one update, from which the
@@ -200,40 +209,60 @@ export async function recordMovements(
     finalAmount: ReadonlyMap<string, string>;
   },
 ): Promise<void> {
-  if (input.movements.length === 0) return;
+  await recordMovementSteps(db, input.orgId, [{ at, ...input }]);
+}
+
+/**
+ * `recordMovements` for many steps, oldest first, in a few statements: what
+ * a step writes, steps that already happened write together (the seed's
+ * past, ledger-past.ts).
+ */
+export async function recordMovementSteps(
+  db: Executor,
+  orgId: string,
+  steps: readonly MovementStep[],
+): Promise<void> {
+  const rows = steps.flatMap((step) => stepRows(orgId, step));
+  if (rows.length === 0) return;
+  const open = await openFrom(db, orgId);
+  const written: DayMovement[] = [];
+  for (let i = 0; i < rows.length; i += 500) {
+    const chunk = rows
+      .slice(i, i + 500)
+      .map(({ at, ...row }) => ({ ...row, ...booking(at, open) }));
+    written.push(...(await db.insert(ledgerMovements).values(chunk).returning(dayColumns)));
+  }
+  await addToDays(db, orgId, written);
+}
+
+/** A step's rows, each with the balance after it, walked back from the step's final amounts. */
+function stepRows(orgId: string, step: MovementStep) {
   const after = new Map<string, string>();
-  const balanceAfter: string[] = new Array<string>(input.movements.length);
-  for (let i = input.movements.length - 1; i >= 0; i -= 1) {
-    const m = input.movements[i];
+  const balanceAfter: string[] = new Array<string>(step.movements.length);
+  for (let i = step.movements.length - 1; i >= 0; i -= 1) {
+    const m = step.movements[i];
     if (!m) continue;
     const key = rowKey(m);
-    const current = after.get(key) ?? input.finalAmount.get(key);
+    const current = after.get(key) ?? step.finalAmount.get(key);
     if (current === undefined) throw new Error(`movement on ${key} without its balance row`);
     balanceAfter[i] = current;
     after.set(key, sub(current, m.amount));
   }
-  const booked = booking(at, await openFrom(db, input.orgId));
-  const written = await db
-    .insert(ledgerMovements)
-    .values(
-      input.movements.map((m, i) => ({
-        orgId: input.orgId,
-        vaultId: m.vaultId,
-        asset: m.asset,
-        chain: m.chain,
-        kind: m.kind,
-        amount: m.amount,
-        balanceAfter: balanceAfter[i] ?? '0',
-        usdPrice: priceOf(m),
-        transactionId: input.from.transactionId,
-        counterparty: m.counterparty,
-        reference: input.from.reference,
-        memo: input.from.memo,
-        ...booked,
-      })),
-    )
-    .returning(dayColumns);
-  await addToDays(db, input.orgId, written);
+  return step.movements.map((m, i) => ({
+    orgId,
+    vaultId: m.vaultId,
+    asset: m.asset,
+    chain: m.chain,
+    kind: m.kind,
+    amount: m.amount,
+    balanceAfter: balanceAfter[i] ?? '0',
+    usdPrice: priceOf(m),
+    transactionId: step.from.transactionId,
+    counterparty: m.counterparty,
+    reference: step.from.reference,
+    memo: step.from.memo,
+    at: step.at,
+  }));
 }
 
 /**
@@ -345,46 +374,100 @@ export function dayShares(movements: readonly DayMovement[]): DayShare[] {
  * day's closing is the closing of the day before it plus the day's net; a
  * movement dated before a day already summed (an opening balance, a late
  * arrival) also moves the closing of every later day. The movements of one
- * balance row are written under that row's lock, so its days are too.
+ * balance row are written under that row's lock, so its days are too: the
+ * row's last day, read first, stays its last while they are written.
+ *
+ * The usual case, every day of a row on or after its last day summed, is
+ * one statement for all of them, their closings worked out from that last
+ * day's; a row with a day before it takes the two statements a day (update
+ * the later days, then insert or add to its own).
  */
 async function addToDays(db: Executor, orgId: string, movements: readonly DayMovement[]) {
-  for (const d of dayShares(movements)) {
-    const net = sub(d.amounts, d.fees);
-    const same = and(
-      eq(ledgerDays.vaultId, d.vaultId),
-      eq(ledgerDays.asset, d.asset),
-      eq(ledgerDays.chain, d.chain),
-    );
-    await db
-      .update(ledgerDays)
-      .set({ closing: sql`${ledgerDays.closing} + ${net}::numeric` })
-      .where(and(same, gt(ledgerDays.day, d.day)));
-    const before = sql`coalesce((select ${ledgerDays.closing} from ${ledgerDays} where ${same} and ${ledgerDays.day} < ${d.day} order by ${ledgerDays.day} desc limit 1), 0)`;
+  const shares = dayShares(movements).sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+  if (shares.length === 0) return;
+  const last = await lastDays(db, shares);
+  const early = new Set(
+    shares.filter((d) => d.day < (last.get(rowKey(d))?.day ?? '')).map((d) => rowKey(d)),
+  );
+  const closing = new Map<string, string>();
+  const appended: (typeof ledgerDays.$inferInsert)[] = [];
+  for (const d of shares) {
+    const key = rowKey(d);
+    if (early.has(key)) {
+      await addToDay(db, orgId, d);
+      continue;
+    }
+    const closed = add(closing.get(key) ?? last.get(key)?.closing ?? '0', sub(d.amounts, d.fees));
+    closing.set(key, closed);
+    appended.push({ orgId, ...d, closing: closed });
+  }
+  for (let i = 0; i < appended.length; i += 500) {
     await db
       .insert(ledgerDays)
-      .values({
-        orgId,
-        vaultId: d.vaultId,
-        asset: d.asset,
-        chain: d.chain,
-        day: d.day,
-        amounts: d.amounts,
-        fees: d.fees,
-        closing: sql`${before} + ${net}::numeric`,
-        lastPrice: d.lastPrice,
-        lastAt: d.lastAt,
-        movements: d.movements,
-      })
+      .values(appended.slice(i, i + 500))
       .onConflictDoUpdate({
         target: [ledgerDays.vaultId, ledgerDays.asset, ledgerDays.chain, ledgerDays.day],
-        set: {
-          amounts: sql`${ledgerDays.amounts} + excluded.amounts`,
-          fees: sql`${ledgerDays.fees} + excluded.fees`,
-          closing: sql`${ledgerDays.closing} + ${net}::numeric`,
-          lastPrice: sql`case when excluded.last_at >= ${ledgerDays.lastAt} then excluded.last_price else ${ledgerDays.lastPrice} end`,
-          lastAt: sql`greatest(${ledgerDays.lastAt}, excluded.last_at)`,
-          movements: sql`${ledgerDays.movements} + excluded.movements`,
-        },
+        // Only the row's last day can be there: its closing plus the day's net, as worked out.
+        set: { ...addedToDay, closing: sql`excluded.closing` },
       });
   }
+}
+
+/** What a day's share adds to a day already summed, but its closing. */
+const addedToDay = {
+  amounts: sql`${ledgerDays.amounts} + excluded.amounts`,
+  fees: sql`${ledgerDays.fees} + excluded.fees`,
+  lastPrice: sql`case when excluded.last_at >= ${ledgerDays.lastAt} then excluded.last_price else ${ledgerDays.lastPrice} end`,
+  lastAt: sql`greatest(${ledgerDays.lastAt}, excluded.last_at)`,
+  movements: sql`${ledgerDays.movements} + excluded.movements`,
+};
+
+/** Each balance row's last day summed and its closing, one indexed probe a row, in one statement. */
+async function lastDays(
+  db: Executor,
+  rows: readonly { vaultId: string; asset: string; chain: string }[],
+): Promise<Map<string, { day: string; closing: string }>> {
+  const keys = new Map(rows.map((r) => [rowKey(r), r]));
+  const found = new Map<string, { day: string; closing: string }>();
+  const all = [...keys.values()];
+  for (let i = 0; i < all.length; i += 200) {
+    const probes = all.slice(i, i + 200).map(
+      (r) => sql`(select ${ledgerDays.vaultId} as vault_id, ${ledgerDays.asset} as asset,
+        ${ledgerDays.chain} as chain, ${ledgerDays.day}::text as day, ${ledgerDays.closing}::text as closing
+        from ${ledgerDays}
+        where ${ledgerDays.vaultId} = ${r.vaultId} and ${ledgerDays.asset} = ${r.asset} and ${ledgerDays.chain} = ${r.chain}
+        order by ${ledgerDays.day} desc limit 1)`,
+    );
+    const result = (await db.execute(sql.join(probes, sql` union all `))) as unknown as {
+      rows: { vault_id: string; asset: string; chain: string; day: string; closing: string }[];
+    };
+    for (const r of result.rows)
+      found.set(rowKey({ vaultId: r.vault_id, asset: r.asset, chain: r.chain }), {
+        day: r.day,
+        closing: r.closing,
+      });
+  }
+  return found;
+}
+
+/** One day's share of a row with days after it: the later days move, then its own is added. */
+async function addToDay(db: Executor, orgId: string, d: DayShare) {
+  const net = sub(d.amounts, d.fees);
+  const same = and(
+    eq(ledgerDays.vaultId, d.vaultId),
+    eq(ledgerDays.asset, d.asset),
+    eq(ledgerDays.chain, d.chain),
+  );
+  await db
+    .update(ledgerDays)
+    .set({ closing: sql`${ledgerDays.closing} + ${net}::numeric` })
+    .where(and(same, gt(ledgerDays.day, d.day)));
+  const before = sql`coalesce((select ${ledgerDays.closing} from ${ledgerDays} where ${same} and ${ledgerDays.day} < ${d.day} order by ${ledgerDays.day} desc limit 1), 0)`;
+  await db
+    .insert(ledgerDays)
+    .values({ orgId, ...d, closing: sql`${before} + ${net}::numeric` })
+    .onConflictDoUpdate({
+      target: [ledgerDays.vaultId, ledgerDays.asset, ledgerDays.chain, ledgerDays.day],
+      set: { ...addedToDay, closing: sql`${ledgerDays.closing} + ${net}::numeric` },
+    });
 }

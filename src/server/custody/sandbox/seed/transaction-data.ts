@@ -101,19 +101,23 @@ function variantFor(
 export interface TransactionSeed {
   transactions: TransactionSeedRow[];
   events: StatusEventSeedRow[];
+  /** The fee each transaction was charged and who paid it, by id: the ledger books it as live ones are. */
+  fees: Map<string, FeeCharge>;
 }
 
 export function buildTransactions(ctx: ShapeContext, now: Date, count: number): TransactionSeed {
   const { rng, ref } = ctx;
   const rows: TransactionSeedRow[] = [];
   const events: StatusEventSeedRow[] = [];
+  const fees = new Map<string, FeeCharge>();
 
   plan(rng, count).forEach(([category, status], index) => {
     const variant = variantFor(rng, category, status);
     const shape = shapeFor(ctx, category, variant === 'incoming');
     const times = timeline(rng, now, statusPath(status, variant), variant);
-    const row = assemble(rng, ctx, shape, status, variant, times, index, now);
+    const { row, fee } = assemble(rng, ctx, shape, status, variant, times, index, now);
     rows.push(row);
+    fees.set(row.id, fee);
     for (const t of times) events.push({ transactionId: row.id, status: t.status, at: t.at });
   });
 
@@ -121,7 +125,7 @@ export function buildTransactions(ctx: ShapeContext, now: Date, count: number): 
     rows,
     ref.vaults.map((v) => v.id),
   );
-  return { transactions: rows, events };
+  return { transactions: rows, events, fees };
 }
 
 function assemble(
@@ -133,7 +137,7 @@ function assemble(
   times: readonly TimedStatus[],
   index: number,
   now: Date,
-): TransactionSeedRow {
+): { row: TransactionSeedRow; fee: FeeCharge } {
   const path = times.map((t) => t.status);
   const createdAt = times[0]?.at ?? now;
   const native = nativeAsset(shape.chain);
@@ -186,7 +190,7 @@ function assemble(
         : rng.pick(REVERTS[kind] ?? ['Execution reverted']);
   }
 
-  return {
+  const row: TransactionSeedRow = {
     id: rng.uuid(),
     orgId: ctx.ref.org.id,
     subOrgId: shape.vault.subOrgId ?? null,
@@ -224,6 +228,7 @@ function assemble(
     createdAt,
     updatedAt: times.at(-1)?.at ?? createdAt,
   };
+  return { row, fee };
 }
 
 /**
