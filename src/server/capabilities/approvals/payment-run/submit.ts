@@ -68,9 +68,10 @@ export async function submitForApproval(
       `The run is ${run.status}${run.errors.length ? ` with ${run.errors.length} check errors` : ''}: only a checked run without errors is submitted`,
     );
   const initiator = await policyActor(db, ctx);
-  // Whoever made the run wrote what it pays: when another member submits it, its maker never
-  // counts among its approvers either.
-  const writers = initiator.id === run.createdById ? [] : [run.createdById];
+  // Whoever made the run or changed its rows as a draft wrote what it pays: when another member
+  // submits it, they never count among its approvers either (the submitter is excluded as its
+  // initiator).
+  const writers = [run.createdById, ...run.editorIds];
   const judge = await runJudge({ db, clock, backend }, ctx, run, rows);
   const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
   return lockVaults(vaultIds, async () => {
