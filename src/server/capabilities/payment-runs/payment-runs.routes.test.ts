@@ -623,6 +623,58 @@ describe('payment runs', () => {
   );
 
   runTest(
+    'refuse one of two runs submitted at once from different vaults paying the same reference',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const make = async (name: string, sourceVaultId: string) => {
+        const made = await initiator.json(
+          pathOf(createPaymentRun, {}),
+          sendJson('POST', {
+            name,
+            rows: [
+              {
+                kind: 'CRYPTO',
+                sourceVaultId,
+                contactId: f.contacts.eth.id,
+                asset: 'ETH',
+                blockChain: 'ETHEREUM',
+                amount: '0.001',
+                reference: 'AT-ONCE-1',
+              },
+            ],
+          }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        const run = made.body as PaymentRun;
+        expect(run.status, JSON.stringify(run.errors)).toBe('CHECKED');
+        return run.id;
+      };
+      const fromTreasury = await make('Same invoice, from the treasury', f.treasury.id);
+      const fromOps = await make('Same invoice, from operations', f.ops.id);
+      const answers = await Promise.all(
+        [fromTreasury, fromOps].map((runId) =>
+          initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST')),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const refused = answers.find((a) => a.status === 409);
+      expect(JSON.stringify(refused?.body)).toMatch(/row 1/);
+      const statuses = await Promise.all(
+        [fromTreasury, fromOps].map(
+          async (runId) =>
+            ((await initiator.json(pathOf(getPaymentRun, { runId }))).body as PaymentRun).status,
+        ),
+      );
+      expect(statuses.sort()).toEqual(['CHECKED', 'PENDING_APPROVAL']);
+    },
+  );
+
+  runTest(
     'refuse a reference another run is paying, not only one it has paid',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');
