@@ -563,6 +563,118 @@ describe('payment runs', () => {
   );
 
   runTest(
+    'never count the approval of a member who edited a draft another member made and submitted',
+    async ({ t, f }) => {
+      // Named to come first among the members the progress names (it names the first ten).
+      const maker = await t.signIn('admin', { name: 'Aa Draft Maker' });
+      const editor = await t.signIn('admin', { name: 'Aa Draft Editor' });
+      const reader = await t.signIn('approver', { name: 'Aa Draft Reader' });
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const row = (reference: string, amount: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId: f.treasury.id,
+        contactId: f.contacts.eth.id,
+        asset: 'USDC',
+        blockChain: 'ETHEREUM',
+        amount,
+        reference,
+      });
+      const created = await maker.json(
+        pathOf(createPaymentRun, {}),
+        sendJson('POST', {
+          name: 'Made by one, edited by another',
+          rows: [row('DRAFT-ED-1', '3')],
+        }),
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const runId = (created.body as PaymentRun).id;
+      // Another member rewrites the row while it is a draft; a third only reads it.
+      const edited = await editor.json(
+        pathOf(updatePaymentRow, { runId, index: '1' }),
+        sendJson('PATCH', row('DRAFT-ED-1', '4')),
+      );
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+      expect((await reader.json(pathOf(getPaymentRun, { runId }))).status).toBe(200);
+      const submitted = await maker.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+
+      // The progress names the reader among those who may still approve, never the editor.
+      const progress = await reader.json(
+        `${pathOf(approvalProgress, {})}?entityIds=${encodeURIComponent(runId)}`,
+      );
+      expect(progress.status, JSON.stringify(progress.body)).toBe(200);
+      const [only] = (progress.body as ApprovalProgressList).results;
+      const still = (only?.stillEligible ?? []).map((m) => m.id);
+      expect(still).toContain(reader.member.id);
+      expect(still).not.toContain(editor.member.id);
+      expect(still).not.toContain(maker.member.id);
+
+      // The editor is refused as a maker who did not submit is: the run concerns them.
+      const theirs = await decide(editor, runId);
+      expect(theirs.status, JSON.stringify(theirs.body)).toBe(403);
+      expect(theirs.body).toMatchObject({ code: 'FOUR_EYES' });
+      expect(JSON.stringify(theirs.body)).toMatch(/a draft you edited/);
+      expect((await decide(reader, runId)).body).toMatchObject({ status: 'APPROVED' });
+    },
+  );
+
+  runTest(
+    'refuse one of two runs submitted at once from different vaults paying the same reference',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const make = async (name: string, sourceVaultId: string) => {
+        const made = await initiator.json(
+          pathOf(createPaymentRun, {}),
+          sendJson('POST', {
+            name,
+            rows: [
+              {
+                kind: 'CRYPTO',
+                sourceVaultId,
+                contactId: f.contacts.eth.id,
+                asset: 'ETH',
+                blockChain: 'ETHEREUM',
+                amount: '0.001',
+                reference: 'AT-ONCE-1',
+              },
+            ],
+          }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        const run = made.body as PaymentRun;
+        expect(run.status, JSON.stringify(run.errors)).toBe('CHECKED');
+        return run.id;
+      };
+      const fromTreasury = await make('Same invoice, from the treasury', f.treasury.id);
+      const fromOps = await make('Same invoice, from operations', f.ops.id);
+      const answers = await Promise.all(
+        [fromTreasury, fromOps].map((runId) =>
+          initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST')),
+        ),
+      );
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      const refused = answers.find((a) => a.status === 409);
+      expect(JSON.stringify(refused?.body)).toMatch(/row 1/);
+      const statuses = await Promise.all(
+        [fromTreasury, fromOps].map(
+          async (runId) =>
+            ((await initiator.json(pathOf(getPaymentRun, { runId }))).body as PaymentRun).status,
+        ),
+      );
+      expect(statuses.sort()).toEqual(['CHECKED', 'PENDING_APPROVAL']);
+    },
+  );
+
+  runTest(
     'refuse a reference another run is paying, not only one it has paid',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');

@@ -158,8 +158,11 @@ export function paymentRunRoutes(
       throw new ApiError(400, ERROR_CODES.validation, 'index must be a row number from 1', [
         { field: 'index', message: 'must be a row number from 1' },
       ]);
+    const member = c.get('staff');
+    if (!member) throw unauthorized();
+    // A draft's editor is kept with it: its submit keeps them from approving what they wrote.
     if (stored.run.status !== 'PENDING_APPROVAL') {
-      await replaceRow(db, clock.now(), params.runId, index, body);
+      await replaceRow(db, clock.now(), params.runId, index, body, member.id);
       return check(c, params.runId);
     }
     // Waiting for approval: checked as it would stand, judged again by the policy, and only
@@ -168,8 +171,6 @@ export function paymentRunRoutes(
       throw new ApiError(404, ERROR_CODES.notFound, `The run has no row ${index}`, [
         { field: 'index', message: `no row ${index}` },
       ]);
-    const member = c.get('staff');
-    if (!member) throw unauthorized();
     const ctx = custodyContext(c);
     const rows = stored.rows.map((r) => (r.index === index ? body : rowInput(r)));
     const result = checkPaymentRun(rows, await checkSnapshot(db, backend, ctx, stored.run, rows));

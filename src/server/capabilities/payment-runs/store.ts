@@ -250,8 +250,10 @@ const EDITABLE: readonly PaymentRunStatus[] = ['DRAFT', 'CHECKED', 'PENDING_APPR
 /**
  * Replaces one row (a fix in place), under the run's row lock. The run goes
  * back to DRAFT unless it waits for approval: then it keeps waiting, and the
- * new digest voids the votes cast on the old rows. `expected`: the run must
- * still be in that status with those rows (what the edit was judged on).
+ * new digest voids the votes cast on the old rows. `editorId`, the member
+ * who changed it, is kept among the run's editors unless they made it.
+ * `expected`: the run must still be in that status with those rows (what the
+ * edit was judged on).
  */
 export async function replaceRow(
   db: Database,
@@ -259,6 +261,7 @@ export async function replaceRow(
   id: string,
   index: number,
   row: PaymentRowInput,
+  editorId: string,
   expected?: { status: PaymentRunStatus; rowsDigest: string },
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -295,6 +298,10 @@ export async function replaceRow(
       .set({
         rowsDigest: rowsDigest(rows),
         status: run.status === 'PENDING_APPROVAL' ? 'PENDING_APPROVAL' : 'DRAFT',
+        editorIds:
+          editorId === run.createdById || run.editorIds.includes(editorId)
+            ? run.editorIds
+            : [...run.editorIds, editorId],
         updatedAt: now,
       })
       .where(eq(paymentRuns.id, id));

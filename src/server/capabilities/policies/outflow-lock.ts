@@ -107,6 +107,9 @@ export type OutflowLocks = <T>(vaultIds: readonly string[], fn: () => Promise<T>
  * Several vaults' locks at once, for what pays from all of them (a payment
  * run's submit): taken in one order (sorted ids) by every caller, so two such
  * never wait on each other; on PostgreSQL all on one connection, one place.
+ * A key may name something other than a vault that such callers also
+ * serialize on (the submit's organization-wide references), taken in the
+ * same order.
  */
 export function outflowLocks(db: Database, driver: DatabaseHandle['driver']): OutflowLocks {
   const state = stateOf(db);

@@ -707,6 +707,11 @@ export const paymentRuns = consoleSchema.table(
     status: text('status', { enum: PAYMENT_RUN_STATUSES }).notNull(),
     subOrgId: text('sub_org_id'),
     createdById: text('created_by_id').notNull(),
+    /**
+     * The members other than its maker who changed its rows, in the order they first did: they
+     * wrote part of what it pays, so its submit keeps them from approving it, as its maker.
+     */
+    editorIds: jsonb('editor_ids').$type<string[]>().notNull().default([]),
     rowsDigest: text('rows_digest').notNull(),
     errors: jsonb('errors').$type<PaymentCheckError[]>().notNull(),
     simulation: jsonb('simulation').$type<PaymentRunSimulation>(),

@@ -46,7 +46,7 @@ export function waitingRunEdits(deps: {
       const { requirement, usdByRow } = await judge(result.simulation.totalUsd, initiator, writers);
       await db.transaction(async (tx) => {
         const now = clock.now();
-        await replaceRow(tx, now, run.id, index, row, {
+        await replaceRow(tx, now, run.id, index, row, editorId, {
           status: 'PENDING_APPROVAL',
           rowsDigest: run.rowsDigest,
         });

@@ -24,6 +24,14 @@ import { proposeHeld } from '../core/propose.ts';
 import { PAYMENT_RUN, paymentRunKind } from './kind.ts';
 
 /**
+ * The lock every submit takes beside its vaults': a reference is checked against every run of
+ * the organization (the console's database is one organization's), and written with the run's
+ * submit, so no two submits check references at once. Named among the vaults' keys, it is taken
+ * in the same order and on the same connection as theirs.
+ */
+const REFERENCES_LOCK = 'organization:payment-run-references';
+
+/**
  * Whether a schedule's occurrence is approved by its schedule's pre-approval
  * instead of a vote: asked inside the submit's transaction, with the rule the
  * run fell under and the policy in force; answers what approved it, or null
@@ -68,12 +76,15 @@ export async function submitForApproval(
       `The run is ${run.status}${run.errors.length ? ` with ${run.errors.length} check errors` : ''}: only a checked run without errors is submitted`,
     );
   const initiator = await policyActor(db, ctx);
-  // Whoever made the run wrote what it pays: when another member submits it, its maker never
-  // counts among its approvers either.
-  const writers = initiator.id === run.createdById ? [] : [run.createdById];
+  // Whoever made the run or changed its rows as a draft wrote what it pays: when another member
+  // submits it, they never count among its approvers either (the submitter is excluded as its
+  // initiator).
+  const writers = [run.createdById, ...run.editorIds];
   const judge = await runJudge({ db, clock, backend }, ctx, run, rows);
   const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
-  return lockVaults(vaultIds, async () => {
+  // With the organization's references key too: two runs from different vaults paying the same
+  // reference, submitted at once, are checked one after the other, so the second sees the first.
+  return lockVaults([REFERENCES_LOCK, ...vaultIds], async () => {
     // Checked before another run took a reference (the same file made twice, both checked,
     // the other submitted first): refused, rather than paid twice.
     const taken = await paidReferences(

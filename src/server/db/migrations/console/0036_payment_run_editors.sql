@@ -1,0 +1,1 @@
+ALTER TABLE "console"."payment_runs" ADD COLUMN "editor_ids" jsonb DEFAULT '[]'::jsonb NOT NULL;
