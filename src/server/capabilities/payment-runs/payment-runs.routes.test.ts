@@ -675,6 +675,60 @@ describe('payment runs', () => {
   );
 
   runTest(
+    'refuse one of a waiting run’s row edit and another run’s submit made at once for the same reference',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+        editor: await t.signIn('admin'),
+        reviewer: await t.signIn('admin'),
+        now: t.authClock.now(),
+      });
+      const row = (sourceVaultId: string, reference: string) => ({
+        kind: 'CRYPTO',
+        sourceVaultId,
+        contactId: f.contacts.eth.id,
+        asset: 'ETH',
+        blockChain: 'ETHEREUM',
+        amount: '0.001',
+        reference,
+      });
+      const make = async (name: string, sourceVaultId: string, reference: string) => {
+        const made = await initiator.json(
+          pathOf(createPaymentRun, {}),
+          sendJson('POST', { name, rows: [row(sourceVaultId, reference)] }),
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(201);
+        return (made.body as PaymentRun).id;
+      };
+      const waiting = await make('Waiting, then edited', f.treasury.id, 'EDIT-RACE-OWN');
+      const submittedFirst = await initiator.json(
+        pathOf(submitPaymentRun, { runId: waiting }),
+        sendJson('POST'),
+      );
+      expect(submittedFirst.status, JSON.stringify(submittedFirst.body)).toBe(200);
+      const other = await make('Submitted as the edit is made', f.ops.id, 'EDIT-RACE-SHARED');
+      const [edited, submitted] = await Promise.all([
+        initiator.json(
+          pathOf(updatePaymentRow, { runId: waiting, index: '1' }),
+          sendJson('PATCH', row(f.treasury.id, 'EDIT-RACE-SHARED')),
+        ),
+        initiator.json(pathOf(submitPaymentRun, { runId: other }), sendJson('POST')),
+      ]);
+      // The edit either wrote the reference, and the submit then saw it, or found it taken.
+      const paying = [edited, submitted].filter((answer) => {
+        const run = answer.body as PaymentRun;
+        return (
+          answer.status === 200 && run.status === 'PENDING_APPROVAL' && run.errors.length === 0
+        );
+      });
+      expect(
+        paying.length,
+        JSON.stringify([edited.status, edited.body, submitted.status, submitted.body]),
+      ).toBe(1);
+    },
+  );
+
+  runTest(
     'refuse a reference another run is paying, not only one it has paid',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');

@@ -415,6 +415,16 @@ const COMMITTED: readonly PaymentRunStatus[] = [
 ];
 
 /**
+ * The key every writer of a run's references to pay takes beside its vaults'
+ * outflow locks (policies/outflow-lock.ts), and holds until it has written:
+ * a submit, a waiting run's row edit, a retry. Each checks `paidReferences`
+ * under it, so two of them never both find a reference free. One key for the
+ * organization: the console's database is one organization's, and
+ * `paidReferences` reads every run.
+ */
+export const PAYMENT_REFERENCES_LOCK = 'organization:payment-run-references';
+
+/**
  * The references among `references` that rows of other runs have paid or
  * are paying: sent (or paid), or not yet sent in a run submitted and not
  * ended. A file made twice is caught while its first run still waits for

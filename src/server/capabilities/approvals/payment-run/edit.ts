@@ -6,7 +6,15 @@ import type { Database } from '../../../db/client.ts';
 import type { outflowLocks } from '../../policies/outflow-lock.ts';
 import { initiatorOf, judgeAgain, requirementOf } from '../../policies/votes.store.ts';
 import type { EditWaitingRun } from '../../payment-runs/payment-runs.routes.ts';
-import { replaceRow, rowsDigest, saveCheck, writeRowsUsd } from '../../payment-runs/store.ts';
+import { describeRows } from '../../payment-runs/check.ts';
+import {
+  paidReferences,
+  PAYMENT_REFERENCES_LOCK,
+  replaceRow,
+  rowsDigest,
+  saveCheck,
+  writeRowsUsd,
+} from '../../payment-runs/store.ts';
 import { runJudge } from './submit.ts';
 
 /**
@@ -42,7 +50,16 @@ export function waitingRunEdits(deps: {
     );
     // The vaults the run paid from before and pays from now: both outflows move.
     const vaultIds = [...new Set([...stored.rows, ...rows].map((r) => r.sourceVaultId))];
-    await lockVaults(vaultIds, async () => {
+    // With the references key, as a submit takes it: the edited row's reference is looked up
+    // again under it, so an edit and another run's submit never both find it free.
+    await lockVaults([PAYMENT_REFERENCES_LOCK, ...vaultIds], async () => {
+      if ((await paidReferences(db, run.id, [row.reference])).has(row.reference))
+        throw new ApiError(
+          409,
+          ERROR_CODES.conflict,
+          `${describeRows([index])}: another run has paid, or is paying, the same reference since the row was checked; check it again`,
+          [{ field: 'reference', message: 'another run has paid, or is paying, this reference' }],
+        );
       const { requirement, usdByRow } = await judge(result.simulation.totalUsd, initiator, writers);
       await db.transaction(async (tx) => {
         const now = clock.now();

@@ -16,20 +16,13 @@ import { describeRows } from '../../payment-runs/check.ts';
 import {
   markPreApproved,
   paidReferences,
+  PAYMENT_REFERENCES_LOCK,
   submitRun,
   type StoredRun,
 } from '../../payment-runs/store.ts';
 import { raiseApprovalEvent } from '../../live/approval-source.ts';
 import { proposeHeld } from '../core/propose.ts';
 import { PAYMENT_RUN, paymentRunKind } from './kind.ts';
-
-/**
- * The lock every submit takes beside its vaults': a reference is checked against every run of
- * the organization (the console's database is one organization's), and written with the run's
- * submit, so no two submits check references at once. Named among the vaults' keys, it is taken
- * in the same order and on the same connection as theirs.
- */
-const REFERENCES_LOCK = 'organization:payment-run-references';
 
 /**
  * Whether a schedule's occurrence is approved by its schedule's pre-approval
@@ -84,7 +77,7 @@ export async function submitForApproval(
   const vaultIds = [...new Set(rows.map((r) => r.sourceVaultId))];
   // With the organization's references key too: two runs from different vaults paying the same
   // reference, submitted at once, are checked one after the other, so the second sees the first.
-  return lockVaults([REFERENCES_LOCK, ...vaultIds], async () => {
+  return lockVaults([PAYMENT_REFERENCES_LOCK, ...vaultIds], async () => {
     // Checked before another run took a reference (the same file made twice, both checked,
     // the other submitted first): refused, rather than paid twice.
     const taken = await paidReferences(
