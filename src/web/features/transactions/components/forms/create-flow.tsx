@@ -175,14 +175,12 @@ export function CreateFormShell<V extends FieldValues>({
           <FormError>Not sent: {describeError(sendError)} Nothing you entered was lost.</FormError>
         ) : null}
         <FormActions>
-          <Button
-            variant="primary"
-            onClick={flow.send}
-            disabled={flow.sending}
-            aria-disabled={flow.sending}
-          >
-            {flow.sending ? 'Sending…' : sendError ? 'Check and send again' : 'Send transaction'}
-          </Button>
+          <SendButton
+            request={flow.request}
+            sending={flow.sending}
+            onSend={flow.send}
+            label={sendError ? 'Check and send again' : 'Send transaction'}
+          />
           <Button onClick={flow.backToEdit} disabled={flow.sending}>
             Back to edit
           </Button>
@@ -214,6 +212,34 @@ export function CreateFormShell<V extends FieldValues>({
  * asked of the server before anything is sent (the rule is fixed on it when
  * it is created); or that the rule blocks it, by name.
  */
+/**
+ * Send, held until what approvers will see has been worked out: the
+ * initiator sends what they have seen, and the card, arriving above the
+ * button, never moves it under a pointer already on its way. A card that
+ * cannot be worked out does not hold it (the server judges the transaction
+ * when it is sent, and computes the card again then).
+ */
+function SendButton({
+  request,
+  sending,
+  onSend,
+  label,
+}: {
+  request: CreateTransactionRequest;
+  sending: boolean;
+  onSend: () => void;
+  label: string;
+}) {
+  const preview = usePreviewApprovalCard(request);
+  // Held for the first answer only: a card that failed once is not waited for through retries.
+  const held = sending || (preview.isPending && preview.failureCount === 0);
+  return (
+    <Button variant="primary" onClick={onSend} disabled={held} aria-disabled={held}>
+      {sending ? 'Sending…' : label}
+    </Button>
+  );
+}
+
 /** The approval card the approvers will see, computed by the server from the body about to be sent. */
 function PreviewCard({ request }: { request: CreateTransactionRequest }) {
   const preview = usePreviewApprovalCard(request);
