@@ -49,7 +49,14 @@ function answer(until: string) {
 async function quoteSwap(until: string | (() => string)) {
   const creates: Array<Record<string, unknown>> = [];
   const queries: URL[] = [];
+  // What approvers will see: answered when the test says (here it cannot be worked out).
+  let answerPreview: () => void = () => {};
+  const preview = new Promise<Response>(
+    (resolve) =>
+      (answerPreview = () => resolve(json({ message: 'not now', code: 'UNAVAILABLE' }, 503))),
+  );
   installFakeApi({
+    '/api/console/approval_cards/preview/': () => preview,
     [BALANCES]: () => json({ USDC: { ETHEREUM: '1000' }, ETH: { ETHEREUM: '2' } }),
     [QUOTE]: (url) => {
       queries.push(url);
@@ -73,14 +80,14 @@ async function quoteSwap(until: string | (() => string)) {
   await user.type(within(form).getByLabelText('Amount sold (USDC)'), '125.5');
   await user.click(within(form).getByRole('button', { name: 'Get quotes' }));
   await screen.findByRole('group', { name: '3 quotes, best first' });
-  return { user, router, creates, queries };
+  return { user, router, creates, queries, answerPreview };
 }
 
 describe('SwapForm', () => {
   it('shows the quotes best first, each with its minimum after slippage, and sends the chosen one once', async () => {
     // Valid for 45 s from the answer: the countdown read next is the quote's, not the test's set-up.
     const soon = () => new Date(Date.now() + 45_000).toISOString();
-    const { user, router, creates, queries } = await quoteSwap(soon);
+    const { user, router, creates, queries, answerPreview } = await quoteSwap(soon);
     expect(Object.fromEntries(queries[0]?.searchParams ?? [])).toEqual({
       vaultId: 'v1',
       fromAsset: 'USDC',
@@ -102,6 +109,11 @@ describe('SwapForm', () => {
 
     await user.click(screen.getByRole('button', { name: 'Review the chosen quote' }));
     const send = screen.getByRole('button', { name: 'Send swap' });
+    // Held while what approvers will see is worked out; let go once it is known (here, that it
+    // cannot be: the server judges the swap when it is sent).
+    expect(send).toBeDisabled();
+    answerPreview();
+    await waitFor(() => expect(send).toBeEnabled());
     act(() => {
       send.click();
       send.click();
@@ -119,10 +131,13 @@ describe('SwapForm', () => {
 
   it('never sends an expired quote: it asks for a new one', async () => {
     const gone = new Date(Date.now() - 1_000).toISOString();
-    const { user, creates, queries } = await quoteSwap(gone);
+    const { user, creates, queries, answerPreview } = await quoteSwap(gone);
+    answerPreview();
     expect(screen.getAllByTestId('trade-quote-expiry')[0]).toHaveTextContent('Expired');
     await user.click(screen.getByRole('button', { name: 'Review the chosen quote' }));
-    await user.click(screen.getByRole('button', { name: 'Send swap' }));
+    const send = screen.getByRole('button', { name: 'Send swap' });
+    await waitFor(() => expect(send).toBeEnabled());
+    await user.click(send);
     expect(await screen.findByRole('alert')).toHaveTextContent(
       /This quote has expired.*Nothing was sent.*Get a new quote/,
     );

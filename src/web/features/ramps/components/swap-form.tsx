@@ -462,7 +462,13 @@ function SwapReview({
             Get new quotes
           </Button>
         ) : (
-          <Button variant="primary" onClick={onSend} disabled={sending}>
+          <Button
+            variant="primary"
+            onClick={onSend}
+            // Held until what approvers will see is worked out, or failed once: the member sends
+            // what they have seen, and the card arriving above never moves the button under them.
+            disabled={sending || (preview.isPending && preview.failureCount === 0)}
+          >
             {sending ? 'Sending…' : sendError ? 'Check and send again' : 'Send swap'}
           </Button>
         )}
