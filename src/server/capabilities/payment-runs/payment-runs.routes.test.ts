@@ -17,7 +17,7 @@ import type { Policy } from '#contract/policies.ts';
 import { approvalProgress } from '#contract/endpoints/policies.ts';
 import type { ApprovalProgressList } from '#contract/approval-progress.ts';
 import { appTest } from '../../test/app-test.ts';
-import { createEngineFixture } from '../../test/engine-test-app.ts';
+import { createEngineFixture, type EngineFixture } from '../../test/engine-test-app.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
 import { publishPolicy } from '../../test/policies.ts';
 import { sendJson } from '../../test/payment-runs.ts';
@@ -25,6 +25,7 @@ import { add } from '#contract/decimal.ts';
 import { createSandboxBackend } from '../../wiring/sandbox-backend.ts';
 import { vaultOutflowWithRuns } from '../policies/guard.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
+import type { TestApp } from '../../test/test-app.ts';
 
 /**
  * A payment run through the real app: made as a draft with its check errors
@@ -59,6 +60,38 @@ const LARGE_RUNS: Policy = {
     apiClientMayApproveOwn: true,
   },
 };
+
+/** The transactions policy made LARGE_RUNS, proposed and published by two admins. */
+async function publishLargeRuns(t: TestApp) {
+  await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
+    editor: await t.signIn('admin'),
+    reviewer: await t.signIn('admin'),
+    now: t.authClock.now(),
+  });
+}
+
+/** A crypto row to the fixture's Ethereum contact: USDC from the treasury unless told otherwise. */
+function cryptoRow(
+  f: EngineFixture,
+  row: { reference: string; amount: string; sourceVaultId?: string; asset?: string },
+) {
+  return {
+    kind: 'CRYPTO',
+    sourceVaultId: row.sourceVaultId ?? f.treasury.id,
+    contactId: f.contacts.eth.id,
+    asset: row.asset ?? 'USDC',
+    blockChain: 'ETHEREUM',
+    amount: row.amount,
+    reference: row.reference,
+  };
+}
+
+/** A run `by` makes of `rows`, made (201) whatever its check found. */
+async function madeRun(by: StaffSession, name: string, rows: object[]): Promise<PaymentRun> {
+  const made = await by.json(pathOf(createPaymentRun, {}), sendJson('POST', { name, rows }));
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  return made.body as PaymentRun;
+}
 
 async function decide(by: StaffSession, runId: string) {
   const card = await by.json(pathOf(approvalCard, { entityId: runId }));
@@ -528,29 +561,10 @@ describe('payment runs', () => {
     async ({ t, f }) => {
       const maker = await t.signIn('admin');
       const submitter = await t.signIn('initiator');
-      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
-        editor: await t.signIn('admin'),
-        reviewer: await t.signIn('admin'),
-        now: t.authClock.now(),
-      });
-      const created = await maker.json(
-        pathOf(createPaymentRun, {}),
-        sendJson('POST', {
-          name: 'Made by one, submitted by another',
-          rows: [
-            {
-              kind: 'CRYPTO',
-              sourceVaultId: f.treasury.id,
-              contactId: f.contacts.eth.id,
-              asset: 'USDC',
-              blockChain: 'ETHEREUM',
-              amount: '4',
-              reference: 'MADE-1',
-            },
-          ],
-        }),
-      );
-      const runId = (created.body as PaymentRun).id;
+      await publishLargeRuns(t);
+      const { id: runId } = await madeRun(maker, 'Made by one, submitted by another', [
+        cryptoRow(f, { amount: '4', reference: 'MADE-1' }),
+      ]);
       const submitted = await submitter.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
       const own = await decide(maker, runId);
@@ -569,29 +583,11 @@ describe('payment runs', () => {
       const maker = await t.signIn('admin', { name: 'Aa Draft Maker' });
       const editor = await t.signIn('admin', { name: 'Aa Draft Editor' });
       const reader = await t.signIn('approver', { name: 'Aa Draft Reader' });
-      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
-        editor: await t.signIn('admin'),
-        reviewer: await t.signIn('admin'),
-        now: t.authClock.now(),
-      });
-      const row = (reference: string, amount: string) => ({
-        kind: 'CRYPTO',
-        sourceVaultId: f.treasury.id,
-        contactId: f.contacts.eth.id,
-        asset: 'USDC',
-        blockChain: 'ETHEREUM',
-        amount,
-        reference,
-      });
-      const created = await maker.json(
-        pathOf(createPaymentRun, {}),
-        sendJson('POST', {
-          name: 'Made by one, edited by another',
-          rows: [row('DRAFT-ED-1', '3')],
-        }),
-      );
-      expect(created.status, JSON.stringify(created.body)).toBe(201);
-      const runId = (created.body as PaymentRun).id;
+      await publishLargeRuns(t);
+      const row = (reference: string, amount: string) => cryptoRow(f, { reference, amount });
+      const { id: runId } = await madeRun(maker, 'Made by one, edited by another', [
+        row('DRAFT-ED-1', '3'),
+      ]);
       // Another member rewrites the row while it is a draft; a third only reads it.
       const edited = await editor.json(
         pathOf(updatePaymentRow, { runId, index: '1' }),
@@ -626,31 +622,11 @@ describe('payment runs', () => {
     'refuse one of two runs submitted at once from different vaults paying the same reference',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');
-      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
-        editor: await t.signIn('admin'),
-        reviewer: await t.signIn('admin'),
-        now: t.authClock.now(),
-      });
+      await publishLargeRuns(t);
       const make = async (name: string, sourceVaultId: string) => {
-        const made = await initiator.json(
-          pathOf(createPaymentRun, {}),
-          sendJson('POST', {
-            name,
-            rows: [
-              {
-                kind: 'CRYPTO',
-                sourceVaultId,
-                contactId: f.contacts.eth.id,
-                asset: 'ETH',
-                blockChain: 'ETHEREUM',
-                amount: '0.001',
-                reference: 'AT-ONCE-1',
-              },
-            ],
-          }),
-        );
-        expect(made.status, JSON.stringify(made.body)).toBe(201);
-        const run = made.body as PaymentRun;
+        const run = await madeRun(initiator, name, [
+          cryptoRow(f, { sourceVaultId, asset: 'ETH', amount: '0.001', reference: 'AT-ONCE-1' }),
+        ]);
         expect(run.status, JSON.stringify(run.errors)).toBe('CHECKED');
         return run.id;
       };
@@ -678,28 +654,11 @@ describe('payment runs', () => {
     'refuse one of a waiting run’s row edit and another run’s submit made at once for the same reference',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');
-      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
-        editor: await t.signIn('admin'),
-        reviewer: await t.signIn('admin'),
-        now: t.authClock.now(),
-      });
-      const row = (sourceVaultId: string, reference: string) => ({
-        kind: 'CRYPTO',
-        sourceVaultId,
-        contactId: f.contacts.eth.id,
-        asset: 'ETH',
-        blockChain: 'ETHEREUM',
-        amount: '0.001',
-        reference,
-      });
-      const make = async (name: string, sourceVaultId: string, reference: string) => {
-        const made = await initiator.json(
-          pathOf(createPaymentRun, {}),
-          sendJson('POST', { name, rows: [row(sourceVaultId, reference)] }),
-        );
-        expect(made.status, JSON.stringify(made.body)).toBe(201);
-        return (made.body as PaymentRun).id;
-      };
+      await publishLargeRuns(t);
+      const row = (sourceVaultId: string, reference: string) =>
+        cryptoRow(f, { sourceVaultId, asset: 'ETH', amount: '0.001', reference });
+      const make = async (name: string, sourceVaultId: string, reference: string) =>
+        (await madeRun(initiator, name, [row(sourceVaultId, reference)])).id;
       const waiting = await make('Waiting, then edited', f.treasury.id, 'EDIT-RACE-OWN');
       const submittedFirst = await initiator.json(
         pathOf(submitPaymentRun, { runId: waiting }),
@@ -732,28 +691,9 @@ describe('payment runs', () => {
     'refuse a reference another run is paying, not only one it has paid',
     async ({ t, f }) => {
       const initiator = await t.signIn('initiator');
-      await publishPolicy(t.db, 'transactions', LARGE_RUNS, {
-        editor: await t.signIn('admin'),
-        reviewer: await t.signIn('admin'),
-        now: t.authClock.now(),
-      });
-      const row = (reference: string) => ({
-        kind: 'CRYPTO',
-        sourceVaultId: f.treasury.id,
-        contactId: f.contacts.eth.id,
-        asset: 'USDC',
-        blockChain: 'ETHEREUM',
-        amount: '7',
-        reference,
-      });
-      const make = async (name: string, reference: string) => {
-        const made = await initiator.json(
-          pathOf(createPaymentRun, {}),
-          sendJson('POST', { name, rows: [row(reference)] }),
-        );
-        expect(made.status, JSON.stringify(made.body)).toBe(201);
-        return made.body as PaymentRun;
-      };
+      await publishLargeRuns(t);
+      const make = (name: string, reference: string) =>
+        madeRun(initiator, name, [cryptoRow(f, { amount: '7', reference })]);
       const submit = (runId: string) =>
         initiator.json(pathOf(submitPaymentRun, { runId }), sendJson('POST'));
 
