@@ -13,6 +13,7 @@ import { waitingRunEdits } from '../capabilities/approvals/payment-run/edit.ts';
 import { outflowLocks } from '../capabilities/policies/outflow-lock.ts';
 import { paymentRunListRoutes } from '../capabilities/payment-runs/list.routes.ts';
 import { paymentRunRoutes } from '../capabilities/payment-runs/payment-runs.routes.ts';
+import { PAYMENT_REFERENCES_LOCK } from '../capabilities/payment-runs/store.ts';
 import { paymentRunScheduleRoutes } from '../capabilities/payment-runs/schedule/schedule.routes.ts';
 import { auditRoutes } from '../console/audit.routes.ts';
 import { contactHistoryRoutes } from '../capabilities/contacts/history.routes.ts';
@@ -85,6 +86,7 @@ export function consoleRoutes(
           backend,
           lockVaults: outflowLocks(options.db, driver),
         }),
+        (fn) => outflowLocks(options.db, driver)([PAYMENT_REFERENCES_LOCK], fn),
       ),
     )
     .route('/', paymentRunSubmitRoutes(options, backend, driver))

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect } from 'vitest';
 import { pathOf } from '#contract/endpoint.ts';
 import { approvalCard } from '#contract/endpoints/approval-cards.ts';
@@ -8,6 +8,7 @@ import {
   createPaymentRun,
   getPaymentRun,
   paymentRunTemplate,
+  retryPaymentRun,
   submitPaymentRun,
   updatePaymentRow,
   uploadPaymentRun,
@@ -16,6 +17,7 @@ import type { PaymentRun } from '#contract/payment-runs.ts';
 import type { Policy } from '#contract/policies.ts';
 import { approvalProgress } from '#contract/endpoints/policies.ts';
 import type { ApprovalProgressList } from '#contract/approval-progress.ts';
+import { paymentRunRows, paymentRuns } from '../../db/schema/console.ts';
 import { appTest } from '../../test/app-test.ts';
 import { createEngineFixture, type EngineFixture } from '../../test/engine-test-app.ts';
 import { createSubOrg } from '../../test/fixtures.ts';
@@ -684,6 +686,46 @@ describe('payment runs', () => {
         paying.length,
         JSON.stringify([edited.status, edited.body, submitted.status, submitted.body]),
       ).toBe(1);
+    },
+  );
+
+  runTest(
+    'let one of a failed row’s retry and another run’s submit made at once for its reference go on',
+    async ({ t, f }) => {
+      const initiator = await t.signIn('initiator');
+      await publishLargeRuns(t);
+      const row = (sourceVaultId: string) =>
+        cryptoRow(f, { sourceVaultId, asset: 'ETH', amount: '0.001', reference: 'RETRY-RACE-1' });
+      const { id: failedRun } = await madeRun(initiator, 'Its row failed', [row(f.treasury.id)]);
+      const submittedFirst = await initiator.json(
+        pathOf(submitPaymentRun, { runId: failedRun }),
+        sendJson('POST'),
+      );
+      expect(submittedFirst.status, JSON.stringify(submittedFirst.body)).toBe(200);
+      expect((await decide(await t.signIn('approver'), failedRun)).body).toMatchObject({
+        status: 'APPROVED',
+      });
+      // As the executor leaves a run whose one row failed before anything was made.
+      await t.db
+        .update(paymentRunRows)
+        .set({ status: 'FAILED' })
+        .where(eq(paymentRunRows.runId, failedRun));
+      await t.db
+        .update(paymentRuns)
+        .set({ status: 'PARTIALLY_FAILED' })
+        .where(eq(paymentRuns.id, failedRun));
+      const { id: other } = await madeRun(initiator, 'The same invoice, elsewhere', [
+        row(f.ops.id),
+      ]);
+
+      const [retried, submitted] = await Promise.all([
+        initiator.json(pathOf(retryPaymentRun, { runId: failedRun }), sendJson('POST')),
+        initiator.json(pathOf(submitPaymentRun, { runId: other }), sendJson('POST')),
+      ]);
+      expect(
+        [retried.status, submitted.status].filter((status) => status === 200),
+        JSON.stringify([retried.body, submitted.body]),
+      ).toHaveLength(1);
     },
   );
 

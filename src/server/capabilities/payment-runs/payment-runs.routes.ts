@@ -77,6 +77,8 @@ export function paymentRunRoutes(
   options: AuthOptions,
   backend: CustodyBackend,
   editWaiting: EditWaitingRun,
+  /** Runs `fn` holding `PAYMENT_REFERENCES_LOCK` (store.ts), as a submit does. */
+  lockReferences: <T>(fn: () => Promise<T>) => Promise<T>,
 ) {
   const app = new Hono<AppEnv>();
   const { db, clock } = options;
@@ -225,19 +227,23 @@ export function paymentRunRoutes(
         if (tx.status === 'DECLINED') kept.add(row.index);
       }
     // Nor one whose reference another run has since paid or is paying (paid again in a new
-    // run, as a failed row is): sent again, it would pay the same invoice twice.
-    const taken = await paidReferences(
-      db,
-      params.runId,
-      failed.map((r) => r.reference),
-    );
-    for (const row of failed) if (taken.has(row.reference)) kept.add(row.index);
-    return control(
-      c,
-      params.runId,
-      'retried (only an executing, paused or partly failed run is, and only its failed rows neither declined at the custody side nor paid, or being paid, by another run)',
-      async () => (await retryFailedRows(db, clock.now(), params.runId, kept)) > 0,
-    );
+    // run, as a failed row is): sent again, it would pay the same invoice twice. Looked up and
+    // sent again under the references key a submit takes, so a retry and another run's submit
+    // never both find the reference free.
+    return lockReferences(async () => {
+      const taken = await paidReferences(
+        db,
+        params.runId,
+        failed.map((r) => r.reference),
+      );
+      for (const row of failed) if (taken.has(row.reference)) kept.add(row.index);
+      return control(
+        c,
+        params.runId,
+        'retried (only an executing, paused or partly failed run is, and only its failed rows neither declined at the custody side nor paid, or being paid, by another run)',
+        async () => (await retryFailedRows(db, clock.now(), params.runId, kept)) > 0,
+      );
+    });
   });
 
   mount(app, CONSOLE_API_PREFIX, paymentRunReconciliation, async ({ params }, c) =>
