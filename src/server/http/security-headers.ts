@@ -6,8 +6,9 @@ import type { AppEnv } from './app-env.ts';
  * script and one stylesheet (no inline script, no injected <style>; React's
  * style props go through the CSSOM, which CSP allows), so 'self' suffices
  * everywhere, but for a server-rendered page's stylesheet written into its
- * head, allowed by its hash alone (`pagePolicy`). HSTS only over HTTPS: on plain HTTP browsers ignore it, and
- * sending it from a dev server invites confusion. Whether a request came
+ * head, allowed by its hash alone (`pagePolicy`). HSTS only over HTTPS: on
+ * plain HTTP browsers ignore it, and sending it from a dev server invites
+ * confusion. Whether a request came
  * over HTTPS is the caller's to say (auth/csrf.ts's `isHttps`, with TRUST_PROXY).
  *
  * They are what hono's secureHeaders sets with this policy (its defaults,

@@ -46,6 +46,7 @@ export function consoleRoutes(
   /** Which team chat webhooks may be added (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
   chatTargets: TargetPolicy = { allowPrivate: false },
 ) {
+  const locks = outflowLocks(options.db, driver);
   return new Hono<AppEnv>()
     .route(
       '/',
@@ -84,9 +85,9 @@ export function consoleRoutes(
           db: options.db,
           clock: options.clock,
           backend,
-          lockVaults: outflowLocks(options.db, driver),
+          lockVaults: locks,
         }),
-        (fn) => outflowLocks(options.db, driver)([PAYMENT_REFERENCES_LOCK], fn),
+        (fn) => locks([PAYMENT_REFERENCES_LOCK], fn),
       ),
     )
     .route('/', paymentRunSubmitRoutes(options, backend, driver))

@@ -4,11 +4,7 @@ import { cmp, mul, round, sum } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { depositToSandboxVault } from '#contract/endpoints/sandbox-world.ts';
 import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
-import {
-  LedgerHistoryResponse,
-  LedgerStatementResponse,
-  type LedgerStatementLine,
-} from '#contract/ledger.ts';
+import { LedgerHistoryResponse, LedgerStatementResponse } from '#contract/ledger.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { recordOpeningBalances } from '../../custody/sandbox/engine/movements.ts';
 import { ledgerMovements } from '../../db/schema/sandbox.ts';
@@ -18,6 +14,7 @@ import { createSubOrg, createVault } from '../../test/fixtures.ts';
 import { busyYearPeriod, insertBusyYear } from '../../test/ledger-bulk.ts';
 import { signInStaff } from '../../test/staff-session.ts';
 import { closingOn } from './history.ts';
+import { wholeStatement } from '../../test/ledger-statement.ts';
 import { reconciles } from './statement.ts';
 
 const DAY = 86_400_000;
@@ -27,20 +24,20 @@ const historyUrl = (query: Record<string, string>) =>
 const statementUrl = (query: Record<string, string | number>) =>
   `${pathOf(ledgerStatement)}${toQueryString(query)}`;
 
-/** Every line of a statement, page after page, and the totals (the same on every page). */
-async function wholeStatement(t: EngineTestApp, query: Record<string, string>) {
-  const lines: LedgerStatementLine[] = [];
-  let cursor: string | null = null;
-  let totals: LedgerStatementResponse['totals'] | undefined;
-  do {
-    const res = await t.get(statementUrl({ ...query, limit: 3, ...(cursor ? { cursor } : {}) }));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const page = LedgerStatementResponse.parse(res.body);
-    lines.push(...page.results);
-    totals = page.totals;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { lines, totals: totals ?? [] };
+/** ETH on Ethereum deposited into a vault through the sandbox world. */
+async function depositEth(t: EngineTestApp, vaultId: string, amount: string) {
+  const res = await t.post(pathOf(depositToSandboxVault, { vaultId }), {
+    asset: 'ETH',
+    chain: 'ETHEREUM',
+    amount,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+/** Every line of a statement, three a page, and its totals. */
+async function statementOf(t: EngineTestApp, query: Record<string, string>) {
+  const { lines, last } = await wholeStatement((url) => t.get(url), query, 3);
+  return { lines, totals: last.totals };
 }
 
 /** What the ledger holds for a vault's asset before `end`: the sum of its movements. */
@@ -69,12 +66,7 @@ describe('the ledger’s history and statements', () => {
     const periodStart = t.clock.now();
     for (const amount of ['1.25', '0.5', '3']) {
       t.clock.advance(DAY);
-      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault.id }), {
-        asset: 'ETH',
-        chain: 'ETHEREUM',
-        amount,
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await depositEth(t, vault.id, amount);
     }
     const out = await t.post(paths.transactions(), {
       category: 'TRANSFER',
@@ -107,7 +99,7 @@ describe('the ledger’s history and statements', () => {
     expect(cmp(closingOn(eth?.usd ?? [], 6), round(mul(today, '3000'), 2))).toBe(0);
 
     const to = t.clock.now();
-    const { lines, totals } = await wholeStatement(t, {
+    const { lines, totals } = await statementOf(t, {
       vaultId: vault.id,
       from: new Date(periodStart.getTime() + DAY / 2).toISOString(),
       to: new Date(to.getTime() + 1).toISOString(),
@@ -143,12 +135,7 @@ describe('the ledger’s history and statements', () => {
     const begun = t.clock.now();
     for (const amount of ['1.25', '0.5']) {
       t.clock.advance(DAY);
-      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault.id }), {
-        asset: 'ETH',
-        chain: 'ETHEREUM',
-        amount,
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await depositEth(t, vault.id, amount);
     }
     // Recorded now, dated two days before the vault's first movement.
     await recordOpeningBalances(t.db, t.orgId, [
@@ -163,7 +150,7 @@ describe('the ledger’s history and statements', () => {
     const to = new Date(t.clock.now().getTime() + 1);
     // Five hours into a UTC day, as a month in a zone west of UTC starts.
     const from = new Date(Math.floor(begun.getTime() / DAY) * DAY - DAY + 5 * 3_600_000);
-    const { lines, totals } = await wholeStatement(t, {
+    const { lines, totals } = await statementOf(t, {
       vaultId: vault.id,
       from: from.toISOString(),
       to: to.toISOString(),
@@ -204,12 +191,7 @@ describe('the ledger’s history and statements', () => {
       [a1, '0.000000000000000003'],
     ] as const) {
       t.clock.advance(DAY);
-      const res = await t.post(pathOf(depositToSandboxVault, { vaultId: vault.id }), {
-        asset: 'ETH',
-        chain: 'ETHEREUM',
-        amount,
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await depositEth(t, vault.id, amount);
     }
 
     /** Every day's ETH closing of a history, checked against the sum of `vaultIds`' ledgers. */
@@ -245,7 +227,7 @@ describe('the ledger’s history and statements', () => {
     );
 
     // A's statement: A's vaults' lines alone, reconciled to the last unit.
-    const { lines, totals } = await wholeStatement(t, {
+    const { lines, totals } = await statementOf(t, {
       subOrgId: a.id,
       from: new Date(begun.getTime() + 1).toISOString(),
       to: new Date(t.clock.now().getTime() + 1).toISOString(),

@@ -3,18 +3,15 @@ import { describe, expect } from 'vitest';
 import { add, cmp, sub } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
 import { passSandboxStakingEpochs } from '#contract/endpoints/sandbox-world.ts';
-import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
-import {
-  LedgerHistoryResponse,
-  LedgerStatementResponse,
-  type LedgerStatementLine,
-} from '#contract/ledger.ts';
+import { ledgerHistory } from '#contract/endpoints/ledger.ts';
+import { LedgerHistoryResponse } from '#contract/ledger.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { upstreamLedgerMovements } from '../../db/schema/console.ts';
 import { createVault } from '../../test/fixtures.ts';
 import type { StaffSession } from '../../test/staff-session.ts';
 import { twoConsolesTest, type TwoConsoles } from '../../test/two-consoles.ts';
 import { closingOn } from './history.ts';
+import { wholeStatement } from '../../test/ledger-statement.ts';
 import { reconciles } from './statement.ts';
 
 // Console A (upstream mode) rebuilds the ledger from console B's (the custody API's)
@@ -27,9 +24,6 @@ const DAY = 86_400_000;
 
 const historyUrl = (query: Record<string, string>) =>
   `${pathOf(ledgerHistory)}${toQueryString(query)}`;
-const statementUrl = (query: Record<string, string | number>) =>
-  `${pathOf(ledgerStatement)}${toQueryString(query)}`;
-
 /** A transfer on B, approved and run to its end on B's test clock. */
 async function transferOnB(
   t: TwoConsoles,
@@ -58,20 +52,10 @@ async function transferOnB(
 const urlOf = (input: Parameters<typeof fetch>[0]) =>
   new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
 
-async function wholeStatement(member: StaffSession, query: Record<string, string>) {
-  const lines: LedgerStatementLine[] = [];
-  let cursor: string | null = null;
-  let page: LedgerStatementResponse | undefined;
-  do {
-    const res = await member.json(
-      statementUrl({ ...query, limit: 2, ...(cursor ? { cursor } : {}) }),
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    page = LedgerStatementResponse.parse(res.body);
-    lines.push(...page.results);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { lines, totals: page.totals, reconstructed: page.reconstructed };
+/** Every line of a statement, two a page, with its totals and whether it was reconstructed. */
+async function statementOf(member: StaffSession, query: Record<string, string>) {
+  const { lines, last } = await wholeStatement((url) => member.json(url), query, 2);
+  return { lines, totals: last.totals, reconstructed: last.reconstructed };
 }
 
 describe('the ledger through an upstream console', () => {
@@ -127,7 +111,7 @@ describe('the ledger through an upstream console', () => {
         from: new Date(today - 5 * DAY).toISOString(),
         to: new Date(today + DAY).toISOString(),
       };
-      const first = await wholeStatement(admin, period);
+      const first = await statementOf(admin, period);
       expect(reconciles(first.totals, first.lines)).toBe(true);
       expect(first.totals).toEqual([
         expect.objectContaining({ asset: 'ETH', opening: '0', closing: now }),
@@ -162,7 +146,7 @@ describe('the ledger through an upstream console', () => {
       };
       t.b.clock.set(new Date(today + 60_000));
       const later = await transferOnB(t, vault.id, t.fixture.ops.id, '0.25', 'out-later');
-      const second = await wholeStatement(admin, period);
+      const second = await statementOf(admin, period);
       t.intercept = null;
       expect(reconciles(second.totals, second.lines)).toBe(true);
       expect(second.lines.slice(0, first.lines.length)).toEqual(first.lines);
@@ -225,7 +209,7 @@ describe('the ledger through an upstream console', () => {
       const history = LedgerHistoryResponse.parse((await admin.json(url)).body);
       const trx = history.series.find((s) => s.asset === 'TRX');
       expect(closingOn(trx?.units ?? [], history.days - 1)).toBe(held);
-      const { lines, totals } = await wholeStatement(admin, {
+      const { lines, totals } = await statementOf(admin, {
         vaultId: vault.id,
         from: new Date(today - 3 * DAY).toISOString(),
         to: new Date(today + DAY).toISOString(),
@@ -282,7 +266,7 @@ describe('the ledger through an upstream console', () => {
         if (url.pathname === paths.transactions()) asked.push(url);
         return send(input, init);
       };
-      const { lines, totals } = await wholeStatement(admin, {
+      const { lines, totals } = await statementOf(admin, {
         vaultId: vault.id,
         from: new Date(today - 3 * DAY).toISOString(),
         to: new Date(today + DAY).toISOString(),

@@ -1,12 +1,8 @@
 import { describe, expect } from 'vitest';
 import { add, cmp, isNegative, sub, sum } from '#contract/decimal.ts';
 import { pathOf } from '#contract/endpoint.ts';
-import { ledgerHistory, ledgerStatement } from '#contract/endpoints/ledger.ts';
-import {
-  LedgerHistoryResponse,
-  LedgerStatementResponse,
-  type LedgerStatementLine,
-} from '#contract/ledger.ts';
+import { ledgerHistory } from '#contract/endpoints/ledger.ts';
+import { LedgerHistoryResponse } from '#contract/ledger.ts';
 import { paths, toQueryString } from '#contract/paths.ts';
 import { VaultBalances } from '#contract/reference.ts';
 import type { BalanceChange } from '#contract/transaction.ts';
@@ -15,6 +11,7 @@ import { appTestWith } from '../../test/app-test.ts';
 import type { TestApp } from '../../test/test-app.ts';
 import { closingOn } from '../../capabilities/ledger/history.ts';
 import { reconciles } from '../../capabilities/ledger/statement.ts';
+import { wholeStatement } from '../../test/ledger-statement.ts';
 
 // The first-start seed's past is in the ledger: a demo user's /ledger shows the two months
 // /transactions lists, not a flat line opened at first start.
@@ -44,21 +41,10 @@ async function seededChanges(t: TestApp) {
   );
 }
 
-async function wholeStatement(t: TestApp, query: Record<string, string>) {
-  const lines: LedgerStatementLine[] = [];
-  let cursor: string | null = null;
-  let totals: LedgerStatementResponse['totals'] | undefined;
-  do {
-    const res = await t.admin.json(
-      `${pathOf(ledgerStatement)}${toQueryString({ ...query, limit: '100', ...(cursor ? { cursor } : {}) })}`,
-    );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const page = LedgerStatementResponse.parse(res.body);
-    lines.push(...page.results);
-    totals = page.totals;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return { lines, totals: totals ?? [] };
+/** Every line of a statement, 100 a page, and its totals, as the app's admin reads them. */
+async function statementOf(t: TestApp, query: Record<string, string>) {
+  const { lines, last } = await wholeStatement((url) => t.admin.json(url), query, 100);
+  return { lines, totals: last.totals };
 }
 
 describe('the seeded sandbox’s ledger', () => {
@@ -118,7 +104,7 @@ describe('the seeded sandbox’s ledger', () => {
     const own = inMonth.filter((c) => c.vaultId === vaultId);
     expect(own.length).toBeGreaterThan(3);
 
-    const { lines, totals } = await wholeStatement(t, {
+    const { lines, totals } = await statementOf(t, {
       vaultId,
       from: from.toISOString(),
       to: to.toISOString(),

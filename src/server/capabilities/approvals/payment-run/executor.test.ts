@@ -25,6 +25,7 @@ import { approvedRun, driveUntil, executorOver, sendJson } from '../../../test/p
 import { runDueSteps } from '../../../custody/sandbox/engine/simulator.ts';
 import { appTest } from '../../../test/app-test.ts';
 import { createEngineFixture } from '../../../test/engine-test-app.ts';
+import type { TestApp } from '../../../test/test-app.ts';
 import { TestClock } from '../../../test/test-clock.ts';
 import { createSandboxBackend } from '../../../wiring/sandbox-backend.ts';
 import { scopedBackend } from '../../../wiring/scoped-backend.ts';
@@ -49,6 +50,20 @@ const runTest = appTest.extend('f', { scope: 'file' }, ({ t }) =>
 
 const HOUR = 60 * 60 * 1000;
 const quiet = { warn: () => undefined, error: () => undefined };
+
+/** A vault's USDC on Ethereum set to `amount`, so its rows fail to sign, or can again. */
+async function setUsdcOf(t: TestApp, vaultId: string, amount: string) {
+  await t.db
+    .update(vaultBalances)
+    .set({ amount })
+    .where(
+      and(
+        eq(vaultBalances.vaultId, vaultId),
+        eq(vaultBalances.asset, 'USDC'),
+        eq(vaultBalances.chain, 'ETHEREUM'),
+      ),
+    );
+}
 
 describe('the payment run executor', () => {
   runTest(
@@ -380,12 +395,7 @@ describe('the payment run executor', () => {
       const clock = new TestClock(new Date());
       const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
       const executor = executorOver(t, clock, sandbox);
-      const usdcOfSmall = and(
-        eq(vaultBalances.vaultId, small.id),
-        eq(vaultBalances.asset, 'USDC'),
-        eq(vaultBalances.chain, 'ETHEREUM'),
-      );
-      await t.db.update(vaultBalances).set({ amount: '0' }).where(usdcOfSmall);
+      await setUsdcOf(t, small.id, '0');
       await executor.pass();
       const sent = await loadRun(t.db, runId);
       expect(sent?.rows.map((r) => r.status)).toEqual(['SUBMITTED', 'SUBMITTED', 'SUBMITTED']);
@@ -404,7 +414,7 @@ describe('the payment run executor', () => {
       expect(ended?.rows[1]?.failure).toMatch(/insufficient balance/);
       expect(ended?.rows[2]?.failure).toMatch(/declined/);
 
-      await t.db.update(vaultBalances).set({ amount: '100' }).where(usdcOfSmall);
+      await setUsdcOf(t, small.id, '100');
       const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), sendJson('POST'));
       expect(retried.status, JSON.stringify(retried.body)).toBe(200);
       expect(retried.body).toMatchObject({
@@ -458,12 +468,7 @@ describe('the payment run executor', () => {
       const clock = new TestClock(new Date());
       const sandbox = createSandboxBackend({ db: t.db, orgId: t.orgId, clock });
       const executor = executorOver(t, clock, sandbox);
-      const usdcOfSmall = and(
-        eq(vaultBalances.vaultId, small.id),
-        eq(vaultBalances.asset, 'USDC'),
-        eq(vaultBalances.chain, 'ETHEREUM'),
-      );
-      await t.db.update(vaultBalances).set({ amount: '0' }).where(usdcOfSmall);
+      await setUsdcOf(t, small.id, '0');
       await driveUntil(t, executor, clock, runId, 'PARTIALLY_FAILED');
 
       // The failed row paid in a new run from another vault, as the docs advise.
@@ -480,7 +485,7 @@ describe('the payment run executor', () => {
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
 
       // The first run's retry would pay the same invoice twice: nothing is sent again.
-      await t.db.update(vaultBalances).set({ amount: '100' }).where(usdcOfSmall);
+      await setUsdcOf(t, small.id, '100');
       const retried = await initiator.json(pathOf(retryPaymentRun, { runId }), sendJson('POST'));
       expect(retried.status, JSON.stringify(retried.body)).toBe(409);
       expect(JSON.stringify(retried.body)).toMatch(/another run/);
