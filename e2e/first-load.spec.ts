@@ -120,9 +120,9 @@ test('the page is sent head first, its app after the rows, and its date filters 
   // Painted once the results are parsed, not header-first (http/server-render.ts).
   expect(head).toContain('<link rel="expect" href="#transactions-results" blocking="render" />');
   expect(head).not.toContain('<script');
-  expect(html.indexOf('<script type="module"')).toBeGreaterThan(
-    html.indexOf('console-server-state'),
-  );
+  // Started after the first screen is painted by the one inline script, after the state.
+  expect(html).not.toContain('<script type="module"');
+  expect(html.indexOf('<script>')).toBeGreaterThan(html.indexOf('console-server-state'));
   // A plain field holding the day until the app runs, then the browser's date field.
   expect(html).toMatch(
     /<input[^>]*type="text"[^>]*placeholder="YYYY-MM-DD"[^>]*value="2026-01-02"/,
@@ -335,15 +335,13 @@ test("a transaction's page arrives with its facts, its timeline and its route's 
   expect(problems).toEqual([]);
 });
 
-/** The scripts the first HTML names (module preloads and the entry), by path. */
+/**
+ * The scripts the first HTML names (module preloads and the entry), by path: in its
+ * loader, which asks for them once the first screen is painted (http/server-render.ts).
+ */
 function namedModules(html: string): Set<string> {
-  return new Set(
-    [
-      ...html.matchAll(
-        /<(?:link rel="modulepreload"|script type="module")[^>]* (?:href|src)="\/([^"]+\.js)"/g,
-      ),
-    ].map((m) => m[1] ?? ''),
-  );
+  const loader = /<script>(.*?)<\/script>/s.exec(html)?.[1] ?? '';
+  return new Set([...loader.matchAll(/\[[01],"\/([^"]+\.js)"\]/g)].map((m) => m[1] ?? ''));
 }
 
 /** Every script the page fetches from now on, by path. */

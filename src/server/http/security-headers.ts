@@ -6,7 +6,8 @@ import type { AppEnv } from './app-env.ts';
  * script and one stylesheet (no inline script, no injected <style>; React's
  * style props go through the CSSOM, which CSP allows), so 'self' suffices
  * everywhere, but for a server-rendered page's stylesheet written into its
- * head, allowed by its hash alone (`pagePolicy`). HSTS only over HTTPS: on
+ * head and the loader that starts its app, each allowed by its hash alone
+ * (`pagePolicy`). HSTS only over HTTPS: on
  * plain HTTP browsers ignore it, and sending it from a dev server invites
  * confusion. Whether a request came
  * over HTTPS is the caller's to say (auth/csrf.ts's `isHttps`, with TRUST_PROXY).
@@ -18,10 +19,10 @@ import type { AppEnv } from './app-env.ts';
  * headers (http/compress-json.ts, `finalHeaders`), instead of one Headers
  * call each per answer.
  */
-const policy = (styleSources: readonly string[]) =>
+const policy = (styleSources: readonly string[], scriptSources: readonly string[] = []) =>
   [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptSources].join(' '),
     ["style-src 'self'", ...styleSources].join(' '),
     "img-src 'self' data:",
     "font-src 'self'",
@@ -36,12 +37,17 @@ const CSP = policy([]);
 
 /**
  * The policy of a server-rendered page whose stylesheets are inlined
- * (http/inline-styles.ts): the same, with those sheets' hashes allowed as
- * styles. A handler that sets it keeps it: `securityHeaders` sets the
- * default policy only where none was set.
+ * (http/inline-styles.ts) and whose app is started by a loader written into
+ * it (http/server-render.ts, `pageParts`): the same, with those sheets'
+ * hashes allowed as styles and the loader's as a script. A handler that sets
+ * it keeps it: `securityHeaders` sets the default policy only where none was
+ * set.
  */
-export function pagePolicy(styleSources: readonly string[]): string {
-  return styleSources.length ? policy(styleSources) : CSP;
+export function pagePolicy(
+  styleSources: readonly string[],
+  scriptSources: readonly string[] = [],
+): string {
+  return styleSources.length || scriptSources.length ? policy(styleSources, scriptSources) : CSP;
 }
 
 const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [

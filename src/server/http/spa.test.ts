@@ -417,6 +417,44 @@ describe('a server-rendered page’s stylesheet', () => {
   );
 });
 
+const INDEX_WITH_APP = INDEX_WITH_SHEET.replace(
+  '</head>',
+  '<script type="module" crossorigin src="/assets/index-aaa.js"></script></head>',
+);
+const appStartedTest = appTestWith({
+  staticFiles: { 'index.html': INDEX_WITH_APP, 'assets/index-ccc.css': SHEET },
+  pageRenderer: () =>
+    Promise.resolve<PageRenderer>({
+      planPage: () => ({
+        firstScreenId: 'tx-results',
+        render: () => Promise.resolve({ html: '<div id="tx-results"></div>', stateScript: '' }),
+      }),
+    }),
+});
+
+describe('a server-rendered page’s app', () => {
+  appStartedTest(
+    'is started by the one inline script the page’s policy allows, by its hash',
+    async ({ t }) => {
+      const res = await t.anonymous('/transactions', {
+        headers: { ...html.headers, Cookie: t.admin.cookie },
+      });
+      const text = await res.text();
+      expect(text).not.toContain('<script type="module"');
+      const loader = /<script>(.*?)<\/script>/s.exec(text)?.[1] ?? '';
+      expect(loader).toContain('"/assets/index-aaa.js"');
+      const script = createHash('sha256').update(loader).digest('base64');
+      const style = createHash('sha256').update(SHEET).digest('base64');
+      const policy = res.headers.get('Content-Security-Policy') ?? '';
+      expect(policy).toContain(`script-src 'self' 'sha256-${script}';`);
+      // Nothing else: the rest as every answer has it.
+      expect(policy.replace(` 'sha256-${script}'`, '').replace(` 'sha256-${style}'`, '')).toBe(
+        (await t.anonymous('/login', html)).headers.get('Content-Security-Policy'),
+      );
+    },
+  );
+});
+
 let plans = 0;
 const countingTest = appTestWith({
   staticFiles: { 'index.html': INDEX },
@@ -471,7 +509,32 @@ describe('pageParts', () => {
 </html>
 `;
 
-  it('keeps the stylesheet in the head and moves the app after the rows and their state', () => {
+  const loaderOf = (tail: string) => /<script>(.*?)<\/script>/s.exec(tail)?.[1] ?? '';
+
+  /** Runs a page's loader against a document of its own: what it adds to the head, and when. */
+  function runLoader(loader: string, visibilityState: 'visible' | 'hidden') {
+    const added: Array<Record<string, string>> = [];
+    const frames: Array<() => void> = [];
+    const timers: Array<{ run: () => void; ms: number }> = [];
+    const document = {
+      visibilityState,
+      createElement: (tag: string): Record<string, string> => ({ tag }),
+      head: { append: (element: Record<string, string>) => added.push({ ...element }) },
+    };
+    new Function('document', 'requestAnimationFrame', 'setTimeout', loader)(
+      document,
+      (run: () => void) => frames.push(run),
+      (run: () => void, ms = 0) => timers.push({ run, ms }),
+    );
+    return { added, frames, timers };
+  }
+
+  const APP = [
+    { tag: 'script', crossOrigin: '', type: 'module', src: '/assets/index-aaa.js' },
+    { tag: 'link', crossOrigin: '', rel: 'modulepreload', href: '/assets/route-bbb.js' },
+  ];
+
+  it('keeps the stylesheet in the head and starts the app after the rows and their state', () => {
     const parts = pageParts(VITE_INDEX, 'tx-results');
     if (!parts) throw new Error('no parts');
     expect(parts.head).toContain(
@@ -481,12 +544,49 @@ describe('pageParts', () => {
     expect(parts.head).not.toContain('route-bbb.js');
     const tail = parts.tail({ html: '<p>rows</p>', stateScript: '<script id="state"></script>' });
     expect(tail).toMatch(
-      /^<p>rows<\/p><\/div>\s*<script id="state"><\/script>\s*<script type="module" crossorigin src="\/assets\/index-aaa.js"><\/script>\s*<link rel="modulepreload" crossorigin href="\/assets\/route-bbb.js">\s*<\/body>/,
+      /^<p>rows<\/p><\/div>\s*<script id="state"><\/script><script>[^<]*<\/script>\s*<\/body>/,
     );
-    // The shell keeps its app too.
-    expect(parts.tail(undefined)).toContain(
-      '<script type="module" crossorigin src="/assets/index-aaa.js">',
-    );
+    // The one inline script is allowed by its hash alone.
+    const loader = loaderOf(tail.replace('<script id="state"></script>', ''));
+    expect(parts.scriptSources).toEqual([
+      `'sha256-${createHash('sha256').update(loader).digest('base64')}'`,
+    ]);
+    // The shell has nothing painted to wait for: its app as index.html names it.
+    const shell = parts.tail(undefined);
+    expect(shell).toContain('<script type="module" crossorigin src="/assets/index-aaa.js">');
+    expect(shell).toContain('<link rel="modulepreload" crossorigin href="/assets/route-bbb.js">');
+  });
+
+  it('asks for the app one frame after the first screen is painted, and once', () => {
+    const parts = pageParts(VITE_INDEX, 'tx-results');
+    const tail = parts?.tail({ html: '', stateScript: '' }) ?? '';
+    const { added, frames, timers } = runLoader(loaderOf(tail), 'visible');
+    expect(added).toEqual([]);
+    // The fallback for a frame slow in coming.
+    expect(timers.map((t) => t.ms)).toEqual([500]);
+    for (const frame of frames) frame();
+    // Not in the frame itself, which paints the rows, but in the task after it.
+    expect(added).toEqual([]);
+    for (const timer of timers.splice(0)) if (timer.ms === 0) timer.run();
+    expect(added).toEqual(APP);
+    for (const timer of timers) timer.run();
+    expect(added).toEqual(APP);
+  });
+
+  it('starts the app at once in a hidden tab, which paints no frame', () => {
+    const tail = pageParts(VITE_INDEX, 'tx-results')?.tail({ html: '', stateScript: '' }) ?? '';
+    const { added, frames } = runLoader(loaderOf(tail), 'hidden');
+    expect(added).toEqual(APP);
+    expect(frames).toEqual([]);
+  });
+
+  it('writes no file name that could close the loader’s element', () => {
+    // `</script` ends a script element whatever follows it but a letter.
+    const hostile = VITE_INDEX.replace('index-aaa.js', 'x</script/y.js');
+    const tail = pageParts(hostile, 'tx-results')?.tail({ html: '', stateScript: '' }) ?? '';
+    expect(tail.match(/<\/script/g)).toHaveLength(1);
+    const { added } = runLoader(loaderOf(tail), 'hidden');
+    expect(added[0]?.src).toBe('/assets/x</script/y.js');
   });
 
   it('leaves out the expect link when the id is not a plain name', () => {

@@ -231,7 +231,7 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     if (plan && parts) {
       // The visitor's own rows and CSRF token: no cache keeps them, the browser's included.
       c.header('Cache-Control', NO_STORE);
-      c.header('Content-Security-Policy', pagePolicy(page.styleSources));
+      c.header('Content-Security-Policy', pagePolicy(page.styleSources, parts.scriptSources));
       return streamPage(c, parts, plan);
     }
     c.header('Cache-Control', NO_CACHE);
