@@ -31,7 +31,10 @@ import { callJson, signInAsDemoAdmin } from './session.ts';
  *   pick-up delay is in the figure: an upper bound), p50/p99.
  *
  * WEBHOOK_BENCH_SECONDS, WEBHOOK_BENCH_RATE, WEBHOOK_BENCH_BACKLOG change the
- * run's size (for iterating; the figures in docs/bench.md use the defaults).
+ * run's size (for iterating; the figures in docs/bench.md use the defaults);
+ * WEBHOOK_BENCH_NODE_ARGS adds node flags to the console (`--cpu-prof …`).
+ * The simulator's worst backlog during the lag run is printed beside it, so
+ * a late delivery can be told from a late step.
  */
 
 const BACKLOG = Number(process.env.WEBHOOK_BENCH_BACKLOG ?? 60);
@@ -140,6 +143,9 @@ export const webhookDeliverySection: BenchSection = {
       logLevel: 'warn',
       staticDir: path.join(work, 'no-spa'),
       logFile: path.join(work, 'console.log'),
+      ...(process.env.WEBHOOK_BENCH_NODE_ARGS
+        ? { nodeArgs: process.env.WEBHOOK_BENCH_NODE_ARGS.split(' ') }
+        : {}),
       env: {
         SANDBOX_TIME_SCALE: '60',
         WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
@@ -200,6 +206,18 @@ export const webhookDeliverySection: BenchSection = {
 
       options.progress(`lag: ${PACED_RATE} transfers a second for ${PACED_SECONDS} s…`);
       const paced: Array<Promise<string>> = [];
+      // The simulator's own backlog while the deliveries are timed: a status is stamped with
+      // its step's due time, so a step picked up late is late at the receiver too.
+      const behind = { due: 0, oldestDueSeconds: 0 };
+      let sampling = true;
+      const sampler = (async () => {
+        while (sampling) {
+          const lag = await readLag(server.url);
+          behind.due = Math.max(behind.due, lag?.due ?? 0);
+          behind.oldestDueSeconds = Math.max(behind.oldestDueSeconds, lag?.oldestDueSeconds ?? 0);
+          await sleep(500);
+        }
+      })();
       const pacedStart = Date.now();
       const total = PACED_RATE * PACED_SECONDS;
       for (let n = 0; n < total; n += 1) {
@@ -216,6 +234,8 @@ export const webhookDeliverySection: BenchSection = {
         total * EVENTS_PER_TRANSFER,
         DRAIN_LIMIT_MS,
       );
+      sampling = false;
+      await sampler;
       const lag = summarize(
         receiver.arrivals.filter((a) => pacedSet.has(a.transactionId)).map((a) => a.lagMs),
       );
@@ -238,6 +258,7 @@ export const webhookDeliverySection: BenchSection = {
           deliveries: pacedDone.seen,
           complete: pacedDone.complete,
           latency: lag,
+          simulatorBehind: behind,
         },
         repeats,
         outOfOrder,
@@ -249,6 +270,7 @@ export const webhookDeliverySection: BenchSection = {
           `one endpoint, a local receiver answering at once (PGlite, SANDBOX_TIME_SCALE 60):`,
           `  throughput: ${drained.seen - heldAtOpen} deliveries of ${BACKLOG} transfers queued, sent in ${drainSeconds.toFixed(1)} s once the receiver answered: ${f(perSecond)} deliveries/s${drained.complete ? '' : ` (INCOMPLETE: ${drained.seen} of ${BACKLOG * EVENTS_PER_TRANSFER} within ${DRAIN_LIMIT_MS / 1000} s)`} (target ≥ 100/s)`,
           `  lag at ${PACED_RATE} transfers/s asked (${(total / createdSeconds).toFixed(1)} made) for ${PACED_SECONDS} s: ${lag.count} deliveries, from each status's \`at\` p50 ${f(lag.p50Ms)} ms, p99 ${f(lag.p99Ms)} ms, max ${f(lag.maxMs)} ms${pacedDone.complete ? '' : ` (INCOMPLETE: ${pacedDone.seen} of ${total * EVENTS_PER_TRANSFER} within ${DRAIN_LIMIT_MS / 1000} s)`} (target p99 ≤ 2000 ms)`,
+          `  the simulator meanwhile, at its worst: ${behind.due} steps due, the oldest ${behind.oldestDueSeconds.toFixed(1)} s overdue`,
           `  repeated eventIds ${repeats}, transactions whose statuses arrived out of order ${outOfOrder}`,
           `  load average ${load.map((l) => l.toFixed(1)).join(' ')} (a shared machine: figures are upper bounds)`,
         ].join('\n'),
