@@ -69,6 +69,18 @@ interface Claimed {
   data: Record<string, unknown>;
 }
 
+/** An attempt's end, as its delivery's row is to be written. */
+interface Outcome {
+  id: number;
+  attempts: number;
+  state: 'DELIVERED' | 'FAILED' | 'PENDING';
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastLatencyMs: number;
+  lastError: string | null;
+  deliveredAt: Date | null;
+}
+
 /** A claimed row as the claim's statement answers it. */
 type ClaimedRow = {
   id: string | number;
@@ -161,31 +173,65 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
     }));
   }
 
+  /**
+   * Attempts that have ended, written together by the next pass (or `idle`)
+   * before it claims anything. One statement per attempt, beside the pass's
+   * read and claim, was the dispatcher's share of PGlite's one thread at ten
+   * transfers a second (six deliveries each), which the simulator and the
+   * API share: a pass now writes what ended since the last in one. Until it
+   * is written a delivery stays PENDING under its claim, so nothing is sent
+   * twice and its transaction's next delivery waits for it; an outcome lost
+   * with its server is an attempt whose claim runs out and is made again.
+   */
+  const ended: Outcome[] = [];
+
   async function attempt(claimed: Claimed): Promise<void> {
     const { body, headers } = signedWebhook(claimed, clock.now());
     const outcome = await postWebhook(claimed.url, body, headers, { targets, timeoutMs });
     const now = clock.now();
     const delivered = outcome.error === null;
     const givingUp = !delivered && now.getTime() >= claimed.giveUpAt.getTime();
-    await db
-      .update(webhookDeliveries)
-      .set({
-        state: delivered ? 'DELIVERED' : givingUp ? 'FAILED' : 'PENDING',
-        nextAttemptAt:
-          delivered || givingUp ? null : new Date(now.getTime() + retryDelayMs(claimed.attempts)),
-        lastStatusCode: outcome.statusCode,
-        lastLatencyMs: Math.round(outcome.latencyMs),
-        lastError: outcome.error,
-        ...(delivered ? { deliveredAt: now } : {}),
-      })
-      .where(
-        and(
-          eq(webhookDeliveries.id, claimed.id),
-          // Only this claim's: a claim that ran out and was taken again is the new holder's.
-          eq(webhookDeliveries.attempts, claimed.attempts),
-          eq(webhookDeliveries.state, 'PENDING'),
-        ),
+    ended.push({
+      id: claimed.id,
+      attempts: claimed.attempts,
+      state: delivered ? 'DELIVERED' : givingUp ? 'FAILED' : 'PENDING',
+      nextAttemptAt:
+        delivered || givingUp ? null : new Date(now.getTime() + retryDelayMs(claimed.attempts)),
+      lastStatusCode: outcome.statusCode,
+      lastLatencyMs: Math.round(outcome.latencyMs),
+      lastError: outcome.error,
+      deliveredAt: delivered ? now : null,
+    });
+  }
+
+  async function writeEnded(): Promise<void> {
+    if (ended.length === 0) return;
+    const batch = ended.splice(0);
+    const iso = (at: Date | null) => (at ? at.toISOString() : null);
+    const rows = batch.map(
+      (o) =>
+        sql`(${o.id}::bigint, ${o.attempts}::int, ${o.state}::text, ${iso(o.nextAttemptAt)}::timestamptz, ${o.lastStatusCode}::int, ${o.lastLatencyMs}::int, ${o.lastError}::text, ${iso(o.deliveredAt)}::timestamptz)`,
+    );
+    try {
+      await declaredWrite(db, [webhookDeliveries], () =>
+        db.execute(sql`
+        update ${webhookDeliveries} w
+        set state = o.state,
+            next_attempt_at = o.next_attempt_at,
+            last_status_code = o.last_status_code,
+            last_latency_ms = o.last_latency_ms,
+            last_error = o.last_error,
+            delivered_at = coalesce(o.delivered_at, w.delivered_at)
+        from (values ${sql.join(rows, sql`, `)})
+          as o(id, attempts, state, next_attempt_at, last_status_code, last_latency_ms, last_error, delivered_at)
+        -- Only this claim's: a claim that ran out and was taken again is the new holder's.
+        where w.id = o.id and w.attempts = o.attempts and w.state = 'PENDING'`),
       );
+    } catch (error) {
+      // Kept for the next pass; a claim that runs out meanwhile makes its outcome stale.
+      ended.unshift(...batch);
+      throw error;
+    }
   }
 
   function start(claimed: Claimed) {
@@ -211,6 +257,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
 
   return {
     async poll() {
+      await writeEnded();
       const now = clock.now();
       // A plain read first: most polls find nothing due.
       const endpoints = await db
@@ -241,6 +288,7 @@ export function createWebhookDispatcher(options: DispatcherOptions): WebhookDisp
       const waiting = () =>
         [...running.values()].filter((r) => !only || only(r.endpointId)).map((r) => r.done);
       for (let left = waiting(); left.length > 0; left = waiting()) await Promise.all(left);
+      await writeEnded();
     },
   };
 }
