@@ -368,20 +368,23 @@ const INDEX_WITH_SHEET = INDEX.replace(
   '</head>',
   '<link rel="stylesheet" crossorigin href="/assets/index-ccc.css"></head>',
 );
-const styledTest = appTestWith({
-  staticFiles: { 'index.html': INDEX_WITH_SHEET, 'assets/index-ccc.css': SHEET },
-  pageRenderer: () =>
-    Promise.resolve<PageRenderer>({
-      planPage: ({ href }) =>
-        href.startsWith('/transactions')
-          ? {
-              firstScreenId: 'tx-results',
-              render: () =>
-                Promise.resolve({ html: '<div id="tx-results"></div>', stateScript: '' }),
-            }
-          : undefined,
-    }),
-});
+/** A console built as `index` (with the sheet), rendering `/transactions` alone on the server. */
+const renderingTransactions = (index: string) =>
+  appTestWith({
+    staticFiles: { 'index.html': index, 'assets/index-ccc.css': SHEET },
+    pageRenderer: () =>
+      Promise.resolve<PageRenderer>({
+        planPage: ({ href }) =>
+          href.startsWith('/transactions')
+            ? {
+                firstScreenId: 'tx-results',
+                render: () =>
+                  Promise.resolve({ html: '<div id="tx-results"></div>', stateScript: '' }),
+              }
+            : undefined,
+      }),
+  });
+const styledTest = renderingTransactions(INDEX_WITH_SHEET);
 
 describe('a server-rendered page’s stylesheet', () => {
   const asAdmin = (t: TestApp) => ({ headers: { ...html.headers, Cookie: t.admin.cookie } });
@@ -421,16 +424,7 @@ const INDEX_WITH_APP = INDEX_WITH_SHEET.replace(
   '</head>',
   '<script type="module" crossorigin src="/assets/index-aaa.js"></script></head>',
 );
-const appStartedTest = appTestWith({
-  staticFiles: { 'index.html': INDEX_WITH_APP, 'assets/index-ccc.css': SHEET },
-  pageRenderer: () =>
-    Promise.resolve<PageRenderer>({
-      planPage: () => ({
-        firstScreenId: 'tx-results',
-        render: () => Promise.resolve({ html: '<div id="tx-results"></div>', stateScript: '' }),
-      }),
-    }),
-});
+const appStartedTest = renderingTransactions(INDEX_WITH_APP);
 
 describe('a server-rendered page’s app', () => {
   appStartedTest(
