@@ -138,6 +138,11 @@ async function receiver(initial: Behaviour = 'ok') {
     received,
     set: (next: Behaviour) => (behaviour = next),
     hanging: () => hanging.size,
+    /** Answers every request left hanging, at last. */
+    answer() {
+      for (const res of hanging) res.writeHead(204).end();
+      hanging.clear();
+    },
     /** Ends every request left hanging, as a dead endpoint's connection drops. */
     drop() {
       for (const res of hanging) res.socket?.destroy();
@@ -589,6 +594,42 @@ describe('several dispatchers on one database', () => {
     await deliverDue(one);
     expect(statusesOf(r.received, late)).toEqual(['PENDING', 'PENDING']);
     expect((await deliveries(endpoint.id))[0]).toMatchObject({ state: 'DELIVERED', attempts: 2 });
+    await disable(endpoint.id);
+  });
+
+  it('keep the outcome of the claim that holds a delivery, not of one that ran out', async () => {
+    const first = await receiver('hang');
+    const second = await receiver('hang');
+    servers.push(first, second);
+    const endpoint = await register(first.url, { events: ['TRANSACTION_STATUS_CHANGED'] });
+    await transfer('claimed twice');
+    const slow = dispatcher({ timeoutMs: 60_000 });
+    expect(await slow.poll()).toBe(1);
+    await vi.waitFor(() => expect(first.hanging()).toBe(1));
+    // Its claim runs out while its request hangs: another server claims the delivery again.
+    await db
+      .update(webhookEndpoints)
+      .set({ url: second.url })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    clock.advance(60_000 + 60_000 + 1);
+    const holder = dispatcher({ timeoutMs: 60_000 });
+    expect(await holder.poll()).toBe(1);
+    await vi.waitFor(() => expect(second.hanging()).toBe(1));
+    // The first request is answered now: not the current claim's, so not recorded.
+    first.answer();
+    await slow.idle();
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({
+      state: 'PENDING',
+      attempts: 2,
+      lastStatusCode: null,
+    });
+    second.answer();
+    await holder.idle();
+    expect((await deliveries(endpoint.id))[0]).toMatchObject({
+      state: 'DELIVERED',
+      attempts: 2,
+      lastStatusCode: 204,
+    });
     await disable(endpoint.id);
   });
 });
