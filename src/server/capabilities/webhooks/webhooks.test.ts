@@ -231,6 +231,11 @@ async function disable(id: string) {
   );
 }
 
+/** Moves an endpoint to another receiver behind the API: a claim already made keeps the URL it was made with. */
+async function pointAt(id: string, url: string) {
+  await db.update(webhookEndpoints).set({ url }).where(eq(webhookEndpoints.id, id));
+}
+
 function dispatcher(over: Partial<Parameters<typeof createWebhookDispatcher>[0]> = {}) {
   return createWebhookDispatcher({
     db,
@@ -607,10 +612,7 @@ describe('several dispatchers on one database', () => {
     expect(await slow.poll()).toBe(1);
     await vi.waitFor(() => expect(first.hanging()).toBe(1));
     // Its claim runs out while its request hangs: another server claims the delivery again.
-    await db
-      .update(webhookEndpoints)
-      .set({ url: second.url })
-      .where(eq(webhookEndpoints.id, endpoint.id));
+    await pointAt(endpoint.id, second.url);
     clock.advance(60_000 + 60_000 + 1);
     const holder = dispatcher({ timeoutMs: 60_000 });
     expect(await holder.poll()).toBe(1);
@@ -819,17 +821,11 @@ describe('a running dispatcher sends at the pace the endpoints answer', () => {
     const dead = dispatcher({ timeoutMs: 60_000 });
     const dying = await receiver('hang');
     servers.push(dying);
-    await db
-      .update(webhookEndpoints)
-      .set({ url: dying.url })
-      .where(eq(webhookEndpoints.id, endpoint.id));
+    await pointAt(endpoint.id, dying.url);
     expect(await dead.poll()).toBe(1);
     await vi.waitFor(() => expect(dying.hanging()).toBe(1));
     // Its attempt never settles (the process is gone): nothing is recorded, the claim stands.
-    await db
-      .update(webhookEndpoints)
-      .set({ url: r.url })
-      .where(eq(webhookEndpoints.id, endpoint.id));
+    await pointAt(endpoint.id, r.url);
     clock.advance(60_000 + 60_000 + 1);
     const third = running();
     await vi.waitFor(() => expect(statusesOf(r.received, late)).toEqual(['PENDING']), {
