@@ -19,7 +19,7 @@ import type { AppEnv } from './app-env.ts';
  * headers (http/compress-json.ts, `finalHeaders`), instead of one Headers
  * call each per answer.
  */
-const policy = (styleSources: readonly string[], scriptSources: readonly string[] = []) =>
+const policy = (styleSources: readonly string[], scriptSources: readonly string[]) =>
   [
     "default-src 'self'",
     ["script-src 'self'", ...scriptSources].join(' '),
@@ -33,7 +33,7 @@ const policy = (styleSources: readonly string[], scriptSources: readonly string[
     "frame-ancestors 'none'",
   ].join('; ');
 
-const CSP = policy([]);
+const CSP = policy([], []);
 
 /**
  * The policy of a server-rendered page whose stylesheets are inlined
@@ -45,7 +45,7 @@ const CSP = policy([]);
  */
 export function pagePolicy(
   styleSources: readonly string[],
-  scriptSources: readonly string[] = [],
+  scriptSources: readonly string[],
 ): string {
   return styleSources.length || scriptSources.length ? policy(styleSources, scriptSources) : CSP;
 }

@@ -174,7 +174,7 @@ function appLoader(tags: readonly string[]): string | undefined {
   for (const tag of tags) {
     const file = APP_FILE.exec(tag)?.[1];
     if (!file) return undefined;
-    files.push([tag.startsWith('<script', tag.search(/\S/)) ? 1 : 0, file]);
+    files.push([/^\s*<script/.test(tag) ? 1 : 0, file]);
   }
   if (files.length === 0) return undefined;
   // `<` escaped: no file name can close the script element it is written in.
