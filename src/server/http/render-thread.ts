@@ -47,6 +47,9 @@ class PlainAnswer {
 
 const decoder = new TextDecoder();
 
+/** Planned pages waiting to be asked for their render, by page. */
+const asked = new Map<number, () => void>();
+
 const waiting = new Map<
   number,
   { resolve(answer: PlainAnswer): void; reject(error: Error): void }
@@ -87,7 +90,10 @@ async function plan(renderer: PageRenderer, page: number, href: string, builtHer
     return;
   }
   send({ op: 'planned', page, firstScreenId: planned.firstScreenId });
-  // Rendered at once, while the request thread sends the head.
+  // Rendered once the request thread asks, when the page's head is on its way: begun at
+  // once, the render's reads held the request thread, and the head (the browser's cue to
+  // start on the document) waited behind them.
+  await new Promise<void>((go) => asked.set(page, go));
   try {
     const rendered = await planned.render();
     send({ op: 'rendered', page, ...(rendered ? { rendered } : {}) });
@@ -103,6 +109,11 @@ try {
   port.on('message', (message: ToRenderThread) => {
     if (message.op === 'plan') {
       void plan(loaded, message.page, message.href, message.answersBuiltHere);
+      return;
+    }
+    if (message.op === 'render') {
+      asked.get(message.page)?.();
+      asked.delete(message.page);
       return;
     }
     const answer = waiting.get(message.fetch);

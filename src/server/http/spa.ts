@@ -234,6 +234,9 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
       c.header('Content-Security-Policy', pagePolicy(page.styleSources, parts.scriptSources));
       return streamPage(c, parts, plan);
     }
+    // A plan not sent is still rendered, and dropped: a render thread keeps a planned page
+    // until its render is asked for.
+    if (plan) void plan.render().catch(() => undefined);
     c.header('Cache-Control', NO_CACHE);
     // The page's own chunks start loading with the entry (http/route-preload.ts),
     // and the reads its rows wait for with them (http/data-preload.ts).

@@ -83,6 +83,10 @@ describe('the server render in a thread of its own', () => {
     const asked: Array<{ input: string; init: RequestInit }> = [];
     const planned = await plan(page, '/things?x=1', visitor(asked));
     expect(planned?.firstScreenId).toBe('thing-page');
+    // Not rendered until asked (the server sends the page's head first): a read begun at the
+    // plan would have reached the request thread before the plan of a page asked for after it.
+    await plan(page, '/elsewhere', visitor([]));
+    expect(asked).toEqual([]);
     const rendered = await planned?.render();
     expect(JSON.parse(rendered?.html ?? '{}')).toEqual({
       href: '/things?x=1',

@@ -27,6 +27,8 @@ export interface RenderThreadStart {
 
 export type ToRenderThread =
   | { op: 'plan'; page: number; href: string; answersBuiltHere: boolean }
+  /** The planned page's render may start: its head is on its way to the browser. */
+  | { op: 'render'; page: number }
   | {
       op: 'answer';
       fetch: number;
@@ -170,10 +172,20 @@ class RenderThread {
       href: request.href,
       answersBuiltHere: request.answersBuiltHere ?? false,
     } satisfies ToRenderThread);
+    let asked = false;
     return page.planned.promise.then((firstScreenId) =>
       firstScreenId === undefined
         ? undefined
-        : { firstScreenId, render: () => page.rendered.promise },
+        : {
+            firstScreenId,
+            render: () => {
+              if (!asked) {
+                asked = true;
+                this.worker.postMessage({ op: 'render', page: id } satisfies ToRenderThread);
+              }
+              return page.rendered.promise;
+            },
+          },
     );
   }
 
