@@ -5,7 +5,7 @@ import { overview } from '#contract/endpoints/overview.ts';
 import { OverviewResponse } from '#contract/overview.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
 import { seedSandbox } from '../../../custody/sandbox/seed.ts';
-import { statementsOf } from '../../../db/read-cache.ts';
+import { ReadCache, statementsOf } from '../../../db/read-cache.ts';
 import { subOrgs, transactions } from '../../../db/schema/sandbox.ts';
 import { engineTest } from '../../../test/engine-test.ts';
 import { createEngineTestApp, type EngineTestApp } from '../../../test/engine-test-app.ts';
@@ -140,6 +140,80 @@ describe('the overview’s read', () => {
       );
       expect(many.seen.slow.count).toBe(150);
       expect(many.statements.length).toBe(few.statements.length);
+    },
+  );
+});
+
+describe('the overview’s flows between writes', () => {
+  engineTest(
+    'are kept through the hour while the last day moves with the clock; a completion later than the clock is not counted',
+    async ({ t }) => {
+      const sub = await createSubOrg(t.db, t.orgId, 'Kept flows');
+      const vault = await createVault(t.db, { orgId: t.orgId, subOrgId: sub.id });
+      const hour = 60 * 60 * 1000;
+      // Ten minutes into an hour, so the later reads below stay within it.
+      const now = new Date(Math.floor(Date.now() / hour) * hour + 10 * 60_000);
+      const minutesFrom = (at: Date, m: number) => new Date(at.getTime() + m * 60_000);
+      const completed = (at: Date, amountInUsd: string) =>
+        t.db.insert(transactions).values({
+          id: randomUUID(),
+          orgId: t.orgId,
+          subOrgId: sub.id,
+          vaultId: vault.id,
+          status: 'COMPLETED',
+          category: 'TRANSFER',
+          transactionType: 'OUTGOING',
+          blockChain: 'ETHEREUM',
+          asset: 'ETH',
+          amount: '0.1',
+          amountInUsd,
+          source: { type: 'VAULT', id: vault.id },
+          destination: { type: 'EXTERNAL_ADDRESS', id: '0xabc', address: '0xabc' },
+          createdAt: at,
+          updatedAt: at,
+        });
+      // One read cache, as the requests of one server share it.
+      const cache = new ReadCache(t.db);
+      const read = (at: Date) =>
+        cache.run(() =>
+          readOverview(t.backend, {}, t.db, {
+            subOrgId: sub.id,
+            timeZone: 'UTC',
+            now: at,
+            decides: false,
+            priceSource: 'SANDBOX_REFERENCE',
+          }),
+        );
+      const chartTotal = (seen: Awaited<ReturnType<typeof read>>) =>
+        seen.outflowByDay.reduce((n, d) => n + d.count, 0);
+      const transactionReads = (statements: string[]) =>
+        statements.filter((s) => s.includes('"sandbox"."transactions"'));
+
+      await completed(minutesFrom(now, -(23 * 60 + 50)), '10');
+      await completed(minutesFrom(now, -60), '5');
+      const first = await read(now);
+      expect(first.lastDay.outflow).toEqual({ usd: '15', count: 2, unpriced: 0 });
+
+      // Twenty minutes on, nothing written: the first completion has left the last day, and
+      // no transaction is read again.
+      const later = minutesFrom(now, 20);
+      let moved: Awaited<ReturnType<typeof read>> | undefined;
+      const statements = await statementsOf(async () => {
+        moved = await read(later);
+      });
+      expect(transactionReads(statements)).toEqual([]);
+      expect(moved?.lastDay.outflow).toEqual({ usd: '5', count: 1, unpriced: 0 });
+      expect(moved && chartTotal(moved)).toBe(2);
+
+      // A completion after the clock (a clock set back) is not counted; one before it is.
+      await completed(minutesFrom(later, 5), '1000');
+      const ahead = await read(later);
+      expect(ahead.lastDay.outflow).toEqual({ usd: '5', count: 1, unpriced: 0 });
+      expect(chartTotal(ahead)).toBe(2);
+      await completed(minutesFrom(later, -1), '2.5');
+      const written = await read(later);
+      expect(written.lastDay.outflow).toEqual({ usd: '7.5', count: 2, unpriced: 0 });
+      expect(chartTotal(written)).toBe(3);
     },
   );
 });

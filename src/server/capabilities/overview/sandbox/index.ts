@@ -79,7 +79,28 @@ function vaultsInScope(orgId: string, query: OverviewFactsQuery): SQL | undefine
   );
 }
 
-async function holdings(
+/** The key part naming a read's scope: the sub-organization asked for, or the member's. */
+function scopeKey(query: OverviewFactsQuery): string {
+  return `${query.subOrgId ?? ''}:${query.subOrgIds?.join(',') ?? ''}`;
+}
+
+/**
+ * The scope's vaults valued, kept while no vault, balance or price is written
+ * (db/read-cache.ts): nothing in it moves with the clock.
+ */
+function holdings(
+  db: Database,
+  orgId: string,
+  query: OverviewFactsQuery,
+): Promise<OverviewFacts['vaults']> {
+  return cachedRead(
+    `overview-holdings:${orgId}:${scopeKey(query)}`,
+    () => readHoldings(db, orgId, query),
+    [vaults, vaultBalances, assets],
+  );
+}
+
+async function readHoldings(
   db: Database,
   orgId: string,
   query: OverviewFactsQuery,
@@ -133,27 +154,64 @@ async function holdings(
   return valued;
 }
 
-/** Counts and the quarter are `::int` in the statement: the drivers answer them as numbers. */
+const QUARTER_MS = 15 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** One quarter's outflow. Counts and the quarter are `::int`: the drivers answer them as numbers. */
 interface QuarterRow {
   quarter: number;
-  outCount: number;
-  outUsd: string;
-  outUnpriced: number;
-  lastOutCount: number;
-  lastOutUsd: string;
-  lastOutUnpriced: number;
-  lastInCount: number;
-  lastInUsd: string;
-  lastInUnpriced: number;
+  count: number;
+  usd: string;
+  unpriced: number;
+  /** Its latest completion, in ms since the epoch. */
+  latest: number;
 }
 
-const QUARTER_MS = 15 * 60 * 1000;
+/** The completions from `createdFrom` on that leave the scope or enter it. */
+interface Completions {
+  /** The outflow by quarter hour. */
+  quarters: QuarterRow[];
+  /** Each completion from the instant asked for on, in or out: what the last day is summed from. */
+  recent: Array<{ at: number; usd: string | null; out: boolean }>;
+}
 
+/**
+ * The completed flows, in two statements kept while no transaction or vault
+ * is written (db/read-cache.ts) through the hour: the outflow by quarter
+ * hour, and each completion of the last day and hour, from which any
+ * instant's last 24 hours are summed. Unlike the rest of the overview they
+ * move with the clock; what is kept is not bounded by it, so it stands
+ * until the next write or the next hour. A completion later than the moment
+ * asked for (a clock set back) is not counted: the flows are then read up
+ * to that moment, not kept.
+ */
 async function quarterFlows(
   db: Database,
   orgId: string,
   query: OverviewFactsQuery,
 ): Promise<Pick<OverviewFacts, 'outflowByQuarter' | 'lastDay'>> {
+  const now = query.now.getTime();
+  const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const recentFrom = new Date(hour - DAY_MS);
+  if (query.lastDayFrom >= recentFrom) {
+    const kept = await cachedRead(
+      `overview-flows:${orgId}:${scopeKey(query)}:${query.createdFrom.toISOString()}:${hour}`,
+      () => completions(db, orgId, query, recentFrom),
+      [transactions, vaults],
+    );
+    if (kept.quarters.every((q) => q.latest <= now)) return flowsAt(kept, query);
+  }
+  return flowsAt(await completions(db, orgId, query, query.lastDayFrom, query.now), query);
+}
+
+async function completions(
+  db: Database,
+  orgId: string,
+  query: OverviewFactsQuery,
+  recentFrom: Date,
+  upTo?: Date,
+): Promise<Completions> {
   const t = transactions;
   const ours = sql`(select ${vaults.id} from ${vaults} where ${vaultsInScope(orgId, query)})`;
   const party = (column: typeof t.source | typeof t.destination, own: 'OUTGOING' | 'INCOMING') =>
@@ -171,62 +229,77 @@ async function quarterFlows(
         eq(t.orgId, orgId),
         eq(t.status, 'COMPLETED'),
         gte(t.createdAt, query.createdFrom),
-        lte(t.updatedAt, query.now),
+        upTo ? lte(t.updatedAt, upTo) : undefined,
         query.subOrgId ? eq(t.subOrgId, query.subOrgId) : undefined,
         query.subOrgIds ? inArray(t.subOrgId, query.subOrgIds) : undefined,
       ),
     )
-    // Not merged into the statement below: merged, each row's parties were tested again in
+    // Not merged into the statements below: merged, each row's parties were tested again in
     // every total's filter, and planning that took PostgreSQL longer than running it.
     .offset(0)
     .as('completed');
-  const recent = sql`${completed.at} > ${query.lastDayFrom.toISOString()}::timestamptz`;
+  const crossing = sql`${completed.fromOurs} <> ${completed.toOurs}`;
   const out = sql`${completed.fromOurs} and not ${completed.toOurs}`;
-  const into = sql`${completed.toOurs} and not ${completed.fromOurs}`;
-  const counted = (when: SQL) => sql<number>`(count(*) filter (where ${when}))::int`;
-  const summed = (when: SQL) =>
-    sql<string>`coalesce(sum(${completed.usd}) filter (where ${when}), 0)::text`;
-  const unpriced = (when: SQL) => counted(sql`${when} and ${completed.usd} is null`);
-  const lastOut = sql`${out} and ${recent}`;
-  const lastIn = sql`${into} and ${recent}`;
   const quarter = sql<number>`floor(extract(epoch from ${completed.at}) / 900)::int`;
-  const rows: QuarterRow[] = await db
-    .select({
-      quarter,
-      outCount: counted(out),
-      outUsd: summed(out),
-      outUnpriced: unpriced(out),
-      lastOutCount: counted(lastOut),
-      lastOutUsd: summed(lastOut),
-      lastOutUnpriced: unpriced(lastOut),
-      lastInCount: counted(lastIn),
-      lastInUsd: summed(lastIn),
-      lastInUnpriced: unpriced(lastIn),
-    })
-    .from(completed)
-    .where(sql`${completed.fromOurs} <> ${completed.toOurs}`)
-    .groupBy(quarter);
-  const totals = (pick: (r: QuarterRow) => [number, string, number]): FlowTotals => {
-    const picked = rows.map(pick);
+  const [quarters, recent] = await Promise.all([
+    db
+      .select({
+        quarter,
+        count: sql<number>`(count(*) filter (where ${out}))::int`,
+        usd: sql<string>`coalesce(sum(${completed.usd}) filter (where ${out}), 0)::text`,
+        unpriced: sql<number>`(count(*) filter (where ${out} and ${completed.usd} is null))::int`,
+        latest: epochMs(sql`max(${completed.at})`),
+      })
+      .from(completed)
+      .where(crossing)
+      .groupBy(quarter),
+    db
+      .select({
+        at: epochMs(completed.at),
+        usd: sql<string | null>`${completed.usd}::text`,
+        out: sql<boolean>`${out}`,
+      })
+      .from(completed)
+      .where(and(crossing, sql`${completed.at} > ${recentFrom.toISOString()}::timestamptz`)),
+  ]);
+  return { quarters, recent };
+}
+
+/** An instant as milliseconds since the epoch, as a JS number (a time, not an amount). */
+function epochMs(at: SQL | SQL.Aliased) {
+  return (
+    sql<number>`(extract(epoch from ${at}) * 1000)::float8`
+      // eslint-disable-next-line no-restricted-syntax -- a time in ms, not an amount
+      .mapWith(Number)
+  );
+}
+
+/** The flows at the moment `query` asks about, from completions read up to it or later. */
+function flowsAt(
+  { quarters, recent }: Completions,
+  query: OverviewFactsQuery,
+): Pick<OverviewFacts, 'outflowByQuarter' | 'lastDay'> {
+  const from = query.lastDayFrom.getTime();
+  const now = query.now.getTime();
+  const lastDay = recent.filter((c) => c.at > from && c.at <= now);
+  const totals = (out: boolean): FlowTotals => {
+    const flows = lastDay.filter((c) => c.out === out);
     return {
-      usd: sum(picked.map(([, usd]) => canonicalDecimal(usd))),
-      count: picked.reduce((n, [count]) => n + count, 0),
-      unpriced: picked.reduce((n, [, , none]) => n + none, 0),
+      usd: sum(flows.flatMap((c) => (c.usd === null ? [] : [canonicalDecimal(c.usd)]))),
+      count: flows.length,
+      unpriced: flows.filter((c) => c.usd === null).length,
     };
   };
   return {
-    outflowByQuarter: rows
-      .filter((r) => r.outCount > 0)
-      .map((r) => ({
-        at: new Date(r.quarter * QUARTER_MS),
-        usd: canonicalDecimal(r.outUsd),
-        count: r.outCount,
-        unpriced: r.outUnpriced,
+    outflowByQuarter: quarters
+      .filter((q) => q.count > 0)
+      .map((q) => ({
+        at: new Date(q.quarter * QUARTER_MS),
+        usd: canonicalDecimal(q.usd),
+        count: q.count,
+        unpriced: q.unpriced,
       })),
-    lastDay: {
-      outflow: totals((r) => [r.lastOutCount, r.lastOutUsd, r.lastOutUnpriced]),
-      inflow: totals((r) => [r.lastInCount, r.lastInUsd, r.lastInUnpriced]),
-    },
+    lastDay: { outflow: totals(true), inflow: totals(false) },
   };
 }
 
@@ -256,9 +329,8 @@ async function inFlightFacts(
     );
   // Reused while no transaction is written (db/read-cache.ts), as the list's pages it replaces
   // were; the pace is applied after, since the clock moves while the rows do not.
-  const scope = `${query.subOrgId ?? ''}:${query.subOrgIds?.join(',') ?? ''}`;
   const { counts, onChain } = await cachedRead(
-    `overview-in-flight:${orgId}:${scope}`,
+    `overview-in-flight:${orgId}:${scopeKey(query)}`,
     async () => {
       const [counted, rows] = await Promise.all([
         db
