@@ -5,7 +5,7 @@ import { overview } from '#contract/endpoints/overview.ts';
 import { OverviewResponse } from '#contract/overview.ts';
 import type { CustodyBackend } from '../../../custody/backend.ts';
 import { seedSandbox } from '../../../custody/sandbox/seed.ts';
-import { ReadCache, statementsOf } from '../../../db/read-cache.ts';
+import { ReadCache, statementsOf, writeVersion } from '../../../db/read-cache.ts';
 import { subOrgs, transactions } from '../../../db/schema/sandbox.ts';
 import { engineTest } from '../../../test/engine-test.ts';
 import { createEngineTestApp, type EngineTestApp } from '../../../test/engine-test-app.ts';
@@ -201,7 +201,10 @@ describe('the overview’s flows between writes', () => {
       const statements = await statementsOf(async () => {
         moved = await read(later);
       });
-      expect(transactionReads(statements)).toEqual([]);
+      // Kept on PGlite, whose versions are its own tables' write counts; on PostgreSQL any
+      // commit in the cluster ends a kept answer, and other test files commit meanwhile.
+      if (writeVersion(t.db, ['sandbox.transactions']) !== undefined)
+        expect(transactionReads(statements)).toEqual([]);
       expect(moved?.lastDay.outflow).toEqual({ usd: '5', count: 1, unpriced: 0 });
       expect(moved && chartTotal(moved)).toBe(2);
 
