@@ -243,25 +243,33 @@ export async function withProgress(
 /**
  * The items `memberId` approved that still wait for more approvals (their
  * rule's quorum not reached): when, by item. A member has few such at a time.
+ * Kept while no vote or requirement is written (db/read-cache.ts): every
+ * inbox and overview read of an approver starts here. Shared: never mutated.
  */
 async function approvedAndWaiting(
   db: Database,
   memberId: string | undefined,
-): Promise<Map<string, string>> {
+): Promise<ReadonlyMap<string, string>> {
   if (!memberId) return new Map();
-  const rows = await db
-    .select({ entityId: approvalVotes.entityId, at: approvalVotes.at })
-    .from(approvalVotes)
-    .innerJoin(approvalRequirements, eq(approvalRequirements.entityId, approvalVotes.entityId))
-    .where(
-      and(
-        eq(approvalVotes.actorType, 'STAFF'),
-        eq(approvalVotes.actorId, memberId),
-        eq(approvalVotes.decision, 'APPROVE'),
-        isNull(approvalRequirements.settled),
-      ),
-    );
-  return new Map(rows.map((row) => [row.entityId, row.at.toISOString()]));
+  return cachedRead(
+    `approved-and-waiting:${memberId}`,
+    async () => {
+      const rows = await db
+        .select({ entityId: approvalVotes.entityId, at: approvalVotes.at })
+        .from(approvalVotes)
+        .innerJoin(approvalRequirements, eq(approvalRequirements.entityId, approvalVotes.entityId))
+        .where(
+          and(
+            eq(approvalVotes.actorType, 'STAFF'),
+            eq(approvalVotes.actorId, memberId),
+            eq(approvalVotes.decision, 'APPROVE'),
+            isNull(approvalRequirements.settled),
+          ),
+        );
+      return new Map(rows.map((row) => [row.entityId, row.at.toISOString()]));
+    },
+    [approvalVotes, approvalRequirements],
+  );
 }
 
 function itemOf(

@@ -1,6 +1,7 @@
 import { and, inArray, isNull } from 'drizzle-orm';
 import type { ChangeRequestActor } from '#contract/change-request.ts';
 import { ApiError } from '#contract/api-error.ts';
+import { cachedRead } from '../../../db/read-cache.ts';
 import { approvalRequirements } from '../../../db/schema/console.ts';
 import { kindNamed, type ApprovableKind, type CardContext } from './kind.ts';
 
@@ -32,18 +33,25 @@ export async function heldWaiting(
 ): Promise<HeldWaiting[]> {
   const held = kinds.filter((k) => k.settle).map((k) => k.kind);
   if (held.length === 0) return [];
-  const rows = await card.db
-    .select({
-      entityId: approvalRequirements.entityId,
-      entityType: approvalRequirements.entityType,
-      createdAt: approvalRequirements.createdAt,
-      initiatorType: approvalRequirements.initiatorType,
-      initiatorId: approvalRequirements.initiatorId,
-    })
-    .from(approvalRequirements)
-    .where(
-      and(inArray(approvalRequirements.entityType, held), isNull(approvalRequirements.settled)),
-    );
+  // Kept while no requirement is written (db/read-cache.ts): every approver's inbox and
+  // overview read starts here, and the state of each item is still read below.
+  const rows = await cachedRead(
+    `held-unsettled:${held.join(',')}`,
+    () =>
+      card.db
+        .select({
+          entityId: approvalRequirements.entityId,
+          entityType: approvalRequirements.entityType,
+          createdAt: approvalRequirements.createdAt,
+          initiatorType: approvalRequirements.initiatorType,
+          initiatorId: approvalRequirements.initiatorId,
+        })
+        .from(approvalRequirements)
+        .where(
+          and(inArray(approvalRequirements.entityType, held), isNull(approvalRequirements.settled)),
+        ),
+    [approvalRequirements],
+  );
   const found = await Promise.all(
     rows.map(async (row): Promise<HeldWaiting | null> => {
       const kind = kindNamed(kinds, row.entityType);
