@@ -158,31 +158,47 @@ const QUARTER_MS = 15 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
-/** One quarter's outflow. Counts and the quarter are `::int`: the drivers answer them as numbers. */
-interface QuarterRow {
-  quarter: number;
+/** A flow's totals as the statement answers them: counts `::int`, the sum as text. */
+interface Totals {
   count: number;
   usd: string;
   unpriced: number;
+}
+
+/** One quarter hour's completions. */
+interface QuarterRow {
+  quarter: number;
+  /** Its outflow. */
+  out: Totals;
+  /** Its outflow and inflow completed after `Completions.certainFrom`: in any last day asked. */
+  certainOut: Totals;
+  certainIn: Totals;
   /** Its latest completion, in ms since the epoch. */
   latest: number;
 }
 
 /** The completions from `createdFrom` on that leave the scope or enter it. */
 interface Completions {
-  /** The outflow by quarter hour. */
   quarters: QuarterRow[];
-  /** Each completion from the instant asked for on, in or out: what the last day is summed from. */
-  recent: Array<{ at: number; usd: string | null; out: boolean }>;
+  /**
+   * Each completion between the earliest and the latest start of a last day
+   * this answer serves (an hour), in or out: summed one by one against the
+   * moment asked about. Those after it are in every such last day, summed by
+   * quarter in the statement; those before it in none.
+   */
+  boundary: Array<{ at: number; usd: string | null; out: boolean }>;
 }
 
 /**
  * The completed flows, in two statements kept while no transaction or vault
- * is written (db/read-cache.ts) through the hour: the outflow by quarter
- * hour, and each completion of the last day and hour, from which any
- * instant's last 24 hours are summed. Unlike the rest of the overview they
- * move with the clock; what is kept is not bounded by it, so it stands
- * until the next write or the next hour. A completion later than the moment
+ * is written (db/read-cache.ts) through the hour. Unlike the rest of the
+ * overview they move with the clock: any moment of the hour has its last 24
+ * hours start within the same hour a day before. What is kept is the
+ * outflow by quarter hour with each quarter's completions after that hour
+ * (in every such last day) summed in the database, and the completions
+ * within that hour one by one, summed against the moment asked about. So it
+ * stands until the next write or the next hour, and the work per answer is
+ * bounded by an hour's completions. A completion later than the moment
  * asked for (a clock set back) is not counted: the flows are then read up
  * to that moment, not kept.
  */
@@ -193,25 +209,30 @@ async function quarterFlows(
 ): Promise<Pick<OverviewFacts, 'outflowByQuarter' | 'lastDay'>> {
   const now = query.now.getTime();
   const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
-  const recentFrom = new Date(hour - DAY_MS);
-  if (query.lastDayFrom >= recentFrom) {
+  const earliest = new Date(hour - DAY_MS);
+  const certain = new Date(hour + HOUR_MS - DAY_MS);
+  const from = query.lastDayFrom;
+  if (from >= earliest && from < certain) {
     const kept = await cachedRead(
       `overview-flows:${orgId}:${scopeKey(query)}:${query.createdFrom.toISOString()}:${hour}`,
-      () => completions(db, orgId, query, recentFrom),
+      () => completions(db, orgId, query, { earliest, certain }),
       [transactions, vaults],
     );
     if (kept.quarters.every((q) => q.latest <= now)) return flowsAt(kept, query);
   }
-  return flowsAt(await completions(db, orgId, query, query.lastDayFrom, query.now), query);
+  return flowsAt(
+    await completions(db, orgId, query, { earliest: from, certain: from, upTo: query.now }),
+    query,
+  );
 }
 
 async function completions(
   db: Database,
   orgId: string,
   query: OverviewFactsQuery,
-  recentFrom: Date,
-  upTo?: Date,
+  window: { earliest: Date; certain: Date; upTo?: Date },
 ): Promise<Completions> {
+  const { upTo } = window;
   const t = transactions;
   const ours = sql`(select ${vaults.id} from ${vaults} where ${vaultsInScope(orgId, query)})`;
   const party = (column: typeof t.source | typeof t.destination, own: 'OUTGOING' | 'INCOMING') =>
@@ -240,14 +261,21 @@ async function completions(
     .as('completed');
   const crossing = sql`${completed.fromOurs} <> ${completed.toOurs}`;
   const out = sql`${completed.fromOurs} and not ${completed.toOurs}`;
+  const into = sql`${completed.toOurs} and not ${completed.fromOurs}`;
+  const after = (at: Date) => sql`${completed.at} > ${at.toISOString()}::timestamptz`;
+  const totals = (when: SQL) => ({
+    count: sql<number>`(count(*) filter (where ${when}))::int`,
+    usd: sql<string>`coalesce(sum(${completed.usd}) filter (where ${when}), 0)::text`,
+    unpriced: sql<number>`(count(*) filter (where ${when} and ${completed.usd} is null))::int`,
+  });
   const quarter = sql<number>`floor(extract(epoch from ${completed.at}) / 900)::int`;
-  const [quarters, recent] = await Promise.all([
+  const [quarters, boundary] = await Promise.all([
     db
       .select({
         quarter,
-        count: sql<number>`(count(*) filter (where ${out}))::int`,
-        usd: sql<string>`coalesce(sum(${completed.usd}) filter (where ${out}), 0)::text`,
-        unpriced: sql<number>`(count(*) filter (where ${out} and ${completed.usd} is null))::int`,
+        out: totals(out),
+        certainOut: totals(sql`${out} and ${after(window.certain)}`),
+        certainIn: totals(sql`${into} and ${after(window.certain)}`),
         latest: epochMs(sql`max(${completed.at})`),
       })
       .from(completed)
@@ -260,9 +288,15 @@ async function completions(
         out: sql<boolean>`${out}`,
       })
       .from(completed)
-      .where(and(crossing, sql`${completed.at} > ${recentFrom.toISOString()}::timestamptz`)),
+      .where(
+        and(
+          crossing,
+          after(window.earliest),
+          sql`${completed.at} <= ${window.certain.toISOString()}::timestamptz`,
+        ),
+      ),
   ]);
-  return { quarters, recent };
+  return { quarters, boundary };
 }
 
 /** An instant as milliseconds since the epoch, as a JS number (a time, not an amount). */
@@ -276,30 +310,37 @@ function epochMs(at: SQL | SQL.Aliased) {
 
 /** The flows at the moment `query` asks about, from completions read up to it or later. */
 function flowsAt(
-  { quarters, recent }: Completions,
+  { quarters, boundary }: Completions,
   query: OverviewFactsQuery,
 ): Pick<OverviewFacts, 'outflowByQuarter' | 'lastDay'> {
   const from = query.lastDayFrom.getTime();
   const now = query.now.getTime();
-  const lastDay = recent.filter((c) => c.at > from && c.at <= now);
-  const totals = (out: boolean): FlowTotals => {
-    const flows = lastDay.filter((c) => c.out === out);
+  const inDay = boundary.filter((c) => c.at > from && c.at <= now);
+  const lastDay = (out: boolean): FlowTotals => {
+    const certain = quarters.map((q) => (out ? q.certainOut : q.certainIn));
+    const flows = inDay.filter((c) => c.out === out);
     return {
-      usd: sum(flows.flatMap((c) => (c.usd === null ? [] : [canonicalDecimal(c.usd)]))),
-      count: flows.length,
-      unpriced: flows.filter((c) => c.usd === null).length,
+      usd: sum([
+        ...certain.map((c) => canonicalDecimal(c.usd)),
+        ...flows.flatMap((c) => (c.usd === null ? [] : [canonicalDecimal(c.usd)])),
+      ]),
+      count: certain.reduce((n, c) => n + c.count, flows.length),
+      unpriced: certain.reduce(
+        (n, c) => n + c.unpriced,
+        flows.filter((c) => c.usd === null).length,
+      ),
     };
   };
   return {
     outflowByQuarter: quarters
-      .filter((q) => q.count > 0)
+      .filter((q) => q.out.count > 0)
       .map((q) => ({
         at: new Date(q.quarter * QUARTER_MS),
-        usd: canonicalDecimal(q.usd),
-        count: q.count,
-        unpriced: q.unpriced,
+        usd: canonicalDecimal(q.out.usd),
+        count: q.out.count,
+        unpriced: q.out.unpriced,
       })),
-    lastDay: { outflow: totals(true), inflow: totals(false) },
+    lastDay: { outflow: lastDay(true), inflow: lastDay(false) },
   };
 }
 
