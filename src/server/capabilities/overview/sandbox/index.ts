@@ -20,14 +20,15 @@ import {
 } from '../port.ts';
 
 /**
- * The overview's facts over the sandbox's own tables, in four statements
- * whatever the number of vaults or transactions: every vault in scope with
- * its balances and the assets' reference prices (valued as
- * getDetailedBalances values them: balance × price to the cent, through the
- * decimal module), the completed transactions' flows summed in NUMERIC by
- * quarter hour (transactions_org_status_created_idx finds them), and the
- * transactions in flight counted by status, those on the chain read for
- * their pace.
+ * The overview's facts over the sandbox's own tables, in five statements
+ * whatever the number of vaults or transactions, each kept in the read
+ * cache between writes to its tables: every vault in scope with its
+ * balances and the assets' reference prices (valued as getDetailedBalances
+ * values them: balance × price to the cent, through the decimal module),
+ * the completed transactions' flows summed in NUMERIC by quarter hour
+ * (transactions_org_status_created_idx finds them) with the hour where the
+ * last day starts read row by row, and the transactions in flight counted
+ * by status, those on the chain read for their pace.
  *
  * The flows follow the custody API's fields as the composed derivation reads
  * them (overview.ts): a transaction completed when it was last updated; a
