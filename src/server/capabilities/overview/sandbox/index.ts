@@ -171,7 +171,7 @@ interface QuarterRow {
   quarter: number;
   /** Its outflow. */
   out: Totals;
-  /** Its outflow and inflow completed after `Completions.certainFrom`: in any last day asked. */
+  /** Its outflow and inflow completed after the latest start of a last day served: in all of them. */
   certainOut: Totals;
   certainIn: Totals;
   /** Its latest completion, in ms since the epoch. */
