@@ -282,20 +282,23 @@ async function completions(
       .from(completed)
       .where(crossing)
       .groupBy(quarter),
-    db
-      .select({
-        at: epochMs(completed.at),
-        usd: sql<string | null>`${completed.usd}::text`,
-        out: sql<boolean>`${out}`,
-      })
-      .from(completed)
-      .where(
-        and(
-          crossing,
-          after(window.earliest),
-          sql`${completed.at} <= ${window.certain.toISOString()}::timestamptz`,
-        ),
-      ),
+    // Read up to one moment (no hour kept), every completion is certain: no boundary to read.
+    window.earliest < window.certain
+      ? db
+          .select({
+            at: epochMs(completed.at),
+            usd: sql<string | null>`${completed.usd}::text`,
+            out: sql<boolean>`${out}`,
+          })
+          .from(completed)
+          .where(
+            and(
+              crossing,
+              after(window.earliest),
+              sql`${completed.at} <= ${window.certain.toISOString()}::timestamptz`,
+            ),
+          )
+      : [],
   ]);
   return { quarters, boundary };
 }
