@@ -84,7 +84,7 @@ export interface CreateAppOptions {
   /** How long a request body may take to arrive once read (http/body-limit.ts); tests shorten it. */
   bodyReadTimeoutMs?: number;
   /** Checked by /healthz; PostgreSQL's LISTEN wakes the event stream (capabilities/live/). */
-  database: Pick<DatabaseHandle, 'ping' | 'driver' | 'listen'>;
+  database: Pick<DatabaseHandle, 'ping' | 'driver' | 'listen' | 'foreground'>;
   /**
    * The event stream's hub (`GET /api/console/events`); the server passes its
    * own to end the streams on shutdown. Default: one over `auth.db`.
@@ -370,6 +370,7 @@ export function createApp({
       liveSession,
       answersBuiltHere: backend.kind !== 'upstream',
       ...(pageRenderer ? { renderer: pageRenderer } : {}),
+      ...(database.foreground ? { foreground: database.foreground } : {}),
     }),
   );
 

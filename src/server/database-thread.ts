@@ -28,13 +28,28 @@ function batches(): BatchSize {
   };
 }
 
+/**
+ * The longest a simulator batch waits for the pages being rendered to be
+ * sent (db/foreground.ts): a page's reads are answered in milliseconds once
+ * PGlite's connection is free, and the simulator keeps its pace under a
+ * steady stream of pages.
+ */
+const PAGES_FIRST_MS = 250;
+
 if (typeof workerData === 'object' && workerData !== null && 'simulatorThread' in workerData) {
   const { serveSimulatorThread } = await import('./custody/sandbox/engine/simulator-thread.ts');
   serveSimulatorThread();
 } else {
   const { servePglite } = await import('./db/pglite-worker.ts');
   servePglite({
-    simulate: (db, timeScale, logger) =>
-      startSimulator({ db, clock: systemClock, timeScale, batch: batches(), logger }),
+    simulate: (db, timeScale, logger, foreground) =>
+      startSimulator({
+        db,
+        clock: systemClock,
+        timeScale,
+        batch: batches(),
+        logger,
+        beforeBatch: () => foreground.quiet(PAGES_FIRST_MS),
+      }),
   });
 }

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { lockDataDir } from './data-dir-lock.ts';
+import type { ForegroundPages } from './foreground.ts';
 import { RemotePglite } from './pglite-remote.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import {
@@ -75,6 +76,11 @@ export interface DatabaseHandle {
    * runs in the server's thread (PostgreSQL, a PGlite in this thread).
    */
   simulateInDatabaseThread?(timeScale: number): Promise<{ stop(): Promise<void> }>;
+  /**
+   * The pages being rendered, which that simulator lets go first
+   * (db/foreground.ts); absent where it does not run beside the database.
+   */
+  foreground?: Pick<ForegroundPages, 'hold'>;
   /**
    * PostgreSQL: LISTENs on `channel` over a connection of its own, calling
    * `notify` for each notification and `lost` if that connection fails; the
@@ -216,6 +222,7 @@ export function wrapRemotePglite(remote: RemotePglite): DatabaseHandle {
       await remote.simulate(timeScale);
       return { stop: () => remote.stopSimulator().catch(() => undefined) };
     },
+    foreground: remote.foreground,
   };
 }
 

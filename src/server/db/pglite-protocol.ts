@@ -19,6 +19,8 @@ export interface WorkerStart {
    */
   answerPort: MessagePort;
   answered: SharedArrayBuffer;
+  /** The pages being rendered (db/foreground.ts): the simulator's batches let them go first. */
+  foreground: SharedArrayBuffer;
 }
 
 export type ToWorker = { id: number } & (

@@ -10,6 +10,7 @@ import { is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
 import type { Logger } from 'pino';
 import { threadScript } from '../thread-script.ts';
+import { ForegroundPages } from './foreground.ts';
 import type { FromWorker, RawResult, ToWorker, WireError, WorkerStart } from './pglite-protocol.ts';
 import { SharedWriteCounts, tableName } from './read-cache.ts';
 import * as consoleSchema from './schema/console.ts';
@@ -139,6 +140,8 @@ export function workerScript(): { script: string | URL; eval: boolean; file: str
 
 export class RemotePglite {
   readonly writeCounts: SharedWriteCounts;
+  /** The pages being rendered, read by the simulator beside PGlite in its thread. */
+  readonly foreground = new ForegroundPages();
   private readonly worker: Worker;
   private readonly pending = new Map<
     number,
@@ -175,6 +178,7 @@ export class RemotePglite {
       writeCounts: buffer,
       answerPort: channel.port2,
       answered: this.answered.buffer as SharedArrayBuffer,
+      foreground: this.foreground.buffer,
     };
     const entry = workerScript();
     this.worker = new Worker(entry.script, {

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import type { Database } from './database.ts';
+import { ForegroundPages } from './foreground.ts';
 import { compilePgliteAtBaselineTier } from './pglite-tier.ts';
 import type { ToWorker, FromWorker, WireError, WorkerStart } from './pglite-protocol.ts';
 import { workerStats } from './pglite-stats.ts';
@@ -42,6 +43,7 @@ export interface DatabaseThreadWork {
     db: Database,
     timeScale: number,
     logger: { error(fields: { err?: unknown; transactionId?: string }, msg?: string): void },
+    foreground: ForegroundPages,
   ): { stop(): Promise<void> };
 }
 
@@ -120,6 +122,7 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
   // (db/declared-writes.ts). Its reads here are versioned by the same counts (threadWriteVersion).
   countDeclaredWrites(db, new SharedWriteCounts(start.tables, start.writeCounts));
   const answered = new Int32Array(start.answered);
+  const foreground = new ForegroundPages(start.foreground);
   const arrays = await arrayTypes(client);
   baseParsersOnly(client);
   const stats = workerStats();
@@ -190,16 +193,21 @@ async function serve(work: DatabaseThreadWork): Promise<void> {
         return end(message.tx, message.commit);
       case 'simulate':
         await simulator?.stop();
-        simulator = work.simulate(db, message.timeScale, {
-          error: (fields, msg) =>
-            post({
-              op: 'log',
-              level: 'error',
-              msg: msg ?? '',
-              ...(fields.err !== undefined ? { err: toWire(fields.err) } : {}),
-              ...(fields.transactionId ? { transactionId: fields.transactionId } : {}),
-            }),
-        });
+        simulator = work.simulate(
+          db,
+          message.timeScale,
+          {
+            error: (fields, msg) =>
+              post({
+                op: 'log',
+                level: 'error',
+                msg: msg ?? '',
+                ...(fields.err !== undefined ? { err: toWire(fields.err) } : {}),
+                ...(fields.transactionId ? { transactionId: fields.transactionId } : {}),
+              }),
+          },
+          foreground,
+        );
         return undefined;
       case 'stop-simulator':
         await simulator?.stop();

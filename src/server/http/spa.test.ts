@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { brotliDecompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Hono } from 'hono';
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it, test } from 'vitest';
 import { SESSION_COOKIE } from '#contract/auth.ts';
@@ -14,6 +15,8 @@ import { createUpstreamBackend } from '../wiring/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
 import { precompressDirectory } from '../../../scripts/precompress.ts';
 import { pageParts, type PageRenderer, type RenderedPage } from './server-render.ts';
+import { spaRoutes } from './spa.ts';
+import type { AppEnv } from './app-env.ts';
 
 // No database needed: the SPA routes never touch it.
 const database = { driver: 'pglite' as const, ping: async () => {} };
@@ -361,6 +364,81 @@ describe('a server-rendered page, sent in two parts', () => {
       }
     },
   );
+});
+
+describe('a page being rendered, for the simulator beside the embedded database', () => {
+  it('is counted from its plan until its rows are written; a page not rendered is let go at once', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'spa-foreground-'));
+    try {
+      await writeFile(path.join(dir, 'index.html'), INDEX);
+      let inProgress = 0;
+      let holds = 0;
+      const foreground = {
+        hold: () => {
+          holds += 1;
+          inProgress += 1;
+          let released = false;
+          return () => {
+            if (!released) inProgress -= 1;
+            released = true;
+          };
+        },
+      };
+      let finish: (page: RenderedPage) => void = () => {};
+      let asked: () => void = () => {};
+      const renderAsked = new Promise<void>((resolve) => (asked = resolve));
+      const renderer: PageRenderer = {
+        planPage: ({ href }) =>
+          href.startsWith('/transactions')
+            ? {
+                firstScreenId: 'tx-results',
+                render: () =>
+                  new Promise<RenderedPage>((resolve) => {
+                    finish = resolve;
+                    asked();
+                  }),
+              }
+            : undefined,
+      };
+      const app = new Hono<AppEnv>()
+        .use(async (c, next) => {
+          c.set('log', pino({ level: 'silent' }));
+          await next();
+        })
+        .route(
+          '/',
+          spaRoutes(dir, {
+            request: () => new Response('{}'),
+            liveSession: () => Promise.resolve({ colorScheme: 'system' }),
+            renderer: () => Promise.resolve(renderer),
+            foreground,
+          }),
+        );
+      const signedIn = { headers: { ...html.headers, Cookie: `${SESSION_COOKIE}=s` } };
+
+      const res = await app.request('/transactions', signedIn);
+      const reader = res.body?.getReader();
+      if (!reader) throw new Error('no body');
+      await reader.read();
+      await renderAsked;
+      // The head is out and the rows are not: the page still holds the database's next batch off.
+      expect(inProgress).toBe(1);
+      finish({ html: '<div id="tx-results"></div>', stateScript: '' });
+      while (!(await reader.read()).done);
+      expect(inProgress).toBe(0);
+
+      // A page the browser renders alone is sent in one piece, and held no longer than that.
+      const shell = await app.request('/bank-accounts', signedIn);
+      expect(await shell.text()).toContain('<div id="root"></div>');
+      expect(inProgress).toBe(0);
+      expect(holds).toBe(2);
+      // Signed out, nothing is rendered and nothing held.
+      await app.request('/login', html);
+      expect(holds).toBe(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 const SHEET = 'body{margin:0}';

@@ -96,7 +96,12 @@ function acceptsHtml(c: Context): boolean {
  * to the client as it is ready. A render that throws is logged and the page
  * closes as the plain shell; the status is 200 either way.
  */
-function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Response {
+function streamPage(
+  c: Context<AppEnv>,
+  parts: PageParts,
+  plan: PagePlan,
+  rendered: () => void,
+): Response {
   c.header('Vary', 'Accept-Encoding', { append: true });
   c.header('Content-Type', 'text/html; charset=UTF-8');
   // Declared chunked, @hono/node-server writes each part as it comes; otherwise
@@ -123,7 +128,8 @@ function streamPage(c: Context<AppEnv>, parts: PageParts, plan: PagePlan): Respo
     })
     .then((page) => {
       if (!stream.destroyed) stream.end(parts.tail(page));
-    });
+    })
+    .finally(rendered);
   return c.body(toWebStream(stream));
 }
 
@@ -158,6 +164,8 @@ export interface SpaOptions {
   renderer?: () => Promise<PageRenderer | undefined>;
   /** The API's answers are this server's own (the sandbox), not an upstream's passed through. */
   answersBuiltHere?: boolean;
+  /** The pages being rendered, counted for the embedded database's simulator (db/foreground.ts). */
+  foreground?: { hold(): () => void };
 }
 
 export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
@@ -225,18 +233,28 @@ export function spaRoutes(staticDir: string, options: SpaOptions = {}) {
     }
     const signedIn = visitor != null;
     const html = withColorScheme(index, visitor?.colorScheme);
-    const plan = signedIn ? await planned(c) : undefined;
-    const page = plan && (await inlineStyles(withPreloads(html, c.req.path)));
-    const parts = plan && page && pageParts(page.html, plan.firstScreenId);
-    if (plan && parts) {
-      // The visitor's own rows and CSRF token: no cache keeps them, the browser's included.
-      c.header('Cache-Control', NO_STORE);
-      c.header('Content-Security-Policy', pagePolicy(page.styleSources, parts.scriptSources));
-      return streamPage(c, parts, plan);
+    // From its plan until its rows are written, a page's reads go before the simulator's
+    // next batch on the embedded database (db/foreground.ts).
+    const rendered = (signedIn && options.foreground?.hold()) || (() => {});
+    let streaming = false;
+    try {
+      const plan = signedIn ? await planned(c) : undefined;
+      const page = plan && (await inlineStyles(withPreloads(html, c.req.path)));
+      const parts = plan && page && pageParts(page.html, plan.firstScreenId);
+      if (plan && parts) {
+        // The visitor's own rows and CSRF token: no cache keeps them, the browser's included.
+        c.header('Cache-Control', NO_STORE);
+        c.header('Content-Security-Policy', pagePolicy(page.styleSources, parts.scriptSources));
+        const response = streamPage(c, parts, plan, rendered);
+        streaming = true;
+        return response;
+      }
+      // A plan not sent is still rendered, and dropped: a render thread keeps a planned page
+      // until its render is asked for.
+      if (plan) void plan.render().catch(() => undefined);
+    } finally {
+      if (!streaming) rendered();
     }
-    // A plan not sent is still rendered, and dropped: a render thread keeps a planned page
-    // until its render is asked for.
-    if (plan) void plan.render().catch(() => undefined);
     c.header('Cache-Control', NO_CACHE);
     // The page's own chunks start loading with the entry (http/route-preload.ts),
     // and the reads its rows wait for with them (http/data-preload.ts).

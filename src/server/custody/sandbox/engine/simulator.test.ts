@@ -187,6 +187,28 @@ describe('runDueSteps in batches', () => {
     expect(await simulatorLag(t.db, t.clock.now())).toEqual({ due: 0, oldestDueSeconds: 0 });
   });
 
+  it('begins no batch before what it waits for lets it (the pages being sent, on PGlite)', async () => {
+    await t.run();
+    const id = await approvedTransfer();
+    let asked!: () => void;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => (letGo = resolve));
+    const beforeBatch = vi.fn(() => {
+      asked();
+      return gate;
+    });
+    const run = runDueSteps(t.db, t.clock, { timeScale: TIME_SCALE, beforeBatch });
+    await waiting;
+    // Asked, and not let go: the step due has not been taken.
+    expect(await t.status(id)).toBe('APPROVED');
+    letGo();
+    expect(await run).toBe(1);
+    expect(await t.status(id)).toBe('SIGNED');
+    // And again before the batch that looked for more and found none.
+    expect(beforeBatch).toHaveBeenCalledTimes(2);
+  });
+
   it('puts off only the step that throws when a batch fails; the rest of the batch moves', async () => {
     await t.run();
     const logger = { error: vi.fn() };

@@ -26,6 +26,12 @@ export interface RunConfig extends StepConfig {
    * several connections; PGlite has one, so there it stays one.
    */
   lanes?: number;
+  /**
+   * Awaited before each batch begins: on PGlite, until the pages being
+   * rendered are sent (db/foreground.ts), since a batch holds the one
+   * connection their reads need.
+   */
+  beforeBatch?: () => Promise<void>;
 }
 
 /**
@@ -98,6 +104,7 @@ export async function runDueSteps(db: Database, clock: Clock, config: RunConfig)
     // cached read four times a second (db/read-cache.ts).
     if (!(await anyDue(db, clock.now()))) return;
     while (steps < maxSteps) {
+      await config.beforeBatch?.();
       const now = clock.now();
       const limit = Math.min(isolate > 0 ? 1 : batch.next(), maxSteps - steps);
       let picked: string[] = [];
@@ -205,6 +212,8 @@ export interface SimulatorOptions extends StepConfig {
   /** Steps per database transaction and transactions at once (runDueSteps). */
   batch?: BatchSize;
   lanes?: number;
+  /** What each batch waits for before it begins (runDueSteps). */
+  beforeBatch?: () => Promise<void>;
   clock: Clock;
   logger: Pick<Logger, 'error'>;
   /** Real time between polls. */
