@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
+import { quietFeatureArgs } from '../../scripts/chromium-features.ts';
 import { median } from '../load.ts';
 
 /**
@@ -31,22 +32,6 @@ export const CHROMIUM_FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-];
-
-/**
- * The browser's own omnibox popup, kept out of the timings: headless
- * Chromium opens a window for every new context, and for about half of them
- * it started that window's omnibox popup, a web page of its own in a
- * renderer process of its own ("WebUI Top Renderer"), which ran 380–480 ms
- * of main-thread work in the very window the page's cold load was timed in,
- * on a machine of two cores. A person's browser has its window, and that
- * popup, open before they load a page.
- */
-const DISABLED_FEATURES = [
-  'PreloadTopChromeWebUI',
-  'WebUIOmniboxPopup',
-  'WebUIOmniboxAimPopup',
-  'WebUIOmniboxFullPopup',
 ];
 
 export interface ColdLoad {
@@ -107,33 +92,14 @@ async function gzipSize(staticDir: string, asset: string): Promise<number> {
   return (await readFile(file)).length;
 }
 
-/**
- * Playwright passes Chromium a `--disable-features` list of its own, and
- * Chromium keeps only the last of that switch: ours would undo Playwright's
- * (paint holding among them). So the two lists go as one, Playwright's read
- * from the command line it starts Chromium with.
- */
-async function playwrightDisabledFeatures(executablePath: string): Promise<string | undefined> {
-  const probe = await chromium.launchServer({ executablePath, args: CHROMIUM_FLAGS });
-  try {
-    return probe.process().spawnargs.find((arg) => arg.startsWith(`${DISABLE_FEATURES}=`));
-  } finally {
-    await probe.close();
-  }
-}
-
-const DISABLE_FEATURES = '--disable-features';
-
+/** Headless Chromium, without its own omnibox popup (scripts/chromium-features.ts). */
 export async function launchChromium(): Promise<Browser> {
   const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  const theirs = await playwrightDisabledFeatures(executablePath);
-  const features = [theirs?.slice(DISABLE_FEATURES.length + 1), ...DISABLED_FEATURES]
-    .filter(Boolean)
-    .join(',');
+  const features = await quietFeatureArgs(executablePath, CHROMIUM_FLAGS);
   return chromium.launch({
     executablePath,
-    args: [...CHROMIUM_FLAGS, `${DISABLE_FEATURES}=${features}`],
-    ignoreDefaultArgs: theirs ? [theirs] : [],
+    args: [...CHROMIUM_FLAGS, features.arg],
+    ignoreDefaultArgs: features.ignore,
   });
 }
 
