@@ -3,9 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { quietFeatureArgs, type FeatureArgs } from './scripts/chromium-features.ts';
+import { CHROMIUM_PATH, quietFeatureArgs, type FeatureArgs } from './scripts/chromium-features.ts';
 
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -1,5 +1,8 @@
 import { chromium } from '@playwright/test';
 
+/** Debian's Chromium (scripts/ensure-chromium.sh), unless CHROMIUM_PATH names another. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 /**
  * The browser's own omnibox popup, kept out of the browser the bench and the
  * stories start: headless Chromium opens a window for every new context,
@@ -9,7 +12,7 @@ import { chromium } from '@playwright/test';
  * work beside the page being loaded, on a machine of two cores. A person's
  * browser has its window, and that popup, open before they load a page.
  */
-export const QUIET_FEATURES = [
+const QUIET_FEATURES = [
   'PreloadTopChromeWebUI',
   'WebUIOmniboxPopup',
   'WebUIOmniboxAimPopup',

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { quietFeatureArgs } from '../../scripts/chromium-features.ts';
+import { CHROMIUM_PATH, quietFeatureArgs } from '../../scripts/chromium-features.ts';
 import { median } from '../load.ts';
 
 /**
@@ -94,10 +94,9 @@ async function gzipSize(staticDir: string, asset: string): Promise<number> {
 
 /** Headless Chromium, without its own omnibox popup (scripts/chromium-features.ts). */
 export async function launchChromium(): Promise<Browser> {
-  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  const features = await quietFeatureArgs(executablePath, CHROMIUM_FLAGS);
+  const features = await quietFeatureArgs(CHROMIUM_PATH, CHROMIUM_FLAGS);
   return chromium.launch({
-    executablePath,
+    executablePath: CHROMIUM_PATH,
     args: [...CHROMIUM_FLAGS, features.arg],
     ignoreDefaultArgs: features.ignore,
   });

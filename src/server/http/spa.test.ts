@@ -13,6 +13,7 @@ import type { TestApp } from '../test/test-app.ts';
 import { generateApiUserKeyPair } from '../protocol/ecdsa-keys.ts';
 import { createUpstreamBackend } from '../wiring/upstream-backend.ts';
 import type { Database } from '../db/client.ts';
+import { ForegroundPages } from '../db/foreground.ts';
 import { precompressDirectory } from '../../../scripts/precompress.ts';
 import { pageParts, type PageRenderer, type RenderedPage } from './server-render.ts';
 import { spaRoutes } from './spa.ts';
@@ -371,17 +372,12 @@ describe('a page being rendered, for the simulator beside the embedded database'
     const dir = await mkdtemp(path.join(tmpdir(), 'spa-foreground-'));
     try {
       await writeFile(path.join(dir, 'index.html'), INDEX);
-      let inProgress = 0;
+      const pages = new ForegroundPages();
       let holds = 0;
       const foreground = {
         hold: () => {
           holds += 1;
-          inProgress += 1;
-          let released = false;
-          return () => {
-            if (!released) inProgress -= 1;
-            released = true;
-          };
+          return pages.hold();
         },
       };
       let finish: (page: RenderedPage) => void = () => {};
@@ -422,15 +418,15 @@ describe('a page being rendered, for the simulator beside the embedded database'
       await reader.read();
       await renderAsked;
       // The head is out and the rows are not: the page still holds the database's next batch off.
-      expect(inProgress).toBe(1);
+      expect(pages.inProgress()).toBe(1);
       finish({ html: '<div id="tx-results"></div>', stateScript: '' });
       while (!(await reader.read()).done);
-      expect(inProgress).toBe(0);
+      expect(pages.inProgress()).toBe(0);
 
       // A page the browser renders alone is sent in one piece, and held no longer than that.
       const shell = await app.request('/bank-accounts', signedIn);
       expect(await shell.text()).toContain('<div id="root"></div>');
-      expect(inProgress).toBe(0);
+      expect(pages.inProgress()).toBe(0);
       expect(holds).toBe(2);
       // Signed out, nothing is rendered and nothing held.
       await app.request('/login', html);
