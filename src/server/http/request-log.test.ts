@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
 import type { AppEnv } from './app-env.ts';
-import { PARENT_REQUEST_ID, requestIds, requestLog } from './request-log.ts';
+import { PARENT_REQUEST_ID, requestIds, requestLine, requestLog } from './request-log.ts';
 
 function appLogging() {
   const lines: Array<Record<string, unknown>> = [];
@@ -81,5 +81,45 @@ describe('request log', () => {
     const { app } = appLogging();
     const res = await app.request('/id', {}, { [PARENT_REQUEST_ID]: 'page-request-id' });
     expect(await res.text()).toBe('page-request-id');
+  });
+
+  it('writes the request line as the logger itself would, field for field and in order', () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => written.push(line) });
+    const fields = {
+      reqId: '5a308fb1-3dda-452a-b2ee-960d758ac379',
+      method: 'GET',
+      path: '/odd/"path"\\with\u0001controls',
+      status: 404,
+      ms: 12,
+    };
+    for (const callerReqId of [undefined, 'proxy-7f3a.2']) {
+      written.length = 0;
+      // The order the request line had when pino wrote it: the ids, then the rest.
+      const { reqId, ...rest } = fields;
+      logger.info(callerReqId === undefined ? fields : { reqId, callerReqId, ...rest }, 'request');
+      requestLine(logger)({ ...fields, callerReqId });
+      const [byPino, byUs] = written.map((l) => {
+        expect(l.endsWith('\n')).toBe(true);
+        return JSON.parse(l) as Record<string, unknown>;
+      });
+      expect(Object.keys(byUs!)).toEqual(Object.keys(byPino!));
+      expect({ ...byUs, time: undefined }).toEqual({ ...byPino, time: undefined });
+      expect(byUs!['time']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
+  it('writes no request line when the logger is above info', () => {
+    const written: string[] = [];
+    const logger = createLogger('warn', { write: (line: string) => written.push(line) });
+    requestLine(logger)({
+      reqId: 'r',
+      callerReqId: undefined,
+      method: 'GET',
+      path: '/',
+      status: 200,
+      ms: 0,
+    });
+    expect(written).toEqual([]);
   });
 });
