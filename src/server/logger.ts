@@ -65,5 +65,8 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
   // Written asynchronously: lines that arrive while a write is in flight go out together in the
   // next one, instead of one blocking write per request (which was measured halving the
   // server's ceiling). pino flushes what is left synchronously when the process exits.
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  // Chunks of 4 KB, not the 16 KB default: each line appended measures the chunk it joins,
+  // which copies it whole, so under load the request lines cost several KB of garbage each
+  // with 16 KB chunks and under 2 KB with 4 (heap-sampled on the list page at 50 connections).
+  return pino(options, pino.destination({ dest: 1, sync: false, maxWrite: 4096 }));
 }
